@@ -1,0 +1,65 @@
+package grocery
+
+import "time"
+
+// Options configures Open. A nil *Options means the defaults.
+type Options struct {
+	// ReadOnly opens the file for reading only; several read-only processes
+	// may share a file, but not with a writer.
+	ReadOnly bool
+	// LockTimeout is how long Open waits for another process to release the
+	// file before it fails with ECONFLICT. Default 2s.
+	LockTimeout time.Duration
+	// Now is the clock; default time.Now. Tests inject a fixed clock.
+	Now func() time.Time
+}
+
+// LookupInput holds the arguments of LookupProduct.
+type LookupInput struct {
+	UPC      string `json:"upc"`
+	Province string `json:"province"`
+	Limit    int    `json:"limit,omitempty"` // 1..50; 0 means 10
+}
+
+// SearchInput holds the arguments of SearchProducts.
+type SearchInput struct {
+	Query    string `json:"query"`
+	Province string `json:"province"`
+	Limit    int    `json:"limit,omitempty"` // 1..50; 0 means 10
+}
+
+// HistoryInput holds the arguments of PriceHistory.
+type HistoryInput struct {
+	SKU      string `json:"sku"`
+	Banner   string `json:"banner"`
+	Province string `json:"province"`
+	Period   string `json:"period,omitempty"` // 7d..365d; "" means 30d
+}
+
+// StoresInput holds the arguments of ListReferenceStores.
+type StoresInput struct {
+	Province string `json:"province,omitempty"` // optional filter
+	Banner   string `json:"banner,omitempty"`   // optional filter
+	Limit    int    `json:"limit,omitempty"`    // 1..50; 0 means 10
+}
+
+// Batch is a set of records written together in one transaction: either all
+// of it is stored or none of it.
+type Batch struct {
+	Stores       []Store
+	Products     []CatalogueItem
+	Links        []SKULink
+	Observations []Observation
+}
+
+// BatchStats counts what a write changed.
+type BatchStats struct {
+	StoresNew, StoresUpdated, StoresUnchanged int
+	ObsNew, ObsUpdated, ObsUnchanged          int
+}
+
+// storeRef is what import needs to know of an existing store.
+type storeRef struct {
+	Banner   string
+	Province string
+}

@@ -1,0 +1,98 @@
+package grocery
+
+import "strings"
+
+// GTIN is a Global Trade Item Number normalised to 14 digits: a UPC-A,
+// EAN-13 or GTIN-8 is left-padded with zeros. It is how products are
+// stored and compared.
+type GTIN string
+
+// ParseGTIN parses a barcode of 8, 12, 13 or 14 digits (spaces and hyphens
+// are ignored), verifies its GS1 check digit and returns it as a GTIN-14.
+// It returns EINVALID naming the expected check digit when it is wrong.
+func ParseGTIN(s string) (GTIN, error) {
+	digits, err := barcodeDigits(s)
+	if err != nil {
+		return "", err
+	}
+	switch len(digits) {
+	case 8, 12, 13, 14:
+	default:
+		return "", Errorf(EINVALID, "upc %q has %d digits: want a UPC/EAN/GTIN of 8, 12, 13 or 14 digits", s, len(digits))
+	}
+	body, check := digits[:len(digits)-1], digits[len(digits)-1]
+	if want := checkDigit(body); check != want {
+		return "", Errorf(EINVALID, "upc %q has a wrong check digit: it ends in %c, the GS1 check digit should be %c", s, check, want)
+	}
+	return GTIN(strings.Repeat("0", 14-len(digits)) + digits), nil
+}
+
+// parseFeedGTIN is ParseGTIN that also accepts the 11-digit UPC-A some
+// retailer feeds send without its check digit, and computes the digit.
+func parseFeedGTIN(s string) (GTIN, error) {
+	if digits, err := barcodeDigits(s); err == nil && len(digits) == 11 {
+		return GTIN("00" + digits + string(checkDigit(digits))), nil
+	}
+	return ParseGTIN(s)
+}
+
+func barcodeDigits(s string) (string, error) {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case '0' <= c && c <= '9':
+			b.WriteByte(c)
+		case c == ' ' || c == '-':
+		default:
+			if strings.TrimSpace(s) == "" {
+				break
+			}
+			return "", Errorf(EINVALID, "upc %q is not a barcode: want 8, 12, 13 or 14 digits (spaces and hyphens allowed)", s)
+		}
+	}
+	if b.Len() == 0 {
+		return "", Errorf(EINVALID, "upc is required: a UPC/EAN/GTIN barcode of 8, 12, 13 or 14 digits")
+	}
+	return b.String(), nil
+}
+
+// checkDigit computes the GS1 check digit of body: weights 3,1,3,1... from
+// the rightmost digit; check = (10 - sum mod 10) mod 10.
+func checkDigit(body string) byte {
+	sum := 0
+	for i := len(body) - 1; i >= 0; i-- {
+		d := int(body[i] - '0')
+		if (len(body)-1-i)%2 == 0 {
+			d *= 3
+		}
+		sum += d
+	}
+	return byte('0' + (10-sum%10)%10)
+}
+
+// UPC returns the barcode as it is usually printed: 12 digits for a UPC-A
+// (or padded GTIN-8), 13 for an EAN-13, 14 for a true GTIN-14.
+func (g GTIN) UPC() string {
+	switch {
+	case len(g) != 14:
+		return string(g)
+	case strings.HasPrefix(string(g), "00"):
+		return string(g[2:])
+	case g[0] == '0':
+		return string(g[1:])
+	}
+	return string(g)
+}
+
+// Restricted reports whether g is a restricted-circulation number (GS1
+// prefixes 02, 04 and 20-29: in-store and random-weight codes), which
+// identifies different items at different retailers and so is never
+// matched across banners.
+func (g GTIN) Restricted() bool {
+	if len(g) != 14 || g[0] != '0' {
+		return false
+	}
+	ean := g[1:]
+	return ean[0] == '2' || (ean[0] == '0' && (ean[1] == '2' || ean[1] == '4'))
+}

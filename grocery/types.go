@@ -1,0 +1,147 @@
+package grocery
+
+// Currency is the currency of every price the service reports.
+const Currency = "CAD"
+
+// Product is a product identified by its barcode, as the catalogue knows it.
+type Product struct {
+	UPC      string `json:"upc"`      // barcode as printed: 12 or 13 digits (14 for a true GTIN-14)
+	GTIN     string `json:"gtin"`     // the same barcode as a GTIN-14
+	Name     string `json:"name"`     // product name without the brand, e.g. "2% Partly Skimmed Milk"
+	Brand    string `json:"brand"`    // e.g. "Natrel"
+	Size     string `json:"size"`     // e.g. "2 L", "675 g", "12 x 355 mL"
+	Category string `json:"category"` // aisle category, e.g. "Dairy & Eggs"
+}
+
+// Offer is the current price of a product under one banner in one province:
+// the summary of the latest observations of one banner SKU across the
+// province's reference stores.
+type Offer struct {
+	Banner         string `json:"banner"`
+	BannerName     string `json:"banner_name"`
+	ExternalSKU    string `json:"external_sku"`     // the banner's own SKU: the key of price_history
+	Price          Cents  `json:"price"`            // most common current shelf price
+	RegularPrice   Cents  `json:"regular_price"`    // most common regular (non-promotional) price
+	OnPromo        bool   `json:"on_promo"`         // Price is a promotional price
+	PromoEnds      *Date  `json:"promo_ends"`       // last day of the promotion, or null
+	MinPrice       Cents  `json:"min_price"`        // lowest current price among the stores
+	MaxPrice       Cents  `json:"max_price"`        // highest current price among the stores
+	UnitPrice      *Cents `json:"unit_price"`       // Price per UnitPriceBasis, or null when the size has no unit
+	UnitPriceBasis string `json:"unit_price_basis"` // "per 100 g", "per 100 mL", "per unit", or ""
+	StoreCount     int    `json:"store_count"`      // reference stores in the province that observed it
+	ObservedAt     Date   `json:"observed_at"`      // latest observation date
+}
+
+// LookupResult is the answer of LookupProduct.
+type LookupResult struct {
+	Product  Product `json:"product"`
+	Province string  `json:"province"`
+	Offers   []Offer `json:"offers"` // empty, never null, when not carried in the province
+	Currency string  `json:"currency"`
+}
+
+// CatalogueEntry is one search hit: a product under one banner with its
+// current price in the searched province.
+type CatalogueEntry struct {
+	UPC          string `json:"upc"`
+	Name         string `json:"name"`
+	Brand        string `json:"brand"`
+	Size         string `json:"size"`
+	Banner       string `json:"banner"`
+	BannerName   string `json:"banner_name"`
+	ExternalSKU  string `json:"external_sku"`
+	Price        Cents  `json:"price"`
+	RegularPrice Cents  `json:"regular_price"`
+	OnPromo      bool   `json:"on_promo"`
+	ObservedAt   Date   `json:"observed_at"`
+}
+
+// SearchResult is the answer of SearchProducts.
+type SearchResult struct {
+	Query    string           `json:"query"`
+	Province string           `json:"province"`
+	Results  []CatalogueEntry `json:"results"` // empty, never null, when nothing matched
+	Currency string           `json:"currency"`
+}
+
+// PricePoint is one day of a price series: the spread of observed shelf
+// prices across the reference stores that were observed that day.
+type PricePoint struct {
+	Date       Date  `json:"date"`
+	Min        Cents `json:"min"`
+	Median     Cents `json:"median"`
+	Max        Cents `json:"max"`
+	StoreCount int   `json:"store_count"`
+}
+
+// PriceStats summarises a series.
+type PriceStats struct {
+	Min       Cents   `json:"min"`        // lowest observed price in the window
+	Max       Cents   `json:"max"`        // highest observed price in the window
+	Latest    Cents   `json:"latest"`     // median of the last point
+	ChangePct float64 `json:"change_pct"` // latest vs first point's median, in percent, two decimals
+}
+
+// HistoryResult is the answer of PriceHistory.
+type HistoryResult struct {
+	SKU      string       `json:"sku"`
+	Banner   string       `json:"banner"`
+	Province string       `json:"province"`
+	Period   Period       `json:"period"`
+	From     Date         `json:"from"`
+	To       Date         `json:"to"`
+	UPC      string       `json:"upc,omitempty"`  // the product the SKU is linked to, if any
+	Name     string       `json:"name,omitempty"` // its name
+	Points   []PricePoint `json:"points"`         // oldest first; empty, never null, when nothing was observed
+	Stats    *PriceStats  `json:"stats"`          // null when Points is empty
+	Currency string       `json:"currency"`
+}
+
+// Store is a reference store: an active store of the collection panel.
+type Store struct {
+	ID              string  `json:"store_id"`
+	Banner          string  `json:"banner"`
+	BannerName      string  `json:"banner_name"`
+	Province        string  `json:"province"`
+	Name            string  `json:"name"`
+	City            string  `json:"city"`
+	PostalCode      string  `json:"postal_code"`
+	Latitude        float64 `json:"latitude"`
+	Longitude       float64 `json:"longitude"`
+	Active          bool    `json:"-"`
+	Observations30d int     `json:"observations_30d"` // observations in the 30 days up to the data set's latest date
+}
+
+// StoresResult is the answer of ListReferenceStores.
+type StoresResult struct {
+	Stores []Store `json:"stores"` // empty, never null
+	Total  int     `json:"total"`  // active stores matching the filters, before the limit
+}
+
+// Observation is one observed shelf price of one banner SKU at one store on
+// one day: the unit of price collection and of import.
+type Observation struct {
+	Date         Date
+	StoreID      string
+	Banner       string // slug; must be the store's banner
+	ExternalSKU  string
+	Price        Cents // shelf price paid that day
+	RegularPrice Cents // regular price; equal to Price (or 0) when not on promotion
+	PromoEnds    Date  // last day of the promotion, or 0
+}
+
+// SKULink records that a banner's SKU is sold under a barcode.
+type SKULink struct {
+	Banner      string
+	ExternalSKU string
+	GTIN        GTIN
+}
+
+// CatalogueItem is a product record to write: its barcode and its facts.
+type CatalogueItem struct {
+	GTIN     GTIN
+	Name     string
+	Brand    string
+	Size     string
+	Category string
+}

@@ -1,0 +1,168 @@
+package grocery
+
+import (
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Cents is an amount of Canadian dollars in integer cents. It encodes in
+// JSON as a number of dollars with at most two decimals (499 -> 4.99).
+type Cents int64
+
+// String formats c as dollars with two decimals, e.g. "4.99".
+func (c Cents) String() string {
+	sign := ""
+	if c < 0 {
+		sign, c = "-", -c
+	}
+	return sign + strconv.FormatInt(int64(c/100), 10) + "." + string(rune('0'+c%100/10)) + string(rune('0'+c%10))
+}
+
+// MarshalJSON encodes c as a JSON number of dollars.
+func (c Cents) MarshalJSON() ([]byte, error) {
+	return []byte(c.String()), nil
+}
+
+// UnmarshalJSON decodes a JSON number of dollars with at most two decimals.
+func (c *Cents) UnmarshalJSON(b []byte) error {
+	v, err := ParseCents(string(b))
+	if err != nil {
+		return err
+	}
+	*c = v
+	return nil
+}
+
+// ParseCents parses a dollar amount such as "4.99", "4.9", "12" or "$4.99"
+// into cents. It returns EINVALID for anything else, including more than
+// two decimals or a negative amount.
+func ParseCents(s string) (Cents, error) {
+	t := strings.TrimPrefix(strings.TrimSpace(s), "$")
+	whole, frac, hasDot := strings.Cut(t, ".")
+	if whole == "" && !hasDot || len(frac) > 2 || hasDot && frac == "" || len(whole) > 9 {
+		return 0, Errorf(EINVALID, "price %q is not a dollar amount: want digits with at most two decimals, e.g. 4.99", s)
+	}
+	var n int64
+	for _, part := range []string{whole, frac} {
+		for i := 0; i < len(part); i++ {
+			if part[i] < '0' || part[i] > '9' {
+				return 0, Errorf(EINVALID, "price %q is not a dollar amount: want digits with at most two decimals, e.g. 4.99", s)
+			}
+		}
+	}
+	for i := 0; i < len(whole); i++ {
+		n = n*10 + int64(whole[i]-'0')
+	}
+	n *= 100
+	switch len(frac) {
+	case 1:
+		n += int64(frac[0]-'0') * 10
+	case 2:
+		n += int64(frac[0]-'0')*10 + int64(frac[1]-'0')
+	}
+	return Cents(n), nil
+}
+
+// Date is a calendar date, counted in days since 1970-01-01. It encodes in
+// JSON as "YYYY-MM-DD".
+type Date int32
+
+// DateOf returns the UTC calendar date of t.
+func DateOf(t time.Time) Date {
+	return Date(t.UTC().Unix() / 86400)
+	// Unix seconds floor toward zero; dates before 1970 are not used.
+}
+
+// ParseDate parses "YYYY-MM-DD". It returns EINVALID for anything else.
+func ParseDate(s string) (Date, error) {
+	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
+		return 0, Errorf(EINVALID, "date %q is not a date: want YYYY-MM-DD", s)
+	}
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil || t.Year() < 1971 {
+		return 0, Errorf(EINVALID, "date %q is not a valid date: want YYYY-MM-DD", s)
+	}
+	return DateOf(t), nil
+}
+
+// Time returns midnight UTC of d.
+func (d Date) Time() time.Time { return time.Unix(int64(d)*86400, 0).UTC() }
+
+// String formats d as "YYYY-MM-DD".
+func (d Date) String() string { return d.Time().Format(time.DateOnly) }
+
+// Weekday returns the day of the week of d.
+func (d Date) Weekday() time.Weekday { return time.Weekday((int64(d) + 4) % 7) }
+
+// MarshalJSON encodes d as "YYYY-MM-DD".
+func (d Date) MarshalJSON() ([]byte, error) {
+	return []byte(`"` + d.String() + `"`), nil
+}
+
+// UnmarshalJSON decodes "YYYY-MM-DD".
+func (d *Date) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return Errorf(EINVALID, "date %s is not a string: want \"YYYY-MM-DD\"", b)
+	}
+	v, err := ParseDate(s)
+	if err != nil {
+		return err
+	}
+	*d = v
+	return nil
+}
+
+// Period is a lookback window for price history, in days.
+type Period int
+
+// Periods are the windows price_history accepts; the default is 30 days.
+var periods = []Period{7, 14, 30, 90, 180, 365}
+
+// DefaultPeriod is the window used when none is given.
+const DefaultPeriod Period = 30
+
+// ParsePeriod parses "7d", "14d", "30d", "90d", "180d" or "365d"; an empty
+// string gives DefaultPeriod. It returns EINVALID listing the valid values.
+func ParsePeriod(s string) (Period, error) {
+	t := strings.ToLower(strings.TrimSpace(s))
+	if t == "" {
+		return DefaultPeriod, nil
+	}
+	if n, err := strconv.Atoi(strings.TrimSuffix(t, "d")); err == nil && strings.HasSuffix(t, "d") {
+		for _, p := range periods {
+			if Period(n) == p {
+				return p, nil
+			}
+		}
+	}
+	return 0, Errorf(EINVALID, "period %q is not supported: want one of 7d, 14d, 30d, 90d, 180d, 365d (default 30d)", s)
+}
+
+// String formats p as "30d".
+func (p Period) String() string { return strconv.Itoa(int(p)) + "d" }
+
+// MarshalJSON encodes p as "30d".
+func (p Period) MarshalJSON() ([]byte, error) { return []byte(`"` + p.String() + `"`), nil }
+
+// Limits of the limit argument. The MCP tools use 1..50 (default 10); REST
+// lists use 1..500 (default 50).
+const (
+	DefaultLimit     = 10
+	MaxLimit         = 50
+	DefaultRESTLimit = 50
+	MaxRESTLimit     = 500
+)
+
+// checkLimit returns n, or def when n is 0, and EINVALID stating the range
+// when n is outside 1..max.
+func checkLimit(n, def, max int) (int, error) {
+	if n == 0 {
+		return def, nil
+	}
+	if n < 1 || n > max {
+		return 0, Errorf(EINVALID, "limit %d is out of range: want 1 to %d (default %d)", n, max, def)
+	}
+	return n, nil
+}
