@@ -1,0 +1,213 @@
+package storage
+
+import (
+	"bytes"
+	"encoding/binary"
+)
+
+// Store is a stored reference store.
+type Store struct {
+	ID, Banner, Province   string
+	Name, City, PostalCode string
+	Latitude, Longitude    float64
+	Active                 bool
+	Ord                    uint32 // compact number used inside series values; assigned by PutStore
+	Observations30d        uint32
+}
+
+func (s *Store) encode(e enc) enc {
+	e = e.uvarint(uint64(s.Ord)).str(s.Banner).str(s.Province).str(s.Name).str(s.City).str(s.PostalCode)
+	return e.f64(s.Latitude).f64(s.Longitude).bool(s.Active).uvarint(uint64(s.Observations30d))
+}
+
+func decodeStore(id string, v []byte, s *Store) error {
+	d := dec{b: v}
+	*s = Store{ID: id, Ord: d.u32(), Banner: d.str(), Province: d.str(), Name: d.str(), City: d.str(),
+		PostalCode: d.str(), Latitude: d.f64(), Longitude: d.f64(), Active: d.bool(), Observations30d: d.u32()}
+	return d.err
+}
+
+func storeLocKey(province, banner, id string) []byte {
+	b := make([]byte, 0, len(province)+len(banner)+len(id)+1)
+	return append(appendStr0(append(b, province...), banner), id...)
+}
+
+// Store reads the store with the given id.
+func (t *Tx) Store(id string, s *Store) (bool, error) {
+	v := t.stores.Get([]byte(id))
+	if v == nil {
+		return false, nil
+	}
+	return true, decodeStore(id, v, s)
+}
+
+// PutStore writes s, assigning s.Ord when the store is new, and keeps the
+// listing of active stores by province and banner in step.
+func (t *Tx) PutStore(s *Store) error {
+	var old Store
+	found, err := t.Store(s.ID, &old)
+	if err != nil {
+		return err
+	}
+	if found {
+		s.Ord = old.Ord
+		if old.Province != s.Province || old.Banner != s.Banner {
+			if err := t.storeLoc.Delete(storeLocKey(old.Province, old.Banner, old.ID)); err != nil {
+				return err
+			}
+		}
+	} else {
+		n := uint32(0)
+		if v := t.meta.Get(keyOrd); len(v) == 4 {
+			n = binary.BigEndian.Uint32(v)
+		}
+		n++
+		if err := t.put(t.meta, keyOrd, binary.BigEndian.AppendUint32(nil, n)); err != nil {
+			return err
+		}
+		s.Ord = n
+	}
+	v := s.encode(nil)
+	if err := t.put(t.stores, []byte(s.ID), v); err != nil {
+		return err
+	}
+	if !s.Active {
+		return t.storeLoc.Delete(storeLocKey(s.Province, s.Banner, s.ID))
+	}
+	return t.put(t.storeLoc, storeLocKey(s.Province, s.Banner, s.ID), v)
+}
+
+// ActiveStores calls fn for each active store in province (all provinces
+// when "") and banner (all banners when ""), ordered by province, banner
+// and id, until fn returns false. With decode false, s carries only ID,
+// Province and Banner. fn may keep s only until it returns.
+func (t *Tx) ActiveStores(province, banner string, decode bool, fn func(s *Store) bool) error {
+	var prefix []byte
+	if province != "" {
+		prefix = []byte(province)
+		if banner != "" {
+			prefix = appendStr0(prefix, banner)
+		}
+	}
+	var s Store
+	c := t.storeLoc.Cursor()
+	for k, v := c.Seek(prefix); hasPrefix(k, prefix); k, v = c.Next() {
+		if len(k) < 3 {
+			return errCorrupt
+		}
+		kb, id, ok := bytes.Cut(k[2:], []byte{0})
+		if !ok {
+			return errCorrupt
+		}
+		if banner != "" && string(kb) != banner {
+			continue
+		}
+		if decode {
+			if err := decodeStore(string(id), v, &s); err != nil {
+				return err
+			}
+		} else {
+			s = Store{ID: string(id), Province: string(k[:2]), Banner: string(kb)}
+		}
+		if !fn(&s) {
+			return nil
+		}
+	}
+	return nil
+}
+
+// ForEachStore calls fn for every stored store, active or not, by id.
+func (t *Tx) ForEachStore(fn func(s *Store) error) error {
+	var s Store
+	return t.stores.ForEach(func(k, v []byte) error {
+		if err := decodeStore(string(k), v, &s); err != nil {
+			return err
+		}
+		return fn(&s)
+	})
+}
+
+// Product is a stored catalogue product.
+type Product struct {
+	GTIN                        string
+	Name, Brand, Size, Category string
+	FirstSeen                   int32 // first observation day anywhere, 0 if never observed
+}
+
+// Product reads the product with the given GTIN-14.
+func (t *Tx) Product(gtin string, p *Product) (bool, error) {
+	v := t.products.Get([]byte(gtin))
+	if v == nil {
+		return false, nil
+	}
+	d := dec{b: v}
+	*p = Product{GTIN: gtin, Name: d.str(), Brand: d.str(), Size: d.str(), Category: d.str(), FirstSeen: int32(d.varint())}
+	return true, d.err
+}
+
+// PutProduct writes p.
+func (t *Tx) PutProduct(p *Product) error {
+	v := enc(nil).str(p.Name).str(p.Brand).str(p.Size).str(p.Category).varint(int64(p.FirstSeen))
+	return t.put(t.products, []byte(p.GTIN), v)
+}
+
+// SKU is a banner's SKU and the barcode it is sold under.
+type SKU struct {
+	Banner, SKU string
+	GTIN        string // "" when not linked
+	FirstSeen   int32  // first observation day, 0 if never observed
+	LastSeen    int32  // latest observation day
+}
+
+func skuKey(banner, sku string) []byte {
+	return append(appendStr0(make([]byte, 0, len(banner)+len(sku)+1), banner), sku...)
+}
+
+// SKU reads a banner's SKU.
+func (t *Tx) SKU(banner, sku string, s *SKU) (bool, error) {
+	v := t.skus.Get(skuKey(banner, sku))
+	if v == nil {
+		return false, nil
+	}
+	d := dec{b: v}
+	*s = SKU{Banner: banner, SKU: sku, GTIN: d.str(), FirstSeen: int32(d.varint()), LastSeen: int32(d.varint())}
+	return true, d.err
+}
+
+// PutSKU writes s and, when it is linked, the GTIN -> SKU index entry. A
+// change of link removes the old index entry.
+func (t *Tx) PutSKU(s *SKU) error {
+	var old SKU
+	found, err := t.SKU(s.Banner, s.SKU, &old)
+	if err != nil {
+		return err
+	}
+	if found && old.GTIN != "" && old.GTIN != s.GTIN {
+		if err := t.gtinSKUs.Delete(append([]byte(old.GTIN), skuKey(s.Banner, s.SKU)...)); err != nil {
+			return err
+		}
+	}
+	if s.GTIN != "" && (!found || old.GTIN != s.GTIN) {
+		if err := t.put(t.gtinSKUs, append([]byte(s.GTIN), skuKey(s.Banner, s.SKU)...), nil); err != nil {
+			return err
+		}
+	}
+	v := enc(nil).str(s.GTIN).varint(int64(s.FirstSeen)).varint(int64(s.LastSeen))
+	return t.put(t.skus, skuKey(s.Banner, s.SKU), v)
+}
+
+// SKUsOf calls fn with the banner and SKU of every SKU linked to gtin.
+func (t *Tx) SKUsOf(gtin string, fn func(banner, sku string) error) error {
+	prefix := []byte(gtin)
+	c := t.gtinSKUs.Cursor()
+	for k, _ := c.Seek(prefix); hasPrefix(k, prefix); k, _ = c.Next() {
+		b, s, ok := bytes.Cut(k[len(prefix):], []byte{0})
+		if !ok {
+			return errCorrupt
+		}
+		if err := fn(string(b), string(s)); err != nil {
+			return stopped(err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,265 @@
+// Package storage keeps the grocery data in one bbolt file. It owns the
+// bucket layout and the byte encodings; the rules (what an offer is, what a
+// search matches) belong to package grocery above it.
+//
+// # Layout
+//
+// Every bucket is created at Open; keys sort as bytes. Composite keys end
+// variable-length strings with 0x00, and dates are 4-byte big-endian day
+// numbers (days since 1970-01-01), so one prefix is one range scan:
+//
+//	meta       "format" -> version; "asof" -> latest observation day
+//	stores     store_id -> Store
+//	storeloc   province(2) banner 0x00 store_id -> Store (a copy, for listing)
+//	products   gtin(14) -> Product
+//	skus       banner 0x00 sku -> SKU
+//	gtinskus   gtin(14) banner 0x00 sku -> (empty)
+//	series     banner 0x00 sku 0x00 province(2) day(4) -> Day: one day of
+//	           one SKU's observations across a province's stores
+//	offers     province(2) gtin(14) banner 0x00 sku -> Offer
+//	tokens     province(2) token 0x00 gtin(14) -> token flags
+//	latest     store_id 0x00 sku -> Latest: a store's latest price of a SKU
+//	storedays  store_id 0x00 day(4) -> observations that day
+//
+// Values are compact varint encodings, private to this package and
+// versioned by FormatVersion.
+package storage
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+)
+
+// FormatVersion is the on-disk format this package reads and writes.
+const FormatVersion = 1
+
+// Bucket names.
+var (
+	bucketMeta      = []byte("meta")
+	bucketStores    = []byte("stores")
+	bucketStoreLoc  = []byte("storeloc")
+	bucketProducts  = []byte("products")
+	bucketSKUs      = []byte("skus")
+	bucketGTINSKUs  = []byte("gtinskus")
+	bucketSeries    = []byte("series")
+	bucketOffers    = []byte("offers")
+	bucketTokens    = []byte("tokens")
+	bucketLatest    = []byte("latest")
+	bucketStoreDays = []byte("storedays")
+
+	allBuckets = [][]byte{bucketMeta, bucketStores, bucketStoreLoc, bucketProducts, bucketSKUs,
+		bucketGTINSKUs, bucketSeries, bucketOffers, bucketTokens, bucketLatest, bucketStoreDays}
+
+	keyFormat = []byte("format")
+	keyAsOf   = []byte("asof")
+	keyOrd    = []byte("storeord")
+)
+
+// Errors returned by Open.
+var (
+	// ErrLocked means another process holds the file for writing.
+	ErrLocked = errors.New("storage: data file is in use by another process")
+	// ErrNotDataFile means the file is not a grocery data file.
+	ErrNotDataFile = errors.New("storage: not a grocery data file")
+	// ErrFormat means the file was written by an unsupported format version.
+	ErrFormat = errors.New("storage: unsupported data file format")
+)
+
+// Options configures Open.
+type Options struct {
+	ReadOnly    bool          // open for reading only
+	LockTimeout time.Duration // how long to wait for another process's lock
+	NoSync      bool          // skip fsync on commit (bulk loads); call Sync before Close
+}
+
+// DB is an open data file.
+type DB struct {
+	bolt *bolt.DB
+}
+
+// Open opens the data file at path, creating it and its buckets unless
+// opts.ReadOnly. It returns ErrLocked when another process holds the file
+// past opts.LockTimeout, ErrNotDataFile or ErrFormat for a foreign file.
+func Open(path string, opts Options) (*DB, error) {
+	timeout := opts.LockTimeout
+	if timeout <= 0 {
+		timeout = 2 * time.Second
+	}
+	if opts.ReadOnly {
+		if _, err := os.Stat(path); err != nil {
+			return nil, err
+		}
+	}
+	b, err := bolt.Open(path, 0o600, &bolt.Options{
+		Timeout:        timeout,
+		ReadOnly:       opts.ReadOnly,
+		NoSync:         opts.NoSync,
+		NoFreelistSync: true,
+		FreelistType:   bolt.FreelistMapType,
+	})
+	switch {
+	case errors.Is(err, bolterrors.ErrTimeout):
+		return nil, ErrLocked
+	case errors.Is(err, bolterrors.ErrInvalid), errors.Is(err, bolterrors.ErrChecksum), errors.Is(err, bolterrors.ErrVersionMismatch):
+		return nil, ErrNotDataFile
+	case err != nil:
+		return nil, err
+	}
+	db := &DB{bolt: b}
+	if opts.ReadOnly {
+		err = b.View(checkFormat)
+	} else {
+		err = b.Update(initBuckets)
+	}
+	if err != nil {
+		b.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+func checkFormat(tx *bolt.Tx) error {
+	meta := tx.Bucket(bucketMeta)
+	if meta == nil {
+		return ErrNotDataFile
+	}
+	v := meta.Get(keyFormat)
+	if len(v) != 4 {
+		return ErrNotDataFile
+	}
+	if n := binary.BigEndian.Uint32(v); n != FormatVersion {
+		return fmt.Errorf("%w: version %d, this program reads version %d", ErrFormat, n, FormatVersion)
+	}
+	for _, name := range allBuckets {
+		if tx.Bucket(name) == nil {
+			return ErrNotDataFile
+		}
+	}
+	return nil
+}
+
+func initBuckets(tx *bolt.Tx) error {
+	if tx.Bucket(bucketMeta) != nil {
+		return checkFormat(tx)
+	}
+	if k, _ := tx.Cursor().First(); k != nil {
+		return ErrNotDataFile // some other bbolt file
+	}
+	for _, name := range allBuckets {
+		if _, err := tx.CreateBucket(name); err != nil {
+			return err
+		}
+	}
+	return tx.Bucket(bucketMeta).Put(keyFormat, binary.BigEndian.AppendUint32(nil, FormatVersion))
+}
+
+// Close closes the file.
+func (db *DB) Close() error { return db.bolt.Close() }
+
+// Sync flushes the file to disk (needed after writes with NoSync).
+func (db *DB) Sync() error { return db.bolt.Sync() }
+
+// Path returns the file's path.
+func (db *DB) Path() string { return db.bolt.Path() }
+
+// Size returns the file's size in bytes.
+func (db *DB) Size() (int64, error) {
+	var n int64
+	err := db.bolt.View(func(tx *bolt.Tx) error { n = tx.Size(); return nil })
+	return n, err
+}
+
+// View runs fn in a read-only transaction.
+func (db *DB) View(fn func(*Tx) error) error {
+	return db.bolt.View(func(tx *bolt.Tx) error { return fn(newTx(tx)) })
+}
+
+// Update runs fn in a read-write transaction; fn's error rolls it back.
+func (db *DB) Update(fn func(*Tx) error) error {
+	return db.bolt.Update(func(tx *bolt.Tx) error { return fn(newTx(tx)) })
+}
+
+// Tx is a transaction. Values it returns are copies, valid after it ends.
+type Tx struct {
+	tx                                               *bolt.Tx
+	meta, stores, storeLoc, products, skus, gtinSKUs *bolt.Bucket
+	series, offers, tokens, latest, storeDays        *bolt.Bucket
+	slab                                             []byte
+}
+
+func newTx(tx *bolt.Tx) *Tx {
+	return &Tx{
+		tx:        tx,
+		meta:      tx.Bucket(bucketMeta),
+		stores:    tx.Bucket(bucketStores),
+		storeLoc:  tx.Bucket(bucketStoreLoc),
+		products:  tx.Bucket(bucketProducts),
+		skus:      tx.Bucket(bucketSKUs),
+		gtinSKUs:  tx.Bucket(bucketGTINSKUs),
+		series:    tx.Bucket(bucketSeries),
+		offers:    tx.Bucket(bucketOffers),
+		tokens:    tx.Bucket(bucketTokens),
+		latest:    tx.Bucket(bucketLatest),
+		storeDays: tx.Bucket(bucketStoreDays),
+	}
+}
+
+// alloc returns n bytes that stay valid for the life of the transaction, as
+// bbolt requires of keys and values passed to Put. Carving them from a slab
+// saves an allocation per Put on bulk writes.
+func (t *Tx) alloc(n int) []byte {
+	if n > 4096 {
+		return make([]byte, 0, n)
+	}
+	if cap(t.slab)-len(t.slab) < n {
+		t.slab = make([]byte, 0, 256<<10)
+	}
+	b := t.slab[len(t.slab) : len(t.slab) : len(t.slab)+n]
+	t.slab = t.slab[:len(t.slab)+n]
+	return b
+}
+
+// put stores k and v, copying both into transaction-lifetime memory.
+func (t *Tx) put(b *bolt.Bucket, k, v []byte) error {
+	kv := t.alloc(len(k) + len(v))
+	kv = append(append(kv, k...), v...)
+	return b.Put(kv[:len(k):len(k)], kv[len(k):])
+}
+
+// AsOf returns the latest observation day stored, or 0.
+func (t *Tx) AsOf() int32 {
+	if v := t.meta.Get(keyAsOf); len(v) == 4 {
+		return int32(binary.BigEndian.Uint32(v))
+	}
+	return 0
+}
+
+// SetAsOf records the latest observation day.
+func (t *Tx) SetAsOf(day int32) error {
+	return t.put(t.meta, keyAsOf, binary.BigEndian.AppendUint32(nil, uint32(day)))
+}
+
+// key builders. Each returns a fresh slice with room to spare.
+
+func appendStr0(b []byte, s string) []byte { return append(append(b, s...), 0) }
+
+func appendDay(b []byte, day int32) []byte { return binary.BigEndian.AppendUint32(b, uint32(day)) }
+
+func seriesPrefix(banner, sku, province string) []byte {
+	b := make([]byte, 0, len(banner)+len(sku)+8)
+	return append(appendStr0(appendStr0(b, banner), sku), province...)
+}
+
+func hasPrefix(k, prefix []byte) bool { return k != nil && bytes.HasPrefix(k, prefix) }
+
+// AppendOrder tells the transaction that its series writes come in key
+// order after every existing series key (a bulk load), so pages are
+// packed nearly full instead of split in half.
+func (t *Tx) AppendOrder() { t.series.FillPercent = 0.95 }
