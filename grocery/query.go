@@ -1,0 +1,357 @@
+package grocery
+
+import (
+	"cmp"
+	"context"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/grocerydata/grocery/storage"
+)
+
+// LookupProduct resolves a barcode to its product and returns the current
+// offers for it across the banners of one province, cheapest first. A
+// product the catalogue knows but no banner currently carries in the
+// province gives an empty Offers list, not an error.
+//
+// It returns EINVALID for a malformed barcode (naming the expected check
+// digit), a restricted-circulation barcode, an unknown province or a limit
+// outside 1..50, and ENOTFOUND for a valid barcode the catalogue does not
+// know.
+func (s *Service) LookupProduct(ctx context.Context, in LookupInput) (*LookupResult, error) {
+	gtin, err := ParseGTIN(in.UPC)
+	if err != nil {
+		return nil, err
+	}
+	province, err := ParseProvince(in.Province)
+	if err != nil {
+		return nil, err
+	}
+	limit, err := checkLimit(in.Limit, DefaultLimit, MaxLimit)
+	if err != nil {
+		return nil, err
+	}
+	if gtin.Restricted() {
+		return nil, Errorf(EINVALID, "upc %s is a restricted-circulation (in-store or random-weight) code: it names different items at different retailers, so it cannot be looked up across banners; use search_products by name", in.UPC)
+	}
+	res := &LookupResult{Province: province, Offers: []Offer{}, Currency: Currency}
+	err = s.db.View(func(tx *storage.Tx) error {
+		var p storage.Product
+		found, err := tx.Product(string(gtin), &p)
+		if err != nil {
+			return err
+		}
+		if !found {
+			return Errorf(ENOTFOUND, "upc %s is a valid barcode but not in the catalogue", gtin.UPC())
+		}
+		res.Product = product(&p)
+		qty, basis := unitOf(p.Size)
+		current := tx.AsOf() - freshDays
+		return tx.Offers(province, string(gtin), func(o *storage.Offer) error {
+			if o.ObservedAt > current {
+				res.Offers = append(res.Offers, offer(o, qty, basis))
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(res.Offers, func(a, b Offer) int {
+		return cmp.Or(cmp.Compare(a.Price, b.Price), cmp.Compare(a.Banner, b.Banner), cmp.Compare(a.ExternalSKU, b.ExternalSKU))
+	})
+	if len(res.Offers) > limit {
+		res.Offers = res.Offers[:limit]
+	}
+	return res, nil
+}
+
+func product(p *storage.Product) Product {
+	g := GTIN(p.GTIN)
+	return Product{UPC: g.UPC(), GTIN: p.GTIN, Name: p.Name, Brand: p.Brand, Size: p.Size, Category: p.Category}
+}
+
+func offer(o *storage.Offer, qty float64, basis string) Offer {
+	r := Offer{
+		Banner: o.Banner, BannerName: bannerName(o.Banner), ExternalSKU: o.SKU,
+		Price: Cents(o.Price), RegularPrice: Cents(o.Regular), OnPromo: o.Price < o.Regular,
+		MinPrice: Cents(o.Min), MaxPrice: Cents(o.Max), StoreCount: int(o.StoreCount), ObservedAt: Date(o.ObservedAt),
+	}
+	if r.OnPromo && o.PromoEnd != 0 {
+		d := Date(o.PromoEnd)
+		r.PromoEnds = &d
+	}
+	if qty > 0 {
+		u := Cents(math.Round(float64(o.Price) / qty))
+		r.UnitPrice, r.UnitPriceBasis = &u, basis
+	}
+	return r
+}
+
+// SearchProducts finds products by name or brand in one province and
+// returns catalogue entries with current prices: one entry per product and
+// banner, best matches first. Words match case- and accent-insensitively,
+// a word matches any word it begins ("yog" finds "Yogurt"), and every word
+// of the query must match. It never returns a price history, and it never
+// mixes provinces.
+//
+// It returns EINVALID for an empty query, an unknown province or a limit
+// outside 1..50.
+func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchResult, error) {
+	words := tokens(in.Query)
+	if len(words) == 0 {
+		return nil, Errorf(EINVALID, "query is required: one or more words of a product name or brand")
+	}
+	if len(words) > 8 {
+		return nil, Errorf(EINVALID, "query has %d words: want at most 8", len(words))
+	}
+	province, err := ParseProvince(in.Province)
+	if err != nil {
+		return nil, err
+	}
+	limit, err := checkLimit(in.Limit, DefaultLimit, MaxLimit)
+	if err != nil {
+		return nil, err
+	}
+	res := &SearchResult{Query: in.Query, Province: province, Results: []CatalogueEntry{}, Currency: Currency}
+	err = s.db.View(func(tx *storage.Tx) error {
+		hits, err := match(tx, province, words)
+		if err != nil {
+			return err
+		}
+		current := tx.AsOf() - freshDays
+		var p storage.Product
+		var entries []CatalogueEntry
+		for _, h := range hits {
+			if len(res.Results) >= limit {
+				break
+			}
+			gtin := string(h.gtin[:])
+			if _, err := tx.Product(gtin, &p); err != nil {
+				return err
+			}
+			entries = entries[:0]
+			err := tx.Offers(province, gtin, func(o *storage.Offer) error {
+				if o.ObservedAt > current {
+					entries = append(entries, CatalogueEntry{
+						UPC: GTIN(gtin).UPC(), Name: p.Name, Brand: p.Brand, Size: p.Size,
+						Banner: o.Banner, BannerName: bannerName(o.Banner), ExternalSKU: o.SKU,
+						Price: Cents(o.Price), RegularPrice: Cents(o.Regular), OnPromo: o.Price < o.Regular,
+						ObservedAt: Date(o.ObservedAt),
+					})
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			slices.SortFunc(entries, func(a, b CatalogueEntry) int {
+				return cmp.Or(cmp.Compare(a.Price, b.Price), cmp.Compare(a.Banner, b.Banner))
+			})
+			res.Results = append(res.Results, entries[:min(len(entries), limit-len(res.Results))]...)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// hit is a product that matched every word of a query.
+type hit struct {
+	gtin   [14]byte
+	mask   uint8   // which query words matched
+	best   [8]int8 // per query word, the best match score
+	weight byte    // number of distinct words in name and brand
+}
+
+func (h *hit) score() int {
+	n := 0
+	for _, b := range h.best {
+		n += int(b)
+	}
+	return n
+}
+
+// match ranks the products of a province's index that match every word:
+// an exact word beats a prefix, a name word beats a brand word, and among
+// equals fewer words in the product (a closer match) come first.
+func match(tx *storage.Tx, province string, words []string) ([]hit, error) {
+	var cands map[[14]byte]*hit
+	for wi, w := range words {
+		bit := uint8(1) << wi
+		next := map[[14]byte]*hit{}
+		err := tx.Tokens(province, w, func(token, gtin []byte, flags, weight byte) error {
+			if len(gtin) != 14 {
+				return nil
+			}
+			var g [14]byte
+			copy(g[:], gtin)
+			var h *hit
+			if cands == nil {
+				if h = next[g]; h == nil {
+					h = &hit{gtin: g, weight: weight}
+					next[g] = h
+				}
+			} else if h = cands[g]; h == nil {
+				return nil
+			}
+			score := int8(1)
+			if len(token) == len(w) {
+				score = 3
+			}
+			if flags&tokenInName != 0 {
+				score++
+			}
+			h.mask |= bit
+			h.best[wi] = max(h.best[wi], score)
+			next[g] = h
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		cands = next
+		if len(cands) == 0 {
+			return nil, nil
+		}
+	}
+	all := uint8(1)<<len(words) - 1
+	hits := make([]hit, 0, len(cands))
+	for _, h := range cands {
+		if h.mask == all {
+			hits = append(hits, *h)
+		}
+	}
+	slices.SortFunc(hits, func(a, b hit) int {
+		return cmp.Or(cmp.Compare(b.score(), a.score()), cmp.Compare(a.weight, b.weight), strings.Compare(string(a.gtin[:]), string(b.gtin[:])))
+	})
+	return hits, nil
+}
+
+// PriceHistory returns the observed price series of one banner SKU in one
+// province over a lookback window ending at the data set's latest date:
+// per day, the minimum, median and maximum shelf price across the
+// province's reference stores observed that day. The SKU is the banner's
+// external_sku from LookupProduct or SearchProducts, never a barcode.
+//
+// It returns EINVALID for a missing SKU, an unknown banner or province or
+// an unsupported period, and ENOTFOUND for a SKU the banner does not have
+// (saying so when it is a barcode).
+func (s *Service) PriceHistory(ctx context.Context, in HistoryInput) (*HistoryResult, error) {
+	sku := strings.TrimSpace(in.SKU)
+	if sku == "" {
+		return nil, Errorf(EINVALID, "sku is required: an external_sku from lookup_product or search_products")
+	}
+	banner, err := ParseBanner(in.Banner)
+	if err != nil {
+		return nil, err
+	}
+	province, err := ParseProvince(in.Province)
+	if err != nil {
+		return nil, err
+	}
+	period, err := ParsePeriod(in.Period)
+	if err != nil {
+		return nil, err
+	}
+	res := &HistoryResult{SKU: sku, Banner: banner.Slug, Province: province, Period: period, Points: []PricePoint{}, Currency: Currency}
+	err = s.db.View(func(tx *storage.Tx) error {
+		var rec storage.SKU
+		found, err := tx.SKU(banner.Slug, sku, &rec)
+		if err != nil {
+			return err
+		}
+		if !found {
+			if _, err := ParseGTIN(sku); err == nil {
+				return Errorf(ENOTFOUND, "sku %q is a barcode, not an external_sku: price history is keyed by the banner's own SKU; take the external_sku of a %s offer from lookup_product or search_products", sku, banner.Slug)
+			}
+			return Errorf(ENOTFOUND, "no external_sku %q at banner %s: external_sku values come from lookup_product or search_products", sku, banner.Slug)
+		}
+		if rec.GTIN != "" {
+			var p storage.Product
+			if ok, err := tx.Product(rec.GTIN, &p); err != nil {
+				return err
+			} else if ok {
+				res.UPC, res.Name = GTIN(rec.GTIN).UPC(), p.Name
+			}
+		}
+		res.To = Date(tx.AsOf())
+		res.From = res.To - Date(period) + 1
+		return tx.Series(banner.Slug, sku, province, int32(res.From), int32(res.To), false, false, func(d *storage.Day) error {
+			res.Points = append(res.Points, PricePoint{Date: Date(d.Date), Min: Cents(d.Min), Median: Cents(d.Median), Max: Cents(d.Max), StoreCount: int(d.Count)})
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	if n := len(res.Points); n > 0 {
+		st := &PriceStats{Min: res.Points[0].Min, Max: res.Points[0].Max, Latest: res.Points[n-1].Median}
+		for _, p := range res.Points {
+			st.Min, st.Max = min(st.Min, p.Min), max(st.Max, p.Max)
+		}
+		first := float64(res.Points[0].Median)
+		st.ChangePct = math.Round((float64(st.Latest)-first)/first*10000) / 100
+		res.Stats = st
+	}
+	return res, nil
+}
+
+// ListReferenceStores returns the active reference stores, optionally of
+// one province and one banner, ordered by province, banner and store id,
+// with Total counting all that match before the limit. The stores are the
+// panel prices are collected from, not a directory of all grocery stores.
+//
+// It returns EINVALID for an unknown province or banner or a limit outside
+// 1..50.
+func (s *Service) ListReferenceStores(ctx context.Context, in StoresInput) (*StoresResult, error) {
+	var province, banner string
+	if strings.TrimSpace(in.Province) != "" {
+		p, err := ParseProvince(in.Province)
+		if err != nil {
+			return nil, err
+		}
+		province = p
+	}
+	if strings.TrimSpace(in.Banner) != "" {
+		b, err := ParseBanner(in.Banner)
+		if err != nil {
+			return nil, err
+		}
+		banner = b.Slug
+	}
+	limit, err := checkLimit(in.Limit, DefaultLimit, MaxLimit)
+	if err != nil {
+		return nil, err
+	}
+	res := &StoresResult{Stores: make([]Store, 0, limit)}
+	err = s.db.View(func(tx *storage.Tx) error {
+		// Decode the stores shown; count the rest from their keys alone.
+		err := tx.ActiveStores(province, banner, true, func(st *storage.Store) bool {
+			res.Stores = append(res.Stores, store(st))
+			return len(res.Stores) < limit
+		})
+		if err != nil {
+			return err
+		}
+		return tx.ActiveStores(province, banner, false, func(*storage.Store) bool {
+			res.Total++
+			return true
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func store(st *storage.Store) Store {
+	return Store{
+		ID: st.ID, Banner: st.Banner, BannerName: bannerName(st.Banner), Province: st.Province, Name: st.Name,
+		City: st.City, PostalCode: st.PostalCode, Latitude: st.Latitude, Longitude: st.Longitude,
+		Active: st.Active, Observations30d: int(st.Observations30d),
+	}
+}

@@ -1,0 +1,454 @@
+package grocery_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/grocerydata/grocery/grocery"
+)
+
+func datePtr(tb testing.TB, s string) *grocery.Date {
+	d := day(tb, s)
+	return &d
+}
+
+func centsPtr(c grocery.Cents) *grocery.Cents { return &c }
+
+func TestLookupProduct(t *testing.T) {
+	s := MustFixture(t)
+	ctx := context.Background()
+
+	t.Run("OK", func(t *testing.T) {
+		got, err := s.LookupProduct(ctx, grocery.LookupInput{UPC: upcMilk, Province: "ON"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := &grocery.LookupResult{
+			Product:  grocery.Product{UPC: upcMilk, GTIN: "00" + upcMilk, Name: "2% Partly Skimmed Milk", Brand: "Natrel", Size: "2 L", Category: "Dairy & Eggs"},
+			Province: "ON",
+			Offers: []grocery.Offer{
+				// Cheapest first. 4.79 per 2 L is 0.2395 per 100 mL.
+				{Banner: "no-frills", BannerName: "No Frills", ExternalSKU: "21000001_EA", Price: 479, RegularPrice: 479,
+					MinPrice: 479, MaxPrice: 479, UnitPrice: centsPtr(24), UnitPriceBasis: "per 100 mL", StoreCount: 1, ObservedAt: day(t, asOf)},
+				// Latest per store within 14 days: 4.99, 4.99 (promo), 6.29
+				// (lob-on-3, from 11-12). The metro offer is stale.
+				{Banner: "loblaws", BannerName: "Loblaws", ExternalSKU: "21000001_EA", Price: 499, RegularPrice: 599, OnPromo: true,
+					PromoEnds: datePtr(t, "2026-11-25"), MinPrice: 499, MaxPrice: 629, UnitPrice: centsPtr(25), UnitPriceBasis: "per 100 mL",
+					StoreCount: 3, ObservedAt: day(t, asOf)},
+			},
+			Currency: "CAD",
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("lookup mismatch (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("OKProvinceName", func(t *testing.T) {
+		for _, p := range []string{"Québec", "quebec", "qc", " QC "} {
+			got, err := s.LookupProduct(ctx, grocery.LookupInput{UPC: "0-68000-00015-4", Province: p})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Province != "QC" || len(got.Offers) != 1 || got.Offers[0].Banner != "maxi" {
+				t.Fatalf("province %q: got %s with %+v, want QC with one maxi offer", p, got.Province, got.Offers)
+			}
+		}
+	})
+	t.Run("OKLimit", func(t *testing.T) {
+		got, err := s.LookupProduct(ctx, grocery.LookupInput{UPC: upcMilk, Province: "ON", Limit: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Offers) != 1 || got.Offers[0].Banner != "no-frills" {
+			t.Fatalf("got %+v, want only the cheapest offer", got.Offers)
+		}
+	})
+	t.Run("OKNotCarried", func(t *testing.T) {
+		for _, upc := range []string{upcIce, upcYogurt, upcSyrup} {
+			got, err := s.LookupProduct(ctx, grocery.LookupInput{UPC: upc, Province: "ON"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Offers == nil || len(got.Offers) != 0 {
+				t.Fatalf("%s: got offers %#v, want an empty, non-nil list", upc, got.Offers)
+			}
+			if got.Product.UPC != upc {
+				t.Fatalf("got product %q, want %q", got.Product.UPC, upc)
+			}
+		}
+	})
+	t.Run("OKTieGoesToLowerPrice", func(t *testing.T) {
+		got, err := s.LookupProduct(ctx, grocery.LookupInput{UPC: upcIce, Province: "QC"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o := got.Offers; len(o) != 1 || o[0].Price != 649 || o[0].MinPrice != 649 || o[0].MaxPrice != 699 || o[0].StoreCount != 2 {
+			t.Fatalf("got %+v, want price 6.49 (6.49 and 6.99 tie), min 6.49, max 6.99, 2 stores", o)
+		}
+	})
+
+	for _, tc := range []struct {
+		name, upc, province string
+		limit               int
+		code, msg           string
+	}{
+		{"ErrNotFound", upcUnknown, "ON", 0, grocery.ENOTFOUND, "not in the catalogue"},
+		{"ErrCheckDigit", "068000000155", "ON", 0, grocery.EINVALID, "check digit should be 4"},
+		{"ErrLength", "12345", "ON", 0, grocery.EINVALID, "8, 12, 13 or 14 digits"},
+		{"ErrLetters", "06800000015A", "ON", 0, grocery.EINVALID, "not a barcode"},
+		{"ErrEmptyUPC", "", "ON", 0, grocery.EINVALID, "upc is required"},
+		{"ErrProvince", upcMilk, "Ontari", 0, grocery.EINVALID, "AB BC MB NB NL NS NT NU ON PE QC SK YT"},
+		{"ErrNoProvince", upcMilk, "", 0, grocery.EINVALID, "province is required"},
+		{"ErrLimitHigh", upcMilk, "ON", 51, grocery.EINVALID, "want 1 to 50"},
+		{"ErrLimitNegative", upcMilk, "ON", -1, grocery.EINVALID, "want 1 to 50"},
+		{"ErrRestricted", "212345678909", "ON", 0, grocery.EINVALID, "restricted-circulation"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := s.LookupProduct(ctx, grocery.LookupInput{UPC: tc.upc, Province: tc.province, Limit: tc.limit})
+			errCode(t, err, tc.code)
+			if !strings.Contains(grocery.ErrorMessage(err), tc.msg) {
+				t.Fatalf("message: got %q, want it to contain %q", grocery.ErrorMessage(err), tc.msg)
+			}
+		})
+	}
+}
+
+func TestSearchProducts(t *testing.T) {
+	s := MustFixture(t)
+	ctx := context.Background()
+	type entry struct{ UPC, Banner string }
+	search := func(t *testing.T, q, prov string, limit int) []entry {
+		t.Helper()
+		res, err := s.SearchProducts(ctx, grocery.SearchInput{Query: q, Province: prov, Limit: limit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Results == nil || res.Currency != "CAD" || res.Query != q {
+			t.Fatalf("got %+v, want non-nil results, CAD, the query echoed", res)
+		}
+		out := []entry{}
+		for _, r := range res.Results {
+			out = append(out, entry{r.UPC, r.Banner})
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name, query, province string
+		limit                 int
+		want                  []entry
+	}{
+		// Chocolate Milk has fewer words than 2% Partly Skimmed Milk:
+		// the closer match ranks first. Within a product, cheapest first.
+		{"OK", "milk", "ON", 0, []entry{{upcChoc, "loblaws"}, {upcMilk, "no-frills"}, {upcMilk, "loblaws"}}},
+		{"OKLimit", "milk", "ON", 2, []entry{{upcChoc, "loblaws"}, {upcMilk, "no-frills"}}},
+		{"OKBrand", "NATREL", "ON", 0, []entry{{upcChoc, "loblaws"}, {upcMilk, "no-frills"}, {upcMilk, "loblaws"}}},
+		{"OKEveryWord", "partly milk", "ON", 0, []entry{{upcMilk, "no-frills"}, {upcMilk, "loblaws"}}},
+		{"OKExactBeatsPrefix", "chocolate mil", "ON", 0, []entry{{upcChoc, "loblaws"}}},
+		{"OKAccents", "creme glacee", "QC", 0, []entry{{upcIce, "maxi"}}},
+		{"OKAccentsInQuery", "CRÈME", "QC", 0, []entry{{upcIce, "maxi"}}},
+		{"OKPrefix", "glac", "QC", 0, []entry{{upcIce, "maxi"}}},
+		{"OKApostrophe", "chapman's", "QC", 0, []entry{{upcIce, "maxi"}}},
+		{"OKProvinceScoped", "creme", "ON", 0, []entry{}},
+		{"OKStaleNotListed", "yogurt", "ON", 0, []entry{}},
+		{"OKNeverObserved", "maple syrup", "ON", 0, []entry{}},
+		{"OKNoMatch", "milk oikos", "ON", 0, []entry{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, search(t, tc.query, tc.province, tc.limit)); diff != "" {
+				t.Fatalf("search %q in %s (-want +got):\n%s", tc.query, tc.province, diff)
+			}
+		})
+	}
+	t.Run("OKFields", func(t *testing.T) {
+		res, err := s.SearchProducts(ctx, grocery.SearchInput{Query: "partly", Province: "ON", Limit: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []grocery.CatalogueEntry{{UPC: upcMilk, Name: "2% Partly Skimmed Milk", Brand: "Natrel", Size: "2 L",
+			Banner: "no-frills", BannerName: "No Frills", ExternalSKU: "21000001_EA", Price: 479, RegularPrice: 479, ObservedAt: day(t, asOf)}}
+		if diff := cmp.Diff(want, res.Results); diff != "" {
+			t.Fatalf("entry mismatch (-want +got):\n%s", diff)
+		}
+	})
+	for _, tc := range []struct{ name, query, province, msg string }{
+		{"ErrEmptyQuery", " ,. ", "ON", "query is required"},
+		{"ErrProvince", "milk", "Canada", "want one of AB"},
+		{"ErrTooManyWords", "a b c d e f g h i", "ON", "at most 8"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := s.SearchProducts(ctx, grocery.SearchInput{Query: tc.query, Province: tc.province})
+			errCode(t, err, grocery.EINVALID)
+			if !strings.Contains(grocery.ErrorMessage(err), tc.msg) {
+				t.Fatalf("message: got %q, want it to contain %q", grocery.ErrorMessage(err), tc.msg)
+			}
+		})
+	}
+}
+
+func TestPriceHistory(t *testing.T) {
+	s := MustFixture(t)
+	ctx := context.Background()
+	t.Run("OK", func(t *testing.T) {
+		got, err := s.PriceHistory(ctx, grocery.HistoryInput{SKU: "21000001_EA", Banner: "Loblaws", Province: "ontario"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := &grocery.HistoryResult{
+			SKU: "21000001_EA", Banner: "loblaws", Province: "ON", Period: 30,
+			From: day(t, "2026-10-21"), To: day(t, asOf), UPC: upcMilk, Name: "2% Partly Skimmed Milk",
+			Points: []grocery.PricePoint{
+				{Date: day(t, "2026-10-29"), Min: 599, Median: 625, Max: 650, StoreCount: 2},
+				{Date: day(t, "2026-11-05"), Min: 599, Median: 599, Max: 629, StoreCount: 3},
+				{Date: day(t, "2026-11-12"), Min: 599, Median: 599, Max: 629, StoreCount: 3},
+				{Date: day(t, "2026-11-19"), Min: 499, Median: 499, Max: 499, StoreCount: 2},
+			},
+			// (4.99 - 6.25) / 6.25 = -20.16 %
+			Stats:    &grocery.PriceStats{Min: 499, Max: 650, Latest: 499, ChangePct: -20.16},
+			Currency: "CAD",
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("history mismatch (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("OKPeriod", func(t *testing.T) {
+		got, err := s.PriceHistory(ctx, grocery.HistoryInput{SKU: "21000001_EA", Banner: "loblaws", Province: "ON", Period: "7d"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Points) != 1 || got.From != day(t, "2026-11-13") || got.Period.String() != "7d" {
+			t.Fatalf("got %d points from %s (%s), want 1 from 2026-11-13 (7d)", len(got.Points), got.From, got.Period)
+		}
+	})
+	t.Run("OKProvinceScoped", func(t *testing.T) {
+		// Maxi's SKU has the same text as Loblaws'; the QC series holds
+		// only QC stores.
+		got, err := s.PriceHistory(ctx, grocery.HistoryInput{SKU: "21000001_EA", Banner: "maxi", Province: "QC"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []grocery.PricePoint{{Date: day(t, asOf), Min: 549, Median: 549, Max: 549, StoreCount: 2}}
+		if diff := cmp.Diff(want, got.Points); diff != "" {
+			t.Fatalf("points (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("OKEmptyInOtherProvince", func(t *testing.T) {
+		got, err := s.PriceHistory(ctx, grocery.HistoryInput{SKU: "21000001_EA", Banner: "loblaws", Province: "BC"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Points == nil || len(got.Points) != 0 || got.Stats != nil {
+			t.Fatalf("got points %#v stats %+v, want an empty list and no stats", got.Points, got.Stats)
+		}
+	})
+	for _, tc := range []struct {
+		name string
+		in   grocery.HistoryInput
+		code string
+		msg  string
+	}{
+		{"ErrBarcodeAsSKU", grocery.HistoryInput{SKU: upcMilk, Banner: "loblaws", Province: "ON"}, grocery.ENOTFOUND, "is a barcode, not an external_sku"},
+		{"ErrUnknownSKU", grocery.HistoryInput{SKU: "nope", Banner: "loblaws", Province: "ON"}, grocery.ENOTFOUND, "come from lookup_product or search_products"},
+		{"ErrOtherBannersSKU", grocery.HistoryInput{SKU: "MET0001", Banner: "loblaws", Province: "ON"}, grocery.ENOTFOUND, "no external_sku"},
+		{"ErrNoSKU", grocery.HistoryInput{Banner: "loblaws", Province: "ON"}, grocery.EINVALID, "sku is required"},
+		{"ErrBanner", grocery.HistoryInput{SKU: "x", Banner: "Loblaw's Great", Province: "ON"}, grocery.EINVALID, "no-frills"},
+		{"ErrPeriod", grocery.HistoryInput{SKU: "x", Banner: "loblaws", Province: "ON", Period: "31d"}, grocery.EINVALID, "7d, 14d, 30d, 90d, 180d, 365d"},
+		{"ErrProvince", grocery.HistoryInput{SKU: "x", Banner: "loblaws", Province: "XX"}, grocery.EINVALID, "want one of"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := s.PriceHistory(ctx, tc.in)
+			errCode(t, err, tc.code)
+			if !strings.Contains(grocery.ErrorMessage(err), tc.msg) {
+				t.Fatalf("message: got %q, want it to contain %q", grocery.ErrorMessage(err), tc.msg)
+			}
+		})
+	}
+}
+
+func TestListReferenceStores(t *testing.T) {
+	s := MustFixture(t)
+	ctx := context.Background()
+	type row struct {
+		ID  string
+		Obs int
+	}
+	list := func(t *testing.T, in grocery.StoresInput) ([]row, int) {
+		t.Helper()
+		res, err := s.ListReferenceStores(ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := []row{}
+		for _, st := range res.Stores {
+			out = append(out, row{st.ID, st.Observations30d})
+		}
+		return out, res.Total
+	}
+	for _, tc := range []struct {
+		name  string
+		in    grocery.StoresInput
+		want  []row
+		total int
+	}{
+		// Observations from 2026-10-21 to 2026-11-19; the 10-15 yogurt is
+		// older. The closed metro store is never listed.
+		{"OKProvince", grocery.StoresInput{Province: "ON"}, []row{{"lob-on-1", 5}, {"lob-on-2", 4}, {"lob-on-3", 2}, {"nf-on-1", 1}}, 4},
+		{"OKLimit", grocery.StoresInput{Province: "on", Limit: 2}, []row{{"lob-on-1", 5}, {"lob-on-2", 4}}, 4},
+		{"OKBanner", grocery.StoresInput{Banner: "No Frills"}, []row{{"nf-on-1", 1}}, 1},
+		{"OKBoth", grocery.StoresInput{Province: "QC", Banner: "maxi"}, []row{{"maxi-qc-1", 2}, {"maxi-qc-2", 2}}, 2},
+		{"OKAll", grocery.StoresInput{Limit: 50}, []row{{"lob-on-1", 5}, {"lob-on-2", 4}, {"lob-on-3", 2}, {"nf-on-1", 1}, {"maxi-qc-1", 2}, {"maxi-qc-2", 2}}, 6},
+		{"OKNone", grocery.StoresInput{Province: "NU"}, []row{}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, total := list(t, tc.in)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Fatalf("stores (-want +got):\n%s", diff)
+			}
+			if total != tc.total {
+				t.Fatalf("total: got %d, want %d", total, tc.total)
+			}
+		})
+	}
+	t.Run("OKFields", func(t *testing.T) {
+		res, err := s.ListReferenceStores(ctx, grocery.StoresInput{Province: "QC", Limit: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := grocery.Store{ID: "maxi-qc-1", Banner: "maxi", BannerName: "Maxi", Province: "QC", Name: "maxi-qc-1", City: "Montréal",
+			PostalCode: "H2X 1Y4", Latitude: 45, Longitude: -75, Active: true, Observations30d: 2}
+		if diff := cmp.Diff(want, res.Stores[0]); diff != "" {
+			t.Fatalf("store (-want +got):\n%s", diff)
+		}
+	})
+	for _, tc := range []struct {
+		name string
+		in   grocery.StoresInput
+		msg  string
+	}{
+		{"ErrProvince", grocery.StoresInput{Province: "Ontari"}, "want one of"},
+		{"ErrBanner", grocery.StoresInput{Banner: "costcoo"}, "banner \"costcoo\" is unknown"},
+		{"ErrLimit", grocery.StoresInput{Limit: 500}, "want 1 to 50"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := s.ListReferenceStores(ctx, tc.in)
+			errCode(t, err, grocery.EINVALID)
+			if !strings.Contains(grocery.ErrorMessage(err), tc.msg) {
+				t.Fatalf("message: got %q, want it to contain %q", grocery.ErrorMessage(err), tc.msg)
+			}
+		})
+	}
+}
+
+func TestWriteBatch(t *testing.T) {
+	ctx := context.Background()
+	t.Run("OKIdempotent", func(t *testing.T) {
+		s := MustFixture(t)
+		b := fixtureBatch(t)
+		st, err := grocery.WriteBatch(ctx, s, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := grocery.BatchStats{StoresUnchanged: len(b.Stores), ObsUnchanged: len(b.Observations)}
+		if st != want {
+			t.Fatalf("rewrite: got %+v, want %+v", st, want)
+		}
+	})
+	t.Run("OKUpdate", func(t *testing.T) {
+		s := MustFixture(t)
+		upd := &grocery.Batch{Observations: []grocery.Observation{
+			{Date: day(t, asOf), StoreID: "nf-on-1", Banner: "no-frills", ExternalSKU: "21000001_EA", Price: 459, RegularPrice: 459},
+			{Date: day(t, asOf), StoreID: "lob-on-3", Banner: "loblaws", ExternalSKU: "21000001_EA", Price: 499, RegularPrice: 599, PromoEnds: day(t, "2026-11-25")},
+		}}
+		st, err := grocery.WriteBatch(ctx, s, upd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.ObsUpdated != 1 || st.ObsNew != 1 {
+			t.Fatalf("got %+v, want 1 updated, 1 new", st)
+		}
+		res, err := s.LookupProduct(ctx, grocery.LookupInput{UPC: upcMilk, Province: "ON"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o := res.Offers; o[0].Price != 459 || o[1].StoreCount != 3 || o[1].MaxPrice != 499 {
+			t.Fatalf("got %+v, want no-frills at 4.59 and loblaws' three stores all at 4.99", o)
+		}
+	})
+	t.Run("ErrUnknownStoreWritesNothing", func(t *testing.T) {
+		s := MustFixture(t)
+		bad := &grocery.Batch{
+			Stores: []grocery.Store{{ID: "new-1", Banner: "metro", Province: "QC", Name: "x", City: "Laval", PostalCode: "H7N 1A1", Latitude: 45, Longitude: -73, Active: true}},
+			Observations: []grocery.Observation{
+				{Date: day(t, "2026-11-20"), StoreID: "nf-on-1", Banner: "no-frills", ExternalSKU: "21000001_EA", Price: 1, RegularPrice: 1},
+				{Date: day(t, "2026-11-20"), StoreID: "nowhere", Banner: "no-frills", ExternalSKU: "21000001_EA", Price: 1, RegularPrice: 1},
+			},
+		}
+		_, err := grocery.WriteBatch(ctx, s, bad)
+		errCode(t, err, grocery.EINVALID)
+		if !strings.Contains(err.Error(), `"nowhere"`) {
+			t.Fatalf("got %v, want it to name the store", err)
+		}
+		stores, _ := s.ListReferenceStores(ctx, grocery.StoresInput{Province: "QC"})
+		hist, _ := s.PriceHistory(ctx, grocery.HistoryInput{SKU: "21000001_EA", Banner: "no-frills", Province: "ON"})
+		if stores.Total != 2 || hist.To != day(t, asOf) || len(hist.Points) != 1 {
+			t.Fatalf("after a failed batch: %d QC stores, history to %s with %d points; want 2, %s, 1 (nothing written)", stores.Total, hist.To, len(hist.Points), asOf)
+		}
+	})
+	t.Run("ErrWrongBanner", func(t *testing.T) {
+		s := MustFixture(t)
+		_, err := grocery.WriteBatch(ctx, s, &grocery.Batch{Observations: []grocery.Observation{
+			{Date: day(t, asOf), StoreID: "nf-on-1", Banner: "loblaws", ExternalSKU: "x", Price: 1, RegularPrice: 1}}})
+		errCode(t, err, grocery.EINVALID)
+	})
+	t.Run("OKRenameReindexes", func(t *testing.T) {
+		s := MustFixture(t)
+		_, err := grocery.WriteBatch(ctx, s, &grocery.Batch{Products: []grocery.CatalogueItem{
+			{GTIN: gtin(t, upcChoc), Name: "Cocoa Drink", Brand: "Natrel", Size: "1 L", Category: "Dairy & Eggs"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for q, want := range map[string]int{"chocolate": 0, "cocoa": 1} {
+			res, err := s.SearchProducts(ctx, grocery.SearchInput{Query: q, Province: "ON"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Results) != want {
+				t.Fatalf("search %q after rename: got %d results, want %d", q, len(res.Results), want)
+			}
+		}
+	})
+}
+
+func TestOpen(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "grocery.db")
+	t.Run("ErrMissingReadOnly", func(t *testing.T) {
+		_, err := grocery.Open(filepath.Join(dir, "missing.db"), &grocery.Options{ReadOnly: true})
+		errCode(t, err, grocery.ENOTFOUND)
+	})
+	t.Run("ErrNotDataFile", func(t *testing.T) {
+		junk := filepath.Join(dir, "junk.db")
+		if err := os.WriteFile(junk, []byte(strings.Repeat("not a database ", 500)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, err := grocery.Open(junk, nil)
+		errCode(t, err, grocery.EINVALID)
+	})
+	t.Run("ErrLocked", func(t *testing.T) {
+		s, err := grocery.Open(path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		// bbolt's lock is per open file description, so a second open in
+		// this process contends like another process would.
+		_, err = grocery.Open(path, &grocery.Options{LockTimeout: 200 * time.Millisecond})
+		errCode(t, err, grocery.ECONFLICT)
+		if !strings.Contains(grocery.ErrorMessage(err), "in use by another process") {
+			t.Fatalf("got %q, want it to say the file is in use", grocery.ErrorMessage(err))
+		}
+	})
+}

@@ -1,0 +1,29 @@
+package grocery
+
+import "testing"
+
+func TestUnitOf(t *testing.T) {
+	for _, tc := range []struct {
+		size  string
+		qty   float64
+		basis string
+	}{
+		{"675 g", 6.75, "per 100 g"},
+		{"1 kg", 10, "per 100 g"},
+		{"2 L", 20, "per 100 mL"},
+		{"500ml", 5, "per 100 mL"},
+		{"12 x 355 mL", 42.6, "per 100 mL"},
+		{"6 × 100 g", 6, "per 100 g"},
+		{"24 rolls", 24, "per unit"},
+		{"12 eggs", 12, "per unit"},
+		{"1,5 L", 15, "per 100 mL"},
+		{"family size", 0, ""},
+		{"", 0, ""},
+		{"x 3 g", 0, ""},
+	} {
+		qty, basis := unitOf(tc.size)
+		if basis != tc.basis || qty < tc.qty-1e-9 || qty > tc.qty+1e-9 {
+			t.Fatalf("unitOf(%q): got %v %q, want %v %q", tc.size, qty, basis, tc.qty, tc.basis)
+		}
+	}
+}

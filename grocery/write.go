@@ -1,0 +1,678 @@
+package grocery
+
+import (
+	"cmp"
+	"context"
+	"slices"
+
+	"github.com/grocerydata/grocery/storage"
+)
+
+// freshDays is the freshness window of an offer: a store's latest
+// observation counts toward an offer while it is less than 14 days older
+// than the newest observation of the SKU in the province, and an offer is
+// current while its newest observation is less than 14 days older than the
+// data set's latest observation.
+const freshDays = 14
+
+// writeBatch writes b in one transaction: all of it or, on error, none of
+// it. Besides the records themselves it keeps every derived structure in
+// step: offers, search tokens, store-latest prices, store volumes and the
+// data set's latest date. It returns EINVALID for an observation whose store
+// is unknown or of another banner.
+func (s *Service) writeBatch(ctx context.Context, b *Batch) (BatchStats, error) {
+	return s.write(ctx, b, false)
+}
+
+func (s *Service) write(ctx context.Context, b *Batch, appendOrder bool) (BatchStats, error) {
+	var st BatchStats
+	err := s.db.Update(func(tx *storage.Tx) error {
+		if appendOrder {
+			tx.AppendOrder()
+		}
+		w := &writer{tx: tx, stats: &st, stores: map[string]*storeState{}, touched: map[seriesKey]struct{}{}, retoken: map[GTIN]storage.Product{}}
+		steps := []func(context.Context, *Batch) error{w.writeStores, w.writeProducts, w.writeLinks, w.writeObservations}
+		for _, step := range steps {
+			if err := step(ctx, b); err != nil {
+				return err
+			}
+		}
+		return w.derive(ctx)
+	})
+	if err != nil {
+		return BatchStats{}, err
+	}
+	return st, nil
+}
+
+type seriesKey struct{ banner, sku, province string }
+
+type storeState struct {
+	rec     storage.Store
+	idx     int
+	touched bool
+}
+
+// writer carries one write transaction's state.
+type writer struct {
+	tx        *storage.Tx
+	stats     *BatchStats
+	stores    map[string]*storeState
+	storeList []*storeState
+	touched   map[seriesKey]struct{}   // series whose offers must be rebuilt
+	retoken   map[GTIN]storage.Product // products whose name or brand changed: old facts
+	maxDate   Date
+}
+
+func (w *writer) writeStores(ctx context.Context, b *Batch) error {
+	for i := range b.Stores {
+		in := &b.Stores[i]
+		banner, err := ParseBanner(in.Banner)
+		if err != nil {
+			return err
+		}
+		prov, err := ParseProvince(in.Province)
+		if err != nil {
+			return err
+		}
+		rec := storage.Store{ID: in.ID, Banner: banner.Slug, Province: prov, Name: in.Name, City: in.City,
+			PostalCode: in.PostalCode, Latitude: in.Latitude, Longitude: in.Longitude, Active: in.Active}
+		var old storage.Store
+		found, err := w.tx.Store(in.ID, &old)
+		if err != nil {
+			return err
+		}
+		if found {
+			rec.Ord, rec.Observations30d = old.Ord, old.Observations30d
+			if rec == old {
+				w.stats.StoresUnchanged++
+				continue
+			}
+			w.stats.StoresUpdated++
+		} else {
+			w.stats.StoresNew++
+		}
+		if err := w.tx.PutStore(&rec); err != nil {
+			return err
+		}
+		delete(w.stores, rec.ID)
+	}
+	return nil
+}
+
+func (w *writer) writeProducts(ctx context.Context, b *Batch) error {
+	for _, in := range b.Products {
+		rec := storage.Product{GTIN: string(in.GTIN), Name: in.Name, Brand: in.Brand, Size: in.Size, Category: in.Category}
+		var old storage.Product
+		found, err := w.tx.Product(rec.GTIN, &old)
+		if err != nil {
+			return err
+		}
+		if found {
+			rec.FirstSeen = old.FirstSeen
+			if rec == old {
+				continue
+			}
+			if old.Name != rec.Name || old.Brand != rec.Brand {
+				if _, seen := w.retoken[in.GTIN]; !seen {
+					w.retoken[in.GTIN] = old
+				}
+			}
+		}
+		if err := w.tx.PutProduct(&rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *writer) writeLinks(ctx context.Context, b *Batch) error {
+	for _, in := range b.Links {
+		var sku storage.SKU
+		found, err := w.tx.SKU(in.Banner, in.ExternalSKU, &sku)
+		if err != nil {
+			return err
+		}
+		if found && sku.GTIN == string(in.GTIN) {
+			continue
+		}
+		if found && sku.GTIN != "" {
+			for _, p := range provinces {
+				if err := w.tx.DeleteOffer(p.Code, sku.GTIN, in.Banner, in.ExternalSKU); err != nil {
+					return err
+				}
+			}
+		}
+		if !found {
+			sku = storage.SKU{Banner: in.Banner, SKU: in.ExternalSKU}
+		}
+		sku.GTIN = string(in.GTIN)
+		if err := w.tx.PutSKU(&sku); err != nil {
+			return err
+		}
+		if found {
+			// Observations may predate the link: rebuild its offers.
+			for _, p := range provinces {
+				w.touched[seriesKey{in.Banner, in.ExternalSKU, p.Code}] = struct{}{}
+			}
+		}
+	}
+	return nil
+}
+
+// store returns the state of a store, loading it on first use.
+func (w *writer) store(id string) (*storeState, error) {
+	if st, ok := w.stores[id]; ok {
+		return st, nil
+	}
+	st := &storeState{idx: len(w.storeList)}
+	found, err := w.tx.Store(id, &st.rec)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, Errorf(EINVALID, "store_id %q is not a known store: import the stores file first", id)
+	}
+	w.stores[id] = st
+	w.storeList = append(w.storeList, st)
+	return st, nil
+}
+
+// obsRec is an observation in the compact form the write path sorts.
+type obsRec struct {
+	series   int32
+	store    int32
+	date     int32
+	price    uint32
+	regular  uint32
+	promoEnd int32
+}
+
+func (w *writer) writeObservations(ctx context.Context, b *Batch) error {
+	if len(b.Observations) == 0 {
+		return nil
+	}
+	// Resolve stores and series once per distinct value.
+	recs := make([]obsRec, len(b.Observations))
+	seriesIdx := map[seriesKey]int32{}
+	var series []seriesKey
+	var last seriesKey
+	lastIdx := int32(-1)
+	var lastStore *storeState
+	minDate, maxDate := b.Observations[0].Date, b.Observations[0].Date
+	for i := range b.Observations {
+		o := &b.Observations[i]
+		if i%65536 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		st := lastStore
+		if st == nil || st.rec.ID != o.StoreID {
+			var err error
+			if st, err = w.store(o.StoreID); err != nil {
+				return err
+			}
+			lastStore = st
+		}
+		if st.rec.Banner != o.Banner {
+			return Errorf(EINVALID, "store %s belongs to banner %s, not %s", o.StoreID, st.rec.Banner, o.Banner)
+		}
+		k := seriesKey{o.Banner, o.ExternalSKU, st.rec.Province}
+		if lastIdx < 0 || k != last {
+			idx, ok := seriesIdx[k]
+			if !ok {
+				idx = int32(len(series))
+				seriesIdx[k] = idx
+				series = append(series, k)
+			}
+			last, lastIdx = k, idx
+		}
+		regular := o.RegularPrice
+		if regular < o.Price {
+			regular = o.Price
+		}
+		promoEnd := o.PromoEnds
+		if regular == o.Price {
+			promoEnd = 0
+		}
+		recs[i] = obsRec{series: lastIdx, store: int32(st.idx), date: int32(o.Date), price: uint32(o.Price),
+			regular: uint32(regular), promoEnd: int32(promoEnd)}
+		minDate, maxDate = min(minDate, o.Date), max(maxDate, o.Date)
+	}
+
+	// Rank series in key order, then sort observations by (series, date,
+	// store) so that days are read and written in key order.
+	order := make([]int32, len(series))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		x, y := series[a], series[b]
+		return cmp.Or(cmp.Compare(x.banner, y.banner), cmp.Compare(x.sku, y.sku), cmp.Compare(x.province, y.province))
+	})
+	rank := make([]int32, len(series))
+	for r, i := range order {
+		rank[i] = int32(r)
+	}
+	slices.SortFunc(recs, func(a, b obsRec) int {
+		return cmp.Or(cmp.Compare(rank[a.series], rank[b.series]), cmp.Compare(a.date, b.date),
+			cmp.Compare(w.storeList[a.store].rec.Ord, w.storeList[b.store].rec.Ord))
+	})
+
+	days := int(maxDate-minDate) + 1
+	dayCounts := make([]int32, len(w.storeList)*days) // new observations per (store, day)
+	latest := make([]obsRec, len(w.storeList))        // per store, latest observation in the current series
+	latestGen := make([]int32, len(w.storeList))
+	var storesInSeries []int32
+
+	var day, merged storage.Day
+	for i := 0; i < len(recs); {
+		sIdx := recs[i].series
+		key := series[sIdx]
+		gen := sIdx + 1
+		storesInSeries = storesInSeries[:0]
+		firstDate := recs[i].date
+		for i < len(recs) && recs[i].series == sIdx {
+			date := recs[i].date
+			j := i
+			for j < len(recs) && recs[j].series == sIdx && recs[j].date == date {
+				j++
+			}
+			group := recs[i:j]
+			if err := w.mergeDay(key, date, group, &day, &merged, dayCounts, days, int32(minDate)); err != nil {
+				return err
+			}
+			for _, r := range group {
+				if latestGen[r.store] != gen {
+					latestGen[r.store] = gen
+					storesInSeries = append(storesInSeries, r.store)
+				}
+				latest[r.store] = r
+			}
+			i = j
+		}
+		lastDate := recs[i-1].date
+		if err := w.finishSeries(key, firstDate, lastDate, storesInSeries, latest); err != nil {
+			return err
+		}
+		w.touched[key] = struct{}{}
+		if len(w.touched)%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+	}
+	for _, st := range w.storeList {
+		for d := 0; d < days; d++ {
+			if n := dayCounts[st.idx*days+d]; n > 0 {
+				st.touched = true
+				if err := w.tx.AddStoreDay(st.rec.ID, int32(minDate)+int32(d), int(n)); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	w.maxDate = maxDate
+	return nil
+}
+
+// mergeDay merges one day's observations of a series with what is stored.
+func (w *writer) mergeDay(key seriesKey, date int32, group []obsRec, day, merged *storage.Day, dayCounts []int32, days int, minDate int32) error {
+	found, err := w.tx.Day(key.banner, key.sku, key.province, date, day)
+	if err != nil {
+		return err
+	}
+	if !found {
+		day.Entries = day.Entries[:0]
+	}
+	merged.Date = date
+	merged.Entries = merged.Entries[:0]
+	changed := false
+	old := day.Entries
+	for gi := 0; gi < len(group); {
+		r := group[gi]
+		// Several rows for one store and day count once; import has
+		// already rejected conflicting duplicates.
+		for gi+1 < len(group) && group[gi+1].store == r.store {
+			gi++
+			r = group[gi]
+		}
+		gi++
+		ord := w.storeList[r.store].rec.Ord
+		for len(old) > 0 && old[0].Store < ord {
+			merged.Entries = append(merged.Entries, old[0])
+			old = old[1:]
+		}
+		e := storage.Entry{Store: ord, Price: r.price, Regular: r.regular, PromoEnd: r.promoEnd}
+		switch {
+		case len(old) > 0 && old[0].Store == ord && old[0] == e:
+			w.stats.ObsUnchanged++
+			old = old[1:]
+		case len(old) > 0 && old[0].Store == ord:
+			w.stats.ObsUpdated++
+			changed = true
+			old = old[1:]
+		default:
+			w.stats.ObsNew++
+			changed = true
+			dayCounts[int(r.store)*days+int(date-minDate)]++
+		}
+		merged.Entries = append(merged.Entries, e)
+	}
+	merged.Entries = append(merged.Entries, old...)
+	if !changed {
+		return nil
+	}
+	summarise(merged)
+	return w.tx.PutDay(key.banner, key.sku, key.province, merged)
+}
+
+// summarise sets a day's count, minimum, median and maximum price.
+func summarise(d *storage.Day) {
+	var buf [64]uint32
+	prices := buf[:0]
+	for _, e := range d.Entries {
+		prices = append(prices, e.Price)
+	}
+	slices.Sort(prices)
+	n := len(prices)
+	d.Count, d.Min, d.Max = uint32(n), prices[0], prices[n-1]
+	if n%2 == 1 {
+		d.Median = prices[n/2]
+	} else {
+		d.Median = (prices[n/2-1] + prices[n/2] + 1) / 2
+	}
+}
+
+// finishSeries updates the SKU's first/last seen dates and the latest price
+// of each store that observed it.
+func (w *writer) finishSeries(key seriesKey, first, last int32, stores []int32, latest []obsRec) error {
+	var sku storage.SKU
+	found, err := w.tx.SKU(key.banner, key.sku, &sku)
+	if err != nil {
+		return err
+	}
+	if !found {
+		sku = storage.SKU{Banner: key.banner, SKU: key.sku}
+	}
+	if sku.FirstSeen == 0 || first < sku.FirstSeen || sku.LastSeen < last || !found {
+		if sku.FirstSeen == 0 || first < sku.FirstSeen {
+			sku.FirstSeen = first
+		}
+		sku.LastSeen = max(sku.LastSeen, last)
+		if err := w.tx.PutSKU(&sku); err != nil {
+			return err
+		}
+	}
+	if sku.GTIN != "" {
+		var p storage.Product
+		found, err := w.tx.Product(sku.GTIN, &p)
+		if err != nil {
+			return err
+		}
+		if found && (p.FirstSeen == 0 || first < p.FirstSeen) {
+			p.FirstSeen = first
+			if err := w.tx.PutProduct(&p); err != nil {
+				return err
+			}
+		}
+	}
+	var cur storage.Latest
+	for _, si := range stores {
+		r := latest[si]
+		st := w.storeList[si]
+		found, err := w.tx.Latest(st.rec.ID, key.sku, &cur)
+		if err != nil {
+			return err
+		}
+		if found && cur.Date > r.date {
+			continue
+		}
+		l := storage.Latest{SKU: key.sku, Date: r.date, Price: r.price, Regular: r.regular, PromoEnd: r.promoEnd}
+		if found && l == cur {
+			continue
+		}
+		if err := w.tx.PutLatest(st.rec.ID, &l); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// derive rebuilds what depends on the written records: the data set's
+// latest date, the offers and search tokens of touched series, and the
+// 30-day volumes of touched stores.
+func (w *writer) derive(ctx context.Context) error {
+	asOf := w.tx.AsOf()
+	asOfMoved := false
+	if int32(w.maxDate) > asOf {
+		asOf, asOfMoved = int32(w.maxDate), true
+		if err := w.tx.SetAsOf(asOf); err != nil {
+			return err
+		}
+	}
+	if err := w.rebuildOffers(ctx); err != nil {
+		return err
+	}
+	if err := w.rebuildTokens(); err != nil {
+		return err
+	}
+	return w.rebuildVolumes(asOf, asOfMoved)
+}
+
+func (w *writer) rebuildOffers(ctx context.Context) error {
+	keys := make([]seriesKey, 0, len(w.touched))
+	for k := range w.touched {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(x, y seriesKey) int {
+		return cmp.Or(cmp.Compare(x.province, y.province), cmp.Compare(x.banner, y.banner), cmp.Compare(x.sku, y.sku))
+	})
+	indexed := map[[16]byte]bool{}
+	var sku storage.SKU
+	var calc offerCalc
+	for i, k := range keys {
+		if i%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		found, err := w.tx.SKU(k.banner, k.sku, &sku)
+		if err != nil {
+			return err
+		}
+		if !found || sku.GTIN == "" {
+			continue
+		}
+		o, ok, err := calc.offer(w.tx, k)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			continue
+		}
+		if err := w.tx.PutOffer(k.province, sku.GTIN, &o); err != nil {
+			return err
+		}
+		var pk [16]byte
+		copy(pk[:], k.province)
+		copy(pk[2:], sku.GTIN)
+		if !indexed[pk] {
+			indexed[pk] = true
+			if err := w.indexProduct(k.province, sku.GTIN); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// offerCalc computes offers, reusing its buffers across calls.
+type offerCalc struct {
+	seen    map[uint32]bool
+	entries []storage.Entry
+	prices  []uint32
+}
+
+// offer summarises the latest observation of each store that observed the
+// series within the freshness window of its newest observation.
+func (c *offerCalc) offer(tx *storage.Tx, k seriesKey) (storage.Offer, bool, error) {
+	if c.seen == nil {
+		c.seen = map[uint32]bool{}
+	}
+	clear(c.seen)
+	c.entries = c.entries[:0]
+	newest := int32(-1)
+	err := tx.Series(k.banner, k.sku, k.province, 0, 1<<31-1, true, true, func(d *storage.Day) error {
+		if newest < 0 {
+			newest = d.Date
+		}
+		if d.Date <= newest-freshDays {
+			return storage.ErrStop
+		}
+		for _, e := range d.Entries {
+			if !c.seen[e.Store] {
+				c.seen[e.Store] = true
+				c.entries = append(c.entries, e)
+			}
+		}
+		return nil
+	})
+	if err != nil || newest < 0 {
+		return storage.Offer{}, false, err
+	}
+	o := storage.Offer{Banner: k.banner, SKU: k.sku, ObservedAt: newest, StoreCount: uint32(len(c.entries))}
+	c.prices = c.prices[:0]
+	for _, e := range c.entries {
+		c.prices = append(c.prices, e.Price)
+	}
+	o.Price, o.Min, o.Max = mode(c.prices)
+	c.prices = c.prices[:0]
+	for _, e := range c.entries {
+		c.prices = append(c.prices, e.Regular)
+	}
+	o.Regular, _, _ = mode(c.prices)
+	if o.Regular < o.Price {
+		o.Regular = o.Price
+	}
+	if o.Price < o.Regular {
+		for _, e := range c.entries {
+			if e.Price == o.Price && e.PromoEnd > o.PromoEnd {
+				o.PromoEnd = e.PromoEnd
+			}
+		}
+	}
+	return o, true, nil
+}
+
+// mode returns the most common value of v (the lower one on a tie), and
+// v's minimum and maximum. It sorts v.
+func mode(v []uint32) (most, lo, hi uint32) {
+	slices.Sort(v)
+	best := 0
+	for i := 0; i < len(v); {
+		j := i
+		for j < len(v) && v[j] == v[i] {
+			j++
+		}
+		if j-i > best {
+			best, most = j-i, v[i]
+		}
+		i = j
+	}
+	return most, v[0], v[len(v)-1]
+}
+
+// Token flags stored in the search index.
+const (
+	tokenInName  = 1
+	tokenInBrand = 2
+)
+
+// indexProduct adds a product's name and brand tokens to a province's
+// search index.
+func (w *writer) indexProduct(province, gtin string) error {
+	var p storage.Product
+	found, err := w.tx.Product(gtin, &p)
+	if err != nil || !found {
+		return err
+	}
+	toks := productTokens(p.Name, p.Brand)
+	for tok, flags := range toks {
+		if err := w.tx.PutToken(province, tok, gtin, flags, byte(min(len(toks), 255))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// productTokens returns the distinct search tokens of a product with the
+// fields they occur in.
+func productTokens(name, brand string) map[string]byte {
+	m := map[string]byte{}
+	for _, t := range tokens(name) {
+		m[t] |= tokenInName
+	}
+	for _, t := range tokens(brand) {
+		m[t] |= tokenInBrand
+	}
+	return m
+}
+
+// rebuildTokens re-indexes products whose name or brand changed.
+func (w *writer) rebuildTokens() error {
+	for gtin, old := range w.retoken {
+		for _, p := range provinces {
+			has := false
+			err := w.tx.Offers(p.Code, string(gtin), func(*storage.Offer) error { has = true; return storage.ErrStop })
+			if err != nil {
+				return err
+			}
+			for tok := range productTokens(old.Name, old.Brand) {
+				if err := w.tx.DeleteToken(p.Code, tok, string(gtin)); err != nil {
+					return err
+				}
+			}
+			if has {
+				if err := w.indexProduct(p.Code, string(gtin)); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// rebuildVolumes recomputes the 30-day observation count of touched
+// stores, or of every store when the data set's latest date moved.
+func (w *writer) rebuildVolumes(asOf int32, all bool) error {
+	update := func(rec *storage.Store) error {
+		n, err := w.tx.StoreObservations(rec.ID, asOf-29, asOf)
+		if err != nil || uint32(n) == rec.Observations30d {
+			return err
+		}
+		rec.Observations30d = uint32(n)
+		return w.tx.PutStore(rec)
+	}
+	if !all {
+		for _, st := range w.storeList {
+			if st.touched {
+				if err := update(&st.rec); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	var recs []storage.Store
+	if err := w.tx.ForEachStore(func(s *storage.Store) error { recs = append(recs, *s); return nil }); err != nil {
+		return err
+	}
+	for i := range recs {
+		if err := update(&recs[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
