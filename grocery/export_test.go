@@ -1,9 +1,39 @@
 package grocery
 
-import "context"
+import (
+	"context"
+
+	"github.com/grocerydata/grocery/storage"
+)
 
 // WriteBatch exposes the write path to the external tests, which build
 // their fixtures with it.
 func WriteBatch(ctx context.Context, s *Service, b *Batch) (BatchStats, error) {
 	return s.writeBatch(ctx, b)
+}
+
+// OfferSample is a current offer found in a data file, for benchmarks.
+type OfferSample struct{ UPC, Banner, SKU string }
+
+// SampleOffers returns up to n current offers of a province, spread
+// across the file.
+func SampleOffers(s *Service, province string, n int) ([]OfferSample, error) {
+	var all []OfferSample
+	err := s.db.View(func(tx *storage.Tx) error {
+		current := tx.AsOf() - freshDays
+		return tx.OffersIn(province, func(gtin string, o *storage.Offer) error {
+			if o.ObservedAt > current {
+				all = append(all, OfferSample{GTIN(gtin).UPC(), o.Banner, o.SKU})
+			}
+			return nil
+		})
+	})
+	if err != nil || len(all) <= n {
+		return all, err
+	}
+	out := make([]OfferSample, 0, n)
+	for i := 0; i < n; i++ {
+		out = append(out, all[i*len(all)/n])
+	}
+	return out, nil
 }

@@ -330,17 +330,15 @@ func (s *Service) ListReferenceStores(ctx context.Context, in StoresInput) (*Sto
 	res := &StoresResult{Stores: make([]Store, 0, limit)}
 	err = s.db.View(func(tx *storage.Tx) error {
 		// Decode the stores shown; count the rest from their keys alone.
-		err := tx.ActiveStores(province, banner, true, func(st *storage.Store) bool {
+		err := tx.ActiveStores(province, banner, func(st *storage.Store) bool {
 			res.Stores = append(res.Stores, store(st))
 			return len(res.Stores) < limit
 		})
 		if err != nil {
 			return err
 		}
-		return tx.ActiveStores(province, banner, false, func(*storage.Store) bool {
-			res.Total++
-			return true
-		})
+		res.Total, err = tx.CountActiveStores(province, banner)
+		return err
 	})
 	if err != nil {
 		return nil, err

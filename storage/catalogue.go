@@ -34,7 +34,7 @@ func storeLocKey(province, banner, id string) []byte {
 
 // Store reads the store with the given id.
 func (t *Tx) Store(id string, s *Store) (bool, error) {
-	v := t.stores.Get([]byte(id))
+	v := t.stores().Get([]byte(id))
 	if v == nil {
 		return false, nil
 	}
@@ -52,36 +52,52 @@ func (t *Tx) PutStore(s *Store) error {
 	if found {
 		s.Ord = old.Ord
 		if old.Province != s.Province || old.Banner != s.Banner {
-			if err := t.storeLoc.Delete(storeLocKey(old.Province, old.Banner, old.ID)); err != nil {
+			if err := t.storeLoc().Delete(storeLocKey(old.Province, old.Banner, old.ID)); err != nil {
 				return err
 			}
 		}
 	} else {
 		n := uint32(0)
-		if v := t.meta.Get(keyOrd); len(v) == 4 {
+		if v := t.meta().Get(keyOrd); len(v) == 4 {
 			n = binary.BigEndian.Uint32(v)
 		}
 		n++
-		if err := t.put(t.meta, keyOrd, binary.BigEndian.AppendUint32(nil, n)); err != nil {
+		if err := t.put(t.meta(), keyOrd, binary.BigEndian.AppendUint32(nil, n)); err != nil {
 			return err
 		}
 		s.Ord = n
 	}
 	v := s.encode(nil)
-	if err := t.put(t.stores, []byte(s.ID), v); err != nil {
+	if err := t.put(t.stores(), []byte(s.ID), v); err != nil {
 		return err
 	}
 	if !s.Active {
-		return t.storeLoc.Delete(storeLocKey(s.Province, s.Banner, s.ID))
+		return t.storeLoc().Delete(storeLocKey(s.Province, s.Banner, s.ID))
 	}
-	return t.put(t.storeLoc, storeLocKey(s.Province, s.Banner, s.ID), v)
+	return t.put(t.storeLoc(), storeLocKey(s.Province, s.Banner, s.ID), v)
 }
 
 // ActiveStores calls fn for each active store in province (all provinces
 // when "") and banner (all banners when ""), ordered by province, banner
-// and id, until fn returns false. With decode false, s carries only ID,
-// Province and Banner. fn may keep s only until it returns.
-func (t *Tx) ActiveStores(province, banner string, decode bool, fn func(s *Store) bool) error {
+// and id, until fn returns false. fn may keep s only until it returns.
+func (t *Tx) ActiveStores(province, banner string, fn func(s *Store) bool) error {
+	var s Store
+	return t.activeStores(province, banner, func(id, v []byte) (bool, error) {
+		if err := decodeStore(string(id), v, &s); err != nil {
+			return false, err
+		}
+		return fn(&s), nil
+	})
+}
+
+// CountActiveStores counts the stores ActiveStores would list.
+func (t *Tx) CountActiveStores(province, banner string) (int, error) {
+	n := 0
+	err := t.activeStores(province, banner, func(id, v []byte) (bool, error) { n++; return true, nil })
+	return n, err
+}
+
+func (t *Tx) activeStores(province, banner string, fn func(id, v []byte) (bool, error)) error {
 	var prefix []byte
 	if province != "" {
 		prefix = []byte(province)
@@ -89,8 +105,7 @@ func (t *Tx) ActiveStores(province, banner string, decode bool, fn func(s *Store
 			prefix = appendStr0(prefix, banner)
 		}
 	}
-	var s Store
-	c := t.storeLoc.Cursor()
+	c := t.storeLoc().Cursor()
 	for k, v := c.Seek(prefix); hasPrefix(k, prefix); k, v = c.Next() {
 		if len(k) < 3 {
 			return errCorrupt
@@ -102,15 +117,8 @@ func (t *Tx) ActiveStores(province, banner string, decode bool, fn func(s *Store
 		if banner != "" && string(kb) != banner {
 			continue
 		}
-		if decode {
-			if err := decodeStore(string(id), v, &s); err != nil {
-				return err
-			}
-		} else {
-			s = Store{ID: string(id), Province: string(k[:2]), Banner: string(kb)}
-		}
-		if !fn(&s) {
-			return nil
+		if more, err := fn(id, v); !more || err != nil {
+			return err
 		}
 	}
 	return nil
@@ -119,7 +127,7 @@ func (t *Tx) ActiveStores(province, banner string, decode bool, fn func(s *Store
 // ForEachStore calls fn for every stored store, active or not, by id.
 func (t *Tx) ForEachStore(fn func(s *Store) error) error {
 	var s Store
-	return t.stores.ForEach(func(k, v []byte) error {
+	return t.stores().ForEach(func(k, v []byte) error {
 		if err := decodeStore(string(k), v, &s); err != nil {
 			return err
 		}
@@ -136,7 +144,7 @@ type Product struct {
 
 // Product reads the product with the given GTIN-14.
 func (t *Tx) Product(gtin string, p *Product) (bool, error) {
-	v := t.products.Get([]byte(gtin))
+	v := t.products().Get([]byte(gtin))
 	if v == nil {
 		return false, nil
 	}
@@ -148,7 +156,7 @@ func (t *Tx) Product(gtin string, p *Product) (bool, error) {
 // PutProduct writes p.
 func (t *Tx) PutProduct(p *Product) error {
 	v := enc(nil).str(p.Name).str(p.Brand).str(p.Size).str(p.Category).varint(int64(p.FirstSeen))
-	return t.put(t.products, []byte(p.GTIN), v)
+	return t.put(t.products(), []byte(p.GTIN), v)
 }
 
 // SKU is a banner's SKU and the barcode it is sold under.
@@ -165,7 +173,7 @@ func skuKey(banner, sku string) []byte {
 
 // SKU reads a banner's SKU.
 func (t *Tx) SKU(banner, sku string, s *SKU) (bool, error) {
-	v := t.skus.Get(skuKey(banner, sku))
+	v := t.skus().Get(skuKey(banner, sku))
 	if v == nil {
 		return false, nil
 	}
@@ -183,23 +191,23 @@ func (t *Tx) PutSKU(s *SKU) error {
 		return err
 	}
 	if found && old.GTIN != "" && old.GTIN != s.GTIN {
-		if err := t.gtinSKUs.Delete(append([]byte(old.GTIN), skuKey(s.Banner, s.SKU)...)); err != nil {
+		if err := t.gtinSKUs().Delete(append([]byte(old.GTIN), skuKey(s.Banner, s.SKU)...)); err != nil {
 			return err
 		}
 	}
 	if s.GTIN != "" && (!found || old.GTIN != s.GTIN) {
-		if err := t.put(t.gtinSKUs, append([]byte(s.GTIN), skuKey(s.Banner, s.SKU)...), nil); err != nil {
+		if err := t.put(t.gtinSKUs(), append([]byte(s.GTIN), skuKey(s.Banner, s.SKU)...), nil); err != nil {
 			return err
 		}
 	}
 	v := enc(nil).str(s.GTIN).varint(int64(s.FirstSeen)).varint(int64(s.LastSeen))
-	return t.put(t.skus, skuKey(s.Banner, s.SKU), v)
+	return t.put(t.skus(), skuKey(s.Banner, s.SKU), v)
 }
 
 // SKUsOf calls fn with the banner and SKU of every SKU linked to gtin.
 func (t *Tx) SKUsOf(gtin string, fn func(banner, sku string) error) error {
 	prefix := []byte(gtin)
-	c := t.gtinSKUs.Cursor()
+	c := t.gtinSKUs().Cursor()
 	for k, _ := c.Seek(prefix); hasPrefix(k, prefix); k, _ = c.Next() {
 		b, s, ok := bytes.Cut(k[len(prefix):], []byte{0})
 		if !ok {

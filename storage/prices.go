@@ -61,7 +61,7 @@ func decodeDay(date int32, v []byte, d *Day, entries bool) error {
 
 // Day reads one day of a series into d (entries included).
 func (t *Tx) Day(banner, sku, province string, date int32, d *Day) (bool, error) {
-	v := t.series.Get(appendDay(seriesPrefix(banner, sku, province), date))
+	v := t.series().Get(appendDay(seriesPrefix(banner, sku, province), date))
 	if v == nil {
 		return false, nil
 	}
@@ -71,7 +71,7 @@ func (t *Tx) Day(banner, sku, province string, date int32, d *Day) (bool, error)
 // PutDay writes one day of a series.
 func (t *Tx) PutDay(banner, sku, province string, d *Day) error {
 	k := appendDay(seriesPrefix(banner, sku, province), d.Date)
-	return t.put(t.series, k, d.encode(nil))
+	return t.put(t.series(), k, d.encode(nil))
 }
 
 // Series calls fn for each stored day of a series from 'from' to 'to'
@@ -83,7 +83,7 @@ func (t *Tx) Series(banner, sku, province string, from, to int32, entries, rever
 	lo := appendDay(prefix[:len(prefix):len(prefix)], from)
 	hi := appendDay(prefix[:len(prefix):len(prefix)], to)
 	var d Day
-	c := t.series.Cursor()
+	c := t.series().Cursor()
 	var k, v []byte
 	if reverse {
 		switch k, v = c.Seek(hi); {
@@ -147,12 +147,12 @@ func offerKey(province, gtin, banner, sku string) []byte {
 func (t *Tx) PutOffer(province, gtin string, o *Offer) error {
 	v := enc(nil).uvarint(uint64(o.Price)).uvarint(uint64(o.Regular)).uvarint(uint64(o.Min)).
 		uvarint(uint64(o.Max)).varint(int64(o.PromoEnd)).uvarint(uint64(o.StoreCount)).varint(int64(o.ObservedAt))
-	return t.put(t.offers, offerKey(province, gtin, o.Banner, o.SKU), v)
+	return t.put(t.offers(), offerKey(province, gtin, o.Banner, o.SKU), v)
 }
 
 // DeleteOffer removes a province's offer of a GTIN under a banner SKU.
 func (t *Tx) DeleteOffer(province, gtin, banner, sku string) error {
-	return t.offers.Delete(offerKey(province, gtin, banner, sku))
+	return t.offers().Delete(offerKey(province, gtin, banner, sku))
 }
 
 // Offers calls fn for each offer of gtin in province, ordered by banner
@@ -160,18 +160,11 @@ func (t *Tx) DeleteOffer(province, gtin, banner, sku string) error {
 func (t *Tx) Offers(province, gtin string, fn func(o *Offer) error) error {
 	prefix := make([]byte, 0, 16)
 	prefix = append(append(prefix, province...), gtin...)
-	var o Offer
-	c := t.offers.Cursor()
+	c := t.offers().Cursor()
 	for k, v := c.Seek(prefix); hasPrefix(k, prefix); k, v = c.Next() {
-		b, s, ok := bytes.Cut(k[len(prefix):], []byte{0})
-		if !ok {
-			return errCorrupt
-		}
-		d := dec{b: v}
-		o = Offer{Banner: string(b), SKU: string(s), Price: d.u32(), Regular: d.u32(), Min: d.u32(), Max: d.u32(),
-			PromoEnd: int32(d.varint()), StoreCount: d.u32(), ObservedAt: int32(d.varint())}
-		if d.err != nil {
-			return d.err
+		o, err := decodeOffer(k[len(prefix):], v)
+		if err != nil {
+			return err
 		}
 		if err := fn(&o); err != nil {
 			return stopped(err)
@@ -194,7 +187,7 @@ func latestKey(storeID, sku string) []byte {
 
 // Latest reads a store's latest observation of a SKU.
 func (t *Tx) Latest(storeID, sku string, l *Latest) (bool, error) {
-	v := t.latest.Get(latestKey(storeID, sku))
+	v := t.latest().Get(latestKey(storeID, sku))
 	if v == nil {
 		return false, nil
 	}
@@ -210,14 +203,14 @@ func decodeLatest(sku string, v []byte, l *Latest) error {
 // PutLatest writes a store's latest observation of a SKU.
 func (t *Tx) PutLatest(storeID string, l *Latest) error {
 	v := enc(nil).varint(int64(l.Date)).uvarint(uint64(l.Price)).uvarint(uint64(l.Regular)).varint(int64(l.PromoEnd))
-	return t.put(t.latest, latestKey(storeID, l.SKU), v)
+	return t.put(t.latest(), latestKey(storeID, l.SKU), v)
 }
 
 // LatestAt calls fn for each SKU's latest observation at a store, by SKU.
 func (t *Tx) LatestAt(storeID string, fn func(l *Latest) error) error {
 	prefix := appendStr0(nil, storeID)
 	var l Latest
-	c := t.latest.Cursor()
+	c := t.latest().Cursor()
 	for k, v := c.Seek(prefix); hasPrefix(k, prefix); k, v = c.Next() {
 		if err := decodeLatest(string(k[len(prefix):]), v, &l); err != nil {
 			return err
@@ -233,13 +226,13 @@ func (t *Tx) LatestAt(storeID string, fn func(l *Latest) error) error {
 func (t *Tx) AddStoreDay(storeID string, day int32, n int) error {
 	k := appendDay(appendStr0(make([]byte, 0, len(storeID)+5), storeID), day)
 	cur := uint64(0)
-	if v := t.storeDays.Get(k); v != nil {
+	if v := t.storeDays().Get(k); v != nil {
 		d := dec{b: v}
 		if cur = d.uvarint(); d.err != nil {
 			return d.err
 		}
 	}
-	return t.put(t.storeDays, k, enc(nil).uvarint(cur+uint64(n)))
+	return t.put(t.storeDays(), k, enc(nil).uvarint(cur+uint64(n)))
 }
 
 // StoreObservations returns a store's observation count from 'from' to
@@ -249,7 +242,7 @@ func (t *Tx) StoreObservations(storeID string, from, to int32) (int, error) {
 	lo := appendDay(prefix[:len(prefix):len(prefix)], from)
 	hi := appendDay(prefix[:len(prefix):len(prefix)], to)
 	n := 0
-	c := t.storeDays.Cursor()
+	c := t.storeDays().Cursor()
 	for k, v := c.Seek(lo); k != nil && bytes.Compare(k, hi) <= 0 && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 		d := dec{b: v}
 		n += int(d.uvarint())
@@ -265,7 +258,7 @@ func (t *Tx) StoreObservations(storeID string, from, to int32) (int, error) {
 func (t *Tx) PutToken(province, token, gtin string, flags, weight byte) error {
 	k := make([]byte, 0, 2+len(token)+1+len(gtin))
 	k = append(appendStr0(append(k, province...), token), gtin...)
-	return t.put(t.tokens, k, []byte{flags, weight})
+	return t.put(t.tokens(), k, []byte{flags, weight})
 }
 
 // Tokens calls fn for each indexed (token, gtin) in province whose token
@@ -274,7 +267,7 @@ func (t *Tx) PutToken(province, token, gtin string, flags, weight byte) error {
 func (t *Tx) Tokens(province, prefix string, fn func(token, gtin []byte, flags, weight byte) error) error {
 	p := make([]byte, 0, 2+len(prefix))
 	p = append(append(p, province...), prefix...)
-	c := t.tokens.Cursor()
+	c := t.tokens().Cursor()
 	for k, v := c.Seek(p); hasPrefix(k, p); k, v = c.Next() {
 		tok, g, ok := bytes.Cut(k[2:], []byte{0})
 		if !ok || len(v) != 2 {
@@ -290,5 +283,36 @@ func (t *Tx) Tokens(province, prefix string, fn func(token, gtin []byte, flags, 
 // DeleteToken removes gtin from a token's entries in a province's index.
 func (t *Tx) DeleteToken(province, token, gtin string) error {
 	k := make([]byte, 0, 2+len(token)+1+len(gtin))
-	return t.tokens.Delete(append(appendStr0(append(k, province...), token), gtin...))
+	return t.tokens().Delete(append(appendStr0(append(k, province...), token), gtin...))
+}
+
+// OffersIn calls fn for each offer in province, ordered by GTIN, banner
+// and SKU, until fn returns ErrStop. fn may keep o only until it returns.
+func (t *Tx) OffersIn(province string, fn func(gtin string, o *Offer) error) error {
+	prefix := []byte(province)
+	c := t.offers().Cursor()
+	for k, v := c.Seek(prefix); hasPrefix(k, prefix); k, v = c.Next() {
+		if len(k) < 16 {
+			return errCorrupt
+		}
+		o, err := decodeOffer(k[16:], v)
+		if err != nil {
+			return err
+		}
+		if err := fn(string(k[2:16]), &o); err != nil {
+			return stopped(err)
+		}
+	}
+	return nil
+}
+
+func decodeOffer(bannerSKU, v []byte) (Offer, error) {
+	b, s, ok := bytes.Cut(bannerSKU, []byte{0})
+	if !ok {
+		return Offer{}, errCorrupt
+	}
+	d := dec{b: v}
+	o := Offer{Banner: string(b), SKU: string(s), Price: d.u32(), Regular: d.u32(), Min: d.u32(), Max: d.u32(),
+		PromoEnd: int32(d.varint()), StoreCount: d.u32(), ObservedAt: int32(d.varint())}
+	return o, d.err
 }

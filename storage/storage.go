@@ -188,28 +188,50 @@ func (db *DB) Update(fn func(*Tx) error) error {
 
 // Tx is a transaction. Values it returns are copies, valid after it ends.
 type Tx struct {
-	tx                                               *bolt.Tx
-	meta, stores, storeLoc, products, skus, gtinSKUs *bolt.Bucket
-	series, offers, tokens, latest, storeDays        *bolt.Bucket
-	slab                                             []byte
+	tx   *bolt.Tx
+	bkts [len(bucketIDs)]*bolt.Bucket // resolved on first use
+	slab []byte
 }
 
-func newTx(tx *bolt.Tx) *Tx {
-	return &Tx{
-		tx:        tx,
-		meta:      tx.Bucket(bucketMeta),
-		stores:    tx.Bucket(bucketStores),
-		storeLoc:  tx.Bucket(bucketStoreLoc),
-		products:  tx.Bucket(bucketProducts),
-		skus:      tx.Bucket(bucketSKUs),
-		gtinSKUs:  tx.Bucket(bucketGTINSKUs),
-		series:    tx.Bucket(bucketSeries),
-		offers:    tx.Bucket(bucketOffers),
-		tokens:    tx.Bucket(bucketTokens),
-		latest:    tx.Bucket(bucketLatest),
-		storeDays: tx.Bucket(bucketStoreDays),
+// Bucket indexes into Tx.bkts, in the order of allBuckets.
+const (
+	idMeta = iota
+	idStores
+	idStoreLoc
+	idProducts
+	idSKUs
+	idGTINSKUs
+	idSeries
+	idOffers
+	idTokens
+	idLatest
+	idStoreDays
+)
+
+var bucketIDs = [...]int{idMeta, idStores, idStoreLoc, idProducts, idSKUs, idGTINSKUs, idSeries, idOffers, idTokens, idLatest, idStoreDays}
+
+func newTx(tx *bolt.Tx) *Tx { return &Tx{tx: tx} }
+
+// b returns a bucket, resolving it once per transaction: a read needs only
+// the one or two buckets it touches.
+func (t *Tx) b(id int) *bolt.Bucket {
+	if t.bkts[id] == nil {
+		t.bkts[id] = t.tx.Bucket(allBuckets[id])
 	}
+	return t.bkts[id]
 }
+
+func (t *Tx) meta() *bolt.Bucket      { return t.b(idMeta) }
+func (t *Tx) stores() *bolt.Bucket    { return t.b(idStores) }
+func (t *Tx) storeLoc() *bolt.Bucket  { return t.b(idStoreLoc) }
+func (t *Tx) products() *bolt.Bucket  { return t.b(idProducts) }
+func (t *Tx) skus() *bolt.Bucket      { return t.b(idSKUs) }
+func (t *Tx) gtinSKUs() *bolt.Bucket  { return t.b(idGTINSKUs) }
+func (t *Tx) series() *bolt.Bucket    { return t.b(idSeries) }
+func (t *Tx) offers() *bolt.Bucket    { return t.b(idOffers) }
+func (t *Tx) tokens() *bolt.Bucket    { return t.b(idTokens) }
+func (t *Tx) latest() *bolt.Bucket    { return t.b(idLatest) }
+func (t *Tx) storeDays() *bolt.Bucket { return t.b(idStoreDays) }
 
 // alloc returns n bytes that stay valid for the life of the transaction, as
 // bbolt requires of keys and values passed to Put. Carving them from a slab
@@ -235,7 +257,7 @@ func (t *Tx) put(b *bolt.Bucket, k, v []byte) error {
 
 // AsOf returns the latest observation day stored, or 0.
 func (t *Tx) AsOf() int32 {
-	if v := t.meta.Get(keyAsOf); len(v) == 4 {
+	if v := t.meta().Get(keyAsOf); len(v) == 4 {
 		return int32(binary.BigEndian.Uint32(v))
 	}
 	return 0
@@ -243,7 +265,7 @@ func (t *Tx) AsOf() int32 {
 
 // SetAsOf records the latest observation day.
 func (t *Tx) SetAsOf(day int32) error {
-	return t.put(t.meta, keyAsOf, binary.BigEndian.AppendUint32(nil, uint32(day)))
+	return t.put(t.meta(), keyAsOf, binary.BigEndian.AppendUint32(nil, uint32(day)))
 }
 
 // key builders. Each returns a fresh slice with room to spare.
@@ -262,4 +284,4 @@ func hasPrefix(k, prefix []byte) bool { return k != nil && bytes.HasPrefix(k, pr
 // AppendOrder tells the transaction that its series writes come in key
 // order after every existing series key (a bulk load), so pages are
 // packed nearly full instead of split in half.
-func (t *Tx) AppendOrder() { t.series.FillPercent = 0.95 }
+func (t *Tx) AppendOrder() { t.series().FillPercent = 0.95 }

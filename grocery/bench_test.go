@@ -1,0 +1,175 @@
+package grocery_test
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/grocerydata/grocery/grocery"
+)
+
+// The benchmarks run on the large demo data set (about ten million
+// observations). It is built once into benchPath and reused; set
+// GROCERY_BENCH_DB to keep it elsewhere, or delete the file to rebuild it.
+// BenchmarkDemoLarge always rebuilds it and reports the build figures.
+
+var benchAsOf = grocery.Date(20776) // 2026-11-19
+
+func benchPath() string {
+	if p := os.Getenv("GROCERY_BENCH_DB"); p != "" {
+		return p
+	}
+	return filepath.Join(os.TempDir(), "grocery-bench-large.db")
+}
+
+// largeService opens the large data set read-only, building it first if
+// it is missing.
+func largeService(b *testing.B) *grocery.Service {
+	b.Helper()
+	if testing.Short() {
+		b.Skip("large data set: not in -short mode")
+	}
+	path := benchPath()
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		b.Logf("building the large data set in %s (once)", path)
+		if _, err := grocery.BuildDemo(context.Background(), path, &grocery.DemoOptions{Scale: "large", AsOf: benchAsOf}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	s, err := grocery.Open(path, &grocery.Options{ReadOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	return s
+}
+
+func sampleOffers(b *testing.B, s *grocery.Service) []grocery.OfferSample {
+	b.Helper()
+	samples, err := grocery.SampleOffers(s, "ON", 1000)
+	if err != nil || len(samples) == 0 {
+		b.Fatalf("no offers to benchmark with: %v", err)
+	}
+	return samples
+}
+
+// timed runs op b.N times, timing each call, and reports the median and
+// 99th percentile alongside the mean that ns/op gives.
+func timed(b *testing.B, op func(i int) error) {
+	b.Helper()
+	durs := make([]time.Duration, b.N)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		if err := op(i); err != nil {
+			b.Fatal(err)
+		}
+		durs[i] = time.Since(start)
+	}
+	b.StopTimer()
+	slices.Sort(durs)
+	b.ReportMetric(float64(durs[len(durs)/2].Nanoseconds()), "p50-ns")
+	b.ReportMetric(float64(durs[len(durs)*99/100].Nanoseconds()), "p99-ns")
+}
+
+func BenchmarkLookupProduct(b *testing.B) {
+	s := largeService(b)
+	samples := sampleOffers(b, s)
+	ctx := context.Background()
+	timed(b, func(i int) error {
+		res, err := s.LookupProduct(ctx, grocery.LookupInput{UPC: samples[i%len(samples)].UPC, Province: "ON"})
+		if err == nil && len(res.Offers) == 0 {
+			err = errors.New("a sampled offer's product has no offers")
+		}
+		return err
+	})
+}
+
+func BenchmarkSearchProducts(b *testing.B) {
+	s := largeService(b)
+	ctx := context.Background()
+	queries := []string{"milk", "cheese", "chips", "bread", "coffee", "yogurt", "ice cream", "natrel", "pc", "chicken", "juice", "crème"}
+	hits := 0
+	timed(b, func(i int) error {
+		res, err := s.SearchProducts(ctx, grocery.SearchInput{Query: queries[i%len(queries)], Province: "ON", Limit: 10})
+		if err == nil {
+			hits += len(res.Results)
+		}
+		return err
+	})
+	if hits == 0 {
+		b.Fatal("no query matched anything: the benchmark measured nothing")
+	}
+}
+
+func BenchmarkPriceHistory90d(b *testing.B) {
+	s := largeService(b)
+	samples := sampleOffers(b, s)
+	ctx := context.Background()
+	points := 0
+	timed(b, func(i int) error {
+		o := samples[i%len(samples)]
+		res, err := s.PriceHistory(ctx, grocery.HistoryInput{SKU: o.SKU, Banner: o.Banner, Province: "ON", Period: "90d"})
+		if err == nil {
+			points += len(res.Points)
+		}
+		return err
+	})
+	b.ReportMetric(float64(points)/float64(b.N), "points/op")
+}
+
+func BenchmarkListReferenceStores(b *testing.B) {
+	s := largeService(b)
+	ctx := context.Background()
+	total := 0
+	timed(b, func(i int) error {
+		res, err := s.ListReferenceStores(ctx, grocery.StoresInput{Province: "ON"})
+		if err == nil {
+			total = res.Total
+		}
+		return err
+	})
+	b.ReportMetric(float64(total), "stores")
+}
+
+// BenchmarkOpenFirstLookup measures a cold start: open the large file and
+// answer one lookup.
+func BenchmarkOpenFirstLookup(b *testing.B) {
+	s := largeService(b)
+	upc := sampleOffers(b, s)[0].UPC
+	path := s.Path()
+	ctx := context.Background()
+	timed(b, func(int) error {
+		s, err := grocery.Open(path, &grocery.Options{ReadOnly: true})
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		_, err = s.LookupProduct(ctx, grocery.LookupInput{UPC: upc, Province: "ON"})
+		return err
+	})
+}
+
+// BenchmarkDemoLarge builds the large data set and reports its size.
+// Run it with -benchtime 1x.
+func BenchmarkDemoLarge(b *testing.B) {
+	if testing.Short() {
+		b.Skip("large data set: not in -short mode")
+	}
+	for i := 0; i < b.N; i++ {
+		sum, err := grocery.BuildDemo(context.Background(), benchPath(), &grocery.DemoOptions{Scale: "large", AsOf: benchAsOf, Force: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(sum.Observations), "observations")
+		b.ReportMetric(float64(sum.Observations)/sum.Elapsed.Seconds(), "obs/s")
+		b.ReportMetric(float64(sum.Bytes)/float64(sum.Observations), "bytes/obs")
+		b.ReportMetric(sum.Elapsed.Seconds(), "build-s")
+	}
+}

@@ -1,0 +1,133 @@
+package grocery
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"time"
+
+	"github.com/grocerydata/grocery/storage"
+)
+
+// DemoOptions configures BuildDemo. A nil *DemoOptions means the defaults.
+type DemoOptions struct {
+	Scale    string                // "small" (default), "medium" or "large"
+	AsOf     Date                  // last day of data; 0 means today (UTC)
+	Seed     int64                 // 0 means the default seed, 1
+	Force    bool                  // replace an existing file
+	Progress func(done, total int) // observations written so far; may be nil
+}
+
+// DemoSummary describes a built demo data file.
+type DemoSummary struct {
+	Path         string        `json:"path"`
+	Scale        string        `json:"scale"`
+	AsOf         Date          `json:"as_of"`
+	Stores       int           `json:"stores"`
+	Products     int           `json:"products"`
+	Observations int           `json:"observations"`
+	Bytes        int64         `json:"bytes"`
+	Samples      DemoSamples   `json:"samples"`
+	Elapsed      time.Duration `json:"-"`
+}
+
+// BuildDemo writes a realistic, deterministic Canadian demo data set to a
+// new data file at path: real banners in the provinces where they operate,
+// reference stores around real cities, GS1-valid barcodes, weekly flyer
+// promotions, regional price levels, products not carried in some
+// provinces and new products in the last weeks. The same scale, date and
+// seed always give the same data. The file is built beside path and moved
+// into place only when complete.
+//
+// It returns EINVALID for an unknown scale, or when path exists and
+// opts.Force is false.
+func BuildDemo(ctx context.Context, path string, opts *DemoOptions) (*DemoSummary, error) {
+	start := time.Now()
+	if opts == nil {
+		opts = &DemoOptions{}
+	}
+	scale, asOf, seed := opts.Scale, opts.AsOf, opts.Seed
+	if scale == "" {
+		scale = "small"
+	}
+	if asOf == 0 {
+		asOf = DateOf(time.Now())
+	}
+	if seed == 0 {
+		seed = 1
+	}
+	gen, err := newDemoGen(scale, asOf, seed)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(path); err == nil && !opts.Force {
+		return nil, Errorf(EINVALID, "data file %s already exists: pass --force to replace it", path)
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, Errorf(EINVALID, "cannot use %s: %v", path, err)
+	}
+	tmp := path + ".building"
+	if err := os.Remove(tmp); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, Errorf(EINVALID, "cannot remove %s: %v", tmp, err)
+	}
+	sum, err := buildDemo(ctx, tmp, gen, opts.Progress)
+	if err != nil {
+		os.Remove(tmp)
+		return nil, err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return nil, Errorf(EINVALID, "cannot move the demo file into place: %v", err)
+	}
+	sum.Path, sum.Scale, sum.AsOf, sum.Elapsed = path, scale, asOf, time.Since(start)
+	return sum, nil
+}
+
+func buildDemo(ctx context.Context, path string, gen *demoGen, progress func(done, total int)) (*DemoSummary, error) {
+	s, err := open(path, &Options{}, storage.Options{NoSync: true}, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	sum := &DemoSummary{Samples: gen.Samples()}
+	head := &Batch{Stores: gen.Stores(), Products: gen.Catalogue(), Links: gen.Links()}
+	if _, err := s.write(ctx, head, false); err != nil {
+		return nil, err
+	}
+	sum.Stores, sum.Products = len(head.Stores), len(head.Products)
+	total := gen.ObservationCount()
+	err = gen.Observations(func(chunk []Observation) error {
+		// The generator emits series in key order, after everything
+		// already written: append-order writes pack pages full.
+		if _, err := s.write(ctx, &Batch{Observations: chunk}, true); err != nil {
+			return err
+		}
+		sum.Observations += len(chunk)
+		if progress != nil {
+			progress(sum.Observations, total)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := s.db.Sync(); err != nil {
+		return nil, err
+	}
+	if sum.Bytes, err = s.db.Size(); err != nil {
+		return nil, err
+	}
+	return sum, nil
+}
+
+// storeRefs returns the banner and province of every stored store, by id.
+func (s *Service) storeRefs(ctx context.Context) (map[string]storeRef, error) {
+	refs := map[string]storeRef{}
+	err := s.db.View(func(tx *storage.Tx) error {
+		return tx.ForEachStore(func(st *storage.Store) error {
+			refs[st.ID] = storeRef{Banner: st.Banner, Province: st.Province}
+			return nil
+		})
+	})
+	return refs, err
+}
