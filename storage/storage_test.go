@@ -1,0 +1,244 @@
+package storage_test
+
+import (
+	"encoding/binary"
+	"errors"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/grocerydata/grocery/storage"
+	bolt "go.etcd.io/bbolt"
+)
+
+func MustOpen(tb testing.TB) *storage.DB {
+	tb.Helper()
+	db, err := storage.Open(filepath.Join(tb.TempDir(), "s.db"), storage.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return db
+}
+
+func update(tb testing.TB, db *storage.DB, fn func(tx *storage.Tx) error) {
+	tb.Helper()
+	if err := db.Update(fn); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+func TestSeries(t *testing.T) {
+	db := MustOpen(t)
+	days := []storage.Day{
+		{Date: 100, Min: 399, Median: 450, Max: 500, Count: 2, Entries: []storage.Entry{
+			{Store: 1, Price: 399, Regular: 499, PromoEnd: 106}, {Store: 7, Price: 500, Regular: 500}}},
+		{Date: 103, Min: 499, Median: 499, Max: 499, Count: 1, Entries: []storage.Entry{{Store: 7, Price: 499, Regular: 499}}},
+		{Date: 110, Min: 1, Median: 1, Max: 1, Count: 1, Entries: []storage.Entry{{Store: 300000, Price: 1, Regular: 1 << 30}}},
+	}
+	update(t, db, func(tx *storage.Tx) error {
+		for i := range days {
+			if err := tx.PutDay("loblaws", "A_EA", "ON", &days[i]); err != nil {
+				return err
+			}
+		}
+		// Neighbours that must never leak into the scans: another
+		// province, a SKU that extends the first one, another banner.
+		for _, k := range [][3]string{{"loblaws", "A_EA", "QC"}, {"loblaws", "A_EAX", "ON"}, {"metro", "A_EA", "ON"}} {
+			if err := tx.PutDay(k[0], k[1], k[2], &storage.Day{Date: 101, Count: 1, Min: 9, Median: 9, Max: 9, Entries: []storage.Entry{{Store: 2, Price: 9, Regular: 9}}}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	scan := func(from, to int32, reverse, entries bool, stopAfter int) []storage.Day {
+		t.Helper()
+		var got []storage.Day
+		err := db.View(func(tx *storage.Tx) error {
+			return tx.Series("loblaws", "A_EA", "ON", from, to, entries, reverse, func(d *storage.Day) error {
+				c := *d
+				c.Entries = append([]storage.Entry(nil), d.Entries...)
+				if !entries {
+					c.Entries = nil
+				}
+				got = append(got, c)
+				if len(got) == stopAfter {
+					return storage.ErrStop
+				}
+				return nil
+			})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	header := func(d storage.Day) storage.Day { d.Entries = nil; return d }
+	for _, tc := range []struct {
+		name     string
+		from, to int32
+		reverse  bool
+		stop     int
+		want     []storage.Day
+	}{
+		{"All", 0, 1 << 30, false, 0, days},
+		{"Window", 101, 109, false, 0, days[1:2]},
+		{"Inclusive", 100, 103, false, 0, days[:2]},
+		{"Reverse", 0, 1 << 30, true, 0, []storage.Day{days[2], days[1], days[0]}},
+		{"ReverseFromGap", 0, 105, true, 0, []storage.Day{days[1], days[0]}},
+		{"ReverseStop", 0, 1 << 30, true, 1, days[2:3]},
+		{"Empty", 104, 109, false, 0, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, scan(tc.from, tc.to, tc.reverse, true, tc.stop)); diff != "" {
+				t.Fatalf("scan (-want +got):\n%s", diff)
+			}
+		})
+	}
+	t.Run("HeaderOnly", func(t *testing.T) {
+		want := []storage.Day{header(days[0]), header(days[1]), header(days[2])}
+		if diff := cmp.Diff(want, scan(0, 1<<30, false, false, 0)); diff != "" {
+			t.Fatalf("scan (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("ReversePastLastKey", func(t *testing.T) {
+		// metro/A_EA/ON is the last key of the bucket: a reverse scan
+		// from beyond it must start at its last day, not stop.
+		var got []int32
+		err := db.View(func(tx *storage.Tx) error {
+			return tx.Series("metro", "A_EA", "ON", 0, 1<<30, false, true, func(d *storage.Day) error {
+				got = append(got, d.Date)
+				return nil
+			})
+		})
+		if err != nil || len(got) != 1 || got[0] != 101 {
+			t.Fatalf("got %v, %v; want [101]", got, err)
+		}
+	})
+}
+
+func TestStores(t *testing.T) {
+	db := MustOpen(t)
+	update(t, db, func(tx *storage.Tx) error {
+		for _, s := range []storage.Store{
+			{ID: "b", Banner: "metro", Province: "ON", Active: true},
+			{ID: "a", Banner: "metro", Province: "ON", Active: true},
+			{ID: "c", Banner: "maxi", Province: "QC", Active: true},
+			{ID: "d", Banner: "metro", Province: "QC", Active: false},
+		} {
+			if err := tx.PutStore(&s); err != nil {
+				return err
+			}
+		}
+		// Moving a store and closing one keep the listing in step.
+		moved := storage.Store{ID: "a", Banner: "metro", Province: "QC", Active: true}
+		if err := tx.PutStore(&moved); err != nil {
+			return err
+		}
+		closed := storage.Store{ID: "c", Banner: "maxi", Province: "QC", Active: false}
+		return tx.PutStore(&closed)
+	})
+	err := db.View(func(tx *storage.Tx) error {
+		var ids []string
+		var ords []uint32
+		err := tx.ActiveStores("", "", func(s *storage.Store) bool {
+			ids, ords = append(ids, s.Province+"/"+s.ID), append(ords, s.Ord)
+			return true
+		})
+		if err != nil {
+			return err
+		}
+		if diff := cmp.Diff([]string{"ON/b", "QC/a"}, ids); diff != "" {
+			t.Errorf("active stores (-want +got):\n%s", diff)
+		}
+		// Ords are assigned once, in creation order, and survive updates.
+		if diff := cmp.Diff([]uint32{1, 2}, ords); diff != "" {
+			t.Errorf("ords (-want +got):\n%s", diff)
+		}
+		for _, tc := range []struct {
+			province, banner string
+			want             int
+		}{{"", "", 2}, {"QC", "", 1}, {"ON", "metro", 1}, {"", "maxi", 0}, {"QC", "metro", 1}} {
+			if n, err := tx.CountActiveStores(tc.province, tc.banner); err != nil || n != tc.want {
+				t.Errorf("count %q %q: got %d, %v; want %d", tc.province, tc.banner, n, err, tc.want)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSKULinks(t *testing.T) {
+	db := MustOpen(t)
+	update(t, db, func(tx *storage.Tx) error {
+		for _, s := range []storage.SKU{
+			{Banner: "loblaws", SKU: "1_EA", GTIN: "00000000000017"},
+			{Banner: "metro", SKU: "M1", GTIN: "00000000000017"},
+			{Banner: "metro", SKU: "M1", GTIN: "00000000000024"}, // relinked
+		} {
+			if err := tx.PutSKU(&s); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	err := db.View(func(tx *storage.Tx) error {
+		for gtin, want := range map[string][]string{"00000000000017": {"loblaws/1_EA"}, "00000000000024": {"metro/M1"}} {
+			var got []string
+			if err := tx.SKUsOf(gtin, func(b, s string) error { got = append(got, b+"/"+s); return nil }); err != nil {
+				return err
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("SKUs of %s (-want +got):\n%s", gtin, diff)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestOpenForeignFiles(t *testing.T) {
+	dir := t.TempDir()
+	t.Run("ErrNotDataFile", func(t *testing.T) {
+		path := filepath.Join(dir, "other.db")
+		b, err := bolt.Open(path, 0o600, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Update(func(tx *bolt.Tx) error { _, err := tx.CreateBucket([]byte("x")); return err }); err != nil {
+			t.Fatal(err)
+		}
+		b.Close()
+		if _, err := storage.Open(path, storage.Options{}); !errors.Is(err, storage.ErrNotDataFile) {
+			t.Fatalf("got %v, want ErrNotDataFile", err)
+		}
+	})
+	t.Run("ErrFormat", func(t *testing.T) {
+		path := filepath.Join(dir, "future.db")
+		db, err := storage.Open(path, storage.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		db.Close()
+		b, err := bolt.Open(path, 0o600, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = b.Update(func(tx *bolt.Tx) error {
+			return tx.Bucket([]byte("meta")).Put([]byte("format"), binary.BigEndian.AppendUint32(nil, storage.FormatVersion+1))
+		})
+		b.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ro := range []bool{false, true} {
+			if _, err := storage.Open(path, storage.Options{ReadOnly: ro}); !errors.Is(err, storage.ErrFormat) {
+				t.Fatalf("read-only %v: got %v, want ErrFormat", ro, err)
+			}
+		}
+	})
+}
