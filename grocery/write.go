@@ -61,7 +61,14 @@ type writer struct {
 	storeList []*storeState
 	touched   map[seriesKey]struct{}   // series whose offers must be rebuilt
 	retoken   map[GTIN]storage.Product // products whose name or brand changed: old facts
+	latest    []latestPut              // store-latest candidates, written in key order
 	maxDate   Date
+}
+
+// latestPut is a store's newest observation of a SKU in this batch.
+type latestPut struct {
+	storeID string
+	rec     storage.Latest
 }
 
 func (w *writer) writeStores(ctx context.Context, b *Batch) error {
@@ -303,7 +310,11 @@ func (w *writer) writeObservations(ctx context.Context, b *Batch) error {
 			}
 		}
 	}
-	for _, st := range w.storeList {
+	// bbolt grows a node in memory until commit, so writes in key order
+	// append where writes in any other order move the node's tail each time.
+	byID := slices.Clone(w.storeList)
+	slices.SortFunc(byID, func(a, b *storeState) int { return cmp.Compare(a.rec.ID, b.rec.ID) })
+	for _, st := range byID {
 		for d := 0; d < days; d++ {
 			if n := dayCounts[st.idx*days+d]; n > 0 {
 				st.touched = true
@@ -314,6 +325,30 @@ func (w *writer) writeObservations(ctx context.Context, b *Batch) error {
 		}
 	}
 	w.maxDate = maxDate
+	return w.writeLatest()
+}
+
+// writeLatest writes the batch's store-latest candidates in key order,
+// keeping a stored observation that is newer.
+func (w *writer) writeLatest() error {
+	slices.SortFunc(w.latest, func(a, b latestPut) int {
+		return cmp.Or(cmp.Compare(a.storeID, b.storeID), cmp.Compare(a.rec.SKU, b.rec.SKU))
+	})
+	var cur storage.Latest
+	for i := range w.latest {
+		l := &w.latest[i]
+		found, err := w.tx.Latest(l.storeID, l.rec.SKU, &cur)
+		if err != nil {
+			return err
+		}
+		if found && (cur.Date > l.rec.Date || cur == l.rec) {
+			continue
+		}
+		if err := w.tx.PutLatest(l.storeID, &l.rec); err != nil {
+			return err
+		}
+	}
+	w.latest = nil
 	return nil
 }
 
@@ -385,8 +420,8 @@ func summarise(d *storage.Day) {
 	}
 }
 
-// finishSeries updates the SKU's first/last seen dates and the latest price
-// of each store that observed it.
+// finishSeries updates the SKU's first/last seen dates and collects the
+// latest price of each store that observed it.
 func (w *writer) finishSeries(key seriesKey, first, last int32, stores []int32, latest []obsRec) error {
 	var sku storage.SKU
 	found, err := w.tx.SKU(key.banner, key.sku, &sku)
@@ -418,24 +453,10 @@ func (w *writer) finishSeries(key seriesKey, first, last int32, stores []int32, 
 			}
 		}
 	}
-	var cur storage.Latest
 	for _, si := range stores {
 		r := latest[si]
-		st := w.storeList[si]
-		found, err := w.tx.Latest(st.rec.ID, key.sku, &cur)
-		if err != nil {
-			return err
-		}
-		if found && cur.Date > r.date {
-			continue
-		}
-		l := storage.Latest{SKU: key.sku, Date: r.date, Price: r.price, Regular: r.regular, PromoEnd: r.promoEnd}
-		if found && l == cur {
-			continue
-		}
-		if err := w.tx.PutLatest(st.rec.ID, &l); err != nil {
-			return err
-		}
+		w.latest = append(w.latest, latestPut{w.storeList[si].rec.ID,
+			storage.Latest{SKU: key.sku, Date: r.date, Price: r.price, Regular: r.regular, PromoEnd: r.promoEnd}})
 	}
 	return nil
 }
@@ -462,50 +483,51 @@ func (w *writer) derive(ctx context.Context) error {
 }
 
 func (w *writer) rebuildOffers(ctx context.Context) error {
-	keys := make([]seriesKey, 0, len(w.touched))
-	for k := range w.touched {
-		keys = append(keys, k)
+	// Resolve each touched series' barcode, then rebuild in offer-key
+	// order (province, GTIN, banner, SKU) so the puts append.
+	type job struct {
+		seriesKey
+		gtin string
 	}
-	slices.SortFunc(keys, func(x, y seriesKey) int {
-		return cmp.Or(cmp.Compare(x.province, y.province), cmp.Compare(x.banner, y.banner), cmp.Compare(x.sku, y.sku))
-	})
-	indexed := map[[16]byte]bool{}
+	jobs := make([]job, 0, len(w.touched))
 	var sku storage.SKU
+	for k := range w.touched {
+		found, err := w.tx.SKU(k.banner, k.sku, &sku)
+		if err != nil {
+			return err
+		}
+		if found && sku.GTIN != "" {
+			jobs = append(jobs, job{k, sku.GTIN})
+		}
+	}
+	slices.SortFunc(jobs, func(x, y job) int {
+		return cmp.Or(cmp.Compare(x.province, y.province), cmp.Compare(x.gtin, y.gtin), cmp.Compare(x.banner, y.banner), cmp.Compare(x.sku, y.sku))
+	})
+	var toks tokenPuts
 	var calc offerCalc
-	for i, k := range keys {
+	for i, j := range jobs {
 		if i%4096 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		found, err := w.tx.SKU(k.banner, k.sku, &sku)
-		if err != nil {
-			return err
-		}
-		if !found || sku.GTIN == "" {
-			continue
-		}
-		o, ok, err := calc.offer(w.tx, k)
+		o, ok, err := calc.offer(w.tx, j.seriesKey)
 		if err != nil {
 			return err
 		}
 		if !ok {
 			continue
 		}
-		if err := w.tx.PutOffer(k.province, sku.GTIN, &o); err != nil {
+		if err := w.tx.PutOffer(j.province, j.gtin, &o); err != nil {
 			return err
 		}
-		var pk [16]byte
-		copy(pk[:], k.province)
-		copy(pk[2:], sku.GTIN)
-		if !indexed[pk] {
-			indexed[pk] = true
-			if err := w.indexProduct(k.province, sku.GTIN); err != nil {
+		if i == 0 || jobs[i-1].province != j.province || jobs[i-1].gtin != j.gtin {
+			if err := toks.add(w.tx, j.province, j.gtin); err != nil {
 				return err
 			}
 		}
 	}
-	return nil
+	return toks.write(w.tx)
 }
 
 // offerCalc computes offers, reusing its buffers across calls.
@@ -590,17 +612,34 @@ const (
 	tokenInBrand = 2
 )
 
-// indexProduct adds a product's name and brand tokens to a province's
-// search index.
-func (w *writer) indexProduct(province, gtin string) error {
+// tokenPuts collects search-index entries to write in key order.
+type tokenPuts []tokenPut
+
+type tokenPut struct {
+	province, token, gtin string
+	flags, weight         byte
+}
+
+// add collects a product's name and brand tokens for a province's index.
+func (tp *tokenPuts) add(tx *storage.Tx, province, gtin string) error {
 	var p storage.Product
-	found, err := w.tx.Product(gtin, &p)
+	found, err := tx.Product(gtin, &p)
 	if err != nil || !found {
 		return err
 	}
 	toks := productTokens(p.Name, p.Brand)
 	for tok, flags := range toks {
-		if err := w.tx.PutToken(province, tok, gtin, flags, byte(min(len(toks), 255))); err != nil {
+		*tp = append(*tp, tokenPut{province, tok, gtin, flags, byte(min(len(toks), 255))})
+	}
+	return nil
+}
+
+func (tp tokenPuts) write(tx *storage.Tx) error {
+	slices.SortFunc(tp, func(a, b tokenPut) int {
+		return cmp.Or(cmp.Compare(a.province, b.province), cmp.Compare(a.token, b.token), cmp.Compare(a.gtin, b.gtin))
+	})
+	for _, t := range tp {
+		if err := tx.PutToken(t.province, t.token, t.gtin, t.flags, t.weight); err != nil {
 			return err
 		}
 	}
@@ -635,7 +674,11 @@ func (w *writer) rebuildTokens() error {
 				}
 			}
 			if has {
-				if err := w.indexProduct(p.Code, string(gtin)); err != nil {
+				var toks tokenPuts
+				if err := toks.add(w.tx, p.Code, string(gtin)); err != nil {
+					return err
+				}
+				if err := toks.write(w.tx); err != nil {
 					return err
 				}
 			}
