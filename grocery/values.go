@@ -146,6 +146,20 @@ func (p Period) String() string { return strconv.Itoa(int(p)) + "d" }
 // MarshalJSON encodes p as "30d".
 func (p Period) MarshalJSON() ([]byte, error) { return []byte(`"` + p.String() + `"`), nil }
 
+// UnmarshalJSON decodes "30d" (any of the values ParsePeriod accepts).
+func (p *Period) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return Errorf(EINVALID, "period %s is not a string: want one of 7d, 14d, 30d, 90d, 180d, 365d", b)
+	}
+	v, err := ParsePeriod(s)
+	if err != nil {
+		return err
+	}
+	*p = v
+	return nil
+}
+
 // Limits of the limit argument. The MCP tools use 1..50 (default 10); REST
 // lists use 1..500 (default 50).
 const (

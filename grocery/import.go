@@ -1,0 +1,1243 @@
+package grocery
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// ImportOptions configures Import. A nil *ImportOptions means the defaults.
+type ImportOptions struct {
+	SkipInvalid bool                  // skip bad rows (reported) instead of stopping
+	Progress    func(bytesRead int64) // called now and then while reading; may be nil
+}
+
+// ImportReport is what one file's import did. Rows counts every data row
+// read; a row repeated identically within the file counts as Unchanged.
+type ImportReport struct {
+	File      string   `json:"file"`
+	Kind      string   `json:"kind"`   // "stores" or "observations"
+	Format    string   `json:"format"` // "csv" or "jsonl"
+	Rows      int      `json:"rows"`   // data rows read
+	New       int      `json:"new"`
+	Updated   int      `json:"updated"`
+	Unchanged int      `json:"unchanged"`
+	Skipped   int      `json:"skipped"`
+	Problems  []string `json:"problems,omitempty"` // "file:line: field: reason" of skipped rows and notes (first 20)
+}
+
+// Import reads one CSV or JSON Lines file of stores or observations and
+// writes it atomically: either every valid row of the file is stored or,
+// when it fails, nothing of it is.
+//
+// The format is recognised by content (a first non-space byte '{' means
+// JSON Lines, anything else CSV with a header row) and the kind by the
+// header or the first object's field names:
+//
+//	stores:       store_id, banner, province, name, city, postal_code, latitude, longitude[, active]
+//	observations: date, store_id, banner, external_sku, price[, regular_price, promo_ends, upc, name, brand, size, category]
+//
+// Columns may come in any order. Observations need their stores to be
+// stored already (import the stores file first). A row with a upc also
+// records the banner SKU -> barcode link and, when it has a name, the
+// product's facts; a restricted-circulation barcode (in-store codes) is not
+// linked, which Problems notes.
+//
+// Import returns EINVALID naming the file, line, field and reason of the
+// first bad row (unless opts.SkipInvalid, which skips and reports bad rows
+// instead), EINVALID for a file without a recognisable header, the
+// context's error when ctx ends, and the reader's own errors. name is used
+// in messages only; r is read to its end.
+func (s *Service) Import(ctx context.Context, name string, r io.Reader, opts *ImportOptions) (*ImportReport, error) {
+	if opts == nil {
+		opts = &ImportOptions{}
+	}
+	cr := &countingReader{r: r, fn: opts.Progress, next: progressEvery}
+	br := bufio.NewReaderSize(cr, 64<<10)
+	imp := &importer{
+		s:       s,
+		file:    name,
+		skip:    opts.SkipInvalid,
+		report:  &ImportReport{File: name},
+		minDate: minObservationDate,
+		maxDate: s.today() + 1,
+		size:    inputSize(r),
+		read:    func() int64 { return cr.n },
+	}
+
+	jsonl, empty, err := sniff(br)
+	if err != nil {
+		return nil, err
+	}
+	if empty {
+		return nil, Errorf(EINVALID, "%s: the file is empty: want a header row of %s", name, describeKinds())
+	}
+	if jsonl {
+		imp.report.Format = "jsonl"
+		err = imp.readJSONL(ctx, br)
+	} else {
+		imp.report.Format = "csv"
+		err = imp.readCSV(ctx, br)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if opts.Progress != nil {
+		opts.Progress(cr.n)
+	}
+	imp.finish()
+
+	b := &imp.batch
+	if len(b.Stores)+len(b.Observations)+len(b.Products)+len(b.Links) > 0 {
+		stats, err := s.writeBatch(ctx, b)
+		if err != nil {
+			return nil, err
+		}
+		rep := imp.report
+		if imp.kind == storesKind {
+			rep.New, rep.Updated, rep.Unchanged = stats.StoresNew, stats.StoresUpdated, stats.StoresUnchanged
+		} else {
+			rep.New, rep.Updated, rep.Unchanged = stats.ObsNew, stats.ObsUpdated, stats.ObsUnchanged
+		}
+	}
+	imp.report.Unchanged += imp.repeats
+	return imp.report, nil
+}
+
+const (
+	maxProblems   = 20       // problems listed in a report
+	progressEvery = 64 << 10 // bytes between Progress calls
+	ctxEvery      = 4096     // rows between context checks
+	maxJSONLine   = 16 << 20 // longest JSON Lines line
+	maxIDLen      = 64       // store_id, external_sku
+	maxTextLen    = 200      // names, cities, brands, sizes, categories
+)
+
+// minObservationDate is the earliest observation date accepted: 2000-01-01.
+const minObservationDate = Date(10957)
+
+// countingReader counts the bytes read and reports them every progressEvery.
+type countingReader struct {
+	r    io.Reader
+	n    int64
+	next int64
+	fn   func(int64)
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	if c.fn != nil && c.n >= c.next {
+		c.fn(c.n)
+		c.next = c.n + progressEvery
+	}
+	return n, err
+}
+
+// sniff skips a UTF-8 byte order mark and reports whether the first
+// non-space byte is '{' (JSON Lines) or whether there is no content at all.
+func sniff(br *bufio.Reader) (jsonl, empty bool, err error) {
+	if bom, _ := br.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
+		br.Discard(3)
+	}
+	for n := 1; ; n *= 2 {
+		buf, err := br.Peek(n)
+		for _, c := range buf {
+			switch c {
+			case ' ', '\t', '\r', '\n':
+				continue
+			case '{':
+				return true, false, nil
+			default:
+				return false, false, nil
+			}
+		}
+		switch {
+		case err == io.EOF:
+			return false, true, nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			// All blank so far and the buffer is full: treat as CSV.
+			return false, false, nil
+		case err != nil:
+			return false, false, err
+		}
+	}
+}
+
+// importKind describes the columns of one kind of file. The first required
+// columns of columns are mandatory, the rest optional.
+type importKind struct {
+	name     string
+	columns  []string
+	required int
+	index    map[string]int
+}
+
+func newKind(name string, required int, columns ...string) *importKind {
+	k := &importKind{name: name, columns: columns, required: required, index: map[string]int{}}
+	for i, c := range columns {
+		k.index[c] = i
+	}
+	return k
+}
+
+var (
+	storesKind = newKind("stores", 8,
+		"store_id", "banner", "province", "name", "city", "postal_code", "latitude", "longitude", "active")
+	obsKind = newKind("observations", 5,
+		"date", "store_id", "banner", "external_sku", "price",
+		"regular_price", "promo_ends", "upc", "name", "brand", "size", "category")
+	importKinds = []*importKind{storesKind, obsKind}
+)
+
+// Canonical column numbers of the two kinds.
+const (
+	sID = iota
+	sBanner
+	sProvince
+	sName
+	sCity
+	sPostal
+	sLat
+	sLon
+	sActive
+)
+
+const (
+	oDate = iota
+	oStore
+	oBanner
+	oSKU
+	oPrice
+	oRegular
+	oPromoEnds
+	oUPC
+	oName
+	oBrand
+	oSize
+	oCategory
+)
+
+// describe lists the columns as "a, b, c[, d, e]".
+func (k *importKind) describe() string {
+	s := strings.Join(k.columns[:k.required], ", ")
+	if k.required < len(k.columns) {
+		s += "[, " + strings.Join(k.columns[k.required:], ", ") + "]"
+	}
+	return s
+}
+
+func describeKinds() string {
+	return "stores (" + storesKind.describe() + ") or observations (" + obsKind.describe() + ")"
+}
+
+// detectKind recognises the kind of a file from its column names and maps
+// each canonical column to its position in a row (-1 when absent).
+func detectKind(names []string) (*importKind, []int, string) {
+	seen := make(map[string]int, len(names))
+	for i, n := range names {
+		if _, ok := seen[n]; !ok {
+			seen[n] = i
+		}
+	}
+	// The kind whose required columns are all present wins; otherwise the
+	// one with more of its required columns present.
+	var kind *importKind
+	best := 0
+	for _, k := range importKinds {
+		have := 0
+		for _, c := range k.columns[:k.required] {
+			if _, ok := seen[c]; ok {
+				have++
+			}
+		}
+		if have == k.required {
+			kind, best = k, have
+			break
+		}
+		if have > best {
+			kind, best = k, have
+		}
+	}
+	// store_id, banner and name belong to both kinds: alone they say nothing.
+	if kind == nil || best <= 2 && !hasAny(seen, "province", "postal_code", "latitude", "longitude", "date", "external_sku", "price") {
+		return nil, nil, fmt.Sprintf("columns %s are not recognised: want %s", strings.Join(names, ", "), describeKinds())
+	}
+	for i, n := range names {
+		if n == "" {
+			return nil, nil, fmt.Sprintf("column %d has no name: %s has columns %s", i+1, kind.article(), kind.describe())
+		}
+		if j := seen[n]; j != i {
+			return nil, nil, fmt.Sprintf("column %q appears twice (columns %d and %d)", n, j+1, i+1)
+		}
+	}
+	var missing, unknown []string
+	for _, c := range kind.columns[:kind.required] {
+		if _, ok := seen[c]; !ok {
+			missing = append(missing, c)
+		}
+	}
+	for _, n := range names {
+		if _, ok := kind.index[n]; !ok {
+			unknown = append(unknown, strconv.Quote(n))
+		}
+	}
+	var probs []string
+	if len(missing) > 0 {
+		probs = append(probs, "missing "+plural(len(missing), "column")+" "+strings.Join(missing, ", "))
+	}
+	if len(unknown) > 0 {
+		probs = append(probs, "unknown "+plural(len(unknown), "column")+" "+strings.Join(unknown, ", "))
+	}
+	if len(probs) > 0 {
+		return nil, nil, fmt.Sprintf("%s for %s: want %s", strings.Join(probs, "; "), kind.article(), kind.describe())
+	}
+	pos := make([]int, len(kind.columns))
+	for i, c := range kind.columns {
+		pos[i] = -1
+		if j, ok := seen[c]; ok {
+			pos[i] = j
+		}
+	}
+	return kind, pos, ""
+}
+
+// article names a file of the kind: "a stores file", "an observations file".
+func (k *importKind) article() string {
+	if k == obsKind {
+		return "an observations file"
+	}
+	return "a stores file"
+}
+
+func hasAny(m map[string]int, keys ...string) bool {
+	for _, k := range keys {
+		if _, ok := m[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+// rowError is what is wrong with one row.
+type rowError struct {
+	field  string // "" when the row as a whole is wrong
+	reason string
+}
+
+func badf(field, format string, args ...any) *rowError {
+	return &rowError{field: field, reason: fmt.Sprintf(format, args...)}
+}
+
+// badErr turns an EINVALID from one of the package's parsers, whose message
+// starts with the name of what it parsed ("price \"x\" is not ..."), into
+// a row error for field.
+func badErr(field string, err error) *rowError {
+	msg := ErrorMessage(err)
+	if _, rest, ok := strings.Cut(msg, " "); ok {
+		msg = rest
+	}
+	return &rowError{field: field, reason: msg}
+}
+
+// row is one data row: rec in file order and pos mapping canonical columns
+// to it.
+type row struct {
+	rec  []string
+	pos  []int
+	line int
+}
+
+// get returns canonical column c, trimmed, or "" when it is absent.
+func (r *row) get(c int) string {
+	if p := r.pos[c]; p >= 0 && p < len(r.rec) {
+		return strings.TrimSpace(r.rec[p])
+	}
+	return ""
+}
+
+// importer holds the state of one Import.
+type importer struct {
+	s      *Service
+	file   string
+	skip   bool
+	report *ImportReport
+	kind   *importKind
+	batch  Batch
+	rows   int
+
+	minDate, maxDate Date
+
+	// stores files
+	storeLines map[string]int // store_id -> line, to find repeats
+
+	// observation files
+	stores     map[string]*importStore // stored stores by id
+	nstores    int32                   // stores numbered so far
+	skus       map[string]int32        // interned external_sku -> number
+	skuNames   []string
+	banners    map[string]bannerRef // banner as written -> banner
+	bannerNums map[string]int32     // slug -> number
+	dates      map[string]Date      // date as written -> date
+	upcs       map[string]int32     // upc as written -> number in gtins
+	gtinNums   map[GTIN]int32       // GTIN -> number in gtins
+	gtins      []gtinState
+	series     map[uint64]int32 // (store, sku) -> index in seriesList
+	seriesList []seriesState
+	seen       map[uint64]int32    // obsKey -> observation, for series checked by date
+	obsLines   []int32             // line of each observation
+	obsPrev    []int32             // the previous observation of the same series, or -1
+	links      map[uint64]linkSeen // (banner number, sku) -> link
+	repeats    int                 // rows repeated identically
+
+	obsChunks [][]Observation // full chunks of observations
+	obsCur    []Observation   // the chunk being filled
+	obsFlat   []Observation   // all observations, once their number is estimated
+	size      int64           // bytes of input, or 0 when unknown
+	read      func() int64    // bytes read so far
+}
+
+type importStore struct {
+	id       string
+	banner   string
+	province string
+	num      int32
+}
+
+// obsKey packs the identity of an observation in a file, (date, store,
+// external_sku), into a map key: days since 2000-01-01 in 20 bits, the
+// store's number in 20, the SKU's in 24.
+func obsKey(d Date, store, sku int32) uint64 {
+	return uint64(d-minObservationDate)<<44 | uint64(store)<<24 | uint64(sku)
+}
+
+// Limits of obsKey's fields.
+const (
+	maxFileStores = 1 << 20
+	maxFileSKUs   = 1 << 24
+)
+
+// seriesState tracks the observations of one (store, sku) in a file, to
+// find repeated rows cheaply: while every row of the series comes with a
+// date outside the range seen so far (files sorted by date, either way),
+// none can repeat another and the rows are only chained; the first row
+// inside the range moves the series into the seen map.
+type seriesState struct {
+	min, max Date
+	last     int32 // latest observation added: the head of the chain
+	mapped   bool  // the series' observations are in seen
+}
+
+type bannerRef struct {
+	slug string
+	num  int32
+}
+
+type gtinState struct {
+	gtin    GTIN
+	product int32 // index in batch.Products, or -1
+}
+
+type linkSeen struct {
+	gtin int32 // number in gtins
+	line int32
+}
+
+// header sets up the importer for the file's column names, as written.
+func (imp *importer) header(ctx context.Context, names []string, line int) ([]int, error) {
+	norm := make([]string, len(names))
+	for i, n := range names {
+		norm[i] = strings.ToLower(strings.TrimSpace(n))
+	}
+	kind, pos, problem := detectKind(norm)
+	if problem != "" {
+		return nil, Errorf(EINVALID, "%s:%d: header: %s", imp.file, line, problem)
+	}
+	imp.kind = kind
+	imp.report.Kind = kind.name
+	if kind == storesKind {
+		imp.storeLines = map[string]int{}
+		return pos, nil
+	}
+	refs, err := imp.s.storeRefs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	imp.stores = make(map[string]*importStore, len(refs))
+	for id, ref := range refs {
+		imp.stores[id] = &importStore{id: id, banner: ref.Banner, province: ref.Province, num: -1}
+	}
+	imp.skus = map[string]int32{}
+	imp.banners = map[string]bannerRef{}
+	imp.bannerNums = map[string]int32{}
+	imp.dates = map[string]Date{}
+	imp.upcs = map[string]int32{}
+	imp.gtinNums = map[GTIN]int32{}
+	imp.series = map[uint64]int32{}
+	imp.seen = map[uint64]int32{}
+	imp.links = map[uint64]linkSeen{}
+	return pos, nil
+}
+
+// row validates one data row and adds it to the batch. It returns an error
+// only when the import must stop.
+func (imp *importer) row(ctx context.Context, r *row) error {
+	imp.rows++
+	imp.report.Rows++
+	if imp.rows%ctxEvery == 0 {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+	}
+	var e *rowError
+	if imp.kind == storesKind {
+		e = imp.storeRow(r)
+	} else {
+		e = imp.obsRow(r)
+	}
+	if e == nil {
+		return nil
+	}
+	return imp.bad(r.line, e)
+}
+
+// bad handles a bad row: an EINVALID error that stops the import, or with
+// SkipInvalid a skipped row and a problem.
+func (imp *importer) bad(line int, e *rowError) error {
+	msg := imp.file + ":" + strconv.Itoa(line) + ": "
+	if e.field != "" {
+		msg += e.field + ": "
+	}
+	msg += e.reason
+	if !imp.skip {
+		return &Error{Code: EINVALID, Message: msg}
+	}
+	imp.report.Skipped++
+	imp.note(msg)
+	return nil
+}
+
+func (imp *importer) note(msg string) {
+	if len(imp.report.Problems) < maxProblems {
+		imp.report.Problems = append(imp.report.Problems, msg)
+	}
+}
+
+// storeRow validates a stores row.
+func (imp *importer) storeRow(r *row) *rowError {
+	id := r.get(sID)
+	if e := checkID("store_id", id); e != nil {
+		return e
+	}
+	if prev, ok := imp.storeLines[id]; ok {
+		return badf("store_id", "%q appears twice in the file: also on line %d", id, prev)
+	}
+	b, e := parseBannerField(r.get(sBanner))
+	if e != nil {
+		return e
+	}
+	prov := r.get(sProvince)
+	if prov == "" {
+		return badf("province", "is required: want one of %s", provinceCodes)
+	}
+	prov, err := ParseProvince(prov)
+	if err != nil {
+		return badErr("province", err)
+	}
+	if !b.OperatesIn(prov) {
+		return badf("banner", "%s does not operate in %s: it operates in %s", b.Slug, prov, strings.Join(b.Provinces, " "))
+	}
+	name := r.get(sName)
+	if e := checkText("name", name, true); e != nil {
+		return e
+	}
+	city := r.get(sCity)
+	if e := checkText("city", city, true); e != nil {
+		return e
+	}
+	postal, e := parsePostalCode(r.get(sPostal), prov)
+	if e != nil {
+		return e
+	}
+	lat, e := parseCoordinate("latitude", r.get(sLat), 90, 41, 84)
+	if e != nil {
+		return e
+	}
+	lon, e := parseCoordinate("longitude", r.get(sLon), 180, -142, -52)
+	if e != nil {
+		return e
+	}
+	active, e := parseActive(r.get(sActive))
+	if e != nil {
+		return e
+	}
+	imp.storeLines[id] = r.line
+	imp.batch.Stores = append(imp.batch.Stores, Store{
+		ID:         id,
+		Banner:     b.Slug,
+		BannerName: b.Name,
+		Province:   prov,
+		Name:       name,
+		City:       city,
+		PostalCode: postal,
+		Latitude:   lat,
+		Longitude:  lon,
+		Active:     active,
+	})
+	return nil
+}
+
+// obsRow validates an observations row. It is the hot path of a large
+// import: lookups go through small maps of the strings already seen, so a
+// row allocates nothing beyond what the reader does.
+func (imp *importer) obsRow(r *row) *rowError {
+	d, e := imp.date("date", r.get(oDate))
+	if e != nil {
+		return e
+	}
+	if d < imp.minDate {
+		return badf("date", "%s is before %s: want a date from %s", d, imp.minDate, imp.minDate)
+	}
+	if d > imp.maxDate {
+		return badf("date", "%s is in the future: want a date up to %s", d, imp.maxDate)
+	}
+
+	id := r.get(oStore)
+	st := imp.stores[id]
+	if st == nil {
+		if e := checkID("store_id", id); e != nil {
+			return e
+		}
+		return badf("store_id", "%q is not a known store: import its stores file first", id)
+	}
+	if st.num < 0 {
+		if imp.nstores == maxFileStores {
+			return badf("store_id", "the file names more than %d stores: split it", maxFileStores)
+		}
+		st.num = imp.nstores
+		imp.nstores++
+	}
+
+	raw := r.get(oBanner)
+	br, ok := imp.banners[raw]
+	if !ok {
+		b, e := parseBannerField(raw)
+		if e != nil {
+			return e
+		}
+		n, ok := imp.bannerNums[b.Slug]
+		if !ok {
+			n = int32(len(imp.bannerNums))
+			imp.bannerNums[b.Slug] = n
+		}
+		br = bannerRef{slug: b.Slug, num: n}
+		imp.banners[strings.Clone(raw)] = br
+	}
+	slug := br.slug
+	if slug != st.banner {
+		return badf("banner", "%s is not the banner of store %q: it is %s", slug, st.id, st.banner)
+	}
+
+	sku := r.get(oSKU)
+	skuNum, ok := imp.skus[sku]
+	if !ok {
+		if e := checkID("external_sku", sku); e != nil {
+			return e
+		}
+		if len(imp.skuNames) == maxFileSKUs {
+			return badf("external_sku", "the file names more than %d SKUs: split it", maxFileSKUs)
+		}
+		sku = strings.Clone(sku)
+		skuNum = int32(len(imp.skuNames))
+		imp.skus[sku] = skuNum
+		imp.skuNames = append(imp.skuNames, sku)
+	}
+
+	price, e := parsePrice("price", r.get(oPrice))
+	if e != nil {
+		return e
+	}
+	if price <= 0 {
+		return badf("price", "%s is not more than zero", price)
+	}
+	regular := price
+	if s := r.get(oRegular); s != "" {
+		if regular, e = parsePrice("regular_price", s); e != nil {
+			return e
+		}
+		if regular < price {
+			return badf("regular_price", "%s is less than the price %s: want the regular price, at least the price", regular, price)
+		}
+	}
+	var promoEnds Date
+	if s := r.get(oPromoEnds); s != "" {
+		if promoEnds, e = imp.date("promo_ends", s); e != nil {
+			return e
+		}
+		if promoEnds < d {
+			return badf("promo_ends", "%s is before the date %s: want the last day of the promotion", promoEnds, d)
+		}
+		if regular == price {
+			promoEnds = 0 // not on promotion: no promotion ends
+		}
+	}
+
+	gnum := int32(-1)
+	if s := r.get(oUPC); s != "" {
+		if gnum, ok = imp.upcs[s]; !ok {
+			g, err := parseFeedGTIN(s)
+			if err != nil {
+				return badErr("upc", err)
+			}
+			if gnum, ok = imp.gtinNums[g]; !ok {
+				gnum = int32(len(imp.gtins))
+				imp.gtinNums[g] = gnum
+				imp.gtins = append(imp.gtins, gtinState{gtin: g, product: -1})
+			}
+			imp.upcs[strings.Clone(s)] = gnum
+		}
+	}
+	var gs *gtinState
+	restricted := false
+	if gnum >= 0 {
+		gs = &imp.gtins[gnum]
+		restricted = gs.gtin.Restricted()
+	}
+	lk := uint64(br.num)<<32 | uint64(skuNum)
+	linked := false
+	if gs != nil && !restricted {
+		if prev, ok := imp.links[lk]; ok {
+			if prev.gtin != gnum {
+				return badf("upc", "%s conflicts with line %d, which gives %s for %s SKU %q: a banner SKU has one barcode",
+					gs.gtin.UPC(), prev.line, imp.gtins[prev.gtin].gtin.UPC(), slug, sku)
+			}
+			linked = true
+		}
+	}
+	// The product's facts, when the row names it and they are news.
+	var item CatalogueItem
+	newFacts := false
+	if gs != nil && !restricted {
+		if name := r.get(oName); name != "" {
+			item = CatalogueItem{GTIN: gs.gtin, Name: name, Brand: r.get(oBrand), Size: r.get(oSize), Category: r.get(oCategory)}
+			if gs.product < 0 || imp.batch.Products[gs.product] != item {
+				for _, f := range [...]struct {
+					name, value string
+				}{{"name", item.Name}, {"brand", item.Brand}, {"size", item.Size}, {"category", item.Category}} {
+					if e := checkText(f.name, f.value, false); e != nil {
+						return e
+					}
+				}
+				newFacts = true
+			}
+		}
+	}
+
+	obs := Observation{
+		Date:         d,
+		StoreID:      st.id,
+		Banner:       slug,
+		ExternalSKU:  imp.skuNames[skuNum],
+		Price:        price,
+		RegularPrice: regular,
+		PromoEnds:    promoEnds,
+	}
+	if prev, si := imp.earlier(d, st.num, skuNum); prev >= 0 {
+		p, line := imp.obsAt(prev), imp.obsLines[prev]
+		switch {
+		case p.Price != obs.Price:
+			return badf("price", "%s conflicts with line %d, which gives %s for the same date, store_id and external_sku", obs.Price, line, p.Price)
+		case p.RegularPrice != obs.RegularPrice:
+			return badf("regular_price", "%s conflicts with line %d, which gives %s for the same date, store_id and external_sku", obs.RegularPrice, line, p.RegularPrice)
+		case p.PromoEnds != obs.PromoEnds:
+			return badf("promo_ends", "%s conflicts with line %d, which gives %s for the same date, store_id and external_sku", dateOrNone(obs.PromoEnds), line, dateOrNone(p.PromoEnds))
+		}
+		imp.repeats++
+	} else {
+		imp.add(&obs, si, st.num, skuNum, r.line)
+	}
+
+	switch {
+	case restricted:
+		imp.note(fmt.Sprintf("%s:%d: upc: %s is a restricted-circulation (in-store) code: the price is kept, the SKU is not linked to a product", imp.file, r.line, gs.gtin.UPC()))
+	case gs != nil:
+		if !linked {
+			imp.links[lk] = linkSeen{gtin: gnum, line: int32(r.line)}
+			imp.batch.Links = append(imp.batch.Links, SKULink{Banner: slug, ExternalSKU: imp.skuNames[skuNum], GTIN: gs.gtin})
+		}
+		if newFacts {
+			if gs.product >= 0 {
+				imp.batch.Products[gs.product] = cloneItem(item) // the last row wins
+			} else {
+				gs.product = int32(len(imp.batch.Products))
+				imp.batch.Products = append(imp.batch.Products, cloneItem(item))
+			}
+		}
+	}
+	return nil
+}
+
+// Observations are collected in chunks of obsChunk, so that a large file
+// does not regrow (and copy) one huge slice. When the input's size is known,
+// the first chunk's bytes per row give an estimate of the whole, and one
+// slice of that capacity takes the rest; otherwise finish joins the chunks.
+const obsChunkBits = 14
+
+const obsChunk = 1 << obsChunkBits
+
+// earlier returns the observation of the file with the same date, store
+// and SKU, or -1, and the series' index in seriesList, or -1 for a new
+// series.
+func (imp *importer) earlier(d Date, store, sku int32) (int32, int32) {
+	i, ok := imp.series[uint64(store)<<32|uint64(sku)]
+	if !ok {
+		return -1, -1
+	}
+	ss := &imp.seriesList[i]
+	if !ss.mapped {
+		if d < ss.min || d > ss.max {
+			return -1, i
+		}
+		for j := ss.last; j >= 0; j = imp.obsPrev[j] {
+			imp.seen[obsKey(imp.obsAt(j).Date, store, sku)] = j
+		}
+		ss.mapped = true
+	}
+	if j, ok := imp.seen[obsKey(d, store, sku)]; ok {
+		return j, i
+	}
+	return -1, i
+}
+
+// add adds an observation earlier did not find to series si (-1: new).
+func (imp *importer) add(o *Observation, si, store, sku int32, line int) {
+	j := imp.addObs(o)
+	imp.obsLines = append(imp.obsLines, int32(line))
+	if si < 0 {
+		imp.series[uint64(store)<<32|uint64(sku)] = int32(len(imp.seriesList))
+		imp.seriesList = append(imp.seriesList, seriesState{min: o.Date, max: o.Date, last: j})
+		imp.obsPrev = append(imp.obsPrev, -1)
+		return
+	}
+	ss := &imp.seriesList[si]
+	imp.obsPrev = append(imp.obsPrev, ss.last)
+	ss.last = j
+	ss.min, ss.max = min(ss.min, o.Date), max(ss.max, o.Date)
+	if ss.mapped {
+		imp.seen[obsKey(o.Date, store, sku)] = j
+	}
+}
+
+// addObs adds an observation and returns its index.
+func (imp *importer) addObs(o *Observation) int32 {
+	if imp.obsFlat != nil {
+		imp.obsFlat = append(imp.obsFlat, *o)
+		return int32(len(imp.obsFlat) - 1)
+	}
+	if len(imp.obsCur) == obsChunk {
+		if len(imp.obsChunks) == 0 && imp.size > 0 && imp.read() > 0 {
+			est := int(float64(imp.size) / float64(imp.read()) * obsChunk)
+			imp.obsFlat = append(make([]Observation, 0, est+est/16+obsChunk), imp.obsCur...)
+			imp.obsCur = nil
+			return imp.addObs(o)
+		}
+		imp.obsChunks = append(imp.obsChunks, imp.obsCur)
+		imp.obsCur = make([]Observation, 0, obsChunk)
+	}
+	imp.obsCur = append(imp.obsCur, *o)
+	return int32(len(imp.obsChunks)*obsChunk + len(imp.obsCur) - 1)
+}
+
+// obsAt returns the observation addObs numbered i.
+func (imp *importer) obsAt(i int32) *Observation {
+	if imp.obsFlat != nil {
+		return &imp.obsFlat[i]
+	}
+	if c := int(i >> obsChunkBits); c < len(imp.obsChunks) {
+		return &imp.obsChunks[c][i&(obsChunk-1)]
+	}
+	return &imp.obsCur[i&(obsChunk-1)]
+}
+
+// finish puts the collected observations into the batch.
+func (imp *importer) finish() {
+	switch {
+	case imp.obsFlat != nil:
+		imp.batch.Observations = imp.obsFlat
+	case len(imp.obsChunks) == 0:
+		imp.batch.Observations = imp.obsCur
+	default:
+		all := make([]Observation, 0, len(imp.obsChunks)*obsChunk+len(imp.obsCur))
+		for _, c := range imp.obsChunks {
+			all = append(all, c...)
+		}
+		imp.batch.Observations = append(all, imp.obsCur...)
+	}
+	imp.obsChunks, imp.obsCur, imp.obsFlat = nil, nil, nil
+}
+
+// inputSize returns the number of bytes r holds, when it says, or 0.
+func inputSize(r io.Reader) int64 {
+	switch v := r.(type) {
+	case interface{ Stat() (fs.FileInfo, error) }:
+		if fi, err := v.Stat(); err == nil && fi.Mode().IsRegular() {
+			return fi.Size()
+		}
+	case interface{ Len() int }:
+		return int64(v.Len())
+	}
+	return 0
+}
+
+func cloneItem(it CatalogueItem) CatalogueItem {
+	return CatalogueItem{GTIN: it.GTIN, Name: strings.Clone(it.Name), Brand: strings.Clone(it.Brand),
+		Size: strings.Clone(it.Size), Category: strings.Clone(it.Category)}
+}
+
+func dateOrNone(d Date) string {
+	if d == 0 {
+		return "none"
+	}
+	return d.String()
+}
+
+// date parses a date through the importer's cache.
+func (imp *importer) date(field, s string) (Date, *rowError) {
+	if d, ok := imp.dates[s]; ok {
+		return d, nil
+	}
+	if s == "" {
+		return 0, badf(field, "is required: want a date YYYY-MM-DD")
+	}
+	d, err := ParseDate(s)
+	if err != nil {
+		return 0, badErr(field, err)
+	}
+	imp.dates[strings.Clone(s)] = d
+	return d, nil
+}
+
+func parsePrice(field, s string) (Cents, *rowError) {
+	if s == "" {
+		return 0, badf(field, "is required: want a dollar amount, e.g. 4.99")
+	}
+	c, err := ParseCents(s)
+	if err != nil {
+		return 0, badErr(field, err)
+	}
+	return c, nil
+}
+
+func parseBannerField(s string) (Banner, *rowError) {
+	if s == "" {
+		return Banner{}, badf("banner", "is required: want one of %s", bannerSlugs())
+	}
+	b, err := ParseBanner(s)
+	if err != nil {
+		return Banner{}, badErr("banner", err)
+	}
+	return b, nil
+}
+
+// checkID checks an identifier: required, at most maxIDLen bytes of UTF-8
+// without control characters.
+func checkID(field, s string) *rowError {
+	if s == "" {
+		return badf(field, "is required")
+	}
+	if len(s) > maxIDLen {
+		return badf(field, "%q is longer than %d characters", s, maxIDLen)
+	}
+	return checkChars(field, s)
+}
+
+// checkText checks a name or label: at most maxTextLen bytes of UTF-8
+// without control characters.
+func checkText(field, s string, required bool) *rowError {
+	if s == "" {
+		if required {
+			return badf(field, "is required")
+		}
+		return nil
+	}
+	if len(s) > maxTextLen {
+		return badf(field, "is longer than %d characters", maxTextLen)
+	}
+	return checkChars(field, s)
+}
+
+func checkChars(field, s string) *rowError {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == 0x7f {
+			return badf(field, "%q contains a control character", s)
+		}
+	}
+	if !utf8.ValidString(s) {
+		return badf(field, "%q is not valid UTF-8", s)
+	}
+	return nil
+}
+
+// postalProvinces maps the first letter of a postal code to the provinces
+// it serves.
+var postalProvinces = map[byte]string{
+	'A': "NL", 'B': "NS", 'C': "PE", 'E': "NB", 'G': "QC", 'H': "QC", 'J': "QC",
+	'K': "ON", 'L': "ON", 'M': "ON", 'N': "ON", 'P': "ON", 'R': "MB", 'S': "SK",
+	'T': "AB", 'V': "BC", 'X': "NT NU", 'Y': "YT",
+}
+
+// parsePostalCode normalises a Canadian postal code to "A1A 1A1" and checks
+// that it belongs to the province.
+func parsePostalCode(s, province string) (string, *rowError) {
+	if s == "" {
+		return "", badf("postal_code", "is required: want a Canadian postal code, e.g. K1A 0B1")
+	}
+	t := strings.ToUpper(strings.Replace(s, " ", "", 1))
+	ok := len(t) == 6
+	for i := 0; ok && i < 6; i++ {
+		c := t[i]
+		if i%2 == 0 {
+			ok = 'A' <= c && c <= 'Z' && !strings.ContainsRune("DFIOQU", rune(c))
+		} else {
+			ok = '0' <= c && c <= '9'
+		}
+	}
+	if !ok {
+		return "", badf("postal_code", "%q is not a Canadian postal code: want the form A1A 1A1", s)
+	}
+	provs, ok := postalProvinces[t[0]]
+	if !ok {
+		return "", badf("postal_code", "%q is not a Canadian postal code: no postal code starts with %c", s, t[0])
+	}
+	if !strings.Contains(provs, province) {
+		return "", badf("postal_code", "%q is not in %s: a postal code starting with %c is in %s", s, province, t[0], strings.ReplaceAll(provs, " ", " or "))
+	}
+	return t[:3] + " " + t[3:], nil
+}
+
+// parseCoordinate parses a latitude or longitude in degrees: within
+// -limit..limit, and within lo..hi to be plausibly in Canada.
+func parseCoordinate(field, s string, limit, lo, hi float64) (float64, *rowError) {
+	if s == "" {
+		return 0, badf(field, "is required: want decimal degrees")
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, badf(field, "%q is not a number: want decimal degrees, e.g. 43.6532", s)
+	}
+	if v < -limit || v > limit {
+		return 0, badf(field, "%s is out of range: want -%g to %g degrees", s, limit, limit)
+	}
+	if v < lo || v > hi {
+		return 0, badf(field, "%s is outside Canada: want %g to %g degrees", s, lo, hi)
+	}
+	return v, nil
+}
+
+func parseActive(s string) (bool, *rowError) {
+	switch strings.ToLower(s) {
+	case "", "true", "1", "yes":
+		return true, nil
+	case "false", "0", "no":
+		return false, nil
+	}
+	return false, badf("active", "%q is not a yes/no value: want true, false, 1, 0, yes or no (default true)", s)
+}
+
+// readCSV reads an RFC 4180 file with a header row.
+func (imp *importer) readCSV(ctx context.Context, br *bufio.Reader) error {
+	cr := csv.NewReader(br)
+	cr.ReuseRecord = true
+	header, err := cr.Read()
+	if err != nil {
+		var pe *csv.ParseError
+		switch {
+		case err == io.EOF:
+			return Errorf(EINVALID, "%s: the file is empty: want a header row of %s", imp.file, describeKinds())
+		case errors.As(err, &pe):
+			return Errorf(EINVALID, "%s:%d: header: not valid CSV: %v", imp.file, pe.StartLine, pe.Err)
+		}
+		return err
+	}
+	names := append([]string(nil), header...)
+	pos, err := imp.header(ctx, names, 1)
+	if err != nil {
+		return err
+	}
+	r := &row{pos: pos}
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			var pe *csv.ParseError
+			if !errors.As(err, &pe) {
+				return err
+			}
+			imp.rows++
+			imp.report.Rows++
+			reason := "not valid CSV: " + pe.Err.Error()
+			if errors.Is(pe.Err, csv.ErrFieldCount) {
+				reason = fmt.Sprintf("the row has %d %s: want %d like the header", len(rec), plural(len(rec), "field"), len(names))
+			}
+			if err := imp.bad(pe.StartLine, &rowError{reason: reason}); err != nil {
+				return err
+			}
+			continue
+		}
+		r.rec = rec
+		r.line, _ = cr.FieldPos(0)
+		if err := imp.row(ctx, r); err != nil {
+			return err
+		}
+	}
+}
+
+// readJSONL reads one JSON object per line; the first object's field names
+// give the kind, later objects may leave out optional fields.
+func (imp *importer) readJSONL(ctx context.Context, br *bufio.Reader) error {
+	sc := bufio.NewScanner(br)
+	sc.Buffer(make([]byte, 64<<10), maxJSONLine)
+	var (
+		r    *row
+		line int
+	)
+	for sc.Scan() {
+		line++
+		b := bytes.TrimSpace(sc.Bytes())
+		if len(b) == 0 {
+			continue
+		}
+		var obj map[string]json.RawMessage
+		jerr := json.Unmarshal(b, &obj)
+		if r == nil {
+			// The first object decides the kind: it must be readable.
+			if jerr != nil || obj == nil {
+				return Errorf(EINVALID, "%s:%d: not a JSON object: want one object per line with the fields of %s", imp.file, line, describeKinds())
+			}
+			names := make([]string, 0, len(obj))
+			for k := range obj {
+				names = append(names, k)
+			}
+			sort.Strings(names)
+			if _, err := imp.header(ctx, names, line); err != nil {
+				return err
+			}
+			pos := make([]int, len(imp.kind.columns))
+			for i := range pos {
+				pos[i] = i
+			}
+			r = &row{pos: pos, rec: make([]string, len(pos))}
+		}
+		r.line = line
+		if jerr != nil || obj == nil {
+			imp.rows++
+			imp.report.Rows++
+			if err := imp.bad(line, &rowError{reason: "not a JSON object"}); err != nil {
+				return err
+			}
+			continue
+		}
+		if e := imp.fill(r, obj); e != nil {
+			imp.rows++
+			imp.report.Rows++
+			if err := imp.bad(line, e); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := imp.row(ctx, r); err != nil {
+			return err
+		}
+	}
+	switch err := sc.Err(); {
+	case errors.Is(err, bufio.ErrTooLong):
+		return Errorf(EINVALID, "%s:%d: the line is longer than %d MiB", imp.file, line+1, maxJSONLine>>20)
+	case err != nil:
+		return err
+	}
+	if r == nil {
+		return Errorf(EINVALID, "%s: the file holds no JSON object: want one object per line with the fields of %s", imp.file, describeKinds())
+	}
+	return nil
+}
+
+// fill sets r.rec from a JSON object's fields: strings as they are, numbers
+// as written, booleans as true/false, null as absent.
+func (imp *importer) fill(r *row, obj map[string]json.RawMessage) *rowError {
+	for i := range r.rec {
+		r.rec[i] = ""
+	}
+	var unknown []string
+	for k, v := range obj {
+		c, ok := imp.kind.index[k]
+		if !ok {
+			if c, ok = imp.kind.index[strings.ToLower(strings.TrimSpace(k))]; !ok {
+				unknown = append(unknown, k)
+				continue
+			}
+		}
+		s, e := jsonScalar(k, v)
+		if e != nil {
+			return e
+		}
+		r.rec[c] = s
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return badf(unknown[0], "unknown field for %s: want %s", imp.kind.article(), imp.kind.describe())
+	}
+	return nil
+}
+
+func jsonScalar(field string, v json.RawMessage) (string, *rowError) {
+	if len(v) == 0 {
+		return "", nil
+	}
+	switch c := v[0]; {
+	case c == '"':
+		var s string
+		if err := json.Unmarshal(v, &s); err != nil {
+			return "", badf(field, "is not a valid JSON string")
+		}
+		return s, nil
+	case c == 'n':
+		return "", nil
+	case c == 't' || c == 'f':
+		return string(v), nil
+	case c == '-' || '0' <= c && c <= '9':
+		s := string(v)
+		if strings.Contains(s, ".") && !strings.ContainsAny(s, "eE") {
+			// 4.990 is the same number as 4.99.
+			s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+		}
+		return s, nil
+	}
+	return "", badf(field, "is a JSON %s: want a string or a number", jsonKind(v[0]))
+}
+
+func jsonKind(c byte) string {
+	if c == '[' {
+		return "array"
+	}
+	return "object"
+}
