@@ -1,0 +1,161 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/grocerydata/grocery/grocery"
+)
+
+func writeFile(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestImport(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "import.db")
+	stores := writeFile(t, dir, "stores.csv", strings.Join([]string{
+		"store_id,banner,province,name,city,postal_code,latitude,longitude,active",
+		"on-lob-1,loblaws,ON,Loblaws Queens Quay,Toronto,M5J 2R6,43.6410,-79.3760,true",
+		"on-nf-1,No Frills,Ontario,No Frills Dundas,Toronto,m6j1w3,43.65,-79.42,yes",
+	}, "\n")+"\n")
+	prices := writeFile(t, dir, "prices.csv", strings.Join([]string{
+		"date,store_id,banner,external_sku,price,regular_price,promo_ends,upc,name,brand,size,category",
+		"2026-11-18,on-lob-1,loblaws,20001,4.49,4.99,2026-11-25,06680000015,2% Milk,Natrel,2 L,Dairy & Eggs",
+		"2026-11-18,on-nf-1,no-frills,20001,4.79,,,066800000152,,,,",
+		"2026-11-17,on-lob-1,loblaws,20001,4.99,,,,,,,",
+	}, "\n")+"\n")
+	bad := writeFile(t, dir, "bad.csv", strings.Join([]string{
+		"date,store_id,banner,external_sku,price",
+		"2026-11-18,on-lob-1,loblaws,30001,3.99",
+		"2026-11-18,on-lob-1,loblaws,30002,3.999",
+		"2026-11-18,on-lob-1,metro,30003,3.99",
+	}, "\n")+"\n")
+
+	r := cli(t, nil, "import", "--db", db, stores, prices)
+	ok(t, r)
+	want := stores + ": stores csv, 2 rows read: 2 new, 0 updated, 0 unchanged, 0 skipped\n" +
+		prices + ": observations csv, 3 rows read: 3 new, 0 updated, 0 unchanged, 0 skipped\n"
+	if r.stdout != want {
+		t.Errorf("stdout:\n got %q\nwant %q", r.stdout, want)
+	}
+
+	// The same files again change nothing.
+	r = cli(t, nil, "import", "--db", db, stores, prices)
+	ok(t, r)
+	want = stores + ": stores csv, 2 rows read: 0 new, 0 updated, 2 unchanged, 0 skipped\n" +
+		prices + ": observations csv, 3 rows read: 0 new, 0 updated, 3 unchanged, 0 skipped\n"
+	if r.stdout != want {
+		t.Errorf("stdout:\n got %q\nwant %q", r.stdout, want)
+	}
+
+	// The imported rows answer queries.
+	r = cli(t, nil, "lookup", "066800000152", "--province", "ON", "--db", db, "--json")
+	ok(t, r)
+	var got grocery.LookupResult
+	decode(t, r.stdout, &got)
+	if got.Product.Name != "2% Milk" || len(got.Offers) != 2 {
+		t.Errorf("lookup after import: got %+v", got)
+	}
+
+	// A bad file stops at its first bad row; the files before it stay.
+	r = cli(t, nil, "import", "--db", db, stores, bad, prices)
+	if r.code != 1 {
+		t.Errorf("exit: got %d, want 1", r.code)
+	}
+	if want := stores + ": stores csv, 2 rows read: 0 new, 0 updated, 2 unchanged, 0 skipped\n"; r.stdout != want {
+		t.Errorf("stdout:\n got %q\nwant %q", r.stdout, want)
+	}
+	wantErr := "grocery: " + bad + `:3: price: "3.999" is not a dollar amount: want digits with at most two decimals, e.g. 4.99; nothing of ` +
+		bad + " was imported; " + stores + " stays imported\n"
+	if r.stderr != wantErr {
+		t.Errorf("stderr:\n got %q\nwant %q", r.stderr, wantErr)
+	}
+
+	// With --skip-invalid the bad rows are reported and skipped.
+	r = cli(t, nil, "import", "--db", db, "--skip-invalid", bad)
+	if r.code != 0 {
+		t.Fatalf("exit: got %d (%s), want 0", r.code, r.stderr)
+	}
+	if want := bad + ": observations csv, 3 rows read: 1 new, 0 updated, 0 unchanged, 2 skipped\n"; r.stdout != want {
+		t.Errorf("stdout:\n got %q\nwant %q", r.stdout, want)
+	}
+	wantErr = bad + `:3: price: "3.999" is not a dollar amount: want digits with at most two decimals, e.g. 4.99` + "\n" +
+		bad + `:4: banner: metro is not the banner of store "on-lob-1": it is loblaws` + "\n"
+	if r.stderr != wantErr {
+		t.Errorf("stderr:\n got %q\nwant %q", r.stderr, wantErr)
+	}
+
+	// A missing file fails before anything is imported.
+	r = cli(t, nil, "import", "--db", filepath.Join(dir, "new.db"), stores, filepath.Join(dir, "nope.csv"))
+	if r.code != 1 || r.stdout != "" || !strings.HasPrefix(r.stderr, "grocery: stat "+filepath.Join(dir, "nope.csv")+": no such file") {
+		t.Errorf("missing file: got exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "new.db")); err == nil {
+		t.Errorf("a failed import created the data file")
+	}
+}
+
+func TestDemo(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "my demo.db")
+	r := cli(t, nil, "demo", "--db", db, "--as-of", demoAsOf)
+	ok(t, r)
+	sum := demoSummary // the same scale, date and seed: the same data
+	s := sum.Samples
+	lines := strings.Split(r.stdout, "\n")
+	if want := "Built the small demo data set in " + db + ", as of " + demoAsOf + ": " + count(sum.Stores) + " stores, " +
+		count(sum.Products) + " products, " + count(sum.Observations) + " observations"; !strings.HasPrefix(lines[0], want) {
+		t.Errorf("summary:\n got %q\nwant %q...", lines[0], want)
+	}
+	q := " --province " + s.Province + " --db '" + db + "'"
+	for _, w := range []string{
+		"grocery lookup " + s.CarriedUPC + q,
+		"grocery lookup " + s.NotCarriedUPC + q,
+		"grocery history " + s.SKU + " --banner " + s.Banner + " --province " + s.Province + " --period 90d --db '" + db + "'",
+		"grocery stores" + q,
+	} {
+		if !strings.Contains(r.stdout, "  "+w+" ") {
+			t.Errorf("output lacks %q:\n%s", w, r.stdout)
+		}
+	}
+
+	// The sample commands run as printed.
+	r2 := cli(t, nil, "lookup", s.CarriedUPC, "--province", s.Province, "--db", db, "--json")
+	ok(t, r2)
+	var got grocery.LookupResult
+	decode(t, r2.stdout, &got)
+	if len(got.Offers) == 0 {
+		t.Errorf("the carried sample has no offers")
+	}
+
+	r = cli(t, nil, "demo", "--db", db, "--as-of", demoAsOf)
+	if want := "grocery: data file " + db + " already exists: pass --force to replace it\n"; r.code != 1 || r.stderr != want {
+		t.Errorf("second demo: got exit %d, stderr %q; want 1, %q", r.code, r.stderr, want)
+	}
+	r = cli(t, nil, "demo", "--db", db, "--as-of", "2026-11-31")
+	if want := "grocery: --as-of \"2026-11-31\" is not a date: want YYYY-MM-DD\n"; r.code != 1 || r.stderr != want {
+		t.Errorf("bad --as-of: got exit %d, stderr %q; want 1, %q", r.code, r.stderr, want)
+	}
+	r = cli(t, nil, "demo", "--db", db, "--scale", "huge", "--force")
+	if r.code != 1 || !strings.HasPrefix(r.stderr, `grocery: scale "huge" is unknown`) {
+		t.Errorf("bad --scale: got exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// TestReadWhileRead checks that a query works while another process holds
+// the data file for reading.
+func TestReadWhileRead(t *testing.T) {
+	svc := openDemo(t)
+	if _, err := svc.ListReferenceStores(context.Background(), grocery.StoresInput{}); err != nil {
+		t.Fatal(err)
+	}
+	ok(t, cli(t, nil, "stores", "--json"))
+}

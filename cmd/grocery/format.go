@@ -1,0 +1,187 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/grocerydata/grocery/grocery"
+)
+
+// writeJSON prints v as indented JSON: for a query result, the same JSON as
+// the MCP tool's structured result.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+func newTable(w io.Writer) *tabwriter.Writer {
+	return tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+}
+
+// money formats cents as "$4.99".
+func money(c grocery.Cents) string { return "$" + c.String() }
+
+// count formats n with thousands separators: 1,234,567.
+func count(n int) string {
+	s := strconv.Itoa(n)
+	if n < 0 {
+		return "-" + count(-n)
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// productLine describes a product: "2% Partly Skimmed Milk, Natrel, 2 L".
+func productLine(name, brand, size string) string {
+	var parts []string
+	for _, p := range []string{name, brand, size} {
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// promo describes a promotion: "until 2026-11-25", "yes" or "".
+func promo(on bool, ends *grocery.Date) string {
+	switch {
+	case !on:
+		return ""
+	case ends != nil:
+		return "until " + ends.String()
+	}
+	return "yes"
+}
+
+func provinceName(code string) string {
+	if p, ok := grocery.ProvinceByCode(code); ok {
+		return p.Name
+	}
+	return code
+}
+
+func printLookup(w io.Writer, res *grocery.LookupResult) error {
+	p := res.Product
+	line := productLine(p.Name, p.Brand, p.Size)
+	if p.Category != "" {
+		line += " (" + p.Category + ")"
+	}
+	fmt.Fprintln(w, line)
+	fmt.Fprintf(w, "UPC %s, GTIN %s\n\n", p.UPC, p.GTIN)
+	if len(res.Offers) == 0 {
+		fmt.Fprintf(w, "No current offers in %s: no reference store there observed it in the last 14 days.\n", provinceName(res.Province))
+		fmt.Fprintln(w, "That does not prove it is unavailable.")
+		return nil
+	}
+	fmt.Fprintf(w, "Offers in %s, prices in %s:\n", provinceName(res.Province), res.Currency)
+	tw := newTable(w)
+	fmt.Fprintln(tw, "BANNER\tSKU\tPRICE\tREGULAR\tPROMO\tRANGE\tUNIT PRICE\tSTORES\tOBSERVED")
+	for _, o := range res.Offers {
+		rng := ""
+		if o.MinPrice != o.MaxPrice {
+			rng = money(o.MinPrice) + "-" + money(o.MaxPrice)
+		}
+		unit := ""
+		if o.UnitPrice != nil {
+			unit = money(*o.UnitPrice) + " " + o.UnitPriceBasis
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", o.BannerName, o.ExternalSKU, money(o.Price), money(o.RegularPrice),
+			promo(o.OnPromo, o.PromoEnds), rng, unit, o.StoreCount, o.ObservedAt)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\nPrice history of an offer: grocery history SKU --banner BANNER --province "+res.Province)
+	return nil
+}
+
+func printSearch(w io.Writer, res *grocery.SearchResult) error {
+	if len(res.Results) == 0 {
+		fmt.Fprintf(w, "No products match %q in %s. That does not prove none are sold there.\n", res.Query, provinceName(res.Province))
+		return nil
+	}
+	fmt.Fprintf(w, "Products matching %q in %s, prices in %s:\n", res.Query, provinceName(res.Province), res.Currency)
+	tw := newTable(w)
+	fmt.Fprintln(tw, "UPC\tPRODUCT\tBANNER\tSKU\tPRICE\tREGULAR\tPROMO\tOBSERVED")
+	for _, e := range res.Results {
+		promoMark := ""
+		if e.OnPromo {
+			promoMark = "yes"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.UPC, productLine(e.Name, e.Brand, e.Size), e.BannerName, e.ExternalSKU,
+			money(e.Price), money(e.RegularPrice), promoMark, e.ObservedAt)
+	}
+	return tw.Flush()
+}
+
+func printHistory(w io.Writer, res *grocery.HistoryResult) error {
+	title := fmt.Sprintf("%s SKU %s in %s", bannerName(res.Banner), res.SKU, provinceName(res.Province))
+	if res.Name != "" {
+		title += ": " + res.Name
+	}
+	if res.UPC != "" {
+		title += " (UPC " + res.UPC + ")"
+	}
+	fmt.Fprintln(w, title)
+	fmt.Fprintf(w, "%s from %s to %s, prices in %s, across the province's reference stores\n\n", res.Period, res.From, res.To, res.Currency)
+	if len(res.Points) == 0 {
+		fmt.Fprintln(w, "No observations in this window. Try a longer --period.")
+		return nil
+	}
+	tw := newTable(w)
+	fmt.Fprintln(tw, "DATE\tMIN\tMEDIAN\tMAX\tSTORES")
+	for _, p := range res.Points {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\n", p.Date, money(p.Min), money(p.Median), money(p.Max), p.StoreCount)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if st := res.Stats; st != nil {
+		fmt.Fprintf(w, "\nLowest %s, highest %s, latest %s (median), %+.2f%% since %s\n", money(st.Min), money(st.Max), money(st.Latest), st.ChangePct, res.Points[0].Date)
+	}
+	return nil
+}
+
+func printStores(w io.Writer, res *grocery.StoresResult) error {
+	if len(res.Stores) == 0 {
+		fmt.Fprintln(w, "No active reference stores match.")
+		return nil
+	}
+	tw := newTable(w)
+	fmt.Fprintln(tw, "STORE\tBANNER\tPROVINCE\tNAME\tCITY\tPOSTAL CODE\tLATITUDE\tLONGITUDE\tOBS 30D")
+	for _, s := range res.Stores {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%.4f\t%.4f\t%s\n", s.ID, s.BannerName, s.Province, s.Name, s.City, s.PostalCode,
+			s.Latitude, s.Longitude, count(s.Observations30d))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(res.Stores) < res.Total {
+		fmt.Fprintf(w, "\n%d of %s reference stores; --limit shows up to 50, --province and --banner narrow the list.\n", len(res.Stores), count(res.Total))
+	} else {
+		fmt.Fprintf(w, "\n%s reference %s.\n", count(res.Total), plural(res.Total, "store"))
+	}
+	return nil
+}
+
+func bannerName(slug string) string {
+	if b, err := grocery.ParseBanner(slug); err == nil {
+		return b.Name
+	}
+	return slug
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}

@@ -1,0 +1,168 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/grocerydata/grocery/grocery"
+	"github.com/spf13/cobra"
+)
+
+func (a *app) importCmd() *cobra.Command {
+	var skipInvalid bool
+	cmd := &cobra.Command{
+		Use:   "import FILE...",
+		Short: "Load stores or observations from CSV or JSON Lines files",
+		Long: `import loads each FILE in order into the data file (created if needed).
+
+A file is CSV with a header row (RFC 4180) or JSON Lines with the same field
+names, and holds one kind of row:
+
+  stores:       store_id, banner, province, name, city, postal_code,
+                latitude, longitude[, active]
+  observations: date, store_id, banner, external_sku, price[, regular_price,
+                promo_ends, upc, name, brand, size, category]
+
+Columns come in any order; prices are in dollars (4.99), dates YYYY-MM-DD.
+Import the stores before their observations. A row with a upc also records
+the product and the SKU -> barcode link; an 11-digit UPC gets its check digit.
+
+Each file is all or nothing: a bad row stops the import with the file, line
+and reason, and nothing of that file is written (files before it stay
+imported). With --skip-invalid, bad rows are skipped and reported instead.
+Importing the same rows again changes nothing.`,
+		Example: "  grocery import stores.csv prices.csv\n  grocery import --skip-invalid feed-2026-11-19.jsonl",
+		Args:    usageArgs(cobra.MinimumNArgs(1)),
+		ValidArgsFunction: func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			return []cobra.Completion{"csv", "jsonl", "json", "ndjson"}, cobra.ShellCompDirectiveFilterFileExt
+		},
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			return a.runImport(cmd, args, skipInvalid)
+		}),
+	}
+	cmd.Flags().BoolVar(&skipInvalid, "skip-invalid", false, "skip bad rows (and report them) instead of stopping")
+	return cmd
+}
+
+func (a *app) runImport(cmd *cobra.Command, files []string, skipInvalid bool) error {
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	// A missing file fails before anything is imported (or created).
+	for _, name := range files {
+		if _, err := os.Stat(name); err != nil {
+			return err
+		}
+	}
+	svc, err := grocery.Open(a.dbPath(cmd), nil)
+	if err != nil {
+		return err
+	}
+	defer svc.Close()
+	var done []string
+	for _, name := range files {
+		rep, err := importFile(cmd, svc, name, skipInvalid, isTerminal(stderr))
+		if err != nil {
+			note := "nothing of " + name + " was imported"
+			switch len(done) {
+			case 0:
+			case 1:
+				note += "; " + done[0] + " stays imported"
+			default:
+				note += "; " + strings.Join(done, ", ") + " stay imported"
+			}
+			return &noted{err: err, note: note}
+		}
+		for _, p := range rep.Problems {
+			fmt.Fprintln(stderr, p)
+		}
+		listed := 0
+		for _, p := range rep.Problems {
+			if !strings.Contains(p, "restricted-circulation") {
+				listed++
+			}
+		}
+		if rep.Skipped > listed {
+			fmt.Fprintf(stderr, "%s: %s more skipped %s not listed\n", name, count(rep.Skipped-listed), plural(rep.Skipped-listed, "row"))
+		}
+		fmt.Fprintf(stdout, "%s: %s %s, %s %s read: %s new, %s updated, %s unchanged, %s skipped\n", name,
+			rep.Kind, rep.Format, count(rep.Rows), plural(rep.Rows, "row"),
+			count(rep.New), count(rep.Updated), count(rep.Unchanged), count(rep.Skipped))
+		done = append(done, name)
+	}
+	return nil
+}
+
+func importFile(cmd *cobra.Command, svc *grocery.Service, name string, skipInvalid, bar bool) (*grocery.ImportReport, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	opts := &grocery.ImportOptions{SkipInvalid: skipInvalid}
+	if bar {
+		var size int64
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			size = fi.Size()
+		}
+		p := &progressBar{w: cmd.ErrOrStderr(), label: name, total: size, unit: megabytes}
+		opts.Progress = p.update
+		defer p.clear()
+	}
+	return svc.Import(cmd.Context(), name, f, opts)
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// progressBar draws a one-line progress bar on a terminal, at most ten
+// times a second.
+type progressBar struct {
+	w     io.Writer
+	label string
+	total int64              // 0 when unknown
+	unit  func(int64) string // formats an amount
+	last  time.Time
+	drawn bool
+}
+
+func (p *progressBar) update(n int64) {
+	now := time.Now()
+	finished := p.total > 0 && n >= p.total
+	if now.Sub(p.last) < 100*time.Millisecond && !finished {
+		return
+	}
+	p.last = now
+	const width = 30
+	if p.total > 0 {
+		frac := min(float64(n)/float64(p.total), 1)
+		fill := int(frac * width)
+		fmt.Fprintf(p.w, "\r%s [%s%s] %3.0f%% %s / %s", p.label, strings.Repeat("#", fill), strings.Repeat(".", width-fill),
+			frac*100, p.unit(n), p.unit(p.total))
+		if finished {
+			fmt.Fprint(p.w, ", writing")
+		}
+	} else {
+		fmt.Fprintf(p.w, "\r%s %s", p.label, p.unit(n))
+	}
+	p.drawn = true
+}
+
+// clear erases the bar.
+func (p *progressBar) clear() {
+	if p.drawn {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}
+
+func megabytes(n int64) string {
+	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+}

@@ -1,0 +1,18 @@
+// Command grocery is the command-line interface of the grocery price data
+// service: it builds the demo data set, imports stores and observations,
+// and answers the four lookups (lookup, search, history, stores) from a
+// local data file.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}

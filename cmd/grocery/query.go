@@ -1,0 +1,231 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/grocerydata/grocery/grocery"
+	"github.com/spf13/cobra"
+)
+
+// queryFlags are the flags the four lookup commands share.
+type queryFlags struct {
+	province string
+	limit    int
+	json     bool
+}
+
+// add registers --province (required says whether the command needs it),
+// --limit (when withLimit) and --json.
+func (q *queryFlags) add(cmd *cobra.Command, required, withLimit bool) {
+	help := "province or territory code, e.g. ON (env GROCERY_PROVINCE)"
+	if !required {
+		help = "only stores of this province or territory, e.g. ON (env GROCERY_PROVINCE)"
+	}
+	cmd.Flags().StringVar(&q.province, "province", "", help)
+	cmd.RegisterFlagCompletionFunc("province", completeProvince)
+	if withLimit {
+		cmd.Flags().IntVar(&q.limit, "limit", grocery.DefaultLimit, "at most this many results, 1 to 50")
+	}
+	cmd.Flags().BoolVar(&q.json, "json", false, "print the result as JSON (the MCP tool's structured result)")
+}
+
+// provinceOf returns --province, else GROCERY_PROVINCE. A command that
+// needs a province and has none gets a usage error listing the codes.
+func (a *app) provinceOf(cmd *cobra.Command, q *queryFlags, required bool) (string, error) {
+	p := q.province
+	if !cmd.Flags().Changed("province") {
+		p = a.getenv("GROCERY_PROVINCE")
+	}
+	if required && strings.TrimSpace(p) == "" {
+		return "", usagef("--province is required (or set GROCERY_PROVINCE): one of %s", provinceCodes())
+	}
+	return p, nil
+}
+
+func provinceCodes() string {
+	var codes []string
+	for _, p := range grocery.Provinces() {
+		codes = append(codes, p.Code)
+	}
+	return strings.Join(codes, " ")
+}
+
+func completeProvince(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	var out []cobra.Completion
+	for _, p := range grocery.Provinces() {
+		out = append(out, cobra.CompletionWithDesc(p.Code, p.Name))
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
+}
+
+func completeBanner(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	var out []cobra.Completion
+	for _, b := range grocery.Banners() {
+		out = append(out, cobra.CompletionWithDesc(b.Slug, b.Name))
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
+}
+
+func completePeriod(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	return []cobra.Completion{"7d", "14d", "30d", "90d", "180d", "365d"}, cobra.ShellCompDirectiveNoFileComp
+}
+
+func noFiles(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	return nil, cobra.ShellCompDirectiveNoFileComp
+}
+
+func (a *app) lookupCmd() *cobra.Command {
+	var q queryFlags
+	cmd := &cobra.Command{
+		Use:   "lookup UPC",
+		Short: "Current offers for a barcode in one province",
+		Long: `lookup resolves a UPC/EAN/GTIN barcode to its product and shows the current
+offers for it across the banners of one province: price, regular price,
+promotion, unit price, and how many reference stores observed it.
+
+A known product that no banner carries in the province has no offers; that
+does not prove it is unavailable. Use an offer's SKU with 'grocery history'.`,
+		Example:           "  grocery lookup 068000000154 --province ON\n  grocery lookup 068000000154 --province QC --json",
+		Args:              usageArgs(cobra.ExactArgs(1)),
+		ValidArgsFunction: noFiles,
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			prov, err := a.provinceOf(cmd, &q, true)
+			if err != nil {
+				return err
+			}
+			svc, err := a.openRead(cmd)
+			if err != nil {
+				return err
+			}
+			defer svc.Close()
+			res, err := svc.LookupProduct(cmd.Context(), grocery.LookupInput{UPC: args[0], Province: prov, Limit: q.limit})
+			if err != nil {
+				return err
+			}
+			if q.json {
+				return writeJSON(cmd.OutOrStdout(), res)
+			}
+			return printLookup(cmd.OutOrStdout(), res)
+		}),
+	}
+	q.add(cmd, true, true)
+	return cmd
+}
+
+func (a *app) searchCmd() *cobra.Command {
+	var q queryFlags
+	cmd := &cobra.Command{
+		Use:   "search QUERY...",
+		Short: "Search products by name or brand in one province",
+		Long: `search finds products by name or brand (the words of QUERY, accents and
+case ignored, prefixes match) and shows each banner's current price in one
+province. It never mixes provinces.`,
+		Example:           "  grocery search milk --province ON\n  grocery search crème glacée --province QC --limit 20",
+		Args:              usageArgs(cobra.MinimumNArgs(1)),
+		ValidArgsFunction: noFiles,
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			prov, err := a.provinceOf(cmd, &q, true)
+			if err != nil {
+				return err
+			}
+			svc, err := a.openRead(cmd)
+			if err != nil {
+				return err
+			}
+			defer svc.Close()
+			res, err := svc.SearchProducts(cmd.Context(), grocery.SearchInput{Query: strings.Join(args, " "), Province: prov, Limit: q.limit})
+			if err != nil {
+				return err
+			}
+			if q.json {
+				return writeJSON(cmd.OutOrStdout(), res)
+			}
+			return printSearch(cmd.OutOrStdout(), res)
+		}),
+	}
+	q.add(cmd, true, true)
+	return cmd
+}
+
+func (a *app) historyCmd() *cobra.Command {
+	var (
+		q              queryFlags
+		banner, period string
+	)
+	cmd := &cobra.Command{
+		Use:   "history SKU --banner BANNER",
+		Short: "Observed price series of a retailer SKU in one province",
+		Long: `history shows the observed prices of one banner's SKU (an external_sku from
+'grocery lookup' or 'grocery search', not a barcode) across the reference
+stores of one province, day by day: lowest, median and highest price.`,
+		Example:           "  grocery history 21000001_EA --banner loblaws --province ON\n  grocery history 21000001_EA --banner loblaws --province ON --period 90d",
+		Args:              usageArgs(cobra.ExactArgs(1)),
+		ValidArgsFunction: noFiles,
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			prov, err := a.provinceOf(cmd, &q, true)
+			if err != nil {
+				return err
+			}
+			svc, err := a.openRead(cmd)
+			if err != nil {
+				return err
+			}
+			defer svc.Close()
+			res, err := svc.PriceHistory(cmd.Context(), grocery.HistoryInput{SKU: args[0], Banner: banner, Province: prov, Period: period})
+			if err != nil {
+				return err
+			}
+			if q.json {
+				return writeJSON(cmd.OutOrStdout(), res)
+			}
+			return printHistory(cmd.OutOrStdout(), res)
+		}),
+	}
+	q.add(cmd, true, false)
+	cmd.Flags().StringVar(&banner, "banner", "", "the banner the SKU belongs to, e.g. loblaws")
+	cmd.MarkFlagRequired("banner")
+	cmd.RegisterFlagCompletionFunc("banner", completeBanner)
+	cmd.Flags().StringVar(&period, "period", "30d", "lookback window: 7d, 14d, 30d, 90d, 180d or 365d")
+	cmd.RegisterFlagCompletionFunc("period", completePeriod)
+	return cmd
+}
+
+func (a *app) storesCmd() *cobra.Command {
+	var (
+		q      queryFlags
+		banner string
+	)
+	cmd := &cobra.Command{
+		Use:   "stores",
+		Short: "The active reference stores prices are collected from",
+		Long: `stores lists the active reference stores, the panel prices are collected
+from, optionally of one province and one banner. It is not a directory of
+all grocery stores.`,
+		Example:           "  grocery stores --province ON\n  grocery stores --banner maxi --limit 50",
+		Args:              usageArgs(cobra.NoArgs),
+		ValidArgsFunction: noFiles,
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			prov, err := a.provinceOf(cmd, &q, false)
+			if err != nil {
+				return err
+			}
+			svc, err := a.openRead(cmd)
+			if err != nil {
+				return err
+			}
+			defer svc.Close()
+			res, err := svc.ListReferenceStores(cmd.Context(), grocery.StoresInput{Province: prov, Banner: banner, Limit: q.limit})
+			if err != nil {
+				return err
+			}
+			if q.json {
+				return writeJSON(cmd.OutOrStdout(), res)
+			}
+			return printStores(cmd.OutOrStdout(), res)
+		}),
+	}
+	q.add(cmd, false, true)
+	cmd.Flags().StringVar(&banner, "banner", "", "only stores of this banner, e.g. loblaws")
+	cmd.RegisterFlagCompletionFunc("banner", completeBanner)
+	return cmd
+}

@@ -1,0 +1,350 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/grocerydata/grocery/grocery"
+)
+
+// decode decodes a command's --json output strictly into v.
+func decode(t *testing.T, out string, v any) {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(out))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		t.Fatalf("decoding the JSON output: %v\n%s", err, out)
+	}
+}
+
+func TestLookup(t *testing.T) {
+	ctx := context.Background()
+	svc := openDemo(t)
+	s := demoSummary.Samples
+
+	t.Run("JSON", func(t *testing.T) {
+		for _, upc := range []string{s.CarriedUPC, s.NotCarriedUPC} {
+			r := cli(t, nil, "lookup", upc, "--province", s.Province, "--json")
+			ok(t, r)
+			var got grocery.LookupResult
+			decode(t, r.stdout, &got)
+			want, err := svc.LookupProduct(ctx, grocery.LookupInput{UPC: upc, Province: s.Province})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, &got); diff != "" {
+				t.Errorf("lookup %s (-library +cli):\n%s", upc, diff)
+			}
+		}
+	})
+
+	t.Run("JSONLimit", func(t *testing.T) {
+		r := cli(t, nil, "lookup", s.CarriedUPC, "--province", strings.ToLower(s.Province), "--limit", "1", "--json")
+		ok(t, r)
+		var got grocery.LookupResult
+		decode(t, r.stdout, &got)
+		if len(got.Offers) != 1 || got.Province != s.Province {
+			t.Errorf("got %d offers in %q, want 1 in %q", len(got.Offers), got.Province, s.Province)
+		}
+	})
+
+	t.Run("Table", func(t *testing.T) {
+		want, err := svc.LookupProduct(ctx, grocery.LookupInput{UPC: s.CarriedUPC, Province: s.Province})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := cli(t, nil, "lookup", s.CarriedUPC, "--province", s.Province)
+		ok(t, r)
+		lines := strings.Split(r.stdout, "\n")
+		if !strings.HasPrefix(lines[0], want.Product.Name+", "+want.Product.Brand) {
+			t.Errorf("first line: got %q, want the product's name and brand", lines[0])
+		}
+		for _, w := range []string{"UPC " + want.Product.UPC, "BANNER", "SKU", "PRICE", "REGULAR", "PROMO", "STORES", "OBSERVED"} {
+			if !strings.Contains(r.stdout, w) {
+				t.Errorf("output lacks %q:\n%s", w, r.stdout)
+			}
+		}
+		// One row per offer, with its banner, SKU, price and date.
+		for _, o := range want.Offers {
+			row := findLine(r.stdout, o.BannerName+" ")
+			for _, w := range []string{o.ExternalSKU, "$" + o.Price.String(), o.ObservedAt.String()} {
+				if !strings.Contains(row, w) {
+					t.Errorf("row of %s: got %q, want it to hold %q", o.BannerName, row, w)
+				}
+			}
+			if o.OnPromo && o.PromoEnds != nil && !strings.Contains(row, "until "+o.PromoEnds.String()) {
+				t.Errorf("row of %s: got %q, want the promotion marked", o.BannerName, row)
+			}
+		}
+	})
+
+	t.Run("NotCarried", func(t *testing.T) {
+		r := cli(t, nil, "lookup", s.NotCarriedUPC, "--province", s.Province)
+		ok(t, r)
+		if !strings.Contains(r.stdout, "No current offers in ") || !strings.Contains(r.stdout, "does not prove") {
+			t.Errorf("got:\n%s\nwant a note that no offer is current", r.stdout)
+		}
+	})
+
+	t.Run("ProvinceFromEnv", func(t *testing.T) {
+		r := cli(t, env{"GROCERY_PROVINCE": s.Province, "GROCERY_DB": demoDB}, "lookup", s.CarriedUPC, "--json")
+		ok(t, r)
+		var got grocery.LookupResult
+		decode(t, r.stdout, &got)
+		if got.Province != s.Province {
+			t.Errorf("province: got %q, want %q", got.Province, s.Province)
+		}
+		// The flag wins over the environment.
+		r = cli(t, env{"GROCERY_PROVINCE": "XX"}, "lookup", s.CarriedUPC, "--province", s.Province)
+		ok(t, r)
+	})
+}
+
+func TestSearch(t *testing.T) {
+	ctx := context.Background()
+	svc := openDemo(t)
+	s := demoSummary.Samples
+	words := strings.Fields(s.Query)
+
+	r := cli(t, nil, append([]string{"search", "--province", s.Province, "--json", "--limit", "20"}, words...)...)
+	ok(t, r)
+	var got grocery.SearchResult
+	decode(t, r.stdout, &got)
+	want, err := svc.SearchProducts(ctx, grocery.SearchInput{Query: strings.Join(words, " "), Province: s.Province, Limit: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, &got); diff != "" {
+		t.Errorf("search (-library +cli):\n%s", diff)
+	}
+	if len(want.Results) == 0 {
+		t.Fatalf("search %q found nothing: the sample query should", s.Query)
+	}
+
+	r = cli(t, nil, append([]string{"search", "--province", s.Province}, words...)...)
+	ok(t, r)
+	for _, e := range want.Results[:min(len(want.Results), 10)] {
+		if !strings.Contains(r.stdout, e.ExternalSKU) || !strings.Contains(r.stdout, e.UPC) {
+			t.Errorf("table lacks %s / %s:\n%s", e.UPC, e.ExternalSKU, r.stdout)
+		}
+	}
+
+	r = cli(t, nil, "search", "zzzzqqq", "--province", s.Province)
+	ok(t, r)
+	if !strings.HasPrefix(r.stdout, `No products match "zzzzqqq" in `) {
+		t.Errorf("no match: got %q", r.stdout)
+	}
+}
+
+func TestHistory(t *testing.T) {
+	ctx := context.Background()
+	svc := openDemo(t)
+	s := demoSummary.Samples
+
+	for _, period := range []string{"", "90d"} {
+		args := []string{"history", s.SKU, "--banner", s.Banner, "--province", s.Province, "--json"}
+		if period != "" {
+			args = append(args, "--period", period)
+		}
+		r := cli(t, nil, args...)
+		ok(t, r)
+		got := new(grocery.HistoryResult)
+		if err := json.Unmarshal([]byte(r.stdout), got); err != nil {
+			t.Fatalf("decoding: %v\n%s", err, r.stdout)
+		}
+		want, err := svc.PriceHistory(ctx, grocery.HistoryInput{SKU: s.SKU, Banner: s.Banner, Province: s.Province, Period: period})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("history %q (-library +cli):\n%s", period, diff)
+		}
+		if len(want.Points) == 0 {
+			t.Errorf("history %q: no points; the sample SKU should have some", period)
+		}
+	}
+
+	want, err := svc.PriceHistory(ctx, grocery.HistoryInput{SKU: s.SKU, Banner: s.Banner, Province: s.Province, Period: "90d"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := cli(t, nil, "history", s.SKU, "--banner", s.Banner, "--province", s.Province, "--period", "90d")
+	ok(t, r)
+	for _, p := range want.Points {
+		row := findLine(r.stdout, p.Date.String()+"  ")
+		if !strings.Contains(row, "$"+p.Median.String()) {
+			t.Errorf("row of %s: got %q, want the median $%s", p.Date, row, p.Median)
+		}
+	}
+	if !strings.Contains(r.stdout, "latest $"+want.Stats.Latest.String()) {
+		t.Errorf("output lacks the latest price:\n%s", r.stdout)
+	}
+}
+
+func TestStores(t *testing.T) {
+	ctx := context.Background()
+	svc := openDemo(t)
+	s := demoSummary.Samples
+
+	tests := []struct {
+		name string
+		args []string
+		in   grocery.StoresInput
+	}{
+		{"All", nil, grocery.StoresInput{}},
+		{"Province", []string{"--province", s.Province}, grocery.StoresInput{Province: s.Province}},
+		{"Banner", []string{"--banner", s.Banner, "--limit", "50"}, grocery.StoresInput{Banner: s.Banner, Limit: 50}},
+		{"BannerName", []string{"--banner", grocery.Banners()[0].Name}, grocery.StoresInput{Banner: grocery.Banners()[0].Slug}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := cli(t, nil, append([]string{"stores", "--json"}, tt.args...)...)
+			ok(t, r)
+			var got grocery.StoresResult
+			decode(t, r.stdout, &got)
+			want, err := svc.ListReferenceStores(ctx, tt.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Active is not part of the JSON: every store listed is active.
+			if diff := cmp.Diff(want, &got, cmpopts.IgnoreFields(grocery.Store{}, "Active")); diff != "" {
+				t.Errorf("stores (-library +cli):\n%s", diff)
+			}
+
+			r = cli(t, nil, append([]string{"stores"}, tt.args...)...)
+			ok(t, r)
+			for _, st := range want.Stores {
+				if row := findLine(r.stdout, st.ID+" "); !strings.Contains(row, st.PostalCode) || !strings.Contains(row, st.City) {
+					t.Errorf("row of %s: got %q", st.ID, row)
+				}
+			}
+		})
+	}
+}
+
+func TestErrors(t *testing.T) {
+	s := demoSummary.Samples
+	missing := t.TempDir() + "/missing.db"
+	tests := []struct {
+		name string
+		env  env
+		args []string
+		code int
+		want string // the whole line on stderr, or its start when it ends in "..."
+	}{
+		{"BadProvince", nil, []string{"lookup", s.CarriedUPC, "--province", "Ontari"}, 1,
+			`grocery: province "Ontari" is not a Canadian province or territory: want one of AB BC MB NB NL NS NT NU ON PE QC SK YT (or an English or French name)`},
+		{"BadProvinceEnv", env{"GROCERY_PROVINCE": "XX"}, []string{"search", "milk"}, 1,
+			`grocery: province "XX" is not a Canadian province or territory: want one of AB BC MB NB NL NS NT NU ON PE QC SK YT...`},
+		{"MissingProvince", nil, []string{"lookup", s.CarriedUPC}, 2,
+			"grocery: --province is required (or set GROCERY_PROVINCE): one of AB BC MB NB NL NS NT NU ON PE QC SK YT (see 'grocery lookup --help')"},
+		{"WrongCheckDigit", nil, []string{"lookup", wrongCheckDigit(s.CarriedUPC), "--province", "ON"}, 1,
+			`grocery: upc "` + wrongCheckDigit(s.CarriedUPC) + `" has a wrong check digit: it ends in ` + wrongCheckDigit(s.CarriedUPC)[len(s.CarriedUPC)-1:] + `, the GS1 check digit should be ` + s.CarriedUPC[len(s.CarriedUPC)-1:]},
+		{"NotInCatalogue", nil, []string{"lookup", s.UnknownUPC, "--province", "ON"}, 1,
+			"grocery: upc " + s.UnknownUPC + " is a valid barcode but not in the catalogue"},
+		{"MissingFile", nil, []string{"lookup", s.CarriedUPC, "--province", "ON", "--db", missing}, 1,
+			"grocery: no data file at " + missing + ": run 'grocery demo' to build one, or pass --db PATH (or set GROCERY_DB)"},
+		{"MissingFileEnv", env{"GROCERY_DB": missing}, []string{"stores"}, 1,
+			"grocery: no data file at " + missing + ": run 'grocery demo' to build one, or pass --db PATH (or set GROCERY_DB)"},
+		{"UnknownBanner", nil, []string{"stores", "--banner", "lowblaws"}, 1,
+			`grocery: banner "lowblaws" is unknown: want one of atlantic-superstore, buy-low-foods, co-op, ...`},
+		{"UnknownBannerHistory", nil, []string{"history", s.SKU, "--banner", "lowblaws", "--province", s.Province}, 1,
+			`grocery: banner "lowblaws" is unknown: want one of ...`},
+		{"BarcodeAsSKU", nil, []string{"history", s.CarriedUPC, "--banner", s.Banner, "--province", s.Province}, 1,
+			`grocery: sku "` + s.CarriedUPC + `" is a barcode, not an external_sku: ...`},
+		{"BadPeriod", nil, []string{"history", s.SKU, "--banner", s.Banner, "--province", s.Province, "--period", "2w"}, 1,
+			`grocery: period "2w" is not supported: want one of 7d, 14d, 30d, 90d, 180d, 365d (default 30d)`},
+		{"LimitOutOfRange", nil, []string{"stores", "--limit", "51"}, 1,
+			"grocery: limit 51 is out of range: want 1 to 50 (default 10)"},
+		{"LimitNotNumber", nil, []string{"stores", "--limit", "ten"}, 2,
+			`grocery: invalid argument "ten" for "--limit" flag: want a whole number (see 'grocery stores --help')`},
+		{"BannerRequired", nil, []string{"history", s.SKU, "--province", s.Province}, 2,
+			`grocery: required flag(s) "banner" not set (see 'grocery history --help')`},
+		{"UnknownFlag", nil, []string{"lookup", s.CarriedUPC, "--provinec", "ON"}, 2,
+			"grocery: unknown flag: --provinec (see 'grocery lookup --help')"},
+		{"UnknownCommand", nil, []string{"lokup", s.CarriedUPC}, 2,
+			`grocery: unknown command "lokup" for "grocery"; did you mean lookup? (see 'grocery --help')`},
+		{"TooManyArgs", nil, []string{"lookup", s.CarriedUPC, s.NotCarriedUPC, "--province", "ON"}, 2,
+			"grocery: accepts 1 arg(s), received 2 (see 'grocery lookup --help')"},
+		{"NoArgs", nil, []string{"search", "--province", "ON"}, 2,
+			"grocery: requires at least 1 arg(s), only received 0 (see 'grocery search --help')"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := cli(t, tt.env, tt.args...)
+			if r.code != tt.code {
+				t.Errorf("exit: got %d, want %d", r.code, tt.code)
+			}
+			if r.stdout != "" {
+				t.Errorf("stdout: got %q, want nothing", r.stdout)
+			}
+			line, rest, _ := strings.Cut(r.stderr, "\n")
+			if rest != "" {
+				t.Errorf("stderr: got %q, want one line", r.stderr)
+			}
+			if prefix, ok := strings.CutSuffix(tt.want, "..."); ok {
+				if !strings.HasPrefix(line, prefix) {
+					t.Errorf("stderr:\n got %q\nwant %q", line, tt.want)
+				}
+			} else if line != tt.want {
+				t.Errorf("stderr:\n got %q\nwant %q", line, tt.want)
+			}
+		})
+	}
+	if _, err := grocery.Open(missing, &grocery.Options{ReadOnly: true}); grocery.ErrorCode(err) != grocery.ENOTFOUND {
+		t.Errorf("a query created the missing data file: %v", err)
+	}
+}
+
+func TestCompletion(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want []string // lines that must appear
+	}{
+		{"Province", []string{"__complete", "lookup", "0", "--province", ""}, []string{"ON\tOntario", "QC\tQuebec", ":4"}},
+		{"Banner", []string{"__complete", "stores", "--banner", ""}, []string{"loblaws\tLoblaws", "no-frills\tNo Frills", ":4"}},
+		{"Period", []string{"__complete", "history", "X", "--period", ""}, []string{"90d", ":4"}},
+		{"Scale", []string{"__complete", "demo", "--scale", ""}, []string{"small\tbuilds in seconds", "large\tabout ten million observations"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := cli(t, env{"GROCERY_DB": demoDB}, tt.args...)
+			if r.code != 0 {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(r.stdout, w+"\n") {
+					t.Errorf("completion lacks %q:\n%s", w, r.stdout)
+				}
+			}
+		})
+	}
+	for _, shell := range []string{"bash", "zsh", "fish", "powershell"} {
+		r := cli(t, env{"GROCERY_DB": demoDB}, "completion", shell)
+		ok(t, r)
+		if !strings.Contains(r.stdout, "grocery") {
+			t.Errorf("completion %s: got %d bytes without the command's name", shell, len(r.stdout))
+		}
+	}
+}
+
+// findLine returns the first line of s that contains substr, or "".
+func findLine(s, substr string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, substr) {
+			return l
+		}
+	}
+	return ""
+}
+
+// wrongCheckDigit returns upc with its last digit changed.
+func wrongCheckDigit(upc string) string {
+	last := upc[len(upc)-1]
+	return upc[:len(upc)-1] + string('0'+(last-'0'+1)%10)
+}

@@ -1,0 +1,250 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/grocerydata/grocery/grocery"
+	"github.com/spf13/cobra"
+)
+
+// Exit statuses.
+const (
+	exitOK    = 0
+	exitError = 1 // the command failed
+	exitUsage = 2 // the command line is wrong
+)
+
+// defaultDB is the data file used without --db or GROCERY_DB.
+const defaultDB = "./grocery.db"
+
+// run runs the command line args and returns the exit status.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	root := newRootCmd(stdin, stdout, stderr, os.Getenv)
+	root.SetArgs(args)
+	return execute(ctx, root, os.Getenv)
+}
+
+// execute runs the command tree built by newRootCmd and returns the exit
+// status: 0, 1 when the command failed, 2 when the command line is wrong.
+// Every error is written to the root's Err as one line starting "grocery: "
+// (with GROCERY_DEBUG set, internal errors show their text).
+func execute(ctx context.Context, root *cobra.Command, getenv func(string) string) int {
+	cmd, err := root.ExecuteContextC(ctx)
+	if err == nil {
+		return exitOK
+	}
+	code := exitError
+	var ue *usageError
+	var re *runError
+	switch {
+	case errors.As(err, &ue):
+		code = exitUsage
+	case errors.As(err, &re):
+	default:
+		// Cobra's own errors: unknown commands and flags, bad arguments,
+		// required flags not set.
+		code = exitUsage
+	}
+	msg := errorLine(err, getenv("GROCERY_DEBUG") != "")
+	if code == exitUsage && cmd != nil {
+		msg += fmt.Sprintf(" (see '%s --help')", cmd.CommandPath())
+	}
+	fmt.Fprintln(root.ErrOrStderr(), "grocery: "+msg)
+	return code
+}
+
+// app holds what the commands share.
+type app struct {
+	stdin  io.Reader
+	getenv func(string) string
+	db     string // --db as given
+}
+
+// newRootCmd builds the command tree. Output goes to stdout and stderr (the
+// root's Out and Err, which tests may replace with SetOut and SetErr);
+// getenv supplies GROCERY_DB and GROCERY_PROVINCE.
+func newRootCmd(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *cobra.Command {
+	a := &app{stdin: stdin, getenv: getenv}
+	root := &cobra.Command{
+		Use:   "grocery",
+		Short: "Canadian grocery prices from a local data file",
+		Long: `grocery answers questions about Canadian grocery products and prices from a
+local data file of reference stores and observed shelf prices.
+
+Build a demo data set with 'grocery demo', or load your own stores and
+observations with 'grocery import'. Then look a barcode up with 'grocery
+lookup', search by name with 'grocery search', follow a retailer SKU's price
+with 'grocery history' and see the reference stores with 'grocery stores'.
+
+Prices are store-scoped: every lookup is for one province. An empty result
+does not prove a product is unavailable.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		// "invalid argument "x" for "--limit" flag: strconv.ParseInt: ...": say what is wanted instead.
+		if msg, _, ok := strings.Cut(err.Error(), ": strconv.Parse"); ok {
+			return usagef("%s: want a whole number", msg)
+		}
+		return &usageError{err}
+	})
+	root.PersistentFlags().StringVar(&a.db, "db", defaultDB, "`PATH` of the data file (env GROCERY_DB)")
+
+	root.AddGroup(
+		&cobra.Group{ID: "query", Title: "Lookups:"},
+		&cobra.Group{ID: "data", Title: "Data:"},
+	)
+	for _, c := range []*cobra.Command{a.lookupCmd(), a.searchCmd(), a.historyCmd(), a.storesCmd()} {
+		c.GroupID = "query"
+		root.AddCommand(c)
+	}
+	for _, c := range []*cobra.Command{a.demoCmd(), a.importCmd()} {
+		c.GroupID = "data"
+		root.AddCommand(c)
+	}
+	return root
+}
+
+// dbPath returns the data file: --db, else GROCERY_DB, else ./grocery.db.
+func (a *app) dbPath(cmd *cobra.Command) string {
+	if f := cmd.Flags().Lookup("db"); f != nil && f.Changed {
+		return a.db
+	}
+	if env := a.getenv("GROCERY_DB"); env != "" {
+		return env
+	}
+	return defaultDB
+}
+
+// openRead opens the data file for reading, so that queries work while
+// other readers hold it. A missing file is an error that suggests
+// 'grocery demo'; it is never created.
+func (a *app) openRead(cmd *cobra.Command) (*grocery.Service, error) {
+	path := a.dbPath(cmd)
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, noDataFile(path)
+	}
+	svc, err := grocery.Open(path, &grocery.Options{ReadOnly: true})
+	if grocery.ErrorCode(err) == grocery.ENOTFOUND {
+		return nil, noDataFile(path)
+	}
+	return svc, err
+}
+
+func noDataFile(path string) error {
+	return grocery.Errorf(grocery.ENOTFOUND, "no data file at %s: run 'grocery demo' to build one, or pass --db PATH (or set GROCERY_DB)", path)
+}
+
+// usageError is a wrong command line: exit status 2.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error {
+	return &usageError{fmt.Errorf(format, args...)}
+}
+
+// runError is an error of a command that ran: exit status 1.
+type runError struct{ err error }
+
+func (e *runError) Error() string { return e.err.Error() }
+func (e *runError) Unwrap() error { return e.err }
+
+// runE marks the errors of f as errors of a command that ran, unless they
+// are usage errors.
+func runE(f func(cmd *cobra.Command, args []string) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		err := f(cmd, args)
+		var ue *usageError
+		if err == nil || errors.As(err, &ue) {
+			return err
+		}
+		return &runError{err}
+	}
+}
+
+// usageArgs makes an argument check's error a usage error.
+func usageArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := check(cmd, args); err != nil {
+			return &usageError{err}
+		}
+		return nil
+	}
+}
+
+// noted is an error with a note for the user after its message.
+type noted struct {
+	err  error
+	note string
+}
+
+func (e *noted) Error() string { return e.err.Error() + "; " + e.note }
+func (e *noted) Unwrap() error { return e.err }
+
+// errorLine is the one line shown for err: the message of a *grocery.Error,
+// the text of an operating-system error, and nothing of internal errors
+// unless debug is set.
+func errorLine(err error, debug bool) string {
+	var note string
+	var n *noted
+	if errors.As(err, &n) {
+		note = "; " + n.note
+		err = n.err
+	}
+	var (
+		ge *grocery.Error
+		ue *usageError
+		pe *fs.PathError
+		le *os.LinkError
+		se *os.SyscallError
+	)
+	var msg string
+	switch {
+	case errors.As(err, &ge):
+		msg = grocery.ErrorMessage(ge)
+	case errors.Is(err, context.Canceled):
+		msg = "interrupted"
+	case errors.As(err, &pe):
+		msg = pe.Error()
+	case errors.As(err, &le):
+		msg = le.Error()
+	case errors.As(err, &se):
+		msg = se.Error()
+	case errors.As(err, &ue):
+		msg = cobraLine(ue.err.Error())
+	default:
+		var re *runError
+		if !errors.As(err, &re) {
+			msg = cobraLine(err.Error()) // a usage error from cobra
+			break
+		}
+		msg = "internal error"
+		if debug {
+			msg += ": " + err.Error()
+		}
+	}
+	return msg + note
+}
+
+// cobraLine folds cobra's multi-line messages ("unknown command ... Did you
+// mean this?\n\tlookup") into one line.
+func cobraLine(s string) string {
+	first, rest, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	if _, sugg, ok := strings.Cut(rest, "Did you mean this?"); ok {
+		if words := strings.Fields(sugg); len(words) > 0 {
+			return first + "; did you mean " + strings.Join(words, " or ") + "?"
+		}
+	}
+	return first
+}
