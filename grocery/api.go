@@ -43,17 +43,17 @@ type StoresInput struct {
 	Limit    int    `json:"limit,omitempty"`    // 1..50; 0 means 10
 }
 
-// Batch is a set of records written together in one transaction: either all
+// batch is a set of records written together in one transaction: either all
 // of it is stored or none of it.
-type Batch struct {
+type batch struct {
 	Stores       []Store
 	Products     []CatalogueItem
 	Links        []SKULink
 	Observations []Observation
 }
 
-// BatchStats counts what a write changed.
-type BatchStats struct {
+// batchStats counts what a write changed.
+type batchStats struct {
 	StoresNew, StoresUpdated, StoresUnchanged int
 	ObsNew, ObsUpdated, ObsUnchanged          int
 }

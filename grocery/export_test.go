@@ -6,8 +6,14 @@ import (
 	"github.com/grocerydata/grocery/storage"
 )
 
-// WriteBatch exposes the write path to the external tests, which build
-// their fixtures with it.
+// Batch and BatchStats expose the write path's types to the external
+// tests, which build their fixtures with WriteBatch.
+type (
+	Batch      = batch
+	BatchStats = batchStats
+)
+
+// WriteBatch exposes the write path to the external tests.
 func WriteBatch(ctx context.Context, s *Service, b *Batch) (BatchStats, error) {
 	return s.writeBatch(ctx, b)
 }

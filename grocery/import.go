@@ -381,7 +381,7 @@ type importer struct {
 	skip   bool
 	report *ImportReport
 	kind   *importKind
-	batch  Batch
+	batch  batch
 	rows   int
 
 	minDate, maxDate Date

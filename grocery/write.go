@@ -20,18 +20,18 @@ const freshDays = 14
 // step: offers, search tokens, store-latest prices, store volumes and the
 // data set's latest date. It returns EINVALID for an observation whose store
 // is unknown or of another banner.
-func (s *Service) writeBatch(ctx context.Context, b *Batch) (BatchStats, error) {
+func (s *Service) writeBatch(ctx context.Context, b *batch) (batchStats, error) {
 	return s.write(ctx, b, false)
 }
 
-func (s *Service) write(ctx context.Context, b *Batch, appendOrder bool) (BatchStats, error) {
-	var st BatchStats
+func (s *Service) write(ctx context.Context, b *batch, appendOrder bool) (batchStats, error) {
+	var st batchStats
 	err := s.db.Update(func(tx *storage.Tx) error {
 		if appendOrder {
 			tx.AppendOrder()
 		}
 		w := &writer{tx: tx, stats: &st, stores: map[string]*storeState{}, touched: map[seriesKey]struct{}{}, retoken: map[GTIN]storage.Product{}}
-		steps := []func(context.Context, *Batch) error{w.writeStores, w.writeProducts, w.writeLinks, w.writeObservations}
+		steps := []func(context.Context, *batch) error{w.writeStores, w.writeProducts, w.writeLinks, w.writeObservations}
 		for _, step := range steps {
 			if err := step(ctx, b); err != nil {
 				return err
@@ -40,7 +40,7 @@ func (s *Service) write(ctx context.Context, b *Batch, appendOrder bool) (BatchS
 		return w.derive(ctx)
 	})
 	if err != nil {
-		return BatchStats{}, err
+		return batchStats{}, err
 	}
 	return st, nil
 }
@@ -56,7 +56,7 @@ type storeState struct {
 // writer carries one write transaction's state.
 type writer struct {
 	tx        *storage.Tx
-	stats     *BatchStats
+	stats     *batchStats
 	stores    map[string]*storeState
 	storeList []*storeState
 	touched   map[seriesKey]struct{}   // series whose offers must be rebuilt
@@ -71,7 +71,7 @@ type latestPut struct {
 	rec     storage.Latest
 }
 
-func (w *writer) writeStores(ctx context.Context, b *Batch) error {
+func (w *writer) writeStores(ctx context.Context, b *batch) error {
 	for i := range b.Stores {
 		in := &b.Stores[i]
 		banner, err := ParseBanner(in.Banner)
@@ -107,7 +107,7 @@ func (w *writer) writeStores(ctx context.Context, b *Batch) error {
 	return nil
 }
 
-func (w *writer) writeProducts(ctx context.Context, b *Batch) error {
+func (w *writer) writeProducts(ctx context.Context, b *batch) error {
 	for _, in := range b.Products {
 		rec := storage.Product{GTIN: string(in.GTIN), Name: in.Name, Brand: in.Brand, Size: in.Size, Category: in.Category}
 		var old storage.Product
@@ -133,7 +133,7 @@ func (w *writer) writeProducts(ctx context.Context, b *Batch) error {
 	return nil
 }
 
-func (w *writer) writeLinks(ctx context.Context, b *Batch) error {
+func (w *writer) writeLinks(ctx context.Context, b *batch) error {
 	for _, in := range b.Links {
 		var sku storage.SKU
 		found, err := w.tx.SKU(in.Banner, in.ExternalSKU, &sku)
@@ -195,7 +195,7 @@ type obsRec struct {
 	promoEnd int32
 }
 
-func (w *writer) writeObservations(ctx context.Context, b *Batch) error {
+func (w *writer) writeObservations(ctx context.Context, b *batch) error {
 	if len(b.Observations) == 0 {
 		return nil
 	}
