@@ -466,41 +466,29 @@ func demoRetail(raw int64, endings []int64) Cents {
 	if raw < 10000 {
 		endings = demoCheapEndings
 	}
-	best, bestDiff := int64(0), int64(-1)
-	dollars := raw / 10000
-	for d := dollars - 1; d <= dollars+1; d++ {
-		if d < 0 {
-			continue
-		}
-		for _, e := range endings {
-			c := d*100 + e
-			if c <= 0 {
-				continue
-			}
-			diff := c*100 - raw
-			if diff < 0 {
-				diff = -diff
-			}
-			if bestDiff < 0 || diff < bestDiff {
-				best, bestDiff = c, diff
-			}
-		}
-	}
-	return Cents(best)
+	c, _ := demoNearest(raw, endings, 0)
+	return c
 }
 
 // demoPromoPrice rounds raw to the nearest flyer price below reg, or
 // returns reg if there is none.
 func demoPromoPrice(raw int64, reg Cents, endings []int64) Cents {
-	best, bestDiff := int64(0), int64(-1)
+	if c, ok := demoNearest(raw, endings, reg); ok {
+		return c
+	}
+	return reg
+}
+
+// demoNearest returns the price with one of the cent endings nearest to
+// raw (1/100 cent), within a dollar either way and, when below is not 0,
+// under below; ok is false when there is none.
+func demoNearest(raw int64, endings []int64, below Cents) (best Cents, ok bool) {
+	bestDiff := int64(-1)
 	dollars := raw / 10000
-	for d := dollars - 1; d <= dollars+1; d++ {
-		if d < 0 {
-			continue
-		}
+	for d := max(dollars-1, 0); d <= dollars+1; d++ {
 		for _, e := range endings {
 			c := d*100 + e
-			if c <= 0 || Cents(c) >= reg {
+			if c <= 0 || below != 0 && Cents(c) >= below {
 				continue
 			}
 			diff := c*100 - raw
@@ -508,14 +496,11 @@ func demoPromoPrice(raw int64, reg Cents, endings []int64) Cents {
 				diff = -diff
 			}
 			if bestDiff < 0 || diff < bestDiff {
-				best, bestDiff = c, diff
+				best, bestDiff = Cents(c), diff
 			}
 		}
 	}
-	if bestDiff < 0 {
-		return reg
-	}
-	return Cents(best)
+	return best, bestDiff >= 0
 }
 
 // demoMix is the splitmix64 finaliser.

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"io"
 	"strings"
 
 	"github.com/grocerydata/grocery/grocery"
@@ -50,6 +52,24 @@ func provinceCodes() string {
 	return strings.Join(codes, " ")
 }
 
+// runQuery opens the data file read-only, runs one query and prints its
+// result: as JSON with --json, else with print.
+func runQuery[R any](a *app, cmd *cobra.Command, q *queryFlags, call func(context.Context, *grocery.Service) (R, error), print func(io.Writer, R) error) error {
+	svc, err := a.openRead(cmd)
+	if err != nil {
+		return err
+	}
+	defer svc.Close()
+	res, err := call(cmd.Context(), svc)
+	if err != nil {
+		return err
+	}
+	if q.json {
+		return writeJSON(cmd.OutOrStdout(), res)
+	}
+	return print(cmd.OutOrStdout(), res)
+}
+
 func completeProvince(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
 	var out []cobra.Completion
 	for _, p := range grocery.Provinces() {
@@ -93,19 +113,9 @@ does not prove it is unavailable. Use an offer's SKU with 'grocery history'.`,
 			if err != nil {
 				return err
 			}
-			svc, err := a.openRead(cmd)
-			if err != nil {
-				return err
-			}
-			defer svc.Close()
-			res, err := svc.LookupProduct(cmd.Context(), grocery.LookupInput{UPC: args[0], Province: prov, Limit: q.limit})
-			if err != nil {
-				return err
-			}
-			if q.json {
-				return writeJSON(cmd.OutOrStdout(), res)
-			}
-			return printLookup(cmd.OutOrStdout(), res)
+			return runQuery(a, cmd, &q, func(ctx context.Context, svc *grocery.Service) (*grocery.LookupResult, error) {
+				return svc.LookupProduct(ctx, grocery.LookupInput{UPC: args[0], Province: prov, Limit: q.limit})
+			}, printLookup)
 		}),
 	}
 	q.add(cmd, true, true)
@@ -128,19 +138,9 @@ province. It never mixes provinces.`,
 			if err != nil {
 				return err
 			}
-			svc, err := a.openRead(cmd)
-			if err != nil {
-				return err
-			}
-			defer svc.Close()
-			res, err := svc.SearchProducts(cmd.Context(), grocery.SearchInput{Query: strings.Join(args, " "), Province: prov, Limit: q.limit})
-			if err != nil {
-				return err
-			}
-			if q.json {
-				return writeJSON(cmd.OutOrStdout(), res)
-			}
-			return printSearch(cmd.OutOrStdout(), res)
+			return runQuery(a, cmd, &q, func(ctx context.Context, svc *grocery.Service) (*grocery.SearchResult, error) {
+				return svc.SearchProducts(ctx, grocery.SearchInput{Query: strings.Join(args, " "), Province: prov, Limit: q.limit})
+			}, printSearch)
 		}),
 	}
 	q.add(cmd, true, true)
@@ -166,19 +166,9 @@ stores of one province, day by day: lowest, median and highest price.`,
 			if err != nil {
 				return err
 			}
-			svc, err := a.openRead(cmd)
-			if err != nil {
-				return err
-			}
-			defer svc.Close()
-			res, err := svc.PriceHistory(cmd.Context(), grocery.HistoryInput{SKU: args[0], Banner: banner, Province: prov, Period: period})
-			if err != nil {
-				return err
-			}
-			if q.json {
-				return writeJSON(cmd.OutOrStdout(), res)
-			}
-			return printHistory(cmd.OutOrStdout(), res)
+			return runQuery(a, cmd, &q, func(ctx context.Context, svc *grocery.Service) (*grocery.HistoryResult, error) {
+				return svc.PriceHistory(ctx, grocery.HistoryInput{SKU: args[0], Banner: banner, Province: prov, Period: period})
+			}, printHistory)
 		}),
 	}
 	q.add(cmd, true, false)
@@ -209,19 +199,9 @@ all grocery stores.`,
 			if err != nil {
 				return err
 			}
-			svc, err := a.openRead(cmd)
-			if err != nil {
-				return err
-			}
-			defer svc.Close()
-			res, err := svc.ListReferenceStores(cmd.Context(), grocery.StoresInput{Province: prov, Banner: banner, Limit: q.limit})
-			if err != nil {
-				return err
-			}
-			if q.json {
-				return writeJSON(cmd.OutOrStdout(), res)
-			}
-			return printStores(cmd.OutOrStdout(), res)
+			return runQuery(a, cmd, &q, func(ctx context.Context, svc *grocery.Service) (*grocery.StoresResult, error) {
+				return svc.ListReferenceStores(ctx, grocery.StoresInput{Province: prov, Banner: banner, Limit: q.limit})
+			}, printStores)
 		}),
 	}
 	q.add(cmd, false, true)
