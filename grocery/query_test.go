@@ -452,3 +452,38 @@ func TestOpen(t *testing.T) {
 		}
 	})
 }
+
+// A price feed may name a barcode before the catalogue has its facts: the
+// product is known (with empty facts) and its offers show; when its name
+// arrives, search finds it.
+func TestBarcodeBeforeFacts(t *testing.T) {
+	s := MustFixture(t)
+	ctx := context.Background()
+	const upc = "060383000035"
+	_, err := grocery.WriteBatch(ctx, s, &grocery.Batch{
+		Links:        []grocery.SKULink{{Banner: "no-frills", ExternalSKU: "21000003_EA", GTIN: gtin(t, upc)}},
+		Observations: []grocery.Observation{{Date: day(t, asOf), StoreID: "nf-on-1", Banner: "no-frills", ExternalSKU: "21000003_EA", Price: 299, RegularPrice: 299}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.LookupProduct(ctx, grocery.LookupInput{UPC: upc, Province: "ON"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Product.Name != "" || len(res.Offers) != 1 || res.Offers[0].Price != 299 {
+		t.Fatalf("got %+v with offers %+v, want a nameless product with one offer at 2.99", res.Product, res.Offers)
+	}
+	_, err = grocery.WriteBatch(ctx, s, &grocery.Batch{Products: []grocery.CatalogueItem{
+		{GTIN: gtin(t, upc), Name: "Peanut Butter Smooth", Brand: "Kraft", Size: "1 kg", Category: "Pantry"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found, err := s.SearchProducts(ctx, grocery.SearchInput{Query: "peanut butter", Province: "ON"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(found.Results) != 1 || found.Results[0].UPC != upc {
+		t.Fatalf("search after naming: got %+v, want the product", found.Results)
+	}
+}

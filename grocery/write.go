@@ -157,6 +157,17 @@ func (w *writer) writeLinks(ctx context.Context, b *batch) error {
 		if err := w.tx.PutSKU(&sku); err != nil {
 			return err
 		}
+		// A barcode seen first in a price feed is in the catalogue from
+		// then on, its facts to come: naming it later is then a rename,
+		// which indexes its words where it has offers.
+		var p storage.Product
+		if known, err := w.tx.Product(sku.GTIN, &p); err != nil {
+			return err
+		} else if !known {
+			if err := w.tx.PutProduct(&storage.Product{GTIN: sku.GTIN}); err != nil {
+				return err
+			}
+		}
 		if found {
 			// Observations may predate the link: rebuild its offers.
 			for _, p := range provinces {
@@ -505,6 +516,7 @@ func (w *writer) rebuildOffers(ctx context.Context) error {
 	})
 	var toks tokenPuts
 	var calc offerCalc
+	var old storage.Offer
 	for i, j := range jobs {
 		if i%4096 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -518,10 +530,20 @@ func (w *writer) rebuildOffers(ctx context.Context) error {
 		if !ok {
 			continue
 		}
+		found, err := w.tx.Offer(j.province, j.gtin, j.banner, j.sku, &old)
+		if err != nil {
+			return err
+		}
+		if found && old == o {
+			continue // a re-import: leave the page clean
+		}
 		if err := w.tx.PutOffer(j.province, j.gtin, &o); err != nil {
 			return err
 		}
-		if i == 0 || jobs[i-1].province != j.province || jobs[i-1].gtin != j.gtin {
+		// A new offer may be the product's first in the province: index
+		// its words there (an existing offer's product is indexed already;
+		// renames are handled by rebuildTokens).
+		if !found && (len(toks) == 0 || toks[len(toks)-1].province != j.province || toks[len(toks)-1].gtin != j.gtin) {
 			if err := toks.add(w.tx, j.province, j.gtin); err != nil {
 				return err
 			}

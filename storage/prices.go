@@ -316,3 +316,15 @@ func decodeOffer(bannerSKU, v []byte) (Offer, error) {
 		PromoEnd: int32(d.varint()), StoreCount: d.u32(), ObservedAt: int32(d.varint())}
 	return o, d.err
 }
+
+// Offer reads a province's offer of a GTIN under one banner SKU.
+func (t *Tx) Offer(province, gtin, banner, sku string, o *Offer) (bool, error) {
+	k := offerKey(province, gtin, banner, sku)
+	v := t.offers().Get(k)
+	if v == nil {
+		return false, nil
+	}
+	var err error
+	*o, err = decodeOffer(k[16:], v)
+	return true, err
+}
