@@ -12,6 +12,13 @@ type Options struct {
 	LockTimeout time.Duration
 	// Now is the clock; default time.Now. Tests inject a fixed clock.
 	Now func() time.Time
+	// KeyPrefix starts every API key: <prefix>_pk_<secret>. Default "gro".
+	KeyPrefix string
+	// Plans are the plans keys can be created on; default DefaultPlans().
+	Plans []Plan
+	// FlushInterval is how often quota counts are written to the data
+	// file: at most this much of counting is lost in a crash. Default 1s.
+	FlushInterval time.Duration
 }
 
 // LookupInput holds the arguments of LookupProduct.

@@ -39,6 +39,28 @@
 // money is integer Cents that encodes as dollars (4.99). See ParseProvince,
 // ParseGTIN, ParseBanner and ParsePeriod.
 //
+// # Keys, plans and quota
+//
+// Both interfaces share one API key and one quota per account. CreateKey
+// makes a key (<prefix>_pk_ and 40 base62 characters, the first 8 a public
+// id) that is shown once: only an HMAC-SHA256 of it, keyed with a secret
+// kept in the data file, is stored. Authenticate checks a key's form
+// before any lookup and compares hashes in constant time; it returns a
+// Principal that Consume charges one call to. A plan (DefaultPlans, or
+// Options.Plans) sets the calls per calendar month (UTC) and whether REST
+// is open; an account may override its plan's size.
+//
+// Consume counts every call, rejected ones included, exactly under
+// concurrency. Counts live in memory and are written once a second
+// (Options.FlushInterval) in one transaction, and at Close: a clean
+// restart keeps every count; a crash loses at most the last interval's
+// counts and never counts a call twice, because counts, not increments,
+// are written. RevokeKey takes effect on the next Authenticate.
+//
+// A server holds the data file for writing; ListenAdmin serves the key and
+// usage operations on a Unix socket beside it (mode 0600) so that the CLI
+// can reach them, and DialAdmin is its client.
+//
 // # Errors
 //
 // Every error a caller should see is an *Error with a Code: EINVALID for a

@@ -12,8 +12,13 @@ import (
 // write and rule of the product goes through it. It is safe for
 // concurrent use.
 type Service struct {
-	db  *storage.DB
-	now func() time.Time
+	db      *storage.DB
+	now     func() time.Time
+	keyring *keyring
+	meter   *meter // nil when read-only
+
+	stopFlush chan struct{}
+	flushDone chan error
 }
 
 // Open opens the data file at path, creating it unless opts.ReadOnly.
@@ -44,11 +49,73 @@ func open(path string, opts *Options, so storage.Options, now func() time.Time) 
 	if now == nil {
 		now = time.Now
 	}
-	return &Service{db: db, now: now}, nil
+	if opts.KeyPrefix != "" && !validPrefix(opts.KeyPrefix) {
+		db.Close()
+		return nil, Errorf(EINVALID, "key prefix %q: want 1 to 16 lowercase letters or digits", opts.KeyPrefix)
+	}
+	s := &Service{db: db, now: now}
+	if err := s.start(opts, so.ReadOnly); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
 }
 
-// Close closes the data file.
-func (s *Service) Close() error { return s.db.Close() }
+// start loads the keyring and, for a writable file, starts the meter's
+// flusher.
+func (s *Service) start(opts *Options, readOnly bool) error {
+	var secret []byte
+	get := func(tx *storage.Tx) (err error) { secret, err = tx.KeySecret(); return err }
+	if err := s.db.View(get); err != nil {
+		return err
+	}
+	if secret == nil && !readOnly {
+		if err := s.db.Update(get); err != nil {
+			return err
+		}
+	}
+	s.keyring = newKeyring(opts.KeyPrefix, opts.Plans, secret)
+	window := monthOf(s.now())
+	if err := s.db.View(func(tx *storage.Tx) error { return s.keyring.load(tx, window) }); err != nil {
+		return err
+	}
+	if readOnly {
+		return nil
+	}
+	interval := opts.FlushInterval
+	if interval <= 0 {
+		interval = time.Second
+	}
+	s.meter = &meter{db: s.db, ring: s.keyring}
+	s.stopFlush, s.flushDone = make(chan struct{}), make(chan error, 1)
+	go s.meter.run(interval, s.stopFlush, s.flushDone)
+	return nil
+}
+
+// validPrefix reports whether p can start an API key.
+func validPrefix(p string) bool {
+	if len(p) == 0 || len(p) > 16 {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		if c := p[i]; !('a' <= c && c <= 'z' || '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// Close stops metering, writes the last quota counts and closes the data
+// file.
+func (s *Service) Close() error {
+	var err error
+	if s.stopFlush != nil {
+		close(s.stopFlush)
+		err = <-s.flushDone
+		s.stopFlush = nil
+	}
+	return errors.Join(err, s.db.Close())
+}
 
 // Path returns the data file's path.
 func (s *Service) Path() string { return s.db.Path() }

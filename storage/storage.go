@@ -8,7 +8,8 @@
 // variable-length strings with 0x00, and dates are 4-byte big-endian day
 // numbers (days since 1970-01-01), so one prefix is one range scan:
 //
-//	meta       "format" -> version; "asof" -> latest observation day
+//	meta       "format" -> version; "asof" -> latest observation day;
+//	           "storeord" -> last store number; "keysecret" -> key hash secret
 //	stores     store_id -> Store
 //	storeloc   province(2) banner 0x00 store_id -> Store (a copy, for listing)
 //	products   gtin(14) -> Product
@@ -20,6 +21,9 @@
 //	tokens     province(2) token 0x00 gtin(14) -> token flags
 //	latest     store_id 0x00 sku -> Latest: a store's latest price of a SKU
 //	storedays  store_id 0x00 day(4) -> observations that day
+//	accounts   name -> Account
+//	keys       key id -> Key (a keyed hash, never the key)
+//	usage      account 0x00 window(4) -> calls counted in that month
 //
 // Values are compact varint encodings, private to this package and
 // versioned by FormatVersion.
@@ -53,13 +57,18 @@ var (
 	bucketTokens    = []byte("tokens")
 	bucketLatest    = []byte("latest")
 	bucketStoreDays = []byte("storedays")
+	bucketAccounts  = []byte("accounts")
+	bucketKeys      = []byte("keys")
+	bucketUsage     = []byte("usage")
 
 	allBuckets = [][]byte{bucketMeta, bucketStores, bucketStoreLoc, bucketProducts, bucketSKUs,
-		bucketGTINSKUs, bucketSeries, bucketOffers, bucketTokens, bucketLatest, bucketStoreDays}
+		bucketGTINSKUs, bucketSeries, bucketOffers, bucketTokens, bucketLatest, bucketStoreDays,
+		bucketAccounts, bucketKeys, bucketUsage}
 
 	keyFormat = []byte("format")
 	keyAsOf   = []byte("asof")
 	keyOrd    = []byte("storeord")
+	keySecret = []byte("keysecret")
 )
 
 // Errors returned by Open.
@@ -147,6 +156,13 @@ func checkFormat(tx *bolt.Tx) error {
 
 func initBuckets(tx *bolt.Tx) error {
 	if tx.Bucket(bucketMeta) != nil {
+		// Buckets added within this format version are created on the
+		// first writable open of an older file.
+		for _, name := range allBuckets {
+			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+				return err
+			}
+		}
 		return checkFormat(tx)
 	}
 	if k, _ := tx.Cursor().First(); k != nil {
@@ -206,9 +222,13 @@ const (
 	idTokens
 	idLatest
 	idStoreDays
+	idAccounts
+	idKeys
+	idUsage
 )
 
-var bucketIDs = [...]int{idMeta, idStores, idStoreLoc, idProducts, idSKUs, idGTINSKUs, idSeries, idOffers, idTokens, idLatest, idStoreDays}
+var bucketIDs = [...]int{idMeta, idStores, idStoreLoc, idProducts, idSKUs, idGTINSKUs, idSeries, idOffers,
+	idTokens, idLatest, idStoreDays, idAccounts, idKeys, idUsage}
 
 func newTx(tx *bolt.Tx) *Tx { return &Tx{tx: tx} }
 
@@ -232,6 +252,9 @@ func (t *Tx) offers() *bolt.Bucket    { return t.b(idOffers) }
 func (t *Tx) tokens() *bolt.Bucket    { return t.b(idTokens) }
 func (t *Tx) latest() *bolt.Bucket    { return t.b(idLatest) }
 func (t *Tx) storeDays() *bolt.Bucket { return t.b(idStoreDays) }
+func (t *Tx) accounts() *bolt.Bucket  { return t.b(idAccounts) }
+func (t *Tx) keys() *bolt.Bucket      { return t.b(idKeys) }
+func (t *Tx) usage() *bolt.Bucket     { return t.b(idUsage) }
 
 // alloc returns n bytes that stay valid for the life of the transaction, as
 // bbolt requires of keys and values passed to Put. Carving them from a slab

@@ -1,0 +1,466 @@
+package grocery
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"hash"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/grocerydata/grocery/storage"
+)
+
+// Plan is a subscription plan: the interfaces it opens and its quota.
+type Plan struct {
+	Name     string `json:"plan"`
+	Quota    int64  `json:"quota"`     // calls per calendar month (UTC), shared by MCP and REST
+	REST     bool   `json:"rest"`      // REST access besides MCP
+	PriceCAD int    `json:"price_cad"` // monthly fee in CAD; 0 when not published
+}
+
+// DefaultPlans returns the plans used when Options.Plans is empty:
+// starter (MCP, 1,000 calls a month), professional (MCP, 25,000) and
+// integration (MCP and REST, 1,000,000; 4,999 CAD a month).
+func DefaultPlans() []Plan {
+	return []Plan{
+		{Name: "starter", Quota: 1_000},
+		{Name: "professional", Quota: 25_000},
+		{Name: "integration", Quota: 1_000_000, REST: true, PriceCAD: 4999},
+	}
+}
+
+// Interface names the interface a key is used on.
+type Interface int
+
+// The interfaces a key can be used on.
+const (
+	InterfaceMCP Interface = iota
+	InterfaceREST
+)
+
+// DefaultKeyPrefix is the prefix of API keys when Options.KeyPrefix is "".
+const DefaultKeyPrefix = "gro"
+
+// Key text is <prefix>_pk_<id><secret>: an 8-character public id, used to
+// find the key and shown by ListKeys, then 32 secret characters, all base62
+// from crypto/rand.
+const (
+	keyIDLen     = 8
+	keySecretLen = 32
+	keyMarker    = "_pk_"
+)
+
+// Principal is an authenticated caller: the key it used, its account and
+// the account's plan.
+type Principal struct {
+	KeyID   string
+	Account string
+	Plan    Plan
+	acct    *account
+}
+
+type principalKey struct{}
+
+// NewContextWithPrincipal returns a copy of ctx carrying p.
+func NewContextWithPrincipal(ctx context.Context, p *Principal) context.Context {
+	return context.WithValue(ctx, principalKey{}, p)
+}
+
+// PrincipalFromContext returns the principal ctx carries, or nil.
+func PrincipalFromContext(ctx context.Context) *Principal {
+	p, _ := ctx.Value(principalKey{}).(*Principal)
+	return p
+}
+
+// keyring is the in-memory copy of accounts and keys that authentication
+// reads: a request never touches the data file to authenticate.
+type keyring struct {
+	prefix string
+	plans  []Plan
+	macs   sync.Pool // hash.Hash: HMAC-SHA256 keyed with the data file's key secret
+
+	mu       sync.RWMutex
+	keys     map[string]*keyEntry // by public id
+	accounts map[string]*account  // by name
+}
+
+type keyEntry struct {
+	id, account string
+	hash        [sha256.Size]byte
+	created     int64
+	revoked     int64 // guarded by keyring.mu
+	lastUsed    atomic.Int64
+	flushedUsed int64 // lastUsed as last written; only the flusher touches it
+}
+
+func newKeyring(prefix string, plans []Plan, secret []byte) *keyring {
+	if prefix == "" {
+		prefix = DefaultKeyPrefix
+	}
+	if len(plans) == 0 {
+		plans = DefaultPlans()
+	}
+	r := &keyring{prefix: prefix, plans: slices.Clone(plans), keys: map[string]*keyEntry{}, accounts: map[string]*account{}}
+	r.macs.New = func() any { return hmac.New(sha256.New, secret) }
+	return r
+}
+
+// load reads every account and key into the ring, with each account's
+// count for the current window.
+func (r *keyring) load(tx *storage.Tx, window uint32) error {
+	err := tx.ForEachAccount(func(a *storage.Account) error {
+		plan, _ := r.plan(a.Plan)
+		used, err := tx.Usage(a.Name, window)
+		if err != nil {
+			return err
+		}
+		r.accounts[a.Name] = &account{name: a.Name, plan: plan, quota: a.Quota, created: a.Created, window: window, used: int64(used)}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return tx.ForEachKey(func(k *storage.Key) error {
+		e := &keyEntry{id: k.ID, account: k.Account, created: k.Created, revoked: k.Revoked}
+		copy(e.hash[:], k.Hash)
+		e.lastUsed.Store(k.LastUsed)
+		e.flushedUsed = k.LastUsed
+		r.keys[k.ID] = e
+		return nil
+	})
+}
+
+// plan returns the named plan. An account whose plan was removed from the
+// configuration keeps its name with no quota and no REST access.
+func (r *keyring) plan(name string) (Plan, bool) {
+	for _, p := range r.plans {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Plan{Name: name}, false
+}
+
+func (r *keyring) planNames() string {
+	names := make([]string, len(r.plans))
+	for i, p := range r.plans {
+		names[i] = p.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// mac returns the keyed hash of a key's text.
+func (r *keyring) mac(key string) (sum [sha256.Size]byte) {
+	h := r.macs.Get().(hash.Hash)
+	h.Reset()
+	h.Write([]byte(key))
+	h.Sum(sum[:0])
+	r.macs.Put(h)
+	return sum
+}
+
+// parse checks a key's form and returns its public id, without touching
+// any stored state.
+func (r *keyring) parse(key string) (id string, ok bool) {
+	rest, found := strings.CutPrefix(key, r.prefix+keyMarker)
+	if !found || len(rest) != keyIDLen+keySecretLen {
+		return "", false
+	}
+	for i := 0; i < len(rest); i++ {
+		if !isBase62(rest[i]) {
+			return "", false
+		}
+	}
+	return rest[:keyIDLen], true
+}
+
+func isBase62(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+
+const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+// randomBase62 returns n characters drawn uniformly from base62 with
+// crypto/rand (bytes of 248 or more are rejected to avoid a bias).
+func randomBase62(n int) (string, error) {
+	out := make([]byte, 0, n)
+	buf := make([]byte, n+n/4+8)
+	for len(out) < n {
+		if _, err := rand.Read(buf); err != nil {
+			return "", err
+		}
+		for _, b := range buf {
+			if b < 248 && len(out) < n {
+				out = append(out, base62[b%62])
+			}
+		}
+	}
+	return string(out), nil
+}
+
+var errBadKey = Errorf(EUNAUTHENTICATED, "API key is missing or malformed: want the key you were given, of the form PREFIX_pk_...")
+
+// Authenticate checks an API key and returns who is calling. A key of the
+// wrong form is refused before any lookup; a well-formed one is found by
+// its public id and its keyed hash compared in constant time, so the time
+// taken does not depend on how much of a wrong key matched.
+//
+// It returns EUNAUTHENTICATED for a missing, malformed, unknown or revoked
+// key, and EFORBIDDEN when the account's plan does not open iface (REST
+// needs the integration plan).
+func (s *Service) Authenticate(ctx context.Context, key string, iface Interface) (*Principal, error) {
+	r := s.keyring
+	id, ok := r.parse(key)
+	if !ok {
+		return nil, errBadKey
+	}
+	sum := r.mac(key)
+	r.mu.RLock()
+	e := r.keys[id]
+	var acct *account
+	revoked := int64(0)
+	if e != nil {
+		acct, revoked = r.accounts[e.account], e.revoked
+	}
+	r.mu.RUnlock()
+	want := unknownKeyHash
+	if e != nil {
+		want = e.hash
+	}
+	if !hmac.Equal(sum[:], want[:]) || e == nil || acct == nil {
+		return nil, Errorf(EUNAUTHENTICATED, "API key is not known: check it, or ask for a new one")
+	}
+	if revoked != 0 {
+		return nil, Errorf(EUNAUTHENTICATED, "API key %s was revoked: ask for a new one", id)
+	}
+	plan := acct.currentPlan()
+	if iface == InterfaceREST && !plan.REST {
+		return nil, Errorf(EFORBIDDEN, "the %s plan does not include the REST interface: it needs the integration plan", plan.Name)
+	}
+	e.lastUsed.Store(s.now().Unix())
+	return &Principal{KeyID: id, Account: acct.name, Plan: plan, acct: acct}, nil
+}
+
+// unknownKeyHash is compared against when no key has the id, so that an
+// unknown id costs the same as a wrong secret.
+var unknownKeyHash [sha256.Size]byte
+
+// KeyInput holds the arguments of CreateKey.
+type KeyInput struct {
+	Account string `json:"account"`
+	Plan    string `json:"plan,omitempty"`  // required for a new account; changes an existing account's plan
+	Quota   int64  `json:"quota,omitempty"` // calls a month for this account, overriding its plan's; 0 keeps it
+}
+
+// NewKey is a created key. Key is the only time the key's text is shown:
+// the data file keeps only a keyed hash of it.
+type NewKey struct {
+	Key     string    `json:"key"`
+	ID      string    `json:"id"`
+	Account string    `json:"account"`
+	Plan    string    `json:"plan"`
+	Limit   int64     `json:"limit"` // the account's monthly quota
+	Created time.Time `json:"created"`
+}
+
+// KeyInfo describes a key without its secret.
+type KeyInfo struct {
+	ID       string     `json:"id"`
+	Prefix   string     `json:"prefix"` // the key's visible start, e.g. "gro_pk_Ab12Cd34"
+	Account  string     `json:"account"`
+	Plan     string     `json:"plan"`
+	Created  time.Time  `json:"created"`
+	LastUsed *time.Time `json:"last_used"` // null if never used
+	Revoked  *time.Time `json:"revoked"`   // null while valid
+}
+
+// CreateKey creates an API key for an account, creating the account when
+// it is new. The returned NewKey.Key is shown once and never stored.
+//
+// It returns EINVALID for a malformed account name, an unknown plan
+// (naming the valid plans), a missing plan for a new account or a negative
+// quota.
+func (s *Service) CreateKey(ctx context.Context, in KeyInput) (*NewKey, error) {
+	r := s.keyring
+	name := strings.TrimSpace(in.Account)
+	if err := checkAccountName(name); err != nil {
+		return nil, err
+	}
+	if in.Quota < 0 {
+		return nil, Errorf(EINVALID, "quota %d is negative: want a number of calls a month, or 0 for the plan's", in.Quota)
+	}
+	var plan Plan
+	if in.Plan != "" {
+		p, ok := r.plan(strings.ToLower(strings.TrimSpace(in.Plan)))
+		if !ok {
+			return nil, Errorf(EINVALID, "plan %q is unknown: want one of %s", in.Plan, r.planNames())
+		}
+		plan = p
+	}
+	id, err := randomBase62(keyIDLen)
+	if err != nil {
+		return nil, err
+	}
+	secret, err := randomBase62(keySecretLen)
+	if err != nil {
+		return nil, err
+	}
+	text := r.prefix + keyMarker + id + secret
+	sum := r.mac(text)
+	now := s.now().UTC().Truncate(time.Second)
+
+	// The ring's lock is held across the write so that the stored and the
+	// in-memory state change together.
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, taken := r.keys[id]; taken {
+		return nil, Errorf(EINTERNAL, "key id collision; try again")
+	}
+	acct := r.accounts[name]
+	if acct == nil && plan.Name == "" {
+		return nil, Errorf(EINVALID, "account %q is new: a plan is required, one of %s", name, r.planNames())
+	}
+	rec := storage.Account{Name: name, Created: now.Unix()}
+	if acct != nil {
+		cur := acct.currentPlan()
+		rec.Plan, rec.Quota, rec.Created = cur.Name, acct.quotaOverride(), acct.created
+	}
+	if plan.Name != "" {
+		rec.Plan = plan.Name
+	}
+	if in.Quota > 0 {
+		rec.Quota = in.Quota
+	}
+	key := storage.Key{ID: id, Account: name, Hash: sum[:], Created: now.Unix()}
+	err = s.db.Update(func(tx *storage.Tx) error {
+		if err := tx.PutAccount(&rec); err != nil {
+			return err
+		}
+		return tx.PutKey(&key)
+	})
+	if err != nil {
+		return nil, err
+	}
+	recPlan, _ := r.plan(rec.Plan)
+	if acct == nil {
+		acct = &account{name: name, created: rec.Created, window: monthOf(now)}
+		r.accounts[name] = acct
+	}
+	acct.setPlan(recPlan, rec.Quota)
+	e := &keyEntry{id: id, account: name, hash: sum, created: key.Created}
+	r.keys[id] = e
+	return &NewKey{Key: text, ID: id, Account: name, Plan: rec.Plan, Limit: acct.limit(), Created: now}, nil
+}
+
+func checkAccountName(name string) error {
+	if name == "" || len(name) > 64 {
+		return Errorf(EINVALID, "account %q: want a name of 1 to 64 letters, digits, '.', '_', '-' or '@'", name)
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; !isBase62(c) && c != '.' && c != '_' && c != '-' && c != '@' {
+			return Errorf(EINVALID, "account %q: want a name of 1 to 64 letters, digits, '.', '_', '-' or '@'", name)
+		}
+	}
+	return nil
+}
+
+// RevokeKey revokes a key, given as its full text or its public id. The
+// next request with it fails. Revoking a revoked key changes nothing.
+//
+// It returns ENOTFOUND when no key matches.
+func (s *Service) RevokeKey(ctx context.Context, keyOrID string) (*KeyInfo, error) {
+	r := s.keyring
+	id := strings.TrimSpace(keyOrID)
+	full := false
+	if kid, ok := r.parse(id); ok {
+		id, full = kid, true
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	e := r.keys[id]
+	if e != nil && full {
+		if sum := r.mac(strings.TrimSpace(keyOrID)); !hmac.Equal(sum[:], e.hash[:]) {
+			e = nil
+		}
+	}
+	if e == nil {
+		return nil, Errorf(ENOTFOUND, "no key matches %q: give a key id from 'keys list' or the whole key", redact(keyOrID, r.prefix))
+	}
+	if e.revoked == 0 {
+		now := s.now().Unix()
+		err := s.db.Update(func(tx *storage.Tx) error {
+			var k storage.Key
+			if _, err := tx.Key(id, &k); err != nil {
+				return err
+			}
+			k.Revoked = now
+			k.LastUsed = max(k.LastUsed, e.lastUsed.Load())
+			return tx.PutKey(&k)
+		})
+		if err != nil {
+			return nil, err
+		}
+		e.revoked = now
+	}
+	info := r.info(e)
+	return &info, nil
+}
+
+// redact shortens what might be a key's text so that an error never
+// repeats a secret.
+func redact(s, prefix string) string {
+	if strings.HasPrefix(s, prefix+keyMarker) && len(s) > len(prefix)+len(keyMarker)+keyIDLen {
+		return s[:len(prefix)+len(keyMarker)+keyIDLen] + "..."
+	}
+	if len(s) > 16 {
+		return s[:8] + "..."
+	}
+	return s
+}
+
+// info describes a key; the caller holds r.mu.
+func (r *keyring) info(e *keyEntry) KeyInfo {
+	k := KeyInfo{ID: e.id, Prefix: r.prefix + keyMarker + e.id, Account: e.account, Created: time.Unix(e.created, 0).UTC()}
+	if a := r.accounts[e.account]; a != nil {
+		k.Plan = a.currentPlan().Name
+	}
+	if t := e.lastUsed.Load(); t != 0 {
+		u := time.Unix(t, 0).UTC()
+		k.LastUsed = &u
+	}
+	if e.revoked != 0 {
+		u := time.Unix(e.revoked, 0).UTC()
+		k.Revoked = &u
+	}
+	return k
+}
+
+// ListKeys returns every key, by account and creation time. It never
+// returns a key's secret.
+func (s *Service) ListKeys(ctx context.Context) ([]KeyInfo, error) {
+	r := s.keyring
+	r.mu.RLock()
+	out := make([]KeyInfo, 0, len(r.keys))
+	for _, e := range r.keys {
+		out = append(out, r.info(e))
+	}
+	r.mu.RUnlock()
+	slices.SortFunc(out, func(a, b KeyInfo) int {
+		if c := strings.Compare(a.Account, b.Account); c != 0 {
+			return c
+		}
+		if c := a.Created.Compare(b.Created); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	return out, nil
+}
+
+// Plans returns the plans keys can be created on.
+func (s *Service) Plans() []Plan { return slices.Clone(s.keyring.plans) }

@@ -1,0 +1,537 @@
+package grocery_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/grocerydata/grocery/grocery"
+)
+
+// clock is a settable clock for Options.Now.
+type clock struct{ t atomic.Pointer[time.Time] }
+
+func newClock(t time.Time) *clock { c := &clock{}; c.set(t); return c }
+func (c *clock) set(t time.Time)  { c.t.Store(&t) }
+func (c *clock) now() time.Time   { return *c.t.Load() }
+
+var nov19 = time.Date(2026, 11, 19, 15, 4, 5, 0, time.UTC)
+
+// openAuth opens (or reopens) the data file at path with a fixed clock.
+func openAuth(tb testing.TB, path string, c *clock) *grocery.Service {
+	tb.Helper()
+	s, err := grocery.Open(path, &grocery.Options{Now: c.now})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
+}
+
+func mustKey(tb testing.TB, s *grocery.Service, account, plan string, quota int64) *grocery.NewKey {
+	tb.Helper()
+	k, err := s.CreateKey(context.Background(), grocery.KeyInput{Account: account, Plan: plan, Quota: quota})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return k
+}
+
+var keyForm = regexp.MustCompile(`^gro_pk_[0-9A-Za-z]{40}$`)
+
+func TestCreateKeyAndAuthenticate(t *testing.T) {
+	ctx := context.Background()
+	s := MustOpen(t)
+	starter := mustKey(t, s, "acme", "starter", 0)
+	integ := mustKey(t, s, "bigco", "integration", 0)
+
+	t.Run("OKForm", func(t *testing.T) {
+		if !keyForm.MatchString(starter.Key) || starter.ID != starter.Key[7:15] {
+			t.Fatalf("got key %q id %q, want gro_pk_ + 40 base62 with the id its first 8", starter.Key, starter.ID)
+		}
+		if starter.Limit != 1000 || integ.Limit != 1_000_000 || starter.Plan != "starter" {
+			t.Fatalf("got limits %d, %d and plan %q; want 1000, 1000000, starter", starter.Limit, integ.Limit, starter.Plan)
+		}
+		other := mustKey(t, s, "acme", "", 0)
+		if other.Key == starter.Key || other.ID == starter.ID {
+			t.Fatal("two keys are the same")
+		}
+	})
+	t.Run("OKMCP", func(t *testing.T) {
+		p, err := s.Authenticate(ctx, starter.Key, grocery.InterfaceMCP)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Account != "acme" || p.Plan.Name != "starter" || p.KeyID != starter.ID {
+			t.Fatalf("got %+v, want acme on starter with key %s", p, starter.ID)
+		}
+	})
+	t.Run("OKREST", func(t *testing.T) {
+		if _, err := s.Authenticate(ctx, integ.Key, grocery.InterfaceREST); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("ErrRESTNeedsIntegration", func(t *testing.T) {
+		_, err := s.Authenticate(ctx, starter.Key, grocery.InterfaceREST)
+		errCode(t, err, grocery.EFORBIDDEN)
+		if !strings.Contains(grocery.ErrorMessage(err), "integration plan") {
+			t.Fatalf("got %q, want it to name the integration plan", grocery.ErrorMessage(err))
+		}
+	})
+	wrongSecret := starter.Key[:len(starter.Key)-1] + flip(starter.Key[len(starter.Key)-1])
+	unknown := "gro_pk_" + strings.Repeat("A", 40)
+	for name, key := range map[string]string{
+		"ErrEmpty":       "",
+		"ErrGarbage":     "hello",
+		"ErrOtherPrefix": "abc" + starter.Key[3:],
+		"ErrShort":       starter.Key[:len(starter.Key)-1],
+		"ErrLong":        starter.Key + "A",
+		"ErrNotBase62":   starter.Key[:20] + "-" + starter.Key[21:],
+		"ErrBearer":      "Bearer " + starter.Key,
+		"ErrUnknown":     unknown,
+		"ErrWrongSecret": wrongSecret,
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := s.Authenticate(ctx, key, grocery.InterfaceMCP)
+			errCode(t, err, grocery.EUNAUTHENTICATED)
+			if msg := err.Error(); key != "" && strings.Contains(msg, key) || strings.Contains(msg, starter.Key[15:]) {
+				t.Fatalf("error %q repeats the key", msg)
+			}
+		})
+	}
+}
+
+// flip returns another base62 character.
+func flip(c byte) string {
+	if c == 'A' {
+		return "B"
+	}
+	return "A"
+}
+
+func TestCreateKeyErrors(t *testing.T) {
+	s := MustOpen(t)
+	mustKey(t, s, "acme", "starter", 0)
+	for _, tc := range []struct {
+		name string
+		in   grocery.KeyInput
+		msg  string
+	}{
+		{"ErrUnknownPlan", grocery.KeyInput{Account: "x", Plan: "gold"}, "want one of starter, professional, integration"},
+		{"ErrNewAccountNoPlan", grocery.KeyInput{Account: "newco"}, "a plan is required"},
+		{"ErrNegativeQuota", grocery.KeyInput{Account: "acme", Quota: -1}, "negative"},
+		{"ErrAccountName", grocery.KeyInput{Account: "a b", Plan: "starter"}, "want a name of 1 to 64"},
+		{"ErrNoAccount", grocery.KeyInput{Plan: "starter"}, "want a name of 1 to 64"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := s.CreateKey(context.Background(), tc.in)
+			errCode(t, err, grocery.EINVALID)
+			if !strings.Contains(grocery.ErrorMessage(err), tc.msg) {
+				t.Fatalf("got %q, want it to contain %q", grocery.ErrorMessage(err), tc.msg)
+			}
+		})
+	}
+	keys, _ := s.ListKeys(context.Background())
+	if len(keys) != 1 {
+		t.Fatalf("got %d keys after failed creations, want 1", len(keys))
+	}
+}
+
+func TestRevokeKey(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "g.db")
+	c := newClock(nov19)
+	s := openAuth(t, path, c)
+	a := mustKey(t, s, "acme", "professional", 0)
+	b := mustKey(t, s, "acme", "", 0)
+
+	t.Run("ErrNotFound", func(t *testing.T) {
+		for _, k := range []string{"nosuchid", "gro_pk_" + a.ID + strings.Repeat("z", 32)} {
+			_, err := s.RevokeKey(ctx, k)
+			errCode(t, err, grocery.ENOTFOUND)
+			if strings.Contains(err.Error(), strings.Repeat("z", 32)) {
+				t.Fatalf("error %q repeats a secret", err)
+			}
+		}
+		if _, err := s.Authenticate(ctx, a.Key, grocery.InterfaceMCP); err != nil {
+			t.Fatalf("a failed revocation revoked: %v", err)
+		}
+	})
+	t.Run("OKByID", func(t *testing.T) {
+		info, err := s.RevokeKey(ctx, a.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.Revoked == nil || !info.Revoked.Equal(nov19.Truncate(time.Second)) {
+			t.Fatalf("got revoked %v, want %v", info.Revoked, nov19)
+		}
+		_, err = s.Authenticate(ctx, a.Key, grocery.InterfaceMCP)
+		errCode(t, err, grocery.EUNAUTHENTICATED)
+		if !strings.Contains(grocery.ErrorMessage(err), "revoked") {
+			t.Fatalf("got %q, want it to say revoked", grocery.ErrorMessage(err))
+		}
+		if _, err := s.RevokeKey(ctx, a.ID); err != nil {
+			t.Fatalf("revoking again: %v", err)
+		}
+	})
+	t.Run("OKByKey", func(t *testing.T) {
+		if _, err := s.RevokeKey(ctx, b.Key); err != nil {
+			t.Fatal(err)
+		}
+		_, err := s.Authenticate(ctx, b.Key, grocery.InterfaceMCP)
+		errCode(t, err, grocery.EUNAUTHENTICATED)
+	})
+	t.Run("OKSurvivesRestart", func(t *testing.T) {
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		s = openAuth(t, path, c)
+		defer s.Close()
+		for _, k := range []string{a.Key, b.Key} {
+			_, err := s.Authenticate(ctx, k, grocery.InterfaceMCP)
+			errCode(t, err, grocery.EUNAUTHENTICATED)
+		}
+	})
+}
+
+func TestListKeys(t *testing.T) {
+	ctx := context.Background()
+	c := newClock(nov19)
+	s := openAuth(t, filepath.Join(t.TempDir(), "g.db"), c)
+	defer func() { s.Close() }()
+	a := mustKey(t, s, "zeta", "starter", 0)
+	c.set(nov19.Add(time.Hour))
+	b := mustKey(t, s, "alpha", "integration", 0)
+	if _, err := s.Authenticate(ctx, b.Key, grocery.InterfaceREST); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.RevokeKey(ctx, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	keys, err := s.ListKeys(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(keys) != 2 || keys[0].Account != "alpha" || keys[1].Account != "zeta" {
+		t.Fatalf("got %+v, want alpha's key then zeta's", keys)
+	}
+	k0, k1 := keys[0], keys[1]
+	if k0.Prefix != "gro_pk_"+b.ID || k0.Plan != "integration" || k0.LastUsed == nil || k0.Revoked != nil {
+		t.Fatalf("alpha: got %+v, want prefix gro_pk_%s, integration, used, not revoked", k0, b.ID)
+	}
+	if k1.LastUsed != nil || k1.Revoked == nil || !k1.Created.Equal(nov19.Truncate(time.Second)) {
+		t.Fatalf("zeta: got %+v, want never used, revoked, created %v", k1, nov19)
+	}
+	if s := fmt.Sprintf("%+v", keys); strings.Contains(s, a.Key[15:]) || strings.Contains(s, b.Key[15:]) {
+		t.Fatal("ListKeys shows a secret")
+	}
+	// Last use is flushed with the counts and survives a restart.
+	path := s.Path()
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s = openAuth(t, path, c)
+	keys, _ = s.ListKeys(ctx)
+	if keys[0].LastUsed == nil || !keys[0].LastUsed.Equal(nov19.Add(time.Hour)) {
+		t.Fatalf("after restart: got last used %v, want %v", keys[0].LastUsed, nov19.Add(time.Hour))
+	}
+}
+
+func TestConsume(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "g.db")
+	c := newClock(nov19)
+	s := openAuth(t, path, c)
+	k := mustKey(t, s, "acme", "starter", 3)
+	p, err := s.Authenticate(ctx, k.Key, grocery.InterfaceMCP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reset := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	for i := int64(1); i <= 3; i++ {
+		u, err := s.Consume(ctx, p)
+		if err != nil {
+			t.Fatalf("call %d: %v", i, err)
+		}
+		want := grocery.Usage{Account: "acme", Plan: "starter", Limit: 3, Used: i, Remaining: 3 - i, Reset: reset}
+		if u != want {
+			t.Fatalf("call %d: got %+v, want %+v", i, u, want)
+		}
+	}
+	t.Run("ErrQuota", func(t *testing.T) {
+		for i := 0; i < 2; i++ { // retrying does not restore allowance
+			u, err := s.Consume(ctx, p)
+			errCode(t, err, grocery.EQUOTA)
+			if !strings.Contains(grocery.ErrorMessage(err), "2026-12-01T00:00:00Z") {
+				t.Fatalf("got %q, want the reset time in RFC 3339", grocery.ErrorMessage(err))
+			}
+			if u.Remaining != 0 || !u.Reset.Equal(reset) || u.Used != int64(4+i) {
+				t.Fatalf("got %+v, want 0 remaining, reset %v, rejected calls counted (%d)", u, reset, 4+i)
+			}
+		}
+	})
+	t.Run("OKSharedByKeys", func(t *testing.T) {
+		// A second key of the account draws on the same quota.
+		k2 := mustKey(t, s, "acme", "", 0)
+		p2, err := s.Authenticate(ctx, k2.Key, grocery.InterfaceMCP)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = s.Consume(ctx, p2)
+		errCode(t, err, grocery.EQUOTA)
+	})
+	t.Run("OKWindowResets", func(t *testing.T) {
+		c.set(reset.Add(-time.Nanosecond))
+		_, err := s.Consume(ctx, p)
+		errCode(t, err, grocery.EQUOTA)
+		c.set(reset)
+		u, err := s.Consume(ctx, p)
+		if err != nil {
+			t.Fatalf("first call of the new month: %v", err)
+		}
+		if u.Used != 1 || u.Remaining != 2 || !u.Reset.Equal(reset.AddDate(0, 1, 0)) {
+			t.Fatalf("got %+v, want 1 used, 2 remaining, reset 2027-01-01", u)
+		}
+	})
+	t.Run("OKCountsSurviveRestart", func(t *testing.T) {
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		s = openAuth(t, path, c)
+		defer s.Close()
+		u, err := s.UsageOf(ctx, "acme")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if u.Used != 1 {
+			t.Fatalf("December after restart: got %d used, want 1", u.Used)
+		}
+		c.set(nov19)
+		if u, _ := s.UsageOf(ctx, "acme"); u.Used != 7 {
+			t.Fatalf("November after restart: got %d used, want 7 (3 admitted, 4 rejected)", u.Used)
+		}
+	})
+	t.Run("ErrUnknownAccount", func(t *testing.T) {
+		_, err := s.UsageOf(ctx, "nobody")
+		errCode(t, err, grocery.ENOTFOUND)
+	})
+}
+
+// TestConsumeConcurrent: 64 goroutines x 1,000 calls on a quota of 10,000
+// admit exactly 10,000, and the count persisted by a clean close is every
+// call made. Run it with -race.
+func TestConsumeConcurrent(t *testing.T) {
+	const goroutines, calls, quota = 64, 1000, 10_000
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "g.db")
+	c := newClock(nov19)
+	s, err := grocery.Open(path, &grocery.Options{Now: c.now, FlushInterval: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := mustKey(t, s, "acme", "professional", quota)
+	var admitted, rejected atomic.Int64
+	var wg sync.WaitGroup
+	for g := 0; g < goroutines; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < calls; i++ {
+				p, err := s.Authenticate(ctx, k.Key, grocery.InterfaceMCP)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				switch _, err := s.Consume(ctx, p); grocery.ErrorCode(err) {
+				case "":
+					admitted.Add(1)
+				case grocery.EQUOTA:
+					rejected.Add(1)
+				default:
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if admitted.Load() != quota || rejected.Load() != goroutines*calls-quota {
+		t.Fatalf("got %d admitted, %d rejected; want %d and %d", admitted.Load(), rejected.Load(), quota, goroutines*calls-quota)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s = openAuth(t, path, c)
+	defer s.Close()
+	u, err := s.UsageOf(ctx, "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.Used != goroutines*calls {
+		t.Fatalf("persisted: got %d calls, want %d", u.Used, goroutines*calls)
+	}
+}
+
+// TestConsumeCrash kills a process that is counting calls (SIGKILL, no
+// clean close) and checks what the data file kept: every call flushed
+// before the kill, and never more calls than were made.
+func TestConsumeCrash(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a child process")
+	}
+	path := filepath.Join(t.TempDir(), "g.db")
+	c := newClock(nov19)
+	s := openAuth(t, path, c)
+	k := mustKey(t, s, "acme", "professional", 0)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	cmd := exec.Command(os.Args[0], "-test.run=^TestConsumeCrashChild$")
+	cmd.Env = append(os.Environ(), "GROCERY_CRASH_DB="+path, "GROCERY_CRASH_KEY="+k.Key)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(out)
+	var flushed, made int64
+	for lines.Scan() {
+		if n, ok := strings.CutPrefix(lines.Text(), "flushed "); ok {
+			flushed, _ = strconv.ParseInt(n, 10, 64)
+		}
+		if n, ok := strings.CutPrefix(lines.Text(), "made "); ok {
+			made, _ = strconv.ParseInt(n, 10, 64)
+			break
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	if made == 0 {
+		t.Fatal("the child made no calls")
+	}
+
+	s = openAuth(t, path, c)
+	defer s.Close()
+	u, err := s.UsageOf(context.Background(), "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.Used < flushed || u.Used > made {
+		t.Fatalf("after kill -9: got %d calls counted, want between %d (flushed) and %d (made)", u.Used, flushed, made)
+	}
+	t.Logf("made %d calls, %d flushed before the kill, %d kept", made, flushed, u.Used)
+}
+
+// TestConsumeCrashChild is TestConsumeCrash's child process: it counts
+// calls, lets a flush pass, counts more and waits to be killed.
+func TestConsumeCrashChild(t *testing.T) {
+	path := os.Getenv("GROCERY_CRASH_DB")
+	if path == "" {
+		t.Skip("run by TestConsumeCrash")
+	}
+	ctx := context.Background()
+	s, err := grocery.Open(path, &grocery.Options{Now: func() time.Time { return nov19 }, FlushInterval: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.Authenticate(ctx, os.Getenv("GROCERY_CRASH_KEY"), grocery.InterfaceMCP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 500; i++ {
+		s.Consume(ctx, p)
+	}
+	time.Sleep(500 * time.Millisecond) // many flush intervals
+	fmt.Println("flushed 500")
+	for i := 0; i < 300; i++ {
+		s.Consume(ctx, p)
+	}
+	fmt.Println("made 800")
+	time.Sleep(time.Minute) // killed long before
+}
+
+// authBench opens a data file with one integration key whose quota will
+// not run out during a benchmark.
+func authBench(b *testing.B) (*grocery.Service, string) {
+	b.Helper()
+	s, err := grocery.Open(filepath.Join(b.TempDir(), "g.db"), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	return s, mustKey(b, s, "bench", "integration", 1<<60).Key
+}
+
+// BenchmarkAuthenticateConsume is the per-request cost of access control:
+// check the key, charge one call.
+func BenchmarkAuthenticateConsume(b *testing.B) {
+	s, key := authBench(b)
+	ctx := context.Background()
+	timed(b, func(int) error {
+		p, err := s.Authenticate(ctx, key, grocery.InterfaceMCP)
+		if err != nil {
+			return err
+		}
+		_, err = s.Consume(ctx, p)
+		return err
+	})
+}
+
+// BenchmarkAuthenticateConsumeParallel reports calls per second across all
+// cores, every call on one account (the contended case).
+func BenchmarkAuthenticateConsumeParallel(b *testing.B) {
+	s, key := authBench(b)
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			p, err := s.Authenticate(ctx, key, grocery.InterfaceMCP)
+			if err == nil {
+				_, err = s.Consume(ctx, p)
+			}
+			if err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
+}
+
+// BenchmarkAuthenticateWrongKey: a wrong key costs the same whether none
+// or all but its last character match the real one.
+func BenchmarkAuthenticateWrongKey(b *testing.B) {
+	s, key := authBench(b)
+	ctx := context.Background()
+	id := key[7:15]
+	for name, wrong := range map[string]string{
+		"UnknownID":     "gro_pk_" + strings.Repeat("A", 40),
+		"SecretNone":    "gro_pk_" + id + strings.Repeat("A", 32),
+		"SecretAllBut1": key[:len(key)-1] + flip(key[len(key)-1]),
+	} {
+		b.Run(name, func(b *testing.B) {
+			timed(b, func(int) error {
+				if _, err := s.Authenticate(ctx, wrong, grocery.InterfaceMCP); grocery.ErrorCode(err) != grocery.EUNAUTHENTICATED {
+					return fmt.Errorf("got %v, want unauthenticated", err)
+				}
+				return nil
+			})
+		})
+	}
+}

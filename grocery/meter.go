@@ -1,0 +1,289 @@
+package grocery
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/grocerydata/grocery/storage"
+)
+
+// Usage is an account's quota in the current window: the calendar month
+// in UTC.
+type Usage struct {
+	Account   string    `json:"account"`
+	Plan      string    `json:"plan"`
+	Limit     int64     `json:"limit"`     // calls allowed this month
+	Used      int64     `json:"used"`      // calls made this month, rejected ones included
+	Remaining int64     `json:"remaining"` // calls left: Limit - Used, at least 0
+	Reset     time.Time `json:"reset"`     // when the next window starts
+}
+
+// account is an account's in-memory state: its plan and its counter for
+// the current window. The counter is the only state a metered call changes.
+type account struct {
+	name    string
+	created int64
+
+	mu     sync.Mutex
+	plan   Plan
+	quota  int64  // override of the plan's quota, 0 for none
+	window uint32 // yyyymm of the counted month
+	used   int64
+	dirty  bool // used changed since the last flush
+}
+
+func (a *account) currentPlan() Plan {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.plan
+}
+
+func (a *account) quotaOverride() int64 {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.quota
+}
+
+func (a *account) setPlan(p Plan, quota int64) {
+	a.mu.Lock()
+	a.plan, a.quota = p, quota
+	a.mu.Unlock()
+}
+
+// limit returns the account's calls a month.
+func (a *account) limit() int64 {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.limitLocked()
+}
+
+func (a *account) limitLocked() int64 {
+	if a.quota > 0 {
+		return a.quota
+	}
+	return a.plan.Quota
+}
+
+// monthOf returns the window t falls in, as yyyymm.
+func monthOf(t time.Time) uint32 {
+	t = t.UTC()
+	return uint32(t.Year())*100 + uint32(t.Month())
+}
+
+// resetOf returns the first instant after the window of t.
+func resetOf(t time.Time) time.Time {
+	t = t.UTC()
+	return time.Date(t.Year(), t.Month()+1, 1, 0, 0, 0, 0, time.UTC)
+}
+
+// meter is the counter store: it charges calls to accounts in memory,
+// reads them, and flushes the counts to the data file in one transaction
+// a second (group commit). It writes counts, never increments, so a flush
+// repeated after a failure cannot count a call twice; a crash loses at
+// most the calls since the last flush. When several servers share one
+// quota, a shared store replaces this type.
+type meter struct {
+	db   *storage.DB
+	ring *keyring
+
+	mu    sync.Mutex   // guards carry
+	carry []usageCount // counts of ended windows not yet flushed
+}
+
+type usageCount struct {
+	account string
+	window  uint32
+	used    int64
+}
+
+// charge counts one call to a in the window of now and returns the count
+// and limit after it. Exact under concurrency: each call is counted once,
+// under the account's lock.
+func (m *meter) charge(a *account, now time.Time) (used, limit int64, err error) {
+	w := monthOf(now)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.window != w {
+		if err := m.rollover(a, w); err != nil {
+			return 0, 0, err
+		}
+	}
+	a.used++
+	a.dirty = true
+	return a.used, a.limitLocked(), nil
+}
+
+// read returns a's count and limit in the window of now.
+func (m *meter) read(a *account, now time.Time) (used, limit int64, err error) {
+	w := monthOf(now)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.window != w {
+		if err := m.rollover(a, w); err != nil {
+			return 0, 0, err
+		}
+	}
+	return a.used, a.limitLocked(), nil
+}
+
+// rollover moves a to window w, keeping the ended window's count for the
+// next flush. The caller holds a.mu.
+func (m *meter) rollover(a *account, w uint32) error {
+	var stored uint64
+	err := m.db.View(func(tx *storage.Tx) error {
+		var err error
+		stored, err = tx.Usage(a.name, w)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if a.dirty {
+		m.mu.Lock()
+		m.carry = append(m.carry, usageCount{a.name, a.window, a.used})
+		m.mu.Unlock()
+	}
+	a.window, a.used, a.dirty = w, int64(stored), false
+	return nil
+}
+
+// flush writes the counts and key last-used times changed since the last
+// flush, in one transaction.
+func (m *meter) flush() error {
+	m.mu.Lock()
+	counts := m.carry
+	m.carry = nil
+	m.mu.Unlock()
+
+	m.ring.mu.RLock()
+	for _, a := range m.ring.accounts {
+		a.mu.Lock()
+		if a.dirty {
+			counts = append(counts, usageCount{a.name, a.window, a.used})
+			a.dirty = false
+		}
+		a.mu.Unlock()
+	}
+	type seen struct {
+		e    *keyEntry
+		used int64
+	}
+	var keys []seen
+	for _, e := range m.ring.keys {
+		if t := e.lastUsed.Load(); t > e.flushedUsed {
+			keys = append(keys, seen{e, t})
+		}
+	}
+	m.ring.mu.RUnlock()
+	if len(counts) == 0 && len(keys) == 0 {
+		return nil
+	}
+
+	err := m.db.Update(func(tx *storage.Tx) error {
+		for _, c := range counts {
+			if err := tx.PutUsage(c.account, c.window, uint64(c.used)); err != nil {
+				return err
+			}
+		}
+		var k storage.Key
+		for _, s := range keys {
+			found, err := tx.Key(s.e.id, &k)
+			if err != nil {
+				return err
+			}
+			if found && k.LastUsed < s.used {
+				k.LastUsed = s.used
+				if err := tx.PutKey(&k); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		// Counts are absolute: hand them back to the next flush.
+		m.mu.Lock()
+		m.carry = append(counts, m.carry...)
+		m.mu.Unlock()
+		return err
+	}
+	for _, s := range keys {
+		s.e.flushedUsed = s.used
+	}
+	return nil
+}
+
+// run flushes every interval until stop is closed, then once more.
+func (m *meter) run(interval time.Duration, stop <-chan struct{}, done chan<- error) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+			m.flush() // a failed flush is retried by the next one
+		case <-stop:
+			done <- m.flush()
+			return
+		}
+	}
+}
+
+var errReadOnly = errors.New("metering needs a data file opened for writing")
+
+// Consume charges one call to the principal's account and returns its
+// quota after the call. Every call is counted, the rejected ones too, so
+// retrying never restores allowance; the allowance comes back when the
+// window resets at the start of the next month (UTC).
+//
+// It returns EQUOTA, with the Usage (Remaining 0, Reset) beside it, when
+// the call is over the account's monthly quota.
+func (s *Service) Consume(ctx context.Context, p *Principal) (Usage, error) {
+	if s.meter == nil {
+		return Usage{}, errReadOnly
+	}
+	if p == nil || p.acct == nil {
+		return Usage{}, Errorf(EUNAUTHENTICATED, "no authenticated caller: call Authenticate first")
+	}
+	now := s.now()
+	used, limit, err := s.meter.charge(p.acct, now)
+	if err != nil {
+		return Usage{}, err
+	}
+	u := Usage{Account: p.Account, Plan: p.Plan.Name, Limit: limit, Used: used, Remaining: max(limit-used, 0), Reset: resetOf(now)}
+	if used > limit {
+		return u, Errorf(EQUOTA, "the monthly quota of %d calls is spent; it resets at %s: wait until then, retrying does not restore it", limit, u.Reset.Format(time.RFC3339))
+	}
+	return u, nil
+}
+
+// UsageOf returns an account's quota in the current window without
+// charging a call.
+//
+// It returns ENOTFOUND for an unknown account.
+func (s *Service) UsageOf(ctx context.Context, accountName string) (Usage, error) {
+	r := s.keyring
+	r.mu.RLock()
+	a := r.accounts[accountName]
+	r.mu.RUnlock()
+	if a == nil {
+		return Usage{}, Errorf(ENOTFOUND, "no account %q", accountName)
+	}
+	now := s.now()
+	var used, limit int64
+	if s.meter != nil {
+		var err error
+		if used, limit, err = s.meter.read(a, now); err != nil {
+			return Usage{}, err
+		}
+	} else {
+		a.mu.Lock()
+		if a.window == monthOf(now) {
+			used = a.used
+		}
+		limit = a.limitLocked()
+		a.mu.Unlock()
+	}
+	return Usage{Account: a.name, Plan: a.currentPlan().Name, Limit: limit, Used: used, Remaining: max(limit-used, 0), Reset: resetOf(now)}, nil
+}
