@@ -18,6 +18,10 @@ type Usage struct {
 	Used      int64     `json:"used"`      // calls made this month, rejected ones included
 	Remaining int64     `json:"remaining"` // calls left: Limit - Used, at least 0
 	Reset     time.Time `json:"reset"`     // when the next window starts
+
+	// RetryAfter is how long until Reset, set when a call was refused for
+	// quota: what a client should wait (HTTP Retry-After).
+	RetryAfter time.Duration `json:"-"`
 }
 
 // account is an account's in-memory state: its plan and its counter for
@@ -253,6 +257,7 @@ func (s *Service) Consume(ctx context.Context, p *Principal) (Usage, error) {
 	}
 	u := Usage{Account: p.Account, Plan: p.Plan.Name, Limit: limit, Used: used, Remaining: max(limit-used, 0), Reset: resetOf(now)}
 	if used > limit {
+		u.RetryAfter = u.Reset.Sub(now)
 		return u, Errorf(EQUOTA, "the monthly quota of %d calls is spent; it resets at %s: wait until then, retrying does not restore it", limit, u.Reset.Format(time.RFC3339))
 	}
 	return u, nil

@@ -169,6 +169,20 @@ const (
 	MaxRESTLimit     = 500
 )
 
+// CheckLimit returns EINVALID stating the range when a limit a caller gave
+// explicitly is outside 1..max. The query inputs read 0 as "not given", so
+// a transport that sees an explicit limit checks it with CheckLimit first.
+func CheckLimit(n, max int) error {
+	def := DefaultLimit
+	if max == MaxRESTLimit {
+		def = DefaultRESTLimit
+	}
+	if n < 1 || n > max {
+		return Errorf(EINVALID, "limit %d is out of range: want 1 to %d (default %d)", n, max, def)
+	}
+	return nil
+}
+
 // checkLimit returns n, or def when n is 0, and EINVALID stating the range
 // when n is outside 1..max.
 func checkLimit(n, def, max int) (int, error) {

@@ -1,0 +1,87 @@
+package mcpserver_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"testing"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// TestSchemas validates real tool calls against the schemas tools/list
+// advertises: the arguments against inputSchema, and every result,
+// including the empty and null cases, against outputSchema.
+func TestSchemas(t *testing.T) {
+	key := newKey(t, "professional", 0)
+	r := post(t, key, rpc(1, "tools/list", ""))
+	wantStatus(t, r, http.StatusOK)
+	var list struct {
+		Tools []struct {
+			Name         string             `json:"name"`
+			InputSchema  *jsonschema.Schema `json:"inputSchema"`
+			OutputSchema *jsonschema.Schema `json:"outputSchema"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(r.msg.Result, &list); err != nil {
+		t.Fatal(err)
+	}
+	calls := map[string][]string{
+		"lookup_product": {
+			`{"upc":"` + samples.CarriedUPC + `","province":"ON","limit":50}`, // promotions, unit prices
+			`{"upc":"` + samples.NotCarriedUPC + `","province":"ON"}`,         // no offers
+		},
+		"search_products": {`{"query":"` + samples.Query + `","province":"ON","limit":50}`, `{"query":"zzzz","province":"ON"}`},
+		"price_history": {
+			`{"sku":"` + samples.SKU + `","banner":"` + samples.Banner + `","province":"ON","period":"365d"}`,
+			`{"sku":"` + samples.SKU + `","banner":"` + samples.Banner + `","province":"NU"}`, // no points, stats null
+		},
+		"list_reference_stores": {`{"limit":50}`, `{"province":"NU","banner":"metro"}`},
+	}
+	for _, tl := range list.Tools {
+		in, err := tl.InputSchema.Resolve(nil)
+		if err != nil {
+			t.Fatalf("%s inputSchema: %v", tl.Name, err)
+		}
+		out, err := tl.OutputSchema.Resolve(nil)
+		if err != nil {
+			t.Fatalf("%s outputSchema: %v", tl.Name, err)
+		}
+		if len(calls[tl.Name]) == 0 {
+			t.Fatalf("no calls for %s", tl.Name)
+		}
+		for _, args := range calls[tl.Name] {
+			var a map[string]any
+			if err := json.Unmarshal([]byte(args), &a); err != nil {
+				t.Fatal(err)
+			}
+			if err := in.Validate(a); err != nil {
+				t.Fatalf("%s %s: arguments fail inputSchema: %v", tl.Name, args, err)
+			}
+			res := toolResult(t, post(t, key, callTool(tl.Name, args)))
+			if res.IsError {
+				t.Fatalf("%s %s: %s", tl.Name, args, res.Content[0].Text)
+			}
+			var v map[string]any
+			if err := json.Unmarshal(res.StructuredContent, &v); err != nil {
+				t.Fatal(err)
+			}
+			if err := out.Validate(v); err != nil {
+				t.Fatalf("%s %s: result fails outputSchema: %v\n%s", tl.Name, args, err, res.StructuredContent)
+			}
+		}
+	}
+	// The input schemas refuse what the server refuses.
+	for _, tl := range list.Tools {
+		if tl.Name != "lookup_product" {
+			continue
+		}
+		in, _ := tl.InputSchema.Resolve(nil)
+		for _, bad := range []string{`{"upc":"x"}`, `{"upc":"068000000154","province":"Canada"}`, `{"upc":"068000000154","province":"ON","limit":0}`, `{"upc":"068000000154","province":"ON","store":1}`} {
+			var a map[string]any
+			json.Unmarshal([]byte(bad), &a)
+			if in.Validate(a) == nil {
+				t.Fatalf("inputSchema accepts %s", bad)
+			}
+		}
+	}
+}

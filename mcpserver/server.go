@@ -1,0 +1,247 @@
+// Package mcpserver serves the grocery service's four tools over MCP
+// (protocol 2025-06-18), on stateless Streamable HTTP: each POST carries one
+// JSON-RPC message and gets one JSON answer; no session is ever issued.
+//
+// The handler only translates: every rule (keys, plans, quota, the queries)
+// is package grocery's.
+package mcpserver
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/grocerydata/grocery/grocery"
+)
+
+// ProtocolVersion is the MCP version the server speaks.
+const ProtocolVersion = "2025-06-18"
+
+// knownVersions are the MCP-Protocol-Version header values accepted: the
+// server answers every client in ProtocolVersion, whose messages these
+// versions share.
+var knownVersions = []string{"2025-06-18", "2025-03-26", "2024-11-05"}
+
+// Options configures New. A nil *Options means the defaults.
+type Options struct {
+	// AllowedOrigins are browser origins (e.g. "https://app.example.com")
+	// allowed besides the server's own. A request with another Origin
+	// header is refused with 403.
+	AllowedOrigins []string
+	// MaxBodyBytes limits a request body; default 1 MiB.
+	MaxBodyBytes int64
+	// Version is reported in serverInfo; default "dev".
+	Version string
+	// Logger receives internal errors; default slog.Default().
+	Logger *slog.Logger
+}
+
+// Server is the MCP endpoint. Create it with New.
+type Server struct {
+	svc     *grocery.Service
+	opts    Options
+	log     *slog.Logger
+	tools   []tool
+	listing []byte // the tools/list result, encoded once
+}
+
+// New returns the MCP handler for svc. It serves POST on any path it is
+// mounted at (grocery serve mounts it at /mcp) and answers 404 at once
+// for the OAuth discovery paths clients probe (/.well-known/oauth-*): the
+// service uses API keys, never OAuth.
+func New(svc *grocery.Service, opts *Options) *Server {
+	s := &Server{svc: svc}
+	if opts != nil {
+		s.opts = *opts
+	}
+	if s.opts.MaxBodyBytes <= 0 {
+		s.opts.MaxBodyBytes = 1 << 20
+	}
+	if s.opts.Version == "" {
+		s.opts.Version = "dev"
+	}
+	s.log = s.opts.Logger
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	s.tools = newTools(svc)
+	s.listing = mustMarshal(map[string]any{"tools": s.tools})
+	return s
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.Path, "/.well-known/") {
+		http.NotFound(w, r)
+		return
+	}
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		http.Error(w, "the MCP endpoint takes POST only: this stateless server opens no event stream", http.StatusMethodNotAllowed)
+		return
+	}
+	if !s.originAllowed(r) {
+		writeJSON(w, http.StatusForbidden, errorResponse(nil, codeInvalidRequest, "origin not allowed"))
+		return
+	}
+	if v := r.Header.Get("MCP-Protocol-Version"); v != "" && !slices.Contains(knownVersions, v) {
+		writeJSON(w, http.StatusBadRequest, errorResponse(nil, codeInvalidRequest,
+			"unsupported MCP-Protocol-Version "+strconv.Quote(v)+": this server speaks "+ProtocolVersion))
+		return
+	}
+	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(strings.ToLower(ct), "application/json") {
+		writeJSON(w, http.StatusUnsupportedMediaType, errorResponse(nil, codeInvalidRequest, "Content-Type must be application/json"))
+		return
+	}
+
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			writeJSON(w, http.StatusRequestEntityTooLarge, errorResponse(nil, codeInvalidRequest,
+				"request body over "+strconv.FormatInt(s.opts.MaxBodyBytes, 10)+" bytes"))
+			return
+		}
+		writeJSON(w, http.StatusBadRequest, errorResponse(nil, codeParseError, "could not read the request body"))
+		return
+	}
+	if isBatch(body) {
+		writeJSON(w, http.StatusBadRequest, errorResponse(nil, codeInvalidRequest, "JSON-RPC batches are not supported: send one message per request"))
+		return
+	}
+	var msg message
+	if err := json.Unmarshal(body, &msg); err != nil {
+		writeJSON(w, http.StatusBadRequest, errorResponse(nil, codeParseError, "parse error: the body is not one JSON-RPC message"))
+		return
+	}
+
+	// Every method needs a valid key, the free ones too.
+	p, err := s.svc.Authenticate(r.Context(), bearer(r), grocery.InterfaceMCP)
+	if err != nil {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="grocery", error="invalid_token"`)
+		writeJSON(w, http.StatusUnauthorized, errorResponse(msg.ID, codeInvalidRequest, grocery.ErrorMessage(err)))
+		return
+	}
+
+	switch {
+	case msg.JSONRPC != "2.0":
+		s.quotaHeaders(w, r, p, nil)
+		writeJSON(w, http.StatusBadRequest, errorResponse(msg.ID, codeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`))
+	case msg.isNotification() || msg.isResponse():
+		// Notifications (notifications/initialized, cancellations) and
+		// answers to server requests need nothing from a stateless server.
+		s.quotaHeaders(w, r, p, nil)
+		w.WriteHeader(http.StatusAccepted)
+	case msg.Method == "" || !validID(msg.ID):
+		s.quotaHeaders(w, r, p, nil)
+		writeJSON(w, http.StatusBadRequest, errorResponse(msg.ID, codeInvalidRequest, "invalid request: want a method and a string or number id"))
+	default:
+		s.handle(w, r, p, &msg)
+	}
+}
+
+// handle answers one request.
+func (s *Server) handle(w http.ResponseWriter, r *http.Request, p *grocery.Principal, msg *message) {
+	var result any
+	var rerr *rpcError
+	var usage *grocery.Usage
+	switch msg.Method {
+	case "initialize":
+		result = s.initialize(msg.Params)
+	case "ping":
+		result = struct{}{}
+	case "tools/list":
+		result = json.RawMessage(s.listing)
+	case "tools/call":
+		result, rerr, usage = s.call(r, p, msg.Params)
+		if usage != nil && usage.RetryAfter > 0 {
+			w.Header().Set("Retry-After", strconv.FormatInt(int64((usage.RetryAfter+time.Second-1)/time.Second), 10))
+		}
+	default:
+		rerr = &rpcError{Code: codeMethodNotFound, Message: "method not found: " + msg.Method}
+	}
+	s.quotaHeaders(w, r, p, usage)
+	resp := &response{JSONRPC: "2.0", ID: msg.ID, Result: result, Error: rerr}
+	if rerr != nil {
+		resp.Result = nil
+	}
+	writeJSON(w, http.StatusOK, resp)
+}
+
+func (s *Server) initialize(params json.RawMessage) any {
+	// The client's requested version is read only to be answered: every
+	// client gets ProtocolVersion, which 2025-06-18 clients ask for and
+	// others may accept or decline.
+	return map[string]any{
+		"protocolVersion": ProtocolVersion,
+		"capabilities":    map[string]any{"tools": map[string]any{"listChanged": false}},
+		"serverInfo":      map[string]any{"name": "grocery", "title": "Canadian grocery prices", "version": s.opts.Version},
+		"instructions":    instructions,
+	}
+}
+
+// quotaHeaders sets X-Quota-Limit, -Remaining and -Reset from u, or from
+// the account's current usage when the request was not metered.
+func (s *Server) quotaHeaders(w http.ResponseWriter, r *http.Request, p *grocery.Principal, u *grocery.Usage) {
+	if u == nil {
+		cur, err := s.svc.UsageOf(r.Context(), p.Account)
+		if err != nil {
+			return
+		}
+		u = &cur
+	}
+	h := w.Header()
+	h.Set("X-Quota-Limit", strconv.FormatInt(u.Limit, 10))
+	h.Set("X-Quota-Remaining", strconv.FormatInt(u.Remaining, 10))
+	h.Set("X-Quota-Reset", u.Reset.Format(time.RFC3339))
+}
+
+// bearer returns the key of an "Authorization: Bearer <key>" header.
+func bearer(r *http.Request) string {
+	scheme, key, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return ""
+	}
+	return strings.TrimSpace(key)
+}
+
+// originAllowed refuses browser requests from other sites (DNS rebinding):
+// no Origin header, the server's own origin, or a configured one.
+func (s *Server) originAllowed(r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return true
+	}
+	if slices.Contains(s.opts.AllowedOrigins, origin) {
+		return true
+	}
+	u, err := url.Parse(origin)
+	return err == nil && u.Host != "" && strings.EqualFold(u.Host, r.Host)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		b = mustMarshal(errorResponse(nil, codeInternalError, "internal error"))
+		status = http.StatusInternalServerError
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(status)
+	w.Write(b)
+}
+
+func mustMarshal(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // static data only
+	}
+	return b
+}

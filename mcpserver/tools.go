@@ -1,0 +1,255 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/grocerydata/grocery/grocery"
+)
+
+// instructions tell a model how the tools chain; initialize returns them.
+const instructions = `Canadian grocery prices, collected on a fixed panel of reference stores. Prices are store-scoped: there is no national price, so every price query takes a province (a two-letter code: AB BC MB NB NL NS NT NU ON PE QC SK YT).
+
+How the tools chain: search_products (by name or brand) or lookup_product (by barcode) -> each offer or result carries a banner and an external_sku (the retailer's own SKU) -> price_history(sku=external_sku, banner, province) for the price trend. A barcode is never a SKU. list_reference_stores shows the stores the prices come from: that panel is the coverage.
+
+An empty result means no reference store of the province observed the product in the last 14 days; it does not prove the product is unavailable. Prices are in CAD.
+
+Every tools/call counts against the plan's monthly quota, failed calls too. A quota_exceeded error names the reset time: wait until then; retrying does not restore the allowance.`
+
+// tool is a tool as tools/list shows it, with its handler.
+type tool struct {
+	Name         string          `json:"name"`
+	Title        string          `json:"title"`
+	Description  string          `json:"description"`
+	InputSchema  json.RawMessage `json:"inputSchema"`
+	OutputSchema json.RawMessage `json:"outputSchema"`
+	Annotations  map[string]any  `json:"annotations"`
+
+	args []string                                            // argument names, for errors
+	run  func(ctx context.Context, a arguments) (any, error) // the grocery call
+}
+
+func newTools(svc *grocery.Service) []tool {
+	ann := func(title string) map[string]any {
+		return map[string]any{"title": title, "readOnlyHint": true, "openWorldHint": false}
+	}
+	return []tool{
+		{
+			Name:  "lookup_product",
+			Title: "Look up a product by barcode",
+			Description: `Resolve a UPC/EAN/GTIN barcode to its product and the current offers for it from each grocery banner (store chain) in one Canadian province, cheapest first.
+
+Each offer gives the banner, its external_sku (the retailer's own SKU: pass it with the banner to price_history), the most common current shelf price across the province's reference stores with the lowest and highest, the regular price, whether it is on promotion and until when, a unit price, and how many reference stores observed it, and when.
+
+An empty offers list is a success: the catalogue knows the product, but no reference store in that province observed it in the last 14 days. That does not prove it is unavailable. A valid barcode the catalogue does not know is a not_found error. Pass the barcode as a string (8, 12, 13 or 14 digits; the check digit is verified) so leading zeros are kept.`,
+			InputSchema:  json.RawMessage(lookupInput),
+			OutputSchema: json.RawMessage(lookupOutput),
+			Annotations:  ann("Look up a product by barcode"),
+			args:         []string{"upc", "province", "limit"},
+			run: func(ctx context.Context, a arguments) (any, error) {
+				in := grocery.LookupInput{UPC: a.str("upc"), Province: a.str("province"), Limit: a.limit()}
+				if err := a.err(); err != nil {
+					return nil, err
+				}
+				return svc.LookupProduct(ctx, in)
+			},
+		},
+		{
+			Name:  "search_products",
+			Title: "Search products by name or brand",
+			Description: `Find products by words of their name or brand (for example "2% milk", "Natrel", "crème glacée") in one Canadian province, with each banner's current price: one result per product and banner, best matches first, cheapest first within a product.
+
+Matching ignores case and accents, a word matches any word it begins ("yog" finds "yogurt"), and every word must match. Use a result's upc with lookup_product to see all its offers, or its external_sku and banner with price_history for its price over time.
+
+Results are current prices in one province only: never a price history, never a national or mixed-province result. An empty result means nothing matching was observed in the province in the last 14 days, not that it is unavailable.`,
+			InputSchema:  json.RawMessage(searchInput),
+			OutputSchema: json.RawMessage(searchOutput),
+			Annotations:  ann("Search products by name or brand"),
+			args:         []string{"query", "province", "limit"},
+			run: func(ctx context.Context, a arguments) (any, error) {
+				in := grocery.SearchInput{Query: a.str("query"), Province: a.str("province"), Limit: a.limit()}
+				if err := a.err(); err != nil {
+					return nil, err
+				}
+				return svc.SearchProducts(ctx, in)
+			},
+		},
+		{
+			Name:  "price_history",
+			Title: "Price history of a retailer SKU",
+			Description: `Return the observed shelf-price series of one retailer SKU in one province over a lookback window (period: 7d, 14d, 30d, 90d, 180d or 365d; default 30d) ending at the data set's latest date.
+
+sku is an external_sku taken from a lookup_product offer or a search_products result, together with its banner. A barcode is not a SKU: passing a UPC as sku fails with not_found.
+
+Each point is one collection day: the lowest, median and highest shelf price across the province's reference stores of that banner, and how many stores were observed. stats gives the window's min, max, latest median and the change in percent from the first point. Days without collection have no point; an empty series does not prove the product was unavailable.`,
+			InputSchema:  json.RawMessage(historyInput),
+			OutputSchema: json.RawMessage(historyOutput),
+			Annotations:  ann("Price history of a retailer SKU"),
+			args:         []string{"sku", "banner", "province", "period"},
+			run: func(ctx context.Context, a arguments) (any, error) {
+				in := grocery.HistoryInput{SKU: a.str("sku"), Banner: a.str("banner"), Province: a.str("province"), Period: a.str("period")}
+				if err := a.err(); err != nil {
+					return nil, err
+				}
+				return svc.PriceHistory(ctx, in)
+			},
+		},
+		{
+			Name:  "list_reference_stores",
+			Title: "List the reference stores",
+			Description: `List the active reference stores: the panel of stores whose shelf prices the service collects, each with its banner, province, name, city, postal code, coordinates and number of observations in the last 30 days. Filter by province and/or banner.
+
+This panel is the coverage of every price the other tools return; it is not a directory of all grocery stores. total counts every matching store; limit (1 to 50, default 10) caps how many are listed.`,
+			InputSchema:  json.RawMessage(storesInput),
+			OutputSchema: json.RawMessage(storesOutput),
+			Annotations:  ann("List the reference stores"),
+			args:         []string{"province", "banner", "limit"},
+			run: func(ctx context.Context, a arguments) (any, error) {
+				in := grocery.StoresInput{Province: a.str("province"), Banner: a.str("banner"), Limit: a.limit()}
+				if err := a.err(); err != nil {
+					return nil, err
+				}
+				return svc.ListReferenceStores(ctx, in)
+			},
+		},
+	}
+}
+
+// call runs tools/call. The call is charged first, whatever follows: an
+// unknown tool, bad arguments, not found, or success.
+func (s *Server) call(r *http.Request, p *grocery.Principal, params json.RawMessage) (any, *rpcError, *grocery.Usage) {
+	ctx := grocery.NewContextWithPrincipal(r.Context(), p)
+	usage, err := s.svc.Consume(ctx, p)
+	if err != nil {
+		if grocery.ErrorCode(err) == grocery.EQUOTA {
+			return toolError(err), nil, &usage
+		}
+		return nil, s.internal(err), nil
+	}
+	var req struct {
+		Name      string                     `json:"name"`
+		Arguments map[string]json.RawMessage `json:"arguments"`
+	}
+	if err := json.Unmarshal(params, &req); err != nil || req.Name == "" {
+		return nil, &rpcError{Code: codeInvalidParams, Message: `invalid params: tools/call takes {"name": TOOL, "arguments": {...}}`}, &usage
+	}
+	i := slices.IndexFunc(s.tools, func(t tool) bool { return t.Name == req.Name })
+	if i < 0 {
+		return nil, &rpcError{Code: codeInvalidParams, Message: fmt.Sprintf("unknown tool %q: the tools are lookup_product, search_products, price_history and list_reference_stores", req.Name)}, &usage
+	}
+	t := &s.tools[i]
+	if err := checkArgs(t, req.Arguments); err != nil {
+		return toolError(err), nil, &usage
+	}
+	res, err := t.run(ctx, arguments{m: req.Arguments})
+	switch grocery.ErrorCode(err) {
+	case "":
+		return toolResult(res), nil, &usage
+	case grocery.EINTERNAL:
+		return nil, s.internal(err), &usage
+	default:
+		return toolError(err), nil, &usage
+	}
+}
+
+// internal logs an unexpected error and answers without its text.
+func (s *Server) internal(err error) *rpcError {
+	s.log.Error("mcp: internal error", "err", err)
+	return &rpcError{Code: codeInternalError, Message: "internal error"}
+}
+
+// callResult is a tools/call result.
+type callResult struct {
+	Content           []textContent   `json:"content"`
+	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
+	IsError           bool            `json:"isError"`
+	Meta              map[string]any  `json:"_meta,omitempty"`
+}
+
+type textContent struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+// toolResult carries a result twice, as the outputSchema's structured
+// content and as the same JSON in text for clients that read only text.
+func toolResult(v any) *callResult {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return toolError(err)
+	}
+	return &callResult{Content: []textContent{{"text", string(b)}}, StructuredContent: b}
+}
+
+// toolError is a tool error: a text that starts with the stable code, and
+// the code in _meta. Internal errors never reach it (see call).
+func toolError(err error) *callResult {
+	code := grocery.ErrorCode(err)
+	return &callResult{
+		Content: []textContent{{"text", code + ": " + grocery.ErrorMessage(err)}},
+		IsError: true,
+		Meta:    map[string]any{"code": code},
+	}
+}
+
+// checkArgs refuses arguments the tool does not take, naming the ones it
+// does.
+func checkArgs(t *tool, args map[string]json.RawMessage) error {
+	for name := range args {
+		if !slices.Contains(t.args, name) {
+			return grocery.Errorf(grocery.EINVALID, "unknown argument %q: %s takes %s", name, t.Name, strings.Join(t.args, ", "))
+		}
+	}
+	return nil
+}
+
+// arguments reads tool arguments, keeping the first type error.
+type arguments struct {
+	m     map[string]json.RawMessage
+	first error
+}
+
+func (a *arguments) err() error { return a.first }
+
+// str returns a string argument, "" when absent or null.
+func (a *arguments) str(name string) string {
+	v, ok := a.m[name]
+	if !ok || bytes.Equal(v, []byte("null")) {
+		return ""
+	}
+	var s string
+	if err := json.Unmarshal(v, &s); err != nil && a.first == nil {
+		hint := ""
+		if name == "upc" {
+			hint = " (a barcode as a string keeps its leading zeros)"
+		}
+		a.first = grocery.Errorf(grocery.EINVALID, "%s must be a string, got %s%s", name, v, hint)
+	}
+	return s
+}
+
+// limit returns the limit argument, 0 when absent. A limit that is given
+// must be a whole number in range: an explicit 0 is an error, not the
+// default.
+func (a *arguments) limit() int {
+	v, ok := a.m["limit"]
+	if !ok || bytes.Equal(v, []byte("null")) {
+		return 0
+	}
+	var n int
+	if err := json.Unmarshal(v, &n); err != nil {
+		if a.first == nil {
+			a.first = grocery.Errorf(grocery.EINVALID, "limit must be a whole number from 1 to %d, got %s", grocery.MaxLimit, v)
+		}
+		return 0
+	}
+	if err := grocery.CheckLimit(n, grocery.MaxLimit); err != nil && a.first == nil {
+		a.first = err
+	}
+	return n
+}
