@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"hash"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -369,7 +370,8 @@ func checkAccountName(name string) error {
 	return nil
 }
 
-// RevokeKey revokes a key, given as its full text or its public id. The
+// RevokeKey revokes a key, given as its full text, its public id, or the
+// prefix and id ListKeys shows (gro_pk_<id>). The
 // next request with it fails. Revoking a revoked key changes nothing.
 //
 // It returns ENOTFOUND when no key matches.
@@ -379,6 +381,8 @@ func (s *Service) RevokeKey(ctx context.Context, keyOrID string) (*KeyInfo, erro
 	full := false
 	if kid, ok := r.parse(id); ok {
 		id, full = kid, true
+	} else if listed, ok := strings.CutPrefix(id, r.prefix+keyMarker); ok && len(listed) == keyIDLen {
+		id = listed // the form ListKeys shows: gro_pk_<id>
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -464,3 +468,30 @@ func (s *Service) ListKeys(ctx context.Context) ([]KeyInfo, error) {
 
 // Plans returns the plans keys can be created on.
 func (s *Service) Plans() []Plan { return slices.Clone(s.keyring.plans) }
+
+// ParsePlanQuotas returns the default plans with the monthly calls that
+// spec sets, as in GROCERY_PLAN_QUOTAS: "starter=2000,integration=5_000_000".
+// It returns EINVALID naming the valid plans for an unknown plan, and for a
+// size that is not a positive whole number.
+func ParsePlanQuotas(spec string) ([]Plan, error) {
+	plans := DefaultPlans()
+	r := keyring{plans: plans}
+	for item := range strings.SplitSeq(spec, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		name, num, _ := strings.Cut(item, "=")
+		name = strings.ToLower(strings.TrimSpace(name))
+		i := slices.IndexFunc(plans, func(p Plan) bool { return p.Name == name })
+		if i < 0 {
+			return nil, Errorf(EINVALID, "plan quotas: unknown plan %q: want PLAN=CALLS,... with PLAN one of %s", name, r.planNames())
+		}
+		n, err := strconv.ParseInt(strings.ReplaceAll(strings.TrimSpace(num), "_", ""), 10, 64)
+		if err != nil || n <= 0 {
+			return nil, Errorf(EINVALID, "plan quotas: %q: want a positive whole number of calls a month for %s", item, name)
+		}
+		plans[i].Quota = n
+	}
+	return plans, nil
+}

@@ -1,7 +1,8 @@
 // Command grocery is the command-line interface of the grocery price data
 // service: it builds the demo data set, imports stores and observations,
-// and answers the four lookups (lookup, search, history, stores) from a
-// local data file.
+// answers the four lookups (lookup, search, history, stores) from a local
+// data file, and manages the API keys, plans and quota of the servers
+// (keys, usage, plans).
 package main
 
 import (

@@ -64,11 +64,14 @@ type app struct {
 	stdin  io.Reader
 	getenv func(string) string
 	db     string // --db as given
+
+	keyPrefix string // --key-prefix of the keys commands
 }
 
 // newRootCmd builds the command tree. Output goes to stdout and stderr (the
 // root's Out and Err, which tests may replace with SetOut and SetErr);
-// getenv supplies GROCERY_DB and GROCERY_PROVINCE.
+// getenv supplies GROCERY_DB, GROCERY_PROVINCE, GROCERY_KEY_PREFIX and
+// GROCERY_PLAN_QUOTAS.
 func newRootCmd(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *cobra.Command {
 	a := &app{stdin: stdin, getenv: getenv}
 	root := &cobra.Command{
@@ -83,7 +86,11 @@ lookup', search by name with 'grocery search', follow a retailer SKU's price
 with 'grocery history' and see the reference stores with 'grocery stores'.
 
 Prices are store-scoped: every lookup is for one province. An empty result
-does not prove a product is unavailable.`,
+does not prove a product is unavailable.
+
+The MCP and REST servers take API keys: create them with 'grocery keys
+create', see the plans with 'grocery plans' and an account's quota with
+'grocery usage'.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -102,6 +109,7 @@ does not prove a product is unavailable.`,
 	root.AddGroup(
 		&cobra.Group{ID: "query", Title: "Lookups:"},
 		&cobra.Group{ID: "data", Title: "Data:"},
+		&cobra.Group{ID: "keys", Title: "Keys and quota:"},
 	)
 	for _, c := range []*cobra.Command{a.lookupCmd(), a.searchCmd(), a.historyCmd(), a.storesCmd()} {
 		c.GroupID = "query"
@@ -109,6 +117,10 @@ does not prove a product is unavailable.`,
 	}
 	for _, c := range []*cobra.Command{a.demoCmd(), a.importCmd()} {
 		c.GroupID = "data"
+		root.AddCommand(c)
+	}
+	for _, c := range []*cobra.Command{a.keysCmd(), a.usageCmd(), a.plansCmd()} {
+		c.GroupID = "keys"
 		root.AddCommand(c)
 	}
 	return root

@@ -1,0 +1,430 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/grocerydata/grocery/grocery"
+	"github.com/spf13/cobra"
+)
+
+// keyStore is what the keys, usage and plans commands call: the data file
+// itself (a *grocery.Service, through localStore) or, while a server holds
+// the file, that server through its admin socket (a *grocery.AdminClient).
+type keyStore interface {
+	CreateKey(ctx context.Context, in grocery.KeyInput) (*grocery.NewKey, error)
+	ListKeys(ctx context.Context) ([]grocery.KeyInfo, error)
+	RevokeKey(ctx context.Context, keyOrID string) (*grocery.KeyInfo, error)
+	UsageOf(ctx context.Context, account string) (grocery.Usage, error)
+	Plans(ctx context.Context) ([]grocery.Plan, error)
+}
+
+// localStore is a keyStore over a data file this process opened.
+type localStore struct{ *grocery.Service }
+
+func (l localStore) Plans(context.Context) ([]grocery.Plan, error) { return l.Service.Plans(), nil }
+
+var (
+	_ keyStore = localStore{}
+	_ keyStore = (*grocery.AdminClient)(nil)
+)
+
+// lockTimeout is how long the key commands wait for a data file another
+// process holds before they give up.
+const lockTimeout = 2 * time.Second
+
+// keyOptions returns the options to open the data file with for the key
+// commands: the key prefix (--key-prefix, else GROCERY_KEY_PREFIX) and
+// the plans (the defaults, with the sizes of GROCERY_PLAN_QUOTAS).
+func (a *app) keyOptions(cmd *cobra.Command) (*grocery.Options, error) {
+	plans, err := planQuotas(a.getenv("GROCERY_PLAN_QUOTAS"))
+	if err != nil {
+		return nil, err
+	}
+	prefix := a.getenv("GROCERY_KEY_PREFIX")
+	if cmd.Flags().Changed("key-prefix") {
+		prefix = a.keyPrefix
+	}
+	return &grocery.Options{LockTimeout: lockTimeout, KeyPrefix: prefix, Plans: plans}, nil
+}
+
+// planQuotas returns the default plans with the sizes spec sets; a bad
+// spec is a usage error.
+func planQuotas(spec string) ([]grocery.Plan, error) {
+	plans, err := grocery.ParsePlanQuotas(spec)
+	if err != nil {
+		return nil, usagef("GROCERY_PLAN_QUOTAS: %s", strings.TrimPrefix(grocery.ErrorMessage(err), "plan quotas: "))
+	}
+	return plans, nil
+}
+
+// withStore runs f on the data file's keys: through the running server's
+// admin socket when one answers beside the file, so that the server's
+// memory and the file change together; else on the file opened for
+// writing (created when create is set; removed again if f fails).
+//
+// f makes one call of the store before it prints anything: a call that
+// finds no server sent nothing, and f runs again on the file.
+func (a *app) withStore(cmd *cobra.Command, opts *grocery.Options, create bool, f func(context.Context, keyStore) error) error {
+	ctx := cmd.Context()
+	path := a.dbPath(cmd)
+	sock := grocery.AdminSocketPath(path)
+	err := f(ctx, grocery.DialAdmin(sock))
+	if !errors.Is(err, grocery.ErrNoAdmin) {
+		return err
+	}
+	_, err = os.Stat(path)
+	isNew := errors.Is(err, fs.ErrNotExist)
+	if isNew && !create {
+		return noKeyFile(path)
+	}
+	svc, err := grocery.Open(path, opts)
+	switch grocery.ErrorCode(err) {
+	case "":
+	case grocery.ECONFLICT:
+		return grocery.Errorf(grocery.ECONFLICT, "data file %s is in use by another process and nothing answers on %s: is a server running with this --db?", path, sock)
+	case grocery.ENOTFOUND:
+		return noKeyFile(path)
+	default:
+		return err
+	}
+	ferr := f(ctx, localStore{svc})
+	cerr := svc.Close()
+	if ferr != nil {
+		if isNew {
+			os.Remove(path)
+		}
+		return ferr
+	}
+	return cerr
+}
+
+func noKeyFile(path string) error {
+	return grocery.Errorf(grocery.ENOTFOUND, "no data file at %s, so no keys or accounts yet: create a key with 'grocery keys create', or pass --db PATH (or set GROCERY_DB)", path)
+}
+
+func (a *app) keysCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "keys",
+		Short: "Create, list and revoke API keys",
+		Long: `keys manages the API keys of the MCP and REST interfaces. A key belongs to an
+account; an account has a plan, and all its keys share the plan's monthly
+quota.
+
+A key looks like gro_pk_ followed by 40 letters and digits; the first 8 are
+its public id (gro_pk_Ab12Cd34 in 'keys list'). It is shown once, when it is
+created: the data file keeps only a keyed hash of it.
+
+While a server holds the data file, these commands reach it through its
+admin socket (the data file's path + ".sock"), and a revocation takes effect
+on its next request.`,
+		Args: usageArgs(cobra.NoArgs),
+		RunE: runE(func(cmd *cobra.Command, args []string) error { return cmd.Help() }),
+	}
+	cmd.PersistentFlags().StringVar(&a.keyPrefix, "key-prefix", grocery.DefaultKeyPrefix, "`PREFIX` of new keys (env GROCERY_KEY_PREFIX); a running server uses its own")
+	cmd.AddCommand(a.keysCreateCmd(), a.keysListCmd(), a.keysRevokeCmd())
+	return cmd
+}
+
+func (a *app) keysCreateCmd() *cobra.Command {
+	var in grocery.KeyInput
+	cmd := &cobra.Command{
+		Use:   "create --account NAME [--plan PLAN] [--quota N]",
+		Short: "Create an API key; print it once",
+		Long: `create makes a new API key for an account, creating the account (and the data
+file) if needed. A new account needs --plan; for an existing account --plan
+changes its plan, and --quota sets its calls a month instead of its plan's.
+
+The key alone is printed on stdout, so that it can go straight into a secret
+store; its id, account, plan and monthly limit go to stderr. This is the only
+time the key is shown: keep it in private configuration, never in prompts,
+screenshots or repositories.`,
+		Example:           "  grocery keys create --account acme --plan integration\n  grocery keys create --account acme > acme-2.key\n  grocery keys create --account trial --plan starter --quota 100",
+		Args:              usageArgs(cobra.NoArgs),
+		ValidArgsFunction: noFiles,
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			opts, err := a.keyOptions(cmd)
+			if err != nil {
+				return err
+			}
+			if in.Quota < 0 {
+				return usagef("--quota %d: want a positive number of calls a month", in.Quota)
+			}
+			return a.withStore(cmd, opts, true, func(ctx context.Context, st keyStore) error {
+				k, err := st.CreateKey(ctx, in)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintln(cmd.OutOrStdout(), k.Key)
+				printNewKey(cmd.ErrOrStderr(), k, opts.KeyPrefix)
+				return nil
+			})
+		}),
+	}
+	cmd.Flags().StringVar(&in.Account, "account", "", "`NAME` of the account: letters, digits, '.', '_', '-', '@'")
+	cmd.MarkFlagRequired("account")
+	cmd.RegisterFlagCompletionFunc("account", noFiles)
+	cmd.Flags().StringVar(&in.Plan, "plan", "", "`PLAN` of a new account, or a new plan for an existing one: starter, professional or integration")
+	cmd.RegisterFlagCompletionFunc("plan", completePlan)
+	cmd.Flags().Int64Var(&in.Quota, "quota", 0, "`N` calls a month for this account, instead of its plan's")
+	return cmd
+}
+
+func printNewKey(w io.Writer, k *grocery.NewKey, prefix string) {
+	fmt.Fprintf(w, "Created key %s for account %s: plan %s, %s calls a month.\n", publicID(k), k.Account, k.Plan, count(int(k.Limit)))
+	fmt.Fprintln(w, "The key, on stdout, is shown this once: keep it in private configuration (a secret store or an environment variable), never in prompts, screenshots or repositories.")
+	if prefix != "" && !strings.HasPrefix(k.Key, prefix+"_pk_") {
+		fmt.Fprintln(w, "Note: the running server made this key with its own key prefix, not "+prefix+".")
+	}
+}
+
+// publicID returns the visible start of a new key: gro_pk_Ab12Cd34.
+func publicID(k *grocery.NewKey) string {
+	if before, _, ok := strings.Cut(k.Key, "_pk_"); ok {
+		return before + "_pk_" + k.ID
+	}
+	return k.ID
+}
+
+func (a *app) keysListCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List API keys, without their secrets",
+		Long: `list shows every API key: its public id, account, plan, when it was created and
+last used, and when it was revoked. It never shows a key's secret.`,
+		Example:           "  grocery keys list\n  grocery keys list --json",
+		Args:              usageArgs(cobra.NoArgs),
+		ValidArgsFunction: noFiles,
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			opts, err := a.keyOptions(cmd)
+			if err != nil {
+				return err
+			}
+			return a.withStore(cmd, opts, false, func(ctx context.Context, st keyStore) error {
+				keys, err := st.ListKeys(ctx)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return writeJSON(cmd.OutOrStdout(), keys)
+				}
+				return printKeys(cmd.OutOrStdout(), keys)
+			})
+		}),
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the keys as JSON")
+	return cmd
+}
+
+func printKeys(w io.Writer, keys []grocery.KeyInfo) error {
+	if len(keys) == 0 {
+		fmt.Fprintln(w, "No API keys yet: create one with 'grocery keys create --account NAME --plan PLAN'.")
+		return nil
+	}
+	tw := newTable(w)
+	fmt.Fprintln(tw, "ID\tACCOUNT\tPLAN\tCREATED\tLAST USED\tREVOKED")
+	for _, k := range keys {
+		used := "never"
+		if k.LastUsed != nil {
+			used = timestamp(*k.LastUsed)
+		}
+		revoked := ""
+		if k.Revoked != nil {
+			revoked = timestamp(*k.Revoked)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", k.Prefix, k.Account, k.Plan, timestamp(k.Created), used, revoked)
+	}
+	return tw.Flush()
+}
+
+func timestamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+func (a *app) keysRevokeCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "revoke KEY|ID",
+		Short: "Revoke an API key",
+		Long: `revoke revokes an API key, given by its id from 'grocery keys list'
+(gro_pk_Ab12Cd34, or just Ab12Cd34) or by its whole text. Requests with it
+fail from then on; on a running server, from its next request. Revoking a
+revoked key changes nothing.`,
+		Example:           "  grocery keys revoke gro_pk_Ab12Cd34",
+		Args:              usageArgs(cobra.ExactArgs(1)),
+		ValidArgsFunction: noFiles,
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			opts, err := a.keyOptions(cmd)
+			if err != nil {
+				return err
+			}
+			ref := keyRef(args[0])
+			return a.withStore(cmd, opts, false, func(ctx context.Context, st keyStore) error {
+				k, err := st.RevokeKey(ctx, ref)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "Key %s of account %s is revoked (since %s): requests with it fail.\n", k.Prefix, k.Account, timestamp(*k.Revoked))
+				return nil
+			})
+		}),
+	}
+	return cmd
+}
+
+// keyRef returns what to revoke for an argument: the public id when it is
+// a key's id as 'keys list' shows it (gro_pk_Ab12Cd34), else the argument.
+func keyRef(arg string) string {
+	arg = strings.TrimSpace(arg)
+	if _, id, ok := strings.Cut(arg, "_pk_"); ok && len(id) == 8 {
+		return id
+	}
+	return arg
+}
+
+func (a *app) usageCmd() *cobra.Command {
+	var (
+		account string
+		asJSON  bool
+	)
+	cmd := &cobra.Command{
+		Use:   "usage --account NAME",
+		Short: "An account's calls this month, its limit and the reset",
+		Long: `usage shows an account's quota in the current window, the calendar month in
+UTC: calls used (rejected calls included), the monthly limit, the calls
+remaining, and when the quota resets. Through a running server's admin
+socket it shows the server's live count.`,
+		Example:           "  grocery usage --account acme\n  grocery usage --account acme --json",
+		Args:              usageArgs(cobra.NoArgs),
+		ValidArgsFunction: noFiles,
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			opts, err := a.keyOptions(cmd)
+			if err != nil {
+				return err
+			}
+			return a.withStore(cmd, opts, false, func(ctx context.Context, st keyStore) error {
+				u, err := st.UsageOf(ctx, account)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return writeJSON(cmd.OutOrStdout(), u)
+				}
+				return printUsage(cmd.OutOrStdout(), u, time.Now())
+			})
+		}),
+	}
+	cmd.Flags().StringVar(&account, "account", "", "`NAME` of the account")
+	cmd.MarkFlagRequired("account")
+	cmd.RegisterFlagCompletionFunc("account", noFiles)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the usage as JSON")
+	return cmd
+}
+
+func printUsage(w io.Writer, u grocery.Usage, now time.Time) error {
+	tw := newTable(w)
+	fmt.Fprintf(tw, "account\t%s\n", u.Account)
+	fmt.Fprintf(tw, "plan\t%s\n", u.Plan)
+	fmt.Fprintf(tw, "used\t%s\n", count(int(u.Used)))
+	fmt.Fprintf(tw, "limit\t%s\n", count(int(u.Limit)))
+	fmt.Fprintf(tw, "remaining\t%s\n", count(int(u.Remaining)))
+	fmt.Fprintf(tw, "reset\t%s (%s)\n", timestamp(u.Reset), until(now, u.Reset))
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if u.Remaining == 0 {
+		fmt.Fprintln(w, "\nThe quota is spent: calls fail until the reset, and retrying does not restore it.")
+	}
+	return nil
+}
+
+// until says how far t is from now: "in 12 days", "in 5 hours".
+func until(now, t time.Time) string {
+	d := t.Sub(now)
+	switch {
+	case d <= 0:
+		return "now"
+	case d < time.Hour:
+		return "in less than an hour"
+	case d < 48*time.Hour:
+		h := int(d / time.Hour)
+		return fmt.Sprintf("in %d %s", h, plural(h, "hour"))
+	}
+	days := int(d / (24 * time.Hour))
+	return fmt.Sprintf("in %d days", days)
+}
+
+func (a *app) plansCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "plans",
+		Short: "The plans keys are created on",
+		Long: `plans lists the plans: calls a month, the interfaces they open and the price.
+An account's quota is shared by MCP and REST and resets at the start of each
+calendar month (UTC). Sizes come from GROCERY_PLAN_QUOTAS
+(e.g. starter=2000,integration=5000000), or from the running server's
+configuration when one answers on the data file's admin socket.`,
+		Example:           "  grocery plans\n  GROCERY_PLAN_QUOTAS=starter=2000 grocery plans --json",
+		Args:              usageArgs(cobra.NoArgs),
+		ValidArgsFunction: noFiles,
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			opts, err := a.keyOptions(cmd)
+			if err != nil {
+				return err
+			}
+			// The running server's plans, if one answers; else the
+			// configured plans, with no need of a data file.
+			plans, err := grocery.DialAdmin(grocery.AdminSocketPath(a.dbPath(cmd))).Plans(cmd.Context())
+			if errors.Is(err, grocery.ErrNoAdmin) {
+				plans, err = opts.Plans, nil
+			}
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(cmd.OutOrStdout(), plans)
+			}
+			return printPlans(cmd.OutOrStdout(), plans)
+		}),
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the plans as JSON")
+	return cmd
+}
+
+func printPlans(w io.Writer, plans []grocery.Plan) error {
+	tw := newTable(w)
+	fmt.Fprintln(tw, "PLAN\tCALLS A MONTH\tINTERFACES\tPRICE")
+	for _, p := range plans {
+		ifaces := "MCP"
+		if p.REST {
+			ifaces = "MCP + REST"
+		}
+		price := "-"
+		if p.PriceCAD > 0 {
+			price = count(p.PriceCAD) + " CAD/month"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", p.Name, count(int(p.Quota)), ifaces, price)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\nOne quota per account, shared by MCP and REST; every call counts, rejected ones too.")
+	fmt.Fprintln(w, "It resets at the start of each calendar month (UTC).")
+	return nil
+}
+
+func completePlan(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	var out []cobra.Completion
+	for _, p := range grocery.DefaultPlans() {
+		desc := count(int(p.Quota)) + " calls a month, MCP"
+		if p.REST {
+			desc += " and REST"
+		}
+		out = append(out, cobra.CompletionWithDesc(p.Name, desc))
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
+}
