@@ -110,6 +110,7 @@ create', see the plans with 'grocery plans' and an account's quota with
 		&cobra.Group{ID: "query", Title: "Lookups:"},
 		&cobra.Group{ID: "data", Title: "Data:"},
 		&cobra.Group{ID: "keys", Title: "Keys and quota:"},
+		&cobra.Group{ID: "serve", Title: "Servers:"},
 	)
 	for _, c := range []*cobra.Command{a.lookupCmd(), a.searchCmd(), a.historyCmd(), a.storesCmd()} {
 		c.GroupID = "query"
@@ -121,6 +122,10 @@ create', see the plans with 'grocery plans' and an account's quota with
 	}
 	for _, c := range []*cobra.Command{a.keysCmd(), a.usageCmd(), a.plansCmd()} {
 		c.GroupID = "keys"
+		root.AddCommand(c)
+	}
+	for _, c := range []*cobra.Command{a.serveCmd(), a.bridgeCmd()} {
+		c.GroupID = "serve"
 		root.AddCommand(c)
 	}
 	return root

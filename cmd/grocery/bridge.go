@@ -1,0 +1,155 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+)
+
+func (a *app) bridgeCmd() *cobra.Command {
+	var url, keyFile string
+	cmd := &cobra.Command{
+		Use:   "mcp-bridge --url URL",
+		Short: "Relay MCP between stdio and the HTTP endpoint, for stdio-only clients",
+		Long: `mcp-bridge lets an MCP client that only speaks stdio use the grocery MCP
+endpoint: it reads one JSON-RPC message a line from stdin, POSTs it to URL
+with the API key as a Bearer token, and writes each answer as a line on
+stdout. Diagnostics go to stderr.
+
+The key comes from GROCERY_API_KEY or --key-file (never from the command
+line, where other users could see it). The bridge never tries OAuth.`,
+		Example: `  GROCERY_API_KEY=gro_pk_... grocery mcp-bridge --url http://127.0.0.1:8080/mcp`,
+		Args:    usageArgs(cobra.NoArgs),
+		RunE: runE(func(cmd *cobra.Command, _ []string) error {
+			key := strings.TrimSpace(a.getenv("GROCERY_API_KEY"))
+			if keyFile != "" {
+				b, err := os.ReadFile(keyFile)
+				if err != nil {
+					return err
+				}
+				key = strings.TrimSpace(string(b))
+			}
+			if key == "" {
+				return usagef("no API key: set GROCERY_API_KEY or pass --key-file FILE")
+			}
+			b := &bridge{url: url, key: key, out: cmd.OutOrStdout(), errOut: cmd.ErrOrStderr(), client: &http.Client{Timeout: 2 * time.Minute}}
+			return b.run(cmd.Context(), a.stdin)
+		}),
+	}
+	cmd.Flags().StringVar(&url, "url", "", "the MCP endpoint, e.g. http://127.0.0.1:8080/mcp")
+	cmd.MarkFlagRequired("url")
+	cmd.Flags().StringVar(&keyFile, "key-file", "", "read the API key from this file instead of GROCERY_API_KEY")
+	return cmd
+}
+
+// bridge relays newline-delimited JSON-RPC between stdio and HTTP.
+type bridge struct {
+	url, key    string
+	version     string // protocol version agreed at initialize, sent after
+	out, errOut io.Writer
+	client      *http.Client
+	warned      bool // the rejected-key message is shown once
+}
+
+// bridgeErrorCode is the JSON-RPC error code of failures of the bridge
+// itself (endpoint unreachable, key rejected).
+const bridgeErrorCode = -32000
+
+func (b *bridge) run(ctx context.Context, in io.Reader) error {
+	r := bufio.NewReaderSize(in, 64<<10)
+	for {
+		line, err := r.ReadBytes('\n')
+		if line = bytes.TrimSpace(line); len(line) > 0 {
+			b.relay(ctx, line)
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// relay sends one message and writes what comes back.
+func (b *bridge) relay(ctx context.Context, msg []byte) {
+	var head struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	json.Unmarshal(msg, &head) // a bad message is the server's to refuse
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, b.url, bytes.NewReader(msg))
+	if err != nil {
+		b.fail(head.ID, "bad --url: "+err.Error())
+		return
+	}
+	req.Header.Set("Authorization", "Bearer "+b.key)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if b.version != "" {
+		req.Header.Set("MCP-Protocol-Version", b.version)
+	}
+	resp, err := b.client.Do(req)
+	if err != nil {
+		b.fail(head.ID, fmt.Sprintf("cannot reach %s: %v", b.url, err))
+		return
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	if err != nil {
+		b.fail(head.ID, "reading the answer: "+err.Error())
+		return
+	}
+	switch {
+	case resp.StatusCode == http.StatusUnauthorized:
+		b.fail(head.ID, "API key rejected: unknown or revoked (check GROCERY_API_KEY or --key-file)")
+	case resp.StatusCode == http.StatusAccepted || len(bytes.TrimSpace(body)) == 0:
+		// A notification or a response: nothing comes back.
+	case strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json"):
+		if head.Method == "initialize" {
+			var init struct {
+				Result struct {
+					ProtocolVersion string `json:"protocolVersion"`
+				} `json:"result"`
+			}
+			if json.Unmarshal(body, &init) == nil {
+				b.version = init.Result.ProtocolVersion
+			}
+		}
+		b.write(bytes.TrimSpace(body))
+	default:
+		b.fail(head.ID, fmt.Sprintf("unexpected answer from %s: %s", b.url, resp.Status))
+	}
+}
+
+// fail reports a failure on stderr and, for a request, answers it with a
+// JSON-RPC error so the client does not wait forever.
+func (b *bridge) fail(id json.RawMessage, msg string) {
+	if !b.warned || !strings.HasPrefix(msg, "API key rejected") {
+		fmt.Fprintln(b.errOut, "grocery mcp-bridge: "+msg)
+	}
+	if strings.HasPrefix(msg, "API key rejected") {
+		b.warned = true
+	}
+	if len(id) == 0 || string(id) == "null" {
+		return
+	}
+	resp, _ := json.Marshal(map[string]any{
+		"jsonrpc": "2.0", "id": id,
+		"error": map[string]any{"code": bridgeErrorCode, "message": msg},
+	})
+	b.write(resp)
+}
+
+func (b *bridge) write(line []byte) {
+	b.out.Write(append(line, '\n'))
+}

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/mcpserver"
+)
+
+// mcpEndpoint serves MCP on a writable copy of the demo file and returns
+// its URL, a valid key, and the protocol-version headers it received.
+func mcpEndpoint(t *testing.T) (url, key string, versions func() []string) {
+	t.Helper()
+	b, err := os.ReadFile(demoDB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "g.db")
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	svc, err := grocery.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { svc.Close() })
+	k, err := svc.CreateKey(context.Background(), grocery.KeyInput{Account: "bridge", Plan: "starter"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var seen []string
+	h := mcpserver.New(svc, nil)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.Header.Get("MCP-Protocol-Version"))
+		mu.Unlock()
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/mcp", k.Key, func() []string { mu.Lock(); defer mu.Unlock(); return append([]string(nil), seen...) }
+}
+
+// bridgeRun runs 'grocery mcp-bridge' with stdin and an environment.
+func bridgeRun(t *testing.T, e env, stdin string, args ...string) result {
+	t.Helper()
+	var out, errb bytes.Buffer
+	root := newRootCmd(strings.NewReader(stdin), nil, nil, e.get)
+	root.SetArgs(append([]string{"mcp-bridge"}, args...))
+	root.SetOut(&out)
+	root.SetErr(&errb)
+	code := execute(context.Background(), root, e.get)
+	return result{code: code, stdout: out.String(), stderr: errb.String()}
+}
+
+const bridgeSession = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+
+{"jsonrpc":"2.0","id":2,"method":"tools/list"}
+{"jsonrpc":"2.0","id":"three","method":"tools/call","params":{"name":"lookup_product","arguments":{"upc":"067000378089","province":"ON"}}}
+{"jsonrpc":"2.0","id":4,"method":"ping"}`
+
+// answers decodes the bridge's stdout: one JSON-RPC message a line.
+func answers(t *testing.T, stdout string) []map[string]json.RawMessage {
+	t.Helper()
+	var out []map[string]json.RawMessage
+	for _, line := range strings.Split(strings.TrimRight(stdout, "\n"), "\n") {
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("stdout line is not one JSON message: %q", line)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func TestBridge(t *testing.T) {
+	url, key, versions := mcpEndpoint(t)
+	t.Run("OK", func(t *testing.T) {
+		r := bridgeRun(t, env{"GROCERY_API_KEY": key}, bridgeSession, "--url", url)
+		ok(t, r)
+		got := answers(t, r.stdout)
+		var ids []string
+		for _, m := range got {
+			ids = append(ids, string(m["id"]))
+		}
+		if strings.Join(ids, " ") != `1 2 "three" 4` {
+			t.Fatalf("answer ids: got %v, want 1 2 \"three\" 4 (the notification gets none)", ids)
+		}
+		if !bytes.Contains(got[2]["result"], []byte(`offers`)) || !bytes.Contains(got[1]["result"], []byte(`price_history`)) {
+			t.Fatalf("got %s / %s, want the tool list and the offers", got[1]["result"], got[2]["result"])
+		}
+		// After initialize the bridge sends the agreed protocol version.
+		if v := versions(); len(v) != 5 || v[0] != "" || v[4] != "2025-06-18" {
+			t.Fatalf("MCP-Protocol-Version headers: got %q", v)
+		}
+	})
+	t.Run("OKKeyFile", func(t *testing.T) {
+		f := filepath.Join(t.TempDir(), "key")
+		os.WriteFile(f, []byte(key+"\n"), 0o600)
+		r := bridgeRun(t, env{}, `{"jsonrpc":"2.0","id":1,"method":"ping"}`, "--url", url, "--key-file", f)
+		ok(t, r)
+		if !strings.Contains(r.stdout, `"result":{}`) {
+			t.Fatalf("got %q, want the ping answer", r.stdout)
+		}
+	})
+	t.Run("ErrKeyRejected", func(t *testing.T) {
+		r := bridgeRun(t, env{"GROCERY_API_KEY": "gro_pk_" + strings.Repeat("x", 40)}, bridgeSession, "--url", url)
+		if r.code != 0 {
+			t.Fatalf("exit %d, want 0 (the client gets the errors)", r.code)
+		}
+		got := answers(t, r.stdout)
+		if len(got) != 4 {
+			t.Fatalf("got %d answers, want an error for each of the 4 requests", len(got))
+		}
+		for _, m := range got {
+			if !bytes.Contains(m["error"], []byte("API key rejected: unknown or revoked")) {
+				t.Fatalf("got %v, want the rejected-key error", m)
+			}
+		}
+		if strings.Count(r.stderr, "API key rejected: unknown or revoked") != 1 {
+			t.Fatalf("stderr: got %q, want the message once", r.stderr)
+		}
+	})
+	t.Run("ErrUnreachable", func(t *testing.T) {
+		r := bridgeRun(t, env{"GROCERY_API_KEY": key}, `{"jsonrpc":"2.0","id":9,"method":"ping"}`, "--url", "http://127.0.0.1:1/mcp")
+		if !strings.Contains(r.stdout, `"id":9`) || !strings.Contains(r.stdout, "cannot reach") || !strings.Contains(r.stderr, "cannot reach") {
+			t.Fatalf("got stdout %q stderr %q, want an error answer and a message", r.stdout, r.stderr)
+		}
+	})
+	t.Run("ErrNoKey", func(t *testing.T) {
+		r := bridgeRun(t, env{}, "", "--url", url)
+		if r.code != 2 || !strings.Contains(r.stderr, "GROCERY_API_KEY") {
+			t.Fatalf("got exit %d, stderr %q; want a usage error naming GROCERY_API_KEY", r.code, r.stderr)
+		}
+	})
+}

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/grocerydata/grocery/cmd/internal/server"
+	"github.com/grocerydata/grocery/grocery"
+	"github.com/spf13/cobra"
+)
+
+// demoUPC is a barcode every demo data set carries in Ontario.
+const demoUPC = "067000378089"
+
+func (a *app) serveCmd() *cobra.Command {
+	var (
+		addr string
+		demo bool
+	)
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the MCP interface (and, later, REST) on one listener",
+		Long: `serve serves the grocery interfaces on one listener: MCP at /mcp (MCP
+2025-06-18, stateless Streamable HTTP) and GET /healthz. It holds the data
+file and listens on an admin socket beside it (<db>.sock, mode 0600) so
+that 'grocery keys' and 'grocery usage' keep working. SIGINT or SIGTERM
+stops it gracefully: requests in flight finish and quota counts are
+written.
+
+With --demo it first builds the demo data set if the data file is missing,
+creates a demo API key on the integration plan once (kept in <db>.demo-key,
+mode 0600), and prints the key and a ready curl call.`,
+		Example: "  grocery serve --demo\n  grocery serve --addr 127.0.0.1:9000 --db prices.db",
+		Args:    usageArgs(cobra.NoArgs),
+		RunE: runE(func(cmd *cobra.Command, _ []string) error {
+			db := a.dbPath(cmd)
+			opts, err := server.OptionsFromEnv(a.getenv)
+			if err != nil {
+				return err
+			}
+			out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
+			var key string
+			if demo {
+				if key, err = prepareDemo(cmd.Context(), db, opts, errOut); err != nil {
+					return err
+				}
+			} else if _, err := os.Stat(db); errors.Is(err, fs.ErrNotExist) {
+				return noDataFile(db)
+			}
+			return server.Run(cmd.Context(), server.Config{
+				Addr:    addr,
+				DB:      db,
+				Version: server.Version(),
+				Logger:  slog.New(slog.NewTextHandler(errOut, nil)),
+				Options: opts,
+				Ready: func(base string) {
+					fmt.Fprintf(out, "Serving %s (MCP at %s/mcp). Stop with Ctrl-C.\n", base, base)
+					if key != "" {
+						printDemoHelp(out, base, db, key)
+					}
+				},
+			})
+		}),
+	}
+	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "listen address")
+	cmd.Flags().BoolVar(&demo, "demo", false, "build the demo data if missing and print a demo API key")
+	return cmd
+}
+
+// prepareDemo builds the demo data set when the file is missing and
+// returns the demo key, creating it once.
+func prepareDemo(ctx context.Context, db string, opts grocery.Options, errOut io.Writer) (string, error) {
+	if _, err := os.Stat(db); errors.Is(err, fs.ErrNotExist) {
+		fmt.Fprintf(errOut, "Building the demo data set in %s ...\n", db)
+		sum, err := grocery.BuildDemo(ctx, db, nil)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(errOut, "Built %d stores, %d products, %d observations in %s.\n", sum.Stores, sum.Products, sum.Observations, sum.Elapsed.Round(1e8))
+	}
+	svc, err := grocery.Open(db, &opts)
+	if err != nil {
+		return "", err
+	}
+	defer svc.Close()
+	keyFile := db + ".demo-key"
+	if b, err := os.ReadFile(keyFile); err == nil {
+		key := strings.TrimSpace(string(b))
+		if _, err := svc.Authenticate(ctx, key, grocery.InterfaceREST); err == nil {
+			return key, nil
+		}
+		// The data file was rebuilt or the key revoked: make a new one.
+	}
+	k, err := svc.CreateKey(ctx, grocery.KeyInput{Account: "demo", Plan: "integration"})
+	if err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(keyFile, []byte(k.Key+"\n"), 0o600); err != nil {
+		return "", err
+	}
+	return k.Key, nil
+}
+
+func printDemoHelp(out io.Writer, base, db, key string) {
+	fmt.Fprintf(out, `
+Demo API key (integration plan; also in %s.demo-key):
+  %s
+
+Try it:
+  curl -s %s/mcp \
+    -H 'Authorization: Bearer %s' \
+    -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
+    -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"lookup_product","arguments":{"upc":"%s","province":"ON"}}}'
+`, db, key, base, key, demoUPC)
+}

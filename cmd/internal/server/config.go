@@ -1,0 +1,34 @@
+package server
+
+import (
+	"runtime/debug"
+	"strings"
+
+	"github.com/grocerydata/grocery/grocery"
+)
+
+// OptionsFromEnv reads the data-file options every binary shares from the
+// environment: GROCERY_KEY_PREFIX (the start of API keys, default gro) and
+// GROCERY_PLAN_QUOTAS, which overrides the monthly calls of named default
+// plans: "starter=2000,integration=5000000".
+func OptionsFromEnv(getenv func(string) string) (grocery.Options, error) {
+	opts := grocery.Options{KeyPrefix: getenv("GROCERY_KEY_PREFIX")}
+	spec := strings.TrimSpace(getenv("GROCERY_PLAN_QUOTAS"))
+	if spec == "" {
+		return opts, nil
+	}
+	plans, err := grocery.ParsePlanQuotas(spec)
+	if err != nil {
+		return opts, err
+	}
+	opts.Plans = plans
+	return opts, nil
+}
+
+// Version returns the module's version from the build, or "dev".
+func Version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}

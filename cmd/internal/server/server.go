@@ -1,0 +1,167 @@
+// Package server runs the grocery HTTP servers: it wires the data file,
+// the admin socket and the interface handlers onto one listener, logs
+// every request, and shuts down gracefully. The binaries (grocery serve,
+// grocery-mcp) differ only in the Config they pass.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/mcpserver"
+)
+
+// Config configures Run.
+type Config struct {
+	Addr    string // listen address, e.g. 127.0.0.1:8080
+	DB      string // data file
+	Version string // reported by the interfaces
+	Logger  *slog.Logger
+
+	// Options opens the data file (plans, key prefix, clock).
+	Options grocery.Options
+	// AllowedOrigins are browser origins allowed besides the server's own.
+	AllowedOrigins []string
+	// Ready, if set, is called with the base URL once the server listens.
+	Ready func(baseURL string)
+}
+
+// Run serves until ctx is cancelled, then stops accepting requests, lets
+// those in flight finish (up to ShutdownTimeout), writes the last quota
+// counts and closes the data file.
+func Run(ctx context.Context, cfg Config) error {
+	log := cfg.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	svc, err := grocery.Open(cfg.DB, &cfg.Options)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := svc.Close(); err != nil {
+			log.Error("closing the data file", "err", err)
+		}
+	}()
+	admin, err := svc.ListenAdmin(grocery.AdminSocketPath(cfg.DB))
+	if err != nil {
+		return err
+	}
+	defer admin.Close()
+
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return grocery.Errorf(grocery.EINVALID, "cannot listen on %s: %v", cfg.Addr, err)
+	}
+	srv := &http.Server{
+		Handler:           Routes(svc, cfg, log),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	base := "http://" + ln.Addr().String()
+	log.Info("serving", "url", base, "mcp", base+"/mcp", "db", cfg.DB, "admin_socket", grocery.AdminSocketPath(cfg.DB))
+	if cfg.Ready != nil {
+		cfg.Ready(base)
+	}
+
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down: finishing requests in flight")
+	shut, cancel := context.WithTimeout(context.Background(), ShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(shut); err != nil {
+		log.Warn("shutdown", "err", err)
+	}
+	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// ShutdownTimeout bounds how long Run waits for requests in flight.
+const ShutdownTimeout = 10 * time.Second
+
+// Routes returns the whole route table: MCP at /mcp, the OAuth discovery
+// probes answered 404, and /healthz.
+func Routes(svc *grocery.Service, cfg Config, log *slog.Logger) http.Handler {
+	mcp := mcpserver.New(svc, &mcpserver.Options{AllowedOrigins: cfg.AllowedOrigins, Version: cfg.Version, Logger: log})
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", mcp)
+	mux.Handle("/.well-known/", mcp)
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintln(w, `{"status":"ok"}`)
+	})
+	return accessLog(log, recoverPanics(log, mux))
+}
+
+// statusWriter records what a handler wrote, for the access log.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	n, err := w.ResponseWriter.Write(b)
+	w.bytes += n
+	return n, err
+}
+
+// accessLog logs one line a request. It never logs headers, so a key
+// never reaches the log.
+func accessLog(log *slog.Logger, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		sw := &statusWriter{ResponseWriter: w}
+		next.ServeHTTP(sw, r)
+		log.LogAttrs(r.Context(), slog.LevelInfo, "request",
+			slog.String("method", r.Method),
+			slog.String("path", r.URL.Path),
+			slog.Int("status", sw.status),
+			slog.Int("bytes", sw.bytes),
+			slog.Duration("duration", time.Since(start)),
+			slog.String("remote", r.RemoteAddr),
+		)
+	})
+}
+
+// recoverPanics turns a panic into a 500 without internals, and logs it.
+func recoverPanics(log *slog.Logger, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				log.Error("panic serving a request", "path", r.URL.Path, "panic", fmt.Sprint(v))
+				http.Error(w, "internal error", http.StatusInternalServerError)
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
