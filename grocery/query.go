@@ -35,7 +35,7 @@ func (s *Service) LookupProduct(ctx context.Context, in LookupInput) (*LookupRes
 	if gtin.Restricted() {
 		return nil, Errorf(EINVALID, "upc %s is a restricted-circulation (in-store or random-weight) code: it names different items at different retailers, so it cannot be looked up across banners; use search_products by name", in.UPC)
 	}
-	res := &LookupResult{Province: province, Offers: []Offer{}, Currency: Currency}
+	res := &LookupResult{Province: province, Currency: Currency}
 	err = s.db.View(func(tx *storage.Tx) error {
 		var p storage.Product
 		found, err := tx.Product(string(gtin), &p)
@@ -46,23 +46,33 @@ func (s *Service) LookupProduct(ctx context.Context, in LookupInput) (*LookupRes
 			return Errorf(ENOTFOUND, "upc %s is a valid barcode but not in the catalogue", gtin.UPC())
 		}
 		res.Product = product(&p)
-		qty, basis := unitOf(p.Size)
-		current := tx.AsOf() - freshDays
-		return tx.Offers(province, string(gtin), func(o *storage.Offer) error {
+		// Sort the stored offers, which are small, and convert only those
+		// returned.
+		var buf [32]storage.Offer
+		current, stored := tx.AsOf()-freshDays, buf[:0]
+		err = tx.Offers(province, string(gtin), func(o *storage.Offer) error {
 			if o.ObservedAt > current {
-				res.Offers = append(res.Offers, offer(o, qty, basis))
+				stored = append(stored, *o)
 			}
 			return nil
 		})
+		if err != nil {
+			return err
+		}
+		slices.SortFunc(stored, func(a, b storage.Offer) int {
+			return cmp.Or(cmp.Compare(a.Price, b.Price), cmp.Compare(a.Banner, b.Banner), cmp.Compare(a.SKU, b.SKU))
+		})
+		stored = stored[:min(len(stored), limit)]
+		qty, basis := unitOf(p.Size)
+		vals := offerValues{vals: make([]offerValue, 0, len(stored))}
+		res.Offers = make([]Offer, len(stored))
+		for i := range stored {
+			res.Offers[i] = offer(&stored[i], qty, basis, &vals)
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err
-	}
-	slices.SortFunc(res.Offers, func(a, b Offer) int {
-		return cmp.Or(cmp.Compare(a.Price, b.Price), cmp.Compare(a.Banner, b.Banner), cmp.Compare(a.ExternalSKU, b.ExternalSKU))
-	})
-	if len(res.Offers) > limit {
-		res.Offers = res.Offers[:limit]
 	}
 	return res, nil
 }
@@ -72,21 +82,42 @@ func product(p *storage.Product) Product {
 	return Product{UPC: g.UPC(), GTIN: p.GTIN, Name: p.Name, Brand: p.Brand, Size: p.Size, Category: p.Category}
 }
 
-func offer(o *storage.Offer, qty float64, basis string) Offer {
+// offer converts a stored offer; its optional fields point into vals,
+// the caller's backing store, so a lookup allocates them once, not per
+// offer.
+func offer(o *storage.Offer, qty float64, basis string, vals *offerValues) Offer {
 	r := Offer{
 		Banner: o.Banner, BannerName: bannerName(o.Banner), ExternalSKU: o.SKU,
 		Price: Cents(o.Price), RegularPrice: Cents(o.Regular), OnPromo: o.Price < o.Regular,
 		MinPrice: Cents(o.Min), MaxPrice: Cents(o.Max), StoreCount: int(o.StoreCount), ObservedAt: Date(o.ObservedAt),
 	}
+	v := vals.next()
 	if r.OnPromo && o.PromoEnd != 0 {
-		d := Date(o.PromoEnd)
-		r.PromoEnds = &d
+		v.promoEnds = Date(o.PromoEnd)
+		r.PromoEnds = &v.promoEnds
 	}
 	if qty > 0 {
-		u := Cents(math.Round(float64(o.Price) / qty))
-		r.UnitPrice, r.UnitPriceBasis = &u, basis
+		v.unitPrice = Cents(math.Round(float64(o.Price) / qty))
+		r.UnitPrice, r.UnitPriceBasis = &v.unitPrice, basis
 	}
 	return r
+}
+
+// offerValues backs the pointer fields of a lookup's offers.
+type offerValues struct{ vals []offerValue }
+
+type offerValue struct {
+	promoEnds Date
+	unitPrice Cents
+}
+
+func (v *offerValues) next() *offerValue {
+	if len(v.vals) == cap(v.vals) {
+		// A new block: offers already made keep pointing into the old one.
+		v.vals = make([]offerValue, 0, max(16, 2*cap(v.vals)))
+	}
+	v.vals = v.vals[:len(v.vals)+1]
+	return &v.vals[len(v.vals)-1]
 }
 
 // SearchProducts finds products by name or brand in one province and

@@ -1,0 +1,93 @@
+package grocery_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/grocerydata/grocery/grocery"
+)
+
+// Types with the results' fields and tags but none of their methods:
+// encoding/json encodes them by reflection.
+type (
+	plainLookup  grocery.LookupResult
+	plainSearch  grocery.SearchResult
+	plainHistory grocery.HistoryResult
+	plainStores  grocery.StoresResult
+)
+
+// TestAppendJSONMatchesReflection holds the hand-written encoders to
+// encoding/json's output for the same fields and tags, byte for byte, on
+// real results: promotions, nulls, empty lists, accents, '&' and apostrophes.
+func TestAppendJSONMatchesReflection(t *testing.T) {
+	s := MustFixture(t)
+	ctx := context.Background()
+	// AppendJSON's own bytes: json.Marshal of a Marshaler would re-escape
+	// its output and hide a difference.
+	check := func(name string, fast interface{ AppendJSON([]byte) []byte }, slow any) {
+		t.Helper()
+		a := fast.AppendJSON(nil)
+		if !json.Valid(a) {
+			t.Fatalf("%s: AppendJSON wrote invalid JSON: %s", name, a)
+		}
+		b, err := json.Marshal(slow)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a, b) {
+			t.Fatalf("%s:\nAppendJSON %s\nreflection %s", name, a, b)
+		}
+	}
+	for _, in := range []grocery.LookupInput{{UPC: upcMilk, Province: "ON"}, {UPC: upcIce, Province: "QC"}, {UPC: upcSyrup, Province: "ON"}} {
+		r, err := s.LookupProduct(ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check("lookup "+in.UPC, r, (*plainLookup)(r))
+	}
+	for _, q := range []string{"milk", "crème", "nothing"} {
+		r, err := s.SearchProducts(ctx, grocery.SearchInput{Query: q, Province: "QC"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Query = q + ` <&> "quoted" \ ` + "\u2028\t\x01" // every escape
+		check("search "+q, r, (*plainSearch)(r))
+	}
+	for _, in := range []grocery.HistoryInput{{SKU: "21000001_EA", Banner: "loblaws", Province: "ON"}, {SKU: "21000001_EA", Banner: "loblaws", Province: "BC"}} {
+		r, err := s.PriceHistory(ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check("history "+in.Province, r, (*plainHistory)(r))
+		r.UPC, r.Name = "", ""
+		check("history without product", r, (*plainHistory)(r))
+		if r.Stats != nil {
+			for _, f := range []float64{0, -0.5, 1e-7, 123456.78, 2.5e21} {
+				r.Stats.ChangePct = f
+				check("history stats", r, (*plainHistory)(r))
+			}
+		}
+	}
+	r, err := s.ListReferenceStores(ctx, grocery.StoresInput{Limit: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Stores[0].Name = "Maxi & Cie <Saint-Hubert> l'Île"
+	check("stores", r, (*plainStores)(r))
+	check("nil lists", &grocery.StoresResult{}, &plainStores{})
+}
+
+func BenchmarkAppendJSON(b *testing.B) {
+	s := MustFixture(b)
+	r, err := s.LookupProduct(context.Background(), grocery.LookupInput{UPC: upcMilk, Province: "ON"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	buf := make([]byte, 0, 4096)
+	b.ReportAllocs()
+	for b.Loop() {
+		buf = r.AppendJSON(buf[:0])
+	}
+}
