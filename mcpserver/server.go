@@ -160,9 +160,19 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request, p *grocery.Princ
 	case "tools/list":
 		result = json.RawMessage(s.listing)
 	case "tools/call":
-		result, rerr, usage = s.call(r, p, msg.Params)
+		var payload any
+		var res *callResult
+		payload, res, rerr, usage = s.call(r, p, msg.Params)
 		if usage != nil && usage.RetryAfter > 0 {
 			w.Header().Set("Retry-After", strconv.FormatInt(int64((usage.RetryAfter+time.Second-1)/time.Second), 10))
+		}
+		if payload != nil {
+			s.quotaHeaders(w, r, p, usage)
+			writeToolResult(w, msg.ID, payload)
+			return
+		}
+		if res != nil {
+			result = res
 		}
 	default:
 		rerr = &rpcError{Code: codeMethodNotFound, Message: "method not found: " + msg.Method}

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/grocerydata/grocery/grocery"
 )
@@ -121,40 +123,78 @@ This panel is the coverage of every price the other tools return; it is not a di
 }
 
 // call runs tools/call. The call is charged first, whatever follows: an
-// unknown tool, bad arguments, not found, or success.
-func (s *Server) call(r *http.Request, p *grocery.Principal, params json.RawMessage) (any, *rpcError, *grocery.Usage) {
+// unknown tool, bad arguments, not found, or success. A success comes back
+// as the result's JSON (payload), anything else as result or rerr.
+func (s *Server) call(r *http.Request, p *grocery.Principal, params json.RawMessage) (payload any, result *callResult, rerr *rpcError, usage *grocery.Usage) {
 	ctx := grocery.NewContextWithPrincipal(r.Context(), p)
-	usage, err := s.svc.Consume(ctx, p)
+	u, err := s.svc.Consume(ctx, p)
 	if err != nil {
 		if grocery.ErrorCode(err) == grocery.EQUOTA {
-			return toolError(err), nil, &usage
+			return nil, toolError(err), nil, &u
 		}
-		return nil, s.internal(err), nil
+		return nil, nil, s.internal(err), nil
 	}
 	var req struct {
 		Name      string                     `json:"name"`
 		Arguments map[string]json.RawMessage `json:"arguments"`
 	}
 	if err := json.Unmarshal(params, &req); err != nil || req.Name == "" {
-		return nil, &rpcError{Code: codeInvalidParams, Message: `invalid params: tools/call takes {"name": TOOL, "arguments": {...}}`}, &usage
+		return nil, nil, &rpcError{Code: codeInvalidParams, Message: `invalid params: tools/call takes {"name": TOOL, "arguments": {...}}`}, &u
 	}
 	i := slices.IndexFunc(s.tools, func(t tool) bool { return t.Name == req.Name })
 	if i < 0 {
-		return nil, &rpcError{Code: codeInvalidParams, Message: fmt.Sprintf("unknown tool %q: the tools are lookup_product, search_products, price_history and list_reference_stores", req.Name)}, &usage
+		return nil, nil, &rpcError{Code: codeInvalidParams, Message: fmt.Sprintf("unknown tool %q: the tools are lookup_product, search_products, price_history and list_reference_stores", req.Name)}, &u
 	}
 	t := &s.tools[i]
 	if err := checkArgs(t, req.Arguments); err != nil {
-		return toolError(err), nil, &usage
+		return nil, toolError(err), nil, &u
 	}
 	res, err := t.run(ctx, arguments{m: req.Arguments})
 	switch grocery.ErrorCode(err) {
 	case "":
-		return toolResult(res), nil, &usage
+		return res, nil, nil, &u
 	case grocery.EINTERNAL:
-		return nil, s.internal(err), &usage
+		return nil, nil, s.internal(err), &u
 	default:
-		return toolError(err), nil, &usage
+		return nil, toolError(err), nil, &u
 	}
+}
+
+// appender is a result that writes its own JSON (the grocery results do).
+type appender interface{ AppendJSON([]byte) []byte }
+
+var bufs = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
+
+// writeToolResult writes a successful tools/call answer. The result goes
+// in twice, as structuredContent and as the same JSON in a text item for
+// clients that read only text; the envelope is written directly so that
+// the result is encoded once and escaped once.
+func writeToolResult(w http.ResponseWriter, id json.RawMessage, res any) {
+	pb, bp := bufs.Get().(*[]byte), bufs.Get().(*[]byte)
+	defer func() { bufs.Put(pb); bufs.Put(bp) }()
+	var payload []byte
+	if a, ok := res.(appender); ok {
+		payload = a.AppendJSON((*pb)[:0])
+	} else {
+		var err error
+		if payload, err = json.Marshal(res); err != nil {
+			writeJSON(w, http.StatusOK, errorResponse(id, codeInternalError, "internal error"))
+			return
+		}
+	}
+	b := append((*bp)[:0], `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	b = append(b, `,"result":{"content":[{"type":"text","text":`...)
+	b = appendJSONText(b, payload)
+	b = append(b, `}],"structuredContent":`...)
+	b = append(b, payload...)
+	b = append(b, `,"isError":false}}`...)
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(http.StatusOK)
+	w.Write(b)
+	*pb, *bp = payload[:0], b[:0]
 }
 
 // internal logs an unexpected error and answers without its text.
@@ -174,16 +214,6 @@ type callResult struct {
 type textContent struct {
 	Type string `json:"type"`
 	Text string `json:"text"`
-}
-
-// toolResult carries a result twice, as the outputSchema's structured
-// content and as the same JSON in text for clients that read only text.
-func toolResult(v any) *callResult {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return toolError(err)
-	}
-	return &callResult{Content: []textContent{{"text", string(b)}}, StructuredContent: b}
 }
 
 // toolError is a tool error: a text that starts with the stable code, and
@@ -252,4 +282,31 @@ func (a *arguments) limit() int {
 		a.first = err
 	}
 	return n
+}
+
+// appendJSONText appends JSON text as a JSON string. The text is compact
+// JSON from an encoder, which never holds raw control characters, so
+// quotes and backslashes are all there is to escape; IndexByte finds them
+// a word at a time.
+func appendJSONText(b, text []byte) []byte {
+	b = append(b, '"')
+	for len(text) > 0 {
+		// The next quote, or an earlier backslash.
+		i := bytes.IndexByte(text, '"')
+		before := text
+		if i >= 0 {
+			before = text[:i]
+		}
+		if j := bytes.IndexByte(before, '\\'); j >= 0 {
+			i = j
+		}
+		if i < 0 {
+			b = append(b, text...)
+			break
+		}
+		b = append(b, text[:i]...)
+		b = append(b, '\\', text[i])
+		text = text[i+1:]
+	}
+	return append(b, '"')
 }

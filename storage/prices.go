@@ -162,7 +162,7 @@ func (t *Tx) Offers(province, gtin string, fn func(o *Offer) error) error {
 	prefix = append(append(prefix, province...), gtin...)
 	c := t.offers().Cursor()
 	for k, v := c.Seek(prefix); hasPrefix(k, prefix); k, v = c.Next() {
-		o, err := decodeOffer(k[len(prefix):], v)
+		o, err := t.decodeOffer(k[len(prefix):], v)
 		if err != nil {
 			return err
 		}
@@ -295,7 +295,7 @@ func (t *Tx) OffersIn(province string, fn func(gtin string, o *Offer) error) err
 		if len(k) < 16 {
 			return errCorrupt
 		}
-		o, err := decodeOffer(k[16:], v)
+		o, err := t.decodeOffer(k[16:], v)
 		if err != nil {
 			return err
 		}
@@ -306,13 +306,13 @@ func (t *Tx) OffersIn(province string, fn func(gtin string, o *Offer) error) err
 	return nil
 }
 
-func decodeOffer(bannerSKU, v []byte) (Offer, error) {
+func (t *Tx) decodeOffer(bannerSKU, v []byte) (Offer, error) {
 	b, s, ok := bytes.Cut(bannerSKU, []byte{0})
 	if !ok {
 		return Offer{}, errCorrupt
 	}
 	d := dec{b: v}
-	o := Offer{Banner: string(b), SKU: string(s), Price: d.u32(), Regular: d.u32(), Min: d.u32(), Max: d.u32(),
+	o := Offer{Banner: t.names.get(b), SKU: string(s), Price: d.u32(), Regular: d.u32(), Min: d.u32(), Max: d.u32(),
 		PromoEnd: int32(d.varint()), StoreCount: d.u32(), ObservedAt: int32(d.varint())}
 	return o, d.err
 }
@@ -325,6 +325,6 @@ func (t *Tx) Offer(province, gtin, banner, sku string, o *Offer) (bool, error) {
 		return false, nil
 	}
 	var err error
-	*o, err = decodeOffer(k[16:], v)
+	*o, err = t.decodeOffer(k[16:], v)
 	return true, err
 }

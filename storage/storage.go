@@ -35,6 +35,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -90,7 +91,36 @@ type Options struct {
 
 // DB is an open data file.
 type DB struct {
-	bolt *bolt.DB
+	bolt  *bolt.DB
+	names interner
+}
+
+// interner shares one string among decoded values that repeat (banner
+// slugs, province codes), so a read does not allocate one per row.
+type interner struct {
+	mu sync.RWMutex
+	m  map[string]string
+}
+
+// get returns b as a shared string. It holds at most a few thousand
+// strings; past that it returns fresh ones.
+func (in *interner) get(b []byte) string {
+	in.mu.RLock()
+	s, ok := in.m[string(b)]
+	in.mu.RUnlock()
+	if ok {
+		return s
+	}
+	s = string(b)
+	in.mu.Lock()
+	if in.m == nil {
+		in.m = map[string]string{}
+	}
+	if len(in.m) < 4096 {
+		in.m[s] = s
+	}
+	in.mu.Unlock()
+	return s
 }
 
 // Open opens the data file at path, creating it and its buckets unless
@@ -110,7 +140,7 @@ func Open(path string, opts Options) (*DB, error) {
 		Timeout:        timeout,
 		ReadOnly:       opts.ReadOnly,
 		NoSync:         opts.NoSync,
-		NoFreelistSync: true,
+		NoFreelistSync: false,
 		FreelistType:   bolt.FreelistMapType,
 	})
 	switch {
@@ -148,7 +178,7 @@ func checkFormat(tx *bolt.Tx) error {
 	}
 	for _, name := range allBuckets {
 		if tx.Bucket(name) == nil {
-			return ErrNotDataFile
+			return fmt.Errorf("%w: it lacks the %q bucket of this version: open it once for writing (grocery serve, import or keys) to add it", ErrFormat, name)
 		}
 	}
 	return nil
@@ -194,19 +224,20 @@ func (db *DB) Size() (int64, error) {
 
 // View runs fn in a read-only transaction.
 func (db *DB) View(fn func(*Tx) error) error {
-	return db.bolt.View(func(tx *bolt.Tx) error { return fn(newTx(tx)) })
+	return db.bolt.View(func(tx *bolt.Tx) error { return fn(db.newTx(tx)) })
 }
 
 // Update runs fn in a read-write transaction; fn's error rolls it back.
 func (db *DB) Update(fn func(*Tx) error) error {
-	return db.bolt.Update(func(tx *bolt.Tx) error { return fn(newTx(tx)) })
+	return db.bolt.Update(func(tx *bolt.Tx) error { return fn(db.newTx(tx)) })
 }
 
 // Tx is a transaction. Values it returns are copies, valid after it ends.
 type Tx struct {
-	tx   *bolt.Tx
-	bkts [len(bucketIDs)]*bolt.Bucket // resolved on first use
-	slab []byte
+	tx    *bolt.Tx
+	names *interner
+	bkts  [len(bucketIDs)]*bolt.Bucket // resolved on first use
+	slab  []byte
 }
 
 // Bucket indexes into Tx.bkts, in the order of allBuckets.
@@ -230,7 +261,7 @@ const (
 var bucketIDs = [...]int{idMeta, idStores, idStoreLoc, idProducts, idSKUs, idGTINSKUs, idSeries, idOffers,
 	idTokens, idLatest, idStoreDays, idAccounts, idKeys, idUsage}
 
-func newTx(tx *bolt.Tx) *Tx { return &Tx{tx: tx} }
+func (db *DB) newTx(tx *bolt.Tx) *Tx { return &Tx{tx: tx, names: &db.names} }
 
 // b returns a bucket, resolving it once per transaction: a read needs only
 // the one or two buckets it touches.

@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/grocerydata/grocery/cmd/internal/server"
 	"github.com/grocerydata/grocery/grocery"
@@ -44,11 +45,13 @@ func run(ctx context.Context, args []string) error {
 	if _, err := os.Stat(*db); err != nil {
 		return grocery.Errorf(grocery.ENOTFOUND, "no data file at %s: build one with 'grocery demo' or 'grocery import', or pass --db", *db)
 	}
+	logs := server.NewLogWriter(os.Stderr, 200*time.Millisecond)
+	defer logs.Close()
 	return server.Run(ctx, server.Config{
 		Addr:    *addr,
 		DB:      *db,
 		Version: server.Version(),
-		Logger:  slog.New(slog.NewJSONHandler(os.Stderr, nil)),
+		Logger:  slog.New(slog.NewJSONHandler(logs, nil)),
 		Options: opts,
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/grocerydata/grocery/cmd/internal/server"
 	"github.com/grocerydata/grocery/grocery"
@@ -53,11 +54,13 @@ mode 0600), and prints the key and a ready curl call.`,
 			} else if _, err := os.Stat(db); errors.Is(err, fs.ErrNotExist) {
 				return noDataFile(db)
 			}
+			logs := server.NewLogWriter(errOut, 200*time.Millisecond)
+			defer logs.Close()
 			return server.Run(cmd.Context(), server.Config{
 				Addr:    addr,
 				DB:      db,
 				Version: server.Version(),
-				Logger:  slog.New(slog.NewTextHandler(errOut, nil)),
+				Logger:  slog.New(slog.NewTextHandler(logs, nil)),
 				Options: opts,
 				Ready: func(base string) {
 					fmt.Fprintf(out, "Serving %s (MCP at %s/mcp). Stop with Ctrl-C.\n", base, base)
