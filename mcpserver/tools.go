@@ -286,27 +286,28 @@ func (a *arguments) limit() int {
 
 // appendJSONText appends JSON text as a JSON string. The text is compact
 // JSON from an encoder, which never holds raw control characters, so
-// quotes and backslashes are all there is to escape; IndexByte finds them
-// a word at a time.
+// quotes and backslashes are all there is to escape. JSON text is dense in
+// quotes: one pass counts them, a second fills a buffer grown once.
 func appendJSONText(b, text []byte) []byte {
-	b = append(b, '"')
-	for len(text) > 0 {
-		// The next quote, or an earlier backslash.
-		i := bytes.IndexByte(text, '"')
-		before := text
-		if i >= 0 {
-			before = text[:i]
+	n := 0
+	for _, c := range text {
+		if c == '"' || c == '\\' {
+			n++
 		}
-		if j := bytes.IndexByte(before, '\\'); j >= 0 {
-			i = j
-		}
-		if i < 0 {
-			b = append(b, text...)
-			break
-		}
-		b = append(b, text[:i]...)
-		b = append(b, '\\', text[i])
-		text = text[i+1:]
 	}
-	return append(b, '"')
+	at := len(b)
+	b = slices.Grow(b, len(text)+n+2)[:at+len(text)+n+2]
+	out := b[at:]
+	out[0] = '"'
+	j := 1
+	for _, c := range text {
+		if c == '"' || c == '\\' {
+			out[j] = '\\'
+			j++
+		}
+		out[j] = c
+		j++
+	}
+	out[j] = '"'
+	return b
 }
