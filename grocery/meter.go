@@ -106,6 +106,15 @@ type usageCount struct {
 // and limit after it. Exact under concurrency: each call is counted once,
 // under the account's lock.
 func (m *meter) charge(a *account, now time.Time) (used, limit int64, err error) {
+	return m.add(a, now, 1)
+}
+
+// read returns a's count and limit in the window of now.
+func (m *meter) read(a *account, now time.Time) (used, limit int64, err error) {
+	return m.add(a, now, 0)
+}
+
+func (m *meter) add(a *account, now time.Time, n int64) (used, limit int64, err error) {
 	w := monthOf(now)
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -114,20 +123,9 @@ func (m *meter) charge(a *account, now time.Time) (used, limit int64, err error)
 			return 0, 0, err
 		}
 	}
-	a.used++
-	a.dirty = true
-	return a.used, a.limitLocked(), nil
-}
-
-// read returns a's count and limit in the window of now.
-func (m *meter) read(a *account, now time.Time) (used, limit int64, err error) {
-	w := monthOf(now)
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.window != w {
-		if err := m.rollover(a, w); err != nil {
-			return 0, 0, err
-		}
+	if n > 0 {
+		a.used += n
+		a.dirty = true
 	}
 	return a.used, a.limitLocked(), nil
 }
