@@ -252,6 +252,10 @@ func (a *arguments) str(name string) string {
 	if !ok || bytes.Equal(v, []byte("null")) {
 		return ""
 	}
+	// Most arguments are plain strings: take them as they are.
+	if n := len(v); n >= 2 && v[0] == '"' && v[n-1] == '"' && bytes.IndexByte(v[1:n-1], '\\') < 0 && bytes.IndexByte(v[1:n-1], '"') < 0 {
+		return string(v[1 : n-1])
+	}
 	var s string
 	if err := json.Unmarshal(v, &s); err != nil && a.first == nil {
 		hint := ""
@@ -271,8 +275,10 @@ func (a *arguments) limit() int {
 	if !ok || bytes.Equal(v, []byte("null")) {
 		return 0
 	}
-	var n int
-	if err := json.Unmarshal(v, &n); err != nil {
+	// v is a value of a valid JSON document: Atoi takes exactly its
+	// whole numbers, and refuses 5.0, 1e2 and "5".
+	n, err := strconv.Atoi(string(v))
+	if err != nil {
 		if a.first == nil {
 			a.first = grocery.Errorf(grocery.EINVALID, "limit must be a whole number from 1 to %d, got %s", grocery.MaxLimit, v)
 		}

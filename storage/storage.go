@@ -137,11 +137,13 @@ func Open(path string, opts Options) (*DB, error) {
 		}
 	}
 	b, err := bolt.Open(path, 0o600, &bolt.Options{
-		Timeout:        timeout,
-		ReadOnly:       opts.ReadOnly,
-		NoSync:         opts.NoSync,
-		NoFreelistSync: false,
-		FreelistType:   bolt.FreelistMapType,
+		Timeout:      timeout,
+		ReadOnly:     opts.ReadOnly,
+		NoSync:       opts.NoSync,
+		FreelistType: bolt.FreelistMapType,
+		// Statistics take a lock and merge counters at the start and end
+		// of every transaction; nothing reads them.
+		NoStatistics: true,
 	})
 	switch {
 	case errors.Is(err, bolterrors.ErrTimeout):
