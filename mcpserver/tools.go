@@ -292,18 +292,12 @@ func (a *arguments) limit() int {
 
 // appendJSONText appends JSON text as a JSON string. The text is compact
 // JSON from an encoder, which never holds raw control characters, so
-// quotes and backslashes are all there is to escape. JSON text is dense in
-// quotes: one pass counts them, a second fills a buffer grown once.
+// quotes and backslashes are all there is to escape. The buffer is grown
+// once for the worst case, then filled in one pass.
 func appendJSONText(b, text []byte) []byte {
-	n := 0
-	for _, c := range text {
-		if c == '"' || c == '\\' {
-			n++
-		}
-	}
 	at := len(b)
-	b = slices.Grow(b, len(text)+n+2)[:at+len(text)+n+2]
-	out := b[at:]
+	b = slices.Grow(b, 2*len(text)+2)
+	out := b[at : at+2*len(text)+2]
 	out[0] = '"'
 	j := 1
 	for _, c := range text {
@@ -315,5 +309,5 @@ func appendJSONText(b, text []byte) []byte {
 		j++
 	}
 	out[j] = '"'
-	return b
+	return b[:at+j+1]
 }
