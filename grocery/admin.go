@@ -224,6 +224,21 @@ func (s *Service) adminHandler() http.Handler {
 				return s.Plans(), nil
 			}},
 		},
+		"/v1/import": {
+			// The body is the file itself, of any size: the call may take
+			// as long as the import does.
+			http.MethodPost: {http.StatusOK, func(w http.ResponseWriter, r *http.Request) (any, error) {
+				rc := http.NewResponseController(w)
+				rc.SetReadDeadline(time.Time{})
+				rc.SetWriteDeadline(time.Time{})
+				q := r.URL.Query()
+				name := q.Get("name")
+				if name == "" || len(name) > 4096 {
+					return nil, Errorf(EINVALID, "the name parameter is required: the file's name, for messages")
+				}
+				return s.Import(r.Context(), name, r.Body, &ImportOptions{SkipInvalid: q.Get("skip_invalid") == "true"})
+			}},
+		},
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		methods, ok := routes[r.URL.Path]
@@ -293,8 +308,9 @@ func writeAdminJSON(w http.ResponseWriter, status int, v any) {
 // AdminClient calls the admin operations of a server through its socket.
 // It is safe for concurrent use.
 type AdminClient struct {
-	path string
-	http *http.Client
+	path   string
+	http   *http.Client
+	stream *http.Client // no overall timeout: an import takes as long as it takes
 }
 
 // DialAdmin returns a client of the admin socket at path. It does not
@@ -313,7 +329,7 @@ func DialAdmin(path string) *AdminClient {
 		MaxIdleConnsPerHost: 2,
 		IdleConnTimeout:     30 * time.Second,
 	}
-	return &AdminClient{path: path, http: &http.Client{Transport: tr, Timeout: adminCallTimeout}}
+	return &AdminClient{path: path, http: &http.Client{Transport: tr, Timeout: adminCallTimeout}, stream: &http.Client{Transport: tr}}
 }
 
 // noAdminError is a failure to connect to an admin socket.
@@ -377,6 +393,37 @@ func (c *AdminClient) Plans(ctx context.Context) ([]Plan, error) {
 	return out, nil
 }
 
+// Import imports a file through the server that holds the data file, as
+// Service.Import does on a file this process holds: r is streamed to the
+// server, which writes it in one transaction. opts.Progress counts the
+// bytes sent.
+//
+// It returns ErrNoAdmin (wrapped) when no server answers, having read
+// nothing of r, and the server's errors as *Error values.
+func (c *AdminClient) Import(ctx context.Context, name string, r io.Reader, opts *ImportOptions) (*ImportReport, error) {
+	if opts == nil {
+		opts = &ImportOptions{}
+	}
+	q := url.Values{"name": {name}}
+	if opts.SkipInvalid {
+		q.Set("skip_invalid", "true")
+	}
+	var counted *countingReader
+	if opts.Progress != nil {
+		counted = &countingReader{r: r, fn: opts.Progress, next: progressEvery}
+		r = counted
+	}
+	var rep ImportReport
+	err := c.send(ctx, c.stream, http.MethodPost, "/v1/import?"+q.Encode(), "text/plain", r, &rep)
+	if err != nil {
+		return nil, err
+	}
+	if counted != nil {
+		opts.Progress(counted.n) // all of it, as a local import reports
+	}
+	return &rep, nil
+}
+
 // call sends one request and decodes its answer into out. An error answer
 // becomes the *Error the server returned.
 func (c *AdminClient) call(ctx context.Context, method, path string, in, out any) error {
@@ -388,14 +435,18 @@ func (c *AdminClient) call(ctx context.Context, method, path string, in, out any
 		}
 		body = bytes.NewReader(b)
 	}
+	return c.send(ctx, c.http, method, path, "application/json", body, out)
+}
+
+func (c *AdminClient) send(ctx context.Context, client *http.Client, method, path, contentType string, body io.Reader, out any) error {
 	req, err := http.NewRequestWithContext(ctx, method, "http://admin"+path, body)
 	if err != nil {
 		return err
 	}
-	if in != nil {
-		req.Header.Set("Content-Type", "application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", contentType)
 	}
-	resp, err := c.http.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		var na *noAdminError
 		var ne net.Error

@@ -505,3 +505,53 @@ func TestAdminProtocol(t *testing.T) {
 		}
 	})
 }
+
+// TestAdminImport: a server holds the data file; an import through its
+// socket is written by the server, all or nothing, and reported as a local
+// import is.
+func TestAdminImport(t *testing.T) {
+	ctx := context.Background()
+	svc, _, c := MustServeAdmin(t)
+	stores := "store_id,banner,province,name,city,postal_code,latitude,longitude\n" +
+		"nf-1,no-frills,ON,No Frills Danforth,Toronto,M4C 1B5,43.68,-79.31\n"
+	var progressed int64
+	rep, err := c.Import(ctx, "stores.csv", strings.NewReader(stores), &grocery.ImportOptions{Progress: func(n int64) { progressed = n }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.File != "stores.csv" || rep.Kind != "stores" || rep.New != 1 || progressed != int64(len(stores)) {
+		t.Fatalf("got %+v after %d bytes, want 1 new store and all %d bytes sent", rep, progressed, len(stores))
+	}
+	obs := "date,store_id,banner,external_sku,price,upc,name,brand,size,category\n" +
+		"2026-11-19,nf-1,no-frills,21000001_EA,4.79,068000000154,2% Milk,Natrel,2 L,Dairy\n"
+	if _, err := c.Import(ctx, "prices.csv", strings.NewReader(obs), nil); err != nil {
+		t.Fatal(err)
+	}
+	res, err := svc.LookupProduct(ctx, grocery.LookupInput{UPC: "068000000154", Province: "ON"})
+	if err != nil || len(res.Offers) != 1 || res.Offers[0].Price != 479 {
+		t.Fatalf("the server's lookup after the import: %+v, %v; want one offer at 4.79", res, err)
+	}
+
+	t.Run("ErrBadRow", func(t *testing.T) {
+		bad := obs + "2026-11-19,nf-1,no-frills,21000002_EA,4.999,,,,,\n"
+		_, err := c.Import(ctx, "bad.csv", strings.NewReader(bad), nil)
+		adminErrIs(t, err, grocery.EINVALID, "bad.csv:3: price")
+		// Nothing of the file was written, its valid first row included.
+		if _, err := svc.PriceHistory(ctx, grocery.HistoryInput{SKU: "21000002_EA", Banner: "no-frills", Province: "ON"}); grocery.ErrorCode(err) != grocery.ENOTFOUND {
+			t.Fatalf("after a failed import: %v, want the SKU unknown", err)
+		}
+	})
+	t.Run("OKSkipInvalid", func(t *testing.T) {
+		bad := obs + "2026-11-19,nf-1,no-frills,21000002_EA,4.999,,,,,\n"
+		rep, err := c.Import(ctx, "skip.csv", strings.NewReader(bad), &grocery.ImportOptions{SkipInvalid: true})
+		if err != nil || rep.Skipped != 1 || rep.Unchanged != 1 {
+			t.Fatalf("got %+v, %v; want 1 unchanged and 1 skipped", rep, err)
+		}
+	})
+	t.Run("ErrNoServer", func(t *testing.T) {
+		_, err := grocery.DialAdmin(filepath.Join(adminTempDir(t), "none.sock")).Import(ctx, "x.csv", strings.NewReader(stores), nil)
+		if !errors.Is(err, grocery.ErrNoAdmin) {
+			t.Fatalf("got %v, want ErrNoAdmin", err)
+		}
+	})
+}

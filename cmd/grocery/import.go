@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -55,14 +57,21 @@ func (a *app) runImport(cmd *cobra.Command, files []string, skipInvalid bool) er
 			return err
 		}
 	}
-	svc, err := grocery.Open(a.dbPath(cmd), nil)
-	if err != nil {
-		return err
-	}
-	defer svc.Close()
+	// A server holding the data file imports for us through its admin
+	// socket; else the file is opened here.
+	var imp fileImporter = grocery.DialAdmin(grocery.AdminSocketPath(a.dbPath(cmd)))
 	var done []string
-	for _, name := range files {
-		rep, err := importFile(cmd, svc, name, skipInvalid, isTerminal(stderr))
+	for i, name := range files {
+		rep, err := importFile(cmd, imp, name, skipInvalid, isTerminal(stderr))
+		if i == 0 && errors.Is(err, grocery.ErrNoAdmin) {
+			svc, openErr := grocery.Open(a.dbPath(cmd), nil)
+			if openErr != nil {
+				return openErr
+			}
+			defer svc.Close()
+			imp = svc
+			rep, err = importFile(cmd, imp, name, skipInvalid, isTerminal(stderr))
+		}
 		if err != nil {
 			note := "nothing of " + name + " was imported"
 			switch len(done) {
@@ -94,7 +103,13 @@ func (a *app) runImport(cmd *cobra.Command, files []string, skipInvalid bool) er
 	return nil
 }
 
-func importFile(cmd *cobra.Command, svc *grocery.Service, name string, skipInvalid, bar bool) (*grocery.ImportReport, error) {
+// fileImporter imports one file: a *grocery.Service holding the data file,
+// or a *grocery.AdminClient of the server that holds it.
+type fileImporter interface {
+	Import(ctx context.Context, name string, r io.Reader, opts *grocery.ImportOptions) (*grocery.ImportReport, error)
+}
+
+func importFile(cmd *cobra.Command, imp fileImporter, name string, skipInvalid, bar bool) (*grocery.ImportReport, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
@@ -110,7 +125,7 @@ func importFile(cmd *cobra.Command, svc *grocery.Service, name string, skipInval
 		opts.Progress = p.update
 		defer p.clear()
 	}
-	return svc.Import(cmd.Context(), name, f, opts)
+	return imp.Import(cmd.Context(), name, f, opts)
 }
 
 // isTerminal reports whether w is a terminal (a character device).

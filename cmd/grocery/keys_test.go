@@ -474,3 +474,35 @@ func errCode(tb testing.TB, err error, want string) {
 		tb.Fatalf("error code: got %q (%v), want %q", got, err, want)
 	}
 }
+
+// TestImportThroughServer: while a server holds the data file, 'grocery
+// import' sends the files through its admin socket.
+func TestImportThroughServer(t *testing.T) {
+	ctx := context.Background()
+	db := keyDB(t)
+	svc, err := grocery.Open(db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	srv, err := svc.ListenAdmin(grocery.AdminSocketPath(db))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	dir := t.TempDir()
+	stores := filepath.Join(dir, "stores.csv")
+	prices := filepath.Join(dir, "prices.csv")
+	os.WriteFile(stores, []byte("store_id,banner,province,name,city,postal_code,latitude,longitude\nm-1,metro,QC,Metro Plateau,Montréal,H2J 2X9,45.53,-73.58\n"), 0o600)
+	os.WriteFile(prices, []byte("date,store_id,banner,external_sku,price,upc,name,brand,size,category\n2026-11-19,m-1,metro,MET0001,5.49,068000000154,2% Milk,Natrel,2 L,Dairy\n"), 0o600)
+
+	r := cli(t, nil, "import", stores, prices, "--db", db)
+	ok(t, r)
+	if !strings.Contains(r.stdout, "prices.csv: observations csv, 1 row read: 1 new") {
+		t.Fatalf("got %q, want the count line of each file", r.stdout)
+	}
+	res, err := svc.LookupProduct(ctx, grocery.LookupInput{UPC: "068000000154", Province: "QC"})
+	if err != nil || len(res.Offers) != 1 {
+		t.Fatalf("the server's lookup: %+v, %v; want the imported offer", res, err)
+	}
+}
