@@ -43,8 +43,8 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// Server is the MCP endpoint. Create it with New.
-type Server struct {
+// server is the MCP endpoint.
+type server struct {
 	svc     *grocery.Service
 	opts    Options
 	log     *slog.Logger
@@ -56,8 +56,8 @@ type Server struct {
 // mounted at (grocery serve mounts it at /mcp) and answers 404 at once
 // for the OAuth discovery paths clients probe (/.well-known/oauth-*): the
 // service uses API keys, never OAuth.
-func New(svc *grocery.Service, opts *Options) *Server {
-	s := &Server{svc: svc}
+func New(svc *grocery.Service, opts *Options) http.Handler {
+	s := &server{svc: svc}
 	if opts != nil {
 		s.opts = *opts
 	}
@@ -77,7 +77,7 @@ func New(svc *grocery.Service, opts *Options) *Server {
 }
 
 // ServeHTTP implements http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if strings.HasPrefix(r.URL.Path, "/.well-known/") {
 		http.NotFound(w, r)
 		return
@@ -148,7 +148,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // handle answers one request.
-func (s *Server) handle(w http.ResponseWriter, r *http.Request, p *grocery.Principal, msg *message) {
+func (s *server) handle(w http.ResponseWriter, r *http.Request, p *grocery.Principal, msg *message) {
 	var result any
 	var rerr *rpcError
 	var usage *grocery.Usage
@@ -185,7 +185,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request, p *grocery.Princ
 	writeJSON(w, http.StatusOK, resp)
 }
 
-func (s *Server) initialize(params json.RawMessage) any {
+func (s *server) initialize(params json.RawMessage) any {
 	// The client's requested version is read only to be answered: every
 	// client gets ProtocolVersion, which 2025-06-18 clients ask for and
 	// others may accept or decline.
@@ -199,7 +199,7 @@ func (s *Server) initialize(params json.RawMessage) any {
 
 // quotaHeaders sets X-Quota-Limit, -Remaining and -Reset from u, or from
 // the account's current usage when the request was not metered.
-func (s *Server) quotaHeaders(w http.ResponseWriter, r *http.Request, p *grocery.Principal, u *grocery.Usage) {
+func (s *server) quotaHeaders(w http.ResponseWriter, r *http.Request, p *grocery.Principal, u *grocery.Usage) {
 	if u == nil {
 		cur, err := s.svc.UsageOf(r.Context(), p.Account)
 		if err != nil {
@@ -224,7 +224,7 @@ func bearer(r *http.Request) string {
 
 // originAllowed refuses browser requests from other sites (DNS rebinding):
 // no Origin header, the server's own origin, or a configured one.
-func (s *Server) originAllowed(r *http.Request) bool {
+func (s *server) originAllowed(r *http.Request) bool {
 	origin := r.Header.Get("Origin")
 	if origin == "" {
 		return true

@@ -125,14 +125,15 @@ This panel is the coverage of every price the other tools return; it is not a di
 // call runs tools/call. The call is charged first, whatever follows: an
 // unknown tool, bad arguments, not found, or success. A success comes back
 // as the result's JSON (payload), anything else as result or rerr.
-func (s *Server) call(r *http.Request, p *grocery.Principal, params json.RawMessage) (payload any, result *callResult, rerr *rpcError, usage *grocery.Usage) {
+func (s *server) call(r *http.Request, p *grocery.Principal, params json.RawMessage) (payload any, result *callResult, rerr *rpcError, usage *grocery.Usage) {
 	ctx := grocery.NewContextWithPrincipal(r.Context(), p)
 	u, err := s.svc.Consume(ctx, p)
 	if err != nil {
-		if grocery.ErrorCode(err) == grocery.EQUOTA {
-			return nil, toolError(err), nil, &u
+		res, rerr := s.answerError(err)
+		if grocery.ErrorCode(err) != grocery.EQUOTA {
+			return nil, res, rerr, nil // no usage to report
 		}
-		return nil, nil, s.internal(err), nil
+		return nil, res, rerr, &u
 	}
 	var req struct {
 		Name      string                     `json:"name"`
@@ -147,17 +148,33 @@ func (s *Server) call(r *http.Request, p *grocery.Principal, params json.RawMess
 	}
 	t := &s.tools[i]
 	if err := checkArgs(t, req.Arguments); err != nil {
-		return nil, toolError(err), nil, &u
+		res, rerr := s.answerError(err)
+		return nil, res, rerr, &u
 	}
-	res, err := t.run(ctx, arguments{m: req.Arguments})
-	switch grocery.ErrorCode(err) {
-	case "":
-		return res, nil, nil, &u
-	case grocery.EINTERNAL:
-		return nil, nil, s.internal(err), &u
-	default:
-		return nil, toolError(err), nil, &u
+	out, err := t.run(ctx, arguments{m: req.Arguments})
+	if err != nil {
+		res, rerr := s.answerError(err)
+		return nil, res, rerr, &u
 	}
+	return out, nil, nil, &u
+}
+
+// toolErrors are the error codes a tools/call answers as a tool error
+// (isError: true, the code first in the text and in _meta): the caller can
+// act on them. Every other error is a JSON-RPC internal error whose text
+// is never shown. This is the one place codes meet the protocol.
+var toolErrors = map[string]bool{
+	grocery.EINVALID:  true,
+	grocery.ENOTFOUND: true,
+	grocery.EQUOTA:    true,
+}
+
+// answerError maps an error of a tools/call to its answer.
+func (s *server) answerError(err error) (*callResult, *rpcError) {
+	if toolErrors[grocery.ErrorCode(err)] {
+		return toolError(err), nil
+	}
+	return nil, s.internal(err)
 }
 
 // appender is a result that writes its own JSON (the grocery results do).
@@ -198,7 +215,7 @@ func writeToolResult(w http.ResponseWriter, id json.RawMessage, res any) {
 }
 
 // internal logs an unexpected error and answers without its text.
-func (s *Server) internal(err error) *rpcError {
+func (s *server) internal(err error) *rpcError {
 	s.log.Error("mcp: internal error", "err", err)
 	return &rpcError{Code: codeInternalError, Message: "internal error"}
 }
