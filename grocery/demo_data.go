@@ -511,13 +511,6 @@ type demoLine struct {
 	items    []string
 }
 
-const (
-	demoPL      = "President's Choice; no name; Compliments; Selection; Great Value; Western Family"
-	demoPLGold  = demoPL + "; Co-op Gold"
-	demoPLWide  = demoPLGold + "; Giant Value"
-	demoPLFewer = "President's Choice; Compliments; Great Value; Selection"
-)
-
 var demoLineTable = []demoLine{
 	// Dairy & Eggs.
 	{"Dairy & Eggs", "Natrel; Lactantia; Sealtest; Neilson; Beatrice; Dairyland; Island Farms; Farmers; Foothills Creamery; President's Choice; Compliments; Selection; Great Value; Western Family; Co-op Gold; Giant Value",
