@@ -246,8 +246,34 @@ func (c Cents) appendJSON(b []byte) []byte {
 
 func (d Date) appendJSON(b []byte) []byte {
 	b = append(b, '"')
-	b = d.Time().AppendFormat(b, "2006-01-02")
+	b = d.appendISO(b)
 	return append(b, '"')
+}
+
+// appendISO appends d as YYYY-MM-DD, computing the civil date from the day
+// number directly (the days-from-civil inverse of H. Hinnant's chrono
+// algorithms) rather than through time.Time formatting.
+func (d Date) appendISO(b []byte) []byte {
+	z := int64(d) + 719468
+	era := z / 146097
+	if z < 0 {
+		era = (z - 146096) / 146097
+	}
+	doe := z - era*146097
+	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
+	y := yoe + era*400
+	doy := doe - (365*yoe + yoe/4 - yoe/100)
+	mp := (5*doy + 2) / 153
+	day := doy - (153*mp+2)/5 + 1
+	m := mp + 3
+	if mp >= 10 {
+		m = mp - 9
+	}
+	if m <= 2 {
+		y++
+	}
+	return append(b, byte('0'+y/1000%10), byte('0'+y/100%10), byte('0'+y/10%10), byte('0'+y%10), '-',
+		byte('0'+m/10), byte('0'+m%10), '-', byte('0'+day/10), byte('0'+day%10))
 }
 
 // appendFloat writes a float64 as encoding/json does.

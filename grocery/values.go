@@ -90,7 +90,7 @@ func ParseDate(s string) (Date, error) {
 func (d Date) Time() time.Time { return time.Unix(int64(d)*86400, 0).UTC() }
 
 // String formats d as "YYYY-MM-DD".
-func (d Date) String() string { return d.Time().Format(time.DateOnly) }
+func (d Date) String() string { return string(d.appendISO(make([]byte, 0, 10))) }
 
 // Weekday returns the day of the week of d.
 func (d Date) Weekday() time.Weekday { return time.Weekday((int64(d) + 4) % 7) }

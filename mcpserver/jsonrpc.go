@@ -3,6 +3,8 @@ package mcpserver
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"strings"
 )
 
 // JSON-RPC 2.0 error codes (CONTRACT.md section 4).
@@ -20,9 +22,39 @@ type message struct {
 	JSONRPC string          `json:"jsonrpc"`
 	ID      json.RawMessage `json:"id"`
 	Method  string          `json:"method"`
-	Params  json.RawMessage `json:"params"`
+	Params  params          `json:"params"`
 	Result  json.RawMessage `json:"result"`
 	Error   json.RawMessage `json:"error"`
+
+	paramsErr error // params had a field of the wrong type
+}
+
+// params is what the server reads of any method's params: a tools/call's
+// tool name and arguments, decoded with the message in one pass. Other
+// methods' params fields are ignored.
+type params struct {
+	Name      string                     `json:"name"`
+	Arguments map[string]json.RawMessage `json:"arguments"`
+}
+
+// decodeMessage decodes one JSON-RPC message. A syntax error is a parse
+// error; a field of the wrong type in params is kept for the method to
+// refuse (tools/call answers invalid params); any other wrong type makes
+// the message an invalid request.
+func decodeMessage(body []byte, m *message) *rpcError {
+	err := json.Unmarshal(body, m)
+	var typeErr *json.UnmarshalTypeError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &typeErr) && strings.HasPrefix(typeErr.Field, "params"):
+		m.paramsErr = err
+		return nil
+	case errors.As(err, &typeErr):
+		return &rpcError{Code: codeInvalidRequest, Message: "invalid request: want a JSON-RPC 2.0 object with a string method"}
+	default:
+		return &rpcError{Code: codeParseError, Message: "parse error: the body is not one JSON-RPC message"}
+	}
 }
 
 func (m *message) isNotification() bool { return m.ID == nil && m.Method != "" }

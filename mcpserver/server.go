@@ -117,8 +117,8 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var msg message
-	if err := json.Unmarshal(body, &msg); err != nil {
-		writeJSON(w, http.StatusBadRequest, errorResponse(nil, codeParseError, "parse error: the body is not one JSON-RPC message"))
+	if rerr := decodeMessage(body, &msg); rerr != nil {
+		writeJSON(w, http.StatusBadRequest, errorResponse(msg.ID, rerr.Code, rerr.Message))
 		return
 	}
 
@@ -154,7 +154,7 @@ func (s *server) handle(w http.ResponseWriter, r *http.Request, p *grocery.Princ
 	var usage *grocery.Usage
 	switch msg.Method {
 	case "initialize":
-		result = s.initialize(msg.Params)
+		result = s.initialize()
 	case "ping":
 		result = struct{}{}
 	case "tools/list":
@@ -162,7 +162,7 @@ func (s *server) handle(w http.ResponseWriter, r *http.Request, p *grocery.Princ
 	case "tools/call":
 		var payload any
 		var res *callResult
-		payload, res, rerr, usage = s.call(r, p, msg.Params)
+		payload, res, rerr, usage = s.call(r, p, msg)
 		if usage != nil && usage.RetryAfter > 0 {
 			w.Header().Set("Retry-After", strconv.FormatInt(int64((usage.RetryAfter+time.Second-1)/time.Second), 10))
 		}
@@ -185,7 +185,7 @@ func (s *server) handle(w http.ResponseWriter, r *http.Request, p *grocery.Princ
 	writeJSON(w, http.StatusOK, resp)
 }
 
-func (s *server) initialize(params json.RawMessage) any {
+func (s *server) initialize() any {
 	// The client's requested version is read only to be answered: every
 	// client gets ProtocolVersion, which 2025-06-18 clients ask for and
 	// others may accept or decline.

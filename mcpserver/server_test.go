@@ -158,6 +158,12 @@ func wantStatus(t *testing.T, r *reply, status int) {
 
 func TestInitialize(t *testing.T) {
 	key := newKey(t, "starter", 0)
+	// Params the server does not read may take any form.
+	r := post(t, key, rpc(1, "initialize", `{"protocolVersion":"2025-06-18","name":["x"],"arguments":5}`))
+	wantStatus(t, r, http.StatusOK)
+	if r.msg.Error != nil {
+		t.Fatalf("initialize with unusual params: %+v", r.msg.Error)
+	}
 	for _, asked := range []string{"2025-06-18", "2024-11-05", "1999-01-01"} {
 		r := post(t, key, rpc(1, "initialize", `{"protocolVersion":"`+asked+`","capabilities":{},"clientInfo":{"name":"t","version":"1"}}`))
 		wantStatus(t, r, http.StatusOK)
@@ -436,6 +442,11 @@ func TestJSONRPCErrors(t *testing.T) {
 		{"ErrMethod", rpc(1, "resources/list", ""), http.StatusOK, -32601},
 		{"ErrUnknownTool", callTool("get_weather", `{}`), http.StatusOK, -32602},
 		{"ErrToolCallParams", rpc(1, "tools/call", `{"arguments":{}}`), http.StatusOK, -32602},
+		{"ErrToolCallParamsArray", rpc(1, "tools/call", `[1,2]`), http.StatusOK, -32602},
+		{"ErrToolNameNotString", rpc(1, "tools/call", `{"name":5,"arguments":{}}`), http.StatusOK, -32602},
+		{"ErrArgumentsNotObject", rpc(1, "tools/call", `{"name":"lookup_product","arguments":"upc"}`), http.StatusOK, -32602},
+		{"ErrMethodNotString", `{"jsonrpc":"2.0","id":1,"method":5}`, http.StatusBadRequest, -32600},
+		{"ErrNotAnObject", `"ping"`, http.StatusBadRequest, -32600},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := post(t, key, tc.body)

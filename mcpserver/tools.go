@@ -125,7 +125,7 @@ This panel is the coverage of every price the other tools return; it is not a di
 // call runs tools/call. The call is charged first, whatever follows: an
 // unknown tool, bad arguments, not found, or success. A success comes back
 // as the result's JSON (payload), anything else as result or rerr.
-func (s *server) call(r *http.Request, p *grocery.Principal, params json.RawMessage) (payload any, result *callResult, rerr *rpcError, usage *grocery.Usage) {
+func (s *server) call(r *http.Request, p *grocery.Principal, msg *message) (payload any, result *callResult, rerr *rpcError, usage *grocery.Usage) {
 	ctx := grocery.NewContextWithPrincipal(r.Context(), p)
 	u, err := s.svc.Consume(ctx, p)
 	if err != nil {
@@ -135,11 +135,8 @@ func (s *server) call(r *http.Request, p *grocery.Principal, params json.RawMess
 		}
 		return nil, res, rerr, &u
 	}
-	var req struct {
-		Name      string                     `json:"name"`
-		Arguments map[string]json.RawMessage `json:"arguments"`
-	}
-	if err := json.Unmarshal(params, &req); err != nil || req.Name == "" {
+	req := &msg.Params
+	if msg.paramsErr != nil || req.Name == "" {
 		return nil, nil, &rpcError{Code: codeInvalidParams, Message: `invalid params: tools/call takes {"name": TOOL, "arguments": {...}}`}, &u
 	}
 	i := slices.IndexFunc(s.tools, func(t tool) bool { return t.Name == req.Name })
