@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/grocerydata/grocery/cmd/internal/server"
 	"github.com/grocerydata/grocery/grocery"
 	"github.com/spf13/cobra"
 )
@@ -43,25 +44,15 @@ const lockTimeout = 2 * time.Second
 // commands: the key prefix (--key-prefix, else GROCERY_KEY_PREFIX) and
 // the plans (the defaults, with the sizes of GROCERY_PLAN_QUOTAS).
 func (a *app) keyOptions(cmd *cobra.Command) (*grocery.Options, error) {
-	plans, err := planQuotas(a.getenv("GROCERY_PLAN_QUOTAS"))
+	opts, err := server.OptionsFromEnv(a.getenv)
 	if err != nil {
-		return nil, err
+		return nil, &usageError{err}
 	}
-	prefix := a.getenv("GROCERY_KEY_PREFIX")
 	if cmd.Flags().Changed("key-prefix") {
-		prefix = a.keyPrefix
+		opts.KeyPrefix = a.keyPrefix
 	}
-	return &grocery.Options{LockTimeout: lockTimeout, KeyPrefix: prefix, Plans: plans}, nil
-}
-
-// planQuotas returns the default plans with the sizes spec sets; a bad
-// spec is a usage error.
-func planQuotas(spec string) ([]grocery.Plan, error) {
-	plans, err := grocery.ParsePlanQuotas(spec)
-	if err != nil {
-		return nil, usagef("GROCERY_PLAN_QUOTAS: %s", strings.TrimPrefix(grocery.ErrorMessage(err), "plan quotas: "))
-	}
-	return plans, nil
+	opts.LockTimeout = lockTimeout
+	return &opts, nil
 }
 
 // withStore runs f on the data file's keys: through the running server's

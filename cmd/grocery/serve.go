@@ -43,7 +43,7 @@ mode 0600), and prints the key and a ready curl call.`,
 			db := a.dbPath(cmd)
 			opts, err := server.OptionsFromEnv(a.getenv)
 			if err != nil {
-				return err
+				return &usageError{err}
 			}
 			out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
 			var key string

@@ -10,16 +10,12 @@ import (
 // OptionsFromEnv reads the data-file options every binary shares from the
 // environment: GROCERY_KEY_PREFIX (the start of API keys, default gro) and
 // GROCERY_PLAN_QUOTAS, which overrides the monthly calls of named default
-// plans: "starter=2000,integration=5000000".
+// plans: "starter=2000,integration=5000000". Options.Plans is always set.
 func OptionsFromEnv(getenv func(string) string) (grocery.Options, error) {
 	opts := grocery.Options{KeyPrefix: getenv("GROCERY_KEY_PREFIX")}
-	spec := strings.TrimSpace(getenv("GROCERY_PLAN_QUOTAS"))
-	if spec == "" {
-		return opts, nil
-	}
-	plans, err := grocery.ParsePlanQuotas(spec)
+	plans, err := grocery.ParsePlanQuotas(getenv("GROCERY_PLAN_QUOTAS"))
 	if err != nil {
-		return opts, err
+		return opts, grocery.Errorf(grocery.EINVALID, "GROCERY_PLAN_QUOTAS: %s", strings.TrimPrefix(grocery.ErrorMessage(err), "plan quotas: "))
 	}
 	opts.Plans = plans
 	return opts, nil
