@@ -41,7 +41,8 @@ type DemoSummary struct {
 // into place only when complete.
 //
 // It returns EINVALID for an unknown scale, or when path exists and
-// opts.Force is false.
+// opts.Force is false, and ECONFLICT when another process (a server, a
+// reader) holds the file at path: it never replaces a file in use.
 func BuildDemo(ctx context.Context, path string, opts *DemoOptions) (*DemoSummary, error) {
 	start := time.Now()
 	if opts == nil {
@@ -64,6 +65,18 @@ func BuildDemo(ctx context.Context, path string, opts *DemoOptions) (*DemoSummar
 	if _, err := os.Stat(path); err == nil && !opts.Force {
 		return nil, Errorf(EINVALID, "data file %s already exists: pass --force to replace it", path)
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, Errorf(EINVALID, "cannot use %s: %v", path, err)
+	}
+	// Replacing a file that a server holds would leave the server writing
+	// keys and counts to a deleted file: hold the file's lock until the new
+	// one is in place, and refuse while anyone else holds it.
+	unlock, err := storage.LockFile(path)
+	switch {
+	case errors.Is(err, storage.ErrLocked):
+		return nil, Errorf(ECONFLICT, "data file %s is in use by another process (a running server?): stop it before replacing the file", path)
+	case err == nil:
+		defer unlock()
+	case !errors.Is(err, fs.ErrNotExist):
 		return nil, Errorf(EINVALID, "cannot use %s: %v", path, err)
 	}
 	tmp := path + ".building"
