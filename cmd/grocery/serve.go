@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -96,7 +97,8 @@ func prepareDemo(ctx context.Context, db string, opts grocery.Options, errOut io
 	if b, err := os.ReadFile(keyFile); err == nil {
 		key := strings.TrimSpace(string(b))
 		if _, err := svc.Authenticate(ctx, key, grocery.InterfaceREST); err == nil {
-			return key, nil
+			// A key file from before keys were written private.
+			return key, os.Chmod(keyFile, 0o600)
 		}
 		// The data file was rebuilt or the key revoked: make a new one.
 	}
@@ -104,10 +106,25 @@ func prepareDemo(ctx context.Context, db string, opts grocery.Options, errOut io
 	if err != nil {
 		return "", err
 	}
-	if err := os.WriteFile(keyFile, []byte(k.Key+"\n"), 0o600); err != nil {
-		return "", err
+	return k.Key, writePrivate(keyFile, []byte(k.Key+"\n"))
+}
+
+// writePrivate replaces the file at path with data, readable by its owner
+// only (mode 0600) from the first byte, whatever mode an older file had.
+func writePrivate(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".demo-key")
+	if err != nil {
+		return err
 	}
-	return k.Key, nil
+	defer os.Remove(f.Name()) // after the rename, nothing
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
 }
 
 func printDemoHelp(out io.Writer, base, db, key string) {
