@@ -7,7 +7,8 @@ import (
 )
 
 // The query results are encoded on every MCP and REST call, so they encode
-// themselves: AppendJSON writes exactly what encoding/json writes for the
+// themselves: AppendJSON writes exactly what encoding/json writes (without
+// HTML escaping) for the
 // struct tags (TestAppendJSONMatchesReflection holds them to it), in a
 // fraction of the time and without an allocation per field.
 
@@ -298,15 +299,16 @@ func appendFloat(b []byte, f float64) []byte {
 
 const hexDigits = "0123456789abcdef"
 
-// appendString writes s as a JSON string the way encoding/json does,
-// HTML-safe: <, > and & are escaped, and so are U+2028 and U+2029; invalid
-// UTF-8 becomes U+FFFD.
+// appendString writes s as a JSON string the way an encoding/json Encoder
+// with SetEscapeHTML(false) does: <, > and & stay as they are (results are
+// read by people, models and programs, never pasted into HTML), U+2028 and
+// U+2029 are escaped, and invalid UTF-8 becomes U+FFFD.
 func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			if c >= 0x20 && c != '"' && c != '\\' {
 				i++
 				continue
 			}

@@ -1,6 +1,7 @@
 package mcpserver_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -386,7 +387,7 @@ func TestToolResults(t *testing.T) {
 		r := post(t, key, callTool(tc.name, tc.args))
 		wantStatus(t, r, http.StatusOK)
 		res := toolResult(t, r)
-		want, _ := json.Marshal(tc.want)
+		want := marshalNoEscape(t, tc.want)
 		if res.IsError || string(res.StructuredContent) != string(want) || res.Content[0].Text != string(want) {
 			t.Fatalf("%s %s:\ngot  %s\ntext %s\nwant %s", tc.name, tc.args, res.StructuredContent, res.Content[0].Text, want)
 		}
@@ -540,4 +541,17 @@ func TestTransport(t *testing.T) {
 			}
 		}
 	})
+}
+
+// marshalNoEscape is json.Marshal without HTML escaping, as results are
+// encoded.
+func marshalNoEscape(t *testing.T, v any) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }

@@ -236,41 +236,45 @@ func TestErrors(t *testing.T) {
 		code int
 		want string // the whole line on stderr, or its start when it ends in "..."
 	}{
-		{"BadProvince", nil, []string{"lookup", s.CarriedUPC, "--province", "Ontari"}, 1,
+		{"BadProvince", nil, []string{"lookup", s.CarriedUPC, "--province", "Ontari"}, exitInvalid,
 			`grocery: province "Ontari" is not a Canadian province or territory: want one of AB BC MB NB NL NS NT NU ON PE QC SK YT (or an English or French name)`},
-		{"BadProvinceEnv", env{"GROCERY_PROVINCE": "XX"}, []string{"search", "milk"}, 1,
+		{"BadProvinceEnv", env{"GROCERY_PROVINCE": "XX"}, []string{"search", "milk"}, exitInvalid,
 			`grocery: province "XX" is not a Canadian province or territory: want one of AB BC MB NB NL NS NT NU ON PE QC SK YT...`},
-		{"MissingProvince", nil, []string{"lookup", s.CarriedUPC}, 2,
+		{"MissingProvince", nil, []string{"lookup", s.CarriedUPC}, exitUsage,
 			"grocery: --province is required (or set GROCERY_PROVINCE): one of AB BC MB NB NL NS NT NU ON PE QC SK YT (see 'grocery lookup --help')"},
-		{"WrongCheckDigit", nil, []string{"lookup", wrongCheckDigit(s.CarriedUPC), "--province", "ON"}, 1,
+		{"WrongCheckDigit", nil, []string{"lookup", wrongCheckDigit(s.CarriedUPC), "--province", "ON"}, exitInvalid,
 			`grocery: upc "` + wrongCheckDigit(s.CarriedUPC) + `" has a wrong check digit: it ends in ` + wrongCheckDigit(s.CarriedUPC)[len(s.CarriedUPC)-1:] + `, the GS1 check digit should be ` + s.CarriedUPC[len(s.CarriedUPC)-1:]},
-		{"NotInCatalogue", nil, []string{"lookup", s.UnknownUPC, "--province", "ON"}, 1,
+		{"NotInCatalogue", nil, []string{"lookup", s.UnknownUPC, "--province", "ON"}, exitFailed,
 			"grocery: upc " + s.UnknownUPC + " is a valid barcode but not in the catalogue"},
-		{"MissingFile", nil, []string{"lookup", s.CarriedUPC, "--province", "ON", "--db", missing}, 1,
+		{"MissingFile", nil, []string{"lookup", s.CarriedUPC, "--province", "ON", "--db", missing}, exitFailed,
 			"grocery: no data file at " + missing + ": run 'grocery demo' to build one, or pass --db PATH (or set GROCERY_DB)"},
-		{"MissingFileEnv", env{"GROCERY_DB": missing}, []string{"stores"}, 1,
+		{"MissingFileEnv", env{"GROCERY_DB": missing}, []string{"stores"}, exitFailed,
 			"grocery: no data file at " + missing + ": run 'grocery demo' to build one, or pass --db PATH (or set GROCERY_DB)"},
-		{"UnknownBanner", nil, []string{"stores", "--banner", "lowblaws"}, 1,
+		{"UnknownBanner", nil, []string{"stores", "--banner", "lowblaws"}, exitInvalid,
 			`grocery: banner "lowblaws" is unknown: want one of atlantic-superstore, buy-low-foods, co-op, ...`},
-		{"UnknownBannerHistory", nil, []string{"history", s.SKU, "--banner", "lowblaws", "--province", s.Province}, 1,
+		{"UnknownBannerHistory", nil, []string{"history", s.SKU, "--banner", "lowblaws", "--province", s.Province}, exitInvalid,
 			`grocery: banner "lowblaws" is unknown: want one of ...`},
-		{"BarcodeAsSKU", nil, []string{"history", s.CarriedUPC, "--banner", s.Banner, "--province", s.Province}, 1,
+		{"BarcodeAsSKU", nil, []string{"history", s.CarriedUPC, "--banner", s.Banner, "--province", s.Province}, exitFailed,
 			`grocery: sku "` + s.CarriedUPC + `" is a barcode, not an external_sku: ...`},
-		{"BadPeriod", nil, []string{"history", s.SKU, "--banner", s.Banner, "--province", s.Province, "--period", "2w"}, 1,
+		{"BadPeriod", nil, []string{"history", s.SKU, "--banner", s.Banner, "--province", s.Province, "--period", "2w"}, exitInvalid,
 			`grocery: period "2w" is not supported: want one of 7d, 14d, 30d, 90d, 180d, 365d (default 30d)`},
-		{"LimitOutOfRange", nil, []string{"stores", "--limit", "51"}, 1,
+		{"LimitOutOfRange", nil, []string{"stores", "--limit", "51"}, exitInvalid,
 			"grocery: limit 51 is out of range: want 1 to 50 (default 10)"},
-		{"LimitNotNumber", nil, []string{"stores", "--limit", "ten"}, 2,
+		{"LimitZero", nil, []string{"lookup", s.CarriedUPC, "--province", "ON", "--limit", "0"}, exitInvalid,
+			"grocery: limit 0 is out of range: want 1 to 50 (default 10)"},
+		{"LimitNegative", nil, []string{"search", "milk", "--province", "ON", "--limit", "-1"}, exitInvalid,
+			"grocery: limit -1 is out of range: want 1 to 50 (default 10)"},
+		{"LimitNotNumber", nil, []string{"stores", "--limit", "ten"}, exitUsage,
 			`grocery: invalid argument "ten" for "--limit" flag: want a whole number (see 'grocery stores --help')`},
-		{"BannerRequired", nil, []string{"history", s.SKU, "--province", s.Province}, 2,
+		{"BannerRequired", nil, []string{"history", s.SKU, "--province", s.Province}, exitUsage,
 			`grocery: required flag(s) "banner" not set (see 'grocery history --help')`},
-		{"UnknownFlag", nil, []string{"lookup", s.CarriedUPC, "--provinec", "ON"}, 2,
+		{"UnknownFlag", nil, []string{"lookup", s.CarriedUPC, "--provinec", "ON"}, exitUsage,
 			"grocery: unknown flag: --provinec (see 'grocery lookup --help')"},
-		{"UnknownCommand", nil, []string{"lokup", s.CarriedUPC}, 2,
+		{"UnknownCommand", nil, []string{"lokup", s.CarriedUPC}, exitUsage,
 			`grocery: unknown command "lokup" for "grocery"; did you mean lookup? (see 'grocery --help')`},
-		{"TooManyArgs", nil, []string{"lookup", s.CarriedUPC, s.NotCarriedUPC, "--province", "ON"}, 2,
+		{"TooManyArgs", nil, []string{"lookup", s.CarriedUPC, s.NotCarriedUPC, "--province", "ON"}, exitUsage,
 			"grocery: accepts 1 arg(s), received 2 (see 'grocery lookup --help')"},
-		{"NoArgs", nil, []string{"search", "--province", "ON"}, 2,
+		{"NoArgs", nil, []string{"search", "--province", "ON"}, exitUsage,
 			"grocery: requires at least 1 arg(s), only received 0 (see 'grocery search --help')"},
 	}
 	for _, tt := range tests {
@@ -347,4 +351,59 @@ func findLine(s, substr string) string {
 func wrongCheckDigit(upc string) string {
 	last := upc[len(upc)-1]
 	return upc[:len(upc)-1] + string('0'+(last-'0'+1)%10)
+}
+
+// TestJSONErrors: with --json, an error is one JSON object on stderr with a
+// machine-readable code, and the exit status tells the kind of failure.
+func TestJSONErrors(t *testing.T) {
+	s := demoSummary.Samples
+	tests := []struct {
+		name string
+		args []string
+		exit int
+		code string
+		msg  string // the start of the message
+	}{
+		{"NotFound", []string{"lookup", s.UnknownUPC, "--province", "ON", "--json"}, exitFailed, grocery.ENOTFOUND,
+			"upc " + s.UnknownUPC + " is a valid barcode but not in the catalogue"},
+		{"Invalid", []string{"search", "milk", "--province", "Ontari", "--json"}, exitInvalid, grocery.EINVALID,
+			`province "Ontari" is not a Canadian province`},
+		{"Usage", []string{"stores", "--limit", "ten", "--json"}, exitUsage, "usage",
+			`invalid argument "ten" for "--limit" flag`},
+		{"Plans", []string{"keys", "list", "--json", "--db", t.TempDir() + "/none.db"}, exitFailed, grocery.ENOTFOUND,
+			"no data file at "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := cli(t, nil, tt.args...)
+			if r.code != tt.exit {
+				t.Errorf("exit: got %d, want %d", r.code, tt.exit)
+			}
+			if r.stdout != "" {
+				t.Errorf("stdout: got %q, want nothing", r.stdout)
+			}
+			var got struct{ Code, Message string }
+			dec := json.NewDecoder(strings.NewReader(r.stderr))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&got); err != nil {
+				t.Fatalf("stderr is not one JSON object {code, message}: %v\n%s", err, r.stderr)
+			}
+			if dec.More() {
+				t.Errorf("stderr has more than one JSON value: %s", r.stderr)
+			}
+			if got.Code != tt.code || !strings.HasPrefix(got.Message, tt.msg) {
+				t.Errorf("got {%q, %q}, want {%q, %q...}", got.Code, got.Message, tt.code, tt.msg)
+			}
+		})
+	}
+}
+
+// TestJSONNotHTMLEscaped: --json prints '&', '<' and '>' as they are (A&W,
+// not A\u0026W): the output is for people and programs, not for HTML.
+func TestJSONNotHTMLEscaped(t *testing.T) {
+	r := cli(t, nil, "search", "a&w", "--province", "ON", "--json")
+	ok(t, r)
+	if strings.Contains(r.stdout, `\u0026`) || !strings.Contains(r.stdout, `"query": "a&w"`) {
+		t.Errorf("got %s, want \"query\": \"a&w\" with no \\u0026", r.stdout)
+	}
 }
