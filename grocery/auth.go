@@ -21,17 +21,18 @@ type Plan struct {
 	Name     string `json:"plan"`
 	Quota    int64  `json:"quota"`     // calls per calendar month (UTC), shared by MCP and REST
 	REST     bool   `json:"rest"`      // REST access besides MCP
-	PriceCAD int    `json:"price_cad"` // monthly fee in CAD; 0 when not published
+	PriceCAD *int   `json:"price_cad"` // monthly fee in CAD; nil (JSON null) when not published
 }
 
 // DefaultPlans returns the plans used when Options.Plans is empty:
 // starter (MCP, 1,000 calls a month), professional (MCP, 25,000) and
 // integration (MCP and REST, 1,000,000; 4,999 CAD a month).
 func DefaultPlans() []Plan {
+	integrationFee := 4999
 	return []Plan{
 		{Name: "starter", Quota: 1_000},
 		{Name: "professional", Quota: 25_000},
-		{Name: "integration", Quota: 1_000_000, REST: true, PriceCAD: 4999},
+		{Name: "integration", Quota: 1_000_000, REST: true, PriceCAD: &integrationFee},
 	}
 }
 

@@ -395,8 +395,8 @@ func printPlans(w io.Writer, plans []grocery.Plan) error {
 			ifaces = "MCP + REST"
 		}
 		price := "-"
-		if p.PriceCAD > 0 {
-			price = count(p.PriceCAD) + " CAD/month"
+		if p.PriceCAD != nil {
+			price = count(*p.PriceCAD) + " CAD/month"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", p.Name, count(int(p.Quota)), ifaces, price)
 	}

@@ -130,20 +130,20 @@ func TestKeysCreate(t *testing.T) {
 
 	t.Run("ErrUnknownPlan", func(t *testing.T) {
 		r := cli(t, nil, "keys", "create", "--account", "acme", "--plan", "gold", "--db", db)
-		fails(t, r, 1, `grocery: plan "gold" is unknown: want one of starter, professional, integration`)
+		fails(t, r, exitInvalid, `grocery: plan "gold" is unknown: want one of starter, professional, integration`)
 	})
 
 	t.Run("ErrNewAccountWithoutPlan", func(t *testing.T) {
 		r := cli(t, nil, "keys", "create", "--account", "newco", "--db", db)
-		fails(t, r, 1, `grocery: account "newco" is new: a plan is required, one of starter, professional, integration`)
+		fails(t, r, exitInvalid, `grocery: account "newco" is new: a plan is required, one of starter, professional, integration`)
 	})
 
 	t.Run("ErrLeavesNoFile", func(t *testing.T) {
 		// A failed create on a new data file does not leave the file behind.
 		db := keyDB(t)
 		r := cli(t, nil, "keys", "create", "--account", "newco", "--db", db)
-		if r.code != 1 {
-			t.Errorf("got exit %d, want 1", r.code)
+		if r.code != exitInvalid {
+			t.Errorf("got exit %d, want %d", r.code, exitInvalid)
 		}
 		if _, err := os.Stat(db); !os.IsNotExist(err) {
 			t.Errorf("data file after a failed create: got %v, want none", err)
@@ -372,6 +372,10 @@ func TestPlans(t *testing.T) {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("plans (-want +got):\n%s", diff)
 		}
+		// The table's "-": no published price is null, not a price of 0.
+		if n := strings.Count(r.stdout, `"price_cad": null`); n != 2 {
+			t.Errorf("got %d plans with \"price_cad\": null, want 2 (starter, professional):\n%s", n, r.stdout)
+		}
 	})
 }
 
@@ -436,7 +440,7 @@ func TestKeysThroughServer(t *testing.T) {
 }
 
 // TestKeysFileHeld: a process holds the data file and nothing answers on
-// its socket (none, or a stale one): one line, exit 1, after the lock
+// its socket (none, or a stale one): one line, exit 4, after the lock
 // timeout rather than a hang.
 func TestKeysFileHeld(t *testing.T) {
 	for _, stale := range []bool{false, true} {
@@ -462,7 +466,7 @@ func TestKeysFileHeld(t *testing.T) {
 				ln.Close()
 			}
 			r := cli(t, nil, "keys", "create", "--account", "acme", "--plan", "starter", "--db", db)
-			fails(t, r, 1, "grocery: data file "+db+" is in use by another process and nothing answers on "+sock+": is a server running with this --db?")
+			fails(t, r, exitUnavailable, "grocery: data file "+db+" is in use by another process and nothing answers on "+sock+": is a server running with this --db?")
 		})
 	}
 }
