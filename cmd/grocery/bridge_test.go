@@ -55,10 +55,9 @@ func bridgeRun(t *testing.T, e env, stdin string, args ...string) result {
 	t.Helper()
 	var out, errb bytes.Buffer
 	root := newRootCmd(strings.NewReader(stdin), nil, nil, e.get)
-	root.SetArgs(append([]string{"mcp-bridge"}, args...))
 	root.SetOut(&out)
 	root.SetErr(&errb)
-	code := execute(context.Background(), root, e.get)
+	code := execute(context.Background(), root, append([]string{"mcp-bridge"}, args...), e.get)
 	return result{code: code, stdout: out.String(), stderr: errb.String()}
 }
 

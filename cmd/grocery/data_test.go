@@ -68,8 +68,8 @@ func TestImport(t *testing.T) {
 
 	// A bad file stops at its first bad row; the files before it stay.
 	r = cli(t, nil, "import", "--db", db, stores, bad, prices)
-	if r.code != 1 {
-		t.Errorf("exit: got %d, want 1", r.code)
+	if r.code != exitInvalid {
+		t.Errorf("exit: got %d, want %d", r.code, exitInvalid)
 	}
 	if want := stores + ": stores csv, 2 rows read: 0 new, 0 updated, 2 unchanged, 0 skipped\n"; r.stdout != want {
 		t.Errorf("stdout:\n got %q\nwant %q", r.stdout, want)
@@ -96,7 +96,7 @@ func TestImport(t *testing.T) {
 
 	// A missing file fails before anything is imported.
 	r = cli(t, nil, "import", "--db", filepath.Join(dir, "new.db"), stores, filepath.Join(dir, "nope.csv"))
-	if r.code != 1 || r.stdout != "" || !strings.HasPrefix(r.stderr, "grocery: stat "+filepath.Join(dir, "nope.csv")+": no such file") {
+	if want := "grocery: no file " + filepath.Join(dir, "nope.csv") + "\n"; r.code != exitFailed || r.stdout != "" || r.stderr != want {
 		t.Errorf("missing file: got exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "new.db")); err == nil {
@@ -137,15 +137,25 @@ func TestDemo(t *testing.T) {
 	}
 
 	r = cli(t, nil, "demo", "--db", db, "--as-of", demoAsOf)
-	if want := "grocery: data file " + db + " already exists: pass --force to replace it\n"; r.code != 1 || r.stderr != want {
-		t.Errorf("second demo: got exit %d, stderr %q; want 1, %q", r.code, r.stderr, want)
+	if want := "grocery: data file " + db + " already exists: pass --force to replace it\n"; r.code != exitInvalid || r.stderr != want {
+		t.Errorf("second demo: got exit %d, stderr %q; want %d, %q", r.code, r.stderr, exitInvalid, want)
 	}
 	r = cli(t, nil, "demo", "--db", db, "--as-of", "2026-11-31")
-	if want := "grocery: --as-of \"2026-11-31\" is not a date: want YYYY-MM-DD\n"; r.code != 1 || r.stderr != want {
-		t.Errorf("bad --as-of: got exit %d, stderr %q; want 1, %q", r.code, r.stderr, want)
+	if want := "grocery: --as-of \"2026-11-31\" is not a date: want YYYY-MM-DD\n"; r.code != exitInvalid || r.stderr != want {
+		t.Errorf("bad --as-of: got exit %d, stderr %q; want %d, %q", r.code, r.stderr, exitInvalid, want)
+	}
+	// A file a server holds is never replaced under it: one line, exit 4.
+	held, err := grocery.Open(db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r = cli(t, nil, "demo", "--db", db, "--as-of", demoAsOf, "--force")
+	held.Close()
+	if want := "grocery: data file " + db + " is in use by another process (a running server?): stop it before replacing the file\n"; r.code != exitUnavailable || r.stderr != want || r.stdout != "" {
+		t.Errorf("demo --force on a held file: got exit %d, stdout %q, stderr %q; want %d, %q", r.code, r.stdout, r.stderr, exitUnavailable, want)
 	}
 	r = cli(t, nil, "demo", "--db", db, "--scale", "huge", "--force")
-	if r.code != 1 || !strings.HasPrefix(r.stderr, `grocery: scale "huge" is unknown`) {
+	if r.code != exitInvalid || !strings.HasPrefix(r.stderr, `grocery: scale "huge" is unknown`) {
 		t.Errorf("bad --scale: got exit %d, stderr %q", r.code, r.stderr)
 	}
 }

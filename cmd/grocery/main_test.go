@@ -67,10 +67,9 @@ func cli(t *testing.T, e env, args ...string) result {
 	}
 	var out, errb bytes.Buffer
 	root := newRootCmd(strings.NewReader(""), nil, nil, e.get)
-	root.SetArgs(args)
 	root.SetOut(&out)
 	root.SetErr(&errb)
-	code := execute(context.Background(), root, e.get)
+	code := execute(context.Background(), root, args, e.get)
 	return result{code: code, stdout: out.String(), stderr: errb.String()}
 }
 

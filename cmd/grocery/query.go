@@ -55,6 +55,13 @@ func provinceCodes() string {
 // runQuery opens the data file read-only, runs one query and prints its
 // result: as JSON with --json, else with print.
 func runQuery[R any](a *app, cmd *cobra.Command, q *queryFlags, call func(context.Context, *grocery.Service) (R, error), print func(io.Writer, R) error) error {
+	// The library reads a limit of 0 as "the default"; a --limit the user
+	// gave is checked as given, so --limit 0 is an error like --limit 51.
+	if cmd.Flags().Changed("limit") {
+		if err := grocery.CheckLimit(q.limit, grocery.MaxLimit); err != nil {
+			return err
+		}
+	}
 	svc, err := a.openRead(cmd)
 	if err != nil {
 		return err

@@ -13,11 +13,13 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Exit statuses.
+// Exit statuses, documented in README ("Command line").
 const (
-	exitOK    = 0
-	exitError = 1 // the command failed
-	exitUsage = 2 // the command line is wrong
+	exitOK          = 0
+	exitFailed      = 1 // not found, or any other failure
+	exitUsage       = 2 // the command line is wrong
+	exitInvalid     = 3 // an argument or an input file is invalid
+	exitUnavailable = 4 // the data file is in use, or its server does not answer
 )
 
 // defaultDB is the data file used without --db or GROCERY_DB.
@@ -26,37 +28,90 @@ const defaultDB = "./grocery.db"
 // run runs the command line args and returns the exit status.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := newRootCmd(stdin, stdout, stderr, os.Getenv)
-	root.SetArgs(args)
-	return execute(ctx, root, os.Getenv)
+	return execute(ctx, root, args, os.Getenv)
 }
 
-// execute runs the command tree built by newRootCmd and returns the exit
-// status: 0, 1 when the command failed, 2 when the command line is wrong.
-// Every error is written to the root's Err as one line starting "grocery: "
-// (with GROCERY_DEBUG set, internal errors show their text).
-func execute(ctx context.Context, root *cobra.Command, getenv func(string) string) int {
+// execute runs the command tree built by newRootCmd and returns its exit
+// status (see exitOK and the others). Every error is written to the root's
+// Err as one line starting "grocery: ", or, when the command was given
+// --json, as one JSON object {"code", "message"} (with GROCERY_DEBUG set,
+// internal errors show their text).
+func execute(ctx context.Context, root *cobra.Command, args []string, getenv func(string) string) int {
+	root.SetArgs(args)
 	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return exitOK
 	}
-	code := exitError
-	var ue *usageError
-	var re *runError
-	switch {
-	case errors.As(err, &ue):
-		code = exitUsage
-	case errors.As(err, &re):
-	default:
-		// Cobra's own errors: unknown commands and flags, bad arguments,
-		// required flags not set.
-		code = exitUsage
-	}
+	status, code := classify(err)
 	msg := errorLine(err, getenv("GROCERY_DEBUG") != "")
-	if code == exitUsage && cmd != nil {
+	if status == exitUsage && cmd != nil {
 		msg += fmt.Sprintf(" (see '%s --help')", cmd.CommandPath())
 	}
-	fmt.Fprintln(root.ErrOrStderr(), "grocery: "+msg)
-	return code
+	if wantsJSON(cmd, args) {
+		writeJSON(root.ErrOrStderr(), struct {
+			Code    string `json:"code"`
+			Message string `json:"message"`
+		}{code, msg})
+	} else {
+		fmt.Fprintln(root.ErrOrStderr(), "grocery: "+msg)
+	}
+	return status
+}
+
+// classify returns the exit status of err and its machine-readable code:
+// a grocery error code, "usage" or "interrupted".
+func classify(err error) (status int, code string) {
+	var (
+		ue *usageError
+		re *runError
+	)
+	switch {
+	case errors.As(err, &ue):
+		return exitUsage, "usage"
+	case !errors.As(err, &re):
+		// Cobra's own errors: unknown commands and flags, bad arguments,
+		// required flags not set.
+		return exitUsage, "usage"
+	case errors.Is(err, context.Canceled):
+		return exitFailed, "interrupted"
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) && errors.Is(err, fs.ErrNotExist) {
+		return exitFailed, grocery.ENOTFOUND
+	}
+	code = grocery.ErrorCode(err)
+	switch code {
+	case grocery.EINVALID:
+		return exitInvalid, code
+	case grocery.ECONFLICT:
+		return exitUnavailable, code
+	}
+	return exitFailed, code
+}
+
+// wantsJSON reports whether cmd was asked for JSON output: its --json
+// flag is set, or, when the command line failed to parse before reaching
+// it, args carry it.
+func wantsJSON(cmd *cobra.Command, args []string) bool {
+	if cmd == nil {
+		return false
+	}
+	f := cmd.Flags().Lookup("json")
+	if f == nil {
+		return false
+	}
+	if f.Changed {
+		return f.Value.String() == "true"
+	}
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "--json", "--json=true":
+			return true
+		}
+	}
+	return false
 }
 
 // app holds what the commands share.
@@ -233,11 +288,11 @@ func errorLine(err error, debug bool) string {
 	case errors.Is(err, context.Canceled):
 		msg = "interrupted"
 	case errors.As(err, &pe):
-		msg = pe.Error()
+		msg = pathLine(pe.Path, pe.Err)
 	case errors.As(err, &le):
-		msg = le.Error()
+		msg = pathLine(le.New, le.Err)
 	case errors.As(err, &se):
-		msg = se.Error()
+		msg = fmt.Sprintf("the system refused %s: %v", se.Syscall, se.Err)
 	case errors.As(err, &ue):
 		msg = cobraLine(ue.err.Error())
 	default:
@@ -264,4 +319,17 @@ func cobraLine(s string) string {
 		}
 	}
 	return first
+}
+
+// pathLine says in one sentence what went wrong with a file: "no file
+// nofile.csv", not "stat nofile.csv: no such file or directory".
+func pathLine(path string, err error) string {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "no file " + path
+	case errors.Is(err, fs.ErrPermission):
+		return "permission denied: cannot read or write " + path
+	default:
+		return fmt.Sprintf("cannot use %s: %v", path, err)
+	}
 }
