@@ -30,7 +30,7 @@ million observations and is the benchmark data set.
 
 It prints identifiers to try: a carried barcode, a known but not carried
 one, and an external_sku with its banner.`,
-		Example:           "  grocery demo\n  grocery demo --scale large --as-of 2026-11-19 --db bench.db --force",
+		Example:           "  grocery demo\n  grocery demo --scale medium --as-of 2026-11-19 --db medium.db --force",
 		Args:              usageArgs(cobra.NoArgs),
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {

@@ -245,7 +245,7 @@ func (a *app) keysRevokeCmd() *cobra.Command {
 (gro_pk_Ab12Cd34, or just Ab12Cd34) or by its whole text. Requests with it
 fail from then on; on a running server, from its next request. Revoking a
 revoked key changes nothing.`,
-		Example:           "  grocery keys revoke gro_pk_Ab12Cd34",
+		Example:           "  grocery keys revoke \"$(cat acme-2.key)\"",
 		Args:              usageArgs(cobra.ExactArgs(1)),
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {

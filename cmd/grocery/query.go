@@ -112,7 +112,7 @@ promotion, unit price, and how many reference stores observed it.
 
 A known product that no banner carries in the province has no offers; that
 does not prove it is unavailable. Use an offer's SKU with 'grocery history'.`,
-		Example:           "  grocery lookup 068000000154 --province ON\n  grocery lookup 068000000154 --province QC --json",
+		Example:           "  grocery lookup 067000378089 --province ON\n  grocery lookup 067000378089 --province Québec --json",
 		Args:              usageArgs(cobra.ExactArgs(1)),
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
@@ -165,7 +165,7 @@ func (a *app) historyCmd() *cobra.Command {
 		Long: `history shows the observed prices of one banner's SKU (an external_sku from
 'grocery lookup' or 'grocery search', not a barcode) across the reference
 stores of one province, day by day: lowest, median and highest price.`,
-		Example:           "  grocery history 21000001_EA --banner loblaws --province ON\n  grocery history 21000001_EA --banner loblaws --province ON --period 90d",
+		Example:           "  grocery history 20156839_EA --banner no-frills --province ON\n  grocery history 20156839_EA --banner \"No Frills\" --province ON --period 90d",
 		Args:              usageArgs(cobra.ExactArgs(1)),
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {

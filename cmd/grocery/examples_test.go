@@ -1,0 +1,130 @@
+package main
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+)
+
+// longRunning are the commands whose examples serve until stopped: CI runs
+// README's 'grocery serve --demo' and TestBridge runs the bridge.
+var longRunning = []string{"grocery serve", "grocery mcp-bridge", "grocery completion"}
+
+// Files the import examples name, as a user would have them.
+var exampleFiles = map[string]string{
+	"stores.csv": "store_id,banner,province,name,city,postal_code,latitude,longitude\n" +
+		"nofrills-on-9001,no-frills,ON,No Frills Danforth,Toronto,M4C 1B5,43.6850,-79.3150\n",
+	"prices.csv": "date,store_id,banner,external_sku,price,regular_price,upc,name,brand,size,category\n" +
+		"2026-11-19,nofrills-on-9001,no-frills,20156839_EA,3.50,4.79,067000378089,Orange Juice No Pulp,Minute Maid,1.54 L,Beverages\n",
+	"feed-2026-11-19.jsonl": `{"date":"2026-11-19","store_id":"nofrills-on-9001","banner":"no-frills","external_sku":"20156839_EA","price":"3.49"}` + "\n" +
+		`{"date":"2026-11-19","store_id":"nofrills-on-9001","banner":"no-frills","external_sku":"20156839_EA","price":"3.999"}` + "\n",
+}
+
+// TestExamples runs every example of every command's --help, and every
+// command line of README's sh blocks, in a real shell with the grocery
+// binary on PATH, in a new directory where the first example builds the
+// demo data: each must succeed.
+func TestExamples(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	build := exec.Command("go", "build", "-o", filepath.Join(bin, "grocery"), ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	work := filepath.Join(dir, "work")
+	if err := os.Mkdir(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, content := range exampleFiles {
+		if err := os.WriteFile(filepath.Join(work, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := []string{"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"), "HOME=" + dir, "LANG=C.UTF-8"}
+
+	lines := append(helpExamples(newRootCmd(nil, nil, nil, func(string) string { return "" })), readmeExamples(t)...)
+	if len(lines) < 20 || !strings.HasPrefix(lines[0], "grocery demo") {
+		t.Fatalf("found %d examples, the first %q: want the demo first and all of them", len(lines), lines[0])
+	}
+	ran := 0
+	for _, line := range lines {
+		if skip(line) {
+			continue
+		}
+		sh := exec.Command("bash", "-c", "set -eo pipefail; "+line)
+		sh.Dir, sh.Env = work, env
+		out, err := sh.CombinedOutput()
+		if err != nil {
+			t.Errorf("%s: %v\n%s", line, err, out)
+		}
+		ran++
+	}
+	t.Logf("ran %d examples", ran)
+}
+
+func skip(line string) bool {
+	for _, p := range longRunning {
+		if strings.Contains(line, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// helpExamples returns the example lines of cmd and its subcommands, the
+// demo's first so that the others find its data file.
+func helpExamples(cmd *cobra.Command) []string {
+	var demo, rest []string
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, l := range strings.Split(c.Example, "\n") {
+			if l = strings.TrimSpace(l); l == "" {
+				continue
+			}
+			if c.Name() == "demo" {
+				demo = append(demo, l)
+			} else {
+				rest = append(rest, l)
+			}
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(cmd)
+	return append(demo, rest...)
+}
+
+// readmeExamples returns the lines of README's sh blocks that run the CLI
+// (grocery ... or go run ./cmd/grocery ...), run as the binary.
+func readmeExamples(t *testing.T) []string {
+	f, err := os.Open("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []string
+	in := false
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		switch {
+		case strings.HasPrefix(line, "```"):
+			in = line == "```sh"
+		case in:
+			line = strings.Replace(line, "go run ./cmd/grocery", "grocery", 1)
+			if strings.HasPrefix(line, "grocery ") || strings.Contains(line, " grocery ") && strings.Contains(line, "=") {
+				out = append(out, line)
+			}
+		}
+	}
+	return out
+}
