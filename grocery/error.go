@@ -18,15 +18,57 @@ const (
 )
 
 // Error is the one error type of the package. Code is machine-readable,
-// Message is written for the caller and never carries internals.
+// Message is written for the caller and never carries internals. Next,
+// when set, names what the caller can do instead; each interface words it
+// with its own verbs (ErrorMessageIn), so that a CLI user is told to run
+// 'grocery search' and a model to call search_products.
 type Error struct {
 	Code    string
 	Message string
+	Next    Next
+}
+
+// Next is a follow-up an error suggests, named by the queries it involves.
+type Next int
+
+// The follow-ups.
+const (
+	NextNone   Next = iota
+	NextSearch      // search the products by name instead
+	NextSKU         // take an external_sku from a lookup or a search
+)
+
+// Verbs are an interface's names for the queries a Next refers to.
+type Verbs struct {
+	Lookup string // LookupProduct's: "lookup_product", "'grocery lookup'"
+	Search string // SearchProducts's
+}
+
+// LibraryVerbs names the queries as the Go API does: ErrorMessage and
+// Error use them.
+var LibraryVerbs = Verbs{Lookup: "LookupProduct", Search: "SearchProducts"}
+
+// words returns the follow-up n in the words of v, "" for NextNone.
+func (n Next) words(v Verbs) string {
+	switch n {
+	case NextSearch:
+		return "search by name with " + v.Search
+	case NextSKU:
+		return "take the external_sku of an offer or a search hit from " + v.Lookup + " or " + v.Search
+	}
+	return ""
 }
 
 // Error implements the error interface.
 func (e *Error) Error() string {
-	return fmt.Sprintf("%s: %s", e.Code, e.Message)
+	return e.Code + ": " + e.message(LibraryVerbs)
+}
+
+func (e *Error) message(v Verbs) string {
+	if w := e.Next.words(v); w != "" {
+		return e.Message + "; " + w
+	}
+	return e.Message
 }
 
 // Errorf returns an *Error with the given code and a formatted message.
@@ -49,15 +91,19 @@ func ErrorCode(err error) string {
 }
 
 // ErrorMessage returns the human-readable message of err if it is, or wraps,
-// an *Error, and a generic text for any other error so that internals never
-// reach a client.
-func ErrorMessage(err error) string {
+// an *Error (with its follow-up in LibraryVerbs), and a generic text for
+// any other error so that internals never reach a client.
+func ErrorMessage(err error) string { return ErrorMessageIn(err, LibraryVerbs) }
+
+// ErrorMessageIn is ErrorMessage with the follow-up worded in an
+// interface's own verbs.
+func ErrorMessageIn(err error, v Verbs) string {
 	var e *Error
 	switch {
 	case err == nil:
 		return ""
 	case errors.As(err, &e):
-		return e.Message
+		return e.message(v)
 	default:
 		return "internal error"
 	}

@@ -3,6 +3,7 @@ package grocery
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -33,7 +34,7 @@ func (s *Service) LookupProduct(ctx context.Context, in LookupInput) (*LookupRes
 		return nil, err
 	}
 	if gtin.Restricted() {
-		return nil, Errorf(EINVALID, "upc %s is a restricted-circulation (in-store or random-weight) code: it names different items at different retailers, so it cannot be looked up across banners; use search_products by name", in.UPC)
+		return nil, &Error{Code: EINVALID, Next: NextSearch, Message: fmt.Sprintf("upc %s is a restricted-circulation (in-store or random-weight) code: it names different items at different retailers, so it cannot be looked up across banners", in.UPC)}
 	}
 	res := &LookupResult{Province: province, Currency: Currency}
 	err = s.db.View(func(tx *storage.Tx) error {
@@ -274,7 +275,7 @@ func match(tx *storage.Tx, province string, words []string) ([]hit, error) {
 func (s *Service) PriceHistory(ctx context.Context, in HistoryInput) (*HistoryResult, error) {
 	sku := strings.TrimSpace(in.SKU)
 	if sku == "" {
-		return nil, Errorf(EINVALID, "sku is required: an external_sku from lookup_product or search_products")
+		return nil, &Error{Code: EINVALID, Next: NextSKU, Message: "sku is required"}
 	}
 	banner, err := ParseBanner(in.Banner)
 	if err != nil {
@@ -297,9 +298,9 @@ func (s *Service) PriceHistory(ctx context.Context, in HistoryInput) (*HistoryRe
 		}
 		if !found {
 			if _, err := ParseGTIN(sku); err == nil {
-				return Errorf(ENOTFOUND, "sku %q is a barcode, not an external_sku: price history is keyed by the banner's own SKU; take the external_sku of a %s offer from lookup_product or search_products", sku, banner.Slug)
+				return &Error{Code: ENOTFOUND, Next: NextSKU, Message: fmt.Sprintf("sku %q is a barcode, not an external_sku: price history is keyed by the banner's own SKU", sku)}
 			}
-			return Errorf(ENOTFOUND, "no external_sku %q at banner %s: external_sku values come from lookup_product or search_products", sku, banner.Slug)
+			return &Error{Code: ENOTFOUND, Next: NextSKU, Message: fmt.Sprintf("no external_sku %q at banner %s", sku, banner.Slug)}
 		}
 		if rec.GTIN != "" {
 			var p storage.Product

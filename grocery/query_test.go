@@ -251,7 +251,7 @@ func TestPriceHistory(t *testing.T) {
 		msg  string
 	}{
 		{"ErrBarcodeAsSKU", grocery.HistoryInput{SKU: upcMilk, Banner: "loblaws", Province: "ON"}, grocery.ENOTFOUND, "is a barcode, not an external_sku"},
-		{"ErrUnknownSKU", grocery.HistoryInput{SKU: "nope", Banner: "loblaws", Province: "ON"}, grocery.ENOTFOUND, "come from lookup_product or search_products"},
+		{"ErrUnknownSKU", grocery.HistoryInput{SKU: "nope", Banner: "loblaws", Province: "ON"}, grocery.ENOTFOUND, "; take the external_sku of an offer or a search hit from LookupProduct or SearchProducts"},
 		{"ErrOtherBannersSKU", grocery.HistoryInput{SKU: "MET0001", Banner: "loblaws", Province: "ON"}, grocery.ENOTFOUND, "no external_sku"},
 		{"ErrNoSKU", grocery.HistoryInput{Banner: "loblaws", Province: "ON"}, grocery.EINVALID, "sku is required"},
 		{"ErrBanner", grocery.HistoryInput{SKU: "x", Banner: "Loblaw's Great", Province: "ON"}, grocery.EINVALID, "no-frills"},

@@ -235,7 +235,7 @@ type textContent struct {
 func toolError(err error) *callResult {
 	code := grocery.ErrorCode(err)
 	return &callResult{
-		Content: []textContent{{"text", code + ": " + grocery.ErrorMessage(err)}},
+		Content: []textContent{{"text", code + ": " + grocery.ErrorMessageIn(err, toolVerbs)}},
 		IsError: true,
 		Meta:    map[string]any{"code": code},
 	}
@@ -325,3 +325,7 @@ func appendJSONText(b, text []byte) []byte {
 	out[j] = '"'
 	return b[:at+j+1]
 }
+
+// toolVerbs names the queries in errors' follow-ups as this interface
+// offers them: by tool.
+var toolVerbs = grocery.Verbs{Lookup: "lookup_product", Search: "search_products"}

@@ -284,7 +284,7 @@ func errorLine(err error, debug bool) string {
 	var msg string
 	switch {
 	case errors.As(err, &ge):
-		msg = grocery.ErrorMessage(ge)
+		msg = grocery.ErrorMessageIn(ge, cliVerbs)
 	case errors.Is(err, context.Canceled):
 		msg = "interrupted"
 	case errors.As(err, &pe):
@@ -320,6 +320,10 @@ func cobraLine(s string) string {
 	}
 	return first
 }
+
+// cliVerbs names the queries in errors' follow-ups as this interface
+// offers them: by command.
+var cliVerbs = grocery.Verbs{Lookup: "'grocery lookup'", Search: "'grocery search'"}
 
 // pathLine says in one sentence what went wrong with a file: "no file
 // nofile.csv", not "stat nofile.csv: no such file or directory".
