@@ -186,7 +186,7 @@ func sepName(c rune) string {
 // chooses its separator: the first of ',', ';' and tab with which the
 // header's fields are ones accept takes. When none is accepted, the one
 // found most often in the header line is used and SeparatorNote says what
-// was found and what is expected. It returns a *FormatError for a header
+// was found and what is expected. It returns a *RecordError for a header
 // that is not valid CSV and io.EOF for an empty file.
 func OpenCSV(br *bufio.Reader, accept func(names []string) bool) (*Rows, error) {
 	r := &Rows{Format: CSV, Sep: ','}
@@ -241,7 +241,7 @@ func OpenCSV(br *bufio.Reader, accept func(names []string) bool) (*Rows, error) 
 	if err != nil {
 		var pe *csv.ParseError
 		if errors.As(err, &pe) {
-			return nil, &FormatError{fmt.Sprintf("line %d: header: not valid CSV: %v", pe.StartLine, pe.Err)}
+			return nil, &RecordError{Pos: pe.StartLine, Reason: "header: not valid CSV: " + pe.Err.Error()}
 		}
 		return nil, err
 	}
