@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/grocerydata/grocery/grocery/internal/rowfile"
 )
 
 // ImportOptions configures Import. A nil *ImportOptions means the defaults.
@@ -28,7 +29,7 @@ type ImportOptions struct {
 type ImportReport struct {
 	File      string   `json:"file"`
 	Kind      string   `json:"kind"`   // "stores" or "observations"
-	Format    string   `json:"format"` // "csv" or "jsonl"
+	Format    string   `json:"format"` // "csv", "jsonl" or "xlsx"
 	Rows      int      `json:"rows"`   // data rows read
 	New       int      `json:"new"`
 	Updated   int      `json:"updated"`
@@ -37,12 +38,18 @@ type ImportReport struct {
 	Problems  []string `json:"problems,omitempty"` // "file:line: field: reason" of skipped rows and notes (first 20)
 }
 
-// Import reads one CSV or JSON Lines file of stores or observations and
-// writes it atomically: either every valid row of the file is stored or,
-// when it fails, nothing of it is.
+// Import reads one CSV, JSON Lines or XLSX file of stores or observations
+// and writes it atomically: either every valid row of the file is stored
+// or, when it fails, nothing of it is.
 //
-// The format is recognised by content (a first non-space byte '{' means
-// JSON Lines, anything else CSV with a header row) and the kind by the
+// The format is recognised by content: a ZIP signature means an XLSX
+// workbook, whose first sheet is read (its first non-empty row is the
+// header; the whole file is read into memory, at most 256 MiB); a first
+// non-space byte '{' means JSON Lines; other text is CSV with a header
+// row, its fields separated by ',', or by ';' or tab when that separator
+// gives a header with all the required columns (a ';' or tab file may
+// write decimal commas, 4,99). Other files (binary, legacy .xls, gzip,
+// UTF-16) are refused with EINVALID. The kind is recognised by the
 // header or the first object's field names:
 //
 //	stores:       store_id, banner, province, name, city, postal_code, latitude, longitude[, active]
@@ -54,8 +61,8 @@ type ImportReport struct {
 // product's facts; a restricted-circulation barcode (in-store codes) is not
 // linked, which Problems notes.
 //
-// Import returns EINVALID naming the file, line, field and reason of the
-// first bad row (unless opts.SkipInvalid, which skips and reports bad rows
+// Import returns EINVALID naming the file, line (for XLSX, the sheet and
+// row), field and reason of the first bad row (unless opts.SkipInvalid, which skips and reports bad rows
 // instead), EINVALID for a file without a recognisable header, the
 // context's error when ctx ends, and the reader's own errors. name is used
 // in messages only; r is read to its end.
@@ -76,21 +83,15 @@ func (s *Service) Import(ctx context.Context, name string, r io.Reader, opts *Im
 		read:    func() int64 { return cr.n },
 	}
 
-	jsonl, empty, err := sniff(br)
+	format, empty, err := rowfile.Sniff(br)
 	if err != nil {
-		return nil, err
+		return nil, imp.formatErr(err)
 	}
 	if empty {
 		return nil, Errorf(EINVALID, "%s: the file is empty: want a header row of %s", name, describeKinds())
 	}
-	if jsonl {
-		imp.report.Format = "jsonl"
-		err = imp.readJSONL(ctx, br)
-	} else {
-		imp.report.Format = "csv"
-		err = imp.readCSV(ctx, br)
-	}
-	if err != nil {
+	imp.report.Format = string(format)
+	if err := imp.readRows(ctx, format, br); err != nil {
 		return nil, err
 	}
 	if opts.Progress != nil {
@@ -143,36 +144,6 @@ func (c *countingReader) Read(p []byte) (int, error) {
 		c.next = c.n + progressEvery
 	}
 	return n, err
-}
-
-// sniff skips a UTF-8 byte order mark and reports whether the first
-// non-space byte is '{' (JSON Lines) or whether there is no content at all.
-func sniff(br *bufio.Reader) (jsonl, empty bool, err error) {
-	if bom, _ := br.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
-		br.Discard(3)
-	}
-	for n := 1; ; n *= 2 {
-		buf, err := br.Peek(n)
-		for _, c := range buf {
-			switch c {
-			case ' ', '\t', '\r', '\n':
-				continue
-			case '{':
-				return true, false, nil
-			default:
-				return false, false, nil
-			}
-		}
-		switch {
-		case err == io.EOF:
-			return false, true, nil
-		case errors.Is(err, bufio.ErrBufferFull):
-			// All blank so far and the buffer is full: treat as CSV.
-			return false, false, nil
-		case err != nil:
-			return false, false, err
-		}
-	}
 }
 
 // importKind describes the columns of one kind of file. The first required
@@ -413,6 +384,10 @@ type importer struct {
 	obsFlat   []Observation   // all observations, once their number is estimated
 	size      int64           // bytes of input, or 0 when unknown
 	read      func() int64    // bytes read so far
+
+	src          *rowfile.Rows // the CSV or XLSX reader, nil for JSON Lines
+	sepNote      string        // about the header's separators
+	decimalComma bool          // numbers may be written 4,99 (a ';' or tab file)
 }
 
 type importStore struct {
@@ -463,13 +438,12 @@ type linkSeen struct {
 
 // header sets up the importer for the file's column names, as written.
 func (imp *importer) header(ctx context.Context, names []string, line int) ([]int, error) {
-	norm := make([]string, len(names))
-	for i, n := range names {
-		norm[i] = strings.ToLower(strings.TrimSpace(n))
-	}
-	kind, pos, problem := detectKind(norm)
+	kind, pos, problem := detectKind(normalNames(names))
 	if problem != "" {
-		return nil, Errorf(EINVALID, "%s:%d: header: %s", imp.file, line, problem)
+		if note := imp.sepNote; note != "" {
+			problem += "; " + note
+		}
+		return nil, Errorf(EINVALID, "%s: header: %s", imp.at(line), problem)
 	}
 	imp.kind = kind
 	imp.report.Kind = kind.name
@@ -497,6 +471,15 @@ func (imp *importer) header(ctx context.Context, names []string, line int) ([]in
 	return pos, nil
 }
 
+// normalNames returns column names trimmed and in lower case.
+func normalNames(names []string) []string {
+	norm := make([]string, len(names))
+	for i, n := range names {
+		norm[i] = strings.ToLower(strings.TrimSpace(n))
+	}
+	return norm
+}
+
 // row validates one data row and adds it to the batch. It returns an error
 // only when the import must stop.
 func (imp *importer) row(ctx context.Context, r *row) error {
@@ -522,7 +505,7 @@ func (imp *importer) row(ctx context.Context, r *row) error {
 // bad handles a bad row: an EINVALID error that stops the import, or with
 // SkipInvalid a skipped row and a problem.
 func (imp *importer) bad(line int, e *rowError) error {
-	msg := imp.file + ":" + strconv.Itoa(line) + ": "
+	msg := imp.at(line) + ": "
 	if e.field != "" {
 		msg += e.field + ": "
 	}
@@ -548,7 +531,7 @@ func (imp *importer) storeRow(r *row) *rowError {
 		return e
 	}
 	if prev, ok := imp.storeLines[id]; ok {
-		return badf("store_id", "%q appears twice in the file: also on line %d", id, prev)
+		return badf("store_id", "%q appears twice in the file: also on %s %d", id, imp.unit(), prev)
 	}
 	b, e := parseBannerField(r.get(sBanner))
 	if e != nil {
@@ -577,11 +560,11 @@ func (imp *importer) storeRow(r *row) *rowError {
 	if e != nil {
 		return e
 	}
-	lat, e := parseCoordinate("latitude", r.get(sLat), 90, 41, 84)
+	lat, e := parseCoordinate("latitude", imp.decimal(r.get(sLat)), 90, 41, 84)
 	if e != nil {
 		return e
 	}
-	lon, e := parseCoordinate("longitude", r.get(sLon), 180, -142, -52)
+	lon, e := parseCoordinate("longitude", imp.decimal(r.get(sLon)), 180, -142, -52)
 	if e != nil {
 		return e
 	}
@@ -671,7 +654,7 @@ func (imp *importer) obsRow(r *row) *rowError {
 		imp.skuNames = append(imp.skuNames, sku)
 	}
 
-	price, e := parsePrice("price", r.get(oPrice))
+	price, e := parsePrice("price", imp.decimal(r.get(oPrice)))
 	if e != nil {
 		return e
 	}
@@ -680,7 +663,7 @@ func (imp *importer) obsRow(r *row) *rowError {
 	}
 	regular := price
 	if s := r.get(oRegular); s != "" {
-		if regular, e = parsePrice("regular_price", s); e != nil {
+		if regular, e = parsePrice("regular_price", imp.decimal(s)); e != nil {
 			return e
 		}
 		if regular < price {
@@ -703,7 +686,7 @@ func (imp *importer) obsRow(r *row) *rowError {
 	gnum := int32(-1)
 	if s := r.get(oUPC); s != "" {
 		if gnum, ok = imp.upcs[s]; !ok {
-			g, err := parseFeedGTIN(s)
+			g, err := imp.gtin(s)
 			if err != nil {
 				return badErr("upc", err)
 			}
@@ -726,8 +709,8 @@ func (imp *importer) obsRow(r *row) *rowError {
 	if gs != nil && !restricted {
 		if prev, ok := imp.links[lk]; ok {
 			if prev.gtin != gnum {
-				return badf("upc", "%s conflicts with line %d, which gives %s for %s SKU %q: a banner SKU has one barcode",
-					gs.gtin.UPC(), prev.line, imp.gtins[prev.gtin].gtin.UPC(), slug, sku)
+				return badf("upc", "%s conflicts with %s %d, which gives %s for %s SKU %q: a banner SKU has one barcode",
+					gs.gtin.UPC(), imp.unit(), prev.line, imp.gtins[prev.gtin].gtin.UPC(), slug, sku)
 			}
 			linked = true
 		}
@@ -764,11 +747,11 @@ func (imp *importer) obsRow(r *row) *rowError {
 		p, line := imp.obsAt(prev), imp.obsLines[prev]
 		switch {
 		case p.Price != obs.Price:
-			return badf("price", "%s conflicts with line %d, which gives %s for the same date, store_id and external_sku", obs.Price, line, p.Price)
+			return badf("price", "%s conflicts with %s %d, which gives %s for the same date, store_id and external_sku", obs.Price, imp.unit(), line, p.Price)
 		case p.RegularPrice != obs.RegularPrice:
-			return badf("regular_price", "%s conflicts with line %d, which gives %s for the same date, store_id and external_sku", obs.RegularPrice, line, p.RegularPrice)
+			return badf("regular_price", "%s conflicts with %s %d, which gives %s for the same date, store_id and external_sku", obs.RegularPrice, imp.unit(), line, p.RegularPrice)
 		case p.PromoEnds != obs.PromoEnds:
-			return badf("promo_ends", "%s conflicts with line %d, which gives %s for the same date, store_id and external_sku", dateOrNone(obs.PromoEnds), line, dateOrNone(p.PromoEnds))
+			return badf("promo_ends", "%s conflicts with %s %d, which gives %s for the same date, store_id and external_sku", dateOrNone(obs.PromoEnds), imp.unit(), line, dateOrNone(p.PromoEnds))
 		}
 		imp.repeats++
 	} else {
@@ -777,7 +760,7 @@ func (imp *importer) obsRow(r *row) *rowError {
 
 	switch {
 	case restricted:
-		imp.note(fmt.Sprintf("%s:%d: upc: %s is a restricted-circulation (in-store) code: the price is kept, the SKU is not linked to a product", imp.file, r.line, gs.gtin.UPC()))
+		imp.note(fmt.Sprintf("%s: upc: %s is a restricted-circulation (in-store) code: the price is kept, the SKU is not linked to a product", imp.at(r.line), gs.gtin.UPC()))
 	case gs != nil:
 		if !linked {
 			imp.links[lk] = linkSeen{gtin: gnum, line: int32(r.line)}
@@ -1062,54 +1045,114 @@ func parseActive(s string) (bool, *rowError) {
 	return false, badf("active", "%q is not a yes/no value: want true, false, 1, 0, yes or no (default true)", s)
 }
 
-// readCSV reads an RFC 4180 file with a header row.
-func (imp *importer) readCSV(ctx context.Context, br *bufio.Reader) error {
-	cr := csv.NewReader(br)
-	cr.ReuseRecord = true
-	header, err := cr.Read()
-	if err != nil {
-		var pe *csv.ParseError
-		switch {
-		case err == io.EOF:
-			return Errorf(EINVALID, "%s: the file is empty: want a header row of %s", imp.file, describeKinds())
-		case errors.As(err, &pe):
-			return Errorf(EINVALID, "%s:%d: header: not valid CSV: %v", imp.file, pe.StartLine, pe.Err)
-		}
-		return err
+// readRows reads the rows of a file in format from br, just past Sniff.
+func (imp *importer) readRows(ctx context.Context, format rowfile.Format, br *bufio.Reader) error {
+	var (
+		rows *rowfile.Rows
+		err  error
+	)
+	switch format {
+	case rowfile.JSONL:
+		return imp.readJSONL(ctx, br)
+	case rowfile.XLSX:
+		rows, err = rowfile.OpenXLSX(br, rowfile.MaxXLSX)
+	default:
+		rows, err = rowfile.OpenCSV(br, func(names []string) bool {
+			_, _, problem := detectKind(normalNames(names))
+			return problem == ""
+		})
 	}
-	names := append([]string(nil), header...)
-	pos, err := imp.header(ctx, names, 1)
+	if err == io.EOF {
+		return Errorf(EINVALID, "%s: the file is empty: want a header row of %s", imp.file, describeKinds())
+	}
+	var re *rowfile.RecordError
+	if errors.As(err, &re) {
+		return Errorf(EINVALID, "%s: %s", imp.at(re.Pos), re.Reason)
+	}
+	if err != nil {
+		return imp.formatErr(err)
+	}
+	defer rows.Close()
+	imp.src = rows
+	imp.sepNote = rows.SeparatorNote()
+	imp.decimalComma = rows.Format == rowfile.CSV && rows.Sep != ','
+	header := rows.Header()
+	pos, err := imp.header(ctx, header, rows.HeaderPos())
 	if err != nil {
 		return err
 	}
 	r := &row{pos: pos}
 	for {
-		rec, err := cr.Read()
+		rec, n, err := rows.Next()
 		if err == io.EOF {
 			return nil
 		}
 		if err != nil {
-			var pe *csv.ParseError
-			if !errors.As(err, &pe) {
-				return err
+			var re *rowfile.RecordError
+			if !errors.As(err, &re) {
+				return imp.formatErr(err)
 			}
 			imp.rows++
 			imp.report.Rows++
-			reason := "not valid CSV: " + pe.Err.Error()
-			if errors.Is(pe.Err, csv.ErrFieldCount) {
-				reason = fmt.Sprintf("the row has %d %s: want %d like the header", len(rec), plural(len(rec), "field"), len(names))
-			}
-			if err := imp.bad(pe.StartLine, &rowError{reason: reason}); err != nil {
+			if err := imp.bad(n, &rowError{reason: re.Reason}); err != nil {
 				return err
 			}
 			continue
 		}
-		r.rec = rec
-		r.line, _ = cr.FieldPos(0)
+		r.rec, r.line = rec, n
 		if err := imp.row(ctx, r); err != nil {
 			return err
 		}
 	}
+}
+
+// formatErr turns a *rowfile.FormatError into EINVALID naming the file.
+func (imp *importer) formatErr(err error) error {
+	var fe *rowfile.FormatError
+	if errors.As(err, &fe) {
+		return Errorf(EINVALID, "%s: %s", imp.file, fe.Reason)
+	}
+	return err
+}
+
+// at names a place in the file: "file:12", or "file, sheet Sheet1, row 12".
+func (imp *importer) at(n int) string {
+	if imp.src != nil && imp.src.Format == rowfile.XLSX {
+		return imp.file + ", " + imp.src.Where(n)
+	}
+	return imp.file + ":" + strconv.Itoa(n)
+}
+
+// unit is what at's numbers count: "line" or "row".
+func (imp *importer) unit() string {
+	if imp.src != nil {
+		return imp.src.Unit()
+	}
+	return "line"
+}
+
+// decimal turns a decimal comma (4,99) into a point when the file's
+// separator leaves commas free for numbers.
+func (imp *importer) decimal(s string) string {
+	if imp.decimalComma && strings.Count(s, ",") == 1 && !strings.Contains(s, ".") {
+		return strings.Replace(s, ",", ".", 1)
+	}
+	return s
+}
+
+// gtin parses a upc field. In a spreadsheet a barcode typed as a number
+// loses its leading zero: 067000378089 becomes 67000378089. An XLSX upc of
+// 7 or 11 digits that is a valid EAN-8 or UPC-A once a 0 is put back is
+// read so; other 11-digit upcs get their check digit, as in every file.
+func (imp *importer) gtin(s string) (GTIN, error) {
+	if imp.src != nil && imp.src.Format == rowfile.XLSX {
+		if d, err := barcodeDigits(s); err == nil && (len(d) == 7 || len(d) == 11) {
+			if g, err := ParseGTIN("0" + d); err == nil {
+				return g, nil
+			}
+		}
+	}
+	return parseFeedGTIN(s)
 }
 
 // readJSONL reads one JSON object per line; the first object's field names

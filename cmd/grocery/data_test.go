@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/xuri/excelize/v2"
 )
 
 func writeFile(t *testing.T, dir, name, content string) string {
@@ -168,4 +169,41 @@ func TestReadWhileRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	ok(t, cli(t, nil, "stores", "--json"))
+}
+
+func TestImport_XLSX(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "import.db")
+	stores := writeFile(t, dir, "stores.csv", strings.Join([]string{
+		"store_id;banner;province;name;city;postal_code;latitude;longitude",
+		"on-lob-1;loblaws;ON;Loblaws Queens Quay;Toronto;M5J 2R6;43,6410;-79,3760",
+	}, "\n")+"\n")
+	f := excelize.NewFile()
+	for i, row := range [][]any{
+		{"date", "store_id", "banner", "external_sku", "price", "upc", "name"},
+		{"2026-11-18", "on-lob-1", "loblaws", 20001, 4.49, 67000378089, "Orange Juice"},
+	} {
+		cell, _ := excelize.CoordinatesToCellName(1, i+1)
+		if err := f.SetSheetRow("Sheet1", cell, &row); err != nil {
+			t.Fatal(err)
+		}
+	}
+	prices := filepath.Join(dir, "prices.xlsx")
+	if err := f.SaveAs(prices); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+
+	r := cli(t, nil, "import", "--db", db, stores, prices)
+	ok(t, r)
+	want := stores + ": stores csv, 1 row read: 1 new, 0 updated, 0 unchanged, 0 skipped\n" +
+		prices + ": observations xlsx, 1 row read: 1 new, 0 updated, 0 unchanged, 0 skipped\n"
+	if r.stdout != want {
+		t.Errorf("stdout:\n got %q\nwant %q", r.stdout, want)
+	}
+	r = cli(t, nil, "lookup", "--db", db, "067000378089", "--province", "ON")
+	ok(t, r)
+	if !strings.Contains(r.stdout, "Orange Juice") {
+		t.Errorf("lookup 067000378089: got %q, want Orange Juice", r.stdout)
+	}
 }

@@ -17,29 +17,31 @@ func (a *app) importCmd() *cobra.Command {
 	var skipInvalid bool
 	cmd := &cobra.Command{
 		Use:   "import FILE...",
-		Short: "Load stores or observations from CSV or JSON Lines files",
+		Short: "Load stores or observations from CSV, JSON Lines or XLSX files",
 		Long: `import loads each FILE in order into the data file (created if needed).
 
-A file is CSV with a header row (RFC 4180) or JSON Lines with the same field
-names, and holds one kind of row:
+A file is CSV with a header row (RFC 4180; fields separated by ",", or by
+";" or tab), JSON Lines with the same field names, or an XLSX workbook whose
+first sheet has the header row; it holds one kind of row:
 
   stores:       store_id, banner, province, name, city, postal_code,
                 latitude, longitude[, active]
   observations: date, store_id, banner, external_sku, price[, regular_price,
                 promo_ends, upc, name, brand, size, category]
 
-Columns come in any order; prices are in dollars (4.99), dates YYYY-MM-DD.
+Columns come in any order; prices are in dollars (4.99, or 4,99 in a ";" or
+tab file), dates YYYY-MM-DD (or date cells in XLSX).
 Import the stores before their observations. A row with a upc also records
 the product and the SKU -> barcode link; an 11-digit UPC gets its check digit.
 
 Each file is all or nothing: a bad row stops the import with the file, line
-and reason, and nothing of that file is written (files before it stay
+(sheet and row in XLSX) and reason, and nothing of that file is written (files before it stay
 imported). With --skip-invalid, bad rows are skipped and reported instead.
 Importing the same rows again changes nothing.`,
-		Example: "  grocery import stores.csv prices.csv\n  grocery import --skip-invalid feed-2026-11-19.jsonl",
+		Example: "  grocery import stores.csv prices.csv\n  grocery import prices.xlsx\n  grocery import --skip-invalid feed-2026-11-19.jsonl",
 		Args:    usageArgs(cobra.MinimumNArgs(1)),
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
-			return []cobra.Completion{"csv", "jsonl", "json", "ndjson"}, cobra.ShellCompDirectiveFilterFileExt
+			return []cobra.Completion{"csv", "tsv", "txt", "jsonl", "json", "ndjson", "xlsx"}, cobra.ShellCompDirectiveFilterFileExt
 		},
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
 			return a.runImport(cmd, args, skipInvalid)

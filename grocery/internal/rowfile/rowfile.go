@@ -1,0 +1,284 @@
+// Package rowfile reads tabular input files: it recognises CSV, JSON Lines
+// and XLSX by their content, finds a CSV file's separator from its header
+// line, and reads the header and records of a CSV file or of an XLSX
+// workbook's first sheet. It knows nothing of what the columns mean: a
+// caller says which headers it accepts.
+//
+// Errors about the input's form are *FormatError values; their messages
+// never quote the input's bytes, so binary input cannot leak into them.
+package rowfile
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Format is a kind of input file.
+type Format string
+
+// The formats Sniff recognises.
+const (
+	CSV   Format = "csv"
+	JSONL Format = "jsonl"
+	XLSX  Format = "xlsx"
+)
+
+// FormatError says the input is not a file this package reads, or not a
+// well-formed one, in words meant for the person who supplied it.
+type FormatError struct {
+	Reason string
+}
+
+func (e *FormatError) Error() string { return e.Reason }
+
+// notOurs is the start of every message about a file of another kind.
+const notOurs = "not a CSV, JSON Lines or XLSX file: "
+
+// sniffLen is how many bytes Sniff examines for binary content.
+const sniffLen = 4096
+
+// Sniff skips a UTF-8 byte order mark and leading blank space and reports
+// the input's format: XLSX for a ZIP signature (the archive itself is
+// checked by OpenXLSX), JSON Lines for a first non-blank byte '{', CSV for
+// other text. empty reports input with nothing but blank space. It returns
+// a *FormatError for other files it recognises (legacy .xls, gzip, UTF-16
+// text) and for binary data, and the reader's own errors.
+func Sniff(br *bufio.Reader) (f Format, empty bool, err error) {
+	head, err := br.Peek(8)
+	if err != nil && err != io.EOF {
+		return "", false, err
+	}
+	switch {
+	case bytes.HasPrefix(head, []byte("PK\x03\x04")):
+		return XLSX, false, nil
+	case bytes.HasPrefix(head, []byte("PK\x05\x06")):
+		return "", false, &FormatError{notOurs + "it is an empty ZIP archive"}
+	case bytes.HasPrefix(head, []byte("\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1")):
+		return "", false, &FormatError{notOurs + "it is an OLE2 file, such as an Excel 97-2003 .xls or a password-protected workbook: save it as .xlsx (without a password) or as CSV UTF-8"}
+	case bytes.HasPrefix(head, []byte("\x1f\x8b")):
+		return "", false, &FormatError{notOurs + "it is gzip-compressed: decompress it first"}
+	case bytes.HasPrefix(head, []byte("\xff\xfe")) || bytes.HasPrefix(head, []byte("\xfe\xff")):
+		return "", false, &FormatError{notOurs + "it is UTF-16 text (as Excel's \"Unicode text\"): save it as CSV UTF-8"}
+	case bytes.HasPrefix(head, []byte("\xef\xbb\xbf")):
+		br.Discard(3)
+	}
+	// Skip blank space, up to the buffer's size.
+	for {
+		buf, err := br.Peek(1)
+		if err == io.EOF {
+			return "", true, nil
+		}
+		if err != nil {
+			return "", false, err
+		}
+		if c := buf[0]; c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			break
+		}
+		br.Discard(1)
+	}
+	buf, err := br.Peek(min(sniffLen, br.Size()))
+	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
+		return "", false, err
+	}
+	if binary(buf) {
+		return "", false, &FormatError{notOurs + "it holds binary data"}
+	}
+	if buf[0] == '{' {
+		return JSONL, false, nil
+	}
+	return CSV, false, nil
+}
+
+// binary reports whether b holds control characters other than tab, line
+// feed, carriage return and form feed: text files do not.
+func binary(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' || c == 0x7f {
+			return true
+		}
+	}
+	return false
+}
+
+// Rows reads the header and records of a CSV file or of an XLSX sheet.
+type Rows struct {
+	Format Format
+	Sep    rune   // a CSV file's separator: ',', ';' or '\t'
+	Sheet  string // an XLSX file's sheet
+
+	header []string
+	hpos   int    // the header's line or row
+	note   string // about the header's separators, when it has a problem
+	next   func() ([]string, int, error)
+	pos    int
+	close  func() error
+}
+
+// Header returns the column names of the header row, as written.
+func (r *Rows) Header() []string { return r.header }
+
+// HeaderPos returns the line (CSV) or row (XLSX) of the header.
+func (r *Rows) HeaderPos() int { return r.hpos }
+
+// Next returns the next record and its line (CSV, the line it starts on)
+// or row (XLSX). It returns io.EOF after the last one, a *RecordError for
+// a record that cannot be read (the next call goes on with the one after
+// it), and the reader's own errors. The slice is reused by the next call.
+func (r *Rows) Next() ([]string, int, error) {
+	return r.next()
+}
+
+// Where describes a line or row number: "line 12", or "sheet Sheet1, row 12".
+func (r *Rows) Where(pos int) string {
+	if r.Format == XLSX {
+		return fmt.Sprintf("sheet %s, row %d", r.Sheet, pos)
+	}
+	return fmt.Sprintf("line %d", pos)
+}
+
+// Unit is what a position counts: "line" or "row".
+func (r *Rows) Unit() string {
+	if r.Format == XLSX {
+		return "row"
+	}
+	return "line"
+}
+
+// SeparatorNote explains the separators of a CSV header that the caller
+// did not accept, or "" when there is nothing to say about them (only
+// commas, or an XLSX file).
+func (r *Rows) SeparatorNote() string { return r.note }
+
+// Close releases what the reader holds (an XLSX file's temporary files).
+func (r *Rows) Close() error {
+	if r.close != nil {
+		return r.close()
+	}
+	return nil
+}
+
+// A RecordError is a record that cannot be read.
+type RecordError struct {
+	Pos    int    // line or row
+	Fields int    // fields read, for a record of the wrong length
+	Reason string // what is wrong
+}
+
+func (e *RecordError) Error() string { return e.Reason }
+
+// separators are the CSV separators recognised, comma first.
+var separators = []rune{',', ';', '\t'}
+
+// sepName names a separator in messages.
+func sepName(c rune) string {
+	if c == '\t' {
+		return "tab"
+	}
+	return fmt.Sprintf("%q", string(c))
+}
+
+// OpenCSV reads the header of an RFC 4180 file (br just past Sniff) and
+// chooses its separator: the first of ',', ';' and tab with which the
+// header's fields are ones accept takes. When none is accepted, the one
+// found most often in the header line is used and SeparatorNote says what
+// was found and what is expected. It returns a *RecordError for a header
+// that is not valid CSV and io.EOF for an empty file.
+func OpenCSV(br *bufio.Reader, accept func(names []string) bool) (*Rows, error) {
+	r := &Rows{Format: CSV, Sep: ','}
+	line, _ := br.Peek(br.Size())
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i+1]
+	}
+	var counts [3]int
+	chosen := -1
+	for i, sep := range separators {
+		cr := csv.NewReader(bytes.NewReader(line))
+		cr.Comma = sep
+		f, err := cr.Read()
+		if err != nil {
+			continue
+		}
+		counts[i] = len(f) - 1
+		if chosen < 0 && len(f) > 1 && accept(f) {
+			chosen = i
+		}
+	}
+	if chosen < 0 {
+		// None fits: read with the separator found most often and say so.
+		chosen = 0
+		for i := range counts {
+			if counts[i] > counts[chosen] {
+				chosen = i
+			}
+		}
+		var found []string
+		for i, n := range counts {
+			if n > 0 {
+				found = append(found, fmt.Sprintf("%s %s", sepName(separators[i]), times(n)))
+			}
+		}
+		switch {
+		case len(found) == 0 || len(found) == 1 && chosen == 0:
+			// Commas only, or a single column: the caller's message is enough.
+		case len(found) == 1:
+			r.note = fmt.Sprintf("the header is separated by %s: want \",\" (%s or tab also work when they separate all the required columns)",
+				sepName(separators[chosen]), sepName(';'))
+		default:
+			r.note = fmt.Sprintf("the header mixes separators (%s): want one separator, \",\" (or %s or tab), between all its columns",
+				strings.Join(found, ", "), sepName(';'))
+		}
+	}
+	r.Sep = separators[chosen]
+	cr := csv.NewReader(br)
+	cr.Comma = r.Sep
+	cr.ReuseRecord = true
+	header, err := cr.Read()
+	if err != nil {
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			return nil, &RecordError{Pos: pe.StartLine, Reason: "header: not valid CSV: " + pe.Err.Error()}
+		}
+		return nil, err
+	}
+	r.header = append([]string(nil), header...)
+	r.hpos = 1
+	r.next = func() ([]string, int, error) {
+		rec, err := cr.Read()
+		if err != nil {
+			var pe *csv.ParseError
+			if !errors.As(err, &pe) {
+				return nil, 0, err
+			}
+			re := &RecordError{Pos: pe.StartLine, Fields: len(rec), Reason: "not valid CSV: " + pe.Err.Error()}
+			if errors.Is(pe.Err, csv.ErrFieldCount) {
+				re.Reason = fmt.Sprintf("the row has %d %s: want %d like the header", len(rec), plural(len(rec), "field"), len(r.header))
+			}
+			return nil, pe.StartLine, re
+		}
+		line, _ := cr.FieldPos(0)
+		return rec, line, nil
+	}
+	return r, nil
+}
+
+func times(n int) string {
+	switch n {
+	case 1:
+		return "once"
+	case 2:
+		return "twice"
+	}
+	return fmt.Sprintf("%d times", n)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}

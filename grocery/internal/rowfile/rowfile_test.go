@@ -1,0 +1,229 @@
+package rowfile
+
+import (
+	"archive/zip"
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/xuri/excelize/v2"
+)
+
+func TestSniff(t *testing.T) {
+	var zipBuf bytes.Buffer
+	zw := zip.NewWriter(&zipBuf)
+	w, _ := zw.Create("hello.txt")
+	w.Write([]byte("hello"))
+	zw.Close()
+	for _, tc := range []struct {
+		name, in string
+		want     Format
+		empty    bool
+		err      string
+	}{
+		{"CSV", "\xef\xbb\xbf  date,price\n", CSV, false, ""},
+		{"JSONL", "\n {\"a\":1}\n", JSONL, false, ""},
+		{"Empty", " \r\n\t", "", true, ""},
+		{"ZIP", zipBuf.String(), XLSX, false, ""},
+		{"ErrBinary", "date\x00\x01\x02\xff\xfe", "", false, "not a CSV, JSON Lines or XLSX file: it holds binary data"},
+		{"ErrXLS", "\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1\x00\x00", "", false, "Excel 97-2003 .xls"},
+		{"ErrGzip", "\x1f\x8b\x08\x00", "", false, "gzip"},
+		{"ErrUTF16", "\xff\xfed\x00a\x00", "", false, "UTF-16"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, empty, err := Sniff(bufio.NewReader(strings.NewReader(tc.in)))
+			if tc.err != "" {
+				var fe *FormatError
+				if !errors.As(err, &fe) || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("got error %v, want a FormatError with %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil || f != tc.want || empty != tc.empty {
+				t.Fatalf("got %q, %v, %v, want %q, %v", f, empty, err, tc.want, tc.empty)
+			}
+		})
+	}
+}
+
+// wantFields accepts a header with all of the given fields.
+func wantFields(fields ...string) func([]string) bool {
+	return func(names []string) bool {
+		have := map[string]bool{}
+		for _, n := range names {
+			have[strings.TrimSpace(n)] = true
+		}
+		for _, f := range fields {
+			if !have[f] {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+func TestOpenCSV(t *testing.T) {
+	accept := wantFields("date", "price")
+	for _, tc := range []struct {
+		name, in string
+		sep      rune
+		note     string
+		recs     [][]string
+	}{
+		{"Comma", "date,price\n2026-01-02,4.99\n", ',', "", [][]string{{"2026-01-02", "4.99"}}},
+		{"Semicolon", "date;price\n2026-01-02;4,99\n", ';', "", [][]string{{"2026-01-02", "4,99"}}},
+		{"Tab", "date\tprice\n2026-01-02\t4.99\n", '\t', "", [][]string{{"2026-01-02", "4.99"}}},
+		{"SemicolonUnknown", "day;price\n", ';', `the header is separated by ";": want ","`, nil},
+		{"Mixed", "date;price,name;brand\n", ';', `the header mixes separators ("," once, ";" twice)`, nil},
+		{"CommaUnknown", "day,price\n", ',', "", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := OpenCSV(bufio.NewReader(strings.NewReader(tc.in)), accept)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Sep != tc.sep {
+				t.Errorf("got separator %q, want %q", r.Sep, tc.sep)
+			}
+			if !strings.Contains(r.SeparatorNote(), tc.note) || tc.note == "" && r.SeparatorNote() != "" {
+				t.Errorf("got note %q, want %q", r.SeparatorNote(), tc.note)
+			}
+			var recs [][]string
+			for {
+				rec, line, err := r.Next()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if line != len(recs)+2 {
+					t.Errorf("got line %d, want %d", line, len(recs)+2)
+				}
+				recs = append(recs, append([]string(nil), rec...))
+			}
+			if diff := cmp.Diff(tc.recs, recs); diff != "" {
+				t.Errorf("records (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// xlsxFile builds a workbook whose first sheet holds rows (nil cells are left
+// empty), with a date format on column dateCol (0: none).
+func xlsxFile(t *testing.T, rows [][]any, style func(f *excelize.File, sheet string)) []byte {
+	t.Helper()
+	f := excelize.NewFile()
+	defer f.Close()
+	sheet := "Prices"
+	f.SetSheetName("Sheet1", sheet)
+	for i, row := range rows {
+		for j, v := range row {
+			if v == nil {
+				continue
+			}
+			cell, _ := excelize.CoordinatesToCellName(j+1, i+1)
+			if err := f.SetCellValue(sheet, cell, v); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if style != nil {
+		style(f, sheet)
+	}
+	var buf bytes.Buffer
+	if err := f.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestOpenXLSX(t *testing.T) {
+	day := time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC)
+	b := xlsxFile(t, [][]any{
+		nil,
+		{"date", "price", "upc", "ean", "promo_ends", "active", "regular_price"},
+		{day, 4.99, 67000378089, 5000112637922, "2026-11-25", true, 1299.5},
+		nil,
+		{"2026-11-20", "4.99", "067000378089", nil, day.Add(13 * time.Hour), false, 3},
+	}, func(f *excelize.File, sheet string) {
+		money := "$#,##0.00"
+		st, _ := f.NewStyle(&excelize.Style{CustomNumFmt: &money})
+		f.SetCellStyle(sheet, "G3", "G5", st)
+		short, _ := f.NewStyle(&excelize.Style{NumFmt: 14})
+		f.SetCellStyle(sheet, "A3", "A3", short)
+		custom := `d" de "mmmm yyyy`
+		st2, _ := f.NewStyle(&excelize.Style{CustomNumFmt: &custom})
+		f.SetCellStyle(sheet, "E5", "E5", st2)
+		dec, _ := f.NewStyle(&excelize.Style{NumFmt: 2}) // 0.00
+		f.SetCellStyle(sheet, "B3", "B3", dec)
+	})
+	r, err := OpenXLSX(bytes.NewReader(b), MaxXLSX)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if diff := cmp.Diff([]string{"date", "price", "upc", "ean", "promo_ends", "active", "regular_price"}, r.Header()); diff != "" {
+		t.Errorf("header (-want +got):\n%s", diff)
+	}
+	if r.HeaderPos() != 2 || r.Sheet != "Prices" || r.Where(5) != "sheet Prices, row 5" {
+		t.Errorf("got header row %d, sheet %q, %q", r.HeaderPos(), r.Sheet, r.Where(5))
+	}
+	want := []struct {
+		row int
+		rec []string
+	}{
+		{3, []string{"2026-11-19", "4.99", "67000378089", "5000112637922", "2026-11-25", "TRUE", "1299.5"}},
+		{5, []string{"2026-11-20", "4.99", "067000378089", "", "2026-11-19", "FALSE", "3"}},
+	}
+	for _, w := range want {
+		rec, row, err := r.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if row != w.row {
+			t.Errorf("got row %d, want %d", row, w.row)
+		}
+		if diff := cmp.Diff(w.rec, rec); diff != "" {
+			t.Errorf("row %d (-want +got):\n%s", w.row, diff)
+		}
+	}
+	if _, _, err := r.Next(); err != io.EOF {
+		t.Errorf("got %v, want io.EOF", err)
+	}
+}
+
+func TestOpenXLSXErrors(t *testing.T) {
+	var zipBuf bytes.Buffer
+	zw := zip.NewWriter(&zipBuf)
+	w, _ := zw.Create("hello.txt")
+	w.Write([]byte("hello"))
+	zw.Close()
+	book := xlsxFile(t, [][]any{{"a"}}, nil)
+	for _, tc := range []struct {
+		name  string
+		in    []byte
+		limit int64
+		want  string
+	}{
+		{"ErrNotXLSX", zipBuf.Bytes(), MaxXLSX, "not a CSV, JSON Lines or XLSX file: it is a ZIP archive but not a readable XLSX workbook"},
+		{"ErrBrokenZIP", []byte("PK\x03\x04\x00\x01\x02garbage\xff\xfe"), MaxXLSX, "not a CSV, JSON Lines or XLSX file: it starts as a ZIP archive but is not a readable one"},
+		{"ErrTooLarge", book, 1 << 10, "the XLSX file is larger than 0 MiB"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := OpenXLSX(bytes.NewReader(tc.in), tc.limit)
+			var fe *FormatError
+			if !errors.As(err, &fe) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v, want a FormatError with %q", err, tc.want)
+			}
+		})
+	}
+	if _, err := OpenXLSX(bytes.NewReader(book), int64(len(book))); err != nil {
+		t.Errorf("a file of exactly the limit: got %v, want no error", err)
+	}
+}

@@ -1,0 +1,225 @@
+package rowfile
+
+import (
+	"archive/zip"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// MaxXLSX is the largest XLSX file OpenXLSX reads, in bytes. A workbook is
+// a ZIP archive, read whole into memory: the file's bytes, its shared
+// strings and its small parts stay in memory while the sheet is read; a
+// worksheet of more than 16 MiB uncompressed is unpacked to a temporary
+// file and read row by row.
+const MaxXLSX = 256 << 20
+
+// OpenXLSX reads an XLSX workbook from r (to its end) and the header of
+// its first sheet: its first row that is not empty. Cells are read as
+// text: numbers as their digits ("4.99", "67000378089", never in
+// exponent form up to 15 digits), dates and date-times formatted as dates
+// as YYYY-MM-DD, booleans as TRUE or FALSE. Empty rows are skipped.
+//
+// It returns a *FormatError for input that is not an XLSX workbook, one of
+// more than limit bytes, or a workbook without a sheet, and io.EOF for a
+// first sheet without a row.
+func OpenXLSX(r io.Reader, limit int64) (*Rows, error) {
+	lr := &limitReader{r: r, left: limit}
+	f, err := excelize.OpenReader(lr)
+	if err != nil {
+		if f != nil {
+			f.Close()
+		}
+		switch {
+		case lr.err != nil:
+			return nil, lr.err
+		case lr.over:
+			return nil, &FormatError{fmt.Sprintf("the XLSX file is larger than %d MiB: save it as CSV, or split it", limit>>20)}
+		case errors.Is(err, zip.ErrFormat) || errors.Is(err, zip.ErrAlgorithm) || errors.Is(err, zip.ErrChecksum) || errors.Is(err, io.ErrUnexpectedEOF):
+			return nil, &FormatError{notOurs + "it starts as a ZIP archive but is not a readable one"}
+		}
+		// The message of excelize's error may quote the archive's content.
+		return nil, &FormatError{notOurs + "it is a ZIP archive but not a readable XLSX workbook"}
+	}
+	_, types := f.Pkg.Load("[Content_Types].xml")
+	_, book := f.Pkg.Load("xl/workbook.xml")
+	if !types || !book {
+		f.Close()
+		return nil, &FormatError{notOurs + "it is a ZIP archive but not a readable XLSX workbook"}
+	}
+	sheets := f.GetSheetList()
+	if len(sheets) == 0 {
+		f.Close()
+		return nil, &FormatError{"the XLSX workbook has no sheet"}
+	}
+	if err := plainFormats(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	xr, err := f.Rows(sheets[0])
+	if err != nil {
+		f.Close()
+		return nil, &FormatError{fmt.Sprintf("sheet %s cannot be read: %v", sheets[0], err)}
+	}
+	rows := &Rows{Format: XLSX, Sheet: sheets[0]}
+	rows.close = func() error {
+		err := xr.Close()
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	}
+	n := 0
+	rows.next = func() ([]string, int, error) {
+		for xr.Next() {
+			n++
+			rec, err := xr.Columns()
+			if err != nil {
+				return nil, n, &FormatError{fmt.Sprintf("sheet %s, row %d cannot be read: %v", rows.Sheet, n, err)}
+			}
+			if !blank(rec) {
+				return rec, n, nil
+			}
+		}
+		if err := xr.Error(); err != nil {
+			return nil, n, &FormatError{fmt.Sprintf("sheet %s after row %d cannot be read: %v", rows.Sheet, n, err)}
+		}
+		return nil, n, io.EOF
+	}
+	header, pos, err := rows.next()
+	if err != nil {
+		rows.Close()
+		return nil, err
+	}
+	// Trailing empty header cells are formatting, not columns.
+	for len(header) > 0 && strings.TrimSpace(header[len(header)-1]) == "" {
+		header = header[:len(header)-1]
+	}
+	rows.header, rows.hpos = header, pos
+	return rows, nil
+}
+
+func blank(rec []string) bool {
+	for _, s := range rec {
+		if strings.TrimSpace(s) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// plainFormats rewrites the workbook's cell formats, in memory, so that
+// cells read as plain values: date formats become yyyy-mm-dd and every
+// other number format General (no currency signs, thousands separators or
+// rounding to the shown decimals).
+func plainFormats(f *excelize.File) error {
+	ss := f.Styles
+	if ss == nil || ss.CellXfs == nil {
+		return nil
+	}
+	custom := map[int]string{}
+	if ss.NumFmts != nil {
+		for _, nf := range ss.NumFmts.NumFmt {
+			code := nf.FormatCode
+			if nf.FormatCode16 != "" {
+				code = nf.FormatCode16
+			}
+			custom[nf.NumFmtID] = code
+		}
+	}
+	var dateFmt *int
+	for i := range ss.CellXfs.Xf {
+		xf := &ss.CellXfs.Xf[i]
+		if xf.NumFmtID == nil || *xf.NumFmtID == 0 {
+			continue
+		}
+		id := *xf.NumFmtID
+		code, isCustom := custom[id]
+		if isCustom && isDateCode(code) || !isCustom && builtinDate(id) {
+			if dateFmt == nil {
+				// NewStyle adds the format and a style using it: borrow its id.
+				code := "yyyy-mm-dd"
+				sid, err := f.NewStyle(&excelize.Style{CustomNumFmt: &code})
+				if err != nil {
+					return &FormatError{"the XLSX workbook's styles cannot be read: " + err.Error()}
+				}
+				xf = &ss.CellXfs.Xf[i] // NewStyle may have grown the slice
+				dateFmt = ss.CellXfs.Xf[sid].NumFmtID
+			}
+			xf.NumFmtID = dateFmt
+			continue
+		}
+		general := 0
+		xf.NumFmtID = &general
+	}
+	return nil
+}
+
+// builtinDate reports whether a built-in number format shows a date.
+func builtinDate(id int) bool {
+	return 14 <= id && id <= 17 || id == 22 || 27 <= id && id <= 31 || 34 <= id && id <= 36 || 50 <= id && id <= 58
+}
+
+// isDateCode reports whether a custom number format code shows a date:
+// outside quoted text, escapes and [bracketed] parts, it has a day or year
+// token.
+func isDateCode(code string) bool {
+	inQuote, inBracket := false, false
+	for i := 0; i < len(code); i++ {
+		c := code[i]
+		switch {
+		case inQuote:
+			inQuote = c != '"'
+		case inBracket:
+			inBracket = c != ']'
+		case c == '"':
+			inQuote = true
+		case c == '[':
+			inBracket = true
+		case c == '\\' || c == '_' || c == '*':
+			i++
+		case c == 'd' || c == 'D' || c == 'y' || c == 'Y':
+			return true
+		}
+	}
+	return false
+}
+
+// limitReader reads at most left bytes and notes whether there was more,
+// and keeps the reader's own error apart from the ZIP reader's.
+type limitReader struct {
+	r    io.Reader
+	left int64
+	over bool
+	err  error
+}
+
+func (l *limitReader) Read(p []byte) (int, error) {
+	if l.left <= 0 {
+		// One more byte tells a file of exactly the limit from a larger one.
+		var b [1]byte
+		n, err := l.r.Read(b[:])
+		if n > 0 {
+			l.over = true
+			return 0, errTooLarge
+		}
+		if err != nil && err != io.EOF {
+			l.err = err
+		}
+		return 0, err
+	}
+	if int64(len(p)) > l.left {
+		p = p[:l.left]
+	}
+	n, err := l.r.Read(p)
+	l.left -= int64(n)
+	if err != nil && err != io.EOF {
+		l.err = err
+	}
+	return n, err
+}
+
+var errTooLarge = errors.New("too large")
