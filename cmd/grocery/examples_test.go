@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+	"github.com/xuri/excelize/v2"
 )
 
 // longRunning are the commands whose examples serve until stopped: CI runs
@@ -48,6 +49,7 @@ func TestExamples(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	writeExampleXLSX(t, filepath.Join(work, "prices.xlsx"))
 	env := []string{"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"), "HOME=" + dir, "LANG=C.UTF-8"}
 
 	lines := append(helpExamples(newRootCmd(nil, nil, nil, func(string) string { return "" })), readmeExamples(t)...)
@@ -68,6 +70,25 @@ func TestExamples(t *testing.T) {
 		ran++
 	}
 	t.Logf("ran %d examples", ran)
+}
+
+// writeExampleXLSX writes prices.csv's row as a spreadsheet would hold it:
+// a number cell for the price and the barcode.
+func writeExampleXLSX(t *testing.T, path string) {
+	f := excelize.NewFile()
+	defer f.Close()
+	for i, row := range [][]any{
+		{"date", "store_id", "banner", "external_sku", "price", "upc"},
+		{"2026-11-19", "nofrills-on-9001", "no-frills", "20156839_EA", 3.49, 67000378089},
+	} {
+		cell, _ := excelize.CoordinatesToCellName(1, i+1)
+		if err := f.SetSheetRow("Sheet1", cell, &row); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.SaveAs(path); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func skip(line string) bool {
