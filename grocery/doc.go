@@ -57,9 +57,10 @@
 // counts and never counts a call twice, because counts, not increments,
 // are written. RevokeKey takes effect on the next Authenticate.
 //
-// A server holds the data file for writing; ListenAdmin serves the key and
-// usage operations on a Unix socket beside it (mode 0600) so that the CLI
-// can reach them, and DialAdmin is its client.
+// A server holds the data file for writing, so the CLI reaches these
+// methods through the server's admin socket (mode 0600) beside the file;
+// that transport lives with the binaries, as the MCP one does, and this
+// package imports no net/http.
 //
 // # Errors
 //

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/grocerydata/grocery/cmd/internal/admin"
 	"github.com/grocerydata/grocery/grocery"
 	"github.com/spf13/cobra"
 )
@@ -61,11 +62,11 @@ func (a *app) runImport(cmd *cobra.Command, files []string, skipInvalid bool) er
 	}
 	// A server holding the data file imports for us through its admin
 	// socket; else the file is opened here.
-	var imp fileImporter = grocery.DialAdmin(grocery.AdminSocketPath(a.dbPath(cmd)))
+	var imp fileImporter = admin.Dial(admin.SocketPath(a.dbPath(cmd)))
 	var done []string
 	for i, name := range files {
 		rep, err := importFile(cmd, imp, name, skipInvalid, isTerminal(stderr))
-		if i == 0 && errors.Is(err, grocery.ErrNoAdmin) {
+		if i == 0 && errors.Is(err, admin.ErrNoAdmin) {
 			svc, openErr := grocery.Open(a.dbPath(cmd), nil)
 			if openErr != nil {
 				return openErr
@@ -106,7 +107,7 @@ func (a *app) runImport(cmd *cobra.Command, files []string, skipInvalid bool) er
 }
 
 // fileImporter imports one file: a *grocery.Service holding the data file,
-// or a *grocery.AdminClient of the server that holds it.
+// or an *admin.Client of the server that holds it.
 type fileImporter interface {
 	Import(ctx context.Context, name string, r io.Reader, opts *grocery.ImportOptions) (*grocery.ImportReport, error)
 }

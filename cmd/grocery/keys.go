@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/grocerydata/grocery/cmd/internal/admin"
 	"github.com/grocerydata/grocery/cmd/internal/server"
 	"github.com/grocerydata/grocery/grocery"
 	"github.com/spf13/cobra"
@@ -17,7 +18,7 @@ import (
 
 // keyStore is what the keys, usage and plans commands call: the data file
 // itself (a *grocery.Service, through localStore) or, while a server holds
-// the file, that server through its admin socket (a *grocery.AdminClient).
+// the file, that server through its admin socket (an *admin.Client).
 type keyStore interface {
 	CreateKey(ctx context.Context, in grocery.KeyInput) (*grocery.NewKey, error)
 	ListKeys(ctx context.Context) ([]grocery.KeyInfo, error)
@@ -33,7 +34,7 @@ func (l localStore) Plans(context.Context) ([]grocery.Plan, error) { return l.Se
 
 var (
 	_ keyStore = localStore{}
-	_ keyStore = (*grocery.AdminClient)(nil)
+	_ keyStore = (*admin.Client)(nil)
 )
 
 // lockTimeout is how long the key commands wait for a data file another
@@ -65,9 +66,9 @@ func (a *app) keyOptions(cmd *cobra.Command) (*grocery.Options, error) {
 func (a *app) withStore(cmd *cobra.Command, opts *grocery.Options, create bool, f func(context.Context, keyStore) error) error {
 	ctx := cmd.Context()
 	path := a.dbPath(cmd)
-	sock := grocery.AdminSocketPath(path)
-	err := f(ctx, grocery.DialAdmin(sock))
-	if !errors.Is(err, grocery.ErrNoAdmin) {
+	sock := admin.SocketPath(path)
+	err := f(ctx, admin.Dial(sock))
+	if !errors.Is(err, admin.ErrNoAdmin) {
 		return err
 	}
 	_, err = os.Stat(path)
@@ -369,8 +370,8 @@ configuration when one answers on the data file's admin socket.`,
 			}
 			// The running server's plans, if one answers; else the
 			// configured plans, with no need of a data file.
-			plans, err := grocery.DialAdmin(grocery.AdminSocketPath(a.dbPath(cmd))).Plans(cmd.Context())
-			if errors.Is(err, grocery.ErrNoAdmin) {
+			plans, err := admin.Dial(admin.SocketPath(a.dbPath(cmd))).Plans(cmd.Context())
+			if errors.Is(err, admin.ErrNoAdmin) {
 				plans, err = opts.Plans, nil
 			}
 			if err != nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/grocerydata/grocery/cmd/internal/admin"
 	"github.com/grocerydata/grocery/grocery"
 )
 
@@ -392,7 +393,7 @@ func TestKeysThroughServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer svc.Close()
-	srv, err := svc.ListenAdmin(grocery.AdminSocketPath(db))
+	srv, err := admin.Listen(svc, admin.SocketPath(db))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -456,7 +457,7 @@ func TestKeysFileHeld(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer svc.Close()
-			sock := grocery.AdminSocketPath(db)
+			sock := admin.SocketPath(db)
 			if stale {
 				ln, err := net.Listen("unix", sock)
 				if err != nil {
@@ -489,7 +490,7 @@ func TestImportThroughServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer svc.Close()
-	srv, err := svc.ListenAdmin(grocery.AdminSocketPath(db))
+	srv, err := admin.Listen(svc, admin.SocketPath(db))
 	if err != nil {
 		t.Fatal(err)
 	}

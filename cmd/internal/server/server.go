@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/grocerydata/grocery/cmd/internal/admin"
 	"github.com/grocerydata/grocery/grocery"
 	"github.com/grocerydata/grocery/mcpserver"
 )
@@ -49,11 +50,12 @@ func Run(ctx context.Context, cfg Config) error {
 			log.Error("closing the data file", "err", err)
 		}
 	}()
-	admin, err := svc.ListenAdmin(grocery.AdminSocketPath(cfg.DB))
+	sock := admin.SocketPath(cfg.DB)
+	adm, err := admin.Listen(svc, sock)
 	if err != nil {
 		return err
 	}
-	defer admin.Close()
+	defer adm.Close()
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
@@ -70,7 +72,7 @@ func Run(ctx context.Context, cfg Config) error {
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	base := "http://" + ln.Addr().String()
-	log.Info("serving", "url", base, "mcp", base+"/mcp", "db", cfg.DB, "admin_socket", grocery.AdminSocketPath(cfg.DB))
+	log.Info("serving", "url", base, "mcp", base+"/mcp", "db", cfg.DB, "admin_socket", sock)
 	if cfg.Ready != nil {
 		cfg.Ready(base)
 	}

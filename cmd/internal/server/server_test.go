@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/grocerydata/grocery/cmd/internal/admin"
 	"github.com/grocerydata/grocery/cmd/internal/server"
 	"github.com/grocerydata/grocery/grocery"
 )
@@ -54,7 +55,7 @@ func TestRun(t *testing.T) {
 	case err := <-done:
 		t.Fatalf("Run: %v", err)
 	}
-	if fi, err := os.Stat(grocery.AdminSocketPath(db)); err != nil || fi.Mode().Perm() != 0o600 {
+	if fi, err := os.Stat(admin.SocketPath(db)); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("admin socket: %v, %v; want mode 0600", fi, err)
 	}
 	for _, tc := range []struct {
@@ -84,7 +85,7 @@ func TestRun(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatalf("Run after stop: %v", err)
 	}
-	if _, err := os.Stat(grocery.AdminSocketPath(db)); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(admin.SocketPath(db)); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("admin socket after stop: %v, want it removed", err)
 	}
 	svc, err = grocery.Open(db, nil)

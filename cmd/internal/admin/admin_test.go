@@ -1,4 +1,4 @@
-package grocery_test
+package admin_test
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/grocerydata/grocery/cmd/internal/admin"
 	"github.com/grocerydata/grocery/grocery"
 )
 
@@ -34,7 +35,7 @@ func adminTempDir(tb testing.TB) string {
 // MustServeAdmin opens a new data file, serves it on its admin socket and
 // returns the service, the socket's path and a client of it. The server
 // and then the service are closed when the test ends.
-func MustServeAdmin(tb testing.TB) (*grocery.Service, string, *grocery.AdminClient) {
+func MustServeAdmin(tb testing.TB) (*grocery.Service, string, *admin.Client) {
 	tb.Helper()
 	db := filepath.Join(adminTempDir(tb), "g.db")
 	svc, err := grocery.Open(db, nil)
@@ -42,8 +43,8 @@ func MustServeAdmin(tb testing.TB) (*grocery.Service, string, *grocery.AdminClie
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { svc.Close() })
-	sock := grocery.AdminSocketPath(db)
-	srv, err := svc.ListenAdmin(sock)
+	sock := admin.SocketPath(db)
+	srv, err := admin.Listen(svc, sock)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -52,7 +53,7 @@ func MustServeAdmin(tb testing.TB) (*grocery.Service, string, *grocery.AdminClie
 			tb.Errorf("closing the admin server: %v", err)
 		}
 	})
-	return svc, sock, grocery.DialAdmin(sock)
+	return svc, sock, admin.Dial(sock)
 }
 
 // adminErrIs fails the test unless err has the wanted code and its
@@ -68,8 +69,8 @@ func adminErrIs(tb testing.TB, err error, code string, want ...string) {
 	}
 }
 
-func TestAdminSocketPath(t *testing.T) {
-	if got, want := grocery.AdminSocketPath("/srv/grocery.db"), "/srv/grocery.db.sock"; got != want {
+func TestSocketPath(t *testing.T) {
+	if got, want := admin.SocketPath("/srv/grocery.db"), "/srv/grocery.db.sock"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
@@ -260,7 +261,7 @@ func TestAdminConflict(t *testing.T) {
 	svc, sock, c := MustServeAdmin(t)
 
 	t.Run("ErrServing", func(t *testing.T) {
-		srv, err := svc.ListenAdmin(sock)
+		srv, err := admin.Listen(svc, sock)
 		if err == nil {
 			srv.Close()
 		}
@@ -276,7 +277,7 @@ func TestAdminConflict(t *testing.T) {
 		if err := os.WriteFile(path, []byte("keep me"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		srv, err := svc.ListenAdmin(path)
+		srv, err := admin.Listen(svc, path)
 		if err == nil {
 			srv.Close()
 		}
@@ -306,12 +307,12 @@ func TestAdminStaleSocket(t *testing.T) {
 	ctx := context.Background()
 	dir := adminTempDir(t)
 	db := filepath.Join(dir, "g.db")
-	sock := grocery.AdminSocketPath(db)
+	sock := admin.SocketPath(db)
 	leaveStaleSocket(t, sock)
 
 	// A client finds nothing there.
-	_, err := grocery.DialAdmin(sock).Plans(ctx)
-	if !errors.Is(err, grocery.ErrNoAdmin) {
+	_, err := admin.Dial(sock).Plans(ctx)
+	if !errors.Is(err, admin.ErrNoAdmin) {
 		t.Fatalf("a stale socket: got %v, want ErrNoAdmin", err)
 	}
 
@@ -320,12 +321,12 @@ func TestAdminStaleSocket(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer svc.Close()
-	srv, err := svc.ListenAdmin(sock)
+	srv, err := admin.Listen(svc, sock)
 	if err != nil {
 		t.Fatalf("over a stale socket: %v", err)
 	}
 	defer srv.Close()
-	if _, err := grocery.DialAdmin(sock).Plans(ctx); err != nil {
+	if _, err := admin.Dial(sock).Plans(ctx); err != nil {
 		t.Errorf("after replacing the stale socket: %v", err)
 	}
 	if fi, err := os.Lstat(sock); err != nil || fi.Mode().Perm() != 0o600 {
@@ -342,12 +343,12 @@ func TestAdminClose(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer svc.Close()
-	sock := grocery.AdminSocketPath(db)
-	srv, err := svc.ListenAdmin(sock)
+	sock := admin.SocketPath(db)
+	srv, err := admin.Listen(svc, sock)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := grocery.DialAdmin(sock)
+	c := admin.Dial(sock)
 	if _, err := c.ListKeys(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -360,11 +361,11 @@ func TestAdminClose(t *testing.T) {
 	if _, err := os.Lstat(sock); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("socket after Close: got %v, want it removed", err)
 	}
-	if _, err := c.ListKeys(ctx); !errors.Is(err, grocery.ErrNoAdmin) {
+	if _, err := c.ListKeys(ctx); !errors.Is(err, admin.ErrNoAdmin) {
 		t.Errorf("a call after Close: got %v, want ErrNoAdmin", err)
 	}
 	// The path is free for the next server.
-	srv, err = svc.ListenAdmin(sock)
+	srv, err = admin.Listen(svc, sock)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -373,7 +374,7 @@ func TestAdminClose(t *testing.T) {
 
 func TestAdminNoServer(t *testing.T) {
 	sock := filepath.Join(adminTempDir(t), "missing.db.sock")
-	c := grocery.DialAdmin(sock)
+	c := admin.Dial(sock)
 	// A bound, not a measurement: without a server a call fails at once,
 	// far inside the client's own ten-second limit.
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -387,7 +388,7 @@ func TestAdminNoServer(t *testing.T) {
 	}
 	for name, call := range calls {
 		err := call()
-		if !errors.Is(err, grocery.ErrNoAdmin) {
+		if !errors.Is(err, admin.ErrNoAdmin) {
 			t.Errorf("%s: got %v, want ErrNoAdmin", name, err)
 		}
 		if !errors.Is(err, os.ErrNotExist) {
@@ -549,9 +550,17 @@ func TestAdminImport(t *testing.T) {
 		}
 	})
 	t.Run("ErrNoServer", func(t *testing.T) {
-		_, err := grocery.DialAdmin(filepath.Join(adminTempDir(t), "none.sock")).Import(ctx, "x.csv", strings.NewReader(stores), nil)
-		if !errors.Is(err, grocery.ErrNoAdmin) {
+		_, err := admin.Dial(filepath.Join(adminTempDir(t), "none.sock")).Import(ctx, "x.csv", strings.NewReader(stores), nil)
+		if !errors.Is(err, admin.ErrNoAdmin) {
 			t.Fatalf("got %v, want ErrNoAdmin", err)
 		}
 	})
+}
+
+// errCode fails the test unless err has the wanted code.
+func errCode(tb testing.TB, err error, want string) {
+	tb.Helper()
+	if got := grocery.ErrorCode(err); got != want {
+		tb.Fatalf("error code: got %q (%v), want %q", got, err, want)
+	}
 }

@@ -1,0 +1,45 @@
+// Package admin is the admin socket of the grocery servers: a server holds
+// the data file for writing, so the CLI reaches the data through it, over
+// a Unix socket beside the file. Listen serves a *grocery.Service there;
+// Dial returns a client whose methods mirror the Service's.
+//
+// The protocol is HTTP/1.1 with JSON bodies. Its routes are in handler;
+// an error answer is {"code","message"} with the *grocery.Error's code and
+// message, and the client returns it as that *grocery.Error, so a caller
+// sees the same error through the socket as from the file.
+//
+// The socket has mode 0600: only the server's user reaches it.
+package admin
+
+import (
+	"errors"
+	"time"
+)
+
+// ErrNoAdmin means that no admin server answers on a socket: there is no
+// socket file, or nothing listens on it. Calls of a Client return an error
+// that wraps it (errors.Is) when they could not connect, so that nothing
+// was sent.
+var ErrNoAdmin = errors.New("no admin server answers")
+
+// Limits of the protocol.
+const (
+	maxBody     = 1 << 20 // request bodies, an import's aside
+	maxAnswer   = 64 << 20
+	dialTimeout = time.Second
+	callTimeout = 10 * time.Second
+)
+
+// SocketPath returns the admin socket of a data file: dbPath + ".sock".
+func SocketPath(dbPath string) string { return dbPath + ".sock" }
+
+// errorBody is the body of an error answer.
+type errorBody struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// revokeInput is the body of POST /v1/keys/revoke.
+type revokeInput struct {
+	Key string `json:"key"` // a key's text or public id
+}

@@ -1,0 +1,216 @@
+package admin
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/grocerydata/grocery/grocery"
+)
+
+// Client calls a Service through the admin socket of the server that
+// holds its data file. It is safe for concurrent use.
+type Client struct {
+	path   string
+	http   *http.Client
+	stream *http.Client // no overall timeout: an import takes as long as it takes
+	tr     *http.Transport
+}
+
+// Dial returns a client of the admin socket at path. It does not connect
+// until a call. Connecting is given one second and a whole call ten
+// seconds (an import aside).
+func Dial(path string) *Client {
+	d := &net.Dialer{Timeout: dialTimeout}
+	tr := &http.Transport{
+		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			c, err := d.DialContext(ctx, "unix", path)
+			if err != nil {
+				return nil, &noAdminError{path: path, err: err}
+			}
+			return c, nil
+		},
+		MaxIdleConnsPerHost: 2,
+		IdleConnTimeout:     30 * time.Second,
+	}
+	return &Client{path: path, http: &http.Client{Transport: tr, Timeout: callTimeout}, stream: &http.Client{Transport: tr}, tr: tr}
+}
+
+// Close closes the client's idle connections. Calls after it connect again.
+func (c *Client) Close() error {
+	c.tr.CloseIdleConnections()
+	return nil
+}
+
+// noAdminError is a failure to connect to an admin socket.
+type noAdminError struct {
+	path string
+	err  error
+}
+
+func (e *noAdminError) Error() string {
+	return fmt.Sprintf("%v on %s: %v", ErrNoAdmin, e.path, e.err)
+}
+func (e *noAdminError) Is(target error) bool { return target == ErrNoAdmin }
+func (e *noAdminError) Unwrap() error        { return e.err }
+
+// CreateKey calls Service.CreateKey on the server. Besides that method's
+// errors it returns one wrapping ErrNoAdmin when nothing answers.
+func (c *Client) CreateKey(ctx context.Context, in grocery.KeyInput) (*grocery.NewKey, error) {
+	var out grocery.NewKey
+	if err := c.call(ctx, http.MethodPost, "/v1/keys", in, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// ListKeys calls Service.ListKeys on the server. It returns an error
+// wrapping ErrNoAdmin when nothing answers.
+func (c *Client) ListKeys(ctx context.Context) ([]grocery.KeyInfo, error) {
+	var out []grocery.KeyInfo
+	if err := c.call(ctx, http.MethodGet, "/v1/keys", nil, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// RevokeKey calls Service.RevokeKey on the server: when it returns, the
+// server refuses the key. Besides that method's errors it returns one
+// wrapping ErrNoAdmin when nothing answers.
+func (c *Client) RevokeKey(ctx context.Context, keyOrID string) (*grocery.KeyInfo, error) {
+	var out grocery.KeyInfo
+	if err := c.call(ctx, http.MethodPost, "/v1/keys/revoke", revokeInput{Key: keyOrID}, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// UsageOf calls Service.UsageOf on the server. Besides that method's
+// errors it returns one wrapping ErrNoAdmin when nothing answers.
+func (c *Client) UsageOf(ctx context.Context, account string) (grocery.Usage, error) {
+	var out grocery.Usage
+	err := c.call(ctx, http.MethodGet, "/v1/usage?"+url.Values{"account": {account}}.Encode(), nil, &out)
+	return out, err
+}
+
+// Plans returns the server's plans. It returns an error wrapping
+// ErrNoAdmin when nothing answers.
+func (c *Client) Plans(ctx context.Context) ([]grocery.Plan, error) {
+	var out []grocery.Plan
+	if err := c.call(ctx, http.MethodGet, "/v1/plans", nil, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Import imports a file through the server that holds the data file, as
+// Service.Import does on a file this process holds: r is streamed to the
+// server, which writes it in one transaction. opts.Progress counts the
+// bytes sent.
+//
+// It returns ErrNoAdmin (wrapped) when no server answers, having read
+// nothing of r, and the server's errors (EINVALID for a bad row, ...) as
+// *grocery.Error values.
+func (c *Client) Import(ctx context.Context, name string, r io.Reader, opts *grocery.ImportOptions) (*grocery.ImportReport, error) {
+	if opts == nil {
+		opts = &grocery.ImportOptions{}
+	}
+	q := url.Values{"name": {name}}
+	if opts.SkipInvalid {
+		q.Set("skip_invalid", "true")
+	}
+	var counted *countingReader
+	if opts.Progress != nil {
+		counted = &countingReader{r: r, fn: opts.Progress, next: progressEvery}
+		r = counted
+	}
+	var rep grocery.ImportReport
+	err := c.send(ctx, c.stream, http.MethodPost, "/v1/import?"+q.Encode(), "text/plain", r, &rep)
+	if err != nil {
+		return nil, err
+	}
+	if counted != nil {
+		opts.Progress(counted.n) // all of it, as a local import reports
+	}
+	return &rep, nil
+}
+
+// progressEvery is the bytes sent between Progress calls of an import.
+const progressEvery = 64 << 10
+
+// countingReader counts the bytes read and reports them every progressEvery.
+type countingReader struct {
+	r    io.Reader
+	n    int64
+	next int64
+	fn   func(int64)
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	if c.n >= c.next {
+		c.fn(c.n)
+		c.next = c.n + progressEvery
+	}
+	return n, err
+}
+
+// call sends one request and decodes its answer into out. An error answer
+// becomes the *grocery.Error the server returned.
+func (c *Client) call(ctx context.Context, method, path string, in, out any) error {
+	var body io.Reader
+	if in != nil {
+		b, err := json.Marshal(in)
+		if err != nil {
+			return err
+		}
+		body = bytes.NewReader(b)
+	}
+	return c.send(ctx, c.http, method, path, "application/json", body, out)
+}
+
+func (c *Client) send(ctx context.Context, client *http.Client, method, path, contentType string, body io.Reader, out any) error {
+	req, err := http.NewRequestWithContext(ctx, method, "http://admin"+path, body)
+	if err != nil {
+		return err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", contentType)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		var na *noAdminError
+		var ne net.Error
+		switch {
+		case errors.As(err, &na):
+			return na
+		case ctx.Err() != nil:
+			return ctx.Err()
+		case errors.As(err, &ne) && ne.Timeout():
+			return grocery.Errorf(grocery.EINTERNAL, "the server on %s did not answer within %s", c.path, callTimeout)
+		default:
+			return grocery.Errorf(grocery.EINTERNAL, "the server on %s did not answer: %v", c.path, errors.Unwrap(err))
+		}
+	}
+	defer resp.Body.Close()
+	dec := json.NewDecoder(io.LimitReader(resp.Body, maxAnswer))
+	if resp.StatusCode/100 != 2 {
+		var e errorBody
+		if err := dec.Decode(&e); err != nil || e.Code == "" {
+			return grocery.Errorf(grocery.EINTERNAL, "the server on %s answered %s", c.path, resp.Status)
+		}
+		return &grocery.Error{Code: e.Code, Message: e.Message}
+	}
+	if err := dec.Decode(out); err != nil {
+		return grocery.Errorf(grocery.EINTERNAL, "the server on %s sent a malformed answer: %v", c.path, err)
+	}
+	return nil
+}

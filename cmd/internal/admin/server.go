@@ -1,0 +1,273 @@
+package admin
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/grocerydata/grocery/grocery"
+)
+
+// Server serves the admin operations of a Service on a Unix socket.
+type Server struct {
+	path   string
+	file   fs.FileInfo // the socket file, to remove only our own
+	srv    *http.Server
+	served chan error
+
+	once     sync.Once
+	closeErr error
+}
+
+// Listen serves svc on a Unix socket at path, with mode 0600, until
+// Close: the key operations (CreateKey, ListKeys, RevokeKey, UsageOf,
+// Plans) and Import. Close the Server before the Service.
+//
+// The socket is created in a new private directory beside path, given
+// mode 0600, then renamed to path, so that it is never reachable with
+// looser permissions. A stale socket at path (one nothing listens on) is
+// replaced.
+//
+// It returns ECONFLICT when a server already answers at path or path is
+// something other than a socket, and EINVALID when the socket cannot be
+// created there.
+func Listen(svc *grocery.Service, path string) (*Server, error) {
+	if err := checkPath(path); err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp(filepath.Dir(path), ".gs")
+	if err != nil {
+		return nil, grocery.Errorf(grocery.EINVALID, "cannot create the admin socket %s: %v", path, err)
+	}
+	defer os.RemoveAll(dir)
+	tmp := filepath.Join(dir, "s")
+	ln, err := net.Listen("unix", tmp)
+	if err != nil {
+		msg := fmt.Sprintf("cannot create the admin socket %s: %v", path, err)
+		if len(tmp) > 100 {
+			msg += " (a Unix socket path is limited to about 100 bytes: use a shorter data file path)"
+		}
+		return nil, grocery.Errorf(grocery.EINVALID, "%s", msg)
+	}
+	// The socket file is renamed away from where it was bound: it is
+	// removed by Close, not by the listener.
+	ln.(*net.UnixListener).SetUnlinkOnClose(false)
+	var fi fs.FileInfo
+	if err = os.Chmod(tmp, 0o600); err == nil {
+		if err = os.Rename(tmp, path); err == nil {
+			fi, err = os.Lstat(path)
+		}
+	}
+	if err != nil {
+		ln.Close()
+		return nil, grocery.Errorf(grocery.EINVALID, "cannot create the admin socket %s: %v", path, err)
+	}
+	s := &Server{
+		path: path,
+		file: fi,
+		srv: &http.Server{
+			Handler:           handler(svc),
+			ReadHeaderTimeout: 5 * time.Second,
+			ReadTimeout:       callTimeout,
+			WriteTimeout:      callTimeout,
+			IdleTimeout:       time.Minute,
+		},
+		served: make(chan error, 1),
+	}
+	go func() { s.served <- s.srv.Serve(ln) }()
+	return s, nil
+}
+
+// checkPath returns nil when a socket can be put at path: nothing is
+// there, or a stale socket nothing listens on.
+func checkPath(path string) error {
+	fi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return grocery.Errorf(grocery.EINVALID, "cannot create the admin socket %s: %v", path, err)
+	case fi.Mode()&fs.ModeSocket == 0:
+		return grocery.Errorf(grocery.ECONFLICT, "%s exists and is not a socket: move it away, or use another data file path", path)
+	}
+	c, err := net.DialTimeout("unix", path, dialTimeout)
+	switch {
+	case err == nil:
+		c.Close()
+		return grocery.Errorf(grocery.ECONFLICT, "another server already serves %s", path)
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return nil // stale: replaced by the rename
+	default:
+		return grocery.Errorf(grocery.ECONFLICT, "cannot tell whether a server answers on %s: %v", path, err)
+	}
+}
+
+// Close stops serving, waiting up to five seconds for calls under way, and
+// removes the socket file.
+func (s *Server) Close() error {
+	s.once.Do(func() {
+		var errs []error
+		// New calls find no socket from here on.
+		if fi, err := os.Lstat(s.path); err == nil && os.SameFile(fi, s.file) {
+			if err := os.Remove(s.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				errs = append(errs, err)
+			}
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := s.srv.Shutdown(ctx); err != nil {
+			s.srv.Close()
+		}
+		if err := <-s.served; !errors.Is(err, http.ErrServerClosed) {
+			errs = append(errs, err)
+		}
+		s.closeErr = errors.Join(errs...)
+	})
+	return s.closeErr
+}
+
+// statusOf is the HTTP status of each error code on the socket; any other
+// code is 500. The client reads the code from the body, not the status.
+var statusOf = map[string]int{
+	grocery.EINVALID:  http.StatusBadRequest,
+	grocery.ENOTFOUND: http.StatusNotFound,
+	grocery.ECONFLICT: http.StatusConflict,
+}
+
+// route answers one method of one path: it returns the answer's body, or
+// an error.
+type route struct {
+	status int // of a successful answer
+	call   func(w http.ResponseWriter, r *http.Request) (any, error)
+}
+
+// handler is the protocol: its whole route table.
+func handler(svc *grocery.Service) http.Handler {
+	routes := map[string]map[string]route{
+		"/v1/keys": {
+			http.MethodPost: {http.StatusCreated, func(w http.ResponseWriter, r *http.Request) (any, error) {
+				var in grocery.KeyInput
+				if err := decodeBody(w, r, &in); err != nil {
+					return nil, err
+				}
+				return svc.CreateKey(r.Context(), in)
+			}},
+			http.MethodGet: {http.StatusOK, func(w http.ResponseWriter, r *http.Request) (any, error) {
+				return svc.ListKeys(r.Context())
+			}},
+		},
+		"/v1/keys/revoke": {
+			http.MethodPost: {http.StatusOK, func(w http.ResponseWriter, r *http.Request) (any, error) {
+				var in revokeInput
+				if err := decodeBody(w, r, &in); err != nil {
+					return nil, err
+				}
+				return svc.RevokeKey(r.Context(), in.Key)
+			}},
+		},
+		"/v1/usage": {
+			http.MethodGet: {http.StatusOK, func(w http.ResponseWriter, r *http.Request) (any, error) {
+				name := r.URL.Query().Get("account")
+				if name == "" {
+					return nil, grocery.Errorf(grocery.EINVALID, "the account parameter is required")
+				}
+				return svc.UsageOf(r.Context(), name)
+			}},
+		},
+		"/v1/plans": {
+			http.MethodGet: {http.StatusOK, func(w http.ResponseWriter, r *http.Request) (any, error) {
+				return svc.Plans(), nil
+			}},
+		},
+		"/v1/import": {
+			// The body is the file itself, of any size: the call may take
+			// as long as the import does.
+			http.MethodPost: {http.StatusOK, func(w http.ResponseWriter, r *http.Request) (any, error) {
+				rc := http.NewResponseController(w)
+				rc.SetReadDeadline(time.Time{})
+				rc.SetWriteDeadline(time.Time{})
+				q := r.URL.Query()
+				name := q.Get("name")
+				if name == "" || len(name) > 4096 {
+					return nil, grocery.Errorf(grocery.EINVALID, "the name parameter is required: the file's name, for messages")
+				}
+				return svc.Import(r.Context(), name, r.Body, &grocery.ImportOptions{SkipInvalid: q.Get("skip_invalid") == "true"})
+			}},
+		},
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		methods, ok := routes[r.URL.Path]
+		if !ok {
+			writeError(w, grocery.Errorf(grocery.ENOTFOUND, "no admin operation at %s", r.URL.Path))
+			return
+		}
+		rt, ok := methods[r.Method]
+		if !ok {
+			var allow []string
+			for m := range methods {
+				allow = append(allow, m)
+			}
+			slices.Sort(allow)
+			w.Header().Set("Allow", strings.Join(allow, ", "))
+			writeJSON(w, http.StatusMethodNotAllowed, errorBody{grocery.EINVALID, fmt.Sprintf("method %s is not allowed on %s", r.Method, r.URL.Path)})
+			return
+		}
+		v, err := rt.call(w, r)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		writeJSON(w, rt.status, v)
+	})
+}
+
+// decodeBody decodes a request body of at most maxBody bytes holding one
+// JSON object with no unknown fields. Its errors never repeat the body's
+// values (a revocation's body holds a key).
+func decodeBody(w http.ResponseWriter, r *http.Request, v any) error {
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(v)
+	if err == nil {
+		if _, err = dec.Token(); err == io.EOF {
+			return nil
+		}
+		return grocery.Errorf(grocery.EINVALID, "request body holds more than one JSON value")
+	}
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig):
+		return grocery.Errorf(grocery.EINVALID, "request body is larger than 1 MiB")
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		return grocery.Errorf(grocery.EINVALID, "request body: %s", strings.TrimPrefix(err.Error(), "json: "))
+	default:
+		return grocery.Errorf(grocery.EINVALID, "request body is not a JSON object of the expected form")
+	}
+}
+
+func writeError(w http.ResponseWriter, err error) {
+	code := grocery.ErrorCode(err)
+	status, ok := statusOf[code]
+	if !ok {
+		status = http.StatusInternalServerError
+	}
+	writeJSON(w, status, errorBody{code, grocery.ErrorMessage(err)})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
