@@ -467,6 +467,11 @@ func TestAdminProtocol(t *testing.T) {
 		{"ErrUsageUnknown", "GET", "/v1/usage?account=nobody", ``, 404, grocery.ENOTFOUND},
 		{"Usage", "GET", "/v1/usage?account=acme", ``, 200, ""},
 		{"Plans", "GET", "/v1/plans", ``, 200, ""},
+		{"Stores", "POST", "/v1/stores", `{}`, 200, ""},
+		{"ErrQueryUnknownField", "POST", "/v1/lookup", `{"upc":"068000000154","province":"ON","store":"x"}`, 400, grocery.EINVALID},
+		{"ErrQueryNotJSON", "POST", "/v1/search", `milk`, 400, grocery.EINVALID},
+		{"ErrQueryMethod", "GET", "/v1/history", ``, 405, grocery.EINVALID},
+		{"ErrQueryNotFound", "POST", "/v1/lookup", `{"upc":"068000000154","province":"ON"}`, 404, grocery.ENOTFOUND},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -562,5 +567,108 @@ func errCode(tb testing.TB, err error, want string) {
 	tb.Helper()
 	if got := grocery.ErrorCode(err); got != want {
 		tb.Fatalf("error code: got %q (%v), want %q", got, err, want)
+	}
+}
+
+// querier is what the CLI's query commands call: the Service itself, or
+// an admin.Client of the server that holds it.
+type querier interface {
+	LookupProduct(context.Context, grocery.LookupInput) (*grocery.LookupResult, error)
+	SearchProducts(context.Context, grocery.SearchInput) (*grocery.SearchResult, error)
+	PriceHistory(context.Context, grocery.HistoryInput) (*grocery.HistoryResult, error)
+	ListReferenceStores(context.Context, grocery.StoresInput) (*grocery.StoresResult, error)
+}
+
+var (
+	_ querier = (*grocery.Service)(nil)
+	_ querier = (*admin.Client)(nil)
+)
+
+// TestAdminQueries: each query through the socket returns what the
+// Service returns, result or error, to the byte of its JSON.
+func TestAdminQueries(t *testing.T) {
+	ctx := context.Background()
+	svc, _, c := MustServeAdmin(t)
+	stores := "store_id,banner,province,name,city,postal_code,latitude,longitude\n" +
+		"nf-1,no-frills,ON,No Frills Danforth,Toronto,M4C 1B5,43.68,-79.31\n" +
+		"lb-1,loblaws,ON,Loblaws Queens Quay,Toronto,M5J 2R6,43.64,-79.37\n"
+	obs := "date,store_id,banner,external_sku,price,regular_price,promo_ends,upc,name,brand,size,category\n" +
+		"2026-11-18,nf-1,no-frills,21000001_EA,4.79,,,068000000154,2% Milk,Natrel,2 L,Dairy\n" +
+		"2026-11-19,nf-1,no-frills,21000001_EA,4.49,4.99,2026-11-25,,,,,\n" +
+		"2026-11-19,lb-1,loblaws,LB1,5.29,,,068000000154,,,,\n"
+	for _, f := range []struct{ name, body string }{{"stores.csv", stores}, {"prices.csv", obs}} {
+		if _, err := svc.Import(ctx, f.name, strings.NewReader(f.body), nil); err != nil {
+			t.Fatalf("%s: %v", f.name, err)
+		}
+	}
+	tests := []struct {
+		name string
+		code string // of the error, if one is wanted
+		call func(querier) (any, error)
+	}{
+		{"Lookup", "", func(q querier) (any, error) {
+			return q.LookupProduct(ctx, grocery.LookupInput{UPC: "068000000154", Province: "on"})
+		}},
+		{"LookupLimit", "", func(q querier) (any, error) {
+			return q.LookupProduct(ctx, grocery.LookupInput{UPC: "068000000154", Province: "ON", Limit: 1})
+		}},
+		{"ErrLookupUnknown", grocery.ENOTFOUND, func(q querier) (any, error) {
+			return q.LookupProduct(ctx, grocery.LookupInput{UPC: "067000378089", Province: "ON"})
+		}},
+		{"ErrLookupProvince", grocery.EINVALID, func(q querier) (any, error) {
+			return q.LookupProduct(ctx, grocery.LookupInput{UPC: "068000000154", Province: "ZZ"})
+		}},
+		{"Search", "", func(q querier) (any, error) {
+			return q.SearchProducts(ctx, grocery.SearchInput{Query: "milk", Province: "ON"})
+		}},
+		{"SearchNothing", "", func(q querier) (any, error) {
+			return q.SearchProducts(ctx, grocery.SearchInput{Query: "caviar", Province: "ON"})
+		}},
+		{"ErrSearchLimit", grocery.EINVALID, func(q querier) (any, error) {
+			return q.SearchProducts(ctx, grocery.SearchInput{Query: "milk", Province: "ON", Limit: 99})
+		}},
+		{"History", "", func(q querier) (any, error) {
+			return q.PriceHistory(ctx, grocery.HistoryInput{SKU: "21000001_EA", Banner: "no-frills", Province: "ON", Period: "7d"})
+		}},
+		{"ErrHistoryUnknown", grocery.ENOTFOUND, func(q querier) (any, error) {
+			return q.PriceHistory(ctx, grocery.HistoryInput{SKU: "nope", Banner: "no-frills", Province: "ON"})
+		}},
+		{"ErrHistoryPeriod", grocery.EINVALID, func(q querier) (any, error) {
+			return q.PriceHistory(ctx, grocery.HistoryInput{SKU: "21000001_EA", Banner: "no-frills", Province: "ON", Period: "2y"})
+		}},
+		{"Stores", "", func(q querier) (any, error) {
+			return q.ListReferenceStores(ctx, grocery.StoresInput{})
+		}},
+		{"StoresBanner", "", func(q querier) (any, error) {
+			return q.ListReferenceStores(ctx, grocery.StoresInput{Province: "ON", Banner: "loblaws"})
+		}},
+		{"ErrStoresBanner", grocery.EINVALID, func(q querier) (any, error) {
+			return q.ListReferenceStores(ctx, grocery.StoresInput{Banner: "nope"})
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			want, wantErr := tt.call(svc)
+			got, err := tt.call(c)
+			errCode(t, wantErr, tt.code)
+			if tt.code != "" {
+				errCode(t, err, tt.code)
+				if g, w := grocery.ErrorMessage(err), grocery.ErrorMessage(wantErr); g != w {
+					t.Errorf("message: got %q, want %q", g, w)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("(-service +client):\n%s", diff)
+			}
+			wb, _ := json.Marshal(want)
+			gb, _ := json.Marshal(got)
+			if string(gb) != string(wb) {
+				t.Errorf("JSON:\n got %s\nwant %s", gb, wb)
+			}
+		})
 	}
 }

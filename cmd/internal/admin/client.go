@@ -110,6 +110,51 @@ func (c *Client) Plans(ctx context.Context) ([]grocery.Plan, error) {
 	return out, nil
 }
 
+// LookupProduct calls Service.LookupProduct on the server and returns
+// its result or its error (EINVALID, ENOTFOUND), or one wrapping
+// ErrNoAdmin when nothing answers.
+func (c *Client) LookupProduct(ctx context.Context, in grocery.LookupInput) (*grocery.LookupResult, error) {
+	return ask[grocery.LookupResult](ctx, c, "/v1/lookup", in)
+}
+
+// SearchProducts calls Service.SearchProducts on the server and returns
+// its result or its error (EINVALID), or one wrapping ErrNoAdmin when
+// nothing answers.
+func (c *Client) SearchProducts(ctx context.Context, in grocery.SearchInput) (*grocery.SearchResult, error) {
+	return ask[grocery.SearchResult](ctx, c, "/v1/search", in)
+}
+
+// PriceHistory calls Service.PriceHistory on the server and returns its
+// result or its error (EINVALID, ENOTFOUND), or one wrapping ErrNoAdmin
+// when nothing answers.
+func (c *Client) PriceHistory(ctx context.Context, in grocery.HistoryInput) (*grocery.HistoryResult, error) {
+	return ask[grocery.HistoryResult](ctx, c, "/v1/history", in)
+}
+
+// ListReferenceStores calls Service.ListReferenceStores on the server
+// and returns its result or its error (EINVALID), or one wrapping
+// ErrNoAdmin when nothing answers.
+func (c *Client) ListReferenceStores(ctx context.Context, in grocery.StoresInput) (*grocery.StoresResult, error) {
+	res, err := ask[grocery.StoresResult](ctx, c, "/v1/stores", in)
+	if err != nil {
+		return nil, err
+	}
+	// Store.Active is not part of the JSON: every store listed is active.
+	for i := range res.Stores {
+		res.Stores[i].Active = true
+	}
+	return res, nil
+}
+
+// ask posts a query's input to its route and decodes the result.
+func ask[R any](ctx context.Context, c *Client, path string, in any) (*R, error) {
+	var out R
+	if err := c.call(ctx, http.MethodPost, path, in, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
 // Import imports a file through the server that holds the data file, as
 // Service.Import does on a file this process holds: r is streamed to the
 // server, which writes it in one transaction. opts.Progress counts the

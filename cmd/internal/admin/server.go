@@ -33,7 +33,8 @@ type Server struct {
 
 // Listen serves svc on a Unix socket at path, with mode 0600, until
 // Close: the key operations (CreateKey, ListKeys, RevokeKey, UsageOf,
-// Plans) and Import. Close the Server before the Service.
+// Plans), Import, and the queries (LookupProduct, SearchProducts,
+// PriceHistory, ListReferenceStores). Close the Server before the Service.
 //
 // The socket is created in a new private directory beside path, given
 // mode 0600, then renamed to path, so that it is never reachable with
@@ -153,6 +154,18 @@ type route struct {
 	call   func(w http.ResponseWriter, r *http.Request) (any, error)
 }
 
+// query is the route of a Service query: the body is its input struct,
+// the answer its result.
+func query[I, R any](f func(context.Context, I) (R, error)) map[string]route {
+	return map[string]route{http.MethodPost: {http.StatusOK, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		var in I
+		if err := decodeBody(w, r, &in); err != nil {
+			return nil, err
+		}
+		return f(r.Context(), in)
+	}}}
+}
+
 // handler is the protocol: its whole route table.
 func handler(svc *grocery.Service) http.Handler {
 	routes := map[string]map[string]route{
@@ -206,6 +219,11 @@ func handler(svc *grocery.Service) http.Handler {
 				return svc.Import(r.Context(), name, r.Body, &grocery.ImportOptions{SkipInvalid: q.Get("skip_invalid") == "true"})
 			}},
 		},
+		// The queries, for the CLI while the server holds the file.
+		"/v1/lookup":  query(svc.LookupProduct),
+		"/v1/search":  query(svc.SearchProducts),
+		"/v1/history": query(svc.PriceHistory),
+		"/v1/stores":  query(svc.ListReferenceStores),
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		methods, ok := routes[r.URL.Path]
