@@ -4,8 +4,8 @@
 // Dial returns a client whose methods mirror the Service's.
 //
 // The protocol is HTTP/1.1 with JSON bodies. Its routes are in handler;
-// an error answer is {"code","message"} with the *grocery.Error's code and
-// message, and the client returns it as that *grocery.Error, so a caller
+// an error answer is {"code","message","next"} with the *grocery.Error's
+// fields, and the client returns it as that *grocery.Error, so a caller
 // sees the same error through the socket as from the file.
 //
 // The socket has mode 0600: only the server's user reaches it.
@@ -14,6 +14,8 @@ package admin
 import (
 	"errors"
 	"time"
+
+	"github.com/grocerydata/grocery/grocery"
 )
 
 // ErrNoAdmin means that no admin server answers on a socket: there is no
@@ -33,10 +35,13 @@ const (
 // SocketPath returns the admin socket of a data file: dbPath + ".sock".
 func SocketPath(dbPath string) string { return dbPath + ".sock" }
 
-// errorBody is the body of an error answer.
+// errorBody is the body of an error answer: a *grocery.Error's fields.
+// Message is without the follow-up, which travels as Next so that the
+// client words it in its own interface's verbs.
 type errorBody struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
+	Code    string       `json:"code"`
+	Message string       `json:"message"`
+	Next    grocery.Next `json:"next,omitempty"`
 }
 
 // revokeInput is the body of POST /v1/keys/revoke.

@@ -633,6 +633,12 @@ func TestAdminQueries(t *testing.T) {
 		{"ErrHistoryUnknown", grocery.ENOTFOUND, func(q querier) (any, error) {
 			return q.PriceHistory(ctx, grocery.HistoryInput{SKU: "nope", Banner: "no-frills", Province: "ON"})
 		}},
+		{"ErrHistoryBarcode", grocery.ENOTFOUND, func(q querier) (any, error) {
+			return q.PriceHistory(ctx, grocery.HistoryInput{SKU: "068000000154", Banner: "no-frills", Province: "ON"})
+		}},
+		{"ErrHistoryNoSKU", grocery.EINVALID, func(q querier) (any, error) {
+			return q.PriceHistory(ctx, grocery.HistoryInput{Banner: "no-frills", Province: "ON"})
+		}},
 		{"ErrHistoryPeriod", grocery.EINVALID, func(q querier) (any, error) {
 			return q.PriceHistory(ctx, grocery.HistoryInput{SKU: "21000001_EA", Banner: "no-frills", Province: "ON", Period: "2y"})
 		}},
@@ -652,9 +658,13 @@ func TestAdminQueries(t *testing.T) {
 			got, err := tt.call(c)
 			errCode(t, wantErr, tt.code)
 			if tt.code != "" {
-				errCode(t, err, tt.code)
-				if g, w := grocery.ErrorMessage(err), grocery.ErrorMessage(wantErr); g != w {
-					t.Errorf("message: got %q, want %q", g, w)
+				// The same *grocery.Error, its follow-up (Next) included.
+				var got, want *grocery.Error
+				if !errors.As(err, &got) || !errors.As(wantErr, &want) {
+					t.Fatalf("got %v, want %v; want both to be a *grocery.Error", err, wantErr)
+				}
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("error (-service +client):\n%s", diff)
 				}
 				return
 			}

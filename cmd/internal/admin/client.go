@@ -252,7 +252,7 @@ func (c *Client) send(ctx context.Context, client *http.Client, method, path, co
 		if err := dec.Decode(&e); err != nil || e.Code == "" {
 			return grocery.Errorf(grocery.EINTERNAL, "the server on %s answered %s", c.path, resp.Status)
 		}
-		return &grocery.Error{Code: e.Code, Message: e.Message}
+		return &grocery.Error{Code: e.Code, Message: e.Message, Next: e.Next}
 	}
 	if err := dec.Decode(out); err != nil {
 		return grocery.Errorf(grocery.EINTERNAL, "the server on %s sent a malformed answer: %v", c.path, err)

@@ -239,7 +239,7 @@ func handler(svc *grocery.Service) http.Handler {
 			}
 			slices.Sort(allow)
 			w.Header().Set("Allow", strings.Join(allow, ", "))
-			writeJSON(w, http.StatusMethodNotAllowed, errorBody{grocery.EINVALID, fmt.Sprintf("method %s is not allowed on %s", r.Method, r.URL.Path)})
+			writeJSON(w, http.StatusMethodNotAllowed, errorBody{Code: grocery.EINVALID, Message: fmt.Sprintf("method %s is not allowed on %s", r.Method, r.URL.Path)})
 			return
 		}
 		v, err := rt.call(w, r)
@@ -275,13 +275,19 @@ func decodeBody(w http.ResponseWriter, r *http.Request, v any) error {
 	}
 }
 
+// writeError answers err: a *grocery.Error as it is, any other error as
+// EINTERNAL without its text.
 func writeError(w http.ResponseWriter, err error) {
-	code := grocery.ErrorCode(err)
-	status, ok := statusOf[code]
+	body := errorBody{Code: grocery.ErrorCode(err), Message: grocery.ErrorMessage(err)}
+	var ge *grocery.Error
+	if errors.As(err, &ge) {
+		body.Message, body.Next = ge.Message, ge.Next
+	}
+	status, ok := statusOf[body.Code]
 	if !ok {
 		status = http.StatusInternalServerError
 	}
-	writeJSON(w, status, errorBody{code, grocery.ErrorMessage(err)})
+	writeJSON(w, status, body)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
