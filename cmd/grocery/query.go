@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"io"
 	"strings"
 
+	"github.com/grocerydata/grocery/cmd/internal/admin"
 	"github.com/grocerydata/grocery/grocery"
 	"github.com/spf13/cobra"
 )
@@ -52,9 +54,24 @@ func provinceCodes() string {
 	return strings.Join(codes, " ")
 }
 
-// runQuery opens the data file read-only, runs one query and prints its
-// result: as JSON with --json, else with print.
-func runQuery[R any](a *app, cmd *cobra.Command, q *queryFlags, call func(context.Context, *grocery.Service) (R, error), print func(io.Writer, R) error) error {
+// querier answers the lookup commands: the data file opened read-only (a
+// *grocery.Service) or, while a server holds the file, that server through
+// its admin socket (an *admin.Client). A new query is one method here.
+type querier interface {
+	LookupProduct(context.Context, grocery.LookupInput) (*grocery.LookupResult, error)
+	SearchProducts(context.Context, grocery.SearchInput) (*grocery.SearchResult, error)
+	PriceHistory(context.Context, grocery.HistoryInput) (*grocery.HistoryResult, error)
+	ListReferenceStores(context.Context, grocery.StoresInput) (*grocery.StoresResult, error)
+}
+
+var (
+	_ querier = (*grocery.Service)(nil)
+	_ querier = (*admin.Client)(nil)
+)
+
+// runQuery runs one query and prints its result: as JSON with --json,
+// else with print.
+func runQuery[R any](a *app, cmd *cobra.Command, q *queryFlags, call func(context.Context, querier) (R, error), print func(io.Writer, R) error) error {
 	// The library reads a limit of 0 as "the default"; a --limit the user
 	// gave is checked as given, so --limit 0 is an error like --limit 51.
 	if cmd.Flags().Changed("limit") {
@@ -62,12 +79,7 @@ func runQuery[R any](a *app, cmd *cobra.Command, q *queryFlags, call func(contex
 			return err
 		}
 	}
-	svc, err := a.openRead(cmd)
-	if err != nil {
-		return err
-	}
-	defer svc.Close()
-	res, err := call(cmd.Context(), svc)
+	res, err := ask(a, cmd, call)
 	if err != nil {
 		return err
 	}
@@ -75,6 +87,28 @@ func runQuery[R any](a *app, cmd *cobra.Command, q *queryFlags, call func(contex
 		return writeJSON(cmd.OutOrStdout(), res)
 	}
 	return print(cmd.OutOrStdout(), res)
+}
+
+// ask is the one place a query picks its source. A server that holds the
+// data file answers through its admin socket when one answers there (a
+// writer's lock keeps a read-only open out); else the file is opened
+// read-only here. The server's errors are its *grocery.Error values, so
+// the output and exit status are the same either way.
+func ask[R any](a *app, cmd *cobra.Command, call func(context.Context, querier) (R, error)) (R, error) {
+	ctx := cmd.Context()
+	c := admin.Dial(admin.SocketPath(a.dbPath(cmd)))
+	defer c.Close()
+	res, err := call(ctx, c)
+	if !errors.Is(err, admin.ErrNoAdmin) {
+		return res, err
+	}
+	svc, err := a.openRead(cmd)
+	if err != nil {
+		var zero R
+		return zero, err
+	}
+	defer svc.Close()
+	return call(ctx, svc)
 }
 
 func completeProvince(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
@@ -120,8 +154,8 @@ does not prove it is unavailable. Use an offer's SKU with 'grocery history'.`,
 			if err != nil {
 				return err
 			}
-			return runQuery(a, cmd, &q, func(ctx context.Context, svc *grocery.Service) (*grocery.LookupResult, error) {
-				return svc.LookupProduct(ctx, grocery.LookupInput{UPC: args[0], Province: prov, Limit: q.limit})
+			return runQuery(a, cmd, &q, func(ctx context.Context, src querier) (*grocery.LookupResult, error) {
+				return src.LookupProduct(ctx, grocery.LookupInput{UPC: args[0], Province: prov, Limit: q.limit})
 			}, printLookup)
 		}),
 	}
@@ -145,8 +179,8 @@ province. It never mixes provinces.`,
 			if err != nil {
 				return err
 			}
-			return runQuery(a, cmd, &q, func(ctx context.Context, svc *grocery.Service) (*grocery.SearchResult, error) {
-				return svc.SearchProducts(ctx, grocery.SearchInput{Query: strings.Join(args, " "), Province: prov, Limit: q.limit})
+			return runQuery(a, cmd, &q, func(ctx context.Context, src querier) (*grocery.SearchResult, error) {
+				return src.SearchProducts(ctx, grocery.SearchInput{Query: strings.Join(args, " "), Province: prov, Limit: q.limit})
 			}, printSearch)
 		}),
 	}
@@ -173,8 +207,8 @@ stores of one province, day by day: lowest, median and highest price.`,
 			if err != nil {
 				return err
 			}
-			return runQuery(a, cmd, &q, func(ctx context.Context, svc *grocery.Service) (*grocery.HistoryResult, error) {
-				return svc.PriceHistory(ctx, grocery.HistoryInput{SKU: args[0], Banner: banner, Province: prov, Period: period})
+			return runQuery(a, cmd, &q, func(ctx context.Context, src querier) (*grocery.HistoryResult, error) {
+				return src.PriceHistory(ctx, grocery.HistoryInput{SKU: args[0], Banner: banner, Province: prov, Period: period})
 			}, printHistory)
 		}),
 	}
@@ -206,8 +240,8 @@ all grocery stores.`,
 			if err != nil {
 				return err
 			}
-			return runQuery(a, cmd, &q, func(ctx context.Context, svc *grocery.Service) (*grocery.StoresResult, error) {
-				return svc.ListReferenceStores(ctx, grocery.StoresInput{Province: prov, Banner: banner, Limit: q.limit})
+			return runQuery(a, cmd, &q, func(ctx context.Context, src querier) (*grocery.StoresResult, error) {
+				return src.ListReferenceStores(ctx, grocery.StoresInput{Province: prov, Banner: banner, Limit: q.limit})
 			}, printStores)
 		}),
 	}
