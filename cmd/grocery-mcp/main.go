@@ -1,6 +1,7 @@
 // Command grocery-mcp serves the grocery MCP interface alone: POST /mcp
 // (MCP 2025-06-18, stateless Streamable HTTP), GET /healthz, and the admin
-// socket beside the data file for the grocery CLI's key commands.
+// socket beside the data file for the grocery CLI's lookups, key commands
+// and imports.
 //
 //	grocery-mcp [--addr 127.0.0.1:8080] [--db ./grocery.db]
 //

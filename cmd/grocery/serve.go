@@ -31,7 +31,8 @@ func (a *app) serveCmd() *cobra.Command {
 		Long: `serve serves the grocery interfaces on one listener: MCP at /mcp (MCP
 2025-06-18, stateless Streamable HTTP) and GET /healthz. It holds the data
 file and listens on an admin socket beside it (<db>.sock, mode 0600) so
-that 'grocery keys' and 'grocery usage' keep working. SIGINT or SIGTERM
+that the lookups, 'grocery keys', 'grocery usage' and 'grocery import'
+keep working. SIGINT or SIGTERM
 stops it gracefully: requests in flight finish and quota counts are
 written.
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"net"
 	"os"
 	"testing"
 
@@ -107,4 +108,26 @@ func firstDiff(a, b string) int {
 		i++
 	}
 	return i
+}
+
+// TestQueriesFileHeld: a process holds the data file and a stale socket
+// (one nothing listens on) lies beside it: a lookup falls back to the file
+// and says in one line, after the lock timeout, that the file is in use.
+func TestQueriesFileHeld(t *testing.T) {
+	t.Parallel()
+	db := copyDemo(t)
+	svc, err := grocery.Open(db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	ln, err := net.Listen("unix", admin.SocketPath(db))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln.(*net.UnixListener).SetUnlinkOnClose(false)
+	ln.Close()
+	s := demoSummary.Samples
+	r := cli(t, nil, "lookup", s.CarriedUPC, "--province", s.Province, "--db", db)
+	fails(t, r, exitUnavailable, "grocery: data file "+db+" is in use by another process (a running server?)")
 }
