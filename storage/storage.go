@@ -36,6 +36,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"sync"
 	"time"
 
@@ -140,11 +141,22 @@ func Open(path string, opts Options) (*DB, error) {
 			return nil, err
 		}
 	}
+	mmap := 0
+	if !opts.ReadOnly && runtime.GOOS != "windows" {
+		// A writer that outgrows its mapping remaps it at commit, and
+		// bbolt then copies every dirty node's keys and values to the heap
+		// (about the size of what the transaction writes, per remap) and
+		// waits for every reader to finish. Mapping 1 GB of address space
+		// up front (not memory, not file: on Windows it would be) avoids
+		// both until the file reaches it.
+		mmap = 1 << 30
+	}
 	b, err := bolt.Open(path, 0o600, &bolt.Options{
-		Timeout:      timeout,
-		ReadOnly:     opts.ReadOnly,
-		NoSync:       opts.NoSync,
-		FreelistType: bolt.FreelistMapType,
+		InitialMmapSize: mmap,
+		Timeout:         timeout,
+		ReadOnly:        opts.ReadOnly,
+		NoSync:          opts.NoSync,
+		FreelistType:    bolt.FreelistMapType,
 		// Statistics take a lock and merge counters at the start and end
 		// of every transaction; nothing reads them.
 		NoStatistics: true,
