@@ -27,6 +27,7 @@ func (s *Service) writeBatch(ctx context.Context, b *batch) (batchStats, error) 
 func (s *Service) write(ctx context.Context, b *batch, appendOrder bool) (batchStats, error) {
 	var st batchStats
 	err := s.db.Update(func(tx *storage.Tx) error {
+		tx.Packed()
 		if appendOrder {
 			tx.AppendOrder()
 		}
@@ -284,7 +285,7 @@ func (w *writer) writeObservations(ctx context.Context, b *batch) error {
 	latestGen := make([]int32, len(w.storeList))
 	var storesInSeries []int32
 
-	var day, merged storage.Day
+	var blk blockMerge
 	for i := 0; i < len(recs); {
 		sIdx := recs[i].series
 		key := series[sIdx]
@@ -292,23 +293,35 @@ func (w *writer) writeObservations(ctx context.Context, b *batch) error {
 		storesInSeries = storesInSeries[:0]
 		firstDate := recs[i].date
 		for i < len(recs) && recs[i].series == sIdx {
-			date := recs[i].date
-			j := i
-			for j < len(recs) && recs[j].series == sIdx && recs[j].date == date {
-				j++
-			}
-			group := recs[i:j]
-			if err := w.mergeDay(key, date, group, &day, &merged, dayCounts, days, int32(minDate)); err != nil {
+			// One block of days: read it once, merge each day's rows,
+			// write it once.
+			start := storage.BlockStart(recs[i].date)
+			if err := blk.begin(w.tx, key, start); err != nil {
 				return err
 			}
-			for _, r := range group {
-				if latestGen[r.store] != gen {
-					latestGen[r.store] = gen
-					storesInSeries = append(storesInSeries, r.store)
+			for i < len(recs) && recs[i].series == sIdx && storage.BlockStart(recs[i].date) == start {
+				date := recs[i].date
+				j := i
+				for j < len(recs) && recs[j].series == sIdx && recs[j].date == date {
+					j++
 				}
-				latest[r.store] = r
+				group := recs[i:j]
+				old, merged := blk.day(date)
+				if w.mergeDay(old, date, group, merged, dayCounts, days, int32(minDate)) {
+					blk.changed = true
+				}
+				for _, r := range group {
+					if latestGen[r.store] != gen {
+						latestGen[r.store] = gen
+						storesInSeries = append(storesInSeries, r.store)
+					}
+					latest[r.store] = r
+				}
+				i = j
 			}
-			i = j
+			if err := blk.end(w.tx, key); err != nil {
+				return err
+			}
 		}
 		lastDate := recs[i-1].date
 		if err := w.finishSeries(key, firstDate, lastDate, storesInSeries, latest); err != nil {
@@ -363,19 +376,60 @@ func (w *writer) writeLatest() error {
 	return nil
 }
 
-// mergeDay merges one day's observations of a series with what is stored.
-func (w *writer) mergeDay(key seriesKey, date int32, group []obsRec, day, merged *storage.Day, dayCounts []int32, days int, minDate int32) error {
-	found, err := w.tx.Day(key.banner, key.sku, key.province, date, day)
-	if err != nil {
-		return err
+// blockMerge merges a batch's observations into one stored block of a
+// series, reusing its buffers from block to block.
+type blockMerge struct {
+	old, merged storage.Block
+	oi          int                                // next day of old to copy
+	entries     [storage.BlockDays][]storage.Entry // merged days' entries, by offset
+	fresh       uint32                             // offsets of the days merged (not copied)
+	changed     bool
+}
+
+func (m *blockMerge) begin(tx *storage.Tx, key seriesKey, start int32) error {
+	m.oi, m.changed, m.fresh = 0, false, 0
+	m.merged.Start, m.merged.Days = start, m.merged.Days[:0]
+	return tx.ReadBlock(key.banner, key.sku, key.province, start, &m.old)
+}
+
+// day returns the stored day of date (nil when none) and the merged day
+// to fill, after copying the stored days before date.
+func (m *blockMerge) day(date int32) (old, merged *storage.Day) {
+	for m.oi < len(m.old.Days) && m.old.Days[m.oi].Date < date {
+		m.merged.Days = append(m.merged.Days, m.old.Days[m.oi])
+		m.oi++
 	}
-	if !found {
-		day.Entries = day.Entries[:0]
+	if m.oi < len(m.old.Days) && m.old.Days[m.oi].Date == date {
+		old = &m.old.Days[m.oi]
+		m.oi++
 	}
-	merged.Date = date
-	merged.Entries = merged.Entries[:0]
+	off := date - m.merged.Start
+	m.fresh |= 1 << off
+	m.merged.Days = append(m.merged.Days, storage.Day{Date: date, Entries: m.entries[off][:0]})
+	return old, &m.merged.Days[len(m.merged.Days)-1]
+}
+
+func (m *blockMerge) end(tx *storage.Tx, key seriesKey) error {
+	m.merged.Days = append(m.merged.Days, m.old.Days[m.oi:]...)
+	for _, d := range m.merged.Days {
+		if off := d.Date - m.merged.Start; m.fresh&(1<<off) != 0 {
+			m.entries[off] = d.Entries[:0] // keep the buffer, grown or not
+		}
+	}
+	if !m.changed {
+		return nil
+	}
+	return tx.PutBlock(key.banner, key.sku, key.province, &m.merged)
+}
+
+// mergeDay merges one day's observations of a series with the stored day
+// (old, or nil) into merged, and reports whether it differs from old.
+func (w *writer) mergeDay(oldDay *storage.Day, date int32, group []obsRec, merged *storage.Day, dayCounts []int32, days int, minDate int32) bool {
+	var old []storage.Entry
+	if oldDay != nil {
+		old = oldDay.Entries
+	}
 	changed := false
-	old := day.Entries
 	for gi := 0; gi < len(group); {
 		r := group[gi]
 		// Several rows for one store and day count once; import has
@@ -407,11 +461,12 @@ func (w *writer) mergeDay(key seriesKey, date int32, group []obsRec, day, merged
 		merged.Entries = append(merged.Entries, e)
 	}
 	merged.Entries = append(merged.Entries, old...)
-	if !changed {
-		return nil
+	if !changed { // merged.Entries equal oldDay's
+		merged.Count, merged.Min, merged.Median, merged.Max = oldDay.Count, oldDay.Min, oldDay.Median, oldDay.Max
+		return false
 	}
 	summarise(merged)
-	return w.tx.PutDay(key.banner, key.sku, key.province, merged)
+	return true
 }
 
 // summarise sets a day's count, minimum, median and maximum price.

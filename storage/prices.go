@@ -3,6 +3,7 @@ package storage
 import (
 	"bytes"
 	"encoding/binary"
+	"slices"
 )
 
 // Entry is one store's observation of a SKU on one day. Prices are in cents.
@@ -22,56 +23,253 @@ type Day struct {
 	Entries          []Entry // sorted by Store; nil when read header-only
 }
 
-func (d *Day) encode(e enc) enc {
-	e = e.uvarint(uint64(d.Count)).uvarint(uint64(d.Min)).uvarint(uint64(d.Median)).uvarint(uint64(d.Max))
-	prev := uint32(0)
-	for _, x := range d.Entries {
-		e = e.uvarint(uint64(x.Store - prev)).uvarint(uint64(x.Price)).uvarint(uint64(x.Regular - x.Price))
-		if x.PromoEnd == 0 {
-			e = e.uvarint(0)
-		} else {
-			e = e.uvarint(uint64(x.PromoEnd-d.Date) + 1)
-		}
-		prev = x.Store
+// A series is stored in blocks of blockDays consecutive days, one record
+// per block: with few stores observing a SKU on a day, a record per day
+// would cost more in key and page overhead than its prices.
+const (
+	blockBits = 4
+	blockDays = 1 << blockBits
+)
+
+// blockStart returns the first day of the block holding day.
+func blockStart(day int32) int32 { return day &^ (blockDays - 1) }
+
+// A block's value is its days in date order, each:
+//
+//	offset(1)                 day - block start
+//	uvarint(count<<1 | full)  full: the summary follows; else (1 or 2
+//	                          entries) it is derived from the entries
+//	[uvarint(min) varint(median-min) varint(max-median)]
+//	uvarint(len)              bytes of the entries, to skip them
+//	entries                   by store: uvarint(store delta<<1 | promo),
+//	                          varint(price - previous price, from min or 0),
+//	                          [uvarint(regular-price) uvarint(promo end)]
+//
+// where promo end is 0 for none, else zigzag(end - date) + 1.
+
+// compactSummary reports whether d's summary is what its entries give
+// when it has one or two of them, so that it need not be stored.
+func compactSummary(d *Day) bool {
+	if d.Count == 0 || d.Count > 2 || int(d.Count) != len(d.Entries) {
+		return false
 	}
-	return e
+	lo, med, hi := summaryOf(d.Entries)
+	return lo == d.Min && med == d.Median && hi == d.Max
 }
 
-// decodeDay decodes v into d, reusing d.Entries' storage.
-func decodeDay(date int32, v []byte, d *Day, entries bool) error {
-	r := dec{b: v}
-	d.Date = date
-	d.Count, d.Min, d.Median, d.Max = r.u32(), r.u32(), r.u32(), r.u32()
-	d.Entries = d.Entries[:0]
-	if !entries || r.err != nil {
-		return r.err
+// summaryOf returns the minimum, median and maximum price of one or two
+// entries (the median of two is their mean, rounded up).
+func summaryOf(es []Entry) (lo, med, hi uint32) {
+	lo, hi = es[0].Price, es[0].Price
+	if len(es) > 1 {
+		lo, hi = min(lo, es[1].Price), max(hi, es[1].Price)
 	}
-	prev := uint32(0)
-	for i := uint32(0); i < d.Count && r.err == nil; i++ {
-		x := Entry{Store: prev + r.u32(), Price: r.u32()}
-		x.Regular = x.Price + r.u32()
-		if pe := r.uvarint(); pe != 0 {
-			x.PromoEnd = date + int32(pe) - 1
+	return lo, (lo + hi + 1) / 2, hi
+}
+
+func zigzag(v int64) uint64 { return uint64(v<<1) ^ uint64(v>>63) }
+
+func unzigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
+
+// encodeDay appends one day of a block whose first day is start.
+func encodeDay(e enc, start int32, d *Day) enc {
+	full := !compactSummary(d)
+	e = append(e, byte(d.Date-start))
+	if full {
+		e = e.uvarint(uint64(d.Count)<<1 | 1).uvarint(uint64(d.Min)).
+			varint(int64(d.Median) - int64(d.Min)).varint(int64(d.Max) - int64(d.Median))
+	} else {
+		e = e.uvarint(uint64(d.Count) << 1)
+	}
+	var buf [256]byte
+	body := enc(buf[:0])
+	prevStore := uint32(0)
+	prevPrice := int64(0)
+	if full {
+		prevPrice = int64(d.Min)
+	}
+	for _, x := range d.Entries {
+		promo := x.Regular != x.Price || x.PromoEnd != 0
+		head := uint64(x.Store-prevStore) << 1
+		if promo {
+			head |= 1
 		}
-		prev = x.Store
-		d.Entries = append(d.Entries, x)
+		body = body.uvarint(head).varint(int64(x.Price) - prevPrice)
+		if promo {
+			body = body.uvarint(uint64(x.Regular - x.Price))
+			if x.PromoEnd == 0 {
+				body = body.uvarint(0)
+			} else {
+				body = body.uvarint(zigzag(int64(x.PromoEnd)-int64(d.Date)) + 1)
+			}
+		}
+		prevStore, prevPrice = x.Store, int64(x.Price)
 	}
+	return append(e.uvarint(uint64(len(body))), body...)
+}
+
+// decodeDay decodes the day at the start of r's bytes into d, reusing
+// d.Entries' storage; with entries false it leaves d.Entries empty.
+func decodeDay(r *dec, start int32, d *Day, entries bool) {
+	if r.err != nil {
+		return
+	}
+	if len(r.b) == 0 {
+		r.err = errCorrupt
+		return
+	}
+	d.Date = start + int32(r.b[0])
+	r.b = r.b[1:]
+	head := r.uvarint()
+	d.Count = uint32(head >> 1)
+	full := head&1 == 1
+	if full {
+		d.Min = r.u32()
+		d.Median = uint32(int64(d.Min) + r.varint())
+		d.Max = uint32(int64(d.Median) + r.varint())
+	}
+	n := r.uvarint()
+	if r.err != nil || uint64(len(r.b)) < n {
+		r.err = errCorrupt
+		return
+	}
+	body := dec{b: r.b[:n]}
+	r.b = r.b[n:]
+	d.Entries = d.Entries[:0]
+	if !entries && full {
+		return
+	}
+	var local [2]Entry
+	es := d.Entries
+	if !entries {
+		es = local[:0]
+	}
+	prevStore := uint32(0)
+	prevPrice := int64(0)
+	if full {
+		prevPrice = int64(d.Min)
+	}
+	for i := uint32(0); i < d.Count && body.err == nil; i++ {
+		head := body.uvarint()
+		x := Entry{Store: prevStore + uint32(head>>1), Price: uint32(prevPrice + body.varint())}
+		x.Regular = x.Price
+		if head&1 == 1 {
+			x.Regular += body.u32()
+			if pe := body.uvarint(); pe != 0 {
+				x.PromoEnd = int32(int64(d.Date) + unzigzag(pe-1))
+			}
+		}
+		prevStore, prevPrice = x.Store, int64(x.Price)
+		es = append(es, x)
+	}
+	if body.err != nil || len(body.b) != 0 || len(es) != int(d.Count) {
+		r.err = errCorrupt
+		return
+	}
+	if !full {
+		if len(es) == 0 {
+			r.err = errCorrupt
+			return
+		}
+		d.Min, d.Median, d.Max = summaryOf(es)
+	}
+	if entries {
+		d.Entries = es
+	}
+}
+
+// Block is the stored days of one series in one block of days.
+type Block struct {
+	Start int32 // the block's first day
+	Days  []Day // by date; their Entries are reused by the next read
+}
+
+// decodeBlock decodes v into b, reusing b.Days' storage.
+func decodeBlock(start int32, v []byte, b *Block) error {
+	b.Start = start
+	r := dec{b: v}
+	n := 0
+	for len(r.b) > 0 && r.err == nil {
+		if n == len(b.Days) {
+			b.Days = append(b.Days, Day{})
+		}
+		decodeDay(&r, start, &b.Days[n], true)
+		n++
+	}
+	b.Days = b.Days[:n]
 	return r.err
+}
+
+// BlockDays is the number of days a block holds.
+const BlockDays = blockDays
+
+// BlockStart returns the first day of the block that holds day.
+func BlockStart(day int32) int32 { return blockStart(day) }
+
+// ReadBlock reads the stored days of a series in the block that holds
+// day into b (none when the block is not stored).
+func (t *Tx) ReadBlock(banner, sku, province string, day int32, b *Block) error {
+	start := blockStart(day)
+	v := t.series().Get(appendDay(seriesPrefix(banner, sku, province), start))
+	b.Start = start
+	if v == nil {
+		b.Days = b.Days[:0]
+		return nil
+	}
+	return decodeBlock(start, v, b)
+}
+
+// PutBlock writes the days of a series in one block, replacing what the
+// block held; b.Days must be in date order within the block. An empty
+// block is deleted.
+func (t *Tx) PutBlock(banner, sku, province string, b *Block) error {
+	k := appendDay(seriesPrefix(banner, sku, province), b.Start)
+	if len(b.Days) == 0 {
+		return t.series().Delete(k)
+	}
+	var buf [1024]byte
+	e := enc(buf[:0])
+	for i := range b.Days {
+		d := &b.Days[i]
+		if blockStart(d.Date) != b.Start || (i > 0 && d.Date <= b.Days[i-1].Date) {
+			return errCorrupt
+		}
+		e = encodeDay(e, b.Start, d)
+	}
+	return t.put(t.series(), k, e)
 }
 
 // Day reads one day of a series into d (entries included).
 func (t *Tx) Day(banner, sku, province string, date int32, d *Day) (bool, error) {
-	v := t.series().Get(appendDay(seriesPrefix(banner, sku, province), date))
-	if v == nil {
-		return false, nil
+	var b Block
+	if err := t.ReadBlock(banner, sku, province, date, &b); err != nil {
+		return false, err
 	}
-	return true, decodeDay(date, v, d, true)
+	for _, x := range b.Days {
+		if x.Date == date {
+			*d = x
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
-// PutDay writes one day of a series.
+// PutDay writes one day of a series, replacing a stored day of that date.
 func (t *Tx) PutDay(banner, sku, province string, d *Day) error {
-	k := appendDay(seriesPrefix(banner, sku, province), d.Date)
-	return t.put(t.series(), k, d.encode(nil))
+	var b Block
+	if err := t.ReadBlock(banner, sku, province, d.Date, &b); err != nil {
+		return err
+	}
+	i := 0
+	for i < len(b.Days) && b.Days[i].Date < d.Date {
+		i++
+	}
+	if i < len(b.Days) && b.Days[i].Date == d.Date {
+		b.Days[i] = *d
+	} else {
+		b.Days = slices.Insert(b.Days, i, *d)
+	}
+	return t.PutBlock(banner, sku, province, &b)
 }
 
 // Series calls fn for each stored day of a series from 'from' to 'to'
@@ -79,10 +277,14 @@ func (t *Tx) PutDay(banner, sku, province string, d *Day) error {
 // only the summary is decoded. fn may keep d only until it returns; it
 // stops the scan by returning ErrStop.
 func (t *Tx) Series(banner, sku, province string, from, to int32, entries, reverse bool, fn func(d *Day) error) error {
+	if from > to {
+		return nil
+	}
 	prefix := seriesPrefix(banner, sku, province)
-	lo := appendDay(prefix[:len(prefix):len(prefix)], from)
-	hi := appendDay(prefix[:len(prefix):len(prefix)], to)
+	lo := appendDay(prefix[:len(prefix):len(prefix)], blockStart(from))
+	hi := appendDay(prefix[:len(prefix):len(prefix)], blockStart(to))
 	var d Day
+	var offs [blockDays]int // reverse: where each day of a block starts
 	c := t.series().Cursor()
 	var k, v []byte
 	if reverse {
@@ -99,17 +301,56 @@ func (t *Tx) Series(banner, sku, province string, from, to int32, entries, rever
 		if bytes.Compare(k, lo) < 0 || bytes.Compare(k, hi) > 0 {
 			break
 		}
-		if err := decodeDay(int32(binary.BigEndian.Uint32(k[len(prefix):])), v, &d, entries); err != nil {
-			return err
-		}
-		if err := fn(&d); err != nil {
-			return stopped(err)
-		}
-		if reverse {
-			k, v = c.Prev()
-		} else {
+		start := int32(binary.BigEndian.Uint32(k[len(prefix):]))
+		r := dec{b: v}
+		if !reverse {
+			for len(r.b) > 0 {
+				decodeDay(&r, start, &d, entries)
+				if r.err != nil {
+					return r.err
+				}
+				if d.Date < from {
+					continue
+				}
+				if d.Date > to {
+					return nil
+				}
+				if err := fn(&d); err != nil {
+					return stopped(err)
+				}
+			}
 			k, v = c.Next()
+			continue
 		}
+		n := 0
+		for len(r.b) > 0 && n < len(offs) {
+			offs[n] = len(v) - len(r.b)
+			n++
+			decodeDay(&r, start, &d, false)
+			if r.err != nil {
+				return r.err
+			}
+		}
+		if len(r.b) > 0 {
+			return errCorrupt
+		}
+		for i := n - 1; i >= 0; i-- {
+			r := dec{b: v[offs[i]:]}
+			decodeDay(&r, start, &d, entries)
+			if r.err != nil {
+				return r.err
+			}
+			if d.Date > to {
+				continue
+			}
+			if d.Date < from {
+				return nil
+			}
+			if err := fn(&d); err != nil {
+				return stopped(err)
+			}
+		}
+		k, v = c.Prev()
 	}
 	return nil
 }

@@ -15,8 +15,9 @@
 //	products   gtin(14) -> Product
 //	skus       banner 0x00 sku -> SKU
 //	gtinskus   gtin(14) banner 0x00 sku -> (empty)
-//	series     banner 0x00 sku 0x00 province(2) day(4) -> Day: one day of
-//	           one SKU's observations across a province's stores
+//	dayblocks  banner 0x00 sku 0x00 province(2) day(4) -> Block: the days,
+//	           from day (a multiple of 16) to day+15, of one SKU's
+//	           observations across a province's stores
 //	offers     province(2) gtin(14) banner 0x00 sku -> Offer
 //	tokens     province(2) token 0x00 gtin(14) -> token flags
 //	latest     store_id 0x00 sku -> Latest: a store's latest price of a SKU
@@ -35,6 +36,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"sync"
 	"time"
 
@@ -43,7 +45,10 @@ import (
 )
 
 // FormatVersion is the on-disk format this package reads and writes.
-const FormatVersion = 1
+//
+// Version 2 stores a series in blocks of 16 days (version 1: one record a
+// day); a writable Open converts a version 1 file.
+const FormatVersion = 2
 
 // Bucket names.
 var (
@@ -53,7 +58,7 @@ var (
 	bucketProducts  = []byte("products")
 	bucketSKUs      = []byte("skus")
 	bucketGTINSKUs  = []byte("gtinskus")
-	bucketSeries    = []byte("series")
+	bucketSeries    = []byte("dayblocks")
 	bucketOffers    = []byte("offers")
 	bucketTokens    = []byte("tokens")
 	bucketLatest    = []byte("latest")
@@ -136,11 +141,22 @@ func Open(path string, opts Options) (*DB, error) {
 			return nil, err
 		}
 	}
+	mmap := 0
+	if !opts.ReadOnly && runtime.GOOS != "windows" {
+		// A writer that outgrows its mapping remaps it at commit, and
+		// bbolt then copies every dirty node's keys and values to the heap
+		// (about the size of what the transaction writes, per remap) and
+		// waits for every reader to finish. Mapping 1 GB of address space
+		// up front (not memory, not file: on Windows it would be) avoids
+		// both until the file reaches it.
+		mmap = 1 << 30
+	}
 	b, err := bolt.Open(path, 0o600, &bolt.Options{
-		Timeout:      timeout,
-		ReadOnly:     opts.ReadOnly,
-		NoSync:       opts.NoSync,
-		FreelistType: bolt.FreelistMapType,
+		InitialMmapSize: mmap,
+		Timeout:         timeout,
+		ReadOnly:        opts.ReadOnly,
+		NoSync:          opts.NoSync,
+		FreelistType:    bolt.FreelistMapType,
 		// Statistics take a lock and merge counters at the start and end
 		// of every transaction; nothing reads them.
 		NoStatistics: true,
@@ -153,6 +169,9 @@ func Open(path string, opts Options) (*DB, error) {
 	case err != nil:
 		return nil, err
 	}
+	// bbolt grows a file past 16 MB by 16 MB beyond what it needs; 1 MB
+	// keeps a small file small at the cost of more frequent growth.
+	b.AllocSize = 1 << 20
 	db := &DB{bolt: b}
 	if opts.ReadOnly {
 		err = b.View(checkFormat)
@@ -175,7 +194,9 @@ func checkFormat(tx *bolt.Tx) error {
 	if len(v) != 4 {
 		return ErrNotDataFile
 	}
-	if n := binary.BigEndian.Uint32(v); n != FormatVersion {
+	if n := binary.BigEndian.Uint32(v); n == 1 {
+		return fmt.Errorf("%w: version 1, this program reads version %d: open it once for writing (grocery import, serve or keys) to convert it", ErrFormat, FormatVersion)
+	} else if n != FormatVersion {
 		return fmt.Errorf("%w: version %d, this program reads version %d", ErrFormat, n, FormatVersion)
 	}
 	for _, name := range allBuckets {
@@ -188,6 +209,11 @@ func checkFormat(tx *bolt.Tx) error {
 
 func initBuckets(tx *bolt.Tx) error {
 	if tx.Bucket(bucketMeta) != nil {
+		if v := tx.Bucket(bucketMeta).Get(keyFormat); len(v) == 4 && binary.BigEndian.Uint32(v) == 1 {
+			if err := migrateV1(tx); err != nil {
+				return fmt.Errorf("converting the data file from format version 1: %w", err)
+			}
+		}
 		// Buckets added within this format version are created on the
 		// first writable open of an older file.
 		for _, name := range allBuckets {
@@ -336,6 +362,17 @@ func seriesPrefix(banner, sku, province string) []byte {
 }
 
 func hasPrefix(k, prefix []byte) bool { return k != nil && bytes.HasPrefix(k, prefix) }
+
+// Packed tells the transaction to fill the pages of the data buckets it
+// writes to 90% instead of bbolt's 50%. bbolt splits a node at commit at
+// the fill percentage whatever the write order, so at 50% a bulk write
+// leaves every page half empty; at 90% a page still takes some growth
+// before it splits again.
+func (t *Tx) Packed() {
+	for _, id := range []int{idStores, idStoreLoc, idProducts, idSKUs, idGTINSKUs, idSeries, idOffers, idTokens, idLatest, idStoreDays} {
+		t.b(id).FillPercent = 0.9
+	}
+}
 
 // AppendOrder tells the transaction that its series writes come in key
 // order after every existing series key (a bulk load), so pages are
