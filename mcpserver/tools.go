@@ -120,7 +120,16 @@ total counts every matching store; fewer stores than total means limit cut the l
 // call runs tools/call. The call is charged first, whatever follows: an
 // unknown tool, bad arguments, not found, or success. A success comes back
 // as the result's JSON (payload), anything else as result or rerr.
-func (s *server) call(r *http.Request, p *grocery.Principal, msg *message) (payload any, result *callResult, rerr *rpcError, usage *grocery.Usage) {
+// The tool's name goes into ci, even when the call is refused.
+func (s *server) call(r *http.Request, p *grocery.Principal, msg *message, ci *CallInfo) (payload any, result *callResult, rerr *rpcError, usage *grocery.Usage) {
+	req := &msg.Params
+	i := -1
+	if msg.paramsErr == nil && req.Name != "" {
+		i = slices.IndexFunc(s.tools, func(t tool) bool { return t.Name == req.Name })
+	}
+	if i >= 0 {
+		ci.Tool = s.tools[i].Name
+	}
 	ctx := grocery.NewContextWithPrincipal(r.Context(), p)
 	u, err := s.svc.Consume(ctx, p)
 	if err != nil {
@@ -130,11 +139,9 @@ func (s *server) call(r *http.Request, p *grocery.Principal, msg *message) (payl
 		}
 		return nil, res, rerr, &u
 	}
-	req := &msg.Params
 	if msg.paramsErr != nil || req.Name == "" {
 		return nil, nil, &rpcError{Code: codeInvalidParams, Message: `invalid params: tools/call takes {"name": TOOL, "arguments": {...}}`}, &u
 	}
-	i := slices.IndexFunc(s.tools, func(t tool) bool { return t.Name == req.Name })
 	if i < 0 {
 		return nil, nil, &rpcError{Code: codeInvalidParams, Message: fmt.Sprintf("unknown tool %q: the tools are lookup_product, search_products, price_history and list_reference_stores", req.Name)}, &u
 	}
