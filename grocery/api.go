@@ -32,7 +32,7 @@ type LookupInput struct {
 type SearchInput struct {
 	Query    string `json:"query"`
 	Province string `json:"province"`
-	Limit    int    `json:"limit,omitempty"` // 1..50; 0 means 10
+	Limit    int    `json:"limit,omitempty"` // products, not entries: 1..50; 0 means 10
 }
 
 // HistoryInput holds the arguments of PriceHistory.

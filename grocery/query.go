@@ -12,9 +12,11 @@ import (
 )
 
 // LookupProduct resolves a barcode to its product and returns the current
-// offers for it across the banners of one province, cheapest first. A
-// product the catalogue knows but no banner currently carries in the
-// province gives an empty Offers list, not an error.
+// offers for it across the banners of one province, cheapest first, at
+// most in.Limit of them (default 10). Total counts every current offer in
+// the province, so len(Offers) < Total says the list was cut. A product
+// the catalogue knows but no banner currently carries in the province
+// gives an empty Offers list and a Total of 0, not an error.
 //
 // It returns EINVALID for a malformed barcode (naming the expected check
 // digit), a restricted-circulation barcode, an unknown province or a limit
@@ -63,6 +65,7 @@ func (s *Service) LookupProduct(ctx context.Context, in LookupInput) (*LookupRes
 		slices.SortFunc(stored, func(a, b storage.Offer) int {
 			return cmp.Or(cmp.Compare(a.Price, b.Price), cmp.Compare(a.Banner, b.Banner), cmp.Compare(a.SKU, b.SKU))
 		})
+		res.Total = len(stored)
 		stored = stored[:min(len(stored), limit)]
 		qty, basis := unitOf(p.Size)
 		vals := offerValues{vals: make([]offerValue, 0, len(stored))}
@@ -123,10 +126,14 @@ func (v *offerValues) next() *offerValue {
 
 // SearchProducts finds products by name or brand in one province and
 // returns catalogue entries with current prices: one entry per product and
-// banner, best matches first. Words match case- and accent-insensitively,
-// a word matches any word it begins ("yog" finds "Yogurt"), and every word
-// of the query must match. It never returns a price history, and it never
-// mixes provinces.
+// banner. Products come best match first, and each product's entries are
+// together, cheapest first. in.Limit (default 10) counts products, not
+// entries, so a page shows the breadth of the matches; Total is the exact
+// number of matching products with a current price in the province, so
+// a result holding fewer distinct products than Total was cut. Words match
+// case- and accent-insensitively, a word matches any word it begins ("yog"
+// finds "Yogurt"), and every word of the query must match. It never
+// returns a price history, and it never mixes provinces.
 //
 // It returns EINVALID for an empty query, an unknown province or a limit
 // outside 1..50.
@@ -154,20 +161,33 @@ func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchRe
 		}
 		current := tx.AsOf() - freshDays
 		var p storage.Product
-		var entries []CatalogueEntry
 		for _, h := range hits {
-			if len(res.Results) >= limit {
-				break
-			}
 			gtin := string(h.gtin[:])
-			if _, err := tx.Product(gtin, &p); err != nil {
-				return err
+			if res.Total >= limit {
+				// Past the page: count the product if any banner has a
+				// current price for it, reading nothing else.
+				found := false
+				err := tx.Offers(province, gtin, func(o *storage.Offer) error {
+					if o.ObservedAt > current {
+						found = true
+						return storage.ErrStop
+					}
+					return nil
+				})
+				if err != nil {
+					return err
+				}
+				if found {
+					res.Total++
+				}
+				continue
 			}
-			entries = entries[:0]
+			// The product's entries go straight onto the page, then are
+			// completed and sorted in place.
+			start := len(res.Results)
 			err := tx.Offers(province, gtin, func(o *storage.Offer) error {
 				if o.ObservedAt > current {
-					entries = append(entries, CatalogueEntry{
-						UPC: GTIN(gtin).UPC(), Name: p.Name, Brand: p.Brand, Size: p.Size,
+					res.Results = append(res.Results, CatalogueEntry{
 						Banner: o.Banner, BannerName: bannerName(o.Banner), ExternalSKU: o.SKU,
 						Price: Cents(o.Price), RegularPrice: Cents(o.Regular), OnPromo: o.Price < o.Regular,
 						ObservedAt: Date(o.ObservedAt),
@@ -178,10 +198,22 @@ func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchRe
 			if err != nil {
 				return err
 			}
+			entries := res.Results[start:]
+			if len(entries) == 0 {
+				continue // matched, but no current price in the province
+			}
+			if _, err := tx.Product(gtin, &p); err != nil {
+				return err
+			}
+			upc := GTIN(gtin).UPC()
+			for i := range entries {
+				e := &entries[i]
+				e.UPC, e.Name, e.Brand, e.Size = upc, p.Name, p.Brand, p.Size
+			}
 			slices.SortFunc(entries, func(a, b CatalogueEntry) int {
-				return cmp.Or(cmp.Compare(a.Price, b.Price), cmp.Compare(a.Banner, b.Banner))
+				return cmp.Or(cmp.Compare(a.Price, b.Price), cmp.Compare(a.Banner, b.Banner), cmp.Compare(a.ExternalSKU, b.ExternalSKU))
 			})
-			res.Results = append(res.Results, entries[:min(len(entries), limit-len(res.Results))]...)
+			res.Total++
 		}
 		return nil
 	})

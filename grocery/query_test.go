@@ -41,6 +41,7 @@ func TestLookupProduct(t *testing.T) {
 					PromoEnds: datePtr(t, "2026-11-25"), MinPrice: 499, MaxPrice: 629, UnitPrice: centsPtr(25), UnitPriceBasis: "per 100 mL",
 					StoreCount: 3, ObservedAt: day(t, asOf)},
 			},
+			Total:    2, // the two current offers; Metro's is stale
 			Currency: "CAD",
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
@@ -66,6 +67,10 @@ func TestLookupProduct(t *testing.T) {
 		if len(got.Offers) != 1 || got.Offers[0].Banner != "no-frills" {
 			t.Fatalf("got %+v, want only the cheapest offer", got.Offers)
 		}
+		// The list was cut: Total still counts No Frills and Loblaws.
+		if got.Total != 2 {
+			t.Fatalf("total: got %d, want 2", got.Total)
+		}
 	})
 	t.Run("OKNotCarried", func(t *testing.T) {
 		for _, upc := range []string{upcIce, upcYogurt, upcSyrup} {
@@ -73,8 +78,8 @@ func TestLookupProduct(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got.Offers == nil || len(got.Offers) != 0 {
-				t.Fatalf("%s: got offers %#v, want an empty, non-nil list", upc, got.Offers)
+			if got.Offers == nil || len(got.Offers) != 0 || got.Total != 0 {
+				t.Fatalf("%s: got offers %#v, total %d; want an empty, non-nil list, total 0", upc, got.Offers, got.Total)
 			}
 			if got.Product.UPC != upc {
 				t.Fatalf("got product %q, want %q", got.Product.UPC, upc)
@@ -121,7 +126,7 @@ func TestSearchProducts(t *testing.T) {
 	s := MustFixture(t)
 	ctx := context.Background()
 	type entry struct{ UPC, Banner string }
-	search := func(t *testing.T, q, prov string, limit int) []entry {
+	search := func(t *testing.T, q, prov string, limit int) ([]entry, int) {
 		t.Helper()
 		res, err := s.SearchProducts(ctx, grocery.SearchInput{Query: q, Province: prov, Limit: limit})
 		if err != nil {
@@ -134,32 +139,40 @@ func TestSearchProducts(t *testing.T) {
 		for _, r := range res.Results {
 			out = append(out, entry{r.UPC, r.Banner})
 		}
-		return out
+		return out, res.Total
 	}
 	for _, tc := range []struct {
 		name, query, province string
 		limit                 int
 		want                  []entry
+		total                 int // matching products with a current price
 	}{
 		// Chocolate Milk has fewer words than 2% Partly Skimmed Milk:
 		// the closer match ranks first. Within a product, cheapest first.
-		{"OK", "milk", "ON", 0, []entry{{upcChoc, "loblaws"}, {upcMilk, "no-frills"}, {upcMilk, "loblaws"}}},
-		{"OKLimit", "milk", "ON", 2, []entry{{upcChoc, "loblaws"}, {upcMilk, "no-frills"}}},
-		{"OKBrand", "NATREL", "ON", 0, []entry{{upcChoc, "loblaws"}, {upcMilk, "no-frills"}, {upcMilk, "loblaws"}}},
-		{"OKEveryWord", "partly milk", "ON", 0, []entry{{upcMilk, "no-frills"}, {upcMilk, "loblaws"}}},
-		{"OKExactBeatsPrefix", "chocolate mil", "ON", 0, []entry{{upcChoc, "loblaws"}}},
-		{"OKAccents", "creme glacee", "QC", 0, []entry{{upcIce, "maxi"}}},
-		{"OKAccentsInQuery", "CRÈME", "QC", 0, []entry{{upcIce, "maxi"}}},
-		{"OKPrefix", "glac", "QC", 0, []entry{{upcIce, "maxi"}}},
-		{"OKApostrophe", "chapman's", "QC", 0, []entry{{upcIce, "maxi"}}},
-		{"OKProvinceScoped", "creme", "ON", 0, []entry{}},
-		{"OKStaleNotListed", "yogurt", "ON", 0, []entry{}},
-		{"OKNeverObserved", "maple syrup", "ON", 0, []entry{}},
-		{"OKNoMatch", "milk oikos", "ON", 0, []entry{}},
+		{"OK", "milk", "ON", 0, []entry{{upcChoc, "loblaws"}, {upcMilk, "no-frills"}, {upcMilk, "loblaws"}}, 2},
+		// The limit counts products: two products are all three entries.
+		{"OKLimit", "milk", "ON", 2, []entry{{upcChoc, "loblaws"}, {upcMilk, "no-frills"}, {upcMilk, "loblaws"}}, 2},
+		// One product of two: the total says the list was cut.
+		{"OKLimitCut", "milk", "ON", 1, []entry{{upcChoc, "loblaws"}}, 2},
+		{"OKBrand", "NATREL", "ON", 0, []entry{{upcChoc, "loblaws"}, {upcMilk, "no-frills"}, {upcMilk, "loblaws"}}, 2},
+		{"OKEveryWord", "partly milk", "ON", 0, []entry{{upcMilk, "no-frills"}, {upcMilk, "loblaws"}}, 1},
+		{"OKExactBeatsPrefix", "chocolate mil", "ON", 0, []entry{{upcChoc, "loblaws"}}, 1},
+		{"OKAccents", "creme glacee", "QC", 0, []entry{{upcIce, "maxi"}}, 1},
+		{"OKAccentsInQuery", "CRÈME", "QC", 0, []entry{{upcIce, "maxi"}}, 1},
+		{"OKPrefix", "glac", "QC", 0, []entry{{upcIce, "maxi"}}, 1},
+		{"OKApostrophe", "chapman's", "QC", 0, []entry{{upcIce, "maxi"}}, 1},
+		{"OKProvinceScoped", "creme", "ON", 0, []entry{}, 0},
+		{"OKStaleNotListed", "yogurt", "ON", 0, []entry{}, 0},
+		{"OKNeverObserved", "maple syrup", "ON", 0, []entry{}, 0},
+		{"OKNoMatch", "milk oikos", "ON", 0, []entry{}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, search(t, tc.query, tc.province, tc.limit)); diff != "" {
+			got, total := search(t, tc.query, tc.province, tc.limit)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Fatalf("search %q in %s (-want +got):\n%s", tc.query, tc.province, diff)
+			}
+			if total != tc.total {
+				t.Fatalf("search %q in %s: total %d, want %d", tc.query, tc.province, total, tc.total)
 			}
 		})
 	}
@@ -168,8 +181,13 @@ func TestSearchProducts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := []grocery.CatalogueEntry{{UPC: upcMilk, Name: "2% Partly Skimmed Milk", Brand: "Natrel", Size: "2 L",
-			Banner: "no-frills", BannerName: "No Frills", ExternalSKU: "21000001_EA", Price: 479, RegularPrice: 479, ObservedAt: day(t, asOf)}}
+		// One product, both of its current banner entries, cheapest first.
+		want := []grocery.CatalogueEntry{
+			{UPC: upcMilk, Name: "2% Partly Skimmed Milk", Brand: "Natrel", Size: "2 L",
+				Banner: "no-frills", BannerName: "No Frills", ExternalSKU: "21000001_EA", Price: 479, RegularPrice: 479, ObservedAt: day(t, asOf)},
+			{UPC: upcMilk, Name: "2% Partly Skimmed Milk", Brand: "Natrel", Size: "2 L",
+				Banner: "loblaws", BannerName: "Loblaws", ExternalSKU: "21000001_EA", Price: 499, RegularPrice: 599, OnPromo: true, ObservedAt: day(t, asOf)},
+		}
 		if diff := cmp.Diff(want, res.Results); diff != "" {
 			t.Fatalf("entry mismatch (-want +got):\n%s", diff)
 		}
@@ -184,6 +202,67 @@ func TestSearchProducts(t *testing.T) {
 			errCode(t, err, grocery.EINVALID)
 			if !strings.Contains(grocery.ErrorMessage(err), tc.msg) {
 				t.Fatalf("message: got %q, want it to contain %q", grocery.ErrorMessage(err), tc.msg)
+			}
+		})
+	}
+}
+
+// TestSearchProductsTotal checks the count of the products past the page:
+// a stale match is not counted, a current one is, and a page of one
+// product holds all of that product's banner entries.
+func TestSearchProductsTotal(t *testing.T) {
+	s := MustFixture(t)
+	ctx := context.Background()
+	const (
+		upcOikos   = "062910415015" // "Yogurt", Oikos: two words, the closest match
+		upcVanilla = "062910415022" // "Greek Yogurt Vanilla", Oikos
+	)
+	b := &grocery.Batch{
+		Products: []grocery.CatalogueItem{
+			{GTIN: gtin(t, upcOikos), Name: "Yogurt", Brand: "Oikos", Size: "650 g", Category: "Dairy & Eggs"},
+			{GTIN: gtin(t, upcVanilla), Name: "Greek Yogurt Vanilla", Brand: "Oikos", Size: "650 g", Category: "Dairy & Eggs"},
+		},
+		Links: []grocery.SKULink{
+			{Banner: "loblaws", ExternalSKU: "21000011_EA", GTIN: gtin(t, upcOikos)},
+			{Banner: "no-frills", ExternalSKU: "21000011_EA", GTIN: gtin(t, upcOikos)},
+			{Banner: "loblaws", ExternalSKU: "21000012_EA", GTIN: gtin(t, upcVanilla)},
+		},
+		Observations: []grocery.Observation{
+			{Date: day(t, asOf), StoreID: "lob-on-1", Banner: "loblaws", ExternalSKU: "21000011_EA", Price: 599, RegularPrice: 599},
+			{Date: day(t, asOf), StoreID: "nf-on-1", Banner: "no-frills", ExternalSKU: "21000011_EA", Price: 549, RegularPrice: 549},
+			{Date: day(t, asOf), StoreID: "lob-on-2", Banner: "loblaws", ExternalSKU: "21000012_EA", Price: 649, RegularPrice: 649},
+		},
+	}
+	if _, err := grocery.WriteBatch(ctx, s, b); err != nil {
+		t.Fatal(err)
+	}
+	type entry struct{ UPC, Banner string }
+	for _, tc := range []struct {
+		name  string
+		limit int
+		want  []entry
+		total int
+	}{
+		// "oikos" matches three products: Yogurt (2 words), Greek Yogurt
+		// Vanilla and the fixture's Greek Yogurt Plain (4 words each). The
+		// plain one was last observed 35 days ago: not counted.
+		{"OKOneProduct", 1, []entry{{upcOikos, "no-frills"}, {upcOikos, "loblaws"}}, 2},
+		{"OKAll", 10, []entry{{upcOikos, "no-frills"}, {upcOikos, "loblaws"}, {upcVanilla, "loblaws"}}, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := s.SearchProducts(ctx, grocery.SearchInput{Query: "oikos", Province: "ON", Limit: tc.limit})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := []entry{}
+			for _, r := range res.Results {
+				got = append(got, entry{r.UPC, r.Banner})
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Fatalf("results (-want +got):\n%s", diff)
+			}
+			if res.Total != tc.total {
+				t.Fatalf("total: got %d, want %d", res.Total, tc.total)
 			}
 		})
 	}

@@ -36,7 +36,8 @@ type Offer struct {
 type LookupResult struct {
 	Product  Product `json:"product"`
 	Province string  `json:"province"`
-	Offers   []Offer `json:"offers"` // empty, never null, when not carried in the province
+	Offers   []Offer `json:"offers"` // cheapest first; empty, never null, when not carried in the province
+	Total    int     `json:"total"`  // current offers in the province before the limit: more than len(Offers) when cut
 	Currency string  `json:"currency"`
 }
 
@@ -58,10 +59,17 @@ type CatalogueEntry struct {
 
 // SearchResult is the answer of SearchProducts.
 type SearchResult struct {
-	Query    string           `json:"query"`
-	Province string           `json:"province"`
-	Results  []CatalogueEntry `json:"results"` // empty, never null, when nothing matched
-	Currency string           `json:"currency"`
+	Query    string `json:"query"`
+	Province string `json:"province"`
+	// Results holds one entry per product and banner: products best match
+	// first, each product's entries together and cheapest first. It is
+	// empty, never null, when nothing matched.
+	Results []CatalogueEntry `json:"results"`
+	// Total is the exact number of matching products with a current price
+	// in the province, before the limit (which counts products). Results
+	// holds fewer distinct products than Total when it was cut.
+	Total    int    `json:"total"`
+	Currency string `json:"currency"`
 }
 
 // PricePoint is one day of a price series: the spread of observed shelf

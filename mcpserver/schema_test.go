@@ -70,18 +70,55 @@ func TestSchemas(t *testing.T) {
 			}
 		}
 	}
+	// The input schemas accept every form the tools accept: a province
+	// as a code in any case or an English or French name.
+	for _, tl := range list.Tools {
+		in, _ := tl.InputSchema.Resolve(nil)
+		for _, prov := range []string{"on", "Ontario", "QUÉBEC", "quebec", " qc ", "Colombie-Britannique"} {
+			args := map[string]string{
+				"lookup_product":        `{"upc":"` + samples.CarriedUPC + `","province":"` + prov + `"}`,
+				"search_products":       `{"query":"` + samples.Query + `","province":"` + prov + `"}`,
+				"price_history":         `{"sku":"` + samples.SKU + `","banner":"` + samples.Banner + `","province":"` + prov + `"}`,
+				"list_reference_stores": `{"province":"` + prov + `"}`,
+			}[tl.Name]
+			var a map[string]any
+			if err := json.Unmarshal([]byte(args), &a); err != nil {
+				t.Fatal(err)
+			}
+			if err := in.Validate(a); err != nil {
+				t.Errorf("%s: inputSchema refuses %s, which the tool accepts: %v", tl.Name, args, err)
+			}
+			if res := toolResult(t, post(t, key, callTool(tl.Name, args))); res.IsError {
+				t.Errorf("%s %s: %s", tl.Name, args, res.Content[0].Text)
+			}
+		}
+	}
 	// The input schemas refuse what the server refuses.
 	for _, tl := range list.Tools {
 		if tl.Name != "lookup_product" {
 			continue
 		}
 		in, _ := tl.InputSchema.Resolve(nil)
-		for _, bad := range []string{`{"upc":"x"}`, `{"upc":"068000000154","province":"Canada"}`, `{"upc":"068000000154","province":"ON","limit":0}`, `{"upc":"068000000154","province":"ON","store":1}`} {
+		for _, bad := range []string{`{"upc":"x"}`, `{"upc":"068000000154","province":5}`, `{"upc":"068000000154","province":"ON","limit":0}`, `{"upc":"068000000154","province":"ON","store":1}`} {
 			var a map[string]any
 			json.Unmarshal([]byte(bad), &a)
 			if in.Validate(a) == nil {
 				t.Fatalf("inputSchema accepts %s", bad)
 			}
 		}
+	}
+}
+
+// TestToolsListBudget keeps tools/list small: a client puts it in the
+// model's context on every conversation, before any question is asked.
+// The four tools took 9,561 bytes before they were trimmed to what a model
+// needs and 7,345 after; 8,000 bytes (about 2,000 tokens) leaves room for
+// a sentence or two, so growth past it is a decision, not a drift.
+func TestToolsListBudget(t *testing.T) {
+	const budget = 8000
+	r := post(t, newKey(t, "starter", 0), rpc(1, "tools/list", ""))
+	wantStatus(t, r, http.StatusOK)
+	if n := len(r.msg.Result); n > budget {
+		t.Errorf("tools/list result: got %d bytes, want at most %d", n, budget)
 	}
 }

@@ -1,22 +1,28 @@
 package mcpserver
 
-// Input and output schemas of the tools (JSON Schema 2020-12). The output
-// schemas describe exactly the JSON of the grocery result types.
+// Input and output schemas of the tools (JSON Schema 2020-12). They hold
+// what a model needs and no more: tools/list is read into the model's
+// context (TestToolsListBudget keeps it small). An input schema accepts
+// everything the tool accepts; the output schemas describe the JSON of
+// the grocery result types, with the top-level fields required.
 
-const provinceEnum = `["AB","BC","MB","NB","NL","NS","NT","NU","ON","PE","QC","SK","YT"]`
-
+// province accepts what grocery.ParseProvince accepts: codes in any case
+// and English or French names. No enum could list those forms, so the
+// codes are in the description.
 const (
-	provinceArg = `{"type":"string","enum":` + provinceEnum + `,"description":"Province or territory, two-letter code (English and French names are also accepted)"}`
-	limitArg    = `{"type":"integer","minimum":1,"maximum":50,"default":10,"description":"At most this many results (1 to 50, default 10)"}`
-	bannerArg   = `{"type":"string","description":"Banner (store chain) slug from an offer or result, e.g. no-frills, loblaws, metro, iga, save-on-foods"}`
-	money       = `{"type":"number","description":"CAD"}`
+	provinceArg = `{"type":"string","description":"Province or territory: AB BC MB NB NL NS NT NU ON PE QC SK YT, any case, or an English or French name"}`
+	limitArg    = `{"type":"integer","minimum":1,"maximum":50,"default":10}`
+	bannerArg   = `{"type":"string","description":"Banner slug from an offer or result, e.g. no-frills"}`
+	str         = `{"type":"string"}`
+	integer     = `{"type":"integer"}`
+	money       = `{"type":"number"}`
 	date        = `{"type":"string","format":"date"}`
 )
 
 const lookupInput = `{
 	"type":"object",
 	"properties":{
-		"upc":{"type":"string","description":"UPC/EAN/GTIN barcode: 8, 12, 13 or 14 digits as a string (spaces and hyphens allowed)","pattern":"^[0-9 -]{8,20}$"},
+		"upc":{"type":"string","pattern":"^[0-9 -]{8,20}$","description":"Barcode, 8 to 14 digits, as a string"},
 		"province":` + provinceArg + `,
 		"limit":` + limitArg + `
 	},
@@ -27,9 +33,9 @@ const lookupInput = `{
 const searchInput = `{
 	"type":"object",
 	"properties":{
-		"query":{"type":"string","minLength":1,"description":"Words of a product name or brand, e.g. \"2% milk\" or \"Natrel\""},
+		"query":{"type":"string","minLength":1,"description":"Words of a product name or brand"},
 		"province":` + provinceArg + `,
-		"limit":` + limitArg + `
+		"limit":{"type":"integer","minimum":1,"maximum":50,"default":10,"description":"Products, not results"}
 	},
 	"required":["query","province"],
 	"additionalProperties":false
@@ -38,10 +44,10 @@ const searchInput = `{
 const historyInput = `{
 	"type":"object",
 	"properties":{
-		"sku":{"type":"string","minLength":1,"description":"The external_sku of an offer or search result (the retailer's own SKU, never a barcode)"},
+		"sku":{"type":"string","minLength":1,"description":"external_sku of an offer or result, never a barcode"},
 		"banner":` + bannerArg + `,
 		"province":` + provinceArg + `,
-		"period":{"type":"string","enum":["7d","14d","30d","90d","180d","365d"],"default":"30d","description":"Lookback window"}
+		"period":{"type":"string","enum":["7d","14d","30d","90d","180d","365d"],"default":"30d"}
 	},
 	"required":["sku","banner","province"],
 	"additionalProperties":false
@@ -62,77 +68,69 @@ const lookupOutput = `{
 	"properties":{
 		"product":{
 			"type":"object",
-			"properties":{
-				"upc":{"type":"string"},"gtin":{"type":"string"},"name":{"type":"string"},
-				"brand":{"type":"string"},"size":{"type":"string"},"category":{"type":"string"}
-			},
-			"required":["upc","gtin","name","brand","size","category"]
+			"properties":{"upc":` + str + `,"gtin":` + str + `,"name":` + str + `,"brand":` + str + `,"size":` + str + `,"category":` + str + `}
 		},
-		"province":{"type":"string"},
+		"province":` + str + `,
 		"offers":{
 			"type":"array",
 			"items":{
 				"type":"object",
 				"properties":{
-					"banner":{"type":"string"},"banner_name":{"type":"string"},"external_sku":{"type":"string"},
+					"banner":` + str + `,"banner_name":` + str + `,"external_sku":` + str + `,
 					"price":` + money + `,"regular_price":` + money + `,"on_promo":{"type":"boolean"},
 					"promo_ends":{"type":["string","null"],"format":"date"},
 					"min_price":` + money + `,"max_price":` + money + `,
-					"unit_price":{"type":["number","null"]},"unit_price_basis":{"type":"string"},
-					"store_count":{"type":"integer"},"observed_at":` + date + `
-				},
-				"required":["banner","banner_name","external_sku","price","regular_price","on_promo","promo_ends","min_price","max_price","unit_price","unit_price_basis","store_count","observed_at"]
+					"unit_price":{"type":["number","null"]},"unit_price_basis":` + str + `,
+					"store_count":` + integer + `,"observed_at":` + date + `
+				}
 			}
 		},
-		"currency":{"type":"string","const":"CAD"}
+		"total":` + integer + `,
+		"currency":{"const":"CAD"}
 	},
-	"required":["product","province","offers","currency"]
+	"required":["product","province","offers","total","currency"]
 }`
 
 const searchOutput = `{
 	"type":"object",
 	"properties":{
-		"query":{"type":"string"},
-		"province":{"type":"string"},
+		"query":` + str + `,
+		"province":` + str + `,
 		"results":{
 			"type":"array",
 			"items":{
 				"type":"object",
 				"properties":{
-					"upc":{"type":"string"},"name":{"type":"string"},"brand":{"type":"string"},"size":{"type":"string"},
-					"banner":{"type":"string"},"banner_name":{"type":"string"},"external_sku":{"type":"string"},
+					"upc":` + str + `,"name":` + str + `,"brand":` + str + `,"size":` + str + `,
+					"banner":` + str + `,"banner_name":` + str + `,"external_sku":` + str + `,
 					"price":` + money + `,"regular_price":` + money + `,"on_promo":{"type":"boolean"},"observed_at":` + date + `
-				},
-				"required":["upc","name","brand","size","banner","banner_name","external_sku","price","regular_price","on_promo","observed_at"]
+				}
 			}
 		},
-		"currency":{"type":"string","const":"CAD"}
+		"total":` + integer + `,
+		"currency":{"const":"CAD"}
 	},
-	"required":["query","province","results","currency"]
+	"required":["query","province","results","total","currency"]
 }`
 
 const historyOutput = `{
 	"type":"object",
 	"properties":{
-		"sku":{"type":"string"},"banner":{"type":"string"},"province":{"type":"string"},
-		"period":{"type":"string"},"from":` + date + `,"to":` + date + `,
-		"upc":{"type":"string"},"name":{"type":"string"},
+		"sku":` + str + `,"banner":` + str + `,"province":` + str + `,
+		"period":` + str + `,"from":` + date + `,"to":` + date + `,
+		"upc":` + str + `,"name":` + str + `,
 		"points":{
 			"type":"array",
 			"items":{
 				"type":"object",
-				"properties":{
-					"date":` + date + `,"min":` + money + `,"median":` + money + `,"max":` + money + `,"store_count":{"type":"integer"}
-				},
-				"required":["date","min","median","max","store_count"]
+				"properties":{"date":` + date + `,"min":` + money + `,"median":` + money + `,"max":` + money + `,"store_count":` + integer + `}
 			}
 		},
 		"stats":{
 			"type":["object","null"],
-			"properties":{"min":` + money + `,"max":` + money + `,"latest":` + money + `,"change_pct":{"type":"number"}},
-			"required":["min","max","latest","change_pct"]
+			"properties":{"min":` + money + `,"max":` + money + `,"latest":` + money + `,"change_pct":{"type":"number"}}
 		},
-		"currency":{"type":"string","const":"CAD"}
+		"currency":{"const":"CAD"}
 	},
 	"required":["sku","banner","province","period","from","to","points","stats","currency"]
 }`
@@ -145,15 +143,14 @@ const storesOutput = `{
 			"items":{
 				"type":"object",
 				"properties":{
-					"store_id":{"type":"string"},"banner":{"type":"string"},"banner_name":{"type":"string"},
-					"province":{"type":"string"},"name":{"type":"string"},"city":{"type":"string"},
-					"postal_code":{"type":"string"},"latitude":{"type":"number"},"longitude":{"type":"number"},
-					"observations_30d":{"type":"integer"}
-				},
-				"required":["store_id","banner","banner_name","province","name","city","postal_code","latitude","longitude","observations_30d"]
+					"store_id":` + str + `,"banner":` + str + `,"banner_name":` + str + `,
+					"province":` + str + `,"name":` + str + `,"city":` + str + `,
+					"postal_code":` + str + `,"latitude":{"type":"number"},"longitude":{"type":"number"},
+					"observations_30d":` + integer + `
+				}
 			}
 		},
-		"total":{"type":"integer"}
+		"total":` + integer + `
 	},
 	"required":["stores","total"]
 }`

@@ -152,6 +152,14 @@ func (s *server) handle(w http.ResponseWriter, r *http.Request, p *grocery.Princ
 	var result any
 	var rerr *rpcError
 	var usage *grocery.Usage
+	ci := CallInfoFromContext(r.Context())
+	if ci == nil {
+		ci = &CallInfo{} // nobody asked: record into a throwaway
+	}
+	switch msg.Method {
+	case "initialize", "ping", "tools/list", "tools/call":
+		ci.Method = msg.Method
+	}
 	switch msg.Method {
 	case "initialize":
 		result = s.initialize()
@@ -162,7 +170,7 @@ func (s *server) handle(w http.ResponseWriter, r *http.Request, p *grocery.Princ
 	case "tools/call":
 		var payload any
 		var res *callResult
-		payload, res, rerr, usage = s.call(r, p, msg)
+		payload, res, rerr, usage = s.call(r, p, msg, ci)
 		if usage != nil && usage.RetryAfter > 0 {
 			w.Header().Set("Retry-After", strconv.FormatInt(int64((usage.RetryAfter+time.Second-1)/time.Second), 10))
 		}

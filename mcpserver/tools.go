@@ -19,7 +19,7 @@ const instructions = `Canadian grocery prices, collected on a fixed panel of ref
 
 How the tools chain: search_products (by name or brand) or lookup_product (by barcode) -> each offer or result carries a banner and an external_sku (the retailer's own SKU) -> price_history(sku=external_sku, banner, province) for the price trend. A barcode is never a SKU. list_reference_stores shows the stores the prices come from: that panel is the coverage.
 
-An empty result means no reference store of the province observed the product in the last 14 days; it does not prove the product is unavailable. Prices are in CAD.
+An empty result means no reference store of the province observed the product in the last 14 days; it does not prove the product is unavailable. Every list carries total: more than it returned means limit cut it (search_products counts products). Prices are in CAD.
 
 Every tools/call counts against the plan's monthly quota, failed calls too. A quota_exceeded error names the reset time: wait until then; retrying does not restore the allowance.`
 
@@ -37,18 +37,17 @@ type tool struct {
 }
 
 func newTools(svc *grocery.Service) []tool {
-	ann := func(title string) map[string]any {
-		return map[string]any{"title": title, "readOnlyHint": true, "openWorldHint": false}
+	// The title is the tool's own; annotations carry only the hints.
+	ann := func(string) map[string]any {
+		return map[string]any{"readOnlyHint": true, "openWorldHint": false}
 	}
 	return []tool{
 		{
 			Name:  "lookup_product",
 			Title: "Look up a product by barcode",
-			Description: `Resolve a UPC/EAN/GTIN barcode to its product and the current offers for it from each grocery banner (store chain) in one Canadian province, cheapest first.
+			Description: `Current offers for a barcode (UPC/EAN/GTIN, as a string to keep leading zeros) in one Canadian province: one per banner (store chain), cheapest first. Each offer: banner and external_sku (pass both to price_history), the most common price across the province's reference stores with min and max, regular price, promotion and its end, unit price, store_count, observed_at.
 
-Each offer gives the banner, its external_sku (the retailer's own SKU: pass it with the banner to price_history), the most common current shelf price across the province's reference stores with the lowest and highest, the regular price, whether it is on promotion and until when, a unit price, and how many reference stores observed it, and when.
-
-An empty offers list is a success: the catalogue knows the product, but no reference store in that province observed it in the last 14 days. That does not prove it is unavailable. A valid barcode the catalogue does not know is a not_found error. Pass the barcode as a string (8, 12, 13 or 14 digits; the check digit is verified) so leading zeros are kept.`,
+total counts every current offer; fewer offers than total means limit cut the list. Empty offers is a success: no reference store in the province observed it in the last 14 days, which does not prove it unavailable. A barcode not in the catalogue is a not_found error.`,
 			InputSchema:  json.RawMessage(lookupInput),
 			OutputSchema: json.RawMessage(lookupOutput),
 			Annotations:  ann("Look up a product by barcode"),
@@ -64,11 +63,9 @@ An empty offers list is a success: the catalogue knows the product, but no refer
 		{
 			Name:  "search_products",
 			Title: "Search products by name or brand",
-			Description: `Find products by words of their name or brand (for example "2% milk", "Natrel", "crème glacée") in one Canadian province, with each banner's current price: one result per product and banner, best matches first, cheapest first within a product.
+			Description: `Products matching words of their name or brand in one Canadian province, with current prices: one result per product and banner. Products come best match first, each product's banners together, cheapest first. Case and accents are ignored, a word matches words it begins, every word must match.
 
-Matching ignores case and accents, a word matches any word it begins ("yog" finds "yogurt"), and every word must match. Use a result's upc with lookup_product to see all its offers, or its external_sku and banner with price_history for its price over time.
-
-Results are current prices in one province only: never a price history, never a national or mixed-province result. An empty result means nothing matching was observed in the province in the last 14 days, not that it is unavailable.`,
+limit counts products, not results; total is the number of matching products, so fewer distinct upc than total means more exist (raise limit or add words). Pass a upc to lookup_product, or an external_sku with its banner to price_history. Empty results: nothing matching was observed in the province in the last 14 days, not proof it is unavailable. Never a history or a national price.`,
 			InputSchema:  json.RawMessage(searchInput),
 			OutputSchema: json.RawMessage(searchOutput),
 			Annotations:  ann("Search products by name or brand"),
@@ -84,11 +81,9 @@ Results are current prices in one province only: never a price history, never a 
 		{
 			Name:  "price_history",
 			Title: "Price history of a retailer SKU",
-			Description: `Return the observed shelf-price series of one retailer SKU in one province over a lookback window (period: 7d, 14d, 30d, 90d, 180d or 365d; default 30d) ending at the data set's latest date.
+			Description: `Shelf-price series of one retailer SKU in one province over period (default 30d), ending at the data set's latest date. sku is an external_sku from lookup_product or search_products, with its banner; a barcode is not a SKU (not_found).
 
-sku is an external_sku taken from a lookup_product offer or a search_products result, together with its banner. A barcode is not a SKU: passing a UPC as sku fails with not_found.
-
-Each point is one collection day: the lowest, median and highest shelf price across the province's reference stores of that banner, and how many stores were observed. stats gives the window's min, max, latest median and the change in percent from the first point. Days without collection have no point; an empty series does not prove the product was unavailable.`,
+Each point is a collection day: min, median and max across the province's reference stores of the banner, and store_count. stats: min, max, latest median, change_pct since the first point. Days without collection have no point; empty points (stats null) do not prove the product unavailable.`,
 			InputSchema:  json.RawMessage(historyInput),
 			OutputSchema: json.RawMessage(historyOutput),
 			Annotations:  ann("Price history of a retailer SKU"),
@@ -104,9 +99,9 @@ Each point is one collection day: the lowest, median and highest shelf price acr
 		{
 			Name:  "list_reference_stores",
 			Title: "List the reference stores",
-			Description: `List the active reference stores: the panel of stores whose shelf prices the service collects, each with its banner, province, name, city, postal code, coordinates and number of observations in the last 30 days. Filter by province and/or banner.
+			Description: `Active reference stores, by province and/or banner: the panel whose shelf prices the other tools report, not a directory of all grocery stores. Each store: banner, province, name, city, postal code, coordinates, observations in the last 30 days.
 
-This panel is the coverage of every price the other tools return; it is not a directory of all grocery stores. total counts every matching store; limit (1 to 50, default 10) caps how many are listed.`,
+total counts every matching store; fewer stores than total means limit cut the list.`,
 			InputSchema:  json.RawMessage(storesInput),
 			OutputSchema: json.RawMessage(storesOutput),
 			Annotations:  ann("List the reference stores"),
@@ -125,7 +120,16 @@ This panel is the coverage of every price the other tools return; it is not a di
 // call runs tools/call. The call is charged first, whatever follows: an
 // unknown tool, bad arguments, not found, or success. A success comes back
 // as the result's JSON (payload), anything else as result or rerr.
-func (s *server) call(r *http.Request, p *grocery.Principal, msg *message) (payload any, result *callResult, rerr *rpcError, usage *grocery.Usage) {
+// The tool's name goes into ci, even when the call is refused.
+func (s *server) call(r *http.Request, p *grocery.Principal, msg *message, ci *CallInfo) (payload any, result *callResult, rerr *rpcError, usage *grocery.Usage) {
+	req := &msg.Params
+	i := -1
+	if msg.paramsErr == nil && req.Name != "" {
+		i = slices.IndexFunc(s.tools, func(t tool) bool { return t.Name == req.Name })
+	}
+	if i >= 0 {
+		ci.Tool = s.tools[i].Name
+	}
 	ctx := grocery.NewContextWithPrincipal(r.Context(), p)
 	u, err := s.svc.Consume(ctx, p)
 	if err != nil {
@@ -135,11 +139,9 @@ func (s *server) call(r *http.Request, p *grocery.Principal, msg *message) (payl
 		}
 		return nil, res, rerr, &u
 	}
-	req := &msg.Params
 	if msg.paramsErr != nil || req.Name == "" {
 		return nil, nil, &rpcError{Code: codeInvalidParams, Message: `invalid params: tools/call takes {"name": TOOL, "arguments": {...}}`}, &u
 	}
-	i := slices.IndexFunc(s.tools, func(t tool) bool { return t.Name == req.Name })
 	if i < 0 {
 		return nil, nil, &rpcError{Code: codeInvalidParams, Message: fmt.Sprintf("unknown tool %q: the tools are lookup_product, search_products, price_history and list_reference_stores", req.Name)}, &u
 	}

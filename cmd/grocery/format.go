@@ -99,8 +99,28 @@ func printLookup(w io.Writer, res *grocery.LookupResult) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if line := cutLine(len(res.Offers), res.Total, "offers", "cheapest first"); line != "" {
+		fmt.Fprintln(w, "\n"+line)
+	}
 	fmt.Fprintln(w, "\nPrice history of an offer: grocery history SKU --banner BANNER --province "+res.Province)
 	return nil
+}
+
+// cutLine says that a list shows shown of total items and how to see the
+// rest: "10 of 18 offers (--limit 50 for all)". When even the largest
+// limit cannot show them all, it says what the largest page holds (kept,
+// e.g. "the cheapest") or how to narrow instead. It is "" for a whole
+// list.
+func cutLine(shown, total int, items, kept string) string {
+	switch {
+	case shown >= total:
+		return ""
+	case total <= grocery.MaxLimit:
+		return fmt.Sprintf("%d of %s %s (--limit %d for all)", shown, count(total), items, grocery.MaxLimit)
+	case shown < grocery.MaxLimit:
+		return fmt.Sprintf("%d of %s %s (--limit %d shows %d at most; %s)", shown, count(total), items, grocery.MaxLimit, grocery.MaxLimit, kept)
+	}
+	return fmt.Sprintf("%d of %s %s (%s)", shown, count(total), items, kept)
 }
 
 func printSearch(w io.Writer, res *grocery.SearchResult) error {
@@ -119,7 +139,20 @@ func printSearch(w io.Writer, res *grocery.SearchResult) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.UPC, productLine(e.Name, e.Brand, e.Size), e.BannerName, e.ExternalSKU,
 			money(e.Price), money(e.RegularPrice), promoMark, e.ObservedAt)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	// A product's entries are together: count the products shown.
+	products := 0
+	for i, e := range res.Results {
+		if i == 0 || e.UPC != res.Results[i-1].UPC {
+			products++
+		}
+	}
+	if line := cutLine(products, res.Total, "products", "more words narrow the search"); line != "" {
+		fmt.Fprintln(w, "\n"+line)
+	}
+	return nil
 }
 
 func printHistory(w io.Writer, res *grocery.HistoryResult) error {
@@ -164,8 +197,8 @@ func printStores(w io.Writer, res *grocery.StoresResult) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if len(res.Stores) < res.Total {
-		fmt.Fprintf(w, "\n%d of %s reference stores; --limit shows up to 50, --province and --banner narrow the list.\n", len(res.Stores), count(res.Total))
+	if line := cutLine(len(res.Stores), res.Total, "reference stores", "--province and --banner narrow the list"); line != "" {
+		fmt.Fprintln(w, "\n"+line)
 	} else {
 		fmt.Fprintf(w, "\n%s reference %s.\n", count(res.Total), plural(res.Total, "store"))
 	}

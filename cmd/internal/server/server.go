@@ -111,11 +111,13 @@ func Routes(svc *grocery.Service, cfg Config, log *slog.Logger) http.Handler {
 	return accessLog(log, recoverPanics(log, mux))
 }
 
-// statusWriter records what a handler wrote, for the access log.
+// statusWriter records what a handler wrote, for the access log, and
+// what an MCP request called (the MCP handler fills call in).
 type statusWriter struct {
 	http.ResponseWriter
 	status int
 	bytes  int
+	call   mcpserver.CallInfo
 }
 
 func (w *statusWriter) WriteHeader(code int) {
@@ -134,21 +136,30 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 	return n, err
 }
 
-// accessLog logs one line a request. It never logs headers, so a key
-// never reaches the log.
+// accessLog logs one line a request, naming for an MCP request its
+// JSON-RPC method (rpc=tools/call) and tool (tool=lookup_product). It
+// never logs headers or arguments, so neither a key nor a query reaches
+// the log.
 func accessLog(log *slog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		sw := &statusWriter{ResponseWriter: w}
-		next.ServeHTTP(sw, r)
-		log.LogAttrs(r.Context(), slog.LevelInfo, "request",
-			slog.String("method", r.Method),
-			slog.String("path", r.URL.Path),
+		next.ServeHTTP(sw, r.WithContext(mcpserver.NewContextWithCallInfo(r.Context(), &sw.call)))
+		attrs := make([]slog.Attr, 0, 8)
+		attrs = append(attrs, slog.String("method", r.Method), slog.String("path", r.URL.Path))
+		if sw.call.Method != "" {
+			attrs = append(attrs, slog.String("rpc", sw.call.Method))
+		}
+		if sw.call.Tool != "" {
+			attrs = append(attrs, slog.String("tool", sw.call.Tool))
+		}
+		attrs = append(attrs,
 			slog.Int("status", sw.status),
 			slog.Int("bytes", sw.bytes),
 			slog.Duration("duration", time.Since(start)),
 			slog.String("remote", r.RemoteAddr),
 		)
+		log.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
 	})
 }
 
