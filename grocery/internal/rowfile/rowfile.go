@@ -115,7 +115,6 @@ type Rows struct {
 	hpos   int    // the header's line or row
 	note   string // about the header's separators, when it has a problem
 	next   func() ([]string, int, error)
-	pos    int
 	close  func() error
 }
 
