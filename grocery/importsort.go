@@ -21,7 +21,7 @@ import (
 // the importer's memory holds one run (runRows × 28 bytes) whatever the
 // file's size, plus a read buffer per spilled run while merging, plus what
 // grows with the distinct stores, SKUs and series, not with rows.
-const runRows = 1 << 18
+var runRows = 1 << 18 // a variable for the tests
 
 // runBuffer is the read buffer of a spilled run while merging.
 const runBuffer = 16 << 10
@@ -70,7 +70,7 @@ type obsRuns struct {
 	runs []spilledRun
 }
 
-type spilledRun struct{ off, n int64 }
+type spilledRun struct{ off, n int64 } // offset in bytes, rows
 
 func (o *obsRuns) close() {
 	if o.f != nil {
@@ -198,7 +198,7 @@ func (imp *importer) scan(ctx context.Context, write func([]obsRec) error) error
 	imp.sortRun(o.cur, rank)
 	var srcs []*runSource
 	for _, run := range o.runs {
-		srcs = append(srcs, &runSource{r: bufio.NewReaderSize(io.NewSectionReader(o.f, run.off*impRecSize, run.n*impRecSize), runBuffer), left: run.n})
+		srcs = append(srcs, &runSource{r: bufio.NewReaderSize(io.NewSectionReader(o.f, run.off, run.n*impRecSize), runBuffer), left: run.n})
 	}
 	srcs = append(srcs, &runSource{mem: o.cur})
 	live := srcs[:0]
