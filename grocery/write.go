@@ -76,6 +76,11 @@ func (s *Service) writeImport(ctx context.Context, b *batch, stores []string, or
 		if err := feed(func(recs []obsRec) error { return w.writeSorted(ctx, recs, series) }); err != nil {
 			return err
 		}
+		// The store-latest candidates of all chunks at once: in key
+		// order, so that the puts append.
+		if err := w.writeLatest(); err != nil {
+			return err
+		}
 		return w.derive(ctx)
 	})
 	if err != nil {
@@ -316,7 +321,10 @@ func (w *writer) writeObservations(ctx context.Context, b *batch) error {
 		return cmp.Or(cmp.Compare(rank[a.series], rank[b.series]), cmp.Compare(a.date, b.date),
 			cmp.Compare(w.storeList[a.store].rec.Ord, w.storeList[b.store].rec.Ord))
 	})
-	return w.writeSorted(ctx, recs, series)
+	if err := w.writeSorted(ctx, recs, series); err != nil {
+		return err
+	}
+	return w.writeLatest()
 }
 
 // writeSorted writes observations sorted by (series in key order, date,
@@ -324,7 +332,8 @@ func (w *writer) writeObservations(ctx context.Context, b *batch) error {
 // gives the keys of obsRec.series, w.storeList the stores of obsRec.store.
 // It may be called several times in one transaction, with recs that
 // continue each other in key order (the import's chunks): a block or a
-// series cut between two calls is then read back and merged again.
+// series cut between two calls is then read back and merged again. It
+// collects store-latest candidates for writeLatest.
 func (w *writer) writeSorted(ctx context.Context, recs []obsRec, series []seriesKey) error {
 	if len(recs) == 0 {
 		return nil
@@ -403,7 +412,7 @@ func (w *writer) writeSorted(ctx context.Context, recs []obsRec, series []series
 		}
 	}
 	w.maxDate = max(w.maxDate, maxDate)
-	return w.writeLatest()
+	return nil
 }
 
 // writeLatest writes the batch's store-latest candidates in key order,
