@@ -69,4 +69,5 @@ type batchStats struct {
 type storeRef struct {
 	Banner   string
 	Province string
+	Ord      uint32
 }

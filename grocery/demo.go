@@ -138,7 +138,7 @@ func (s *Service) storeRefs(ctx context.Context) (map[string]storeRef, error) {
 	refs := map[string]storeRef{}
 	err := s.db.View(func(tx *storage.Tx) error {
 		return tx.ForEachStore(func(st *storage.Store) error {
-			refs[st.ID] = storeRef{Banner: st.Banner, Province: st.Province}
+			refs[st.ID] = storeRef{Banner: st.Banner, Province: st.Province, Ord: st.Ord}
 			return nil
 		})
 	})

@@ -3,13 +3,14 @@ package grocery
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -79,8 +80,6 @@ func (s *Service) Import(ctx context.Context, name string, r io.Reader, opts *Im
 		report:  &ImportReport{File: name},
 		minDate: minObservationDate,
 		maxDate: s.today() + 1,
-		size:    inputSize(r),
-		read:    func() int64 { return cr.n },
 	}
 
 	format, empty, err := rowfile.Sniff(br)
@@ -91,17 +90,39 @@ func (s *Service) Import(ctx context.Context, name string, r io.Reader, opts *Im
 		return nil, Errorf(EINVALID, "%s: the file is empty: want a header row of %s", name, describeKinds())
 	}
 	imp.report.Format = string(format)
+	defer imp.obs.close()
 	if err := imp.readRows(ctx, format, br); err != nil {
+		// A bad row stops the import; a conflict between earlier rows,
+		// found only once they are sorted, is on an earlier line.
+		var e *Error
+		if errors.As(err, &e) && e.Code == EINVALID && imp.obs.n > 0 {
+			if cerr := imp.scan(ctx, nil); cerr != nil {
+				return nil, cerr
+			}
+		}
 		return nil, err
 	}
 	if opts.Progress != nil {
 		opts.Progress(cr.n)
 	}
-	imp.finish()
 
 	b := &imp.batch
-	if len(b.Stores)+len(b.Observations)+len(b.Products)+len(b.Links) > 0 {
-		stats, err := s.writeBatch(ctx, b)
+	if len(b.Stores)+len(b.Products)+len(b.Links)+imp.obs.n > 0 {
+		var (
+			stats batchStats
+			err   error
+		)
+		if imp.kind == storesKind {
+			stats, err = s.writeBatch(ctx, b)
+		} else {
+			stats, err = s.writeImport(ctx, b, imp.storeIDs, imp.storeOrds, imp.seriesKeys, func(write func([]obsRec) error) error {
+				err := imp.scan(ctx, write)
+				if err == errConflict {
+					return imp.scan(ctx, nil)
+				}
+				return err
+			})
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -113,6 +134,7 @@ func (s *Service) Import(ctx context.Context, name string, r io.Reader, opts *Im
 		}
 	}
 	imp.report.Unchanged += imp.repeats
+	imp.report.Problems = imp.problems()
 	return imp.report, nil
 }
 
@@ -312,6 +334,7 @@ func plural(n int, word string) string {
 type rowError struct {
 	field  string // "" when the row as a whole is wrong
 	reason string
+	fatal  error // not the row's fault: the import stops with this error
 }
 
 func badf(field, format string, args ...any) *rowError {
@@ -371,19 +394,16 @@ type importer struct {
 	upcs       map[string]int32     // upc as written -> number in gtins
 	gtinNums   map[GTIN]int32       // GTIN -> number in gtins
 	gtins      []gtinState
-	series     map[uint64]int32 // (store, sku) -> index in seriesList
-	seriesList []seriesState
-	seen       map[uint64]int32    // obsKey -> observation, for series checked by date
-	obsLines   []int32             // line of each observation
-	obsPrev    []int32             // the previous observation of the same series, or -1
+	storeIDs   []string            // stores by number
+	storeOrds  []uint32            // their Ord
+	provNums   map[string]int32    // province -> number
+	series     map[uint64]int32    // (banner, sku, province numbers) -> index in seriesKeys
+	seriesKeys []seriesKey         // the file's series, as the writer keys them
 	links      map[uint64]linkSeen // (banner number, sku) -> link
 	repeats    int                 // rows repeated identically
-
-	obsChunks [][]Observation // full chunks of observations
-	obsCur    []Observation   // the chunk being filled
-	obsFlat   []Observation   // all observations, once their number is estimated
-	size      int64           // bytes of input, or 0 when unknown
-	read      func() int64    // bytes read so far
+	obs        obsRuns             // the observations, sorted in runs
+	notes      []lineNote          // the first maxProblems problems met while reading
+	conflicts  []lineNote          // the maxProblems earliest conflicts skipped
 
 	src          *rowfile.Rows // the CSV or XLSX reader, nil for JSON Lines
 	sepNote      string        // about the header's separators
@@ -394,32 +414,16 @@ type importStore struct {
 	id       string
 	banner   string
 	province string
-	num      int32
+	ord      uint32 // Store.Ord
+	num      int32  // number in the file, or -1
+	prov     int32  // number of the province
 }
 
-// obsKey packs the identity of an observation in a file, (date, store,
-// external_sku), into a map key: days since 2000-01-01 in 20 bits, the
-// store's number in 20, the SKU's in 24.
-func obsKey(d Date, store, sku int32) uint64 {
-	return uint64(d-minObservationDate)<<44 | uint64(store)<<24 | uint64(sku)
-}
-
-// Limits of obsKey's fields.
+// Limits of a file's stores and SKUs.
 const (
 	maxFileStores = 1 << 20
 	maxFileSKUs   = 1 << 24
 )
-
-// seriesState tracks the observations of one (store, sku) in a file, to
-// find repeated rows cheaply: while every row of the series comes with a
-// date outside the range seen so far (files sorted by date, either way),
-// none can repeat another and the rows are only chained; the first row
-// inside the range moves the series into the seen map.
-type seriesState struct {
-	min, max Date
-	last     int32 // latest observation added: the head of the chain
-	mapped   bool  // the series' observations are in seen
-}
 
 type bannerRef struct {
 	slug string
@@ -457,7 +461,7 @@ func (imp *importer) header(ctx context.Context, names []string, line int) ([]in
 	}
 	imp.stores = make(map[string]*importStore, len(refs))
 	for id, ref := range refs {
-		imp.stores[id] = &importStore{id: id, banner: ref.Banner, province: ref.Province, num: -1}
+		imp.stores[id] = &importStore{id: id, banner: ref.Banner, province: ref.Province, ord: ref.Ord, num: -1}
 	}
 	imp.skus = map[string]int32{}
 	imp.banners = map[string]bannerRef{}
@@ -466,7 +470,7 @@ func (imp *importer) header(ctx context.Context, names []string, line int) ([]in
 	imp.upcs = map[string]int32{}
 	imp.gtinNums = map[GTIN]int32{}
 	imp.series = map[uint64]int32{}
-	imp.seen = map[uint64]int32{}
+	imp.provNums = map[string]int32{}
 	imp.links = map[uint64]linkSeen{}
 	return pos, nil
 }
@@ -499,29 +503,57 @@ func (imp *importer) row(ctx context.Context, r *row) error {
 	if e == nil {
 		return nil
 	}
+	if e.fatal != nil {
+		return e.fatal
+	}
 	return imp.bad(r.line, e)
 }
 
 // bad handles a bad row: an EINVALID error that stops the import, or with
 // SkipInvalid a skipped row and a problem.
 func (imp *importer) bad(line int, e *rowError) error {
-	msg := imp.at(line) + ": "
-	if e.field != "" {
-		msg += e.field + ": "
-	}
-	msg += e.reason
+	msg := imp.message(line, e)
 	if !imp.skip {
 		return &Error{Code: EINVALID, Message: msg}
 	}
 	imp.report.Skipped++
-	imp.note(msg)
+	imp.note(line, msg)
 	return nil
 }
 
-func (imp *importer) note(msg string) {
-	if len(imp.report.Problems) < maxProblems {
-		imp.report.Problems = append(imp.report.Problems, msg)
+// message says what is wrong with the row on line: "file:line: field: reason".
+func (imp *importer) message(line int, e *rowError) string {
+	msg := imp.at(line) + ": "
+	if e.field != "" {
+		msg += e.field + ": "
 	}
+	return msg + e.reason
+}
+
+// lineNote is a problem and the line (or row) it is about.
+type lineNote struct {
+	line int
+	msg  string
+}
+
+// note notes a problem met while reading: rows come in file order, so the
+// first maxProblems are the ones to list.
+func (imp *importer) note(line int, msg string) {
+	if len(imp.notes) < maxProblems {
+		imp.notes = append(imp.notes, lineNote{line, msg})
+	}
+}
+
+// problems returns the first maxProblems notes and skipped conflicts in
+// file order.
+func (imp *importer) problems() []string {
+	all := append(imp.notes, imp.conflicts...)
+	slices.SortStableFunc(all, func(a, b lineNote) int { return cmp.Compare(a.line, b.line) })
+	var out []string
+	for _, n := range all[:min(len(all), maxProblems)] {
+		out = append(out, n.msg)
+	}
+	return out
 }
 
 // storeRow validates a stores row.
@@ -617,6 +649,14 @@ func (imp *importer) obsRow(r *row) *rowError {
 		}
 		st.num = imp.nstores
 		imp.nstores++
+		imp.storeIDs = append(imp.storeIDs, st.id)
+		imp.storeOrds = append(imp.storeOrds, st.ord)
+		p, ok := imp.provNums[st.province]
+		if !ok {
+			p = int32(len(imp.provNums))
+			imp.provNums[st.province] = p
+		}
+		st.prov = p
 	}
 
 	raw := r.get(oBanner)
@@ -734,33 +774,23 @@ func (imp *importer) obsRow(r *row) *rowError {
 		}
 	}
 
-	obs := Observation{
-		Date:         d,
-		StoreID:      st.id,
-		Banner:       slug,
-		ExternalSKU:  imp.skuNames[skuNum],
-		Price:        price,
-		RegularPrice: regular,
-		PromoEnds:    promoEnds,
+	sk := uint64(br.num)<<48 | uint64(st.prov)<<32 | uint64(skuNum)
+	si, ok := imp.series[sk]
+	if !ok {
+		si = int32(len(imp.seriesKeys))
+		imp.series[sk] = si
+		imp.seriesKeys = append(imp.seriesKeys, seriesKey{banner: slug, sku: imp.skuNames[skuNum], province: st.province})
 	}
-	if prev, si := imp.earlier(d, st.num, skuNum); prev >= 0 {
-		p, line := imp.obsAt(prev), imp.obsLines[prev]
-		switch {
-		case p.Price != obs.Price:
-			return badf("price", "%s conflicts with %s %d, which gives %s for the same date, store_id and external_sku", obs.Price, imp.unit(), line, p.Price)
-		case p.RegularPrice != obs.RegularPrice:
-			return badf("regular_price", "%s conflicts with %s %d, which gives %s for the same date, store_id and external_sku", obs.RegularPrice, imp.unit(), line, p.RegularPrice)
-		case p.PromoEnds != obs.PromoEnds:
-			return badf("promo_ends", "%s conflicts with %s %d, which gives %s for the same date, store_id and external_sku", dateOrNone(obs.PromoEnds), imp.unit(), line, dateOrNone(p.PromoEnds))
-		}
-		imp.repeats++
-	} else {
-		imp.add(&obs, si, st.num, skuNum, r.line)
+	// Rows repeating an earlier one (the same date, store and SKU) are
+	// found once the rows are sorted, by scan.
+	if err := imp.addObs(impRec{series: si, store: st.num, date: int32(d), price: uint32(price),
+		regular: uint32(regular), promoEnd: int32(promoEnds), line: int32(r.line)}); err != nil {
+		return &rowError{reason: err.Error(), fatal: err}
 	}
 
 	switch {
 	case restricted:
-		imp.note(fmt.Sprintf("%s: upc: %s is a restricted-circulation (in-store) code: the price is kept, the SKU is not linked to a product", imp.at(r.line), gs.gtin.UPC()))
+		imp.note(r.line, fmt.Sprintf("%s: upc: %s is a restricted-circulation (in-store) code: the price is kept, the SKU is not linked to a product", imp.at(r.line), gs.gtin.UPC()))
 	case gs != nil:
 		if !linked {
 			imp.links[lk] = linkSeen{gtin: gnum, line: int32(r.line)}
@@ -776,118 +806,6 @@ func (imp *importer) obsRow(r *row) *rowError {
 		}
 	}
 	return nil
-}
-
-// Observations are collected in chunks of obsChunk, so that a large file
-// does not regrow (and copy) one huge slice. When the input's size is known,
-// the first chunk's bytes per row give an estimate of the whole, and one
-// slice of that capacity takes the rest; otherwise finish joins the chunks.
-const obsChunkBits = 14
-
-const obsChunk = 1 << obsChunkBits
-
-// earlier returns the observation of the file with the same date, store
-// and SKU, or -1, and the series' index in seriesList, or -1 for a new
-// series.
-func (imp *importer) earlier(d Date, store, sku int32) (int32, int32) {
-	i, ok := imp.series[uint64(store)<<32|uint64(sku)]
-	if !ok {
-		return -1, -1
-	}
-	ss := &imp.seriesList[i]
-	if !ss.mapped {
-		if d < ss.min || d > ss.max {
-			return -1, i
-		}
-		for j := ss.last; j >= 0; j = imp.obsPrev[j] {
-			imp.seen[obsKey(imp.obsAt(j).Date, store, sku)] = j
-		}
-		ss.mapped = true
-	}
-	if j, ok := imp.seen[obsKey(d, store, sku)]; ok {
-		return j, i
-	}
-	return -1, i
-}
-
-// add adds an observation earlier did not find to series si (-1: new).
-func (imp *importer) add(o *Observation, si, store, sku int32, line int) {
-	j := imp.addObs(o)
-	imp.obsLines = append(imp.obsLines, int32(line))
-	if si < 0 {
-		imp.series[uint64(store)<<32|uint64(sku)] = int32(len(imp.seriesList))
-		imp.seriesList = append(imp.seriesList, seriesState{min: o.Date, max: o.Date, last: j})
-		imp.obsPrev = append(imp.obsPrev, -1)
-		return
-	}
-	ss := &imp.seriesList[si]
-	imp.obsPrev = append(imp.obsPrev, ss.last)
-	ss.last = j
-	ss.min, ss.max = min(ss.min, o.Date), max(ss.max, o.Date)
-	if ss.mapped {
-		imp.seen[obsKey(o.Date, store, sku)] = j
-	}
-}
-
-// addObs adds an observation and returns its index.
-func (imp *importer) addObs(o *Observation) int32 {
-	if imp.obsFlat != nil {
-		imp.obsFlat = append(imp.obsFlat, *o)
-		return int32(len(imp.obsFlat) - 1)
-	}
-	if len(imp.obsCur) == obsChunk {
-		if len(imp.obsChunks) == 0 && imp.size > 0 && imp.read() > 0 {
-			est := int(float64(imp.size) / float64(imp.read()) * obsChunk)
-			imp.obsFlat = append(make([]Observation, 0, est+est/16+obsChunk), imp.obsCur...)
-			imp.obsCur = nil
-			return imp.addObs(o)
-		}
-		imp.obsChunks = append(imp.obsChunks, imp.obsCur)
-		imp.obsCur = make([]Observation, 0, obsChunk)
-	}
-	imp.obsCur = append(imp.obsCur, *o)
-	return int32(len(imp.obsChunks)*obsChunk + len(imp.obsCur) - 1)
-}
-
-// obsAt returns the observation addObs numbered i.
-func (imp *importer) obsAt(i int32) *Observation {
-	if imp.obsFlat != nil {
-		return &imp.obsFlat[i]
-	}
-	if c := int(i >> obsChunkBits); c < len(imp.obsChunks) {
-		return &imp.obsChunks[c][i&(obsChunk-1)]
-	}
-	return &imp.obsCur[i&(obsChunk-1)]
-}
-
-// finish puts the collected observations into the batch.
-func (imp *importer) finish() {
-	switch {
-	case imp.obsFlat != nil:
-		imp.batch.Observations = imp.obsFlat
-	case len(imp.obsChunks) == 0:
-		imp.batch.Observations = imp.obsCur
-	default:
-		all := make([]Observation, 0, len(imp.obsChunks)*obsChunk+len(imp.obsCur))
-		for _, c := range imp.obsChunks {
-			all = append(all, c...)
-		}
-		imp.batch.Observations = append(all, imp.obsCur...)
-	}
-	imp.obsChunks, imp.obsCur, imp.obsFlat = nil, nil, nil
-}
-
-// inputSize returns the number of bytes r holds, when it says, or 0.
-func inputSize(r io.Reader) int64 {
-	switch v := r.(type) {
-	case interface{ Stat() (fs.FileInfo, error) }:
-		if fi, err := v.Stat(); err == nil && fi.Mode().IsRegular() {
-			return fi.Size()
-		}
-	case interface{ Len() int }:
-		return int64(v.Len())
-	}
-	return 0
 }
 
 func cloneItem(it CatalogueItem) CatalogueItem {

@@ -46,6 +46,49 @@ func (s *Service) write(ctx context.Context, b *batch, appendOrder bool) (batchS
 	return st, nil
 }
 
+// writeImport writes an observations file's import in one transaction: the
+// products and links of b, then the observations feed passes to its
+// callback in chunks, in writeSorted's order, then what derives from them.
+// stores lists the file's stores by the numbers its obsRecs use, ords
+// their Ord as the import sorted them. feed's error, or the first write
+// error, rolls everything back.
+func (s *Service) writeImport(ctx context.Context, b *batch, stores []string, ords []uint32, series []seriesKey,
+	feed func(write func([]obsRec) error) error) (batchStats, error) {
+	var st batchStats
+	err := s.db.Update(func(tx *storage.Tx) error {
+		tx.Packed()
+		w := &writer{tx: tx, stats: &st, stores: map[string]*storeState{}, touched: map[seriesKey]struct{}{}, retoken: map[GTIN]storage.Product{}}
+		if err := w.writeProducts(ctx, b); err != nil {
+			return err
+		}
+		if err := w.writeLinks(ctx, b); err != nil {
+			return err
+		}
+		for i, id := range stores {
+			st, err := w.store(id)
+			if err != nil {
+				return err
+			}
+			if st.idx != i || st.rec.Ord != ords[i] {
+				return Errorf(EINTERNAL, "store %s changed during the import: import the file again", id)
+			}
+		}
+		if err := feed(func(recs []obsRec) error { return w.writeSorted(ctx, recs, series) }); err != nil {
+			return err
+		}
+		// The store-latest candidates of all chunks at once: in key
+		// order, so that the puts append.
+		if err := w.writeLatest(); err != nil {
+			return err
+		}
+		return w.derive(ctx)
+	})
+	if err != nil {
+		return batchStats{}, err
+	}
+	return st, nil
+}
+
 type seriesKey struct{ banner, sku, province string }
 
 type storeState struct {
@@ -278,7 +321,27 @@ func (w *writer) writeObservations(ctx context.Context, b *batch) error {
 		return cmp.Or(cmp.Compare(rank[a.series], rank[b.series]), cmp.Compare(a.date, b.date),
 			cmp.Compare(w.storeList[a.store].rec.Ord, w.storeList[b.store].rec.Ord))
 	})
+	if err := w.writeSorted(ctx, recs, series); err != nil {
+		return err
+	}
+	return w.writeLatest()
+}
 
+// writeSorted writes observations sorted by (series in key order, date,
+// store's Ord), without two of the same series, date and store. series
+// gives the keys of obsRec.series, w.storeList the stores of obsRec.store.
+// It may be called several times in one transaction, with recs that
+// continue each other in key order (the import's chunks): a block or a
+// series cut between two calls is then read back and merged again. It
+// collects store-latest candidates for writeLatest.
+func (w *writer) writeSorted(ctx context.Context, recs []obsRec, series []seriesKey) error {
+	if len(recs) == 0 {
+		return nil
+	}
+	minDate, maxDate := Date(recs[0].date), Date(recs[0].date)
+	for _, r := range recs {
+		minDate, maxDate = min(minDate, Date(r.date)), max(maxDate, Date(r.date))
+	}
 	days := int(maxDate-minDate) + 1
 	dayCounts := make([]int32, len(w.storeList)*days) // new observations per (store, day)
 	latest := make([]obsRec, len(w.storeList))        // per store, latest observation in the current series
@@ -348,8 +411,8 @@ func (w *writer) writeObservations(ctx context.Context, b *batch) error {
 			}
 		}
 	}
-	w.maxDate = maxDate
-	return w.writeLatest()
+	w.maxDate = max(w.maxDate, maxDate)
+	return nil
 }
 
 // writeLatest writes the batch's store-latest candidates in key order,
