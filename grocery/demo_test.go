@@ -2,10 +2,13 @@ package grocery_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/storage"
 )
 
 // TestBuildDemoRefusesFileInUse: replacing a data file that another
@@ -72,4 +75,56 @@ func TestBuildDemoRefusesFileInUse(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestOpenAfterReplace: a process that waits for the lock of a file that
+// is being replaced (demo --force holds the old file's lock while it moves
+// the new one into place) opens the new file, not the deleted old one, so
+// that what it writes is not lost.
+func TestOpenAfterReplace(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path, next := filepath.Join(dir, "grocery.db"), filepath.Join(dir, "next.db")
+	for _, p := range []string{path, next} {
+		s, err := grocery.Open(p, nil) // an empty data file
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Close()
+	}
+	s, err := grocery.Open(next, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := s.CreateKey(ctx, grocery.KeyInput{Account: "next", Plan: "starter"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+
+	unlock, err := storage.LockFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opened := make(chan *grocery.Service)
+	go func() {
+		s, err := grocery.Open(path, &grocery.Options{LockTimeout: 10 * time.Second})
+		if err != nil {
+			t.Error(err)
+		}
+		opened <- s
+	}()
+	time.Sleep(200 * time.Millisecond) // let Open reach the lock
+	if err := os.Rename(next, path); err != nil {
+		t.Fatal(err)
+	}
+	unlock()
+	s = <-opened
+	if s == nil {
+		return
+	}
+	defer s.Close()
+	if _, err := s.Authenticate(ctx, key.Key, grocery.InterfaceMCP); err != nil {
+		t.Errorf("Open waited on a replaced file and opened the old one: the new file's key fails: %v", err)
+	}
 }

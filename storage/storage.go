@@ -35,6 +35,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"runtime"
 	"sync"
@@ -131,7 +132,31 @@ func (in *interner) get(b []byte) string {
 // Open opens the data file at path, creating it and its buckets unless
 // opts.ReadOnly. It returns ErrLocked when another process holds the file
 // past opts.LockTimeout, ErrNotDataFile or ErrFormat for a foreign file.
+//
+// A file replaced while Open waited for its lock (as 'grocery demo --force'
+// replaces one under its lock) is not the one opened: Open checks that
+// path names the same file after the lock as before it, and opens again
+// when it does not, so that nothing is written to a deleted file.
 func Open(path string, opts Options) (*DB, error) {
+	for range 5 {
+		before, beforeErr := os.Stat(path)
+		db, err := openOnce(path, opts)
+		if err != nil {
+			return nil, err
+		}
+		after, err := os.Stat(path)
+		switch {
+		case err == nil && beforeErr == nil && os.SameFile(before, after):
+			return db, nil
+		case err == nil && errors.Is(beforeErr, fs.ErrNotExist) && !opts.ReadOnly:
+			return db, nil // created here
+		}
+		db.Close() // the file was replaced or removed while Open waited
+	}
+	return nil, ErrLocked
+}
+
+func openOnce(path string, opts Options) (*DB, error) {
 	timeout := opts.LockTimeout
 	if timeout <= 0 {
 		timeout = 2 * time.Second
