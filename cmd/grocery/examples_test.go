@@ -67,6 +67,12 @@ func TestExamples(t *testing.T) {
 		if err != nil {
 			t.Errorf("%s: %v\n%s", line, err, out)
 		}
+		// An example shows something: an empty answer teaches nothing.
+		for _, empty := range []string{"No current offers", "No products match", "No observations in this window", "No active reference stores match", "No API keys yet"} {
+			if strings.Contains(string(out), empty) {
+				t.Errorf("%s: an empty answer (%q):\n%s", line, empty, out)
+			}
+		}
 		ran++
 	}
 	t.Logf("ran %d examples", ran)
