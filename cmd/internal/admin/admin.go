@@ -32,6 +32,11 @@ const (
 	callTimeout = 10 * time.Second
 )
 
+// unknownOperation starts the message of an answer to a path the server
+// does not serve (every version has said it so): the client is newer than
+// the server.
+const unknownOperation = "no admin operation at "
+
 // SocketPath returns the admin socket of a data file: dbPath + ".sock".
 func SocketPath(dbPath string) string { return dbPath + ".sock" }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -462,7 +463,7 @@ func TestAdminProtocol(t *testing.T) {
 		{"ErrTooLarge", "POST", "/v1/keys", `{"account":"` + strings.Repeat("a", 1<<20) + `"}`, 400, grocery.EINVALID},
 		{"ErrMethod", "DELETE", "/v1/keys", ``, 405, grocery.EINVALID},
 		{"ErrMethodRevoke", "GET", "/v1/keys/revoke", ``, 405, grocery.EINVALID},
-		{"ErrRoute", "GET", "/v1/nothing", ``, 404, grocery.ENOTFOUND},
+		{"ErrRoute", "GET", "/v1/nothing", ``, 409, grocery.ECONFLICT},
 		{"ErrUsageNoAccount", "GET", "/v1/usage", ``, 400, grocery.EINVALID},
 		{"ErrUsageUnknown", "GET", "/v1/usage?account=nobody", ``, 404, grocery.ENOTFOUND},
 		{"Usage", "GET", "/v1/usage?account=acme", ``, 200, ""},
@@ -680,5 +681,33 @@ func TestAdminQueries(t *testing.T) {
 				t.Errorf("JSON:\n got %s\nwant %s", gb, wb)
 			}
 		})
+	}
+}
+
+// TestOlderServer: a server from before the queries went through the
+// socket answers their paths with not_found, which must not read as "no
+// such barcode": the client says the server is older and to restart it.
+func TestOlderServer(t *testing.T) {
+	sock := filepath.Join(adminTempDir(t), "old.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusNotFound)
+		fmt.Fprintf(w, `{"code":"not_found","message":"no admin operation at %s"}`, r.URL.Path)
+	})}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+
+	c := admin.Dial(sock)
+	defer c.Close()
+	_, err = c.LookupProduct(context.Background(), grocery.LookupInput{UPC: "067000378089", Province: "ON"})
+	if got := grocery.ErrorCode(err); got != grocery.ECONFLICT {
+		t.Fatalf("got %v, want code %s", err, grocery.ECONFLICT)
+	}
+	if msg := grocery.ErrorMessage(err); !strings.Contains(msg, "older than this command") || !strings.Contains(msg, "restart the server") {
+		t.Errorf("got %q, want it to say the server is older and to restart it", msg)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/grocerydata/grocery/grocery"
@@ -251,6 +252,11 @@ func (c *Client) send(ctx context.Context, client *http.Client, method, path, co
 		var e errorBody
 		if err := dec.Decode(&e); err != nil || e.Code == "" {
 			return grocery.Errorf(grocery.EINTERNAL, "the server on %s answered %s", c.path, resp.Status)
+		}
+		if strings.HasPrefix(e.Message, unknownOperation) {
+			// Servers before this one answered not_found, which would read
+			// as "no such barcode"; say what it is.
+			return grocery.Errorf(grocery.ECONFLICT, "the server holding the data file (on %s) is older than this command and cannot answer it: restart the server", c.path)
 		}
 		return &grocery.Error{Code: e.Code, Message: e.Message, Next: e.Next}
 	}

@@ -228,7 +228,8 @@ func handler(svc *grocery.Service) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		methods, ok := routes[r.URL.Path]
 		if !ok {
-			writeError(w, grocery.Errorf(grocery.ENOTFOUND, "no admin operation at %s", r.URL.Path))
+			// A newer CLI than this server: the client says to restart it.
+			writeError(w, grocery.Errorf(grocery.ECONFLICT, "%s%s", unknownOperation, r.URL.Path))
 			return
 		}
 		rt, ok := methods[r.Method]
