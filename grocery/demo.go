@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/grocerydata/grocery/storage"
@@ -61,6 +62,9 @@ func BuildDemo(ctx context.Context, path string, opts *DemoOptions) (*DemoSummar
 	gen, err := newDemoGen(scale, asOf, seed)
 	if err != nil {
 		return nil, err
+	}
+	if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
+		return nil, Errorf(EINVALID, "cannot build the demo data in %s: the directory %s does not exist", path, filepath.Dir(path))
 	}
 	if _, err := os.Stat(path); err == nil && !opts.Force {
 		return nil, Errorf(EINVALID, "data file %s already exists: pass --force to replace it", path)

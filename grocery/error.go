@@ -44,9 +44,9 @@ type Verbs struct {
 	Search string // SearchProducts's
 }
 
-// LibraryVerbs names the queries as the Go API does: ErrorMessage and
+// libraryVerbs names the queries as the Go API does: ErrorMessage and
 // Error use them.
-var LibraryVerbs = Verbs{Lookup: "LookupProduct", Search: "SearchProducts"}
+var libraryVerbs = Verbs{Lookup: "LookupProduct", Search: "SearchProducts"}
 
 // words returns the follow-up n in the words of v, "" for NextNone.
 func (n Next) words(v Verbs) string {
@@ -61,7 +61,7 @@ func (n Next) words(v Verbs) string {
 
 // Error implements the error interface.
 func (e *Error) Error() string {
-	return e.Code + ": " + e.message(LibraryVerbs)
+	return e.Code + ": " + e.message(libraryVerbs)
 }
 
 func (e *Error) message(v Verbs) string {
@@ -91,9 +91,9 @@ func ErrorCode(err error) string {
 }
 
 // ErrorMessage returns the human-readable message of err if it is, or wraps,
-// an *Error (with its follow-up in LibraryVerbs), and a generic text for
+// an *Error (with its follow-up named by the Go API's methods), and a generic text for
 // any other error so that internals never reach a client.
-func ErrorMessage(err error) string { return ErrorMessageIn(err, LibraryVerbs) }
+func ErrorMessage(err error) string { return ErrorMessageIn(err, libraryVerbs) }
 
 // ErrorMessageIn is ErrorMessage with the follow-up worded in an
 // interface's own verbs.

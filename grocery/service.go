@@ -3,6 +3,7 @@ package grocery
 import (
 	"errors"
 	"io/fs"
+	"strings"
 	"time"
 
 	"github.com/grocerydata/grocery/storage"
@@ -42,7 +43,7 @@ func open(path string, opts *Options, so storage.Options, now func() time.Time) 
 	case errors.Is(err, storage.ErrNotDataFile):
 		return nil, Errorf(EINVALID, "%s is not a grocery data file", path)
 	case errors.Is(err, storage.ErrFormat):
-		return nil, Errorf(EINVALID, "%s: %v", path, err)
+		return nil, Errorf(EINVALID, "%s: %s", path, strings.TrimPrefix(err.Error(), "storage: "))
 	case err != nil:
 		return nil, Errorf(EINVALID, "cannot open data file: %v", err)
 	}

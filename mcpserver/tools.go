@@ -38,7 +38,7 @@ type tool struct {
 
 func newTools(svc *grocery.Service) []tool {
 	// The title is the tool's own; annotations carry only the hints.
-	ann := func(string) map[string]any {
+	ann := func() map[string]any {
 		return map[string]any{"readOnlyHint": true, "openWorldHint": false}
 	}
 	return []tool{
@@ -50,7 +50,7 @@ func newTools(svc *grocery.Service) []tool {
 total counts every current offer; fewer offers than total means limit cut the list. Empty offers is a success: no reference store in the province observed it in the last 14 days, which does not prove it unavailable. A barcode not in the catalogue is a not_found error.`,
 			InputSchema:  json.RawMessage(lookupInput),
 			OutputSchema: json.RawMessage(lookupOutput),
-			Annotations:  ann("Look up a product by barcode"),
+			Annotations:  ann(),
 			args:         []string{"upc", "province", "limit"},
 			run: func(ctx context.Context, a arguments) (any, error) {
 				in := grocery.LookupInput{UPC: a.str("upc"), Province: a.str("province"), Limit: a.limit()}
@@ -68,7 +68,7 @@ total counts every current offer; fewer offers than total means limit cut the li
 limit counts products, not results; total is the number of matching products, so fewer distinct upc than total means more exist (raise limit or add words). Pass a upc to lookup_product, or an external_sku with its banner to price_history. Empty results: nothing matching was observed in the province in the last 14 days, not proof it is unavailable. Never a history or a national price.`,
 			InputSchema:  json.RawMessage(searchInput),
 			OutputSchema: json.RawMessage(searchOutput),
-			Annotations:  ann("Search products by name or brand"),
+			Annotations:  ann(),
 			args:         []string{"query", "province", "limit"},
 			run: func(ctx context.Context, a arguments) (any, error) {
 				in := grocery.SearchInput{Query: a.str("query"), Province: a.str("province"), Limit: a.limit()}
@@ -86,7 +86,7 @@ limit counts products, not results; total is the number of matching products, so
 Each point is a collection day: min, median and max across the province's reference stores of the banner, and store_count. stats: min, max, latest median, change_pct since the first point. Days without collection have no point; empty points (stats null) do not prove the product unavailable.`,
 			InputSchema:  json.RawMessage(historyInput),
 			OutputSchema: json.RawMessage(historyOutput),
-			Annotations:  ann("Price history of a retailer SKU"),
+			Annotations:  ann(),
 			args:         []string{"sku", "banner", "province", "period"},
 			run: func(ctx context.Context, a arguments) (any, error) {
 				in := grocery.HistoryInput{SKU: a.str("sku"), Banner: a.str("banner"), Province: a.str("province"), Period: a.str("period")}
@@ -104,7 +104,7 @@ Each point is a collection day: min, median and max across the province's refere
 total counts every matching store; fewer stores than total means limit cut the list.`,
 			InputSchema:  json.RawMessage(storesInput),
 			OutputSchema: json.RawMessage(storesOutput),
-			Annotations:  ann("List the reference stores"),
+			Annotations:  ann(),
 			args:         []string{"province", "banner", "limit"},
 			run: func(ctx context.Context, a arguments) (any, error) {
 				in := grocery.StoresInput{Province: a.str("province"), Banner: a.str("banner"), Limit: a.limit()}

@@ -95,6 +95,12 @@ func TestImport(t *testing.T) {
 		t.Errorf("stderr:\n got %q\nwant %q", r.stderr, wantErr)
 	}
 
+	// A directory is not an input file.
+	r = cli(t, nil, "import", "--db", db, dir)
+	if want := "grocery: " + dir + " is a directory: want a CSV, JSON Lines or XLSX file\n"; r.code != exitInvalid || r.stderr != want {
+		t.Errorf("import of a directory: got exit %d, stderr %q; want %d, %q", r.code, r.stderr, exitInvalid, want)
+	}
+
 	// A missing file fails before anything is imported.
 	r = cli(t, nil, "import", "--db", filepath.Join(dir, "new.db"), stores, filepath.Join(dir, "nope.csv"))
 	if want := "grocery: no file " + filepath.Join(dir, "nope.csv") + "\n"; r.code != exitFailed || r.stdout != "" || r.stderr != want {
@@ -154,6 +160,11 @@ func TestDemo(t *testing.T) {
 	held.Close()
 	if want := "grocery: data file " + db + " is in use by another process (a running server?): stop it before replacing the file\n"; r.code != exitUnavailable || r.stderr != want || r.stdout != "" {
 		t.Errorf("demo --force on a held file: got exit %d, stdout %q, stderr %q; want %d, %q", r.code, r.stdout, r.stderr, exitUnavailable, want)
+	}
+	missing := filepath.Join(t.TempDir(), "no-such-dir", "x.db")
+	r = cli(t, nil, "demo", "--db", missing)
+	if want := "grocery: cannot build the demo data in " + missing + ": the directory " + filepath.Dir(missing) + " does not exist\n"; r.code != exitInvalid || r.stderr != want {
+		t.Errorf("demo in a missing directory: got exit %d, stderr %q; want %d, %q", r.code, r.stderr, exitInvalid, want)
 	}
 	r = cli(t, nil, "demo", "--db", db, "--scale", "huge", "--force")
 	if r.code != exitInvalid || !strings.HasPrefix(r.stderr, `grocery: scale "huge" is unknown`) {

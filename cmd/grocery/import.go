@@ -56,8 +56,12 @@ func (a *app) runImport(cmd *cobra.Command, files []string, skipInvalid bool) er
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	// A missing file fails before anything is imported (or created).
 	for _, name := range files {
-		if _, err := os.Stat(name); err != nil {
+		fi, err := os.Stat(name)
+		if err != nil {
 			return err
+		}
+		if fi.IsDir() {
+			return grocery.Errorf(grocery.EINVALID, "%s is a directory: want a CSV, JSON Lines or XLSX file", name)
 		}
 	}
 	// A server holding the data file imports for us through its admin

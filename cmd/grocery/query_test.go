@@ -395,6 +395,9 @@ func TestJSONErrors(t *testing.T) {
 			if dec.More() {
 				t.Errorf("stderr has more than one JSON value: %s", r.stderr)
 			}
+			if strings.Count(r.stderr, "\n") != 1 || !strings.HasSuffix(r.stderr, "\n") {
+				t.Errorf("stderr is not one line: %q", r.stderr)
+			}
 			if got.Code != tt.code || !strings.HasPrefix(got.Message, tt.msg) {
 				t.Errorf("got {%q, %q}, want {%q, %q...}", got.Code, got.Message, tt.code, tt.msg)
 			}

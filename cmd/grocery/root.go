@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -48,7 +49,10 @@ func execute(ctx context.Context, root *cobra.Command, args []string, getenv fun
 		msg += fmt.Sprintf(" (see '%s --help')", cmd.CommandPath())
 	}
 	if wantsJSON(cmd, args) {
-		writeJSON(root.ErrOrStderr(), struct {
+		// One line, for scripts and log scrapers.
+		enc := json.NewEncoder(root.ErrOrStderr())
+		enc.SetEscapeHTML(false)
+		enc.Encode(struct {
 			Code    string `json:"code"`
 			Message string `json:"message"`
 		}{code, msg})
