@@ -1,0 +1,271 @@
+package grocery
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/grocerydata/grocery/storage"
+)
+
+// StorePricesInput holds the arguments of StorePrices.
+type StorePricesInput struct {
+	Banner string `json:"banner"`          // the store's banner
+	Store  string `json:"store"`           // a reference store's store_id
+	Query  string `json:"q,omitempty"`     // optional: words of a product name or brand
+	Limit  int    `json:"limit,omitempty"` // 1..500; 0 means 50
+	Offset int    `json:"offset,omitempty"`
+}
+
+// StorePriceInput holds the arguments of StorePrice: a store and exactly
+// one of SKU (the banner's external_sku) or UPC.
+type StorePriceInput struct {
+	Banner string `json:"banner"`
+	Store  string `json:"store"`
+	SKU    string `json:"sku,omitempty"`
+	UPC    string `json:"upc,omitempty"`
+}
+
+// StorePrice is a store's latest observed price of one banner SKU.
+type StorePrice struct {
+	Banner       string `json:"banner"`
+	StoreID      string `json:"store_id"`
+	ExternalSKU  string `json:"external_sku"`
+	UPC          string `json:"upc"`  // "" when the SKU is not linked to a barcode
+	Name         string `json:"name"` // the product's name, "" when the SKU is not linked
+	Price        Cents  `json:"price"`
+	RegularPrice Cents  `json:"regular_price"`
+	OnPromo      bool   `json:"on_promo"`
+	PromoEnds    *Date  `json:"promo_ends"` // last day of the promotion, or null
+	ObservedAt   Date   `json:"observed_at"`
+	Currency     string `json:"currency"`
+}
+
+// StorePricesResult is the answer of StorePrices: one page of a store's
+// latest prices.
+type StorePricesResult struct {
+	Results []StorePrice `json:"results"` // empty, never null
+	Total   int          `json:"total"`   // prices matching before the page was cut
+	Limit   int          `json:"limit"`
+	Offset  int          `json:"offset"`
+}
+
+// MaxOffset bounds the offset of a paginated list.
+const MaxOffset = 1_000_000
+
+// checkPage returns the limit (default def, at most max) and offset of a
+// page, with EINVALID naming the bad one.
+func checkPage(limit, offset, def, max int) (int, int, error) {
+	l, err := checkLimit(limit, def, max)
+	if err != nil {
+		return 0, 0, err
+	}
+	if offset < 0 || offset > MaxOffset {
+		return 0, 0, Errorf(EINVALID, "offset %d is out of range: want 0 to %d", offset, MaxOffset)
+	}
+	return l, offset, nil
+}
+
+// referenceStore reads the store id names and checks that it belongs to
+// banner. An unknown store is ENOTFOUND; a store of another banner is
+// EINVALID saying whose it is.
+func referenceStore(tx *storage.Tx, banner Banner, id string, st *storage.Store) error {
+	found, err := tx.Store(id, st)
+	if err != nil {
+		return err
+	}
+	if !found {
+		return Errorf(ENOTFOUND, "no reference store %q: list them with ListReferenceStores", id)
+	}
+	if st.Banner != banner.Slug {
+		return Errorf(EINVALID, "store %s belongs to banner %s, not %s", id, st.Banner, banner.Slug)
+	}
+	return nil
+}
+
+// parseStoreArgs checks the banner and store arguments every store query
+// takes.
+func parseStoreArgs(banner, store string) (Banner, string, error) {
+	b, err := ParseBanner(banner)
+	if err != nil {
+		return Banner{}, "", err
+	}
+	id := strings.TrimSpace(store)
+	if id == "" {
+		return Banner{}, "", Errorf(EINVALID, "store is required: a reference store's store_id")
+	}
+	return b, id, nil
+}
+
+// StorePrices returns the latest observed price of each SKU at one
+// reference store, by external_sku, or, with a query, the SKUs whose
+// product matches every word of it (as SearchProducts matches), best match
+// first. Total counts every matching price before the page.
+//
+// It returns EINVALID for an unknown banner, a missing store, a store of
+// another banner, a query of more than 8 words, a limit outside 1..500 or
+// a negative offset, and ENOTFOUND for an unknown store.
+func (s *Service) StorePrices(ctx context.Context, in StorePricesInput) (*StorePricesResult, error) {
+	banner, id, err := parseStoreArgs(in.Banner, in.Store)
+	if err != nil {
+		return nil, err
+	}
+	limit, offset, err := checkPage(in.Limit, in.Offset, DefaultRESTLimit, MaxRESTLimit)
+	if err != nil {
+		return nil, err
+	}
+	words := tokens(in.Query)
+	if len(words) > 8 {
+		return nil, Errorf(EINVALID, "q has %d words: want at most 8", len(words))
+	}
+	res := &StorePricesResult{Results: []StorePrice{}, Limit: limit, Offset: offset}
+	err = s.db.View(func(tx *storage.Tx) error {
+		var st storage.Store
+		if err := referenceStore(tx, banner, id, &st); err != nil {
+			return err
+		}
+		var page []storage.Latest
+		keep := func(l *storage.Latest) {
+			if res.Total >= offset && len(page) < limit {
+				page = append(page, *l)
+			}
+			res.Total++
+		}
+		if len(words) == 0 {
+			err := tx.LatestAt(id, func(l *storage.Latest) error { keep(l); return nil })
+			if err != nil {
+				return err
+			}
+		} else {
+			hits, err := match(tx, st.Province, words)
+			if err != nil {
+				return err
+			}
+			var l storage.Latest
+			for _, h := range hits {
+				err := tx.SKUsOf(string(h.gtin[:]), func(b, sku string) error {
+					if b != banner.Slug {
+						return nil
+					}
+					found, err := tx.Latest(id, sku, &l)
+					if found && err == nil {
+						keep(&l)
+					}
+					return err
+				})
+				if err != nil {
+					return err
+				}
+			}
+		}
+		res.Results = make([]StorePrice, len(page))
+		for i := range page {
+			if err := storePrice(tx, banner.Slug, id, &page[i], &res.Results[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// StorePrice returns one store's latest observed price of a product,
+// named by the banner's external_sku or by its barcode. When several SKUs
+// of the banner carry the barcode, the most recently observed one wins.
+//
+// It returns EINVALID for an unknown banner, a missing store, a store of
+// another banner, neither or both of SKU and UPC, or a malformed barcode,
+// and ENOTFOUND for an unknown store or a product the store has never
+// observed.
+func (s *Service) StorePrice(ctx context.Context, in StorePriceInput) (*StorePrice, error) {
+	banner, id, err := parseStoreArgs(in.Banner, in.Store)
+	if err != nil {
+		return nil, err
+	}
+	sku, upc := strings.TrimSpace(in.SKU), strings.TrimSpace(in.UPC)
+	var gtin GTIN
+	switch {
+	case sku == "" && upc == "":
+		return nil, Errorf(EINVALID, "sku or upc is required: the banner's external_sku or a barcode")
+	case sku != "" && upc != "":
+		return nil, Errorf(EINVALID, "give sku or upc, not both")
+	case upc != "":
+		if gtin, err = ParseGTIN(upc); err != nil {
+			return nil, err
+		}
+	}
+	res := &StorePrice{}
+	err = s.db.View(func(tx *storage.Tx) error {
+		var st storage.Store
+		if err := referenceStore(tx, banner, id, &st); err != nil {
+			return err
+		}
+		var l storage.Latest
+		found := false
+		if sku != "" {
+			if found, err = tx.Latest(id, sku, &l); err != nil {
+				return err
+			}
+		} else {
+			var cand storage.Latest
+			err := tx.SKUsOf(string(gtin), func(b, sku string) error {
+				if b != banner.Slug {
+					return nil
+				}
+				ok, err := tx.Latest(id, sku, &cand)
+				if ok && err == nil && (!found || cand.Date > l.Date) {
+					l, found = cand, true
+				}
+				return err
+			})
+			if err != nil {
+				return err
+			}
+		}
+		if !found {
+			what := fmt.Sprintf("sku %q", sku)
+			if sku == "" {
+				what = "upc " + upc
+			}
+			return Errorf(ENOTFOUND, "store %s (%s) has never observed %s", id, banner.Slug, what)
+		}
+		return storePrice(tx, banner.Slug, id, &l, res)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// storePrice fills out from a store's latest observation, with the
+// product's barcode and name when the SKU is linked.
+func storePrice(tx *storage.Tx, banner, storeID string, l *storage.Latest, out *StorePrice) error {
+	*out = StorePrice{
+		Banner: banner, StoreID: storeID, ExternalSKU: l.SKU,
+		Price: Cents(l.Price), RegularPrice: Cents(l.Regular), OnPromo: l.Price < l.Regular,
+		ObservedAt: Date(l.Date), Currency: Currency,
+	}
+	if out.RegularPrice == 0 {
+		out.RegularPrice = out.Price
+	}
+	if out.OnPromo && l.PromoEnd != 0 {
+		d := Date(l.PromoEnd)
+		out.PromoEnds = &d
+	}
+	var rec storage.SKU
+	found, err := tx.SKU(banner, l.SKU, &rec)
+	if err != nil || !found || rec.GTIN == "" {
+		return err
+	}
+	out.UPC = GTIN(rec.GTIN).UPC()
+	var p storage.Product
+	if ok, err := tx.Product(rec.GTIN, &p); err != nil {
+		return err
+	} else if ok {
+		out.Name = p.Name
+	}
+	return nil
+}

@@ -1,0 +1,317 @@
+package grocery
+
+import (
+	"cmp"
+	"context"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/grocerydata/grocery/storage"
+)
+
+// PostalCode is a validated Canadian postal code.
+type PostalCode struct {
+	Code     string // normalised: upper case with one space, "M5V 2T6"
+	FSA      string // forward sortation area: the first three characters
+	Province string // the province its first letter gives
+}
+
+// postalProvince maps a postal code's first letter to its province; X is
+// NT or NU, told apart by the FSA.
+var postalProvince = map[byte]string{
+	'A': "NL", 'B': "NS", 'C': "PE", 'E': "NB", 'G': "QC", 'H': "QC", 'J': "QC",
+	'K': "ON", 'L': "ON", 'M': "ON", 'N': "ON", 'P': "ON", 'R': "MB", 'S': "SK",
+	'T': "AB", 'V': "BC", 'X': "NT", 'Y': "YT",
+}
+
+// ParsePostalCode validates a Canadian postal code of the form A1A 1A1
+// (the space optional, any case) and returns it with its FSA and province.
+// It returns EINVALID saying what is wrong: the form, a letter never used
+// in postal codes (D F I O Q U), or a first letter no province uses (W Z).
+func ParsePostalCode(s string) (PostalCode, error) {
+	t := strings.ToUpper(strings.TrimSpace(s))
+	if len(t) == 7 && t[3] == ' ' {
+		t = t[:3] + t[4:]
+	}
+	bad := func(format string, args ...any) (PostalCode, error) {
+		return PostalCode{}, Errorf(EINVALID, "postal_code %q: "+format, append([]any{s}, args...)...)
+	}
+	if t == "" {
+		return bad("a postal code is required, of the form A1A 1A1")
+	}
+	if len(t) != 6 {
+		return bad("want the form A1A 1A1 (letter, digit, letter, optional space, digit, letter, digit)")
+	}
+	for i := 0; i < 6; i++ {
+		c := t[i]
+		if i%2 == 0 {
+			if c < 'A' || c > 'Z' {
+				return bad("character %d must be a letter: want the form A1A 1A1", position(i))
+			}
+			if strings.IndexByte("DFIOQU", c) >= 0 {
+				return bad("the letter %c is never used in Canadian postal codes", c)
+			}
+		} else if c < '0' || c > '9' {
+			return bad("character %d must be a digit: want the form A1A 1A1", position(i))
+		}
+	}
+	province, ok := postalProvince[t[0]]
+	if !ok {
+		return bad("no Canadian postal code starts with %c", t[0])
+	}
+	fsa := t[:3]
+	if fsa == "X0A" || fsa == "X0B" || fsa == "X0C" {
+		province = "NU"
+	}
+	return PostalCode{Code: fsa + " " + t[3:], FSA: fsa, Province: province}, nil
+}
+
+// position is the 1-based position in the written form "A1A 1A1" of the
+// i-th character without the space.
+func position(i int) int {
+	if i >= 3 {
+		return i + 2
+	}
+	return i + 1
+}
+
+// StoreSearchInput holds the arguments of SearchStores: a query and
+// exactly one of Province or PostalCode.
+type StoreSearchInput struct {
+	Query      string `json:"q"`
+	Province   string `json:"province,omitempty"`
+	PostalCode string `json:"postal_code,omitempty"`
+	Limit      int    `json:"limit,omitempty"` // 1..500; 0 means 50
+	Offset     int    `json:"offset,omitempty"`
+}
+
+// StoreHit is one product's latest price at one reference store.
+type StoreHit struct {
+	StoreID      string   `json:"store_id"`
+	Banner       string   `json:"banner"`
+	BannerName   string   `json:"banner_name"`
+	Name         string   `json:"name"` // the store's name
+	City         string   `json:"city"`
+	PostalCode   string   `json:"postal_code"`
+	DistanceKM   *float64 `json:"distance_km"` // from the postal code's area, 0.1 km; null when searching by province
+	UPC          string   `json:"upc"`
+	ProductName  string   `json:"product_name"`
+	Brand        string   `json:"brand"`
+	Size         string   `json:"size"`
+	ExternalSKU  string   `json:"external_sku"`
+	Price        Cents    `json:"price"`
+	RegularPrice Cents    `json:"regular_price"`
+	OnPromo      bool     `json:"on_promo"`
+	PromoEnds    *Date    `json:"promo_ends"`
+	ObservedAt   Date     `json:"observed_at"`
+}
+
+// StoreSearchResult is the answer of SearchStores.
+type StoreSearchResult struct {
+	Query      string     `json:"q"`
+	Province   string     `json:"province"`
+	PostalCode string     `json:"postal_code,omitempty"`
+	Results    []StoreHit `json:"results"` // empty, never null
+	Total      int        `json:"total"`
+	Limit      int        `json:"limit"`
+	Offset     int        `json:"offset"`
+	Currency   string     `json:"currency"`
+}
+
+// SearchStores finds products by name or brand (every word must match, as
+// in SearchProducts) and returns their current prices store by store: one
+// hit per reference store and matching SKU of its banner, observed within
+// the last 14 days of the data set.
+//
+// With a province, stores come by store_id. With a postal code (whose
+// first letter gives the province), the stores of its FSA come first, then
+// the others of the province, each group nearest first, and every hit
+// carries its distance in km from the FSA's centre. The centre is the mean
+// position of the province's reference stores in the FSA; when the panel
+// has none there, of those sharing the code's first two characters, then
+// its first letter, and at last of all the province's stores. Within a
+// store, products come best match first.
+//
+// It returns EINVALID for an empty query or one of more than 8 words,
+// neither or both of Province and PostalCode, an unknown province, a
+// malformed postal code, a limit outside 1..500 or a negative offset.
+func (s *Service) SearchStores(ctx context.Context, in StoreSearchInput) (*StoreSearchResult, error) {
+	words := tokens(in.Query)
+	if len(words) == 0 {
+		return nil, Errorf(EINVALID, "q is required: one or more words of a product name or brand")
+	}
+	if len(words) > 8 {
+		return nil, Errorf(EINVALID, "q has %d words: want at most 8", len(words))
+	}
+	hasProv, hasPostal := strings.TrimSpace(in.Province) != "", strings.TrimSpace(in.PostalCode) != ""
+	if hasProv == hasPostal {
+		return nil, Errorf(EINVALID, "give exactly one of province or postal_code")
+	}
+	var province string
+	var pc PostalCode
+	var err error
+	if hasProv {
+		if province, err = ParseProvince(in.Province); err != nil {
+			return nil, err
+		}
+	} else {
+		if pc, err = ParsePostalCode(in.PostalCode); err != nil {
+			return nil, err
+		}
+		province = pc.Province
+	}
+	limit, offset, err := checkPage(in.Limit, in.Offset, DefaultRESTLimit, MaxRESTLimit)
+	if err != nil {
+		return nil, err
+	}
+	res := &StoreSearchResult{Query: in.Query, Province: province, PostalCode: pc.Code, Results: []StoreHit{}, Limit: limit, Offset: offset, Currency: Currency}
+	err = s.db.View(func(tx *storage.Tx) error {
+		hits, err := match(tx, province, words)
+		if err != nil || len(hits) == 0 {
+			return err
+		}
+		// The matching SKUs of each banner, best match first.
+		type skuRef struct {
+			hit int
+			sku string
+		}
+		byBanner := map[string][]skuRef{}
+		for i := range hits {
+			err := tx.SKUsOf(string(hits[i].gtin[:]), func(b, sku string) error {
+				byBanner[b] = append(byBanner[b], skuRef{i, sku})
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+		}
+		stores, err := searchStores(tx, province, pc, byBanner)
+		if err != nil {
+			return err
+		}
+		current := tx.AsOf() - freshDays
+		products := make([]*storage.Product, len(hits))
+		var l storage.Latest
+		for si := range stores {
+			st := &stores[si]
+			for _, ref := range byBanner[st.Banner] {
+				found, err := tx.Latest(st.ID, ref.sku, &l)
+				if err != nil {
+					return err
+				}
+				if !found || l.Date <= current {
+					continue
+				}
+				res.Total++
+				if res.Total <= offset || len(res.Results) >= limit {
+					continue
+				}
+				p := products[ref.hit]
+				if p == nil {
+					p = new(storage.Product)
+					if _, err := tx.Product(string(hits[ref.hit].gtin[:]), p); err != nil {
+						return err
+					}
+					products[ref.hit] = p
+				}
+				h := StoreHit{
+					StoreID: st.ID, Banner: st.Banner, BannerName: bannerName(st.Banner), Name: st.Name, City: st.City,
+					PostalCode: st.PostalCode, UPC: GTIN(p.GTIN).UPC(), ProductName: p.Name, Brand: p.Brand, Size: p.Size,
+					ExternalSKU: ref.sku, Price: Cents(l.Price), RegularPrice: Cents(l.Regular), OnPromo: l.Price < l.Regular,
+					ObservedAt: Date(l.Date),
+				}
+				if h.RegularPrice == 0 {
+					h.RegularPrice = h.Price
+				}
+				if h.OnPromo && l.PromoEnd != 0 {
+					d := Date(l.PromoEnd)
+					h.PromoEnds = &d
+				}
+				if pc.Code != "" {
+					d := st.km
+					h.DistanceKM = &d
+				}
+				res.Results = append(res.Results, h)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// searchStore is a store taking part in a store search, with its place in
+// the order.
+type searchStore struct {
+	storage.Store
+	inFSA bool
+	km    float64 // distance from the FSA's centre, rounded to 0.1 km
+}
+
+// searchStores returns the active stores of province whose banner has a
+// matching SKU, in the order of SearchStores: by store_id without a postal
+// code, else the FSA's stores first, then nearest to the FSA's centre.
+func searchStores[V any](tx *storage.Tx, province string, pc PostalCode, banners map[string]V) ([]searchStore, error) {
+	var stores []searchStore
+	// The centre's candidates: sums of positions sharing 3, 2 and 1
+	// leading characters of the postal code, and the whole province.
+	var sum [4]struct{ lat, lon, n float64 }
+	err := tx.ActiveStores(province, "", func(st *storage.Store) bool {
+		if pc.Code != "" {
+			code := strings.ToUpper(strings.ReplaceAll(st.PostalCode, " ", ""))
+			for i, n := range [4]int{3, 2, 1, 0} {
+				if len(code) >= n && code[:n] == pc.FSA[:n] {
+					sum[i].lat += st.Latitude
+					sum[i].lon += st.Longitude
+					sum[i].n++
+				}
+			}
+		}
+		if _, ok := banners[st.Banner]; ok {
+			stores = append(stores, searchStore{Store: *st})
+		}
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	if pc.Code == "" {
+		// ActiveStores lists them by banner, then id.
+		slices.SortFunc(stores, func(a, b searchStore) int { return strings.Compare(a.ID, b.ID) })
+		return stores, nil
+	}
+	var lat, lon float64
+	for _, c := range sum {
+		if c.n > 0 {
+			lat, lon = c.lat/c.n, c.lon/c.n
+			break
+		}
+	}
+	for i := range stores {
+		st := &stores[i]
+		st.inFSA = strings.HasPrefix(strings.ToUpper(st.PostalCode), pc.FSA)
+		st.km = math.Round(haversineKM(lat, lon, st.Latitude, st.Longitude)*10) / 10
+	}
+	slices.SortFunc(stores, func(a, b searchStore) int {
+		if a.inFSA != b.inFSA {
+			if a.inFSA {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Or(cmp.Compare(a.km, b.km), strings.Compare(a.ID, b.ID))
+	})
+	return stores, nil
+}
+
+// haversineKM is the great-circle distance in km between two points.
+func haversineKM(lat1, lon1, lat2, lon2 float64) float64 {
+	const earthKM = 6371.0
+	rad := math.Pi / 180
+	dLat, dLon := (lat2-lat1)*rad, (lon2-lon1)*rad
+	a := math.Sin(dLat/2)*math.Sin(dLat/2) + math.Cos(lat1*rad)*math.Cos(lat2*rad)*math.Sin(dLon/2)*math.Sin(dLon/2)
+	return 2 * earthKM * math.Asin(math.Min(1, math.Sqrt(a)))
+}
