@@ -54,6 +54,7 @@ func run(ctx context.Context, args []string) error {
 		Version: server.Version(),
 		Logger:  slog.New(slog.NewJSONHandler(logs, nil)),
 		Options: opts,
+		Serve:   server.ServeMCP,
 	})
 }
 

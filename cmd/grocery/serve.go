@@ -27,9 +27,10 @@ func (a *app) serveCmd() *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
-		Short: "Serve the MCP interface (and, later, REST) on one listener",
+		Short: "Serve the MCP and REST interfaces on one listener",
 		Long: `serve serves the grocery interfaces on one listener: MCP at /mcp (MCP
-2025-06-18, stateless Streamable HTTP) and GET /healthz. It holds the data
+2025-06-18, stateless Streamable HTTP), REST at / (GET /prices, /price,
+/search; X-API-Key on the integration plan) and GET /healthz. It holds the data
 file and listens on an admin socket beside it (<db>.sock, mode 0600) so
 that the lookups, 'grocery keys', 'grocery usage' and 'grocery import'
 keep working. SIGINT or SIGTERM
@@ -65,7 +66,7 @@ mode 0600), and prints the key and a ready curl call.`,
 				Logger:  slog.New(slog.NewTextHandler(logs, nil)),
 				Options: opts,
 				Ready: func(base string) {
-					fmt.Fprintf(out, "Serving %s (MCP at %s/mcp). Stop with Ctrl-C.\n", base, base)
+					fmt.Fprintf(out, "Serving %s (MCP at %s/mcp, REST at %s/). Stop with Ctrl-C.\n", base, base, base)
 					if key != "" {
 						printDemoHelp(out, base, db, key)
 					}

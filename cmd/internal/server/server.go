@@ -1,7 +1,7 @@
 // Package server runs the grocery HTTP servers: it wires the data file,
 // the admin socket and the interface handlers onto one listener, logs
 // every request, and shuts down gracefully. The binaries (grocery serve,
-// grocery-mcp) differ only in the Config they pass.
+// grocery-mcp, grocery-rest) differ only in the Config they pass.
 package server
 
 import (
@@ -16,6 +16,7 @@ import (
 	"github.com/grocerydata/grocery/cmd/internal/admin"
 	"github.com/grocerydata/grocery/grocery"
 	"github.com/grocerydata/grocery/mcpserver"
+	"github.com/grocerydata/grocery/restserver"
 )
 
 // Config configures Run.
@@ -31,7 +32,20 @@ type Config struct {
 	AllowedOrigins []string
 	// Ready, if set, is called with the base URL once the server listens.
 	Ready func(baseURL string)
+	// Serve picks the interfaces; the zero value serves MCP and REST.
+	Serve Interfaces
 }
+
+// Interfaces says which interfaces a server mounts.
+type Interfaces int
+
+// The interface sets: grocery serve mounts both, grocery-mcp and
+// grocery-rest one each.
+const (
+	ServeAll  Interfaces = iota // MCP at /mcp, REST at /
+	ServeMCP                    // MCP at /mcp only
+	ServeREST                   // REST at / only
+)
 
 // Run serves until ctx is cancelled, then stops accepting requests, lets
 // those in flight finish (up to ShutdownTimeout), writes the last quota
@@ -72,7 +86,7 @@ func Run(ctx context.Context, cfg Config) error {
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	base := "http://" + ln.Addr().String()
-	log.Info("serving", "url", base, "mcp", base+"/mcp", "db", cfg.DB, "admin_socket", sock)
+	log.Info("serving", "url", base, "interfaces", cfg.Serve.String(), "db", cfg.DB, "admin_socket", sock)
 	if cfg.Ready != nil {
 		cfg.Ready(base)
 	}
@@ -97,13 +111,30 @@ func Run(ctx context.Context, cfg Config) error {
 // ShutdownTimeout bounds how long Run waits for requests in flight.
 const ShutdownTimeout = 10 * time.Second
 
-// Routes returns the whole route table: MCP at /mcp, the OAuth discovery
-// probes answered 404, and /healthz.
+// String names the interfaces for the log.
+func (i Interfaces) String() string {
+	switch i {
+	case ServeMCP:
+		return "mcp"
+	case ServeREST:
+		return "rest"
+	}
+	return "mcp,rest"
+}
+
+// Routes returns the whole route table: MCP at /mcp with the OAuth
+// discovery probes answered 404, REST at / (every other path), and
+// /healthz, as cfg.Serve selects.
 func Routes(svc *grocery.Service, cfg Config, log *slog.Logger) http.Handler {
-	mcp := mcpserver.New(svc, &mcpserver.Options{AllowedOrigins: cfg.AllowedOrigins, Version: cfg.Version, Logger: log})
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcp)
-	mux.Handle("/.well-known/", mcp)
+	if cfg.Serve != ServeREST {
+		mcp := mcpserver.New(svc, &mcpserver.Options{AllowedOrigins: cfg.AllowedOrigins, Version: cfg.Version, Logger: log})
+		mux.Handle("/mcp", mcp)
+		mux.Handle("/.well-known/", mcp)
+	}
+	if cfg.Serve != ServeMCP {
+		mux.Handle("/", restserver.New(svc, &restserver.Options{Logger: log}))
+	}
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintln(w, `{"status":"ok"}`)

@@ -1,0 +1,51 @@
+package restserver
+
+import (
+	"net/http"
+
+	"github.com/grocerydata/grocery/grocery"
+)
+
+// prices answers GET /prices?banner=&store=[&q=][&limit=&offset=].
+func (s *server) prices(w http.ResponseWriter, r *http.Request) error {
+	p := newParams(r.URL.Query())
+	in := grocery.StorePricesInput{Banner: p.str("banner"), Store: p.str("store"), Query: p.str("q")}
+	in.Limit, in.Offset = p.page()
+	if p.err != nil {
+		return p.err
+	}
+	res, err := s.svc.StorePrices(r.Context(), in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, res)
+}
+
+// price answers GET /price?banner=&store=&sku= (or upc=).
+func (s *server) price(w http.ResponseWriter, r *http.Request) error {
+	p := newParams(r.URL.Query())
+	in := grocery.StorePriceInput{Banner: p.str("banner"), Store: p.str("store"), SKU: p.str("sku"), UPC: p.str("upc")}
+	if p.err != nil {
+		return p.err
+	}
+	res, err := s.svc.StorePrice(r.Context(), in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, res)
+}
+
+// search answers GET /search?q=&(province=|postal_code=)[&limit=&offset=].
+func (s *server) search(w http.ResponseWriter, r *http.Request) error {
+	p := newParams(r.URL.Query())
+	in := grocery.StoreSearchInput{Query: p.str("q"), Province: p.str("province"), PostalCode: p.str("postal_code")}
+	in.Limit, in.Offset = p.page()
+	if p.err != nil {
+		return p.err
+	}
+	res, err := s.svc.SearchStores(r.Context(), in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, res)
+}

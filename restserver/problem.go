@@ -1,0 +1,101 @@
+package restserver
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/grocerydata/grocery/grocery"
+)
+
+// ProblemBase prefixes the type URI of every problem: ProblemBase + code.
+const ProblemBase = "https://grocerydata.ca/problems/"
+
+// Problem is an RFC 9457 problem details body, with the error code beside
+// the standard members.
+type Problem struct {
+	Type   string `json:"type"`
+	Title  string `json:"title"`
+	Status int    `json:"status"`
+	Detail string `json:"detail"`
+	Code   string `json:"code"`
+	// Reset is when a spent quota comes back (429 only).
+	Reset string `json:"reset,omitempty"`
+}
+
+// statusOf is the one table from error codes to HTTP statuses and
+// titles. Codes of the transport itself (body too large, wrong media
+// type, wrong method) sit beside grocery's.
+var statusOf = map[string]struct {
+	status int
+	title  string
+}{
+	grocery.EINVALID:         {http.StatusBadRequest, "Invalid argument"},
+	grocery.EUNAUTHENTICATED: {http.StatusUnauthorized, "Unauthenticated"},
+	grocery.EFORBIDDEN:       {http.StatusForbidden, "Plan required"},
+	grocery.ENOTFOUND:        {http.StatusNotFound, "Not found"},
+	"method_not_allowed":     {http.StatusMethodNotAllowed, "Method not allowed"},
+	grocery.ECONFLICT:        {http.StatusConflict, "Conflict"},
+	"body_too_large":         {http.StatusRequestEntityTooLarge, "Body too large"},
+	"unsupported_media_type": {http.StatusUnsupportedMediaType, "Unsupported media type"},
+	grocery.EQUOTA:           {http.StatusTooManyRequests, "Quota exceeded"},
+	grocery.EINTERNAL:        {http.StatusInternalServerError, "Internal error"},
+}
+
+// problemError is an error of the transport itself.
+type problemError struct {
+	status int
+	code   string
+	detail string
+}
+
+func (e *problemError) Error() string { return e.code + ": " + e.detail }
+
+var errMediaType = &problemError{status: http.StatusUnsupportedMediaType, code: "unsupported_media_type",
+	detail: "the request body must be JSON: send Content-Type: application/json"}
+
+func errTooLarge(limit int64) error {
+	return &problemError{status: http.StatusRequestEntityTooLarge, code: "body_too_large",
+		detail: fmt.Sprintf("the request body is over %d bytes", limit)}
+}
+
+// problemOf maps err to its problem through statusOf. The detail of an
+// internal error is never err's text.
+func problemOf(err error) *Problem {
+	code, detail := grocery.ErrorCode(err), grocery.ErrorMessage(err)
+	var pe *problemError
+	if errors.As(err, &pe) {
+		code, detail = pe.code, pe.detail
+	}
+	st, ok := statusOf[code]
+	if !ok {
+		code, st = grocery.EINTERNAL, statusOf[grocery.EINTERNAL]
+	}
+	if code == grocery.EINTERNAL {
+		detail = "internal error: the request could not be answered; try again later"
+	}
+	return &Problem{Type: ProblemBase + code, Title: st.title, Status: st.status, Detail: detail, Code: code}
+}
+
+// writeProblem answers err as application/problem+json. A 401 carries
+// WWW-Authenticate; a 429 names the reset time (its Retry-After and quota
+// headers are set by the metering middleware).
+func writeProblem(w http.ResponseWriter, err error) {
+	p := problemOf(err)
+	h := w.Header()
+	switch p.Status {
+	case http.StatusUnauthorized:
+		h.Set("WWW-Authenticate", `APIKey realm="grocery"`)
+	case http.StatusTooManyRequests:
+		p.Reset = h.Get("X-Quota-Reset")
+	}
+	b, _ := json.Marshal(p) // strings and ints only
+	b = append(b, '\n')
+	h.Set("Content-Type", "application/problem+json")
+	h.Set("Content-Length", strconv.Itoa(len(b)))
+	h.Del("Content-Disposition")
+	w.WriteHeader(p.Status)
+	w.Write(b)
+}

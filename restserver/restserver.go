@@ -1,0 +1,211 @@
+// Package restserver serves the grocery service's REST interface
+// (CONTRACT.md section 5): JSON over HTTP, authenticated with an
+// X-API-Key header, open to the integration plan, metered on the same
+// quota as MCP, with errors as RFC 9457 problem details.
+//
+// The handler only translates: every rule (keys, plans, quota, the
+// queries) is package grocery's. A handler parses its parameters, makes one
+// grocery call and encodes the answer; authentication, plan gating,
+// metering, quota headers, body limits and panic recovery are middleware.
+// The access log is the host's (cmd/internal/server), and so is /healthz.
+package restserver
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gorilla/mux"
+	"github.com/grocerydata/grocery/grocery"
+)
+
+// Options configures New. A nil *Options means the defaults.
+type Options struct {
+	// MaxBodyBytes limits a request body; default 1 MiB. A larger one is
+	// refused with 413.
+	MaxBodyBytes int64
+	// Logger receives internal errors and panics; default slog.Default().
+	Logger *slog.Logger
+}
+
+// server is the REST interface.
+type server struct {
+	svc    *grocery.Service
+	opts   Options
+	log    *slog.Logger
+	router *mux.Router
+}
+
+// New returns the REST handler for svc, serving the paths of routes at
+// the root of whatever it is mounted on (grocery serve mounts it at /).
+func New(svc *grocery.Service, opts *Options) http.Handler {
+	s := newServer(svc, opts)
+	s.routes()
+	return s
+}
+
+func newServer(svc *grocery.Service, opts *Options) *server {
+	s := &server{svc: svc}
+	if opts != nil {
+		s.opts = *opts
+	}
+	if s.opts.MaxBodyBytes <= 0 {
+		s.opts.MaxBodyBytes = 1 << 20
+	}
+	s.log = s.opts.Logger
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	s.router = mux.NewRouter()
+	s.router.NotFoundHandler = http.HandlerFunc(s.notFound)
+	s.router.MethodNotAllowedHandler = http.HandlerFunc(s.methodNotAllowed)
+	return s
+}
+
+// routes is the whole route table. An authenticated path is metered: one
+// call of the account's quota per request, answered or refused.
+func (s *server) routes() {
+	r := s.router
+	r.Handle("/prices", s.api(s.prices)).Methods(http.MethodGet)
+	r.Handle("/price", s.api(s.price)).Methods(http.MethodGet)
+	r.Handle("/search", s.api(s.search)).Methods(http.MethodGet)
+}
+
+// ServeHTTP implements http.Handler.
+func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			s.log.Error("panic serving a REST request", "path", r.URL.Path, "panic", fmt.Sprint(v))
+			writeProblem(w, grocery.Errorf(grocery.EINTERNAL, "internal error"))
+		}
+	}()
+	if r.ContentLength > s.opts.MaxBodyBytes {
+		writeProblem(w, errTooLarge(s.opts.MaxBodyBytes))
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes)
+	s.router.ServeHTTP(w, r)
+}
+
+// handlerFunc is a REST handler: it writes a success itself and returns
+// an error for the problem answer.
+type handlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+// api wraps a handler in the authenticated, metered chain: X-API-Key (401
+// missing, unknown or revoked; 403 without the integration plan), one
+// call charged (429 when the quota is spent), the quota headers on every
+// answer, and JSON bodies only on writes (415).
+func (s *server) api(h handlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := r.Context()
+		p, err := s.svc.Authenticate(ctx, r.Header.Get("X-API-Key"), grocery.InterfaceREST)
+		if err != nil {
+			writeProblem(w, err)
+			return
+		}
+		u, err := s.svc.Consume(ctx, p)
+		if err == nil || grocery.ErrorCode(err) == grocery.EQUOTA {
+			quotaHeaders(w.Header(), &u)
+		}
+		if err != nil {
+			writeProblem(w, err)
+			return
+		}
+		if hasBody(r.Method) && !isJSON(r.Header.Get("Content-Type")) {
+			writeProblem(w, errMediaType)
+			return
+		}
+		if err := h(w, r.WithContext(grocery.NewContextWithPrincipal(ctx, p))); err != nil {
+			if grocery.ErrorCode(err) == grocery.EINTERNAL {
+				s.log.Error("REST request failed", "path", r.URL.Path, "err", err)
+			}
+			writeProblem(w, err)
+		}
+	})
+}
+
+func hasBody(method string) bool {
+	return method == http.MethodPost || method == http.MethodPut || method == http.MethodPatch
+}
+
+func isJSON(ct string) bool {
+	mt, _, _ := strings.Cut(ct, ";")
+	mt = strings.ToLower(strings.TrimSpace(mt))
+	return mt == "application/json" || strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json")
+}
+
+// quotaHeaders sets X-Quota-Limit, -Remaining and -Reset, and Retry-After
+// when the call was refused for quota.
+func quotaHeaders(h http.Header, u *grocery.Usage) {
+	h["X-Quota-Limit"] = []string{strconv.FormatInt(u.Limit, 10)}
+	h["X-Quota-Remaining"] = []string{strconv.FormatInt(u.Remaining, 10)}
+	h["X-Quota-Reset"] = []string{u.Reset.Format(time.RFC3339)}
+	if u.RetryAfter > 0 {
+		h["Retry-After"] = []string{strconv.FormatInt(int64((u.RetryAfter+time.Second-1)/time.Second), 10)}
+	}
+}
+
+func (s *server) notFound(w http.ResponseWriter, r *http.Request) {
+	writeProblem(w, grocery.Errorf(grocery.ENOTFOUND, "no such path: %s", r.URL.Path))
+}
+
+// methodNotAllowed answers 405 with the methods the path takes in Allow.
+func (s *server) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
+	var allow []string
+	s.router.Walk(func(route *mux.Route, _ *mux.Router, _ []*mux.Route) error {
+		methods, _ := route.GetMethods()
+		for _, m := range methods {
+			probe := r.Clone(r.Context())
+			probe.Method = m
+			var rm mux.RouteMatch
+			if route.Match(probe, &rm) && rm.MatchErr == nil {
+				allow = append(allow, m)
+			}
+		}
+		return nil
+	})
+	w.Header().Set("Allow", strings.Join(allow, ", "))
+	writeProblem(w, &problemError{status: http.StatusMethodNotAllowed, code: "method_not_allowed",
+		detail: fmt.Sprintf("%s does not take %s: use %s", r.URL.Path, r.Method, strings.Join(allow, " or "))})
+}
+
+// writeJSON answers 200 (or status) with v as JSON.
+func writeJSON(w http.ResponseWriter, status int, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	h := w.Header()
+	h["Content-Type"] = []string{"application/json"}
+	h["Content-Length"] = []string{strconv.Itoa(len(b))}
+	w.WriteHeader(status)
+	w.Write(b) // a client that went away needs no answer
+	return nil
+}
+
+// decodeJSON reads a JSON request body into v: one object, no unknown
+// fields, within the body limit (413 beyond it).
+func decodeJSON(r *http.Request, v any) error {
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return errTooLarge(tooBig.Limit)
+		}
+		return grocery.Errorf(grocery.EINVALID, "request body: %s", strings.TrimPrefix(err.Error(), "json: "))
+	}
+	if dec.More() {
+		return grocery.Errorf(grocery.EINVALID, "request body: want one JSON object")
+	}
+	return nil
+}
