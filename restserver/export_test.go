@@ -1,0 +1,42 @@
+package restserver
+
+import (
+	"net/http"
+
+	"github.com/grocerydata/grocery/grocery"
+)
+
+// NewWithTestRoutes is New plus routes that exercise what the product
+// routes cannot reach yet: a JSON body (POST /test/echo), a panic
+// (GET /test/panic) and any error code (GET /test/error?code=).
+func NewWithTestRoutes(svc *grocery.Service, opts *Options) http.Handler {
+	s := newServer(svc, opts)
+	s.routes()
+	r := s.router
+	r.Handle("/test/echo", s.api(func(w http.ResponseWriter, r *http.Request) error {
+		var body struct {
+			Name string `json:"name"`
+		}
+		if err := decodeJSON(r, &body); err != nil {
+			return err
+		}
+		return writeJSON(w, http.StatusOK, body)
+	})).Methods(http.MethodPost)
+	r.Handle("/test/panic", s.api(func(w http.ResponseWriter, r *http.Request) error {
+		panic("secret internals")
+	})).Methods(http.MethodGet)
+	r.Handle("/test/error", s.api(func(w http.ResponseWriter, r *http.Request) error {
+		code := r.URL.Query().Get("code")
+		if code == "other" {
+			return errPlain
+		}
+		return grocery.Errorf(code, "a %s error", code)
+	})).Methods(http.MethodGet)
+	return s
+}
+
+type plainError struct{}
+
+func (plainError) Error() string { return "disk /var/secret failed" }
+
+var errPlain = plainError{}

@@ -1,0 +1,475 @@
+package restserver_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/mcpserver"
+	"github.com/grocerydata/grocery/restserver"
+)
+
+// The tests share one hand-made data file and one server mounting MCP at
+// /mcp and REST at /, as grocery serve does; each test makes its own
+// account, so quotas never mix.
+var (
+	svc *grocery.Service
+	srv *httptest.Server
+)
+
+const upcMilk, upcCheese = "068000000154", "060383000028"
+
+// Hand-made Ontario stores, all on longitude -79.40 so a distance is
+// |dlat| x 111.19493 km (6371 km x pi/180). The M5V stores (lob-a 43.60,
+// lob-b 43.66, nf-e 43.62) have their centre at 43.626667: nf-e is 0.7 km
+// from it, lob-a 3.0, lob-b 3.7; lob-c (M4C, 43.63) is 0.4 km and nf-d
+// (K1P, 44.626667) 111.2 km.
+const storesCSV = `store_id,banner,province,name,city,postal_code,latitude,longitude
+lob-a,loblaws,ON,Loblaws A,Toronto,M5V 1A1,43.60,-79.40
+lob-b,loblaws,ON,Loblaws B,Toronto,M5V 3C3,43.66,-79.40
+lob-c,loblaws,ON,Loblaws C,Toronto,M4C 1B5,43.63,-79.40
+nf-d,no-frills,ON,No Frills D,Ottawa,K1P 5J2,44.626667,-79.40
+nf-e,no-frills,ON,No Frills E,Toronto,M5V 2B2,43.62,-79.40
+maxi-q,maxi,QC,Maxi Q,Montréal,H2X 1Y4,45.50,-73.57
+`
+
+// Milk is observed everywhere on 2026-11-19 (the as-of date), on promotion
+// at lob-a; cheese only at lob-a a month earlier (stale for /search, still
+// its latest price for /prices); L9 is an unlinked SKU.
+const obsCSV = `date,store_id,banner,external_sku,price,regular_price,promo_ends,upc,name,brand,size,category
+2026-11-12,lob-a,loblaws,L1,5.99,5.99,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
+2026-11-19,lob-a,loblaws,L1,4.99,5.99,2026-11-25,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
+2026-11-19,lob-b,loblaws,L1,5.99,5.99,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
+2026-11-19,lob-c,loblaws,L1,5.79,5.79,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
+2026-11-19,nf-d,no-frills,N1,4.79,4.79,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
+2026-11-19,nf-e,no-frills,N1,4.69,4.69,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
+2026-11-19,maxi-q,maxi,M1,5.49,5.49,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
+2026-10-19,lob-a,loblaws,L2,7.49,7.49,,060383000028,Old Cheddar,Black Diamond,400 g,Dairy & Eggs
+2026-11-19,lob-a,loblaws,L9,2.50,2.50,,,,,,
+`
+
+func TestMain(m *testing.M) { os.Exit(run(m)) }
+
+func run(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "restserver-test")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	// The clock sits in November 2026: quotas reset on 2026-12-01.
+	now := func() time.Time { return time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC) }
+	svc, err = grocery.Open(filepath.Join(dir, "grocery.db"), &grocery.Options{Now: now})
+	if err != nil {
+		panic(err)
+	}
+	defer svc.Close()
+	ctx := context.Background()
+	for name, data := range map[string]string{"stores.csv": storesCSV} {
+		if _, err := svc.Import(ctx, name, strings.NewReader(data), nil); err != nil {
+			panic(err)
+		}
+	}
+	if _, err := svc.Import(ctx, "obs.csv", strings.NewReader(obsCSV), nil); err != nil {
+		panic(err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", mcpserver.New(svc, nil))
+	mux.Handle("/", restserver.NewWithTestRoutes(svc, &restserver.Options{MaxBodyBytes: 1 << 20}))
+	srv = httptest.NewServer(mux)
+	defer srv.Close()
+	return m.Run()
+}
+
+// newKey makes an account of its own for a test.
+func newKey(t *testing.T, plan string, quota int64) string {
+	t.Helper()
+	k, err := svc.CreateKey(context.Background(), grocery.KeyInput{Account: strings.ReplaceAll(t.Name(), "/", "."), Plan: plan, Quota: quota})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k.Key
+}
+
+type reply struct {
+	status  int
+	header  http.Header
+	body    []byte
+	problem restserver.Problem
+}
+
+func get(t *testing.T, key, pathQuery string) *reply {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, srv.URL+pathQuery, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return do(t, key, req)
+}
+
+func do(t *testing.T, key string, req *http.Request) *reply {
+	t.Helper()
+	if key != "" {
+		req.Header.Set("X-API-Key", key)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	r := &reply{status: resp.StatusCode, header: resp.Header}
+	if r.body, err = io.ReadAll(resp.Body); err != nil {
+		t.Fatal(err)
+	}
+	if resp.Header.Get("Content-Type") == "application/problem+json" {
+		if err := json.Unmarshal(r.body, &r.problem); err != nil {
+			t.Fatalf("problem is not JSON: %v\n%s", err, r.body)
+		}
+	}
+	return r
+}
+
+// wantProblem checks a problem answer's status, code and members.
+func wantProblem(t *testing.T, r *reply, status int, code, detailHas string) {
+	t.Helper()
+	if r.status != status {
+		t.Fatalf("status: got %d, want %d\n%s", r.status, status, r.body)
+	}
+	if ct := r.header.Get("Content-Type"); ct != "application/problem+json" {
+		t.Fatalf("Content-Type: got %q, want application/problem+json", ct)
+	}
+	p := r.problem
+	if p.Status != status || p.Code != code || p.Type != restserver.ProblemBase+code || p.Title == "" {
+		t.Fatalf("problem: got %+v, want status %d code %s", p, status, code)
+	}
+	if !strings.Contains(p.Detail, detailHas) {
+		t.Fatalf("detail: got %q, want it to contain %q", p.Detail, detailHas)
+	}
+}
+
+func decode[T any](t *testing.T, r *reply) T {
+	t.Helper()
+	if r.status != http.StatusOK {
+		t.Fatalf("status: got %d, want 200\n%s", r.status, r.body)
+	}
+	var v T
+	if err := json.Unmarshal(r.body, &v); err != nil {
+		t.Fatalf("%v\n%s", err, r.body)
+	}
+	return v
+}
+
+func TestAuth(t *testing.T) {
+	revoked := newKey(t, "integration", 0)
+	if _, err := svc.RevokeKey(context.Background(), revoked); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, key, detail string }{
+		{"Missing", "", "missing"},
+		{"Malformed", "hello", "malformed"},
+		{"Unknown", "gro_pk_ABCDEFGH0123456789012345678901234567890A", "not known"},
+		{"Revoked", revoked, "revoked"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := get(t, tc.key, "/prices?banner=loblaws&store=lob-a")
+			wantProblem(t, r, http.StatusUnauthorized, grocery.EUNAUTHENTICATED, tc.detail)
+			if got := r.header.Get("WWW-Authenticate"); got != `APIKey realm="grocery"` {
+				t.Fatalf("WWW-Authenticate: got %q", got)
+			}
+			if r.header.Get("X-Quota-Limit") != "" {
+				t.Fatal("an unauthenticated answer carries quota headers")
+			}
+		})
+	}
+	t.Run("ErrPlanRequired", func(t *testing.T) {
+		key := newKey(t, "professional", 0)
+		r := get(t, key, "/prices?banner=loblaws&store=lob-a")
+		wantProblem(t, r, http.StatusForbidden, grocery.EFORBIDDEN, "integration plan")
+		// Refused at the plan, it spends nothing.
+		u, err := svc.UsageOf(context.Background(), "TestAuth.ErrPlanRequired")
+		if err != nil || u.Used != 0 {
+			t.Fatalf("usage after a 403: got %+v, %v; want 0 used", u, err)
+		}
+	})
+}
+
+// TestSharedQuota spends a quota of 4 on two MCP calls and two REST
+// requests (one a 400: refused requests count too); the fifth call, on
+// REST, is a 429 with Retry-After and the reset time.
+func TestSharedQuota(t *testing.T) {
+	key := newKey(t, "integration", 4)
+	for i := 0; i < 2; i++ {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/mcp", strings.NewReader(
+			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"lookup_product","arguments":{"upc":"`+upcMilk+`","province":"ON"}}}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+key)
+		r := do(t, "", req)
+		if r.status != http.StatusOK {
+			t.Fatalf("MCP call %d: %d %s", i, r.status, r.body)
+		}
+	}
+	r := get(t, key, "/price?banner=loblaws&store=lob-a&sku=L1")
+	if r.status != http.StatusOK {
+		t.Fatalf("status %d: %s", r.status, r.body)
+	}
+	want := map[string]string{"X-Quota-Limit": "4", "X-Quota-Remaining": "1", "X-Quota-Reset": "2026-12-01T00:00:00Z"}
+	for h, v := range want {
+		if got := r.header.Get(h); got != v {
+			t.Fatalf("%s: got %q, want %q", h, got, v)
+		}
+	}
+	r = get(t, key, "/price?banner=loblaws&store=lob-a")
+	wantProblem(t, r, http.StatusBadRequest, grocery.EINVALID, "sku or upc")
+	if got := r.header.Get("X-Quota-Remaining"); got != "0" {
+		t.Fatalf("X-Quota-Remaining on a 400: got %q, want 0", got)
+	}
+	r = get(t, key, "/price?banner=loblaws&store=lob-a&sku=L1")
+	wantProblem(t, r, http.StatusTooManyRequests, grocery.EQUOTA, "2026-12-01T00:00:00Z")
+	// 2026-11-20 12:00 to 2026-12-01 00:00 UTC: 10.5 days.
+	if got := r.header.Get("Retry-After"); got != "907200" {
+		t.Fatalf("Retry-After: got %q, want 907200", got)
+	}
+	if r.problem.Reset != "2026-12-01T00:00:00Z" || r.header.Get("X-Quota-Remaining") != "0" {
+		t.Fatalf("reset %q, remaining %q", r.problem.Reset, r.header.Get("X-Quota-Remaining"))
+	}
+	// MCP sees the same spent quota.
+	u, err := svc.UsageOf(context.Background(), "TestSharedQuota")
+	if err != nil || u.Used != 5 {
+		t.Fatalf("usage: got %+v, %v; want 5 used", u, err)
+	}
+}
+
+func TestPrice(t *testing.T) {
+	key := newKey(t, "integration", 0)
+	promo := grocery.Date(20782) // 2026-11-25
+	want := grocery.StorePrice{Banner: "loblaws", StoreID: "lob-a", ExternalSKU: "L1", UPC: upcMilk, Name: "2% Milk",
+		Price: 499, RegularPrice: 599, OnPromo: true, PromoEnds: &promo, ObservedAt: 20776, Currency: "CAD"}
+	for _, q := range []string{"sku=L1", "upc=" + upcMilk} {
+		got := decode[grocery.StorePrice](t, get(t, key, "/price?banner=loblaws&store=lob-a&"+q))
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("%s (-want +got):\n%s", q, diff)
+		}
+	}
+	r := get(t, key, "/price?banner=loblaws&store=lob-a&sku=L1")
+	if r.header.Get("Content-Type") != "application/json" || r.header.Get("X-Quota-Limit") != "1000000" {
+		t.Fatalf("headers: %v", r.header)
+	}
+	for _, tc := range []struct {
+		name, query string
+		status      int
+		code, has   string
+	}{
+		{"ErrNeverObserved", "banner=loblaws&store=lob-b&sku=L2", 404, grocery.ENOTFOUND, "never observed"},
+		{"ErrUPCNeverObserved", "banner=loblaws&store=lob-b&upc=" + upcCheese, 404, grocery.ENOTFOUND, "never observed"},
+		{"ErrUnknownStore", "banner=loblaws&store=nope&sku=L1", 404, grocery.ENOTFOUND, "no reference store"},
+		{"ErrWrongBanner", "banner=no-frills&store=lob-a&sku=L1", 400, grocery.EINVALID, "belongs to banner loblaws"},
+		{"ErrUnknownBanner", "banner=nobody&store=lob-a&sku=L1", 400, grocery.EINVALID, "nobody"},
+		{"ErrBoth", "banner=loblaws&store=lob-a&sku=L1&upc=" + upcMilk, 400, grocery.EINVALID, "not both"},
+		{"ErrBadUPC", "banner=loblaws&store=lob-a&upc=068000000155", 400, grocery.EINVALID, "check digit"},
+		{"ErrNoStore", "banner=loblaws&sku=L1", 400, grocery.EINVALID, "store is required"},
+		{"ErrTwice", "banner=loblaws&store=lob-a&sku=L1&sku=L2", 400, grocery.EINVALID, "sku is given 2 times"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wantProblem(t, get(t, key, "/price?"+tc.query), tc.status, tc.code, tc.has)
+		})
+	}
+}
+
+func TestPrices(t *testing.T) {
+	key := newKey(t, "integration", 0)
+	type page struct {
+		Results []grocery.StorePrice `json:"results"`
+		Total   int                  `json:"total"`
+		Limit   int                  `json:"limit"`
+		Offset  int                  `json:"offset"`
+	}
+	skus := func(p page) string {
+		var s []string
+		for _, r := range p.Results {
+			s = append(s, r.ExternalSKU)
+		}
+		return strings.Join(s, ",")
+	}
+	for _, tc := range []struct {
+		name, query, skus    string
+		total, limit, offset int
+	}{
+		// lob-a's latest prices, by SKU: L1 (milk), L2 (cheese, a month old), L9 (unlinked).
+		{"All", "", "L1,L2,L9", 3, 50, 0},
+		{"Page", "&limit=2", "L1,L2", 3, 2, 0},
+		{"LastPage", "&limit=2&offset=2", "L9", 3, 2, 2},
+		{"PastTheEnd", "&offset=10", "", 3, 50, 10},
+		{"Query", "&q=cheddar", "L2", 1, 50, 0},
+		{"QueryNoMatch", "&q=caviar", "", 0, 50, 0},
+		{"UnknownParamIgnored", "&colour=blue", "L1,L2,L9", 3, 50, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := decode[page](t, get(t, key, "/prices?banner=loblaws&store=lob-a"+tc.query))
+			if got := skus(p); got != tc.skus || p.Total != tc.total || p.Limit != tc.limit || p.Offset != tc.offset {
+				t.Fatalf("got %s total %d limit %d offset %d; want %s total %d limit %d offset %d",
+					got, p.Total, p.Limit, p.Offset, tc.skus, tc.total, tc.limit, tc.offset)
+			}
+			if p.Results == nil {
+				t.Fatal("results is null, want []")
+			}
+		})
+	}
+	for _, tc := range []struct{ name, query, has string }{
+		{"ErrLimitZero", "&limit=0", "limit 0 is out of range: want 1 to 500"},
+		{"ErrLimitBig", "&limit=501", "limit 501 is out of range"},
+		{"ErrLimitWord", "&limit=ten", `limit "ten" is not a whole number`},
+		{"ErrOffsetNegative", "&offset=-1", "offset -1 is negative"},
+		{"ErrLimitTwice", "&limit=5&limit=6", "limit is given 2 times"},
+		{"ErrWrongBanner", "&banner=metro", "banner is given 2 times"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wantProblem(t, get(t, key, "/prices?banner=loblaws&store=lob-a"+tc.query), 400, grocery.EINVALID, tc.has)
+		})
+	}
+	wantProblem(t, get(t, key, "/prices?banner=metro&store=lob-a"), 400, grocery.EINVALID, "belongs to banner loblaws, not metro")
+}
+
+type hit struct {
+	Store    string   `json:"store_id"`
+	Distance *float64 `json:"distance_km"`
+	Price    float64  `json:"price"`
+}
+
+type searchPage struct {
+	Results    []hit  `json:"results"`
+	Total      int    `json:"total"`
+	Province   string `json:"province"`
+	PostalCode string `json:"postal_code"`
+}
+
+func TestSearch(t *testing.T) {
+	key := newKey(t, "integration", 0)
+	f := func(v float64) *float64 { return &v }
+	for _, tc := range []struct {
+		name, query string
+		want        []hit
+	}{
+		// The M5V stores first, nearest the centre first (nf-e 0.7, lob-a
+		// 3.0, lob-b 3.7), then the rest of Ontario by distance (lob-c
+		// 0.4, nf-d 111.2). maxi-q is in Quebec.
+		{"PostalCode", "q=milk&postal_code=M5V%202T6", []hit{
+			{"nf-e", f(0.7), 4.69}, {"lob-a", f(3.0), 4.99}, {"lob-b", f(3.7), 5.99}, {"lob-c", f(0.4), 5.79}, {"nf-d", f(111.2), 4.79}}},
+		{"PostalCodeNoSpaceLower", "q=milk&postal_code=m5v2t6&limit=2", []hit{{"nf-e", f(0.7), 4.69}, {"lob-a", f(3.0), 4.99}}},
+		{"PostalCodeOffset", "q=milk&postal_code=M5V2T6&limit=2&offset=3", []hit{{"lob-c", f(0.4), 5.79}, {"nf-d", f(111.2), 4.79}}},
+		// No panel store in M5W: the centre is that of the M5 stores (the
+		// same three), and every store is ordered by distance alone.
+		{"FSAWithoutStores", "q=milk&postal_code=M5W1A1", []hit{
+			{"lob-c", f(0.4), 5.79}, {"nf-e", f(0.7), 4.69}, {"lob-a", f(3.0), 4.99}, {"lob-b", f(3.7), 5.99}, {"nf-d", f(111.2), 4.79}}},
+		{"Province", "q=milk&province=ON", []hit{
+			{"lob-a", nil, 4.99}, {"lob-b", nil, 5.99}, {"lob-c", nil, 5.79}, {"nf-d", nil, 4.79}, {"nf-e", nil, 4.69}}},
+		// Cheese was last seen a month ago: not a current price.
+		{"Stale", "q=cheddar&province=ON", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := decode[searchPage](t, get(t, key, "/search?"+tc.query))
+			if diff := cmp.Diff(tc.want, p.Results, cmp.Comparer(func(a, b []hit) bool { return len(a) == 0 && len(b) == 0 || cmp.Equal(a, b) })); diff != "" {
+				t.Fatalf("(-want +got):\n%s", diff)
+			}
+			if p.Province != "ON" {
+				t.Fatalf("province: got %q", p.Province)
+			}
+		})
+	}
+	p := decode[searchPage](t, get(t, key, "/search?q=milk&postal_code=m5v2t6&limit=1"))
+	if p.Total != 5 || p.PostalCode != "M5V 2T6" {
+		t.Fatalf("total %d postal_code %q; want 5 and M5V 2T6", p.Total, p.PostalCode)
+	}
+	for _, tc := range []struct{ name, query, has string }{
+		{"ErrNeither", "q=milk", "exactly one of province or postal_code"},
+		{"ErrBoth", "q=milk&province=ON&postal_code=M5V2T6", "exactly one of province or postal_code"},
+		{"ErrNoQuery", "province=ON", "q is required"},
+		{"ErrShort", "q=milk&postal_code=M5V2T", "want the form A1A 1A1"},
+		{"ErrDigitFirst", "q=milk&postal_code=15V2T6", "character 1 must be a letter"},
+		{"ErrLetterSecond", "q=milk&postal_code=MMV2T6", "character 2 must be a digit"},
+		{"ErrUnusedLetter", "q=milk&postal_code=M5V2D6", "letter D is never used"},
+		{"ErrFirstW", "q=milk&postal_code=W5V2T6", "no Canadian postal code starts with W"},
+		{"ErrProvince", "q=milk&province=Atlantis", "not a Canadian province"},
+		{"ErrTwice", "q=milk&q=bread&province=ON", "q is given 2 times"},
+		{"ErrLimit", "q=milk&province=ON&limit=9999", "want 1 to 500"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wantProblem(t, get(t, key, "/search?"+tc.query), 400, grocery.EINVALID, tc.has)
+		})
+	}
+}
+
+func TestProblems(t *testing.T) {
+	key := newKey(t, "integration", 0)
+	t.Run("NotFoundPath", func(t *testing.T) {
+		wantProblem(t, get(t, "", "/nowhere"), 404, grocery.ENOTFOUND, "/nowhere")
+	})
+	t.Run("MethodNotAllowed", func(t *testing.T) {
+		req, _ := http.NewRequest(http.MethodDelete, srv.URL+"/prices", nil)
+		r := do(t, key, req)
+		wantProblem(t, r, 405, "method_not_allowed", "GET")
+		if got := r.header.Get("Allow"); got != "GET" {
+			t.Fatalf("Allow: got %q, want GET", got)
+		}
+	})
+	for _, tc := range []struct {
+		code   string
+		status int
+	}{
+		{grocery.EINVALID, 400}, {grocery.ENOTFOUND, 404}, {grocery.ECONFLICT, 409}, {grocery.EFORBIDDEN, 403},
+	} {
+		t.Run(tc.code, func(t *testing.T) {
+			wantProblem(t, get(t, key, "/test/error?code="+tc.code), tc.status, tc.code, "a "+tc.code+" error")
+		})
+	}
+	t.Run("InternalHidden", func(t *testing.T) {
+		r := get(t, key, "/test/error?code=other")
+		wantProblem(t, r, 500, grocery.EINTERNAL, "internal error")
+		if strings.Contains(string(r.body), "secret") {
+			t.Fatalf("internals leaked: %s", r.body)
+		}
+	})
+	t.Run("Panic", func(t *testing.T) {
+		r := get(t, key, "/test/panic")
+		wantProblem(t, r, 500, grocery.EINTERNAL, "internal error")
+		if strings.Contains(string(r.body), "secret") {
+			t.Fatalf("internals leaked: %s", r.body)
+		}
+	})
+	post := func(ct, body string) *reply {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/test/echo", strings.NewReader(body))
+		if ct != "" {
+			req.Header.Set("Content-Type", ct)
+		}
+		return do(t, key, req)
+	}
+	t.Run("OKBody", func(t *testing.T) {
+		r := post("application/json; charset=utf-8", `{"name":"x"}`)
+		if r.status != 200 || strings.TrimSpace(string(r.body)) != `{"name":"x"}` {
+			t.Fatalf("got %d %s", r.status, r.body)
+		}
+	})
+	t.Run("ErrMediaType", func(t *testing.T) {
+		wantProblem(t, post("text/plain", `{"name":"x"}`), 415, "unsupported_media_type", "application/json")
+		wantProblem(t, post("", `{"name":"x"}`), 415, "unsupported_media_type", "application/json")
+	})
+	t.Run("ErrUnknownField", func(t *testing.T) {
+		wantProblem(t, post("application/json", `{"name":"x","colour":1}`), 400, grocery.EINVALID, `unknown field "colour"`)
+	})
+	t.Run("ErrTooLarge", func(t *testing.T) {
+		big := `{"name":"` + strings.Repeat("x", 1<<20) + `"}`
+		wantProblem(t, post("application/json", big), 413, "body_too_large", "over 1048576 bytes")
+		// Without a Content-Length, the limit holds while reading.
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/test/echo", io.MultiReader(strings.NewReader(big)))
+		req.ContentLength = -1
+		req.Header.Set("Content-Type", "application/json")
+		wantProblem(t, do(t, key, req), 413, "body_too_large", "over 1048576 bytes")
+	})
+}
