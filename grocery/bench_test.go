@@ -184,3 +184,58 @@ func BenchmarkDemoLarge(b *testing.B) {
 		b.ReportMetric(sum.Elapsed.Seconds(), "build-s")
 	}
 }
+
+// BenchmarkSearchStoresPostalCode is GET /search?q=&postal_code= without
+// HTTP: a query in Ontario from the postal code of one of its stores, so
+// the FSA has stores and every Ontario store of a matching banner is
+// ordered by distance.
+func BenchmarkSearchStoresPostalCode(b *testing.B) {
+	s := largeService(b)
+	ctx := context.Background()
+	st, err := s.ListReferenceStores(ctx, grocery.StoresInput{Province: "ON", Limit: 50})
+	if err != nil || len(st.Stores) == 0 {
+		b.Fatalf("no stores: %v", err)
+	}
+	queries := []string{"milk", "cheese", "chips", "bread", "coffee", "yogurt", "ice cream", "natrel", "pc", "chicken", "juice", "crème"}
+	hits, total := 0, 0
+	timed(b, func(i int) error {
+		res, err := s.SearchStores(ctx, grocery.StoreSearchInput{Query: queries[i%len(queries)], PostalCode: st.Stores[i%len(st.Stores)].PostalCode})
+		if err == nil {
+			hits += len(res.Results)
+			total += res.Total
+		}
+		return err
+	})
+	if hits == 0 {
+		b.Fatal("no query matched anything: the benchmark measured nothing")
+	}
+	b.ReportMetric(float64(total)/float64(b.N), "total/op")
+}
+
+// BenchmarkStorePrice is GET /price without HTTP: one store's latest
+// price of one SKU.
+func BenchmarkStorePrice(b *testing.B) {
+	s := largeService(b)
+	ctx := context.Background()
+	st, err := s.ListReferenceStores(ctx, grocery.StoresInput{Province: "ON", Limit: 50})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var in []grocery.StorePriceInput
+	for _, store := range st.Stores {
+		p, err := s.StorePrices(ctx, grocery.StorePricesInput{Banner: store.Banner, Store: store.ID, Limit: 20})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, r := range p.Results {
+			in = append(in, grocery.StorePriceInput{Banner: r.Banner, Store: r.StoreID, SKU: r.ExternalSKU})
+		}
+	}
+	if len(in) == 0 {
+		b.Fatal("no store prices to benchmark with")
+	}
+	timed(b, func(i int) error {
+		_, err := s.StorePrice(ctx, in[i%len(in)])
+		return err
+	})
+}

@@ -8,7 +8,8 @@ import (
 
 // prices answers GET /prices?banner=&store=[&q=][&limit=&offset=].
 func (s *server) prices(w http.ResponseWriter, r *http.Request) error {
-	p := newParams(r.URL.Query())
+	var p params
+	p.parse(r.URL.RawQuery)
 	in := grocery.StorePricesInput{Banner: p.str("banner"), Store: p.str("store"), Query: p.str("q")}
 	in.Limit, in.Offset = p.page()
 	if p.err != nil {
@@ -23,7 +24,8 @@ func (s *server) prices(w http.ResponseWriter, r *http.Request) error {
 
 // price answers GET /price?banner=&store=&sku= (or upc=).
 func (s *server) price(w http.ResponseWriter, r *http.Request) error {
-	p := newParams(r.URL.Query())
+	var p params
+	p.parse(r.URL.RawQuery)
 	in := grocery.StorePriceInput{Banner: p.str("banner"), Store: p.str("store"), SKU: p.str("sku"), UPC: p.str("upc")}
 	if p.err != nil {
 		return p.err
@@ -37,7 +39,8 @@ func (s *server) price(w http.ResponseWriter, r *http.Request) error {
 
 // search answers GET /search?q=&(province=|postal_code=)[&limit=&offset=].
 func (s *server) search(w http.ResponseWriter, r *http.Request) error {
-	p := newParams(r.URL.Query())
+	var p params
+	p.parse(r.URL.RawQuery)
 	in := grocery.StoreSearchInput{Query: p.str("q"), Province: p.str("province"), PostalCode: p.str("postal_code")}
 	in.Limit, in.Offset = p.page()
 	if p.err != nil {

@@ -3,30 +3,58 @@ package restserver
 import (
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/grocerydata/grocery/grocery"
 )
 
 // params reads a request's query parameters: each one at most once
 // (twice is a 400), unknown ones ignored. The first error sticks; read
-// every parameter, then check err.
+// every parameter, then check err. It parses the raw query itself, into
+// pairs that point into it, so a request with a few parameters allocates
+// nothing for them; use it as a local value (var p params).
 type params struct {
-	q   url.Values
-	err error
+	pairs []pair
+	buf   [8]pair
+	err   error
 }
 
-func newParams(q url.Values) *params { return &params{q: q} }
+type pair struct{ name, value string }
+
+// parse reads a raw query string ("a=1&b=2").
+func (p *params) parse(raw string) {
+	p.pairs = p.buf[:0]
+	for raw != "" {
+		var part string
+		part, raw, _ = strings.Cut(raw, "&")
+		if part == "" {
+			continue
+		}
+		name, value, _ := strings.Cut(part, "=")
+		n, err1 := url.QueryUnescape(name)
+		v, err2 := url.QueryUnescape(value)
+		if (err1 != nil || err2 != nil) && p.err == nil {
+			p.err = grocery.Errorf(grocery.EINVALID, "the query string is malformed near %q: escape %% as %%25", part)
+		}
+		p.pairs = append(p.pairs, pair{n, v})
+	}
+}
 
 // str returns the parameter name, "" when absent.
 func (p *params) str(name string) string {
-	vs := p.q[name]
-	if len(vs) > 1 && p.err == nil {
-		p.err = grocery.Errorf(grocery.EINVALID, "query parameter %s is given %d times: give it once", name, len(vs))
+	value, n := "", 0
+	for _, kv := range p.pairs {
+		if kv.name == name {
+			if n == 0 {
+				value = kv.value
+			}
+			n++
+		}
 	}
-	if len(vs) == 0 {
-		return ""
+	if n > 1 && p.err == nil {
+		p.err = grocery.Errorf(grocery.EINVALID, "query parameter %s is given %d times: give it once", name, n)
 	}
-	return vs[0]
+	return value
 }
 
 // int returns an integer parameter, def when absent.

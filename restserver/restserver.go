@@ -18,6 +18,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/mux"
@@ -91,7 +92,9 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, errTooLarge(s.opts.MaxBodyBytes))
 		return
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes)
+	if hasBody(r.Method) {
+		r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes)
+	}
 	s.router.ServeHTTP(w, r)
 }
 
@@ -106,7 +109,7 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 func (s *server) api(h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
-		p, err := s.svc.Authenticate(ctx, r.Header.Get("X-API-Key"), grocery.InterfaceREST)
+		p, err := s.svc.Authenticate(ctx, apiKey(r.Header), grocery.InterfaceREST)
 		if err != nil {
 			writeProblem(w, err)
 			return
@@ -132,6 +135,15 @@ func (s *server) api(h handlerFunc) http.Handler {
 	})
 }
 
+// apiKey returns the X-API-Key header, read by its canonical name so that
+// no request spends an allocation canonicalising it.
+func apiKey(h http.Header) string {
+	if v := h["X-Api-Key"]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
 func hasBody(method string) bool {
 	return method == http.MethodPost || method == http.MethodPut || method == http.MethodPatch
 }
@@ -147,10 +159,28 @@ func isJSON(ct string) bool {
 func quotaHeaders(h http.Header, u *grocery.Usage) {
 	h["X-Quota-Limit"] = []string{strconv.FormatInt(u.Limit, 10)}
 	h["X-Quota-Remaining"] = []string{strconv.FormatInt(u.Remaining, 10)}
-	h["X-Quota-Reset"] = []string{u.Reset.Format(time.RFC3339)}
+	h["X-Quota-Reset"] = []string{resetText(u.Reset)}
 	if u.RetryAfter > 0 {
 		h["Retry-After"] = []string{strconv.FormatInt(int64((u.RetryAfter+time.Second-1)/time.Second), 10)}
 	}
+}
+
+// lastReset caches the text of the latest reset time: it changes once a
+// month, and every answer carries it.
+var lastReset atomic.Pointer[resetCache]
+
+type resetCache struct {
+	t    time.Time
+	text string
+}
+
+func resetText(t time.Time) string {
+	if c := lastReset.Load(); c != nil && c.t.Equal(t) {
+		return c.text
+	}
+	c := &resetCache{t, t.UTC().Format(time.RFC3339)}
+	lastReset.Store(c)
+	return c.text
 }
 
 func (s *server) notFound(w http.ResponseWriter, r *http.Request) {
@@ -177,16 +207,17 @@ func (s *server) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
 		detail: fmt.Sprintf("%s does not take %s: use %s", r.URL.Path, r.Method, strings.Join(allow, " or "))})
 }
 
+// jsonType is shared by every answer; nothing modifies it.
+var jsonType = []string{"application/json"}
+
 // writeJSON answers 200 (or status) with v as JSON.
 func writeJSON(w http.ResponseWriter, status int, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	b = append(b, '\n')
-	h := w.Header()
-	h["Content-Type"] = []string{"application/json"}
-	h["Content-Length"] = []string{strconv.Itoa(len(b))}
+	// net/http adds Content-Length to a body written in one piece.
+	w.Header()["Content-Type"] = jsonType
 	w.WriteHeader(status)
 	w.Write(b) // a client that went away needs no answer
 	return nil
