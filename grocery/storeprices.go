@@ -75,7 +75,7 @@ func referenceStore(tx *storage.Tx, banner Banner, id string, st *storage.Store)
 		return err
 	}
 	if !found {
-		return Errorf(ENOTFOUND, "no reference store %q: list them with ListReferenceStores", id)
+		return Errorf(ENOTFOUND, "no reference store %q: store takes the store_id of a reference store", id)
 	}
 	if st.Banner != banner.Slug {
 		return Errorf(EINVALID, "store %s belongs to banner %s, not %s", id, st.Banner, banner.Slug)
