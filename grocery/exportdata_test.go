@@ -157,7 +157,7 @@ func TestExportFilters(t *testing.T) {
 		{"OffersBanner", grocery.ExportInput{Dataset: "offers", Banner: "maxi"}, 2},
 		{"OffersCategory", grocery.ExportInput{Dataset: "offers", Category: "Frozen"}, 1},
 		{"OffersUPC", grocery.ExportInput{Dataset: "offers", UPC: upcMilk}, 3}, // metro's is stale
-		{"Stores", grocery.ExportInput{Dataset: "stores"}, 6},                 // metro's is closed
+		{"Stores", grocery.ExportInput{Dataset: "stores"}, 6},                  // metro's is closed
 		{"StoresProvince", grocery.ExportInput{Dataset: "stores", Province: "QC"}, 2},
 		{"StoresBanner", grocery.ExportInput{Dataset: "stores", Banner: "loblaws", Province: "ON"}, 3},
 	} {
