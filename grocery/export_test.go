@@ -43,3 +43,10 @@ func SampleOffers(s *Service, province string, n int) ([]OfferSample, error) {
 	}
 	return out, nil
 }
+
+// PeakRSS and ResetPeakRSS expose the memory probes to the external
+// benchmarks.
+var (
+	PeakRSS      = peakRSS
+	ResetPeakRSS = resetPeakRSS
+)

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -188,6 +189,41 @@ func (c *Client) Import(ctx context.Context, name string, r io.Reader, opts *gro
 	return &rep, nil
 }
 
+// Export streams an export through the server that holds the data file
+// to w, as Service.Export does on a file this process holds (in.Progress
+// aside: it is not called). It returns ErrNoAdmin (wrapped) when no
+// server answers, the server's errors as *grocery.Error values (EINVALID
+// before anything was written), and EINTERNAL when the export was cut
+// short after it began.
+func (c *Client) Export(ctx context.Context, in grocery.ExportInput, w io.Writer) (*grocery.ExportSummary, error) {
+	body, err := json.Marshal(in)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := c.do(ctx, c.stream, http.MethodPost, "/v1/export", "application/json", bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		return nil, c.answerError(resp)
+	}
+	sum := &grocery.ExportSummary{}
+	sum.Bytes, err = io.Copy(w, resp.Body)
+	if ctx.Err() != nil {
+		return sum, ctx.Err()
+	}
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return sum, err // writing to w failed, or the connection did
+	}
+	rows, perr := strconv.ParseInt(resp.Trailer.Get(exportRowsTrailer), 10, 64)
+	if err != nil || perr != nil {
+		return sum, grocery.Errorf(grocery.EINTERNAL, "the server on %s cut the export short after %d bytes", c.path, sum.Bytes)
+	}
+	sum.Rows = rows
+	return sum, nil
+}
+
 // progressEvery is the bytes sent between Progress calls of an import.
 const progressEvery = 64 << 10
 
@@ -224,9 +260,26 @@ func (c *Client) call(ctx context.Context, method, path string, in, out any) err
 }
 
 func (c *Client) send(ctx context.Context, client *http.Client, method, path, contentType string, body io.Reader, out any) error {
-	req, err := http.NewRequestWithContext(ctx, method, "http://admin"+path, body)
+	resp, err := c.do(ctx, client, method, path, contentType, body)
 	if err != nil {
 		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		return c.answerError(resp)
+	}
+	dec := json.NewDecoder(io.LimitReader(resp.Body, maxAnswer))
+	if err := dec.Decode(out); err != nil {
+		return grocery.Errorf(grocery.EINTERNAL, "the server on %s sent a malformed answer: %v", c.path, err)
+	}
+	return nil
+}
+
+// do sends one request and returns the answer, whatever its status.
+func (c *Client) do(ctx context.Context, client *http.Client, method, path, contentType string, body io.Reader) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, method, "http://admin"+path, body)
+	if err != nil {
+		return nil, err
 	}
 	if body != nil {
 		req.Header.Set("Content-Type", contentType)
@@ -237,31 +290,28 @@ func (c *Client) send(ctx context.Context, client *http.Client, method, path, co
 		var ne net.Error
 		switch {
 		case errors.As(err, &na):
-			return na
+			return nil, na
 		case ctx.Err() != nil:
-			return ctx.Err()
+			return nil, ctx.Err()
 		case errors.As(err, &ne) && ne.Timeout():
-			return grocery.Errorf(grocery.EINTERNAL, "the server on %s did not answer within %s", c.path, callTimeout)
+			return nil, grocery.Errorf(grocery.EINTERNAL, "the server on %s did not answer within %s", c.path, callTimeout)
 		default:
-			return grocery.Errorf(grocery.EINTERNAL, "the server on %s did not answer: %v", c.path, errors.Unwrap(err))
+			return nil, grocery.Errorf(grocery.EINTERNAL, "the server on %s did not answer: %v", c.path, errors.Unwrap(err))
 		}
 	}
-	defer resp.Body.Close()
-	dec := json.NewDecoder(io.LimitReader(resp.Body, maxAnswer))
-	if resp.StatusCode/100 != 2 {
-		var e errorBody
-		if err := dec.Decode(&e); err != nil || e.Code == "" {
-			return grocery.Errorf(grocery.EINTERNAL, "the server on %s answered %s", c.path, resp.Status)
-		}
-		if strings.HasPrefix(e.Message, unknownOperation) {
-			// Servers before this one answered not_found, which would read
-			// as "no such barcode"; say what it is.
-			return grocery.Errorf(grocery.ECONFLICT, "the server holding the data file (on %s) is older than this command and cannot answer it: restart the server", c.path)
-		}
-		return &grocery.Error{Code: e.Code, Message: e.Message, Next: e.Next}
+	return resp, nil
+}
+
+// answerError returns the *grocery.Error of an error answer.
+func (c *Client) answerError(resp *http.Response) error {
+	var e errorBody
+	if err := json.NewDecoder(io.LimitReader(resp.Body, maxAnswer)).Decode(&e); err != nil || e.Code == "" {
+		return grocery.Errorf(grocery.EINTERNAL, "the server on %s answered %s", c.path, resp.Status)
 	}
-	if err := dec.Decode(out); err != nil {
-		return grocery.Errorf(grocery.EINTERNAL, "the server on %s sent a malformed answer: %v", c.path, err)
+	if strings.HasPrefix(e.Message, unknownOperation) {
+		// Servers before this one answered not_found, which would read
+		// as "no such barcode"; say what it is.
+		return grocery.Errorf(grocery.ECONFLICT, "the server holding the data file (on %s) is older than this command and cannot answer it: restart the server", c.path)
 	}
-	return nil
+	return &grocery.Error{Code: e.Code, Message: e.Message, Next: e.Next}
 }

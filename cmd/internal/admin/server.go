@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -33,7 +34,7 @@ type Server struct {
 
 // Listen serves svc on a Unix socket at path, with mode 0600, until
 // Close: the key operations (CreateKey, ListKeys, RevokeKey, UsageOf,
-// Plans), Import, and the queries (LookupProduct, SearchProducts,
+// Plans), Import, Export, and the queries (LookupProduct, SearchProducts,
 // PriceHistory, ListReferenceStores). Close the Server before the Service.
 //
 // The socket is created in a new private directory beside path, given
@@ -219,6 +220,9 @@ func handler(svc *grocery.Service) http.Handler {
 				return svc.Import(r.Context(), name, r.Body, &grocery.ImportOptions{SkipInvalid: q.Get("skip_invalid") == "true"})
 			}},
 		},
+		"/v1/export": {http.MethodPost: {http.StatusOK, func(w http.ResponseWriter, r *http.Request) (any, error) {
+			return exportTo(svc, w, r)
+		}}},
 		// The queries, for the CLI while the server holds the file.
 		"/v1/lookup":  query(svc.LookupProduct),
 		"/v1/search":  query(svc.SearchProducts),
@@ -248,8 +252,47 @@ func handler(svc *grocery.Service) http.Handler {
 			writeError(w, err)
 			return
 		}
+		if _, ok := v.(streamed); ok {
+			return
+		}
 		writeJSON(w, rt.status, v)
 	})
+}
+
+// streamed is the answer of a route that wrote its own body.
+type streamed struct{}
+
+// exportRowsTrailer carries an export's row count after its body: a body
+// without it was cut short.
+const exportRowsTrailer = "X-Export-Rows"
+
+// exportTo streams an export as the answer's body. Bad arguments are an
+// error answer, as from any route; a failure once the body has begun
+// aborts the connection, so the client sees the body cut short.
+func exportTo(svc *grocery.Service, w http.ResponseWriter, r *http.Request) (any, error) {
+	var in grocery.ExportInput
+	if err := decodeBody(w, r, &in); err != nil {
+		return nil, err
+	}
+	p, err := svc.PrepareExport(r.Context(), in)
+	if err != nil {
+		return nil, err
+	}
+	rc := http.NewResponseController(w)
+	rc.SetWriteDeadline(time.Time{})
+	w.Header().Set("Content-Type", p.ContentType)
+	w.Header().Set("Content-Disposition", p.ContentDisposition())
+	w.Header().Set("Trailer", exportRowsTrailer)
+	sum, err := p.Stream(r.Context(), w)
+	switch {
+	case err != nil && sum.Bytes == 0:
+		w.Header().Del("Trailer")
+		return nil, err
+	case err != nil:
+		panic(http.ErrAbortHandler)
+	}
+	w.Header().Set(exportRowsTrailer, strconv.FormatInt(sum.Rows, 10))
+	return streamed{}, nil
 }
 
 // decodeBody decodes a request body of at most maxBody bytes holding one

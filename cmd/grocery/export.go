@@ -1,0 +1,143 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/grocerydata/grocery/cmd/internal/admin"
+	"github.com/grocerydata/grocery/grocery"
+	"github.com/spf13/cobra"
+)
+
+func (a *app) exportCmd() *cobra.Command {
+	var in grocery.ExportInput
+	var out string
+	cmd := &cobra.Command{
+		Use:   "export",
+		Short: "Write observations, offers or stores as JSON, JSON Lines, CSV or XLSX",
+		Long: `export writes a data set to a file (-o FILE) or to stdout (no -o, or -o -).
+
+Datasets (--dataset):
+  observations  date, store_id, banner, province, external_sku, upc, name,
+                brand, size, category, price, regular_price, on_promo,
+                promo_ends, currency (the default)
+  offers        the current offers: province, product, banner, prices,
+                promotion, unit price, store_count, observed_at
+  stores        the active reference stores
+
+The format is --format (json, jsonl, csv or xlsx), else the extension of
+-o FILE, else json. Filters: --province, --banner, --category and --upc
+(not for stores), and for observations --from and --to (YYYY-MM-DD; by
+default the 30 days up to the latest observation, at most 366 days).
+
+Rows are written as they are read, so an export of any size takes little
+memory; an XLSX file holds at most 1,048,575 rows. A file is written under
+a temporary name and renamed when complete. While a server holds the data
+file, the export goes through it.`,
+		Example: "  grocery export --dataset observations --province ON -o observations-ON.csv\n" +
+			"  grocery export --dataset offers --banner no-frills --format xlsx -o offers.xlsx\n" +
+			"  grocery export --dataset stores --province QC --format jsonl",
+		Args:              usageArgs(cobra.NoArgs),
+		ValidArgsFunction: noFiles,
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			return a.runExport(cmd, in, out)
+		}),
+	}
+	f := cmd.Flags()
+	f.StringVar(&in.Dataset, "dataset", "observations", "observations, offers or stores")
+	f.StringVar(&in.Format, "format", "", "json, jsonl, csv or xlsx (default: from -o's extension, else json)")
+	f.StringVarP(&out, "output", "o", "-", "write to `FILE` (- for stdout)")
+	f.StringVar(&in.Province, "province", "", "only this province or territory, e.g. ON")
+	f.StringVar(&in.Banner, "banner", "", "only this banner, e.g. no-frills")
+	f.StringVar(&in.Category, "category", "", "only products of this category, e.g. \"Dairy & Eggs\"")
+	f.StringVar(&in.UPC, "upc", "", "only this product")
+	f.StringVar(&in.From, "from", "", "first observation date, YYYY-MM-DD")
+	f.StringVar(&in.To, "to", "", "last observation date, YYYY-MM-DD")
+	cmd.RegisterFlagCompletionFunc("province", completeProvince)
+	cmd.RegisterFlagCompletionFunc("banner", completeBanner)
+	cmd.RegisterFlagCompletionFunc("dataset", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return []cobra.Completion{"observations", "offers", "stores"}, cobra.ShellCompDirectiveNoFileComp
+	})
+	cmd.RegisterFlagCompletionFunc("format", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return []cobra.Completion{"json", "jsonl", "csv", "xlsx"}, cobra.ShellCompDirectiveNoFileComp
+	})
+	return cmd
+}
+
+// exporter writes an export: a *grocery.Service that holds the data file
+// or an *admin.Client of the server that does.
+type exporter interface {
+	Export(ctx context.Context, in grocery.ExportInput, w io.Writer) (*grocery.ExportSummary, error)
+}
+
+func (a *app) runExport(cmd *cobra.Command, in grocery.ExportInput, out string) error {
+	toFile := out != "" && out != "-"
+	if in.Format == "" && toFile {
+		switch ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(out), ".")); ext {
+		case "json", "jsonl", "csv", "xlsx":
+			in.Format = ext
+		case "ndjson":
+			in.Format = "jsonl"
+		default:
+			return grocery.Errorf(grocery.EINVALID, "cannot tell the format of %s from its extension: give --format json, jsonl, csv or xlsx", out)
+		}
+	}
+	stderr := cmd.ErrOrStderr()
+	var w io.Writer = cmd.OutOrStdout()
+	var tmp *os.File
+	if toFile {
+		var err error
+		tmp, err = os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*")
+		if err != nil {
+			return err
+		}
+		defer func() {
+			if tmp != nil {
+				tmp.Close()
+				os.Remove(tmp.Name())
+			}
+		}()
+		w = tmp
+	}
+	var bar *progressBar
+	if isTerminal(stderr) && (toFile || !isTerminal(cmd.OutOrStdout())) {
+		bar = &progressBar{w: stderr, label: "export", unit: func(n int64) string { return count(int(n)) + " rows" }}
+		in.Progress = bar.update
+		defer bar.clear()
+	}
+	ctx := cmd.Context()
+	var src exporter = admin.Dial(admin.SocketPath(a.dbPath(cmd)))
+	defer src.(*admin.Client).Close()
+	sum, err := src.Export(ctx, in, w)
+	if errors.Is(err, admin.ErrNoAdmin) {
+		svc, openErr := a.openRead(cmd)
+		if openErr != nil {
+			return openErr
+		}
+		defer svc.Close()
+		sum, err = svc.Export(ctx, in, w)
+	}
+	if err != nil {
+		return err
+	}
+	if tmp != nil {
+		// CreateTemp's file is private; an export is an ordinary file.
+		if err := tmp.Chmod(0o644); err != nil {
+			return err
+		}
+		if err := tmp.Close(); err != nil {
+			return err
+		}
+		if err := os.Rename(tmp.Name(), out); err != nil {
+			return err
+		}
+		tmp = nil
+		fmt.Fprintf(stderr, "%s: %s %s\n", out, count(int(sum.Rows)), plural(int(sum.Rows), "row"))
+	}
+	return nil
+}

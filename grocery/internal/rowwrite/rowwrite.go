@@ -1,0 +1,322 @@
+// Package rowwrite writes tables of typed rows as CSV (RFC 4180, with a
+// header row), JSON (an array of objects written incrementally, or JSON
+// Lines) and XLSX (excelize's stream writer, with typed cells). It knows
+// nothing of what the columns mean: a caller gives the columns and then
+// the rows, one at a time, and memory stays flat however many rows come.
+//
+// The CSV and JSON writers write through a buffer as rows come. An XLSX
+// workbook is a ZIP archive whose sheet must be complete before it is
+// packed: its rows go to excelize's stream writer (which keeps them in a
+// temporary file past 16 MiB) and the archive is written to w by Close,
+// so nothing reaches w before Close.
+package rowwrite
+
+import (
+	"bufio"
+	"encoding/csv"
+	"errors"
+	"io"
+	"strconv"
+	"unicode/utf8"
+)
+
+// Kind is the type of a column's values.
+type Kind uint8
+
+// The kinds of column. A Value's field used by each is given.
+const (
+	Text  Kind = iota // Value.S
+	Int               // Value.N
+	Money             // Value.N, in cents; written as dollars with two decimals
+	Date              // Value.N, days since 1970-01-01; written as YYYY-MM-DD
+	Bool              // Value.N != 0
+	Float             // Value.F
+)
+
+// Column is one column of a table.
+type Column struct {
+	Name string // header text, and the key of a JSON object
+	Kind Kind
+}
+
+// Value is one cell. Null is an absent value: an empty CSV field, a JSON
+// null, an empty XLSX cell.
+type Value struct {
+	S    string
+	N    int64
+	F    float64
+	Null bool
+}
+
+// Writer writes the rows of one table.
+type Writer interface {
+	// Row writes one row: one value per column, in the columns' order.
+	// The writer does not keep vals after it returns.
+	Row(vals []Value) error
+	// Close writes what remains (the end of a JSON array, an XLSX
+	// archive) and flushes it to the underlying writer. It does not close
+	// that writer.
+	Close() error
+	// Abort releases what the writer holds (an XLSX writer's temporary
+	// file) without writing anything more.
+	Abort()
+}
+
+// ErrTooManyRows is returned by an XLSX writer's Row past MaxXLSXRows.
+var ErrTooManyRows = errors.New("rowwrite: too many rows for one XLSX sheet")
+
+// bufSize is the buffer between the writers and the underlying writer.
+const bufSize = 64 << 10
+
+// appendMoney appends cents as dollars with two decimals: 499 -> 4.99.
+func appendMoney(b []byte, c int64) []byte {
+	if c < 0 {
+		b, c = append(b, '-'), -c
+	}
+	b = strconv.AppendInt(b, c/100, 10)
+	return append(b, '.', byte('0'+c%100/10), byte('0'+c%10))
+}
+
+// appendDate appends days since 1970-01-01 as YYYY-MM-DD.
+func appendDate(b []byte, days int64) []byte {
+	y, m, d := civil(days)
+	b = append(b, byte('0'+y/1000), byte('0'+y/100%10), byte('0'+y/10%10), byte('0'+y%10), '-')
+	b = append(b, byte('0'+m/10), byte('0'+m%10), '-')
+	return append(b, byte('0'+d/10), byte('0'+d%10))
+}
+
+// civil converts days since 1970-01-01 to a proleptic Gregorian date
+// (Howard Hinnant's days_from_civil inverse), for years 0 to 9999.
+func civil(z int64) (y, m, d int64) {
+	z += 719468
+	era := z / 146097
+	if z < 0 && z%146097 != 0 {
+		era--
+	}
+	doe := z - era*146097
+	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
+	y = yoe + era*400
+	doy := doe - (365*yoe + yoe/4 - yoe/100)
+	mp := (5*doy + 2) / 153
+	d = doy - (153*mp+2)/5 + 1
+	if mp < 10 {
+		m = mp + 3
+	} else {
+		m = mp - 9
+	}
+	if m <= 2 {
+		y++
+	}
+	return y, m, d
+}
+
+// text appends v as text in a column of kind k: the form CSV fields
+// take. Null appends nothing.
+func text(b []byte, k Kind, v *Value) []byte {
+	if v.Null {
+		return b
+	}
+	switch k {
+	case Int:
+		return strconv.AppendInt(b, v.N, 10)
+	case Money:
+		return appendMoney(b, v.N)
+	case Date:
+		return appendDate(b, v.N)
+	case Bool:
+		return strconv.AppendBool(b, v.N != 0)
+	case Float:
+		return strconv.AppendFloat(b, v.F, 'f', -1, 64)
+	}
+	return append(b, v.S...)
+}
+
+// csvWriter writes RFC 4180 CSV with encoding/csv: CRLF line ends, fields
+// quoted when they hold a comma, a quote or a line break.
+type csvWriter struct {
+	bw      *bufio.Writer
+	cw      *csv.Writer
+	cols    []Column
+	fields  []string
+	scratch []byte
+}
+
+// NewCSV writes the header row of cols to w and returns a writer of the
+// rows.
+func NewCSV(w io.Writer, cols []Column) (Writer, error) {
+	bw := bufio.NewWriterSize(w, bufSize)
+	cw := csv.NewWriter(bw)
+	cw.UseCRLF = true
+	c := &csvWriter{bw: bw, cw: cw, cols: cols, fields: make([]string, len(cols))}
+	for i, col := range cols {
+		c.fields[i] = col.Name
+	}
+	if err := cw.Write(c.fields); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *csvWriter) Row(vals []Value) error {
+	// The formatted values share one string per row.
+	b := c.scratch[:0]
+	var ends [64]int
+	for i, col := range c.cols {
+		if col.Kind == Text {
+			continue
+		}
+		b = text(b, col.Kind, &vals[i])
+		if i < len(ends) {
+			ends[i] = len(b)
+		}
+	}
+	c.scratch = b
+	s := string(b)
+	start := 0
+	for i, col := range c.cols {
+		if col.Kind == Text {
+			if vals[i].Null {
+				c.fields[i] = ""
+			} else {
+				c.fields[i] = vals[i].S
+			}
+			continue
+		}
+		end := ends[i]
+		c.fields[i] = s[start:end]
+		start = end
+	}
+	return c.cw.Write(c.fields)
+}
+
+func (c *csvWriter) Close() error {
+	c.cw.Flush()
+	if err := c.cw.Error(); err != nil {
+		return err
+	}
+	return c.bw.Flush()
+}
+
+func (c *csvWriter) Abort() {}
+
+// jsonWriter writes a JSON array of objects, one per line, or JSON Lines.
+type jsonWriter struct {
+	bw    *bufio.Writer
+	cols  []Column
+	keys  [][]byte // `"name":` per column, the first preceded by `{`, others by `,`
+	lines bool
+	n     int64
+	buf   []byte
+}
+
+// NewJSON returns a writer of rows as JSON objects keyed by the column
+// names: with lines false an array, opened on the first row (or at Close)
+// and closed by Close, with one object per line; with lines true JSON
+// Lines. Money is a number with two decimals, a date a "YYYY-MM-DD"
+// string, Null null.
+func NewJSON(w io.Writer, cols []Column, lines bool) Writer {
+	j := &jsonWriter{bw: bufio.NewWriterSize(w, bufSize), cols: cols, lines: lines}
+	for i, col := range cols {
+		sep := byte(',')
+		if i == 0 {
+			sep = '{'
+		}
+		k := appendJSONString([]byte{sep}, col.Name)
+		j.keys = append(j.keys, append(k, ':'))
+	}
+	return j
+}
+
+func (j *jsonWriter) Row(vals []Value) error {
+	b := j.buf[:0]
+	switch {
+	case j.lines:
+	case j.n == 0:
+		b = append(b, "[\n"...)
+	default:
+		b = append(b, ",\n"...)
+	}
+	for i, col := range j.cols {
+		b = append(b, j.keys[i]...)
+		v := &vals[i]
+		switch {
+		case v.Null:
+			b = append(b, "null"...)
+		case col.Kind == Text:
+			b = appendJSONString(b, v.S)
+		case col.Kind == Date:
+			b = append(appendDate(append(b, '"'), v.N), '"')
+		default:
+			b = text(b, col.Kind, v)
+		}
+	}
+	b = append(b, '}')
+	if j.lines {
+		b = append(b, '\n')
+	}
+	j.buf = b
+	j.n++
+	_, err := j.bw.Write(b)
+	return err
+}
+
+func (j *jsonWriter) Close() error {
+	if !j.lines {
+		end := "\n]\n"
+		if j.n == 0 {
+			end = "[]\n"
+		}
+		if _, err := j.bw.WriteString(end); err != nil {
+			return err
+		}
+	}
+	return j.bw.Flush()
+}
+
+func (j *jsonWriter) Abort() {}
+
+const hexDigits = "0123456789abcdef"
+
+// appendJSONString appends s as a JSON string: invalid UTF-8 becomes
+// U+FFFD, control characters and U+2028/U+2029 are escaped.
+func appendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '\\', '"':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(append(b, s[start:i]...), `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			b = append(append(b, s[start:i]...), '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	return append(append(b, s[start:]...), '"')
+}

@@ -1,0 +1,202 @@
+package rowwrite
+
+import (
+	"archive/zip"
+	"io"
+	"unicode/utf8"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// MaxXLSXRows is the most data rows an XLSX sheet holds: a sheet has
+// 1,048,576 rows, one of them the header.
+const MaxXLSXRows = 1<<20 - 1
+
+// Formats of the typed XLSX cells.
+const (
+	MoneyFormat = `[$$-1009]#,##0.00` // dollars, English (Canada)
+	DateFormat  = `yyyy-mm-dd`
+)
+
+// widthRows is how many rows an XLSX writer holds back to size its
+// columns from: a sheet's column widths come before its rows.
+const widthRows = 1000
+
+// excelEpoch is 1970-01-01 as an Excel serial date (days since
+// 1899-12-30).
+const excelEpoch = 25569
+
+type xlsxWriter struct {
+	w     io.Writer
+	f     *excelize.File
+	sw    *excelize.StreamWriter
+	sheet string
+	cols  []Column
+	style [6]int // per Kind: the cell style
+	head  int    // the header's style
+
+	held    [][]Value // the first rows, until the widths are set
+	started bool
+	n       int // data rows written
+	row     []any
+	cells   []excelize.Cell
+}
+
+// NewXLSX returns a writer of an XLSX workbook of one sheet named sheet:
+// a bold header row frozen above the rows, column widths that fit the
+// header and the first rows, typed cells (text, numbers, money as numbers
+// with MoneyFormat, dates as dates with DateFormat, booleans) and an
+// autofilter over the whole table. Close writes the workbook to w.
+//
+// Row returns ErrTooManyRows past MaxXLSXRows rows, before anything was
+// written to w.
+func NewXLSX(w io.Writer, sheet string, cols []Column) (Writer, error) {
+	f := excelize.NewFile()
+	x := &xlsxWriter{w: w, f: f, sheet: sheet, cols: cols}
+	if err := x.init(); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return x, nil
+}
+
+func (x *xlsxWriter) init() error {
+	if err := x.f.SetSheetName("Sheet1", x.sheet); err != nil {
+		return err
+	}
+	var err error
+	if x.head, err = x.f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}}); err != nil {
+		return err
+	}
+	money, date := MoneyFormat, DateFormat
+	if x.style[Money], err = x.f.NewStyle(&excelize.Style{CustomNumFmt: &money}); err != nil {
+		return err
+	}
+	if x.style[Date], err = x.f.NewStyle(&excelize.Style{CustomNumFmt: &date}); err != nil {
+		return err
+	}
+	x.sw, err = x.f.NewStreamWriter(x.sheet)
+	x.row = make([]any, len(x.cols))
+	x.cells = make([]excelize.Cell, len(x.cols))
+	return err
+}
+
+func (x *xlsxWriter) Row(vals []Value) error {
+	if x.n >= MaxXLSXRows {
+		return ErrTooManyRows
+	}
+	x.n++
+	if !x.started {
+		x.held = append(x.held, append([]Value(nil), vals...))
+		if len(x.held) < widthRows {
+			return nil
+		}
+		return x.start()
+	}
+	return x.put(x.n+1, vals)
+}
+
+// start sets the column widths from the header and the rows held, writes
+// the header and those rows.
+func (x *xlsxWriter) start() error {
+	x.started = true
+	var buf []byte
+	for i, col := range x.cols {
+		width := utf8.RuneCountInString(col.Name) + 3 // room for the filter button
+		for _, vals := range x.held {
+			buf = text(buf[:0], col.Kind, &vals[i])
+			n := utf8.RuneCount(buf)
+			if col.Kind == Money {
+				n += 2 // "$" and a thousands separator
+			}
+			width = max(width, n)
+		}
+		if err := x.sw.SetColWidth(i+1, i+1, float64(min(width, 60))+1); err != nil {
+			return err
+		}
+	}
+	if err := x.sw.SetPanes(&excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"}); err != nil {
+		return err
+	}
+	for i, col := range x.cols {
+		x.row[i] = excelize.Cell{StyleID: x.head, Value: col.Name}
+	}
+	if err := x.sw.SetRow("A1", x.row); err != nil {
+		return err
+	}
+	for i, vals := range x.held {
+		if err := x.put(i+2, vals); err != nil {
+			return err
+		}
+	}
+	x.held = nil
+	return nil
+}
+
+// put writes one data row as sheet row r.
+func (x *xlsxWriter) put(r int, vals []Value) error {
+	for i, col := range x.cols {
+		v := &vals[i]
+		c := &x.cells[i]
+		*c = excelize.Cell{StyleID: x.style[col.Kind]}
+		switch {
+		case v.Null:
+			c.Value = nil
+		case col.Kind == Text:
+			c.Value = v.S
+		case col.Kind == Int:
+			c.Value = v.N
+		case col.Kind == Money:
+			c.Value = float64(v.N) / 100
+		case col.Kind == Date:
+			c.Value = v.N + excelEpoch
+		case col.Kind == Bool:
+			c.Value = v.N != 0
+		case col.Kind == Float:
+			c.Value = v.F
+		}
+		x.row[i] = c
+	}
+	cell, err := excelize.CoordinatesToCellName(1, r)
+	if err != nil {
+		return err
+	}
+	return x.sw.SetRow(cell, x.row)
+}
+
+func (x *xlsxWriter) Close() error {
+	defer x.f.Close()
+	if !x.started {
+		if err := x.start(); err != nil {
+			return err
+		}
+	}
+	last, err := excelize.CoordinatesToCellName(len(x.cols), x.n+1)
+	if err != nil {
+		return err
+	}
+	off := false
+	if err := x.sw.AddTable(&excelize.Table{Range: "A1:" + last, Name: "export", ShowRowStripes: &off}); err != nil {
+		return err
+	}
+	if err := x.sw.Flush(); err != nil {
+		return err
+	}
+	// Pack the archive straight into w rather than into excelize's
+	// in-memory buffer, which would hold the whole workbook.
+	var zw *zip.Writer
+	x.f.SetZipWriter(func(io.Writer) excelize.ZipWriter {
+		zw = zip.NewWriter(x.w)
+		return zw
+	})
+	buf, err := x.f.WriteToBuffer()
+	if err != nil {
+		return err
+	}
+	if buf.Len() != 0 {
+		_, err = buf.WriteTo(x.w) // never: the archive went to w
+	}
+	return err
+}
+
+func (x *xlsxWriter) Abort() { x.f.Close() }
