@@ -52,3 +52,38 @@ func (s *server) search(w http.ResponseWriter, r *http.Request) error {
 	}
 	return writeJSON(w, http.StatusOK, res)
 }
+
+// export answers GET /b2b/export: the rows of a data set, streamed in the
+// format asked for as they are read. A bad argument is a problem answer;
+// a failure once rows were sent (the client went away, the server is
+// stopping) cuts the connection, so the client never takes a partial file
+// for a whole one.
+func (s *server) export(w http.ResponseWriter, r *http.Request) error {
+	var p params
+	p.parse(r.URL.RawQuery)
+	in := grocery.ExportInput{
+		Format: p.str("format"), Dataset: p.str("dataset"),
+		Province: p.str("province"), Banner: p.str("banner"), Category: p.str("category"), UPC: p.str("upc"),
+		From: p.str("from"), To: p.str("to"),
+	}
+	if p.err != nil {
+		return p.err
+	}
+	exp, err := s.svc.PrepareExport(r.Context(), in)
+	if err != nil {
+		return err
+	}
+	h := w.Header()
+	h.Set("Content-Type", exp.ContentType)
+	h.Set("Content-Disposition", exp.ContentDisposition())
+	sum, err := exp.Stream(r.Context(), w)
+	switch {
+	case err == nil:
+		return nil
+	case sum.Bytes == 0:
+		h.Del("Content-Disposition")
+		return err
+	default:
+		panic(http.ErrAbortHandler)
+	}
+}

@@ -75,6 +75,7 @@ func (s *server) routes() {
 	r.Handle("/prices", s.api(s.prices)).Methods(http.MethodGet)
 	r.Handle("/price", s.api(s.price)).Methods(http.MethodGet)
 	r.Handle("/search", s.api(s.search)).Methods(http.MethodGet)
+	r.Handle("/b2b/export", s.api(s.export)).Methods(http.MethodGet)
 }
 
 // ServeHTTP implements http.Handler.

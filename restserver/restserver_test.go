@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/grocerydata/grocery/grocery"
 	"github.com/grocerydata/grocery/mcpserver"
 	"github.com/grocerydata/grocery/restserver"
@@ -472,4 +473,73 @@ func TestProblems(t *testing.T) {
 		req.Header.Set("Content-Type", "application/json")
 		wantProblem(t, do(t, key, req), 413, "body_too_large", "over 1048576 bytes")
 	})
+}
+
+// TestExport: GET /b2b/export streams a data set with its file name; a bad
+// argument is a problem before any byte; each request is one call.
+func TestExport(t *testing.T) {
+	key := newKey(t, "integration", 0)
+	r := get(t, key, "/b2b/export?format=csv&dataset=observations&province=QC&from=2026-11-01&to=2026-11-19")
+	if r.status != http.StatusOK {
+		t.Fatalf("status: got %d\n%s", r.status, r.body)
+	}
+	want := "date,store_id,banner,province,external_sku,upc,name,brand,size,category,price,regular_price,on_promo,promo_ends,currency\r\n" +
+		"2026-11-19,maxi-q,maxi,QC,M1,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs,5.49,5.49,false,,CAD\r\n"
+	if got := string(r.body); got != want && got != strings.ReplaceAll(want, "\r\n", "\n") {
+		t.Errorf("csv:\n got %q\nwant %q", got, want)
+	}
+	if ct := r.header.Get("Content-Type"); !strings.HasPrefix(ct, "text/csv") {
+		t.Errorf("Content-Type: got %q, want text/csv", ct)
+	}
+	if cd, want := r.header.Get("Content-Disposition"), `attachment; filename="grocery-observations-QC-2026-11-01-2026-11-19.csv"`; cd != want {
+		t.Errorf("Content-Disposition: got %q, want %q", cd, want)
+	}
+
+	// Loblaws' Ontario milk, as JSON: lob-a twice (11-12, 11-19), lob-b and lob-c once.
+	type row struct {
+		Date, StoreID string
+		Price         float64
+	}
+	var rows []struct {
+		Date    string  `json:"date"`
+		StoreID string  `json:"store_id"`
+		Price   float64 `json:"price"`
+	}
+	if err := json.Unmarshal(get(t, key, "/b2b/export?dataset=observations&banner=loblaws&upc="+upcMilk+"&from=2026-11-01&to=2026-11-19").body, &rows); err != nil {
+		t.Fatal(err)
+	}
+	var got []row
+	for _, x := range rows {
+		got = append(got, row{x.Date, x.StoreID, x.Price})
+	}
+	wantRows := []row{{"2026-11-12", "lob-a", 5.99}, {"2026-11-19", "lob-a", 4.99}, {"2026-11-19", "lob-b", 5.99}, {"2026-11-19", "lob-c", 5.79}}
+	if diff := cmp.Diff(wantRows, got, cmpopts.SortSlices(func(a, b row) bool { return a.Date+a.StoreID < b.Date+b.StoreID })); diff != "" {
+		t.Errorf("json rows (-want +got):\n%s", diff)
+	}
+
+	for _, tc := range []struct{ name, query, has string }{
+		{"ErrFormat", "format=pdf", "pdf"},
+		{"ErrDataset", "dataset=prices", "dataset"},
+		{"ErrDates", "from=2026-11-19&to=2026-11-01", "from"},
+		{"ErrTwice", "format=csv&format=json", "format is given 2 times"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := get(t, key, "/b2b/export?"+tc.query)
+			wantProblem(t, r, http.StatusBadRequest, grocery.EINVALID, tc.has)
+			if cd := r.header.Get("Content-Disposition"); cd != "" {
+				t.Errorf("a refused export carries Content-Disposition %q", cd)
+			}
+		})
+	}
+	// Two exports and four refusals: six calls.
+	if got := r.header.Get("X-Quota-Remaining"); got != "999999" {
+		t.Errorf("X-Quota-Remaining after the first export: got %s, want 999999", got)
+	}
+	u, err := svc.UsageOf(context.Background(), strings.ReplaceAll(t.Name(), "/", "."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.Used != 6 {
+		t.Errorf("calls used: got %d, want 6", u.Used)
+	}
 }
