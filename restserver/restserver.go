@@ -8,6 +8,7 @@
 // grocery call and encodes the answer; authentication, plan gating,
 // metering, quota headers, body limits and panic recovery are middleware.
 // The access log is the host's (cmd/internal/server), and so is /healthz.
+// GET /openapi.json describes every path; GET /docs renders it for people.
 package restserver
 
 import (
@@ -76,6 +77,11 @@ func (s *server) routes() {
 	r.Handle("/price", s.api(s.price)).Methods(http.MethodGet)
 	r.Handle("/search", s.api(s.search)).Methods(http.MethodGet)
 	r.Handle("/b2b/export", s.api(s.export)).Methods(http.MethodGet)
+
+	// Unauthenticated and unmetered: the OpenAPI document and its page.
+	r.HandleFunc("/openapi.json", s.serveOpenAPI).Methods(http.MethodGet)
+	r.HandleFunc("/docs", s.serveDocs).Methods(http.MethodGet)
+	r.HandleFunc("/docs/redoc.standalone.js", s.serveRedoc).Methods(http.MethodGet)
 }
 
 // ServeHTTP implements http.Handler.
