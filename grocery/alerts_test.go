@@ -379,7 +379,10 @@ func TestCreateAlert_Invalid(t *testing.T) {
 	}{
 		{"ErrLimit", func() error { _, err := f.svc.ListAlerts(f.acme, grocery.ListAlertsInput{Limit: 501}); return err }, "limit 501 is out of range: want 1 to 500"},
 		{"ErrOffset", func() error { _, err := f.svc.ListAlerts(f.acme, grocery.ListAlertsInput{Offset: -1}); return err }, "offset -1 is negative"},
-		{"ErrSince", func() error { _, err := f.svc.AlertEvents(f.acme, grocery.AlertEventsInput{Since: "yesterday"}); return err }, `since "yesterday"`},
+		{"ErrSince", func() error {
+			_, err := f.svc.AlertEvents(f.acme, grocery.AlertEventsInput{Since: "yesterday"})
+			return err
+		}, `since "yesterday"`},
 		{"ErrRuleID", func() error { _, err := f.svc.AlertEvents(f.acme, grocery.AlertEventsInput{RuleID: "7"}); return err }, `rule_id "7" is not an id of the form alr_<number>`},
 		{"ErrID", func() error { _, err := f.svc.Alert(f.acme, "evt_1"); return err }, "alert rule id"},
 	} {
