@@ -62,6 +62,16 @@
 // that transport lives with the binaries, as the MCP one does, and this
 // package imports no net/http.
 //
+// # Alerts
+//
+// An account's alert rules (CreateAlert, ListAlerts, Alert, DeleteAlert,
+// AlertEvents) act for the account in the context: NewContextWithPrincipal
+// after Authenticate, or NewContextWithAccount for trusted local callers.
+// Every import evaluates the rules watching the series it writes inside its
+// own transaction (see AlertPriceBelow and the other conditions) and records
+// at most one event per rule and observation day; EvaluateAlerts does the
+// same over every watched series. An account holds at most MaxAlertRules.
+//
 // # Errors
 //
 // Every error a caller should see is an *Error with a Code: EINVALID for a

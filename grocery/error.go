@@ -13,7 +13,7 @@ const (
 	EUNAUTHENTICATED = "unauthenticated"  // missing, unknown or revoked credentials
 	EFORBIDDEN       = "plan_required"    // the account's plan does not allow this
 	EQUOTA           = "quota_exceeded"   // the plan quota of the window is spent
-	ECONFLICT        = "conflict"         // the data file is held by another process
+	ECONFLICT        = "conflict"         // the current state forbids it: the data file is held by another process, an account holds its most alert rules
 	EINTERNAL        = "internal"         // anything else; its text is never shown
 )
 

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"slices"
+	"time"
 
 	"github.com/grocerydata/grocery/storage"
 )
@@ -31,7 +32,7 @@ func (s *Service) write(ctx context.Context, b *batch, appendOrder bool) (batchS
 		if appendOrder {
 			tx.AppendOrder()
 		}
-		w := &writer{tx: tx, stats: &st, stores: map[string]*storeState{}, touched: map[seriesKey]struct{}{}, retoken: map[GTIN]storage.Product{}}
+		w := &writer{tx: tx, stats: &st, stores: map[string]*storeState{}, touched: map[seriesKey]struct{}{}, retoken: map[GTIN]storage.Product{}, now: s.now()}
 		steps := []func(context.Context, *batch) error{w.writeStores, w.writeProducts, w.writeLinks, w.writeObservations}
 		for _, step := range steps {
 			if err := step(ctx, b); err != nil {
@@ -57,7 +58,7 @@ func (s *Service) writeImport(ctx context.Context, b *batch, stores []string, or
 	var st batchStats
 	err := s.db.Update(func(tx *storage.Tx) error {
 		tx.Packed()
-		w := &writer{tx: tx, stats: &st, stores: map[string]*storeState{}, touched: map[seriesKey]struct{}{}, retoken: map[GTIN]storage.Product{}}
+		w := &writer{tx: tx, stats: &st, stores: map[string]*storeState{}, touched: map[seriesKey]struct{}{}, retoken: map[GTIN]storage.Product{}, now: s.now()}
 		if err := w.writeProducts(ctx, b); err != nil {
 			return err
 		}
@@ -107,6 +108,8 @@ type writer struct {
 	retoken   map[GTIN]storage.Product // products whose name or brand changed: old facts
 	latest    []latestPut              // store-latest candidates, written in key order
 	maxDate   Date
+	alerts    alertPass // the series written, for the alert rules watching them
+	now       time.Time // the clock, read once per transaction
 }
 
 // latestPut is a store's newest observation of a SKU in this batch.
@@ -391,6 +394,7 @@ func (w *writer) writeSorted(ctx context.Context, recs []obsRec, series []series
 			return err
 		}
 		w.touched[key] = struct{}{}
+		w.noteAlertDays(key, firstDate)
 		if len(w.touched)%1024 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -592,7 +596,8 @@ func (w *writer) finishSeries(key seriesKey, first, last int32, stores []int32, 
 
 // derive rebuilds what depends on the written records: the data set's
 // latest date, the offers and search tokens of touched series, and the
-// 30-day volumes of touched stores.
+// 30-day volumes of touched stores; then it evaluates the alert rules
+// watching the series written.
 func (w *writer) derive(ctx context.Context) error {
 	asOf := w.tx.AsOf()
 	asOfMoved := false
@@ -608,7 +613,10 @@ func (w *writer) derive(ctx context.Context) error {
 	if err := w.rebuildTokens(); err != nil {
 		return err
 	}
-	return w.rebuildVolumes(asOf, asOfMoved)
+	if err := w.rebuildVolumes(asOf, asOfMoved); err != nil {
+		return err
+	}
+	return w.evaluateAlerts(ctx, asOf)
 }
 
 func (w *writer) rebuildOffers(ctx context.Context) error {

@@ -3,6 +3,7 @@ package restserver
 import (
 	"net/http"
 
+	"github.com/gorilla/mux"
 	"github.com/grocerydata/grocery/grocery"
 )
 
@@ -86,4 +87,72 @@ func (s *server) export(w http.ResponseWriter, r *http.Request) error {
 	default:
 		panic(http.ErrAbortHandler)
 	}
+}
+
+// createAlert answers POST /b2b/alerts: 201 with the stored rule and its
+// Location.
+func (s *server) createAlert(w http.ResponseWriter, r *http.Request) error {
+	var in grocery.AlertInput
+	if err := decodeJSON(r, &in); err != nil {
+		return err
+	}
+	rule, err := s.svc.CreateAlert(r.Context(), in)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Location", "/b2b/alerts/"+rule.ID)
+	return writeJSON(w, http.StatusCreated, rule)
+}
+
+// listAlerts answers GET /b2b/alerts[?limit=&offset=]: the caller's rules.
+func (s *server) listAlerts(w http.ResponseWriter, r *http.Request) error {
+	var p params
+	p.parse(r.URL.RawQuery)
+	var in grocery.ListAlertsInput
+	in.Limit, in.Offset = p.page()
+	if p.err != nil {
+		return p.err
+	}
+	res, err := s.svc.ListAlerts(r.Context(), in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, res)
+}
+
+// alert answers GET /b2b/alerts/{id}: one of the caller's rules; another
+// account's is not found.
+func (s *server) alert(w http.ResponseWriter, r *http.Request) error {
+	rule, err := s.svc.Alert(r.Context(), mux.Vars(r)["id"])
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, rule)
+}
+
+// deleteAlert answers DELETE /b2b/alerts/{id}: 204; another account's
+// rule is not found.
+func (s *server) deleteAlert(w http.ResponseWriter, r *http.Request) error {
+	if err := s.svc.DeleteAlert(r.Context(), mux.Vars(r)["id"]); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// alertEvents answers GET /b2b/alerts/events[?since=&rule_id=&limit=&offset=]:
+// the caller's events, newest first.
+func (s *server) alertEvents(w http.ResponseWriter, r *http.Request) error {
+	var p params
+	p.parse(r.URL.RawQuery)
+	in := grocery.AlertEventsInput{Since: p.str("since"), RuleID: p.str("rule_id")}
+	in.Limit, in.Offset = p.page()
+	if p.err != nil {
+		return p.err
+	}
+	res, err := s.svc.AlertEvents(r.Context(), in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, res)
 }

@@ -282,65 +282,104 @@ func TestOpenAPIResponses(t *testing.T) {
 	spent := accountKey(t, "TestOpenAPIResponses.spent", "integration", 1)
 	get(t, spent, "/price?banner=loblaws&store=lob-a&sku=L1")
 
+	// Rules of this account: by barcode (milk under 6 dollars: it fires
+	// on its first day, with no previous price) and on the unlinked SKU
+	// L9 (back in stock on its first day, with no barcode); evaluating
+	// them over the data records their events.
+	const (
+		milkRule = `{"name":"Milk under 6","upc":"` + upcMilk + `","province":"ON","condition":"price_below","threshold":6}`
+		l9Rule   = `{"name":"L9 back","banner":"loblaws","sku":"L9","province":"ON","condition":"back_in_stock"}`
+	)
+	met := map[string]bool{} // "METHOD /path status" validated
+	var ids []string
+	for _, body := range []string{milkRule, l9Rule} {
+		r := send(t, key, "POST", "/b2b/alerts", "application/json", body)
+		if r.status != http.StatusCreated {
+			t.Fatalf("create: got %d\n%s", r.status, r.body)
+		}
+		d.check(t, "POST /b2b/alerts", r)
+		met["POST /b2b/alerts 201"] = true
+		ids = append(ids, jsonOf(t, r.body).(map[string]any)["id"].(string))
+	}
+	ctx := grocery.NewContextWithAccount(context.Background(), "TestOpenAPIResponses")
+	if ev, err := svc.EvaluateAlerts(ctx); err != nil || ev.Events == 0 {
+		t.Fatalf("evaluate: %+v, %v; want events", ev, err)
+	}
+	full := accountKey(t, "TestOpenAPIResponses.full", "integration", 0)
+	for i := 0; i < grocery.MaxAlertRules; i++ {
+		if _, err := svc.CreateAlert(grocery.NewContextWithAccount(context.Background(), "TestOpenAPIResponses.full"),
+			grocery.AlertInput{Name: "milk", UPC: upcMilk, Province: "ON", Condition: grocery.AlertPromoStart}); err != nil {
+			t.Fatal(err)
+		}
+	}
+
 	type call struct {
-		method, path, query, key string
-		status                   int
-		contentType              string
+		op, url, key, contentType, body string
+		status                          int
+		answerType                      string
 	}
+	const jsonType = "application/json"
 	calls := []call{
-		{"GET", "/prices", "banner=loblaws&store=lob-a", key, 200, "application/json"},
-		{"GET", "/prices", "banner=loblaws&store=lob-a&q=caviar", key, 200, "application/json"},
-		{"GET", "/prices", "banner=loblaws&store=lob-a&limit=0", key, 400, ""},
-		{"GET", "/prices", "banner=loblaws&store=lob-a", "", 401, ""},
-		{"GET", "/prices", "banner=loblaws&store=lob-a", pro, 403, ""},
-		{"GET", "/prices", "banner=loblaws&store=nope", key, 404, ""},
-		{"GET", "/prices", "banner=loblaws&store=lob-a", spent, 429, ""},
-		{"GET", "/price", "banner=loblaws&store=lob-a&sku=L1", key, 200, "application/json"},
-		{"GET", "/price", "banner=loblaws&store=lob-b&sku=L1", key, 200, "application/json"},
-		{"GET", "/price", "banner=loblaws&store=lob-a&sku=L9", key, 200, "application/json"}, // not linked to a barcode
-		{"GET", "/price", "banner=loblaws&store=lob-b&sku=L2", key, 404, ""},
-		{"GET", "/search", "q=milk&postal_code=M5V2T6", key, 200, "application/json"},
-		{"GET", "/search", "q=milk&province=ON", key, 200, "application/json"},
-		{"GET", "/search", "q=caviar&province=QC", key, 200, "application/json"},
-		{"GET", "/search", "q=milk", key, 400, ""},
-		{"GET", "/b2b/export", "province=ON&from=2026-11-01&to=2026-11-19", key, 200, "application/json"},
-		{"GET", "/b2b/export", "dataset=offers", key, 200, "application/json"},
-		{"GET", "/b2b/export", "dataset=stores", key, 200, "application/json"},
-		{"GET", "/b2b/export", "dataset=offers&format=jsonl", key, 200, "application/x-ndjson"},
-		{"GET", "/b2b/export", "dataset=observations&format=csv&from=2026-11-01", key, 200, "text/csv"},
-		{"GET", "/b2b/export", "dataset=offers&format=csv", key, 200, "text/csv"},
-		{"GET", "/b2b/export", "dataset=stores&format=csv", key, 200, "text/csv"},
-		{"GET", "/b2b/export", "dataset=stores&format=xlsx", key, 200, "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"},
-		{"GET", "/b2b/export", "format=pdf", key, 400, ""},
-		{"GET", "/openapi.json", "", "", 200, "application/json"},
-		{"GET", "/docs", "", "", 200, "text/html"},
-		{"GET", "/docs/redoc.standalone.js", "", "", 200, "text/javascript"},
+		{"GET /prices", "/prices?banner=loblaws&store=lob-a", key, "", "", 200, jsonType},
+		{"GET /prices", "/prices?banner=loblaws&store=lob-a&q=caviar", key, "", "", 200, jsonType},
+		{"GET /prices", "/prices?banner=loblaws&store=lob-a&limit=0", key, "", "", 400, ""},
+		{"GET /prices", "/prices?banner=loblaws&store=lob-a", "", "", "", 401, ""},
+		{"GET /prices", "/prices?banner=loblaws&store=lob-a", pro, "", "", 403, ""},
+		{"GET /prices", "/prices?banner=loblaws&store=nope", key, "", "", 404, ""},
+		{"GET /prices", "/prices?banner=loblaws&store=lob-a", spent, "", "", 429, ""},
+		{"GET /price", "/price?banner=loblaws&store=lob-a&sku=L1", key, "", "", 200, jsonType},
+		{"GET /price", "/price?banner=loblaws&store=lob-b&sku=L1", key, "", "", 200, jsonType},
+		{"GET /price", "/price?banner=loblaws&store=lob-a&sku=L9", key, "", "", 200, jsonType}, // not linked to a barcode
+		{"GET /price", "/price?banner=loblaws&store=lob-b&sku=L2", key, "", "", 404, ""},
+		{"GET /search", "/search?q=milk&postal_code=M5V2T6", key, "", "", 200, jsonType},
+		{"GET /search", "/search?q=milk&province=ON", key, "", "", 200, jsonType},
+		{"GET /search", "/search?q=caviar&province=QC", key, "", "", 200, jsonType},
+		{"GET /search", "/search?q=milk", key, "", "", 400, ""},
+		{"GET /b2b/export", "/b2b/export?province=ON&from=2026-11-01&to=2026-11-19", key, "", "", 200, jsonType},
+		{"GET /b2b/export", "/b2b/export?dataset=offers", key, "", "", 200, jsonType},
+		{"GET /b2b/export", "/b2b/export?dataset=stores", key, "", "", 200, jsonType},
+		{"GET /b2b/export", "/b2b/export?dataset=offers&format=jsonl", key, "", "", 200, "application/x-ndjson"},
+		{"GET /b2b/export", "/b2b/export?dataset=observations&format=csv&from=2026-11-01", key, "", "", 200, "text/csv"},
+		{"GET /b2b/export", "/b2b/export?dataset=offers&format=csv", key, "", "", 200, "text/csv"},
+		{"GET /b2b/export", "/b2b/export?dataset=stores&format=csv", key, "", "", 200, "text/csv"},
+		{"GET /b2b/export", "/b2b/export?dataset=stores&format=xlsx", key, "", "", 200, "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"},
+		{"GET /b2b/export", "/b2b/export?format=pdf", key, "", "", 400, ""},
+		{"GET /b2b/alerts", "/b2b/alerts", key, "", "", 200, jsonType},
+		{"GET /b2b/alerts", "/b2b/alerts?limit=1&offset=5", key, "", "", 200, jsonType},
+		{"GET /b2b/alerts", "/b2b/alerts?offset=-1", key, "", "", 400, ""},
+		{"POST /b2b/alerts", "/b2b/alerts", key, jsonType, `{"name":"x","upc":"` + upcMilk + `","province":"ON","condition":"sometimes"}`, 400, ""},
+		{"POST /b2b/alerts", "/b2b/alerts", full, jsonType, milkRule, 409, ""},
+		{"POST /b2b/alerts", "/b2b/alerts", key, jsonType, `{"name":"` + strings.Repeat("x", 1<<20) + `"}`, 413, ""},
+		{"POST /b2b/alerts", "/b2b/alerts", key, "text/plain", milkRule, 415, ""},
+		{"GET /b2b/alerts/events", "/b2b/alerts/events", key, "", "", 200, jsonType},
+		{"GET /b2b/alerts/events", "/b2b/alerts/events?rule_id=" + ids[1] + "&since=2026-11-01", key, "", "", 200, jsonType},
+		{"GET /b2b/alerts/events", "/b2b/alerts/events?since=yesterday", key, "", "", 400, ""},
+		{"GET /b2b/alerts/{id}", "/b2b/alerts/" + ids[0], key, "", "", 200, jsonType},
+		{"GET /b2b/alerts/{id}", "/b2b/alerts/" + ids[1], key, "", "", 200, jsonType},
+		{"GET /b2b/alerts/{id}", "/b2b/alerts/" + ids[0], full, "", "", 404, ""}, // another account's
+		{"GET /b2b/alerts/{id}", "/b2b/alerts/alert1", key, "", "", 400, ""},
+		{"DELETE /b2b/alerts/{id}", "/b2b/alerts/" + ids[1], key, "", "", 204, ""},
+		{"DELETE /b2b/alerts/{id}", "/b2b/alerts/" + ids[1], key, "", "", 404, ""},
+		{"GET /openapi.json", "/openapi.json", "", "", "", 200, jsonType},
+		{"GET /docs", "/docs", "", "", "", 200, "text/html"},
+		{"GET /docs/redoc.standalone.js", "/docs/redoc.standalone.js", "", "", "", 200, "text/javascript"},
 	}
-	met := map[string]bool{}
 	for _, c := range calls {
-		name := fmt.Sprintf("%s %s?%s %d", c.method, c.path, c.query, c.status)
-		t.Run(name, func(t *testing.T) {
-			req, err := http.NewRequest(c.method, srv.URL+c.path+"?"+c.query, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r := do(t, c.key, req)
+		t.Run(fmt.Sprintf("%s %d %.80s", c.op, c.status, c.url), func(t *testing.T) {
+			method, _, _ := strings.Cut(c.op, " ")
+			r := send(t, c.key, method, c.url, c.contentType, c.body)
 			if r.status != c.status {
-				t.Fatalf("status: got %d, want %d\n%s", r.status, c.status, r.body)
+				t.Fatalf("status: got %d, want %d\n%.500s", r.status, c.status, r.body)
 			}
-			want := c.contentType
+			want := c.answerType
 			if c.status >= 400 {
 				want = "application/problem+json"
 			}
-			if mt, _, _ := mime.ParseMediaType(r.header.Get("Content-Type")); mt != want {
+			if mt, _, _ := mime.ParseMediaType(r.header.Get("Content-Type")); mt != want && !(want == "" && r.status == 204) {
 				t.Fatalf("Content-Type: got %q, want %s", r.header.Get("Content-Type"), want)
 			}
-			resp := d.get(t, "paths", c.path, strings.ToLower(c.method), "responses", strconv.Itoa(r.status))
-			if resp == nil {
-				t.Fatalf("the document has no %d response for %s %s", r.status, c.method, c.path)
-			}
-			d.checkResponse(t, resp.(map[string]any), r)
-			met[c.method+" "+c.path+" "+strconv.Itoa(r.status)] = true
+			d.check(t, c.op, r)
+			met[c.op+" "+strconv.Itoa(r.status)] = true
 		})
 	}
 	// Problems no operation lists: a path that does not exist, a method a
@@ -376,9 +415,15 @@ func opPath(op string) []string {
 	return []string{path, strings.ToLower(method)}
 }
 
-// checkResponse validates a real answer against a documented response.
-func (d *apiDoc) checkResponse(t *testing.T, resp map[string]any, r *reply) {
+// check validates a real answer to op ("METHOD /path/template") against
+// the response the document gives for its status.
+func (d *apiDoc) check(t *testing.T, op string, r *reply) {
 	t.Helper()
+	v := d.get(t, append(append([]string{"paths"}, opPath(op)...), "responses", strconv.Itoa(r.status))...)
+	if v == nil {
+		t.Fatalf("the document has no %d response for %s", r.status, op)
+	}
+	resp := v.(map[string]any)
 	headers, _ := d.deref(t, resp["headers"]).(map[string]any)
 	for name, h := range headers {
 		h := d.deref(t, h).(map[string]any)
@@ -386,13 +431,16 @@ func (d *apiDoc) checkResponse(t *testing.T, resp map[string]any, r *reply) {
 			t.Errorf("header %s is documented as required but not sent", name)
 		}
 	}
-	for _, name := range []string{"X-Quota-Limit", "X-Quota-Remaining", "X-Quota-Reset", "Retry-After", "WWW-Authenticate", "Content-Disposition"} {
+	for _, name := range []string{"X-Quota-Limit", "X-Quota-Remaining", "X-Quota-Reset", "Retry-After", "WWW-Authenticate", "Content-Disposition", "Location"} {
 		if r.header.Get(name) != "" && headers[name] == nil {
 			t.Errorf("header %s is sent but not documented for this response", name)
 		}
 	}
 	mt, _, _ := mime.ParseMediaType(r.header.Get("Content-Type"))
 	content, _ := resp["content"].(map[string]any)
+	if content == nil && len(r.body) == 0 {
+		return
+	}
 	media, ok := content[mt].(map[string]any)
 	if !ok {
 		t.Fatalf("media type %s is not documented for this response", mt)
@@ -441,6 +489,19 @@ func (d *apiDoc) checkResponse(t *testing.T, resp map[string]any, r *reply) {
 			t.Errorf("the CSV columns %v are not those of a documented row", cols)
 		}
 	}
+}
+
+// send makes a request with an optional body and content type.
+func send(t *testing.T, key, method, path, contentType, body string) *reply {
+	t.Helper()
+	req, err := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	return do(t, key, req)
 }
 
 func jsonOf(t *testing.T, b []byte) any {

@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -77,6 +78,11 @@ func (s *server) routes() {
 	r.Handle("/price", s.api(s.price)).Methods(http.MethodGet)
 	r.Handle("/search", s.api(s.search)).Methods(http.MethodGet)
 	r.Handle("/b2b/export", s.api(s.export)).Methods(http.MethodGet)
+	r.Handle("/b2b/alerts", s.api(s.createAlert)).Methods(http.MethodPost)
+	r.Handle("/b2b/alerts", s.api(s.listAlerts)).Methods(http.MethodGet)
+	r.Handle("/b2b/alerts/events", s.api(s.alertEvents)).Methods(http.MethodGet) // before {id}
+	r.Handle("/b2b/alerts/{id}", s.api(s.alert)).Methods(http.MethodGet)
+	r.Handle("/b2b/alerts/{id}", s.api(s.deleteAlert)).Methods(http.MethodDelete)
 
 	// Unauthenticated and unmetered: the OpenAPI document and its page.
 	r.HandleFunc("/openapi.json", s.serveOpenAPI).Methods(http.MethodGet)
@@ -237,8 +243,11 @@ func decodeJSON(r *http.Request, v any) error {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
+		switch {
+		case errors.As(err, &tooBig):
 			return errTooLarge(tooBig.Limit)
+		case errors.Is(err, io.EOF):
+			return grocery.Errorf(grocery.EINVALID, "request body: want a JSON object, got nothing")
 		}
 		return grocery.Errorf(grocery.EINVALID, "request body: %s", strings.TrimPrefix(err.Error(), "json: "))
 	}

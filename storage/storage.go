@@ -25,6 +25,12 @@
 //	accounts   name -> Account
 //	keys       key id -> Key (a keyed hash, never the key)
 //	usage      account 0x00 window(4) -> calls counted in that month
+//	alertrules account 0x00 id(8) -> AlertRule
+//	alertwatch province(2) ('g' gtin(14) | 's' banner 0x00 sku 0x00)
+//	           account 0x00 id(8) -> (empty): the rules watching a series
+//	alertevents account 0x00 (MaxUint64-id)(8) -> AlertEvent, newest first
+//	alertfired account 0x00 rule id(8) day(4) -> event id: one event per
+//	           rule and observation day
 //
 // Values are compact varint encodings, private to this package and
 // versioned by FormatVersion.
@@ -67,10 +73,17 @@ var (
 	bucketAccounts  = []byte("accounts")
 	bucketKeys      = []byte("keys")
 	bucketUsage     = []byte("usage")
+	// Alert buckets, added within format version 2: a writable Open
+	// creates them on an older file.
+	bucketAlertRules  = []byte("alertrules")
+	bucketAlertWatch  = []byte("alertwatch")
+	bucketAlertEvents = []byte("alertevents")
+	bucketAlertFired  = []byte("alertfired")
 
 	allBuckets = [][]byte{bucketMeta, bucketStores, bucketStoreLoc, bucketProducts, bucketSKUs,
 		bucketGTINSKUs, bucketSeries, bucketOffers, bucketTokens, bucketLatest, bucketStoreDays,
-		bucketAccounts, bucketKeys, bucketUsage}
+		bucketAccounts, bucketKeys, bucketUsage, bucketAlertRules, bucketAlertWatch, bucketAlertEvents,
+		bucketAlertFired}
 
 	keyFormat = []byte("format")
 	keyAsOf   = []byte("asof")
@@ -309,10 +322,15 @@ const (
 	idAccounts
 	idKeys
 	idUsage
+	idAlertRules
+	idAlertWatch
+	idAlertEvents
+	idAlertFired
 )
 
 var bucketIDs = [...]int{idMeta, idStores, idStoreLoc, idProducts, idSKUs, idGTINSKUs, idSeries, idOffers,
-	idTokens, idLatest, idStoreDays, idAccounts, idKeys, idUsage}
+	idTokens, idLatest, idStoreDays, idAccounts, idKeys, idUsage, idAlertRules, idAlertWatch, idAlertEvents,
+	idAlertFired}
 
 func (db *DB) newTx(tx *bolt.Tx) *Tx { return &Tx{tx: tx, names: &db.names} }
 
@@ -325,20 +343,24 @@ func (t *Tx) b(id int) *bolt.Bucket {
 	return t.bkts[id]
 }
 
-func (t *Tx) meta() *bolt.Bucket      { return t.b(idMeta) }
-func (t *Tx) stores() *bolt.Bucket    { return t.b(idStores) }
-func (t *Tx) storeLoc() *bolt.Bucket  { return t.b(idStoreLoc) }
-func (t *Tx) products() *bolt.Bucket  { return t.b(idProducts) }
-func (t *Tx) skus() *bolt.Bucket      { return t.b(idSKUs) }
-func (t *Tx) gtinSKUs() *bolt.Bucket  { return t.b(idGTINSKUs) }
-func (t *Tx) series() *bolt.Bucket    { return t.b(idSeries) }
-func (t *Tx) offers() *bolt.Bucket    { return t.b(idOffers) }
-func (t *Tx) tokens() *bolt.Bucket    { return t.b(idTokens) }
-func (t *Tx) latest() *bolt.Bucket    { return t.b(idLatest) }
-func (t *Tx) storeDays() *bolt.Bucket { return t.b(idStoreDays) }
-func (t *Tx) accounts() *bolt.Bucket  { return t.b(idAccounts) }
-func (t *Tx) keys() *bolt.Bucket      { return t.b(idKeys) }
-func (t *Tx) usage() *bolt.Bucket     { return t.b(idUsage) }
+func (t *Tx) meta() *bolt.Bucket        { return t.b(idMeta) }
+func (t *Tx) stores() *bolt.Bucket      { return t.b(idStores) }
+func (t *Tx) storeLoc() *bolt.Bucket    { return t.b(idStoreLoc) }
+func (t *Tx) products() *bolt.Bucket    { return t.b(idProducts) }
+func (t *Tx) skus() *bolt.Bucket        { return t.b(idSKUs) }
+func (t *Tx) gtinSKUs() *bolt.Bucket    { return t.b(idGTINSKUs) }
+func (t *Tx) series() *bolt.Bucket      { return t.b(idSeries) }
+func (t *Tx) offers() *bolt.Bucket      { return t.b(idOffers) }
+func (t *Tx) tokens() *bolt.Bucket      { return t.b(idTokens) }
+func (t *Tx) latest() *bolt.Bucket      { return t.b(idLatest) }
+func (t *Tx) storeDays() *bolt.Bucket   { return t.b(idStoreDays) }
+func (t *Tx) accounts() *bolt.Bucket    { return t.b(idAccounts) }
+func (t *Tx) keys() *bolt.Bucket        { return t.b(idKeys) }
+func (t *Tx) usage() *bolt.Bucket       { return t.b(idUsage) }
+func (t *Tx) alertRules() *bolt.Bucket  { return t.b(idAlertRules) }
+func (t *Tx) alertWatch() *bolt.Bucket  { return t.b(idAlertWatch) }
+func (t *Tx) alertEvents() *bolt.Bucket { return t.b(idAlertEvents) }
+func (t *Tx) alertFired() *bolt.Bucket  { return t.b(idAlertFired) }
 
 // alloc returns n bytes that stay valid for the life of the transaction, as
 // bbolt requires of keys and values passed to Put. Carving them from a slab

@@ -362,3 +362,83 @@ func TestMigrateV1(t *testing.T) {
 		t.Fatalf("migrated series (-want +got):\n%s", diff)
 	}
 }
+
+// A file written before the alert buckets existed gets them at its first
+// writable open; a read-only open asks for one.
+func TestAlertBuckets_OldFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.db")
+	db, err := storage.Open(path, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	b, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = b.Update(func(tx *bolt.Tx) error {
+		for _, name := range []string{"alertrules", "alertwatch", "alertevents", "alertfired"} {
+			if err := tx.DeleteBucket([]byte(name)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	b.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := storage.Open(path, storage.Options{ReadOnly: true}); !errors.Is(err, storage.ErrFormat) || !strings.Contains(err.Error(), `"alertrules"`) {
+		t.Fatalf("read-only: got %v, want ErrFormat naming the missing bucket", err)
+	}
+	db, err = storage.Open(path, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	err = db.Update(func(tx *storage.Tx) error {
+		if tx.HasAlertRules() {
+			t.Error("HasAlertRules on a file without rules: got true")
+		}
+		r := storage.AlertRule{Account: "acme", ID: 7, Name: "n", Banner: "loblaws", SKU: "A_EA", Province: "ON", Condition: "promo_start"}
+		if err := tx.PutAlertRule(&r); err != nil {
+			return err
+		}
+		var watchers []string
+		err := tx.AlertsWatching("ON", "00068000000154", "loblaws", "A_EA", func(acct string, id uint64) error {
+			watchers = append(watchers, fmt.Sprint(acct, id))
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if diff := cmp.Diff([]string{"acme7"}, watchers); diff != "" {
+			t.Errorf("watchers (-want +got):\n%s", diff)
+		}
+		for id := uint64(1); id <= 2; id++ {
+			if err := tx.PutAlertEvent(&storage.AlertEvent{Account: "acme", ID: id, RuleID: 7, Day: 20000 + int32(id)}); err != nil {
+				return err
+			}
+		}
+		var ids []uint64
+		if err := tx.AlertEvents("acme", func(e *storage.AlertEvent) error { ids = append(ids, e.ID); return nil }); err != nil {
+			return err
+		}
+		if diff := cmp.Diff([]uint64{2, 1}, ids); diff != "" {
+			t.Errorf("events newest first (-want +got):\n%s", diff)
+		}
+		if !tx.AlertFired("acme", 7, 20001) || tx.AlertFired("acme", 7, 20003) || tx.AlertFired("beta", 7, 20001) {
+			t.Error("AlertFired: want true for acme's rule 7 on day 20001 only")
+		}
+		if found, err := tx.DeleteAlertRule("acme", 7); err != nil || !found {
+			t.Fatalf("DeleteAlertRule: %v, %v", found, err)
+		}
+		if tx.HasAlertRules() || tx.AlertFired("acme", 7, 20001) || tx.CountAlertRules("acme") != 0 {
+			t.Error("after DeleteAlertRule: want no index entry, no fired day, no rule")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -16,15 +16,17 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// keyStore is what the keys, usage and plans commands call: the data file
-// itself (a *grocery.Service, through localStore) or, while a server holds
-// the file, that server through its admin socket (an *admin.Client).
+// keyStore is what the keys, usage, plans and alerts commands call: the
+// data file itself (a *grocery.Service, through localStore) or, while a
+// server holds the file, that server through its admin socket (an
+// *admin.Client).
 type keyStore interface {
 	CreateKey(ctx context.Context, in grocery.KeyInput) (*grocery.NewKey, error)
 	ListKeys(ctx context.Context) ([]grocery.KeyInfo, error)
 	RevokeKey(ctx context.Context, keyOrID string) (*grocery.KeyInfo, error)
 	UsageOf(ctx context.Context, account string) (grocery.Usage, error)
 	Plans(ctx context.Context) ([]grocery.Plan, error)
+	alertStore
 }
 
 // localStore is a keyStore over a data file this process opened.

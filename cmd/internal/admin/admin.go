@@ -53,3 +53,8 @@ type errorBody struct {
 type revokeInput struct {
 	Key string `json:"key"` // a key's text or public id
 }
+
+// alertID is the body of POST /v1/alerts/get and /v1/alerts/delete.
+type alertID struct {
+	ID string `json:"id"`
+}

@@ -148,6 +148,58 @@ func (c *Client) ListReferenceStores(ctx context.Context, in grocery.StoresInput
 	return res, nil
 }
 
+// forAccount adds the account ctx acts for (grocery.NewContextWithAccount)
+// to path as its account parameter.
+func forAccount(ctx context.Context, path string) string {
+	if p := grocery.PrincipalFromContext(ctx); p != nil && p.Account != "" {
+		return path + "?" + url.Values{"account": {p.Account}}.Encode()
+	}
+	return path
+}
+
+// CreateAlert calls Service.CreateAlert on the server for the account ctx
+// acts for, and returns its result or its error, or one wrapping
+// ErrNoAdmin when nothing answers.
+func (c *Client) CreateAlert(ctx context.Context, in grocery.AlertInput) (*grocery.AlertRule, error) {
+	return ask[grocery.AlertRule](ctx, c, forAccount(ctx, "/v1/alerts"), in)
+}
+
+// ListAlerts calls Service.ListAlerts on the server for the account ctx
+// acts for, and returns its result or its error, or one wrapping
+// ErrNoAdmin when nothing answers.
+func (c *Client) ListAlerts(ctx context.Context, in grocery.ListAlertsInput) (*grocery.AlertRules, error) {
+	return ask[grocery.AlertRules](ctx, c, forAccount(ctx, "/v1/alerts/list"), in)
+}
+
+// Alert calls Service.Alert on the server for the account ctx acts for,
+// and returns its result or its error, or one wrapping ErrNoAdmin when
+// nothing answers.
+func (c *Client) Alert(ctx context.Context, id string) (*grocery.AlertRule, error) {
+	return ask[grocery.AlertRule](ctx, c, forAccount(ctx, "/v1/alerts/get"), alertID{id})
+}
+
+// DeleteAlert calls Service.DeleteAlert on the server for the account ctx
+// acts for, and returns its error, or one wrapping ErrNoAdmin when nothing
+// answers.
+func (c *Client) DeleteAlert(ctx context.Context, id string) error {
+	_, err := ask[alertID](ctx, c, forAccount(ctx, "/v1/alerts/delete"), alertID{id})
+	return err
+}
+
+// AlertEvents calls Service.AlertEvents on the server for the account ctx
+// acts for, and returns its result or its error, or one wrapping
+// ErrNoAdmin when nothing answers.
+func (c *Client) AlertEvents(ctx context.Context, in grocery.AlertEventsInput) (*grocery.AlertEventList, error) {
+	return ask[grocery.AlertEventList](ctx, c, forAccount(ctx, "/v1/alerts/events"), in)
+}
+
+// EvaluateAlerts calls Service.EvaluateAlerts on the server, for the
+// account ctx acts for or for every account, and returns its result or its
+// error, or one wrapping ErrNoAdmin when nothing answers.
+func (c *Client) EvaluateAlerts(ctx context.Context) (*grocery.AlertEvaluation, error) {
+	return ask[grocery.AlertEvaluation](ctx, c, forAccount(ctx, "/v1/alerts/evaluate"), struct{}{})
+}
+
 // ask posts a query's input to its route and decodes the result.
 func ask[R any](ctx context.Context, c *Client, path string, in any) (*R, error) {
 	var out R

@@ -34,8 +34,10 @@ type Server struct {
 
 // Listen serves svc on a Unix socket at path, with mode 0600, until
 // Close: the key operations (CreateKey, ListKeys, RevokeKey, UsageOf,
-// Plans), Import, Export, and the queries (LookupProduct, SearchProducts,
-// PriceHistory, ListReferenceStores). Close the Server before the Service.
+// Plans), Import, Export, the queries (LookupProduct, SearchProducts,
+// PriceHistory, ListReferenceStores) and the alert rules (CreateAlert,
+// ListAlerts, Alert, DeleteAlert, AlertEvents, EvaluateAlerts). Close the
+// Server before the Service.
 //
 // The socket is created in a new private directory beside path, given
 // mode 0600, then renamed to path, so that it is never reachable with
@@ -167,6 +169,23 @@ func query[I, R any](f func(context.Context, I) (R, error)) map[string]route {
 	}}}
 }
 
+// accountQuery is the route of a Service method that acts for an account:
+// the account parameter names it (trusted: the socket is its owner's
+// only), the body is its input, the answer its result.
+func accountQuery[I, R any](status int, f func(context.Context, I) (R, error)) map[string]route {
+	return map[string]route{http.MethodPost: {status, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		var in I
+		if err := decodeBody(w, r, &in); err != nil {
+			return nil, err
+		}
+		ctx := r.Context()
+		if name := r.URL.Query().Get("account"); name != "" {
+			ctx = grocery.NewContextWithAccount(ctx, name)
+		}
+		return f(ctx, in)
+	}}}
+}
+
 // handler is the protocol: its whole route table.
 func handler(svc *grocery.Service) http.Handler {
 	routes := map[string]map[string]route{
@@ -228,6 +247,15 @@ func handler(svc *grocery.Service) http.Handler {
 		"/v1/search":  query(svc.SearchProducts),
 		"/v1/history": query(svc.PriceHistory),
 		"/v1/stores":  query(svc.ListReferenceStores),
+		// Alert rules, for the account in the account parameter.
+		"/v1/alerts":        accountQuery(http.StatusCreated, svc.CreateAlert),
+		"/v1/alerts/list":   accountQuery(http.StatusOK, svc.ListAlerts),
+		"/v1/alerts/get":    accountQuery(http.StatusOK, func(ctx context.Context, in alertID) (*grocery.AlertRule, error) { return svc.Alert(ctx, in.ID) }),
+		"/v1/alerts/delete": accountQuery(http.StatusOK, func(ctx context.Context, in alertID) (alertID, error) { return in, svc.DeleteAlert(ctx, in.ID) }),
+		"/v1/alerts/events": accountQuery(http.StatusOK, svc.AlertEvents),
+		"/v1/alerts/evaluate": accountQuery(http.StatusOK, func(ctx context.Context, _ struct{}) (*grocery.AlertEvaluation, error) {
+			return svc.EvaluateAlerts(ctx)
+		}),
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		methods, ok := routes[r.URL.Path]

@@ -1,0 +1,319 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/grocerydata/grocery/grocery"
+	"github.com/spf13/cobra"
+)
+
+// alertStore is what the alerts commands call, for the account the
+// context acts for (grocery.NewContextWithAccount).
+type alertStore interface {
+	CreateAlert(ctx context.Context, in grocery.AlertInput) (*grocery.AlertRule, error)
+	ListAlerts(ctx context.Context, in grocery.ListAlertsInput) (*grocery.AlertRules, error)
+	DeleteAlert(ctx context.Context, id string) error
+	AlertEvents(ctx context.Context, in grocery.AlertEventsInput) (*grocery.AlertEventList, error)
+	EvaluateAlerts(ctx context.Context) (*grocery.AlertEvaluation, error)
+}
+
+func (a *app) alertsCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "alerts",
+		Short: "Price alert rules of an account, and their events",
+		Long: `alerts manages an account's price alert rules (the REST interface's
+/b2b/alerts) and shows the events they recorded.
+
+A rule watches a barcode (--upc, optionally at one --banner) or one banner's
+SKU (--banner and --sku) in a province, and fires on an observation day when
+its condition holds against the series' previous observation day, where a
+day's price is the median of its reference stores' prices:
+
+  price_below     the price is at or below --threshold dollars, and the
+                  previous day's was above it (or there was none)
+  price_drop_pct  the price is at least --threshold percent below the
+                  previous day's
+  promo_start     more than half of the day's stores are on promotion, and
+                  the previous day's were not (or there was none)
+  back_in_stock   observed 14 or more days after the previous observation,
+                  or for the first time in the province
+
+Every import evaluates the rules watching what it writes, in its own
+transaction, and records at most one event per rule and observation day: a
+re-import records nothing new. An account holds at most 1,000 rules.
+
+While a server holds the data file, these commands reach it through its
+admin socket.`,
+		Args: usageArgs(cobra.NoArgs),
+		RunE: runE(func(cmd *cobra.Command, args []string) error { return cmd.Help() }),
+	}
+	cmd.AddCommand(a.alertsCreateCmd(), a.alertsListCmd(), a.alertsDeleteCmd(), a.alertsEventsCmd(), a.alertsEvaluateCmd())
+	return cmd
+}
+
+// accountFlag registers --account (required unless optional) into name.
+func accountFlag(cmd *cobra.Command, name *string, optional bool) {
+	help := "`NAME` of the account the rules belong to"
+	if optional {
+		help = "only the rules of the account `NAME` (default: every account's)"
+	}
+	cmd.Flags().StringVar(name, "account", "", help)
+	if !optional {
+		cmd.MarkFlagRequired("account")
+	}
+	cmd.RegisterFlagCompletionFunc("account", noFiles)
+}
+
+// withAlerts runs f on the alert rules of account, through the running
+// server's admin socket or on the data file.
+func (a *app) withAlerts(cmd *cobra.Command, account string, f func(context.Context, alertStore) error) error {
+	opts, err := a.keyOptions(cmd)
+	if err != nil {
+		return err
+	}
+	return a.withStore(cmd, opts, false, func(ctx context.Context, st keyStore) error {
+		if account != "" {
+			ctx = grocery.NewContextWithAccount(ctx, account)
+		}
+		return f(ctx, st)
+	})
+}
+
+func (a *app) alertsCreateCmd() *cobra.Command {
+	var (
+		in        grocery.AlertInput
+		account   string
+		threshold float64
+		asJSON    bool
+	)
+	cmd := &cobra.Command{
+		Use:   "create --account NAME --name TEXT (--upc UPC [--banner B] | --banner B --sku SKU) --province P --condition C [--threshold X]",
+		Short: "Create an alert rule",
+		Long: `create stores a new alert rule for an account (create the account first with
+'grocery keys create'). --condition is price_below (--threshold in dollars),
+price_drop_pct (--threshold in percent), promo_start or back_in_stock (no
+threshold); see 'grocery alerts --help' for when each fires. The rule is
+evaluated by every import from then on; 'grocery alerts evaluate' evaluates
+it on the latest data at once.`,
+		Example: "  grocery keys create --account acme --plan integration > acme.key\n" +
+			"  grocery alerts create --account acme --name 'Orange juice under 4 dollars' --upc 067000378089 --province ON --condition price_below --threshold 4\n" +
+			"  grocery alerts create --account acme --name 'No Frills OJ on promotion' --banner no-frills --sku 20156839_EA --province ON --condition promo_start\n" +
+			"  grocery alerts create --account acme --name 'OJ down 10%' --upc 067000378089 --province ON --condition price_drop_pct --threshold 10 --json",
+		Args:              usageArgs(cobra.NoArgs),
+		ValidArgsFunction: noFiles,
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("threshold") {
+				in.Threshold = &threshold
+			}
+			return a.withAlerts(cmd, account, func(ctx context.Context, st alertStore) error {
+				r, err := st.CreateAlert(ctx, in)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return writeJSON(cmd.OutOrStdout(), r)
+				}
+				return printRules(cmd.OutOrStdout(), []grocery.AlertRule{*r}, 1)
+			})
+		}),
+	}
+	accountFlag(cmd, &account, false)
+	cmd.Flags().StringVar(&in.Name, "name", "", "`TEXT` naming the rule, shown in its events")
+	cmd.Flags().StringVar(&in.UPC, "upc", "", "the `UPC` to watch, at every banner (or at --banner)")
+	cmd.Flags().StringVar(&in.Banner, "banner", "", "the `BANNER` of --sku, or the only banner of --upc")
+	cmd.RegisterFlagCompletionFunc("banner", completeBanner)
+	cmd.Flags().StringVar(&in.SKU, "sku", "", "the banner's external `SKU` to watch")
+	cmd.Flags().StringVar(&in.Province, "province", "", "province or territory code, e.g. ON")
+	cmd.RegisterFlagCompletionFunc("province", completeProvince)
+	cmd.Flags().StringVar(&in.Condition, "condition", "", "`CONDITION`: price_below, price_drop_pct, promo_start or back_in_stock")
+	cmd.RegisterFlagCompletionFunc("condition", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return []cobra.Completion{grocery.AlertPriceBelow, grocery.AlertPriceDropPct, grocery.AlertPromoStart, grocery.AlertBackInStock}, cobra.ShellCompDirectiveNoFileComp
+	})
+	cmd.Flags().Float64Var(&threshold, "threshold", 0, "`X`: dollars for price_below, percent for price_drop_pct")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the rule as JSON")
+	return cmd
+}
+
+func (a *app) alertsListCmd() *cobra.Command {
+	var (
+		account string
+		in      grocery.ListAlertsInput
+		asJSON  bool
+	)
+	cmd := &cobra.Command{
+		Use:               "list --account NAME",
+		Short:             "List an account's alert rules",
+		Long:              `list shows an account's alert rules, oldest first.`,
+		Example:           "  grocery alerts list --account acme\n  grocery alerts list --account acme --json",
+		Args:              usageArgs(cobra.NoArgs),
+		ValidArgsFunction: noFiles,
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			return a.withAlerts(cmd, account, func(ctx context.Context, st alertStore) error {
+				l, err := st.ListAlerts(ctx, in)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return writeJSON(cmd.OutOrStdout(), l)
+				}
+				if l.Total == 0 {
+					fmt.Fprintf(cmd.OutOrStdout(), "Account %s has no alert rules: create one with 'grocery alerts create'.\n", account)
+					return nil
+				}
+				return printRules(cmd.OutOrStdout(), l.Results, l.Total)
+			})
+		}),
+	}
+	accountFlag(cmd, &account, false)
+	cmd.Flags().IntVar(&in.Limit, "limit", 50, "at most this many rules, 1 to 500")
+	cmd.Flags().IntVar(&in.Offset, "offset", 0, "skip this many rules first")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the rules as JSON")
+	return cmd
+}
+
+// printRules prints rules as a table, and a line when total is more.
+func printRules(w io.Writer, rules []grocery.AlertRule, total int) error {
+	tw := newTable(w)
+	fmt.Fprintln(tw, "ID\tNAME\tWATCHES\tPROVINCE\tCONDITION")
+	for _, r := range rules {
+		watches := "upc " + r.UPC
+		switch {
+		case r.SKU != "":
+			watches = r.Banner + " sku " + r.SKU
+		case r.Banner != "":
+			watches += " at " + r.Banner
+		}
+		cond := r.Condition
+		if r.Threshold != nil {
+			if r.Condition == grocery.AlertPriceBelow {
+				cond += " $" + strconv.FormatFloat(*r.Threshold, 'f', 2, 64)
+			} else {
+				cond += " " + strconv.FormatFloat(*r.Threshold, 'f', -1, 64) + "%"
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Name, watches, r.Province, cond)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if total > len(rules) {
+		fmt.Fprintf(w, "\n%d of %d rules: see more with --offset.\n", len(rules), total)
+	}
+	return nil
+}
+
+func (a *app) alertsDeleteCmd() *cobra.Command {
+	var account string
+	cmd := &cobra.Command{
+		Use:               "delete --account NAME ID",
+		Short:             "Delete an alert rule",
+		Long:              `delete deletes one of an account's alert rules, by the id 'alerts list' shows (alr_...). Its events stay.`,
+		Example:           "  grocery alerts delete --account acme alr_2",
+		Args:              usageArgs(cobra.ExactArgs(1)),
+		ValidArgsFunction: noFiles,
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			return a.withAlerts(cmd, account, func(ctx context.Context, st alertStore) error {
+				if err := st.DeleteAlert(ctx, args[0]); err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "Deleted alert rule %s of account %s.\n", strings.TrimSpace(args[0]), account)
+				return nil
+			})
+		}),
+	}
+	accountFlag(cmd, &account, false)
+	return cmd
+}
+
+func (a *app) alertsEventsCmd() *cobra.Command {
+	var (
+		account string
+		in      grocery.AlertEventsInput
+		asJSON  bool
+	)
+	cmd := &cobra.Command{
+		Use:   "events --account NAME",
+		Short: "An account's recorded alert events, newest first",
+		Long: `events shows the events an account's rules recorded, newest first: when, which
+rule, the observation day, and what happened. --since keeps those recorded
+at or after a time (RFC 3339) or a date; --rule keeps one rule's.`,
+		Example:           "  grocery alerts events --account acme\n  grocery alerts events --account acme --rule alr_1 --json",
+		Args:              usageArgs(cobra.NoArgs),
+		ValidArgsFunction: noFiles,
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			return a.withAlerts(cmd, account, func(ctx context.Context, st alertStore) error {
+				l, err := st.AlertEvents(ctx, in)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return writeJSON(cmd.OutOrStdout(), l)
+				}
+				w := cmd.OutOrStdout()
+				if l.Total == 0 {
+					fmt.Fprintln(w, "No alert events match: rules record events when an import (or 'grocery alerts evaluate') meets their condition.")
+					return nil
+				}
+				tw := newTable(w)
+				fmt.Fprintln(tw, "ID\tRULE\tRECORDED\tMESSAGE")
+				for _, e := range l.Results {
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", e.ID, e.RuleID, timestamp(e.TriggeredAt), e.Message)
+				}
+				if err := tw.Flush(); err != nil {
+					return err
+				}
+				if l.Total > len(l.Results) {
+					fmt.Fprintf(w, "\n%d of %d events: see more with --offset.\n", len(l.Results), l.Total)
+				}
+				return nil
+			})
+		}),
+	}
+	accountFlag(cmd, &account, false)
+	cmd.Flags().StringVar(&in.Since, "since", "", "only events recorded at or after `TIME` (RFC 3339 or YYYY-MM-DD)")
+	cmd.Flags().StringVar(&in.RuleID, "rule", "", "only the events of the rule `ID`")
+	cmd.Flags().IntVar(&in.Limit, "limit", 50, "at most this many events, 1 to 500")
+	cmd.Flags().IntVar(&in.Offset, "offset", 0, "skip this many events first")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the events as JSON")
+	return cmd
+}
+
+func (a *app) alertsEvaluateCmd() *cobra.Command {
+	var (
+		account string
+		asJSON  bool
+	)
+	cmd := &cobra.Command{
+		Use:   "evaluate [--account NAME]",
+		Short: "Evaluate the alert rules on the latest data",
+		Long: `evaluate evaluates every account's alert rules (or one account's) on the
+latest data: each observation day, in the 14 days up to the data set's latest
+day, of every series they watch. It records the events not yet recorded, so
+running it twice records nothing new. Imports evaluate by themselves; this is
+for rules created after the data they should see.`,
+		Example:           "  grocery alerts evaluate\n  grocery alerts evaluate --account acme --json",
+		Args:              usageArgs(cobra.NoArgs),
+		ValidArgsFunction: noFiles,
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			return a.withAlerts(cmd, account, func(ctx context.Context, st alertStore) error {
+				ev, err := st.EvaluateAlerts(ctx)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return writeJSON(cmd.OutOrStdout(), ev)
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "Evaluated %s %s on %s series, days %s to %s: %s new %s recorded.\n",
+					count(ev.Rules), plural(ev.Rules, "rule"), count(ev.Series), ev.From, ev.To, count(ev.Events), plural(ev.Events, "event"))
+				return nil
+			})
+		}),
+	}
+	accountFlag(cmd, &account, true)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
+	return cmd
+}

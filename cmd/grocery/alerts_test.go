@@ -1,0 +1,111 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/grocerydata/grocery/grocery"
+)
+
+const (
+	cliAlertStores = "store_id,banner,province,name,city,postal_code,latitude,longitude\n" +
+		"nf-1,no-frills,ON,No Frills 1,Hamilton,L8P 4R5,43.25,-79.87\n"
+	// No Frills N1 (milk, 068000000154) at 4.50 on 2026-11-18, then 3.99
+	// on 2026-11-19: at or below 4.00 after above it.
+	cliAlertDay1 = "date,store_id,banner,external_sku,price,upc,name\n" +
+		"2026-11-18,nf-1,no-frills,N1,4.50,068000000154,2% Milk\n"
+	cliAlertDay2 = "date,store_id,banner,external_sku,price\n" +
+		"2026-11-19,nf-1,no-frills,N1,3.99\n"
+)
+
+// TestAlertsCommands runs the alerts commands on a data file, and on the
+// same file held by a server (through its admin socket: the file is
+// locked, so a command that opened it would fail).
+func TestAlertsCommands(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		socket bool
+	}{{"File", false}, {"Socket", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			db := keyDB(t)
+			dir := t.TempDir()
+			stores := writeFile(t, dir, "stores.csv", cliAlertStores)
+			day1 := writeFile(t, dir, "day1.csv", cliAlertDay1)
+			day2 := writeFile(t, dir, "day2.csv", cliAlertDay2)
+			ok(t, cli(t, nil, "import", "--db", db, stores, day1))
+			createKey(t, nil, db, "--account", "acme", "--plan", "integration")
+			createKey(t, nil, db, "--account", "beta", "--plan", "integration")
+			if tc.socket {
+				serveAdmin(t, db)
+			}
+
+			r := cli(t, nil, "alerts", "create", "--db", db, "--account", "acme", "--name", "milk under 4",
+				"--upc", "068000000154", "--province", "ontario", "--condition", "price_below", "--threshold", "4", "--json")
+			ok(t, r)
+			var rule grocery.AlertRule
+			if err := json.Unmarshal([]byte(r.stdout), &rule); err != nil || rule.ID != "alr_1" || rule.Province != "ON" || *rule.Threshold != 4 {
+				t.Fatalf("create: got %q (%v), want rule alr_1 in ON at 4", r.stdout, err)
+			}
+			r = cli(t, nil, "alerts", "list", "--db", db, "--account", "acme")
+			ok(t, r)
+			if want := "alr_1  milk under 4  upc 068000000154  ON        price_below $4.00\n"; !strings.HasSuffix(r.stdout, want) {
+				t.Errorf("list: got %q, want a line %q", r.stdout, want)
+			}
+
+			// beta sees none of acme's rules and cannot delete them.
+			r = cli(t, nil, "alerts", "list", "--db", db, "--account", "beta")
+			ok(t, r)
+			if !strings.HasPrefix(r.stdout, "Account beta has no alert rules") {
+				t.Errorf("beta list: got %q, want no rules", r.stdout)
+			}
+			r = cli(t, nil, "alerts", "delete", "--db", db, "--account", "beta", "alr_1")
+			if r.code != exitFailed || r.stderr != "grocery: no alert rule alr_1\n" {
+				t.Errorf("beta delete: got exit %d, stderr %q; want 1 and no alert rule alr_1", r.code, r.stderr)
+			}
+
+			// The import fires the rule once; importing again records nothing.
+			for range 2 {
+				ok(t, cli(t, nil, "import", "--db", db, day2))
+			}
+			r = cli(t, nil, "alerts", "events", "--db", db, "--account", "acme", "--json")
+			ok(t, r)
+			var events grocery.AlertEventList
+			if err := json.Unmarshal([]byte(r.stdout), &events); err != nil {
+				t.Fatal(err)
+			}
+			if events.Total != 1 || events.Results[0].Price != 399 || *events.Results[0].PreviousPrice != 450 || events.Results[0].RuleID != "alr_1" {
+				t.Fatalf("events: got %s, want one event of alr_1 at 3.99 after 4.50", r.stdout)
+			}
+			r = cli(t, nil, "alerts", "events", "--db", db, "--account", "beta")
+			ok(t, r)
+			if !strings.HasPrefix(r.stdout, "No alert events match") {
+				t.Errorf("beta events: got %q, want none", r.stdout)
+			}
+			r = cli(t, nil, "alerts", "evaluate", "--db", db)
+			ok(t, r)
+			if want := "Evaluated 1 rule on 1 series, days 2026-11-06 to 2026-11-19: 0 new events recorded.\n"; r.stdout != want {
+				t.Errorf("evaluate: got %q, want %q", r.stdout, want)
+			}
+
+			r = cli(t, nil, "alerts", "create", "--db", db, "--account", "acme", "--name", "x", "--upc", "068000000154",
+				"--province", "ON", "--condition", "promo_start", "--threshold", "3")
+			if r.code != exitInvalid || !strings.Contains(r.stderr, "threshold is not taken by promo_start") {
+				t.Errorf("create with a threshold for promo_start: got exit %d, stderr %q; want 3", r.code, r.stderr)
+			}
+			r = cli(t, nil, "alerts", "list", "--db", db, "--account", "ghost")
+			if r.code != exitFailed || !strings.Contains(r.stderr, `account "ghost" does not exist`) {
+				t.Errorf("unknown account: got exit %d, stderr %q", r.code, r.stderr)
+			}
+			r = cli(t, nil, "alerts", "delete", "--db", db, "--account", "acme", "alr_1")
+			if r.code != 0 || r.stderr != "Deleted alert rule alr_1 of account acme.\n" {
+				t.Errorf("delete: got exit %d, stderr %q", r.code, r.stderr)
+			}
+			r = cli(t, nil, "alerts", "list", "--db", db, "--account", "acme", "--json")
+			ok(t, r)
+			if !strings.Contains(r.stdout, `"total": 0`) {
+				t.Errorf("after delete: got %q, want no rules", r.stdout)
+			}
+		})
+	}
+}

@@ -1,0 +1,829 @@
+package grocery
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/grocerydata/grocery/storage"
+)
+
+// Alert conditions. A rule watches one series or several: a banner SKU in
+// a province (banner + sku), or every banner SKU linked to a barcode in a
+// province (upc, optionally restricted to one banner). Each series is
+// evaluated on its own, one observation day against the series' previous
+// observation day (the latest earlier day the province's reference stores
+// of that banner observed it, however long before). A day's price is the
+// median of the shelf prices its stores were observed at (price_history's
+// median), and a day is on promotion when more than half of its store
+// observations were below their regular price.
+const (
+	// AlertPriceBelow fires on a day whose price is at or below the
+	// threshold (dollars) when the previous observation day's price was
+	// above it, or there was no previous day: it fires on the crossing,
+	// not again every day the price stays low.
+	AlertPriceBelow = "price_below"
+	// AlertPriceDropPct fires on a day whose price is at least threshold
+	// percent below the previous observation day's price:
+	// (previous - price) / previous * 100 >= threshold. Never on a
+	// series' first day.
+	AlertPriceDropPct = "price_drop_pct"
+	// AlertPromoStart fires on a day on promotion when the previous
+	// observation day was not, or there was no previous day.
+	AlertPromoStart = "promo_start"
+	// AlertBackInStock fires on a day observed at least 14 days (the
+	// offer freshness window, after which a product has no current offer)
+	// after the previous observation day, or on the first day the series
+	// is observed at all (new in the province).
+	AlertBackInStock = "back_in_stock"
+)
+
+// alertConditions lists the conditions in the order errors name them.
+var alertConditions = []string{AlertPriceBelow, AlertPriceDropPct, AlertPromoStart, AlertBackInStock}
+
+// MaxAlertRules is the number of alert rules an account may hold. Creating
+// one more is ECONFLICT, not EINVALID: the request is well formed and
+// succeeds once a rule is deleted.
+const MaxAlertRules = 1000
+
+// Pagination of the alert lists (the REST bounds).
+const (
+	alertsDefaultLimit = 50
+	alertsMaxLimit     = 500
+)
+
+// NewContextWithAccount returns a copy of ctx that acts as the named
+// account without an API key. It is for trusted local callers only (the
+// CLI, the admin socket), which name an account on the command line; a
+// server authenticates a key and uses NewContextWithPrincipal instead.
+// Methods that act for an account return ENOTFOUND when it does not exist.
+func NewContextWithAccount(ctx context.Context, account string) context.Context {
+	return NewContextWithPrincipal(ctx, &Principal{Account: account})
+}
+
+// accountOf returns the account ctx acts for. It returns EUNAUTHENTICATED
+// when ctx carries none and ENOTFOUND when it does not exist.
+func (s *Service) accountOf(ctx context.Context) (string, error) {
+	p := PrincipalFromContext(ctx)
+	if p == nil || p.Account == "" {
+		return "", Errorf(EUNAUTHENTICATED, "no account: alert rules belong to an account, given by an API key (or NewContextWithAccount)")
+	}
+	s.keyring.mu.RLock()
+	_, ok := s.keyring.accounts[p.Account]
+	s.keyring.mu.RUnlock()
+	if !ok {
+		return "", Errorf(ENOTFOUND, "account %q does not exist: create it with a key first", p.Account)
+	}
+	return p.Account, nil
+}
+
+// AlertInput holds the arguments of CreateAlert: what to watch, either UPC
+// (with Banner optionally restricting it to one banner) or Banner + SKU,
+// in Province, and when to fire.
+type AlertInput struct {
+	Name      string   `json:"name"`
+	UPC       string   `json:"upc,omitempty"`
+	Banner    string   `json:"banner,omitempty"`
+	SKU       string   `json:"sku,omitempty"`
+	Province  string   `json:"province"`
+	Condition string   `json:"condition"`           // price_below, price_drop_pct, promo_start or back_in_stock
+	Threshold *float64 `json:"threshold,omitempty"` // dollars for price_below, percent for price_drop_pct; none for the others
+}
+
+// AlertRule is a stored alert rule. UPC and GTIN are set for a rule on a
+// barcode, SKU for a rule on a banner SKU; Banner for the latter and for a
+// barcode rule restricted to one banner.
+type AlertRule struct {
+	ID        string    `json:"id"` // "alr_" and a number
+	Name      string    `json:"name"`
+	UPC       string    `json:"upc,omitempty"`
+	GTIN      string    `json:"gtin,omitempty"`
+	Banner    string    `json:"banner,omitempty"`
+	SKU       string    `json:"sku,omitempty"`
+	Province  string    `json:"province"`
+	Condition string    `json:"condition"`
+	Threshold *float64  `json:"threshold,omitempty"` // dollars or percent, as given
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// AlertRules is a page of an account's rules, oldest first.
+type AlertRules struct {
+	Results []AlertRule `json:"results"` // empty, never null
+	Total   int         `json:"total"`
+	Limit   int         `json:"limit"`
+	Offset  int         `json:"offset"`
+}
+
+// ListAlertsInput holds the arguments of ListAlerts.
+type ListAlertsInput struct {
+	Limit  int `json:"limit,omitempty"`  // 1..500; 0 means 50
+	Offset int `json:"offset,omitempty"` // >= 0
+}
+
+// AlertEvent is a recorded trigger of a rule: the observation day of one
+// series (Banner, SKU, Province) that met its condition.
+type AlertEvent struct {
+	ID            string    `json:"id"` // "evt_" and a number
+	RuleID        string    `json:"rule_id"`
+	TriggeredAt   time.Time `json:"triggered_at"` // when it was recorded
+	ObservedAt    Date      `json:"observed_at"`  // the observation day that met the condition
+	Condition     string    `json:"condition"`
+	UPC           *string   `json:"upc"` // null when the SKU is linked to no barcode
+	Banner        string    `json:"banner"`
+	SKU           string    `json:"external_sku"`
+	Province      string    `json:"province"`
+	Price         Cents     `json:"price"`          // the day's median price
+	PreviousPrice *Cents    `json:"previous_price"` // the previous observation day's, null when none
+	Message       string    `json:"message"`
+	Currency      string    `json:"currency"`
+}
+
+// AlertEventList is a page of an account's events, newest first.
+type AlertEventList struct {
+	Results []AlertEvent `json:"results"` // empty, never null
+	Total   int          `json:"total"`
+	Limit   int          `json:"limit"`
+	Offset  int          `json:"offset"`
+}
+
+// AlertEventsInput holds the arguments of AlertEvents.
+type AlertEventsInput struct {
+	Since  string `json:"since,omitempty"`   // RFC 3339 time or YYYY-MM-DD (midnight UTC): events recorded then or later
+	RuleID string `json:"rule_id,omitempty"` // one rule's events (a deleted rule's too)
+	Limit  int    `json:"limit,omitempty"`   // 1..500; 0 means 50
+	Offset int    `json:"offset,omitempty"`  // >= 0
+}
+
+// AlertEvaluation is what EvaluateAlerts did.
+type AlertEvaluation struct {
+	Rules  int  `json:"rules"`  // rules evaluated
+	Series int  `json:"series"` // series (banner SKU, province) they watch that were read
+	Events int  `json:"events"` // events recorded, new ones only
+	From   Date `json:"from"`   // first observation day evaluated
+	To     Date `json:"to"`     // the data set's latest observation day
+}
+
+// CreateAlert stores a new alert rule for the account in ctx and returns
+// it. The rule is evaluated from the next import on (or by
+// EvaluateAlerts); see the Alert* conditions for when it fires.
+//
+// It returns EINVALID naming the field for a missing or overlong name, a
+// malformed or unknown upc, both or neither of upc and sku, a sku without
+// a banner, a sku the banner does not have, an unknown banner or province,
+// a banner with no stores in the province, an unknown condition (listing
+// the valid ones), a threshold missing or given where the condition needs
+// none, or out of range; ECONFLICT when the account holds MaxAlertRules
+// rules; EUNAUTHENTICATED or ENOTFOUND for a missing or unknown account.
+func (s *Service) CreateAlert(ctx context.Context, in AlertInput) (*AlertRule, error) {
+	account, err := s.accountOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := parseAlertInput(in)
+	if err != nil {
+		return nil, err
+	}
+	rec.Account = account
+	rec.Created = s.now().Unix()
+	err = s.db.Update(func(tx *storage.Tx) error {
+		if rec.GTIN != "" {
+			var p storage.Product
+			if found, err := tx.Product(rec.GTIN, &p); err != nil {
+				return err
+			} else if !found {
+				return Errorf(EINVALID, "upc %s is a valid barcode but not in the catalogue: a rule watches a known product", GTIN(rec.GTIN).UPC())
+			}
+		} else {
+			var sku storage.SKU
+			if found, err := tx.SKU(rec.Banner, rec.SKU, &sku); err != nil {
+				return err
+			} else if !found {
+				msg := fmt.Sprintf("sku %q: banner %s has no such external_sku", rec.SKU, rec.Banner)
+				if _, err := ParseGTIN(rec.SKU); err == nil {
+					msg = fmt.Sprintf("sku %q is a barcode, not an external_sku: give it as upc", rec.SKU)
+				}
+				return &Error{Code: EINVALID, Message: msg, Next: NextSKU}
+			}
+		}
+		if n := tx.CountAlertRules(account); n >= MaxAlertRules {
+			return Errorf(ECONFLICT, "account %s has %d alert rules, the most an account may hold: delete one first", account, n)
+		}
+		id, err := tx.NewAlertRuleID()
+		if err != nil {
+			return err
+		}
+		rec.ID = id
+		return tx.PutAlertRule(&rec)
+	})
+	if err != nil {
+		return nil, err
+	}
+	r := alertRule(&rec)
+	return &r, nil
+}
+
+// parseAlertInput checks and normalises a rule's fields.
+func parseAlertInput(in AlertInput) (storage.AlertRule, error) {
+	var r storage.AlertRule
+	r.Name = strings.TrimSpace(in.Name)
+	switch {
+	case r.Name == "":
+		return r, Errorf(EINVALID, "name is required: a short label for the rule, e.g. \"Orange juice under $4\"")
+	case utf8.RuneCountInString(r.Name) > 100 || strings.ContainsFunc(r.Name, func(c rune) bool { return c < ' ' || c == 0x7f }):
+		return r, Errorf(EINVALID, "name: want 1 to 100 characters without control characters")
+	}
+	upc, sku := strings.TrimSpace(in.UPC), strings.TrimSpace(in.SKU)
+	switch {
+	case upc != "" && sku != "":
+		return r, Errorf(EINVALID, "upc and sku are both given: want a upc (optionally with a banner) or a banner and its sku")
+	case upc == "" && sku == "":
+		return r, Errorf(EINVALID, "upc or sku is required: want a upc (optionally with a banner) or a banner and its sku")
+	}
+	prov, err := ParseProvince(in.Province)
+	if err != nil {
+		return r, err
+	}
+	r.Province = prov
+	if strings.TrimSpace(in.Banner) != "" {
+		b, err := ParseBanner(in.Banner)
+		if err != nil {
+			return r, err
+		}
+		if !b.OperatesIn(prov) {
+			return r, Errorf(EINVALID, "banner %s has no stores in province %s: want a banner of %s", b.Slug, prov, prov)
+		}
+		r.Banner = b.Slug
+	}
+	if upc != "" {
+		g, err := ParseGTIN(upc)
+		if err != nil {
+			return r, err
+		}
+		if g.Restricted() {
+			return r, Errorf(EINVALID, "upc %s is a restricted-circulation (in-store) code: it names different items at different retailers; watch the banner's sku instead", upc)
+		}
+		r.GTIN = string(g)
+	} else {
+		if r.Banner == "" {
+			return r, Errorf(EINVALID, "banner is required with sku: an external_sku belongs to one banner")
+		}
+		r.SKU = sku
+	}
+	r.Condition = strings.ToLower(strings.TrimSpace(in.Condition))
+	if !slices.Contains(alertConditions, r.Condition) {
+		if r.Condition == "" {
+			return r, Errorf(EINVALID, "condition is required: want one of %s", strings.Join(alertConditions, ", "))
+		}
+		return r, Errorf(EINVALID, "condition %q is unknown: want one of %s", in.Condition, strings.Join(alertConditions, ", "))
+	}
+	t := in.Threshold
+	switch r.Condition {
+	case AlertPriceBelow:
+		if t == nil {
+			return r, Errorf(EINVALID, "threshold is required for price_below: a price in dollars, e.g. 3.99")
+		}
+		c, ok := hundredths(*t)
+		if !ok || c <= 0 || c > 100_000_00 {
+			return r, Errorf(EINVALID, "threshold %v for price_below: want a price in dollars above 0 and at most 100000, with at most two decimals", *t)
+		}
+		r.Threshold = c
+	case AlertPriceDropPct:
+		if t == nil {
+			return r, Errorf(EINVALID, "threshold is required for price_drop_pct: a drop in percent, e.g. 15")
+		}
+		bp, ok := hundredths(*t)
+		if !ok || bp <= 0 || bp >= 100_00 {
+			return r, Errorf(EINVALID, "threshold %v for price_drop_pct: want a percent above 0 and below 100, with at most two decimals", *t)
+		}
+		r.Threshold = bp
+	default:
+		if t != nil {
+			return r, Errorf(EINVALID, "threshold is not taken by %s: leave it out", r.Condition)
+		}
+	}
+	return r, nil
+}
+
+// hundredths returns v*100 as an integer when v has at most two decimals.
+func hundredths(v float64) (int64, bool) {
+	if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > 1e12 {
+		return 0, false
+	}
+	h := math.Round(v * 100)
+	if math.Abs(v*100-h) > 1e-6 {
+		return 0, false
+	}
+	return int64(h), true
+}
+
+// Rule and event ids: a prefix and the number storage gives them.
+const (
+	ruleIDPrefix  = "alr_"
+	eventIDPrefix = "evt_"
+)
+
+func parseAlertID(s, prefix, what string) (uint64, error) {
+	n, err := strconv.ParseUint(strings.TrimPrefix(strings.TrimSpace(s), prefix), 10, 64)
+	if !strings.HasPrefix(strings.TrimSpace(s), prefix) || err != nil || n == 0 {
+		return 0, Errorf(EINVALID, "%s %q is not an id of the form %s<number>", what, s, prefix)
+	}
+	return n, nil
+}
+
+func alertRule(r *storage.AlertRule) AlertRule {
+	out := AlertRule{
+		ID: ruleIDPrefix + strconv.FormatUint(r.ID, 10), Name: r.Name, GTIN: r.GTIN, Banner: r.Banner, SKU: r.SKU,
+		Province: r.Province, Condition: r.Condition, CreatedAt: time.Unix(r.Created, 0).UTC(),
+	}
+	if r.GTIN != "" {
+		out.UPC = GTIN(r.GTIN).UPC()
+	}
+	if r.Condition == AlertPriceBelow || r.Condition == AlertPriceDropPct {
+		t := float64(r.Threshold) / 100
+		out.Threshold = &t
+	}
+	return out
+}
+
+// ListAlerts returns a page of the rules of the account in ctx, oldest
+// first, with their total.
+//
+// It returns EINVALID for a limit outside 1..500 or a negative offset, and
+// EUNAUTHENTICATED or ENOTFOUND for a missing or unknown account.
+func (s *Service) ListAlerts(ctx context.Context, in ListAlertsInput) (*AlertRules, error) {
+	account, err := s.accountOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	limit, offset, err := alertPage(in.Limit, in.Offset)
+	if err != nil {
+		return nil, err
+	}
+	res := &AlertRules{Results: []AlertRule{}, Limit: limit, Offset: offset}
+	err = s.db.View(func(tx *storage.Tx) error {
+		return tx.AlertRules(account, func(r *storage.AlertRule) error {
+			if res.Total >= offset && len(res.Results) < limit {
+				res.Results = append(res.Results, alertRule(r))
+			}
+			res.Total++
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func alertPage(limit, offset int) (int, int, error) {
+	limit, err := checkLimit(limit, alertsDefaultLimit, alertsMaxLimit)
+	if err != nil {
+		return 0, 0, err
+	}
+	if offset < 0 {
+		return 0, 0, Errorf(EINVALID, "offset %d is negative: want 0 or more", offset)
+	}
+	return limit, offset, nil
+}
+
+// Alert returns one rule of the account in ctx.
+//
+// It returns EINVALID for an id not of the form alr_<number>, ENOTFOUND
+// when the account has no such rule (another account's rule is not found
+// either), and EUNAUTHENTICATED or ENOTFOUND for a missing or unknown
+// account.
+func (s *Service) Alert(ctx context.Context, id string) (*AlertRule, error) {
+	account, err := s.accountOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	n, err := parseAlertID(id, ruleIDPrefix, "alert rule id")
+	if err != nil {
+		return nil, err
+	}
+	var out AlertRule
+	err = s.db.View(func(tx *storage.Tx) error {
+		var r storage.AlertRule
+		found, err := tx.AlertRule(account, n, &r)
+		if err != nil {
+			return err
+		}
+		if !found {
+			return noRule(id)
+		}
+		out = alertRule(&r)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+func noRule(id string) error {
+	return Errorf(ENOTFOUND, "no alert rule %s", strings.TrimSpace(id))
+}
+
+// DeleteAlert deletes a rule of the account in ctx. Its events stay in
+// the account's event list.
+//
+// It returns EINVALID for an id not of the form alr_<number>, ENOTFOUND
+// when the account has no such rule (another account's rule is not found
+// either), and EUNAUTHENTICATED or ENOTFOUND for a missing or unknown
+// account.
+func (s *Service) DeleteAlert(ctx context.Context, id string) error {
+	account, err := s.accountOf(ctx)
+	if err != nil {
+		return err
+	}
+	n, err := parseAlertID(id, ruleIDPrefix, "alert rule id")
+	if err != nil {
+		return err
+	}
+	return s.db.Update(func(tx *storage.Tx) error {
+		found, err := tx.DeleteAlertRule(account, n)
+		if err == nil && !found {
+			return noRule(id)
+		}
+		return err
+	})
+}
+
+// AlertEvents returns a page of the events of the account in ctx, newest
+// first (in the order they were recorded), with the total that match.
+//
+// It returns EINVALID for a since that is neither an RFC 3339 time nor a
+// YYYY-MM-DD date, a rule_id not of the form alr_<number>, a limit outside
+// 1..500 or a negative offset, and EUNAUTHENTICATED or ENOTFOUND for a
+// missing or unknown account.
+func (s *Service) AlertEvents(ctx context.Context, in AlertEventsInput) (*AlertEventList, error) {
+	account, err := s.accountOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	limit, offset, err := alertPage(in.Limit, in.Offset)
+	if err != nil {
+		return nil, err
+	}
+	since := int64(math.MinInt64)
+	if v := strings.TrimSpace(in.Since); v != "" {
+		if t, err := time.Parse(time.RFC3339, v); err == nil {
+			since = t.Unix()
+		} else if d, err := ParseDate(v); err == nil {
+			since = d.Time().Unix()
+		} else {
+			return nil, Errorf(EINVALID, "since %q: want an RFC 3339 time (2026-11-20T00:00:00Z) or a date (2026-11-20)", in.Since)
+		}
+	}
+	var rule uint64
+	if in.RuleID != "" {
+		if rule, err = parseAlertID(in.RuleID, ruleIDPrefix, "rule_id"); err != nil {
+			return nil, err
+		}
+	}
+	res := &AlertEventList{Results: []AlertEvent{}, Limit: limit, Offset: offset}
+	err = s.db.View(func(tx *storage.Tx) error {
+		return tx.AlertEvents(account, func(e *storage.AlertEvent) error {
+			if e.Triggered < since {
+				return storage.ErrStop // newest first: the rest are older
+			}
+			if rule != 0 && e.RuleID != rule {
+				return nil
+			}
+			if res.Total >= offset && len(res.Results) < limit {
+				res.Results = append(res.Results, alertEvent(e))
+			}
+			res.Total++
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func alertEvent(e *storage.AlertEvent) AlertEvent {
+	out := AlertEvent{
+		ID: eventIDPrefix + strconv.FormatUint(e.ID, 10), RuleID: ruleIDPrefix + strconv.FormatUint(e.RuleID, 10),
+		TriggeredAt: time.Unix(e.Triggered, 0).UTC(), ObservedAt: Date(e.Day), Condition: e.Condition,
+		Banner: e.Banner, SKU: e.SKU, Province: e.Province, Price: Cents(e.Price), Message: e.Message, Currency: Currency,
+	}
+	if e.GTIN != "" {
+		upc := GTIN(e.GTIN).UPC()
+		out.UPC = &upc
+	}
+	if e.Previous != 0 {
+		p := Cents(e.Previous)
+		out.PreviousPrice = &p
+	}
+	return out
+}
+
+// EvaluateAlerts evaluates the rules of the account in ctx, or of every
+// account when ctx carries none (the CLI's 'alerts evaluate'), over the
+// latest data: every observation day, within the 14 days ending at the
+// data set's latest day, of every series they watch. It records the
+// events not recorded yet, so running it again records nothing new. An
+// import does the same for the series it writes, from the first day it
+// writes.
+//
+// It returns ENOTFOUND for an unknown account in ctx.
+func (s *Service) EvaluateAlerts(ctx context.Context) (*AlertEvaluation, error) {
+	account := ""
+	if p := PrincipalFromContext(ctx); p != nil {
+		var err error
+		if account, err = s.accountOf(ctx); err != nil {
+			return nil, err
+		}
+	}
+	res := &AlertEvaluation{}
+	now := s.now()
+	err := s.db.Update(func(tx *storage.Tx) error {
+		asOf := tx.AsOf()
+		from := asOf - freshDays + 1
+		res.From, res.To = Date(from), Date(asOf)
+		series := map[seriesKey]int32{}
+		err := tx.AlertRules(account, func(r *storage.AlertRule) error {
+			res.Rules++
+			if r.GTIN == "" {
+				series[seriesKey{r.Banner, r.SKU, r.Province}] = from
+				return nil
+			}
+			return tx.SKUsOf(r.GTIN, func(banner, sku string) error {
+				if r.Banner == "" || r.Banner == banner {
+					series[seriesKey{banner, sku, r.Province}] = from
+				}
+				return nil
+			})
+		})
+		if err != nil || asOf == 0 {
+			return err
+		}
+		ev := alertEval{tx: tx, account: account, now: now}
+		n, err := ev.run(ctx, series, asOf)
+		res.Series, res.Events = ev.series, n
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// alertPass is a write transaction's record of the series it wrote, for
+// evaluating the rules that watch them before it commits.
+type alertPass struct {
+	state int8                // 0: not looked yet; 1: no rule in the file; 2: rules
+	from  map[seriesKey]int32 // first day written, per series
+}
+
+// noteAlertDays records that the writer wrote days of a series from first
+// on. With no rule in the file it costs one seek per transaction.
+func (w *writer) noteAlertDays(key seriesKey, first int32) {
+	p := &w.alerts
+	if p.state == 0 {
+		p.state = 1
+		if w.tx.HasAlertRules() {
+			p.state, p.from = 2, map[seriesKey]int32{}
+		}
+	}
+	if p.state != 2 {
+		return
+	}
+	if d, ok := p.from[key]; !ok || first < d {
+		p.from[key] = first
+	}
+}
+
+// evaluateAlerts evaluates the rules watching the series the transaction
+// wrote, on the days it wrote and after, within the 14 days ending at
+// asOf.
+func (w *writer) evaluateAlerts(ctx context.Context, asOf int32) error {
+	if w.alerts.state != 2 || len(w.alerts.from) == 0 {
+		return nil
+	}
+	ev := alertEval{tx: w.tx, now: w.now}
+	_, err := ev.run(ctx, w.alerts.from, max(asOf, 1))
+	return err
+}
+
+// alertEval evaluates rules over series in one write transaction.
+type alertEval struct {
+	tx      *storage.Tx
+	account string // only this account's rules; "" for all
+	now     time.Time
+	series  int // series read
+}
+
+// alertDay is what a condition looks at of one observation day.
+type alertDay struct {
+	date  int32
+	price uint32 // median
+	promo bool   // more than half of the day's store observations below their regular price
+}
+
+func dayOf(d *storage.Day) alertDay {
+	n := 0
+	for _, e := range d.Entries {
+		if e.Price < e.Regular {
+			n++
+		}
+	}
+	return alertDay{date: d.Date, price: d.Median, promo: 2*n > len(d.Entries)}
+}
+
+// fires reports whether rule r's condition holds on day cur after prev
+// (ok false: no previous observation day).
+func fires(r *storage.AlertRule, prev alertDay, ok bool, cur alertDay) bool {
+	switch r.Condition {
+	case AlertPriceBelow:
+		t := uint32(r.Threshold)
+		return cur.price <= t && (!ok || prev.price > t)
+	case AlertPriceDropPct:
+		return ok && prev.price > cur.price && int64(prev.price-cur.price)*10000 >= r.Threshold*int64(prev.price)
+	case AlertPromoStart:
+		return cur.promo && (!ok || !prev.promo)
+	case AlertBackInStock:
+		return !ok || cur.date-prev.date >= freshDays
+	}
+	return false
+}
+
+type alertTrigger struct {
+	rule       *storage.AlertRule
+	key        seriesKey
+	gtin       string
+	cur, prev  alertDay
+	hasPrev    bool
+	seriesRank int
+}
+
+// run evaluates the rules watching each series of from (series -> first
+// day to evaluate) on its days up to asOf, no earlier than the 14 days
+// ending at asOf, and records the new events. It returns their number.
+func (ev *alertEval) run(ctx context.Context, from map[seriesKey]int32, asOf int32) (int, error) {
+	keys := make([]seriesKey, 0, len(from))
+	for k := range from {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b seriesKey) int {
+		return cmp.Or(cmp.Compare(a.banner, b.banner), cmp.Compare(a.sku, b.sku), cmp.Compare(a.province, b.province))
+	})
+	window := asOf - freshDays + 1
+	rules := map[string]*storage.AlertRule{} // by account 0x00 id, loaded once
+	var triggers []alertTrigger
+	var watching []*storage.AlertRule
+	var sku storage.SKU
+	for i, k := range keys {
+		if i%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return 0, err
+			}
+		}
+		found, err := ev.tx.SKU(k.banner, k.sku, &sku)
+		if err != nil {
+			return 0, err
+		}
+		gtin := ""
+		if found {
+			gtin = sku.GTIN
+		}
+		watching = watching[:0]
+		err = ev.tx.AlertsWatching(k.province, gtin, k.banner, k.sku, func(account string, id uint64) error {
+			if ev.account != "" && account != ev.account {
+				return nil
+			}
+			rk := account + "\x00" + strconv.FormatUint(id, 10)
+			r, ok := rules[rk]
+			if !ok {
+				r = new(storage.AlertRule)
+				found, err := ev.tx.AlertRule(account, id, r)
+				if err != nil {
+					return err
+				}
+				if !found {
+					return Errorf(EINTERNAL, "alert index names a missing rule")
+				}
+				rules[rk] = r
+			}
+			if r.GTIN != "" && r.Banner != "" && r.Banner != k.banner {
+				return nil // a barcode rule restricted to another banner
+			}
+			watching = append(watching, r)
+			return nil
+		})
+		if err != nil {
+			return 0, err
+		}
+		if len(watching) == 0 {
+			continue
+		}
+		ev.series++
+		start := max(from[k], window)
+		var prev alertDay
+		hasPrev := false
+		err = ev.tx.Series(k.banner, k.sku, k.province, 0, start-1, true, true, func(d *storage.Day) error {
+			prev, hasPrev = dayOf(d), true
+			return storage.ErrStop
+		})
+		if err != nil {
+			return 0, err
+		}
+		err = ev.tx.Series(k.banner, k.sku, k.province, start, asOf, true, false, func(d *storage.Day) error {
+			cur := dayOf(d)
+			for _, r := range watching {
+				if fires(r, prev, hasPrev, cur) {
+					triggers = append(triggers, alertTrigger{rule: r, key: k, gtin: gtin, cur: cur, prev: prev, hasPrev: hasPrev, seriesRank: i})
+				}
+			}
+			prev, hasPrev = cur, true
+			return nil
+		})
+		if err != nil {
+			return 0, err
+		}
+	}
+	return ev.record(triggers)
+}
+
+// record writes one event per rule and observation day: of a rule's
+// triggers on one day (a barcode rule watches several banners), the lowest
+// price, then the first series; none when the rule fired that day before.
+// Events are numbered in observation-day order, so the newest day lists
+// first.
+func (ev *alertEval) record(triggers []alertTrigger) (int, error) {
+	slices.SortFunc(triggers, func(a, b alertTrigger) int {
+		return cmp.Or(cmp.Compare(a.cur.date, b.cur.date), cmp.Compare(a.rule.Account, b.rule.Account),
+			cmp.Compare(a.rule.ID, b.rule.ID), cmp.Compare(a.cur.price, b.cur.price), cmp.Compare(a.seriesRank, b.seriesRank))
+	})
+	n := 0
+	for i, t := range triggers {
+		if i > 0 {
+			p := triggers[i-1]
+			if p.rule == t.rule && p.cur.date == t.cur.date {
+				continue
+			}
+		}
+		if ev.tx.AlertFired(t.rule.Account, t.rule.ID, t.cur.date) {
+			continue
+		}
+		id, err := ev.tx.NewAlertEventID()
+		if err != nil {
+			return n, err
+		}
+		e := storage.AlertEvent{
+			Account: t.rule.Account, ID: id, RuleID: t.rule.ID, Triggered: ev.now.Unix(), Day: t.cur.date,
+			Condition: t.rule.Condition, GTIN: t.gtin, Banner: t.key.banner, SKU: t.key.sku, Province: t.key.province,
+			Price: t.cur.price,
+		}
+		if t.hasPrev {
+			e.Previous = t.prev.price
+		}
+		e.Message = ev.message(&t)
+		if err := ev.tx.PutAlertEvent(&e); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+// message says in a sentence what fired: "OJ deal: Orange Juice No Pulp at
+// No Frills in ON is $3.49 on 2026-11-20, at or below $4.00 (was $4.29)".
+func (ev *alertEval) message(t *alertTrigger) string {
+	what := t.key.sku
+	if t.gtin != "" {
+		var p storage.Product
+		if found, err := ev.tx.Product(t.gtin, &p); err == nil && found && p.Name != "" {
+			what = p.Name
+		}
+	}
+	head := fmt.Sprintf("%s: %s at %s in %s is $%s on %s", t.rule.Name, what, bannerName(t.key.banner), t.key.province,
+		Cents(t.cur.price), Date(t.cur.date))
+	was := ""
+	if t.hasPrev {
+		was = fmt.Sprintf(" (was $%s on %s)", Cents(t.prev.price), Date(t.prev.date))
+	}
+	switch t.rule.Condition {
+	case AlertPriceBelow:
+		return head + ", at or below $" + Cents(t.rule.Threshold).String() + was
+	case AlertPriceDropPct:
+		drop := float64(t.prev.price-t.cur.price) / float64(t.prev.price) * 100
+		return fmt.Sprintf("%s, %.2f%% below the previous price%s", head, drop, was)
+	case AlertPromoStart:
+		return head + ", on promotion" + was
+	case AlertBackInStock:
+		if !t.hasPrev {
+			return head + ": observed in the province for the first time"
+		}
+		return fmt.Sprintf("%s: observed again after %d days%s", head, t.cur.date-t.prev.date, was)
+	}
+	return head
+}

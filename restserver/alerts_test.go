@@ -1,0 +1,138 @@
+package restserver_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/restserver"
+)
+
+// alertServer is a server on a data file of its own, since its imports
+// change prices: two Ontario Loblaws stores; SKU L7 at 3.00 on 2026-11-18.
+func alertServer(t *testing.T) (*grocery.Service, string) {
+	t.Helper()
+	now := func() time.Time { return time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC) }
+	s, err := grocery.Open(filepath.Join(t.TempDir(), "alerts.db"), &grocery.Options{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	importCSV(t, s, storesCSV)
+	importCSV(t, s, "date,store_id,banner,external_sku,price\n2026-11-18,lob-c,loblaws,L7,3.00\n")
+	ts := httptest.NewServer(restserver.New(s, nil))
+	t.Cleanup(ts.Close)
+	return s, ts.URL
+}
+
+func importCSV(t *testing.T, s *grocery.Service, data string) {
+	t.Helper()
+	if _, err := s.Import(context.Background(), "data.csv", strings.NewReader(data), nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func call(t *testing.T, key, method, url, contentType, body string) *reply {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	return do(t, key, req)
+}
+
+// TestAlerts: a rule created over REST fires on an import exactly once;
+// no account reads, lists or deletes another's rules or events.
+func TestAlerts(t *testing.T) {
+	s, base := alertServer(t)
+	ctx := context.Background()
+	keyA, err := s.CreateKey(ctx, grocery.KeyInput{Account: "a", Plan: "integration"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyB, err := s.CreateKey(ctx, grocery.KeyInput{Account: "b", Plan: "integration"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const rule = `{"name":"L7 under 2.50","banner":"loblaws","sku":"L7","province":"ON","condition":"price_below","threshold":2.50}`
+	r := call(t, keyA.Key, "POST", base+"/b2b/alerts", "application/json", rule)
+	if r.status != http.StatusCreated {
+		t.Fatalf("create: got %d\n%s", r.status, r.body)
+	}
+	var created grocery.AlertRule
+	if err := json.Unmarshal(r.body, &created); err != nil {
+		t.Fatal(err)
+	}
+	if loc := r.header.Get("Location"); loc != "/b2b/alerts/"+created.ID || created.Condition != "price_below" || *created.Threshold != 2.50 {
+		t.Fatalf("created %+v at %q", created, loc)
+	}
+	if got := decode[grocery.AlertRule](t, call(t, keyA.Key, "GET", base+"/b2b/alerts/"+created.ID, "", "")); got.ID != created.ID {
+		t.Errorf("get: got %+v", got)
+	}
+
+	// 2.49 at or below 2.50 after 3.00: one event; the same file again: none.
+	day2 := "date,store_id,banner,external_sku,price\n2026-11-19,lob-c,loblaws,L7,2.49\n"
+	for range 2 {
+		importCSV(t, s, day2)
+	}
+	type events struct {
+		Results []grocery.AlertEvent `json:"results"`
+		Total   int                  `json:"total"`
+	}
+	ev := decode[events](t, call(t, keyA.Key, "GET", base+"/b2b/alerts/events", "", ""))
+	if ev.Total != 1 || len(ev.Results) != 1 || ev.Results[0].RuleID != created.ID || ev.Results[0].Price != 249 || ev.Results[0].PreviousPrice == nil || *ev.Results[0].PreviousPrice != 300 {
+		t.Fatalf("events after two imports of the same day: %+v", ev)
+	}
+
+	// B sees none of A's: its lists are empty, A's id is not found (never
+	// forbidden), and B's delete leaves the rule in place.
+	if got := decode[events](t, call(t, keyB.Key, "GET", base+"/b2b/alerts/events", "", "")); got.Total != 0 {
+		t.Errorf("B's events: got %+v, want none", got)
+	}
+	if got := decode[grocery.AlertRules](t, call(t, keyB.Key, "GET", base+"/b2b/alerts", "", "")); got.Total != 0 {
+		t.Errorf("B's rules: got %+v, want none", got)
+	}
+	for _, method := range []string{"GET", "DELETE"} {
+		wantProblem(t, call(t, keyB.Key, method, base+"/b2b/alerts/"+created.ID, "", ""), http.StatusNotFound, grocery.ENOTFOUND, "")
+	}
+	if got := decode[events](t, call(t, keyB.Key, "GET", base+"/b2b/alerts/events?rule_id="+created.ID, "", "")); got.Total != 0 {
+		t.Errorf("B's events of A's rule: got %+v, want none", got)
+	}
+
+	// Bad requests store nothing.
+	for _, tc := range []struct {
+		name, contentType, body string
+		status                  int
+		code, has               string
+	}{
+		{"ErrUnknownField", "application/json", strings.Replace(rule, `"name"`, `"nmae"`, 1), 400, grocery.EINVALID, "nmae"},
+		{"ErrCondition", "application/json", strings.Replace(rule, "price_below", "cheap", 1), 400, grocery.EINVALID, "price_below"},
+		{"ErrEmpty", "application/json", "", 400, grocery.EINVALID, "got nothing"},
+		{"ErrTwoObjects", "application/json", rule + rule, 400, grocery.EINVALID, "one JSON object"},
+		{"ErrNotJSON", "text/plain", rule, 415, "unsupported_media_type", ""},
+		{"ErrTooLarge", "application/json", `{"name":"` + string(bytes.Repeat([]byte("x"), 1<<20)) + `"}`, 413, "body_too_large", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wantProblem(t, call(t, keyA.Key, "POST", base+"/b2b/alerts", tc.contentType, tc.body), tc.status, tc.code, tc.has)
+		})
+	}
+	if got := decode[grocery.AlertRules](t, call(t, keyA.Key, "GET", base+"/b2b/alerts", "", "")); got.Total != 1 {
+		t.Errorf("A's rules after the refused requests: got %d, want 1", got.Total)
+	}
+
+	r = call(t, keyA.Key, "DELETE", base+"/b2b/alerts/"+created.ID, "", "")
+	if r.status != http.StatusNoContent {
+		t.Fatalf("delete: got %d\n%s", r.status, r.body)
+	}
+	wantProblem(t, call(t, keyA.Key, "GET", base+"/b2b/alerts/"+created.ID, "", ""), http.StatusNotFound, grocery.ENOTFOUND, "")
+}
