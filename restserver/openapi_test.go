@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"mime"
 	"net/http"
 	"os"
@@ -382,6 +383,20 @@ func TestOpenAPIResponses(t *testing.T) {
 			met[c.op+" "+strconv.Itoa(r.status)] = true
 		})
 	}
+	// A body without a declared length is metered, then refused once read
+	// past the limit: a 413 with the quota headers.
+	req, err := http.NewRequest("POST", srv.URL+"/b2b/alerts", io.MultiReader(strings.NewReader(`{"name":"`+strings.Repeat("x", 1<<20)+`"}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.ContentLength = -1
+	req.Header.Set("Content-Type", "application/json")
+	if r := do(t, key, req); r.status != http.StatusRequestEntityTooLarge || r.header.Get("X-Quota-Limit") == "" {
+		t.Errorf("a long body without a length: got %d with X-Quota-Limit %q, want 413 with quota headers", r.status, r.header.Get("X-Quota-Limit"))
+	} else {
+		d.check(t, "POST /b2b/alerts", r)
+	}
+
 	// Problems no operation lists: a path that does not exist, a method a
 	// path does not take, an internal error.
 	problem := d.get(t, "components", "schemas", "Problem")
