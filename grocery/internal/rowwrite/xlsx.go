@@ -221,8 +221,8 @@ func (x *xlsxWriter) Abort() { x.f.Close() }
 // newFastDeflate compresses the archive's entries at flate.BestSpeed:
 // the sheet of a large export is hundreds of MB of repetitive XML, which
 // the default level took a third of the export's time to pack; the
-// fastest level packs it about three times as fast for a file about a
-// fifth larger.
+// fastest level packs it in half the time for a file a quarter larger
+// (a million observation rows: 67 MB instead of 53 MB).
 func newFastDeflate(w io.Writer) (io.WriteCloser, error) {
 	return flate.NewWriter(w, flate.BestSpeed)
 }
