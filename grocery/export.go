@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/grocerydata/grocery/grocery/internal/rowwrite"
@@ -105,9 +106,10 @@ var exportFormats = map[string]struct{ ext, contentType string }{
 //
 // It returns EINVALID naming the argument for an unknown format or
 // dataset, province or banner, a malformed or wrong-check-digit upc, a
-// malformed date, from after to, a span over MaxExportDays, and a filter
-// the dataset does not take (category, upc, from and to for stores; from
-// and to for offers).
+// malformed date, from after to, a span over MaxExportDays, a category
+// the catalogue does not have (listing those it has), and a filter the
+// dataset does not take (category, upc, from and to for stores; from and
+// to for offers); ENOTFOUND for a valid barcode not in the catalogue.
 func (s *Service) PrepareExport(ctx context.Context, in ExportInput) (*PreparedExport, error) {
 	p := &PreparedExport{s: s, progress: in.Progress}
 	p.format = strings.ToLower(strings.TrimSpace(in.Format))
@@ -187,7 +189,26 @@ func (s *Service) PrepareExport(ctx context.Context, in ExportInput) (*PreparedE
 			}
 		}
 	}
-	if err := s.db.View(func(tx *storage.Tx) error { p.asOf = Date(tx.AsOf()); return nil }); err != nil {
+	// A filter that names nothing the data set has is a mistake to report,
+	// not an empty file to send.
+	err := s.db.View(func(tx *storage.Tx) error {
+		p.asOf = Date(tx.AsOf())
+		if p.gtin != "" {
+			var prod storage.Product
+			found, err := tx.Product(string(p.gtin), &prod)
+			if err != nil {
+				return err
+			}
+			if !found {
+				return Errorf(ENOTFOUND, "upc %s is a valid barcode but not in the catalogue", p.gtin.UPC())
+			}
+		}
+		if p.category != "" {
+			return checkCategory(tx, p.category)
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	if p.asOf == 0 {
@@ -214,6 +235,27 @@ func (s *Service) PrepareExport(ctx context.Context, in ExportInput) (*PreparedE
 	p.ContentType = f.contentType
 	p.FileName = p.fileName(f.ext)
 	return p, nil
+}
+
+// checkCategory returns EINVALID listing the catalogue's categories when
+// none is category (compared case-insensitively).
+func checkCategory(tx *storage.Tx, category string) error {
+	var known []string
+	found := false
+	err := tx.ForEachProduct(func(p *storage.Product) error {
+		switch {
+		case strings.EqualFold(p.Category, category):
+			found = true
+		case p.Category != "" && !slices.Contains(known, p.Category):
+			known = append(known, p.Category)
+		}
+		return nil
+	})
+	if err != nil || found {
+		return err
+	}
+	slices.Sort(known)
+	return Errorf(EINVALID, "category %q is not in the catalogue: want one of %s", category, strings.Join(known, ", "))
 }
 
 // fileName names the export by its dataset and filters.

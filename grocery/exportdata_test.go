@@ -143,7 +143,6 @@ func TestExportFilters(t *testing.T) {
 		{"Banner", grocery.ExportInput{Banner: "No Frills"}, 1},
 		{"BannerProvince", grocery.ExportInput{Banner: "loblaws", Province: "QC"}, 0},
 		{"Category", grocery.ExportInput{Category: "frozen"}, 2},
-		{"CategoryUnknown", grocery.ExportInput{Category: "Toys"}, 0},
 		{"UPC", grocery.ExportInput{UPC: upcMilk}, 13},
 		{"UPCProvince", grocery.ExportInput{UPC: upcMilk, Province: "QC"}, 2},
 		{"UPCBanner", grocery.ExportInput{UPC: upcMilk, Banner: "no-frills"}, 1},
@@ -308,6 +307,7 @@ func TestExportInvalid(t *testing.T) {
 		{"ErrStoresUPC", grocery.ExportInput{Dataset: "stores", UPC: upcMilk}, `upc does not apply to dataset stores`},
 		{"ErrOffersFrom", grocery.ExportInput{Dataset: "offers", From: "2026-11-01"}, `from does not apply to dataset offers`},
 		{"ErrCategoryLong", grocery.ExportInput{Category: strings.Repeat("x", 201)}, `category is 201 bytes long`},
+		{"ErrCategoryUnknown", grocery.ExportInput{Category: "Toys"}, `category "Toys" is not in the catalogue: want one of Dairy & Eggs, Frozen, Pantry`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var buf bytes.Buffer
@@ -320,6 +320,18 @@ func TestExportInvalid(t *testing.T) {
 				t.Errorf("wrote %d bytes, summary %+v: want nothing", buf.Len(), sum)
 			}
 		})
+	}
+}
+
+// TestExportUnknownUPC: a valid barcode the catalogue does not know is not
+// found, not an empty file.
+func TestExportUnknownUPC(t *testing.T) {
+	s := MustFixture(t)
+	var buf bytes.Buffer
+	_, err := s.Export(context.Background(), grocery.ExportInput{UPC: "067000378089"}, &buf)
+	errCode(t, err, grocery.ENOTFOUND)
+	if buf.Len() != 0 {
+		t.Errorf("wrote %d bytes: want nothing", buf.Len())
 	}
 }
 

@@ -522,6 +522,7 @@ func TestExport(t *testing.T) {
 		{"ErrDataset", "dataset=prices", "dataset"},
 		{"ErrDates", "from=2026-11-19&to=2026-11-01", "from"},
 		{"ErrTwice", "format=csv&format=json", "format is given 2 times"},
+		{"ErrCategory", "category=Toys", `category "Toys" is not in the catalogue: want one of Dairy & Eggs`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := get(t, key, "/b2b/export?"+tc.query)
@@ -531,7 +532,10 @@ func TestExport(t *testing.T) {
 			}
 		})
 	}
-	// Two exports and four refusals: six calls.
+	// A valid barcode the catalogue does not know: not found, not an empty file.
+	wantProblem(t, get(t, key, "/b2b/export?upc=067000378089"), http.StatusNotFound, grocery.ENOTFOUND, "not in the catalogue")
+
+	// Two exports and six refusals: eight calls.
 	if got := r.header.Get("X-Quota-Remaining"); got != "999999" {
 		t.Errorf("X-Quota-Remaining after the first export: got %s, want 999999", got)
 	}
@@ -539,8 +543,8 @@ func TestExport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if u.Used != 6 {
-		t.Errorf("calls used: got %d, want 6", u.Used)
+	if u.Used != 8 {
+		t.Errorf("calls used: got %d, want 8", u.Used)
 	}
 }
 

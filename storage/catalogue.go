@@ -153,6 +153,19 @@ func (t *Tx) Product(gtin string, p *Product) (bool, error) {
 	return true, d.err
 }
 
+// ForEachProduct calls fn for every product of the catalogue, by GTIN.
+func (t *Tx) ForEachProduct(fn func(p *Product) error) error {
+	var p Product
+	return t.products().ForEach(func(k, v []byte) error {
+		d := dec{b: v}
+		p = Product{GTIN: string(k), Name: d.str(), Brand: d.str(), Size: d.str(), Category: d.str(), FirstSeen: int32(d.varint())}
+		if d.err != nil {
+			return d.err
+		}
+		return fn(&p)
+	})
+}
+
 // PutProduct writes p.
 func (t *Tx) PutProduct(p *Product) error {
 	v := enc(nil).str(p.Name).str(p.Brand).str(p.Size).str(p.Category).varint(int64(p.FirstSeen))
