@@ -382,14 +382,7 @@ func (s *Service) ListAlerts(ctx context.Context, in ListAlertsInput) (*AlertRul
 }
 
 func alertPage(limit, offset int) (int, int, error) {
-	limit, err := checkLimit(limit, alertsDefaultLimit, alertsMaxLimit)
-	if err != nil {
-		return 0, 0, err
-	}
-	if offset < 0 {
-		return 0, 0, Errorf(EINVALID, "offset %d is negative: want 0 or more", offset)
-	}
-	return limit, offset, nil
+	return checkPage(limit, offset, alertsDefaultLimit, alertsMaxLimit)
 }
 
 // Alert returns one rule of the account in ctx.

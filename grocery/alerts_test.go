@@ -376,7 +376,7 @@ func TestCreateAlert_Invalid(t *testing.T) {
 		want string
 	}{
 		{"ErrLimit", func() error { _, err := f.svc.ListAlerts(f.acme, grocery.ListAlertsInput{Limit: 501}); return err }, "limit 501 is out of range: want 1 to 500"},
-		{"ErrOffset", func() error { _, err := f.svc.ListAlerts(f.acme, grocery.ListAlertsInput{Offset: -1}); return err }, "offset -1 is negative"},
+		{"ErrOffset", func() error { _, err := f.svc.ListAlerts(f.acme, grocery.ListAlertsInput{Offset: -1}); return err }, "offset -1 is out of range: want 0 to 1000000"},
 		{"ErrSince", func() error {
 			_, err := f.svc.AlertEvents(f.acme, grocery.AlertEventsInput{Since: "yesterday"})
 			return err

@@ -141,3 +141,13 @@ func TestAlerts(t *testing.T) {
 	}
 	wantProblem(t, call(t, keyA.Key, "GET", base+"/b2b/alerts/"+created.ID, "", ""), http.StatusNotFound, grocery.ENOTFOUND, "")
 }
+
+// TestAlertPages: the alert lists take the same limit and offset bounds as
+// every other list.
+func TestAlertPages(t *testing.T) {
+	key := newKey(t, "integration", 0)
+	for _, path := range []string{"/b2b/alerts", "/b2b/alerts/events"} {
+		wantProblem(t, get(t, key, path+"?offset=1000001"), http.StatusBadRequest, grocery.EINVALID, "offset 1000001 is out of range: want 0 to 1000000")
+		wantProblem(t, get(t, key, path+"?limit=501"), http.StatusBadRequest, grocery.EINVALID, "limit 501 is out of range: want 1 to 500")
+	}
+}

@@ -74,14 +74,14 @@ func (p *params) int(name string, def int, want string) int {
 // shared pagination of every REST list.
 func (p *params) page() (limit, offset int) {
 	limit = p.int("limit", grocery.DefaultRESTLimit, "1 to 500")
-	offset = p.int("offset", 0, "0 or more")
+	offset = p.int("offset", 0, "0 to 1000000")
 	if p.err != nil {
 		return 0, 0
 	}
 	if err := grocery.CheckLimit(limit, grocery.MaxRESTLimit); err != nil {
 		p.err = err
-	} else if offset < 0 {
-		p.err = grocery.Errorf(grocery.EINVALID, "offset %d is negative: want 0 or more", offset)
+	} else if offset < 0 || offset > grocery.MaxOffset {
+		p.err = grocery.Errorf(grocery.EINVALID, "offset %d is out of range: want 0 to %d", offset, grocery.MaxOffset)
 	}
 	return limit, offset
 }

@@ -327,7 +327,7 @@ func TestPrices(t *testing.T) {
 		{"ErrLimitZero", "&limit=0", "limit 0 is out of range: want 1 to 500"},
 		{"ErrLimitBig", "&limit=501", "limit 501 is out of range"},
 		{"ErrLimitWord", "&limit=ten", `limit "ten" is not a whole number`},
-		{"ErrOffsetNegative", "&offset=-1", "offset -1 is negative"},
+		{"ErrOffsetNegative", "&offset=-1", "offset -1 is out of range: want 0 to 1000000"},
 		{"ErrLimitTwice", "&limit=5&limit=6", "limit is given 2 times"},
 		{"ErrWrongBanner", "&banner=metro", "banner is given 2 times"},
 	} {
