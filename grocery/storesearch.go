@@ -94,7 +94,7 @@ type StoreHit struct {
 	Name         string   `json:"name"` // the store's name
 	City         string   `json:"city"`
 	PostalCode   string   `json:"postal_code"`
-	DistanceKM   *float64 `json:"distance_km"` // from the postal code's area, 0.1 km; null when searching by province
+	DistanceKM   *float64 `json:"distance_km"` // from the postal code's FSA, 0.1 km; null by province, or when the panel has no store in the FSA
 	UPC          string   `json:"upc"`
 	ProductName  string   `json:"product_name"`
 	Brand        string   `json:"brand"`
@@ -127,11 +127,14 @@ type StoreSearchResult struct {
 // With a province, stores come by store_id. With a postal code (whose
 // first letter gives the province), the stores of its FSA come first, then
 // the others of the province, each group nearest first, and every hit
-// carries its distance in km from the FSA's centre. The centre is the mean
-// position of the province's reference stores in the FSA; when the panel
-// has none there, of those sharing the code's first two characters, then
-// its first letter, and at last of all the province's stores. Within a
-// store, products come best match first.
+// carries its distance in km from the FSA's centre: the mean position of
+// the province's reference stores in the FSA (an approximation of the
+// area's centre). When the panel has no store in the FSA, the order is
+// from the centre of those sharing the code's first two characters, then
+// its first letter, and at last of all the province's stores, and
+// distance_km is null: a distance from a wider area would read as a
+// distance from the postal code, which it is not. Within a store, products
+// come best match first.
 //
 // It returns EINVALID for an empty query or one of more than 8 words,
 // neither or both of Province and PostalCode, an unknown province, a
@@ -186,7 +189,7 @@ func (s *Service) SearchStores(ctx context.Context, in StoreSearchInput) (*Store
 				return err
 			}
 		}
-		stores, err := searchStores(tx, province, pc, byBanner)
+		stores, measured, err := searchStores(tx, province, pc, byBanner)
 		if err != nil {
 			return err
 		}
@@ -228,7 +231,7 @@ func (s *Service) SearchStores(ctx context.Context, in StoreSearchInput) (*Store
 					d := Date(l.PromoEnd)
 					h.PromoEnds = &d
 				}
-				if pc.Code != "" {
+				if measured {
 					d := st.km
 					h.DistanceKM = &d
 				}
@@ -254,12 +257,14 @@ type searchStore struct {
 // searchStores returns the active stores of province whose banner has a
 // matching SKU, in the order of SearchStores: by store_id without a postal
 // code, else the FSA's stores first, then nearest to the FSA's centre.
-func searchStores[V any](tx *storage.Tx, province string, pc PostalCode, banners map[string]V) ([]searchStore, error) {
-	var stores []searchStore
+// measured says whether the panel has stores in the FSA itself, so that
+// the distances are from the FSA and may be shown; otherwise they order
+// the stores from a wider area's centre and are not shown.
+func searchStores[V any](tx *storage.Tx, province string, pc PostalCode, banners map[string]V) (stores []searchStore, measured bool, err error) {
 	// The centre's candidates: sums of positions sharing 3, 2 and 1
 	// leading characters of the postal code, and the whole province.
 	var sum [4]struct{ lat, lon, n float64 }
-	err := tx.ActiveStores(province, "", func(st *storage.Store) bool {
+	err = tx.ActiveStores(province, "", func(st *storage.Store) bool {
 		if pc.Code != "" {
 			code := strings.ToUpper(strings.ReplaceAll(st.PostalCode, " ", ""))
 			for i, n := range [4]int{3, 2, 1, 0} {
@@ -276,12 +281,12 @@ func searchStores[V any](tx *storage.Tx, province string, pc PostalCode, banners
 		return true
 	})
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if pc.Code == "" {
 		// ActiveStores lists them by banner, then id.
 		slices.SortFunc(stores, func(a, b searchStore) int { return strings.Compare(a.ID, b.ID) })
-		return stores, nil
+		return stores, false, nil
 	}
 	var lat, lon float64
 	for _, c := range sum {
@@ -304,7 +309,7 @@ func searchStores[V any](tx *storage.Tx, province string, pc PostalCode, banners
 		}
 		return cmp.Or(cmp.Compare(a.km, b.km), strings.Compare(a.ID, b.ID))
 	})
-	return stores, nil
+	return stores, sum[0].n > 0, nil
 }
 
 // haversineKM is the great-circle distance in km between two points.

@@ -365,10 +365,11 @@ func TestSearch(t *testing.T) {
 			{"nf-e", f(0.7), 4.69}, {"lob-a", f(3.0), 4.99}, {"lob-b", f(3.7), 5.99}, {"lob-c", f(0.4), 5.79}, {"nf-d", f(111.2), 4.79}}},
 		{"PostalCodeNoSpaceLower", "q=milk&postal_code=m5v2t6&limit=2", []hit{{"nf-e", f(0.7), 4.69}, {"lob-a", f(3.0), 4.99}}},
 		{"PostalCodeOffset", "q=milk&postal_code=M5V2T6&limit=2&offset=3", []hit{{"lob-c", f(0.4), 5.79}, {"nf-d", f(111.2), 4.79}}},
-		// No panel store in M5W: the centre is that of the M5 stores (the
-		// same three), and every store is ordered by distance alone.
+		// No panel store in M5W: the order is from the centre of the M5
+		// stores (the same three), by distance alone, but no distance is
+		// shown: it would be from M5, not from M5W.
 		{"FSAWithoutStores", "q=milk&postal_code=M5W1A1", []hit{
-			{"lob-c", f(0.4), 5.79}, {"nf-e", f(0.7), 4.69}, {"lob-a", f(3.0), 4.99}, {"lob-b", f(3.7), 5.99}, {"nf-d", f(111.2), 4.79}}},
+			{"lob-c", nil, 5.79}, {"nf-e", nil, 4.69}, {"lob-a", nil, 4.99}, {"lob-b", nil, 5.99}, {"nf-d", nil, 4.79}}},
 		{"Province", "q=milk&province=ON", []hit{
 			{"lob-a", nil, 4.99}, {"lob-b", nil, 5.99}, {"lob-c", nil, 5.79}, {"nf-d", nil, 4.79}, {"nf-e", nil, 4.69}}},
 		// Cheese was last seen a month ago: not a current price.
