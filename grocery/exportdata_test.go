@@ -187,6 +187,9 @@ func TestExportXLSX(t *testing.T) {
 	if sheets := f.GetSheetList(); len(sheets) != 1 || sheets[0] != "observations" {
 		t.Fatalf("sheets: got %q, want [observations]", sheets)
 	}
+	if props, err := f.GetDocProps(); err != nil || props.Creator != "grocery" || !strings.HasPrefix(props.Created, "20") || strings.HasPrefix(props.Created, "2006") {
+		t.Errorf("document properties: got %+v (%v), want ours, not excelize's defaults", props, err)
+	}
 	const sh = "observations"
 	rows, err := f.GetRows(sh)
 	if err != nil {

@@ -268,6 +268,8 @@ func TestErrors(t *testing.T) {
 			"grocery: limit 0 is out of range: want 1 to 50 (default 10)"},
 		{"LimitNegative", nil, []string{"search", "milk", "--province", "ON", "--limit", "-1"}, exitInvalid,
 			"grocery: limit -1 is out of range: want 1 to 50 (default 10)"},
+		{"ThresholdNotNumber", nil, []string{"alerts", "create", "--account", "acme", "--name", "x", "--upc", s.CarriedUPC, "--province", "ON", "--condition", "price_below", "--threshold", "abc"}, exitUsage,
+			`grocery: invalid argument "abc" for "--threshold" flag: want a number, e.g. 3.99 (see 'grocery alerts create --help')`},
 		{"LimitNotNumber", nil, []string{"stores", "--limit", "ten"}, exitUsage,
 			`grocery: invalid argument "ten" for "--limit" flag: want a whole number (see 'grocery stores --help')`},
 		{"BannerRequired", nil, []string{"history", s.SKU, "--province", s.Province}, exitUsage,

@@ -158,7 +158,10 @@ create', see the plans with 'grocery plans' and an account's quota with
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		// "invalid argument "x" for "--limit" flag: strconv.ParseInt: ...": say what is wanted instead.
-		if msg, _, ok := strings.Cut(err.Error(), ": strconv.Parse"); ok {
+		if msg, rest, ok := strings.Cut(err.Error(), ": strconv.Parse"); ok {
+			if strings.HasPrefix(rest, "Float") {
+				return usagef("%s: want a number, e.g. 3.99", msg)
+			}
 			return usagef("%s: want a whole number", msg)
 		}
 		return &usageError{err}

@@ -5,6 +5,7 @@ import (
 	"compress/flate"
 	"io"
 	"strconv"
+	"time"
 	"unicode/utf8"
 
 	"github.com/xuri/excelize/v2"
@@ -66,6 +67,11 @@ func NewXLSX(w io.Writer, sheet string, cols []Column) (Writer, error) {
 
 func (x *xlsxWriter) init() error {
 	if err := x.f.SetSheetName("Sheet1", x.sheet); err != nil {
+		return err
+	}
+	// Else the file says excelize's defaults: creator "xuri", made in 2006.
+	now := time.Now().UTC().Format(time.RFC3339)
+	if err := x.f.SetDocProps(&excelize.DocProperties{Creator: "grocery", Title: "grocery " + x.sheet, Created: now, Modified: now}); err != nil {
 		return err
 	}
 	var err error
