@@ -147,18 +147,25 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// handle answers one request.
+// handle answers one request. A CallRecorder on w learns the method
+// (when the server knows it) and, for a tools/call, the tool (when it
+// exists), even when the call is refused.
 func (s *server) handle(w http.ResponseWriter, r *http.Request, p *grocery.Principal, msg *message) {
 	var result any
 	var rerr *rpcError
 	var usage *grocery.Usage
-	ci := CallInfoFromContext(r.Context())
-	if ci == nil {
-		ci = &CallInfo{} // nobody asked: record into a throwaway
-	}
-	switch msg.Method {
-	case "initialize", "ping", "tools/list", "tools/call":
-		ci.Method = msg.Method
+	if rec, ok := w.(CallRecorder); ok {
+		method, tool := "", ""
+		switch msg.Method {
+		case "initialize", "ping", "tools/list":
+			method = msg.Method
+		case "tools/call":
+			method = msg.Method
+			if t := s.toolOf(msg); t != nil {
+				tool = t.Name
+			}
+		}
+		rec.RecordCall(method, tool)
 	}
 	switch msg.Method {
 	case "initialize":
@@ -170,7 +177,7 @@ func (s *server) handle(w http.ResponseWriter, r *http.Request, p *grocery.Princ
 	case "tools/call":
 		var payload any
 		var res *callResult
-		payload, res, rerr, usage = s.call(r, p, msg, ci)
+		payload, res, rerr, usage = s.call(r, p, msg, s.toolOf(msg))
 		if usage != nil && usage.RetryAfter > 0 {
 			w.Header().Set("Retry-After", strconv.FormatInt(int64((usage.RetryAfter+time.Second-1)/time.Second), 10))
 		}

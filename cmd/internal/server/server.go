@@ -143,13 +143,19 @@ func Routes(svc *grocery.Service, cfg Config, log *slog.Logger) http.Handler {
 }
 
 // statusWriter records what a handler wrote, for the access log, and
-// what an MCP request called (the MCP handler fills call in).
+// what an MCP request called: it is the mcpserver.CallRecorder the MCP
+// handler finds on its ResponseWriter.
 type statusWriter struct {
 	http.ResponseWriter
-	status int
-	bytes  int
-	call   mcpserver.CallInfo
+	status    int
+	bytes     int
+	rpc, tool string
 }
+
+var _ mcpserver.CallRecorder = (*statusWriter)(nil)
+
+// RecordCall implements mcpserver.CallRecorder.
+func (w *statusWriter) RecordCall(method, tool string) { w.rpc, w.tool = method, tool }
 
 func (w *statusWriter) WriteHeader(code int) {
 	if w.status == 0 {
@@ -175,14 +181,14 @@ func accessLog(log *slog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		sw := &statusWriter{ResponseWriter: w}
-		next.ServeHTTP(sw, r.WithContext(mcpserver.NewContextWithCallInfo(r.Context(), &sw.call)))
+		next.ServeHTTP(sw, r)
 		attrs := make([]slog.Attr, 0, 8)
 		attrs = append(attrs, slog.String("method", r.Method), slog.String("path", r.URL.Path))
-		if sw.call.Method != "" {
-			attrs = append(attrs, slog.String("rpc", sw.call.Method))
+		if sw.rpc != "" {
+			attrs = append(attrs, slog.String("rpc", sw.rpc))
 		}
-		if sw.call.Tool != "" {
-			attrs = append(attrs, slog.String("tool", sw.call.Tool))
+		if sw.tool != "" {
+			attrs = append(attrs, slog.String("tool", sw.tool))
 		}
 		attrs = append(attrs,
 			slog.Int("status", sw.status),
