@@ -210,9 +210,7 @@ func writeToolResult(w http.ResponseWriter, id json.RawMessage, res any) {
 	b = append(b, `}],"structuredContent":`...)
 	b = append(b, payload...)
 	b = append(b, `,"isError":false}}`...)
-	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(len(b)))
+	setJSONHeaders(w.Header(), len(b))
 	w.WriteHeader(http.StatusOK)
 	w.Write(b)
 	*pb, *bp = payload[:0], b[:0]
