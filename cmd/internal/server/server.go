@@ -11,6 +11,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"path"
+	"strings"
 	"time"
 
 	"github.com/grocerydata/grocery/cmd/internal/admin"
@@ -127,19 +129,43 @@ func (i Interfaces) String() string {
 // /healthz, as cfg.Serve selects.
 func Routes(svc *grocery.Service, cfg Config, log *slog.Logger) http.Handler {
 	mux := http.NewServeMux()
+	var mcp, rest http.Handler
 	if cfg.Serve != ServeREST {
-		mcp := mcpserver.New(svc, &mcpserver.Options{AllowedOrigins: cfg.AllowedOrigins, Version: cfg.Version, Logger: log})
+		mcp = mcpserver.New(svc, &mcpserver.Options{AllowedOrigins: cfg.AllowedOrigins, Version: cfg.Version, Logger: log})
 		mux.Handle("/mcp", mcp)
 		mux.Handle("/.well-known/", mcp)
 	}
 	if cfg.Serve != ServeMCP {
-		mux.Handle("/", restserver.New(svc, &restserver.Options{Logger: log}))
+		rest = restserver.New(svc, &restserver.Options{Logger: log})
+		mux.Handle("/", rest)
 	}
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintln(w, `{"status":"ok"}`)
 	})
-	return accessLog(log, recoverPanics(log, mux))
+	return accessLog(log, recoverPanics(log, direct(mux, mcp, rest)))
+}
+
+// direct sends a request whose path is plain (clean, nothing escaped)
+// straight to the interface mux would choose for it, and any other
+// request to mux: the mux's matching costs a request four allocations.
+// mcp or rest is nil when it is not served.
+func direct(mux *http.ServeMux, mcp, rest http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := r.URL.Path
+		if r.Method == http.MethodConnect || r.URL.RawPath != "" || p == "" || p[0] != '/' || path.Clean(p) != p {
+			mux.ServeHTTP(w, r)
+			return
+		}
+		switch {
+		case p == "/mcp" && mcp != nil:
+			mcp.ServeHTTP(w, r)
+		case p == "/mcp" || p == "/healthz" || p == "/.well-known" || strings.HasPrefix(p, "/.well-known/") || rest == nil:
+			mux.ServeHTTP(w, r)
+		default:
+			rest.ServeHTTP(w, r)
+		}
+	})
 }
 
 // statusWriter records what a handler wrote, for the access log, and
