@@ -1,7 +1,9 @@
 package restserver
 
 import (
+	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/gorilla/mux"
 	"github.com/grocerydata/grocery/grocery"
@@ -57,8 +59,8 @@ func (s *server) search(w http.ResponseWriter, r *http.Request) error {
 // export answers GET /b2b/export: the rows of a data set, streamed in the
 // format asked for as they are read. A bad argument is a problem answer;
 // a failure once rows were sent (the client went away, the server is
-// stopping) cuts the connection, so the client never takes a partial file
-// for a whole one.
+// stopping, a panic) cuts the connection, so the client never takes a
+// partial file for a whole one.
 func (s *server) export(w http.ResponseWriter, r *http.Request) error {
 	var p params
 	p.parse(r.URL.RawQuery)
@@ -77,7 +79,18 @@ func (s *server) export(w http.ResponseWriter, r *http.Request) error {
 	h := w.Header()
 	h.Set("Content-Type", exp.ContentType)
 	h.Set("Content-Disposition", exp.ContentDisposition())
-	sum, err := exp.Stream(r.Context(), w)
+	ew := newExportWriter(w)
+	defer func() {
+		if v := recover(); v != nil {
+			if ew.n == 0 && v != http.ErrAbortHandler {
+				h.Del("Content-Disposition")
+				panic(v) // nothing sent: a 500 problem
+			}
+			s.log.Error("export cut short", "path", r.URL.Path, "panic", fmt.Sprint(v))
+			panic(http.ErrAbortHandler)
+		}
+	}()
+	sum, err := exp.Stream(r.Context(), ew)
 	switch {
 	case err == nil:
 		return nil
@@ -87,6 +100,37 @@ func (s *server) export(w http.ResponseWriter, r *http.Request) error {
 	default:
 		panic(http.ErrAbortHandler)
 	}
+}
+
+// exportIdle is how long an export may go without its client taking any
+// of it: the server's write timeout is for answers of one piece, and an
+// export of millions of rows or to a slow client takes longer.
+const exportIdle = 60 * time.Second
+
+// exportWriter lifts the server's write deadline for the time an export
+// takes to build (an XLSX file writes nothing until its rows are read),
+// then holds each write to exportIdle, and counts what was written.
+type exportWriter struct {
+	w        http.ResponseWriter
+	rc       *http.ResponseController
+	n        int64
+	extended time.Time
+}
+
+func newExportWriter(w http.ResponseWriter) *exportWriter {
+	rc := http.NewResponseController(w)
+	rc.SetWriteDeadline(time.Time{}) // a writer that cannot keep the server's timeout
+	return &exportWriter{w: w, rc: rc}
+}
+
+func (e *exportWriter) Write(p []byte) (int, error) {
+	if now := time.Now(); now.Sub(e.extended) >= time.Second {
+		e.rc.SetWriteDeadline(now.Add(exportIdle))
+		e.extended = now
+	}
+	n, err := e.w.Write(p)
+	e.n += int64(n)
+	return n, err
 }
 
 // createAlert answers POST /b2b/alerts: 201 with the stored rule and its

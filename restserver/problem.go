@@ -64,7 +64,7 @@ func errTooLarge(limit int64) error {
 // problemOf maps err to its problem through statusOf. The detail of an
 // internal error is never err's text.
 func problemOf(err error) *Problem {
-	code, detail := grocery.ErrorCode(err), grocery.ErrorMessage(err)
+	code, detail := grocery.ErrorCode(err), grocery.ErrorMessageIn(err, restVerbs)
 	var pe *problemError
 	if errors.As(err, &pe) {
 		code, detail = pe.code, pe.detail
@@ -99,3 +99,7 @@ func writeProblem(w http.ResponseWriter, err error) {
 	w.WriteHeader(p.Status)
 	w.Write(b)
 }
+
+// restVerbs names the queries in errors' follow-ups as this interface
+// offers them: a SKU comes from a store's prices or a search.
+var restVerbs = grocery.Verbs{Lookup: "GET /prices", Search: "GET /search"}

@@ -8,6 +8,7 @@
 // grocery call and encodes the answer; authentication, plan gating,
 // metering, quota headers, body limits and panic recovery are middleware.
 // The access log is the host's (cmd/internal/server), and so is /healthz.
+// GET /openapi.json describes every path; GET /docs renders it for people.
 package restserver
 
 import (
@@ -17,6 +18,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -82,6 +84,11 @@ func (s *server) routes() {
 	r.Handle("/b2b/alerts/events", s.api(s.alertEvents)).Methods(http.MethodGet) // before {id}
 	r.Handle("/b2b/alerts/{id}", s.api(s.alert)).Methods(http.MethodGet)
 	r.Handle("/b2b/alerts/{id}", s.api(s.deleteAlert)).Methods(http.MethodDelete)
+
+	// Unauthenticated and unmetered: the OpenAPI document and its page.
+	r.HandleFunc("/openapi.json", s.serveOpenAPI).Methods(http.MethodGet)
+	r.HandleFunc("/docs", s.serveDocs).Methods(http.MethodGet)
+	r.HandleFunc("/docs/redoc.standalone.js", s.serveRedoc).Methods(http.MethodGet)
 }
 
 // ServeHTTP implements http.Handler.
@@ -134,7 +141,8 @@ func (s *server) api(h handlerFunc) http.Handler {
 			return
 		}
 		if err := h(w, r.WithContext(grocery.NewContextWithPrincipal(ctx, p))); err != nil {
-			if grocery.ErrorCode(err) == grocery.EINTERNAL {
+			var pe *problemError
+			if grocery.ErrorCode(err) == grocery.EINTERNAL && !errors.As(err, &pe) {
 				s.log.Error("REST request failed", "path", r.URL.Path, "err", err)
 			}
 			writeProblem(w, err)
@@ -263,10 +271,52 @@ func decodeJSON(r *http.Request, v any) error {
 		case errors.Is(err, io.EOF):
 			return grocery.Errorf(grocery.EINVALID, "request body: want a JSON object, got nothing")
 		}
-		return grocery.Errorf(grocery.EINVALID, "request body: %s", strings.TrimPrefix(err.Error(), "json: "))
+		return grocery.Errorf(grocery.EINVALID, "request body: %s", jsonProblem(err))
 	}
 	if dec.More() {
 		return grocery.Errorf(grocery.EINVALID, "request body: want one JSON object")
 	}
 	return nil
+}
+
+// jsonProblem says what is wrong with a request body in the API's terms,
+// never in Go's ("cannot unmarshal array into Go value of type ...").
+func jsonProblem(err error) string {
+	var (
+		te *json.UnmarshalTypeError
+		se *json.SyntaxError
+	)
+	switch {
+	case errors.As(err, &te) && te.Field != "":
+		return fmt.Sprintf("field %s: want %s, got a JSON %s", te.Field, jsonKind(te.Type.Kind()), te.Value)
+	case errors.As(err, &te):
+		return fmt.Sprintf("want a JSON object, got a JSON %s", te.Value)
+	case errors.As(err, &se):
+		return fmt.Sprintf("not valid JSON at byte %d", se.Offset)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return "the JSON object is cut short"
+	}
+	// Unknown fields: `json: unknown field "nmae"`.
+	if f, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		return "unknown field " + f
+	}
+	return "not a JSON object of the expected fields"
+}
+
+func jsonKind(k reflect.Kind) string {
+	switch k {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Float32, reflect.Float64, reflect.Int, reflect.Int64, reflect.Int32:
+		return "a number"
+	case reflect.Pointer:
+		return "a number or null"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	}
+	return "another type"
 }

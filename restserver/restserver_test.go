@@ -543,3 +543,22 @@ func TestExport(t *testing.T) {
 		t.Errorf("calls used: got %d, want 6", u.Used)
 	}
 }
+
+// TestExportOutlivesWriteTimeout: the server's write timeout is for
+// answers of one piece; an export (millions of rows, a slow client) must
+// not be cut off by it. Here the timeout has passed before the first row.
+func TestExportOutlivesWriteTimeout(t *testing.T) {
+	key := newKey(t, "integration", 0)
+	ts := httptest.NewUnstartedServer(restserver.New(svc, nil))
+	ts.Config.WriteTimeout = time.Nanosecond
+	ts.Start()
+	defer ts.Close()
+	req, err := http.NewRequest(http.MethodGet, ts.URL+"/b2b/export?format=csv&dataset=observations&province=QC&from=2026-11-01&to=2026-11-19", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := do(t, key, req)
+	if r.status != http.StatusOK || !strings.Contains(string(r.body), "2026-11-19,maxi-q,maxi,QC,M1,") {
+		t.Fatalf("got %d:\n%s", r.status, r.body)
+	}
+}

@@ -134,10 +134,13 @@ func printDemoHelp(out io.Writer, base, db, key string) {
 Demo API key (integration plan; also in %s.demo-key):
   %s
 
-Try it:
+Try MCP:
   curl -s %s/mcp \
     -H 'Authorization: Bearer %s' \
     -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
     -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"lookup_product","arguments":{"upc":"%s","province":"ON"}}}'
-`, db, key, base, key, demoUPC)
+
+Try REST:
+  curl -s '%s/search?q=orange+juice&postal_code=M5V+2T6&limit=3' -H 'X-API-Key: %s'
+`, db, key, base, key, demoUPC, base, key)
 }

@@ -17,8 +17,9 @@ import (
 	"github.com/grocerydata/grocery/grocery"
 )
 
-// TestRun serves a demo file, makes calls, stops the server as a signal
-// would, and checks that the counts were written and the socket removed.
+// TestRun serves a demo file, makes MCP and REST calls on one listener,
+// stops the server as a signal would, and checks that the counts were
+// written and the socket removed.
 func TestRun(t *testing.T) {
 	dir, err := os.MkdirTemp("", "srv") // short: Unix socket paths are limited
 	if err != nil {
@@ -67,9 +68,13 @@ func TestRun(t *testing.T) {
 		{"GET", "/mcp", "", 405},
 		{"POST", "/mcp", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_reference_stores","arguments":{}}}`, 200},
 		{"POST", "/mcp", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"nope","arguments":{}}}`, 200},
+		// REST at / on the same listener and the same quota.
+		{"GET", "/search?q=milk&province=ON", "", 200},
+		{"GET", "/no-such-path", "", 404},
 	} {
 		req, _ := http.NewRequest(tc.method, base+tc.path, strings.NewReader(tc.body))
 		req.Header.Set("Authorization", "Bearer "+k.Key)
+		req.Header.Set("X-API-Key", k.Key)
 		req.Header.Set("Content-Type", "application/json")
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
@@ -94,8 +99,8 @@ func TestRun(t *testing.T) {
 	}
 	defer svc.Close()
 	u, err := svc.UsageOf(ctx, "srv")
-	if err != nil || u.Used != 2 {
-		t.Fatalf("usage after stop: %+v, %v; want the 2 calls written", u, err)
+	if err != nil || u.Used != 3 {
+		t.Fatalf("usage after stop: %+v, %v; want the 3 calls written (2 MCP, 1 REST)", u, err)
 	}
 }
 
