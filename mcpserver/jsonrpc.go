@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -18,13 +20,15 @@ const (
 
 // message is one JSON-RPC message from the client: a request (method and
 // id), a notification (method, no id) or a response (result or error).
+// The raw values (ID, Result, Error, the arguments) may share the request
+// body's bytes: they are valid while the body is.
 type message struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Method  string          `json:"method"`
-	Params  params          `json:"params"`
-	Result  json.RawMessage `json:"result"`
-	Error   json.RawMessage `json:"error"`
+	JSONRPC string
+	ID      json.RawMessage
+	Method  string
+	Params  params
+	Result  json.RawMessage
+	Error   json.RawMessage
 
 	paramsErr error // params had a field of the wrong type
 }
@@ -33,16 +37,59 @@ type message struct {
 // tool name and arguments, decoded with the message in one pass. Other
 // methods' params fields are ignored.
 type params struct {
-	Name      string                     `json:"name"`
-	Arguments map[string]json.RawMessage `json:"arguments"`
+	Name      string
+	Arguments []argument // in the order sent; where a name repeats, the last one counts
+	buf       [4]argument
+}
+
+// argument is one member of a tools/call's arguments object.
+type argument struct {
+	name  string
+	value json.RawMessage
+}
+
+// wireMessage is message as encoding/json decodes it, on the slow path.
+type wireMessage struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  string          `json:"method"`
+	Params  struct {
+		Name      string                     `json:"name"`
+		Arguments map[string]json.RawMessage `json:"arguments"`
+	} `json:"params"`
+	Result json.RawMessage `json:"result"`
+	Error  json.RawMessage `json:"error"`
 }
 
 // decodeMessage decodes one JSON-RPC message. A syntax error is a parse
 // error; a field of the wrong type in params is kept for the method to
 // refuse (tools/call answers invalid params); any other wrong type makes
 // the message an invalid request.
+//
+// Messages as clients send them (known members, plain ASCII names, the
+// right types) are read by decodeFast without allocating; any other is
+// left to encoding/json, whose reading decodeFast matches exactly where
+// it answers at all.
 func decodeMessage(body []byte, m *message) *rpcError {
-	err := json.Unmarshal(body, m)
+	if !json.Valid(body) {
+		return &rpcError{Code: codeParseError, Message: "parse error: the body is not one JSON-RPC message"}
+	}
+	if decodeFast(body, m) {
+		return nil
+	}
+	return decodeSlow(body, m)
+}
+
+// decodeSlow decodes a valid JSON document with encoding/json.
+func decodeSlow(body []byte, m *message) *rpcError {
+	*m = message{}
+	w := new(wireMessage)
+	err := json.Unmarshal(body, w)
+	m.JSONRPC, m.ID, m.Method, m.Result, m.Error = w.JSONRPC, w.ID, w.Method, w.Result, w.Error
+	m.Params.Name = w.Params.Name
+	for _, name := range slices.Sorted(maps.Keys(w.Params.Arguments)) {
+		m.Params.Arguments = append(m.Params.Arguments, argument{name, w.Params.Arguments[name]})
+	}
 	var typeErr *json.UnmarshalTypeError
 	switch {
 	case err == nil:
@@ -57,21 +104,245 @@ func decodeMessage(body []byte, m *message) *rpcError {
 	}
 }
 
+// decodeFast decodes a valid JSON document b into m as json.Unmarshal
+// into wireMessage would, and reports whether it could: it gives up (and
+// m is to be decoded again) on anything but an object whose members and
+// params members are either exact known names or plain ASCII names no
+// known one folds to, each known name once, with values of the right
+// type and strings without escapes or non-ASCII bytes.
+func decodeFast(b []byte, m *message) bool {
+	const (
+		seenJSONRPC = 1 << iota
+		seenID
+		seenMethod
+		seenParams
+		seenResult
+		seenError
+	)
+	seen := 0
+	ok := members(b, skipSpace(b, 0), func(key, v []byte) bool {
+		var bit int
+		switch string(key) {
+		case "jsonrpc":
+			bit = seenJSONRPC
+			s, ok := plainString(v)
+			if !ok {
+				return false
+			}
+			if string(s) == "2.0" {
+				m.JSONRPC = "2.0"
+			} else {
+				m.JSONRPC = string(s)
+			}
+		case "id":
+			bit, m.ID = seenID, v
+		case "method":
+			bit = seenMethod
+			s, ok := plainString(v)
+			if !ok {
+				return false
+			}
+			m.Method = intern(s, methods)
+		case "params":
+			bit = seenParams
+			if !decodeParams(v, &m.Params) {
+				return false
+			}
+		case "result":
+			bit, m.Result = seenResult, v
+		case "error":
+			bit, m.Error = seenError, v
+		default:
+			return !foldsToAny(key, "jsonrpc", "id", "method", "params", "result", "error")
+		}
+		if seen&bit != 0 {
+			return false
+		}
+		seen |= bit
+		return true
+	})
+	return ok
+}
+
+// decodeParams decodes a tools/call's params, as decodeFast.
+func decodeParams(v []byte, p *params) bool {
+	if string(v) == "null" {
+		return true
+	}
+	seenName, seenArgs := false, false
+	return members(v, 0, func(key, v []byte) bool {
+		switch string(key) {
+		case "name":
+			s, ok := plainString(v)
+			if !ok || seenName {
+				return false
+			}
+			seenName = true
+			p.Name = intern(s, toolNames)
+			return true
+		case "arguments":
+			if seenArgs {
+				return false
+			}
+			seenArgs = true
+			if string(v) == "null" {
+				return true
+			}
+			p.Arguments = p.buf[:0]
+			return members(v, 0, func(key, v []byte) bool {
+				if !plain(key) {
+					return false
+				}
+				p.Arguments = append(p.Arguments, argument{intern(key, argNames), v})
+				return true
+			})
+		}
+		return !foldsToAny(key, "name", "arguments")
+	})
+}
+
+// Names the server knows, kept as strings so that decoding them
+// allocates nothing.
+var (
+	methods   = []string{"initialize", "ping", "tools/list", "tools/call", "notifications/initialized", "notifications/cancelled"}
+	toolNames = []string{"lookup_product", "search_products", "price_history", "list_reference_stores"}
+	argNames  = []string{"upc", "province", "limit", "query", "sku", "banner", "period"}
+)
+
+// intern returns b as one of known, or as a new string.
+func intern(b []byte, known []string) string {
+	for _, k := range known {
+		if string(b) == k {
+			return k
+		}
+	}
+	return string(b)
+}
+
+// members calls f with each member of the object at b[i:] (a value of a
+// valid JSON document) and reports whether the value is an object whose
+// names are plain and f accepted every member.
+func members(b []byte, i int, f func(key, value []byte) bool) bool {
+	if i >= len(b) || b[i] != '{' {
+		return false
+	}
+	i = skipSpace(b, i+1)
+	for i < len(b) && b[i] != '}' {
+		if b[i] == ',' {
+			i = skipSpace(b, i+1)
+		}
+		end := skipString(b, i)
+		key := b[i+1 : end-1]
+		if !plain(key) {
+			return false
+		}
+		i = skipSpace(b, skipSpace(b, end)+1) // past the colon
+		end = skipValue(b, i)
+		if !f(key, b[i:end]) {
+			return false
+		}
+		i = skipSpace(b, end)
+	}
+	return true
+}
+
+// plainString returns the text of a JSON string without escapes or
+// non-ASCII bytes; null is "". Anything else is not ok.
+func plainString(v []byte) ([]byte, bool) {
+	if string(v) == "null" {
+		return nil, true
+	}
+	if len(v) < 2 || v[0] != '"' || !plain(v[1:len(v)-1]) {
+		return nil, false
+	}
+	return v[1 : len(v)-1], true
+}
+
+// plain reports whether the text of a JSON string reads as it is written:
+// ASCII with no escape.
+func plain(s []byte) bool {
+	for _, c := range s {
+		if c == '\\' || c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// foldsToAny reports whether key matches one of names without regard to
+// ASCII case, as encoding/json matches object names to fields.
+func foldsToAny(key []byte, names ...string) bool {
+	for _, n := range names {
+		if len(key) == len(n) && strings.EqualFold(string(key), n) {
+			return true
+		}
+	}
+	return false
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
+		i++
+	}
+	return i
+}
+
+// skipString returns the index past the string starting at b[i].
+func skipString(b []byte, i int) int {
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return i
+}
+
+// skipValue returns the index past the value starting at b[i], in a valid
+// JSON document.
+func skipValue(b []byte, i int) int {
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for i < len(b) {
+			switch b[i] {
+			case '"':
+				i = skipString(b, i)
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+			i++
+		}
+		return i
+	}
+	for i < len(b) && b[i] != ',' && b[i] != '}' && b[i] != ']' && b[i] != ' ' && b[i] != '\t' && b[i] != '\r' && b[i] != '\n' {
+		i++
+	}
+	return i
+}
+
 func (m *message) isNotification() bool { return m.ID == nil && m.Method != "" }
 func (m *message) isResponse() bool     { return m.Method == "" && (m.Result != nil || m.Error != nil) }
 
-// validID reports whether id is a string or a number, as MCP requires.
+// validID reports whether id, a value of a valid JSON document, is a
+// string or a number, as MCP requires.
 func validID(id json.RawMessage) bool {
 	if len(id) == 0 {
 		return false
 	}
 	switch id[0] {
-	case '"':
-		var s string
-		return json.Unmarshal(id, &s) == nil
-	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-		var n json.Number
-		return json.Unmarshal(id, &n) == nil
+	case '"', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		return true
 	}
 	return false
 }

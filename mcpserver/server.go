@@ -16,6 +16,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/grocerydata/grocery/grocery"
@@ -91,7 +93,7 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusForbidden, errorResponse(nil, codeInvalidRequest, "origin not allowed"))
 		return
 	}
-	if v := r.Header.Get("MCP-Protocol-Version"); v != "" && !slices.Contains(knownVersions, v) {
+	if v := headerValue(r.Header, "Mcp-Protocol-Version"); v != "" && !slices.Contains(knownVersions, v) {
 		writeJSON(w, http.StatusBadRequest, errorResponse(nil, codeInvalidRequest,
 			"unsupported MCP-Protocol-Version "+strconv.Quote(v)+": this server speaks "+ProtocolVersion))
 		return
@@ -101,7 +103,12 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes))
+	buf := bodyBufs.Get().(*[]byte)
+	defer bodyBufs.Put(buf)
+	body, err := s.readBody(w, r, (*buf)[:0])
+	if cap(body) <= 64<<10 {
+		*buf = body[:0] // keep a grown buffer, not a huge one
+	}
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
@@ -147,18 +154,25 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// handle answers one request.
+// handle answers one request. A CallRecorder on w learns the method
+// (when the server knows it) and, for a tools/call, the tool (when it
+// exists), even when the call is refused.
 func (s *server) handle(w http.ResponseWriter, r *http.Request, p *grocery.Principal, msg *message) {
 	var result any
 	var rerr *rpcError
 	var usage *grocery.Usage
-	ci := CallInfoFromContext(r.Context())
-	if ci == nil {
-		ci = &CallInfo{} // nobody asked: record into a throwaway
-	}
-	switch msg.Method {
-	case "initialize", "ping", "tools/list", "tools/call":
-		ci.Method = msg.Method
+	if rec, ok := w.(CallRecorder); ok {
+		method, tool := "", ""
+		switch msg.Method {
+		case "initialize", "ping", "tools/list":
+			method = msg.Method
+		case "tools/call":
+			method = msg.Method
+			if t := s.toolOf(msg); t != nil {
+				tool = t.Name
+			}
+		}
+		rec.RecordCall(method, tool)
 	}
 	switch msg.Method {
 	case "initialize":
@@ -170,7 +184,7 @@ func (s *server) handle(w http.ResponseWriter, r *http.Request, p *grocery.Princ
 	case "tools/call":
 		var payload any
 		var res *callResult
-		payload, res, rerr, usage = s.call(r, p, msg, ci)
+		payload, res, rerr, usage = s.call(r, p, msg, s.toolOf(msg))
 		if usage != nil && usage.RetryAfter > 0 {
 			w.Header().Set("Retry-After", strconv.FormatInt(int64((usage.RetryAfter+time.Second-1)/time.Second), 10))
 		}
@@ -215,10 +229,93 @@ func (s *server) quotaHeaders(w http.ResponseWriter, r *http.Request, p *grocery
 		}
 		u = &cur
 	}
+	// The keys are canonical, and the three values share one array.
+	v := []string{limitText(u.Limit), strconv.FormatInt(u.Remaining, 10), resetText(u.Reset)}
 	h := w.Header()
-	h.Set("X-Quota-Limit", strconv.FormatInt(u.Limit, 10))
-	h.Set("X-Quota-Remaining", strconv.FormatInt(u.Remaining, 10))
-	h.Set("X-Quota-Reset", u.Reset.Format(time.RFC3339))
+	h["X-Quota-Limit"] = v[0:1:1]
+	h["X-Quota-Remaining"] = v[1:2:2]
+	h["X-Quota-Reset"] = v[2:3:3]
+}
+
+// textCache keeps the text of the latest quota size and reset time: they
+// change once a month, and every answer carries them.
+type textCache[T comparable] struct {
+	v    T
+	text string
+}
+
+var (
+	lastLimit atomic.Pointer[textCache[int64]]
+	lastReset atomic.Pointer[textCache[time.Time]]
+)
+
+func limitText(n int64) string {
+	if c := lastLimit.Load(); c != nil && c.v == n {
+		return c.text
+	}
+	c := &textCache[int64]{n, strconv.FormatInt(n, 10)}
+	lastLimit.Store(c)
+	return c.text
+}
+
+// resetText formats t as RFC 3339. The cached time matches when it is
+// the same instant in the same location, so the text is the same.
+func resetText(t time.Time) string {
+	if c := lastReset.Load(); c != nil && c.v.Equal(t) && c.v.Location() == t.Location() {
+		return c.text
+	}
+	c := &textCache[time.Time]{t, t.Format(time.RFC3339)}
+	lastReset.Store(c)
+	return c.text
+}
+
+// jsonType is the Content-Type of every JSON answer; nothing modifies it.
+var jsonType = []string{"application/json"}
+
+// setJSONHeaders sets Content-Type and Content-Length for a JSON body of
+// n bytes, by canonical key.
+func setJSONHeaders(h http.Header, n int) {
+	h["Content-Type"] = jsonType
+	h["Content-Length"] = []string{strconv.Itoa(n)}
+}
+
+// bodyBufs hold request bodies; a message's raw values point into its
+// body, so a buffer goes back only when the answer is written.
+var bodyBufs = sync.Pool{New: func() any { b := make([]byte, 0, 4<<10); return &b }}
+
+// readBody appends r's body to b, up to MaxBodyBytes: beyond it the error
+// is an *http.MaxBytesError. A body whose length is known and allowed is
+// read as it is; net/http stops it at its length.
+func (s *server) readBody(w http.ResponseWriter, r *http.Request, b []byte) ([]byte, error) {
+	body := r.Body
+	if r.ContentLength < 0 || r.ContentLength > s.opts.MaxBodyBytes {
+		body = http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes)
+	} else {
+		b = slices.Grow(b, int(r.ContentLength)+1) // +1 to see the end in one read
+	}
+	for {
+		if len(b) == cap(b) {
+			b = slices.Grow(b, 512)
+		}
+		n, err := body.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+}
+
+// headerValue returns the first value of a header by its canonical key,
+// which net/http gives every request header: Header.Get would spend an
+// allocation canonicalising a key such as MCP-Protocol-Version.
+func headerValue(h http.Header, key string) string {
+	if v := h[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }
 
 // bearer returns the key of an "Authorization: Bearer <key>" header.
@@ -250,8 +347,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 		b = mustMarshal(errorResponse(nil, codeInternalError, "internal error"))
 		status = http.StatusInternalServerError
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	setJSONHeaders(w.Header(), len(b))
 	w.WriteHeader(status)
 	w.Write(b)
 }

@@ -117,19 +117,12 @@ total counts every matching store; fewer stores than total means limit cut the l
 	}
 }
 
-// call runs tools/call. The call is charged first, whatever follows: an
-// unknown tool, bad arguments, not found, or success. A success comes back
-// as the result's JSON (payload), anything else as result or rerr.
-// The tool's name goes into ci, even when the call is refused.
-func (s *server) call(r *http.Request, p *grocery.Principal, msg *message, ci *CallInfo) (payload any, result *callResult, rerr *rpcError, usage *grocery.Usage) {
+// call runs tools/call of t, nil when the message names no tool the
+// server has. The call is charged first, whatever follows: an unknown
+// tool, bad arguments, not found, or success. A success comes back as the
+// result's JSON (payload), anything else as result or rerr.
+func (s *server) call(r *http.Request, p *grocery.Principal, msg *message, t *tool) (payload any, result *callResult, rerr *rpcError, usage *grocery.Usage) {
 	req := &msg.Params
-	i := -1
-	if msg.paramsErr == nil && req.Name != "" {
-		i = slices.IndexFunc(s.tools, func(t tool) bool { return t.Name == req.Name })
-	}
-	if i >= 0 {
-		ci.Tool = s.tools[i].Name
-	}
 	ctx := grocery.NewContextWithPrincipal(r.Context(), p)
 	u, err := s.svc.Consume(ctx, p)
 	if err != nil {
@@ -142,20 +135,32 @@ func (s *server) call(r *http.Request, p *grocery.Principal, msg *message, ci *C
 	if msg.paramsErr != nil || req.Name == "" {
 		return nil, nil, &rpcError{Code: codeInvalidParams, Message: `invalid params: tools/call takes {"name": TOOL, "arguments": {...}}`}, &u
 	}
-	if i < 0 {
+	if t == nil {
 		return nil, nil, &rpcError{Code: codeInvalidParams, Message: fmt.Sprintf("unknown tool %q: the tools are lookup_product, search_products, price_history and list_reference_stores", req.Name)}, &u
 	}
-	t := &s.tools[i]
 	if err := checkArgs(t, req.Arguments); err != nil {
 		res, rerr := s.answerError(err)
 		return nil, res, rerr, &u
 	}
-	out, err := t.run(ctx, arguments{m: req.Arguments})
+	out, err := t.run(ctx, arguments{args: req.Arguments})
 	if err != nil {
 		res, rerr := s.answerError(err)
 		return nil, res, rerr, &u
 	}
 	return out, nil, nil, &u
+}
+
+// toolOf returns the tool a tools/call message names, or nil.
+func (s *server) toolOf(msg *message) *tool {
+	if msg.paramsErr != nil {
+		return nil
+	}
+	for i := range s.tools {
+		if s.tools[i].Name == msg.Params.Name {
+			return &s.tools[i]
+		}
+	}
+	return nil
 }
 
 // toolErrors are the error codes a tools/call answers as a tool error
@@ -205,9 +210,7 @@ func writeToolResult(w http.ResponseWriter, id json.RawMessage, res any) {
 	b = append(b, `}],"structuredContent":`...)
 	b = append(b, payload...)
 	b = append(b, `,"isError":false}}`...)
-	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(len(b)))
+	setJSONHeaders(w.Header(), len(b))
 	w.WriteHeader(http.StatusOK)
 	w.Write(b)
 	*pb, *bp = payload[:0], b[:0]
@@ -245,10 +248,10 @@ func toolError(err error) *callResult {
 
 // checkArgs refuses arguments the tool does not take, naming the ones it
 // does.
-func checkArgs(t *tool, args map[string]json.RawMessage) error {
-	for name := range args {
-		if !slices.Contains(t.args, name) {
-			return grocery.Errorf(grocery.EINVALID, "unknown argument %q: %s takes %s", name, t.Name, strings.Join(t.args, ", "))
+func checkArgs(t *tool, args []argument) error {
+	for _, a := range args {
+		if !slices.Contains(t.args, a.name) {
+			return grocery.Errorf(grocery.EINVALID, "unknown argument %q: %s takes %s", a.name, t.Name, strings.Join(t.args, ", "))
 		}
 	}
 	return nil
@@ -256,15 +259,25 @@ func checkArgs(t *tool, args map[string]json.RawMessage) error {
 
 // arguments reads tool arguments, keeping the first type error.
 type arguments struct {
-	m     map[string]json.RawMessage
+	args  []argument
 	first error
 }
 
 func (a *arguments) err() error { return a.first }
 
+// get returns the argument name, the last one sent where it repeats.
+func (a *arguments) get(name string) (json.RawMessage, bool) {
+	for i := len(a.args) - 1; i >= 0; i-- {
+		if a.args[i].name == name {
+			return a.args[i].value, true
+		}
+	}
+	return nil, false
+}
+
 // str returns a string argument, "" when absent or null.
 func (a *arguments) str(name string) string {
-	v, ok := a.m[name]
+	v, ok := a.get(name)
 	if !ok || bytes.Equal(v, []byte("null")) {
 		return ""
 	}
@@ -287,7 +300,7 @@ func (a *arguments) str(name string) string {
 // must be a whole number in range: an explicit 0 is an error, not the
 // default.
 func (a *arguments) limit() int {
-	v, ok := a.m["limit"]
+	v, ok := a.get("limit")
 	if !ok || bytes.Equal(v, []byte("null")) {
 		return 0
 	}

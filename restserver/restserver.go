@@ -172,12 +172,32 @@ func isJSON(ct string) bool {
 // quotaHeaders sets X-Quota-Limit, -Remaining and -Reset, and Retry-After
 // when the call was refused for quota.
 func quotaHeaders(h http.Header, u *grocery.Usage) {
-	h["X-Quota-Limit"] = []string{strconv.FormatInt(u.Limit, 10)}
-	h["X-Quota-Remaining"] = []string{strconv.FormatInt(u.Remaining, 10)}
-	h["X-Quota-Reset"] = []string{resetText(u.Reset)}
+	// The three values share one array.
+	v := []string{limitText(u.Limit), strconv.FormatInt(u.Remaining, 10), resetText(u.Reset)}
+	h["X-Quota-Limit"] = v[0:1:1]
+	h["X-Quota-Remaining"] = v[1:2:2]
+	h["X-Quota-Reset"] = v[2:3:3]
 	if u.RetryAfter > 0 {
 		h["Retry-After"] = []string{strconv.FormatInt(int64((u.RetryAfter+time.Second-1)/time.Second), 10)}
 	}
+}
+
+// lastLimit caches the text of the latest quota size, which is the same
+// for every account of a plan.
+var lastLimit atomic.Pointer[limitCache]
+
+type limitCache struct {
+	n    int64
+	text string
+}
+
+func limitText(n int64) string {
+	if c := lastLimit.Load(); c != nil && c.n == n {
+		return c.text
+	}
+	c := &limitCache{n, strconv.FormatInt(n, 10)}
+	lastLimit.Store(c)
+	return c.text
 }
 
 // lastReset caches the text of the latest reset time: it changes once a

@@ -11,6 +11,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"path"
+	"strings"
 	"time"
 
 	"github.com/grocerydata/grocery/cmd/internal/admin"
@@ -127,29 +129,59 @@ func (i Interfaces) String() string {
 // /healthz, as cfg.Serve selects.
 func Routes(svc *grocery.Service, cfg Config, log *slog.Logger) http.Handler {
 	mux := http.NewServeMux()
+	var mcp, rest http.Handler
 	if cfg.Serve != ServeREST {
-		mcp := mcpserver.New(svc, &mcpserver.Options{AllowedOrigins: cfg.AllowedOrigins, Version: cfg.Version, Logger: log})
+		mcp = mcpserver.New(svc, &mcpserver.Options{AllowedOrigins: cfg.AllowedOrigins, Version: cfg.Version, Logger: log})
 		mux.Handle("/mcp", mcp)
 		mux.Handle("/.well-known/", mcp)
 	}
 	if cfg.Serve != ServeMCP {
-		mux.Handle("/", restserver.New(svc, &restserver.Options{Logger: log}))
+		rest = restserver.New(svc, &restserver.Options{Logger: log})
+		mux.Handle("/", rest)
 	}
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintln(w, `{"status":"ok"}`)
 	})
-	return accessLog(log, recoverPanics(log, mux))
+	return accessLog(log, recoverPanics(log, direct(mux, mcp, rest)))
+}
+
+// direct sends a request whose path is plain (clean, nothing escaped)
+// straight to the interface mux would choose for it, and any other
+// request to mux: the mux's matching costs a request four allocations.
+// mcp or rest is nil when it is not served.
+func direct(mux *http.ServeMux, mcp, rest http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := r.URL.Path
+		if r.Method == http.MethodConnect || r.URL.RawPath != "" || p == "" || p[0] != '/' || path.Clean(p) != p {
+			mux.ServeHTTP(w, r)
+			return
+		}
+		switch {
+		case p == "/mcp" && mcp != nil:
+			mcp.ServeHTTP(w, r)
+		case p == "/mcp" || p == "/healthz" || p == "/.well-known" || strings.HasPrefix(p, "/.well-known/") || rest == nil:
+			mux.ServeHTTP(w, r)
+		default:
+			rest.ServeHTTP(w, r)
+		}
+	})
 }
 
 // statusWriter records what a handler wrote, for the access log, and
-// what an MCP request called (the MCP handler fills call in).
+// what an MCP request called: it is the mcpserver.CallRecorder the MCP
+// handler finds on its ResponseWriter.
 type statusWriter struct {
 	http.ResponseWriter
-	status int
-	bytes  int
-	call   mcpserver.CallInfo
+	status    int
+	bytes     int
+	rpc, tool string
 }
+
+var _ mcpserver.CallRecorder = (*statusWriter)(nil)
+
+// RecordCall implements mcpserver.CallRecorder.
+func (w *statusWriter) RecordCall(method, tool string) { w.rpc, w.tool = method, tool }
 
 func (w *statusWriter) WriteHeader(code int) {
 	if w.status == 0 {
@@ -175,14 +207,14 @@ func accessLog(log *slog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		sw := &statusWriter{ResponseWriter: w}
-		next.ServeHTTP(sw, r.WithContext(mcpserver.NewContextWithCallInfo(r.Context(), &sw.call)))
+		next.ServeHTTP(sw, r)
 		attrs := make([]slog.Attr, 0, 8)
 		attrs = append(attrs, slog.String("method", r.Method), slog.String("path", r.URL.Path))
-		if sw.call.Method != "" {
-			attrs = append(attrs, slog.String("rpc", sw.call.Method))
+		if sw.rpc != "" {
+			attrs = append(attrs, slog.String("rpc", sw.rpc))
 		}
-		if sw.call.Tool != "" {
-			attrs = append(attrs, slog.String("tool", sw.call.Tool))
+		if sw.tool != "" {
+			attrs = append(attrs, slog.String("tool", sw.tool))
 		}
 		attrs = append(attrs,
 			slog.Int("status", sw.status),

@@ -1,0 +1,78 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestDecodeFast checks that the allocation-free reading of a message
+// decodes exactly what encoding/json does, or leaves the message to it.
+func TestDecodeFast(t *testing.T) {
+	bodies := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"lookup_product","arguments":{"upc":"0123","province":"ON"}}}`,
+		` { "jsonrpc" : "2.0" , "id" : "a\"b" , "method" : "tools/call" , "params" : { "name" : "x" , "arguments" : { "limit" : 5 , "q" : [1,{"a":"}"}] } } } `,
+		`{"jsonrpc":"2.0","id":null,"method":"ping"}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":3,"result":{"a":[]}}`,
+		`{"jsonrpc":"2.0","id":3,"error":{"code":1}}`,
+		`{"jsonrpc":null,"id":-1.5e3,"method":null,"params":null}`,
+		`{"jsonrpc":"1.0","id":true,"method":"made/up","params":{"_meta":{"progressToken":1},"name":null,"arguments":null}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"lookup_product","arguments":{"upc":"1","upc":"2"}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"lookup_product","arguments":{}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"lookup_product","arguments":{"ünï":"1","up\u0063":"2"}}}`,
+		`{"jsonrpc":"2.0","ID":1,"Method":"tools/call"}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"Name":"lookup_product","ARGUMENTS":{"upc":"1"}}}`,
+		`{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"},"params":{"arguments":{"upc":"1"}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools\/call"}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tööls"}`,
+		`{"jsonrpc":2,"id":1,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":1,"method":["ping"]}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":"x"}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":7}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"lookup_product","arguments":"upc"}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"lookup_product","arguments":[1]}}`,
+		`{"jsonrpc":"2.0","id":{"a":1},"method":"ping","other":{"x":[1,2,"]"]}}`,
+		`{}`, `null`, `"x"`, `[]`, `1`, `{"jsonrpc":"2.0","id":1,"méthod":"ping"}`,
+	}
+	for _, body := range bodies {
+		if !json.Valid([]byte(body)) {
+			t.Fatalf("test body %s is not JSON", body)
+		}
+		var got, want message
+		fast := decodeFast([]byte(body), &got)
+		werr := decodeSlow([]byte(body), &want)
+		if !fast {
+			continue // encoding/json reads it
+		}
+		if werr != nil || want.paramsErr != nil {
+			t.Errorf("%s: decodeFast read a message encoding/json refuses (%v, %v)", body, werr, want.paramsErr)
+			continue
+		}
+		// A repeated argument's last value counts; the order is the client's.
+		last := map[string]json.RawMessage{}
+		for _, a := range got.Params.Arguments {
+			last[a.name] = a.value
+		}
+		wantArgs := map[string]json.RawMessage{}
+		for _, a := range want.Params.Arguments {
+			wantArgs[a.name] = a.value
+		}
+		opt := cmp.AllowUnexported(message{}, params{}, argument{})
+		got.Params.Arguments, want.Params.Arguments = nil, nil
+		got.Params.buf, want.Params.buf = [4]argument{}, [4]argument{}
+		if diff := cmp.Diff(want, got, opt); diff != "" {
+			t.Errorf("%s: decodeFast differs from encoding/json (-want +got):\n%s", body, diff)
+		}
+		if diff := cmp.Diff(wantArgs, last); diff != "" {
+			t.Errorf("%s: arguments differ (-want +got):\n%s", body, diff)
+		}
+	}
+	// The common message must take the fast path.
+	var m message
+	if !decodeFast([]byte(bodies[0]), &m) {
+		t.Error("decodeFast refused a plain tools/call")
+	}
+}
