@@ -3,6 +3,7 @@ package server_test
 import (
 	"bytes"
 	"context"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/grocerydata/grocery/cmd/internal/server"
 	"github.com/grocerydata/grocery/grocery"
@@ -99,5 +101,56 @@ func TestAccessLog(t *testing.T) {
 		if strings.Contains(logs.String(), secret) {
 			t.Errorf("the log holds %q:\n%s", secret, logs.String())
 		}
+	}
+}
+
+// TestAccessLogAborted: an export whose client goes away midway is cut
+// off by the handler, and still has its log line, marked aborted.
+func TestAccessLogAborted(t *testing.T) {
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "g.db")
+	if _, err := grocery.BuildDemo(ctx, db, &grocery.DemoOptions{AsOf: 20776}); err != nil {
+		t.Fatal(err)
+	}
+	svc, err := grocery.Open(db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	k, err := svc.CreateKey(ctx, grocery.KeyInput{Account: "log", Plan: "integration"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs lockedBuffer
+	srv := httptest.NewServer(server.Routes(svc, server.Config{}, slog.New(slog.NewTextHandler(&logs, nil))))
+	defer srv.Close()
+
+	// All the observations of 90 days as JSON: megabytes, more than the
+	// connection holds while nobody reads.
+	req, _ := http.NewRequest("GET", srv.URL+"/b2b/export?dataset=observations&from=2026-08-21&to=2026-11-18", nil)
+	req.Header.Set("X-API-Key", k.Key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 4096)
+	if _, err := io.ReadFull(resp.Body, buf); err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close() // the client goes away
+	srv.CloseClientConnections()
+
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(logs.String(), "path=/b2b/export") && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond) // the handler notices at its next write
+	}
+	line := ""
+	for _, l := range strings.Split(logs.String(), "\n") {
+		if strings.Contains(l, "path=/b2b/export") {
+			line = l
+		}
+	}
+	if !strings.Contains(line, "aborted=true") || !strings.Contains(line, "status=200") {
+		t.Fatalf("got log line %q, want the export logged as aborted", line)
 	}
 }

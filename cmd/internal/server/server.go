@@ -183,6 +183,10 @@ var _ mcpserver.CallRecorder = (*statusWriter)(nil)
 // RecordCall implements mcpserver.CallRecorder.
 func (w *statusWriter) RecordCall(method, tool string) { w.rpc, w.tool = method, tool }
 
+// Unwrap gives http.ResponseController the connection's writer, so that
+// a handler can set its own deadlines (a long export does).
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
 func (w *statusWriter) WriteHeader(code int) {
 	if w.status == 0 {
 		w.status = code
@@ -207,23 +211,39 @@ func accessLog(log *slog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		sw := &statusWriter{ResponseWriter: w}
+		// Logged in a defer: a request the handler aborted (an export
+		// whose client went away) is logged too, as aborted.
+		defer func() {
+			v := recover()
+			logRequest(log, r, sw, start, v != nil)
+			if v != nil {
+				panic(v)
+			}
+		}()
 		next.ServeHTTP(sw, r)
-		attrs := make([]slog.Attr, 0, 8)
-		attrs = append(attrs, slog.String("method", r.Method), slog.String("path", r.URL.Path))
-		if sw.rpc != "" {
-			attrs = append(attrs, slog.String("rpc", sw.rpc))
-		}
-		if sw.tool != "" {
-			attrs = append(attrs, slog.String("tool", sw.tool))
-		}
-		attrs = append(attrs,
-			slog.Int("status", sw.status),
-			slog.Int("bytes", sw.bytes),
-			slog.Duration("duration", time.Since(start)),
-			slog.String("remote", r.RemoteAddr),
-		)
-		log.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
 	})
+}
+
+// logRequest writes the access log's line for one request.
+func logRequest(log *slog.Logger, r *http.Request, sw *statusWriter, start time.Time, aborted bool) {
+	attrs := make([]slog.Attr, 0, 9)
+	attrs = append(attrs, slog.String("method", r.Method), slog.String("path", r.URL.Path))
+	if sw.rpc != "" {
+		attrs = append(attrs, slog.String("rpc", sw.rpc))
+	}
+	if sw.tool != "" {
+		attrs = append(attrs, slog.String("tool", sw.tool))
+	}
+	attrs = append(attrs,
+		slog.Int("status", sw.status),
+		slog.Int("bytes", sw.bytes),
+		slog.Duration("duration", time.Since(start)),
+		slog.String("remote", r.RemoteAddr),
+	)
+	if aborted {
+		attrs = append(attrs, slog.Bool("aborted", true))
+	}
+	log.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
 }
 
 // recoverPanics turns a panic into a 500 without internals, and logs it.
