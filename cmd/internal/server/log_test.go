@@ -154,3 +154,37 @@ func TestAccessLogAborted(t *testing.T) {
 		t.Fatalf("got log line %q, want the export logged as aborted", line)
 	}
 }
+
+// TestExportThroughLog: the export lifts the server's write timeout
+// through the access log's writer (which must unwrap to the connection's).
+func TestExportThroughLog(t *testing.T) {
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "g.db")
+	if _, err := grocery.BuildDemo(ctx, db, &grocery.DemoOptions{AsOf: 20776}); err != nil {
+		t.Fatal(err)
+	}
+	svc, err := grocery.Open(db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	k, err := svc.CreateKey(ctx, grocery.KeyInput{Account: "log", Plan: "integration"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewUnstartedServer(server.Routes(svc, server.Config{}, slog.New(slog.NewTextHandler(io.Discard, nil))))
+	srv.Config.WriteTimeout = time.Nanosecond // passed before the first row
+	srv.Start()
+	defer srv.Close()
+	req, _ := http.NewRequest("GET", srv.URL+"/b2b/export?dataset=stores&format=csv", nil)
+	req.Header.Set("X-API-Key", k.Key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("the export was cut off: %v", err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != 200 || strings.Count(string(body), "\n") < 10 {
+		t.Fatalf("got %d, %d bytes, %v: want the stores", resp.StatusCode, len(body), err)
+	}
+}
