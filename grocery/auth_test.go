@@ -535,3 +535,69 @@ func BenchmarkAuthenticateWrongKey(b *testing.B) {
 		})
 	}
 }
+
+// within fails the test when done does not report within a generous
+// bound: a watchdog that turns a wait behind a held transaction into a
+// failure, not a measure of speed.
+func within(t *testing.T, what string, done <-chan error) {
+	t.Helper()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("%s waited for the write transaction an import holds", what)
+	}
+}
+
+// TestKeyAdminDuringImport checks that key administration waiting for the
+// write transaction (an import holds it for a whole file) does not stop
+// other accounts from authenticating and being metered.
+func TestKeyAdminDuringImport(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "g.db")
+	c := newClock(nov19)
+	s := openAuth(t, path, c)
+	defer s.Close()
+	a := mustKey(t, s, "acme", "professional", 0)
+	b := mustKey(t, s, "other", "professional", 0)
+
+	release := sync.OnceFunc(grocery.HoldWrite(s))
+	defer release() // before Close, also when a watchdog fails the test
+	revoked, created := make(chan error, 1), make(chan error, 1)
+	go func() { _, err := s.RevokeKey(ctx, a.ID); revoked <- err }()
+	go func() {
+		_, err := s.CreateKey(ctx, grocery.KeyInput{Account: "third", Plan: "starter"})
+		created <- err
+	}()
+	const calls = 50
+	for i := 0; i < calls; i++ {
+		done := make(chan error, 1)
+		go func() {
+			p, err := s.Authenticate(ctx, b.Key, grocery.InterfaceMCP)
+			if err == nil {
+				_, err = s.Consume(ctx, p)
+			}
+			done <- err
+		}()
+		within(t, "Authenticate and Consume during a key revocation", done)
+		time.Sleep(time.Millisecond) // let the key changes reach their transaction
+	}
+	release()
+	within(t, "RevokeKey", revoked)
+	within(t, "CreateKey", created)
+	_, err := s.Authenticate(ctx, a.Key, grocery.InterfaceMCP)
+	errCode(t, err, grocery.EUNAUTHENTICATED)
+	u, err := s.UsageOf(ctx, "other")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.Used != calls {
+		t.Fatalf("got %d calls counted, want %d", u.Used, calls)
+	}
+	keys, _ := s.ListKeys(ctx)
+	if len(keys) != 3 {
+		t.Fatalf("got %d keys, want 3", len(keys))
+	}
+}
