@@ -120,15 +120,20 @@ func newKeyring(prefix string, plans []Plan, secret []byte) *keyring {
 }
 
 // load reads every account and key into the ring, with each account's
-// count for the current window.
-func (r *keyring) load(tx *storage.Tx, window uint32) error {
+// count for the current window; j, when not nil, is a usage journal whose
+// larger counts and last-used times win.
+func (r *keyring) load(tx *storage.Tx, window uint32, j *journal) error {
 	err := tx.ForEachAccount(func(a *storage.Account) error {
 		plan, _ := r.plan(a.Plan)
-		used, err := tx.Usage(a.Name, window)
+		stored, err := tx.Usage(a.Name, window)
 		if err != nil {
 			return err
 		}
-		r.accounts[a.Name] = &account{name: a.Name, plan: plan, quota: a.Quota, created: a.Created, window: window, used: int64(used)}
+		used := int64(stored)
+		if j != nil {
+			used = max(used, j.usage[usageID{a.Name, window}])
+		}
+		r.accounts[a.Name] = &account{name: a.Name, plan: plan, quota: a.Quota, created: a.Created, window: window, used: used}
 		return nil
 	})
 	if err != nil {
@@ -137,6 +142,9 @@ func (r *keyring) load(tx *storage.Tx, window uint32) error {
 	return tx.ForEachKey(func(k *storage.Key) error {
 		e := &keyEntry{id: k.ID, account: k.Account, created: k.Created, revoked: k.Revoked}
 		copy(e.hash[:], k.Hash)
+		if j != nil {
+			k.LastUsed = max(k.LastUsed, j.lastUsed[k.ID])
+		}
 		e.lastUsed.Store(k.LastUsed)
 		e.flushedUsed = k.LastUsed
 		r.keys[k.ID] = e

@@ -67,3 +67,6 @@ func HoldWrite(s *Service) (release func()) {
 	<-held
 	return func() { close(done); <-finished }
 }
+
+// FlushNow writes the quota counts as the once-a-second flush does.
+func FlushNow(s *Service) error { return s.meter.flush(false) }
