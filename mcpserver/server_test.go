@@ -556,3 +556,42 @@ func marshalNoEscape(t *testing.T, v any) []byte {
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
+
+// TestJSONRPCStrict: member names match exactly, an envelope member given
+// twice makes the request invalid, and an invalid id is answered with
+// null; none of these is executed or metered.
+func TestJSONRPCStrict(t *testing.T) {
+	key := newKey(t, "starter", 0)
+	lookup := `{"name":"lookup_product","arguments":{"upc":"` + samples.CarriedUPC + `","province":"ON"}}`
+	for _, tc := range []struct{ name, body string }{
+		{"ErrMethodCase", `{"jsonrpc":"2.0","id":1,"METHOD":"tools/call","params":` + lookup + `}`},
+		{"ErrMethodMixedCase", `{"jsonrpc":"2.0","id":1,"Method":"tools/call","params":` + lookup + `}`},
+		{"ErrDuplicateMethod", `{"jsonrpc":"2.0","id":1,"method":"ping","method":"tools/call","params":` + lookup + `}`},
+		{"ErrDuplicateID", `{"jsonrpc":"2.0","id":1,"id":2,"method":"tools/call","params":` + lookup + `}`},
+		{"ErrDuplicateParams", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{},"params":` + lookup + `}`},
+		{"ErrDuplicateJSONRPC", `{"jsonrpc":"1.0","jsonrpc":"2.0","id":1,"method":"tools/call","params":` + lookup + `}`},
+		{"ErrObjectID", `{"jsonrpc":"2.0","id":{"a":1},"method":"tools/call","params":` + lookup + `}`},
+		{"ErrArrayID", `{"jsonrpc":"2.0","id":[1],"method":"tools/call","params":` + lookup + `}`},
+		{"ErrBoolID", `{"jsonrpc":"2.0","id":true,"method":"tools/call","params":` + lookup + `}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := post(t, key, tc.body)
+			wantStatus(t, r, http.StatusBadRequest)
+			if r.msg.Error == nil || r.msg.Error.Code != -32600 {
+				t.Fatalf("got %s, want JSON-RPC error -32600", r.body)
+			}
+			if id := string(r.msg.ID); id != "null" && id != "1" {
+				t.Fatalf("got id %s, want null (or the request's valid id 1)", id)
+			}
+			if strings.Contains(tc.body, `"id":{`) || strings.Contains(tc.body, `"id":[`) || strings.Contains(tc.body, `"id":true`) {
+				if string(r.msg.ID) != "null" {
+					t.Fatalf("got id %s, want null for an invalid id", r.msg.ID)
+				}
+			}
+		})
+	}
+	u, _ := svc.UsageOf(context.Background(), strings.ReplaceAll(t.Name(), "/", "."))
+	if u.Used != 0 {
+		t.Fatalf("used: got %d, want 0: an invalid request was executed", u.Used)
+	}
+}
