@@ -54,7 +54,7 @@ func run(m *testing.M) int {
 		panic(err)
 	}
 	defer svc.Close()
-	srv = httptest.NewServer(routes(mcpserver.New(svc, &mcpserver.Options{AllowedOrigins: []string{"https://allowed.example"}, MaxBodyBytes: 64 << 10})))
+	srv = httptest.NewServer(routes(mcpserver.New(svc, &mcpserver.Options{AllowedOrigins: []string{"https://allowed.example"}, AllowLoopbackOrigins: true, MaxBodyBytes: 64 << 10})))
 	defer srv.Close()
 	return m.Run()
 }
@@ -594,4 +594,42 @@ func TestJSONRPCStrict(t *testing.T) {
 	if u.Used != 0 {
 		t.Fatalf("used: got %d, want 0: an invalid request was executed", u.Used)
 	}
+}
+
+// TestOriginRebinding: the Origin check never trusts the request's own
+// Host, which a DNS-rebinding page controls; loopback origins pass only
+// when the server is told it listens on loopback.
+func TestOriginRebinding(t *testing.T) {
+	key := newKey(t, "starter", 0)
+	send := func(t *testing.T, base, host, origin string) int {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodPost, base+"/mcp", strings.NewReader(rpc(1, "ping", "")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Host = host
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+key)
+		req.Header.Set("Origin", origin)
+		return do(t, req).status
+	}
+	t.Run("ErrSameAsHost", func(t *testing.T) {
+		if got := send(t, srv.URL, "rebind.example:8080", "http://rebind.example:8080"); got != http.StatusForbidden {
+			t.Fatalf("got %d, want 403 for an Origin that only matches the Host header", got)
+		}
+	})
+	t.Run("ErrLoopbackNotListening", func(t *testing.T) {
+		other := httptest.NewServer(routes(mcpserver.New(svc, &mcpserver.Options{})))
+		defer other.Close()
+		if got := send(t, other.URL, "", other.URL); got != http.StatusForbidden {
+			t.Fatalf("got %d, want 403 for a loopback Origin on a server not told it listens on loopback", got)
+		}
+	})
+	t.Run("OKLoopback", func(t *testing.T) {
+		for _, origin := range []string{srv.URL, "http://localhost:3000", "http://[::1]:5173"} {
+			if got := send(t, srv.URL, "", origin); got != http.StatusOK {
+				t.Fatalf("%s: got %d, want 200 on a loopback server", origin, got)
+			}
+		}
+	})
 }
