@@ -29,13 +29,30 @@ type Client struct {
 // Dial returns a client of the admin socket at path. It does not connect
 // until a call. Connecting is given one second and a whole call ten
 // seconds (an import aside).
-func Dial(path string) *Client {
+//
+// Before it sends anything it checks that the socket is the calling
+// user's (or root's) with mode 0600 and, on Linux, that the process
+// listening runs as that user or root (SO_PEERCRED); otherwise a call
+// returns EFORBIDDEN saying why, and sends nothing.
+func Dial(path string) *Client { return dial(path, selfOrRoot()) }
+
+func dial(path string, t trust) *Client {
 	d := &net.Dialer{Timeout: dialTimeout}
 	tr := &http.Transport{
 		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
 			c, err := d.DialContext(ctx, "unix", path)
 			if err != nil {
 				return nil, &noAdminError{path: path, err: err}
+			}
+			// Who listens is checked once connected (a stale socket is
+			// no server at all), before anything is sent.
+			if err := t.checkFile(path); err != nil {
+				c.Close()
+				return nil, err
+			}
+			if err := t.checkPeer(c, path); err != nil {
+				c.Close()
+				return nil, err
 			}
 			return c, nil
 		},
@@ -340,9 +357,12 @@ func (c *Client) do(ctx context.Context, client *http.Client, method, path, cont
 	if err != nil {
 		var na *noAdminError
 		var ne net.Error
+		var refused *grocery.Error
 		switch {
 		case errors.As(err, &na):
 			return nil, na
+		case errors.As(err, &refused):
+			return nil, refused // an untrusted socket
 		case ctx.Err() != nil:
 			return nil, ctx.Err()
 		case errors.As(err, &ne) && ne.Timeout():
