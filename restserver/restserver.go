@@ -79,6 +79,11 @@ func (s *server) routes() {
 	r.Handle("/price", s.api(s.price)).Methods(http.MethodGet)
 	r.Handle("/search", s.api(s.search)).Methods(http.MethodGet)
 	r.Handle("/b2b/export", s.api(s.export)).Methods(http.MethodGet)
+	r.Handle("/b2b/geographic_prices", s.api(s.geographicPrices)).Methods(http.MethodGet)
+	r.Handle("/b2b/regional_comparison", s.api(s.regionalComparison)).Methods(http.MethodGet)
+	r.Handle("/b2b/competitive_benchmark", s.api(s.competitiveBenchmark)).Methods(http.MethodGet)
+	r.Handle("/b2b/brand_insights", s.api(s.brandInsights)).Methods(http.MethodGet)
+	r.Handle("/b2b/basket", s.api(s.basket)).Methods(http.MethodPost)
 	r.Handle("/b2b/alerts", s.api(s.createAlert)).Methods(http.MethodPost)
 	r.Handle("/b2b/alerts", s.api(s.listAlerts)).Methods(http.MethodGet)
 	r.Handle("/b2b/alerts/events", s.api(s.alertEvents)).Methods(http.MethodGet) // before {id}
