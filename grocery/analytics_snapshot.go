@@ -261,15 +261,25 @@ func (f *productFilter) resolve(tx *storage.Tx, category string) error {
 	return nil
 }
 
-// read gathers the current offers f selects in every province.
+// read gathers the current offers f selects in every province: by
+// seeking each barcode of a product or category, else by scanning.
 func (f *productFilter) read(tx *storage.Tx, sn *snapshot) error {
+	gtins := []string{string(f.gtin)}
+	if f.gtins != nil {
+		gtins = provincesOf(f.gtins)
+	}
 	for _, p := range provinces {
 		var err error
-		if f.gtin != "" {
-			err = tx.Offers(p.Code, string(f.gtin), func(o *storage.Offer) error {
-				sn.add(p.Code, string(f.gtin), o)
-				return nil
-			})
+		if f.gtin != "" || f.gtins != nil {
+			for _, g := range gtins {
+				err = tx.Offers(p.Code, g, func(o *storage.Offer) error {
+					sn.add(p.Code, g, o)
+					return nil
+				})
+				if err != nil {
+					return err
+				}
+			}
 		} else {
 			err = tx.OffersIn(p.Code, func(g string, o *storage.Offer) error {
 				if f.gtins == nil || f.gtins[g] {
