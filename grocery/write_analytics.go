@@ -173,6 +173,9 @@ func (w *writer) writeAnalytics(ctx context.Context) error {
 			return err
 		}
 	}
+	if err := w.tx.PutPromos(pb.out); err != nil {
+		return err
+	}
 	a.cats, a.spans = nil, nil
 	a.info = nil
 	return nil
@@ -187,7 +190,7 @@ type promoBuilder struct {
 	regs    []uint32
 	prices  []uint32
 	stores  map[uint32]bool
-	out     []storage.Promo
+	out     []storage.Promo // the events of every series derived, to write at the end
 }
 
 func (b *promoBuilder) close() {
@@ -259,7 +262,7 @@ func (b *promoBuilder) derive(tx *storage.Tx, k seriesKey, in seriesInfo, sp spa
 	if err := tx.DeletePromosFrom(k.banner, k.sku, k.province, from); err != nil {
 		return err
 	}
-	b.out, b.open = b.out[:0], false
+	b.open = false
 	var prices []uint32
 	err = tx.Series(k.banner, k.sku, k.province, from, math.MaxInt32, true, false, func(d *storage.Day) error {
 		if d.Date == first {
@@ -284,11 +287,6 @@ func (b *promoBuilder) derive(tx *storage.Tx, k seriesKey, in seriesInfo, sp spa
 		return err
 	}
 	b.close()
-	for i := range b.out {
-		if err := tx.PutPromo(&b.out[i]); err != nil {
-			return err
-		}
-	}
 	shelf.Banner, shelf.SKU, shelf.GTIN, shelf.Category = k.banner, k.sku, in.gtin, in.category
 	return tx.PutShelf(k.province, &shelf)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"slices"
+	"strings"
 )
 
 // Analytics aggregates (format version 3). Package grocery derives them in
@@ -361,13 +362,31 @@ func decodePromo(v []byte, p *Promo) error {
 	return d.err
 }
 
-// PutPromo writes a promotion event (and its copy by date).
-func (t *Tx) PutPromo(p *Promo) error {
-	v := encodePromo(p)
-	if err := t.put(t.promos(), promoKey(p), v); err != nil {
-		return err
+// PutPromos writes promotion events and their copies by date, each
+// bucket in its key order (bbolt appends to a node written in order, and
+// moves its tail on every write out of order).
+func (t *Tx) PutPromos(ps []Promo) error {
+	slices.SortFunc(ps, func(a, b Promo) int { return bytes.Compare(promoKey(&a), promoKey(&b)) })
+	for i := range ps {
+		if err := t.put(t.promos(), promoKey(&ps[i]), encodePromo(&ps[i])); err != nil {
+			return err
+		}
 	}
-	return t.put(t.promoDates(), promoDateKey(p), v)
+	slices.SortFunc(ps, func(a, b Promo) int {
+		if c := strings.Compare(a.Province, b.Province); c != 0 {
+			return c
+		}
+		if a.Start != b.Start {
+			return cmpU32(uint32(a.Start), uint32(b.Start))
+		}
+		return bytes.Compare(promoDateKey(&a), promoDateKey(&b))
+	})
+	for i := range ps {
+		if err := t.put(t.promoDates(), promoDateKey(&ps[i]), encodePromo(&ps[i])); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // DeletePromosFrom removes the promotion events of a series that start on
