@@ -79,6 +79,9 @@ func (s *server) routes() {
 	r.Handle("/price", s.api(s.price)).Methods(http.MethodGet)
 	r.Handle("/search", s.api(s.search)).Methods(http.MethodGet)
 	r.Handle("/b2b/export", s.api(s.export)).Methods(http.MethodGet)
+	r.Handle("/b2b/category_report", s.api(s.categoryReport)).Methods(http.MethodGet)
+	r.Handle("/b2b/promo_calendar", s.api(s.promoCalendar)).Methods(http.MethodGet)
+	r.Handle("/b2b/new_on_shelf", s.api(s.newOnShelf)).Methods(http.MethodGet)
 	r.Handle("/b2b/alerts", s.api(s.createAlert)).Methods(http.MethodPost)
 	r.Handle("/b2b/alerts", s.api(s.listAlerts)).Methods(http.MethodGet)
 	r.Handle("/b2b/alerts/events", s.api(s.alertEvents)).Methods(http.MethodGet) // before {id}
