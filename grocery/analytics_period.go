@@ -117,7 +117,7 @@ func (a *analyticsArgs) emptyNote(what string, from, to Date) string {
 	if a.category != "" {
 		scope = "category " + a.category + ", " + scope
 	}
-	return fmt.Sprintf("no %s observed in the panel (%s) from %s to %s; this does not prove none exists", what, scope, from, to)
+	return fmt.Sprintf("no %s: not observed in the panel (%s) from %s to %s, which does not prove there is none", what, scope, from, to)
 }
 
 func newBasis(province string, comparison string) Basis {
