@@ -45,7 +45,8 @@ maxi-q,maxi,QC,Maxi Q,Montréal,H2X 1Y4,45.50,-73.57
 
 // Milk is observed everywhere on 2026-11-19 (the as-of date), on promotion
 // at lob-a; cheese only at lob-a a month earlier (stale for /search, still
-// its latest price for /prices); L9 is an unlinked SKU.
+// its latest price for /prices); L9 is an unlinked SKU; M2's name has the
+// characters encoding/json escapes for HTML by default.
 const obsCSV = `date,store_id,banner,external_sku,price,regular_price,promo_ends,upc,name,brand,size,category
 2026-11-12,lob-a,loblaws,L1,5.99,5.99,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
 2026-11-19,lob-a,loblaws,L1,4.99,5.99,2026-11-25,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
@@ -54,6 +55,7 @@ const obsCSV = `date,store_id,banner,external_sku,price,regular_price,promo_ends
 2026-11-19,nf-d,no-frills,N1,4.79,4.79,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
 2026-11-19,nf-e,no-frills,N1,4.69,4.69,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
 2026-11-19,maxi-q,maxi,M1,5.49,5.49,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
+2026-11-19,maxi-q,maxi,M2,1.99,1.99,,068000000178,Root Beer <Diet> & Cream,A&W,355 mL,Beverages
 2026-10-19,lob-a,loblaws,L2,7.49,7.49,,060383000028,Old Cheddar,Black Diamond,400 g,Dairy & Eggs
 2026-11-19,lob-a,loblaws,L9,2.50,2.50,,,,,,
 `
@@ -485,7 +487,8 @@ func TestExport(t *testing.T) {
 		t.Fatalf("status: got %d\n%s", r.status, r.body)
 	}
 	want := "date,store_id,banner,province,external_sku,upc,name,brand,size,category,price,regular_price,on_promo,promo_ends,currency\r\n" +
-		"2026-11-19,maxi-q,maxi,QC,M1,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs,5.49,5.49,false,,CAD\r\n"
+		"2026-11-19,maxi-q,maxi,QC,M1,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs,5.49,5.49,false,,CAD\r\n" +
+		"2026-11-19,maxi-q,maxi,QC,M2,068000000178,Root Beer <Diet> & Cream,A&W,355 mL,Beverages,1.99,1.99,false,,CAD\r\n"
 	if got := string(r.body); got != want && got != strings.ReplaceAll(want, "\r\n", "\n") {
 		t.Errorf("csv:\n got %q\nwant %q", got, want)
 	}
@@ -523,7 +526,7 @@ func TestExport(t *testing.T) {
 		{"ErrDataset", "dataset=prices", "dataset"},
 		{"ErrDates", "from=2026-11-19&to=2026-11-01", "from"},
 		{"ErrTwice", "format=csv&format=json", "format is given 2 times"},
-		{"ErrCategory", "category=Toys", `category "Toys" is not in the catalogue: want one of Dairy & Eggs`},
+		{"ErrCategory", "category=Toys", `category "Toys" is not in the catalogue: want one of Beverages, Dairy & Eggs`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := get(t, key, "/b2b/export?"+tc.query)
@@ -565,5 +568,24 @@ func TestExportOutlivesWriteTimeout(t *testing.T) {
 	r := do(t, key, req)
 	if r.status != http.StatusOK || !strings.Contains(string(r.body), "2026-11-19,maxi-q,maxi,QC,M1,") {
 		t.Fatalf("got %d:\n%s", r.status, r.body)
+	}
+}
+
+// TestNoHTMLEscaping: an answer is JSON for programs, not a page, so a
+// product's name is written as it is, not with \u0026 and \u003c.
+func TestNoHTMLEscaping(t *testing.T) {
+	key := newKey(t, "integration", 100)
+	for _, path := range []string{
+		"/price?banner=maxi&store=maxi-q&sku=M2",
+		"/prices?banner=maxi&store=maxi-q&q=root",
+		"/search?q=root+beer&province=QC",
+	} {
+		r := get(t, key, path)
+		if r.status != http.StatusOK {
+			t.Fatalf("%s: status %d: %s", path, r.status, r.body)
+		}
+		if !strings.Contains(string(r.body), `"Root Beer <Diet> & Cream"`) {
+			t.Errorf("%s: the name is escaped or missing: %s", path, r.body)
+		}
 	}
 }
