@@ -74,23 +74,26 @@ func newServer(svc *grocery.Service, opts *Options) *server {
 }
 
 // routes is the whole route table. An authenticated path is metered: one
-// call of the account's quota per request, answered or refused.
+// call of the account's quota per request, answered or refused. A GET
+// path answers HEAD too (the same status and headers, no body), metered
+// like a GET.
 func (s *server) routes() {
 	r := s.router
-	r.Handle("/prices", s.api(s.prices)).Methods(http.MethodGet)
-	r.Handle("/price", s.api(s.price)).Methods(http.MethodGet)
-	r.Handle("/search", s.api(s.search)).Methods(http.MethodGet)
-	r.Handle("/b2b/export", s.api(s.export)).Methods(http.MethodGet)
+	get := []string{http.MethodGet, http.MethodHead}
+	r.Handle("/prices", s.api(s.prices)).Methods(get...)
+	r.Handle("/price", s.api(s.price)).Methods(get...)
+	r.Handle("/search", s.api(s.search)).Methods(get...)
+	r.Handle("/b2b/export", s.api(s.export)).Methods(get...)
 	r.Handle("/b2b/alerts", s.api(s.createAlert)).Methods(http.MethodPost)
-	r.Handle("/b2b/alerts", s.api(s.listAlerts)).Methods(http.MethodGet)
-	r.Handle("/b2b/alerts/events", s.api(s.alertEvents)).Methods(http.MethodGet) // before {id}
-	r.Handle("/b2b/alerts/{id}", s.api(s.alert)).Methods(http.MethodGet)
+	r.Handle("/b2b/alerts", s.api(s.listAlerts)).Methods(get...)
+	r.Handle("/b2b/alerts/events", s.api(s.alertEvents)).Methods(get...) // before {id}
+	r.Handle("/b2b/alerts/{id}", s.api(s.alert)).Methods(get...)
 	r.Handle("/b2b/alerts/{id}", s.api(s.deleteAlert)).Methods(http.MethodDelete)
 
 	// Unauthenticated and unmetered: the OpenAPI document and its page.
-	r.HandleFunc("/openapi.json", s.serveOpenAPI).Methods(http.MethodGet)
-	r.HandleFunc("/docs", s.serveDocs).Methods(http.MethodGet)
-	r.HandleFunc("/docs/redoc.standalone.js", s.serveRedoc).Methods(http.MethodGet)
+	r.HandleFunc("/openapi.json", s.serveOpenAPI).Methods(get...)
+	r.HandleFunc("/docs", s.serveDocs).Methods(get...)
+	r.HandleFunc("/docs/redoc.standalone.js", s.serveRedoc).Methods(get...)
 }
 
 // ServeHTTP implements http.Handler.
@@ -104,10 +107,6 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeProblem(w, grocery.Errorf(grocery.EINTERNAL, "internal error"))
 		}
 	}()
-	if r.ContentLength > s.opts.MaxBodyBytes {
-		writeProblem(w, errTooLarge(s.opts.MaxBodyBytes))
-		return
-	}
 	if hasBody(r.Method) {
 		r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes)
 	}
@@ -136,6 +135,13 @@ func (s *server) api(h handlerFunc) http.Handler {
 		}
 		if err != nil {
 			writeProblem(w, err)
+			return
+		}
+		// A body declared too large is refused once the call is counted,
+		// like every other refusal; one that turns out too large is
+		// refused by the handler's read (http.MaxBytesReader).
+		if r.ContentLength > s.opts.MaxBodyBytes {
+			writeProblem(w, errTooLarge(s.opts.MaxBodyBytes))
 			return
 		}
 		if hasBody(r.Method) && !isJSON(r.Header.Get("Content-Type")) {

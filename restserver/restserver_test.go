@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -132,7 +133,7 @@ func do(t *testing.T, key string, req *http.Request) *reply {
 	if r.body, err = io.ReadAll(resp.Body); err != nil {
 		t.Fatal(err)
 	}
-	if resp.Header.Get("Content-Type") == "application/problem+json" {
+	if resp.Header.Get("Content-Type") == "application/problem+json" && req.Method != http.MethodHead {
 		if err := json.Unmarshal(r.body, &r.problem); err != nil {
 			t.Fatalf("problem is not JSON: %v\n%s", err, r.body)
 		}
@@ -419,8 +420,8 @@ func TestProblems(t *testing.T) {
 		req, _ := http.NewRequest(http.MethodDelete, srv.URL+"/prices", nil)
 		r := do(t, key, req)
 		wantProblem(t, r, 405, "method_not_allowed", "GET")
-		if got := r.header.Get("Allow"); got != "GET" {
-			t.Fatalf("Allow: got %q, want GET", got)
+		if got := r.header.Get("Allow"); got != "GET, HEAD" {
+			t.Fatalf("Allow: got %q, want GET, HEAD", got)
 		}
 	})
 	for _, tc := range []struct {
@@ -587,5 +588,66 @@ func TestNoHTMLEscaping(t *testing.T) {
 		if !strings.Contains(string(r.body), `"Root Beer <Diet> & Cream"`) {
 			t.Errorf("%s: the name is escaped or missing: %s", path, r.body)
 		}
+	}
+}
+
+// TestRefusedBodiesMetered: a body refused for its size or type is a
+// metered request like any other refusal, whether its size was declared
+// (Content-Length) or found while reading (chunked).
+func TestRefusedBodiesMetered(t *testing.T) {
+	key := newKey(t, "integration", 3)
+	big := `{"name":"` + strings.Repeat("x", 1<<20) + `"}`
+	post := func(body io.Reader, length int64, contentType string) *reply {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/b2b/alerts", body)
+		req.ContentLength = length
+		req.Header.Set("Content-Type", contentType)
+		return do(t, key, req)
+	}
+	for i, tc := range []struct {
+		r      *reply
+		status int
+	}{
+		{post(strings.NewReader(big), int64(len(big)), "application/json"), 413},
+		{post(io.MultiReader(strings.NewReader(big)), -1, "application/json"), 413},
+		{post(strings.NewReader(`{}`), 2, "text/plain"), 415},
+		{post(strings.NewReader(big), int64(len(big)), "application/json"), 429},
+	} {
+		if tc.r.status != tc.status {
+			t.Fatalf("call %d: status %d, want %d: %s", i+1, tc.r.status, tc.status, tc.r.body)
+		}
+		if got, want := tc.r.header.Get("X-Quota-Remaining"), strconv.Itoa(max(2-i, 0)); got != want {
+			t.Errorf("call %d: X-Quota-Remaining %q, want %q", i+1, got, want)
+		}
+	}
+}
+
+// TestHead: a GET path answers HEAD with the GET's status and headers and
+// no body, metered like the GET; HEAD of an export reads no row.
+func TestHead(t *testing.T) {
+	key := newKey(t, "integration", 10)
+	head := func(path string) *reply {
+		req, _ := http.NewRequest(http.MethodHead, srv.URL+path, nil)
+		return do(t, key, req)
+	}
+	g := get(t, key, "/price?banner=maxi&store=maxi-q&sku=M1")
+	h := head("/price?banner=maxi&store=maxi-q&sku=M1")
+	if h.status != 200 || len(h.body) != 0 {
+		t.Fatalf("HEAD /price: %d with %d bytes of body", h.status, len(h.body))
+	}
+	if got, want := h.header.Get("Content-Length"), strconv.Itoa(len(g.body)); got != want {
+		t.Errorf("HEAD /price: Content-Length %q, want the GET's %q", got, want)
+	}
+	if got := h.header.Get("X-Quota-Remaining"); got != "8" {
+		t.Errorf("HEAD /price: X-Quota-Remaining %q, want 8 (the GET then the HEAD counted)", got)
+	}
+	e := head("/b2b/export?format=csv&dataset=observations&province=QC&from=2026-11-01&to=2026-11-19")
+	if e.status != 200 || e.header.Get("Content-Disposition") == "" || len(e.body) != 0 {
+		t.Errorf("HEAD /b2b/export: %d, Content-Disposition %q, %d bytes", e.status, e.header.Get("Content-Disposition"), len(e.body))
+	}
+	if h := head("/price?banner=maxi&store=maxi-q"); h.status != 400 {
+		t.Errorf("HEAD /price without sku: %d, want 400", h.status)
+	}
+	if h := head("/openapi.json"); h.status != 200 {
+		t.Errorf("HEAD /openapi.json: %d", h.status)
 	}
 }
