@@ -87,6 +87,7 @@ func (s *server) routes() {
 	r.Handle("/b2b/category_report", s.api(s.categoryReport)).Methods(get...)
 	r.Handle("/b2b/promo_calendar", s.api(s.promoCalendar)).Methods(get...)
 	r.Handle("/b2b/new_on_shelf", s.api(s.newOnShelf)).Methods(get...)
+	r.Handle("/b2b/executive_brief", s.api(s.executiveBrief)).Methods(get...)
 	r.Handle("/b2b/alerts", s.api(s.createAlert)).Methods(http.MethodPost)
 	r.Handle("/b2b/alerts", s.api(s.listAlerts)).Methods(get...)
 	r.Handle("/b2b/alerts/events", s.api(s.alertEvents)).Methods(get...) // before {id}

@@ -247,6 +247,8 @@ func handler(svc *grocery.Service) http.Handler {
 		"/v1/search":  query(svc.SearchProducts),
 		"/v1/history": query(svc.PriceHistory),
 		"/v1/stores":  query(svc.ListReferenceStores),
+		// Analytics, for the account in the account parameter when given.
+		"/v1/brief": accountQuery(http.StatusOK, svc.ExecutiveBrief),
 		// Alert rules, for the account in the account parameter.
 		"/v1/alerts":        accountQuery(http.StatusCreated, svc.CreateAlert),
 		"/v1/alerts/list":   accountQuery(http.StatusOK, svc.ListAlerts),
