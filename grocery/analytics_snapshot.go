@@ -164,8 +164,6 @@ func index(m map[string]*cell, nat map[string]*cell) float64 {
 	return round1(100 * own / ref)
 }
 
-func round1(f float64) float64 { return math.Round(f*10) / 10 }
-
 // provincesOf returns the keys of m, sorted.
 func provincesOf[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))

@@ -92,6 +92,7 @@ func (s *server) routes() {
 	r.Handle("/b2b/competitive_benchmark", s.api(s.competitiveBenchmark)).Methods(get...)
 	r.Handle("/b2b/brand_insights", s.api(s.brandInsights)).Methods(get...)
 	r.Handle("/b2b/basket", s.api(s.basket)).Methods(http.MethodPost)
+	r.Handle("/b2b/executive_brief", s.api(s.executiveBrief)).Methods(get...)
 	r.Handle("/b2b/alerts", s.api(s.createAlert)).Methods(http.MethodPost)
 	r.Handle("/b2b/alerts", s.api(s.listAlerts)).Methods(get...)
 	r.Handle("/b2b/alerts/events", s.api(s.alertEvents)).Methods(get...) // before {id}

@@ -148,6 +148,13 @@ func (c *Client) ListReferenceStores(ctx context.Context, in grocery.StoresInput
 	return res, nil
 }
 
+// ExecutiveBrief calls Service.ExecutiveBrief on the server, with the
+// alert events of the account ctx acts for if any, and returns its result
+// or its error, or one wrapping ErrNoAdmin when nothing answers.
+func (c *Client) ExecutiveBrief(ctx context.Context, in grocery.BriefInput) (*grocery.Brief, error) {
+	return ask[grocery.Brief](ctx, c, forAccount(ctx, "/v1/brief"), in)
+}
+
 // forAccount adds the account ctx acts for (grocery.NewContextWithAccount)
 // to path as its account parameter.
 func forAccount(ctx context.Context, path string) string {

@@ -253,6 +253,8 @@ func handler(svc *grocery.Service) http.Handler {
 		"/v1/report/competitive_benchmark": query(svc.CompetitiveBenchmark),
 		"/v1/report/brand_insights":        query(svc.BrandInsights),
 		"/v1/report/basket":                query(svc.CompareBasket),
+		// Analytics, for the account in the account parameter when given.
+		"/v1/brief": accountQuery(http.StatusOK, svc.ExecutiveBrief),
 		// Alert rules, for the account in the account parameter.
 		"/v1/alerts":        accountQuery(http.StatusCreated, svc.CreateAlert),
 		"/v1/alerts/list":   accountQuery(http.StatusOK, svc.ListAlerts),
