@@ -357,3 +357,53 @@ func appendString(b []byte, s string) []byte {
 	b = append(b, s[start:]...)
 	return append(b, '"')
 }
+
+// AppendJSON appends the JSON of p to b.
+func (p *StorePrice) AppendJSON(b []byte) []byte {
+	b = append(b, `{"banner":`...)
+	b = appendString(b, p.Banner)
+	b = append(b, `,"store_id":`...)
+	b = appendString(b, p.StoreID)
+	b = append(b, `,"external_sku":`...)
+	b = appendString(b, p.ExternalSKU)
+	b = append(b, `,"upc":`...)
+	b = appendString(b, p.UPC)
+	b = append(b, `,"name":`...)
+	b = appendString(b, p.Name)
+	b = append(b, `,"price":`...)
+	b = p.Price.appendJSON(b)
+	b = append(b, `,"regular_price":`...)
+	b = p.RegularPrice.appendJSON(b)
+	b = append(b, `,"on_promo":`...)
+	b = strconv.AppendBool(b, p.OnPromo)
+	b = append(b, `,"promo_ends":`...)
+	if p.PromoEnds == nil {
+		b = append(b, "null"...)
+	} else {
+		b = p.PromoEnds.appendJSON(b)
+	}
+	b = append(b, `,"observed_at":`...)
+	b = p.ObservedAt.appendJSON(b)
+	b = append(b, `,"currency":`...)
+	b = appendString(b, p.Currency)
+	return append(b, '}')
+}
+
+// MarshalJSON implements json.Marshaler.
+func (p *StorePrice) MarshalJSON() ([]byte, error) { return p.AppendJSON(nil), nil }
+
+// AppendJSON appends the JSON of r to b.
+func (r *StorePricesResult) AppendJSON(b []byte) []byte {
+	b = append(b, `{"results":`...)
+	b = appendList(b, r.Results, (*StorePrice).AppendJSON)
+	b = append(b, `,"total":`...)
+	b = strconv.AppendInt(b, int64(r.Total), 10)
+	b = append(b, `,"limit":`...)
+	b = strconv.AppendInt(b, int64(r.Limit), 10)
+	b = append(b, `,"offset":`...)
+	b = strconv.AppendInt(b, int64(r.Offset), 10)
+	return append(b, '}')
+}
+
+// MarshalJSON implements json.Marshaler.
+func (r *StorePricesResult) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil), nil }

@@ -16,6 +16,15 @@ type (
 	plainSearch  grocery.SearchResult
 	plainHistory grocery.HistoryResult
 	plainStores  grocery.StoresResult
+	plainPrice   grocery.StorePrice
+	// plainPrices lists plainPrice: a []grocery.StorePrice would encode
+	// its elements through their own MarshalJSON.
+	plainPrices struct {
+		Results []plainPrice `json:"results"`
+		Total   int          `json:"total"`
+		Limit   int          `json:"limit"`
+		Offset  int          `json:"offset"`
+	}
 )
 
 // TestAppendJSONMatchesReflection holds the hand-written encoders to
@@ -81,6 +90,34 @@ func TestAppendJSONMatchesReflection(t *testing.T) {
 	r.Stores[0].Name = "Maxi & Cie <Saint-Hubert> l'Île"
 	check("stores", r, (*plainStores)(r))
 	check("nil lists", &grocery.StoresResult{}, &plainStores{})
+
+	for _, in := range []grocery.StorePricesInput{{Banner: "loblaws", Store: "lob-on-1"}, {Banner: "maxi", Store: "maxi-qc-1"}, {Banner: "loblaws", Store: "lob-on-1", Query: "nothing"}} {
+		r, err := s.StorePrices(ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if in.Query == "" && len(r.Results) == 0 {
+			t.Fatalf("no prices at %s", in.Store)
+		}
+		plain := plainPrices{Results: []plainPrice{}, Total: r.Total, Limit: r.Limit, Offset: r.Offset}
+		for i := range r.Results {
+			p := &r.Results[i]
+			check("price "+p.ExternalSKU, p, (*plainPrice)(p))
+			plain.Results = append(plain.Results, plainPrice(*p))
+		}
+		check("prices at "+in.Store, r, &plain)
+	}
+	p, err := s.StorePrice(ctx, grocery.StorePriceInput{Banner: "loblaws", Store: "lob-on-1", SKU: "21000001_EA"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.PromoEnds == nil {
+		t.Fatal("want a promotion's end in the fixture")
+	}
+	check("price on promotion", p, (*plainPrice)(p))
+	p.UPC, p.Name, p.ExternalSKU = "", "", `A&W <root> "beer" \ `+"\u2029\x1f"
+	check("unlinked price", p, (*plainPrice)(p))
+	check("nil prices", &grocery.StorePricesResult{}, &plainPrices{})
 }
 
 func BenchmarkAppendJSON(b *testing.B) {

@@ -199,12 +199,16 @@ func (s *Service) StorePrice(ctx context.Context, in StorePriceInput) (*StorePri
 	}
 	res := &StorePrice{}
 	err = s.db.View(func(tx *storage.Tx) error {
-		var st storage.Store
-		if err := referenceStore(tx, banner, id, &st); err != nil {
+		found, ours, err := tx.StoreIs(id, banner.Slug)
+		if err != nil {
 			return err
 		}
+		if !found || !ours {
+			var st storage.Store // for the error's words
+			return referenceStore(tx, banner, id, &st)
+		}
 		var l storage.Latest
-		found := false
+		found = false
 		if sku != "" {
 			if found, err = tx.Latest(id, sku, &l); err != nil {
 				return err
@@ -261,11 +265,6 @@ func storePrice(tx *storage.Tx, banner, storeID string, l *storage.Latest, out *
 		return err
 	}
 	out.UPC = GTIN(rec.GTIN).UPC()
-	var p storage.Product
-	if ok, err := tx.Product(rec.GTIN, &p); err != nil {
-		return err
-	} else if ok {
-		out.Name = p.Name
-	}
-	return nil
+	out.Name, _, err = tx.ProductName(rec.GTIN)
+	return err
 }

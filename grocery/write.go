@@ -109,6 +109,7 @@ type writer struct {
 	latest    []latestPut              // store-latest candidates, written in key order
 	maxDate   Date
 	alerts    alertPass // the series written, for the alert rules watching them
+	analytics analyticsState
 	now       time.Time // the clock, read once per transaction
 }
 
@@ -358,6 +359,10 @@ func (w *writer) writeSorted(ctx context.Context, recs []obsRec, series []series
 		gen := sIdx + 1
 		storesInSeries = storesInSeries[:0]
 		firstDate := recs[i].date
+		info, err := w.seriesInfo(key)
+		if err != nil {
+			return err
+		}
 		for i < len(recs) && recs[i].series == sIdx {
 			// One block of days: read it once, merge each day's rows,
 			// write it once.
@@ -373,7 +378,8 @@ func (w *writer) writeSorted(ctx context.Context, recs []obsRec, series []series
 				}
 				group := recs[i:j]
 				old, merged := blk.day(date)
-				if w.mergeDay(old, date, group, merged, dayCounts, days, int32(minDate)) {
+				delta := w.catDelta(key, info, date)
+				if w.mergeDay(old, date, group, merged, dayCounts, days, int32(minDate), delta, &info) {
 					blk.changed = true
 				}
 				for _, r := range group {
@@ -491,7 +497,9 @@ func (m *blockMerge) end(tx *storage.Tx, key seriesKey) error {
 
 // mergeDay merges one day's observations of a series with the stored day
 // (old, or nil) into merged, and reports whether it differs from old.
-func (w *writer) mergeDay(oldDay *storage.Day, date int32, group []obsRec, merged *storage.Day, dayCounts []int32, days int, minDate int32) bool {
+//
+// It records in delta what changed, for the category aggregates.
+func (w *writer) mergeDay(oldDay *storage.Day, date int32, group []obsRec, merged *storage.Day, dayCounts []int32, days int, minDate int32, delta *catDelta, info *seriesInfo) bool {
 	var old []storage.Entry
 	if oldDay != nil {
 		old = oldDay.Entries
@@ -519,11 +527,14 @@ func (w *writer) mergeDay(oldDay *storage.Day, date int32, group []obsRec, merge
 		case len(old) > 0 && old[0].Store == ord:
 			w.stats.ObsUpdated++
 			changed = true
+			delta.remove = append(delta.remove, catObs(&old[0], info))
+			delta.add = append(delta.add, catObs(&e, info))
 			old = old[1:]
 		default:
 			w.stats.ObsNew++
 			changed = true
 			dayCounts[int(r.store)*days+int(date-minDate)]++
+			delta.add = append(delta.add, catObs(&e, info))
 		}
 		merged.Entries = append(merged.Entries, e)
 	}
@@ -595,8 +606,9 @@ func (w *writer) finishSeries(key seriesKey, first, last int32, stores []int32, 
 }
 
 // derive rebuilds what depends on the written records: the data set's
-// latest date, the offers and search tokens of touched series, and the
-// 30-day volumes of touched stores; then it evaluates the alert rules
+// latest date, the offers and search tokens of touched series, the
+// 30-day volumes of touched stores and the analytics aggregates
+// (write_analytics.go); then it evaluates the alert rules
 // watching the series written.
 func (w *writer) derive(ctx context.Context) error {
 	asOf := w.tx.AsOf()
@@ -614,6 +626,9 @@ func (w *writer) derive(ctx context.Context) error {
 		return err
 	}
 	if err := w.rebuildVolumes(asOf, asOfMoved); err != nil {
+		return err
+	}
+	if err := w.writeAnalytics(ctx); err != nil {
 		return err
 	}
 	return w.evaluateAlerts(ctx, asOf)

@@ -79,6 +79,9 @@ func (s *server) export(w http.ResponseWriter, r *http.Request) error {
 	h := w.Header()
 	h.Set("Content-Type", exp.ContentType)
 	h.Set("Content-Disposition", exp.ContentDisposition())
+	if r.Method == http.MethodHead {
+		return nil // the headers a GET would send, without reading a row
+	}
 	ew := newExportWriter(w)
 	defer func() {
 		if v := recover(); v != nil {

@@ -2,6 +2,7 @@ package restserver
 
 import (
 	"fmt"
+	"net/http"
 
 	"github.com/gorilla/mux"
 	"github.com/grocerydata/grocery/grocery"
@@ -24,6 +25,9 @@ func RouteTable(svc *grocery.Service) ([]string, error) {
 			return fmt.Errorf("route %s: %w", tpl, err)
 		}
 		for _, m := range methods {
+			if m == http.MethodHead {
+				continue // every GET path answers HEAD (routes)
+			}
 			out = append(out, m+" "+tpl)
 		}
 		return nil

@@ -12,6 +12,7 @@
 package restserver
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -21,6 +22,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -72,23 +74,35 @@ func newServer(svc *grocery.Service, opts *Options) *server {
 }
 
 // routes is the whole route table. An authenticated path is metered: one
-// call of the account's quota per request, answered or refused.
+// call of the account's quota per request, answered or refused. A GET
+// path answers HEAD too (the same status and headers, no body), metered
+// like a GET.
 func (s *server) routes() {
 	r := s.router
-	r.Handle("/prices", s.api(s.prices)).Methods(http.MethodGet)
-	r.Handle("/price", s.api(s.price)).Methods(http.MethodGet)
-	r.Handle("/search", s.api(s.search)).Methods(http.MethodGet)
-	r.Handle("/b2b/export", s.api(s.export)).Methods(http.MethodGet)
+	get := []string{http.MethodGet, http.MethodHead}
+	r.Handle("/prices", s.api(s.prices)).Methods(get...)
+	r.Handle("/price", s.api(s.price)).Methods(get...)
+	r.Handle("/search", s.api(s.search)).Methods(get...)
+	r.Handle("/b2b/export", s.api(s.export)).Methods(get...)
+	r.Handle("/b2b/category_report", s.api(s.categoryReport)).Methods(get...)
+	r.Handle("/b2b/promo_calendar", s.api(s.promoCalendar)).Methods(get...)
+	r.Handle("/b2b/new_on_shelf", s.api(s.newOnShelf)).Methods(get...)
+	r.Handle("/b2b/geographic_prices", s.api(s.geographicPrices)).Methods(get...)
+	r.Handle("/b2b/regional_comparison", s.api(s.regionalComparison)).Methods(get...)
+	r.Handle("/b2b/competitive_benchmark", s.api(s.competitiveBenchmark)).Methods(get...)
+	r.Handle("/b2b/brand_insights", s.api(s.brandInsights)).Methods(get...)
+	r.Handle("/b2b/basket", s.api(s.basket)).Methods(http.MethodPost)
+	r.Handle("/b2b/executive_brief", s.api(s.executiveBrief)).Methods(get...)
 	r.Handle("/b2b/alerts", s.api(s.createAlert)).Methods(http.MethodPost)
-	r.Handle("/b2b/alerts", s.api(s.listAlerts)).Methods(http.MethodGet)
-	r.Handle("/b2b/alerts/events", s.api(s.alertEvents)).Methods(http.MethodGet) // before {id}
-	r.Handle("/b2b/alerts/{id}", s.api(s.alert)).Methods(http.MethodGet)
+	r.Handle("/b2b/alerts", s.api(s.listAlerts)).Methods(get...)
+	r.Handle("/b2b/alerts/events", s.api(s.alertEvents)).Methods(get...) // before {id}
+	r.Handle("/b2b/alerts/{id}", s.api(s.alert)).Methods(get...)
 	r.Handle("/b2b/alerts/{id}", s.api(s.deleteAlert)).Methods(http.MethodDelete)
 
 	// Unauthenticated and unmetered: the OpenAPI document and its page.
-	r.HandleFunc("/openapi.json", s.serveOpenAPI).Methods(http.MethodGet)
-	r.HandleFunc("/docs", s.serveDocs).Methods(http.MethodGet)
-	r.HandleFunc("/docs/redoc.standalone.js", s.serveRedoc).Methods(http.MethodGet)
+	r.HandleFunc("/openapi.json", s.serveOpenAPI).Methods(get...)
+	r.HandleFunc("/docs", s.serveDocs).Methods(get...)
+	r.HandleFunc("/docs/redoc.standalone.js", s.serveRedoc).Methods(get...)
 }
 
 // ServeHTTP implements http.Handler.
@@ -102,10 +116,6 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeProblem(w, grocery.Errorf(grocery.EINTERNAL, "internal error"))
 		}
 	}()
-	if r.ContentLength > s.opts.MaxBodyBytes {
-		writeProblem(w, errTooLarge(s.opts.MaxBodyBytes))
-		return
-	}
 	if hasBody(r.Method) {
 		r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes)
 	}
@@ -134,6 +144,13 @@ func (s *server) api(h handlerFunc) http.Handler {
 		}
 		if err != nil {
 			writeProblem(w, err)
+			return
+		}
+		// A body declared too large is refused once the call is counted,
+		// like every other refusal; one that turns out too large is
+		// refused by the handler's read (http.MaxBytesReader).
+		if r.ContentLength > s.opts.MaxBodyBytes {
+			writeProblem(w, errTooLarge(s.opts.MaxBodyBytes))
 			return
 		}
 		if hasBody(r.Method) && !isJSON(r.Header.Get("Content-Type")) {
@@ -245,16 +262,43 @@ func (s *server) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
 // jsonType is shared by every answer; nothing modifies it.
 var jsonType = []string{"application/json"}
 
-// writeJSON answers 200 (or status) with v as JSON.
+// appender is a result that encodes itself (package grocery's query
+// results): exactly what encoding/json writes, without its reflection.
+type appender interface{ AppendJSON([]byte) []byte }
+
+// answers recycles the buffers answers are encoded into.
+var answers = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+// writeJSON answers 200 (or status) with v as JSON. Like every answer of
+// this interface it does not escape <, > and & (encoding/json's default
+// for HTML pages): a product named "A&W" is written as it is.
 func writeJSON(w http.ResponseWriter, status int, v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
+	bp := answers.Get().(*[]byte)
+	b := (*bp)[:0]
+	if a, ok := v.(appender); ok {
+		b = a.AppendJSON(b)
+	} else {
+		buf := bytes.NewBuffer(b)
+		enc := json.NewEncoder(buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(v); err != nil {
+			return err
+		}
+		b = bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	}
-	// net/http adds Content-Length to a body written in one piece.
-	w.Header()["Content-Type"] = jsonType
+	h := w.Header()
+	h["Content-Type"] = jsonType
+	// net/http adds Content-Length itself to a short answer written in
+	// one piece; a longer one would be sent chunked.
+	if len(b) > 2048 {
+		h["Content-Length"] = []string{strconv.Itoa(len(b))}
+	}
 	w.WriteHeader(status)
 	w.Write(b) // a client that went away needs no answer
+	if cap(b) <= 64<<10 {
+		*bp = b
+		answers.Put(bp)
+	}
 	return nil
 }
 

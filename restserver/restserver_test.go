@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -45,7 +46,8 @@ maxi-q,maxi,QC,Maxi Q,Montréal,H2X 1Y4,45.50,-73.57
 
 // Milk is observed everywhere on 2026-11-19 (the as-of date), on promotion
 // at lob-a; cheese only at lob-a a month earlier (stale for /search, still
-// its latest price for /prices); L9 is an unlinked SKU.
+// its latest price for /prices); L9 is an unlinked SKU; M2's name has the
+// characters encoding/json escapes for HTML by default.
 const obsCSV = `date,store_id,banner,external_sku,price,regular_price,promo_ends,upc,name,brand,size,category
 2026-11-12,lob-a,loblaws,L1,5.99,5.99,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
 2026-11-19,lob-a,loblaws,L1,4.99,5.99,2026-11-25,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
@@ -54,6 +56,7 @@ const obsCSV = `date,store_id,banner,external_sku,price,regular_price,promo_ends
 2026-11-19,nf-d,no-frills,N1,4.79,4.79,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
 2026-11-19,nf-e,no-frills,N1,4.69,4.69,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
 2026-11-19,maxi-q,maxi,M1,5.49,5.49,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
+2026-11-19,maxi-q,maxi,M2,1.99,1.99,,068000000178,Root Beer <Diet> & Cream,A&W,355 mL,Beverages
 2026-10-19,lob-a,loblaws,L2,7.49,7.49,,060383000028,Old Cheddar,Black Diamond,400 g,Dairy & Eggs
 2026-11-19,lob-a,loblaws,L9,2.50,2.50,,,,,,
 `
@@ -130,7 +133,7 @@ func do(t *testing.T, key string, req *http.Request) *reply {
 	if r.body, err = io.ReadAll(resp.Body); err != nil {
 		t.Fatal(err)
 	}
-	if resp.Header.Get("Content-Type") == "application/problem+json" {
+	if resp.Header.Get("Content-Type") == "application/problem+json" && req.Method != http.MethodHead {
 		if err := json.Unmarshal(r.body, &r.problem); err != nil {
 			t.Fatalf("problem is not JSON: %v\n%s", err, r.body)
 		}
@@ -417,8 +420,8 @@ func TestProblems(t *testing.T) {
 		req, _ := http.NewRequest(http.MethodDelete, srv.URL+"/prices", nil)
 		r := do(t, key, req)
 		wantProblem(t, r, 405, "method_not_allowed", "GET")
-		if got := r.header.Get("Allow"); got != "GET" {
-			t.Fatalf("Allow: got %q, want GET", got)
+		if got := r.header.Get("Allow"); got != "GET, HEAD" {
+			t.Fatalf("Allow: got %q, want GET, HEAD", got)
 		}
 	})
 	for _, tc := range []struct {
@@ -485,7 +488,8 @@ func TestExport(t *testing.T) {
 		t.Fatalf("status: got %d\n%s", r.status, r.body)
 	}
 	want := "date,store_id,banner,province,external_sku,upc,name,brand,size,category,price,regular_price,on_promo,promo_ends,currency\r\n" +
-		"2026-11-19,maxi-q,maxi,QC,M1,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs,5.49,5.49,false,,CAD\r\n"
+		"2026-11-19,maxi-q,maxi,QC,M1,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs,5.49,5.49,false,,CAD\r\n" +
+		"2026-11-19,maxi-q,maxi,QC,M2,068000000178,Root Beer <Diet> & Cream,A&W,355 mL,Beverages,1.99,1.99,false,,CAD\r\n"
 	if got := string(r.body); got != want && got != strings.ReplaceAll(want, "\r\n", "\n") {
 		t.Errorf("csv:\n got %q\nwant %q", got, want)
 	}
@@ -523,7 +527,7 @@ func TestExport(t *testing.T) {
 		{"ErrDataset", "dataset=prices", "dataset"},
 		{"ErrDates", "from=2026-11-19&to=2026-11-01", "from"},
 		{"ErrTwice", "format=csv&format=json", "format is given 2 times"},
-		{"ErrCategory", "category=Toys", `category "Toys" is not in the catalogue: want one of Dairy & Eggs`},
+		{"ErrCategory", "category=Toys", `category "Toys" is not in the catalogue: want one of Beverages, Dairy & Eggs`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := get(t, key, "/b2b/export?"+tc.query)
@@ -565,5 +569,85 @@ func TestExportOutlivesWriteTimeout(t *testing.T) {
 	r := do(t, key, req)
 	if r.status != http.StatusOK || !strings.Contains(string(r.body), "2026-11-19,maxi-q,maxi,QC,M1,") {
 		t.Fatalf("got %d:\n%s", r.status, r.body)
+	}
+}
+
+// TestNoHTMLEscaping: an answer is JSON for programs, not a page, so a
+// product's name is written as it is, not with \u0026 and \u003c.
+func TestNoHTMLEscaping(t *testing.T) {
+	key := newKey(t, "integration", 100)
+	for _, path := range []string{
+		"/price?banner=maxi&store=maxi-q&sku=M2",
+		"/prices?banner=maxi&store=maxi-q&q=root",
+		"/search?q=root+beer&province=QC",
+	} {
+		r := get(t, key, path)
+		if r.status != http.StatusOK {
+			t.Fatalf("%s: status %d: %s", path, r.status, r.body)
+		}
+		if !strings.Contains(string(r.body), `"Root Beer <Diet> & Cream"`) {
+			t.Errorf("%s: the name is escaped or missing: %s", path, r.body)
+		}
+	}
+}
+
+// TestRefusedBodiesMetered: a body refused for its size or type is a
+// metered request like any other refusal, whether its size was declared
+// (Content-Length) or found while reading (chunked).
+func TestRefusedBodiesMetered(t *testing.T) {
+	key := newKey(t, "integration", 3)
+	big := `{"name":"` + strings.Repeat("x", 1<<20) + `"}`
+	post := func(body io.Reader, length int64, contentType string) *reply {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/b2b/alerts", body)
+		req.ContentLength = length
+		req.Header.Set("Content-Type", contentType)
+		return do(t, key, req)
+	}
+	for i, tc := range []struct {
+		r      *reply
+		status int
+	}{
+		{post(strings.NewReader(big), int64(len(big)), "application/json"), 413},
+		{post(io.MultiReader(strings.NewReader(big)), -1, "application/json"), 413},
+		{post(strings.NewReader(`{}`), 2, "text/plain"), 415},
+		{post(strings.NewReader(big), int64(len(big)), "application/json"), 429},
+	} {
+		if tc.r.status != tc.status {
+			t.Fatalf("call %d: status %d, want %d: %s", i+1, tc.r.status, tc.status, tc.r.body)
+		}
+		if got, want := tc.r.header.Get("X-Quota-Remaining"), strconv.Itoa(max(2-i, 0)); got != want {
+			t.Errorf("call %d: X-Quota-Remaining %q, want %q", i+1, got, want)
+		}
+	}
+}
+
+// TestHead: a GET path answers HEAD with the GET's status and headers and
+// no body, metered like the GET; HEAD of an export reads no row.
+func TestHead(t *testing.T) {
+	key := newKey(t, "integration", 10)
+	head := func(path string) *reply {
+		req, _ := http.NewRequest(http.MethodHead, srv.URL+path, nil)
+		return do(t, key, req)
+	}
+	g := get(t, key, "/price?banner=maxi&store=maxi-q&sku=M1")
+	h := head("/price?banner=maxi&store=maxi-q&sku=M1")
+	if h.status != 200 || len(h.body) != 0 {
+		t.Fatalf("HEAD /price: %d with %d bytes of body", h.status, len(h.body))
+	}
+	if got, want := h.header.Get("Content-Length"), strconv.Itoa(len(g.body)); got != want {
+		t.Errorf("HEAD /price: Content-Length %q, want the GET's %q", got, want)
+	}
+	if got := h.header.Get("X-Quota-Remaining"); got != "8" {
+		t.Errorf("HEAD /price: X-Quota-Remaining %q, want 8 (the GET then the HEAD counted)", got)
+	}
+	e := head("/b2b/export?format=csv&dataset=observations&province=QC&from=2026-11-01&to=2026-11-19")
+	if e.status != 200 || e.header.Get("Content-Disposition") == "" || len(e.body) != 0 {
+		t.Errorf("HEAD /b2b/export: %d, Content-Disposition %q, %d bytes", e.status, e.header.Get("Content-Disposition"), len(e.body))
+	}
+	if h := head("/price?banner=maxi&store=maxi-q"); h.status != 400 {
+		t.Errorf("HEAD /price without sku: %d, want 400", h.status)
+	}
+	if h := head("/openapi.json"); h.status != 200 {
+		t.Errorf("HEAD /openapi.json: %d", h.status)
 	}
 }

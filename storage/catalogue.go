@@ -41,6 +41,20 @@ func (t *Tx) Store(id string, s *Store) (bool, error) {
 	return true, decodeStore(id, v, s)
 }
 
+// StoreIs reports whether a store with the given id exists and, if so,
+// whether it belongs to banner, without decoding the rest of it: the
+// check of every query about one store.
+func (t *Tx) StoreIs(id, banner string) (found, ofBanner bool, err error) {
+	v := t.stores().Get([]byte(id))
+	if v == nil {
+		return false, false, nil
+	}
+	d := dec{b: v}
+	d.u32() // Ord
+	b := d.raw()
+	return true, string(b) == banner, d.err
+}
+
 // PutStore writes s, assigning s.Ord when the store is new, and keeps the
 // listing of active stores by province and banner in step.
 func (t *Tx) PutStore(s *Store) error {
@@ -151,6 +165,18 @@ func (t *Tx) Product(gtin string, p *Product) (bool, error) {
 	d := dec{b: v}
 	*p = Product{GTIN: gtin, Name: d.str(), Brand: d.str(), Size: d.str(), Category: d.str(), FirstSeen: int32(d.varint())}
 	return true, d.err
+}
+
+// ProductName reads the name of the product with the given GTIN, and
+// nothing else of it.
+func (t *Tx) ProductName(gtin string) (string, bool, error) {
+	v := t.products().Get([]byte(gtin))
+	if v == nil {
+		return "", false, nil
+	}
+	d := dec{b: v}
+	name := d.str()
+	return name, true, d.err
 }
 
 // ForEachProduct calls fn for every product of the catalogue, by GTIN.

@@ -56,6 +56,22 @@ func (d *dec) varint() int64 {
 
 func (d *dec) u32() uint32 { return uint32(d.uvarint()) }
 
+// raw returns the next string's bytes without copying them: valid only
+// as long as the transaction that read them.
+func (d *dec) raw() []byte {
+	n := d.uvarint()
+	if d.err != nil {
+		return nil
+	}
+	if uint64(len(d.b)) < n {
+		d.err = errCorrupt
+		return nil
+	}
+	s := d.b[:n:n]
+	d.b = d.b[n:]
+	return s
+}
+
 func (d *dec) str() string {
 	n := d.uvarint()
 	if d.err != nil {

@@ -31,6 +31,8 @@
 //	alertevents account 0x00 (MaxUint64-id)(8) -> AlertEvent, newest first
 //	alertfired account 0x00 rule id(8) day(4) -> event id: one event per
 //	           rule and observation day
+//	catdays, shelf, promos, promodates: the analytics aggregates (see
+//	           analytics.go)
 //
 // Values are compact varint encodings, private to this package and
 // versioned by FormatVersion.
@@ -53,9 +55,13 @@ import (
 
 // FormatVersion is the on-disk format this package reads and writes.
 //
-// Version 2 stores a series in blocks of 16 days (version 1: one record a
-// day); a writable Open converts a version 1 file.
-const FormatVersion = 2
+// Version 2 stored a series in blocks of 16 days (version 1: one record a
+// day). Version 3 adds the analytics aggregates, derived at import from
+// what each observation row carried: Open refuses a version 1 or 2 file
+// with ErrFormat and a message to rebuild it (grocery demo, or an import
+// into a new file), since only the import's derive step (package grocery)
+// knows how to build them.
+const FormatVersion = 3
 
 // Bucket names.
 var (
@@ -79,11 +85,16 @@ var (
 	bucketAlertWatch  = []byte("alertwatch")
 	bucketAlertEvents = []byte("alertevents")
 	bucketAlertFired  = []byte("alertfired")
+	// Analytics aggregates, format version 3.
+	bucketCatDays    = []byte("catdays")
+	bucketShelf      = []byte("shelf")
+	bucketPromos     = []byte("promos")
+	bucketPromoDates = []byte("promodates")
 
 	allBuckets = [][]byte{bucketMeta, bucketStores, bucketStoreLoc, bucketProducts, bucketSKUs,
 		bucketGTINSKUs, bucketSeries, bucketOffers, bucketTokens, bucketLatest, bucketStoreDays,
 		bucketAccounts, bucketKeys, bucketUsage, bucketAlertRules, bucketAlertWatch, bucketAlertEvents,
-		bucketAlertFired}
+		bucketAlertFired, bucketCatDays, bucketShelf, bucketPromos, bucketPromoDates}
 
 	keyFormat = []byte("format")
 	keyAsOf   = []byte("asof")
@@ -233,8 +244,8 @@ func checkFormat(tx *bolt.Tx) error {
 	if len(v) != 4 {
 		return ErrNotDataFile
 	}
-	if n := binary.BigEndian.Uint32(v); n == 1 {
-		return fmt.Errorf("%w: version 1, this program reads version %d: open it once for writing (grocery import, serve or keys) to convert it", ErrFormat, FormatVersion)
+	if n := binary.BigEndian.Uint32(v); n == 1 || n == 2 {
+		return fmt.Errorf("%w: version %d, this program reads version %d, which adds the analytics aggregates: rebuild the file with grocery demo, or import your stores and observations files into a new data file", ErrFormat, n, FormatVersion)
 	} else if n != FormatVersion {
 		return fmt.Errorf("%w: version %d, this program reads version %d", ErrFormat, n, FormatVersion)
 	}
@@ -246,12 +257,18 @@ func checkFormat(tx *bolt.Tx) error {
 	return nil
 }
 
+// checkVersion refuses a file of another format version.
+func checkVersion(tx *bolt.Tx) error {
+	if v := tx.Bucket(bucketMeta).Get(keyFormat); len(v) == 4 && binary.BigEndian.Uint32(v) != FormatVersion {
+		return checkFormat(tx)
+	}
+	return nil
+}
+
 func initBuckets(tx *bolt.Tx) error {
 	if tx.Bucket(bucketMeta) != nil {
-		if v := tx.Bucket(bucketMeta).Get(keyFormat); len(v) == 4 && binary.BigEndian.Uint32(v) == 1 {
-			if err := migrateV1(tx); err != nil {
-				return fmt.Errorf("converting the data file from format version 1: %w", err)
-			}
+		if err := checkVersion(tx); err != nil {
+			return err // an older format: no bucket is created in it
 		}
 		// Buckets added within this format version are created on the
 		// first writable open of an older file.
@@ -340,11 +357,15 @@ const (
 	idAlertWatch
 	idAlertEvents
 	idAlertFired
+	idCatDays
+	idShelf
+	idPromos
+	idPromoDates
 )
 
 var bucketIDs = [...]int{idMeta, idStores, idStoreLoc, idProducts, idSKUs, idGTINSKUs, idSeries, idOffers,
 	idTokens, idLatest, idStoreDays, idAccounts, idKeys, idUsage, idAlertRules, idAlertWatch, idAlertEvents,
-	idAlertFired}
+	idAlertFired, idCatDays, idShelf, idPromos, idPromoDates}
 
 func (db *DB) newTx(tx *bolt.Tx) *Tx { return &Tx{tx: tx, names: &db.names} }
 
@@ -375,6 +396,10 @@ func (t *Tx) alertRules() *bolt.Bucket  { return t.b(idAlertRules) }
 func (t *Tx) alertWatch() *bolt.Bucket  { return t.b(idAlertWatch) }
 func (t *Tx) alertEvents() *bolt.Bucket { return t.b(idAlertEvents) }
 func (t *Tx) alertFired() *bolt.Bucket  { return t.b(idAlertFired) }
+func (t *Tx) catDays() *bolt.Bucket     { return t.b(idCatDays) }
+func (t *Tx) shelf() *bolt.Bucket       { return t.b(idShelf) }
+func (t *Tx) promos() *bolt.Bucket      { return t.b(idPromos) }
+func (t *Tx) promoDates() *bolt.Bucket  { return t.b(idPromoDates) }
 
 // alloc returns n bytes that stay valid for the life of the transaction, as
 // bbolt requires of keys and values passed to Put. Carving them from a slab
@@ -430,7 +455,7 @@ func hasPrefix(k, prefix []byte) bool { return k != nil && bytes.HasPrefix(k, pr
 // leaves every page half empty; at 90% a page still takes some growth
 // before it splits again.
 func (t *Tx) Packed() {
-	for _, id := range []int{idStores, idStoreLoc, idProducts, idSKUs, idGTINSKUs, idSeries, idOffers, idTokens, idLatest, idStoreDays} {
+	for _, id := range []int{idStores, idStoreLoc, idProducts, idSKUs, idGTINSKUs, idSeries, idOffers, idTokens, idLatest, idStoreDays, idCatDays, idShelf, idPromos, idPromoDates} {
 		t.b(id).FillPercent = 0.9
 	}
 }

@@ -285,81 +285,48 @@ func TestSeriesCompact(t *testing.T) {
 	}
 }
 
-// TestMigrateV1 builds a format 1 file (one record per series day) and
-// checks that a read-only open refuses it and a writable open converts it.
-func TestMigrateV1(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "v1.db")
-	db, err := storage.Open(path, storage.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-	want := []storage.Day{
-		{Date: 20000, Count: 2, Min: 399, Median: 450, Max: 500, Entries: []storage.Entry{
-			{Store: 1, Price: 399, Regular: 499, PromoEnd: 20006}, {Store: 7, Price: 500, Regular: 500}}},
-		{Date: 20015, Count: 1, Min: 499, Median: 499, Max: 499, Entries: []storage.Entry{{Store: 7, Price: 499, Regular: 499}}},
-		{Date: 20016, Count: 3, Min: 100, Median: 150, Max: 900, Entries: []storage.Entry{
-			{Store: 2, Price: 900, Regular: 900}, {Store: 3, Price: 100, Regular: 100}, {Store: 4, Price: 150, Regular: 200}}},
-	}
-	b, err := bolt.Open(path, 0o600, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = b.Update(func(tx *bolt.Tx) error {
-		if err := tx.DeleteBucket([]byte("dayblocks")); err != nil {
-			return err
-		}
-		series, err := tx.CreateBucket([]byte("series"))
+// TestOldFormatRefused checks that a file of format 1 or 2 (without the
+// analytics aggregates of format 3) is refused by every open, read-only
+// or not, with a message saying how to rebuild it, and left unchanged.
+func TestOldFormatRefused(t *testing.T) {
+	for _, v := range []uint32{1, 2} {
+		path := filepath.Join(t.TempDir(), "old.db")
+		db, err := storage.Open(path, storage.Options{})
 		if err != nil {
-			return err
+			t.Fatal(err)
 		}
-		for _, d := range want {
-			v := binary.AppendUvarint(nil, uint64(d.Count))
-			v = binary.AppendUvarint(binary.AppendUvarint(binary.AppendUvarint(v, uint64(d.Min)), uint64(d.Median)), uint64(d.Max))
-			prev := uint32(0)
-			for _, e := range d.Entries {
-				v = binary.AppendUvarint(v, uint64(e.Store-prev))
-				v = binary.AppendUvarint(binary.AppendUvarint(v, uint64(e.Price)), uint64(e.Regular-e.Price))
-				pe := uint64(0)
-				if e.PromoEnd != 0 {
-					pe = uint64(e.PromoEnd-d.Date) + 1
-				}
-				v = binary.AppendUvarint(v, pe)
-				prev = e.Store
-			}
-			k := binary.BigEndian.AppendUint32([]byte("loblaws\x00A_EA\x00ON"), uint32(d.Date))
-			if err := series.Put(k, v); err != nil {
+		db.Close()
+		b, err := bolt.Open(path, 0o600, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = b.Update(func(tx *bolt.Tx) error {
+			if err := tx.DeleteBucket([]byte("catdays")); err != nil {
 				return err
 			}
+			return tx.Bucket([]byte("meta")).Put([]byte("format"), binary.BigEndian.AppendUint32(nil, v))
+		})
+		b.Close()
+		if err != nil {
+			t.Fatal(err)
 		}
-		return tx.Bucket([]byte("meta")).Put([]byte("format"), binary.BigEndian.AppendUint32(nil, 1))
-	})
-	b.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := storage.Open(path, storage.Options{ReadOnly: true}); !errors.Is(err, storage.ErrFormat) || !strings.Contains(err.Error(), "open it once for writing") {
-		t.Fatalf("read-only: got %v, want ErrFormat saying to open it for writing", err)
-	}
-	db, err = storage.Open(path, storage.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	var got []storage.Day
-	err = db.View(func(tx *storage.Tx) error {
-		return tx.Series("loblaws", "A_EA", "ON", 0, 1<<30, true, false, func(d *storage.Day) error {
-			c := *d
-			c.Entries = append([]storage.Entry(nil), d.Entries...)
-			got = append(got, c)
+		for _, ro := range []bool{true, false} {
+			_, err := storage.Open(path, storage.Options{ReadOnly: ro})
+			if !errors.Is(err, storage.ErrFormat) || !strings.Contains(err.Error(), "grocery demo") || !strings.Contains(err.Error(), fmt.Sprintf("version %d,", v)) {
+				t.Fatalf("version %d, read-only %v: got %v, want ErrFormat saying to rebuild with grocery demo", v, ro, err)
+			}
+		}
+		b, err = bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = b.View(func(tx *bolt.Tx) error {
+			if tx.Bucket([]byte("catdays")) != nil {
+				t.Errorf("version %d: a refused open created a bucket", v)
+			}
 			return nil
 		})
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Fatalf("migrated series (-want +got):\n%s", diff)
+		b.Close()
 	}
 }
 

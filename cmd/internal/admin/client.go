@@ -165,6 +165,13 @@ func (c *Client) ListReferenceStores(ctx context.Context, in grocery.StoresInput
 	return res, nil
 }
 
+// ExecutiveBrief calls Service.ExecutiveBrief on the server, with the
+// alert events of the account ctx acts for if any, and returns its result
+// or its error, or one wrapping ErrNoAdmin when nothing answers.
+func (c *Client) ExecutiveBrief(ctx context.Context, in grocery.BriefInput) (*grocery.Brief, error) {
+	return ask[grocery.Brief](ctx, c, forAccount(ctx, "/v1/brief"), in)
+}
+
 // forAccount adds the account ctx acts for (grocery.NewContextWithAccount)
 // to path as its account parameter.
 func forAccount(ctx context.Context, path string) string {
@@ -386,4 +393,39 @@ func (c *Client) answerError(resp *http.Response) error {
 		return grocery.Errorf(grocery.ECONFLICT, "the server holding the data file (on %s) is older than this command and cannot answer it: restart the server", c.path)
 	}
 	return &grocery.Error{Code: e.Code, Message: e.Message, Next: e.Next}
+}
+
+// GeographicPrices calls Service.GeographicPrices on the server and
+// returns its result or its error (EINVALID, ENOTFOUND), or one wrapping
+// ErrNoAdmin when nothing answers.
+func (c *Client) GeographicPrices(ctx context.Context, in grocery.GeoPricesInput) (*grocery.GeoPricesResult, error) {
+	return ask[grocery.GeoPricesResult](ctx, c, "/v1/report/geographic_prices", in)
+}
+
+// RegionalComparison calls Service.RegionalComparison on the server and
+// returns its result or its error (EINVALID, ENOTFOUND), or one wrapping
+// ErrNoAdmin when nothing answers.
+func (c *Client) RegionalComparison(ctx context.Context, in grocery.RegionalInput) (*grocery.RegionalResult, error) {
+	return ask[grocery.RegionalResult](ctx, c, "/v1/report/regional_comparison", in)
+}
+
+// CompetitiveBenchmark calls Service.CompetitiveBenchmark on the server
+// and returns its result or its error (EINVALID), or one wrapping
+// ErrNoAdmin when nothing answers.
+func (c *Client) CompetitiveBenchmark(ctx context.Context, in grocery.BenchmarkInput) (*grocery.BenchmarkResult, error) {
+	return ask[grocery.BenchmarkResult](ctx, c, "/v1/report/competitive_benchmark", in)
+}
+
+// BrandInsights calls Service.BrandInsights on the server and returns its
+// result or its error (EINVALID), or one wrapping ErrNoAdmin when nothing
+// answers.
+func (c *Client) BrandInsights(ctx context.Context, in grocery.BrandInput) (*grocery.BrandResult, error) {
+	return ask[grocery.BrandResult](ctx, c, "/v1/report/brand_insights", in)
+}
+
+// CompareBasket calls Service.CompareBasket on the server and returns its
+// result or its error (EINVALID), or one wrapping ErrNoAdmin when nothing
+// answers.
+func (c *Client) CompareBasket(ctx context.Context, in grocery.BasketInput) (*grocery.BasketResult, error) {
+	return ask[grocery.BasketResult](ctx, c, "/v1/report/basket", in)
 }

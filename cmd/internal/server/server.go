@@ -11,7 +11,9 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"path"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -66,6 +68,7 @@ func Run(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return err
 	}
+	tuneGC(os.Getenv("GOGC"))
 	defer func() {
 		if err := svc.Close(); err != nil {
 			log.Error("closing the data file", "err", err)
@@ -272,4 +275,20 @@ func recoverPanics(log *slog.Logger, next http.Handler) http.Handler {
 		}()
 		next.ServeHTTP(w, r)
 	})
+}
+
+// ServeGOGC is the garbage collector's target a server runs with when the
+// GOGC environment variable does not set one: the price data lives in
+// bbolt's memory map, not on the heap, so the live heap is a few MB and
+// Go's default of 100 collects after every few MB of garbage, tens of
+// times a second under load. 400 lets the heap grow to five times its live
+// size between collections: a few tens of MB more for a fifth of the
+// collections.
+const ServeGOGC = 400
+
+// tuneGC sets ServeGOGC unless gogc (the GOGC environment variable) is set.
+func tuneGC(gogc string) {
+	if gogc == "" {
+		debug.SetGCPercent(ServeGOGC)
+	}
 }

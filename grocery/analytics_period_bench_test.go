@@ -1,0 +1,54 @@
+package grocery
+
+import (
+	"context"
+	"os"
+	"slices"
+	"testing"
+	"time"
+)
+
+// benchPeriod runs fn on the large demo set named by GROCERY_BENCH_DB
+// (build it with grocery demo --scale large) and reports its p50.
+func benchPeriod(b *testing.B, fn func(svc *Service) error) {
+	path := os.Getenv("GROCERY_BENCH_DB")
+	if path == "" {
+		b.Skip("GROCERY_BENCH_DB names no large demo file")
+	}
+	svc, err := Open(path, &Options{ReadOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer svc.Close()
+	var times []time.Duration
+	for b.Loop() {
+		t := time.Now()
+		if err := fn(svc); err != nil {
+			b.Fatal(err)
+		}
+		times = append(times, time.Since(t))
+	}
+	slices.Sort(times)
+	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50-ms")
+}
+
+func BenchmarkCategoryReport(b *testing.B) {
+	benchPeriod(b, func(svc *Service) error {
+		_, err := svc.CategoryReport(context.Background(), CategoryReportInput{Province: "ON"})
+		return err
+	})
+}
+
+func BenchmarkPromoCalendar(b *testing.B) {
+	benchPeriod(b, func(svc *Service) error {
+		_, err := svc.PromoCalendar(context.Background(), PromoCalendarInput{Province: "ON", Category: "Dairy & Eggs"})
+		return err
+	})
+}
+
+func BenchmarkNewOnShelf(b *testing.B) {
+	benchPeriod(b, func(svc *Service) error {
+		_, err := svc.NewOnShelf(context.Background(), NewOnShelfInput{Province: "ON"})
+		return err
+	})
+}

@@ -1,0 +1,59 @@
+package restserver
+
+import (
+	"net/http"
+
+	"github.com/grocerydata/grocery/grocery"
+)
+
+// categoryReport answers GET /b2b/category_report?province=[&banner=&category=&period=].
+func (s *server) categoryReport(w http.ResponseWriter, r *http.Request) error {
+	var p params
+	p.parse(r.URL.RawQuery)
+	in := grocery.CategoryReportInput{Province: p.str("province"), Banner: p.str("banner"), Category: p.str("category"), Period: p.str("period")}
+	if p.err != nil {
+		return p.err
+	}
+	res, err := s.svc.CategoryReport(r.Context(), in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, res)
+}
+
+// promoCalendar answers GET /b2b/promo_calendar?province=[&banner=&category=&from=&to=&limit=&offset=].
+func (s *server) promoCalendar(w http.ResponseWriter, r *http.Request) error {
+	var p params
+	p.parse(r.URL.RawQuery)
+	in := grocery.PromoCalendarInput{Province: p.str("province"), Banner: p.str("banner"), Category: p.str("category"),
+		From: p.str("from"), To: p.str("to")}
+	in.Limit, in.Offset = p.page()
+	if p.err != nil {
+		return p.err
+	}
+	res, err := s.svc.PromoCalendar(r.Context(), in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, res)
+}
+
+// newOnShelf answers GET /b2b/new_on_shelf?province=[&banner=&category=&days=&limit=&offset=].
+func (s *server) newOnShelf(w http.ResponseWriter, r *http.Request) error {
+	var p params
+	p.parse(r.URL.RawQuery)
+	in := grocery.NewOnShelfInput{Province: p.str("province"), Banner: p.str("banner"), Category: p.str("category"),
+		Days: p.int("days", 14, "1 to 365")}
+	in.Limit, in.Offset = p.page()
+	if p.err != nil {
+		return p.err
+	}
+	if in.Days < 1 || in.Days > 365 {
+		return grocery.Errorf(grocery.EINVALID, "days %d is out of range: want 1 to 365 (default 14)", in.Days)
+	}
+	res, err := s.svc.NewOnShelf(r.Context(), in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, res)
+}

@@ -1,0 +1,477 @@
+package storage
+
+import (
+	"bytes"
+	"encoding/binary"
+	"slices"
+	"strings"
+)
+
+// Analytics aggregates (format version 3). Package grocery derives them in
+// the import transaction (its writer's derive step) and reads them for the
+// time-based analytics; their meaning is grocery's, their bytes are ours.
+//
+//	catdays    province(2) category 0x00 banner 0x00 day(4) -> CatDay: every
+//	           observation of the day of the banner's SKUs of a category
+//	           in the province, as multisets (so that a corrected
+//	           observation can be taken out again and a median read)
+//	shelf      province(2) banner 0x00 sku -> Shelf: a banner SKU's first
+//	           and last observation day in the province, its first price
+//	promos     banner 0x00 sku 0x00 province(2) start(4) -> Promo
+//	promodates province(2) start(4) banner 0x00 sku -> Promo (a copy, for
+//	           reading a province's promotions by date)
+
+// CatObs is one observation as the category aggregates count it.
+type CatObs struct {
+	Store uint32 // Store.Ord
+	Price uint32 // cents
+	Unit  uint32 // unit price in hundredths of a cent << 2 | basis (1..3); 0 when none
+	Promo bool
+}
+
+// CatDayKey names one category aggregate.
+type CatDayKey struct {
+	Province, Category, Banner string
+	Day                        int32
+}
+
+// StoreCount is how many observations of an aggregate a store made.
+type StoreCount struct {
+	Store uint32
+	N     uint32
+}
+
+// CatDay is one day of a category's observations under a banner in a
+// province. Prices, Units and Stores are sorted; Count, Promo and Sum
+// are read without decoding them.
+type CatDay struct {
+	Count  uint32 // observations
+	Promo  uint32 // of which on promotion
+	Sum    uint64 // of Prices, in cents
+	Prices []uint32
+	Units  []uint32 // as CatObs.Unit, only those not 0
+	Stores []StoreCount
+}
+
+func catDayKey(k *CatDayKey) []byte {
+	b := make([]byte, 0, 2+len(k.Category)+len(k.Banner)+6)
+	return appendDay(appendStr0(appendStr0(append(b, k.Province...), k.Category), k.Banner), k.Day)
+}
+
+func encodeSorted(e enc, v []uint32) enc {
+	var buf [512]byte
+	body := enc(buf[:0])
+	prev := uint32(0)
+	for _, x := range v {
+		body = body.uvarint(uint64(x - prev))
+		prev = x
+	}
+	return append(e.uvarint(uint64(len(v))).uvarint(uint64(len(body))), body...)
+}
+
+func decodeSorted(d *dec, dst []uint32, want bool) []uint32 {
+	n, size := d.uvarint(), d.uvarint()
+	if d.err != nil || uint64(len(d.b)) < size {
+		d.err = errCorrupt
+		return dst
+	}
+	body := dec{b: d.b[:size]}
+	d.b = d.b[size:]
+	if !want {
+		return dst
+	}
+	prev := uint32(0)
+	for i := uint64(0); i < n && body.err == nil; i++ {
+		prev += body.u32()
+		dst = append(dst, prev)
+	}
+	if body.err != nil || len(body.b) != 0 {
+		d.err = errCorrupt
+	}
+	return dst
+}
+
+func encodeCatDay(c *CatDay) []byte {
+	e := enc(make([]byte, 0, 16+3*len(c.Prices)+2*len(c.Stores))).
+		uvarint(uint64(c.Count)).uvarint(uint64(c.Promo)).uvarint(c.Sum)
+	e = encodeSorted(e, c.Prices)
+	e = encodeSorted(e, c.Units)
+	e = e.uvarint(uint64(len(c.Stores)))
+	prev := uint32(0)
+	for _, s := range c.Stores {
+		e = e.uvarint(uint64(s.Store - prev)).uvarint(uint64(s.N))
+		prev = s.Store
+	}
+	return e
+}
+
+// decodeCatDay decodes v into c, reusing its slices; with lists false it
+// decodes Count, Promo and Sum only.
+func decodeCatDay(v []byte, c *CatDay, lists bool) error {
+	d := dec{b: v}
+	c.Count, c.Promo, c.Sum = d.u32(), d.u32(), d.uvarint()
+	c.Prices, c.Units, c.Stores = c.Prices[:0], c.Units[:0], c.Stores[:0]
+	if !lists {
+		return d.err
+	}
+	c.Prices = decodeSorted(&d, c.Prices, true)
+	c.Units = decodeSorted(&d, c.Units, true)
+	n := d.uvarint()
+	prev := uint32(0)
+	for i := uint64(0); i < n && d.err == nil; i++ {
+		prev += d.u32()
+		c.Stores = append(c.Stores, StoreCount{prev, d.u32()})
+	}
+	if d.err == nil && len(d.b) != 0 {
+		d.err = errCorrupt
+	}
+	return d.err
+}
+
+// removeOne removes one x from sorted v, if there.
+func removeOne(v []uint32, x uint32) []uint32 {
+	if i, ok := slices.BinarySearch(v, x); ok {
+		return slices.Delete(v, i, i+1)
+	}
+	return v
+}
+
+// UpdateCatDay takes the observations of remove out of a category
+// aggregate and adds those of add (a correction is one of each), deleting
+// the aggregate when nothing is left.
+func (t *Tx) UpdateCatDay(k *CatDayKey, add, remove []CatObs) error {
+	key := catDayKey(k)
+	var c CatDay
+	if v := t.catDays().Get(key); v != nil {
+		if err := decodeCatDay(v, &c, true); err != nil {
+			return err
+		}
+	}
+	stores := func(s uint32, delta int) {
+		i, ok := slices.BinarySearchFunc(c.Stores, s, func(x StoreCount, s uint32) int { return cmpU32(x.Store, s) })
+		switch {
+		case ok && delta < 0 && c.Stores[i].N <= 1:
+			c.Stores = slices.Delete(c.Stores, i, i+1)
+		case ok:
+			c.Stores[i].N = uint32(int(c.Stores[i].N) + delta)
+		case delta > 0:
+			c.Stores = slices.Insert(c.Stores, i, StoreCount{s, 1})
+		}
+	}
+	for _, o := range remove {
+		n := len(c.Prices)
+		if c.Prices = removeOne(c.Prices, o.Price); len(c.Prices) == n {
+			continue // not there: nothing to take out
+		}
+		c.Count--
+		c.Sum -= uint64(o.Price)
+		if o.Promo && c.Promo > 0 {
+			c.Promo--
+		}
+		if o.Unit != 0 {
+			c.Units = removeOne(c.Units, o.Unit)
+		}
+		stores(o.Store, -1)
+	}
+	for _, o := range add {
+		i, _ := slices.BinarySearch(c.Prices, o.Price)
+		c.Prices = slices.Insert(c.Prices, i, o.Price)
+		c.Count++
+		c.Sum += uint64(o.Price)
+		if o.Promo {
+			c.Promo++
+		}
+		if o.Unit != 0 {
+			i, _ := slices.BinarySearch(c.Units, o.Unit)
+			c.Units = slices.Insert(c.Units, i, o.Unit)
+		}
+		stores(o.Store, 1)
+	}
+	if c.Count == 0 {
+		return t.catDays().Delete(key)
+	}
+	return t.put(t.catDays(), key, encodeCatDay(&c))
+}
+
+func cmpU32(a, b uint32) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// CatDays calls fn for each category aggregate of province from day
+// 'from' to 'to' inclusive, of one category when category is not "" and
+// of one banner when banner is not "", in key order (category, banner,
+// day). With lists false only CatDay's Count, Promo and Sum are decoded.
+// fn may keep k and c only until it returns; it stops the scan by
+// returning ErrStop.
+func (t *Tx) CatDays(province, category, banner string, from, to int32, lists bool, fn func(k *CatDayKey, c *CatDay) error) error {
+	prefix := append([]byte(nil), province...)
+	if category != "" {
+		prefix = appendStr0(prefix, category)
+	}
+	var (
+		k    CatDayKey
+		c    CatDay
+		seek = make([]byte, 0, 64)
+		cur  []byte
+	)
+	cursor := t.catDays().Cursor()
+	for key, v := cursor.Seek(prefix); hasPrefix(key, prefix); {
+		if len(key) < 8 {
+			return errCorrupt
+		}
+		gp := key[:len(key)-4] // province category 0x00 banner 0x00
+		day := int32(binary.BigEndian.Uint32(key[len(key)-4:]))
+		if !bytes.Equal(gp, cur) {
+			cat, rest, ok := bytes.Cut(gp[2:], []byte{0})
+			if !ok || len(rest) == 0 || rest[len(rest)-1] != 0 {
+				return errCorrupt
+			}
+			b := rest[:len(rest)-1]
+			if banner != "" && string(b) != banner {
+				key, v = cursor.Seek(append(append(seek[:0], gp...), 0xff, 0xff, 0xff, 0xff))
+				continue
+			}
+			cur = append(cur[:0], gp...)
+			k = CatDayKey{Province: t.names.get(key[:2]), Category: t.names.get(cat), Banner: t.names.get(b)}
+		}
+		switch {
+		case day < from:
+			key, v = cursor.Seek(appendDay(append(seek[:0], gp...), from))
+			continue
+		case day > to:
+			key, v = cursor.Seek(append(append(seek[:0], gp...), 0xff, 0xff, 0xff, 0xff))
+			continue
+		}
+		if err := decodeCatDay(v, &c, lists); err != nil {
+			return err
+		}
+		k.Day = day
+		if err := fn(&k, &c); err != nil {
+			return stopped(err)
+		}
+		key, v = cursor.Next()
+	}
+	return nil
+}
+
+// Shelf is a banner SKU's presence in a province's panel.
+type Shelf struct {
+	Banner, SKU     string
+	GTIN, Category  string // as linked when last written; "" when none
+	First, Last     int32  // first and last observation day
+	FirstPrice      uint32 // median price on the first day, cents
+	FirstStores     uint32 // stores that observed it on the first day
+	LastPrice       uint32 // median price on the last day, cents
+	LastRegular     uint32 // most common regular price on the last day, cents
+	LastPromoStores uint32 // stores that observed it on promotion on the last day
+}
+
+func shelfKey(province, banner, sku string) []byte {
+	b := make([]byte, 0, 3+len(banner)+len(sku))
+	return append(appendStr0(append(b, province...), banner), sku...)
+}
+
+// Shelf reads a banner SKU's presence in a province.
+func (t *Tx) Shelf(province, banner, sku string, s *Shelf) (bool, error) {
+	v := t.shelf().Get(shelfKey(province, banner, sku))
+	if v == nil {
+		return false, nil
+	}
+	return true, t.decodeShelf(banner, sku, v, s)
+}
+
+func (t *Tx) decodeShelf(banner, sku string, v []byte, s *Shelf) error {
+	d := dec{b: v}
+	*s = Shelf{Banner: banner, SKU: sku}
+	s.GTIN = d.str()
+	s.Category = t.names.get([]byte(d.str()))
+	s.First = int32(d.varint())
+	s.Last = s.First + int32(d.varint())
+	s.FirstPrice, s.FirstStores = d.u32(), d.u32()
+	s.LastPrice, s.LastRegular, s.LastPromoStores = d.u32(), d.u32(), d.u32()
+	return d.err
+}
+
+// PutShelf writes a banner SKU's presence in a province.
+func (t *Tx) PutShelf(province string, s *Shelf) error {
+	v := enc(make([]byte, 0, 48)).str(s.GTIN).str(s.Category).varint(int64(s.First)).varint(int64(s.Last - s.First)).
+		uvarint(uint64(s.FirstPrice)).uvarint(uint64(s.FirstStores)).
+		uvarint(uint64(s.LastPrice)).uvarint(uint64(s.LastRegular)).uvarint(uint64(s.LastPromoStores))
+	return t.put(t.shelf(), shelfKey(province, s.Banner, s.SKU), v)
+}
+
+// ShelfIn calls fn for each banner SKU observed in province, of one
+// banner when banner is not "", by banner and SKU. fn may keep s only
+// until it returns; it stops the scan by returning ErrStop.
+func (t *Tx) ShelfIn(province, banner string, fn func(s *Shelf) error) error {
+	prefix := []byte(province)
+	if banner != "" {
+		prefix = appendStr0(prefix, banner)
+	}
+	var s Shelf
+	c := t.shelf().Cursor()
+	for k, v := c.Seek(prefix); hasPrefix(k, prefix); k, v = c.Next() {
+		b, sku, ok := bytes.Cut(k[2:], []byte{0})
+		if !ok {
+			return errCorrupt
+		}
+		if err := t.decodeShelf(t.names.get(b), string(sku), v, &s); err != nil {
+			return err
+		}
+		if err := fn(&s); err != nil {
+			return stopped(err)
+		}
+	}
+	return nil
+}
+
+// Promo is one promotion event: a banner SKU observed on promotion in a
+// province on consecutive observation days.
+type Promo struct {
+	Banner, SKU, Province string
+	Start, End            int32  // first and last day observed on promotion
+	Regular, Price        uint32 // most common regular and promotional price, cents
+	Stores                uint32 // distinct stores that observed it on promotion
+	Days                  uint32 // observation days within the event
+}
+
+func promoKey(p *Promo) []byte {
+	return appendDay(seriesPrefix(p.Banner, p.SKU, p.Province), p.Start)
+}
+
+func promoDateKey(p *Promo) []byte {
+	b := make([]byte, 0, 7+len(p.Banner)+len(p.SKU))
+	return append(appendStr0(appendDay(append(b, p.Province...), p.Start), p.Banner), p.SKU...)
+}
+
+func encodePromo(p *Promo) []byte {
+	return enc(make([]byte, 0, 16)).varint(int64(p.End - p.Start)).uvarint(uint64(p.Regular)).
+		uvarint(uint64(p.Price)).uvarint(uint64(p.Stores)).uvarint(uint64(p.Days))
+}
+
+func decodePromo(v []byte, p *Promo) error {
+	d := dec{b: v}
+	p.End = p.Start + int32(d.varint())
+	p.Regular, p.Price, p.Stores, p.Days = d.u32(), d.u32(), d.u32(), d.u32()
+	return d.err
+}
+
+// PutPromos writes promotion events and their copies by date, each
+// bucket in its key order (bbolt appends to a node written in order, and
+// moves its tail on every write out of order).
+func (t *Tx) PutPromos(ps []Promo) error {
+	slices.SortFunc(ps, func(a, b Promo) int { return bytes.Compare(promoKey(&a), promoKey(&b)) })
+	for i := range ps {
+		if err := t.put(t.promos(), promoKey(&ps[i]), encodePromo(&ps[i])); err != nil {
+			return err
+		}
+	}
+	slices.SortFunc(ps, func(a, b Promo) int {
+		if c := strings.Compare(a.Province, b.Province); c != 0 {
+			return c
+		}
+		if a.Start != b.Start {
+			return cmpU32(uint32(a.Start), uint32(b.Start))
+		}
+		return bytes.Compare(promoDateKey(&a), promoDateKey(&b))
+	})
+	for i := range ps {
+		if err := t.put(t.promoDates(), promoDateKey(&ps[i]), encodePromo(&ps[i])); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// DeletePromosFrom removes the promotion events of a series that start on
+// or after day.
+func (t *Tx) DeletePromosFrom(banner, sku, province string, day int32) error {
+	prefix := seriesPrefix(banner, sku, province)
+	var dels []Promo
+	c := t.promos().Cursor()
+	for k, _ := c.Seek(appendDay(prefix[:len(prefix):len(prefix)], day)); hasPrefix(k, prefix) && len(k) == len(prefix)+4; k, _ = c.Next() {
+		dels = append(dels, Promo{Banner: banner, SKU: sku, Province: province, Start: int32(binary.BigEndian.Uint32(k[len(prefix):]))})
+	}
+	for i := range dels {
+		if err := t.promos().Delete(promoKey(&dels[i])); err != nil {
+			return err
+		}
+		if err := t.promoDates().Delete(promoDateKey(&dels[i])); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// LastPromoBefore reads the series' last promotion event that starts on
+// or before day.
+func (t *Tx) LastPromoBefore(banner, sku, province string, day int32, p *Promo) (bool, error) {
+	prefix := seriesPrefix(banner, sku, province)
+	c := t.promos().Cursor()
+	k, v := c.Seek(appendDay(prefix[:len(prefix):len(prefix)], day+1))
+	if k == nil {
+		k, v = c.Last()
+	} else {
+		k, v = c.Prev()
+	}
+	if !hasPrefix(k, prefix) || len(k) != len(prefix)+4 {
+		return false, nil
+	}
+	*p = Promo{Banner: banner, SKU: sku, Province: province, Start: int32(binary.BigEndian.Uint32(k[len(prefix):]))}
+	return true, decodePromo(v, p)
+}
+
+// PromosOf calls fn for each promotion event of a series starting from
+// 'from' to 'to' inclusive, by start.
+func (t *Tx) PromosOf(banner, sku, province string, from, to int32, fn func(p *Promo) error) error {
+	prefix := seriesPrefix(banner, sku, province)
+	hi := appendDay(prefix[:len(prefix):len(prefix)], to)
+	var p Promo
+	c := t.promos().Cursor()
+	for k, v := c.Seek(appendDay(prefix[:len(prefix):len(prefix)], from)); hasPrefix(k, prefix) && len(k) == len(prefix)+4 && bytes.Compare(k, hi) <= 0; k, v = c.Next() {
+		p = Promo{Banner: banner, SKU: sku, Province: province, Start: int32(binary.BigEndian.Uint32(k[len(prefix):]))}
+		if err := decodePromo(v, &p); err != nil {
+			return err
+		}
+		if err := fn(&p); err != nil {
+			return stopped(err)
+		}
+	}
+	return nil
+}
+
+// PromosIn calls fn for each promotion event of province that starts
+// from 'from' to 'to' inclusive, by start, banner and SKU. fn may keep p
+// only until it returns; it stops the scan by returning ErrStop.
+func (t *Tx) PromosIn(province string, from, to int32, fn func(p *Promo) error) error {
+	prefix := []byte(province)
+	var p Promo
+	c := t.promoDates().Cursor()
+	for k, v := c.Seek(appendDay(append([]byte(nil), province...), from)); hasPrefix(k, prefix); k, v = c.Next() {
+		if len(k) < 7 {
+			return errCorrupt
+		}
+		start := int32(binary.BigEndian.Uint32(k[2:6]))
+		if start > to {
+			return nil
+		}
+		b, sku, ok := bytes.Cut(k[6:], []byte{0})
+		if !ok {
+			return errCorrupt
+		}
+		p = Promo{Banner: t.names.get(b), SKU: string(sku), Province: t.names.get(k[:2]), Start: start}
+		if err := decodePromo(v, &p); err != nil {
+			return err
+		}
+		if err := fn(&p); err != nil {
+			return stopped(err)
+		}
+	}
+	return nil
+}
