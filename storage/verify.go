@@ -1,0 +1,175 @@
+package storage
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+)
+
+// ErrInconsistent means a check found the file's records disagreeing with
+// each other: an index entry naming a missing record, an offer without
+// observations, analytics that differ from a recomputation.
+var ErrInconsistent = errors.New("storage: inconsistent data file")
+
+func inconsistent(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrInconsistent}, args...)...)
+}
+
+// CheckIndexes checks that every index entry names a record that exists:
+// storeloc and latest their store, gtinskus its SKU and product (and the
+// SKU links back to the product), offers their product, SKU and at least
+// one stored block of the series (an offer is backed by observations),
+// tokens their product, shelf records a stored series, every promotion
+// its promodates copy and back, alertwatch entries their rule. It returns
+// an error wrapping ErrInconsistent naming the first entry that fails,
+// errCorrupt for a malformed key.
+func (t *Tx) CheckIndexes() error {
+	stores, skus, products := t.stores(), t.skus(), t.products()
+	hasSeries := func(banner, sku, province []byte) bool {
+		p := append(appendStr0(appendStr0(nil, string(banner)), string(sku)), province...)
+		k, _ := t.series().Cursor().Seek(p)
+		return hasPrefix(k, p) && len(k) == len(p)+4
+	}
+	c := t.storeLoc().Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		_, id, ok := bytes.Cut(k[min(2, len(k)):], []byte{0})
+		if !ok || stores.Get(id) == nil {
+			return inconsistent("storeloc %q names no store", k)
+		}
+	}
+	c = t.gtinSKUs().Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		if len(k) < 15 {
+			return errCorrupt
+		}
+		gtin, bs := k[:14], k[14:]
+		if products.Get(gtin) == nil {
+			return inconsistent("gtinskus %q names no product", k)
+		}
+		banner, sku, _ := bytes.Cut(bs, []byte{0})
+		var s SKU
+		if found, err := t.SKU(string(banner), string(sku), &s); err != nil {
+			return err
+		} else if !found || s.GTIN != string(gtin) {
+			return inconsistent("gtinskus %q names no SKU linked to its product", k)
+		}
+	}
+	c = t.offers().Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		if len(k) < 17 {
+			return errCorrupt
+		}
+		province, gtin, bs := k[:2], k[2:16], k[16:]
+		banner, sku, _ := bytes.Cut(bs, []byte{0})
+		if products.Get(gtin) == nil || skus.Get(bs) == nil {
+			return inconsistent("offer %q names no product or SKU", k)
+		}
+		if !hasSeries(banner, sku, province) {
+			return inconsistent("offer %q has no observations", k)
+		}
+	}
+	c = t.tokens().Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		if len(k) < 17 || products.Get(k[len(k)-14:]) == nil {
+			return inconsistent("token %q names no product", k)
+		}
+	}
+	c = t.latest().Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		id, _, ok := bytes.Cut(k, []byte{0})
+		if !ok || stores.Get(id) == nil {
+			return inconsistent("latest %q names no store", k)
+		}
+	}
+	c = t.shelf().Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		if len(k) < 3 {
+			return errCorrupt
+		}
+		banner, sku, _ := bytes.Cut(k[2:], []byte{0})
+		if !hasSeries(banner, sku, k[:2]) {
+			return inconsistent("shelf %q has no observations", k)
+		}
+	}
+	var p Promo
+	c = t.promos().Cursor()
+	n := 0
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		if err := decodePromoKey(k, v, &p); err != nil {
+			return err
+		}
+		if !bytes.Equal(t.promoDates().Get(promoDateKey(&p)), v) {
+			return inconsistent("promotion %q has no promodates copy", k)
+		}
+		n++
+	}
+	if m := t.promoDates().Stats().KeyN; m != n {
+		return inconsistent("%d promotions, %d promodates entries", n, m)
+	}
+	c = t.alertWatch().Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		rest, ok := []byte(nil), false
+		switch {
+		case len(k) > 3 && k[2] == 'g' && len(k) >= 17:
+			rest, ok = k[17:], true
+		case len(k) > 3 && k[2] == 's':
+			if _, r, found := bytes.Cut(k[3:], []byte{0}); found {
+				_, rest, ok = bytes.Cut(r, []byte{0})
+			}
+		}
+		if !ok || len(rest) < 9 || t.alertRules().Get(rest) == nil {
+			return inconsistent("alertwatch %q names no rule", k)
+		}
+	}
+	return nil
+}
+
+// decodePromoKey decodes a promos entry into p, for its promodates key.
+func decodePromoKey(k, v []byte, p *Promo) error {
+	// banner 0x00 sku 0x00 province(2) start(4)
+	banner, rest, ok := bytes.Cut(k, []byte{0})
+	if !ok || len(rest) < 7 {
+		return errCorrupt
+	}
+	sku, tail, ok := bytes.Cut(rest, []byte{0})
+	if !ok || len(tail) != 6 {
+		return errCorrupt
+	}
+	p.Banner, p.SKU, p.Province = string(banner), string(sku), string(tail[:2])
+	p.Start = int32(binary.BigEndian.Uint32(tail[2:]))
+	return decodePromo(v, p)
+}
+
+var analyticsIDs = [...]int{idCatDays, idShelf, idPromos, idPromoDates}
+
+// ForEachAnalytics calls fn with every entry of the analytics aggregates
+// (catdays, shelf, promos, promodates), bucket by bucket in key order, in
+// their stored bytes: for comparing them with a recomputation. fn may keep
+// k and v only until it returns.
+func (t *Tx) ForEachAnalytics(fn func(bucket string, k, v []byte) error) error {
+	for _, id := range analyticsIDs {
+		name := string(allBuckets[id])
+		if err := t.b(id).ForEach(func(k, v []byte) error { return fn(name, k, v) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ClearAnalytics deletes every analytics aggregate, for a recomputation
+// from the observations (in a transaction rolled back after the check, or
+// to rebuild them).
+func (t *Tx) ClearAnalytics() error {
+	for _, id := range analyticsIDs {
+		if err := t.tx.DeleteBucket(allBuckets[id]); err != nil {
+			return err
+		}
+		b, err := t.tx.CreateBucket(allBuckets[id])
+		if err != nil {
+			return err
+		}
+		t.bkts[id] = b
+	}
+	return nil
+}
