@@ -173,23 +173,18 @@ func findTarget(db string) target {
 	stores := grocery("export", "--db", db, "--dataset", "stores", "--province", "ON", "--format", "jsonl")
 	byBanner := map[string]string{}
 	for _, line := range strings.Split(stores, "\n") {
-		var s struct{ StoreID, Banner string }
-		var m map[string]any
-		if json.Unmarshal([]byte(line), &m) == nil {
-			s.StoreID, _ = m["store_id"].(string)
-			s.Banner, _ = m["banner"].(string)
+		var s struct {
+			StoreID string `json:"store_id"`
+			Banner  string `json:"banner"`
+		}
+		if json.Unmarshal([]byte(line), &s) == nil {
 			byBanner[s.Banner] = s.StoreID
 		}
 	}
 	for _, line := range strings.Split(offers, "\n") {
-		var m map[string]any
-		if json.Unmarshal([]byte(line), &m) != nil {
-			continue
-		}
-		upc, _ := m["upc"].(string)
-		banner, _ := m["banner"].(string)
-		if upc != "" && byBanner[banner] != "" {
-			return target{upc, banner, byBanner[banner]}
+		var o struct{ UPC, Banner string }
+		if json.Unmarshal([]byte(line), &o) == nil && o.UPC != "" && byBanner[o.Banner] != "" {
+			return target{o.UPC, o.Banner, byBanner[o.Banner]}
 		}
 	}
 	fail("no ON offer with a store of its banner in %s", db)
