@@ -180,17 +180,16 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 	res := &CategoryReport{Province: a.province, Banner: a.banner.Slug, Category: a.category, Period: period,
 		Categories: []CategoryStats{}, Currency: Currency, Basis: newBasis(a.province, CompareUnitPrice)}
 	type acc struct {
-		name              string
-		count, promo      int
-		sum               uint64
-		lo, hi            uint32
-		prices            []uint32
-		units             [4][]uint32
-		stores            map[uint32]bool
-		prevCount         int
-		prevSum           uint64
-		products          map[string]bool
-		firstDay, lastDay int32
+		name         string
+		count, promo int
+		sum          uint64
+		lo, hi       uint32
+		prices       []uint32
+		units        [4][]uint32
+		stores       map[uint32]bool
+		prevCount    int
+		prevSum      uint64
+		products     map[string]bool
 	}
 	err = s.db.View(func(tx *storage.Tx) error {
 		asOf := tx.AsOf()

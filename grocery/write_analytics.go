@@ -123,12 +123,6 @@ func catObs(e *storage.Entry, in *seriesInfo) storage.CatObs {
 	return o
 }
 
-// unitValue splits a storage.CatObs.Unit into cents per basis unit and
-// its basis.
-func unitValue(u uint32) (float64, string) {
-	return float64(u>>2) / 100, unitBasisName[u&3]
-}
-
 // writeAnalytics writes the transaction's category-day changes in key
 // order, then derives the shelf and promotion events of each series
 // written.

@@ -88,6 +88,12 @@ func (s *server) routes() {
 	r.Handle("/b2b/category_report", s.api(s.categoryReport)).Methods(get...)
 	r.Handle("/b2b/promo_calendar", s.api(s.promoCalendar)).Methods(get...)
 	r.Handle("/b2b/new_on_shelf", s.api(s.newOnShelf)).Methods(get...)
+	r.Handle("/b2b/geographic_prices", s.api(s.geographicPrices)).Methods(get...)
+	r.Handle("/b2b/regional_comparison", s.api(s.regionalComparison)).Methods(get...)
+	r.Handle("/b2b/competitive_benchmark", s.api(s.competitiveBenchmark)).Methods(get...)
+	r.Handle("/b2b/brand_insights", s.api(s.brandInsights)).Methods(get...)
+	r.Handle("/b2b/basket", s.api(s.basket)).Methods(http.MethodPost)
+	r.Handle("/b2b/executive_brief", s.api(s.executiveBrief)).Methods(get...)
 	r.Handle("/b2b/alerts", s.api(s.createAlert)).Methods(http.MethodPost)
 	r.Handle("/b2b/alerts", s.api(s.listAlerts)).Methods(get...)
 	r.Handle("/b2b/alerts/events", s.api(s.alertEvents)).Methods(get...) // before {id}

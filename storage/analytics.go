@@ -448,7 +448,8 @@ func (t *Tx) DeletePromosFrom(banner, sku, province string, day int32) error {
 func (t *Tx) LastPromoBefore(banner, sku, province string, day int32, p *Promo) (bool, error) {
 	prefix := seriesPrefix(banner, sku, province)
 	c := t.promos().Cursor()
-	k, v := c.Seek(appendDay(prefix[:len(prefix):len(prefix)], day+1))
+	k, _ := c.Seek(appendDay(prefix[:len(prefix):len(prefix)], day+1))
+	var v []byte
 	if k == nil {
 		k, v = c.Last()
 	} else {

@@ -62,6 +62,7 @@ type querier interface {
 	SearchProducts(context.Context, grocery.SearchInput) (*grocery.SearchResult, error)
 	PriceHistory(context.Context, grocery.HistoryInput) (*grocery.HistoryResult, error)
 	ListReferenceStores(context.Context, grocery.StoresInput) (*grocery.StoresResult, error)
+	ExecutiveBrief(context.Context, grocery.BriefInput) (*grocery.Brief, error)
 }
 
 var (
