@@ -168,8 +168,6 @@ func severityOf(x, high, medium float64) string {
 	return SeverityLow
 }
 
-var severityRank = map[string]int{SeverityHigh: 0, SeverityMedium: 1, SeverityLow: 2}
-
 // signalOffer is a banner's current offer of a barcode (its cheapest SKU).
 type signalOffer struct {
 	storage.Offer
@@ -277,13 +275,9 @@ func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult,
 		}
 		res.Basis.setDates(int32(since)-SignalLookbackDays, int32(asOf))
 		all := sc.out
-		slices.SortFunc(all, func(x, y Signal) int {
-			return cmp.Or(cmp.Compare(x.order, y.order), cmp.Compare(y.rank, x.rank),
-				cmp.Compare(x.Type, y.Type), cmp.Compare(x.Evidence.UPC, y.Evidence.UPC),
-				cmp.Compare(x.Evidence.Banner, y.Evidence.Banner), cmp.Compare(x.Evidence.ExternalSKU, y.Evidence.ExternalSKU))
-		})
-		for _, sg := range all {
-			switch sg.Kind {
+		slices.SortFunc(all, compareSigRecs)
+		for i := range all {
+			switch all[i].kind {
 			case SignalThreats:
 				res.Counts.Threats++
 			case SignalOpportunities:
@@ -295,8 +289,12 @@ func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult,
 			}
 		}
 		res.Total = len(all)
-		if offset < len(all) {
-			res.Results = append(res.Results, all[offset:min(len(all), offset+limit)]...)
+		for i := offset; i < min(len(all), offset+limit); i++ {
+			sg, err := all[i].signal()
+			if err != nil {
+				return err
+			}
+			res.Results = append(res.Results, sg)
 		}
 		if a.banner.Slug != "" && !a.banner.OperatesIn(a.province) {
 			notes = append(notes, fmt.Sprintf("banner %s does not operate in %s: nothing of it was observed in the panel", a.banner.Slug, a.province))
@@ -314,7 +312,9 @@ func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult,
 	return res, nil
 }
 
-// signalScan reads what Signals needs in one transaction.
+// signalScan reads what Signals needs in one transaction. It finds the
+// signals as sigRecs, light records that order and count them; the
+// evidence and explanation are built only for the page returned.
 type signalScan struct {
 	tx          *storage.Tx
 	a           *analyticsArgs
@@ -322,10 +322,40 @@ type signalScan struct {
 	products    map[string]Product // by GTIN
 	banners     map[string]bool
 	obs         int
-	offers      map[string][]signalOffer // current offers by GTIN, one per banner (its cheapest SKU)
-	gtins       []string
+	groups      []offerGroup    // current offers by barcode, in barcode order
+	shelves     []storage.Shelf // the province's shelf records with a barcode (of the category), by banner and SKU
 	buf         []signalOffer
-	out         []Signal
+	out         []sigRec
+}
+
+// offerGroup is a barcode's current offers, one per banner (its cheapest
+// SKU), in banner order.
+type offerGroup struct {
+	gtin   string
+	offers []signalOffer
+}
+
+// sigRec is a signal found but not yet built: what orders and counts it,
+// and a function that fills in its evidence and explanation.
+type sigRec struct {
+	kind, typ, severity string
+	order               int
+	rank                float64
+	upc, banner, sku    string // Evidence.UPC, .Banner and .ExternalSKU, the last keys of the order
+	build               func(sg *Signal) error
+}
+
+func compareSigRecs(x, y sigRec) int {
+	return cmp.Or(cmp.Compare(x.order, y.order), cmp.Compare(y.rank, x.rank),
+		cmp.Compare(x.typ, y.typ), cmp.Compare(x.upc, y.upc),
+		cmp.Compare(x.banner, y.banner), cmp.Compare(x.sku, y.sku))
+}
+
+// signal builds the signal of r.
+func (r *sigRec) signal() (Signal, error) {
+	sg := Signal{Kind: r.kind, Type: r.typ, Severity: r.severity, rank: r.rank, order: r.order}
+	err := r.build(&sg)
+	return sg, err
 }
 
 // product reads a barcode's catalogue entry once.
@@ -344,18 +374,49 @@ func (sc *signalScan) product(gtin string) (Product, error) {
 	return out, nil
 }
 
-func (sc *signalScan) evidence(gtin string) (SignalEvidence, bool, error) {
-	p, err := sc.product(gtin)
-	if err != nil || !matchCategory(p.Category, sc.a.category) {
-		return SignalEvidence{}, false, err
+// match reports whether a barcode is of the category asked for (any
+// barcode when none was).
+func (sc *signalScan) match(gtin string) (bool, error) {
+	if sc.a.category == "" {
+		return true, nil
 	}
-	return SignalEvidence{UPC: p.UPC, Name: p.Name, Brand: p.Brand, Size: p.Size, Category: p.Category}, true, nil
+	p, err := sc.product(gtin)
+	return err == nil && matchCategory(p.Category, sc.a.category), err
 }
 
-func (sc *signalScan) add(kind, typ, severity string, rank float64, ev SignalEvidence, format string, args ...any) {
-	sc.out = append(sc.out, Signal{Kind: kind, Type: typ, Severity: severity, Evidence: ev, rank: rank,
-		order:       slices.Index(signalKinds, kind)*4 + severityRank[severity],
-		Explanation: fmt.Sprintf(format, args...)})
+// evidence starts the evidence of a signal about a barcode that matched.
+func (sc *signalScan) evidence(gtin string) (SignalEvidence, error) {
+	p, err := sc.product(gtin)
+	return SignalEvidence{UPC: p.UPC, Name: p.Name, Brand: p.Brand, Size: p.Size, Category: p.Category}, err
+}
+
+func kindOrder(kind string) int {
+	switch kind {
+	case SignalThreats:
+		return 0
+	case SignalOpportunities:
+		return 1
+	case SignalChanges:
+		return 2
+	}
+	return 3
+}
+
+func severityOrder(severity string) int {
+	switch severity {
+	case SeverityHigh:
+		return 0
+	case SeverityMedium:
+		return 1
+	}
+	return 2
+}
+
+// add records a signal; upc, banner and sku are those its evidence will
+// carry.
+func (sc *signalScan) add(kind, typ, severity string, rank float64, upc, banner, sku string, build func(sg *Signal) error) {
+	sc.out = append(sc.out, sigRec{kind: kind, typ: typ, severity: severity, rank: rank,
+		order: kindOrder(kind)*4 + severityOrder(severity), upc: upc, banner: banner, sku: sku, build: build})
 }
 
 func (sc *signalScan) run(want func(string) bool, account string) error {
@@ -366,15 +427,11 @@ func (sc *signalScan) run(want func(string) bool, account string) error {
 			return err
 		}
 	}
-	var shelves map[string]*storage.Shelf // by banner 0x00 sku, when needed
 	if want(SignalChanges) || (own != "" && want(SignalThreats)) {
-		shelves = map[string]*storage.Shelf{}
 		err := sc.tx.ShelfIn(sc.a.province, "", func(sh *storage.Shelf) error {
-			if sh.GTIN == "" || !matchCategory(sh.Category, sc.a.category) {
-				return nil
+			if sh.GTIN != "" && matchCategory(sh.Category, sc.a.category) {
+				sc.shelves = append(sc.shelves, *sh)
 			}
-			c := *sh
-			shelves[sh.Banner+"\x00"+sh.SKU] = &c
 			return nil
 		})
 		if err != nil {
@@ -382,7 +439,7 @@ func (sc *signalScan) run(want func(string) bool, account string) error {
 		}
 	}
 	if own != "" && want(SignalThreats) {
-		if err := sc.threats(shelves); err != nil {
+		if err := sc.threats(); err != nil {
 			return err
 		}
 	}
@@ -392,7 +449,7 @@ func (sc *signalScan) run(want func(string) bool, account string) error {
 		}
 	}
 	if want(SignalChanges) {
-		if err := sc.changes(shelves); err != nil {
+		if err := sc.changes(); err != nil {
 			return err
 		}
 	}
@@ -405,18 +462,20 @@ func (sc *signalScan) run(want func(string) bool, account string) error {
 }
 
 // readOffers reads the province's current offers, keeping each banner's
-// cheapest SKU of each barcode.
+// cheapest SKU of each barcode. The offers come by barcode, banner and
+// SKU, so a barcode's offers are read one after another.
 func (sc *signalScan) readOffers() error {
-	sc.offers = map[string][]signalOffer{}
 	current := sc.asOf - freshDays
 	return sc.tx.OffersIn(sc.a.province, func(gtin string, o *storage.Offer) error {
 		if o.ObservedAt <= current {
 			return nil
 		}
-		list := sc.offers[gtin]
-		if len(list) == 0 {
-			sc.gtins = append(sc.gtins, gtin)
+		n := len(sc.groups)
+		if n == 0 || sc.groups[n-1].gtin != gtin {
+			sc.groups = append(sc.groups, offerGroup{gtin: gtin, offers: []signalOffer{{*o}}})
+			return nil
 		}
+		list := sc.groups[n-1].offers
 		for i := range list {
 			if list[i].Banner == o.Banner {
 				if o.Price < list[i].Price {
@@ -425,20 +484,21 @@ func (sc *signalScan) readOffers() error {
 				return nil
 			}
 		}
-		sc.offers[gtin] = append(list, signalOffer{*o})
+		sc.groups[n-1].offers = append(list, signalOffer{*o})
 		return nil
 	})
 }
 
-// ownAndOthers splits a barcode's current offers into the own banner's
-// and the others'.
-func (sc *signalScan) ownAndOthers(gtin string) (*signalOffer, []signalOffer) {
+// ownAndOthers splits a barcode's current offers (sc.groups[g]) into the
+// own banner's and the others'; the others are valid until the next call.
+func (sc *signalScan) ownAndOthers(g int) (*signalOffer, []signalOffer) {
 	var own *signalOffer
 	others := sc.buf[:0]
 	defer func() { sc.buf = others[:0] }()
-	for i, o := range sc.offers[gtin] {
+	list := sc.groups[g].offers
+	for i, o := range list {
 		if o.Banner == sc.a.banner.Slug {
-			own = &sc.offers[gtin][i]
+			own = &list[i]
 		} else {
 			others = append(others, o)
 		}
@@ -446,64 +506,81 @@ func (sc *signalScan) ownAndOthers(gtin string) (*signalOffer, []signalOffer) {
 	return own, others
 }
 
+// shelf returns a banner SKU's shelf record, nil when none.
+func (sc *signalScan) shelf(banner, sku string) *storage.Shelf {
+	i, ok := slices.BinarySearchFunc(sc.shelves, banner, func(s storage.Shelf, _ string) int {
+		return cmp.Or(strings.Compare(s.Banner, banner), strings.Compare(s.SKU, sku))
+	})
+	if !ok {
+		return nil
+	}
+	return &sc.shelves[i]
+}
+
 func (sc *signalScan) use(o *signalOffer) {
 	sc.banners[o.Banner] = true
 	sc.obs += int(o.StoreCount)
 }
 
-func (sc *signalScan) threats(shelves map[string]*storage.Shelf) error {
+func (sc *signalScan) threats() error {
 	// Promotions of the window, by banner SKU.
-	started := map[string]storage.Promo{}
+	type bannerSKU struct{ banner, sku string }
+	started := map[bannerSKU]storage.Promo{}
 	err := sc.tx.PromosIn(sc.a.province, sc.since, sc.asOf, func(p *storage.Promo) error {
-		started[p.Banner+"\x00"+p.SKU] = *p
+		started[bannerSKU{p.Banner, p.SKU}] = *p
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	for _, gtin := range sc.gtins {
-		own, others := sc.ownAndOthers(gtin)
+	for g := range sc.groups {
+		own, others := sc.ownAndOthers(g)
 		if own == nil {
 			continue
 		}
-		for i := range others {
-			c := &others[i]
+		gtin := sc.groups[g].gtin
+		for _, c := range others {
 			if c.Price >= own.Price {
 				continue
 			}
 			under := -changePct(own.Price, c.Price) // percent under the own price
-			k := c.Banner + "\x00" + c.SKU
-			p, promo := started[k]
+			p, promo := started[bannerSKU{c.Banner, c.SKU}]
 			promo = promo && c.Price < c.Regular
-			sh := shelves[k]
+			sh := sc.shelf(c.Banner, c.SKU)
 			cut := !promo && sh != nil && sh.RegularSince >= sc.since && sh.PrevRegular > sh.LastRegular && c.Price >= c.Regular
 			if !promo && !cut {
 				continue
 			}
-			ev, ok, err := sc.evidence(gtin)
-			if err != nil {
+			if ok, err := sc.match(gtin); err != nil {
 				return err
 			} else if !ok {
 				continue
 			}
 			sc.use(own)
-			sc.use(c)
-			ev.Banner, ev.BannerName, ev.ExternalSKU = c.Banner, bannerName(c.Banner), c.SKU
-			ev.Price, ev.Regular, ev.OwnPrice, ev.Stores = ptrCents(c.Price), ptrCents(c.Regular), ptrCents(own.Price), int(c.StoreCount)
-			ev.ChangePct = ptrF(-under)
-			ev.Competitors = []SignalPrice{c.price()}
-			sev := severityOf(under, 10, 5)
+			sc.use(&c)
+			ownPrice := own.Price
+			typ := "competitor_price_cut"
 			if promo {
-				ev.Date, ev.End = ptrDate(p.Start), ptrDate(p.End)
-				sc.add(SignalThreats, "competitor_promotion", sev, under, ev,
-					"%s has %s %s on promotion at %s (regular %s) since %s, %.1f%% under your %s: consider matching or countering in the next flyer",
-					bannerName(c.Banner), ev.Brand, ev.Name, Cents(c.Price), Cents(c.Regular), Date(p.Start), under, Cents(own.Price))
-			} else {
-				ev.Date, ev.Previous = ptrDate(sh.RegularSince), ptrCents(sh.PrevRegular)
-				sc.add(SignalThreats, "competitor_price_cut", sev, under, ev,
-					"%s cut the regular price of %s %s from %s to %s on %s, %.1f%% under your %s: review your shelf price",
-					bannerName(c.Banner), ev.Brand, ev.Name, Cents(sh.PrevRegular), Cents(c.Price), Date(sh.RegularSince), under, Cents(own.Price))
+				typ = "competitor_promotion"
 			}
+			sc.add(SignalThreats, typ, severityOf(under, 10, 5), under, GTIN(gtin).UPC(), c.Banner, c.SKU, func(sg *Signal) error {
+				ev, err := sc.evidence(gtin)
+				ev.Banner, ev.BannerName, ev.ExternalSKU = c.Banner, bannerName(c.Banner), c.SKU
+				ev.Price, ev.Regular, ev.OwnPrice, ev.Stores = ptrCents(c.Price), ptrCents(c.Regular), ptrCents(ownPrice), int(c.StoreCount)
+				ev.ChangePct = ptrF(-under)
+				ev.Competitors = []SignalPrice{c.price()}
+				if promo {
+					ev.Date, ev.End = ptrDate(p.Start), ptrDate(p.End)
+					sg.Explanation = fmt.Sprintf("%s has %s %s on promotion at %s (regular %s) since %s, %.1f%% under your %s: consider matching or countering in the next flyer",
+						bannerName(c.Banner), ev.Brand, ev.Name, Cents(c.Price), Cents(c.Regular), Date(p.Start), under, Cents(ownPrice))
+				} else {
+					ev.Date, ev.Previous = ptrDate(sh.RegularSince), ptrCents(sh.PrevRegular)
+					sg.Explanation = fmt.Sprintf("%s cut the regular price of %s %s from %s to %s on %s, %.1f%% under your %s: review your shelf price",
+						bannerName(c.Banner), ev.Brand, ev.Name, Cents(sh.PrevRegular), Cents(c.Price), Date(sh.RegularSince), under, Cents(ownPrice))
+				}
+				sg.Evidence = ev
+				return err
+			})
 		}
 	}
 	return nil
@@ -519,22 +596,35 @@ func (sc *signalScan) median(offers []signalOffer) uint32 {
 	return median(prices)
 }
 
+// competitors fills in the other banners' offers of sc.groups[g] and
+// returns their median price.
+func (sc *signalScan) competitors(g int, ev *SignalEvidence) uint32 {
+	_, others := sc.ownAndOthers(g)
+	ev.Competitors = make([]SignalPrice, len(others))
+	for i := range others {
+		ev.Competitors[i] = others[i].price()
+	}
+	return sc.median(others)
+}
+
 func (sc *signalScan) opportunities() error {
-	for _, gtin := range sc.gtins {
-		own, others := sc.ownAndOthers(gtin)
-		if len(others) == 0 || (own != nil && len(others) > 0 && math.Abs(changePct(sc.median(others), own.Price)) < SignalMarketGapPct) {
+	for g := range sc.groups {
+		own, others := sc.ownAndOthers(g)
+		if len(others) == 0 {
 			continue
 		}
-		ev, ok, err := sc.evidence(gtin)
-		if err != nil {
+		var med uint32
+		if own != nil {
+			med = sc.median(others)
+			if math.Abs(changePct(med, own.Price)) < SignalMarketGapPct {
+				continue
+			}
+		}
+		gtin := sc.groups[g].gtin
+		if ok, err := sc.match(gtin); err != nil {
 			return err
 		} else if !ok {
 			continue
-		}
-		ev.Competitors = make([]SignalPrice, len(others))
-		prices := make([]uint32, len(others))
-		for i := range others {
-			ev.Competitors[i], prices[i] = others[i].price(), others[i].Price
 		}
 		if own == nil {
 			if !sc.a.banner.OperatesIn(sc.a.province) {
@@ -542,129 +632,146 @@ func (sc *signalScan) opportunities() error {
 			}
 			for i := range others {
 				sc.use(&others[i])
-				ev.Banners = append(ev.Banners, others[i].Banner)
 			}
-			ev.MarketPrice = ptrCents(median(prices))
 			n := len(others)
-			sc.add(SignalOpportunities, "assortment_gap", severityOf(float64(n), 3, 2), float64(n), ev,
-				"%s %s (%s) is carried by %d other banner(s) in %s at a median %s and was not observed at %s in the panel: consider listing it",
-				ev.Brand, ev.Name, ev.UPC, n, sc.a.province, *ev.MarketPrice, bannerName(sc.a.banner.Slug))
+			sc.add(SignalOpportunities, "assortment_gap", severityOf(float64(n), 3, 2), float64(n), GTIN(gtin).UPC(), "", "", func(sg *Signal) error {
+				ev, err := sc.evidence(gtin)
+				ev.MarketPrice = ptrCents(sc.competitors(g, &ev))
+				for _, c := range ev.Competitors {
+					ev.Banners = append(ev.Banners, c.Banner)
+				}
+				sg.Evidence = ev
+				sg.Explanation = fmt.Sprintf("%s %s (%s) is carried by %d other banner(s) in %s at a median %s and was not observed at %s in the panel: consider listing it",
+					ev.Brand, ev.Name, ev.UPC, n, sc.a.province, *ev.MarketPrice, bannerName(sc.a.banner.Slug))
+				return err
+			})
 			continue
 		}
-		med := median(prices)
 		gap := changePct(med, own.Price)
-		if math.Abs(gap) < SignalMarketGapPct {
-			continue
-		}
 		sc.use(own)
 		for i := range others {
 			sc.use(&others[i])
 		}
-		ev.Banner, ev.BannerName, ev.ExternalSKU = own.Banner, bannerName(own.Banner), own.SKU
-		ev.OwnPrice, ev.Price, ev.Regular, ev.MarketPrice, ev.ChangePct = ptrCents(own.Price), ptrCents(own.Price), ptrCents(own.Regular), ptrCents(med), ptrF(gap)
-		sev := severityOf(math.Abs(gap), 30, 20)
-		if gap > 0 {
-			sc.add(SignalOpportunities, "priced_above_market", sev, gap, ev,
-				"your %s for %s %s is %.1f%% above the market median %s of %d other banner(s): a price cut would bring it in line",
-				Cents(own.Price), ev.Brand, ev.Name, gap, Cents(med), len(others))
-		} else {
-			sc.add(SignalOpportunities, "priced_below_market", sev, -gap, ev,
-				"your %s for %s %s is %.1f%% below the market median %s of %d other banner(s): there is room to raise it",
-				Cents(own.Price), ev.Brand, ev.Name, -gap, Cents(med), len(others))
+		o := *own
+		n := len(others)
+		typ, rank := "priced_above_market", gap
+		if gap <= 0 {
+			typ, rank = "priced_below_market", -gap
 		}
+		sc.add(SignalOpportunities, typ, severityOf(math.Abs(gap), 30, 20), rank, GTIN(gtin).UPC(), o.Banner, o.SKU, func(sg *Signal) error {
+			ev, err := sc.evidence(gtin)
+			sc.competitors(g, &ev)
+			ev.Banner, ev.BannerName, ev.ExternalSKU = o.Banner, bannerName(o.Banner), o.SKU
+			ev.OwnPrice, ev.Price, ev.Regular, ev.MarketPrice, ev.ChangePct = ptrCents(o.Price), ptrCents(o.Price), ptrCents(o.Regular), ptrCents(med), ptrF(gap)
+			sg.Evidence = ev
+			if gap > 0 {
+				sg.Explanation = fmt.Sprintf("your %s for %s %s is %.1f%% above the market median %s of %d other banner(s): a price cut would bring it in line",
+					Cents(o.Price), ev.Brand, ev.Name, gap, Cents(med), n)
+			} else {
+				sg.Explanation = fmt.Sprintf("your %s for %s %s is %.1f%% below the market median %s of %d other banner(s): there is room to raise it",
+					Cents(o.Price), ev.Brand, ev.Name, -gap, Cents(med), n)
+			}
+			return err
+		})
 	}
 	return nil
 }
 
-func (sc *signalScan) changes(shelves map[string]*storage.Shelf) error {
+func (sc *signalScan) changes() error {
 	current := sc.asOf - freshDays
-	keys := make([]string, 0, len(shelves))
-	for k := range shelves {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		sh := shelves[k]
+	for i := range sc.shelves {
+		sh := &sc.shelves[i]
 		if sh.Last <= current {
 			continue
 		}
 		if sh.RegularSince >= sc.since && sh.PrevRegular > 0 {
 			ch := changePct(sh.PrevRegular, sh.LastRegular)
 			if math.Abs(ch) >= SignalMovePct {
-				ev, ok, err := sc.evidence(sh.GTIN)
+				ok, err := sc.match(sh.GTIN)
 				if err != nil {
 					return err
 				}
 				if ok {
 					sc.banners[sh.Banner] = true
 					sc.obs += int(sh.FirstStores)
-					ev.Banner, ev.BannerName, ev.ExternalSKU = sh.Banner, bannerName(sh.Banner), sh.SKU
-					ev.Regular, ev.Previous, ev.Price, ev.ChangePct, ev.Date = ptrCents(sh.LastRegular), ptrCents(sh.PrevRegular), ptrCents(sh.LastPrice), ptrF(ch), ptrDate(sh.RegularSince)
 					typ, verb := "price_increase", "raised"
 					if ch < 0 {
 						typ, verb = "price_decrease", "cut"
 					}
-					sc.add(SignalChanges, typ, severityOf(math.Abs(ch), 25, 15), math.Abs(ch), ev,
-						"%s %s the regular price of %s %s by %.1f%%, from %s to %s, on %s",
-						bannerName(sh.Banner), verb, ev.Brand, ev.Name, math.Abs(ch), Cents(sh.PrevRegular), Cents(sh.LastRegular), Date(sh.RegularSince))
+					sc.add(SignalChanges, typ, severityOf(math.Abs(ch), 25, 15), math.Abs(ch), GTIN(sh.GTIN).UPC(), sh.Banner, sh.SKU, func(sg *Signal) error {
+						ev, err := sc.evidence(sh.GTIN)
+						ev.Banner, ev.BannerName, ev.ExternalSKU = sh.Banner, bannerName(sh.Banner), sh.SKU
+						ev.Regular, ev.Previous, ev.Price, ev.ChangePct, ev.Date = ptrCents(sh.LastRegular), ptrCents(sh.PrevRegular), ptrCents(sh.LastPrice), ptrF(ch), ptrDate(sh.RegularSince)
+						sg.Evidence = ev
+						sg.Explanation = fmt.Sprintf("%s %s the regular price of %s %s by %.1f%%, from %s to %s, on %s",
+							bannerName(sh.Banner), verb, ev.Brand, ev.Name, math.Abs(ch), Cents(sh.PrevRegular), Cents(sh.LastRegular), Date(sh.RegularSince))
+						return err
+					})
 				}
 			}
 		}
 		if sh.Last >= sc.since && sh.Min30 > 0 && sh.LastPrice < sh.Min30 {
-			ev, ok, err := sc.evidence(sh.GTIN)
+			ok, err := sc.match(sh.GTIN)
 			if err != nil {
 				return err
 			}
 			if ok {
 				below := -changePct(sh.Min30, sh.LastPrice)
 				sc.banners[sh.Banner] = true
-				ev.Banner, ev.BannerName, ev.ExternalSKU = sh.Banner, bannerName(sh.Banner), sh.SKU
-				ev.Price, ev.Previous, ev.ChangePct, ev.Date = ptrCents(sh.LastPrice), ptrCents(sh.Min30), ptrF(-below), ptrDate(sh.Last)
-				sc.add(SignalChanges, "lowest_in_30_days", severityOf(below, math.Inf(1), 10), below, ev,
-					"%s %s at %s is at %s on %s, %.1f%% under its lowest daily price of the 30 days before (%s)",
-					ev.Brand, ev.Name, bannerName(sh.Banner), Cents(sh.LastPrice), Date(sh.Last), below, Cents(sh.Min30))
+				sc.add(SignalChanges, "lowest_in_30_days", severityOf(below, math.Inf(1), 10), below, GTIN(sh.GTIN).UPC(), sh.Banner, sh.SKU, func(sg *Signal) error {
+					ev, err := sc.evidence(sh.GTIN)
+					ev.Banner, ev.BannerName, ev.ExternalSKU = sh.Banner, bannerName(sh.Banner), sh.SKU
+					ev.Price, ev.Previous, ev.ChangePct, ev.Date = ptrCents(sh.LastPrice), ptrCents(sh.Min30), ptrF(-below), ptrDate(sh.Last)
+					sg.Evidence = ev
+					sg.Explanation = fmt.Sprintf("%s %s at %s is at %s on %s, %.1f%% under its lowest daily price of the 30 days before (%s)",
+						ev.Brand, ev.Name, bannerName(sh.Banner), Cents(sh.LastPrice), Date(sh.Last), below, Cents(sh.Min30))
+					return err
+				})
 			}
 		}
 	}
 	if err := sc.honesty(); err != nil {
 		return err
 	}
-	return sc.shrinkflation(shelves, keys)
+	return sc.shrinkflation()
 }
 
 func (sc *signalScan) honesty() error {
 	pc := productCache{tx: sc.tx, m: map[string]Product{}}
-	return sc.tx.PromosIn(sc.a.province, sc.since, sc.asOf, func(p *storage.Promo) error {
-		if p.Charged != 0 || p.Before == 0 || p.Regular == 0 {
+	return sc.tx.PromosIn(sc.a.province, sc.since, sc.asOf, func(sp *storage.Promo) error {
+		if sp.Charged != 0 || sp.Before == 0 || sp.Regular == 0 {
 			return nil
 		}
-		prod, err := pc.get(p.Banner, p.SKU)
+		prod, err := pc.get(sp.Banner, sp.SKU)
 		if err != nil {
 			return err
 		}
 		if prod.GTIN == "" || !matchCategory(prod.Category, sc.a.category) {
 			return nil
 		}
+		p := *sp
 		sc.banners[p.Banner] = true
 		sc.obs += int(p.Days)
 		over := changePct(p.Before, p.Regular)
-		ev := SignalEvidence{UPC: prod.UPC, Name: prod.Name, Brand: prod.Brand, Size: prod.Size, Category: prod.Category,
-			Banner: p.Banner, BannerName: bannerName(p.Banner), ExternalSKU: p.SKU, Price: ptrCents(p.Price), Regular: ptrCents(p.Regular),
-			Previous: ptrCents(p.Before), ChangePct: ptrF(over), Date: ptrDate(p.Start), End: ptrDate(p.End), Stores: int(p.Stores)}
 		sev := SeverityMedium
 		if over >= 10 {
 			sev = SeverityHigh
 		}
-		sc.add(SignalChanges, "unverified_reference_price", sev, math.Abs(over), ev,
-			"%s promotes %s %s at %s against a regular %s from %s, but its reference stores did not charge %s in the 30 days before; they charged %s",
-			bannerName(p.Banner), prod.Brand, prod.Name, Cents(p.Price), Cents(p.Regular), Date(p.Start), Cents(p.Regular), Cents(p.Before))
+		sc.add(SignalChanges, "unverified_reference_price", sev, math.Abs(over), prod.UPC, p.Banner, p.SKU, func(sg *Signal) error {
+			sg.Evidence = SignalEvidence{UPC: prod.UPC, Name: prod.Name, Brand: prod.Brand, Size: prod.Size, Category: prod.Category,
+				Banner: p.Banner, BannerName: bannerName(p.Banner), ExternalSKU: p.SKU, Price: ptrCents(p.Price), Regular: ptrCents(p.Regular),
+				Previous: ptrCents(p.Before), ChangePct: ptrF(over), Date: ptrDate(p.Start), End: ptrDate(p.End), Stores: int(p.Stores)}
+			sg.Explanation = fmt.Sprintf("%s promotes %s %s at %s against a regular %s from %s, but its reference stores did not charge %s in the 30 days before; they charged %s",
+				bannerName(p.Banner), prod.Brand, prod.Name, Cents(p.Price), Cents(p.Regular), Date(p.Start), Cents(p.Regular), Cents(p.Before))
+			return nil
+		})
 		return nil
 	})
 }
 
 // shrinkflation compares, per banner, each product first observed there in
 // the last SignalShrinkDays with the larger sizes of its brand and line.
-func (sc *signalScan) shrinkflation(shelves map[string]*storage.Shelf, keys []string) error {
+func (sc *signalScan) shrinkflation() error {
 	current := sc.asOf - freshDays
 	recent := sc.asOf - SignalShrinkDays + 1
 	type item struct {
@@ -674,8 +781,8 @@ func (sc *signalScan) shrinkflation(shelves map[string]*storage.Shelf, keys []st
 		unit string
 	}
 	var fresh []item
-	for _, k := range keys {
-		sh := shelves[k]
+	for i := range sc.shelves {
+		sh := &sc.shelves[i]
 		if sh.First >= recent && sh.Last > current {
 			fresh = append(fresh, item{sh: sh})
 		}
@@ -706,8 +813,8 @@ func (sc *signalScan) shrinkflation(shelves map[string]*storage.Shelf, keys []st
 		}
 	}
 	byLine := map[string][]item{} // banner 0x00 line -> older products
-	for _, k := range keys {
-		sh := shelves[k]
+	for i := range sc.shelves {
+		sh := &sc.shelves[i]
 		if sh.First >= recent {
 			continue
 		}
@@ -746,19 +853,22 @@ func (sc *signalScan) shrinkflation(shelves map[string]*storage.Shelf, keys []st
 			continue
 		}
 		sc.banners[f.sh.Banner] = true
-		oldUnit := float64(best.sh.LastPrice) / best.qty
-		ev := SignalEvidence{UPC: f.p.UPC, Name: f.p.Name, Brand: f.p.Brand, Size: f.p.Size, Category: f.p.Category,
-			Banner: f.sh.Banner, BannerName: bannerName(f.sh.Banner), ExternalSKU: f.sh.SKU, Price: ptrCents(f.sh.LastPrice),
-			Previous: ptrCents(best.sh.LastPrice), ChangePct: ptrF(bestUp), Date: ptrDate(f.sh.First),
-			UnitPrice: ptrF(math.Round(newUnit*100) / 100), PreviousUnitPrice: ptrF(math.Round(oldUnit*100) / 100), UnitBasis: f.unit,
-			PreviousUPC: best.p.UPC, PreviousSize: best.p.Size}
-		sc.add(SignalChanges, "shrinkflation", severityOf(bestUp, 10, 5), bestUp, ev,
-			"%s %s at %s shrank from %s to %s (first observed %s) while its unit price rose %.1f%%, from %.2f to %.2f cents %s",
-			f.p.Brand, f.p.Name, bannerName(f.sh.Banner), best.p.Size, f.p.Size, Date(f.sh.First), bestUp, oldUnit, newUnit, f.unit)
+		sc.add(SignalChanges, "shrinkflation", severityOf(bestUp, 10, 5), bestUp, f.p.UPC, f.sh.Banner, f.sh.SKU, func(sg *Signal) error {
+			oldUnit := float64(best.sh.LastPrice) / best.qty
+			sg.Evidence = SignalEvidence{UPC: f.p.UPC, Name: f.p.Name, Brand: f.p.Brand, Size: f.p.Size, Category: f.p.Category,
+				Banner: f.sh.Banner, BannerName: bannerName(f.sh.Banner), ExternalSKU: f.sh.SKU, Price: ptrCents(f.sh.LastPrice),
+				Previous: ptrCents(best.sh.LastPrice), ChangePct: ptrF(bestUp), Date: ptrDate(f.sh.First),
+				UnitPrice: ptrF(math.Round(newUnit*100) / 100), PreviousUnitPrice: ptrF(math.Round(oldUnit*100) / 100), UnitBasis: f.unit,
+				PreviousUPC: best.p.UPC, PreviousSize: best.p.Size}
+			sg.Explanation = fmt.Sprintf("%s %s at %s shrank from %s to %s (first observed %s) while its unit price rose %.1f%%, from %.2f to %.2f cents %s",
+				f.p.Brand, f.p.Name, bannerName(f.sh.Banner), best.p.Size, f.p.Size, Date(f.sh.First), bestUp, oldUnit, newUnit, f.unit)
+			return nil
+		})
 	}
 	return nil
 }
 
+// watchlist builds its few signals at once.
 func (sc *signalScan) watchlist(account string) error {
 	current := sc.asOf - freshDays
 	return sc.tx.AlertRules(account, func(r *storage.AlertRule) error {
@@ -775,8 +885,11 @@ func (sc *signalScan) watchlist(account string) error {
 			}
 			gtin = rec.GTIN
 		}
-		ev, ok, err := sc.evidence(gtin)
-		if err != nil || !ok {
+		if ok, err := sc.match(gtin); err != nil || !ok {
+			return err
+		}
+		ev, err := sc.evidence(gtin)
+		if err != nil {
 			return err
 		}
 		ev.Rule = ruleIDPrefix + strconv.FormatUint(r.ID, 10)
@@ -799,9 +912,14 @@ func (sc *signalScan) watchlist(account string) error {
 		if err != nil {
 			return err
 		}
+		built := func(severity, explanation string) {
+			sc.add(SignalWatchlist, "watched_product", severity, 0, ev.UPC, ev.Banner, ev.ExternalSKU, func(sg *Signal) error {
+				sg.Evidence, sg.Explanation = ev, explanation
+				return nil
+			})
+		}
 		if cheapest == nil {
-			sc.add(SignalWatchlist, "watched_product", SeverityLow, 0, ev,
-				"%s %s (rule %s) was not observed in the %s panel in the last 14 days", ev.Brand, ev.Name, ev.Rule, sc.a.province)
+			built(SeverityLow, fmt.Sprintf("%s %s (rule %s) was not observed in the %s panel in the last 14 days", ev.Brand, ev.Name, ev.Rule, sc.a.province))
 			return nil
 		}
 		c := *cheapest
@@ -810,9 +928,8 @@ func (sc *signalScan) watchlist(account string) error {
 		if promo {
 			sev, state = SeverityMedium, "on promotion at at least one banner"
 		}
-		sc.add(SignalWatchlist, "watched_product", sev, 0, ev,
-			"%s %s (rule %s) is %s now: cheapest %s at %s of %d banner(s) observed in %s",
-			ev.Brand, ev.Name, ev.Rule, state, c.Price, c.BannerName, len(ev.Competitors), sc.a.province)
+		built(sev, fmt.Sprintf("%s %s (rule %s) is %s now: cheapest %s at %s of %d banner(s) observed in %s",
+			ev.Brand, ev.Name, ev.Rule, state, c.Price, c.BannerName, len(ev.Competitors), sc.a.province))
 		return nil
 	})
 }
