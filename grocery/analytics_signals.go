@@ -323,16 +323,17 @@ type signalScan struct {
 	banners     map[string]bool
 	obs         int
 	groups      []offerGroup    // current offers by barcode, in barcode order
+	offers      []signalOffer   // the groups' offers
 	shelves     []storage.Shelf // the province's shelf records with a barcode (of the category), by banner and SKU
 	buf         []signalOffer
 	out         []sigRec
 }
 
 // offerGroup is a barcode's current offers, one per banner (its cheapest
-// SKU), in banner order.
+// SKU), in banner order: signalScan.offers[lo:hi].
 type offerGroup struct {
 	gtin   string
-	offers []signalOffer
+	lo, hi int
 }
 
 // sigRec is a signal found but not yet built: what orders and counts it,
@@ -472,10 +473,11 @@ func (sc *signalScan) readOffers() error {
 		}
 		n := len(sc.groups)
 		if n == 0 || sc.groups[n-1].gtin != gtin {
-			sc.groups = append(sc.groups, offerGroup{gtin: gtin, offers: []signalOffer{{*o}}})
-			return nil
+			sc.groups = append(sc.groups, offerGroup{gtin: gtin, lo: len(sc.offers)})
+			n++
 		}
-		list := sc.groups[n-1].offers
+		g := &sc.groups[n-1]
+		list := sc.offers[g.lo:]
 		for i := range list {
 			if list[i].Banner == o.Banner {
 				if o.Price < list[i].Price {
@@ -484,7 +486,8 @@ func (sc *signalScan) readOffers() error {
 				return nil
 			}
 		}
-		sc.groups[n-1].offers = append(list, signalOffer{*o})
+		sc.offers = append(sc.offers, signalOffer{*o})
+		g.hi = len(sc.offers)
 		return nil
 	})
 }
@@ -495,7 +498,7 @@ func (sc *signalScan) ownAndOthers(g int) (*signalOffer, []signalOffer) {
 	var own *signalOffer
 	others := sc.buf[:0]
 	defer func() { sc.buf = others[:0] }()
-	list := sc.groups[g].offers
+	list := sc.offers[sc.groups[g].lo:sc.groups[g].hi]
 	for i, o := range list {
 		if o.Banner == sc.a.banner.Slug {
 			own = &list[i]
