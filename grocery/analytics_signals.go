@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -262,7 +263,13 @@ func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult,
 			return Errorf(EINVALID, "since %s is %d days before the latest observation day %s: want at most %d", since, asOf-since, asOf, maxAnalyticsDays-1)
 		}
 		res.Since, res.To = since, asOf
-		sc := signalScan{tx: tx, a: &a, asOf: int32(asOf), since: int32(since), products: map[string]Product{}, banners: map[string]bool{}}
+		bufs, _ := s.signalBufs.Get().(*signalBufs)
+		if bufs == nil {
+			bufs = &signalBufs{}
+		}
+		defer s.signalBufs.Put(bufs)
+		defer bufs.reset()
+		sc := signalScan{tx: tx, a: &a, asOf: int32(asOf), since: int32(since), products: map[string]Product{}, banners: map[string]bool{}, signalBufs: bufs}
 		if err := sc.run(want, account); err != nil {
 			return err
 		}
@@ -275,7 +282,12 @@ func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult,
 		}
 		res.Basis.setDates(int32(since)-SignalLookbackDays, int32(asOf))
 		all := sc.out
-		slices.SortFunc(all, compareSigRecs)
+		order := sc.order[:0]
+		for i := range all {
+			order = append(order, int32(i))
+		}
+		sc.order = order
+		slices.SortFunc(order, func(i, j int32) int { return compareSigRecs(&all[i], &all[j]) })
 		for i := range all {
 			switch all[i].kind {
 			case SignalThreats:
@@ -289,7 +301,7 @@ func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult,
 			}
 		}
 		res.Total = len(all)
-		for i := offset; i < min(len(all), offset+limit); i++ {
+		for _, i := range order[min(offset, len(order)):min(len(order), offset+limit)] {
 			sg, err := all[i].signal()
 			if err != nil {
 				return err
@@ -322,11 +334,27 @@ type signalScan struct {
 	products    map[string]Product // by GTIN
 	banners     map[string]bool
 	obs         int
-	groups      []offerGroup    // current offers by barcode, in barcode order
-	offers      []signalOffer   // the groups' offers
-	shelves     []storage.Shelf // the province's shelf records with a barcode (of the category), by banner and SKU
-	buf         []signalOffer
-	out         []sigRec
+	*signalBufs
+}
+
+// signalBufs are the slices of a signalScan, kept from one call to the
+// next (Service.signalBufs) so that a call does not grow them again.
+type signalBufs struct {
+	groups  []offerGroup    // current offers by barcode, in barcode order
+	offers  []signalOffer   // the groups' offers
+	shelves []storage.Shelf // the province's shelf records with a barcode (of the category), by banner and SKU
+	buf     []signalOffer
+	out     []sigRec
+	order   []int32 // indexes of out, sorted
+}
+
+// reset empties the buffers, letting go of what they point to.
+func (b *signalBufs) reset() {
+	clear(b.groups)
+	clear(b.offers)
+	clear(b.shelves)
+	clear(b.out)
+	b.groups, b.offers, b.shelves, b.out, b.buf, b.order = b.groups[:0], b.offers[:0], b.shelves[:0], b.out[:0], b.buf[:0], b.order[:0]
 }
 
 // offerGroup is a barcode's current offers, one per banner (its cheapest
@@ -346,7 +374,7 @@ type sigRec struct {
 	build               func(sg *Signal) error
 }
 
-func compareSigRecs(x, y sigRec) int {
+func compareSigRecs(x, y *sigRec) int {
 	return cmp.Or(cmp.Compare(x.order, y.order), cmp.Compare(y.rank, x.rank),
 		cmp.Compare(x.typ, y.typ), cmp.Compare(x.upc, y.upc),
 		cmp.Compare(x.banner, y.banner), cmp.Compare(x.sku, y.sku))
@@ -511,13 +539,15 @@ func (sc *signalScan) ownAndOthers(g int) (*signalOffer, []signalOffer) {
 
 // shelf returns a banner SKU's shelf record, nil when none.
 func (sc *signalScan) shelf(banner, sku string) *storage.Shelf {
-	i, ok := slices.BinarySearchFunc(sc.shelves, banner, func(s storage.Shelf, _ string) int {
-		return cmp.Or(strings.Compare(s.Banner, banner), strings.Compare(s.SKU, sku))
+	shelves := sc.shelves
+	i := sort.Search(len(shelves), func(i int) bool {
+		s := &shelves[i]
+		return s.Banner > banner || (s.Banner == banner && s.SKU >= sku)
 	})
-	if !ok {
+	if i == len(shelves) || shelves[i].Banner != banner || shelves[i].SKU != sku {
 		return nil
 	}
-	return &sc.shelves[i]
+	return &shelves[i]
 }
 
 func (sc *signalScan) use(o *signalOffer) {
@@ -815,7 +845,8 @@ func (sc *signalScan) shrinkflation() error {
 			lines[line(p)] = true
 		}
 	}
-	byLine := map[string][]item{} // banner 0x00 line -> older products
+	type bannerLine struct{ banner, line string }
+	byLine := map[bannerLine][]item{} // older products
 	for i := range sc.shelves {
 		sh := &sc.shelves[i]
 		if sh.First >= recent {
@@ -830,7 +861,8 @@ func (sc *signalScan) shrinkflation() error {
 		}
 		q, u := unitOf(p.Size)
 		if q > 0 {
-			byLine[sh.Banner+"\x00"+line(p)] = append(byLine[sh.Banner+"\x00"+line(p)], item{sh: sh, p: p, qty: q, unit: u})
+			k := bannerLine{sh.Banner, line(p)}
+			byLine[k] = append(byLine[k], item{sh: sh, p: p, qty: q, unit: u})
 		}
 	}
 	for _, f := range fresh {
@@ -840,7 +872,7 @@ func (sc *signalScan) shrinkflation() error {
 		newUnit := float64(f.sh.LastPrice) / f.qty
 		var best *item
 		bestUp := 0.0
-		olds := byLine[f.sh.Banner+"\x00"+line(f.p)]
+		olds := byLine[bannerLine{f.sh.Banner, line(f.p)}]
 		for i := range olds {
 			o := &olds[i]
 			if o.unit != f.unit || o.qty <= f.qty || o.p.GTIN == f.p.GTIN {
