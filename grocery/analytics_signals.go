@@ -374,10 +374,25 @@ type sigRec struct {
 	build               func(sg *Signal) error
 }
 
+// compareSigRecs orders signals by kind and severity (order), then
+// magnitude (largest first), type, barcode, banner and SKU.
 func compareSigRecs(x, y *sigRec) int {
-	return cmp.Or(cmp.Compare(x.order, y.order), cmp.Compare(y.rank, x.rank),
-		cmp.Compare(x.typ, y.typ), cmp.Compare(x.upc, y.upc),
-		cmp.Compare(x.banner, y.banner), cmp.Compare(x.sku, y.sku))
+	if x.order != y.order {
+		return cmp.Compare(x.order, y.order)
+	}
+	if x.rank != y.rank {
+		return cmp.Compare(y.rank, x.rank)
+	}
+	if c := strings.Compare(x.typ, y.typ); c != 0 {
+		return c
+	}
+	if c := strings.Compare(x.upc, y.upc); c != 0 {
+		return c
+	}
+	if c := strings.Compare(x.banner, y.banner); c != 0 {
+		return c
+	}
+	return strings.Compare(x.sku, y.sku)
 }
 
 // signal builds the signal of r.
@@ -572,7 +587,8 @@ func (sc *signalScan) threats() error {
 			continue
 		}
 		gtin := sc.groups[g].gtin
-		for _, c := range others {
+		for i := range others {
+			c := &others[i]
 			if c.Price >= own.Price {
 				continue
 			}
@@ -590,33 +606,38 @@ func (sc *signalScan) threats() error {
 				continue
 			}
 			sc.use(own)
-			sc.use(&c)
-			ownPrice := own.Price
-			typ := "competitor_price_cut"
-			if promo {
-				typ = "competitor_promotion"
-			}
-			sc.add(SignalThreats, typ, severityOf(under, 10, 5), under, GTIN(gtin).UPC(), c.Banner, c.SKU, func(sg *Signal) error {
-				ev, err := sc.evidence(gtin)
-				ev.Banner, ev.BannerName, ev.ExternalSKU = c.Banner, bannerName(c.Banner), c.SKU
-				ev.Price, ev.Regular, ev.OwnPrice, ev.Stores = ptrCents(c.Price), ptrCents(c.Regular), ptrCents(ownPrice), int(c.StoreCount)
-				ev.ChangePct = ptrF(-under)
-				ev.Competitors = []SignalPrice{c.price()}
-				if promo {
-					ev.Date, ev.End = ptrDate(p.Start), ptrDate(p.End)
-					sg.Explanation = fmt.Sprintf("%s has %s %s on promotion at %s (regular %s) since %s, %.1f%% under your %s: consider matching or countering in the next flyer",
-						bannerName(c.Banner), ev.Brand, ev.Name, Cents(c.Price), Cents(c.Regular), Date(p.Start), under, Cents(ownPrice))
-				} else {
-					ev.Date, ev.Previous = ptrDate(sh.RegularSince), ptrCents(sh.PrevRegular)
-					sg.Explanation = fmt.Sprintf("%s cut the regular price of %s %s from %s to %s on %s, %.1f%% under your %s: review your shelf price",
-						bannerName(c.Banner), ev.Brand, ev.Name, Cents(sh.PrevRegular), Cents(c.Price), Date(sh.RegularSince), under, Cents(ownPrice))
-				}
-				sg.Evidence = ev
-				return err
-			})
+			sc.use(c)
+			sc.threat(gtin, *c, own.Price, under, promo, p, sh)
 		}
 	}
 	return nil
+}
+
+// threat records a threat: competitor offer c under the own price, on
+// promotion p or cut in price (on shelf record sh).
+func (sc *signalScan) threat(gtin string, c signalOffer, ownPrice uint32, under float64, promo bool, p storage.Promo, sh *storage.Shelf) {
+	typ := "competitor_price_cut"
+	if promo {
+		typ = "competitor_promotion"
+	}
+	sc.add(SignalThreats, typ, severityOf(under, 10, 5), under, GTIN(gtin).UPC(), c.Banner, c.SKU, func(sg *Signal) error {
+		ev, err := sc.evidence(gtin)
+		ev.Banner, ev.BannerName, ev.ExternalSKU = c.Banner, bannerName(c.Banner), c.SKU
+		ev.Price, ev.Regular, ev.OwnPrice, ev.Stores = ptrCents(c.Price), ptrCents(c.Regular), ptrCents(ownPrice), int(c.StoreCount)
+		ev.ChangePct = ptrF(-under)
+		ev.Competitors = []SignalPrice{c.price()}
+		if promo {
+			ev.Date, ev.End = ptrDate(p.Start), ptrDate(p.End)
+			sg.Explanation = fmt.Sprintf("%s has %s %s on promotion at %s (regular %s) since %s, %.1f%% under your %s: consider matching or countering in the next flyer",
+				bannerName(c.Banner), ev.Brand, ev.Name, Cents(c.Price), Cents(c.Regular), Date(p.Start), under, Cents(ownPrice))
+		} else {
+			ev.Date, ev.Previous = ptrDate(sh.RegularSince), ptrCents(sh.PrevRegular)
+			sg.Explanation = fmt.Sprintf("%s cut the regular price of %s %s from %s to %s on %s, %.1f%% under your %s: review your shelf price",
+				bannerName(c.Banner), ev.Brand, ev.Name, Cents(sh.PrevRegular), Cents(c.Price), Date(sh.RegularSince), under, Cents(ownPrice))
+		}
+		sg.Evidence = ev
+		return err
+	})
 }
 
 // median returns the median current price of offers.
@@ -834,6 +855,7 @@ func (sc *signalScan) shrinkflation() error {
 	}
 	// The lines of the recent products, then every product of them by banner.
 	lines := map[string]bool{}
+	banners := map[string]bool{} // with a recent product of a line
 	for i := range fresh {
 		p, err := sc.product(fresh[i].sh.GTIN)
 		if err != nil {
@@ -843,13 +865,14 @@ func (sc *signalScan) shrinkflation() error {
 		fresh[i].qty, fresh[i].unit = unitOf(p.Size)
 		if fresh[i].qty > 0 && p.Brand != "" {
 			lines[line(p)] = true
+			banners[fresh[i].sh.Banner] = true
 		}
 	}
 	type bannerLine struct{ banner, line string }
 	byLine := map[bannerLine][]item{} // older products
 	for i := range sc.shelves {
 		sh := &sc.shelves[i]
-		if sh.First >= recent {
+		if sh.First >= recent || !banners[sh.Banner] {
 			continue
 		}
 		p, err := sc.product(sh.GTIN)
