@@ -63,6 +63,7 @@ type querier interface {
 	PriceHistory(context.Context, grocery.HistoryInput) (*grocery.HistoryResult, error)
 	ListReferenceStores(context.Context, grocery.StoresInput) (*grocery.StoresResult, error)
 	ExecutiveBrief(context.Context, grocery.BriefInput) (*grocery.Brief, error)
+	Signals(context.Context, grocery.SignalsInput) (*grocery.SignalsResult, error)
 }
 
 var (

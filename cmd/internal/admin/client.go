@@ -172,6 +172,13 @@ func (c *Client) ExecutiveBrief(ctx context.Context, in grocery.BriefInput) (*gr
 	return ask[grocery.Brief](ctx, c, forAccount(ctx, "/v1/brief"), in)
 }
 
+// Signals calls Service.Signals on the server, with the watchlist of the
+// account ctx acts for if any, and returns its result or its error
+// (EINVALID), or one wrapping ErrNoAdmin when nothing answers.
+func (c *Client) Signals(ctx context.Context, in grocery.SignalsInput) (*grocery.SignalsResult, error) {
+	return ask[grocery.SignalsResult](ctx, c, forAccount(ctx, "/v1/report/signals"), in)
+}
+
 // forAccount adds the account ctx acts for (grocery.NewContextWithAccount)
 // to path as its account parameter.
 func forAccount(ctx context.Context, path string) string {

@@ -254,7 +254,8 @@ func handler(svc *grocery.Service) http.Handler {
 		"/v1/report/brand_insights":        query(svc.BrandInsights),
 		"/v1/report/basket":                query(svc.CompareBasket),
 		// Analytics, for the account in the account parameter when given.
-		"/v1/brief": accountQuery(http.StatusOK, svc.ExecutiveBrief),
+		"/v1/brief":          accountQuery(http.StatusOK, svc.ExecutiveBrief),
+		"/v1/report/signals": accountQuery(http.StatusOK, svc.Signals),
 		// Alert rules, for the account in the account parameter.
 		"/v1/alerts":        accountQuery(http.StatusCreated, svc.CreateAlert),
 		"/v1/alerts/list":   accountQuery(http.StatusOK, svc.ListAlerts),
