@@ -265,11 +265,11 @@ func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult,
 		res.Since, res.To = since, asOf
 		bufs, _ := s.signalBufs.Get().(*signalBufs)
 		if bufs == nil {
-			bufs = &signalBufs{}
+			bufs = &signalBufs{products: map[string]Product{}, banners: map[string]bool{}}
 		}
 		defer s.signalBufs.Put(bufs)
 		defer bufs.reset()
-		sc := signalScan{tx: tx, a: &a, asOf: int32(asOf), since: int32(since), products: map[string]Product{}, banners: map[string]bool{}, signalBufs: bufs}
+		sc := signalScan{tx: tx, a: &a, asOf: int32(asOf), since: int32(since), signalBufs: bufs}
 		if err := sc.run(want, account); err != nil {
 			return err
 		}
@@ -331,8 +331,6 @@ type signalScan struct {
 	tx          *storage.Tx
 	a           *analyticsArgs
 	asOf, since int32
-	products    map[string]Product // by GTIN
-	banners     map[string]bool
 	obs         int
 	*signalBufs
 }
@@ -340,16 +338,28 @@ type signalScan struct {
 // signalBufs are the slices of a signalScan, kept from one call to the
 // next (Service.signalBufs) so that a call does not grow them again.
 type signalBufs struct {
-	groups  []offerGroup    // current offers by barcode, in barcode order
-	offers  []signalOffer   // the groups' offers
-	shelves []storage.Shelf // the province's shelf records with a barcode (of the category), by banner and SKU
-	buf     []signalOffer
-	out     []sigRec
-	order   []int32 // indexes of out, sorted
+	products map[string]Product // by GTIN
+	banners  map[string]bool    // of the signals, for Basis
+	groups   []offerGroup       // current offers by barcode, in barcode order
+	offers   []signalOffer      // the groups' offers
+	shelves  []storage.Shelf    // the province's shelf records with a barcode (of the category), by banner and SKU
+	ranges   []bannerRange      // of shelves, by banner
+	buf      []signalOffer
+	out      []sigRec
+	order    []int32 // indexes of out, sorted
+}
+
+// bannerRange is where a banner's records are in signalBufs.shelves.
+type bannerRange struct {
+	banner string
+	lo, hi int
 }
 
 // reset empties the buffers, letting go of what they point to.
 func (b *signalBufs) reset() {
+	clear(b.products)
+	clear(b.banners)
+	b.ranges = b.ranges[:0]
 	clear(b.groups)
 	clear(b.offers)
 	clear(b.shelves)
@@ -474,7 +484,11 @@ func (sc *signalScan) run(want func(string) bool, account string) error {
 	if want(SignalChanges) || (own != "" && want(SignalThreats)) {
 		err := sc.tx.ShelfIn(sc.a.province, "", func(sh *storage.Shelf) error {
 			if sh.GTIN != "" && matchCategory(sh.Category, sc.a.category) {
+				if n := len(sc.ranges); n == 0 || sc.ranges[n-1].banner != sh.Banner {
+					sc.ranges = append(sc.ranges, bannerRange{banner: sh.Banner, lo: len(sc.shelves)})
+				}
 				sc.shelves = append(sc.shelves, *sh)
+				sc.ranges[len(sc.ranges)-1].hi = len(sc.shelves)
 			}
 			return nil
 		})
@@ -554,15 +568,18 @@ func (sc *signalScan) ownAndOthers(g int) (*signalOffer, []signalOffer) {
 
 // shelf returns a banner SKU's shelf record, nil when none.
 func (sc *signalScan) shelf(banner, sku string) *storage.Shelf {
-	shelves := sc.shelves
-	i := sort.Search(len(shelves), func(i int) bool {
-		s := &shelves[i]
-		return s.Banner > banner || (s.Banner == banner && s.SKU >= sku)
-	})
-	if i == len(shelves) || shelves[i].Banner != banner || shelves[i].SKU != sku {
+	for _, r := range sc.ranges {
+		if r.banner != banner {
+			continue
+		}
+		shelves := sc.shelves[r.lo:r.hi]
+		i := sort.Search(len(shelves), func(i int) bool { return shelves[i].SKU >= sku })
+		if i < len(shelves) && shelves[i].SKU == sku {
+			return &shelves[i]
+		}
 		return nil
 	}
-	return &shelves[i]
+	return nil
 }
 
 func (sc *signalScan) use(o *signalOffer) {
@@ -844,11 +861,20 @@ func (sc *signalScan) shrinkflation() error {
 	if len(fresh) == 0 {
 		return nil
 	}
+	folded := map[string]string{} // brand -> foldKey(brand)
+	brand := func(p Product) string {
+		b, ok := folded[p.Brand]
+		if !ok {
+			b = foldKey(p.Brand)
+			folded[p.Brand] = b
+		}
+		return b
+	}
 	lineOf := map[string]string{}
 	line := func(p Product) string {
 		l, ok := lineOf[p.GTIN]
 		if !ok {
-			l = foldKey(p.Brand) + "\x00" + foldKey(p.Name)
+			l = brand(p) + "\x00" + foldKey(p.Name)
 			lineOf[p.GTIN] = l
 		}
 		return l
@@ -856,6 +882,7 @@ func (sc *signalScan) shrinkflation() error {
 	// The lines of the recent products, then every product of them by banner.
 	lines := map[string]bool{}
 	banners := map[string]bool{} // with a recent product of a line
+	brands := map[string]bool{}  // of the lines, folded
 	for i := range fresh {
 		p, err := sc.product(fresh[i].sh.GTIN)
 		if err != nil {
@@ -866,6 +893,7 @@ func (sc *signalScan) shrinkflation() error {
 		if fresh[i].qty > 0 && p.Brand != "" {
 			lines[line(p)] = true
 			banners[fresh[i].sh.Banner] = true
+			brands[brand(p)] = true
 		}
 	}
 	type bannerLine struct{ banner, line string }
@@ -879,7 +907,7 @@ func (sc *signalScan) shrinkflation() error {
 		if err != nil {
 			return err
 		}
-		if !lines[line(p)] {
+		if !brands[brand(p)] || !lines[line(p)] { // a line is its brand and name, folded
 			continue
 		}
 		q, u := unitOf(p.Size)
