@@ -612,7 +612,10 @@ func (sc *signalScan) threats() error {
 			under := -changePct(own.Price, c.Price) // percent under the own price
 			p, promo := started[bannerSKU{c.Banner, c.SKU}]
 			promo = promo && c.Price < c.Regular
-			sh := sc.shelf(c.Banner, c.SKU)
+			var sh *storage.Shelf
+			if !promo && c.Price >= c.Regular {
+				sh = sc.shelf(c.Banner, c.SKU)
+			}
 			cut := !promo && sh != nil && sh.RegularSince >= sc.since && sh.PrevRegular > sh.LastRegular && c.Price >= c.Regular
 			if !promo && !cut {
 				continue
