@@ -112,8 +112,8 @@ func checkAnswer(t *testing.T, body []byte, rec *httptest.ResponseRecorder) {
 	if json.Unmarshal(req["method"], &method) != nil || !slices.Contains(knownMethods, method) {
 		t.Fatalf("%q: a result for method %s\n%s", body, req["method"], rec.Body)
 	}
-	var sent, echoed any
-	if json.Unmarshal(req["id"], &sent) != nil || json.Unmarshal(id, &echoed) != nil || sent == nil || sent != echoed {
+	var sent, echoed bytes.Buffer
+	if json.Compact(&sent, req["id"]) != nil || json.Compact(&echoed, id) != nil || sent.String() == "null" || sent.String() != echoed.String() {
 		t.Fatalf("%q: a result with id %s for the request id %s", body, id, req["id"])
 	}
 	if rec.Code != http.StatusOK || !json.Valid(result) || result[0] != '{' {
