@@ -75,17 +75,31 @@ func decodeSorted(d *dec, dst []uint32, want bool) []uint32 {
 		d.err = errCorrupt
 		return dst
 	}
-	body := dec{b: d.b[:size]}
+	b := d.b[:size]
 	d.b = d.b[size:]
 	if !want {
 		return dst
 	}
-	prev := uint32(0)
-	for i := uint64(0); i < n && body.err == nil; i++ {
-		prev += body.u32()
+	// A tight loop: most deltas take one byte, and a report decodes
+	// hundreds of thousands of them.
+	dst = slices.Grow(dst, int(min(n, size)))
+	prev, i := uint32(0), 0
+	for c := uint64(0); c < n; c++ {
+		if i < len(b) && b[i] < 0x80 {
+			prev += uint32(b[i])
+			i++
+		} else {
+			v, m := binary.Uvarint(b[i:])
+			if m <= 0 {
+				d.err = errCorrupt
+				return dst
+			}
+			prev += uint32(v)
+			i += m
+		}
 		dst = append(dst, prev)
 	}
-	if body.err != nil || len(body.b) != 0 {
+	if i != len(b) {
 		d.err = errCorrupt
 	}
 	return dst
