@@ -576,6 +576,38 @@ func BenchmarkImportCSV(b *testing.B) {
 	b.ReportMetric(float64(rows)*float64(iters)/b.Elapsed().Seconds(), "rows/s")
 }
 
+// BenchmarkReimportCSV imports the same rows a second time (a collector
+// sending its file again): every observation is unchanged, so the writer
+// should derive nothing again. GROCERY_BENCH_IMPORT_ROWS sets the rows.
+func BenchmarkReimportCSV(b *testing.B) {
+	if testing.Short() {
+		b.Skip("imports a million rows twice")
+	}
+	dir := b.TempDir()
+	storesCSV, ids := benchStores(200)
+	obsPath := filepath.Join(dir, "prices.csv")
+	n := 1_000_000
+	if v, err := strconv.Atoi(os.Getenv("GROCERY_BENCH_IMPORT_ROWS")); err == nil && v > 0 {
+		n = v
+	}
+	rows := writeBenchObservations(b, obsPath, ids, n)
+	svc, err := Open(filepath.Join(dir, "bench.db"), &Options{Now: importClock})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer svc.Close()
+	mustImport(b, svc, "stores.csv", storesCSV, nil)
+	importFileTB(b, svc, obsPath)
+	iters := 0
+	for b.Loop() {
+		iters++
+		if rep := importFileTB(b, svc, obsPath); rep.Unchanged != rows {
+			b.Fatalf("unchanged: got %d, want %d", rep.Unchanged, rows)
+		}
+	}
+	b.ReportMetric(float64(rows)*float64(iters)/b.Elapsed().Seconds(), "rows/s")
+}
+
 type benchStore struct{ id, banner string }
 
 // benchStores returns a stores CSV of n stores in eight cities.
