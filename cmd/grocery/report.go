@@ -20,6 +20,7 @@ data file, the report comes from that server through its admin socket.`,
 	}
 	var subs []*cobra.Command
 	// Each family appends its commands here.
+	subs = append(subs, a.reportCategoryCmd(), a.reportPromosCmd(), a.reportNewCmd())
 	for _, c := range subs {
 		cmd.AddCommand(c)
 	}

@@ -247,6 +247,10 @@ func handler(svc *grocery.Service) http.Handler {
 		"/v1/search":  query(svc.SearchProducts),
 		"/v1/history": query(svc.PriceHistory),
 		"/v1/stores":  query(svc.ListReferenceStores),
+		// The period analytics, for 'grocery report'.
+		"/v1/category_report": query(svc.CategoryReport),
+		"/v1/promo_calendar":  query(svc.PromoCalendar),
+		"/v1/new_on_shelf":    query(svc.NewOnShelf),
 		// Alert rules, for the account in the account parameter.
 		"/v1/alerts":        accountQuery(http.StatusCreated, svc.CreateAlert),
 		"/v1/alerts/list":   accountQuery(http.StatusOK, svc.ListAlerts),
