@@ -86,6 +86,13 @@ type keyring struct {
 	plans  []Plan
 	macs   sync.Pool // hash.Hash: HMAC-SHA256 keyed with the data file's key secret
 
+	// admin serializes key administration, which holds it across its
+	// write transaction; the request path never takes it.
+	admin sync.Mutex
+
+	// mu guards the maps and keyEntry.revoked. It is held only to read or
+	// swap memory, never across a transaction: an import holds the write
+	// transaction for a whole file, and authentication must not wait.
 	mu       sync.RWMutex
 	keys     map[string]*keyEntry // by public id
 	accounts map[string]*account  // by name
@@ -113,15 +120,20 @@ func newKeyring(prefix string, plans []Plan, secret []byte) *keyring {
 }
 
 // load reads every account and key into the ring, with each account's
-// count for the current window.
-func (r *keyring) load(tx *storage.Tx, window uint32) error {
+// count for the current window; j, when not nil, is a usage journal whose
+// larger counts and last-used times win.
+func (r *keyring) load(tx *storage.Tx, window uint32, j *journal) error {
 	err := tx.ForEachAccount(func(a *storage.Account) error {
 		plan, _ := r.plan(a.Plan)
-		used, err := tx.Usage(a.Name, window)
+		stored, err := tx.Usage(a.Name, window)
 		if err != nil {
 			return err
 		}
-		r.accounts[a.Name] = &account{name: a.Name, plan: plan, quota: a.Quota, created: a.Created, window: window, used: int64(used)}
+		used := int64(stored)
+		if j != nil {
+			used = max(used, j.usage[usageID{a.Name, window}])
+		}
+		r.accounts[a.Name] = &account{name: a.Name, plan: plan, quota: a.Quota, created: a.Created, window: window, used: used}
 		return nil
 	})
 	if err != nil {
@@ -130,6 +142,9 @@ func (r *keyring) load(tx *storage.Tx, window uint32) error {
 	return tx.ForEachKey(func(k *storage.Key) error {
 		e := &keyEntry{id: k.ID, account: k.Account, created: k.Created, revoked: k.Revoked}
 		copy(e.hash[:], k.Hash)
+		if j != nil {
+			k.LastUsed = max(k.LastUsed, j.lastUsed[k.ID])
+		}
 		e.lastUsed.Store(k.LastUsed)
 		e.flushedUsed = k.LastUsed
 		r.keys[k.ID] = e
@@ -316,14 +331,19 @@ func (s *Service) CreateKey(ctx context.Context, in KeyInput) (*NewKey, error) {
 	sum := r.mac(text)
 	now := s.now().UTC().Truncate(time.Second)
 
-	// The ring's lock is held across the write so that the stored and the
-	// in-memory state change together.
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if _, taken := r.keys[id]; taken {
+	// Key administration is serialized by r.admin, so what is read here
+	// still holds after the commit; r.mu is taken only to read and then to
+	// swap the in-memory state, never while waiting for the write
+	// transaction.
+	r.admin.Lock()
+	defer r.admin.Unlock()
+	r.mu.RLock()
+	_, taken := r.keys[id]
+	acct := r.accounts[name]
+	r.mu.RUnlock()
+	if taken {
 		return nil, Errorf(EINTERNAL, "key id collision; try again")
 	}
-	acct := r.accounts[name]
 	if acct == nil && plan.Name == "" {
 		return nil, Errorf(EINVALID, "account %q is new: a plan is required, one of %s", name, r.planNames())
 	}
@@ -351,11 +371,13 @@ func (s *Service) CreateKey(ctx context.Context, in KeyInput) (*NewKey, error) {
 	recPlan, _ := r.plan(rec.Plan)
 	if acct == nil {
 		acct = &account{name: name, created: rec.Created, window: monthOf(now)}
-		r.accounts[name] = acct
 	}
 	acct.setPlan(recPlan, rec.Quota)
 	e := &keyEntry{id: id, account: name, hash: sum, created: key.Created}
+	r.mu.Lock()
+	r.accounts[name] = acct
 	r.keys[id] = e
+	r.mu.Unlock()
 	return &NewKey{Key: text, ID: id, Account: name, Plan: rec.Plan, Limit: acct.limit(), Created: now}, nil
 }
 
@@ -385,9 +407,14 @@ func (s *Service) RevokeKey(ctx context.Context, keyOrID string) (*KeyInfo, erro
 	} else if listed, ok := strings.CutPrefix(id, r.prefix+keyMarker); ok && len(listed) == keyIDLen {
 		id = listed // the form ListKeys shows: gro_pk_<id>
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	// As in CreateKey: r.admin across the commit, r.mu only to read and
+	// then to swap the in-memory state.
+	r.admin.Lock()
+	defer r.admin.Unlock()
+	r.mu.RLock()
 	e := r.keys[id]
+	revoked := e != nil && e.revoked != 0
+	r.mu.RUnlock()
 	if e != nil && full {
 		if sum := r.mac(strings.TrimSpace(keyOrID)); !hmac.Equal(sum[:], e.hash[:]) {
 			e = nil
@@ -396,7 +423,7 @@ func (s *Service) RevokeKey(ctx context.Context, keyOrID string) (*KeyInfo, erro
 	if e == nil {
 		return nil, Errorf(ENOTFOUND, "no key matches %q: give a key id from 'keys list' or the whole key", redact(keyOrID, r.prefix))
 	}
-	if e.revoked == 0 {
+	if !revoked {
 		now := s.now().Unix()
 		err := s.db.Update(func(tx *storage.Tx) error {
 			var k storage.Key
@@ -410,9 +437,13 @@ func (s *Service) RevokeKey(ctx context.Context, keyOrID string) (*KeyInfo, erro
 		if err != nil {
 			return nil, err
 		}
+		r.mu.Lock()
 		e.revoked = now
+		r.mu.Unlock()
 	}
+	r.mu.RLock()
 	info := r.info(e)
+	r.mu.RUnlock()
 	return &info, nil
 }
 

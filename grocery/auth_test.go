@@ -535,3 +535,142 @@ func BenchmarkAuthenticateWrongKey(b *testing.B) {
 		})
 	}
 }
+
+// within fails the test when done does not report within a generous
+// bound: a watchdog that turns a wait behind a held transaction into a
+// failure, not a measure of speed.
+func within(t *testing.T, what string, done <-chan error) {
+	t.Helper()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("%s waited for the write transaction an import holds", what)
+	}
+}
+
+// TestKeyAdminDuringImport checks that key administration waiting for the
+// write transaction (an import holds it for a whole file) does not stop
+// other accounts from authenticating and being metered.
+func TestKeyAdminDuringImport(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "g.db")
+	c := newClock(nov19)
+	s := openAuth(t, path, c)
+	defer s.Close()
+	a := mustKey(t, s, "acme", "professional", 0)
+	b := mustKey(t, s, "other", "professional", 0)
+
+	release := sync.OnceFunc(grocery.HoldWrite(s))
+	defer release() // before Close, also when a watchdog fails the test
+	revoked, created := make(chan error, 1), make(chan error, 1)
+	go func() { _, err := s.RevokeKey(ctx, a.ID); revoked <- err }()
+	go func() {
+		_, err := s.CreateKey(ctx, grocery.KeyInput{Account: "third", Plan: "starter"})
+		created <- err
+	}()
+	const calls = 50
+	for i := 0; i < calls; i++ {
+		done := make(chan error, 1)
+		go func() {
+			p, err := s.Authenticate(ctx, b.Key, grocery.InterfaceMCP)
+			if err == nil {
+				_, err = s.Consume(ctx, p)
+			}
+			done <- err
+		}()
+		within(t, "Authenticate and Consume during a key revocation", done)
+		time.Sleep(time.Millisecond) // let the key changes reach their transaction
+	}
+	release()
+	within(t, "RevokeKey", revoked)
+	within(t, "CreateKey", created)
+	_, err := s.Authenticate(ctx, a.Key, grocery.InterfaceMCP)
+	errCode(t, err, grocery.EUNAUTHENTICATED)
+	u, err := s.UsageOf(ctx, "other")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.Used != calls {
+		t.Fatalf("got %d calls counted, want %d", u.Used, calls)
+	}
+	keys, _ := s.ListKeys(ctx)
+	if len(keys) != 3 {
+		t.Fatalf("got %d keys, want 3", len(keys))
+	}
+}
+
+// TestConsumeFlushDuringImport checks that the once-a-second flush of
+// quota counts keeps README's promise while an import holds the write
+// transaction: a crash then loses no more than the calls since the flush.
+func TestConsumeFlushDuringImport(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "g.db")
+	c := newClock(nov19)
+	s := openAuth(t, path, c)
+	defer s.Close()
+	k := mustKey(t, s, "acme", "professional", 0)
+	p, err := s.Authenticate(ctx, k.Key, grocery.InterfaceMCP)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	release := sync.OnceFunc(grocery.HoldWrite(s))
+	defer release()
+	const calls = 120
+	for i := 0; i < calls; i++ {
+		if _, err := s.Consume(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	flushed := make(chan error, 1)
+	go func() { flushed <- grocery.FlushNow(s) }()
+	within(t, "the quota flush", flushed)
+
+	// A crash now leaves the files as they are on disk: copy them.
+	crash := t.TempDir()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(crash, e.Name()), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	release()
+
+	// A read-only open reads the journal; a writable one moves it into the
+	// data file.
+	for _, readOnly := range []bool{true, false} {
+		after, err := grocery.Open(filepath.Join(crash, "g.db"), &grocery.Options{Now: c.now, ReadOnly: readOnly})
+		if err != nil {
+			t.Fatal(err)
+		}
+		u, err := after.UsageOf(ctx, "acme")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if u.Used != calls {
+			t.Fatalf("after a crash during an import (read-only %v): got %d calls counted, want %d", readOnly, u.Used, calls)
+		}
+		if err := after.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(crash, "g.db.usage")); !os.IsNotExist(err) {
+		t.Fatalf("the usage journal is still there after a writable open: %v", err)
+	}
+	after := openAuth(t, filepath.Join(crash, "g.db"), c)
+	defer after.Close()
+	if u, _ := after.UsageOf(ctx, "acme"); u.Used != calls {
+		t.Fatalf("once the journal is applied: got %d calls counted, want %d", u.Used, calls)
+	}
+}

@@ -50,3 +50,23 @@ var (
 	PeakRSS      = peakRSS
 	ResetPeakRSS = resetPeakRSS
 )
+
+// HoldWrite opens a write transaction and holds it until release is
+// called, as an import holds its own for the whole file: tests use it to
+// hold the writer deterministically.
+func HoldWrite(s *Service) (release func()) {
+	held, done, finished := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(finished)
+		s.db.Update(func(*storage.Tx) error {
+			close(held)
+			<-done
+			return nil
+		})
+	}()
+	<-held
+	return func() { close(done); <-finished }
+}
+
+// FlushNow writes the quota counts as the once-a-second flush does.
+func FlushNow(s *Service) error { return s.meter.flush(false) }

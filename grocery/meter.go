@@ -3,6 +3,9 @@ package grocery
 import (
 	"context"
 	"errors"
+	"io/fs"
+	"maps"
+	"os"
 	"sync"
 	"time"
 
@@ -86,20 +89,20 @@ func resetOf(t time.Time) time.Time {
 // reads them, and flushes the counts to the data file in one transaction
 // a second (group commit). It writes counts, never increments, so a flush
 // repeated after a failure cannot count a call twice; a crash loses at
-// most the calls since the last flush. When several servers share one
-// quota, a shared store replaces this type.
+// most the calls since the last flush. A flush never waits for the write
+// transaction: while another write holds it (an import, for a whole
+// file), the counts go to the usage journal instead (see journal). When
+// several servers share one quota, a shared store replaces this type.
 type meter struct {
-	db   *storage.DB
-	ring *keyring
+	db        *storage.DB
+	ring      *keyring
+	journal   string // the usage journal's path
+	journalID string // the data file's id in the journal
 
-	mu    sync.Mutex   // guards carry
-	carry []usageCount // counts of ended windows not yet flushed
-}
+	mu      sync.Mutex        // guards pending
+	pending map[usageID]int64 // counts not yet in the data file: ended windows, deferred or failed flushes
 
-type usageCount struct {
-	account string
-	window  uint32
-	used    int64
+	journaled bool // the journal holds counts not yet in the data file; only the flusher touches it
 }
 
 // charge counts one call to a in the window of now and returns the count
@@ -144,26 +147,40 @@ func (m *meter) rollover(a *account, w uint32) error {
 	}
 	if a.dirty {
 		m.mu.Lock()
-		m.carry = append(m.carry, usageCount{a.name, a.window, a.used})
+		m.keep(usageID{a.name, a.window}, a.used)
 		m.mu.Unlock()
 	}
 	a.window, a.used, a.dirty = w, int64(stored), false
 	return nil
 }
 
+// keep records a count not yet in the data file; the caller holds m.mu.
+func (m *meter) keep(u usageID, used int64) {
+	if m.pending == nil {
+		m.pending = map[usageID]int64{}
+	}
+	m.pending[u] = max(m.pending[u], used)
+}
+
 // flush writes the counts and key last-used times changed since the last
-// flush, in one transaction.
-func (m *meter) flush() error {
+// flush, in one transaction. Unless wait, it does not wait for a write
+// transaction under way: it writes the usage journal instead, and the
+// counts stay pending for the next flush.
+func (m *meter) flush(wait bool) error {
 	m.mu.Lock()
-	counts := m.carry
-	m.carry = nil
+	counts := m.pending
+	m.pending = nil
 	m.mu.Unlock()
+	if counts == nil {
+		counts = map[usageID]int64{}
+	}
 
 	m.ring.mu.RLock()
 	for _, a := range m.ring.accounts {
 		a.mu.Lock()
 		if a.dirty {
-			counts = append(counts, usageCount{a.name, a.window, a.used})
+			u := usageID{a.name, a.window}
+			counts[u] = max(counts[u], a.used)
 			a.dirty = false
 		}
 		a.mu.Unlock()
@@ -183,9 +200,9 @@ func (m *meter) flush() error {
 		return nil
 	}
 
-	err := m.db.Update(func(tx *storage.Tx) error {
-		for _, c := range counts {
-			if err := tx.PutUsage(c.account, c.window, uint64(c.used)); err != nil {
+	write := func(tx *storage.Tx) error {
+		for c, used := range counts {
+			if err := tx.PutUsage(c.account, c.window, uint64(used)); err != nil {
 				return err
 			}
 		}
@@ -203,30 +220,54 @@ func (m *meter) flush() error {
 			}
 		}
 		return nil
-	})
-	if err != nil {
-		// Counts are absolute: hand them back to the next flush.
-		m.mu.Lock()
-		m.carry = append(counts, m.carry...)
-		m.mu.Unlock()
-		return err
 	}
+	ran, err := true, error(nil)
+	if wait {
+		err = m.db.Update(write)
+	} else {
+		ran, err = m.db.TryUpdate(write)
+	}
+	if ran && err == nil {
+		for _, s := range keys {
+			s.e.flushedUsed = s.used
+		}
+		if m.journaled {
+			// The data file now holds everything the journal did.
+			if err := os.Remove(m.journal); err == nil || errors.Is(err, fs.ErrNotExist) {
+				m.journaled = false
+			}
+		}
+		return nil
+	}
+	// Counts are absolute: hand them back to the next flush, and until
+	// then keep them in the journal.
+	m.mu.Lock()
+	for c, used := range counts {
+		m.keep(c, used)
+	}
+	j := &journal{usage: maps.Clone(m.pending), lastUsed: map[string]int64{}}
+	m.mu.Unlock()
 	for _, s := range keys {
-		s.e.flushedUsed = s.used
+		j.lastUsed[s.e.id] = s.used
 	}
-	return nil
+	if jerr := writeJournal(m.journal, m.journalID, j); jerr != nil {
+		return errors.Join(err, jerr)
+	}
+	m.journaled = true
+	return err
 }
 
-// run flushes every interval until stop is closed, then once more.
+// run flushes every interval until stop is closed, then once more,
+// waiting for the write transaction if need be.
 func (m *meter) run(interval time.Duration, stop <-chan struct{}, done chan<- error) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
 		select {
 		case <-t.C:
-			m.flush() // a failed flush is retried by the next one
+			m.flush(false) // a failed flush is retried by the next one
 		case <-stop:
-			done <- m.flush()
+			done <- m.flush(true)
 			return
 		}
 	}

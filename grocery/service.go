@@ -3,6 +3,7 @@ package grocery
 import (
 	"errors"
 	"io/fs"
+	"os"
 	"strings"
 	"time"
 
@@ -76,8 +77,24 @@ func (s *Service) start(opts *Options, readOnly bool) error {
 		}
 	}
 	s.keyring = newKeyring(opts.KeyPrefix, opts.Plans, secret)
+	// Counts a crash left in the usage journal: written to the data file
+	// (then the journal is removed), or for a read-only open, only read.
+	jpath, jid := journalPath(s.db.Path()), journalID(secret)
+	j, err := readJournal(jpath, jid)
+	if err != nil {
+		return Errorf(EINVALID, "%v: remove it to drop the counts it keeps", err)
+	}
+	if j != nil && !readOnly {
+		if err := s.db.Update(func(tx *storage.Tx) error { return applyJournal(tx, j) }); err != nil {
+			return err
+		}
+		if err := os.Remove(jpath); err != nil {
+			return err
+		}
+		j = nil
+	}
 	window := monthOf(s.now())
-	if err := s.db.View(func(tx *storage.Tx) error { return s.keyring.load(tx, window) }); err != nil {
+	if err := s.db.View(func(tx *storage.Tx) error { return s.keyring.load(tx, window, j) }); err != nil {
 		return err
 	}
 	if readOnly {
@@ -87,7 +104,7 @@ func (s *Service) start(opts *Options, readOnly bool) error {
 	if interval <= 0 {
 		interval = time.Second
 	}
-	s.meter = &meter{db: s.db, ring: s.keyring}
+	s.meter = &meter{db: s.db, ring: s.keyring, journal: jpath, journalID: jid}
 	s.stopFlush, s.flushDone = make(chan struct{}), make(chan error, 1)
 	go s.meter.run(interval, s.stopFlush, s.flushDone)
 	return nil

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"maps"
 	"slices"
-	"strings"
+	"strconv"
 )
 
 // JSON-RPC 2.0 error codes (CONTRACT.md section 4).
@@ -48,28 +48,17 @@ type argument struct {
 	value json.RawMessage
 }
 
-// wireMessage is message as encoding/json decodes it, on the slow path.
-type wireMessage struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Method  string          `json:"method"`
-	Params  struct {
-		Name      string                     `json:"name"`
-		Arguments map[string]json.RawMessage `json:"arguments"`
-	} `json:"params"`
-	Result json.RawMessage `json:"result"`
-	Error  json.RawMessage `json:"error"`
-}
-
 // decodeMessage decodes one JSON-RPC message. A syntax error is a parse
 // error; a field of the wrong type in params is kept for the method to
-// refuse (tools/call answers invalid params); any other wrong type makes
-// the message an invalid request.
+// refuse (tools/call answers invalid params); any other wrong type, and a
+// member of the envelope given twice, makes the message an invalid
+// request. Member names match exactly, as JSON-RPC names them: unlike
+// encoding/json's field matching, "METHOD" is not "method".
 //
 // Messages as clients send them (known members, plain ASCII names, the
 // right types) are read by decodeFast without allocating; any other is
-// left to encoding/json, whose reading decodeFast matches exactly where
-// it answers at all.
+// left to decodeSlow, whose reading decodeFast matches exactly where it
+// answers at all.
 func decodeMessage(body []byte, m *message) *rpcError {
 	if !json.Valid(body) {
 		return &rpcError{Code: codeParseError, Message: "parse error: the body is not one JSON-RPC message"}
@@ -80,35 +69,94 @@ func decodeMessage(body []byte, m *message) *rpcError {
 	return decodeSlow(body, m)
 }
 
-// decodeSlow decodes a valid JSON document with encoding/json.
+// decodeSlow decodes a valid JSON document that decodeFast left: member
+// names match exactly (an object with "METHOD" but no "method" has no
+// method), an envelope member given twice makes the message an invalid
+// request, and a params member given twice, or of the wrong type, is kept
+// for the method to refuse.
 func decodeSlow(body []byte, m *message) *rpcError {
 	*m = message{}
-	w := new(wireMessage)
-	err := json.Unmarshal(body, w)
-	m.JSONRPC, m.ID, m.Method, m.Result, m.Error = w.JSONRPC, w.ID, w.Method, w.Result, w.Error
-	m.Params.Name = w.Params.Name
-	for _, name := range slices.Sorted(maps.Keys(w.Params.Arguments)) {
-		m.Params.Arguments = append(m.Params.Arguments, argument{name, w.Params.Arguments[name]})
+	invalid := &rpcError{Code: codeInvalidRequest, Message: "invalid request: want a JSON-RPC 2.0 object with a string method"}
+	top, dup, ok := objectMembers(body, "jsonrpc", "id", "method", "params", "result", "error")
+	if !ok {
+		return invalid
 	}
-	var typeErr *json.UnmarshalTypeError
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &typeErr) && strings.HasPrefix(typeErr.Field, "params"):
-		m.paramsErr = err
-		return nil
-	case errors.As(err, &typeErr):
-		return &rpcError{Code: codeInvalidRequest, Message: "invalid request: want a JSON-RPC 2.0 object with a string method"}
-	default:
-		return &rpcError{Code: codeParseError, Message: "parse error: the body is not one JSON-RPC message"}
+	m.ID, m.Result, m.Error = top["id"], top["result"], top["error"]
+	if dup == "id" {
+		m.ID = nil // which one is meant is not known: answered with null
 	}
+	if dup != "" {
+		return &rpcError{Code: codeInvalidRequest, Message: "invalid request: member " + strconv.Quote(dup) + " is given twice"}
+	}
+	if v, ok := top["jsonrpc"]; ok && json.Unmarshal(v, &m.JSONRPC) != nil {
+		return invalid
+	}
+	if v, ok := top["method"]; ok && json.Unmarshal(v, &m.Method) != nil {
+		return invalid
+	}
+	if v, ok := top["params"]; ok && string(v) != "null" {
+		m.paramsErr = decodeParamsSlow(v, &m.Params)
+	}
+	return nil
 }
 
-// decodeFast decodes a valid JSON document b into m as json.Unmarshal
-// into wireMessage would, and reports whether it could: it gives up (and
-// m is to be decoded again) on anything but an object whose members and
-// params members are either exact known names or plain ASCII names no
-// known one folds to, each known name once, with values of the right
+// decodeParamsSlow decodes a tools/call's params for decodeSlow.
+func decodeParamsSlow(v []byte, p *params) error {
+	ps, dup, ok := objectMembers(v, "name", "arguments")
+	switch {
+	case !ok:
+		return errors.New("params: want an object")
+	case dup != "":
+		return errors.New("params: member " + strconv.Quote(dup) + " is given twice")
+	}
+	if v, ok := ps["name"]; ok && json.Unmarshal(v, &p.Name) != nil {
+		return errors.New("params: name: want a string")
+	}
+	v, ok = ps["arguments"]
+	if !ok || string(v) == "null" {
+		return nil
+	}
+	args, _, ok := objectMembers(v)
+	if !ok {
+		return errors.New("params: arguments: want an object")
+	}
+	for _, name := range slices.Sorted(maps.Keys(args)) {
+		p.Arguments = append(p.Arguments, argument{name, args[name]})
+	}
+	return nil
+}
+
+// objectMembers returns the members of the object v (a value of a valid
+// JSON document) by exact name, the last one where a name repeats, and
+// the first of watch given twice. ok is false when v is not an object.
+func objectMembers(v []byte, watch ...string) (members map[string]json.RawMessage, dup string, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(v))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, "", false
+	}
+	members = map[string]json.RawMessage{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, "", false
+		}
+		name, _ := tok.(string)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, "", false
+		}
+		if _, seen := members[name]; seen && dup == "" && slices.Contains(watch, name) {
+			dup = name
+		}
+		members[name] = raw
+	}
+	return members, dup, true
+}
+
+// decodeFast decodes a valid JSON document b into m as decodeSlow
+// would, and reports whether it could: it gives up (and m is to be
+// decoded again) on anything but an object whose member and params member
+// names are plain ASCII, each known name once, with values of the right
 // type and strings without escapes or non-ASCII bytes.
 func decodeFast(b []byte, m *message) bool {
 	const (
@@ -153,7 +201,7 @@ func decodeFast(b []byte, m *message) bool {
 		case "error":
 			bit, m.Error = seenError, v
 		default:
-			return !foldsToAny(key, "jsonrpc", "id", "method", "params", "result", "error")
+			return true // names match exactly: "METHOD" is not "method"
 		}
 		if seen&bit != 0 {
 			return false
@@ -197,7 +245,7 @@ func decodeParams(v []byte, p *params) bool {
 				return true
 			})
 		}
-		return !foldsToAny(key, "name", "arguments")
+		return true
 	})
 }
 
@@ -267,17 +315,6 @@ func plain(s []byte) bool {
 		}
 	}
 	return true
-}
-
-// foldsToAny reports whether key matches one of names without regard to
-// ASCII case, as encoding/json matches object names to fields.
-func foldsToAny(key []byte, names ...string) bool {
-	for _, n := range names {
-		if len(key) == len(n) && strings.EqualFold(string(key), n) {
-			return true
-		}
-	}
-	return false
 }
 
 func skipSpace(b []byte, i int) int {
@@ -361,8 +398,10 @@ type response struct {
 
 var nullID = json.RawMessage("null")
 
+// errorResponse answers with an error; an id that is not a string or a
+// number (an object, an array, a boolean) is answered with null.
 func errorResponse(id json.RawMessage, code int, msg string) *response {
-	if id == nil {
+	if !validID(id) {
 		id = nullID
 	}
 	return &response{JSONRPC: "2.0", ID: id, Error: &rpcError{Code: code, Message: msg}}

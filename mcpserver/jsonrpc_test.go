@@ -8,7 +8,7 @@ import (
 )
 
 // TestDecodeFast checks that the allocation-free reading of a message
-// decodes exactly what encoding/json does, or leaves the message to it.
+// decodes exactly what decodeSlow does, or leaves the message to it.
 func TestDecodeFast(t *testing.T) {
 	bodies := []string{
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"lookup_product","arguments":{"upc":"0123","province":"ON"}}}`,
@@ -45,10 +45,10 @@ func TestDecodeFast(t *testing.T) {
 		fast := decodeFast([]byte(body), &got)
 		werr := decodeSlow([]byte(body), &want)
 		if !fast {
-			continue // encoding/json reads it
+			continue // decodeSlow reads it
 		}
 		if werr != nil || want.paramsErr != nil {
-			t.Errorf("%s: decodeFast read a message encoding/json refuses (%v, %v)", body, werr, want.paramsErr)
+			t.Errorf("%s: decodeFast read a message decodeSlow refuses (%v, %v)", body, werr, want.paramsErr)
 			continue
 		}
 		// A repeated argument's last value counts; the order is the client's.
@@ -64,7 +64,7 @@ func TestDecodeFast(t *testing.T) {
 		got.Params.Arguments, want.Params.Arguments = nil, nil
 		got.Params.buf, want.Params.buf = [4]argument{}, [4]argument{}
 		if diff := cmp.Diff(want, got, opt); diff != "" {
-			t.Errorf("%s: decodeFast differs from encoding/json (-want +got):\n%s", body, diff)
+			t.Errorf("%s: decodeFast differs from decodeSlow (-want +got):\n%s", body, diff)
 		}
 		if diff := cmp.Diff(wantArgs, last); diff != "" {
 			t.Errorf("%s: arguments differ (-want +got):\n%s", body, diff)

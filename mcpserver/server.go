@@ -11,6 +11,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
 	"slices"
@@ -33,10 +34,16 @@ var knownVersions = []string{"2025-06-18", "2025-03-26", "2024-11-05"}
 
 // Options configures New. A nil *Options means the defaults.
 type Options struct {
-	// AllowedOrigins are browser origins (e.g. "https://app.example.com")
-	// allowed besides the server's own. A request with another Origin
-	// header is refused with 403.
+	// AllowedOrigins are the browser origins (e.g.
+	// "https://app.example.com") allowed to call the server. A request
+	// with another Origin header is refused with 403; one without Origin
+	// (not from a browser) is not checked. The request's own Host is never
+	// trusted: a DNS-rebinding page controls it.
 	AllowedOrigins []string
+	// AllowLoopbackOrigins also allows origins on a loopback host
+	// (localhost, 127.0.0.0/8, [::1]): set it when the server listens on
+	// loopback only, where the browser pages that can reach it are local.
+	AllowLoopbackOrigins bool
 	// MaxBodyBytes limits a request body; default 1 MiB.
 	MaxBodyBytes int64
 	// Version is reported in serverInfo; default "dev".
@@ -327,8 +334,10 @@ func bearer(r *http.Request) string {
 	return strings.TrimSpace(key)
 }
 
-// originAllowed refuses browser requests from other sites (DNS rebinding):
-// no Origin header, the server's own origin, or a configured one.
+// originAllowed refuses browser requests from other sites (DNS
+// rebinding): it allows no Origin header, a configured origin, and a
+// loopback origin when Options.AllowLoopbackOrigins. It never compares
+// Origin with the request's Host, which a rebinding page controls.
 func (s *server) originAllowed(r *http.Request) bool {
 	origin := r.Header.Get("Origin")
 	if origin == "" {
@@ -337,8 +346,24 @@ func (s *server) originAllowed(r *http.Request) bool {
 	if slices.Contains(s.opts.AllowedOrigins, origin) {
 		return true
 	}
+	if !s.opts.AllowLoopbackOrigins {
+		return false
+	}
 	u, err := url.Parse(origin)
-	return err == nil && u.Host != "" && strings.EqualFold(u.Host, r.Host)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return false
+	}
+	return IsLoopbackHost(u.Hostname())
+}
+
+// IsLoopbackHost reports whether host (a name or an IP address, without
+// a port) is on loopback: localhost, 127.0.0.0/8 or ::1.
+func IsLoopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

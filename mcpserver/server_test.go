@@ -54,7 +54,7 @@ func run(m *testing.M) int {
 		panic(err)
 	}
 	defer svc.Close()
-	srv = httptest.NewServer(routes(mcpserver.New(svc, &mcpserver.Options{AllowedOrigins: []string{"https://allowed.example"}, MaxBodyBytes: 64 << 10})))
+	srv = httptest.NewServer(routes(mcpserver.New(svc, &mcpserver.Options{AllowedOrigins: []string{"https://allowed.example"}, AllowLoopbackOrigins: true, MaxBodyBytes: 64 << 10})))
 	defer srv.Close()
 	return m.Run()
 }
@@ -555,4 +555,81 @@ func marshalNoEscape(t *testing.T, v any) []byte {
 		t.Fatal(err)
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}
+
+// TestJSONRPCStrict: member names match exactly, an envelope member given
+// twice makes the request invalid, and an invalid id is answered with
+// null; none of these is executed or metered.
+func TestJSONRPCStrict(t *testing.T) {
+	key := newKey(t, "starter", 0)
+	lookup := `{"name":"lookup_product","arguments":{"upc":"` + samples.CarriedUPC + `","province":"ON"}}`
+	for _, tc := range []struct{ name, body string }{
+		{"ErrMethodCase", `{"jsonrpc":"2.0","id":1,"METHOD":"tools/call","params":` + lookup + `}`},
+		{"ErrMethodMixedCase", `{"jsonrpc":"2.0","id":1,"Method":"tools/call","params":` + lookup + `}`},
+		{"ErrDuplicateMethod", `{"jsonrpc":"2.0","id":1,"method":"ping","method":"tools/call","params":` + lookup + `}`},
+		{"ErrDuplicateID", `{"jsonrpc":"2.0","id":1,"id":2,"method":"tools/call","params":` + lookup + `}`},
+		{"ErrDuplicateParams", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{},"params":` + lookup + `}`},
+		{"ErrDuplicateJSONRPC", `{"jsonrpc":"1.0","jsonrpc":"2.0","id":1,"method":"tools/call","params":` + lookup + `}`},
+		{"ErrObjectID", `{"jsonrpc":"2.0","id":{"a":1},"method":"tools/call","params":` + lookup + `}`},
+		{"ErrArrayID", `{"jsonrpc":"2.0","id":[1],"method":"tools/call","params":` + lookup + `}`},
+		{"ErrBoolID", `{"jsonrpc":"2.0","id":true,"method":"tools/call","params":` + lookup + `}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := post(t, key, tc.body)
+			wantStatus(t, r, http.StatusBadRequest)
+			if r.msg.Error == nil || r.msg.Error.Code != -32600 {
+				t.Fatalf("got %s, want JSON-RPC error -32600", r.body)
+			}
+			if id := string(r.msg.ID); id != "null" && id != "1" {
+				t.Fatalf("got id %s, want null (or the request's valid id 1)", id)
+			}
+			if strings.Contains(tc.body, `"id":{`) || strings.Contains(tc.body, `"id":[`) || strings.Contains(tc.body, `"id":true`) {
+				if string(r.msg.ID) != "null" {
+					t.Fatalf("got id %s, want null for an invalid id", r.msg.ID)
+				}
+			}
+		})
+	}
+	u, _ := svc.UsageOf(context.Background(), strings.ReplaceAll(t.Name(), "/", "."))
+	if u.Used != 0 {
+		t.Fatalf("used: got %d, want 0: an invalid request was executed", u.Used)
+	}
+}
+
+// TestOriginRebinding: the Origin check never trusts the request's own
+// Host, which a DNS-rebinding page controls; loopback origins pass only
+// when the server is told it listens on loopback.
+func TestOriginRebinding(t *testing.T) {
+	key := newKey(t, "starter", 0)
+	send := func(t *testing.T, base, host, origin string) int {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodPost, base+"/mcp", strings.NewReader(rpc(1, "ping", "")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Host = host
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+key)
+		req.Header.Set("Origin", origin)
+		return do(t, req).status
+	}
+	t.Run("ErrSameAsHost", func(t *testing.T) {
+		if got := send(t, srv.URL, "rebind.example:8080", "http://rebind.example:8080"); got != http.StatusForbidden {
+			t.Fatalf("got %d, want 403 for an Origin that only matches the Host header", got)
+		}
+	})
+	t.Run("ErrLoopbackNotListening", func(t *testing.T) {
+		other := httptest.NewServer(routes(mcpserver.New(svc, &mcpserver.Options{})))
+		defer other.Close()
+		if got := send(t, other.URL, "", other.URL); got != http.StatusForbidden {
+			t.Fatalf("got %d, want 403 for a loopback Origin on a server not told it listens on loopback", got)
+		}
+	})
+	t.Run("OKLoopback", func(t *testing.T) {
+		for _, origin := range []string{srv.URL, "http://localhost:3000", "http://[::1]:5173"} {
+			if got := send(t, srv.URL, "", origin); got != http.StatusOK {
+				t.Fatalf("%s: got %d, want 200 on a loopback server", origin, got)
+			}
+		}
+	})
 }

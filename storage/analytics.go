@@ -333,6 +333,15 @@ type Shelf struct {
 	LastPrice       uint32 // median price on the last day, cents
 	LastRegular     uint32 // most common regular price on the last day, cents
 	LastPromoStores uint32 // stores that observed it on promotion on the last day
+	// RegularSince is the first day of the run of observation days,
+	// ending on the last, whose most common regular price is LastRegular,
+	// and PrevRegular the most common regular price of the observation
+	// day before it; both 0 when the series never had another.
+	RegularSince int32
+	PrevRegular  uint32
+	// Min30 is the lowest median price of the observation days in the 30
+	// days before the last (Last-30 to Last-1), cents; 0 when none.
+	Min30 uint32
 }
 
 func shelfKey(province, banner, sku string) []byte {
@@ -358,6 +367,10 @@ func (t *Tx) decodeShelf(banner, sku string, v []byte, s *Shelf) error {
 	s.Last = s.First + int32(d.varint())
 	s.FirstPrice, s.FirstStores = d.u32(), d.u32()
 	s.LastPrice, s.LastRegular, s.LastPromoStores = d.u32(), d.u32(), d.u32()
+	if since := int32(d.uvarint()); since > 0 {
+		s.RegularSince = s.Last - since + 1
+	}
+	s.PrevRegular, s.Min30 = d.u32(), d.u32()
 	return d.err
 }
 
@@ -366,6 +379,11 @@ func (t *Tx) PutShelf(province string, s *Shelf) error {
 	v := enc(make([]byte, 0, 48)).str(s.GTIN).str(s.Category).varint(int64(s.First)).varint(int64(s.Last - s.First)).
 		uvarint(uint64(s.FirstPrice)).uvarint(uint64(s.FirstStores)).
 		uvarint(uint64(s.LastPrice)).uvarint(uint64(s.LastRegular)).uvarint(uint64(s.LastPromoStores))
+	since := uint64(0)
+	if s.RegularSince != 0 {
+		since = uint64(s.Last-s.RegularSince) + 1
+	}
+	v = v.uvarint(since).uvarint(uint64(s.PrevRegular)).uvarint(uint64(s.Min30))
 	return t.put(t.shelf(), shelfKey(province, s.Banner, s.SKU), v)
 }
 
@@ -402,6 +420,13 @@ type Promo struct {
 	Regular, Price        uint32 // most common regular and promotional price, cents
 	Stores                uint32 // distinct stores that observed it on promotion
 	Days                  uint32 // observation days within the event
+	// Charged is the last day in the 30 days before Start on which a
+	// reference store charged Regular off promotion (on a day no store saw
+	// the SKU on promotion), 0 when none; Before is the most common price
+	// of the last such day at any price, 0 when there was none in those
+	// 30 days.
+	Charged int32
+	Before  uint32
 }
 
 func promoKey(p *Promo) []byte {
@@ -414,14 +439,23 @@ func promoDateKey(p *Promo) []byte {
 }
 
 func encodePromo(p *Promo) []byte {
+	charged := uint64(0)
+	if p.Charged != 0 {
+		charged = uint64(p.Start-p.Charged) + 1
+	}
 	return enc(make([]byte, 0, 16)).varint(int64(p.End - p.Start)).uvarint(uint64(p.Regular)).
-		uvarint(uint64(p.Price)).uvarint(uint64(p.Stores)).uvarint(uint64(p.Days))
+		uvarint(uint64(p.Price)).uvarint(uint64(p.Stores)).uvarint(uint64(p.Days)).
+		uvarint(charged).uvarint(uint64(p.Before))
 }
 
 func decodePromo(v []byte, p *Promo) error {
 	d := dec{b: v}
 	p.End = p.Start + int32(d.varint())
 	p.Regular, p.Price, p.Stores, p.Days = d.u32(), d.u32(), d.u32(), d.u32()
+	if c := int32(d.uvarint()); c > 0 {
+		p.Charged = p.Start - c + 1
+	}
+	p.Before = d.u32()
 	return d.err
 }
 
@@ -477,7 +511,8 @@ func (t *Tx) DeletePromosFrom(banner, sku, province string, day int32) error {
 func (t *Tx) LastPromoBefore(banner, sku, province string, day int32, p *Promo) (bool, error) {
 	prefix := seriesPrefix(banner, sku, province)
 	c := t.promos().Cursor()
-	k, v := c.Seek(appendDay(prefix[:len(prefix):len(prefix)], day+1))
+	k, _ := c.Seek(appendDay(prefix[:len(prefix):len(prefix)], day+1))
+	var v []byte
 	if k == nil {
 		k, v = c.Last()
 	} else {

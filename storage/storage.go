@@ -121,8 +121,9 @@ type Options struct {
 
 // DB is an open data file.
 type DB struct {
-	bolt  *bolt.DB
-	names interner
+	bolt   *bolt.DB
+	names  interner
+	writer sync.Mutex // held by Update and TryUpdate: one writer at a time
 }
 
 // interner shares one string among decoded values that repeat (banner
@@ -312,7 +313,20 @@ func (db *DB) View(fn func(*Tx) error) error {
 
 // Update runs fn in a read-write transaction; fn's error rolls it back.
 func (db *DB) Update(fn func(*Tx) error) error {
+	db.writer.Lock()
+	defer db.writer.Unlock()
 	return db.bolt.Update(func(tx *bolt.Tx) error { return fn(db.newTx(tx)) })
+}
+
+// TryUpdate runs fn in a read-write transaction unless another write
+// transaction of this DB is under way (an import holds one for a whole
+// file); then it returns at once with ran false, and fn is not called.
+func (db *DB) TryUpdate(fn func(*Tx) error) (ran bool, err error) {
+	if !db.writer.TryLock() {
+		return false, nil
+	}
+	defer db.writer.Unlock()
+	return true, db.bolt.Update(func(tx *bolt.Tx) error { return fn(db.newTx(tx)) })
 }
 
 // Tx is a transaction. Values it returns are copies, valid after it ends.

@@ -241,22 +241,28 @@ func printKeys(w io.Writer, keys []grocery.KeyInfo) error {
 func timestamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 func (a *app) keysRevokeCmd() *cobra.Command {
+	var keyFile string
 	cmd := &cobra.Command{
-		Use:   "revoke KEY|ID",
+		Use:   "revoke ID | --key-file FILE",
 		Short: "Revoke an API key",
 		Long: `revoke revokes an API key, given by its id from 'grocery keys list'
-(gro_pk_Ab12Cd34, or just Ab12Cd34) or by its whole text. Requests with it
-fail from then on; on a running server, from its next request. Revoking a
+(gro_pk_Ab12Cd34, or just Ab12Cd34) or by its whole text read from a file
+(--key-file FILE, or --key-file - for stdin). A whole key is refused on the
+command line, where other users see it (ps). Requests with the key fail
+from then on; on a running server, from its next request. Revoking a
 revoked key changes nothing.`,
-		Example:           "  grocery keys revoke \"$(cat acme-2.key)\"",
-		Args:              usageArgs(cobra.ExactArgs(1)),
+		Example:           "  grocery keys revoke --key-file acme-2.key\n  grocery keys list   # then: grocery keys revoke gro_pk_Ab12Cd34",
+		Args:              usageArgs(cobra.MaximumNArgs(1)),
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
 			opts, err := a.keyOptions(cmd)
 			if err != nil {
 				return err
 			}
-			ref := keyRef(args[0])
+			ref, err := a.revokeRef(args, keyFile)
+			if err != nil {
+				return err
+			}
 			return a.withStore(cmd, opts, false, func(ctx context.Context, st keyStore) error {
 				k, err := st.RevokeKey(ctx, ref)
 				if err != nil {
@@ -267,7 +273,48 @@ revoked key changes nothing.`,
 			})
 		}),
 	}
+	cmd.Flags().StringVar(&keyFile, "key-file", "", "read the whole key from `FILE` (- for stdin) instead of giving its id")
 	return cmd
+}
+
+// revokeRef returns what 'keys revoke' revokes: the id its argument
+// gives, or the whole key read from keyFile. A whole key on the command
+// line is refused (other users see it with ps), without repeating it.
+func (a *app) revokeRef(args []string, keyFile string) (string, error) {
+	switch {
+	case len(args) == 1 && keyFile != "":
+		return "", &usageError{errors.New("keys revoke: give a key id or --key-file, not both")}
+	case len(args) == 1:
+		arg := strings.TrimSpace(args[0])
+		prefix, id, isKey := strings.Cut(arg, "_pk_")
+		if !isKey {
+			return arg, nil
+		}
+		if len(id) > 8 {
+			return "", &usageError{fmt.Errorf("keys revoke: a whole key on the command line is visible to other users (ps): give its id (%s_pk_%s) or pass the key with --key-file FILE, or --key-file - to read it from stdin", prefix, id[:8])}
+		}
+		return keyRef(arg), nil
+	case keyFile == "":
+		return "", &usageError{errors.New("keys revoke: give the key's id (from 'grocery keys list') or --key-file FILE with the whole key")}
+	}
+	var r io.Reader = a.stdin
+	if keyFile != "-" {
+		f, err := os.Open(keyFile)
+		if err != nil {
+			return "", &usageError{fmt.Errorf("keys revoke: --key-file: %v", err)}
+		}
+		defer f.Close()
+		r = f
+	}
+	b, err := io.ReadAll(io.LimitReader(r, 4096))
+	if err != nil {
+		return "", &usageError{fmt.Errorf("keys revoke: --key-file: %v", err)}
+	}
+	key := strings.TrimSpace(string(b))
+	if key == "" {
+		return "", &usageError{fmt.Errorf("keys revoke: --key-file %s is empty: want the whole key", keyFile)}
+	}
+	return key, nil
 }
 
 // keyRef returns what to revoke for an argument: the public id when it is

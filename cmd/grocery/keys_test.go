@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"net"
 	"os"
@@ -241,13 +242,22 @@ func TestKeysRevoke(t *testing.T) {
 	byKey := createKey(t, nil, db, "--account", "acme")
 	kept := createKey(t, nil, db, "--account", "acme")
 
-	for _, tt := range []struct{ name, key, arg string }{
-		{"PublicID", byPublic, publicPart(byPublic)},
-		{"ID", byID, byID[len("gro_pk_") : len("gro_pk_")+8]},
-		{"Key", byKey, byKey},
+	keyFile := filepath.Join(t.TempDir(), "acme.key")
+	if err := os.WriteFile(keyFile, []byte(byKey+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	byStdin := createKey(t, nil, db, "--account", "acme")
+	for _, tt := range []struct {
+		name, key, stdin string
+		args             []string
+	}{
+		{"PublicID", byPublic, "", []string{publicPart(byPublic)}},
+		{"ID", byID, "", []string{byID[len("gro_pk_") : len("gro_pk_")+8]}},
+		{"KeyFile", byKey, "", []string{"--key-file", keyFile}},
+		{"KeyStdin", byStdin, byStdin + "\n", []string{"--key-file", "-"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			r := cli(t, nil, "keys", "revoke", tt.arg, "--db", db)
+			r := cliIn(t, tt.stdin, append([]string{"keys", "revoke", "--db", db}, tt.args...)...)
 			want := "Key " + publicPart(tt.key) + " of account acme is revoked (since "
 			if r.code != 0 || r.stdout != "" || !strings.HasPrefix(r.stderr, want) || strings.Count(r.stderr, "\n") != 1 {
 				t.Errorf("got exit %d, stdout %q, stderr %q; want one line on stderr starting %q", r.code, r.stdout, r.stderr, want)
@@ -256,6 +266,15 @@ func TestKeysRevoke(t *testing.T) {
 			errCode(t, authenticate(t, db, tt.key), grocery.EUNAUTHENTICATED)
 		})
 	}
+	t.Run("ErrKeyInArgs", func(t *testing.T) {
+		// A whole key on the command line is visible to other users (ps).
+		r := cli(t, nil, "keys", "revoke", kept, "--db", db)
+		fails(t, r, 2, "grocery: keys revoke: a whole key on the command line is visible to other users (ps): give its id ("+publicPart(kept)+") or pass the key with --key-file FILE, or --key-file - to read it from stdin (see 'grocery keys revoke --help')")
+		noSecret(t, r, kept)
+		if err := authenticate(t, db, kept); err != nil {
+			t.Errorf("a refused revocation revoked: %v", err)
+		}
+	})
 	if err := authenticate(t, db, kept); err != nil {
 		t.Errorf("the key not revoked: %v", err)
 	}
@@ -271,8 +290,8 @@ func TestKeysRevoke(t *testing.T) {
 				revoked++
 			}
 		}
-		if revoked != 3 {
-			t.Errorf("got %d revoked keys listed, want 3", revoked)
+		if revoked != 4 {
+			t.Errorf("got %d revoked keys listed, want 4", revoked)
 		}
 	})
 
@@ -281,7 +300,7 @@ func TestKeysRevoke(t *testing.T) {
 		if unknown == kept {
 			unknown = kept[:len(kept)-4] + "1111"
 		}
-		r := cli(t, nil, "keys", "revoke", unknown, "--db", db)
+		r := cliIn(t, unknown, "keys", "revoke", "--key-file", "-", "--db", db)
 		fails(t, r, 1, `grocery: no key matches "`+publicPart(kept)+`...": give a key id from 'keys list' or the whole key`)
 		noSecret(t, r, unknown)
 	})
@@ -510,4 +529,15 @@ func TestImportThroughServer(t *testing.T) {
 	if err != nil || len(res.Offers) != 1 {
 		t.Fatalf("the server's lookup: %+v, %v; want the imported offer", res, err)
 	}
+}
+
+// cliIn runs the CLI as cli does, with stdin.
+func cliIn(t *testing.T, stdin string, args ...string) result {
+	t.Helper()
+	var out, errb bytes.Buffer
+	root := newRootCmd(strings.NewReader(stdin), nil, nil, env{}.get)
+	root.SetOut(&out)
+	root.SetErr(&errb)
+	code := execute(context.Background(), root, args, env{}.get)
+	return result{code: code, stdout: out.String(), stderr: errb.String()}
 }

@@ -65,6 +65,7 @@ type querier interface {
 	CategoryReport(context.Context, grocery.CategoryReportInput) (*grocery.CategoryReport, error)
 	PromoCalendar(context.Context, grocery.PromoCalendarInput) (*grocery.PromoCalendar, error)
 	NewOnShelf(context.Context, grocery.NewOnShelfInput) (*grocery.NewOnShelf, error)
+	ExecutiveBrief(context.Context, grocery.BriefInput) (*grocery.Brief, error)
 }
 
 var (

@@ -18,9 +18,10 @@ a table, or the REST answer's JSON with --json. While a server holds the
 data file, the report comes from that server through its admin socket.`,
 		Args: cobra.NoArgs,
 	}
-	var subs []*cobra.Command
+	subs := []*cobra.Command{a.briefCmd("brief")}
 	// Each family appends its commands here.
 	subs = append(subs, a.reportCategoryCmd(), a.reportPromosCmd(), a.reportNewCmd())
+	subs = append(subs, a.snapshotReports()...)
 	for _, c := range subs {
 		cmd.AddCommand(c)
 	}

@@ -36,9 +36,9 @@ func (f *reportFlags) add(cmd *cobra.Command, paged bool) {
 	}
 }
 
-// runReport runs one report and prints its result: the REST answer's
+// runPeriodReport runs one report and prints its result: the REST answer's
 // JSON with --json, else with print.
-func runReport[R any](a *app, cmd *cobra.Command, f *reportFlags, call func(context.Context, querier, string) (R, error), print func(io.Writer, R) error) error {
+func runPeriodReport[R any](a *app, cmd *cobra.Command, f *reportFlags, call func(context.Context, querier, string) (R, error), print func(io.Writer, R) error) error {
 	prov, err := a.provinceOf(cmd, &f.q, true)
 	if err != nil {
 		return err
@@ -80,7 +80,7 @@ of the same length. The period ends on the data set's latest day.`,
 		Args:              usageArgs(cobra.NoArgs),
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
-			return runReport(a, cmd, &f, func(ctx context.Context, src querier, prov string) (*grocery.CategoryReport, error) {
+			return runPeriodReport(a, cmd, &f, func(ctx context.Context, src querier, prov string) (*grocery.CategoryReport, error) {
 				return src.CategoryReport(ctx, grocery.CategoryReportInput{Province: prov, Banner: f.banner, Category: f.category, Period: period})
 			}, printCategoryReport)
 		}),
@@ -110,7 +110,7 @@ price, discount, stores and observation days.`,
 		Args:              usageArgs(cobra.NoArgs),
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
-			return runReport(a, cmd, &f, func(ctx context.Context, src querier, prov string) (*grocery.PromoCalendar, error) {
+			return runPeriodReport(a, cmd, &f, func(ctx context.Context, src querier, prov string) (*grocery.PromoCalendar, error) {
 				return src.PromoCalendar(ctx, grocery.PromoCalendarInput{Province: prov, Banner: f.banner, Category: f.category,
 					From: from, To: to, Limit: f.limit, Offset: f.offset})
 			}, printPromoCalendar)
@@ -143,7 +143,7 @@ shelf elsewhere before.`,
 			if cmd.Flags().Changed("days") && (days < 1 || days > 365) {
 				return grocery.Errorf(grocery.EINVALID, "days %d is out of range: want 1 to 365 (default 14)", days)
 			}
-			return runReport(a, cmd, &f, func(ctx context.Context, src querier, prov string) (*grocery.NewOnShelf, error) {
+			return runPeriodReport(a, cmd, &f, func(ctx context.Context, src querier, prov string) (*grocery.NewOnShelf, error) {
 				return src.NewOnShelf(ctx, grocery.NewOnShelfInput{Province: prov, Banner: f.banner, Category: f.category,
 					Days: days, Limit: f.limit, Offset: f.offset})
 			}, printNewOnShelf)

@@ -178,7 +178,7 @@ create', see the plans with 'grocery plans' and an account's quota with
 		c.GroupID = "query"
 		root.AddCommand(c)
 	}
-	for _, c := range []*cobra.Command{a.demoCmd(), a.importCmd(), a.exportCmd(), a.alertsCmd(), a.reportCmd()} {
+	for _, c := range []*cobra.Command{a.demoCmd(), a.importCmd(), a.exportCmd(), a.alertsCmd(), a.reportCmd(), a.briefCmd("brief")} {
 		c.GroupID = "data"
 		root.AddCommand(c)
 	}

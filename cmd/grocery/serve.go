@@ -22,8 +22,10 @@ const demoUPC = "067000378089"
 
 func (a *app) serveCmd() *cobra.Command {
 	var (
-		addr string
-		demo bool
+		addr     string
+		demo     bool
+		origins  []string
+		maxConns int
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -65,6 +67,9 @@ mode 0600), and prints the key and a ready curl call.`,
 				Version: server.Version(),
 				Logger:  slog.New(slog.NewTextHandler(logs, nil)),
 				Options: opts,
+
+				AllowedOrigins: origins,
+				MaxConns:       maxConns,
 				Ready: func(base string) {
 					fmt.Fprintf(out, "Serving %s (MCP at %s/mcp, REST at %s/). Stop with Ctrl-C.\n", base, base, base)
 					if key != "" {
@@ -76,6 +81,8 @@ mode 0600), and prints the key and a ready curl call.`,
 	}
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "listen address")
 	cmd.Flags().BoolVar(&demo, "demo", false, "build the demo data if missing and print a demo API key")
+	cmd.Flags().StringSliceVar(&origins, "allowed-origin", nil, "browser `origin`s allowed to call MCP, e.g. https://app.example.com (repeatable); on a loopback address, loopback origins are allowed too")
+	cmd.Flags().IntVar(&maxConns, "max-conns", server.DefaultMaxConns, "connections held open at once; more wait to be accepted")
 	return cmd
 }
 

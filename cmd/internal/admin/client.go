@@ -29,13 +29,30 @@ type Client struct {
 // Dial returns a client of the admin socket at path. It does not connect
 // until a call. Connecting is given one second and a whole call ten
 // seconds (an import aside).
-func Dial(path string) *Client {
+//
+// Before it sends anything it checks that the socket is the calling
+// user's (or root's) with mode 0600 and, on Linux, that the process
+// listening runs as that user or root (SO_PEERCRED); otherwise a call
+// returns EFORBIDDEN saying why, and sends nothing.
+func Dial(path string) *Client { return dial(path, selfOrRoot()) }
+
+func dial(path string, t trust) *Client {
 	d := &net.Dialer{Timeout: dialTimeout}
 	tr := &http.Transport{
 		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
 			c, err := d.DialContext(ctx, "unix", path)
 			if err != nil {
 				return nil, &noAdminError{path: path, err: err}
+			}
+			// Who listens is checked once connected (a stale socket is
+			// no server at all), before anything is sent.
+			if err := t.checkFile(path); err != nil {
+				c.Close()
+				return nil, err
+			}
+			if err := t.checkPeer(c, path); err != nil {
+				c.Close()
+				return nil, err
 			}
 			return c, nil
 		},
@@ -148,6 +165,13 @@ func (c *Client) ListReferenceStores(ctx context.Context, in grocery.StoresInput
 	return res, nil
 }
 
+// ExecutiveBrief calls Service.ExecutiveBrief on the server, with the
+// alert events of the account ctx acts for if any, and returns its result
+// or its error, or one wrapping ErrNoAdmin when nothing answers.
+func (c *Client) ExecutiveBrief(ctx context.Context, in grocery.BriefInput) (*grocery.Brief, error) {
+	return ask[grocery.Brief](ctx, c, forAccount(ctx, "/v1/brief"), in)
+}
+
 // forAccount adds the account ctx acts for (grocery.NewContextWithAccount)
 // to path as its account parameter.
 func forAccount(ctx context.Context, path string) string {
@@ -204,21 +228,21 @@ func (c *Client) EvaluateAlerts(ctx context.Context) (*grocery.AlertEvaluation, 
 // its result or its error (EINVALID), or one wrapping ErrNoAdmin when
 // nothing answers.
 func (c *Client) CategoryReport(ctx context.Context, in grocery.CategoryReportInput) (*grocery.CategoryReport, error) {
-	return ask[grocery.CategoryReport](ctx, c, "/v1/category_report", in)
+	return ask[grocery.CategoryReport](ctx, c, "/v1/report/category_report", in)
 }
 
 // PromoCalendar calls Service.PromoCalendar on the server and returns its
 // result or its error (EINVALID), or one wrapping ErrNoAdmin when nothing
 // answers.
 func (c *Client) PromoCalendar(ctx context.Context, in grocery.PromoCalendarInput) (*grocery.PromoCalendar, error) {
-	return ask[grocery.PromoCalendar](ctx, c, "/v1/promo_calendar", in)
+	return ask[grocery.PromoCalendar](ctx, c, "/v1/report/promo_calendar", in)
 }
 
 // NewOnShelf calls Service.NewOnShelf on the server and returns its
 // result or its error (EINVALID), or one wrapping ErrNoAdmin when nothing
 // answers.
 func (c *Client) NewOnShelf(ctx context.Context, in grocery.NewOnShelfInput) (*grocery.NewOnShelf, error) {
-	return ask[grocery.NewOnShelf](ctx, c, "/v1/new_on_shelf", in)
+	return ask[grocery.NewOnShelf](ctx, c, "/v1/report/new_on_shelf", in)
 }
 
 // ask posts a query's input to its route and decodes the result.
@@ -361,9 +385,12 @@ func (c *Client) do(ctx context.Context, client *http.Client, method, path, cont
 	if err != nil {
 		var na *noAdminError
 		var ne net.Error
+		var refused *grocery.Error
 		switch {
 		case errors.As(err, &na):
 			return nil, na
+		case errors.As(err, &refused):
+			return nil, refused // an untrusted socket
 		case ctx.Err() != nil:
 			return nil, ctx.Err()
 		case errors.As(err, &ne) && ne.Timeout():
@@ -387,4 +414,39 @@ func (c *Client) answerError(resp *http.Response) error {
 		return grocery.Errorf(grocery.ECONFLICT, "the server holding the data file (on %s) is older than this command and cannot answer it: restart the server", c.path)
 	}
 	return &grocery.Error{Code: e.Code, Message: e.Message, Next: e.Next}
+}
+
+// GeographicPrices calls Service.GeographicPrices on the server and
+// returns its result or its error (EINVALID, ENOTFOUND), or one wrapping
+// ErrNoAdmin when nothing answers.
+func (c *Client) GeographicPrices(ctx context.Context, in grocery.GeoPricesInput) (*grocery.GeoPricesResult, error) {
+	return ask[grocery.GeoPricesResult](ctx, c, "/v1/report/geographic_prices", in)
+}
+
+// RegionalComparison calls Service.RegionalComparison on the server and
+// returns its result or its error (EINVALID, ENOTFOUND), or one wrapping
+// ErrNoAdmin when nothing answers.
+func (c *Client) RegionalComparison(ctx context.Context, in grocery.RegionalInput) (*grocery.RegionalResult, error) {
+	return ask[grocery.RegionalResult](ctx, c, "/v1/report/regional_comparison", in)
+}
+
+// CompetitiveBenchmark calls Service.CompetitiveBenchmark on the server
+// and returns its result or its error (EINVALID), or one wrapping
+// ErrNoAdmin when nothing answers.
+func (c *Client) CompetitiveBenchmark(ctx context.Context, in grocery.BenchmarkInput) (*grocery.BenchmarkResult, error) {
+	return ask[grocery.BenchmarkResult](ctx, c, "/v1/report/competitive_benchmark", in)
+}
+
+// BrandInsights calls Service.BrandInsights on the server and returns its
+// result or its error (EINVALID), or one wrapping ErrNoAdmin when nothing
+// answers.
+func (c *Client) BrandInsights(ctx context.Context, in grocery.BrandInput) (*grocery.BrandResult, error) {
+	return ask[grocery.BrandResult](ctx, c, "/v1/report/brand_insights", in)
+}
+
+// CompareBasket calls Service.CompareBasket on the server and returns its
+// result or its error (EINVALID), or one wrapping ErrNoAdmin when nothing
+// answers.
+func (c *Client) CompareBasket(ctx context.Context, in grocery.BasketInput) (*grocery.BasketResult, error) {
+	return ask[grocery.BasketResult](ctx, c, "/v1/report/basket", in)
 }

@@ -31,6 +31,12 @@ func runMain(ctx context.Context, name string, serve Interfaces, args []string) 
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	addr := fs.String("addr", "127.0.0.1:8080", "listen address")
 	db := fs.String("db", envOr("GROCERY_DB", "./grocery.db"), "data file (env GROCERY_DB)")
+	var origins []string
+	fs.Func("allowed-origin", "a browser `origin` allowed to call MCP, e.g. https://app.example.com (repeatable)", func(v string) error {
+		origins = append(origins, v)
+		return nil
+	})
+	maxConns := fs.Int("max-conns", DefaultMaxConns, "connections held open at once; more wait to be accepted")
 	if err := fs.Parse(args); err != nil {
 		os.Exit(2)
 	}
@@ -50,6 +56,9 @@ func runMain(ctx context.Context, name string, serve Interfaces, args []string) 
 		Logger:  slog.New(slog.NewJSONHandler(logs, nil)),
 		Options: opts,
 		Serve:   serve,
+
+		AllowedOrigins: origins,
+		MaxConns:       *maxConns,
 	})
 }
 

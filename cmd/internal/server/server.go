@@ -32,8 +32,13 @@ type Config struct {
 
 	// Options opens the data file (plans, key prefix, clock).
 	Options grocery.Options
-	// AllowedOrigins are browser origins allowed besides the server's own.
+	// AllowedOrigins are the browser origins allowed to call MCP
+	// (--allowed-origin); on a loopback address, loopback origins are
+	// allowed too.
 	AllowedOrigins []string
+	// MaxConns bounds the connections held open at once (--max-conns);
+	// 0 means DefaultMaxConns.
+	MaxConns int
 	// Ready, if set, is called with the base URL once the server listens.
 	Ready func(baseURL string)
 	// Serve picks the interfaces; the zero value serves MCP and REST.
@@ -80,8 +85,14 @@ func Run(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return grocery.Errorf(grocery.EINVALID, "cannot listen on %s: %v", cfg.Addr, err)
 	}
+	maxConns := cfg.MaxConns
+	if maxConns <= 0 {
+		maxConns = DefaultMaxConns
+	}
+	ln = newLimitListener(ln, maxConns)
 	srv := &http.Server{
 		Handler:           Routes(svc, cfg, log),
+		MaxHeaderBytes:    MaxHeaderBytes,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,
@@ -134,7 +145,8 @@ func Routes(svc *grocery.Service, cfg Config, log *slog.Logger) http.Handler {
 	mux := http.NewServeMux()
 	var mcp, rest http.Handler
 	if cfg.Serve != ServeREST {
-		mcp = mcpserver.New(svc, &mcpserver.Options{AllowedOrigins: cfg.AllowedOrigins, Version: cfg.Version, Logger: log})
+		mcp = mcpserver.New(svc, &mcpserver.Options{AllowedOrigins: cfg.AllowedOrigins,
+			AllowLoopbackOrigins: listensOnLoopback(cfg.Addr), Version: cfg.Version, Logger: log})
 		mux.Handle("/mcp", mcp)
 		mux.Handle("/.well-known/", mcp)
 	}

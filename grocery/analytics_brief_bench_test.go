@@ -1,0 +1,13 @@
+package grocery
+
+import (
+	"context"
+	"testing"
+)
+
+func BenchmarkExecutiveBrief(b *testing.B) {
+	benchPeriod(b, func(svc *Service) error {
+		_, err := svc.ExecutiveBrief(context.Background(), BriefInput{Province: "ON", Banner: "no-frills"})
+		return err
+	})
+}
