@@ -50,7 +50,13 @@ type catDelta struct {
 	add, remove []storage.CatObs
 }
 
-type span struct{ first, last int32 }
+// span is what a transaction wrote of a series: the first and last day
+// it changed, and whether it changed any (a re-import of the same rows
+// changes none, and its promotion events need no new derivation).
+type span struct {
+	first, last int32
+	changed     bool
+}
 
 // analyticsState is the writer's share of the aggregates.
 type analyticsState struct {
@@ -93,15 +99,25 @@ func (w *writer) seriesInfo(key seriesKey) (seriesInfo, error) {
 	return in, nil
 }
 
-// catDelta returns the changes of the category day a series' day falls in,
-// and notes the day as written.
+// noteDay notes a series' day as written, and as changed when it is.
+func (w *writer) noteDay(key seriesKey, date int32, changed bool) {
+	a := &w.analytics
+	sp, ok := a.spans[key]
+	switch {
+	case !changed:
+		if !ok {
+			a.spans[key] = span{}
+		}
+	case sp.changed:
+		a.spans[key] = span{min(sp.first, date), max(sp.last, date), true}
+	default:
+		a.spans[key] = span{date, date, true}
+	}
+}
+
+// catDelta returns the changes of the category day a series' day falls in.
 func (w *writer) catDelta(key seriesKey, in seriesInfo, date int32) *catDelta {
 	a := &w.analytics
-	if sp, ok := a.spans[key]; ok {
-		a.spans[key] = span{min(sp.first, date), max(sp.last, date)}
-	} else {
-		a.spans[key] = span{date, date}
-	}
 	k := storage.CatDayKey{Province: key.province, Category: in.category, Banner: key.banner, Day: date}
 	d := a.cats[k]
 	if d == nil {
@@ -314,6 +330,17 @@ func (b *promoBuilder) lastRegularChange(tx *storage.Tx, k seriesKey, to int32) 
 func (b *promoBuilder) derive(tx *storage.Tx, k seriesKey, in seriesInfo, sp span) error {
 	if b.stores == nil {
 		b.stores, b.charged = map[uint32]bool{}, map[uint32]int32{}
+	}
+	if !sp.changed {
+		// The same days again: the events stand; only the shelf
+		// record's link may have moved.
+		var shelf storage.Shelf
+		found, err := tx.Shelf(k.province, k.banner, k.sku, &shelf)
+		if err != nil || !found || (shelf.GTIN == in.gtin && shelf.Category == in.category) {
+			return err
+		}
+		shelf.GTIN, shelf.Category = in.gtin, in.category
+		return tx.PutShelf(k.province, &shelf)
 	}
 	from := sp.first
 	var prev storage.Promo

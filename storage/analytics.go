@@ -75,17 +75,31 @@ func decodeSorted(d *dec, dst []uint32, want bool) []uint32 {
 		d.err = errCorrupt
 		return dst
 	}
-	body := dec{b: d.b[:size]}
+	b := d.b[:size]
 	d.b = d.b[size:]
 	if !want {
 		return dst
 	}
-	prev := uint32(0)
-	for i := uint64(0); i < n && body.err == nil; i++ {
-		prev += body.u32()
+	// A tight loop: most deltas take one byte, and a report decodes
+	// hundreds of thousands of them.
+	dst = slices.Grow(dst, int(min(n, size)))
+	prev, i := uint32(0), 0
+	for c := uint64(0); c < n; c++ {
+		if i < len(b) && b[i] < 0x80 {
+			prev += uint32(b[i])
+			i++
+		} else {
+			v, m := binary.Uvarint(b[i:])
+			if m <= 0 {
+				d.err = errCorrupt
+				return dst
+			}
+			prev += uint32(v)
+			i += m
+		}
 		dst = append(dst, prev)
 	}
-	if body.err != nil || len(body.b) != 0 {
+	if i != len(b) {
 		d.err = errCorrupt
 	}
 	return dst
@@ -128,17 +142,50 @@ func decodeCatDay(v []byte, c *CatDay, lists bool) error {
 	return d.err
 }
 
-// removeOne removes one x from sorted v, if there.
-func removeOne(v []uint32, x uint32) []uint32 {
-	if i, ok := slices.BinarySearch(v, x); ok {
-		return slices.Delete(v, i, i+1)
+// mergeSorted returns the sorted union (as multisets) of sorted v and
+// sorted add, reusing buf.
+func mergeSorted(buf, v, add []uint32) []uint32 {
+	out := buf[:0]
+	i, j := 0, 0
+	for i < len(v) && j < len(add) {
+		if v[i] <= add[j] {
+			out = append(out, v[i])
+			i++
+		} else {
+			out = append(out, add[j])
+			j++
+		}
 	}
-	return v
+	out = append(out, v[i:]...)
+	return append(out, add[j:]...)
+}
+
+// subtractSorted removes from sorted v one copy of each value of sorted
+// rm that is there, in place; taken[j] reports whether rm[j] was.
+func subtractSorted(v, rm []uint32, taken []bool) []uint32 {
+	out := v[:0]
+	i, j := 0, 0
+	for i < len(v) {
+		for j < len(rm) && rm[j] < v[i] {
+			j++
+		}
+		if j < len(rm) && rm[j] == v[i] {
+			if taken != nil {
+				taken[j] = true
+			}
+			i, j = i+1, j+1
+			continue
+		}
+		out = append(out, v[i])
+		i++
+	}
+	return out
 }
 
 // UpdateCatDay takes the observations of remove out of a category
 // aggregate and adds those of add (a correction is one of each), deleting
-// the aggregate when nothing is left.
+// the aggregate when nothing is left. An observation to remove whose
+// price is not there is ignored. It may reorder add and remove.
 func (t *Tx) UpdateCatDay(k *CatDayKey, add, remove []CatObs) error {
 	key := catDayKey(k)
 	var c CatDay
@@ -158,34 +205,50 @@ func (t *Tx) UpdateCatDay(k *CatDayKey, add, remove []CatObs) error {
 			c.Stores = slices.Insert(c.Stores, i, StoreCount{s, 1})
 		}
 	}
-	for _, o := range remove {
-		n := len(c.Prices)
-		if c.Prices = removeOne(c.Prices, o.Price); len(c.Prices) == n {
-			continue // not there: nothing to take out
+	byPrice := func(a, b CatObs) int { return cmpU32(a.Price, b.Price) }
+	var vals, units []uint32
+	if len(remove) > 0 {
+		slices.SortFunc(remove, byPrice)
+		for _, o := range remove {
+			vals = append(vals, o.Price)
 		}
-		c.Count--
-		c.Sum -= uint64(o.Price)
-		if o.Promo && c.Promo > 0 {
-			c.Promo--
+		taken := make([]bool, len(remove))
+		c.Prices = subtractSorted(c.Prices, vals, taken)
+		for j, o := range remove {
+			if !taken[j] {
+				continue // not there: nothing to take out
+			}
+			c.Count--
+			c.Sum -= uint64(o.Price)
+			if o.Promo && c.Promo > 0 {
+				c.Promo--
+			}
+			if o.Unit != 0 {
+				units = append(units, o.Unit)
+			}
+			stores(o.Store, -1)
 		}
-		if o.Unit != 0 {
-			c.Units = removeOne(c.Units, o.Unit)
-		}
-		stores(o.Store, -1)
+		slices.Sort(units)
+		c.Units = subtractSorted(c.Units, units, nil)
 	}
-	for _, o := range add {
-		i, _ := slices.BinarySearch(c.Prices, o.Price)
-		c.Prices = slices.Insert(c.Prices, i, o.Price)
-		c.Count++
-		c.Sum += uint64(o.Price)
-		if o.Promo {
-			c.Promo++
+	if len(add) > 0 {
+		vals, units = vals[:0], units[:0]
+		for _, o := range add {
+			vals = append(vals, o.Price)
+			c.Count++
+			c.Sum += uint64(o.Price)
+			if o.Promo {
+				c.Promo++
+			}
+			if o.Unit != 0 {
+				units = append(units, o.Unit)
+			}
+			stores(o.Store, 1)
 		}
-		if o.Unit != 0 {
-			i, _ := slices.BinarySearch(c.Units, o.Unit)
-			c.Units = slices.Insert(c.Units, i, o.Unit)
-		}
-		stores(o.Store, 1)
+		slices.Sort(vals)
+		slices.Sort(units)
+		c.Prices = mergeSorted(make([]uint32, 0, len(c.Prices)+len(vals)), c.Prices, vals)
+		c.Units = mergeSorted(make([]uint32, 0, len(c.Units)+len(units)), c.Units, units)
 	}
 	if c.Count == 0 {
 		return t.catDays().Delete(key)

@@ -231,6 +231,27 @@ func (c *Client) EvaluateAlerts(ctx context.Context) (*grocery.AlertEvaluation, 
 	return ask[grocery.AlertEvaluation](ctx, c, forAccount(ctx, "/v1/alerts/evaluate"), struct{}{})
 }
 
+// CategoryReport calls Service.CategoryReport on the server and returns
+// its result or its error (EINVALID), or one wrapping ErrNoAdmin when
+// nothing answers.
+func (c *Client) CategoryReport(ctx context.Context, in grocery.CategoryReportInput) (*grocery.CategoryReport, error) {
+	return ask[grocery.CategoryReport](ctx, c, "/v1/report/category_report", in)
+}
+
+// PromoCalendar calls Service.PromoCalendar on the server and returns its
+// result or its error (EINVALID), or one wrapping ErrNoAdmin when nothing
+// answers.
+func (c *Client) PromoCalendar(ctx context.Context, in grocery.PromoCalendarInput) (*grocery.PromoCalendar, error) {
+	return ask[grocery.PromoCalendar](ctx, c, "/v1/report/promo_calendar", in)
+}
+
+// NewOnShelf calls Service.NewOnShelf on the server and returns its
+// result or its error (EINVALID), or one wrapping ErrNoAdmin when nothing
+// answers.
+func (c *Client) NewOnShelf(ctx context.Context, in grocery.NewOnShelfInput) (*grocery.NewOnShelf, error) {
+	return ask[grocery.NewOnShelf](ctx, c, "/v1/report/new_on_shelf", in)
+}
+
 // ask posts a query's input to its route and decodes the result.
 func ask[R any](ctx context.Context, c *Client, path string, in any) (*R, error) {
 	var out R
