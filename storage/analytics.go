@@ -362,7 +362,7 @@ func (t *Tx) decodeShelf(banner, sku string, v []byte, s *Shelf) error {
 	d := dec{b: v}
 	*s = Shelf{Banner: banner, SKU: sku}
 	s.GTIN = d.str()
-	s.Category = t.names.get([]byte(d.str()))
+	s.Category = t.names.get(d.raw())
 	s.First = int32(d.varint())
 	s.Last = s.First + int32(d.varint())
 	s.FirstPrice, s.FirstStores = d.u32(), d.u32()
@@ -395,14 +395,20 @@ func (t *Tx) ShelfIn(province, banner string, fn func(s *Shelf) error) error {
 	if banner != "" {
 		prefix = appendStr0(prefix, banner)
 	}
-	var s Shelf
+	var (
+		s    Shelf
+		name string // of the banner, whose records come together
+	)
 	c := t.shelf().Cursor()
 	for k, v := c.Seek(prefix); hasPrefix(k, prefix); k, v = c.Next() {
 		b, sku, ok := bytes.Cut(k[2:], []byte{0})
 		if !ok {
 			return errCorrupt
 		}
-		if err := t.decodeShelf(t.names.get(b), string(sku), v, &s); err != nil {
+		if name != string(b) {
+			name = t.names.get(b)
+		}
+		if err := t.decodeShelf(name, string(sku), v, &s); err != nil {
 			return err
 		}
 		if err := fn(&s); err != nil {
