@@ -4,9 +4,11 @@ import (
 	"context"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 const signalStores = `store_id,banner,province,name,city,postal_code,latitude,longitude
@@ -225,5 +227,41 @@ func TestSignals(t *testing.T) {
 				t.Errorf("got %v, want %s", err, EINVALID)
 			}
 		})
+	}
+}
+
+// TestSignalsConcurrent: calls at once, each with its own arguments, get
+// what each gets alone (the scans share reused buffers; run with -race).
+func TestSignalsConcurrent(t *testing.T) {
+	svc := signalService(t)
+	ins := []SignalsInput{
+		{Province: "ON", Banner: "loblaws"},
+		{Province: "ON", Banner: "metro", Kind: "threats"},
+		{Province: "ON", Category: "pantry"},
+		{Province: "QC", Banner: "maxi"},
+		{Province: "ON", Banner: "sobeys", Limit: 3, Offset: 1},
+	}
+	want := make([]*SignalsResult, len(ins))
+	for i, in := range ins {
+		res, err := svc.Signals(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = res
+	}
+	got := make([]*SignalsResult, 4*len(ins))
+	errs := make([]error, len(got))
+	var wg sync.WaitGroup
+	for i := range got {
+		wg.Go(func() { got[i], errs[i] = svc.Signals(context.Background(), ins[i%len(ins)]) })
+	}
+	wg.Wait()
+	for i := range got {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
+		if diff := cmp.Diff(want[i%len(ins)], got[i], cmpopts.IgnoreUnexported(Signal{})); diff != "" {
+			t.Errorf("%+v at once (-alone +at once):\n%s", ins[i%len(ins)], diff)
+		}
 	}
 }
