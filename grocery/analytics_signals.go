@@ -217,8 +217,8 @@ func (o *signalOffer) price() SignalPrice {
 // banner, a kind not one of the four, a since that is not a date or is
 // after the latest day or more than 366 days before it, a limit outside
 // 1..500 or a bad offset. Without a banner, threats and opportunities are
-// left out and Basis.Note says so; without an account, so is the
-// watchlist.
+// left out and Basis.Note says so; without an account (or with one that
+// does not exist), so is the watchlist.
 func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult, error) {
 	a, err := parseAnalyticsArgs(in.Province, in.Banner, in.Category)
 	if err != nil {
@@ -240,7 +240,11 @@ func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult,
 	if want(SignalWatchlist) {
 		if account, err = s.accountOf(ctx); err != nil {
 			account = ""
-			notes = append(notes, "no watchlist: it lists the products of an account's alert rules, and the call carries no account")
+			if p := PrincipalFromContext(ctx); ErrorCode(err) == ENOTFOUND && p != nil {
+				notes = append(notes, fmt.Sprintf("no watchlist: account %q does not exist", p.Account))
+			} else {
+				notes = append(notes, "no watchlist: it lists the products of an account's alert rules, and the call carries no account")
+			}
 		}
 	}
 	if a.banner.Slug == "" && (want(SignalThreats) || want(SignalOpportunities)) {

@@ -195,6 +195,17 @@ func TestSignals(t *testing.T) {
 			}
 		}
 	})
+	t.Run("UnknownAccount", func(t *testing.T) {
+		// An account named but not known (a typo on the command line):
+		// no watchlist, and the note says why.
+		got, err := svc.Signals(NewContextWithAccount(context.Background(), "acmee"), SignalsInput{Province: "ON", Kind: "watchlist"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := `no watchlist: account "acmee" does not exist`; got.Total != 0 || !strings.Contains(got.Basis.Note, want) {
+			t.Errorf("got %d signals, note %q; want none and %q", got.Total, got.Basis.Note, want)
+		}
+	})
 	t.Run("SingleBanner", func(t *testing.T) {
 		// Quebec has Maxi only: nothing to compare, nothing moved.
 		got, err := svc.Signals(acme, SignalsInput{Province: "QC", Banner: "maxi"})
