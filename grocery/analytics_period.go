@@ -155,6 +155,121 @@ func median(v []uint32) uint32 {
 	return (v[n/2-1] + v[n/2] + 1) / 2
 }
 
+// runs is a multiset of values kept as sorted runs of a buffer (the
+// category aggregates store each day's prices sorted): its median is found
+// by a binary search on the value, counting the values at or under it in
+// each run, without sorting the whole.
+type runs struct {
+	at     [][2]int // each run's start and end in the buffer
+	n      int      // values
+	lo, hi uint32
+}
+
+// add notes buf[start:] as a sorted run.
+func (r *runs) add(buf []uint32, start int) {
+	run := buf[start:]
+	if len(run) == 0 {
+		return
+	}
+	if r.n == 0 {
+		r.lo, r.hi = run[0], run[len(run)-1]
+	} else {
+		r.lo, r.hi = min(r.lo, run[0]), max(r.hi, run[len(run)-1])
+	}
+	r.at = append(r.at, [2]int{start, len(buf)})
+	r.n += len(run)
+}
+
+// sum adds up the values.
+func (r *runs) sum(buf []uint32) uint64 {
+	var s uint64
+	for _, at := range r.at {
+		for _, v := range buf[at[0]:at[1]] {
+			s += uint64(v)
+		}
+	}
+	return s
+}
+
+// atMost counts the values <= x.
+func (r *runs) atMost(buf []uint32, x uint32) int {
+	n := 0
+	for _, at := range r.at {
+		run := buf[at[0]:at[1]]
+		switch {
+		case run[len(run)-1] <= x:
+			n += len(run)
+		case run[0] > x:
+		default:
+			i, j := 0, len(run)
+			for i < j {
+				h := int(uint(i+j) >> 1)
+				if run[h] <= x {
+					i = h + 1
+				} else {
+					j = h
+				}
+			}
+			n += i
+		}
+	}
+	return n
+}
+
+// kth returns the k-th smallest value (from 0).
+func (r *runs) kth(buf []uint32, k int) uint32 {
+	lo, hi := r.lo, r.hi
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if r.atMost(buf, mid) > k {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
+}
+
+// median returns the median (the mean of the middle two, rounded up, for
+// an even count).
+func (r *runs) median(buf []uint32) uint32 {
+	if r.n == 0 {
+		return 0
+	}
+	k := r.n / 2
+	m := r.kth(buf, k)
+	if r.n%2 == 1 || m == r.lo || r.atMost(buf, m-1) <= k-1 {
+		return m // the k-1-th is m too
+	}
+	// Exactly k values are under m: the k-1-th is the greatest of them.
+	l := r.lo
+	for _, at := range r.at {
+		run := buf[at[0]:at[1]]
+		i, _ := slices.BinarySearch(run, m)
+		if i > 0 {
+			l = max(l, run[i-1])
+		}
+	}
+	return (l + m + 1) / 2
+}
+
+// storeSet is a set of store ordinals (small, dense numbers).
+type storeSet struct {
+	bits []uint64
+	n    int
+}
+
+func (s *storeSet) add(ord uint32) {
+	i := int(ord >> 6)
+	if i >= len(s.bits) {
+		s.bits = append(s.bits, make([]uint64, i+1-len(s.bits))...)
+	}
+	if m := uint64(1) << (ord & 63); s.bits[i]&m == 0 {
+		s.bits[i] |= m
+		s.n++
+	}
+}
+
 func pct(x float64) float64 { return math.Round(x*10) / 10 }
 
 // CategoryReport returns, per category of the province's panel (of one
@@ -183,10 +298,11 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 		name         string
 		count, promo int
 		sum          uint64
-		lo, hi       uint32
-		prices       []uint32
-		units        [4][]uint32
-		stores       map[uint32]bool
+		priceBuf     []uint32
+		prices       runs
+		unitBuf      []uint32
+		units        [4]runs // by basis, in unitBuf
+		stores       storeSet
 		prevCount    int
 		prevSum      uint64
 		products     map[string]bool
@@ -197,25 +313,38 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 		from := to - Date(period) + 1
 		res.From, res.To, res.PreviousTo, res.PreviousFrom = from, to, from-1, from-Date(period)
 		byCat := map[string]*acc{}
-		get := func(cat string) *acc {
-			x := byCat[cat]
-			if x == nil {
-				x = &acc{name: cat, lo: math.MaxUint32, stores: map[uint32]bool{}, products: map[string]bool{}}
-				byCat[cat] = x
-			}
-			return x
-		}
-		allStores := map[uint32]bool{}
-		banners := map[string]bool{}
-		lo, hi := int32(math.MaxInt32), int32(math.MinInt32)
-		err := tx.CatDays(a.province, "", a.banner.Slug, int32(res.PreviousFrom), int32(to), true, func(k *storage.CatDayKey, c *storage.CatDay) error {
+		// A first pass without the lists: the previous period's counts
+		// and sums, and the sizes of this period's lists.
+		err := tx.CatDays(a.province, "", a.banner.Slug, int32(res.PreviousFrom), int32(to), false, func(k *storage.CatDayKey, c *storage.CatDay) error {
 			if !matchCategory(k.Category, a.category) {
 				return nil
 			}
-			x := get(k.Category)
+			x := byCat[k.Category]
+			if x == nil {
+				x = &acc{name: k.Category, products: map[string]bool{}}
+				byCat[k.Category] = x
+			}
 			if k.Day < int32(from) {
 				x.prevCount += int(c.Count)
 				x.prevSum += c.Sum
+			} else {
+				x.count += int(c.Count)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for _, x := range byCat {
+			x.priceBuf, x.unitBuf = make([]uint32, 0, x.count), make([]uint32, 0, x.count)
+			x.count = 0
+		}
+		var allStores storeSet
+		banners := map[string]bool{}
+		lo, hi := int32(math.MaxInt32), int32(math.MinInt32)
+		err = tx.CatDays(a.province, "", a.banner.Slug, int32(from), int32(to), true, func(k *storage.CatDayKey, c *storage.CatDay) error {
+			x := byCat[k.Category]
+			if x == nil {
 				return nil
 			}
 			banners[k.Banner] = true
@@ -223,16 +352,23 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 			x.count += int(c.Count)
 			x.promo += int(c.Promo)
 			x.sum += c.Sum
-			x.prices = append(x.prices, c.Prices...)
-			if len(c.Prices) > 0 {
-				x.lo, x.hi = min(x.lo, c.Prices[0]), max(x.hi, c.Prices[len(c.Prices)-1])
-			}
-			for _, u := range c.Units {
-				x.units[u&3] = append(x.units[u&3], u>>2)
+			start := len(x.priceBuf)
+			x.priceBuf = append(x.priceBuf, c.Prices...)
+			x.prices.add(x.priceBuf, start)
+			// Units sort by value then basis: each basis' values are
+			// a sorted run of their own.
+			for b := uint32(1); b < 4; b++ {
+				start := len(x.unitBuf)
+				for _, u := range c.Units {
+					if u&3 == b {
+						x.unitBuf = append(x.unitBuf, u>>2)
+					}
+				}
+				x.units[b].add(x.unitBuf, start)
 			}
 			for _, st := range c.Stores {
-				x.stores[st.Store] = true
-				allStores[st.Store] = true
+				x.stores.add(st.Store)
+				allStores.add(st.Store)
 			}
 			return nil
 		})
@@ -258,24 +394,19 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 			}
 			obs += x.count
 			st := CategoryStats{Category: x.name, AveragePrice: Cents(math.Round(float64(x.sum) / float64(x.count))),
-				MinPrice: Cents(x.lo), MaxPrice: Cents(x.hi), MedianPrice: Cents(median(x.prices)),
-				Products: len(x.products), Stores: len(x.stores), Observations: x.count,
+				MinPrice: Cents(x.prices.lo), MaxPrice: Cents(x.prices.hi), MedianPrice: Cents(x.prices.median(x.priceBuf)),
+				Products: len(x.products), Stores: x.stores.n, Observations: x.count,
 				PromoSharePct: pct(float64(x.promo) * 100 / float64(x.count))}
 			best := 0
 			for b := 1; b < 4; b++ {
-				if len(x.units[b]) > len(x.units[best]) {
+				if x.units[b].n > x.units[best].n {
 					best = b
 				}
 			}
-			if u := x.units[best]; best > 0 && len(u) > 0 {
-				var sum uint64
-				for _, v := range u {
-					sum += uint64(v)
-				}
-				med := median(u)
-				st.UnitPrice = &UnitPriceStats{Basis: unitBasisName[best], Average: Cents(math.Round(float64(sum) / float64(len(u)) / 100)),
-					Min: Cents(math.Round(float64(u[0]) / 100)), Max: Cents(math.Round(float64(u[len(u)-1]) / 100)),
-					Median: Cents(math.Round(float64(med) / 100)), Observations: len(u)}
+			if u := &x.units[best]; best > 0 && u.n > 0 {
+				st.UnitPrice = &UnitPriceStats{Basis: unitBasisName[best], Average: Cents(math.Round(float64(u.sum(x.unitBuf)) / float64(u.n) / 100)),
+					Min: Cents(math.Round(float64(u.lo) / 100)), Max: Cents(math.Round(float64(u.hi) / 100)),
+					Median: Cents(math.Round(float64(u.median(x.unitBuf)) / 100)), Observations: u.n}
 			}
 			if x.prevCount > 0 {
 				prev := Cents(math.Round(float64(x.prevSum) / float64(x.prevCount)))
@@ -290,7 +421,7 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 		slices.SortFunc(res.Categories, func(x, y CategoryStats) int { return cmp.Compare(x.Category, y.Category) })
 		res.Basis.Banners = sortedKeys(banners)
 		res.Basis.setDates(lo, hi)
-		res.Basis.Stores, res.Basis.Observations = len(allStores), obs
+		res.Basis.Stores, res.Basis.Observations = allStores.n, obs
 		if len(res.Categories) == 0 {
 			res.Basis.Note = a.emptyNote("observation", from, to)
 		} else {

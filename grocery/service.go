@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/grocerydata/grocery/storage"
@@ -21,6 +22,8 @@ type Service struct {
 
 	stopFlush chan struct{}
 	flushDone chan error
+
+	signalBufs sync.Pool // of *signalBufs, reused by Signals
 }
 
 // Open opens the data file at path, creating it unless opts.ReadOnly.

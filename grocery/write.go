@@ -379,9 +379,9 @@ func (w *writer) writeSorted(ctx context.Context, recs []obsRec, series []series
 				group := recs[i:j]
 				old, merged := blk.day(date)
 				delta := w.catDelta(key, info, date)
-				if w.mergeDay(old, date, group, merged, dayCounts, days, int32(minDate), delta, &info) {
-					blk.changed = true
-				}
+				changed := w.mergeDay(old, date, group, merged, dayCounts, days, int32(minDate), delta, &info)
+				blk.changed = blk.changed || changed
+				w.noteDay(key, date, changed)
 				for _, r := range group {
 					if latestGen[r.store] != gen {
 						latestGen[r.store] = gen

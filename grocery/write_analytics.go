@@ -50,7 +50,13 @@ type catDelta struct {
 	add, remove []storage.CatObs
 }
 
-type span struct{ first, last int32 }
+// span is what a transaction wrote of a series: the first and last day
+// it changed, and whether it changed any (a re-import of the same rows
+// changes none, and its promotion events need no new derivation).
+type span struct {
+	first, last int32
+	changed     bool
+}
 
 // analyticsState is the writer's share of the aggregates.
 type analyticsState struct {
@@ -93,15 +99,25 @@ func (w *writer) seriesInfo(key seriesKey) (seriesInfo, error) {
 	return in, nil
 }
 
-// catDelta returns the changes of the category day a series' day falls in,
-// and notes the day as written.
+// noteDay notes a series' day as written, and as changed when it is.
+func (w *writer) noteDay(key seriesKey, date int32, changed bool) {
+	a := &w.analytics
+	sp, ok := a.spans[key]
+	switch {
+	case !changed:
+		if !ok {
+			a.spans[key] = span{}
+		}
+	case sp.changed:
+		a.spans[key] = span{min(sp.first, date), max(sp.last, date), true}
+	default:
+		a.spans[key] = span{date, date, true}
+	}
+}
+
+// catDelta returns the changes of the category day a series' day falls in.
 func (w *writer) catDelta(key seriesKey, in seriesInfo, date int32) *catDelta {
 	a := &w.analytics
-	if sp, ok := a.spans[key]; ok {
-		a.spans[key] = span{min(sp.first, date), max(sp.last, date)}
-	} else {
-		a.spans[key] = span{date, date}
-	}
 	k := storage.CatDayKey{Province: key.province, Category: in.category, Banner: key.banner, Day: date}
 	d := a.cats[k]
 	if d == nil {
@@ -175,6 +191,12 @@ func (w *writer) writeAnalytics(ctx context.Context) error {
 	return nil
 }
 
+// priceLookback is how many days before a day the aggregates look back:
+// the lowest price of the 30 days before a series' last day
+// (storage.Shelf.Min30) and the prices charged in the 30 days before a
+// promotion (storage.Promo.Charged and Before).
+const priceLookback = 30
+
 // promoBuilder derives a series' promotion events and shelf record,
 // reusing its buffers.
 type promoBuilder struct {
@@ -185,6 +207,18 @@ type promoBuilder struct {
 	prices  []uint32
 	stores  map[uint32]bool
 	out     []storage.Promo // the events of every series derived, to write at the end
+	// charged is, per price, the last day before the current one on which
+	// the series was observed at it on a day off promotion; offDay and
+	// offPrice are the last such day and its most common price.
+	charged  map[uint32]int32
+	offDay   int32
+	offPrice uint32
+	meds     []dayMedian
+}
+
+type dayMedian struct {
+	day int32
+	med uint32
 }
 
 func (b *promoBuilder) close() {
@@ -194,22 +228,47 @@ func (b *promoBuilder) close() {
 	b.cur.Regular, _, _ = mode(b.regs)
 	b.cur.Price, _, _ = mode(b.prices)
 	b.cur.Stores = uint32(len(b.stores))
+	if d, ok := b.charged[b.cur.Regular]; ok && d >= b.cur.Start-priceLookback {
+		b.cur.Charged = d
+	}
+	if b.offDay != 0 && b.offDay >= b.cur.Start-priceLookback {
+		b.cur.Before = b.offPrice
+	}
 	b.out = append(b.out, b.cur)
 	b.open = false
 }
 
-func (b *promoBuilder) day(k seriesKey, d *storage.Day) {
-	promo := false
+// isPromoDay reports whether any store saw the SKU on promotion on d.
+func isPromoDay(d *storage.Day) bool {
 	for _, e := range d.Entries {
 		if e.Price < e.Regular {
-			promo = true
-			break
+			return true
 		}
 	}
+	return false
+}
+
+// offPromo notes the prices of d, a day no store saw the SKU on promotion.
+func (b *promoBuilder) offPromo(d *storage.Day) {
+	if len(d.Entries) == 0 {
+		return
+	}
+	b.prices = b.prices[:0]
+	for _, e := range d.Entries {
+		b.charged[e.Price] = d.Date
+		b.prices = append(b.prices, e.Price)
+	}
+	b.offDay = d.Date
+	b.offPrice, _, _ = mode(b.prices)
+}
+
+func (b *promoBuilder) day(k seriesKey, d *storage.Day) {
+	promo := isPromoDay(d)
 	if b.open && (!promo || d.Date-b.lastDay > promoGap) {
 		b.close()
 	}
 	if !promo {
+		b.offPromo(d)
 		return
 	}
 	if !b.open {
@@ -229,11 +288,59 @@ func (b *promoBuilder) day(k seriesKey, d *storage.Day) {
 	}
 }
 
+// regularOf returns the most common regular price of d.
+func (b *promoBuilder) regularOf(d *storage.Day) uint32 {
+	if len(d.Entries) == 0 {
+		return 0
+	}
+	regs := b.regs[:0]
+	for _, e := range d.Entries {
+		regs = append(regs, e.Regular)
+	}
+	r, _, _ := mode(regs)
+	b.regs = regs[:0]
+	return r
+}
+
+// lastRegularChange scans a series' days before 'to' and returns the last
+// day whose most common regular price differs from the day before's,
+// with that earlier price; 0, 0 when none.
+func (b *promoBuilder) lastRegularChange(tx *storage.Tx, k seriesKey, to int32) (int32, uint32, error) {
+	var day int32
+	var prevReg, before uint32
+	have := false
+	err := tx.Series(k.banner, k.sku, k.province, math.MinInt32, to, true, false, func(d *storage.Day) error {
+		r := b.regularOf(d)
+		if have && r != prevReg {
+			day, before = d.Date, prevReg
+		}
+		prevReg, have = r, true
+		return nil
+	})
+	return day, before, err
+}
+
 // derive rewrites the promotion events of series k from the earliest one
-// its written days sp may change, and its shelf record.
+// its written days sp may change, and its shelf record. It reads the days
+// from priceLookback days before the first event it rewrites (for the
+// prices charged before each event and the lowest price before the last
+// day), and the observation day before those (for the day the regular
+// price last changed); a correction that takes away the stored change
+// reads the whole series.
 func (b *promoBuilder) derive(tx *storage.Tx, k seriesKey, in seriesInfo, sp span) error {
 	if b.stores == nil {
-		b.stores = map[uint32]bool{}
+		b.stores, b.charged = map[uint32]bool{}, map[uint32]int32{}
+	}
+	if !sp.changed {
+		// The same days again: the events stand; only the shelf
+		// record's link may have moved.
+		var shelf storage.Shelf
+		found, err := tx.Shelf(k.province, k.banner, k.sku, &shelf)
+		if err != nil || !found || (shelf.GTIN == in.gtin && shelf.Category == in.category) {
+			return err
+		}
+		shelf.GTIN, shelf.Category = in.gtin, in.category
+		return tx.PutShelf(k.province, &shelf)
 	}
 	from := sp.first
 	var prev storage.Promo
@@ -247,6 +354,7 @@ func (b *promoBuilder) derive(tx *storage.Tx, k seriesKey, in seriesInfo, sp spa
 	if err != nil {
 		return err
 	}
+	old := shelf
 	first := sp.first
 	if found && shelf.First < first {
 		first = shelf.First
@@ -256,15 +364,38 @@ func (b *promoBuilder) derive(tx *storage.Tx, k seriesKey, in seriesInfo, sp spa
 	if err := tx.DeletePromosFrom(k.banner, k.sku, k.province, from); err != nil {
 		return err
 	}
+	readFrom := from - priceLookback
+	// The regular price of the observation day before readFrom, if any.
+	var prevReg uint32
+	haveReg := false
+	if found && old.First < readFrom {
+		err := tx.Series(k.banner, k.sku, k.province, math.MinInt32, readFrom-1, true, true, func(d *storage.Day) error {
+			prevReg, haveReg = b.regularOf(d), true
+			return storage.ErrStop
+		})
+		if err != nil {
+			return err
+		}
+	}
 	b.open = false
+	clear(b.charged)
+	b.offDay, b.offPrice, b.meds = 0, 0, b.meds[:0]
+	var changeDay, firstRead int32
+	var changePrev uint32
 	var prices []uint32
-	err = tx.Series(k.banner, k.sku, k.province, from, math.MaxInt32, true, false, func(d *storage.Day) error {
+	err = tx.Series(k.banner, k.sku, k.province, readFrom, math.MaxInt32, true, false, func(d *storage.Day) error {
+		if firstRead == 0 {
+			firstRead = d.Date
+		}
 		if d.Date == first {
 			shelf.FirstPrice, shelf.FirstStores = d.Median, d.Count
 		}
 		if d.Date >= from {
 			b.day(k, d)
+		} else if !isPromoDay(d) {
+			b.offPromo(d)
 		}
+		b.meds = append(b.meds, dayMedian{d.Date, d.Median})
 		shelf.Last, shelf.LastPrice = d.Date, d.Median
 		prices = prices[:0]
 		shelf.LastPromoStores = 0
@@ -275,12 +406,36 @@ func (b *promoBuilder) derive(tx *storage.Tx, k seriesKey, in seriesInfo, sp spa
 			}
 		}
 		shelf.LastRegular, _, _ = mode(prices)
+		if haveReg && shelf.LastRegular != prevReg {
+			changeDay, changePrev = d.Date, prevReg
+		}
+		prevReg, haveReg = shelf.LastRegular, true
 		return nil
 	})
 	if err != nil {
 		return err
 	}
 	b.close()
+	switch {
+	case changeDay != 0:
+		shelf.RegularSince, shelf.PrevRegular = changeDay, changePrev
+	case found && old.RegularSince != 0 && old.RegularSince < firstRead:
+		// The last change is before the days read, which did not change.
+		shelf.RegularSince, shelf.PrevRegular = old.RegularSince, old.PrevRegular
+	case found && old.RegularSince != 0:
+		// A correction took the stored change away: find the one before.
+		if shelf.RegularSince, shelf.PrevRegular, err = b.lastRegularChange(tx, k, firstRead); err != nil {
+			return err
+		}
+	default:
+		shelf.RegularSince, shelf.PrevRegular = 0, 0
+	}
+	shelf.Min30 = 0
+	for _, m := range b.meds {
+		if m.day >= shelf.Last-priceLookback && m.day < shelf.Last && (shelf.Min30 == 0 || m.med < shelf.Min30) {
+			shelf.Min30 = m.med
+		}
+	}
 	shelf.Banner, shelf.SKU, shelf.GTIN, shelf.Category = k.banner, k.sku, in.gtin, in.category
 	return tx.PutShelf(k.province, &shelf)
 }

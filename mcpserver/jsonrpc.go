@@ -408,8 +408,10 @@ func errorResponse(id json.RawMessage, code int, msg string) *response {
 }
 
 // isBatch reports whether a body is a JSON array, which this stateless
-// server does not accept (MCP 2025-06-18 removed batching).
+// server does not accept (MCP 2025-06-18 removed batching). A body that
+// only begins like one but is not JSON is not a batch: it is answered as
+// any other, with a parse error.
 func isBatch(body []byte) bool {
 	b := bytes.TrimLeft(body, " \t\r\n")
-	return len(b) > 0 && b[0] == '['
+	return len(b) > 0 && b[0] == '[' && json.Valid(b)
 }

@@ -41,38 +41,74 @@ func TestDecodeFast(t *testing.T) {
 		if !json.Valid([]byte(body)) {
 			t.Fatalf("test body %s is not JSON", body)
 		}
-		var got, want message
-		fast := decodeFast([]byte(body), &got)
-		werr := decodeSlow([]byte(body), &want)
-		if !fast {
-			continue // decodeSlow reads it
-		}
-		if werr != nil || want.paramsErr != nil {
-			t.Errorf("%s: decodeFast read a message decodeSlow refuses (%v, %v)", body, werr, want.paramsErr)
-			continue
-		}
-		// A repeated argument's last value counts; the order is the client's.
-		last := map[string]json.RawMessage{}
-		for _, a := range got.Params.Arguments {
-			last[a.name] = a.value
-		}
-		wantArgs := map[string]json.RawMessage{}
-		for _, a := range want.Params.Arguments {
-			wantArgs[a.name] = a.value
-		}
-		opt := cmp.AllowUnexported(message{}, params{}, argument{})
-		got.Params.Arguments, want.Params.Arguments = nil, nil
-		got.Params.buf, want.Params.buf = [4]argument{}, [4]argument{}
-		if diff := cmp.Diff(want, got, opt); diff != "" {
-			t.Errorf("%s: decodeFast differs from decodeSlow (-want +got):\n%s", body, diff)
-		}
-		if diff := cmp.Diff(wantArgs, last); diff != "" {
-			t.Errorf("%s: arguments differ (-want +got):\n%s", body, diff)
-		}
+		checkFastMatchesSlow(t, []byte(body))
 	}
 	// The common message must take the fast path.
 	var m message
 	if !decodeFast([]byte(bodies[0]), &m) {
 		t.Error("decodeFast refused a plain tools/call")
 	}
+}
+
+// checkFastMatchesSlow fails when decodeFast reads the valid JSON body
+// otherwise than decodeSlow does.
+func checkFastMatchesSlow(t *testing.T, body []byte) {
+	t.Helper()
+	var got, want message
+	fast := decodeFast(body, &got)
+	werr := decodeSlow(body, &want)
+	if !fast {
+		return // decodeSlow reads it
+	}
+	if werr != nil || want.paramsErr != nil {
+		t.Errorf("%s: decodeFast read a message decodeSlow refuses (%v, %v)", body, werr, want.paramsErr)
+		return
+	}
+	// A repeated argument's last value counts; the order is the client's.
+	last := map[string]json.RawMessage{}
+	for _, a := range got.Params.Arguments {
+		last[a.name] = a.value
+	}
+	wantArgs := map[string]json.RawMessage{}
+	for _, a := range want.Params.Arguments {
+		wantArgs[a.name] = a.value
+	}
+	opt := cmp.AllowUnexported(message{}, params{}, argument{})
+	got.Params.Arguments, want.Params.Arguments = nil, nil
+	got.Params.buf, want.Params.buf = [4]argument{}, [4]argument{}
+	if diff := cmp.Diff(want, got, opt); diff != "" {
+		t.Errorf("%s: decodeFast differs from decodeSlow (-want +got):\n%s", body, diff)
+	}
+	if diff := cmp.Diff(wantArgs, last); diff != "" {
+		t.Errorf("%s: arguments differ (-want +got):\n%s", body, diff)
+	}
+}
+
+// FuzzDecodeMessage checks the two readings of a message against each
+// other on any body: decodeMessage never panics, refuses what is not
+// JSON with a parse error, and decodeFast reads what it accepts exactly
+// as decodeSlow does.
+func FuzzDecodeMessage(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"lookup_product","arguments":{"upc":"0123","province":"ON"}}}`,
+		`{"jsonrpc":"2.0","ID":1,"METHOD":"ping","id":2}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"},"params":{"arguments":{"upc":"1"}}}`,
+		`{"a":"\ud800","id":[{}],"method":"p\u0069ng"}`, `[1]`, `{`, ``, "\xff",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var m message
+		rerr := decodeMessage(body, &m)
+		if !json.Valid(body) {
+			if rerr == nil || rerr.Code != codeParseError {
+				t.Fatalf("%q is not JSON: got %+v, want a parse error", body, rerr)
+			}
+			return
+		}
+		if rerr != nil && rerr.Code != codeInvalidRequest {
+			t.Fatalf("%q: got %+v, want an invalid request or none", body, rerr)
+		}
+		checkFastMatchesSlow(t, body)
+	})
 }

@@ -439,6 +439,7 @@ func TestJSONRPCErrors(t *testing.T) {
 	}{
 		{"ErrParse", `{"jsonrpc":"2.0",`, http.StatusBadRequest, -32700},
 		{"ErrBatch", `[` + rpc(1, "ping", "") + `]`, http.StatusBadRequest, -32600},
+		{"ErrParseBatch", `[` + rpc(1, "ping", ""), http.StatusBadRequest, -32700}, // found by FuzzHandler
 		{"ErrVersion", `{"jsonrpc":"1.0","id":1,"method":"ping"}`, http.StatusBadRequest, -32600},
 		{"ErrNoID", `{"jsonrpc":"2.0","id":null,"method":"ping"}`, http.StatusBadRequest, -32600},
 		{"ErrMethod", rpc(1, "resources/list", ""), http.StatusOK, -32601},

@@ -84,6 +84,7 @@ func (s *server) routes() {
 	r.Handle("/price", s.api(s.price)).Methods(get...)
 	r.Handle("/search", s.api(s.search)).Methods(get...)
 	r.Handle("/b2b/export", s.api(s.export)).Methods(get...)
+	r.Handle("/b2b/signals", s.api(s.signals)).Methods(get...)
 	r.Handle("/b2b/category_report", s.api(s.categoryReport)).Methods(get...)
 	r.Handle("/b2b/promo_calendar", s.api(s.promoCalendar)).Methods(get...)
 	r.Handle("/b2b/new_on_shelf", s.api(s.newOnShelf)).Methods(get...)

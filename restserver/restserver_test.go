@@ -193,6 +193,11 @@ func TestAuth(t *testing.T) {
 			}
 		})
 	}
+	t.Run("ErrPlanRequiredSignals", func(t *testing.T) {
+		key := newKey(t, "starter", 0)
+		r := get(t, key, "/b2b/signals?province=ON&banner=loblaws")
+		wantProblem(t, r, http.StatusForbidden, grocery.EFORBIDDEN, "integration plan")
+	})
 	t.Run("ErrPlanRequired", func(t *testing.T) {
 		key := newKey(t, "professional", 0)
 		r := get(t, key, "/prices?banner=loblaws&store=lob-a")

@@ -75,17 +75,31 @@ func decodeSorted(d *dec, dst []uint32, want bool) []uint32 {
 		d.err = errCorrupt
 		return dst
 	}
-	body := dec{b: d.b[:size]}
+	b := d.b[:size]
 	d.b = d.b[size:]
 	if !want {
 		return dst
 	}
-	prev := uint32(0)
-	for i := uint64(0); i < n && body.err == nil; i++ {
-		prev += body.u32()
+	// A tight loop: most deltas take one byte, and a report decodes
+	// hundreds of thousands of them.
+	dst = slices.Grow(dst, int(min(n, size)))
+	prev, i := uint32(0), 0
+	for c := uint64(0); c < n; c++ {
+		if i < len(b) && b[i] < 0x80 {
+			prev += uint32(b[i])
+			i++
+		} else {
+			v, m := binary.Uvarint(b[i:])
+			if m <= 0 {
+				d.err = errCorrupt
+				return dst
+			}
+			prev += uint32(v)
+			i += m
+		}
 		dst = append(dst, prev)
 	}
-	if body.err != nil || len(body.b) != 0 {
+	if i != len(b) {
 		d.err = errCorrupt
 	}
 	return dst
@@ -128,17 +142,50 @@ func decodeCatDay(v []byte, c *CatDay, lists bool) error {
 	return d.err
 }
 
-// removeOne removes one x from sorted v, if there.
-func removeOne(v []uint32, x uint32) []uint32 {
-	if i, ok := slices.BinarySearch(v, x); ok {
-		return slices.Delete(v, i, i+1)
+// mergeSorted returns the sorted union (as multisets) of sorted v and
+// sorted add, reusing buf.
+func mergeSorted(buf, v, add []uint32) []uint32 {
+	out := buf[:0]
+	i, j := 0, 0
+	for i < len(v) && j < len(add) {
+		if v[i] <= add[j] {
+			out = append(out, v[i])
+			i++
+		} else {
+			out = append(out, add[j])
+			j++
+		}
 	}
-	return v
+	out = append(out, v[i:]...)
+	return append(out, add[j:]...)
+}
+
+// subtractSorted removes from sorted v one copy of each value of sorted
+// rm that is there, in place; taken[j] reports whether rm[j] was.
+func subtractSorted(v, rm []uint32, taken []bool) []uint32 {
+	out := v[:0]
+	i, j := 0, 0
+	for i < len(v) {
+		for j < len(rm) && rm[j] < v[i] {
+			j++
+		}
+		if j < len(rm) && rm[j] == v[i] {
+			if taken != nil {
+				taken[j] = true
+			}
+			i, j = i+1, j+1
+			continue
+		}
+		out = append(out, v[i])
+		i++
+	}
+	return out
 }
 
 // UpdateCatDay takes the observations of remove out of a category
 // aggregate and adds those of add (a correction is one of each), deleting
-// the aggregate when nothing is left.
+// the aggregate when nothing is left. An observation to remove whose
+// price is not there is ignored. It may reorder add and remove.
 func (t *Tx) UpdateCatDay(k *CatDayKey, add, remove []CatObs) error {
 	key := catDayKey(k)
 	var c CatDay
@@ -158,34 +205,50 @@ func (t *Tx) UpdateCatDay(k *CatDayKey, add, remove []CatObs) error {
 			c.Stores = slices.Insert(c.Stores, i, StoreCount{s, 1})
 		}
 	}
-	for _, o := range remove {
-		n := len(c.Prices)
-		if c.Prices = removeOne(c.Prices, o.Price); len(c.Prices) == n {
-			continue // not there: nothing to take out
+	byPrice := func(a, b CatObs) int { return cmpU32(a.Price, b.Price) }
+	var vals, units []uint32
+	if len(remove) > 0 {
+		slices.SortFunc(remove, byPrice)
+		for _, o := range remove {
+			vals = append(vals, o.Price)
 		}
-		c.Count--
-		c.Sum -= uint64(o.Price)
-		if o.Promo && c.Promo > 0 {
-			c.Promo--
+		taken := make([]bool, len(remove))
+		c.Prices = subtractSorted(c.Prices, vals, taken)
+		for j, o := range remove {
+			if !taken[j] {
+				continue // not there: nothing to take out
+			}
+			c.Count--
+			c.Sum -= uint64(o.Price)
+			if o.Promo && c.Promo > 0 {
+				c.Promo--
+			}
+			if o.Unit != 0 {
+				units = append(units, o.Unit)
+			}
+			stores(o.Store, -1)
 		}
-		if o.Unit != 0 {
-			c.Units = removeOne(c.Units, o.Unit)
-		}
-		stores(o.Store, -1)
+		slices.Sort(units)
+		c.Units = subtractSorted(c.Units, units, nil)
 	}
-	for _, o := range add {
-		i, _ := slices.BinarySearch(c.Prices, o.Price)
-		c.Prices = slices.Insert(c.Prices, i, o.Price)
-		c.Count++
-		c.Sum += uint64(o.Price)
-		if o.Promo {
-			c.Promo++
+	if len(add) > 0 {
+		vals, units = vals[:0], units[:0]
+		for _, o := range add {
+			vals = append(vals, o.Price)
+			c.Count++
+			c.Sum += uint64(o.Price)
+			if o.Promo {
+				c.Promo++
+			}
+			if o.Unit != 0 {
+				units = append(units, o.Unit)
+			}
+			stores(o.Store, 1)
 		}
-		if o.Unit != 0 {
-			i, _ := slices.BinarySearch(c.Units, o.Unit)
-			c.Units = slices.Insert(c.Units, i, o.Unit)
-		}
-		stores(o.Store, 1)
+		slices.Sort(vals)
+		slices.Sort(units)
+		c.Prices = mergeSorted(make([]uint32, 0, len(c.Prices)+len(vals)), c.Prices, vals)
+		c.Units = mergeSorted(make([]uint32, 0, len(c.Units)+len(units)), c.Units, units)
 	}
 	if c.Count == 0 {
 		return t.catDays().Delete(key)
@@ -270,6 +333,15 @@ type Shelf struct {
 	LastPrice       uint32 // median price on the last day, cents
 	LastRegular     uint32 // most common regular price on the last day, cents
 	LastPromoStores uint32 // stores that observed it on promotion on the last day
+	// RegularSince is the first day of the run of observation days,
+	// ending on the last, whose most common regular price is LastRegular,
+	// and PrevRegular the most common regular price of the observation
+	// day before it; both 0 when the series never had another.
+	RegularSince int32
+	PrevRegular  uint32
+	// Min30 is the lowest median price of the observation days in the 30
+	// days before the last (Last-30 to Last-1), cents; 0 when none.
+	Min30 uint32
 }
 
 func shelfKey(province, banner, sku string) []byte {
@@ -290,11 +362,15 @@ func (t *Tx) decodeShelf(banner, sku string, v []byte, s *Shelf) error {
 	d := dec{b: v}
 	*s = Shelf{Banner: banner, SKU: sku}
 	s.GTIN = d.str()
-	s.Category = t.names.get([]byte(d.str()))
+	s.Category = t.names.get(d.raw())
 	s.First = int32(d.varint())
 	s.Last = s.First + int32(d.varint())
 	s.FirstPrice, s.FirstStores = d.u32(), d.u32()
 	s.LastPrice, s.LastRegular, s.LastPromoStores = d.u32(), d.u32(), d.u32()
+	if since := int32(d.uvarint()); since > 0 {
+		s.RegularSince = s.Last - since + 1
+	}
+	s.PrevRegular, s.Min30 = d.u32(), d.u32()
 	return d.err
 }
 
@@ -303,6 +379,11 @@ func (t *Tx) PutShelf(province string, s *Shelf) error {
 	v := enc(make([]byte, 0, 48)).str(s.GTIN).str(s.Category).varint(int64(s.First)).varint(int64(s.Last - s.First)).
 		uvarint(uint64(s.FirstPrice)).uvarint(uint64(s.FirstStores)).
 		uvarint(uint64(s.LastPrice)).uvarint(uint64(s.LastRegular)).uvarint(uint64(s.LastPromoStores))
+	since := uint64(0)
+	if s.RegularSince != 0 {
+		since = uint64(s.Last-s.RegularSince) + 1
+	}
+	v = v.uvarint(since).uvarint(uint64(s.PrevRegular)).uvarint(uint64(s.Min30))
 	return t.put(t.shelf(), shelfKey(province, s.Banner, s.SKU), v)
 }
 
@@ -314,14 +395,20 @@ func (t *Tx) ShelfIn(province, banner string, fn func(s *Shelf) error) error {
 	if banner != "" {
 		prefix = appendStr0(prefix, banner)
 	}
-	var s Shelf
+	var (
+		s    Shelf
+		name string // of the banner, whose records come together
+	)
 	c := t.shelf().Cursor()
 	for k, v := c.Seek(prefix); hasPrefix(k, prefix); k, v = c.Next() {
 		b, sku, ok := bytes.Cut(k[2:], []byte{0})
 		if !ok {
 			return errCorrupt
 		}
-		if err := t.decodeShelf(t.names.get(b), string(sku), v, &s); err != nil {
+		if name != string(b) {
+			name = t.names.get(b)
+		}
+		if err := t.decodeShelf(name, string(sku), v, &s); err != nil {
 			return err
 		}
 		if err := fn(&s); err != nil {
@@ -339,6 +426,13 @@ type Promo struct {
 	Regular, Price        uint32 // most common regular and promotional price, cents
 	Stores                uint32 // distinct stores that observed it on promotion
 	Days                  uint32 // observation days within the event
+	// Charged is the last day in the 30 days before Start on which a
+	// reference store charged Regular off promotion (on a day no store saw
+	// the SKU on promotion), 0 when none; Before is the most common price
+	// of the last such day at any price, 0 when there was none in those
+	// 30 days.
+	Charged int32
+	Before  uint32
 }
 
 func promoKey(p *Promo) []byte {
@@ -351,14 +445,23 @@ func promoDateKey(p *Promo) []byte {
 }
 
 func encodePromo(p *Promo) []byte {
+	charged := uint64(0)
+	if p.Charged != 0 {
+		charged = uint64(p.Start-p.Charged) + 1
+	}
 	return enc(make([]byte, 0, 16)).varint(int64(p.End - p.Start)).uvarint(uint64(p.Regular)).
-		uvarint(uint64(p.Price)).uvarint(uint64(p.Stores)).uvarint(uint64(p.Days))
+		uvarint(uint64(p.Price)).uvarint(uint64(p.Stores)).uvarint(uint64(p.Days)).
+		uvarint(charged).uvarint(uint64(p.Before))
 }
 
 func decodePromo(v []byte, p *Promo) error {
 	d := dec{b: v}
 	p.End = p.Start + int32(d.varint())
 	p.Regular, p.Price, p.Stores, p.Days = d.u32(), d.u32(), d.u32(), d.u32()
+	if c := int32(d.uvarint()); c > 0 {
+		p.Charged = p.Start - c + 1
+	}
+	p.Before = d.u32()
 	return d.err
 }
 

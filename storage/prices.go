@@ -531,16 +531,23 @@ func (t *Tx) DeleteToken(province, token, gtin string) error {
 // and SKU, until fn returns ErrStop. fn may keep o only until it returns.
 func (t *Tx) OffersIn(province string, fn func(gtin string, o *Offer) error) error {
 	prefix := []byte(province)
+	var (
+		o    Offer // one for all: fn may not keep it
+		gtin string
+		err  error
+	)
 	c := t.offers().Cursor()
 	for k, v := c.Seek(prefix); hasPrefix(k, prefix); k, v = c.Next() {
 		if len(k) < 16 {
 			return errCorrupt
 		}
-		o, err := t.decodeOffer(k[16:], v)
-		if err != nil {
+		if o, err = t.decodeOffer(k[16:], v); err != nil {
 			return err
 		}
-		if err := fn(string(k[2:16]), &o); err != nil {
+		if gtin != string(k[2:16]) { // a barcode's offers come together: one string for them all
+			gtin = string(k[2:16])
+		}
+		if err := fn(gtin, &o); err != nil {
 			return stopped(err)
 		}
 	}

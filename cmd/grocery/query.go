@@ -62,7 +62,11 @@ type querier interface {
 	SearchProducts(context.Context, grocery.SearchInput) (*grocery.SearchResult, error)
 	PriceHistory(context.Context, grocery.HistoryInput) (*grocery.HistoryResult, error)
 	ListReferenceStores(context.Context, grocery.StoresInput) (*grocery.StoresResult, error)
+	CategoryReport(context.Context, grocery.CategoryReportInput) (*grocery.CategoryReport, error)
+	PromoCalendar(context.Context, grocery.PromoCalendarInput) (*grocery.PromoCalendar, error)
+	NewOnShelf(context.Context, grocery.NewOnShelfInput) (*grocery.NewOnShelf, error)
 	ExecutiveBrief(context.Context, grocery.BriefInput) (*grocery.Brief, error)
+	Signals(context.Context, grocery.SignalsInput) (*grocery.SignalsResult, error)
 }
 
 var (

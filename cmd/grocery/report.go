@@ -20,7 +20,9 @@ data file, the report comes from that server through its admin socket.`,
 	}
 	subs := []*cobra.Command{a.briefCmd("brief")}
 	// Each family appends its commands here.
+	subs = append(subs, a.reportCategoryCmd(), a.reportPromosCmd(), a.reportNewCmd())
 	subs = append(subs, a.snapshotReports()...)
+	subs = append(subs, a.reportSignalsCmd())
 	for _, c := range subs {
 		cmd.AddCommand(c)
 	}

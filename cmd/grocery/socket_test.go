@@ -70,6 +70,16 @@ func TestQueriesThroughServer(t *testing.T) {
 		{"HistoryJSON", []string{"history", s.SKU, "--banner", s.Banner, "--province", s.Province, "--json"}, true},
 		{"Stores", []string{"stores", "--province", s.Province}, true},
 		{"StoresJSON", []string{"stores", "--limit", "50", "--json"}, true},
+		{"ReportSignals", []string{"report", "signals", "--province", s.Province, "--banner", s.Banner}, true},
+		{"ReportSignalsJSON", []string{"report", "signals", "--province", s.Province, "--banner", s.Banner, "--kind", "threats", "--limit", "3", "--json"}, true},
+		{"ReportCategory", []string{"report", "category", "--province", s.Province}, true},
+		{"ReportCategoryJSON", []string{"report", "category", "--province", s.Province, "--banner", "metro", "--period", "90d", "--json"}, true},
+		{"ReportPromos", []string{"report", "promos", "--province", s.Province, "--category", "Dairy & Eggs", "--limit", "5"}, true},
+		{"ReportPromosJSON", []string{"report", "promos", "--province", s.Province, "--json"}, true},
+		{"ReportNew", []string{"report", "new", "--province", s.Province, "--days", "30"}, true},
+		{"ReportNewJSON", []string{"report", "new", "--province", s.Province, "--json"}, true},
+		{"ErrReportPeriod", []string{"report", "category", "--province", s.Province, "--period", "2y"}, false},
+		{"ErrReportPromosRange", []string{"report", "promos", "--province", s.Province, "--from", "2026-11-10", "--to", "2026-11-01"}, false},
 		{"ErrLookupUnknown", []string{"lookup", s.UnknownUPC, "--province", s.Province}, false},
 		{"ErrLookupUnknownJSON", []string{"lookup", s.UnknownUPC, "--province", s.Province, "--json"}, false},
 		{"ErrLookupProvince", []string{"lookup", s.CarriedUPC, "--province", "ZZ"}, false},
@@ -77,6 +87,7 @@ func TestQueriesThroughServer(t *testing.T) {
 		{"ErrHistoryUnknown", []string{"history", "NOPE_EA", "--banner", s.Banner, "--province", s.Province}, false},
 		{"ErrHistoryPeriod", []string{"history", s.SKU, "--banner", s.Banner, "--province", s.Province, "--period", "2y"}, false},
 		{"ErrStoresBanner", []string{"stores", "--banner", "nope"}, false},
+		{"ErrReportSignalsKind", []string{"report", "signals", "--province", s.Province, "--kind", "rumours"}, false},
 	}
 	// What each line prints from the file, no server running.
 	fromFile := make([]result, len(lines))

@@ -172,6 +172,13 @@ func (c *Client) ExecutiveBrief(ctx context.Context, in grocery.BriefInput) (*gr
 	return ask[grocery.Brief](ctx, c, forAccount(ctx, "/v1/brief"), in)
 }
 
+// Signals calls Service.Signals on the server, with the watchlist of the
+// account ctx acts for if any, and returns its result or its error
+// (EINVALID), or one wrapping ErrNoAdmin when nothing answers.
+func (c *Client) Signals(ctx context.Context, in grocery.SignalsInput) (*grocery.SignalsResult, error) {
+	return ask[grocery.SignalsResult](ctx, c, forAccount(ctx, "/v1/report/signals"), in)
+}
+
 // forAccount adds the account ctx acts for (grocery.NewContextWithAccount)
 // to path as its account parameter.
 func forAccount(ctx context.Context, path string) string {
@@ -222,6 +229,27 @@ func (c *Client) AlertEvents(ctx context.Context, in grocery.AlertEventsInput) (
 // error, or one wrapping ErrNoAdmin when nothing answers.
 func (c *Client) EvaluateAlerts(ctx context.Context) (*grocery.AlertEvaluation, error) {
 	return ask[grocery.AlertEvaluation](ctx, c, forAccount(ctx, "/v1/alerts/evaluate"), struct{}{})
+}
+
+// CategoryReport calls Service.CategoryReport on the server and returns
+// its result or its error (EINVALID), or one wrapping ErrNoAdmin when
+// nothing answers.
+func (c *Client) CategoryReport(ctx context.Context, in grocery.CategoryReportInput) (*grocery.CategoryReport, error) {
+	return ask[grocery.CategoryReport](ctx, c, "/v1/report/category_report", in)
+}
+
+// PromoCalendar calls Service.PromoCalendar on the server and returns its
+// result or its error (EINVALID), or one wrapping ErrNoAdmin when nothing
+// answers.
+func (c *Client) PromoCalendar(ctx context.Context, in grocery.PromoCalendarInput) (*grocery.PromoCalendar, error) {
+	return ask[grocery.PromoCalendar](ctx, c, "/v1/report/promo_calendar", in)
+}
+
+// NewOnShelf calls Service.NewOnShelf on the server and returns its
+// result or its error (EINVALID), or one wrapping ErrNoAdmin when nothing
+// answers.
+func (c *Client) NewOnShelf(ctx context.Context, in grocery.NewOnShelfInput) (*grocery.NewOnShelf, error) {
+	return ask[grocery.NewOnShelf](ctx, c, "/v1/report/new_on_shelf", in)
 }
 
 // ask posts a query's input to its route and decodes the result.

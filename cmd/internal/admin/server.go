@@ -247,6 +247,10 @@ func handler(svc *grocery.Service) http.Handler {
 		"/v1/search":  query(svc.SearchProducts),
 		"/v1/history": query(svc.PriceHistory),
 		"/v1/stores":  query(svc.ListReferenceStores),
+		// The period analytics (grocery report category|promos|new).
+		"/v1/report/category_report": query(svc.CategoryReport),
+		"/v1/report/promo_calendar":  query(svc.PromoCalendar),
+		"/v1/report/new_on_shelf":    query(svc.NewOnShelf),
 		// The snapshot analytics (grocery report geo|regional|benchmark|brand|basket).
 		"/v1/report/geographic_prices":     query(svc.GeographicPrices),
 		"/v1/report/regional_comparison":   query(svc.RegionalComparison),
@@ -254,7 +258,8 @@ func handler(svc *grocery.Service) http.Handler {
 		"/v1/report/brand_insights":        query(svc.BrandInsights),
 		"/v1/report/basket":                query(svc.CompareBasket),
 		// Analytics, for the account in the account parameter when given.
-		"/v1/brief": accountQuery(http.StatusOK, svc.ExecutiveBrief),
+		"/v1/brief":          accountQuery(http.StatusOK, svc.ExecutiveBrief),
+		"/v1/report/signals": accountQuery(http.StatusOK, svc.Signals),
 		// Alert rules, for the account in the account parameter.
 		"/v1/alerts":        accountQuery(http.StatusCreated, svc.CreateAlert),
 		"/v1/alerts/list":   accountQuery(http.StatusOK, svc.ListAlerts),

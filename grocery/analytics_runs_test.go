@@ -1,0 +1,38 @@
+package grocery
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestRunsMedian checks the median of sorted runs against the median of
+// the sorted whole, on runs with ties, single values and even counts.
+func TestRunsMedian(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := range 2000 {
+		var buf, all []uint32
+		var r runs
+		for range 1 + rng.IntN(6) {
+			start := len(buf)
+			for range rng.IntN(7) {
+				v := uint32(rng.IntN(1 + trial%50))
+				buf = append(buf, v)
+				all = append(all, v)
+			}
+			slices.Sort(buf[start:])
+			r.add(buf, start)
+		}
+		var want uint32
+		if n := len(all); n > 0 {
+			slices.Sort(all)
+			want = all[n/2]
+			if n%2 == 0 {
+				want = (all[n/2-1] + all[n/2] + 1) / 2
+			}
+		}
+		if got := r.median(buf); got != want {
+			t.Fatalf("trial %d: median of %v in runs %v: got %d, want %d", trial, buf, r.at, got, want)
+		}
+	}
+}

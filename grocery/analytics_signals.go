@@ -1,0 +1,1028 @@
+package grocery
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/grocerydata/grocery/storage"
+)
+
+// Signals: what a buyer of one banner should look at in a province now,
+// in four kinds, each signal explained in one line generated from its
+// numbers. They read the import's aggregates (current offers, shelf
+// records, promotion events; write_analytics.go), never whole histories.
+
+// The kinds of signal, in the order Signals lists them.
+const (
+	SignalThreats       = "threats"
+	SignalOpportunities = "opportunities"
+	SignalChanges       = "changes"
+	SignalWatchlist     = "watchlist"
+)
+
+var signalKinds = []string{SignalThreats, SignalOpportunities, SignalChanges, SignalWatchlist}
+
+// The thresholds of Signals. They are part of the meaning of a signal:
+// the OpenAPI document and README repeat them.
+const (
+	// SignalMovePct is a significant move: a regular price that changed
+	// by at least 10% (changes: price_increase, price_decrease).
+	SignalMovePct = 10
+	// SignalMarketGapPct is "well above" or "well below" the market: the
+	// banner's current price at least 15% above or below the median of the
+	// other banners' current prices of the same barcode (opportunities).
+	SignalMarketGapPct = 15
+	// SignalShrinkDays is how recent the smaller size must be: first
+	// observed at the banner in the province within the last 90 days.
+	SignalShrinkDays = 90
+	// SignalShrinkPct is the least unit-price increase that counts as
+	// shrinkflation: 1%.
+	SignalShrinkPct = 1
+	// SignalLookbackDays is the promotion-honesty and 30-day-low window.
+	SignalLookbackDays = priceLookback
+)
+
+// Severity levels of a signal, from the most to the least pressing.
+const (
+	SeverityHigh   = "high"
+	SeverityMedium = "medium"
+	SeverityLow    = "low"
+)
+
+// SignalsInput holds the arguments of Signals.
+type SignalsInput struct {
+	Province string `json:"province"`           // required
+	Banner   string `json:"banner,omitempty"`   // the caller's own banner; needed for threats and opportunities
+	Category string `json:"category,omitempty"` // optional: one category (exact, case-insensitive)
+	Kind     string `json:"kind,omitempty"`     // optional: threats, opportunities, changes or watchlist
+	Since    string `json:"since,omitempty"`    // YYYY-MM-DD; default 6 days before the latest day (7 days)
+	Limit    int    `json:"limit,omitempty"`    // 1..500; 0 means 50
+	Offset   int    `json:"offset,omitempty"`
+}
+
+// SignalPrice is one banner's current price of a product in the evidence
+// of a signal.
+type SignalPrice struct {
+	Banner      string `json:"banner"`
+	BannerName  string `json:"banner_name"`
+	ExternalSKU string `json:"external_sku"`
+	Price       Cents  `json:"price"`
+	Regular     Cents  `json:"regular_price"`
+	OnPromo     bool   `json:"on_promo"`
+	Stores      int    `json:"store_count"`
+	ObservedAt  Date   `json:"observed_at"`
+}
+
+// SignalEvidence holds the numbers a signal rests on; the fields that do
+// not apply to its type are left out.
+type SignalEvidence struct {
+	UPC         string   `json:"upc,omitempty"`
+	Name        string   `json:"name,omitempty"`
+	Brand       string   `json:"brand,omitempty"`
+	Size        string   `json:"size,omitempty"`
+	Category    string   `json:"category,omitempty"`
+	Banner      string   `json:"banner,omitempty"` // the banner whose price or product it is
+	BannerName  string   `json:"banner_name,omitempty"`
+	ExternalSKU string   `json:"external_sku,omitempty"`
+	Price       *Cents   `json:"price,omitempty"`         // that banner's current (or promotional) price
+	Regular     *Cents   `json:"regular_price,omitempty"` // its regular price (claimed, for a promotion)
+	Previous    *Cents   `json:"previous_price,omitempty"`
+	ChangePct   *float64 `json:"change_pct,omitempty"`
+	OwnPrice    *Cents   `json:"own_price,omitempty"`     // the caller's banner's current price
+	MarketPrice *Cents   `json:"market_median,omitempty"` // median of the other banners' current prices
+	Date        *Date    `json:"date,omitempty"`          // when it happened: change, promotion start, first seen
+	End         *Date    `json:"end,omitempty"`           // promotion's last day observed
+	Stores      int      `json:"store_count,omitempty"`
+	// UnitPrice and PreviousUnitPrice compare sizes (shrinkflation), in
+	// cents per UnitBasis.
+	UnitPrice         *float64      `json:"unit_price,omitempty"`
+	PreviousUnitPrice *float64      `json:"previous_unit_price,omitempty"`
+	UnitBasis         string        `json:"unit_price_basis,omitempty"`
+	PreviousUPC       string        `json:"previous_upc,omitempty"`
+	PreviousSize      string        `json:"previous_size,omitempty"`
+	Competitors       []SignalPrice `json:"competitors,omitempty"`
+	Banners           []string      `json:"banners,omitempty"`
+	Rule              string        `json:"rule_id,omitempty"`
+}
+
+// Signal is one market signal.
+type Signal struct {
+	Kind        string         `json:"kind"`
+	Type        string         `json:"type"`
+	Severity    string         `json:"severity"`
+	Explanation string         `json:"explanation"`
+	Evidence    SignalEvidence `json:"evidence"`
+	rank        float64        // magnitude, to order signals of one severity
+	order       int            // kind and severity, to order signals
+}
+
+// SignalCounts counts the signals of each kind (before paging).
+type SignalCounts struct {
+	Threats       int `json:"threats"`
+	Opportunities int `json:"opportunities"`
+	Changes       int `json:"changes"`
+	Watchlist     int `json:"watchlist"`
+}
+
+// SignalsResult is the answer of Signals: one page of signals.
+type SignalsResult struct {
+	Province string       `json:"province"`
+	Banner   string       `json:"banner,omitempty"`
+	Category string       `json:"category,omitempty"`
+	Kind     string       `json:"kind,omitempty"`
+	Since    Date         `json:"since"`
+	To       Date         `json:"to"`
+	Counts   SignalCounts `json:"counts"`
+	Results  []Signal     `json:"results"` // by kind, severity, magnitude; empty, never null
+	Total    int          `json:"total"`
+	Limit    int          `json:"limit"`
+	Offset   int          `json:"offset"`
+	Currency string       `json:"currency"`
+	Basis    Basis        `json:"basis"`
+}
+
+func ptrCents(c uint32) *Cents { v := Cents(c); return &v }
+func ptrDate(d int32) *Date    { v := Date(d); return &v }
+func ptrF(f float64) *float64  { return &f }
+
+// changePct is the change from a to b in percent, to one decimal.
+func changePct(a, b uint32) float64 {
+	if a == 0 {
+		return 0
+	}
+	return pct((float64(b) - float64(a)) * 100 / float64(a))
+}
+
+func severityOf(x, high, medium float64) string {
+	switch {
+	case x >= high:
+		return SeverityHigh
+	case x >= medium:
+		return SeverityMedium
+	}
+	return SeverityLow
+}
+
+// signalOffer is a banner's current offer of a barcode (its cheapest SKU).
+type signalOffer struct {
+	storage.Offer
+}
+
+func (o *signalOffer) price() SignalPrice {
+	return SignalPrice{Banner: o.Banner, BannerName: bannerName(o.Banner), ExternalSKU: o.SKU, Price: Cents(o.Price),
+		Regular: Cents(o.Regular), OnPromo: o.Price < o.Regular, Stores: int(o.StoreCount), ObservedAt: Date(o.ObservedAt)}
+}
+
+// Signals returns the market signals of a province's panel for a buyer of
+// one banner, in four kinds:
+//
+//   - threats (need Banner): a competitor now undercuts the banner's
+//     current price of the same barcode with a promotion that started
+//     since Since (competitor_promotion) or a regular price cut made since
+//     Since (competitor_price_cut). Severity by the undercut: high at 10%
+//     or more, medium at 5%, else low.
+//   - opportunities (need Banner): the banner's current price is at least
+//     15% above (priced_above_market) or below (priced_below_market) the
+//     median of the other banners' current prices of the same barcode
+//     (high at 30%, medium at 20%); a barcode other banners carry in the
+//     province that was not observed at the banner in the panel
+//     (assortment_gap; high when 3 or more banners carry it, medium 2).
+//   - changes (every banner): a regular price that moved by at least 10%
+//     since Since (price_increase, price_decrease; high at 25%, medium at
+//     15%); a smaller size of the same brand and product line first
+//     observed at a banner in the last 90 days whose unit price is at
+//     least 1% above the older size's (shrinkflation; high at 10%, medium
+//     at 5%); a promotion started since Since whose regular price was not
+//     charged at that banner in the 30 days before it, when another price
+//     was (unverified_reference_price; high when the claimed regular price
+//     is 10% or more above the price charged before); a price observed
+//     since Since below every daily median of the 30 days before
+//     (lowest_in_30_days; medium when 10% or more below).
+//   - watchlist (needs an account in ctx): the current offers in the
+//     province of every product named in the account's alert rules for
+//     the province (watched_product; medium when on promotion).
+//
+// A current price is a current offer: observed within 14 days of the data
+// set's latest day. Prices compare the same barcode, except shrinkflation,
+// which compares unit prices. Signals are ordered by kind (as above),
+// severity and magnitude.
+//
+// It returns EINVALID for a missing or unknown province, an unknown
+// banner, a kind not one of the four, a since that is not a date or is
+// after the latest day or more than 366 days before it, a limit outside
+// 1..500 or a bad offset. Without a banner, threats and opportunities are
+// left out and Basis.Note says so; without an account (or with one that
+// does not exist), so is the watchlist.
+func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult, error) {
+	a, err := parseAnalyticsArgs(in.Province, in.Banner, in.Category)
+	if err != nil {
+		return nil, err
+	}
+	kind := strings.ToLower(strings.TrimSpace(in.Kind))
+	if kind != "" && !slices.Contains(signalKinds, kind) {
+		return nil, Errorf(EINVALID, "kind %q is not a kind of signal: want one of %s", in.Kind, strings.Join(signalKinds, ", "))
+	}
+	limit, offset, err := checkPage(in.Limit, in.Offset, DefaultRESTLimit, MaxRESTLimit)
+	if err != nil {
+		return nil, err
+	}
+	want := func(k string) bool { return kind == "" || kind == k }
+	res := &SignalsResult{Province: a.province, Banner: a.banner.Slug, Category: a.category, Kind: kind,
+		Results: []Signal{}, Limit: limit, Offset: offset, Currency: Currency, Basis: newBasis(a.province, CompareSameBarcode)}
+	var notes []string
+	account := ""
+	if want(SignalWatchlist) {
+		if account, err = s.accountOf(ctx); err != nil {
+			account = ""
+			if p := PrincipalFromContext(ctx); ErrorCode(err) == ENOTFOUND && p != nil {
+				notes = append(notes, fmt.Sprintf("no watchlist: account %q does not exist", p.Account))
+			} else {
+				notes = append(notes, "no watchlist: it lists the products of an account's alert rules, and the call carries no account")
+			}
+		}
+	}
+	if a.banner.Slug == "" && (want(SignalThreats) || want(SignalOpportunities)) {
+		notes = append(notes, "no threats or opportunities: they compare a banner with its competitors; give banner (your own)")
+	}
+	err = s.db.View(func(tx *storage.Tx) error {
+		asOf := Date(tx.AsOf())
+		since := asOf - 6
+		if t := strings.TrimSpace(in.Since); t != "" {
+			d, err := ParseDate(t)
+			if err != nil {
+				return Errorf(EINVALID, "since %q is not a date: want YYYY-MM-DD", in.Since)
+			}
+			since = d
+		}
+		if since > asOf {
+			return Errorf(EINVALID, "since %s is after the latest observation day %s", since, asOf)
+		}
+		if int(asOf-since) >= maxAnalyticsDays {
+			return Errorf(EINVALID, "since %s is %d days before the latest observation day %s: want at most %d", since, asOf-since, asOf, maxAnalyticsDays-1)
+		}
+		res.Since, res.To = since, asOf
+		bufs, _ := s.signalBufs.Get().(*signalBufs)
+		if bufs == nil {
+			bufs = &signalBufs{products: map[string]Product{}, banners: map[string]bool{}}
+		}
+		defer s.signalBufs.Put(bufs)
+		defer bufs.reset()
+		sc := signalScan{tx: tx, a: &a, asOf: int32(asOf), since: int32(since), signalBufs: bufs}
+		if err := sc.run(want, account); err != nil {
+			return err
+		}
+		res.Basis.Banners = sortedKeys(sc.banners)
+		res.Basis.Observations = sc.obs
+		if n, err := tx.CountActiveStores(a.province, ""); err != nil {
+			return err
+		} else {
+			res.Basis.Stores = n
+		}
+		res.Basis.setDates(int32(since)-SignalLookbackDays, int32(asOf))
+		all := sc.out
+		order := sc.order[:0]
+		for i := range all {
+			order = append(order, int32(i))
+		}
+		sc.order = order
+		slices.SortFunc(order, func(i, j int32) int { return compareSigRecs(&all[i], &all[j]) })
+		for i := range all {
+			switch all[i].kind {
+			case SignalThreats:
+				res.Counts.Threats++
+			case SignalOpportunities:
+				res.Counts.Opportunities++
+			case SignalChanges:
+				res.Counts.Changes++
+			case SignalWatchlist:
+				res.Counts.Watchlist++
+			}
+		}
+		res.Total = len(all)
+		for _, i := range order[min(offset, len(order)):min(len(order), offset+limit)] {
+			sg, err := all[i].signal()
+			if err != nil {
+				return err
+			}
+			res.Results = append(res.Results, sg)
+		}
+		if a.banner.Slug != "" && !a.banner.OperatesIn(a.province) {
+			notes = append(notes, fmt.Sprintf("banner %s does not operate in %s: nothing of it was observed in the panel", a.banner.Slug, a.province))
+		}
+		if res.Total == 0 {
+			notes = append(notes, a.emptyNote("signal", since, asOf))
+		}
+		notes = append(notes, "current prices are offers observed in the last 14 days; shrinkflation compares unit prices, everything else the same barcode")
+		res.Basis.Note = strings.Join(notes, "; ")
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// signalScan reads what Signals needs in one transaction. It finds the
+// signals as sigRecs, light records that order and count them; the
+// evidence and explanation are built only for the page returned.
+type signalScan struct {
+	tx          *storage.Tx
+	a           *analyticsArgs
+	asOf, since int32
+	obs         int
+	*signalBufs
+}
+
+// signalBufs are the slices of a signalScan, kept from one call to the
+// next (Service.signalBufs) so that a call does not grow them again.
+type signalBufs struct {
+	products map[string]Product // by GTIN
+	banners  map[string]bool    // of the signals, for Basis
+	groups   []offerGroup       // current offers by barcode, in barcode order
+	offers   []signalOffer      // the groups' offers
+	shelves  []storage.Shelf    // the province's shelf records with a barcode (of the category), by banner and SKU
+	ranges   []bannerRange      // of shelves, by banner
+	buf      []signalOffer
+	out      []sigRec
+	order    []int32 // indexes of out, sorted
+}
+
+// bannerRange is where a banner's records are in signalBufs.shelves.
+type bannerRange struct {
+	banner string
+	lo, hi int
+}
+
+// reset empties the buffers, letting go of what they point to.
+func (b *signalBufs) reset() {
+	clear(b.products)
+	clear(b.banners)
+	b.ranges = b.ranges[:0]
+	clear(b.groups)
+	clear(b.offers)
+	clear(b.shelves)
+	clear(b.out)
+	b.groups, b.offers, b.shelves, b.out, b.buf, b.order = b.groups[:0], b.offers[:0], b.shelves[:0], b.out[:0], b.buf[:0], b.order[:0]
+}
+
+// offerGroup is a barcode's current offers, one per banner (its cheapest
+// SKU), in banner order: signalScan.offers[lo:hi].
+type offerGroup struct {
+	gtin   string
+	lo, hi int
+}
+
+// sigRec is a signal found but not yet built: what orders and counts it,
+// and a function that fills in its evidence and explanation.
+type sigRec struct {
+	kind, typ, severity string
+	order               int
+	rank                float64
+	upc, banner, sku    string // Evidence.UPC, .Banner and .ExternalSKU, the last keys of the order
+	build               func(sg *Signal) error
+}
+
+// compareSigRecs orders signals by kind and severity (order), then
+// magnitude (largest first), type, barcode, banner and SKU.
+func compareSigRecs(x, y *sigRec) int {
+	if x.order != y.order {
+		return cmp.Compare(x.order, y.order)
+	}
+	if x.rank != y.rank {
+		return cmp.Compare(y.rank, x.rank)
+	}
+	if c := strings.Compare(x.typ, y.typ); c != 0 {
+		return c
+	}
+	if c := strings.Compare(x.upc, y.upc); c != 0 {
+		return c
+	}
+	if c := strings.Compare(x.banner, y.banner); c != 0 {
+		return c
+	}
+	return strings.Compare(x.sku, y.sku)
+}
+
+// signal builds the signal of r.
+func (r *sigRec) signal() (Signal, error) {
+	sg := Signal{Kind: r.kind, Type: r.typ, Severity: r.severity, rank: r.rank, order: r.order}
+	err := r.build(&sg)
+	return sg, err
+}
+
+// product reads a barcode's catalogue entry once.
+func (sc *signalScan) product(gtin string) (Product, error) {
+	if p, ok := sc.products[gtin]; ok {
+		return p, nil
+	}
+	var rec storage.Product
+	out := Product{UPC: GTIN(gtin).UPC(), GTIN: gtin}
+	if found, err := sc.tx.Product(gtin, &rec); err != nil {
+		return out, err
+	} else if found {
+		out = product(&rec)
+	}
+	sc.products[gtin] = out
+	return out, nil
+}
+
+// match reports whether a barcode is of the category asked for (any
+// barcode when none was).
+func (sc *signalScan) match(gtin string) (bool, error) {
+	if sc.a.category == "" {
+		return true, nil
+	}
+	p, err := sc.product(gtin)
+	return err == nil && matchCategory(p.Category, sc.a.category), err
+}
+
+// evidence starts the evidence of a signal about a barcode that matched.
+func (sc *signalScan) evidence(gtin string) (SignalEvidence, error) {
+	p, err := sc.product(gtin)
+	return SignalEvidence{UPC: p.UPC, Name: p.Name, Brand: p.Brand, Size: p.Size, Category: p.Category}, err
+}
+
+func kindOrder(kind string) int {
+	switch kind {
+	case SignalThreats:
+		return 0
+	case SignalOpportunities:
+		return 1
+	case SignalChanges:
+		return 2
+	}
+	return 3
+}
+
+func severityOrder(severity string) int {
+	switch severity {
+	case SeverityHigh:
+		return 0
+	case SeverityMedium:
+		return 1
+	}
+	return 2
+}
+
+// add records a signal; upc, banner and sku are those its evidence will
+// carry.
+func (sc *signalScan) add(kind, typ, severity string, rank float64, upc, banner, sku string, build func(sg *Signal) error) {
+	sc.out = append(sc.out, sigRec{kind: kind, typ: typ, severity: severity, rank: rank,
+		order: kindOrder(kind)*4 + severityOrder(severity), upc: upc, banner: banner, sku: sku, build: build})
+}
+
+func (sc *signalScan) run(want func(string) bool, account string) error {
+	own := sc.a.banner.Slug
+	needOffers := own != "" && (want(SignalThreats) || want(SignalOpportunities))
+	if needOffers {
+		if err := sc.readOffers(); err != nil {
+			return err
+		}
+	}
+	if want(SignalChanges) || (own != "" && want(SignalThreats)) {
+		err := sc.tx.ShelfIn(sc.a.province, "", func(sh *storage.Shelf) error {
+			if sh.GTIN != "" && matchCategory(sh.Category, sc.a.category) {
+				if n := len(sc.ranges); n == 0 || sc.ranges[n-1].banner != sh.Banner {
+					sc.ranges = append(sc.ranges, bannerRange{banner: sh.Banner, lo: len(sc.shelves)})
+				}
+				sc.shelves = append(sc.shelves, *sh)
+				sc.ranges[len(sc.ranges)-1].hi = len(sc.shelves)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if own != "" && want(SignalThreats) {
+		if err := sc.threats(); err != nil {
+			return err
+		}
+	}
+	if own != "" && want(SignalOpportunities) {
+		if err := sc.opportunities(); err != nil {
+			return err
+		}
+	}
+	if want(SignalChanges) {
+		if err := sc.changes(); err != nil {
+			return err
+		}
+	}
+	if account != "" && want(SignalWatchlist) {
+		if err := sc.watchlist(account); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readOffers reads the province's current offers, keeping each banner's
+// cheapest SKU of each barcode. The offers come by barcode, banner and
+// SKU, so a barcode's offers are read one after another.
+func (sc *signalScan) readOffers() error {
+	current := sc.asOf - freshDays
+	return sc.tx.OffersIn(sc.a.province, func(gtin string, o *storage.Offer) error {
+		if o.ObservedAt <= current {
+			return nil
+		}
+		n := len(sc.groups)
+		if n == 0 || sc.groups[n-1].gtin != gtin {
+			sc.groups = append(sc.groups, offerGroup{gtin: gtin, lo: len(sc.offers)})
+			n++
+		}
+		g := &sc.groups[n-1]
+		list := sc.offers[g.lo:]
+		for i := range list {
+			if list[i].Banner == o.Banner {
+				if o.Price < list[i].Price {
+					list[i].Offer = *o
+				}
+				return nil
+			}
+		}
+		sc.offers = append(sc.offers, signalOffer{*o})
+		g.hi = len(sc.offers)
+		return nil
+	})
+}
+
+// ownAndOthers splits a barcode's current offers (sc.groups[g]) into the
+// own banner's and the others'; the others are valid until the next call.
+func (sc *signalScan) ownAndOthers(g int) (*signalOffer, []signalOffer) {
+	var own *signalOffer
+	others := sc.buf[:0]
+	defer func() { sc.buf = others[:0] }()
+	list := sc.offers[sc.groups[g].lo:sc.groups[g].hi]
+	for i, o := range list {
+		if o.Banner == sc.a.banner.Slug {
+			own = &list[i]
+		} else {
+			others = append(others, o)
+		}
+	}
+	return own, others
+}
+
+// shelf returns a banner SKU's shelf record, nil when none.
+func (sc *signalScan) shelf(banner, sku string) *storage.Shelf {
+	for _, r := range sc.ranges {
+		if r.banner != banner {
+			continue
+		}
+		shelves := sc.shelves[r.lo:r.hi]
+		i := sort.Search(len(shelves), func(i int) bool { return shelves[i].SKU >= sku })
+		if i < len(shelves) && shelves[i].SKU == sku {
+			return &shelves[i]
+		}
+		return nil
+	}
+	return nil
+}
+
+func (sc *signalScan) use(o *signalOffer) {
+	sc.banners[o.Banner] = true
+	sc.obs += int(o.StoreCount)
+}
+
+func (sc *signalScan) threats() error {
+	// Promotions of the window, by banner SKU.
+	type bannerSKU struct{ banner, sku string }
+	started := map[bannerSKU]storage.Promo{}
+	err := sc.tx.PromosIn(sc.a.province, sc.since, sc.asOf, func(p *storage.Promo) error {
+		started[bannerSKU{p.Banner, p.SKU}] = *p
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for g := range sc.groups {
+		own, others := sc.ownAndOthers(g)
+		if own == nil {
+			continue
+		}
+		gtin := sc.groups[g].gtin
+		for i := range others {
+			c := &others[i]
+			if c.Price >= own.Price {
+				continue
+			}
+			under := -changePct(own.Price, c.Price) // percent under the own price
+			p, promo := started[bannerSKU{c.Banner, c.SKU}]
+			promo = promo && c.Price < c.Regular
+			var sh *storage.Shelf
+			if !promo && c.Price >= c.Regular {
+				sh = sc.shelf(c.Banner, c.SKU)
+			}
+			cut := !promo && sh != nil && sh.RegularSince >= sc.since && sh.PrevRegular > sh.LastRegular && c.Price >= c.Regular
+			if !promo && !cut {
+				continue
+			}
+			if ok, err := sc.match(gtin); err != nil {
+				return err
+			} else if !ok {
+				continue
+			}
+			sc.use(own)
+			sc.use(c)
+			sc.threat(gtin, *c, own.Price, under, promo, p, sh)
+		}
+	}
+	return nil
+}
+
+// threat records a threat: competitor offer c under the own price, on
+// promotion p or cut in price (on shelf record sh).
+func (sc *signalScan) threat(gtin string, c signalOffer, ownPrice uint32, under float64, promo bool, p storage.Promo, sh *storage.Shelf) {
+	typ := "competitor_price_cut"
+	if promo {
+		typ = "competitor_promotion"
+	}
+	sc.add(SignalThreats, typ, severityOf(under, 10, 5), under, GTIN(gtin).UPC(), c.Banner, c.SKU, func(sg *Signal) error {
+		ev, err := sc.evidence(gtin)
+		ev.Banner, ev.BannerName, ev.ExternalSKU = c.Banner, bannerName(c.Banner), c.SKU
+		ev.Price, ev.Regular, ev.OwnPrice, ev.Stores = ptrCents(c.Price), ptrCents(c.Regular), ptrCents(ownPrice), int(c.StoreCount)
+		ev.ChangePct = ptrF(-under)
+		ev.Competitors = []SignalPrice{c.price()}
+		if promo {
+			ev.Date, ev.End = ptrDate(p.Start), ptrDate(p.End)
+			sg.Explanation = fmt.Sprintf("%s has %s %s on promotion at %s (regular %s) since %s, %.1f%% under your %s: consider matching or countering in the next flyer",
+				bannerName(c.Banner), ev.Brand, ev.Name, Cents(c.Price), Cents(c.Regular), Date(p.Start), under, Cents(ownPrice))
+		} else {
+			ev.Date, ev.Previous = ptrDate(sh.RegularSince), ptrCents(sh.PrevRegular)
+			sg.Explanation = fmt.Sprintf("%s cut the regular price of %s %s from %s to %s on %s, %.1f%% under your %s: review your shelf price",
+				bannerName(c.Banner), ev.Brand, ev.Name, Cents(sh.PrevRegular), Cents(c.Price), Date(sh.RegularSince), under, Cents(ownPrice))
+		}
+		sg.Evidence = ev
+		return err
+	})
+}
+
+// median returns the median current price of offers.
+func (sc *signalScan) median(offers []signalOffer) uint32 {
+	var buf [16]uint32
+	prices := buf[:0]
+	for i := range offers {
+		prices = append(prices, offers[i].Price)
+	}
+	return median(prices)
+}
+
+// competitors fills in the other banners' offers of sc.groups[g] and
+// returns their median price.
+func (sc *signalScan) competitors(g int, ev *SignalEvidence) uint32 {
+	_, others := sc.ownAndOthers(g)
+	ev.Competitors = make([]SignalPrice, len(others))
+	for i := range others {
+		ev.Competitors[i] = others[i].price()
+	}
+	return sc.median(others)
+}
+
+func (sc *signalScan) opportunities() error {
+	for g := range sc.groups {
+		own, others := sc.ownAndOthers(g)
+		if len(others) == 0 {
+			continue
+		}
+		var med uint32
+		if own != nil {
+			med = sc.median(others)
+			if math.Abs(changePct(med, own.Price)) < SignalMarketGapPct {
+				continue
+			}
+		}
+		gtin := sc.groups[g].gtin
+		if ok, err := sc.match(gtin); err != nil {
+			return err
+		} else if !ok {
+			continue
+		}
+		if own == nil {
+			if !sc.a.banner.OperatesIn(sc.a.province) {
+				continue
+			}
+			for i := range others {
+				sc.use(&others[i])
+			}
+			n := len(others)
+			sc.add(SignalOpportunities, "assortment_gap", severityOf(float64(n), 3, 2), float64(n), GTIN(gtin).UPC(), "", "", func(sg *Signal) error {
+				ev, err := sc.evidence(gtin)
+				ev.MarketPrice = ptrCents(sc.competitors(g, &ev))
+				for _, c := range ev.Competitors {
+					ev.Banners = append(ev.Banners, c.Banner)
+				}
+				sg.Evidence = ev
+				sg.Explanation = fmt.Sprintf("%s %s (%s) is carried by %d other banner(s) in %s at a median %s and was not observed at %s in the panel: consider listing it",
+					ev.Brand, ev.Name, ev.UPC, n, sc.a.province, *ev.MarketPrice, bannerName(sc.a.banner.Slug))
+				return err
+			})
+			continue
+		}
+		gap := changePct(med, own.Price)
+		sc.use(own)
+		for i := range others {
+			sc.use(&others[i])
+		}
+		o := *own
+		n := len(others)
+		typ, rank := "priced_above_market", gap
+		if gap <= 0 {
+			typ, rank = "priced_below_market", -gap
+		}
+		sc.add(SignalOpportunities, typ, severityOf(math.Abs(gap), 30, 20), rank, GTIN(gtin).UPC(), o.Banner, o.SKU, func(sg *Signal) error {
+			ev, err := sc.evidence(gtin)
+			sc.competitors(g, &ev)
+			ev.Banner, ev.BannerName, ev.ExternalSKU = o.Banner, bannerName(o.Banner), o.SKU
+			ev.OwnPrice, ev.Price, ev.Regular, ev.MarketPrice, ev.ChangePct = ptrCents(o.Price), ptrCents(o.Price), ptrCents(o.Regular), ptrCents(med), ptrF(gap)
+			sg.Evidence = ev
+			if gap > 0 {
+				sg.Explanation = fmt.Sprintf("your %s for %s %s is %.1f%% above the market median %s of %d other banner(s): a price cut would bring it in line",
+					Cents(o.Price), ev.Brand, ev.Name, gap, Cents(med), n)
+			} else {
+				sg.Explanation = fmt.Sprintf("your %s for %s %s is %.1f%% below the market median %s of %d other banner(s): there is room to raise it",
+					Cents(o.Price), ev.Brand, ev.Name, -gap, Cents(med), n)
+			}
+			return err
+		})
+	}
+	return nil
+}
+
+func (sc *signalScan) changes() error {
+	current := sc.asOf - freshDays
+	for i := range sc.shelves {
+		sh := &sc.shelves[i]
+		if sh.Last <= current {
+			continue
+		}
+		if sh.RegularSince >= sc.since && sh.PrevRegular > 0 {
+			ch := changePct(sh.PrevRegular, sh.LastRegular)
+			if math.Abs(ch) >= SignalMovePct {
+				ok, err := sc.match(sh.GTIN)
+				if err != nil {
+					return err
+				}
+				if ok {
+					sc.banners[sh.Banner] = true
+					sc.obs += int(sh.FirstStores)
+					typ, verb := "price_increase", "raised"
+					if ch < 0 {
+						typ, verb = "price_decrease", "cut"
+					}
+					sc.add(SignalChanges, typ, severityOf(math.Abs(ch), 25, 15), math.Abs(ch), GTIN(sh.GTIN).UPC(), sh.Banner, sh.SKU, func(sg *Signal) error {
+						ev, err := sc.evidence(sh.GTIN)
+						ev.Banner, ev.BannerName, ev.ExternalSKU = sh.Banner, bannerName(sh.Banner), sh.SKU
+						ev.Regular, ev.Previous, ev.Price, ev.ChangePct, ev.Date = ptrCents(sh.LastRegular), ptrCents(sh.PrevRegular), ptrCents(sh.LastPrice), ptrF(ch), ptrDate(sh.RegularSince)
+						sg.Evidence = ev
+						sg.Explanation = fmt.Sprintf("%s %s the regular price of %s %s by %.1f%%, from %s to %s, on %s",
+							bannerName(sh.Banner), verb, ev.Brand, ev.Name, math.Abs(ch), Cents(sh.PrevRegular), Cents(sh.LastRegular), Date(sh.RegularSince))
+						return err
+					})
+				}
+			}
+		}
+		if sh.Last >= sc.since && sh.Min30 > 0 && sh.LastPrice < sh.Min30 {
+			ok, err := sc.match(sh.GTIN)
+			if err != nil {
+				return err
+			}
+			if ok {
+				below := -changePct(sh.Min30, sh.LastPrice)
+				sc.banners[sh.Banner] = true
+				sc.add(SignalChanges, "lowest_in_30_days", severityOf(below, math.Inf(1), 10), below, GTIN(sh.GTIN).UPC(), sh.Banner, sh.SKU, func(sg *Signal) error {
+					ev, err := sc.evidence(sh.GTIN)
+					ev.Banner, ev.BannerName, ev.ExternalSKU = sh.Banner, bannerName(sh.Banner), sh.SKU
+					ev.Price, ev.Previous, ev.ChangePct, ev.Date = ptrCents(sh.LastPrice), ptrCents(sh.Min30), ptrF(-below), ptrDate(sh.Last)
+					sg.Evidence = ev
+					sg.Explanation = fmt.Sprintf("%s %s at %s is at %s on %s, %.1f%% under its lowest daily price of the 30 days before (%s)",
+						ev.Brand, ev.Name, bannerName(sh.Banner), Cents(sh.LastPrice), Date(sh.Last), below, Cents(sh.Min30))
+					return err
+				})
+			}
+		}
+	}
+	if err := sc.honesty(); err != nil {
+		return err
+	}
+	return sc.shrinkflation()
+}
+
+func (sc *signalScan) honesty() error {
+	pc := productCache{tx: sc.tx, m: map[string]Product{}}
+	return sc.tx.PromosIn(sc.a.province, sc.since, sc.asOf, func(sp *storage.Promo) error {
+		if sp.Charged != 0 || sp.Before == 0 || sp.Regular == 0 {
+			return nil
+		}
+		prod, err := pc.get(sp.Banner, sp.SKU)
+		if err != nil {
+			return err
+		}
+		if prod.GTIN == "" || !matchCategory(prod.Category, sc.a.category) {
+			return nil
+		}
+		p := *sp
+		sc.banners[p.Banner] = true
+		sc.obs += int(p.Days)
+		over := changePct(p.Before, p.Regular)
+		sev := SeverityMedium
+		if over >= 10 {
+			sev = SeverityHigh
+		}
+		sc.add(SignalChanges, "unverified_reference_price", sev, math.Abs(over), prod.UPC, p.Banner, p.SKU, func(sg *Signal) error {
+			sg.Evidence = SignalEvidence{UPC: prod.UPC, Name: prod.Name, Brand: prod.Brand, Size: prod.Size, Category: prod.Category,
+				Banner: p.Banner, BannerName: bannerName(p.Banner), ExternalSKU: p.SKU, Price: ptrCents(p.Price), Regular: ptrCents(p.Regular),
+				Previous: ptrCents(p.Before), ChangePct: ptrF(over), Date: ptrDate(p.Start), End: ptrDate(p.End), Stores: int(p.Stores)}
+			sg.Explanation = fmt.Sprintf("%s promotes %s %s at %s against a regular %s from %s, but its reference stores did not charge %s in the 30 days before; they charged %s",
+				bannerName(p.Banner), prod.Brand, prod.Name, Cents(p.Price), Cents(p.Regular), Date(p.Start), Cents(p.Regular), Cents(p.Before))
+			return nil
+		})
+		return nil
+	})
+}
+
+// shrinkflation compares, per banner, each product first observed there in
+// the last SignalShrinkDays with the larger sizes of its brand and line.
+func (sc *signalScan) shrinkflation() error {
+	current := sc.asOf - freshDays
+	recent := sc.asOf - SignalShrinkDays + 1
+	type item struct {
+		sh   *storage.Shelf
+		p    Product
+		qty  float64
+		unit string
+	}
+	var fresh []item
+	for i := range sc.shelves {
+		sh := &sc.shelves[i]
+		if sh.First >= recent && sh.Last > current {
+			fresh = append(fresh, item{sh: sh})
+		}
+	}
+	if len(fresh) == 0 {
+		return nil
+	}
+	folded := map[string]string{} // brand -> foldKey(brand)
+	brand := func(p Product) string {
+		b, ok := folded[p.Brand]
+		if !ok {
+			b = foldKey(p.Brand)
+			folded[p.Brand] = b
+		}
+		return b
+	}
+	lineOf := map[string]string{}
+	line := func(p Product) string {
+		l, ok := lineOf[p.GTIN]
+		if !ok {
+			l = brand(p) + "\x00" + foldKey(p.Name)
+			lineOf[p.GTIN] = l
+		}
+		return l
+	}
+	// The lines of the recent products, then every product of them by banner.
+	lines := map[string]bool{}
+	banners := map[string]bool{} // with a recent product of a line
+	brands := map[string]bool{}  // of the lines, folded
+	for i := range fresh {
+		p, err := sc.product(fresh[i].sh.GTIN)
+		if err != nil {
+			return err
+		}
+		fresh[i].p = p
+		fresh[i].qty, fresh[i].unit = unitOf(p.Size)
+		if fresh[i].qty > 0 && p.Brand != "" {
+			lines[line(p)] = true
+			banners[fresh[i].sh.Banner] = true
+			brands[brand(p)] = true
+		}
+	}
+	type bannerLine struct{ banner, line string }
+	byLine := map[bannerLine][]item{} // older products
+	for i := range sc.shelves {
+		sh := &sc.shelves[i]
+		if sh.First >= recent || !banners[sh.Banner] {
+			continue
+		}
+		p, err := sc.product(sh.GTIN)
+		if err != nil {
+			return err
+		}
+		if !brands[brand(p)] || !lines[line(p)] { // a line is its brand and name, folded
+			continue
+		}
+		q, u := unitOf(p.Size)
+		if q > 0 {
+			k := bannerLine{sh.Banner, line(p)}
+			byLine[k] = append(byLine[k], item{sh: sh, p: p, qty: q, unit: u})
+		}
+	}
+	for _, f := range fresh {
+		if f.qty <= 0 || f.p.Brand == "" {
+			continue
+		}
+		newUnit := float64(f.sh.LastPrice) / f.qty
+		var best *item
+		bestUp := 0.0
+		olds := byLine[bannerLine{f.sh.Banner, line(f.p)}]
+		for i := range olds {
+			o := &olds[i]
+			if o.unit != f.unit || o.qty <= f.qty || o.p.GTIN == f.p.GTIN {
+				continue
+			}
+			oldUnit := float64(o.sh.LastPrice) / o.qty
+			up := pct((newUnit - oldUnit) * 100 / oldUnit)
+			if up >= SignalShrinkPct && up > bestUp {
+				best, bestUp = o, up
+			}
+		}
+		if best == nil {
+			continue
+		}
+		sc.banners[f.sh.Banner] = true
+		sc.add(SignalChanges, "shrinkflation", severityOf(bestUp, 10, 5), bestUp, f.p.UPC, f.sh.Banner, f.sh.SKU, func(sg *Signal) error {
+			oldUnit := float64(best.sh.LastPrice) / best.qty
+			sg.Evidence = SignalEvidence{UPC: f.p.UPC, Name: f.p.Name, Brand: f.p.Brand, Size: f.p.Size, Category: f.p.Category,
+				Banner: f.sh.Banner, BannerName: bannerName(f.sh.Banner), ExternalSKU: f.sh.SKU, Price: ptrCents(f.sh.LastPrice),
+				Previous: ptrCents(best.sh.LastPrice), ChangePct: ptrF(bestUp), Date: ptrDate(f.sh.First),
+				UnitPrice: ptrF(math.Round(newUnit*100) / 100), PreviousUnitPrice: ptrF(math.Round(oldUnit*100) / 100), UnitBasis: f.unit,
+				PreviousUPC: best.p.UPC, PreviousSize: best.p.Size}
+			sg.Explanation = fmt.Sprintf("%s %s at %s shrank from %s to %s (first observed %s) while its unit price rose %.1f%%, from %.2f to %.2f cents %s",
+				f.p.Brand, f.p.Name, bannerName(f.sh.Banner), best.p.Size, f.p.Size, Date(f.sh.First), bestUp, oldUnit, newUnit, f.unit)
+			return nil
+		})
+	}
+	return nil
+}
+
+// watchlist builds its few signals at once.
+func (sc *signalScan) watchlist(account string) error {
+	current := sc.asOf - freshDays
+	return sc.tx.AlertRules(account, func(r *storage.AlertRule) error {
+		if r.Province != sc.a.province {
+			return nil
+		}
+		gtin, banner := r.GTIN, r.Banner
+		if gtin == "" {
+			var rec storage.SKU
+			if found, err := sc.tx.SKU(r.Banner, r.SKU, &rec); err != nil {
+				return err
+			} else if !found || rec.GTIN == "" {
+				return nil
+			}
+			gtin = rec.GTIN
+		}
+		if ok, err := sc.match(gtin); err != nil || !ok {
+			return err
+		}
+		ev, err := sc.evidence(gtin)
+		if err != nil {
+			return err
+		}
+		ev.Rule = ruleIDPrefix + strconv.FormatUint(r.ID, 10)
+		var cheapest *SignalPrice
+		promo := false
+		err = sc.tx.Offers(sc.a.province, gtin, func(o *storage.Offer) error {
+			if o.ObservedAt <= current || (banner != "" && o.Banner != banner) || (r.SKU != "" && o.SKU != r.SKU) {
+				return nil
+			}
+			so := signalOffer{*o}
+			sc.use(&so)
+			p := so.price()
+			ev.Competitors = append(ev.Competitors, p)
+			promo = promo || p.OnPromo
+			if cheapest == nil || p.Price < cheapest.Price {
+				cheapest = &ev.Competitors[len(ev.Competitors)-1]
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		built := func(severity, explanation string) {
+			sc.add(SignalWatchlist, "watched_product", severity, 0, ev.UPC, ev.Banner, ev.ExternalSKU, func(sg *Signal) error {
+				sg.Evidence, sg.Explanation = ev, explanation
+				return nil
+			})
+		}
+		if cheapest == nil {
+			built(SeverityLow, fmt.Sprintf("%s %s (rule %s) was not observed in the %s panel in the last 14 days", ev.Brand, ev.Name, ev.Rule, sc.a.province))
+			return nil
+		}
+		c := *cheapest
+		ev.Banner, ev.BannerName, ev.ExternalSKU, ev.Price, ev.Regular = c.Banner, c.BannerName, c.ExternalSKU, ptrCents(uint32(c.Price)), ptrCents(uint32(c.Regular))
+		sev, state := SeverityLow, "at its regular price"
+		if promo {
+			sev, state = SeverityMedium, "on promotion at at least one banner"
+		}
+		built(sev, fmt.Sprintf("%s %s (rule %s) is %s now: cheapest %s at %s of %d banner(s) observed in %s",
+			ev.Brand, ev.Name, ev.Rule, state, c.Price, c.BannerName, len(ev.Competitors), sc.a.province))
+		return nil
+	})
+}
