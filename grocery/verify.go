@@ -64,6 +64,7 @@ func (s *Service) Verify(ctx context.Context) error {
 			}
 			for i := range b.Days {
 				d := &b.Days[i]
+				w.noteDay(cur, d.Date, true) // every day is written anew
 				delta := w.catDelta(cur, in, d.Date)
 				for j := range d.Entries {
 					delta.add = append(delta.add, catObs(&d.Entries[j], &in))
