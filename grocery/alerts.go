@@ -74,9 +74,10 @@ func (s *Service) accountOf(ctx context.Context) (string, error) {
 	if p == nil || p.Account == "" {
 		return "", Errorf(EUNAUTHENTICATED, "no account: alert rules belong to an account, given by an API key (or NewContextWithAccount)")
 	}
-	s.keyring.mu.RLock()
-	_, ok := s.keyring.accounts[p.Account]
-	s.keyring.mu.RUnlock()
+	ok, err := s.access.accountExists(ctx, p.Account)
+	if err != nil {
+		return "", err
+	}
 	if !ok {
 		return "", Errorf(ENOTFOUND, "account %q does not exist: create it with a key first", p.Account)
 	}

@@ -64,6 +64,8 @@ type Principal struct {
 	Account string
 	Plan    Plan
 	acct    *account
+	keyHash string   // Redis: the key's keyed hash, hex, to check it again at Consume
+	charged *charged // set by AuthenticateMetered when it charged the call
 }
 
 type principalKey struct{}
@@ -222,15 +224,9 @@ func randomBase62(n int) (string, error) {
 
 var errBadKey = Errorf(EUNAUTHENTICATED, "API key is missing or malformed: want the key you were given, of the form PREFIX_pk_...")
 
-// Authenticate checks an API key and returns who is calling. A key of the
-// wrong form is refused before any lookup; a well-formed one is found by
-// its public id and its keyed hash compared in constant time, so the time
-// taken does not depend on how much of a wrong key matched.
-//
-// It returns EUNAUTHENTICATED for a missing, malformed, unknown or revoked
-// key, and EFORBIDDEN when the account's plan does not open iface (REST
-// needs the integration plan).
-func (s *Service) Authenticate(ctx context.Context, key string, iface Interface) (*Principal, error) {
+// authenticate is Service.Authenticate on the data file's keyring; charge
+// is ignored: the call is charged by consume.
+func (s boltAccess) authenticate(ctx context.Context, key string, iface Interface, charge bool) (*Principal, error) {
 	r := s.keyring
 	id, ok := r.parse(key)
 	if !ok {
@@ -296,13 +292,8 @@ type KeyInfo struct {
 	Revoked  *time.Time `json:"revoked"`   // null while valid
 }
 
-// CreateKey creates an API key for an account, creating the account when
-// it is new. The returned NewKey.Key is shown once and never stored.
-//
-// It returns EINVALID for a malformed account name, an unknown plan
-// (naming the valid plans), a missing plan for a new account or a negative
-// quota.
-func (s *Service) CreateKey(ctx context.Context, in KeyInput) (*NewKey, error) {
+// createKey is Service.CreateKey on the data file.
+func (s boltAccess) createKey(ctx context.Context, in KeyInput) (*NewKey, error) {
 	r := s.keyring
 	name := strings.TrimSpace(in.Account)
 	if err := checkAccountName(name); err != nil {
@@ -393,12 +384,8 @@ func checkAccountName(name string) error {
 	return nil
 }
 
-// RevokeKey revokes a key, given as its full text, its public id, or the
-// prefix and id ListKeys shows (gro_pk_<id>). The
-// next request with it fails. Revoking a revoked key changes nothing.
-//
-// It returns ENOTFOUND when no key matches.
-func (s *Service) RevokeKey(ctx context.Context, keyOrID string) (*KeyInfo, error) {
+// revokeKey is Service.RevokeKey on the data file.
+func (s boltAccess) revokeKey(ctx context.Context, keyOrID string) (*KeyInfo, error) {
 	r := s.keyring
 	id := strings.TrimSpace(keyOrID)
 	full := false
@@ -476,9 +463,8 @@ func (r *keyring) info(e *keyEntry) KeyInfo {
 	return k
 }
 
-// ListKeys returns every key, by account and creation time. It never
-// returns a key's secret.
-func (s *Service) ListKeys(ctx context.Context) ([]KeyInfo, error) {
+// listKeys is Service.ListKeys on the data file.
+func (s boltAccess) listKeys(ctx context.Context) ([]KeyInfo, error) {
 	r := s.keyring
 	r.mu.RLock()
 	out := make([]KeyInfo, 0, len(r.keys))

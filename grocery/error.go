@@ -14,6 +14,7 @@ const (
 	EFORBIDDEN       = "plan_required"    // the account's plan does not allow this
 	EQUOTA           = "quota_exceeded"   // the plan quota of the window is spent
 	ECONFLICT        = "conflict"         // the current state forbids it: the data file is held by another process, an account holds its most alert rules
+	EUNAVAILABLE     = "unavailable"      // a store the service needs (Redis) does not answer: the call is refused; try again shortly
 	EINTERNAL        = "internal"         // anything else; its text is never shown
 )
 

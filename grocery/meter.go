@@ -275,14 +275,8 @@ func (m *meter) run(interval time.Duration, stop <-chan struct{}, done chan<- er
 
 var errReadOnly = errors.New("metering needs a data file opened for writing")
 
-// Consume charges one call to the principal's account and returns its
-// quota after the call. Every call is counted, the rejected ones too, so
-// retrying never restores allowance; the allowance comes back when the
-// window resets at the start of the next month (UTC).
-//
-// It returns EQUOTA, with the Usage (Remaining 0, Reset) beside it, when
-// the call is over the account's monthly quota.
-func (s *Service) Consume(ctx context.Context, p *Principal) (Usage, error) {
+// consume is Service.Consume on the data file.
+func (s boltAccess) consume(ctx context.Context, p *Principal) (Usage, error) {
 	if s.meter == nil {
 		return Usage{}, errReadOnly
 	}
@@ -302,11 +296,8 @@ func (s *Service) Consume(ctx context.Context, p *Principal) (Usage, error) {
 	return u, nil
 }
 
-// UsageOf returns an account's quota in the current window without
-// charging a call.
-//
-// It returns ENOTFOUND for an unknown account.
-func (s *Service) UsageOf(ctx context.Context, accountName string) (Usage, error) {
+// usageOf is Service.UsageOf on the data file.
+func (s boltAccess) usageOf(ctx context.Context, accountName string) (Usage, error) {
 	r := s.keyring
 	r.mu.RLock()
 	a := r.accounts[accountName]

@@ -19,6 +19,7 @@ type Service struct {
 	now     func() time.Time
 	keyring *keyring
 	meter   *meter // nil when read-only
+	access  accessStore
 
 	stopFlush chan struct{}
 	flushDone chan error
@@ -59,9 +60,18 @@ func open(path string, opts *Options, so storage.Options, now func() time.Time) 
 		return nil, Errorf(EINVALID, "key prefix %q: want 1 to 16 lowercase letters or digits", opts.KeyPrefix)
 	}
 	s := &Service{db: db, now: now}
+	s.access = boltAccess{s}
 	if err := s.start(opts, so.ReadOnly); err != nil {
 		db.Close()
 		return nil, err
+	}
+	if opts.RedisURL != "" {
+		ra, err := openRedis(opts.RedisURL, s, opts.Plans, opts.KeyPrefix)
+		if err != nil {
+			s.Close()
+			return nil, err
+		}
+		s.access = ra
 	}
 	return s, nil
 }
@@ -135,7 +145,7 @@ func (s *Service) Close() error {
 		err = <-s.flushDone
 		s.stopFlush = nil
 	}
-	return errors.Join(err, s.db.Close())
+	return errors.Join(err, s.access.close(), s.db.Close())
 }
 
 // Path returns the data file's path.
