@@ -57,6 +57,7 @@ func openRedis(url string, s *Service, plans []Plan, prefix string) (*redisAcces
 	// that had run would count a call twice). Short timeouts, so that a
 	// Redis gone away fails calls quickly; the pool redials by itself.
 	o.MaxRetries = -1
+	o.DialerRetries = 1
 	o.DialTimeout = time.Second
 	o.ReadTimeout = time.Second
 	o.WriteTimeout = time.Second

@@ -136,8 +136,19 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	// Every method needs a valid key, the free ones too.
-	p, err := s.svc.Authenticate(r.Context(), bearer(r), grocery.InterfaceMCP)
+	// Every method needs a valid key, the free ones too. A tools/call is
+	// metered: its key check and charge can be one step (with Redis, one
+	// round trip), whose outcome call's Consume returns.
+	authenticate := s.svc.Authenticate
+	if msg.Method == "tools/call" && msg.JSONRPC == "2.0" && validID(msg.ID) {
+		authenticate = s.svc.AuthenticateMetered
+	}
+	p, err := authenticate(r.Context(), bearer(r), grocery.InterfaceMCP)
+	if err != nil && rpcErrors[grocery.ErrorCode(err)] {
+		w.Header().Set("Retry-After", "1")
+		writeJSON(w, http.StatusServiceUnavailable, errorResponse(msg.ID, codeInternalError, grocery.ErrorMessage(err)))
+		return
+	}
 	if err != nil {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="grocery", error="invalid_token"`)
 		writeJSON(w, http.StatusUnauthorized, errorResponse(msg.ID, codeInvalidRequest, grocery.ErrorMessage(err)))

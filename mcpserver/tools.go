@@ -173,10 +173,21 @@ var toolErrors = map[string]bool{
 	grocery.EQUOTA:    true,
 }
 
+// rpcErrors are the error codes answered as a JSON-RPC internal error
+// whose text is shown, as it names the cause and what to do: a store the
+// service needs (Redis) not answering. Before a tools/call is
+// authenticated they are answered 503 (ServeHTTP).
+var rpcErrors = map[string]bool{
+	grocery.EUNAVAILABLE: true,
+}
+
 // answerError maps an error of a tools/call to its answer.
 func (s *server) answerError(err error) (*callResult, *rpcError) {
 	if toolErrors[grocery.ErrorCode(err)] {
 		return toolError(err), nil
+	}
+	if rpcErrors[grocery.ErrorCode(err)] {
+		return nil, &rpcError{Code: codeInternalError, Message: grocery.ErrorMessage(err)}
 	}
 	return nil, s.internal(err)
 }

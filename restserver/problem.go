@@ -41,6 +41,7 @@ var statusOf = map[string]struct {
 	"body_too_large":         {http.StatusRequestEntityTooLarge, "Body too large"},
 	"unsupported_media_type": {http.StatusUnsupportedMediaType, "Unsupported media type"},
 	grocery.EQUOTA:           {http.StatusTooManyRequests, "Quota exceeded"},
+	grocery.EUNAVAILABLE:     {http.StatusServiceUnavailable, "Service unavailable"},
 	grocery.EINTERNAL:        {http.StatusInternalServerError, "Internal error"},
 }
 
@@ -90,6 +91,8 @@ func writeProblem(w http.ResponseWriter, err error) {
 		h.Set("WWW-Authenticate", `APIKey realm="grocery"`)
 	case http.StatusTooManyRequests:
 		p.Reset = h.Get("X-Quota-Reset")
+	case http.StatusServiceUnavailable:
+		h.Set("Retry-After", "1")
 	}
 	b, _ := json.Marshal(p) // strings and ints only
 	b = append(b, '\n')

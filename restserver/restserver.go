@@ -134,7 +134,7 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 func (s *server) api(h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
-		p, err := s.svc.Authenticate(ctx, apiKey(r.Header), grocery.InterfaceREST)
+		p, err := s.svc.AuthenticateMetered(ctx, apiKey(r.Header), grocery.InterfaceREST)
 		if err != nil {
 			writeProblem(w, err)
 			return

@@ -39,6 +39,9 @@ var (
 	_ keyStore = (*admin.Client)(nil)
 )
 
+// redisHelp describes --redis of serve, keys and usage.
+const redisHelp = "keep keys and quota in the Redis at `URL`, shared by several servers, e.g. redis://127.0.0.1:6379/0 (env GROCERY_REDIS_URL)"
+
 // lockTimeout is how long the key commands wait for a data file another
 // process holds before they give up.
 const lockTimeout = 2 * time.Second
@@ -53,6 +56,9 @@ func (a *app) keyOptions(cmd *cobra.Command) (*grocery.Options, error) {
 	}
 	if cmd.Flags().Changed("key-prefix") {
 		opts.KeyPrefix = a.keyPrefix
+	}
+	if a.redisURL != "" {
+		opts.RedisURL = a.redisURL
 	}
 	opts.LockTimeout = lockTimeout
 	return &opts, nil
@@ -122,6 +128,7 @@ on its next request.`,
 		RunE: runE(func(cmd *cobra.Command, args []string) error { return cmd.Help() }),
 	}
 	cmd.PersistentFlags().StringVar(&a.keyPrefix, "key-prefix", grocery.DefaultKeyPrefix, "`PREFIX` of new keys (env GROCERY_KEY_PREFIX); a running server uses its own")
+	cmd.PersistentFlags().StringVar(&a.redisURL, "redis", "", redisHelp)
 	cmd.AddCommand(a.keysCreateCmd(), a.keysListCmd(), a.keysRevokeCmd())
 	return cmd
 }
@@ -363,6 +370,7 @@ socket it shows the server's live count.`,
 	cmd.MarkFlagRequired("account")
 	cmd.RegisterFlagCompletionFunc("account", noFiles)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the usage as JSON")
+	cmd.Flags().StringVar(&a.redisURL, "redis", "", redisHelp)
 	return cmd
 }
 

@@ -125,6 +125,7 @@ type app struct {
 	db     string // --db as given
 
 	keyPrefix string // --key-prefix of the keys commands
+	redisURL  string // --redis of serve, keys and usage
 }
 
 // newRootCmd builds the command tree. Output goes to stdout and stderr (the

@@ -50,6 +50,9 @@ mode 0600), and prints the key and a ready curl call.`,
 			if err != nil {
 				return &usageError{err}
 			}
+			if a.redisURL != "" {
+				opts.RedisURL = a.redisURL
+			}
 			out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
 			var key string
 			if demo {
@@ -83,6 +86,7 @@ mode 0600), and prints the key and a ready curl call.`,
 	cmd.Flags().BoolVar(&demo, "demo", false, "build the demo data if missing and print a demo API key")
 	cmd.Flags().StringSliceVar(&origins, "allowed-origin", nil, "browser `origin`s allowed to call MCP, e.g. https://app.example.com (repeatable); on a loopback address, loopback origins are allowed too")
 	cmd.Flags().IntVar(&maxConns, "max-conns", server.DefaultMaxConns, "connections held open at once; more wait to be accepted")
+	cmd.Flags().StringVar(&a.redisURL, "redis", "", redisHelp)
 	return cmd
 }
 

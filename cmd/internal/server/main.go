@@ -37,12 +37,16 @@ func runMain(ctx context.Context, name string, serve Interfaces, args []string) 
 		return nil
 	})
 	maxConns := fs.Int("max-conns", DefaultMaxConns, "connections held open at once; more wait to be accepted")
+	redisURL := fs.String("redis", "", "keep keys and quota in this Redis, shared with other servers: redis://127.0.0.1:6379/0 (env GROCERY_REDIS_URL)")
 	if err := fs.Parse(args); err != nil {
 		os.Exit(2)
 	}
 	opts, err := OptionsFromEnv(os.Getenv)
 	if err != nil {
 		return err
+	}
+	if *redisURL != "" {
+		opts.RedisURL = *redisURL
 	}
 	if _, err := os.Stat(*db); err != nil {
 		return grocery.Errorf(grocery.ENOTFOUND, "no data file at %s: build one with 'grocery demo' or 'grocery import', or pass --db", *db)

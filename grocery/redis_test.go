@@ -1,0 +1,236 @@
+package grocery_test
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/redistest"
+)
+
+// testClock is a clock tests move; safe for concurrent use.
+type testClock struct{ ns atomic.Int64 }
+
+func newTestClock(t time.Time) *testClock { c := &testClock{}; c.ns.Store(t.UnixNano()); return c }
+func (c *testClock) now() time.Time       { return time.Unix(0, c.ns.Load()).UTC() }
+func (c *testClock) set(t time.Time)      { c.ns.Store(t.UnixNano()) }
+
+// openRedisReplica opens a Service on its own data file with keys and
+// quota in the Redis at url: one "replica".
+func openRedisReplica(tb testing.TB, url string, now func() time.Time) *grocery.Service {
+	tb.Helper()
+	s, err := grocery.Open(filepath.Join(tb.TempDir(), "g.db"), &grocery.Options{RedisURL: url, Now: now})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { s.Close() })
+	return s
+}
+
+// meteredCall is a metered request as the servers make it.
+func meteredCall(ctx context.Context, s *grocery.Service, key string) (grocery.Usage, error) {
+	p, err := s.AuthenticateMetered(ctx, key, grocery.InterfaceMCP)
+	if err != nil {
+		return grocery.Usage{}, err
+	}
+	return s.Consume(ctx, p)
+}
+
+func TestRedisConsumeReplicas(t *testing.T) {
+	rs := redistest.Start(t)
+	ctx := context.Background()
+	clock := newTestClock(time.Date(2031, 3, 10, 12, 0, 0, 0, time.UTC))
+	a, b := openRedisReplica(t, rs.URL(), clock.now), openRedisReplica(t, rs.URL(), clock.now)
+	const quota, callers, each = 57, 16, 10
+	nk, err := a.CreateKey(ctx, grocery.KeyInput{Account: "acme", Plan: "starter", Quota: quota})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var admitted, refused atomic.Int64
+	var wg sync.WaitGroup
+	for i := range callers {
+		s := a
+		if i%2 == 1 {
+			s = b
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range each {
+				_, err := meteredCall(ctx, s, nk.Key)
+				switch grocery.ErrorCode(err) {
+				case "":
+					admitted.Add(1)
+				case grocery.EQUOTA:
+					refused.Add(1)
+				default:
+					t.Errorf("call: %v", err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if got := admitted.Load(); got != quota {
+		t.Errorf("admitted %d calls over two services, want exactly %d", got, quota)
+	}
+	if got := refused.Load(); got != callers*each-quota {
+		t.Errorf("refused %d calls, want %d", got, callers*each-quota)
+	}
+	for _, s := range []*grocery.Service{a, b} {
+		u, err := s.UsageOf(ctx, "acme")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if u.Used != callers*each || u.Limit != quota || u.Remaining != 0 {
+			t.Errorf("UsageOf: got used %d limit %d remaining %d, want %d %d 0", u.Used, u.Limit, u.Remaining, callers*each, quota)
+		}
+	}
+	// Authenticate alone (a free request) charges nothing.
+	if _, err := b.Authenticate(ctx, nk.Key, grocery.InterfaceMCP); err != nil {
+		t.Fatal(err)
+	}
+	if u, _ := a.UsageOf(ctx, "acme"); u.Used != callers*each {
+		t.Errorf("after Authenticate: used %d, want %d", u.Used, callers*each)
+	}
+}
+
+func TestRedisRevokeAcrossServices(t *testing.T) {
+	rs := redistest.Start(t)
+	ctx := context.Background()
+	a, b := openRedisReplica(t, rs.URL(), nil), openRedisReplica(t, rs.URL(), nil)
+	nk, err := a.CreateKey(ctx, grocery.KeyInput{Account: "acme", Plan: "integration"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, err := b.Authenticate(ctx, nk.Key, grocery.InterfaceREST)
+	if err != nil {
+		t.Fatalf("before revocation: %v", err)
+	}
+	if held.Account != "acme" || held.Plan.Name != "integration" || held.KeyID != nk.ID {
+		t.Errorf("principal: got %s %s %s, want acme integration %s", held.Account, held.Plan.Name, held.KeyID, nk.ID)
+	}
+	info, err := a.RevokeKey(ctx, "gro_pk_"+nk.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Revoked == nil || info.ID != nk.ID || info.Plan != "integration" {
+		t.Errorf("RevokeKey: got %+v, want key %s revoked, plan integration", info, nk.ID)
+	}
+	_, err = b.Authenticate(ctx, nk.Key, grocery.InterfaceREST)
+	errCode(t, err, grocery.EUNAUTHENTICATED)
+	_, err = meteredCall(ctx, b, nk.Key)
+	errCode(t, err, grocery.EUNAUTHENTICATED)
+	// A principal authenticated before the revocation is refused at Consume.
+	_, err = b.Consume(ctx, held)
+	errCode(t, err, grocery.EUNAUTHENTICATED)
+	keys, err := b.ListKeys(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(keys) != 1 || keys[0].Revoked == nil || keys[0].Account != "acme" {
+		t.Errorf("ListKeys: got %+v, want the one key, revoked", keys)
+	}
+	_, err = b.RevokeKey(ctx, "gro_pk_00000000")
+	errCode(t, err, grocery.ENOTFOUND)
+}
+
+func TestRedisAuthenticatePlan(t *testing.T) {
+	rs := redistest.Start(t)
+	ctx := context.Background()
+	a := openRedisReplica(t, rs.URL(), nil)
+	nk, err := a.CreateKey(ctx, grocery.KeyInput{Account: "small", Plan: "starter"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = a.AuthenticateMetered(ctx, nk.Key, grocery.InterfaceREST)
+	errCode(t, err, grocery.EFORBIDDEN)
+	if u, _ := a.UsageOf(ctx, "small"); u.Used != 0 {
+		t.Errorf("a refused REST call on the starter plan was charged: used %d, want 0", u.Used)
+	}
+	_, err = a.Authenticate(ctx, nk.Key[:len(nk.Key)-1]+"x", grocery.InterfaceMCP)
+	errCode(t, err, grocery.EUNAUTHENTICATED)
+	_, err = a.CreateKey(ctx, grocery.KeyInput{Account: "new"})
+	errCode(t, err, grocery.EINVALID)
+	_, err = a.UsageOf(ctx, "nobody")
+	errCode(t, err, grocery.ENOTFOUND)
+}
+
+func TestRedisConsumeWindow(t *testing.T) {
+	rs := redistest.Start(t)
+	ctx := context.Background()
+	clock := newTestClock(time.Date(2031, 1, 31, 23, 59, 30, 0, time.UTC))
+	a := openRedisReplica(t, rs.URL(), clock.now)
+	nk, err := a.CreateKey(ctx, grocery.KeyInput{Account: "acme", Plan: "starter", Quota: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if _, err := meteredCall(ctx, a, nk.Key); err != nil {
+			t.Fatal(err)
+		}
+	}
+	u, err := meteredCall(ctx, a, nk.Key)
+	errCode(t, err, grocery.EQUOTA)
+	feb := time.Date(2031, 2, 1, 0, 0, 0, 0, time.UTC)
+	if !u.Reset.Equal(feb) || u.RetryAfter != 30*time.Second {
+		t.Errorf("refused call: reset %s retry after %s, want %s and 30s", u.Reset, u.RetryAfter, feb)
+	}
+	// January's counter expires a day after January ends, on the
+	// service's clock.
+	ttl, err := rs.Client().TTL(ctx, "grocery:use:acme:203101").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 30*time.Second + 24*time.Hour; ttl > want || ttl < want-5*time.Second {
+		t.Errorf("January counter TTL %s, want about %s", ttl, want)
+	}
+	clock.set(feb)
+	u, err = meteredCall(ctx, a, nk.Key)
+	if err != nil {
+		t.Fatalf("first call of February: %v", err)
+	}
+	if u.Used != 1 || u.Remaining != 1 {
+		t.Errorf("first call of February: used %d remaining %d, want 1 and 1", u.Used, u.Remaining)
+	}
+}
+
+func TestRedisConsumeUnavailable(t *testing.T) {
+	rs := redistest.Start(t)
+	ctx := context.Background()
+	a := openRedisReplica(t, rs.URL(), nil)
+	nk, err := a.CreateKey(ctx, grocery.KeyInput{Account: "acme", Plan: "starter", Quota: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := meteredCall(ctx, a, nk.Key); err != nil {
+		t.Fatal(err)
+	}
+	rs.Stop()
+	for range 3 {
+		_, err := meteredCall(ctx, a, nk.Key)
+		errCode(t, err, grocery.EUNAVAILABLE)
+		if msg := grocery.ErrorMessage(err); !strings.Contains(msg, "Redis") {
+			t.Errorf("message %q does not name Redis", msg)
+		}
+	}
+	_, err = a.Authenticate(ctx, nk.Key, grocery.InterfaceMCP)
+	errCode(t, err, grocery.EUNAVAILABLE)
+	_, err = a.UsageOf(ctx, "acme")
+	errCode(t, err, grocery.EUNAVAILABLE)
+	_, err = a.CreateKey(ctx, grocery.KeyInput{Account: "acme"})
+	errCode(t, err, grocery.EUNAVAILABLE)
+
+	rs.Restart()
+	u, err := meteredCall(ctx, a, nk.Key)
+	if err != nil {
+		t.Fatalf("after Redis restarted: %v", err)
+	}
+	if u.Used != 2 {
+		t.Errorf("after Redis restarted: used %d, want 2 (the calls refused during the outage are not counted)", u.Used)
+	}
+}
