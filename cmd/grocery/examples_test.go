@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"github.com/grocerydata/grocery/internal/redistest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,10 @@ import (
 
 // longRunning are the commands whose examples serve until stopped: CI runs
 // README's 'grocery serve --demo' and TestBridge runs the bridge.
+// exampleRedis is the Redis README's examples name: the test runs them
+// against a redis-server of its own.
+const exampleRedis = "redis://127.0.0.1:6379/0"
+
 var longRunning = []string{"grocery serve", "grocery mcp-bridge", "grocery completion"}
 
 // Files the import examples name, as a user would have them.
@@ -57,9 +62,20 @@ func TestExamples(t *testing.T) {
 		t.Fatalf("found %d examples, the first %q: want the demo first and all of them", len(lines), lines[0])
 	}
 	ran := 0
+	var rs *redistest.Server // started for the first example with --redis
 	for _, line := range lines {
 		if skip(line) {
 			continue
+		}
+		if strings.Contains(line, exampleRedis) {
+			if _, err := exec.LookPath("redis-server"); err != nil {
+				t.Logf("%s: skipped, redis-server is not installed", line)
+				continue
+			}
+			if rs == nil {
+				rs = redistest.Start(t)
+			}
+			line = strings.ReplaceAll(line, exampleRedis, rs.URL())
 		}
 		sh := exec.Command("bash", "-c", "set -eo pipefail; "+line)
 		sh.Dir, sh.Env = work, env
