@@ -36,7 +36,7 @@ func runMain(ctx context.Context, name string, serve Interfaces, args []string) 
 		origins = append(origins, v)
 		return nil
 	})
-	maxConns := fs.Int("max-conns", DefaultMaxConns, "connections held open at once; more wait to be accepted")
+	maxConns := fs.Int("max-conns", DefaultMaxConns, "connections held open at once; when all are taken an idle keep-alive one is closed, else new ones wait")
 	if err := fs.Parse(args); err != nil {
 		os.Exit(2)
 	}

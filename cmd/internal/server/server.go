@@ -91,9 +91,11 @@ func Run(ctx context.Context, cfg Config) error {
 	if maxConns <= 0 {
 		maxConns = DefaultMaxConns
 	}
-	ln = newLimitListener(ln, maxConns)
+	limited := newLimitListener(ln, maxConns)
+	ln = limited
 	srv := &http.Server{
 		Handler:           Routes(svc, cfg, log),
+		ConnState:         limited.ConnState,
 		MaxHeaderBytes:    MaxHeaderBytes,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
