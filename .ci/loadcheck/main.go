@@ -529,6 +529,25 @@ func hostile() {
 	fmt.Printf("%d of 32 concurrent 1,000 KiB headers and a 70 KiB one: 431; 2 MiB bodies: 413\n", n431.Load())
 	healthy("after oversized requests")
 
+	// Keep-alive connections idle after one request, on every slot: a new
+	// client is still served (an idle one is closed to make room).
+	var keep []net.Conn
+	for i := 0; i < maxConns; i++ {
+		c, err := net.DialTimeout("tcp", host, time.Second)
+		check(err)
+		fmt.Fprintf(c, "GET /healthz HTTP/1.1\r\nHost: %s\r\n\r\n", host)
+		c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		_, err = c.Read(make([]byte, 512))
+		check(err)
+		keep = append(keep, c)
+	}
+	t0 := time.Now()
+	healthy(fmt.Sprintf("while %d idle keep-alive connections hold every slot", len(keep)))
+	fmt.Printf("/healthz answered in %v while %d idle keep-alive connections held every slot\n", time.Since(t0).Round(time.Millisecond), len(keep))
+	for _, c := range keep {
+		c.Close()
+	}
+
 	// Slow headers and idle connections, past --max-conns.
 	var conns []net.Conn
 	for i := 0; i < 3*maxConns; i++ {
