@@ -41,7 +41,9 @@ type Brief struct {
 	Banner       string `json:"banner,omitempty"` // the reader's banner, when given
 	WeekFrom     Date   `json:"week_from"`
 	WeekTo       Date   `json:"week_to"`
-	// Summary is a short paragraph made from the figures below.
+	// Summary is a short paragraph made from the figures below; it
+	// ranks the basket's cheapest and dearest banners among those that
+	// carry four in five of its items.
 	Summary     string              `json:"summary"`
 	Basket      BriefBasket         `json:"basket"`
 	MoversUp    []Mover             `json:"movers_up"`   // biggest rises first; empty, never null
@@ -583,11 +585,11 @@ func (b *Brief) summary() string {
 		w.WriteString("no price was observed in the panel this week.")
 		return w.String()
 	}
-	if n := len(b.Basket.Banners); n > 0 {
-		lo, hi := b.Basket.Banners[0], b.Basket.Banners[n-1]
-		fmt.Fprintf(&w, "of %d banners, %s had the cheapest basket of %d shared products (index %.1f, $%s for the %d it carries)",
-			n, lo.BannerName, b.Basket.Items, lo.Index, lo.Total, lo.Items)
-		if n > 1 {
+	if ranked := b.Basket.wellCovered(); len(ranked) > 0 {
+		lo, hi := ranked[0], ranked[len(ranked)-1]
+		fmt.Fprintf(&w, "of %d banners carrying at least %d of the %d shared products, %s had the cheapest basket (index %.1f, $%s for the %d it carries)",
+			len(ranked), b.Basket.covering(), b.Basket.Items, lo.BannerName, lo.Index, lo.Total, lo.Items)
+		if len(ranked) > 1 {
 			fmt.Fprintf(&w, " and %s the dearest (index %.1f)", hi.BannerName, hi.Index)
 		}
 		w.WriteString(". ")
@@ -634,6 +636,23 @@ func (b *Brief) summary() string {
 		fmt.Fprintf(&w, " Your alert rules recorded %d %s.", n, plural(n, "event"))
 	}
 	return w.String()
+}
+
+// covering is how many of the basket's items a banner must carry for the
+// summary to rank it: four in five. A banner that carries few of them
+// can look cheap on the few it has; its row stays in Basket.Banners.
+func (b *BriefBasket) covering() int { return (4*b.Items + 4) / 5 }
+
+// wellCovered returns the banners that carry at least covering() items,
+// lowest index first.
+func (b *BriefBasket) wellCovered() []BasketCost {
+	var out []BasketCost
+	for _, c := range b.Banners {
+		if c.Items >= b.covering() {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // moved says how an average change in percent moved prices.

@@ -139,7 +139,8 @@ func TestExecutiveBrief(t *testing.T) {
 	}
 	for _, s := range []string{
 		"Ontario, 2026-11-13 to 2026-11-19: ",
-		"No Frills had the cheapest basket of 2 shared products (index 82.6, $6.00 for the 2 it carries) and Loblaws the dearest (index 117.0)",
+		// Metro carries 1 of the 2 items: below four in five, not ranked.
+		"of 2 banners carrying at least 2 of the 2 shared products, No Frills had the cheapest basket (index 82.6, $6.00 for the 2 it carries) and Loblaws the dearest (index 117.0)",
 		"Prices fell 6.8% week over week across 5 banner SKUs compared like for like (+6.6% over four weeks); the largest category move was Bakery (-10.6%)",
 		"The biggest rise was Natrel 2% Milk at Loblaws ($5.00 to $5.50, +10.0%); the biggest drop Natrel 2% Milk at Metro ($6.00 to $4.80, -20.0%)",
 		"Metro promoted the most (50.0% of 2 products, 20.0% off on average)",
@@ -235,5 +236,21 @@ func TestBriefHTML(t *testing.T) {
 	}
 	if n := strings.Count(html, "<polyline"); n != 3 {
 		t.Errorf("%d sparklines, want one per mover (3)", n)
+	}
+}
+
+// TestBriefSummaryCoverage: a banner carrying few of the basket's items
+// is not named cheapest for them (review: Costco, 9 of 25 items, was).
+func TestBriefSummaryCoverage(t *testing.T) {
+	b := &Brief{ProvinceName: "Ontario", Basket: BriefBasket{Items: 25, Banners: []BasketCost{
+		{BannerName: "Costco", Index: 85.3, Total: 4611, Items: 9, Missing: 16},
+		{BannerName: "Walmart", Index: 88.8, Total: 15241, Items: 25},
+		{BannerName: "Zehrs", Index: 101.9, Total: 15472, Items: 20, Missing: 5}, // 20 = four in five: ranked
+		{BannerName: "Longo's", Index: 112.2, Total: 19622, Items: 19, Missing: 6},
+	}}}
+	got := b.summary()
+	want := "of 2 banners carrying at least 20 of the 25 shared products, Walmart had the cheapest basket (index 88.8, $152.41 for the 25 it carries) and Zehrs the dearest (index 101.9)"
+	if !strings.Contains(got, want) {
+		t.Errorf("summary %q\nlacks %q", got, want)
 	}
 }

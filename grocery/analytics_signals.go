@@ -196,11 +196,11 @@ func (o *signalOffer) price() SignalPrice {
 //   - changes (every banner): a regular price that moved by at least 10%
 //     since Since (price_increase, price_decrease; high at 25%, medium at
 //     15%); a smaller size of the same brand and product line first
-//     observed at a banner in the last 90 days whose unit price is at
-//     least 1% above the older size's (shrinkflation; high at 10%, medium
-//     at 5%); a promotion started since Since whose regular price was not
-//     charged at that banner in the 30 days before it, when another price
-//     was (unverified_reference_price; high when the claimed regular price
+//     observed at a banner in the last 90 days whose regular unit price
+//     is at least 1% above the older size's, the older size still observed
+//     in the last 14 days (shrinkflation; high at 10%, medium at 5%); a
+//     promotion started since Since whose regular price was not charged at
+//     that banner in the 30 days before it, when a lower price was (unverified_reference_price; high when the claimed regular price
 //     is 10% or more above the price charged before); a price observed
 //     since Since below every daily median of the 30 days before
 //     (lowest_in_30_days; medium when 10% or more below).
@@ -817,7 +817,9 @@ func (sc *signalScan) changes() error {
 func (sc *signalScan) honesty() error {
 	pc := productCache{tx: sc.tx, m: map[string]Product{}}
 	return sc.tx.PromosIn(sc.a.province, sc.since, sc.asOf, func(sp *storage.Promo) error {
-		if sp.Charged != 0 || sp.Before == 0 || sp.Regular == 0 {
+		// A reference below what was charged understates the saving:
+		// not dishonest.
+		if sp.Charged != 0 || sp.Before == 0 || sp.Regular <= sp.Before {
 			return nil
 		}
 		prod, err := pc.get(sp.Banner, sp.SKU)
@@ -927,16 +929,19 @@ func (sc *signalScan) shrinkflation() error {
 		if f.qty <= 0 || f.p.Brand == "" {
 			continue
 		}
-		newUnit := float64(f.sh.LastPrice) / f.qty
+		// Regular prices: a promotion on either size would make or hide
+		// a shrink. The older size must still be on the shelf (observed
+		// in the last 14 days), not a price from months ago.
+		newUnit := float64(f.sh.LastRegular) / f.qty
 		var best *item
 		bestUp := 0.0
 		olds := byLine[bannerLine{f.sh.Banner, line(f.p)}]
 		for i := range olds {
 			o := &olds[i]
-			if o.unit != f.unit || o.qty <= f.qty || o.p.GTIN == f.p.GTIN {
+			if o.unit != f.unit || o.qty <= f.qty || o.p.GTIN == f.p.GTIN || o.sh.Last < sc.asOf-freshDays {
 				continue
 			}
-			oldUnit := float64(o.sh.LastPrice) / o.qty
+			oldUnit := float64(o.sh.LastRegular) / o.qty
 			up := pct((newUnit - oldUnit) * 100 / oldUnit)
 			if up >= SignalShrinkPct && up > bestUp {
 				best, bestUp = o, up
@@ -947,10 +952,10 @@ func (sc *signalScan) shrinkflation() error {
 		}
 		sc.banners[f.sh.Banner] = true
 		sc.add(SignalChanges, "shrinkflation", severityOf(bestUp, 10, 5), bestUp, f.p.UPC, f.sh.Banner, f.sh.SKU, func(sg *Signal) error {
-			oldUnit := float64(best.sh.LastPrice) / best.qty
+			oldUnit := float64(best.sh.LastRegular) / best.qty
 			sg.Evidence = SignalEvidence{UPC: f.p.UPC, Name: f.p.Name, Brand: f.p.Brand, Size: f.p.Size, Category: f.p.Category,
-				Banner: f.sh.Banner, BannerName: bannerName(f.sh.Banner), ExternalSKU: f.sh.SKU, Price: ptrCents(f.sh.LastPrice),
-				Previous: ptrCents(best.sh.LastPrice), ChangePct: ptrF(bestUp), Date: ptrDate(f.sh.First),
+				Banner: f.sh.Banner, BannerName: bannerName(f.sh.Banner), ExternalSKU: f.sh.SKU, Price: ptrCents(f.sh.LastRegular),
+				Previous: ptrCents(best.sh.LastRegular), ChangePct: ptrF(bestUp), Date: ptrDate(f.sh.First),
 				UnitPrice: ptrF(math.Round(newUnit*100) / 100), PreviousUnitPrice: ptrF(math.Round(oldUnit*100) / 100), UnitBasis: f.unit,
 				PreviousUPC: best.p.UPC, PreviousSize: best.p.Size}
 			sg.Explanation = fmt.Sprintf("%s %s at %s shrank from %s to %s (first observed %s) while its unit price rose %.1f%%, from %.2f to %.2f cents %s",

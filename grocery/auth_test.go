@@ -674,3 +674,42 @@ func TestConsumeFlushDuringImport(t *testing.T) {
 		t.Fatalf("once the journal is applied: got %d calls counted, want %d", u.Used, calls)
 	}
 }
+
+// TestJournalIgnoresPlantedLink: the usage journal is written through a
+// new file of its own, so a link planted beside the data file (where
+// another user may write) does not make the server overwrite its target.
+func TestJournalIgnoresPlantedLink(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "g.db")
+	victim := filepath.Join(t.TempDir(), "victim")
+	if err := os.WriteFile(victim, []byte("precious"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(victim, path+".usage.tmp"); err != nil {
+		t.Fatal(err)
+	}
+	c := newClock(nov19)
+	s := openAuth(t, path, c)
+	defer s.Close()
+	k := mustKey(t, s, "acme", "professional", 0)
+	p, err := s.Authenticate(ctx, k.Key, grocery.InterfaceMCP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	release := sync.OnceFunc(grocery.HoldWrite(s))
+	defer release()
+	if _, err := s.Consume(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	flushed := make(chan error, 1)
+	go func() { flushed <- grocery.FlushNow(s) }()
+	within(t, "the quota flush", flushed)
+	release()
+	if b, err := os.ReadFile(victim); err != nil || string(b) != "precious" {
+		t.Fatalf("the link's target now holds %q (%v)", b, err)
+	}
+	if _, err := os.Stat(path + ".usage"); err != nil {
+		t.Fatalf("no journal written: %v", err)
+	}
+}

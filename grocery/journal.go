@@ -69,11 +69,14 @@ func writeJournal(path, id string, j *journal) error {
 	for k, t := range j.lastUsed {
 		fmt.Fprintf(&b, "k %s %d\n", k, t)
 	}
-	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	// A new file of its own (O_EXCL), never one that is there: a link
+	// planted at a fixed name would make the server write where it
+	// points.
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return err
 	}
+	tmp := f.Name()
 	_, err = f.Write(b.Bytes())
 	if err == nil {
 		err = f.Sync()

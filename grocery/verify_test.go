@@ -76,3 +76,53 @@ func errCode(tb testing.TB, err error, want string) {
 		tb.Fatalf("error %v: code %q, want %q", err, got, want)
 	}
 }
+
+// TestShelfAfterCorrection: a second file correcting days after a series'
+// regular-price change keeps that change on the shelf record, as a
+// recomputation from every observation finds it. The writer read the day
+// before its window with math.MinInt32 as the lower bound, which storage
+// sorted after every day: the change was lost (the crash check found it).
+func TestShelfAfterCorrection(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(filepath.Join(t.TempDir(), "g.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	mustImport(t, s, "stores.csv", "store_id,banner,province,name,city,postal_code,latitude,longitude\n"+
+		"met-a,metro,ON,Metro A,Toronto,M5V 1A1,43.60,-79.40\nmet-b,metro,ON,Metro B,Toronto,M5V 1A2,43.61,-79.40\n", nil)
+	const head = "date,store_id,banner,external_sku,price,regular_price,promo_ends,upc,name,brand,size,category\n"
+	row := func(date, store, price, regular, ends string) string {
+		return date + "," + store + ",metro,M1," + price + "," + regular + "," + ends + ",068000000154,2% Milk,Natrel,2 L,Dairy & Eggs\n"
+	}
+	// Regular 4.79 until 08-16, 4.97 from 08-20 (the change), a promotion
+	// from 09-17; then 4.97 again.
+	first := head
+	for _, d := range []string{"2026-08-09", "2026-08-16"} {
+		first += row(d, "met-a", "4.79", "4.79", "") + row(d, "met-b", "4.79", "4.79", "")
+	}
+	for _, d := range []string{"2026-08-20", "2026-09-10"} {
+		first += row(d, "met-a", "4.97", "4.97", "") + row(d, "met-b", "4.97", "4.97", "")
+	}
+	for _, d := range []string{"2026-09-17", "2026-09-24"} {
+		first += row(d, "met-a", "3.88", "4.97", "2026-09-30") + row(d, "met-b", "3.88", "4.97", "2026-09-30")
+	}
+	first += row("2026-10-01", "met-a", "4.97", "4.97", "") + row("2026-10-01", "met-b", "4.97", "4.97", "")
+	mustImport(t, s, "first.csv", first, nil)
+	// A correction inside the promotion: met-b's 09-24 price.
+	mustImport(t, s, "second.csv", head+row("2026-09-24", "met-b", "3.99", "4.97", "2026-09-30"), nil)
+
+	var shelf storage.Shelf
+	if err := s.db.View(func(tx *storage.Tx) error {
+		_, err := tx.Shelf("ON", "metro", "M1", &shelf)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if since, _ := ParseDate("2026-08-20"); shelf.RegularSince != int32(since) || shelf.PrevRegular != 479 {
+		t.Errorf("regular since %s from %d, want since 2026-08-20 from 479", Date(shelf.RegularSince), shelf.PrevRegular)
+	}
+	if err := s.Verify(ctx); err != nil {
+		t.Errorf("Verify: %v", err)
+	}
+}

@@ -277,6 +277,10 @@ func (t *Tx) PutDay(banner, sku, province string, d *Day) error {
 // only the summary is decoded. fn may keep d only until it returns; it
 // stops the scan by returning ErrStop.
 func (t *Tx) Series(banner, sku, province string, from, to int32, entries, reverse bool, fn func(d *Day) error) error {
+	// Days are never negative, and keys order them as unsigned numbers:
+	// a negative bound (math.MinInt32 for "from the first") would sort
+	// after every day.
+	from, to = max(from, 0), max(to, -1)
 	if from > to {
 		return nil
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -90,6 +91,10 @@ func TestSeries(t *testing.T) {
 		{"ReverseFromGap", 0, 105, true, 0, []storage.Day{days[1], days[0]}},
 		{"ReverseStop", 0, 1 << 30, true, 1, days[2:3]},
 		{"Empty", 104, 109, false, 0, nil},
+		// math.MinInt32 as "from the first day" (the writer asks so).
+		{"FromMinInt", math.MinInt32, 1 << 30, false, 0, days},
+		{"ReverseFromMinInt", math.MinInt32, 102, true, 0, days[:1]},
+		{"NegativeTo", math.MinInt32, -1, false, 0, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if diff := cmp.Diff(tc.want, scan(tc.from, tc.to, tc.reverse, true, tc.stop)); diff != "" {

@@ -78,7 +78,7 @@ type server struct {
 	db     string
 	base   string
 	exited chan error
-	errOut *bytes.Buffer
+	errOut *logBuffer
 }
 
 var servingRE = regexp.MustCompile(`Serving (http://\S+)`)
@@ -87,7 +87,7 @@ func startServer(db string, args ...string) *server {
 	cmd := exec.Command(*groceryBin, append([]string{"serve", "--db", db, "--addr", "127.0.0.1:0"}, args...)...)
 	out, err := cmd.StdoutPipe()
 	check(err)
-	s := &server{cmd: cmd, db: db, exited: make(chan error, 1), errOut: &bytes.Buffer{}}
+	s := &server{cmd: cmd, db: db, exited: make(chan error, 1), errOut: &logBuffer{}}
 	cmd.Stderr = s.errOut
 	check(cmd.Start())
 	found := make(chan string, 1)
@@ -114,6 +114,38 @@ func startServer(db string, args ...string) *server {
 }
 
 func (s *server) pid() int { return s.cmd.Process.Pid }
+
+// logBuffer keeps a server's log; the process writes it while the soak
+// reads it.
+type logBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+var goroutinesRE = regexp.MustCompile(`msg=runtime goroutines=(\d+)`)
+
+// goroutines returns the goroutine count of the server's latest runtime
+// log line (one a minute), or -1 before the first.
+func (s *server) goroutines() int {
+	m := goroutinesRE.FindAllStringSubmatch(s.errOut.String(), -1)
+	if len(m) == 0 {
+		return -1
+	}
+	n, _ := strconv.Atoi(m[len(m)-1][1])
+	return n
+}
 
 // status reads a /proc/PID/status field in kB (VmRSS, VmHWM) or a count (Threads).
 func (s *server) status(field string) int {
@@ -497,6 +529,25 @@ func hostile() {
 	fmt.Printf("%d of 32 concurrent 1,000 KiB headers and a 70 KiB one: 431; 2 MiB bodies: 413\n", n431.Load())
 	healthy("after oversized requests")
 
+	// Keep-alive connections idle after one request, on every slot: a new
+	// client is still served (an idle one is closed to make room).
+	var keep []net.Conn
+	for i := 0; i < maxConns; i++ {
+		c, err := net.DialTimeout("tcp", host, time.Second)
+		check(err)
+		fmt.Fprintf(c, "GET /healthz HTTP/1.1\r\nHost: %s\r\n\r\n", host)
+		c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		_, err = c.Read(make([]byte, 512))
+		check(err)
+		keep = append(keep, c)
+	}
+	t0 := time.Now()
+	healthy(fmt.Sprintf("while %d idle keep-alive connections hold every slot", len(keep)))
+	fmt.Printf("/healthz answered in %v while %d idle keep-alive connections held every slot\n", time.Since(t0).Round(time.Millisecond), len(keep))
+	for _, c := range keep {
+		c.Close()
+	}
+
 	// Slow headers and idle connections, past --max-conns.
 	var conns []net.Conn
 	for i := 0; i < 3*maxConns; i++ {
@@ -647,8 +698,9 @@ func runSoak() {
 		n := len(lat)
 		lat = lat[:0]
 		mu.Unlock()
-		fmt.Printf("%s: %d calls, p99 %v, 5xx %d, RSS %d MiB, VmHWM %d MiB, threads %d\n", label, n, p.Round(100*time.Microsecond),
-			errs5xx.Load(), srv.status("VmRSS")/1024, srv.status("VmHWM")/1024, srv.status("Threads"))
+		fmt.Printf("%s: %d calls, p99 %v, 5xx %d, RSS %d MiB, VmHWM %d MiB, threads %d, goroutines %d (the server's last runtime line)\n",
+			label, n, p.Round(100*time.Microsecond), errs5xx.Load(), srv.status("VmRSS")/1024, srv.status("VmHWM")/1024,
+			srv.status("Threads"), srv.goroutines())
 	}
 	sem := make(chan struct{}, 64)
 	i := 0

@@ -85,7 +85,7 @@ mode 0600), and prints the key and a ready curl call.`,
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "listen address")
 	cmd.Flags().BoolVar(&demo, "demo", false, "build the demo data if missing and print a demo API key")
 	cmd.Flags().StringSliceVar(&origins, "allowed-origin", nil, "browser `origin`s allowed to call MCP, e.g. https://app.example.com (repeatable); on a loopback address, loopback origins are allowed too")
-	cmd.Flags().IntVar(&maxConns, "max-conns", server.DefaultMaxConns, "connections held open at once; more wait to be accepted")
+	cmd.Flags().IntVar(&maxConns, "max-conns", server.DefaultMaxConns, "connections held open at once; when all are taken an idle keep-alive one is closed, else new ones wait")
 	cmd.Flags().StringVar(&a.redisURL, "redis", "", redisHelp)
 	return cmd
 }

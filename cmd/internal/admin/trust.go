@@ -29,8 +29,13 @@ func selfOrRoot() trust {
 // missing file is left to the dial, which reports ErrNoAdmin.
 func (t trust) checkFile(path string) error {
 	fi, err := os.Lstat(path)
-	if err != nil || fi.Mode().Type() != os.ModeSocket {
+	if err != nil {
 		return nil
+	}
+	if fi.Mode().Type() != os.ModeSocket {
+		// A link (perhaps to another user's socket) or anything else
+		// that is not our socket is not dialed.
+		return grocery.Errorf(grocery.EFORBIDDEN, "refusing the admin socket %s: it is not a socket (%s): remove it if no server of yours runs", path, fi.Mode().Type())
 	}
 	if uid, ok := fileOwner(fi); ok && !slices.Contains(t.owners, uid) {
 		return grocery.Errorf(grocery.EFORBIDDEN, "refusing the admin socket %s: it is owned by uid %d, not by you (uid %d) or root; another user may have put it there: remove it if no server of yours runs", path, uid, os.Getuid())

@@ -85,6 +85,15 @@ func TestAdminUntrustedSocket(t *testing.T) {
 		}
 		refused(t, admin.DialTrusting(sock, []uint32{4242}, []uint32{me}), "owned by uid")
 	})
+	t.Run("ErrLink", func(t *testing.T) {
+		// A link at the socket's path, to a socket that passes every
+		// check of its own: off Linux no peer check would catch it.
+		link := filepath.Join(filepath.Dir(sock), "link.db.sock")
+		if err := os.Symlink(sock, link); err != nil {
+			t.Fatal(err)
+		}
+		refused(t, admin.Dial(link), "it is not a socket")
+	})
 	t.Run("ErrPeer", func(t *testing.T) {
 		if runtime.GOOS != "linux" {
 			t.Skip("SO_PEERCRED is Linux's")

@@ -1,8 +1,13 @@
 package server
 
 import (
+	"bytes"
+	"log/slog"
 	"runtime/debug"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // TestTuneGC: a server collects at ServeGOGC unless GOGC says otherwise.
@@ -16,4 +21,32 @@ func TestTuneGC(t *testing.T) {
 	if got := debug.SetGCPercent(100); got != 100 {
 		t.Errorf("with GOGC set: GC percent changed to %d", got)
 	}
+}
+
+// TestLogRuntime: the runtime line names the goroutines, and stops.
+func TestLogRuntime(t *testing.T) {
+	var buf syncBuffer
+	stop := logRuntime(slog.New(slog.NewTextHandler(&buf, nil)), time.Millisecond)
+	for !strings.Contains(buf.String(), "msg=runtime goroutines=") {
+		time.Sleep(time.Millisecond)
+	}
+	stop()
+	stop() // twice is fine
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -82,6 +82,41 @@ func TestLimits(t *testing.T) {
 		}
 	})
 
+	t.Run("IdleDoNotLockOut", func(t *testing.T) {
+		// Two keep-alive connections, each idle after one request, hold
+		// both slots: a new client is served all the same, an idle one
+		// closed to make room (found by review: 512 idle connections kept
+		// every new client out for the 120 s idle timeout).
+		for range 2 {
+			c, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			c.Write([]byte("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"))
+			c.SetReadDeadline(time.Now().Add(10 * time.Second))
+			if _, err := c.Read(make([]byte, 512)); err != nil {
+				t.Fatalf("the first request on a held connection: %v", err)
+			}
+		}
+		served := make(chan error, 1)
+		go func() {
+			resp, err := client.Get(base + "/healthz")
+			if err == nil {
+				resp.Body.Close()
+			}
+			served <- err
+		}()
+		select {
+		case err := <-served:
+			if err != nil {
+				t.Fatalf("a new client while idle connections held every slot: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("a new client waited behind idle keep-alive connections")
+		}
+	})
+
 	t.Run("ErrHeaderTooLarge", func(t *testing.T) {
 		req, _ := http.NewRequest(http.MethodGet, base+"/healthz", nil)
 		req.Header.Set("X-Filler", strings.Repeat("a", server.MaxHeaderBytes+8<<10))

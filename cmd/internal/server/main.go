@@ -36,7 +36,7 @@ func runMain(ctx context.Context, name string, serve Interfaces, args []string) 
 		origins = append(origins, v)
 		return nil
 	})
-	maxConns := fs.Int("max-conns", DefaultMaxConns, "connections held open at once; more wait to be accepted")
+	maxConns := fs.Int("max-conns", DefaultMaxConns, "connections held open at once; when all are taken an idle keep-alive one is closed, else new ones wait")
 	redisURL := fs.String("redis", "", "keep keys and quota in this Redis, shared with other servers: redis://127.0.0.1:6379/0 (env GROCERY_REDIS_URL)")
 	if err := fs.Parse(args); err != nil {
 		os.Exit(2)

@@ -13,8 +13,10 @@ import (
 	"net/http"
 	"os"
 	"path"
+	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/grocerydata/grocery/cmd/internal/admin"
@@ -89,9 +91,11 @@ func Run(ctx context.Context, cfg Config) error {
 	if maxConns <= 0 {
 		maxConns = DefaultMaxConns
 	}
-	ln = newLimitListener(ln, maxConns)
+	limited := newLimitListener(ln, maxConns)
+	ln = limited
 	srv := &http.Server{
 		Handler:           Routes(svc, cfg, log),
+		ConnState:         limited.ConnState,
 		MaxHeaderBytes:    MaxHeaderBytes,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
@@ -106,6 +110,8 @@ func Run(ctx context.Context, cfg Config) error {
 	if cfg.Ready != nil {
 		cfg.Ready(base)
 	}
+	stopStats := logRuntime(log, RuntimeLogEvery)
+	defer stopStats()
 
 	select {
 	case err := <-served:
@@ -291,4 +297,30 @@ func tuneGC(gogc string) {
 	if gogc == "" {
 		debug.SetGCPercent(ServeGOGC)
 	}
+}
+
+// RuntimeLogEvery is how often a server logs its runtime figures.
+const RuntimeLogEvery = time.Minute
+
+// logRuntime logs the process's goroutines, heap and collections every
+// interval (an operator's and the soak run's view of leaks), until the
+// returned function is called.
+func logRuntime(log *slog.Logger, every time.Duration) (stop func()) {
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				var m runtime.MemStats
+				runtime.ReadMemStats(&m)
+				log.Info("runtime", "goroutines", runtime.NumGoroutine(), "heap_mb", m.HeapAlloc>>20,
+					"sys_mb", m.Sys>>20, "gc", m.NumGC)
+			}
+		}
+	}()
+	return sync.OnceFunc(func() { close(done) })
 }
