@@ -173,6 +173,20 @@ func (r *keyring) planNames() string {
 	return strings.Join(names, ", ")
 }
 
+// newKeyText draws a new key: its public id, its whole text, and the
+// keyed hash that is all the store keeps of it.
+func (r *keyring) newKeyText() (id, text string, sum [sha256.Size]byte, err error) {
+	if id, err = randomBase62(keyIDLen); err != nil {
+		return "", "", sum, err
+	}
+	secret, err := randomBase62(keySecretLen)
+	if err != nil {
+		return "", "", sum, err
+	}
+	text = r.prefix + keyMarker + id + secret
+	return id, text, r.mac(text), nil
+}
+
 // mac returns the keyed hash of a key's text.
 func (r *keyring) mac(key string) (sum [sha256.Size]byte) {
 	h := r.macs.Get().(hash.Hash)
@@ -310,16 +324,10 @@ func (s boltAccess) createKey(ctx context.Context, in KeyInput) (*NewKey, error)
 		}
 		plan = p
 	}
-	id, err := randomBase62(keyIDLen)
+	id, text, sum, err := r.newKeyText()
 	if err != nil {
 		return nil, err
 	}
-	secret, err := randomBase62(keySecretLen)
-	if err != nil {
-		return nil, err
-	}
-	text := r.prefix + keyMarker + id + secret
-	sum := r.mac(text)
 	now := s.now().UTC().Truncate(time.Second)
 
 	// Key administration is serialized by r.admin, so what is read here

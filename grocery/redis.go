@@ -326,16 +326,10 @@ func (ra *redisAccess) createKey(ctx context.Context, in KeyInput) (*NewKey, err
 		}
 		planName = p.Name
 	}
-	id, err := randomBase62(keyIDLen)
+	id, text, sum, err := r.newKeyText()
 	if err != nil {
 		return nil, err
 	}
-	secret, err := randomBase62(keySecretLen)
-	if err != nil {
-		return nil, err
-	}
-	text := r.prefix + keyMarker + id + secret
-	sum := r.mac(text)
 	h := hex.EncodeToString(sum[:])
 	now := ra.s.now().UTC().Truncate(time.Second)
 	keys := []string{ra.prefix + "acct:" + name, ra.prefix + "key:" + h, ra.prefix + "keyid:" + id, ra.prefix + "keys"}
