@@ -140,16 +140,21 @@ func TestAccessLogAborted(t *testing.T) {
 	resp.Body.Close() // the client goes away
 	srv.CloseClientConnections()
 
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(logs.String(), "path=/b2b/export") && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond) // the handler notices at its next write
-	}
-	line := ""
-	for _, l := range strings.Split(logs.String(), "\n") {
-		if strings.Contains(l, "path=/b2b/export") {
-			line = l
+	// The handler notices at its next write, logs "export cut short",
+	// then the access log writes the request's line: wait for that one.
+	accessLine := func() string {
+		for _, l := range strings.Split(logs.String(), "\n") {
+			if strings.Contains(l, "msg=request") && strings.Contains(l, "path=/b2b/export") {
+				return l
+			}
 		}
+		return ""
 	}
+	deadline := time.Now().Add(10 * time.Second)
+	for accessLine() == "" && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	line := accessLine()
 	if !strings.Contains(line, "aborted=true") || !strings.Contains(line, "status=200") {
 		t.Fatalf("got log line %q, want the export logged as aborted", line)
 	}
