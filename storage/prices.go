@@ -406,9 +406,10 @@ func (t *Tx) Offers(province, gtin string, fn func(o *Offer) error) error {
 	prefix := make([]byte, 0, 16)
 	prefix = append(append(prefix, province...), gtin...)
 	c := t.offers().Cursor()
+	var o Offer // one for every call of fn, which may keep it only until it returns
 	for k, v := c.Seek(prefix); hasPrefix(k, prefix); k, v = c.Next() {
-		o, err := t.decodeOffer(k[len(prefix):], v)
-		if err != nil {
+		var err error
+		if o, err = t.decodeOffer(k[len(prefix):], v); err != nil {
 			return err
 		}
 		if err := fn(&o); err != nil {
