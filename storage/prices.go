@@ -565,7 +565,7 @@ func (t *Tx) decodeOffer(bannerSKU, v []byte) (Offer, error) {
 		return Offer{}, errCorrupt
 	}
 	d := dec{b: v}
-	o := Offer{Banner: t.names.get(b), SKU: string(s), Price: d.u32(), Regular: d.u32(), Min: d.u32(), Max: d.u32(),
+	o := Offer{Banner: t.names.get(b), SKU: t.text(s), Price: d.u32(), Regular: d.u32(), Min: d.u32(), Max: d.u32(),
 		PromoEnd: int32(d.varint()), StoreCount: d.u32(), ObservedAt: int32(d.varint())}
 	return o, d.err
 }
