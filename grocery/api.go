@@ -70,6 +70,9 @@ type batch struct {
 type batchStats struct {
 	StoresNew, StoresUpdated, StoresUnchanged int
 	ObsNew, ObsUpdated, ObsUnchanged          int
+
+	alerts    *pendingAlerts // with rules in Redis: the evaluation left for after the commit
+	alertsErr error          // how that evaluation failed, the write being committed
 }
 
 // storeRef is what import needs to know of an existing store.

@@ -93,6 +93,9 @@ func (a *app) runImport(cmd *cobra.Command, files []string, skipInvalid bool) er
 		for _, p := range rep.Problems {
 			fmt.Fprintln(stderr, p)
 		}
+		if rep.AlertsError != "" {
+			fmt.Fprintf(stderr, "%s: %s\n", name, rep.AlertsError)
+		}
 		listed := 0
 		for _, p := range rep.Problems {
 			if !strings.Contains(p, "restricted-circulation") {
