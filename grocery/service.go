@@ -72,7 +72,7 @@ func open(path string, opts *Options, so storage.Options, now func() time.Time) 
 			s.Close()
 			return nil, err
 		}
-		s.access = ra
+		s.access, s.alerts = ra, redisAlerts{ra}
 	}
 	return s, nil
 }
