@@ -180,7 +180,11 @@ type AlertEvaluation struct {
 // a banner with no stores in the province, an unknown condition (listing
 // the valid ones), a threshold missing or given where the condition needs
 // none, or out of range; ECONFLICT when the account holds MaxAlertRules
-// rules; EUNAUTHENTICATED or ENOTFOUND for a missing or unknown account.
+// rules; EUNAUTHENTICATED or ENOTFOUND for a missing or unknown account;
+// EUNAVAILABLE when the rules are in Redis and it does not answer (no rule
+// is then stored). The limit holds however many servers create rules at
+// once: the count and the write are one transaction (bbolt) or one script
+// (Redis).
 func (s *Service) CreateAlert(ctx context.Context, in AlertInput) (*AlertRule, error) {
 	account, err := s.accountOf(ctx)
 	if err != nil {
@@ -192,7 +196,7 @@ func (s *Service) CreateAlert(ctx context.Context, in AlertInput) (*AlertRule, e
 	}
 	rec.Account = account
 	rec.Created = s.now().Unix()
-	err = s.db.Update(func(tx *storage.Tx) error {
+	err = s.db.View(func(tx *storage.Tx) error {
 		if rec.GTIN != "" {
 			var p storage.Product
 			if found, err := tx.Product(rec.GTIN, &p); err != nil {
@@ -200,29 +204,25 @@ func (s *Service) CreateAlert(ctx context.Context, in AlertInput) (*AlertRule, e
 			} else if !found {
 				return Errorf(EINVALID, "upc %s is a valid barcode but not in the catalogue: a rule watches a known product", GTIN(rec.GTIN).UPC())
 			}
-		} else {
-			var sku storage.SKU
-			if found, err := tx.SKU(rec.Banner, rec.SKU, &sku); err != nil {
-				return err
-			} else if !found {
-				msg := fmt.Sprintf("sku %q: banner %s has no such external_sku", rec.SKU, rec.Banner)
-				if _, err := ParseGTIN(rec.SKU); err == nil {
-					msg = fmt.Sprintf("sku %q is a barcode, not an external_sku: give it as upc", rec.SKU)
-				}
-				return &Error{Code: EINVALID, Message: msg, Next: NextSKU}
-			}
+			return nil
 		}
-		if n := tx.CountAlertRules(account); n >= MaxAlertRules {
-			return Errorf(ECONFLICT, "account %s has %d alert rules, the most an account may hold: delete one first", account, n)
-		}
-		id, err := tx.NewAlertRuleID()
-		if err != nil {
+		var sku storage.SKU
+		if found, err := tx.SKU(rec.Banner, rec.SKU, &sku); err != nil {
 			return err
+		} else if !found {
+			msg := fmt.Sprintf("sku %q: banner %s has no such external_sku", rec.SKU, rec.Banner)
+			if _, err := ParseGTIN(rec.SKU); err == nil {
+				msg = fmt.Sprintf("sku %q is a barcode, not an external_sku: give it as upc", rec.SKU)
+			}
+			return &Error{Code: EINVALID, Message: msg, Next: NextSKU}
 		}
-		rec.ID = id
-		return tx.PutAlertRule(&rec)
+		return nil
 	})
 	if err != nil {
+		return nil, err
+	}
+	// The catalogue only grows: a product or SKU found above stays.
+	if err := s.alerts.createRule(ctx, &rec); err != nil {
 		return nil, err
 	}
 	r := alertRule(&rec)
@@ -355,8 +355,9 @@ func alertRule(r *storage.AlertRule) AlertRule {
 // ListAlerts returns a page of the rules of the account in ctx, oldest
 // first, with their total.
 //
-// It returns EINVALID for a limit outside 1..500 or a negative offset, and
-// EUNAUTHENTICATED or ENOTFOUND for a missing or unknown account.
+// It returns EINVALID for a limit outside 1..500 or a negative offset,
+// EUNAUTHENTICATED or ENOTFOUND for a missing or unknown account, and
+// EUNAVAILABLE when the rules are in Redis and it does not answer.
 func (s *Service) ListAlerts(ctx context.Context, in ListAlertsInput) (*AlertRules, error) {
 	account, err := s.accountOf(ctx)
 	if err != nil {
@@ -367,14 +368,12 @@ func (s *Service) ListAlerts(ctx context.Context, in ListAlertsInput) (*AlertRul
 		return nil, err
 	}
 	res := &AlertRules{Results: []AlertRule{}, Limit: limit, Offset: offset}
-	err = s.db.View(func(tx *storage.Tx) error {
-		return tx.AlertRules(account, func(r *storage.AlertRule) error {
-			if res.Total >= offset && len(res.Results) < limit {
-				res.Results = append(res.Results, alertRule(r))
-			}
-			res.Total++
-			return nil
-		})
+	err = s.alerts.rules(ctx, account, func(r *storage.AlertRule) error {
+		if res.Total >= offset && len(res.Results) < limit {
+			res.Results = append(res.Results, alertRule(r))
+		}
+		res.Total++
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -390,8 +389,9 @@ func alertPage(limit, offset int) (int, int, error) {
 //
 // It returns EINVALID for an id not of the form alr_<number>, ENOTFOUND
 // when the account has no such rule (another account's rule is not found
-// either), and EUNAUTHENTICATED or ENOTFOUND for a missing or unknown
-// account.
+// either), EUNAUTHENTICATED or ENOTFOUND for a missing or unknown
+// account, and EUNAVAILABLE when the rules are in Redis and it does not
+// answer.
 func (s *Service) Alert(ctx context.Context, id string) (*AlertRule, error) {
 	account, err := s.accountOf(ctx)
 	if err != nil {
@@ -401,22 +401,15 @@ func (s *Service) Alert(ctx context.Context, id string) (*AlertRule, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out AlertRule
-	err = s.db.View(func(tx *storage.Tx) error {
-		var r storage.AlertRule
-		found, err := tx.AlertRule(account, n, &r)
-		if err != nil {
-			return err
-		}
-		if !found {
-			return noRule(id)
-		}
-		out = alertRule(&r)
-		return nil
-	})
+	var r storage.AlertRule
+	found, err := s.alerts.rule(ctx, account, n, &r)
 	if err != nil {
 		return nil, err
 	}
+	if !found {
+		return nil, noRule(id)
+	}
+	out := alertRule(&r)
 	return &out, nil
 }
 
@@ -425,12 +418,15 @@ func noRule(id string) error {
 }
 
 // DeleteAlert deletes a rule of the account in ctx. Its events stay in
-// the account's event list.
+// the account's event list (AlertEvents with its rule_id still finds
+// them); its record of the days it fired goes with it. Rule ids are never
+// reused, so no later rule inherits them.
 //
 // It returns EINVALID for an id not of the form alr_<number>, ENOTFOUND
 // when the account has no such rule (another account's rule is not found
-// either), and EUNAUTHENTICATED or ENOTFOUND for a missing or unknown
-// account.
+// either), EUNAUTHENTICATED or ENOTFOUND for a missing or unknown
+// account, and EUNAVAILABLE when the rules are in Redis and it does not
+// answer (the rule then stays whole).
 func (s *Service) DeleteAlert(ctx context.Context, id string) error {
 	account, err := s.accountOf(ctx)
 	if err != nil {
@@ -440,13 +436,11 @@ func (s *Service) DeleteAlert(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	return s.db.Update(func(tx *storage.Tx) error {
-		found, err := tx.DeleteAlertRule(account, n)
-		if err == nil && !found {
-			return noRule(id)
-		}
-		return err
-	})
+	found, err := s.alerts.deleteRule(ctx, account, n)
+	if err == nil && !found {
+		return noRule(id)
+	}
+	return err
 }
 
 // AlertEvents returns a page of the events of the account in ctx, newest
@@ -454,8 +448,9 @@ func (s *Service) DeleteAlert(ctx context.Context, id string) error {
 //
 // It returns EINVALID for a since that is neither an RFC 3339 time nor a
 // YYYY-MM-DD date, a rule_id not of the form alr_<number>, a limit outside
-// 1..500 or a negative offset, and EUNAUTHENTICATED or ENOTFOUND for a
-// missing or unknown account.
+// 1..500 or a negative offset, EUNAUTHENTICATED or ENOTFOUND for a
+// missing or unknown account, and EUNAVAILABLE when the events are in
+// Redis and it does not answer.
 func (s *Service) AlertEvents(ctx context.Context, in AlertEventsInput) (*AlertEventList, error) {
 	account, err := s.accountOf(ctx)
 	if err != nil {
@@ -482,20 +477,18 @@ func (s *Service) AlertEvents(ctx context.Context, in AlertEventsInput) (*AlertE
 		}
 	}
 	res := &AlertEventList{Results: []AlertEvent{}, Limit: limit, Offset: offset}
-	err = s.db.View(func(tx *storage.Tx) error {
-		return tx.AlertEvents(account, func(e *storage.AlertEvent) error {
-			if e.Triggered < since {
-				return storage.ErrStop // newest first: the rest are older
-			}
-			if rule != 0 && e.RuleID != rule {
-				return nil
-			}
-			if res.Total >= offset && len(res.Results) < limit {
-				res.Results = append(res.Results, alertEvent(e))
-			}
-			res.Total++
+	err = s.alerts.events(ctx, account, func(e *storage.AlertEvent) error {
+		if e.Triggered < since {
+			return storage.ErrStop // newest first: the rest are older
+		}
+		if rule != 0 && e.RuleID != rule {
 			return nil
-		})
+		}
+		if res.Total >= offset && len(res.Results) < limit {
+			res.Results = append(res.Results, alertEvent(e))
+		}
+		res.Total++
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -526,9 +519,13 @@ func alertEvent(e *storage.AlertEvent) AlertEvent {
 // data set's latest day, of every series they watch. It records the
 // events not recorded yet, so running it again records nothing new. An
 // import does the same for the series it writes, from the first day it
-// writes.
+// writes. With Redis it is also how events an import could not write
+// (ImportReport.AlertsError) are recovered, while their day is within
+// those 14 days.
 //
-// It returns ENOTFOUND for an unknown account in ctx.
+// It returns ENOTFOUND for an unknown account in ctx and EUNAVAILABLE when
+// the rules are in Redis and it does not answer; events recorded before
+// Redis went away stay recorded, and running it again records the rest.
 func (s *Service) EvaluateAlerts(ctx context.Context) (*AlertEvaluation, error) {
 	account := ""
 	if p := PrincipalFromContext(ctx); p != nil {
@@ -537,30 +534,48 @@ func (s *Service) EvaluateAlerts(ctx context.Context) (*AlertEvaluation, error) 
 			return nil, err
 		}
 	}
+	// The rules first, outside the data file's transaction: with bbolt
+	// a read transaction inside the write one could deadlock on a remap.
+	var rules []storage.AlertRule
+	err := s.alerts.rules(ctx, account, func(r *storage.AlertRule) error {
+		rules = append(rules, *r)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
 	res := &AlertEvaluation{}
 	now := s.now()
-	err := s.db.Update(func(tx *storage.Tx) error {
+	run := s.db.Update
+	if !s.alerts.local() {
+		run = s.db.View // the events go to Redis: the data file is only read
+	}
+	err = run(func(tx *storage.Tx) error {
 		asOf := tx.AsOf()
 		from := asOf - freshDays + 1
 		res.From, res.To = Date(from), Date(asOf)
 		series := map[seriesKey]int32{}
-		err := tx.AlertRules(account, func(r *storage.AlertRule) error {
+		for i := range rules {
+			r := &rules[i]
 			res.Rules++
 			if r.GTIN == "" {
 				series[seriesKey{r.Banner, r.SKU, r.Province}] = from
-				return nil
+				continue
 			}
-			return tx.SKUsOf(r.GTIN, func(banner, sku string) error {
+			err := tx.SKUsOf(r.GTIN, func(banner, sku string) error {
 				if r.Banner == "" || r.Banner == banner {
 					series[seriesKey{banner, sku, r.Province}] = from
 				}
 				return nil
 			})
-		})
-		if err != nil || asOf == 0 {
-			return err
+			if err != nil {
+				return err
+			}
 		}
-		ev := alertEval{tx: tx, account: account, now: now}
+		if asOf == 0 || len(series) == 0 {
+			return nil
+		}
+		ev := alertEval{tx: tx, store: s.alerts, account: account, now: now}
 		n, err := ev.run(ctx, series, asOf)
 		res.Series, res.Events = ev.series, n
 		return err
@@ -572,19 +587,22 @@ func (s *Service) EvaluateAlerts(ctx context.Context) (*AlertEvaluation, error) 
 }
 
 // alertPass is a write transaction's record of the series it wrote, for
-// evaluating the rules that watch them before it commits.
+// evaluating the rules that watch them: before it commits (bbolt), or
+// after (Redis; see pendingAlerts).
 type alertPass struct {
-	state int8                // 0: not looked yet; 1: no rule in the file; 2: rules
+	state int8                // 0: not looked yet; 1: no rule to evaluate; 2: rules (or, with Redis, maybe)
 	from  map[seriesKey]int32 // first day written, per series
 }
 
 // noteAlertDays records that the writer wrote days of a series from first
-// on. With no rule in the file it costs one seek per transaction.
+// on. With no rule in the file it costs one seek per transaction; with
+// Redis it records every series, and evaluation after the commit asks
+// Redis once whether any rule exists.
 func (w *writer) noteAlertDays(key seriesKey, first int32) {
 	p := &w.alerts
 	if p.state == 0 {
 		p.state = 1
-		if w.tx.HasAlertRules() {
+		if w.alertsLater || w.tx.HasAlertRules() {
 			p.state, p.from = 2, map[seriesKey]int32{}
 		}
 	}
@@ -598,19 +616,61 @@ func (w *writer) noteAlertDays(key seriesKey, first int32) {
 
 // evaluateAlerts evaluates the rules watching the series the transaction
 // wrote, on the days it wrote and after, within the 14 days ending at
-// asOf.
+// asOf. With rules in Redis it only leaves the series in the stats, for
+// evaluateCommitted after the commit.
 func (w *writer) evaluateAlerts(ctx context.Context, asOf int32) error {
 	if w.alerts.state != 2 || len(w.alerts.from) == 0 {
 		return nil
 	}
-	ev := alertEval{tx: w.tx, now: w.now}
+	if w.alertsLater {
+		if w.stats != nil {
+			w.stats.alerts = &pendingAlerts{from: w.alerts.from, asOf: max(asOf, 1), now: w.now}
+		}
+		return nil
+	}
+	ev := alertEval{tx: w.tx, store: boltAlerts{}, now: w.now}
 	_, err := ev.run(ctx, w.alerts.from, max(asOf, 1))
 	return err
 }
 
-// alertEval evaluates rules over series in one write transaction.
+// pendingAlerts is the evaluation a committed write leaves to do when the
+// rules are in Redis.
+type pendingAlerts struct {
+	from map[seriesKey]int32
+	asOf int32
+	now  time.Time
+}
+
+// evaluateCommitted evaluates the rules in Redis watching the series a
+// committed write wrote, reading the committed data, and records the new
+// events in Redis. The data is durable whatever happens here: an error
+// (Redis unreachable) leaves events unrecorded, which EvaluateAlerts
+// records later. It returns the number of events recorded.
+func (s *Service) evaluateCommitted(ctx context.Context, p *pendingAlerts) (int, error) {
+	if has, err := s.alerts.hasRules(ctx, nil); err != nil || !has {
+		return 0, err
+	}
+	n := 0
+	err := s.db.View(func(tx *storage.Tx) error {
+		ev := alertEval{tx: tx, store: s.alerts, now: p.now}
+		var err error
+		n, err = ev.run(ctx, p.from, p.asOf)
+		return err
+	})
+	return n, err
+}
+
+// alertsNotRecorded is ImportReport.AlertsError for an evaluation after
+// the commit that failed with err.
+func alertsNotRecorded(err error) string {
+	return "alert events not recorded: " + ErrorMessage(err) + "; the data is imported: run 'grocery alerts evaluate' to record them"
+}
+
+// alertEval evaluates rules over series in one transaction of the data
+// file (a write transaction when store is local).
 type alertEval struct {
 	tx      *storage.Tx
+	store   alertStore
 	account string // only this account's rules; "" for all
 	now     time.Time
 	series  int // series read
@@ -662,6 +722,9 @@ type alertTrigger struct {
 // run evaluates the rules watching each series of from (series -> first
 // day to evaluate) on its days up to asOf, no earlier than the 14 days
 // ending at asOf, and records the new events. It returns their number.
+// The rules come from the store's watch index, looked up for all the
+// series at once (one pass over the file's index, or a few pipelined
+// round trips to Redis), never by scanning every rule.
 func (ev *alertEval) run(ctx context.Context, from map[seriesKey]int32, asOf int32) (int, error) {
 	keys := make([]seriesKey, 0, len(from))
 	for k := range from {
@@ -670,55 +733,45 @@ func (ev *alertEval) run(ctx context.Context, from map[seriesKey]int32, asOf int
 	slices.SortFunc(keys, func(a, b seriesKey) int {
 		return cmp.Or(cmp.Compare(a.banner, b.banner), cmp.Compare(a.sku, b.sku), cmp.Compare(a.province, b.province))
 	})
+	qs := make([]watchQuery, len(keys))
+	var sku storage.SKU
+	for i, k := range keys {
+		found, err := ev.tx.SKU(k.banner, k.sku, &sku)
+		if err != nil {
+			return 0, err
+		}
+		qs[i] = watchQuery{province: k.province, banner: k.banner, sku: k.sku}
+		if found {
+			qs[i].gtin = sku.GTIN
+		}
+	}
+	watch, err := ev.store.watching(ctx, ev.tx, qs)
+	if err != nil {
+		return 0, err
+	}
 	window := asOf - freshDays + 1
-	rules := map[string]*storage.AlertRule{} // by account 0x00 id, loaded once
 	var triggers []alertTrigger
 	var watching []*storage.AlertRule
-	var sku storage.SKU
 	for i, k := range keys {
 		if i%1024 == 0 {
 			if err := ctx.Err(); err != nil {
 				return 0, err
 			}
 		}
-		found, err := ev.tx.SKU(k.banner, k.sku, &sku)
-		if err != nil {
-			return 0, err
-		}
-		gtin := ""
-		if found {
-			gtin = sku.GTIN
-		}
 		watching = watching[:0]
-		err = ev.tx.AlertsWatching(k.province, gtin, k.banner, k.sku, func(account string, id uint64) error {
-			if ev.account != "" && account != ev.account {
-				return nil
-			}
-			rk := account + "\x00" + strconv.FormatUint(id, 10)
-			r, ok := rules[rk]
-			if !ok {
-				r = new(storage.AlertRule)
-				found, err := ev.tx.AlertRule(account, id, r)
-				if err != nil {
-					return err
-				}
-				if !found {
-					return Errorf(EINTERNAL, "alert index names a missing rule")
-				}
-				rules[rk] = r
+		for _, r := range watch[i] {
+			if ev.account != "" && r.Account != ev.account {
+				continue
 			}
 			if r.GTIN != "" && r.Banner != "" && r.Banner != k.banner {
-				return nil // a barcode rule restricted to another banner
+				continue // a barcode rule restricted to another banner
 			}
 			watching = append(watching, r)
-			return nil
-		})
-		if err != nil {
-			return 0, err
 		}
 		if len(watching) == 0 {
 			continue
 		}
+		gtin := qs[i].gtin
 		ev.series++
 		start := max(from[k], window)
 		var prev alertDay
@@ -744,7 +797,7 @@ func (ev *alertEval) run(ctx context.Context, from map[seriesKey]int32, asOf int
 			return 0, err
 		}
 	}
-	return ev.record(triggers)
+	return ev.record(ctx, triggers)
 }
 
 // record writes one event per rule and observation day: of a rule's
@@ -752,41 +805,35 @@ func (ev *alertEval) run(ctx context.Context, from map[seriesKey]int32, asOf int
 // price, then the first series; none when the rule fired that day before.
 // Events are numbered in observation-day order, so the newest day lists
 // first.
-func (ev *alertEval) record(triggers []alertTrigger) (int, error) {
+func (ev *alertEval) record(ctx context.Context, triggers []alertTrigger) (int, error) {
 	slices.SortFunc(triggers, func(a, b alertTrigger) int {
 		return cmp.Or(cmp.Compare(a.cur.date, b.cur.date), cmp.Compare(a.rule.Account, b.rule.Account),
 			cmp.Compare(a.rule.ID, b.rule.ID), cmp.Compare(a.cur.price, b.cur.price), cmp.Compare(a.seriesRank, b.seriesRank))
 	})
-	n := 0
+	events := make([]storage.AlertEvent, 0, len(triggers))
+	var kept []int // the trigger of each event
 	for i, t := range triggers {
 		if i > 0 {
 			p := triggers[i-1]
-			if p.rule == t.rule && p.cur.date == t.cur.date {
+			if p.rule.Account == t.rule.Account && p.rule.ID == t.rule.ID && p.cur.date == t.cur.date {
 				continue
 			}
 		}
-		if ev.tx.AlertFired(t.rule.Account, t.rule.ID, t.cur.date) {
-			continue
-		}
-		id, err := ev.tx.NewAlertEventID()
-		if err != nil {
-			return n, err
-		}
 		e := storage.AlertEvent{
-			Account: t.rule.Account, ID: id, RuleID: t.rule.ID, Triggered: ev.now.Unix(), Day: t.cur.date,
+			Account: t.rule.Account, RuleID: t.rule.ID, Triggered: ev.now.Unix(), Day: t.cur.date,
 			Condition: t.rule.Condition, GTIN: t.gtin, Banner: t.key.banner, SKU: t.key.sku, Province: t.key.province,
 			Price: t.cur.price,
 		}
 		if t.hasPrev {
 			e.Previous = t.prev.price
 		}
-		e.Message = ev.message(&t)
-		if err := ev.tx.PutAlertEvent(&e); err != nil {
-			return n, err
-		}
-		n++
+		events = append(events, e)
+		kept = append(kept, i)
 	}
-	return n, nil
+	if len(events) == 0 {
+		return 0, nil
+	}
+	return ev.store.record(ctx, ev.tx, events, func(i int) string { return ev.message(&triggers[kept[i]]) })
 }
 
 // message says in a sentence what fired: "OJ deal: Orange Juice No Pulp at

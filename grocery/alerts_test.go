@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/redistest"
 )
 
 // alertFixture is a data file with four Ontario stores (three Loblaws, one
@@ -67,10 +68,19 @@ const alertDay3 = alertObsHeader +
 	"2026-11-22,lob-3,loblaws,L1,4.05,5.00,,,,,\n" +
 	"2026-11-22,nf-1,no-frills,N1,3.89,4.50,,,,,\n"
 
-func newAlertFixture(t *testing.T) *alertFixture {
+// alertStores runs test with rules and events in the data file (redisURL
+// "") and in a Redis server of its own.
+func alertStores(t *testing.T, test func(t *testing.T, redisURL string)) {
+	t.Run("bbolt", func(t *testing.T) { test(t, "") })
+	t.Run("redis", func(t *testing.T) { test(t, redistest.Start(t).URL()) })
+}
+
+// newAlertFixture opens the fixture's data file, with keys, rules and
+// events in the Redis at redisURL when it is not "".
+func newAlertFixture(t *testing.T, redisURL string) *alertFixture {
 	t.Helper()
 	f := &alertFixture{now: time.Date(2026, 11, 20, 18, 0, 0, 0, time.UTC)}
-	svc, err := grocery.Open(filepath.Join(t.TempDir(), "grocery.db"), &grocery.Options{Now: f.clock})
+	svc, err := grocery.Open(filepath.Join(t.TempDir(), "grocery.db"), &grocery.Options{Now: f.clock, RedisURL: redisURL})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,8 +146,10 @@ func keysOf(l *grocery.AlertEventList, names map[string]string) []eventKey {
 	return out
 }
 
-func TestAlerts_FireOnImport(t *testing.T) {
-	f := newAlertFixture(t)
+func TestAlerts_FireOnImport(t *testing.T) { alertStores(t, testAlertsFireOnImport) }
+
+func testAlertsFireOnImport(t *testing.T, redisURL string) {
+	f := newAlertFixture(t, redisURL)
 	drop := f.create(t, f.acme, grocery.AlertInput{Name: "L1 drop", Banner: "Loblaws", SKU: "L1", Province: "ontario",
 		Condition: "price_drop_pct", Threshold: num(10)})
 	below := f.create(t, f.acme, grocery.AlertInput{Name: "milk under 4", UPC: "0 68000 00015 4", Province: "ON",
@@ -246,8 +258,10 @@ func TestAlerts_FireOnImport(t *testing.T) {
 
 // A barcode rule watches every banner: when two cross the same day, one
 // event is recorded, at the lower price.
-func TestAlerts_OneEventPerRuleAndDay(t *testing.T) {
-	f := newAlertFixture(t)
+func TestAlerts_OneEventPerRuleAndDay(t *testing.T) { alertStores(t, testAlertsOneEventPerRuleAndDay) }
+
+func testAlertsOneEventPerRuleAndDay(t *testing.T, redisURL string) {
+	f := newAlertFixture(t, redisURL)
 	r := f.create(t, f.acme, grocery.AlertInput{Name: "any banner", UPC: upcMilk, Province: "ON", Condition: "price_below", Threshold: num(4.45)})
 	f.setClock(time.Date(2026, 11, 21, 18, 0, 0, 0, time.UTC))
 	// Day 2: loblaws 4.40 <= 4.45 after 5.00; no-frills 4.30 <= 4.45 after
@@ -264,8 +278,10 @@ func TestAlerts_OneEventPerRuleAndDay(t *testing.T) {
 // Conditions that look at a series' history: back_in_stock after a gap of
 // 14 days or on a first observation, and no event for days older than the
 // 14-day window.
-func TestAlerts_BackInStock(t *testing.T) {
-	f := newAlertFixture(t)
+func TestAlerts_BackInStock(t *testing.T) { alertStores(t, testAlertsBackInStock) }
+
+func testAlertsBackInStock(t *testing.T, redisURL string) {
+	f := newAlertFixture(t, redisURL)
 	r := f.create(t, f.acme, grocery.AlertInput{Name: "back", Banner: "no-frills", SKU: "N1", Province: "ON", Condition: "back_in_stock"})
 	f.setClock(time.Date(2026, 12, 10, 12, 0, 0, 0, time.UTC))
 	// 2026-12-03 is 13 days after 2026-11-20: not back in stock.
@@ -282,8 +298,10 @@ func TestAlerts_BackInStock(t *testing.T) {
 	}
 }
 
-func TestAlerts_Isolation(t *testing.T) {
-	f := newAlertFixture(t)
+func TestAlerts_Isolation(t *testing.T) { alertStores(t, testAlertsIsolation) }
+
+func testAlertsIsolation(t *testing.T, redisURL string) {
+	f := newAlertFixture(t, redisURL)
 	r := f.create(t, f.acme, grocery.AlertInput{Name: "acme's", UPC: upcMilk, Province: "ON", Condition: "price_below", Threshold: num(4)})
 	f.setClock(time.Date(2026, 11, 21, 18, 0, 0, 0, time.UTC))
 	f.importCSV(t, "day2.csv", alertDay2)
@@ -324,8 +342,10 @@ func TestAlerts_Isolation(t *testing.T) {
 	}
 }
 
-func TestCreateAlert_Invalid(t *testing.T) {
-	f := newAlertFixture(t)
+func TestCreateAlert_Invalid(t *testing.T) { alertStores(t, testCreateAlertInvalid) }
+
+func testCreateAlertInvalid(t *testing.T, redisURL string) {
+	f := newAlertFixture(t, redisURL)
 	ok := grocery.AlertInput{Name: "n", UPC: upcMilk, Province: "ON", Condition: "price_below", Threshold: num(4)}
 	with := func(change func(*grocery.AlertInput)) grocery.AlertInput {
 		in := ok
@@ -392,8 +412,10 @@ func TestCreateAlert_Invalid(t *testing.T) {
 	}
 }
 
-func TestCreateAlert_Limit(t *testing.T) {
-	f := newAlertFixture(t)
+func TestCreateAlert_Limit(t *testing.T) { alertStores(t, testCreateAlertLimit) }
+
+func testCreateAlertLimit(t *testing.T, redisURL string) {
+	f := newAlertFixture(t, redisURL)
 	in := grocery.AlertInput{Name: "n", Banner: "loblaws", SKU: "L1", Province: "ON", Condition: "promo_start"}
 	var last *grocery.AlertRule
 	for range grocery.MaxAlertRules {

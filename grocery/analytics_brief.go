@@ -194,7 +194,7 @@ func (s *Service) ExecutiveBrief(ctx context.Context, in BriefInput) (*Brief, er
 		return nil, err
 	}
 	if account, err := s.accountOf(ctx); err == nil {
-		if err := s.briefEvents(account, out); err != nil {
+		if err := s.briefEvents(ctx, account, out); err != nil {
 			return nil, err
 		}
 	}
@@ -561,19 +561,17 @@ func (b *briefBuilder) newProducts() error {
 
 // briefEvents adds the account's alert events of the week in the
 // province.
-func (s *Service) briefEvents(account string, out *Brief) error {
-	return s.db.View(func(tx *storage.Tx) error {
-		return tx.AlertEvents(account, func(e *storage.AlertEvent) error {
-			ev := alertEvent(e)
-			if ev.ObservedAt < out.WeekFrom || ev.ObservedAt > out.WeekTo || ev.Province != out.Province {
-				return nil
-			}
-			out.AlertEvents = append(out.AlertEvents, ev)
-			if len(out.AlertEvents) == briefAlertEvents {
-				return storage.ErrStop
-			}
+func (s *Service) briefEvents(ctx context.Context, account string, out *Brief) error {
+	return s.alerts.events(ctx, account, func(e *storage.AlertEvent) error {
+		ev := alertEvent(e)
+		if ev.ObservedAt < out.WeekFrom || ev.ObservedAt > out.WeekTo || ev.Province != out.Province {
 			return nil
-		})
+		}
+		out.AlertEvents = append(out.AlertEvents, ev)
+		if len(out.AlertEvents) == briefAlertEvents {
+			return storage.ErrStop
+		}
+		return nil
 	})
 }
 

@@ -247,6 +247,20 @@ func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult,
 			}
 		}
 	}
+	// The account's rules, read before the data file's transaction: they
+	// may be in Redis.
+	var rules []storage.AlertRule
+	if account != "" {
+		err := s.alerts.rules(ctx, account, func(r *storage.AlertRule) error {
+			if r.Province == a.province {
+				rules = append(rules, *r)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
 	if a.banner.Slug == "" && (want(SignalThreats) || want(SignalOpportunities)) {
 		notes = append(notes, "no threats or opportunities: they compare a banner with its competitors; give banner (your own)")
 	}
@@ -274,7 +288,7 @@ func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult,
 		defer s.signalBufs.Put(bufs)
 		defer bufs.reset()
 		sc := signalScan{tx: tx, a: &a, asOf: int32(asOf), since: int32(since), signalBufs: bufs}
-		if err := sc.run(want, account); err != nil {
+		if err := sc.run(want, account, rules); err != nil {
 			return err
 		}
 		res.Basis.Banners = sortedKeys(sc.banners)
@@ -477,7 +491,7 @@ func (sc *signalScan) add(kind, typ, severity string, rank float64, upc, banner,
 		order: kindOrder(kind)*4 + severityOrder(severity), upc: upc, banner: banner, sku: sku, build: build})
 }
 
-func (sc *signalScan) run(want func(string) bool, account string) error {
+func (sc *signalScan) run(want func(string) bool, account string, rules []storage.AlertRule) error {
 	own := sc.a.banner.Slug
 	needOffers := own != "" && (want(SignalThreats) || want(SignalOpportunities))
 	if needOffers {
@@ -516,7 +530,7 @@ func (sc *signalScan) run(want func(string) bool, account string) error {
 		}
 	}
 	if account != "" && want(SignalWatchlist) {
-		if err := sc.watchlist(account); err != nil {
+		if err := sc.watchlist(rules); err != nil {
 			return err
 		}
 	}
@@ -967,67 +981,72 @@ func (sc *signalScan) shrinkflation() error {
 }
 
 // watchlist builds its few signals at once.
-func (sc *signalScan) watchlist(account string) error {
+func (sc *signalScan) watchlist(rules []storage.AlertRule) error {
 	current := sc.asOf - freshDays
-	return sc.tx.AlertRules(account, func(r *storage.AlertRule) error {
-		if r.Province != sc.a.province {
-			return nil
-		}
-		gtin, banner := r.GTIN, r.Banner
-		if gtin == "" {
-			var rec storage.SKU
-			if found, err := sc.tx.SKU(r.Banner, r.SKU, &rec); err != nil {
-				return err
-			} else if !found || rec.GTIN == "" {
-				return nil
-			}
-			gtin = rec.GTIN
-		}
-		if ok, err := sc.match(gtin); err != nil || !ok {
+	for i := range rules {
+		if err := sc.watchRule(&rules[i], current); err != nil {
 			return err
 		}
-		ev, err := sc.evidence(gtin)
-		if err != nil {
+	}
+	return nil
+}
+
+// watchRule adds the watchlist signal of one rule of the province.
+func (sc *signalScan) watchRule(r *storage.AlertRule, current int32) error {
+	gtin, banner := r.GTIN, r.Banner
+	if gtin == "" {
+		var rec storage.SKU
+		if found, err := sc.tx.SKU(r.Banner, r.SKU, &rec); err != nil {
 			return err
-		}
-		ev.Rule = ruleIDPrefix + strconv.FormatUint(r.ID, 10)
-		var cheapest *SignalPrice
-		promo := false
-		err = sc.tx.Offers(sc.a.province, gtin, func(o *storage.Offer) error {
-			if o.ObservedAt <= current || (banner != "" && o.Banner != banner) || (r.SKU != "" && o.SKU != r.SKU) {
-				return nil
-			}
-			so := signalOffer{*o}
-			sc.use(&so)
-			p := so.price()
-			ev.Competitors = append(ev.Competitors, p)
-			promo = promo || p.OnPromo
-			if cheapest == nil || p.Price < cheapest.Price {
-				cheapest = &ev.Competitors[len(ev.Competitors)-1]
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		built := func(severity, explanation string) {
-			sc.add(SignalWatchlist, "watched_product", severity, 0, ev.UPC, ev.Banner, ev.ExternalSKU, func(sg *Signal) error {
-				sg.Evidence, sg.Explanation = ev, explanation
-				return nil
-			})
-		}
-		if cheapest == nil {
-			built(SeverityLow, fmt.Sprintf("%s %s (rule %s) was not observed in the %s panel in the last 14 days", ev.Brand, ev.Name, ev.Rule, sc.a.province))
+		} else if !found || rec.GTIN == "" {
 			return nil
 		}
-		c := *cheapest
-		ev.Banner, ev.BannerName, ev.ExternalSKU, ev.Price, ev.Regular = c.Banner, c.BannerName, c.ExternalSKU, ptrCents(uint32(c.Price)), ptrCents(uint32(c.Regular))
-		sev, state := SeverityLow, "at its regular price"
-		if promo {
-			sev, state = SeverityMedium, "on promotion at at least one banner"
+		gtin = rec.GTIN
+	}
+	if ok, err := sc.match(gtin); err != nil || !ok {
+		return err
+	}
+	ev, err := sc.evidence(gtin)
+	if err != nil {
+		return err
+	}
+	ev.Rule = ruleIDPrefix + strconv.FormatUint(r.ID, 10)
+	var cheapest *SignalPrice
+	promo := false
+	err = sc.tx.Offers(sc.a.province, gtin, func(o *storage.Offer) error {
+		if o.ObservedAt <= current || (banner != "" && o.Banner != banner) || (r.SKU != "" && o.SKU != r.SKU) {
+			return nil
 		}
-		built(sev, fmt.Sprintf("%s %s (rule %s) is %s now: cheapest %s at %s of %d banner(s) observed in %s",
-			ev.Brand, ev.Name, ev.Rule, state, c.Price, c.BannerName, len(ev.Competitors), sc.a.province))
+		so := signalOffer{*o}
+		sc.use(&so)
+		p := so.price()
+		ev.Competitors = append(ev.Competitors, p)
+		promo = promo || p.OnPromo
+		if cheapest == nil || p.Price < cheapest.Price {
+			cheapest = &ev.Competitors[len(ev.Competitors)-1]
+		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	built := func(severity, explanation string) {
+		sc.add(SignalWatchlist, "watched_product", severity, 0, ev.UPC, ev.Banner, ev.ExternalSKU, func(sg *Signal) error {
+			sg.Evidence, sg.Explanation = ev, explanation
+			return nil
+		})
+	}
+	if cheapest == nil {
+		built(SeverityLow, fmt.Sprintf("%s %s (rule %s) was not observed in the %s panel in the last 14 days", ev.Brand, ev.Name, ev.Rule, sc.a.province))
+		return nil
+	}
+	c := *cheapest
+	ev.Banner, ev.BannerName, ev.ExternalSKU, ev.Price, ev.Regular = c.Banner, c.BannerName, c.ExternalSKU, ptrCents(uint32(c.Price)), ptrCents(uint32(c.Regular))
+	sev, state := SeverityLow, "at its regular price"
+	if promo {
+		sev, state = SeverityMedium, "on promotion at at least one banner"
+	}
+	built(sev, fmt.Sprintf("%s %s (rule %s) is %s now: cheapest %s at %s of %d banner(s) observed in %s",
+		ev.Brand, ev.Name, ev.Rule, state, c.Price, c.BannerName, len(ev.Competitors), sc.a.province))
+	return nil
 }

@@ -20,10 +20,12 @@ type Options struct {
 	// file: at most this much of counting is lost in a crash. Default 1s.
 	FlushInterval time.Duration
 	// RedisURL, when set (redis://[user:password@]host:port/db), keeps API
-	// keys, accounts and quota counters in that Redis server instead of the
-	// data file, so that several servers share them: one exact quota per
-	// account, a revocation effective on every server's next request. The
-	// data file keeps the price data. When Redis does not answer, calls
+	// keys, accounts, quota counters, alert rules and alert events in that
+	// Redis server instead of the data file, so that several servers share
+	// them: one exact quota per account, a revocation effective on every
+	// server's next request, one set of rules and events. The data file
+	// keeps the price data; an import evaluates the rules after it commits
+	// and records the events in Redis. When Redis does not answer, calls
 	// that need it fail with EUNAVAILABLE.
 	RedisURL string
 }
@@ -70,6 +72,9 @@ type batch struct {
 type batchStats struct {
 	StoresNew, StoresUpdated, StoresUnchanged int
 	ObsNew, ObsUpdated, ObsUnchanged          int
+
+	alerts    *pendingAlerts // with rules in Redis: the evaluation left for after the commit
+	alertsErr error          // how that evaluation failed, the write being committed
 }
 
 // storeRef is what import needs to know of an existing store.

@@ -37,6 +37,10 @@ type ImportReport struct {
 	Unchanged int      `json:"unchanged"`
 	Skipped   int      `json:"skipped"`
 	Problems  []string `json:"problems,omitempty"` // "file:line: field: reason" of skipped rows and notes (first 20)
+	// AlertsError says why the alert rules kept in Redis could not be
+	// evaluated after the import committed (Redis unreachable): the data
+	// is imported; 'grocery alerts evaluate' records the missing events.
+	AlertsError string `json:"alerts_error,omitempty"`
 }
 
 // Import reads one CSV, JSON Lines or XLSX file of stores or observations
@@ -127,6 +131,9 @@ func (s *Service) Import(ctx context.Context, name string, r io.Reader, opts *Im
 			return nil, err
 		}
 		rep := imp.report
+		if stats.alertsErr != nil {
+			rep.AlertsError = alertsNotRecorded(stats.alertsErr)
+		}
 		if imp.kind == storesKind {
 			rep.New, rep.Updated, rep.Unchanged = stats.StoresNew, stats.StoresUpdated, stats.StoresUnchanged
 		} else {

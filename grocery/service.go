@@ -20,6 +20,7 @@ type Service struct {
 	keyring *keyring
 	meter   *meter // nil when read-only
 	access  accessStore
+	alerts  alertStore
 
 	stopFlush chan struct{}
 	flushDone chan error
@@ -60,7 +61,7 @@ func open(path string, opts *Options, so storage.Options, now func() time.Time) 
 		return nil, Errorf(EINVALID, "key prefix %q: want 1 to 16 lowercase letters or digits", opts.KeyPrefix)
 	}
 	s := &Service{db: db, now: now}
-	s.access = boltAccess{s}
+	s.access, s.alerts = boltAccess{s}, boltAlerts{s}
 	if err := s.start(opts, so.ReadOnly); err != nil {
 		db.Close()
 		return nil, err
@@ -71,7 +72,7 @@ func open(path string, opts *Options, so storage.Options, now func() time.Time) 
 			s.Close()
 			return nil, err
 		}
-		s.access = ra
+		s.access, s.alerts = ra, redisAlerts{ra}
 	}
 	return s, nil
 }

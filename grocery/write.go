@@ -32,7 +32,7 @@ func (s *Service) write(ctx context.Context, b *batch, appendOrder bool) (batchS
 		if appendOrder {
 			tx.AppendOrder()
 		}
-		w := &writer{tx: tx, stats: &st, stores: map[string]*storeState{}, touched: map[seriesKey]struct{}{}, retoken: map[GTIN]storage.Product{}, now: s.now()}
+		w := &writer{tx: tx, stats: &st, stores: map[string]*storeState{}, touched: map[seriesKey]struct{}{}, retoken: map[GTIN]storage.Product{}, now: s.now(), alertsLater: !s.alerts.local()}
 		steps := []func(context.Context, *batch) error{w.writeStores, w.writeProducts, w.writeLinks, w.writeObservations}
 		for _, step := range steps {
 			if err := step(ctx, b); err != nil {
@@ -44,7 +44,21 @@ func (s *Service) write(ctx context.Context, b *batch, appendOrder bool) (batchS
 	if err != nil {
 		return batchStats{}, err
 	}
+	s.afterCommit(ctx, &st)
 	return st, nil
+}
+
+// afterCommit evaluates, once a write committed, the alert rules kept in
+// Redis (the data file's own are evaluated inside the write), keeping a
+// failure in st: the data stays written either way.
+func (s *Service) afterCommit(ctx context.Context, st *batchStats) {
+	if st.alerts == nil {
+		return
+	}
+	if _, err := s.evaluateCommitted(ctx, st.alerts); err != nil {
+		st.alertsErr = err
+	}
+	st.alerts = nil
 }
 
 // writeImport writes an observations file's import in one transaction: the
@@ -58,7 +72,7 @@ func (s *Service) writeImport(ctx context.Context, b *batch, stores []string, or
 	var st batchStats
 	err := s.db.Update(func(tx *storage.Tx) error {
 		tx.Packed()
-		w := &writer{tx: tx, stats: &st, stores: map[string]*storeState{}, touched: map[seriesKey]struct{}{}, retoken: map[GTIN]storage.Product{}, now: s.now()}
+		w := &writer{tx: tx, stats: &st, stores: map[string]*storeState{}, touched: map[seriesKey]struct{}{}, retoken: map[GTIN]storage.Product{}, now: s.now(), alertsLater: !s.alerts.local()}
 		if err := w.writeProducts(ctx, b); err != nil {
 			return err
 		}
@@ -87,6 +101,7 @@ func (s *Service) writeImport(ctx context.Context, b *batch, stores []string, or
 	if err != nil {
 		return batchStats{}, err
 	}
+	s.afterCommit(ctx, &st)
 	return st, nil
 }
 
@@ -109,8 +124,11 @@ type writer struct {
 	latest    []latestPut              // store-latest candidates, written in key order
 	maxDate   Date
 	alerts    alertPass // the series written, for the alert rules watching them
-	analytics analyticsState
-	now       time.Time // the clock, read once per transaction
+	// alertsLater: the rules are in Redis; evaluate them after the commit
+	// (pendingAlerts), not in the transaction.
+	alertsLater bool
+	analytics   analyticsState
+	now         time.Time // the clock, read once per transaction
 }
 
 // latestPut is a store's newest observation of a SKU in this batch.

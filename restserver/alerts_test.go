@@ -12,15 +12,17 @@ import (
 	"time"
 
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/redistest"
 	"github.com/grocerydata/grocery/restserver"
 )
 
 // alertServer is a server on a data file of its own, since its imports
 // change prices: two Ontario Loblaws stores; SKU L7 at 3.00 on 2026-11-18.
-func alertServer(t *testing.T) (*grocery.Service, string) {
+// Keys, rules and events are in the Redis at redisURL when it is not "".
+func alertServer(t *testing.T, redisURL string) (*grocery.Service, string) {
 	t.Helper()
 	now := func() time.Time { return time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC) }
-	s, err := grocery.Open(filepath.Join(t.TempDir(), "alerts.db"), &grocery.Options{Now: now})
+	s, err := grocery.Open(filepath.Join(t.TempDir(), "alerts.db"), &grocery.Options{Now: now, RedisURL: redisURL})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,9 +54,20 @@ func call(t *testing.T, key, method, url, contentType, body string) *reply {
 }
 
 // TestAlerts: a rule created over REST fires on an import exactly once;
-// no account reads, lists or deletes another's rules or events.
+// no account reads, lists or deletes another's rules or events. It runs
+// with rules in the data file and in Redis; with Redis gone, alert calls
+// are a 503.
 func TestAlerts(t *testing.T) {
-	s, base := alertServer(t)
+	t.Run("bbolt", func(t *testing.T) { testAlerts(t, nil) })
+	t.Run("redis", func(t *testing.T) { testAlerts(t, redistest.Start(t)) })
+}
+
+func testAlerts(t *testing.T, rs *redistest.Server) {
+	url := ""
+	if rs != nil {
+		url = rs.URL()
+	}
+	s, base := alertServer(t, url)
 	ctx := context.Background()
 	keyA, err := s.CreateKey(ctx, grocery.KeyInput{Account: "a", Plan: "integration"})
 	if err != nil {
@@ -140,6 +153,28 @@ func TestAlerts(t *testing.T) {
 		t.Fatalf("delete: got %d\n%s", r.status, r.body)
 	}
 	wantProblem(t, call(t, keyA.Key, "GET", base+"/b2b/alerts/"+created.ID, "", ""), http.StatusNotFound, grocery.ENOTFOUND, "")
+	if got := decode[events](t, call(t, keyA.Key, "GET", base+"/b2b/alerts/events?rule_id="+created.ID, "", "")); got.Total != 1 {
+		t.Errorf("the deleted rule's events: got %d, want 1 (they stay)", got.Total)
+	}
+
+	if rs == nil {
+		return
+	}
+	rs.Stop()
+	for _, c := range []struct{ method, path, body string }{
+		{"POST", "/b2b/alerts", rule}, {"GET", "/b2b/alerts", ""}, {"GET", "/b2b/alerts/" + created.ID, ""},
+		{"DELETE", "/b2b/alerts/" + created.ID, ""}, {"GET", "/b2b/alerts/events", ""},
+	} {
+		ct := ""
+		if c.body != "" {
+			ct = "application/json"
+		}
+		wantProblem(t, call(t, keyA.Key, c.method, base+c.path, ct, c.body), http.StatusServiceUnavailable, grocery.EUNAVAILABLE, "")
+	}
+	rs.Restart()
+	if got := decode[grocery.AlertRules](t, call(t, keyA.Key, "GET", base+"/b2b/alerts", "", "")); got.Total != 0 {
+		t.Errorf("rules after Redis came back: got %d, want 0 (the POST during the outage stored nothing)", got.Total)
+	}
 }
 
 // TestAlertPages: the alert lists take the same limit and offset bounds as

@@ -46,11 +46,17 @@ Every import evaluates the rules watching what it writes, in its own
 transaction, and records at most one event per rule and observation day: a
 re-import records nothing new. An account holds at most 1,000 rules.
 
+With --redis (or GROCERY_REDIS_URL) the rules and events are in Redis,
+shared by every server pointed at it; an import evaluates them after it
+commits, and when Redis does not answer then, it says so and 'alerts
+evaluate' records the missing events later.
+
 While a server holds the data file, these commands reach it through its
 admin socket.`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: runE(func(cmd *cobra.Command, args []string) error { return cmd.Help() }),
 	}
+	cmd.PersistentFlags().StringVar(&a.redisURL, "redis", "", redisAlertsHelp)
 	cmd.AddCommand(a.alertsCreateCmd(), a.alertsListCmd(), a.alertsDeleteCmd(), a.alertsEventsCmd(), a.alertsEvaluateCmd())
 	return cmd
 }

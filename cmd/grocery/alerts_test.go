@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/redistest"
 )
 
 const (
@@ -19,56 +20,61 @@ const (
 		"2026-11-19,nf-1,no-frills,N1,3.99\n"
 )
 
-// TestAlertsCommands runs the alerts commands on a data file, and on the
+// TestAlertsCommands runs the alerts commands on a data file, on the
 // same file held by a server (through its admin socket: the file is
-// locked, so a command that opened it would fail).
+// locked, so a command that opened it would fail), and with keys, rules
+// and events in Redis (GROCERY_REDIS_URL).
 func TestAlertsCommands(t *testing.T) {
 	for _, tc := range []struct {
-		name   string
-		socket bool
-	}{{"File", false}, {"Socket", true}} {
+		name          string
+		socket, redis bool
+	}{{"File", false, false}, {"Socket", true, false}, {"Redis", false, true}} {
 		t.Run(tc.name, func(t *testing.T) {
+			e := env{}
+			if tc.redis {
+				e["GROCERY_REDIS_URL"] = redistest.Start(t).URL()
+			}
 			db := keyDB(t)
 			dir := t.TempDir()
 			stores := writeFile(t, dir, "stores.csv", cliAlertStores)
 			day1 := writeFile(t, dir, "day1.csv", cliAlertDay1)
 			day2 := writeFile(t, dir, "day2.csv", cliAlertDay2)
-			ok(t, cli(t, nil, "import", "--db", db, stores, day1))
-			createKey(t, nil, db, "--account", "acme", "--plan", "integration")
-			createKey(t, nil, db, "--account", "beta", "--plan", "integration")
+			ok(t, cli(t, e, "import", "--db", db, stores, day1))
+			createKey(t, e, db, "--account", "acme", "--plan", "integration")
+			createKey(t, e, db, "--account", "beta", "--plan", "integration")
 			if tc.socket {
 				serveAdmin(t, db)
 			}
 
-			r := cli(t, nil, "alerts", "create", "--db", db, "--account", "acme", "--name", "milk under 4",
+			r := cli(t, e, "alerts", "create", "--db", db, "--account", "acme", "--name", "milk under 4",
 				"--upc", "068000000154", "--province", "ontario", "--condition", "price_below", "--threshold", "4", "--json")
 			ok(t, r)
 			var rule grocery.AlertRule
 			if err := json.Unmarshal([]byte(r.stdout), &rule); err != nil || rule.ID != "alr_1" || rule.Province != "ON" || *rule.Threshold != 4 {
 				t.Fatalf("create: got %q (%v), want rule alr_1 in ON at 4", r.stdout, err)
 			}
-			r = cli(t, nil, "alerts", "list", "--db", db, "--account", "acme")
+			r = cli(t, e, "alerts", "list", "--db", db, "--account", "acme")
 			ok(t, r)
 			if want := "alr_1  milk under 4  upc 068000000154  ON        price_below $4.00\n"; !strings.HasSuffix(r.stdout, want) {
 				t.Errorf("list: got %q, want a line %q", r.stdout, want)
 			}
 
 			// beta sees none of acme's rules and cannot delete them.
-			r = cli(t, nil, "alerts", "list", "--db", db, "--account", "beta")
+			r = cli(t, e, "alerts", "list", "--db", db, "--account", "beta")
 			ok(t, r)
 			if !strings.HasPrefix(r.stdout, "Account beta has no alert rules") {
 				t.Errorf("beta list: got %q, want no rules", r.stdout)
 			}
-			r = cli(t, nil, "alerts", "delete", "--db", db, "--account", "beta", "alr_1")
+			r = cli(t, e, "alerts", "delete", "--db", db, "--account", "beta", "alr_1")
 			if r.code != exitFailed || r.stderr != "grocery: no alert rule alr_1\n" {
 				t.Errorf("beta delete: got exit %d, stderr %q; want 1 and no alert rule alr_1", r.code, r.stderr)
 			}
 
 			// The import fires the rule once; importing again records nothing.
 			for range 2 {
-				ok(t, cli(t, nil, "import", "--db", db, day2))
+				ok(t, cli(t, e, "import", "--db", db, day2))
 			}
-			r = cli(t, nil, "alerts", "events", "--db", db, "--account", "acme", "--json")
+			r = cli(t, e, "alerts", "events", "--db", db, "--account", "acme", "--json")
 			ok(t, r)
 			var events grocery.AlertEventList
 			if err := json.Unmarshal([]byte(r.stdout), &events); err != nil {
@@ -77,31 +83,31 @@ func TestAlertsCommands(t *testing.T) {
 			if events.Total != 1 || events.Results[0].Price != 399 || *events.Results[0].PreviousPrice != 450 || events.Results[0].RuleID != "alr_1" {
 				t.Fatalf("events: got %s, want one event of alr_1 at 3.99 after 4.50", r.stdout)
 			}
-			r = cli(t, nil, "alerts", "events", "--db", db, "--account", "beta")
+			r = cli(t, e, "alerts", "events", "--db", db, "--account", "beta")
 			ok(t, r)
 			if !strings.HasPrefix(r.stdout, "No alert events match") {
 				t.Errorf("beta events: got %q, want none", r.stdout)
 			}
-			r = cli(t, nil, "alerts", "evaluate", "--db", db)
+			r = cli(t, e, "alerts", "evaluate", "--db", db)
 			ok(t, r)
 			if want := "Evaluated 1 rule on 1 series, days 2026-11-06 to 2026-11-19: 0 new events recorded.\n"; r.stdout != want {
 				t.Errorf("evaluate: got %q, want %q", r.stdout, want)
 			}
 
-			r = cli(t, nil, "alerts", "create", "--db", db, "--account", "acme", "--name", "x", "--upc", "068000000154",
+			r = cli(t, e, "alerts", "create", "--db", db, "--account", "acme", "--name", "x", "--upc", "068000000154",
 				"--province", "ON", "--condition", "promo_start", "--threshold", "3")
 			if r.code != exitInvalid || !strings.Contains(r.stderr, "threshold is not taken by promo_start") {
 				t.Errorf("create with a threshold for promo_start: got exit %d, stderr %q; want 3", r.code, r.stderr)
 			}
-			r = cli(t, nil, "alerts", "list", "--db", db, "--account", "ghost")
+			r = cli(t, e, "alerts", "list", "--db", db, "--account", "ghost")
 			if r.code != exitFailed || !strings.Contains(r.stderr, `account "ghost" does not exist`) {
 				t.Errorf("unknown account: got exit %d, stderr %q", r.code, r.stderr)
 			}
-			r = cli(t, nil, "alerts", "delete", "--db", db, "--account", "acme", "alr_1")
+			r = cli(t, e, "alerts", "delete", "--db", db, "--account", "acme", "alr_1")
 			if r.code != 0 || r.stderr != "Deleted alert rule alr_1 of account acme.\n" {
 				t.Errorf("delete: got exit %d, stderr %q", r.code, r.stderr)
 			}
-			r = cli(t, nil, "alerts", "list", "--db", db, "--account", "acme", "--json")
+			r = cli(t, e, "alerts", "list", "--db", db, "--account", "acme", "--json")
 			ok(t, r)
 			if !strings.Contains(r.stdout, `"total": 0`) {
 				t.Errorf("after delete: got %q, want no rules", r.stdout)

@@ -49,6 +49,7 @@ Importing the same rows again changes nothing.`,
 		}),
 	}
 	cmd.Flags().BoolVar(&skipInvalid, "skip-invalid", false, "skip bad rows (and report them) instead of stopping")
+	cmd.Flags().StringVar(&a.redisURL, "redis", "", redisAlertsHelp)
 	return cmd
 }
 
@@ -71,7 +72,7 @@ func (a *app) runImport(cmd *cobra.Command, files []string, skipInvalid bool) er
 	for i, name := range files {
 		rep, err := importFile(cmd, imp, name, skipInvalid, isTerminal(stderr))
 		if i == 0 && errors.Is(err, admin.ErrNoAdmin) {
-			svc, openErr := grocery.Open(a.dbPath(cmd), nil)
+			svc, openErr := a.openForImport(cmd)
 			if openErr != nil {
 				return openErr
 			}
@@ -92,6 +93,9 @@ func (a *app) runImport(cmd *cobra.Command, files []string, skipInvalid bool) er
 		}
 		for _, p := range rep.Problems {
 			fmt.Fprintln(stderr, p)
+		}
+		if rep.AlertsError != "" {
+			fmt.Fprintf(stderr, "%s: %s\n", name, rep.AlertsError)
 		}
 		listed := 0
 		for _, p := range rep.Problems {
@@ -114,6 +118,25 @@ func (a *app) runImport(cmd *cobra.Command, files []string, skipInvalid bool) er
 // or an *admin.Client of the server that holds it.
 type fileImporter interface {
 	Import(ctx context.Context, name string, r io.Reader, opts *grocery.ImportOptions) (*grocery.ImportReport, error)
+}
+
+// openForImport opens the data file for an import: with the Redis of
+// --redis or GROCERY_REDIS_URL, whose alert rules the import evaluates.
+// When that Redis does not answer, the data is imported all the same,
+// with a warning that the rules in Redis were not evaluated.
+func (a *app) openForImport(cmd *cobra.Command) (*grocery.Service, error) {
+	opts, err := a.keyOptions(cmd)
+	if err != nil {
+		return nil, err
+	}
+	opts.LockTimeout = 0
+	svc, err := grocery.Open(a.dbPath(cmd), opts)
+	if grocery.ErrorCode(err) == grocery.EUNAVAILABLE {
+		fmt.Fprintf(cmd.ErrOrStderr(), "grocery: %s\ngrocery: importing without it: the alert rules in Redis are not evaluated; run 'grocery alerts evaluate' once it answers\n", grocery.ErrorMessage(err))
+		opts.RedisURL = ""
+		svc, err = grocery.Open(a.dbPath(cmd), opts)
+	}
+	return svc, err
 }
 
 func importFile(cmd *cobra.Command, imp fileImporter, name string, skipInvalid, bar bool) (*grocery.ImportReport, error) {

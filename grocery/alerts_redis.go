@@ -1,0 +1,366 @@
+package grocery
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strconv"
+
+	"github.com/grocerydata/grocery/storage"
+	"github.com/redis/go-redis/v9"
+)
+
+// redisAlerts keeps alert rules and events in the Redis of redisAccess,
+// shared by every server pointed at it: a rule created through one server
+// is listed, evaluated and deleted through any other, and the node that
+// imports records the events there after its import commits.
+//
+// Layout, under the prefix "grocery:" (beside redisAccess's keys):
+//
+//	alerts:seq:rule                       INCR: the last rule id given, unique across servers
+//	alerts:seq:event                      INCR: the last event id given; ids grow as events are recorded
+//	alerts:accounts                       set of the accounts that hold at least one rule
+//	alerts:rules:<account>                hash: rule id -> rule (JSON); HLEN is the count the limit checks
+//	alerts:watch:<prov>:g:<gtin14>        hash: rule id -> rule (JSON), the rules on a barcode in a province
+//	alerts:watch:<prov>:s:<banner>:<sku>  hash: rule id -> rule (JSON), the rules on a banner SKU in a province
+//	alerts:fired:<account>:<rule id>      hash: observation day (days since 1970) -> event id: one event per rule and day
+//	alerts:events:<account>               sorted set of event ids, scored by id: newest first with ZREVRANGE
+//	alerts:event:<account>                hash: event id -> event (JSON)
+//
+// A rule is written once and never changed, so its copy in the watch
+// hash never goes stale. Events are kept without a cap, as in the data
+// file; deleting a rule keeps its events and drops its fired hash.
+//
+// What is atomic: creating a rule (count, id, rule and watch entry: one
+// script, so servers creating at once never exceed MaxAlertRules),
+// deleting one (rule, watch entry, fired hash: one script), and recording
+// each event (the rule still exists, no event for its day yet, then the
+// id, the fired mark and the event: inside one script of up to
+// recordChunk events). What is not: an evaluation as a whole. It reads
+// the data file's committed data and the rules, then records its events
+// in chunks: if Redis goes away midway, the chunks recorded stay and the
+// rest are recorded by the next evaluation of those days (another import
+// of the series, or EvaluateAlerts), the fired hashes keeping it from
+// recording any twice.
+type redisAlerts struct{ ra *redisAccess }
+
+// recordChunk is the number of events one recordScript call records; the
+// number of series one pipeline of watch lookups reads.
+const (
+	recordChunk = 256
+	watchChunk  = 512
+	eventsChunk = 500
+)
+
+func (redisAlerts) local() bool { return false }
+
+func (a redisAlerts) key(parts ...string) string {
+	k := a.ra.prefix + "alerts"
+	for _, p := range parts {
+		k += ":" + p
+	}
+	return k
+}
+
+// watchKey names the hash of the rules watching what r watches.
+func (a redisAlerts) watchKey(province, gtin, banner, sku string) string {
+	if gtin != "" {
+		return a.key("watch", province, "g", gtin)
+	}
+	return a.key("watch", province, "s", banner, sku) // a banner is a slug: no ':' in it
+}
+
+// createRuleScript stores a rule unless its account holds ARGV[2] rules.
+//
+//	KEYS  alerts:rules:<account>, the rule's watch hash, alerts:accounts, alerts:seq:rule
+//	ARGV  account, the most rules an account may hold, the rule (JSON)
+//
+// It returns {'ok', id} or {'limit', count}.
+var createRuleScript = redis.NewScript(`
+local n = redis.call('HLEN', KEYS[1])
+if n >= tonumber(ARGV[2]) then return {'limit', n} end
+local id = redis.call('INCR', KEYS[4])
+redis.call('HSET', KEYS[1], id, ARGV[3])
+redis.call('HSET', KEYS[2], id, ARGV[3])
+redis.call('SADD', KEYS[3], ARGV[1])
+return {'ok', id}
+`)
+
+// deleteRuleScript deletes a rule, its watch entry and its fired hash.
+//
+//	KEYS  alerts:rules:<account>, the rule's watch hash, alerts:fired:<account>:<id>, alerts:accounts
+//	ARGV  account, id
+//
+// It returns 1 when the rule existed, else 0.
+var deleteRuleScript = redis.NewScript(`
+if redis.call('HDEL', KEYS[1], ARGV[2]) == 0 then return 0 end
+redis.call('HDEL', KEYS[2], ARGV[2])
+redis.call('DEL', KEYS[3])
+if redis.call('HLEN', KEYS[1]) == 0 then redis.call('SREM', KEYS[4], ARGV[1]) end
+return 1
+`)
+
+// recordScript records events, each unless its rule was deleted or fired
+// on its day already.
+//
+//	ARGV  prefix ("grocery:alerts:"), then account, rule id, day, event (JSON) per event
+//
+// It returns the number recorded.
+var recordScript = redis.NewScript(`
+local p = ARGV[1]
+local n = 0
+for i = 2, #ARGV, 4 do
+  local acct, rule, day = ARGV[i], ARGV[i+1], ARGV[i+2]
+  if redis.call('HEXISTS', p .. 'rules:' .. acct, rule) == 1 then
+    local fired = p .. 'fired:' .. acct .. ':' .. rule
+    if redis.call('HSETNX', fired, day, 0) == 1 then
+      local id = redis.call('INCR', p .. 'seq:event')
+      redis.call('HSET', fired, day, id)
+      redis.call('HSET', p .. 'event:' .. acct, id, ARGV[i+3])
+      redis.call('ZADD', p .. 'events:' .. acct, id, id)
+      n = n + 1
+    end
+  end
+end
+return n
+`)
+
+// eventsScript returns a page of an account's events, newest first: id,
+// event (JSON), id, event, ...
+//
+//	KEYS  alerts:events:<account>, alerts:event:<account>
+//	ARGV  first, last (ZREVRANGE ranks)
+var eventsScript = redis.NewScript(`
+local ids = redis.call('ZREVRANGE', KEYS[1], ARGV[1], ARGV[2])
+if #ids == 0 then return {} end
+local bodies = redis.call('HMGET', KEYS[2], unpack(ids))
+local out = {}
+for i, id in ipairs(ids) do
+  out[2*i-1] = id
+  out[2*i] = bodies[i] or ''
+end
+return out
+`)
+
+func (a redisAlerts) createRule(ctx context.Context, r *storage.AlertRule) error {
+	body, err := json.Marshal(r) // ID 0: the hash field holds it
+	if err != nil {
+		return err
+	}
+	keys := []string{a.key("rules", r.Account), a.watchKey(r.Province, r.GTIN, r.Banner, r.SKU), a.key("accounts"), a.key("seq", "rule")}
+	res, err := createRuleScript.Run(ctx, a.ra.rdb, keys, r.Account, MaxAlertRules, body).Slice()
+	if err != nil {
+		return a.ra.fail(err)
+	}
+	n, _ := res[1].(int64)
+	if res[0] == "limit" {
+		return ruleLimit(r.Account, int(n))
+	}
+	r.ID = uint64(n)
+	return nil
+}
+
+// decodeRule decodes a rule's JSON, its id from its hash field.
+func decodeRule(field, body string, r *storage.AlertRule) error {
+	id, err := strconv.ParseUint(field, 10, 64)
+	if err != nil {
+		return Errorf(EINTERNAL, "redis: alert rule id %q: %v", field, err)
+	}
+	*r = storage.AlertRule{}
+	if err := json.Unmarshal([]byte(body), r); err != nil {
+		return Errorf(EINTERNAL, "redis: alert rule %d: %v", id, err)
+	}
+	r.ID = id
+	return nil
+}
+
+func (a redisAlerts) rule(ctx context.Context, account string, id uint64, r *storage.AlertRule) (bool, error) {
+	field := strconv.FormatUint(id, 10)
+	body, err := a.ra.rdb.HGet(ctx, a.key("rules", account), field).Result()
+	if errors.Is(err, redis.Nil) {
+		return false, nil
+	}
+	if err != nil {
+		return false, a.ra.fail(err)
+	}
+	return true, decodeRule(field, body, r)
+}
+
+func (a redisAlerts) rules(ctx context.Context, account string, fn func(r *storage.AlertRule) error) error {
+	accounts := []string{account}
+	if account == "" {
+		var err error
+		if accounts, err = a.ra.rdb.SMembers(ctx, a.key("accounts")).Result(); err != nil {
+			return a.ra.fail(err)
+		}
+		slices.Sort(accounts)
+	}
+	cmds := make([]*redis.MapStringStringCmd, len(accounts))
+	_, err := a.ra.rdb.Pipelined(ctx, func(pl redis.Pipeliner) error {
+		for i, acct := range accounts {
+			cmds[i] = pl.HGetAll(ctx, a.key("rules", acct))
+		}
+		return nil
+	})
+	if err != nil {
+		return a.ra.fail(err)
+	}
+	for _, c := range cmds {
+		rules := make([]storage.AlertRule, 0, len(c.Val()))
+		for field, body := range c.Val() {
+			var r storage.AlertRule
+			if err := decodeRule(field, body, &r); err != nil {
+				return err
+			}
+			rules = append(rules, r)
+		}
+		slices.SortFunc(rules, func(x, y storage.AlertRule) int { return cmp.Compare(x.ID, y.ID) })
+		for i := range rules {
+			if err := fn(&rules[i]); err != nil {
+				if errors.Is(err, storage.ErrStop) {
+					return nil
+				}
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (a redisAlerts) deleteRule(ctx context.Context, account string, id uint64) (bool, error) {
+	// A rule never changes: what it watches, read first, is still what
+	// it watches when the script deletes it.
+	var r storage.AlertRule
+	found, err := a.rule(ctx, account, id, &r)
+	if err != nil || !found {
+		return false, err
+	}
+	field := strconv.FormatUint(id, 10)
+	keys := []string{a.key("rules", account), a.watchKey(r.Province, r.GTIN, r.Banner, r.SKU), a.key("fired", account, field), a.key("accounts")}
+	n, err := deleteRuleScript.Run(ctx, a.ra.rdb, keys, account, field).Int64()
+	if err != nil {
+		return false, a.ra.fail(err)
+	}
+	return n == 1, nil
+}
+
+func (a redisAlerts) events(ctx context.Context, account string, fn func(e *storage.AlertEvent) error) error {
+	keys := []string{a.key("events", account), a.key("event", account)}
+	var e storage.AlertEvent
+	for first := 0; ; first += eventsChunk {
+		res, err := eventsScript.Run(ctx, a.ra.rdb, keys, first, first+eventsChunk-1).StringSlice()
+		if err != nil {
+			return a.ra.fail(err)
+		}
+		for i := 0; i+1 < len(res); i += 2 {
+			id, err := strconv.ParseUint(res[i], 10, 64)
+			if err != nil || res[i+1] == "" {
+				return Errorf(EINTERNAL, "redis: alert event %q of %s is missing or malformed", res[i], account)
+			}
+			e = storage.AlertEvent{}
+			if err := json.Unmarshal([]byte(res[i+1]), &e); err != nil {
+				return Errorf(EINTERNAL, "redis: alert event %d: %v", id, err)
+			}
+			e.Account, e.ID = account, id
+			if err := fn(&e); err != nil {
+				if errors.Is(err, storage.ErrStop) {
+					return nil
+				}
+				return err
+			}
+		}
+		if len(res) < 2*eventsChunk {
+			return nil
+		}
+	}
+}
+
+func (a redisAlerts) hasRules(ctx context.Context, _ *storage.Tx) (bool, error) {
+	n, err := a.ra.rdb.Exists(ctx, a.key("accounts")).Result()
+	if err != nil {
+		return false, a.ra.fail(err)
+	}
+	return n == 1, nil
+}
+
+func (a redisAlerts) watching(ctx context.Context, _ *storage.Tx, qs []watchQuery) ([][]*storage.AlertRule, error) {
+	out := make([][]*storage.AlertRule, len(qs))
+	cache := map[uint64]*storage.AlertRule{} // rule ids are unique in Redis
+	type lookup struct {
+		q   int
+		cmd *redis.MapStringStringCmd
+	}
+	var ids []uint64
+	for lo := 0; lo < len(qs); lo += watchChunk {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		hi := min(lo+watchChunk, len(qs))
+		var cmds []lookup
+		_, err := a.ra.rdb.Pipelined(ctx, func(pl redis.Pipeliner) error {
+			for i := lo; i < hi; i++ {
+				q := qs[i]
+				if q.gtin != "" {
+					cmds = append(cmds, lookup{i, pl.HGetAll(ctx, a.watchKey(q.province, q.gtin, "", ""))})
+				}
+				cmds = append(cmds, lookup{i, pl.HGetAll(ctx, a.watchKey(q.province, "", q.banner, q.sku))})
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, a.ra.fail(err)
+		}
+		for _, l := range cmds {
+			m := l.cmd.Val()
+			if len(m) == 0 {
+				continue
+			}
+			ids = ids[:0]
+			for field, body := range m {
+				id, err := strconv.ParseUint(field, 10, 64)
+				if err != nil {
+					return nil, Errorf(EINTERNAL, "redis: alert rule id %q", field)
+				}
+				if _, ok := cache[id]; !ok {
+					r := new(storage.AlertRule)
+					if err := decodeRule(field, body, r); err != nil {
+						return nil, err
+					}
+					cache[id] = r
+				}
+				ids = append(ids, id)
+			}
+			slices.Sort(ids)
+			for _, id := range ids {
+				out[l.q] = append(out[l.q], cache[id])
+			}
+		}
+	}
+	return out, nil
+}
+
+func (a redisAlerts) record(ctx context.Context, _ *storage.Tx, events []storage.AlertEvent, message func(i int) string) (int, error) {
+	n := 0
+	args := make([]any, 0, 1+4*min(len(events), recordChunk))
+	for lo := 0; lo < len(events); lo += recordChunk {
+		hi := min(lo+recordChunk, len(events))
+		args = append(args[:0], a.key()+":")
+		for i := lo; i < hi; i++ {
+			e := events[i]
+			e.Message = message(i)
+			body, err := json.Marshal(&e) // ID 0: the hash field holds it
+			if err != nil {
+				return n, err
+			}
+			args = append(args, e.Account, e.RuleID, e.Day, body)
+		}
+		got, err := recordScript.Run(ctx, a.ra.rdb, nil, args...).Int64()
+		if err != nil {
+			return n, a.ra.fail(err)
+		}
+		n += int(got)
+	}
+	return n, nil
+}

@@ -1,0 +1,172 @@
+package grocery_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/redistest"
+)
+
+// Two servers on one Redis, creating rules for one account at once, never
+// exceed MaxAlertRules between them, and never give one id twice.
+func TestRedisAlerts_LimitAcrossServices(t *testing.T) {
+	rs := redistest.Start(t)
+	a, b := newAlertFixture(t, rs.URL()), newAlertFixture(t, rs.URL())
+	in := grocery.AlertInput{Name: "n", Banner: "loblaws", SKU: "L1", Province: "ON", Condition: "promo_start"}
+	const workers, each = 8, 140 // 1,120 attempts
+	var mu sync.Mutex
+	ids := map[string]bool{}
+	conflicts := 0
+	var wg sync.WaitGroup
+	for i := range workers {
+		f := a
+		if i%2 == 1 {
+			f = b
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range each {
+				r, err := f.svc.CreateAlert(f.acme, in)
+				mu.Lock()
+				switch {
+				case err == nil && ids[r.ID]:
+					t.Errorf("id %s given twice", r.ID)
+				case err == nil:
+					ids[r.ID] = true
+				case grocery.ErrorCode(err) == grocery.ECONFLICT:
+					conflicts++
+				default:
+					t.Errorf("CreateAlert: %v", err)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if len(ids) != grocery.MaxAlertRules || conflicts != workers*each-grocery.MaxAlertRules {
+		t.Errorf("got %d rules and %d conflicts, want %d and %d", len(ids), conflicts, grocery.MaxAlertRules, workers*each-grocery.MaxAlertRules)
+	}
+	for _, f := range []*alertFixture{a, b} {
+		if l, err := f.svc.ListAlerts(f.acme, grocery.ListAlertsInput{}); err != nil || l.Total != grocery.MaxAlertRules {
+			t.Errorf("ListAlerts: got %+v, %v, want %d", l.Total, err, grocery.MaxAlertRules)
+		}
+	}
+}
+
+// A rule created through one server fires on imports on two servers (each
+// on its own copy of the data) and through reruns of EvaluateAlerts on
+// either: one event per rule and day all the same. A rule deleted through
+// one server is gone on the other; its events stay.
+func TestRedisAlerts_DedupAcrossServices(t *testing.T) {
+	rs := redistest.Start(t)
+	a, b := newAlertFixture(t, rs.URL()), newAlertFixture(t, rs.URL())
+	drop := a.create(t, a.acme, grocery.AlertInput{Name: "L1 drop", Banner: "loblaws", SKU: "L1", Province: "ON",
+		Condition: "price_drop_pct", Threshold: num(10)})
+	below := b.create(t, b.acme, grocery.AlertInput{Name: "milk under 4", UPC: upcMilk, Province: "ON",
+		Condition: "price_below", Threshold: num(4)})
+	promo := a.create(t, a.acme, grocery.AlertInput{Name: "milk promo at loblaws", UPC: upcMilk, Banner: "loblaws",
+		Province: "ON", Condition: "promo_start"})
+	names := map[string]string{drop.ID: "drop", below.ID: "below", promo.ID: "promo"}
+	if drop.ID == below.ID || below.ID == promo.ID {
+		t.Fatalf("rule ids %s %s %s: want distinct ids across servers", drop.ID, below.ID, promo.ID)
+	}
+
+	day2 := time.Date(2026, 11, 21, 18, 0, 0, 0, time.UTC)
+	var wg sync.WaitGroup
+	for _, f := range []*alertFixture{a, b} {
+		f.setClock(day2)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rep, err := f.svc.Import(context.Background(), "day2.csv", strings.NewReader(alertDay2), nil)
+			if err != nil || rep.AlertsError != "" {
+				t.Errorf("Import: %+v, %v", rep, err)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, f := range []*alertFixture{a, b, a} {
+		if ev, err := f.svc.EvaluateAlerts(context.Background()); err != nil || ev.Rules != 3 || ev.Events != 0 {
+			t.Errorf("EvaluateAlerts after both imports: got %+v, %v, want 3 rules, 0 new events", ev, err)
+		}
+	}
+	want := []eventKey{
+		{"promo", "loblaws", "2026-11-21", 450, cents(500)},
+		{"below", "no-frills", "2026-11-21", 399, cents(450)},
+		{"drop", "loblaws", "2026-11-21", 450, cents(500)},
+	}
+	for _, f := range []*alertFixture{a, b} {
+		got := f.events(t, f.acme, grocery.AlertEventsInput{})
+		if diff := cmp.Diff(want, keysOf(got, names)); diff != "" || got.Total != 3 {
+			t.Errorf("events (total %d, want 3) (-want +got):\n%s", got.Total, diff)
+		}
+	}
+
+	if err := b.svc.DeleteAlert(b.acme, drop.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.svc.Alert(a.acme, drop.ID); grocery.ErrorCode(err) != grocery.ENOTFOUND {
+		t.Errorf("Alert(deleted through the other server): got %v, want not_found", err)
+	}
+	if got := a.events(t, a.acme, grocery.AlertEventsInput{RuleID: drop.ID}); got.Total != 1 {
+		t.Errorf("deleted rule's events: got %d, want 1", got.Total)
+	}
+	if err := a.svc.DeleteAlert(a.acme, drop.ID); grocery.ErrorCode(err) != grocery.ENOTFOUND {
+		t.Errorf("second delete: got %v, want not_found", err)
+	}
+}
+
+// With Redis gone every alert call is EUNAVAILABLE and stores nothing; an
+// import still commits its data and says the events were not recorded;
+// once Redis is back, EvaluateAlerts records exactly the missing ones.
+func TestRedisAlerts_Unavailable(t *testing.T) {
+	rs := redistest.Start(t)
+	f := newAlertFixture(t, rs.URL())
+	r := f.create(t, f.acme, grocery.AlertInput{Name: "milk under 4", UPC: upcMilk, Province: "ON", Condition: "price_below", Threshold: num(4)})
+	rs.Stop()
+
+	in := grocery.AlertInput{Name: "n", Banner: "loblaws", SKU: "L1", Province: "ON", Condition: "promo_start"}
+	for name, call := range map[string]func() error{
+		"CreateAlert":          func() error { _, err := f.svc.CreateAlert(f.acme, in); return err },
+		"ListAlerts":           func() error { _, err := f.svc.ListAlerts(f.acme, grocery.ListAlertsInput{}); return err },
+		"Alert":                func() error { _, err := f.svc.Alert(f.acme, r.ID); return err },
+		"DeleteAlert":          func() error { return f.svc.DeleteAlert(f.acme, r.ID) },
+		"AlertEvents":          func() error { _, err := f.svc.AlertEvents(f.acme, grocery.AlertEventsInput{}); return err },
+		"EvaluateAlerts":       func() error { _, err := f.svc.EvaluateAlerts(context.Background()); return err },
+		"EvaluateAlerts(acme)": func() error { _, err := f.svc.EvaluateAlerts(f.acme); return err },
+	} {
+		if err := call(); grocery.ErrorCode(err) != grocery.EUNAVAILABLE || !strings.Contains(grocery.ErrorMessage(err), "Redis") {
+			t.Errorf("%s with Redis down: got %v, want unavailable naming Redis", name, err)
+		}
+	}
+
+	f.setClock(time.Date(2026, 11, 21, 18, 0, 0, 0, time.UTC))
+	rep := f.importCSV(t, "day2.csv", alertDay2)
+	if rep.New != 4 || !strings.Contains(rep.AlertsError, "Redis") || !strings.Contains(rep.AlertsError, "grocery alerts evaluate") {
+		t.Errorf("import with Redis down: got %d new, alerts error %q; want 4 new and an error naming Redis and 'grocery alerts evaluate'", rep.New, rep.AlertsError)
+	}
+
+	rs.Restart()
+	if l, err := f.svc.ListAlerts(f.acme, grocery.ListAlertsInput{}); err != nil || l.Total != 1 || l.Results[0].ID != r.ID {
+		t.Fatalf("rules after Redis came back: got %+v, %v, want only %s (nothing stored during the outage)", l, err, r.ID)
+	}
+	if got := f.events(t, f.acme, grocery.AlertEventsInput{}); got.Total != 0 {
+		t.Fatalf("events before evaluating: got %d, want 0", got.Total)
+	}
+	for i, want := range []int{1, 0} {
+		ev, err := f.svc.EvaluateAlerts(context.Background())
+		if err != nil || ev.Events != want {
+			t.Errorf("EvaluateAlerts #%d: got %+v, %v, want %d new events", i+1, ev, err, want)
+		}
+	}
+	got := f.events(t, f.acme, grocery.AlertEventsInput{})
+	if diff := cmp.Diff([]eventKey{{"r", "no-frills", "2026-11-21", 399, cents(450)}}, keysOf(got, map[string]string{r.ID: "r"})); diff != "" {
+		t.Errorf("recovered events (-want +got):\n%s", diff)
+	}
+}
