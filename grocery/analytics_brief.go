@@ -620,9 +620,9 @@ func (b *Brief) summary() string {
 		d := b.MoversDown[0]
 		fmt.Fprintf(&w, "The biggest drop was %s %s at %s ($%s to $%s, %+.1f%%). ", d.Brand, d.Name, d.BannerName, d.Before, d.Now, d.ChangePct)
 	}
-	if len(b.Promotions) > 0 {
+	if len(b.Promotions) > 0 && b.Promotions[0].OnPromotion > 0 {
 		p := b.Promotions[0]
-		fmt.Fprintf(&w, "%s promoted the most (%.1f%% of %d products, %.1f%% off on average). ", p.BannerName, p.SharePct, p.Products, p.AvgDiscountPct)
+		fmt.Fprintf(&w, "%s promoted the most (%.1f%% of %d %s, %.1f%% off on average). ", p.BannerName, p.SharePct, p.Products, plural(p.Products, "product"), p.AvgDiscountPct)
 	}
 	switch b.NewProducts.Count {
 	case 0:

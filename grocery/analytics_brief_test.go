@@ -171,8 +171,10 @@ func TestExecutiveBrief(t *testing.T) {
 			got.NewProducts.Count != 1 || got.Basis.Stores != 1 || got.Basis.Observations != 1 {
 			t.Errorf("QC: %+v", got)
 		}
-		if !strings.Contains(got.Summary, "Prices") && !strings.Contains(got.Summary, "Maxi") {
-			t.Logf("QC summary: %s", got.Summary)
+		// One banner: nothing to rank, no movers; the summary says the
+		// week and the new product, nothing else.
+		if want := "Quebec, 2026-11-13 to 2026-11-19: 1 product was new in the panel."; got.Summary != want {
+			t.Errorf("QC summary %q, want %q", got.Summary, want)
 		}
 	})
 	t.Run("Empty", func(t *testing.T) {

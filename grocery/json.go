@@ -3,7 +3,8 @@ package grocery
 import (
 	"math"
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/grocerydata/grocery/grocery/internal/jsontext"
 )
 
 // The query results are encoded on every MCP and REST call, so they encode
@@ -17,13 +18,13 @@ func (r *LookupResult) AppendJSON(b []byte) []byte {
 	b = append(b, `{"product":`...)
 	b = r.Product.appendJSON(b)
 	b = append(b, `,"province":`...)
-	b = appendString(b, r.Province)
+	b = jsontext.AppendString(b, r.Province)
 	b = append(b, `,"offers":`...)
 	b = appendList(b, r.Offers, (*Offer).appendJSON)
 	b = append(b, `,"total":`...)
 	b = strconv.AppendInt(b, int64(r.Total), 10)
 	b = append(b, `,"currency":`...)
-	b = appendString(b, r.Currency)
+	b = jsontext.AppendString(b, r.Currency)
 	return append(b, '}')
 }
 
@@ -32,27 +33,27 @@ func (r *LookupResult) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil),
 
 func (p *Product) appendJSON(b []byte) []byte {
 	b = append(b, `{"upc":`...)
-	b = appendString(b, p.UPC)
+	b = jsontext.AppendString(b, p.UPC)
 	b = append(b, `,"gtin":`...)
-	b = appendString(b, p.GTIN)
+	b = jsontext.AppendString(b, p.GTIN)
 	b = append(b, `,"name":`...)
-	b = appendString(b, p.Name)
+	b = jsontext.AppendString(b, p.Name)
 	b = append(b, `,"brand":`...)
-	b = appendString(b, p.Brand)
+	b = jsontext.AppendString(b, p.Brand)
 	b = append(b, `,"size":`...)
-	b = appendString(b, p.Size)
+	b = jsontext.AppendString(b, p.Size)
 	b = append(b, `,"category":`...)
-	b = appendString(b, p.Category)
+	b = jsontext.AppendString(b, p.Category)
 	return append(b, '}')
 }
 
 func (o *Offer) appendJSON(b []byte) []byte {
 	b = append(b, `{"banner":`...)
-	b = appendString(b, o.Banner)
+	b = jsontext.AppendString(b, o.Banner)
 	b = append(b, `,"banner_name":`...)
-	b = appendString(b, o.BannerName)
+	b = jsontext.AppendString(b, o.BannerName)
 	b = append(b, `,"external_sku":`...)
-	b = appendString(b, o.ExternalSKU)
+	b = jsontext.AppendString(b, o.ExternalSKU)
 	b = append(b, `,"price":`...)
 	b = o.Price.appendJSON(b)
 	b = append(b, `,"regular_price":`...)
@@ -76,7 +77,7 @@ func (o *Offer) appendJSON(b []byte) []byte {
 		b = o.UnitPrice.appendJSON(b)
 	}
 	b = append(b, `,"unit_price_basis":`...)
-	b = appendString(b, o.UnitPriceBasis)
+	b = jsontext.AppendString(b, o.UnitPriceBasis)
 	b = append(b, `,"store_count":`...)
 	b = strconv.AppendInt(b, int64(o.StoreCount), 10)
 	b = append(b, `,"observed_at":`...)
@@ -87,15 +88,15 @@ func (o *Offer) appendJSON(b []byte) []byte {
 // AppendJSON appends the JSON of r to b.
 func (r *SearchResult) AppendJSON(b []byte) []byte {
 	b = append(b, `{"query":`...)
-	b = appendString(b, r.Query)
+	b = jsontext.AppendString(b, r.Query)
 	b = append(b, `,"province":`...)
-	b = appendString(b, r.Province)
+	b = jsontext.AppendString(b, r.Province)
 	b = append(b, `,"results":`...)
 	b = appendList(b, r.Results, (*CatalogueEntry).appendJSON)
 	b = append(b, `,"total":`...)
 	b = strconv.AppendInt(b, int64(r.Total), 10)
 	b = append(b, `,"currency":`...)
-	b = appendString(b, r.Currency)
+	b = jsontext.AppendString(b, r.Currency)
 	return append(b, '}')
 }
 
@@ -104,19 +105,19 @@ func (r *SearchResult) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil),
 
 func (e *CatalogueEntry) appendJSON(b []byte) []byte {
 	b = append(b, `{"upc":`...)
-	b = appendString(b, e.UPC)
+	b = jsontext.AppendString(b, e.UPC)
 	b = append(b, `,"name":`...)
-	b = appendString(b, e.Name)
+	b = jsontext.AppendString(b, e.Name)
 	b = append(b, `,"brand":`...)
-	b = appendString(b, e.Brand)
+	b = jsontext.AppendString(b, e.Brand)
 	b = append(b, `,"size":`...)
-	b = appendString(b, e.Size)
+	b = jsontext.AppendString(b, e.Size)
 	b = append(b, `,"banner":`...)
-	b = appendString(b, e.Banner)
+	b = jsontext.AppendString(b, e.Banner)
 	b = append(b, `,"banner_name":`...)
-	b = appendString(b, e.BannerName)
+	b = jsontext.AppendString(b, e.BannerName)
 	b = append(b, `,"external_sku":`...)
-	b = appendString(b, e.ExternalSKU)
+	b = jsontext.AppendString(b, e.ExternalSKU)
 	b = append(b, `,"price":`...)
 	b = e.Price.appendJSON(b)
 	b = append(b, `,"regular_price":`...)
@@ -131,24 +132,24 @@ func (e *CatalogueEntry) appendJSON(b []byte) []byte {
 // AppendJSON appends the JSON of r to b.
 func (r *HistoryResult) AppendJSON(b []byte) []byte {
 	b = append(b, `{"sku":`...)
-	b = appendString(b, r.SKU)
+	b = jsontext.AppendString(b, r.SKU)
 	b = append(b, `,"banner":`...)
-	b = appendString(b, r.Banner)
+	b = jsontext.AppendString(b, r.Banner)
 	b = append(b, `,"province":`...)
-	b = appendString(b, r.Province)
+	b = jsontext.AppendString(b, r.Province)
 	b = append(b, `,"period":`...)
-	b = appendString(b, r.Period.String())
+	b = jsontext.AppendString(b, r.Period.String())
 	b = append(b, `,"from":`...)
 	b = r.From.appendJSON(b)
 	b = append(b, `,"to":`...)
 	b = r.To.appendJSON(b)
 	if r.UPC != "" {
 		b = append(b, `,"upc":`...)
-		b = appendString(b, r.UPC)
+		b = jsontext.AppendString(b, r.UPC)
 	}
 	if r.Name != "" {
 		b = append(b, `,"name":`...)
-		b = appendString(b, r.Name)
+		b = jsontext.AppendString(b, r.Name)
 	}
 	b = append(b, `,"points":`...)
 	b = appendList(b, r.Points, (*PricePoint).appendJSON)
@@ -168,7 +169,7 @@ func (r *HistoryResult) AppendJSON(b []byte) []byte {
 		b = append(b, '}')
 	}
 	b = append(b, `,"currency":`...)
-	b = appendString(b, r.Currency)
+	b = jsontext.AppendString(b, r.Currency)
 	return append(b, '}')
 }
 
@@ -203,19 +204,19 @@ func (r *StoresResult) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil),
 
 func (s *Store) appendJSON(b []byte) []byte {
 	b = append(b, `{"store_id":`...)
-	b = appendString(b, s.ID)
+	b = jsontext.AppendString(b, s.ID)
 	b = append(b, `,"banner":`...)
-	b = appendString(b, s.Banner)
+	b = jsontext.AppendString(b, s.Banner)
 	b = append(b, `,"banner_name":`...)
-	b = appendString(b, s.BannerName)
+	b = jsontext.AppendString(b, s.BannerName)
 	b = append(b, `,"province":`...)
-	b = appendString(b, s.Province)
+	b = jsontext.AppendString(b, s.Province)
 	b = append(b, `,"name":`...)
-	b = appendString(b, s.Name)
+	b = jsontext.AppendString(b, s.Name)
 	b = append(b, `,"city":`...)
-	b = appendString(b, s.City)
+	b = jsontext.AppendString(b, s.City)
 	b = append(b, `,"postal_code":`...)
-	b = appendString(b, s.PostalCode)
+	b = jsontext.AppendString(b, s.PostalCode)
 	b = append(b, `,"latitude":`...)
 	b = appendFloat(b, s.Latitude)
 	b = append(b, `,"longitude":`...)
@@ -301,75 +302,18 @@ func appendFloat(b []byte, f float64) []byte {
 	return b
 }
 
-const hexDigits = "0123456789abcdef"
-
-// appendString writes s as a JSON string the way an encoding/json Encoder
-// with SetEscapeHTML(false) does: <, > and & stay as they are (results are
-// read by people, models and programs, never pasted into HTML), U+2028 and
-// U+2029 are escaped, and invalid UTF-8 becomes U+FFFD.
-func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
-
 // AppendJSON appends the JSON of p to b.
 func (p *StorePrice) AppendJSON(b []byte) []byte {
 	b = append(b, `{"banner":`...)
-	b = appendString(b, p.Banner)
+	b = jsontext.AppendString(b, p.Banner)
 	b = append(b, `,"store_id":`...)
-	b = appendString(b, p.StoreID)
+	b = jsontext.AppendString(b, p.StoreID)
 	b = append(b, `,"external_sku":`...)
-	b = appendString(b, p.ExternalSKU)
+	b = jsontext.AppendString(b, p.ExternalSKU)
 	b = append(b, `,"upc":`...)
-	b = appendString(b, p.UPC)
+	b = jsontext.AppendString(b, p.UPC)
 	b = append(b, `,"name":`...)
-	b = appendString(b, p.Name)
+	b = jsontext.AppendString(b, p.Name)
 	b = append(b, `,"price":`...)
 	b = p.Price.appendJSON(b)
 	b = append(b, `,"regular_price":`...)
@@ -385,7 +329,7 @@ func (p *StorePrice) AppendJSON(b []byte) []byte {
 	b = append(b, `,"observed_at":`...)
 	b = p.ObservedAt.appendJSON(b)
 	b = append(b, `,"currency":`...)
-	b = appendString(b, p.Currency)
+	b = jsontext.AppendString(b, p.Currency)
 	return append(b, '}')
 }
 

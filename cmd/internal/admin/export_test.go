@@ -36,7 +36,10 @@ func TestAdminExport(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", format, err)
 		}
-		if got.Rows != 2 || *got != *want {
+		// A workbook records the second it was made, and its compressed
+		// size can differ by a byte between two exports made in different
+		// seconds: its rows must agree, its bytes need not.
+		if got.Rows != 2 || got.Rows != want.Rows || format != "xlsx" && *got != *want {
 			t.Errorf("%s: summary got %+v, want %+v with 2 rows", format, got, want)
 		}
 		if format != "xlsx" && remote.String() != local.String() {

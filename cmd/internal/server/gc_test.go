@@ -27,7 +27,11 @@ func TestTuneGC(t *testing.T) {
 func TestLogRuntime(t *testing.T) {
 	var buf syncBuffer
 	stop := logRuntime(slog.New(slog.NewTextHandler(&buf, nil)), time.Millisecond)
+	deadline := time.Now().Add(10 * time.Second)
 	for !strings.Contains(buf.String(), "msg=runtime goroutines=") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no runtime line in 10 s of a 1 ms interval: %q", buf.String())
+		}
 		time.Sleep(time.Millisecond)
 	}
 	stop()

@@ -38,21 +38,7 @@ func (l *lockedBuffer) String() string {
 // TestAccessLog checks that the request log names the tool of a
 // tools/call, and never the arguments or the key.
 func TestAccessLog(t *testing.T) {
-	ctx := context.Background()
-	db := filepath.Join(t.TempDir(), "g.db")
-	sum, err := grocery.BuildDemo(ctx, db, &grocery.DemoOptions{AsOf: 20776})
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, err := grocery.Open(db, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer svc.Close()
-	k, err := svc.CreateKey(ctx, grocery.KeyInput{Account: "log", Plan: "integration"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc, sum, k := demoService(t)
 	var logs lockedBuffer
 	srv := httptest.NewServer(server.Routes(svc, server.Config{}, slog.New(slog.NewTextHandler(&logs, nil))))
 	upc := sum.Samples.CarriedUPC
@@ -107,20 +93,7 @@ func TestAccessLog(t *testing.T) {
 // TestAccessLogAborted: an export whose client goes away midway is cut
 // off by the handler, and still has its log line, marked aborted.
 func TestAccessLogAborted(t *testing.T) {
-	ctx := context.Background()
-	db := filepath.Join(t.TempDir(), "g.db")
-	if _, err := grocery.BuildDemo(ctx, db, &grocery.DemoOptions{AsOf: 20776}); err != nil {
-		t.Fatal(err)
-	}
-	svc, err := grocery.Open(db, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer svc.Close()
-	k, err := svc.CreateKey(ctx, grocery.KeyInput{Account: "log", Plan: "integration"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc, _, k := demoService(t)
 	var logs lockedBuffer
 	srv := httptest.NewServer(server.Routes(svc, server.Config{}, slog.New(slog.NewTextHandler(&logs, nil))))
 	defer srv.Close()
@@ -140,16 +113,21 @@ func TestAccessLogAborted(t *testing.T) {
 	resp.Body.Close() // the client goes away
 	srv.CloseClientConnections()
 
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(logs.String(), "path=/b2b/export") && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond) // the handler notices at its next write
-	}
-	line := ""
-	for _, l := range strings.Split(logs.String(), "\n") {
-		if strings.Contains(l, "path=/b2b/export") {
-			line = l
+	// The handler notices at its next write, logs "export cut short",
+	// then the access log writes the request's line: wait for that one.
+	accessLine := func() string {
+		for _, l := range strings.Split(logs.String(), "\n") {
+			if strings.Contains(l, "msg=request") && strings.Contains(l, "path=/b2b/export") {
+				return l
+			}
 		}
+		return ""
 	}
+	deadline := time.Now().Add(10 * time.Second)
+	for accessLine() == "" && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	line := accessLine()
 	if !strings.Contains(line, "aborted=true") || !strings.Contains(line, "status=200") {
 		t.Fatalf("got log line %q, want the export logged as aborted", line)
 	}
@@ -158,20 +136,7 @@ func TestAccessLogAborted(t *testing.T) {
 // TestExportThroughLog: the export lifts the server's write timeout
 // through the access log's writer (which must unwrap to the connection's).
 func TestExportThroughLog(t *testing.T) {
-	ctx := context.Background()
-	db := filepath.Join(t.TempDir(), "g.db")
-	if _, err := grocery.BuildDemo(ctx, db, &grocery.DemoOptions{AsOf: 20776}); err != nil {
-		t.Fatal(err)
-	}
-	svc, err := grocery.Open(db, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer svc.Close()
-	k, err := svc.CreateKey(ctx, grocery.KeyInput{Account: "log", Plan: "integration"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc, _, k := demoService(t)
 	srv := httptest.NewUnstartedServer(server.Routes(svc, server.Config{}, slog.New(slog.NewTextHandler(io.Discard, nil))))
 	srv.Config.WriteTimeout = time.Nanosecond // passed before the first row
 	srv.Start()
@@ -187,4 +152,26 @@ func TestExportThroughLog(t *testing.T) {
 	if err != nil || resp.StatusCode != 200 || strings.Count(string(body), "\n") < 10 {
 		t.Fatalf("got %d, %d bytes, %v: want the stores", resp.StatusCode, len(body), err)
 	}
+}
+
+// demoService opens a demo data file built in t's temporary directory,
+// with an integration key of the account "log"; t's cleanup closes it.
+func demoService(t *testing.T) (*grocery.Service, *grocery.DemoSummary, *grocery.NewKey) {
+	t.Helper()
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "g.db")
+	sum, err := grocery.BuildDemo(ctx, db, &grocery.DemoOptions{AsOf: 20776})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := grocery.Open(db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { svc.Close() })
+	k, err := svc.CreateKey(ctx, grocery.KeyInput{Account: "log", Plan: "integration"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return svc, sum, k
 }

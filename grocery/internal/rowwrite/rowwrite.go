@@ -17,7 +17,8 @@ import (
 	"errors"
 	"io"
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/grocerydata/grocery/grocery/internal/jsontext"
 )
 
 // Kind is the type of a column's values.
@@ -221,7 +222,7 @@ func NewJSON(w io.Writer, cols []Column, lines bool) Writer {
 		if i == 0 {
 			sep = '{'
 		}
-		k := appendJSONString([]byte{sep}, col.Name)
+		k := jsontext.AppendString([]byte{sep}, col.Name)
 		j.keys = append(j.keys, append(k, ':'))
 	}
 	return j
@@ -243,7 +244,7 @@ func (j *jsonWriter) Row(vals []Value) error {
 		case v.Null:
 			b = append(b, "null"...)
 		case col.Kind == Text:
-			b = appendJSONString(b, v.S)
+			b = jsontext.AppendString(b, v.S)
 		case col.Kind == Date:
 			b = append(appendDate(append(b, '"'), v.N), '"')
 		default:
@@ -274,49 +275,3 @@ func (j *jsonWriter) Close() error {
 }
 
 func (j *jsonWriter) Abort() {}
-
-const hexDigits = "0123456789abcdef"
-
-// appendJSONString appends s as a JSON string: invalid UTF-8 becomes
-// U+FFFD, control characters and U+2028/U+2029 are escaped.
-func appendJSONString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(append(b, s[start:i]...), `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(append(b, s[start:i]...), '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	return append(append(b, s[start:]...), '"')
-}
