@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -59,11 +60,10 @@ func (s *Service) Publish(ctx context.Context) (*PublishedSnapshot, error) {
 	}
 	s.publishMu.Lock()
 	defer s.publishMu.Unlock()
-	var asOf Date
-	if err := s.db.View(func(tx *storage.Tx) error { asOf = Date(tx.AsOf()); return nil }); err != nil {
-		return nil, err
-	}
-	m, err := snapfile.Publish(s.snapDir, asOf.String(), s.now(), s.snapKeep, s.db.WriteTo)
+	m, err := snapfile.Publish(s.snapDir, s.now(), s.snapKeep, func(w io.Writer) (int64, string, error) {
+		n, asOf, err := s.db.Backup(w)
+		return n, Date(asOf).String(), err
+	})
 	if err != nil {
 		return nil, Errorf(EINTERNAL, "publishing a snapshot to %s: %v", s.snapDir, err)
 	}
@@ -77,8 +77,11 @@ type replica struct {
 	log        *slog.Logger
 
 	refreshing sync.Mutex // one Refresh at a time
-	mu         sync.Mutex // guards status
+	mu         sync.Mutex // guards status and refused
 	status     ReplicaStatus
+	refused    *snapfile.Manifest // the last snapshot refused, not fetched again
+
+	manifestRead func(*snapfile.Manifest) // tests: runs after Refresh reads the manifest
 
 	stop chan struct{}
 	done chan struct{}
@@ -93,16 +96,21 @@ type replica struct {
 // start after it; calls under way finish on the snapshot they started on,
 // whose file is closed and removed after the last of them.
 //
-// A replica writes nothing: Import and Publish return EINVALID. With
-// opts.RedisURL, keys, accounts and quotas are Redis's; without it, the
-// keys are those of the first snapshot, read-only.
+// A replica writes nothing to its file: Import and Publish return
+// EINVALID. Keys, accounts and quota counters are those of the Redis at
+// opts.RedisURL, which is required: a snapshot's keys would be stale (a
+// key revoked on the ingest node would pass until the next snapshot) and
+// its quota counters could not be written.
 //
-// OpenReplica returns ENOTFOUND when dir has no manifest, EINVALID when
-// the snapshot it names is damaged or not a data file, and the errors of
-// Open.
+// OpenReplica returns EINVALID without opts.RedisURL, ENOTFOUND when dir
+// has no manifest, EINVALID when the snapshot it names is damaged or not
+// a data file, and the errors of Open.
 func OpenReplica(dir string, opts *Options) (*Service, error) {
 	if opts == nil {
 		opts = &Options{}
+	}
+	if opts.RedisURL == "" {
+		return nil, Errorf(EINVALID, "a replica needs Redis (Options.RedisURL, --redis or GROCERY_REDIS_URL) for keys and quota counters: its snapshot is read-only and replaced")
 	}
 	m, err := snapfile.ReadManifest(dir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -160,8 +168,12 @@ func OpenReplica(dir string, opts *Options) (*Service, error) {
 // whose size or SHA-256 disagrees with the manifest, or that is not a
 // data file, is refused: the replica keeps serving the one it has, logs
 // the reason and reports it in ReplicaStatus until a later snapshot is
-// taken. Refresh returns that reason as EINVALID (EINVALID too on a
-// Service that is not a replica), and nil when there is nothing new.
+// taken. A refused snapshot is not fetched again: the replica waits for
+// the next sequence number. A snapshot removed by the publisher's
+// retention between the manifest's reading and the copy is not refused:
+// the newer one that the manifest now names is taken. Refresh returns the
+// reason of a refusal as EINVALID (EINVALID too on a Service that is not
+// a replica), and nil when there is nothing new.
 func (s *Service) Refresh(ctx context.Context) error {
 	r := s.replica
 	if r == nil {
@@ -172,38 +184,62 @@ func (s *Service) Refresh(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	m, err := snapfile.ReadManifest(r.dir)
-	if err != nil {
-		return r.refuse(err)
-	}
-	if cur, _ := s.Replica(); m.Seq <= cur.Snapshot.Seq {
+	for {
+		seen := time.Now()
+		m, err := snapfile.ReadManifest(r.dir)
+		if err != nil {
+			return r.refuse(nil, err)
+		}
+		if cur, _ := s.Replica(); m.Seq <= cur.Snapshot.Seq {
+			return nil
+		}
+		if r.manifestRead != nil {
+			r.manifestRead(m)
+		}
+		if r.refused != nil && r.refused.Seq == m.Seq && r.refused.SHA256 == m.SHA256 {
+			r.mu.Lock()
+			msg := r.status.Refused
+			r.mu.Unlock()
+			return Errorf(EINVALID, "%s", msg)
+		}
+		path := filepath.Join(r.local, m.File)
+		if err := snapfile.Fetch(r.dir, m, path); err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				if next, nerr := snapfile.ReadManifest(r.dir); nerr == nil && next.Seq > m.Seq {
+					continue // pruned after a newer one was published: take that
+				}
+			}
+			return r.refuse(m, err)
+		}
+		fetched := time.Now()
+		old := s.db.Path()
+		if err := s.db.Reopen(path); err != nil {
+			os.Remove(path)
+			return r.refuse(m, fmt.Errorf("snapshot %d (%s): %v", m.Seq, m.File, err))
+		}
+		// The old copy stays mapped until its last reader ends; removing its
+		// name now frees its space then.
+		os.Remove(old)
+		r.mu.Lock()
+		r.status = ReplicaStatus{Snapshot: snapshotOf(m)}
+		r.refused = nil
+		r.mu.Unlock()
+		// fetch: the copy and its SHA-256; reopen: opening the copy and
+		// swapping it in; the calls that start after serve it.
+		r.log.Info("snapshot taken", "seq", m.Seq, "as_of", m.AsOf, "size", m.Size,
+			"fetch", fetched.Sub(seen), "reopen", time.Since(fetched))
 		return nil
 	}
-	path := filepath.Join(r.local, m.File)
-	if err := snapfile.Fetch(r.dir, m, path); err != nil {
-		return r.refuse(err)
-	}
-	old := s.db.Path()
-	if err := s.db.Reopen(path); err != nil {
-		os.Remove(path)
-		return r.refuse(fmt.Errorf("snapshot %d (%s): %v", m.Seq, m.File, err))
-	}
-	// The old copy stays mapped until its last reader ends; removing its
-	// name now frees its space then.
-	os.Remove(old)
-	r.mu.Lock()
-	r.status = ReplicaStatus{Snapshot: snapshotOf(m)}
-	r.mu.Unlock()
-	r.log.Info("snapshot taken", "seq", m.Seq, "as_of", m.AsOf, "size", m.Size)
-	return nil
 }
 
-// refuse records and logs why the newest snapshot was not taken.
-func (r *replica) refuse(err error) error {
+// refuse records and logs why the newest snapshot, m (nil when the
+// manifest itself could not be read), was not taken.
+func (r *replica) refuse(m *snapfile.Manifest, err error) error {
 	msg := err.Error()
 	r.mu.Lock()
 	again, serving := r.status.Refused == msg, r.status.Snapshot.Seq
 	r.status.Refused = msg
+	r.refused = m
 	r.mu.Unlock()
 	if !again {
 		r.log.Error("snapshot refused; serving the previous one", "err", msg, "serving", serving)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	snapfile "github.com/grocerydata/grocery/grocery/internal/snapshot"
+	"github.com/grocerydata/grocery/internal/redistest"
 )
 
 // openIngest opens a writable service that publishes to a new snapshot
@@ -30,10 +31,12 @@ func openIngest(tb testing.TB) (*Service, string) {
 	return svc, dir
 }
 
-// openTestReplica opens a replica of dir that polls only when told.
+// openTestReplica opens a replica of dir, with its own Redis, that polls
+// only when told.
 func openTestReplica(tb testing.TB, dir string) *Service {
 	tb.Helper()
-	r, err := OpenReplica(dir, &Options{Now: importClock, SnapshotPoll: -1, SnapshotCache: tb.TempDir()})
+	rs := redistest.Start(tb)
+	r, err := OpenReplica(dir, &Options{Now: importClock, SnapshotPoll: -1, SnapshotCache: tb.TempDir(), RedisURL: rs.URL()})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -106,11 +109,87 @@ func TestPublish(t *testing.T) {
 		}
 	})
 
+	// The sequence goes on from the files when the manifest is lost: a
+	// replica ignores any sequence number it has passed.
+	t.Run("SeqAfterLostManifest", func(t *testing.T) {
+		if err := os.Remove(filepath.Join(dir, snapfile.ManifestName)); err != nil {
+			t.Fatal(err)
+		}
+		snap, err := ingest.Publish(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if snap.Seq != 6 {
+			t.Errorf("Publish after the manifest was removed: got seq %d, want 6", snap.Seq)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "snapshot-5.db")); err != nil {
+			t.Errorf("snapshot 5: %v, want it kept", err)
+		}
+	})
+
 	t.Run("ErrInvalidWithoutDir", func(t *testing.T) {
 		svc := openImportService(t)
 		_, err := svc.Publish(ctx)
 		errCode(t, err, EINVALID)
 	})
+}
+
+func TestOpenReplica(t *testing.T) {
+	_, dir := openIngest(t)
+	t.Run("ErrInvalidWithoutRedis", func(t *testing.T) {
+		r, err := OpenReplica(dir, &Options{SnapshotPoll: -1, SnapshotCache: t.TempDir()})
+		if err == nil {
+			r.Close()
+		}
+		errCode(t, err, EINVALID)
+		if err != nil && !strings.Contains(err.Error(), "Redis") {
+			t.Errorf("got %q, want it to say a replica needs Redis", err)
+		}
+	})
+}
+
+// TestReplicaExportOneSnapshot: an export reads in batches, each its own
+// transaction; a snapshot swapped in between two batches does not reach
+// the rest of the export.
+func TestReplicaExportOneSnapshot(t *testing.T) {
+	ctx := context.Background()
+	ingest, dir := openIngest(t)
+	replica := openTestReplica(t, dir)
+	milkPrices(t, ingest, "3.49") // published as seq 3, not taken yet
+	in := ExportInput{Format: "csv", Province: "ON"}
+	export := func(between func()) string {
+		t.Helper()
+		exp, err := replica.PrepareExport(ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		exp.batch = 1
+		exp.progress = func(int64) { between() }
+		var b strings.Builder
+		if _, err := exp.Stream(ctx, &b); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	want := export(func() {})
+	swapped := false
+	got := export(func() {
+		if !swapped {
+			swapped = true
+			if err := replica.Refresh(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+	if st, _ := replica.Replica(); st.Snapshot.Seq != 3 {
+		t.Fatalf("Replica after the swap: seq %d, want 3", st.Snapshot.Seq)
+	}
+	if got != want {
+		t.Errorf("an export with a swap between its batches:\n%s\nwant all of the snapshot it started on:\n%s", got, want)
+	}
+	if after := export(func() {}); !strings.Contains(after, ",3.49,") {
+		t.Errorf("an export after the swap:\n%s\nwant the new price 3.49", after)
+	}
 }
 
 func TestReplicaRefresh(t *testing.T) {
@@ -214,6 +293,73 @@ func TestReplicaRefuses(t *testing.T) {
 				t.Errorf("Replica: got seq %d refused %q, want seq 4, nothing refused", st.Snapshot.Seq, st.Refused)
 			}
 		})
+	}
+}
+
+// TestReplicaRefusedOnce: a refused snapshot is not fetched again (a
+// large one would be copied and hashed at every poll); the replica waits
+// for the next sequence number.
+func TestReplicaRefusedOnce(t *testing.T) {
+	ctx := context.Background()
+	ingest, dir := openIngest(t)
+	replica := openTestReplica(t, dir)
+	milkPrices(t, ingest, "3.49")
+	m, err := snapfile.ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(filepath.Join(dir, m.File), m.Size/2); err != nil {
+		t.Fatal(err)
+	}
+	first := replica.Refresh(ctx)
+	errCode(t, first, EINVALID)
+	// Fetched again, the file would now fail otherwise.
+	if err := os.Remove(filepath.Join(dir, m.File)); err != nil {
+		t.Fatal(err)
+	}
+	again := replica.Refresh(ctx)
+	if first == nil || again == nil || again.Error() != first.Error() {
+		t.Errorf("Refresh of a refused snapshot again: got %v, want the first refusal %v", again, first)
+	}
+	milkPrices(t, ingest, "3.59")
+	if err := replica.Refresh(ctx); err != nil {
+		t.Errorf("Refresh with the next snapshot: %v", err)
+	}
+	if st, _ := replica.Replica(); st.Snapshot.Seq != 4 || st.Refused != "" {
+		t.Errorf("Replica: got seq %d refused %q, want seq 4, nothing refused", st.Snapshot.Seq, st.Refused)
+	}
+}
+
+// TestReplicaPruned: the snapshot a replica read in the manifest is
+// removed by the publisher's retention before the replica copies it
+// (three newer ones were published meanwhile): the replica takes the
+// newest, refusing nothing.
+func TestReplicaPruned(t *testing.T) {
+	ctx := context.Background()
+	ingest, dir := openIngest(t)
+	replica := openTestReplica(t, dir)
+	milkPrices(t, ingest, "3.00")
+	once := false
+	replica.replica.manifestRead = func(m *snapfile.Manifest) {
+		if once {
+			return
+		}
+		once = true
+		for _, p := range []string{"3.01", "3.02", "3.03"} {
+			milkPrices(t, ingest, p)
+		}
+		if _, err := os.Stat(filepath.Join(dir, m.File)); err == nil {
+			t.Fatalf("%s is still there: the test needs it pruned", m.File)
+		}
+	}
+	if err := replica.Refresh(ctx); err != nil {
+		t.Fatalf("Refresh: %v, want the newest snapshot taken", err)
+	}
+	if st, _ := replica.Replica(); st.Snapshot.Seq != 6 || st.Refused != "" {
+		t.Errorf("Replica: got seq %d refused %q, want seq 6, nothing refused", st.Snapshot.Seq, st.Refused)
+	}
+	if got := milk(t, replica)["loblaws"]; got != 303 {
+		t.Errorf("milk at loblaws: got %v, want 303", got)
 	}
 }
 

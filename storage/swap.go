@@ -98,16 +98,55 @@ func (db *DB) Reopen(path string) error {
 	return nil
 }
 
-// WriteTo writes a consistent copy of the whole file to w, from one read
+// Pinned reads the file a DB had when Pin was called, even after a
+// Reopen replaced it, until Release. Each View is its own transaction, so
+// on a writable file it sees later commits; what it never does is move to
+// another file. A Pinned is for one goroutine.
+type Pinned struct {
+	db *DB
+	h  *handle
+}
+
+// Pin holds db's current file open for a reader that needs several
+// transactions on one file (an export read in batches). It returns
+// ErrDatabaseNotOpen once db is closed. Release it.
+func (db *DB) Pin() (*Pinned, error) {
+	h := db.acquire()
+	if h == nil {
+		return nil, bolterrors.ErrDatabaseNotOpen
+	}
+	return &Pinned{db: db, h: h}, nil
+}
+
+// View runs fn in a read-only transaction on the pinned file.
+func (p *Pinned) View(fn func(*Tx) error) error {
+	if p.h == nil {
+		return bolterrors.ErrDatabaseNotOpen
+	}
+	return p.h.bolt.View(func(tx *bolt.Tx) error { return fn(p.db.newTx(tx)) })
+}
+
+// Release lets the pinned file close once nothing else holds it. A
+// second Release does nothing.
+func (p *Pinned) Release() {
+	if p.h != nil {
+		p.h.release()
+		p.h = nil
+	}
+}
+
+// Backup writes a consistent copy of the whole file to w, from one read
 // transaction (bbolt's hot backup): writers and readers go on meanwhile,
 // and the copy is the file as of the transaction's start. It returns the
-// number of bytes written.
-func (db *DB) WriteTo(w io.Writer) (n int64, err error) {
+// number of bytes written and the copy's as-of day (Tx.AsOf), read in the
+// same transaction.
+func (db *DB) Backup(w io.Writer) (n int64, asOf int32, err error) {
 	err = db.with(func(b *bolt.DB) error {
 		return b.View(func(tx *bolt.Tx) error {
+			asOf = db.newTx(tx).AsOf()
 			n, err = tx.WriteTo(w)
 			return err
 		})
 	})
-	return n, err
+	return n, asOf, err
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/grocerydata/grocery/storage"
 )
 
-// snapshotAt writes db's file to path with WriteTo after setting its
+// snapshotAt writes db's file to path with Backup after setting its
 // as-of day to day.
 func snapshotAt(tb testing.TB, db *storage.DB, day int32, path string) {
 	tb.Helper()
@@ -19,7 +19,7 @@ func snapshotAt(tb testing.TB, db *storage.DB, day int32, path string) {
 		tb.Fatal(err)
 	}
 	defer f.Close()
-	if _, err := db.WriteTo(f); err != nil {
+	if _, _, err := db.Backup(f); err != nil {
 		tb.Fatal(err)
 	}
 }
@@ -120,4 +120,46 @@ func TestReopen(t *testing.T) {
 			t.Error("View after Close: got nil error")
 		}
 	})
+}
+
+// TestPin: a pinned reader keeps reading its file across a Reopen, in
+// every transaction, and the file closes at its Release.
+func TestPin(t *testing.T) {
+	src := MustOpen(t)
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.db"), filepath.Join(dir, "b.db")
+	snapshotAt(t, src, 100, a)
+	snapshotAt(t, src, 200, b)
+	db, err := storage.Open(a, storage.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	pin, err := db.Pin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Reopen(b); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		var d int32
+		if err := pin.View(func(tx *storage.Tx) error { d = tx.AsOf(); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if d != 100 {
+			t.Errorf("pinned transaction %d after Reopen: as-of %d, want 100", i, d)
+		}
+	}
+	if got := asOf(t, db); got != 200 {
+		t.Errorf("unpinned after Reopen: as-of %d, want 200", got)
+	}
+	pin.Release()
+	pin.Release()
+	if got := openFiles(t, a); got != 0 {
+		t.Errorf("after Release: %d descriptors on the old file, want 0", got)
+	}
+	if err := pin.View(func(*storage.Tx) error { return nil }); err == nil {
+		t.Error("View after Release: got nil error")
+	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/grocerydata/grocery/cmd/internal/admin"
 	"github.com/grocerydata/grocery/cmd/internal/server"
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/redistest"
 )
 
 type health struct {
@@ -93,12 +94,13 @@ func TestRoles(t *testing.T) {
 	if _, err := grocery.BuildDemo(ctx, db, &grocery.DemoOptions{AsOf: 20776}); err != nil {
 		t.Fatal(err)
 	}
-	ingest := start(t, server.Config{DB: db, Role: server.RoleIngest, Snapshots: snaps})
+	rs := redistest.Start(t)
+	ingest := start(t, server.Config{DB: db, Role: server.RoleIngest, Snapshots: snaps, Options: grocery.Options{RedisURL: rs.URL()}})
 	if h := getHealth(t, ingest); h.Status != "ok" || h.Snapshot.Seq != 0 {
 		t.Errorf("ingest /healthz: got %+v, want a plain ok", h)
 	}
 	replica := start(t, server.Config{Role: server.RoleReplica, Snapshots: snaps,
-		Options: grocery.Options{SnapshotCache: t.TempDir()}})
+		Options: grocery.Options{SnapshotCache: t.TempDir(), RedisURL: rs.URL()}})
 	if h := getHealth(t, replica); h.Snapshot.Seq != 1 || h.Snapshot.AsOf != "2026-11-19" || h.Refused != "" {
 		t.Errorf("replica /healthz: got %+v, want seq 1 as of 2026-11-19", h)
 	}

@@ -59,25 +59,34 @@ func ReadManifest(dir string) (*Manifest, error) {
 }
 
 // Publish writes a new snapshot to dir with write (which returns the
-// number of bytes it wrote), then the manifest naming it, with the next
-// sequence number after the manifest's, and removes the snapshots older
-// than the newest keep (keep <= 0 means 3). asOf goes into the manifest.
-func Publish(dir, asOf string, now time.Time, keep int, write func(io.Writer) (int64, error)) (*Manifest, error) {
+// number of bytes it wrote and the data's as-of date, YYYY-MM-DD, read
+// from what it wrote), then the manifest naming it, and removes the
+// snapshots older than the newest keep (keep <= 0 means 3). The new
+// sequence number follows both the manifest's and every snapshot file's
+// in dir, so it never goes back, even after the manifest was lost.
+func Publish(dir string, now time.Time, keep int, write func(io.Writer) (int64, string, error)) (*Manifest, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	var seq uint64 = 1
-	switch prev, err := ReadManifest(dir); {
-	case err == nil:
-		seq = prev.Seq + 1
-	case !errors.Is(err, fs.ErrNotExist):
+	var seq uint64
+	if prev, err := ReadManifest(dir); err == nil {
+		seq = prev.Seq // else missing or damaged: the files say, and it is replaced
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
 		return nil, err
 	}
-	m := &Manifest{Seq: seq, File: FileName(seq), AsOf: asOf, Created: now.UTC()}
+	for _, e := range entries {
+		if s, ok := seqOf(e.Name()); ok && s > seq {
+			seq = s
+		}
+	}
+	seq++
+	m := &Manifest{Seq: seq, File: FileName(seq), Created: now.UTC()}
 	h := sha256.New()
-	err := writeAtomic(filepath.Join(dir, m.File), func(w io.Writer) error {
-		n, err := write(io.MultiWriter(w, h))
-		m.Size = n
+	err = writeAtomic(filepath.Join(dir, m.File), func(w io.Writer) error {
+		n, asOf, err := write(io.MultiWriter(w, h))
+		m.Size, m.AsOf = n, asOf
 		return err
 	})
 	if err != nil {
@@ -138,13 +147,7 @@ func prune(dir string, seq uint64, keep int) error {
 	}
 	var errs []error
 	for _, e := range entries {
-		n, ok := strings.CutPrefix(e.Name(), "snapshot-")
-		if !ok {
-			continue
-		}
-		n, ok = strings.CutSuffix(n, ".db")
-		s, err := strconv.ParseUint(n, 10, 64)
-		if !ok || err != nil || s+uint64(keep) > seq {
+		if s, ok := seqOf(e.Name()); !ok || s+uint64(keep) > seq {
 			continue
 		}
 		if err := os.Remove(filepath.Join(dir, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -152,6 +155,19 @@ func prune(dir string, seq uint64, keep int) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// seqOf returns the sequence number of a snapshot file's name.
+func seqOf(name string) (uint64, bool) {
+	n, ok := strings.CutPrefix(name, "snapshot-")
+	if !ok {
+		return 0, false
+	}
+	if n, ok = strings.CutSuffix(n, ".db"); !ok {
+		return 0, false
+	}
+	s, err := strconv.ParseUint(n, 10, 64)
+	return s, err == nil && s > 0
 }
 
 // Fetch copies the snapshot m names from dir to the file to, checking
