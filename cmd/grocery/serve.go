@@ -94,33 +94,18 @@ mode 0600), and prints the key and a ready curl call.`,
 	cmd.Flags().StringSliceVar(&origins, "allowed-origin", nil, "browser `origin`s allowed to call MCP, e.g. https://app.example.com (repeatable); on a loopback address, loopback origins are allowed too")
 	cmd.Flags().IntVar(&maxConns, "max-conns", server.DefaultMaxConns, "connections held open at once; when all are taken an idle keep-alive one is closed, else new ones wait")
 	cmd.Flags().StringVar(&a.redisURL, "redis", "", redisHelp)
-	cmd.Flags().StringVar(&role, "role", "", "run as one of several servers: 'ingest' holds the data file and publishes a snapshot to --snapshots after each import; 'replica' serves the newest snapshot of --snapshots read-only and follows new ones (needs --redis)")
-	cmd.Flags().StringVar(&snaps, "snapshots", "", "snapshot `dir`ectory of --role ingest or replica")
+	cmd.Flags().StringVar(&role, "role", "", server.RoleHelp)
+	cmd.Flags().StringVar(&snaps, "snapshots", "", server.SnapshotsHelp)
 	return cmd
 }
 
 // checkRole checks the flags of serve's --role.
 func checkRole(role, snaps, redisURL string, demo bool) error {
-	switch role {
-	case "":
-		if snaps != "" {
-			return errors.New("--snapshots needs --role ingest or --role replica")
-		}
-		return nil
-	case server.RoleIngest, server.RoleReplica:
-	default:
-		return fmt.Errorf("--role %q: want ingest or replica", role)
+	if err := server.CheckRole(role, snaps, redisURL); err != nil {
+		return err
 	}
-	if snaps == "" {
-		return fmt.Errorf("--role %s needs --snapshots DIR, the snapshot directory", role)
-	}
-	if role == server.RoleReplica {
-		if redisURL == "" {
-			return errors.New("--role replica needs --redis (or GROCERY_REDIS_URL): a replica has no writable file for keys and quota counts")
-		}
-		if demo {
-			return errors.New("--demo builds a data file: use it on the ingest node, not with --role replica")
-		}
+	if role == server.RoleReplica && demo {
+		return errors.New("--demo builds a data file: use it on the ingest node, not with --role replica")
 	}
 	return nil
 }
