@@ -62,9 +62,7 @@ func (s *Service) LookupProduct(ctx context.Context, in LookupInput) (*LookupRes
 		if err != nil {
 			return err
 		}
-		slices.SortFunc(stored, func(a, b storage.Offer) int {
-			return cmp.Or(cmp.Compare(a.Price, b.Price), cmp.Compare(a.Banner, b.Banner), cmp.Compare(a.SKU, b.SKU))
-		})
+		slices.SortFunc(stored, byPrice)
 		res.Total = len(stored)
 		stored = stored[:min(len(stored), limit)]
 		qty, basis := unitOf(p.Size)
@@ -79,6 +77,15 @@ func (s *Service) LookupProduct(ctx context.Context, in LookupInput) (*LookupRes
 		return nil, err
 	}
 	return res, nil
+}
+
+// byPrice orders offers by price, then banner and SKU. The strings are
+// compared only between equal prices (cmp.Or would compare them always).
+func byPrice(a, b storage.Offer) int {
+	if a.Price != b.Price {
+		return cmp.Compare(a.Price, b.Price)
+	}
+	return cmp.Or(strings.Compare(a.Banner, b.Banner), strings.Compare(a.SKU, b.SKU))
 }
 
 func product(p *storage.Product) Product {

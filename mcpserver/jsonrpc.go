@@ -60,7 +60,7 @@ type argument struct {
 // left to decodeSlow, whose reading decodeFast matches exactly where it
 // answers at all.
 func decodeMessage(body []byte, m *message) *rpcError {
-	if !json.Valid(body) {
+	if !validJSON(body) {
 		return &rpcError{Code: codeParseError, Message: "parse error: the body is not one JSON-RPC message"}
 	}
 	if decodeFast(body, m) {
@@ -413,5 +413,5 @@ func errorResponse(id json.RawMessage, code int, msg string) *response {
 // any other, with a parse error.
 func isBatch(body []byte) bool {
 	b := bytes.TrimLeft(body, " \t\r\n")
-	return len(b) > 0 && b[0] == '[' && json.Valid(b)
+	return len(b) > 0 && b[0] == '[' && validJSON(b)
 }

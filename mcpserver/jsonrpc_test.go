@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -98,6 +99,9 @@ func FuzzDecodeMessage(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
+		if got, want := validJSON(body), json.Valid(body); got != want {
+			t.Fatalf("validJSON(%q) = %v, json.Valid says %v", body, got, want)
+		}
 		var m message
 		rerr := decodeMessage(body, &m)
 		if !json.Valid(body) {
@@ -110,5 +114,40 @@ func FuzzDecodeMessage(f *testing.F) {
 			t.Fatalf("%q: got %+v, want an invalid request or none", body, rerr)
 		}
 		checkFastMatchesSlow(t, body)
+	})
+}
+
+// TestValidJSON holds validJSON to json.Valid on the edges of the grammar;
+// FuzzDecodeMessage does the same on any body.
+func TestValidJSON(t *testing.T) {
+	cases := []string{
+		``, ` `, `0`, `-0`, `-`, `01`, `1.`, `1.5`, `.5`, `1e`, `1e+`, `1E-7`, `1e5x`, `-a`, `2.5e+10`,
+		`""`, `"\u00e9"`, `"\u00zz"`, `"\u12"`, `"\x"`, `"\/\b\f\n\r\t\"\\"`, "\"a\x1fb\"", "\"\xff\"", `"abc`, `"\`,
+		`true`, `tru`, `truex`, `false`, `null`, `nul`, `NaN`,
+		`{}`, `{ }`, `[]`, `[ ]`, `[1,]`, `[,1]`, `[1 2]`, `{"a":1,}`, `{"a" 1}`, `{"a":}`, `{1:2}`, `{"a":1`, `[`, `]`,
+		" \t\r\n{\"a\" : [ 1 , {\"b\":null} ] }\n", `{} {}`, `[] x`, "\v1", `{"a":1}}`,
+		strings.Repeat("[", 10000) + strings.Repeat("]", 10000),
+		strings.Repeat("[", 10001) + strings.Repeat("]", 10001),
+		strings.Repeat(`{"a":`, 10000) + "1" + strings.Repeat("}", 10000),
+		strings.Repeat(`{"a":`, 10001) + "1" + strings.Repeat("}", 10001),
+	}
+	for _, c := range cases {
+		if got, want := validJSON([]byte(c)), json.Valid([]byte(c)); got != want {
+			t.Errorf("validJSON(%.40q) = %v, json.Valid says %v", c, got, want)
+		}
+	}
+}
+
+func BenchmarkValidJSON(b *testing.B) {
+	body := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"lookup_product","arguments":{"upc":"067000378089","province":"ON"}}}`)
+	b.Run("validJSON", func(b *testing.B) {
+		for b.Loop() {
+			validJSON(body)
+		}
+	})
+	b.Run("json.Valid", func(b *testing.B) {
+		for b.Loop() {
+			json.Valid(body)
+		}
 	})
 }

@@ -406,9 +406,10 @@ func (t *Tx) Offers(province, gtin string, fn func(o *Offer) error) error {
 	prefix := make([]byte, 0, 16)
 	prefix = append(append(prefix, province...), gtin...)
 	c := t.offers().Cursor()
+	var o Offer // one for every call of fn, which may keep it only until it returns
 	for k, v := c.Seek(prefix); hasPrefix(k, prefix); k, v = c.Next() {
-		o, err := t.decodeOffer(k[len(prefix):], v)
-		if err != nil {
+		var err error
+		if o, err = t.decodeOffer(k[len(prefix):], v); err != nil {
 			return err
 		}
 		if err := fn(&o); err != nil {
@@ -564,7 +565,7 @@ func (t *Tx) decodeOffer(bannerSKU, v []byte) (Offer, error) {
 		return Offer{}, errCorrupt
 	}
 	d := dec{b: v}
-	o := Offer{Banner: t.names.get(b), SKU: string(s), Price: d.u32(), Regular: d.u32(), Min: d.u32(), Max: d.u32(),
+	o := Offer{Banner: t.names.get(b), SKU: t.text(s), Price: d.u32(), Regular: d.u32(), Min: d.u32(), Max: d.u32(),
 		PromoEnd: int32(d.varint()), StoreCount: d.u32(), ObservedAt: int32(d.varint())}
 	return o, d.err
 }

@@ -49,6 +49,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
@@ -362,6 +363,26 @@ type Tx struct {
 	names *interner
 	bkts  [len(bucketIDs)]*bolt.Bucket // resolved on first use
 	slab  []byte
+	texts []byte // backs the short strings reads return (see text)
+}
+
+// text returns b, a short string read from the file, as a string
+// carved from a chunk the transaction shares among its reads: a lookup
+// that returns a few dozen SKUs allocates one chunk, not a string each.
+// Chunks are only ever appended to, and a full one is left to the
+// strings that point into it, so a string stays valid, and unchanged,
+// after the transaction ends. Long strings get their own allocation.
+func (t *Tx) text(b []byte) string {
+	const chunk, long = 256, 64
+	if len(b) == 0 || len(b) > long {
+		return string(b)
+	}
+	if cap(t.texts)-len(t.texts) < len(b) {
+		t.texts = make([]byte, 0, chunk)
+	}
+	at := len(t.texts)
+	t.texts = append(t.texts, b...)
+	return unsafe.String(&t.texts[at], len(b))
 }
 
 // Bucket indexes into Tx.bkts, in the order of allBuckets.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -412,5 +413,52 @@ func TestAlertBuckets_OldFile(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestOffersStringsKept reads more SKUs in one transaction than one of
+// its string chunks holds, and SKUs both shorter and longer than the
+// chunked ones: every SKU kept from an earlier call must read as it was
+// written, during the transaction and after it.
+func TestOffersStringsKept(t *testing.T) {
+	db := MustOpen(t)
+	const gtin = "00000000000017"
+	var want []string
+	update(t, db, func(tx *storage.Tx) error {
+		for i := range 120 {
+			sku := fmt.Sprintf("SKU-%03d-%s", i, strings.Repeat("x", i%80))
+			want = append(want, sku)
+			if err := tx.PutOffer("ON", gtin, &storage.Offer{Banner: "loblaws", SKU: sku, Price: uint32(100 + i)}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	slices.Sort(want)
+	var got []string
+	err := db.View(func(tx *storage.Tx) error {
+		for range 3 { // later reads must not overwrite what the first kept
+			var n int
+			err := tx.Offers("ON", gtin, func(o *storage.Offer) error {
+				if len(got) < len(want) {
+					got = append(got, o.SKU)
+				}
+				n++
+				return nil
+			})
+			if err != nil || n != len(want) {
+				return fmt.Errorf("read %d offers, %v", n, err)
+			}
+		}
+		if !slices.Equal(got, want) {
+			return fmt.Errorf("during the transaction: got %q, want %q", got, want)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("after the transaction: got %q, want %q", got, want)
 	}
 }
