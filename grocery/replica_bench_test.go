@@ -57,8 +57,8 @@ type swapTimes struct {
 }
 
 func (s *swapTimes) Enabled(context.Context, slog.Level) bool { return true }
-func (s *swapTimes) WithAttrs([]slog.Attr) slog.Handler      { return s }
-func (s *swapTimes) WithGroup(string) slog.Handler           { return s }
+func (s *swapTimes) WithAttrs([]slog.Attr) slog.Handler       { return s }
+func (s *swapTimes) WithGroup(string) slog.Handler            { return s }
 func (s *swapTimes) Handle(_ context.Context, r slog.Record) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
