@@ -1,6 +1,9 @@
 package grocery
 
-import "time"
+import (
+	"log/slog"
+	"time"
+)
 
 // Options configures Open. A nil *Options means the defaults.
 type Options struct {
@@ -28,6 +31,22 @@ type Options struct {
 	// and records the events in Redis. When Redis does not answer, calls
 	// that need it fail with EUNAVAILABLE.
 	RedisURL string
+
+	// SnapshotDir, for a writable file (an ingest node), is where Import
+	// publishes a snapshot of the data file after each file (see
+	// Publish). For OpenReplica, the directory is its argument.
+	SnapshotDir string
+	// SnapshotKeep is how many snapshots Publish keeps. Default 3.
+	SnapshotKeep int
+	// SnapshotPoll is how often a replica reads the snapshot manifest.
+	// Default 1s; negative: only when Refresh is called.
+	SnapshotPoll time.Duration
+	// SnapshotCache is the directory under which a replica keeps its
+	// copies of the snapshots it serves. Default os.TempDir().
+	SnapshotCache string
+	// Logger receives a replica's snapshot events (taken, refused).
+	// Default: none.
+	Logger *slog.Logger
 }
 
 // LookupInput holds the arguments of LookupProduct.

@@ -71,6 +71,8 @@ type PreparedExport struct {
 	from, to Date
 	asOf     Date
 	progress func(int64)
+	pin      *storage.Pinned // the file Stream reads, across its batches
+	batch    int             // rows per read transaction: exportBatch
 }
 
 // ContentDisposition returns the Content-Disposition of an HTTP answer
@@ -111,7 +113,7 @@ var exportFormats = map[string]struct{ ext, contentType string }{
 // dataset does not take (category, upc, from and to for stores; from and
 // to for offers); ENOTFOUND for a valid barcode not in the catalogue.
 func (s *Service) PrepareExport(ctx context.Context, in ExportInput) (*PreparedExport, error) {
-	p := &PreparedExport{s: s, progress: in.Progress}
+	p := &PreparedExport{s: s, progress: in.Progress, batch: exportBatch}
 	p.format = strings.ToLower(strings.TrimSpace(in.Format))
 	if p.format == "" {
 		p.format = "json"
@@ -319,6 +321,10 @@ const exportBatch = 8192
 // observed within the 14 days up to the data set's latest date); stores by
 // province, banner and store id (only active reference stores).
 //
+// Its batches all read one data file: on a replica, a snapshot swapped
+// in meanwhile serves the calls that start after it, not the rest of the
+// export.
+//
 // The summary is never nil. It returns ctx's error when ctx is cancelled,
 // the writer's error, and EINVALID, before anything is written, for an
 // XLSX export over MaxXLSXRows rows. When it returns an error with
@@ -349,6 +355,13 @@ func (p *PreparedExport) Stream(ctx context.Context, w io.Writer) (*ExportSummar
 		return sum, err
 	}
 	out := &rowSink{ctx: ctx, w: rw, vals: make([]rowwrite.Value, len(cols)), sum: sum, progress: p.progress}
+	// The batches are transactions of their own; pinned, they all read
+	// one file even when a replica swaps in a newer snapshot meanwhile.
+	if p.pin, err = p.s.db.Pin(); err != nil {
+		rw.Abort()
+		return sum, err
+	}
+	defer p.pin.Release()
 	switch p.dataset {
 	case "observations":
 		err = p.observations(ctx, out)
@@ -485,7 +498,7 @@ type obsRow struct {
 func (p *PreparedExport) observations(ctx context.Context, out *rowSink) error {
 	var targets []storage.SeriesFilter
 	stores := map[uint32]string{}
-	err := p.s.db.View(func(tx *storage.Tx) error {
+	err := p.pin.View(func(tx *storage.Tx) error {
 		if err := tx.ForEachStore(func(st *storage.Store) error { stores[st.Ord] = st.ID; return nil }); err != nil {
 			return err
 		}
@@ -506,7 +519,7 @@ func (p *PreparedExport) observations(ctx context.Context, out *rowSink) error {
 		return err
 	}
 	var (
-		rows      = make([]obsRow, 0, exportBatch+1024)
+		rows      = make([]obsRow, 0, p.batch+1024)
 		pos       []byte
 		ti        int
 		lastKey   string // banner 0x00 sku of prod
@@ -550,7 +563,7 @@ func (p *PreparedExport) observations(ctx context.Context, out *rowSink) error {
 					prod: prod, price: e.Price, regular: e.Regular, promoEnd: e.PromoEnd})
 			}
 		}
-		if len(rows) >= exportBatch {
+		if len(rows) >= p.batch {
 			return storage.ErrStop
 		}
 		return nil
@@ -558,7 +571,7 @@ func (p *PreparedExport) observations(ctx context.Context, out *rowSink) error {
 	v := out.vals
 	for ti < len(targets) {
 		rows = rows[:0]
-		err := p.s.db.View(func(t *storage.Tx) error {
+		err := p.pin.View(func(t *storage.Tx) error {
 			tx = t
 			lastKey = "" // a new transaction reads the product anew
 			for ti < len(targets) {
@@ -606,7 +619,7 @@ type offerRow struct {
 // offers streams the current offers the export selects.
 func (p *PreparedExport) offers(ctx context.Context, out *rowSink) error {
 	var (
-		rows     = make([]offerRow, 0, exportBatch)
+		rows     = make([]offerRow, 0, p.batch)
 		pos      []byte
 		lastGTIN string
 		prod     *productInfo
@@ -616,7 +629,7 @@ func (p *PreparedExport) offers(ctx context.Context, out *rowSink) error {
 	)
 	for {
 		rows = rows[:0]
-		err := p.s.db.View(func(tx *storage.Tx) error {
+		err := p.pin.View(func(tx *storage.Tx) error {
 			current := tx.AsOf() - freshDays
 			lastGTIN = ""
 			var err error
@@ -639,7 +652,7 @@ func (p *PreparedExport) offers(ctx context.Context, out *rowSink) error {
 					return nil
 				}
 				rows = append(rows, offerRow{province: province, prod: prod, qty: qty, basis: basis, o: *o})
-				if len(rows) >= exportBatch {
+				if len(rows) >= p.batch {
 					return storage.ErrStop
 				}
 				return nil
@@ -680,7 +693,7 @@ func (p *PreparedExport) offers(ctx context.Context, out *rowSink) error {
 // panel is small (thousands of stores), so one transaction reads it.
 func (p *PreparedExport) stores(out *rowSink) error {
 	var all []Store
-	err := p.s.db.View(func(tx *storage.Tx) error {
+	err := p.pin.View(func(tx *storage.Tx) error {
 		return tx.ActiveStores(p.province, p.banner, func(st *storage.Store) bool {
 			all = append(all, store(st))
 			return true

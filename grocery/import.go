@@ -75,6 +75,9 @@ func (s *Service) Import(ctx context.Context, name string, r io.Reader, opts *Im
 	if opts == nil {
 		opts = &ImportOptions{}
 	}
+	if s.replica != nil {
+		return nil, Errorf(EINVALID, "%s: this server is a read-only replica: import on the ingest node, whose snapshots reach the replicas", name)
+	}
 	cr := &countingReader{r: r, fn: opts.Progress, next: progressEvery}
 	br := bufio.NewReaderSize(cr, 64<<10)
 	imp := &importer{
@@ -142,6 +145,11 @@ func (s *Service) Import(ctx context.Context, name string, r io.Reader, opts *Im
 	}
 	imp.report.Unchanged += imp.repeats
 	imp.report.Problems = imp.problems()
+	if s.snapDir != "" {
+		if _, err := s.Publish(ctx); err != nil {
+			return nil, Errorf(EINTERNAL, "%s is imported, but its snapshot was not published (the next import publishes one): %v", name, err)
+		}
+	}
 	return imp.report, nil
 }
 

@@ -26,6 +26,11 @@ type Service struct {
 	flushDone chan error
 
 	signalBufs sync.Pool // of *signalBufs, reused by Signals
+
+	snapDir   string     // publish a snapshot here after each import
+	snapKeep  int        // snapshots kept in snapDir
+	publishMu sync.Mutex // one Publish at a time
+	replica   *replica   // nil unless OpenReplica
 }
 
 // Open opens the data file at path, creating it unless opts.ReadOnly.
@@ -61,6 +66,9 @@ func open(path string, opts *Options, so storage.Options, now func() time.Time) 
 		return nil, Errorf(EINVALID, "key prefix %q: want 1 to 16 lowercase letters or digits", opts.KeyPrefix)
 	}
 	s := &Service{db: db, now: now}
+	if !so.ReadOnly {
+		s.snapDir, s.snapKeep = opts.SnapshotDir, opts.SnapshotKeep
+	}
 	s.access, s.alerts = boltAccess{s}, boltAlerts{s}
 	if err := s.start(opts, so.ReadOnly); err != nil {
 		db.Close()
@@ -141,6 +149,10 @@ func validPrefix(p string) bool {
 // file.
 func (s *Service) Close() error {
 	var err error
+	if s.replica != nil {
+		s.replica.stopPolling()
+		defer os.RemoveAll(s.replica.local) // after the file is closed
+	}
 	if s.stopFlush != nil {
 		close(s.stopFlush)
 		err = <-s.flushDone

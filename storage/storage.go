@@ -47,6 +47,7 @@ import (
 	"os"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -122,7 +123,7 @@ type Options struct {
 
 // DB is an open data file.
 type DB struct {
-	bolt   *bolt.DB
+	cur    atomic.Pointer[handle] // the open file; Reopen swaps it
 	names  interner
 	writer sync.Mutex // held by Update and TryUpdate: one writer at a time
 }
@@ -223,7 +224,6 @@ func openOnce(path string, opts Options) (*DB, error) {
 	// bbolt grows a file past 16 MB by 16 MB beyond what it needs; 1 MB
 	// keeps a small file small at the cost of more frequent growth.
 	b.AllocSize = 1 << 20
-	db := &DB{bolt: b}
 	if opts.ReadOnly {
 		err = b.View(checkFormat)
 	} else {
@@ -233,6 +233,8 @@ func openOnce(path string, opts Options) (*DB, error) {
 		b.Close()
 		return nil, err
 	}
+	db := &DB{}
+	db.cur.Store(newHandle(b))
 	return db, nil
 }
 
@@ -291,32 +293,55 @@ func initBuckets(tx *bolt.Tx) error {
 	return tx.Bucket(bucketMeta).Put(keyFormat, binary.BigEndian.AppendUint32(nil, FormatVersion))
 }
 
-// Close closes the file.
-func (db *DB) Close() error { return db.bolt.Close() }
+// Close closes the file, once the transactions under way end.
+func (db *DB) Close() error {
+	h := db.cur.Swap(nil)
+	if h == nil {
+		return nil // closed already, as bbolt allows
+	}
+	h.release()
+	<-h.closed
+	return h.err
+}
 
 // Sync flushes the file to disk (needed after writes with NoSync).
-func (db *DB) Sync() error { return db.bolt.Sync() }
+func (db *DB) Sync() error {
+	return db.with(func(b *bolt.DB) error { return b.Sync() })
+}
 
-// Path returns the file's path.
-func (db *DB) Path() string { return db.bolt.Path() }
+// Path returns the file's path ("" once closed).
+func (db *DB) Path() string {
+	h := db.acquire()
+	if h == nil {
+		return ""
+	}
+	defer h.release()
+	return h.bolt.Path()
+}
 
 // Size returns the file's size in bytes.
 func (db *DB) Size() (int64, error) {
 	var n int64
-	err := db.bolt.View(func(tx *bolt.Tx) error { n = tx.Size(); return nil })
+	err := db.with(func(b *bolt.DB) error {
+		return b.View(func(tx *bolt.Tx) error { n = tx.Size(); return nil })
+	})
 	return n, err
 }
 
 // View runs fn in a read-only transaction.
 func (db *DB) View(fn func(*Tx) error) error {
-	return db.bolt.View(func(tx *bolt.Tx) error { return fn(db.newTx(tx)) })
+	return db.with(func(b *bolt.DB) error {
+		return b.View(func(tx *bolt.Tx) error { return fn(db.newTx(tx)) })
+	})
 }
 
 // Update runs fn in a read-write transaction; fn's error rolls it back.
 func (db *DB) Update(fn func(*Tx) error) error {
 	db.writer.Lock()
 	defer db.writer.Unlock()
-	return db.bolt.Update(func(tx *bolt.Tx) error { return fn(db.newTx(tx)) })
+	return db.with(func(b *bolt.DB) error {
+		return b.Update(func(tx *bolt.Tx) error { return fn(db.newTx(tx)) })
+	})
 }
 
 // TryUpdate runs fn in a read-write transaction unless another write
@@ -327,7 +352,9 @@ func (db *DB) TryUpdate(fn func(*Tx) error) (ran bool, err error) {
 		return false, nil
 	}
 	defer db.writer.Unlock()
-	return true, db.bolt.Update(func(tx *bolt.Tx) error { return fn(db.newTx(tx)) })
+	return true, db.with(func(b *bolt.DB) error {
+		return b.Update(func(tx *bolt.Tx) error { return fn(db.newTx(tx)) })
+	})
 }
 
 // Tx is a transaction. Values it returns are copies, valid after it ends.

@@ -15,7 +15,10 @@ import (
 )
 
 func (a *app) importCmd() *cobra.Command {
-	var skipInvalid bool
+	var (
+		skipInvalid bool
+		snaps       string
+	)
 	cmd := &cobra.Command{
 		Use:   "import FILE...",
 		Short: "Load stores or observations from CSV, JSON Lines or XLSX files",
@@ -38,22 +41,28 @@ the product and the SKU -> barcode link; an 11-digit UPC gets its check digit.
 Each file is all or nothing: a bad row stops the import with the file, line
 (sheet and row in XLSX) and reason, and nothing of that file is written (files before it stay
 imported). With --skip-invalid, bad rows are skipped and reported instead.
-Importing the same rows again changes nothing.`,
+Importing the same rows again changes nothing.
+
+With --snapshots DIR (when no server holds the file), a snapshot of the
+data file is published to DIR after each file, for replicas (grocery serve
+--role replica) to follow. A server holding the file (grocery serve --role
+ingest --snapshots DIR) publishes its own after each import.`,
 		Example: "  grocery import stores.csv prices.csv\n  grocery import prices.xlsx\n  grocery import --skip-invalid feed-2026-11-19.jsonl",
 		Args:    usageArgs(cobra.MinimumNArgs(1)),
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
 			return []cobra.Completion{"csv", "tsv", "txt", "jsonl", "json", "ndjson", "xlsx"}, cobra.ShellCompDirectiveFilterFileExt
 		},
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
-			return a.runImport(cmd, args, skipInvalid)
+			return a.runImport(cmd, args, skipInvalid, snaps)
 		}),
 	}
 	cmd.Flags().BoolVar(&skipInvalid, "skip-invalid", false, "skip bad rows (and report them) instead of stopping")
 	cmd.Flags().StringVar(&a.redisURL, "redis", "", redisAlertsHelp)
+	cmd.Flags().StringVar(&snaps, "snapshots", "", "publish a snapshot to this `dir`ectory after each file, for replicas")
 	return cmd
 }
 
-func (a *app) runImport(cmd *cobra.Command, files []string, skipInvalid bool) error {
+func (a *app) runImport(cmd *cobra.Command, files []string, skipInvalid bool, snaps string) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	// A missing file fails before anything is imported (or created).
 	for _, name := range files {
@@ -72,7 +81,7 @@ func (a *app) runImport(cmd *cobra.Command, files []string, skipInvalid bool) er
 	for i, name := range files {
 		rep, err := importFile(cmd, imp, name, skipInvalid, isTerminal(stderr))
 		if i == 0 && errors.Is(err, admin.ErrNoAdmin) {
-			svc, openErr := a.openForImport(cmd)
+			svc, openErr := a.openForImport(cmd, snaps)
 			if openErr != nil {
 				return openErr
 			}
@@ -124,12 +133,12 @@ type fileImporter interface {
 // --redis or GROCERY_REDIS_URL, whose alert rules the import evaluates.
 // When that Redis does not answer, the data is imported all the same,
 // with a warning that the rules in Redis were not evaluated.
-func (a *app) openForImport(cmd *cobra.Command) (*grocery.Service, error) {
+func (a *app) openForImport(cmd *cobra.Command, snapshots string) (*grocery.Service, error) {
 	opts, err := a.keyOptions(cmd)
 	if err != nil {
 		return nil, err
 	}
-	opts.LockTimeout = 0
+	opts.LockTimeout, opts.SnapshotDir = 0, snapshots
 	svc, err := grocery.Open(a.dbPath(cmd), opts)
 	if grocery.ErrorCode(err) == grocery.EUNAVAILABLE {
 		fmt.Fprintf(cmd.ErrOrStderr(), "grocery: %s\ngrocery: importing without it: the alert rules in Redis are not evaluated; run 'grocery alerts evaluate' once it answers\n", grocery.ErrorMessage(err))

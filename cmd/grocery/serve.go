@@ -26,6 +26,8 @@ func (a *app) serveCmd() *cobra.Command {
 		demo     bool
 		origins  []string
 		maxConns int
+		role     string
+		snaps    string
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -53,13 +55,16 @@ mode 0600), and prints the key and a ready curl call.`,
 			if a.redisURL != "" {
 				opts.RedisURL = a.redisURL
 			}
+			if err := checkRole(role, snaps, opts.RedisURL, demo); err != nil {
+				return &usageError{err}
+			}
 			out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
 			var key string
 			if demo {
 				if key, err = prepareDemo(cmd.Context(), db, opts, errOut); err != nil {
 					return err
 				}
-			} else if _, err := os.Stat(db); errors.Is(err, fs.ErrNotExist) {
+			} else if _, err := os.Stat(db); errors.Is(err, fs.ErrNotExist) && role != server.RoleReplica {
 				return noDataFile(db)
 			}
 			logs := server.NewLogWriter(errOut, 200*time.Millisecond)
@@ -73,6 +78,8 @@ mode 0600), and prints the key and a ready curl call.`,
 
 				AllowedOrigins: origins,
 				MaxConns:       maxConns,
+				Role:           role,
+				Snapshots:      snaps,
 				Ready: func(base string) {
 					fmt.Fprintf(out, "Serving %s (MCP at %s/mcp, REST at %s/). Stop with Ctrl-C.\n", base, base, base)
 					if key != "" {
@@ -87,7 +94,20 @@ mode 0600), and prints the key and a ready curl call.`,
 	cmd.Flags().StringSliceVar(&origins, "allowed-origin", nil, "browser `origin`s allowed to call MCP, e.g. https://app.example.com (repeatable); on a loopback address, loopback origins are allowed too")
 	cmd.Flags().IntVar(&maxConns, "max-conns", server.DefaultMaxConns, "connections held open at once; when all are taken an idle keep-alive one is closed, else new ones wait")
 	cmd.Flags().StringVar(&a.redisURL, "redis", "", redisHelp)
+	cmd.Flags().StringVar(&role, "role", "", server.RoleHelp)
+	cmd.Flags().StringVar(&snaps, "snapshots", "", server.SnapshotsHelp)
 	return cmd
+}
+
+// checkRole checks the flags of serve's --role.
+func checkRole(role, snaps, redisURL string, demo bool) error {
+	if err := server.CheckRole(role, snaps, redisURL); err != nil {
+		return err
+	}
+	if role == server.RoleReplica && demo {
+		return errors.New("--demo builds a data file: use it on the ingest node, not with --role replica")
+	}
+	return nil
 }
 
 // prepareDemo builds the demo data set when the file is missing and

@@ -6,6 +6,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -45,7 +46,19 @@ type Config struct {
 	Ready func(baseURL string)
 	// Serve picks the interfaces; the zero value serves MCP and REST.
 	Serve Interfaces
+
+	// Role is "" (one process: the default), RoleIngest or RoleReplica.
+	Role string
+	// Snapshots is the snapshot directory of RoleIngest (published to
+	// after each import) and RoleReplica (followed).
+	Snapshots string
 }
+
+// The roles of a server that runs with others (--role).
+const (
+	RoleIngest  = "ingest"  // holds the writable file, publishes snapshots
+	RoleReplica = "replica" // serves the newest snapshot, read-only
+)
 
 // Interfaces says which interfaces a server mounts.
 type Interfaces int
@@ -66,7 +79,7 @@ func Run(ctx context.Context, cfg Config) error {
 	if log == nil {
 		log = slog.Default()
 	}
-	svc, err := grocery.Open(cfg.DB, &cfg.Options)
+	svc, err := open(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
@@ -76,12 +89,15 @@ func Run(ctx context.Context, cfg Config) error {
 			log.Error("closing the data file", "err", err)
 		}
 	}()
-	sock := admin.SocketPath(cfg.DB)
-	adm, err := admin.Listen(svc, sock)
-	if err != nil {
-		return err
+	sock := ""
+	if cfg.Role != RoleReplica { // a replica has no file of its own
+		sock = admin.SocketPath(cfg.DB)
+		adm, err := admin.Listen(svc, sock)
+		if err != nil {
+			return err
+		}
+		defer adm.Close()
 	}
-	defer adm.Close()
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
@@ -130,6 +146,39 @@ func Run(ctx context.Context, cfg Config) error {
 	return nil
 }
 
+// open opens the service of cfg's role: the data file, published once
+// at start for an ingest node, or the newest snapshot for a replica.
+func open(ctx context.Context, cfg Config, log *slog.Logger) (*grocery.Service, error) {
+	opts := cfg.Options
+	switch cfg.Role {
+	case "":
+		return grocery.Open(cfg.DB, &opts)
+	case RoleIngest:
+		opts.SnapshotDir = cfg.Snapshots
+		svc, err := grocery.Open(cfg.DB, &opts)
+		if err != nil {
+			return nil, err
+		}
+		snap, err := svc.Publish(ctx)
+		if err != nil {
+			svc.Close()
+			return nil, err
+		}
+		log.Info("snapshot published", "seq", snap.Seq, "as_of", snap.AsOf, "size", snap.Size, "dir", cfg.Snapshots)
+		return svc, nil
+	case RoleReplica:
+		opts.Logger = log
+		svc, err := grocery.OpenReplica(cfg.Snapshots, &opts)
+		if err != nil {
+			return nil, err
+		}
+		st, _ := svc.Replica()
+		log.Info("replica serving snapshot", "seq", st.Snapshot.Seq, "as_of", st.Snapshot.AsOf, "dir", cfg.Snapshots)
+		return svc, nil
+	}
+	return nil, grocery.Errorf(grocery.EINVALID, "role %q: want %s or %s", cfg.Role, RoleIngest, RoleReplica)
+}
+
 // ShutdownTimeout bounds how long Run waits for requests in flight.
 const ShutdownTimeout = 10 * time.Second
 
@@ -162,9 +211,28 @@ func Routes(svc *grocery.Service, cfg Config, log *slog.Logger) http.Handler {
 	}
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintln(w, `{"status":"ok"}`)
+		st, ok := svc.Replica()
+		if !ok {
+			fmt.Fprintln(w, `{"status":"ok"}`)
+			return
+		}
+		// A replica says which snapshot it serves and, when it refused a
+		// newer one, why: it still serves, so the status stays ok.
+		json.NewEncoder(w).Encode(replicaHealth{Status: "ok", Snapshot: snapshotHealth{st.Snapshot.Seq, st.Snapshot.AsOf}, Refused: st.Refused})
 	})
 	return accessLog(log, recoverPanics(log, direct(mux, mcp, rest)))
+}
+
+// replicaHealth is a replica's /healthz answer.
+type replicaHealth struct {
+	Status   string         `json:"status"`
+	Snapshot snapshotHealth `json:"snapshot"`
+	Refused  string         `json:"refused,omitempty"`
+}
+
+type snapshotHealth struct {
+	Seq  uint64       `json:"seq"`
+	AsOf grocery.Date `json:"as_of"`
 }
 
 // direct sends a request whose path is plain (clean, nothing escaped)

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestServeRoleFlags(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"ErrSnapshotsWithoutRole", []string{"serve", "--snapshots", "x"}, "--snapshots needs --role"},
+		{"ErrUnknownRole", []string{"serve", "--role", "leader", "--snapshots", "x"}, `--role "leader": want ingest or replica`},
+		{"ErrIngestWithoutSnapshots", []string{"serve", "--role", "ingest"}, "--role ingest needs --snapshots"},
+		{"ErrReplicaWithoutRedis", []string{"serve", "--role", "replica", "--snapshots", "x"}, "--role replica needs --redis"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := cli(t, nil, tt.args...)
+			if r.code != 2 || !strings.Contains(r.stderr, tt.want) {
+				t.Errorf("%v: got code %d, stderr %q; want 2 and %q", tt.args, r.code, r.stderr, tt.want)
+			}
+		})
+	}
+}
+
+// TestImportSnapshots: import --snapshots publishes one snapshot per file.
+func TestImportSnapshots(t *testing.T) {
+	dir := t.TempDir()
+	db, snaps, stores := filepath.Join(dir, "g.db"), filepath.Join(dir, "snaps"), filepath.Join(dir, "stores.csv")
+	csv := "store_id,banner,province,name,city,postal_code,latitude,longitude\n" +
+		"ON-ZZZ-001,loblaws,ON,Loblaws Test,Toronto,M5J 2R6,43.6410,-79.3760\n"
+	if err := os.WriteFile(stores, []byte(csv), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ok(t, cli(t, nil, "import", "--db", db, "--snapshots", snaps, stores, stores))
+	got, _ := filepath.Glob(filepath.Join(snaps, "*"))
+	for i := range got {
+		got[i] = filepath.Base(got[i])
+	}
+	if want := "manifest.json snapshot-1.db snapshot-2.db"; strings.Join(got, " ") != want {
+		t.Errorf("snapshot directory: got %v, want %s", got, want)
+	}
+}

@@ -1,0 +1,60 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"strings"
+	"testing"
+)
+
+// TestRunMainFlags: grocery-mcp and grocery-rest check --role,
+// --snapshots and --redis as grocery serve does, before opening anything.
+func TestRunMainFlags(t *testing.T) {
+	t.Setenv("GROCERY_REDIS_URL", "")
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"ErrSnapshotsWithoutRole", []string{"--snapshots", "x"}, "--snapshots needs --role"},
+		{"ErrUnknownRole", []string{"--role", "leader", "--snapshots", "x"}, `--role "leader": want ingest or replica`},
+		{"ErrIngestWithoutSnapshots", []string{"--role", "ingest"}, "--role ingest needs --snapshots"},
+		{"ErrReplicaWithoutSnapshots", []string{"--role", "replica", "--redis", "redis://127.0.0.1:1/0"}, "--role replica needs --snapshots"},
+		{"ErrReplicaWithoutRedis", []string{"--role", "replica", "--snapshots", "x"}, "--role replica needs --redis"},
+		{"ErrArgument", []string{"serve"}, `unexpected argument "serve"`},
+	}
+	for _, serve := range []Interfaces{ServeMCP, ServeREST} {
+		for _, tt := range tests {
+			t.Run(serve.String()+"/"+tt.name, func(t *testing.T) {
+				var stderr strings.Builder
+				err := runMain(context.Background(), "grocery-x", serve, tt.args, &stderr)
+				var usage *usageError
+				if !errors.As(err, &usage) || !strings.Contains(err.Error(), tt.want) {
+					t.Errorf("%v: got %v, want a usage error saying %q", tt.args, err, tt.want)
+				}
+			})
+		}
+	}
+
+	t.Run("Help", func(t *testing.T) {
+		var stderr strings.Builder
+		err := runMain(context.Background(), "grocery-mcp", ServeMCP, []string{"--help"}, &stderr)
+		if !errors.Is(err, flag.ErrHelp) {
+			t.Errorf("--help: got %v, want flag.ErrHelp", err)
+		}
+		for _, want := range []string{"-role", "'ingest' holds the data file", "'replica' serves the newest snapshot", "-snapshots dir", "-redis"} {
+			if !strings.Contains(stderr.String(), want) {
+				t.Errorf("--help does not say %q:\n%s", want, stderr.String())
+			}
+		}
+	})
+	t.Run("ErrUnknownFlag", func(t *testing.T) {
+		var stderr strings.Builder
+		err := runMain(context.Background(), "grocery-rest", ServeREST, []string{"--rol", "ingest"}, &stderr)
+		var usage *usageError
+		if !errors.As(err, &usage) || !strings.Contains(stderr.String(), "-rol") {
+			t.Errorf("--rol: got %v, stderr %q; want a usage error naming -rol", err, stderr.String())
+		}
+	})
+}

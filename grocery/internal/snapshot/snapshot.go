@@ -1,0 +1,202 @@
+// Package snapshot publishes copies of a data file to a directory and
+// fetches them back, with a manifest that names the newest copy.
+//
+// A directory holds snapshot-<seq>.db files and manifest.json. Every file
+// is written to a temporary name, synced and renamed into place, so a
+// reader sees either the old file or the whole new one; the manifest is
+// renamed last, so the snapshot it names is complete. A reader copies the
+// snapshot and checks its size and SHA-256 against the manifest before
+// using it, which refuses a snapshot damaged on its way.
+package snapshot
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ManifestName is the manifest's file name in a snapshot directory.
+const ManifestName = "manifest.json"
+
+// Manifest describes the newest snapshot in a directory.
+type Manifest struct {
+	Seq     uint64    `json:"seq"`
+	File    string    `json:"file"`  // snapshot-<seq>.db, in the same directory
+	AsOf    string    `json:"as_of"` // the data's as-of date, YYYY-MM-DD
+	SHA256  string    `json:"sha256"`
+	Size    int64     `json:"size"`
+	Created time.Time `json:"created"`
+}
+
+// FileName returns the name of snapshot seq.
+func FileName(seq uint64) string { return "snapshot-" + strconv.FormatUint(seq, 10) + ".db" }
+
+// ReadManifest reads dir's manifest. It returns an error wrapping
+// fs.ErrNotExist when there is none.
+func ReadManifest(dir string) (*Manifest, error) {
+	b, err := os.ReadFile(filepath.Join(dir, ManifestName))
+	if err != nil {
+		return nil, err
+	}
+	var m Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("%s: %v", filepath.Join(dir, ManifestName), err)
+	}
+	if m.Seq == 0 || m.File != FileName(m.Seq) || len(m.SHA256) != 64 || m.Size <= 0 {
+		return nil, fmt.Errorf("%s: want seq > 0, file %q, a 64-digit sha256 and a size", filepath.Join(dir, ManifestName), FileName(m.Seq))
+	}
+	return &m, nil
+}
+
+// Publish writes a new snapshot to dir with write (which returns the
+// number of bytes it wrote and the data's as-of date, YYYY-MM-DD, read
+// from what it wrote), then the manifest naming it, and removes the
+// snapshots older than the newest keep (keep <= 0 means 3). The new
+// sequence number follows both the manifest's and every snapshot file's
+// in dir, so it never goes back, even after the manifest was lost.
+func Publish(dir string, now time.Time, keep int, write func(io.Writer) (int64, string, error)) (*Manifest, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	var seq uint64
+	if prev, err := ReadManifest(dir); err == nil {
+		seq = prev.Seq // else missing or damaged: the files say, and it is replaced
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		if s, ok := seqOf(e.Name()); ok && s > seq {
+			seq = s
+		}
+	}
+	seq++
+	m := &Manifest{Seq: seq, File: FileName(seq), Created: now.UTC()}
+	h := sha256.New()
+	err = writeAtomic(filepath.Join(dir, m.File), func(w io.Writer) error {
+		n, asOf, err := write(io.MultiWriter(w, h))
+		m.Size, m.AsOf = n, asOf
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	m.SHA256 = hex.EncodeToString(h.Sum(nil))
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	if err := writeAtomic(filepath.Join(dir, ManifestName), func(w io.Writer) error {
+		_, err := w.Write(append(b, '\n'))
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	if keep <= 0 {
+		keep = 3
+	}
+	return m, prune(dir, seq, keep)
+}
+
+// writeAtomic writes path through a temporary file in its directory,
+// synced and renamed into place, then syncs the directory.
+func writeAtomic(path string, write func(io.Writer) error) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	err = write(f)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if d, err := os.Open(dir); err == nil {
+		d.Sync() // not every file system syncs a directory; the rename is done
+		d.Close()
+	}
+	return nil
+}
+
+// prune removes the snapshots of dir older than the keep newest up to seq.
+func prune(dir string, seq uint64, keep int) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, e := range entries {
+		if s, ok := seqOf(e.Name()); !ok || s+uint64(keep) > seq {
+			continue
+		}
+		if err := os.Remove(filepath.Join(dir, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// seqOf returns the sequence number of a snapshot file's name.
+func seqOf(name string) (uint64, bool) {
+	n, ok := strings.CutPrefix(name, "snapshot-")
+	if !ok {
+		return 0, false
+	}
+	if n, ok = strings.CutSuffix(n, ".db"); !ok {
+		return 0, false
+	}
+	s, err := strconv.ParseUint(n, 10, 64)
+	return s, err == nil && s > 0
+}
+
+// Fetch copies the snapshot m names from dir to the file to, checking
+// its size and SHA-256 against m; on a mismatch it removes to and
+// returns an error saying what differs.
+func Fetch(dir string, m *Manifest, to string) error {
+	src, err := os.Open(filepath.Join(dir, m.File))
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	dst, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	var h hash.Hash = sha256.New()
+	n, err := io.Copy(io.MultiWriter(dst, h), src)
+	if cerr := dst.Close(); err == nil {
+		err = cerr
+	}
+	switch sum := hex.EncodeToString(h.Sum(nil)); {
+	case err != nil:
+	case n != m.Size:
+		err = fmt.Errorf("snapshot %d (%s): %d bytes, the manifest says %d", m.Seq, m.File, n, m.Size)
+	case sum != m.SHA256:
+		err = fmt.Errorf("snapshot %d (%s): sha256 %s, the manifest says %s", m.Seq, m.File, sum, m.SHA256)
+	}
+	if err != nil {
+		os.Remove(to)
+	}
+	return err
+}

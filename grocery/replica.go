@@ -1,0 +1,269 @@
+package grocery
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	snapfile "github.com/grocerydata/grocery/grocery/internal/snapshot"
+	"github.com/grocerydata/grocery/storage"
+)
+
+// PublishedSnapshot describes a published snapshot of the data file.
+type PublishedSnapshot struct {
+	Seq     uint64    `json:"seq"`   // 1, 2, ... in the snapshot directory
+	File    string    `json:"file"`  // snapshot-<seq>.db
+	AsOf    Date      `json:"as_of"` // the data's as-of date
+	SHA256  string    `json:"sha256"`
+	Size    int64     `json:"size"`
+	Created time.Time `json:"created"`
+}
+
+// ReplicaStatus is what a replica serves and what it last refused.
+type ReplicaStatus struct {
+	Snapshot PublishedSnapshot `json:"snapshot"`
+	// Refused says why the newest snapshot of the directory was not
+	// taken (a size or SHA-256 that disagrees with the manifest, a file
+	// that is not a data file); empty once a later one is taken.
+	Refused string `json:"refused,omitempty"`
+}
+
+func snapshotOf(m *snapfile.Manifest) PublishedSnapshot {
+	d, _ := ParseDate(m.AsOf)
+	return PublishedSnapshot{Seq: m.Seq, File: m.File, AsOf: d, SHA256: m.SHA256, Size: m.Size, Created: m.Created}
+}
+
+// Publish writes a consistent copy of the data file to the snapshot
+// directory of Options.SnapshotDir as snapshot-<seq>.db, then its
+// manifest.json (sequence number, as-of date, SHA-256, size), each
+// through a temporary file, synced and renamed, and removes the
+// snapshots older than the newest Options.SnapshotKeep. The copy is
+// taken in one read transaction (bbolt's hot backup): queries go on
+// meanwhile. Import calls it after each file when a directory is set.
+//
+// Publish returns EINVALID when no snapshot directory is configured or
+// the Service is a replica, and EINTERNAL when the directory cannot be
+// written.
+func (s *Service) Publish(ctx context.Context) (*PublishedSnapshot, error) {
+	if s.replica != nil || s.snapDir == "" {
+		return nil, Errorf(EINVALID, "publishing a snapshot needs a writable data file and a snapshot directory (Options.SnapshotDir, --snapshots)")
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	s.publishMu.Lock()
+	defer s.publishMu.Unlock()
+	m, err := snapfile.Publish(s.snapDir, s.now(), s.snapKeep, func(w io.Writer) (int64, string, error) {
+		n, asOf, err := s.db.Backup(w)
+		return n, Date(asOf).String(), err
+	})
+	if err != nil {
+		return nil, Errorf(EINTERNAL, "publishing a snapshot to %s: %v", s.snapDir, err)
+	}
+	snap := snapshotOf(m)
+	return &snap, nil
+}
+
+// replica is the state of a Service that follows a snapshot directory.
+type replica struct {
+	dir, local string
+	log        *slog.Logger
+
+	refreshing sync.Mutex // one Refresh at a time
+	mu         sync.Mutex // guards status and refused
+	status     ReplicaStatus
+	refused    *snapfile.Manifest // the last snapshot refused, not fetched again
+
+	manifestRead func(*snapfile.Manifest) // tests: runs after Refresh reads the manifest
+
+	stop chan struct{}
+	done chan struct{}
+}
+
+// OpenReplica opens the newest snapshot that the manifest of dir names,
+// read-only, as a replica: it copies the snapshot to a private directory
+// (bbolt maps the file it reads; a shared volume may not allow that),
+// checks its size and SHA-256, and opens the copy. It then polls the
+// manifest every opts.SnapshotPoll (default 1s; negative: only when
+// Refresh is called) and swaps each new snapshot in for the calls that
+// start after it; calls under way finish on the snapshot they started on,
+// whose file is closed and removed after the last of them.
+//
+// A replica writes nothing to its file: Import and Publish return
+// EINVALID. Keys, accounts and quota counters are those of the Redis at
+// opts.RedisURL, which is required: a snapshot's keys would be stale (a
+// key revoked on the ingest node would pass until the next snapshot) and
+// its quota counters could not be written.
+//
+// OpenReplica returns EINVALID without opts.RedisURL, ENOTFOUND when dir
+// has no manifest, EINVALID when the snapshot it names is damaged or not
+// a data file, and the errors of Open.
+func OpenReplica(dir string, opts *Options) (*Service, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	if opts.RedisURL == "" {
+		return nil, Errorf(EINVALID, "a replica needs Redis (Options.RedisURL, --redis or GROCERY_REDIS_URL) for keys and quota counters: its snapshot is read-only and replaced")
+	}
+	m, err := snapfile.ReadManifest(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, Errorf(ENOTFOUND, "no snapshot manifest in %s: publish one from the ingest node first", dir)
+	} else if err != nil {
+		return nil, Errorf(EINVALID, "%v", err)
+	}
+	local, err := os.MkdirTemp(opts.SnapshotCache, "grocery-replica-")
+	if err != nil {
+		return nil, Errorf(EINVALID, "snapshot cache: %v", err)
+	}
+	path := filepath.Join(local, m.File)
+	if err := snapfile.Fetch(dir, m, path); err != nil {
+		os.RemoveAll(local)
+		return nil, Errorf(EINVALID, "%v", err)
+	}
+	ro := *opts
+	ro.ReadOnly = true
+	s, err := open(path, &ro, storage.Options{ReadOnly: true, LockTimeout: opts.LockTimeout}, opts.Now)
+	if err != nil {
+		os.RemoveAll(local)
+		return nil, err
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	r := &replica{dir: dir, local: local, log: log, status: ReplicaStatus{Snapshot: snapshotOf(m)}}
+	s.replica = r
+	if opts.SnapshotPoll >= 0 {
+		every := opts.SnapshotPoll
+		if every == 0 {
+			every = time.Second
+		}
+		r.stop, r.done = make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(r.done)
+			t := time.NewTicker(every)
+			defer t.Stop()
+			for {
+				select {
+				case <-r.stop:
+					return
+				case <-t.C:
+					s.Refresh(context.Background())
+				}
+			}
+		}()
+	}
+	return s, nil
+}
+
+// Refresh reads a replica's snapshot manifest and, when it names a newer
+// snapshot, fetches, checks and opens it and swaps it in. A snapshot
+// whose size or SHA-256 disagrees with the manifest, or that is not a
+// data file, is refused: the replica keeps serving the one it has, logs
+// the reason and reports it in ReplicaStatus until a later snapshot is
+// taken. A refused snapshot is not fetched again: the replica waits for
+// the next sequence number. A snapshot removed by the publisher's
+// retention between the manifest's reading and the copy is not refused:
+// the newer one that the manifest now names is taken. Refresh returns the
+// reason of a refusal as EINVALID (EINVALID too on a Service that is not
+// a replica), and nil when there is nothing new.
+func (s *Service) Refresh(ctx context.Context) error {
+	r := s.replica
+	if r == nil {
+		return Errorf(EINVALID, "not a replica: only a Service from OpenReplica follows snapshots")
+	}
+	r.refreshing.Lock()
+	defer r.refreshing.Unlock()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for {
+		seen := time.Now()
+		m, err := snapfile.ReadManifest(r.dir)
+		if err != nil {
+			return r.refuse(nil, err)
+		}
+		if cur, _ := s.Replica(); m.Seq <= cur.Snapshot.Seq {
+			return nil
+		}
+		if r.manifestRead != nil {
+			r.manifestRead(m)
+		}
+		if r.refused != nil && r.refused.Seq == m.Seq && r.refused.SHA256 == m.SHA256 {
+			r.mu.Lock()
+			msg := r.status.Refused
+			r.mu.Unlock()
+			return Errorf(EINVALID, "%s", msg)
+		}
+		path := filepath.Join(r.local, m.File)
+		if err := snapfile.Fetch(r.dir, m, path); err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				if next, nerr := snapfile.ReadManifest(r.dir); nerr == nil && next.Seq > m.Seq {
+					continue // pruned after a newer one was published: take that
+				}
+			}
+			return r.refuse(m, err)
+		}
+		fetched := time.Now()
+		old := s.db.Path()
+		if err := s.db.Reopen(path); err != nil {
+			os.Remove(path)
+			return r.refuse(m, fmt.Errorf("snapshot %d (%s): %v", m.Seq, m.File, err))
+		}
+		// The old copy stays mapped until its last reader ends; removing its
+		// name now frees its space then.
+		os.Remove(old)
+		r.mu.Lock()
+		r.status = ReplicaStatus{Snapshot: snapshotOf(m)}
+		r.refused = nil
+		r.mu.Unlock()
+		// fetch: the copy and its SHA-256; reopen: opening the copy and
+		// swapping it in; the calls that start after serve it.
+		r.log.Info("snapshot taken", "seq", m.Seq, "as_of", m.AsOf, "size", m.Size,
+			"fetch", fetched.Sub(seen), "reopen", time.Since(fetched))
+		return nil
+	}
+}
+
+// refuse records and logs why the newest snapshot, m (nil when the
+// manifest itself could not be read), was not taken.
+func (r *replica) refuse(m *snapfile.Manifest, err error) error {
+	msg := err.Error()
+	r.mu.Lock()
+	again, serving := r.status.Refused == msg, r.status.Snapshot.Seq
+	r.status.Refused = msg
+	r.refused = m
+	r.mu.Unlock()
+	if !again {
+		r.log.Error("snapshot refused; serving the previous one", "err", msg, "serving", serving)
+	}
+	return Errorf(EINVALID, "%s", msg)
+}
+
+// Replica returns what a replica serves and what it last refused, and
+// false for a Service that is not a replica.
+func (s *Service) Replica() (ReplicaStatus, bool) {
+	r := s.replica
+	if r == nil {
+		return ReplicaStatus{}, false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.status, true
+}
+
+// stopPolling stops the poller.
+func (r *replica) stopPolling() {
+	if r.stop != nil {
+		close(r.stop)
+		<-r.done
+		r.stop = nil
+	}
+}

@@ -1,0 +1,471 @@
+package grocery
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	snapfile "github.com/grocerydata/grocery/grocery/internal/snapshot"
+	"github.com/grocerydata/grocery/internal/redistest"
+)
+
+// openIngest opens a writable service that publishes to a new snapshot
+// directory, with the import tests' stores and observations.
+func openIngest(tb testing.TB) (*Service, string) {
+	tb.Helper()
+	dir := filepath.Join(tb.TempDir(), "snapshots")
+	svc, err := Open(filepath.Join(tb.TempDir(), "grocery.db"), &Options{Now: importClock, SnapshotDir: dir})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { svc.Close() })
+	mustImport(tb, svc, "stores.csv", testStoresCSV, nil)
+	mustImport(tb, svc, "prices.csv", testObsCSV, nil)
+	return svc, dir
+}
+
+// openTestReplica opens a replica of dir, with its own Redis, that polls
+// only when told.
+func openTestReplica(tb testing.TB, dir string) *Service {
+	tb.Helper()
+	rs := redistest.Start(tb)
+	r, err := OpenReplica(dir, &Options{Now: importClock, SnapshotPoll: -1, SnapshotCache: tb.TempDir(), RedisURL: rs.URL()})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { r.Close() })
+	return r
+}
+
+// milkPrices imports one price for the milk at both Ontario stores that
+// carry it, so that every answer from one file shows one price twice.
+func milkPrices(tb testing.TB, svc *Service, price string) {
+	tb.Helper()
+	mustImport(tb, svc, "milk.csv", lines(obsHeader,
+		"2026-11-18,ON-LOB-001,loblaws,20001,"+price+",,,,,,,",
+		"2026-11-18,ON-NOF-001,no-frills,NF-77,"+price+",,,,,,,",
+	), nil)
+}
+
+func milk(tb testing.TB, svc *Service) map[string]Cents {
+	tb.Helper()
+	res, err := svc.LookupProduct(context.Background(), LookupInput{UPC: "066800000152", Province: "ON"})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	got := map[string]Cents{}
+	for _, o := range res.Offers {
+		got[o.Banner] = o.Price
+	}
+	return got
+}
+
+func TestPublish(t *testing.T) {
+	ctx := context.Background()
+	ingest, dir := openIngest(t)
+	m, err := snapfile.ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Seq != 2 || m.AsOf != "2026-11-18" {
+		t.Errorf("manifest after two imports: got seq %d as-of %s, want 2 2026-11-18", m.Seq, m.AsOf)
+	}
+
+	replica := openTestReplica(t, dir)
+	for _, in := range []LookupInput{{UPC: "066800000152", Province: "ON"}, {UPC: "7540123456788", Province: "QC"}} {
+		want, err := ingest.LookupProduct(ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := replica.LookupProduct(ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("LookupProduct(%s) on the replica (-ingest +replica):\n%s", in.UPC, diff)
+		}
+	}
+
+	t.Run("KeepsThree", func(t *testing.T) {
+		for _, p := range []string{"4.10", "4.20", "4.30"} {
+			milkPrices(t, ingest, p)
+		}
+		got, _ := filepath.Glob(filepath.Join(dir, "snapshot-*.db"))
+		for i := range got {
+			got[i] = filepath.Base(got[i])
+		}
+		if want := []string{"snapshot-3.db", "snapshot-4.db", "snapshot-5.db"}; !cmp.Equal(got, want) {
+			t.Errorf("snapshot files: got %v, want %v", got, want)
+		}
+		if tmp, _ := filepath.Glob(filepath.Join(dir, ".*tmp*")); len(tmp) > 0 {
+			t.Errorf("temporary files left: %v", tmp)
+		}
+	})
+
+	// The sequence goes on from the files when the manifest is lost: a
+	// replica ignores any sequence number it has passed.
+	t.Run("SeqAfterLostManifest", func(t *testing.T) {
+		if err := os.Remove(filepath.Join(dir, snapfile.ManifestName)); err != nil {
+			t.Fatal(err)
+		}
+		snap, err := ingest.Publish(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if snap.Seq != 6 {
+			t.Errorf("Publish after the manifest was removed: got seq %d, want 6", snap.Seq)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "snapshot-5.db")); err != nil {
+			t.Errorf("snapshot 5: %v, want it kept", err)
+		}
+	})
+
+	t.Run("ErrInvalidWithoutDir", func(t *testing.T) {
+		svc := openImportService(t)
+		_, err := svc.Publish(ctx)
+		errCode(t, err, EINVALID)
+	})
+}
+
+func TestOpenReplica(t *testing.T) {
+	_, dir := openIngest(t)
+	t.Run("ErrInvalidWithoutRedis", func(t *testing.T) {
+		r, err := OpenReplica(dir, &Options{SnapshotPoll: -1, SnapshotCache: t.TempDir()})
+		if err == nil {
+			r.Close()
+		}
+		errCode(t, err, EINVALID)
+		if err != nil && !strings.Contains(err.Error(), "Redis") {
+			t.Errorf("got %q, want it to say a replica needs Redis", err)
+		}
+	})
+}
+
+// TestReplicaExportOneSnapshot: an export reads in batches, each its own
+// transaction; a snapshot swapped in between two batches does not reach
+// the rest of the export.
+func TestReplicaExportOneSnapshot(t *testing.T) {
+	ctx := context.Background()
+	ingest, dir := openIngest(t)
+	replica := openTestReplica(t, dir)
+	milkPrices(t, ingest, "3.49") // published as seq 3, not taken yet
+	in := ExportInput{Format: "csv", Province: "ON"}
+	export := func(between func()) string {
+		t.Helper()
+		exp, err := replica.PrepareExport(ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		exp.batch = 1
+		exp.progress = func(int64) { between() }
+		var b strings.Builder
+		if _, err := exp.Stream(ctx, &b); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	want := export(func() {})
+	swapped := false
+	got := export(func() {
+		if !swapped {
+			swapped = true
+			if err := replica.Refresh(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+	if st, _ := replica.Replica(); st.Snapshot.Seq != 3 {
+		t.Fatalf("Replica after the swap: seq %d, want 3", st.Snapshot.Seq)
+	}
+	if got != want {
+		t.Errorf("an export with a swap between its batches:\n%s\nwant all of the snapshot it started on:\n%s", got, want)
+	}
+	if after := export(func() {}); !strings.Contains(after, ",3.49,") {
+		t.Errorf("an export after the swap:\n%s\nwant the new price 3.49", after)
+	}
+}
+
+func TestReplicaRefresh(t *testing.T) {
+	ctx := context.Background()
+	ingest, dir := openIngest(t)
+	replica := openTestReplica(t, dir)
+
+	milkPrices(t, ingest, "3.49")
+	if got, want := milk(t, replica), map[string]Cents{"loblaws": 499, "no-frills": 449}; !cmp.Equal(got, want) {
+		t.Errorf("before Refresh: got %v, want %v", got, want)
+	}
+	if err := replica.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := milk(t, replica), map[string]Cents{"loblaws": 349, "no-frills": 349}; !cmp.Equal(got, want) {
+		t.Errorf("after Refresh: got %v, want %v", got, want)
+	}
+	st, ok := replica.Replica()
+	if !ok || st.Snapshot.Seq != 3 || st.Refused != "" {
+		t.Errorf("Replica: got %+v %v, want seq 3, nothing refused", st, ok)
+	}
+	if err := replica.Refresh(ctx); err != nil {
+		t.Errorf("Refresh with nothing new: %v", err)
+	}
+
+	t.Run("ErrInvalidImport", func(t *testing.T) {
+		_, err := importString(t, replica, "milk.csv", testObsCSV, nil)
+		errCode(t, err, EINVALID)
+		if err != nil && !strings.Contains(err.Error(), "replica") {
+			t.Errorf("got %q, want it to say the server is a replica", err)
+		}
+	})
+	t.Run("ErrInvalidPublish", func(t *testing.T) {
+		_, err := replica.Publish(ctx)
+		errCode(t, err, EINVALID)
+	})
+	t.Run("ErrInvalidNotReplica", func(t *testing.T) {
+		errCode(t, ingest.Refresh(ctx), EINVALID)
+	})
+}
+
+func TestReplicaRefuses(t *testing.T) {
+	damage := map[string]func(t *testing.T, dir string, m *snapfile.Manifest){
+		"Truncated": func(t *testing.T, dir string, m *snapfile.Manifest) {
+			if err := os.Truncate(filepath.Join(dir, m.File), m.Size/2); err != nil {
+				t.Fatal(err)
+			}
+		},
+		"WrongSHA256": func(t *testing.T, dir string, m *snapfile.Manifest) {
+			b, err := os.ReadFile(filepath.Join(dir, snapfile.ManifestName))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b = []byte(strings.Replace(string(b), m.SHA256, strings.Repeat("0", 64), 1))
+			if err := os.WriteFile(filepath.Join(dir, snapfile.ManifestName), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		},
+		"NotDataFile": func(t *testing.T, dir string, m *snapfile.Manifest) {
+			// Size and sum agree, but the file is not a data file.
+			junk := []byte(strings.Repeat("junk", 1024))
+			if err := os.WriteFile(filepath.Join(dir, m.File), junk, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			fixed := *m
+			fixed.Size = int64(len(junk))
+			fixed.SHA256 = fmt.Sprintf("%x", sha256Sum(junk))
+			writeManifest(t, dir, &fixed)
+		},
+	}
+	for name, damage := range damage {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			ingest, dir := openIngest(t)
+			replica := openTestReplica(t, dir)
+
+			milkPrices(t, ingest, "3.49")
+			m, err := snapfile.ReadManifest(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			damage(t, dir, m)
+			errCode(t, replica.Refresh(ctx), EINVALID)
+			if got, want := milk(t, replica), map[string]Cents{"loblaws": 499, "no-frills": 449}; !cmp.Equal(got, want) {
+				t.Errorf("after a refused snapshot: got %v, want the previous data %v", got, want)
+			}
+			st, _ := replica.Replica()
+			if st.Snapshot.Seq != 2 || !strings.Contains(st.Refused, "snapshot 3") {
+				t.Errorf("Replica: got seq %d refused %q, want seq 2 and a reason naming snapshot 3", st.Snapshot.Seq, st.Refused)
+			}
+
+			// The next good snapshot is taken and clears the refusal.
+			milkPrices(t, ingest, "3.59")
+			if err := replica.Refresh(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if got, want := milk(t, replica), map[string]Cents{"loblaws": 359, "no-frills": 359}; !cmp.Equal(got, want) {
+				t.Errorf("after the next snapshot: got %v, want %v", got, want)
+			}
+			if st, _ := replica.Replica(); st.Snapshot.Seq != 4 || st.Refused != "" {
+				t.Errorf("Replica: got seq %d refused %q, want seq 4, nothing refused", st.Snapshot.Seq, st.Refused)
+			}
+		})
+	}
+}
+
+// TestReplicaRefusedOnce: a refused snapshot is not fetched again (a
+// large one would be copied and hashed at every poll); the replica waits
+// for the next sequence number.
+func TestReplicaRefusedOnce(t *testing.T) {
+	ctx := context.Background()
+	ingest, dir := openIngest(t)
+	replica := openTestReplica(t, dir)
+	milkPrices(t, ingest, "3.49")
+	m, err := snapfile.ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(filepath.Join(dir, m.File), m.Size/2); err != nil {
+		t.Fatal(err)
+	}
+	first := replica.Refresh(ctx)
+	errCode(t, first, EINVALID)
+	// Fetched again, the file would now fail otherwise.
+	if err := os.Remove(filepath.Join(dir, m.File)); err != nil {
+		t.Fatal(err)
+	}
+	again := replica.Refresh(ctx)
+	if first == nil || again == nil || again.Error() != first.Error() {
+		t.Errorf("Refresh of a refused snapshot again: got %v, want the first refusal %v", again, first)
+	}
+	milkPrices(t, ingest, "3.59")
+	if err := replica.Refresh(ctx); err != nil {
+		t.Errorf("Refresh with the next snapshot: %v", err)
+	}
+	if st, _ := replica.Replica(); st.Snapshot.Seq != 4 || st.Refused != "" {
+		t.Errorf("Replica: got seq %d refused %q, want seq 4, nothing refused", st.Snapshot.Seq, st.Refused)
+	}
+}
+
+// TestReplicaPruned: the snapshot a replica read in the manifest is
+// removed by the publisher's retention before the replica copies it
+// (three newer ones were published meanwhile): the replica takes the
+// newest, refusing nothing.
+func TestReplicaPruned(t *testing.T) {
+	ctx := context.Background()
+	ingest, dir := openIngest(t)
+	replica := openTestReplica(t, dir)
+	milkPrices(t, ingest, "3.00")
+	once := false
+	replica.replica.manifestRead = func(m *snapfile.Manifest) {
+		if once {
+			return
+		}
+		once = true
+		for _, p := range []string{"3.01", "3.02", "3.03"} {
+			milkPrices(t, ingest, p)
+		}
+		if _, err := os.Stat(filepath.Join(dir, m.File)); err == nil {
+			t.Fatalf("%s is still there: the test needs it pruned", m.File)
+		}
+	}
+	if err := replica.Refresh(ctx); err != nil {
+		t.Fatalf("Refresh: %v, want the newest snapshot taken", err)
+	}
+	if st, _ := replica.Replica(); st.Snapshot.Seq != 6 || st.Refused != "" {
+		t.Errorf("Replica: got seq %d refused %q, want seq 6, nothing refused", st.Snapshot.Seq, st.Refused)
+	}
+	if got := milk(t, replica)["loblaws"]; got != 303 {
+		t.Errorf("milk at loblaws: got %v, want 303", got)
+	}
+}
+
+// TestReplicaSwapUnderLoad queries a replica without pause while it takes
+// snapshot after snapshot: every answer comes from one snapshot (both
+// stores show the same price, as every import sets them together), and
+// the replaced files are closed once their readers end.
+func TestReplicaSwapUnderLoad(t *testing.T) {
+	ctx := context.Background()
+	ingest, dir := openIngest(t)
+	milkPrices(t, ingest, "3.00")
+	replica := openTestReplica(t, dir)
+
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var mixed []map[string]Cents
+	seen := map[Cents]bool{}
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				res, err := replica.LookupProduct(ctx, LookupInput{UPC: "066800000152", Province: "ON"})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				got := map[string]Cents{}
+				for _, o := range res.Offers {
+					got[o.Banner] = o.Price
+				}
+				mu.Lock()
+				if len(got) != 2 || got["loblaws"] != got["no-frills"] {
+					mixed = append(mixed, got)
+				}
+				seen[got["loblaws"]] = true
+				mu.Unlock()
+			}
+		}()
+	}
+	const n = 15
+	for i := 1; i <= n; i++ {
+		milkPrices(t, ingest, fmt.Sprintf("3.%02d", i))
+		if err := replica.Refresh(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(stop)
+	wg.Wait()
+	if len(mixed) > 0 {
+		t.Errorf("%d answers mixed two snapshots, first %v", len(mixed), mixed[0])
+	}
+	if got, want := milk(t, replica)["loblaws"], Cents(300+n); got != want {
+		t.Errorf("after the last Refresh: got %v, want %v", got, want)
+	}
+	t.Logf("%d distinct prices seen during the swaps", len(seen))
+
+	// Only the current snapshot is open, and only its copy is left.
+	cache := replica.replica.local
+	if got := openFilesUnder(t, cache); got != 1 {
+		t.Errorf("%d descriptors open on the replica's snapshot copies, want 1", got)
+	}
+	if files, _ := os.ReadDir(cache); len(files) != 1 {
+		t.Errorf("%d files in the replica's cache, want 1", len(files))
+	}
+	replica.Close()
+	if got := openFilesUnder(t, cache); got != 0 {
+		t.Errorf("after Close: %d descriptors open on the replica's snapshot copies, want 0", got)
+	}
+	if _, err := os.Stat(cache); !os.IsNotExist(err) {
+		t.Errorf("after Close: the cache %s is still there (%v)", cache, err)
+	}
+}
+
+// openFilesUnder counts this process's open descriptors on files under
+// dir, removed ones included (Linux).
+func openFilesUnder(tb testing.TB, dir string) int {
+	tb.Helper()
+	fds, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		tb.Skip("no /proc/self/fd:", err)
+	}
+	n := 0
+	for _, fd := range fds {
+		if target, err := os.Readlink(filepath.Join("/proc/self/fd", fd.Name())); err == nil && strings.HasPrefix(target, dir+string(filepath.Separator)) {
+			n++
+		}
+	}
+	return n
+}
+
+func sha256Sum(b []byte) [32]byte { return sha256.Sum256(b) }
+
+func writeManifest(tb testing.TB, dir string, m *snapfile.Manifest) {
+	tb.Helper()
+	b, err := json.Marshal(m)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, snapfile.ManifestName), b, 0o644); err != nil {
+		tb.Fatal(err)
+	}
+}
