@@ -138,6 +138,9 @@ func (a *app) openForImport(cmd *cobra.Command, snapshots string) (*grocery.Serv
 	if err != nil {
 		return nil, err
 	}
+	if snapshots != "" && opts.RedisURL == "" {
+		return nil, &usageError{errors.New("--snapshots needs --redis (or GROCERY_REDIS_URL): the replicas' alert rules live there, and an import that publishes for them evaluates those rules")}
+	}
 	opts.LockTimeout, opts.SnapshotDir = 0, snapshots
 	svc, err := grocery.Open(a.dbPath(cmd), opts)
 	if grocery.ErrorCode(err) == grocery.EUNAVAILABLE {

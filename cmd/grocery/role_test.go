@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/grocerydata/grocery/internal/redistest"
 )
 
 func TestServeRoleFlags(t *testing.T) {
@@ -17,6 +19,7 @@ func TestServeRoleFlags(t *testing.T) {
 		{"ErrUnknownRole", []string{"serve", "--role", "leader", "--snapshots", "x"}, `--role "leader": want ingest or replica`},
 		{"ErrIngestWithoutSnapshots", []string{"serve", "--role", "ingest"}, "--role ingest needs --snapshots"},
 		{"ErrReplicaWithoutRedis", []string{"serve", "--role", "replica", "--snapshots", "x"}, "--role replica needs --redis"},
+		{"ErrIngestWithoutRedis", []string{"serve", "--role", "ingest", "--snapshots", "x"}, "--role ingest needs --redis"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -37,7 +40,10 @@ func TestImportSnapshots(t *testing.T) {
 	if err := os.WriteFile(stores, []byte(csv), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	ok(t, cli(t, nil, "import", "--db", db, "--snapshots", snaps, stores, stores))
+	if r := cli(t, nil, "import", "--db", db, "--snapshots", snaps, stores); r.code != 2 || !strings.Contains(r.stderr, "--snapshots needs --redis") {
+		t.Fatalf("import --snapshots without Redis: got code %d, stderr %q; want 2 naming --redis", r.code, r.stderr)
+	}
+	ok(t, cli(t, nil, "import", "--db", db, "--snapshots", snaps, "--redis", redistest.Start(t).URL(), stores, stores))
 	got, _ := filepath.Glob(filepath.Join(snaps, "*"))
 	for i := range got {
 		got[i] = filepath.Base(got[i])

@@ -75,6 +75,9 @@ func CheckRole(role, snapshots, redisURL string) error {
 	if role == RoleReplica && redisURL == "" {
 		return errors.New("--role replica needs --redis (or GROCERY_REDIS_URL): a replica has no writable file for keys and quota counts")
 	}
+	if role == RoleIngest && redisURL == "" {
+		return errors.New("--role ingest needs --redis (or GROCERY_REDIS_URL): the replicas' keys, quota counts and alert rules live there, and the ingest node evaluates those rules after each import")
+	}
 	return nil
 }
 

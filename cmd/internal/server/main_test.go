@@ -22,6 +22,7 @@ func TestRunMainFlags(t *testing.T) {
 		{"ErrIngestWithoutSnapshots", []string{"--role", "ingest"}, "--role ingest needs --snapshots"},
 		{"ErrReplicaWithoutSnapshots", []string{"--role", "replica", "--redis", "redis://127.0.0.1:1/0"}, "--role replica needs --snapshots"},
 		{"ErrReplicaWithoutRedis", []string{"--role", "replica", "--snapshots", "x"}, "--role replica needs --redis"},
+		{"ErrIngestWithoutRedis", []string{"--role", "ingest", "--snapshots", "x"}, "--role ingest needs --redis"},
 		{"ErrArgument", []string{"serve"}, `unexpected argument "serve"`},
 	}
 	for _, serve := range []Interfaces{ServeMCP, ServeREST} {
