@@ -724,7 +724,10 @@ func propagation(t target) {
 					isOld := len(got) == 2 && got[0] == old[0] && got[1] == old[1]
 					isNew := len(got) == 2 && got[0] == newItems[0] && got[1] == newItems[1]
 					switch {
-					case isOld && firstNew[ri].Load() != 0:
+					case isOld && firstNew[ri].Load() != 0 && res.start.UnixNano() > firstNew[ri].Load():
+						// A call that started before another one's new answer
+						// came back may still answer the old data; one that
+						// started after may not.
 						bad.CompareAndSwap(nil, fmt.Sprintf("r%d went back to the old prices after serving the new ones: %s", ri, res.body))
 					case isOld:
 						oldN.Add(1)
@@ -1013,17 +1016,39 @@ func throughput(t target, singleDB string) {
 		bases = append(bases, r.base)
 	}
 	before := rds.commandCalls()
+	pids := []int{os.Getpid(), rds.cmd.Process.Pid}
+	for _, r := range replicas {
+		pids = append(pids, r.cmd.Process.Pid)
+	}
+	cpu0 := cpuTimes(pids)
 	multi, n := bench(bases, key, t)
+	cpu1 := cpuTimes(pids)
 	after := rds.commandCalls()
 	fmt.Printf("3 replicas + Redis: %d calls, %.0f req/s; EVALSHA delta %d\n", n, multi, after["evalsha"]-before["evalsha"])
+	var repl time.Duration
+	for i := range replicas {
+		repl += cpu1[2+i] - cpu0[2+i]
+	}
+	perCall := func(d time.Duration, n int) string {
+		return fmt.Sprintf("%.0f µs", float64(d.Microseconds())/float64(n))
+	}
+	fmt.Printf("  CPU per call: replicas %s, redis-server %s, this check's clients %s; CPU busy %.2f of %d cores\n",
+		perCall(repl, n), perCall(cpu1[1]-cpu0[1], n), perCall(cpu1[0]-cpu0[0], n),
+		(repl+cpu1[1]-cpu0[1]+cpu1[0]-cpu0[0]).Seconds()/benchTime.Seconds(), runtime.NumCPU())
 	if d := after["evalsha"] - before["evalsha"]; d != n {
 		fail("EVALSHA delta %d for %d metered calls: want one round trip per call", d, n)
 	}
 
 	singleKey := grocery("keys", "create", "--account", "acct-bench", "--plan", "integration", "--quota", "1000000000", "--db", singleDB)
 	single := startServer("single", singleDB)
+	pids = []int{os.Getpid(), single.cmd.Process.Pid}
+	cpu0 = cpuTimes(pids)
 	one, n1 := bench([]string{single.base}, singleKey, t)
+	cpu1 = cpuTimes(pids)
 	fmt.Printf("1 single-process server (keys and counts in its file): %d calls, %.0f req/s\n", n1, one)
+	fmt.Printf("  CPU per call: server %s, this check's clients %s; CPU busy %.2f of %d cores\n",
+		perCall(cpu1[1]-cpu0[1], n1), perCall(cpu1[0]-cpu0[0], n1),
+		(cpu1[1]-cpu0[1]+cpu1[0]-cpu0[0]).Seconds()/benchTime.Seconds(), runtime.NumCPU())
 	single.kill(syscall.SIGTERM)
 	fmt.Printf("ratio 3 replicas / 1 server: %.2f (on %d cores shared by every process and the clients)\n", multi/one, runtime.NumCPU())
 }
@@ -1058,6 +1083,22 @@ func bench(bases []string, key string, t target) (float64, int) {
 }
 
 // --- helpers
+
+// cpuTimes returns the user+system CPU time each process has used so far
+// (/proc/PID/stat, in clock ticks of 10 ms).
+func cpuTimes(pids []int) []time.Duration {
+	out := make([]time.Duration, len(pids))
+	for i, pid := range pids {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		check(err)
+		// The fields after the command name, which is in parentheses.
+		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+2:]))
+		utime, _ := strconv.Atoi(f[11])
+		stime, _ := strconv.Atoi(f[12])
+		out[i] = time.Duration(utime+stime) * 10 * time.Millisecond
+	}
+	return out
+}
 
 func waitFile(path string) {
 	for deadline := time.Now().Add(20 * time.Second); ; {
