@@ -821,11 +821,12 @@ func sigkill(t target) {
 					byReplica[ri].Add(1)
 				case r.status < 0 && ri == victim:
 					// In flight on the killed replica: Redis may or may not
-					// have counted it. Refused connections never reached it.
+					// have counted it (a GET whose kept-alive connection
+					// broke is sent again on a new one, which is refused:
+					// that too may have been counted).
+					unknown.Add(1)
 					if errors.Is(r.err, syscall.ECONNREFUSED) {
 						refusedConn.Add(1)
-					} else {
-						unknown.Add(1)
 					}
 				default:
 					bad.CompareAndSwap(nil, r.String())
@@ -834,9 +835,11 @@ func sigkill(t target) {
 		}()
 	}
 	time.Sleep(time.Second)
+	// Out of the clients' rotation first: the calls on it from then on
+	// were in flight at the kill, at most one per client.
+	killed.Store(true)
 	replicas[victim].cmd.Process.Signal(syscall.SIGKILL)
 	killedAt := time.Now()
-	killed.Store(true)
 	<-replicas[victim].exited
 	time.Sleep(time.Second)
 	close(stop)
@@ -846,7 +849,7 @@ func sigkill(t target) {
 	}
 	u := used(account)
 	a, unk := int(admitted.Load()), int(unknown.Load())
-	fmt.Printf("killed r%d at %s; %d admitted (by replica %d/%d/%d), %d in flight on it (unknown), %d connections refused after; Redis counts %d\n",
+	fmt.Printf("killed r%d at %s; %d admitted (by replica %d/%d/%d), %d in flight on it (unknown; %d of them ended refused); Redis counts %d\n",
 		victim, killedAt.Format("15:04:05.000"), a, byReplica[0].Load(), byReplica[1].Load(), byReplica[2].Load(), unk, refusedConn.Load(), u)
 	if u < a {
 		fail("Redis counts %d calls, the clients saw %d admitted: %d lost", u, a, a-u)
@@ -1008,59 +1011,124 @@ func redisRestart(t target) {
 
 // --- 6. throughput
 
-func throughput(t target, singleDB string) {
-	fmt.Printf("--- 6. throughput: 3 replicas (round-robin) vs 1 single-process server, %v each, 32 connections, MCP and REST\n", *benchTime)
-	key := createKey("acct-bench", 1000000000)
-	var bases []string
-	for _, r := range replicas {
-		bases = append(bases, r.base)
-	}
-	before := rds.commandCalls()
-	pids := []int{os.Getpid(), rds.cmd.Process.Pid}
-	for _, r := range replicas {
-		pids = append(pids, r.cmd.Process.Pid)
-	}
-	cpu0 := cpuTimes(pids)
-	multi, n := bench(bases, key, t)
-	cpu1 := cpuTimes(pids)
-	after := rds.commandCalls()
-	fmt.Printf("3 replicas + Redis: %d calls, %.0f req/s; EVALSHA delta %d\n", n, multi, after["evalsha"]-before["evalsha"])
-	var repl time.Duration
-	for i := range replicas {
-		repl += cpu1[2+i] - cpu0[2+i]
-	}
-	perCall := func(d time.Duration, n int) string {
-		return fmt.Sprintf("%.0f µs", float64(d.Microseconds())/float64(n))
-	}
-	fmt.Printf("  CPU per call: replicas %s, redis-server %s, this check's clients %s; CPU busy %.2f of %d cores\n",
-		perCall(repl, n), perCall(cpu1[1]-cpu0[1], n), perCall(cpu1[0]-cpu0[0], n),
-		(repl+cpu1[1]-cpu0[1]+cpu1[0]-cpu0[0]).Seconds()/benchTime.Seconds(), runtime.NumCPU())
-	if d := after["evalsha"] - before["evalsha"]; d != n {
-		fail("EVALSHA delta %d for %d metered calls: want one round trip per call", d, n)
-	}
+// config is a set of servers the throughput runs call round-robin.
+type config struct {
+	label     string
+	bases     []string
+	key       string
+	pids      []int // the server processes
+	withRedis bool
 
-	singleKey := grocery("keys", "create", "--account", "acct-bench", "--plan", "integration", "--quota", "1000000000", "--db", singleDB)
-	single := startServer("single", singleDB)
-	pids = []int{os.Getpid(), single.cmd.Process.Pid}
-	cpu0 = cpuTimes(pids)
-	one, n1 := bench([]string{single.base}, singleKey, t)
-	cpu1 = cpuTimes(pids)
-	fmt.Printf("1 single-process server (keys and counts in its file): %d calls, %.0f req/s\n", n1, one)
-	fmt.Printf("  CPU per call: server %s, this check's clients %s; CPU busy %.2f of %d cores\n",
-		perCall(cpu1[1]-cpu0[1], n1), perCall(cpu1[0]-cpu0[0], n1),
-		(cpu1[1]-cpu0[1]+cpu1[0]-cpu0[0]).Seconds()/benchTime.Seconds(), runtime.NumCPU())
-	single.kill(syscall.SIGTERM)
-	fmt.Printf("ratio 3 replicas / 1 server: %.2f (on %d cores shared by every process and the clients)\n", multi/one, runtime.NumCPU())
+	n    int
+	wall time.Duration
+	cpu  []time.Duration // this check, redis-server, then pids
 }
 
-// bench runs 32 connections round-robin over bases for -bench and
-// returns the req/s and the calls made; every call must succeed.
-func bench(bases []string, key string, t target) (float64, int) {
+func throughput(t target, singleDB string) {
+	const rounds = 5
+	fmt.Printf("--- 6. throughput: 3 replicas (round-robin) vs 1 single-process server, %v each in %d interleaved rounds, 32 connections, MCP and REST\n",
+		*benchTime, rounds)
+	key := createKey("acct-bench", 1000000000)
+	multi := &config{label: "3 replicas + Redis", key: key, withRedis: true}
+	for _, r := range replicas {
+		multi.bases = append(multi.bases, r.base)
+		multi.pids = append(multi.pids, r.cmd.Process.Pid)
+	}
+	// Where the time goes: the same with one replica.
+	one := &config{label: "1 replica + Redis", bases: multi.bases[:1], key: key, pids: multi.pids[:1], withRedis: true}
+	singleKey := grocery("keys", "create", "--account", "acct-bench", "--plan", "integration", "--quota", "1000000000", "--db", singleDB)
+	single := startServer("single", singleDB)
+	alone := &config{label: "1 single-process server (keys and counts in its file)", bases: []string{single.base}, key: singleKey, pids: []int{single.cmd.Process.Pid}}
+
+	// Interleaved, so that all three see the same share of a machine
+	// other work may use too.
+	before := rds.commandCalls()
+	evalshas := 0
+	for range rounds {
+		for _, c := range []*config{multi, one, alone} {
+			b := rds.commandCalls()
+			c.run(t, *benchTime/rounds)
+			if c.withRedis {
+				evalshas += rds.commandCalls()["evalsha"] - b["evalsha"]
+			}
+		}
+	}
+	after := rds.commandCalls()
+	single.kill(syscall.SIGTERM)
+	for _, c := range []*config{multi, one, alone} {
+		c.print()
+	}
+	fmt.Printf("EVALSHA delta %d for the %d calls through Redis\n", after["evalsha"]-before["evalsha"], multi.n+one.n)
+	if d := after["evalsha"] - before["evalsha"]; d != multi.n+one.n || evalshas != d {
+		fail("EVALSHA delta %d for %d metered calls: want one round trip per call", d, multi.n+one.n)
+	}
+	fmt.Printf("ratio 3 replicas / 1 server: %.2f req/s; CPU per call %.2f times the single server's (%d cores shared by every process, the clients and other work; load average %s)\n",
+		multi.rate()/alone.rate(), multi.perCall()/alone.perCall(), runtime.NumCPU(), loadavg())
+}
+
+// run calls c's servers for d and adds the calls and CPU times.
+func (c *config) run(t target, d time.Duration) {
+	all := append([]int{os.Getpid(), rds.cmd.Process.Pid}, c.pids...)
+	cpu0 := cpuTimes(all)
+	t0 := time.Now()
+	n := bench(c.bases, c.key, t, d)
+	c.wall += time.Since(t0)
+	cpu1 := cpuTimes(all)
+	if c.cpu == nil {
+		c.cpu = make([]time.Duration, len(all))
+	}
+	for i := range all {
+		c.cpu[i] += cpu1[i] - cpu0[i]
+	}
+	c.n += n
+}
+
+func (c *config) rate() float64 { return float64(c.n) / c.wall.Seconds() }
+
+// perCall is the CPU time per call of the servers, Redis (if used) and
+// the clients, in µs.
+func (c *config) perCall() float64 {
+	total := c.cpu[0]
+	for _, x := range c.cpu[2:] {
+		total += x
+	}
+	if c.withRedis {
+		total += c.cpu[1]
+	}
+	return float64(total.Nanoseconds()) / 1000 / float64(c.n)
+}
+
+func (c *config) print() {
+	var servers time.Duration
+	for _, x := range c.cpu[2:] {
+		servers += x
+	}
+	us := func(x time.Duration) string {
+		return fmt.Sprintf("%.0f µs", float64(x.Nanoseconds())/1000/float64(c.n))
+	}
+	redisPart := ""
+	busy := servers + c.cpu[0]
+	if c.withRedis {
+		redisPart = ", redis-server " + us(c.cpu[1])
+		busy += c.cpu[1]
+	}
+	fmt.Printf("%s: %d calls in %v, %.0f req/s\n  CPU per call: server processes %s%s, this check's clients %s (all %.0f µs); our processes used %.2f of %d cores\n",
+		c.label, c.n, c.wall.Round(time.Millisecond), c.rate(), us(servers), redisPart, us(c.cpu[0]), c.perCall(),
+		busy.Seconds()/c.wall.Seconds(), runtime.NumCPU())
+}
+
+func loadavg() string {
+	b, _ := os.ReadFile("/proc/loadavg")
+	return strings.Join(strings.Fields(string(b))[:3], " ")
+}
+
+// bench runs 32 connections round-robin over bases for d and returns
+// the calls made; every call must succeed.
+func bench(bases []string, key string, t target, d time.Duration) int {
 	var n atomic.Int64
 	var bad atomic.Value
 	var wg sync.WaitGroup
-	end := time.Now().Add(*benchTime)
-	t0 := time.Now()
+	end := time.Now().Add(d)
 	for c := 0; c < 32; c++ {
 		wg.Add(1)
 		go func() {
@@ -1079,7 +1147,7 @@ func bench(bases []string, key string, t target) (float64, int) {
 	if b := bad.Load(); b != nil {
 		fail("bench: want every call to succeed, got %v", b)
 	}
-	return float64(n.Load()) / time.Since(t0).Seconds(), int(n.Load())
+	return int(n.Load())
 }
 
 // --- helpers
