@@ -306,7 +306,7 @@ func (db *DB) Close() error {
 
 // Sync flushes the file to disk (needed after writes with NoSync).
 func (db *DB) Sync() error {
-	return db.with(func(b *bolt.DB) error { return b.Sync() })
+	return db.with(func(h *handle) error { return h.bolt.Sync() })
 }
 
 // Path returns the file's path ("" once closed).
@@ -322,16 +322,16 @@ func (db *DB) Path() string {
 // Size returns the file's size in bytes.
 func (db *DB) Size() (int64, error) {
 	var n int64
-	err := db.with(func(b *bolt.DB) error {
-		return b.View(func(tx *bolt.Tx) error { n = tx.Size(); return nil })
+	err := db.with(func(h *handle) error {
+		return h.bolt.View(func(tx *bolt.Tx) error { n = tx.Size(); return nil })
 	})
 	return n, err
 }
 
 // View runs fn in a read-only transaction.
 func (db *DB) View(fn func(*Tx) error) error {
-	return db.with(func(b *bolt.DB) error {
-		return b.View(func(tx *bolt.Tx) error { return fn(db.newTx(tx)) })
+	return db.with(func(h *handle) error {
+		return h.bolt.View(func(tx *bolt.Tx) error { return fn(db.newTx(h, tx)) })
 	})
 }
 
@@ -339,8 +339,8 @@ func (db *DB) View(fn func(*Tx) error) error {
 func (db *DB) Update(fn func(*Tx) error) error {
 	db.writer.Lock()
 	defer db.writer.Unlock()
-	return db.with(func(b *bolt.DB) error {
-		return b.Update(func(tx *bolt.Tx) error { return fn(db.newTx(tx)) })
+	return db.with(func(h *handle) error {
+		return h.bolt.Update(func(tx *bolt.Tx) error { return fn(db.newTx(h, tx)) })
 	})
 }
 
@@ -352,8 +352,8 @@ func (db *DB) TryUpdate(fn func(*Tx) error) (ran bool, err error) {
 		return false, nil
 	}
 	defer db.writer.Unlock()
-	return true, db.with(func(b *bolt.DB) error {
-		return b.Update(func(tx *bolt.Tx) error { return fn(db.newTx(tx)) })
+	return true, db.with(func(h *handle) error {
+		return h.bolt.Update(func(tx *bolt.Tx) error { return fn(db.newTx(h, tx)) })
 	})
 }
 
@@ -361,6 +361,7 @@ func (db *DB) TryUpdate(fn func(*Tx) error) (ran bool, err error) {
 type Tx struct {
 	tx    *bolt.Tx
 	names *interner
+	asOf  *atomic.Pointer[asOfAt]      // its file's (see AsOf)
 	bkts  [len(bucketIDs)]*bolt.Bucket // resolved on first use
 	slab  []byte
 	texts []byte // backs the short strings reads return (see text)
@@ -415,7 +416,7 @@ var bucketIDs = [...]int{idMeta, idStores, idStoreLoc, idProducts, idSKUs, idGTI
 	idTokens, idLatest, idStoreDays, idAccounts, idKeys, idUsage, idAlertRules, idAlertWatch, idAlertEvents,
 	idAlertFired, idCatDays, idShelf, idPromos, idPromoDates}
 
-func (db *DB) newTx(tx *bolt.Tx) *Tx { return &Tx{tx: tx, names: &db.names} }
+func (db *DB) newTx(h *handle, tx *bolt.Tx) *Tx { return &Tx{tx: tx, names: &db.names, asOf: &h.asOf} }
 
 // b returns a bucket, resolving it once per transaction: a read needs only
 // the one or two buckets it touches.
@@ -473,10 +474,29 @@ func (t *Tx) put(b *bolt.Bucket, k, v []byte) error {
 
 // AsOf returns the latest observation day stored, or 0.
 func (t *Tx) AsOf() int32 {
-	if v := t.meta().Get(keyAsOf); len(v) == 4 {
-		return int32(binary.BigEndian.Uint32(v))
+	// The date is a function of the committed state a reader sees, which
+	// bbolt numbers (a read transaction's ID is the last commit's): the
+	// latest reader's answer serves every reader of the same state, so
+	// most reads skip the meta bucket. A writer reads its own, uncommitted
+	// state, and never caches it.
+	id := t.tx.ID()
+	if c := t.asOf.Load(); c != nil && c.txid == id && !t.tx.Writable() {
+		return c.day
 	}
-	return 0
+	var day int32
+	if v := t.meta().Get(keyAsOf); len(v) == 4 {
+		day = int32(binary.BigEndian.Uint32(v))
+	}
+	if !t.tx.Writable() {
+		t.asOf.Store(&asOfAt{txid: id, day: day})
+	}
+	return day
+}
+
+// asOfAt is the as-of date of the committed state numbered txid.
+type asOfAt struct {
+	txid int
+	day  int32
 }
 
 // SetAsOf records the latest observation day.

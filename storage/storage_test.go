@@ -462,3 +462,47 @@ func TestOffersStringsKept(t *testing.T) {
 		t.Fatalf("after the transaction: got %q, want %q", got, want)
 	}
 }
+
+// TestAsOfPerState: AsOf answers for the state a transaction reads, though
+// readers share the latest reader's answer: a reader open across a commit
+// keeps its date even after a later reader has read the new one, a writer
+// sees the date it set before committing, and a reader after the commit
+// sees the new one.
+func TestAsOfPerState(t *testing.T) {
+	db := MustOpen(t)
+	update(t, db, func(tx *storage.Tx) error { return tx.SetAsOf(100) })
+	asOf := func() (d int32) {
+		if err := db.View(func(tx *storage.Tx) error { d = tx.AsOf(); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	inside, resume, old := make(chan int32), make(chan struct{}), make(chan int32)
+	go func() {
+		db.View(func(tx *storage.Tx) error {
+			inside <- tx.AsOf()
+			<-resume
+			old <- tx.AsOf()
+			return nil
+		})
+	}()
+	if got := <-inside; got != 100 {
+		t.Fatalf("reader before the second commit: got %d, want 100", got)
+	}
+	update(t, db, func(tx *storage.Tx) error {
+		if err := tx.SetAsOf(101); err != nil {
+			return err
+		}
+		if got := tx.AsOf(); got != 101 {
+			t.Errorf("writer after SetAsOf(101): got %d", got)
+		}
+		return nil
+	})
+	if got := asOf(); got != 101 {
+		t.Errorf("reader after the commit: got %d, want 101", got)
+	}
+	close(resume)
+	if got := <-old; got != 100 {
+		t.Errorf("reader open across the commit, after a later reader read 101: got %d, want 100", got)
+	}
+}

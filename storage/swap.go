@@ -14,6 +14,7 @@ import (
 // Reopen replaced stays open until the transactions that hold it end.
 type handle struct {
 	bolt   *bolt.DB
+	asOf   atomic.Pointer[asOfAt] // the as-of date of the latest committed state a reader read
 	refs   atomic.Int64
 	closed chan struct{} // closed once bolt is closed
 	err    error         // bolt's Close error, set before closed
@@ -63,13 +64,13 @@ func (db *DB) acquire() *handle {
 }
 
 // with runs fn on the current file, holding it open until fn returns.
-func (db *DB) with(fn func(*bolt.DB) error) error {
+func (db *DB) with(fn func(*handle) error) error {
 	h := db.acquire()
 	if h == nil {
 		return bolterrors.ErrDatabaseNotOpen
 	}
 	defer h.release()
-	return fn(h.bolt)
+	return fn(h)
 }
 
 // Reopen opens the data file at path read-only (checking its format as a
@@ -123,7 +124,7 @@ func (p *Pinned) View(fn func(*Tx) error) error {
 	if p.h == nil {
 		return bolterrors.ErrDatabaseNotOpen
 	}
-	return p.h.bolt.View(func(tx *bolt.Tx) error { return fn(p.db.newTx(tx)) })
+	return p.h.bolt.View(func(tx *bolt.Tx) error { return fn(p.db.newTx(p.h, tx)) })
 }
 
 // Release lets the pinned file close once nothing else holds it. A
@@ -141,9 +142,9 @@ func (p *Pinned) Release() {
 // number of bytes written and the copy's as-of day (Tx.AsOf), read in the
 // same transaction.
 func (db *DB) Backup(w io.Writer) (n int64, asOf int32, err error) {
-	err = db.with(func(b *bolt.DB) error {
-		return b.View(func(tx *bolt.Tx) error {
-			asOf = db.newTx(tx).AsOf()
+	err = db.with(func(h *handle) error {
+		return h.bolt.View(func(tx *bolt.Tx) error {
+			asOf = db.newTx(h, tx).AsOf()
 			n, err = tx.WriteTo(w)
 			return err
 		})
