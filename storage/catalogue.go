@@ -162,7 +162,7 @@ func (t *Tx) Product(gtin string, p *Product) (bool, error) {
 	if v == nil {
 		return false, nil
 	}
-	d := dec{b: v}
+	d := dec{b: v, tx: t}
 	*p = Product{GTIN: gtin, Name: d.str(), Brand: d.str(), Size: d.str(), Category: d.str(), FirstSeen: int32(d.varint())}
 	return true, d.err
 }

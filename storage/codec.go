@@ -26,6 +26,7 @@ func (e enc) bool(v bool) enc {
 type dec struct {
 	b   []byte
 	err error
+	tx  *Tx // when set, str carves short strings from its chunk (Tx.text)
 }
 
 func (d *dec) uvarint() uint64 {
@@ -81,7 +82,12 @@ func (d *dec) str() string {
 		d.err = errCorrupt
 		return ""
 	}
-	s := string(d.b[:n])
+	var s string
+	if d.tx != nil {
+		s = d.tx.text(d.b[:n])
+	} else {
+		s = string(d.b[:n])
+	}
 	d.b = d.b[n:]
 	return s
 }
