@@ -73,7 +73,7 @@ mode 0600), and prints the key and a ready curl call.`,
 				Addr:    addr,
 				DB:      db,
 				Version: server.Version(),
-				Logger:  slog.New(slog.NewTextHandler(logs, nil)),
+				Logger:  slog.New(server.NewLogHandler(logs, false)),
 				Options: opts,
 
 				AllowedOrigins: origins,

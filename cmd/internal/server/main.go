@@ -125,7 +125,7 @@ func runMain(ctx context.Context, name string, serve Interfaces, args []string, 
 		Addr:    *addr,
 		DB:      *db,
 		Version: Version(),
-		Logger:  slog.New(slog.NewJSONHandler(logs, nil)),
+		Logger:  slog.New(NewLogHandler(logs, true)),
 		Options: opts,
 		Serve:   serve,
 

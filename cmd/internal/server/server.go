@@ -304,43 +304,18 @@ func accessLog(log *slog.Logger, next http.Handler) http.Handler {
 		// whose client went away) is logged too, as aborted.
 		defer func() {
 			v := recover()
-			logRequest(log, r, sw, start, v != nil)
+			now := time.Now()
+			logAccess(log, r, now, &accessLine{
+				method: r.Method, path: r.URL.Path, rpc: sw.rpc, tool: sw.tool,
+				status: sw.status, bytes: sw.bytes, duration: now.Sub(start),
+				remote: r.RemoteAddr, aborted: v != nil,
+			})
 			if v != nil {
 				panic(v)
 			}
 		}()
 		next.ServeHTTP(sw, r)
 	})
-}
-
-// logRequest writes the access log's line for one request. It hands the
-// record to the logger's handler itself: slog.Logger's methods would also
-// capture the caller's program counter, which the line does not show and
-// which costs a stack walk a request.
-func logRequest(log *slog.Logger, r *http.Request, sw *statusWriter, start time.Time, aborted bool) {
-	ctx, h := r.Context(), log.Handler()
-	if !h.Enabled(ctx, slog.LevelInfo) {
-		return
-	}
-	now := time.Now()
-	rec := slog.NewRecord(now, slog.LevelInfo, "request", 0)
-	rec.AddAttrs(slog.String("method", r.Method), slog.String("path", r.URL.Path))
-	if sw.rpc != "" {
-		rec.AddAttrs(slog.String("rpc", sw.rpc))
-	}
-	if sw.tool != "" {
-		rec.AddAttrs(slog.String("tool", sw.tool))
-	}
-	rec.AddAttrs(
-		slog.Int("status", sw.status),
-		slog.Int("bytes", sw.bytes),
-		slog.Duration("duration", now.Sub(start)),
-		slog.String("remote", r.RemoteAddr),
-	)
-	if aborted {
-		rec.AddAttrs(slog.Bool("aborted", true))
-	}
-	h.Handle(ctx, rec)
 }
 
 // recoverPanics turns a panic into a 500 without internals, and logs it.
