@@ -36,7 +36,7 @@ func BenchmarkRoutes(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	h := server.Routes(svc, server.Config{}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	h := server.Routes(svc, server.Config{}, slog.New(server.NewLogHandler(io.Discard, false)))
 	lookup := grocery.LookupInput{UPC: sum.Samples.CarriedUPC, Province: "ON"}
 	hits, err := svc.SearchStores(ctx, grocery.StoreSearchInput{Query: "milk", Province: "ON", Limit: 1})
 	if err != nil || len(hits.Results) == 0 {
