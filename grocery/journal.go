@@ -8,12 +8,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/grocerydata/grocery/grocery/internal/atomicfile"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -69,33 +70,13 @@ func writeJournal(path, id string, j *journal) error {
 	for k, t := range j.lastUsed {
 		fmt.Fprintf(&b, "k %s %d\n", k, t)
 	}
-	// A new file of its own (O_EXCL), never one that is there: a link
-	// planted at a fixed name would make the server write where it
-	// points.
-	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
-	if err != nil {
+	// atomicfile writes a new file of its own (O_EXCL), never one that is
+	// there: a link planted at a fixed name would make the server write
+	// where it points.
+	return atomicfile.Write(path, func(w io.Writer) error {
+		_, err := w.Write(b.Bytes())
 		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(b.Bytes())
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if d, err := os.Open(filepath.Dir(path)); err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
+	})
 }
 
 // readJournal reads the journal at path. It returns nil, nil when there

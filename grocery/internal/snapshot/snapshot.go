@@ -23,6 +23,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/grocerydata/grocery/grocery/internal/atomicfile"
 )
 
 // ManifestName is the manifest's file name in a snapshot directory.
@@ -84,7 +86,7 @@ func Publish(dir string, now time.Time, keep int, write func(io.Writer) (int64, 
 	seq++
 	m := &Manifest{Seq: seq, File: FileName(seq), Created: now.UTC()}
 	h := sha256.New()
-	err = writeAtomic(filepath.Join(dir, m.File), func(w io.Writer) error {
+	err = atomicfile.Write(filepath.Join(dir, m.File), func(w io.Writer) error {
 		n, asOf, err := write(io.MultiWriter(w, h))
 		m.Size, m.AsOf = n, asOf
 		return err
@@ -97,7 +99,7 @@ func Publish(dir string, now time.Time, keep int, write func(io.Writer) (int64, 
 	if err != nil {
 		return nil, err
 	}
-	if err := writeAtomic(filepath.Join(dir, ManifestName), func(w io.Writer) error {
+	if err := atomicfile.Write(filepath.Join(dir, ManifestName), func(w io.Writer) error {
 		_, err := w.Write(append(b, '\n'))
 		return err
 	}); err != nil {
@@ -107,36 +109,6 @@ func Publish(dir string, now time.Time, keep int, write func(io.Writer) (int64, 
 		keep = 3
 	}
 	return m, prune(dir, seq, keep)
-}
-
-// writeAtomic writes path through a temporary file in its directory,
-// synced and renamed into place, then syncs the directory.
-func writeAtomic(path string, write func(io.Writer) error) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	err = write(f)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync() // not every file system syncs a directory; the rename is done
-		d.Close()
-	}
-	return nil
 }
 
 // prune removes the snapshots of dir older than the keep newest up to seq.
