@@ -71,6 +71,7 @@ var (
 
 var (
 	work     string
+	tempWork bool // work is the check's own temporary directory, removed at the end
 	redisURL string
 	replicas []*server
 	ingest   *server
@@ -86,11 +87,15 @@ func main() {
 	if *dir == "" {
 		d, err := os.MkdirTemp("", "scalecheck")
 		check(err)
-		defer os.RemoveAll(d)
-		*dir = d
+		*dir, tempWork = d, true
 	}
 	work = *dir
-	defer stopAll()
+	defer func() {
+		stopAll()
+		if tempWork {
+			os.RemoveAll(work)
+		}
+	}()
 
 	p := func(name string) string { return filepath.Join(work, name) }
 	grocery("demo", "--db", p("ingest.db"), "--as-of", "2026-11-19")
@@ -340,13 +345,34 @@ type quiet struct{}
 func (quiet) Printf(context.Context, string, ...any) {}
 
 func stopAll() {
-	for _, s := range append([]*server{ingest}, replicas...) {
+	servers := append([]*server{ingest}, replicas...)
+	for _, s := range servers {
 		if s != nil && s.alive() {
 			s.cmd.Process.Signal(syscall.SIGTERM)
 		}
 	}
 	if rds != nil && rds.cmd != nil {
 		rds.cmd.Process.Signal(syscall.SIGTERM)
+	}
+	// Wait for them, so that the work directory is removed after the last
+	// write into it.
+	deadline := time.After(10 * time.Second)
+	for _, s := range servers {
+		if s == nil {
+			continue
+		}
+		select {
+		case err := <-s.exited:
+			s.exited <- err
+		case <-deadline:
+			return
+		}
+	}
+	if rds != nil && rds.cmd != nil {
+		select {
+		case <-rds.exited:
+		case <-deadline:
+		}
 	}
 }
 
@@ -937,8 +963,8 @@ func redisRestart(t target) {
 					recovered[r.replica] = r.end
 				}
 			}
-		case r.status == 503 && !r.mcp && r.problem && bytes.Contains(r.body, []byte(`"unavailable"`)),
-			r.mcp && r.rpcError && r.status >= 200 && !bytes.Contains(r.body, []byte(`"result"`)):
+		case r.status == 503 && !r.mcp && r.problem && bytes.Contains(r.body, []byte(`"unavailable"`)) && bytes.Contains(r.body, []byte("Redis")),
+			r.status == 503 && r.mcp && r.rpcError && bytes.Contains(r.body, []byte(`"code":-32603`)) && bytes.Contains(r.body, []byte("Redis")):
 			if r.mcp {
 				closedMCP++
 			} else {
@@ -954,7 +980,7 @@ func redisRestart(t target) {
 				during++
 			}
 		default:
-			fail("want a success or a fail-closed refusal (REST 503 unavailable problem, MCP JSON-RPC error), got %v", r)
+			fail("want a success or a fail-closed refusal naming Redis (REST 503 unavailable problem, MCP 503 with JSON-RPC error -32603), got %v", r)
 		}
 	}
 	fmt.Printf("%d calls: %d succeeded, %d refused closed (REST 503 problem %d, MCP JSON-RPC error %d), %d of them while Redis was down\n",
@@ -1195,5 +1221,8 @@ func check(err error) {
 func fail(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "scalecheck: "+format+"\n", args...)
 	stopAll()
+	if tempWork {
+		os.RemoveAll(work)
+	}
 	os.Exit(1)
 }
