@@ -131,9 +131,15 @@ return n
 // event (JSON), id, event, ...
 //
 //	KEYS  alerts:events:<account>, alerts:event:<account>
-//	ARGV  first, last (ZREVRANGE ranks)
+//	ARGV  the highest score (id) to return, "+inf" or "(<id>" for below
+//	      the last id of the previous page; the page's length
+//
+// Pages go by score, not rank: an import recording events between two
+// pages of one listing adds higher ids, which shift every rank but leave
+// the ids below the previous page where they were, so no event is listed
+// twice or skipped.
 var eventsScript = redis.NewScript(`
-local ids = redis.call('ZREVRANGE', KEYS[1], ARGV[1], ARGV[2])
+local ids = redis.call('ZREVRANGEBYSCORE', KEYS[1], ARGV[1], '-inf', 'LIMIT', 0, tonumber(ARGV[2]))
 if #ids == 0 then return {} end
 local bodies = redis.call('HMGET', KEYS[2], unpack(ids))
 local out = {}
@@ -249,8 +255,8 @@ func (a redisAlerts) deleteRule(ctx context.Context, account string, id uint64) 
 func (a redisAlerts) events(ctx context.Context, account string, fn func(e *storage.AlertEvent) error) error {
 	keys := []string{a.key("events", account), a.key("event", account)}
 	var e storage.AlertEvent
-	for first := 0; ; first += eventsChunk {
-		res, err := eventsScript.Run(ctx, a.ra.rdb, keys, first, first+eventsChunk-1).StringSlice()
+	for top := "+inf"; ; {
+		res, err := eventsScript.Run(ctx, a.ra.rdb, keys, top, eventsChunk).StringSlice()
 		if err != nil {
 			return a.ra.fail(err)
 		}
@@ -274,6 +280,7 @@ func (a redisAlerts) events(ctx context.Context, account string, fn func(e *stor
 		if len(res) < 2*eventsChunk {
 			return nil
 		}
+		top = "(" + res[len(res)-2]
 	}
 }
 
