@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/grocerydata/grocery/internal/redistest"
 	"github.com/grocerydata/grocery/storage"
@@ -65,5 +67,98 @@ func TestRedisAlerts_EventsPagesByID(t *testing.T) {
 	}
 	if len(seen) != n {
 		t.Errorf("listed %d events, want the %d there when the listing began", len(seen), n)
+	}
+}
+
+// With Redis down, a brief or the watchlist signals for an account are
+// EUNAVAILABLE, never an answer without the account's events or rules;
+// without an account they need no Redis and answer.
+func TestRedisAnalyticsUnavailable(t *testing.T) {
+	rs := redistest.Start(t)
+	svc, err := Open(filepath.Join(t.TempDir(), "b.db"), &Options{RedisURL: rs.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	ctx := context.Background()
+	if _, err := svc.CreateKey(ctx, KeyInput{Account: "acme", Plan: "integration"}); err != nil {
+		t.Fatal(err)
+	}
+	acme := NewContextWithAccount(ctx, "acme")
+	mustImport(t, svc, "stores.csv", briefStores, nil)
+	mustImport(t, svc, "obs.csv", briefObs, nil)
+	rs.Stop()
+	if _, err := svc.ExecutiveBrief(acme, BriefInput{Province: "ON"}); ErrorCode(err) != EUNAVAILABLE {
+		t.Errorf("ExecutiveBrief(acme) with Redis down: got %v, want unavailable", err)
+	}
+	for _, kind := range []string{"", SignalWatchlist} {
+		if _, err := svc.Signals(acme, SignalsInput{Province: "ON", Kind: kind}); ErrorCode(err) != EUNAVAILABLE {
+			t.Errorf("Signals(acme, kind %q) with Redis down: got %v, want unavailable", kind, err)
+		}
+	}
+	if _, err := svc.ExecutiveBrief(ctx, BriefInput{Province: "ON"}); err != nil {
+		t.Errorf("ExecutiveBrief without an account, Redis down: %v", err)
+	}
+	if _, err := svc.Signals(ctx, SignalsInput{Province: "ON"}); err != nil {
+		t.Errorf("Signals without an account, Redis down: %v", err)
+	}
+}
+
+// countingAlerts is an alert store that counts the events its listings
+// hand out.
+type countingAlerts struct {
+	alertStore
+	n *int
+}
+
+func (c countingAlerts) events(ctx context.Context, account string, fn func(e *storage.AlertEvent) error) error {
+	return c.alertStore.events(ctx, account, func(e *storage.AlertEvent) error { *c.n++; return fn(e) })
+}
+
+// A brief reads the account's events of its week and stops at the first
+// recorded well before it, not the whole history.
+func TestBriefEventsStopAtWeek(t *testing.T) {
+	svc, err := Open(filepath.Join(t.TempDir(), "b.db"), &Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	ctx := context.Background()
+	if _, err := svc.CreateKey(ctx, KeyInput{Account: "acme", Plan: "integration"}); err != nil {
+		t.Fatal(err)
+	}
+	mustImport(t, svc, "stores.csv", briefStores, nil)
+	mustImport(t, svc, "obs.csv", briefObs, nil)
+	// 1,000 events recorded a year before the week, then one of the week.
+	old := time.Date(2025, 11, 19, 12, 0, 0, 0, time.UTC)
+	err = svc.db.Update(func(tx *storage.Tx) error {
+		for i := range 1001 {
+			e := storage.AlertEvent{Account: "acme", RuleID: 1, Triggered: old.Unix(), Day: int32(DateOf(old)) - int32(i%30),
+				Condition: AlertPromoStart, Banner: "metro", SKU: "M1", Province: "ON", Price: 480}
+			if i == 1000 {
+				e.Triggered, e.Day = time.Date(2026, 11, 19, 20, 0, 0, 0, time.UTC).Unix(), int32(DateOf(time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC)))
+			}
+			id, err := tx.NewAlertEventID()
+			if err != nil {
+				return err
+			}
+			e.ID = id
+			if err := tx.PutAlertEvent(&e); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	svc.alerts = countingAlerts{svc.alerts, &n}
+	b, err := svc.ExecutiveBrief(NewContextWithAccount(ctx, "acme"), BriefInput{Province: "ON"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.AlertEvents) != 1 || n > 2 {
+		t.Errorf("brief: %d events after reading %d; want the week's 1 after reading at most 2", len(b.AlertEvents), n)
 	}
 }
