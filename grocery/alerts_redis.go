@@ -56,6 +56,9 @@ const (
 
 func (redisAlerts) local() bool { return false }
 
+// fail is redisAccess.fail naming the alert store.
+func (a redisAlerts) fail(err error) error { return a.ra.failAs("alert store", err) }
+
 func (a redisAlerts) key(parts ...string) string {
 	k := a.ra.prefix + "alerts"
 	for _, p := range parts {
@@ -158,7 +161,7 @@ func (a redisAlerts) createRule(ctx context.Context, r *storage.AlertRule) error
 	keys := []string{a.key("rules", r.Account), a.watchKey(r.Province, r.GTIN, r.Banner, r.SKU), a.key("accounts"), a.key("seq", "rule")}
 	res, err := createRuleScript.Run(ctx, a.ra.rdb, keys, r.Account, MaxAlertRules, body).Slice()
 	if err != nil {
-		return a.ra.fail(err)
+		return a.fail(err)
 	}
 	n, _ := res[1].(int64)
 	if res[0] == "limit" {
@@ -189,7 +192,7 @@ func (a redisAlerts) rule(ctx context.Context, account string, id uint64, r *sto
 		return false, nil
 	}
 	if err != nil {
-		return false, a.ra.fail(err)
+		return false, a.fail(err)
 	}
 	return true, decodeRule(field, body, r)
 }
@@ -199,7 +202,7 @@ func (a redisAlerts) rules(ctx context.Context, account string, fn func(r *stora
 	if account == "" {
 		var err error
 		if accounts, err = a.ra.rdb.SMembers(ctx, a.key("accounts")).Result(); err != nil {
-			return a.ra.fail(err)
+			return a.fail(err)
 		}
 		slices.Sort(accounts)
 	}
@@ -211,7 +214,7 @@ func (a redisAlerts) rules(ctx context.Context, account string, fn func(r *stora
 		return nil
 	})
 	if err != nil {
-		return a.ra.fail(err)
+		return a.fail(err)
 	}
 	for _, c := range cmds {
 		rules := make([]storage.AlertRule, 0, len(c.Val()))
@@ -247,7 +250,7 @@ func (a redisAlerts) deleteRule(ctx context.Context, account string, id uint64) 
 	keys := []string{a.key("rules", account), a.watchKey(r.Province, r.GTIN, r.Banner, r.SKU), a.key("fired", account, field), a.key("accounts")}
 	n, err := deleteRuleScript.Run(ctx, a.ra.rdb, keys, account, field).Int64()
 	if err != nil {
-		return false, a.ra.fail(err)
+		return false, a.fail(err)
 	}
 	return n == 1, nil
 }
@@ -258,7 +261,7 @@ func (a redisAlerts) events(ctx context.Context, account string, fn func(e *stor
 	for top := "+inf"; ; {
 		res, err := eventsScript.Run(ctx, a.ra.rdb, keys, top, eventsChunk).StringSlice()
 		if err != nil {
-			return a.ra.fail(err)
+			return a.fail(err)
 		}
 		for i := 0; i+1 < len(res); i += 2 {
 			id, err := strconv.ParseUint(res[i], 10, 64)
@@ -287,7 +290,7 @@ func (a redisAlerts) events(ctx context.Context, account string, fn func(e *stor
 func (a redisAlerts) hasRules(ctx context.Context, _ *storage.Tx) (bool, error) {
 	n, err := a.ra.rdb.Exists(ctx, a.key("accounts")).Result()
 	if err != nil {
-		return false, a.ra.fail(err)
+		return false, a.fail(err)
 	}
 	return n == 1, nil
 }
@@ -317,7 +320,7 @@ func (a redisAlerts) watching(ctx context.Context, _ *storage.Tx, qs []watchQuer
 			return nil
 		})
 		if err != nil {
-			return nil, a.ra.fail(err)
+			return nil, a.fail(err)
 		}
 		for _, l := range cmds {
 			m := l.cmd.Val()
@@ -365,7 +368,7 @@ func (a redisAlerts) record(ctx context.Context, _ *storage.Tx, events []storage
 		}
 		got, err := recordScript.Run(ctx, a.ra.rdb, nil, args...).Int64()
 		if err != nil {
-			return n, a.ra.fail(err)
+			return n, a.fail(err)
 		}
 		n += int(got)
 	}

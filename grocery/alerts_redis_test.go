@@ -2,6 +2,7 @@ package grocery_test
 
 import (
 	"context"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -168,5 +169,101 @@ func TestRedisAlerts_Unavailable(t *testing.T) {
 	got := f.events(t, f.acme, grocery.AlertEventsInput{})
 	if diff := cmp.Diff([]eventKey{{"r", "no-frills", "2026-11-21", 399, cents(450)}}, keysOf(got, map[string]string{r.ID: "r"})); diff != "" {
 		t.Errorf("recovered events (-want +got):\n%s", diff)
+	}
+}
+
+// reopen closes the fixture's service and opens its file again with opts
+// (its clock added).
+func (f *alertFixture) reopen(t *testing.T, opts grocery.Options) {
+	t.Helper()
+	if err := f.svc.Close(); err != nil {
+		t.Fatal(err)
+	}
+	opts.Now = f.clock
+	svc, err := grocery.Open(f.path, &opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { svc.Close() })
+	f.svc = svc
+}
+
+// syncBuffer is a log destination safe for the service's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+// An import whose events could not be recorded (Redis down) says so
+// plainly, logs it, and leaves a mark in the file: the next import records
+// them, even one that writes none of the series.
+func TestRedisAlerts_OwedByNextImport(t *testing.T) {
+	rs := redistest.Start(t)
+	f := newAlertFixture(t, rs.URL())
+	r := f.create(t, f.acme, grocery.AlertInput{Name: "milk under 4", UPC: upcMilk, Province: "ON", Condition: "price_below", Threshold: num(4)})
+	var log syncBuffer
+	f.reopen(t, grocery.Options{RedisURL: rs.URL(), Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	rs.Stop()
+	f.setClock(time.Date(2026, 11, 21, 18, 0, 0, 0, time.UTC))
+	rep := f.importCSV(t, "day2.csv", alertDay2)
+	for _, want := range []string{"data imported", "alert events not yet recorded", "alert store (Redis at", "next import", "grocery alerts evaluate"} {
+		if !strings.Contains(rep.AlertsError, want) {
+			t.Errorf("AlertsError %q: want it to say %q", rep.AlertsError, want)
+		}
+	}
+	if strings.Contains(rep.AlertsError, "refused") || strings.Contains(rep.AlertsError, "key store") {
+		t.Errorf("AlertsError %q: the import was not refused, and the alert store is not the key store", rep.AlertsError)
+	}
+	if !strings.Contains(log.String(), "alert events not yet recorded") {
+		t.Errorf("log %q: want the alert error logged", log.String())
+	}
+
+	rs.Restart()
+	if rep := f.importCSV(t, "stores.csv", alertStoresCSV); rep.AlertsError != "" {
+		t.Fatalf("next import: %s", rep.AlertsError)
+	}
+	got := f.events(t, f.acme, grocery.AlertEventsInput{})
+	if diff := cmp.Diff([]eventKey{{"r", "no-frills", "2026-11-21", 399, cents(450)}}, keysOf(got, map[string]string{r.ID: "r"})); diff != "" {
+		t.Errorf("events after the next import (-want +got):\n%s", diff)
+	}
+	if ev, err := f.svc.EvaluateAlerts(context.Background()); err != nil || ev.Events != 0 {
+		t.Errorf("EvaluateAlerts after: got %+v, %v, want nothing new", ev, err)
+	}
+}
+
+// The events of an import whose evaluation never ran (Redis down, or the
+// process gone after the commit) are recorded when the file is next
+// opened with Redis, in the background.
+func TestRedisAlerts_OwedAtOpen(t *testing.T) {
+	rs := redistest.Start(t)
+	f := newAlertFixture(t, rs.URL())
+	r := f.create(t, f.acme, grocery.AlertInput{Name: "milk under 4", UPC: upcMilk, Province: "ON", Condition: "price_below", Threshold: num(4)})
+	rs.Stop()
+	f.setClock(time.Date(2026, 11, 21, 18, 0, 0, 0, time.UTC))
+	if rep := f.importCSV(t, "day2.csv", alertDay2); rep.AlertsError == "" {
+		t.Fatal("import with Redis down: want an AlertsError")
+	}
+	rs.Restart()
+	f.reopen(t, grocery.Options{RedisURL: rs.URL()})
+	var got *grocery.AlertEventList
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if got = f.events(t, f.acme, grocery.AlertEventsInput{}); got.Total > 0 {
+			break
+		}
+	}
+	if diff := cmp.Diff([]eventKey{{"r", "no-frills", "2026-11-21", 399, cents(450)}}, keysOf(got, map[string]string{r.ID: "r"})); diff != "" {
+		t.Errorf("events after reopening (-want +got):\n%s", diff)
 	}
 }

@@ -44,7 +44,9 @@ type Options struct {
 	// SnapshotCache is the directory under which a replica keeps its
 	// copies of the snapshots it serves. Default os.TempDir().
 	SnapshotCache string
-	// Logger receives a replica's snapshot events (taken, refused).
+	// Logger receives a replica's snapshot events (taken, refused) and,
+	// with RedisURL, alert evaluations that could not record their events
+	// (ImportReport.AlertsError, and those run when the file is opened).
 	// Default: none.
 	Logger *slog.Logger
 }
@@ -94,6 +96,9 @@ type batchStats struct {
 
 	alerts    *pendingAlerts // with rules in Redis: the evaluation left for after the commit
 	alertsErr error          // how that evaluation failed, the write being committed
+	// owedBefore: the file owed an alert evaluation (storage.Tx.AlertsOwed)
+	// before this write: an earlier one failed, or its process died.
+	owedBefore bool
 }
 
 // storeRef is what import needs to know of an existing store.

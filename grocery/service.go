@@ -3,6 +3,7 @@ package grocery
 import (
 	"errors"
 	"io/fs"
+	"log/slog"
 	"os"
 	"strings"
 	"sync"
@@ -31,6 +32,13 @@ type Service struct {
 	snapKeep  int        // snapshots kept in snapDir
 	publishMu sync.Mutex // one Publish at a time
 	replica   *replica   // nil unless OpenReplica
+
+	log *slog.Logger // Options.Logger; may be nil
+	// alertsMu, with rules in Redis, serializes writes (with the
+	// evaluation after their commit) and the evaluations that clear the
+	// file's alerts owed mark (lockAlerts).
+	alertsMu   sync.Mutex
+	settleStop func() // cancels and waits for settleOwedAlerts; nil when none runs
 }
 
 // Open opens the data file at path, creating it unless opts.ReadOnly.
@@ -65,7 +73,7 @@ func open(path string, opts *Options, so storage.Options, now func() time.Time) 
 		db.Close()
 		return nil, Errorf(EINVALID, "key prefix %q: want 1 to 16 lowercase letters or digits", opts.KeyPrefix)
 	}
-	s := &Service{db: db, now: now}
+	s := &Service{db: db, now: now, log: opts.Logger}
 	if !so.ReadOnly {
 		s.snapDir, s.snapKeep = opts.SnapshotDir, opts.SnapshotKeep
 	}
@@ -81,6 +89,9 @@ func open(path string, opts *Options, so storage.Options, now func() time.Time) 
 			return nil, err
 		}
 		s.access, s.alerts = ra, redisAlerts{ra}
+		if !so.ReadOnly {
+			s.settleOwedAlerts()
+		}
 	}
 	return s, nil
 }
@@ -149,6 +160,10 @@ func validPrefix(p string) bool {
 // file.
 func (s *Service) Close() error {
 	var err error
+	if s.settleStop != nil {
+		s.settleStop()
+		s.settleStop = nil
+	}
 	if s.replica != nil {
 		s.replica.stopPolling()
 		defer os.RemoveAll(s.replica.local) // after the file is closed

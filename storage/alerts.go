@@ -243,3 +243,27 @@ func (t *Tx) AlertEvents(account string, fn func(e *AlertEvent) error) error {
 	}
 	return nil
 }
+
+// AlertsOwed returns the earliest observation day whose alert evaluation
+// is owed (OweAlerts), and whether one is.
+func (t *Tx) AlertsOwed() (int32, bool) {
+	v := t.meta().Get(keyOwed)
+	if len(v) != 4 {
+		return 0, false
+	}
+	return int32(binary.BigEndian.Uint32(v)), true
+}
+
+// OweAlerts marks, in the write transaction of the data it concerns, that
+// the alert rules kept outside the file are owed an evaluation of the
+// days from day on: the earliest day stays when one is owed already.
+func (t *Tx) OweAlerts(day int32) error {
+	if d, ok := t.AlertsOwed(); ok && d <= day {
+		return nil
+	}
+	return t.put(t.meta(), keyOwed, binary.BigEndian.AppendUint32(nil, uint32(day)))
+}
+
+// ClearAlertsOwed drops the mark of OweAlerts once the evaluation it asked
+// for recorded its events.
+func (t *Tx) ClearAlertsOwed() error { return t.meta().Delete(keyOwed) }
