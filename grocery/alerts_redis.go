@@ -28,6 +28,17 @@ import (
 //	alerts:fired:<account>:<rule id>      hash: observation day (days since 1970) -> event id: one event per rule and day
 //	alerts:events:<account>               sorted set of event ids, scored by id: newest first with ZREVRANGE
 //	alerts:event:<account>                hash: event id -> event (JSON)
+//	alerts:format                         the layout's version, alertsFormat (openAlerts)
+//
+// The JSON of a rule or event is json.Marshal of storage.AlertRule or
+// storage.AlertEvent. Any change to it or to this layout must raise
+// alertsFormat: a server finding another version refuses to open
+// (EINVALID) rather than misread what is there. The first server sets it.
+//
+// The scripts touch keys they do not declare in KEYS (recordScript builds
+// every name from its prefix, the others touch several keys of one
+// account that would hash to different slots): this layout is for a
+// standalone Redis 7 (or one with replicas), not Redis Cluster.
 //
 // A rule is written once and never changed, so its copy in the watch
 // hash never goes stale. Events are kept without a cap, as in the data
@@ -53,6 +64,29 @@ const (
 	watchChunk  = 512
 	eventsChunk = 500
 )
+
+// alertsFormat is the version of the alert layout in Redis; see
+// redisAlerts.
+const alertsFormat = "1"
+
+// openAlerts returns the alert store of ra after checking (or, on a Redis
+// without it, setting) the layout's version. It returns EINVALID when
+// Redis holds another version and EUNAVAILABLE when it does not answer.
+func openAlerts(ctx context.Context, ra *redisAccess) (redisAlerts, error) {
+	a := redisAlerts{ra}
+	v, err := ra.rdb.SetArgs(ctx, a.key("format"), alertsFormat, redis.SetArgs{Mode: "NX", Get: true}).Result()
+	if errors.Is(err, redis.Nil) {
+		return a, nil // set now
+	}
+	if err != nil {
+		return a, a.fail(err)
+	}
+	if v != alertsFormat {
+		return a, Errorf(EINVALID, "the alert rules and events in Redis at %s are in format %q (key %s), this server reads format %s: use a server of their version, or another Redis database",
+			ra.addr, v, a.key("format"), alertsFormat)
+	}
+	return a, nil
+}
 
 func (redisAlerts) local() bool { return false }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -160,5 +161,31 @@ func TestBriefEventsStopAtWeek(t *testing.T) {
 	}
 	if len(b.AlertEvents) != 1 || n > 2 {
 		t.Errorf("brief: %d events after reading %d; want the week's 1 after reading at most 2", len(b.AlertEvents), n)
+	}
+}
+
+// A Redis whose alert data is of another format is refused at open, not
+// misread; one without it gets this version's.
+func TestRedisAlertsFormat(t *testing.T) {
+	rs := redistest.Start(t)
+	path := filepath.Join(t.TempDir(), "f.db")
+	svc, err := Open(path, &Options{RedisURL: rs.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc.Close()
+	ctx := context.Background()
+	if v, err := rs.Client().Get(ctx, redisPrefix+"alerts:format").Result(); err != nil || v != alertsFormat {
+		t.Fatalf("format key: got %q, %v, want %q", v, err, alertsFormat)
+	}
+	if err := rs.Client().Set(ctx, redisPrefix+"alerts:format", "2", 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+	svc, err = Open(path, &Options{RedisURL: rs.URL()})
+	if err == nil {
+		svc.Close()
+	}
+	if ErrorCode(err) != EINVALID || !strings.Contains(ErrorMessage(err), `format "2"`) {
+		t.Errorf("Open with alert format 2 in Redis: got %v, want invalid naming the format", err)
 	}
 }

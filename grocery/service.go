@@ -1,6 +1,7 @@
 package grocery
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"log/slog"
@@ -45,6 +46,9 @@ type Service struct {
 // It returns ECONFLICT when another process holds the file for longer than
 // opts.LockTimeout, ENOTFOUND when a read-only open finds no file, and
 // EINVALID when the file is not a grocery data file of this version.
+// With opts.RedisURL it returns EINVALID for a malformed URL or alert data
+// in Redis of another format version, and EUNAVAILABLE when Redis does
+// not answer.
 func Open(path string, opts *Options) (*Service, error) {
 	if opts == nil {
 		opts = &Options{}
@@ -88,7 +92,15 @@ func open(path string, opts *Options, so storage.Options, now func() time.Time) 
 			s.Close()
 			return nil, err
 		}
-		s.access, s.alerts = ra, redisAlerts{ra}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		alerts, err := openAlerts(ctx, ra)
+		cancel()
+		if err != nil {
+			ra.close()
+			s.Close()
+			return nil, err
+		}
+		s.access, s.alerts = ra, alerts
 		if !so.ReadOnly {
 			s.settleOwedAlerts()
 		}
