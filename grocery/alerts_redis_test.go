@@ -267,3 +267,71 @@ func TestRedisAlerts_OwedAtOpen(t *testing.T) {
 		t.Errorf("events after reopening (-want +got):\n%s", diff)
 	}
 }
+
+// Turning Redis on for a file that holds alert rules copies them and their
+// events there with their ids, once: an id a client kept names the same
+// rule, new ids follow, nothing fires twice. A Redis that holds rules
+// already is refused at open, naming the count, never hiding the file's.
+func TestRedisAlerts_CopiesFileRules(t *testing.T) {
+	f := newAlertFixture(t, "")
+	drop := f.create(t, f.acme, grocery.AlertInput{Name: "L1 drop", Banner: "loblaws", SKU: "L1", Province: "ON",
+		Condition: "price_drop_pct", Threshold: num(10)})
+	below := f.create(t, f.beta, grocery.AlertInput{Name: "milk under 4", UPC: upcMilk, Province: "ON",
+		Condition: "price_below", Threshold: num(4)})
+	gone := f.create(t, f.acme, grocery.AlertInput{Name: "n", Banner: "loblaws", SKU: "L1", Province: "ON", Condition: "promo_start"})
+	f.setClock(time.Date(2026, 11, 21, 18, 0, 0, 0, time.UTC))
+	f.importCSV(t, "day2.csv", alertDay2)
+	if err := f.svc.DeleteAlert(f.acme, gone.ID); err != nil {
+		t.Fatal(err)
+	}
+	wantRules := map[context.Context][]grocery.AlertRule{}
+	wantEvents := map[context.Context]*grocery.AlertEventList{}
+	for _, ctx := range []context.Context{f.acme, f.beta} {
+		l, err := f.svc.ListAlerts(ctx, grocery.ListAlertsInput{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantRules[ctx], wantEvents[ctx] = l.Results, f.events(t, ctx, grocery.AlertEventsInput{})
+	}
+	if wantEvents[f.acme].Total != 2 || wantEvents[f.beta].Total != 1 {
+		t.Fatalf("events in the file: acme %d, beta %d, want 2 and 1", wantEvents[f.acme].Total, wantEvents[f.beta].Total)
+	}
+	rs := redistest.Start(t)
+	other := newAlertFixture(t, rs.URL()) // another server's keys on the Redis: acme and beta exist there
+	for i := range 2 {
+		f.reopen(t, grocery.Options{RedisURL: rs.URL()})
+		for _, ctx := range []context.Context{f.acme, f.beta} {
+			l, err := f.svc.ListAlerts(ctx, grocery.ListAlertsInput{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(wantRules[ctx], l.Results); diff != "" {
+				t.Errorf("open %d: rules in Redis (-file +redis):\n%s", i+1, diff)
+			}
+			if diff := cmp.Diff(wantEvents[ctx], f.events(t, ctx, grocery.AlertEventsInput{})); diff != "" {
+				t.Errorf("open %d: events in Redis (-file +redis):\n%s", i+1, diff)
+			}
+		}
+		if ev, err := f.svc.EvaluateAlerts(context.Background()); err != nil || ev.Events != 0 {
+			t.Errorf("open %d: EvaluateAlerts: got %+v, %v, want nothing new (the fired days are copied)", i+1, ev, err)
+		}
+	}
+	r := other.create(t, other.acme, grocery.AlertInput{Name: "new", Banner: "loblaws", SKU: "L1", Province: "ON", Condition: "promo_start"})
+	for _, old := range []*grocery.AlertRule{drop, below, gone} {
+		if r.ID <= old.ID && len(r.ID) <= len(old.ID) {
+			t.Errorf("new rule %s: want an id after the file's %s", r.ID, old.ID)
+		}
+	}
+
+	// A second file with a rule, on the Redis that now holds rules.
+	g := newAlertFixture(t, "")
+	g.create(t, g.acme, grocery.AlertInput{Name: "x", Banner: "loblaws", SKU: "L1", Province: "ON", Condition: "promo_start"})
+	g.svc.Close()
+	svc, err := grocery.Open(g.path, &grocery.Options{RedisURL: rs.URL()})
+	if err == nil {
+		svc.Close()
+	}
+	if grocery.ErrorCode(err) != grocery.EINVALID || !strings.Contains(grocery.ErrorMessage(err), "holds 1 alert rules") {
+		t.Errorf("Open of a file with a rule on a Redis holding rules: got %v, want invalid naming the count", err)
+	}
+}

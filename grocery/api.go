@@ -30,6 +30,14 @@ type Options struct {
 	// keeps the price data; an import evaluates the rules after it commits
 	// and records the events in Redis. When Redis does not answer, calls
 	// that need it fail with EUNAVAILABLE.
+	//
+	// The first time a data file holding alert rules (created while it was
+	// used without Redis) is opened writable with RedisURL, its rules and
+	// events are copied to Redis with their ids, all or nothing, and Redis's
+	// ids continue after them; the file keeps its copies, unused while it
+	// is opened with Redis. When Redis already holds alert rules, or events
+	// of those accounts, Open refuses with EINVALID naming the count and
+	// how to proceed rather than hide the file's rules.
 	RedisURL string
 
 	// SnapshotDir, for a writable file (an ingest node), is where Import

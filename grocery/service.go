@@ -46,9 +46,10 @@ type Service struct {
 // It returns ECONFLICT when another process holds the file for longer than
 // opts.LockTimeout, ENOTFOUND when a read-only open finds no file, and
 // EINVALID when the file is not a grocery data file of this version.
-// With opts.RedisURL it returns EINVALID for a malformed URL or alert data
-// in Redis of another format version, and EUNAVAILABLE when Redis does
-// not answer.
+// With opts.RedisURL it returns EINVALID for a malformed URL, alert data
+// in Redis of another format version, or alert rules in the file that
+// cannot be copied to Redis (see Options.RedisURL), and EUNAVAILABLE when
+// Redis does not answer.
 func Open(path string, opts *Options) (*Service, error) {
 	if opts == nil {
 		opts = &Options{}
@@ -102,6 +103,10 @@ func open(path string, opts *Options, so storage.Options, now func() time.Time) 
 		}
 		s.access, s.alerts = ra, alerts
 		if !so.ReadOnly {
+			if err := s.copyFileAlerts(alerts); err != nil {
+				s.Close()
+				return nil, err
+			}
 			s.settleOwedAlerts()
 		}
 	}

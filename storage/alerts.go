@@ -219,10 +219,14 @@ func (t *Tx) PutAlertEvent(e *AlertEvent) error {
 	return t.put(t.alertFired(), appendDay(alertKey(e.Account, e.RuleID), e.Day), binary.BigEndian.AppendUint64(nil, e.ID))
 }
 
-// AlertEvents calls fn for each event of an account, newest first. fn may
-// keep e only until it returns; ErrStop ends the scan.
+// AlertEvents calls fn for each event of an account, newest first, or of
+// every account (by account) when account is "". fn may keep e only until
+// it returns; ErrStop ends the scan.
 func (t *Tx) AlertEvents(account string, fn func(e *AlertEvent) error) error {
-	prefix := appendStr0(nil, account)
+	var prefix []byte
+	if account != "" {
+		prefix = appendStr0(nil, account)
+	}
 	var e AlertEvent
 	c := t.alertEvents().Cursor()
 	for k, v := c.Seek(prefix); hasPrefix(k, prefix); k, v = c.Next() {
@@ -267,3 +271,12 @@ func (t *Tx) OweAlerts(day int32) error {
 // ClearAlertsOwed drops the mark of OweAlerts once the evaluation it asked
 // for recorded its events.
 func (t *Tx) ClearAlertsOwed() error { return t.meta().Delete(keyOwed) }
+
+// AlertsCopied reports whether the file's alert rules and events were
+// copied to the store kept outside the file (SetAlertsCopied).
+func (t *Tx) AlertsCopied() bool { return t.meta().Get(keyCopied) != nil }
+
+// SetAlertsCopied records that the file's alert rules and events were
+// copied to the store kept outside the file (Redis), so that they are
+// never copied twice.
+func (t *Tx) SetAlertsCopied() error { return t.put(t.meta(), keyCopied, []byte{1}) }
