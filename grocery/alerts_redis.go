@@ -29,6 +29,7 @@ import (
 //	alerts:events:<account>               sorted set of event ids, scored by id: newest first with ZREVRANGE
 //	alerts:event:<account>                hash: event id -> event (JSON)
 //	alerts:format                         the layout's version, alertsFormat (openAlerts)
+//	alerts:copied                         set: fingerprints of the data files' rules and events copied here (copyFileAlerts)
 //
 // The JSON of a rule or event is json.Marshal of storage.AlertRule or
 // storage.AlertEvent. Any change to it or to this layout must raise
