@@ -521,7 +521,14 @@ func alertEvent(e *storage.AlertEvent) AlertEvent {
 // import does the same for the series it writes, from the first day it
 // writes. With Redis it is also how events an import could not write
 // (ImportReport.AlertsError) are recovered, while their day is within
-// those 14 days.
+// those 14 days: run for every account on a writable file, it clears the
+// file's mark that an evaluation is owed. That mark is set in each
+// import's transaction when the rules are in Redis and cleared once the
+// evaluation after its commit recorded the events; while it is set, the
+// next import, and the open of a writable Service with Redis (in the
+// background: Open does not wait for it, Close cancels it), run the owed
+// evaluation, so events are not lost when Redis is down at an import or
+// the process dies between its commit and its evaluation.
 //
 // It returns ENOTFOUND for an unknown account in ctx and EUNAVAILABLE when
 // the rules are in Redis and it does not answer; events recorded before
@@ -534,6 +541,31 @@ func (s *Service) EvaluateAlerts(ctx context.Context) (*AlertEvaluation, error) 
 			return nil, err
 		}
 	}
+	if account != "" || s.alerts.local() || s.meter == nil { // nil: read-only
+		return s.evaluateRules(ctx, account, 0)
+	}
+	// Every account's rules in Redis: what the file owes is evaluated too
+	// (the 14 days cover it), so the mark is cleared.
+	defer s.lockAlerts()()
+	res, err := s.evaluateRules(ctx, "", 0)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.db.Update(func(tx *storage.Tx) error {
+		if _, owed := tx.AlertsOwed(); !owed {
+			return nil
+		}
+		return tx.ClearAlertsOwed()
+	}); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// evaluateRules is EvaluateAlerts for account ("" for every account),
+// from the day from on (no earlier than the 14 days ending at the data
+// set's latest day).
+func (s *Service) evaluateRules(ctx context.Context, account string, from int32) (*AlertEvaluation, error) {
 	// The rules first, outside the data file's transaction: with bbolt
 	// a read transaction inside the write one could deadlock on a remap.
 	var rules []storage.AlertRule
@@ -552,7 +584,7 @@ func (s *Service) EvaluateAlerts(ctx context.Context) (*AlertEvaluation, error) 
 	}
 	err = run(func(tx *storage.Tx) error {
 		asOf := tx.AsOf()
-		from := asOf - freshDays + 1
+		from := max(from, asOf-freshDays+1)
 		res.From, res.To = Date(from), Date(asOf)
 		series := map[seriesKey]int32{}
 		for i := range rules {
@@ -619,18 +651,94 @@ func (w *writer) noteAlertDays(key seriesKey, first int32) {
 // asOf. With rules in Redis it only leaves the series in the stats, for
 // evaluateCommitted after the commit.
 func (w *writer) evaluateAlerts(ctx context.Context, asOf int32) error {
-	if w.alerts.state != 2 || len(w.alerts.from) == 0 {
-		return nil
-	}
 	if w.alertsLater {
-		if w.stats != nil {
-			w.stats.alerts = &pendingAlerts{from: w.alerts.from, asOf: max(asOf, 1), now: w.now}
-		}
+		return w.oweAlerts(asOf)
+	}
+	if w.alerts.state != 2 || len(w.alerts.from) == 0 {
 		return nil
 	}
 	ev := alertEval{tx: w.tx, store: boltAlerts{}, now: w.now}
 	_, err := ev.run(ctx, w.alerts.from, max(asOf, 1))
 	return err
+}
+
+// oweAlerts, with rules in Redis, marks in the write transaction that the
+// series it wrote are owed an evaluation from their first day written
+// (storage.Tx.OweAlerts), and leaves that evaluation in the stats for
+// afterCommit. It notes whether the file owed one already.
+func (w *writer) oweAlerts(asOf int32) error {
+	_, owed := w.tx.AlertsOwed()
+	w.stats.owedBefore = owed
+	if w.alerts.state != 2 || len(w.alerts.from) == 0 {
+		return nil
+	}
+	first := int32(math.MaxInt32)
+	for _, d := range w.alerts.from {
+		first = min(first, d)
+	}
+	if err := w.tx.OweAlerts(first); err != nil {
+		return err
+	}
+	w.stats.alerts = &pendingAlerts{from: w.alerts.from, asOf: max(asOf, 1), now: w.now}
+	return nil
+}
+
+// settleAlerts runs, with rules in Redis and s.alertsMu held, the
+// evaluation the file owes (storage.Tx.AlertsOwed) and clears the mark
+// once its events are recorded: pending's, the series a write just wrote,
+// when the file owed nothing before it (owedBefore false); else every
+// rule's, from the owed day on (within the 14 days EvaluateAlerts
+// covers), which records only what is missing.
+func (s *Service) settleAlerts(ctx context.Context, pending *pendingAlerts, owedBefore bool) error {
+	var day int32
+	var owed bool
+	if err := s.db.View(func(tx *storage.Tx) error { day, owed = tx.AlertsOwed(); return nil }); err != nil {
+		return err
+	}
+	if !owed {
+		return nil
+	}
+	var err error
+	if pending != nil && !owedBefore {
+		_, err = s.evaluateCommitted(ctx, pending)
+	} else {
+		_, err = s.evaluateRules(ctx, "", day)
+	}
+	if err != nil {
+		return err
+	}
+	return s.db.Update(func(tx *storage.Tx) error { return tx.ClearAlertsOwed() })
+}
+
+// settleOwedAlerts runs in the background, when a writable Service opens
+// with Redis, the evaluation the file owes, if it owes one: what an
+// import whose process died after its commit, or whose evaluation failed,
+// did not record. Close cancels and waits for it. A failure is logged; the
+// mark stays for the next import or EvaluateAlerts.
+func (s *Service) settleOwedAlerts() {
+	var owed bool
+	if err := s.db.View(func(tx *storage.Tx) error { _, owed = tx.AlertsOwed(); return nil }); err != nil || !owed {
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	s.settleStop = func() { cancel(); <-done }
+	go func() {
+		defer close(done)
+		s.alertsMu.Lock()
+		defer s.alertsMu.Unlock()
+		if err := s.settleAlerts(ctx, nil, true); err != nil && ctx.Err() == nil {
+			s.logAlerts("open", err)
+		}
+	}()
+}
+
+// logAlerts logs, when Options.Logger is set, an evaluation after a
+// write's commit (or at open) that could not record its events.
+func (s *Service) logAlerts(when string, err error) {
+	if s.log != nil {
+		s.log.Warn(alertsNotRecorded(err), "when", when, "code", ErrorCode(err))
+	}
 }
 
 // pendingAlerts is the evaluation a committed write leaves to do when the
@@ -663,7 +771,8 @@ func (s *Service) evaluateCommitted(ctx context.Context, p *pendingAlerts) (int,
 // alertsNotRecorded is ImportReport.AlertsError for an evaluation after
 // the commit that failed with err.
 func alertsNotRecorded(err error) string {
-	return "alert events not recorded: " + ErrorMessage(err) + "; the data is imported: run 'grocery alerts evaluate' to record them"
+	return "data imported; alert events not yet recorded (" + strings.TrimSuffix(ErrorMessage(err), refused) +
+		"): they will be recorded by the next import or 'grocery alerts evaluate'"
 }
 
 // alertEval evaluates rules over series in one transaction of the data

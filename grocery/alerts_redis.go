@@ -28,6 +28,18 @@ import (
 //	alerts:fired:<account>:<rule id>      hash: observation day (days since 1970) -> event id: one event per rule and day
 //	alerts:events:<account>               sorted set of event ids, scored by id: newest first with ZREVRANGE
 //	alerts:event:<account>                hash: event id -> event (JSON)
+//	alerts:format                         the layout's version, alertsFormat (openAlerts)
+//	alerts:copied                         set: fingerprints of the data files' rules and events copied here (copyFileAlerts)
+//
+// The JSON of a rule or event is json.Marshal of storage.AlertRule or
+// storage.AlertEvent. Any change to it or to this layout must raise
+// alertsFormat: a server finding another version refuses to open
+// (EINVALID) rather than misread what is there. The first server sets it.
+//
+// The scripts touch keys they do not declare in KEYS (recordScript builds
+// every name from its prefix, the others touch several keys of one
+// account that would hash to different slots): this layout is for a
+// standalone Redis 7 (or one with replicas), not Redis Cluster.
 //
 // A rule is written once and never changed, so its copy in the watch
 // hash never goes stale. Events are kept without a cap, as in the data
@@ -54,7 +66,33 @@ const (
 	eventsChunk = 500
 )
 
+// alertsFormat is the version of the alert layout in Redis; see
+// redisAlerts.
+const alertsFormat = "1"
+
+// openAlerts returns the alert store of ra after checking (or, on a Redis
+// without it, setting) the layout's version. It returns EINVALID when
+// Redis holds another version and EUNAVAILABLE when it does not answer.
+func openAlerts(ctx context.Context, ra *redisAccess) (redisAlerts, error) {
+	a := redisAlerts{ra}
+	v, err := ra.rdb.SetArgs(ctx, a.key("format"), alertsFormat, redis.SetArgs{Mode: "NX", Get: true}).Result()
+	if errors.Is(err, redis.Nil) {
+		return a, nil // set now
+	}
+	if err != nil {
+		return a, a.fail(err)
+	}
+	if v != alertsFormat {
+		return a, Errorf(EINVALID, "the alert rules and events in Redis at %s are in format %q (key %s), this server reads format %s: use a server of their version, or another Redis database",
+			ra.addr, v, a.key("format"), alertsFormat)
+	}
+	return a, nil
+}
+
 func (redisAlerts) local() bool { return false }
+
+// fail is redisAccess.fail naming the alert store.
+func (a redisAlerts) fail(err error) error { return a.ra.failAs("alert store", err) }
 
 func (a redisAlerts) key(parts ...string) string {
 	k := a.ra.prefix + "alerts"
@@ -131,9 +169,15 @@ return n
 // event (JSON), id, event, ...
 //
 //	KEYS  alerts:events:<account>, alerts:event:<account>
-//	ARGV  first, last (ZREVRANGE ranks)
+//	ARGV  the highest score (id) to return, "+inf" or "(<id>" for below
+//	      the last id of the previous page; the page's length
+//
+// Pages go by score, not rank: an import recording events between two
+// pages of one listing adds higher ids, which shift every rank but leave
+// the ids below the previous page where they were, so no event is listed
+// twice or skipped.
 var eventsScript = redis.NewScript(`
-local ids = redis.call('ZREVRANGE', KEYS[1], ARGV[1], ARGV[2])
+local ids = redis.call('ZREVRANGEBYSCORE', KEYS[1], ARGV[1], '-inf', 'LIMIT', 0, tonumber(ARGV[2]))
 if #ids == 0 then return {} end
 local bodies = redis.call('HMGET', KEYS[2], unpack(ids))
 local out = {}
@@ -152,7 +196,7 @@ func (a redisAlerts) createRule(ctx context.Context, r *storage.AlertRule) error
 	keys := []string{a.key("rules", r.Account), a.watchKey(r.Province, r.GTIN, r.Banner, r.SKU), a.key("accounts"), a.key("seq", "rule")}
 	res, err := createRuleScript.Run(ctx, a.ra.rdb, keys, r.Account, MaxAlertRules, body).Slice()
 	if err != nil {
-		return a.ra.fail(err)
+		return a.fail(err)
 	}
 	n, _ := res[1].(int64)
 	if res[0] == "limit" {
@@ -183,7 +227,7 @@ func (a redisAlerts) rule(ctx context.Context, account string, id uint64, r *sto
 		return false, nil
 	}
 	if err != nil {
-		return false, a.ra.fail(err)
+		return false, a.fail(err)
 	}
 	return true, decodeRule(field, body, r)
 }
@@ -193,7 +237,7 @@ func (a redisAlerts) rules(ctx context.Context, account string, fn func(r *stora
 	if account == "" {
 		var err error
 		if accounts, err = a.ra.rdb.SMembers(ctx, a.key("accounts")).Result(); err != nil {
-			return a.ra.fail(err)
+			return a.fail(err)
 		}
 		slices.Sort(accounts)
 	}
@@ -205,7 +249,7 @@ func (a redisAlerts) rules(ctx context.Context, account string, fn func(r *stora
 		return nil
 	})
 	if err != nil {
-		return a.ra.fail(err)
+		return a.fail(err)
 	}
 	for _, c := range cmds {
 		rules := make([]storage.AlertRule, 0, len(c.Val()))
@@ -241,7 +285,7 @@ func (a redisAlerts) deleteRule(ctx context.Context, account string, id uint64) 
 	keys := []string{a.key("rules", account), a.watchKey(r.Province, r.GTIN, r.Banner, r.SKU), a.key("fired", account, field), a.key("accounts")}
 	n, err := deleteRuleScript.Run(ctx, a.ra.rdb, keys, account, field).Int64()
 	if err != nil {
-		return false, a.ra.fail(err)
+		return false, a.fail(err)
 	}
 	return n == 1, nil
 }
@@ -249,10 +293,10 @@ func (a redisAlerts) deleteRule(ctx context.Context, account string, id uint64) 
 func (a redisAlerts) events(ctx context.Context, account string, fn func(e *storage.AlertEvent) error) error {
 	keys := []string{a.key("events", account), a.key("event", account)}
 	var e storage.AlertEvent
-	for first := 0; ; first += eventsChunk {
-		res, err := eventsScript.Run(ctx, a.ra.rdb, keys, first, first+eventsChunk-1).StringSlice()
+	for top := "+inf"; ; {
+		res, err := eventsScript.Run(ctx, a.ra.rdb, keys, top, eventsChunk).StringSlice()
 		if err != nil {
-			return a.ra.fail(err)
+			return a.fail(err)
 		}
 		for i := 0; i+1 < len(res); i += 2 {
 			id, err := strconv.ParseUint(res[i], 10, 64)
@@ -274,13 +318,14 @@ func (a redisAlerts) events(ctx context.Context, account string, fn func(e *stor
 		if len(res) < 2*eventsChunk {
 			return nil
 		}
+		top = "(" + res[len(res)-2]
 	}
 }
 
 func (a redisAlerts) hasRules(ctx context.Context, _ *storage.Tx) (bool, error) {
 	n, err := a.ra.rdb.Exists(ctx, a.key("accounts")).Result()
 	if err != nil {
-		return false, a.ra.fail(err)
+		return false, a.fail(err)
 	}
 	return n == 1, nil
 }
@@ -310,7 +355,7 @@ func (a redisAlerts) watching(ctx context.Context, _ *storage.Tx, qs []watchQuer
 			return nil
 		})
 		if err != nil {
-			return nil, a.ra.fail(err)
+			return nil, a.fail(err)
 		}
 		for _, l := range cmds {
 			m := l.cmd.Val()
@@ -358,7 +403,7 @@ func (a redisAlerts) record(ctx context.Context, _ *storage.Tx, events []storage
 		}
 		got, err := recordScript.Run(ctx, a.ra.rdb, nil, args...).Int64()
 		if err != nil {
-			return n, a.ra.fail(err)
+			return n, a.fail(err)
 		}
 		n += int(got)
 	}

@@ -2,6 +2,7 @@ package grocery_test
 
 import (
 	"context"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -168,5 +169,169 @@ func TestRedisAlerts_Unavailable(t *testing.T) {
 	got := f.events(t, f.acme, grocery.AlertEventsInput{})
 	if diff := cmp.Diff([]eventKey{{"r", "no-frills", "2026-11-21", 399, cents(450)}}, keysOf(got, map[string]string{r.ID: "r"})); diff != "" {
 		t.Errorf("recovered events (-want +got):\n%s", diff)
+	}
+}
+
+// reopen closes the fixture's service and opens its file again with opts
+// (its clock added).
+func (f *alertFixture) reopen(t *testing.T, opts grocery.Options) {
+	t.Helper()
+	if err := f.svc.Close(); err != nil {
+		t.Fatal(err)
+	}
+	opts.Now = f.clock
+	svc, err := grocery.Open(f.path, &opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { svc.Close() })
+	f.svc = svc
+}
+
+// syncBuffer is a log destination safe for the service's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+// An import whose events could not be recorded (Redis down) says so
+// plainly, logs it, and leaves a mark in the file: the next import records
+// them, even one that writes none of the series.
+func TestRedisAlerts_OwedByNextImport(t *testing.T) {
+	rs := redistest.Start(t)
+	f := newAlertFixture(t, rs.URL())
+	r := f.create(t, f.acme, grocery.AlertInput{Name: "milk under 4", UPC: upcMilk, Province: "ON", Condition: "price_below", Threshold: num(4)})
+	var log syncBuffer
+	f.reopen(t, grocery.Options{RedisURL: rs.URL(), Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	rs.Stop()
+	f.setClock(time.Date(2026, 11, 21, 18, 0, 0, 0, time.UTC))
+	rep := f.importCSV(t, "day2.csv", alertDay2)
+	for _, want := range []string{"data imported", "alert events not yet recorded", "alert store (Redis at", "next import", "grocery alerts evaluate"} {
+		if !strings.Contains(rep.AlertsError, want) {
+			t.Errorf("AlertsError %q: want it to say %q", rep.AlertsError, want)
+		}
+	}
+	if strings.Contains(rep.AlertsError, "refused") || strings.Contains(rep.AlertsError, "key store") {
+		t.Errorf("AlertsError %q: the import was not refused, and the alert store is not the key store", rep.AlertsError)
+	}
+	if !strings.Contains(log.String(), "alert events not yet recorded") {
+		t.Errorf("log %q: want the alert error logged", log.String())
+	}
+
+	rs.Restart()
+	if rep := f.importCSV(t, "stores.csv", alertStoresCSV); rep.AlertsError != "" {
+		t.Fatalf("next import: %s", rep.AlertsError)
+	}
+	got := f.events(t, f.acme, grocery.AlertEventsInput{})
+	if diff := cmp.Diff([]eventKey{{"r", "no-frills", "2026-11-21", 399, cents(450)}}, keysOf(got, map[string]string{r.ID: "r"})); diff != "" {
+		t.Errorf("events after the next import (-want +got):\n%s", diff)
+	}
+	if ev, err := f.svc.EvaluateAlerts(context.Background()); err != nil || ev.Events != 0 {
+		t.Errorf("EvaluateAlerts after: got %+v, %v, want nothing new", ev, err)
+	}
+}
+
+// The events of an import whose evaluation never ran (Redis down, or the
+// process gone after the commit) are recorded when the file is next
+// opened with Redis, in the background.
+func TestRedisAlerts_OwedAtOpen(t *testing.T) {
+	rs := redistest.Start(t)
+	f := newAlertFixture(t, rs.URL())
+	r := f.create(t, f.acme, grocery.AlertInput{Name: "milk under 4", UPC: upcMilk, Province: "ON", Condition: "price_below", Threshold: num(4)})
+	rs.Stop()
+	f.setClock(time.Date(2026, 11, 21, 18, 0, 0, 0, time.UTC))
+	if rep := f.importCSV(t, "day2.csv", alertDay2); rep.AlertsError == "" {
+		t.Fatal("import with Redis down: want an AlertsError")
+	}
+	rs.Restart()
+	f.reopen(t, grocery.Options{RedisURL: rs.URL()})
+	var got *grocery.AlertEventList
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if got = f.events(t, f.acme, grocery.AlertEventsInput{}); got.Total > 0 {
+			break
+		}
+	}
+	if diff := cmp.Diff([]eventKey{{"r", "no-frills", "2026-11-21", 399, cents(450)}}, keysOf(got, map[string]string{r.ID: "r"})); diff != "" {
+		t.Errorf("events after reopening (-want +got):\n%s", diff)
+	}
+}
+
+// Turning Redis on for a file that holds alert rules copies them and their
+// events there with their ids, once: an id a client kept names the same
+// rule, new ids follow, nothing fires twice. A Redis that holds rules
+// already is refused at open, naming the count, never hiding the file's.
+func TestRedisAlerts_CopiesFileRules(t *testing.T) {
+	f := newAlertFixture(t, "")
+	drop := f.create(t, f.acme, grocery.AlertInput{Name: "L1 drop", Banner: "loblaws", SKU: "L1", Province: "ON",
+		Condition: "price_drop_pct", Threshold: num(10)})
+	below := f.create(t, f.beta, grocery.AlertInput{Name: "milk under 4", UPC: upcMilk, Province: "ON",
+		Condition: "price_below", Threshold: num(4)})
+	gone := f.create(t, f.acme, grocery.AlertInput{Name: "n", Banner: "loblaws", SKU: "L1", Province: "ON", Condition: "promo_start"})
+	f.setClock(time.Date(2026, 11, 21, 18, 0, 0, 0, time.UTC))
+	f.importCSV(t, "day2.csv", alertDay2)
+	if err := f.svc.DeleteAlert(f.acme, gone.ID); err != nil {
+		t.Fatal(err)
+	}
+	wantRules := map[context.Context][]grocery.AlertRule{}
+	wantEvents := map[context.Context]*grocery.AlertEventList{}
+	for _, ctx := range []context.Context{f.acme, f.beta} {
+		l, err := f.svc.ListAlerts(ctx, grocery.ListAlertsInput{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantRules[ctx], wantEvents[ctx] = l.Results, f.events(t, ctx, grocery.AlertEventsInput{})
+	}
+	if wantEvents[f.acme].Total != 2 || wantEvents[f.beta].Total != 1 {
+		t.Fatalf("events in the file: acme %d, beta %d, want 2 and 1", wantEvents[f.acme].Total, wantEvents[f.beta].Total)
+	}
+	rs := redistest.Start(t)
+	other := newAlertFixture(t, rs.URL()) // another server's keys on the Redis: acme and beta exist there
+	for i := range 2 {
+		f.reopen(t, grocery.Options{RedisURL: rs.URL()})
+		for _, ctx := range []context.Context{f.acme, f.beta} {
+			l, err := f.svc.ListAlerts(ctx, grocery.ListAlertsInput{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(wantRules[ctx], l.Results); diff != "" {
+				t.Errorf("open %d: rules in Redis (-file +redis):\n%s", i+1, diff)
+			}
+			if diff := cmp.Diff(wantEvents[ctx], f.events(t, ctx, grocery.AlertEventsInput{})); diff != "" {
+				t.Errorf("open %d: events in Redis (-file +redis):\n%s", i+1, diff)
+			}
+		}
+		if ev, err := f.svc.EvaluateAlerts(context.Background()); err != nil || ev.Events != 0 {
+			t.Errorf("open %d: EvaluateAlerts: got %+v, %v, want nothing new (the fired days are copied)", i+1, ev, err)
+		}
+	}
+	r := other.create(t, other.acme, grocery.AlertInput{Name: "new", Banner: "loblaws", SKU: "L1", Province: "ON", Condition: "promo_start"})
+	for _, old := range []*grocery.AlertRule{drop, below, gone} {
+		if r.ID <= old.ID && len(r.ID) <= len(old.ID) {
+			t.Errorf("new rule %s: want an id after the file's %s", r.ID, old.ID)
+		}
+	}
+
+	// A second file with a rule, on the Redis that now holds rules.
+	g := newAlertFixture(t, "")
+	g.create(t, g.acme, grocery.AlertInput{Name: "x", Banner: "loblaws", SKU: "L1", Province: "ON", Condition: "promo_start"})
+	g.svc.Close()
+	svc, err := grocery.Open(g.path, &grocery.Options{RedisURL: rs.URL()})
+	if err == nil {
+		svc.Close()
+	}
+	if grocery.ErrorCode(err) != grocery.EINVALID || !strings.Contains(grocery.ErrorMessage(err), "holds 1 alert rules") {
+		t.Errorf("Open of a file with a rule on a Redis holding rules: got %v, want invalid naming the count", err)
 	}
 }

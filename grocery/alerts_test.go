@@ -18,6 +18,7 @@ import (
 // accounts (acme and beta) and a clock the test moves.
 type alertFixture struct {
 	svc        *grocery.Service
+	path       string
 	acme, beta context.Context
 	mu         sync.Mutex
 	now        time.Time
@@ -79,8 +80,8 @@ func alertStores(t *testing.T, test func(t *testing.T, redisURL string)) {
 // events in the Redis at redisURL when it is not "".
 func newAlertFixture(t *testing.T, redisURL string) *alertFixture {
 	t.Helper()
-	f := &alertFixture{now: time.Date(2026, 11, 20, 18, 0, 0, 0, time.UTC)}
-	svc, err := grocery.Open(filepath.Join(t.TempDir(), "grocery.db"), &grocery.Options{Now: f.clock, RedisURL: redisURL})
+	f := &alertFixture{now: time.Date(2026, 11, 20, 18, 0, 0, 0, time.UTC), path: filepath.Join(t.TempDir(), "grocery.db")}
+	svc, err := grocery.Open(f.path, &grocery.Options{Now: f.clock, RedisURL: redisURL})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -165,7 +165,9 @@ type briefSeries struct {
 // products, and the account's alert events when ctx acts for one.
 //
 // It returns EINVALID for a missing or unknown province or an unknown
-// banner.
+// banner, and EUNAVAILABLE when ctx acts for an account and the keys or
+// alert events are in Redis and it does not answer (the brief is then
+// refused, never given without the events).
 func (s *Service) ExecutiveBrief(ctx context.Context, in BriefInput) (*Brief, error) {
 	args, err := parseAnalyticsArgs(in.Province, in.Banner, "")
 	if err != nil {
@@ -193,10 +195,16 @@ func (s *Service) ExecutiveBrief(ctx context.Context, in BriefInput) (*Brief, er
 	if err != nil {
 		return nil, err
 	}
-	if account, err := s.accountOf(ctx); err == nil {
+	account, err := s.accountOf(ctx)
+	switch ErrorCode(err) {
+	case "":
 		if err := s.briefEvents(ctx, account, out); err != nil {
 			return nil, err
 		}
+	case EUNAUTHENTICATED, ENOTFOUND:
+		// No account, or not one that exists: a brief without events.
+	default:
+		return nil, err // Redis does not answer: say so, never leave the events out silently
 	}
 	out.Summary = out.summary()
 	return out, nil
@@ -560,9 +568,17 @@ func (b *briefBuilder) newProducts() error {
 }
 
 // briefEvents adds the account's alert events of the week in the
-// province.
+// province. The events list newest recorded first, and an event is
+// recorded no earlier than the day before its observation day (an import
+// takes dates up to tomorrow), so the scan stops at the first event
+// recorded before weekFrom - 2 (a day more for the clocks of servers
+// sharing Redis) instead of reading the account's whole history.
 func (s *Service) briefEvents(ctx context.Context, account string, out *Brief) error {
+	oldest := (out.WeekFrom - 2).Time().Unix()
 	return s.alerts.events(ctx, account, func(e *storage.AlertEvent) error {
+		if e.Triggered < oldest {
+			return storage.ErrStop
+		}
 		ev := alertEvent(e)
 		if ev.ObservedAt < out.WeekFrom || ev.ObservedAt > out.WeekTo || ev.Province != out.Province {
 			return nil

@@ -218,7 +218,9 @@ func (o *signalOffer) price() SignalPrice {
 // after the latest day or more than 366 days before it, a limit outside
 // 1..500 or a bad offset. Without a banner, threats and opportunities are
 // left out and Basis.Note says so; without an account (or with one that
-// does not exist), so is the watchlist.
+// does not exist), so is the watchlist. It returns EUNAVAILABLE when the
+// watchlist is asked for with an account, the keys or rules are in Redis,
+// and it does not answer.
 func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult, error) {
 	a, err := parseAnalyticsArgs(in.Province, in.Banner, in.Category)
 	if err != nil {
@@ -239,6 +241,9 @@ func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult,
 	account := ""
 	if want(SignalWatchlist) {
 		if account, err = s.accountOf(ctx); err != nil {
+			if c := ErrorCode(err); c != ENOTFOUND && c != EUNAUTHENTICATED {
+				return nil, err // Redis does not answer: not "no account"
+			}
 			account = ""
 			if p := PrincipalFromContext(ctx); ErrorCode(err) == ENOTFOUND && p != nil {
 				notes = append(notes, fmt.Sprintf("no watchlist: account %q does not exist", p.Account))

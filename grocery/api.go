@@ -30,6 +30,14 @@ type Options struct {
 	// keeps the price data; an import evaluates the rules after it commits
 	// and records the events in Redis. When Redis does not answer, calls
 	// that need it fail with EUNAVAILABLE.
+	//
+	// The first time a data file holding alert rules (created while it was
+	// used without Redis) is opened writable with RedisURL, its rules and
+	// events are copied to Redis with their ids, all or nothing, and Redis's
+	// ids continue after them; the file keeps its copies, unused while it
+	// is opened with Redis. When Redis already holds alert rules, or events
+	// of those accounts, Open refuses with EINVALID naming the count and
+	// how to proceed rather than hide the file's rules.
 	RedisURL string
 
 	// SnapshotDir, for a writable file (an ingest node), is where Import
@@ -44,7 +52,9 @@ type Options struct {
 	// SnapshotCache is the directory under which a replica keeps its
 	// copies of the snapshots it serves. Default os.TempDir().
 	SnapshotCache string
-	// Logger receives a replica's snapshot events (taken, refused).
+	// Logger receives a replica's snapshot events (taken, refused) and,
+	// with RedisURL, alert evaluations that could not record their events
+	// (ImportReport.AlertsError, and those run when the file is opened).
 	// Default: none.
 	Logger *slog.Logger
 }
@@ -94,6 +104,9 @@ type batchStats struct {
 
 	alerts    *pendingAlerts // with rules in Redis: the evaluation left for after the commit
 	alertsErr error          // how that evaluation failed, the write being committed
+	// owedBefore: the file owed an alert evaluation (storage.Tx.AlertsOwed)
+	// before this write: an earlier one failed, or its process died.
+	owedBefore bool
 }
 
 // storeRef is what import needs to know of an existing store.

@@ -106,13 +106,19 @@ func redactURL(u string) string {
 // fail maps an error of the Redis client to the service's: EUNAVAILABLE
 // when Redis did not answer (or answered that it cannot serve now),
 // EINTERNAL for any other error Redis replied.
-func (ra *redisAccess) fail(err error) error {
+func (ra *redisAccess) fail(err error) error { return ra.failAs("key store", err) }
+
+// refused ends the message of an EUNAVAILABLE error of Redis.
+const refused = ": the call is refused; try again shortly"
+
+// failAs is fail for the store named what ("key store", "alert store").
+func (ra *redisAccess) failAs(what string, err error) error {
 	var rerr redis.Error
 	if errors.As(err, &rerr) {
 		msg := rerr.Error()
 		for _, busy := range []string{"LOADING", "READONLY", "MASTERDOWN", "BUSY", "TRYAGAIN", "CLUSTERDOWN"} {
 			if strings.HasPrefix(msg, busy) {
-				return &Error{Code: EUNAVAILABLE, Message: fmt.Sprintf("the key store (Redis at %s) cannot serve now (%s): the call is refused; try again shortly", ra.addr, busy)}
+				return &Error{Code: EUNAVAILABLE, Message: fmt.Sprintf("the %s (Redis at %s) cannot serve now (%s)%s", what, ra.addr, busy, refused)}
 			}
 		}
 		return fmt.Errorf("redis: %w", err)
@@ -120,7 +126,7 @@ func (ra *redisAccess) fail(err error) error {
 	if errors.Is(err, context.Canceled) {
 		return err
 	}
-	return &Error{Code: EUNAVAILABLE, Message: fmt.Sprintf("the key store (Redis at %s) does not answer: the call is refused; try again shortly", ra.addr)}
+	return &Error{Code: EUNAVAILABLE, Message: fmt.Sprintf("the %s (Redis at %s) does not answer%s", what, ra.addr, refused)}
 }
 
 // authScript checks a key and, when ARGV[1] is 1, charges one call to its

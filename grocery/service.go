@@ -1,8 +1,10 @@
 package grocery
 
 import (
+	"context"
 	"errors"
 	"io/fs"
+	"log/slog"
 	"os"
 	"strings"
 	"sync"
@@ -31,12 +33,23 @@ type Service struct {
 	snapKeep  int        // snapshots kept in snapDir
 	publishMu sync.Mutex // one Publish at a time
 	replica   *replica   // nil unless OpenReplica
+
+	log *slog.Logger // Options.Logger; may be nil
+	// alertsMu, with rules in Redis, serializes writes (with the
+	// evaluation after their commit) and the evaluations that clear the
+	// file's alerts owed mark (lockAlerts).
+	alertsMu   sync.Mutex
+	settleStop func() // cancels and waits for settleOwedAlerts; nil when none runs
 }
 
 // Open opens the data file at path, creating it unless opts.ReadOnly.
 // It returns ECONFLICT when another process holds the file for longer than
 // opts.LockTimeout, ENOTFOUND when a read-only open finds no file, and
 // EINVALID when the file is not a grocery data file of this version.
+// With opts.RedisURL it returns EINVALID for a malformed URL, alert data
+// in Redis of another format version, or alert rules in the file that
+// cannot be copied to Redis (see Options.RedisURL), and EUNAVAILABLE when
+// Redis does not answer.
 func Open(path string, opts *Options) (*Service, error) {
 	if opts == nil {
 		opts = &Options{}
@@ -65,7 +78,7 @@ func open(path string, opts *Options, so storage.Options, now func() time.Time) 
 		db.Close()
 		return nil, Errorf(EINVALID, "key prefix %q: want 1 to 16 lowercase letters or digits", opts.KeyPrefix)
 	}
-	s := &Service{db: db, now: now}
+	s := &Service{db: db, now: now, log: opts.Logger}
 	if !so.ReadOnly {
 		s.snapDir, s.snapKeep = opts.SnapshotDir, opts.SnapshotKeep
 	}
@@ -80,7 +93,22 @@ func open(path string, opts *Options, so storage.Options, now func() time.Time) 
 			s.Close()
 			return nil, err
 		}
-		s.access, s.alerts = ra, redisAlerts{ra}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		alerts, err := openAlerts(ctx, ra)
+		cancel()
+		if err != nil {
+			ra.close()
+			s.Close()
+			return nil, err
+		}
+		s.access, s.alerts = ra, alerts
+		if !so.ReadOnly {
+			if err := s.copyFileAlerts(alerts); err != nil {
+				s.Close()
+				return nil, err
+			}
+			s.settleOwedAlerts()
+		}
 	}
 	return s, nil
 }
@@ -149,6 +177,10 @@ func validPrefix(p string) bool {
 // file.
 func (s *Service) Close() error {
 	var err error
+	if s.settleStop != nil {
+		s.settleStop()
+		s.settleStop = nil
+	}
 	if s.replica != nil {
 		s.replica.stopPolling()
 		defer os.RemoveAll(s.replica.local) // after the file is closed

@@ -26,6 +26,7 @@ func (s *Service) writeBatch(ctx context.Context, b *batch) (batchStats, error) 
 }
 
 func (s *Service) write(ctx context.Context, b *batch, appendOrder bool) (batchStats, error) {
+	defer s.lockAlerts()()
 	var st batchStats
 	err := s.db.Update(func(tx *storage.Tx) error {
 		tx.Packed()
@@ -48,15 +49,32 @@ func (s *Service) write(ctx context.Context, b *batch, appendOrder bool) (batchS
 	return st, nil
 }
 
+// lockAlerts, with rules in Redis, holds s.alertsMu until the function it
+// returns is called: a write, from its transaction to the evaluation after
+// its commit, runs alone with the other writes and the evaluations that
+// clear the file's alerts owed mark, so that one clears only a mark whose
+// evaluation it ran.
+func (s *Service) lockAlerts() (unlock func()) {
+	if s.alerts.local() {
+		return func() {}
+	}
+	s.alertsMu.Lock()
+	return s.alertsMu.Unlock
+}
+
 // afterCommit evaluates, once a write committed, the alert rules kept in
 // Redis (the data file's own are evaluated inside the write), keeping a
-// failure in st: the data stays written either way.
+// failure in st and logging it: the data stays written either way, and
+// the mark the write left in the file (storage.Tx.OweAlerts) has the next
+// write, open or EvaluateAlerts run the evaluation. It runs with
+// s.alertsMu held (lockAlerts).
 func (s *Service) afterCommit(ctx context.Context, st *batchStats) {
-	if st.alerts == nil {
+	if s.alerts.local() {
 		return
 	}
-	if _, err := s.evaluateCommitted(ctx, st.alerts); err != nil {
+	if err := s.settleAlerts(ctx, st.alerts, st.owedBefore); err != nil {
 		st.alertsErr = err
+		s.logAlerts("import", err)
 	}
 	st.alerts = nil
 }
@@ -69,6 +87,7 @@ func (s *Service) afterCommit(ctx context.Context, st *batchStats) {
 // error, rolls everything back.
 func (s *Service) writeImport(ctx context.Context, b *batch, stores []string, ords []uint32, series []seriesKey,
 	feed func(write func([]obsRec) error) error) (batchStats, error) {
+	defer s.lockAlerts()()
 	var st batchStats
 	err := s.db.Update(func(tx *storage.Tx) error {
 		tx.Packed()

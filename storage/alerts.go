@@ -219,10 +219,14 @@ func (t *Tx) PutAlertEvent(e *AlertEvent) error {
 	return t.put(t.alertFired(), appendDay(alertKey(e.Account, e.RuleID), e.Day), binary.BigEndian.AppendUint64(nil, e.ID))
 }
 
-// AlertEvents calls fn for each event of an account, newest first. fn may
-// keep e only until it returns; ErrStop ends the scan.
+// AlertEvents calls fn for each event of an account, newest first, or of
+// every account (by account) when account is "". fn may keep e only until
+// it returns; ErrStop ends the scan.
 func (t *Tx) AlertEvents(account string, fn func(e *AlertEvent) error) error {
-	prefix := appendStr0(nil, account)
+	var prefix []byte
+	if account != "" {
+		prefix = appendStr0(nil, account)
+	}
 	var e AlertEvent
 	c := t.alertEvents().Cursor()
 	for k, v := c.Seek(prefix); hasPrefix(k, prefix); k, v = c.Next() {
@@ -243,3 +247,36 @@ func (t *Tx) AlertEvents(account string, fn func(e *AlertEvent) error) error {
 	}
 	return nil
 }
+
+// AlertsOwed returns the earliest observation day whose alert evaluation
+// is owed (OweAlerts), and whether one is.
+func (t *Tx) AlertsOwed() (int32, bool) {
+	v := t.meta().Get(keyOwed)
+	if len(v) != 4 {
+		return 0, false
+	}
+	return int32(binary.BigEndian.Uint32(v)), true
+}
+
+// OweAlerts marks, in the write transaction of the data it concerns, that
+// the alert rules kept outside the file are owed an evaluation of the
+// days from day on: the earliest day stays when one is owed already.
+func (t *Tx) OweAlerts(day int32) error {
+	if d, ok := t.AlertsOwed(); ok && d <= day {
+		return nil
+	}
+	return t.put(t.meta(), keyOwed, binary.BigEndian.AppendUint32(nil, uint32(day)))
+}
+
+// ClearAlertsOwed drops the mark of OweAlerts once the evaluation it asked
+// for recorded its events.
+func (t *Tx) ClearAlertsOwed() error { return t.meta().Delete(keyOwed) }
+
+// AlertsCopied reports whether the file's alert rules and events were
+// copied to the store kept outside the file (SetAlertsCopied).
+func (t *Tx) AlertsCopied() bool { return t.meta().Get(keyCopied) != nil }
+
+// SetAlertsCopied records that the file's alert rules and events were
+// copied to the store kept outside the file (Redis), so that they are
+// never copied twice.
+func (t *Tx) SetAlertsCopied() error { return t.put(t.meta(), keyCopied, []byte{1}) }

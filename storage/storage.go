@@ -9,7 +9,10 @@
 // numbers (days since 1970-01-01), so one prefix is one range scan:
 //
 //	meta       "format" -> version; "asof" -> latest observation day;
-//	           "storeord" -> last store number; "keysecret" -> key hash secret
+//	           "storeord" -> last store number; "keysecret" -> key hash secret;
+//	           "alertsowed" -> earliest day (4) whose alert events, kept
+//	           outside the file (Redis), are owed an evaluation;
+//	           "alertscopied" -> 1 once the alert rules were copied to Redis
 //	stores     store_id -> Store
 //	storeloc   province(2) banner 0x00 store_id -> Store (a copy, for listing)
 //	products   gtin(14) -> Product
@@ -102,6 +105,8 @@ var (
 	keyAsOf   = []byte("asof")
 	keyOrd    = []byte("storeord")
 	keySecret = []byte("keysecret")
+	keyOwed   = []byte("alertsowed")
+	keyCopied = []byte("alertscopied")
 )
 
 // Errors returned by Open.
