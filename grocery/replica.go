@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"time"
 
 	snapfile "github.com/grocerydata/grocery/grocery/internal/snapshot"
@@ -30,10 +31,20 @@ type PublishedSnapshot struct {
 type ReplicaStatus struct {
 	Snapshot PublishedSnapshot `json:"snapshot"`
 	// Refused says why the newest snapshot of the directory was not
-	// taken (a size or SHA-256 that disagrees with the manifest, a file
-	// that is not a data file); empty once a later one is taken.
+	// taken: a size or SHA-256 that disagrees with the manifest, a file
+	// that is not a data file (the replica waits for the next sequence
+	// number), or, with Retry, a reason that may pass (the file not
+	// visible yet, a full or unreadable disk). Empty once it is taken.
 	Refused string `json:"refused,omitempty"`
+	// Retry says that Refused may pass: the replica fetches the same
+	// snapshot again at its next polls, less often while it fails (up to
+	// every maxRetryWait).
+	Retry bool `json:"retry,omitempty"`
 }
+
+// maxRetryWait is the longest a replica waits between two polls while a
+// snapshot cannot be fetched for a reason that may pass.
+const maxRetryWait = 30 * time.Second
 
 func snapshotOf(m *snapfile.Manifest) PublishedSnapshot {
 	d, _ := ParseDate(m.AsOf)
@@ -146,21 +157,32 @@ func OpenReplica(dir string, opts *Options) (*Service, error) {
 			every = time.Second
 		}
 		r.stop, r.done = make(chan struct{}), make(chan struct{})
-		go func() {
-			defer close(r.done)
-			t := time.NewTicker(every)
-			defer t.Stop()
-			for {
-				select {
-				case <-r.stop:
-					return
-				case <-t.C:
-					s.Refresh(context.Background())
-				}
-			}
-		}()
+		go r.poll(s, every)
 	}
 	return s, nil
+}
+
+// poll calls Refresh every every until stopPolling; while a snapshot
+// cannot be fetched for a reason that may pass, it waits twice as long
+// after each failure, up to maxRetryWait (never less than every).
+func (r *replica) poll(s *Service, every time.Duration) {
+	defer close(r.done)
+	wait := every
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	for {
+		select {
+		case <-r.stop:
+			return
+		case <-t.C:
+		}
+		if err := s.Refresh(context.Background()); ErrorCode(err) == EUNAVAILABLE {
+			wait = max(every, min(2*wait, maxRetryWait))
+		} else {
+			wait = every
+		}
+		t.Reset(wait)
+	}
 }
 
 // Refresh reads a replica's snapshot manifest and, when it names a newer
@@ -169,11 +191,17 @@ func OpenReplica(dir string, opts *Options) (*Service, error) {
 // data file, is refused: the replica keeps serving the one it has, logs
 // the reason and reports it in ReplicaStatus until a later snapshot is
 // taken. A refused snapshot is not fetched again: the replica waits for
-// the next sequence number. A snapshot removed by the publisher's
-// retention between the manifest's reading and the copy is not refused:
-// the newer one that the manifest now names is taken. Refresh returns the
-// reason of a refusal as EINVALID (EINVALID too on a Service that is not
-// a replica), and nil when there is nothing new.
+// the next sequence number. A snapshot that cannot be fetched for a
+// reason that may pass (a manifest seen before its file on a shared
+// volume, a full cache disk, a permission error, an unreadable manifest)
+// is not refused for good: it is reported the same way, with Retry, and
+// fetched again at the next Refresh. A snapshot removed by the
+// publisher's retention between the manifest's reading and the copy is
+// not refused: the newer one that the manifest now names is taken.
+//
+// Refresh returns the reason of a refusal as EINVALID (EINVALID too on a
+// Service that is not a replica), a reason that may pass as
+// EUNAVAILABLE, and nil when there is nothing new.
 func (s *Service) Refresh(ctx context.Context) error {
 	r := s.replica
 	if r == nil {
@@ -188,7 +216,7 @@ func (s *Service) Refresh(ctx context.Context) error {
 		seen := time.Now()
 		m, err := snapfile.ReadManifest(r.dir)
 		if err != nil {
-			return r.refuse(nil, err)
+			return r.fail(nil, fmt.Errorf("snapshot manifest: %w", err), true)
 		}
 		if cur, _ := s.Replica(); m.Seq <= cur.Snapshot.Seq {
 			return nil
@@ -209,13 +237,22 @@ func (s *Service) Refresh(ctx context.Context) error {
 					continue // pruned after a newer one was published: take that
 				}
 			}
-			return r.refuse(m, err)
+			var mismatch *snapfile.MismatchError
+			return r.fail(m, err, !errors.As(err, &mismatch))
 		}
 		fetched := time.Now()
 		old := s.db.Path()
 		if err := s.db.Reopen(path); err != nil {
 			os.Remove(path)
-			return r.refuse(m, fmt.Errorf("snapshot %d (%s): %v", m.Seq, m.File, err))
+			// The copy has the manifest's bytes: only the file system's
+			// errors (a descriptor or memory limit) may pass; any other
+			// (not a data file, a format this program does not read, a
+			// file bbolt finds too small) comes back with the same bytes.
+			var pe *fs.PathError
+			var errno syscall.Errno
+			osErr := errors.As(err, &pe) || errors.As(err, &errno)
+			bad := errors.Is(err, storage.ErrNotDataFile) || errors.Is(err, storage.ErrFormat) || !osErr
+			return r.fail(m, fmt.Errorf("snapshot %d (%s): %w", m.Seq, m.File, err), !bad)
 		}
 		// The old copy stays mapped until its last reader ends; removing its
 		// name now frees its space then.
@@ -232,15 +269,26 @@ func (s *Service) Refresh(ctx context.Context) error {
 	}
 }
 
-// refuse records and logs why the newest snapshot, m (nil when the
-// manifest itself could not be read), was not taken.
-func (r *replica) refuse(m *snapfile.Manifest, err error) error {
+// fail records and logs why the newest snapshot, m (nil when the
+// manifest itself could not be read), was not taken. Unless retry, m's
+// copy disagrees with its manifest and is not fetched again; with retry,
+// the reason may pass and the next Refresh fetches it again.
+func (r *replica) fail(m *snapfile.Manifest, err error, retry bool) error {
 	msg := err.Error()
 	r.mu.Lock()
 	again, serving := r.status.Refused == msg, r.status.Snapshot.Seq
-	r.status.Refused = msg
-	r.refused = m
+	r.status.Refused, r.status.Retry = msg, retry
+	r.refused = nil
+	if !retry {
+		r.refused = m
+	}
 	r.mu.Unlock()
+	if retry {
+		if !again {
+			r.log.Warn("snapshot not taken yet; serving the previous one, trying again", "err", msg, "serving", serving)
+		}
+		return Errorf(EUNAVAILABLE, "%s", msg)
+	}
 	if !again {
 		r.log.Error("snapshot refused; serving the previous one", "err", msg, "serving", serving)
 	}

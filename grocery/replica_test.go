@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	snapfile "github.com/grocerydata/grocery/grocery/internal/snapshot"
@@ -468,4 +469,107 @@ func writeManifest(tb testing.TB, dir string, m *snapfile.Manifest) {
 	if err := os.WriteFile(filepath.Join(dir, snapfile.ManifestName), b, 0o644); err != nil {
 		tb.Fatal(err)
 	}
+}
+
+// TestReplicaRetries: a snapshot that cannot be fetched for a reason that
+// may pass (here a manifest seen before its file, as on a shared volume)
+// is reported, with Retry, and taken once the file is there, by Refresh
+// and by the poller.
+func TestReplicaRetries(t *testing.T) {
+	// The replica follows a directory of its own, where the test copies
+	// the ingest node's manifest before its snapshot.
+	copyFile := func(t *testing.T, from, to string) {
+		t.Helper()
+		b, err := os.ReadFile(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tmp := filepath.Join(filepath.Dir(to), ".tmp")
+		if err := os.WriteFile(tmp, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, to); err != nil {
+			t.Fatal(err)
+		}
+	}
+	follow := func(t *testing.T, src string) string {
+		t.Helper()
+		dst := t.TempDir()
+		copyFile(t, filepath.Join(src, "snapshot-2.db"), filepath.Join(dst, "snapshot-2.db"))
+		copyFile(t, filepath.Join(src, snapfile.ManifestName), filepath.Join(dst, snapfile.ManifestName))
+		return dst
+	}
+	hide := func(t *testing.T, ingest *Service, src, dst string) (restore func()) {
+		t.Helper()
+		milkPrices(t, ingest, "3.49")
+		copyFile(t, filepath.Join(src, snapfile.ManifestName), filepath.Join(dst, snapfile.ManifestName))
+		return func() {
+			copyFile(t, filepath.Join(src, "snapshot-3.db"), filepath.Join(dst, "snapshot-3.db"))
+		}
+	}
+	checkReported := func(t *testing.T, st ReplicaStatus) {
+		t.Helper()
+		if st.Snapshot.Seq != 2 || !st.Retry || !strings.HasPrefix(st.Refused, "snapshot 3 (snapshot-3.db): ") ||
+			!strings.Contains(st.Refused, "no such file") {
+			t.Errorf("Replica: got %+v, want seq 2, retry, and a reason beginning \"snapshot 3 (snapshot-3.db): \" saying the file is missing", st)
+		}
+	}
+
+	t.Run("Refresh", func(t *testing.T) {
+		ctx := context.Background()
+		ingest, src := openIngest(t)
+		dir := follow(t, src)
+		replica := openTestReplica(t, dir)
+		restore := hide(t, ingest, src, dir)
+		for range 2 {
+			errCode(t, replica.Refresh(ctx), EUNAVAILABLE)
+		}
+		st, _ := replica.Replica()
+		checkReported(t, st)
+		if got, want := milk(t, replica), map[string]Cents{"loblaws": 499, "no-frills": 449}; !cmp.Equal(got, want) {
+			t.Errorf("while snapshot 3 is missing: got %v, want the previous data %v", got, want)
+		}
+		restore()
+		if err := replica.Refresh(ctx); err != nil {
+			t.Fatalf("Refresh once the file is there: %v", err)
+		}
+		if st, _ := replica.Replica(); st.Snapshot.Seq != 3 || st.Refused != "" || st.Retry {
+			t.Errorf("Replica: got %+v, want seq 3, nothing refused", st)
+		}
+		if got, want := milk(t, replica), map[string]Cents{"loblaws": 349, "no-frills": 349}; !cmp.Equal(got, want) {
+			t.Errorf("after the retry: got %v, want %v", got, want)
+		}
+	})
+
+	t.Run("Poll", func(t *testing.T) {
+		ingest, src := openIngest(t)
+		dir := follow(t, src)
+		replica, err := OpenReplica(dir, &Options{Now: importClock, SnapshotPoll: 5 * time.Millisecond,
+			SnapshotCache: t.TempDir(), RedisURL: redistest.Start(t).URL()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { replica.Close() })
+		restore := hide(t, ingest, src, dir)
+		waitReplica := func(what string, ok func(ReplicaStatus) bool) ReplicaStatus {
+			t.Helper()
+			deadline := time.Now().Add(20 * time.Second)
+			for {
+				st, _ := replica.Replica()
+				if ok(st) {
+					return st
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("Replica: got %+v, waited for %s", st, what)
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+		}
+		checkReported(t, waitReplica("a reason", func(st ReplicaStatus) bool { return st.Refused != "" }))
+		restore()
+		waitReplica("seq 3, nothing refused", func(st ReplicaStatus) bool { return st.Snapshot.Seq == 3 && st.Refused == "" && !st.Retry })
+		if got, want := milk(t, replica), map[string]Cents{"loblaws": 349, "no-frills": 349}; !cmp.Equal(got, want) {
+			t.Errorf("after the poller's retry: got %v, want %v", got, want)
+		}
+	})
 }

@@ -216,9 +216,11 @@ func Routes(svc *grocery.Service, cfg Config, log *slog.Logger) http.Handler {
 			fmt.Fprintln(w, `{"status":"ok"}`)
 			return
 		}
-		// A replica says which snapshot it serves and, when it refused a
-		// newer one, why: it still serves, so the status stays ok.
-		json.NewEncoder(w).Encode(replicaHealth{Status: "ok", Snapshot: snapshotHealth{st.Snapshot.Seq, st.Snapshot.AsOf}, Refused: st.Refused})
+		// A replica says which snapshot it serves and, when it did not
+		// take a newer one, why, and whether it tries again: it still
+		// serves, so the status stays ok.
+		json.NewEncoder(w).Encode(replicaHealth{Status: "ok", Snapshot: snapshotHealth{st.Snapshot.Seq, st.Snapshot.AsOf},
+			Refused: st.Refused, Retry: st.Retry})
 	})
 	return accessLog(log, recoverPanics(log, direct(mux, mcp, rest)))
 }
@@ -228,6 +230,7 @@ type replicaHealth struct {
 	Status   string         `json:"status"`
 	Snapshot snapshotHealth `json:"snapshot"`
 	Refused  string         `json:"refused,omitempty"`
+	Retry    bool           `json:"retry,omitempty"` // Refused may pass: the snapshot is fetched again
 }
 
 type snapshotHealth struct {

@@ -142,18 +142,27 @@ func seqOf(name string) (uint64, bool) {
 	return s, err == nil && s > 0
 }
 
+// MismatchError says that a snapshot's copy disagrees with its
+// manifest: fetching it again gives the same copy.
+type MismatchError struct{ msg string }
+
+func (e *MismatchError) Error() string { return e.msg }
+
 // Fetch copies the snapshot m names from dir to the file to, checking
 // its size and SHA-256 against m; on a mismatch it removes to and
-// returns an error saying what differs.
+// returns a *MismatchError saying what differs. Its other errors (the
+// file not there yet, a full or unreadable disk) are the file system's,
+// wrapped so that errors.Is sees them, and may pass. Every error begins
+// "snapshot <seq> (<file>): ".
 func Fetch(dir string, m *Manifest, to string) error {
 	src, err := os.Open(filepath.Join(dir, m.File))
 	if err != nil {
-		return err
+		return fmt.Errorf("snapshot %d (%s): reading it in %s: %w", m.Seq, m.File, dir, unwrapPath(err))
 	}
 	defer src.Close()
 	dst, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
-		return err
+		return fmt.Errorf("snapshot %d (%s): copying it to %s: %w", m.Seq, m.File, to, unwrapPath(err))
 	}
 	var h hash.Hash = sha256.New()
 	n, err := io.Copy(io.MultiWriter(dst, h), src)
@@ -162,13 +171,24 @@ func Fetch(dir string, m *Manifest, to string) error {
 	}
 	switch sum := hex.EncodeToString(h.Sum(nil)); {
 	case err != nil:
+		err = fmt.Errorf("snapshot %d (%s): copying it to %s: %w", m.Seq, m.File, to, unwrapPath(err))
 	case n != m.Size:
-		err = fmt.Errorf("snapshot %d (%s): %d bytes, the manifest says %d", m.Seq, m.File, n, m.Size)
+		err = &MismatchError{fmt.Sprintf("snapshot %d (%s): %d bytes, the manifest says %d", m.Seq, m.File, n, m.Size)}
 	case sum != m.SHA256:
-		err = fmt.Errorf("snapshot %d (%s): sha256 %s, the manifest says %s", m.Seq, m.File, sum, m.SHA256)
+		err = &MismatchError{fmt.Sprintf("snapshot %d (%s): sha256 %s, the manifest says %s", m.Seq, m.File, sum, m.SHA256)}
 	}
 	if err != nil {
 		os.Remove(to)
+	}
+	return err
+}
+
+// unwrapPath drops a *fs.PathError's operation and path (the caller's
+// message names the file) and keeps its cause.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
 	}
 	return err
 }
