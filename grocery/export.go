@@ -56,7 +56,10 @@ type ExportSummary struct {
 
 // PreparedExport is a validated export, ready to stream: PrepareExport
 // makes it, Stream writes it. Its ContentType and FileName are what an
-// HTTP answer carries before the first byte.
+// HTTP answer carries before the first byte. It holds the data file it
+// was prepared on (on a replica, one snapshot) until Stream ends or Close
+// is called: a caller that does not stream it (a HEAD request, an error
+// before the body) must Close it.
 type PreparedExport struct {
 	ContentType string // the MIME type of the format
 	FileName    string // a descriptive name, e.g. grocery-observations-ON-2026-11-01-2026-11-21.csv
@@ -71,7 +74,7 @@ type PreparedExport struct {
 	from, to Date
 	asOf     Date
 	progress func(int64)
-	pin      *storage.Pinned // the file Stream reads, across its batches
+	pin      *storage.Pinned // the file PrepareExport read and Stream reads, across its batches
 	batch    int             // rows per read transaction: exportBatch
 }
 
@@ -90,6 +93,7 @@ func (s *Service) Export(ctx context.Context, in ExportInput, w io.Writer) (*Exp
 	if err != nil {
 		return nil, err
 	}
+	defer p.Close()
 	return p.Stream(ctx, w)
 }
 
@@ -104,7 +108,11 @@ var exportFormats = map[string]struct{ ext, contentType string }{
 // only the data set's latest date; nothing is written. A transport calls
 // it first, so that a bad argument is answered as an error before any
 // byte of the export, then sets its headers from the result and calls
-// Stream.
+// Stream, or Close when it does not stream it.
+//
+// It pins the data file it reads: Stream reads the same one, so the file
+// name and default dates come from the snapshot the rows come from even
+// when a replica swaps in a newer one between the two calls.
 //
 // It returns EINVALID naming the argument for an unknown format or
 // dataset, province or banner, a malformed or wrong-check-digit upc, a
@@ -193,7 +201,17 @@ func (s *Service) PrepareExport(ctx context.Context, in ExportInput) (*PreparedE
 	}
 	// A filter that names nothing the data set has is a mistake to report,
 	// not an empty file to send.
-	err := s.db.View(func(tx *storage.Tx) error {
+	pin, err := s.db.Pin()
+	if err != nil {
+		return nil, err
+	}
+	kept := false
+	defer func() {
+		if !kept {
+			pin.Release()
+		}
+	}()
+	err = pin.View(func(tx *storage.Tx) error {
 		p.asOf = Date(tx.AsOf())
 		if p.gtin != "" {
 			var prod storage.Product
@@ -236,7 +254,18 @@ func (s *Service) PrepareExport(ctx context.Context, in ExportInput) (*PreparedE
 	}
 	p.ContentType = f.contentType
 	p.FileName = p.fileName(f.ext)
+	p.pin, kept = pin, true
 	return p, nil
+}
+
+// Close lets go of the data file a prepared export holds, for an export
+// that is not streamed; after Stream it does nothing, and so does a
+// second Close. Stream after Close returns EINVALID.
+func (p *PreparedExport) Close() {
+	if p.pin != nil {
+		p.pin.Release()
+		p.pin = nil
+	}
 }
 
 // checkCategory returns EINVALID listing the catalogue's categories when
@@ -321,16 +350,21 @@ const exportBatch = 8192
 // observed within the 14 days up to the data set's latest date); stores by
 // province, banner and store id (only active reference stores).
 //
-// Its batches all read one data file: on a replica, a snapshot swapped
-// in meanwhile serves the calls that start after it, not the rest of the
-// export.
+// Its batches all read the data file PrepareExport read: on a replica, a
+// snapshot swapped in meanwhile serves the calls that start after it, not
+// this export. Stream lets go of the file when it returns, so a prepared
+// export streams once.
 //
 // The summary is never nil. It returns ctx's error when ctx is cancelled,
 // the writer's error, and EINVALID, before anything is written, for an
-// XLSX export over MaxXLSXRows rows. When it returns an error with
-// Bytes 0, nothing was written to w.
+// XLSX export over MaxXLSXRows rows, or streamed already or closed. When
+// it returns an error with Bytes 0, nothing was written to w.
 func (p *PreparedExport) Stream(ctx context.Context, w io.Writer) (*ExportSummary, error) {
 	sum := &ExportSummary{}
+	if p.pin == nil {
+		return sum, Errorf(EINVALID, "the export was streamed or closed already: prepare it again")
+	}
+	defer p.Close()
 	cw := &countWriter{ctx: ctx, w: w, n: &sum.Bytes}
 	var cols []rowwrite.Column
 	switch p.dataset {
@@ -354,14 +388,9 @@ func (p *PreparedExport) Stream(ctx context.Context, w io.Writer) (*ExportSummar
 	if err != nil {
 		return sum, err
 	}
-	out := &rowSink{ctx: ctx, w: rw, vals: make([]rowwrite.Value, len(cols)), sum: sum, progress: p.progress}
 	// The batches are transactions of their own; pinned, they all read
 	// one file even when a replica swaps in a newer snapshot meanwhile.
-	if p.pin, err = p.s.db.Pin(); err != nil {
-		rw.Abort()
-		return sum, err
-	}
-	defer p.pin.Release()
+	out := &rowSink{ctx: ctx, w: rw, vals: make([]rowwrite.Value, len(cols)), sum: sum, progress: p.progress}
 	switch p.dataset {
 	case "observations":
 		err = p.observations(ctx, out)

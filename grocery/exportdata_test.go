@@ -357,6 +357,7 @@ func TestExportFileName(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		p.Close()
 		if p.FileName != tc.name || p.ContentType != tc.mime {
 			t.Errorf("%+v: got %q, %q, want %q, %q", tc.in, p.FileName, p.ContentType, tc.name, tc.mime)
 		}

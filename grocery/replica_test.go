@@ -573,3 +573,74 @@ func TestReplicaRetries(t *testing.T) {
 		}
 	})
 }
+
+// TestReplicaExportPreparedSnapshot: an export streams the snapshot it was
+// prepared on, whose as-of date gave its file name and default dates,
+// even when a newer one is swapped in between PrepareExport and Stream;
+// Close lets go of a prepared export's snapshot.
+func TestReplicaExportPreparedSnapshot(t *testing.T) {
+	ctx := context.Background()
+	ingest, dir := openIngest(t)
+	replica := openTestReplica(t, dir)
+	in := ExportInput{Format: "csv", Province: "ON"}
+	var want strings.Builder
+	if _, err := replica.Export(ctx, in, &want); err != nil {
+		t.Fatal(err)
+	}
+	// Snapshot 3 changes the milk of 2026-11-18 and moves the as-of date
+	// to 2026-11-19.
+	mustImport(t, ingest, "milk.csv", lines(obsHeader,
+		"2026-11-18,ON-LOB-001,loblaws,20001,3.49,,,,,,,",
+		"2026-11-18,ON-NOF-001,no-frills,NF-77,3.49,,,,,,,",
+		"2026-11-19,ON-LOB-001,loblaws,20001,3.59,,,,,,,",
+	), nil)
+
+	exp, err := replica.PrepareExport(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := replica.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := replica.Replica(); st.Snapshot.Seq != 3 || st.Snapshot.AsOf.String() != "2026-11-19" {
+		t.Fatalf("Replica after the swap: got seq %d as of %s, want 3 as of 2026-11-19", st.Snapshot.Seq, st.Snapshot.AsOf)
+	}
+	var got strings.Builder
+	if _, err := exp.Stream(ctx, &got); err != nil {
+		t.Fatal(err)
+	}
+	if wantName := "grocery-observations-ON-2026-10-20-2026-11-18.csv"; exp.FileName != wantName {
+		t.Errorf("FileName: got %q, want %q", exp.FileName, wantName)
+	}
+	if got.String() != want.String() {
+		t.Errorf("an export prepared before the swap and streamed after it:\n%s\nwant the snapshot it was prepared on:\n%s", got.String(), want.String())
+	}
+	_, err = exp.Stream(ctx, &got)
+	errCode(t, err, EINVALID)
+
+	t.Run("Close", func(t *testing.T) {
+		milkPrices(t, ingest, "3.69") // seq 4
+		exp, err := replica.PrepareExport(ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := replica.Refresh(ctx); err != nil {
+			t.Fatal(err)
+		}
+		cache := replica.replica.local
+		if got := openFilesUnder(t, cache); got != 2 {
+			t.Errorf("%d descriptors open on the snapshot copies with an export prepared on the previous one, want 2", got)
+		}
+		exp.Close()
+		exp.Close()
+		if got := openFilesUnder(t, cache); got != 1 {
+			t.Errorf("%d descriptors open on the snapshot copies after Close, want 1", got)
+		}
+		var b strings.Builder
+		sum, err := exp.Stream(ctx, &b)
+		errCode(t, err, EINVALID)
+		if sum.Bytes != 0 || b.Len() != 0 {
+			t.Errorf("Stream after Close wrote %d bytes", b.Len())
+		}
+	})
+}

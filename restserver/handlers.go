@@ -76,6 +76,7 @@ func (s *server) export(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	defer exp.Close() // HEAD, or a panic before Stream: it holds the data file
 	h := w.Header()
 	h.Set("Content-Type", exp.ContentType)
 	h.Set("Content-Disposition", exp.ContentDisposition())

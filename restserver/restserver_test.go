@@ -656,3 +656,51 @@ func TestHead(t *testing.T) {
 		t.Errorf("HEAD /openapi.json: %d", h.status)
 	}
 }
+
+// TestExportHeadLetsGo: HEAD of an export prepares it (its headers) but
+// streams nothing; the prepared export's hold on the data file is let go,
+// so that the file closes (on a replica, a replaced snapshot is freed).
+func TestExportHeadLetsGo(t *testing.T) {
+	ctx := context.Background()
+	own, err := grocery.Open(filepath.Join(t.TempDir(), "grocery.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := false
+	t.Cleanup(func() {
+		if !closed {
+			own.Close()
+		}
+	})
+	for _, f := range [][2]string{{"stores.csv", storesCSV}, {"obs.csv", obsCSV}} { // stores first
+		if _, err := own.Import(ctx, f[0], strings.NewReader(f[1]), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	k, err := own.CreateKey(ctx, grocery.KeyInput{Account: "head", Plan: "integration"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(restserver.New(own, nil))
+	defer hs.Close()
+	req, err := http.NewRequest(http.MethodHead, hs.URL+"/b2b/export?format=csv", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := do(t, k.Key, req); r.status != http.StatusOK || r.header.Get("Content-Disposition") == "" {
+		t.Fatalf("HEAD /b2b/export: got %d %v, want 200 with a Content-Disposition", r.status, r.header)
+	}
+	// Close waits for every holder of the file: it returns only if the
+	// HEAD let go of it.
+	done := make(chan error, 1)
+	go func() { done <- own.Close() }()
+	select {
+	case err := <-done:
+		closed = true
+		if err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close still waits after 10s: the HEAD's prepared export holds the data file")
+	}
+}

@@ -319,6 +319,7 @@ func exportTo(svc *grocery.Service, w http.ResponseWriter, r *http.Request) (any
 	if err != nil {
 		return nil, err
 	}
+	defer p.Close() // a panic before Stream: it holds the data file
 	rc := http.NewResponseController(w)
 	rc.SetWriteDeadline(time.Time{})
 	w.Header().Set("Content-Type", p.ContentType)
