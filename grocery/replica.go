@@ -84,7 +84,8 @@ func (s *Service) Publish(ctx context.Context) (*PublishedSnapshot, error) {
 
 // replica is the state of a Service that follows a snapshot directory.
 type replica struct {
-	dir, local string
+	dir, local string          // the snapshot directory; cache.Dir
+	cache      *snapfile.Cache // the private copies
 	log        *slog.Logger
 
 	refreshing sync.Mutex // one Refresh at a time
@@ -101,7 +102,11 @@ type replica struct {
 // OpenReplica opens the newest snapshot that the manifest of dir names,
 // read-only, as a replica: it copies the snapshot to a private directory
 // (bbolt maps the file it reads; a shared volume may not allow that),
-// checks its size and SHA-256, and opens the copy. It then polls the
+// checks its size and SHA-256, and opens the copy. The private directory
+// is grocery-replica-<pid>-<digits> under opts.SnapshotCache (the
+// system's temporary directory when empty); Close removes it, and
+// OpenReplica first removes those that replicas no longer running (killed
+// before their Close) left there. It then polls the
 // manifest every opts.SnapshotPoll (default 1s; negative: only when
 // Refresh is called) and swaps each new snapshot in for the calls that
 // start after it; calls under way finish on the snapshot they started on,
@@ -129,27 +134,35 @@ func OpenReplica(dir string, opts *Options) (*Service, error) {
 	} else if err != nil {
 		return nil, Errorf(EINVALID, "%v", err)
 	}
-	local, err := os.MkdirTemp(opts.SnapshotCache, "grocery-replica-")
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	// A replica killed before its Close left its copies behind.
+	removed, err := snapfile.RemoveStale(opts.SnapshotCache)
+	for _, d := range removed {
+		log.Info("removed the snapshot cache of a replica that no longer runs", "dir", d)
+	}
+	if err != nil {
+		log.Warn("snapshot cache: removing those of replicas that no longer run", "err", err)
+	}
+	cache, err := snapfile.NewCache(opts.SnapshotCache)
 	if err != nil {
 		return nil, Errorf(EINVALID, "snapshot cache: %v", err)
 	}
-	path := filepath.Join(local, m.File)
+	path := filepath.Join(cache.Dir, m.File)
 	if err := snapfile.Fetch(dir, m, path); err != nil {
-		os.RemoveAll(local)
+		cache.Remove()
 		return nil, Errorf(EINVALID, "%v", err)
 	}
 	ro := *opts
 	ro.ReadOnly = true
 	s, err := open(path, &ro, storage.Options{ReadOnly: true, LockTimeout: opts.LockTimeout}, opts.Now)
 	if err != nil {
-		os.RemoveAll(local)
+		cache.Remove()
 		return nil, err
 	}
-	log := opts.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	r := &replica{dir: dir, local: local, log: log, status: ReplicaStatus{Snapshot: snapshotOf(m)}}
+	r := &replica{dir: dir, local: cache.Dir, cache: cache, log: log, status: ReplicaStatus{Snapshot: snapshotOf(m)}}
 	s.replica = r
 	if opts.SnapshotPoll >= 0 {
 		every := opts.SnapshotPoll

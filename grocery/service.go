@@ -183,7 +183,7 @@ func (s *Service) Close() error {
 	}
 	if s.replica != nil {
 		s.replica.stopPolling()
-		defer os.RemoveAll(s.replica.local) // after the file is closed
+		defer s.replica.cache.Remove() // after the file is closed
 	}
 	if s.stopFlush != nil {
 		close(s.stopFlush)
