@@ -52,3 +52,23 @@ func TestImportSnapshots(t *testing.T) {
 		t.Errorf("snapshot directory: got %v, want %s", got, want)
 	}
 }
+
+// TestServeHelpRoles: serve's help says what each role holds, and that
+// both need --redis.
+func TestServeHelpRoles(t *testing.T) {
+	r := cli(t, nil, "serve", "--help")
+	help := strings.Join(strings.Fields(r.stdout), " ")
+	for _, want := range []string{
+		"Alone (no --role) or with --role ingest, it holds the data file and listens on an admin socket",
+		"With --role replica it has no data file and no admin socket",
+		"both roles need --redis",
+		"evaluates the alert rules after each import",
+	} {
+		if !strings.Contains(help, want) {
+			t.Errorf("serve --help: want %q in\n%s", want, r.stdout)
+		}
+	}
+	if strings.Contains(help, "and needs --redis for keys and quota") {
+		t.Errorf("serve --help: --role still says only the replica needs --redis:\n%s", r.stdout)
+	}
+}

@@ -34,12 +34,23 @@ func (a *app) serveCmd() *cobra.Command {
 		Short: "Serve the MCP and REST interfaces on one listener",
 		Long: `serve serves the grocery interfaces on one listener: MCP at /mcp (MCP
 2025-06-18, stateless Streamable HTTP), REST at / (GET /prices, /price,
-/search; X-API-Key on the integration plan) and GET /healthz. It holds the data
-file and listens on an admin socket beside it (<db>.sock, mode 0600) so
-that the lookups, 'grocery keys', 'grocery usage' and 'grocery import'
-keep working. SIGINT or SIGTERM
-stops it gracefully: requests in flight finish and quota counts are
-written.
+/search; X-API-Key on the integration plan) and GET /healthz. SIGINT or
+SIGTERM stops it gracefully: requests in flight finish and quota counts
+are written.
+
+Alone (no --role) or with --role ingest, it holds the data file and
+listens on an admin socket beside it (<db>.sock, mode 0600) so that the
+lookups, 'grocery keys', 'grocery usage' and 'grocery import' keep
+working. An ingest node also publishes a snapshot of the file to
+--snapshots at start and after each import, and evaluates the alert
+rules after each import.
+
+With --role replica it has no data file and no admin socket: it serves
+the newest snapshot of --snapshots read-only (a private copy in the
+temporary directory), takes each new one as it is published, and says on
+/healthz which one it serves. Both roles keep keys, quota counts, alert
+rules and events in Redis (--redis); 'grocery keys' and 'grocery usage'
+reach it with --redis too.
 
 With --demo it first builds the demo data set if the data file is missing,
 creates a demo API key on the integration plan once (kept in <db>.demo-key,

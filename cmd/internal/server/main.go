@@ -52,7 +52,7 @@ func (e *usageError) Error() string {
 
 // Flag help shared by grocery serve, grocery-mcp and grocery-rest.
 const (
-	RoleHelp      = "run as one of several servers: 'ingest' holds the data file and publishes a snapshot of it to --snapshots at start and after each import; 'replica' serves the newest snapshot of --snapshots read-only, follows new ones, and needs --redis for keys and quota"
+	RoleHelp      = "run as one of several servers; both roles need --redis, where keys, quota counts, alert rules and events live: 'ingest' holds the data file, publishes a snapshot of it to --snapshots at start and after each import, and evaluates the alert rules after each import; 'replica' serves the newest snapshot of --snapshots read-only and follows new ones"
 	SnapshotsHelp = "snapshot `dir`ectory that --role ingest publishes to and --role replica follows"
 )
 

@@ -28,12 +28,16 @@ type health struct {
 	Refused string `json:"refused"`
 }
 
-// start runs a server with cfg until the test ends and returns its base URL.
+// start runs a server with cfg until the test ends and returns its base
+// URL. Its log is discarded unless cfg.Logger is set.
 func start(t *testing.T, cfg server.Config) string {
 	t.Helper()
 	ctx, stop := context.WithCancel(context.Background())
 	ready, done := make(chan string, 1), make(chan error, 1)
-	cfg.Addr, cfg.Logger = "127.0.0.1:0", slog.New(slog.NewTextHandler(io.Discard, nil))
+	cfg.Addr = "127.0.0.1:0"
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
 	cfg.Ready = func(base string) { ready <- base }
 	go func() { done <- server.Run(ctx, cfg) }()
 	t.Cleanup(func() {
@@ -99,10 +103,24 @@ func TestRoles(t *testing.T) {
 	if h := getHealth(t, ingest); h.Status != "ok" || h.Snapshot.Seq != 0 {
 		t.Errorf("ingest /healthz: got %+v, want a plain ok", h)
 	}
-	replica := start(t, server.Config{Role: server.RoleReplica, Snapshots: snaps,
+	var replicaLog lockedBuffer
+	replica := start(t, server.Config{Role: server.RoleReplica, Snapshots: snaps, DB: "./grocery.db",
+		Logger:  slog.New(slog.NewTextHandler(&replicaLog, nil)),
 		Options: grocery.Options{SnapshotCache: t.TempDir(), RedisURL: rs.URL()}})
 	if h := getHealth(t, replica); h.Snapshot.Seq != 1 || h.Snapshot.AsOf != "2026-11-19" || h.Refused != "" {
 		t.Errorf("replica /healthz: got %+v, want seq 1 as of 2026-11-19", h)
+	}
+	// The replica's start-up line names what it serves, not a data file
+	// it does not use (the --db default).
+	for _, line := range strings.Split(replicaLog.String(), "\n") {
+		if strings.Contains(line, "msg=serving ") {
+			if !strings.Contains(line, "snapshots="+snaps) || strings.Contains(line, "db=") || strings.Contains(line, "admin_socket") {
+				t.Errorf("replica start-up line: got %q, want snapshots=%s and no db or admin socket", line, snaps)
+			}
+		}
+	}
+	if !strings.Contains(replicaLog.String(), "msg=serving ") {
+		t.Errorf("replica log: no start-up line in\n%s", replicaLog.String())
 	}
 
 	stores := "store_id,banner,province,name,city,postal_code,latitude,longitude\n" +

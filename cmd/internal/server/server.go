@@ -122,7 +122,11 @@ func Run(ctx context.Context, cfg Config) error {
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	base := "http://" + ln.Addr().String()
-	log.Info("serving", "url", base, "interfaces", cfg.Serve.String(), "db", cfg.DB, "admin_socket", sock)
+	if cfg.Role == RoleReplica { // no data file of its own, no admin socket
+		log.Info("serving", "url", base, "interfaces", cfg.Serve.String(), "role", cfg.Role, "snapshots", cfg.Snapshots)
+	} else {
+		log.Info("serving", "url", base, "interfaces", cfg.Serve.String(), "db", cfg.DB, "admin_socket", sock)
+	}
 	if cfg.Ready != nil {
 		cfg.Ready(base)
 	}
