@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -26,6 +27,7 @@ type health struct {
 		AsOf string `json:"as_of"`
 	} `json:"snapshot"`
 	Refused string `json:"refused"`
+	Retry   bool   `json:"retry"`
 }
 
 // start runs a server with cfg until the test ends and returns its base
@@ -132,25 +134,44 @@ func TestRoles(t *testing.T) {
 		t.Fatalf("replica /healthz after an import on the ingest node: got %+v, want seq 2", h)
 	}
 
-	// A snapshot 3 whose sha256 disagrees with its file: refused, and
-	// seq 2 still served. (Written by hand: damaging a published one
-	// would race with the replica's poll.)
+	// Snapshots written by hand (damaging a published one would race
+	// with the replica's poll), each file and manifest through a
+	// temporary file and a rename.
 	b, err := os.ReadFile(filepath.Join(snaps, "snapshot-2.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(snaps, "snapshot-3.db"), b, 0o644); err != nil {
-		t.Fatal(err)
+	put := func(name string, data []byte) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(snaps, ".tmp"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(filepath.Join(snaps, ".tmp"), filepath.Join(snaps, name)); err != nil {
+			t.Fatal(err)
+		}
 	}
-	m := fmt.Sprintf(`{"seq":3,"file":"snapshot-3.db","as_of":"2026-11-19","sha256":"%s","size":%d}`, strings.Repeat("0", 64), len(b))
-	if err := os.WriteFile(filepath.Join(snaps, ".manifest.tmp"), []byte(m), 0o644); err != nil {
-		t.Fatal(err)
+	manifest := func(seq int, sum string) []byte {
+		return []byte(fmt.Sprintf(`{"seq":%d,"file":"snapshot-%d.db","as_of":"2026-11-19","sha256":"%s","size":%d}`, seq, seq, sum, len(b)))
 	}
-	if err := os.Rename(filepath.Join(snaps, ".manifest.tmp"), filepath.Join(snaps, "manifest.json")); err != nil {
-		t.Fatal(err)
-	}
+
+	// Snapshot 3's manifest seen before its file (a shared volume): not
+	// taken yet, said on /healthz, and taken once the file is there.
+	put("manifest.json", manifest(3, fmt.Sprintf("%x", sha256.Sum256(b))))
 	h := waitHealth(t, replica, func(h health) bool { return h.Refused != "" })
-	if h.Status != "ok" || h.Snapshot.Seq != 2 || !strings.Contains(h.Refused, "snapshot 3") {
-		t.Errorf("replica /healthz after a damaged snapshot: got %+v, want ok, seq 2 and a reason naming snapshot 3", h)
+	if h.Status != "ok" || h.Snapshot.Seq != 2 || !h.Retry || !strings.HasPrefix(h.Refused, "snapshot 3 (snapshot-3.db): ") {
+		t.Errorf("replica /healthz with snapshot 3's file missing: got %+v, want ok, seq 2, retry and a reason naming snapshot 3", h)
+	}
+	put("snapshot-3.db", b)
+	if h := waitHealth(t, replica, func(h health) bool { return h.Snapshot.Seq == 3 }); h.Snapshot.Seq != 3 || h.Refused != "" || h.Retry {
+		t.Fatalf("replica /healthz once snapshot 3's file is there: got %+v, want seq 3, nothing refused", h)
+	}
+
+	// A snapshot 4 whose sha256 disagrees with its file: refused, and
+	// seq 3 still served.
+	put("snapshot-4.db", b)
+	put("manifest.json", manifest(4, strings.Repeat("0", 64)))
+	h = waitHealth(t, replica, func(h health) bool { return h.Refused != "" })
+	if h.Status != "ok" || h.Snapshot.Seq != 3 || h.Retry || !strings.Contains(h.Refused, "snapshot 4") {
+		t.Errorf("replica /healthz after a damaged snapshot: got %+v, want ok, seq 3 and a reason naming snapshot 4, no retry", h)
 	}
 }
