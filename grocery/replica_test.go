@@ -541,6 +541,32 @@ func TestReplicaRetries(t *testing.T) {
 		}
 	})
 
+	// The copy cannot be written (here the cache directory is gone; a
+	// full disk or a permission error fail the same way): retried.
+	t.Run("CacheError", func(t *testing.T) {
+		ctx := context.Background()
+		ingest, dir := openIngest(t)
+		replica := openTestReplica(t, dir)
+		milkPrices(t, ingest, "3.49")
+		cache := replica.replica.local
+		if err := os.RemoveAll(cache); err != nil {
+			t.Fatal(err)
+		}
+		errCode(t, replica.Refresh(ctx), EUNAVAILABLE)
+		if st, _ := replica.Replica(); st.Snapshot.Seq != 2 || !st.Retry || !strings.HasPrefix(st.Refused, "snapshot 3 (snapshot-3.db): copying it to ") {
+			t.Errorf("Replica: got %+v, want seq 2, retry, and a reason naming snapshot 3 and its copy", st)
+		}
+		if err := os.Mkdir(cache, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := replica.Refresh(ctx); err != nil {
+			t.Fatalf("Refresh once the cache is back: %v", err)
+		}
+		if st, _ := replica.Replica(); st.Snapshot.Seq != 3 || st.Refused != "" {
+			t.Errorf("Replica: got %+v, want seq 3, nothing refused", st)
+		}
+	})
+
 	t.Run("Poll", func(t *testing.T) {
 		ingest, src := openIngest(t)
 		dir := follow(t, src)
