@@ -154,6 +154,9 @@ func Run(ctx context.Context, cfg Config) error {
 // at start for an ingest node, or the newest snapshot for a replica.
 func open(ctx context.Context, cfg Config, log *slog.Logger) (*grocery.Service, error) {
 	opts := cfg.Options
+	if opts.Logger == nil { // the service logs what it does on its own: alert evaluations owed, snapshots refused
+		opts.Logger = log
+	}
 	switch cfg.Role {
 	case "":
 		return grocery.Open(cfg.DB, &opts)
@@ -171,7 +174,6 @@ func open(ctx context.Context, cfg Config, log *slog.Logger) (*grocery.Service, 
 		log.Info("snapshot published", "seq", snap.Seq, "as_of", snap.AsOf, "size", snap.Size, "dir", cfg.Snapshots)
 		return svc, nil
 	case RoleReplica:
-		opts.Logger = log
 		svc, err := grocery.OpenReplica(cfg.Snapshots, &opts)
 		if err != nil {
 			return nil, err
