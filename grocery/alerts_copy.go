@@ -6,7 +6,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/grocerydata/grocery/storage"
@@ -14,40 +17,30 @@ import (
 )
 
 // copyAlertsScript copies a data file's alert rules and events to Redis,
-// keeping their ids, all or nothing (one script): unless Redis holds a
-// rule, or an event of one of the accounts copied, or the mark of an
-// earlier copy of the same rules and events. It pushes the id counters
-// past the ids copied (the rule ids of the events too: a deleted rule's
-// id is never given again), rebuilds each copied rule's fired hash from
-// its events and adds the copy's fingerprint (sha256 of what it copied)
-// to the set alerts:copied.
+// all or nothing (one script), with the ids copyFileAlerts chose: the
+// file's own when no id Redis gave out (its counters) reaches them, else
+// new ones after Redis's. It copies nothing when the counters moved since
+// they were read (another server created a rule or an event meanwhile:
+// the caller chooses again), or when the fingerprint of an earlier copy
+// of the same file is there. It pushes the counters past the ids copied,
+// rebuilds each copied rule's fired hash from its events and adds the
+// fingerprint to the set alerts:copied.
 //
-//	ARGV  prefix ("grocery:alerts:"), fingerprint, number of rules, then account, id,
-//	      watch key, rule (JSON) per rule, then account, id, rule id, day,
-//	      event (JSON) per event
+//	ARGV  prefix ("grocery:alerts:"), fingerprint, seq:rule and seq:event as read,
+//	      number of rules, then account, id, watch key, rule (JSON) per rule,
+//	      then account, id, rule id, day, event (JSON) per event
 //
-// It returns {'ok'}, {'copied'} when the fingerprint is there, or {'held', rules
-// in Redis, events in Redis of the accounts copied}.
+// It returns {'ok'}, {'copied'} or {'moved'}.
 var copyAlertsScript = redis.NewScript(`
 local p = ARGV[1]
-local nr = tonumber(ARGV[3])
-local ev = 4 + 4*nr
 if redis.call('SISMEMBER', p .. 'copied', ARGV[2]) == 1 then return {'copied'} end
-local rules = 0
-for _, acct in ipairs(redis.call('SMEMBERS', p .. 'accounts')) do
-  rules = rules + redis.call('HLEN', p .. 'rules:' .. acct)
+if (redis.call('GET', p .. 'seq:rule') or '0') ~= ARGV[3] or (redis.call('GET', p .. 'seq:event') or '0') ~= ARGV[4] then
+  return {'moved'}
 end
-local events = 0
-local seen = {}
-for i = 4, #ARGV, 4 do
-  if i >= ev then break end
-  seen[ARGV[i]] = true
-end
-for i = ev, #ARGV, 5 do seen[ARGV[i]] = true end
-for acct, _ in pairs(seen) do events = events + redis.call('ZCARD', p .. 'events:' .. acct) end
-if rules > 0 or events > 0 then return {'held', rules, events} end
+local nr = tonumber(ARGV[5])
+local ev = 6 + 4*nr
 local maxRule, maxEvent = 0, 0
-for i = 4, ev - 1, 4 do
+for i = 6, ev - 1, 4 do
   local acct, id = ARGV[i], ARGV[i+1]
   redis.call('HSET', p .. 'rules:' .. acct, id, ARGV[i+3])
   redis.call('HSET', ARGV[i+2], id, ARGV[i+3])
@@ -74,19 +67,19 @@ return {'ok'}
 
 // copyFileAlerts copies, when a writable Service opens with Redis, the
 // alert rules and events its data file holds (kept there while it was
-// opened without Redis) to Redis, keeping their ids, so that turning
-// Redis on hides none of them and an id a client kept names the same
-// rule (nor a rule deleted before the copy). It runs once per file: the
-// file then records the copy
-// (storage.Tx.SetAlertsCopied) and keeps its own copies, unused while
-// the file is opened with Redis (and in use again, as they were at the
-// copy, if it is ever opened without).
+// opened without Redis) to Redis, so that turning Redis on hides none of
+// them. They keep their ids when no id Redis ever gave out (live or
+// deleted: its counters) reaches them, so an id a client kept names the
+// same rule; else, when servers on that Redis created rules or events
+// already, they are renumbered after Redis's, and the log names each
+// rule's new id: an id is never given to two rules. It runs once per
+// file: the file then records the copy (storage.Tx.SetAlertsCopied) and
+// keeps its own copies, unused while the file is opened with Redis (and
+// in use again, as they were at the copy, if it is ever opened without).
 //
 // The copy is one script: all of it or nothing, so a crash midway copies
-// nothing and the next open copies again. It copies only into a Redis
-// that holds no alert rule and no event of the accounts copied (else ids
-// would clash): otherwise it returns EINVALID naming the count of rules
-// and how to proceed.
+// nothing and the next open copies again; a crash after it finds the
+// copy's fingerprint in Redis and copies nothing twice.
 func (s *Service) copyFileAlerts(a redisAlerts) error {
 	var rules []storage.AlertRule
 	var events []storage.AlertEvent
@@ -104,54 +97,114 @@ func (s *Service) copyFileAlerts(a redisAlerts) error {
 	if err != nil || copied || len(rules)+len(events) == 0 {
 		return err
 	}
-	args := make([]any, 0, 2+4*len(rules)+5*len(events))
-	args = append(args, a.key()+":", "", len(rules))
+	// The fingerprint is of the file's alert data as it is, whatever ids
+	// the copy gives it.
+	h := sha256.New()
+	for i := range rules {
+		fmt.Fprintf(h, "r %+v\x00", rules[i])
+	}
+	for i := range events {
+		fmt.Fprintf(h, "e %+v\x00", events[i])
+	}
+	fingerprint := hex.EncodeToString(h.Sum(nil))
+	// One script of every rule and event: longer than a call's timeout
+	// for a large history.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	rdb := a.ra.rdb.WithTimeout(2 * time.Minute)
+	for range 10 {
+		seq, err := rdb.MGet(ctx, a.key()+":seq:rule", a.key()+":seq:event").Result()
+		if err != nil {
+			return a.fail(err)
+		}
+		seqRule, seqEvent := counter(seq[0]), counter(seq[1])
+		ruleIDs, eventIDs := copyIDs(rules, events, seqRule, seqEvent)
+		args, err := copyArgs(a, fingerprint, seq, rules, events, ruleIDs, eventIDs)
+		if err != nil {
+			return err
+		}
+		res, err := copyAlertsScript.Run(ctx, rdb, nil, args...).Slice()
+		if err != nil {
+			return a.fail(err)
+		}
+		if res[0] == "moved" {
+			continue
+		}
+		if err := s.db.Update(func(tx *storage.Tx) error { return tx.SetAlertsCopied() }); err != nil {
+			return err
+		}
+		if res[0] == "ok" && s.log != nil {
+			var renumbered []string
+			for _, r := range rules {
+				if id := ruleIDs[r.ID]; id != r.ID {
+					renumbered = append(renumbered, fmt.Sprintf("%s%d of %s is now %s%d", ruleIDPrefix, r.ID, r.Account, ruleIDPrefix, id))
+				}
+			}
+			s.log.Info(fmt.Sprintf("alert rules and events of the data file copied to Redis at %s", a.ra.addr),
+				"rules", len(rules), "events", len(events), "renumbered", strings.Join(renumbered, "; "))
+		}
+		return nil
+	}
+	return Errorf(EUNAVAILABLE, "copying the data file's alert rules to Redis at %s: other servers kept creating rules meanwhile; start again", a.ra.addr)
+}
+
+// counter reads an id counter of MGET: 0 when it is not set.
+func counter(v any) uint64 {
+	s, _ := v.(string)
+	n, _ := strconv.ParseUint(s, 10, 64)
+	return n
+}
+
+// copyIDs maps the file's rule ids (of its rules and of its events' rules)
+// and event ids to the ids they take in Redis: their own when Redis's
+// counters are below every one of them, else new ones after the
+// counters, in the file's order.
+func copyIDs(rules []storage.AlertRule, events []storage.AlertEvent, seqRule, seqEvent uint64) (ruleIDs, eventIDs map[uint64]uint64) {
+	ruleIDs, eventIDs = map[uint64]uint64{}, map[uint64]uint64{}
+	for i := range rules {
+		ruleIDs[rules[i].ID] = rules[i].ID
+	}
+	for i := range events {
+		ruleIDs[events[i].RuleID] = events[i].RuleID
+		eventIDs[events[i].ID] = events[i].ID
+	}
+	renumber := func(ids map[uint64]uint64, after uint64) {
+		old := slices.Sorted(maps.Keys(ids))
+		if len(old) == 0 || old[0] > after {
+			return
+		}
+		for i, id := range old {
+			ids[id] = after + uint64(i) + 1
+		}
+	}
+	renumber(ruleIDs, seqRule)
+	renumber(eventIDs, seqEvent)
+	return ruleIDs, eventIDs
+}
+
+// copyArgs builds copyAlertsScript's ARGV.
+func copyArgs(a redisAlerts, fingerprint string, seq []any, rules []storage.AlertRule, events []storage.AlertEvent, ruleIDs, eventIDs map[uint64]uint64) ([]any, error) {
+	args := make([]any, 0, 5+4*len(rules)+5*len(events))
+	args = append(args, a.key()+":", fingerprint, strconv.FormatUint(counter(seq[0]), 10), strconv.FormatUint(counter(seq[1]), 10), len(rules))
 	for i := range rules {
 		r := rules[i]
-		id := strconv.FormatUint(r.ID, 10)
+		id := strconv.FormatUint(ruleIDs[r.ID], 10)
 		r.ID = 0 // the hash field holds it, as createRule stores it
 		body, err := json.Marshal(&r)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		args = append(args, r.Account, id, a.watchKey(r.Province, r.GTIN, r.Banner, r.SKU), body)
 	}
 	for i := range events {
 		e := events[i]
-		id := strconv.FormatUint(e.ID, 10)
-		e.ID = 0 // as record stores it
+		id := strconv.FormatUint(eventIDs[e.ID], 10)
+		e.ID, e.RuleID = 0, ruleIDs[e.RuleID] // as record stores it
 		body, err := json.Marshal(&e)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		args = append(args, e.Account, id, e.RuleID, e.Day, body)
 	}
-	h := sha256.New()
-	for _, v := range args[3:] {
-		fmt.Fprintf(h, "%v\x00", v)
-	}
-	args[1] = hex.EncodeToString(h.Sum(nil))
-	// One script of every rule and event: longer than a call's timeout
-	// for a large history.
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	res, err := copyAlertsScript.Run(ctx, a.ra.rdb.WithTimeout(2*time.Minute), nil, args...).Slice()
-	if err != nil {
-		return a.fail(err)
-	}
-	if res[0] == "held" {
-		return Errorf(EINVALID, "the data file %s holds %d alert rules and %d alert events, kept while it was used without Redis, "+
-			"and Redis at %s holds alert rules or events of those accounts already (%v rules, %v events), so they cannot be copied there "+
-			"with their ids: open the file without Redis, list its rules and delete them ('grocery alerts list|delete' without --redis), "+
-			"then create the ones still wanted with Redis; or use a Redis database without alert rules",
-			s.db.Path(), len(rules), len(events), a.ra.addr, res[1], res[2])
-	}
-	if err := s.db.Update(func(tx *storage.Tx) error { return tx.SetAlertsCopied() }); err != nil {
-		return err
-	}
-	if res[0] == "ok" && s.log != nil {
-		s.log.Info(fmt.Sprintf("alert rules and events of the data file copied to Redis at %s", a.ra.addr),
-			"rules", len(rules), "events", len(events))
-	}
-	return nil
+	return args, nil
 }

@@ -270,8 +270,7 @@ func TestRedisAlerts_OwedAtOpen(t *testing.T) {
 
 // Turning Redis on for a file that holds alert rules copies them and their
 // events there with their ids, once: an id a client kept names the same
-// rule, new ids follow, nothing fires twice. A Redis that holds rules
-// already is refused at open, naming the count, never hiding the file's.
+// rule, new ids follow, nothing fires twice.
 func TestRedisAlerts_CopiesFileRules(t *testing.T) {
 	f := newAlertFixture(t, "")
 	drop := f.create(t, f.acme, grocery.AlertInput{Name: "L1 drop", Banner: "loblaws", SKU: "L1", Province: "ON",
@@ -323,15 +322,62 @@ func TestRedisAlerts_CopiesFileRules(t *testing.T) {
 		}
 	}
 
-	// A second file with a rule, on the Redis that now holds rules.
-	g := newAlertFixture(t, "")
-	g.create(t, g.acme, grocery.AlertInput{Name: "x", Banner: "loblaws", SKU: "L1", Province: "ON", Condition: "promo_start"})
-	g.svc.Close()
-	svc, err := grocery.Open(g.path, &grocery.Options{RedisURL: rs.URL()})
-	if err == nil {
-		svc.Close()
+}
+
+// A file whose alert ids Redis has given out already (to rules of other
+// servers, live or deleted) is copied renumbered after Redis's ids: no id
+// names two rules, a rule deleted in Redis stays deleted, and the file's
+// events follow their rule's new id.
+func TestRedisAlerts_CopyRenumbers(t *testing.T) {
+	rs := redistest.Start(t)
+	other := newAlertFixture(t, rs.URL())
+	deleted := other.create(t, other.acme, grocery.AlertInput{Name: "deleted in Redis", Banner: "loblaws", SKU: "L1", Province: "ON", Condition: "promo_start"})
+	if err := other.svc.DeleteAlert(other.acme, deleted.ID); err != nil {
+		t.Fatal(err)
 	}
-	if grocery.ErrorCode(err) != grocery.EINVALID || !strings.Contains(grocery.ErrorMessage(err), "holds 1 alert rules") {
-		t.Errorf("Open of a file with a rule on a Redis holding rules: got %v, want invalid naming the count", err)
+	kept := other.create(t, other.beta, grocery.AlertInput{Name: "beta's in Redis", Banner: "loblaws", SKU: "L1", Province: "ON", Condition: "promo_start"})
+	if deleted.ID != "alr_1" || kept.ID != "alr_2" {
+		t.Fatalf("Redis gave %s and %s, want alr_1 and alr_2", deleted.ID, kept.ID)
+	}
+
+	f := newAlertFixture(t, "")
+	fr := f.create(t, f.acme, grocery.AlertInput{Name: "milk under 4", UPC: upcMilk, Province: "ON", Condition: "price_below", Threshold: num(4)})
+	f.setClock(time.Date(2026, 11, 21, 18, 0, 0, 0, time.UTC))
+	f.importCSV(t, "day2.csv", alertDay2)
+	if fr.ID != "alr_1" {
+		t.Fatalf("the file gave %s, want alr_1", fr.ID)
+	}
+	fileEvents := f.events(t, f.acme, grocery.AlertEventsInput{})
+	if fileEvents.Total != 1 {
+		t.Fatalf("events in the file: %d, want 1", fileEvents.Total)
+	}
+
+	f.reopen(t, grocery.Options{RedisURL: rs.URL()})
+	if _, err := other.svc.Alert(other.acme, "alr_1"); grocery.ErrorCode(err) != grocery.ENOTFOUND {
+		t.Errorf("alr_1, deleted in Redis before the copy: got %v, want not found", err)
+	}
+	if r, err := other.svc.Alert(other.beta, "alr_2"); err != nil || r.Name != kept.Name {
+		t.Errorf("beta's alr_2: got %+v, %v, want %q", r, err, kept.Name)
+	}
+	l, err := f.svc.ListAlerts(f.acme, grocery.ListAlertsInput{})
+	if err != nil || len(l.Results) != 1 || l.Results[0].Name != fr.Name || l.Results[0].ID != "alr_3" {
+		t.Fatalf("acme's rules after the copy: %+v, %v; want the file's rule as alr_3", l, err)
+	}
+	ev := f.events(t, f.acme, grocery.AlertEventsInput{})
+	if ev.Total != 1 || ev.Results[0].RuleID != "alr_3" || ev.Results[0].ObservedAt != fileEvents.Results[0].ObservedAt {
+		t.Errorf("acme's events after the copy: %+v, want the file's event on alr_3", ev.Results)
+	}
+	if n := other.create(t, other.acme, grocery.AlertInput{Name: "next", Banner: "loblaws", SKU: "L1", Province: "ON", Condition: "promo_start"}); n.ID != "alr_4" {
+		t.Errorf("next rule in Redis: %s, want alr_4", n.ID)
+	}
+	if _, err := f.svc.EvaluateAlerts(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if ev := f.events(t, f.acme, grocery.AlertEventsInput{RuleID: "alr_3"}); ev.Total != 1 {
+		t.Errorf("alr_3's events after an evaluation: %d, want 1 (its fired day is copied)", ev.Total)
+	}
+	f.reopen(t, grocery.Options{RedisURL: rs.URL()}) // copied once
+	if l, err := f.svc.ListAlerts(f.acme, grocery.ListAlertsInput{}); err != nil || len(l.Results) != 2 {
+		t.Errorf("acme's rules after a second open: %+v, %v, want alr_3 and alr_4", l, err)
 	}
 }

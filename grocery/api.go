@@ -33,11 +33,11 @@ type Options struct {
 	//
 	// The first time a data file holding alert rules (created while it was
 	// used without Redis) is opened writable with RedisURL, its rules and
-	// events are copied to Redis with their ids, all or nothing, and Redis's
-	// ids continue after them; the file keeps its copies, unused while it
-	// is opened with Redis. When Redis already holds alert rules, or events
-	// of those accounts, Open refuses with EINVALID naming the count and
-	// how to proceed rather than hide the file's rules.
+	// events are copied to Redis, all or nothing, and Redis's ids continue
+	// after them; the file keeps its copies, unused while it is opened
+	// with Redis. They keep their ids unless Redis gave out some of those
+	// ids already (to rules of other servers, live or deleted): then they
+	// are numbered after Redis's, and the Logger names each rule's new id.
 	RedisURL string
 
 	// SnapshotDir, for a writable file (an ingest node), is where Import
