@@ -164,6 +164,48 @@ func TestBriefEventsStopAtWeek(t *testing.T) {
 	}
 }
 
+// TestBriefEventsOfAFutureWeek: data dated ahead of the clock (a demo set
+// built --as-of a later day) has its events recorded before its week; the
+// brief still finds them.
+func TestBriefEventsOfAFutureWeek(t *testing.T) {
+	clock := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC) // before the data's week
+	svc, err := Open(filepath.Join(t.TempDir(), "b.db"), &Options{Now: func() time.Time { return clock }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	ctx := context.Background()
+	if _, err := svc.CreateKey(ctx, KeyInput{Account: "acme", Plan: "integration"}); err != nil {
+		t.Fatal(err)
+	}
+	mustImport(t, svc, "stores.csv", briefStores, nil)
+	if err := svc.db.Update(func(tx *storage.Tx) error {
+		return tx.SetAsOf(int32(DateOf(time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC))))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	err = svc.db.Update(func(tx *storage.Tx) error {
+		id, err := tx.NewAlertEventID()
+		if err != nil {
+			return err
+		}
+		return tx.PutAlertEvent(&storage.AlertEvent{ID: id, Account: "acme", RuleID: 1, Triggered: clock.Unix(),
+			Day: int32(DateOf(time.Date(2026, 11, 18, 0, 0, 0, 0, time.UTC))), Condition: AlertPromoStart,
+			Banner: "metro", SKU: "M1", Province: "ON", Price: 480})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := svc.ExecutiveBrief(NewContextWithAccount(ctx, "acme"), BriefInput{Province: "ON"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.AlertEvents) != 1 {
+		t.Errorf("brief of the week %s to %s: %d events, want the one recorded on %s for %s", b.WeekFrom, b.WeekTo,
+			len(b.AlertEvents), clock.Format(time.DateOnly), "2026-11-18")
+	}
+}
+
 // A Redis whose alert data is of another format is refused at open, not
 // misread; one without it gets this version's.
 func TestRedisAlertsFormat(t *testing.T) {

@@ -572,9 +572,14 @@ func (b *briefBuilder) newProducts() error {
 // recorded no earlier than the day before its observation day (an import
 // takes dates up to tomorrow), so the scan stops at the first event
 // recorded before weekFrom - 2 (a day more for the clocks of servers
-// sharing Redis) instead of reading the account's whole history.
+// sharing Redis) instead of reading the account's whole history. A week
+// after tomorrow (demo data dated ahead) holds no such promise: its
+// events may have been recorded at any time, and the scan reads them all.
 func (s *Service) briefEvents(ctx context.Context, account string, out *Brief) error {
-	oldest := (out.WeekFrom - 2).Time().Unix()
+	oldest := int64(math.MinInt64)
+	if out.WeekTo <= s.today()+1 {
+		oldest = (out.WeekFrom - 2).Time().Unix()
+	}
 	return s.alerts.events(ctx, account, func(e *storage.AlertEvent) error {
 		if e.Triggered < oldest {
 			return storage.ErrStop
