@@ -37,13 +37,14 @@ type ReplicaStatus struct {
 	// visible yet, a full or unreadable disk). Empty once it is taken.
 	Refused string `json:"refused,omitempty"`
 	// Retry says that Refused may pass: the replica fetches the same
-	// snapshot again at its next polls, less often while it fails (up to
-	// every maxRetryWait).
+	// snapshot again, less often while it fails (up to every
+	// maxRetryWait); it still reads the manifest at every poll, and takes
+	// a newer snapshot as soon as one is published.
 	Retry bool `json:"retry,omitempty"`
 }
 
-// maxRetryWait is the longest a replica waits between two polls while a
-// snapshot cannot be fetched for a reason that may pass.
+// maxRetryWait is the longest a replica waits before fetching again a
+// snapshot that could not be fetched for a reason that may pass.
 const maxRetryWait = 30 * time.Second
 
 func snapshotOf(m *snapfile.Manifest) PublishedSnapshot {
@@ -92,6 +93,11 @@ type replica struct {
 	mu         sync.Mutex // guards status and refused
 	status     ReplicaStatus
 	refused    *snapfile.Manifest // the last snapshot refused, not fetched again
+	// The snapshot whose fetch failed for a reason that may pass, and when
+	// the poller fetches it again (refreshing guards them).
+	retrySeq  uint64
+	retryAt   time.Time
+	retryWait time.Duration
 
 	manifestRead func(*snapfile.Manifest) // tests: runs after Refresh reads the manifest
 
@@ -180,8 +186,7 @@ func OpenReplica(dir string, opts *Options) (*Service, error) {
 // after each failure, up to maxRetryWait (never less than every).
 func (r *replica) poll(s *Service, every time.Duration) {
 	defer close(r.done)
-	wait := every
-	t := time.NewTimer(wait)
+	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
 		select {
@@ -189,12 +194,7 @@ func (r *replica) poll(s *Service, every time.Duration) {
 			return
 		case <-t.C:
 		}
-		if err := s.Refresh(context.Background()); ErrorCode(err) == EUNAVAILABLE {
-			wait = max(every, min(2*wait, maxRetryWait))
-		} else {
-			wait = every
-		}
-		t.Reset(wait)
+		s.refresh(context.Background(), every)
 	}
 }
 
@@ -215,7 +215,13 @@ func (r *replica) poll(s *Service, every time.Duration) {
 // Refresh returns the reason of a refusal as EINVALID (EINVALID too on a
 // Service that is not a replica), a reason that may pass as
 // EUNAVAILABLE, and nil when there is nothing new.
-func (s *Service) Refresh(ctx context.Context) error {
+func (s *Service) Refresh(ctx context.Context) error { return s.refresh(ctx, 0) }
+
+// refresh is Refresh. With a poll interval (the poller's), a snapshot
+// whose fetch failed for a reason that may pass is fetched again only
+// after a wait that doubles from a second up to maxRetryWait; the
+// manifest is read every time, so a newer snapshot is taken at once.
+func (s *Service) refresh(ctx context.Context, every time.Duration) error {
 	r := s.replica
 	if r == nil {
 		return Errorf(EINVALID, "not a replica: only a Service from OpenReplica follows snapshots")
@@ -242,6 +248,12 @@ func (s *Service) Refresh(ctx context.Context) error {
 			msg := r.status.Refused
 			r.mu.Unlock()
 			return Errorf(EINVALID, "%s", msg)
+		}
+		if every > 0 && m.Seq == r.retrySeq && time.Now().Before(r.retryAt) {
+			r.mu.Lock()
+			msg := r.status.Refused
+			r.mu.Unlock()
+			return Errorf(EUNAVAILABLE, "%s", msg)
 		}
 		path := filepath.Join(r.local, m.File)
 		if err := snapfile.Fetch(r.dir, m, path); err != nil {
@@ -291,11 +303,17 @@ func (r *replica) fail(m *snapfile.Manifest, err error, retry bool) error {
 	r.mu.Lock()
 	again, serving := r.status.Refused == msg, r.status.Snapshot.Seq
 	r.status.Refused, r.status.Retry = msg, retry
-	r.refused = nil
 	if !retry {
 		r.refused = m
 	}
 	r.mu.Unlock()
+	if retry && m != nil { // the next fetch of m waits twice as long as the last
+		if m.Seq != r.retrySeq {
+			r.retrySeq, r.retryWait = m.Seq, 0
+		}
+		r.retryWait = min(max(2*r.retryWait, time.Second), maxRetryWait)
+		r.retryAt = time.Now().Add(r.retryWait)
+	}
 	if retry {
 		if !again {
 			r.log.Warn("snapshot not taken yet; serving the previous one, trying again", "err", msg, "serving", serving)

@@ -598,6 +598,39 @@ func TestReplicaRetries(t *testing.T) {
 			t.Errorf("after the poller's retry: got %v, want %v", got, want)
 		}
 	})
+
+	// While snapshot 3 waits out its backoff, snapshot 4 is published: the
+	// poller still reads the manifest at every interval and takes it at
+	// once, not after the backoff (over 2 s by then).
+	t.Run("NewerWhileRetrying", func(t *testing.T) {
+		ingest, src := openIngest(t)
+		dir := follow(t, src)
+		replica, err := OpenReplica(dir, &Options{Now: importClock, SnapshotPoll: 5 * time.Millisecond,
+			SnapshotCache: t.TempDir(), RedisURL: redistest.Start(t).URL()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { replica.Close() })
+		hide(t, ingest, src, dir)
+		time.Sleep(2700 * time.Millisecond) // snapshot 3 fails all along, its backoff grows
+		if st, _ := replica.Replica(); st.Snapshot.Seq != 2 || !st.Retry {
+			t.Fatalf("Replica: got %+v, want seq 2 and a retry", st)
+		}
+		milkPrices(t, ingest, "2.99")
+		copyFile(t, filepath.Join(src, "snapshot-4.db"), filepath.Join(dir, "snapshot-4.db"))
+		copyFile(t, filepath.Join(src, snapfile.ManifestName), filepath.Join(dir, snapfile.ManifestName))
+		published := time.Now()
+		for {
+			st, _ := replica.Replica()
+			if st.Snapshot.Seq == 4 && !st.Retry && st.Refused == "" {
+				break
+			}
+			if time.Since(published) > 1500*time.Millisecond {
+				t.Fatalf("Replica 1.5 s after snapshot 4 was published: %+v, want seq 4 (the poller waited out snapshot 3's backoff)", st)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	})
 }
 
 // TestReplicaExportPreparedSnapshot: an export streams the snapshot it was
