@@ -866,7 +866,7 @@ func sigkill(t target) {
 	killed.Store(true)
 	replicas[victim].cmd.Process.Signal(syscall.SIGKILL)
 	killedAt := time.Now()
-	<-replicas[victim].exited
+	replicas[victim].exited <- <-replicas[victim].exited // taken and put back, as alive does
 	time.Sleep(time.Second)
 	close(stop)
 	wg.Wait()
