@@ -75,13 +75,20 @@ func accountFlag(cmd *cobra.Command, name *string, optional bool) {
 }
 
 // withAlerts runs f on the alert rules of account, through the running
-// server's admin socket or on the data file.
-func (a *app) withAlerts(cmd *cobra.Command, account string, f func(context.Context, alertStore) error) error {
+// server's admin socket or on the data file. With --redis, a command whose
+// data all lives in Redis (redisEnough: list, delete, events) runs on a
+// host without the data file, a replica's; create (which checks the
+// catalogue) and evaluate (which reads the prices) need the file.
+func (a *app) withAlerts(cmd *cobra.Command, account string, redisEnough bool, f func(context.Context, alertStore) error) error {
 	opts, err := a.keyOptions(cmd)
 	if err != nil {
 		return err
 	}
-	return a.withStore(cmd, opts, false, func(ctx context.Context, st keyStore) error {
+	need := fileNeeded
+	if redisEnough {
+		need = redisOrFile
+	}
+	return a.withStore(cmd, opts, need, func(ctx context.Context, st keyStore) error {
 		if account != "" {
 			ctx = grocery.NewContextWithAccount(ctx, account)
 		}
@@ -115,7 +122,7 @@ it on the latest data at once.`,
 			if cmd.Flags().Changed("threshold") {
 				in.Threshold = &threshold
 			}
-			return a.withAlerts(cmd, account, func(ctx context.Context, st alertStore) error {
+			return a.withAlerts(cmd, account, false, func(ctx context.Context, st alertStore) error {
 				r, err := st.CreateAlert(ctx, in)
 				if err != nil {
 					return err
@@ -158,7 +165,7 @@ func (a *app) alertsListCmd() *cobra.Command {
 		Args:              usageArgs(cobra.NoArgs),
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
-			return a.withAlerts(cmd, account, func(ctx context.Context, st alertStore) error {
+			return a.withAlerts(cmd, account, true, func(ctx context.Context, st alertStore) error {
 				l, err := st.ListAlerts(ctx, in)
 				if err != nil {
 					return err
@@ -222,7 +229,7 @@ func (a *app) alertsDeleteCmd() *cobra.Command {
 		Args:              usageArgs(cobra.ExactArgs(1)),
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
-			return a.withAlerts(cmd, account, func(ctx context.Context, st alertStore) error {
+			return a.withAlerts(cmd, account, true, func(ctx context.Context, st alertStore) error {
 				if err := st.DeleteAlert(ctx, args[0]); err != nil {
 					return err
 				}
@@ -251,7 +258,7 @@ at or after a time (RFC 3339) or a date; --rule keeps one rule's.`,
 		Args:              usageArgs(cobra.NoArgs),
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
-			return a.withAlerts(cmd, account, func(ctx context.Context, st alertStore) error {
+			return a.withAlerts(cmd, account, true, func(ctx context.Context, st alertStore) error {
 				l, err := st.AlertEvents(ctx, in)
 				if err != nil {
 					return err
@@ -305,7 +312,7 @@ for rules created after the data they should see.`,
 		Args:              usageArgs(cobra.NoArgs),
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
-			return a.withAlerts(cmd, account, func(ctx context.Context, st alertStore) error {
+			return a.withAlerts(cmd, account, false, func(ctx context.Context, st alertStore) error {
 				ev, err := st.EvaluateAlerts(ctx)
 				if err != nil {
 					return err

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -74,7 +75,7 @@ func (a *app) keyOptions(cmd *cobra.Command) (*grocery.Options, error) {
 //
 // f makes one call of the store before it prints anything: a call that
 // finds no server sent nothing, and f runs again on the file.
-func (a *app) withStore(cmd *cobra.Command, opts *grocery.Options, create bool, f func(context.Context, keyStore) error) error {
+func (a *app) withStore(cmd *cobra.Command, opts *grocery.Options, need storeNeed, f func(context.Context, keyStore) error) error {
 	ctx := cmd.Context()
 	path := a.dbPath(cmd)
 	sock := admin.SocketPath(path)
@@ -84,7 +85,17 @@ func (a *app) withStore(cmd *cobra.Command, opts *grocery.Options, create bool, 
 	}
 	_, err = os.Stat(path)
 	isNew := errors.Is(err, fs.ErrNotExist)
-	if isNew && !create {
+	if isNew && need != fileNeeded && opts.RedisURL != "" {
+		// Everything f needs is in Redis: a scratch file stands in for the
+		// data file this host does not have (a replica's), rather than
+		// leave a new one behind.
+		dir, err := os.MkdirTemp("", "grocery-cli-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		path, isNew = filepath.Join(dir, "scratch.db"), false
+	} else if isNew && need != fileCreated {
 		return noKeyFile(path)
 	}
 	svc, err := grocery.Open(path, opts)
@@ -107,6 +118,15 @@ func (a *app) withStore(cmd *cobra.Command, opts *grocery.Options, create bool, 
 	}
 	return cerr
 }
+
+// storeNeed says what withStore's f needs of the data file.
+type storeNeed int
+
+const (
+	fileNeeded  storeNeed = iota // the data file, which must exist
+	fileCreated                  // the data file, created when missing (keys create)
+	redisOrFile                  // nothing of it with --redis (keys, usage, alert lists); else the data file
+)
 
 func noKeyFile(path string) error {
 	return grocery.Errorf(grocery.ENOTFOUND, "no data file at %s, so no keys or accounts yet: create a key with 'grocery keys create', or pass --db PATH (or set GROCERY_DB)", path)
@@ -160,7 +180,7 @@ screenshots or repositories.`,
 			if in.Quota < 0 {
 				return usagef("--quota %d: want a positive number of calls a month", in.Quota)
 			}
-			return a.withStore(cmd, opts, true, func(ctx context.Context, st keyStore) error {
+			return a.withStore(cmd, opts, fileCreated, func(ctx context.Context, st keyStore) error {
 				k, err := st.CreateKey(ctx, in)
 				if err != nil {
 					return err
@@ -211,7 +231,7 @@ last used, and when it was revoked. It never shows a key's secret.`,
 			if err != nil {
 				return err
 			}
-			return a.withStore(cmd, opts, false, func(ctx context.Context, st keyStore) error {
+			return a.withStore(cmd, opts, redisOrFile, func(ctx context.Context, st keyStore) error {
 				keys, err := st.ListKeys(ctx)
 				if err != nil {
 					return err
@@ -273,7 +293,7 @@ revoked key changes nothing.`,
 			if err != nil {
 				return err
 			}
-			return a.withStore(cmd, opts, false, func(ctx context.Context, st keyStore) error {
+			return a.withStore(cmd, opts, redisOrFile, func(ctx context.Context, st keyStore) error {
 				k, err := st.RevokeKey(ctx, ref)
 				if err != nil {
 					return err
@@ -357,7 +377,7 @@ socket it shows the server's live count.`,
 			if err != nil {
 				return err
 			}
-			return a.withStore(cmd, opts, false, func(ctx context.Context, st keyStore) error {
+			return a.withStore(cmd, opts, redisOrFile, func(ctx context.Context, st keyStore) error {
 				u, err := st.UsageOf(ctx, account)
 				if err != nil {
 					return err

@@ -72,3 +72,36 @@ func TestServeHelpRoles(t *testing.T) {
 		t.Errorf("serve --help: --role still says only the replica needs --redis:\n%s", r.stdout)
 	}
 }
+
+// TestRedisWithoutDataFile: on a host with no data file (a replica's),
+// the key, usage and alert-list commands with --redis work on Redis alone
+// and leave no data file behind; the alert commands that need the file
+// (create checks the catalogue, evaluate reads the prices) say it is missing.
+func TestRedisWithoutDataFile(t *testing.T) {
+	url := redistest.Start(t).URL()
+	db := filepath.Join(t.TempDir(), "none.db")
+	if r := cli(t, nil, "keys", "create", "--account", "acme", "--plan", "integration", "--redis", url, "--db", db); r.code != 0 {
+		t.Fatalf("keys create --redis without a data file: exit %d, stderr %q", r.code, r.stderr)
+	}
+	for _, args := range [][]string{
+		{"keys", "list"},
+		{"usage", "--account", "acme"},
+		{"alerts", "list", "--account", "acme"},
+		{"alerts", "events", "--account", "acme"},
+	} {
+		if r := cli(t, nil, append(args, "--redis", url, "--db", db)...); r.code != 0 {
+			t.Errorf("%v --redis without a data file: exit %d, stderr %q", args, r.code, r.stderr)
+		}
+	}
+	for _, args := range [][]string{
+		{"alerts", "create", "--account", "acme", "--name", "n", "--banner", "loblaws", "--sku", "L1", "--province", "ON", "--condition", "promo_start"},
+		{"alerts", "evaluate"},
+	} {
+		if r := cli(t, nil, append(args, "--redis", url, "--db", db)...); r.code == 0 || !strings.Contains(r.stderr, "no data file at "+db) {
+			t.Errorf("%v --redis without a data file: exit %d, stderr %q; want the missing file named", args, r.code, r.stderr)
+		}
+	}
+	if _, err := os.Stat(db); !os.IsNotExist(err) {
+		t.Errorf("%s after the commands: %v, want no file", db, err)
+	}
+}
