@@ -72,7 +72,8 @@ return {'ok'}
 // deleted: its counters) reaches them, so an id a client kept names the
 // same rule; else, when servers on that Redis created rules or events
 // already, they are renumbered after Redis's, and the log names each
-// rule's new id: an id is never given to two rules. It runs once per
+// rule's new id: an id is never given to two rules (renumbered events
+// list after the ones Redis held, as events list by id). It runs once per
 // file: the file then records the copy (storage.Tx.SetAlertsCopied) and
 // keeps its own copies, unused while the file is opened with Redis (and
 // in use again, as they were at the copy, if it is ever opened without).
