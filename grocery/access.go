@@ -1,6 +1,10 @@
 package grocery
 
-import "context"
+import (
+	"cmp"
+	"context"
+	"strings"
+)
 
 // accessStore keeps API keys, accounts and quota counters. There are two:
 // boltAccess, the data file's own (the default: one process holds keys and
@@ -125,4 +129,10 @@ func (s *Service) RevokeKey(ctx context.Context, keyOrID string) (*KeyInfo, erro
 // It returns EUNAVAILABLE when the key store (Redis) does not answer.
 func (s *Service) ListKeys(ctx context.Context) ([]KeyInfo, error) {
 	return s.access.listKeys(ctx)
+}
+
+// byAccountCreated orders the keys of listKeys, for either store: by
+// account, then oldest first, then by id.
+func byAccountCreated(a, b KeyInfo) int {
+	return cmp.Or(strings.Compare(a.Account, b.Account), a.Created.Compare(b.Created), strings.Compare(a.ID, b.ID))
 }

@@ -480,15 +480,7 @@ func (s boltAccess) listKeys(ctx context.Context) ([]KeyInfo, error) {
 		out = append(out, r.info(e))
 	}
 	r.mu.RUnlock()
-	slices.SortFunc(out, func(a, b KeyInfo) int {
-		if c := strings.Compare(a.Account, b.Account); c != 0 {
-			return c
-		}
-		if c := a.Created.Compare(b.Created); c != 0 {
-			return c
-		}
-		return strings.Compare(a.ID, b.ID)
-	})
+	slices.SortFunc(out, byAccountCreated)
 	return out, nil
 }
 

@@ -440,14 +440,6 @@ func (ra *redisAccess) listKeys(ctx context.Context) ([]KeyInfo, error) {
 		}
 		out = append(out, ra.info(v[0], v[1], v[2], v[3], v[4], plan))
 	}
-	slices.SortFunc(out, func(a, b KeyInfo) int {
-		if c := strings.Compare(a.Account, b.Account); c != 0 {
-			return c
-		}
-		if c := a.Created.Compare(b.Created); c != 0 {
-			return c
-		}
-		return strings.Compare(a.ID, b.ID)
-	})
+	slices.SortFunc(out, byAccountCreated)
 	return out, nil
 }
