@@ -315,7 +315,7 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 		byCat := map[string]*acc{}
 		// A first pass without the lists: the previous period's counts
 		// and sums, and the sizes of this period's lists.
-		err := tx.CatDays(a.province, "", a.banner.Slug, int32(res.PreviousFrom), int32(to), false, func(k *storage.CatDayKey, c *storage.CatDay) error {
+		err := tx.CatDays(a.province, "", a.banner.Slug, int32(res.PreviousFrom), int32(to), storage.CatCounts, func(k *storage.CatDayKey, c *storage.CatDay) error {
 			if !matchCategory(k.Category, a.category) {
 				return nil
 			}
@@ -342,7 +342,7 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 		var allStores storeSet
 		banners := map[string]bool{}
 		lo, hi := int32(math.MaxInt32), int32(math.MinInt32)
-		err = tx.CatDays(a.province, "", a.banner.Slug, int32(from), int32(to), true, func(k *storage.CatDayKey, c *storage.CatDay) error {
+		err = tx.CatDays(a.province, "", a.banner.Slug, int32(from), int32(to), storage.CatAll, func(k *storage.CatDayKey, c *storage.CatDay) error {
 			x := byCat[k.Category]
 			if x == nil {
 				return nil

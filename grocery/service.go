@@ -58,6 +58,13 @@ func Open(path string, opts *Options) (*Service, error) {
 }
 
 func open(path string, opts *Options, so storage.Options, now func() time.Time) (*Service, error) {
+	if !so.ReadOnly {
+		clock := now
+		if clock == nil {
+			clock = time.Now
+		}
+		so.Upgrade = upgradeFormat3(context.Background(), clock())
+	}
 	db, err := storage.Open(path, so)
 	switch {
 	case errors.Is(err, storage.ErrLocked):

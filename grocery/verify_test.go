@@ -35,7 +35,7 @@ func TestVerify(t *testing.T) {
 	// One observation too many in a category day.
 	var key storage.CatDayKey
 	if err := s.db.View(func(tx *storage.Tx) error {
-		return tx.CatDays("ON", "Dairy & Eggs", "no-frills", 0, int32(asOf), false, func(k *storage.CatDayKey, _ *storage.CatDay) error {
+		return tx.CatDays("ON", "Dairy & Eggs", "no-frills", 0, int32(asOf), storage.CatCounts, func(k *storage.CatDayKey, _ *storage.CatDay) error {
 			key = *k
 			return storage.ErrStop
 		})
@@ -46,13 +46,13 @@ func TestVerify(t *testing.T) {
 		t.Fatal("no ON Dairy & Eggs category day in the demo")
 	}
 	extra := []storage.CatObs{{Store: 1, Price: 12345}}
-	if err := s.db.Update(func(tx *storage.Tx) error { return tx.UpdateCatDay(&key, extra, nil) }); err != nil {
+	if err := s.db.Update(func(tx *storage.Tx) error { return tx.UpdateCatDay(&key, &storage.CatDayChange{Add: extra}) }); err != nil {
 		t.Fatal(err)
 	}
 	err = s.Verify(ctx)
 	errCode(t, err, ECONFLICT)
 	t.Logf("an extra observation: %v", err)
-	if err := s.db.Update(func(tx *storage.Tx) error { return tx.UpdateCatDay(&key, nil, extra) }); err != nil {
+	if err := s.db.Update(func(tx *storage.Tx) error { return tx.UpdateCatDay(&key, &storage.CatDayChange{Remove: extra}) }); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Verify(ctx); err != nil {

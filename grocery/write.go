@@ -581,6 +581,8 @@ func (w *writer) mergeDay(oldDay *storage.Day, date int32, group []obsRec, merge
 		return false
 	}
 	summarise(merged)
+	p, r := dayPrices(merged.Entries)
+	delta.skus = append(delta.skus, storage.SKUDay{SKU: info.sku, Price: p, Regular: r})
 	return true
 }
 
@@ -746,9 +748,11 @@ func (c *offerCalc) offer(tx *storage.Tx, k seriesKey) (storage.Offer, bool, err
 	clear(c.seen)
 	c.entries = c.entries[:0]
 	newest := int32(-1)
+	var dayPrice, dayRegular uint32
 	err := tx.Series(k.banner, k.sku, k.province, 0, 1<<31-1, true, true, func(d *storage.Day) error {
 		if newest < 0 {
 			newest = d.Date
+			dayPrice, dayRegular = dayPrices(d.Entries)
 		}
 		if d.Date <= newest-freshDays {
 			return storage.ErrStop
@@ -764,7 +768,8 @@ func (c *offerCalc) offer(tx *storage.Tx, k seriesKey) (storage.Offer, bool, err
 	if err != nil || newest < 0 {
 		return storage.Offer{}, false, err
 	}
-	o := storage.Offer{Banner: k.banner, SKU: k.sku, ObservedAt: newest, StoreCount: uint32(len(c.entries))}
+	o := storage.Offer{Banner: k.banner, SKU: k.sku, ObservedAt: newest, StoreCount: uint32(len(c.entries)),
+		DayPrice: dayPrice, DayRegular: dayRegular}
 	c.prices = c.prices[:0]
 	for _, e := range c.entries {
 		c.prices = append(c.prices, e.Price)

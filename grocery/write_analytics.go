@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -40,6 +41,7 @@ var unitBasisName = [4]string{"", "per 100 g", "per 100 mL", "per unit"}
 
 // seriesInfo is what the aggregates need of a banner SKU's product.
 type seriesInfo struct {
+	sku            string // the banner's SKU itself
 	gtin, category string
 	qty            float64 // units of its price basis (0: no unit price)
 	basis          uint32  // unitBasisCode
@@ -48,6 +50,29 @@ type seriesInfo struct {
 // catDelta collects one category day's changes in a transaction.
 type catDelta struct {
 	add, remove []storage.CatObs
+	skus        []storage.SKUDay // the daily prices of the SKUs whose day changed
+}
+
+// dayPrices returns a SKU's daily price from one day's entries: the
+// median of the stores' prices and of their regular prices, in
+// half-cents (pricestat.Median2).
+func dayPrices(es []storage.Entry) (price, regular uint32) {
+	if len(es) == 0 {
+		return 0, 0
+	}
+	var arr [64]uint32
+	buf := arr[:0]
+	for _, e := range es {
+		buf = append(buf, e.Price)
+	}
+	slices.Sort(buf)
+	price = pricestat.Median2(buf)
+	buf = buf[:0]
+	for _, e := range es {
+		buf = append(buf, max(e.Regular, e.Price))
+	}
+	slices.Sort(buf)
+	return price, max(pricestat.Median2(buf), price)
 }
 
 // span is what a transaction wrote of a series: the first and last day
@@ -76,7 +101,7 @@ func (w *writer) seriesInfo(key seriesKey) (seriesInfo, error) {
 	if in, ok := a.info[k]; ok {
 		return in, nil
 	}
-	var in seriesInfo
+	in := seriesInfo{sku: key.sku}
 	var sku storage.SKU
 	found, err := w.tx.SKU(key.banner, key.sku, &sku)
 	if err != nil {
@@ -154,10 +179,10 @@ func (w *writer) writeAnalytics(ctx context.Context) error {
 	})
 	for i := range keys {
 		d := a.cats[keys[i]]
-		if len(d.add) == 0 && len(d.remove) == 0 {
+		if len(d.add) == 0 && len(d.remove) == 0 && len(d.skus) == 0 {
 			continue
 		}
-		if err := w.tx.UpdateCatDay(&keys[i], d.add, d.remove); err != nil {
+		if err := w.tx.UpdateCatDay(&keys[i], &storage.CatDayChange{Add: d.add, Remove: d.remove, SKUs: d.skus}); err != nil {
 			return err
 		}
 	}

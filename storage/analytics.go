@@ -14,7 +14,8 @@ import (
 //	catdays    province(2) category 0x00 banner 0x00 day(4) -> CatDay: every
 //	           observation of the day of the banner's SKUs of a category
 //	           in the province, as multisets (so that a corrected
-//	           observation can be taken out again and a median read)
+//	           observation can be taken out again and a median read), and
+//	           each SKU's daily price that day (format version 4)
 //	shelf      province(2) banner 0x00 sku -> Shelf: a banner SKU's first
 //	           and last observation day in the province, its first price
 //	promos     banner 0x00 sku 0x00 province(2) start(4) -> Promo
@@ -41,16 +42,42 @@ type StoreCount struct {
 	N     uint32
 }
 
+// SKUDay is one banner SKU's daily price: the median of the prices and
+// of the regular prices of the stores that observed it that day, in
+// half-cents (twice the cents, exact for the mean of two middle prices).
+type SKUDay struct {
+	SKU            string
+	Price, Regular uint32 // half-cents; Regular >= Price
+}
+
 // CatDay is one day of a category's observations under a banner in a
-// province. Prices, Units and Stores are sorted; Count, Promo and Sum
-// are read without decoding them.
+// province. Prices, Units and Stores are sorted, SKUs by SKU; Count,
+// Promo and Sum are read without decoding the lists.
 type CatDay struct {
 	Count  uint32 // observations
 	Promo  uint32 // of which on promotion
 	Sum    uint64 // of Prices, in cents
+	SKUs   []SKUDay
 	Prices []uint32
 	Units  []uint32 // as CatObs.Unit, only those not 0
 	Stores []StoreCount
+}
+
+// CatParts says how much of a CatDay a read decodes.
+type CatParts int
+
+const (
+	CatCounts CatParts = iota // Count, Promo and Sum
+	CatSKUs                   // and SKUs
+	CatAll                    // and Prices, Units and Stores
+)
+
+// CatDayChange is what one transaction changes in a category day: the
+// observations it takes out and adds (a correction is one of each), and
+// the daily prices of the SKUs it wrote, which replace theirs.
+type CatDayChange struct {
+	Add, Remove []CatObs
+	SKUs        []SKUDay
 }
 
 func catDayKey(k *CatDayKey) []byte {
@@ -106,8 +133,12 @@ func decodeSorted(d *dec, dst []uint32, want bool) []uint32 {
 }
 
 func encodeCatDay(c *CatDay) []byte {
-	e := enc(make([]byte, 0, 16+3*len(c.Prices)+2*len(c.Stores))).
+	e := enc(make([]byte, 0, 16+3*len(c.Prices)+2*len(c.Stores)+12*len(c.SKUs))).
 		uvarint(uint64(c.Count)).uvarint(uint64(c.Promo)).uvarint(c.Sum)
+	e = e.uvarint(uint64(len(c.SKUs)))
+	for _, sd := range c.SKUs {
+		e = e.str(sd.SKU).uvarint(uint64(sd.Price)).uvarint(uint64(sd.Regular - sd.Price))
+	}
 	e = encodeSorted(e, c.Prices)
 	e = encodeSorted(e, c.Units)
 	e = e.uvarint(uint64(len(c.Stores)))
@@ -119,18 +150,27 @@ func encodeCatDay(c *CatDay) []byte {
 	return e
 }
 
-// decodeCatDay decodes v into c, reusing its slices; with lists false it
-// decodes Count, Promo and Sum only.
-func decodeCatDay(v []byte, c *CatDay, lists bool) error {
+// decodeCatDay decodes the parts of v that parts names into c, reusing
+// its slices. SKU strings are the transaction's (Tx.text).
+func (t *Tx) decodeCatDay(v []byte, c *CatDay, parts CatParts) error {
 	d := dec{b: v}
 	c.Count, c.Promo, c.Sum = d.u32(), d.u32(), d.uvarint()
-	c.Prices, c.Units, c.Stores = c.Prices[:0], c.Units[:0], c.Stores[:0]
-	if !lists {
+	c.SKUs, c.Prices, c.Units, c.Stores = c.SKUs[:0], c.Prices[:0], c.Units[:0], c.Stores[:0]
+	if parts == CatCounts {
+		return d.err
+	}
+	n := d.uvarint()
+	for i := uint64(0); i < n && d.err == nil; i++ {
+		sku := t.text(d.raw())
+		p := d.u32()
+		c.SKUs = append(c.SKUs, SKUDay{SKU: sku, Price: p, Regular: p + d.u32()})
+	}
+	if parts == CatSKUs {
 		return d.err
 	}
 	c.Prices = decodeSorted(&d, c.Prices, true)
 	c.Units = decodeSorted(&d, c.Units, true)
-	n := d.uvarint()
+	n = d.uvarint()
 	prev := uint32(0)
 	for i := uint64(0); i < n && d.err == nil; i++ {
 		prev += d.u32()
@@ -182,16 +222,26 @@ func subtractSorted(v, rm []uint32, taken []bool) []uint32 {
 	return out
 }
 
-// UpdateCatDay takes the observations of remove out of a category
-// aggregate and adds those of add (a correction is one of each), deleting
-// the aggregate when nothing is left. An observation to remove whose
-// price is not there is ignored. It may reorder add and remove.
-func (t *Tx) UpdateCatDay(k *CatDayKey, add, remove []CatObs) error {
+// UpdateCatDay applies ch to a category aggregate: it takes the
+// observations of ch.Remove out and adds those of ch.Add, and sets the
+// daily prices of ch.SKUs, deleting the aggregate when no observation is
+// left. An observation to remove whose price is not there is ignored. It
+// may reorder ch's slices.
+func (t *Tx) UpdateCatDay(k *CatDayKey, ch *CatDayChange) error {
 	key := catDayKey(k)
 	var c CatDay
 	if v := t.catDays().Get(key); v != nil {
-		if err := decodeCatDay(v, &c, true); err != nil {
+		if err := t.decodeCatDay(v, &c, CatAll); err != nil {
 			return err
+		}
+	}
+	add, remove := ch.Add, ch.Remove
+	for _, sd := range ch.SKUs {
+		i, ok := slices.BinarySearchFunc(c.SKUs, sd.SKU, func(x SKUDay, s string) int { return strings.Compare(x.SKU, s) })
+		if ok {
+			c.SKUs[i] = sd
+		} else {
+			c.SKUs = slices.Insert(c.SKUs, i, sd)
 		}
 	}
 	stores := func(s uint32, delta int) {
@@ -269,10 +319,10 @@ func cmpU32(a, b uint32) int {
 // CatDays calls fn for each category aggregate of province from day
 // 'from' to 'to' inclusive, of one category when category is not "" and
 // of one banner when banner is not "", in key order (category, banner,
-// day). With lists false only CatDay's Count, Promo and Sum are decoded.
-// fn may keep k and c only until it returns; it stops the scan by
-// returning ErrStop.
-func (t *Tx) CatDays(province, category, banner string, from, to int32, lists bool, fn func(k *CatDayKey, c *CatDay) error) error {
+// day), decoding the parts named. fn may keep k and c only until it
+// returns (the SKU strings stay valid); it stops the scan by returning
+// ErrStop.
+func (t *Tx) CatDays(province, category, banner string, from, to int32, parts CatParts, fn func(k *CatDayKey, c *CatDay) error) error {
 	prefix := append([]byte(nil), province...)
 	if category != "" {
 		prefix = appendStr0(prefix, category)
@@ -311,7 +361,7 @@ func (t *Tx) CatDays(province, category, banner string, from, to int32, lists bo
 			key, v = cursor.Seek(append(append(seek[:0], gp...), 0xff, 0xff, 0xff, 0xff))
 			continue
 		}
-		if err := decodeCatDay(v, &c, lists); err != nil {
+		if err := t.decodeCatDay(v, &c, parts); err != nil {
 			return err
 		}
 		k.Day = day

@@ -17,8 +17,9 @@ func TestUpdateCatDay(t *testing.T) {
 		t.Helper()
 		var got *storage.CatDay
 		err := db.View(func(tx *storage.Tx) error {
-			return tx.CatDays("ON", "", "", 0, 1<<30, true, func(_ *storage.CatDayKey, c *storage.CatDay) error {
+			return tx.CatDays("ON", "", "", 0, 1<<30, storage.CatAll, func(_ *storage.CatDayKey, c *storage.CatDay) error {
 				cp := *c
+				cp.SKUs = append([]storage.SKUDay{}, c.SKUs...)
 				cp.Prices, cp.Units, cp.Stores = append([]uint32{}, c.Prices...), append([]uint32{}, c.Units...), append([]storage.StoreCount{}, c.Stores...)
 				got = &cp
 				return nil
@@ -30,29 +31,32 @@ func TestUpdateCatDay(t *testing.T) {
 		return got
 	}
 	update(t, db, func(tx *storage.Tx) error {
-		return tx.UpdateCatDay(&k, []storage.CatObs{
+		return tx.UpdateCatDay(&k, &storage.CatDayChange{Add: []storage.CatObs{
 			{Store: 2, Price: 300, Unit: 40<<2 | 1},
 			{Store: 1, Price: 100, Unit: 20<<2 | 1, Promo: true},
 			{Store: 1, Price: 300},
 			{Store: 3, Price: 200, Unit: 20<<2 | 1},
-		}, nil)
+		}, SKUs: []storage.SKUDay{{SKU: "b", Price: 400, Regular: 600}, {SKU: "a", Price: 401, Regular: 401}}})
 	})
 	want := &storage.CatDay{Count: 4, Promo: 1, Sum: 900, Prices: []uint32{100, 200, 300, 300},
+		SKUs:  []storage.SKUDay{{SKU: "a", Price: 401, Regular: 401}, {SKU: "b", Price: 400, Regular: 600}},
 		Units: []uint32{20<<2 | 1, 20<<2 | 1, 40<<2 | 1}, Stores: []storage.StoreCount{{1, 2}, {2, 1}, {3, 1}}}
 	if diff := cmp.Diff(want, read()); diff != "" {
 		t.Fatalf("after adding (-want +got):\n%s", diff)
 	}
 	update(t, db, func(tx *storage.Tx) error {
-		return tx.UpdateCatDay(&k, []storage.CatObs{{Store: 1, Price: 150}, {Store: 4, Price: 300}},
-			[]storage.CatObs{{Store: 1, Price: 100, Unit: 20<<2 | 1, Promo: true}, {Store: 2, Price: 999}, {Store: 2, Price: 300, Unit: 40<<2 | 1}})
+		return tx.UpdateCatDay(&k, &storage.CatDayChange{Add: []storage.CatObs{{Store: 1, Price: 150}, {Store: 4, Price: 300}},
+			Remove: []storage.CatObs{{Store: 1, Price: 100, Unit: 20<<2 | 1, Promo: true}, {Store: 2, Price: 999}, {Store: 2, Price: 300, Unit: 40<<2 | 1}},
+			SKUs:   []storage.SKUDay{{SKU: "b", Price: 500, Regular: 600}, {SKU: "c", Price: 7, Regular: 9}}})
 	})
 	want = &storage.CatDay{Count: 4, Promo: 0, Sum: 950, Prices: []uint32{150, 200, 300, 300},
+		SKUs:  []storage.SKUDay{{SKU: "a", Price: 401, Regular: 401}, {SKU: "b", Price: 500, Regular: 600}, {SKU: "c", Price: 7, Regular: 9}},
 		Units: []uint32{20<<2 | 1}, Stores: []storage.StoreCount{{1, 2}, {3, 1}, {4, 1}}}
 	if diff := cmp.Diff(want, read()); diff != "" {
 		t.Fatalf("after correcting (-want +got):\n%s", diff)
 	}
 	update(t, db, func(tx *storage.Tx) error {
-		return tx.UpdateCatDay(&k, nil, []storage.CatObs{{Store: 1, Price: 150}, {Store: 4, Price: 300}, {Store: 1, Price: 300}, {Store: 3, Price: 200, Unit: 20<<2 | 1}})
+		return tx.UpdateCatDay(&k, &storage.CatDayChange{Remove: []storage.CatObs{{Store: 1, Price: 150}, {Store: 4, Price: 300}, {Store: 1, Price: 300}, {Store: 3, Price: 200, Unit: 20<<2 | 1}}})
 	})
 	if got := read(); got != nil {
 		t.Fatalf("after removing all: got %+v, want no aggregate", got)

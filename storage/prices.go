@@ -381,6 +381,11 @@ type Offer struct {
 	PromoEnd                 int32
 	StoreCount               uint32
 	ObservedAt               int32
+	// DayPrice and DayRegular are the SKU's daily price on ObservedAt, its
+	// latest observation day: the median of the stores' prices and of their
+	// regular prices that day, in half-cents (twice the cents, so that the
+	// mean of two middle prices stays exact).
+	DayPrice, DayRegular uint32
 }
 
 func offerKey(province, gtin, banner, sku string) []byte {
@@ -391,7 +396,8 @@ func offerKey(province, gtin, banner, sku string) []byte {
 // PutOffer writes a province's offer of a GTIN.
 func (t *Tx) PutOffer(province, gtin string, o *Offer) error {
 	v := enc(nil).uvarint(uint64(o.Price)).uvarint(uint64(o.Regular)).uvarint(uint64(o.Min)).
-		uvarint(uint64(o.Max)).varint(int64(o.PromoEnd)).uvarint(uint64(o.StoreCount)).varint(int64(o.ObservedAt))
+		uvarint(uint64(o.Max)).varint(int64(o.PromoEnd)).uvarint(uint64(o.StoreCount)).varint(int64(o.ObservedAt)).
+		uvarint(uint64(o.DayPrice)).uvarint(uint64(o.DayRegular - o.DayPrice))
 	return t.put(t.offers(), offerKey(province, gtin, o.Banner, o.SKU), v)
 }
 
@@ -566,7 +572,11 @@ func (t *Tx) decodeOffer(bannerSKU, v []byte) (Offer, error) {
 	}
 	d := dec{b: v}
 	o := Offer{Banner: t.names.get(b), SKU: t.text(s), Price: d.u32(), Regular: d.u32(), Min: d.u32(), Max: d.u32(),
-		PromoEnd: int32(d.varint()), StoreCount: d.u32(), ObservedAt: int32(d.varint())}
+		PromoEnd: int32(d.varint()), StoreCount: d.u32(), ObservedAt: int32(d.varint()), DayPrice: d.u32()}
+	o.DayRegular = o.DayPrice + d.u32()
+	if d.err == nil && len(d.b) != 0 {
+		d.err = errCorrupt
+	}
 	return o, d.err
 }
 

@@ -65,8 +65,11 @@ import (
 // what each observation row carried: Open refuses a version 1 or 2 file
 // with ErrFormat and a message to rebuild it (grocery demo, or an import
 // into a new file), since only the import's derive step (package grocery)
-// knows how to build them.
-const FormatVersion = 3
+// knows how to build them. Version 4 adds each banner SKU's daily price
+// (the median of its stores' prices and regular prices) to the category
+// aggregates and to the offers: a writable Open upgrades a version 3 file
+// in place through Options.Upgrade, which derives them from the series.
+const FormatVersion = 4
 
 // Bucket names.
 var (
@@ -124,6 +127,12 @@ type Options struct {
 	ReadOnly    bool          // open for reading only
 	LockTimeout time.Duration // how long to wait for another process's lock
 	NoSync      bool          // skip fsync on commit (bulk loads); call Sync before Close
+	// Upgrade, when set, upgrades a version 3 file to the current version
+	// in the writable Open's first transaction: it writes what version 4
+	// adds (storage.SKUDay in every CatDay, Offer.DayPrice and DayRegular).
+	// Without it, or opened read-only, a version 3 file is refused with
+	// ErrFormat.
+	Upgrade func(tx *Tx) error
 }
 
 // DB is an open data file.
@@ -234,13 +243,43 @@ func openOnce(path string, opts Options) (*DB, error) {
 	} else {
 		err = b.Update(initBuckets)
 	}
-	if err != nil {
+	upgrade := errors.Is(err, errUpgrade) && opts.Upgrade != nil && !opts.ReadOnly
+	if err != nil && !upgrade {
 		b.Close()
-		return nil, err
+		return nil, unwrapUpgrade(err)
 	}
 	db := &DB{}
 	db.cur.Store(newHandle(b))
+	if upgrade {
+		err := db.Update(func(tx *Tx) error {
+			for _, name := range allBuckets {
+				if _, err := tx.tx.CreateBucketIfNotExists(name); err != nil {
+					return err
+				}
+			}
+			if err := opts.Upgrade(tx); err != nil {
+				return err
+			}
+			return tx.meta().Put(keyFormat, binary.BigEndian.AppendUint32(nil, FormatVersion))
+		})
+		if err != nil {
+			db.Close()
+			return nil, err
+		}
+	}
 	return db, nil
+}
+
+// errUpgrade marks a version 3 file, which a writable Open with
+// Options.Upgrade upgrades in place.
+var errUpgrade = errors.New("an older version that a writable open upgrades")
+
+// unwrapUpgrade turns the upgrade mark into the refusal a caller sees.
+func unwrapUpgrade(err error) error {
+	if errors.Is(err, errUpgrade) {
+		return fmt.Errorf("%w: version 3, this program reads version %d: open it once for writing (grocery serve, import or keys) to upgrade it in place", ErrFormat, FormatVersion)
+	}
+	return err
 }
 
 func checkFormat(tx *bolt.Tx) error {
@@ -252,7 +291,9 @@ func checkFormat(tx *bolt.Tx) error {
 	if len(v) != 4 {
 		return ErrNotDataFile
 	}
-	if n := binary.BigEndian.Uint32(v); n == 1 || n == 2 {
+	if n := binary.BigEndian.Uint32(v); n == 3 {
+		return errUpgrade
+	} else if n == 1 || n == 2 {
 		return fmt.Errorf("%w: version %d, this program reads version %d, which adds the analytics aggregates: rebuild the file with grocery demo, or import your stores and observations files into a new data file", ErrFormat, n, FormatVersion)
 	} else if n != FormatVersion {
 		return fmt.Errorf("%w: version %d, this program reads version %d", ErrFormat, n, FormatVersion)

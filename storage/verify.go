@@ -160,8 +160,14 @@ func (t *Tx) ForEachAnalytics(fn func(bucket string, k, v []byte) error) error {
 // ClearAnalytics deletes every analytics aggregate, for a recomputation
 // from the observations (in a transaction rolled back after the check, or
 // to rebuild them).
-func (t *Tx) ClearAnalytics() error {
-	for _, id := range analyticsIDs {
+func (t *Tx) ClearAnalytics() error { return t.clear(analyticsIDs[:]...) }
+
+// ClearOffers empties the offers bucket, without reading it: the
+// upgrade of a version 3 file rebuilds every offer.
+func (t *Tx) ClearOffers() error { return t.clear(idOffers) }
+
+func (t *Tx) clear(ids ...int) error {
+	for _, id := range ids {
 		if err := t.tx.DeleteBucket(allBuckets[id]); err != nil {
 			return err
 		}

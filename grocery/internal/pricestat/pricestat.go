@@ -1,0 +1,80 @@
+// Package pricestat holds the arithmetic of the price statistics the
+// analytics compute: medians kept exact in half-cents, geometric means of
+// price relatives (Jevons indexes), and the rounding applied when a figure
+// is written. It speaks storage's vocabulary (integer cents) and knows
+// nothing of products or banners.
+package pricestat
+
+import (
+	"math"
+	"slices"
+)
+
+// Median2 returns the median of v, in cents, as half-cents (twice the
+// median): for an even count the mean of the two middle values, kept
+// exact. v must be sorted and not empty.
+func Median2(v []uint32) uint32 {
+	n := len(v)
+	if n%2 == 1 {
+		return 2 * v[n/2]
+	}
+	return v[n/2-1] + v[n/2]
+}
+
+// Median returns the median of v (the mean of the two middle values for
+// an even count). It sorts v. It returns 0 for an empty v.
+func Median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	slices.Sort(v)
+	n := len(v)
+	if n%2 == 1 {
+		return v[n/2]
+	}
+	return (v[n/2-1] + v[n/2]) / 2
+}
+
+// Geomean accumulates the geometric mean of positive ratios.
+type Geomean struct {
+	logs float64
+	n    int
+}
+
+// Add adds the ratio x; a ratio that is not positive and finite is
+// ignored (no price is zero).
+func (g *Geomean) Add(x float64) {
+	if x > 0 && !math.IsInf(x, 0) {
+		g.logs += math.Log(x)
+		g.n++
+	}
+}
+
+// N returns how many ratios were added.
+func (g *Geomean) N() int { return g.n }
+
+// Mean returns the geometric mean of the ratios added, 0 with none.
+func (g *Geomean) Mean() float64 {
+	if g.n == 0 {
+		return 0
+	}
+	return math.Exp(g.logs / float64(g.n))
+}
+
+// Index returns 100 times the geometric mean (100 = parity).
+func (g *Geomean) Index() float64 { return 100 * g.Mean() }
+
+// ChangePct returns the geometric mean as a percent change (0 = none).
+func (g *Geomean) ChangePct() float64 { return 100 * (g.Mean() - 1) }
+
+// Round1 rounds x to one decimal, halves away from zero, as a percent or
+// an index is written; a negative zero becomes zero.
+func Round1(x float64) float64 { return math.Round(x*10)/10 + 0 }
+
+// Cents rounds an exact amount of cents to a whole cent, halves away
+// from zero, as money is written.
+func Cents(x float64) int64 { return int64(math.Round(x)) }
+
+// HalfCents rounds an amount in half-cents (see Median2) to a whole cent,
+// halves up.
+func HalfCents(h uint32) uint32 { return (h + 1) / 2 }

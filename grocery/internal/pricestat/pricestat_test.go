@@ -1,0 +1,74 @@
+package pricestat
+
+import (
+	"math"
+	"testing"
+)
+
+func TestMedian2(t *testing.T) {
+	for _, c := range []struct {
+		v    []uint32
+		want uint32
+	}{
+		{[]uint32{499}, 998},
+		{[]uint32{1129, 1159}, 2288}, // 11.44 exactly
+		{[]uint32{100, 101}, 201},    // 100.5 cents
+		{[]uint32{1, 2, 9}, 4},
+		{[]uint32{1, 2, 8, 9}, 10},
+	} {
+		if got := Median2(c.v); got != c.want {
+			t.Errorf("Median2(%v) = %d, want %d", c.v, got, c.want)
+		}
+	}
+}
+
+func TestMedian(t *testing.T) {
+	if got := Median([]float64{3, 1, 2}); got != 2 {
+		t.Errorf("got %v, want 2", got)
+	}
+	if got := Median([]float64{4, 1, 3, 2}); got != 2.5 {
+		t.Errorf("got %v, want 2.5", got)
+	}
+	if got := Median(nil); got != 0 {
+		t.Errorf("got %v, want 0", got)
+	}
+}
+
+func TestGeomean(t *testing.T) {
+	var g Geomean
+	g.Add(2)
+	g.Add(8)
+	g.Add(0)           // ignored
+	g.Add(math.Inf(1)) // ignored
+	if g.N() != 2 {
+		t.Fatalf("N = %d, want 2", g.N())
+	}
+	// sqrt(2*8) = 4
+	if got := g.Mean(); math.Abs(got-4) > 1e-12 {
+		t.Errorf("Mean = %v, want 4", got)
+	}
+	if got := g.ChangePct(); math.Abs(got-300) > 1e-9 {
+		t.Errorf("ChangePct = %v, want 300", got)
+	}
+	var empty Geomean
+	if empty.Mean() != 0 || empty.Index() != 0 {
+		t.Errorf("empty geomean: got %v, want 0", empty.Mean())
+	}
+}
+
+func TestRound(t *testing.T) {
+	for _, c := range []struct{ x, want float64 }{
+		{14.95, 15.0}, {-0.04, 0}, {2.75, 2.8}, {-2.75, -2.8}, {99.949, 99.9},
+	} {
+		got := Round1(c.x)
+		if got != c.want || math.Signbit(got) != math.Signbit(c.want) {
+			t.Errorf("Round1(%v) = %v, want %v", c.x, got, c.want)
+		}
+	}
+	if got := Cents(1143.5); got != 1144 {
+		t.Errorf("Cents(1143.5) = %d, want 1144", got)
+	}
+	if got := HalfCents(2287); got != 1144 {
+		t.Errorf("HalfCents(2287) = %d, want 1144", got)
+	}
+}
