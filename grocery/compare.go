@@ -1,0 +1,107 @@
+package grocery
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/grocerydata/grocery/grocery/internal/pricestat"
+)
+
+// One comparison between banners serves the competitive benchmark, the
+// executive brief's basket and the market-position signals: a banner is
+// compared with the market on the same items, the market never includes
+// the banner itself, and shelf and regular prices are compared apart.
+// The OpenAPI document defines the figures; in short, for a banner B and
+// a barcode g that B prices:
+//
+//	market(B, g) = median of the other banners' prices of g
+//	index(B)     = 100 × geomean over g of price(B, g) / market(B, g)
+//
+// over the barcodes that at least MarketMinOthers other banners price.
+
+// MarketMinOthers is how many other banners must price a barcode for it
+// to count in a banner's comparison with the market.
+const MarketMinOthers = 2
+
+// BenchmarkMinItems is how many compared barcodes a banner needs to be
+// ranked (and named cheapest or dearest): an index on fewer items says
+// little about a banner.
+const BenchmarkMinItems = 20
+
+// bannerPrice is one banner's price of one barcode, in cents (exact: a
+// daily price is a median and may be a half cent).
+type bannerPrice struct {
+	banner         string
+	price, regular float64
+}
+
+// marketOf calls fn for each banner of prices that at least
+// MarketMinOthers other banners price too, with its own price and the
+// market's: the medians of the other banners' shelf and regular prices.
+// prices holds one entry per banner. buf is scratch space.
+func marketOf(prices []bannerPrice, buf []float64, fn func(own *bannerPrice, market, marketRegular float64)) {
+	if len(prices) < MarketMinOthers+1 {
+		return
+	}
+	for i := range prices {
+		buf = buf[:0]
+		for j := range prices {
+			if j != i {
+				buf = append(buf, prices[j].price)
+			}
+		}
+		m := pricestat.Median(buf)
+		buf = buf[:0]
+		for j := range prices {
+			if j != i {
+				buf = append(buf, prices[j].regular)
+			}
+		}
+		fn(&prices[i], m, pricestat.Median(buf))
+	}
+}
+
+// standing accumulates one banner's comparison with the market.
+type standing struct {
+	items          int
+	shelf, regular pricestat.Geomean
+	own, market    float64 // Σ own shelf price, Σ market shelf price, in cents
+}
+
+func (s *standing) add(own *bannerPrice, market, marketRegular float64) {
+	s.items++
+	s.shelf.Add(own.price / market)
+	s.regular.Add(own.regular / marketRegular)
+	s.own += own.price
+	s.market += market
+}
+
+// rankIndexes gives ranks to the rows that may be ranked, cheapest first
+// by their index as written (to 0.1): equal written indexes share a rank
+// (1, 2, 2, 4). Rows are sorted by written index, then by name; rank 0
+// marks a row that is not ranked. index, name and setRank read and write
+// a row.
+func rankIndexes[T any](rows []T, ranked func(*T) bool, index func(*T) float64, name func(*T) string, setRank func(*T, int)) {
+	slices.SortStableFunc(rows, func(a, b T) int {
+		ra, rb := ranked(&a), ranked(&b)
+		if ra != rb {
+			if ra {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Or(cmp.Compare(pricestat.Round1(index(&a)), pricestat.Round1(index(&b))), cmp.Compare(name(&a), name(&b)))
+	})
+	rank := 0
+	for i := range rows {
+		r := &rows[i]
+		if !ranked(r) {
+			setRank(r, 0)
+			continue
+		}
+		if i == 0 || pricestat.Round1(index(r)) != pricestat.Round1(index(&rows[i-1])) {
+			rank = i + 1
+		}
+		setRank(r, rank)
+	}
+}
