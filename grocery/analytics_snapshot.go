@@ -886,18 +886,23 @@ type BasketItem struct {
 
 // BasketLine is one item's price at one banner.
 type BasketLine struct {
-	Item           int    `json:"item"`
-	ExternalSKU    string `json:"external_sku"`
-	Price          Cents  `json:"price"`      // the unit of the item: shelf price, or for a substitute the item's size at its unit price
-	LineTotal      Cents  `json:"line_total"` // Price × quantity
-	OnPromo        bool   `json:"on_promo"`
-	Substitute     bool   `json:"substitute"`
-	UPC            string `json:"upc"` // the product priced: the item's, or its substitute's
-	Name           string `json:"name"`
-	Size           string `json:"size"`
-	ShelfPrice     Cents  `json:"shelf_price"` // the product's own shelf price
-	StoreCount     int    `json:"store_count"` // stores that observed the price
-	UnitPriceBasis string `json:"unit_price_basis,omitempty"`
+	Item           int     `json:"item"`
+	ExternalSKU    string  `json:"external_sku"`
+	Price          Cents   `json:"price"`      // the shelf price of one pack of the product priced
+	Packs          int     `json:"packs"`      // packs bought: the item's quantity, or for a substitute as many packs as cover the amount asked for
+	LineTotal      Cents   `json:"line_total"` // Price × Packs
+	OnPromo        bool    `json:"on_promo"`
+	Substitute     bool    `json:"substitute"`
+	UPC            string  `json:"upc"` // the product priced: the item's, or its substitute's
+	Name           string  `json:"name"`
+	Size           string  `json:"size"`
+	ShelfPrice     Cents   `json:"shelf_price"` // the product's own shelf price (= Price)
+	StoreCount     int     `json:"store_count"` // stores that observed the price
+	UnitPrice      *Cents  `json:"unit_price,omitempty"`
+	UnitPriceBasis string  `json:"unit_price_basis,omitempty"`
+	Wanted         float64 `json:"wanted,omitempty"`  // for a substitute: the amount asked for (quantity × the item's size), in CoveredUnit
+	Covered        float64 `json:"covered,omitempty"` // for a substitute: the amount bought (Packs × its size), in CoveredUnit
+	CoveredUnit    string  `json:"covered_unit,omitempty"`
 }
 
 // BasketBanner is the basket at one banner.
@@ -943,12 +948,13 @@ type BasketResult struct {
 // false) and left out of every total.
 //
 // A banner's price of a barcode is its cheapest current offer in the
-// province. A banner with no current offer of an item gets a substitute
-// when the panel has one: a product of the same category with the same
-// unit basis (per 100 g, per 100 mL, per unit), of a size from half to
-// twice the item's, the closest in size (then the cheapest by unit price);
-// it is priced at its unit price for the item's size, and Basis.Comparison
-// is then "unit_price". Otherwise the item is lacking at the banner: not
+// province: the offer's price, the most common price among its stores,
+// which is what a shopper pays at the till. A banner with no current
+// offer of an item gets a substitute when the panel has one (see
+// chooseSubstitute): it is bought in whole packs at its shelf price, as
+// many as cover the amount asked for, and the line says the packs, the
+// amount asked for and covered, and the unit price; Basis.Comparison is
+// then "unit_price". Otherwise the item is lacking at the banner: not
 // observed in the panel there.
 //
 // Cheapest and Dearest are complete baskets at one banner; CheapestSplit
@@ -1092,7 +1098,7 @@ func (s *Service) CompareBasket(ctx context.Context, in BasketInput) (*BasketRes
 		}
 		// Substitutes come from the products of the items' categories.
 		var byCategory map[string][]string
-		substitute := func(item *BasketItem, banner string) (*price, *storage.Product, float64, error) {
+		substitute := func(item *BasketItem, banner string) (*price, *storage.Product, int, error) {
 			qty, basis := unitOf(item.Size)
 			if qty == 0 {
 				return nil, nil, 0, nil
@@ -1117,34 +1123,30 @@ func (s *Service) CompareBasket(ctx context.Context, in BasketInput) (*BasketRes
 					return nil, nil, 0, err
 				}
 			}
-			var best *price
-			var bestP *storage.Product
-			var bestDist, bestUnit float64
+			var cands []substituteCandidate
+			var offers []price
 			for _, g := range byCategory[item.Category] {
 				if g == string(mustGTIN(item.UPC)) {
 					continue
 				}
-				p := prods[g]
-				q, b := unitOf(p.Size)
-				if b != basis || q < qty/2 || q > qty*2 {
+				q, b := unitOf(prods[g].Size)
+				if b != basis || !fitsSubstitute(qty, q) {
 					continue
 				}
 				m, err := read(g)
 				if err != nil {
 					return nil, nil, 0, err
 				}
-				pr, ok := m[banner]
-				if !ok {
-					continue
-				}
-				dist := math.Abs(math.Log(q / qty))
-				unit := float64(pr.o.Price) / q
-				if best == nil || dist < bestDist-1e-9 || math.Abs(dist-bestDist) <= 1e-9 && unit < bestUnit {
-					pc := pr
-					best, bestP, bestDist, bestUnit = &pc, p, dist, unit
+				if pr, ok := m[banner]; ok {
+					cands = append(cands, substituteCandidate{Size: q, Price: Cents(pr.o.Price)})
+					offers = append(offers, pr)
 				}
 			}
-			return best, bestP, bestUnit * qty, nil
+			i, packs := chooseSubstitute(qty, item.Quantity, cands)
+			if i < 0 {
+				return nil, nil, 0, nil
+			}
+			return &offers[i], prods[offers[i].gtin], packs, nil
 		}
 		banners := provincesOf(bannerSet)
 		found := 0
@@ -1163,11 +1165,12 @@ func (s *Service) CompareBasket(ctx context.Context, in BasketInput) (*BasketRes
 				}
 				g := string(mustGTIN(it.UPC))
 				pr, ok := offersOf[g][b]
-				line := BasketLine{Item: i}
+				line := BasketLine{Item: i, Packs: it.Quantity}
+				size := it.Size
 				if ok {
-					line.Price, line.UPC, line.Name, line.Size = Cents(pr.o.Price), it.UPC, it.Name, it.Size
+					line.UPC, line.Name, line.Size = it.UPC, it.Name, it.Size
 				} else {
-					sp, p, cost, err := substitute(it, b)
+					sp, p, packs, err := substitute(it, b)
 					if err != nil {
 						return err
 					}
@@ -1175,16 +1178,26 @@ func (s *Service) CompareBasket(ctx context.Context, in BasketInput) (*BasketRes
 						bb.Lacking = append(bb.Lacking, i)
 						continue
 					}
-					pr = *sp
-					line.Price, line.Substitute = Cents(math.Round(cost)), true
+					pr, size = *sp, p.Size
+					line.Substitute, line.Packs = true, packs
 					line.UPC, line.Name, line.Size = GTIN(sp.gtin).UPC(), p.Name, p.Size
-					_, line.UnitPriceBasis = unitOf(p.Size)
+					itemQty, basis := unitOf(it.Size)
+					subQty, _ := unitOf(p.Size)
+					scale, unit := amountUnit(basis)
+					line.Wanted = float64(it.Quantity) * itemQty * scale
+					line.Covered = float64(packs) * subQty * scale
+					line.CoveredUnit = unit
 					bb.Substitutes++
 					usedSub = true
 				}
+				line.Price = Cents(pr.o.Price)
 				line.ExternalSKU, line.OnPromo, line.ShelfPrice = pr.o.SKU, pr.o.Price < pr.o.Regular, Cents(pr.o.Price)
+				if q, basis := unitOf(size); q > 0 {
+					u := Cents(math.Round(float64(pr.o.Price) / q))
+					line.UnitPrice, line.UnitPriceBasis = &u, basis
+				}
 				line.StoreCount = int(pr.o.StoreCount)
-				line.LineTotal = line.Price * Cents(it.Quantity)
+				line.LineTotal = line.Price * Cents(line.Packs)
 				bb.Total += line.LineTotal
 				bb.Priced++
 				bb.Lines = append(bb.Lines, line)
@@ -1238,7 +1251,7 @@ func (s *Service) CompareBasket(ctx context.Context, in BasketInput) (*BasketRes
 			notes = append(notes, "no banner has every item in the panel (lacking items are not observed in the panel there, which is no proof they are not sold)")
 		}
 		if usedSub {
-			notes = append(notes, "substitutes are priced at their unit price for the item's size")
+			notes = append(notes, "a substitute is bought in whole packs: as many as cover the amount asked for")
 		}
 		res.Basis.Note = strings.Join(notes, "; ")
 		return nil
@@ -1247,6 +1260,57 @@ func (s *Service) CompareBasket(ctx context.Context, in BasketInput) (*BasketRes
 		return nil, err
 	}
 	return res, nil
+}
+
+// substituteCandidate is a product that may stand in for a lacking item:
+// its size in units of the item's price basis, and its shelf price.
+type substituteCandidate struct {
+	Size  float64 // units of the basis: 100 g, 100 mL or one unit
+	Price Cents
+}
+
+// chooseSubstitute picks the substitute of an item of size itemSize
+// (units of its price basis) wanted quantity times, among candidates of
+// the same category and basis: those from half to twice the item's size,
+// the closest in size (by the ratio of sizes), then the cheapest by unit
+// price, then the first. It returns the candidate's index and how many
+// packs of it cover quantity × itemSize (rounded up), or -1 when none
+// fits.
+func chooseSubstitute(itemSize float64, quantity int, cands []substituteCandidate) (best, packs int) {
+	best = -1
+	var bestDist, bestUnit float64
+	for i, c := range cands {
+		if !fitsSubstitute(itemSize, c.Size) {
+			continue
+		}
+		dist := math.Abs(math.Log(c.Size / itemSize))
+		unit := float64(c.Price) / c.Size
+		if best < 0 || dist < bestDist-1e-9 || math.Abs(dist-bestDist) <= 1e-9 && unit < bestUnit {
+			best, bestDist, bestUnit = i, dist, unit
+		}
+	}
+	if best < 0 {
+		return -1, 0
+	}
+	// A small tolerance, so that 3 × 1.33 L covered by 4 L packs is one
+	// pack and not two because of the float.
+	return best, int(math.Ceil(float64(quantity)*itemSize/cands[best].Size - 1e-9))
+}
+
+// fitsSubstitute reports whether a product of size may stand in for an
+// item of itemSize: from half to twice its size.
+func fitsSubstitute(itemSize, size float64) bool { return size >= itemSize/2 && size <= itemSize*2 }
+
+// amountUnit returns the factor from units of a price basis to the
+// natural unit it counts (g, mL or unit), and that unit's name.
+func amountUnit(basis string) (float64, string) {
+	switch basis {
+	case "per 100 g":
+		return 100, "g"
+	case "per 100 mL":
+		return 100, "mL"
+	}
+	return 1, "unit"
 }
 
 // mustGTIN converts a UPC the service itself formatted back to its GTIN.

@@ -381,15 +381,15 @@ func TestCompareBasket(t *testing.T) {
 		// "butter" matches both butters by an exact name word (score 4 of
 		// 4); "Butter" has fewer words than "Unsalted Butter": it wins.
 		// loblaws: milk 2 × 5.00 = 10.00; butter 454 g lacking, substitute
-		// unsalted 250 g (same category and basis, 250 / 454 >= 1/2) at
-		// 3.00 / 2.5 = 1.20 per 100 g × 4.54 = 5.448 -> 5.45; cheese 8.00;
-		// total 23.45.
+		// unsalted 250 g (same category and basis, 250 / 454 >= 1/2) in
+		// whole packs: 454 / 250 = 1.816, so 2 packs × 3.00 = 6.00 (500 g,
+		// 1.20 per 100 g); cheese 8.00; total 24.00.
 		// no-frills: 8.00 + 5.00 + 9.00 = 22.00. metro: 12.00 + 6.00 =
 		// 18.00, cheese lacking (no other 200-800 g product of its
 		// category): incomplete.
-		// Cheapest no-frills 22.00, dearest loblaws 23.45: saves 1.45,
-		// 1.45 / 23.45 = 6.2%. Split loblaws + no-frills: milk nf 8.00,
-		// butter nf 5.00 < 5.45, cheese lob 8.00 = 21.00, saving 2.45.
+		// Cheapest no-frills 22.00, dearest loblaws 24.00: saves 2.00,
+		// 2.00 / 24.00 = 8.33 -> 8.3%. Split loblaws + no-frills: milk nf
+		// 8.00, butter nf 5.00 < 6.00, cheese lob 8.00 = 21.00, saving 3.00.
 		got, err := svc.CompareBasket(ctx, grocery.BasketInput{Province: "ON", Items: []grocery.BasketItemInput{
 			{UPC: snapMilk, Quantity: 2}, {Name: "butter", Quantity: 1}, {UPC: snapCheese, Quantity: 1}, {Name: "caviar", Quantity: 1},
 		}})
@@ -413,21 +413,29 @@ func TestCompareBasket(t *testing.T) {
 			Substitutes     int
 			SubstituteUPC   string
 			SubstitutePrice grocery.Cents
+			Packs           int
+			Wanted, Covered float64
+			CoveredUnit     string
+			UnitPrice       grocery.Cents
 		}
 		var sums []sum
 		for _, b := range got.Banners {
 			s := sum{Banner: b.Banner, Total: b.Total, Complete: b.Complete, Lacking: b.Lacking, Substitutes: b.Substitutes}
 			for _, l := range b.Lines {
 				if l.Substitute {
-					s.SubstituteUPC, s.SubstitutePrice = l.UPC, l.Price
+					s.SubstituteUPC, s.SubstitutePrice, s.Packs = l.UPC, l.Price, l.Packs
+					s.Wanted, s.Covered, s.CoveredUnit, s.UnitPrice = l.Wanted, l.Covered, l.CoveredUnit, *l.UnitPrice
+					if l.LineTotal != l.Price*grocery.Cents(l.Packs) {
+						t.Errorf("%s: line total %v, want %v × %d packs", b.Banner, l.LineTotal, l.Price, l.Packs)
+					}
 				}
 			}
 			sums = append(sums, s)
 		}
 		wantSums := []sum{
-			{"no-frills", 2200, true, []int{}, 0, "", 0},
-			{"loblaws", 2345, true, []int{}, 1, snapUnsalted, 545},
-			{"metro", 1800, false, []int{2}, 0, "", 0},
+			{"no-frills", 2200, true, []int{}, 0, "", 0, 0, 0, 0, "", 0},
+			{"loblaws", 2400, true, []int{}, 1, snapUnsalted, 300, 2, 454, 500, "g", 120},
+			{"metro", 1800, false, []int{2}, 0, "", 0, 0, 0, 0, "", 0},
 		}
 		if d := cmp.Diff(wantSums, sums); d != "" {
 			t.Errorf("banners (-want +got)\n%s", d)
@@ -439,7 +447,7 @@ func TestCompareBasket(t *testing.T) {
 			Items: []string{"no-frills", "no-frills", "loblaws"}}, got.CheapestSplit); d != "" {
 			t.Errorf("split: %s", d)
 		}
-		if got.Dearest.Banners[0] != "loblaws" || got.Savings != 145 || got.SavingsPct != 6.2 || got.SplitSavings != 245 {
+		if got.Dearest.Banners[0] != "loblaws" || got.Savings != 200 || got.SavingsPct != 8.3 || got.SplitSavings != 300 {
 			t.Errorf("dearest %+v savings %v %v split %v", got.Dearest, got.Savings, got.SavingsPct, got.SplitSavings)
 		}
 		if got.Basis.Comparison != grocery.CompareUnitPrice || !strings.Contains(got.Basis.Note, "1 of 4 items matched no product") {
