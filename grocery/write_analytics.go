@@ -11,13 +11,14 @@ import (
 )
 
 // The analytics aggregates, kept by the writer in the import transaction
-// (format version 3):
+// (format version 4):
 //
 //   - category days (storage.CatDay): per province, category, banner and
 //     day, every observation's price, unit price, store and promotion flag,
-//     as multisets. writeSorted adds each new observation and, for a
-//     corrected one, takes the old out again, so they stay exact under
-//     re-imports and corrections. The category is the one the SKU's
+//     as multisets, and each SKU's daily price that day (dayPrices).
+//     writeSorted adds each new observation and, for a corrected one,
+//     takes the old out again, so they stay exact under re-imports and
+//     corrections; a day it changes gets its daily price anew. The category is the one the SKU's
 //     barcode had when the observation was written: a later change of a
 //     product's category or of a SKU's barcode does not move observations
 //     already counted (rebuild the file to regroup them).

@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// Analytics aggregates (format version 3). Package grocery derives them in
+// Analytics aggregates (format version 3; the SKU days of version 4). Package grocery derives them in
 // the import transaction (its writer's derive step) and reads them for the
 // time-based analytics; their meaning is grocery's, their bytes are ours.
 //

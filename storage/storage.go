@@ -93,7 +93,7 @@ var (
 	bucketAlertWatch  = []byte("alertwatch")
 	bucketAlertEvents = []byte("alertevents")
 	bucketAlertFired  = []byte("alertfired")
-	// Analytics aggregates, format version 3.
+	// Analytics aggregates, format version 3 (version 4 adds to their values).
 	bucketCatDays    = []byte("catdays")
 	bucketShelf      = []byte("shelf")
 	bucketPromos     = []byte("promos")
