@@ -236,13 +236,8 @@ func (t *Tx) UpdateCatDay(k *CatDayKey, ch *CatDayChange) error {
 		}
 	}
 	add, remove := ch.Add, ch.Remove
-	for _, sd := range ch.SKUs {
-		i, ok := slices.BinarySearchFunc(c.SKUs, sd.SKU, func(x SKUDay, s string) int { return strings.Compare(x.SKU, s) })
-		if ok {
-			c.SKUs[i] = sd
-		} else {
-			c.SKUs = slices.Insert(c.SKUs, i, sd)
-		}
+	if len(ch.SKUs) > 0 {
+		c.SKUs = mergeSKUDays(c.SKUs, ch.SKUs)
 	}
 	stores := func(s uint32, delta int) {
 		i, ok := slices.BinarySearchFunc(c.Stores, s, func(x StoreCount, s uint32) int { return cmpU32(x.Store, s) })
@@ -304,6 +299,30 @@ func (t *Tx) UpdateCatDay(k *CatDayKey, ch *CatDayChange) error {
 		return t.catDays().Delete(key)
 	}
 	return t.put(t.catDays(), key, encodeCatDay(&c))
+}
+
+// mergeSKUDays returns the SKU days of sorted v with those of set, which
+// replace v's for the same SKU (the last of set's wins), sorted by SKU. It
+// may reorder set.
+func mergeSKUDays(v, set []SKUDay) []SKUDay {
+	bySKU := func(a, b SKUDay) int { return strings.Compare(a.SKU, b.SKU) }
+	slices.SortStableFunc(set, bySKU)
+	out := make([]SKUDay, 0, len(v)+len(set))
+	i := 0
+	for j := 0; j < len(set); j++ {
+		if j+1 < len(set) && set[j+1].SKU == set[j].SKU {
+			continue // a later one of the same SKU wins
+		}
+		for i < len(v) && v[i].SKU < set[j].SKU {
+			out = append(out, v[i])
+			i++
+		}
+		if i < len(v) && v[i].SKU == set[j].SKU {
+			i++
+		}
+		out = append(out, set[j])
+	}
+	return append(out, v[i:]...)
 }
 
 func cmpU32(a, b uint32) int {

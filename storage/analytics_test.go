@@ -62,3 +62,34 @@ func TestUpdateCatDay(t *testing.T) {
 		t.Fatalf("after removing all: got %+v, want no aggregate", got)
 	}
 }
+
+// TestUpdateCatDaySKUs: a change's SKU days replace those of the same
+// SKU, the last of the same SKU in one change winning, and the list stays
+// sorted by SKU.
+func TestUpdateCatDaySKUs(t *testing.T) {
+	db := MustOpen(t)
+	k := storage.CatDayKey{Province: "QC", Category: "Bakery", Banner: "maxi", Day: 20001}
+	set := func(skus ...storage.SKUDay) {
+		update(t, db, func(tx *storage.Tx) error {
+			return tx.UpdateCatDay(&k, &storage.CatDayChange{Add: []storage.CatObs{{Store: 1, Price: 100}}, SKUs: skus})
+		})
+	}
+	set(storage.SKUDay{SKU: "m", Price: 2, Regular: 2}, storage.SKUDay{SKU: "c", Price: 4, Regular: 6})
+	set(storage.SKUDay{SKU: "z", Price: 8, Regular: 8}, storage.SKUDay{SKU: "a", Price: 1, Regular: 1},
+		storage.SKUDay{SKU: "m", Price: 3, Regular: 5}, storage.SKUDay{SKU: "m", Price: 7, Regular: 9})
+	var got []storage.SKUDay
+	err := db.View(func(tx *storage.Tx) error {
+		return tx.CatDays("QC", "", "", 0, 1<<30, storage.CatSKUs, func(_ *storage.CatDayKey, c *storage.CatDay) error {
+			got = append(got, c.SKUs...)
+			return nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []storage.SKUDay{{SKU: "a", Price: 1, Regular: 1}, {SKU: "c", Price: 4, Regular: 6},
+		{SKU: "m", Price: 7, Regular: 9}, {SKU: "z", Price: 8, Regular: 8}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("SKU days (-want +got):\n%s", diff)
+	}
+}
