@@ -135,9 +135,17 @@ func decodeSorted(d *dec, dst []uint32, want bool) []uint32 {
 func encodeCatDay(c *CatDay) []byte {
 	e := enc(make([]byte, 0, 16+3*len(c.Prices)+2*len(c.Stores)+12*len(c.SKUs))).
 		uvarint(uint64(c.Count)).uvarint(uint64(c.Promo)).uvarint(c.Sum)
+	// SKUs are sorted: each is the length of the prefix it shares with
+	// the one before, then the rest.
 	e = e.uvarint(uint64(len(c.SKUs)))
+	prevSKU := ""
 	for _, sd := range c.SKUs {
-		e = e.str(sd.SKU).uvarint(uint64(sd.Price)).uvarint(uint64(sd.Regular - sd.Price))
+		n := 0
+		for n < len(prevSKU) && n < len(sd.SKU) && n < 255 && prevSKU[n] == sd.SKU[n] {
+			n++
+		}
+		e = e.uvarint(uint64(n)).str(sd.SKU[n:]).uvarint(uint64(sd.Price)).uvarint(uint64(sd.Regular - sd.Price))
+		prevSKU = sd.SKU
 	}
 	e = encodeSorted(e, c.Prices)
 	e = encodeSorted(e, c.Units)
@@ -160,10 +168,15 @@ func (t *Tx) decodeCatDay(v []byte, c *CatDay, parts CatParts) error {
 		return d.err
 	}
 	n := d.uvarint()
+	var sku []byte
 	for i := uint64(0); i < n && d.err == nil; i++ {
-		sku := t.text(d.raw())
+		shared := d.uvarint()
+		if shared > uint64(len(sku)) {
+			return errCorrupt
+		}
+		sku = append(sku[:shared], d.raw()...)
 		p := d.u32()
-		c.SKUs = append(c.SKUs, SKUDay{SKU: sku, Price: p, Regular: p + d.u32()})
+		c.SKUs = append(c.SKUs, SKUDay{SKU: t.text(sku), Price: p, Regular: p + d.u32()})
 	}
 	if parts == CatSKUs {
 		return d.err
