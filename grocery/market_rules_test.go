@@ -249,3 +249,72 @@ func TestBenchmarkRule(t *testing.T) {
 		}
 	}
 }
+
+// brandUPC is the barcode of product k of the brand data set.
+func brandUPC(k int) string { return upcCheck(fmt.Sprintf("0641000%04d", k)) }
+
+// The brand data set: Ontario, Spreads (per 100 g), one store per banner
+// (lob-1 loblaws, nf-1 no-frills, met-1 metro of the geography data set).
+//
+//	1 Lactantia Butter 500 g       loblaws L1: 11-17 6.00, 11-18 5.00 (regular 6.00), 11-19 6.00
+//	                               no-frills N1: 11-10 4.00 (regular 5.00), 11-19 5.00
+//	2 Lactantia Unsalted 250 g     loblaws L2: 10-01 2.00 (regular 4.00), 11-19 3.00 (regular 4.00)
+//	3 Gay Lea Butter 500 g         loblaws 5.00, metro 5.50
+//	4 Selection Butter 400 g       no-frills 4.00
+//	5 Compliments Butter 750 g     loblaws 9.00 (750 / 500 = 1.5: a peer still)
+//	6 Kirkland Butter 1 kg         no-frills 8.00 (twice the size: no peer)
+//	7 Gay Lea Unsalted 250 g       loblaws 2.50
+//	8 No Name Butter 500 g         no-frills 2.00 on 11-01 only: not current, no peer
+//
+// Prices on 11-19 unless said.
+func brandObs() string {
+	var b strings.Builder
+	b.WriteString("date,store_id,banner,external_sku,price,regular_price,promo_ends,upc,name,brand,size,category\n")
+	row := func(day, store, banner, sku string, price, regular string, k int, name, brand, size string) {
+		fmt.Fprintf(&b, "2026-%s,%s,%s,%s,%s,%s,,%s,%s,%s,%s,Spreads\n", day, store, banner, sku, price, regular, brandUPC(k), name, brand, size)
+	}
+	row("11-17", "lob-1", "loblaws", "L1", "6.00", "6.00", 1, "Butter", "Lactantia", "500 g")
+	row("11-18", "lob-1", "loblaws", "L1", "5.00", "6.00", 1, "Butter", "Lactantia", "500 g")
+	row("11-19", "lob-1", "loblaws", "L1", "6.00", "6.00", 1, "Butter", "Lactantia", "500 g")
+	row("11-10", "nf-1", "no-frills", "N1", "4.00", "5.00", 1, "Butter", "Lactantia", "500 g")
+	row("11-19", "nf-1", "no-frills", "N1", "5.00", "5.00", 1, "Butter", "Lactantia", "500 g")
+	row("10-01", "lob-1", "loblaws", "L2", "2.00", "4.00", 2, "Unsalted Butter", "Lactantia", "250 g")
+	row("11-19", "lob-1", "loblaws", "L2", "3.00", "4.00", 2, "Unsalted Butter", "Lactantia", "250 g")
+	row("11-19", "lob-1", "loblaws", "G3", "5.00", "5.00", 3, "Butter", "Gay Lea", "500 g")
+	row("11-19", "met-1", "metro", "M3", "5.50", "5.50", 3, "Butter", "Gay Lea", "500 g")
+	row("11-19", "nf-1", "no-frills", "S4", "4.00", "4.00", 4, "Butter", "Selection", "400 g")
+	row("11-19", "lob-1", "loblaws", "C5", "9.00", "9.00", 5, "Butter", "Compliments", "750 g")
+	row("11-19", "nf-1", "no-frills", "K6", "8.00", "8.00", 6, "Butter", "Kirkland", "1 kg")
+	row("11-19", "lob-1", "loblaws", "G7", "2.50", "2.50", 7, "Unsalted Butter", "Gay Lea", "250 g")
+	row("11-01", "nf-1", "no-frills", "NN8", "2.00", "2.00", 8, "Butter", "No Name", "500 g")
+	return b.String()
+}
+
+// Worked by hand. Unit prices per 100 g of the current prices: butter 500 g
+// at loblaws 6.00 / 5 = 1.20, at no-frills 5.00 / 5 = 1.00. Its peers:
+// Gay Lea 500 g (loblaws 1.00, metro 1.10), Selection 400 g (no-frills
+// 1.00), Compliments 750 g (loblaws 9.00 / 7.5 = 1.20): 3 barcodes; peer
+// median of 1.00, 1.00, 1.10, 1.20 = 1.05. Relatives: loblaws 1.20 / 1.05
+// = 1.142857 → 114.3; no-frills 1.00 / 1.05 = 0.952381 → 95.2.
+// Unsalted 250 g has one peer (Gay Lea Unsalted 250 g): without peers.
+var brandWantIndex = map[string]float64{"loblaws": 114.3, "no-frills": 95.2}
+
+// TestBrandRule (issue 16): a brand product is compared with like
+// products of other brands (same category and unit basis, pack size
+// within 1.5 times), not with its whole category.
+func TestBrandRule(t *testing.T) {
+	svc := openSnap(t, geoStores, brandObs())
+	got, err := svc.BrandInsights(context.Background(), grocery.BrandInput{Brand: "Lactantia"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := map[string]float64{}
+	for _, r := range got.Rows {
+		if r.Index != nil {
+			idx[r.Banner] = *r.Index
+		}
+	}
+	if fmt.Sprint(idx) != fmt.Sprint(brandWantIndex) {
+		t.Errorf("index: got %v, want %v", idx, brandWantIndex)
+	}
+}
