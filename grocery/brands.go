@@ -155,24 +155,31 @@ func (s *Service) BrandInsights(ctx context.Context, in BrandInput) (*BrandResul
 		if err != nil {
 			return err
 		}
+		// The barcodes to price: the brand's and its candidate peers', in
+		// key order (a few of the catalogue's: seeking each is cheaper
+		// than scanning every offer of a province).
+		gtins := provincesOf(prods)
 		res.Categories = provincesOf(cats)
 		sn := newSnapshot(asOf)
 		written := func(x float64) *float64 { return &x }
 		var (
-			buf    []float64
-			prices = map[string][]bannerPrice{} // gtin -> its current banner prices in the province
+			buf     []float64
+			scratch = make([]bannerPrice, 0, 32)
+			prices  = map[string][]bannerPrice{} // gtin -> its current banner prices in the province
 		)
 		for _, pv := range provinces {
 			if only != "" && pv.Code != only {
 				continue
 			}
 			clear(prices)
-			err := scanPrices(tx, sn, pv.Code, func(g string) bool { return prods[g] != nil }, func(g string, ps []bannerPrice, _ int) error {
-				prices[g] = slices.Clone(ps)
-				return nil
-			})
-			if err != nil {
-				return err
+			for _, g := range gtins {
+				err := seekPrices(tx, sn, pv.Code, g, scratch, func(ps []bannerPrice, _ int) error {
+					prices[g] = slices.Clone(ps)
+					return nil
+				})
+				if err != nil {
+					return err
+				}
 			}
 			type rowAcc struct {
 				row       BrandRow
