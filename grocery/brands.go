@@ -182,11 +182,10 @@ func (s *Service) BrandInsights(ctx context.Context, in BrandInput) (*BrandResul
 				}
 			}
 			type rowAcc struct {
-				row       BrandRow
-				index     pricestat.Geomean
-				skus      map[string]bool
-				depth     float64
-				hasPrices bool
+				row   BrandRow
+				index pricestat.Geomean
+				skus  map[string]bool // the brand's SKUs at the banner
+				depth float64         // Σ percent off over the promotion days
 			}
 			rows := map[string]*rowAcc{}
 			for _, g := range own {
