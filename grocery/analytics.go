@@ -4,8 +4,12 @@ package grocery
 // per family, each a Service method taking an input struct and returning a
 // result type that carries a Basis:
 //
-//	analytics_snapshot.go  geographic prices, regional comparison,
-//	                       competitive benchmark, brand insights, basket
+//	geography.go           geographic prices, regional comparison
+//	benchmark.go           competitive benchmark
+//	brands.go              brand insights
+//	analytics_snapshot.go  basket; the read of the current offers they share
+//	compare.go             a banner's current price of a barcode, and the
+//	                       one comparison of a banner with the market
 //	analytics_period.go    category report, promotion calendar, new on shelf
 //	analytics_signals.go   signals
 //	analytics_brief.go     executive brief (JSON and printable HTML)

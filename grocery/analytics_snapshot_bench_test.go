@@ -60,7 +60,7 @@ func BenchmarkCompetitiveBenchmark(b *testing.B) {
 	banners := []string{"loblaws", "no-frills", "metro", "sobeys", "walmart", "food-basics"}
 	timed(b, func(i int) error {
 		res, err := s.CompetitiveBenchmark(ctx, grocery.BenchmarkInput{Banner: banners[i%len(banners)], Province: "ON"})
-		if err == nil && res.Shared == 0 {
+		if err == nil && res.Items == 0 {
 			err = errors.New("nothing shared: " + res.Basis.Note)
 		}
 		return err

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/grocerydata/grocery/grocery"
 )
 
@@ -91,192 +90,6 @@ func wantCode(t *testing.T, err error, code, has string) {
 	}
 }
 
-func TestGeographicPrices(t *testing.T) {
-	svc := openSnap(t, snapStores, snapObs)
-	ctx := context.Background()
-	t.Run("OKUPC", func(t *testing.T) {
-		// ON: (5.00×2 + 4.00 + 6.00) / 4 stores = 5.00; QC (4.50 + 5.50) / 2
-		// = 5.00; BC 7.00. National: (20 + 10 + 7) / 7 = 5.285714 -> 5.29.
-		// Index ON = QC = 100 × 5.00 / 5.285714 = 94.59 -> 94.6; BC
-		// 100 × 7 / 5.285714 = 132.43 -> 132.4.
-		got, err := svc.GeographicPrices(ctx, grocery.GeoPricesInput{UPC: snapMilk})
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := &grocery.GeoPricesResult{
-			UPC: snapMilk, Name: "2% Milk",
-			National: &grocery.GeoProvince{Province: "CA", Average: 529, Min: 400, Max: 700, StoreCount: 7, Offers: 6, Products: 1, Index: 100},
-			Provinces: []grocery.GeoProvince{
-				{Province: "BC", Average: 700, Min: 700, Max: 700, StoreCount: 1, Offers: 1, Products: 1, Index: 132.4},
-				{Province: "ON", Average: 500, Min: 400, Max: 600, StoreCount: 4, Offers: 3, Products: 1, Index: 94.6},
-				{Province: "QC", Average: 500, Min: 450, Max: 550, StoreCount: 2, Offers: 2, Products: 1, Index: 94.6},
-			},
-			Currency: "CAD",
-			Basis: grocery.Basis{Provinces: []string{"BC", "ON", "QC"}, Banners: []string{"loblaws", "maxi", "metro", "no-frills", "sobeys"},
-				From: snapDay("2026-11-19"), To: snapDay("2026-11-19"), Stores: 7, Observations: 7, Comparison: grocery.CompareSameBarcode},
-		}
-		if d := cmp.Diff(want, got); d != "" {
-			t.Errorf("(-want +got)\n%s", d)
-		}
-	})
-	t.Run("OKCategory", func(t *testing.T) {
-		// Dairy & Eggs = milk + cheese. Cheese: ON (8×2 + 9) / 3 = 8.3333,
-		// QC 9.50, national 34.50 / 4 = 8.625.
-		// ON: own 20 + 25 = 45 over 7 store prices (average 6.43); at
-		// national prices 4 × 5.285714 + 3 × 8.625 = 47.017857; index
-		// 100 × 45 / 47.017857 = 95.71 -> 95.7.
-		// QC: own 10 + 9.5 = 19.5 over 3 (6.50); ref 2 × 5.285714 + 8.625 =
-		// 19.196429; index 101.58 -> 101.6. BC: milk only, 132.4.
-		got, err := svc.GeographicPrices(ctx, grocery.GeoPricesInput{Category: "dairy & EGGS"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got.Category != "Dairy & Eggs" {
-			t.Errorf("category: got %q", got.Category)
-		}
-		want := []grocery.GeoProvince{
-			{Province: "BC", Average: 700, Min: 700, Max: 700, StoreCount: 1, Offers: 1, Products: 1, Index: 132.4},
-			{Province: "ON", Average: 643, Min: 400, Max: 900, StoreCount: 7, Offers: 5, Products: 2, Index: 95.7},
-			{Province: "QC", Average: 650, Min: 450, Max: 950, StoreCount: 3, Offers: 3, Products: 2, Index: 101.6},
-		}
-		if d := cmp.Diff(want, got.Provinces); d != "" {
-			t.Errorf("(-want +got)\n%s", d)
-		}
-		// National: (45 + 19.5 + 7) / 11 = 6.50.
-		if got.National.Average != 650 || got.National.StoreCount != 11 || got.National.Products != 2 {
-			t.Errorf("national: got %+v", got.National)
-		}
-	})
-	t.Run("Errors", func(t *testing.T) {
-		for _, tc := range []struct {
-			in         grocery.GeoPricesInput
-			code, text string
-		}{
-			{grocery.GeoPricesInput{}, grocery.EINVALID, "upc or category is required"},
-			{grocery.GeoPricesInput{UPC: snapMilk, Category: "Spreads"}, grocery.EINVALID, "not both"},
-			{grocery.GeoPricesInput{UPC: "068000000155"}, grocery.EINVALID, "check digit"},
-			{grocery.GeoPricesInput{UPC: "064100000032"}, grocery.ENOTFOUND, "not in the catalogue"},
-			{grocery.GeoPricesInput{Category: "Caviar"}, grocery.EINVALID, "Dairy & Eggs, Spreads"},
-		} {
-			_, err := svc.GeographicPrices(ctx, tc.in)
-			wantCode(t, err, tc.code, tc.text)
-		}
-	})
-}
-
-func TestRegionalComparison(t *testing.T) {
-	svc := openSnap(t, snapStores, snapObs)
-	ctx := context.Background()
-	t.Run("OKPanel", func(t *testing.T) {
-		// Every product. Butter 454 g is in ON only (national 5.50 = ON's),
-		// unsalted butter at lob-1 only (3.00).
-		// ON: own 20 + 25 + 11 + 3 = 59; ref 21.142857 + 25.875 + 11 + 3 =
-		// 61.017857; index 96.69 -> 96.7, delta -3.3; observations 4 + 3 +
-		// 2 + 1 = 10; stores loblaws 2 + no-frills 1 + metro 1 = 4.
-		// QC 101.6 (as the category), BC 132.4.
-		got, err := svc.RegionalComparison(ctx, grocery.RegionalInput{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := []grocery.RegionalProvince{
-			{Province: "BC", DeltaPct: 32.4, Index: 132.4, Products: 1, Stores: 1, Observations: 1},
-			{Province: "ON", DeltaPct: -3.3, Index: 96.7, Products: 4, Stores: 4, Observations: 10},
-			{Province: "QC", DeltaPct: 1.6, Index: 101.6, Products: 2, Stores: 2, Observations: 3},
-		}
-		if d := cmp.Diff(want, got.Provinces); d != "" {
-			t.Errorf("(-want +got)\n%s", d)
-		}
-		if got.Scope != "panel" || got.Basis.Observations != 14 || got.Basis.Stores != 7 {
-			t.Errorf("scope %q basis %+v", got.Scope, got.Basis)
-		}
-	})
-	t.Run("OKSingleProvince", func(t *testing.T) {
-		// Butter 454 g: ON only, its own national average.
-		got, err := svc.RegionalComparison(ctx, grocery.RegionalInput{UPC: snapButter})
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := []grocery.RegionalProvince{{Province: "ON", DeltaPct: 0, Index: 100, Products: 1, Stores: 2, Observations: 2}}
-		if d := cmp.Diff(want, got.Provinces); d != "" || !strings.Contains(got.Basis.Note, "one province") {
-			t.Errorf("(-want +got)\n%s\nnote %q", d, got.Basis.Note)
-		}
-	})
-	t.Run("OKEmpty", func(t *testing.T) {
-		empty := openSnap(t)
-		got, err := empty.RegionalComparison(ctx, grocery.RegionalInput{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(got.Provinces) != 0 || !strings.Contains(got.Basis.Note, "not observed in the panel") && !strings.Contains(got.Basis.Note, "no current offer") {
-			t.Errorf("got %+v", got)
-		}
-		if got.Basis.From != nil || got.Basis.Provinces == nil || got.Basis.Banners == nil {
-			t.Errorf("basis: %+v", got.Basis)
-		}
-	})
-	t.Run("ErrCategory", func(t *testing.T) {
-		_, err := svc.RegionalComparison(ctx, grocery.RegionalInput{Category: "Nope"})
-		wantCode(t, err, grocery.EINVALID, `category "Nope"`)
-	})
-}
-
-func TestCompetitiveBenchmark(t *testing.T) {
-	svc := openSnap(t, snapStores, snapObs)
-	ctx := context.Background()
-	t.Run("OK", func(t *testing.T) {
-		// ON, per barcode: milk lob 5, nf 4, met 6 -> market 5; cheese lob
-		// 8, nf 9 -> 8.50; butter nf 5, met 6 -> 5.50; unsalted lob only:
-		// not shared.
-		// loblaws: 5 + 8 = 13 against 5 + 8.50 = 13.50 -> 96.3, 2 shared.
-		// no-frills: 4 + 9 + 5 = 18 against 19 -> 94.7, 3 shared.
-		// metro: 6 + 6 = 12 against 10.50 -> 114.3, 2 shared.
-		got, err := svc.CompetitiveBenchmark(ctx, grocery.BenchmarkInput{Banner: "Loblaws", Province: "ontario"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := &grocery.BenchmarkResult{
-			Banner: "loblaws", BannerName: "Loblaws", Province: "ON", Index: 96.3, Rank: 2, Shared: 2, Total: 1300, MarketCost: 1350,
-			Categories: []grocery.BenchmarkRow{{Category: "Dairy & Eggs", Index: 96.3, Rank: 1, Shared: 2, Total: 1300, MarketCost: 1350}},
-			Ranking: []grocery.BenchmarkRow{
-				{Banner: "no-frills", BannerName: "No Frills", Index: 94.7, Rank: 1, Shared: 3, Total: 1800, MarketCost: 1900},
-				{Banner: "loblaws", BannerName: "Loblaws", Index: 96.3, Rank: 2, Shared: 2, Total: 1300, MarketCost: 1350},
-				{Banner: "metro", BannerName: "Metro", Index: 114.3, Rank: 3, Shared: 2, Total: 1200, MarketCost: 1050},
-			},
-			Currency: "CAD",
-			Basis: grocery.Basis{Provinces: []string{"ON"}, Banners: []string{"loblaws", "metro", "no-frills"},
-				From: snapDay("2026-11-19"), To: snapDay("2026-11-19"), Stores: 4, Observations: 10, Comparison: grocery.CompareSameBarcode},
-		}
-		if d := cmp.Diff(want, got, cmpopts.IgnoreFields(grocery.Basis{}, "Note")); d != "" {
-			t.Errorf("(-want +got)\n%s", d)
-		}
-	})
-	t.Run("OKSingleBanner", func(t *testing.T) {
-		// BC has one store of one banner: nothing shared, nothing ranked.
-		got, err := svc.CompetitiveBenchmark(ctx, grocery.BenchmarkInput{Banner: "sobeys", Province: "BC"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got.Shared != 0 || got.Rank != 0 || len(got.Ranking) != 0 || !strings.Contains(got.Basis.Note, "shares no barcode") {
-			t.Errorf("got %+v", got)
-		}
-	})
-	t.Run("OKAbsent", func(t *testing.T) {
-		got, err := svc.CompetitiveBenchmark(ctx, grocery.BenchmarkInput{Banner: "iga", Province: "ON"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(got.Ranking) != 3 || got.Rank != 0 || !strings.Contains(got.Basis.Note, "does not operate in ON") {
-			t.Errorf("got rank %d, note %q", got.Rank, got.Basis.Note)
-		}
-	})
-	t.Run("ErrBanner", func(t *testing.T) {
-		_, err := svc.CompetitiveBenchmark(ctx, grocery.BenchmarkInput{Banner: "nope", Province: "ON"})
-		wantCode(t, err, grocery.EINVALID, "nope")
-		_, err = svc.CompetitiveBenchmark(ctx, grocery.BenchmarkInput{Banner: "metro"})
-		wantCode(t, err, grocery.EINVALID, "province")
-	})
-}
-
 // The tie data set: Nova Scotia, one Sobeys and one No Frills, milk at
 // 5.00 in both.
 const tieStores = `store_id,banner,province,name,city,postal_code,latitude,longitude
@@ -292,14 +105,6 @@ const tieObs = `date,store_id,banner,external_sku,price,regular_price,promo_ends
 func TestSnapshotTies(t *testing.T) {
 	svc := openSnap(t, tieStores, tieObs)
 	ctx := context.Background()
-	// Market 5.00; both banners 100 × 5 / 5 = 100.0: both rank 1.
-	b, err := svc.CompetitiveBenchmark(ctx, grocery.BenchmarkInput{Banner: "sobeys", Province: "NS"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b.Index != 100 || b.Rank != 1 || len(b.Ranking) != 2 || b.Ranking[0].Rank != 1 || b.Ranking[1].Rank != 1 {
-		t.Errorf("benchmark: got %+v", b)
-	}
 	// Baskets of 2 milks: 10.00 at both; the cheapest is the first by
 	// slug (no-frills), the dearest sobeys, saving 0; the split takes the
 	// milk at no-frills, the first of the pair.
@@ -321,57 +126,6 @@ func TestSnapshotTies(t *testing.T) {
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("(-want +got)\n%s", d)
 	}
-	// One province: the index is 100.
-	g, err := svc.GeographicPrices(ctx, grocery.GeoPricesInput{UPC: snapMilk})
-	if err != nil || len(g.Provinces) != 1 || g.Provinces[0].Index != 100 {
-		t.Errorf("geographic: %+v, %v", g, err)
-	}
-}
-
-func TestBrandInsights(t *testing.T) {
-	svc := openSnap(t, snapStores, snapObs)
-	ctx := context.Background()
-	t.Run("OK", func(t *testing.T) {
-		// Spreads in ON, per 100 g, each at one store: butter 454 g at nf
-		// 500 / 4.54 = 110.1322 and at met 600 / 4.54 = 132.1586; unsalted
-		// 250 g at lob 300 / 2.5 = 120. Category average 362.2907 / 3 =
-		// 120.7636. Index: lob 120 / 120.7636 = 99.4; met 109.4; nf 91.2.
-		// Metro's butter is on promotion: (7.50 - 6.00) / 7.50 = 20% off.
-		got, err := svc.BrandInsights(ctx, grocery.BrandInput{Brand: "LACTANTIA"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := &grocery.BrandResult{
-			Brand: "Lactantia", Catalogue: 2, Categories: []string{"Spreads"},
-			Rows: []grocery.BrandRow{
-				{Province: "ON", Banner: "loblaws", BannerName: "Loblaws", Products: 1, Stores: 1, Index: fptr(99.4)},
-				{Province: "ON", Banner: "metro", BannerName: "Metro", Products: 1, Stores: 1, Index: fptr(109.4), OnPromo: 1, PromoShare: 100, PromoDepth: fptr(20)},
-				{Province: "ON", Banner: "no-frills", BannerName: "No Frills", Products: 1, Stores: 1, Index: fptr(91.2)},
-			},
-			Basis: grocery.Basis{Provinces: []string{"ON"}, Banners: []string{"loblaws", "metro", "no-frills"},
-				From: snapDay("2026-11-19"), To: snapDay("2026-11-19"), Stores: 4, Observations: 3, Comparison: grocery.CompareUnitPrice},
-		}
-		if d := cmp.Diff(want, got, cmpopts.IgnoreFields(grocery.Basis{}, "Note")); d != "" {
-			t.Errorf("(-want +got)\n%s", d)
-		}
-	})
-	t.Run("OKElsewhere", func(t *testing.T) {
-		got, err := svc.BrandInsights(ctx, grocery.BrandInput{Brand: "Lactantia", Province: "QC"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(got.Rows) != 0 || !strings.Contains(got.Basis.Note, "not proof it is not sold") {
-			t.Errorf("got %+v", got)
-		}
-	})
-	t.Run("Errors", func(t *testing.T) {
-		_, err := svc.BrandInsights(ctx, grocery.BrandInput{})
-		wantCode(t, err, grocery.EINVALID, "brand is required")
-		_, err = svc.BrandInsights(ctx, grocery.BrandInput{Brand: "Nobody"})
-		wantCode(t, err, grocery.EINVALID, `brand "Nobody" matches no product`)
-		_, err = svc.BrandInsights(ctx, grocery.BrandInput{Brand: "Natrel", Province: "XX"})
-		wantCode(t, err, grocery.EINVALID, "XX")
-	})
 }
 
 func TestCompareBasket(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/grocerydata/grocery/grocery/internal/pricestat"
+	"github.com/grocerydata/grocery/storage"
 )
 
 // One comparison between banners serves the competitive benchmark, the
@@ -104,4 +105,88 @@ func rankIndexes[T any](rows []T, ranked func(*T) bool, index func(*T) float64, 
 		}
 		setRank(r, rank)
 	}
+}
+
+// A banner's current price of a barcode in a province (the OpenAPI
+// document defines it): of its current offers of the barcode (one banner
+// SKU each), the lowest daily price on the offer's latest observation day
+// and, apart, the lowest daily regular price. A daily price is the median
+// of the stores' prices that day, kept exact. Restricted-circulation
+// barcodes (GTIN.Restricted: in-store codes) name different items at
+// different banners and are never priced across banners.
+
+// addBannerPrice folds a current offer of one barcode into prices, that
+// barcode's banner prices. Offers of a barcode come ordered by banner, so
+// a banner's SKUs are consecutive.
+func addBannerPrice(prices []bannerPrice, o *storage.Offer) []bannerPrice {
+	p, r := float64(o.DayPrice)/2, float64(o.DayRegular)/2
+	if n := len(prices); n > 0 && prices[n-1].banner == o.Banner {
+		prices[n-1].price = min(prices[n-1].price, p)
+		prices[n-1].regular = min(prices[n-1].regular, r)
+		return prices
+	}
+	return append(prices, bannerPrice{banner: o.Banner, price: p, regular: r})
+}
+
+// scanPrices calls fn for each barcode of province with a current offer
+// (restricted-circulation barcodes and those want refuses left out),
+// with its banner prices, by banner slug, and the store-level prices
+// behind them. The offers used are added to sn for the basis. prices is
+// valid only until fn returns. want may be nil.
+func scanPrices(tx *storage.Tx, sn *snapshot, province string, want func(gtin string) bool, fn func(gtin string, prices []bannerPrice, storePrices int) error) error {
+	var (
+		cur    string
+		skip   bool
+		prices []bannerPrice
+		obs    int
+	)
+	flush := func() error {
+		if len(prices) == 0 {
+			return nil
+		}
+		err := fn(cur, prices, obs)
+		prices, obs = prices[:0], 0
+		return err
+	}
+	err := tx.OffersIn(province, func(g string, o *storage.Offer) error {
+		if g != cur {
+			if err := flush(); err != nil {
+				return err
+			}
+			cur = g
+			skip = GTIN(g).Restricted() || want != nil && !want(g)
+		}
+		if skip || !sn.current(o) {
+			return nil
+		}
+		prices = addBannerPrice(prices, o)
+		obs += int(o.StoreCount)
+		sn.add(province, g, o)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return flush()
+}
+
+// seekPrices is scanPrices for one barcode: it calls fn once when the
+// barcode has a current offer in province.
+func seekPrices(tx *storage.Tx, sn *snapshot, province, gtin string, prices []bannerPrice, fn func(prices []bannerPrice, storePrices int) error) error {
+	if GTIN(gtin).Restricted() {
+		return nil
+	}
+	prices, obs := prices[:0], 0
+	err := tx.Offers(province, gtin, func(o *storage.Offer) error {
+		if sn.current(o) {
+			prices = addBannerPrice(prices, o)
+			obs += int(o.StoreCount)
+			sn.add(province, gtin, o)
+		}
+		return nil
+	})
+	if err != nil || len(prices) == 0 {
+		return err
+	}
+	return fn(prices, obs)
 }

@@ -10,22 +10,26 @@ type Province struct {
 	Code   string // two-letter code, e.g. "ON"
 	Name   string // English name
 	NameFR string // French name
+	// Population is the number of inhabitants, in thousands (Statistics
+	// Canada, estimate for July 1, 2024): a province's weight in the
+	// national price of a barcode (geographic_prices, regional_comparison).
+	Population int
 }
 
 var provinces = []Province{
-	{"AB", "Alberta", "Alberta"},
-	{"BC", "British Columbia", "Colombie-Britannique"},
-	{"MB", "Manitoba", "Manitoba"},
-	{"NB", "New Brunswick", "Nouveau-Brunswick"},
-	{"NL", "Newfoundland and Labrador", "Terre-Neuve-et-Labrador"},
-	{"NS", "Nova Scotia", "Nouvelle-Écosse"},
-	{"NT", "Northwest Territories", "Territoires du Nord-Ouest"},
-	{"NU", "Nunavut", "Nunavut"},
-	{"ON", "Ontario", "Ontario"},
-	{"PE", "Prince Edward Island", "Île-du-Prince-Édouard"},
-	{"QC", "Quebec", "Québec"},
-	{"SK", "Saskatchewan", "Saskatchewan"},
-	{"YT", "Yukon", "Yukon"},
+	{"AB", "Alberta", "Alberta", 4889},
+	{"BC", "British Columbia", "Colombie-Britannique", 5698},
+	{"MB", "Manitoba", "Manitoba", 1494},
+	{"NB", "New Brunswick", "Nouveau-Brunswick", 854},
+	{"NL", "Newfoundland and Labrador", "Terre-Neuve-et-Labrador", 546},
+	{"NS", "Nova Scotia", "Nouvelle-Écosse", 1076},
+	{"NT", "Northwest Territories", "Territoires du Nord-Ouest", 45},
+	{"NU", "Nunavut", "Nunavut", 41},
+	{"ON", "Ontario", "Ontario", 16124},
+	{"PE", "Prince Edward Island", "Île-du-Prince-Édouard", 179},
+	{"QC", "Quebec", "Québec", 9056},
+	{"SK", "Saskatchewan", "Saskatchewan", 1240},
+	{"YT", "Yukon", "Yukon", 47},
 }
 
 // provinceCodes lists the valid codes for error messages.

@@ -51,11 +51,11 @@ func (s *server) competitiveBenchmark(w http.ResponseWriter, r *http.Request) er
 	return writeJSON(w, http.StatusOK, res)
 }
 
-// brandInsights answers GET /b2b/brand_insights?brand=[&province=].
+// brandInsights answers GET /b2b/brand_insights?brand=[&province=&period=].
 func (s *server) brandInsights(w http.ResponseWriter, r *http.Request) error {
 	var p params
 	p.parse(r.URL.RawQuery)
-	in := grocery.BrandInput{Brand: p.str("brand"), Province: p.str("province")}
+	in := grocery.BrandInput{Brand: p.str("brand"), Province: p.str("province"), Period: p.str("period")}
 	if p.err != nil {
 		return p.err
 	}

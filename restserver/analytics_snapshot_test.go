@@ -47,3 +47,22 @@ func TestSnapshotAnalytics(t *testing.T) {
 		})
 	}
 }
+
+// TestBrandInsightsPeriod: brand_insights passes period through (its
+// promotion figures' window) and names a bad one in a 400.
+func TestBrandInsightsPeriod(t *testing.T) {
+	key := newKey(t, "integration", 0)
+	r := send(t, key, "GET", "/b2b/brand_insights?brand=Natrel&period=90d", "application/json", "")
+	var v struct {
+		Period string `json:"period"`
+		From   string `json:"from"`
+		To     string `json:"to"`
+	}
+	if r.status != http.StatusOK || json.Unmarshal(r.body, &v) != nil || v.Period != "90d" || v.From != "2026-08-22" || v.To != "2026-11-19" {
+		t.Errorf("90d: got %d %s", r.status, r.body)
+	}
+	r = send(t, key, "GET", "/b2b/brand_insights?brand=Natrel&period=2d", "application/json", "")
+	if r.status != http.StatusBadRequest || r.problem.Code != "invalid_argument" || !strings.Contains(r.problem.Detail, "period") {
+		t.Errorf("2d: got %d %q %q, want 400 naming period", r.status, r.problem.Code, r.problem.Detail)
+	}
+}

@@ -73,9 +73,13 @@ func (a *app) reportGeoCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "geo --upc UPC | --category CATEGORY",
 		Short: "Province-by-province prices of a product or category (GET /b2b/geographic_prices)",
-		Long: `geo shows, province by province, the store-weighted average, lowest and
-highest current shelf price of a barcode or a category, and an index against
-the national average (100 = average), compared like for like on each barcode.`,
+		Long: `geo shows, province by province, the mean, lowest and highest current
+banner price of a barcode or a category (each banner's current daily price),
+and an index against the national price (100 = national): the geometric mean,
+over the barcodes the province prices, of its province price (the median of
+its banner prices) over the national price (the province prices weighted by
+population). A barcode's own province and national prices are shown too.
+Provinces resting on fewer than 3 reference stores are marked thin.`,
 		Example: "  grocery report geo --upc 067000378089\n  grocery report geo --category 'Dairy & Eggs' --json",
 		Args:    usageArgs(cobra.NoArgs),
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
@@ -97,13 +101,18 @@ func printGeo(w io.Writer, r *grocery.GeoPricesResult) error {
 	}
 	fmt.Fprintf(w, "Current prices of %s by province, in CAD:\n", what)
 	t := newTable(w)
-	fmt.Fprintln(t, "PROVINCE\tAVERAGE\tMIN\tMAX\tSTORE PRICES\tPRODUCTS\tINDEX")
+	fmt.Fprintln(t, "PROVINCE\tPRICE\tAVERAGE\tMIN\tMAX\tBANNER PRICES\tPRODUCTS\tSTORES\tINDEX")
 	rows := r.Provinces
 	if r.National != nil {
 		rows = append(rows[:len(rows):len(rows)], *r.National)
 	}
 	for _, p := range rows {
-		fmt.Fprintf(t, "%s\t%s\t%s\t%s\t%d\t%d\t%.1f\n", p.Province, money(p.Average), money(p.Min), money(p.Max), p.StoreCount, p.Products, p.Index)
+		price := "-"
+		if p.Price != nil {
+			price = money(*p.Price)
+		}
+		fmt.Fprintf(t, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%.1f\n", p.Province, price, money(p.Average), money(p.Min), money(p.Max),
+			p.BannerPrices, p.Products, storesText(p.Stores, p.Thin), p.Index)
 	}
 	t.Flush()
 	printBasisNote(w, r.Basis)
@@ -118,8 +127,10 @@ func (a *app) reportRegionalCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "regional [--upc UPC | --category CATEGORY]",
 		Short: "Regional price deltas versus the national average (GET /b2b/regional_comparison)",
-		Long: `regional shows each province's price level against the national average, in
-percent, for a barcode, a category or (with neither) every product of the panel.`,
+		Long: `regional shows each province's price level against the national price, in
+percent, for a barcode, a category or (with neither) every product of the
+panel: the geo index minus 100. Provinces resting on fewer than 3 reference
+stores are marked thin.`,
 		Example: "  grocery report regional\n  grocery report regional --category Pantry --json",
 		Args:    usageArgs(cobra.NoArgs),
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
@@ -136,13 +147,21 @@ percent, for a barcode, a category or (with neither) every product of the panel.
 
 func printRegional(w io.Writer, r *grocery.RegionalResult) error {
 	t := newTable(w)
-	fmt.Fprintln(t, "PROVINCE\tVS NATIONAL\tPRODUCTS\tSTORES\tSTORE PRICES")
+	fmt.Fprintln(t, "PROVINCE\tVS NATIONAL\tINDEX\tPRODUCTS\tSTORES\tSTORE PRICES")
 	for _, p := range r.Provinces {
-		fmt.Fprintf(t, "%s\t%+.1f%%\t%d\t%d\t%s\n", p.Province, p.DeltaPct, p.Products, p.Stores, count(p.Observations))
+		fmt.Fprintf(t, "%s\t%+.1f%%\t%.1f\t%d\t%s\t%s\n", p.Province, p.DeltaPct, p.Index, p.Products, storesText(p.Stores, p.Thin), count(p.Observations))
 	}
 	t.Flush()
 	printBasisNote(w, r.Basis)
 	return nil
+}
+
+// storesText writes a store count, marked when thin.
+func storesText(n int, thin bool) string {
+	if thin {
+		return strconv.Itoa(n) + " (thin)"
+	}
+	return strconv.Itoa(n)
 }
 
 func (a *app) reportBenchmarkCmd() *cobra.Command {
@@ -155,8 +174,13 @@ func (a *app) reportBenchmarkCmd() *cobra.Command {
 		Use:   "benchmark --banner BANNER --province PROVINCE",
 		Short: "A banner's price index versus the market (GET /b2b/competitive_benchmark)",
 		Long: `benchmark compares a banner's current prices in a province with the market
-average on the barcodes it shares with competitors, overall and per
-category, and ranks every banner of the province.`,
+on the same items: per barcode, the market price is the median of the OTHER
+banners' prices; the items are the barcodes the banner prices and at least 2
+other banners price; the index is 100 x the geometric mean of price / market
+price over the items, on shelf and on regular prices (100 = the market).
+Banners with at least 20 items are ranked, cheapest first; the others are
+listed unranked (-). Per category, the banner's rank among the banners with
+at least 20 items in that category.`,
 		Example: "  grocery report benchmark --banner no-frills --province ON",
 		Args:    usageArgs(cobra.NoArgs),
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
@@ -179,27 +203,43 @@ category, and ranks every banner of the province.`,
 }
 
 func printBenchmark(w io.Writer, r *grocery.BenchmarkResult) error {
-	if r.Rank > 0 {
-		fmt.Fprintf(w, "%s in %s: index %.1f (100 = market average), rank %d of %d, on %d shared barcodes (%s against %s).\n\n",
-			r.BannerName, r.Province, r.Index, r.Rank, len(r.Ranking), r.Shared, money(r.Total), money(r.MarketCost))
+	if r.Items > 0 {
+		rank := "not ranked"
+		if r.Rank > 0 {
+			rank = fmt.Sprintf("rank %d of %d", r.Rank, r.Ranked)
+		}
+		fmt.Fprintf(w, "%s in %s: index %.1f, regular %.1f (100 = the market of the other banners), %s, on %d items (%s against %s).\n\n",
+			r.BannerName, r.Province, r.Index, r.RegularIndex, rank, r.Items, money(r.Total), money(r.MarketCost))
 	}
 	t := newTable(w)
-	fmt.Fprintln(t, "RANK\tBANNER\tINDEX\tSHARED")
+	fmt.Fprintln(t, "RANK\tBANNER\tINDEX\tREGULAR\tITEMS")
 	for _, b := range r.Ranking {
-		fmt.Fprintf(t, "%d\t%s\t%.1f\t%d\n", b.Rank, b.BannerName, b.Index, b.Shared)
+		fmt.Fprintf(t, "%s\t%s\t%.1f\t%.1f\t%d\n", rankText(b.Rank), b.BannerName, b.Index, b.RegularIndex, b.Items)
 	}
 	t.Flush()
 	if len(r.Categories) > 0 {
 		fmt.Fprintf(w, "\n%s by category:\n", r.BannerName)
 		t = newTable(w)
-		fmt.Fprintln(t, "CATEGORY\tINDEX\tSHARED")
+		fmt.Fprintln(t, "CATEGORY\tINDEX\tREGULAR\tITEMS\tRANK")
 		for _, c := range r.Categories {
-			fmt.Fprintf(t, "%s\t%.1f\t%d\n", c.Category, c.Index, c.Shared)
+			rank := rankText(c.Rank)
+			if c.Rank > 0 {
+				rank += fmt.Sprintf(" of %d", c.Ranked)
+			}
+			fmt.Fprintf(t, "%s\t%.1f\t%.1f\t%d\t%s\n", c.Category, c.Index, c.RegularIndex, c.Items, rank)
 		}
 		t.Flush()
 	}
 	printBasisNote(w, r.Basis)
 	return nil
+}
+
+// rankText writes a rank, "-" when not ranked.
+func rankText(rank int) string {
+	if rank == 0 {
+		return "-"
+	}
+	return strconv.Itoa(rank)
 }
 
 func (a *app) reportBrandCmd() *cobra.Command {
@@ -210,8 +250,12 @@ func (a *app) reportBrandCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "brand BRAND",
 		Short: "A brand's pricing across banners and provinces (GET /b2b/brand_insights)",
-		Long: `brand shows a brand's price level against its categories (by unit price),
-its promotions now and its assortment breadth, per banner and province.`,
+		Long: `brand shows, per banner and province, a brand's assortment breadth (barcodes
+with a current price), its price index against like products of other brands
+(same category and unit basis, pack size within 1.5x: 100 x the geometric
+mean of its unit price / the peers' median unit price, over its products
+with at least 3 peers), and its promotions over the period: the share of its
+SKUs' daily prices on promotion and their mean discount.`,
 		Example: "  grocery report brand Tropicana --province ON",
 		Args:    usageArgs(cobra.MinimumNArgs(1)),
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
@@ -223,23 +267,24 @@ its promotions now and its assortment breadth, per banner and province.`,
 	}
 	cmd.Flags().StringVar(&in.Province, "province", "", "only this province or territory")
 	cmd.RegisterFlagCompletionFunc("province", completeProvince)
+	cmd.Flags().StringVar(&in.Period, "period", "", "the promotion figures' period: 7d, 14d, 30d, 90d, 180d or 365d (default 30d)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the REST answer's JSON")
 	return cmd
 }
 
 func printBrand(w io.Writer, r *grocery.BrandResult) error {
-	fmt.Fprintf(w, "%s: %d products in the catalogue (%s).\n\n", r.Brand, r.Catalogue, strings.Join(r.Categories, ", "))
+	fmt.Fprintf(w, "%s: %d products in the catalogue (%s); promotions from %s to %s (%s).\n\n", r.Brand, r.Catalogue, strings.Join(r.Categories, ", "), r.From, r.To, r.Period)
 	t := newTable(w)
-	fmt.Fprintln(t, "PROVINCE\tBANNER\tPRODUCTS\tINDEX\tON PROMO\tDEPTH")
+	fmt.Fprintln(t, "PROVINCE\tBANNER\tPRODUCTS\tNO PEERS\tINDEX\tSKU-DAYS\tON PROMO\tDEPTH")
+	opt := func(v *float64, unit string) string {
+		if v == nil {
+			return "-"
+		}
+		return strconv.FormatFloat(*v, 'f', 1, 64) + unit
+	}
 	for _, b := range r.Rows {
-		idx, depth := "-", "-"
-		if b.Index != nil {
-			idx = strconv.FormatFloat(*b.Index, 'f', 1, 64)
-		}
-		if b.PromoDepth != nil {
-			depth = strconv.FormatFloat(*b.PromoDepth, 'f', 1, 64) + "%"
-		}
-		fmt.Fprintf(t, "%s\t%s\t%d\t%s\t%d (%.0f%%)\t%s\n", b.Province, b.BannerName, b.Products, idx, b.OnPromo, b.PromoShare, depth)
+		fmt.Fprintf(t, "%s\t%s\t%d\t%d\t%s\t%d\t%s\t%s\n", b.Province, b.BannerName, b.Products, b.ProductsWithoutPeers, opt(b.Index, ""),
+			b.SKUDays, opt(b.PromoShare, "%"), opt(b.PromoDepth, "%"))
 	}
 	t.Flush()
 	printBasisNote(w, r.Basis)

@@ -60,6 +60,11 @@ func TestReportSnapshot(t *testing.T) {
 			t.Fatal(err)
 		}
 		check(t, []string{"report", "brand", lk.Product.Brand}, want, &grocery.BrandResult{}, "ON PROMO")
+		want, err = svc.BrandInsights(ctx, grocery.BrandInput{Brand: lk.Product.Brand, Period: "90d"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, []string{"report", "brand", lk.Product.Brand, "--period", "90d"}, want, &grocery.BrandResult{}, "(90d)")
 	})
 	t.Run("Basket", func(t *testing.T) {
 		want, err := svc.CompareBasket(ctx, grocery.BasketInput{Province: s.Province, Items: []grocery.BasketItemInput{

@@ -1,0 +1,219 @@
+package grocery
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/grocerydata/grocery/grocery/internal/pricestat"
+	"github.com/grocerydata/grocery/storage"
+)
+
+// BenchmarkInput holds the arguments of CompetitiveBenchmark.
+type BenchmarkInput struct {
+	Banner   string `json:"banner"`
+	Province string `json:"province"`
+}
+
+// BenchmarkRow is one banner's standing against the market in a
+// BenchmarkResult's ranking, or the benchmarked banner's in one category.
+// The OpenAPI document (GET /openapi.json, schema BenchmarkRow) defines
+// each figure in words and as a formula.
+type BenchmarkRow struct {
+	Banner       string  `json:"banner,omitempty"`
+	BannerName   string  `json:"banner_name,omitempty"`
+	Category     string  `json:"category,omitempty"`
+	Index        float64 `json:"index"`            // 100 × geomean of price ÷ market price (shelf), over the items
+	RegularIndex float64 `json:"regular_index"`    // the same on regular prices
+	Items        int     `json:"items"`            // barcodes compared: priced by the banner and by at least MarketMinOthers other banners
+	Rank         int     `json:"rank"`             // 1 = cheapest by written index, equal ones sharing; 0 when not ranked (items < BenchmarkMinItems)
+	Ranked       int     `json:"ranked,omitempty"` // in a category row: the banners ranked in that category
+	Total        Cents   `json:"total"`            // Σ the banner's prices of the items (one of each)
+	MarketCost   Cents   `json:"market_cost"`      // Σ the market prices of the same items
+}
+
+// BenchmarkResult is the answer of CompetitiveBenchmark. The OpenAPI
+// document (schema BenchmarkResult) defines each figure.
+type BenchmarkResult struct {
+	Banner       string         `json:"banner"`
+	BannerName   string         `json:"banner_name"`
+	Province     string         `json:"province"`
+	Index        float64        `json:"index"`         // the banner's index, 0 when it has no item
+	RegularIndex float64        `json:"regular_index"` // its index on regular prices, 0 when it has no item
+	Items        int            `json:"items"`         // the barcodes its index rests on
+	Rank         int            `json:"rank"`          // its rank in Ranking, 0 when not ranked
+	Ranked       int            `json:"ranked"`        // banners ranked in the province (items >= BenchmarkMinItems)
+	Total        Cents          `json:"total"`         // its items at its prices
+	MarketCost   Cents          `json:"market_cost"`   // its items at market prices
+	Categories   []BenchmarkRow `json:"categories"`    // the banner per category, by category
+	Ranking      []BenchmarkRow `json:"ranking"`       // every banner with an item: ranked ones cheapest first, then the others
+	Currency     string         `json:"currency"`
+	Basis        Basis          `json:"basis"`
+}
+
+// benchRow is a BenchmarkRow before its figures are written.
+type benchRow struct {
+	banner, category string
+	st               standing
+	rank             int
+}
+
+func (r *benchRow) ranked() bool { return r.st.items >= BenchmarkMinItems }
+
+func (r *benchRow) row() BenchmarkRow {
+	out := BenchmarkRow{Category: r.category, Items: r.st.items, Rank: r.rank,
+		Index: pricestat.Round1(r.st.shelf.Index()), RegularIndex: pricestat.Round1(r.st.regular.Index()),
+		Total: Cents(pricestat.Cents(r.st.own)), MarketCost: Cents(pricestat.Cents(r.st.market))}
+	if r.category == "" {
+		out.Banner, out.BannerName = r.banner, bannerName(r.banner)
+	}
+	return out
+}
+
+// rankBench ranks rows (rankIndexes: by written shelf index, banners with
+// fewer than BenchmarkMinItems items unranked) and returns how many were
+// ranked.
+func rankBench(rows []benchRow) int {
+	rankIndexes(rows, (*benchRow).ranked, func(r *benchRow) float64 { return r.st.shelf.Index() },
+		func(r *benchRow) string { return r.banner }, func(r *benchRow, k int) { r.rank = k })
+	n := 0
+	for i := range rows {
+		if rows[i].rank > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// CompetitiveBenchmark compares a banner's current prices in a province
+// with the market's, on the same items, as the OpenAPI document defines
+// (GET /openapi.json, path /b2b/competitive_benchmark). In short: a
+// banner's price of a barcode is its current daily price (the lowest over
+// its SKUs of the barcode); the market price, for that banner, is the
+// median of the OTHER banners' prices of the barcode; the items are the
+// barcodes the banner prices and at least MarketMinOthers other banners
+// price; the index is 100 × the geometric mean of price ÷ market price
+// over the items, on shelf prices (Index) and on regular prices
+// (RegularIndex). Every banner of the province is indexed the same way;
+// those with at least BenchmarkMinItems items are ranked by written index,
+// cheapest first, equal ones sharing a rank; the others are listed with
+// rank 0. Categories give the banner's index within each category, with
+// its rank among the banners with at least BenchmarkMinItems items there.
+//
+// It returns EINVALID for an unknown banner or province. A banner with no
+// current offer in the province, or no item, gives a result whose
+// Basis.Note says why.
+func (s *Service) CompetitiveBenchmark(ctx context.Context, in BenchmarkInput) (*BenchmarkResult, error) {
+	banner, err := ParseBanner(in.Banner)
+	if err != nil {
+		return nil, err
+	}
+	province, err := ParseProvince(in.Province)
+	if err != nil {
+		return nil, err
+	}
+	res := &BenchmarkResult{Banner: banner.Slug, BannerName: banner.Name, Province: province,
+		Categories: []BenchmarkRow{}, Ranking: []BenchmarkRow{}, Currency: Currency}
+	err = s.db.View(func(tx *storage.Tx) error {
+		sn := newSnapshot(tx.AsOf())
+		banners := map[string]*benchRow{}
+		cats := map[[2]string]*benchRow{} // (category, banner)
+		var (
+			buf = make([]float64, 0, 64) // marketOf's scratch space
+			p   storage.Product
+		)
+		err := scanPrices(tx, sn, province, nil, func(g string, prices []bannerPrice, _ int) error {
+			if len(prices) < MarketMinOthers+1 {
+				return nil
+			}
+			category := ""
+			if found, err := tx.Product(g, &p); err != nil {
+				return err
+			} else if found {
+				category = p.Category
+			}
+			marketOf(prices, buf, func(own *bannerPrice, market, marketRegular float64) {
+				r := banners[own.banner]
+				if r == nil {
+					r = &benchRow{banner: own.banner}
+					banners[own.banner] = r
+				}
+				r.st.add(own, market, marketRegular)
+				k := [2]string{category, own.banner}
+				c := cats[k]
+				if c == nil {
+					c = &benchRow{banner: own.banner, category: category}
+					cats[k] = c
+				}
+				c.st.add(own, market, marketRegular)
+			})
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		rows := make([]benchRow, 0, len(banners))
+		for _, r := range banners {
+			rows = append(rows, *r)
+		}
+		res.Ranked = rankBench(rows)
+		unranked := 0
+		for i := range rows {
+			r := &rows[i]
+			res.Ranking = append(res.Ranking, r.row())
+			if r.rank == 0 {
+				unranked++
+			}
+			if r.banner == banner.Slug {
+				w := r.row()
+				res.Index, res.RegularIndex, res.Items, res.Rank = w.Index, w.RegularIndex, w.Items, w.Rank
+				res.Total, res.MarketCost = w.Total, w.MarketCost
+			}
+		}
+		// Per category: the banner's standing, ranked among the
+		// category's banners.
+		byCat := map[string][]benchRow{}
+		for k, c := range cats {
+			byCat[k[0]] = append(byCat[k[0]], *c)
+		}
+		for _, c := range provincesOf(byCat) {
+			rows := byCat[c]
+			n := rankBench(rows)
+			for i := range rows {
+				if rows[i].banner == banner.Slug {
+					w := rows[i].row()
+					w.Ranked = n
+					res.Categories = append(res.Categories, w)
+				}
+			}
+		}
+		res.Basis, err = sn.basis(tx, CompareSameBarcode)
+		if err != nil {
+			return err
+		}
+		var notes []string
+		priced := sn.banners[[2]string{province, banner.Slug}]
+		switch {
+		case !priced && !banner.OperatesIn(province):
+			notes = append(notes, fmt.Sprintf("%s does not operate in %s: no current offer of it was observed in the panel there", banner.Name, province))
+		case !priced:
+			notes = append(notes, fmt.Sprintf("no current offer of %s was observed in the panel in %s", banner.Name, province))
+		case res.Items == 0:
+			notes = append(notes, fmt.Sprintf("%s prices no barcode that %d other banners price in the panel in %s: nothing to compare", banner.Name, MarketMinOthers, province))
+		case res.Rank == 0:
+			notes = append(notes, fmt.Sprintf("%s is compared on %d items, fewer than %d: its index is given but not ranked", banner.Name, res.Items, BenchmarkMinItems))
+		}
+		if unranked > 0 {
+			notes = append(notes, fmt.Sprintf("%d of %d banners have fewer than %d items and are listed with rank 0 (not ranked)", unranked, len(res.Ranking), BenchmarkMinItems))
+		}
+		if len(res.Categories) > 0 {
+			notes = append(notes, fmt.Sprintf("a category's rank places the banner among the banners with at least %d items in that category (0: not ranked)", BenchmarkMinItems))
+		}
+		res.Basis.Note = strings.Join(notes, "; ")
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
