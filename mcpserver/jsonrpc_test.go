@@ -37,6 +37,12 @@ func TestDecodeFast(t *testing.T) {
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"lookup_product","arguments":[1]}}`,
 		`{"jsonrpc":"2.0","id":{"a":1},"method":"ping","other":{"x":[1,2,"]"]}}`,
 		`{}`, `null`, `"x"`, `[]`, `1`, `{"jsonrpc":"2.0","id":1,"méthod":"ping"}`,
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":5}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","protocolVersion":"2025-06-18"}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"a":1},"name":"lookup_product","_meta":{"b":2}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":7,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`,
 	}
 	for _, body := range bodies {
 		if !json.Valid([]byte(body)) {

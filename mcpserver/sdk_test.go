@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/grocerydata/grocery/grocery"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -23,27 +24,48 @@ func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // TestOfficialSDKClient connects the official MCP Go SDK, an independent
-// implementation of the protocol, with its default settings, lists the
-// tools and calls each one.
+// implementation of the protocol, in each era: with its default settings
+// it asks for 2026-07-28 first (server/discover, then per-request _meta and
+// headers); pinned to a 2025 version it runs the initialize handshake. In
+// each it lists the tools, calls each one, and chains barcode -> offers ->
+// external_sku -> price_history.
 func TestOfficialSDKClient(t *testing.T) {
+	for _, tc := range []struct{ pin, want string }{
+		{"", "2026-07-28"},
+		{"2025-11-25", "2025-11-25"},
+		{"2025-06-18", "2025-06-18"},
+		{"2025-03-26", "2025-03-26"},
+	} {
+		t.Run("Protocol"+tc.want, func(t *testing.T) { sdkSession(t, tc.pin, tc.want) })
+	}
+}
+
+func sdkSession(t *testing.T, pin, want string) {
 	key := newKey(t, "integration", 0)
 	ctx := context.Background()
 	client := mcp.NewClient(&mcp.Implementation{Name: "sdk-test", Version: "1.0.0"}, nil)
+	var opts *mcp.ClientSessionOptions
+	if pin != "" {
+		opts = &mcp.ClientSessionOptions{ProtocolVersion: pin}
+	}
 	session, err := client.Connect(ctx, &mcp.StreamableClientTransport{
 		Endpoint:   srv.URL + "/mcp",
 		HTTPClient: &http.Client{Transport: bearerTransport{key}},
-	}, nil)
+	}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer session.Close()
 
 	init := session.InitializeResult()
-	if init.ProtocolVersion != "2025-06-18" || init.ServerInfo.Name != "grocery" || !strings.Contains(init.Instructions, "external_sku") {
-		t.Fatalf("initialize: got %+v", init)
+	if init.ProtocolVersion != want || init.ServerInfo == nil || init.ServerInfo.Name != "grocery" ||
+		init.ServerInfo.Version != grocery.Version() || !strings.Contains(init.Instructions, "external_sku") {
+		t.Fatalf("connect: got %+v (serverInfo %+v), want protocol %s", init, init.ServerInfo, want)
 	}
-	if err := session.Ping(ctx, nil); err != nil {
-		t.Fatal(err)
+	if want < "2026" { // ping is a method of the 2025 revisions only
+		if err := session.Ping(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
 	}
 	tools, err := session.ListTools(ctx, nil)
 	if err != nil {
@@ -58,41 +80,50 @@ func TestOfficialSDKClient(t *testing.T) {
 		t.Fatalf("tools: got %v, want %v", names, want)
 	}
 
-	for _, tc := range []struct {
-		name string
-		args map[string]any
-		want string // a field the structured result must have
-	}{
-		{"lookup_product", map[string]any{"upc": samples.CarriedUPC, "province": "ON"}, "offers"},
-		{"search_products", map[string]any{"query": samples.Query, "province": "ON", "limit": 5}, "results"},
-		{"price_history", map[string]any{"sku": samples.SKU, "banner": samples.Banner, "province": "ON", "period": "90d"}, "points"},
-		{"list_reference_stores", map[string]any{"province": "ON", "limit": 3}, "stores"},
-	} {
-		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: tc.name, Arguments: tc.args})
+	call := func(name string, args map[string]any, field string) map[string]json.RawMessage {
+		t.Helper()
+		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 		if err != nil {
-			t.Fatalf("%s: %v", tc.name, err)
+			t.Fatalf("%s: %v", name, err)
 		}
 		if res.IsError {
-			t.Fatalf("%s: tool error %+v", tc.name, res.Content)
+			t.Fatalf("%s: tool error %+v", name, res.Content)
 		}
 		b, _ := json.Marshal(res.StructuredContent)
 		var m map[string]json.RawMessage
-		if err := json.Unmarshal(b, &m); err != nil || len(m[tc.want]) < 3 {
-			t.Fatalf("%s: structured content %s, want a non-empty %q", tc.name, b, tc.want)
+		if err := json.Unmarshal(b, &m); err != nil || len(m[field]) < 3 {
+			t.Fatalf("%s: structured content %s, want a non-empty %q", name, b, field)
 		}
 		text, ok := res.Content[0].(*mcp.TextContent)
 		var fromText any
 		if !ok || json.Unmarshal([]byte(text.Text), &fromText) != nil {
-			t.Fatalf("%s: text content %+v, want JSON", tc.name, res.Content)
+			t.Fatalf("%s: text content %+v, want JSON", name, res.Content)
 		}
 		if diff := cmp.Diff(res.StructuredContent, fromText); diff != "" {
-			t.Fatalf("%s: text and structured content differ (-structured +text):\n%s", tc.name, diff)
+			t.Fatalf("%s: text and structured content differ (-structured +text):\n%s", name, diff)
 		}
+		return m
 	}
+	call("search_products", map[string]any{"query": samples.Query, "province": "ON", "limit": 5}, "results")
+	call("list_reference_stores", map[string]any{"province": "ON", "limit": 3}, "stores")
+
+	// The chain a model follows: barcode -> offers -> external_sku -> history.
+	var offers []struct {
+		Banner      string `json:"banner"`
+		ExternalSKU string `json:"external_sku"`
+	}
+	if err := json.Unmarshal(call("lookup_product", map[string]any{"upc": samples.CarriedUPC, "province": "ON"}, "offers")["offers"], &offers); err != nil || len(offers) == 0 || offers[0].ExternalSKU == "" {
+		t.Fatalf("offers: %+v, %v", offers, err)
+	}
+	call("price_history", map[string]any{"sku": offers[0].ExternalSKU, "banner": offers[0].Banner, "province": "ON", "period": "90d"}, "points")
 
 	// A tool error reaches the SDK as a result with IsError, not a failure.
 	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "lookup_product", Arguments: map[string]any{"upc": samples.UnknownUPC, "province": "ON"}})
 	if err != nil || !res.IsError {
 		t.Fatalf("unknown barcode: got %+v, %v; want a tool error", res, err)
+	}
+	// Every tools/call above was metered once; the rest was free.
+	if u, _ := svc.UsageOf(ctx, strings.ReplaceAll(t.Name(), "/", ".")); u.Used != 5 {
+		t.Fatalf("used: got %d, want 5 (the five tools/call)", u.Used)
 	}
 }
