@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -36,12 +37,34 @@ func TestOfficialSDKClient(t *testing.T) {
 		{"2025-06-18", "2025-06-18"},
 		{"2025-03-26", "2025-03-26"},
 	} {
-		t.Run("Protocol"+tc.want, func(t *testing.T) { sdkSession(t, tc.pin, tc.want) })
+		t.Run("Protocol"+tc.want, func(t *testing.T) {
+			key := newKey(t, "integration", 0)
+			sdkSession(t, srv.URL+"/mcp", key, tc.pin, tc.want, samples.CarriedUPC, samples.Query)
+			// Every tools/call was metered once; the rest was free.
+			if u, _ := svc.UsageOf(context.Background(), strings.ReplaceAll(t.Name(), "/", ".")); u.Used != 5 {
+				t.Fatalf("used: got %d, want 5 (the five tools/call)", u.Used)
+			}
+		})
 	}
 }
 
-func sdkSession(t *testing.T, pin, want string) {
-	key := newKey(t, "integration", 0)
+// TestOfficialSDKClientExternal runs the same sessions against a running
+// server when GROCERY_MCP_URL and GROCERY_API_KEY are set (CI points it at
+// "grocery serve --demo"; the barcode is the README's), and is skipped
+// otherwise.
+func TestOfficialSDKClientExternal(t *testing.T) {
+	url, key := os.Getenv("GROCERY_MCP_URL"), os.Getenv("GROCERY_API_KEY")
+	if url == "" || key == "" {
+		t.Skip("GROCERY_MCP_URL and GROCERY_API_KEY are not set")
+	}
+	t.Run("Protocol2026-07-28", func(t *testing.T) { sdkSession(t, url, key, "", "2026-07-28", "067000378089", "milk") })
+	t.Run("Protocol2025-11-25", func(t *testing.T) { sdkSession(t, url, key, "2025-11-25", "2025-11-25", "067000378089", "milk") })
+}
+
+// sdkSession connects the SDK's client to endpoint, pinned to a version
+// (or with its defaults when pin is ""), and checks it agreed on want,
+// then drives the four tools from the barcode upc.
+func sdkSession(t *testing.T, endpoint, key, pin, want, upc, query string) {
 	ctx := context.Background()
 	client := mcp.NewClient(&mcp.Implementation{Name: "sdk-test", Version: "1.0.0"}, nil)
 	var opts *mcp.ClientSessionOptions
@@ -49,7 +72,7 @@ func sdkSession(t *testing.T, pin, want string) {
 		opts = &mcp.ClientSessionOptions{ProtocolVersion: pin}
 	}
 	session, err := client.Connect(ctx, &mcp.StreamableClientTransport{
-		Endpoint:   srv.URL + "/mcp",
+		Endpoint:   endpoint,
 		HTTPClient: &http.Client{Transport: bearerTransport{key}},
 	}, opts)
 	if err != nil {
@@ -59,7 +82,7 @@ func sdkSession(t *testing.T, pin, want string) {
 
 	init := session.InitializeResult()
 	if init.ProtocolVersion != want || init.ServerInfo == nil || init.ServerInfo.Name != "grocery" ||
-		init.ServerInfo.Version != grocery.Version() || !strings.Contains(init.Instructions, "external_sku") {
+		!strings.HasPrefix(init.ServerInfo.Version, grocery.Release) || !strings.Contains(init.Instructions, "external_sku") {
 		t.Fatalf("connect: got %+v (serverInfo %+v), want protocol %s", init, init.ServerInfo, want)
 	}
 	if want < "2026" { // ping is a method of the 2025 revisions only
@@ -104,7 +127,7 @@ func sdkSession(t *testing.T, pin, want string) {
 		}
 		return m
 	}
-	call("search_products", map[string]any{"query": samples.Query, "province": "ON", "limit": 5}, "results")
+	call("search_products", map[string]any{"query": query, "province": "ON", "limit": 5}, "results")
 	call("list_reference_stores", map[string]any{"province": "ON", "limit": 3}, "stores")
 
 	// The chain a model follows: barcode -> offers -> external_sku -> history.
@@ -112,18 +135,14 @@ func sdkSession(t *testing.T, pin, want string) {
 		Banner      string `json:"banner"`
 		ExternalSKU string `json:"external_sku"`
 	}
-	if err := json.Unmarshal(call("lookup_product", map[string]any{"upc": samples.CarriedUPC, "province": "ON"}, "offers")["offers"], &offers); err != nil || len(offers) == 0 || offers[0].ExternalSKU == "" {
+	if err := json.Unmarshal(call("lookup_product", map[string]any{"upc": upc, "province": "ON"}, "offers")["offers"], &offers); err != nil || len(offers) == 0 || offers[0].ExternalSKU == "" {
 		t.Fatalf("offers: %+v, %v", offers, err)
 	}
 	call("price_history", map[string]any{"sku": offers[0].ExternalSKU, "banner": offers[0].Banner, "province": "ON", "period": "90d"}, "points")
 
 	// A tool error reaches the SDK as a result with IsError, not a failure.
-	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "lookup_product", Arguments: map[string]any{"upc": samples.UnknownUPC, "province": "ON"}})
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "price_history", Arguments: map[string]any{"sku": upc, "banner": offers[0].Banner, "province": "ON"}})
 	if err != nil || !res.IsError {
-		t.Fatalf("unknown barcode: got %+v, %v; want a tool error", res, err)
-	}
-	// Every tools/call above was metered once; the rest was free.
-	if u, _ := svc.UsageOf(ctx, strings.ReplaceAll(t.Name(), "/", ".")); u.Used != 5 {
-		t.Fatalf("used: got %d, want 5 (the five tools/call)", u.Used)
+		t.Fatalf("a barcode as sku: got %+v, %v; want a tool error", res, err)
 	}
 }
