@@ -157,3 +157,35 @@ func BenchmarkValidJSON(b *testing.B) {
 		}
 	})
 }
+
+// TestReadMeta holds the allocation-free reading of params._meta to the
+// reading by encoding/json.
+func TestReadMeta(t *testing.T) {
+	for _, raw := range []string{
+		`{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`,
+		` { "io.modelcontextprotocol/clientCapabilities" : { "a" : [1] } , "io.modelcontextprotocol/protocolVersion" : "2026-07-28" } `,
+		`{"io.modelcontextprotocol\/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":[]}`,
+		`{"io.modelcontextprotocol/protocolVersion":"2026-07-2\u0038","io.modelcontextprotocol/clientCapabilities":null}`,
+		`{"io.modelcontextprotocol/protocolVersion":5,"io.modelcontextprotocol/clientCapabilities":{}}`,
+		`{"io.modelcontextprotocol/protocolVersion":"a","io.modelcontextprotocol/protocolVersion":"b"}`,
+		`{"progressToken":"x","ünï":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}`,
+		`{}`, `[]`, `"x"`, `null`,
+	} {
+		raw = strings.TrimSpace(raw)
+		if !json.Valid([]byte(raw)) {
+			t.Fatalf("%s is not JSON", raw)
+		}
+		got := readMeta(json.RawMessage(raw))
+		want := requestMeta{}
+		if raw[0] == '{' {
+			want = readMetaSlow(json.RawMessage(raw))
+		}
+		if got != want {
+			t.Errorf("%s: got %+v, want %+v", raw, got, want)
+		}
+	}
+	raw := json.RawMessage(`{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`)
+	if n := testing.AllocsPerRun(100, func() { readMeta(raw) }); n != 0 {
+		t.Errorf("readMeta allocates %v times", n)
+	}
+}

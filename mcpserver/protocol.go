@@ -128,31 +128,44 @@ type requestMeta struct {
 }
 
 // readMeta reads params._meta, a value of a valid JSON document (nil when
-// absent).
+// absent). It walks the object without a callback, so that reading it
+// allocates nothing.
 func readMeta(raw json.RawMessage) requestMeta {
 	var m requestMeta
 	if len(raw) == 0 || raw[0] != '{' {
 		return m
 	}
-	fast := members(raw, 0, func(key, v []byte) bool {
+	for i := skipSpace(raw, 1); i < len(raw) && raw[i] != '}'; {
+		if raw[i] == ',' {
+			i = skipSpace(raw, i+1)
+		}
+		end := skipString(raw, i)
+		key := raw[i+1 : end-1]
+		i = skipSpace(raw, skipSpace(raw, end)+1) // past the colon
+		end = skipValue(raw, i)
+		v := raw[i:end]
+		i = skipSpace(raw, end)
+		if !plain(key) {
+			return readMetaSlow(raw)
+		}
 		switch string(key) {
 		case metaProtocolVersion:
 			s, ok := plainString(v)
 			if !ok {
-				return false
+				return readMetaSlow(raw)
 			}
 			m.version = intern(s, supportedVersions)
 		case metaClientCapabilities:
 			m.capabilities = v[0] == '{'
 		}
-		return true
-	})
-	if fast {
-		return m
 	}
-	// Escaped names or values: read by exact name, the last one where a
-	// name repeats, as decodeSlow does.
-	m = requestMeta{}
+	return m
+}
+
+// readMetaSlow is readMeta for escaped names or values: by exact name, the
+// last one where a name repeats, as decodeSlow reads.
+func readMetaSlow(raw json.RawMessage) requestMeta {
+	var m requestMeta
 	ms, _, _ := objectMembers(raw)
 	if json.Unmarshal(ms[metaProtocolVersion], &m.version) != nil {
 		m.version = ""

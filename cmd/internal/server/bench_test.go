@@ -54,6 +54,21 @@ func BenchmarkRoutes(b *testing.B) {
 		req.Header.Set("Content-Type", "application/json")
 		serve(b, h, req, func() { rb.Reset(body) })
 	})
+	// The same call under the 2026-07-28 revision: _meta in the params and
+	// the headers it requires, all checked on every request.
+	b.Run("MCPToolsCallLookup2026", func(b *testing.B) {
+		body := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"lookup_product","arguments":{"upc":"` + lookup.UPC + `","province":"ON"},` +
+			`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1"}}}}`)
+		req := httptest.NewRequest(http.MethodPost, "/mcp", nil)
+		rb := &rewindBody{}
+		req.Body, req.ContentLength = rb, int64(len(body))
+		req.Header.Set("Authorization", "Bearer "+k.Key)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", "tools/call")
+		req.Header.Set("Mcp-Name", "lookup_product")
+		serve(b, h, req, func() { rb.Reset(body) })
+	})
 	b.Run("LookupProduct", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
