@@ -9,7 +9,7 @@ import (
 	"strconv"
 )
 
-// JSON-RPC 2.0 error codes (CONTRACT.md section 4).
+// JSON-RPC 2.0 error codes, as README's MCP section lists them.
 const (
 	codeParseError     = -32700
 	codeInvalidRequest = -32600
