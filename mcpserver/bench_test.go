@@ -18,18 +18,32 @@ import (
 // the writer are reused, so that neither httptest's request nor its
 // recorder is counted.
 func BenchmarkToolsCallLookup(b *testing.B) {
+	benchToolsCall(b, callTool("lookup_product", `{"upc":"`+samples.CarriedUPC+`","province":"ON"}`))
+}
+
+// BenchmarkToolsCallLookup2026 is the same call as a client of the
+// 2026-07-28 revision sends it: _meta in the params, and the headers.
+func BenchmarkToolsCallLookup2026(b *testing.B) {
+	benchToolsCall(b, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"lookup_product","arguments":{"upc":"`+samples.CarriedUPC+`","province":"ON"},"_meta":`+meta2026+`}}`,
+		"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "lookup_product")
+}
+
+func benchToolsCall(b *testing.B, msg string, headers ...string) {
 	k, err := svc.CreateKey(b.Context(), grocery.KeyInput{Account: "bench", Plan: "integration", Quota: 1 << 40})
 	if err != nil {
 		b.Fatal(err)
 	}
 	h := mcpserver.New(svc, nil)
-	body := []byte(callTool("lookup_product", `{"upc":"`+samples.CarriedUPC+`","province":"ON"}`))
+	body := []byte(msg)
 	rb := &rewindBody{}
 	req := httptest.NewRequest(http.MethodPost, "/mcp", nil)
 	req.Body = rb
 	req.ContentLength = int64(len(body))
 	req.Header.Set("Authorization", "Bearer "+k.Key)
 	req.Header.Set("Content-Type", "application/json")
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
 	w := &discard{h: http.Header{}}
 	b.ReportAllocs()
 	for b.Loop() {

@@ -13,8 +13,9 @@ import (
 	"github.com/grocerydata/grocery/mcpserver"
 )
 
-// FuzzHandler sends any body, with a valid key, a wrong one or none,
-// through the real handler on the demo data file: it never panics, never
+// FuzzHandler sends any body, with a valid key, a wrong one or none, with
+// or without the headers of the 2026-07-28 revision (for a tools/call of
+// lookup_product), through the real handler on the demo data file: it never panics, never
 // answers 5xx, and every answer is one JSON-RPC response (202 with no
 // body for a notification): "jsonrpc" "2.0", an id that is a string, a
 // number or null, and exactly one of result and error, an error with an
@@ -40,9 +41,13 @@ func FuzzHandler(f *testing.F) {
 		`{"jsonrpc":"2.0","id":1,"id":1,"method":"ping"}`,
 		`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"lookup_product","arguments":{"upc":1e999}}}`,
 		`nul`, ``,
+		`{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"lookup_product","arguments":{"upc":"` + samples.CarriedUPC + `","province":"ON"},"_meta":` + meta2026 + `}}`,
+		`{"jsonrpc":"2.0","id":7,"method":"server/discover","params":{"_meta":` + meta2026 + `}}`,
+		`{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"lookup_product","_meta":{"io.modelcontextprotocol\/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`,
 	} {
 		for auth := range uint8(3) {
 			f.Add(auth, []byte(s))
+			f.Add(auth|8, []byte(s))
 		}
 	}
 	f.Fuzz(func(t *testing.T, auth uint8, body []byte) {
@@ -54,6 +59,11 @@ func FuzzHandler(f *testing.F) {
 		case 1:
 			req.Header.Set("Authorization", "Bearer "+k.Key+"x")
 		}
+		if auth&8 != 0 {
+			req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+			req.Header.Set("Mcp-Method", "tools/call")
+			req.Header.Set("Mcp-Name", "lookup_product")
+		}
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
 		checkAnswer(t, body, rec)
@@ -61,7 +71,7 @@ func FuzzHandler(f *testing.F) {
 }
 
 // knownMethods are the methods answered with a result.
-var knownMethods = []string{"initialize", "ping", "tools/list", "tools/call"}
+var knownMethods = []string{"initialize", "ping", "tools/list", "tools/call", "server/discover"}
 
 func checkAnswer(t *testing.T, body []byte, rec *httptest.ResponseRecorder) {
 	t.Helper()

@@ -9,13 +9,18 @@ import (
 	"strconv"
 )
 
-// JSON-RPC 2.0 error codes (CONTRACT.md section 4).
+// JSON-RPC 2.0 error codes, as README's MCP section lists them.
 const (
 	codeParseError     = -32700
 	codeInvalidRequest = -32600
 	codeMethodNotFound = -32601
 	codeInvalidParams  = -32602 // also an unknown tool
 	codeInternalError  = -32603
+
+	// Codes of the 2026-07-28 revision.
+	codeHeaderMismatch      = -32020 // the HTTP headers disagree with the body, or are missing
+	codeMissingCapabilities = -32021 // the request needs a client capability it did not declare
+	codeUnsupportedVersion  = -32022 // the protocol version is not one the server speaks
 )
 
 // message is one JSON-RPC message from the client: a request (method and
@@ -33,13 +38,16 @@ type message struct {
 	paramsErr error // params had a field of the wrong type
 }
 
-// params is what the server reads of any method's params: a tools/call's
-// tool name and arguments, decoded with the message in one pass. Other
-// methods' params fields are ignored.
+// params is what the server reads of any method's params, decoded with
+// the message in one pass: a tools/call's tool name and arguments, an
+// initialize's protocolVersion, and any request's _meta (raw, read by
+// readMeta). Other params fields are ignored.
 type params struct {
-	Name      string
-	Arguments []argument // in the order sent; where a name repeats, the last one counts
-	buf       [4]argument
+	Name            string
+	Arguments       []argument // in the order sent; where a name repeats, the last one counts
+	ProtocolVersion string     // "" when absent or not a string
+	Meta            json.RawMessage
+	buf             [4]argument
 }
 
 // argument is one member of a tools/call's arguments object.
@@ -100,13 +108,22 @@ func decodeSlow(body []byte, m *message) *rpcError {
 	return nil
 }
 
-// decodeParamsSlow decodes a tools/call's params for decodeSlow.
+// decodeParamsSlow decodes params for decodeSlow. _meta and
+// protocolVersion are read even when another member is wrong: a bad
+// tools/call name is the method's to refuse, after the request's version
+// is known.
 func decodeParamsSlow(v []byte, p *params) error {
-	ps, dup, ok := objectMembers(v, "name", "arguments")
-	switch {
-	case !ok:
+	ps, dup, ok := objectMembers(v, "name", "arguments", "_meta", "protocolVersion")
+	if !ok {
 		return errors.New("params: want an object")
-	case dup != "":
+	}
+	if dup != "_meta" {
+		p.Meta = ps["_meta"]
+	}
+	if dup != "protocolVersion" && json.Unmarshal(ps["protocolVersion"], &p.ProtocolVersion) != nil {
+		p.ProtocolVersion = "" // initialize answers a version it cannot read with the newest
+	}
+	if dup != "" {
 		return errors.New("params: member " + strconv.Quote(dup) + " is given twice")
 	}
 	if v, ok := ps["name"]; ok && json.Unmarshal(v, &p.Name) != nil {
@@ -212,14 +229,28 @@ func decodeFast(b []byte, m *message) bool {
 	return ok
 }
 
-// decodeParams decodes a tools/call's params, as decodeFast.
+// decodeParams decodes params, as decodeFast.
 func decodeParams(v []byte, p *params) bool {
 	if string(v) == "null" {
 		return true
 	}
-	seenName, seenArgs := false, false
+	seenName, seenArgs, seenMeta, seenVersion := false, false, false, false
 	return members(v, 0, func(key, v []byte) bool {
 		switch string(key) {
+		case "_meta":
+			if seenMeta {
+				return false
+			}
+			seenMeta, p.Meta = true, v
+			return true
+		case "protocolVersion":
+			s, ok := plainString(v)
+			if !ok || seenVersion {
+				return false
+			}
+			seenVersion = true
+			p.ProtocolVersion = intern(s, supportedVersions)
+			return true
 		case "name":
 			s, ok := plainString(v)
 			if !ok || seenName {
@@ -252,7 +283,7 @@ func decodeParams(v []byte, p *params) bool {
 // Names the server knows, kept as strings so that decoding them
 // allocates nothing.
 var (
-	methods   = []string{"initialize", "ping", "tools/list", "tools/call", "notifications/initialized", "notifications/cancelled"}
+	methods   = []string{"initialize", "ping", "tools/list", "tools/call", "server/discover", "notifications/initialized", "notifications/cancelled"}
 	toolNames = []string{"lookup_product", "search_products", "price_history", "list_reference_stores"}
 	argNames  = []string{"upc", "province", "limit", "query", "sku", "banner", "period"}
 )
@@ -387,6 +418,7 @@ func validID(id json.RawMessage) bool {
 type rpcError struct {
 	Code    int    `json:"code"`
 	Message string `json:"message"`
+	Data    any    `json:"data,omitempty"`
 }
 
 type response struct {

@@ -37,6 +37,12 @@ func TestDecodeFast(t *testing.T) {
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"lookup_product","arguments":[1]}}`,
 		`{"jsonrpc":"2.0","id":{"a":1},"method":"ping","other":{"x":[1,2,"]"]}}`,
 		`{}`, `null`, `"x"`, `[]`, `1`, `{"jsonrpc":"2.0","id":1,"méthod":"ping"}`,
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":5}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","protocolVersion":"2025-06-18"}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"a":1},"name":"lookup_product","_meta":{"b":2}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":7,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`,
 	}
 	for _, body := range bodies {
 		if !json.Valid([]byte(body)) {
@@ -150,4 +156,36 @@ func BenchmarkValidJSON(b *testing.B) {
 			json.Valid(body)
 		}
 	})
+}
+
+// TestReadMeta holds the allocation-free reading of params._meta to the
+// reading by encoding/json.
+func TestReadMeta(t *testing.T) {
+	for _, raw := range []string{
+		`{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`,
+		` { "io.modelcontextprotocol/clientCapabilities" : { "a" : [1] } , "io.modelcontextprotocol/protocolVersion" : "2026-07-28" } `,
+		`{"io.modelcontextprotocol\/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":[]}`,
+		`{"io.modelcontextprotocol/protocolVersion":"2026-07-2\u0038","io.modelcontextprotocol/clientCapabilities":null}`,
+		`{"io.modelcontextprotocol/protocolVersion":5,"io.modelcontextprotocol/clientCapabilities":{}}`,
+		`{"io.modelcontextprotocol/protocolVersion":"a","io.modelcontextprotocol/protocolVersion":"b"}`,
+		`{"progressToken":"x","ünï":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}`,
+		`{}`, `[]`, `"x"`, `null`,
+	} {
+		raw = strings.TrimSpace(raw)
+		if !json.Valid([]byte(raw)) {
+			t.Fatalf("%s is not JSON", raw)
+		}
+		got := readMeta(json.RawMessage(raw))
+		want := requestMeta{}
+		if raw[0] == '{' {
+			want = readMetaSlow(json.RawMessage(raw))
+		}
+		if got != want {
+			t.Errorf("%s: got %+v, want %+v", raw, got, want)
+		}
+	}
+	raw := json.RawMessage(`{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`)
+	if n := testing.AllocsPerRun(100, func() { readMeta(raw) }); n != 0 {
+		t.Errorf("readMeta allocates %v times", n)
+	}
 }

@@ -1,6 +1,32 @@
-// Package mcpserver serves the grocery service's four tools over MCP
-// (protocol 2025-06-18), on stateless Streamable HTTP: each POST carries one
-// JSON-RPC message and gets one JSON answer; no session is ever issued.
+// Package mcpserver serves the grocery service's four tools over MCP, on
+// stateless Streamable HTTP: each POST carries one JSON-RPC message and
+// gets one JSON answer; no session is ever issued.
+//
+// One endpoint speaks two eras of the protocol, told apart request by
+// request:
+//
+//   - The 2025 revisions (2025-03-26, 2025-06-18, 2025-11-25): the client
+//     sends initialize, which answers the version it asked for when the
+//     server speaks it and 2025-11-25 otherwise, then names that version in
+//     the MCP-Protocol-Version header (or sends none). Methods: initialize,
+//     ping, tools/list, tools/call.
+//   - The 2026-07-28 revision: no handshake. Every request carries
+//     params._meta with "io.modelcontextprotocol/protocolVersion" and
+//     "io.modelcontextprotocol/clientCapabilities", the same version in
+//     MCP-Protocol-Version, and its method in Mcp-Method (a tools/call its
+//     tool in Mcp-Name); a disagreement is 400 with -32020 (HeaderMismatch).
+//     Methods: server/discover, tools/list, tools/call; any other, removed
+//     ones (initialize, ping) included, is 404 with -32601. Results carry
+//     "resultType": "complete"; tools/list and server/discover carry the
+//     cache hints ttlMs and cacheScope. An unsupported version is 400 with
+//     -32022 whose data lists the supported versions.
+//
+// The table in versions.go holds these rules, one entry a version. In both
+// eras every method needs the key (Authorization: Bearer), every answer to
+// an authenticated request carries the quota headers, tools/call is
+// metered once whatever follows, and the other methods are free. A request
+// refused for its framing (version, _meta, headers) is not metered. Every
+// error answer carries the request's id when the body could be read.
 //
 // The handler only translates: every rule (keys, plans, quota, the queries)
 // is package grocery's.
@@ -24,13 +50,9 @@ import (
 	"github.com/grocerydata/grocery/grocery"
 )
 
-// ProtocolVersion is the MCP version the server speaks.
-const ProtocolVersion = "2025-06-18"
-
-// knownVersions are the MCP-Protocol-Version header values accepted: the
-// server answers every client in ProtocolVersion, whose messages these
-// versions share.
-var knownVersions = []string{"2025-06-18", "2025-03-26", "2024-11-05"}
+// ProtocolVersions returns the MCP versions the server speaks, newest
+// first.
+func ProtocolVersions() []string { return slices.Clone(supportedVersions) }
 
 // Options configures New. A nil *Options means the defaults.
 type Options struct {
@@ -46,7 +68,7 @@ type Options struct {
 	AllowLoopbackOrigins bool
 	// MaxBodyBytes limits a request body; default 1 MiB.
 	MaxBodyBytes int64
-	// Version is reported in serverInfo; default "dev".
+	// Version is reported in serverInfo; default grocery.Version().
 	Version string
 	// Logger receives internal errors; default slog.Default().
 	Logger *slog.Logger
@@ -54,11 +76,12 @@ type Options struct {
 
 // server is the MCP endpoint.
 type server struct {
-	svc     *grocery.Service
-	opts    Options
-	log     *slog.Logger
-	tools   []tool
-	listing []byte // the tools/list result, encoded once
+	svc      *grocery.Service
+	opts     Options
+	log      *slog.Logger
+	tools    []tool
+	listings map[*revision][]byte // the tools/list result of each revision, encoded once
+	discover []byte               // the server/discover result, encoded once
 }
 
 // New returns the MCP handler for svc. It serves POST on any path it is
@@ -74,15 +97,42 @@ func New(svc *grocery.Service, opts *Options) http.Handler {
 		s.opts.MaxBodyBytes = 1 << 20
 	}
 	if s.opts.Version == "" {
-		s.opts.Version = "dev"
+		s.opts.Version = grocery.Version()
 	}
 	s.log = s.opts.Logger
 	if s.log == nil {
 		s.log = slog.Default()
 	}
 	s.tools = newTools(svc)
-	s.listing = mustMarshal(map[string]any{"tools": s.tools})
+	s.listings = map[*revision][]byte{}
+	for _, rev := range revisions {
+		list := map[string]any{"tools": s.tools}
+		if rev.cacheHints {
+			list["ttlMs"], list["cacheScope"] = cacheTTLMs, cacheScope
+		}
+		if rev.resultType {
+			list["resultType"] = "complete"
+		}
+		s.listings[rev] = mustMarshal(list)
+	}
+	s.discover = mustMarshal(map[string]any{
+		"supportedVersions": supportedVersions,
+		"capabilities":      capabilities,
+		"instructions":      instructions,
+		"ttlMs":             cacheTTLMs,
+		"cacheScope":        cacheScope,
+		"resultType":        "complete",
+		"_meta":             map[string]any{metaServerInfo: s.serverInfo()},
+	})
 	return s
+}
+
+// capabilities are the server's: tools, a list that never changes while
+// it runs.
+var capabilities = map[string]any{"tools": map[string]any{"listChanged": false}}
+
+func (s *server) serverInfo() map[string]any {
+	return map[string]any{"name": "grocery", "title": "Canadian grocery prices", "version": s.opts.Version}
 }
 
 // ServeHTTP implements http.Handler.
@@ -96,20 +146,6 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "the MCP endpoint takes POST only: this stateless server opens no event stream", http.StatusMethodNotAllowed)
 		return
 	}
-	if !s.originAllowed(r) {
-		writeJSON(w, http.StatusForbidden, errorResponse(nil, codeInvalidRequest, "origin not allowed"))
-		return
-	}
-	if v := headerValue(r.Header, "Mcp-Protocol-Version"); v != "" && !slices.Contains(knownVersions, v) {
-		writeJSON(w, http.StatusBadRequest, errorResponse(nil, codeInvalidRequest,
-			"unsupported MCP-Protocol-Version "+strconv.Quote(v)+": this server speaks "+ProtocolVersion))
-		return
-	}
-	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(strings.ToLower(ct), "application/json") {
-		writeJSON(w, http.StatusUnsupportedMediaType, errorResponse(nil, codeInvalidRequest, "Content-Type must be application/json"))
-		return
-	}
-
 	buf := bodyBufs.Get().(*[]byte)
 	defer bodyBufs.Put(buf)
 	body, err := s.readBody(w, r, (*buf)[:0])
@@ -130,17 +166,29 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, errorResponse(nil, codeInvalidRequest, "JSON-RPC batches are not supported: send one message per request"))
 		return
 	}
+	// The message is read before the Origin and Content-Type checks so
+	// that their refusals, too, answer the request's id.
 	var msg message
-	if rerr := decodeMessage(body, &msg); rerr != nil {
-		writeJSON(w, http.StatusBadRequest, errorResponse(msg.ID, rerr.Code, rerr.Message))
+	derr := decodeMessage(body, &msg)
+	if !s.originAllowed(r) {
+		writeJSON(w, http.StatusForbidden, errorResponse(msg.ID, codeInvalidRequest, "origin not allowed"))
 		return
 	}
+	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(strings.ToLower(ct), "application/json") {
+		writeJSON(w, http.StatusUnsupportedMediaType, errorResponse(msg.ID, codeInvalidRequest, "Content-Type must be application/json"))
+		return
+	}
+	if derr != nil {
+		writeJSON(w, http.StatusBadRequest, errorResponse(msg.ID, derr.Code, derr.Message))
+		return
+	}
+	rev, perr := negotiate(r.Header, &msg)
 
 	// Every method needs a valid key, the free ones too. A tools/call is
 	// metered: its key check and charge can be one step (with Redis, one
 	// round trip), whose outcome call's Consume returns.
 	authenticate := s.svc.Authenticate
-	if msg.Method == "tools/call" && msg.JSONRPC == "2.0" && validID(msg.ID) {
+	if msg.Method == "tools/call" && msg.JSONRPC == "2.0" && validID(msg.ID) && perr == nil && rev.answers("tools/call") {
 		authenticate = s.svc.AuthenticateMetered
 	}
 	p, err := authenticate(r.Context(), bearer(r), grocery.InterfaceMCP)
@@ -167,22 +215,25 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case msg.Method == "" || !validID(msg.ID):
 		s.quotaHeaders(w, r, p, nil)
 		writeJSON(w, http.StatusBadRequest, errorResponse(msg.ID, codeInvalidRequest, "invalid request: want a method and a string or number id"))
+	case perr != nil:
+		s.quotaHeaders(w, r, p, nil)
+		writeJSON(w, perr.status, &response{JSONRPC: "2.0", ID: msg.ID, Error: &perr.rpcError})
 	default:
-		s.handle(w, r, p, &msg)
+		s.handle(w, r, p, &msg, rev)
 	}
 }
 
 // handle answers one request. A CallRecorder on w learns the method
 // (when the server knows it) and, for a tools/call, the tool (when it
 // exists), even when the call is refused.
-func (s *server) handle(w http.ResponseWriter, r *http.Request, p *grocery.Principal, msg *message) {
+func (s *server) handle(w http.ResponseWriter, r *http.Request, p *grocery.Principal, msg *message, rev *revision) {
 	var result any
 	var rerr *rpcError
 	var usage *grocery.Usage
 	if rec, ok := w.(CallRecorder); ok {
 		method, tool := "", ""
 		switch msg.Method {
-		case "initialize", "ping", "tools/list":
+		case "initialize", "ping", "tools/list", "server/discover":
 			method = msg.Method
 		case "tools/call":
 			method = msg.Method
@@ -192,14 +243,21 @@ func (s *server) handle(w http.ResponseWriter, r *http.Request, p *grocery.Princ
 		}
 		rec.RecordCall(method, tool)
 	}
-	switch msg.Method {
-	case "initialize":
-		result = s.initialize()
-	case "ping":
+	switch {
+	case !rev.answers(msg.Method):
+		rerr = &rpcError{Code: codeMethodNotFound, Message: "method not found: " + msg.Method}
+		if !rev.handshake {
+			rerr.Message += " (protocol " + rev.version + " has " + strings.Join(rev.methods, ", ") + ")"
+		}
+	case msg.Method == "initialize":
+		result = s.initialize(msg.Params.ProtocolVersion)
+	case msg.Method == "ping":
 		result = struct{}{}
-	case "tools/list":
-		result = json.RawMessage(s.listing)
-	case "tools/call":
+	case msg.Method == "tools/list":
+		result = json.RawMessage(s.listings[rev])
+	case msg.Method == "server/discover":
+		result = json.RawMessage(s.discover)
+	case msg.Method == "tools/call":
 		var payload any
 		var res *callResult
 		payload, res, rerr, usage = s.call(r, p, msg, s.toolOf(msg))
@@ -208,31 +266,37 @@ func (s *server) handle(w http.ResponseWriter, r *http.Request, p *grocery.Princ
 		}
 		if payload != nil {
 			s.quotaHeaders(w, r, p, usage)
-			writeToolResult(w, msg.ID, payload)
+			writeToolResult(w, msg.ID, payload, rev.resultType)
 			return
 		}
 		if res != nil {
+			if rev.resultType {
+				res.ResultType = "complete"
+			}
 			result = res
 		}
-	default:
-		rerr = &rpcError{Code: codeMethodNotFound, Message: "method not found: " + msg.Method}
 	}
 	s.quotaHeaders(w, r, p, usage)
 	resp := &response{JSONRPC: "2.0", ID: msg.ID, Result: result, Error: rerr}
+	status := http.StatusOK
 	if rerr != nil {
 		resp.Result = nil
+		status = rev.status(rerr.Code)
 	}
-	writeJSON(w, http.StatusOK, resp)
+	writeJSON(w, status, resp)
 }
 
-func (s *server) initialize() any {
-	// The client's requested version is read only to be answered: every
-	// client gets ProtocolVersion, which 2025-06-18 clients ask for and
-	// others may accept or decline.
+// initialize answers the 2025 handshake: the version the client asked
+// for when the server speaks it with a handshake, else the newest such.
+func (s *server) initialize(asked string) any {
+	version := newestHandshake.version
+	if rev := revisionOf(asked); rev != nil && rev.handshake {
+		version = rev.version
+	}
 	return map[string]any{
-		"protocolVersion": ProtocolVersion,
-		"capabilities":    map[string]any{"tools": map[string]any{"listChanged": false}},
-		"serverInfo":      map[string]any{"name": "grocery", "title": "Canadian grocery prices", "version": s.opts.Version},
+		"protocolVersion": version,
+		"capabilities":    capabilities,
+		"serverInfo":      s.serverInfo(),
 		"instructions":    instructions,
 	}
 }

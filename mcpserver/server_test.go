@@ -157,6 +157,10 @@ func wantStatus(t *testing.T, r *reply, status int) {
 	}
 }
 
+// TestInitialize: the 2025 handshake answers the version the client asks
+// for when the server speaks it, else the newest 2025 one (it answered
+// 2025-06-18 to every client before), and serverInfo carries the build's
+// version.
 func TestInitialize(t *testing.T) {
 	key := newKey(t, "starter", 0)
 	// Params the server does not read may take any form.
@@ -165,8 +169,17 @@ func TestInitialize(t *testing.T) {
 	if r.msg.Error != nil {
 		t.Fatalf("initialize with unusual params: %+v", r.msg.Error)
 	}
-	for _, asked := range []string{"2025-06-18", "2024-11-05", "1999-01-01"} {
-		r := post(t, key, rpc(1, "initialize", `{"protocolVersion":"`+asked+`","capabilities":{},"clientInfo":{"name":"t","version":"1"}}`))
+	for _, tc := range []struct{ asked, want string }{
+		{`"2025-06-18"`, "2025-06-18"},
+		{`"2025-03-26"`, "2025-03-26"},
+		{`"2025-11-25"`, "2025-11-25"},
+		{`"2024-11-05"`, "2025-11-25"},
+		{`"1999-01-01"`, "2025-11-25"},
+		{`"2026-07-28"`, "2025-11-25"}, // a revision without handshake is never agreed by initialize
+		{`5`, "2025-11-25"},
+		{`null`, "2025-11-25"},
+	} {
+		r := post(t, key, rpc(1, "initialize", `{"protocolVersion":`+tc.asked+`,"capabilities":{},"clientInfo":{"name":"t","version":"1"}}`))
 		wantStatus(t, r, http.StatusOK)
 		var res struct {
 			ProtocolVersion string `json:"protocolVersion"`
@@ -177,12 +190,13 @@ func TestInitialize(t *testing.T) {
 			} `json:"capabilities"`
 			ServerInfo   map[string]string `json:"serverInfo"`
 			Instructions string            `json:"instructions"`
+			ResultType   *string           `json:"resultType"`
 		}
 		if err := json.Unmarshal(r.msg.Result, &res); err != nil {
 			t.Fatal(err)
 		}
-		if res.ProtocolVersion != "2025-06-18" || res.Capabilities.Tools.ListChanged == nil || *res.Capabilities.Tools.ListChanged {
-			t.Fatalf("asked %s: got %s", asked, r.msg.Result)
+		if res.ProtocolVersion != tc.want || res.Capabilities.Tools.ListChanged == nil || *res.Capabilities.Tools.ListChanged || res.ResultType != nil {
+			t.Fatalf("asked %s: got %s, want protocolVersion %s", tc.asked, r.msg.Result, tc.want)
 		}
 		if res.ServerInfo["name"] != "grocery" || res.ServerInfo["title"] == "" || res.ServerInfo["version"] == "" {
 			t.Fatalf("serverInfo: got %v", res.ServerInfo)
@@ -193,6 +207,22 @@ func TestInitialize(t *testing.T) {
 		if string(r.msg.ID) != "1" || r.header.Get("Mcp-Session-Id") != "" {
 			t.Fatalf("got id %s, session %q; want id 1 and no session", r.msg.ID, r.header.Get("Mcp-Session-Id"))
 		}
+	}
+}
+
+// TestServerInfoVersion: serverInfo carries the build's version (it said
+// "dev"), in both eras.
+func TestServerInfoVersion(t *testing.T) {
+	if v := grocery.Version(); v == "dev" || !strings.HasPrefix(v, grocery.Release) {
+		t.Fatalf("grocery.Version() = %q, want the release %s (and the revision)", v, grocery.Release)
+	}
+	key := newKey(t, "starter", 0)
+	var res struct {
+		ServerInfo struct{ Version string } `json:"serverInfo"`
+	}
+	json.Unmarshal(post(t, key, rpc(1, "initialize", `{"protocolVersion":"2025-06-18"}`)).msg.Result, &res)
+	if res.ServerInfo.Version != grocery.Version() {
+		t.Fatalf("serverInfo.version: got %q, want %q", res.ServerInfo.Version, grocery.Version())
 	}
 }
 

@@ -14,7 +14,8 @@ import (
 	"github.com/grocerydata/grocery/grocery"
 )
 
-// instructions tell a model how the tools chain; initialize returns them.
+// instructions tell a model how the tools chain; initialize and
+// server/discover return them.
 const instructions = `Canadian grocery prices, collected on a fixed panel of reference stores. Prices are store-scoped: there is no national price, so every price query takes a province (a two-letter code: AB BC MB NB NL NS NT NU ON PE QC SK YT).
 
 How the tools chain: search_products (by name or brand) or lookup_product (by barcode) -> each offer or result carries a banner and an external_sku (the retailer's own SKU) -> price_history(sku=external_sku, banner, province) for the price trend. A barcode is never a SKU. list_reference_stores shows the stores the prices come from: that panel is the coverage.
@@ -200,8 +201,9 @@ var bufs = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }
 // writeToolResult writes a successful tools/call answer. The result goes
 // in twice, as structuredContent and as the same JSON in a text item for
 // clients that read only text; the envelope is written directly so that
-// the result is encoded once and escaped once.
-func writeToolResult(w http.ResponseWriter, id json.RawMessage, res any) {
+// the result is encoded once and escaped once. resultType adds
+// "resultType": "complete" (revision.resultType).
+func writeToolResult(w http.ResponseWriter, id json.RawMessage, res any, resultType bool) {
 	pb, bp := bufs.Get().(*[]byte), bufs.Get().(*[]byte)
 	defer func() { bufs.Put(pb); bufs.Put(bp) }()
 	var payload []byte
@@ -220,7 +222,11 @@ func writeToolResult(w http.ResponseWriter, id json.RawMessage, res any) {
 	b = appendJSONText(b, payload)
 	b = append(b, `}],"structuredContent":`...)
 	b = append(b, payload...)
-	b = append(b, `,"isError":false}}`...)
+	b = append(b, `,"isError":false`...)
+	if resultType {
+		b = append(b, `,"resultType":"complete"`...)
+	}
+	b = append(b, `}}`...)
 	setJSONHeaders(w.Header(), len(b))
 	w.WriteHeader(http.StatusOK)
 	w.Write(b)
@@ -239,6 +245,7 @@ type callResult struct {
 	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
 	IsError           bool            `json:"isError"`
 	Meta              map[string]any  `json:"_meta,omitempty"`
+	ResultType        string          `json:"resultType,omitempty"`
 }
 
 type textContent struct {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -24,6 +25,13 @@ func (a *app) bridgeCmd() *cobra.Command {
 endpoint: it reads one JSON-RPC message a line from stdin, POSTs it to URL
 with the API key as a Bearer token, and writes each answer as a line on
 stdout. Diagnostics go to stderr.
+
+Clients of either era of the protocol work through it. A 2025 client's
+version, agreed with initialize, goes in the MCP-Protocol-Version header of
+the messages that follow. A 2026-07-28 client names its version in each
+request's params._meta: the bridge sends it in MCP-Protocol-Version, with
+the method in Mcp-Method and a tools/call's tool in Mcp-Name, as the HTTP
+transport requires.
 
 The key comes from GROCERY_API_KEY or --key-file (never from the command
 line, where other users could see it). The bridge never tries OAuth.`,
@@ -80,12 +88,22 @@ func (b *bridge) run(ctx context.Context, in io.Reader) error {
 	}
 }
 
+// head is what the bridge reads of a message to set its HTTP headers.
+type head struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params struct {
+		Name string `json:"name"` // tools/call, prompts/get
+		URI  string `json:"uri"`  // resources/read
+		Meta struct {
+			ProtocolVersion string `json:"io.modelcontextprotocol/protocolVersion"`
+		} `json:"_meta"`
+	} `json:"params"`
+}
+
 // relay sends one message and writes what comes back.
 func (b *bridge) relay(ctx context.Context, msg []byte) {
-	var head struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
-	}
+	var head head
 	json.Unmarshal(msg, &head) // a bad message is the server's to refuse
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, b.url, bytes.NewReader(msg))
 	if err != nil {
@@ -95,7 +113,19 @@ func (b *bridge) relay(ctx context.Context, msg []byte) {
 	req.Header.Set("Authorization", "Bearer "+b.key)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	if b.version != "" {
+	switch {
+	case head.Params.Meta.ProtocolVersion != "":
+		// A message of a revision without handshake: the HTTP headers
+		// repeat what the body says.
+		req.Header.Set("MCP-Protocol-Version", headerSafe(head.Params.Meta.ProtocolVersion))
+		req.Header.Set("Mcp-Method", headerSafe(head.Method))
+		switch head.Method {
+		case "tools/call", "prompts/get":
+			req.Header.Set("Mcp-Name", headerSafe(head.Params.Name))
+		case "resources/read":
+			req.Header.Set("Mcp-Name", headerSafe(head.Params.URI))
+		}
+	case b.version != "":
 		req.Header.Set("MCP-Protocol-Version", b.version)
 	}
 	resp, err := b.client.Do(req)
@@ -129,6 +159,20 @@ func (b *bridge) relay(ctx context.Context, msg []byte) {
 	default:
 		b.fail(head.ID, fmt.Sprintf("unexpected answer from %s: %s", b.url, resp.Status))
 	}
+}
+
+// headerSafe returns v as an HTTP header value: as it is when it is
+// printable ASCII without surrounding spaces, else in the Base64 form
+// "=?base64?...?=" that MCP servers decode.
+func headerSafe(v string) string {
+	plain := v == strings.TrimSpace(v)
+	for i := 0; plain && i < len(v); i++ {
+		plain = v[i] >= 0x20 && v[i] < 0x7f
+	}
+	if plain {
+		return v
+	}
+	return "=?base64?" + base64.StdEncoding.EncodeToString([]byte(v)) + "?="
 }
 
 // fail reports a failure on stderr and, for a request, answers it with a

@@ -19,6 +19,19 @@ import (
 // mcpEndpoint serves MCP on a writable copy of the demo file and returns
 // its URL, a valid key, and the protocol-version headers it received.
 func mcpEndpoint(t *testing.T) (url, key string, versions func() []string) {
+	url, key, headers := mcpEndpointHeaders(t)
+	return url, key, func() []string {
+		var v []string
+		for _, h := range headers() {
+			v = append(v, h.Get("MCP-Protocol-Version"))
+		}
+		return v
+	}
+}
+
+// mcpEndpointHeaders is mcpEndpoint returning the headers of every
+// request it received.
+func mcpEndpointHeaders(t *testing.T) (url, key string, headers func() []http.Header) {
 	t.Helper()
 	b, err := os.ReadFile(demoDB)
 	if err != nil {
@@ -38,16 +51,16 @@ func mcpEndpoint(t *testing.T) (url, key string, versions func() []string) {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
-	var seen []string
+	var seen []http.Header
 	h := mcpserver.New(svc, nil)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
-		seen = append(seen, r.Header.Get("MCP-Protocol-Version"))
+		seen = append(seen, r.Header.Clone())
 		mu.Unlock()
 		h.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
-	return srv.URL + "/mcp", k.Key, func() []string { mu.Lock(); defer mu.Unlock(); return append([]string(nil), seen...) }
+	return srv.URL + "/mcp", k.Key, func() []http.Header { mu.Lock(); defer mu.Unlock(); return append([]http.Header(nil), seen...) }
 }
 
 // bridgeRun runs 'grocery mcp-bridge' with stdin and an environment.
@@ -142,4 +155,75 @@ func TestBridge(t *testing.T) {
 			t.Fatalf("got exit %d, stderr %q; want a usage error naming GROCERY_API_KEY", r.code, r.stderr)
 		}
 	})
+}
+
+// meta2026 is the params._meta of a stdio client of the 2026-07-28
+// revision.
+const meta2026 = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+
+// TestBridgeStateless: a stdio client of the 2026-07-28 revision (no
+// handshake, _meta in every request) works through the bridge, which adds
+// the headers the HTTP transport requires; it chains barcode -> offers ->
+// external_sku -> price_history.
+func TestBridgeStateless(t *testing.T) {
+	url, key, headers := mcpEndpointHeaders(t)
+	session := `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{` + meta2026 + `}}
+{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{` + meta2026 + `}}
+{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"lookup_product","arguments":{"upc":"067000378089","province":"ON"},` + meta2026 + `}}
+{"jsonrpc":"2.0","id":4,"method":"ping","params":{` + meta2026 + `}}
+{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}`
+	r := bridgeRun(t, env{"GROCERY_API_KEY": key}, session, "--url", url)
+	ok(t, r)
+	got := answers(t, r.stdout)
+	if len(got) != 4 {
+		t.Fatalf("got %d answers, want 4 (the notification gets none):\n%s", len(got), r.stdout)
+	}
+	if !bytes.Contains(got[0]["result"], []byte(`"supportedVersions":["2026-07-28"`)) || !bytes.Contains(got[1]["result"], []byte(`"ttlMs"`)) {
+		t.Fatalf("discover and tools/list: got %s / %s", got[0]["result"], got[1]["result"])
+	}
+	// ping is not a method of 2026-07-28: the error reaches the client.
+	if !bytes.Contains(got[3]["error"], []byte(`-32601`)) || string(got[3]["id"]) != "4" {
+		t.Fatalf("ping: got %v, want the server's -32601", got[3])
+	}
+	var lookup struct {
+		StructuredContent struct {
+			Offers []struct {
+				Banner      string `json:"banner"`
+				ExternalSKU string `json:"external_sku"`
+			} `json:"offers"`
+		} `json:"structuredContent"`
+		ResultType string `json:"resultType"`
+	}
+	if err := json.Unmarshal(got[2]["result"], &lookup); err != nil || len(lookup.StructuredContent.Offers) == 0 || lookup.ResultType != "complete" {
+		t.Fatalf("lookup: got %s", got[2]["result"])
+	}
+	o := lookup.StructuredContent.Offers[0]
+	h := headers()
+	if len(h) != 5 || h[2].Get("MCP-Protocol-Version") != "2026-07-28" || h[2].Get("Mcp-Method") != "tools/call" ||
+		h[2].Get("Mcp-Name") != "lookup_product" || h[0].Get("Mcp-Method") != "server/discover" || h[0].Get("Mcp-Name") != "" {
+		t.Fatalf("headers the server received: %v", h)
+	}
+
+	// The chain's next step, with the offer's external_sku.
+	next := `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"price_history","arguments":{"sku":"` + o.ExternalSKU + `","banner":"` + o.Banner + `","province":"ON"},` + meta2026 + `}}`
+	r = bridgeRun(t, env{"GROCERY_API_KEY": key}, next, "--url", url)
+	ok(t, r)
+	got = answers(t, r.stdout)
+	if len(got) != 1 || !bytes.Contains(got[0]["result"], []byte(`"points":[{`)) {
+		t.Fatalf("price_history: got %s", r.stdout)
+	}
+}
+
+func TestHeaderSafe(t *testing.T) {
+	for in, want := range map[string]string{
+		"lookup_product": "lookup_product",
+		"tools/call":     "tools/call",
+		" x":             "=?base64?IHg=?=",
+		"café":           "=?base64?Y2Fmw6k=?=",
+		"a\nb":           "=?base64?YQpi?=",
+	} {
+		if got := headerSafe(in); got != want {
+			t.Errorf("headerSafe(%q) = %q, want %q", in, got, want)
+		}
+	}
 }

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"runtime/debug"
 	"strings"
 
 	"github.com/grocerydata/grocery/grocery"
@@ -24,10 +23,6 @@ func OptionsFromEnv(getenv func(string) string) (grocery.Options, error) {
 	return opts, nil
 }
 
-// Version returns the module's version from the build, or "dev".
-func Version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
-}
+// Version returns the build's version, grocery.Version: the release, with
+// the VCS revision when the build recorded one.
+func Version() string { return grocery.Version() }
