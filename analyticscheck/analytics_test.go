@@ -169,8 +169,8 @@ var provinces = []string{"ON", "QC", "BC", "MB", "NT"}
 // stores the observations name.
 func checkExport(t *testing.T, fx *fixture) {
 	type req struct {
-		name string
-		in   grocery.ExportInput
+		name  string
+		in    grocery.ExportInput
 		where string
 	}
 	reqs := []req{
