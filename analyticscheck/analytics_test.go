@@ -158,6 +158,7 @@ var analytics = []struct {
 	{"offers", checkOffers},
 	{"lookup", checkLookup},
 	{"new_on_shelf", checkNewOnShelf},
+	{"promo_calendar", checkPromoCalendar},
 }
 
 // Requests across provinces: the two largest, one with seven stores, a thin

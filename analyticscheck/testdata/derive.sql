@@ -81,7 +81,8 @@ SELECT province, banner, sku, d,
        percentile_cont(0.5) WITHIN GROUP (ORDER BY pc)::numeric AS p,
        percentile_cont(0.5) WITHIN GROUP (ORDER BY rc)::numeric AS r,
        min(pc) AS store_min, max(pc) AS store_max,
-       count(DISTINCT store_id) AS stores
+       count(DISTINCT store_id) AS stores,
+       bool_or(pc < rc) AS any_promo
 FROM obs GROUP BY province, banner, sku, d;
 CREATE INDEX ON daily (province, banner, sku, d);
 CREATE INDEX ON daily (province, d);
