@@ -159,6 +159,7 @@ var analytics = []struct {
 	{"lookup", checkLookup},
 	{"new_on_shelf", checkNewOnShelf},
 	{"promo_calendar", checkPromoCalendar},
+	{"basket", checkBasket},
 }
 
 // Requests across provinces: the two largest, one with seven stores, a thin

@@ -148,6 +148,9 @@ func show(v any) string {
 	case json.Number:
 		return x.String()
 	case string:
+		if _, ok := new(big.Rat).SetString(x); ok {
+			return x
+		}
 		return strconv.Quote(x)
 	}
 	return fmt.Sprint(v)

@@ -1,3 +1,4 @@
+SET client_min_messages = warning;
 -- What every analytic shares, from the definitions (analytics-defs.md,
 -- README "Market analytics"):
 --
@@ -109,4 +110,46 @@ CREATE TABLE populations (province text PRIMARY KEY, w numeric);
 INSERT INTO populations VALUES ('ON', 16124), ('QC', 9056), ('BC', 5698), ('AB', 4889), ('MB', 1494),
   ('SK', 1240), ('NS', 1076), ('NB', 854), ('NL', 546), ('PE', 179), ('YT', 47), ('NT', 45), ('NU', 41);
 
-ANALYZE obs; ANALYZE daily; ANALYZE cur; ANALYZE bcur;
+-- Offers (README, "What the data means"): "the summary of the latest
+-- observation of each of that banner's reference stores in the province
+-- within 14 days (most common price, minimum, maximum, store count,
+-- promotion and its end date, unit price)". The tie-break of "most common"
+-- is not documented: price_modes and regular_modes hold every tied price,
+-- and price is the lowest of them (used only where a tie cannot matter).
+DROP TABLE IF EXISTS offer;
+CREATE TABLE offer AS
+WITH latest AS (
+  SELECT DISTINCT ON (o.province, o.banner, o.sku, o.store_id) o.*
+  FROM obs o, meta
+  WHERE o.d > meta.asof - 14
+  ORDER BY o.province, o.banner, o.sku, o.store_id, o.d DESC
+),
+pc_counts AS (
+  SELECT province, banner, sku, pc, count(*) AS n,
+         rank() OVER (PARTITION BY province, banner, sku ORDER BY count(*) DESC) AS rk
+  FROM latest GROUP BY province, banner, sku, pc
+),
+rc_counts AS (
+  SELECT province, banner, sku, rc, count(*) AS n,
+         rank() OVER (PARTITION BY province, banner, sku ORDER BY count(*) DESC) AS rk
+  FROM latest GROUP BY province, banner, sku, rc
+),
+pm AS (SELECT province, banner, sku, json_agg(pc ORDER BY pc) AS modes FROM pc_counts WHERE rk = 1 GROUP BY 1, 2, 3),
+rm AS (SELECT province, banner, sku, json_agg(rc ORDER BY rc) AS modes FROM rc_counts WHERE rk = 1 GROUP BY 1, 2, 3),
+agg AS (
+  SELECT l.province, l.banner, l.sku, min(l.upc) AS upc,
+         min(l.pc) AS min_price, max(l.pc) AS max_price,
+         count(DISTINCT l.store_id) AS store_count, max(l.d) AS observed_at,
+         -- the promotion end dates seen at each price on promotion
+         json_agg(DISTINCT jsonb_build_object('pc', l.pc, 'ends', l.promo_ends)) FILTER (WHERE l.pc < l.rc) AS promos,
+         min(l.size) AS size
+  FROM latest l
+  GROUP BY l.province, l.banner, l.sku
+)
+SELECT a.province, a.banner, a.sku, a.upc, a.size, pm.modes AS price_modes, rm.modes AS regular_modes,
+       (pm.modes->>0)::numeric AS price, json_array_length(pm.modes) > 1 AS price_tied,
+       a.min_price, a.max_price, a.store_count, a.observed_at, a.promos
+FROM agg a JOIN pm USING (province, banner, sku) JOIN rm USING (province, banner, sku);
+CREATE INDEX ON offer (province, upc);
+
+ANALYZE obs; ANALYZE daily; ANALYZE cur; ANALYZE bcur; ANALYZE offer;

@@ -1,3 +1,4 @@
+SET client_min_messages = warning;
 -- The tables the product's CSV exports are loaded into (psql \copy, header
 -- row), exactly as README's "Exporting data" lists their columns:
 --   observations: date, store_id, banner, province, external_sku, upc, name,
