@@ -160,6 +160,7 @@ var analytics = []struct {
 	{"new_on_shelf", checkNewOnShelf},
 	{"promo_calendar", checkPromoCalendar},
 	{"basket", checkBasket},
+	{"price_history", checkPriceHistory},
 }
 
 // Requests across provinces: the two largest, one with seven stores, a thin
