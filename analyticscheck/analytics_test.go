@@ -161,6 +161,7 @@ var analytics = []struct {
 	{"promo_calendar", checkPromoCalendar},
 	{"basket", checkBasket},
 	{"price_history", checkPriceHistory},
+	{"category_report", checkCategoryReport},
 }
 
 // Requests across provinces: the two largest, one with seven stores, a thin
