@@ -162,6 +162,7 @@ var analytics = []struct {
 	{"basket", checkBasket},
 	{"price_history", checkPriceHistory},
 	{"category_report", checkCategoryReport},
+	{"competitive_benchmark", checkBenchmark},
 }
 
 // Requests across provinces: the two largest, one with seven stores, a thin
