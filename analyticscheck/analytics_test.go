@@ -163,6 +163,7 @@ var analytics = []struct {
 	{"price_history", checkPriceHistory},
 	{"category_report", checkCategoryReport},
 	{"competitive_benchmark", checkBenchmark},
+	{"geography", checkGeography},
 }
 
 // Requests across provinces: the two largest, one with seven stores, a thin
