@@ -164,6 +164,7 @@ var analytics = []struct {
 	{"category_report", checkCategoryReport},
 	{"competitive_benchmark", checkBenchmark},
 	{"geography", checkGeography},
+	{"brand_insights", checkBrands},
 }
 
 // Requests across provinces: the two largest, one with seven stores, a thin

@@ -153,3 +153,10 @@ FROM agg a JOIN pm USING (province, banner, sku) JOIN rm USING (province, banner
 CREATE INDEX ON offer (province, upc);
 
 ANALYZE obs; ANALYZE daily; ANALYZE cur; ANALYZE bcur; ANALYZE offer;
+
+-- median(X): the middle value of X sorted; for an even count the mean of
+-- the two middle values (exact, in numeric).
+CREATE OR REPLACE FUNCTION median_exact(numeric[]) RETURNS numeric LANGUAGE sql IMMUTABLE AS $$
+  SELECT avg(v) FROM (SELECT v, row_number() OVER (ORDER BY v) AS i, count(*) OVER () AS n FROM unnest($1) AS v) x
+  WHERE i IN ((n + 1) / 2, (n + 2) / 2)
+$$;
