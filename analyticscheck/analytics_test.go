@@ -165,6 +165,7 @@ var analytics = []struct {
 	{"competitive_benchmark", checkBenchmark},
 	{"geography", checkGeography},
 	{"brand_insights", checkBrands},
+	{"signals", checkSignals},
 }
 
 // Requests across provinces: the two largest, one with seven stores, a thin
