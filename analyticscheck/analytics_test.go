@@ -166,6 +166,7 @@ var analytics = []struct {
 	{"geography", checkGeography},
 	{"brand_insights", checkBrands},
 	{"signals", checkSignals},
+	{"executive_brief", checkBrief},
 }
 
 // Requests across provinces: the two largest, one with seven stores, a thin
