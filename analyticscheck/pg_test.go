@@ -63,13 +63,17 @@ func pgVersion(binDir string) float64 {
 }
 
 // startPostgres starts a PostgreSQL server for the test and stops it in
-// t.Cleanup. It skips the test when PostgreSQL is not installed. As
+// t.Cleanup. It skips the test when PostgreSQL is not installed, unless
+// $GROCERY_REQUIRE_POSTGRES is 1 (as in CI), when it fails. As
 // root, initdb and postgres (which refuse to run as root) run as the
 // postgres user Debian's package creates, or else as nobody.
 func startPostgres(t testing.TB) *pgServer {
 	t.Helper()
 	bin, err := pgBinDir()
 	if err != nil {
+		if os.Getenv("GROCERY_REQUIRE_POSTGRES") == "1" {
+			t.Fatalf("GROCERY_REQUIRE_POSTGRES=1: %v", err)
+		}
 		t.Skipf("skipping the SQL check of the analytics: %v", err)
 	}
 	base, err := os.MkdirTemp("", "analyticscheck-pg-")

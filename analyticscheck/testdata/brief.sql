@@ -21,6 +21,7 @@
 -- SKUs of it (as M1's p_B(g)); the basket's total is M3's sum of p_B(g)
 -- over G_B; avg_discount_pct is 0 when none is promoted.
 -- Variables: province.
+SET enable_nestloop = off; -- the planner misjudges the CTEs' sizes
 WITH wk AS (
   SELECT dl.*, CASE WHEN dl.d > m.asof - 7 THEN 0 WHEN dl.d > m.asof - 14 THEN 1
                     WHEN dl.d > m.asof - 35 AND dl.d <= m.asof - 28 THEN 4 END AS week

@@ -27,8 +27,9 @@
 -- the category have (ties: the basis name first in order).
 -- Variables: province, banner ('' for all), category ('' for all), days.
 WITH sel AS (
-  SELECT o.*, (o.d > m.asof - :'days'::int) AS cur
-  FROM obs o, meta m
+  SELECT o.*, (o.d > m.asof - :'days'::int) AS cur, z.ub,
+         CASE z.ub WHEN '' THEN NULL WHEN 'per unit' THEN o.pc / z.uq ELSE o.pc * 100 / z.uq END AS u
+  FROM obs o JOIN sizes z USING (size), meta m
   WHERE o.province = :'province' AND (:'banner' = '' OR o.banner = :'banner')
     AND (:'category' = '' OR lower(o.category) = lower(:'category'))
     AND o.d > m.asof - 2 * :'days'::int
@@ -42,23 +43,22 @@ levels AS (
 ),
 prev AS (SELECT category, avg(pc) AS previous_average_price FROM sel WHERE NOT cur GROUP BY category),
 basis AS (
-  SELECT DISTINCT ON (category) category, unit_basis(size) AS basis
-  FROM sel WHERE cur AND unit_basis(size) <> ''
-  GROUP BY category, unit_basis(size) ORDER BY category, count(*) DESC, unit_basis(size)
+  SELECT DISTINCT ON (category) category, ub AS basis
+  FROM sel WHERE cur AND ub <> ''
+  GROUP BY category, ub ORDER BY category, count(*) DESC, ub
 ),
 units AS (
-  SELECT s.category, b.basis, avg(unit_price(s.pc, s.size)) AS average, min(unit_price(s.pc, s.size)) AS min,
-         max(unit_price(s.pc, s.size)) AS max,
+  SELECT s.category, b.basis, avg(s.u) AS average, min(s.u) AS min, max(s.u) AS max,
          count(*) AS observations
-  FROM sel s JOIN basis b ON b.category = s.category AND unit_basis(s.size) = b.basis
+  FROM sel s JOIN basis b ON b.category = s.category AND s.ub = b.basis
   WHERE s.cur GROUP BY s.category, b.basis
 ),
 -- the exact median of the unit prices (numeric: percentile_cont is float8)
 unit_ranked AS (
-  SELECT s.category, unit_price(s.pc, s.size) AS u,
-         row_number() OVER (PARTITION BY s.category ORDER BY unit_price(s.pc, s.size)) AS i,
+  SELECT s.category, s.u,
+         row_number() OVER (PARTITION BY s.category ORDER BY s.u) AS i,
          count(*) OVER (PARTITION BY s.category) AS n
-  FROM sel s JOIN basis b ON b.category = s.category AND unit_basis(s.size) = b.basis
+  FROM sel s JOIN basis b ON b.category = s.category AND s.ub = b.basis
   WHERE s.cur
 ),
 unit_median AS (

@@ -75,6 +75,12 @@ CREATE OR REPLACE FUNCTION unit_price(cents numeric, size text) RETURNS numeric 
     ELSE cents * 100 / unit_qty(size) END
 $$;
 
+-- The basis and quantity of every size of the export, computed once.
+DROP TABLE IF EXISTS sizes;
+CREATE TABLE sizes AS
+SELECT size, unit_basis(size) AS ub, unit_qty(size) AS uq FROM (SELECT DISTINCT size FROM obs) x;
+CREATE UNIQUE INDEX ON sizes (size);
+
 -- M1: one daily price per banner SKU, province and day.
 CREATE TABLE daily AS
 SELECT province, banner, sku, d,

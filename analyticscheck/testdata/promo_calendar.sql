@@ -45,9 +45,11 @@ events AS (
   FROM promo_days GROUP BY province, banner, sku, ev
 ),
 promo_obs AS (
-  SELECT e.province, e.banner, e.sku, e.ev, o.store_id, o.pc, o.rc, o.promo_ends
-  FROM events e JOIN obs o ON o.province = e.province AND o.banner = e.banner AND o.sku = e.sku
-   AND o.d BETWEEN e.start AND e."end" AND o.pc < o.rc
+  -- the store observations on promotion of the event's days (every
+  -- observation day of an event is a day on promotion)
+  SELECT pd.province, pd.banner, pd.sku, pd.ev, o.store_id, o.pc, o.rc, o.promo_ends
+  FROM promo_days pd JOIN obs o ON o.province = pd.province AND o.banner = pd.banner AND o.sku = pd.sku
+   AND o.d = pd.d AND o.pc < o.rc
 ),
 pmodes AS (
   SELECT province, banner, sku, ev, json_agg(pc ORDER BY pc) AS modes FROM (
