@@ -35,6 +35,18 @@ type fixture struct {
 // PostgreSQL server of the test's own.
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
+	return buildFixture(t, func(ctx context.Context, path string, asOf grocery.Date) (*grocery.Service, error) {
+		if _, err := grocery.BuildDemo(ctx, path, &grocery.DemoOptions{Scale: "small", AsOf: asOf}); err != nil {
+			return nil, err
+		}
+		return grocery.Open(path, nil)
+	})
+}
+
+// buildFixture starts PostgreSQL, builds a data file with build, exports it
+// and loads the export.
+func buildFixture(t *testing.T, build func(ctx context.Context, path string, asOf grocery.Date) (*grocery.Service, error)) *fixture {
+	t.Helper()
 	phase := time.Now()
 	lap := func(what string) {
 		t.Logf("%s: %v", what, time.Since(phase).Round(time.Millisecond))
@@ -48,20 +60,17 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	path := filepath.Join(dir, "demo.db")
-	if _, err := grocery.BuildDemo(ctx, path, &grocery.DemoOptions{Scale: "small", AsOf: asOf}); err != nil {
-		t.Fatal(err)
-	}
-	svc, err := grocery.Open(path, nil)
+	svc, err := build(ctx, filepath.Join(dir, "data.db"), asOf)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { svc.Close() })
 	fx := &fixture{svc: svc, pg: pg, dir: dir, asOf: asOf}
-	lap("demo built")
+	lap("data built")
 
 	// The observations export spans at most 366 days: the year up to asOf,
-	// which holds the whole demo (checked below: its first day is later).
+	// which holds the whole data set (checked below: its first day is
+	// later).
 	from := grocery.Date(int32(asOf) - (grocery.MaxExportDays - 1)).String()
 	fx.export(t, "observations.csv", grocery.ExportInput{Format: "csv", Dataset: "observations", From: from, To: asOfText})
 	fx.export(t, "stores.csv", grocery.ExportInput{Format: "csv", Dataset: "stores"})
@@ -78,10 +87,11 @@ func newFixture(t *testing.T) *fixture {
 	lap("loaded")
 	fx.psqlFile(t, "derive.sql", nil)
 	lap("derived")
-	var first string
+	var first, last string
 	fx.query(t, "SELECT to_json(min(d)::text) FROM obs", &first)
-	if first <= from {
-		t.Fatalf("the demo's first day %s is not after the export's first day %s: the export may have cut it", first, from)
+	fx.query(t, "SELECT to_json(max(d)::text) FROM obs", &last)
+	if first <= from || last != asOfText {
+		t.Fatalf("the export holds %s..%s: want the data set's every day, after %s and up to %s", first, last, from, asOfText)
 	}
 	return fx
 }

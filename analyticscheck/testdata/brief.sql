@@ -46,10 +46,10 @@ promos AS (
 skus AS (
   SELECT category, banner, sku,
          avg(p) FILTER (WHERE week = 0) AS p0, avg(p) FILTER (WHERE week = 1) AS p1, avg(p) FILTER (WHERE week = 4) AS p4
-  FROM wk WHERE week IS NOT NULL GROUP BY category, banner, sku
+  FROM wk WHERE week IS NOT NULL AND category IS NOT NULL GROUP BY category, banner, sku
 ),
 infl AS (
-  SELECT coalesce(category, 'All categories') AS category,
+  SELECT CASE WHEN grouping(category) = 1 THEN 'All categories' ELSE category END AS category,
          (exp(avg(ln((p0 / p1)::float8)) FILTER (WHERE p0 IS NOT NULL AND p1 IS NOT NULL)) - 1) * 100 AS week_pct,
          count(*) FILTER (WHERE p0 IS NOT NULL AND p1 IS NOT NULL) AS week_series,
          (exp(avg(ln((p0 / p4)::float8)) FILTER (WHERE p0 IS NOT NULL AND p4 IS NOT NULL)) - 1) * 100 AS four_week_pct,
