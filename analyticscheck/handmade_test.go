@@ -22,6 +22,9 @@ lob-on-2,loblaws,ON,Loblaws Two,Toronto,M4C 1B5,43.68,-79.31
 nf-on-1,no-frills,ON,No Frills One,Toronto,M6H 1A1,43.66,-79.43
 met-on-1,metro,ON,Metro One,Toronto,M4M 1A1,43.66,-79.34
 sof-bc-1,save-on-foods,BC,Save-On One,Vancouver,V6B 1A1,49.28,-123.12
+nf-bc-1,no-frills,BC,No Frills BC,Vancouver,V5K 1A1,49.28,-123.04
+rcss-bc-1,real-canadian-superstore,BC,Superstore BC,Vancouver,V5M 1A1,49.25,-123.04
+saf-bc-1,safeway,BC,Safeway BC,Vancouver,V6K 1A1,49.27,-123.15
 `
 
 const handObservations = `date,store_id,banner,external_sku,price,regular_price,promo_ends,upc,name,brand,size,category
@@ -39,6 +42,33 @@ const handObservations = `date,store_id,banner,external_sku,price,regular_price,
 2026-11-19,lob-on-1,loblaws,LOB-9,5.00,5.00,,200000000004,Store Cut Steak,Loblaws,1 kg,Meat & Deli
 2026-11-19,met-on-1,metro,MET-9,6.00,6.00,,200000000004,Store Cut Steak,Metro,1 kg,Meat & Deli
 2026-11-19,nf-on-1,no-frills,NF-9,7.00,7.00,,200000000004,Store Cut Steak,No Frills,1 kg,Meat & Deli
+2026-11-19,sof-bc-1,save-on-foods,SOF-K,4.00,4.00,,068000000109,Tomato Ketchup,Heinz,750 mL,Pantry
+2026-11-19,sof-bc-1,save-on-foods,SOF-M,2.00,2.50,2026-11-25,068000000116,Yellow Mustard,Heinz,250 mL,Pantry
+2026-11-19,sof-bc-1,save-on-foods,SOF-P1,3.00,3.00,,068000000123,Ketchup,Brand A,750 mL,Pantry
+2026-11-19,nf-bc-1,no-frills,NF-P2,5.00,5.00,,068000000130,Ketchup,Brand B,1 L,Pantry
+2026-11-19,sof-bc-1,save-on-foods,SOF-P2,4.80,4.80,,068000000130,Ketchup,Brand B,1 L,Pantry
+2026-11-19,sof-bc-1,save-on-foods,SOF-P3,3.00,3.00,,068000000147,Ketchup,Brand C,500 mL,Pantry
+2026-11-19,sof-bc-1,save-on-foods,SOF-P4,6.00,6.00,,068000000154,Ketchup,Brand D,1.2 L,Pantry
+2026-11-19,sof-bc-1,save-on-foods,SOF-P5,5.00,5.00,,068000000161,Tomato Ketchup,Heinz,1 L,Pantry
+2026-11-19,sof-bc-1,save-on-foods,SOF-S1,5.00,5.00,,068000000178,Chips S1,Brand X,200 g,Snacks
+2026-11-19,nf-bc-1,no-frills,NF-S1,4.00,4.00,,068000000178,Chips S1,Brand X,200 g,Snacks
+2026-11-19,rcss-bc-1,real-canadian-superstore,RC-S1,4.35,4.35,,068000000178,Chips S1,Brand X,200 g,Snacks
+2026-11-19,sof-bc-1,save-on-foods,SOF-S2,4.60,4.60,,068000000185,Chips S2,Brand X,200 g,Snacks
+2026-11-19,nf-bc-1,no-frills,NF-S2,4.00,4.00,,068000000185,Chips S2,Brand X,200 g,Snacks
+2026-11-19,rcss-bc-1,real-canadian-superstore,RC-S2,4.00,4.00,,068000000185,Chips S2,Brand X,200 g,Snacks
+2026-11-19,sof-bc-1,save-on-foods,SOF-S3,3.00,3.00,,068000000192,Chips S3,Brand X,200 g,Snacks
+2026-11-19,saf-bc-1,safeway,SAF-S3,2.50,3.20,2026-11-25,068000000192,Chips S3,Brand X,200 g,Snacks
+2026-11-19,nf-bc-1,no-frills,NF-S3,2.80,2.80,,068000000192,Chips S3,Brand X,200 g,Snacks
+2026-11-19,nf-bc-1,no-frills,NF-S4,2.00,2.00,,068000000208,Chips S4,Brand X,200 g,Snacks
+2026-11-19,rcss-bc-1,real-canadian-superstore,RC-S4,2.10,2.10,,068000000208,Chips S4,Brand X,200 g,Snacks
+2026-11-19,saf-bc-1,safeway,SAF-S4,2.20,2.20,,068000000208,Chips S4,Brand X,200 g,Snacks
+2026-11-19,nf-bc-1,no-frills,NF-S5,2.00,2.00,,068000000215,Chips S5,Brand X,200 g,Snacks
+2026-11-19,rcss-bc-1,real-canadian-superstore,RC-S5,2.10,2.10,,068000000215,Chips S5,Brand X,200 g,Snacks
+2026-10-01,sof-bc-1,save-on-foods,SOF-S6,1.00,1.00,,068000000222,Chips S6,Brand X,200 g,Snacks
+2026-08-01,sof-bc-1,save-on-foods,SOF-S7,1.00,1.00,,068000000239,Chips S7,Brand X,200 g,Snacks
+2026-11-19,nf-bc-1,no-frills,NF-S7,2.00,2.00,,068000000239,Chips S7,Brand X,200 g,Snacks
+2026-11-19,rcss-bc-1,real-canadian-superstore,RC-S7,2.10,2.10,,068000000239,Chips S7,Brand X,200 g,Snacks
+2026-11-19,saf-bc-1,safeway,SAF-S7,2.20,2.20,,068000000239,Chips S7,Brand X,200 g,Snacks
 `
 
 // TestSQLByHand runs the SQL of the check on the hand-made data set and
@@ -192,6 +222,79 @@ func TestSQLByHand(t *testing.T) {
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("ongoing: got %v, want %v", got, want)
 		}
+	})
+	t.Run("M5 brands", func(t *testing.T) {
+		var rows []map[string]any
+		fx.sql(t, "brands.sql", map[string]string{"brand": "heinz", "province": "BC"}, &rows)
+		if len(rows) != 1 {
+			t.Fatalf("got %v, want one row (BC save-on-foods)", rows)
+		}
+		// Ketchup 750 mL at 4.00 (53.33 per 100 mL): peers Brand A 750 mL
+		// (40), Brand B 1 L (48 here, 50 at No Frills), Brand C 500 mL
+		// (60, exactly 1/1.5 of the size); not Brand D 1.2 L (1.6x) nor
+		// Heinz 1 L (the same brand): median(40, 48, 50, 60) = 49.
+		// Heinz 1 L at 5.00 (50): peers A 750 mL, B 1 L (48, 50), D 1.2 L
+		// (50): median 49. Mustard 250 mL has no peer.
+		k, h := (400*100/750.0)/49, 50/49.0
+		near(t, "index", rows[0]["index"], 100*math.Sqrt(k*h))
+		near(t, "products", rows[0]["products"], 3)
+		near(t, "products_without_peers", rows[0]["products_without_peers"], 1)
+		// SKU-days of the last 30 days: three, the mustard on promotion
+		// (2.00 of 2.50: 20 % off).
+		near(t, "promo_share", rows[0]["promo_share"], 100/3.0)
+		near(t, "promo_depth", rows[0]["promo_depth"], 20)
+	})
+	t.Run("M6 signals", func(t *testing.T) {
+		var rows []map[string]any
+		fx.sql(t, "signals.sql", map[string]string{"province": "BC", "banner": "save-on-foods"}, &rows)
+		var got []string
+		for _, r := range rows {
+			got = append(got, fmt.Sprint(r["type"], " ", r["upc"], " ", r["competitor"]))
+		}
+		// S1 5.00 against median(4.00, 4.35) = 4.175: 19.8 % above; S2 4.60
+		// against 4.00: exactly 15 %, above; S3: Safeway's 2.50 on
+		// promotion under 3.00; S4 and S7 priced by three others, S7 last
+		// priced here 08-01, before the 90 days; S6 priced here 10-01, not
+		// now.
+		want := []string{
+			"assortment_gap 068000000208 <nil>", "assortment_gap 068000000239 <nil>",
+			"competitor_promotion 068000000192 safeway",
+			"delisted 068000000222 <nil>",
+			"priced_above_market 068000000178 <nil>", "priced_above_market 068000000185 <nil>",
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("signals:\ngot  %v\nwant %v", got, want)
+		}
+	})
+	t.Run("M8 basket", func(t *testing.T) {
+		var got []sqlBasketBanner
+		fx.sql(t, "basket.sql", map[string]string{"province": "BC", "items": `[{"upc":"068000000109","quantity":2}]`}, &got)
+		byBanner := map[string]sqlBasketBanner{}
+		for _, b := range got {
+			byBanner[b.Banner] = b
+		}
+		// Save-On-Foods has the ketchup; No Frills substitutes Brand B 1 L:
+		// 2 x 750 mL needs 2 packs at 5.00; the others lack it.
+		if b := byBanner["save-on-foods"]; len(b.Direct) != 1 || b.Direct[0].PriceModes[0] != "400.00" {
+			t.Errorf("save-on-foods: %+v", b)
+		}
+		if b := byBanner["no-frills"]; len(b.Substitutes) != 1 || b.Substitutes[0].UPC != "068000000130" ||
+			b.Substitutes[0].Packs != "2" || b.Substitutes[0].LineTotal != "1000.00" {
+			t.Errorf("no-frills: %+v", b)
+		}
+		if b := byBanner["safeway"]; len(b.Lacking) != 1 {
+			t.Errorf("safeway: %+v", b)
+		}
+	})
+	t.Run("M11 history stats", func(t *testing.T) {
+		var got map[string]any
+		fx.sql(t, "price_history.sql", map[string]string{"province": "ON", "banner": "no-frills", "sku": "NF-1", "days": "30"}, &got)
+		s, _ := got["stats"].(map[string]any)
+		// points 11-10 2.00, 11-11 2.40, 11-18 2.60, 11-19 2.50
+		near(t, "min", s["min"], 200)
+		near(t, "max", s["max"], 260)
+		near(t, "latest", s["latest"], 250)
+		near(t, "change_pct", s["change_pct"], 25)
 	})
 	t.Run("rounding", func(t *testing.T) {
 		for _, c := range []struct {
