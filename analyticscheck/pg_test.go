@@ -30,9 +30,6 @@ type pgServer struct {
 // /usr/lib/postgresql/<version>/bin (the newest version), where Debian's
 // packages put them (not on $PATH).
 func pgBinDir() (string, error) {
-	if dir := os.Getenv("PGBIN"); dir != "" {
-		return dir, nil
-	}
 	has := func(dir string) bool {
 		for _, name := range []string{"initdb", "postgres", "psql"} {
 			if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
@@ -40,6 +37,12 @@ func pgBinDir() (string, error) {
 			}
 		}
 		return true
+	}
+	if dir := os.Getenv("PGBIN"); dir != "" {
+		if !has(dir) {
+			return "", fmt.Errorf("$PGBIN %s lacks initdb, postgres or psql", dir)
+		}
+		return dir, nil
 	}
 	if p, err := exec.LookPath("initdb"); err == nil {
 		if real, err := filepath.EvalSymlinks(p); err == nil && has(filepath.Dir(real)) {
