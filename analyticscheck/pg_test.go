@@ -1,3 +1,5 @@
+//go:build unix
+
 package analyticscheck
 
 import (
@@ -111,7 +113,7 @@ func startPostgres(t testing.TB) *pgServer {
 	}
 	run := func(name string, args ...string) *exec.Cmd {
 		cmd := exec.Command(filepath.Join(bin, name), args...)
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+		cmd.SysProcAttr = serverProcAttr(cred)
 		cmd.Dir = base
 		cmd.Env = append(os.Environ(), "HOME="+base, "LC_ALL=C", "LANG=C")
 		return cmd
