@@ -22,6 +22,7 @@
 -- promo_ends is the latest promo_ends of those observations.
 -- Variables: province, banner ('' for all), category ('' for all), from,
 -- to ('' for the defaults).
+SET enable_nestloop = off; -- the planner misjudges the CTEs' sizes
 WITH bounds AS (
   SELECT coalesce(nullif(:'to', '')::date, asof) AS t,
          coalesce(nullif(:'from', '')::date, coalesce(nullif(:'to', '')::date, asof) - 29) AS f, asof
@@ -75,8 +76,8 @@ FROM (
   JOIN pmodes pm USING (province, banner, sku, ev)
   JOIN rmodes rm USING (province, banner, sku, ev)
   JOIN per_event pe USING (province, banner, sku, ev)
-  JOIN LATERAL (SELECT upc, name, brand, category FROM daily dd
-                WHERE dd.province = e.province AND dd.banner = e.banner AND dd.sku = e.sku LIMIT 1) s ON true,
+  JOIN (SELECT DISTINCT ON (province, banner, sku) province, banner, sku, upc, name, brand, category
+        FROM daily WHERE province = :'province' ORDER BY province, banner, sku, d DESC) s USING (province, banner, sku),
   bounds b
   WHERE e."end" >= b.f AND e.start <= b.t AND e.start >= b.f - 56
 ) x;
