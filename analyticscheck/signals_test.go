@@ -1,0 +1,95 @@
+//go:build unix
+
+package analyticscheck
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/grocerydata/grocery/grocery"
+)
+
+var signalRequests = []grocery.SignalsInput{
+	{Province: "ON", Banner: "loblaws"},
+	{Province: "ON", Banner: "no-frills"},
+	{Province: "AB", Banner: "safeway"},
+	{Province: "QC", Banner: "iga"},
+	{Province: "BC", Banner: "save-on-foods"},
+	{Province: "YT", Banner: "walmart"},
+}
+
+// signalTypes are the signal types M6 defines, checked as sets.
+var signalTypes = []string{"priced_above_market", "priced_below_market", "competitor_promotion", "assortment_gap", "delisted"}
+
+// checkSignals compares the market-position signals with signals.sql (M6):
+// for each type, the same barcodes (and competitors), and the prices
+// compared.
+func checkSignals(t *testing.T, fx *fixture) {
+	for _, in := range signalRequests {
+		name := fmt.Sprintf("province=%s banner=%s", in.Province, in.Banner)
+		in.Limit = 500
+		got := map[string]map[string]map[string]any{} // type -> key -> evidence
+		for {
+			res, err := fx.svc.Signals(context.Background(), in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := asJSON(t, res)
+			page, _ := g["results"].([]any)
+			for _, s := range page {
+				typ := fmt.Sprint(lookup(s, "type"))
+				ev, _ := lookup(s, "evidence").(map[string]any)
+				key := fmt.Sprint(ev["upc"])
+				if typ == "competitor_promotion" {
+					key += " " + fmt.Sprint(ev["banner"])
+				}
+				if got[typ] == nil {
+					got[typ] = map[string]map[string]any{}
+				}
+				got[typ][key] = ev
+			}
+			if len(page) < in.Limit {
+				break
+			}
+			in.Offset += len(page)
+		}
+		var rows []map[string]any
+		fx.sql(t, "signals.sql", map[string]string{"province": in.Province, "banner": in.Banner}, &rows)
+		want := map[string]map[string]map[string]any{}
+		for _, r := range rows {
+			typ := fmt.Sprint(r["type"])
+			key := fmt.Sprint(r["upc"])
+			if typ == "competitor_promotion" {
+				key += " " + fmt.Sprint(r["competitor"])
+			}
+			if want[typ] == nil {
+				want[typ] = map[string]map[string]any{}
+			}
+			want[typ][key] = r
+		}
+		for _, typ := range signalTypes {
+			t.Run(typ+" "+name, func(t *testing.T) {
+				c := newChecker(t, "signals "+name+" "+typ)
+				c.exact("count", len(got[typ]), len(want[typ]))
+				for _, key := range sortedKeys(want[typ]) {
+					ev := got[typ][key]
+					if ev == nil {
+						c.diff(key, "no signal", "a signal", "")
+						continue
+					}
+					if typ == "priced_above_market" || typ == "priced_below_market" {
+						c.money(key+" own_price", lookup(ev, "own_price"), want[typ][key]["own_price"])
+						c.money(key+" market_median", lookup(ev, "market_median"), want[typ][key]["market_median"])
+					}
+				}
+				for _, key := range sortedKeys(got[typ]) {
+					if want[typ][key] == nil {
+						c.diff(key, "a signal", "no signal", "")
+					}
+				}
+				c.done()
+			})
+		}
+	}
+}

@@ -1,0 +1,82 @@
+-- executive_brief: movers, promotion intensity, basket (M7) and the week
+-- and four-week inflation (M2).
+--
+-- M7. "Week W = the 7 days up to asOf; W1 = the 7 days before. A SKU's
+-- weekly price = its daily price on its last day with data in the week
+-- (shelf p and regular r). Movers = banner SKUs with a weekly regular price
+-- in both weeks whose regular price changed: change_pct = (r_W / r_W1 - 1)
+-- * 100; up and down lists by |change| descending, ties by banner then sku.
+-- Brief promotion intensity per banner: of its SKUs with a weekly price in
+-- W, on_promotion = those with p < r; share_pct; avg_discount_pct = mean
+-- (1 - p/r) * 100 over them.
+-- Brief basket: the 25 barcodes priced (weekly) by the most banners in W
+-- (ties by barcode), each banner's index per M3 with weekly prices;
+-- cheapest / dearest among banners with >= 20 items."
+-- M2. "category_report's change and the brief's week and four-week
+-- inflation are matched-model Jevons indexes" (see category_report.sql).
+--
+-- Read here: the four-week inflation compares W with the week four weeks
+-- before it (asOf - 34 .. asOf - 28), as the brief's documentation said;
+-- a banner's weekly price of a barcode is the lowest weekly p over its
+-- SKUs of it (as M1's p_B(g)); the basket's total is M3's sum of p_B(g)
+-- over G_B; avg_discount_pct is 0 when none is promoted.
+-- Variables: province.
+SET enable_nestloop = off; -- the planner misjudges the CTEs' sizes
+WITH wk AS (
+  SELECT dl.*, CASE WHEN dl.d > m.asof - 7 THEN 0 WHEN dl.d > m.asof - 14 THEN 1
+                    WHEN dl.d > m.asof - 35 AND dl.d <= m.asof - 28 THEN 4 END AS week
+  FROM daily dl, meta m WHERE dl.province = :'province' AND dl.d > m.asof - 35
+),
+weekly AS (
+  SELECT DISTINCT ON (banner, sku, week) banner, sku, upc, category, week, d, p, r
+  FROM wk WHERE week IS NOT NULL ORDER BY banner, sku, week, d DESC
+),
+movers AS (
+  SELECT a.banner, a.sku AS external_sku, a.upc, b.r AS before, b.d AS before_date, a.r AS now, a.d AS now_date,
+         (a.r::float8 / b.r::float8 - 1) * 100 AS change_pct
+  FROM weekly a JOIN weekly b ON b.banner = a.banner AND b.sku = a.sku AND b.week = 1
+  WHERE a.week = 0 AND a.r <> b.r
+),
+promos AS (
+  SELECT banner, count(*) AS products, count(*) FILTER (WHERE p < r) AS on_promotion,
+         100.0 * count(*) FILTER (WHERE p < r) / count(*) AS share_pct,
+         coalesce(avg((1 - p / r) * 100) FILTER (WHERE p < r), 0) AS avg_discount_pct
+  FROM weekly WHERE week = 0 GROUP BY banner
+),
+skus AS (
+  SELECT category, banner, sku,
+         avg(p) FILTER (WHERE week = 0) AS p0, avg(p) FILTER (WHERE week = 1) AS p1, avg(p) FILTER (WHERE week = 4) AS p4
+  FROM wk WHERE week IS NOT NULL AND category IS NOT NULL GROUP BY category, banner, sku
+),
+infl AS (
+  SELECT CASE WHEN grouping(category) = 1 THEN 'All categories' ELSE category END AS category,
+         (exp(avg(ln((p0 / p1)::float8)) FILTER (WHERE p0 IS NOT NULL AND p1 IS NOT NULL)) - 1) * 100 AS week_pct,
+         count(*) FILTER (WHERE p0 IS NOT NULL AND p1 IS NOT NULL) AS week_series,
+         (exp(avg(ln((p0 / p4)::float8)) FILTER (WHERE p0 IS NOT NULL AND p4 IS NOT NULL)) - 1) * 100 AS four_week_pct,
+         count(*) FILTER (WHERE p0 IS NOT NULL AND p4 IS NOT NULL) AS four_week_series
+  FROM skus GROUP BY GROUPING SETS ((category), ())
+),
+bw AS (
+  SELECT banner, upc, min(p) AS p FROM weekly WHERE week = 0 AND upc <> '' AND NOT restricted(upc) GROUP BY banner, upc
+),
+basket AS (
+  SELECT upc FROM bw GROUP BY upc ORDER BY count(*) DESC, upc LIMIT 25
+),
+pairs AS (
+  SELECT x.banner, x.upc, x.p, percentile_cont(0.5) WITHIN GROUP (ORDER BY y.p)::numeric AS m, count(*) AS others
+  FROM bw x JOIN bw y ON y.upc = x.upc AND y.banner <> x.banner
+  WHERE x.upc IN (SELECT upc FROM basket)
+  GROUP BY x.banner, x.upc, x.p
+),
+costs AS (
+  SELECT banner, 100 * exp(avg(ln((p / m)::float8))) AS index, count(*) AS items, sum(p) AS total
+  FROM pairs WHERE others >= 2 GROUP BY banner
+)
+SELECT jsonb_build_object(
+  'movers_up', (SELECT coalesce(jsonb_agg(x ORDER BY abs(change_pct) DESC, banner, external_sku), '[]') FROM movers x WHERE change_pct > 0),
+  'movers_down', (SELECT coalesce(jsonb_agg(x ORDER BY abs(change_pct) DESC, banner, external_sku), '[]') FROM movers x WHERE change_pct < 0),
+  'promotions', (SELECT coalesce(jsonb_agg(x ORDER BY banner), '[]') FROM promos x),
+  'categories', (SELECT coalesce(jsonb_agg(x ORDER BY category), '[]') FROM infl x WHERE category <> 'All categories'),
+  'overall', (SELECT to_jsonb(x) FROM infl x WHERE category = 'All categories'),
+  'basket_items', (SELECT count(*) FROM basket),
+  'basket', (SELECT coalesce(jsonb_agg(x ORDER BY banner), '[]') FROM costs x));

@@ -1,0 +1,170 @@
+SET client_min_messages = warning;
+-- What every analytic shares, from the definitions (analytics-defs.md,
+-- README "Market analytics"):
+--
+-- Notation. An observation is (date d, store t, banner B, province P,
+-- external_sku s, price, regular_price, promo_ends). On promotion:
+-- price < regular_price. asOf = the data set's latest observation date.
+-- All money is integer cents internally; a median of an even count may be a
+-- half cent and is kept exact (half-cents). Ratios and logs are float64.
+--
+-- M1. For banner SKU (B, s) in province P on day d, over the stores of B in
+-- P that observed s on d:
+--   p(B,s,P,d) = median of their prices;   r(B,s,P,d) = median of their
+--   regular prices.
+-- Current daily price: L(B,s,P) = the latest day with a daily price of
+-- (B,s) in P. The SKU is current when L > asOf - 14. Its current prices are
+-- p(B,s,P,L), r(B,s,P,L).
+-- A banner's current price of a barcode g in P: p_B(g) = the lowest current
+-- p over B's current SKUs of g; r_B(g) = the lowest current r over the same
+-- SKUs. Restricted-circulation barcodes (GTIN prefixes 02, 04, 20-29 as
+-- 12/13-digit codes) are never compared across banners.
+--
+-- M9. Any size "N <count noun>" has a per-unit basis.
+--
+-- Money here is numeric cents: exact, half-cents included. The Go side
+-- rounds when it compares, as a figure is rounded when written.
+
+DROP TABLE IF EXISTS obs, meta, daily, cur, bcur, populations CASCADE;
+
+CREATE TABLE obs AS
+-- A SKU not linked to a barcode (e.g. a restricted-circulation code, which
+-- import keeps unlinked) has an empty upc, as the export writes it.
+SELECT date AS d, store_id, banner, province, external_sku AS sku, coalesce(upc, '') AS upc, name, brand, size, category,
+       (price * 100)::numeric AS pc,
+       -- "RegularPrice: equal to Price (or 0) when not on promotion".
+       (CASE WHEN coalesce(regular_price, 0) = 0 THEN price ELSE regular_price END * 100)::numeric AS rc,
+       promo_ends
+FROM obs_csv;
+CREATE INDEX ON obs (province, banner, sku, d);
+
+CREATE TABLE meta AS SELECT max(d) AS asof FROM obs;
+
+-- GTIN prefixes 02, 04, 20-29 of a 12- or 13-digit code (the 12-digit
+-- UPC-A is the GTIN-13 with a leading 0: 02, 04 as UPC-A, 2x as EAN-13).
+CREATE OR REPLACE FUNCTION restricted(upc text) RETURNS boolean LANGUAGE sql IMMUTABLE AS $$
+  SELECT CASE length(upc)
+    WHEN 12 THEN substr(upc, 1, 1) = '2' OR substr(upc, 1, 1) = '4' -- 02x, 04x as GTIN-13
+    WHEN 13 THEN substr(upc, 1, 2) IN ('02', '04') OR substr(upc, 1, 1) = '2'
+    ELSE false END
+$$;
+
+-- M9: the unit basis and the quantity in it of a size: "12 x 355 mL" is
+-- 4260 mL, "1.42 kg" 1420 g, "30 bags" 30 units.
+CREATE OR REPLACE FUNCTION unit_basis(size text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
+  SELECT CASE
+    WHEN size ~ '^([0-9]+ x )?[0-9.]+ (g|kg)$' THEN 'per 100 g'
+    WHEN size ~ '^([0-9]+ x )?[0-9.]+ (mL|L)$' THEN 'per 100 mL'
+    WHEN size ~ '^[0-9]+ [[:alpha:]][[:alpha:] ]*$' THEN 'per unit'
+    ELSE '' END
+$$;
+CREATE OR REPLACE FUNCTION unit_qty(size text) RETURNS numeric LANGUAGE sql IMMUTABLE AS $$
+  SELECT CASE
+    WHEN size ~ '^[0-9]+ x [0-9.]+ [[:alpha:]]+$' THEN
+      split_part(size, ' ', 1)::numeric * split_part(size, ' ', 3)::numeric
+        * CASE WHEN split_part(size, ' ', 4) IN ('kg', 'L') THEN 1000 ELSE 1 END
+    WHEN size ~ '^[0-9.]+ (g|kg|mL|L)$' THEN
+      split_part(size, ' ', 1)::numeric
+        * CASE WHEN split_part(size, ' ', 2) IN ('kg', 'L') THEN 1000 ELSE 1 END
+    WHEN size ~ '^[0-9]+ [[:alpha:]][[:alpha:] ]*$' THEN split_part(size, ' ', 1)::numeric
+    END
+$$;
+-- Cents per basis of a price in cents: per 100 g and per 100 mL, or per unit.
+CREATE OR REPLACE FUNCTION unit_price(cents numeric, size text) RETURNS numeric LANGUAGE sql IMMUTABLE AS $$
+  SELECT CASE unit_basis(size)
+    WHEN 'per unit' THEN cents / unit_qty(size)
+    WHEN '' THEN NULL
+    ELSE cents * 100 / unit_qty(size) END
+$$;
+
+-- The basis and quantity of every size of the export, computed once.
+DROP TABLE IF EXISTS sizes;
+CREATE TABLE sizes AS
+SELECT size, unit_basis(size) AS ub, unit_qty(size) AS uq FROM (SELECT DISTINCT size FROM obs) x;
+CREATE UNIQUE INDEX ON sizes (size);
+
+-- M1: one daily price per banner SKU, province and day.
+CREATE TABLE daily AS
+SELECT province, banner, sku, d,
+       min(upc) AS upc, min(category) AS category, min(brand) AS brand, min(size) AS size, min(name) AS name,
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY pc)::numeric AS p,
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY rc)::numeric AS r,
+       min(pc) AS store_min, max(pc) AS store_max,
+       count(DISTINCT store_id) AS stores,
+       bool_or(pc < rc) AS any_promo
+FROM obs GROUP BY province, banner, sku, d;
+CREATE INDEX ON daily (province, banner, sku, d);
+CREATE INDEX ON daily (province, d);
+
+-- Current daily prices: each SKU's latest day with a price, when it is
+-- later than asOf - 14.
+CREATE TABLE cur AS
+SELECT DISTINCT ON (province, banner, sku) daily.*
+FROM daily, meta
+ORDER BY province, banner, sku, d DESC;
+DELETE FROM cur USING meta WHERE cur.d <= meta.asof - 14;
+
+-- p_B(g), r_B(g): a banner's current price of a barcode, restricted codes
+-- left out (they are never compared across banners).
+CREATE TABLE bcur AS
+SELECT province, banner, upc, min(category) AS category, min(brand) AS brand, min(size) AS size,
+       min(p) AS p, min(r) AS r
+FROM cur WHERE upc <> '' AND NOT restricted(upc)
+GROUP BY province, banner, upc;
+CREATE INDEX ON bcur (province, upc);
+
+-- M4: w_P = population (thousands, Statistics Canada July 1 2024).
+CREATE TABLE populations (province text PRIMARY KEY, w numeric);
+INSERT INTO populations VALUES ('ON', 16124), ('QC', 9056), ('BC', 5698), ('AB', 4889), ('MB', 1494),
+  ('SK', 1240), ('NS', 1076), ('NB', 854), ('NL', 546), ('PE', 179), ('YT', 47), ('NT', 45), ('NU', 41);
+
+-- Offers (README, "What the data means"): "the summary of the latest
+-- observation of each of that banner's reference stores in the province
+-- within 14 days (most common price, minimum, maximum, store count,
+-- promotion and its end date, unit price)". The tie-break of "most common"
+-- is not documented: price_modes and regular_modes hold every tied price,
+-- and price is the lowest of them (used only where a tie cannot matter).
+DROP TABLE IF EXISTS offer;
+CREATE TABLE offer AS
+WITH latest AS (
+  SELECT DISTINCT ON (o.province, o.banner, o.sku, o.store_id) o.*
+  FROM obs o, meta
+  WHERE o.d > meta.asof - 14
+  ORDER BY o.province, o.banner, o.sku, o.store_id, o.d DESC
+),
+pc_counts AS (
+  SELECT province, banner, sku, pc, count(*) AS n,
+         rank() OVER (PARTITION BY province, banner, sku ORDER BY count(*) DESC) AS rk
+  FROM latest GROUP BY province, banner, sku, pc
+),
+rc_counts AS (
+  SELECT province, banner, sku, rc, count(*) AS n,
+         rank() OVER (PARTITION BY province, banner, sku ORDER BY count(*) DESC) AS rk
+  FROM latest GROUP BY province, banner, sku, rc
+),
+pm AS (SELECT province, banner, sku, json_agg(pc ORDER BY pc) AS modes FROM pc_counts WHERE rk = 1 GROUP BY 1, 2, 3),
+rm AS (SELECT province, banner, sku, json_agg(rc ORDER BY rc) AS modes FROM rc_counts WHERE rk = 1 GROUP BY 1, 2, 3),
+agg AS (
+  SELECT l.province, l.banner, l.sku, min(l.upc) AS upc,
+         min(l.pc) AS min_price, max(l.pc) AS max_price,
+         count(DISTINCT l.store_id) AS store_count, max(l.d) AS observed_at,
+         -- the promotion end dates seen at each price on promotion
+         json_agg(DISTINCT jsonb_build_object('pc', l.pc, 'ends', l.promo_ends)) FILTER (WHERE l.pc < l.rc) AS promos,
+         min(l.size) AS size
+  FROM latest l
+  GROUP BY l.province, l.banner, l.sku
+)
+SELECT a.province, a.banner, a.sku, a.upc, a.size, pm.modes AS price_modes, rm.modes AS regular_modes,
+       (pm.modes->>0)::numeric AS price, json_array_length(pm.modes) > 1 AS price_tied,
+       a.min_price, a.max_price, a.store_count, a.observed_at, a.promos
+FROM agg a JOIN pm USING (province, banner, sku) JOIN rm USING (province, banner, sku);
+CREATE INDEX ON offer (province, upc);
+
+ANALYZE obs; ANALYZE daily; ANALYZE cur; ANALYZE bcur; ANALYZE offer;
+
+-- median(X): the middle value of X sorted; for an even count the mean of
+-- the two middle values (exact, in numeric).
+CREATE OR REPLACE FUNCTION median_exact(numeric[]) RETURNS numeric LANGUAGE sql IMMUTABLE AS $$
+  SELECT avg(v) FROM (SELECT v, row_number() OVER (ORDER BY v) AS i, count(*) OVER () AS n FROM unnest($1) AS v) x
+  WHERE i IN ((n + 1) / 2, (n + 2) / 2)
+$$;
