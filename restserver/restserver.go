@@ -1,5 +1,5 @@
-// Package restserver serves the grocery service's REST interface
-// (CONTRACT.md section 5): JSON over HTTP, authenticated with an
+// Package restserver serves the grocery service's REST interface (its
+// contract is the OpenAPI document, openapi.json): JSON over HTTP, authenticated with an
 // X-API-Key header, open to the integration plan, metered on the same
 // quota as MCP, with errors as RFC 9457 problem details.
 //
