@@ -7,8 +7,8 @@ package grocery
 //	analytics_snapshot.go  geographic prices, regional comparison,
 //	                       competitive benchmark, brand insights, basket
 //	analytics_period.go    category report, promotion calendar, new on shelf
-//	analytics_signals.go   signals
-//	analytics_brief.go     executive brief (JSON and printable HTML)
+//	signals.go             signals
+//	brief.go               executive brief (JSON; brief_html.go the printable page)
 //
 // They read the reference-store panel only: a product missing from a
 // result was not observed in the panel, which is no proof it is not sold.

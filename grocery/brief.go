@@ -15,7 +15,7 @@ import (
 // come from the current offers (basket cost, promotion intensity), the
 // series of daily prices (movers, category inflation), the shelf records
 // (new products) and the account's alert events; Summary says the same
-// in sentences made from those numbers. WriteHTML (analytics_brief_html.go)
+// in sentences made from those numbers. WriteHTML (brief.html.go)
 // renders it as a printable page.
 
 // BriefInput holds the arguments of ExecutiveBrief.

@@ -13,7 +13,7 @@ import (
 // inline SVG drawn here, no script, nothing fetched from the network, laid
 // out to print on A4 or Letter.
 
-//go:embed analytics_brief.html
+//go:embed brief.html
 var briefPage string
 
 var briefTemplate = template.Must(template.New("brief").Funcs(template.FuncMap{
