@@ -849,6 +849,17 @@ func (sc *signalScan) opportunities() error {
 			if len(others) < MarketMinOthers {
 				continue
 			}
+			// The others' regular median lies between their lowest and
+			// highest regular price: when the own regular price is within
+			// 15% of both, no median can be 15% away (a shortcut with the
+			// same answer).
+			lo, hi := others[0].r, others[0].r
+			for i := range others {
+				lo, hi = min(lo, others[i].r), max(hi, others[i].r)
+			}
+			if !atLeastAbove(float64(lo), float64(own.r), SignalMarketGapPct) && !atLeastBelow(float64(hi), float64(own.r), SignalMarketGapPct) {
+				continue
+			}
 			prices := append(sc.prices[:0], bannerPrice{banner: own.banner, price: float64(own.p) / 2, regular: float64(own.r) / 2})
 			for i := range others {
 				prices = append(prices, bannerPrice{banner: others[i].banner, price: float64(others[i].p) / 2, regular: float64(others[i].r) / 2})
