@@ -8,15 +8,20 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/storage"
 )
 
 // The executive brief: one province's latest week in a page. Its figures
-// come from the current offers (basket cost, promotion intensity), the
-// series of daily prices (movers, category inflation), the shelf records
-// (new products) and the account's alert events; Summary says the same
-// in sentences made from those numbers. WriteHTML (brief.html.go)
-// renders it as a printable page.
+// come from each banner SKU's daily prices (storage.CatDay.SKUs: the
+// median of its reference stores' prices and regular prices each day;
+// the offers for the basket, which carry the same daily price on each
+// SKU's latest day), the shelf records (new products) and the account's
+// alert events; Summary says the same in sentences made from those
+// numbers. WriteHTML (brief_html.go) renders it as a printable page.
+// Every figure is defined in the OpenAPI document (restserver/openapi.json,
+// schema ExecutiveBrief and those it names); the basket compares banners
+// with compare.go's one comparison.
 
 // BriefInput holds the arguments of ExecutiveBrief.
 type BriefInput struct {
@@ -28,9 +33,12 @@ type BriefInput struct {
 const (
 	briefBasketItems = 25 // barcodes in the shared basket
 	briefMovers      = 5  // movers each way
+	briefPromoList   = 5  // promotions started and ended listed
 	briefNewProducts = 10 // new products listed
 	briefAlertEvents = 20 // alert events listed
 	briefSparkDays   = 28 // days of a mover's sparkline
+	briefWeek        = 7  // days of a week
+	briefFourWeeks   = 28 // days of the four-week comparison's period
 )
 
 // Brief is the answer of ExecutiveBrief: the latest week (the seven days
@@ -38,20 +46,26 @@ const (
 type Brief struct {
 	Province     string `json:"province"`
 	ProvinceName string `json:"province_name"`
-	Banner       string `json:"banner,omitempty"` // the reader's banner, when given
+	Banner       string `json:"banner,omitempty"`      // the reader's banner, when given
+	BannerName   string `json:"banner_name,omitempty"` // its display name
 	WeekFrom     Date   `json:"week_from"`
 	WeekTo       Date   `json:"week_to"`
-	// Summary is a short paragraph made from the figures below; it
-	// ranks the basket's cheapest and dearest banners among those that
-	// carry four in five of its items.
-	Summary     string              `json:"summary"`
-	Basket      BriefBasket         `json:"basket"`
-	MoversUp    []Mover             `json:"movers_up"`   // biggest rises first; empty, never null
-	MoversDown  []Mover             `json:"movers_down"` // biggest falls first; empty, never null
-	Promotions  []BannerPromotions  `json:"promotions"`  // by share on promotion, highest first
-	Categories  []CategoryInflation `json:"categories"`  // by category name
-	Overall     CategoryInflation   `json:"overall"`     // every category together, Category "All categories"
-	NewProducts BriefNewProducts    `json:"new_products"`
+	// Summary is a short paragraph made from the figures below; it names
+	// the basket's cheapest and dearest among its ranked banners.
+	Summary    string             `json:"summary"`
+	Basket     BriefBasket        `json:"basket"`
+	MoversUp   []Mover            `json:"movers_up"`   // biggest regular-price rises first; empty, never null
+	MoversDown []Mover            `json:"movers_down"` // biggest regular-price falls first; empty, never null
+	Promotions []BannerPromotions `json:"promotions"`  // by share on promotion, highest first
+	// PromotionsStarted and PromotionsEnded are the banner SKUs whose
+	// weekly price went on promotion this week (off it the week before),
+	// or off it (on it the week before): the deepest discounts first, at
+	// most five each; empty, never null.
+	PromotionsStarted []PromoChange       `json:"promotions_started"`
+	PromotionsEnded   []PromoChange       `json:"promotions_ended"`
+	Categories        []CategoryInflation `json:"categories"` // by category name
+	Overall           CategoryInflation   `json:"overall"`    // every category together, Category "All categories"
+	NewProducts       BriefNewProducts    `json:"new_products"`
 	// AlertEvents are the reader's account's events of the week in the
 	// province, newest first; empty without an account.
 	AlertEvents []AlertEvent `json:"alert_events"`
@@ -59,76 +73,124 @@ type Brief struct {
 	Basis       Basis        `json:"basis"`
 }
 
-// BriefBasket is the cost of one basket of barcodes at each banner: the
-// barcodes carried by the most banners of the province this week.
+// BriefBasket is the comparison of the banners on one basket of barcodes:
+// the barcodes priced this week by the most banners of the province.
 type BriefBasket struct {
-	Items   int          `json:"items"`   // barcodes in the basket
-	Banners []BasketCost `json:"banners"` // lowest index first
+	Items int `json:"items"` // barcodes in the basket
+	// MinItems is how many basket items a banner must price to be ranked
+	// (BenchmarkMinItems).
+	MinItems int          `json:"min_items"`
+	Banners  []BasketCost `json:"banners"` // ranked banners first, by index, then the others
 }
 
-// BasketCost is one banner's cost of the brief's basket.
+// BasketCost is one banner's standing on the brief's basket, compared with
+// the market (the median of the other banners' weekly prices) item by
+// item, as the competitive benchmark compares.
 type BasketCost struct {
 	Banner     string `json:"banner"`
 	BannerName string `json:"banner_name"`
 	Own        bool   `json:"own,omitempty"` // the reader's banner
-	Total      Cents  `json:"total"`         // its current prices of the basket items it carries
-	Items      int    `json:"items"`         // basket items observed at the banner this week
-	Missing    int    `json:"missing"`       // basket items not observed at the banner in the panel this week
-	// Index is Total against the market's average prices of the same
-	// items (each item's average over the banners carrying it): 100 is the
-	// market, 95 five percent cheaper.
+	// Rank is the banner's place by index among the ranked banners, 1 the
+	// cheapest; 0 (left out) when it prices fewer than MinItems items.
+	Rank       int   `json:"rank,omitempty"`
+	Total      Cents `json:"total"`       // its weekly prices of the basket items it prices
+	MarketCost Cents `json:"market_cost"` // the market's prices of the same items
+	Items      int   `json:"items"`       // basket items it prices this week
+	Missing    int   `json:"missing"`     // basket items it does not price this week
+	// Index is 100 times the geometric mean of its weekly price over the
+	// market's on its items: 100 is the market, 95 five percent cheaper.
 	Index float64 `json:"index"`
+	// RegularIndex is the same on regular prices.
+	RegularIndex float64 `json:"regular_index"`
 }
 
-// Mover is a banner SKU whose price moved over the week.
+// Mover is a banner SKU whose regular price changed between the week
+// before and this week.
 type Mover struct {
 	UPC         string     `json:"upc"`
 	Name        string     `json:"name"`
 	Brand       string     `json:"brand"`
 	Size        string     `json:"size"`
+	Category    string     `json:"category"`
 	Banner      string     `json:"banner"`
 	BannerName  string     `json:"banner_name"`
 	Own         bool       `json:"own,omitempty"`
 	ExternalSKU string     `json:"external_sku"`
-	Before      Cents      `json:"before"` // median price on its last observed day a week earlier
+	Before      Cents      `json:"before"` // weekly regular price of the week before
 	BeforeDate  Date       `json:"before_date"`
-	Now         Cents      `json:"now"` // median price on its last observed day of the week
+	Now         Cents      `json:"now"` // weekly regular price of this week
 	NowDate     Date       `json:"now_date"`
 	ChangePct   float64    `json:"change_pct"`
-	Prices      []DayPrice `json:"prices"` // daily medians of the last four weeks, for a sparkline
+	Prices      []DayPrice `json:"prices"` // daily prices of the last four weeks, for a sparkline
 }
 
-// DayPrice is a series' median price on one day.
+// DayPrice is a banner SKU's daily price on one day: the median of its
+// reference stores' prices and regular prices.
 type DayPrice struct {
-	Date  Date  `json:"date"`
-	Price Cents `json:"price"`
+	Date    Date  `json:"date"`
+	Price   Cents `json:"price"`
+	Regular Cents `json:"regular_price"`
 }
 
-// BannerPromotions is a banner's promotion intensity this week.
+// PromoChange is a banner SKU whose promotion started or ended between
+// the week before and this week.
+type PromoChange struct {
+	UPC         string `json:"upc"`
+	Name        string `json:"name"`
+	Brand       string `json:"brand"`
+	Size        string `json:"size"`
+	Banner      string `json:"banner"`
+	BannerName  string `json:"banner_name"`
+	Own         bool   `json:"own,omitempty"`
+	ExternalSKU string `json:"external_sku"`
+	// Price and Regular are the weekly prices of the week it was on
+	// promotion (this week for a start, the week before for an end),
+	// observed on Date.
+	Price       Cents   `json:"price"`
+	Regular     Cents   `json:"regular_price"`
+	DiscountPct float64 `json:"discount_pct"`
+	Date        Date    `json:"date"`
+}
+
+// BannerPromotions is a banner's promotion intensity this week, from its
+// SKUs' weekly prices.
 type BannerPromotions struct {
 	Banner      string  `json:"banner"`
 	BannerName  string  `json:"banner_name"`
 	Own         bool    `json:"own,omitempty"`
-	Products    int     `json:"products"`     // SKUs observed this week
+	Products    int     `json:"products"`     // SKUs with a weekly price this week
 	OnPromotion int     `json:"on_promotion"` // of which on promotion
 	SharePct    float64 `json:"share_pct"`
-	// AvgDiscountPct is the average discount of the promoted SKUs
-	// against their regular price, 0 when none is promoted.
+	// AvgDiscountPct is the mean discount of the promoted SKUs against
+	// their regular price, 0 when none is promoted.
 	AvgDiscountPct float64 `json:"avg_discount_pct"`
+	Started        int     `json:"started"` // SKUs whose promotion started this week
+	Ended          int     `json:"ended"`   // SKUs whose promotion ended this week
 }
 
-// CategoryInflation is a category's like-for-like price change: the
-// geometric mean of each banner SKU's price ratio, over the SKUs observed
-// in both weeks compared.
+// CategoryInflation is a category's like-for-like price change, a
+// matched-model Jevons index: over the banner SKUs with a daily price in
+// both periods, the geometric mean of (mean daily price in the period /
+// mean daily price in the previous period), as a percent change.
 type CategoryInflation struct {
 	Category string `json:"category"`
-	// WeekPct is the change against the week before, over WeekSeries
-	// SKUs; null when no SKU was observed in both weeks.
-	WeekPct    *float64 `json:"week_pct"`
-	WeekSeries int      `json:"week_series"`
-	// FourWeekPct is the change against the week four weeks before.
-	FourWeekPct    *float64 `json:"four_week_pct"`
-	FourWeekSeries int      `json:"four_week_series"`
+	// WeekPct compares this week with the week before, over WeekSeries
+	// SKUs; null when no SKU was priced in both. WeekRegularPct likewise
+	// with regular prices.
+	WeekPct        *float64 `json:"week_pct"`
+	WeekRegularPct *float64 `json:"week_regular_pct"`
+	WeekSeries     int      `json:"week_series"`
+	// WeekDays and PreviousWeekDays are the days of each week on which a
+	// SKU of the category had a daily price.
+	WeekDays         int `json:"week_days_with_data"`
+	PreviousWeekDays int `json:"previous_week_days_with_data"`
+	// FourWeekPct compares the last four weeks (the 28 days up to the
+	// latest day) with the four weeks before, likewise.
+	FourWeekPct          *float64 `json:"four_week_pct"`
+	FourWeekRegularPct   *float64 `json:"four_week_regular_pct"`
+	FourWeekSeries       int      `json:"four_week_series"`
+	FourWeekDays         int      `json:"four_week_days_with_data"`
+	PreviousFourWeekDays int      `json:"previous_four_week_days_with_data"`
 }
 
 // BriefNewProducts are the barcodes first observed in the province's panel
@@ -151,18 +213,17 @@ type BriefProduct struct {
 	FirstPrice Cents    `json:"first_price"` // its lowest first-day price among them
 }
 
-// briefSeries is one banner SKU of the province with its prices at the
-// three points the brief compares.
-type briefSeries struct {
-	gtin, banner, sku string
-	now, week, month  int32 // median cents on the last observed day of each window, 0 when none
-	nowDay, weekDay   int32
-}
-
-// ExecutiveBrief returns the latest week's summary of a province: basket
-// cost by banner, the biggest movers each way, promotion intensity by
-// banner, category inflation week over week and over four weeks, new
+// ExecutiveBrief returns the latest week's summary of a province: the
+// banners compared on a shared basket, the biggest regular-price movers
+// each way, promotion intensity by banner with the promotions started and
+// ended, category inflation week over week and over four weeks, new
 // products, and the account's alert events when ctx acts for one.
+//
+// A banner SKU's weekly price is its daily price (the median of its
+// reference stores' prices, and of their regular prices) on its last day
+// with data in the week. The week is the seven days up to the data set's
+// latest day, the week before the seven days before it. The OpenAPI
+// document (restserver/openapi.json) defines every figure.
 //
 // It returns EINVALID for a missing or unknown province or an unknown
 // banner, and EUNAVAILABLE when ctx acts for an account and the keys or
@@ -176,10 +237,13 @@ func (s *Service) ExecutiveBrief(ctx context.Context, in BriefInput) (*Brief, er
 	prov, _ := ProvinceByCode(args.province)
 	out := &Brief{
 		Province: args.province, ProvinceName: prov.Name, Banner: args.banner.Slug,
-		Basket: BriefBasket{Banners: []BasketCost{}}, MoversUp: []Mover{}, MoversDown: []Mover{},
-		Promotions: []BannerPromotions{}, Categories: []CategoryInflation{},
-		NewProducts: BriefNewProducts{Products: []BriefProduct{}}, AlertEvents: []AlertEvent{},
+		Basket: BriefBasket{MinItems: BenchmarkMinItems, Banners: []BasketCost{}}, MoversUp: []Mover{}, MoversDown: []Mover{},
+		Promotions: []BannerPromotions{}, PromotionsStarted: []PromoChange{}, PromotionsEnded: []PromoChange{},
+		Categories: []CategoryInflation{}, NewProducts: BriefNewProducts{Products: []BriefProduct{}}, AlertEvents: []AlertEvent{},
 		Currency: Currency, Basis: newBasis(args.province, CompareSameBarcode),
+	}
+	if args.banner.Slug != "" {
+		out.BannerName = bannerName(args.banner.Slug)
 	}
 	err = s.db.View(func(tx *storage.Tx) error {
 		asOf := tx.AsOf()
@@ -188,7 +252,7 @@ func (s *Service) ExecutiveBrief(ctx context.Context, in BriefInput) (*Brief, er
 			return nil
 		}
 		b := briefBuilder{tx: tx, out: out, own: args.banner.Slug, asOf: asOf,
-			weekFrom: asOf - 6, products: map[string]*storage.Product{}, banners: map[string]bool{}}
+			weekFrom: asOf - briefWeek + 1, products: map[string]*storage.Product{}, banners: map[string]bool{}}
 		out.WeekFrom, out.WeekTo = Date(b.weekFrom), Date(asOf)
 		return b.build()
 	})
@@ -210,182 +274,173 @@ func (s *Service) ExecutiveBrief(ctx context.Context, in BriefInput) (*Brief, er
 	return out, nil
 }
 
+// The brief's four periods, as indexes of briefSKU.sumP, .sumR and .n: this week,
+// the week before, the last four weeks and the four weeks before.
+const (
+	perWeek = iota
+	perPrevWeek
+	perFour
+	perPrevFour
+	briefPeriods // how many
+)
+
+// briefSKU is one banner SKU of the province over the brief's 56 days.
+type briefSKU struct {
+	category, banner, sku string
+	// weekly prices: the daily price on the last day with data of this
+	// week (day, p, r) and of the week before (prevDay, prevP, prevR),
+	// half-cents; a day of 0 when none.
+	day, prevDay int32
+	p, r         uint32
+	prevP, prevR uint32
+	sumP, sumR   [briefPeriods]uint64 // half-cents, over the period's days with data
+	n            [briefPeriods]int32
+}
+
+// period says whether a day is in this week, which two periods it
+// counts in (-1 for none), and its bit in a days-with-data mask.
+func (b *briefBuilder) period(day int32) (week bool, per [2]int, bit uint64) {
+	from := b.asOf - 2*briefFourWeeks + 1
+	bit = 1 << uint(day-from)
+	switch {
+	case day >= b.weekFrom:
+		return true, [2]int{perWeek, perFour}, bit
+	case day >= b.weekFrom-briefWeek:
+		return false, [2]int{perPrevWeek, perFour}, bit
+	case day > b.asOf-briefFourWeeks:
+		return false, [2]int{-1, perFour}, bit
+	}
+	return false, [2]int{-1, perPrevFour}, bit
+}
+
 type briefBuilder struct {
 	tx       *storage.Tx
 	out      *Brief
 	own      string
 	asOf     int32
 	weekFrom int32
-	offers   []briefOffer
-	series   []briefSeries
+	skus     []briefSKU
+	days     map[string]uint64 // category -> days with data, bit i = day asOf-55+i
 	products map[string]*storage.Product
 	banners  map[string]bool
 	stores   int
 	obs      int
 }
 
-type briefOffer struct {
-	gtin string
-	o    storage.Offer
-}
-
 func (b *briefBuilder) build() error {
-	err := b.tx.OffersIn(b.out.Province, func(gtin string, o *storage.Offer) error {
-		if o.ObservedAt >= b.weekFrom {
-			b.offers = append(b.offers, briefOffer{gtin, *o})
-			b.banners[o.Banner] = true
-		}
-		return nil
-	})
-	if err != nil {
+	if err := b.readDays(); err != nil {
 		return err
 	}
-	if len(b.offers) == 0 {
+	if len(b.skus) == 0 || !b.anyThisWeek() {
 		b.out.Basis.Note = fmt.Sprintf("no price observed in the panel in %s from %s to %s", b.out.Province, b.out.WeekFrom, b.out.WeekTo)
 	}
-	b.basket()
+	if err := b.basket(); err != nil {
+		return err
+	}
 	b.promotions()
-	if err := b.readSeries(); err != nil {
+	if err := b.promoChanges(); err != nil {
 		return err
 	}
 	if err := b.movers(); err != nil {
 		return err
 	}
-	if err := b.categories(); err != nil {
-		return err
-	}
+	b.categories()
 	if err := b.newProducts(); err != nil {
 		return err
 	}
-	b.out.Basis.Banners = sortedKeys(b.banners)
-	b.out.Basis.Stores = b.stores
-	b.out.Basis.Observations = b.obs
-	b.out.Basis.setDates(b.asOf-34, b.asOf)
-	return nil
-}
-
-// basket costs the barcodes carried by the most banners at each banner.
-func (b *briefBuilder) basket() {
-	carriers := map[string][]int{} // gtin -> indexes into offers, one per banner
-	for i := range b.offers {
-		g := b.offers[i].gtin
-		dup := false
-		for _, j := range carriers[g] {
-			dup = dup || b.offers[j].o.Banner == b.offers[i].o.Banner
-		}
-		if !dup { // a banner with two SKUs of a barcode counts its first
-			carriers[g] = append(carriers[g], i)
-		}
-	}
-	var items []string
-	for g, c := range carriers {
-		if len(c) >= 2 {
-			items = append(items, g)
-		}
-	}
-	slices.SortFunc(items, func(x, y string) int {
-		return cmp.Or(cmp.Compare(len(carriers[y]), len(carriers[x])), cmp.Compare(x, y))
-	})
-	items = items[:min(len(items), briefBasketItems)]
-	b.out.Basket.Items = len(items)
-	costs := map[string]*BasketCost{}
-	market := map[string]float64{} // banner -> market cost of the items it carries
-	for _, g := range items {
-		sum := 0.0
-		for _, i := range carriers[g] {
-			sum += float64(b.offers[i].o.Price)
-		}
-		avg := sum / float64(len(carriers[g]))
-		for _, i := range carriers[g] {
-			o := &b.offers[i].o
-			c := costs[o.Banner]
-			if c == nil {
-				c = &BasketCost{Banner: o.Banner, BannerName: bannerName(o.Banner), Own: o.Banner == b.own}
-				costs[o.Banner] = c
-			}
-			c.Total += Cents(o.Price)
-			c.Items++
-			market[o.Banner] += avg
-		}
-	}
-	for _, c := range costs {
-		c.Missing = len(items) - c.Items
-		c.Index = round1(100 * float64(c.Total) / market[c.Banner])
-		b.out.Basket.Banners = append(b.out.Basket.Banners, *c)
-	}
-	slices.SortFunc(b.out.Basket.Banners, func(x, y BasketCost) int {
-		return cmp.Or(cmp.Compare(x.Index, y.Index), cmp.Compare(x.Banner, y.Banner))
-	})
-}
-
-// promotions counts each banner's SKUs on promotion this week.
-func (b *briefBuilder) promotions() {
-	by := map[string]*BannerPromotions{}
-	disc := map[string]float64{}
-	for i := range b.offers {
-		o := &b.offers[i].o
-		p := by[o.Banner]
-		if p == nil {
-			p = &BannerPromotions{Banner: o.Banner, BannerName: bannerName(o.Banner), Own: o.Banner == b.own}
-			by[o.Banner] = p
-		}
-		p.Products++
-		if o.Price < o.Regular {
-			p.OnPromotion++
-			disc[o.Banner] += 100 * float64(o.Regular-o.Price) / float64(o.Regular)
-		}
-	}
-	for _, p := range by {
-		p.SharePct = round1(100 * float64(p.OnPromotion) / float64(p.Products))
-		if p.OnPromotion > 0 {
-			p.AvgDiscountPct = round1(disc[p.Banner] / float64(p.OnPromotion))
-		}
-		b.out.Promotions = append(b.out.Promotions, *p)
-	}
-	slices.SortFunc(b.out.Promotions, func(x, y BannerPromotions) int {
-		return cmp.Or(cmp.Compare(y.SharePct, x.SharePct), cmp.Compare(x.Banner, y.Banner))
-	})
-}
-
-// readSeries reads each offer's daily medians over the five weeks the
-// brief compares: this week, the week before, and the week four weeks
-// before this one.
-func (b *briefBuilder) readSeries() error {
-	stores := map[uint32]bool{}
-	lastWeek, monthTo := b.weekFrom-1, b.weekFrom-22
-	for i := range b.offers {
-		bo := &b.offers[i]
-		s := briefSeries{gtin: bo.gtin, banner: bo.o.Banner, sku: bo.o.SKU}
-		err := b.tx.Series(s.banner, s.sku, b.out.Province, b.asOf-34, b.asOf, false, false, func(d *storage.Day) error {
-			switch {
-			case d.Date >= b.weekFrom:
-				s.now, s.nowDay = int32(d.Median), d.Date
-			case d.Date >= b.weekFrom-7 && d.Date <= lastWeek:
-				s.week, s.weekDay = int32(d.Median), d.Date
-			case d.Date >= b.weekFrom-28 && d.Date <= monthTo:
-				s.month = int32(d.Median)
-			}
-			b.obs += int(d.Count)
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		b.series = append(b.series, s)
-	}
-	// The stores behind the week's prices: the province's active stores
-	// of the banners observed.
 	for banner := range b.banners {
-		err := b.tx.ActiveStores(b.out.Province, banner, func(st *storage.Store) bool {
-			stores[st.Ord] = true
+		stores := 0
+		err := b.tx.ActiveStores(b.out.Province, banner, func(*storage.Store) bool {
+			stores++
 			return true
 		})
 		if err != nil {
 			return err
 		}
+		b.stores += stores
 	}
-	b.stores = len(stores)
+	b.out.Basis.Banners = sortedKeys(b.banners)
+	b.out.Basis.Stores = b.stores
+	b.out.Basis.Observations = b.obs
+	b.out.Basis.setDates(b.asOf-2*briefFourWeeks+1, b.asOf)
+	if o := b.out.Overall; o.PreviousFourWeekDays < o.FourWeekDays {
+		b.out.Basis.Note = joinNote(b.out.Basis.Note, fmt.Sprintf("the four weeks before the last four have data on %d of their %d days", o.PreviousFourWeekDays, briefFourWeeks))
+	}
+	if o := b.out.Overall; o.PreviousWeekDays < o.WeekDays {
+		b.out.Basis.Note = joinNote(b.out.Basis.Note, fmt.Sprintf("the week before has data on %d of its %d days", o.PreviousWeekDays, briefWeek))
+	}
 	return nil
+}
+
+func joinNote(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+func (b *briefBuilder) anyThisWeek() bool {
+	for i := range b.skus {
+		if b.skus[i].day != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// readDays reads every banner SKU's daily prices of the province over the
+// 56 days the brief compares, in one scan of the category days (by
+// category, banner, day).
+func (b *briefBuilder) readDays() error {
+	b.days = map[string]uint64{}
+	index := map[string]int{} // SKU -> index in b.skus, within one category and banner
+	var cat, banner string
+	var mask uint64
+	flush := func() {
+		if cat != "" || banner != "" {
+			b.days[cat] |= mask
+		}
+	}
+	err := b.tx.CatDays(b.out.Province, "", "", b.asOf-2*briefFourWeeks+1, b.asOf, storage.CatSKUs, func(k *storage.CatDayKey, c *storage.CatDay) error {
+		if k.Category != cat || k.Banner != banner {
+			flush()
+			cat, banner, mask = k.Category, k.Banner, 0
+			clear(index)
+		}
+		if len(c.SKUs) == 0 {
+			return nil
+		}
+		b.obs += int(c.Count)
+		b.banners[k.Banner] = true
+		week, per, bit := b.period(k.Day)
+		mask |= bit
+		for _, sd := range c.SKUs {
+			i, ok := index[sd.SKU]
+			if !ok {
+				i = len(b.skus)
+				index[sd.SKU] = i
+				b.skus = append(b.skus, briefSKU{category: k.Category, banner: k.Banner, sku: sd.SKU})
+			}
+			s := &b.skus[i]
+			for _, p := range per {
+				if p >= 0 {
+					s.sumP[p] += uint64(sd.Price)
+					s.sumR[p] += uint64(sd.Regular)
+					s.n[p]++
+				}
+			}
+			// Days come in order: the last of a week wins.
+			switch {
+			case week:
+				s.day, s.p, s.r = k.Day, sd.Price, sd.Regular
+			case per[0] == perPrevWeek:
+				s.prevDay, s.prevP, s.prevR = k.Day, sd.Price, sd.Regular
+			}
+		}
+		return nil
+	})
+	flush()
+	return err
 }
 
 // product returns the catalogue's record of a GTIN, read once.
@@ -405,110 +460,321 @@ func (b *briefBuilder) product(gtin string) (*storage.Product, error) {
 	return p, nil
 }
 
-// movers picks the biggest week-over-week changes each way.
-func (b *briefBuilder) movers() error {
-	var up, down []Mover
-	for i := range b.series {
-		s := &b.series[i]
-		if s.now == 0 || s.week == 0 || s.now == s.week {
-			continue
-		}
-		p, err := b.product(s.gtin)
-		if err != nil {
-			return err
-		}
-		if p == nil {
-			continue
-		}
-		m := Mover{
-			UPC: GTIN(s.gtin).UPC(), Name: p.Name, Brand: p.Brand, Size: p.Size,
-			Banner: s.banner, BannerName: bannerName(s.banner), Own: s.banner == b.own, ExternalSKU: s.sku,
-			Before: Cents(s.week), BeforeDate: Date(s.weekDay), Now: Cents(s.now), NowDate: Date(s.nowDay),
-			ChangePct: round1(100 * (float64(s.now) - float64(s.week)) / float64(s.week)),
-		}
-		if s.now > s.week {
-			up = append(up, m)
-		} else {
-			down = append(down, m)
-		}
+// skuProduct returns a banner SKU's barcode and product, "" and nil when
+// it has none.
+func (b *briefBuilder) skuProduct(banner, sku string) (string, *storage.Product, error) {
+	var rec storage.SKU
+	found, err := b.tx.SKU(banner, sku, &rec)
+	if err != nil || !found || rec.GTIN == "" {
+		return "", nil, err
 	}
-	order := func(x, y Mover) int {
-		return cmp.Or(cmp.Compare(math.Abs(y.ChangePct), math.Abs(x.ChangePct)),
-			cmp.Compare(x.Name, y.Name), cmp.Compare(x.Banner, y.Banner), cmp.Compare(x.ExternalSKU, y.ExternalSKU))
+	p, err := b.product(rec.GTIN)
+	return rec.GTIN, p, err
+}
+
+// basket compares the banners on the barcodes priced this week by the
+// most banners (M3 with weekly prices). A SKU's weekly price is its daily
+// price on its last day with data in the week: for a SKU with an offer
+// observed this week, the offer's daily price (its latest day). A
+// banner's price of a barcode is the lowest weekly price of its SKUs of
+// it (and its regular price the lowest weekly regular price).
+func (b *briefBuilder) basket() error {
+	type entry struct {
+		gtin    string
+		lo, hi  int // in prices
+		banners int
 	}
-	slices.SortFunc(up, order)
-	slices.SortFunc(down, order)
-	b.out.MoversUp = append(b.out.MoversUp, up[:min(len(up), briefMovers)]...)
-	b.out.MoversDown = append(b.out.MoversDown, down[:min(len(down), briefMovers)]...)
-	for _, list := range [][]Mover{b.out.MoversUp, b.out.MoversDown} {
-		for i := range list {
-			m := &list[i]
-			m.Prices = []DayPrice{}
-			err := b.tx.Series(m.Banner, m.ExternalSKU, b.out.Province, b.asOf-briefSparkDays+1, b.asOf, false, false, func(d *storage.Day) error {
-				m.Prices = append(m.Prices, DayPrice{Date(d.Date), Cents(d.Median)})
+	var entries []entry
+	var prices []bannerPrice
+	err := b.tx.OffersIn(b.out.Province, func(gtin string, o *storage.Offer) error {
+		if o.ObservedAt < b.weekFrom {
+			return nil
+		}
+		n := len(entries)
+		if n == 0 || entries[n-1].gtin != gtin {
+			if GTIN(gtin).Restricted() {
 				return nil
-			})
+			}
+			entries = append(entries, entry{gtin: gtin, lo: len(prices), hi: len(prices)})
+			n++
+		}
+		e := &entries[n-1]
+		p, r := float64(o.DayPrice)/2, float64(o.DayRegular)/2
+		if e.hi > e.lo && prices[e.hi-1].banner == o.Banner {
+			last := &prices[e.hi-1]
+			last.price, last.regular = min(last.price, p), min(last.regular, r)
+			return nil
+		}
+		prices = append(prices, bannerPrice{banner: o.Banner, price: p, regular: r})
+		e.hi = len(prices)
+		e.banners++
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	// Candidates: barcodes at least MarketMinOthers+1 banners price (the
+	// fewest a comparison needs); the most banners first, ties by barcode.
+	items := entries[:0]
+	for _, e := range entries {
+		if e.banners > MarketMinOthers {
+			items = append(items, e)
+		}
+	}
+	slices.SortFunc(items, func(x, y entry) int { return cmp.Or(cmp.Compare(y.banners, x.banners), cmp.Compare(x.gtin, y.gtin)) })
+	items = items[:min(len(items), briefBasketItems)]
+	b.out.Basket.Items = len(items)
+	stand := map[string]*standing{}
+	var buf []float64
+	for _, e := range items {
+		marketOf(prices[e.lo:e.hi], buf, func(own *bannerPrice, market, marketRegular float64) {
+			s := stand[own.banner]
+			if s == nil {
+				s = &standing{}
+				stand[own.banner] = s
+			}
+			s.add(own, market, marketRegular)
+		})
+	}
+	rows := make([]BasketCost, 0, len(stand))
+	exact := map[string]float64{}
+	for banner, s := range stand {
+		rows = append(rows, BasketCost{Banner: banner, BannerName: bannerName(banner), Own: banner == b.own,
+			Total: Cents(pricestat.Cents(s.own)), MarketCost: Cents(pricestat.Cents(s.market)), Items: s.items,
+			Missing: len(items) - s.items, Index: pricestat.Round1(s.shelf.Index()), RegularIndex: pricestat.Round1(s.regular.Index())})
+		exact[banner] = s.shelf.Index()
+	}
+	rankIndexes(rows, func(r *BasketCost) bool { return r.Items >= BenchmarkMinItems }, func(r *BasketCost) float64 { return exact[r.Banner] },
+		func(r *BasketCost) string { return r.Banner }, func(r *BasketCost, rank int) { r.Rank = rank })
+	b.out.Basket.Banners = append(b.out.Basket.Banners, rows...)
+	return nil
+}
+
+// promotions counts each banner's SKUs on promotion this week, and those
+// whose promotion started or ended, from their weekly prices.
+func (b *briefBuilder) promotions() {
+	by := map[string]*BannerPromotions{}
+	disc := map[string]float64{}
+	for i := range b.skus {
+		s := &b.skus[i]
+		if s.day == 0 {
+			continue
+		}
+		p := by[s.banner]
+		if p == nil {
+			p = &BannerPromotions{Banner: s.banner, BannerName: bannerName(s.banner), Own: s.banner == b.own}
+			by[s.banner] = p
+		}
+		p.Products++
+		on := s.p < s.r
+		if on {
+			p.OnPromotion++
+			disc[s.banner] += 100 * (1 - float64(s.p)/float64(s.r))
+		}
+		if s.prevDay != 0 {
+			was := s.prevP < s.prevR
+			switch {
+			case on && !was:
+				p.Started++
+			case was && !on:
+				p.Ended++
+			}
+		}
+	}
+	share := map[string]float64{}
+	for _, p := range by {
+		share[p.Banner] = 100 * float64(p.OnPromotion) / float64(p.Products)
+		p.SharePct = pricestat.Round1(share[p.Banner])
+		if p.OnPromotion > 0 {
+			p.AvgDiscountPct = pricestat.Round1(disc[p.Banner] / float64(p.OnPromotion))
+		}
+		b.out.Promotions = append(b.out.Promotions, *p)
+	}
+	slices.SortFunc(b.out.Promotions, func(x, y BannerPromotions) int {
+		return cmp.Or(cmp.Compare(share[y.Banner], share[x.Banner]), cmp.Compare(x.Banner, y.Banner))
+	})
+}
+
+// promoChanges lists the promotions started and ended this week, the
+// deepest discounts first (ties by banner, then SKU).
+func (b *briefBuilder) promoChanges() error {
+	type cand struct {
+		i    int
+		disc float64
+	}
+	var started, ended []cand
+	for i := range b.skus {
+		s := &b.skus[i]
+		if s.day == 0 || s.prevDay == 0 {
+			continue
+		}
+		on, was := s.p < s.r, s.prevP < s.prevR
+		switch {
+		case on && !was:
+			started = append(started, cand{i, 1 - float64(s.p)/float64(s.r)})
+		case was && !on:
+			ended = append(ended, cand{i, 1 - float64(s.prevP)/float64(s.prevR)})
+		}
+	}
+	order := func(x, y cand) int {
+		sx, sy := &b.skus[x.i], &b.skus[y.i]
+		return cmp.Or(cmp.Compare(y.disc, x.disc), cmp.Compare(sx.banner, sy.banner), cmp.Compare(sx.sku, sy.sku))
+	}
+	for _, part := range []struct {
+		list  []cand
+		start bool
+		dst   *[]PromoChange
+	}{{started, true, &b.out.PromotionsStarted}, {ended, false, &b.out.PromotionsEnded}} {
+		slices.SortFunc(part.list, order)
+		for _, c := range part.list {
+			if len(*part.dst) == briefPromoList {
+				break
+			}
+			s := &b.skus[c.i]
+			gtin, p, err := b.skuProduct(s.banner, s.sku)
 			if err != nil {
 				return err
 			}
+			if p == nil {
+				continue
+			}
+			pc := PromoChange{UPC: GTIN(gtin).UPC(), Name: p.Name, Brand: p.Brand, Size: p.Size, Banner: s.banner,
+				BannerName: bannerName(s.banner), Own: s.banner == b.own, ExternalSKU: s.sku, DiscountPct: pricestat.Round1(100 * c.disc)}
+			if part.start {
+				pc.Price, pc.Regular, pc.Date = *ptrHalf(s.p), *ptrHalf(s.r), Date(s.day)
+			} else {
+				pc.Price, pc.Regular, pc.Date = *ptrHalf(s.prevP), *ptrHalf(s.prevR), Date(s.prevDay)
+			}
+			*part.dst = append(*part.dst, pc)
 		}
 	}
 	return nil
 }
 
-// categories computes each category's like-for-like change.
-func (b *briefBuilder) categories() error {
+// movers picks the biggest regular-price changes each way between the
+// two weeks' weekly prices: by the size of the change (exact), ties by
+// banner, then SKU.
+func (b *briefBuilder) movers() error {
+	type cand struct {
+		i  int
+		ch float64
+	}
+	var up, down []cand
+	for i := range b.skus {
+		s := &b.skus[i]
+		if s.day == 0 || s.prevDay == 0 || s.r == s.prevR {
+			continue
+		}
+		ch := pctChange(float64(s.prevR), float64(s.r))
+		if ch > 0 {
+			up = append(up, cand{i, ch})
+		} else {
+			down = append(down, cand{i, ch})
+		}
+	}
+	order := func(x, y cand) int {
+		sx, sy := &b.skus[x.i], &b.skus[y.i]
+		return cmp.Or(cmp.Compare(math.Abs(y.ch), math.Abs(x.ch)), cmp.Compare(sx.banner, sy.banner), cmp.Compare(sx.sku, sy.sku))
+	}
+	for _, part := range []struct {
+		list []cand
+		dst  *[]Mover
+	}{{up, &b.out.MoversUp}, {down, &b.out.MoversDown}} {
+		slices.SortFunc(part.list, order)
+		for _, c := range part.list {
+			if len(*part.dst) == briefMovers {
+				break
+			}
+			s := &b.skus[c.i]
+			gtin, p, err := b.skuProduct(s.banner, s.sku)
+			if err != nil {
+				return err
+			}
+			if p == nil {
+				continue
+			}
+			m := Mover{UPC: GTIN(gtin).UPC(), Name: p.Name, Brand: p.Brand, Size: p.Size, Category: s.category,
+				Banner: s.banner, BannerName: bannerName(s.banner), Own: s.banner == b.own, ExternalSKU: s.sku,
+				Before: *ptrHalf(s.prevR), BeforeDate: Date(s.prevDay), Now: *ptrHalf(s.r), NowDate: Date(s.day),
+				ChangePct: pricestat.Round1(c.ch), Prices: []DayPrice{}}
+			err = b.tx.CatDays(b.out.Province, s.category, s.banner, b.asOf-briefSparkDays+1, b.asOf, storage.CatSKUs, func(k *storage.CatDayKey, cd *storage.CatDay) error {
+				j, ok := slices.BinarySearchFunc(cd.SKUs, s.sku, func(x storage.SKUDay, sku string) int { return strings.Compare(x.SKU, sku) })
+				if ok {
+					m.Prices = append(m.Prices, DayPrice{Date: Date(k.Day), Price: *ptrHalf(cd.SKUs[j].Price), Regular: *ptrHalf(cd.SKUs[j].Regular)})
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			*part.dst = append(*part.dst, m)
+		}
+	}
+	return nil
+}
+
+// categories computes each category's like-for-like changes (M2): over
+// the SKUs with a daily price in both periods, the geometric mean of the
+// ratio of their mean daily prices, shelf and regular.
+func (b *briefBuilder) categories() {
 	type acc struct {
-		week, month   float64 // sums of log ratios
-		nWeek, nMonth int
+		shelf, regular [2]pricestat.Geomean // week, four weeks
+		days           uint64
 	}
 	by := map[string]*acc{}
 	all := &acc{}
-	for i := range b.series {
-		s := &b.series[i]
-		if s.now == 0 {
-			continue
-		}
-		p, err := b.product(s.gtin)
-		if err != nil {
-			return err
-		}
-		if p == nil || p.Category == "" {
-			continue
-		}
-		a := by[p.Category]
-		if a == nil {
-			a = &acc{}
-			by[p.Category] = a
-		}
-		for _, a := range []*acc{a, all} {
-			if s.week > 0 {
-				a.week += math.Log(float64(s.now) / float64(s.week))
-				a.nWeek++
+	for c, d := range b.days {
+		by[c] = &acc{days: d}
+		all.days |= d
+	}
+	for i := range b.skus {
+		s := &b.skus[i]
+		a := by[s.category]
+		for j, pp := range [2][2]int{{perWeek, perPrevWeek}, {perFour, perPrevFour}} {
+			cur, prev := pp[0], pp[1]
+			if s.n[cur] == 0 || s.n[prev] == 0 {
+				continue
 			}
-			if s.month > 0 {
-				a.month += math.Log(float64(s.now) / float64(s.month))
-				a.nMonth++
+			shelf := (float64(s.sumP[cur]) / float64(s.n[cur])) / (float64(s.sumP[prev]) / float64(s.n[prev]))
+			regular := (float64(s.sumR[cur]) / float64(s.n[cur])) / (float64(s.sumR[prev]) / float64(s.n[prev]))
+			for _, x := range []*acc{a, all} {
+				x.shelf[j].Add(shelf)
+				x.regular[j].Add(regular)
 			}
 		}
 	}
-	pct := func(sum float64, n int) *float64 {
-		if n == 0 {
+	pct := func(g *pricestat.Geomean) *float64 {
+		if g.N() == 0 {
 			return nil
 		}
-		v := round1(100 * (math.Exp(sum/float64(n)) - 1))
+		v := pricestat.Round1(g.ChangePct())
 		return &v
 	}
+	from := b.asOf - 2*briefFourWeeks + 1
+	count := func(days uint64, lo, hi int32) int { // days with data from lo to hi
+		n := 0
+		for d := lo; d <= hi; d++ {
+			if days&(1<<uint(d-from)) != 0 {
+				n++
+			}
+		}
+		return n
+	}
 	row := func(c string, a *acc) CategoryInflation {
-		return CategoryInflation{Category: c, WeekPct: pct(a.week, a.nWeek), WeekSeries: a.nWeek,
-			FourWeekPct: pct(a.month, a.nMonth), FourWeekSeries: a.nMonth}
+		return CategoryInflation{Category: c,
+			WeekPct: pct(&a.shelf[0]), WeekRegularPct: pct(&a.regular[0]), WeekSeries: a.shelf[0].N(),
+			WeekDays: count(a.days, b.weekFrom, b.asOf), PreviousWeekDays: count(a.days, b.weekFrom-briefWeek, b.weekFrom-1),
+			FourWeekPct: pct(&a.shelf[1]), FourWeekRegularPct: pct(&a.regular[1]), FourWeekSeries: a.shelf[1].N(),
+			FourWeekDays: count(a.days, b.asOf-briefFourWeeks+1, b.asOf), PreviousFourWeekDays: count(a.days, from, b.asOf-briefFourWeeks)}
 	}
 	for c, a := range by {
-		b.out.Categories = append(b.out.Categories, row(c, a))
+		r := row(c, a)
+		if r.WeekDays > 0 { // a category priced this week
+			b.out.Categories = append(b.out.Categories, r)
+		}
 	}
 	b.out.Overall = row("All categories", all)
 	slices.SortFunc(b.out.Categories, func(x, y CategoryInflation) int { return cmp.Compare(x.Category, y.Category) })
-	return nil
 }
 
 // newProducts lists the barcodes whose first observation in the
@@ -596,18 +862,20 @@ func (s *Service) briefEvents(ctx context.Context, account string, out *Brief) e
 	})
 }
 
-// summary says the brief's main figures in a few sentences.
+// summary says the brief's main figures in a few sentences. The basket
+// sentence names the cheapest and dearest of the ranked banners, the set
+// the page's chart shows.
 func (b *Brief) summary() string {
 	var w strings.Builder
 	fmt.Fprintf(&w, "%s, %s to %s: ", b.ProvinceName, b.WeekFrom, b.WeekTo)
-	if len(b.Basket.Banners) == 0 && len(b.Categories) == 0 {
+	if len(b.Promotions) == 0 && len(b.Categories) == 0 {
 		w.WriteString("no price was observed in the panel this week.")
 		return w.String()
 	}
-	if ranked := b.Basket.wellCovered(); len(ranked) > 0 {
+	if ranked := b.Basket.ranked(); len(ranked) > 0 {
 		lo, hi := ranked[0], ranked[len(ranked)-1]
-		fmt.Fprintf(&w, "of %d banners carrying at least %d of the %d shared products, %s had the cheapest basket (index %.1f, $%s for the %d it carries)",
-			len(ranked), b.Basket.covering(), b.Basket.Items, lo.BannerName, lo.Index, lo.Total, lo.Items)
+		fmt.Fprintf(&w, "of %d %s pricing at least %d of the %d shared products, %s had the cheapest basket (index %.1f against the other banners' median prices, $%s for the %d it prices)",
+			len(ranked), plural(len(ranked), "banner"), b.Basket.MinItems, b.Basket.Items, lo.BannerName, lo.Index, lo.Total, lo.Items)
 		if len(ranked) > 1 {
 			fmt.Fprintf(&w, " and %s the dearest (index %.1f)", hi.BannerName, hi.Index)
 		}
@@ -623,25 +891,31 @@ func (b *Brief) summary() string {
 		}
 		fmt.Fprintf(&w, "Prices %s week over week across %d banner SKUs compared like for like", moved(*o.WeekPct), o.WeekSeries)
 		if o.FourWeekPct != nil {
-			fmt.Fprintf(&w, " (%+.1f%% over four weeks)", *o.FourWeekPct)
+			fmt.Fprintf(&w, " (%+.1f%% over the last four weeks against the four before)", *o.FourWeekPct)
 		}
 		fmt.Fprintf(&w, "; the largest category move was %s (%+.1f%%). ", top.Category, *top.WeekPct)
 	}
 	if len(b.MoversUp) > 0 {
 		m := b.MoversUp[0]
-		fmt.Fprintf(&w, "The biggest rise was %s %s at %s ($%s to $%s, %+.1f%%)", m.Brand, m.Name, m.BannerName, m.Before, m.Now, m.ChangePct)
+		fmt.Fprintf(&w, "The biggest regular-price rise was %s %s at %s ($%s to $%s, %+.1f%%)", m.Brand, m.Name, m.BannerName, m.Before, m.Now, m.ChangePct)
 		if len(b.MoversDown) > 0 {
 			d := b.MoversDown[0]
-			fmt.Fprintf(&w, "; the biggest drop %s %s at %s ($%s to $%s, %+.1f%%)", d.Brand, d.Name, d.BannerName, d.Before, d.Now, d.ChangePct)
+			fmt.Fprintf(&w, "; the biggest cut %s %s at %s ($%s to $%s, %+.1f%%)", d.Brand, d.Name, d.BannerName, d.Before, d.Now, d.ChangePct)
 		}
 		w.WriteString(". ")
 	} else if len(b.MoversDown) > 0 {
 		d := b.MoversDown[0]
-		fmt.Fprintf(&w, "The biggest drop was %s %s at %s ($%s to $%s, %+.1f%%). ", d.Brand, d.Name, d.BannerName, d.Before, d.Now, d.ChangePct)
+		fmt.Fprintf(&w, "The biggest regular-price cut was %s %s at %s ($%s to $%s, %+.1f%%). ", d.Brand, d.Name, d.BannerName, d.Before, d.Now, d.ChangePct)
 	}
 	if len(b.Promotions) > 0 && b.Promotions[0].OnPromotion > 0 {
 		p := b.Promotions[0]
-		fmt.Fprintf(&w, "%s promoted the most (%.1f%% of %d %s, %.1f%% off on average). ", p.BannerName, p.SharePct, p.Products, plural(p.Products, "product"), p.AvgDiscountPct)
+		fmt.Fprintf(&w, "%s promoted the most (%.1f%% of %d %s, %.1f%% off on average)", p.BannerName, p.SharePct, p.Products, plural(p.Products, "product"), p.AvgDiscountPct)
+		started, ended := 0, 0
+		for _, p := range b.Promotions {
+			started += p.Started
+			ended += p.Ended
+		}
+		fmt.Fprintf(&w, "; %d %s started and %d ended. ", started, plural(started, "promotion"), ended)
 	}
 	switch b.NewProducts.Count {
 	case 0:
@@ -657,17 +931,11 @@ func (b *Brief) summary() string {
 	return w.String()
 }
 
-// covering is how many of the basket's items a banner must carry for the
-// summary to rank it: four in five. A banner that carries few of them
-// can look cheap on the few it has; its row stays in Basket.Banners.
-func (b *BriefBasket) covering() int { return (4*b.Items + 4) / 5 }
-
-// wellCovered returns the banners that carry at least covering() items,
-// lowest index first.
-func (b *BriefBasket) wellCovered() []BasketCost {
+// ranked returns the ranked banners (Rank > 0), cheapest first.
+func (b *BriefBasket) ranked() []BasketCost {
 	var out []BasketCost
 	for _, c := range b.Banners {
-		if c.Items >= b.covering() {
+		if c.Rank > 0 {
 			out = append(out, c)
 		}
 	}
@@ -685,5 +953,6 @@ func moved(pct float64) string {
 	return fmt.Sprintf("rose %.1f%%", pct)
 }
 
-// round1 rounds x to one decimal, never to a negative zero.
-func round1(x float64) float64 { return math.Round(x*10)/10 + 0 }
+// round1 is pricestat.Round1 under the name analytics_snapshot.go still
+// calls; it goes when that file's rewrite lands.
+func round1(x float64) float64 { return pricestat.Round1(x) }
