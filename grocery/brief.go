@@ -768,8 +768,9 @@ func (b *briefBuilder) categories() {
 			FourWeekDays: count(a.days, b.asOf-briefFourWeeks+1, b.asOf), PreviousFourWeekDays: count(a.days, from, b.asOf-briefFourWeeks)}
 	}
 	for c, a := range by {
-		r := row(c, a)
-		if r.WeekDays > 0 { // a category priced this week
+		// A category priced this week; SKUs of no category count in
+		// the overall row only.
+		if r := row(c, a); r.WeekDays > 0 && c != "" {
 			b.out.Categories = append(b.out.Categories, r)
 		}
 	}
