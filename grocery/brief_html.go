@@ -78,8 +78,12 @@ type label struct {
 const (
 	chartWidth = 640.0
 	rowHeight  = 22.0
-	labelWidth = 170.0 // the banner or category names, left of the plot
-	valueWidth = 210.0 // the basket chart's figures, right of the plot
+	labelWidth = 170.0 // the category names, left of the plot
+	// The basket chart is wider: its names carry a rank ("9. Your
+	// Independent Grocer") and its figures a column of their own.
+	basketWidth      = 720.0
+	basketLabelWidth = 210.0 // "9. Your Independent Grocer" at 12px, and a margin
+	valueWidth       = 210.0 // "102.3  $135.97, 25 of 25 items" at 12px, and a margin
 )
 
 // basketChart draws each ranked banner's basket index as a bar from the
@@ -89,16 +93,17 @@ const (
 // summary's set.
 func basketChart(b *Brief) chart {
 	rows := b.Basket.ranked()
-	c := chart{Width: chartWidth, Height: rowHeight*float64(len(rows)) + 24}
+	c := chart{Width: basketWidth, Height: rowHeight*float64(len(rows)) + 24}
 	if len(rows) == 0 {
 		return c
 	}
+	labelWidth := basketLabelWidth
 	hi := 100.0
 	for _, r := range rows {
 		hi = math.Max(hi, r.Index)
 	}
 	hi = math.Ceil(hi/10)*10 + 10
-	plot := chartWidth - labelWidth - valueWidth
+	plot := basketWidth - labelWidth - valueWidth
 	x := func(v float64) float64 { return labelWidth + plot*v/hi }
 	for i, r := range rows {
 		y := float64(i)*rowHeight + 4
@@ -109,7 +114,7 @@ func basketChart(b *Brief) chart {
 		c.Bars = append(c.Bars, bar{X: labelWidth, Y: y, W: x(r.Index) - labelWidth, H: rowHeight - 6, Class: class})
 		c.Labels = append(c.Labels,
 			label{X: labelWidth - 8, Y: y + 12, Anchor: "end", Text: fmt.Sprintf("%d. %s", r.Rank, r.BannerName)},
-			label{X: chartWidth - 2, Y: y + 12, Anchor: "end", Class: "value",
+			label{X: basketWidth - 2, Y: y + 12, Anchor: "end", Class: "value",
 				Text: fmt.Sprintf("%.1f  $%s, %d of %d items", r.Index, r.Total, r.Items, b.Basket.Items)})
 	}
 	bottom := rowHeight*float64(len(rows)) + 2

@@ -287,7 +287,7 @@ func TestBriefBasketRanks(t *testing.T) {
 		t.Errorf("the market line (at %d) is not drawn before the figures (at %d)", r, v)
 	}
 	for _, tag := range strings.Split(svg, "<text ")[1:] {
-		if strings.Contains(tag, `class="value"`) && !strings.Contains(tag, `x="638.0" y=`) || !strings.Contains(tag, `class="value"`) && strings.Contains(tag, `text-anchor="start"`) {
+		if strings.Contains(tag, `class="value"`) && !strings.Contains(tag, `x="718.0" y=`) || !strings.Contains(tag, `class="value"`) && strings.Contains(tag, `text-anchor="start"`) {
 			t.Errorf("a label may run past the chart's edge: <text %s", tag)
 		}
 	}
