@@ -165,3 +165,31 @@ func TestSignalsAssortment(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestSignalsPositionEvidence: a market position's evidence carries the
+// figures compared, regular against regular, and the explanation says
+// them.
+func TestSignalsPositionEvidence(t *testing.T) {
+	svc := marketService(t)
+	got, err := svc.Signals(context.Background(), SignalsInput{Province: "ON", Banner: "loblaws", Kind: "opportunities", Category: "Pantry", Limit: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Results) != 1 {
+		t.Fatalf("got %d signals, want 1", len(got.Results))
+	}
+	s := got.Results[0]
+	e := s.Evidence
+	c := func(p *Cents) Cents {
+		if p == nil {
+			return -1
+		}
+		return *p
+	}
+	if c(e.OwnRegular) != 575 || c(e.MarketRegular) != 500 || c(e.MarketPrice) != 500 || len(e.Competitors) != 2 {
+		t.Errorf("evidence own regular %d, market regular %d, market %d, %d competitors; want 575, 500, 500, 2", c(e.OwnRegular), c(e.MarketRegular), c(e.MarketPrice), len(e.Competitors))
+	}
+	if want := "your regular 5.75 for Beta Oat Flakes is 15.0% above the market's regular median 5.00 of 2 other banners: a price cut would bring it in line"; s.Explanation != want {
+		t.Errorf("explanation %q, want %q", s.Explanation, want)
+	}
+}
