@@ -849,15 +849,15 @@ func (sc *signalScan) opportunities() error {
 			if len(others) < MarketMinOthers {
 				continue
 			}
-			// The others' regular median lies between their lowest and
-			// highest regular price: when the own regular price is within
-			// 15% of both, no median can be 15% away (a shortcut with the
-			// same answer).
-			lo, hi := others[0].r, others[0].r
+			// A shortcut with the same answer: the others' regular median
+			// (what marketOf computes for the own banner, with the other
+			// figures) decides whether there is a 15% gap at all.
+			floats := sc.floats[:0]
 			for i := range others {
-				lo, hi = min(lo, others[i].r), max(hi, others[i].r)
+				floats = append(floats, float64(others[i].r)/2)
 			}
-			if !atLeastAbove(float64(lo), float64(own.r), SignalMarketGapPct) && !atLeastBelow(float64(hi), float64(own.r), SignalMarketGapPct) {
+			sc.floats = floats
+			if mr, own := pricestat.Median(floats), float64(own.r)/2; !atLeastAbove(mr, own, SignalMarketGapPct) && !atLeastBelow(mr, own, SignalMarketGapPct) {
 				continue
 			}
 			prices := append(sc.prices[:0], bannerPrice{banner: own.banner, price: float64(own.p) / 2, regular: float64(own.r) / 2})
