@@ -11,8 +11,8 @@ package grocery
 //	compare.go             a banner's current price of a barcode, and the
 //	                       one comparison of a banner with the market
 //	analytics_period.go    category report, promotion calendar, new on shelf
-//	analytics_signals.go   signals
-//	analytics_brief.go     executive brief (JSON and printable HTML)
+//	signals.go             signals
+//	brief.go               executive brief (JSON; brief_html.go the printable page)
 //
 // They read the reference-store panel only: a product missing from a
 // result was not observed in the panel, which is no proof it is not sold.

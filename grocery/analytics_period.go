@@ -141,20 +141,6 @@ func sortedKeys(m map[string]bool) []string {
 	return out
 }
 
-// median returns the median of v (the mean of the middle two, rounded up,
-// for an even count), reordering v.
-func median(v []uint32) uint32 {
-	n := len(v)
-	if n == 0 {
-		return 0
-	}
-	slices.Sort(v)
-	if n%2 == 1 {
-		return v[n/2]
-	}
-	return (v[n/2-1] + v[n/2] + 1) / 2
-}
-
 // runs is a multiset of values kept as sorted runs of a buffer (the
 // category aggregates store each day's prices sorted): its median is found
 // by a binary search on the value, counting the values at or under it in

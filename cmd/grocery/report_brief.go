@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/grocerydata/grocery/grocery"
@@ -27,10 +28,15 @@ func (a *app) briefCmd(use string) *cobra.Command {
 		Use:   use + " --province P [--banner B] [--account NAME] [-o brief.html | --json]",
 		Short: "The latest week of a province in one page: basket, movers, promotions, inflation",
 		Long: `brief summarises the latest week (the seven days up to the data set's
-latest observation) of one province, from the reference-store panel: the
-cost of a shared basket by banner, the biggest price movers each way,
-promotion intensity by banner, category inflation week over week and over
-four weeks, new products, and with --account that account's alert events.
+latest observation) of one province, from the reference-store panel, on
+each banner SKU's weekly price (its daily median price on its last day
+with data in the week): the banners compared on a shared basket (an index
+against the other banners' median prices, ranks for banners pricing at
+least 20 of its items), the biggest regular-price moves each way,
+promotion intensity by banner with the promotions started and ended,
+like-for-like category inflation (this week against the week before, the
+last four weeks against the four before), new products, and with
+--account that account's alert events.
 
 -o FILE writes a self-contained printable HTML page with its charts (or
 JSON when FILE ends in .json); without it the brief is printed as text.`,
@@ -106,11 +112,15 @@ func writeBrief(path string, b *grocery.Brief) error {
 func printBrief(w io.Writer, b *grocery.Brief) error {
 	fmt.Fprintf(w, "%s\n\n", b.Summary)
 	if len(b.Basket.Banners) > 0 {
-		fmt.Fprintf(w, "Basket of %d shared products (index 100 = the market's average on the same items):\n", b.Basket.Items)
+		fmt.Fprintf(w, "Basket of %d shared products (index 100 = the other banners' median prices on the same items; ranked at %d items):\n", b.Basket.Items, b.Basket.MinItems)
 		t := newTable(w)
-		fmt.Fprintln(t, "  BANNER\tINDEX\tTOTAL\tITEMS\tMISSING")
+		fmt.Fprintln(t, "  RANK\tBANNER\tINDEX\tREGULAR\tTOTAL\tMARKET\tITEMS\tMISSING")
 		for _, c := range b.Basket.Banners {
-			fmt.Fprintf(t, "  %s%s\t%.1f\t%s\t%d\t%d\n", c.BannerName, own(c.Own), c.Index, money(c.Total), c.Items, c.Missing)
+			rank := "-"
+			if c.Rank > 0 {
+				rank = strconv.Itoa(c.Rank)
+			}
+			fmt.Fprintf(t, "  %s\t%s%s\t%.1f\t%.1f\t%s\t%s\t%d\t%d\n", rank, c.BannerName, own(c.Own), c.Index, c.RegularIndex, money(c.Total), money(c.MarketCost), c.Items, c.Missing)
 		}
 		t.Flush()
 		fmt.Fprintln(w)
@@ -118,7 +128,7 @@ func printBrief(w io.Writer, b *grocery.Brief) error {
 	for _, part := range []struct {
 		title string
 		list  []grocery.Mover
-	}{{"Biggest rises", b.MoversUp}, {"Biggest drops", b.MoversDown}} {
+	}{{"Biggest regular-price rises", b.MoversUp}, {"Biggest regular-price cuts", b.MoversDown}} {
 		if len(part.list) == 0 {
 			continue
 		}
@@ -131,11 +141,12 @@ func printBrief(w io.Writer, b *grocery.Brief) error {
 		fmt.Fprintln(w)
 	}
 	if len(b.Categories) > 0 {
-		fmt.Fprintln(w, "Category inflation (like for like):")
+		fmt.Fprintln(w, "Category inflation (like for like; four weeks = the last four against the four before):")
 		t := newTable(w)
-		fmt.Fprintln(t, "  CATEGORY\tWEEK\tSKUS\t4 WEEKS\tSKUS")
-		for _, c := range b.Categories {
-			fmt.Fprintf(t, "  %s\t%s\t%d\t%s\t%d\n", c.Category, pctText(c.WeekPct), c.WeekSeries, pctText(c.FourWeekPct), c.FourWeekSeries)
+		fmt.Fprintln(t, "  CATEGORY\tWEEK\tREGULAR\tSKUS\t4 WEEKS\tREGULAR\tSKUS")
+		for _, c := range append(b.Categories, b.Overall) {
+			fmt.Fprintf(t, "  %s\t%s\t%s\t%d\t%s\t%s\t%d\n", c.Category, pctText(c.WeekPct), pctText(c.WeekRegularPct), c.WeekSeries,
+				pctText(c.FourWeekPct), pctText(c.FourWeekRegularPct), c.FourWeekSeries)
 		}
 		t.Flush()
 		fmt.Fprintln(w)
@@ -143,9 +154,24 @@ func printBrief(w io.Writer, b *grocery.Brief) error {
 	if len(b.Promotions) > 0 {
 		fmt.Fprintln(w, "Promotion intensity:")
 		t := newTable(w)
-		fmt.Fprintln(t, "  BANNER\tPRODUCTS\tON PROMOTION\tSHARE\tAVG DISCOUNT")
+		fmt.Fprintln(t, "  BANNER\tPRODUCTS\tON PROMOTION\tSHARE\tAVG DISCOUNT\tSTARTED\tENDED")
 		for _, p := range b.Promotions {
-			fmt.Fprintf(t, "  %s%s\t%d\t%d\t%.1f%%\t%.1f%%\n", p.BannerName, own(p.Own), p.Products, p.OnPromotion, p.SharePct, p.AvgDiscountPct)
+			fmt.Fprintf(t, "  %s%s\t%d\t%d\t%.1f%%\t%.1f%%\t%d\t%d\n", p.BannerName, own(p.Own), p.Products, p.OnPromotion, p.SharePct, p.AvgDiscountPct, p.Started, p.Ended)
+		}
+		t.Flush()
+		fmt.Fprintln(w)
+	}
+	for _, part := range []struct {
+		title string
+		list  []grocery.PromoChange
+	}{{"Promotions started", b.PromotionsStarted}, {"Promotions ended", b.PromotionsEnded}} {
+		if len(part.list) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "%s this week:\n", part.title)
+		t := newTable(w)
+		for _, p := range part.list {
+			fmt.Fprintf(t, "  %s\t%s%s\t%s (regular %s)\t-%.1f%%\t%s\n", productLine(p.Name, p.Brand, p.Size), p.BannerName, own(p.Own), money(p.Price), money(p.Regular), p.DiscountPct, p.Date)
 		}
 		t.Flush()
 		fmt.Fprintln(w)

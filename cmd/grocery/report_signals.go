@@ -25,10 +25,14 @@ func (a *app) reportSignalsCmd() *cobra.Command {
 		Long: `signals lists what a buyer of one banner should look at in a province now,
 from the reference-store panel, each with a one-line explanation:
 
-  threats        competitors now undercutting the banner on the same barcode,
-                 by a promotion or a regular price cut made since --since
-  opportunities  the banner priced 15% or more above or below the market
-                 median; barcodes other banners carry that it does not
+  threats        competitors now undercutting the banner on the same barcode:
+                 a promotion under its shelf price (competitor_promotion), or
+                 a regular price cut since --since under its regular price
+  opportunities  the banner's regular price 15% or more above or below the
+                 median of the other banners' regular prices; barcodes 3 or
+                 more other banners price that it did not in 90 days
+                 (assortment_gap); barcodes it priced in 90 days but not in
+                 the last 14 (delisted)
   changes        regular prices moved 10% or more since --since, smaller
                  sizes with a higher unit price (shrinkflation), promotions
                  whose regular price was not charged in the 30 days before,

@@ -6,7 +6,7 @@ import (
 )
 
 func BenchmarkExecutiveBrief(b *testing.B) {
-	benchPeriod(b, func(svc *Service) error {
+	benchCPU(b, func(svc *Service) error {
 		_, err := svc.ExecutiveBrief(context.Background(), BriefInput{Province: "ON", Banner: "no-frills"})
 		return err
 	})

@@ -10,13 +10,18 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/storage"
 )
 
 // Signals: what a buyer of one banner should look at in a province now,
 // in four kinds, each signal explained in one line generated from its
-// numbers. They read the import's aggregates (current offers, shelf
-// records, promotion events; write_analytics.go), never whole histories.
+// numbers. They read the import's aggregates (the offers with each banner
+// SKU's daily price on its latest day, shelf records, promotion events;
+// write_analytics.go), never whole histories. Every figure and threshold
+// is defined in the OpenAPI document (restserver/openapi.json, schema
+// Signal and the /b2b/signals operation); the market positions use the
+// one comparison between banners of compare.go.
 
 // The kinds of signal, in the order Signals lists them.
 const (
@@ -35,9 +40,20 @@ const (
 	// by at least 10% (changes: price_increase, price_decrease).
 	SignalMovePct = 10
 	// SignalMarketGapPct is "well above" or "well below" the market: the
-	// banner's current price at least 15% above or below the median of the
-	// other banners' current prices of the same barcode (opportunities).
+	// banner's current regular price at least 15% above or below the
+	// median of the other banners' current regular prices of the same
+	// barcode, on the exact ratio (opportunities: priced_above_market,
+	// priced_below_market).
 	SignalMarketGapPct = 15
+	// SignalAssortmentDays is the assortment lookback: a banner "priced"
+	// a barcode when one of its SKUs of it had a daily price in the
+	// province in the last 90 days (asOf-89 to asOf). A barcode it did not
+	// is an assortment_gap, one it did but has no current price of is
+	// delisted.
+	SignalAssortmentDays = 90
+	// SignalGapMinBanners is how many other banners must price a barcode
+	// now for its absence at the banner to be an assortment_gap.
+	SignalGapMinBanners = 3
 	// SignalShrinkDays is how recent the smaller size must be: first
 	// observed at the banner in the province within the last 90 days.
 	SignalShrinkDays = 90
@@ -67,7 +83,10 @@ type SignalsInput struct {
 }
 
 // SignalPrice is one banner's current price of a product in the evidence
-// of a signal.
+// of a signal: its daily prices (the median of its reference stores'
+// prices and regular prices) on its latest observation day, rounded to
+// the cent; a banner with two SKUs of the barcode shows the lowest of
+// each.
 type SignalPrice struct {
 	Banner      string `json:"banner"`
 	BannerName  string `json:"banner_name"`
@@ -94,11 +113,15 @@ type SignalEvidence struct {
 	Regular     *Cents   `json:"regular_price,omitempty"` // its regular price (claimed, for a promotion)
 	Previous    *Cents   `json:"previous_price,omitempty"`
 	ChangePct   *float64 `json:"change_pct,omitempty"`
-	OwnPrice    *Cents   `json:"own_price,omitempty"`     // the caller's banner's current price
+	OwnPrice    *Cents   `json:"own_price,omitempty"` // the caller's banner's current shelf price
+	OwnRegular  *Cents   `json:"own_regular_price,omitempty"`
 	MarketPrice *Cents   `json:"market_median,omitempty"` // median of the other banners' current prices
-	Date        *Date    `json:"date,omitempty"`          // when it happened: change, promotion start, first seen
-	End         *Date    `json:"end,omitempty"`           // promotion's last day observed
-	Stores      int      `json:"store_count,omitempty"`
+	// MarketRegular is the median of the other banners' current regular
+	// prices: what priced_above_market and priced_below_market compare.
+	MarketRegular *Cents `json:"market_regular_median,omitempty"`
+	Date          *Date  `json:"date,omitempty"` // when it happened: change, promotion start, first seen, last priced
+	End           *Date  `json:"end,omitempty"`  // promotion's last day observed
+	Stores        int    `json:"store_count,omitempty"`
 	// UnitPrice and PreviousUnitPrice compare sizes (shrinkflation), in
 	// cents per UnitBasis.
 	UnitPrice         *float64      `json:"unit_price,omitempty"`
@@ -151,48 +174,112 @@ func ptrCents(c uint32) *Cents { v := Cents(c); return &v }
 func ptrDate(d int32) *Date    { v := Date(d); return &v }
 func ptrF(f float64) *float64  { return &f }
 
-// changePct is the change from a to b in percent, to one decimal.
-func changePct(a, b uint32) float64 {
-	if a == 0 {
-		return 0
-	}
-	return pct((float64(b) - float64(a)) * 100 / float64(a))
-}
+// ptrHalf returns a price in half-cents (a daily price) as written: to
+// the cent, halves up.
+func ptrHalf(h uint32) *Cents { return ptrCents(pricestat.HalfCents(h)) }
 
-func severityOf(x, high, medium float64) string {
+// ptrExact returns an exact amount of cents (a median of daily prices,
+// which may be a quarter cent) as written: to the cent.
+func ptrExact(c float64) *Cents { v := Cents(pricestat.Cents(c)); return &v }
+
+// pctChange is the exact change from a to b in percent.
+func pctChange(a, b float64) float64 { return (b/a - 1) * 100 }
+
+// The thresholds compare exact values: prices are whole cents or
+// half-cents (a median of two) and thresholds whole percents, so the
+// products below are exact in float64 and a price exactly 15% above
+// another is 15% above, while 14.99% is not.
+
+// atLeastAbove reports whether b is at least pct percent above a.
+func atLeastAbove(a, b, pct float64) bool { return b*100 >= a*(100+pct) }
+
+// atLeastBelow reports whether b is at least pct percent below a.
+func atLeastBelow(a, b, pct float64) bool { return b*100 <= a*(100-pct) }
+
+// severityAbove grades how far b is above a: high at high percent or
+// more, medium at medium, else low.
+func severityAbove(a, b, high, medium float64) string {
 	switch {
-	case x >= high:
+	case atLeastAbove(a, b, high):
 		return SeverityHigh
-	case x >= medium:
+	case atLeastAbove(a, b, medium):
 		return SeverityMedium
 	}
 	return SeverityLow
 }
 
-// signalOffer is a banner's current offer of a barcode (its cheapest SKU).
-type signalOffer struct {
-	storage.Offer
+// severityBelow grades how far b is below a, like severityAbove.
+func severityBelow(a, b, high, medium float64) string {
+	switch {
+	case atLeastBelow(a, b, high):
+		return SeverityHigh
+	case atLeastBelow(a, b, medium):
+		return SeverityMedium
+	}
+	return SeverityLow
 }
 
-func (o *signalOffer) price() SignalPrice {
-	return SignalPrice{Banner: o.Banner, BannerName: bannerName(o.Banner), ExternalSKU: o.SKU, Price: Cents(o.Price),
-		Regular: Cents(o.Regular), OnPromo: o.Price < o.Regular, Stores: int(o.StoreCount), ObservedAt: Date(o.ObservedAt)}
+// severityCount grades a count: high at high or more, medium at medium.
+func severityCount(n, high, medium int) string {
+	switch {
+	case n >= high:
+		return SeverityHigh
+	case n >= medium:
+		return SeverityMedium
+	}
+	return SeverityLow
+}
+
+// bannerOffer is one banner's prices of one barcode in the province, from
+// the offers of its SKUs of it (M1: a banner's current price of a barcode
+// is the lowest current daily price of its SKUs, its regular price the
+// lowest current daily regular price).
+type bannerOffer struct {
+	banner   string
+	sku      string // the current SKU with the lowest daily price
+	p, r     uint32 // lowest current daily price and regular price, half-cents
+	stores   uint32 // sku's store count
+	observed int32  // sku's latest day
+	current  bool   // a SKU has a daily price within freshDays of the latest day
+	// last is the latest day any SKU of the banner had a daily price of
+	// the barcode, lastSKU that SKU and lastP its daily price that day.
+	last    int32
+	lastSKU string
+	lastP   uint32
+}
+
+// onPromo reports whether the banner's current price is a promotion.
+func (o *bannerOffer) onPromo() bool { return o.p < o.r }
+
+func (o *bannerOffer) price() SignalPrice {
+	return SignalPrice{Banner: o.banner, BannerName: bannerName(o.banner), ExternalSKU: o.sku, Price: *ptrHalf(o.p),
+		Regular: *ptrHalf(o.r), OnPromo: o.onPromo(), Stores: int(o.stores), ObservedAt: Date(o.observed)}
+}
+
+// offerPrice is an offer's daily price in the evidence of a signal.
+func offerPrice(o *storage.Offer) SignalPrice {
+	return SignalPrice{Banner: o.Banner, BannerName: bannerName(o.Banner), ExternalSKU: o.SKU, Price: *ptrHalf(o.DayPrice),
+		Regular: *ptrHalf(o.DayRegular), OnPromo: o.DayPrice < o.DayRegular, Stores: int(o.StoreCount), ObservedAt: Date(o.ObservedAt)}
 }
 
 // Signals returns the market signals of a province's panel for a buyer of
 // one banner, in four kinds:
 //
-//   - threats (need Banner): a competitor now undercuts the banner's
-//     current price of the same barcode with a promotion that started
-//     since Since (competitor_promotion) or a regular price cut made since
-//     Since (competitor_price_cut). Severity by the undercut: high at 10%
-//     or more, medium at 5%, else low.
-//   - opportunities (need Banner): the banner's current price is at least
-//     15% above (priced_above_market) or below (priced_below_market) the
-//     median of the other banners' current prices of the same barcode
-//     (high at 30%, medium at 20%); a barcode other banners carry in the
-//     province that was not observed at the banner in the panel
-//     (assortment_gap; high when 3 or more banners carry it, medium 2).
+//   - threats (need Banner), on the same barcode: a competitor now on
+//     promotion (its daily price under its daily regular price) below the
+//     banner's current shelf price (competitor_promotion); a competitor
+//     not on promotion whose regular price, cut since Since, is below the
+//     banner's current regular price (competitor_price_cut). Severity by
+//     the undercut: high at 10% or more, medium at 5%, else low.
+//   - opportunities (need Banner): the banner's current regular price at
+//     least 15% above (priced_above_market) or below (priced_below_market)
+//     the median of the other banners' current regular prices of the same
+//     barcode, at least 2 other banners (high at 30%, medium at 20%); a
+//     barcode at least 3 other banners price now that the banner did not
+//     price in the last 90 days (assortment_gap; high at 6 other banners,
+//     medium at 4); a barcode the banner priced in the last 90 days but has
+//     no current price of (delisted; high when 3 or more other banners
+//     price it now, medium 1 or 2, low none).
 //   - changes (every banner): a regular price that moved by at least 10%
 //     since Since (price_increase, price_decrease; high at 25%, medium at
 //     15%); a smaller size of the same brand and product line first
@@ -200,18 +287,23 @@ func (o *signalOffer) price() SignalPrice {
 //     is at least 1% above the older size's, the older size still observed
 //     in the last 14 days (shrinkflation; high at 10%, medium at 5%); a
 //     promotion started since Since whose regular price was not charged at
-//     that banner in the 30 days before it, when a lower price was (unverified_reference_price; high when the claimed regular price
-//     is 10% or more above the price charged before); a price observed
-//     since Since below every daily median of the 30 days before
+//     that banner in the 30 days before it, when a lower price was
+//     (unverified_reference_price; high when the claimed regular price is
+//     10% or more above the price charged before); a price observed since
+//     Since below every daily median of the 30 days before
 //     (lowest_in_30_days; medium when 10% or more below).
-//   - watchlist (needs an account in ctx): the current offers in the
+//   - watchlist (needs an account in ctx): the current prices in the
 //     province of every product named in the account's alert rules for
 //     the province (watched_product; medium when on promotion).
 //
-// A current price is a current offer: observed within 14 days of the data
-// set's latest day. Prices compare the same barcode, except shrinkflation,
-// which compares unit prices. Signals are ordered by kind (as above),
-// severity and magnitude.
+// A banner's current price of a barcode is its SKU's daily price (the
+// median of its reference stores' prices that day) on its latest day,
+// when that day is within 14 days of the data set's latest day; with two
+// SKUs, the lowest. Thresholds compare exact ratios; percents are rounded
+// to 0.1 when written. Restricted-circulation barcodes are never compared
+// across banners. Signals are ordered by kind (as above), severity,
+// magnitude (largest first), then type, barcode, banner and SKU. The
+// OpenAPI document (restserver/openapi.json) defines every figure.
 //
 // It returns EINVALID for a missing or unknown province, an unknown
 // banner, a kind not one of the four, a since that is not a date or is
@@ -337,7 +429,7 @@ func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult,
 		if res.Total == 0 {
 			notes = append(notes, a.emptyNote("signal", since, asOf))
 		}
-		notes = append(notes, "current prices are offers observed in the last 14 days; shrinkflation compares unit prices, everything else the same barcode")
+		notes = append(notes, "current prices are each banner SKU's daily price (the median of its stores' prices) on its latest day within the last 14 days; market positions compare regular prices with the median of the other banners' regular prices; shrinkflation compares unit prices, everything else the same barcode")
 		res.Basis.Note = strings.Join(notes, "; ")
 		return nil
 	})
@@ -363,11 +455,13 @@ type signalScan struct {
 type signalBufs struct {
 	products map[string]Product // by GTIN
 	banners  map[string]bool    // of the signals, for Basis
-	groups   []offerGroup       // current offers by barcode, in barcode order
-	offers   []signalOffer      // the groups' offers
+	groups   []offerGroup       // barcodes by barcode order
+	offers   []bannerOffer      // the groups' banners
 	shelves  []storage.Shelf    // the province's shelf records with a barcode (of the category), by banner and SKU
 	ranges   []bannerRange      // of shelves, by banner
-	buf      []signalOffer
+	buf      []bannerOffer
+	prices   []bannerPrice
+	floats   []float64
 	out      []sigRec
 	order    []int32 // indexes of out, sorted
 }
@@ -387,11 +481,15 @@ func (b *signalBufs) reset() {
 	clear(b.offers)
 	clear(b.shelves)
 	clear(b.out)
+	clear(b.buf)
+	clear(b.prices)
 	b.groups, b.offers, b.shelves, b.out, b.buf, b.order = b.groups[:0], b.offers[:0], b.shelves[:0], b.out[:0], b.buf[:0], b.order[:0]
+	b.prices, b.floats = b.prices[:0], b.floats[:0]
 }
 
-// offerGroup is a barcode's current offers, one per banner (its cheapest
-// SKU), in banner order: signalScan.offers[lo:hi].
+// offerGroup is a barcode's banners (one bannerOffer each, in banner
+// order): signalScan.offers[lo:hi]. It holds every banner with a current
+// price, and the own banner when it priced the barcode at any time.
 type offerGroup struct {
 	gtin   string
 	lo, hi int
@@ -408,7 +506,7 @@ type sigRec struct {
 }
 
 // compareSigRecs orders signals by kind and severity (order), then
-// magnitude (largest first), type, barcode, banner and SKU.
+// magnitude (largest first, exact), type, barcode, banner and SKU.
 func compareSigRecs(x, y *sigRec) int {
 	if x.order != y.order {
 		return cmp.Compare(x.order, y.order)
@@ -542,48 +640,76 @@ func (sc *signalScan) run(want func(string) bool, account string, rules []storag
 	return nil
 }
 
-// readOffers reads the province's current offers, keeping each banner's
-// cheapest SKU of each barcode. The offers come by barcode, banner and
-// SKU, so a barcode's offers are read one after another.
+// readOffers reads the province's offers: per barcode, each banner's
+// current prices and, for the own banner, the latest day it priced the
+// barcode. An offer carries its SKU's daily price on its latest day
+// (ObservedAt), so that day is the SKU's latest day with a daily price;
+// offers are kept when a SKU leaves the shelf, so the own banner's stale
+// offers tell what it priced before. The offers come by barcode, banner
+// and SKU, so a barcode's offers are read one after another.
+// Restricted-circulation barcodes are left out: they are never compared
+// across banners.
 func (sc *signalScan) readOffers() error {
 	current := sc.asOf - freshDays
+	own := sc.a.banner.Slug
+	skip := ""
 	return sc.tx.OffersIn(sc.a.province, func(gtin string, o *storage.Offer) error {
-		if o.ObservedAt <= current {
+		isCurrent := o.ObservedAt > current
+		if !isCurrent && o.Banner != own {
+			return nil
+		}
+		if gtin == skip {
 			return nil
 		}
 		n := len(sc.groups)
 		if n == 0 || sc.groups[n-1].gtin != gtin {
-			sc.groups = append(sc.groups, offerGroup{gtin: gtin, lo: len(sc.offers)})
+			if GTIN(gtin).Restricted() {
+				skip = gtin
+				return nil
+			}
+			sc.groups = append(sc.groups, offerGroup{gtin: gtin, lo: len(sc.offers), hi: len(sc.offers)})
 			n++
 		}
 		g := &sc.groups[n-1]
-		list := sc.offers[g.lo:]
-		for i := range list {
-			if list[i].Banner == o.Banner {
-				if o.Price < list[i].Price {
-					list[i].Offer = *o
-				}
-				return nil
-			}
+		var e *bannerOffer
+		if g.hi > g.lo && sc.offers[g.hi-1].banner == o.Banner {
+			e = &sc.offers[g.hi-1]
+		} else {
+			sc.offers = append(sc.offers, bannerOffer{banner: o.Banner})
+			g.hi = len(sc.offers)
+			e = &sc.offers[g.hi-1]
 		}
-		sc.offers = append(sc.offers, signalOffer{*o})
-		g.hi = len(sc.offers)
+		if o.ObservedAt > e.last || (o.ObservedAt == e.last && o.DayPrice < e.lastP) {
+			e.last, e.lastSKU, e.lastP = o.ObservedAt, o.SKU, o.DayPrice
+		}
+		if isCurrent {
+			if !e.current || o.DayPrice < e.p || (o.DayPrice == e.p && o.SKU < e.sku) {
+				e.sku, e.p, e.stores, e.observed = o.SKU, o.DayPrice, o.StoreCount, o.ObservedAt
+			}
+			if !e.current || o.DayRegular < e.r {
+				e.r = o.DayRegular
+			}
+			e.current = true
+		}
 		return nil
 	})
 }
 
-// ownAndOthers splits a barcode's current offers (sc.groups[g]) into the
-// own banner's and the others'; the others are valid until the next call.
-func (sc *signalScan) ownAndOthers(g int) (*signalOffer, []signalOffer) {
-	var own *signalOffer
+// ownAndOthers splits a barcode's banners (sc.groups[g]) into the own
+// banner's (nil when it never priced the barcode; possibly not current)
+// and the other banners with a current price; the others are valid until
+// the next call.
+func (sc *signalScan) ownAndOthers(g int) (*bannerOffer, []bannerOffer) {
+	var own *bannerOffer
 	others := sc.buf[:0]
 	defer func() { sc.buf = others[:0] }()
 	list := sc.offers[sc.groups[g].lo:sc.groups[g].hi]
-	for i, o := range list {
-		if o.Banner == sc.a.banner.Slug {
+	for i := range list {
+		switch {
+		case list[i].banner == sc.a.banner.Slug:
 			own = &list[i]
-		} else {
-			others = append(others, o)
+		case list[i].current:
+			others = append(others, list[i])
 		}
 	}
 	return own, others
@@ -605,42 +731,32 @@ func (sc *signalScan) shelf(banner, sku string) *storage.Shelf {
 	return nil
 }
 
-func (sc *signalScan) use(o *signalOffer) {
-	sc.banners[o.Banner] = true
-	sc.obs += int(o.StoreCount)
+func (sc *signalScan) use(o *bannerOffer) {
+	sc.banners[o.banner] = true
+	sc.obs += int(o.stores)
 }
 
+// threats finds, for each barcode the own banner prices now, the
+// competitors that undercut it: on promotion under its shelf price, or
+// with a regular price cut since sc.since under its regular price. A
+// competitor gives one threat at most, its promotion first.
 func (sc *signalScan) threats() error {
-	// Promotions of the window, by banner SKU.
-	type bannerSKU struct{ banner, sku string }
-	started := map[bannerSKU]storage.Promo{}
-	err := sc.tx.PromosIn(sc.a.province, sc.since, sc.asOf, func(p *storage.Promo) error {
-		started[bannerSKU{p.Banner, p.SKU}] = *p
-		return nil
-	})
-	if err != nil {
-		return err
-	}
 	for g := range sc.groups {
 		own, others := sc.ownAndOthers(g)
-		if own == nil {
+		if own == nil || !own.current {
 			continue
 		}
 		gtin := sc.groups[g].gtin
 		for i := range others {
 			c := &others[i]
-			if c.Price >= own.Price {
-				continue
-			}
-			under := -changePct(own.Price, c.Price) // percent under the own price
-			p, promo := started[bannerSKU{c.Banner, c.SKU}]
-			promo = promo && c.Price < c.Regular
+			promo := c.onPromo() && c.p < own.p
 			var sh *storage.Shelf
-			if !promo && c.Price >= c.Regular {
-				sh = sc.shelf(c.Banner, c.SKU)
+			if !promo && !c.onPromo() && c.r < own.r {
+				if sh = sc.shelf(c.banner, c.sku); sh != nil && !(sh.RegularSince >= sc.since && sh.PrevRegular > sh.LastRegular) {
+					sh = nil
+				}
 			}
-			cut := !promo && sh != nil && sh.RegularSince >= sc.since && sh.PrevRegular > sh.LastRegular && c.Price >= c.Regular
-			if !promo && !cut {
+			if !promo && sh == nil {
 				continue
 			}
 			if ok, err := sc.match(gtin); err != nil {
@@ -650,128 +766,235 @@ func (sc *signalScan) threats() error {
 			}
 			sc.use(own)
 			sc.use(c)
-			sc.threat(gtin, *c, own.Price, under, promo, p, sh)
+			sc.threat(gtin, *c, *own, promo, sh)
 		}
 	}
 	return nil
 }
 
-// threat records a threat: competitor offer c under the own price, on
-// promotion p or cut in price (on shelf record sh).
-func (sc *signalScan) threat(gtin string, c signalOffer, ownPrice uint32, under float64, promo bool, p storage.Promo, sh *storage.Shelf) {
+// threat records a threat: competitor c under the own banner's price, on
+// promotion (promo: shelf prices compared) or by a regular price cut
+// recorded on shelf record sh (regular prices compared).
+func (sc *signalScan) threat(gtin string, c, own bannerOffer, promo bool, sh *storage.Shelf) {
 	typ := "competitor_price_cut"
+	theirs, ours := float64(c.r), float64(own.r)
 	if promo {
 		typ = "competitor_promotion"
+		theirs, ours = float64(c.p), float64(own.p)
 	}
-	sc.add(SignalThreats, typ, severityOf(under, 10, 5), under, GTIN(gtin).UPC(), c.Banner, c.SKU, func(sg *Signal) error {
+	under := -pctChange(ours, theirs) // percent under the own price, exact
+	sev := severityBelow(ours, theirs, 10, 5)
+	var shelf storage.Shelf
+	if sh != nil {
+		shelf = *sh
+	}
+	sc.add(SignalThreats, typ, sev, under, GTIN(gtin).UPC(), c.banner, c.sku, func(sg *Signal) error {
 		ev, err := sc.evidence(gtin)
-		ev.Banner, ev.BannerName, ev.ExternalSKU = c.Banner, bannerName(c.Banner), c.SKU
-		ev.Price, ev.Regular, ev.OwnPrice, ev.Stores = ptrCents(c.Price), ptrCents(c.Regular), ptrCents(ownPrice), int(c.StoreCount)
-		ev.ChangePct = ptrF(-under)
+		if err != nil {
+			return err
+		}
+		ev.Banner, ev.BannerName, ev.ExternalSKU = c.banner, bannerName(c.banner), c.sku
+		ev.Price, ev.Regular, ev.OwnPrice, ev.OwnRegular, ev.Stores = ptrHalf(c.p), ptrHalf(c.r), ptrHalf(own.p), ptrHalf(own.r), int(c.stores)
+		ev.ChangePct = ptrF(pricestat.Round1(-under))
 		ev.Competitors = []SignalPrice{c.price()}
 		if promo {
-			ev.Date, ev.End = ptrDate(p.Start), ptrDate(p.End)
-			sg.Explanation = fmt.Sprintf("%s has %s %s on promotion at %s (regular %s) since %s, %.1f%% under your %s: consider matching or countering in the next flyer",
-				bannerName(c.Banner), ev.Brand, ev.Name, Cents(c.Price), Cents(c.Regular), Date(p.Start), under, Cents(ownPrice))
+			var p storage.Promo
+			found, err := sc.tx.LastPromoBefore(c.banner, c.sku, sc.a.province, sc.asOf, &p)
+			if err != nil {
+				return err
+			}
+			since := ""
+			if found && p.End >= c.observed {
+				ev.Date, ev.End = ptrDate(p.Start), ptrDate(p.End)
+				since = " since " + Date(p.Start).String()
+			}
+			sg.Explanation = fmt.Sprintf("%s has %s %s on promotion at %s (regular %s)%s, %.1f%% under your %s: consider matching or countering in the next flyer",
+				bannerName(c.banner), ev.Brand, ev.Name, *ev.Price, *ev.Regular, since, pricestat.Round1(under), *ev.OwnPrice)
 		} else {
-			ev.Date, ev.Previous = ptrDate(sh.RegularSince), ptrCents(sh.PrevRegular)
-			sg.Explanation = fmt.Sprintf("%s cut the regular price of %s %s from %s to %s on %s, %.1f%% under your %s: review your shelf price",
-				bannerName(c.Banner), ev.Brand, ev.Name, Cents(sh.PrevRegular), Cents(c.Price), Date(sh.RegularSince), under, Cents(ownPrice))
+			ev.Date, ev.Previous = ptrDate(shelf.RegularSince), ptrCents(shelf.PrevRegular)
+			sg.Explanation = fmt.Sprintf("%s cut the regular price of %s %s from %s to %s on %s, %.1f%% under your regular %s: review your shelf price",
+				bannerName(c.banner), ev.Brand, ev.Name, Cents(shelf.PrevRegular), *ev.Regular, Date(shelf.RegularSince), pricestat.Round1(under), *ev.OwnRegular)
 		}
 		sg.Evidence = ev
-		return err
+		return nil
 	})
 }
 
-// median returns the median current price of offers.
-func (sc *signalScan) median(offers []signalOffer) uint32 {
-	var buf [16]uint32
-	prices := buf[:0]
-	for i := range offers {
-		prices = append(prices, offers[i].Price)
-	}
-	return median(prices)
-}
-
-// competitors fills in the other banners' offers of sc.groups[g] and
-// returns their median price.
-func (sc *signalScan) competitors(g int, ev *SignalEvidence) uint32 {
+// competitors fills in the evidence's other banners with a current price
+// of sc.groups[g] and returns the median of their shelf prices, in cents
+// (exact); 0 when none.
+func (sc *signalScan) competitors(g int, ev *SignalEvidence) float64 {
 	_, others := sc.ownAndOthers(g)
 	ev.Competitors = make([]SignalPrice, len(others))
+	prices := make([]float64, len(others))
 	for i := range others {
 		ev.Competitors[i] = others[i].price()
+		prices[i] = float64(others[i].p) / 2
 	}
-	return sc.median(others)
+	return pricestat.Median(prices)
 }
 
+// opportunities compares the own banner with the market on each barcode:
+// its regular price against the median of the other banners' regular
+// prices (compare.go's marketOf), what it lacks that others price
+// (assortment_gap) and what it priced before but not now (delisted).
 func (sc *signalScan) opportunities() error {
+	lookback := sc.asOf - SignalAssortmentDays + 1
+	operates := sc.a.banner.OperatesIn(sc.a.province)
 	for g := range sc.groups {
 		own, others := sc.ownAndOthers(g)
-		if len(others) == 0 {
-			continue
-		}
-		var med uint32
-		if own != nil {
-			med = sc.median(others)
-			if math.Abs(changePct(med, own.Price)) < SignalMarketGapPct {
-				continue
-			}
-		}
 		gtin := sc.groups[g].gtin
-		if ok, err := sc.match(gtin); err != nil {
-			return err
-		} else if !ok {
-			continue
-		}
-		if own == nil {
-			if !sc.a.banner.OperatesIn(sc.a.province) {
+		switch {
+		case own != nil && own.current:
+			if len(others) < MarketMinOthers {
 				continue
 			}
+			// A shortcut with the same answer: the others' regular median
+			// (what marketOf computes for the own banner, with the other
+			// figures) decides whether there is a 15% gap at all.
+			floats := sc.floats[:0]
 			for i := range others {
-				sc.use(&others[i])
+				floats = append(floats, float64(others[i].r)/2)
 			}
-			n := len(others)
-			sc.add(SignalOpportunities, "assortment_gap", severityOf(float64(n), 3, 2), float64(n), GTIN(gtin).UPC(), "", "", func(sg *Signal) error {
-				ev, err := sc.evidence(gtin)
-				ev.MarketPrice = ptrCents(sc.competitors(g, &ev))
-				for _, c := range ev.Competitors {
-					ev.Banners = append(ev.Banners, c.Banner)
+			sc.floats = floats
+			if mr, own := pricestat.Median(floats), float64(own.r)/2; !atLeastAbove(mr, own, SignalMarketGapPct) && !atLeastBelow(mr, own, SignalMarketGapPct) {
+				continue
+			}
+			prices := append(sc.prices[:0], bannerPrice{banner: own.banner, price: float64(own.p) / 2, regular: float64(own.r) / 2})
+			for i := range others {
+				prices = append(prices, bannerPrice{banner: others[i].banner, price: float64(others[i].p) / 2, regular: float64(others[i].r) / 2})
+			}
+			sc.prices = prices
+			var market, marketRegular float64
+			marketOf(prices, sc.floats[:0], func(b *bannerPrice, m, mr float64) {
+				if b == &prices[0] {
+					market, marketRegular = m, mr
 				}
-				sg.Evidence = ev
-				sg.Explanation = fmt.Sprintf("%s %s (%s) is carried by %d other banner(s) in %s at a median %s and was not observed at %s in the panel: consider listing it",
-					ev.Brand, ev.Name, ev.UPC, n, sc.a.province, *ev.MarketPrice, bannerName(sc.a.banner.Slug))
-				return err
 			})
-			continue
-		}
-		gap := changePct(med, own.Price)
-		sc.use(own)
-		for i := range others {
-			sc.use(&others[i])
-		}
-		o := *own
-		n := len(others)
-		typ, rank := "priced_above_market", gap
-		if gap <= 0 {
-			typ, rank = "priced_below_market", -gap
-		}
-		sc.add(SignalOpportunities, typ, severityOf(math.Abs(gap), 30, 20), rank, GTIN(gtin).UPC(), o.Banner, o.SKU, func(sg *Signal) error {
-			ev, err := sc.evidence(gtin)
-			sc.competitors(g, &ev)
-			ev.Banner, ev.BannerName, ev.ExternalSKU = o.Banner, bannerName(o.Banner), o.SKU
-			ev.OwnPrice, ev.Price, ev.Regular, ev.MarketPrice, ev.ChangePct = ptrCents(o.Price), ptrCents(o.Price), ptrCents(o.Regular), ptrCents(med), ptrF(gap)
-			sg.Evidence = ev
-			if gap > 0 {
-				sg.Explanation = fmt.Sprintf("your %s for %s %s is %.1f%% above the market median %s of %d other banner(s): a price cut would bring it in line",
-					Cents(o.Price), ev.Brand, ev.Name, gap, Cents(med), n)
-			} else {
-				sg.Explanation = fmt.Sprintf("your %s for %s %s is %.1f%% below the market median %s of %d other banner(s): there is room to raise it",
-					Cents(o.Price), ev.Brand, ev.Name, -gap, Cents(med), n)
+			ownRegular := prices[0].regular
+			above := atLeastAbove(marketRegular, ownRegular, SignalMarketGapPct)
+			if !above && !atLeastBelow(marketRegular, ownRegular, SignalMarketGapPct) {
+				continue
 			}
-			return err
-		})
+			if ok, err := sc.match(gtin); err != nil {
+				return err
+			} else if !ok {
+				continue
+			}
+			sc.position(g, *own, len(others), market, marketRegular, above)
+		case own == nil || own.last < lookback:
+			if len(others) < SignalGapMinBanners || !operates {
+				continue
+			}
+			if ok, err := sc.match(gtin); err != nil {
+				return err
+			} else if !ok {
+				continue
+			}
+			sc.gap(g, len(others))
+		default:
+			if ok, err := sc.match(gtin); err != nil {
+				return err
+			} else if !ok {
+				continue
+			}
+			sc.delisted(g, *own, len(others))
+		}
 	}
 	return nil
+}
+
+// position records priced_above_market or priced_below_market: the own
+// banner's regular price against the market's regular price (the median
+// of the other n banners' regular prices), market the shelf median.
+func (sc *signalScan) position(g int, own bannerOffer, n int, market, marketRegular float64, above bool) {
+	gtin := sc.groups[g].gtin
+	gap := pctChange(marketRegular, float64(own.r)/2)
+	sc.use(&own)
+	_, others := sc.ownAndOthers(g)
+	for i := range others {
+		sc.use(&others[i])
+	}
+	typ, rank, sev := "priced_above_market", gap, severityAbove(marketRegular, float64(own.r)/2, 30, 20)
+	if !above {
+		typ, rank, sev = "priced_below_market", -gap, severityBelow(marketRegular, float64(own.r)/2, 30, 20)
+	}
+	sc.add(SignalOpportunities, typ, sev, rank, GTIN(gtin).UPC(), own.banner, own.sku, func(sg *Signal) error {
+		ev, err := sc.evidence(gtin)
+		if err != nil {
+			return err
+		}
+		sc.competitors(g, &ev)
+		ev.Banner, ev.BannerName, ev.ExternalSKU, ev.Stores = own.banner, bannerName(own.banner), own.sku, int(own.stores)
+		ev.OwnPrice, ev.Price, ev.Regular, ev.OwnRegular = ptrHalf(own.p), ptrHalf(own.p), ptrHalf(own.r), ptrHalf(own.r)
+		ev.MarketPrice, ev.MarketRegular, ev.ChangePct = ptrExact(market), ptrExact(marketRegular), ptrF(pricestat.Round1(gap))
+		sg.Evidence = ev
+		if above {
+			sg.Explanation = fmt.Sprintf("your regular %s for %s %s is %.1f%% above the market's regular median %s of %d other banners: a price cut would bring it in line",
+				*ev.OwnRegular, ev.Brand, ev.Name, pricestat.Round1(gap), *ev.MarketRegular, n)
+		} else {
+			sg.Explanation = fmt.Sprintf("your regular %s for %s %s is %.1f%% below the market's regular median %s of %d other banners: there is room to raise it",
+				*ev.OwnRegular, ev.Brand, ev.Name, pricestat.Round1(-gap), *ev.MarketRegular, n)
+		}
+		return nil
+	})
+}
+
+// gap records an assortment_gap: n other banners price the barcode now
+// and the own banner did not in the lookback.
+func (sc *signalScan) gap(g, n int) {
+	gtin := sc.groups[g].gtin
+	_, others := sc.ownAndOthers(g)
+	for i := range others {
+		sc.use(&others[i])
+	}
+	sc.add(SignalOpportunities, "assortment_gap", severityCount(n, 6, 4), float64(n), GTIN(gtin).UPC(), "", "", func(sg *Signal) error {
+		ev, err := sc.evidence(gtin)
+		if err != nil {
+			return err
+		}
+		ev.MarketPrice = ptrExact(sc.competitors(g, &ev))
+		for _, c := range ev.Competitors {
+			ev.Banners = append(ev.Banners, c.Banner)
+		}
+		sg.Evidence = ev
+		sg.Explanation = fmt.Sprintf("%s %s (%s) is priced now by %d other banners in %s at a median %s and was not priced at %s in the last %d days: consider listing it",
+			ev.Brand, ev.Name, ev.UPC, n, sc.a.province, *ev.MarketPrice, bannerName(sc.a.banner.Slug), SignalAssortmentDays)
+		return nil
+	})
+}
+
+// delisted records a delisted barcode: the own banner priced it in the
+// lookback (own.last) but has no current price of it; n other banners
+// price it now.
+func (sc *signalScan) delisted(g int, own bannerOffer, n int) {
+	gtin := sc.groups[g].gtin
+	sc.banners[own.banner] = true
+	_, others := sc.ownAndOthers(g)
+	for i := range others {
+		sc.use(&others[i])
+	}
+	sc.add(SignalOpportunities, "delisted", severityCount(n, 3, 1), float64(n), GTIN(gtin).UPC(), own.banner, own.lastSKU, func(sg *Signal) error {
+		ev, err := sc.evidence(gtin)
+		if err != nil {
+			return err
+		}
+		ev.Banner, ev.BannerName, ev.ExternalSKU = own.banner, bannerName(own.banner), own.lastSKU
+		ev.Previous, ev.Date = ptrHalf(own.lastP), ptrDate(own.last)
+		market := sc.competitors(g, &ev)
+		for _, c := range ev.Competitors {
+			ev.Banners = append(ev.Banners, c.Banner)
+		}
+		now := "no other banner prices it now"
+		if n > 0 {
+			ev.MarketPrice = ptrExact(market)
+			now = fmt.Sprintf("%d other %s price it now at a median %s", n, plural(n, "banner"), *ev.MarketPrice)
+		}
+		sg.Evidence = ev
+		sg.Explanation = fmt.Sprintf("%s %s (%s) was last priced at %s on %s at %s and has no price there in the last %d days; %s: check whether it was delisted or is out of stock",
+			ev.Brand, ev.Name, ev.UPC, bannerName(own.banner), Date(own.last), *ev.Previous, freshDays, now)
+		return nil
+	})
 }
 
 func (sc *signalScan) changes() error {
@@ -782,8 +1005,9 @@ func (sc *signalScan) changes() error {
 			continue
 		}
 		if sh.RegularSince >= sc.since && sh.PrevRegular > 0 {
-			ch := changePct(sh.PrevRegular, sh.LastRegular)
-			if math.Abs(ch) >= SignalMovePct {
+			prev, last := float64(sh.PrevRegular), float64(sh.LastRegular)
+			ch := pctChange(prev, last)
+			if atLeastAbove(prev, last, SignalMovePct) || atLeastBelow(prev, last, SignalMovePct) {
 				ok, err := sc.match(sh.GTIN)
 				if err != nil {
 					return err
@@ -791,17 +1015,17 @@ func (sc *signalScan) changes() error {
 				if ok {
 					sc.banners[sh.Banner] = true
 					sc.obs += int(sh.FirstStores)
-					typ, verb := "price_increase", "raised"
+					typ, verb, sev := "price_increase", "raised", severityAbove(prev, last, 25, 15)
 					if ch < 0 {
-						typ, verb = "price_decrease", "cut"
+						typ, verb, sev = "price_decrease", "cut", severityBelow(prev, last, 25, 15)
 					}
-					sc.add(SignalChanges, typ, severityOf(math.Abs(ch), 25, 15), math.Abs(ch), GTIN(sh.GTIN).UPC(), sh.Banner, sh.SKU, func(sg *Signal) error {
+					sc.add(SignalChanges, typ, sev, math.Abs(ch), GTIN(sh.GTIN).UPC(), sh.Banner, sh.SKU, func(sg *Signal) error {
 						ev, err := sc.evidence(sh.GTIN)
 						ev.Banner, ev.BannerName, ev.ExternalSKU = sh.Banner, bannerName(sh.Banner), sh.SKU
-						ev.Regular, ev.Previous, ev.Price, ev.ChangePct, ev.Date = ptrCents(sh.LastRegular), ptrCents(sh.PrevRegular), ptrCents(sh.LastPrice), ptrF(ch), ptrDate(sh.RegularSince)
+						ev.Regular, ev.Previous, ev.Price, ev.ChangePct, ev.Date = ptrCents(sh.LastRegular), ptrCents(sh.PrevRegular), ptrCents(sh.LastPrice), ptrF(pricestat.Round1(ch)), ptrDate(sh.RegularSince)
 						sg.Evidence = ev
 						sg.Explanation = fmt.Sprintf("%s %s the regular price of %s %s by %.1f%%, from %s to %s, on %s",
-							bannerName(sh.Banner), verb, ev.Brand, ev.Name, math.Abs(ch), Cents(sh.PrevRegular), Cents(sh.LastRegular), Date(sh.RegularSince))
+							bannerName(sh.Banner), verb, ev.Brand, ev.Name, pricestat.Round1(math.Abs(ch)), Cents(sh.PrevRegular), Cents(sh.LastRegular), Date(sh.RegularSince))
 						return err
 					})
 				}
@@ -813,15 +1037,19 @@ func (sc *signalScan) changes() error {
 				return err
 			}
 			if ok {
-				below := -changePct(sh.Min30, sh.LastPrice)
+				below := -pctChange(float64(sh.Min30), float64(sh.LastPrice))
+				sev := SeverityLow
+				if atLeastBelow(float64(sh.Min30), float64(sh.LastPrice), 10) {
+					sev = SeverityMedium
+				}
 				sc.banners[sh.Banner] = true
-				sc.add(SignalChanges, "lowest_in_30_days", severityOf(below, math.Inf(1), 10), below, GTIN(sh.GTIN).UPC(), sh.Banner, sh.SKU, func(sg *Signal) error {
+				sc.add(SignalChanges, "lowest_in_30_days", sev, below, GTIN(sh.GTIN).UPC(), sh.Banner, sh.SKU, func(sg *Signal) error {
 					ev, err := sc.evidence(sh.GTIN)
 					ev.Banner, ev.BannerName, ev.ExternalSKU = sh.Banner, bannerName(sh.Banner), sh.SKU
-					ev.Price, ev.Previous, ev.ChangePct, ev.Date = ptrCents(sh.LastPrice), ptrCents(sh.Min30), ptrF(-below), ptrDate(sh.Last)
+					ev.Price, ev.Previous, ev.ChangePct, ev.Date = ptrCents(sh.LastPrice), ptrCents(sh.Min30), ptrF(pricestat.Round1(-below)), ptrDate(sh.Last)
 					sg.Evidence = ev
 					sg.Explanation = fmt.Sprintf("%s %s at %s is at %s on %s, %.1f%% under its lowest daily price of the 30 days before (%s)",
-						ev.Brand, ev.Name, bannerName(sh.Banner), Cents(sh.LastPrice), Date(sh.Last), below, Cents(sh.Min30))
+						ev.Brand, ev.Name, bannerName(sh.Banner), Cents(sh.LastPrice), Date(sh.Last), pricestat.Round1(below), Cents(sh.Min30))
 					return err
 				})
 			}
@@ -851,15 +1079,15 @@ func (sc *signalScan) honesty() error {
 		p := *sp
 		sc.banners[p.Banner] = true
 		sc.obs += int(p.Days)
-		over := changePct(p.Before, p.Regular)
+		over := pctChange(float64(p.Before), float64(p.Regular))
 		sev := SeverityMedium
-		if over >= 10 {
+		if atLeastAbove(float64(p.Before), float64(p.Regular), 10) {
 			sev = SeverityHigh
 		}
 		sc.add(SignalChanges, "unverified_reference_price", sev, math.Abs(over), prod.UPC, p.Banner, p.SKU, func(sg *Signal) error {
 			sg.Evidence = SignalEvidence{UPC: prod.UPC, Name: prod.Name, Brand: prod.Brand, Size: prod.Size, Category: prod.Category,
 				Banner: p.Banner, BannerName: bannerName(p.Banner), ExternalSKU: p.SKU, Price: ptrCents(p.Price), Regular: ptrCents(p.Regular),
-				Previous: ptrCents(p.Before), ChangePct: ptrF(over), Date: ptrDate(p.Start), End: ptrDate(p.End), Stores: int(p.Stores)}
+				Previous: ptrCents(p.Before), ChangePct: ptrF(pricestat.Round1(over)), Date: ptrDate(p.Start), End: ptrDate(p.End), Stores: int(p.Stores)}
 			sg.Explanation = fmt.Sprintf("%s promotes %s %s at %s against a regular %s from %s, but its reference stores did not charge %s in the 30 days before; they charged %s",
 				bannerName(p.Banner), prod.Brand, prod.Name, Cents(p.Price), Cents(p.Regular), Date(p.Start), Cents(p.Regular), Cents(p.Before))
 			return nil
@@ -961,8 +1189,8 @@ func (sc *signalScan) shrinkflation() error {
 				continue
 			}
 			oldUnit := float64(o.sh.LastRegular) / o.qty
-			up := pct((newUnit - oldUnit) * 100 / oldUnit)
-			if up >= SignalShrinkPct && up > bestUp {
+			up := pctChange(oldUnit, newUnit)
+			if atLeastAbove(oldUnit, newUnit, SignalShrinkPct) && up > bestUp {
 				best, bestUp = o, up
 			}
 		}
@@ -970,15 +1198,15 @@ func (sc *signalScan) shrinkflation() error {
 			continue
 		}
 		sc.banners[f.sh.Banner] = true
-		sc.add(SignalChanges, "shrinkflation", severityOf(bestUp, 10, 5), bestUp, f.p.UPC, f.sh.Banner, f.sh.SKU, func(sg *Signal) error {
+		sc.add(SignalChanges, "shrinkflation", severityAbove(100, 100+bestUp, 10, 5), bestUp, f.p.UPC, f.sh.Banner, f.sh.SKU, func(sg *Signal) error {
 			oldUnit := float64(best.sh.LastRegular) / best.qty
 			sg.Evidence = SignalEvidence{UPC: f.p.UPC, Name: f.p.Name, Brand: f.p.Brand, Size: f.p.Size, Category: f.p.Category,
 				Banner: f.sh.Banner, BannerName: bannerName(f.sh.Banner), ExternalSKU: f.sh.SKU, Price: ptrCents(f.sh.LastRegular),
-				Previous: ptrCents(best.sh.LastRegular), ChangePct: ptrF(bestUp), Date: ptrDate(f.sh.First),
+				Previous: ptrCents(best.sh.LastRegular), ChangePct: ptrF(pricestat.Round1(bestUp)), Date: ptrDate(f.sh.First),
 				UnitPrice: ptrF(math.Round(newUnit*100) / 100), PreviousUnitPrice: ptrF(math.Round(oldUnit*100) / 100), UnitBasis: f.unit,
 				PreviousUPC: best.p.UPC, PreviousSize: best.p.Size}
 			sg.Explanation = fmt.Sprintf("%s %s at %s shrank from %s to %s (first observed %s) while its unit price rose %.1f%%, from %.2f to %.2f cents %s",
-				f.p.Brand, f.p.Name, bannerName(f.sh.Banner), best.p.Size, f.p.Size, Date(f.sh.First), bestUp, oldUnit, newUnit, f.unit)
+				f.p.Brand, f.p.Name, bannerName(f.sh.Banner), best.p.Size, f.p.Size, Date(f.sh.First), pricestat.Round1(bestUp), oldUnit, newUnit, f.unit)
 			return nil
 		})
 	}
@@ -1022,9 +1250,9 @@ func (sc *signalScan) watchRule(r *storage.AlertRule, current int32) error {
 		if o.ObservedAt <= current || (banner != "" && o.Banner != banner) || (r.SKU != "" && o.SKU != r.SKU) {
 			return nil
 		}
-		so := signalOffer{*o}
-		sc.use(&so)
-		p := so.price()
+		sc.banners[o.Banner] = true
+		sc.obs += int(o.StoreCount)
+		p := offerPrice(o)
 		ev.Competitors = append(ev.Competitors, p)
 		promo = promo || p.OnPromo
 		if cheapest == nil || p.Price < cheapest.Price {

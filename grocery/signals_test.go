@@ -44,6 +44,7 @@ const signalObs = `date,store_id,banner,external_sku,price,regular_price,promo_e
 2026-11-20,met-a,metro,M3,5.00,5.00,,063800000021,Cheerios,General Mills,430 g,Pantry
 2026-11-10,sob-a,sobeys,S3,5.50,5.50,,063800000021,Cheerios,General Mills,430 g,Pantry
 2026-11-20,sob-a,sobeys,S3,5.50,5.50,,063800000021,Cheerios,General Mills,430 g,Pantry
+2026-11-20,nf-a,no-frills,N3,4.80,4.80,,063800000021,Cheerios,General Mills,430 g,Pantry
 2026-08-01,lob-a,loblaws,L4,4.00,4.00,,065633000032,Classic Chips,Lay's,235 g,Snacks
 2026-11-10,lob-a,loblaws,L4,4.00,4.00,,065633000032,Classic Chips,Lay's,235 g,Snacks
 2026-11-20,lob-a,loblaws,L4,4.00,4.00,,065633000032,Classic Chips,Lay's,235 g,Snacks
@@ -118,15 +119,15 @@ func TestSignals(t *testing.T) {
 		//  milk: No Frills promotion from 11-16 at 3.99 (regular 5.00);
 		//    under 5.00 by 1.01/5.00 = 20.2% -> high. Metro's 6.50 is above.
 		//  Sobeys' coffee 10.00 is under 12.00 but neither new nor a cut.
-		// Opportunities:
-		//  coffee: market median of Metro 8.00, Sobeys 10.00 = 9.00; 12.00
-		//    is 3.00/9.00 = 33.3% above -> high.
-		//  milk: median of 3.99 and 6.50 = (399+650+1)/2 = 5.25; 5.00 is
-		//    4.8% under: not well below.
-		//  Cheerios: Metro and Sobeys, not Loblaws -> gap, 2 banners,
-		//    medium, median (500+550+1)/2 = 5.25.
-		//  juice (Sobeys 4.49) and butter (Metro 5.40): gaps of 1 banner,
-		//    low, tied: by UPC (048500000052 < 062870000061).
+		// Opportunities (regular prices against the other banners'
+		// regular median):
+		//  coffee: the regular median of Metro 8.00, Sobeys 10.00 = 9.00
+		//    (shelf the same); 12.00 is 3.00/9.00 = 33.3% above -> high.
+		//  milk: regular median of No Frills 5.00 (on promotion at 3.99)
+		//    and Metro 6.50 = 5.75; 5.00 is 13.0% under: not well below.
+		//  Cheerios: Metro, Sobeys and No Frills, never Loblaws -> gap of
+		//    3 banners, low, median of 5.00, 5.50, 4.80 = 5.00.
+		//  juice (Sobeys) and butter (Metro): 1 other banner, no gap.
 		//  chips: only Loblaws carries them.
 		// Changes (every banner):
 		//  juice: Sobeys' regular 4.00 -> 5.99 on 11-17: +49.75% -> 49.8,
@@ -147,9 +148,7 @@ func TestSignals(t *testing.T) {
 			{Kind: "threats", Type: "competitor_price_cut", Severity: "high", UPC: "043300000011", Banner: "metro", Price: 800, Own: 1200, Previous: 1000, Pct: -33.3},
 			{Kind: "threats", Type: "competitor_promotion", Severity: "high", UPC: "068000000154", Banner: "no-frills", Price: 399, Own: 500, Pct: -20.2},
 			{Kind: "opportunities", Type: "priced_above_market", Severity: "high", UPC: "043300000011", Banner: "loblaws", Price: 1200, Own: 1200, Market: 900, Pct: 33.3},
-			{Kind: "opportunities", Type: "assortment_gap", Severity: "medium", UPC: "063800000021", Market: 525},
-			{Kind: "opportunities", Type: "assortment_gap", Severity: "low", UPC: "048500000052", Market: 449},
-			{Kind: "opportunities", Type: "assortment_gap", Severity: "low", UPC: "062870000061", Market: 540},
+			{Kind: "opportunities", Type: "assortment_gap", Severity: "low", UPC: "063800000021", Market: 500},
 			{Kind: "changes", Type: "price_increase", Severity: "high", UPC: "048500000052", Banner: "sobeys", Price: 449, Previous: 400, Pct: 49.8},
 			{Kind: "changes", Type: "unverified_reference_price", Severity: "high", UPC: "048500000052", Banner: "sobeys", Price: 449, Previous: 400, Pct: 49.8},
 			{Kind: "changes", Type: "shrinkflation", Severity: "high", UPC: "028400000048", Banner: "loblaws", Price: 380, Previous: 400, Pct: 11.6},
@@ -160,8 +159,8 @@ func TestSignals(t *testing.T) {
 		if diff := cmp.Diff(want, sigs(got)); diff != "" {
 			t.Errorf("(-want +got):\n%s", diff)
 		}
-		if c := (SignalCounts{Threats: 2, Opportunities: 4, Changes: 5, Watchlist: 1}); got.Counts != c || got.Total != 12 {
-			t.Errorf("counts %+v total %d, want %+v 12", got.Counts, got.Total, c)
+		if c := (SignalCounts{Threats: 2, Opportunities: 2, Changes: 5, Watchlist: 1}); got.Counts != c || got.Total != 10 {
+			t.Errorf("counts %+v total %d, want %+v 10", got.Counts, got.Total, c)
 		}
 		if got.Since != day("2026-11-14") || got.To != day("2026-11-20") {
 			t.Errorf("since %s to %s, want 2026-11-14 2026-11-20", got.Since, got.To)
@@ -175,8 +174,8 @@ func TestSignals(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.Total != 4 || len(got.Results) != 2 || got.Results[0].Evidence.UPC != "063800000021" {
-			t.Errorf("total %d, %d results, first %+v; want 4, 2, Cheerios", got.Total, len(got.Results), got.Results)
+		if got.Total != 2 || len(got.Results) != 1 || got.Results[0].Evidence.UPC != "063800000021" {
+			t.Errorf("total %d, %d results, first %+v; want 2, 1, Cheerios", got.Total, len(got.Results), got.Results)
 		}
 	})
 	t.Run("NoBannerNoAccount", func(t *testing.T) {

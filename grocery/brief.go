@@ -1,0 +1,959 @@
+package grocery
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/grocerydata/grocery/grocery/internal/pricestat"
+	"github.com/grocerydata/grocery/storage"
+)
+
+// The executive brief: one province's latest week in a page. Its figures
+// come from each banner SKU's daily prices (storage.CatDay.SKUs: the
+// median of its reference stores' prices and regular prices each day;
+// the offers for the basket, which carry the same daily price on each
+// SKU's latest day), the shelf records (new products) and the account's
+// alert events; Summary says the same in sentences made from those
+// numbers. WriteHTML (brief_html.go) renders it as a printable page.
+// Every figure is defined in the OpenAPI document (restserver/openapi.json,
+// schema ExecutiveBrief and those it names); the basket compares banners
+// with compare.go's one comparison.
+
+// BriefInput holds the arguments of ExecutiveBrief.
+type BriefInput struct {
+	Province string `json:"province"`         // required
+	Banner   string `json:"banner,omitempty"` // optional: the reader's own banner, marked in every list
+}
+
+// Brief sizes.
+const (
+	briefBasketItems = 25 // barcodes in the shared basket
+	briefMovers      = 5  // movers each way
+	briefPromoList   = 5  // promotions started and ended listed
+	briefNewProducts = 10 // new products listed
+	briefAlertEvents = 20 // alert events listed
+	briefSparkDays   = 28 // days of a mover's sparkline
+	briefWeek        = 7  // days of a week
+	briefFourWeeks   = 28 // days of the four-week comparison's period
+)
+
+// Brief is the answer of ExecutiveBrief: the latest week (the seven days
+// up to the data set's latest observation day) of one province.
+type Brief struct {
+	Province     string `json:"province"`
+	ProvinceName string `json:"province_name"`
+	Banner       string `json:"banner,omitempty"`      // the reader's banner, when given
+	BannerName   string `json:"banner_name,omitempty"` // its display name
+	WeekFrom     Date   `json:"week_from"`
+	WeekTo       Date   `json:"week_to"`
+	// Summary is a short paragraph made from the figures below; it names
+	// the basket's cheapest and dearest among its ranked banners.
+	Summary    string             `json:"summary"`
+	Basket     BriefBasket        `json:"basket"`
+	MoversUp   []Mover            `json:"movers_up"`   // biggest regular-price rises first; empty, never null
+	MoversDown []Mover            `json:"movers_down"` // biggest regular-price falls first; empty, never null
+	Promotions []BannerPromotions `json:"promotions"`  // by share on promotion, highest first
+	// PromotionsStarted and PromotionsEnded are the banner SKUs whose
+	// weekly price went on promotion this week (off it the week before),
+	// or off it (on it the week before): the deepest discounts first, at
+	// most five each; empty, never null.
+	PromotionsStarted []PromoChange       `json:"promotions_started"`
+	PromotionsEnded   []PromoChange       `json:"promotions_ended"`
+	Categories        []CategoryInflation `json:"categories"` // by category name
+	Overall           CategoryInflation   `json:"overall"`    // every category together, Category "All categories"
+	NewProducts       BriefNewProducts    `json:"new_products"`
+	// AlertEvents are the reader's account's events of the week in the
+	// province, newest first; empty without an account.
+	AlertEvents []AlertEvent `json:"alert_events"`
+	Currency    string       `json:"currency"`
+	Basis       Basis        `json:"basis"`
+}
+
+// BriefBasket is the comparison of the banners on one basket of barcodes:
+// the barcodes priced this week by the most banners of the province.
+type BriefBasket struct {
+	Items int `json:"items"` // barcodes in the basket
+	// MinItems is how many basket items a banner must price to be ranked
+	// (BenchmarkMinItems).
+	MinItems int          `json:"min_items"`
+	Banners  []BasketCost `json:"banners"` // ranked banners first, by index, then the others
+}
+
+// BasketCost is one banner's standing on the brief's basket, compared with
+// the market (the median of the other banners' weekly prices) item by
+// item, as the competitive benchmark compares.
+type BasketCost struct {
+	Banner     string `json:"banner"`
+	BannerName string `json:"banner_name"`
+	Own        bool   `json:"own,omitempty"` // the reader's banner
+	// Rank is the banner's place by index among the ranked banners, 1 the
+	// cheapest; 0 (left out) when it prices fewer than MinItems items.
+	Rank       int   `json:"rank,omitempty"`
+	Total      Cents `json:"total"`       // its weekly prices of the basket items it prices
+	MarketCost Cents `json:"market_cost"` // the market's prices of the same items
+	Items      int   `json:"items"`       // basket items it prices this week
+	Missing    int   `json:"missing"`     // basket items it does not price this week
+	// Index is 100 times the geometric mean of its weekly price over the
+	// market's on its items: 100 is the market, 95 five percent cheaper.
+	Index float64 `json:"index"`
+	// RegularIndex is the same on regular prices.
+	RegularIndex float64 `json:"regular_index"`
+}
+
+// Mover is a banner SKU whose regular price changed between the week
+// before and this week.
+type Mover struct {
+	UPC         string     `json:"upc"`
+	Name        string     `json:"name"`
+	Brand       string     `json:"brand"`
+	Size        string     `json:"size"`
+	Category    string     `json:"category"`
+	Banner      string     `json:"banner"`
+	BannerName  string     `json:"banner_name"`
+	Own         bool       `json:"own,omitempty"`
+	ExternalSKU string     `json:"external_sku"`
+	Before      Cents      `json:"before"` // weekly regular price of the week before
+	BeforeDate  Date       `json:"before_date"`
+	Now         Cents      `json:"now"` // weekly regular price of this week
+	NowDate     Date       `json:"now_date"`
+	ChangePct   float64    `json:"change_pct"`
+	Prices      []DayPrice `json:"prices"` // daily prices of the last four weeks, for a sparkline
+}
+
+// DayPrice is a banner SKU's daily price on one day: the median of its
+// reference stores' prices and regular prices.
+type DayPrice struct {
+	Date    Date  `json:"date"`
+	Price   Cents `json:"price"`
+	Regular Cents `json:"regular_price"`
+}
+
+// PromoChange is a banner SKU whose promotion started or ended between
+// the week before and this week.
+type PromoChange struct {
+	UPC         string `json:"upc"`
+	Name        string `json:"name"`
+	Brand       string `json:"brand"`
+	Size        string `json:"size"`
+	Banner      string `json:"banner"`
+	BannerName  string `json:"banner_name"`
+	Own         bool   `json:"own,omitempty"`
+	ExternalSKU string `json:"external_sku"`
+	// Price and Regular are the weekly prices of the week it was on
+	// promotion (this week for a start, the week before for an end),
+	// observed on Date.
+	Price       Cents   `json:"price"`
+	Regular     Cents   `json:"regular_price"`
+	DiscountPct float64 `json:"discount_pct"`
+	Date        Date    `json:"date"`
+}
+
+// BannerPromotions is a banner's promotion intensity this week, from its
+// SKUs' weekly prices.
+type BannerPromotions struct {
+	Banner      string  `json:"banner"`
+	BannerName  string  `json:"banner_name"`
+	Own         bool    `json:"own,omitempty"`
+	Products    int     `json:"products"`     // SKUs with a weekly price this week
+	OnPromotion int     `json:"on_promotion"` // of which on promotion
+	SharePct    float64 `json:"share_pct"`
+	// AvgDiscountPct is the mean discount of the promoted SKUs against
+	// their regular price, 0 when none is promoted.
+	AvgDiscountPct float64 `json:"avg_discount_pct"`
+	Started        int     `json:"started"` // SKUs whose promotion started this week
+	Ended          int     `json:"ended"`   // SKUs whose promotion ended this week
+}
+
+// CategoryInflation is a category's like-for-like price change, a
+// matched-model Jevons index: over the banner SKUs with a daily price in
+// both periods, the geometric mean of (mean daily price in the period /
+// mean daily price in the previous period), as a percent change.
+type CategoryInflation struct {
+	Category string `json:"category"`
+	// WeekPct compares this week with the week before, over WeekSeries
+	// SKUs; null when no SKU was priced in both. WeekRegularPct likewise
+	// with regular prices.
+	WeekPct        *float64 `json:"week_pct"`
+	WeekRegularPct *float64 `json:"week_regular_pct"`
+	WeekSeries     int      `json:"week_series"`
+	// WeekDays and PreviousWeekDays are the days of each week on which a
+	// SKU of the category had a daily price.
+	WeekDays         int `json:"week_days_with_data"`
+	PreviousWeekDays int `json:"previous_week_days_with_data"`
+	// FourWeekPct compares the last four weeks (the 28 days up to the
+	// latest day) with the four weeks before, likewise.
+	FourWeekPct          *float64 `json:"four_week_pct"`
+	FourWeekRegularPct   *float64 `json:"four_week_regular_pct"`
+	FourWeekSeries       int      `json:"four_week_series"`
+	FourWeekDays         int      `json:"four_week_days_with_data"`
+	PreviousFourWeekDays int      `json:"previous_four_week_days_with_data"`
+}
+
+// BriefNewProducts are the barcodes first observed in the province's panel
+// this week.
+type BriefNewProducts struct {
+	Count    int            `json:"count"`
+	Products []BriefProduct `json:"products"` // the first few, by name; empty, never null
+}
+
+// BriefProduct is a barcode first observed in the province's panel this
+// week.
+type BriefProduct struct {
+	UPC        string   `json:"upc"`
+	Name       string   `json:"name"`
+	Brand      string   `json:"brand"`
+	Size       string   `json:"size"`
+	Category   string   `json:"category"`
+	FirstSeen  Date     `json:"first_seen"`
+	Banners    []string `json:"banners"`     // banners that observed it this week
+	FirstPrice Cents    `json:"first_price"` // its lowest first-day price among them
+}
+
+// ExecutiveBrief returns the latest week's summary of a province: the
+// banners compared on a shared basket, the biggest regular-price movers
+// each way, promotion intensity by banner with the promotions started and
+// ended, category inflation week over week and over four weeks, new
+// products, and the account's alert events when ctx acts for one.
+//
+// A banner SKU's weekly price is its daily price (the median of its
+// reference stores' prices, and of their regular prices) on its last day
+// with data in the week. The week is the seven days up to the data set's
+// latest day, the week before the seven days before it. The OpenAPI
+// document (restserver/openapi.json) defines every figure.
+//
+// It returns EINVALID for a missing or unknown province or an unknown
+// banner, and EUNAVAILABLE when ctx acts for an account and the keys or
+// alert events are in Redis and it does not answer (the brief is then
+// refused, never given without the events).
+func (s *Service) ExecutiveBrief(ctx context.Context, in BriefInput) (*Brief, error) {
+	args, err := parseAnalyticsArgs(in.Province, in.Banner, "")
+	if err != nil {
+		return nil, err
+	}
+	prov, _ := ProvinceByCode(args.province)
+	out := &Brief{
+		Province: args.province, ProvinceName: prov.Name, Banner: args.banner.Slug,
+		Basket: BriefBasket{MinItems: BenchmarkMinItems, Banners: []BasketCost{}}, MoversUp: []Mover{}, MoversDown: []Mover{},
+		Promotions: []BannerPromotions{}, PromotionsStarted: []PromoChange{}, PromotionsEnded: []PromoChange{},
+		Categories: []CategoryInflation{}, NewProducts: BriefNewProducts{Products: []BriefProduct{}}, AlertEvents: []AlertEvent{},
+		Currency: Currency, Basis: newBasis(args.province, CompareSameBarcode),
+	}
+	if args.banner.Slug != "" {
+		out.BannerName = bannerName(args.banner.Slug)
+	}
+	err = s.db.View(func(tx *storage.Tx) error {
+		asOf := tx.AsOf()
+		if asOf == 0 {
+			out.Basis.Note = "the data set holds no observation"
+			return nil
+		}
+		b := briefBuilder{tx: tx, out: out, own: args.banner.Slug, asOf: asOf,
+			weekFrom: asOf - briefWeek + 1, products: map[string]*storage.Product{}, banners: map[string]bool{}}
+		out.WeekFrom, out.WeekTo = Date(b.weekFrom), Date(asOf)
+		return b.build()
+	})
+	if err != nil {
+		return nil, err
+	}
+	account, err := s.accountOf(ctx)
+	switch ErrorCode(err) {
+	case "":
+		if err := s.briefEvents(ctx, account, out); err != nil {
+			return nil, err
+		}
+	case EUNAUTHENTICATED, ENOTFOUND:
+		// No account, or not one that exists: a brief without events.
+	default:
+		return nil, err // Redis does not answer: say so, never leave the events out silently
+	}
+	out.Summary = out.summary()
+	return out, nil
+}
+
+// The brief's four periods, as indexes of briefSKU.sumP, .sumR and .n: this week,
+// the week before, the last four weeks and the four weeks before.
+const (
+	perWeek = iota
+	perPrevWeek
+	perFour
+	perPrevFour
+	briefPeriods // how many
+)
+
+// briefSKU is one banner SKU of the province over the brief's 56 days.
+type briefSKU struct {
+	category, banner, sku string
+	// weekly prices: the daily price on the last day with data of this
+	// week (day, p, r) and of the week before (prevDay, prevP, prevR),
+	// half-cents; a day of 0 when none.
+	day, prevDay int32
+	p, r         uint32
+	prevP, prevR uint32
+	sumP, sumR   [briefPeriods]uint64 // half-cents, over the period's days with data
+	n            [briefPeriods]int32
+}
+
+// period says whether a day is in this week, which two periods it
+// counts in (-1 for none), and its bit in a days-with-data mask.
+func (b *briefBuilder) period(day int32) (week bool, per [2]int, bit uint64) {
+	from := b.asOf - 2*briefFourWeeks + 1
+	bit = 1 << uint(day-from)
+	switch {
+	case day >= b.weekFrom:
+		return true, [2]int{perWeek, perFour}, bit
+	case day >= b.weekFrom-briefWeek:
+		return false, [2]int{perPrevWeek, perFour}, bit
+	case day > b.asOf-briefFourWeeks:
+		return false, [2]int{-1, perFour}, bit
+	}
+	return false, [2]int{-1, perPrevFour}, bit
+}
+
+type briefBuilder struct {
+	tx       *storage.Tx
+	out      *Brief
+	own      string
+	asOf     int32
+	weekFrom int32
+	skus     []briefSKU
+	days     map[string]uint64 // category -> days with data, bit i = day asOf-55+i
+	products map[string]*storage.Product
+	banners  map[string]bool
+	stores   int
+	obs      int
+}
+
+func (b *briefBuilder) build() error {
+	if err := b.readDays(); err != nil {
+		return err
+	}
+	if len(b.skus) == 0 || !b.anyThisWeek() {
+		b.out.Basis.Note = fmt.Sprintf("no price observed in the panel in %s from %s to %s", b.out.Province, b.out.WeekFrom, b.out.WeekTo)
+	}
+	if err := b.basket(); err != nil {
+		return err
+	}
+	b.promotions()
+	if err := b.promoChanges(); err != nil {
+		return err
+	}
+	if err := b.movers(); err != nil {
+		return err
+	}
+	b.categories()
+	if err := b.newProducts(); err != nil {
+		return err
+	}
+	for banner := range b.banners {
+		stores := 0
+		err := b.tx.ActiveStores(b.out.Province, banner, func(*storage.Store) bool {
+			stores++
+			return true
+		})
+		if err != nil {
+			return err
+		}
+		b.stores += stores
+	}
+	b.out.Basis.Banners = sortedKeys(b.banners)
+	b.out.Basis.Stores = b.stores
+	b.out.Basis.Observations = b.obs
+	b.out.Basis.setDates(b.asOf-2*briefFourWeeks+1, b.asOf)
+	if o := b.out.Overall; o.PreviousFourWeekDays < o.FourWeekDays {
+		b.out.Basis.Note = joinNote(b.out.Basis.Note, fmt.Sprintf("the four weeks before the last four have data on %d of their %d days", o.PreviousFourWeekDays, briefFourWeeks))
+	}
+	if o := b.out.Overall; o.PreviousWeekDays < o.WeekDays {
+		b.out.Basis.Note = joinNote(b.out.Basis.Note, fmt.Sprintf("the week before has data on %d of its %d days", o.PreviousWeekDays, briefWeek))
+	}
+	return nil
+}
+
+func joinNote(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+func (b *briefBuilder) anyThisWeek() bool {
+	for i := range b.skus {
+		if b.skus[i].day != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// readDays reads every banner SKU's daily prices of the province over the
+// 56 days the brief compares, in one scan of the category days (by
+// category, banner, day).
+func (b *briefBuilder) readDays() error {
+	b.days = map[string]uint64{}
+	index := map[string]int{} // SKU -> index in b.skus, within one category and banner
+	var cat, banner string
+	var mask uint64
+	flush := func() {
+		if cat != "" || banner != "" {
+			b.days[cat] |= mask
+		}
+	}
+	err := b.tx.CatDays(b.out.Province, "", "", b.asOf-2*briefFourWeeks+1, b.asOf, storage.CatSKUs, func(k *storage.CatDayKey, c *storage.CatDay) error {
+		if k.Category != cat || k.Banner != banner {
+			flush()
+			cat, banner, mask = k.Category, k.Banner, 0
+			clear(index)
+		}
+		if len(c.SKUs) == 0 {
+			return nil
+		}
+		b.obs += int(c.Count)
+		b.banners[k.Banner] = true
+		week, per, bit := b.period(k.Day)
+		mask |= bit
+		for _, sd := range c.SKUs {
+			i, ok := index[sd.SKU]
+			if !ok {
+				i = len(b.skus)
+				index[sd.SKU] = i
+				b.skus = append(b.skus, briefSKU{category: k.Category, banner: k.Banner, sku: sd.SKU})
+			}
+			s := &b.skus[i]
+			for _, p := range per {
+				if p >= 0 {
+					s.sumP[p] += uint64(sd.Price)
+					s.sumR[p] += uint64(sd.Regular)
+					s.n[p]++
+				}
+			}
+			// Days come in order: the last of a week wins.
+			switch {
+			case week:
+				s.day, s.p, s.r = k.Day, sd.Price, sd.Regular
+			case per[0] == perPrevWeek:
+				s.prevDay, s.prevP, s.prevR = k.Day, sd.Price, sd.Regular
+			}
+		}
+		return nil
+	})
+	flush()
+	return err
+}
+
+// product returns the catalogue's record of a GTIN, read once.
+func (b *briefBuilder) product(gtin string) (*storage.Product, error) {
+	if p, ok := b.products[gtin]; ok {
+		return p, nil
+	}
+	p := &storage.Product{}
+	found, err := b.tx.Product(gtin, p)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		p = nil
+	}
+	b.products[gtin] = p
+	return p, nil
+}
+
+// skuProduct returns a banner SKU's barcode and product, "" and nil when
+// it has none.
+func (b *briefBuilder) skuProduct(banner, sku string) (string, *storage.Product, error) {
+	var rec storage.SKU
+	found, err := b.tx.SKU(banner, sku, &rec)
+	if err != nil || !found || rec.GTIN == "" {
+		return "", nil, err
+	}
+	p, err := b.product(rec.GTIN)
+	return rec.GTIN, p, err
+}
+
+// basket compares the banners on the barcodes priced this week by the
+// most banners (M3 with weekly prices). A SKU's weekly price is its daily
+// price on its last day with data in the week: for a SKU with an offer
+// observed this week, the offer's daily price (its latest day). A
+// banner's price of a barcode is the lowest weekly price of its SKUs of
+// it (and its regular price the lowest weekly regular price).
+func (b *briefBuilder) basket() error {
+	type entry struct {
+		gtin    string
+		lo, hi  int // in prices
+		banners int
+	}
+	var entries []entry
+	var prices []bannerPrice
+	err := b.tx.OffersIn(b.out.Province, func(gtin string, o *storage.Offer) error {
+		if o.ObservedAt < b.weekFrom {
+			return nil
+		}
+		n := len(entries)
+		if n == 0 || entries[n-1].gtin != gtin {
+			if GTIN(gtin).Restricted() {
+				return nil
+			}
+			entries = append(entries, entry{gtin: gtin, lo: len(prices), hi: len(prices)})
+			n++
+		}
+		e := &entries[n-1]
+		p, r := float64(o.DayPrice)/2, float64(o.DayRegular)/2
+		if e.hi > e.lo && prices[e.hi-1].banner == o.Banner {
+			last := &prices[e.hi-1]
+			last.price, last.regular = min(last.price, p), min(last.regular, r)
+			return nil
+		}
+		prices = append(prices, bannerPrice{banner: o.Banner, price: p, regular: r})
+		e.hi = len(prices)
+		e.banners++
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	// Candidates: barcodes at least MarketMinOthers+1 banners price (the
+	// fewest a comparison needs); the most banners first, ties by barcode.
+	items := entries[:0]
+	for _, e := range entries {
+		if e.banners > MarketMinOthers {
+			items = append(items, e)
+		}
+	}
+	slices.SortFunc(items, func(x, y entry) int { return cmp.Or(cmp.Compare(y.banners, x.banners), cmp.Compare(x.gtin, y.gtin)) })
+	items = items[:min(len(items), briefBasketItems)]
+	b.out.Basket.Items = len(items)
+	stand := map[string]*standing{}
+	var buf []float64
+	for _, e := range items {
+		marketOf(prices[e.lo:e.hi], buf, func(own *bannerPrice, market, marketRegular float64) {
+			s := stand[own.banner]
+			if s == nil {
+				s = &standing{}
+				stand[own.banner] = s
+			}
+			s.add(own, market, marketRegular)
+		})
+	}
+	rows := make([]BasketCost, 0, len(stand))
+	exact := map[string]float64{}
+	for banner, s := range stand {
+		rows = append(rows, BasketCost{Banner: banner, BannerName: bannerName(banner), Own: banner == b.own,
+			Total: Cents(pricestat.Cents(s.own)), MarketCost: Cents(pricestat.Cents(s.market)), Items: s.items,
+			Missing: len(items) - s.items, Index: pricestat.Round1(s.shelf.Index()), RegularIndex: pricestat.Round1(s.regular.Index())})
+		exact[banner] = s.shelf.Index()
+	}
+	rankIndexes(rows, func(r *BasketCost) bool { return r.Items >= BenchmarkMinItems }, func(r *BasketCost) float64 { return exact[r.Banner] },
+		func(r *BasketCost) string { return r.Banner }, func(r *BasketCost, rank int) { r.Rank = rank })
+	b.out.Basket.Banners = append(b.out.Basket.Banners, rows...)
+	return nil
+}
+
+// promotions counts each banner's SKUs on promotion this week, and those
+// whose promotion started or ended, from their weekly prices.
+func (b *briefBuilder) promotions() {
+	by := map[string]*BannerPromotions{}
+	disc := map[string]float64{}
+	for i := range b.skus {
+		s := &b.skus[i]
+		if s.day == 0 {
+			continue
+		}
+		p := by[s.banner]
+		if p == nil {
+			p = &BannerPromotions{Banner: s.banner, BannerName: bannerName(s.banner), Own: s.banner == b.own}
+			by[s.banner] = p
+		}
+		p.Products++
+		on := s.p < s.r
+		if on {
+			p.OnPromotion++
+			disc[s.banner] += 100 * (1 - float64(s.p)/float64(s.r))
+		}
+		if s.prevDay != 0 {
+			was := s.prevP < s.prevR
+			switch {
+			case on && !was:
+				p.Started++
+			case was && !on:
+				p.Ended++
+			}
+		}
+	}
+	share := map[string]float64{}
+	for _, p := range by {
+		share[p.Banner] = 100 * float64(p.OnPromotion) / float64(p.Products)
+		p.SharePct = pricestat.Round1(share[p.Banner])
+		if p.OnPromotion > 0 {
+			p.AvgDiscountPct = pricestat.Round1(disc[p.Banner] / float64(p.OnPromotion))
+		}
+		b.out.Promotions = append(b.out.Promotions, *p)
+	}
+	slices.SortFunc(b.out.Promotions, func(x, y BannerPromotions) int {
+		return cmp.Or(cmp.Compare(share[y.Banner], share[x.Banner]), cmp.Compare(x.Banner, y.Banner))
+	})
+}
+
+// promoChanges lists the promotions started and ended this week, the
+// deepest discounts first (ties by banner, then SKU).
+func (b *briefBuilder) promoChanges() error {
+	type cand struct {
+		i    int
+		disc float64
+	}
+	var started, ended []cand
+	for i := range b.skus {
+		s := &b.skus[i]
+		if s.day == 0 || s.prevDay == 0 {
+			continue
+		}
+		on, was := s.p < s.r, s.prevP < s.prevR
+		switch {
+		case on && !was:
+			started = append(started, cand{i, 1 - float64(s.p)/float64(s.r)})
+		case was && !on:
+			ended = append(ended, cand{i, 1 - float64(s.prevP)/float64(s.prevR)})
+		}
+	}
+	order := func(x, y cand) int {
+		sx, sy := &b.skus[x.i], &b.skus[y.i]
+		return cmp.Or(cmp.Compare(y.disc, x.disc), cmp.Compare(sx.banner, sy.banner), cmp.Compare(sx.sku, sy.sku))
+	}
+	for _, part := range []struct {
+		list  []cand
+		start bool
+		dst   *[]PromoChange
+	}{{started, true, &b.out.PromotionsStarted}, {ended, false, &b.out.PromotionsEnded}} {
+		slices.SortFunc(part.list, order)
+		for _, c := range part.list {
+			if len(*part.dst) == briefPromoList {
+				break
+			}
+			s := &b.skus[c.i]
+			gtin, p, err := b.skuProduct(s.banner, s.sku)
+			if err != nil {
+				return err
+			}
+			if p == nil {
+				continue
+			}
+			pc := PromoChange{UPC: GTIN(gtin).UPC(), Name: p.Name, Brand: p.Brand, Size: p.Size, Banner: s.banner,
+				BannerName: bannerName(s.banner), Own: s.banner == b.own, ExternalSKU: s.sku, DiscountPct: pricestat.Round1(100 * c.disc)}
+			if part.start {
+				pc.Price, pc.Regular, pc.Date = *ptrHalf(s.p), *ptrHalf(s.r), Date(s.day)
+			} else {
+				pc.Price, pc.Regular, pc.Date = *ptrHalf(s.prevP), *ptrHalf(s.prevR), Date(s.prevDay)
+			}
+			*part.dst = append(*part.dst, pc)
+		}
+	}
+	return nil
+}
+
+// movers picks the biggest regular-price changes each way between the
+// two weeks' weekly prices: by the size of the change (exact), ties by
+// banner, then SKU.
+func (b *briefBuilder) movers() error {
+	type cand struct {
+		i  int
+		ch float64
+	}
+	var up, down []cand
+	for i := range b.skus {
+		s := &b.skus[i]
+		if s.day == 0 || s.prevDay == 0 || s.r == s.prevR {
+			continue
+		}
+		ch := pctChange(float64(s.prevR), float64(s.r))
+		if ch > 0 {
+			up = append(up, cand{i, ch})
+		} else {
+			down = append(down, cand{i, ch})
+		}
+	}
+	order := func(x, y cand) int {
+		sx, sy := &b.skus[x.i], &b.skus[y.i]
+		return cmp.Or(cmp.Compare(math.Abs(y.ch), math.Abs(x.ch)), cmp.Compare(sx.banner, sy.banner), cmp.Compare(sx.sku, sy.sku))
+	}
+	for _, part := range []struct {
+		list []cand
+		dst  *[]Mover
+	}{{up, &b.out.MoversUp}, {down, &b.out.MoversDown}} {
+		slices.SortFunc(part.list, order)
+		for _, c := range part.list {
+			if len(*part.dst) == briefMovers {
+				break
+			}
+			s := &b.skus[c.i]
+			gtin, p, err := b.skuProduct(s.banner, s.sku)
+			if err != nil {
+				return err
+			}
+			if p == nil {
+				continue
+			}
+			m := Mover{UPC: GTIN(gtin).UPC(), Name: p.Name, Brand: p.Brand, Size: p.Size, Category: s.category,
+				Banner: s.banner, BannerName: bannerName(s.banner), Own: s.banner == b.own, ExternalSKU: s.sku,
+				Before: *ptrHalf(s.prevR), BeforeDate: Date(s.prevDay), Now: *ptrHalf(s.r), NowDate: Date(s.day),
+				ChangePct: pricestat.Round1(c.ch), Prices: []DayPrice{}}
+			err = b.tx.CatDays(b.out.Province, s.category, s.banner, b.asOf-briefSparkDays+1, b.asOf, storage.CatSKUs, func(k *storage.CatDayKey, cd *storage.CatDay) error {
+				j, ok := slices.BinarySearchFunc(cd.SKUs, s.sku, func(x storage.SKUDay, sku string) int { return strings.Compare(x.SKU, sku) })
+				if ok {
+					m.Prices = append(m.Prices, DayPrice{Date: Date(k.Day), Price: *ptrHalf(cd.SKUs[j].Price), Regular: *ptrHalf(cd.SKUs[j].Regular)})
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			*part.dst = append(*part.dst, m)
+		}
+	}
+	return nil
+}
+
+// categories computes each category's like-for-like changes (M2): over
+// the SKUs with a daily price in both periods, the geometric mean of the
+// ratio of their mean daily prices, shelf and regular.
+func (b *briefBuilder) categories() {
+	type acc struct {
+		shelf, regular [2]pricestat.Geomean // week, four weeks
+		days           uint64
+	}
+	by := map[string]*acc{}
+	all := &acc{}
+	for c, d := range b.days {
+		by[c] = &acc{days: d}
+		all.days |= d
+	}
+	for i := range b.skus {
+		s := &b.skus[i]
+		a := by[s.category]
+		for j, pp := range [2][2]int{{perWeek, perPrevWeek}, {perFour, perPrevFour}} {
+			cur, prev := pp[0], pp[1]
+			if s.n[cur] == 0 || s.n[prev] == 0 {
+				continue
+			}
+			shelf := (float64(s.sumP[cur]) / float64(s.n[cur])) / (float64(s.sumP[prev]) / float64(s.n[prev]))
+			regular := (float64(s.sumR[cur]) / float64(s.n[cur])) / (float64(s.sumR[prev]) / float64(s.n[prev]))
+			for _, x := range []*acc{a, all} {
+				x.shelf[j].Add(shelf)
+				x.regular[j].Add(regular)
+			}
+		}
+	}
+	pct := func(g *pricestat.Geomean) *float64 {
+		if g.N() == 0 {
+			return nil
+		}
+		v := pricestat.Round1(g.ChangePct())
+		return &v
+	}
+	from := b.asOf - 2*briefFourWeeks + 1
+	count := func(days uint64, lo, hi int32) int { // days with data from lo to hi
+		n := 0
+		for d := lo; d <= hi; d++ {
+			if days&(1<<uint(d-from)) != 0 {
+				n++
+			}
+		}
+		return n
+	}
+	row := func(c string, a *acc) CategoryInflation {
+		return CategoryInflation{Category: c,
+			WeekPct: pct(&a.shelf[0]), WeekRegularPct: pct(&a.regular[0]), WeekSeries: a.shelf[0].N(),
+			WeekDays: count(a.days, b.weekFrom, b.asOf), PreviousWeekDays: count(a.days, b.weekFrom-briefWeek, b.weekFrom-1),
+			FourWeekPct: pct(&a.shelf[1]), FourWeekRegularPct: pct(&a.regular[1]), FourWeekSeries: a.shelf[1].N(),
+			FourWeekDays: count(a.days, b.asOf-briefFourWeeks+1, b.asOf), PreviousFourWeekDays: count(a.days, from, b.asOf-briefFourWeeks)}
+	}
+	for c, a := range by {
+		// A category priced this week; SKUs of no category count in
+		// the overall row only.
+		if r := row(c, a); r.WeekDays > 0 && c != "" {
+			b.out.Categories = append(b.out.Categories, r)
+		}
+	}
+	b.out.Overall = row("All categories", all)
+	slices.SortFunc(b.out.Categories, func(x, y CategoryInflation) int { return cmp.Compare(x.Category, y.Category) })
+}
+
+// newProducts lists the barcodes whose first observation in the
+// province's panel, under any banner, falls in the week.
+func (b *briefBuilder) newProducts() error {
+	type first struct {
+		day     int32
+		price   uint32
+		banners []string
+	}
+	firsts := map[string]*first{}
+	old := map[string]bool{}
+	err := b.tx.ShelfIn(b.out.Province, "", func(sh *storage.Shelf) error {
+		if sh.GTIN == "" {
+			return nil
+		}
+		if sh.First < b.weekFrom {
+			old[sh.GTIN] = true
+			return nil
+		}
+		f := firsts[sh.GTIN]
+		if f == nil {
+			f = &first{day: sh.First, price: sh.FirstPrice}
+			firsts[sh.GTIN] = f
+		}
+		if sh.First < f.day || sh.First == f.day && sh.FirstPrice < f.price {
+			f.day, f.price = sh.First, sh.FirstPrice
+		}
+		if !slices.Contains(f.banners, sh.Banner) {
+			f.banners = append(f.banners, sh.Banner)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	var list []BriefProduct
+	for g, f := range firsts {
+		if old[g] {
+			continue // seen before the week under another banner
+		}
+		p, err := b.product(g)
+		if err != nil {
+			return err
+		}
+		np := BriefProduct{UPC: GTIN(g).UPC(), FirstSeen: Date(f.day), FirstPrice: Cents(f.price), Banners: f.banners}
+		if p != nil {
+			np.Name, np.Brand, np.Size, np.Category = p.Name, p.Brand, p.Size, p.Category
+		}
+		slices.Sort(np.Banners)
+		list = append(list, np)
+	}
+	slices.SortFunc(list, func(x, y BriefProduct) int { return cmp.Or(cmp.Compare(x.Name, y.Name), cmp.Compare(x.UPC, y.UPC)) })
+	b.out.NewProducts.Count = len(list)
+	b.out.NewProducts.Products = append(b.out.NewProducts.Products, list[:min(len(list), briefNewProducts)]...)
+	return nil
+}
+
+// briefEvents adds the account's alert events of the week in the
+// province. The events list newest recorded first, and an event is
+// recorded no earlier than the day before its observation day (an import
+// takes dates up to tomorrow), so the scan stops at the first event
+// recorded before weekFrom - 2 (a day more for the clocks of servers
+// sharing Redis) instead of reading the account's whole history. A week
+// after tomorrow (demo data dated ahead) holds no such promise: its
+// events may have been recorded at any time, and the scan reads them all.
+func (s *Service) briefEvents(ctx context.Context, account string, out *Brief) error {
+	oldest := int64(math.MinInt64)
+	if out.WeekTo <= s.today()+1 {
+		oldest = (out.WeekFrom - 2).Time().Unix()
+	}
+	return s.alerts.events(ctx, account, func(e *storage.AlertEvent) error {
+		if e.Triggered < oldest {
+			return storage.ErrStop
+		}
+		ev := alertEvent(e)
+		if ev.ObservedAt < out.WeekFrom || ev.ObservedAt > out.WeekTo || ev.Province != out.Province {
+			return nil
+		}
+		out.AlertEvents = append(out.AlertEvents, ev)
+		if len(out.AlertEvents) == briefAlertEvents {
+			return storage.ErrStop
+		}
+		return nil
+	})
+}
+
+// summary says the brief's main figures in a few sentences. The basket
+// sentence names the cheapest and dearest of the ranked banners, the set
+// the page's chart shows.
+func (b *Brief) summary() string {
+	var w strings.Builder
+	fmt.Fprintf(&w, "%s, %s to %s: ", b.ProvinceName, b.WeekFrom, b.WeekTo)
+	if len(b.Promotions) == 0 && len(b.Categories) == 0 {
+		w.WriteString("no price was observed in the panel this week.")
+		return w.String()
+	}
+	if ranked := b.Basket.ranked(); len(ranked) > 0 {
+		lo, hi := ranked[0], ranked[len(ranked)-1]
+		fmt.Fprintf(&w, "of %d %s pricing at least %d of the %d shared products, %s had the cheapest basket (index %.1f against the other banners' median prices, $%s for the %d it prices)",
+			len(ranked), plural(len(ranked), "banner"), b.Basket.MinItems, b.Basket.Items, lo.BannerName, lo.Index, lo.Total, lo.Items)
+		if len(ranked) > 1 {
+			fmt.Fprintf(&w, " and %s the dearest (index %.1f)", hi.BannerName, hi.Index)
+		}
+		w.WriteString(". ")
+	}
+	if o := b.Overall; o.WeekPct != nil {
+		var top *CategoryInflation
+		for i := range b.Categories {
+			c := &b.Categories[i]
+			if c.WeekPct != nil && (top == nil || math.Abs(*c.WeekPct) > math.Abs(*top.WeekPct)) {
+				top = c
+			}
+		}
+		fmt.Fprintf(&w, "Prices %s week over week across %d banner SKUs compared like for like", moved(*o.WeekPct), o.WeekSeries)
+		if o.FourWeekPct != nil {
+			fmt.Fprintf(&w, " (%+.1f%% over the last four weeks against the four before)", *o.FourWeekPct)
+		}
+		fmt.Fprintf(&w, "; the largest category move was %s (%+.1f%%). ", top.Category, *top.WeekPct)
+	}
+	if len(b.MoversUp) > 0 {
+		m := b.MoversUp[0]
+		fmt.Fprintf(&w, "The biggest regular-price rise was %s %s at %s ($%s to $%s, %+.1f%%)", m.Brand, m.Name, m.BannerName, m.Before, m.Now, m.ChangePct)
+		if len(b.MoversDown) > 0 {
+			d := b.MoversDown[0]
+			fmt.Fprintf(&w, "; the biggest cut %s %s at %s ($%s to $%s, %+.1f%%)", d.Brand, d.Name, d.BannerName, d.Before, d.Now, d.ChangePct)
+		}
+		w.WriteString(". ")
+	} else if len(b.MoversDown) > 0 {
+		d := b.MoversDown[0]
+		fmt.Fprintf(&w, "The biggest regular-price cut was %s %s at %s ($%s to $%s, %+.1f%%). ", d.Brand, d.Name, d.BannerName, d.Before, d.Now, d.ChangePct)
+	}
+	if len(b.Promotions) > 0 && b.Promotions[0].OnPromotion > 0 {
+		p := b.Promotions[0]
+		fmt.Fprintf(&w, "%s promoted the most (%.1f%% of %d %s, %.1f%% off on average)", p.BannerName, p.SharePct, p.Products, plural(p.Products, "product"), p.AvgDiscountPct)
+		started, ended := 0, 0
+		for _, p := range b.Promotions {
+			started += p.Started
+			ended += p.Ended
+		}
+		fmt.Fprintf(&w, "; %d %s started and %d ended. ", started, plural(started, "promotion"), ended)
+	}
+	switch b.NewProducts.Count {
+	case 0:
+		w.WriteString("No product was new in the panel.")
+	case 1:
+		w.WriteString("1 product was new in the panel.")
+	default:
+		fmt.Fprintf(&w, "%d products were new in the panel.", b.NewProducts.Count)
+	}
+	if n := len(b.AlertEvents); n > 0 {
+		fmt.Fprintf(&w, " Your alert rules recorded %d %s.", n, plural(n, "event"))
+	}
+	return w.String()
+}
+
+// ranked returns the ranked banners (Rank > 0), cheapest first.
+func (b *BriefBasket) ranked() []BasketCost {
+	var out []BasketCost
+	for _, c := range b.Banners {
+		if c.Rank > 0 {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// moved says how an average change in percent moved prices.
+func moved(pct float64) string {
+	switch {
+	case math.Abs(pct) < 0.05:
+		return "held steady (0.0%)"
+	case pct < 0:
+		return fmt.Sprintf("fell %.1f%%", -pct)
+	}
+	return fmt.Sprintf("rose %.1f%%", pct)
+}
+
+// round1 is pricestat.Round1 under the name analytics_snapshot.go still
+// calls; it goes when that file's rewrite lands.
+func round1(x float64) float64 { return pricestat.Round1(x) }

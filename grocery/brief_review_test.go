@@ -1,0 +1,99 @@
+package grocery
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+)
+
+const briefStores = `store_id,banner,province,name,city,postal_code,latitude,longitude
+lob-a,loblaws,ON,Loblaws A,Toronto,M5V 1A1,43.60,-79.40
+nf-b,no-frills,ON,No Frills B,Toronto,M4C 1A1,43.63,-79.30
+nf-c,no-frills,ON,No Frills C,Toronto,M4C 1A3,43.62,-79.32
+met-c,metro,ON,Metro C,Toronto,M4C 1A2,43.64,-79.31
+maxi-q,maxi,QC,Maxi Q,Montréal,H2X 1A1,45.50,-73.57
+`
+
+// The brief's data set, as of 2026-11-19: the week is 11-13..11-19, the
+// week before 11-06..11-12; the last four weeks 10-23..11-19, the four
+// before 09-25..10-22.
+//   - milk: Loblaws' regular 5.00 -> 5.50; No Frills 4.00, then on 11-19
+//     4.00 and 4.20 at its two stores (a daily price of 4.10); Metro on
+//     promotion at 4.80 on 11-19, its regular 6.00 unchanged;
+//   - bread: Loblaws flat at 3.00, No Frills' regular 2.50 -> 2.00;
+//   - cheese: Metro 8.00 on 10-20, 8.80 on 11-19;
+//   - cereal: No Frills 4.00, on promotion at 3.00 at store C on 11-15,
+//     back at 4.00 at store B on 11-19, its last day with data: not on
+//     promotion in the week's price;
+//   - chips: new at No Frills on 11-18. Quebec's milk counts nowhere.
+const briefObs = `date,store_id,banner,external_sku,price,regular_price,promo_ends,upc,name,brand,size,category
+2026-10-20,lob-a,loblaws,L1,5.00,5.00,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
+2026-10-20,nf-b,no-frills,N1,4.00,4.00,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
+2026-10-20,met-c,metro,M3,8.00,8.00,,060383000028,Old Cheddar,Black Diamond,400 g,Dairy & Eggs
+2026-11-10,lob-a,loblaws,L1,5.00,5.00,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
+2026-11-10,nf-b,no-frills,N1,4.00,4.00,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
+2026-11-10,met-c,metro,M1,6.00,6.00,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
+2026-11-10,lob-a,loblaws,L2,3.00,3.00,,068000000192,White Bread,Wonder,675 g,Bakery
+2026-11-10,nf-b,no-frills,N2,2.50,2.50,,068000000192,White Bread,Wonder,675 g,Bakery
+2026-11-10,nf-b,no-frills,N5,4.00,4.00,,062000000015,Corn Flakes,Kellogg's,500 g,Pantry
+2026-11-15,nf-c,no-frills,N5,3.00,4.00,2026-11-22,062000000015,Corn Flakes,Kellogg's,500 g,Pantry
+2026-11-18,nf-b,no-frills,N4,1.99,1.99,,068000000208,Sea Salt Chips,Kettle,220 g,Snacks
+2026-11-19,lob-a,loblaws,L1,5.50,5.50,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
+2026-11-19,nf-b,no-frills,N1,4.00,4.00,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
+2026-11-19,nf-c,no-frills,N1,4.20,4.20,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
+2026-11-19,met-c,metro,M1,4.80,6.00,2026-11-25,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
+2026-11-19,lob-a,loblaws,L2,3.00,3.00,,068000000192,White Bread,Wonder,675 g,Bakery
+2026-11-19,nf-b,no-frills,N2,2.00,2.00,,068000000192,White Bread,Wonder,675 g,Bakery
+2026-11-19,met-c,metro,M3,8.80,8.80,,060383000028,Old Cheddar,Black Diamond,400 g,Dairy & Eggs
+2026-11-19,nf-b,no-frills,N5,4.00,4.00,,062000000015,Corn Flakes,Kellogg's,500 g,Pantry
+2026-11-19,maxi-q,maxi,Q1,9.99,9.99,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
+`
+
+// TestBriefReviewCases: three rules of the brief a review found broken,
+// on the data set above (fields the brief has always had):
+//   - movers are regular-price changes: Metro's milk going on promotion
+//     (4.80, regular 6.00 unchanged) is no mover;
+//   - promotion intensity reads each SKU's weekly price: No Frills'
+//     cereal, on promotion at one store on 11-15, is at its regular 4.00
+//     on 11-19, its last day with data: not promoted (the rule of any
+//     store under regular counted it);
+//   - the basket prices a banner's weekly price, the median of its
+//     stores: No Frills' milk at 4.00 and 4.20 is 4.10 (the current offer
+//     price said 4.00).
+func TestBriefReviewCases(t *testing.T) {
+	svc, err := Open(filepath.Join(t.TempDir(), "b.db"), &Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	mustImport(t, svc, "stores.csv", briefStores, nil)
+	mustImport(t, svc, "obs.csv", briefObs, nil)
+	got, err := svc.ExecutiveBrief(context.Background(), BriefInput{Province: "ON"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, list := range [][]Mover{got.MoversUp, got.MoversDown} {
+		for _, m := range list {
+			if m.Banner == "metro" {
+				t.Errorf("mover %s %s %s -> %s: a promotion, not a regular-price change", m.Banner, m.ExternalSKU, m.Before, m.Now)
+			}
+		}
+	}
+	for _, p := range got.Promotions {
+		if p.Banner == "no-frills" && p.OnPromotion != 0 {
+			t.Errorf("No Frills: %d on promotion, want 0 (the cereal's weekly price is its regular price)", p.OnPromotion)
+		}
+	}
+	found := false
+	for _, c := range got.Basket.Banners {
+		if c.Banner == "no-frills" {
+			found = true
+			if c.Total != 410 {
+				t.Errorf("No Frills basket total %s, want 4.10 (milk: the median of 4.00 and 4.20)", c.Total)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("No Frills is not in the basket: %+v", got.Basket)
+	}
+}
