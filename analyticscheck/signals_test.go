@@ -79,8 +79,11 @@ func checkSignals(t *testing.T, fx *fixture) {
 						continue
 					}
 					if typ == "priced_above_market" || typ == "priced_below_market" {
-						c.money(key+" own_price", lookup(ev, "own_price"), want[typ][key]["own_price"])
-						c.money(key+" market_median", lookup(ev, "market_median"), want[typ][key]["market_median"])
+						// A market position compares regular prices: the
+						// evidence gives them as own_regular_price and
+						// market_regular_median.
+						c.money(key+" own_regular_price", lookup(ev, "own_regular_price"), want[typ][key]["own_price"])
+						c.money(key+" market_regular_median", lookup(ev, "market_regular_median"), want[typ][key]["market_median"])
 					}
 				}
 				for _, key := range sortedKeys(got[typ]) {

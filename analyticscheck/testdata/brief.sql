@@ -15,17 +15,19 @@
 -- M2. "category_report's change and the brief's week and four-week
 -- inflation are matched-model Jevons indexes" (see category_report.sql).
 --
--- Read here: the four-week inflation compares W with the week four weeks
--- before it (asOf - 34 .. asOf - 28), as the brief's documentation said;
+-- Read here: the basket's candidates are the barcodes at least 3 banners
+-- price (the fewest a comparison with the other banners' median needs, as
+-- the OpenAPI document says); the four-week inflation is M2 with C the 28 days up to asOf
+-- and Q the 28 days before them;
 -- a banner's weekly price of a barcode is the lowest weekly p over its
 -- SKUs of it (as M1's p_B(g)); the basket's total is M3's sum of p_B(g)
 -- over G_B; avg_discount_pct is 0 when none is promoted.
 -- Variables: province.
 SET enable_nestloop = off; -- the planner misjudges the CTEs' sizes
 WITH wk AS (
-  SELECT dl.*, CASE WHEN dl.d > m.asof - 7 THEN 0 WHEN dl.d > m.asof - 14 THEN 1
-                    WHEN dl.d > m.asof - 35 AND dl.d <= m.asof - 28 THEN 4 END AS week
-  FROM daily dl, meta m WHERE dl.province = :'province' AND dl.d > m.asof - 35
+  SELECT dl.*, CASE WHEN dl.d > m.asof - 7 THEN 0 WHEN dl.d > m.asof - 14 THEN 1 END AS week,
+         CASE WHEN dl.d > m.asof - 28 THEN 0 ELSE 1 END AS four
+  FROM daily dl, meta m WHERE dl.province = :'province' AND dl.d > m.asof - 56
 ),
 weekly AS (
   SELECT DISTINCT ON (banner, sku, week) banner, sku, upc, category, week, d, p, r
@@ -45,22 +47,23 @@ promos AS (
 ),
 skus AS (
   SELECT category, banner, sku,
-         avg(p) FILTER (WHERE week = 0) AS p0, avg(p) FILTER (WHERE week = 1) AS p1, avg(p) FILTER (WHERE week = 4) AS p4
-  FROM wk WHERE week IS NOT NULL AND category IS NOT NULL GROUP BY category, banner, sku
+         avg(p) FILTER (WHERE week = 0) AS p0, avg(p) FILTER (WHERE week = 1) AS p1,
+         avg(p) FILTER (WHERE four = 0) AS f0, avg(p) FILTER (WHERE four = 1) AS f1
+  FROM wk WHERE category IS NOT NULL GROUP BY category, banner, sku
 ),
 infl AS (
   SELECT CASE WHEN grouping(category) = 1 THEN 'All categories' ELSE category END AS category,
          (exp(avg(ln((p0 / p1)::float8)) FILTER (WHERE p0 IS NOT NULL AND p1 IS NOT NULL)) - 1) * 100 AS week_pct,
          count(*) FILTER (WHERE p0 IS NOT NULL AND p1 IS NOT NULL) AS week_series,
-         (exp(avg(ln((p0 / p4)::float8)) FILTER (WHERE p0 IS NOT NULL AND p4 IS NOT NULL)) - 1) * 100 AS four_week_pct,
-         count(*) FILTER (WHERE p0 IS NOT NULL AND p4 IS NOT NULL) AS four_week_series
+         (exp(avg(ln((f0 / f1)::float8)) FILTER (WHERE f0 IS NOT NULL AND f1 IS NOT NULL)) - 1) * 100 AS four_week_pct,
+         count(*) FILTER (WHERE f0 IS NOT NULL AND f1 IS NOT NULL) AS four_week_series
   FROM skus GROUP BY GROUPING SETS ((category), ())
 ),
 bw AS (
   SELECT banner, upc, min(p) AS p FROM weekly WHERE week = 0 AND upc <> '' AND NOT restricted(upc) GROUP BY banner, upc
 ),
 basket AS (
-  SELECT upc FROM bw GROUP BY upc ORDER BY count(*) DESC, upc LIMIT 25
+  SELECT upc FROM bw GROUP BY upc HAVING count(*) >= 3 ORDER BY count(*) DESC, upc LIMIT 25
 ),
 pairs AS (
   SELECT x.banner, x.upc, x.p, percentile_cont(0.5) WITHIN GROUP (ORDER BY y.p)::numeric AS m, count(*) AS others
