@@ -953,7 +953,3 @@ func moved(pct float64) string {
 	}
 	return fmt.Sprintf("rose %.1f%%", pct)
 }
-
-// round1 is pricestat.Round1 under the name analytics_snapshot.go still
-// calls; it goes when that file's rewrite lands.
-func round1(x float64) float64 { return pricestat.Round1(x) }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -495,7 +496,7 @@ func (s *Service) CompareBasket(ctx context.Context, in BasketInput) (*BasketRes
 		res.CheapestSplit = cheapestSplit(res.Items, res.Banners)
 		if res.Dearest != nil && res.Dearest.Total > 0 {
 			res.Savings = res.Dearest.Total - res.Cheapest.Total
-			res.SavingsPct = round1(100 * float64(res.Savings) / float64(res.Dearest.Total))
+			res.SavingsPct = pricestat.Round1(100 * float64(res.Savings) / float64(res.Dearest.Total))
 			if res.CheapestSplit != nil {
 				res.SplitSavings = res.Dearest.Total - res.CheapestSplit.Total
 			}
