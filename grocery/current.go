@@ -1,0 +1,99 @@
+package grocery
+
+import (
+	"slices"
+
+	"github.com/grocerydata/grocery/storage"
+)
+
+// The snapshot analytics (benchmark.go, geography.go, brands.go and the
+// basket) read the current offers: per province, each banner SKU's
+// latest observation across the province's reference stores, observed
+// within the last 14 days before the data set's latest date.
+
+// snapshot records what one read of the current offers used, for the
+// answer's Basis: the provinces and banners priced, the store-level
+// prices and their days.
+type snapshot struct {
+	asOf    int32
+	provs   map[string]bool    // provinces priced
+	banners map[[2]string]bool // (province, banner) priced
+	stores  map[[2]string]int  // active reference stores of (province, banner), as counted
+	from    int32
+	to      int32
+	obs     int
+}
+
+func newSnapshot(asOf int32) *snapshot {
+	return &snapshot{asOf: asOf, provs: map[string]bool{}, banners: map[[2]string]bool{}, stores: map[[2]string]int{}}
+}
+
+// current reports whether o is a current offer.
+func (sn *snapshot) current(o *storage.Offer) bool {
+	return o.ObservedAt > sn.asOf-freshDays && o.StoreCount > 0
+}
+
+// add records a current offer of gtin in province as used.
+func (sn *snapshot) add(province, gtin string, o *storage.Offer) {
+	if !sn.current(o) {
+		return
+	}
+	sn.provs[province] = true
+	sn.banners[[2]string{province, o.Banner}] = true
+	sn.obs += int(o.StoreCount)
+	if sn.from == 0 || o.ObservedAt < sn.from {
+		sn.from = o.ObservedAt
+	}
+	sn.to = max(sn.to, o.ObservedAt)
+}
+
+// activeStores returns the active reference stores of banner in
+// province, counted once per snapshot.
+func (sn *snapshot) activeStores(tx *storage.Tx, province, banner string) (int, error) {
+	k := [2]string{province, banner}
+	if n, ok := sn.stores[k]; ok {
+		return n, nil
+	}
+	n, err := tx.CountActiveStores(province, banner)
+	if err != nil {
+		return 0, err
+	}
+	sn.stores[k] = n
+	return n, nil
+}
+
+// provincesOf returns the keys of m, sorted.
+func provincesOf[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for p := range m {
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// basis fills the coverage of a snapshot: the provinces and banners
+// priced, the days of the offers' latest observations, the active
+// reference stores of the banners priced in their provinces.
+func (sn *snapshot) basis(tx *storage.Tx, comparison string) (Basis, error) {
+	b := Basis{Provinces: provincesOf(sn.provs), Banners: []string{}, Observations: sn.obs, Comparison: comparison}
+	seen := map[string]bool{}
+	for pb := range sn.banners {
+		if !seen[pb[1]] {
+			seen[pb[1]] = true
+			b.Banners = append(b.Banners, pb[1])
+		}
+		n, err := sn.activeStores(tx, pb[0], pb[1])
+		if err != nil {
+			return b, err
+		}
+		b.Stores += n
+	}
+	slices.Sort(b.Banners)
+	if sn.obs > 0 {
+		from, to := Date(sn.from), Date(sn.to)
+		b.From, b.To = &from, &to
+	}
+	return b, nil
+}
+
