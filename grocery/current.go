@@ -96,4 +96,3 @@ func (sn *snapshot) basis(tx *storage.Tx, comparison string) (Basis, error) {
 	}
 	return b, nil
 }
-
