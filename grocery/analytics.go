@@ -1,12 +1,15 @@
 package grocery
 
+import "slices"
+
 // The analytics of the integration plan (REST /b2b/...) live in one file
 // per family, each a Service method taking an input struct and returning a
 // result type that carries a Basis:
 //
 //	analytics_snapshot.go  geographic prices, regional comparison,
 //	                       competitive benchmark, brand insights, basket
-//	analytics_period.go    category report, promotion calendar, new on shelf
+//	category.go            category report
+//	promos.go              promotion calendar, new on shelf
 //	analytics_signals.go   signals
 //	analytics_brief.go     executive brief (JSON and printable HTML)
 //
@@ -34,4 +37,25 @@ type Basis struct {
 	Observations int      `json:"observations"`   // store-day observations used
 	Comparison   string   `json:"comparison"`     // CompareSameBarcode or CompareUnitPrice
 	Note         string   `json:"note,omitempty"` // what the numbers do not show, e.g. why a result is empty
+}
+
+func newBasis(province string, comparison string) Basis {
+	return Basis{Provinces: []string{province}, Banners: []string{}, Comparison: comparison}
+}
+
+// setDates sets b's first and last day used.
+func (b *Basis) setDates(lo, hi int32) {
+	if lo <= hi {
+		f, t := Date(lo), Date(hi)
+		b.From, b.To = &f, &t
+	}
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
 }
