@@ -3,9 +3,11 @@ package grocery
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"math"
 	"slices"
 
+	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -23,7 +25,11 @@ type CategoryReportInput struct {
 	Period   string `json:"period,omitempty"`   // 7d..365d, default 30d: the days up to the data set's latest
 }
 
-// UnitPriceStats summarises unit prices in one basis ("per 100 g", ...).
+// UnitPriceStats summarises unit prices in one basis ("per 100 g", ...):
+// each observation's price divided by its size in units of the basis
+// (see unitOf for the sizes that give one), over every observation of
+// the period. The OpenAPI document (restserver/openapi.json,
+// UnitPriceStats) defines each figure.
 type UnitPriceStats struct {
 	Basis        string `json:"basis"`
 	Average      Cents  `json:"average"`
@@ -33,48 +39,78 @@ type UnitPriceStats struct {
 	Observations int    `json:"observations"`
 }
 
-// CategoryStats is one category's figures in a CategoryReport.
+// CategoryStats is one category's figures in a CategoryReport. The
+// OpenAPI document (restserver/openapi.json, CategoryStats) defines each
+// one in words and as a formula; in short: the price levels (average,
+// min, median, max, previous average) are over every store observation
+// of the period, computed exactly and rounded to the cent when written;
+// the changes are like for like, matched-model Jevons indexes over the
+// banner SKUs with a daily price in both periods.
 type CategoryStats struct {
 	Category      string          `json:"category"`
 	AveragePrice  Cents           `json:"average_price"`
 	MinPrice      Cents           `json:"min_price"`
 	MaxPrice      Cents           `json:"max_price"`
-	MedianPrice   Cents           `json:"median_price"`
-	UnitPrice     *UnitPriceStats `json:"unit_price"` // the most observed basis of the category, or null
-	Products      int             `json:"products"`   // distinct barcodes observed in the period
-	Stores        int             `json:"stores"`     // reference stores that observed the category
+	MedianPrice   Cents           `json:"median_price"` // the mean of the middle two for an even count, rounded when written
+	UnitPrice     *UnitPriceStats `json:"unit_price"`   // the most observed basis of the category, or null
+	Products      int             `json:"products"`     // distinct barcodes observed in the period
+	Stores        int             `json:"stores"`       // reference stores that observed the category
 	Observations  int             `json:"observations"`
 	PromoSharePct float64         `json:"promo_share_pct"` // observations on promotion, percent
-	// PreviousAveragePrice is the average price of the previous period
-	// of the same length, and ChangePct the change of the average price
-	// against it in percent; both null when the previous period has no
-	// observation.
-	PreviousAveragePrice *Cents   `json:"previous_average_price"`
-	ChangePct            *float64 `json:"change_pct"`
+	// PreviousAveragePrice is the average price of the previous period's
+	// observations (the period of the same length just before), null
+	// when it has none.
+	PreviousAveragePrice *Cents `json:"previous_average_price"`
+	// ChangePct and RegularChangePct are the like-for-like changes of
+	// the shelf and the regular price, in percent, over the Matched
+	// banner SKUs with a daily price in both periods; both null when no
+	// SKU has.
+	ChangePct        *float64 `json:"change_pct"`
+	RegularChangePct *float64 `json:"regular_change_pct"`
+	Matched          int      `json:"matched"`
+	// DaysWithData and PreviousDaysWithData count the days of the
+	// period and of the previous period on which some banner SKU of the
+	// category has a daily price.
+	DaysWithData         int `json:"days_with_data"`
+	PreviousDaysWithData int `json:"previous_days_with_data"`
+	// Note says when the previous period has data on fewer days than
+	// this one: "the previous period has data on 29 of its 90 days (this
+	// period on 90)".
+	Note string `json:"note,omitempty"`
 }
 
 // CategoryReport is the answer of CategoryReport.
 type CategoryReport struct {
-	Province     string          `json:"province"`
-	Banner       string          `json:"banner,omitempty"`
-	Category     string          `json:"category,omitempty"`
-	Period       Period          `json:"period"`
-	From         Date            `json:"from"`
-	To           Date            `json:"to"`
-	PreviousFrom Date            `json:"previous_from"`
-	PreviousTo   Date            `json:"previous_to"`
-	Categories   []CategoryStats `json:"categories"` // by category name; empty, never null
-	Currency     string          `json:"currency"`
-	Basis        Basis           `json:"basis"`
+	Province     string `json:"province"`
+	Banner       string `json:"banner,omitempty"`
+	Category     string `json:"category,omitempty"`
+	Period       Period `json:"period"`
+	From         Date   `json:"from"`
+	To           Date   `json:"to"`
+	PreviousFrom Date   `json:"previous_from"`
+	PreviousTo   Date   `json:"previous_to"`
+	// DaysWithData and PreviousDaysWithData count the days of the
+	// period and of the previous period on which some banner SKU of the
+	// report (every category) has a daily price.
+	DaysWithData         int             `json:"days_with_data"`
+	PreviousDaysWithData int             `json:"previous_days_with_data"`
+	Categories           []CategoryStats `json:"categories"` // by category name; empty, never null
+	Currency             string          `json:"currency"`
+	Basis                Basis           `json:"basis"`
 }
 
 // CategoryReport returns, per category of the province's panel (of one
-// banner and one category when given), the average, minimum, maximum and
-// median shelf price, the same for the unit price in the category's most
-// observed basis, the distinct products and stores observed, the share of
-// observations on promotion, and the change of the average price against
-// the previous period of the same length. Prices are observations: each
-// store's price of each day counts once.
+// banner and one category when given): the average, minimum, median and
+// maximum shelf price of the period's observations, the same for the
+// unit price in the category's most observed basis, the distinct
+// products and stores observed, the share of observations on promotion,
+// the previous period's average price, and the like-for-like change of
+// the shelf and the regular price against the previous period of the
+// same length (a matched-model Jevons index over the banner SKUs with a
+// daily price in both periods), with the SKUs matched and the days of
+// each period with data. Levels count each store's price of each day
+// once. The definitions are in the OpenAPI document
+// (restserver/openapi.json, CategoryStats).
 //
 // It returns EINVALID for a missing or unknown province, an unknown banner
 // or a bad period. An unknown category, or a banner absent from the
@@ -102,6 +138,8 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 		prevCount    int
 		prevSum      uint64
 		products     map[string]bool
+		banners      []*matchedSKUs // in the order first read (by banner)
+		days         dayBits        // days with a daily price, both periods
 	}
 	err = s.db.View(func(tx *storage.Tx) error {
 		asOf := tx.AsOf()
@@ -109,37 +147,64 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 		from := to - Date(period) + 1
 		res.From, res.To, res.PreviousTo, res.PreviousFrom = from, to, from-1, from-Date(period)
 		byCat := map[string]*acc{}
-		// A first pass without the lists: the previous period's counts
-		// and sums, and the sizes of this period's lists.
-		err := tx.CatDays(a.province, "", a.banner.Slug, int32(res.PreviousFrom), int32(to), storage.CatCounts, func(k *storage.CatDayKey, c *storage.CatDay) error {
+		allDays := dayBits{first: int32(res.PreviousFrom)}
+		// The category and banner SKUs of the aggregate read last: the
+		// scans read a category's banners one after the other, each
+		// banner's days in order.
+		var (
+			last    *acc
+			lastSKU *matchedSKUs
+		)
+		group := func(k *storage.CatDayKey) (*acc, *matchedSKUs) {
+			if last != nil && last.name == k.Category && lastSKU.banner == k.Banner {
+				return last, lastSKU
+			}
 			if !matchCategory(k.Category, a.category) {
-				return nil
+				return nil, nil
 			}
 			x := byCat[k.Category]
 			if x == nil {
-				x = &acc{name: k.Category, products: map[string]bool{}}
+				x = &acc{name: k.Category, products: map[string]bool{}, days: dayBits{first: int32(res.PreviousFrom)}}
 				byCat[k.Category] = x
 			}
-			if k.Day < int32(from) {
-				x.prevCount += int(c.Count)
-				x.prevSum += c.Sum
-			} else {
-				x.count += int(c.Count)
+			var m *matchedSKUs
+			for _, b := range x.banners {
+				if b.banner == k.Banner {
+					m = b
+					break
+				}
+			}
+			if m == nil {
+				m = &matchedSKUs{banner: k.Banner}
+				x.banners = append(x.banners, m)
+			}
+			last, lastSKU = x, m
+			return x, m
+		}
+		// The previous period: its observations' count and sum, and
+		// each SKU's daily prices.
+		err := tx.CatDays(a.province, "", a.banner.Slug, int32(res.PreviousFrom), int32(res.PreviousTo), storage.CatSKUs, func(k *storage.CatDayKey, c *storage.CatDay) error {
+			x, m := group(k)
+			if x == nil {
+				return nil
+			}
+			x.prevCount += int(c.Count)
+			x.prevSum += c.Sum
+			if len(c.SKUs) > 0 {
+				x.days.add(k.Day)
+				allDays.add(k.Day)
+				m.addDay(c.SKUs, false)
 			}
 			return nil
 		})
 		if err != nil {
 			return err
 		}
-		for _, x := range byCat {
-			x.priceBuf, x.unitBuf = make([]uint32, 0, x.count), make([]uint32, 0, x.count)
-			x.count = 0
-		}
 		var allStores storeSet
 		banners := map[string]bool{}
 		lo, hi := int32(math.MaxInt32), int32(math.MinInt32)
 		err = tx.CatDays(a.province, "", a.banner.Slug, int32(from), int32(to), storage.CatAll, func(k *storage.CatDayKey, c *storage.CatDay) error {
-			x := byCat[k.Category]
+			x, m := group(k)
 			if x == nil {
 				return nil
 			}
@@ -148,6 +213,11 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 			x.count += int(c.Count)
 			x.promo += int(c.Promo)
 			x.sum += c.Sum
+			if len(c.SKUs) > 0 {
+				x.days.add(k.Day)
+				allDays.add(k.Day)
+				m.addDay(c.SKUs, true)
+			}
 			start := len(x.priceBuf)
 			x.priceBuf = append(x.priceBuf, c.Prices...)
 			x.prices.add(x.priceBuf, start)
@@ -183,16 +253,16 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 		if err != nil {
 			return err
 		}
-		obs := 0
+		obs, thinner := 0, 0
 		for _, x := range byCat {
 			if x.count == 0 {
 				continue
 			}
 			obs += x.count
-			st := CategoryStats{Category: x.name, AveragePrice: Cents(math.Round(float64(x.sum) / float64(x.count))),
-				MinPrice: Cents(x.prices.lo), MaxPrice: Cents(x.prices.hi), MedianPrice: Cents(x.prices.median(x.priceBuf)),
+			st := CategoryStats{Category: x.name, AveragePrice: Cents(pricestat.Cents(float64(x.sum) / float64(x.count))),
+				MinPrice: Cents(x.prices.lo), MaxPrice: Cents(x.prices.hi), MedianPrice: halfCentsOf(x.prices.median2(x.priceBuf)),
 				Products: len(x.products), Stores: x.stores.n, Observations: x.count,
-				PromoSharePct: pct(float64(x.promo) * 100 / float64(x.count))}
+				PromoSharePct: pricestat.Round1(float64(x.promo) * 100 / float64(x.count))}
 			best := 0
 			for b := 1; b < 4; b++ {
 				if x.units[b].n > x.units[best].n {
@@ -200,17 +270,28 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 				}
 			}
 			if u := &x.units[best]; best > 0 && u.n > 0 {
-				st.UnitPrice = &UnitPriceStats{Basis: unitBasisName[best], Average: Cents(math.Round(float64(u.sum(x.unitBuf)) / float64(u.n) / 100)),
-					Min: Cents(math.Round(float64(u.lo) / 100)), Max: Cents(math.Round(float64(u.hi) / 100)),
-					Median: Cents(math.Round(float64(u.median(x.unitBuf)) / 100)), Observations: u.n}
+				// Unit prices are kept in hundredths of a cent.
+				st.UnitPrice = &UnitPriceStats{Basis: unitBasisName[best], Average: Cents(pricestat.Cents(float64(u.sum(x.unitBuf)) / float64(u.n) / 100)),
+					Min: Cents(pricestat.Cents(float64(u.lo) / 100)), Max: Cents(pricestat.Cents(float64(u.hi) / 100)),
+					Median: Cents(pricestat.Cents(float64(u.median2(x.unitBuf)) / 200)), Observations: u.n}
 			}
 			if x.prevCount > 0 {
-				prev := Cents(math.Round(float64(x.prevSum) / float64(x.prevCount)))
+				prev := Cents(pricestat.Cents(float64(x.prevSum) / float64(x.prevCount)))
 				st.PreviousAveragePrice = &prev
-				if prev > 0 {
-					ch := pct((float64(st.AveragePrice) - float64(prev)) * 100 / float64(prev))
-					st.ChangePct = &ch
-				}
+			}
+			var shelf, regular pricestat.Geomean
+			for _, m := range x.banners {
+				st.Matched += m.addRatios(&shelf, &regular)
+			}
+			if st.Matched > 0 {
+				ch, rch := pricestat.Round1(shelf.ChangePct()), pricestat.Round1(regular.ChangePct())
+				st.ChangePct, st.RegularChangePct = &ch, &rch
+			}
+			st.DaysWithData = x.days.count(int32(from), int32(to))
+			st.PreviousDaysWithData = x.days.count(int32(res.PreviousFrom), int32(res.PreviousTo))
+			if st.PreviousDaysWithData < st.DaysWithData {
+				st.Note = fmt.Sprintf("the previous period has data on %d of its %d days (this period on %d)", st.PreviousDaysWithData, period, st.DaysWithData)
+				thinner++
 			}
 			res.Categories = append(res.Categories, st)
 		}
@@ -218,10 +299,23 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 		res.Basis.Banners = sortedKeys(banners)
 		res.Basis.setDates(lo, hi)
 		res.Basis.Stores, res.Basis.Observations = allStores.n, obs
-		if len(res.Categories) == 0 {
+		res.DaysWithData = allDays.count(int32(from), int32(to))
+		res.PreviousDaysWithData = allDays.count(int32(res.PreviousFrom), int32(res.PreviousTo))
+		switch {
+		case len(res.Categories) == 0:
 			res.Basis.Note = a.emptyNote("observation", from, to)
-		} else {
-			res.Basis.Note = "change_pct compares the average shelf price of each period's observations; unit prices compare sizes like for like"
+		default:
+			res.Basis.Note = "change_pct and regular_change_pct are like for like: the geometric mean of the matched banner SKUs' price relatives between the periods; the price levels are over every observation; unit prices compare sizes like for like"
+			if res.PreviousDaysWithData < res.DaysWithData {
+				res.Basis.Note += fmt.Sprintf("; the previous period has data on %d of its %d days (this period on %d)", res.PreviousDaysWithData, period, res.DaysWithData)
+			}
+			if thinner > 0 {
+				what := "categories (see their note)"
+				if thinner == 1 {
+					what = "category (see its note)"
+				}
+				res.Basis.Note += fmt.Sprintf("; the previous period has data on fewer days than this one for %d %s", thinner, what)
+			}
 		}
 		return nil
 	})
@@ -230,3 +324,7 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 	}
 	return res, nil
 }
+
+// halfCentsOf writes an exact amount in half-cents (a median) as cents,
+// halves rounded away from zero.
+func halfCentsOf(h uint64) Cents { return Cents((h + 1) / 2) }

@@ -79,16 +79,16 @@ func (r *runs) kth(buf []uint32, k int) uint32 {
 	return lo
 }
 
-// median returns the median (the mean of the middle two, rounded up, for
-// an even count).
-func (r *runs) median(buf []uint32) uint32 {
+// median2 returns twice the median, exact (pricestat.Median2): for an
+// even count the sum of the two middle values.
+func (r *runs) median2(buf []uint32) uint64 {
 	if r.n == 0 {
 		return 0
 	}
 	k := r.n / 2
 	m := r.kth(buf, k)
 	if r.n%2 == 1 || m == r.lo || r.atMost(buf, m-1) <= k-1 {
-		return m // the k-1-th is m too
+		return 2 * uint64(m) // the k-1-th is m too
 	}
 	// Exactly k values are under m: the k-1-th is the greatest of them.
 	l := r.lo
@@ -99,7 +99,7 @@ func (r *runs) median(buf []uint32) uint32 {
 			l = max(l, run[i-1])
 		}
 	}
-	return (l + m + 1) / 2
+	return uint64(l) + uint64(m)
 }
 
 // storeSet is a set of store ordinals (small, dense numbers).
