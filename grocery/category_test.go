@@ -75,7 +75,7 @@ func TestCategoryReport(t *testing.T) {
 		// 4.50/20 = 0.225; average 1.125/5 = 0.225 -> 0.23, median 0.225
 		// -> 0.23, min 0.20, max 0.25.
 		want := &CategoryReport{Province: "ON", Period: 30, From: day("2026-10-21"), To: day("2026-11-19"),
-			PreviousFrom: day("2026-09-21"), PreviousTo: day("2026-10-20"), Currency: "CAD",
+			PreviousFrom: day("2026-09-21"), PreviousTo: day("2026-10-20"), DaysWithData: 4, PreviousDaysWithData: 1, Currency: "CAD",
 			Categories: []CategoryStats{{Category: "Dairy & Eggs", AveragePrice: 508, MinPrice: 400, MaxPrice: 800, MedianPrice: 475,
 				UnitPrice: &UnitPriceStats{Basis: "per 100 mL", Average: 23, Min: 20, Max: 25, Median: 23, Observations: 5},
 				Products:  2, Stores: 3, Observations: 6, PromoSharePct: 33.3, PreviousAveragePrice: cp(550),
@@ -85,6 +85,9 @@ func TestCategoryReport(t *testing.T) {
 				Stores: 3, Observations: 6, Comparison: CompareUnitPrice, Note: got.Basis.Note}}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("(-want +got):\n%s", diff)
+		}
+		if !strings.Contains(got.Basis.Note, "the previous period has data on 1 of its 30 days (this period on 4)") {
+			t.Errorf("basis note %q: want the report's thinner previous period said", got.Basis.Note)
 		}
 	})
 	t.Run("SingleBanner", func(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -44,7 +45,15 @@ type PromoEvent struct {
 	DiscountPct  float64 `json:"discount_pct"`
 	Stores       int     `json:"stores"`           // reference stores that observed it on promotion
 	Days         int     `json:"observation_days"` // observation days within the event
-	Ongoing      bool    `json:"ongoing"`          // still on promotion on the latest observation day
+	// PromoEnds is the promotion's end as the stores last gave it: the
+	// latest promo_ends of the stores' observations on promotion on the
+	// event's last day that has one; null when none gave one.
+	PromoEnds *Date `json:"promo_ends"`
+	// Ongoing reports whether the promotion still runs on the data set's
+	// latest day (asOf): PromoEnds >= asOf, or, with no end known, its
+	// last day observed on promotion >= asOf - 7 (restserver/openapi.json,
+	// PromoEvent.ongoing).
+	Ongoing bool `json:"ongoing"`
 }
 
 // PromoCalendar is the answer of PromoCalendar: one page of events.
@@ -68,8 +77,11 @@ const promoLookback = 56
 // banner and one category when given) that overlap from..to, by start:
 // one event per banner SKU and run of observation days on promotion (an
 // observation under its regular price), with its regular and promotional
-// price (the most common among the stores), discount and stores. Events
-// that began more than 56 days before from are not listed.
+// price (the most common among the stores), discount, stores, its end as
+// the stores gave it and whether it is ongoing on the data set's latest
+// day. Events that began more than 56 days before from are not listed.
+// The OpenAPI document (restserver/openapi.json, PromoEvent) defines
+// each figure.
 //
 // It returns EINVALID for a missing or unknown province, an unknown
 // banner, a bad date, from after to, a range over 366 days, a limit
@@ -118,9 +130,18 @@ func (s *Service) PromoCalendar(ctx context.Context, in PromoCalendarInput) (*Pr
 			ev := PromoEvent{Banner: p.Banner, BannerName: bannerName(p.Banner), ExternalSKU: p.SKU, UPC: prod.UPC,
 				Name: prod.Name, Brand: prod.Brand, Category: prod.Category, Province: p.Province,
 				Start: Date(p.Start), End: Date(p.End), RegularPrice: Cents(p.Regular), PromoPrice: Cents(p.Price),
-				Stores: int(p.Stores), Days: int(p.Days), Ongoing: Date(p.End) == asOf}
+				Stores: int(p.Stores), Days: int(p.Days)}
+			ends, err := promoEnds(tx, p)
+			if err != nil {
+				return err
+			}
+			if ends != 0 {
+				d := Date(ends)
+				ev.PromoEnds = &d
+			}
+			ev.Ongoing = promoOngoing(ends, p.End, int32(asOf))
 			if p.Regular > 0 {
-				ev.DiscountPct = pct(float64(p.Regular-min(p.Price, p.Regular)) * 100 / float64(p.Regular))
+				ev.DiscountPct = pricestat.Round1(float64(p.Regular-min(p.Price, p.Regular)) * 100 / float64(p.Regular))
 			}
 			res.Results = append(res.Results, ev)
 			return nil
@@ -147,6 +168,41 @@ func (s *Service) PromoCalendar(ctx context.Context, in PromoCalendarInput) (*Pr
 		return nil, err
 	}
 	return res, nil
+}
+
+// ongoingWithoutEnd is how many days before the data set's latest day a
+// promotion with no known end may last have been observed and still be
+// ongoing: the most days between two observation days of one event
+// (promoGap).
+const ongoingWithoutEnd = promoGap
+
+// promoOngoing reports whether a promotion whose stores gave the end
+// ends (0: none) and last observed on promotion on last still runs on
+// asOf: ends >= asOf, or, with no end known, last >= asOf - 7.
+func promoOngoing(ends, last, asOf int32) bool {
+	if ends != 0 {
+		return ends >= asOf
+	}
+	return last >= asOf-ongoingWithoutEnd
+}
+
+// promoEnds returns the end of a promotion event as the stores last gave
+// it: from the event's last day on which a store observing the SKU on
+// promotion gave a promo_ends, the latest of those; 0 when none did.
+func promoEnds(tx *storage.Tx, p *storage.Promo) (int32, error) {
+	var ends int32
+	err := tx.Series(p.Banner, p.SKU, p.Province, p.Start, p.End, true, true, func(d *storage.Day) error {
+		for _, e := range d.Entries {
+			if e.Price < e.Regular {
+				ends = max(ends, e.PromoEnd)
+			}
+		}
+		if ends != 0 {
+			return storage.ErrStop
+		}
+		return nil
+	})
+	return ends, err
 }
 
 // NewOnShelfInput holds the arguments of NewOnShelf.

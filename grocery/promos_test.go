@@ -2,6 +2,7 @@ package grocery
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -20,7 +21,7 @@ func TestPromoCalendar(t *testing.T) {
 	// a 20 % discount, 1 store, 2 observation days, over by 11-19.
 	want := []PromoEvent{{Banner: "loblaws", BannerName: "Loblaws", ExternalSKU: "L1", UPC: "068000000154", Name: "2% Milk", Brand: "Natrel",
 		Category: "Dairy & Eggs", Province: "ON", Start: day("2026-11-05"), End: day("2026-11-08"), RegularPrice: 500, PromoPrice: 400,
-		DiscountPct: 20, Stores: 1, Days: 2}}
+		DiscountPct: 20, Stores: 1, Days: 2, PromoEnds: dp("2026-11-11")}}
 	if diff := cmp.Diff(want, got.Results); diff != "" || got.Total != 1 {
 		t.Errorf("total %d (want 1), events (-want +got):\n%s", got.Total, diff)
 	}
@@ -86,5 +87,50 @@ func TestNewOnShelf(t *testing.T) {
 	empty, err := svc.NewOnShelf(ctx, NewOnShelfInput{Province: "ON", Category: "Caviar"})
 	if err != nil || empty.Total != 0 || !strings.Contains(empty.Basis.Note, "not observed in the panel") {
 		t.Errorf("Caviar: got %+v, %v", empty, err)
+	}
+}
+
+// TestPromoCalendarOngoing: a promotion is ongoing on the data set's
+// latest day (2026-11-19) when the end its stores gave is on or after
+// it, or, with no end given, when it was last observed on promotion
+// within the 7 days before it (11-12 on), whether or not its banner was
+// observed on the latest day itself.
+func TestPromoCalendarOngoing(t *testing.T) {
+	svc, err := Open(filepath.Join(t.TempDir(), "promo.db"), &Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { svc.Close() })
+	mustImport(t, svc, "stores.csv", periodStores, nil)
+	// P1: ends 11-25, last observed 11-10 (loblaws not observed since):
+	//     ongoing. P2: no end given, last observed 11-14: ongoing. P3: no
+	//     end, last observed 11-05: over. P4: observed on the latest day,
+	//     ending that day: ongoing. P5: 11-12 (ends 11-15) and 11-16 (no
+	//     end given): one event whose stores last gave the end 11-15:
+	//     over, though last observed within 7 days.
+	mustImport(t, svc, "obs.csv", `date,store_id,banner,external_sku,price,regular_price,promo_ends
+2026-11-10,lob-a,loblaws,P1,3.00,4.00,2026-11-25
+2026-11-14,lob-a,loblaws,P2,3.00,4.00,
+2026-11-05,lob-a,loblaws,P3,3.00,4.00,
+2026-11-19,nf-c,no-frills,P4,2.00,2.50,2026-11-19
+2026-11-12,nf-c,no-frills,P5,2.00,2.50,2026-11-15
+2026-11-16,nf-c,no-frills,P5,2.00,2.50,
+`, nil)
+	got, err := svc.PromoCalendar(context.Background(), PromoCalendarInput{Province: "ON"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type row struct {
+		SKU     string
+		Ends    *Date
+		Ongoing bool
+	}
+	var rows []row
+	for _, e := range got.Results {
+		rows = append(rows, row{e.ExternalSKU, e.PromoEnds, e.Ongoing})
+	}
+	want := []row{{"P3", nil, false}, {"P1", dp("2026-11-25"), true}, {"P5", dp("2026-11-15"), false}, {"P2", nil, true}, {"P4", dp("2026-11-19"), true}}
+	if diff := cmp.Diff(want, rows); diff != "" {
+		t.Errorf("events by start (-want +got):\n%s", diff)
 	}
 }
