@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/storage"
@@ -210,6 +211,13 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 			}
 			banners[k.Banner] = true
 			lo, hi = min(lo, k.Day), max(hi, k.Day)
+			if x.priceBuf == nil {
+				// The lists of a period hold about as many values as
+				// the previous period's: one buffer of that size, not a
+				// doubling of a growing list, reused across reports.
+				n := x.prevCount + x.prevCount/8 + int(c.Count)
+				x.priceBuf, x.unitBuf = getBuf(n), getBuf(n)
+			}
 			x.count += int(c.Count)
 			x.promo += int(c.Promo)
 			x.sum += c.Sum
@@ -253,6 +261,12 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 		if err != nil {
 			return err
 		}
+		defer func() {
+			for _, x := range byCat {
+				putBuf(x.priceBuf)
+				putBuf(x.unitBuf)
+			}
+		}()
 		obs, thinner := 0, 0
 		for _, x := range byCat {
 			if x.count == 0 {
@@ -328,3 +342,23 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 // halfCentsOf writes an exact amount in half-cents (a median) as cents,
 // halves rounded away from zero.
 func halfCentsOf(h uint64) Cents { return Cents((h + 1) / 2) }
+
+// valueBufs holds the value lists of finished category reports for the
+// next: a report's lists are large (one value per observation) and
+// allocating them anew each time costs more than filling them.
+var valueBufs sync.Pool
+
+// getBuf returns an empty list of at least n values.
+func getBuf(n int) []uint32 {
+	if p, ok := valueBufs.Get().(*[]uint32); ok && cap(*p) >= n {
+		return (*p)[:0]
+	}
+	return make([]uint32, 0, n)
+}
+
+// putBuf keeps b for a later getBuf.
+func putBuf(b []uint32) {
+	if cap(b) > 0 {
+		valueBufs.Put(&b)
+	}
+}

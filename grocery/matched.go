@@ -50,6 +50,19 @@ type matchedSKUs struct {
 // addDay adds one day's daily prices, to the current period when cur is
 // true, else to the previous one.
 func (m *matchedSKUs) addDay(day []storage.SKUDay, cur bool) {
+	if len(m.skus) == 0 {
+		// The first day: its SKUs, sorted, are the list.
+		m.skus = make([]skuPeriods, len(day), len(day)+len(day)/8)
+		for j := range day {
+			m.skus[j].sku = day[j].SKU
+			if cur {
+				m.skus[j].cur.add(&day[j])
+			} else {
+				m.skus[j].prev.add(&day[j])
+			}
+		}
+		return
+	}
 	m.fresh = m.fresh[:0]
 	i := 0
 	for j := range day {
@@ -74,20 +87,19 @@ func (m *matchedSKUs) addDay(day []storage.SKUDay, cur bool) {
 	if len(m.fresh) == 0 {
 		return
 	}
-	// Merge the new SKUs (sorted, as the day is) into the list.
-	out := make([]skuPeriods, 0, len(m.skus)+len(m.fresh))
-	i, j := 0, 0
-	for i < len(m.skus) && j < len(m.fresh) {
-		if m.skus[i].sku < m.fresh[j].sku {
-			out = append(out, m.skus[i])
-			i++
+	// Merge the new SKUs (sorted, as the day is) into the list in
+	// place, from the back, the list growing as append grows it.
+	i, j := len(m.skus)-1, len(m.fresh)-1
+	m.skus = append(m.skus, m.fresh...)
+	for k := len(m.skus) - 1; j >= 0; k-- {
+		if i >= 0 && m.skus[i].sku > m.fresh[j].sku {
+			m.skus[k] = m.skus[i]
+			i--
 		} else {
-			out = append(out, m.fresh[j])
-			j++
+			m.skus[k] = m.fresh[j]
+			j--
 		}
 	}
-	out = append(append(out, m.skus[i:]...), m.fresh[j:]...)
-	m.skus = out
 }
 
 // addRatios adds to shelf and regular the price relatives (current mean

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -109,7 +108,7 @@ func offer(o *storage.Offer, qty float64, basis string, vals *offerValues) Offer
 		r.PromoEnds = &v.promoEnds
 	}
 	if qty > 0 {
-		v.unitPrice = Cents(math.Round(float64(o.Price) / qty))
+		v.unitPrice = Cents(pricestat.Cents(float64(o.Price) / qty))
 		r.UnitPrice, r.UnitPriceBasis = &v.unitPrice, basis
 	}
 	return r
