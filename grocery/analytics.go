@@ -1,18 +1,22 @@
 package grocery
 
+import "slices"
+
 // The analytics of the integration plan (REST /b2b/...) live in one file
 // per family, each a Service method taking an input struct and returning a
 // result type that carries a Basis:
 //
-//	geography.go           geographic prices, regional comparison
-//	benchmark.go           competitive benchmark
-//	brands.go              brand insights
-//	analytics_snapshot.go  basket; the read of the current offers they share
-//	compare.go             a banner's current price of a barcode, and the
-//	                       one comparison of a banner with the market
-//	analytics_period.go    category report, promotion calendar, new on shelf
-//	signals.go             signals
-//	brief.go               executive brief (JSON; brief_html.go the printable page)
+//	geography.go   geographic prices, regional comparison
+//	benchmark.go   competitive benchmark
+//	brands.go      brand insights
+//	basket.go      basket
+//	current.go     the read of the current offers the four above share
+//	compare.go     a banner's current price of a barcode, and the one
+//	               comparison of a banner with the market
+//	category.go    category report
+//	promos.go      promotion calendar, new on shelf
+//	signals.go     signals
+//	brief.go       executive brief (JSON; brief_html.go the printable page)
 //
 // They read the reference-store panel only: a product missing from a
 // result was not observed in the panel, which is no proof it is not sold.
@@ -38,4 +42,25 @@ type Basis struct {
 	Observations int      `json:"observations"`   // store-day observations used
 	Comparison   string   `json:"comparison"`     // CompareSameBarcode or CompareUnitPrice
 	Note         string   `json:"note,omitempty"` // what the numbers do not show, e.g. why a result is empty
+}
+
+func newBasis(province string, comparison string) Basis {
+	return Basis{Provinces: []string{province}, Banners: []string{}, Comparison: comparison}
+}
+
+// setDates sets b's first and last day used.
+func (b *Basis) setDates(lo, hi int32) {
+	if lo <= hi {
+		f, t := Date(lo), Date(hi)
+		b.From, b.To = &f, &t
+	}
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
 }

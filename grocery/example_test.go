@@ -150,7 +150,7 @@ func ExampleService_PriceHistory() {
 	for _, p := range res.Points {
 		fmt.Printf("%s min $%s median $%s max $%s (%d stores)\n", p.Date, p.Min, p.Median, p.Max, p.StoreCount)
 	}
-	fmt.Printf("change %.2f%%\n", res.Stats.ChangePct)
+	fmt.Printf("change %.1f%%\n", res.Stats.ChangePct)
 
 	_, err = svc.PriceHistory(ctx, grocery.HistoryInput{SKU: "067000378089", Banner: "loblaws", Province: "ON"})
 	fmt.Println(grocery.ErrorCode(err))
@@ -159,7 +159,7 @@ func ExampleService_PriceHistory() {
 	// 2026-11-05 min $5.49 median $5.49 max $5.49 (2 stores)
 	// 2026-11-12 min $5.49 median $5.59 max $5.69 (2 stores)
 	// 2026-11-19 min $3.99 median $3.99 max $3.99 (2 stores)
-	// change -27.32%
+	// change -27.3%
 	// not_found
 }
 

@@ -166,6 +166,10 @@ func (r *HistoryResult) AppendJSON(b []byte) []byte {
 		b = s.Latest.appendJSON(b)
 		b = append(b, `,"change_pct":`...)
 		b = appendFloat(b, s.ChangePct)
+		b = append(b, `,"store_min":`...)
+		b = s.StoreMin.appendJSON(b)
+		b = append(b, `,"store_max":`...)
+		b = s.StoreMax.appendJSON(b)
 		b = append(b, '}')
 	}
 	b = append(b, `,"currency":`...)

@@ -4,10 +4,10 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
+	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -108,7 +108,7 @@ func offer(o *storage.Offer, qty float64, basis string, vals *offerValues) Offer
 		r.PromoEnds = &v.promoEnds
 	}
 	if qty > 0 {
-		v.unitPrice = Cents(math.Round(float64(o.Price) / qty))
+		v.unitPrice = Cents(pricestat.Cents(float64(o.Price) / qty))
 		r.UnitPrice, r.UnitPriceBasis = &v.unitPrice, basis
 	}
 	return r
@@ -305,8 +305,10 @@ func match(tx *storage.Tx, province string, words []string) ([]hit, error) {
 // PriceHistory returns the observed price series of one banner SKU in one
 // province over a lookback window ending at the data set's latest date:
 // per day, the minimum, median and maximum shelf price across the
-// province's reference stores observed that day. The SKU is the banner's
-// external_sku from LookupProduct or SearchProducts, never a barcode.
+// province's reference stores observed that day, and stats over the
+// daily medians with the store-level extremes apart (PriceStats). The
+// SKU is the banner's external_sku from LookupProduct or SearchProducts,
+// never a barcode.
 //
 // It returns EINVALID for a missing SKU, an unknown banner or province or
 // an unsupported period, and ENOTFOUND for a SKU the banner does not have
@@ -329,6 +331,7 @@ func (s *Service) PriceHistory(ctx context.Context, in HistoryInput) (*HistoryRe
 		return nil, err
 	}
 	res := &HistoryResult{SKU: sku, Banner: banner.Slug, Province: province, Period: period, Points: []PricePoint{}, Currency: Currency}
+	var medians []uint32 // each point's median, in half-cents
 	err = s.db.View(func(tx *storage.Tx) error {
 		var rec storage.SKU
 		found, err := tx.SKU(banner.Slug, sku, &rec)
@@ -351,24 +354,46 @@ func (s *Service) PriceHistory(ctx context.Context, in HistoryInput) (*HistoryRe
 		}
 		res.To = Date(tx.AsOf())
 		res.From = res.To - Date(period) + 1
-		return tx.Series(banner.Slug, sku, province, int32(res.From), int32(res.To), false, false, func(d *storage.Day) error {
-			res.Points = append(res.Points, PricePoint{Date: Date(d.Date), Min: Cents(d.Min), Median: Cents(d.Median), Max: Cents(d.Max), StoreCount: int(d.Count)})
+		// Each day's median kept exact, in half-cents, for the stats.
+		var buf []uint32
+		return tx.Series(banner.Slug, sku, province, int32(res.From), int32(res.To), true, false, func(d *storage.Day) error {
+			buf = buf[:0]
+			for _, e := range d.Entries {
+				buf = append(buf, e.Price)
+			}
+			if len(buf) == 0 {
+				return nil
+			}
+			slices.Sort(buf)
+			med2 := pricestat.Median2(buf)
+			res.Points = append(res.Points, PricePoint{Date: Date(d.Date), Min: Cents(d.Min), Median: Cents(pricestat.HalfCents(med2)), Max: Cents(d.Max), StoreCount: int(d.Count)})
+			medians = append(medians, med2)
 			return nil
 		})
 	})
 	if err != nil {
 		return nil, err
 	}
-	if n := len(res.Points); n > 0 {
-		st := &PriceStats{Min: res.Points[0].Min, Max: res.Points[0].Max, Latest: res.Points[n-1].Median}
-		for _, p := range res.Points {
-			st.Min, st.Max = min(st.Min, p.Min), max(st.Max, p.Max)
-		}
-		first := float64(res.Points[0].Median)
-		st.ChangePct = math.Round((float64(st.Latest)-first)/first*10000) / 100
-		res.Stats = st
-	}
+	res.Stats = historyStats(res.Points, medians)
 	return res, nil
+}
+
+// historyStats summarises a price history from its points and their
+// daily medians in half-cents (pricestat.Median2); nil with no point.
+func historyStats(points []PricePoint, medians []uint32) *PriceStats {
+	n := len(points)
+	if n == 0 {
+		return nil
+	}
+	lo, hi := medians[0], medians[0]
+	st := &PriceStats{StoreMin: points[0].Min, StoreMax: points[0].Max}
+	for i, p := range points {
+		lo, hi = min(lo, medians[i]), max(hi, medians[i])
+		st.StoreMin, st.StoreMax = min(st.StoreMin, p.Min), max(st.StoreMax, p.Max)
+	}
+	st.Min, st.Max, st.Latest = Cents(pricestat.HalfCents(lo)), Cents(pricestat.HalfCents(hi)), Cents(pricestat.HalfCents(medians[n-1]))
+	st.ChangePct = pricestat.Round1((float64(medians[n-1])/float64(medians[0]) - 1) * 100)
+	return st
 }
 
 // ListReferenceStores returns the active reference stores, optionally of

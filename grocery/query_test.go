@@ -285,8 +285,12 @@ func TestPriceHistory(t *testing.T) {
 				{Date: day(t, "2026-11-12"), Min: 599, Median: 599, Max: 629, StoreCount: 3},
 				{Date: day(t, "2026-11-19"), Min: 499, Median: 499, Max: 499, StoreCount: 2},
 			},
-			// (4.99 - 6.25) / 6.25 = -20.16 %
-			Stats:    &grocery.PriceStats{Min: 499, Max: 650, Latest: 499, ChangePct: -20.16},
+			// The stats follow the daily medians: 10-29's is the mean of
+			// 5.99 and 6.50, 6.245 exactly (written 6.25), the highest;
+			// 11-19's 4.99 the lowest and the latest. Change: 4.99 /
+			// 6.245 - 1 = -20.096 % -> -20.1. The stores' extremes apart:
+			// 4.99 and 6.50.
+			Stats:    &grocery.PriceStats{Min: 499, Max: 625, Latest: 499, ChangePct: -20.1, StoreMin: 499, StoreMax: 650},
 			Currency: "CAD",
 		}
 		if diff := cmp.Diff(want, got); diff != "" {

@@ -83,11 +83,21 @@ type PricePoint struct {
 }
 
 // PriceStats summarises a series.
+//
+// Min, Max, Latest and ChangePct follow the daily medians (each point's
+// median, exact, rounded to the cent when written): the lowest and the
+// highest of them, the last, and the change of the last against the
+// first, (latest / first - 1) × 100 to 0.1. StoreMin and StoreMax are the
+// store-level extremes: the lowest and highest price any reference store
+// showed in the window. The OpenAPI document (restserver/openapi.json)
+// and the MCP tool's output schema say the same.
 type PriceStats struct {
-	Min       Cents   `json:"min"`        // lowest observed price in the window
-	Max       Cents   `json:"max"`        // highest observed price in the window
+	Min       Cents   `json:"min"`        // lowest daily median
+	Max       Cents   `json:"max"`        // highest daily median
 	Latest    Cents   `json:"latest"`     // median of the last point
-	ChangePct float64 `json:"change_pct"` // latest vs first point's median, in percent, two decimals
+	ChangePct float64 `json:"change_pct"` // latest vs first point's median, in percent to 0.1
+	StoreMin  Cents   `json:"store_min"`  // lowest store price in the window
+	StoreMax  Cents   `json:"store_max"`  // highest store price in the window
 }
 
 // HistoryResult is the answer of PriceHistory.

@@ -1,14 +1,60 @@
 package grocery
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
 
-// unitOf reads a size such as "675 g", "2 L", "12 x 355 mL" or "24 rolls"
-// and returns how many units of its price basis it holds (27 × 25 g is 6.75
-// "per 100 g" units) and the basis, or 0 and "" when the size names no
-// quantity.
+// CountNouns returns the words that make a size "N <count noun>" a count
+// of units priced "per unit": bag, bar, battery, blade, bottle, box, can,
+// capsule, cartridge, count, ct, cup, diaper, ea, each, egg, filter,
+// liner, pack, pad, packet, piece, pk, pod, pouch, roll, sachet, sheet,
+// stick, tablet, tampon, unit, wipe, and their plurals ("30 bags",
+// "72 tea bags", "36 pads", "12 large eggs"). The noun is the size's last
+// word; the words between the number and the noun ("tea", "large") may be
+// any but a measure: a measured size (g, kg, mL, L) is priced per 100 g
+// or per 100 mL instead, and "500 g bag" has no unit price. The README
+// and the OpenAPI document (restserver/openapi.json,
+// UnitPriceStats.basis) list the same nouns.
+func CountNouns() []string { return slices.Clone(countNouns) }
+
+var countNouns = []string{
+	"bag", "bar", "battery", "blade", "bottle", "box", "can", "capsule", "cartridge", "count", "ct",
+	"cup", "diaper", "ea", "each", "egg", "filter", "liner", "pack", "pad", "packet", "piece", "pk",
+	"pod", "pouch", "roll", "sachet", "sheet", "stick", "tablet", "tampon", "unit", "wipe",
+}
+
+// countNoun holds countNouns and their plurals, lower case.
+var countNoun = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range countNouns {
+		m[n] = true
+		switch {
+		case n == "battery":
+			m["batteries"] = true
+		case strings.HasSuffix(n, "x"), strings.HasSuffix(n, "ch"):
+			m[n+"es"] = true
+		default:
+			m[n+"s"] = true
+		}
+	}
+	return m
+}()
+
+// measures are the units of a measured size and their basis.
+var measures = map[string]struct {
+	per   float64 // units of the basis per unit of the size
+	basis string
+}{
+	"g": {0.01, "per 100 g"}, "kg": {10, "per 100 g"}, "ml": {0.01, "per 100 mL"}, "l": {10, "per 100 mL"},
+}
+
+// unitOf reads a size such as "675 g", "2 L", "12 x 355 mL", "24 rolls"
+// or "72 tea bags" and returns how many units of its price basis it holds
+// (27 × 25 g is 6.75 "per 100 g" units) and the basis, or 0 and "" when
+// the size names no quantity. A count is "N <words> <count noun>" with a
+// noun of CountNouns.
 func unitOf(size string) (float64, string) {
 	f := strings.Fields(strings.ToLower(strings.ReplaceAll(size, "×", "x")))
 	count := 1.0
@@ -28,7 +74,7 @@ func unitOf(size string) (float64, string) {
 		}
 		f = []string{f[0][:i], f[0][i:]}
 	}
-	if len(f) != 2 {
+	if len(f) < 2 {
 		return 0, ""
 	}
 	n, err := strconv.ParseFloat(strings.ReplaceAll(f[0], ",", "."), 64)
@@ -36,16 +82,13 @@ func unitOf(size string) (float64, string) {
 		return 0, ""
 	}
 	n *= count
-	switch f[1] {
-	case "g":
-		return n / 100, "per 100 g"
-	case "kg":
-		return n * 10, "per 100 g"
-	case "ml":
-		return n / 100, "per 100 mL"
-	case "l":
-		return n * 10, "per 100 mL"
-	case "unit", "units", "rolls", "roll", "pack", "ea", "count", "ct", "pods", "bags", "sheets", "eggs", "bars", "cups", "pouches", "cans", "bottles", "tablets", "diapers", "wipes", "capsules", "pieces":
+	if m, ok := measures[f[1]]; ok {
+		if len(f) != 2 {
+			return 0, "" // "500 g bag": a measure with more words
+		}
+		return n * m.per, m.basis
+	}
+	if countNoun[f[len(f)-1]] {
 		return n, "per unit"
 	}
 	return 0, ""

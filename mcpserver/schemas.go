@@ -128,7 +128,7 @@ const historyOutput = `{
 		},
 		"stats":{
 			"type":["object","null"],
-			"properties":{"min":` + money + `,"max":` + money + `,"latest":` + money + `,"change_pct":{"type":"number"}}
+			"properties":{"min":` + money + `,"max":` + money + `,"latest":` + money + `,"change_pct":{"type":"number"},"store_min":` + money + `,"store_max":` + money + `}
 		},
 		"currency":{"const":"CAD"}
 	},

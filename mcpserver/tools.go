@@ -84,7 +84,7 @@ limit counts products, not results; total is the number of matching products, so
 			Title: "Price history of a retailer SKU",
 			Description: `Shelf-price series of one retailer SKU in one province over period (default 30d), ending at the data set's latest date. sku is an external_sku from lookup_product or search_products, with its banner; a barcode is not a SKU (not_found).
 
-Each point is a collection day: min, median and max across the province's reference stores of the banner, and store_count. stats: min, max, latest median, change_pct since the first point. Days without collection have no point; empty points (stats null) do not prove the product unavailable.`,
+Each point is a collection day: min, median and max across the province's reference stores of the banner, and store_count. stats, from the daily medians: min and max (the lowest and highest median), latest (the last median), change_pct (latest against the first median, percent to 0.1); store_min and store_max: the lowest and highest price any store showed. Days without collection have no point; empty points (stats null) do not prove the product unavailable.`,
 			InputSchema:  json.RawMessage(historyInput),
 			OutputSchema: json.RawMessage(historyOutput),
 			Annotations:  ann(),

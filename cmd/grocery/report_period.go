@@ -67,13 +67,19 @@ func (a *app) reportCategoryCmd() *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "category --province P",
-		Short: "Prices per category: average, median, range, promotion share, change",
+		Short: "Prices per category: average, median, range, promotion share, like-for-like change",
 		Long: `category prints, per category of one province's reference-store panel (of
 one banner and one category when given), the average, lowest, median and
-highest shelf price, the median unit price in the category's most common
-basis, the products and stores observed, the share of observations on
-promotion, and the change of the average price against the previous period
-of the same length. The period ends on the data set's latest day.`,
+highest shelf price of the period's store observations, the median unit
+price in the category's most common basis, the products and stores
+observed, the share of observations on promotion, and the like-for-like
+change of the shelf and the regular price against the previous period of
+the same length: the geometric mean of the price relatives of the banner
+SKUs with a daily price in both periods (MATCHED of them), each SKU's
+price in a period being the mean of its daily prices (the median of its
+stores' prices each day). A note says when the previous period has data
+on fewer days. The period ends on the data set's latest day; the REST
+API's OpenAPI document defines every figure.`,
 		Example: "  grocery report category --province ON\n" +
 			"  grocery report category --province QC --banner maxi --period 90d\n" +
 			"  grocery report category --province ON --category \"Dairy & Eggs\" --json",
@@ -199,20 +205,27 @@ func printCategoryReport(w io.Writer, res *grocery.CategoryReport) error {
 		return nil
 	}
 	tw := newTable(w)
-	fmt.Fprintln(tw, "CATEGORY\tAVERAGE\tMIN\tMEDIAN\tMAX\tMEDIAN UNIT PRICE\tPRODUCTS\tSTORES\tOBSERVATIONS\tON PROMO\tCHANGE")
+	fmt.Fprintln(tw, "CATEGORY\tAVERAGE\tMIN\tMEDIAN\tMAX\tMEDIAN UNIT PRICE\tPRODUCTS\tSTORES\tOBSERVATIONS\tON PROMO\tCHANGE\tREGULAR\tMATCHED")
+	var notes []string
 	for _, c := range res.Categories {
-		unit, change := "", ""
+		unit := ""
 		if u := c.UnitPrice; u != nil {
 			unit = money(u.Median) + " " + u.Basis
 		}
-		if c.ChangePct != nil {
-			change = fmt.Sprintf("%+.1f%%", *c.ChangePct)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%.1f%%\t%s\t%s\t%d\n", c.Category, money(c.AveragePrice), money(c.MinPrice),
+			money(c.MedianPrice), money(c.MaxPrice), unit, c.Products, c.Stores, count(c.Observations), c.PromoSharePct,
+			signedPct(c.ChangePct), signedPct(c.RegularChangePct), c.Matched)
+		// The report's own days are in the basis note: a category's
+		// note is printed when its days differ.
+		if c.Note != "" && (c.DaysWithData != res.DaysWithData || c.PreviousDaysWithData != res.PreviousDaysWithData) {
+			notes = append(notes, c.Category+": "+c.Note)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%.1f%%\t%s\n", c.Category, money(c.AveragePrice), money(c.MinPrice),
-			money(c.MedianPrice), money(c.MaxPrice), unit, c.Products, c.Stores, count(c.Observations), c.PromoSharePct, change)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	if len(notes) > 0 {
+		fmt.Fprintln(w, "\n"+strings.Join(notes, ".\n")+".")
 	}
 	fmt.Fprintln(w, "\n"+basisLine(res.Basis))
 	return nil
@@ -263,4 +276,12 @@ func printNewOnShelf(w io.Writer, res *grocery.NewOnShelf) error {
 	}
 	fmt.Fprintln(w, basisLine(res.Basis))
 	return nil
+}
+
+// signedPct writes a percent change with its sign, or "" for null.
+func signedPct(p *float64) string {
+	if p == nil {
+		return ""
+	}
+	return fmt.Sprintf("%+.1f%%", *p)
 }

@@ -46,7 +46,7 @@ func TestReportPeriod(t *testing.T) {
 		}
 		for _, c := range want.Categories {
 			line := findLine(r.stdout, c.Category+" ")
-			for _, cell := range []string{money(c.AveragePrice), money(c.MedianPrice), count(c.Observations)} {
+			for _, cell := range []string{money(c.AveragePrice), money(c.MedianPrice), count(c.Observations), signedPct(c.ChangePct), signedPct(c.RegularChangePct)} {
 				if !strings.Contains(line, cell) {
 					t.Errorf("line of %s: got %q, want %s in it", c.Category, line, cell)
 				}

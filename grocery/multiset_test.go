@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestRunsMedian checks the median of sorted runs against the median of
+// TestRunsMedian checks the (doubled, exact) median of sorted runs against the median of
 // the sorted whole, on runs with ties, single values and even counts.
 func TestRunsMedian(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -23,15 +23,17 @@ func TestRunsMedian(t *testing.T) {
 			slices.Sort(buf[start:])
 			r.add(buf, start)
 		}
-		var want uint32
+		// Twice the median of the sorted whole: the middle value
+		// doubled, or the sum of the middle two for an even count.
+		var want uint64
 		if n := len(all); n > 0 {
 			slices.Sort(all)
-			want = all[n/2]
+			want = 2 * uint64(all[n/2])
 			if n%2 == 0 {
-				want = (all[n/2-1] + all[n/2] + 1) / 2
+				want = uint64(all[n/2-1]) + uint64(all[n/2])
 			}
 		}
-		if got := r.median(buf); got != want {
+		if got := r.median2(buf); got != want {
 			t.Fatalf("trial %d: median of %v in runs %v: got %d, want %d", trial, buf, r.at, got, want)
 		}
 	}

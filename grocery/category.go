@@ -1,0 +1,364 @@
+package grocery
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+
+	"github.com/grocerydata/grocery/grocery/internal/pricestat"
+	"github.com/grocerydata/grocery/storage"
+)
+
+// The category report: per category, the price levels of the period's
+// observations and the like-for-like change against the previous period.
+// It reads the category days the import keeps (write_analytics.go). Every
+// figure comes from the reference-store panel: what is not in a result
+// was not observed in the panel, which does not prove it is not sold.
+
+// CategoryReportInput holds the arguments of CategoryReport.
+type CategoryReportInput struct {
+	Province string `json:"province"`           // required
+	Banner   string `json:"banner,omitempty"`   // optional: one banner's observations only
+	Category string `json:"category,omitempty"` // optional: one category only (exact, case-insensitive)
+	Period   string `json:"period,omitempty"`   // 7d..365d, default 30d: the days up to the data set's latest
+}
+
+// UnitPriceStats summarises unit prices in one basis ("per 100 g", ...):
+// each observation's price divided by its size in units of the basis
+// (see unitOf for the sizes that give one), over every observation of
+// the period. The OpenAPI document (restserver/openapi.json,
+// UnitPriceStats) defines each figure.
+type UnitPriceStats struct {
+	Basis        string `json:"basis"`
+	Average      Cents  `json:"average"`
+	Min          Cents  `json:"min"`
+	Max          Cents  `json:"max"`
+	Median       Cents  `json:"median"`
+	Observations int    `json:"observations"`
+}
+
+// CategoryStats is one category's figures in a CategoryReport. The
+// OpenAPI document (restserver/openapi.json, CategoryStats) defines each
+// one in words and as a formula; in short: the price levels (average,
+// min, median, max, previous average) are over every store observation
+// of the period, computed exactly and rounded to the cent when written;
+// the changes are like for like, matched-model Jevons indexes over the
+// banner SKUs with a daily price in both periods.
+type CategoryStats struct {
+	Category      string          `json:"category"`
+	AveragePrice  Cents           `json:"average_price"`
+	MinPrice      Cents           `json:"min_price"`
+	MaxPrice      Cents           `json:"max_price"`
+	MedianPrice   Cents           `json:"median_price"` // the mean of the middle two for an even count, rounded when written
+	UnitPrice     *UnitPriceStats `json:"unit_price"`   // the most observed basis of the category, or null
+	Products      int             `json:"products"`     // distinct barcodes observed in the period
+	Stores        int             `json:"stores"`       // reference stores that observed the category
+	Observations  int             `json:"observations"`
+	PromoSharePct float64         `json:"promo_share_pct"` // observations on promotion, percent
+	// PreviousAveragePrice is the average price of the previous period's
+	// observations (the period of the same length just before), null
+	// when it has none.
+	PreviousAveragePrice *Cents `json:"previous_average_price"`
+	// ChangePct and RegularChangePct are the like-for-like changes of
+	// the shelf and the regular price, in percent, over the Matched
+	// banner SKUs with a daily price in both periods; both null when no
+	// SKU has.
+	ChangePct        *float64 `json:"change_pct"`
+	RegularChangePct *float64 `json:"regular_change_pct"`
+	Matched          int      `json:"matched"`
+	// DaysWithData and PreviousDaysWithData count the days of the
+	// period and of the previous period on which some banner SKU of the
+	// category has a daily price.
+	DaysWithData         int `json:"days_with_data"`
+	PreviousDaysWithData int `json:"previous_days_with_data"`
+	// Note says when the previous period has data on fewer days than
+	// this one: "the previous period has data on 29 of its 90 days (this
+	// period on 90)".
+	Note string `json:"note,omitempty"`
+}
+
+// CategoryReport is the answer of CategoryReport.
+type CategoryReport struct {
+	Province     string `json:"province"`
+	Banner       string `json:"banner,omitempty"`
+	Category     string `json:"category,omitempty"`
+	Period       Period `json:"period"`
+	From         Date   `json:"from"`
+	To           Date   `json:"to"`
+	PreviousFrom Date   `json:"previous_from"`
+	PreviousTo   Date   `json:"previous_to"`
+	// DaysWithData and PreviousDaysWithData count the days of the
+	// period and of the previous period on which some banner SKU of the
+	// report (every category) has a daily price.
+	DaysWithData         int             `json:"days_with_data"`
+	PreviousDaysWithData int             `json:"previous_days_with_data"`
+	Categories           []CategoryStats `json:"categories"` // by category name; empty, never null
+	Currency             string          `json:"currency"`
+	Basis                Basis           `json:"basis"`
+}
+
+// CategoryReport returns, per category of the province's panel (of one
+// banner and one category when given): the average, minimum, median and
+// maximum shelf price of the period's observations, the same for the
+// unit price in the category's most observed basis, the distinct
+// products and stores observed, the share of observations on promotion,
+// the previous period's average price, and the like-for-like change of
+// the shelf and the regular price against the previous period of the
+// same length (a matched-model Jevons index over the banner SKUs with a
+// daily price in both periods), with the SKUs matched and the days of
+// each period with data. Levels count each store's price of each day
+// once. The definitions are in the OpenAPI document
+// (restserver/openapi.json, CategoryStats).
+//
+// It returns EINVALID for a missing or unknown province, an unknown banner
+// or a bad period. An unknown category, or a banner absent from the
+// province, gives an empty report whose Basis.Note says why.
+func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*CategoryReport, error) {
+	a, err := parseAnalyticsArgs(in.Province, in.Banner, in.Category)
+	if err != nil {
+		return nil, err
+	}
+	period, err := ParsePeriod(in.Period)
+	if err != nil {
+		return nil, err
+	}
+	res := &CategoryReport{Province: a.province, Banner: a.banner.Slug, Category: a.category, Period: period,
+		Categories: []CategoryStats{}, Currency: Currency, Basis: newBasis(a.province, CompareUnitPrice)}
+	type acc struct {
+		name         string
+		count, promo int
+		sum          uint64
+		priceBuf     []uint32
+		prices       runs
+		unitBuf      []uint32
+		units        [4]runs // by basis, in unitBuf
+		stores       storeSet
+		prevCount    int
+		prevSum      uint64
+		products     map[string]bool
+		banners      []*matchedSKUs // in the order first read (by banner)
+		days         dayBits        // days with a daily price, both periods
+	}
+	err = s.db.View(func(tx *storage.Tx) error {
+		asOf := tx.AsOf()
+		to := Date(asOf)
+		from := to - Date(period) + 1
+		res.From, res.To, res.PreviousTo, res.PreviousFrom = from, to, from-1, from-Date(period)
+		byCat := map[string]*acc{}
+		allDays := dayBits{first: int32(res.PreviousFrom)}
+		// The category and banner SKUs of the aggregate read last: the
+		// scans read a category's banners one after the other, each
+		// banner's days in order.
+		var (
+			last    *acc
+			lastSKU *matchedSKUs
+		)
+		group := func(k *storage.CatDayKey) (*acc, *matchedSKUs) {
+			if last != nil && last.name == k.Category && lastSKU.banner == k.Banner {
+				return last, lastSKU
+			}
+			if !matchCategory(k.Category, a.category) {
+				return nil, nil
+			}
+			x := byCat[k.Category]
+			if x == nil {
+				x = &acc{name: k.Category, products: map[string]bool{}, days: dayBits{first: int32(res.PreviousFrom)}}
+				byCat[k.Category] = x
+			}
+			var m *matchedSKUs
+			for _, b := range x.banners {
+				if b.banner == k.Banner {
+					m = b
+					break
+				}
+			}
+			if m == nil {
+				m = &matchedSKUs{banner: k.Banner}
+				x.banners = append(x.banners, m)
+			}
+			last, lastSKU = x, m
+			return x, m
+		}
+		// The previous period: its observations' count and sum, and
+		// each SKU's daily prices.
+		err := tx.CatDays(a.province, "", a.banner.Slug, int32(res.PreviousFrom), int32(res.PreviousTo), storage.CatSKUs, func(k *storage.CatDayKey, c *storage.CatDay) error {
+			x, m := group(k)
+			if x == nil {
+				return nil
+			}
+			x.prevCount += int(c.Count)
+			x.prevSum += c.Sum
+			if len(c.SKUs) > 0 {
+				x.days.add(k.Day)
+				allDays.add(k.Day)
+				m.addDay(c.SKUs, false)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		var allStores storeSet
+		banners := map[string]bool{}
+		lo, hi := int32(math.MaxInt32), int32(math.MinInt32)
+		err = tx.CatDays(a.province, "", a.banner.Slug, int32(from), int32(to), storage.CatAll, func(k *storage.CatDayKey, c *storage.CatDay) error {
+			x, m := group(k)
+			if x == nil {
+				return nil
+			}
+			banners[k.Banner] = true
+			lo, hi = min(lo, k.Day), max(hi, k.Day)
+			if x.priceBuf == nil {
+				// The lists of a period hold about as many values as
+				// the previous period's: one buffer of that size, not a
+				// doubling of a growing list, reused across reports.
+				n := x.prevCount + x.prevCount/8 + int(c.Count)
+				x.priceBuf, x.unitBuf = getBuf(n), getBuf(n)
+			}
+			x.count += int(c.Count)
+			x.promo += int(c.Promo)
+			x.sum += c.Sum
+			if len(c.SKUs) > 0 {
+				x.days.add(k.Day)
+				allDays.add(k.Day)
+				m.addDay(c.SKUs, true)
+			}
+			start := len(x.priceBuf)
+			x.priceBuf = append(x.priceBuf, c.Prices...)
+			x.prices.add(x.priceBuf, start)
+			// Units sort by value then basis: each basis' values are
+			// a sorted run of their own.
+			for b := uint32(1); b < 4; b++ {
+				start := len(x.unitBuf)
+				for _, u := range c.Units {
+					if u&3 == b {
+						x.unitBuf = append(x.unitBuf, u>>2)
+					}
+				}
+				x.units[b].add(x.unitBuf, start)
+			}
+			for _, st := range c.Stores {
+				x.stores.add(st.Store)
+				allStores.add(st.Store)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		err = tx.ShelfIn(a.province, a.banner.Slug, func(sh *storage.Shelf) error {
+			if sh.GTIN == "" || sh.First > int32(to) || sh.Last < int32(from) {
+				return nil
+			}
+			if x := byCat[sh.Category]; x != nil && x.count > 0 {
+				x.products[sh.GTIN] = true
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		defer func() {
+			for _, x := range byCat {
+				putBuf(x.priceBuf)
+				putBuf(x.unitBuf)
+			}
+		}()
+		obs, thinner := 0, 0
+		for _, x := range byCat {
+			if x.count == 0 {
+				continue
+			}
+			obs += x.count
+			st := CategoryStats{Category: x.name, AveragePrice: Cents(pricestat.Cents(float64(x.sum) / float64(x.count))),
+				MinPrice: Cents(x.prices.lo), MaxPrice: Cents(x.prices.hi), MedianPrice: halfCentsOf(x.prices.median2(x.priceBuf)),
+				Products: len(x.products), Stores: x.stores.n, Observations: x.count,
+				PromoSharePct: pricestat.Round1(float64(x.promo) * 100 / float64(x.count))}
+			best := 0
+			for b := 1; b < 4; b++ {
+				if x.units[b].n > x.units[best].n {
+					best = b
+				}
+			}
+			if u := &x.units[best]; best > 0 && u.n > 0 {
+				// Unit prices are kept in hundredths of a cent.
+				st.UnitPrice = &UnitPriceStats{Basis: unitBasisName[best], Average: Cents(pricestat.Cents(float64(u.sum(x.unitBuf)) / float64(u.n) / 100)),
+					Min: Cents(pricestat.Cents(float64(u.lo) / 100)), Max: Cents(pricestat.Cents(float64(u.hi) / 100)),
+					Median: Cents(pricestat.Cents(float64(u.median2(x.unitBuf)) / 200)), Observations: u.n}
+			}
+			if x.prevCount > 0 {
+				prev := Cents(pricestat.Cents(float64(x.prevSum) / float64(x.prevCount)))
+				st.PreviousAveragePrice = &prev
+			}
+			var shelf, regular pricestat.Geomean
+			for _, m := range x.banners {
+				st.Matched += m.addRatios(&shelf, &regular)
+			}
+			if st.Matched > 0 {
+				ch, rch := pricestat.Round1(shelf.ChangePct()), pricestat.Round1(regular.ChangePct())
+				st.ChangePct, st.RegularChangePct = &ch, &rch
+			}
+			st.DaysWithData = x.days.count(int32(from), int32(to))
+			st.PreviousDaysWithData = x.days.count(int32(res.PreviousFrom), int32(res.PreviousTo))
+			if st.PreviousDaysWithData < st.DaysWithData {
+				st.Note = fmt.Sprintf("the previous period has data on %d of its %d days (this period on %d)", st.PreviousDaysWithData, period, st.DaysWithData)
+				thinner++
+			}
+			res.Categories = append(res.Categories, st)
+		}
+		slices.SortFunc(res.Categories, func(x, y CategoryStats) int { return cmp.Compare(x.Category, y.Category) })
+		res.Basis.Banners = sortedKeys(banners)
+		res.Basis.setDates(lo, hi)
+		res.Basis.Stores, res.Basis.Observations = allStores.n, obs
+		res.DaysWithData = allDays.count(int32(from), int32(to))
+		res.PreviousDaysWithData = allDays.count(int32(res.PreviousFrom), int32(res.PreviousTo))
+		switch {
+		case len(res.Categories) == 0:
+			res.Basis.Note = a.emptyNote("observation", from, to)
+		default:
+			res.Basis.Note = "change_pct and regular_change_pct are like for like: the geometric mean of the matched banner SKUs' price relatives between the periods; the price levels are over every observation; unit prices compare sizes like for like"
+			if res.PreviousDaysWithData < res.DaysWithData {
+				res.Basis.Note += fmt.Sprintf("; the previous period has data on %d of its %d days (this period on %d)", res.PreviousDaysWithData, period, res.DaysWithData)
+			}
+			if thinner > 0 {
+				what := "categories (see their note)"
+				if thinner == 1 {
+					what = "category (see its note)"
+				}
+				res.Basis.Note += fmt.Sprintf("; the previous period has data on fewer days than this one for %d %s", thinner, what)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// halfCentsOf writes an exact amount in half-cents (a median) as cents,
+// halves rounded away from zero.
+func halfCentsOf(h uint64) Cents { return Cents((h + 1) / 2) }
+
+// valueBufs holds the value lists of finished category reports for the
+// next: a report's lists are large (one value per observation) and
+// allocating them anew each time costs more than filling them.
+var valueBufs sync.Pool
+
+// getBuf returns an empty list of at least n values.
+func getBuf(n int) []uint32 {
+	if p, ok := valueBufs.Get().(*[]uint32); ok && cap(*p) >= n {
+		return (*p)[:0]
+	}
+	return make([]uint32, 0, n)
+}
+
+// putBuf keeps b for a later getBuf.
+func putBuf(b []uint32) {
+	if cap(b) > 0 {
+		valueBufs.Put(&b)
+	}
+}
