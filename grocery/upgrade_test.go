@@ -34,7 +34,7 @@ func TestUpgradeFormat3(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = b.Update(func(tx *bolt.Tx) error {
+	if err := b.Update(func(tx *bolt.Tx) error {
 		for _, name := range []string{"offers", "catdays"} {
 			if err := tx.DeleteBucket([]byte(name)); err != nil {
 				return err
@@ -44,7 +44,9 @@ func TestUpgradeFormat3(t *testing.T) {
 			}
 		}
 		return tx.Bucket([]byte("meta")).Put([]byte("format"), binary.BigEndian.AppendUint32(nil, 3))
-	})
+	}); err != nil {
+		t.Fatal(err)
+	}
 	if err := b.Close(); err != nil {
 		t.Fatal(err)
 	}
