@@ -371,7 +371,7 @@ func (s *Service) CompareBasket(ctx context.Context, in BasketInput) (*BasketRes
 				line.Price = Cents(pr.o.Price)
 				line.ExternalSKU, line.OnPromo, line.ShelfPrice = pr.o.SKU, pr.o.Price < pr.o.Regular, Cents(pr.o.Price)
 				if q, basis := unitOf(size); q > 0 {
-					u := Cents(math.Round(float64(pr.o.Price) / q))
+					u := Cents(pricestat.Cents(float64(pr.o.Price) / q))
 					line.UnitPrice, line.UnitPriceBasis = &u, basis
 				}
 				line.StoreCount = int(pr.o.StoreCount)

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strings"
 
+	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/grocery/internal/rowwrite"
 	"github.com/grocerydata/grocery/storage"
 )
@@ -700,7 +700,7 @@ func (p *PreparedExport) offers(ctx context.Context, out *rowSink) error {
 			v[9], v[10], v[11], v[12] = num(int64(o.Price)), num(int64(o.Regular)), boolean(o.Price < o.Regular), promoEnd(o.Price, o.Regular, o.PromoEnd)
 			v[13], v[14] = num(int64(o.Min)), num(int64(o.Max))
 			if r.qty > 0 {
-				v[15], v[16] = num(int64(math.Round(float64(o.Price)/r.qty))), text(r.basis)
+				v[15], v[16] = num(pricestat.Cents(float64(o.Price)/r.qty)), text(r.basis)
 			} else {
 				v[15], v[16] = null(), text("")
 			}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -596,11 +597,7 @@ func summarise(d *storage.Day) {
 	slices.Sort(prices)
 	n := len(prices)
 	d.Count, d.Min, d.Max = uint32(n), prices[0], prices[n-1]
-	if n%2 == 1 {
-		d.Median = prices[n/2]
-	} else {
-		d.Median = (prices[n/2-1] + prices[n/2] + 1) / 2
-	}
+	d.Median = pricestat.HalfCents(pricestat.Median2(prices)) // a summary in whole cents: a half cent up
 }
 
 // finishSeries updates the SKU's first/last seen dates and collects the
