@@ -157,7 +157,7 @@ func (w *writer) catDelta(key seriesKey, in seriesInfo, date int32) *catDelta {
 func catObs(e *storage.Entry, in *seriesInfo) storage.CatObs {
 	o := storage.CatObs{Store: e.Store, Price: e.Price, Promo: e.Price < e.Regular}
 	if in.qty > 0 {
-		u := math.Round(float64(e.Price) * 100 / in.qty)
+		u := pricestat.Cents(float64(e.Price) * 100 / in.qty)
 		if u >= 1 && u < 1<<29 {
 			o.Unit = uint32(u)<<2 | in.basis
 		}

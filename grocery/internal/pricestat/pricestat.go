@@ -71,9 +71,13 @@ func (g *Geomean) ChangePct() float64 { return 100 * (g.Mean() - 1) }
 // an index is written; a negative zero becomes zero.
 func Round1(x float64) float64 { return math.Round(x*10)/10 + 0 }
 
-// Cents rounds an exact amount of cents to a whole cent, halves away
-// from zero, as money is written.
-func Cents(x float64) int64 { return int64(math.Round(x)) }
+// Cents rounds an amount of cents to a whole cent, halves away from zero,
+// as money is written. The amount is a ratio of exact quantities (a price
+// over a size: 200 cents over 3.2 units of 100 g is 62.5), which float64
+// may hold a few units in the last place under a half (62.49999999999999):
+// a relative nudge of 1e-9, far below the distance of any other such
+// ratio from a half, rounds it as the exact value would be.
+func Cents(x float64) int64 { return int64(math.Round(x + x*1e-9)) }
 
 // HalfCents rounds an amount in half-cents (see Median2) to a whole cent,
 // halves up.

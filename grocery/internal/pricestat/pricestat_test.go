@@ -65,6 +65,15 @@ func TestRound(t *testing.T) {
 			t.Errorf("Round1(%v) = %v, want %v", c.x, got, c.want)
 		}
 	}
+	if got := Cents(200 / (320.0 / 100)); got != 63 { // 62.49999999999999 in float64, 62.5 exactly
+		t.Errorf("Cents(200 / 3.2) = %d, want 63", got)
+	}
+	if got := Cents(-62.5); got != -63 {
+		t.Errorf("Cents(-62.5) = %d, want -63", got)
+	}
+	if got := Cents(62.4999); got != 62 {
+		t.Errorf("Cents(62.4999) = %d, want 62", got)
+	}
 	if got := Cents(1143.5); got != 1144 {
 		t.Errorf("Cents(1143.5) = %d, want 1144", got)
 	}
