@@ -108,7 +108,8 @@ type replica struct {
 // OpenReplica opens the newest snapshot that the manifest of dir names,
 // read-only, as a replica: it copies the snapshot to a private directory
 // (bbolt maps the file it reads; a shared volume may not allow that),
-// checks its size and SHA-256, and opens the copy. The private directory
+// checks its size and SHA-256 and the consistency of its pages
+// (storage.CheckFile), and opens the copy. The private directory
 // is grocery-replica-<pid>-<digits> under opts.SnapshotCache (the
 // system's temporary directory when empty); Close removes it, and
 // OpenReplica first removes those that replicas no longer running (killed
@@ -161,6 +162,10 @@ func OpenReplica(dir string, opts *Options) (*Service, error) {
 		cache.Remove()
 		return nil, Errorf(EINVALID, "%v", err)
 	}
+	if err := storage.CheckFile(path); err != nil {
+		cache.Remove()
+		return nil, Errorf(EINVALID, "snapshot %d (%s): %v", m.Seq, m.File, err)
+	}
 	ro := *opts
 	ro.ReadOnly = true
 	s, err := open(path, &ro, storage.Options{ReadOnly: true, LockTimeout: opts.LockTimeout}, opts.Now)
@@ -200,8 +205,10 @@ func (r *replica) poll(s *Service, every time.Duration) {
 
 // Refresh reads a replica's snapshot manifest and, when it names a newer
 // snapshot, fetches, checks and opens it and swaps it in. A snapshot
-// whose size or SHA-256 disagrees with the manifest, or that is not a
-// data file, is refused: the replica keeps serving the one it has, logs
+// whose size or SHA-256 disagrees with the manifest, that is not a data
+// file, or whose pages fail bbolt's consistency check (storage.CheckFile:
+// every page is read before the swap, while the previous snapshot goes on
+// serving) is refused: the replica keeps serving the one it has, logs
 // the reason and reports it in ReplicaStatus until a later snapshot is
 // taken. A refused snapshot is not fetched again: the replica waits for
 // the next sequence number. A snapshot that cannot be fetched for a
@@ -266,18 +273,19 @@ func (s *Service) refresh(ctx context.Context, every time.Duration) error {
 			return r.fail(m, err, !errors.As(err, &mismatch))
 		}
 		fetched := time.Now()
+		// A copy whose bytes match the manifest may still be damaged (the
+		// publisher's disk or memory, or a hand on the shared volume):
+		// bbolt trusts its pages, and a bad one faults the whole process
+		// at the first read. The check reads every page first.
+		if err := storage.CheckFile(path); err != nil {
+			os.Remove(path)
+			return r.fail(m, fmt.Errorf("snapshot %d (%s): %w", m.Seq, m.File, err), !badFile(err))
+		}
+		checked := time.Now()
 		old := s.db.Path()
 		if err := s.db.Reopen(path); err != nil {
 			os.Remove(path)
-			// The copy has the manifest's bytes: only the file system's
-			// errors (a descriptor or memory limit) may pass; any other
-			// (not a data file, a format this program does not read, a
-			// file bbolt finds too small) comes back with the same bytes.
-			var pe *fs.PathError
-			var errno syscall.Errno
-			osErr := errors.As(err, &pe) || errors.As(err, &errno)
-			bad := errors.Is(err, storage.ErrNotDataFile) || errors.Is(err, storage.ErrFormat) || !osErr
-			return r.fail(m, fmt.Errorf("snapshot %d (%s): %w", m.Seq, m.File, err), !bad)
+			return r.fail(m, fmt.Errorf("snapshot %d (%s): %w", m.Seq, m.File, err), !badFile(err))
 		}
 		// The old copy stays mapped until its last reader ends; removing its
 		// name now frees its space then.
@@ -286,12 +294,25 @@ func (s *Service) refresh(ctx context.Context, every time.Duration) error {
 		r.status = ReplicaStatus{Snapshot: snapshotOf(m)}
 		r.refused = nil
 		r.mu.Unlock()
-		// fetch: the copy and its SHA-256; reopen: opening the copy and
-		// swapping it in; the calls that start after serve it.
+		// fetch: the copy and its SHA-256; check: its pages; reopen:
+		// opening the copy and swapping it in; the calls that start after
+		// serve it.
 		r.log.Info("snapshot taken", "seq", m.Seq, "as_of", m.AsOf, "size", m.Size,
-			"fetch", fetched.Sub(seen), "reopen", time.Since(fetched))
+			"fetch", fetched.Sub(seen), "check", checked.Sub(fetched), "reopen", time.Since(checked))
 		return nil
 	}
+}
+
+// badFile says whether err, from checking or opening a copy that has the
+// manifest's bytes, comes back with the same bytes: only the file
+// system's errors (a descriptor or memory limit) may pass; any other (not
+// a data file, damaged pages, a format this program does not read, a file
+// bbolt finds too small) would not.
+func badFile(err error) bool {
+	var pe *fs.PathError
+	var errno syscall.Errno
+	osErr := errors.As(err, &pe) || errors.As(err, &errno)
+	return errors.Is(err, storage.ErrNotDataFile) || errors.Is(err, storage.ErrDamaged) || errors.Is(err, storage.ErrFormat) || !osErr
 }
 
 // fail records and logs why the newest snapshot, m (nil when the

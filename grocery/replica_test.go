@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -248,6 +249,38 @@ func TestReplicaRefuses(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, snapfile.ManifestName), b, 0o644); err != nil {
 				t.Fatal(err)
 			}
+		},
+		"CorruptPages": func(t *testing.T, dir string, m *snapfile.Manifest) {
+			// Size and sum agree, the meta pages are intact, but the
+			// first 64 bytes (header and first elements) of every branch
+			// or leaf page past the first 16 KiB are random: served, the
+			// first read of such a page faults the whole process.
+			path := filepath.Join(dir, m.File)
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			const page = 4096
+			rnd := rand.New(rand.NewPCG(19, 1))
+			n := 0
+			for at := 16 << 10; at+page <= len(b); at += page {
+				if flags := b[at+8]; flags != 1 && flags != 2 {
+					continue
+				}
+				for i := range 64 {
+					b[at+i] = byte(rnd.Uint32())
+				}
+				n++
+			}
+			if n == 0 {
+				t.Fatalf("no branch or leaf page past 16 KiB in a %d-byte snapshot", len(b))
+			}
+			if err := os.WriteFile(path, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			fixed := *m
+			fixed.SHA256 = fmt.Sprintf("%x", sha256Sum(b))
+			writeManifest(t, dir, &fixed)
 		},
 		"NotDataFile": func(t *testing.T, dir string, m *snapfile.Manifest) {
 			// Size and sum agree, but the file is not a data file.
