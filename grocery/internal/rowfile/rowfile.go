@@ -125,7 +125,8 @@ func (r *Rows) Header() []string { return r.header }
 func (r *Rows) HeaderPos() int { return r.hpos }
 
 // Next returns the next record and its line (CSV, the line it starts on)
-// or row (XLSX). It returns io.EOF after the last one, a *RecordError for
+// or row (XLSX); a CSV record's fields have a neutralised formula's
+// apostrophe removed (Unneutralise). It returns io.EOF after the last one, a *RecordError for
 // a record that cannot be read (the next call goes on with the one after
 // it), and the reader's own errors. The slice is reused by the next call.
 func (r *Rows) Next() ([]string, int, error) {
@@ -259,6 +260,9 @@ func OpenCSV(br *bufio.Reader, accept func(names []string) bool) (*Rows, error) 
 			}
 			return nil, pe.StartLine, re
 		}
+		for i, f := range rec {
+			rec[i] = Unneutralise(f)
+		}
 		line, _ := cr.FieldPos(0)
 		return rec, line, nil
 	}
@@ -280,4 +284,25 @@ func plural(n int, word string) string {
 		return word
 	}
 	return word + "s"
+}
+
+// Unneutralise undoes the neutralising of a CSV cell that a spreadsheet
+// would take for a formula (rowwrite.Neutralise, the OWASP rule): a field
+// of one or more apostrophes followed by one of = + - @ tab CR loses its
+// first apostrophe (the field '=1+1 reads =1+1; two apostrophes before
+// =1 read one); any other field is returned as it is. CSV records from
+// OpenCSV have it applied.
+func Unneutralise(s string) string {
+	i := 0
+	for i < len(s) && s[i] == '\'' {
+		i++
+	}
+	if i == 0 || i == len(s) {
+		return s
+	}
+	switch s[i] {
+	case '=', '+', '-', '@', '\t', '\r':
+		return s[1:]
+	}
+	return s
 }
