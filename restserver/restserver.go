@@ -130,7 +130,8 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 // api wraps a handler in the authenticated, metered chain: X-API-Key (401
 // missing, unknown or revoked; 403 without the integration plan), one
 // call charged (429 when the quota is spent), the quota headers on every
-// answer, and JSON bodies only on writes (415).
+// answer, JSON bodies only on writes (415), and only the query parameters
+// the OpenAPI document gives the operation (400 naming the others).
 func (s *server) api(h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
@@ -156,6 +157,10 @@ func (s *server) api(h handlerFunc) http.Handler {
 		}
 		if hasBody(r.Method) && !isJSON(r.Header.Get("Content-Type")) {
 			writeProblem(w, errMediaType)
+			return
+		}
+		if err := checkQuery(r); err != nil {
+			writeProblem(w, err)
 			return
 		}
 		if err := h(w, r.WithContext(grocery.NewContextWithPrincipal(ctx, p))); err != nil {

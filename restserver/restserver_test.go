@@ -318,7 +318,6 @@ func TestPrices(t *testing.T) {
 		{"PastTheEnd", "&offset=10", "", 3, 50, 10},
 		{"Query", "&q=cheddar", "L2", 1, 50, 0},
 		{"QueryNoMatch", "&q=caviar", "", 0, 50, 0},
-		{"UnknownParamIgnored", "&colour=blue", "L1,L2,L9", 3, 50, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := decode[page](t, get(t, key, "/prices?banner=loblaws&store=lob-a"+tc.query))

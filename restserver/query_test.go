@@ -1,0 +1,41 @@
+package restserver_test
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/grocerydata/grocery/grocery"
+)
+
+// TestUnknownQueryParams: a query parameter the operation does not take,
+// misspelt or unsupported (limit where the answer has no pages), is a 400
+// that names it and lists what the operation takes, instead of being
+// ignored while it changes the answer; it is metered like any 400.
+func TestUnknownQueryParams(t *testing.T) {
+	key := newKey(t, "integration", 0)
+	for _, tc := range []struct{ name, pathQuery, has string }{
+		{"Misspelt", "/b2b/export?dataset=offers&provnce=ON",
+			`unknown query parameter "provnce": GET /b2b/export takes only format, dataset, province, banner, category, upc, from, to`},
+		{"Plural", "/b2b/signals?province=ON&banner=loblaws&kinds=threats", `unknown query parameter "kinds": GET /b2b/signals takes only province, banner, category, kind, since, limit, offset`},
+		{"LimitOnExport", "/b2b/export?limit=5", `query parameter "limit" is not supported by GET /b2b/export, whose answer is not paginated`},
+		{"LimitOnCategoryReport", "/b2b/category_report?province=ON&limit=5", `query parameter "limit" is not supported by GET /b2b/category_report`},
+		{"OnPrices", "/prices?banner=loblaws&store=lob-a&colour=blue", `unknown query parameter "colour": GET /prices takes only banner, store, q, limit, offset`},
+		{"Escaped", "/prices?banner=loblaws&store=lob-a&col%6Fur=blue", `unknown query parameter "colour"`},
+		{"NoParams", "/b2b/alerts/alr_1?x=1", `unknown query parameter "x": GET /b2b/alerts/{id} takes no query parameters`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wantProblem(t, get(t, key, tc.pathQuery), 400, grocery.EINVALID, tc.has)
+		})
+	}
+	t.Run("Head", func(t *testing.T) {
+		req, _ := http.NewRequest(http.MethodHead, srv.URL+"/b2b/export?provnce=ON", nil)
+		if r := do(t, key, req); r.status != 400 {
+			t.Fatalf("HEAD with an unknown parameter: got %d, want 400", r.status)
+		}
+	})
+	t.Run("Known", func(t *testing.T) {
+		if r := get(t, key, "/prices?banner=loblaws&store=lob-a&limit=1&offset=0&q=milk"); r.status != 200 {
+			t.Fatalf("documented parameters: got %d %s", r.status, r.body)
+		}
+	})
+}
