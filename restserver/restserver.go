@@ -135,8 +135,12 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 func (s *server) api(h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
-		p, err := s.svc.AuthenticateMetered(ctx, apiKey(r.Header), grocery.InterfaceREST)
+		key := apiKey(r.Header)
+		p, err := s.svc.AuthenticateMetered(ctx, key, grocery.InterfaceREST)
 		if err != nil {
+			if key == "" && grocery.ErrorCode(err) == grocery.EUNAUTHENTICATED {
+				err = errNoAPIKey(r.Header)
+			}
 			writeProblem(w, err)
 			return
 		}
@@ -171,6 +175,16 @@ func (s *server) api(h handlerFunc) http.Handler {
 			writeProblem(w, err)
 		}
 	})
+}
+
+// errNoAPIKey is the 401 of a request without X-API-Key: it names the
+// header REST reads, and says so when the key came in the Authorization
+// header (Bearer is how the MCP interface takes it).
+func errNoAPIKey(h http.Header) error {
+	if strings.HasPrefix(strings.ToLower(h.Get("Authorization")), "bearer ") {
+		return grocery.Errorf(grocery.EUNAUTHENTICATED, "no X-API-Key header: REST takes the key in X-API-Key: <key>; Authorization: Bearer is the MCP interface's (/mcp)")
+	}
+	return grocery.Errorf(grocery.EUNAUTHENTICATED, "no X-API-Key header: send the key you were given, of the form PREFIX_pk_..., as X-API-Key: <key>")
 }
 
 // apiKey returns the X-API-Key header, read by its canonical name so that
