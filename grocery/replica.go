@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -31,7 +32,7 @@ type PublishedSnapshot struct {
 type ReplicaStatus struct {
 	Snapshot PublishedSnapshot `json:"snapshot"`
 	// Refused says why the newest snapshot of the directory was not
-	// taken: a size or SHA-256 that disagrees with the manifest, a file
+	// taken (with file names, never the directories' paths): a size or SHA-256 that disagrees with the manifest, a file
 	// that is not a data file (the replica waits for the next sequence
 	// number), or, with Retry, a reason that may pass (the file not
 	// visible yet, a full or unreadable disk). Empty once it is taken.
@@ -320,7 +321,8 @@ func badFile(err error) bool {
 // copy disagrees with its manifest and is not fetched again; with retry,
 // the reason may pass and the next Refresh fetches it again.
 func (r *replica) fail(m *snapfile.Manifest, err error, retry bool) error {
-	msg := err.Error()
+	full := err.Error()
+	msg := r.withoutPaths(full)
 	r.mu.Lock()
 	again, serving := r.status.Refused == msg, r.status.Snapshot.Seq
 	r.status.Refused, r.status.Retry = msg, retry
@@ -337,14 +339,32 @@ func (r *replica) fail(m *snapfile.Manifest, err error, retry bool) error {
 	}
 	if retry {
 		if !again {
-			r.log.Warn("snapshot not taken yet; serving the previous one, trying again", "err", msg, "serving", serving)
+			r.log.Warn("snapshot not taken yet; serving the previous one, trying again", "err", full, "serving", serving)
 		}
 		return Errorf(EUNAVAILABLE, "%s", msg)
 	}
 	if !again {
-		r.log.Error("snapshot refused; serving the previous one", "err", msg, "serving", serving)
+		r.log.Error("snapshot refused; serving the previous one", "err", full, "serving", serving)
 	}
 	return Errorf(EINVALID, "%s", msg)
+}
+
+// withoutPaths returns msg with the snapshot and cache directories taken
+// out of the file names in it (open /srv/snaps/snapshot-8.db reads open
+// snapshot-8.db): ReplicaStatus.Refused is shown by the unauthenticated
+// /healthz, which names no path of the host. The log keeps the paths.
+func (r *replica) withoutPaths(msg string) string {
+	for _, d := range []string{r.local, r.dir} {
+		if d == "" {
+			continue
+		}
+		msg = strings.ReplaceAll(msg, d+string(filepath.Separator), "")
+		if abs, err := filepath.Abs(d); err == nil && abs != d {
+			msg = strings.ReplaceAll(msg, abs+string(filepath.Separator), "")
+		}
+		msg = strings.ReplaceAll(msg, d, "the snapshot directory")
+	}
+	return msg
 }
 
 // Replica returns what a replica serves and what it last refused, and

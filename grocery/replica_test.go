@@ -546,6 +546,10 @@ func TestReplicaRetries(t *testing.T) {
 			!strings.Contains(st.Refused, "no such file") {
 			t.Errorf("Replica: got %+v, want seq 2, retry, and a reason beginning \"snapshot 3 (snapshot-3.db): \" saying the file is missing", st)
 		}
+		// /healthz shows it to anyone: no path of the host.
+		if strings.Contains(st.Refused, string(filepath.Separator)) {
+			t.Errorf("Replica: the reason %q names a path", st.Refused)
+		}
 	}
 
 	t.Run("Refresh", func(t *testing.T) {
