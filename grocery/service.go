@@ -6,10 +6,12 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
+	snapfile "github.com/grocerydata/grocery/grocery/internal/snapshot"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -81,6 +83,7 @@ func open(path string, opts *Options, so storage.Options, now func() time.Time) 
 	s := &Service{db: db, now: now, log: opts.Logger}
 	if !so.ReadOnly {
 		s.snapDir, s.snapKeep = opts.SnapshotDir, opts.SnapshotKeep
+		s.removeOrphans()
 	}
 	s.access, s.alerts = boltAccess{s}, boltAlerts{s}
 	if err := s.start(opts, so.ReadOnly); err != nil {
@@ -111,6 +114,34 @@ func open(path string, opts *Options, so storage.Options, now func() time.Time) 
 		}
 	}
 	return s, nil
+}
+
+// removeOrphans removes, when a writable file opens, what a process
+// killed mid-way left behind: the snapshot directory's temporary files
+// (only the file's holder publishes there) and the temporary files of
+// imports whose process is gone. It logs what it removes; a failure is
+// logged and changes nothing else.
+func (s *Service) removeOrphans() {
+	log := s.log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if s.snapDir != "" {
+		removed, err := snapfile.RemoveTemps(s.snapDir)
+		for _, name := range removed {
+			log.Info("removed a snapshot's temporary file left by a publisher that was stopped", "file", filepath.Join(s.snapDir, name))
+		}
+		if err != nil {
+			log.Warn("snapshot directory: removing temporary files left by a stopped publisher", "err", err)
+		}
+	}
+	removed, err := removeStaleSpills()
+	for _, path := range removed {
+		log.Info("removed the temporary file of an import whose process is gone", "file", path)
+	}
+	if err != nil {
+		log.Warn("temporary directory: removing the files of imports whose process is gone", "err", err)
+	}
 }
 
 // start loads the keyring and, for a writable file, starts the meter's

@@ -192,3 +192,36 @@ func unwrapPath(err error) error {
 	}
 	return err
 }
+
+// RemoveTemps removes the temporary files that a publisher killed between
+// creating and renaming them left in dir (.snapshot-<seq>.db.tmp...,
+// .manifest.json.tmp...), and returns their names. Only the process that
+// holds the data file publishes to dir, so it calls this when it opens
+// the file: no temporary file there is still being written.
+func RemoveTemps(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var removed []string
+	var errs []error
+	for _, e := range entries {
+		name := e.Name()
+		base, _, ok := strings.Cut(name, ".tmp")
+		if !ok || !e.Type().IsRegular() || !strings.HasPrefix(base, ".") {
+			continue
+		}
+		if _, isSnap := seqOf(base[1:]); !isSnap && base[1:] != ManifestName {
+			continue
+		}
+		if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+			continue
+		}
+		removed = append(removed, name)
+	}
+	return removed, errors.Join(errs...)
+}
