@@ -91,6 +91,11 @@ func (a *app) runImport(cmd *cobra.Command, files []string, skipInvalid bool, sn
 		}
 		if err != nil {
 			note := "nothing of " + name + " was imported"
+			if errors.Is(err, admin.ErrStopped) {
+				// It may have committed before it stopped.
+				note = "whether " + name + " was imported is not known: a file is imported whole or not at all, " +
+					"and running the same import again is safe (rows already imported count as unchanged) and reports what it finds"
+			}
 			switch len(done) {
 			case 0:
 			case 1:
