@@ -42,6 +42,20 @@ type ReplicaStatus struct {
 	// maxRetryWait); it still reads the manifest at every poll, and takes
 	// a newer snapshot as soon as one is published.
 	Retry bool `json:"retry,omitempty"`
+	// Latest is the newest snapshot the manifest named at the last poll:
+	// when its Seq is above Snapshot's, the replica lags by that many
+	// snapshots, published since Latest.Created.
+	Latest PublishedSnapshot `json:"latest"`
+}
+
+// Behind returns how many snapshots the one served lags the newest the
+// manifest names, and since when that newest one was published (zero
+// when none lags).
+func (st ReplicaStatus) Behind() (snapshots uint64, since time.Time) {
+	if st.Latest.Seq <= st.Snapshot.Seq {
+		return 0, time.Time{}
+	}
+	return st.Latest.Seq - st.Snapshot.Seq, st.Latest.Created
 }
 
 // maxRetryWait is the longest a replica waits before fetching again a
@@ -78,6 +92,9 @@ func (s *Service) Publish(ctx context.Context) (*PublishedSnapshot, error) {
 		return n, Date(asOf).String(), err
 	})
 	if err != nil {
+		if cause := systemCause(err); cause != "" {
+			return nil, Errorf(EINTERNAL, "publishing a snapshot to %s: %s (%v)", s.snapDir, cause, err)
+		}
 		return nil, Errorf(EINTERNAL, "publishing a snapshot to %s: %v", s.snapDir, err)
 	}
 	snap := snapshotOf(m)
@@ -174,7 +191,7 @@ func OpenReplica(dir string, opts *Options) (*Service, error) {
 		cache.Remove()
 		return nil, err
 	}
-	r := &replica{dir: dir, local: cache.Dir, cache: cache, log: log, status: ReplicaStatus{Snapshot: snapshotOf(m)}}
+	r := &replica{dir: dir, local: cache.Dir, cache: cache, log: log, status: ReplicaStatus{Snapshot: snapshotOf(m), Latest: snapshotOf(m)}}
 	s.replica = r
 	if opts.SnapshotPoll >= 0 {
 		every := opts.SnapshotPoll
@@ -245,6 +262,9 @@ func (s *Service) refresh(ctx context.Context, every time.Duration) error {
 		if err != nil {
 			return r.fail(nil, fmt.Errorf("snapshot manifest: %w", err), true)
 		}
+		r.mu.Lock()
+		r.status.Latest = snapshotOf(m)
+		r.mu.Unlock()
 		if cur, _ := s.Replica(); m.Seq <= cur.Snapshot.Seq {
 			return nil
 		}
@@ -292,7 +312,7 @@ func (s *Service) refresh(ctx context.Context, every time.Duration) error {
 		// name now frees its space then.
 		os.Remove(old)
 		r.mu.Lock()
-		r.status = ReplicaStatus{Snapshot: snapshotOf(m)}
+		r.status = ReplicaStatus{Snapshot: snapshotOf(m), Latest: r.status.Latest}
 		r.refused = nil
 		r.mu.Unlock()
 		// fetch: the copy and its SHA-256; check: its pages; reopen:

@@ -740,3 +740,57 @@ func TestReplicaExportPreparedSnapshot(t *testing.T) {
 		}
 	})
 }
+
+// TestImportNotPublished: an import whose snapshot cannot be published
+// (here the snapshot directory cannot be created) stands: the rows are
+// committed, and the report says why its snapshot was not published
+// instead of an error claiming nothing was imported.
+func TestImportNotPublished(t *testing.T) {
+	blocker := filepath.Join(t.TempDir(), "a-file")
+	if err := os.WriteFile(blocker, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	svc, err := Open(filepath.Join(t.TempDir(), "grocery.db"), &Options{Now: importClock, SnapshotDir: filepath.Join(blocker, "snaps")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	rep, err := svc.Import(context.Background(), "stores.csv", strings.NewReader(testStoresCSV), nil)
+	if err != nil {
+		t.Fatalf("Import: %v, want the report of an import that stands", err)
+	}
+	if !strings.Contains(rep.PublishError, "imported, but its snapshot was not published") || rep.New == 0 {
+		t.Errorf("report: %+v, want new rows and the reason the snapshot was not published", rep)
+	}
+	again, err := svc.Import(context.Background(), "stores.csv", strings.NewReader(testStoresCSV), nil)
+	if err != nil || again.New != 0 || again.Unchanged != rep.New {
+		t.Errorf("the same file again: %+v, %v; want every row unchanged (the first import committed)", again, err)
+	}
+}
+
+// TestReplicaBehind: a replica that refused the newest snapshot says how
+// many it lags and since when.
+func TestReplicaBehind(t *testing.T) {
+	ctx := context.Background()
+	ingest, dir := openIngest(t)
+	replica := openTestReplica(t, dir)
+	if st, _ := replica.Replica(); st.Latest.Seq != 2 {
+		t.Fatalf("Latest at start: %+v, want seq 2", st.Latest)
+	}
+	if n, _ := func() (uint64, time.Time) { st, _ := replica.Replica(); return st.Behind() }(); n != 0 {
+		t.Fatalf("Behind at start: %d, want 0", n)
+	}
+	milkPrices(t, ingest, "3.49")
+	m, err := snapfile.ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(filepath.Join(dir, m.File), m.Size/2); err != nil {
+		t.Fatal(err)
+	}
+	errCode(t, replica.Refresh(ctx), EINVALID)
+	st, _ := replica.Replica()
+	if n, since := st.Behind(); n != 1 || !since.Equal(m.Created) {
+		t.Errorf("Behind after a refusal: %d since %v, want 1 since %v", n, since, m.Created)
+	}
+}

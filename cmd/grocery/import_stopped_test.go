@@ -10,6 +10,7 @@ import (
 
 	"github.com/grocerydata/grocery/cmd/internal/admin"
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/redistest"
 )
 
 // TestImportServerStopped: the server commits an import but its answer
@@ -74,5 +75,23 @@ func TestImportServerStopped(t *testing.T) {
 	r = cli(t, nil, "import", "--db", db, file)
 	if r.code != 0 || !strings.Contains(r.stdout, "0 new, 0 updated, 1 unchanged") {
 		t.Fatalf("the import again: exit %d, stdout %q, stderr %q; want it unchanged", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestImportNotPublished: an import whose snapshot cannot be published
+// exits 5 (done, with a warning) and says exactly what happened: the file
+// is imported, its snapshot is not published, and why; never that
+// nothing was imported.
+func TestImportNotPublished(t *testing.T) {
+	e := env{"GROCERY_REDIS_URL": redistest.Start(t).URL()}
+	db := keyDB(t)
+	dir := t.TempDir()
+	blocker := writeFile(t, dir, "a-file", "")
+	stores := writeFile(t, dir, "stores.csv", cliAlertStores)
+	r := cli(t, e, "import", "--db", db, "--snapshots", filepath.Join(blocker, "snaps"), stores)
+	if r.code != exitWarning || strings.Contains(r.stderr, "nothing of") ||
+		!strings.Contains(r.stderr, stores+" imported, but its snapshot was not published") ||
+		!strings.Contains(r.stdout, stores+": stores csv") {
+		t.Fatalf("import with an unwritable snapshot directory: exit %d, stdout %q, stderr %q; want 5, the counts, and the snapshot named as not published", r.code, r.stdout, r.stderr)
 	}
 }
