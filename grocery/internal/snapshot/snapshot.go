@@ -21,8 +21,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/grocerydata/grocery/grocery/internal/atomicfile"
