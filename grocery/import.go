@@ -136,7 +136,7 @@ func (s *Service) Import(ctx context.Context, name string, r io.Reader, opts *Im
 			})
 		}
 		if err != nil {
-			return nil, err
+			return nil, s.writeFailed(name, err)
 		}
 		rep := imp.report
 		if stats.alertsErr != nil {
@@ -162,6 +162,25 @@ func (s *Service) Import(ctx context.Context, name string, r io.Reader, opts *Im
 		}
 	}
 	return imp.report, nil
+}
+
+// writeFailed is the error of an import whose transaction failed with
+// err: nothing of the file is written. A cause the operator can act on (a
+// full disk, a read-only file system) is named, as EINTERNAL, whose text
+// the CLI and the admin socket show and the REST and MCP interfaces never
+// do; the log has the system's error.
+func (s *Service) writeFailed(name string, err error) error {
+	var e *Error
+	if errors.As(err, &e) && e.Code != EINTERNAL || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	if s.log != nil {
+		s.log.Error("import failed: nothing of the file is written", "file", name, "err", err.Error())
+	}
+	if cause := systemCause(err); cause != "" {
+		return Errorf(EINTERNAL, "%s: the data file could not be written: %s", name, cause)
+	}
+	return err
 }
 
 const (

@@ -1,11 +1,16 @@
 package grocery
 
 import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -71,5 +76,46 @@ func TestOrphansRemoved(t *testing.T) {
 		if _, err := os.Stat(p); err != nil {
 			t.Errorf("%s: %v, want it kept", p, err)
 		}
+	}
+}
+
+// smallFS mounts a tmpfs of size bytes for the test (Linux, as root),
+// or skips.
+func smallFS(t *testing.T, size int) string {
+	t.Helper()
+	if runtime.GOOS != "linux" || os.Geteuid() != 0 {
+		t.Skip("a small file system needs Linux and root (mount -t tmpfs)")
+	}
+	dir := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+strconv.Itoa(size), "tmpfs", dir).CombinedOutput(); err != nil {
+		t.Skipf("mount -t tmpfs: %v %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("umount", dir).Run() })
+	return dir
+}
+
+// TestImportDiskFull: an import that fills the disk says so (the disk is
+// full, nothing of the file written) and logs it with the system's error,
+// instead of a bare internal error.
+func TestImportDiskFull(t *testing.T) {
+	dir := smallFS(t, 1<<20)
+	var log bytes.Buffer
+	svc, err := Open(filepath.Join(dir, "grocery.db"), &Options{Now: importClock, Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	mustImport(t, svc, "stores.csv", testStoresCSV, nil)
+	var b strings.Builder
+	b.WriteString(obsHeader + "\n")
+	for i := range 60000 {
+		fmt.Fprintf(&b, "2026-11-18,ON-LOB-001,loblaws,FULL-%d,4.99,,,,Product number %d with a long name,Brand,1 L,Pantry\n", i, i)
+	}
+	_, err = svc.Import(context.Background(), "big.csv", strings.NewReader(b.String()), nil)
+	if ErrorCode(err) != EINTERNAL || !strings.Contains(ErrorMessage(err), "big.csv: the data file could not be written: the disk is full") {
+		t.Fatalf("import on a full disk: got %v, want the disk named as full", err)
+	}
+	if !strings.Contains(log.String(), "no space left on device") {
+		t.Errorf("log: %s, want the system's error", log.String())
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -36,6 +37,8 @@ type redisAccess struct {
 	addr   string
 	plans  []any // ARGV tail of authScript: name, quota, rest (1/0) per plan
 	prefix string
+	// authLogged: the log said once that Redis refuses the credentials.
+	authLogged atomic.Bool
 }
 
 // redisPrefix starts every key the service keeps in Redis.
@@ -80,6 +83,10 @@ func openRedis(url string, s *Service, plans []Plan, prefix string) (*redisAcces
 	}
 	if err != nil {
 		ra.rdb.Close()
+		if word, ok := authRefusal(err); ok {
+			// The operator's configuration: said as it is, at start.
+			return nil, Errorf(EINVALID, "Redis at %s refused the credentials of the Redis URL (%s): check the user and password in it (redis://user:password@host:port/db), or Redis's ACL", ra.addr, word)
+		}
 		return nil, ra.fail(err)
 	}
 	ra.ring = newKeyring(prefix, plans, []byte(secret))
@@ -108,11 +115,31 @@ func redactURL(u string) string {
 // EINTERNAL for any other error Redis replied.
 func (ra *redisAccess) fail(err error) error { return ra.failAs("key store", err) }
 
+// authRefusal reports whether err is Redis refusing the client's
+// credentials (WRONGPASS, NOAUTH, NOPERM), and that reply's first word.
+func authRefusal(err error) (string, bool) {
+	msg := err.Error()
+	for _, word := range []string{"WRONGPASS", "NOAUTH", "NOPERM"} {
+		if strings.Contains(msg, word) {
+			return word, true
+		}
+	}
+	return "", false
+}
+
 // refused ends the message of an EUNAVAILABLE error of Redis.
 const refused = ": the call is refused; try again shortly"
 
 // failAs is fail for the store named what ("key store", "alert store").
 func (ra *redisAccess) failAs(what string, err error) error {
+	if word, ok := authRefusal(err); ok {
+		// Credentials changed under a running server: the operator reads
+		// the cause in the log (once), the client a refusal to retry.
+		if ra.authLogged.CompareAndSwap(false, true) && ra.s != nil && ra.s.log != nil {
+			ra.s.log.Error("Redis refuses this server's credentials: calls are refused until they are fixed", "redis", ra.addr, "reply", word)
+		}
+		return &Error{Code: EUNAVAILABLE, Message: fmt.Sprintf("the %s (Redis at %s) cannot serve now%s", what, ra.addr, refused)}
+	}
 	var rerr redis.Error
 	if errors.As(err, &rerr) {
 		msg := rerr.Error()

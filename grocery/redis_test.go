@@ -234,3 +234,23 @@ func TestRedisConsumeUnavailable(t *testing.T) {
 		t.Errorf("after Redis restarted: used %d, want 2 (the calls refused during the outage are not counted)", u.Used)
 	}
 }
+
+// TestRedisRefusesCredentials: a Redis URL whose credentials Redis
+// refuses is an error that says so (to the operator starting a server or
+// running the CLI), not an internal error.
+func TestRedisRefusesCredentials(t *testing.T) {
+	rs := redistest.Start(t)
+	if err := rs.Client().ConfigSet(context.Background(), "requirepass", "right").Err(); err != nil {
+		t.Fatal(err)
+	}
+	base := strings.TrimPrefix(rs.URL(), "redis://")
+	for _, url := range []string{"redis://:wrong@" + base, "redis://" + base} {
+		_, err := grocery.Open(filepath.Join(t.TempDir(), "grocery.db"), &grocery.Options{RedisURL: url})
+		if grocery.ErrorCode(err) != grocery.EINVALID || !strings.Contains(grocery.ErrorMessage(err), "refused the credentials of the Redis URL") {
+			t.Errorf("%s: got %v, want invalid_argument saying Redis refused the credentials", url, err)
+		}
+		if err != nil && strings.Contains(err.Error(), "wrong") {
+			t.Errorf("the message repeats the password: %v", err)
+		}
+	}
+}
