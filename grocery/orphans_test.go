@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/grocerydata/grocery/storage"
 )
 
 // TestOrphansRemoved: a writable open removes what killed processes left:
@@ -117,5 +119,59 @@ func TestImportDiskFull(t *testing.T) {
 	}
 	if !strings.Contains(log.String(), "no space left on device") {
 		t.Errorf("log: %s, want the system's error", log.String())
+	}
+}
+
+// TestUsageNotSaved: while an import holds the data file, counts go to
+// the usage journal; when the disk is full that fails: the log says so at
+// once with the cause, Health reports it (for /healthz) until a flush
+// works again.
+func TestUsageNotSaved(t *testing.T) {
+	ctx := context.Background()
+	dir := smallFS(t, 2<<20)
+	var log bytes.Buffer
+	svc, err := Open(filepath.Join(dir, "grocery.db"), &Options{FlushInterval: time.Hour, Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	key, err := svc.CreateKey(ctx, KeyInput{Account: "acme", Plan: "starter"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// An import holds the write transaction.
+	held, release := make(chan struct{}), make(chan struct{})
+	go svc.db.Update(func(*storage.Tx) error { close(held); <-release; return nil })
+	<-held
+	filler, err := os.Create(filepath.Join(dir, "filler"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := filler.Write(make([]byte, 64<<10)); err != nil {
+			break
+		}
+	}
+	filler.Close()
+	p, err := svc.AuthenticateMetered(ctx, key.Key, InterfaceMCP)
+	if err == nil {
+		_, err = svc.Consume(ctx, p)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc.meter.tick()
+	h := svc.Health()
+	if h.UsageNotSaved != "the disk is full (no space left on device)" || h.UsageNotSavedSince.IsZero() {
+		t.Errorf("Health on a full disk: %+v, want the disk named as full, and since when", h)
+	}
+	if !strings.Contains(log.String(), "usage counts not saved") || !strings.Contains(log.String(), "no space left on device") {
+		t.Errorf("log: %s, want the failure and its cause", log.String())
+	}
+	close(release)
+	os.Remove(filepath.Join(dir, "filler"))
+	svc.meter.tick()
+	if h := svc.Health(); h.UsageNotSaved != "" {
+		t.Errorf("Health after a flush that worked: %+v, want nothing", h)
 	}
 }

@@ -116,6 +116,32 @@ func open(path string, opts *Options, so storage.Options, now func() time.Time) 
 	return s, nil
 }
 
+// Health is what a Service reports of its work in the background, for a
+// server's /healthz: nothing in it names a path.
+type Health struct {
+	// UsageNotSaved is the cause of failing flushes of the usage counts
+	// (to the data file, or to the usage journal while an import holds
+	// the file), such as "the disk is full (no space left on device)";
+	// empty when the last flush worked. While it fails, a crash loses
+	// the calls counted since the last save. The log has the system's
+	// error, said once per cause.
+	UsageNotSaved string `json:"usage_not_saved,omitempty"`
+	// UsageNotSavedSince is when the failing flushes began.
+	UsageNotSavedSince time.Time `json:"usage_not_saved_since,omitzero"`
+}
+
+// Health returns what the Service reports of its work in the background.
+func (s *Service) Health() Health {
+	if s.meter == nil {
+		return Health{}
+	}
+	cause, since := s.meter.failing()
+	if cause == "" {
+		return Health{}
+	}
+	return Health{UsageNotSaved: cause, UsageNotSavedSince: since}
+}
+
 // removeOrphans removes, when a writable file opens, what a process
 // killed mid-way left behind: the snapshot directory's temporary files
 // (only the file's holder publishes there) and the temporary files of
@@ -185,7 +211,7 @@ func (s *Service) start(opts *Options, readOnly bool) error {
 	if interval <= 0 {
 		interval = time.Second
 	}
-	s.meter = &meter{db: s.db, ring: s.keyring, journal: jpath, journalID: jid}
+	s.meter = &meter{db: s.db, ring: s.keyring, journal: jpath, journalID: jid, log: opts.Logger}
 	s.stopFlush, s.flushDone = make(chan struct{}), make(chan error, 1)
 	go s.meter.run(interval, s.stopFlush, s.flushDone)
 	return nil

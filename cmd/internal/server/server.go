@@ -219,6 +219,14 @@ func Routes(svc *grocery.Service, cfg Config, log *slog.Logger) http.Handler {
 		w.Header().Set("Content-Type", "application/json")
 		st, ok := svc.Replica()
 		if !ok {
+			if h := svc.Health(); h.UsageNotSaved != "" {
+				// It serves, but a crash now would lose counts.
+				json.NewEncoder(w).Encode(struct {
+					Status string `json:"status"`
+					grocery.Health
+				}{"degraded", h})
+				return
+			}
 			fmt.Fprintln(w, `{"status":"ok"}`)
 			return
 		}
