@@ -5,8 +5,8 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"strings"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/xuri/excelize/v2"
