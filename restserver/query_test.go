@@ -2,9 +2,11 @@ package restserver_test
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"testing"
 
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/restserver"
 )
 
 // TestUnknownQueryParams: a query parameter the operation does not take,
@@ -38,4 +40,49 @@ func TestUnknownQueryParams(t *testing.T) {
 			t.Fatalf("documented parameters: got %d %s", r.status, r.body)
 		}
 	})
+}
+
+// TestXLSXExportSlots: XLSX exports under way are bounded per account (1)
+// and per server (2): one more is a 429 too_many_exports with
+// Retry-After, naming the limit; other formats are not limited, and a
+// slot set free is taken again.
+func TestXLSXExportSlots(t *testing.T) {
+	h := restserver.NewWithTestRoutes(svc, nil)
+	ts := httptest.NewServer(h)
+	defer ts.Close()
+	acme := newKey(t, "integration", 0)
+	getXLSX := func(key, format string) *reply {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodGet, ts.URL+"/b2b/export?format="+format, nil)
+		return do(t, key, req)
+	}
+	// One of acme's own under way.
+	release, err := restserver.HoldXLSXExports(h, "TestXLSXExportSlots", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := getXLSX(acme, "xlsx")
+	wantProblem(t, r, 429, "too_many_exports", "at most 1 XLSX export of one account run at a time")
+	if r.header.Get("Retry-After") == "" {
+		t.Errorf("429 without Retry-After")
+	}
+	if r := getXLSX(acme, "csv"); r.status != 200 {
+		t.Errorf("a CSV export meanwhile: %d, want 200", r.status)
+	}
+	release()
+	if r := getXLSX(acme, "xlsx"); r.status != 200 {
+		t.Fatalf("an XLSX export once the slot is free: %d %s", r.status, r.body)
+	}
+	// Two of other accounts under way: the server's limit.
+	release, err = restserver.HoldXLSXExports(h, "other", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	release2, err := restserver.HoldXLSXExports(h, "another", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantProblem(t, getXLSX(acme, "xlsx"), 429, "too_many_exports", "at most 2 XLSX exports run at a time on this server")
+	release()
+	release2()
 }

@@ -37,6 +37,11 @@ type Options struct {
 	MaxBodyBytes int64
 	// Logger receives internal errors and panics; default slog.Default().
 	Logger *slog.Logger
+	// MaxXLSXExports and MaxXLSXExportsPerAccount bound the XLSX exports
+	// that run at once, on this server and per account (defaults
+	// DefaultMaxXLSXExports and DefaultMaxXLSXExportsPerAccount); one
+	// past either is refused with 429 too_many_exports and Retry-After.
+	MaxXLSXExports, MaxXLSXExportsPerAccount int
 }
 
 // server is the REST interface.
@@ -45,6 +50,7 @@ type server struct {
 	opts   Options
 	log    *slog.Logger
 	router *mux.Router
+	xlsx   exportSlots
 }
 
 // New returns the REST handler for svc, serving the paths of routes at
@@ -62,6 +68,13 @@ func newServer(svc *grocery.Service, opts *Options) *server {
 	}
 	if s.opts.MaxBodyBytes <= 0 {
 		s.opts.MaxBodyBytes = 1 << 20
+	}
+	s.xlsx.max, s.xlsx.maxPerAccount = s.opts.MaxXLSXExports, s.opts.MaxXLSXExportsPerAccount
+	if s.xlsx.max <= 0 {
+		s.xlsx.max = DefaultMaxXLSXExports
+	}
+	if s.xlsx.maxPerAccount <= 0 {
+		s.xlsx.maxPerAccount = DefaultMaxXLSXExportsPerAccount
 	}
 	s.log = s.opts.Logger
 	if s.log == nil {
