@@ -17,9 +17,9 @@ const (
 
 // exportSlots counts the XLSX exports under way, in all and per account.
 type exportSlots struct {
-	mu                sync.Mutex
-	total             int
-	byAccount         map[string]int
+	mu                 sync.Mutex
+	total              int
+	byAccount          map[string]int
 	max, maxPerAccount int
 }
 
