@@ -31,6 +31,9 @@ func openBenchIngest(b *testing.B) (*Service, string) {
 }
 
 func p50ms(ds []time.Duration) float64 {
+	if len(ds) == 0 {
+		return 0
+	}
 	slices.Sort(ds)
 	return float64(ds[len(ds)/2].Microseconds()) / 1000
 }
