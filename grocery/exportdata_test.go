@@ -1,13 +1,20 @@
 package grocery_test
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/grocerydata/grocery/grocery"
@@ -456,5 +463,175 @@ func TestExportCancel(t *testing.T) {
 				t.Fatalf("went on after the cancel: %d rows of %d", sum.Rows, n)
 			}
 		})
+	}
+}
+
+// upcWithCheck returns the 12-digit UPC of eleven digits with its GS1
+// check digit.
+func upcWithCheck(eleven string) string {
+	sum := 0
+	for i, c := range eleven {
+		d := int(c - '0')
+		if i%2 == 0 {
+			d *= 3
+		}
+		sum += d
+	}
+	return eleven + string(rune('0'+(10-sum%10)%10))
+}
+
+// TestExportCSVFormulas: text that a spreadsheet would evaluate as a
+// formula (= + - @, and tab or CR, which some strip first) is written
+// with a leading apostrophe (the OWASP rule); numbers are not touched; and
+// the export imports back as it came: the importer removes the
+// apostrophe the exporter added, and only that one.
+func TestExportCSVFormulas(t *testing.T) {
+	ctx := context.Background()
+	// The names as stored; the file imported writes them as the export
+	// does (with the apostrophe of the rule), plus a raw tab and CR,
+	// which the import trims.
+	names := []string{`=1+1`, `+1+1`, `-1+1`, `@SUM(1,1)`, `=HYPERLINK("http://127.0.0.1/x","click")`,
+		`'=1+1`, `''+1`, `'quoted'`, `plain -1`}
+	inFile := []string{`'=1+1`, `'+1+1`, `'-1+1`, `'@SUM(1,1)`, `'=HYPERLINK("http://127.0.0.1/x","click")`,
+		`''=1+1`, `'''+1`, `'quoted'`, `plain -1`, "\t=1+1", "\r=1+1"}
+	prices := "date,store_id,banner,external_sku,price,regular_price,promo_ends,upc,name,brand,size,category\n"
+	for i, n := range inFile {
+		quoted := `"` + strings.ReplaceAll(n, `"`, `""`) + `"`
+		prices += fmt.Sprintf("2026-11-18,s1,metro,M%d,1.%02d,,,%s,%s,'-Brand,'+1 L,'@Pantry\n", i, i, upcWithCheck(fmt.Sprintf("0754012%04d", i)), quoted)
+	}
+	stores := "store_id,banner,province,name,city,postal_code,latitude,longitude\n" +
+		"s1,metro,ON,'=Metro,'-Toronto,M5V 2T6,43.5,-79.25\n"
+	load := func(s *grocery.Service, storesCSV, pricesCSV string) {
+		t.Helper()
+		if _, err := s.Import(ctx, "stores.csv", strings.NewReader(storesCSV), nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Import(ctx, "prices.csv", strings.NewReader(pricesCSV), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now := func() time.Time { return time.Date(2026, 11, 19, 15, 0, 0, 0, time.UTC) }
+	open := func() *grocery.Service {
+		s, err := grocery.Open(filepath.Join(t.TempDir(), "grocery.db"), &grocery.Options{Now: now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	first := open()
+	load(first, stores, prices)
+	obs, _ := export(t, first, grocery.ExportInput{Format: "csv", Banner: "metro"})
+	st, _ := export(t, first, grocery.ExportInput{Format: "csv", Dataset: "stores", Banner: "metro"})
+
+	// What a spreadsheet reads: no cell starts a formula.
+	for _, file := range []string{obs, st} {
+		recs, err := csv.NewReader(strings.NewReader(file)).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, rec := range recs[1:] {
+			for _, f := range rec {
+				if f != "" && strings.ContainsRune("=+-@\t\r", rune(f[0])) && f != "-79.25" {
+					t.Errorf("cell %q starts a formula in %q", f, rec)
+				}
+			}
+		}
+	}
+	for _, want := range []string{`,'=1+1,`, `,'+1+1,`, `,'-1+1,`, `"'@SUM(1,1)"`, `"'=HYPERLINK(""http://127.0.0.1/x"",""click"")"`,
+		`,''=1+1,`, `,'''+1,`, `,'quoted',`, `,plain -1,`, `,'-Brand,'+1 L,'@Pantry,1.`} {
+		if !strings.Contains(obs, want) {
+			t.Errorf("observations CSV lacks %s:\n%s", want, obs)
+		}
+	}
+	if !strings.Contains(st, `,'=Metro,'-Toronto,M5V 2T6,43.5,-79.25,`) {
+		t.Errorf("stores CSV: want the text neutralised and the numbers as they are:\n%s", st)
+	}
+
+	// Imported back, it is the same data: exported again, the same files.
+	// The import takes neither a stores export's banner_name and
+	// observations_30d nor an observations export's province, on_promo
+	// and currency: the stores file above, the export without those.
+	recs, err := csv.NewReader(strings.NewReader(obs)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back strings.Builder
+	w := csv.NewWriter(&back)
+	for _, rec := range recs {
+		w.Write(slices.Concat(rec[:3], rec[4:10], rec[10:12], rec[13:14]))
+	}
+	w.Flush()
+	second := open()
+	load(second, stores, back.String())
+	obs2, _ := export(t, second, grocery.ExportInput{Format: "csv", Banner: "metro"})
+	st2, _ := export(t, second, grocery.ExportInput{Format: "csv", Dataset: "stores", Banner: "metro"})
+	if diff := cmp.Diff(obs, obs2); diff != "" {
+		t.Errorf("observations exported, imported and exported again (-first +second):\n%s", diff)
+	}
+	if diff := cmp.Diff(st, st2); diff != "" {
+		t.Errorf("stores exported, imported and exported again (-first +second):\n%s", diff)
+	}
+	res, err := second.SearchProducts(ctx, grocery.SearchInput{Query: "click", Province: "ON"})
+	if err != nil || len(res.Results) != 1 || res.Results[0].Name != names[4] {
+		t.Errorf("search after the round trip: got %+v %v, want the name %q", res, err, names[4])
+	}
+}
+
+// TestExportXLSXFormulas: an XLSX export writes text as inline strings
+// (<c t="inlineStr"><is><t>), never a formula (<f>), so a name such as
+// =1+1 is shown as the text it is, with no apostrophe added.
+func TestExportXLSXFormulas(t *testing.T) {
+	s := MustFixture(t)
+	names := []string{`=1+1`, `+1+1`, `-1+1`, `@SUM(1,1)`, `=HYPERLINK("http://127.0.0.1/x","click")`}
+	b := &grocery.Batch{
+		Stores: []grocery.Store{{ID: "s1", Banner: "metro", Province: "ON", Name: "=Metro", City: "Toronto", PostalCode: "M5V 2T6", Latitude: 43.5, Longitude: -79.25, Active: true}},
+	}
+	for i, n := range names {
+		g := gtin(t, upcWithCheck(fmt.Sprintf("0754012%04d", i)))
+		sku := fmt.Sprintf("M%d", i)
+		b.Products = append(b.Products, grocery.CatalogueItem{GTIN: g, Name: n, Brand: "-B", Category: "@C"})
+		b.Links = append(b.Links, grocery.SKULink{Banner: "metro", ExternalSKU: sku, GTIN: g})
+		b.Observations = append(b.Observations, grocery.Observation{Date: day(t, "2026-11-18"), StoreID: "s1", Banner: "metro", ExternalSKU: sku, Price: 100, RegularPrice: 100})
+	}
+	if _, err := grocery.WriteBatch(context.Background(), s, b); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := export(t, s, grocery.ExportInput{Format: "xlsx", Banner: "metro"})
+	zr, err := zip.NewReader(strings.NewReader(got), int64(len(got)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sheet []byte
+	for _, f := range zr.File {
+		if strings.HasPrefix(f.Name, "xl/worksheets/sheet") && strings.HasSuffix(f.Name, ".xml") {
+			rc, err := f.Open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			sheet, _ = io.ReadAll(rc)
+			rc.Close()
+		}
+	}
+	if len(sheet) == 0 {
+		t.Fatal("no worksheet in the workbook")
+	}
+	if bytes.Contains(sheet, []byte("<f>")) || bytes.Contains(sheet, []byte("<f ")) {
+		t.Errorf("the sheet holds a formula:\n%s", sheet)
+	}
+	for _, n := range append(names, "-B", "@C") {
+		esc := strings.NewReplacer(`&`, "&amp;", `<`, "&lt;", `>`, "&gt;", `"`, "&#34;").Replace(n)
+		cell := regexp.MustCompile(`<c r="[A-Z]+[0-9]+"[^>]* t="inlineStr"><is><t>` + regexp.QuoteMeta(esc) + `</t></is></c>`)
+		if !cell.Match(sheet) {
+			t.Errorf("%q is not an inline string cell of its own:\n%s", n, sheet)
+		}
+	}
+	f, err := excelize.OpenReader(strings.NewReader(got))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if v, err := f.GetCellFormula("observations", "G2"); err != nil || v != "" {
+		t.Errorf("G2 formula: got %q %v, want none", v, err)
 	}
 }

@@ -41,6 +41,11 @@ type ImportReport struct {
 	// evaluated after the import committed (Redis unreachable): the data
 	// is imported; 'grocery alerts evaluate' records the missing events.
 	AlertsError string `json:"alerts_error,omitempty"`
+	// PublishError says why the snapshot of the data file could not be
+	// published after the import committed (with Options.SnapshotDir: a
+	// full or unwritable snapshot directory): the data is imported, the
+	// replicas do not see it until a later publish succeeds.
+	PublishError string `json:"publish_error,omitempty"`
 }
 
 // Import reads one CSV, JSON Lines or XLSX file of stores or observations
@@ -131,7 +136,7 @@ func (s *Service) Import(ctx context.Context, name string, r io.Reader, opts *Im
 			})
 		}
 		if err != nil {
-			return nil, err
+			return nil, s.writeFailed(name, err)
 		}
 		rep := imp.report
 		if stats.alertsErr != nil {
@@ -147,10 +152,35 @@ func (s *Service) Import(ctx context.Context, name string, r io.Reader, opts *Im
 	imp.report.Problems = imp.problems()
 	if s.snapDir != "" {
 		if _, err := s.Publish(ctx); err != nil {
-			return nil, Errorf(EINTERNAL, "%s is imported, but its snapshot was not published (the next import publishes one): %v", name, err)
+			// The rows are committed: the import stands, with the reason
+			// its snapshot is not published (for the operator: a path
+			// and the system's error, ENOSPC named as a full disk).
+			imp.report.PublishError = fmt.Sprintf("imported, but its snapshot was not published, so the replicas do not serve it yet (the next import or a server's start publishes one): %s", ErrorMessage(err))
+			if s.log != nil {
+				s.log.Error("snapshot not published after an import", "file", name, "err", ErrorMessage(err))
+			}
 		}
 	}
 	return imp.report, nil
+}
+
+// writeFailed is the error of an import whose transaction failed with
+// err: nothing of the file is written. A cause the operator can act on (a
+// full disk, a read-only file system) is named, as EINTERNAL, whose text
+// the CLI and the admin socket show and the REST and MCP interfaces never
+// do; the log has the system's error.
+func (s *Service) writeFailed(name string, err error) error {
+	var e *Error
+	if errors.As(err, &e) && e.Code != EINTERNAL || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	if s.log != nil {
+		s.log.Error("import failed: nothing of the file is written", "file", name, "err", err.Error())
+	}
+	if cause := systemCause(err); cause != "" {
+		return Errorf(EINTERNAL, "%s: the data file could not be written: %s", name, cause)
+	}
+	return err
 }
 
 const (

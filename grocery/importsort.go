@@ -8,8 +8,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
+	"time"
 )
 
 // An observations file's rows are kept in memory up to runRows of them;
@@ -68,14 +73,61 @@ type obsRuns struct {
 	w    *bufio.Writer
 	size int64
 	runs []spilledRun
+	// unlinked: f's name is removed already (Unix), it is read through
+	// its descriptor.
+	unlinked bool
 }
 
 type spilledRun struct{ off, n int64 } // offset in bytes, rows
 
+// spillPrefix starts the name of an import's temporary file in the
+// system's temporary directory: grocery-import-<pid>-<digits>.tmp.
+const spillPrefix = "grocery-import-"
+
+// removeStaleSpills removes the temporary files of imports whose process
+// no longer runs (killed before it removed its file), and those without
+// a process id in their name (older builds) untouched for an hour. It
+// returns the paths removed.
+func removeStaleSpills() ([]string, error) {
+	dir := os.TempDir()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var removed []string
+	var errs []error
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), spillPrefix)
+		if !ok || !e.Type().IsRegular() {
+			continue
+		}
+		if rest, ok = strings.CutSuffix(rest, ".tmp"); !ok {
+			continue
+		}
+		if pid, _, hasPID := strings.Cut(rest, "-"); hasPID {
+			n, err := strconv.Atoi(pid)
+			if err != nil || !processGone(n) {
+				continue
+			}
+		} else if info, err := e.Info(); err != nil || time.Since(info.ModTime()) < time.Hour {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+			continue
+		}
+		removed = append(removed, path)
+	}
+	return removed, errors.Join(errs...)
+}
+
 func (o *obsRuns) close() {
 	if o.f != nil {
 		o.f.Close()
-		os.Remove(o.f.Name())
+		if !o.unlinked {
+			os.Remove(o.f.Name())
+		}
 		o.f = nil
 	}
 }
@@ -100,11 +152,14 @@ func (imp *importer) addObs(r impRec) error {
 func (imp *importer) spill() error {
 	o := &imp.obs
 	if o.f == nil {
-		f, err := os.CreateTemp("", "grocery-import-*.tmp")
+		f, err := os.CreateTemp("", spillPrefix+strconv.Itoa(os.Getpid())+"-*.tmp")
 		if err != nil {
 			return fmt.Errorf("import: a temporary file for sorting the rows: %w", err)
 		}
-		o.f, o.w = f, bufio.NewWriterSize(f, 64<<10)
+		// Read back through its descriptor only: without a name (Unix), a
+		// killed import leaves nothing; elsewhere removeStaleSpills
+		// removes it at the next start.
+		o.f, o.w, o.unlinked = f, bufio.NewWriterSize(f, 64<<10), unlinkOpen(f)
 	}
 	imp.sortRun(o.cur, imp.ranks())
 	var b [impRecSize]byte

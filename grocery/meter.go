@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"log/slog"
 	"maps"
 	"os"
 	"sync"
@@ -103,6 +104,49 @@ type meter struct {
 	pending map[usageID]int64 // counts not yet in the data file: ended windows, deferred or failed flushes
 
 	journaled bool // the journal holds counts not yet in the data file; only the flusher touches it
+
+	log       *slog.Logger // says at once when a flush or the journal fails, and when it works again
+	failMu    sync.Mutex   // guards failure and failSince
+	failure   string       // the cause of the last failed flush, in words without paths; "" after a success
+	failSince time.Time    // when the failures began
+}
+
+// tick flushes without waiting for the write transaction (the flusher's
+// step) and records the outcome: the first failure, or a new cause, is
+// logged at once with the system's error, and Health reports it until a
+// flush succeeds again.
+func (m *meter) tick() {
+	err := m.flush(false)
+	m.failMu.Lock()
+	defer m.failMu.Unlock()
+	if err == nil {
+		if m.failure != "" && m.log != nil {
+			m.log.Info("usage counts saved again", "failing_since", m.failSince)
+		}
+		m.failure = ""
+		return
+	}
+	cause := systemCause(err)
+	if cause == "" {
+		cause = "the data file and the usage journal could not be written"
+	}
+	if m.failure != cause {
+		if m.log != nil {
+			m.log.Error("usage counts not saved: a crash now loses the calls counted since the last save; retrying every flush",
+				"cause", cause, "err", err.Error())
+		}
+		if m.failure == "" {
+			m.failSince = time.Now()
+		}
+		m.failure = cause
+	}
+}
+
+// failing returns the cause of the failing flushes and since when, or "".
+func (m *meter) failing() (string, time.Time) {
+	m.failMu.Lock()
+	defer m.failMu.Unlock()
+	return m.failure, m.failSince
 }
 
 // charge counts one call to a in the window of now and returns the count
@@ -265,7 +309,7 @@ func (m *meter) run(interval time.Duration, stop <-chan struct{}, done chan<- er
 	for {
 		select {
 		case <-t.C:
-			m.flush(false) // a failed flush is retried by the next one
+			m.tick() // a failed flush is retried by the next one
 		case <-stop:
 			done <- m.flush(true)
 			return

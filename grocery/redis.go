@@ -5,9 +5,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -31,11 +33,20 @@ import (
 // comparing secrets, so the time taken says nothing about a wrong key.
 type redisAccess struct {
 	s      *Service
-	ring   *keyring // prefix, plans and the HMAC with Redis's secret; its maps stay empty
 	rdb    *redis.Client
 	addr   string
 	plans  []any // ARGV tail of authScript: name, quota, rest (1/0) per plan
 	prefix string
+	// The keyring of Redis's current key secret (watchSecret replaces
+	// it), what builds it, and whether Redis has no secret now.
+	ring       atomic.Pointer[keyring]
+	secret     atomic.Pointer[string]
+	prefixText string
+	planList   []Plan
+	secretGone atomic.Bool
+	stop, done chan struct{}
+	// authLogged: the log said once that Redis refuses the credentials.
+	authLogged atomic.Bool
 }
 
 // redisPrefix starts every key the service keeps in Redis.
@@ -80,16 +91,29 @@ func openRedis(url string, s *Service, plans []Plan, prefix string) (*redisAcces
 	}
 	if err != nil {
 		ra.rdb.Close()
+		if word, ok := authRefusal(err); ok {
+			// The operator's configuration: said as it is, at start.
+			return nil, Errorf(EINVALID, "Redis at %s refused the credentials of the Redis URL (%s): check the user and password in it (redis://user:password@host:port/db), or Redis's ACL", ra.addr, word)
+		}
 		return nil, ra.fail(err)
 	}
-	ra.ring = newKeyring(prefix, plans, []byte(secret))
-	for _, p := range ra.ring.plans {
+	if policy, err := ra.rdb.ConfigGet(ctx, "maxmemory-policy").Result(); err == nil && strings.HasPrefix(policy["maxmemory-policy"], "allkeys-") {
+		// CONFIG may be renamed away (a managed Redis): then unchecked.
+		ra.rdb.Close()
+		return nil, Errorf(EINVALID, "Redis at %s has maxmemory-policy %s: when full it evicts any key, and would silently drop API keys, accounts and the key secret; set maxmemory-policy noeviction (or a volatile-* policy)", ra.addr, policy["maxmemory-policy"])
+	}
+	ra.prefixText, ra.planList = prefix, plans
+	ra.ring.Store(newKeyring(prefix, plans, []byte(secret)))
+	ra.secret.Store(&secret)
+	for _, p := range ra.curRing().plans {
 		rest := 0
 		if p.REST {
 			rest = 1
 		}
 		ra.plans = append(ra.plans, p.Name, p.Quota, rest)
 	}
+	ra.stop, ra.done = make(chan struct{}), make(chan struct{})
+	go ra.watchSecret(secretCheckEvery)
 	return ra, nil
 }
 
@@ -108,11 +132,31 @@ func redactURL(u string) string {
 // EINTERNAL for any other error Redis replied.
 func (ra *redisAccess) fail(err error) error { return ra.failAs("key store", err) }
 
+// authRefusal reports whether err is Redis refusing the client's
+// credentials (WRONGPASS, NOAUTH, NOPERM), and that reply's first word.
+func authRefusal(err error) (string, bool) {
+	msg := err.Error()
+	for _, word := range []string{"WRONGPASS", "NOAUTH", "NOPERM"} {
+		if strings.Contains(msg, word) {
+			return word, true
+		}
+	}
+	return "", false
+}
+
 // refused ends the message of an EUNAVAILABLE error of Redis.
 const refused = ": the call is refused; try again shortly"
 
 // failAs is fail for the store named what ("key store", "alert store").
 func (ra *redisAccess) failAs(what string, err error) error {
+	if word, ok := authRefusal(err); ok {
+		// Credentials changed under a running server: the operator reads
+		// the cause in the log (once), the client a refusal to retry.
+		if ra.authLogged.CompareAndSwap(false, true) && ra.s != nil && ra.s.log != nil {
+			ra.s.log.Error("Redis refuses this server's credentials: calls are refused until they are fixed", "redis", ra.addr, "reply", word)
+		}
+		return &Error{Code: EUNAVAILABLE, Message: fmt.Sprintf("the %s (Redis at %s) cannot serve now%s", what, ra.addr, refused)}
+	}
 	var rerr redis.Error
 	if errors.As(err, &rerr) {
 		msg := rerr.Error()
@@ -206,13 +250,84 @@ local plan = redis.call('HGET', ARGV[3] .. 'acct:' .. k[2], 'plan')
 return {k[1], k[2], k[3], k[4], k[5], plan or ''}
 `)
 
-func (ra *redisAccess) close() error { return ra.rdb.Close() }
+func (ra *redisAccess) close() error {
+	if ra.stop != nil {
+		close(ra.stop)
+		<-ra.done
+		ra.stop = nil
+	}
+	return ra.rdb.Close()
+}
+
+// curRing returns the keyring of the key secret Redis holds now.
+func (ra *redisAccess) curRing() *keyring { return ra.ring.Load() }
+
+// secretCheckEvery is how often a server reads Redis's key secret.
+const secretCheckEvery = time.Second
+
+// watchSecret reads Redis's key secret every interval. When it is gone
+// (Redis restarted without persistence, or its keys evicted: every key
+// and account went with it), the server fails closed: every key is
+// refused as unavailable until a new secret appears (the first 'grocery
+// keys create --redis', or a server's start, makes one), which it then
+// follows, as every server does, so that all agree on which keys exist.
+// Each change is logged once.
+func (ra *redisAccess) watchSecret(interval time.Duration) {
+	defer close(ra.done)
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ra.stop:
+			return
+		case <-t.C:
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		secret, err := ra.rdb.Get(ctx, ra.prefix+"secret").Result()
+		cancel()
+		ra.secretSeen(secret, err)
+	}
+}
+
+// secretSeen acts on one reading of Redis's key secret (err redis.Nil:
+// there is none).
+func (ra *redisAccess) secretSeen(secret string, err error) {
+	switch {
+	case errors.Is(err, redis.Nil):
+		if ra.secretGone.CompareAndSwap(false, true) {
+			ra.logf(slog.LevelError, "Redis lost its data: its key secret is gone (restarted without persistence, or its keys evicted), and with it every API key and account; refusing every key until a new secret appears ('grocery keys create --redis' makes one)")
+		}
+	case err != nil:
+		// Unreachable: the calls fail closed by themselves.
+	case secret != *ra.secret.Load():
+		ra.ring.Store(newKeyring(ra.prefixText, ra.planList, []byte(secret)))
+		ra.secret.Store(&secret)
+		ra.secretGone.Store(false)
+		ra.logf(slog.LevelWarn, "Redis's key secret changed (Redis lost its data and a new secret was made): following it; keys made before are gone")
+	default:
+		ra.secretGone.Store(false)
+	}
+}
+
+func (ra *redisAccess) logf(level slog.Level, msg string) {
+	if ra.s != nil && ra.s.log != nil {
+		ra.s.log.Log(context.Background(), level, msg, "redis", ra.addr)
+	}
+}
+
+// errSecretGone is the refusal of every key while Redis has no secret.
+func (ra *redisAccess) errSecretGone() error {
+	return &Error{Code: EUNAVAILABLE, Message: fmt.Sprintf("the key store (Redis at %s) cannot serve now%s", ra.addr, refused)}
+}
 
 func (ra *redisAccess) authenticate(ctx context.Context, key string, iface Interface, charge bool) (*Principal, error) {
-	if _, ok := ra.ring.parse(key); !ok {
+	if ra.secretGone.Load() {
+		return nil, ra.errSecretGone()
+	}
+	if _, ok := ra.curRing().parse(key); !ok {
 		return nil, errBadKey
 	}
-	sum := ra.ring.mac(key)
+	sum := ra.curRing().mac(key)
 	p := &Principal{keyHash: hex.EncodeToString(sum[:])}
 	now := ra.s.now()
 	u, err := ra.run(ctx, p, iface, charge, now)
@@ -263,7 +378,7 @@ func (ra *redisAccess) run(ctx context.Context, p *Principal, iface Interface, c
 	}
 	limit, _ := res[4].(int64)
 	used, _ := res[5].(int64)
-	plan, _ := ra.ring.plan(str(3))
+	plan, _ := ra.curRing().plan(str(3))
 	p.KeyID, p.Account, p.Plan = str(1), str(2), plan
 	u := Usage{Account: p.Account, Plan: plan.Name, Limit: limit, Used: used, Remaining: max(limit-used, 0), Reset: reset}
 	if charge && used > limit {
@@ -299,7 +414,7 @@ func (ra *redisAccess) usageOf(ctx context.Context, name string) (Usage, error) 
 	}
 	quotaText, _ := a[1].(string)
 	n, _ := used.Int64()
-	plan, _ := ra.ring.plan(planName)
+	plan, _ := ra.curRing().plan(planName)
 	limit, _ := strconv.ParseInt(quotaText, 10, 64)
 	if limit <= 0 {
 		limit = plan.Quota
@@ -316,7 +431,7 @@ func (ra *redisAccess) accountExists(ctx context.Context, name string) (bool, er
 }
 
 func (ra *redisAccess) createKey(ctx context.Context, in KeyInput) (*NewKey, error) {
-	r := ra.ring
+	r := ra.curRing()
 	name := strings.TrimSpace(in.Account)
 	if err := checkAccountName(name); err != nil {
 		return nil, err
@@ -360,7 +475,7 @@ func (ra *redisAccess) createKey(ctx context.Context, in KeyInput) (*NewKey, err
 }
 
 func (ra *redisAccess) revokeKey(ctx context.Context, keyOrID string) (*KeyInfo, error) {
-	r := ra.ring
+	r := ra.curRing()
 	id := strings.TrimSpace(keyOrID)
 	h := ""
 	if kid, ok := r.parse(id); ok {
@@ -390,7 +505,7 @@ func (ra *redisAccess) info(id, account, created, lastUsed, revoked, plan string
 		t := time.Unix(n, 0).UTC()
 		return &t
 	}
-	k := KeyInfo{ID: id, Prefix: ra.ring.prefix + keyMarker + id, Account: account, Plan: plan, LastUsed: unix(lastUsed), Revoked: unix(revoked)}
+	k := KeyInfo{ID: id, Prefix: ra.curRing().prefix + keyMarker + id, Account: account, Plan: plan, LastUsed: unix(lastUsed), Revoked: unix(revoked)}
 	if c := unix(created); c != nil {
 		k.Created = *c
 	}

@@ -1,7 +1,10 @@
 package grocery_test
 
 import (
+	"bytes"
 	"context"
+	"io"
+	"log/slog"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -233,4 +236,106 @@ func TestRedisConsumeUnavailable(t *testing.T) {
 	if u.Used != 2 {
 		t.Errorf("after Redis restarted: used %d, want 2 (the calls refused during the outage are not counted)", u.Used)
 	}
+}
+
+// TestRedisRefusesCredentials: a Redis URL whose credentials Redis
+// refuses is an error that says so (to the operator starting a server or
+// running the CLI), not an internal error.
+func TestRedisRefusesCredentials(t *testing.T) {
+	rs := redistest.Start(t)
+	if err := rs.Client().ConfigSet(context.Background(), "requirepass", "right").Err(); err != nil {
+		t.Fatal(err)
+	}
+	base := strings.TrimPrefix(rs.URL(), "redis://")
+	for _, url := range []string{"redis://:wrong@" + base, "redis://" + base} {
+		_, err := grocery.Open(filepath.Join(t.TempDir(), "grocery.db"), &grocery.Options{RedisURL: url})
+		if grocery.ErrorCode(err) != grocery.EINVALID || !strings.Contains(grocery.ErrorMessage(err), "refused the credentials of the Redis URL") {
+			t.Errorf("%s: got %v, want invalid_argument saying Redis refused the credentials", url, err)
+		}
+		if err != nil && strings.Contains(err.Error(), "wrong") {
+			t.Errorf("the message repeats the password: %v", err)
+		}
+	}
+}
+
+// TestRedisSecretLost: Redis restarted without persistence loses every
+// key and the key secret. A running server notices within a second, logs
+// it once, refuses every key as unavailable meanwhile (fail closed), and
+// follows the new secret that the next key creation makes, so that it
+// and a server started afterwards agree on which keys exist.
+func TestRedisSecretLost(t *testing.T) {
+	ctx := context.Background()
+	rs := redistest.Start(t)
+	var log bytes.Buffer
+	var logMu sync.Mutex
+	running, err := grocery.Open(filepath.Join(t.TempDir(), "a.db"), &grocery.Options{RedisURL: rs.URL(),
+		Logger: slog.New(slog.NewTextHandler(&lockedWriter{w: &log, mu: &logMu}, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer running.Close()
+	before, err := running.CreateKey(ctx, grocery.KeyInput{Account: "acme", Plan: "starter"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rs.Client().FlushAll(ctx).Err(); err != nil {
+		t.Fatal(err)
+	}
+	var authErr error
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if _, authErr = running.Authenticate(ctx, before.Key, grocery.InterfaceMCP); grocery.ErrorCode(authErr) == grocery.EUNAVAILABLE {
+			break
+		}
+	}
+	if grocery.ErrorCode(authErr) != grocery.EUNAVAILABLE {
+		t.Fatalf("a key after Redis lost its secret: %v, want unavailable (fail closed)", authErr)
+	}
+	// A server started now (or the CLI) makes the new secret; a key made
+	// through it is accepted by the server that was running.
+	started, err := grocery.Open(filepath.Join(t.TempDir(), "b.db"), &grocery.Options{RedisURL: rs.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer started.Close()
+	after, err := started.CreateKey(ctx, grocery.KeyInput{Account: "acme", Plan: "starter"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if _, authErr = running.Authenticate(ctx, after.Key, grocery.InterfaceMCP); authErr == nil {
+			break
+		}
+	}
+	if authErr != nil {
+		t.Fatalf("the running server, on a key made after the new secret: %v, want it accepted", authErr)
+	}
+	logMu.Lock()
+	defer logMu.Unlock()
+	if n := strings.Count(log.String(), "its key secret is gone"); n != 1 || !strings.Contains(log.String(), "following it") {
+		t.Errorf("log: %s\nwant the loss said once, and the new secret followed", log.String())
+	}
+}
+
+// TestRedisEvictingPolicy: a Redis that evicts any key when full is
+// refused at start, naming the policy.
+func TestRedisEvictingPolicy(t *testing.T) {
+	rs := redistest.Start(t)
+	if err := rs.Client().ConfigSet(context.Background(), "maxmemory-policy", "allkeys-lru").Err(); err != nil {
+		t.Fatal(err)
+	}
+	_, err := grocery.Open(filepath.Join(t.TempDir(), "grocery.db"), &grocery.Options{RedisURL: rs.URL()})
+	if grocery.ErrorCode(err) != grocery.EINVALID || !strings.Contains(grocery.ErrorMessage(err), "maxmemory-policy allkeys-lru") {
+		t.Fatalf("Open with allkeys-lru: %v, want invalid_argument naming the policy", err)
+	}
+}
+
+type lockedWriter struct {
+	w  io.Writer
+	mu *sync.Mutex
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

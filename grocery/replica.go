@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -31,7 +32,7 @@ type PublishedSnapshot struct {
 type ReplicaStatus struct {
 	Snapshot PublishedSnapshot `json:"snapshot"`
 	// Refused says why the newest snapshot of the directory was not
-	// taken: a size or SHA-256 that disagrees with the manifest, a file
+	// taken (with file names, never the directories' paths): a size or SHA-256 that disagrees with the manifest, a file
 	// that is not a data file (the replica waits for the next sequence
 	// number), or, with Retry, a reason that may pass (the file not
 	// visible yet, a full or unreadable disk). Empty once it is taken.
@@ -41,6 +42,20 @@ type ReplicaStatus struct {
 	// maxRetryWait); it still reads the manifest at every poll, and takes
 	// a newer snapshot as soon as one is published.
 	Retry bool `json:"retry,omitempty"`
+	// Latest is the newest snapshot the manifest named at the last poll:
+	// when its Seq is above Snapshot's, the replica lags by that many
+	// snapshots, published since Latest.Created.
+	Latest PublishedSnapshot `json:"latest"`
+}
+
+// Behind returns how many snapshots the one served lags the newest the
+// manifest names, and since when that newest one was published (zero
+// when none lags).
+func (st ReplicaStatus) Behind() (snapshots uint64, since time.Time) {
+	if st.Latest.Seq <= st.Snapshot.Seq {
+		return 0, time.Time{}
+	}
+	return st.Latest.Seq - st.Snapshot.Seq, st.Latest.Created
 }
 
 // maxRetryWait is the longest a replica waits before fetching again a
@@ -77,6 +92,9 @@ func (s *Service) Publish(ctx context.Context) (*PublishedSnapshot, error) {
 		return n, Date(asOf).String(), err
 	})
 	if err != nil {
+		if cause := systemCause(err); cause != "" {
+			return nil, Errorf(EINTERNAL, "publishing a snapshot to %s: %s (%v)", s.snapDir, cause, err)
+		}
 		return nil, Errorf(EINTERNAL, "publishing a snapshot to %s: %v", s.snapDir, err)
 	}
 	snap := snapshotOf(m)
@@ -108,7 +126,8 @@ type replica struct {
 // OpenReplica opens the newest snapshot that the manifest of dir names,
 // read-only, as a replica: it copies the snapshot to a private directory
 // (bbolt maps the file it reads; a shared volume may not allow that),
-// checks its size and SHA-256, and opens the copy. The private directory
+// checks its size and SHA-256 and the consistency of its pages
+// (storage.CheckFile), and opens the copy. The private directory
 // is grocery-replica-<pid>-<digits> under opts.SnapshotCache (the
 // system's temporary directory when empty); Close removes it, and
 // OpenReplica first removes those that replicas no longer running (killed
@@ -161,6 +180,10 @@ func OpenReplica(dir string, opts *Options) (*Service, error) {
 		cache.Remove()
 		return nil, Errorf(EINVALID, "%v", err)
 	}
+	if err := storage.CheckFile(path); err != nil {
+		cache.Remove()
+		return nil, Errorf(EINVALID, "snapshot %d (%s): %v", m.Seq, m.File, err)
+	}
 	ro := *opts
 	ro.ReadOnly = true
 	s, err := open(path, &ro, storage.Options{ReadOnly: true, LockTimeout: opts.LockTimeout}, opts.Now)
@@ -168,7 +191,7 @@ func OpenReplica(dir string, opts *Options) (*Service, error) {
 		cache.Remove()
 		return nil, err
 	}
-	r := &replica{dir: dir, local: cache.Dir, cache: cache, log: log, status: ReplicaStatus{Snapshot: snapshotOf(m)}}
+	r := &replica{dir: dir, local: cache.Dir, cache: cache, log: log, status: ReplicaStatus{Snapshot: snapshotOf(m), Latest: snapshotOf(m)}}
 	s.replica = r
 	if opts.SnapshotPoll >= 0 {
 		every := opts.SnapshotPoll
@@ -200,8 +223,10 @@ func (r *replica) poll(s *Service, every time.Duration) {
 
 // Refresh reads a replica's snapshot manifest and, when it names a newer
 // snapshot, fetches, checks and opens it and swaps it in. A snapshot
-// whose size or SHA-256 disagrees with the manifest, or that is not a
-// data file, is refused: the replica keeps serving the one it has, logs
+// whose size or SHA-256 disagrees with the manifest, that is not a data
+// file, or whose pages fail bbolt's consistency check (storage.CheckFile:
+// every page is read before the swap, while the previous snapshot goes on
+// serving) is refused: the replica keeps serving the one it has, logs
 // the reason and reports it in ReplicaStatus until a later snapshot is
 // taken. A refused snapshot is not fetched again: the replica waits for
 // the next sequence number. A snapshot that cannot be fetched for a
@@ -237,6 +262,9 @@ func (s *Service) refresh(ctx context.Context, every time.Duration) error {
 		if err != nil {
 			return r.fail(nil, fmt.Errorf("snapshot manifest: %w", err), true)
 		}
+		r.mu.Lock()
+		r.status.Latest = snapshotOf(m)
+		r.mu.Unlock()
 		if cur, _ := s.Replica(); m.Seq <= cur.Snapshot.Seq {
 			return nil
 		}
@@ -266,32 +294,46 @@ func (s *Service) refresh(ctx context.Context, every time.Duration) error {
 			return r.fail(m, err, !errors.As(err, &mismatch))
 		}
 		fetched := time.Now()
+		// A copy whose bytes match the manifest may still be damaged (the
+		// publisher's disk or memory, or a hand on the shared volume):
+		// bbolt trusts its pages, and a bad one faults the whole process
+		// at the first read. The check reads every page first.
+		if err := storage.CheckFile(path); err != nil {
+			os.Remove(path)
+			return r.fail(m, fmt.Errorf("snapshot %d (%s): %w", m.Seq, m.File, err), !badFile(err))
+		}
+		checked := time.Now()
 		old := s.db.Path()
 		if err := s.db.Reopen(path); err != nil {
 			os.Remove(path)
-			// The copy has the manifest's bytes: only the file system's
-			// errors (a descriptor or memory limit) may pass; any other
-			// (not a data file, a format this program does not read, a
-			// file bbolt finds too small) comes back with the same bytes.
-			var pe *fs.PathError
-			var errno syscall.Errno
-			osErr := errors.As(err, &pe) || errors.As(err, &errno)
-			bad := errors.Is(err, storage.ErrNotDataFile) || errors.Is(err, storage.ErrFormat) || !osErr
-			return r.fail(m, fmt.Errorf("snapshot %d (%s): %w", m.Seq, m.File, err), !bad)
+			return r.fail(m, fmt.Errorf("snapshot %d (%s): %w", m.Seq, m.File, err), !badFile(err))
 		}
 		// The old copy stays mapped until its last reader ends; removing its
 		// name now frees its space then.
 		os.Remove(old)
 		r.mu.Lock()
-		r.status = ReplicaStatus{Snapshot: snapshotOf(m)}
+		r.status = ReplicaStatus{Snapshot: snapshotOf(m), Latest: r.status.Latest}
 		r.refused = nil
 		r.mu.Unlock()
-		// fetch: the copy and its SHA-256; reopen: opening the copy and
-		// swapping it in; the calls that start after serve it.
+		// fetch: the copy and its SHA-256; check: its pages; reopen:
+		// opening the copy and swapping it in; the calls that start after
+		// serve it.
 		r.log.Info("snapshot taken", "seq", m.Seq, "as_of", m.AsOf, "size", m.Size,
-			"fetch", fetched.Sub(seen), "reopen", time.Since(fetched))
+			"fetch", fetched.Sub(seen), "check", checked.Sub(fetched), "reopen", time.Since(checked))
 		return nil
 	}
+}
+
+// badFile says whether err, from checking or opening a copy that has the
+// manifest's bytes, comes back with the same bytes: only the file
+// system's errors (a descriptor or memory limit) may pass; any other (not
+// a data file, damaged pages, a format this program does not read, a file
+// bbolt finds too small) would not.
+func badFile(err error) bool {
+	var pe *fs.PathError
+	var errno syscall.Errno
+	osErr := errors.As(err, &pe) || errors.As(err, &errno)
+	return errors.Is(err, storage.ErrNotDataFile) || errors.Is(err, storage.ErrDamaged) || errors.Is(err, storage.ErrFormat) || !osErr
 }
 
 // fail records and logs why the newest snapshot, m (nil when the
@@ -299,7 +341,8 @@ func (s *Service) refresh(ctx context.Context, every time.Duration) error {
 // copy disagrees with its manifest and is not fetched again; with retry,
 // the reason may pass and the next Refresh fetches it again.
 func (r *replica) fail(m *snapfile.Manifest, err error, retry bool) error {
-	msg := err.Error()
+	full := err.Error()
+	msg := r.withoutPaths(full)
 	r.mu.Lock()
 	again, serving := r.status.Refused == msg, r.status.Snapshot.Seq
 	r.status.Refused, r.status.Retry = msg, retry
@@ -316,14 +359,32 @@ func (r *replica) fail(m *snapfile.Manifest, err error, retry bool) error {
 	}
 	if retry {
 		if !again {
-			r.log.Warn("snapshot not taken yet; serving the previous one, trying again", "err", msg, "serving", serving)
+			r.log.Warn("snapshot not taken yet; serving the previous one, trying again", "err", full, "serving", serving)
 		}
 		return Errorf(EUNAVAILABLE, "%s", msg)
 	}
 	if !again {
-		r.log.Error("snapshot refused; serving the previous one", "err", msg, "serving", serving)
+		r.log.Error("snapshot refused; serving the previous one", "err", full, "serving", serving)
 	}
 	return Errorf(EINVALID, "%s", msg)
+}
+
+// withoutPaths returns msg with the snapshot and cache directories taken
+// out of the file names in it (open /srv/snaps/snapshot-8.db reads open
+// snapshot-8.db): ReplicaStatus.Refused is shown by the unauthenticated
+// /healthz, which names no path of the host. The log keeps the paths.
+func (r *replica) withoutPaths(msg string) string {
+	for _, d := range []string{r.local, r.dir} {
+		if d == "" {
+			continue
+		}
+		msg = strings.ReplaceAll(msg, d+string(filepath.Separator), "")
+		if abs, err := filepath.Abs(d); err == nil && abs != d {
+			msg = strings.ReplaceAll(msg, abs+string(filepath.Separator), "")
+		}
+		msg = strings.ReplaceAll(msg, d, "the snapshot directory")
+	}
+	return msg
 }
 
 // Replica returns what a replica serves and what it last refused, and

@@ -31,6 +31,9 @@ func openBenchIngest(b *testing.B) (*Service, string) {
 }
 
 func p50ms(ds []time.Duration) float64 {
+	if len(ds) == 0 {
+		return 0
+	}
 	slices.Sort(ds)
 	return float64(ds[len(ds)/2].Microseconds()) / 1000
 }
@@ -52,8 +55,8 @@ func BenchmarkSnapshotPublish(b *testing.B) {
 
 // swapTimes records the fetch and reopen times a replica logs.
 type swapTimes struct {
-	mu            sync.Mutex
-	fetch, reopen []time.Duration
+	mu                   sync.Mutex
+	fetch, check, reopen []time.Duration
 }
 
 func (s *swapTimes) Enabled(context.Context, slog.Level) bool { return true }
@@ -66,6 +69,8 @@ func (s *swapTimes) Handle(_ context.Context, r slog.Record) error {
 		switch a.Key {
 		case "fetch":
 			s.fetch = append(s.fetch, a.Value.Duration())
+		case "check":
+			s.check = append(s.check, a.Value.Duration())
 		case "reopen":
 			s.reopen = append(s.reopen, a.Value.Duration())
 		}
@@ -76,7 +81,8 @@ func (s *swapTimes) Handle(_ context.Context, r slog.Record) error {
 
 // BenchmarkReplicaSwap is a replica's time from reading a manifest that
 // names a new snapshot of the large demo file to serving it (ns/op):
-// fetch-ms is the copy with its SHA-256, reopen-ms opening the copy and
+// fetch-ms is the copy with its SHA-256, check-ms the consistency check
+// of its pages (storage.CheckFile), reopen-ms opening the copy and
 // swapping it in.
 func BenchmarkReplicaSwap(b *testing.B) {
 	ingest, dir := openBenchIngest(b)
@@ -102,5 +108,6 @@ func BenchmarkReplicaSwap(b *testing.B) {
 		}
 	}
 	b.ReportMetric(p50ms(times.fetch), "fetch-ms")
+	b.ReportMetric(p50ms(times.check), "check-ms")
 	b.ReportMetric(p50ms(times.reopen), "reopen-ms")
 }

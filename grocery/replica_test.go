@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -248,6 +249,38 @@ func TestReplicaRefuses(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, snapfile.ManifestName), b, 0o644); err != nil {
 				t.Fatal(err)
 			}
+		},
+		"CorruptPages": func(t *testing.T, dir string, m *snapfile.Manifest) {
+			// Size and sum agree, the meta pages are intact, but the
+			// first 64 bytes (header and first elements) of every branch
+			// or leaf page past the first 16 KiB are random: served, the
+			// first read of such a page faults the whole process.
+			path := filepath.Join(dir, m.File)
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			const page = 4096
+			rnd := rand.New(rand.NewPCG(19, 1))
+			n := 0
+			for at := 16 << 10; at+page <= len(b); at += page {
+				if flags := b[at+8]; flags != 1 && flags != 2 {
+					continue
+				}
+				for i := range 64 {
+					b[at+i] = byte(rnd.Uint32())
+				}
+				n++
+			}
+			if n == 0 {
+				t.Fatalf("no branch or leaf page past 16 KiB in a %d-byte snapshot", len(b))
+			}
+			if err := os.WriteFile(path, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			fixed := *m
+			fixed.SHA256 = fmt.Sprintf("%x", sha256Sum(b))
+			writeManifest(t, dir, &fixed)
 		},
 		"NotDataFile": func(t *testing.T, dir string, m *snapfile.Manifest) {
 			// Size and sum agree, but the file is not a data file.
@@ -513,6 +546,10 @@ func TestReplicaRetries(t *testing.T) {
 			!strings.Contains(st.Refused, "no such file") {
 			t.Errorf("Replica: got %+v, want seq 2, retry, and a reason beginning \"snapshot 3 (snapshot-3.db): \" saying the file is missing", st)
 		}
+		// /healthz shows it to anyone: no path of the host.
+		if strings.Contains(st.Refused, string(filepath.Separator)) {
+			t.Errorf("Replica: the reason %q names a path", st.Refused)
+		}
 	}
 
 	t.Run("Refresh", func(t *testing.T) {
@@ -702,4 +739,58 @@ func TestReplicaExportPreparedSnapshot(t *testing.T) {
 			t.Errorf("Stream after Close wrote %d bytes", b.Len())
 		}
 	})
+}
+
+// TestImportNotPublished: an import whose snapshot cannot be published
+// (here the snapshot directory cannot be created) stands: the rows are
+// committed, and the report says why its snapshot was not published
+// instead of an error claiming nothing was imported.
+func TestImportNotPublished(t *testing.T) {
+	blocker := filepath.Join(t.TempDir(), "a-file")
+	if err := os.WriteFile(blocker, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	svc, err := Open(filepath.Join(t.TempDir(), "grocery.db"), &Options{Now: importClock, SnapshotDir: filepath.Join(blocker, "snaps")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	rep, err := svc.Import(context.Background(), "stores.csv", strings.NewReader(testStoresCSV), nil)
+	if err != nil {
+		t.Fatalf("Import: %v, want the report of an import that stands", err)
+	}
+	if !strings.Contains(rep.PublishError, "imported, but its snapshot was not published") || rep.New == 0 {
+		t.Errorf("report: %+v, want new rows and the reason the snapshot was not published", rep)
+	}
+	again, err := svc.Import(context.Background(), "stores.csv", strings.NewReader(testStoresCSV), nil)
+	if err != nil || again.New != 0 || again.Unchanged != rep.New {
+		t.Errorf("the same file again: %+v, %v; want every row unchanged (the first import committed)", again, err)
+	}
+}
+
+// TestReplicaBehind: a replica that refused the newest snapshot says how
+// many it lags and since when.
+func TestReplicaBehind(t *testing.T) {
+	ctx := context.Background()
+	ingest, dir := openIngest(t)
+	replica := openTestReplica(t, dir)
+	if st, _ := replica.Replica(); st.Latest.Seq != 2 {
+		t.Fatalf("Latest at start: %+v, want seq 2", st.Latest)
+	}
+	if n, _ := func() (uint64, time.Time) { st, _ := replica.Replica(); return st.Behind() }(); n != 0 {
+		t.Fatalf("Behind at start: %d, want 0", n)
+	}
+	milkPrices(t, ingest, "3.49")
+	m, err := snapfile.ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(filepath.Join(dir, m.File), m.Size/2); err != nil {
+		t.Fatal(err)
+	}
+	errCode(t, replica.Refresh(ctx), EINVALID)
+	st, _ := replica.Replica()
+	if n, since := st.Behind(); n != 1 || !since.Equal(m.Created) {
+		t.Errorf("Behind after a refusal: %d since %v, want 1 since %v", n, since, m.Created)
+	}
 }

@@ -6,10 +6,12 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
+	snapfile "github.com/grocerydata/grocery/grocery/internal/snapshot"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -88,6 +90,7 @@ func open(path string, opts *Options, so storage.Options, now func() time.Time) 
 	s := &Service{db: db, now: now, log: opts.Logger}
 	if !so.ReadOnly {
 		s.snapDir, s.snapKeep = opts.SnapshotDir, opts.SnapshotKeep
+		s.removeOrphans()
 	}
 	s.access, s.alerts = boltAccess{s}, boltAlerts{s}
 	if err := s.start(opts, so.ReadOnly); err != nil {
@@ -118,6 +121,60 @@ func open(path string, opts *Options, so storage.Options, now func() time.Time) 
 		}
 	}
 	return s, nil
+}
+
+// Health is what a Service reports of its work in the background, for a
+// server's /healthz: nothing in it names a path.
+type Health struct {
+	// UsageNotSaved is the cause of failing flushes of the usage counts
+	// (to the data file, or to the usage journal while an import holds
+	// the file), such as "the disk is full (no space left on device)";
+	// empty when the last flush worked. While it fails, a crash loses
+	// the calls counted since the last save. The log has the system's
+	// error, said once per cause.
+	UsageNotSaved string `json:"usage_not_saved,omitempty"`
+	// UsageNotSavedSince is when the failing flushes began.
+	UsageNotSavedSince time.Time `json:"usage_not_saved_since,omitzero"`
+}
+
+// Health returns what the Service reports of its work in the background.
+func (s *Service) Health() Health {
+	if s.meter == nil {
+		return Health{}
+	}
+	cause, since := s.meter.failing()
+	if cause == "" {
+		return Health{}
+	}
+	return Health{UsageNotSaved: cause, UsageNotSavedSince: since}
+}
+
+// removeOrphans removes, when a writable file opens, what a process
+// killed mid-way left behind: the snapshot directory's temporary files
+// (only the file's holder publishes there) and the temporary files of
+// imports whose process is gone. It logs what it removes; a failure is
+// logged and changes nothing else.
+func (s *Service) removeOrphans() {
+	log := s.log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if s.snapDir != "" {
+		removed, err := snapfile.RemoveTemps(s.snapDir)
+		for _, name := range removed {
+			log.Info("removed a snapshot's temporary file left by a publisher that was stopped", "file", filepath.Join(s.snapDir, name))
+		}
+		if err != nil {
+			log.Warn("snapshot directory: removing temporary files left by a stopped publisher", "err", err)
+		}
+	}
+	removed, err := removeStaleSpills()
+	for _, path := range removed {
+		log.Info("removed the temporary file of an import whose process is gone", "file", path)
+	}
+	if err != nil {
+		log.Warn("temporary directory: removing the files of imports whose process is gone", "err", err)
+	}
 }
 
 // start loads the keyring and, for a writable file, starts the meter's
@@ -161,7 +218,7 @@ func (s *Service) start(opts *Options, readOnly bool) error {
 	if interval <= 0 {
 		interval = time.Second
 	}
-	s.meter = &meter{db: s.db, ring: s.keyring, journal: jpath, journalID: jid}
+	s.meter = &meter{db: s.db, ring: s.keyring, journal: jpath, journalID: jid, log: opts.Logger}
 	s.stopFlush, s.flushDone = make(chan struct{}), make(chan error, 1)
 	go s.meter.run(interval, s.stopFlush, s.flushDone)
 	return nil

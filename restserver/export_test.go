@@ -40,3 +40,25 @@ type plainError struct{}
 func (plainError) Error() string { return "disk /var/secret failed" }
 
 var errPlain = plainError{}
+
+// HoldXLSXExports takes n of h's XLSX export slots for account, as n
+// exports under way would, until release is called. h is from New or
+// NewWithTestRoutes.
+func HoldXLSXExports(h http.Handler, account string, n int) (release func(), err error) {
+	s := h.(*server)
+	var held []func()
+	release = func() {
+		for _, r := range held {
+			r()
+		}
+	}
+	for range n {
+		r, err := s.xlsx.acquire(account)
+		if err != nil {
+			release()
+			return nil, err
+		}
+		held = append(held, r)
+	}
+	return release, nil
+}

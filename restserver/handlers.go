@@ -3,6 +3,7 @@ package restserver
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/gorilla/mux"
@@ -82,6 +83,19 @@ func (s *server) export(w http.ResponseWriter, r *http.Request) error {
 	h.Set("Content-Disposition", exp.ContentDisposition())
 	if r.Method == http.MethodHead {
 		return nil // the headers a GET would send, without reading a row
+	}
+	if strings.EqualFold(in.Format, "xlsx") {
+		account := ""
+		if pr := grocery.PrincipalFromContext(r.Context()); pr != nil {
+			account = pr.Account
+		}
+		release, err := s.xlsx.acquire(account)
+		if err != nil {
+			h.Del("Content-Disposition")
+			h.Set("Retry-After", exportRetryAfter)
+			return err
+		}
+		defer release()
 	}
 	ew := newExportWriter(w)
 	defer func() {

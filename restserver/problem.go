@@ -41,6 +41,7 @@ var statusOf = map[string]struct {
 	"body_too_large":         {http.StatusRequestEntityTooLarge, "Body too large"},
 	"unsupported_media_type": {http.StatusUnsupportedMediaType, "Unsupported media type"},
 	grocery.EQUOTA:           {http.StatusTooManyRequests, "Quota exceeded"},
+	"too_many_exports":       {http.StatusTooManyRequests, "Too many exports"},
 	grocery.EUNAVAILABLE:     {http.StatusServiceUnavailable, "Service unavailable"},
 	grocery.EINTERNAL:        {http.StatusInternalServerError, "Internal error"},
 }

@@ -37,6 +37,11 @@ type Options struct {
 	MaxBodyBytes int64
 	// Logger receives internal errors and panics; default slog.Default().
 	Logger *slog.Logger
+	// MaxXLSXExports and MaxXLSXExportsPerAccount bound the XLSX exports
+	// that run at once, on this server and per account (defaults
+	// DefaultMaxXLSXExports and DefaultMaxXLSXExportsPerAccount); one
+	// past either is refused with 429 too_many_exports and Retry-After.
+	MaxXLSXExports, MaxXLSXExportsPerAccount int
 }
 
 // server is the REST interface.
@@ -45,6 +50,7 @@ type server struct {
 	opts   Options
 	log    *slog.Logger
 	router *mux.Router
+	xlsx   exportSlots
 }
 
 // New returns the REST handler for svc, serving the paths of routes at
@@ -62,6 +68,13 @@ func newServer(svc *grocery.Service, opts *Options) *server {
 	}
 	if s.opts.MaxBodyBytes <= 0 {
 		s.opts.MaxBodyBytes = 1 << 20
+	}
+	s.xlsx.max, s.xlsx.maxPerAccount = s.opts.MaxXLSXExports, s.opts.MaxXLSXExportsPerAccount
+	if s.xlsx.max <= 0 {
+		s.xlsx.max = DefaultMaxXLSXExports
+	}
+	if s.xlsx.maxPerAccount <= 0 {
+		s.xlsx.maxPerAccount = DefaultMaxXLSXExportsPerAccount
 	}
 	s.log = s.opts.Logger
 	if s.log == nil {
@@ -130,12 +143,17 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 // api wraps a handler in the authenticated, metered chain: X-API-Key (401
 // missing, unknown or revoked; 403 without the integration plan), one
 // call charged (429 when the quota is spent), the quota headers on every
-// answer, and JSON bodies only on writes (415).
+// answer, JSON bodies only on writes (415), and only the query parameters
+// the OpenAPI document gives the operation (400 naming the others).
 func (s *server) api(h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
-		p, err := s.svc.AuthenticateMetered(ctx, apiKey(r.Header), grocery.InterfaceREST)
+		key := apiKey(r.Header)
+		p, err := s.svc.AuthenticateMetered(ctx, key, grocery.InterfaceREST)
 		if err != nil {
+			if key == "" && grocery.ErrorCode(err) == grocery.EUNAUTHENTICATED {
+				err = errNoAPIKey(r.Header)
+			}
 			writeProblem(w, err)
 			return
 		}
@@ -158,6 +176,10 @@ func (s *server) api(h handlerFunc) http.Handler {
 			writeProblem(w, errMediaType)
 			return
 		}
+		if err := checkQuery(r); err != nil {
+			writeProblem(w, err)
+			return
+		}
 		if err := h(w, r.WithContext(grocery.NewContextWithPrincipal(ctx, p))); err != nil {
 			var pe *problemError
 			if grocery.ErrorCode(err) == grocery.EINTERNAL && !errors.As(err, &pe) {
@@ -166,6 +188,16 @@ func (s *server) api(h handlerFunc) http.Handler {
 			writeProblem(w, err)
 		}
 	})
+}
+
+// errNoAPIKey is the 401 of a request without X-API-Key: it names the
+// header REST reads, and says so when the key came in the Authorization
+// header (Bearer is how the MCP interface takes it).
+func errNoAPIKey(h http.Header) error {
+	if strings.HasPrefix(strings.ToLower(h.Get("Authorization")), "bearer ") {
+		return grocery.Errorf(grocery.EUNAUTHENTICATED, "no X-API-Key header: REST takes the key in X-API-Key: <key>; Authorization: Bearer is the MCP interface's (/mcp)")
+	}
+	return grocery.Errorf(grocery.EUNAUTHENTICATED, "no X-API-Key header: send the key you were given, of the form PREFIX_pk_..., as X-API-Key: <key>")
 }
 
 // apiKey returns the X-API-Key header, read by its canonical name so that

@@ -21,6 +21,11 @@
 //     prices within 5 s (the delay is printed per replica) and no
 //     answer of GET /prices polled through the swap holds one old and
 //     one new price;
+//     3b. a copy of the newest snapshot with 200 random 64-byte runs past
+//     its first 16 KiB, published by hand with a manifest carrying its
+//     true SHA-256 and size: every replica refuses it in /healthz and
+//     keeps serving the previous snapshot, none dies; each takes the next
+//     good one;
 //  4. SIGKILL: a replica killed mid-load; Redis's count equals the calls
 //     the clients saw counted, give or take the calls in flight on the
 //     killed replica (counted as unknown and bounded);
@@ -38,11 +43,13 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/url"
@@ -121,6 +128,7 @@ func main() {
 	exactQuota(t)
 	revocation(t)
 	propagation(t)
+	corruptSnapshot(t)
 	sigkill(t)
 	redisRestart(t)
 	throughput(t, p("single.db"))
@@ -808,6 +816,93 @@ func propagation(t target) {
 	if oldN.Load() == 0 || newN.Load() == 0 {
 		fail("the polling saw %d old and %d new answers: want both, the swap inside the polling", oldN.Load(), newN.Load())
 	}
+}
+
+// --- 3b. a damaged snapshot whose manifest matches it
+
+// corruptSnapshot publishes by hand a copy of the newest snapshot with
+// 200 random 64-byte runs past its first 16 KiB and a manifest carrying
+// its true SHA-256 and size: every replica refuses it (its pages fail the
+// consistency check), says so in /healthz, keeps serving the previous
+// snapshot and does not die.
+func corruptSnapshot(t target) {
+	fmt.Println("--- 3b. a corrupted snapshot whose manifest has its true SHA-256 and size")
+	snaps := filepath.Join(work, "snaps")
+	var m struct {
+		Seq     int       `json:"seq"`
+		File    string    `json:"file"`
+		AsOf    string    `json:"as_of"`
+		SHA256  string    `json:"sha256"`
+		Size    int64     `json:"size"`
+		Created time.Time `json:"created"`
+	}
+	b, err := os.ReadFile(filepath.Join(snaps, "manifest.json"))
+	check(err)
+	check(json.Unmarshal(b, &m))
+	data, err := os.ReadFile(filepath.Join(snaps, m.File))
+	check(err)
+	rnd := rand.New(rand.NewPCG(19, 1))
+	for range 200 {
+		at := 16<<10 + rnd.IntN(len(data)-16<<10-64)
+		for i := range 64 {
+			data[at+i] = byte(rnd.Uint32())
+		}
+	}
+	m.Seq++
+	m.File = fmt.Sprintf("snapshot-%d.db", m.Seq)
+	m.SHA256 = fmt.Sprintf("%x", sha256.Sum256(data))
+	m.Size = int64(len(data))
+	m.Created = time.Now().UTC()
+	check(os.WriteFile(filepath.Join(snaps, m.File), data, 0o644))
+	b, err = json.Marshal(m)
+	check(err)
+	check(os.WriteFile(filepath.Join(snaps, "manifest.json.tmp"), b, 0o644))
+	check(os.Rename(filepath.Join(snaps, "manifest.json.tmp"), filepath.Join(snaps, "manifest.json")))
+	key := createKey("acct-corrupt", 100000000)
+	want := fmt.Sprintf("snapshot %d", m.Seq)
+	for _, r := range replicas {
+		var h health
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			if h = r.health(); strings.Contains(h.Refused, want) {
+				break
+			}
+			if time.Now().After(deadline) || !r.alive() {
+				fail("%s: /healthz does not refuse %s within 10 s (alive %v): %+v\n%s", r.name, want, r.alive(), h, r.errOut)
+			}
+		}
+		if h.Status != "ok" || h.Snapshot.Seq >= m.Seq {
+			fail("%s after refusing %s: /healthz %+v, want ok on the previous snapshot", r.name, want, h)
+		}
+		fmt.Printf("%s refuses it, serves snapshot %d: %s\n", r.name, h.Snapshot.Seq, h.Refused)
+	}
+	// A second of calls on every replica: all answered, none dies.
+	for end := time.Now().Add(time.Second); time.Now().Before(end); {
+		for _, r := range replicas {
+			if got, res := prices(r.base, key, t); len(got) != 2 {
+				fail("%s after refusing %s: GET /prices: %v", r.name, want, res)
+			}
+		}
+	}
+	for _, r := range replicas {
+		if !r.alive() || strings.Contains(r.errOut.String(), "panic") {
+			fail("%s died or panicked after the corrupted snapshot:\n%s", r.name, r.errOut)
+		}
+	}
+	// The next import publishes a good snapshot, which every replica
+	// takes (a replica started while the manifest names the damaged one
+	// would refuse to start: it has nothing else to serve).
+	grocery("import", "--db", filepath.Join(work, "ingest.db"), filepath.Join(work, "change.csv"))
+	for _, r := range replicas {
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			if h := r.health(); h.Snapshot.Seq > m.Seq && h.Refused == "" {
+				break
+			}
+			if time.Now().After(deadline) {
+				fail("%s: the snapshot after the damaged one is not taken within 10 s: %+v", r.name, r.health())
+			}
+		}
+	}
+	fmt.Println("every replica refused it and kept serving, then took the next good snapshot")
 }
 
 // --- 4. SIGKILL

@@ -77,7 +77,8 @@ func (a *app) runImport(cmd *cobra.Command, files []string, skipInvalid bool, sn
 	// A server holding the data file imports for us through its admin
 	// socket; else the file is opened here.
 	var imp fileImporter = admin.Dial(admin.SocketPath(a.dbPath(cmd)))
-	var done []string
+	var done, unpublished []string
+	var why string
 	for i, name := range files {
 		rep, err := importFile(cmd, imp, name, skipInvalid, isTerminal(stderr))
 		if i == 0 && errors.Is(err, admin.ErrNoAdmin) {
@@ -91,6 +92,11 @@ func (a *app) runImport(cmd *cobra.Command, files []string, skipInvalid bool, sn
 		}
 		if err != nil {
 			note := "nothing of " + name + " was imported"
+			if errors.Is(err, admin.ErrStopped) {
+				// It may have committed before it stopped.
+				note = "whether " + name + " was imported is not known: a file is imported whole or not at all, " +
+					"and running the same import again is safe (rows already imported count as unchanged) and reports what it finds"
+			}
 			switch len(done) {
 			case 0:
 			case 1:
@@ -106,6 +112,9 @@ func (a *app) runImport(cmd *cobra.Command, files []string, skipInvalid bool, sn
 		if rep.AlertsError != "" {
 			fmt.Fprintf(stderr, "%s: %s\n", name, rep.AlertsError)
 		}
+		if rep.PublishError != "" {
+			unpublished, why = append(unpublished, name), rep.PublishError
+		}
 		listed := 0
 		for _, p := range rep.Problems {
 			if !strings.Contains(p, "restricted-circulation") {
@@ -119,6 +128,11 @@ func (a *app) runImport(cmd *cobra.Command, files []string, skipInvalid bool, sn
 			rep.Kind, rep.Format, count(rep.Rows), plural(rep.Rows, "row"),
 			count(rep.New), count(rep.Updated), count(rep.Unchanged), count(rep.Skipped))
 		done = append(done, name)
+	}
+	if len(unpublished) > 0 {
+		// Every file is imported: the one thing not done is the
+		// snapshot, which the next publish catches up.
+		return &warningError{strings.Join(unpublished, ", ") + " " + why}
 	}
 	return nil
 }

@@ -21,7 +21,14 @@ const (
 	exitUsage       = 2 // the command line is wrong
 	exitInvalid     = 3 // an argument or an input file is invalid
 	exitUnavailable = 4 // the data file is in use, or its server does not answer
+	exitWarning     = 5 // done, with a warning: imported, but its snapshot was not published
 )
+
+// warningError ends a command that did its work with a warning (exit 5):
+// its message says what was done and what was not.
+type warningError struct{ msg string }
+
+func (e *warningError) Error() string { return e.msg }
 
 // defaultDB is the data file used without --db or GROCERY_DB.
 const defaultDB = "./grocery.db"
@@ -78,6 +85,10 @@ func classify(err error) (status int, code string) {
 		return exitUsage, "usage"
 	case errors.Is(err, context.Canceled):
 		return exitFailed, "interrupted"
+	}
+	var we *warningError
+	if errors.As(err, &we) {
+		return exitWarning, "warning"
 	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) && errors.Is(err, fs.ErrNotExist) {
@@ -283,6 +294,7 @@ func errorLine(err error, debug bool) string {
 		err = n.err
 	}
 	var (
+		we *warningError
 		ge *grocery.Error
 		ue *usageError
 		pe *fs.PathError
@@ -291,6 +303,8 @@ func errorLine(err error, debug bool) string {
 	)
 	var msg string
 	switch {
+	case errors.As(err, &we):
+		msg = we.msg
 	case errors.As(err, &ge):
 		msg = grocery.ErrorMessageIn(ge, cliVerbs)
 	case errors.Is(err, context.Canceled):

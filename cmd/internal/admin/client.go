@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/grocerydata/grocery/grocery"
@@ -373,11 +374,25 @@ func (c *Client) send(ctx context.Context, client *http.Client, method, path, co
 		return c.answerError(resp)
 	}
 	dec := json.NewDecoder(io.LimitReader(resp.Body, maxAnswer))
-	if err := dec.Decode(out); err != nil {
+	if err := dec.Decode(out); errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) {
+		return &stoppedError{grocery.Errorf(grocery.EINTERNAL, "the server on %s stopped in the middle of its answer: %v", c.path, err)}
+	} else if err != nil {
 		return grocery.Errorf(grocery.EINTERNAL, "the server on %s sent a malformed answer: %v", c.path, err)
 	}
 	return nil
 }
+
+// ErrStopped is wrapped by the error of a call whose server went away
+// after the request was sent and before its answer came (killed, or
+// stopped): whether it did what was asked is not known. A server does an
+// import whole or not at all, so the import may be run again.
+var ErrStopped = errors.New("the server stopped before answering")
+
+type stoppedError struct{ err error }
+
+func (e *stoppedError) Error() string        { return e.err.Error() }
+func (e *stoppedError) Unwrap() error        { return e.err }
+func (e *stoppedError) Is(target error) bool { return target == ErrStopped }
 
 // do sends one request and returns the answer, whatever its status.
 func (c *Client) do(ctx context.Context, client *http.Client, method, path, contentType string, body io.Reader) (*http.Response, error) {
@@ -403,7 +418,7 @@ func (c *Client) do(ctx context.Context, client *http.Client, method, path, cont
 		case errors.As(err, &ne) && ne.Timeout():
 			return nil, grocery.Errorf(grocery.EINTERNAL, "the server on %s did not answer within %s", c.path, callTimeout)
 		default:
-			return nil, grocery.Errorf(grocery.EINTERNAL, "the server on %s did not answer: %v", c.path, errors.Unwrap(err))
+			return nil, &stoppedError{grocery.Errorf(grocery.EINTERNAL, "the server on %s stopped before answering: %v", c.path, errors.Unwrap(err))}
 		}
 	}
 	return resp, nil

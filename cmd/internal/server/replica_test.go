@@ -28,6 +28,11 @@ type health struct {
 	} `json:"snapshot"`
 	Refused string `json:"refused"`
 	Retry   bool   `json:"retry"`
+	Behind  *struct {
+		Snapshots uint64 `json:"snapshots"`
+		LatestSeq uint64 `json:"latest_seq"`
+		Seconds   int64  `json:"seconds"`
+	} `json:"behind"`
 }
 
 // start runs a server with cfg until the test ends and returns its base
@@ -162,7 +167,7 @@ func TestRoles(t *testing.T) {
 		t.Errorf("replica /healthz with snapshot 3's file missing: got %+v, want ok, seq 2, retry and a reason naming snapshot 3", h)
 	}
 	put("snapshot-3.db", b)
-	if h := waitHealth(t, replica, func(h health) bool { return h.Snapshot.Seq == 3 }); h.Snapshot.Seq != 3 || h.Refused != "" || h.Retry {
+	if h := waitHealth(t, replica, func(h health) bool { return h.Snapshot.Seq == 3 }); h.Snapshot.Seq != 3 || h.Refused != "" || h.Retry || h.Behind != nil {
 		t.Fatalf("replica /healthz once snapshot 3's file is there: got %+v, want seq 3, nothing refused", h)
 	}
 
@@ -173,5 +178,8 @@ func TestRoles(t *testing.T) {
 	h = waitHealth(t, replica, func(h health) bool { return h.Refused != "" })
 	if h.Status != "ok" || h.Snapshot.Seq != 3 || h.Retry || !strings.Contains(h.Refused, "snapshot 4") {
 		t.Errorf("replica /healthz after a damaged snapshot: got %+v, want ok, seq 3 and a reason naming snapshot 4, no retry", h)
+	}
+	if h.Behind == nil || h.Behind.Snapshots != 1 || h.Behind.LatestSeq != 4 {
+		t.Errorf("replica /healthz after a damaged snapshot: behind %+v, want 1 snapshot behind 4", h.Behind)
 	}
 }

@@ -219,14 +219,26 @@ func Routes(svc *grocery.Service, cfg Config, log *slog.Logger) http.Handler {
 		w.Header().Set("Content-Type", "application/json")
 		st, ok := svc.Replica()
 		if !ok {
+			if h := svc.Health(); h.UsageNotSaved != "" {
+				// It serves, but a crash now would lose counts.
+				json.NewEncoder(w).Encode(struct {
+					Status string `json:"status"`
+					grocery.Health
+				}{"degraded", h})
+				return
+			}
 			fmt.Fprintln(w, `{"status":"ok"}`)
 			return
 		}
 		// A replica says which snapshot it serves and, when it did not
 		// take a newer one, why, and whether it tries again: it still
 		// serves, so the status stays ok.
-		json.NewEncoder(w).Encode(replicaHealth{Status: "ok", Snapshot: snapshotHealth{st.Snapshot.Seq, st.Snapshot.AsOf},
-			Refused: st.Refused, Retry: st.Retry})
+		h := replicaHealth{Status: "ok", Snapshot: snapshotHealth{st.Snapshot.Seq, st.Snapshot.AsOf},
+			Refused: st.Refused, Retry: st.Retry}
+		if n, since := st.Behind(); n > 0 {
+			h.Behind = &behindHealth{Snapshots: n, LatestSeq: st.Latest.Seq, Seconds: max(0, int64(time.Since(since).Seconds()))}
+		}
+		json.NewEncoder(w).Encode(h)
 	})
 	return accessLog(log, recoverPanics(log, direct(mux, mcp, rest)))
 }
@@ -237,6 +249,17 @@ type replicaHealth struct {
 	Snapshot snapshotHealth `json:"snapshot"`
 	Refused  string         `json:"refused,omitempty"`
 	Retry    bool           `json:"retry,omitempty"` // Refused may pass: the snapshot is fetched again
+	// Behind says how far the snapshot served lags the newest the
+	// manifest names (absent when it serves that one).
+	Behind *behindHealth `json:"behind,omitempty"`
+}
+
+// behindHealth is a replica's lag: snapshots behind the manifest's newest,
+// that one's sequence number, and seconds since it was published.
+type behindHealth struct {
+	Snapshots uint64 `json:"snapshots"`
+	LatestSeq uint64 `json:"latest_seq"`
+	Seconds   int64  `json:"seconds"`
 }
 
 type snapshotHealth struct {

@@ -125,7 +125,8 @@ func (r *Rows) Header() []string { return r.header }
 func (r *Rows) HeaderPos() int { return r.hpos }
 
 // Next returns the next record and its line (CSV, the line it starts on)
-// or row (XLSX). It returns io.EOF after the last one, a *RecordError for
+// or row (XLSX); a CSV record's fields have a neutralised formula's
+// apostrophe removed (Unneutralise). It returns io.EOF after the last one, a *RecordError for
 // a record that cannot be read (the next call goes on with the one after
 // it), and the reader's own errors. The slice is reused by the next call.
 func (r *Rows) Next() ([]string, int, error) {
@@ -233,10 +234,14 @@ func OpenCSV(br *bufio.Reader, accept func(names []string) bool) (*Rows, error) 
 		}
 	}
 	r.Sep = separators[chosen]
-	cr := csv.NewReader(br)
+	rl := &recordLimit{r: br, line: 1, start: 1}
+	cr := csv.NewReader(rl)
 	cr.Comma = r.Sep
 	cr.ReuseRecord = true
 	header, err := cr.Read()
+	if rl.over {
+		return nil, &FormatError{fmt.Sprintf("line %d: a header longer than %d KiB: the file is not a data file of this kind", rl.overLine, MaxRecord>>10)}
+	}
 	if err != nil {
 		var pe *csv.ParseError
 		if errors.As(err, &pe) {
@@ -248,6 +253,9 @@ func OpenCSV(br *bufio.Reader, accept func(names []string) bool) (*Rows, error) 
 	r.hpos = 1
 	r.next = func() ([]string, int, error) {
 		rec, err := cr.Read()
+		if rl.over {
+			return nil, 0, &FormatError{fmt.Sprintf("line %d: a row longer than %d KiB, where no field is longer than a few hundred characters: the file is not a data file of this kind (the import stops here)", rl.overLine, MaxRecord>>10)}
+		}
 		if err != nil {
 			var pe *csv.ParseError
 			if !errors.As(err, &pe) {
@@ -258,6 +266,9 @@ func OpenCSV(br *bufio.Reader, accept func(names []string) bool) (*Rows, error) 
 				re.Reason = fmt.Sprintf("the row has %d %s: want %d like the header", len(rec), plural(len(rec), "field"), len(r.header))
 			}
 			return nil, pe.StartLine, re
+		}
+		for i, f := range rec {
+			rec[i] = Unneutralise(f)
 		}
 		line, _ := cr.FieldPos(0)
 		return rec, line, nil
@@ -280,4 +291,70 @@ func plural(n int, word string) string {
 		return word
 	}
 	return word + "s"
+}
+
+// Unneutralise undoes the neutralising of a CSV cell that a spreadsheet
+// would take for a formula (rowwrite.Neutralise, the OWASP rule): a field
+// of one or more apostrophes followed by one of = + - @ tab CR loses its
+// first apostrophe (the field '=1+1 reads =1+1; two apostrophes before
+// =1 read one); any other field is returned as it is. CSV records from
+// OpenCSV have it applied.
+func Unneutralise(s string) string {
+	i := 0
+	for i < len(s) && s[i] == '\'' {
+		i++
+	}
+	if i == 0 || i == len(s) {
+		return s
+	}
+	switch s[i] {
+	case '=', '+', '-', '@', '\t', '\r':
+		return s[1:]
+	}
+	return s
+}
+
+// MaxRecord is the longest CSV record (a row, with its separators and
+// quotes) OpenCSV reads: the CSV reader holds a record whole, so a field
+// of hundreds of megabytes would be in memory before any length check.
+// The reading stops at this limit instead.
+const MaxRecord = 64 << 10
+
+// recordLimit passes a CSV file through, counting the bytes of the
+// current record (since the last line end outside quotes), and fails once
+// a record passes MaxRecord.
+type recordLimit struct {
+	r        io.Reader
+	n        int  // bytes of the current record so far
+	quoted   bool // inside a quoted field
+	line     int  // the current line
+	start    int  // the line the current record starts on
+	over     bool
+	overLine int // the line of the record that passed the limit
+}
+
+var errRecordTooLong = errors.New("record too long")
+
+func (l *recordLimit) Read(p []byte) (int, error) {
+	if l.over {
+		return 0, errRecordTooLong
+	}
+	n, err := l.r.Read(p)
+	for i, c := range p[:n] {
+		switch c {
+		case '"':
+			l.quoted = !l.quoted // "" inside a quoted field toggles twice
+		case '\n':
+			l.line++
+			if !l.quoted {
+				l.n, l.start = 0, l.line
+				continue
+			}
+		}
+		if l.n++; l.n > MaxRecord {
+			l.over, l.overLine = true, l.start
+			return i, errRecordTooLong
+		}
+	}
+	return n, err
 }

@@ -2,6 +2,7 @@ package rowfile
 
 import (
 	"archive/zip"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +18,76 @@ import (
 // file and read row by row.
 const MaxXLSX = 256 << 20
 
+// The limits on what an XLSX workbook unpacks to (a few MB of ZIP can
+// hold gigabytes of repeated bytes). excelize keeps every part but the
+// worksheets in memory, and a worksheet past 16 MiB in a temporary file:
+//
+//   - MaxXLSXUnzipped: all the parts together, as the archive declares
+//     them (archive/zip refuses a part longer than declared);
+//   - MaxXLSXPart: each part other than a worksheet (shared strings,
+//     styles), held in memory;
+//   - MaxXLSXRun: the longest run of a worksheet without markup: the XML
+//     decoder holds a run whole, and a cell holds at most 32,767
+//     characters (escaped: up to six bytes each).
+const (
+	MaxXLSXUnzipped = 1 << 30
+	MaxXLSXPart     = 64 << 20
+	MaxXLSXRun      = 256 << 10
+)
+
+// checkParts refuses a workbook whose parts unpack to more than the
+// limits above, reading each worksheet once, as a stream.
+func checkParts(data []byte) error {
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return &FormatError{notOurs + "it starts as a ZIP archive but is not a readable one"}
+	}
+	var total uint64
+	for _, f := range zr.File {
+		total += f.UncompressedSize64
+		sheet := strings.HasPrefix(f.Name, "xl/worksheets/") && strings.HasSuffix(f.Name, ".xml")
+		switch {
+		case total > MaxXLSXUnzipped:
+			return &FormatError{fmt.Sprintf("the XLSX workbook unpacks to more than %d MiB (the most read): save it as CSV, or split it", MaxXLSXUnzipped>>20)}
+		case !sheet && f.UncompressedSize64 > MaxXLSXPart:
+			return &FormatError{fmt.Sprintf("the XLSX workbook's part %s unpacks to more than %d MiB (the most read for a part other than a sheet): save it as CSV", f.Name, MaxXLSXPart>>20)}
+		case sheet:
+			if err := checkRuns(f); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// checkRuns refuses a worksheet with a run of more than MaxXLSXRun bytes
+// without markup.
+func checkRuns(f *zip.File) error {
+	rc, err := f.Open()
+	if err != nil {
+		return &FormatError{notOurs + "it starts as a ZIP archive but is not a readable one"}
+	}
+	defer rc.Close()
+	buf := make([]byte, 64<<10)
+	run := 0
+	for {
+		n, err := rc.Read(buf)
+		for _, c := range buf[:n] {
+			if c == '<' || c == '>' {
+				run = 0
+			} else if run++; run > MaxXLSXRun {
+				return &FormatError{fmt.Sprintf("the XLSX workbook's sheet %s holds a run of more than %d KiB without markup (a cell holds at most 32,767 characters): it is not a sheet this program reads", f.Name, MaxXLSXRun>>10)}
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return &FormatError{notOurs + "it starts as a ZIP archive but is not a readable one"}
+		}
+	}
+}
+
 // OpenXLSX reads an XLSX workbook from r (to its end) and the header of
 // its first sheet: its first row that is not empty. Cells are read as
 // text: numbers as their digits ("4.99", "67000378089", never in
@@ -28,7 +99,21 @@ const MaxXLSX = 256 << 20
 // first sheet without a row.
 func OpenXLSX(r io.Reader, limit int64) (*Rows, error) {
 	lr := &limitReader{r: r, left: limit}
-	f, err := excelize.OpenReader(lr)
+	data, err := io.ReadAll(lr)
+	switch {
+	case lr.err != nil:
+		return nil, lr.err
+	case lr.over:
+		return nil, &FormatError{fmt.Sprintf("the XLSX file is larger than %d MiB: save it as CSV, or split it", limit>>20)}
+	case err != nil:
+		return nil, err
+	}
+	// A decompression bomb is refused before excelize unpacks anything.
+	if err := checkParts(data); err != nil {
+		return nil, err
+	}
+	f, err := excelize.OpenReader(bytes.NewReader(data), excelize.Options{UnzipSizeLimit: MaxXLSXUnzipped, UnzipXMLSizeLimit: 16 << 20})
+	data = nil
 	if err != nil {
 		if f != nil {
 			f.Close()

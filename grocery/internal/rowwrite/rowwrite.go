@@ -133,7 +133,9 @@ func text(b []byte, k Kind, v *Value) []byte {
 }
 
 // csvWriter writes RFC 4180 CSV with encoding/csv: CRLF line ends, fields
-// quoted when they hold a comma, a quote or a line break.
+// quoted when they hold a comma, a quote or a line break, and text that a
+// spreadsheet would take for a formula neutralised (Neutralise); numbers,
+// dates and booleans are written as they are.
 type csvWriter struct {
 	bw      *bufio.Writer
 	cw      *csv.Writer
@@ -158,6 +160,42 @@ func NewCSV(w io.Writer, cols []Column) (Writer, error) {
 	return c, nil
 }
 
+// formulaStart reports whether a spreadsheet reading c first in a cell
+// would take the cell for a formula (=, +, -, @) or strip it (tab, CR),
+// as the OWASP rule on CSV injection lists them.
+func formulaStart(c byte) bool {
+	switch c {
+	case '=', '+', '-', '@', '\t', '\r':
+		return true
+	}
+	return false
+}
+
+// NeedsNeutralising reports whether CSV text s is written with a leading
+// apostrophe: when it starts with one of = + - @ tab CR, or with
+// apostrophes followed by one of them (so that reading strips exactly the
+// apostrophe writing added: see Neutralise).
+func NeedsNeutralising(s string) bool {
+	i := 0
+	for i < len(s) && s[i] == '\'' {
+		i++
+	}
+	return i < len(s) && formulaStart(s[i])
+}
+
+// Neutralise returns the text of a CSV cell as written: s with a leading
+// apostrophe when NeedsNeutralising(s) (the OWASP rule: a spreadsheet
+// shows '=1+1 as the text =1+1 and does not evaluate it), else s.
+// Reading undoes it: a cell of one or more apostrophes followed by one of
+// = + - @ tab CR loses its first apostrophe (rowfile does it), so an
+// export imports back as it was.
+func Neutralise(s string) string {
+	if NeedsNeutralising(s) {
+		return "'" + s
+	}
+	return s
+}
+
 func (c *csvWriter) Row(vals []Value) error {
 	// The formatted values share one string per row.
 	b := c.scratch[:0]
@@ -179,7 +217,7 @@ func (c *csvWriter) Row(vals []Value) error {
 			if vals[i].Null {
 				c.fields[i] = ""
 			} else {
-				c.fields[i] = vals[i].S
+				c.fields[i] = Neutralise(vals[i].S)
 			}
 			continue
 		}

@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/grocerydata/grocery/grocery/internal/atomicfile"
@@ -63,16 +64,19 @@ func ReadManifest(dir string) (*Manifest, error) {
 // Publish writes a new snapshot to dir with write (which returns the
 // number of bytes it wrote and the data's as-of date, YYYY-MM-DD, read
 // from what it wrote), then the manifest naming it, and removes the
-// snapshots older than the newest keep (keep <= 0 means 3). The new
+// snapshots older than the newest keep (keep <= 0 means 3): those past
+// the keep-1 newest before it writes, so that a directory short of space
+// keeps publishing, and all but the one the manifest names when the disk
+// fills during the write, which it then tries once more. The new
 // sequence number follows both the manifest's and every snapshot file's
 // in dir, so it never goes back, even after the manifest was lost.
 func Publish(dir string, now time.Time, keep int, write func(io.Writer) (int64, string, error)) (*Manifest, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	var seq uint64
+	var seq, named uint64
 	if prev, err := ReadManifest(dir); err == nil {
-		seq = prev.Seq // else missing or damaged: the files say, and it is replaced
+		seq, named = prev.Seq, prev.Seq // else missing or damaged: the files say, and it is replaced
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -83,14 +87,33 @@ func Publish(dir string, now time.Time, keep int, write func(io.Writer) (int64, 
 			seq = s
 		}
 	}
+	if keep <= 0 {
+		keep = 3
+	}
+	// Room first: the snapshots past the keep-1 newest go before the new
+	// one is written (never the one the manifest names, the newest), so
+	// that the directory never holds more than keep of them; and when the
+	// disk fills all the same, every snapshot but the manifest's goes and
+	// the write is tried once more.
+	prev := seq
+	prune(dir, prev, max(keep-1, 1), named)
 	seq++
 	m := &Manifest{Seq: seq, File: FileName(seq), Created: now.UTC()}
 	h := sha256.New()
-	err = atomicfile.Write(filepath.Join(dir, m.File), func(w io.Writer) error {
-		n, asOf, err := write(io.MultiWriter(w, h))
-		m.Size, m.AsOf = n, asOf
-		return err
-	})
+	writeSnap := func() error {
+		h.Reset()
+		return atomicfile.Write(filepath.Join(dir, m.File), func(w io.Writer) error {
+			n, asOf, err := write(io.MultiWriter(w, h))
+			m.Size, m.AsOf = n, asOf
+			return err
+		})
+	}
+	err = writeSnap()
+	if errors.Is(err, syscall.ENOSPC) && prev > 0 {
+		if perr := prune(dir, prev, 1, named); perr == nil {
+			err = writeSnap()
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -105,21 +128,19 @@ func Publish(dir string, now time.Time, keep int, write func(io.Writer) (int64, 
 	}); err != nil {
 		return nil, err
 	}
-	if keep <= 0 {
-		keep = 3
-	}
-	return m, prune(dir, seq, keep)
+	return m, prune(dir, seq, keep, seq)
 }
 
-// prune removes the snapshots of dir older than the keep newest up to seq.
-func prune(dir string, seq uint64, keep int) error {
+// prune removes the snapshots of dir older than the keep newest up to
+// seq, except snapshot named (the one the manifest names).
+func prune(dir string, seq uint64, keep int, named uint64) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return err
 	}
 	var errs []error
 	for _, e := range entries {
-		if s, ok := seqOf(e.Name()); !ok || s+uint64(keep) > seq {
+		if s, ok := seqOf(e.Name()); !ok || s+uint64(keep) > seq || s == named {
 			continue
 		}
 		if err := os.Remove(filepath.Join(dir, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -191,4 +212,37 @@ func unwrapPath(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// RemoveTemps removes the temporary files that a publisher killed between
+// creating and renaming them left in dir (.snapshot-<seq>.db.tmp...,
+// .manifest.json.tmp...), and returns their names. Only the process that
+// holds the data file publishes to dir, so it calls this when it opens
+// the file: no temporary file there is still being written.
+func RemoveTemps(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var removed []string
+	var errs []error
+	for _, e := range entries {
+		name := e.Name()
+		base, _, ok := strings.Cut(name, ".tmp")
+		if !ok || !e.Type().IsRegular() || !strings.HasPrefix(base, ".") {
+			continue
+		}
+		if _, isSnap := seqOf(base[1:]); !isSnap && base[1:] != ManifestName {
+			continue
+		}
+		if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+			continue
+		}
+		removed = append(removed, name)
+	}
+	return removed, errors.Join(errs...)
 }
