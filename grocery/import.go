@@ -75,7 +75,12 @@ type ImportReport struct {
 // row), field and reason of the first bad row (unless opts.SkipInvalid, which skips and reports bad rows
 // instead), EINVALID for a file without a recognisable header, the
 // context's error when ctx ends, and the reader's own errors. name is used
-// in messages only; r is read to its end.
+// in messages only; r is read to its end. When the file is written but
+// its snapshot cannot be published (Options.SnapshotDir), the import
+// stands: the report's PublishError says why, and the error is nil.
+// When the transaction fails on the file system, the EINTERNAL error
+// names a cause the operator can act on (a full disk) and the log has the
+// system's error.
 func (s *Service) Import(ctx context.Context, name string, r io.Reader, opts *ImportOptions) (*ImportReport, error) {
 	if opts == nil {
 		opts = &ImportOptions{}
