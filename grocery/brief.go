@@ -595,14 +595,46 @@ func (b *briefBuilder) promotions() {
 	})
 }
 
+// skuWeight is a candidate of one of the brief's lists: a SKU (an index
+// into briefBuilder.skus) and the exact figure the list orders by.
+type skuWeight struct {
+	i int
+	w float64
+}
+
+// topSKUs orders cands by weight, the largest first, ties by banner then
+// SKU, and calls add with each SKU and its product until n were added; a
+// SKU whose product the catalogue lacks is passed over.
+func (b *briefBuilder) topSKUs(cands []skuWeight, n int, add func(s *briefSKU, gtin string, p *storage.Product, w float64) error) error {
+	slices.SortFunc(cands, func(x, y skuWeight) int {
+		sx, sy := &b.skus[x.i], &b.skus[y.i]
+		return cmp.Or(cmp.Compare(y.w, x.w), cmp.Compare(sx.banner, sy.banner), cmp.Compare(sx.sku, sy.sku))
+	})
+	added := 0
+	for _, c := range cands {
+		if added == n {
+			break
+		}
+		s := &b.skus[c.i]
+		gtin, p, err := b.skuProduct(s.banner, s.sku)
+		if err != nil {
+			return err
+		}
+		if p == nil {
+			continue
+		}
+		if err := add(s, gtin, p, c.w); err != nil {
+			return err
+		}
+		added++
+	}
+	return nil
+}
+
 // promoChanges lists the promotions started and ended this week, the
 // deepest discounts first (ties by banner, then SKU).
 func (b *briefBuilder) promoChanges() error {
-	type cand struct {
-		i    int
-		disc float64
-	}
-	var started, ended []cand
+	var started, ended []skuWeight
 	for i := range b.skus {
 		s := &b.skus[i]
 		if s.day == 0 || s.prevDay == 0 {
@@ -611,41 +643,29 @@ func (b *briefBuilder) promoChanges() error {
 		on, was := s.p < s.r, s.prevP < s.prevR
 		switch {
 		case on && !was:
-			started = append(started, cand{i, 1 - float64(s.p)/float64(s.r)})
+			started = append(started, skuWeight{i, 1 - float64(s.p)/float64(s.r)})
 		case was && !on:
-			ended = append(ended, cand{i, 1 - float64(s.prevP)/float64(s.prevR)})
+			ended = append(ended, skuWeight{i, 1 - float64(s.prevP)/float64(s.prevR)})
 		}
 	}
-	order := func(x, y cand) int {
-		sx, sy := &b.skus[x.i], &b.skus[y.i]
-		return cmp.Or(cmp.Compare(y.disc, x.disc), cmp.Compare(sx.banner, sy.banner), cmp.Compare(sx.sku, sy.sku))
-	}
 	for _, part := range []struct {
-		list  []cand
+		list  []skuWeight
 		start bool
 		dst   *[]PromoChange
 	}{{started, true, &b.out.PromotionsStarted}, {ended, false, &b.out.PromotionsEnded}} {
-		slices.SortFunc(part.list, order)
-		for _, c := range part.list {
-			if len(*part.dst) == briefPromoList {
-				break
-			}
-			s := &b.skus[c.i]
-			gtin, p, err := b.skuProduct(s.banner, s.sku)
-			if err != nil {
-				return err
-			}
-			if p == nil {
-				continue
-			}
+		err := b.topSKUs(part.list, briefPromoList, func(s *briefSKU, gtin string, p *storage.Product, disc float64) error {
 			pc := PromoChange{UPC: GTIN(gtin).UPC(), Name: p.Name, Brand: p.Brand, Size: p.Size, Banner: s.banner,
-				BannerName: bannerName(s.banner), Own: s.banner == b.own, ExternalSKU: s.sku, DiscountPct: pricestat.Round1(100 * c.disc)}
+				BannerName: bannerName(s.banner), Own: s.banner == b.own, ExternalSKU: s.sku, DiscountPct: pricestat.Round1(100 * disc)}
 			if part.start {
 				pc.Price, pc.Regular, pc.Date = *ptrHalf(s.p), *ptrHalf(s.r), Date(s.day)
 			} else {
 				pc.Price, pc.Regular, pc.Date = *ptrHalf(s.prevP), *ptrHalf(s.prevR), Date(s.prevDay)
 			}
 			*part.dst = append(*part.dst, pc)
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 	}
 	return nil
@@ -655,11 +675,7 @@ func (b *briefBuilder) promoChanges() error {
 // two weeks' weekly prices: by the size of the change (exact), ties by
 // banner, then SKU.
 func (b *briefBuilder) movers() error {
-	type cand struct {
-		i  int
-		ch float64
-	}
-	var up, down []cand
+	var up, down []skuWeight
 	for i := range b.skus {
 		s := &b.skus[i]
 		if s.day == 0 || s.prevDay == 0 || s.r == s.prevR {
@@ -667,37 +683,22 @@ func (b *briefBuilder) movers() error {
 		}
 		ch := pctChange(float64(s.prevR), float64(s.r))
 		if ch > 0 {
-			up = append(up, cand{i, ch})
+			up = append(up, skuWeight{i, ch})
 		} else {
-			down = append(down, cand{i, ch})
+			down = append(down, skuWeight{i, -ch})
 		}
 	}
-	order := func(x, y cand) int {
-		sx, sy := &b.skus[x.i], &b.skus[y.i]
-		return cmp.Or(cmp.Compare(math.Abs(y.ch), math.Abs(x.ch)), cmp.Compare(sx.banner, sy.banner), cmp.Compare(sx.sku, sy.sku))
-	}
 	for _, part := range []struct {
-		list []cand
+		list []skuWeight
+		sign float64
 		dst  *[]Mover
-	}{{up, &b.out.MoversUp}, {down, &b.out.MoversDown}} {
-		slices.SortFunc(part.list, order)
-		for _, c := range part.list {
-			if len(*part.dst) == briefMovers {
-				break
-			}
-			s := &b.skus[c.i]
-			gtin, p, err := b.skuProduct(s.banner, s.sku)
-			if err != nil {
-				return err
-			}
-			if p == nil {
-				continue
-			}
+	}{{up, 1, &b.out.MoversUp}, {down, -1, &b.out.MoversDown}} {
+		err := b.topSKUs(part.list, briefMovers, func(s *briefSKU, gtin string, p *storage.Product, size float64) error {
 			m := Mover{UPC: GTIN(gtin).UPC(), Name: p.Name, Brand: p.Brand, Size: p.Size, Category: s.category,
 				Banner: s.banner, BannerName: bannerName(s.banner), Own: s.banner == b.own, ExternalSKU: s.sku,
 				Before: *ptrHalf(s.prevR), BeforeDate: Date(s.prevDay), Now: *ptrHalf(s.r), NowDate: Date(s.day),
-				ChangePct: pricestat.Round1(c.ch), Prices: []DayPrice{}}
-			err = b.tx.CatDays(b.out.Province, s.category, s.banner, b.asOf-briefSparkDays+1, b.asOf, storage.CatSKUs, func(k *storage.CatDayKey, cd *storage.CatDay) error {
+				ChangePct: pricestat.Round1(part.sign * size), Prices: []DayPrice{}}
+			err := b.tx.CatDays(b.out.Province, s.category, s.banner, b.asOf-briefSparkDays+1, b.asOf, storage.CatSKUs, func(k *storage.CatDayKey, cd *storage.CatDay) error {
 				j, ok := slices.BinarySearchFunc(cd.SKUs, s.sku, func(x storage.SKUDay, sku string) int { return strings.Compare(x.SKU, sku) })
 				if ok {
 					m.Prices = append(m.Prices, DayPrice{Date: Date(k.Day), Price: *ptrHalf(cd.SKUs[j].Price), Regular: *ptrHalf(cd.SKUs[j].Regular)})
@@ -708,6 +709,10 @@ func (b *briefBuilder) movers() error {
 				return err
 			}
 			*part.dst = append(*part.dst, m)
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 	}
 	return nil
