@@ -1,51 +1,10 @@
 package grocery
 
 import (
-	"cmp"
 	"context"
-	"strings"
+
+	"github.com/grocerydata/grocery/grocery/internal/access"
 )
-
-// accessStore keeps API keys, accounts and quota counters. There are two:
-// boltAccess, the data file's own (the default: one process holds keys and
-// counters in memory and flushes them to the file), and redisAccess, a
-// Redis server that several servers share (Options.RedisURL), so that
-// every one of them sees one quota per account and a revocation on its
-// next request.
-//
-// authenticate with charge set may charge the call at once (redisAccess
-// does, in the same round trip as the check): it then records the outcome
-// in the principal, and Service.Consume returns it without charging again.
-type accessStore interface {
-	authenticate(ctx context.Context, key string, iface Interface, charge bool) (*Principal, error)
-	consume(ctx context.Context, p *Principal) (Usage, error)
-	usageOf(ctx context.Context, account string) (Usage, error)
-	accountExists(ctx context.Context, account string) (bool, error)
-	createKey(ctx context.Context, in KeyInput) (*NewKey, error)
-	revokeKey(ctx context.Context, keyOrID string) (*KeyInfo, error)
-	listKeys(ctx context.Context) ([]KeyInfo, error)
-	close() error
-}
-
-// boltAccess is the accessStore of the data file: the keyring in memory,
-// the meter flushing counts to the file (auth.go, meter.go, journal.go).
-type boltAccess struct{ *Service }
-
-func (s boltAccess) accountExists(ctx context.Context, account string) (bool, error) {
-	s.keyring.mu.RLock()
-	_, ok := s.keyring.accounts[account]
-	s.keyring.mu.RUnlock()
-	return ok, nil
-}
-
-func (s boltAccess) close() error { return nil }
-
-// charged is the outcome of a call charged by authenticate, for the next
-// Consume of the principal to return.
-type charged struct {
-	usage Usage
-	err   error
-}
 
 // Authenticate checks an API key and returns who is calling. A key of the
 // wrong form is refused before any lookup; a well-formed one is found by
@@ -59,7 +18,7 @@ type charged struct {
 // the integration plan), and EUNAVAILABLE when the key store (Redis) does
 // not answer.
 func (s *Service) Authenticate(ctx context.Context, key string, iface Interface) (*Principal, error) {
-	return s.access.authenticate(ctx, key, iface, false)
+	return s.authenticate(ctx, key, iface, false)
 }
 
 // AuthenticateMetered is Authenticate for a request that is charged one
@@ -71,7 +30,15 @@ func (s *Service) Authenticate(ctx context.Context, key string, iface Interface)
 // It returns the errors of Authenticate; a call over quota is reported by
 // Consume, not here.
 func (s *Service) AuthenticateMetered(ctx context.Context, key string, iface Interface) (*Principal, error) {
-	return s.access.authenticate(ctx, key, iface, true)
+	return s.authenticate(ctx, key, iface, true)
+}
+
+func (s *Service) authenticate(ctx context.Context, key string, iface Interface, charge bool) (*Principal, error) {
+	p, err := s.access.Authenticate(ctx, key, iface == InterfaceREST, charge)
+	if err != nil {
+		return nil, fromFault(err)
+	}
+	return &Principal{KeyID: p.KeyID, Account: p.Account, Plan: Plan(p.Plan), in: p}, nil
 }
 
 // Consume charges one call to the principal's account and returns its
@@ -85,12 +52,12 @@ func (s *Service) AuthenticateMetered(ctx context.Context, key string, iface Int
 // key was revoked since (Redis) or p is nil, and EUNAVAILABLE when the key
 // store (Redis) does not answer: the call is then refused, never free.
 func (s *Service) Consume(ctx context.Context, p *Principal) (Usage, error) {
-	if p != nil && p.charged != nil {
-		c := p.charged
-		p.charged = nil
-		return c.usage, c.err
+	var in *access.Principal
+	if p != nil {
+		in = p.in
 	}
-	return s.access.consume(ctx, p)
+	u, err := s.access.Consume(ctx, in)
+	return Usage(u), fromFault(err)
 }
 
 // UsageOf returns an account's quota in the current window without
@@ -99,7 +66,8 @@ func (s *Service) Consume(ctx context.Context, p *Principal) (Usage, error) {
 // It returns ENOTFOUND for an unknown account and EUNAVAILABLE when the
 // key store (Redis) does not answer.
 func (s *Service) UsageOf(ctx context.Context, accountName string) (Usage, error) {
-	return s.access.usageOf(ctx, accountName)
+	u, err := s.access.UsageOf(ctx, accountName)
+	return Usage(u), fromFault(err)
 }
 
 // CreateKey creates an API key for an account, creating the account when
@@ -109,7 +77,11 @@ func (s *Service) UsageOf(ctx context.Context, accountName string) (Usage, error
 // (naming the valid plans), a missing plan for a new account or a negative
 // quota, and EUNAVAILABLE when the key store (Redis) does not answer.
 func (s *Service) CreateKey(ctx context.Context, in KeyInput) (*NewKey, error) {
-	return s.access.createKey(ctx, in)
+	k, err := s.access.CreateKey(ctx, access.KeyInput(in))
+	if err != nil {
+		return nil, fromFault(err)
+	}
+	return (*NewKey)(k), nil
 }
 
 // RevokeKey revokes a key, given as its full text, its public id, or the
@@ -120,7 +92,11 @@ func (s *Service) CreateKey(ctx context.Context, in KeyInput) (*NewKey, error) {
 // It returns ENOTFOUND when no key matches and EUNAVAILABLE when the key
 // store (Redis) does not answer.
 func (s *Service) RevokeKey(ctx context.Context, keyOrID string) (*KeyInfo, error) {
-	return s.access.revokeKey(ctx, keyOrID)
+	k, err := s.access.RevokeKey(ctx, keyOrID)
+	if err != nil {
+		return nil, fromFault(err)
+	}
+	return (*KeyInfo)(k), nil
 }
 
 // ListKeys returns every key, by account and creation time. It never
@@ -128,11 +104,13 @@ func (s *Service) RevokeKey(ctx context.Context, keyOrID string) (*KeyInfo, erro
 //
 // It returns EUNAVAILABLE when the key store (Redis) does not answer.
 func (s *Service) ListKeys(ctx context.Context) ([]KeyInfo, error) {
-	return s.access.listKeys(ctx)
-}
-
-// byAccountCreated orders the keys of listKeys, for either store: by
-// account, then oldest first, then by id.
-func byAccountCreated(a, b KeyInfo) int {
-	return cmp.Or(strings.Compare(a.Account, b.Account), a.Created.Compare(b.Created), strings.Compare(a.ID, b.ID))
+	keys, err := s.access.ListKeys(ctx)
+	if err != nil {
+		return nil, fromFault(err)
+	}
+	out := make([]KeyInfo, len(keys))
+	for i, k := range keys {
+		out[i] = KeyInfo(k)
+	}
+	return out, nil
 }

@@ -11,6 +11,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/grocerydata/grocery/grocery/internal/alertstore"
+	"github.com/grocerydata/grocery/grocery/internal/redisconn"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -74,9 +76,9 @@ func (s *Service) accountOf(ctx context.Context) (string, error) {
 	if p == nil || p.Account == "" {
 		return "", Errorf(EUNAUTHENTICATED, "no account: alert rules belong to an account, given by an API key (or NewContextWithAccount)")
 	}
-	ok, err := s.access.accountExists(ctx, p.Account)
+	ok, err := s.access.AccountExists(ctx, p.Account)
 	if err != nil {
-		return "", err
+		return "", fromFault(err)
 	}
 	if !ok {
 		return "", Errorf(ENOTFOUND, "account %q does not exist: create it with a key first", p.Account)
@@ -325,7 +327,7 @@ func hundredths(v float64) (int64, bool) {
 
 // Rule and event ids: a prefix and the number storage gives them.
 const (
-	ruleIDPrefix  = "alr_"
+	ruleIDPrefix  = alertstore.RuleIDPrefix
 	eventIDPrefix = "evt_"
 )
 
@@ -541,7 +543,7 @@ func (s *Service) EvaluateAlerts(ctx context.Context) (*AlertEvaluation, error) 
 			return nil, err
 		}
 	}
-	if account != "" || s.alerts.local() || s.meter == nil { // nil: read-only
+	if account != "" || s.alerts.local() || !s.bolt.Metering() { // read-only
 		return s.evaluateRules(ctx, account, 0)
 	}
 	// Every account's rules in Redis: what the file owes is evaluated too
@@ -657,7 +659,7 @@ func (w *writer) evaluateAlerts(ctx context.Context, asOf int32) error {
 	if w.alerts.state != 2 || len(w.alerts.from) == 0 {
 		return nil
 	}
-	ev := alertEval{tx: w.tx, store: boltAlerts{}, now: w.now}
+	ev := alertEval{tx: w.tx, store: alertStore{alertstore.Bolt{}}, now: w.now}
 	_, err := ev.run(ctx, w.alerts.from, max(asOf, 1))
 	return err
 }
@@ -771,7 +773,7 @@ func (s *Service) evaluateCommitted(ctx context.Context, p *pendingAlerts) (int,
 // alertsNotRecorded is ImportReport.AlertsError for an evaluation after
 // the commit that failed with err.
 func alertsNotRecorded(err error) string {
-	return "data imported; alert events not yet recorded (" + strings.TrimSuffix(ErrorMessage(err), refused) +
+	return "data imported; alert events not yet recorded (" + strings.TrimSuffix(ErrorMessage(err), redisconn.Refused) +
 		"): they will be recorded by the next import or 'grocery alerts evaluate'"
 }
 
@@ -842,16 +844,16 @@ func (ev *alertEval) run(ctx context.Context, from map[seriesKey]int32, asOf int
 	slices.SortFunc(keys, func(a, b seriesKey) int {
 		return cmp.Or(cmp.Compare(a.banner, b.banner), cmp.Compare(a.sku, b.sku), cmp.Compare(a.province, b.province))
 	})
-	qs := make([]watchQuery, len(keys))
+	qs := make([]alertstore.WatchQuery, len(keys))
 	var sku storage.SKU
 	for i, k := range keys {
 		found, err := ev.tx.SKU(k.banner, k.sku, &sku)
 		if err != nil {
 			return 0, err
 		}
-		qs[i] = watchQuery{province: k.province, banner: k.banner, sku: k.sku}
+		qs[i] = alertstore.WatchQuery{Province: k.province, Banner: k.banner, SKU: k.sku}
 		if found {
-			qs[i].gtin = sku.GTIN
+			qs[i].GTIN = sku.GTIN
 		}
 	}
 	watch, err := ev.store.watching(ctx, ev.tx, qs)
@@ -880,7 +882,7 @@ func (ev *alertEval) run(ctx context.Context, from map[seriesKey]int32, asOf int
 		if len(watching) == 0 {
 			continue
 		}
-		gtin := qs[i].gtin
+		gtin := qs[i].GTIN
 		ev.series++
 		start := max(from[k], window)
 		var prev alertDay

@@ -2,74 +2,15 @@ package grocery
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/grocerydata/grocery/grocery/internal/alertstore"
 	"github.com/grocerydata/grocery/internal/redistest"
 	"github.com/grocerydata/grocery/storage"
-	"github.com/redis/go-redis/v9"
 )
-
-// testRedisAlerts is the alert store of the Redis rs, without a Service.
-func testRedisAlerts(rs *redistest.Server) redisAlerts {
-	return redisAlerts{&redisAccess{rdb: rs.Client(), addr: "test", prefix: redisPrefix}}
-}
-
-// putRedisEvents stores events ids lo..hi of account as recordScript
-// would, as another server's import does.
-func putRedisEvents(t *testing.T, a redisAlerts, account string, lo, hi uint64) {
-	t.Helper()
-	ctx := context.Background()
-	_, err := a.ra.rdb.Pipelined(ctx, func(pl redis.Pipeliner) error {
-		for id := lo; id <= hi; id++ {
-			body, _ := json.Marshal(&storage.AlertEvent{Account: account, RuleID: 1, Day: int32(id)})
-			pl.HSet(ctx, a.key("event", account), id, body)
-			pl.ZAdd(ctx, a.key("events", account), redis.Z{Score: float64(id), Member: id})
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
-// One listing of more than a page of events, while another server records
-// events between its pages, lists every event that was there once, newest
-// first: pages go by id, not by rank.
-func TestRedisAlerts_EventsPagesByID(t *testing.T) {
-	rs := redistest.Start(t)
-	a := testRedisAlerts(rs)
-	const n = eventsChunk + 100
-	putRedisEvents(t, a, "acme", 1, n)
-	seen := map[uint64]int{}
-	var last uint64
-	err := a.events(context.Background(), "acme", func(e *storage.AlertEvent) error {
-		if len(seen) == 10 {
-			putRedisEvents(t, a, "acme", n+1, n+50) // an import, during the listing
-		}
-		if last != 0 && e.ID >= last {
-			return errors.New("not newest first")
-		}
-		last = e.ID
-		seen[e.ID]++
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for id := uint64(1); id <= n; id++ {
-		if seen[id] != 1 {
-			t.Errorf("event %d listed %d times, want once", id, seen[id])
-		}
-	}
-	if len(seen) != n {
-		t.Errorf("listed %d events, want the %d there when the listing began", len(seen), n)
-	}
-}
 
 // With Redis down, a brief or the watchlist signals for an account are
 // EUNAVAILABLE, never an answer without the account's events or rules;
@@ -108,12 +49,12 @@ func TestRedisAnalyticsUnavailable(t *testing.T) {
 // countingAlerts is an alert store that counts the events its listings
 // hand out.
 type countingAlerts struct {
-	alertStore
+	alertstore.Store
 	n *int
 }
 
-func (c countingAlerts) events(ctx context.Context, account string, fn func(e *storage.AlertEvent) error) error {
-	return c.alertStore.events(ctx, account, func(e *storage.AlertEvent) error { *c.n++; return fn(e) })
+func (c countingAlerts) Events(ctx context.Context, account string, fn func(e *storage.AlertEvent) error) error {
+	return c.Store.Events(ctx, account, func(e *storage.AlertEvent) error { *c.n++; return fn(e) })
 }
 
 // A brief reads the account's events of its week and stops at the first
@@ -154,7 +95,7 @@ func TestBriefEventsStopAtWeek(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := 0
-	svc.alerts = countingAlerts{svc.alerts, &n}
+	svc.alerts = alertStore{countingAlerts{svc.alerts.st, &n}}
 	b, err := svc.ExecutiveBrief(NewContextWithAccount(ctx, "acme"), BriefInput{Province: "ON"})
 	if err != nil {
 		t.Fatal(err)
@@ -209,21 +150,21 @@ func TestBriefEventsOfAFutureWeek(t *testing.T) {
 // A Redis whose alert data is of another format is refused at open, not
 // misread; one without it gets this version's.
 func TestRedisAlertsFormat(t *testing.T) {
-	rs := redistest.Start(t)
+	rs := redistest.Shared(t)
 	path := filepath.Join(t.TempDir(), "f.db")
-	svc, err := Open(path, &Options{RedisURL: rs.URL()})
+	svc, err := OpenPrefixed(path, &Options{RedisURL: rs.URL()}, rs.Prefix())
 	if err != nil {
 		t.Fatal(err)
 	}
 	svc.Close()
 	ctx := context.Background()
-	if v, err := rs.Client().Get(ctx, redisPrefix+"alerts:format").Result(); err != nil || v != alertsFormat {
-		t.Fatalf("format key: got %q, %v, want %q", v, err, alertsFormat)
+	if v, err := rs.Client().Get(ctx, rs.Prefix()+"alerts:format").Result(); err != nil || v != alertstore.Format {
+		t.Fatalf("format key: got %q, %v, want %q", v, err, alertstore.Format)
 	}
-	if err := rs.Client().Set(ctx, redisPrefix+"alerts:format", "2", 0).Err(); err != nil {
+	if err := rs.Client().Set(ctx, rs.Prefix()+"alerts:format", "2", 0).Err(); err != nil {
 		t.Fatal(err)
 	}
-	svc, err = Open(path, &Options{RedisURL: rs.URL()})
+	svc, err = OpenPrefixed(path, &Options{RedisURL: rs.URL()}, rs.Prefix())
 	if err == nil {
 		svc.Close()
 	}

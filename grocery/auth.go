@@ -2,18 +2,13 @@ package grocery
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/rand"
-	"crypto/sha256"
-	"hash"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
-	"github.com/grocerydata/grocery/storage"
+	"github.com/grocerydata/grocery/grocery/internal/access"
+	"github.com/grocerydata/grocery/grocery/internal/fault"
 )
 
 // Plan is a subscription plan: the interfaces it opens and its quota.
@@ -48,24 +43,13 @@ const (
 // DefaultKeyPrefix is the prefix of API keys when Options.KeyPrefix is "".
 const DefaultKeyPrefix = "gro"
 
-// Key text is <prefix>_pk_<id><secret>: an 8-character public id, used to
-// find the key and shown by ListKeys, then 32 secret characters, all base62
-// from crypto/rand.
-const (
-	keyIDLen     = 8
-	keySecretLen = 32
-	keyMarker    = "_pk_"
-)
-
 // Principal is an authenticated caller: the key it used, its account and
 // the account's plan.
 type Principal struct {
 	KeyID   string
 	Account string
 	Plan    Plan
-	acct    *account
-	keyHash string   // Redis: the key's keyed hash, hex, to check it again at Consume
-	charged *charged // set by AuthenticateMetered when it charged the call
+	in      *access.Principal // the key store's, to charge the caller
 }
 
 type principalKey struct{}
@@ -81,201 +65,20 @@ func PrincipalFromContext(ctx context.Context) *Principal {
 	return p
 }
 
-// keyring is the in-memory copy of accounts and keys that authentication
-// reads: a request never touches the data file to authenticate.
-type keyring struct {
-	prefix string
-	plans  []Plan
-	macs   sync.Pool // hash.Hash: HMAC-SHA256 keyed with the data file's key secret
+// Usage is an account's quota in the current window: the calendar month
+// in UTC.
+type Usage struct {
+	Account   string    `json:"account"`
+	Plan      string    `json:"plan"`
+	Limit     int64     `json:"limit"`     // calls allowed this month
+	Used      int64     `json:"used"`      // calls made this month, rejected ones included
+	Remaining int64     `json:"remaining"` // calls left: Limit - Used, at least 0
+	Reset     time.Time `json:"reset"`     // when the next window starts
 
-	// admin serializes key administration, which holds it across its
-	// write transaction; the request path never takes it.
-	admin sync.Mutex
-
-	// mu guards the maps and keyEntry.revoked. It is held only to read or
-	// swap memory, never across a transaction: an import holds the write
-	// transaction for a whole file, and authentication must not wait.
-	mu       sync.RWMutex
-	keys     map[string]*keyEntry // by public id
-	accounts map[string]*account  // by name
+	// RetryAfter is how long until Reset, set when a call was refused for
+	// quota: what a client should wait (HTTP Retry-After).
+	RetryAfter time.Duration `json:"-"`
 }
-
-type keyEntry struct {
-	id, account string
-	hash        [sha256.Size]byte
-	created     int64
-	revoked     int64 // guarded by keyring.mu
-	lastUsed    atomic.Int64
-	flushedUsed int64 // lastUsed as last written; only the flusher touches it
-}
-
-func newKeyring(prefix string, plans []Plan, secret []byte) *keyring {
-	if prefix == "" {
-		prefix = DefaultKeyPrefix
-	}
-	if len(plans) == 0 {
-		plans = DefaultPlans()
-	}
-	r := &keyring{prefix: prefix, plans: slices.Clone(plans), keys: map[string]*keyEntry{}, accounts: map[string]*account{}}
-	r.macs.New = func() any { return hmac.New(sha256.New, secret) }
-	return r
-}
-
-// load reads every account and key into the ring, with each account's
-// count for the current window; j, when not nil, is a usage journal whose
-// larger counts and last-used times win.
-func (r *keyring) load(tx *storage.Tx, window uint32, j *journal) error {
-	err := tx.ForEachAccount(func(a *storage.Account) error {
-		plan, _ := r.plan(a.Plan)
-		stored, err := tx.Usage(a.Name, window)
-		if err != nil {
-			return err
-		}
-		used := int64(stored)
-		if j != nil {
-			used = max(used, j.usage[usageID{a.Name, window}])
-		}
-		r.accounts[a.Name] = &account{name: a.Name, plan: plan, quota: a.Quota, created: a.Created, window: window, used: used}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	return tx.ForEachKey(func(k *storage.Key) error {
-		e := &keyEntry{id: k.ID, account: k.Account, created: k.Created, revoked: k.Revoked}
-		copy(e.hash[:], k.Hash)
-		if j != nil {
-			k.LastUsed = max(k.LastUsed, j.lastUsed[k.ID])
-		}
-		e.lastUsed.Store(k.LastUsed)
-		e.flushedUsed = k.LastUsed
-		r.keys[k.ID] = e
-		return nil
-	})
-}
-
-// plan returns the named plan. An account whose plan was removed from the
-// configuration keeps its name with no quota and no REST access.
-func (r *keyring) plan(name string) (Plan, bool) {
-	for _, p := range r.plans {
-		if p.Name == name {
-			return p, true
-		}
-	}
-	return Plan{Name: name}, false
-}
-
-func (r *keyring) planNames() string {
-	names := make([]string, len(r.plans))
-	for i, p := range r.plans {
-		names[i] = p.Name
-	}
-	return strings.Join(names, ", ")
-}
-
-// newKeyText draws a new key: its public id, its whole text, and the
-// keyed hash that is all the store keeps of it.
-func (r *keyring) newKeyText() (id, text string, sum [sha256.Size]byte, err error) {
-	if id, err = randomBase62(keyIDLen); err != nil {
-		return "", "", sum, err
-	}
-	secret, err := randomBase62(keySecretLen)
-	if err != nil {
-		return "", "", sum, err
-	}
-	text = r.prefix + keyMarker + id + secret
-	return id, text, r.mac(text), nil
-}
-
-// mac returns the keyed hash of a key's text.
-func (r *keyring) mac(key string) (sum [sha256.Size]byte) {
-	h := r.macs.Get().(hash.Hash)
-	h.Reset()
-	h.Write([]byte(key))
-	h.Sum(sum[:0])
-	r.macs.Put(h)
-	return sum
-}
-
-// parse checks a key's form and returns its public id, without touching
-// any stored state.
-func (r *keyring) parse(key string) (id string, ok bool) {
-	rest, found := strings.CutPrefix(key, r.prefix+keyMarker)
-	if !found || len(rest) != keyIDLen+keySecretLen {
-		return "", false
-	}
-	for i := 0; i < len(rest); i++ {
-		if !isBase62(rest[i]) {
-			return "", false
-		}
-	}
-	return rest[:keyIDLen], true
-}
-
-func isBase62(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
-}
-
-const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-
-// randomBase62 returns n characters drawn uniformly from base62 with
-// crypto/rand (bytes of 248 or more are rejected to avoid a bias).
-func randomBase62(n int) (string, error) {
-	out := make([]byte, 0, n)
-	buf := make([]byte, n+n/4+8)
-	for len(out) < n {
-		if _, err := rand.Read(buf); err != nil {
-			return "", err
-		}
-		for _, b := range buf {
-			if b < 248 && len(out) < n {
-				out = append(out, base62[b%62])
-			}
-		}
-	}
-	return string(out), nil
-}
-
-var errBadKey = Errorf(EUNAUTHENTICATED, "API key is missing or malformed: want the key you were given, of the form PREFIX_pk_...")
-
-// authenticate is Service.Authenticate on the data file's keyring; charge
-// is ignored: the call is charged by consume.
-func (s boltAccess) authenticate(ctx context.Context, key string, iface Interface, charge bool) (*Principal, error) {
-	r := s.keyring
-	id, ok := r.parse(key)
-	if !ok {
-		return nil, errBadKey
-	}
-	sum := r.mac(key)
-	r.mu.RLock()
-	e := r.keys[id]
-	var acct *account
-	revoked := int64(0)
-	if e != nil {
-		acct, revoked = r.accounts[e.account], e.revoked
-	}
-	r.mu.RUnlock()
-	want := unknownKeyHash
-	if e != nil {
-		want = e.hash
-	}
-	if !hmac.Equal(sum[:], want[:]) || e == nil || acct == nil {
-		return nil, Errorf(EUNAUTHENTICATED, "API key is not known: check it, or ask for a new one")
-	}
-	if revoked != 0 {
-		return nil, Errorf(EUNAUTHENTICATED, "API key %s was revoked: ask for a new one", id)
-	}
-	plan := acct.currentPlan()
-	if iface == InterfaceREST && !plan.REST {
-		return nil, Errorf(EFORBIDDEN, "the %s plan does not include the REST interface: it needs the integration plan", plan.Name)
-	}
-	e.lastUsed.Store(s.now().Unix())
-	return &Principal{KeyID: id, Account: acct.name, Plan: plan, acct: acct}, nil
-}
-
-// unknownKeyHash is compared against when no key has the id, so that an
-// unknown id costs the same as a wrong secret.
-var unknownKeyHash [sha256.Size]byte
 
 // KeyInput holds the arguments of CreateKey.
 type KeyInput struct {
@@ -306,186 +109,32 @@ type KeyInfo struct {
 	Revoked  *time.Time `json:"revoked"`   // null while valid
 }
 
-// createKey is Service.CreateKey on the data file.
-func (s boltAccess) createKey(ctx context.Context, in KeyInput) (*NewKey, error) {
-	r := s.keyring
-	name := strings.TrimSpace(in.Account)
-	if err := checkAccountName(name); err != nil {
-		return nil, err
-	}
-	if in.Quota < 0 {
-		return nil, Errorf(EINVALID, "quota %d is negative: want a number of calls a month, or 0 for the plan's", in.Quota)
-	}
-	var plan Plan
-	if in.Plan != "" {
-		p, ok := r.plan(strings.ToLower(strings.TrimSpace(in.Plan)))
-		if !ok {
-			return nil, Errorf(EINVALID, "plan %q is unknown: want one of %s", in.Plan, r.planNames())
-		}
-		plan = p
-	}
-	id, text, sum, err := r.newKeyText()
-	if err != nil {
-		return nil, err
-	}
-	now := s.now().UTC().Truncate(time.Second)
-
-	// Key administration is serialized by r.admin, so what is read here
-	// still holds after the commit; r.mu is taken only to read and then to
-	// swap the in-memory state, never while waiting for the write
-	// transaction.
-	r.admin.Lock()
-	defer r.admin.Unlock()
-	r.mu.RLock()
-	_, taken := r.keys[id]
-	acct := r.accounts[name]
-	r.mu.RUnlock()
-	if taken {
-		return nil, Errorf(EINTERNAL, "key id collision; try again")
-	}
-	if acct == nil && plan.Name == "" {
-		return nil, Errorf(EINVALID, "account %q is new: a plan is required, one of %s", name, r.planNames())
-	}
-	rec := storage.Account{Name: name, Created: now.Unix()}
-	if acct != nil {
-		cur := acct.currentPlan()
-		rec.Plan, rec.Quota, rec.Created = cur.Name, acct.quotaOverride(), acct.created
-	}
-	if plan.Name != "" {
-		rec.Plan = plan.Name
-	}
-	if in.Quota > 0 {
-		rec.Quota = in.Quota
-	}
-	key := storage.Key{ID: id, Account: name, Hash: sum[:], Created: now.Unix()}
-	err = s.db.Update(func(tx *storage.Tx) error {
-		if err := tx.PutAccount(&rec); err != nil {
-			return err
-		}
-		return tx.PutKey(&key)
-	})
-	if err != nil {
-		return nil, err
-	}
-	recPlan, _ := r.plan(rec.Plan)
-	if acct == nil {
-		acct = &account{name: name, created: rec.Created, window: monthOf(now)}
-	}
-	acct.setPlan(recPlan, rec.Quota)
-	e := &keyEntry{id: id, account: name, hash: sum, created: key.Created}
-	r.mu.Lock()
-	r.accounts[name] = acct
-	r.keys[id] = e
-	r.mu.Unlock()
-	return &NewKey{Key: text, ID: id, Account: name, Plan: rec.Plan, Limit: acct.limit(), Created: now}, nil
-}
-
-func checkAccountName(name string) error {
-	if name == "" || len(name) > 64 {
-		return Errorf(EINVALID, "account %q: want a name of 1 to 64 letters, digits, '.', '_', '-' or '@'", name)
-	}
-	for i := 0; i < len(name); i++ {
-		if c := name[i]; !isBase62(c) && c != '.' && c != '_' && c != '-' && c != '@' {
-			return Errorf(EINVALID, "account %q: want a name of 1 to 64 letters, digits, '.', '_', '-' or '@'", name)
-		}
-	}
-	return nil
-}
-
-// revokeKey is Service.RevokeKey on the data file.
-func (s boltAccess) revokeKey(ctx context.Context, keyOrID string) (*KeyInfo, error) {
-	r := s.keyring
-	id := strings.TrimSpace(keyOrID)
-	full := false
-	if kid, ok := r.parse(id); ok {
-		id, full = kid, true
-	} else if listed, ok := strings.CutPrefix(id, r.prefix+keyMarker); ok && len(listed) == keyIDLen {
-		id = listed // the form ListKeys shows: gro_pk_<id>
-	}
-	// As in CreateKey: r.admin across the commit, r.mu only to read and
-	// then to swap the in-memory state.
-	r.admin.Lock()
-	defer r.admin.Unlock()
-	r.mu.RLock()
-	e := r.keys[id]
-	revoked := e != nil && e.revoked != 0
-	r.mu.RUnlock()
-	if e != nil && full {
-		if sum := r.mac(strings.TrimSpace(keyOrID)); !hmac.Equal(sum[:], e.hash[:]) {
-			e = nil
-		}
-	}
-	if e == nil {
-		return nil, Errorf(ENOTFOUND, "no key matches %q: give a key id from 'keys list' or the whole key", redact(keyOrID, r.prefix))
-	}
-	if !revoked {
-		now := s.now().Unix()
-		err := s.db.Update(func(tx *storage.Tx) error {
-			var k storage.Key
-			if _, err := tx.Key(id, &k); err != nil {
-				return err
-			}
-			k.Revoked = now
-			k.LastUsed = max(k.LastUsed, e.lastUsed.Load())
-			return tx.PutKey(&k)
-		})
-		if err != nil {
-			return nil, err
-		}
-		r.mu.Lock()
-		e.revoked = now
-		r.mu.Unlock()
-	}
-	r.mu.RLock()
-	info := r.info(e)
-	r.mu.RUnlock()
-	return &info, nil
-}
-
-// redact shortens what might be a key's text so that an error never
-// repeats a secret.
-func redact(s, prefix string) string {
-	if strings.HasPrefix(s, prefix+keyMarker) && len(s) > len(prefix)+len(keyMarker)+keyIDLen {
-		return s[:len(prefix)+len(keyMarker)+keyIDLen] + "..."
-	}
-	if len(s) > 16 {
-		return s[:8] + "..."
-	}
-	return s
-}
-
-// info describes a key; the caller holds r.mu.
-func (r *keyring) info(e *keyEntry) KeyInfo {
-	k := KeyInfo{ID: e.id, Prefix: r.prefix + keyMarker + e.id, Account: e.account, Created: time.Unix(e.created, 0).UTC()}
-	if a := r.accounts[e.account]; a != nil {
-		k.Plan = a.currentPlan().Name
-	}
-	if t := e.lastUsed.Load(); t != 0 {
-		u := time.Unix(t, 0).UTC()
-		k.LastUsed = &u
-	}
-	if e.revoked != 0 {
-		u := time.Unix(e.revoked, 0).UTC()
-		k.Revoked = &u
-	}
-	return k
-}
-
-// listKeys is Service.ListKeys on the data file.
-func (s boltAccess) listKeys(ctx context.Context) ([]KeyInfo, error) {
-	r := s.keyring
-	r.mu.RLock()
-	out := make([]KeyInfo, 0, len(r.keys))
-	for _, e := range r.keys {
-		out = append(out, r.info(e))
-	}
-	r.mu.RUnlock()
-	slices.SortFunc(out, byAccountCreated)
-	return out, nil
-}
-
 // Plans returns the plans keys can be created on.
-func (s *Service) Plans() []Plan { return slices.Clone(s.keyring.plans) }
+func (s *Service) Plans() []Plan {
+	in := s.access.Plans()
+	out := make([]Plan, len(in))
+	for i, p := range in {
+		out[i] = Plan(p)
+	}
+	return out
+}
+
+// accessConfig is the configuration of the key stores: opts's key prefix
+// and plans, or their defaults, and the service's clock and log.
+func (s *Service) accessConfig(opts *Options) access.Config {
+	prefix, plans := opts.KeyPrefix, opts.Plans
+	if prefix == "" {
+		prefix = DefaultKeyPrefix
+	}
+	if len(plans) == 0 {
+		plans = DefaultPlans()
+	}
+	c := access.Config{KeyPrefix: prefix, Now: s.now, Log: s.log}
+	for _, p := range plans {
+		c.Plans = append(c.Plans, access.Plan(p))
+	}
+	return c
+}
 
 // ParsePlanQuotas returns the default plans with the monthly calls that
 // spec sets, as in GROCERY_PLAN_QUOTAS: "starter=2000,integration=5_000_000".
@@ -493,7 +142,6 @@ func (s *Service) Plans() []Plan { return slices.Clone(s.keyring.plans) }
 // size that is not a positive whole number.
 func ParsePlanQuotas(spec string) ([]Plan, error) {
 	plans := DefaultPlans()
-	r := keyring{plans: plans}
 	for item := range strings.SplitSeq(spec, ",") {
 		item = strings.TrimSpace(item)
 		if item == "" {
@@ -503,7 +151,7 @@ func ParsePlanQuotas(spec string) ([]Plan, error) {
 		name = strings.ToLower(strings.TrimSpace(name))
 		i := slices.IndexFunc(plans, func(p Plan) bool { return p.Name == name })
 		if i < 0 {
-			return nil, Errorf(EINVALID, "plan quotas: unknown plan %q: want PLAN=CALLS,... with PLAN one of %s", name, r.planNames())
+			return nil, Errorf(EINVALID, "plan quotas: unknown plan %q: want PLAN=CALLS,... with PLAN one of %s", name, planNames(plans))
 		}
 		n, err := strconv.ParseInt(strings.ReplaceAll(strings.TrimSpace(num), "_", ""), 10, 64)
 		if err != nil || n <= 0 {
@@ -512,4 +160,47 @@ func ParsePlanQuotas(spec string) ([]Plan, error) {
 		plans[i].Quota = n
 	}
 	return plans, nil
+}
+
+// planNames lists the plans' names, for a message.
+func planNames(plans []Plan) string {
+	names := make([]string, len(plans))
+	for i, p := range plans {
+		names[i] = p.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// validPrefix reports whether p can start an API key.
+func validPrefix(p string) bool {
+	if len(p) == 0 || len(p) > 16 {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		if c := p[i]; !('a' <= c && c <= 'z' || '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// faultCodes are the codes of the internal packages' fault kinds.
+var faultCodes = map[fault.Kind]string{
+	fault.Internal:        EINTERNAL,
+	fault.Invalid:         EINVALID,
+	fault.NotFound:        ENOTFOUND,
+	fault.Unauthenticated: EUNAUTHENTICATED,
+	fault.Forbidden:       EFORBIDDEN,
+	fault.Quota:           EQUOTA,
+	fault.Conflict:        ECONFLICT,
+	fault.Unavailable:     EUNAVAILABLE,
+}
+
+// fromFault converts an internal package's *fault.Error, when err is one,
+// to the *Error of its kind; any other error is returned as it is.
+func fromFault(err error) error {
+	if f, ok := err.(*fault.Error); ok {
+		return &Error{Code: faultCodes[f.Kind], Message: f.Message}
+	}
+	return err
 }

@@ -69,4 +69,18 @@ func HoldWrite(s *Service) (release func()) {
 }
 
 // FlushNow writes the quota counts as the once-a-second flush does.
-func FlushNow(s *Service) error { return s.meter.flush(false) }
+func FlushNow(s *Service) error { return s.bolt.Flush() }
+
+// OpenPrefixed is Open with the prefix of the keys in Redis: the tests
+// share one redis-server, each under a prefix of its own.
+func OpenPrefixed(path string, opts *Options, redisPrefix string) (*Service, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	return openPrefixed(path, opts, storage.Options{ReadOnly: opts.ReadOnly, LockTimeout: opts.LockTimeout}, opts.Now, redisPrefix)
+}
+
+// OpenReplicaPrefixed is OpenReplica with the prefix of the keys in Redis.
+func OpenReplicaPrefixed(dir string, opts *Options, redisPrefix string) (*Service, error) {
+	return openReplica(dir, opts, redisPrefix)
+}

@@ -160,7 +160,7 @@ func TestUsageNotSaved(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc.meter.tick()
+	svc.bolt.Tick()
 	h := svc.Health()
 	if h.UsageNotSaved != "the disk is full (no space left on device)" || h.UsageNotSavedSince.IsZero() {
 		t.Errorf("Health on a full disk: %+v, want the disk named as full, and since when", h)
@@ -170,7 +170,7 @@ func TestUsageNotSaved(t *testing.T) {
 	}
 	close(release)
 	os.Remove(filepath.Join(dir, "filler"))
-	svc.meter.tick()
+	svc.bolt.Tick()
 	if h := svc.Health(); h.UsageNotSaved != "" {
 		t.Errorf("Health after a flush that worked: %+v, want nothing", h)
 	}

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/grocerydata/grocery/grocery/internal/redisconn"
 	snapfile "github.com/grocerydata/grocery/grocery/internal/snapshot"
 	"github.com/grocerydata/grocery/storage"
 )
@@ -115,6 +116,7 @@ type replica struct {
 	// the poller fetches it again (refreshing guards them).
 	retrySeq  uint64
 	retryAt   time.Time
+	now       func() time.Time // the Service's clock (Options.Now): drives the backoff
 	retryWait time.Duration
 
 	manifestRead func(*snapfile.Manifest) // tests: runs after Refresh reads the manifest
@@ -147,6 +149,12 @@ type replica struct {
 // has no manifest, EINVALID when the snapshot it names is damaged or not
 // a data file, and the errors of Open.
 func OpenReplica(dir string, opts *Options) (*Service, error) {
+	return openReplica(dir, opts, redisconn.DefaultPrefix)
+}
+
+// openReplica is OpenReplica with the prefix of the keys in Redis (see
+// openPrefixed).
+func openReplica(dir string, opts *Options, redisPrefix string) (*Service, error) {
 	if opts == nil {
 		opts = &Options{}
 	}
@@ -186,12 +194,12 @@ func OpenReplica(dir string, opts *Options) (*Service, error) {
 	}
 	ro := *opts
 	ro.ReadOnly = true
-	s, err := open(path, &ro, storage.Options{ReadOnly: true, LockTimeout: opts.LockTimeout}, opts.Now)
+	s, err := openPrefixed(path, &ro, storage.Options{ReadOnly: true, LockTimeout: opts.LockTimeout}, opts.Now, redisPrefix)
 	if err != nil {
 		cache.Remove()
 		return nil, err
 	}
-	r := &replica{dir: dir, local: cache.Dir, cache: cache, log: log, status: ReplicaStatus{Snapshot: snapshotOf(m), Latest: snapshotOf(m)}}
+	r := &replica{dir: dir, local: cache.Dir, cache: cache, log: log, now: s.now, status: ReplicaStatus{Snapshot: snapshotOf(m), Latest: snapshotOf(m)}}
 	s.replica = r
 	if opts.SnapshotPoll >= 0 {
 		every := opts.SnapshotPoll
@@ -257,7 +265,7 @@ func (s *Service) refresh(ctx context.Context, every time.Duration) error {
 		return err
 	}
 	for {
-		seen := time.Now()
+		seen := s.now()
 		m, err := snapfile.ReadManifest(r.dir)
 		if err != nil {
 			return r.fail(nil, fmt.Errorf("snapshot manifest: %w", err), true)
@@ -277,7 +285,7 @@ func (s *Service) refresh(ctx context.Context, every time.Duration) error {
 			r.mu.Unlock()
 			return Errorf(EINVALID, "%s", msg)
 		}
-		if every > 0 && m.Seq == r.retrySeq && time.Now().Before(r.retryAt) {
+		if every > 0 && m.Seq == r.retrySeq && s.now().Before(r.retryAt) {
 			r.mu.Lock()
 			msg := r.status.Refused
 			r.mu.Unlock()
@@ -293,7 +301,7 @@ func (s *Service) refresh(ctx context.Context, every time.Duration) error {
 			var mismatch *snapfile.MismatchError
 			return r.fail(m, err, !errors.As(err, &mismatch))
 		}
-		fetched := time.Now()
+		fetched := s.now()
 		// A copy whose bytes match the manifest may still be damaged (the
 		// publisher's disk or memory, or a hand on the shared volume):
 		// bbolt trusts its pages, and a bad one faults the whole process
@@ -302,7 +310,7 @@ func (s *Service) refresh(ctx context.Context, every time.Duration) error {
 			os.Remove(path)
 			return r.fail(m, fmt.Errorf("snapshot %d (%s): %w", m.Seq, m.File, err), !badFile(err))
 		}
-		checked := time.Now()
+		checked := s.now()
 		old := s.db.Path()
 		if err := s.db.Reopen(path); err != nil {
 			os.Remove(path)
@@ -319,7 +327,7 @@ func (s *Service) refresh(ctx context.Context, every time.Duration) error {
 		// opening the copy and swapping it in; the calls that start after
 		// serve it.
 		r.log.Info("snapshot taken", "seq", m.Seq, "as_of", m.AsOf, "size", m.Size,
-			"fetch", fetched.Sub(seen), "check", checked.Sub(fetched), "reopen", time.Since(checked))
+			"fetch", fetched.Sub(seen), "check", checked.Sub(fetched), "reopen", s.now().Sub(checked))
 		return nil
 	}
 }
@@ -355,7 +363,7 @@ func (r *replica) fail(m *snapfile.Manifest, err error, retry bool) error {
 			r.retrySeq, r.retryWait = m.Seq, 0
 		}
 		r.retryWait = min(max(2*r.retryWait, time.Second), maxRetryWait)
-		r.retryAt = time.Now().Add(r.retryWait)
+		r.retryAt = r.now().Add(r.retryWait)
 	}
 	if retry {
 		if !again {

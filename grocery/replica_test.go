@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -607,8 +608,10 @@ func TestReplicaRetries(t *testing.T) {
 	t.Run("Poll", func(t *testing.T) {
 		ingest, src := openIngest(t)
 		dir := follow(t, src)
-		replica, err := OpenReplica(dir, &Options{Now: importClock, SnapshotPoll: 5 * time.Millisecond,
-			SnapshotCache: t.TempDir(), RedisURL: redistest.Start(t).URL()})
+		clk := newReplicaClock()
+		rs := redistest.Shared(t)
+		replica, err := openReplica(dir, &Options{Now: clk.now, SnapshotPoll: 5 * time.Millisecond,
+			SnapshotCache: t.TempDir(), RedisURL: rs.URL()}, rs.Prefix())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -630,6 +633,7 @@ func TestReplicaRetries(t *testing.T) {
 		}
 		checkReported(t, waitReplica("a reason", func(st ReplicaStatus) bool { return st.Refused != "" }))
 		restore()
+		clk.add(maxRetryWait) // the backoff passes: the poller fetches again
 		waitReplica("seq 3, nothing refused", func(st ReplicaStatus) bool { return st.Snapshot.Seq == 3 && st.Refused == "" && !st.Retry })
 		if got, want := milk(t, replica), map[string]Cents{"loblaws": 349, "no-frills": 349}; !cmp.Equal(got, want) {
 			t.Errorf("after the poller's retry: got %v, want %v", got, want)
@@ -638,37 +642,61 @@ func TestReplicaRetries(t *testing.T) {
 
 	// While snapshot 3 waits out its backoff, snapshot 4 is published: the
 	// poller still reads the manifest at every interval and takes it at
-	// once, not after the backoff (over 2 s by then).
+	// once, not after the backoff. The poller's step (refresh with its
+	// interval) runs here, on a clock the test moves.
 	t.Run("NewerWhileRetrying", func(t *testing.T) {
 		ingest, src := openIngest(t)
 		dir := follow(t, src)
-		replica, err := OpenReplica(dir, &Options{Now: importClock, SnapshotPoll: 5 * time.Millisecond,
-			SnapshotCache: t.TempDir(), RedisURL: redistest.Start(t).URL()})
+		clk := newReplicaClock()
+		rs := redistest.Shared(t)
+		replica, err := openReplica(dir, &Options{Now: clk.now, SnapshotPoll: -1,
+			SnapshotCache: t.TempDir(), RedisURL: rs.URL()}, rs.Prefix())
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { replica.Close() })
 		hide(t, ingest, src, dir)
-		time.Sleep(2700 * time.Millisecond) // snapshot 3 fails all along, its backoff grows
+		ctx := context.Background()
+		const every = 5 * time.Millisecond
+		// Snapshot 3 fails all along, its backoff grows: 1 s, then 2 s.
+		errCode(t, replica.refresh(ctx, every), EUNAVAILABLE)
+		clk.add(time.Second)
+		errCode(t, replica.refresh(ctx, every), EUNAVAILABLE)
+		if w := replica.replica.retryWait; w != 2*time.Second {
+			t.Fatalf("backoff after two failures: %v, want 2s", w)
+		}
+		// Within the backoff, the poller does not fetch snapshot 3 again.
+		clk.add(time.Second)
+		errCode(t, replica.refresh(ctx, every), EUNAVAILABLE)
+		if w := replica.replica.retryWait; w != 2*time.Second {
+			t.Fatalf("backoff after a refresh within it: %v, want 2s still (snapshot 3 not fetched again)", w)
+		}
 		if st, _ := replica.Replica(); st.Snapshot.Seq != 2 || !st.Retry {
 			t.Fatalf("Replica: got %+v, want seq 2 and a retry", st)
 		}
 		milkPrices(t, ingest, "2.99")
 		copyFile(t, filepath.Join(src, "snapshot-4.db"), filepath.Join(dir, "snapshot-4.db"))
 		copyFile(t, filepath.Join(src, snapfile.ManifestName), filepath.Join(dir, snapfile.ManifestName))
-		published := time.Now()
-		for {
-			st, _ := replica.Replica()
-			if st.Snapshot.Seq == 4 && !st.Retry && st.Refused == "" {
-				break
-			}
-			if time.Since(published) > 1500*time.Millisecond {
-				t.Fatalf("Replica 1.5 s after snapshot 4 was published: %+v, want seq 4 (the poller waited out snapshot 3's backoff)", st)
-			}
-			time.Sleep(5 * time.Millisecond)
+		if err := replica.refresh(ctx, every); err != nil {
+			t.Fatalf("refresh once snapshot 4 is published, within snapshot 3's backoff: %v", err)
+		}
+		if st, _ := replica.Replica(); st.Snapshot.Seq != 4 || st.Retry || st.Refused != "" {
+			t.Fatalf("Replica after snapshot 4 was published: %+v, want seq 4 (the poller waited out snapshot 3's backoff)", st)
 		}
 	})
 }
+
+// replicaClock is a clock the test moves, from importClock's time.
+type replicaClock struct{ ns atomic.Int64 }
+
+func newReplicaClock() *replicaClock {
+	c := &replicaClock{}
+	c.ns.Store(importClock().UnixNano())
+	return c
+}
+
+func (c *replicaClock) now() time.Time       { return time.Unix(0, c.ns.Load()).UTC() }
+func (c *replicaClock) add(d time.Duration) { c.ns.Add(int64(d)) }
 
 // TestReplicaExportPreparedSnapshot: an export streams the snapshot it was
 // prepared on, whose as-of date gave its file name and default dates,

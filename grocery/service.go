@@ -5,12 +5,14 @@ import (
 	"errors"
 	"io/fs"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/grocerydata/grocery/grocery/internal/access"
+	"github.com/grocerydata/grocery/grocery/internal/alertstore"
+	"github.com/grocerydata/grocery/grocery/internal/redisconn"
 	snapfile "github.com/grocerydata/grocery/grocery/internal/snapshot"
 	"github.com/grocerydata/grocery/storage"
 )
@@ -19,15 +21,11 @@ import (
 // write and rule of the product goes through it. It is safe for
 // concurrent use.
 type Service struct {
-	db      *storage.DB
-	now     func() time.Time
-	keyring *keyring
-	meter   *meter // nil when read-only
-	access  accessStore
-	alerts  alertStore
-
-	stopFlush chan struct{}
-	flushDone chan error
+	db     *storage.DB
+	now    func() time.Time
+	bolt   *access.Bolt // the data file's keys and meter, even with Redis
+	access access.Store // bolt, or the keys in Redis
+	alerts alertStore
 
 	signalBufs sync.Pool // of *signalBufs, reused by Signals
 
@@ -60,6 +58,12 @@ func Open(path string, opts *Options) (*Service, error) {
 }
 
 func open(path string, opts *Options, so storage.Options, now func() time.Time) (*Service, error) {
+	return openPrefixed(path, opts, so, now, redisconn.DefaultPrefix)
+}
+
+// openPrefixed is open with the prefix of every key the service keeps in
+// Redis: redisconn.DefaultPrefix but in tests, which share one Redis.
+func openPrefixed(path string, opts *Options, so storage.Options, now func() time.Time, redisPrefix string) (*Service, error) {
 	if !so.ReadOnly {
 		clock := now
 		if clock == nil {
@@ -92,30 +96,37 @@ func open(path string, opts *Options, so storage.Options, now func() time.Time) 
 		s.snapDir, s.snapKeep = opts.SnapshotDir, opts.SnapshotKeep
 		s.removeOrphans()
 	}
-	s.access, s.alerts = boltAccess{s}, boltAlerts{s}
-	if err := s.start(opts, so.ReadOnly); err != nil {
+	s.alerts = alertStore{alertstore.Bolt{DB: db}}
+	bolt, err := access.OpenBolt(db, s.accessConfig(opts), access.BoltConfig{ReadOnly: so.ReadOnly, FlushInterval: opts.FlushInterval, Cause: systemCause})
+	if err != nil {
 		db.Close()
-		return nil, err
+		return nil, fromFault(err)
 	}
+	s.bolt, s.access = bolt, bolt
 	if opts.RedisURL != "" {
-		ra, err := openRedis(opts.RedisURL, s, opts.Plans, opts.KeyPrefix)
+		conn, err := redisconn.Dial(opts.RedisURL, redisPrefix, s.log)
 		if err != nil {
 			s.Close()
-			return nil, err
+			return nil, fromFault(err)
+		}
+		ra, err := access.OpenRedis(conn, s.accessConfig(opts))
+		if err != nil {
+			s.Close()
+			return nil, fromFault(err)
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		alerts, err := openAlerts(ctx, ra)
+		alerts, err := alertstore.OpenRedis(ctx, conn)
 		cancel()
 		if err != nil {
-			ra.close()
+			ra.Close()
 			s.Close()
-			return nil, err
+			return nil, fromFault(err)
 		}
-		s.access, s.alerts = ra, alerts
+		s.access, s.alerts = ra, alertStore{alerts}
 		if !so.ReadOnly {
-			if err := s.copyFileAlerts(alerts); err != nil {
+			if err := alertstore.CopyFile(db, alerts, s.log); err != nil {
 				s.Close()
-				return nil, err
+				return nil, fromFault(err)
 			}
 			s.settleOwedAlerts()
 		}
@@ -139,10 +150,7 @@ type Health struct {
 
 // Health returns what the Service reports of its work in the background.
 func (s *Service) Health() Health {
-	if s.meter == nil {
-		return Health{}
-	}
-	cause, since := s.meter.failing()
+	cause, since := s.bolt.Failing()
 	if cause == "" {
 		return Health{}
 	}
@@ -177,66 +185,6 @@ func (s *Service) removeOrphans() {
 	}
 }
 
-// start loads the keyring and, for a writable file, starts the meter's
-// flusher.
-func (s *Service) start(opts *Options, readOnly bool) error {
-	var secret []byte
-	get := func(tx *storage.Tx) (err error) { secret, err = tx.KeySecret(); return err }
-	if err := s.db.View(get); err != nil {
-		return err
-	}
-	if secret == nil && !readOnly {
-		if err := s.db.Update(get); err != nil {
-			return err
-		}
-	}
-	s.keyring = newKeyring(opts.KeyPrefix, opts.Plans, secret)
-	// Counts a crash left in the usage journal: written to the data file
-	// (then the journal is removed), or for a read-only open, only read.
-	jpath, jid := journalPath(s.db.Path()), journalID(secret)
-	j, err := readJournal(jpath, jid)
-	if err != nil {
-		return Errorf(EINVALID, "%v: remove it to drop the counts it keeps", err)
-	}
-	if j != nil && !readOnly {
-		if err := s.db.Update(func(tx *storage.Tx) error { return applyJournal(tx, j) }); err != nil {
-			return err
-		}
-		if err := os.Remove(jpath); err != nil {
-			return err
-		}
-		j = nil
-	}
-	window := monthOf(s.now())
-	if err := s.db.View(func(tx *storage.Tx) error { return s.keyring.load(tx, window, j) }); err != nil {
-		return err
-	}
-	if readOnly {
-		return nil
-	}
-	interval := opts.FlushInterval
-	if interval <= 0 {
-		interval = time.Second
-	}
-	s.meter = &meter{db: s.db, ring: s.keyring, journal: jpath, journalID: jid, log: opts.Logger}
-	s.stopFlush, s.flushDone = make(chan struct{}), make(chan error, 1)
-	go s.meter.run(interval, s.stopFlush, s.flushDone)
-	return nil
-}
-
-// validPrefix reports whether p can start an API key.
-func validPrefix(p string) bool {
-	if len(p) == 0 || len(p) > 16 {
-		return false
-	}
-	for i := 0; i < len(p); i++ {
-		if c := p[i]; !('a' <= c && c <= 'z' || '0' <= c && c <= '9') {
-			return false
-		}
-	}
-	return true
-}
-
 // Close stops metering, writes the last quota counts and closes the data
 // file.
 func (s *Service) Close() error {
@@ -249,12 +197,10 @@ func (s *Service) Close() error {
 		s.replica.stopPolling()
 		defer s.replica.cache.Remove() // after the file is closed
 	}
-	if s.stopFlush != nil {
-		close(s.stopFlush)
-		err = <-s.flushDone
-		s.stopFlush = nil
+	if s.access != s.bolt {
+		err = s.access.Close()
 	}
-	return errors.Join(err, s.access.close(), s.db.Close())
+	return errors.Join(err, s.bolt.Close(), s.db.Close())
 }
 
 // Path returns the data file's path.

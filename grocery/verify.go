@@ -32,7 +32,7 @@ var errVerified = errors.New("verified")
 // aggregate's bucket and key), EINVALID on a read-only Service, and
 // EINTERNAL when the file cannot be read.
 func (s *Service) Verify(ctx context.Context) error {
-	if s.meter == nil {
+	if !s.bolt.Metering() {
 		return Errorf(EINVALID, "verify needs the data file open for writing")
 	}
 	var mismatch error

@@ -1,4 +1,4 @@
-package grocery
+package alertstore
 
 import (
 	"context"
@@ -6,18 +6,20 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"maps"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/grocerydata/grocery/grocery/internal/fault"
 	"github.com/grocerydata/grocery/storage"
 	"github.com/redis/go-redis/v9"
 )
 
 // copyAlertsScript copies a data file's alert rules and events to Redis,
-// all or nothing (one script), with the ids copyFileAlerts chose: the
+// all or nothing (one script), with the ids CopyFile chose: the
 // file's own when no id Redis gave out (its counters) reaches them, else
 // new ones after Redis's. It copies nothing when the counters moved since
 // they were read (another server created a rule or an event meanwhile:
@@ -65,7 +67,7 @@ redis.call('SADD', p .. 'copied', ARGV[2])
 return {'ok'}
 `)
 
-// copyFileAlerts copies, when a writable Service opens with Redis, the
+// CopyFile copies, when a writable Service opens with Redis, the
 // alert rules and events its data file holds (kept there while it was
 // opened without Redis) to Redis, so that turning Redis on hides none of
 // them. They keep their ids when no id Redis ever gave out (live or
@@ -81,11 +83,14 @@ return {'ok'}
 // The copy is one script: all of it or nothing, so a crash midway copies
 // nothing and the next open copies again; a crash after it finds the
 // copy's fingerprint in Redis and copies nothing twice.
-func (s *Service) copyFileAlerts(a redisAlerts) error {
+//
+// It returns a fault.Unavailable when Redis does not answer, or when other
+// servers kept creating rules during ten tries.
+func CopyFile(db *storage.DB, a Redis, log *slog.Logger) error {
 	var rules []storage.AlertRule
 	var events []storage.AlertEvent
 	copied := false
-	err := s.db.View(func(tx *storage.Tx) error {
+	err := db.View(func(tx *storage.Tx) error {
 		if copied = tx.AlertsCopied(); copied {
 			return nil
 		}
@@ -112,7 +117,7 @@ func (s *Service) copyFileAlerts(a redisAlerts) error {
 	// for a large history.
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	rdb := a.ra.rdb.WithTimeout(2 * time.Minute)
+	rdb := a.c.Client.WithTimeout(2 * time.Minute)
 	for range 10 {
 		seq, err := rdb.MGet(ctx, a.key()+":seq:rule", a.key()+":seq:event").Result()
 		if err != nil {
@@ -131,22 +136,22 @@ func (s *Service) copyFileAlerts(a redisAlerts) error {
 		if res[0] == "moved" {
 			continue
 		}
-		if err := s.db.Update(func(tx *storage.Tx) error { return tx.SetAlertsCopied() }); err != nil {
+		if err := db.Update(func(tx *storage.Tx) error { return tx.SetAlertsCopied() }); err != nil {
 			return err
 		}
-		if res[0] == "ok" && s.log != nil {
+		if res[0] == "ok" && log != nil {
 			var renumbered []string
 			for _, r := range rules {
 				if id := ruleIDs[r.ID]; id != r.ID {
-					renumbered = append(renumbered, fmt.Sprintf("%s%d of %s is now %s%d", ruleIDPrefix, r.ID, r.Account, ruleIDPrefix, id))
+					renumbered = append(renumbered, fmt.Sprintf("%s%d of %s is now %s%d", RuleIDPrefix, r.ID, r.Account, RuleIDPrefix, id))
 				}
 			}
-			s.log.Info(fmt.Sprintf("alert rules and events of the data file copied to Redis at %s", a.ra.addr),
+			log.Info(fmt.Sprintf("alert rules and events of the data file copied to Redis at %s", a.c.Addr),
 				"rules", len(rules), "events", len(events), "renumbered", strings.Join(renumbered, "; "))
 		}
 		return nil
 	}
-	return Errorf(EUNAVAILABLE, "copying the data file's alert rules to Redis at %s: other servers kept creating rules meanwhile; start again", a.ra.addr)
+	return fault.New(fault.Unavailable, "copying the data file's alert rules to Redis at %s: other servers kept creating rules meanwhile; start again", a.c.Addr)
 }
 
 // counter reads an id counter of MGET: 0 when it is not set.
@@ -184,7 +189,7 @@ func copyIDs(rules []storage.AlertRule, events []storage.AlertEvent, seqRule, se
 }
 
 // copyArgs builds copyAlertsScript's ARGV.
-func copyArgs(a redisAlerts, fingerprint string, seq []any, rules []storage.AlertRule, events []storage.AlertEvent, ruleIDs, eventIDs map[uint64]uint64) ([]any, error) {
+func copyArgs(a Redis, fingerprint string, seq []any, rules []storage.AlertRule, events []storage.AlertEvent, ruleIDs, eventIDs map[uint64]uint64) ([]any, error) {
 	args := make([]any, 0, 5+4*len(rules)+5*len(events))
 	args = append(args, a.key()+":", fingerprint, strconv.FormatUint(counter(seq[0]), 10), strconv.FormatUint(counter(seq[1]), 10), len(rules))
 	for i := range rules {

@@ -1,4 +1,4 @@
-package grocery
+package alertstore
 
 import (
 	"cmp"
@@ -8,16 +8,19 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/grocerydata/grocery/grocery/internal/fault"
+	"github.com/grocerydata/grocery/grocery/internal/redisconn"
 	"github.com/grocerydata/grocery/storage"
 	"github.com/redis/go-redis/v9"
 )
 
-// redisAlerts keeps alert rules and events in the Redis of redisAccess,
+// Redis keeps alert rules and events in the Redis of the key store,
 // shared by every server pointed at it: a rule created through one server
 // is listed, evaluated and deleted through any other, and the node that
 // imports records the events there after its import commits.
 //
-// Layout, under the prefix "grocery:" (beside redisAccess's keys):
+// Layout, under the connection's prefix ("grocery:" by default), beside
+// the key store's keys:
 //
 //	alerts:seq:rule                       INCR: the last rule id given, unique across servers
 //	alerts:seq:event                      INCR: the last event id given; ids grow as events are recorded
@@ -28,12 +31,12 @@ import (
 //	alerts:fired:<account>:<rule id>      hash: observation day (days since 1970) -> event id: one event per rule and day
 //	alerts:events:<account>               sorted set of event ids, scored by id: newest first with ZREVRANGE
 //	alerts:event:<account>                hash: event id -> event (JSON)
-//	alerts:format                         the layout's version, alertsFormat (openAlerts)
-//	alerts:copied                         set: fingerprints of the data files' rules and events copied here (copyFileAlerts)
+//	alerts:format                         the layout's version, Format (OpenRedis)
+//	alerts:copied                         set: fingerprints of the data files' rules and events copied here (CopyFile)
 //
 // The JSON of a rule or event is json.Marshal of storage.AlertRule or
 // storage.AlertEvent. Any change to it or to this layout must raise
-// alertsFormat: a server finding another version refuses to open
+// Format: a server finding another version refuses to open
 // (EINVALID) rather than misread what is there. The first server sets it.
 //
 // The scripts touch keys they do not declare in KEYS (recordScript builds
@@ -46,7 +49,7 @@ import (
 // file; deleting a rule keeps its events and drops its fired hash.
 //
 // What is atomic: creating a rule (count, id, rule and watch entry: one
-// script, so servers creating at once never exceed MaxAlertRules),
+// script, so servers creating at once never exceed MaxRules),
 // deleting one (rule, watch entry, fired hash: one script), and recording
 // each event (the rule still exists, no event for its day yet, then the
 // id, the fired mark and the event: inside one script of up to
@@ -56,7 +59,7 @@ import (
 // rest are recorded by the next evaluation of those days (another import
 // of the series, or EvaluateAlerts), the fired hashes keeping it from
 // recording any twice.
-type redisAlerts struct{ ra *redisAccess }
+type Redis struct{ c *redisconn.Conn }
 
 // recordChunk is the number of events one recordScript call records; the
 // number of series one pipeline of watch lookups reads.
@@ -66,36 +69,38 @@ const (
 	eventsChunk = 500
 )
 
-// alertsFormat is the version of the alert layout in Redis; see
-// redisAlerts.
-const alertsFormat = "1"
+// Format is the version of the alert layout in Redis; see
+// Redis.
+const Format = "1"
 
-// openAlerts returns the alert store of ra after checking (or, on a Redis
-// without it, setting) the layout's version. It returns EINVALID when
-// Redis holds another version and EUNAVAILABLE when it does not answer.
-func openAlerts(ctx context.Context, ra *redisAccess) (redisAlerts, error) {
-	a := redisAlerts{ra}
-	v, err := ra.rdb.SetArgs(ctx, a.key("format"), alertsFormat, redis.SetArgs{Mode: "NX", Get: true}).Result()
+// OpenRedis returns the alert store in the Redis of c after checking (or,
+// on a Redis without it, setting) the layout's version. It returns a
+// fault.Invalid when Redis holds another version and a fault.Unavailable
+// when it does not answer.
+func OpenRedis(ctx context.Context, c *redisconn.Conn) (Redis, error) {
+	a := Redis{c}
+	v, err := c.Client.SetArgs(ctx, a.key("format"), Format, redis.SetArgs{Mode: "NX", Get: true}).Result()
 	if errors.Is(err, redis.Nil) {
 		return a, nil // set now
 	}
 	if err != nil {
 		return a, a.fail(err)
 	}
-	if v != alertsFormat {
-		return a, Errorf(EINVALID, "the alert rules and events in Redis at %s are in format %q (key %s), this server reads format %s: use a server of their version, or another Redis database",
-			ra.addr, v, a.key("format"), alertsFormat)
+	if v != Format {
+		return a, fault.New(fault.Invalid, "the alert rules and events in Redis at %s are in format %q (key %s), this server reads format %s: use a server of their version, or another Redis database",
+			c.Addr, v, a.key("format"), Format)
 	}
 	return a, nil
 }
 
-func (redisAlerts) local() bool { return false }
+// Local reports false: rules and events live in Redis.
+func (Redis) Local() bool { return false }
 
-// fail is redisAccess.fail naming the alert store.
-func (a redisAlerts) fail(err error) error { return a.ra.failAs("alert store", err) }
+// fail maps an error of the Redis client to a fault of the alert store.
+func (a Redis) fail(err error) error { return a.c.Fail("alert store", err) }
 
-func (a redisAlerts) key(parts ...string) string {
-	k := a.ra.prefix + "alerts"
+func (a Redis) key(parts ...string) string {
+	k := a.c.Prefix + "alerts"
 	for _, p := range parts {
 		k += ":" + p
 	}
@@ -103,7 +108,7 @@ func (a redisAlerts) key(parts ...string) string {
 }
 
 // watchKey names the hash of the rules watching what r watches.
-func (a redisAlerts) watchKey(province, gtin, banner, sku string) string {
+func (a Redis) watchKey(province, gtin, banner, sku string) string {
 	if gtin != "" {
 		return a.key("watch", province, "g", gtin)
 	}
@@ -188,19 +193,21 @@ end
 return out
 `)
 
-func (a redisAlerts) createRule(ctx context.Context, r *storage.AlertRule) error {
+// CreateRule gives r a new id and stores it, unless its account holds
+// MaxRules rules, in one script.
+func (a Redis) CreateRule(ctx context.Context, r *storage.AlertRule) error {
 	body, err := json.Marshal(r) // ID 0: the hash field holds it
 	if err != nil {
 		return err
 	}
 	keys := []string{a.key("rules", r.Account), a.watchKey(r.Province, r.GTIN, r.Banner, r.SKU), a.key("accounts"), a.key("seq", "rule")}
-	res, err := createRuleScript.Run(ctx, a.ra.rdb, keys, r.Account, MaxAlertRules, body).Slice()
+	res, err := createRuleScript.Run(ctx, a.c.Client, keys, r.Account, MaxRules, body).Slice()
 	if err != nil {
 		return a.fail(err)
 	}
 	n, _ := res[1].(int64)
 	if res[0] == "limit" {
-		return ruleLimit(r.Account, int(n))
+		return RuleLimit(r.Account, int(n))
 	}
 	r.ID = uint64(n)
 	return nil
@@ -210,19 +217,20 @@ func (a redisAlerts) createRule(ctx context.Context, r *storage.AlertRule) error
 func decodeRule(field, body string, r *storage.AlertRule) error {
 	id, err := strconv.ParseUint(field, 10, 64)
 	if err != nil {
-		return Errorf(EINTERNAL, "redis: alert rule id %q: %v", field, err)
+		return fault.New(fault.Internal, "redis: alert rule id %q: %v", field, err)
 	}
 	*r = storage.AlertRule{}
 	if err := json.Unmarshal([]byte(body), r); err != nil {
-		return Errorf(EINTERNAL, "redis: alert rule %d: %v", id, err)
+		return fault.New(fault.Internal, "redis: alert rule %d: %v", id, err)
 	}
 	r.ID = id
 	return nil
 }
 
-func (a redisAlerts) rule(ctx context.Context, account string, id uint64, r *storage.AlertRule) (bool, error) {
+// Rule reads one rule of an account.
+func (a Redis) Rule(ctx context.Context, account string, id uint64, r *storage.AlertRule) (bool, error) {
 	field := strconv.FormatUint(id, 10)
-	body, err := a.ra.rdb.HGet(ctx, a.key("rules", account), field).Result()
+	body, err := a.c.Client.HGet(ctx, a.key("rules", account), field).Result()
 	if errors.Is(err, redis.Nil) {
 		return false, nil
 	}
@@ -232,17 +240,19 @@ func (a redisAlerts) rule(ctx context.Context, account string, id uint64, r *sto
 	return true, decodeRule(field, body, r)
 }
 
-func (a redisAlerts) rules(ctx context.Context, account string, fn func(r *storage.AlertRule) error) error {
+// Rules calls fn for each rule of account, oldest first, or of every
+// account when account is "".
+func (a Redis) Rules(ctx context.Context, account string, fn func(r *storage.AlertRule) error) error {
 	accounts := []string{account}
 	if account == "" {
 		var err error
-		if accounts, err = a.ra.rdb.SMembers(ctx, a.key("accounts")).Result(); err != nil {
+		if accounts, err = a.c.Client.SMembers(ctx, a.key("accounts")).Result(); err != nil {
 			return a.fail(err)
 		}
 		slices.Sort(accounts)
 	}
 	cmds := make([]*redis.MapStringStringCmd, len(accounts))
-	_, err := a.ra.rdb.Pipelined(ctx, func(pl redis.Pipeliner) error {
+	_, err := a.c.Client.Pipelined(ctx, func(pl redis.Pipeliner) error {
 		for i, acct := range accounts {
 			cmds[i] = pl.HGetAll(ctx, a.key("rules", acct))
 		}
@@ -273,39 +283,42 @@ func (a redisAlerts) rules(ctx context.Context, account string, fn func(r *stora
 	return nil
 }
 
-func (a redisAlerts) deleteRule(ctx context.Context, account string, id uint64) (bool, error) {
+// DeleteRule removes a rule, its watch entry and its fired hash.
+func (a Redis) DeleteRule(ctx context.Context, account string, id uint64) (bool, error) {
 	// A rule never changes: what it watches, read first, is still what
 	// it watches when the script deletes it.
 	var r storage.AlertRule
-	found, err := a.rule(ctx, account, id, &r)
+	found, err := a.Rule(ctx, account, id, &r)
 	if err != nil || !found {
 		return false, err
 	}
 	field := strconv.FormatUint(id, 10)
 	keys := []string{a.key("rules", account), a.watchKey(r.Province, r.GTIN, r.Banner, r.SKU), a.key("fired", account, field), a.key("accounts")}
-	n, err := deleteRuleScript.Run(ctx, a.ra.rdb, keys, account, field).Int64()
+	n, err := deleteRuleScript.Run(ctx, a.c.Client, keys, account, field).Int64()
 	if err != nil {
 		return false, a.fail(err)
 	}
 	return n == 1, nil
 }
 
-func (a redisAlerts) events(ctx context.Context, account string, fn func(e *storage.AlertEvent) error) error {
+// Events calls fn for each event of account, newest first, a page at a
+// time.
+func (a Redis) Events(ctx context.Context, account string, fn func(e *storage.AlertEvent) error) error {
 	keys := []string{a.key("events", account), a.key("event", account)}
 	var e storage.AlertEvent
 	for top := "+inf"; ; {
-		res, err := eventsScript.Run(ctx, a.ra.rdb, keys, top, eventsChunk).StringSlice()
+		res, err := eventsScript.Run(ctx, a.c.Client, keys, top, eventsChunk).StringSlice()
 		if err != nil {
 			return a.fail(err)
 		}
 		for i := 0; i+1 < len(res); i += 2 {
 			id, err := strconv.ParseUint(res[i], 10, 64)
 			if err != nil || res[i+1] == "" {
-				return Errorf(EINTERNAL, "redis: alert event %q of %s is missing or malformed", res[i], account)
+				return fault.New(fault.Internal, "redis: alert event %q of %s is missing or malformed", res[i], account)
 			}
 			e = storage.AlertEvent{}
 			if err := json.Unmarshal([]byte(res[i+1]), &e); err != nil {
-				return Errorf(EINTERNAL, "redis: alert event %d: %v", id, err)
+				return fault.New(fault.Internal, "redis: alert event %d: %v", id, err)
 			}
 			e.Account, e.ID = account, id
 			if err := fn(&e); err != nil {
@@ -322,15 +335,17 @@ func (a redisAlerts) events(ctx context.Context, account string, fn func(e *stor
 	}
 }
 
-func (a redisAlerts) hasRules(ctx context.Context, _ *storage.Tx) (bool, error) {
-	n, err := a.ra.rdb.Exists(ctx, a.key("accounts")).Result()
+// HasRules reports whether any account holds a rule.
+func (a Redis) HasRules(ctx context.Context, _ *storage.Tx) (bool, error) {
+	n, err := a.c.Client.Exists(ctx, a.key("accounts")).Result()
 	if err != nil {
 		return false, a.fail(err)
 	}
 	return n == 1, nil
 }
 
-func (a redisAlerts) watching(ctx context.Context, _ *storage.Tx, qs []watchQuery) ([][]*storage.AlertRule, error) {
+// Watching returns, for each query, the rules that watch its series.
+func (a Redis) Watching(ctx context.Context, _ *storage.Tx, qs []WatchQuery) ([][]*storage.AlertRule, error) {
 	out := make([][]*storage.AlertRule, len(qs))
 	cache := map[uint64]*storage.AlertRule{} // rule ids are unique in Redis
 	type lookup struct {
@@ -344,13 +359,13 @@ func (a redisAlerts) watching(ctx context.Context, _ *storage.Tx, qs []watchQuer
 		}
 		hi := min(lo+watchChunk, len(qs))
 		var cmds []lookup
-		_, err := a.ra.rdb.Pipelined(ctx, func(pl redis.Pipeliner) error {
+		_, err := a.c.Client.Pipelined(ctx, func(pl redis.Pipeliner) error {
 			for i := lo; i < hi; i++ {
 				q := qs[i]
-				if q.gtin != "" {
-					cmds = append(cmds, lookup{i, pl.HGetAll(ctx, a.watchKey(q.province, q.gtin, "", ""))})
+				if q.GTIN != "" {
+					cmds = append(cmds, lookup{i, pl.HGetAll(ctx, a.watchKey(q.Province, q.GTIN, "", ""))})
 				}
-				cmds = append(cmds, lookup{i, pl.HGetAll(ctx, a.watchKey(q.province, "", q.banner, q.sku))})
+				cmds = append(cmds, lookup{i, pl.HGetAll(ctx, a.watchKey(q.Province, "", q.Banner, q.SKU))})
 			}
 			return nil
 		})
@@ -366,7 +381,7 @@ func (a redisAlerts) watching(ctx context.Context, _ *storage.Tx, qs []watchQuer
 			for field, body := range m {
 				id, err := strconv.ParseUint(field, 10, 64)
 				if err != nil {
-					return nil, Errorf(EINTERNAL, "redis: alert rule id %q", field)
+					return nil, fault.New(fault.Internal, "redis: alert rule id %q", field)
 				}
 				if _, ok := cache[id]; !ok {
 					r := new(storage.AlertRule)
@@ -386,7 +401,9 @@ func (a redisAlerts) watching(ctx context.Context, _ *storage.Tx, qs []watchQuer
 	return out, nil
 }
 
-func (a redisAlerts) record(ctx context.Context, _ *storage.Tx, events []storage.AlertEvent, message func(i int) string) (int, error) {
+// Record stores the events whose rule has not fired on their day yet,
+// in scripts of recordChunk events.
+func (a Redis) Record(ctx context.Context, _ *storage.Tx, events []storage.AlertEvent, message func(i int) string) (int, error) {
 	n := 0
 	args := make([]any, 0, 1+4*min(len(events), recordChunk))
 	for lo := 0; lo < len(events); lo += recordChunk {
@@ -401,7 +418,7 @@ func (a redisAlerts) record(ctx context.Context, _ *storage.Tx, events []storage
 			}
 			args = append(args, e.Account, e.RuleID, e.Day, body)
 		}
-		got, err := recordScript.Run(ctx, a.ra.rdb, nil, args...).Int64()
+		got, err := recordScript.Run(ctx, a.c.Client, nil, args...).Int64()
 		if err != nil {
 			return n, a.fail(err)
 		}

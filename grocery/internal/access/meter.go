@@ -1,4 +1,4 @@
-package grocery
+package access
 
 import (
 	"context"
@@ -10,23 +10,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/grocerydata/grocery/grocery/internal/fault"
 	"github.com/grocerydata/grocery/storage"
 )
-
-// Usage is an account's quota in the current window: the calendar month
-// in UTC.
-type Usage struct {
-	Account   string    `json:"account"`
-	Plan      string    `json:"plan"`
-	Limit     int64     `json:"limit"`     // calls allowed this month
-	Used      int64     `json:"used"`      // calls made this month, rejected ones included
-	Remaining int64     `json:"remaining"` // calls left: Limit - Used, at least 0
-	Reset     time.Time `json:"reset"`     // when the next window starts
-
-	// RetryAfter is how long until Reset, set when a call was refused for
-	// quota: what a client should wait (HTTP Retry-After).
-	RetryAfter time.Duration `json:"-"`
-}
 
 // account is an account's in-memory state: its plan and its counter for
 // the current window. The counter is the only state a metered call changes.
@@ -105,10 +91,12 @@ type meter struct {
 
 	journaled bool // the journal holds counts not yet in the data file; only the flusher touches it
 
-	log       *slog.Logger // says at once when a flush or the journal fails, and when it works again
-	failMu    sync.Mutex   // guards failure and failSince
-	failure   string       // the cause of the last failed flush, in words without paths; "" after a success
-	failSince time.Time    // when the failures began
+	now       func() time.Time
+	cause     func(error) string // names a file system error in an operator's words, or ""
+	log       *slog.Logger       // says at once when a flush or the journal fails, and when it works again
+	failMu    sync.Mutex         // guards failure and failSince
+	failure   string             // the cause of the last failed flush, in words without paths; "" after a success
+	failSince time.Time          // when the failures began
 }
 
 // tick flushes without waiting for the write transaction (the flusher's
@@ -126,7 +114,7 @@ func (m *meter) tick() {
 		m.failure = ""
 		return
 	}
-	cause := systemCause(err)
+	cause := m.cause(err)
 	if cause == "" {
 		cause = "the data file and the usage journal could not be written"
 	}
@@ -136,7 +124,7 @@ func (m *meter) tick() {
 				"cause", cause, "err", err.Error())
 		}
 		if m.failure == "" {
-			m.failSince = time.Now()
+			m.failSince = m.now()
 		}
 		m.failure = cause
 	}
@@ -319,41 +307,47 @@ func (m *meter) run(interval time.Duration, stop <-chan struct{}, done chan<- er
 
 var errReadOnly = errors.New("metering needs a data file opened for writing")
 
-// consume is Service.Consume on the data file.
-func (s boltAccess) consume(ctx context.Context, p *Principal) (Usage, error) {
-	if s.meter == nil {
+// Consume charges one call to the principal's account in the data file's
+// meter and returns its quota after the call, with a fault.Quota beside it
+// when the call is over the quota.
+func (b *Bolt) Consume(ctx context.Context, p *Principal) (Usage, error) {
+	if u, err, ok := p.takeCharged(); ok {
+		return u, err
+	}
+	if b.meter == nil {
 		return Usage{}, errReadOnly
 	}
 	if p == nil || p.acct == nil {
-		return Usage{}, Errorf(EUNAUTHENTICATED, "no authenticated caller: call Authenticate first")
+		return Usage{}, fault.New(fault.Unauthenticated, "no authenticated caller: call Authenticate first")
 	}
-	now := s.now()
-	used, limit, err := s.meter.charge(p.acct, now)
+	now := b.now()
+	used, limit, err := b.meter.charge(p.acct, now)
 	if err != nil {
 		return Usage{}, err
 	}
 	u := Usage{Account: p.Account, Plan: p.Plan.Name, Limit: limit, Used: used, Remaining: max(limit-used, 0), Reset: resetOf(now)}
 	if used > limit {
 		u.RetryAfter = u.Reset.Sub(now)
-		return u, Errorf(EQUOTA, "the monthly quota of %d calls is spent; it resets at %s: wait until then, retrying does not restore it", limit, u.Reset.Format(time.RFC3339))
+		return u, fault.New(fault.Quota, "the monthly quota of %d calls is spent; it resets at %s: wait until then, retrying does not restore it", limit, u.Reset.Format(time.RFC3339))
 	}
 	return u, nil
 }
 
-// usageOf is Service.UsageOf on the data file.
-func (s boltAccess) usageOf(ctx context.Context, accountName string) (Usage, error) {
-	r := s.keyring
+// UsageOf returns an account's quota in the current window without
+// charging a call.
+func (b *Bolt) UsageOf(ctx context.Context, accountName string) (Usage, error) {
+	r := b.ring
 	r.mu.RLock()
 	a := r.accounts[accountName]
 	r.mu.RUnlock()
 	if a == nil {
-		return Usage{}, Errorf(ENOTFOUND, "no account %q", accountName)
+		return Usage{}, fault.New(fault.NotFound, "no account %q", accountName)
 	}
-	now := s.now()
+	now := b.now()
 	var used, limit int64
-	if s.meter != nil {
+	if b.meter != nil {
 		var err error
-		if used, limit, err = s.meter.read(a, now); err != nil {
+		if used, limit, err = b.meter.read(a, now); err != nil {
 			return Usage{}, err
 		}
 	} else {

@@ -1,10 +1,9 @@
-package grocery
+package access
 
 import (
 	"context"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"log/slog"
 	"slices"
 	"strconv"
@@ -12,15 +11,17 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/grocerydata/grocery/grocery/internal/fault"
+	"github.com/grocerydata/grocery/grocery/internal/redisconn"
 	"github.com/redis/go-redis/v9"
 )
 
-// redisAccess keeps keys, accounts and quota counters in Redis, shared by
-// every server pointed at it. Nothing about a key is cached: each request
-// asks Redis, in one round trip (authScript), so a revocation holds on
-// the next request everywhere.
+// Redis keeps keys, accounts and quota counters in Redis, shared by every
+// server pointed at it. Nothing about a key is cached: each request asks
+// Redis, in one round trip (authScript), so a revocation holds on the next
+// request everywhere.
 //
-// Layout, under the prefix "grocery:":
+// Layout, under the connection's prefix ("grocery:" by default):
 //
 //	secret               the HMAC secret keys are hashed with (set once, by the first server)
 //	key:<hash>           hash: id, account, created, revoked (Unix s, 0 while valid), last_used
@@ -31,10 +32,12 @@ import (
 //
 // A key is found by its keyed hash (HMAC-SHA256 with the secret), never by
 // comparing secrets, so the time taken says nothing about a wrong key.
-type redisAccess struct {
-	s      *Service
+type Redis struct {
+	conn   *redisconn.Conn
 	rdb    *redis.Client
 	addr   string
+	now    func() time.Time
+	log    *slog.Logger
 	plans  []any // ARGV tail of authScript: name, quota, rest (1/0) per plan
 	prefix string
 	// The keyring of Redis's current key secret (watchSecret replaces
@@ -45,40 +48,23 @@ type redisAccess struct {
 	planList   []Plan
 	secretGone atomic.Bool
 	stop, done chan struct{}
-	// authLogged: the log said once that Redis refuses the credentials.
-	authLogged atomic.Bool
 }
-
-// redisPrefix starts every key the service keeps in Redis.
-const redisPrefix = "grocery:"
 
 // counterMargin is how long a month's counter outlives its month, so that
 // a late reader of the ended month still finds it.
 const counterMargin = 24 * time.Hour
 
-// openRedis connects to the Redis at url, reads (or sets) the key secret
-// and loads the scripts. It returns EINVALID for a malformed URL and
-// EUNAVAILABLE when Redis does not answer.
-func openRedis(url string, s *Service, plans []Plan, prefix string) (*redisAccess, error) {
-	o, err := redis.ParseURL(url)
-	if err != nil {
-		return nil, Errorf(EINVALID, "Redis URL %q: %v: want redis://[user:password@]host:port/db", redactURL(url), err)
-	}
-	// A metered call must never run twice: no retries (a retried script
-	// that had run would count a call twice). Short timeouts, so that a
-	// Redis gone away fails calls quickly; the pool redials by itself.
-	o.MaxRetries = -1
-	o.DialerRetries = 1
-	o.DialTimeout = time.Second
-	o.ReadTimeout = time.Second
-	o.WriteTimeout = time.Second
-	o.PoolTimeout = 2 * time.Second
-	ra := &redisAccess{s: s, rdb: redis.NewClient(o), addr: o.Addr, prefix: redisPrefix}
+// OpenRedis reads (or sets) the key secret in the Redis of conn and loads
+// the scripts; the store closes conn when it closes. It returns a
+// fault.Invalid when Redis refuses the credentials or evicts any key when
+// full, and a fault.Unavailable when it does not answer.
+func OpenRedis(conn *redisconn.Conn, c Config) (*Redis, error) {
+	ra := &Redis{conn: conn, rdb: conn.Client, addr: conn.Addr, now: c.Now, log: c.Log, prefix: conn.Prefix}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	candidate, err := randomBase62(keySecretLen)
 	if err != nil {
-		ra.rdb.Close()
+		conn.Close()
 		return nil, err
 	}
 	// SET NX GET: the first server sets the secret, every other reads it.
@@ -90,20 +76,15 @@ func openRedis(url string, s *Service, plans []Plan, prefix string) (*redisAcces
 		err = errors.Join(authScript.Load(ctx, ra.rdb).Err(), createScript.Load(ctx, ra.rdb).Err(), revokeScript.Load(ctx, ra.rdb).Err())
 	}
 	if err != nil {
-		ra.rdb.Close()
-		if word, ok := authRefusal(err); ok {
-			// The operator's configuration: said as it is, at start.
-			return nil, Errorf(EINVALID, "Redis at %s refused the credentials of the Redis URL (%s): check the user and password in it (redis://user:password@host:port/db), or Redis's ACL", ra.addr, word)
-		}
-		return nil, ra.fail(err)
+		conn.Close()
+		return nil, conn.StartFailure("key store", err)
 	}
-	if policy, err := ra.rdb.ConfigGet(ctx, "maxmemory-policy").Result(); err == nil && strings.HasPrefix(policy["maxmemory-policy"], "allkeys-") {
-		// CONFIG may be renamed away (a managed Redis): then unchecked.
-		ra.rdb.Close()
-		return nil, Errorf(EINVALID, "Redis at %s has maxmemory-policy %s: when full it evicts any key, and would silently drop API keys, accounts and the key secret; set maxmemory-policy noeviction (or a volatile-* policy)", ra.addr, policy["maxmemory-policy"])
+	if err := conn.CheckPolicy(ctx); err != nil {
+		conn.Close()
+		return nil, err
 	}
-	ra.prefixText, ra.planList = prefix, plans
-	ra.ring.Store(newKeyring(prefix, plans, []byte(secret)))
+	ra.prefixText, ra.planList = c.KeyPrefix, c.Plans
+	ra.ring.Store(newKeyring(c.KeyPrefix, c.Plans, []byte(secret)))
 	ra.secret.Store(&secret)
 	for _, p := range ra.curRing().plans {
 		rest := 0
@@ -117,61 +98,8 @@ func openRedis(url string, s *Service, plans []Plan, prefix string) (*redisAcces
 	return ra, nil
 }
 
-// redactURL drops a password from a Redis URL for an error message.
-func redactURL(u string) string {
-	if at := strings.LastIndex(u, "@"); at >= 0 {
-		if i := strings.Index(u, "://"); i >= 0 && i < at {
-			return u[:i+3] + "...@" + u[at+1:]
-		}
-	}
-	return u
-}
-
-// fail maps an error of the Redis client to the service's: EUNAVAILABLE
-// when Redis did not answer (or answered that it cannot serve now),
-// EINTERNAL for any other error Redis replied.
-func (ra *redisAccess) fail(err error) error { return ra.failAs("key store", err) }
-
-// authRefusal reports whether err is Redis refusing the client's
-// credentials (WRONGPASS, NOAUTH, NOPERM), and that reply's first word.
-func authRefusal(err error) (string, bool) {
-	msg := err.Error()
-	for _, word := range []string{"WRONGPASS", "NOAUTH", "NOPERM"} {
-		if strings.Contains(msg, word) {
-			return word, true
-		}
-	}
-	return "", false
-}
-
-// refused ends the message of an EUNAVAILABLE error of Redis.
-const refused = ": the call is refused; try again shortly"
-
-// failAs is fail for the store named what ("key store", "alert store").
-func (ra *redisAccess) failAs(what string, err error) error {
-	if word, ok := authRefusal(err); ok {
-		// Credentials changed under a running server: the operator reads
-		// the cause in the log (once), the client a refusal to retry.
-		if ra.authLogged.CompareAndSwap(false, true) && ra.s != nil && ra.s.log != nil {
-			ra.s.log.Error("Redis refuses this server's credentials: calls are refused until they are fixed", "redis", ra.addr, "reply", word)
-		}
-		return &Error{Code: EUNAVAILABLE, Message: fmt.Sprintf("the %s (Redis at %s) cannot serve now%s", what, ra.addr, refused)}
-	}
-	var rerr redis.Error
-	if errors.As(err, &rerr) {
-		msg := rerr.Error()
-		for _, busy := range []string{"LOADING", "READONLY", "MASTERDOWN", "BUSY", "TRYAGAIN", "CLUSTERDOWN"} {
-			if strings.HasPrefix(msg, busy) {
-				return &Error{Code: EUNAVAILABLE, Message: fmt.Sprintf("the %s (Redis at %s) cannot serve now (%s)%s", what, ra.addr, busy, refused)}
-			}
-		}
-		return fmt.Errorf("redis: %w", err)
-	}
-	if errors.Is(err, context.Canceled) {
-		return err
-	}
-	return &Error{Code: EUNAVAILABLE, Message: fmt.Sprintf("the %s (Redis at %s) does not answer%s", what, ra.addr, refused)}
-}
+// fail maps an error of the Redis client to a fault of the key store.
+func (ra *Redis) fail(err error) error { return ra.conn.Fail("key store", err) }
 
 // authScript checks a key and, when ARGV[1] is 1, charges one call to its
 // account's counter for the month: the whole metered check in one round
@@ -250,17 +178,23 @@ local plan = redis.call('HGET', ARGV[3] .. 'acct:' .. k[2], 'plan')
 return {k[1], k[2], k[3], k[4], k[5], plan or ''}
 `)
 
-func (ra *redisAccess) close() error {
+// Close stops watching the key secret and closes the connection.
+func (ra *Redis) Close() error {
 	if ra.stop != nil {
 		close(ra.stop)
 		<-ra.done
 		ra.stop = nil
 	}
-	return ra.rdb.Close()
+	return ra.conn.Close()
 }
 
+// Plans returns the plans keys can be created on.
+func (ra *Redis) Plans() []Plan { return slices.Clone(ra.curRing().plans) }
+
+var _ Store = (*Redis)(nil)
+
 // curRing returns the keyring of the key secret Redis holds now.
-func (ra *redisAccess) curRing() *keyring { return ra.ring.Load() }
+func (ra *Redis) curRing() *keyring { return ra.ring.Load() }
 
 // secretCheckEvery is how often a server reads Redis's key secret.
 const secretCheckEvery = time.Second
@@ -272,7 +206,7 @@ const secretCheckEvery = time.Second
 // keys create --redis', or a server's start, makes one), which it then
 // follows, as every server does, so that all agree on which keys exist.
 // Each change is logged once.
-func (ra *redisAccess) watchSecret(interval time.Duration) {
+func (ra *Redis) watchSecret(interval time.Duration) {
 	defer close(ra.done)
 	t := time.NewTicker(interval)
 	defer t.Stop()
@@ -291,7 +225,7 @@ func (ra *redisAccess) watchSecret(interval time.Duration) {
 
 // secretSeen acts on one reading of Redis's key secret (err redis.Nil:
 // there is none).
-func (ra *redisAccess) secretSeen(secret string, err error) {
+func (ra *Redis) secretSeen(secret string, err error) {
 	switch {
 	case errors.Is(err, redis.Nil):
 		if ra.secretGone.CompareAndSwap(false, true) {
@@ -309,18 +243,19 @@ func (ra *redisAccess) secretSeen(secret string, err error) {
 	}
 }
 
-func (ra *redisAccess) logf(level slog.Level, msg string) {
-	if ra.s != nil && ra.s.log != nil {
-		ra.s.log.Log(context.Background(), level, msg, "redis", ra.addr)
+func (ra *Redis) logf(level slog.Level, msg string) {
+	if ra.log != nil {
+		ra.log.Log(context.Background(), level, msg, "redis", ra.addr)
 	}
 }
 
 // errSecretGone is the refusal of every key while Redis has no secret.
-func (ra *redisAccess) errSecretGone() error {
-	return &Error{Code: EUNAVAILABLE, Message: fmt.Sprintf("the key store (Redis at %s) cannot serve now%s", ra.addr, refused)}
-}
+func (ra *Redis) errSecretGone() error { return ra.conn.CannotServe("key store") }
 
-func (ra *redisAccess) authenticate(ctx context.Context, key string, iface Interface, charge bool) (*Principal, error) {
+// Authenticate checks a key in Redis and, when charge is set, charges the
+// call in the same round trip: the next Consume of the principal returns
+// that charge.
+func (ra *Redis) Authenticate(ctx context.Context, key string, rest, charge bool) (*Principal, error) {
 	if ra.secretGone.Load() {
 		return nil, ra.errSecretGone()
 	}
@@ -329,9 +264,9 @@ func (ra *redisAccess) authenticate(ctx context.Context, key string, iface Inter
 	}
 	sum := ra.curRing().mac(key)
 	p := &Principal{keyHash: hex.EncodeToString(sum[:])}
-	now := ra.s.now()
-	u, err := ra.run(ctx, p, iface, charge, now)
-	if err != nil && (!charge || ErrorCode(err) != EQUOTA) {
+	now := ra.now()
+	u, err := ra.run(ctx, p, rest, charge, now)
+	if kind, _ := fault.KindOf(err); err != nil && (!charge || kind != fault.Quota) {
 		return nil, err
 	}
 	if charge {
@@ -340,21 +275,27 @@ func (ra *redisAccess) authenticate(ctx context.Context, key string, iface Inter
 	return p, nil
 }
 
-func (ra *redisAccess) consume(ctx context.Context, p *Principal) (Usage, error) {
-	if p == nil || p.keyHash == "" {
-		return Usage{}, Errorf(EUNAUTHENTICATED, "no authenticated caller: call Authenticate first")
+// Consume charges one call to the principal's account and returns its
+// quota after the call, with a fault.Quota beside it when the call is over
+// the quota.
+func (ra *Redis) Consume(ctx context.Context, p *Principal) (Usage, error) {
+	if u, err, ok := p.takeCharged(); ok {
+		return u, err
 	}
-	return ra.run(ctx, p, InterfaceMCP, true, ra.s.now())
+	if p == nil || p.keyHash == "" {
+		return Usage{}, fault.New(fault.Unauthenticated, "no authenticated caller: call Authenticate first")
+	}
+	return ra.run(ctx, p, false, true, ra.now())
 }
 
 // run runs authScript for p's key and fills p from its answer. It returns
 // the usage after the call, and EQUOTA beside it when the call is over
 // the quota.
-func (ra *redisAccess) run(ctx context.Context, p *Principal, iface Interface, charge bool, now time.Time) (Usage, error) {
+func (ra *Redis) run(ctx context.Context, p *Principal, rest, charge bool, now time.Time) (Usage, error) {
 	reset := resetOf(now)
 	ttl := int64((reset.Sub(now) + counterMargin + time.Second - 1) / time.Second)
 	args := make([]any, 0, 6+len(ra.plans))
-	args = append(args, b01(charge), b01(iface == InterfaceREST), monthOf(now), ttl, now.Unix(), ra.prefix)
+	args = append(args, b01(charge), b01(rest), monthOf(now), ttl, now.Unix(), ra.prefix)
 	args = append(args, ra.plans...)
 	res, err := authScript.Run(ctx, ra.rdb, []string{ra.prefix + "key:" + p.keyHash}, args...).Slice()
 	if err != nil {
@@ -370,11 +311,11 @@ func (ra *redisAccess) run(ctx context.Context, p *Principal, iface Interface, c
 	switch str(0) {
 	case "ok":
 	case "revoked":
-		return Usage{}, Errorf(EUNAUTHENTICATED, "API key %s was revoked: ask for a new one", str(1))
+		return Usage{}, fault.New(fault.Unauthenticated, "API key %s was revoked: ask for a new one", str(1))
 	case "forbidden":
-		return Usage{}, Errorf(EFORBIDDEN, "the %s plan does not include the REST interface: it needs the integration plan", str(3))
+		return Usage{}, fault.New(fault.Forbidden, "the %s plan does not include the REST interface: it needs the integration plan", str(3))
 	default:
-		return Usage{}, Errorf(EUNAUTHENTICATED, "API key is not known: check it, or ask for a new one")
+		return Usage{}, fault.New(fault.Unauthenticated, "API key is not known: check it, or ask for a new one")
 	}
 	limit, _ := res[4].(int64)
 	used, _ := res[5].(int64)
@@ -383,7 +324,7 @@ func (ra *redisAccess) run(ctx context.Context, p *Principal, iface Interface, c
 	u := Usage{Account: p.Account, Plan: plan.Name, Limit: limit, Used: used, Remaining: max(limit-used, 0), Reset: reset}
 	if charge && used > limit {
 		u.RetryAfter = reset.Sub(now)
-		return u, Errorf(EQUOTA, "the monthly quota of %d calls is spent; it resets at %s: wait until then, retrying does not restore it", limit, reset.Format(time.RFC3339))
+		return u, fault.New(fault.Quota, "the monthly quota of %d calls is spent; it resets at %s: wait until then, retrying does not restore it", limit, reset.Format(time.RFC3339))
 	}
 	return u, nil
 }
@@ -395,8 +336,10 @@ func b01(b bool) int {
 	return 0
 }
 
-func (ra *redisAccess) usageOf(ctx context.Context, name string) (Usage, error) {
-	now := ra.s.now()
+// UsageOf returns an account's quota in the current window without
+// charging a call.
+func (ra *Redis) UsageOf(ctx context.Context, name string) (Usage, error) {
+	now := ra.now()
 	var acct *redis.SliceCmd
 	var used *redis.StringCmd
 	_, err := ra.rdb.Pipelined(ctx, func(pl redis.Pipeliner) error {
@@ -410,7 +353,7 @@ func (ra *redisAccess) usageOf(ctx context.Context, name string) (Usage, error) 
 	a := acct.Val()
 	planName, _ := a[0].(string)
 	if planName == "" {
-		return Usage{}, Errorf(ENOTFOUND, "no account %q", name)
+		return Usage{}, fault.New(fault.NotFound, "no account %q", name)
 	}
 	quotaText, _ := a[1].(string)
 	n, _ := used.Int64()
@@ -422,7 +365,8 @@ func (ra *redisAccess) usageOf(ctx context.Context, name string) (Usage, error) 
 	return Usage{Account: name, Plan: plan.Name, Limit: limit, Used: n, Remaining: max(limit-n, 0), Reset: resetOf(now)}, nil
 }
 
-func (ra *redisAccess) accountExists(ctx context.Context, name string) (bool, error) {
+// AccountExists reports whether Redis holds the account.
+func (ra *Redis) AccountExists(ctx context.Context, name string) (bool, error) {
 	n, err := ra.rdb.Exists(ctx, ra.prefix+"acct:"+name).Result()
 	if err != nil {
 		return false, ra.fail(err)
@@ -430,20 +374,21 @@ func (ra *redisAccess) accountExists(ctx context.Context, name string) (bool, er
 	return n == 1, nil
 }
 
-func (ra *redisAccess) createKey(ctx context.Context, in KeyInput) (*NewKey, error) {
+// CreateKey creates a key in Redis, creating its account when it is new.
+func (ra *Redis) CreateKey(ctx context.Context, in KeyInput) (*NewKey, error) {
 	r := ra.curRing()
 	name := strings.TrimSpace(in.Account)
 	if err := checkAccountName(name); err != nil {
 		return nil, err
 	}
 	if in.Quota < 0 {
-		return nil, Errorf(EINVALID, "quota %d is negative: want a number of calls a month, or 0 for the plan's", in.Quota)
+		return nil, fault.New(fault.Invalid, "quota %d is negative: want a number of calls a month, or 0 for the plan's", in.Quota)
 	}
 	planName := ""
 	if in.Plan != "" {
 		p, ok := r.plan(strings.ToLower(strings.TrimSpace(in.Plan)))
 		if !ok {
-			return nil, Errorf(EINVALID, "plan %q is unknown: want one of %s", in.Plan, r.planNames())
+			return nil, fault.New(fault.Invalid, "plan %q is unknown: want one of %s", in.Plan, r.planNames())
 		}
 		planName = p.Name
 	}
@@ -452,7 +397,7 @@ func (ra *redisAccess) createKey(ctx context.Context, in KeyInput) (*NewKey, err
 		return nil, err
 	}
 	h := hex.EncodeToString(sum[:])
-	now := ra.s.now().UTC().Truncate(time.Second)
+	now := ra.now().UTC().Truncate(time.Second)
 	keys := []string{ra.prefix + "acct:" + name, ra.prefix + "key:" + h, ra.prefix + "keyid:" + id, ra.prefix + "keys"}
 	res, err := createScript.Run(ctx, ra.rdb, keys, name, planName, in.Quota, now.Unix(), id, h).Slice()
 	if err != nil {
@@ -460,9 +405,9 @@ func (ra *redisAccess) createKey(ctx context.Context, in KeyInput) (*NewKey, err
 	}
 	if len(res) == 1 {
 		if res[0] == "needplan" {
-			return nil, Errorf(EINVALID, "account %q is new: a plan is required, one of %s", name, r.planNames())
+			return nil, fault.New(fault.Invalid, "account %q is new: a plan is required, one of %s", name, r.planNames())
 		}
-		return nil, Errorf(EINTERNAL, "key id collision; try again")
+		return nil, fault.New(fault.Internal, "key id collision; try again")
 	}
 	gotPlan, _ := res[0].(string)
 	quotaText, _ := res[1].(string)
@@ -474,7 +419,8 @@ func (ra *redisAccess) createKey(ctx context.Context, in KeyInput) (*NewKey, err
 	return &NewKey{Key: text, ID: id, Account: name, Plan: gotPlan, Limit: limit, Created: now}, nil
 }
 
-func (ra *redisAccess) revokeKey(ctx context.Context, keyOrID string) (*KeyInfo, error) {
+// RevokeKey revokes a key in Redis.
+func (ra *Redis) RevokeKey(ctx context.Context, keyOrID string) (*KeyInfo, error) {
 	r := ra.curRing()
 	id := strings.TrimSpace(keyOrID)
 	h := ""
@@ -484,19 +430,19 @@ func (ra *redisAccess) revokeKey(ctx context.Context, keyOrID string) (*KeyInfo,
 	} else if listed, ok := strings.CutPrefix(id, r.prefix+keyMarker); ok && len(listed) == keyIDLen {
 		id = listed
 	}
-	res, err := revokeScript.Run(ctx, ra.rdb, []string{ra.prefix + "keyid:" + id}, ra.s.now().Unix(), h, ra.prefix).StringSlice()
+	res, err := revokeScript.Run(ctx, ra.rdb, []string{ra.prefix + "keyid:" + id}, ra.now().Unix(), h, ra.prefix).StringSlice()
 	if err != nil {
 		return nil, ra.fail(err)
 	}
 	if len(res) < 6 {
-		return nil, Errorf(ENOTFOUND, "no key matches %q: give a key id from 'keys list' or the whole key", redact(keyOrID, r.prefix))
+		return nil, fault.New(fault.NotFound, "no key matches %q: give a key id from 'keys list' or the whole key", redact(keyOrID, r.prefix))
 	}
 	info := ra.info(res[0], res[1], res[2], res[3], res[4], res[5])
 	return &info, nil
 }
 
 // info describes a key from its stored fields.
-func (ra *redisAccess) info(id, account, created, lastUsed, revoked, plan string) KeyInfo {
+func (ra *Redis) info(id, account, created, lastUsed, revoked, plan string) KeyInfo {
 	unix := func(s string) *time.Time {
 		n, _ := strconv.ParseInt(s, 10, 64)
 		if n == 0 {
@@ -512,7 +458,8 @@ func (ra *redisAccess) info(id, account, created, lastUsed, revoked, plan string
 	return k
 }
 
-func (ra *redisAccess) listKeys(ctx context.Context) ([]KeyInfo, error) {
+// ListKeys returns every key in Redis, by account and creation time.
+func (ra *Redis) ListKeys(ctx context.Context) ([]KeyInfo, error) {
 	ids, err := ra.rdb.SMembers(ctx, ra.prefix+"keys").Result()
 	if err != nil {
 		return nil, ra.fail(err)

@@ -1,4 +1,4 @@
-package grocery
+package access
 
 import (
 	"bufio"

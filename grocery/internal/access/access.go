@@ -1,0 +1,129 @@
+// Package access keeps grocery's API keys, accounts and quota counters: the
+// keyring (keys found by their keyed hash), the quota meter with its usage
+// journal, and the two stores they live in, the data file's (Bolt) and a
+// shared Redis (Redis), with the Lua scripts that make each metered call
+// one round trip. It imports nothing from grocery: grocery converts its
+// types and its fault kinds at the edge.
+package access
+
+import (
+	"cmp"
+	"context"
+	"log/slog"
+	"strings"
+	"time"
+)
+
+// Store keeps API keys, accounts and quota counters. There are two: Bolt,
+// the data file's own (one process holds keys and counters in memory and
+// flushes them to the file), and Redis, a Redis server that several
+// servers share, so that every one of them sees one quota per account and
+// a revocation on its next request.
+//
+// Authenticate with charge set may charge the call at once (Redis does, in
+// the same round trip as the check): it then records the outcome in the
+// principal, and the next Consume of it returns that outcome without
+// charging again.
+type Store interface {
+	Authenticate(ctx context.Context, key string, rest, charge bool) (*Principal, error)
+	Consume(ctx context.Context, p *Principal) (Usage, error)
+	UsageOf(ctx context.Context, account string) (Usage, error)
+	AccountExists(ctx context.Context, account string) (bool, error)
+	CreateKey(ctx context.Context, in KeyInput) (*NewKey, error)
+	RevokeKey(ctx context.Context, keyOrID string) (*KeyInfo, error)
+	ListKeys(ctx context.Context) ([]KeyInfo, error)
+	// Plans returns the plans keys can be created on.
+	Plans() []Plan
+	Close() error
+}
+
+// Config is what both stores are opened with.
+type Config struct {
+	KeyPrefix string           // starts every API key, e.g. "gro"
+	Plans     []Plan           // the plans keys can be created on; not empty
+	Now       func() time.Time // the clock
+	Log       *slog.Logger     // may be nil
+}
+
+// Plan is a subscription plan: the interfaces it opens and its quota (as
+// grocery.Plan).
+type Plan struct {
+	Name     string
+	Quota    int64
+	REST     bool
+	PriceCAD *int
+}
+
+// Usage is an account's quota in the current window, the calendar month in
+// UTC (as grocery.Usage).
+type Usage struct {
+	Account    string
+	Plan       string
+	Limit      int64
+	Used       int64
+	Remaining  int64
+	Reset      time.Time
+	RetryAfter time.Duration
+}
+
+// KeyInput holds the arguments of CreateKey (as grocery.KeyInput).
+type KeyInput struct {
+	Account string
+	Plan    string
+	Quota   int64
+}
+
+// NewKey is a created key, with its text (as grocery.NewKey).
+type NewKey struct {
+	Key     string
+	ID      string
+	Account string
+	Plan    string
+	Limit   int64
+	Created time.Time
+}
+
+// KeyInfo describes a key without its secret (as grocery.KeyInfo).
+type KeyInfo struct {
+	ID       string
+	Prefix   string
+	Account  string
+	Plan     string
+	Created  time.Time
+	LastUsed *time.Time
+	Revoked  *time.Time
+}
+
+// Principal is an authenticated caller: the key it used, its account and
+// the account's plan, and what the store needs to charge it.
+type Principal struct {
+	KeyID   string
+	Account string
+	Plan    Plan
+	acct    *account
+	keyHash string   // Redis: the key's keyed hash, hex, to check it again at Consume
+	charged *charged // set by Authenticate when it charged the call
+}
+
+// charged is the outcome of a call charged by Authenticate, for the next
+// Consume of the principal to return.
+type charged struct {
+	usage Usage
+	err   error
+}
+
+// takeCharged returns, once, the outcome of the call Authenticate charged.
+func (p *Principal) takeCharged() (Usage, error, bool) {
+	if p == nil || p.charged == nil {
+		return Usage{}, nil, false
+	}
+	c := p.charged
+	p.charged = nil
+	return c.usage, c.err, true
+}
+
+// byAccountCreated orders the keys of ListKeys, for either store: by
+// account, then oldest first, then by id.
+func byAccountCreated(a, b KeyInfo) int {
+	return cmp.Or(strings.Compare(a.Account, b.Account), a.Created.Compare(b.Created), strings.Compare(a.ID, b.ID))
+}

@@ -1,0 +1,190 @@
+// Package alertstore keeps grocery's alert rules and events, in
+// storage's vocabulary (storage.AlertRule, storage.AlertEvent): the Store
+// interface and its two stores, the data file's (Bolt) and a shared Redis
+// (Redis) with its Lua scripts, and the one-time copy of a data file's
+// rules and events to Redis (CopyFile). It imports nothing from grocery:
+// grocery converts its fault kinds at the edge.
+package alertstore
+
+import (
+	"context"
+
+	"github.com/grocerydata/grocery/grocery/internal/fault"
+	"github.com/grocerydata/grocery/storage"
+)
+
+// MaxRules is the number of alert rules an account may hold
+// (grocery.MaxRules).
+const MaxRules = 1000
+
+// RuleIDPrefix starts a rule's id as clients see it ("alr_12").
+const RuleIDPrefix = "alr_"
+
+// Store keeps alert rules and events. There are two, as for keys: Bolt,
+// the data file's own (the default), and Redis, the Redis server the
+// service's keys are in, so that every server pointed at it shares the
+// rules and events, and the node that imports records events there.
+//
+// Evaluation reads the price series from the data file either way. With
+// bbolt it runs inside the import's write transaction (the events commit
+// with the data); with Redis it runs after the import commits, in a read
+// transaction of the committed data, and writes the events to Redis
+// (local reports false).
+type Store interface {
+	// Local reports whether rules and events live in the data file:
+	// evaluation then runs inside the write transaction that wrote the
+	// data, and watching and record use its tx.
+	Local() bool
+	// CreateRule gives r a new id and stores it, unless its account holds
+	// MaxRules rules (ECONFLICT), atomically.
+	CreateRule(ctx context.Context, r *storage.AlertRule) error
+	// Rule reads one rule of an account.
+	Rule(ctx context.Context, account string, id uint64, r *storage.AlertRule) (bool, error)
+	// Rules calls fn for each rule of account, oldest first, or of every
+	// account when account is "". fn may keep r only until it returns;
+	// storage.ErrStop ends the scan.
+	Rules(ctx context.Context, account string, fn func(r *storage.AlertRule) error) error
+	// DeleteRule removes a rule and its record of the days it fired (its
+	// events stay), reporting whether it existed.
+	DeleteRule(ctx context.Context, account string, id uint64) (bool, error)
+	// Events calls fn for each event of account, newest first. fn may keep
+	// e only until it returns; storage.ErrStop ends the scan.
+	Events(ctx context.Context, account string, fn func(e *storage.AlertEvent) error) error
+	// HasRules reports whether any account has a rule (tx: the write
+	// transaction, for the local store).
+	HasRules(ctx context.Context, tx *storage.Tx) (bool, error)
+	// Watching returns, for each query, the rules that watch its series:
+	// those on its barcode (when it has one) and on its banner SKU, in
+	// that order. One rule has one pointer in the whole answer.
+	Watching(ctx context.Context, tx *storage.Tx, qs []WatchQuery) ([][]*storage.AlertRule, error)
+	// Record stores the events whose rule has not fired on their day yet
+	// (and still exists), in order, numbering them; it returns how many it
+	// stored. The events come sorted by day, without their Message, which
+	// message(i) writes for events[i] when it is needed.
+	Record(ctx context.Context, tx *storage.Tx, events []storage.AlertEvent, message func(i int) string) (int, error)
+}
+
+// WatchQuery names one series for Store.Watching: GTIN is "" when its SKU
+// is linked to no barcode.
+type WatchQuery struct {
+	Province, GTIN, Banner, SKU string
+}
+
+// Bolt is the Store of the data file (storage/alerts.go). Its zero value,
+// without a DB, serves the methods given a write transaction (HasRules,
+// Watching, Record).
+type Bolt struct{ DB *storage.DB }
+
+// Local reports true: rules and events live in the data file.
+func (Bolt) Local() bool { return true }
+
+// CreateRule gives r a new id and stores it, unless its account holds
+// MaxRules rules.
+func (b Bolt) CreateRule(ctx context.Context, r *storage.AlertRule) error {
+	return b.DB.Update(func(tx *storage.Tx) error {
+		if n := tx.CountAlertRules(r.Account); n >= MaxRules {
+			return RuleLimit(r.Account, n)
+		}
+		id, err := tx.NewAlertRuleID()
+		if err != nil {
+			return err
+		}
+		r.ID = id
+		return tx.PutAlertRule(r)
+	})
+}
+
+// RuleLimit is CreateAlert's ECONFLICT for an account that holds n rules.
+func RuleLimit(account string, n int) error {
+	return fault.New(fault.Conflict, "account %s has %d alert rules, the most an account may hold: delete one first", account, n)
+}
+
+// Rule reads one rule of an account.
+func (b Bolt) Rule(ctx context.Context, account string, id uint64, r *storage.AlertRule) (bool, error) {
+	var found bool
+	err := b.DB.View(func(tx *storage.Tx) (err error) {
+		found, err = tx.AlertRule(account, id, r)
+		return err
+	})
+	return found, err
+}
+
+// Rules calls fn for each rule of account, oldest first, or of every
+// account when account is "".
+func (b Bolt) Rules(ctx context.Context, account string, fn func(r *storage.AlertRule) error) error {
+	return b.DB.View(func(tx *storage.Tx) error { return tx.AlertRules(account, fn) })
+}
+
+// DeleteRule removes a rule and its record of the days it fired.
+func (b Bolt) DeleteRule(ctx context.Context, account string, id uint64) (bool, error) {
+	var found bool
+	err := b.DB.Update(func(tx *storage.Tx) (err error) {
+		found, err = tx.DeleteAlertRule(account, id)
+		return err
+	})
+	return found, err
+}
+
+// Events calls fn for each event of account, newest first.
+func (b Bolt) Events(ctx context.Context, account string, fn func(e *storage.AlertEvent) error) error {
+	return b.DB.View(func(tx *storage.Tx) error { return tx.AlertEvents(account, fn) })
+}
+
+// HasRules reports whether the file holds any rule.
+func (Bolt) HasRules(ctx context.Context, tx *storage.Tx) (bool, error) {
+	return tx.HasAlertRules(), nil
+}
+
+// Watching returns, for each query, the rules that watch its series.
+func (Bolt) Watching(ctx context.Context, tx *storage.Tx, qs []WatchQuery) ([][]*storage.AlertRule, error) {
+	out := make([][]*storage.AlertRule, len(qs))
+	cache := map[uint64]*storage.AlertRule{} // rule ids are unique in the file
+	for i, q := range qs {
+		if i%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		err := tx.AlertsWatching(q.Province, q.GTIN, q.Banner, q.SKU, func(account string, id uint64) error {
+			r, ok := cache[id]
+			if !ok {
+				r = new(storage.AlertRule)
+				found, err := tx.AlertRule(account, id, r)
+				if err != nil {
+					return err
+				}
+				if !found {
+					return fault.New(fault.Internal, "alert index names a missing rule")
+				}
+				cache[id] = r
+			}
+			out[i] = append(out[i], r)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// Record stores the events whose rule has not fired on their day yet.
+func (Bolt) Record(ctx context.Context, tx *storage.Tx, events []storage.AlertEvent, message func(i int) string) (int, error) {
+	n := 0
+	for i := range events {
+		e := &events[i]
+		if tx.AlertFired(e.Account, e.RuleID, e.Day) {
+			continue
+		}
+		id, err := tx.NewAlertEventID()
+		if err != nil {
+			return n, err
+		}
+		e.ID, e.Message = id, message(i)
+		if err := tx.PutAlertEvent(e); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
