@@ -695,7 +695,7 @@ func newReplicaClock() *replicaClock {
 	return c
 }
 
-func (c *replicaClock) now() time.Time       { return time.Unix(0, c.ns.Load()).UTC() }
+func (c *replicaClock) now() time.Time      { return time.Unix(0, c.ns.Load()).UTC() }
 func (c *replicaClock) add(d time.Duration) { c.ns.Add(int64(d)) }
 
 // TestReplicaExportPreparedSnapshot: an export streams the snapshot it was
