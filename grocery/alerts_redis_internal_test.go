@@ -16,6 +16,7 @@ import (
 // EUNAVAILABLE, never an answer without the account's events or rules;
 // without an account they need no Redis and answer.
 func TestRedisAnalyticsUnavailable(t *testing.T) {
+	t.Parallel()
 	rs := redistest.Start(t)
 	svc, err := Open(filepath.Join(t.TempDir(), "b.db"), &Options{RedisURL: rs.URL()})
 	if err != nil {
@@ -150,6 +151,7 @@ func TestBriefEventsOfAFutureWeek(t *testing.T) {
 // A Redis whose alert data is of another format is refused at open, not
 // misread; one without it gets this version's.
 func TestRedisAlertsFormat(t *testing.T) {
+	t.Parallel()
 	rs := redistest.Shared(t)
 	path := filepath.Join(t.TempDir(), "f.db")
 	svc, err := OpenPrefixed(path, &Options{RedisURL: rs.URL()}, rs.Prefix())

@@ -16,8 +16,9 @@ import (
 // Two servers on one Redis, creating rules for one account at once, never
 // exceed MaxAlertRules between them, and never give one id twice.
 func TestRedisAlerts_LimitAcrossServices(t *testing.T) {
-	rs := redistest.Start(t)
-	a, b := newAlertFixture(t, rs.URL()), newAlertFixture(t, rs.URL())
+	t.Parallel()
+	rs := redistest.Shared(t)
+	a, b := newAlertFixture(t, rs), newAlertFixture(t, rs)
 	in := grocery.AlertInput{Name: "n", Banner: "loblaws", SKU: "L1", Province: "ON", Condition: "promo_start"}
 	const workers, each = 8, 140 // 1,120 attempts
 	var mu sync.Mutex
@@ -65,8 +66,9 @@ func TestRedisAlerts_LimitAcrossServices(t *testing.T) {
 // either: one event per rule and day all the same. A rule deleted through
 // one server is gone on the other; its events stay.
 func TestRedisAlerts_DedupAcrossServices(t *testing.T) {
-	rs := redistest.Start(t)
-	a, b := newAlertFixture(t, rs.URL()), newAlertFixture(t, rs.URL())
+	t.Parallel()
+	rs := redistest.Shared(t)
+	a, b := newAlertFixture(t, rs), newAlertFixture(t, rs)
 	drop := a.create(t, a.acme, grocery.AlertInput{Name: "L1 drop", Banner: "loblaws", SKU: "L1", Province: "ON",
 		Condition: "price_drop_pct", Threshold: num(10)})
 	below := b.create(t, b.acme, grocery.AlertInput{Name: "milk under 4", UPC: upcMilk, Province: "ON",
@@ -127,8 +129,9 @@ func TestRedisAlerts_DedupAcrossServices(t *testing.T) {
 // import still commits its data and says the events were not recorded;
 // once Redis is back, EvaluateAlerts records exactly the missing ones.
 func TestRedisAlerts_Unavailable(t *testing.T) {
+	t.Parallel()
 	rs := redistest.Start(t)
-	f := newAlertFixture(t, rs.URL())
+	f := newAlertFixture(t, rs)
 	r := f.create(t, f.acme, grocery.AlertInput{Name: "milk under 4", UPC: upcMilk, Province: "ON", Condition: "price_below", Threshold: num(4)})
 	rs.Stop()
 
@@ -173,14 +176,14 @@ func TestRedisAlerts_Unavailable(t *testing.T) {
 }
 
 // reopen closes the fixture's service and opens its file again with opts
-// (its clock added).
-func (f *alertFixture) reopen(t *testing.T, opts grocery.Options) {
+// (its clock added) and keys, rules and events in the Redis rs.
+func (f *alertFixture) reopen(t *testing.T, rs *redistest.Server, opts grocery.Options) {
 	t.Helper()
 	if err := f.svc.Close(); err != nil {
 		t.Fatal(err)
 	}
-	opts.Now = f.clock
-	svc, err := grocery.Open(f.path, &opts)
+	opts.Now, opts.RedisURL = f.clock, rs.URL()
+	svc, err := grocery.OpenPrefixed(f.path, &opts, rs.Prefix())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,11 +213,12 @@ func (b *syncBuffer) String() string {
 // plainly, logs it, and leaves a mark in the file: the next import records
 // them, even one that writes none of the series.
 func TestRedisAlerts_OwedByNextImport(t *testing.T) {
+	t.Parallel()
 	rs := redistest.Start(t)
-	f := newAlertFixture(t, rs.URL())
+	f := newAlertFixture(t, rs)
 	r := f.create(t, f.acme, grocery.AlertInput{Name: "milk under 4", UPC: upcMilk, Province: "ON", Condition: "price_below", Threshold: num(4)})
 	var log syncBuffer
-	f.reopen(t, grocery.Options{RedisURL: rs.URL(), Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	f.reopen(t, rs, grocery.Options{Logger: slog.New(slog.NewTextHandler(&log, nil))})
 	rs.Stop()
 	f.setClock(time.Date(2026, 11, 21, 18, 0, 0, 0, time.UTC))
 	rep := f.importCSV(t, "day2.csv", alertDay2)
@@ -247,8 +251,9 @@ func TestRedisAlerts_OwedByNextImport(t *testing.T) {
 // process gone after the commit) are recorded when the file is next
 // opened with Redis, in the background.
 func TestRedisAlerts_OwedAtOpen(t *testing.T) {
+	t.Parallel()
 	rs := redistest.Start(t)
-	f := newAlertFixture(t, rs.URL())
+	f := newAlertFixture(t, rs)
 	r := f.create(t, f.acme, grocery.AlertInput{Name: "milk under 4", UPC: upcMilk, Province: "ON", Condition: "price_below", Threshold: num(4)})
 	rs.Stop()
 	f.setClock(time.Date(2026, 11, 21, 18, 0, 0, 0, time.UTC))
@@ -256,7 +261,7 @@ func TestRedisAlerts_OwedAtOpen(t *testing.T) {
 		t.Fatal("import with Redis down: want an AlertsError")
 	}
 	rs.Restart()
-	f.reopen(t, grocery.Options{RedisURL: rs.URL()})
+	f.reopen(t, rs, grocery.Options{})
 	var got *grocery.AlertEventList
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if got = f.events(t, f.acme, grocery.AlertEventsInput{}); got.Total > 0 {
@@ -272,7 +277,8 @@ func TestRedisAlerts_OwedAtOpen(t *testing.T) {
 // events there with their ids, once: an id a client kept names the same
 // rule, new ids follow, nothing fires twice.
 func TestRedisAlerts_CopiesFileRules(t *testing.T) {
-	f := newAlertFixture(t, "")
+	t.Parallel()
+	f := newAlertFixture(t, nil)
 	drop := f.create(t, f.acme, grocery.AlertInput{Name: "L1 drop", Banner: "loblaws", SKU: "L1", Province: "ON",
 		Condition: "price_drop_pct", Threshold: num(10)})
 	below := f.create(t, f.beta, grocery.AlertInput{Name: "milk under 4", UPC: upcMilk, Province: "ON",
@@ -295,10 +301,10 @@ func TestRedisAlerts_CopiesFileRules(t *testing.T) {
 	if wantEvents[f.acme].Total != 2 || wantEvents[f.beta].Total != 1 {
 		t.Fatalf("events in the file: acme %d, beta %d, want 2 and 1", wantEvents[f.acme].Total, wantEvents[f.beta].Total)
 	}
-	rs := redistest.Start(t)
-	other := newAlertFixture(t, rs.URL()) // another server's keys on the Redis: acme and beta exist there
+	rs := redistest.Shared(t)
+	other := newAlertFixture(t, rs) // another server's keys on the Redis: acme and beta exist there
 	for i := range 2 {
-		f.reopen(t, grocery.Options{RedisURL: rs.URL()})
+		f.reopen(t, rs, grocery.Options{})
 		for _, ctx := range []context.Context{f.acme, f.beta} {
 			l, err := f.svc.ListAlerts(ctx, grocery.ListAlertsInput{})
 			if err != nil {
@@ -329,8 +335,9 @@ func TestRedisAlerts_CopiesFileRules(t *testing.T) {
 // names two rules, a rule deleted in Redis stays deleted, and the file's
 // events follow their rule's new id.
 func TestRedisAlerts_CopyRenumbers(t *testing.T) {
-	rs := redistest.Start(t)
-	other := newAlertFixture(t, rs.URL())
+	t.Parallel()
+	rs := redistest.Shared(t)
+	other := newAlertFixture(t, rs)
 	deleted := other.create(t, other.acme, grocery.AlertInput{Name: "deleted in Redis", Banner: "loblaws", SKU: "L1", Province: "ON", Condition: "promo_start"})
 	if err := other.svc.DeleteAlert(other.acme, deleted.ID); err != nil {
 		t.Fatal(err)
@@ -340,7 +347,7 @@ func TestRedisAlerts_CopyRenumbers(t *testing.T) {
 		t.Fatalf("Redis gave %s and %s, want alr_1 and alr_2", deleted.ID, kept.ID)
 	}
 
-	f := newAlertFixture(t, "")
+	f := newAlertFixture(t, nil)
 	fr := f.create(t, f.acme, grocery.AlertInput{Name: "milk under 4", UPC: upcMilk, Province: "ON", Condition: "price_below", Threshold: num(4)})
 	f.setClock(time.Date(2026, 11, 21, 18, 0, 0, 0, time.UTC))
 	f.importCSV(t, "day2.csv", alertDay2)
@@ -352,7 +359,7 @@ func TestRedisAlerts_CopyRenumbers(t *testing.T) {
 		t.Fatalf("events in the file: %d, want 1", fileEvents.Total)
 	}
 
-	f.reopen(t, grocery.Options{RedisURL: rs.URL()})
+	f.reopen(t, rs, grocery.Options{})
 	if _, err := other.svc.Alert(other.acme, "alr_1"); grocery.ErrorCode(err) != grocery.ENOTFOUND {
 		t.Errorf("alr_1, deleted in Redis before the copy: got %v, want not found", err)
 	}
@@ -376,7 +383,7 @@ func TestRedisAlerts_CopyRenumbers(t *testing.T) {
 	if ev := f.events(t, f.acme, grocery.AlertEventsInput{RuleID: "alr_3"}); ev.Total != 1 {
 		t.Errorf("alr_3's events after an evaluation: %d, want 1 (its fired day is copied)", ev.Total)
 	}
-	f.reopen(t, grocery.Options{RedisURL: rs.URL()}) // copied once
+	f.reopen(t, rs, grocery.Options{}) // copied once
 	if l, err := f.svc.ListAlerts(f.acme, grocery.ListAlertsInput{}); err != nil || len(l.Results) != 2 {
 		t.Errorf("acme's rules after a second open: %+v, %v, want alr_3 and alr_4", l, err)
 	}

@@ -69,19 +69,24 @@ const alertDay3 = alertObsHeader +
 	"2026-11-22,lob-3,loblaws,L1,4.05,5.00,,,,,\n" +
 	"2026-11-22,nf-1,no-frills,N1,3.89,4.50,,,,,\n"
 
-// alertStores runs test with rules and events in the data file (redisURL
-// "") and in a Redis server of its own.
-func alertStores(t *testing.T, test func(t *testing.T, redisURL string)) {
-	t.Run("bbolt", func(t *testing.T) { test(t, "") })
-	t.Run("redis", func(t *testing.T) { test(t, redistest.Start(t).URL()) })
+// alertStores runs test with rules and events in the data file (rs nil)
+// and in Redis, under a prefix of the test's own on the shared server.
+func alertStores(t *testing.T, test func(t *testing.T, rs *redistest.Server)) {
+	t.Parallel()
+	t.Run("bbolt", func(t *testing.T) { t.Parallel(); test(t, nil) })
+	t.Run("redis", func(t *testing.T) { t.Parallel(); test(t, redistest.Shared(t)) })
 }
 
 // newAlertFixture opens the fixture's data file, with keys, rules and
-// events in the Redis at redisURL when it is not "".
-func newAlertFixture(t *testing.T, redisURL string) *alertFixture {
+// events in the Redis rs (under its prefix) when it is not nil.
+func newAlertFixture(t *testing.T, rs *redistest.Server) *alertFixture {
 	t.Helper()
 	f := &alertFixture{now: time.Date(2026, 11, 20, 18, 0, 0, 0, time.UTC), path: filepath.Join(t.TempDir(), "grocery.db")}
-	svc, err := grocery.Open(f.path, &grocery.Options{Now: f.clock, RedisURL: redisURL})
+	opts, prefix := &grocery.Options{Now: f.clock}, ""
+	if rs != nil {
+		opts.RedisURL, prefix = rs.URL(), rs.Prefix()
+	}
+	svc, err := grocery.OpenPrefixed(f.path, opts, prefix)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,8 +154,8 @@ func keysOf(l *grocery.AlertEventList, names map[string]string) []eventKey {
 
 func TestAlerts_FireOnImport(t *testing.T) { alertStores(t, testAlertsFireOnImport) }
 
-func testAlertsFireOnImport(t *testing.T, redisURL string) {
-	f := newAlertFixture(t, redisURL)
+func testAlertsFireOnImport(t *testing.T, rs *redistest.Server) {
+	f := newAlertFixture(t, rs)
 	drop := f.create(t, f.acme, grocery.AlertInput{Name: "L1 drop", Banner: "Loblaws", SKU: "L1", Province: "ontario",
 		Condition: "price_drop_pct", Threshold: num(10)})
 	below := f.create(t, f.acme, grocery.AlertInput{Name: "milk under 4", UPC: "0 68000 00015 4", Province: "ON",
@@ -261,8 +266,8 @@ func testAlertsFireOnImport(t *testing.T, redisURL string) {
 // event is recorded, at the lower price.
 func TestAlerts_OneEventPerRuleAndDay(t *testing.T) { alertStores(t, testAlertsOneEventPerRuleAndDay) }
 
-func testAlertsOneEventPerRuleAndDay(t *testing.T, redisURL string) {
-	f := newAlertFixture(t, redisURL)
+func testAlertsOneEventPerRuleAndDay(t *testing.T, rs *redistest.Server) {
+	f := newAlertFixture(t, rs)
 	r := f.create(t, f.acme, grocery.AlertInput{Name: "any banner", UPC: upcMilk, Province: "ON", Condition: "price_below", Threshold: num(4.45)})
 	f.setClock(time.Date(2026, 11, 21, 18, 0, 0, 0, time.UTC))
 	// Day 2: loblaws 4.40 <= 4.45 after 5.00; no-frills 4.30 <= 4.45 after
@@ -281,8 +286,8 @@ func testAlertsOneEventPerRuleAndDay(t *testing.T, redisURL string) {
 // 14-day window.
 func TestAlerts_BackInStock(t *testing.T) { alertStores(t, testAlertsBackInStock) }
 
-func testAlertsBackInStock(t *testing.T, redisURL string) {
-	f := newAlertFixture(t, redisURL)
+func testAlertsBackInStock(t *testing.T, rs *redistest.Server) {
+	f := newAlertFixture(t, rs)
 	r := f.create(t, f.acme, grocery.AlertInput{Name: "back", Banner: "no-frills", SKU: "N1", Province: "ON", Condition: "back_in_stock"})
 	f.setClock(time.Date(2026, 12, 10, 12, 0, 0, 0, time.UTC))
 	// 2026-12-03 is 13 days after 2026-11-20: not back in stock.
@@ -301,8 +306,8 @@ func testAlertsBackInStock(t *testing.T, redisURL string) {
 
 func TestAlerts_Isolation(t *testing.T) { alertStores(t, testAlertsIsolation) }
 
-func testAlertsIsolation(t *testing.T, redisURL string) {
-	f := newAlertFixture(t, redisURL)
+func testAlertsIsolation(t *testing.T, rs *redistest.Server) {
+	f := newAlertFixture(t, rs)
 	r := f.create(t, f.acme, grocery.AlertInput{Name: "acme's", UPC: upcMilk, Province: "ON", Condition: "price_below", Threshold: num(4)})
 	f.setClock(time.Date(2026, 11, 21, 18, 0, 0, 0, time.UTC))
 	f.importCSV(t, "day2.csv", alertDay2)
@@ -345,8 +350,8 @@ func testAlertsIsolation(t *testing.T, redisURL string) {
 
 func TestCreateAlert_Invalid(t *testing.T) { alertStores(t, testCreateAlertInvalid) }
 
-func testCreateAlertInvalid(t *testing.T, redisURL string) {
-	f := newAlertFixture(t, redisURL)
+func testCreateAlertInvalid(t *testing.T, rs *redistest.Server) {
+	f := newAlertFixture(t, rs)
 	ok := grocery.AlertInput{Name: "n", UPC: upcMilk, Province: "ON", Condition: "price_below", Threshold: num(4)}
 	with := func(change func(*grocery.AlertInput)) grocery.AlertInput {
 		in := ok
@@ -415,8 +420,8 @@ func testCreateAlertInvalid(t *testing.T, redisURL string) {
 
 func TestCreateAlert_Limit(t *testing.T) { alertStores(t, testCreateAlertLimit) }
 
-func testCreateAlertLimit(t *testing.T, redisURL string) {
-	f := newAlertFixture(t, redisURL)
+func testCreateAlertLimit(t *testing.T, rs *redistest.Server) {
+	f := newAlertFixture(t, rs)
 	in := grocery.AlertInput{Name: "n", Banner: "loblaws", SKU: "L1", Province: "ON", Condition: "promo_start"}
 	var last *grocery.AlertRule
 	for range grocery.MaxAlertRules {

@@ -40,7 +40,7 @@ func commandCalls(tb testing.TB, c *redis.Client) map[string]int64 {
 func BenchmarkRedisAuthConsume(b *testing.B) {
 	rs := redistest.Start(b)
 	ctx := context.Background()
-	s := openRedisReplica(b, rs.URL(), nil)
+	s := openRedisReplica(b, rs, nil)
 	nk, err := s.CreateKey(ctx, grocery.KeyInput{Account: "bench", Plan: "integration", Quota: 1 << 40})
 	if err != nil {
 		b.Fatal(err)
@@ -86,9 +86,10 @@ var scriptCommands = map[string]bool{"hmget": true, "hset": true, "incr": true, 
 // TestRedisOneRoundTrip checks what the benchmark reports: a metered call
 // is one command sent to Redis: one EVALSHA.
 func TestRedisOneRoundTrip(t *testing.T) {
+	t.Parallel()
 	rs := redistest.Start(t)
 	ctx := context.Background()
-	s := openRedisReplica(t, rs.URL(), nil)
+	s := openRedisReplica(t, rs, nil)
 	nk, err := s.CreateKey(ctx, grocery.KeyInput{Account: "acme", Plan: "integration"})
 	if err != nil {
 		t.Fatal(err)

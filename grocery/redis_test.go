@@ -24,10 +24,11 @@ func (c *testClock) now() time.Time       { return time.Unix(0, c.ns.Load()).UTC
 func (c *testClock) set(t time.Time)      { c.ns.Store(t.UnixNano()) }
 
 // openRedisReplica opens a Service on its own data file with keys and
-// quota in the Redis at url: one "replica".
-func openRedisReplica(tb testing.TB, url string, now func() time.Time) *grocery.Service {
+// quota in the Redis rs: one "replica", with its keys in Redis under the
+// url: under the prefix of rs, so that tests can share one redis-server.
+func openRedisReplica(tb testing.TB, rs *redistest.Server, now func() time.Time) *grocery.Service {
 	tb.Helper()
-	s, err := grocery.Open(filepath.Join(tb.TempDir(), "g.db"), &grocery.Options{RedisURL: url, Now: now})
+	s, err := grocery.OpenPrefixed(filepath.Join(tb.TempDir(), "g.db"), &grocery.Options{RedisURL: rs.URL(), Now: now}, rs.Prefix())
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -45,10 +46,11 @@ func meteredCall(ctx context.Context, s *grocery.Service, key string) (grocery.U
 }
 
 func TestRedisConsumeReplicas(t *testing.T) {
-	rs := redistest.Start(t)
+	t.Parallel()
+	rs := redistest.Shared(t)
 	ctx := context.Background()
 	clock := newTestClock(time.Date(2031, 3, 10, 12, 0, 0, 0, time.UTC))
-	a, b := openRedisReplica(t, rs.URL(), clock.now), openRedisReplica(t, rs.URL(), clock.now)
+	a, b := openRedisReplica(t, rs, clock.now), openRedisReplica(t, rs, clock.now)
 	const quota, callers, each = 57, 16, 10
 	nk, err := a.CreateKey(ctx, grocery.KeyInput{Account: "acme", Plan: "starter", Quota: quota})
 	if err != nil {
@@ -103,9 +105,10 @@ func TestRedisConsumeReplicas(t *testing.T) {
 }
 
 func TestRedisRevokeAcrossServices(t *testing.T) {
-	rs := redistest.Start(t)
+	t.Parallel()
+	rs := redistest.Shared(t)
 	ctx := context.Background()
-	a, b := openRedisReplica(t, rs.URL(), nil), openRedisReplica(t, rs.URL(), nil)
+	a, b := openRedisReplica(t, rs, nil), openRedisReplica(t, rs, nil)
 	nk, err := a.CreateKey(ctx, grocery.KeyInput{Account: "acme", Plan: "integration"})
 	if err != nil {
 		t.Fatal(err)
@@ -143,9 +146,10 @@ func TestRedisRevokeAcrossServices(t *testing.T) {
 }
 
 func TestRedisAuthenticatePlan(t *testing.T) {
-	rs := redistest.Start(t)
+	t.Parallel()
+	rs := redistest.Shared(t)
 	ctx := context.Background()
-	a := openRedisReplica(t, rs.URL(), nil)
+	a := openRedisReplica(t, rs, nil)
 	nk, err := a.CreateKey(ctx, grocery.KeyInput{Account: "small", Plan: "starter"})
 	if err != nil {
 		t.Fatal(err)
@@ -164,10 +168,11 @@ func TestRedisAuthenticatePlan(t *testing.T) {
 }
 
 func TestRedisConsumeWindow(t *testing.T) {
-	rs := redistest.Start(t)
+	t.Parallel()
+	rs := redistest.Shared(t)
 	ctx := context.Background()
 	clock := newTestClock(time.Date(2031, 1, 31, 23, 59, 30, 0, time.UTC))
-	a := openRedisReplica(t, rs.URL(), clock.now)
+	a := openRedisReplica(t, rs, clock.now)
 	nk, err := a.CreateKey(ctx, grocery.KeyInput{Account: "acme", Plan: "starter", Quota: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -185,7 +190,7 @@ func TestRedisConsumeWindow(t *testing.T) {
 	}
 	// January's counter expires a day after January ends, on the
 	// service's clock.
-	ttl, err := rs.Client().TTL(ctx, "grocery:use:acme:203101").Result()
+	ttl, err := rs.Client().TTL(ctx, rs.Prefix()+"use:acme:203101").Result()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,9 +208,10 @@ func TestRedisConsumeWindow(t *testing.T) {
 }
 
 func TestRedisConsumeUnavailable(t *testing.T) {
+	t.Parallel()
 	rs := redistest.Start(t)
 	ctx := context.Background()
-	a := openRedisReplica(t, rs.URL(), nil)
+	a := openRedisReplica(t, rs, nil)
 	nk, err := a.CreateKey(ctx, grocery.KeyInput{Account: "acme", Plan: "starter", Quota: 100})
 	if err != nil {
 		t.Fatal(err)
@@ -242,6 +248,7 @@ func TestRedisConsumeUnavailable(t *testing.T) {
 // refuses is an error that says so (to the operator starting a server or
 // running the CLI), not an internal error.
 func TestRedisRefusesCredentials(t *testing.T) {
+	t.Parallel()
 	rs := redistest.Start(t)
 	if err := rs.Client().ConfigSet(context.Background(), "requirepass", "right").Err(); err != nil {
 		t.Fatal(err)
@@ -264,6 +271,7 @@ func TestRedisRefusesCredentials(t *testing.T) {
 // follows the new secret that the next key creation makes, so that it
 // and a server started afterwards agree on which keys exist.
 func TestRedisSecretLost(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	rs := redistest.Start(t)
 	var log bytes.Buffer
@@ -319,6 +327,7 @@ func TestRedisSecretLost(t *testing.T) {
 // TestRedisEvictingPolicy: a Redis that evicts any key when full is
 // refused at start, naming the policy.
 func TestRedisEvictingPolicy(t *testing.T) {
+	t.Parallel()
 	rs := redistest.Start(t)
 	if err := rs.Client().ConfigSet(context.Background(), "maxmemory-policy", "allkeys-lru").Err(); err != nil {
 		t.Fatal(err)

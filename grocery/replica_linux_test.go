@@ -70,7 +70,8 @@ func TestReplicaRemovesStaleCaches(t *testing.T) {
 
 	open := func() *Service {
 		t.Helper()
-		r, err := OpenReplica(dir, &Options{Now: importClock, SnapshotPoll: -1, SnapshotCache: parent, RedisURL: redistest.Start(t).URL()})
+		rs := redistest.Shared(t)
+		r, err := openReplica(dir, &Options{Now: importClock, SnapshotPoll: -1, SnapshotCache: parent, RedisURL: rs.URL()}, rs.Prefix())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -34,12 +34,12 @@ func openIngest(tb testing.TB) (*Service, string) {
 	return svc, dir
 }
 
-// openTestReplica opens a replica of dir, with its own Redis, that polls
-// only when told.
+// openTestReplica opens a replica of dir, with keys under a prefix of its
+// own on the shared Redis, that polls only when told.
 func openTestReplica(tb testing.TB, dir string) *Service {
 	tb.Helper()
-	rs := redistest.Start(tb)
-	r, err := OpenReplica(dir, &Options{Now: importClock, SnapshotPoll: -1, SnapshotCache: tb.TempDir(), RedisURL: rs.URL()})
+	rs := redistest.Shared(tb)
+	r, err := openReplica(dir, &Options{Now: importClock, SnapshotPoll: -1, SnapshotCache: tb.TempDir(), RedisURL: rs.URL()}, rs.Prefix())
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -13,6 +13,7 @@ package redistest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -144,8 +145,13 @@ func (s *Server) stop() {
 		return
 	}
 	c := redis.NewClient(&redis.Options{Addr: "127.0.0.1:" + strconv.Itoa(s.port)})
-	c.ShutdownSave(context.Background()) // the connection ends with the server: an error is expected
+	err := c.ShutdownSave(context.Background()).Err() // the connection ends with the server: an error is expected
 	c.Close()
+	var reply redis.Error
+	if errors.As(err, &reply) {
+		// Refused (a test set a password): nothing to keep, no need to wait.
+		s.cmd.Process.Kill()
+	}
 	select {
 	case <-s.done:
 	case <-time.After(10 * time.Second):
@@ -171,17 +177,21 @@ func (s *Server) Restart() {
 func (s *Server) start() error {
 	cmd := exec.Command("redis-server", "--port", strconv.Itoa(s.port), "--bind", "127.0.0.1",
 		"--save", "", "--appendonly", "no", "--dir", s.dir, "--logfile", filepath.Join(s.dir, "redis.log"))
+	dieWithParent(cmd)
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start redis-server: %v", err)
 	}
 	s.cmd, s.done = cmd, make(chan struct{})
 	go func() { cmd.Wait(); close(s.done) }()
-	c := redis.NewClient(&redis.Options{Addr: "127.0.0.1:" + strconv.Itoa(s.port), MaxRetries: -1})
-	defer c.Close()
+	// Wait for the port with plain dials: a client whose dials failed
+	// backs off for a second before it dials again.
+	addr := "127.0.0.1:" + strconv.Itoa(s.port)
 	for i := 0; ; i++ {
-		if err := c.Ping(context.Background()).Err(); err == nil {
-			return nil
-		} else if i == 1000 {
+		conn, err := net.DialTimeout("tcp", addr, time.Second)
+		if err == nil {
+			conn.Close()
+			break
+		} else if i == 2000 {
 			return fmt.Errorf("redis-server on port %d does not answer: %v (log in %s)", s.port, err, s.dir)
 		}
 		select {
@@ -189,6 +199,17 @@ func (s *Server) start() error {
 			return fmt.Errorf("redis-server on port %d exited at start (log in %s)", s.port, filepath.Join(s.dir, "redis.log"))
 		case <-time.After(5 * time.Millisecond):
 		}
+	}
+	c := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1})
+	defer c.Close()
+	for i := 0; ; i++ {
+		err := c.Ping(context.Background()).Err()
+		if err == nil {
+			return nil
+		} else if i == 200 {
+			return fmt.Errorf("redis-server on port %d does not answer: %v (log in %s)", s.port, err, s.dir)
+		}
+		time.Sleep(5 * time.Millisecond) // loading its data
 	}
 }
 
