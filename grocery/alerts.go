@@ -620,69 +620,114 @@ func (s *Service) evaluateRules(ctx context.Context, account string, from int32)
 	return res, nil
 }
 
-// alertPass is a write transaction's record of the series it wrote, for
-// evaluating the rules that watch them: before it commits (bbolt), or
-// after (Redis; see pendingAlerts).
-type alertPass struct {
+// alertHook is the writeHook of the alert rules: it records the series a
+// write transaction wrote and evaluates the rules watching them, before
+// the commit when the rules are in the data file (the events commit with
+// the data), after it when they are in Redis (see pendingAlerts).
+type alertHook struct {
+	s     *Service
+	later bool                // the rules are in Redis: evaluate them after the commit
+	now   time.Time           // the clock, read once per write
 	state int8                // 0: not looked yet; 1: no rule to evaluate; 2: rules (or, with Redis, maybe)
 	from  map[seriesKey]int32 // first day written, per series
+
+	// With Redis: the evaluation left for after the commit, and whether
+	// the file owed one before this write (storage.Tx.AlertsOwed): an
+	// earlier one failed, or its process died.
+	pending    *pendingAlerts
+	owedBefore bool
 }
 
-// noteAlertDays records that the writer wrote days of a series from first
+// alertHook returns the hook of one write, and the function that ends it.
+// With rules in Redis it holds s.alertsMu until then: a write, from its
+// transaction to the evaluation after its commit, runs alone with the
+// other writes and the evaluations that clear the file's alerts owed
+// mark, so that one clears only a mark whose evaluation it ran.
+func (s *Service) alertHook() (h *alertHook, release func()) {
+	h = &alertHook{s: s, later: !s.alerts.local(), now: s.now()}
+	return h, s.lockAlerts()
+}
+
+// lockAlerts, with rules in Redis, holds s.alertsMu until the function it
+// returns is called (see alertHook).
+func (s *Service) lockAlerts() (unlock func()) {
+	if s.alerts.local() {
+		return func() {}
+	}
+	s.alertsMu.Lock()
+	return s.alertsMu.Unlock
+}
+
+// seriesWritten records that the write wrote days of a series from first
 // on. With no rule in the file it costs one seek per transaction; with
 // Redis it records every series, and evaluation after the commit asks
 // Redis once whether any rule exists.
-func (w *writer) noteAlertDays(key seriesKey, first int32) {
-	p := &w.alerts
-	if p.state == 0 {
-		p.state = 1
-		if w.alertsLater || w.tx.HasAlertRules() {
-			p.state, p.from = 2, map[seriesKey]int32{}
+func (h *alertHook) seriesWritten(tx *storage.Tx, key seriesKey, first int32) {
+	if h.state == 0 {
+		h.state = 1
+		if h.later || tx.HasAlertRules() {
+			h.state, h.from = 2, map[seriesKey]int32{}
 		}
 	}
-	if p.state != 2 {
+	if h.state != 2 {
 		return
 	}
-	if d, ok := p.from[key]; !ok || first < d {
-		p.from[key] = first
+	if d, ok := h.from[key]; !ok || first < d {
+		h.from[key] = first
 	}
 }
 
-// evaluateAlerts evaluates the rules watching the series the transaction
+// beforeCommit evaluates the rules watching the series the transaction
 // wrote, on the days it wrote and after, within the 14 days ending at
-// asOf. With rules in Redis it only leaves the series in the stats, for
-// evaluateCommitted after the commit.
-func (w *writer) evaluateAlerts(ctx context.Context, asOf int32) error {
-	if w.alertsLater {
-		return w.oweAlerts(asOf)
+// asOf. With rules in Redis it only marks them owed (oweAlerts).
+func (h *alertHook) beforeCommit(ctx context.Context, tx *storage.Tx, asOf int32) error {
+	if h.later {
+		return h.oweAlerts(tx, asOf)
 	}
-	if w.alerts.state != 2 || len(w.alerts.from) == 0 {
+	if h.state != 2 || len(h.from) == 0 {
 		return nil
 	}
-	ev := alertEval{tx: w.tx, store: alertStore{alertstore.Bolt{}}, now: w.now}
-	_, err := ev.run(ctx, w.alerts.from, max(asOf, 1))
+	ev := alertEval{tx: tx, store: alertStore{alertstore.Bolt{}}, now: h.now}
+	_, err := ev.run(ctx, h.from, max(asOf, 1))
 	return err
 }
 
 // oweAlerts, with rules in Redis, marks in the write transaction that the
 // series it wrote are owed an evaluation from their first day written
-// (storage.Tx.OweAlerts), and leaves that evaluation in the stats for
-// afterCommit. It notes whether the file owed one already.
-func (w *writer) oweAlerts(asOf int32) error {
-	_, owed := w.tx.AlertsOwed()
-	w.stats.owedBefore = owed
-	if w.alerts.state != 2 || len(w.alerts.from) == 0 {
+// (storage.Tx.OweAlerts), and leaves that evaluation for afterCommit. It
+// notes whether the file owed one already.
+func (h *alertHook) oweAlerts(tx *storage.Tx, asOf int32) error {
+	_, h.owedBefore = tx.AlertsOwed()
+	h.pending = nil
+	if h.state != 2 || len(h.from) == 0 {
 		return nil
 	}
 	first := int32(math.MaxInt32)
-	for _, d := range w.alerts.from {
+	for _, d := range h.from {
 		first = min(first, d)
 	}
-	if err := w.tx.OweAlerts(first); err != nil {
+	if err := tx.OweAlerts(first); err != nil {
 		return err
 	}
-	w.stats.alerts = &pendingAlerts{from: w.alerts.from, asOf: max(asOf, 1), now: w.now}
+	h.pending = &pendingAlerts{from: h.from, asOf: max(asOf, 1), now: h.now}
 	return nil
+}
+
+// afterCommit evaluates, once a write committed, the alert rules kept in
+// Redis (the data file's own were evaluated inside the write), logging a
+// failure and returning it: the data stays written either way, and the
+// mark the write left in the file (storage.Tx.OweAlerts) has the next
+// write, open or EvaluateAlerts run the evaluation.
+func (h *alertHook) afterCommit(ctx context.Context) error {
+	if !h.later {
+		return nil
+	}
+	err := h.s.settleAlerts(ctx, h.pending, h.owedBefore)
+	if err != nil {
+		h.s.logAlerts("import", err)
+	}
+	h.pending = nil
+	return err
 }
 
 // settleAlerts runs, with rules in Redis and s.alertsMu held, the

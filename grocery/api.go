@@ -102,11 +102,7 @@ type batchStats struct {
 	StoresNew, StoresUpdated, StoresUnchanged int
 	ObsNew, ObsUpdated, ObsUnchanged          int
 
-	alerts    *pendingAlerts // with rules in Redis: the evaluation left for after the commit
-	alertsErr error          // how that evaluation failed, the write being committed
-	// owedBefore: the file owed an alert evaluation (storage.Tx.AlertsOwed)
-	// before this write: an earlier one failed, or its process died.
-	owedBefore bool
+	alertsErr error // how the alert evaluation after the commit failed, the write being committed
 }
 
 // storeRef is what import needs to know of an existing store.

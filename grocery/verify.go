@@ -47,7 +47,7 @@ func (s *Service) Verify(ctx context.Context) error {
 		}); err != nil {
 			return err
 		}
-		w := &writer{tx: tx, now: s.now()}
+		w := &writer{tx: tx}
 		if err := w.rederiveAnalytics(ctx, nil); err != nil {
 			return err
 		}
@@ -131,7 +131,7 @@ func (w *writer) rederiveAnalytics(ctx context.Context, touch func(k seriesKey))
 // daily price).
 func upgradeFormat3(ctx context.Context, now time.Time) func(tx *storage.Tx) error {
 	return func(tx *storage.Tx) error {
-		w := &writer{tx: tx, now: now, touched: map[seriesKey]struct{}{}}
+		w := &writer{tx: tx, touched: map[seriesKey]struct{}{}}
 		if err := w.rederiveAnalytics(ctx, func(k seriesKey) { w.touched[k] = struct{}{} }); err != nil {
 			return err
 		}

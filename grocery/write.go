@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"slices"
-	"time"
 
 	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/storage"
@@ -27,14 +26,15 @@ func (s *Service) writeBatch(ctx context.Context, b *batch) (batchStats, error) 
 }
 
 func (s *Service) write(ctx context.Context, b *batch, appendOrder bool) (batchStats, error) {
-	defer s.lockAlerts()()
+	hook, release := s.alertHook()
+	defer release()
 	var st batchStats
 	err := s.db.Update(func(tx *storage.Tx) error {
 		tx.Packed()
 		if appendOrder {
 			tx.AppendOrder()
 		}
-		w := &writer{tx: tx, stats: &st, stores: map[string]*storeState{}, touched: map[seriesKey]struct{}{}, retoken: map[GTIN]storage.Product{}, now: s.now(), alertsLater: !s.alerts.local()}
+		w := &writer{tx: tx, stats: &st, stores: map[string]*storeState{}, touched: map[seriesKey]struct{}{}, retoken: map[GTIN]storage.Product{}, hook: hook}
 		steps := []func(context.Context, *batch) error{w.writeStores, w.writeProducts, w.writeLinks, w.writeObservations}
 		for _, step := range steps {
 			if err := step(ctx, b); err != nil {
@@ -46,38 +46,24 @@ func (s *Service) write(ctx context.Context, b *batch, appendOrder bool) (batchS
 	if err != nil {
 		return batchStats{}, err
 	}
-	s.afterCommit(ctx, &st)
+	st.alertsErr = hook.afterCommit(ctx)
 	return st, nil
 }
 
-// lockAlerts, with rules in Redis, holds s.alertsMu until the function it
-// returns is called: a write, from its transaction to the evaluation after
-// its commit, runs alone with the other writes and the evaluations that
-// clear the file's alerts owed mark, so that one clears only a mark whose
-// evaluation it ran.
-func (s *Service) lockAlerts() (unlock func()) {
-	if s.alerts.local() {
-		return func() {}
-	}
-	s.alertsMu.Lock()
-	return s.alertsMu.Unlock
-}
-
-// afterCommit evaluates, once a write committed, the alert rules kept in
-// Redis (the data file's own are evaluated inside the write), keeping a
-// failure in st and logging it: the data stays written either way, and
-// the mark the write left in the file (storage.Tx.OweAlerts) has the next
-// write, open or EvaluateAlerts run the evaluation. It runs with
-// s.alertsMu held (lockAlerts).
-func (s *Service) afterCommit(ctx context.Context, st *batchStats) {
-	if s.alerts.local() {
-		return
-	}
-	if err := s.settleAlerts(ctx, st.alerts, st.owedBefore); err != nil {
-		st.alertsErr = err
-		s.logAlerts("import", err)
-	}
-	st.alerts = nil
+// writeHook is what the write path tells the state that follows the data
+// it writes besides the data file's own derived structures: the alert
+// rules (alertHook). One serves one write; the write path knows nothing
+// else of it.
+type writeHook interface {
+	// seriesWritten: the transaction tx wrote days of the series key from
+	// the day first on.
+	seriesWritten(tx *storage.Tx, key seriesKey, first int32)
+	// beforeCommit runs last in the write transaction, once the data set's
+	// latest day is asOf; its error rolls the write back.
+	beforeCommit(ctx context.Context, tx *storage.Tx, asOf int32) error
+	// afterCommit runs once the write committed. Its error does not undo
+	// the write: it is reported beside it (ImportReport.AlertsError).
+	afterCommit(ctx context.Context) error
 }
 
 // writeImport writes an observations file's import in one transaction: the
@@ -88,11 +74,12 @@ func (s *Service) afterCommit(ctx context.Context, st *batchStats) {
 // error, rolls everything back.
 func (s *Service) writeImport(ctx context.Context, b *batch, stores []string, ords []uint32, series []seriesKey,
 	feed func(write func([]obsRec) error) error) (batchStats, error) {
-	defer s.lockAlerts()()
+	hook, release := s.alertHook()
+	defer release()
 	var st batchStats
 	err := s.db.Update(func(tx *storage.Tx) error {
 		tx.Packed()
-		w := &writer{tx: tx, stats: &st, stores: map[string]*storeState{}, touched: map[seriesKey]struct{}{}, retoken: map[GTIN]storage.Product{}, now: s.now(), alertsLater: !s.alerts.local()}
+		w := &writer{tx: tx, stats: &st, stores: map[string]*storeState{}, touched: map[seriesKey]struct{}{}, retoken: map[GTIN]storage.Product{}, hook: hook}
 		if err := w.writeProducts(ctx, b); err != nil {
 			return err
 		}
@@ -121,7 +108,7 @@ func (s *Service) writeImport(ctx context.Context, b *batch, stores []string, or
 	if err != nil {
 		return batchStats{}, err
 	}
-	s.afterCommit(ctx, &st)
+	st.alertsErr = hook.afterCommit(ctx)
 	return st, nil
 }
 
@@ -143,12 +130,8 @@ type writer struct {
 	retoken   map[GTIN]storage.Product // products whose name or brand changed: old facts
 	latest    []latestPut              // store-latest candidates, written in key order
 	maxDate   Date
-	alerts    alertPass // the series written, for the alert rules watching them
-	// alertsLater: the rules are in Redis; evaluate them after the commit
-	// (pendingAlerts), not in the transaction.
-	alertsLater bool
-	analytics   analyticsState
-	now         time.Time // the clock, read once per transaction
+	hook      writeHook // told of the series written: the alert rules watching them
+	analytics analyticsState
 }
 
 // latestPut is a store's newest observation of a SKU in this batch.
@@ -438,7 +421,7 @@ func (w *writer) writeSorted(ctx context.Context, recs []obsRec, series []series
 			return err
 		}
 		w.touched[key] = struct{}{}
-		w.noteAlertDays(key, firstDate)
+		w.hook.seriesWritten(w.tx, key, firstDate)
 		if len(w.touched)%1024 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -644,8 +627,8 @@ func (w *writer) finishSeries(key seriesKey, first, last int32, stores []int32, 
 // derive rebuilds what depends on the written records: the data set's
 // latest date, the offers and search tokens of touched series, the
 // 30-day volumes of touched stores and the analytics aggregates
-// (write_analytics.go); then it evaluates the alert rules
-// watching the series written.
+// (write_analytics.go); then it hands the transaction to the write's
+// hook (the alert rules watching the series written).
 func (w *writer) derive(ctx context.Context) error {
 	asOf := w.tx.AsOf()
 	asOfMoved := false
@@ -667,7 +650,7 @@ func (w *writer) derive(ctx context.Context) error {
 	if err := w.writeAnalytics(ctx); err != nil {
 		return err
 	}
-	return w.evaluateAlerts(ctx, asOf)
+	return w.hook.beforeCommit(ctx, w.tx, asOf)
 }
 
 func (w *writer) rebuildOffers(ctx context.Context) error {
