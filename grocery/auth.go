@@ -49,7 +49,9 @@ type Principal struct {
 	KeyID   string
 	Account string
 	Plan    Plan
-	in      *access.Principal // the key store's, to charge the caller
+
+	// in is the key store's principal, to charge the caller.
+	in *access.Principal
 }
 
 type principalKey struct{}
