@@ -348,3 +348,32 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	defer l.mu.Unlock()
 	return l.w.Write(p)
 }
+
+// TestRedisPrefixesApart: services on one Redis under different key
+// prefixes share nothing: the keys, accounts and quota of one are unknown
+// to the other (what lets the tests share one redis-server; the alert
+// tests, each under its own prefix, check the alert store's ids).
+func TestRedisPrefixesApart(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	rs, other := redistest.Shared(t), redistest.Shared(t)
+	a, b := openRedisReplica(t, rs, nil), openRedisReplica(t, other, nil)
+	nk, err := a.CreateKey(ctx, grocery.KeyInput{Account: "acme", Plan: "integration"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Authenticate(ctx, nk.Key, grocery.InterfaceMCP); err != nil {
+		t.Fatalf("under its own prefix: %v", err)
+	}
+	_, err = b.Authenticate(ctx, nk.Key, grocery.InterfaceMCP)
+	errCode(t, err, grocery.EUNAUTHENTICATED)
+	_, err = b.UsageOf(ctx, "acme")
+	errCode(t, err, grocery.ENOTFOUND)
+	if keys, err := b.ListKeys(ctx); err != nil || len(keys) != 0 {
+		t.Errorf("ListKeys under another prefix: %+v, %v, want none", keys, err)
+	}
+	n, err := rs.Client().Exists(ctx, rs.Prefix()+"secret", other.Prefix()+"secret").Result()
+	if err != nil || n != 2 {
+		t.Errorf("the two key secrets in Redis: %d, %v, want 2", n, err)
+	}
+}
