@@ -50,6 +50,7 @@ func mustKey(tb testing.TB, s *grocery.Service, account, plan string, quota int6
 var keyForm = regexp.MustCompile(`^gro_pk_[0-9A-Za-z]{40}$`)
 
 func TestCreateKeyAndAuthenticate(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := MustOpen(t)
 	starter := mustKey(t, s, "acme", "starter", 0)
@@ -120,6 +121,7 @@ func flip(c byte) string {
 }
 
 func TestCreateKeyErrors(t *testing.T) {
+	t.Parallel()
 	s := MustOpen(t)
 	mustKey(t, s, "acme", "starter", 0)
 	for _, tc := range []struct {
@@ -148,6 +150,7 @@ func TestCreateKeyErrors(t *testing.T) {
 }
 
 func TestRevokeKey(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "g.db")
 	c := newClock(nov19)
@@ -205,6 +208,7 @@ func TestRevokeKey(t *testing.T) {
 }
 
 func TestListKeys(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	c := newClock(nov19)
 	s := openAuth(t, filepath.Join(t.TempDir(), "g.db"), c)
@@ -248,6 +252,7 @@ func TestListKeys(t *testing.T) {
 }
 
 func TestConsume(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "g.db")
 	c := newClock(nov19)
@@ -331,6 +336,7 @@ func TestConsume(t *testing.T) {
 // admit exactly 10,000, and the count persisted by a clean close is every
 // call made. Run it with -race.
 func TestConsumeConcurrent(t *testing.T) {
+	t.Parallel()
 	const goroutines, calls, quota = 64, 1000, 10_000
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "g.db")
@@ -386,6 +392,7 @@ func TestConsumeConcurrent(t *testing.T) {
 // clean close) and checks what the data file kept: every call flushed
 // before the kill, and never more calls than were made.
 func TestConsumeCrash(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts a child process")
 	}
@@ -555,6 +562,7 @@ func within(t *testing.T, what string, done <-chan error) {
 // write transaction (an import holds it for a whole file) does not stop
 // other accounts from authenticating and being metered.
 func TestKeyAdminDuringImport(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "g.db")
 	c := newClock(nov19)
@@ -606,6 +614,7 @@ func TestKeyAdminDuringImport(t *testing.T) {
 // quota counts keeps README's promise while an import holds the write
 // transaction: a crash then loses no more than the calls since the flush.
 func TestConsumeFlushDuringImport(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "g.db")
@@ -679,6 +688,7 @@ func TestConsumeFlushDuringImport(t *testing.T) {
 // new file of its own, so a link planted beside the data file (where
 // another user may write) does not make the server overwrite its target.
 func TestJournalIgnoresPlantedLink(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "g.db")

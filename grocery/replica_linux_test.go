@@ -21,6 +21,7 @@ import (
 // live replica in another PID namespace holds it), nor any name or file
 // that only looks like one.
 func TestReplicaRemovesStaleCaches(t *testing.T) {
+	t.Parallel()
 	_, dir := openIngest(t)
 	parent := t.TempDir()
 	cmd := exec.Command("true")

@@ -71,6 +71,7 @@ func milk(tb testing.TB, svc *Service) map[string]Cents {
 }
 
 func TestPublish(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ingest, dir := openIngest(t)
 	m, err := snapfile.ReadManifest(dir)
@@ -138,6 +139,7 @@ func TestPublish(t *testing.T) {
 }
 
 func TestOpenReplica(t *testing.T) {
+	t.Parallel()
 	_, dir := openIngest(t)
 	t.Run("ErrInvalidWithoutRedis", func(t *testing.T) {
 		r, err := OpenReplica(dir, &Options{SnapshotPoll: -1, SnapshotCache: t.TempDir()})
@@ -155,6 +157,7 @@ func TestOpenReplica(t *testing.T) {
 // transaction; a snapshot swapped in between two batches does not reach
 // the rest of the export.
 func TestReplicaExportOneSnapshot(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ingest, dir := openIngest(t)
 	replica := openTestReplica(t, dir)
@@ -196,6 +199,7 @@ func TestReplicaExportOneSnapshot(t *testing.T) {
 }
 
 func TestReplicaRefresh(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ingest, dir := openIngest(t)
 	replica := openTestReplica(t, dir)
@@ -235,6 +239,7 @@ func TestReplicaRefresh(t *testing.T) {
 }
 
 func TestReplicaRefuses(t *testing.T) {
+	t.Parallel()
 	damage := map[string]func(t *testing.T, dir string, m *snapfile.Manifest){
 		"Truncated": func(t *testing.T, dir string, m *snapfile.Manifest) {
 			if err := os.Truncate(filepath.Join(dir, m.File), m.Size/2); err != nil {
@@ -335,6 +340,7 @@ func TestReplicaRefuses(t *testing.T) {
 // large one would be copied and hashed at every poll); the replica waits
 // for the next sequence number.
 func TestReplicaRefusedOnce(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ingest, dir := openIngest(t)
 	replica := openTestReplica(t, dir)
@@ -370,6 +376,7 @@ func TestReplicaRefusedOnce(t *testing.T) {
 // (three newer ones were published meanwhile): the replica takes the
 // newest, refusing nothing.
 func TestReplicaPruned(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ingest, dir := openIngest(t)
 	replica := openTestReplica(t, dir)
@@ -403,6 +410,7 @@ func TestReplicaPruned(t *testing.T) {
 // stores show the same price, as every import sets them together), and
 // the replaced files are closed once their readers end.
 func TestReplicaSwapUnderLoad(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ingest, dir := openIngest(t)
 	milkPrices(t, ingest, "3.00")
@@ -510,6 +518,7 @@ func writeManifest(tb testing.TB, dir string, m *snapfile.Manifest) {
 // is reported, with Retry, and taken once the file is there, by Refresh
 // and by the poller.
 func TestReplicaRetries(t *testing.T) {
+	t.Parallel()
 	// The replica follows a directory of its own, where the test copies
 	// the ingest node's manifest before its snapshot.
 	copyFile := func(t *testing.T, from, to string) {
@@ -703,6 +712,7 @@ func (c *replicaClock) add(d time.Duration) { c.ns.Add(int64(d)) }
 // even when a newer one is swapped in between PrepareExport and Stream;
 // Close lets go of a prepared export's snapshot.
 func TestReplicaExportPreparedSnapshot(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ingest, dir := openIngest(t)
 	replica := openTestReplica(t, dir)
@@ -774,6 +784,7 @@ func TestReplicaExportPreparedSnapshot(t *testing.T) {
 // committed, and the report says why its snapshot was not published
 // instead of an error claiming nothing was imported.
 func TestImportNotPublished(t *testing.T) {
+	t.Parallel()
 	blocker := filepath.Join(t.TempDir(), "a-file")
 	if err := os.WriteFile(blocker, nil, 0o600); err != nil {
 		t.Fatal(err)
@@ -799,6 +810,7 @@ func TestImportNotPublished(t *testing.T) {
 // TestReplicaBehind: a replica that refused the newest snapshot says how
 // many it lags and since when.
 func TestReplicaBehind(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ingest, dir := openIngest(t)
 	replica := openTestReplica(t, dir)
