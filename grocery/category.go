@@ -230,15 +230,23 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 			x.priceBuf = append(x.priceBuf, c.Prices...)
 			x.prices.add(x.priceBuf, start)
 			// Units sort by value then basis: each basis' values are
-			// a sorted run of their own.
-			for b := uint32(1); b < 4; b++ {
-				start := len(x.unitBuf)
-				for _, u := range c.Units {
-					if u&3 == b {
-						x.unitBuf = append(x.unitBuf, u>>2)
-					}
+			// a sorted run of their own, placed side by side.
+			var n [4]int // by basis; Units has no basis 0
+			for _, u := range c.Units {
+				n[u&3]++
+			}
+			first := len(x.unitBuf)
+			x.unitBuf = slices.Grow(x.unitBuf, len(c.Units))[:first+n[1]+n[2]+n[3]]
+			at := [4]int{0, first, first + n[1], first + n[1] + n[2]}
+			next := at
+			for _, u := range c.Units {
+				if b := u & 3; b != 0 {
+					x.unitBuf[next[b]] = u >> 2
+					next[b]++
 				}
-				x.units[b].add(x.unitBuf, start)
+			}
+			for b := 1; b < 4; b++ {
+				x.units[b].add(x.unitBuf[:next[b]], at[b])
 			}
 			for _, st := range c.Stores {
 				x.stores.add(st.Store)

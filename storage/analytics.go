@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"slices"
 	"strings"
+	"unsafe"
 )
 
 // Analytics aggregates (format version 3; the SKU days of version 4). Package grocery derives them in
@@ -159,31 +160,26 @@ func encodeCatDay(c *CatDay) []byte {
 }
 
 // decodeCatDay decodes the parts of v that parts names into c, reusing
-// its slices. SKU strings are the transaction's (Tx.text).
-func (t *Tx) decodeCatDay(v []byte, c *CatDay, parts CatParts) error {
+// its slices. SKU strings are the transaction's (Tx.text), or those of
+// before (sorted by SKU, not c.SKUs) when equal.
+func (t *Tx) decodeCatDay(v []byte, c *CatDay, parts CatParts, before []SKUDay) error {
 	d := dec{b: v}
 	c.Count, c.Promo, c.Sum = d.u32(), d.u32(), d.uvarint()
-	c.SKUs, c.Prices, c.Units, c.Stores = c.SKUs[:0], c.Prices[:0], c.Units[:0], c.Stores[:0]
+	c.Prices, c.Units, c.Stores = c.Prices[:0], c.Units[:0], c.Stores[:0]
 	if parts == CatCounts {
+		c.SKUs = c.SKUs[:0]
 		return d.err
 	}
-	n := d.uvarint()
-	var sku []byte
-	for i := uint64(0); i < n && d.err == nil; i++ {
-		shared := d.uvarint()
-		if shared > uint64(len(sku)) {
-			return errCorrupt
-		}
-		sku = append(sku[:shared], d.raw()...)
-		p := d.u32()
-		c.SKUs = append(c.SKUs, SKUDay{SKU: t.text(sku), Price: p, Regular: p + d.u32()})
+	c.SKUs = c.SKUs[:0]
+	if err := t.decodeSKUDays(&d, c, before); err != nil {
+		return err
 	}
 	if parts == CatSKUs {
 		return d.err
 	}
 	c.Prices = decodeSorted(&d, c.Prices, true)
 	c.Units = decodeSorted(&d, c.Units, true)
-	n = d.uvarint()
+	n := d.uvarint()
 	prev := uint32(0)
 	for i := uint64(0); i < n && d.err == nil; i++ {
 		prev += d.u32()
@@ -193,6 +189,73 @@ func (t *Tx) decodeCatDay(v []byte, c *CatDay, parts CatParts) error {
 		d.err = errCorrupt
 	}
 	return d.err
+}
+
+// decodeSKUDays appends the SKU days at d to c.SKUs. A scan reads the
+// same SKUs day after day, so each SKU's string is taken from before
+// (the day read before, sorted as these are) when it is there, and
+// copied only when it is new: a tight loop, as decodeSorted's.
+func (t *Tx) decodeSKUDays(d *dec, c *CatDay, before []SKUDay) error {
+	var (
+		b        = d.b
+		i        int
+		n, x     uint64
+		sku      = make([]byte, 0, 64)
+		old      = before
+		j        int
+		shared   uint64
+		price, r uint64
+	)
+	if n, i = uvarintAt(b, 0); i < 0 {
+		return errCorrupt
+	}
+	for ; n > 0; n-- {
+		if shared, i = uvarintAt(b, i); i < 0 || shared > uint64(len(sku)) {
+			return errCorrupt
+		}
+		if x, i = uvarintAt(b, i); i < 0 || uint64(len(b)-i) < x {
+			return errCorrupt
+		}
+		sku = append(sku[:shared], b[i:i+int(x)]...)
+		i += int(x)
+		if price, i = uvarintAt(b, i); i < 0 {
+			return errCorrupt
+		}
+		if r, i = uvarintAt(b, i); i < 0 {
+			return errCorrupt
+		}
+		s := ""
+		if len(sku) > 0 {
+			// A view of sku for the comparisons; a string kept is a copy.
+			view := unsafe.String(&sku[0], len(sku))
+			for j < len(old) && old[j].SKU < view {
+				j++
+			}
+			if j < len(old) && old[j].SKU == view {
+				s = old[j].SKU
+			} else {
+				s = t.text(sku)
+			}
+		}
+		c.SKUs = append(c.SKUs, SKUDay{SKU: s, Price: uint32(price), Regular: uint32(price + r)})
+	}
+	d.b = b[i:]
+	return nil
+}
+
+// uvarintAt decodes the uvarint at b[i:], returning it and the index
+// after it, or -1 when there is none (or it overflows 64 bits).
+func uvarintAt(b []byte, i int) (uint64, int) {
+	var x uint64
+	for s := uint(0); uint(i) < uint(len(b)) && s < 64; s += 7 {
+		c := b[i]
+		i++
+		if c < 0x80 {
+			return x | uint64(c)<<s, i
+		}
+		x |= uint64(c&0x7f) << s
+	}
+	return 0, -1
 }
 
 // mergeSorted returns the sorted union (as multisets) of sorted v and
@@ -244,7 +307,7 @@ func (t *Tx) UpdateCatDay(k *CatDayKey, ch *CatDayChange) error {
 	key := catDayKey(k)
 	var c CatDay
 	if v := t.catDays().Get(key); v != nil {
-		if err := t.decodeCatDay(v, &c, CatAll); err != nil {
+		if err := t.decodeCatDay(v, &c, CatAll, nil); err != nil {
 			return err
 		}
 	}
@@ -360,10 +423,11 @@ func (t *Tx) CatDays(province, category, banner string, from, to int32, parts Ca
 		prefix = appendStr0(prefix, category)
 	}
 	var (
-		k    CatDayKey
-		c    CatDay
-		seek = make([]byte, 0, 64)
-		cur  []byte
+		k      CatDayKey
+		c      CatDay
+		before []SKUDay
+		seek   = make([]byte, 0, 64)
+		cur    []byte
 	)
 	cursor := t.catDays().Cursor()
 	for key, v := cursor.Seek(prefix); hasPrefix(key, prefix); {
@@ -393,7 +457,9 @@ func (t *Tx) CatDays(province, category, banner string, from, to int32, parts Ca
 			key, v = cursor.Seek(append(append(seek[:0], gp...), 0xff, 0xff, 0xff, 0xff))
 			continue
 		}
-		if err := t.decodeCatDay(v, &c, parts); err != nil {
+		// The day read before keeps its SKU strings for this one to reuse.
+		c.SKUs, before = before, c.SKUs
+		if err := t.decodeCatDay(v, &c, parts, before); err != nil {
 			return err
 		}
 		k.Day = day
@@ -490,7 +556,7 @@ func (t *Tx) ShelfIn(province, banner string, fn func(s *Shelf) error) error {
 		if name != string(b) {
 			name = t.names.get(b)
 		}
-		if err := t.decodeShelf(name, string(sku), v, &s); err != nil {
+		if err := t.decodeShelf(name, t.text(sku), v, &s); err != nil {
 			return err
 		}
 		if err := fn(&s); err != nil {
