@@ -423,7 +423,7 @@ func TestDemoGenLinks(t *testing.T) {
 	}
 }
 
-// demoOwners are the private labels and their owners, as DATA.md states.
+// demoOwners are the private labels and the grocer that owns each.
 var demoOwners = map[string]string{
 	"President's Choice": "Loblaw",
 	"no name":            "Loblaw",

@@ -34,7 +34,7 @@ const (
 var signalKinds = []string{SignalThreats, SignalOpportunities, SignalChanges, SignalWatchlist}
 
 // The thresholds of Signals. They are part of the meaning of a signal:
-// the OpenAPI document and README repeat them.
+// the OpenAPI document and grocery/README.md repeat them.
 const (
 	// SignalMovePct is a significant move: a regular price that changed
 	// by at least 10% (changes: price_increase, price_decrease).

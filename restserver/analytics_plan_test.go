@@ -8,7 +8,7 @@ import (
 
 // TestAnalyticsPlan: each of the ten analytics paths answers an
 // integration key and refuses a starter key with 403 plan_required (not
-// metered: the plan has no REST at all, see README).
+// metered: the plan has no REST at all, see restserver/README.md).
 func TestAnalyticsPlan(t *testing.T) {
 	integration := newKey(t, "integration", 0)
 	starter := accountKey(t, "TestAnalyticsPlan.starter", "starter", 0)

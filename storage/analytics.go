@@ -8,15 +8,15 @@ import (
 	"unsafe"
 )
 
-// Analytics aggregates (format version 3; the SKU days of version 4). Package grocery derives them in
-// the import transaction (its writer's derive step) and reads them for the
+// Analytics aggregates. Package grocery derives them in the import
+// transaction (its writer's derive step) and reads them for the
 // time-based analytics; their meaning is grocery's, their bytes are ours.
 //
 //	catdays    province(2) category 0x00 banner 0x00 day(4) -> CatDay: every
 //	           observation of the day of the banner's SKUs of a category
 //	           in the province, as multisets (so that a corrected
 //	           observation can be taken out again and a median read), and
-//	           each SKU's daily price that day (format version 4)
+//	           each SKU's daily price that day
 //	shelf      province(2) banner 0x00 sku -> Shelf: a banner SKU's first
 //	           and last observation day in the province, its first price
 //	promos     banner 0x00 sku 0x00 province(2) start(4) -> Promo

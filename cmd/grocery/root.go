@@ -14,7 +14,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Exit statuses, documented in README ("Command line").
+// Exit statuses, documented in cmd/grocery/README.md ("Commands").
 const (
 	exitOK          = 0
 	exitFailed      = 1 // not found, or any other failure
