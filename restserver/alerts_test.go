@@ -128,15 +128,15 @@ func testAlerts(t *testing.T, rs *redistest.Server) {
 		status                  int
 		code, has               string
 	}{
-		{"ErrUnknownField", "application/json", strings.Replace(rule, `"name"`, `"nmae"`, 1), 400, grocery.EINVALID, "nmae"},
-		{"ErrCondition", "application/json", strings.Replace(rule, "price_below", "cheap", 1), 400, grocery.EINVALID, "price_below"},
-		{"ErrEmpty", "application/json", "", 400, grocery.EINVALID, "got nothing"},
-		{"ErrArray", "application/json", "[]", 400, grocery.EINVALID, "request body: want a JSON object, got a JSON array"},
-		{"ErrFieldType", "application/json", `{"name":5}`, 400, grocery.EINVALID, "request body: field name: want a string, got a JSON number"},
-		{"ErrSyntax", "application/json", `{"name":}`, 400, grocery.EINVALID, "request body: not valid JSON at byte 9"},
-		{"ErrCut", "application/json", `{"name":"x"`, 400, grocery.EINVALID, "request body: the JSON object is cut short"},
-		{"ErrUnknownSKU", "application/json", strings.Replace(rule, `"L7"`, `"NOPE"`, 1), 400, grocery.EINVALID, "from GET /prices or GET /search"},
-		{"ErrTwoObjects", "application/json", rule + rule, 400, grocery.EINVALID, "one JSON object"},
+		{"ErrUnknownField", "application/json", strings.Replace(rule, `"name"`, `"nmae"`, 1), 400, grocery.EINVALIDARGUMENT, "nmae"},
+		{"ErrCondition", "application/json", strings.Replace(rule, "price_below", "cheap", 1), 400, grocery.EINVALIDARGUMENT, "price_below"},
+		{"ErrEmpty", "application/json", "", 400, grocery.EINVALIDARGUMENT, "got nothing"},
+		{"ErrArray", "application/json", "[]", 400, grocery.EINVALIDARGUMENT, "request body: want a JSON object, got a JSON array"},
+		{"ErrFieldType", "application/json", `{"name":5}`, 400, grocery.EINVALIDARGUMENT, "request body: field name: want a string, got a JSON number"},
+		{"ErrSyntax", "application/json", `{"name":}`, 400, grocery.EINVALIDARGUMENT, "request body: not valid JSON at byte 9"},
+		{"ErrCut", "application/json", `{"name":"x"`, 400, grocery.EINVALIDARGUMENT, "request body: the JSON object is cut short"},
+		{"ErrUnknownSKU", "application/json", strings.Replace(rule, `"L7"`, `"NOPE"`, 1), 400, grocery.EINVALIDARGUMENT, "from GET /prices or GET /search"},
+		{"ErrTwoObjects", "application/json", rule + rule, 400, grocery.EINVALIDARGUMENT, "one JSON object"},
 		{"ErrNotJSON", "text/plain", rule, 415, "unsupported_media_type", ""},
 		{"ErrTooLarge", "application/json", `{"name":"` + string(bytes.Repeat([]byte("x"), 1<<20)) + `"}`, 413, "body_too_large", ""},
 	} {
@@ -182,7 +182,7 @@ func testAlerts(t *testing.T, rs *redistest.Server) {
 func TestAlertPages(t *testing.T) {
 	key := newKey(t, "integration", 0)
 	for _, path := range []string{"/b2b/alerts", "/b2b/alerts/events"} {
-		wantProblem(t, get(t, key, path+"?offset=1000001"), http.StatusBadRequest, grocery.EINVALID, "offset 1000001 is out of range: want 0 to 1000000")
-		wantProblem(t, get(t, key, path+"?limit=501"), http.StatusBadRequest, grocery.EINVALID, "limit 501 is out of range: want 1 to 500")
+		wantProblem(t, get(t, key, path+"?offset=1000001"), http.StatusBadRequest, grocery.EINVALIDARGUMENT, "offset 1000001 is out of range: want 0 to 1000000")
+		wantProblem(t, get(t, key, path+"?limit=501"), http.StatusBadRequest, grocery.EINVALIDARGUMENT, "limit 501 is out of range: want 1 to 500")
 	}
 }

@@ -26,7 +26,7 @@ func TestUnknownQueryParams(t *testing.T) {
 		{"NoParams", "/b2b/alerts/alr_1?x=1", `unknown query parameter "x": GET /b2b/alerts/{id} takes no query parameters`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			wantProblem(t, get(t, key, tc.pathQuery), 400, grocery.EINVALID, tc.has)
+			wantProblem(t, get(t, key, tc.pathQuery), 400, grocery.EINVALIDARGUMENT, tc.has)
 		})
 	}
 	t.Run("Head", func(t *testing.T) {

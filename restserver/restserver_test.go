@@ -209,12 +209,12 @@ func TestAuth(t *testing.T) {
 	t.Run("ErrPlanRequiredSignals", func(t *testing.T) {
 		key := newKey(t, "starter", 0)
 		r := get(t, key, "/b2b/signals?province=ON&banner=loblaws")
-		wantProblem(t, r, http.StatusForbidden, grocery.EFORBIDDEN, "integration plan")
+		wantProblem(t, r, http.StatusForbidden, grocery.EPLANREQUIRED, "integration plan")
 	})
 	t.Run("ErrPlanRequired", func(t *testing.T) {
 		key := newKey(t, "professional", 0)
 		r := get(t, key, "/prices?banner=loblaws&store=lob-a")
-		wantProblem(t, r, http.StatusForbidden, grocery.EFORBIDDEN, "integration plan")
+		wantProblem(t, r, http.StatusForbidden, grocery.EPLANREQUIRED, "integration plan")
 		// Refused at the plan, it spends nothing.
 		u, err := svc.UsageOf(context.Background(), "TestAuth.ErrPlanRequired")
 		if err != nil || u.Used != 0 {
@@ -249,7 +249,7 @@ func TestSharedQuota(t *testing.T) {
 		}
 	}
 	r = get(t, key, "/price?banner=loblaws&store=lob-a")
-	wantProblem(t, r, http.StatusBadRequest, grocery.EINVALID, "sku or upc")
+	wantProblem(t, r, http.StatusBadRequest, grocery.EINVALIDARGUMENT, "sku or upc")
 	if got := r.header.Get("X-Quota-Remaining"); got != "0" {
 		t.Fatalf("X-Quota-Remaining on a 400: got %q, want 0", got)
 	}
@@ -292,12 +292,12 @@ func TestPrice(t *testing.T) {
 		{"ErrNeverObserved", "banner=loblaws&store=lob-b&sku=L2", 404, grocery.ENOTFOUND, "never observed"},
 		{"ErrUPCNeverObserved", "banner=loblaws&store=lob-b&upc=" + upcCheese, 404, grocery.ENOTFOUND, "never observed"},
 		{"ErrUnknownStore", "banner=loblaws&store=nope&sku=L1", 404, grocery.ENOTFOUND, "no reference store"},
-		{"ErrWrongBanner", "banner=no-frills&store=lob-a&sku=L1", 400, grocery.EINVALID, "belongs to banner loblaws"},
-		{"ErrUnknownBanner", "banner=nobody&store=lob-a&sku=L1", 400, grocery.EINVALID, "nobody"},
-		{"ErrBoth", "banner=loblaws&store=lob-a&sku=L1&upc=" + upcMilk, 400, grocery.EINVALID, "not both"},
-		{"ErrBadUPC", "banner=loblaws&store=lob-a&upc=068000000155", 400, grocery.EINVALID, "check digit"},
-		{"ErrNoStore", "banner=loblaws&sku=L1", 400, grocery.EINVALID, "store is required"},
-		{"ErrTwice", "banner=loblaws&store=lob-a&sku=L1&sku=L2", 400, grocery.EINVALID, "sku is given 2 times"},
+		{"ErrWrongBanner", "banner=no-frills&store=lob-a&sku=L1", 400, grocery.EINVALIDARGUMENT, "belongs to banner loblaws"},
+		{"ErrUnknownBanner", "banner=nobody&store=lob-a&sku=L1", 400, grocery.EINVALIDARGUMENT, "nobody"},
+		{"ErrBoth", "banner=loblaws&store=lob-a&sku=L1&upc=" + upcMilk, 400, grocery.EINVALIDARGUMENT, "not both"},
+		{"ErrBadUPC", "banner=loblaws&store=lob-a&upc=068000000155", 400, grocery.EINVALIDARGUMENT, "check digit"},
+		{"ErrNoStore", "banner=loblaws&sku=L1", 400, grocery.EINVALIDARGUMENT, "store is required"},
+		{"ErrTwice", "banner=loblaws&store=lob-a&sku=L1&sku=L2", 400, grocery.EINVALIDARGUMENT, "sku is given 2 times"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			wantProblem(t, get(t, key, "/price?"+tc.query), tc.status, tc.code, tc.has)
@@ -352,10 +352,10 @@ func TestPrices(t *testing.T) {
 		{"ErrWrongBanner", "&banner=metro", "banner is given 2 times"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			wantProblem(t, get(t, key, "/prices?banner=loblaws&store=lob-a"+tc.query), 400, grocery.EINVALID, tc.has)
+			wantProblem(t, get(t, key, "/prices?banner=loblaws&store=lob-a"+tc.query), 400, grocery.EINVALIDARGUMENT, tc.has)
 		})
 	}
-	wantProblem(t, get(t, key, "/prices?banner=metro&store=lob-a"), 400, grocery.EINVALID, "belongs to banner loblaws, not metro")
+	wantProblem(t, get(t, key, "/prices?banner=metro&store=lob-a"), 400, grocery.EINVALIDARGUMENT, "belongs to banner loblaws, not metro")
 }
 
 type hit struct {
@@ -423,7 +423,7 @@ func TestSearch(t *testing.T) {
 		{"ErrLimit", "q=milk&province=ON&limit=9999", "want 1 to 500"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			wantProblem(t, get(t, key, "/search?"+tc.query), 400, grocery.EINVALID, tc.has)
+			wantProblem(t, get(t, key, "/search?"+tc.query), 400, grocery.EINVALIDARGUMENT, tc.has)
 		})
 	}
 }
@@ -445,7 +445,7 @@ func TestProblems(t *testing.T) {
 		code   string
 		status int
 	}{
-		{grocery.EINVALID, 400}, {grocery.ENOTFOUND, 404}, {grocery.ECONFLICT, 409}, {grocery.EFORBIDDEN, 403},
+		{grocery.EINVALIDARGUMENT, 400}, {grocery.ENOTFOUND, 404}, {grocery.ECONFLICT, 409}, {grocery.EPLANREQUIRED, 403},
 	} {
 		t.Run(tc.code, func(t *testing.T) {
 			wantProblem(t, get(t, key, "/test/error?code="+tc.code), tc.status, tc.code, "a "+tc.code+" error")
@@ -483,7 +483,7 @@ func TestProblems(t *testing.T) {
 		wantProblem(t, post("", `{"name":"x"}`), 415, "unsupported_media_type", "application/json")
 	})
 	t.Run("ErrUnknownField", func(t *testing.T) {
-		wantProblem(t, post("application/json", `{"name":"x","colour":1}`), 400, grocery.EINVALID, `unknown field "colour"`)
+		wantProblem(t, post("application/json", `{"name":"x","colour":1}`), 400, grocery.EINVALIDARGUMENT, `unknown field "colour"`)
 	})
 	t.Run("ErrTooLarge", func(t *testing.T) {
 		big := `{"name":"` + strings.Repeat("x", 1<<20) + `"}`
@@ -548,7 +548,7 @@ func TestExport(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := get(t, key, "/b2b/export?"+tc.query)
-			wantProblem(t, r, http.StatusBadRequest, grocery.EINVALID, tc.has)
+			wantProblem(t, r, http.StatusBadRequest, grocery.EINVALIDARGUMENT, tc.has)
 			if cd := r.header.Get("Content-Disposition"); cd != "" {
 				t.Errorf("a refused export carries Content-Disposition %q", cd)
 			}

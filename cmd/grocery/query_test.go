@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"net"
 	"strings"
 	"testing"
 
@@ -372,12 +373,16 @@ func TestJSONErrors(t *testing.T) {
 	}{
 		{"NotFound", []string{"lookup", s.UnknownUPC, "--province", "ON", "--json"}, exitFailed, grocery.ENOTFOUND,
 			"upc " + s.UnknownUPC + " is a valid barcode but not in the catalogue"},
-		{"Invalid", []string{"search", "milk", "--province", "Ontari", "--json"}, exitInvalid, grocery.EINVALID,
+		{"Invalid", []string{"search", "milk", "--province", "Ontari", "--json"}, exitInvalid, grocery.EINVALIDARGUMENT,
 			`province "Ontari" is not a Canadian province`},
 		{"Usage", []string{"stores", "--limit", "ten", "--json"}, exitUsage, "usage",
 			`invalid argument "ten" for "--limit" flag`},
 		{"Plans", []string{"keys", "list", "--json", "--db", t.TempDir() + "/none.db"}, exitFailed, grocery.ENOTFOUND,
 			"no data file at "},
+		// Exit 4 is documented as "its server does not answer": a Redis
+		// that does not answer is that too.
+		{"Unavailable", []string{"keys", "list", "--json", "--redis", deadRedisURL(t)}, exitUnavailable, grocery.EUNAVAILABLE,
+			"the key store (Redis at 127.0.0.1:"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -405,6 +410,18 @@ func TestJSONErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// deadRedisURL returns the URL of a loopback port where nothing listens.
+func deadRedisURL(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return "redis://" + addr + "/0"
 }
 
 // TestJSONNotHTMLEscaped: --json prints '&', '<' and '>' as they are (A&W,
