@@ -4,13 +4,12 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/grocerydata/grocery/grocery"
 	"github.com/grocerydata/grocery/internal/redistest"
+	"github.com/grocerydata/grocery/internal/servetest"
 	"github.com/grocerydata/grocery/mcpserver"
 )
 
@@ -22,35 +21,21 @@ import (
 // Retry-After. A good key on a sound store still gets 200.
 func TestKeyStoreFailure(t *testing.T) {
 	rs := redistest.Start(t)
-	now := func() time.Time { return time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC) }
-	s, err := grocery.Open(filepath.Join(t.TempDir(), "keys.db"), &grocery.Options{Now: now, RedisURL: rs.URL()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := servetest.Open(t, &grocery.Options{RedisURL: rs.URL()})
 	h := httptest.NewServer(mcpserver.New(s, nil))
 	t.Cleanup(h.Close)
 	ctx := context.Background()
-	good, err := s.CreateKey(ctx, grocery.KeyInput{Account: "good", Plan: "starter"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	broken, err := s.CreateKey(ctx, grocery.KeyInput{Account: "broken", Plan: "starter"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	good := servetest.AccountKey(t, s, "good", "starter", 0)
+	broken := servetest.AccountKey(t, s, "broken", "starter", 0)
 	send := func(key, body string) *reply {
-		req, err := http.NewRequest(http.MethodPost, h.URL, strings.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
-		}
+		req := servetest.Request(t, http.MethodPost, h.URL, body)
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Authorization", "Bearer "+key)
 		return do(t, req)
 	}
 	bodies := []string{rpc(4, "tools/list", ""), callTool("lookup_product", `{"upc":"068000000154","province":"ON"}`)}
 	for _, body := range bodies {
-		wantStatus(t, send(good.Key, body), http.StatusOK)
+		wantStatus(t, send(good, body), http.StatusOK)
 	}
 
 	// The account's record becomes a string: HMGET on it is a reply error.
@@ -63,7 +48,7 @@ func TestKeyStoreFailure(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, body := range bodies {
-		r := send(broken.Key, body)
+		r := send(broken, body)
 		wantStatus(t, r, http.StatusInternalServerError)
 		if got := r.header.Get("WWW-Authenticate"); got != "" {
 			t.Errorf("%s: WWW-Authenticate %q on an internal error: the key is not at fault", body, got)
@@ -75,11 +60,11 @@ func TestKeyStoreFailure(t *testing.T) {
 			t.Errorf("%s: internals leaked: %s", body, r.body)
 		}
 	}
-	wantStatus(t, send(good.Key, bodies[0]), http.StatusOK)
+	wantStatus(t, send(good, bodies[0]), http.StatusOK)
 
 	rs.Stop()
 	for _, body := range bodies {
-		r := send(good.Key, body)
+		r := send(good, body)
 		wantStatus(t, r, http.StatusServiceUnavailable)
 		if got := r.header.Get("Retry-After"); got != "1" {
 			t.Errorf("%s: Retry-After %q, want 1", body, got)

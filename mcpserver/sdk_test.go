@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/servetest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -38,7 +39,7 @@ func TestOfficialSDKClient(t *testing.T) {
 		{"2025-03-26", "2025-03-26"},
 	} {
 		t.Run("Protocol"+tc.want, func(t *testing.T) {
-			key := newKey(t, "integration", 0)
+			key := servetest.Key(t, svc, "integration", 0)
 			sdkSession(t, srv.URL+"/mcp", key, tc.pin, tc.want, samples.CarriedUPC, samples.Query)
 			// Every tools/call was metered once; the rest was free.
 			if u, _ := svc.UsageOf(context.Background(), strings.ReplaceAll(t.Name(), "/", ".")); u.Used != 5 {

@@ -6,13 +6,12 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/grocerydata/grocery/grocery"
 	"github.com/grocerydata/grocery/internal/redistest"
+	"github.com/grocerydata/grocery/internal/servetest"
 	"github.com/grocerydata/grocery/restserver"
 )
 
@@ -21,14 +20,8 @@ import (
 // Keys, rules and events are in the Redis at redisURL when it is not "".
 func alertServer(t *testing.T, redisURL string) (*grocery.Service, string) {
 	t.Helper()
-	now := func() time.Time { return time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC) }
-	s, err := grocery.Open(filepath.Join(t.TempDir(), "alerts.db"), &grocery.Options{Now: now, RedisURL: redisURL})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	importCSV(t, s, storesCSV)
-	importCSV(t, s, "date,store_id,banner,external_sku,price\n2026-11-18,lob-c,loblaws,L7,3.00\n")
+	s := servetest.Open(t, &grocery.Options{RedisURL: redisURL}, servetest.File{Name: "stores.csv", Data: storesCSV},
+		servetest.File{Name: "data.csv", Data: "date,store_id,banner,external_sku,price\n2026-11-18,lob-c,loblaws,L7,3.00\n"})
 	ts := httptest.NewServer(restserver.New(s, nil))
 	t.Cleanup(ts.Close)
 	return s, ts.URL
@@ -43,10 +36,7 @@ func importCSV(t *testing.T, s *grocery.Service, data string) {
 
 func call(t *testing.T, key, method, url, contentType, body string) *reply {
 	t.Helper()
-	req, err := http.NewRequest(method, url, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
+	req := servetest.Request(t, method, url, body)
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)
 	}
@@ -180,9 +170,43 @@ func testAlerts(t *testing.T, rs *redistest.Server) {
 // TestAlertPages: the alert lists take the same limit and offset bounds as
 // every other list.
 func TestAlertPages(t *testing.T) {
-	key := newKey(t, "integration", 0)
+	key := servetest.Key(t, svc, "integration", 0)
 	for _, path := range []string{"/b2b/alerts", "/b2b/alerts/events"} {
 		wantProblem(t, get(t, key, path+"?offset=1000001"), http.StatusBadRequest, grocery.EINVALIDARGUMENT, "offset 1000001 is out of range: want 0 to 1000000")
 		wantProblem(t, get(t, key, path+"?limit=501"), http.StatusBadRequest, grocery.EINVALIDARGUMENT, "limit 501 is out of range: want 1 to 500")
+	}
+}
+
+// TestKeyStoreFailure: when the key store (Redis) cannot check a key, the
+// client is never told its key is invalid: a Redis reply error (the
+// account's record is of the wrong type) is a 500 internal problem
+// without its text, Redis not answering a 503 with Retry-After.
+func TestKeyStoreFailure(t *testing.T) {
+	rs := redistest.Start(t)
+	s, base := alertServer(t, rs.URL())
+	good := servetest.AccountKey(t, s, "good", "integration", 0)
+	broken := servetest.AccountKey(t, s, "broken", "integration", 0)
+	const path = "/b2b/alerts"
+	if r := call(t, good, "GET", base+path, "", ""); r.status != http.StatusOK {
+		t.Fatalf("good key: status %d\n%s", r.status, r.body)
+	}
+	c := rs.Client()
+	accts, err := c.Keys(context.Background(), "*acct:broken").Result()
+	if err != nil || len(accts) != 1 {
+		t.Fatalf("the account's record in Redis: %v, %v", accts, err)
+	}
+	if err := c.Set(context.Background(), accts[0], "not a hash", 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+	r := call(t, broken, "GET", base+path, "", "")
+	wantProblem(t, r, http.StatusInternalServerError, grocery.EINTERNAL, "internal error")
+	if r.header.Get("WWW-Authenticate") != "" || strings.Contains(string(r.body), "WRONGTYPE") {
+		t.Errorf("a key store failure answered as a bad key or with its text: %v\n%s", r.header, r.body)
+	}
+	rs.Stop()
+	r = call(t, good, "GET", base+path, "", "")
+	wantProblem(t, r, http.StatusServiceUnavailable, grocery.EUNAVAILABLE, "does not answer")
+	if r.header.Get("Retry-After") != "1" || r.header.Get("WWW-Authenticate") != "" {
+		t.Errorf("Redis down: headers %v", r.header)
 	}
 }

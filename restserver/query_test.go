@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/servetest"
 	"github.com/grocerydata/grocery/restserver"
 )
 
@@ -14,7 +15,7 @@ import (
 // that names it and lists what the operation takes, instead of being
 // ignored while it changes the answer; it is metered like any 400.
 func TestUnknownQueryParams(t *testing.T) {
-	key := newKey(t, "integration", 0)
+	key := servetest.Key(t, svc, "integration", 0)
 	for _, tc := range []struct{ name, pathQuery, has string }{
 		{"Misspelt", "/b2b/export?dataset=offers&provnce=ON",
 			`unknown query parameter "provnce": GET /b2b/export takes only format, dataset, province, banner, category, upc, from, to`},
@@ -50,7 +51,7 @@ func TestXLSXExportSlots(t *testing.T) {
 	h := restserver.NewWithTestRoutes(svc, nil)
 	ts := httptest.NewServer(h)
 	defer ts.Close()
-	acme := newKey(t, "integration", 0)
+	acme := servetest.Key(t, svc, "integration", 0)
 	getXLSX := func(key, format string) *reply {
 		t.Helper()
 		req, _ := http.NewRequest(http.MethodGet, ts.URL+"/b2b/export?format="+format, nil)

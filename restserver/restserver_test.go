@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/servetest"
 	"github.com/grocerydata/grocery/mcpserver"
 	"github.com/grocerydata/grocery/restserver"
 )
@@ -61,6 +62,9 @@ const obsCSV = `date,store_id,banner,external_sku,price,regular_price,promo_ends
 2026-11-19,lob-a,loblaws,L9,2.50,2.50,,,,,,
 `
 
+// handMade are the files of the shared data file, stores first.
+var handMade = []servetest.File{{Name: "stores.csv", Data: storesCSV}, {Name: "obs.csv", Data: obsCSV}}
+
 func TestMain(m *testing.M) { os.Exit(run(m)) }
 
 func run(m *testing.M) int {
@@ -70,37 +74,17 @@ func run(m *testing.M) int {
 	}
 	defer os.RemoveAll(dir)
 	// The clock sits in November 2026: quotas reset on 2026-12-01.
-	now := func() time.Time { return time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC) }
-	svc, err = grocery.Open(filepath.Join(dir, "grocery.db"), &grocery.Options{Now: now})
+	svc, err = servetest.HandMade(filepath.Join(dir, "grocery.db"), nil, handMade...)
 	if err != nil {
 		panic(err)
 	}
 	defer svc.Close()
-	ctx := context.Background()
-	for name, data := range map[string]string{"stores.csv": storesCSV} {
-		if _, err := svc.Import(ctx, name, strings.NewReader(data), nil); err != nil {
-			panic(err)
-		}
-	}
-	if _, err := svc.Import(ctx, "obs.csv", strings.NewReader(obsCSV), nil); err != nil {
-		panic(err)
-	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", mcpserver.New(svc, nil))
 	mux.Handle("/", restserver.NewWithTestRoutes(svc, &restserver.Options{MaxBodyBytes: 1 << 20}))
 	srv = httptest.NewServer(mux)
 	defer srv.Close()
 	return m.Run()
-}
-
-// newKey makes an account of its own for a test.
-func newKey(t *testing.T, plan string, quota int64) string {
-	t.Helper()
-	k, err := svc.CreateKey(context.Background(), grocery.KeyInput{Account: strings.ReplaceAll(t.Name(), "/", "."), Plan: plan, Quota: quota})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return k.Key
 }
 
 type reply struct {
@@ -112,11 +96,7 @@ type reply struct {
 
 func get(t *testing.T, key, pathQuery string) *reply {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, srv.URL+pathQuery, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return do(t, key, req)
+	return do(t, key, servetest.Request(t, http.MethodGet, srv.URL+pathQuery, ""))
 }
 
 func do(t *testing.T, key string, req *http.Request) *reply {
@@ -124,16 +104,9 @@ func do(t *testing.T, key string, req *http.Request) *reply {
 	if key != "" {
 		req.Header.Set("X-API-Key", key)
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	r := &reply{status: resp.StatusCode, header: resp.Header}
-	if r.body, err = io.ReadAll(resp.Body); err != nil {
-		t.Fatal(err)
-	}
-	if resp.Header.Get("Content-Type") == "application/problem+json" && req.Method != http.MethodHead {
+	a := servetest.Do(t, req)
+	r := &reply{status: a.Status, header: a.Header, body: a.Body}
+	if a.Header.Get("Content-Type") == "application/problem+json" && req.Method != http.MethodHead {
 		if err := json.Unmarshal(r.body, &r.problem); err != nil {
 			t.Fatalf("problem is not JSON: %v\n%s", err, r.body)
 		}
@@ -172,7 +145,7 @@ func decode[T any](t *testing.T, r *reply) T {
 }
 
 func TestAuth(t *testing.T) {
-	revoked := newKey(t, "integration", 0)
+	revoked := servetest.Key(t, svc, "integration", 0)
 	if _, err := svc.RevokeKey(context.Background(), revoked); err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +169,7 @@ func TestAuth(t *testing.T) {
 	t.Run("Bearer", func(t *testing.T) {
 		// A valid key sent as MCP takes it: the 401 names the header
 		// REST reads.
-		key := newKey(t, "integration", 0)
+		key := servetest.Key(t, svc, "integration", 0)
 		req, _ := http.NewRequest(http.MethodGet, srv.URL+"/prices?banner=loblaws&store=lob-a", nil)
 		req.Header.Set("Authorization", "Bearer "+key)
 		r := do(t, "", req)
@@ -207,12 +180,12 @@ func TestAuth(t *testing.T) {
 		}
 	})
 	t.Run("ErrPlanRequiredSignals", func(t *testing.T) {
-		key := newKey(t, "starter", 0)
+		key := servetest.Key(t, svc, "starter", 0)
 		r := get(t, key, "/b2b/signals?province=ON&banner=loblaws")
 		wantProblem(t, r, http.StatusForbidden, grocery.EPLANREQUIRED, "integration plan")
 	})
 	t.Run("ErrPlanRequired", func(t *testing.T) {
-		key := newKey(t, "professional", 0)
+		key := servetest.Key(t, svc, "professional", 0)
 		r := get(t, key, "/prices?banner=loblaws&store=lob-a")
 		wantProblem(t, r, http.StatusForbidden, grocery.EPLANREQUIRED, "integration plan")
 		// Refused at the plan, it spends nothing.
@@ -227,7 +200,7 @@ func TestAuth(t *testing.T) {
 // requests (one a 400: refused requests count too); the fifth call, on
 // REST, is a 429 with Retry-After and the reset time.
 func TestSharedQuota(t *testing.T) {
-	key := newKey(t, "integration", 4)
+	key := servetest.Key(t, svc, "integration", 4)
 	for i := 0; i < 2; i++ {
 		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/mcp", strings.NewReader(
 			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"lookup_product","arguments":{"upc":"`+upcMilk+`","province":"ON"}}}`))
@@ -270,7 +243,7 @@ func TestSharedQuota(t *testing.T) {
 }
 
 func TestPrice(t *testing.T) {
-	key := newKey(t, "integration", 0)
+	key := servetest.Key(t, svc, "integration", 0)
 	promo := grocery.Date(20782) // 2026-11-25
 	want := grocery.StorePrice{Banner: "loblaws", StoreID: "lob-a", ExternalSKU: "L1", UPC: upcMilk, Name: "2% Milk",
 		Price: 499, RegularPrice: 599, OnPromo: true, PromoEnds: &promo, ObservedAt: 20776, Currency: "CAD"}
@@ -306,7 +279,7 @@ func TestPrice(t *testing.T) {
 }
 
 func TestPrices(t *testing.T) {
-	key := newKey(t, "integration", 0)
+	key := servetest.Key(t, svc, "integration", 0)
 	type page struct {
 		Results []grocery.StorePrice `json:"results"`
 		Total   int                  `json:"total"`
@@ -372,7 +345,7 @@ type searchPage struct {
 }
 
 func TestSearch(t *testing.T) {
-	key := newKey(t, "integration", 0)
+	key := servetest.Key(t, svc, "integration", 0)
 	f := func(v float64) *float64 { return &v }
 	for _, tc := range []struct {
 		name, query string
@@ -429,7 +402,7 @@ func TestSearch(t *testing.T) {
 }
 
 func TestProblems(t *testing.T) {
-	key := newKey(t, "integration", 0)
+	key := servetest.Key(t, svc, "integration", 0)
 	t.Run("NotFoundPath", func(t *testing.T) {
 		wantProblem(t, get(t, "", "/nowhere"), 404, grocery.ENOTFOUND, "/nowhere")
 	})
@@ -499,7 +472,7 @@ func TestProblems(t *testing.T) {
 // TestExport: GET /b2b/export streams a data set with its file name; a bad
 // argument is a problem before any byte; each request is one call.
 func TestExport(t *testing.T) {
-	key := newKey(t, "integration", 0)
+	key := servetest.Key(t, svc, "integration", 0)
 	r := get(t, key, "/b2b/export?format=csv&dataset=observations&province=QC&from=2026-11-01&to=2026-11-19")
 	if r.status != http.StatusOK {
 		t.Fatalf("status: got %d\n%s", r.status, r.body)
@@ -574,7 +547,7 @@ func TestExport(t *testing.T) {
 // answers of one piece; an export (millions of rows, a slow client) must
 // not be cut off by it. Here the timeout has passed before the first row.
 func TestExportOutlivesWriteTimeout(t *testing.T) {
-	key := newKey(t, "integration", 0)
+	key := servetest.Key(t, svc, "integration", 0)
 	ts := httptest.NewUnstartedServer(restserver.New(svc, nil))
 	ts.Config.WriteTimeout = time.Nanosecond
 	ts.Start()
@@ -592,7 +565,7 @@ func TestExportOutlivesWriteTimeout(t *testing.T) {
 // TestNoHTMLEscaping: an answer is JSON for programs, not a page, so a
 // product's name is written as it is, not with \u0026 and \u003c.
 func TestNoHTMLEscaping(t *testing.T) {
-	key := newKey(t, "integration", 100)
+	key := servetest.Key(t, svc, "integration", 100)
 	for _, path := range []string{
 		"/price?banner=maxi&store=maxi-q&sku=M2",
 		"/prices?banner=maxi&store=maxi-q&q=root",
@@ -612,7 +585,7 @@ func TestNoHTMLEscaping(t *testing.T) {
 // metered request like any other refusal, whether its size was declared
 // (Content-Length) or found while reading (chunked).
 func TestRefusedBodiesMetered(t *testing.T) {
-	key := newKey(t, "integration", 3)
+	key := servetest.Key(t, svc, "integration", 3)
 	big := `{"name":"` + strings.Repeat("x", 1<<20) + `"}`
 	post := func(body io.Reader, length int64, contentType string) *reply {
 		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/b2b/alerts", body)
@@ -641,7 +614,7 @@ func TestRefusedBodiesMetered(t *testing.T) {
 // TestHead: a GET path answers HEAD with the GET's status and headers and
 // no body, metered like the GET; HEAD of an export reads no row.
 func TestHead(t *testing.T) {
-	key := newKey(t, "integration", 10)
+	key := servetest.Key(t, svc, "integration", 10)
 	head := func(path string) *reply {
 		req, _ := http.NewRequest(http.MethodHead, srv.URL+path, nil)
 		return do(t, key, req)
@@ -674,7 +647,7 @@ func TestHead(t *testing.T) {
 // so that the file closes (on a replica, a replaced snapshot is freed).
 func TestExportHeadLetsGo(t *testing.T) {
 	ctx := context.Background()
-	own, err := grocery.Open(filepath.Join(t.TempDir(), "grocery.db"), nil)
+	own, err := servetest.HandMade(filepath.Join(t.TempDir(), "grocery.db"), nil, handMade...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -684,11 +657,6 @@ func TestExportHeadLetsGo(t *testing.T) {
 			own.Close()
 		}
 	})
-	for _, f := range [][2]string{{"stores.csv", storesCSV}, {"obs.csv", obsCSV}} { // stores first
-		if _, err := own.Import(ctx, f[0], strings.NewReader(f[1]), nil); err != nil {
-			t.Fatal(err)
-		}
-	}
 	k, err := own.CreateKey(ctx, grocery.KeyInput{Account: "head", Plan: "integration"})
 	if err != nil {
 		t.Fatal(err)
