@@ -34,13 +34,6 @@ func TestReportSignals(t *testing.T) {
 		if d := cmp.Diff(want, &got, cmpopts.IgnoreUnexported(grocery.Signal{})); d != "" {
 			t.Errorf("(-library +cli):\n%s", d)
 		}
-		r = cli(t, nil, args...)
-		ok(t, r)
-		for _, line := range []string{"EXPLANATION", want.Results[0].Explanation, "Basis:"} {
-			if !strings.Contains(r.stdout, line) {
-				t.Errorf("the table lacks %q:\n%s", line, r.stdout)
-			}
-		}
 	})
 	t.Run("Watchlist", func(t *testing.T) {
 		db := copyDemo(t)
