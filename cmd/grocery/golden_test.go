@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -53,4 +55,18 @@ func TestTables(t *testing.T) {
 			servetest.Golden(t, "tables/"+tc.name+".txt", []byte(r.stdout))
 		})
 	}
+}
+
+// TestBriefHTML: the printable page 'grocery brief -o FILE.html' writes on
+// the demo data is testdata/brief.html, byte for byte (charts included).
+func TestBriefHTML(t *testing.T) {
+	t.Parallel()
+	s := demoSummary.Samples
+	out := filepath.Join(t.TempDir(), "brief.html")
+	ok(t, cli(t, nil, "brief", "--province", s.Province, "--banner", s.Banner, "-o", out))
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	servetest.Golden(t, "brief.html", b)
 }
