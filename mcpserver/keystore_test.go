@@ -20,6 +20,7 @@ import (
 // and no text of it, no WWW-Authenticate. Redis not answering is 503 with
 // Retry-After. A good key on a sound store still gets 200.
 func TestKeyStoreFailure(t *testing.T) {
+	t.Parallel()
 	rs := redistest.Start(t)
 	s := servetest.Open(t, &grocery.Options{RedisURL: rs.URL()})
 	h := httptest.NewServer(mcpserver.New(s, nil))

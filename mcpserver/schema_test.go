@@ -13,6 +13,7 @@ import (
 // advertises: the arguments against inputSchema, and every result,
 // including the empty and null cases, against outputSchema.
 func TestSchemas(t *testing.T) {
+	t.Parallel()
 	key := servetest.Key(t, svc, "professional", 0)
 	r := post(t, key, rpc(1, "tools/list", ""))
 	wantStatus(t, r, http.StatusOK)
@@ -116,6 +117,7 @@ func TestSchemas(t *testing.T) {
 // needs and 7,345 after; 8,000 bytes (about 2,000 tokens) leaves room for
 // a sentence or two, so growth past it is a decision, not a drift.
 func TestToolsListBudget(t *testing.T) {
+	t.Parallel()
 	const budget = 8000
 	r := post(t, servetest.Key(t, svc, "starter", 0), rpc(1, "tools/list", ""))
 	wantStatus(t, r, http.StatusOK)

@@ -32,6 +32,7 @@ func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // each it lists the tools, calls each one, and chains barcode -> offers ->
 // external_sku -> price_history.
 func TestOfficialSDKClient(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ pin, want string }{
 		{"", "2026-07-28"},
 		{"2025-11-25", "2025-11-25"},
@@ -54,6 +55,7 @@ func TestOfficialSDKClient(t *testing.T) {
 // "grocery serve --demo"; the barcode is the README's), and is skipped
 // otherwise.
 func TestOfficialSDKClientExternal(t *testing.T) {
+	t.Parallel()
 	url, key := os.Getenv("GROCERY_MCP_URL"), os.Getenv("GROCERY_API_KEY")
 	if url == "" || key == "" {
 		t.Skip("GROCERY_MCP_URL and GROCERY_API_KEY are not set")

@@ -20,7 +20,8 @@ import (
 )
 
 // The tests share one demo data file and one server; each test makes its
-// own account, so quotas never mix.
+// own account, so quotas never mix, and runs in parallel with the others
+// (but those that count allocations, which testing runs alone).
 var (
 	svc     *grocery.Service
 	srv     *httptest.Server
@@ -134,6 +135,7 @@ func wantStatus(t *testing.T, r *reply, status int) {
 // 2025-06-18 to every client before), and serverInfo carries the build's
 // version.
 func TestInitialize(t *testing.T) {
+	t.Parallel()
 	key := servetest.Key(t, svc, "starter", 0)
 	// Params the server does not read may take any form.
 	r := post(t, key, rpc(1, "initialize", `{"protocolVersion":"2025-06-18","name":["x"],"arguments":5}`))
@@ -185,6 +187,7 @@ func TestInitialize(t *testing.T) {
 // TestServerInfoVersion: serverInfo carries the build's version (it said
 // "dev"), in both eras.
 func TestServerInfoVersion(t *testing.T) {
+	t.Parallel()
 	if v := grocery.Version(); v == "dev" || !strings.HasPrefix(v, grocery.Release) {
 		t.Fatalf("grocery.Version() = %q, want the release %s (and the revision)", v, grocery.Release)
 	}
@@ -199,6 +202,7 @@ func TestServerInfoVersion(t *testing.T) {
 }
 
 func TestToolsList(t *testing.T) {
+	t.Parallel()
 	key := servetest.Key(t, svc, "starter", 0)
 	r := post(t, key, rpc(2, "tools/list", ""))
 	wantStatus(t, r, http.StatusOK)
@@ -246,6 +250,7 @@ func TestToolsList(t *testing.T) {
 }
 
 func TestUnmeteredMethods(t *testing.T) {
+	t.Parallel()
 	key := servetest.Key(t, svc, "starter", 0)
 	for _, body := range []string{
 		rpc(1, "initialize", `{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}`),
@@ -268,6 +273,7 @@ func TestUnmeteredMethods(t *testing.T) {
 }
 
 func TestPingAndNotifications(t *testing.T) {
+	t.Parallel()
 	key := servetest.Key(t, svc, "starter", 0)
 	r := post(t, key, rpc(9, "ping", ""))
 	wantStatus(t, r, http.StatusOK)
@@ -289,6 +295,7 @@ func TestPingAndNotifications(t *testing.T) {
 
 // TestMetering: every tools/call costs exactly one call, whatever happens.
 func TestMetering(t *testing.T) {
+	t.Parallel()
 	key := servetest.Key(t, svc, "starter", 0)
 	calls := []string{
 		callTool("lookup_product", `{"upc":"`+samples.CarriedUPC+`","province":"ON"}`), // success
@@ -314,6 +321,7 @@ func TestMetering(t *testing.T) {
 }
 
 func TestQuotaExceeded(t *testing.T) {
+	t.Parallel()
 	key := servetest.Key(t, svc, "starter", 2)
 	body := callTool("list_reference_stores", `{}`)
 	for i := 0; i < 2; i++ {
@@ -369,6 +377,7 @@ func toolResult(t *testing.T, r *reply) *callResult {
 // TestToolResults: each tool's structured content is the library's result,
 // and the text is the same JSON.
 func TestToolResults(t *testing.T) {
+	t.Parallel()
 	key := servetest.Key(t, svc, "professional", 0)
 	ctx := context.Background()
 	lookup, _ := svc.LookupProduct(ctx, grocery.LookupInput{UPC: samples.CarriedUPC, Province: "ON", Limit: 3})
@@ -400,6 +409,7 @@ func TestToolResults(t *testing.T) {
 }
 
 func TestToolErrors(t *testing.T) {
+	t.Parallel()
 	key := servetest.Key(t, svc, "professional", 0)
 	for _, tc := range []struct {
 		name, tool, args, code, text string
@@ -433,6 +443,7 @@ func TestToolErrors(t *testing.T) {
 }
 
 func TestJSONRPCErrors(t *testing.T) {
+	t.Parallel()
 	key := servetest.Key(t, svc, "starter", 0)
 	for _, tc := range []struct {
 		name, body string
@@ -464,6 +475,7 @@ func TestJSONRPCErrors(t *testing.T) {
 }
 
 func TestAuth(t *testing.T) {
+	t.Parallel()
 	key := servetest.Key(t, svc, "starter", 0)
 	revoked := servetest.Key(t, svc, "starter", 0)
 	if _, err := svc.RevokeKey(context.Background(), revoked); err != nil {
@@ -503,6 +515,7 @@ func TestAuth(t *testing.T) {
 }
 
 func TestTransport(t *testing.T) {
+	t.Parallel()
 	key := servetest.Key(t, svc, "starter", 0)
 	for _, method := range []string{http.MethodGet, http.MethodDelete} {
 		req, _ := http.NewRequest(method, srv.URL+"/mcp", nil)
@@ -564,6 +577,7 @@ func marshalNoEscape(t *testing.T, v any) []byte {
 // twice makes the request invalid, and an invalid id is answered with
 // null; none of these is executed or metered.
 func TestJSONRPCStrict(t *testing.T) {
+	t.Parallel()
 	key := servetest.Key(t, svc, "starter", 0)
 	lookup := `{"name":"lookup_product","arguments":{"upc":"` + samples.CarriedUPC + `","province":"ON"}}`
 	for _, tc := range []struct{ name, body string }{
@@ -603,6 +617,7 @@ func TestJSONRPCStrict(t *testing.T) {
 // Host, which a DNS-rebinding page controls; loopback origins pass only
 // when the server is told it listens on loopback.
 func TestOriginRebinding(t *testing.T) {
+	t.Parallel()
 	key := servetest.Key(t, svc, "starter", 0)
 	send := func(t *testing.T, base, host, origin string) int {
 		t.Helper()

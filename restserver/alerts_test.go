@@ -48,6 +48,7 @@ func call(t *testing.T, key, method, url, contentType, body string) *reply {
 // with rules in the data file and in Redis; with Redis gone, alert calls
 // are a 503.
 func TestAlerts(t *testing.T) {
+	t.Parallel()
 	t.Run("bbolt", func(t *testing.T) { testAlerts(t, nil) })
 	t.Run("redis", func(t *testing.T) { testAlerts(t, redistest.Start(t)) })
 }
@@ -170,6 +171,7 @@ func testAlerts(t *testing.T, rs *redistest.Server) {
 // TestAlertPages: the alert lists take the same limit and offset bounds as
 // every other list.
 func TestAlertPages(t *testing.T) {
+	t.Parallel()
 	key := servetest.Key(t, svc, "integration", 0)
 	for _, path := range []string{"/b2b/alerts", "/b2b/alerts/events"} {
 		wantProblem(t, get(t, key, path+"?offset=1000001"), http.StatusBadRequest, grocery.EINVALIDARGUMENT, "offset 1000001 is out of range: want 0 to 1000000")
@@ -182,6 +184,7 @@ func TestAlertPages(t *testing.T) {
 // account's record is of the wrong type) is a 500 internal problem
 // without its text, Redis not answering a 503 with Retry-After.
 func TestKeyStoreFailure(t *testing.T) {
+	t.Parallel()
 	rs := redistest.Start(t)
 	s, base := alertServer(t, rs.URL())
 	good := servetest.AccountKey(t, s, "good", "integration", 0)

@@ -13,6 +13,7 @@ import (
 // key over HTTP, refuses a starter key with 403 plan_required, and names
 // the bad parameter in a 400.
 func TestPeriodAnalytics(t *testing.T) {
+	t.Parallel()
 	key := servetest.Key(t, svc, "integration", 0)
 	starter := servetest.AccountKey(t, svc, "TestPeriodAnalytics.starter", "starter", 0)
 	for _, tc := range []struct {

@@ -12,6 +12,7 @@ import (
 // integration key and refuses a starter key with 403 plan_required (not
 // metered: the plan has no REST at all, see README).
 func TestAnalyticsPlan(t *testing.T) {
+	t.Parallel()
 	integration := servetest.Key(t, svc, "integration", 0)
 	starter := servetest.AccountKey(t, svc, "TestAnalyticsPlan.starter", "starter", 0)
 	basket := `{"province":"ON","items":[{"upc":"068000000154","quantity":1}]}`

@@ -13,6 +13,7 @@ import (
 // integration key over HTTP, refuses a starter key with 403
 // plan_required, and names the bad parameter in a 400.
 func TestSnapshotAnalytics(t *testing.T) {
+	t.Parallel()
 	key := servetest.Key(t, svc, "integration", 0)
 	starter := servetest.AccountKey(t, svc, "TestSnapshotAnalytics.starter", "starter", 0)
 	const basket = `{"province":"ON","items":[{"upc":"` + upcMilk + `","quantity":2}]}`
@@ -53,6 +54,7 @@ func TestSnapshotAnalytics(t *testing.T) {
 // TestBrandInsightsPeriod: brand_insights passes period through (its
 // promotion figures' window) and names a bad one in a 400.
 func TestBrandInsightsPeriod(t *testing.T) {
+	t.Parallel()
 	key := servetest.Key(t, svc, "integration", 0)
 	r := send(t, key, "GET", "/b2b/brand_insights?brand=Natrel&period=90d", "application/json", "")
 	var v struct {

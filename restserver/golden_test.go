@@ -16,6 +16,7 @@ import (
 // them; review the diff before committing it. Quota headers are left
 // out: they count the test's own calls.
 func TestGoldenAnswers(t *testing.T) {
+	t.Parallel()
 	key := servetest.Key(t, svc, "integration", 0)
 	for _, tc := range []struct{ name, path string }{
 		{"prices.json", "/prices?banner=loblaws&store=lob-a"},

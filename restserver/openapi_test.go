@@ -125,6 +125,7 @@ func (d *apiDoc) operations(t *testing.T) []string {
 // TestOpenAPIRoutes: the router and the document describe the same
 // operations, no path or method in one and not the other.
 func TestOpenAPIRoutes(t *testing.T) {
+	t.Parallel()
 	d := loadDoc(t)
 	routes, err := restserver.RouteTable(svc)
 	if err != nil {
@@ -148,6 +149,7 @@ func TestOpenAPIRoutes(t *testing.T) {
 // TestOpenAPIServed: the document and its page are served without a key
 // and cost nothing; the page's script is cached.
 func TestOpenAPIServed(t *testing.T) {
+	t.Parallel()
 	key := servetest.Key(t, svc, "integration", 0)
 	for _, tc := range []struct{ path, contentType, has string }{
 		{"/openapi.json", "application/json", `"openapi": "3.1.0"`},
@@ -186,6 +188,7 @@ func TestOpenAPIServed(t *testing.T) {
 
 // TestOpenAPIEnums: the enums of the document are the service's own.
 func TestOpenAPIEnums(t *testing.T) {
+	t.Parallel()
 	d := loadDoc(t)
 	enum := func(path ...string) []string {
 		var out []string
@@ -234,6 +237,7 @@ func TestOpenAPIEnums(t *testing.T) {
 
 // TestOpenAPIExamples: every example in the document fits its schema.
 func TestOpenAPIExamples(t *testing.T) {
+	t.Parallel()
 	d := loadDoc(t)
 	n := 0
 	var walk func(path string, v any)
@@ -278,6 +282,7 @@ func TestOpenAPIExamples(t *testing.T) {
 // sent undocumented). Every documented success of a path the REST
 // handler serves must be met at least once.
 func TestOpenAPIResponses(t *testing.T) {
+	t.Parallel()
 	d := loadDoc(t)
 	key := servetest.Key(t, svc, "integration", 0)
 	pro := servetest.AccountKey(t, svc, "TestOpenAPIResponses.pro", "professional", 0)

@@ -15,6 +15,7 @@ import (
 // that names it and lists what the operation takes, instead of being
 // ignored while it changes the answer; it is metered like any 400.
 func TestUnknownQueryParams(t *testing.T) {
+	t.Parallel()
 	key := servetest.Key(t, svc, "integration", 0)
 	for _, tc := range []struct{ name, pathQuery, has string }{
 		{"Misspelt", "/b2b/export?dataset=offers&provnce=ON",
@@ -48,6 +49,7 @@ func TestUnknownQueryParams(t *testing.T) {
 // Retry-After, naming the limit; other formats are not limited, and a
 // slot set free is taken again.
 func TestXLSXExportSlots(t *testing.T) {
+	t.Parallel()
 	h := restserver.NewWithTestRoutes(svc, nil)
 	ts := httptest.NewServer(h)
 	defer ts.Close()

@@ -23,7 +23,7 @@ import (
 
 // The tests share one hand-made data file and one server mounting MCP at
 // /mcp and REST at /, as grocery serve does; each test makes its own
-// account, so quotas never mix.
+// account, so quotas never mix, and runs in parallel with the others.
 var (
 	svc *grocery.Service
 	srv *httptest.Server
@@ -145,6 +145,7 @@ func decode[T any](t *testing.T, r *reply) T {
 }
 
 func TestAuth(t *testing.T) {
+	t.Parallel()
 	revoked := servetest.Key(t, svc, "integration", 0)
 	if _, err := svc.RevokeKey(context.Background(), revoked); err != nil {
 		t.Fatal(err)
@@ -200,6 +201,7 @@ func TestAuth(t *testing.T) {
 // requests (one a 400: refused requests count too); the fifth call, on
 // REST, is a 429 with Retry-After and the reset time.
 func TestSharedQuota(t *testing.T) {
+	t.Parallel()
 	key := servetest.Key(t, svc, "integration", 4)
 	for i := 0; i < 2; i++ {
 		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/mcp", strings.NewReader(
@@ -243,6 +245,7 @@ func TestSharedQuota(t *testing.T) {
 }
 
 func TestPrice(t *testing.T) {
+	t.Parallel()
 	key := servetest.Key(t, svc, "integration", 0)
 	promo := grocery.Date(20782) // 2026-11-25
 	want := grocery.StorePrice{Banner: "loblaws", StoreID: "lob-a", ExternalSKU: "L1", UPC: upcMilk, Name: "2% Milk",
@@ -279,6 +282,7 @@ func TestPrice(t *testing.T) {
 }
 
 func TestPrices(t *testing.T) {
+	t.Parallel()
 	key := servetest.Key(t, svc, "integration", 0)
 	type page struct {
 		Results []grocery.StorePrice `json:"results"`
@@ -345,6 +349,7 @@ type searchPage struct {
 }
 
 func TestSearch(t *testing.T) {
+	t.Parallel()
 	key := servetest.Key(t, svc, "integration", 0)
 	f := func(v float64) *float64 { return &v }
 	for _, tc := range []struct {
@@ -402,6 +407,7 @@ func TestSearch(t *testing.T) {
 }
 
 func TestProblems(t *testing.T) {
+	t.Parallel()
 	key := servetest.Key(t, svc, "integration", 0)
 	t.Run("NotFoundPath", func(t *testing.T) {
 		wantProblem(t, get(t, "", "/nowhere"), 404, grocery.ENOTFOUND, "/nowhere")
@@ -472,6 +478,7 @@ func TestProblems(t *testing.T) {
 // TestExport: GET /b2b/export streams a data set with its file name; a bad
 // argument is a problem before any byte; each request is one call.
 func TestExport(t *testing.T) {
+	t.Parallel()
 	key := servetest.Key(t, svc, "integration", 0)
 	r := get(t, key, "/b2b/export?format=csv&dataset=observations&province=QC&from=2026-11-01&to=2026-11-19")
 	if r.status != http.StatusOK {
@@ -547,6 +554,7 @@ func TestExport(t *testing.T) {
 // answers of one piece; an export (millions of rows, a slow client) must
 // not be cut off by it. Here the timeout has passed before the first row.
 func TestExportOutlivesWriteTimeout(t *testing.T) {
+	t.Parallel()
 	key := servetest.Key(t, svc, "integration", 0)
 	ts := httptest.NewUnstartedServer(restserver.New(svc, nil))
 	ts.Config.WriteTimeout = time.Nanosecond
@@ -565,6 +573,7 @@ func TestExportOutlivesWriteTimeout(t *testing.T) {
 // TestNoHTMLEscaping: an answer is JSON for programs, not a page, so a
 // product's name is written as it is, not with \u0026 and \u003c.
 func TestNoHTMLEscaping(t *testing.T) {
+	t.Parallel()
 	key := servetest.Key(t, svc, "integration", 100)
 	for _, path := range []string{
 		"/price?banner=maxi&store=maxi-q&sku=M2",
@@ -585,6 +594,7 @@ func TestNoHTMLEscaping(t *testing.T) {
 // metered request like any other refusal, whether its size was declared
 // (Content-Length) or found while reading (chunked).
 func TestRefusedBodiesMetered(t *testing.T) {
+	t.Parallel()
 	key := servetest.Key(t, svc, "integration", 3)
 	big := `{"name":"` + strings.Repeat("x", 1<<20) + `"}`
 	post := func(body io.Reader, length int64, contentType string) *reply {
@@ -614,6 +624,7 @@ func TestRefusedBodiesMetered(t *testing.T) {
 // TestHead: a GET path answers HEAD with the GET's status and headers and
 // no body, metered like the GET; HEAD of an export reads no row.
 func TestHead(t *testing.T) {
+	t.Parallel()
 	key := servetest.Key(t, svc, "integration", 10)
 	head := func(path string) *reply {
 		req, _ := http.NewRequest(http.MethodHead, srv.URL+path, nil)
@@ -646,6 +657,7 @@ func TestHead(t *testing.T) {
 // streams nothing; the prepared export's hold on the data file is let go,
 // so that the file closes (on a replica, a replaced snapshot is freed).
 func TestExportHeadLetsGo(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	own, err := servetest.HandMade(filepath.Join(t.TempDir(), "grocery.db"), nil, handMade...)
 	if err != nil {
