@@ -23,6 +23,7 @@ func decode(t *testing.T, out string, v any) {
 }
 
 func TestLookup(t *testing.T) {
+	t.Parallel() // reads the demo file, or a file of its own
 	ctx := context.Background()
 	svc := openDemo(t)
 	s := demoSummary.Samples
@@ -68,6 +69,7 @@ func TestLookup(t *testing.T) {
 }
 
 func TestSearch(t *testing.T) {
+	t.Parallel() // reads the demo file, or a file of its own
 	ctx := context.Background()
 	svc := openDemo(t)
 	s := demoSummary.Samples
@@ -91,6 +93,7 @@ func TestSearch(t *testing.T) {
 }
 
 func TestHistory(t *testing.T) {
+	t.Parallel() // reads the demo file, or a file of its own
 	ctx := context.Background()
 	svc := openDemo(t)
 	s := demoSummary.Samples
@@ -120,6 +123,7 @@ func TestHistory(t *testing.T) {
 }
 
 func TestStores(t *testing.T) {
+	t.Parallel() // reads the demo file, or a file of its own
 	ctx := context.Background()
 	svc := openDemo(t)
 	s := demoSummary.Samples
@@ -153,6 +157,7 @@ func TestStores(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
+	t.Parallel() // reads the demo file, or a file of its own
 	s := demoSummary.Samples
 	missing := t.TempDir() + "/missing.db"
 	tests := []struct {
@@ -237,6 +242,7 @@ func TestErrors(t *testing.T) {
 }
 
 func TestCompletion(t *testing.T) {
+	t.Parallel() // reads the demo file, or a file of its own
 	tests := []struct {
 		name string
 		args []string
@@ -288,6 +294,7 @@ func wrongCheckDigit(upc string) string {
 // TestJSONErrors: with --json, an error is one JSON object on stderr with a
 // machine-readable code, and the exit status tells the kind of failure.
 func TestJSONErrors(t *testing.T) {
+	t.Parallel() // reads the demo file, or a file of its own
 	s := demoSummary.Samples
 	tests := []struct {
 		name string
@@ -352,6 +359,7 @@ func deadRedisURL(t *testing.T) string {
 // TestJSONNotHTMLEscaped: --json prints '&', '<' and '>' as they are (A&W,
 // not A\u0026W): the output is for people and programs, not for HTML.
 func TestJSONNotHTMLEscaped(t *testing.T) {
+	t.Parallel() // reads the demo file, or a file of its own
 	r := cli(t, nil, "search", "a&w", "--province", "ON", "--json")
 	ok(t, r)
 	if strings.Contains(r.stdout, `\u0026`) || !strings.Contains(r.stdout, `"query": "a&w"`) {

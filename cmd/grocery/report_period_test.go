@@ -13,6 +13,7 @@ import (
 // its table shows the result's rows, and bad flags fail with the
 // library's message.
 func TestReportPeriod(t *testing.T) {
+	t.Parallel() // reads the demo file, or a file of its own
 	ctx := context.Background()
 	svc := openDemo(t)
 	prov := demoSummary.Samples.Province

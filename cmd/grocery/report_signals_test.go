@@ -14,6 +14,7 @@ import (
 // with --json and a table without, and --account adds that account's
 // watchlist, from the file and through a server alike.
 func TestReportSignals(t *testing.T) {
+	t.Parallel() // reads the demo file, or a file of its own
 	ctx := context.Background()
 	s := demoSummary.Samples
 	t.Run("OK", func(t *testing.T) {

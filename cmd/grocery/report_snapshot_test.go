@@ -12,6 +12,7 @@ import (
 // TestReportSnapshot: each snapshot report prints the library's result
 // as JSON with --json (its table is TestTables').
 func TestReportSnapshot(t *testing.T) {
+	t.Parallel() // reads the demo file, or a file of its own
 	ctx := context.Background()
 	svc := openDemo(t)
 	s := demoSummary.Samples
