@@ -28,8 +28,6 @@ var (
 	samples grocery.DemoSamples
 )
 
-var asOf = servetest.AsOf // 2026-11-19
-
 func TestMain(m *testing.M) {
 	os.Exit(run(m))
 }
