@@ -350,9 +350,9 @@ func (b *briefBuilder) build() error {
 	}
 	for banner := range b.banners {
 		stores := 0
-		err := b.tx.ActiveStores(b.out.Province, banner, func(*storage.Store) bool {
+		err := b.tx.ActiveStores(b.out.Province, banner, func(*storage.Store) error {
 			stores++
-			return true
+			return nil
 		})
 		if err != nil {
 			return err

@@ -108,7 +108,7 @@ func buildDemo(ctx context.Context, path string, gen *demoGen, progress func(don
 	defer s.Close()
 	sum := &DemoSummary{Samples: gen.Samples()}
 	head := &batch{Stores: gen.Stores(), Products: gen.Catalogue(), Links: gen.Links()}
-	if _, err := s.write(ctx, head, false); err != nil {
+	if _, err := s.write(ctx, head, keysAnywhere); err != nil {
 		return nil, err
 	}
 	sum.Stores, sum.Products = len(head.Stores), len(head.Products)
@@ -116,7 +116,7 @@ func buildDemo(ctx context.Context, path string, gen *demoGen, progress func(don
 	err = gen.Observations(func(chunk []Observation) error {
 		// The generator emits series in key order, after everything
 		// already written: append-order writes pack pages full.
-		if _, err := s.write(ctx, &batch{Observations: chunk}, true); err != nil {
+		if _, err := s.write(ctx, &batch{Observations: chunk}, keysAppended); err != nil {
 			return err
 		}
 		sum.Observations += len(chunk)

@@ -264,7 +264,7 @@ func searchStores[V any](tx *storage.Tx, province string, pc PostalCode, banners
 	// The centre's candidates: sums of positions sharing 3, 2 and 1
 	// leading characters of the postal code, and the whole province.
 	var sum [4]struct{ lat, lon, n float64 }
-	err = tx.ActiveStores(province, "", func(st *storage.Store) bool {
+	err = tx.ActiveStores(province, "", func(st *storage.Store) error {
 		if pc.Code != "" {
 			code := strings.ToUpper(strings.ReplaceAll(st.PostalCode, " ", ""))
 			for i, n := range [4]int{3, 2, 1, 0} {
@@ -278,7 +278,7 @@ func searchStores[V any](tx *storage.Tx, province string, pc PostalCode, banners
 		if _, ok := banners[st.Banner]; ok {
 			stores = append(stores, searchStore{Store: *st})
 		}
-		return true
+		return nil
 	})
 	if err != nil {
 		return nil, false, err

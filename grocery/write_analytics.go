@@ -335,7 +335,7 @@ func (b *promoBuilder) lastRegularChange(tx *storage.Tx, k seriesKey, to int32) 
 	var day int32
 	var prevReg, before uint32
 	have := false
-	err := tx.Series(k.banner, k.sku, k.province, math.MinInt32, to, true, false, func(d *storage.Day) error {
+	err := tx.Series(k.banner, k.sku, k.province, storage.SeriesScan{From: math.MinInt32, To: to}, func(d *storage.Day) error {
 		r := b.regularOf(d)
 		if have && r != prevReg {
 			day, before = d.Date, prevReg
@@ -395,7 +395,7 @@ func (b *promoBuilder) derive(tx *storage.Tx, k seriesKey, in seriesInfo, sp spa
 	var prevReg uint32
 	haveReg := false
 	if found && old.First < readFrom {
-		err := tx.Series(k.banner, k.sku, k.province, math.MinInt32, readFrom-1, true, true, func(d *storage.Day) error {
+		err := tx.Series(k.banner, k.sku, k.province, storage.SeriesScan{From: math.MinInt32, To: readFrom - 1, NewestFirst: true}, func(d *storage.Day) error {
 			prevReg, haveReg = b.regularOf(d), true
 			return storage.ErrStop
 		})
@@ -409,7 +409,7 @@ func (b *promoBuilder) derive(tx *storage.Tx, k seriesKey, in seriesInfo, sp spa
 	var changeDay, firstRead int32
 	var changePrev uint32
 	var prices []uint32
-	err = tx.Series(k.banner, k.sku, k.province, readFrom, math.MaxInt32, true, false, func(d *storage.Day) error {
+	err = tx.Series(k.banner, k.sku, k.province, storage.SeriesScan{From: readFrom, To: math.MaxInt32}, func(d *storage.Day) error {
 		if firstRead == 0 {
 			firstRead = d.Date
 		}

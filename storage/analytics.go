@@ -97,7 +97,7 @@ func encodeSorted(e enc, v []uint32) enc {
 	return append(e.uvarint(uint64(len(v))).uvarint(uint64(len(body))), body...)
 }
 
-func decodeSorted(d *dec, dst []uint32, want bool) []uint32 {
+func decodeSorted(d *dec, dst []uint32) []uint32 {
 	n, size := d.uvarint(), d.uvarint()
 	if d.err != nil || uint64(len(d.b)) < size {
 		d.err = errCorrupt
@@ -105,9 +105,6 @@ func decodeSorted(d *dec, dst []uint32, want bool) []uint32 {
 	}
 	b := d.b[:size]
 	d.b = d.b[size:]
-	if !want {
-		return dst
-	}
 	// A tight loop: most deltas take one byte, and a report decodes
 	// hundreds of thousands of them.
 	dst = slices.Grow(dst, int(min(n, size)))
@@ -177,8 +174,8 @@ func (t *Tx) decodeCatDay(v []byte, c *CatDay, parts CatParts, before []SKUDay) 
 	if parts == CatSKUs {
 		return d.err
 	}
-	c.Prices = decodeSorted(&d, c.Prices, true)
-	c.Units = decodeSorted(&d, c.Units, true)
+	c.Prices = decodeSorted(&d, c.Prices)
+	c.Units = decodeSorted(&d, c.Units)
 	n := d.uvarint()
 	prev := uint32(0)
 	for i := uint64(0); i < n && d.err == nil; i++ {
