@@ -16,6 +16,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/grocerydata/grocery/grocery/internal/extsort"
 	"github.com/grocerydata/grocery/grocery/internal/rowfile"
 )
 
@@ -82,6 +83,12 @@ type ImportReport struct {
 // names a cause the operator can act on (a full disk) and the log has the
 // system's error.
 func (s *Service) Import(ctx context.Context, name string, r io.Reader, opts *ImportOptions) (*ImportReport, error) {
+	return s.importRuns(ctx, name, r, opts, extsort.DefaultRunRows)
+}
+
+// importRuns is Import sorting the observations in runs of runRows rows:
+// the tests make runs small to spill them.
+func (s *Service) importRuns(ctx context.Context, name string, r io.Reader, opts *ImportOptions, runRows int) (*ImportReport, error) {
 	if opts == nil {
 		opts = &ImportOptions{}
 	}
@@ -98,6 +105,7 @@ func (s *Service) Import(ctx context.Context, name string, r io.Reader, opts *Im
 		minDate: minObservationDate,
 		maxDate: s.today() + 1,
 	}
+	imp.obs = extsort.New(runRows, imp.order)
 
 	format, empty, err := rowfile.Sniff(br)
 	if err != nil {
@@ -107,12 +115,12 @@ func (s *Service) Import(ctx context.Context, name string, r io.Reader, opts *Im
 		return nil, Errorf(EINVALID, "%s: the file is empty: want a header row of %s", name, describeKinds())
 	}
 	imp.report.Format = string(format)
-	defer imp.obs.close()
+	defer imp.obs.Close()
 	if err := imp.readRows(ctx, format, br); err != nil {
 		// A bad row stops the import; a conflict between earlier rows,
 		// found only once they are sorted, is on an earlier line.
 		var e *Error
-		if errors.As(err, &e) && e.Code == EINVALID && imp.obs.n > 0 {
+		if errors.As(err, &e) && e.Code == EINVALID && imp.obs.Len() > 0 {
 			if cerr := imp.scan(ctx, nil); cerr != nil {
 				return nil, cerr
 			}
@@ -124,7 +132,7 @@ func (s *Service) Import(ctx context.Context, name string, r io.Reader, opts *Im
 	}
 
 	b := &imp.batch
-	if len(b.Stores)+len(b.Products)+len(b.Links)+imp.obs.n > 0 {
+	if len(b.Stores)+len(b.Products)+len(b.Links)+imp.obs.Len() > 0 {
 		var (
 			stats batchStats
 			err   error
@@ -451,7 +459,7 @@ type importer struct {
 	seriesKeys []seriesKey         // the file's series, as the writer keys them
 	links      map[uint64]linkSeen // (banner number, sku) -> link
 	repeats    int                 // rows repeated identically
-	obs        obsRuns             // the observations, sorted in runs
+	obs        *extsort.Runs       // the observations, sorted in runs
 	notes      []lineNote          // the first maxProblems problems met while reading
 	conflicts  []lineNote          // the maxProblems earliest conflicts skipped
 
@@ -833,8 +841,8 @@ func (imp *importer) obsRow(r *row) *rowError {
 	}
 	// Rows repeating an earlier one (the same date, store and SKU) are
 	// found once the rows are sorted, by scan.
-	if err := imp.addObs(impRec{series: si, store: st.num, date: int32(d), price: uint32(price),
-		regular: uint32(regular), promoEnd: int32(promoEnds), line: int32(r.line)}); err != nil {
+	if err := imp.obs.Add(extsort.Rec{Series: si, Store: st.num, Date: int32(d), Price: uint32(price),
+		Regular: uint32(regular), PromoEnd: int32(promoEnds), Line: int32(r.line)}); err != nil {
 		return &rowError{reason: err.Error(), fatal: err}
 	}
 
