@@ -955,41 +955,25 @@ func checkChars(field, s string) *rowError {
 	return nil
 }
 
-// postalProvinces maps the first letter of a postal code to the provinces
-// it serves.
-var postalProvinces = map[byte]string{
-	'A': "NL", 'B': "NS", 'C': "PE", 'E': "NB", 'G': "QC", 'H': "QC", 'J': "QC",
-	'K': "ON", 'L': "ON", 'M': "ON", 'N': "ON", 'P': "ON", 'R': "MB", 'S': "SK",
-	'T': "AB", 'V': "BC", 'X': "NT NU", 'Y': "YT",
-}
-
-// parsePostalCode normalises a Canadian postal code to "A1A 1A1" and checks
-// that it belongs to the province.
+// parsePostalCode parses a store's postal code with ParsePostalCode, the
+// one rule for postal codes, and checks that it is in the store's province.
 func parsePostalCode(s, province string) (string, *rowError) {
 	if s == "" {
 		return "", badf("postal_code", "is required: want a Canadian postal code, e.g. K1A 0B1")
 	}
-	t := strings.ToUpper(strings.Replace(s, " ", "", 1))
-	ok := len(t) == 6
-	for i := 0; ok && i < 6; i++ {
-		c := t[i]
-		if i%2 == 0 {
-			ok = 'A' <= c && c <= 'Z' && !strings.ContainsRune("DFIOQU", rune(c))
-		} else {
-			ok = '0' <= c && c <= '9'
+	pc, err := ParsePostalCode(s)
+	if err != nil {
+		return "", badErr("postal_code", err)
+	}
+	if pc.Province != province {
+		// X codes are NT or NU by their FSA, other codes by their letter.
+		start := pc.FSA[:1]
+		if start == "X" {
+			start = pc.FSA
 		}
+		return "", badf("postal_code", "%q is not in %s: a postal code starting with %s is in %s", s, province, start, pc.Province)
 	}
-	if !ok {
-		return "", badf("postal_code", "%q is not a Canadian postal code: want the form A1A 1A1", s)
-	}
-	provs, ok := postalProvinces[t[0]]
-	if !ok {
-		return "", badf("postal_code", "%q is not a Canadian postal code: no postal code starts with %c", s, t[0])
-	}
-	if !strings.Contains(provs, province) {
-		return "", badf("postal_code", "%q is not in %s: a postal code starting with %c is in %s", s, province, t[0], strings.ReplaceAll(provs, " ", " or "))
-	}
-	return t[:3] + " " + t[3:], nil
+	return pc.Code, nil
 }
 
 // parseCoordinate parses a latitude or longitude in degrees: within
