@@ -81,4 +81,4 @@ func Cents(x float64) int64 { return int64(math.Round(x + x*1e-9)) }
 
 // HalfCents rounds an amount in half-cents (see Median2) to a whole cent,
 // halves up.
-func HalfCents(h uint32) uint32 { return (h + 1) / 2 }
+func HalfCents[T uint32 | uint64](h T) T { return (h + 1) / 2 }
