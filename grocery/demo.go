@@ -199,15 +199,3 @@ func buildDemo(ctx context.Context, path string, gen *demo.Generator, progress f
 	}
 	return sum, nil
 }
-
-// storeRefs returns the banner and province of every stored store, by id.
-func (s *Service) storeRefs(ctx context.Context) (map[string]storeRef, error) {
-	refs := map[string]storeRef{}
-	err := s.db.View(func(tx *storage.Tx) error {
-		return tx.ForEachStore(func(st *storage.Store) error {
-			refs[st.ID] = storeRef{Banner: st.Banner, Province: st.Province, Ord: st.Ord}
-			return nil
-		})
-	})
-	return refs, err
-}

@@ -18,6 +18,8 @@ import (
 
 	"github.com/grocerydata/grocery/grocery/internal/extsort"
 	"github.com/grocerydata/grocery/grocery/internal/rowfile"
+	"github.com/grocerydata/grocery/grocery/internal/words"
+	"github.com/grocerydata/grocery/storage"
 )
 
 // ImportOptions configures Import. A nil *ImportOptions means the defaults.
@@ -202,7 +204,6 @@ const (
 	ctxEvery      = 4096     // rows between context checks
 	maxJSONLine   = 16 << 20 // longest JSON Lines line
 	maxIDLen      = 64       // store_id, external_sku
-	maxTextLen    = 200      // names, cities, brands, sizes, categories
 )
 
 // minObservationDate is the earliest observation date accepted: 2000-01-01.
@@ -346,10 +347,10 @@ func detectKind(names []string) (*importKind, []int, string) {
 	}
 	var probs []string
 	if len(missing) > 0 {
-		probs = append(probs, "missing "+plural(len(missing), "column")+" "+strings.Join(missing, ", "))
+		probs = append(probs, "missing "+words.Plural(len(missing), "column")+" "+strings.Join(missing, ", "))
 	}
 	if len(unknown) > 0 {
-		probs = append(probs, "unknown "+plural(len(unknown), "column")+" "+strings.Join(unknown, ", "))
+		probs = append(probs, "unknown "+words.Plural(len(unknown), "column")+" "+strings.Join(unknown, ", "))
 	}
 	if len(probs) > 0 {
 		return nil, nil, fmt.Sprintf("%s for %s: want %s", strings.Join(probs, "; "), kind.article(), kind.describe())
@@ -379,13 +380,6 @@ func hasAny(m map[string]int, keys ...string) bool {
 		}
 	}
 	return false
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
 }
 
 // rowError is what is wrong with one row.
@@ -1243,4 +1237,16 @@ func jsonKind(c byte) string {
 		return "array"
 	}
 	return "object"
+}
+
+// storeRefs returns the banner and province of every stored store, by id.
+func (s *Service) storeRefs(ctx context.Context) (map[string]storeRef, error) {
+	refs := map[string]storeRef{}
+	err := s.db.View(func(tx *storage.Tx) error {
+		return tx.ForEachStore(func(st *storage.Store) error {
+			refs[st.ID] = storeRef{Banner: st.Banner, Province: st.Province, Ord: st.Ord}
+			return nil
+		})
+	})
+	return refs, err
 }
