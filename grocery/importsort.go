@@ -41,9 +41,9 @@ func (imp *importer) ranks() []int32 {
 // rows of one date, store and SKU in file order. The series' ranks are
 // taken now: a series met later may rank anywhere, but the series met
 // before keep their order, so spilled runs stay sorted, as extsort requires.
-func (imp *importer) order() func(a, b *extsort.Rec) int {
+func (imp *importer) order() func(a, b extsort.Rec) int {
 	rank := imp.ranks()
-	return func(a, b *extsort.Rec) int {
+	return func(a, b extsort.Rec) int {
 		if a.Series != b.Series {
 			return cmp.Compare(rank[a.Series], rank[b.Series])
 		}

@@ -67,7 +67,7 @@ func (r *Rec) get(b []byte) {
 // temporary file. Close it when done.
 type Runs struct {
 	runRows int
-	order   func() func(a, b *Rec) int
+	order   func() func(a, b Rec) int
 	n       int      // rows in all
 	cur     []Rec    // the run being filled
 	f       *os.File // spilled runs, nil until the first
@@ -83,7 +83,7 @@ type spilledRun struct{ off, n int64 } // offset in bytes, rows
 
 // New returns empty Runs that spill every runRows rows (DefaultRunRows
 // when runRows <= 0), sorted by the compare function order returns.
-func New(runRows int, order func() func(a, b *Rec) int) *Runs {
+func New(runRows int, order func() func(a, b Rec) int) *Runs {
 	if runRows <= 0 {
 		runRows = DefaultRunRows
 	}
@@ -156,13 +156,15 @@ func (o *Runs) spill() error {
 	return nil
 }
 
-func sortRun(run []Rec, compare func(a, b *Rec) int) {
-	slices.SortFunc(run, func(a, b Rec) int { return compare(&a, &b) })
+func sortRun(run []Rec, compare func(a, b Rec) int) {
+	// compare takes values: a pointer to a row passed to an unknown
+	// function would move every compared row to the heap.
+	slices.SortFunc(run, compare)
 }
 
 // Merger reads the runs merged into one sorted stream.
 type Merger struct {
-	compare func(a, b *Rec) int
+	compare func(a, b Rec) int
 	live    []*runSource
 }
 
@@ -197,7 +199,7 @@ func (m *Merger) Next() (r Rec, ok bool, err error) {
 	}
 	best := 0
 	for i := 1; i < len(m.live); i++ {
-		if m.compare(&m.live[i].cur, &m.live[best].cur) < 0 {
+		if m.compare(m.live[i].cur, m.live[best].cur) < 0 {
 			best = i
 		}
 	}

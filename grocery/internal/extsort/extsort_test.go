@@ -11,10 +11,10 @@ import (
 // byKey orders rows by series key, date and line, the keys of the series
 // taken from keys as they are when the order is asked for (as an importer
 // numbers series in the order it meets them).
-func byKey(keys *[]string) func() func(a, b *Rec) int {
-	return func() func(a, b *Rec) int {
+func byKey(keys *[]string) func() func(a, b Rec) int {
+	return func() func(a, b Rec) int {
 		ks := slices.Clone(*keys)
-		return func(a, b *Rec) int {
+		return func(a, b Rec) int {
 			return cmp.Or(cmp.Compare(ks[a.Series], ks[b.Series]), cmp.Compare(a.Date, b.Date), cmp.Compare(a.Line, b.Line))
 		}
 	}
@@ -48,7 +48,7 @@ func TestMergeSpilledRuns(t *testing.T) {
 	}
 	want := slices.Clone(added)
 	order := byKey(&keys)()
-	slices.SortFunc(want, func(a, b Rec) int { return order(&a, &b) })
+	slices.SortFunc(want, order)
 	for pass := range 2 {
 		m, err := o.Merge()
 		if err != nil {
@@ -74,7 +74,7 @@ func TestMergeSpilledRuns(t *testing.T) {
 func TestCloseLeavesNoFile(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("TMPDIR", dir)
-	o := New(1, func() func(a, b *Rec) int { return func(a, b *Rec) int { return cmp.Compare(a.Line, b.Line) } })
+	o := New(1, func() func(a, b Rec) int { return func(a, b Rec) int { return cmp.Compare(a.Line, b.Line) } })
 	for line := range int32(3) {
 		if err := o.Add(Rec{Line: line}); err != nil {
 			t.Fatal(err)
