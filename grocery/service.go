@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/grocerydata/grocery/grocery/internal/extsort"
 	snapfile "github.com/grocerydata/grocery/grocery/internal/snapshot"
 	"github.com/grocerydata/grocery/storage"
 )
@@ -168,7 +169,7 @@ func (s *Service) removeOrphans() {
 			log.Warn("snapshot directory: removing temporary files left by a stopped publisher", "err", err)
 		}
 	}
-	removed, err := removeStaleSpills()
+	removed, err := extsort.RemoveStale()
 	for _, path := range removed {
 		log.Info("removed the temporary file of an import whose process is gone", "file", path)
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -298,7 +299,7 @@ func searchStores[V any](tx *storage.Tx, province string, pc PostalCode, banners
 	for i := range stores {
 		st := &stores[i]
 		st.inFSA = strings.HasPrefix(strings.ToUpper(st.PostalCode), pc.FSA)
-		st.km = math.Round(haversineKM(lat, lon, st.Latitude, st.Longitude)*10) / 10
+		st.km = pricestat.Round1(haversineKM(lat, lon, st.Latitude, st.Longitude))
 	}
 	slices.SortFunc(stores, func(a, b searchStore) int {
 		if a.inFSA != b.inFSA {

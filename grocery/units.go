@@ -93,3 +93,9 @@ func unitOf(size string) (float64, string) {
 	}
 	return 0, ""
 }
+
+// unitBasisCode numbers the unit-price bases in storage.CatObs.Unit;
+// unitBasisName names them back.
+var unitBasisCode = map[string]uint32{"per 100 g": 1, "per 100 mL": 2, "per unit": 3}
+
+var unitBasisName = [4]string{"", "per 100 g", "per 100 mL", "per unit"}

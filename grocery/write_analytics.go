@@ -35,11 +35,6 @@ import (
 // promotion event.
 const promoGap = 7
 
-// unitBasisCode numbers the unit-price bases in storage.CatObs.Unit.
-var unitBasisCode = map[string]uint32{"per 100 g": 1, "per 100 mL": 2, "per unit": 3}
-
-var unitBasisName = [4]string{"", "per 100 g", "per 100 mL", "per unit"}
-
 // seriesInfo is what the aggregates need of a banner SKU's product.
 type seriesInfo struct {
 	sku            string // the banner's SKU itself
@@ -216,12 +211,6 @@ func (w *writer) writeAnalytics(ctx context.Context) error {
 	a.info = nil
 	return nil
 }
-
-// priceLookback is how many days before a day the aggregates look back:
-// the lowest price of the 30 days before a series' last day
-// (storage.Shelf.Min30) and the prices charged in the 30 days before a
-// promotion (storage.Promo.Charged and Before).
-const priceLookback = 30
 
 // promoBuilder derives a series' promotion events and shelf record,
 // reusing its buffers.
