@@ -932,14 +932,14 @@ func (ev *alertEval) run(ctx context.Context, from map[seriesKey]int32, asOf int
 		start := max(from[k], window)
 		var prev alertDay
 		hasPrev := false
-		err = ev.tx.Series(k.banner, k.sku, k.province, 0, start-1, true, true, func(d *storage.Day) error {
+		err = ev.tx.Series(k.banner, k.sku, k.province, storage.SeriesScan{To: start - 1, NewestFirst: true}, func(d *storage.Day) error {
 			prev, hasPrev = dayOf(d), true
 			return storage.ErrStop
 		})
 		if err != nil {
 			return 0, err
 		}
-		err = ev.tx.Series(k.banner, k.sku, k.province, start, asOf, true, false, func(d *storage.Day) error {
+		err = ev.tx.Series(k.banner, k.sku, k.province, storage.SeriesScan{From: start, To: asOf}, func(d *storage.Day) error {
 			cur := dayOf(d)
 			for _, r := range watching {
 				if fires(r, prev, hasPrev, cur) {

@@ -56,7 +56,9 @@ func (b *Basis) setDates(lo, hi int32) {
 	}
 }
 
-func sortedKeys(m map[string]bool) []string {
+// sortedKeys returns the keys of m (provinces, banners, GTINs,
+// categories...), sorted; empty, never nil.
+func sortedKeys[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
 		out = append(out, k)
@@ -64,3 +66,9 @@ func sortedKeys(m map[string]bool) []string {
 	slices.Sort(out)
 	return out
 }
+
+// priceLookback is how many days before a day the aggregates look back:
+// the lowest price of the 30 days before a series' last day
+// (storage.Shelf.Min30) and the prices charged in the 30 days before a
+// promotion (storage.Promo.Charged and Before).
+const priceLookback = 30

@@ -326,7 +326,7 @@ func (s *Service) CompareBasket(ctx context.Context, in BasketInput) (*BasketRes
 			}
 			return &offers[i], prods[offers[i].gtin], packs, nil
 		}
-		banners := provincesOf(bannerSet)
+		banners := sortedKeys(bannerSet)
 		found := 0
 		for _, it := range res.Items {
 			if it.Found {

@@ -176,7 +176,7 @@ func (s *Service) CompetitiveBenchmark(ctx context.Context, in BenchmarkInput) (
 		for k, c := range cats {
 			byCat[k[0]] = append(byCat[k[0]], *c)
 		}
-		for _, c := range provincesOf(byCat) {
+		for _, c := range sortedKeys(byCat) {
 			rows := byCat[c]
 			n := rankBench(rows)
 			for i := range rows {

@@ -158,8 +158,8 @@ func (s *Service) BrandInsights(ctx context.Context, in BrandInput) (*BrandResul
 		// The barcodes to price: the brand's and its candidate peers', in
 		// key order (a few of the catalogue's: seeking each is cheaper
 		// than scanning every offer of a province).
-		gtins := provincesOf(prods)
-		res.Categories = provincesOf(cats)
+		gtins := sortedKeys(prods)
+		res.Categories = sortedKeys(cats)
 		sn := newSnapshot(asOf)
 		written := func(x float64) *float64 { return &x }
 		var (
@@ -243,7 +243,7 @@ func (s *Service) BrandInsights(ctx context.Context, in BrandInput) (*BrandResul
 					return err
 				}
 			}
-			for _, b := range provincesOf(rows) {
+			for _, b := range sortedKeys(rows) {
 				a := rows[b]
 				for _, c := range res.Categories {
 					err := tx.CatDays(pv.Code, c, b, from, asOf, storage.CatSKUs, func(_ *storage.CatDayKey, d *storage.CatDay) error {

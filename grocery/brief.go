@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/grocerydata/grocery/grocery/internal/pricestat"
+	"github.com/grocerydata/grocery/grocery/internal/words"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -350,9 +351,9 @@ func (b *briefBuilder) build() error {
 	}
 	for banner := range b.banners {
 		stores := 0
-		err := b.tx.ActiveStores(b.out.Province, banner, func(*storage.Store) bool {
+		err := b.tx.ActiveStores(b.out.Province, banner, func(*storage.Store) error {
 			stores++
-			return true
+			return nil
 		})
 		if err != nil {
 			return err
@@ -881,7 +882,7 @@ func (b *Brief) summary() string {
 	if ranked := b.Basket.ranked(); len(ranked) > 0 {
 		lo, hi := ranked[0], ranked[len(ranked)-1]
 		fmt.Fprintf(&w, "of %d %s pricing at least %d of the %d shared products, %s had the cheapest basket (index %.1f against the other banners' median prices, $%s for the %d it prices)",
-			len(ranked), plural(len(ranked), "banner"), b.Basket.MinItems, b.Basket.Items, lo.BannerName, lo.Index, lo.Total, lo.Items)
+			len(ranked), words.Plural(len(ranked), "banner"), b.Basket.MinItems, b.Basket.Items, lo.BannerName, lo.Index, lo.Total, lo.Items)
 		if len(ranked) > 1 {
 			fmt.Fprintf(&w, " and %s the dearest (index %.1f)", hi.BannerName, hi.Index)
 		}
@@ -915,13 +916,13 @@ func (b *Brief) summary() string {
 	}
 	if len(b.Promotions) > 0 && b.Promotions[0].OnPromotion > 0 {
 		p := b.Promotions[0]
-		fmt.Fprintf(&w, "%s promoted the most (%.1f%% of %d %s, %.1f%% off on average)", p.BannerName, p.SharePct, p.Products, plural(p.Products, "product"), p.AvgDiscountPct)
+		fmt.Fprintf(&w, "%s promoted the most (%.1f%% of %d %s, %.1f%% off on average)", p.BannerName, p.SharePct, p.Products, words.Plural(p.Products, "product"), p.AvgDiscountPct)
 		started, ended := 0, 0
 		for _, p := range b.Promotions {
 			started += p.Started
 			ended += p.Ended
 		}
-		fmt.Fprintf(&w, "; %d %s started and %d ended. ", started, plural(started, "promotion"), ended)
+		fmt.Fprintf(&w, "; %d %s started and %d ended. ", started, words.Plural(started, "promotion"), ended)
 	}
 	switch b.NewProducts.Count {
 	case 0:
@@ -932,7 +933,7 @@ func (b *Brief) summary() string {
 		fmt.Fprintf(&w, "%d products were new in the panel.", b.NewProducts.Count)
 	}
 	if n := len(b.AlertEvents); n > 0 {
-		fmt.Fprintf(&w, " Your alert rules recorded %d %s.", n, plural(n, "event"))
+		fmt.Fprintf(&w, " Your alert rules recorded %d %s.", n, words.Plural(n, "event"))
 	}
 	return w.String()
 }

@@ -132,9 +132,9 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 		count, promo int
 		sum          uint64
 		priceBuf     []uint32
-		prices       runs
+		prices       pricestat.Runs
 		unitBuf      []uint32
-		units        [4]runs // by basis, in unitBuf
+		units        [4]pricestat.Runs // by basis, in unitBuf
 		stores       storeSet
 		prevCount    int
 		prevSum      uint64
@@ -228,17 +228,25 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 			}
 			start := len(x.priceBuf)
 			x.priceBuf = append(x.priceBuf, c.Prices...)
-			x.prices.add(x.priceBuf, start)
+			x.prices.Add(x.priceBuf, start)
 			// Units sort by value then basis: each basis' values are
-			// a sorted run of their own.
-			for b := uint32(1); b < 4; b++ {
-				start := len(x.unitBuf)
-				for _, u := range c.Units {
-					if u&3 == b {
-						x.unitBuf = append(x.unitBuf, u>>2)
-					}
+			// a sorted run of their own, placed side by side.
+			var n [4]int // by basis; Units has no basis 0
+			for _, u := range c.Units {
+				n[u&3]++
+			}
+			first := len(x.unitBuf)
+			x.unitBuf = slices.Grow(x.unitBuf, len(c.Units))[:first+n[1]+n[2]+n[3]]
+			at := [4]int{0, first, first + n[1], first + n[1] + n[2]}
+			next := at
+			for _, u := range c.Units {
+				if b := u & 3; b != 0 {
+					x.unitBuf[next[b]] = u >> 2
+					next[b]++
 				}
-				x.units[b].add(x.unitBuf, start)
+			}
+			for b := 1; b < 4; b++ {
+				x.units[b].Add(x.unitBuf[:next[b]], at[b])
 			}
 			for _, st := range c.Stores {
 				x.stores.add(st.Store)
@@ -274,20 +282,20 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 			}
 			obs += x.count
 			st := CategoryStats{Category: x.name, AveragePrice: Cents(pricestat.Cents(float64(x.sum) / float64(x.count))),
-				MinPrice: Cents(x.prices.lo), MaxPrice: Cents(x.prices.hi), MedianPrice: halfCentsOf(x.prices.median2(x.priceBuf)),
+				MinPrice: Cents(x.prices.Min()), MaxPrice: Cents(x.prices.Max()), MedianPrice: Cents(pricestat.HalfCents(x.prices.Median2(x.priceBuf))),
 				Products: len(x.products), Stores: x.stores.n, Observations: x.count,
 				PromoSharePct: pricestat.Round1(float64(x.promo) * 100 / float64(x.count))}
 			best := 0
 			for b := 1; b < 4; b++ {
-				if x.units[b].n > x.units[best].n {
+				if x.units[b].Len() > x.units[best].Len() {
 					best = b
 				}
 			}
-			if u := &x.units[best]; best > 0 && u.n > 0 {
+			if u := &x.units[best]; best > 0 && u.Len() > 0 {
 				// Unit prices are kept in hundredths of a cent.
-				st.UnitPrice = &UnitPriceStats{Basis: unitBasisName[best], Average: Cents(pricestat.Cents(float64(u.sum(x.unitBuf)) / float64(u.n) / 100)),
-					Min: Cents(pricestat.Cents(float64(u.lo) / 100)), Max: Cents(pricestat.Cents(float64(u.hi) / 100)),
-					Median: Cents(pricestat.Cents(float64(u.median2(x.unitBuf)) / 200)), Observations: u.n}
+				st.UnitPrice = &UnitPriceStats{Basis: unitBasisName[best], Average: Cents(pricestat.Cents(float64(u.Sum(x.unitBuf)) / float64(u.Len()) / 100)),
+					Min: Cents(pricestat.Cents(float64(u.Min()) / 100)), Max: Cents(pricestat.Cents(float64(u.Max()) / 100)),
+					Median: Cents(pricestat.Cents(float64(u.Median2(x.unitBuf)) / 200)), Observations: u.Len()}
 			}
 			if x.prevCount > 0 {
 				prev := Cents(pricestat.Cents(float64(x.prevSum) / float64(x.prevCount)))
@@ -338,10 +346,6 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 	}
 	return res, nil
 }
-
-// halfCentsOf writes an exact amount in half-cents (a median) as cents,
-// halves rounded away from zero.
-func halfCentsOf(h uint64) Cents { return Cents((h + 1) / 2) }
 
 // valueBufs holds the value lists of finished category reports for the
 // next: a report's lists are large (one value per observation) and

@@ -62,21 +62,11 @@ func (sn *snapshot) activeStores(tx *storage.Tx, province, banner string) (int, 
 	return n, nil
 }
 
-// provincesOf returns the keys of m, sorted.
-func provincesOf[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for p := range m {
-		out = append(out, p)
-	}
-	slices.Sort(out)
-	return out
-}
-
 // basis fills the coverage of a snapshot: the provinces and banners
 // priced, the days of the offers' latest observations, the active
 // reference stores of the banners priced in their provinces.
 func (sn *snapshot) basis(tx *storage.Tx, comparison string) (Basis, error) {
-	b := Basis{Provinces: provincesOf(sn.provs), Banners: []string{}, Observations: sn.obs, Comparison: comparison}
+	b := Basis{Provinces: sortedKeys(sn.provs), Banners: []string{}, Observations: sn.obs, Comparison: comparison}
 	seen := map[string]bool{}
 	for pb := range sn.banners {
 		if !seen[pb[1]] {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/grocerydata/grocery/grocery/internal/demo"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -18,6 +19,18 @@ type DemoOptions struct {
 	Seed     int64                 // 0 means the default seed, 1
 	Force    bool                  // replace an existing file
 	Progress func(done, total int) // observations written so far; may be nil
+}
+
+// DemoSamples are identifiers to try on a fresh demo data set: each one
+// exercises a different answer of the query tools.
+type DemoSamples struct {
+	Province      string `json:"province"`        // e.g. "ON"
+	CarriedUPC    string `json:"carried_upc"`     // a barcode with several current offers in Province
+	NotCarriedUPC string `json:"not_carried_upc"` // a barcode the catalogue knows but no banner carries in Province now
+	UnknownUPC    string `json:"unknown_upc"`     // a GS1-valid barcode that is not in the catalogue
+	SKU           string `json:"sku"`             // an external_sku with at least 90 days of history in Province
+	Banner        string `json:"banner"`          // its banner slug
+	Query         string `json:"query"`           // a search query with several hits in Province
 }
 
 // DemoSummary describes a built demo data file.
@@ -100,23 +113,73 @@ func BuildDemo(ctx context.Context, path string, opts *DemoOptions) (*DemoSummar
 	return sum, nil
 }
 
-func buildDemo(ctx context.Context, path string, gen *demoGen, progress func(done, total int)) (*DemoSummary, error) {
+// newDemoGen returns the demo generator for grocery's banners. It returns
+// EINVALID for an unknown scale or an as-of date too early for it.
+func newDemoGen(scale string, asOf Date, seed int64) (*demo.Generator, error) {
+	bs := make([]demo.Banner, len(banners))
+	for i, b := range banners {
+		bs[i] = demo.Banner{Slug: b.Slug, Name: b.Name, Owner: b.Owner, Provinces: b.Provinces}
+	}
+	gen, err := demo.New(demo.Config{Scale: scale, AsOf: demo.Date(asOf), Seed: seed, Banners: bs})
+	var invalid *demo.InvalidError
+	switch {
+	case errors.As(err, &invalid):
+		return nil, Errorf(EINVALID, "%s", invalid.Msg)
+	case err != nil:
+		return nil, Errorf(EINTERNAL, "%v", err)
+	}
+	return gen, nil
+}
+
+// demoBatch converts the generator's stores, catalogue and links.
+func demoBatch(gen *demo.Generator) *batch {
+	b := &batch{}
+	for _, s := range gen.Stores() {
+		b.Stores = append(b.Stores, Store{ID: s.ID, Banner: s.Banner, BannerName: s.BannerName, Province: s.Province,
+			Name: s.Name, City: s.City, PostalCode: s.PostalCode, Latitude: s.Latitude, Longitude: s.Longitude, Active: s.Active})
+	}
+	for _, p := range gen.Catalogue() {
+		b.Products = append(b.Products, CatalogueItem{GTIN: GTIN(p.GTIN), Name: p.Name, Brand: p.Brand, Size: p.Size, Category: p.Category})
+	}
+	for _, l := range gen.Links() {
+		b.Links = append(b.Links, SKULink{Banner: l.Banner, ExternalSKU: l.ExternalSKU, GTIN: GTIN(l.GTIN)})
+	}
+	return b
+}
+
+// demoObservations converts a chunk of the generator's observations.
+func demoObservations(chunk []demo.Observation) []Observation {
+	out := make([]Observation, len(chunk))
+	for i, o := range chunk {
+		out[i] = Observation{Date: Date(o.Date), StoreID: o.StoreID, Banner: o.Banner, ExternalSKU: o.ExternalSKU,
+			Price: Cents(o.Price), RegularPrice: Cents(o.RegularPrice), PromoEnds: Date(o.PromoEnds)}
+	}
+	return out
+}
+
+// demoSamples converts the generator's samples, printing barcodes as UPCs.
+func demoSamples(s demo.Samples) DemoSamples {
+	return DemoSamples{Province: s.Province, CarriedUPC: GTIN(s.CarriedGTIN).UPC(), NotCarriedUPC: GTIN(s.NotCarriedGTIN).UPC(),
+		UnknownUPC: GTIN(s.UnknownGTIN).UPC(), SKU: s.SKU, Banner: s.Banner, Query: s.Query}
+}
+
+func buildDemo(ctx context.Context, path string, gen *demo.Generator, progress func(done, total int)) (*DemoSummary, error) {
 	s, err := open(path, &Options{}, storage.Options{NoSync: true}, nil)
 	if err != nil {
 		return nil, err
 	}
 	defer s.Close()
-	sum := &DemoSummary{Samples: gen.Samples()}
-	head := &batch{Stores: gen.Stores(), Products: gen.Catalogue(), Links: gen.Links()}
-	if _, err := s.write(ctx, head, false); err != nil {
+	sum := &DemoSummary{Samples: demoSamples(gen.Samples())}
+	head := demoBatch(gen)
+	if _, err := s.write(ctx, head, keysAnywhere); err != nil {
 		return nil, err
 	}
 	sum.Stores, sum.Products = len(head.Stores), len(head.Products)
 	total := gen.ObservationCount()
-	err = gen.Observations(func(chunk []Observation) error {
+	err = gen.Observations(func(chunk []demo.Observation) error {
 		// The generator emits series in key order, after everything
 		// already written: append-order writes pack pages full.
-		if _, err := s.write(ctx, &batch{Observations: chunk}, true); err != nil {
+		if _, err := s.write(ctx, &batch{Observations: demoObservations(chunk)}, keysAppended); err != nil {
 			return err
 		}
 		sum.Observations += len(chunk)
@@ -135,16 +198,4 @@ func buildDemo(ctx context.Context, path string, gen *demoGen, progress func(don
 		return nil, err
 	}
 	return sum, nil
-}
-
-// storeRefs returns the banner and province of every stored store, by id.
-func (s *Service) storeRefs(ctx context.Context) (map[string]storeRef, error) {
-	refs := map[string]storeRef{}
-	err := s.db.View(func(tx *storage.Tx) error {
-		return tx.ForEachStore(func(st *storage.Store) error {
-			refs[st.ID] = storeRef{Banner: st.Banner, Province: st.Province, Ord: st.Ord}
-			return nil
-		})
-	})
-	return refs, err
 }

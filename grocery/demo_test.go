@@ -2,6 +2,8 @@ package grocery_test
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -126,5 +128,29 @@ func TestOpenAfterReplace(t *testing.T) {
 	defer s.Close()
 	if _, err := s.Authenticate(ctx, key.Key, grocery.InterfaceMCP); err != nil {
 		t.Errorf("Open waited on a replaced file and opened the old one: the new file's key fails: %v", err)
+	}
+}
+
+// TestBuildDemoInvalid checks the edge to the generator: its option errors
+// become grocery.EINVALID with the generator's message, and nothing is written.
+func TestBuildDemoInvalid(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		opts grocery.DemoOptions
+		want string
+	}{
+		{"ErrUnknownScale", grocery.DemoOptions{Scale: "huge", AsOf: 20776}, `scale "huge" is unknown: want one of small, medium, large`},
+		{"ErrTooEarly", grocery.DemoOptions{AsOf: 100}, "as-of date 1970-04-11 is too early: want 1971-05-02 or later"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "demo.db")
+			_, err := grocery.BuildDemo(context.Background(), path, &tt.opts)
+			if grocery.ErrorCode(err) != grocery.EINVALID || grocery.ErrorMessage(err) != tt.want {
+				t.Fatalf("got %q (%v), want %s %q", grocery.ErrorCode(err), err, grocery.EINVALID, tt.want)
+			}
+			if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("got %v for %s, want no file", err, path)
+			}
+		})
 	}
 }

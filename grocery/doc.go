@@ -1,22 +1,91 @@
 // Package grocery is the Canadian grocery price data service: product
-// lookups by barcode, province-scoped search, price histories and the
-// reference-store panel, over one embedded data file.
+// lookups by barcode, province-scoped search, price histories, the
+// reference-store panel, store prices, market analytics, imports and
+// exports, API keys with metered quotas and price alerts, over one
+// embedded data file. The servers and the CLI only translate to and from
+// its methods; every query, write and rule is here.
+//
+// # Architecture
+//
+// Calls go one way: a package imports only packages below it here, never
+// one above (the binaries also call grocery directly, for the CLI):
+//
+//	cmd/grocery, cmd/grocery-mcp, cmd/grocery-rest   binaries: flags, wiring, the admin socket
+//	   -> mcpserver, restserver                        transports: translate, never decide
+//	   -> grocery                                      the domain: public types, rules, queries
+//	   -> grocery/internal/*                           infrastructure grocery is built from
+//	   -> storage                                      the bbolt layout and byte encodings
+//	   -> go.etcd.io/bbolt
+//
+// Who owns what:
+//
+//   - cmd/grocery (the CLI, with serve and mcp-bridge), cmd/grocery-mcp and
+//     cmd/grocery-rest parse flags and environment, open a Service and serve
+//     it; cmd/internal/server is what the servers share (listener, access
+//     log, graceful stop), cmd/internal/admin the admin socket through which
+//     the CLI reaches a running server.
+//   - mcpserver and restserver are http.Handlers. Each turns a request into
+//     one call of a Service method and its result into an answer, and picks
+//     every status from one table of this package's error codes; neither
+//     holds a rule of the product. restserver also owns the OpenAPI document.
+//   - grocery (this package) owns every public type, every validation, the
+//     queries, the analytics, the import (parsing rows, the write
+//     transaction, the aggregates it keeps, the alert rules it evaluates),
+//     the export, access control and replicas. It converts between its
+//     public types and the internal packages' plain records at its edge.
+//   - grocery/internal/* hold the infrastructure, each importing nothing
+//     from grocery and speaking storage's vocabulary: access (the keyring,
+//     the quota meter and its usage journal, the bbolt and Redis key stores
+//     and their scripts); redisconn (dialling Redis without retries, the
+//     mapping of its failures to EUNAVAILABLE, URL redaction, the key
+//     prefix); alertstore (the alert store interface, its bbolt and Redis
+//     stores, the copy of a file's rules to Redis); demo (the demo
+//     generator and its tables, emitting plain records that BuildDemo
+//     writes); extsort (the importer's sorted runs on disk and their merge);
+//     pricestat (the shared arithmetic: medians, rounding, geometric means);
+//     snapshot (publishing and fetching snapshots for replicas); rowfile and
+//     rowwrite (reading and writing CSV, JSON Lines and XLSX tables);
+//     jsontext (JSON strings as encoding/json writes them); atomicfile
+//     (replacing a file so that a crash leaves the old or the new).
+//   - storage owns the bucket layout, the keys and the value encodings of
+//     the data file and its format version; what a record means is
+//     grocery's.
+//
+// Where a change goes:
+//
+//   - A new analytic: a Service method with its input and result types in a
+//     file of this package named after what it answers, computed from the
+//     aggregates storage keeps and the arithmetic of pricestat. If it needs
+//     an aggregate that does not exist, the bucket and its encoding go in
+//     storage (with a new format version and an upgrade), and keeping it up
+//     to date goes in the import's write. Then a path in restserver (and in
+//     openapi.json), a report in cmd/grocery, and its recomputation in SQL
+//     in analyticscheck.
+//   - A new key store: an implementation of the key store interface in
+//     grocery/internal/access, beside the bbolt and Redis ones, chosen by
+//     Open from Options; its connection code in an internal package of its
+//     own, as redisconn is for Redis. A new alert store likewise goes in
+//     grocery/internal/alertstore.
+//   - A new transport: a package beside mcpserver and restserver that
+//     translates to Service methods and maps error codes from one table of
+//     its own, mounted by cmd/internal/server or served by a binary of its
+//     own under cmd.
 //
 // # Opening a data file
 //
 // A Service holds one bbolt file. Open creates it if needed; Options.ReadOnly
 // lets several readers share a file. Only one process may hold a file for
 // writing: a second writer fails with ECONFLICT after Options.LockTimeout
-// rather than hanging.
+// rather than hanging. OpenReplica serves the newest snapshot an ingest node
+// published to a directory instead (see Replicas). Close writes the last
+// quota counts. Path names the file, Health reports the Service's work in
+// the background, and Verify checks the file's own invariants.
 //
 //	svc, err := grocery.Open("grocery.db", nil)
 //	if err != nil { ... }
 //	defer svc.Close()
 //
-// BuildDemo writes a realistic, deterministic demo data set; Import loads
-// CSV or JSON Lines files of stores and observations.
-//
-// # The four queries
+// # The queries
 //
 // LookupProduct resolves a barcode to its product and the current offers
 // for it in one province, one per banner SKU, cheapest first.
@@ -24,38 +93,76 @@
 // province. PriceHistory returns the daily price spread of one banner SKU
 // (its external_sku, never a barcode) in one province. ListReferenceStores
 // lists the active stores prices are collected from. Their results encode
-// to the JSON of the MCP tools of the same names.
+// to the JSON of the MCP tools of the same names (AppendJSON, MarshalJSON).
 //
 // Prices are store-scoped: there is no national price. An offer summarises
 // the latest observation of each of a province's reference stores of one
 // banner, within a 14-day freshness window. An empty result does not prove
 // that a product is unavailable: coverage is the reference-store panel.
 //
-// # Identifiers
+// # Store prices and search
+//
+// StorePrices lists one store's latest prices, optionally matching a name
+// or brand, a page at a time; StorePrice is one product's latest price at a
+// store, by the banner's SKU or by barcode. SearchStores finds products by
+// name or brand and lists their current prices store by store, in a
+// province or near a postal code (ParsePostalCode), nearest first.
+//
+// # Analytics
+//
+// The market analytics of the integration plan, each with a Basis saying
+// what it rests on: GeographicPrices and RegionalComparison (provinces
+// against the national price), CompetitiveBenchmark (a banner against the
+// others, BenchmarkMinItems), BrandInsights, CompareBasket (MaxBasketItems),
+// Signals (threats, opportunities, changes and the watchlist of one
+// banner), CategoryReport, PromoCalendar, NewOnShelf, and ExecutiveBrief
+// (the latest week on one page; Brief.WriteHTML prints it). Medians,
+// indexes and rounding follow one set of rules, stated in the package's
+// README.md.
+//
+// # Import and export
+//
+// Import loads one file of stores or observations (CSV, JSON Lines or
+// XLSX, recognised by content) in one transaction: a bad row stops it with
+// the file, line, field and reason, unless ImportOptions skip invalid rows;
+// it keeps the analytics aggregates and evaluates the alert rules in the
+// same transaction. BuildDemo writes a realistic, deterministic demo data
+// set. Export writes a data set (observations, offers or stores) as JSON,
+// JSON Lines, CSV or XLSX (MaxXLSXRows); PrepareExport validates and names
+// one before its first byte, and PreparedExport.Stream writes it.
+//
+// # Identifiers and values
 //
 // Provinces are two-letter codes (English and French names are accepted),
 // barcodes are GTINs with a verified GS1 check digit (stored as GTIN-14),
 // banners are slugs such as "no-frills" (display names are accepted), and
 // money is integer Cents that encodes as dollars (4.99). See ParseProvince,
-// ParseGTIN, ParseBanner and ParsePeriod.
+// Provinces, ParseGTIN, ParseBanner, Banners, ParsePeriod, ParseDate,
+// ParseCents and CheckLimit.
 //
 // # Keys, plans and quota
 //
 // Both interfaces share one API key and one quota per account. CreateKey
 // makes a key (<prefix>_pk_ and 40 base62 characters, the first 8 a public
 // id) that is shown once: only an HMAC-SHA256 of it, keyed with a secret
-// kept in the data file, is stored. Authenticate checks a key's form
-// before any lookup and compares hashes in constant time; it returns a
-// Principal that Consume charges one call to. A plan (DefaultPlans, or
-// Options.Plans) sets the calls per calendar month (UTC) and whether REST
-// is open; an account may override its plan's size.
+// kept in the data file (or in Redis, with Options.RedisURL), is stored.
+// ListKeys lists keys by their public id and RevokeKey revokes one.
+// Authenticate checks a key's form before any lookup and compares hashes
+// in constant time; it returns a Principal that Consume charges one call
+// to (AuthenticateMetered does both at once). A plan (DefaultPlans,
+// ParsePlanQuotas, or Options.Plans; Plans lists them) sets the calls per
+// calendar month (UTC) and whether REST is open; an account may override
+// its plan's size. UsageOf reports an account's use.
 //
 // Consume counts every call, rejected ones included, exactly under
 // concurrency. Counts live in memory and are written once a second
 // (Options.FlushInterval) in one transaction, and at Close: a clean
 // restart keeps every count; a crash loses at most the last interval's
 // counts and never counts a call twice, because counts, not increments,
-// are written. RevokeKey takes effect on the next Authenticate.
+// are written. RevokeKey takes effect on the next Authenticate. With
+// Options.RedisURL, keys, accounts and counters live in one Redis shared by
+// every server instead, and a call that needs Redis while it does not
+// answer fails with EUNAVAILABLE.
 //
 // A server holds the data file for writing, so the CLI reaches these
 // methods through the server's admin socket (mode 0600) beside the file;
@@ -72,11 +179,25 @@
 // at most one event per rule and observation day; EvaluateAlerts does the
 // same over every watched series. An account holds at most MaxAlertRules.
 //
+// # Replicas
+//
+// An ingest node opened with Options.SnapshotDir publishes a snapshot of
+// its data file after each import (Publish does it on demand). OpenReplica
+// serves the newest snapshot of such a directory read-only, polling its
+// manifest (Options.SnapshotPoll; Refresh checks at once) and swapping in
+// each new snapshot once its size, checksum and pages pass a check;
+// Replica reports what it serves and ReplicaStatus.Behind how far it lags.
+// Replicas take keys, quota and alert rules from Redis.
+//
 // # Errors
 //
-// Every error a caller should see is an *Error with a Code: EINVALID for a
-// bad argument (the message names the argument and what was expected),
-// ENOTFOUND, ECONFLICT, and the access-control codes EUNAUTHENTICATED,
-// EFORBIDDEN and EQUOTA. Any other error is internal: ErrorMessage hides
-// its text from clients.
+// Every error a caller should see is an *Error (Errorf makes one) with a
+// Code: EINVALID ("invalid_argument") for a bad argument, the message naming
+// the argument and what was expected; ENOTFOUND ("not_found"); ECONFLICT
+// ("conflict") when the current state forbids the call; the access-control
+// codes EUNAUTHENTICATED ("unauthenticated"), EFORBIDDEN ("plan_required")
+// and EQUOTA ("quota_exceeded"); and EUNAVAILABLE ("unavailable") when a
+// store the service needs (Redis) does not answer. Any other error is
+// internal (EINTERNAL): ErrorCode reads the code, and ErrorMessage (or
+// ErrorMessageIn) hides an internal error's text from clients.
 package grocery

@@ -6,16 +6,26 @@ import (
 )
 
 // Error codes. Transports map each code to a status in one place; a code is
-// part of the external contract and never changes meaning.
+// part of the external contract and never changes meaning. Each name is
+// its value in capitals, after E.
 const (
-	EINVALID         = "invalid_argument" // an argument is malformed or out of range
+	EINVALIDARGUMENT = "invalid_argument" // an argument is malformed or out of range
 	ENOTFOUND        = "not_found"        // the identified thing does not exist
 	EUNAUTHENTICATED = "unauthenticated"  // missing, unknown or revoked credentials
-	EFORBIDDEN       = "plan_required"    // the account's plan does not allow this
+	EPLANREQUIRED    = "plan_required"    // the account's plan does not allow this
 	EQUOTA           = "quota_exceeded"   // the plan quota of the window is spent
 	ECONFLICT        = "conflict"         // the current state forbids it: the data file is held by another process, an account holds its most alert rules
 	EUNAVAILABLE     = "unavailable"      // a store the service needs (Redis) does not answer: the call is refused; try again shortly
 	EINTERNAL        = "internal"         // anything else; its text is never shown
+)
+
+// Former names of error codes, kept so that code written against them
+// still builds; their values are the codes above.
+const (
+	// Deprecated: use EINVALIDARGUMENT, the same code.
+	EINVALID = EINVALIDARGUMENT
+	// Deprecated: use EPLANREQUIRED, the same code.
+	EFORBIDDEN = EPLANREQUIRED
 )
 
 // Error is the one error type of the package. Code is machine-readable,

@@ -723,9 +723,9 @@ func (p *PreparedExport) offers(ctx context.Context, out *rowSink) error {
 func (p *PreparedExport) stores(out *rowSink) error {
 	var all []Store
 	err := p.pin.View(func(tx *storage.Tx) error {
-		return tx.ActiveStores(p.province, p.banner, func(st *storage.Store) bool {
+		return tx.ActiveStores(p.province, p.banner, func(st *storage.Store) error {
 			all = append(all, store(st))
-			return true
+			return nil
 		})
 	})
 	if err != nil {

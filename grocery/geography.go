@@ -113,7 +113,7 @@ func (f *productFilter) geography(tx *storage.Tx, sn *snapshot) (*geography, err
 	case f.gtin != "":
 		gtins = []string{string(f.gtin)}
 	case f.gtins != nil:
-		gtins = provincesOf(f.gtins)
+		gtins = sortedKeys(f.gtins)
 	}
 	var (
 		buf    = make([]float64, 0, 32)
@@ -403,7 +403,7 @@ func (f *productFilter) resolve(tx *storage.Tx, category string) error {
 		return err
 	}
 	if len(f.gtins) == 0 {
-		return Errorf(EINVALID, "category %q matches no product of the catalogue: want one of %s", category, strings.Join(provincesOf(known), ", "))
+		return Errorf(EINVALID, "category %q matches no product of the catalogue: want one of %s", category, strings.Join(sortedKeys(known), ", "))
 	}
 	return nil
 }

@@ -1,6 +1,10 @@
 package grocery
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/grocerydata/grocery/grocery/internal/gs1"
+)
 
 // GTIN is a Global Trade Item Number normalised to 14 digits: a UPC-A,
 // EAN-13 or GTIN-8 is left-padded with zeros. It is how products are
@@ -57,19 +61,8 @@ func barcodeDigits(s string) (string, error) {
 	return b.String(), nil
 }
 
-// checkDigit computes the GS1 check digit of body: weights 3,1,3,1... from
-// the rightmost digit; check = (10 - sum mod 10) mod 10.
-func checkDigit(body string) byte {
-	sum := 0
-	for i := len(body) - 1; i >= 0; i-- {
-		d := int(body[i] - '0')
-		if (len(body)-1-i)%2 == 0 {
-			d *= 3
-		}
-		sum += d
-	}
-	return byte('0' + (10-sum%10)%10)
-}
+// checkDigit computes the GS1 check digit of body.
+func checkDigit(body string) byte { return gs1.CheckDigit(body) }
 
 // UPC returns the barcode as it is usually printed: 12 digits for a UPC-A
 // (or padded GTIN-8), 13 for an EAN-13, 14 for a true GTIN-14.
@@ -89,10 +82,4 @@ func (g GTIN) UPC() string {
 // prefixes 02, 04 and 20-29: in-store and random-weight codes), which
 // identifies different items at different retailers and so is never
 // matched across banners.
-func (g GTIN) Restricted() bool {
-	if len(g) != 14 || g[0] != '0' {
-		return false
-	}
-	ean := g[1:]
-	return ean[0] == '2' || (ean[0] == '0' && (ean[1] == '2' || ean[1] == '4'))
-}
+func (g GTIN) Restricted() bool { return gs1.Restricted(string(g)) }

@@ -13,7 +13,7 @@ func TestParseGTIN(t *testing.T) {
 		in, gtin, upc string
 		restricted    bool
 	}{
-		// DATA.md's worked examples.
+		// Worked examples of the GS1 check digit (weights 3,1,3,1... from the right).
 		{"629104150021" + "3", "06291041500213", "6291041500213", false},
 		{"7540123456788", "07540123456788", "7540123456788", false},
 		{"066800000152", "00066800000152", "066800000152", false},

@@ -16,7 +16,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/grocerydata/grocery/grocery/internal/extsort"
 	"github.com/grocerydata/grocery/grocery/internal/rowfile"
+	"github.com/grocerydata/grocery/grocery/internal/words"
+	"github.com/grocerydata/grocery/storage"
 )
 
 // ImportOptions configures Import. A nil *ImportOptions means the defaults.
@@ -82,6 +85,12 @@ type ImportReport struct {
 // names a cause the operator can act on (a full disk) and the log has the
 // system's error.
 func (s *Service) Import(ctx context.Context, name string, r io.Reader, opts *ImportOptions) (*ImportReport, error) {
+	return s.importRuns(ctx, name, r, opts, extsort.DefaultRunRows)
+}
+
+// importRuns is Import sorting the observations in runs of runRows rows:
+// the tests make runs small to spill them.
+func (s *Service) importRuns(ctx context.Context, name string, r io.Reader, opts *ImportOptions, runRows int) (*ImportReport, error) {
 	if opts == nil {
 		opts = &ImportOptions{}
 	}
@@ -98,6 +107,7 @@ func (s *Service) Import(ctx context.Context, name string, r io.Reader, opts *Im
 		minDate: minObservationDate,
 		maxDate: s.today() + 1,
 	}
+	imp.obs = extsort.New(runRows, imp.order)
 
 	format, empty, err := rowfile.Sniff(br)
 	if err != nil {
@@ -107,12 +117,12 @@ func (s *Service) Import(ctx context.Context, name string, r io.Reader, opts *Im
 		return nil, Errorf(EINVALID, "%s: the file is empty: want a header row of %s", name, describeKinds())
 	}
 	imp.report.Format = string(format)
-	defer imp.obs.close()
+	defer imp.obs.Close()
 	if err := imp.readRows(ctx, format, br); err != nil {
 		// A bad row stops the import; a conflict between earlier rows,
 		// found only once they are sorted, is on an earlier line.
 		var e *Error
-		if errors.As(err, &e) && e.Code == EINVALID && imp.obs.n > 0 {
+		if errors.As(err, &e) && e.Code == EINVALID && imp.obs.Len() > 0 {
 			if cerr := imp.scan(ctx, nil); cerr != nil {
 				return nil, cerr
 			}
@@ -124,7 +134,7 @@ func (s *Service) Import(ctx context.Context, name string, r io.Reader, opts *Im
 	}
 
 	b := &imp.batch
-	if len(b.Stores)+len(b.Products)+len(b.Links)+imp.obs.n > 0 {
+	if len(b.Stores)+len(b.Products)+len(b.Links)+imp.obs.Len() > 0 {
 		var (
 			stats batchStats
 			err   error
@@ -194,7 +204,6 @@ const (
 	ctxEvery      = 4096     // rows between context checks
 	maxJSONLine   = 16 << 20 // longest JSON Lines line
 	maxIDLen      = 64       // store_id, external_sku
-	maxTextLen    = 200      // names, cities, brands, sizes, categories
 )
 
 // minObservationDate is the earliest observation date accepted: 2000-01-01.
@@ -338,10 +347,10 @@ func detectKind(names []string) (*importKind, []int, string) {
 	}
 	var probs []string
 	if len(missing) > 0 {
-		probs = append(probs, "missing "+plural(len(missing), "column")+" "+strings.Join(missing, ", "))
+		probs = append(probs, "missing "+words.Plural(len(missing), "column")+" "+strings.Join(missing, ", "))
 	}
 	if len(unknown) > 0 {
-		probs = append(probs, "unknown "+plural(len(unknown), "column")+" "+strings.Join(unknown, ", "))
+		probs = append(probs, "unknown "+words.Plural(len(unknown), "column")+" "+strings.Join(unknown, ", "))
 	}
 	if len(probs) > 0 {
 		return nil, nil, fmt.Sprintf("%s for %s: want %s", strings.Join(probs, "; "), kind.article(), kind.describe())
@@ -371,13 +380,6 @@ func hasAny(m map[string]int, keys ...string) bool {
 		}
 	}
 	return false
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
 }
 
 // rowError is what is wrong with one row.
@@ -451,7 +453,7 @@ type importer struct {
 	seriesKeys []seriesKey         // the file's series, as the writer keys them
 	links      map[uint64]linkSeen // (banner number, sku) -> link
 	repeats    int                 // rows repeated identically
-	obs        obsRuns             // the observations, sorted in runs
+	obs        *extsort.Runs       // the observations, sorted in runs
 	notes      []lineNote          // the first maxProblems problems met while reading
 	conflicts  []lineNote          // the maxProblems earliest conflicts skipped
 
@@ -833,8 +835,8 @@ func (imp *importer) obsRow(r *row) *rowError {
 	}
 	// Rows repeating an earlier one (the same date, store and SKU) are
 	// found once the rows are sorted, by scan.
-	if err := imp.addObs(impRec{series: si, store: st.num, date: int32(d), price: uint32(price),
-		regular: uint32(regular), promoEnd: int32(promoEnds), line: int32(r.line)}); err != nil {
+	if err := imp.obs.Add(extsort.Rec{Series: si, Store: st.num, Date: int32(d), Price: uint32(price),
+		Regular: uint32(regular), PromoEnd: int32(promoEnds), Line: int32(r.line)}); err != nil {
 		return &rowError{reason: err.Error(), fatal: err}
 	}
 
@@ -947,41 +949,25 @@ func checkChars(field, s string) *rowError {
 	return nil
 }
 
-// postalProvinces maps the first letter of a postal code to the provinces
-// it serves.
-var postalProvinces = map[byte]string{
-	'A': "NL", 'B': "NS", 'C': "PE", 'E': "NB", 'G': "QC", 'H': "QC", 'J': "QC",
-	'K': "ON", 'L': "ON", 'M': "ON", 'N': "ON", 'P': "ON", 'R': "MB", 'S': "SK",
-	'T': "AB", 'V': "BC", 'X': "NT NU", 'Y': "YT",
-}
-
-// parsePostalCode normalises a Canadian postal code to "A1A 1A1" and checks
-// that it belongs to the province.
+// parsePostalCode parses a store's postal code with ParsePostalCode, the
+// one rule for postal codes, and checks that it is in the store's province.
 func parsePostalCode(s, province string) (string, *rowError) {
 	if s == "" {
 		return "", badf("postal_code", "is required: want a Canadian postal code, e.g. K1A 0B1")
 	}
-	t := strings.ToUpper(strings.Replace(s, " ", "", 1))
-	ok := len(t) == 6
-	for i := 0; ok && i < 6; i++ {
-		c := t[i]
-		if i%2 == 0 {
-			ok = 'A' <= c && c <= 'Z' && !strings.ContainsRune("DFIOQU", rune(c))
-		} else {
-			ok = '0' <= c && c <= '9'
+	pc, err := ParsePostalCode(s)
+	if err != nil {
+		return "", badErr("postal_code", err)
+	}
+	if pc.Province != province {
+		// X codes are NT or NU by their FSA, other codes by their letter.
+		start := pc.FSA[:1]
+		if start == "X" {
+			start = pc.FSA
 		}
+		return "", badf("postal_code", "%q is not in %s: a postal code starting with %s is in %s", s, province, start, pc.Province)
 	}
-	if !ok {
-		return "", badf("postal_code", "%q is not a Canadian postal code: want the form A1A 1A1", s)
-	}
-	provs, ok := postalProvinces[t[0]]
-	if !ok {
-		return "", badf("postal_code", "%q is not a Canadian postal code: no postal code starts with %c", s, t[0])
-	}
-	if !strings.Contains(provs, province) {
-		return "", badf("postal_code", "%q is not in %s: a postal code starting with %c is in %s", s, province, t[0], strings.ReplaceAll(provs, " ", " or "))
-	}
-	return t[:3] + " " + t[3:], nil
+	return pc.Code, nil
 }
 
 // parseCoordinate parses a latitude or longitude in degrees: within
@@ -1251,4 +1237,16 @@ func jsonKind(c byte) string {
 		return "array"
 	}
 	return "object"
+}
+
+// storeRefs returns the banner and province of every stored store, by id.
+func (s *Service) storeRefs(ctx context.Context) (map[string]storeRef, error) {
+	refs := map[string]storeRef{}
+	err := s.db.View(func(tx *storage.Tx) error {
+		return tx.ForEachStore(func(st *storage.Store) error {
+			refs[st.ID] = storeRef{Banner: st.Banner, Province: st.Province, Ord: st.Ord}
+			return nil
+		})
+	})
+	return refs, err
 }

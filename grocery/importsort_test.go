@@ -12,10 +12,17 @@ import (
 // here), so that rows are sorted in runs in a temporary file and repeats
 // and conflicts are found across runs.
 func TestImport_SpilledRuns(t *testing.T) {
-	defer func(n int) { runRows = n }(runRows)
-	runRows = 3
 	const oh = "date,store_id,banner,external_sku,price"
 	ctx := context.Background()
+	// mustImport in runs of three rows.
+	mustImport := func(t *testing.T, svc *Service, name, content string, opts *ImportOptions) *ImportReport {
+		t.Helper()
+		rep, err := svc.importRuns(ctx, name, strings.NewReader(content), opts, 3)
+		if err != nil {
+			t.Fatalf("Import(%s): %v", name, err)
+		}
+		return rep
+	}
 
 	t.Run("Repeats", func(t *testing.T) {
 		svc := openImportService(t)
@@ -78,7 +85,7 @@ func TestImport_SpilledRuns(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			svc := openImportService(t)
 			mustImport(t, svc, "stores.csv", testStoresCSV, nil)
-			_, err := svc.Import(ctx, "prices.csv", strings.NewReader(tc.file), nil)
+			_, err := svc.importRuns(ctx, "prices.csv", strings.NewReader(tc.file), nil, 3)
 			if ErrorCode(err) != EINVALID || !strings.HasPrefix(ErrorMessage(err), tc.want) {
 				t.Fatalf("got %v, want EINVALID %q", err, tc.want)
 			}

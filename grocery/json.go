@@ -8,10 +8,10 @@ import (
 )
 
 // The query results are encoded on every MCP and REST call, so they encode
-// themselves: AppendJSON writes exactly what encoding/json writes (without
-// HTML escaping) for the
-// struct tags (TestAppendJSONMatchesReflection holds them to it), in a
-// fraction of the time and without an allocation per field.
+// themselves: AppendJSON writes exactly what encoding/json writes for their
+// struct tags, without HTML escaping (TestAppendJSONMatchesReflection holds
+// them to it), in a fraction of the time and without an allocation per
+// field.
 
 // AppendJSON appends the JSON of r to b.
 func (r *LookupResult) AppendJSON(b []byte) []byte {

@@ -191,7 +191,7 @@ func promoOngoing(ends, last, asOf int32) bool {
 // promotion gave a promo_ends, the latest of those; 0 when none did.
 func promoEnds(tx *storage.Tx, p *storage.Promo) (int32, error) {
 	var ends int32
-	err := tx.Series(p.Banner, p.SKU, p.Province, p.Start, p.End, true, true, func(d *storage.Day) error {
+	err := tx.Series(p.Banner, p.SKU, p.Province, storage.SeriesScan{From: p.Start, To: p.End, NewestFirst: true}, func(d *storage.Day) error {
 		for _, e := range d.Entries {
 			if e.Price < e.Regular {
 				ends = max(ends, e.PromoEnd)

@@ -356,7 +356,7 @@ func (s *Service) PriceHistory(ctx context.Context, in HistoryInput) (*HistoryRe
 		res.From = res.To - Date(period) + 1
 		// Each day's median kept exact, in half-cents, for the stats.
 		var buf []uint32
-		return tx.Series(banner.Slug, sku, province, int32(res.From), int32(res.To), true, false, func(d *storage.Day) error {
+		return tx.Series(banner.Slug, sku, province, storage.SeriesScan{From: int32(res.From), To: int32(res.To)}, func(d *storage.Day) error {
 			buf = buf[:0]
 			for _, e := range d.Entries {
 				buf = append(buf, e.Price)
@@ -426,9 +426,11 @@ func (s *Service) ListReferenceStores(ctx context.Context, in StoresInput) (*Sto
 	res := &StoresResult{Stores: make([]Store, 0, limit)}
 	err = s.db.View(func(tx *storage.Tx) error {
 		// Decode the stores shown; count the rest from their keys alone.
-		err := tx.ActiveStores(province, banner, func(st *storage.Store) bool {
-			res.Stores = append(res.Stores, store(st))
-			return len(res.Stores) < limit
+		err := tx.ActiveStores(province, banner, func(st *storage.Store) error {
+			if res.Stores = append(res.Stores, store(st)); len(res.Stores) >= limit {
+				return storage.ErrStop
+			}
+			return nil
 		})
 		if err != nil {
 			return err

@@ -12,6 +12,7 @@ import (
 
 	"github.com/grocerydata/grocery/grocery/internal/access"
 	"github.com/grocerydata/grocery/grocery/internal/alertstore"
+	"github.com/grocerydata/grocery/grocery/internal/extsort"
 	"github.com/grocerydata/grocery/grocery/internal/redisconn"
 	snapfile "github.com/grocerydata/grocery/grocery/internal/snapshot"
 	"github.com/grocerydata/grocery/storage"
@@ -176,7 +177,7 @@ func (s *Service) removeOrphans() {
 			log.Warn("snapshot directory: removing temporary files left by a stopped publisher", "err", err)
 		}
 	}
-	removed, err := removeStaleSpills()
+	removed, err := extsort.RemoveStale()
 	for _, path := range removed {
 		log.Info("removed the temporary file of an import whose process is gone", "file", path)
 	}

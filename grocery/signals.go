@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/grocerydata/grocery/grocery/internal/pricestat"
+	"github.com/grocerydata/grocery/grocery/internal/words"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -34,7 +35,7 @@ const (
 var signalKinds = []string{SignalThreats, SignalOpportunities, SignalChanges, SignalWatchlist}
 
 // The thresholds of Signals. They are part of the meaning of a signal:
-// the OpenAPI document and README repeat them.
+// the OpenAPI document and grocery/README.md repeat them.
 const (
 	// SignalMovePct is a significant move: a regular price that changed
 	// by at least 10% (changes: price_increase, price_decrease).
@@ -988,7 +989,7 @@ func (sc *signalScan) delisted(g int, own bannerOffer, n int) {
 		now := "no other banner prices it now"
 		if n > 0 {
 			ev.MarketPrice = ptrExact(market)
-			now = fmt.Sprintf("%d other %s price it now at a median %s", n, plural(n, "banner"), *ev.MarketPrice)
+			now = fmt.Sprintf("%d other %s price it now at a median %s", n, words.Plural(n, "banner"), *ev.MarketPrice)
 		}
 		sg.Evidence = ev
 		sg.Explanation = fmt.Sprintf("%s %s (%s) was last priced at %s on %s at %s and has no price there in the last %d days; %s: check whether it was delisted or is out of stock",

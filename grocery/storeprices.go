@@ -53,19 +53,6 @@ type StorePricesResult struct {
 // MaxOffset bounds the offset of a paginated list.
 const MaxOffset = 1_000_000
 
-// checkPage returns the limit (default def, at most max) and offset of a
-// page, with EINVALID naming the bad one.
-func checkPage(limit, offset, def, max int) (int, int, error) {
-	l, err := checkLimit(limit, def, max)
-	if err != nil {
-		return 0, 0, err
-	}
-	if offset < 0 || offset > MaxOffset {
-		return 0, 0, Errorf(EINVALID, "offset %d is out of range: want 0 to %d", offset, MaxOffset)
-	}
-	return l, offset, nil
-}
-
 // referenceStore reads the store id names and checks that it belongs to
 // banner. An unknown store is ENOTFOUND; a store of another banner is
 // EINVALID saying whose it is.

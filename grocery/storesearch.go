@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -264,7 +265,7 @@ func searchStores[V any](tx *storage.Tx, province string, pc PostalCode, banners
 	// The centre's candidates: sums of positions sharing 3, 2 and 1
 	// leading characters of the postal code, and the whole province.
 	var sum [4]struct{ lat, lon, n float64 }
-	err = tx.ActiveStores(province, "", func(st *storage.Store) bool {
+	err = tx.ActiveStores(province, "", func(st *storage.Store) error {
 		if pc.Code != "" {
 			code := strings.ToUpper(strings.ReplaceAll(st.PostalCode, " ", ""))
 			for i, n := range [4]int{3, 2, 1, 0} {
@@ -278,7 +279,7 @@ func searchStores[V any](tx *storage.Tx, province string, pc PostalCode, banners
 		if _, ok := banners[st.Banner]; ok {
 			stores = append(stores, searchStore{Store: *st})
 		}
-		return true
+		return nil
 	})
 	if err != nil {
 		return nil, false, err
@@ -298,7 +299,7 @@ func searchStores[V any](tx *storage.Tx, province string, pc PostalCode, banners
 	for i := range stores {
 		st := &stores[i]
 		st.inFSA = strings.HasPrefix(strings.ToUpper(st.PostalCode), pc.FSA)
-		st.km = math.Round(haversineKM(lat, lon, st.Latitude, st.Longitude)*10) / 10
+		st.km = pricestat.Round1(haversineKM(lat, lon, st.Latitude, st.Longitude))
 	}
 	slices.SortFunc(stores, func(a, b searchStore) int {
 		if a.inFSA != b.inFSA {

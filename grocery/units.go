@@ -14,7 +14,7 @@ import (
 // "72 tea bags", "36 pads", "12 large eggs"). The noun is the size's last
 // word; the words between the number and the noun ("tea", "large") may be
 // any but a measure: a measured size (g, kg, mL, L) is priced per 100 g
-// or per 100 mL instead, and "500 g bag" has no unit price. The README
+// or per 100 mL instead, and "500 g bag" has no unit price. grocery/README.md
 // and the OpenAPI document (restserver/openapi.json,
 // UnitPriceStats.basis) list the same nouns.
 func CountNouns() []string { return slices.Clone(countNouns) }
@@ -93,3 +93,9 @@ func unitOf(size string) (float64, string) {
 	}
 	return 0, ""
 }
+
+// unitBasisCode numbers the unit-price bases in storage.CatObs.Unit;
+// unitBasisName names them back.
+var unitBasisCode = map[string]uint32{"per 100 g": 1, "per 100 mL": 2, "per unit": 3}
+
+var unitBasisName = [4]string{"", "per 100 g", "per 100 mL", "per unit"}

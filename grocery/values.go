@@ -194,3 +194,20 @@ func checkLimit(n, def, max int) (int, error) {
 	}
 	return n, nil
 }
+
+// checkPage returns the limit (default def, at most max) and offset of a
+// page, with EINVALID naming the bad one.
+func checkPage(limit, offset, def, max int) (int, int, error) {
+	l, err := checkLimit(limit, def, max)
+	if err != nil {
+		return 0, 0, err
+	}
+	if offset < 0 || offset > MaxOffset {
+		return 0, 0, Errorf(EINVALID, "offset %d is out of range: want 0 to %d", offset, MaxOffset)
+	}
+	return l, offset, nil
+}
+
+// maxTextLen bounds a text value in bytes: an imported name, city, brand,
+// size or category, and a brand or category asked for.
+const maxTextLen = 200

@@ -22,16 +22,25 @@ const freshDays = 14
 // data set's latest date. It returns EINVALID for an observation whose store
 // is unknown or of another banner.
 func (s *Service) writeBatch(ctx context.Context, b *batch) (batchStats, error) {
-	return s.write(ctx, b, false)
+	return s.write(ctx, b, keysAnywhere)
 }
 
-func (s *Service) write(ctx context.Context, b *batch, appendOrder bool) (batchStats, error) {
+// keyOrder says where a write's series keys fall among the stored ones.
+type keyOrder int
+
+const (
+	keysAnywhere keyOrder = iota // anywhere (an import)
+	keysAppended                 // in key order after every stored one (a bulk load): pages are packed nearly full (storage.Tx.AppendOrder)
+)
+
+// write is writeBatch with the series keys in order.
+func (s *Service) write(ctx context.Context, b *batch, order keyOrder) (batchStats, error) {
 	hook, release := s.alertHook()
 	defer release()
 	var st batchStats
 	err := s.db.Update(func(tx *storage.Tx) error {
 		tx.Packed()
-		if appendOrder {
+		if order == keysAppended {
 			tx.AppendOrder()
 		}
 		w := &writer{tx: tx, stats: &st, stores: map[string]*storeState{}, touched: map[seriesKey]struct{}{}, retoken: map[GTIN]storage.Product{}, hook: hook}
@@ -729,7 +738,7 @@ func (c *offerCalc) offer(tx *storage.Tx, k seriesKey) (storage.Offer, bool, err
 	c.entries = c.entries[:0]
 	newest := int32(-1)
 	var dayPrice, dayRegular uint32
-	err := tx.Series(k.banner, k.sku, k.province, 0, 1<<31-1, true, true, func(d *storage.Day) error {
+	err := tx.Series(k.banner, k.sku, k.province, storage.SeriesScan{To: 1<<31 - 1, NewestFirst: true}, func(d *storage.Day) error {
 		if newest < 0 {
 			newest = d.Date
 			dayPrice, dayRegular = dayPrices(d.Entries)

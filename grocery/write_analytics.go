@@ -35,11 +35,6 @@ import (
 // promotion event.
 const promoGap = 7
 
-// unitBasisCode numbers the unit-price bases in storage.CatObs.Unit.
-var unitBasisCode = map[string]uint32{"per 100 g": 1, "per 100 mL": 2, "per unit": 3}
-
-var unitBasisName = [4]string{"", "per 100 g", "per 100 mL", "per unit"}
-
 // seriesInfo is what the aggregates need of a banner SKU's product.
 type seriesInfo struct {
 	sku            string // the banner's SKU itself
@@ -217,12 +212,6 @@ func (w *writer) writeAnalytics(ctx context.Context) error {
 	return nil
 }
 
-// priceLookback is how many days before a day the aggregates look back:
-// the lowest price of the 30 days before a series' last day
-// (storage.Shelf.Min30) and the prices charged in the 30 days before a
-// promotion (storage.Promo.Charged and Before).
-const priceLookback = 30
-
 // promoBuilder derives a series' promotion events and shelf record,
 // reusing its buffers.
 type promoBuilder struct {
@@ -335,7 +324,7 @@ func (b *promoBuilder) lastRegularChange(tx *storage.Tx, k seriesKey, to int32) 
 	var day int32
 	var prevReg, before uint32
 	have := false
-	err := tx.Series(k.banner, k.sku, k.province, math.MinInt32, to, true, false, func(d *storage.Day) error {
+	err := tx.Series(k.banner, k.sku, k.province, storage.SeriesScan{From: math.MinInt32, To: to}, func(d *storage.Day) error {
 		r := b.regularOf(d)
 		if have && r != prevReg {
 			day, before = d.Date, prevReg
@@ -395,7 +384,7 @@ func (b *promoBuilder) derive(tx *storage.Tx, k seriesKey, in seriesInfo, sp spa
 	var prevReg uint32
 	haveReg := false
 	if found && old.First < readFrom {
-		err := tx.Series(k.banner, k.sku, k.province, math.MinInt32, readFrom-1, true, true, func(d *storage.Day) error {
+		err := tx.Series(k.banner, k.sku, k.province, storage.SeriesScan{From: math.MinInt32, To: readFrom - 1, NewestFirst: true}, func(d *storage.Day) error {
 			prevReg, haveReg = b.regularOf(d), true
 			return storage.ErrStop
 		})
@@ -409,7 +398,7 @@ func (b *promoBuilder) derive(tx *storage.Tx, k seriesKey, in seriesInfo, sp spa
 	var changeDay, firstRead int32
 	var changePrev uint32
 	var prices []uint32
-	err = tx.Series(k.banner, k.sku, k.province, readFrom, math.MaxInt32, true, false, func(d *storage.Day) error {
+	err = tx.Series(k.banner, k.sku, k.province, storage.SeriesScan{From: readFrom, To: math.MaxInt32}, func(d *storage.Day) error {
 		if firstRead == 0 {
 			firstRead = d.Date
 		}

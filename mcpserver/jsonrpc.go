@@ -9,7 +9,7 @@ import (
 	"strconv"
 )
 
-// JSON-RPC 2.0 error codes, as README's MCP section lists them.
+// JSON-RPC 2.0 error codes, as mcpserver/README.md lists them.
 const (
 	codeParseError     = -32700
 	codeInvalidRequest = -32600

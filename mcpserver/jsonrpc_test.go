@@ -11,6 +11,7 @@ import (
 // TestDecodeFast checks that the allocation-free reading of a message
 // decodes exactly what decodeSlow does, or leaves the message to it.
 func TestDecodeFast(t *testing.T) {
+	t.Parallel()
 	bodies := []string{
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"lookup_product","arguments":{"upc":"0123","province":"ON"}}}`,
 		` { "jsonrpc" : "2.0" , "id" : "a\"b" , "method" : "tools/call" , "params" : { "name" : "x" , "arguments" : { "limit" : 5 , "q" : [1,{"a":"}"}] } } } `,
@@ -126,6 +127,7 @@ func FuzzDecodeMessage(f *testing.F) {
 // TestValidJSON holds validJSON to json.Valid on the edges of the grammar;
 // FuzzDecodeMessage does the same on any body.
 func TestValidJSON(t *testing.T) {
+	t.Parallel()
 	cases := []string{
 		``, ` `, `0`, `-0`, `-`, `01`, `1.`, `1.5`, `.5`, `1e`, `1e+`, `1E-7`, `1e5x`, `-a`, `2.5e+10`,
 		`""`, `"\u00e9"`, `"\u00zz"`, `"\u12"`, `"\x"`, `"\/\b\f\n\r\t\"\\"`, "\"a\x1fb\"", "\"\xff\"", `"abc`, `"\`,

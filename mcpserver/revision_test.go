@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/servetest"
 	"github.com/grocerydata/grocery/mcpserver"
 )
 
@@ -84,7 +85,8 @@ func used(t *testing.T) int64 {
 // versions initialize agrees on. It refused 2025-11-25 and accepted
 // 2024-11-05 and 2025-03-26 whatever was agreed before.
 func TestProtocolVersionHeader(t *testing.T) {
-	key := newKey(t, "starter", 0)
+	t.Parallel()
+	key := servetest.Key(t, svc, "starter", 0)
 	for _, v := range []string{"2025-11-25", "2025-06-18", "2025-03-26"} {
 		r := post(t, key, rpc(3, "tools/list", ""), "MCP-Protocol-Version", v)
 		wantStatus(t, r, http.StatusOK)
@@ -122,7 +124,8 @@ func TestProtocolVersionHeader(t *testing.T) {
 // the refusals of the protocol version, of Origin and of Content-Type
 // answered "id": null.
 func TestErrorIDs(t *testing.T) {
-	key := newKey(t, "starter", 0)
+	t.Parallel()
+	key := servetest.Key(t, svc, "starter", 0)
 	for _, tc := range []struct {
 		name    string
 		headers []string
@@ -150,7 +153,8 @@ func TestErrorIDs(t *testing.T) {
 // build's version, with cache hints; it is free. Under a 2025 revision it
 // is an unknown method.
 func TestDiscover(t *testing.T) {
-	key := newKey(t, "starter", 0)
+	t.Parallel()
+	key := servetest.Key(t, svc, "starter", 0)
 	r := send2026(t, key, 1, "server/discover", "", "")
 	wantStatus(t, r, http.StatusOK)
 	var res struct {
@@ -185,7 +189,8 @@ func TestDiscover(t *testing.T) {
 // handshake, results with resultType, tools/list with cache hints, and a
 // tools/call metered once, with the same results as under 2025.
 func TestStateless(t *testing.T) {
-	key := newKey(t, "starter", 0)
+	t.Parallel()
+	key := servetest.Key(t, svc, "starter", 0)
 	r := send2026(t, key, 2, "tools/list", "", "")
 	wantStatus(t, r, http.StatusOK)
 	var list struct {
@@ -255,7 +260,8 @@ func TestStateless(t *testing.T) {
 // TestStatelessRemovedMethods: under 2026-07-28 the methods it removed
 // and unknown methods are 404 with -32601, carrying the request's id.
 func TestStatelessRemovedMethods(t *testing.T) {
-	key := newKey(t, "starter", 0)
+	t.Parallel()
+	key := servetest.Key(t, svc, "starter", 0)
 	for i, method := range []string{"initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe", "prompts/list", "unknown/method"} {
 		r := send2026(t, key, 500+i, method, "", "")
 		wantError(t, r, http.StatusNotFound, -32601, fmt.Sprint(500+i))
@@ -270,7 +276,8 @@ func TestStatelessRemovedMethods(t *testing.T) {
 // revision's error code, carrying its id, and is not metered (not even a
 // tools/call).
 func TestStatelessRefusals(t *testing.T) {
-	key := newKey(t, "starter", 0)
+	t.Parallel()
+	key := servetest.Key(t, svc, "starter", 0)
 	lookup := `"name":"lookup_product","arguments":{"upc":"` + samples.CarriedUPC + `","province":"ON"}`
 	withMeta := func(meta string) string {
 		return `{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{` + lookup + `,"_meta":` + meta + `}}`

@@ -6,13 +6,15 @@ import (
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/grocerydata/grocery/internal/servetest"
 )
 
 // TestSchemas validates real tool calls against the schemas tools/list
 // advertises: the arguments against inputSchema, and every result,
 // including the empty and null cases, against outputSchema.
 func TestSchemas(t *testing.T) {
-	key := newKey(t, "professional", 0)
+	t.Parallel()
+	key := servetest.Key(t, svc, "professional", 0)
 	r := post(t, key, rpc(1, "tools/list", ""))
 	wantStatus(t, r, http.StatusOK)
 	var list struct {
@@ -115,8 +117,9 @@ func TestSchemas(t *testing.T) {
 // needs and 7,345 after; 8,000 bytes (about 2,000 tokens) leaves room for
 // a sentence or two, so growth past it is a decision, not a drift.
 func TestToolsListBudget(t *testing.T) {
+	t.Parallel()
 	const budget = 8000
-	r := post(t, newKey(t, "starter", 0), rpc(1, "tools/list", ""))
+	r := post(t, servetest.Key(t, svc, "starter", 0), rpc(1, "tools/list", ""))
 	wantStatus(t, r, http.StatusOK)
 	if n := len(r.msg.Result); n > budget {
 		t.Errorf("tools/list result: got %d bytes, want at most %d", n, budget)

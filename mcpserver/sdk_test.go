@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/servetest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -31,6 +32,7 @@ func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // each it lists the tools, calls each one, and chains barcode -> offers ->
 // external_sku -> price_history.
 func TestOfficialSDKClient(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ pin, want string }{
 		{"", "2026-07-28"},
 		{"2025-11-25", "2025-11-25"},
@@ -38,7 +40,7 @@ func TestOfficialSDKClient(t *testing.T) {
 		{"2025-03-26", "2025-03-26"},
 	} {
 		t.Run("Protocol"+tc.want, func(t *testing.T) {
-			key := newKey(t, "integration", 0)
+			key := servetest.Key(t, svc, "integration", 0)
 			sdkSession(t, srv.URL+"/mcp", key, tc.pin, tc.want, samples.CarriedUPC, samples.Query)
 			// Every tools/call was metered once; the rest was free.
 			if u, _ := svc.UsageOf(context.Background(), strings.ReplaceAll(t.Name(), "/", ".")); u.Used != 5 {
@@ -53,6 +55,7 @@ func TestOfficialSDKClient(t *testing.T) {
 // "grocery serve --demo"; the barcode is the README's), and is skipped
 // otherwise.
 func TestOfficialSDKClientExternal(t *testing.T) {
+	t.Parallel()
 	url, key := os.Getenv("GROCERY_MCP_URL"), os.Getenv("GROCERY_API_KEY")
 	if url == "" || key == "" {
 		t.Skip("GROCERY_MCP_URL and GROCERY_API_KEY are not set")

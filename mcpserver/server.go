@@ -192,14 +192,8 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		authenticate = s.svc.AuthenticateMetered
 	}
 	p, err := authenticate(r.Context(), bearer(r), grocery.InterfaceMCP)
-	if err != nil && rpcErrors[grocery.ErrorCode(err)] {
-		w.Header().Set("Retry-After", "1")
-		writeJSON(w, http.StatusServiceUnavailable, errorResponse(msg.ID, codeInternalError, grocery.ErrorMessage(err)))
-		return
-	}
 	if err != nil {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="grocery", error="invalid_token"`)
-		writeJSON(w, http.StatusUnauthorized, errorResponse(msg.ID, codeInvalidRequest, grocery.ErrorMessage(err)))
+		s.refuse(w, msg.ID, err)
 		return
 	}
 

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -13,22 +12,21 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/servetest"
 	"github.com/grocerydata/grocery/mcpserver"
 )
 
 // The tests share one demo data file and one server; each test makes its
-// own account, so quotas never mix.
+// own account, so quotas never mix, and runs in parallel with the others
+// (but those that count allocations, which testing runs alone).
 var (
 	svc     *grocery.Service
 	srv     *httptest.Server
 	samples grocery.DemoSamples
 )
-
-var asOf = grocery.Date(20776) // 2026-11-19
 
 func TestMain(m *testing.M) {
 	os.Exit(run(m))
@@ -40,16 +38,9 @@ func run(m *testing.M) int {
 		panic(err)
 	}
 	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, "grocery.db")
-	sum, err := grocery.BuildDemo(context.Background(), path, &grocery.DemoOptions{AsOf: asOf})
-	if err != nil {
-		panic(err)
-	}
-	samples = sum.Samples
 	// The clock sits inside the demo's month, so quota resets fall on
 	// 2026-12-01.
-	now := func() time.Time { return time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC) }
-	svc, err = grocery.Open(path, &grocery.Options{Now: now})
+	svc, samples, err = servetest.Demo(filepath.Join(dir, "grocery.db"), nil)
 	if err != nil {
 		panic(err)
 	}
@@ -65,16 +56,6 @@ func routes(h http.Handler) http.Handler {
 	mux.Handle("/mcp", h)
 	mux.Handle("/.well-known/", h)
 	return mux
-}
-
-// newKey makes an account of its own for a test.
-func newKey(t *testing.T, plan string, quota int64) string {
-	t.Helper()
-	k, err := svc.CreateKey(context.Background(), grocery.KeyInput{Account: strings.ReplaceAll(t.Name(), "/", "."), Plan: plan, Quota: quota})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return k.Key
 }
 
 type reply struct {
@@ -95,10 +76,7 @@ type reply struct {
 // post sends one MCP POST; extra holds header pairs.
 func post(t *testing.T, key, body string, extra ...string) *reply {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, srv.URL+"/mcp", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
+	req := servetest.Request(t, http.MethodPost, srv.URL+"/mcp", body)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	if key != "" {
@@ -112,16 +90,9 @@ func post(t *testing.T, key, body string, extra ...string) *reply {
 
 func do(t *testing.T, req *http.Request) *reply {
 	t.Helper()
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	r := &reply{status: resp.StatusCode, header: resp.Header}
-	if r.body, err = io.ReadAll(resp.Body); err != nil {
-		t.Fatal(err)
-	}
-	if len(r.body) > 0 && strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+	a := servetest.Do(t, req)
+	r := &reply{status: a.Status, header: a.Header, body: a.Body}
+	if len(r.body) > 0 && strings.HasPrefix(a.Header.Get("Content-Type"), "application/json") {
 		if err := json.Unmarshal(r.body, &r.msg); err != nil {
 			t.Fatalf("response is not JSON: %v\n%s", err, r.body)
 		}
@@ -162,7 +133,8 @@ func wantStatus(t *testing.T, r *reply, status int) {
 // 2025-06-18 to every client before), and serverInfo carries the build's
 // version.
 func TestInitialize(t *testing.T) {
-	key := newKey(t, "starter", 0)
+	t.Parallel()
+	key := servetest.Key(t, svc, "starter", 0)
 	// Params the server does not read may take any form.
 	r := post(t, key, rpc(1, "initialize", `{"protocolVersion":"2025-06-18","name":["x"],"arguments":5}`))
 	wantStatus(t, r, http.StatusOK)
@@ -213,10 +185,11 @@ func TestInitialize(t *testing.T) {
 // TestServerInfoVersion: serverInfo carries the build's version (it said
 // "dev"), in both eras.
 func TestServerInfoVersion(t *testing.T) {
+	t.Parallel()
 	if v := grocery.Version(); v == "dev" || !strings.HasPrefix(v, grocery.Release) {
 		t.Fatalf("grocery.Version() = %q, want the release %s (and the revision)", v, grocery.Release)
 	}
-	key := newKey(t, "starter", 0)
+	key := servetest.Key(t, svc, "starter", 0)
 	var res struct {
 		ServerInfo struct{ Version string } `json:"serverInfo"`
 	}
@@ -227,7 +200,8 @@ func TestServerInfoVersion(t *testing.T) {
 }
 
 func TestToolsList(t *testing.T) {
-	key := newKey(t, "starter", 0)
+	t.Parallel()
+	key := servetest.Key(t, svc, "starter", 0)
 	r := post(t, key, rpc(2, "tools/list", ""))
 	wantStatus(t, r, http.StatusOK)
 	var res struct {
@@ -274,7 +248,8 @@ func TestToolsList(t *testing.T) {
 }
 
 func TestUnmeteredMethods(t *testing.T) {
-	key := newKey(t, "starter", 0)
+	t.Parallel()
+	key := servetest.Key(t, svc, "starter", 0)
 	for _, body := range []string{
 		rpc(1, "initialize", `{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}`),
 		rpc(2, "tools/list", ""),
@@ -296,7 +271,8 @@ func TestUnmeteredMethods(t *testing.T) {
 }
 
 func TestPingAndNotifications(t *testing.T) {
-	key := newKey(t, "starter", 0)
+	t.Parallel()
+	key := servetest.Key(t, svc, "starter", 0)
 	r := post(t, key, rpc(9, "ping", ""))
 	wantStatus(t, r, http.StatusOK)
 	if string(r.msg.Result) != "{}" {
@@ -317,7 +293,8 @@ func TestPingAndNotifications(t *testing.T) {
 
 // TestMetering: every tools/call costs exactly one call, whatever happens.
 func TestMetering(t *testing.T) {
-	key := newKey(t, "starter", 0)
+	t.Parallel()
+	key := servetest.Key(t, svc, "starter", 0)
 	calls := []string{
 		callTool("lookup_product", `{"upc":"`+samples.CarriedUPC+`","province":"ON"}`), // success
 		callTool("lookup_product", `{"upc":"`+samples.UnknownUPC+`","province":"ON"}`), // not found
@@ -342,7 +319,8 @@ func TestMetering(t *testing.T) {
 }
 
 func TestQuotaExceeded(t *testing.T) {
-	key := newKey(t, "starter", 2)
+	t.Parallel()
+	key := servetest.Key(t, svc, "starter", 2)
 	body := callTool("list_reference_stores", `{}`)
 	for i := 0; i < 2; i++ {
 		wantStatus(t, post(t, key, body), http.StatusOK)
@@ -397,7 +375,8 @@ func toolResult(t *testing.T, r *reply) *callResult {
 // TestToolResults: each tool's structured content is the library's result,
 // and the text is the same JSON.
 func TestToolResults(t *testing.T) {
-	key := newKey(t, "professional", 0)
+	t.Parallel()
+	key := servetest.Key(t, svc, "professional", 0)
 	ctx := context.Background()
 	lookup, _ := svc.LookupProduct(ctx, grocery.LookupInput{UPC: samples.CarriedUPC, Province: "ON", Limit: 3})
 	search, _ := svc.SearchProducts(ctx, grocery.SearchInput{Query: samples.Query, Province: "ON"})
@@ -428,7 +407,8 @@ func TestToolResults(t *testing.T) {
 }
 
 func TestToolErrors(t *testing.T) {
-	key := newKey(t, "professional", 0)
+	t.Parallel()
+	key := servetest.Key(t, svc, "professional", 0)
 	for _, tc := range []struct {
 		name, tool, args, code, text string
 	}{
@@ -461,7 +441,8 @@ func TestToolErrors(t *testing.T) {
 }
 
 func TestJSONRPCErrors(t *testing.T) {
-	key := newKey(t, "starter", 0)
+	t.Parallel()
+	key := servetest.Key(t, svc, "starter", 0)
 	for _, tc := range []struct {
 		name, body string
 		status     int
@@ -492,8 +473,9 @@ func TestJSONRPCErrors(t *testing.T) {
 }
 
 func TestAuth(t *testing.T) {
-	key := newKey(t, "starter", 0)
-	revoked := newKey(t, "starter", 0)
+	t.Parallel()
+	key := servetest.Key(t, svc, "starter", 0)
+	revoked := servetest.Key(t, svc, "starter", 0)
 	if _, err := svc.RevokeKey(context.Background(), revoked); err != nil {
 		t.Fatal(err)
 	}
@@ -521,7 +503,7 @@ func TestAuth(t *testing.T) {
 		})
 	}
 	t.Run("OKRevokedAtOnce", func(t *testing.T) {
-		k := newKey(t, "starter", 0)
+		k := servetest.Key(t, svc, "starter", 0)
 		wantStatus(t, post(t, k, rpc(1, "ping", "")), http.StatusOK)
 		if _, err := svc.RevokeKey(context.Background(), k); err != nil {
 			t.Fatal(err)
@@ -531,7 +513,8 @@ func TestAuth(t *testing.T) {
 }
 
 func TestTransport(t *testing.T) {
-	key := newKey(t, "starter", 0)
+	t.Parallel()
+	key := servetest.Key(t, svc, "starter", 0)
 	for _, method := range []string{http.MethodGet, http.MethodDelete} {
 		req, _ := http.NewRequest(method, srv.URL+"/mcp", nil)
 		req.Header.Set("Authorization", "Bearer "+key)
@@ -592,7 +575,8 @@ func marshalNoEscape(t *testing.T, v any) []byte {
 // twice makes the request invalid, and an invalid id is answered with
 // null; none of these is executed or metered.
 func TestJSONRPCStrict(t *testing.T) {
-	key := newKey(t, "starter", 0)
+	t.Parallel()
+	key := servetest.Key(t, svc, "starter", 0)
 	lookup := `{"name":"lookup_product","arguments":{"upc":"` + samples.CarriedUPC + `","province":"ON"}}`
 	for _, tc := range []struct{ name, body string }{
 		{"ErrMethodCase", `{"jsonrpc":"2.0","id":1,"METHOD":"tools/call","params":` + lookup + `}`},
@@ -631,7 +615,8 @@ func TestJSONRPCStrict(t *testing.T) {
 // Host, which a DNS-rebinding page controls; loopback origins pass only
 // when the server is told it listens on loopback.
 func TestOriginRebinding(t *testing.T) {
-	key := newKey(t, "starter", 0)
+	t.Parallel()
+	key := servetest.Key(t, svc, "starter", 0)
 	send := func(t *testing.T, base, host, origin string) int {
 		t.Helper()
 		req, err := http.NewRequest(http.MethodPost, base+"/mcp", strings.NewReader(rpc(1, "ping", "")))

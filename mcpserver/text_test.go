@@ -7,6 +7,7 @@ import (
 )
 
 func TestAppendJSONText(t *testing.T) {
+	t.Parallel()
 	for _, text := range []string{
 		``, `{}`, `"`, `\`, `\\"`, `""\\`,
 		`{"name":"Crème \"glacée\" \\ \u0026 l\u0027Île","n":1.5}`,

@@ -164,33 +164,76 @@ func (s *server) toolOf(msg *message) *tool {
 	return nil
 }
 
-// toolErrors are the error codes a tools/call answers as a tool error
-// (isError: true, the code first in the text and in _meta): the caller can
-// act on them. Every other error is a JSON-RPC internal error whose text
-// is never shown. This is the one place codes meet the protocol.
-var toolErrors = map[string]bool{
-	grocery.EINVALID:  true,
-	grocery.ENOTFOUND: true,
-	grocery.EQUOTA:    true,
+// errorAnswer is how the endpoint answers an error code.
+type errorAnswer struct {
+	// tool: a tools/call answers it as a tool error (isError: true, the
+	// code first in the text and in _meta): the caller can act on it.
+	tool bool
+	// shown: answered as a JSON-RPC internal error, its text is shown, as
+	// it names the cause and what to do. Otherwise that text is
+	// "internal error" and the error is logged.
+	shown bool
+	// status is the HTTP status of a request refused with the code before
+	// its method runs (the key check). 401 carries WWW-Authenticate, 503
+	// Retry-After.
+	status int
 }
 
-// rpcErrors are the error codes answered as a JSON-RPC internal error
-// whose text is shown, as it names the cause and what to do: a store the
-// service needs (Redis) not answering. Before a tools/call is
-// authenticated they are answered 503 (ServeHTTP).
-var rpcErrors = map[string]bool{
-	grocery.EUNAVAILABLE: true,
+// errorAnswers is the one table from error codes to the protocol: every
+// answer to an error is chosen here (ServeHTTP for the key check,
+// answerError for a tools/call). A code it does not list is answered as
+// EINTERNAL. Only a code of the key itself is a 401: a key store that
+// fails or does not answer never tells a client its key is invalid.
+var errorAnswers = map[string]errorAnswer{
+	grocery.EINVALIDARGUMENT: {tool: true, status: http.StatusBadRequest},
+	grocery.ENOTFOUND:        {tool: true, status: http.StatusNotFound},
+	grocery.EQUOTA:           {tool: true, status: http.StatusTooManyRequests},
+	grocery.EUNAUTHENTICATED: {status: http.StatusUnauthorized},
+	grocery.EPLANREQUIRED:    {status: http.StatusForbidden},
+	grocery.EUNAVAILABLE:     {shown: true, status: http.StatusServiceUnavailable},
+	grocery.EINTERNAL:        {status: http.StatusInternalServerError},
+}
+
+// answerOf returns the table's answer for err.
+func answerOf(err error) errorAnswer {
+	if a, ok := errorAnswers[grocery.ErrorCode(err)]; ok {
+		return a
+	}
+	return errorAnswers[grocery.EINTERNAL]
 }
 
 // answerError maps an error of a tools/call to its answer.
 func (s *server) answerError(err error) (*callResult, *rpcError) {
-	if toolErrors[grocery.ErrorCode(err)] {
+	switch a := answerOf(err); {
+	case a.tool:
 		return toolError(err), nil
-	}
-	if rpcErrors[grocery.ErrorCode(err)] {
+	case a.shown:
 		return nil, &rpcError{Code: codeInternalError, Message: grocery.ErrorMessage(err)}
 	}
 	return nil, s.internal(err)
+}
+
+// refuse answers a request whose key check failed with err: its status
+// and headers from errorAnswers, a JSON-RPC invalid request for a client
+// error and an internal error for a server one.
+func (s *server) refuse(w http.ResponseWriter, id json.RawMessage, err error) {
+	a := answerOf(err)
+	switch a.status {
+	case http.StatusUnauthorized:
+		w.Header().Set("WWW-Authenticate", `Bearer realm="grocery", error="invalid_token"`)
+	case http.StatusServiceUnavailable:
+		w.Header().Set("Retry-After", "1")
+	}
+	var e *rpcError
+	switch {
+	case a.status < http.StatusInternalServerError:
+		e = &rpcError{Code: codeInvalidRequest, Message: grocery.ErrorMessage(err)}
+	case a.shown:
+		e = &rpcError{Code: codeInternalError, Message: grocery.ErrorMessage(err)}
+	default:
+		e = s.internal(err)
+	}
+	writeJSON(w, a.status, errorResponse(id, e.Code, e.Message))
 }
 
 // appender is a result that writes its own JSON (the grocery results do).
@@ -269,7 +312,7 @@ func toolError(err error) *callResult {
 func checkArgs(t *tool, args []argument) error {
 	for _, a := range args {
 		if !slices.Contains(t.args, a.name) {
-			return grocery.Errorf(grocery.EINVALID, "unknown argument %q: %s takes %s", a.name, t.Name, strings.Join(t.args, ", "))
+			return grocery.Errorf(grocery.EINVALIDARGUMENT, "unknown argument %q: %s takes %s", a.name, t.Name, strings.Join(t.args, ", "))
 		}
 	}
 	return nil
@@ -309,7 +352,7 @@ func (a *arguments) str(name string) string {
 		if name == "upc" {
 			hint = " (a barcode as a string keeps its leading zeros)"
 		}
-		a.first = grocery.Errorf(grocery.EINVALID, "%s must be a string, got %s%s", name, v, hint)
+		a.first = grocery.Errorf(grocery.EINVALIDARGUMENT, "%s must be a string, got %s%s", name, v, hint)
 	}
 	return s
 }
@@ -327,7 +370,7 @@ func (a *arguments) limit() int {
 	n, err := strconv.Atoi(string(v))
 	if err != nil {
 		if a.first == nil {
-			a.first = grocery.Errorf(grocery.EINVALID, "limit must be a whole number from 1 to %d, got %s", grocery.MaxLimit, v)
+			a.first = grocery.Errorf(grocery.EINVALIDARGUMENT, "limit must be a whole number from 1 to %d, got %s", grocery.MaxLimit, v)
 		}
 		return 0
 	}

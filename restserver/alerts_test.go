@@ -6,13 +6,12 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/grocerydata/grocery/grocery"
 	"github.com/grocerydata/grocery/internal/redistest"
+	"github.com/grocerydata/grocery/internal/servetest"
 	"github.com/grocerydata/grocery/restserver"
 )
 
@@ -21,14 +20,8 @@ import (
 // Keys, rules and events are in the Redis at redisURL when it is not "".
 func alertServer(t *testing.T, redisURL string) (*grocery.Service, string) {
 	t.Helper()
-	now := func() time.Time { return time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC) }
-	s, err := grocery.Open(filepath.Join(t.TempDir(), "alerts.db"), &grocery.Options{Now: now, RedisURL: redisURL})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	importCSV(t, s, storesCSV)
-	importCSV(t, s, "date,store_id,banner,external_sku,price\n2026-11-18,lob-c,loblaws,L7,3.00\n")
+	s := servetest.Open(t, &grocery.Options{RedisURL: redisURL}, servetest.File{Name: "stores.csv", Data: storesCSV},
+		servetest.File{Name: "data.csv", Data: "date,store_id,banner,external_sku,price\n2026-11-18,lob-c,loblaws,L7,3.00\n"})
 	ts := httptest.NewServer(restserver.New(s, nil))
 	t.Cleanup(ts.Close)
 	return s, ts.URL
@@ -43,10 +36,7 @@ func importCSV(t *testing.T, s *grocery.Service, data string) {
 
 func call(t *testing.T, key, method, url, contentType, body string) *reply {
 	t.Helper()
-	req, err := http.NewRequest(method, url, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
+	req := servetest.Request(t, method, url, body)
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)
 	}
@@ -58,6 +48,7 @@ func call(t *testing.T, key, method, url, contentType, body string) *reply {
 // with rules in the data file and in Redis; with Redis gone, alert calls
 // are a 503.
 func TestAlerts(t *testing.T) {
+	t.Parallel()
 	t.Run("bbolt", func(t *testing.T) { testAlerts(t, nil) })
 	t.Run("redis", func(t *testing.T) { testAlerts(t, redistest.Start(t)) })
 }
@@ -128,15 +119,15 @@ func testAlerts(t *testing.T, rs *redistest.Server) {
 		status                  int
 		code, has               string
 	}{
-		{"ErrUnknownField", "application/json", strings.Replace(rule, `"name"`, `"nmae"`, 1), 400, grocery.EINVALID, "nmae"},
-		{"ErrCondition", "application/json", strings.Replace(rule, "price_below", "cheap", 1), 400, grocery.EINVALID, "price_below"},
-		{"ErrEmpty", "application/json", "", 400, grocery.EINVALID, "got nothing"},
-		{"ErrArray", "application/json", "[]", 400, grocery.EINVALID, "request body: want a JSON object, got a JSON array"},
-		{"ErrFieldType", "application/json", `{"name":5}`, 400, grocery.EINVALID, "request body: field name: want a string, got a JSON number"},
-		{"ErrSyntax", "application/json", `{"name":}`, 400, grocery.EINVALID, "request body: not valid JSON at byte 9"},
-		{"ErrCut", "application/json", `{"name":"x"`, 400, grocery.EINVALID, "request body: the JSON object is cut short"},
-		{"ErrUnknownSKU", "application/json", strings.Replace(rule, `"L7"`, `"NOPE"`, 1), 400, grocery.EINVALID, "from GET /prices or GET /search"},
-		{"ErrTwoObjects", "application/json", rule + rule, 400, grocery.EINVALID, "one JSON object"},
+		{"ErrUnknownField", "application/json", strings.Replace(rule, `"name"`, `"nmae"`, 1), 400, grocery.EINVALIDARGUMENT, "nmae"},
+		{"ErrCondition", "application/json", strings.Replace(rule, "price_below", "cheap", 1), 400, grocery.EINVALIDARGUMENT, "price_below"},
+		{"ErrEmpty", "application/json", "", 400, grocery.EINVALIDARGUMENT, "got nothing"},
+		{"ErrArray", "application/json", "[]", 400, grocery.EINVALIDARGUMENT, "request body: want a JSON object, got a JSON array"},
+		{"ErrFieldType", "application/json", `{"name":5}`, 400, grocery.EINVALIDARGUMENT, "request body: field name: want a string, got a JSON number"},
+		{"ErrSyntax", "application/json", `{"name":}`, 400, grocery.EINVALIDARGUMENT, "request body: not valid JSON at byte 9"},
+		{"ErrCut", "application/json", `{"name":"x"`, 400, grocery.EINVALIDARGUMENT, "request body: the JSON object is cut short"},
+		{"ErrUnknownSKU", "application/json", strings.Replace(rule, `"L7"`, `"NOPE"`, 1), 400, grocery.EINVALIDARGUMENT, "from GET /prices or GET /search"},
+		{"ErrTwoObjects", "application/json", rule + rule, 400, grocery.EINVALIDARGUMENT, "one JSON object"},
 		{"ErrNotJSON", "text/plain", rule, 415, "unsupported_media_type", ""},
 		{"ErrTooLarge", "application/json", `{"name":"` + string(bytes.Repeat([]byte("x"), 1<<20)) + `"}`, 413, "body_too_large", ""},
 	} {
@@ -180,9 +171,45 @@ func testAlerts(t *testing.T, rs *redistest.Server) {
 // TestAlertPages: the alert lists take the same limit and offset bounds as
 // every other list.
 func TestAlertPages(t *testing.T) {
-	key := newKey(t, "integration", 0)
+	t.Parallel()
+	key := servetest.Key(t, svc, "integration", 0)
 	for _, path := range []string{"/b2b/alerts", "/b2b/alerts/events"} {
-		wantProblem(t, get(t, key, path+"?offset=1000001"), http.StatusBadRequest, grocery.EINVALID, "offset 1000001 is out of range: want 0 to 1000000")
-		wantProblem(t, get(t, key, path+"?limit=501"), http.StatusBadRequest, grocery.EINVALID, "limit 501 is out of range: want 1 to 500")
+		wantProblem(t, get(t, key, path+"?offset=1000001"), http.StatusBadRequest, grocery.EINVALIDARGUMENT, "offset 1000001 is out of range: want 0 to 1000000")
+		wantProblem(t, get(t, key, path+"?limit=501"), http.StatusBadRequest, grocery.EINVALIDARGUMENT, "limit 501 is out of range: want 1 to 500")
+	}
+}
+
+// TestKeyStoreFailure: when the key store (Redis) cannot check a key, the
+// client is never told its key is invalid: a Redis reply error (the
+// account's record is of the wrong type) is a 500 internal problem
+// without its text, Redis not answering a 503 with Retry-After.
+func TestKeyStoreFailure(t *testing.T) {
+	t.Parallel()
+	rs := redistest.Start(t)
+	s, base := alertServer(t, rs.URL())
+	good := servetest.AccountKey(t, s, "good", "integration", 0)
+	broken := servetest.AccountKey(t, s, "broken", "integration", 0)
+	const path = "/b2b/alerts"
+	if r := call(t, good, "GET", base+path, "", ""); r.status != http.StatusOK {
+		t.Fatalf("good key: status %d\n%s", r.status, r.body)
+	}
+	c := rs.Client()
+	accts, err := c.Keys(context.Background(), "*acct:broken").Result()
+	if err != nil || len(accts) != 1 {
+		t.Fatalf("the account's record in Redis: %v, %v", accts, err)
+	}
+	if err := c.Set(context.Background(), accts[0], "not a hash", 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+	r := call(t, broken, "GET", base+path, "", "")
+	wantProblem(t, r, http.StatusInternalServerError, grocery.EINTERNAL, "internal error")
+	if r.header.Get("WWW-Authenticate") != "" || strings.Contains(string(r.body), "WRONGTYPE") {
+		t.Errorf("a key store failure answered as a bad key or with its text: %v\n%s", r.header, r.body)
+	}
+	rs.Stop()
+	r = call(t, good, "GET", base+path, "", "")
+	wantProblem(t, r, http.StatusServiceUnavailable, grocery.EUNAVAILABLE, "does not answer")
+	if r.header.Get("Retry-After") != "1" || r.header.Get("WWW-Authenticate") != "" {
+		t.Errorf("Redis down: headers %v", r.header)
 	}
 }

@@ -5,14 +5,17 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/grocerydata/grocery/internal/servetest"
 )
 
 // TestPeriodAnalytics: every period analytics path answers an integration
 // key over HTTP, refuses a starter key with 403 plan_required, and names
 // the bad parameter in a 400.
 func TestPeriodAnalytics(t *testing.T) {
-	key := newKey(t, "integration", 0)
-	starter := accountKey(t, "TestPeriodAnalytics.starter", "starter", 0)
+	t.Parallel()
+	key := servetest.Key(t, svc, "integration", 0)
+	starter := servetest.AccountKey(t, svc, "TestPeriodAnalytics.starter", "starter", 0)
 	for _, tc := range []struct {
 		path, bad, has string // a bad request and what its problem names
 	}{

@@ -4,14 +4,17 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/grocerydata/grocery/internal/servetest"
 )
 
 // TestAnalyticsPlan: each of the ten analytics paths answers an
 // integration key and refuses a starter key with 403 plan_required (not
-// metered: the plan has no REST at all, see README).
+// metered: the plan has no REST at all, see restserver/README.md).
 func TestAnalyticsPlan(t *testing.T) {
-	integration := newKey(t, "integration", 0)
-	starter := accountKey(t, "TestAnalyticsPlan.starter", "starter", 0)
+	t.Parallel()
+	integration := servetest.Key(t, svc, "integration", 0)
+	starter := servetest.AccountKey(t, svc, "TestAnalyticsPlan.starter", "starter", 0)
 	basket := `{"province":"ON","items":[{"upc":"068000000154","quantity":1}]}`
 	for _, path := range []string{
 		"/b2b/signals?province=ON&banner=loblaws",

@@ -5,14 +5,17 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/grocerydata/grocery/internal/servetest"
 )
 
 // TestSnapshotAnalytics: every snapshot analytics path answers an
 // integration key over HTTP, refuses a starter key with 403
 // plan_required, and names the bad parameter in a 400.
 func TestSnapshotAnalytics(t *testing.T) {
-	key := newKey(t, "integration", 0)
-	starter := accountKey(t, "TestSnapshotAnalytics.starter", "starter", 0)
+	t.Parallel()
+	key := servetest.Key(t, svc, "integration", 0)
+	starter := servetest.AccountKey(t, svc, "TestSnapshotAnalytics.starter", "starter", 0)
 	const basket = `{"province":"ON","items":[{"upc":"` + upcMilk + `","quantity":2}]}`
 	for _, tc := range []struct {
 		method, path, body string
@@ -51,7 +54,8 @@ func TestSnapshotAnalytics(t *testing.T) {
 // TestBrandInsightsPeriod: brand_insights passes period through (its
 // promotion figures' window) and names a bad one in a 400.
 func TestBrandInsightsPeriod(t *testing.T) {
-	key := newKey(t, "integration", 0)
+	t.Parallel()
+	key := servetest.Key(t, svc, "integration", 0)
 	r := send(t, key, "GET", "/b2b/brand_insights?brand=Natrel&period=90d", "application/json", "")
 	var v struct {
 		Period string `json:"period"`

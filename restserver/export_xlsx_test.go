@@ -24,6 +24,7 @@ import (
 // as text keeping their leading zeros, empty promo_ends as empty cells;
 // and the bold frozen header row with an autofilter over every row.
 func TestExportXLSXReadBack(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the small demo set: not in -short mode")
 	}

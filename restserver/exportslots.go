@@ -2,7 +2,6 @@ package restserver
 
 import (
 	"fmt"
-	"net/http"
 	"sync"
 )
 
@@ -33,10 +32,10 @@ func (e *exportSlots) acquire(account string) (release func(), err error) {
 	defer e.mu.Unlock()
 	switch {
 	case e.byAccount[account] >= e.maxPerAccount:
-		return nil, &problemError{status: http.StatusTooManyRequests, code: "too_many_exports",
+		return nil, &problemError{code: codeTooManyExports,
 			detail: fmt.Sprintf("at most %d XLSX %s of one account run at a time, and one of yours is under way: retry when it ends (or use format csv or jsonl, which are not limited)", e.maxPerAccount, exportsWord(e.maxPerAccount))}
 	case e.total >= e.max:
-		return nil, &problemError{status: http.StatusTooManyRequests, code: "too_many_exports",
+		return nil, &problemError{code: codeTooManyExports,
 			detail: fmt.Sprintf("at most %d XLSX %s run at a time on this server, and that many are under way: retry shortly (or use format csv or jsonl, which are not limited)", e.max, exportsWord(e.max))}
 	}
 	if e.byAccount == nil {

@@ -33,7 +33,7 @@ func (s *server) executiveBrief(w http.ResponseWriter, r *http.Request) error {
 	case "":
 		html = prefersHTML(r.Header.Get("Accept"))
 	default:
-		return grocery.Errorf(grocery.EINVALID, "format %q is not one of json, html", format)
+		return grocery.Errorf(grocery.EINVALIDARGUMENT, "format %q is not one of json, html", format)
 	}
 	res, err := s.svc.ExecutiveBrief(r.Context(), in)
 	if err != nil {

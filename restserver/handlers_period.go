@@ -49,7 +49,7 @@ func (s *server) newOnShelf(w http.ResponseWriter, r *http.Request) error {
 		return p.err
 	}
 	if in.Days < 1 || in.Days > 365 {
-		return grocery.Errorf(grocery.EINVALID, "days %d is out of range: want 1 to 365 (default 14)", in.Days)
+		return grocery.Errorf(grocery.EINVALIDARGUMENT, "days %d is out of range: want 1 to 365 (default 14)", in.Days)
 	}
 	res, err := s.svc.NewOnShelf(r.Context(), in)
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/servetest"
 	"github.com/grocerydata/grocery/restserver"
 )
 
@@ -124,6 +125,7 @@ func (d *apiDoc) operations(t *testing.T) []string {
 // TestOpenAPIRoutes: the router and the document describe the same
 // operations, no path or method in one and not the other.
 func TestOpenAPIRoutes(t *testing.T) {
+	t.Parallel()
 	d := loadDoc(t)
 	routes, err := restserver.RouteTable(svc)
 	if err != nil {
@@ -147,7 +149,8 @@ func TestOpenAPIRoutes(t *testing.T) {
 // TestOpenAPIServed: the document and its page are served without a key
 // and cost nothing; the page's script is cached.
 func TestOpenAPIServed(t *testing.T) {
-	key := newKey(t, "integration", 0)
+	t.Parallel()
+	key := servetest.Key(t, svc, "integration", 0)
 	for _, tc := range []struct{ path, contentType, has string }{
 		{"/openapi.json", "application/json", `"openapi": "3.1.0"`},
 		{"/docs", "text/html; charset=utf-8", `<redoc spec-url="/openapi.json">`},
@@ -185,6 +188,7 @@ func TestOpenAPIServed(t *testing.T) {
 
 // TestOpenAPIEnums: the enums of the document are the service's own.
 func TestOpenAPIEnums(t *testing.T) {
+	t.Parallel()
 	d := loadDoc(t)
 	enum := func(path ...string) []string {
 		var out []string
@@ -233,6 +237,7 @@ func TestOpenAPIEnums(t *testing.T) {
 
 // TestOpenAPIExamples: every example in the document fits its schema.
 func TestOpenAPIExamples(t *testing.T) {
+	t.Parallel()
 	d := loadDoc(t)
 	n := 0
 	var walk func(path string, v any)
@@ -277,10 +282,11 @@ func TestOpenAPIExamples(t *testing.T) {
 // sent undocumented). Every documented success of a path the REST
 // handler serves must be met at least once.
 func TestOpenAPIResponses(t *testing.T) {
+	t.Parallel()
 	d := loadDoc(t)
-	key := newKey(t, "integration", 0)
-	pro := accountKey(t, "TestOpenAPIResponses.pro", "professional", 0)
-	spent := accountKey(t, "TestOpenAPIResponses.spent", "integration", 1)
+	key := servetest.Key(t, svc, "integration", 0)
+	pro := servetest.AccountKey(t, svc, "TestOpenAPIResponses.pro", "professional", 0)
+	spent := servetest.AccountKey(t, svc, "TestOpenAPIResponses.spent", "integration", 1)
 	get(t, spent, "/price?banner=loblaws&store=lob-a&sku=L1")
 
 	// Rules of this account: by barcode (milk under 6 dollars: it fires
@@ -306,7 +312,7 @@ func TestOpenAPIResponses(t *testing.T) {
 	if ev, err := svc.EvaluateAlerts(ctx); err != nil || ev.Events == 0 {
 		t.Fatalf("evaluate: %+v, %v; want events", ev, err)
 	}
-	full := accountKey(t, "TestOpenAPIResponses.full", "integration", 0)
+	full := servetest.AccountKey(t, svc, "TestOpenAPIResponses.full", "integration", 0)
 	for i := 0; i < grocery.MaxAlertRules; i++ {
 		if _, err := svc.CreateAlert(grocery.NewContextWithAccount(context.Background(), "TestOpenAPIResponses.full"),
 			grocery.AlertInput{Name: "milk", UPC: upcMilk, Province: "ON", Condition: grocery.AlertPromoStart}); err != nil {
@@ -544,10 +550,7 @@ func (d *apiDoc) check(t *testing.T, op string, r *reply) {
 // send makes a request with an optional body and content type.
 func send(t *testing.T, key, method, path, contentType, body string) *reply {
 	t.Helper()
-	req, err := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
+	req := servetest.Request(t, method, srv.URL+path, body)
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)
 	}
@@ -561,14 +564,4 @@ func jsonOf(t *testing.T, b []byte) any {
 		t.Fatalf("%v\n%.500s", err, b)
 	}
 	return v
-}
-
-// accountKey makes a key for a named account of its own.
-func accountKey(t *testing.T, account, plan string, quota int64) string {
-	t.Helper()
-	k, err := svc.CreateKey(context.Background(), grocery.KeyInput{Account: account, Plan: plan, Quota: quota})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return k.Key
 }

@@ -34,7 +34,7 @@ func (p *params) parse(raw string) {
 		n, err1 := url.QueryUnescape(name)
 		v, err2 := url.QueryUnescape(value)
 		if (err1 != nil || err2 != nil) && p.err == nil {
-			p.err = grocery.Errorf(grocery.EINVALID, "the query string is malformed near %q: escape %% as %%25", part)
+			p.err = grocery.Errorf(grocery.EINVALIDARGUMENT, "the query string is malformed near %q: escape %% as %%25", part)
 		}
 		p.pairs = append(p.pairs, pair{n, v})
 	}
@@ -52,7 +52,7 @@ func (p *params) str(name string) string {
 		}
 	}
 	if n > 1 && p.err == nil {
-		p.err = grocery.Errorf(grocery.EINVALID, "query parameter %s is given %d times: give it once", name, n)
+		p.err = grocery.Errorf(grocery.EINVALIDARGUMENT, "query parameter %s is given %d times: give it once", name, n)
 	}
 	return value
 }
@@ -65,7 +65,7 @@ func (p *params) int(name string, def int, want string) int {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil && p.err == nil {
-		p.err = grocery.Errorf(grocery.EINVALID, "%s %q is not a whole number: want %s", name, s, want)
+		p.err = grocery.Errorf(grocery.EINVALIDARGUMENT, "%s %q is not a whole number: want %s", name, s, want)
 	}
 	return n
 }
@@ -81,7 +81,7 @@ func (p *params) page() (limit, offset int) {
 	if err := grocery.CheckLimit(limit, grocery.MaxRESTLimit); err != nil {
 		p.err = err
 	} else if offset < 0 || offset > grocery.MaxOffset {
-		p.err = grocery.Errorf(grocery.EINVALID, "offset %d is out of range: want 0 to %d", offset, grocery.MaxOffset)
+		p.err = grocery.Errorf(grocery.EINVALIDARGUMENT, "offset %d is out of range: want 0 to %d", offset, grocery.MaxOffset)
 	}
 	return limit, offset
 }

@@ -32,34 +32,42 @@ var statusOf = map[string]struct {
 	status int
 	title  string
 }{
-	grocery.EINVALID:         {http.StatusBadRequest, "Invalid argument"},
+	grocery.EINVALIDARGUMENT: {http.StatusBadRequest, "Invalid argument"},
 	grocery.EUNAUTHENTICATED: {http.StatusUnauthorized, "Unauthenticated"},
-	grocery.EFORBIDDEN:       {http.StatusForbidden, "Plan required"},
+	grocery.EPLANREQUIRED:    {http.StatusForbidden, "Plan required"},
 	grocery.ENOTFOUND:        {http.StatusNotFound, "Not found"},
-	"method_not_allowed":     {http.StatusMethodNotAllowed, "Method not allowed"},
+	codeMethodNotAllowed:     {http.StatusMethodNotAllowed, "Method not allowed"},
 	grocery.ECONFLICT:        {http.StatusConflict, "Conflict"},
-	"body_too_large":         {http.StatusRequestEntityTooLarge, "Body too large"},
-	"unsupported_media_type": {http.StatusUnsupportedMediaType, "Unsupported media type"},
+	codeBodyTooLarge:         {http.StatusRequestEntityTooLarge, "Body too large"},
+	codeMediaType:            {http.StatusUnsupportedMediaType, "Unsupported media type"},
 	grocery.EQUOTA:           {http.StatusTooManyRequests, "Quota exceeded"},
-	"too_many_exports":       {http.StatusTooManyRequests, "Too many exports"},
+	codeTooManyExports:       {http.StatusTooManyRequests, "Too many exports"},
 	grocery.EUNAVAILABLE:     {http.StatusServiceUnavailable, "Service unavailable"},
 	grocery.EINTERNAL:        {http.StatusInternalServerError, "Internal error"},
 }
 
-// problemError is an error of the transport itself.
+// The codes of the transport itself, beside grocery's in statusOf.
+const (
+	codeMethodNotAllowed = "method_not_allowed"
+	codeBodyTooLarge     = "body_too_large"
+	codeMediaType        = "unsupported_media_type"
+	codeTooManyExports   = "too_many_exports"
+)
+
+// problemError is an error of the transport itself: its code is one of
+// statusOf's, which gives its status.
 type problemError struct {
-	status int
 	code   string
 	detail string
 }
 
 func (e *problemError) Error() string { return e.code + ": " + e.detail }
 
-var errMediaType = &problemError{status: http.StatusUnsupportedMediaType, code: "unsupported_media_type",
+var errMediaType = &problemError{code: codeMediaType,
 	detail: "the request body must be JSON: send Content-Type: application/json"}
 
 func errTooLarge(limit int64) error {
-	return &problemError{status: http.StatusRequestEntityTooLarge, code: "body_too_large",
+	return &problemError{code: codeBodyTooLarge,
 		detail: fmt.Sprintf("the request body is over %d bytes", limit)}
 }
 

@@ -122,7 +122,7 @@ func unknownParam(op, name string, accepted []string) error {
 		takes = "only " + strings.Join(accepted, ", ")
 	}
 	if name == "limit" || name == "offset" {
-		return grocery.Errorf(grocery.EINVALID, "query parameter %q is not supported by %s, whose answer is not paginated: it takes %s", name, op, takes)
+		return grocery.Errorf(grocery.EINVALIDARGUMENT, "query parameter %q is not supported by %s, whose answer is not paginated: it takes %s", name, op, takes)
 	}
-	return grocery.Errorf(grocery.EINVALID, "unknown query parameter %q: %s takes %s", name, op, takes)
+	return grocery.Errorf(grocery.EINVALIDARGUMENT, "unknown query parameter %q: %s takes %s", name, op, takes)
 }

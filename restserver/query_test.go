@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/servetest"
 	"github.com/grocerydata/grocery/restserver"
 )
 
@@ -14,7 +15,8 @@ import (
 // that names it and lists what the operation takes, instead of being
 // ignored while it changes the answer; it is metered like any 400.
 func TestUnknownQueryParams(t *testing.T) {
-	key := newKey(t, "integration", 0)
+	t.Parallel()
+	key := servetest.Key(t, svc, "integration", 0)
 	for _, tc := range []struct{ name, pathQuery, has string }{
 		{"Misspelt", "/b2b/export?dataset=offers&provnce=ON",
 			`unknown query parameter "provnce": GET /b2b/export takes only format, dataset, province, banner, category, upc, from, to`},
@@ -26,7 +28,7 @@ func TestUnknownQueryParams(t *testing.T) {
 		{"NoParams", "/b2b/alerts/alr_1?x=1", `unknown query parameter "x": GET /b2b/alerts/{id} takes no query parameters`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			wantProblem(t, get(t, key, tc.pathQuery), 400, grocery.EINVALID, tc.has)
+			wantProblem(t, get(t, key, tc.pathQuery), 400, grocery.EINVALIDARGUMENT, tc.has)
 		})
 	}
 	t.Run("Head", func(t *testing.T) {
@@ -47,10 +49,11 @@ func TestUnknownQueryParams(t *testing.T) {
 // Retry-After, naming the limit; other formats are not limited, and a
 // slot set free is taken again.
 func TestXLSXExportSlots(t *testing.T) {
+	t.Parallel()
 	h := restserver.NewWithTestRoutes(svc, nil)
 	ts := httptest.NewServer(h)
 	defer ts.Close()
-	acme := newKey(t, "integration", 0)
+	acme := servetest.Key(t, svc, "integration", 0)
 	getXLSX := func(key, format string) *reply {
 		t.Helper()
 		req, _ := http.NewRequest(http.MethodGet, ts.URL+"/b2b/export?format="+format, nil)

@@ -154,7 +154,7 @@ func (s *server) api(h handlerFunc) http.Handler {
 			if key == "" && grocery.ErrorCode(err) == grocery.EUNAUTHENTICATED {
 				err = errNoAPIKey(r.Header)
 			}
-			writeProblem(w, err)
+			s.fail(w, r, err)
 			return
 		}
 		u, err := s.svc.Consume(ctx, p)
@@ -181,13 +181,19 @@ func (s *server) api(h handlerFunc) http.Handler {
 			return
 		}
 		if err := h(w, r.WithContext(grocery.NewContextWithPrincipal(ctx, p))); err != nil {
-			var pe *problemError
-			if grocery.ErrorCode(err) == grocery.EINTERNAL && !errors.As(err, &pe) {
-				s.log.Error("REST request failed", "path", r.URL.Path, "err", err)
-			}
-			writeProblem(w, err)
+			s.fail(w, r, err)
 		}
 	})
+}
+
+// fail answers err as a problem, logging it first when it is internal:
+// its text is not in the answer.
+func (s *server) fail(w http.ResponseWriter, r *http.Request, err error) {
+	var pe *problemError
+	if grocery.ErrorCode(err) == grocery.EINTERNAL && !errors.As(err, &pe) {
+		s.log.Error("REST request failed", "path", r.URL.Path, "err", err)
+	}
+	writeProblem(w, err)
 }
 
 // errNoAPIKey is the 401 of a request without X-API-Key: it names the
@@ -288,7 +294,7 @@ func (s *server) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
 		return nil
 	})
 	w.Header().Set("Allow", strings.Join(allow, ", "))
-	writeProblem(w, &problemError{status: http.StatusMethodNotAllowed, code: "method_not_allowed",
+	writeProblem(w, &problemError{code: codeMethodNotAllowed,
 		detail: fmt.Sprintf("%s does not take %s: use %s", r.URL.Path, r.Method, strings.Join(allow, " or "))})
 }
 
@@ -346,12 +352,12 @@ func decodeJSON(r *http.Request, v any) error {
 		case errors.As(err, &tooBig):
 			return errTooLarge(tooBig.Limit)
 		case errors.Is(err, io.EOF):
-			return grocery.Errorf(grocery.EINVALID, "request body: want a JSON object, got nothing")
+			return grocery.Errorf(grocery.EINVALIDARGUMENT, "request body: want a JSON object, got nothing")
 		}
-		return grocery.Errorf(grocery.EINVALID, "request body: %s", jsonProblem(err))
+		return grocery.Errorf(grocery.EINVALIDARGUMENT, "request body: %s", jsonProblem(err))
 	}
 	if dec.More() {
-		return grocery.Errorf(grocery.EINVALID, "request body: want one JSON object")
+		return grocery.Errorf(grocery.EINVALIDARGUMENT, "request body: want one JSON object")
 	}
 	return nil
 }

@@ -16,13 +16,14 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/servetest"
 	"github.com/grocerydata/grocery/mcpserver"
 	"github.com/grocerydata/grocery/restserver"
 )
 
 // The tests share one hand-made data file and one server mounting MCP at
 // /mcp and REST at /, as grocery serve does; each test makes its own
-// account, so quotas never mix.
+// account, so quotas never mix, and runs in parallel with the others.
 var (
 	svc *grocery.Service
 	srv *httptest.Server
@@ -61,6 +62,9 @@ const obsCSV = `date,store_id,banner,external_sku,price,regular_price,promo_ends
 2026-11-19,lob-a,loblaws,L9,2.50,2.50,,,,,,
 `
 
+// handMade are the files of the shared data file, stores first.
+var handMade = []servetest.File{{Name: "stores.csv", Data: storesCSV}, {Name: "obs.csv", Data: obsCSV}}
+
 func TestMain(m *testing.M) { os.Exit(run(m)) }
 
 func run(m *testing.M) int {
@@ -70,37 +74,17 @@ func run(m *testing.M) int {
 	}
 	defer os.RemoveAll(dir)
 	// The clock sits in November 2026: quotas reset on 2026-12-01.
-	now := func() time.Time { return time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC) }
-	svc, err = grocery.Open(filepath.Join(dir, "grocery.db"), &grocery.Options{Now: now})
+	svc, err = servetest.HandMade(filepath.Join(dir, "grocery.db"), nil, handMade...)
 	if err != nil {
 		panic(err)
 	}
 	defer svc.Close()
-	ctx := context.Background()
-	for name, data := range map[string]string{"stores.csv": storesCSV} {
-		if _, err := svc.Import(ctx, name, strings.NewReader(data), nil); err != nil {
-			panic(err)
-		}
-	}
-	if _, err := svc.Import(ctx, "obs.csv", strings.NewReader(obsCSV), nil); err != nil {
-		panic(err)
-	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", mcpserver.New(svc, nil))
 	mux.Handle("/", restserver.NewWithTestRoutes(svc, &restserver.Options{MaxBodyBytes: 1 << 20}))
 	srv = httptest.NewServer(mux)
 	defer srv.Close()
 	return m.Run()
-}
-
-// newKey makes an account of its own for a test.
-func newKey(t *testing.T, plan string, quota int64) string {
-	t.Helper()
-	k, err := svc.CreateKey(context.Background(), grocery.KeyInput{Account: strings.ReplaceAll(t.Name(), "/", "."), Plan: plan, Quota: quota})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return k.Key
 }
 
 type reply struct {
@@ -112,11 +96,7 @@ type reply struct {
 
 func get(t *testing.T, key, pathQuery string) *reply {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, srv.URL+pathQuery, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return do(t, key, req)
+	return do(t, key, servetest.Request(t, http.MethodGet, srv.URL+pathQuery, ""))
 }
 
 func do(t *testing.T, key string, req *http.Request) *reply {
@@ -124,16 +104,9 @@ func do(t *testing.T, key string, req *http.Request) *reply {
 	if key != "" {
 		req.Header.Set("X-API-Key", key)
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	r := &reply{status: resp.StatusCode, header: resp.Header}
-	if r.body, err = io.ReadAll(resp.Body); err != nil {
-		t.Fatal(err)
-	}
-	if resp.Header.Get("Content-Type") == "application/problem+json" && req.Method != http.MethodHead {
+	a := servetest.Do(t, req)
+	r := &reply{status: a.Status, header: a.Header, body: a.Body}
+	if a.Header.Get("Content-Type") == "application/problem+json" && req.Method != http.MethodHead {
 		if err := json.Unmarshal(r.body, &r.problem); err != nil {
 			t.Fatalf("problem is not JSON: %v\n%s", err, r.body)
 		}
@@ -172,7 +145,8 @@ func decode[T any](t *testing.T, r *reply) T {
 }
 
 func TestAuth(t *testing.T) {
-	revoked := newKey(t, "integration", 0)
+	t.Parallel()
+	revoked := servetest.Key(t, svc, "integration", 0)
 	if _, err := svc.RevokeKey(context.Background(), revoked); err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +170,7 @@ func TestAuth(t *testing.T) {
 	t.Run("Bearer", func(t *testing.T) {
 		// A valid key sent as MCP takes it: the 401 names the header
 		// REST reads.
-		key := newKey(t, "integration", 0)
+		key := servetest.Key(t, svc, "integration", 0)
 		req, _ := http.NewRequest(http.MethodGet, srv.URL+"/prices?banner=loblaws&store=lob-a", nil)
 		req.Header.Set("Authorization", "Bearer "+key)
 		r := do(t, "", req)
@@ -207,14 +181,14 @@ func TestAuth(t *testing.T) {
 		}
 	})
 	t.Run("ErrPlanRequiredSignals", func(t *testing.T) {
-		key := newKey(t, "starter", 0)
+		key := servetest.Key(t, svc, "starter", 0)
 		r := get(t, key, "/b2b/signals?province=ON&banner=loblaws")
-		wantProblem(t, r, http.StatusForbidden, grocery.EFORBIDDEN, "integration plan")
+		wantProblem(t, r, http.StatusForbidden, grocery.EPLANREQUIRED, "integration plan")
 	})
 	t.Run("ErrPlanRequired", func(t *testing.T) {
-		key := newKey(t, "professional", 0)
+		key := servetest.Key(t, svc, "professional", 0)
 		r := get(t, key, "/prices?banner=loblaws&store=lob-a")
-		wantProblem(t, r, http.StatusForbidden, grocery.EFORBIDDEN, "integration plan")
+		wantProblem(t, r, http.StatusForbidden, grocery.EPLANREQUIRED, "integration plan")
 		// Refused at the plan, it spends nothing.
 		u, err := svc.UsageOf(context.Background(), "TestAuth.ErrPlanRequired")
 		if err != nil || u.Used != 0 {
@@ -227,7 +201,8 @@ func TestAuth(t *testing.T) {
 // requests (one a 400: refused requests count too); the fifth call, on
 // REST, is a 429 with Retry-After and the reset time.
 func TestSharedQuota(t *testing.T) {
-	key := newKey(t, "integration", 4)
+	t.Parallel()
+	key := servetest.Key(t, svc, "integration", 4)
 	for i := 0; i < 2; i++ {
 		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/mcp", strings.NewReader(
 			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"lookup_product","arguments":{"upc":"`+upcMilk+`","province":"ON"}}}`))
@@ -249,7 +224,7 @@ func TestSharedQuota(t *testing.T) {
 		}
 	}
 	r = get(t, key, "/price?banner=loblaws&store=lob-a")
-	wantProblem(t, r, http.StatusBadRequest, grocery.EINVALID, "sku or upc")
+	wantProblem(t, r, http.StatusBadRequest, grocery.EINVALIDARGUMENT, "sku or upc")
 	if got := r.header.Get("X-Quota-Remaining"); got != "0" {
 		t.Fatalf("X-Quota-Remaining on a 400: got %q, want 0", got)
 	}
@@ -270,7 +245,8 @@ func TestSharedQuota(t *testing.T) {
 }
 
 func TestPrice(t *testing.T) {
-	key := newKey(t, "integration", 0)
+	t.Parallel()
+	key := servetest.Key(t, svc, "integration", 0)
 	promo := grocery.Date(20782) // 2026-11-25
 	want := grocery.StorePrice{Banner: "loblaws", StoreID: "lob-a", ExternalSKU: "L1", UPC: upcMilk, Name: "2% Milk",
 		Price: 499, RegularPrice: 599, OnPromo: true, PromoEnds: &promo, ObservedAt: 20776, Currency: "CAD"}
@@ -292,12 +268,12 @@ func TestPrice(t *testing.T) {
 		{"ErrNeverObserved", "banner=loblaws&store=lob-b&sku=L2", 404, grocery.ENOTFOUND, "never observed"},
 		{"ErrUPCNeverObserved", "banner=loblaws&store=lob-b&upc=" + upcCheese, 404, grocery.ENOTFOUND, "never observed"},
 		{"ErrUnknownStore", "banner=loblaws&store=nope&sku=L1", 404, grocery.ENOTFOUND, "no reference store"},
-		{"ErrWrongBanner", "banner=no-frills&store=lob-a&sku=L1", 400, grocery.EINVALID, "belongs to banner loblaws"},
-		{"ErrUnknownBanner", "banner=nobody&store=lob-a&sku=L1", 400, grocery.EINVALID, "nobody"},
-		{"ErrBoth", "banner=loblaws&store=lob-a&sku=L1&upc=" + upcMilk, 400, grocery.EINVALID, "not both"},
-		{"ErrBadUPC", "banner=loblaws&store=lob-a&upc=068000000155", 400, grocery.EINVALID, "check digit"},
-		{"ErrNoStore", "banner=loblaws&sku=L1", 400, grocery.EINVALID, "store is required"},
-		{"ErrTwice", "banner=loblaws&store=lob-a&sku=L1&sku=L2", 400, grocery.EINVALID, "sku is given 2 times"},
+		{"ErrWrongBanner", "banner=no-frills&store=lob-a&sku=L1", 400, grocery.EINVALIDARGUMENT, "belongs to banner loblaws"},
+		{"ErrUnknownBanner", "banner=nobody&store=lob-a&sku=L1", 400, grocery.EINVALIDARGUMENT, "nobody"},
+		{"ErrBoth", "banner=loblaws&store=lob-a&sku=L1&upc=" + upcMilk, 400, grocery.EINVALIDARGUMENT, "not both"},
+		{"ErrBadUPC", "banner=loblaws&store=lob-a&upc=068000000155", 400, grocery.EINVALIDARGUMENT, "check digit"},
+		{"ErrNoStore", "banner=loblaws&sku=L1", 400, grocery.EINVALIDARGUMENT, "store is required"},
+		{"ErrTwice", "banner=loblaws&store=lob-a&sku=L1&sku=L2", 400, grocery.EINVALIDARGUMENT, "sku is given 2 times"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			wantProblem(t, get(t, key, "/price?"+tc.query), tc.status, tc.code, tc.has)
@@ -306,7 +282,8 @@ func TestPrice(t *testing.T) {
 }
 
 func TestPrices(t *testing.T) {
-	key := newKey(t, "integration", 0)
+	t.Parallel()
+	key := servetest.Key(t, svc, "integration", 0)
 	type page struct {
 		Results []grocery.StorePrice `json:"results"`
 		Total   int                  `json:"total"`
@@ -352,10 +329,10 @@ func TestPrices(t *testing.T) {
 		{"ErrWrongBanner", "&banner=metro", "banner is given 2 times"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			wantProblem(t, get(t, key, "/prices?banner=loblaws&store=lob-a"+tc.query), 400, grocery.EINVALID, tc.has)
+			wantProblem(t, get(t, key, "/prices?banner=loblaws&store=lob-a"+tc.query), 400, grocery.EINVALIDARGUMENT, tc.has)
 		})
 	}
-	wantProblem(t, get(t, key, "/prices?banner=metro&store=lob-a"), 400, grocery.EINVALID, "belongs to banner loblaws, not metro")
+	wantProblem(t, get(t, key, "/prices?banner=metro&store=lob-a"), 400, grocery.EINVALIDARGUMENT, "belongs to banner loblaws, not metro")
 }
 
 type hit struct {
@@ -372,7 +349,8 @@ type searchPage struct {
 }
 
 func TestSearch(t *testing.T) {
-	key := newKey(t, "integration", 0)
+	t.Parallel()
+	key := servetest.Key(t, svc, "integration", 0)
 	f := func(v float64) *float64 { return &v }
 	for _, tc := range []struct {
 		name, query string
@@ -423,13 +401,14 @@ func TestSearch(t *testing.T) {
 		{"ErrLimit", "q=milk&province=ON&limit=9999", "want 1 to 500"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			wantProblem(t, get(t, key, "/search?"+tc.query), 400, grocery.EINVALID, tc.has)
+			wantProblem(t, get(t, key, "/search?"+tc.query), 400, grocery.EINVALIDARGUMENT, tc.has)
 		})
 	}
 }
 
 func TestProblems(t *testing.T) {
-	key := newKey(t, "integration", 0)
+	t.Parallel()
+	key := servetest.Key(t, svc, "integration", 0)
 	t.Run("NotFoundPath", func(t *testing.T) {
 		wantProblem(t, get(t, "", "/nowhere"), 404, grocery.ENOTFOUND, "/nowhere")
 	})
@@ -445,7 +424,7 @@ func TestProblems(t *testing.T) {
 		code   string
 		status int
 	}{
-		{grocery.EINVALID, 400}, {grocery.ENOTFOUND, 404}, {grocery.ECONFLICT, 409}, {grocery.EFORBIDDEN, 403},
+		{grocery.EINVALIDARGUMENT, 400}, {grocery.ENOTFOUND, 404}, {grocery.ECONFLICT, 409}, {grocery.EPLANREQUIRED, 403},
 	} {
 		t.Run(tc.code, func(t *testing.T) {
 			wantProblem(t, get(t, key, "/test/error?code="+tc.code), tc.status, tc.code, "a "+tc.code+" error")
@@ -483,7 +462,7 @@ func TestProblems(t *testing.T) {
 		wantProblem(t, post("", `{"name":"x"}`), 415, "unsupported_media_type", "application/json")
 	})
 	t.Run("ErrUnknownField", func(t *testing.T) {
-		wantProblem(t, post("application/json", `{"name":"x","colour":1}`), 400, grocery.EINVALID, `unknown field "colour"`)
+		wantProblem(t, post("application/json", `{"name":"x","colour":1}`), 400, grocery.EINVALIDARGUMENT, `unknown field "colour"`)
 	})
 	t.Run("ErrTooLarge", func(t *testing.T) {
 		big := `{"name":"` + strings.Repeat("x", 1<<20) + `"}`
@@ -499,7 +478,8 @@ func TestProblems(t *testing.T) {
 // TestExport: GET /b2b/export streams a data set with its file name; a bad
 // argument is a problem before any byte; each request is one call.
 func TestExport(t *testing.T) {
-	key := newKey(t, "integration", 0)
+	t.Parallel()
+	key := servetest.Key(t, svc, "integration", 0)
 	r := get(t, key, "/b2b/export?format=csv&dataset=observations&province=QC&from=2026-11-01&to=2026-11-19")
 	if r.status != http.StatusOK {
 		t.Fatalf("status: got %d\n%s", r.status, r.body)
@@ -548,7 +528,7 @@ func TestExport(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := get(t, key, "/b2b/export?"+tc.query)
-			wantProblem(t, r, http.StatusBadRequest, grocery.EINVALID, tc.has)
+			wantProblem(t, r, http.StatusBadRequest, grocery.EINVALIDARGUMENT, tc.has)
 			if cd := r.header.Get("Content-Disposition"); cd != "" {
 				t.Errorf("a refused export carries Content-Disposition %q", cd)
 			}
@@ -574,7 +554,8 @@ func TestExport(t *testing.T) {
 // answers of one piece; an export (millions of rows, a slow client) must
 // not be cut off by it. Here the timeout has passed before the first row.
 func TestExportOutlivesWriteTimeout(t *testing.T) {
-	key := newKey(t, "integration", 0)
+	t.Parallel()
+	key := servetest.Key(t, svc, "integration", 0)
 	ts := httptest.NewUnstartedServer(restserver.New(svc, nil))
 	ts.Config.WriteTimeout = time.Nanosecond
 	ts.Start()
@@ -592,7 +573,8 @@ func TestExportOutlivesWriteTimeout(t *testing.T) {
 // TestNoHTMLEscaping: an answer is JSON for programs, not a page, so a
 // product's name is written as it is, not with \u0026 and \u003c.
 func TestNoHTMLEscaping(t *testing.T) {
-	key := newKey(t, "integration", 100)
+	t.Parallel()
+	key := servetest.Key(t, svc, "integration", 100)
 	for _, path := range []string{
 		"/price?banner=maxi&store=maxi-q&sku=M2",
 		"/prices?banner=maxi&store=maxi-q&q=root",
@@ -612,7 +594,8 @@ func TestNoHTMLEscaping(t *testing.T) {
 // metered request like any other refusal, whether its size was declared
 // (Content-Length) or found while reading (chunked).
 func TestRefusedBodiesMetered(t *testing.T) {
-	key := newKey(t, "integration", 3)
+	t.Parallel()
+	key := servetest.Key(t, svc, "integration", 3)
 	big := `{"name":"` + strings.Repeat("x", 1<<20) + `"}`
 	post := func(body io.Reader, length int64, contentType string) *reply {
 		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/b2b/alerts", body)
@@ -641,7 +624,8 @@ func TestRefusedBodiesMetered(t *testing.T) {
 // TestHead: a GET path answers HEAD with the GET's status and headers and
 // no body, metered like the GET; HEAD of an export reads no row.
 func TestHead(t *testing.T) {
-	key := newKey(t, "integration", 10)
+	t.Parallel()
+	key := servetest.Key(t, svc, "integration", 10)
 	head := func(path string) *reply {
 		req, _ := http.NewRequest(http.MethodHead, srv.URL+path, nil)
 		return do(t, key, req)
@@ -673,8 +657,9 @@ func TestHead(t *testing.T) {
 // streams nothing; the prepared export's hold on the data file is let go,
 // so that the file closes (on a replica, a replaced snapshot is freed).
 func TestExportHeadLetsGo(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
-	own, err := grocery.Open(filepath.Join(t.TempDir(), "grocery.db"), nil)
+	own, err := servetest.HandMade(filepath.Join(t.TempDir(), "grocery.db"), nil, handMade...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -684,11 +669,6 @@ func TestExportHeadLetsGo(t *testing.T) {
 			own.Close()
 		}
 	})
-	for _, f := range [][2]string{{"stores.csv", storesCSV}, {"obs.csv", obsCSV}} { // stores first
-		if _, err := own.Import(ctx, f[0], strings.NewReader(f[1]), nil); err != nil {
-			t.Fatal(err)
-		}
-	}
 	k, err := own.CreateKey(ctx, grocery.KeyInput{Account: "head", Plan: "integration"})
 	if err != nil {
 		t.Fatal(err)

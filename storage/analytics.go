@@ -5,17 +5,18 @@ import (
 	"encoding/binary"
 	"slices"
 	"strings"
+	"unsafe"
 )
 
-// Analytics aggregates (format version 3; the SKU days of version 4). Package grocery derives them in
-// the import transaction (its writer's derive step) and reads them for the
+// Analytics aggregates. Package grocery derives them in the import
+// transaction (its writer's derive step) and reads them for the
 // time-based analytics; their meaning is grocery's, their bytes are ours.
 //
 //	catdays    province(2) category 0x00 banner 0x00 day(4) -> CatDay: every
 //	           observation of the day of the banner's SKUs of a category
 //	           in the province, as multisets (so that a corrected
 //	           observation can be taken out again and a median read), and
-//	           each SKU's daily price that day (format version 4)
+//	           each SKU's daily price that day
 //	shelf      province(2) banner 0x00 sku -> Shelf: a banner SKU's first
 //	           and last observation day in the province, its first price
 //	promos     banner 0x00 sku 0x00 province(2) start(4) -> Promo
@@ -96,7 +97,7 @@ func encodeSorted(e enc, v []uint32) enc {
 	return append(e.uvarint(uint64(len(v))).uvarint(uint64(len(body))), body...)
 }
 
-func decodeSorted(d *dec, dst []uint32, want bool) []uint32 {
+func decodeSorted(d *dec, dst []uint32) []uint32 {
 	n, size := d.uvarint(), d.uvarint()
 	if d.err != nil || uint64(len(d.b)) < size {
 		d.err = errCorrupt
@@ -104,9 +105,6 @@ func decodeSorted(d *dec, dst []uint32, want bool) []uint32 {
 	}
 	b := d.b[:size]
 	d.b = d.b[size:]
-	if !want {
-		return dst
-	}
 	// A tight loop: most deltas take one byte, and a report decodes
 	// hundreds of thousands of them.
 	dst = slices.Grow(dst, int(min(n, size)))
@@ -159,31 +157,26 @@ func encodeCatDay(c *CatDay) []byte {
 }
 
 // decodeCatDay decodes the parts of v that parts names into c, reusing
-// its slices. SKU strings are the transaction's (Tx.text).
-func (t *Tx) decodeCatDay(v []byte, c *CatDay, parts CatParts) error {
+// its slices. SKU strings are the transaction's (Tx.text), or those of
+// before (sorted by SKU, not c.SKUs) when equal.
+func (t *Tx) decodeCatDay(v []byte, c *CatDay, parts CatParts, before []SKUDay) error {
 	d := dec{b: v}
 	c.Count, c.Promo, c.Sum = d.u32(), d.u32(), d.uvarint()
-	c.SKUs, c.Prices, c.Units, c.Stores = c.SKUs[:0], c.Prices[:0], c.Units[:0], c.Stores[:0]
+	c.Prices, c.Units, c.Stores = c.Prices[:0], c.Units[:0], c.Stores[:0]
 	if parts == CatCounts {
+		c.SKUs = c.SKUs[:0]
 		return d.err
 	}
-	n := d.uvarint()
-	var sku []byte
-	for i := uint64(0); i < n && d.err == nil; i++ {
-		shared := d.uvarint()
-		if shared > uint64(len(sku)) {
-			return errCorrupt
-		}
-		sku = append(sku[:shared], d.raw()...)
-		p := d.u32()
-		c.SKUs = append(c.SKUs, SKUDay{SKU: t.text(sku), Price: p, Regular: p + d.u32()})
+	c.SKUs = c.SKUs[:0]
+	if err := t.decodeSKUDays(&d, c, before); err != nil {
+		return err
 	}
 	if parts == CatSKUs {
 		return d.err
 	}
-	c.Prices = decodeSorted(&d, c.Prices, true)
-	c.Units = decodeSorted(&d, c.Units, true)
-	n = d.uvarint()
+	c.Prices = decodeSorted(&d, c.Prices)
+	c.Units = decodeSorted(&d, c.Units)
+	n := d.uvarint()
 	prev := uint32(0)
 	for i := uint64(0); i < n && d.err == nil; i++ {
 		prev += d.u32()
@@ -193,6 +186,73 @@ func (t *Tx) decodeCatDay(v []byte, c *CatDay, parts CatParts) error {
 		d.err = errCorrupt
 	}
 	return d.err
+}
+
+// decodeSKUDays appends the SKU days at d to c.SKUs. A scan reads the
+// same SKUs day after day, so each SKU's string is taken from before
+// (the day read before, sorted as these are) when it is there, and
+// copied only when it is new: a tight loop, as decodeSorted's.
+func (t *Tx) decodeSKUDays(d *dec, c *CatDay, before []SKUDay) error {
+	var (
+		b        = d.b
+		i        int
+		n, x     uint64
+		sku      = make([]byte, 0, 64)
+		old      = before
+		j        int
+		shared   uint64
+		price, r uint64
+	)
+	if n, i = uvarintAt(b, 0); i < 0 {
+		return errCorrupt
+	}
+	for ; n > 0; n-- {
+		if shared, i = uvarintAt(b, i); i < 0 || shared > uint64(len(sku)) {
+			return errCorrupt
+		}
+		if x, i = uvarintAt(b, i); i < 0 || uint64(len(b)-i) < x {
+			return errCorrupt
+		}
+		sku = append(sku[:shared], b[i:i+int(x)]...)
+		i += int(x)
+		if price, i = uvarintAt(b, i); i < 0 {
+			return errCorrupt
+		}
+		if r, i = uvarintAt(b, i); i < 0 {
+			return errCorrupt
+		}
+		s := ""
+		if len(sku) > 0 {
+			// A view of sku for the comparisons; a string kept is a copy.
+			view := unsafe.String(&sku[0], len(sku))
+			for j < len(old) && old[j].SKU < view {
+				j++
+			}
+			if j < len(old) && old[j].SKU == view {
+				s = old[j].SKU
+			} else {
+				s = t.text(sku)
+			}
+		}
+		c.SKUs = append(c.SKUs, SKUDay{SKU: s, Price: uint32(price), Regular: uint32(price + r)})
+	}
+	d.b = b[i:]
+	return nil
+}
+
+// uvarintAt decodes the uvarint at b[i:], returning it and the index
+// after it, or -1 when there is none (or it overflows 64 bits).
+func uvarintAt(b []byte, i int) (uint64, int) {
+	var x uint64
+	for s := uint(0); uint(i) < uint(len(b)) && s < 64; s += 7 {
+		c := b[i]
+		i++
+		if c < 0x80 {
+			return x | uint64(c)<<s, i
+		}
+		x |= uint64(c&0x7f) << s
+	}
+	return 0, -1
 }
 
 // mergeSorted returns the sorted union (as multisets) of sorted v and
@@ -244,7 +304,7 @@ func (t *Tx) UpdateCatDay(k *CatDayKey, ch *CatDayChange) error {
 	key := catDayKey(k)
 	var c CatDay
 	if v := t.catDays().Get(key); v != nil {
-		if err := t.decodeCatDay(v, &c, CatAll); err != nil {
+		if err := t.decodeCatDay(v, &c, CatAll, nil); err != nil {
 			return err
 		}
 	}
@@ -360,10 +420,11 @@ func (t *Tx) CatDays(province, category, banner string, from, to int32, parts Ca
 		prefix = appendStr0(prefix, category)
 	}
 	var (
-		k    CatDayKey
-		c    CatDay
-		seek = make([]byte, 0, 64)
-		cur  []byte
+		k      CatDayKey
+		c      CatDay
+		before []SKUDay
+		seek   = make([]byte, 0, 64)
+		cur    []byte
 	)
 	cursor := t.catDays().Cursor()
 	for key, v := cursor.Seek(prefix); hasPrefix(key, prefix); {
@@ -393,7 +454,9 @@ func (t *Tx) CatDays(province, category, banner string, from, to int32, parts Ca
 			key, v = cursor.Seek(append(append(seek[:0], gp...), 0xff, 0xff, 0xff, 0xff))
 			continue
 		}
-		if err := t.decodeCatDay(v, &c, parts); err != nil {
+		// The day read before keeps its SKU strings for this one to reuse.
+		c.SKUs, before = before, c.SKUs
+		if err := t.decodeCatDay(v, &c, parts, before); err != nil {
 			return err
 		}
 		k.Day = day
@@ -490,7 +553,7 @@ func (t *Tx) ShelfIn(province, banner string, fn func(s *Shelf) error) error {
 		if name != string(b) {
 			name = t.names.get(b)
 		}
-		if err := t.decodeShelf(name, string(sku), v, &s); err != nil {
+		if err := t.decodeShelf(name, t.text(sku), v, &s); err != nil {
 			return err
 		}
 		if err := fn(&s); err != nil {

@@ -93,15 +93,16 @@ func (t *Tx) PutStore(s *Store) error {
 
 // ActiveStores calls fn for each active store in province (all provinces
 // when "") and banner (all banners when ""), ordered by province, banner
-// and id, until fn returns false. fn may keep s only until it returns.
-func (t *Tx) ActiveStores(province, banner string, fn func(s *Store) bool) error {
+// and id. fn may keep s only until it returns; it stops the scan by
+// returning ErrStop.
+func (t *Tx) ActiveStores(province, banner string, fn func(s *Store) error) error {
 	var s Store
-	return t.activeStores(province, banner, func(id, v []byte) (bool, error) {
+	return stopped(t.activeStores(province, banner, func(id, v []byte) (bool, error) {
 		if err := decodeStore(string(id), v, &s); err != nil {
 			return false, err
 		}
-		return fn(&s), nil
-	})
+		return true, fn(&s)
+	}))
 }
 
 // CountActiveStores counts the stores ActiveStores would list.

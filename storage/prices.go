@@ -108,9 +108,17 @@ func encodeDay(e enc, start int32, d *Day) enc {
 	return append(e.uvarint(uint64(len(body))), body...)
 }
 
+// dayParts says how much of a day decodeDay decodes.
+type dayParts bool
+
+const (
+	summaryOnly dayParts = false // the summary; d.Entries is left empty
+	withEntries dayParts = true  // the summary and the entries
+)
+
 // decodeDay decodes the day at the start of r's bytes into d, reusing
-// d.Entries' storage; with entries false it leaves d.Entries empty.
-func decodeDay(r *dec, start int32, d *Day, entries bool) {
+// d.Entries' storage for what parts asks.
+func decodeDay(r *dec, start int32, d *Day, parts dayParts) {
 	if r.err != nil {
 		return
 	}
@@ -136,12 +144,12 @@ func decodeDay(r *dec, start int32, d *Day, entries bool) {
 	body := dec{b: r.b[:n]}
 	r.b = r.b[n:]
 	d.Entries = d.Entries[:0]
-	if !entries && full {
+	if parts == summaryOnly && full {
 		return
 	}
 	var local [2]Entry
 	es := d.Entries
-	if !entries {
+	if parts == summaryOnly {
 		es = local[:0]
 	}
 	prevStore := uint32(0)
@@ -173,7 +181,7 @@ func decodeDay(r *dec, start int32, d *Day, entries bool) {
 		}
 		d.Min, d.Median, d.Max = summaryOf(es)
 	}
-	if entries {
+	if parts == withEntries {
 		d.Entries = es
 	}
 }
@@ -193,7 +201,7 @@ func decodeBlock(start int32, v []byte, b *Block) error {
 		if n == len(b.Days) {
 			b.Days = append(b.Days, Day{})
 		}
-		decodeDay(&r, start, &b.Days[n], true)
+		decodeDay(&r, start, &b.Days[n], withEntries)
 		n++
 	}
 	b.Days = b.Days[:n]
@@ -272,15 +280,23 @@ func (t *Tx) PutDay(banner, sku, province string, d *Day) error {
 	return t.PutBlock(banner, sku, province, &b)
 }
 
-// Series calls fn for each stored day of a series from 'from' to 'to'
-// inclusive, oldest first, or newest first when reverse. With entries false
-// only the summary is decoded. fn may keep d only until it returns; it
-// stops the scan by returning ErrStop.
-func (t *Tx) Series(banner, sku, province string, from, to int32, entries, reverse bool, fn func(d *Day) error) error {
+// SeriesScan says which days of a series Series visits, in which order,
+// and how much of each it decodes.
+type SeriesScan struct {
+	From, To    int32 // days, inclusive; a negative From is the first day
+	NewestFirst bool  // visit the newest day first; oldest first otherwise
+	SummaryOnly bool  // decode the day's summary only: Day.Entries stays empty
+}
+
+// Series calls fn for each stored day of a series that scan selects, in
+// its order. fn may keep d only until it returns; it stops the scan by
+// returning ErrStop.
+func (t *Tx) Series(banner, sku, province string, scan SeriesScan, fn func(d *Day) error) error {
 	// Days are never negative, and keys order them as unsigned numbers:
 	// a negative bound (math.MinInt32 for "from the first") would sort
 	// after every day.
-	from, to = max(from, 0), max(to, -1)
+	from, to := max(scan.From, 0), max(scan.To, -1)
+	reverse, parts := scan.NewestFirst, dayParts(!scan.SummaryOnly)
 	if from > to {
 		return nil
 	}
@@ -309,7 +325,7 @@ func (t *Tx) Series(banner, sku, province string, from, to int32, entries, rever
 		r := dec{b: v}
 		if !reverse {
 			for len(r.b) > 0 {
-				decodeDay(&r, start, &d, entries)
+				decodeDay(&r, start, &d, parts)
 				if r.err != nil {
 					return r.err
 				}
@@ -330,7 +346,7 @@ func (t *Tx) Series(banner, sku, province string, from, to int32, entries, rever
 		for len(r.b) > 0 && n < len(offs) {
 			offs[n] = len(v) - len(r.b)
 			n++
-			decodeDay(&r, start, &d, false)
+			decodeDay(&r, start, &d, summaryOnly)
 			if r.err != nil {
 				return r.err
 			}
@@ -340,7 +356,7 @@ func (t *Tx) Series(banner, sku, province string, from, to int32, entries, rever
 		}
 		for i := n - 1; i >= 0; i-- {
 			r := dec{b: v[offs[i]:]}
-			decodeDay(&r, start, &d, entries)
+			decodeDay(&r, start, &d, parts)
 			if r.err != nil {
 				return r.err
 			}

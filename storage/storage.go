@@ -58,17 +58,18 @@ import (
 	bolterrors "go.etcd.io/bbolt/errors"
 )
 
-// FormatVersion is the on-disk format this package reads and writes.
+// FormatVersion is the on-disk format this package reads and writes: each
+// series in records of 16 days, the analytics aggregates that the import
+// derives from what each observation row carried, and each banner SKU's
+// daily price (the median of its stores' prices and regular prices) in the
+// category aggregates and in the offers.
 //
-// Version 2 stored a series in blocks of 16 days (version 1: one record a
-// day). Version 3 adds the analytics aggregates, derived at import from
-// what each observation row carried: Open refuses a version 1 or 2 file
-// with ErrFormat and a message to rebuild it (grocery demo, or an import
-// into a new file), since only the import's derive step (package grocery)
-// knows how to build them. Version 4 adds each banner SKU's daily price
-// (the median of its stores' prices and regular prices) to the category
-// aggregates and to the offers: a writable Open upgrades a version 3 file
-// in place through Options.Upgrade, which derives them from the series.
+// Open refuses a version 1 or 2 file (no aggregates) with ErrFormat and a
+// message to rebuild it (grocery demo, or an import into a new file), since
+// only the import's derive step (package grocery) knows how to build the
+// aggregates. A version 3 file lacks only the daily prices: a writable Open
+// upgrades it in place through Options.Upgrade, which derives them from the
+// series; a read-only Open refuses it.
 const FormatVersion = 4
 
 // Bucket names.
@@ -87,13 +88,14 @@ var (
 	bucketAccounts  = []byte("accounts")
 	bucketKeys      = []byte("keys")
 	bucketUsage     = []byte("usage")
-	// Alert buckets, added within format version 2: a writable Open
-	// creates them on an older file.
+	// Alert buckets. A writable Open creates any bucket of the current
+	// version that a file of that version lacks; a read-only Open refuses
+	// such a file.
 	bucketAlertRules  = []byte("alertrules")
 	bucketAlertWatch  = []byte("alertwatch")
 	bucketAlertEvents = []byte("alertevents")
 	bucketAlertFired  = []byte("alertfired")
-	// Analytics aggregates, format version 3 (version 4 adds to their values).
+	// Analytics aggregates (see analytics.go).
 	bucketCatDays    = []byte("catdays")
 	bucketShelf      = []byte("shelf")
 	bucketPromos     = []byte("promos")

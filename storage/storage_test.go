@@ -59,7 +59,7 @@ func TestSeries(t *testing.T) {
 		t.Helper()
 		var got []storage.Day
 		err := db.View(func(tx *storage.Tx) error {
-			return tx.Series("loblaws", "A_EA", "ON", from, to, entries, reverse, func(d *storage.Day) error {
+			return tx.Series("loblaws", "A_EA", "ON", storage.SeriesScan{From: from, To: to, NewestFirst: reverse, SummaryOnly: !entries}, func(d *storage.Day) error {
 				c := *d
 				c.Entries = append([]storage.Entry(nil), d.Entries...)
 				if !entries {
@@ -114,7 +114,7 @@ func TestSeries(t *testing.T) {
 		// from beyond it must start at its last day, not stop.
 		var got []int32
 		err := db.View(func(tx *storage.Tx) error {
-			return tx.Series("metro", "A_EA", "ON", 0, 1<<30, false, true, func(d *storage.Day) error {
+			return tx.Series("metro", "A_EA", "ON", storage.SeriesScan{To: 1 << 30, NewestFirst: true, SummaryOnly: true}, func(d *storage.Day) error {
 				got = append(got, d.Date)
 				return nil
 			})
@@ -149,12 +149,22 @@ func TestStores(t *testing.T) {
 	err := db.View(func(tx *storage.Tx) error {
 		var ids []string
 		var ords []uint32
-		err := tx.ActiveStores("", "", func(s *storage.Store) bool {
+		err := tx.ActiveStores("", "", func(s *storage.Store) error {
 			ids, ords = append(ids, s.Province+"/"+s.ID), append(ords, s.Ord)
-			return true
+			return nil
 		})
 		if err != nil {
 			return err
+		}
+		// ErrStop ends the scan without an error; another error ends it
+		// with that error.
+		n := 0
+		if err := tx.ActiveStores("", "", func(*storage.Store) error { n++; return storage.ErrStop }); err != nil || n != 1 {
+			t.Errorf("stopped scan: %d stores, error %v; want 1, nil", n, err)
+		}
+		boom := errors.New("boom")
+		if err := tx.ActiveStores("", "", func(*storage.Store) error { return boom }); err != boom {
+			t.Errorf("failed scan: error %v, want %v", err, boom)
 		}
 		if diff := cmp.Diff([]string{"ON/b", "QC/a"}, ids); diff != "" {
 			t.Errorf("active stores (-want +got):\n%s", diff)

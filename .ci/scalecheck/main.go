@@ -1,7 +1,7 @@
 // Command scalecheck runs grocery as several processes on loopback, one
 // ingest node and three replicas on its snapshots with keys and quota in
-// Redis, and checks what the README's "Running more than one server"
-// promises: run by .ci/run.
+// Redis, and checks what cmd/grocery/README.md's "Running more than one
+// server" promises: run by .ci/run.
 //
 //	go run ./.ci/scalecheck -grocery BIN -redis-server PATH [-bench 10s] [-dir DIR]
 //

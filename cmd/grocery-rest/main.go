@@ -11,8 +11,8 @@
 // With --role ingest it publishes a snapshot of the data file to DIR at
 // start and after each import; with --role replica it serves the newest
 // snapshot of DIR read-only and follows new ones, keys and quota in Redis
-// (see grocery serve --help and the README's "Running more than one
-// server").
+// (see grocery serve --help and cmd/grocery/README.md, "Running more
+// than one server").
 //
 // It stops gracefully on SIGINT or SIGTERM: requests in flight finish and
 // the quota counts are written before it exits.

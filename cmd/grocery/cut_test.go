@@ -62,6 +62,7 @@ func cutDB(t *testing.T) string {
 // TestCutLists checks that a table cut by --limit says so and how to see
 // the rest, and that the JSON carries the total.
 func TestCutLists(t *testing.T) {
+	t.Parallel() // reads the demo file, or a file of its own
 	db := cutDB(t)
 	for _, tc := range []struct {
 		name string

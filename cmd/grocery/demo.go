@@ -38,7 +38,7 @@ one, and an external_sku with its banner.`,
 			if asOf != "" {
 				d, err := grocery.ParseDate(asOf)
 				if err != nil {
-					return grocery.Errorf(grocery.EINVALID, "--as-of %q is not a date: want YYYY-MM-DD", asOf)
+					return grocery.Errorf(grocery.EINVALIDARGUMENT, "--as-of %q is not a date: want YYYY-MM-DD", asOf)
 				}
 				opts.AsOf = d
 			}

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"github.com/grocerydata/grocery/internal/redistest"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,7 +33,7 @@ var exampleFiles = map[string]string{
 }
 
 // TestExamples runs every example of every command's --help, and every
-// command line of README's sh blocks, in a real shell with the grocery
+// command line of the sh blocks of every README in the repository, in a real shell with the grocery
 // binary on PATH, in a new directory where the first example builds the
 // demo data: each must succeed.
 func TestExamples(t *testing.T) {
@@ -146,10 +147,50 @@ func helpExamples(cmd *cobra.Command) []string {
 	return append(demo, rest...)
 }
 
-// readmeExamples returns the lines of README's sh blocks that run the CLI
-// (grocery ... or go run ./cmd/grocery ...), run as the binary.
+// readmeExamples returns the lines of the sh blocks of every README.md in
+// the repository that run the CLI (grocery ... or go run ./cmd/grocery ...),
+// run as the binary: the top-level README first, then the others in path
+// order (cmd/grocery's keys before its alert rules on their account).
 func readmeExamples(t *testing.T) []string {
-	f, err := os.Open("../../README.md")
+	var out []string
+	for _, path := range readmeFiles(t) {
+		lines := readmeFileExamples(t, path)
+		t.Logf("%s: %d examples", path, len(lines))
+		out = append(out, lines...)
+	}
+	return out
+}
+
+// readmeFiles returns the README.md files of the repository, the
+// top-level one first (filepath.WalkDir visits in lexical order), leaving
+// out hidden directories and testdata.
+func readmeFiles(t *testing.T) []string {
+	root := filepath.Join("..", "..")
+	var paths []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && d.Name() == "README.md" {
+			paths = append(paths, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) == 0 || paths[0] != filepath.Join(root, "README.md") {
+		t.Fatalf("README files %q: want the top-level README.md first", paths)
+	}
+	return paths
+}
+
+// readmeFileExamples returns the CLI lines of one README's sh blocks.
+func readmeFileExamples(t *testing.T, path string) []string {
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,6 +209,9 @@ func readmeExamples(t *testing.T) []string {
 				out = append(out, line)
 			}
 		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("%s: %v", path, err)
 	}
 	return out
 }

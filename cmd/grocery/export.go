@@ -84,7 +84,7 @@ func (a *app) runExport(cmd *cobra.Command, in grocery.ExportInput, out string) 
 		case "ndjson":
 			in.Format = "jsonl"
 		default:
-			return grocery.Errorf(grocery.EINVALID, "cannot tell the format of %s from its extension: give --format json, jsonl, csv or xlsx", out)
+			return grocery.Errorf(grocery.EINVALIDARGUMENT, "cannot tell the format of %s from its extension: give --format json, jsonl, csv or xlsx", out)
 		}
 	}
 	stderr := cmd.ErrOrStderr()

@@ -16,6 +16,7 @@ import (
 // from the extension), the same bytes as the library writes, and rejects
 // bad arguments with exit status 3 and no file.
 func TestExportCommand(t *testing.T) {
+	t.Parallel() // reads the demo file, or a file of its own
 	svc := openDemo(t)
 	defer svc.Close()
 	in := grocery.ExportInput{Format: "csv", Province: "ON", From: "2026-11-01", To: "2026-11-19"}

@@ -71,7 +71,7 @@ func (a *app) runImport(cmd *cobra.Command, files []string, skipInvalid bool, sn
 			return err
 		}
 		if fi.IsDir() {
-			return grocery.Errorf(grocery.EINVALID, "%s is a directory: want a CSV, JSON Lines or XLSX file", name)
+			return grocery.Errorf(grocery.EINVALIDARGUMENT, "%s is a directory: want a CSV, JSON Lines or XLSX file", name)
 		}
 	}
 	// A server holding the data file imports for us through its admin

@@ -147,7 +147,7 @@ shelf elsewhere before.`,
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
 			if cmd.Flags().Changed("days") && (days < 1 || days > 365) {
-				return grocery.Errorf(grocery.EINVALID, "days %d is out of range: want 1 to 365 (default 14)", days)
+				return grocery.Errorf(grocery.EINVALIDARGUMENT, "days %d is out of range: want 1 to 365 (default 14)", days)
 			}
 			return runPeriodReport(a, cmd, &f, func(ctx context.Context, src querier, prov string) (*grocery.NewOnShelf, error) {
 				return src.NewOnShelf(ctx, grocery.NewOnShelfInput{Province: prov, Banner: f.banner, Category: f.category,

@@ -13,6 +13,7 @@ import (
 // its table shows the result's rows, and bad flags fail with the
 // library's message.
 func TestReportPeriod(t *testing.T) {
+	t.Parallel() // reads the demo file, or a file of its own
 	ctx := context.Background()
 	svc := openDemo(t)
 	prov := demoSummary.Samples.Province
@@ -28,29 +29,6 @@ func TestReportPeriod(t *testing.T) {
 		}
 		if diff := cmp.Diff(want, &got); diff != "" {
 			t.Errorf("report category (-library +cli):\n%s", diff)
-		}
-	})
-
-	t.Run("CategoryTable", func(t *testing.T) {
-		want, err := svc.CategoryReport(ctx, grocery.CategoryReportInput{Province: prov, Banner: "metro"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(want.Categories) == 0 {
-			t.Fatal("the demo has no category at metro: want some")
-		}
-		r := cli(t, nil, "report", "category", "--province", prov, "--banner", "metro")
-		ok(t, r)
-		if !strings.HasPrefix(r.stdout, "Category prices in Metro in Ontario, 30d from "+want.From.String()) {
-			t.Errorf("title: got %q", firstLine(r.stdout))
-		}
-		for _, c := range want.Categories {
-			line := findLine(r.stdout, c.Category+" ")
-			for _, cell := range []string{money(c.AveragePrice), money(c.MedianPrice), count(c.Observations), signedPct(c.ChangePct), signedPct(c.RegularChangePct)} {
-				if !strings.Contains(line, cell) {
-					t.Errorf("line of %s: got %q, want %s in it", c.Category, line, cell)
-				}
-			}
 		}
 	})
 
@@ -96,14 +74,6 @@ func TestReportPeriod(t *testing.T) {
 		}
 	})
 
-	t.Run("NewEmpty", func(t *testing.T) {
-		r := cli(t, nil, "report", "new", "--province", prov, "--category", "Nothing Such")
-		ok(t, r)
-		if !strings.Contains(r.stdout, "Note: no new product: not observed in the panel") {
-			t.Errorf("got %q, want the empty result's note", r.stdout)
-		}
-	})
-
 	errs := []struct {
 		name string
 		args []string
@@ -134,9 +104,4 @@ func TestReportPeriod(t *testing.T) {
 			}
 		})
 	}
-}
-
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	return line
 }

@@ -14,13 +14,13 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Exit statuses, documented in README ("Command line").
+// Exit statuses, documented in cmd/grocery/README.md ("Commands").
 const (
 	exitOK          = 0
 	exitFailed      = 1 // not found, or any other failure
 	exitUsage       = 2 // the command line is wrong
 	exitInvalid     = 3 // an argument or an input file is invalid
-	exitUnavailable = 4 // the data file is in use, or its server does not answer
+	exitUnavailable = 4 // the data file is in use, or a server it needs does not answer (its own, Redis)
 	exitWarning     = 5 // done, with a warning: imported, but its snapshot was not published
 )
 
@@ -96,9 +96,9 @@ func classify(err error) (status int, code string) {
 	}
 	code = grocery.ErrorCode(err)
 	switch code {
-	case grocery.EINVALID:
+	case grocery.EINVALIDARGUMENT:
 		return exitInvalid, code
-	case grocery.ECONFLICT:
+	case grocery.ECONFLICT, grocery.EUNAVAILABLE:
 		return exitUnavailable, code
 	}
 	return exitFailed, code

@@ -111,17 +111,17 @@ func TestAdminCalls(t *testing.T) {
 
 	t.Run("ErrUnknownPlan", func(t *testing.T) {
 		_, err := c.CreateKey(ctx, grocery.KeyInput{Account: "acme", Plan: "gold"})
-		adminErrIs(t, err, grocery.EINVALID, "gold", "starter, professional, integration")
+		adminErrIs(t, err, grocery.EINVALIDARGUMENT, "gold", "starter, professional, integration")
 	})
 
 	t.Run("ErrNewAccountWithoutPlan", func(t *testing.T) {
 		_, err := c.CreateKey(ctx, grocery.KeyInput{Account: "newco"})
-		adminErrIs(t, err, grocery.EINVALID, "newco", "plan is required")
+		adminErrIs(t, err, grocery.EINVALIDARGUMENT, "newco", "plan is required")
 	})
 
 	t.Run("ErrAccountName", func(t *testing.T) {
 		_, err := c.CreateKey(ctx, grocery.KeyInput{Account: "a b", Plan: "starter"})
-		errCode(t, err, grocery.EINVALID)
+		errCode(t, err, grocery.EINVALIDARGUMENT)
 	})
 
 	t.Run("ListKeys", func(t *testing.T) {
@@ -456,22 +456,22 @@ func TestAdminProtocol(t *testing.T) {
 		code           string
 	}{
 		{"Created", "POST", "/v1/keys", `{"account":"b","plan":"starter"}`, 201, ""},
-		{"ErrUnknownField", "POST", "/v1/keys", `{"account":"c","plan":"starter","admin":true}`, 400, grocery.EINVALID},
-		{"ErrTrailingData", "POST", "/v1/keys", `{"account":"c","plan":"starter"} {}`, 400, grocery.EINVALID},
-		{"ErrNotJSON", "POST", "/v1/keys", `account=c`, 400, grocery.EINVALID},
-		{"ErrEmptyBody", "POST", "/v1/keys", ``, 400, grocery.EINVALID},
-		{"ErrTooLarge", "POST", "/v1/keys", `{"account":"` + strings.Repeat("a", 1<<20) + `"}`, 400, grocery.EINVALID},
-		{"ErrMethod", "DELETE", "/v1/keys", ``, 405, grocery.EINVALID},
-		{"ErrMethodRevoke", "GET", "/v1/keys/revoke", ``, 405, grocery.EINVALID},
+		{"ErrUnknownField", "POST", "/v1/keys", `{"account":"c","plan":"starter","admin":true}`, 400, grocery.EINVALIDARGUMENT},
+		{"ErrTrailingData", "POST", "/v1/keys", `{"account":"c","plan":"starter"} {}`, 400, grocery.EINVALIDARGUMENT},
+		{"ErrNotJSON", "POST", "/v1/keys", `account=c`, 400, grocery.EINVALIDARGUMENT},
+		{"ErrEmptyBody", "POST", "/v1/keys", ``, 400, grocery.EINVALIDARGUMENT},
+		{"ErrTooLarge", "POST", "/v1/keys", `{"account":"` + strings.Repeat("a", 1<<20) + `"}`, 400, grocery.EINVALIDARGUMENT},
+		{"ErrMethod", "DELETE", "/v1/keys", ``, 405, grocery.EINVALIDARGUMENT},
+		{"ErrMethodRevoke", "GET", "/v1/keys/revoke", ``, 405, grocery.EINVALIDARGUMENT},
 		{"ErrRoute", "GET", "/v1/nothing", ``, 409, grocery.ECONFLICT},
-		{"ErrUsageNoAccount", "GET", "/v1/usage", ``, 400, grocery.EINVALID},
+		{"ErrUsageNoAccount", "GET", "/v1/usage", ``, 400, grocery.EINVALIDARGUMENT},
 		{"ErrUsageUnknown", "GET", "/v1/usage?account=nobody", ``, 404, grocery.ENOTFOUND},
 		{"Usage", "GET", "/v1/usage?account=acme", ``, 200, ""},
 		{"Plans", "GET", "/v1/plans", ``, 200, ""},
 		{"Stores", "POST", "/v1/stores", `{}`, 200, ""},
-		{"ErrQueryUnknownField", "POST", "/v1/lookup", `{"upc":"068000000154","province":"ON","store":"x"}`, 400, grocery.EINVALID},
-		{"ErrQueryNotJSON", "POST", "/v1/search", `milk`, 400, grocery.EINVALID},
-		{"ErrQueryMethod", "GET", "/v1/history", ``, 405, grocery.EINVALID},
+		{"ErrQueryUnknownField", "POST", "/v1/lookup", `{"upc":"068000000154","province":"ON","store":"x"}`, 400, grocery.EINVALIDARGUMENT},
+		{"ErrQueryNotJSON", "POST", "/v1/search", `milk`, 400, grocery.EINVALIDARGUMENT},
+		{"ErrQueryMethod", "GET", "/v1/history", ``, 405, grocery.EINVALIDARGUMENT},
 		{"ErrQueryNotFound", "POST", "/v1/lookup", `{"upc":"068000000154","province":"ON"}`, 404, grocery.ENOTFOUND},
 	}
 	for _, tt := range tests {
@@ -542,7 +542,7 @@ func TestAdminImport(t *testing.T) {
 	t.Run("ErrBadRow", func(t *testing.T) {
 		bad := obs + "2026-11-19,nf-1,no-frills,21000002_EA,4.999,,,,,\n"
 		_, err := c.Import(ctx, "bad.csv", strings.NewReader(bad), nil)
-		adminErrIs(t, err, grocery.EINVALID, "bad.csv:3: price")
+		adminErrIs(t, err, grocery.EINVALIDARGUMENT, "bad.csv:3: price")
 		// Nothing of the file was written, its valid first row included.
 		if _, err := svc.PriceHistory(ctx, grocery.HistoryInput{SKU: "21000002_EA", Banner: "no-frills", Province: "ON"}); grocery.ErrorCode(err) != grocery.ENOTFOUND {
 			t.Fatalf("after a failed import: %v, want the SKU unknown", err)
@@ -616,7 +616,7 @@ func TestAdminQueries(t *testing.T) {
 		{"ErrLookupUnknown", grocery.ENOTFOUND, func(q querier) (any, error) {
 			return q.LookupProduct(ctx, grocery.LookupInput{UPC: "067000378089", Province: "ON"})
 		}},
-		{"ErrLookupProvince", grocery.EINVALID, func(q querier) (any, error) {
+		{"ErrLookupProvince", grocery.EINVALIDARGUMENT, func(q querier) (any, error) {
 			return q.LookupProduct(ctx, grocery.LookupInput{UPC: "068000000154", Province: "ZZ"})
 		}},
 		{"Search", "", func(q querier) (any, error) {
@@ -625,7 +625,7 @@ func TestAdminQueries(t *testing.T) {
 		{"SearchNothing", "", func(q querier) (any, error) {
 			return q.SearchProducts(ctx, grocery.SearchInput{Query: "caviar", Province: "ON"})
 		}},
-		{"ErrSearchLimit", grocery.EINVALID, func(q querier) (any, error) {
+		{"ErrSearchLimit", grocery.EINVALIDARGUMENT, func(q querier) (any, error) {
 			return q.SearchProducts(ctx, grocery.SearchInput{Query: "milk", Province: "ON", Limit: 99})
 		}},
 		{"History", "", func(q querier) (any, error) {
@@ -637,10 +637,10 @@ func TestAdminQueries(t *testing.T) {
 		{"ErrHistoryBarcode", grocery.ENOTFOUND, func(q querier) (any, error) {
 			return q.PriceHistory(ctx, grocery.HistoryInput{SKU: "068000000154", Banner: "no-frills", Province: "ON"})
 		}},
-		{"ErrHistoryNoSKU", grocery.EINVALID, func(q querier) (any, error) {
+		{"ErrHistoryNoSKU", grocery.EINVALIDARGUMENT, func(q querier) (any, error) {
 			return q.PriceHistory(ctx, grocery.HistoryInput{Banner: "no-frills", Province: "ON"})
 		}},
-		{"ErrHistoryPeriod", grocery.EINVALID, func(q querier) (any, error) {
+		{"ErrHistoryPeriod", grocery.EINVALIDARGUMENT, func(q querier) (any, error) {
 			return q.PriceHistory(ctx, grocery.HistoryInput{SKU: "21000001_EA", Banner: "no-frills", Province: "ON", Period: "2y"})
 		}},
 		{"Stores", "", func(q querier) (any, error) {
@@ -649,7 +649,7 @@ func TestAdminQueries(t *testing.T) {
 		{"StoresBanner", "", func(q querier) (any, error) {
 			return q.ListReferenceStores(ctx, grocery.StoresInput{Province: "ON", Banner: "loblaws"})
 		}},
-		{"ErrStoresBanner", grocery.EINVALID, func(q querier) (any, error) {
+		{"ErrStoresBanner", grocery.EINVALIDARGUMENT, func(q querier) (any, error) {
 			return q.ListReferenceStores(ctx, grocery.StoresInput{Banner: "nope"})
 		}},
 	}

@@ -34,7 +34,7 @@ type Client struct {
 // Before it sends anything it checks that the socket is the calling
 // user's (or root's) with mode 0600 and, on Linux, that the process
 // listening runs as that user or root (SO_PEERCRED); otherwise a call
-// returns EFORBIDDEN saying why, and sends nothing.
+// returns EPLANREQUIRED saying why, and sends nothing.
 func Dial(path string) *Client { return dial(path, selfOrRoot()) }
 
 func dial(path string, t trust) *Client {
@@ -131,28 +131,28 @@ func (c *Client) Plans(ctx context.Context) ([]grocery.Plan, error) {
 }
 
 // LookupProduct calls Service.LookupProduct on the server and returns
-// its result or its error (EINVALID, ENOTFOUND), or one wrapping
+// its result or its error (EINVALIDARGUMENT, ENOTFOUND), or one wrapping
 // ErrNoAdmin when nothing answers.
 func (c *Client) LookupProduct(ctx context.Context, in grocery.LookupInput) (*grocery.LookupResult, error) {
 	return ask[grocery.LookupResult](ctx, c, "/v1/lookup", in)
 }
 
 // SearchProducts calls Service.SearchProducts on the server and returns
-// its result or its error (EINVALID), or one wrapping ErrNoAdmin when
+// its result or its error (EINVALIDARGUMENT), or one wrapping ErrNoAdmin when
 // nothing answers.
 func (c *Client) SearchProducts(ctx context.Context, in grocery.SearchInput) (*grocery.SearchResult, error) {
 	return ask[grocery.SearchResult](ctx, c, "/v1/search", in)
 }
 
 // PriceHistory calls Service.PriceHistory on the server and returns its
-// result or its error (EINVALID, ENOTFOUND), or one wrapping ErrNoAdmin
+// result or its error (EINVALIDARGUMENT, ENOTFOUND), or one wrapping ErrNoAdmin
 // when nothing answers.
 func (c *Client) PriceHistory(ctx context.Context, in grocery.HistoryInput) (*grocery.HistoryResult, error) {
 	return ask[grocery.HistoryResult](ctx, c, "/v1/history", in)
 }
 
 // ListReferenceStores calls Service.ListReferenceStores on the server
-// and returns its result or its error (EINVALID), or one wrapping
+// and returns its result or its error (EINVALIDARGUMENT), or one wrapping
 // ErrNoAdmin when nothing answers.
 func (c *Client) ListReferenceStores(ctx context.Context, in grocery.StoresInput) (*grocery.StoresResult, error) {
 	res, err := ask[grocery.StoresResult](ctx, c, "/v1/stores", in)
@@ -175,7 +175,7 @@ func (c *Client) ExecutiveBrief(ctx context.Context, in grocery.BriefInput) (*gr
 
 // Signals calls Service.Signals on the server, with the watchlist of the
 // account ctx acts for if any, and returns its result or its error
-// (EINVALID), or one wrapping ErrNoAdmin when nothing answers.
+// (EINVALIDARGUMENT), or one wrapping ErrNoAdmin when nothing answers.
 func (c *Client) Signals(ctx context.Context, in grocery.SignalsInput) (*grocery.SignalsResult, error) {
 	return ask[grocery.SignalsResult](ctx, c, forAccount(ctx, "/v1/report/signals"), in)
 }
@@ -233,21 +233,21 @@ func (c *Client) EvaluateAlerts(ctx context.Context) (*grocery.AlertEvaluation, 
 }
 
 // CategoryReport calls Service.CategoryReport on the server and returns
-// its result or its error (EINVALID), or one wrapping ErrNoAdmin when
+// its result or its error (EINVALIDARGUMENT), or one wrapping ErrNoAdmin when
 // nothing answers.
 func (c *Client) CategoryReport(ctx context.Context, in grocery.CategoryReportInput) (*grocery.CategoryReport, error) {
 	return ask[grocery.CategoryReport](ctx, c, "/v1/report/category_report", in)
 }
 
 // PromoCalendar calls Service.PromoCalendar on the server and returns its
-// result or its error (EINVALID), or one wrapping ErrNoAdmin when nothing
+// result or its error (EINVALIDARGUMENT), or one wrapping ErrNoAdmin when nothing
 // answers.
 func (c *Client) PromoCalendar(ctx context.Context, in grocery.PromoCalendarInput) (*grocery.PromoCalendar, error) {
 	return ask[grocery.PromoCalendar](ctx, c, "/v1/report/promo_calendar", in)
 }
 
 // NewOnShelf calls Service.NewOnShelf on the server and returns its
-// result or its error (EINVALID), or one wrapping ErrNoAdmin when nothing
+// result or its error (EINVALIDARGUMENT), or one wrapping ErrNoAdmin when nothing
 // answers.
 func (c *Client) NewOnShelf(ctx context.Context, in grocery.NewOnShelfInput) (*grocery.NewOnShelf, error) {
 	return ask[grocery.NewOnShelf](ctx, c, "/v1/report/new_on_shelf", in)
@@ -268,7 +268,7 @@ func ask[R any](ctx context.Context, c *Client, path string, in any) (*R, error)
 // bytes sent.
 //
 // It returns ErrNoAdmin (wrapped) when no server answers, having read
-// nothing of r, and the server's errors (EINVALID for a bad row, ...) as
+// nothing of r, and the server's errors (EINVALIDARGUMENT for a bad row, ...) as
 // *grocery.Error values.
 func (c *Client) Import(ctx context.Context, name string, r io.Reader, opts *grocery.ImportOptions) (*grocery.ImportReport, error) {
 	if opts == nil {
@@ -297,7 +297,7 @@ func (c *Client) Import(ctx context.Context, name string, r io.Reader, opts *gro
 // Export streams an export through the server that holds the data file
 // to w, as Service.Export does on a file this process holds (in.Progress
 // aside: it is not called). It returns ErrNoAdmin (wrapped) when no
-// server answers, the server's errors as *grocery.Error values (EINVALID
+// server answers, the server's errors as *grocery.Error values (EINVALIDARGUMENT
 // before anything was written), and EINTERNAL when the export was cut
 // short after it began.
 func (c *Client) Export(ctx context.Context, in grocery.ExportInput, w io.Writer) (*grocery.ExportSummary, error) {
@@ -439,35 +439,35 @@ func (c *Client) answerError(resp *http.Response) error {
 }
 
 // GeographicPrices calls Service.GeographicPrices on the server and
-// returns its result or its error (EINVALID, ENOTFOUND), or one wrapping
+// returns its result or its error (EINVALIDARGUMENT, ENOTFOUND), or one wrapping
 // ErrNoAdmin when nothing answers.
 func (c *Client) GeographicPrices(ctx context.Context, in grocery.GeoPricesInput) (*grocery.GeoPricesResult, error) {
 	return ask[grocery.GeoPricesResult](ctx, c, "/v1/report/geographic_prices", in)
 }
 
 // RegionalComparison calls Service.RegionalComparison on the server and
-// returns its result or its error (EINVALID, ENOTFOUND), or one wrapping
+// returns its result or its error (EINVALIDARGUMENT, ENOTFOUND), or one wrapping
 // ErrNoAdmin when nothing answers.
 func (c *Client) RegionalComparison(ctx context.Context, in grocery.RegionalInput) (*grocery.RegionalResult, error) {
 	return ask[grocery.RegionalResult](ctx, c, "/v1/report/regional_comparison", in)
 }
 
 // CompetitiveBenchmark calls Service.CompetitiveBenchmark on the server
-// and returns its result or its error (EINVALID), or one wrapping
+// and returns its result or its error (EINVALIDARGUMENT), or one wrapping
 // ErrNoAdmin when nothing answers.
 func (c *Client) CompetitiveBenchmark(ctx context.Context, in grocery.BenchmarkInput) (*grocery.BenchmarkResult, error) {
 	return ask[grocery.BenchmarkResult](ctx, c, "/v1/report/competitive_benchmark", in)
 }
 
 // BrandInsights calls Service.BrandInsights on the server and returns its
-// result or its error (EINVALID), or one wrapping ErrNoAdmin when nothing
+// result or its error (EINVALIDARGUMENT), or one wrapping ErrNoAdmin when nothing
 // answers.
 func (c *Client) BrandInsights(ctx context.Context, in grocery.BrandInput) (*grocery.BrandResult, error) {
 	return ask[grocery.BrandResult](ctx, c, "/v1/report/brand_insights", in)
 }
 
 // CompareBasket calls Service.CompareBasket on the server and returns its
-// result or its error (EINVALID), or one wrapping ErrNoAdmin when nothing
+// result or its error (EINVALIDARGUMENT), or one wrapping ErrNoAdmin when nothing
 // answers.
 func (c *Client) CompareBasket(ctx context.Context, in grocery.BasketInput) (*grocery.BasketResult, error) {
 	return ask[grocery.BasketResult](ctx, c, "/v1/report/basket", in)

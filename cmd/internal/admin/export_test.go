@@ -48,7 +48,7 @@ func TestAdminExport(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	_, err := c.Export(ctx, grocery.ExportInput{Format: "xml"}, &buf)
-	adminErrIs(t, err, grocery.EINVALID, `format "xml"`)
+	adminErrIs(t, err, grocery.EINVALIDARGUMENT, `format "xml"`)
 	if buf.Len() != 0 {
 		t.Errorf("wrote %d bytes on an error", buf.Len())
 	}

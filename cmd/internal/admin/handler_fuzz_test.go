@@ -91,7 +91,7 @@ func FuzzHandler(f *testing.F) {
 		if err := json.Unmarshal(rec.Body.Bytes(), &e); err != nil || e.Code == "" || e.Message == "" {
 			t.Fatalf("%q: status %d, want a JSON error with a code and a message\n%s", what, rec.Code, rec.Body)
 		}
-		// A method a path does not take is 405 with EINVALID; any other
+		// A method a path does not take is 405 with EINVALIDARGUMENT; any other
 		// error has statusOf's status, or 500 for a code it does not list.
 		if want, ok := statusOf[e.Code]; rec.Code != http.StatusMethodNotAllowed && (ok && rec.Code != want || !ok && rec.Code != http.StatusInternalServerError) {
 			t.Fatalf("%q: status %d for code %s", what, rec.Code, e.Code)

@@ -45,7 +45,7 @@ type Server struct {
 // replaced.
 //
 // It returns ECONFLICT when a server already answers at path or path is
-// something other than a socket, and EINVALID when the socket cannot be
+// something other than a socket, and EINVALIDARGUMENT when the socket cannot be
 // created there.
 func Listen(svc *grocery.Service, path string) (*Server, error) {
 	if err := checkPath(path); err != nil {
@@ -53,7 +53,7 @@ func Listen(svc *grocery.Service, path string) (*Server, error) {
 	}
 	dir, err := os.MkdirTemp(filepath.Dir(path), ".gs")
 	if err != nil {
-		return nil, grocery.Errorf(grocery.EINVALID, "cannot create the admin socket %s: %v", path, err)
+		return nil, grocery.Errorf(grocery.EINVALIDARGUMENT, "cannot create the admin socket %s: %v", path, err)
 	}
 	defer os.RemoveAll(dir)
 	tmp := filepath.Join(dir, "s")
@@ -63,7 +63,7 @@ func Listen(svc *grocery.Service, path string) (*Server, error) {
 		if len(tmp) > 100 {
 			msg += " (a Unix socket path is limited to about 100 bytes: use a shorter data file path)"
 		}
-		return nil, grocery.Errorf(grocery.EINVALID, "%s", msg)
+		return nil, grocery.Errorf(grocery.EINVALIDARGUMENT, "%s", msg)
 	}
 	// The socket file is renamed away from where it was bound: it is
 	// removed by Close, not by the listener.
@@ -76,7 +76,7 @@ func Listen(svc *grocery.Service, path string) (*Server, error) {
 	}
 	if err != nil {
 		ln.Close()
-		return nil, grocery.Errorf(grocery.EINVALID, "cannot create the admin socket %s: %v", path, err)
+		return nil, grocery.Errorf(grocery.EINVALIDARGUMENT, "cannot create the admin socket %s: %v", path, err)
 	}
 	s := &Server{
 		path: path,
@@ -102,7 +102,7 @@ func checkPath(path string) error {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil
 	case err != nil:
-		return grocery.Errorf(grocery.EINVALID, "cannot create the admin socket %s: %v", path, err)
+		return grocery.Errorf(grocery.EINVALIDARGUMENT, "cannot create the admin socket %s: %v", path, err)
 	case fi.Mode()&fs.ModeSocket == 0:
 		return grocery.Errorf(grocery.ECONFLICT, "%s exists and is not a socket: move it away, or use another data file path", path)
 	}
@@ -145,9 +145,9 @@ func (s *Server) Close() error {
 // statusOf is the HTTP status of each error code on the socket; any other
 // code is 500. The client reads the code from the body, not the status.
 var statusOf = map[string]int{
-	grocery.EINVALID:  http.StatusBadRequest,
-	grocery.ENOTFOUND: http.StatusNotFound,
-	grocery.ECONFLICT: http.StatusConflict,
+	grocery.EINVALIDARGUMENT: http.StatusBadRequest,
+	grocery.ENOTFOUND:        http.StatusNotFound,
+	grocery.ECONFLICT:        http.StatusConflict,
 }
 
 // route answers one method of one path: it returns the answer's body, or
@@ -214,7 +214,7 @@ func handler(svc *grocery.Service) http.Handler {
 			http.MethodGet: {http.StatusOK, func(w http.ResponseWriter, r *http.Request) (any, error) {
 				name := r.URL.Query().Get("account")
 				if name == "" {
-					return nil, grocery.Errorf(grocery.EINVALID, "the account parameter is required")
+					return nil, grocery.Errorf(grocery.EINVALIDARGUMENT, "the account parameter is required")
 				}
 				return svc.UsageOf(r.Context(), name)
 			}},
@@ -234,7 +234,7 @@ func handler(svc *grocery.Service) http.Handler {
 				q := r.URL.Query()
 				name := q.Get("name")
 				if name == "" || len(name) > 4096 {
-					return nil, grocery.Errorf(grocery.EINVALID, "the name parameter is required: the file's name, for messages")
+					return nil, grocery.Errorf(grocery.EINVALIDARGUMENT, "the name parameter is required: the file's name, for messages")
 				}
 				return svc.Import(r.Context(), name, r.Body, &grocery.ImportOptions{SkipInvalid: q.Get("skip_invalid") == "true"})
 			}},
@@ -285,7 +285,7 @@ func handler(svc *grocery.Service) http.Handler {
 			}
 			slices.Sort(allow)
 			w.Header().Set("Allow", strings.Join(allow, ", "))
-			writeJSON(w, http.StatusMethodNotAllowed, errorBody{Code: grocery.EINVALID, Message: fmt.Sprintf("method %s is not allowed on %s", r.Method, r.URL.Path)})
+			writeJSON(w, http.StatusMethodNotAllowed, errorBody{Code: grocery.EINVALIDARGUMENT, Message: fmt.Sprintf("method %s is not allowed on %s", r.Method, r.URL.Path)})
 			return
 		}
 		v, err := rt.call(w, r)
@@ -348,16 +348,16 @@ func decodeBody(w http.ResponseWriter, r *http.Request, v any) error {
 		if _, err = dec.Token(); err == io.EOF {
 			return nil
 		}
-		return grocery.Errorf(grocery.EINVALID, "request body holds more than one JSON value")
+		return grocery.Errorf(grocery.EINVALIDARGUMENT, "request body holds more than one JSON value")
 	}
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):
-		return grocery.Errorf(grocery.EINVALID, "request body is larger than 1 MiB")
+		return grocery.Errorf(grocery.EINVALIDARGUMENT, "request body is larger than 1 MiB")
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		return grocery.Errorf(grocery.EINVALID, "request body: %s", strings.TrimPrefix(err.Error(), "json: "))
+		return grocery.Errorf(grocery.EINVALIDARGUMENT, "request body: %s", strings.TrimPrefix(err.Error(), "json: "))
 	default:
-		return grocery.Errorf(grocery.EINVALID, "request body is not a JSON object of the expected form")
+		return grocery.Errorf(grocery.EINVALIDARGUMENT, "request body is not a JSON object of the expected form")
 	}
 }
 

@@ -35,13 +35,13 @@ func (t trust) checkFile(path string) error {
 	if fi.Mode().Type() != os.ModeSocket {
 		// A link (perhaps to another user's socket) or anything else
 		// that is not our socket is not dialed.
-		return grocery.Errorf(grocery.EFORBIDDEN, "refusing the admin socket %s: it is not a socket (%s): remove it if no server of yours runs", path, fi.Mode().Type())
+		return grocery.Errorf(grocery.EPLANREQUIRED, "refusing the admin socket %s: it is not a socket (%s): remove it if no server of yours runs", path, fi.Mode().Type())
 	}
 	if uid, ok := fileOwner(fi); ok && !slices.Contains(t.owners, uid) {
-		return grocery.Errorf(grocery.EFORBIDDEN, "refusing the admin socket %s: it is owned by uid %d, not by you (uid %d) or root; another user may have put it there: remove it if no server of yours runs", path, uid, os.Getuid())
+		return grocery.Errorf(grocery.EPLANREQUIRED, "refusing the admin socket %s: it is owned by uid %d, not by you (uid %d) or root; another user may have put it there: remove it if no server of yours runs", path, uid, os.Getuid())
 	}
 	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
-		return grocery.Errorf(grocery.EFORBIDDEN, "refusing the admin socket %s: its mode is %04o, want 0600 (its server's user only): remove it if no server of yours runs", path, perm)
+		return grocery.Errorf(grocery.EPLANREQUIRED, "refusing the admin socket %s: its mode is %04o, want 0600 (its server's user only): remove it if no server of yours runs", path, perm)
 	}
 	return nil
 }
@@ -51,10 +51,10 @@ func (t trust) checkFile(path string) error {
 func (t trust) checkPeer(c net.Conn, path string) error {
 	uid, ok, err := peerUID(c)
 	if err != nil {
-		return grocery.Errorf(grocery.EFORBIDDEN, "refusing the admin socket %s: cannot tell who listens on it: %v", path, err)
+		return grocery.Errorf(grocery.EPLANREQUIRED, "refusing the admin socket %s: cannot tell who listens on it: %v", path, err)
 	}
 	if ok && !slices.Contains(t.peers, uid) {
-		return grocery.Errorf(grocery.EFORBIDDEN, "refusing the admin socket %s: the process listening on it runs as uid %d, not as you (uid %d) or root", path, uid, os.Getuid())
+		return grocery.Errorf(grocery.EPLANREQUIRED, "refusing the admin socket %s: the process listening on it runs as uid %d, not as you (uid %d) or root", path, uid, os.Getuid())
 	}
 	return nil
 }

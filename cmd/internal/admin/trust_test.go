@@ -51,7 +51,7 @@ func TestAdminUntrustedSocket(t *testing.T) {
 	refused := func(t *testing.T, c *admin.Client, want string) {
 		t.Helper()
 		_, err := c.RevokeKey(ctx, "Ab12Cd34")
-		if grocery.ErrorCode(err) != grocery.EFORBIDDEN || !strings.Contains(grocery.ErrorMessage(err), want) || strings.Contains(grocery.ErrorMessage(err), "\n") {
+		if grocery.ErrorCode(err) != grocery.EPLANREQUIRED || !strings.Contains(grocery.ErrorMessage(err), want) || strings.Contains(grocery.ErrorMessage(err), "\n") {
 			t.Fatalf("got %v, want one line of code forbidden saying %q", err, want)
 		}
 		c.Close()

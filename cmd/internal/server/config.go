@@ -17,7 +17,7 @@ func OptionsFromEnv(getenv func(string) string) (grocery.Options, error) {
 	opts := grocery.Options{KeyPrefix: getenv("GROCERY_KEY_PREFIX"), RedisURL: getenv("GROCERY_REDIS_URL")}
 	plans, err := grocery.ParsePlanQuotas(getenv("GROCERY_PLAN_QUOTAS"))
 	if err != nil {
-		return opts, grocery.Errorf(grocery.EINVALID, "GROCERY_PLAN_QUOTAS: %s", strings.TrimPrefix(grocery.ErrorMessage(err), "plan quotas: "))
+		return opts, grocery.Errorf(grocery.EINVALIDARGUMENT, "GROCERY_PLAN_QUOTAS: %s", strings.TrimPrefix(grocery.ErrorMessage(err), "plan quotas: "))
 	}
 	opts.Plans = plans
 	return opts, nil

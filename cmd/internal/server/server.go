@@ -101,7 +101,7 @@ func Run(ctx context.Context, cfg Config) error {
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
-		return grocery.Errorf(grocery.EINVALID, "cannot listen on %s: %v", cfg.Addr, err)
+		return grocery.Errorf(grocery.EINVALIDARGUMENT, "cannot listen on %s: %v", cfg.Addr, err)
 	}
 	maxConns := cfg.MaxConns
 	if maxConns <= 0 {
@@ -182,7 +182,7 @@ func open(ctx context.Context, cfg Config, log *slog.Logger) (*grocery.Service, 
 		log.Info("replica serving snapshot", "seq", st.Snapshot.Seq, "as_of", st.Snapshot.AsOf, "dir", cfg.Snapshots)
 		return svc, nil
 	}
-	return nil, grocery.Errorf(grocery.EINVALID, "role %q: want %s or %s", cfg.Role, RoleIngest, RoleReplica)
+	return nil, grocery.Errorf(grocery.EINVALIDARGUMENT, "role %q: want %s or %s", cfg.Role, RoleIngest, RoleReplica)
 }
 
 // ShutdownTimeout bounds how long Run waits for requests in flight.

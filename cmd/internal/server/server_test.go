@@ -115,7 +115,7 @@ func TestOptionsFromEnv(t *testing.T) {
 	}
 	for _, bad := range []string{"gold=5", "starter=0", "starter", "starter=x"} {
 		env["GROCERY_PLAN_QUOTAS"] = bad
-		if _, err := server.OptionsFromEnv(func(k string) string { return env[k] }); grocery.ErrorCode(err) != grocery.EINVALID {
+		if _, err := server.OptionsFromEnv(func(k string) string { return env[k] }); grocery.ErrorCode(err) != grocery.EINVALIDARGUMENT {
 			t.Fatalf("%q: got %v, want invalid_argument", bad, err)
 		}
 	}

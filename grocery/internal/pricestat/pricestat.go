@@ -67,8 +67,8 @@ func (g *Geomean) Index() float64 { return 100 * g.Mean() }
 // ChangePct returns the geometric mean as a percent change (0 = none).
 func (g *Geomean) ChangePct() float64 { return 100 * (g.Mean() - 1) }
 
-// Round1 rounds x to one decimal, halves away from zero, as a percent or
-// an index is written; a negative zero becomes zero.
+// Round1 rounds x to one decimal, halves away from zero, as a percent, an
+// index or a distance in km is written; a negative zero becomes zero.
 func Round1(x float64) float64 { return math.Round(x*10)/10 + 0 }
 
 // Cents rounds an amount of cents to a whole cent, halves away from zero,
@@ -81,4 +81,4 @@ func Cents(x float64) int64 { return int64(math.Round(x + x*1e-9)) }
 
 // HalfCents rounds an amount in half-cents (see Median2) to a whole cent,
 // halves up.
-func HalfCents(h uint32) uint32 { return (h + 1) / 2 }
+func HalfCents[T uint32 | uint64](h T) T { return (h + 1) / 2 }

@@ -77,7 +77,17 @@ func TestRound(t *testing.T) {
 	if got := Cents(1143.5); got != 1144 {
 		t.Errorf("Cents(1143.5) = %d, want 1144", got)
 	}
-	if got := HalfCents(2287); got != 1144 {
+	if got := HalfCents(uint32(2287)); got != 1144 {
 		t.Errorf("HalfCents(2287) = %d, want 1144", got)
+	}
+}
+
+// TestHalfCentsWide: the median of runs is a uint64 in half-cents; it
+// rounds as the uint32 of a sorted slice does.
+func TestHalfCentsWide(t *testing.T) {
+	for _, h := range []uint32{0, 1, 2, 2287, 1<<32 - 2} {
+		if got, want := HalfCents(uint64(h)), uint64(HalfCents(h)); got != want {
+			t.Errorf("HalfCents(uint64(%d)) = %d, want %d", h, got, want)
+		}
 	}
 }

@@ -16,6 +16,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/grocerydata/grocery/grocery/internal/words"
 )
 
 // Format is a kind of input file.
@@ -263,7 +265,7 @@ func OpenCSV(br *bufio.Reader, accept func(names []string) bool) (*Rows, error) 
 			}
 			re := &RecordError{Pos: pe.StartLine, Fields: len(rec), Reason: "not valid CSV: " + pe.Err.Error()}
 			if errors.Is(pe.Err, csv.ErrFieldCount) {
-				re.Reason = fmt.Sprintf("the row has %d %s: want %d like the header", len(rec), plural(len(rec), "field"), len(r.header))
+				re.Reason = fmt.Sprintf("the row has %d %s: want %d like the header", len(rec), words.Plural(len(rec), "field"), len(r.header))
 			}
 			return nil, pe.StartLine, re
 		}
@@ -284,13 +286,6 @@ func times(n int) string {
 		return "twice"
 	}
 	return fmt.Sprintf("%d times", n)
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
 }
 
 // Unneutralise undoes the neutralising of a CSV cell that a spreadsheet

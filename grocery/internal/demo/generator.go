@@ -1,4 +1,10 @@
-package grocery
+// Package demo generates grocery's demo data set: a realistic,
+// deterministic Canadian data set of reference stores, a catalogue, banner
+// SKU links and observed shelf prices. It emits plain records, which
+// grocery converts to its own types; the banner table comes from grocery
+// (Config.Banners), the GS1 and search rules from gs1 and textfold, so the
+// generator and the service agree by construction.
+package demo
 
 import (
 	"fmt"
@@ -7,21 +13,83 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/grocerydata/grocery/grocery/internal/gs1"
+	"github.com/grocerydata/grocery/grocery/internal/textfold"
 )
 
-// DemoSamples are identifiers to try on a fresh demo data set: each one
-// exercises a different answer of the query tools.
-type DemoSamples struct {
-	Province      string `json:"province"`        // e.g. "ON"
-	CarriedUPC    string `json:"carried_upc"`     // a barcode with several current offers in Province
-	NotCarriedUPC string `json:"not_carried_upc"` // a barcode the catalogue knows but no banner carries in Province now
-	UnknownUPC    string `json:"unknown_upc"`     // a GS1-valid barcode that is not in the catalogue
-	SKU           string `json:"sku"`             // an external_sku with at least 90 days of history in Province
-	Banner        string `json:"banner"`          // its banner slug
-	Query         string `json:"query"`           // a search query with several hits in Province
+// Date is a calendar day, in days since 1970-01-01 UTC, as grocery.Date.
+type Date int32
+
+// Weekday returns the day of the week of d.
+func (d Date) Weekday() time.Weekday { return time.Weekday((int64(d) + 4) % 7) }
+
+// String formats d as YYYY-MM-DD.
+func (d Date) String() string { return time.Unix(int64(d)*86400, 0).UTC().Format(time.DateOnly) }
+
+// Banner is what the generator needs to know of one of grocery's banners.
+type Banner struct {
+	Slug      string
+	Name      string   // display name
+	Owner     string   // the company that runs it: private labels follow it
+	Provinces []string // where it operates
 }
 
-// demoGen generates the demo data set in memory, deterministically for its
+// Store is a reference store (as grocery.Store).
+type Store struct {
+	ID, Banner, BannerName, Province, Name, City, PostalCode string
+	Latitude, Longitude                                      float64
+	Active                                                   bool
+}
+
+// Product is a catalogue product; GTIN is a GTIN-14 (as grocery.CatalogueItem).
+type Product struct {
+	GTIN, Name, Brand, Size, Category string
+}
+
+// Link records that a banner's SKU is sold under a GTIN-14 (as grocery.SKULink).
+type Link struct {
+	Banner, ExternalSKU, GTIN string
+}
+
+// Observation is one observed shelf price, in cents (as grocery.Observation).
+type Observation struct {
+	Date                Date
+	StoreID             string
+	Banner              string
+	ExternalSKU         string
+	Price, RegularPrice int64
+	PromoEnds           Date // 0 when not on promotion
+}
+
+// InvalidError reports options the generator cannot use: an unknown scale
+// or an as-of date too early to hold the history. Other errors are
+// defects of the generator's tables.
+type InvalidError struct{ Msg string }
+
+func (e *InvalidError) Error() string { return e.Msg }
+
+// Config chooses the data set: the same config gives the same data.
+type Config struct {
+	Scale   string // "small", "medium" or "large"
+	AsOf    Date   // last day of data
+	Seed    int64
+	Banners []Banner // grocery's banners, sorted by slug; each needs a row in the generator's banner table
+}
+
+// Samples are identifiers to try on a fresh demo data set (grocery's
+// DemoSamples, with GTIN-14s where it prints UPCs).
+type Samples struct {
+	Province       string // e.g. "ON"
+	CarriedGTIN    string // a product with several current offers in Province
+	NotCarriedGTIN string // a product the catalogue knows but no banner carries in Province now
+	UnknownGTIN    string // a GS1-valid GTIN that is not in the catalogue
+	SKU            string // an external_sku with at least 90 days of history in Province
+	Banner         string // its banner slug
+	Query          string // a search query with several hits in Province
+}
+
+// Generator generates the demo data set in memory, deterministically for its
 // (scale, asOf, seed): the same inputs give byte-identical stores,
 // catalogue, links and observations. It never reads the clock.
 //
@@ -34,11 +102,12 @@ type DemoSamples struct {
 // seeded by a hash of (seed, banner, SKU, province), so the order in which
 // series are generated does not matter.
 //
-// A demoGen is not safe for concurrent use.
-type demoGen struct {
-	asOf  Date
-	start Date // first day of history
-	seed  uint64
+// A Generator is not safe for concurrent use.
+type Generator struct {
+	asOf    Date
+	start   Date // first day of history
+	seed    uint64
+	banners []Banner
 
 	stores    []Store // sorted by ID
 	storeLast []Date  // last day a store is observed (asOf for active stores)
@@ -47,9 +116,9 @@ type demoGen struct {
 	products []demoProduct // catalogue order: the order of the line table
 	panels   []demoPanel
 	series   []demoSeries // sorted by (banner, SKU, province)
-	links    []SKULink
+	links    []Link
 
-	samples DemoSamples
+	samples Samples
 	count   int // observations, -1 until counted
 }
 
@@ -76,7 +145,7 @@ func (b *demoBrand) soldIn(province string) bool {
 
 // demoProduct is a catalogue product and how it sells.
 type demoProduct struct {
-	item    CatalogueItem
+	item    Product
 	brand   *demoBrand
 	baseRaw int64 // regular price at an Ontario full-service banner, in 1/100 cent
 	pop     int64 // popularity, per 10000 (staples are high)
@@ -122,30 +191,32 @@ const (
 	demoStaple = 30000   // popularity of a staple ("*" in the line table)
 )
 
-// newDemoGen returns a generator for scale "small", "medium" or "large"
-// with data dated up to asOf inclusive. It returns EINVALID for an unknown
-// scale or an asOf too early to hold the history.
-func newDemoGen(scale string, asOf Date, seed int64) (*demoGen, error) {
+// New returns a generator for c.Scale "small", "medium" or "large" with
+// data dated up to c.AsOf inclusive. It returns an *InvalidError for an
+// unknown scale or an as-of date too early to hold the history.
+func New(c Config) (*Generator, error) {
+	scale, asOf, seed := c.Scale, c.AsOf, c.Seed
 	spec, ok := demoScales[scale]
 	if !ok {
-		return nil, Errorf(EINVALID, "scale %q is unknown: want one of %s", scale, demoScaleNames)
+		return nil, &InvalidError{fmt.Sprintf("scale %q is unknown: want one of %s", scale, demoScaleNames)}
 	}
 	if int(asOf) < spec.days+366 {
-		return nil, Errorf(EINVALID, "as-of date %s is too early: want %s or later", asOf, Date(spec.days+366))
+		return nil, &InvalidError{fmt.Sprintf("as-of date %s is too early: want %s or later", asOf, Date(spec.days+366))}
 	}
-	g := &demoGen{
-		asOf:  asOf,
-		start: asOf - Date(spec.days) + 1,
-		seed:  uint64(seed),
-		count: -1,
+	g := &Generator{
+		asOf:    asOf,
+		start:   asOf - Date(spec.days) + 1,
+		seed:    uint64(seed),
+		banners: c.Banners,
+		count:   -1,
 	}
 	infos := make(map[string]*demoBannerInfo, len(demoBannerTable))
 	for i := range demoBannerTable {
 		infos[demoBannerTable[i].slug] = &demoBannerTable[i]
 	}
-	for _, b := range banners {
+	for _, b := range g.banners {
 		if infos[b.Slug] == nil {
-			return nil, Errorf(EINTERNAL, "demo: banner %q has no demo settings", b.Slug)
+			return nil, fmt.Errorf("demo: banner %q has no demo settings", b.Slug)
 		}
 	}
 	g.buildStores(spec, infos)
@@ -159,15 +230,15 @@ func newDemoGen(scale string, asOf Date, seed int64) (*demoGen, error) {
 
 // Stores returns every reference store, sorted by ID, including the few
 // that are no longer active (Active false).
-func (g *demoGen) Stores() []Store {
+func (g *Generator) Stores() []Store {
 	return append([]Store(nil), g.stores...)
 }
 
 // Catalogue returns every product the catalogue knows, sorted by GTIN,
 // including products no banner carries in some provinces and products no
 // longer carried anywhere.
-func (g *demoGen) Catalogue() []CatalogueItem {
-	out := make([]CatalogueItem, len(g.products))
+func (g *Generator) Catalogue() []Product {
+	out := make([]Product, len(g.products))
 	for i := range g.products {
 		out[i] = g.products[i].item
 	}
@@ -176,19 +247,19 @@ func (g *demoGen) Catalogue() []CatalogueItem {
 }
 
 // Links returns every banner SKU -> GTIN link, sorted by banner and SKU.
-func (g *demoGen) Links() []SKULink {
-	return append([]SKULink(nil), g.links...)
+func (g *Generator) Links() []Link {
+	return append([]Link(nil), g.links...)
 }
 
 // Samples returns identifiers to try on the data set, chosen from the
 // generated data for Ontario.
-func (g *demoGen) Samples() DemoSamples { return g.samples }
+func (g *Generator) Samples() Samples { return g.samples }
 
 // ObservationCount returns the exact number of observations Observations
 // emits. The first call counts them by a dry run of the collection schedule
 // (stores, days and missed reads, without prices), which takes a fraction
 // of the generation time; later calls return the cached count.
-func (g *demoGen) ObservationCount() int {
+func (g *Generator) ObservationCount() int {
 	if g.count < 0 {
 		n := 0
 		for si := range g.series {
@@ -211,14 +282,15 @@ func (g *demoGen) ObservationCount() int {
 // Observations calls emit with chunks of about 200,000 observations until
 // every observation is emitted or emit returns an error, which it returns.
 // The stream is sorted by (Banner, ExternalSKU, province of the store, Date,
-// StoreID); a chunk may end anywhere. Each chunk is a fresh slice that emit
-// may keep; observations share their string values (store IDs, banners,
-// SKUs) instead of allocating them. Every call emits the same stream.
-func (g *demoGen) Observations(emit func([]Observation) error) error {
+// StoreID); a chunk may end anywhere. The chunk's slice is reused after emit
+// returns: emit copies what it keeps. Observations share their string
+// values (store IDs, banners, SKUs) instead of allocating them. Every call
+// emits the same stream.
+func (g *Generator) Observations(emit func([]Observation) error) error {
 	buf := make([]Observation, 0, demoChunk)
 	var (
 		tl  demoTimeline
-		off []Cents // regular price of each store of the panel; 0 means the zone price
+		off []int64 // regular price of each store of the panel; 0 means the zone price
 	)
 	for si := range g.series {
 		s := &g.series[si]
@@ -274,7 +346,7 @@ func (g *demoGen) Observations(emit func([]Observation) error) error {
 					if err := emit(buf); err != nil {
 						return err
 					}
-					buf = make([]Observation, 0, demoChunk)
+					buf = buf[:0]
 				}
 			}
 		}
@@ -287,7 +359,7 @@ func (g *demoGen) Observations(emit func([]Observation) error) error {
 
 // dayRange returns the indices [lo, hi) of the panel days within the
 // series' listing window.
-func (g *demoGen) dayRange(s *demoSeries) (lo, hi int) {
+func (g *Generator) dayRange(s *demoSeries) (lo, hi int) {
 	days := g.panels[s.panel].days
 	lo = sort.Search(len(days), func(i int) bool { return days[i] >= s.first })
 	hi = sort.Search(len(days), func(i int) bool { return days[i] > s.last })
@@ -296,7 +368,7 @@ func (g *demoGen) dayRange(s *demoSeries) (lo, hi int) {
 
 // observed reports whether store st reads series s on day d: the store is
 // still in the panel and the read was not missed.
-func (g *demoGen) observed(s *demoSeries, d Date, st int) bool {
+func (g *Generator) observed(s *demoSeries, d Date, st int) bool {
 	if d > g.storeLast[st] {
 		return false
 	}
@@ -306,7 +378,7 @@ func (g *demoGen) observed(s *demoSeries, d Date, st int) bool {
 
 // seriesSpan returns the first and last day series s has an observation,
 // or ok false if it has none.
-func (g *demoGen) seriesSpan(si int) (first, last Date, ok bool) {
+func (g *Generator) seriesSpan(si int) (first, last Date, ok bool) {
 	s := &g.series[si]
 	p := &g.panels[s.panel]
 	lo, hi := g.dayRange(s)
@@ -343,11 +415,11 @@ type demoTimeline struct {
 	// cursor
 	si, oi, pi  int
 	raw, rawReg int64
-	regular     Cents
+	regular     int64
 }
 
 // timeline prepares tl for series s, reusing its slices.
-func (g *demoGen) timeline(s *demoSeries, tl *demoTimeline) {
+func (g *Generator) timeline(s *demoSeries, tl *demoTimeline) {
 	p := &g.panels[s.panel]
 	x := &g.products[s.product]
 	r := rand.New(rand.NewPCG(s.hash, demoMix(s.hash^0x5851F42D4C957F2D)))
@@ -405,7 +477,7 @@ func (g *demoGen) timeline(s *demoSeries, tl *demoTimeline) {
 // calls. raw is the unrounded regular price (1/100 cent), reg the regular
 // shelf price, price the shelf price and ends the promotion's last day (0
 // when not on promotion).
-func (tl *demoTimeline) at(d Date) (raw int64, reg, price Cents, ends Date) {
+func (tl *demoTimeline) at(d Date) (raw int64, reg, price int64, ends Date) {
 	for ; tl.si < len(tl.supply) && tl.supply[tl.si].date+tl.lag <= d; tl.si++ {
 		tl.raw = demoScale(tl.raw, 10000+tl.supply[tl.si].bp)
 	}
@@ -443,12 +515,12 @@ func (b *demoBannerInfo) endingSets() (endings, alt []int64) {
 
 // regionBP is the price level of province for product x, per 10000 of
 // Ontario; in the territories it varies by product.
-func (g *demoGen) regionBP(province string, x *demoProduct) int64 {
+func (g *Generator) regionBP(province string, x *demoProduct) int64 {
 	for _, p := range demoProvinceTable {
 		if p.code != province {
 			continue
 		}
-		h := demoHash(g.seed, "region", string(x.item.GTIN), province)
+		h := demoHash(g.seed, "region", x.item.GTIN, province)
 		if p.spread > 0 {
 			return p.levelBP + int64(h%uint64(p.spread+1))
 		}
@@ -462,7 +534,7 @@ func demoScale(v, bp int64) int64 { return (v*bp + 5000) / 10000 }
 
 // demoRetail rounds raw (1/100 cent) to the nearest shelf price with one of
 // the cent endings (under a dollar: any ending in 9).
-func demoRetail(raw int64, endings []int64) Cents {
+func demoRetail(raw int64, endings []int64) int64 {
 	if raw < 10000 {
 		endings = demoCheapEndings
 	}
@@ -472,7 +544,7 @@ func demoRetail(raw int64, endings []int64) Cents {
 
 // demoPromoPrice rounds raw to the nearest flyer price below reg, or
 // returns reg if there is none.
-func demoPromoPrice(raw int64, reg Cents, endings []int64) Cents {
+func demoPromoPrice(raw int64, reg int64, endings []int64) int64 {
 	if c, ok := demoNearest(raw, endings, reg); ok {
 		return c
 	}
@@ -482,13 +554,13 @@ func demoPromoPrice(raw int64, reg Cents, endings []int64) Cents {
 // demoNearest returns the price with one of the cent endings nearest to
 // raw (1/100 cent), within a dollar either way and, when below is not 0,
 // under below; ok is false when there is none.
-func demoNearest(raw int64, endings []int64, below Cents) (best Cents, ok bool) {
+func demoNearest(raw int64, endings []int64, below int64) (best int64, ok bool) {
 	bestDiff := int64(-1)
 	dollars := raw / 10000
 	for d := max(dollars-1, 0); d <= dollars+1; d++ {
 		for _, e := range endings {
 			c := d*100 + e
-			if c <= 0 || below != 0 && Cents(c) >= below {
+			if c <= 0 || below != 0 && c >= below {
 				continue
 			}
 			diff := c*100 - raw
@@ -496,7 +568,7 @@ func demoNearest(raw int64, endings []int64, below Cents) (best Cents, ok bool) 
 				diff = -diff
 			}
 			if bestDiff < 0 || diff < bestDiff {
-				best, bestDiff = Cents(c), diff
+				best, bestDiff = c, diff
 			}
 		}
 	}
@@ -526,20 +598,20 @@ func demoHash(seed uint64, parts ...string) uint64 {
 }
 
 // rng returns a random stream named by parts.
-func (g *demoGen) rng(parts ...string) *rand.Rand {
+func (g *Generator) rng(parts ...string) *rand.Rand {
 	h := demoHash(g.seed, parts...)
 	return rand.New(rand.NewPCG(h, demoMix(h^0x2545F4914F6CDD1D)))
 }
 
 // --- stores ---
 
-func (g *demoGen) buildStores(spec demoScaleSpec, infos map[string]*demoBannerInfo) {
+func (g *Generator) buildStores(spec demoScaleSpec, infos map[string]*demoBannerInfo) {
 	provWeight := map[string]int64{}
 	bannerSum := map[string]int64{}
 	for _, p := range demoProvinceTable {
 		provWeight[p.code] = int64(p.weight)
 	}
-	for _, b := range banners {
+	for _, b := range g.banners {
 		for _, p := range b.Provinces {
 			bannerSum[p] += int64(infos[b.Slug].weight)
 		}
@@ -553,7 +625,7 @@ func (g *demoGen) buildStores(spec demoScaleSpec, infos map[string]*demoBannerIn
 		seats  int
 	}
 	var cands []cand
-	for _, b := range banners {
+	for _, b := range g.banners {
 		for _, p := range b.Provinces {
 			w := int64(0)
 			if bannerSum[p] > 0 {
@@ -607,7 +679,7 @@ func (g *demoGen) buildStores(spec demoScaleSpec, infos map[string]*demoBannerIn
 			all = append(all, built{
 				store: Store{
 					Banner:     p.banner.Slug,
-					BannerName: bannerName(p.banner.Slug),
+					BannerName: p.banner.Name,
 					Province:   p.province,
 					Name:       p.info.displayName(p.banner) + " " + hood,
 					City:       city.name,
@@ -683,7 +755,7 @@ func (g *demoGen) buildStores(spec demoScaleSpec, infos map[string]*demoBannerIn
 }
 
 // activeInPanel counts the active stores of st's panel.
-func (g *demoGen) activeInPanel(st int) int {
+func (g *Generator) activeInPanel(st int) int {
 	n := 0
 	for _, p := range g.panels {
 		for _, s := range p.stores {
@@ -712,7 +784,7 @@ func (b *demoBannerInfo) displayName(banner Banner) string {
 
 // pickSite chooses a city of the panel's province (the banner's preferred
 // ones if it has any) and a neighbourhood the panel has no store in yet.
-func (g *demoGen) pickSite(r *rand.Rand, p *demoPanel, used map[string]bool) (*demoCity, string, []string) {
+func (g *Generator) pickSite(r *rand.Rand, p *demoPanel, used map[string]bool) (*demoCity, string, []string) {
 	var pref []string
 	for _, part := range strings.Split(p.info.cities, ";") {
 		if prov, list, ok := strings.Cut(part, ":"); ok && prov == p.province {
@@ -795,7 +867,7 @@ func demoOffZone(r *rand.Rand) int64 {
 
 // --- catalogue ---
 
-func (g *demoGen) buildCatalogue(spec demoScaleSpec) error {
+func (g *Generator) buildCatalogue(spec demoScaleSpec) error {
 	brands := map[string]*demoBrand{}
 	for _, row := range demoBrandRows {
 		f := strings.Split(row, "|")
@@ -805,7 +877,7 @@ func (g *demoGen) buildCatalogue(spec demoScaleSpec) error {
 		}
 		level, err := strconv.ParseInt(f[4], 10, 64)
 		if err != nil || len(f[1]) != 6 && len(f[1]) != 7 {
-			return Errorf(EINTERNAL, "demo: bad brand row %q", row)
+			return fmt.Errorf("demo: bad brand row %q", row)
 		}
 		b.levelBP = level
 		brands[b.name] = b
@@ -827,7 +899,7 @@ func (g *demoGen) buildCatalogue(spec demoScaleSpec) error {
 		for _, bn := range strings.Split(line.brands, ";") {
 			b := brands[strings.TrimSpace(bn)]
 			if b == nil {
-				return Errorf(EINTERNAL, "demo: line %d names unknown brand %q", li, bn)
+				return fmt.Errorf("demo: line %d names unknown brand %q", li, bn)
 			}
 			for _, it := range line.items {
 				f := strings.Split(it, "|")
@@ -835,7 +907,7 @@ func (g *demoGen) buildCatalogue(spec demoScaleSpec) error {
 				c.core = strings.HasSuffix(f[2], "*")
 				cents, err := strconv.ParseInt(strings.TrimSuffix(f[2], "*"), 10, 64)
 				if err != nil || len(f) != 3 {
-					return Errorf(EINTERNAL, "demo: bad item %q", it)
+					return fmt.Errorf("demo: bad item %q", it)
 				}
 				c.cents = cents
 				key := b.name + "|" + c.name + "|" + c.size
@@ -890,10 +962,10 @@ func (g *demoGen) buildCatalogue(spec demoScaleSpec) error {
 		item := next[b.prefix]
 		next[b.prefix] += 1 + int(demoHash(g.seed, "step", b.name, c.name, c.size)%29)
 		body := fmt.Sprintf("%s%05d", b.prefix, item)
-		code := body + string(checkDigit(body))
-		gtin := GTIN(strings.Repeat("0", 14-len(code)) + code)
-		if gtin.Restricted() || len(code) < 12 || item > 99999 {
-			return Errorf(EINTERNAL, "demo: bad barcode %s for %s %s", code, b.name, c.name)
+		code := body + string(gs1.CheckDigit(body))
+		gtin := strings.Repeat("0", 14-len(code)) + code
+		if gs1.Restricted(gtin) || len(code) < 12 || item > 99999 {
+			return fmt.Errorf("demo: bad barcode %s for %s %s", code, b.name, c.name)
 		}
 		h := demoHash(g.seed, "product", string(gtin))
 		pop := int64(3000 + h%14001)
@@ -901,7 +973,7 @@ func (g *demoGen) buildCatalogue(spec demoScaleSpec) error {
 			pop = demoStaple
 		}
 		g.products = append(g.products, demoProduct{
-			item: CatalogueItem{
+			item: Product{
 				GTIN:     gtin,
 				Name:     c.name,
 				Brand:    b.name,
@@ -919,7 +991,7 @@ func (g *demoGen) buildCatalogue(spec demoScaleSpec) error {
 	// Supplier price changes: 1-2 a year, mostly increases of 2-8 %.
 	for i := range g.products {
 		x := &g.products[i]
-		r := g.rng("supply", string(x.item.GTIN))
+		r := g.rng("supply", x.item.GTIN)
 		for t := g.start + Date(r.IntN(240)); t <= g.asOf; t += Date(120 + r.IntN(240)) {
 			bp := 200 + r.Int64N(601)
 			if r.IntN(100) < 15 {
@@ -956,7 +1028,7 @@ func (g *demoGen) buildCatalogue(spec demoScaleSpec) error {
 
 // --- assortment and series ---
 
-func (g *demoGen) buildSeries(spec demoScaleSpec) {
+func (g *Generator) buildSeries(spec demoScaleSpec) {
 	// SKU numbers: one per (SKU group, product), from a random start.
 	type key struct {
 		group   string
@@ -1008,7 +1080,7 @@ func (g *demoGen) buildSeries(spec demoScaleSpec) {
 			g.series = append(g.series, s)
 			if !linked[k] {
 				linked[k] = true
-				g.links = append(g.links, SKULink{Banner: p.banner.Slug, ExternalSKU: sku, GTIN: x.item.GTIN})
+				g.links = append(g.links, Link{Banner: p.banner.Slug, ExternalSKU: sku, GTIN: x.item.GTIN})
 			}
 		}
 	}
@@ -1035,7 +1107,7 @@ func (g *demoGen) buildSeries(spec demoScaleSpec) {
 // panel's province: private labels only at their owner's banners, regional
 // brands only in their provinces, the rest by the banner's assortment depth
 // and the product's popularity, with a little variation by province.
-func (g *demoGen) carries(spec demoScaleSpec, p *demoPanel, x *demoProduct) bool {
+func (g *Generator) carries(spec demoScaleSpec, p *demoPanel, x *demoProduct) bool {
 	if x.brand.owner != "" && x.brand.owner != p.banner.Owner {
 		return false
 	}
@@ -1047,7 +1119,7 @@ func (g *demoGen) carries(spec demoScaleSpec, p *demoPanel, x *demoProduct) bool
 		prob = prob * 3 / 2
 	}
 	prob = min(prob, 9500)
-	gtin := string(x.item.GTIN)
+	gtin := x.item.GTIN
 	if int64(demoHash(g.seed, "carry", p.banner.Slug, gtin)%10000) >= prob {
 		return false
 	}
@@ -1056,9 +1128,9 @@ func (g *demoGen) carries(spec demoScaleSpec, p *demoPanel, x *demoProduct) bool
 
 // --- samples ---
 
-func (g *demoGen) buildSamples() {
+func (g *Generator) buildSamples() {
 	const prov = "ON"
-	s := DemoSamples{Province: prov}
+	s := Samples{Province: prov}
 	fresh := g.asOf - demoFresh + 1
 
 	type span struct{ first, last Date }
@@ -1101,7 +1173,7 @@ func (g *demoGen) buildSamples() {
 			}
 		}
 	}
-	s.CarriedUPC = g.products[best].item.GTIN.UPC()
+	s.CarriedGTIN = g.products[best].item.GTIN
 
 	// Its SKU at a banner with at least 90 days of history.
 	prefer := []string{"no-frills", "loblaws", "food-basics", "metro", "sobeys", "walmart"}
@@ -1128,17 +1200,17 @@ func (g *demoGen) buildSamples() {
 	}
 
 	// A product known but not carried in ON now; preferably carried elsewhere.
-	for pass := 0; pass < 2 && s.NotCarriedUPC == ""; pass++ {
+	for pass := 0; pass < 2 && s.NotCarriedGTIN == ""; pass++ {
 		for xi := range g.products {
 			if len(current[xi]) == 0 && (pass == 1 || elsewhere[xi]) {
-				s.NotCarriedUPC = g.products[xi].item.GTIN.UPC()
+				s.NotCarriedGTIN = g.products[xi].item.GTIN
 				break
 			}
 		}
 	}
 
 	// A valid barcode of the same manufacturer that the catalogue lacks.
-	known := map[GTIN]bool{}
+	known := map[string]bool{}
 	for _, x := range g.products {
 		known[x.item.GTIN] = true
 	}
@@ -1146,10 +1218,10 @@ func (g *demoGen) buildSamples() {
 	r := g.rng("unknown")
 	for {
 		body := fmt.Sprintf("%s%05d", prefix, 10000+r.IntN(90000))
-		code := body + string(checkDigit(body))
-		gtin := GTIN(strings.Repeat("0", 14-len(code)) + code)
+		code := body + string(gs1.CheckDigit(body))
+		gtin := strings.Repeat("0", 14-len(code)) + code
 		if !known[gtin] {
-			s.UnknownUPC = gtin.UPC()
+			s.UnknownGTIN = gtin
 			break
 		}
 	}
@@ -1174,7 +1246,7 @@ func (g *demoGen) buildSamples() {
 
 // demoMatches reports whether a token of text starts with query.
 func demoMatches(query, text string) bool {
-	for _, t := range tokens(text) {
+	for _, t := range textfold.Tokens(text) {
 		if strings.HasPrefix(t, query) {
 			return true
 		}

@@ -1,4 +1,4 @@
-package grocery
+package pricestat
 
 import (
 	"math/rand/v2"
@@ -12,7 +12,7 @@ func TestRunsMedian(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for trial := range 2000 {
 		var buf, all []uint32
-		var r runs
+		var r Runs
 		for range 1 + rng.IntN(6) {
 			start := len(buf)
 			for range rng.IntN(7) {
@@ -21,19 +21,15 @@ func TestRunsMedian(t *testing.T) {
 				all = append(all, v)
 			}
 			slices.Sort(buf[start:])
-			r.add(buf, start)
+			r.Add(buf, start)
 		}
-		// Twice the median of the sorted whole: the middle value
-		// doubled, or the sum of the middle two for an even count.
+		// Median2 of the sorted whole: one definition of the median.
 		var want uint64
-		if n := len(all); n > 0 {
+		if len(all) > 0 {
 			slices.Sort(all)
-			want = 2 * uint64(all[n/2])
-			if n%2 == 0 {
-				want = uint64(all[n/2-1]) + uint64(all[n/2])
-			}
+			want = uint64(Median2(all))
 		}
-		if got := r.median2(buf); got != want {
+		if got := r.Median2(buf); got != want {
 			t.Fatalf("trial %d: median of %v in runs %v: got %d, want %d", trial, buf, r.at, got, want)
 		}
 	}

@@ -1,8 +1,8 @@
-package grocery
+package demo
 
 import "time"
 
-// Static tables of the demo data generator (demo_gen.go): brands, product
+// Static tables of the demo data generator (generator.go): brands, product
 // lines, banner behaviour, provinces and cities. They are facts and
 // plausible inventions for a realistic Canadian data set, not real prices.
 

@@ -1,4 +1,4 @@
-package grocery
+package demo_test
 
 import (
 	"crypto/sha256"
@@ -11,25 +11,54 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/grocery/internal/demo"
+	"github.com/grocerydata/grocery/grocery/internal/textfold"
 )
 
 // demoTestAsOf is the last day of the test data sets.
-var demoTestAsOf = func() Date {
-	d, err := ParseDate("2025-06-15")
+var demoTestAsOf = func() demo.Date {
+	d, err := grocery.ParseDate("2025-06-15")
 	if err != nil {
 		panic(err)
 	}
-	return d
+	return demo.Date(d)
 }()
+
+// demoFresh is how many days an observation counts as current.
+const demoFresh = 14
+
+// newDemoGen returns the generator for grocery's banners, as BuildDemo does.
+func newDemoGen(scale string, asOf demo.Date, seed int64) (*demo.Generator, error) {
+	var bs []demo.Banner
+	for _, b := range grocery.Banners() {
+		bs = append(bs, demo.Banner{Slug: b.Slug, Name: b.Name, Owner: b.Owner, Provinces: b.Provinces})
+	}
+	return demo.New(demo.Config{Scale: scale, AsOf: asOf, Seed: seed, Banners: bs})
+}
+
+// demoTerritory reports whether p is one of the three territories.
+func demoTerritory(p string) bool { return p == "YT" || p == "NT" || p == "NU" }
+
+// demoMatches reports whether a search token of text starts with query.
+func demoMatches(query, text string) bool {
+	for _, t := range textfold.Tokens(text) {
+		if strings.HasPrefix(t, query) {
+			return true
+		}
+	}
+	return false
+}
 
 // demoSet is a generated data set with its whole observation stream.
 type demoSet struct {
-	gen      *demoGen
-	obs      []Observation
+	gen      *demo.Generator
+	obs      []demo.Observation
 	chunks   []int
-	stores   map[string]Store
-	products map[GTIN]CatalogueItem
-	gtinOf   map[[2]string]GTIN // (banner, sku) -> GTIN
+	stores   map[string]demo.Store
+	products map[string]demo.Product // by GTIN-14
+	gtinOf   map[[2]string]string    // (banner, sku) -> GTIN-14
 }
 
 var (
@@ -49,18 +78,18 @@ func mustDemoSmall(tb testing.TB) *demoSet {
 	return demoSmallSet
 }
 
-func newDemoSet(scale string, asOf Date, seed int64) (*demoSet, error) {
+func newDemoSet(scale string, asOf demo.Date, seed int64) (*demoSet, error) {
 	g, err := newDemoGen(scale, asOf, seed)
 	if err != nil {
 		return nil, err
 	}
 	s := &demoSet{
 		gen:      g,
-		stores:   map[string]Store{},
-		products: map[GTIN]CatalogueItem{},
-		gtinOf:   map[[2]string]GTIN{},
+		stores:   map[string]demo.Store{},
+		products: map[string]demo.Product{},
+		gtinOf:   map[[2]string]string{},
 	}
-	err = g.Observations(func(obs []Observation) error {
+	err = g.Observations(func(obs []demo.Observation) error {
 		s.chunks = append(s.chunks, len(obs))
 		s.obs = append(s.obs, obs...)
 		return nil
@@ -81,7 +110,7 @@ func newDemoSet(scale string, asOf Date, seed int64) (*demoSet, error) {
 }
 
 // digest hashes everything a generator produces.
-func demoDigest(t *testing.T, scale string, asOf Date, seed int64) string {
+func demoDigest(t *testing.T, scale string, asOf demo.Date, seed int64) string {
 	t.Helper()
 	g, err := newDemoGen(scale, asOf, seed)
 	if err != nil {
@@ -104,7 +133,7 @@ func demoDigest(t *testing.T, scale string, asOf Date, seed int64) string {
 	}
 	put(h, g.Samples())
 	var buf [32]byte
-	err = g.Observations(func(obs []Observation) error {
+	err = g.Observations(func(obs []demo.Observation) error {
 		for _, o := range obs {
 			h.Write([]byte(o.StoreID))
 			h.Write([]byte(o.Banner))
@@ -127,7 +156,7 @@ func TestDemoGenInvalid(t *testing.T) {
 	tests := []struct {
 		name  string
 		scale string
-		asOf  Date
+		asOf  demo.Date
 		want  string // in the message
 	}{
 		{"ErrUnknownScale", "huge", demoTestAsOf, "small, medium, large"},
@@ -137,10 +166,11 @@ func TestDemoGenInvalid(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := newDemoGen(tt.scale, tt.asOf, 1)
-			if got := ErrorCode(err); got != EINVALID {
-				t.Fatalf("got code %q (%v), want %q", got, err, EINVALID)
+			var invalid *demo.InvalidError
+			if !errors.As(err, &invalid) {
+				t.Fatalf("got %v, want an *InvalidError", err)
 			}
-			if got := ErrorMessage(err); !strings.Contains(got, tt.want) {
+			if got := invalid.Msg; !strings.Contains(got, tt.want) {
 				t.Errorf("got message %q, want it to contain %q", got, tt.want)
 			}
 		})
@@ -166,18 +196,18 @@ func TestDemoGenCatalogue(t *testing.T) {
 	if n := len(cat); n < 250 || n > 350 {
 		t.Errorf("got %d products, want 250 to 350", n)
 	}
-	seen := map[GTIN]bool{}
+	seen := map[string]bool{}
 	sizeRE := regexp.MustCompile(`^(\d+ x )?\d+(\.\d+)? (g|kg|mL|L|[a-z]+( bags)?)$`)
 	categories := map[string]int{}
 	for _, p := range cat {
-		got, err := ParseGTIN(string(p.GTIN))
-		if err != nil || got != p.GTIN {
+		got, err := grocery.ParseGTIN(p.GTIN)
+		if err != nil || string(got) != p.GTIN {
 			t.Errorf("GTIN %s: got %q, %v, want a valid GTIN-14", p.GTIN, got, err)
 		}
-		if p.GTIN.Restricted() {
+		if got.Restricted() {
 			t.Errorf("GTIN %s is a restricted-circulation number", p.GTIN)
 		}
-		if u := p.GTIN.UPC(); !(len(u) == 12 && u[0] == '0' || len(u) == 13 && (strings.HasPrefix(u, "754") || strings.HasPrefix(u, "755"))) {
+		if u := got.UPC(); !(len(u) == 12 && u[0] == '0' || len(u) == 13 && (strings.HasPrefix(u, "754") || strings.HasPrefix(u, "755"))) {
 			t.Errorf("GTIN %s prints as %s, want a 0-prefixed UPC-A or a 754/755 EAN-13", p.GTIN, u)
 		}
 		if seen[p.GTIN] {
@@ -221,7 +251,7 @@ func TestDemoGenStores(t *testing.T) {
 	inactive := 0
 	territories := map[string]bool{}
 	for i, st := range stores {
-		b, err := ParseBanner(st.Banner)
+		b, err := grocery.ParseBanner(st.Banner)
 		if err != nil || b.Slug != st.Banner {
 			t.Errorf("store %s: banner %q does not parse: %v", st.ID, st.Banner, err)
 			continue
@@ -257,8 +287,8 @@ func TestDemoGenStores(t *testing.T) {
 		if st.Latitude < 41.6 || st.Latitude > 70 || st.Longitude < -141 || st.Longitude > -52.6 {
 			t.Errorf("store %s: got (%v, %v), want a point in Canada", st.ID, st.Latitude, st.Longitude)
 		}
-		if st.Name == "" || st.City == "" || st.Observations30d != 0 {
-			t.Errorf("store %s: got name %q city %q observations_30d %d, want a name, a city and 0", st.ID, st.Name, st.City, st.Observations30d)
+		if st.Name == "" || st.City == "" {
+			t.Errorf("store %s: got name %q city %q, want a name and a city", st.ID, st.Name, st.City)
 		}
 		if !st.Active {
 			inactive++
@@ -292,7 +322,7 @@ func TestDemoGenObservations(t *testing.T) {
 
 	start := demoTestAsOf - 119
 	promos := 0
-	var prev Observation
+	var prev demo.Observation
 	var prevProv string
 	weekdays := map[string]map[time.Weekday]bool{}
 	earliest := demoTestAsOf
@@ -309,18 +339,18 @@ func TestDemoGenObservations(t *testing.T) {
 		}
 		earliest = min(earliest, o.Date)
 		if o.Price <= 0 || o.RegularPrice < o.Price {
-			t.Fatalf("observation %d: got price %s regular %s, want 0 < price <= regular", i, o.Price, o.RegularPrice)
+			t.Fatalf("observation %d: got price %d regular %d, want 0 < price <= regular", i, o.Price, o.RegularPrice)
 		}
 		if d := o.RegularPrice % 10; d != 7 && d != 9 {
-			t.Fatalf("observation %d: got regular price %s, want a retail ending (.x7 or .x9)", i, o.RegularPrice)
+			t.Fatalf("observation %d: got regular price %d, want a retail ending (.x7 or .x9)", i, o.RegularPrice)
 		}
 		switch {
 		case o.PromoEnds == 0 && o.Price != o.RegularPrice:
-			t.Fatalf("observation %d: got price %s regular %s without a promotion, want them equal", i, o.Price, o.RegularPrice)
+			t.Fatalf("observation %d: got price %d regular %d without a promotion, want them equal", i, o.Price, o.RegularPrice)
 		case o.PromoEnds != 0:
 			promos++
 			if o.Price >= o.RegularPrice || o.PromoEnds < o.Date || o.PromoEnds > o.Date+20 || o.PromoEnds.Weekday() != time.Wednesday {
-				t.Fatalf("observation %d: got promo %s (regular %s) on %s ending %s (%s), want a lower price ending on a Wednesday within 3 weeks",
+				t.Fatalf("observation %d: got promo %d (regular %d) on %s ending %s (%s), want a lower price ending on a Wednesday within 3 weeks",
 					i, o.Price, o.RegularPrice, o.Date, o.PromoEnds, o.PromoEnds.Weekday())
 			}
 		}
@@ -354,7 +384,7 @@ func TestDemoGenObservations(t *testing.T) {
 
 // demoLess reports whether a sorts strictly before b in the stream order
 // (Banner, ExternalSKU, province, Date, StoreID).
-func demoLess(a Observation, aProv string, b Observation, bProv string) bool {
+func demoLess(a demo.Observation, aProv string, b demo.Observation, bProv string) bool {
 	switch {
 	case a.Banner != b.Banner:
 		return a.Banner < b.Banner
@@ -375,7 +405,7 @@ func TestDemoGenEmitError(t *testing.T) {
 	}
 	stop := errors.New("disk full")
 	calls := 0
-	err = g.Observations(func([]Observation) error { calls++; return stop })
+	err = g.Observations(func([]demo.Observation) error { calls++; return stop })
 	if err != stop || calls != 1 {
 		t.Errorf("got %v after %d calls, want %v after 1", err, calls, stop)
 	}
@@ -388,7 +418,7 @@ func TestDemoGenLinks(t *testing.T) {
 		if _, ok := s.products[l.GTIN]; !ok {
 			t.Errorf("link %s %s: GTIN %s is not in the catalogue", l.Banner, l.ExternalSKU, l.GTIN)
 		}
-		if _, err := ParseGTIN(l.ExternalSKU); err == nil {
+		if _, err := grocery.ParseGTIN(l.ExternalSKU); err == nil {
 			t.Errorf("link %s: SKU %q parses as a barcode, want it never to", l.Banner, l.ExternalSKU)
 		}
 		k := [2]string{l.Banner, string(l.GTIN)}
@@ -423,7 +453,7 @@ func TestDemoGenLinks(t *testing.T) {
 	}
 }
 
-// demoOwners are the private labels and their owners, as DATA.md states.
+// demoOwners are the private labels and the grocer that owns each.
 var demoOwners = map[string]string{
 	"President's Choice": "Loblaw",
 	"no name":            "Loblaw",
@@ -444,7 +474,7 @@ func TestDemoGenPrivateLabels(t *testing.T) {
 		if !private {
 			continue
 		}
-		b, _ := ParseBanner(o.Banner)
+		b, _ := grocery.ParseBanner(o.Banner)
 		if b.Owner != owner {
 			t.Fatalf("%s %s (%s) observed at %s (owner %s), want only %s banners", p.Brand, p.Name, p.GTIN, o.Banner, b.Owner, owner)
 		}
@@ -478,7 +508,7 @@ func TestDemoGenPriceLevels(t *testing.T) {
 		type acc struct{ sum, n float64 }
 		disc, full := map[[2]string]*acc{}, map[[2]string]*acc{}
 		for k, v := range means {
-			b, _ := ParseBanner(k[2])
+			b, _ := grocery.ParseBanner(k[2])
 			m := full
 			if b.Discount {
 				m = disc
@@ -579,11 +609,11 @@ func TestDemoGenPriceLevels(t *testing.T) {
 
 	t.Run("PriceChanges", func(t *testing.T) {
 		// Regular prices move over time in a good share of series.
-		regs := map[[3]string]map[Cents]bool{}
+		regs := map[[3]string]map[int64]bool{}
 		for _, o := range s.obs {
 			k := [3]string{o.Banner, o.ExternalSKU, o.StoreID}
 			if regs[k] == nil {
-				regs[k] = map[Cents]bool{}
+				regs[k] = map[int64]bool{}
 			}
 			regs[k][o.RegularPrice] = true
 		}
@@ -603,9 +633,9 @@ func TestDemoGenPriceLevels(t *testing.T) {
 func TestDemoGenLifecycle(t *testing.T) {
 	s := mustDemoSmall(t)
 	asOf := demoTestAsOf
-	first, last := map[GTIN]Date{}, map[GTIN]Date{}
-	storeLast := map[string]Date{}
-	provinces := map[GTIN]map[string]bool{}
+	first, last := map[string]demo.Date{}, map[string]demo.Date{}
+	storeLast := map[string]demo.Date{}
+	provinces := map[string]map[string]bool{}
 	for _, o := range s.obs {
 		x := s.gtinOf[[2]string{o.Banner, o.ExternalSKU}]
 		if d, ok := first[x]; !ok || o.Date < d {
@@ -664,8 +694,8 @@ func TestDemoGenSamples(t *testing.T) {
 		t.Fatalf("got province %q, want ON", sm.Province)
 	}
 	fresh := demoTestAsOf - demoFresh + 1
-	current := map[GTIN]map[string]bool{} // ON, last 14 days: GTIN -> banners
-	var skuFirst, skuLast Date
+	current := map[string]map[string]bool{} // ON, last 14 days: GTIN -> banners
+	var skuFirst, skuLast demo.Date
 	for _, o := range s.obs {
 		if s.stores[o.StoreID].Province != "ON" {
 			continue
@@ -684,40 +714,40 @@ func TestDemoGenSamples(t *testing.T) {
 			skuLast = max(skuLast, o.Date)
 		}
 	}
-	gtin := func(upc string) GTIN {
+	gtin := func(code string) string {
 		t.Helper()
-		g, err := ParseGTIN(upc)
-		if err != nil {
-			t.Fatalf("sample %q: %v", upc, err)
+		g, err := grocery.ParseGTIN(code)
+		if err != nil || string(g) != code {
+			t.Fatalf("sample %q: got %s, %v, want a GTIN-14", code, g, err)
 		}
-		return g
+		return code
 	}
 
 	t.Run("CarriedUPC", func(t *testing.T) {
-		x := gtin(sm.CarriedUPC)
+		x := gtin(sm.CarriedGTIN)
 		if _, ok := s.products[x]; !ok {
-			t.Fatalf("got %s, want a catalogue product", sm.CarriedUPC)
+			t.Fatalf("got %s, want a catalogue product", sm.CarriedGTIN)
 		}
 		if n := len(current[x]); n < 3 {
-			t.Errorf("got %d banners with current ON offers for %s, want at least 3", n, sm.CarriedUPC)
+			t.Errorf("got %d banners with current ON offers for %s, want at least 3", n, sm.CarriedGTIN)
 		}
 	})
 	t.Run("NotCarriedUPC", func(t *testing.T) {
-		x := gtin(sm.NotCarriedUPC)
+		x := gtin(sm.NotCarriedGTIN)
 		if _, ok := s.products[x]; !ok {
-			t.Fatalf("got %s, want a catalogue product", sm.NotCarriedUPC)
+			t.Fatalf("got %s, want a catalogue product", sm.NotCarriedGTIN)
 		}
 		if n := len(current[x]); n != 0 {
-			t.Errorf("got %d banners with current ON offers for %s, want 0", n, sm.NotCarriedUPC)
+			t.Errorf("got %d banners with current ON offers for %s, want 0", n, sm.NotCarriedGTIN)
 		}
 	})
 	t.Run("UnknownUPC", func(t *testing.T) {
-		x := gtin(sm.UnknownUPC)
+		x := gtin(sm.UnknownGTIN)
 		if _, ok := s.products[x]; ok {
-			t.Errorf("got %s, want a barcode the catalogue lacks", sm.UnknownUPC)
+			t.Errorf("got %s, want a barcode the catalogue lacks", sm.UnknownGTIN)
 		}
-		if x.Restricted() {
-			t.Errorf("got %s, want an unrestricted barcode", sm.UnknownUPC)
+		if grocery.GTIN(x).Restricted() {
+			t.Errorf("got %s, want an unrestricted barcode", sm.UnknownGTIN)
 		}
 	})
 	t.Run("SKU", func(t *testing.T) {
@@ -753,7 +783,7 @@ func BenchmarkDemoGenLarge(b *testing.B) {
 			b.Fatal(err)
 		}
 		n = 0
-		err = g.Observations(func(obs []Observation) error { n += len(obs); return nil })
+		err = g.Observations(func(obs []demo.Observation) error { n += len(obs); return nil })
 		if err != nil {
 			b.Fatal(err)
 		}

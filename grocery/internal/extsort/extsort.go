@@ -1,0 +1,281 @@
+// Package extsort sorts an import's observation rows in bounded memory:
+// rows are kept in memory up to a run's worth, then sorted and appended to
+// a temporary file as one sorted run; Merge reads the runs back merged
+// into one sorted stream. Memory holds one run (RunRows × RecSize bytes)
+// whatever the file's size, plus a read buffer per spilled run while
+// merging.
+//
+// The order is the caller's: it may change while rows are added (an
+// importer numbers series as it meets them), so it is asked for before
+// each spill and each merge, and must order the rows already spilled as
+// it did when they were spilled.
+package extsort
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// DefaultRunRows is the rows of a run an importer keeps in memory (7 MB).
+const DefaultRunRows = 1 << 18
+
+// runBuffer is the read buffer of a spilled run while merging.
+const runBuffer = 16 << 10
+
+// Rec is one accepted observation row.
+type Rec struct {
+	Series   int32 // the caller's number of the row's series
+	Store    int32 // the caller's number of the row's store
+	Date     int32
+	Price    uint32
+	Regular  uint32
+	PromoEnd int32
+	Line     int32 // where the row is in its file
+}
+
+// RecSize is the size of a Rec in a run file.
+const RecSize = 28
+
+func (r *Rec) put(b []byte) {
+	le := binary.LittleEndian
+	le.PutUint32(b[0:], uint32(r.Series))
+	le.PutUint32(b[4:], uint32(r.Store))
+	le.PutUint32(b[8:], uint32(r.Date))
+	le.PutUint32(b[12:], r.Price)
+	le.PutUint32(b[16:], r.Regular)
+	le.PutUint32(b[20:], uint32(r.PromoEnd))
+	le.PutUint32(b[24:], uint32(r.Line))
+}
+
+func (r *Rec) get(b []byte) {
+	le := binary.LittleEndian
+	*r = Rec{Series: int32(le.Uint32(b[0:])), Store: int32(le.Uint32(b[4:])), Date: int32(le.Uint32(b[8:])),
+		Price: le.Uint32(b[12:]), Regular: le.Uint32(b[16:]), PromoEnd: int32(le.Uint32(b[20:])), Line: int32(le.Uint32(b[24:]))}
+}
+
+// Runs holds rows: the current run in memory and the spilled runs in a
+// temporary file. Close it when done.
+type Runs struct {
+	runRows int
+	order   func() func(a, b Rec) int
+	n       int      // rows in all
+	cur     []Rec    // the run being filled
+	f       *os.File // spilled runs, nil until the first
+	w       *bufio.Writer
+	size    int64
+	runs    []spilledRun
+	// unlinked: f's name is removed already (Unix), it is read through
+	// its descriptor.
+	unlinked bool
+}
+
+type spilledRun struct{ off, n int64 } // offset in bytes, rows
+
+// New returns empty Runs that spill every runRows rows (DefaultRunRows
+// when runRows <= 0), sorted by the compare function order returns.
+func New(runRows int, order func() func(a, b Rec) int) *Runs {
+	if runRows <= 0 {
+		runRows = DefaultRunRows
+	}
+	return &Runs{runRows: runRows, order: order}
+}
+
+// Len returns the number of rows added.
+func (o *Runs) Len() int { return o.n }
+
+// Spilled returns the number of runs in the temporary file.
+func (o *Runs) Spilled() int { return len(o.runs) }
+
+// Add adds a row, spilling the current run when full.
+func (o *Runs) Add(r Rec) error {
+	if len(o.cur) == o.runRows {
+		if err := o.spill(); err != nil {
+			return err
+		}
+	}
+	if o.cur == nil {
+		o.cur = make([]Rec, 0, o.runRows)
+	}
+	o.cur = append(o.cur, r)
+	o.n++
+	return nil
+}
+
+// Close removes the temporary file, if any.
+func (o *Runs) Close() {
+	if o.f != nil {
+		o.f.Close()
+		if !o.unlinked {
+			os.Remove(o.f.Name())
+		}
+		o.f = nil
+	}
+}
+
+// spillPrefix starts the name of an import's temporary file in the
+// system's temporary directory: grocery-import-<pid>-<digits>.tmp.
+const spillPrefix = "grocery-import-"
+
+// spill sorts the current run and appends it to the temporary file.
+func (o *Runs) spill() error {
+	if o.f == nil {
+		f, err := os.CreateTemp("", spillPrefix+strconv.Itoa(os.Getpid())+"-*.tmp")
+		if err != nil {
+			return fmt.Errorf("import: a temporary file for sorting the rows: %w", err)
+		}
+		// Read back through its descriptor only: without a name (Unix), a
+		// killed import leaves nothing; elsewhere RemoveStale removes it
+		// at the next start.
+		o.f, o.w, o.unlinked = f, bufio.NewWriterSize(f, 64<<10), unlinkOpen(f)
+	}
+	sortRun(o.cur, o.order())
+	var b [RecSize]byte
+	for i := range o.cur {
+		o.cur[i].put(b[:])
+		if _, err := o.w.Write(b[:]); err != nil {
+			return fmt.Errorf("import: writing %s: %w", o.f.Name(), err)
+		}
+	}
+	if err := o.w.Flush(); err != nil {
+		return fmt.Errorf("import: writing %s: %w", o.f.Name(), err)
+	}
+	n := int64(len(o.cur))
+	o.runs = append(o.runs, spilledRun{off: o.size, n: n})
+	o.size += n * RecSize
+	o.cur = o.cur[:0]
+	return nil
+}
+
+func sortRun(run []Rec, compare func(a, b Rec) int) {
+	// compare takes values: a pointer to a row passed to an unknown
+	// function would move every compared row to the heap.
+	slices.SortFunc(run, compare)
+}
+
+// Merger reads the runs merged into one sorted stream.
+type Merger struct {
+	compare func(a, b Rec) int
+	live    []*runSource
+}
+
+// Merge sorts the current run and returns a Merger over every row added.
+// Merge may be called again, for a second pass over the rows; no row may
+// be added after it.
+func (o *Runs) Merge() (*Merger, error) {
+	compare := o.order()
+	sortRun(o.cur, compare)
+	var srcs []*runSource
+	for _, run := range o.runs {
+		srcs = append(srcs, &runSource{r: bufio.NewReaderSize(io.NewSectionReader(o.f, run.off, run.n*RecSize), runBuffer), left: run.n})
+	}
+	srcs = append(srcs, &runSource{mem: o.cur})
+	m := &Merger{compare: compare}
+	for _, s := range srcs {
+		ok, err := s.next()
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			m.live = append(m.live, s)
+		}
+	}
+	return m, nil
+}
+
+// Next returns the next row in order, or ok false after the last one.
+func (m *Merger) Next() (r Rec, ok bool, err error) {
+	if len(m.live) == 0 {
+		return Rec{}, false, nil
+	}
+	best := 0
+	for i := 1; i < len(m.live); i++ {
+		if m.compare(m.live[i].cur, m.live[best].cur) < 0 {
+			best = i
+		}
+	}
+	r = m.live[best].cur
+	more, err := m.live[best].next()
+	if err != nil {
+		return Rec{}, false, err
+	}
+	if !more {
+		m.live = slices.Delete(m.live, best, best+1)
+	}
+	return r, true, nil
+}
+
+// runSource reads one sorted run.
+type runSource struct {
+	mem  []Rec
+	r    *bufio.Reader
+	left int64
+	cur  Rec
+}
+
+func (s *runSource) next() (bool, error) {
+	if s.r == nil {
+		if len(s.mem) == 0 {
+			return false, nil
+		}
+		s.cur, s.mem = s.mem[0], s.mem[1:]
+		return true, nil
+	}
+	if s.left == 0 {
+		return false, nil
+	}
+	var b [RecSize]byte
+	if _, err := io.ReadFull(s.r, b[:]); err != nil {
+		return false, fmt.Errorf("import: reading back the sorted rows: %w", err)
+	}
+	s.left--
+	s.cur.get(b[:])
+	return true, nil
+}
+
+// RemoveStale removes the temporary files of imports whose process no
+// longer runs (killed before it removed its file), and those without a
+// process id in their name (older builds) untouched for an hour. It
+// returns the paths removed.
+func RemoveStale() ([]string, error) {
+	dir := os.TempDir()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var removed []string
+	var errs []error
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), spillPrefix)
+		if !ok || !e.Type().IsRegular() {
+			continue
+		}
+		if rest, ok = strings.CutSuffix(rest, ".tmp"); !ok {
+			continue
+		}
+		if pid, _, hasPID := strings.Cut(rest, "-"); hasPID {
+			n, err := strconv.Atoi(pid)
+			if err != nil || !processGone(n) {
+				continue
+			}
+		} else if info, err := e.Info(); err != nil || time.Since(info.ModTime()) < time.Hour {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+			continue
+		}
+		removed = append(removed, path)
+	}
+	return removed, errors.Join(errs...)
+}

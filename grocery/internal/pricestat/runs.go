@@ -1,0 +1,110 @@
+package pricestat
+
+import "slices"
+
+// Runs is a multiset of values kept as sorted runs of a buffer (the
+// category aggregates store each day's prices sorted): its median is found
+// by a binary search on the value, counting the values at or under it in
+// each run, without sorting the whole. The zero Runs is empty.
+type Runs struct {
+	at     [][2]int // each run's start and end in the buffer
+	n      int      // values
+	lo, hi uint32
+}
+
+// Add notes buf[start:], sorted, as a run.
+func (r *Runs) Add(buf []uint32, start int) {
+	run := buf[start:]
+	if len(run) == 0 {
+		return
+	}
+	if r.n == 0 {
+		r.lo, r.hi = run[0], run[len(run)-1]
+	} else {
+		r.lo, r.hi = min(r.lo, run[0]), max(r.hi, run[len(run)-1])
+	}
+	r.at = append(r.at, [2]int{start, len(buf)})
+	r.n += len(run)
+}
+
+// Sum adds up the values.
+func (r *Runs) Sum(buf []uint32) uint64 {
+	var s uint64
+	for _, at := range r.at {
+		for _, v := range buf[at[0]:at[1]] {
+			s += uint64(v)
+		}
+	}
+	return s
+}
+
+// atMost counts the values <= x.
+func (r *Runs) atMost(buf []uint32, x uint32) int {
+	n := 0
+	for _, at := range r.at {
+		run := buf[at[0]:at[1]]
+		switch {
+		case run[len(run)-1] <= x:
+			n += len(run)
+		case run[0] > x:
+		default:
+			i, j := 0, len(run)
+			for i < j {
+				h := int(uint(i+j) >> 1)
+				if run[h] <= x {
+					i = h + 1
+				} else {
+					j = h
+				}
+			}
+			n += i
+		}
+	}
+	return n
+}
+
+// kth returns the k-th smallest value (from 0).
+func (r *Runs) kth(buf []uint32, k int) uint32 {
+	lo, hi := r.lo, r.hi
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if r.atMost(buf, mid) > k {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
+}
+
+// Median2 returns twice the median, exact, as Median2 of the sorted whole
+// (for an even count the sum of the two middle values), or 0 when empty.
+func (r *Runs) Median2(buf []uint32) uint64 {
+	if r.n == 0 {
+		return 0
+	}
+	k := r.n / 2
+	m := r.kth(buf, k)
+	if r.n%2 == 1 || m == r.lo || r.atMost(buf, m-1) <= k-1 {
+		return 2 * uint64(m) // the k-1-th is m too
+	}
+	// Exactly k values are under m: the k-1-th is the greatest of them.
+	l := r.lo
+	for _, at := range r.at {
+		run := buf[at[0]:at[1]]
+		i, _ := slices.BinarySearch(run, m)
+		if i > 0 {
+			l = max(l, run[i-1])
+		}
+	}
+	return uint64(l) + uint64(m)
+}
+
+// Len returns the number of values.
+func (r *Runs) Len() int { return r.n }
+
+// Min returns the least value, or 0 when empty.
+func (r *Runs) Min() uint32 { return r.lo }
+
+// Max returns the greatest value, or 0 when empty.
+func (r *Runs) Max() uint32 { return r.hi }

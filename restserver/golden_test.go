@@ -1,0 +1,38 @@
+package restserver_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/grocerydata/grocery/internal/servetest"
+)
+
+// TestGoldenAnswers: a few representative answers on the hand-made data
+// (a store's prices, a search, one price, a problem, the executive brief
+// as JSON and as its printable HTML page) are those in testdata/answers/,
+// byte for byte: status, Content-Type and body. After a change that is
+// meant, 'go test -run TestGoldenAnswers -update ./restserver' rewrites
+// them; review the diff before committing it. Quota headers are left
+// out: they count the test's own calls.
+func TestGoldenAnswers(t *testing.T) {
+	t.Parallel()
+	key := servetest.Key(t, svc, "integration", 0)
+	for _, tc := range []struct{ name, path string }{
+		{"prices.json", "/prices?banner=loblaws&store=lob-a"},
+		{"search.json", "/search?q=milk&province=ON"},
+		{"price.json", "/price?banner=loblaws&store=lob-a&sku=L1"},
+		{"problem_province.json", "/search?q=milk&province=Ontari"},
+		{"brief.json", "/b2b/executive_brief?province=ON&banner=loblaws"},
+		{"brief.html", "/b2b/executive_brief?province=ON&banner=loblaws&format=html"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // reads only; the account's quota is the plan's
+			r := get(t, key, tc.path)
+			var b strings.Builder
+			fmt.Fprintf(&b, "GET %s\n%d %s\n\n", tc.path, r.status, r.header.Get("Content-Type"))
+			b.Write(r.body)
+			servetest.Golden(t, "answers/"+tc.name, []byte(b.String()))
+		})
+	}
+}

@@ -1,0 +1,29 @@
+package storage
+
+import (
+	"encoding/binary"
+	"testing"
+)
+
+// uvarintAt reads what binary.AppendUvarint writes, and refuses a
+// truncated or endless value.
+func TestUvarintAt(t *testing.T) {
+	for _, v := range []uint64{0, 1, 127, 128, 1198, 16383, 16384, 1<<32 - 1, 1<<63 + 5, 1<<64 - 1} {
+		b := binary.AppendUvarint([]byte{0xAA}, v)
+		b = append(b, 0x01)
+		got, i := uvarintAt(b, 1)
+		if got != v || i != len(b)-1 {
+			t.Errorf("uvarintAt(% x, 1) = %d, %d; want %d, %d", b, got, i, v, len(b)-1)
+		}
+		if _, i := uvarintAt(b[:len(b)-2], 1); v >= 128 && i != -1 {
+			t.Errorf("uvarintAt of truncated %d = index %d; want -1", v, i)
+		}
+	}
+	endless := []byte{0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01}
+	if _, i := uvarintAt(endless, 0); i != -1 {
+		t.Errorf("uvarintAt of 12 continuation bytes = index %d; want -1", i)
+	}
+	if _, i := uvarintAt([]byte{1}, 1); i != -1 {
+		t.Errorf("uvarintAt past the end = index %d; want -1", i)
+	}
+}
