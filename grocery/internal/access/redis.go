@@ -289,7 +289,7 @@ func (ra *Redis) Consume(ctx context.Context, p *Principal) (Usage, error) {
 }
 
 // run runs authScript for p's key and fills p from its answer. It returns
-// the usage after the call, and EQUOTA beside it when the call is over
+// the usage after the call, and a fault.Quota beside it when the call is over
 // the quota.
 func (ra *Redis) run(ctx context.Context, p *Principal, rest, charge bool, now time.Time) (Usage, error) {
 	reset := resetOf(now)

@@ -67,7 +67,7 @@ redis.call('SADD', p .. 'copied', ARGV[2])
 return {'ok'}
 `)
 
-// CopyFile copies, when a writable Service opens with Redis, the
+// CopyFile copies, when a writable grocery.Service opens with Redis, the
 // alert rules and events its data file holds (kept there while it was
 // opened without Redis) to Redis, so that turning Redis on hides none of
 // them. They keep their ids when no id Redis ever gave out (live or

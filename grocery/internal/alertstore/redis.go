@@ -37,7 +37,7 @@ import (
 // The JSON of a rule or event is json.Marshal of storage.AlertRule or
 // storage.AlertEvent. Any change to it or to this layout must raise
 // Format: a server finding another version refuses to open
-// (EINVALID) rather than misread what is there. The first server sets it.
+// (fault.Invalid) rather than misread what is there. The first server sets it.
 //
 // The scripts touch keys they do not declare in KEYS (recordScript builds
 // every name from its prefix, the others touch several keys of one

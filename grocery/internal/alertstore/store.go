@@ -36,7 +36,7 @@ type Store interface {
 	// data, and watching and record use its tx.
 	Local() bool
 	// CreateRule gives r a new id and stores it, unless its account holds
-	// MaxRules rules (ECONFLICT), atomically.
+	// MaxRules rules (fault.Conflict), atomically.
 	CreateRule(ctx context.Context, r *storage.AlertRule) error
 	// Rule reads one rule of an account.
 	Rule(ctx context.Context, account string, id uint64, r *storage.AlertRule) (bool, error)
@@ -94,7 +94,7 @@ func (b Bolt) CreateRule(ctx context.Context, r *storage.AlertRule) error {
 	})
 }
 
-// RuleLimit is CreateAlert's ECONFLICT for an account that holds n rules.
+// RuleLimit is CreateAlert's fault.Conflict for an account that holds n rules.
 func RuleLimit(account string, n int) error {
 	return fault.New(fault.Conflict, "account %s has %d alert rules, the most an account may hold: delete one first", account, n)
 }
