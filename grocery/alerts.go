@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -103,7 +102,7 @@ type AlertInput struct {
 // barcode, SKU for a rule on a banner SKU; Banner for the latter and for a
 // barcode rule restricted to one banner.
 type AlertRule struct {
-	ID        string    `json:"id"` // "alr_" and a number
+	ID        string    `json:"id"` // "alr_" and 16 hexadecimal digits
 	Name      string    `json:"name"`
 	UPC       string    `json:"upc,omitempty"`
 	GTIN      string    `json:"gtin,omitempty"`
@@ -132,7 +131,7 @@ type ListAlertsInput struct {
 // AlertEvent is a recorded trigger of a rule: the observation day of one
 // series (Banner, SKU, Province) that met its condition.
 type AlertEvent struct {
-	ID            string    `json:"id"` // "evt_" and a number
+	ID            string    `json:"id"` // "evt_" and 16 hexadecimal digits
 	RuleID        string    `json:"rule_id"`
 	TriggeredAt   time.Time `json:"triggered_at"` // when it was recorded
 	ObservedAt    Date      `json:"observed_at"`  // the observation day that met the condition
@@ -227,7 +226,11 @@ func (s *Service) CreateAlert(ctx context.Context, in AlertInput) (*AlertRule, e
 	if err := s.alerts.createRule(ctx, &rec); err != nil {
 		return nil, err
 	}
-	r := alertRule(&rec)
+	ids, err := s.alerts.ids(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r := alertRule(ids, &rec)
 	return &r, nil
 }
 
@@ -325,23 +328,23 @@ func hundredths(v float64) (int64, bool) {
 	return int64(h), true
 }
 
-// Rule and event ids: a prefix and the number storage gives them.
-const (
-	ruleIDPrefix  = alertstore.RuleIDPrefix
-	eventIDPrefix = "evt_"
-)
-
-func parseAlertID(s, prefix, what string) (uint64, error) {
-	n, err := strconv.ParseUint(strings.TrimPrefix(strings.TrimSpace(s), prefix), 10, 64)
-	if !strings.HasPrefix(strings.TrimSpace(s), prefix) || err != nil || n == 0 {
-		return 0, Errorf(EINVALID, "%s %q is not an id of the form %s<number>", what, s, prefix)
+// parseRuleID returns the number of the rule whose id (as alertRule
+// shows it) is id; what names the argument in the error.
+func (s *Service) parseRuleID(ctx context.Context, id, what string) (uint64, error) {
+	ids, err := s.alerts.ids(ctx)
+	if err != nil {
+		return 0, err
+	}
+	n, ok := ids.ParseRule(strings.TrimSpace(id))
+	if !ok {
+		return 0, Errorf(EINVALID, "%s %q is not an alert rule id: want %s and 16 hexadecimal digits, as the rule's id field gives it", what, id, alertstore.RuleIDPrefix)
 	}
 	return n, nil
 }
 
-func alertRule(r *storage.AlertRule) AlertRule {
+func alertRule(ids alertstore.IDs, r *storage.AlertRule) AlertRule {
 	out := AlertRule{
-		ID: ruleIDPrefix + strconv.FormatUint(r.ID, 10), Name: r.Name, GTIN: r.GTIN, Banner: r.Banner, SKU: r.SKU,
+		ID: ids.Rule(r.ID), Name: r.Name, GTIN: r.GTIN, Banner: r.Banner, SKU: r.SKU,
 		Province: r.Province, Condition: r.Condition, CreatedAt: time.Unix(r.Created, 0).UTC(),
 	}
 	if r.GTIN != "" {
@@ -369,10 +372,14 @@ func (s *Service) ListAlerts(ctx context.Context, in ListAlertsInput) (*AlertRul
 	if err != nil {
 		return nil, err
 	}
+	ids, err := s.alerts.ids(ctx)
+	if err != nil {
+		return nil, err
+	}
 	res := &AlertRules{Results: []AlertRule{}, Limit: limit, Offset: offset}
 	err = s.alerts.rules(ctx, account, func(r *storage.AlertRule) error {
 		if res.Total >= offset && len(res.Results) < limit {
-			res.Results = append(res.Results, alertRule(r))
+			res.Results = append(res.Results, alertRule(ids, r))
 		}
 		res.Total++
 		return nil
@@ -389,7 +396,7 @@ func alertPage(limit, offset int) (int, int, error) {
 
 // Alert returns one rule of the account in ctx.
 //
-// It returns EINVALID for an id not of the form alr_<number>, ENOTFOUND
+// It returns EINVALID for an id not of the form alr_ and 16 hexadecimal digits, ENOTFOUND
 // when the account has no such rule (another account's rule is not found
 // either), EUNAUTHENTICATED or ENOTFOUND for a missing or unknown
 // account, and EUNAVAILABLE when the rules are in Redis and it does not
@@ -399,7 +406,7 @@ func (s *Service) Alert(ctx context.Context, id string) (*AlertRule, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, err := parseAlertID(id, ruleIDPrefix, "alert rule id")
+	n, err := s.parseRuleID(ctx, id, "alert rule id")
 	if err != nil {
 		return nil, err
 	}
@@ -411,7 +418,11 @@ func (s *Service) Alert(ctx context.Context, id string) (*AlertRule, error) {
 	if !found {
 		return nil, noRule(id)
 	}
-	out := alertRule(&r)
+	ids, err := s.alerts.ids(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := alertRule(ids, &r)
 	return &out, nil
 }
 
@@ -424,7 +435,7 @@ func noRule(id string) error {
 // them); its record of the days it fired goes with it. Rule ids are never
 // reused, so no later rule inherits them.
 //
-// It returns EINVALID for an id not of the form alr_<number>, ENOTFOUND
+// It returns EINVALID for an id not of the form alr_ and 16 hexadecimal digits, ENOTFOUND
 // when the account has no such rule (another account's rule is not found
 // either), EUNAUTHENTICATED or ENOTFOUND for a missing or unknown
 // account, and EUNAVAILABLE when the rules are in Redis and it does not
@@ -434,7 +445,7 @@ func (s *Service) DeleteAlert(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	n, err := parseAlertID(id, ruleIDPrefix, "alert rule id")
+	n, err := s.parseRuleID(ctx, id, "alert rule id")
 	if err != nil {
 		return err
 	}
@@ -449,7 +460,7 @@ func (s *Service) DeleteAlert(ctx context.Context, id string) error {
 // first (in the order they were recorded), with the total that match.
 //
 // It returns EINVALID for a since that is neither an RFC 3339 time nor a
-// YYYY-MM-DD date, a rule_id not of the form alr_<number>, a limit outside
+// YYYY-MM-DD date, a rule_id not of the form alr_ and 16 hexadecimal digits, a limit outside
 // 1..500 or a negative offset, EUNAUTHENTICATED or ENOTFOUND for a
 // missing or unknown account, and EUNAVAILABLE when the events are in
 // Redis and it does not answer.
@@ -472,9 +483,14 @@ func (s *Service) AlertEvents(ctx context.Context, in AlertEventsInput) (*AlertE
 			return nil, Errorf(EINVALID, "since %q: want an RFC 3339 time (2026-11-20T00:00:00Z) or a date (2026-11-20)", in.Since)
 		}
 	}
+	ids, err := s.alerts.ids(ctx)
+	if err != nil {
+		return nil, err
+	}
 	var rule uint64
-	if in.RuleID != "" {
-		if rule, err = parseAlertID(in.RuleID, ruleIDPrefix, "rule_id"); err != nil {
+	byRule := in.RuleID != ""
+	if byRule {
+		if rule, err = s.parseRuleID(ctx, in.RuleID, "rule_id"); err != nil {
 			return nil, err
 		}
 	}
@@ -483,11 +499,11 @@ func (s *Service) AlertEvents(ctx context.Context, in AlertEventsInput) (*AlertE
 		if e.Triggered < since {
 			return storage.ErrStop // newest first: the rest are older
 		}
-		if rule != 0 && e.RuleID != rule {
+		if byRule && e.RuleID != rule {
 			return nil
 		}
 		if res.Total >= offset && len(res.Results) < limit {
-			res.Results = append(res.Results, alertEvent(e))
+			res.Results = append(res.Results, alertEvent(ids, e))
 		}
 		res.Total++
 		return nil
@@ -498,9 +514,9 @@ func (s *Service) AlertEvents(ctx context.Context, in AlertEventsInput) (*AlertE
 	return res, nil
 }
 
-func alertEvent(e *storage.AlertEvent) AlertEvent {
+func alertEvent(ids alertstore.IDs, e *storage.AlertEvent) AlertEvent {
 	out := AlertEvent{
-		ID: eventIDPrefix + strconv.FormatUint(e.ID, 10), RuleID: ruleIDPrefix + strconv.FormatUint(e.RuleID, 10),
+		ID: ids.Event(e.ID), RuleID: ids.Rule(e.RuleID),
 		TriggeredAt: time.Unix(e.Triggered, 0).UTC(), ObservedAt: Date(e.Day), Condition: e.Condition,
 		Banner: e.Banner, SKU: e.SKU, Province: e.Province, Price: Cents(e.Price), Message: e.Message, Currency: Currency,
 	}

@@ -24,6 +24,21 @@ type alertStore struct{ st alertstore.Store }
 
 func (a alertStore) local() bool { return a.st.Local() }
 
+// ids returns how the store's rules and events are shown (alertstore.IDs).
+// A store without an id secret has no rules: its IDs are of a zero
+// secret, never shown, and a rule id given to it is found by no account.
+func (a alertStore) ids(ctx context.Context) (alertstore.IDs, error) {
+	key, err := a.st.IDKey(ctx)
+	if err != nil {
+		return alertstore.IDs{}, fromFault(err)
+	}
+	if key == nil {
+		key = make([]byte, 32)
+	}
+	ids, err := alertstore.NewIDs(key)
+	return ids, fromFault(err)
+}
+
 func (a alertStore) createRule(ctx context.Context, r *storage.AlertRule) error {
 	return fromFault(a.st.CreateRule(ctx, r))
 }

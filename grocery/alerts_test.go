@@ -2,7 +2,10 @@ package grocery_test
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -407,7 +410,7 @@ func testCreateAlertInvalid(t *testing.T, rs *redistest.Server) {
 			_, err := f.svc.AlertEvents(f.acme, grocery.AlertEventsInput{Since: "yesterday"})
 			return err
 		}, `since "yesterday"`},
-		{"ErrRuleID", func() error { _, err := f.svc.AlertEvents(f.acme, grocery.AlertEventsInput{RuleID: "7"}); return err }, `rule_id "7" is not an id of the form alr_<number>`},
+		{"ErrRuleID", func() error { _, err := f.svc.AlertEvents(f.acme, grocery.AlertEventsInput{RuleID: "7"}); return err }, `rule_id "7" is not an alert rule id: want alr_ and 16 hexadecimal digits`},
 		{"ErrID", func() error { _, err := f.svc.Alert(f.acme, "evt_1"); return err }, "alert rule id"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -440,5 +443,55 @@ func testCreateAlertLimit(t *testing.T, rs *redistest.Server) {
 	l, err := f.svc.ListAlerts(f.acme, grocery.ListAlertsInput{Limit: 500, Offset: 900})
 	if err != nil || l.Total != 1000 || len(l.Results) != 100 || l.Limit != 500 || l.Offset != 900 {
 		t.Errorf("ListAlerts offset 900: got total %d, %d results, %v; want 1000, 100", l.Total, len(l.Results), err)
+	}
+}
+
+func TestAlerts_IDsCarryNoCount(t *testing.T) { alertStores(t, testAlertsIDsCarryNoCount) }
+
+// Rule and event ids tell an account nothing of the other accounts'
+// rules and events: between two rules of acme, beta creates six, and
+// acme's ids are 16 hex digits far apart (two numbers of a random
+// permutation of 2^64 fall within 2^40 of each other with probability
+// 2^-23), not alr_1 and alr_8. Each id still finds its rule, for its
+// account only; a rule's and an event's number do not give the same
+// digits.
+func testAlertsIDsCarryNoCount(t *testing.T, rs *redistest.Server) {
+	f := newAlertFixture(t, rs)
+	first := f.create(t, f.acme, grocery.AlertInput{Name: "first", Banner: "loblaws", SKU: "L1", Province: "ON", Condition: "promo_start"})
+	for i := range 6 {
+		f.create(t, f.beta, grocery.AlertInput{Name: fmt.Sprint("beta ", i), Banner: "loblaws", SKU: "L1", Province: "ON", Condition: "promo_start"})
+	}
+	second := f.create(t, f.acme, grocery.AlertInput{Name: "second", Banner: "loblaws", SKU: "L1", Province: "ON", Condition: "price_below", Threshold: num(4.60)})
+	form := regexp.MustCompile(`^alr_[0-9a-f]{16}$`)
+	var n [2]uint64
+	for i, r := range []*grocery.AlertRule{first, second} {
+		if !form.MatchString(r.ID) {
+			t.Fatalf("rule id %q: want alr_ and 16 hex digits", r.ID)
+		}
+		n[i], _ = strconv.ParseUint(r.ID[4:], 16, 64)
+		got, err := f.svc.Alert(f.acme, r.ID)
+		if err != nil || got.Name != r.Name {
+			t.Errorf("Alert(acme, %s) = %+v, %v; want %q", r.ID, got, err, r.Name)
+		}
+		if _, err := f.svc.Alert(f.beta, r.ID); grocery.ErrorCode(err) != grocery.ENOTFOUND {
+			t.Errorf("Alert(beta, acme's %s): %v, want not found", r.ID, err)
+		}
+	}
+	if d := max(n[0], n[1]) - min(n[0], n[1]); d < 1<<40 {
+		t.Errorf("acme's ids %s and %s are %d apart: they count the rules between them", first.ID, second.ID, d)
+	}
+	f.setClock(time.Date(2026, 11, 21, 18, 0, 0, 0, time.UTC))
+	f.importCSV(t, "day2.csv", alertDay2) // L1 on promotion at 4.50: both rules fire
+	ev := f.events(t, f.acme, grocery.AlertEventsInput{})
+	if ev.Total != 2 {
+		t.Fatalf("acme's events: %d, want 2", ev.Total)
+	}
+	for _, e := range ev.Results {
+		if !regexp.MustCompile(`^evt_[0-9a-f]{16}$`).MatchString(e.ID) || e.ID[4:] == e.RuleID[4:] {
+			t.Errorf("event %s of rule %s: want evt_ and 16 hex digits of its own", e.ID, e.RuleID)
+		}
+	}
+	if l := f.events(t, f.acme, grocery.AlertEventsInput{RuleID: second.ID}); l.Total != 1 || l.Results[0].RuleID != second.ID {
+		t.Errorf("events of %s: %+v, want its one", second.ID, l.Results)
 	}
 }

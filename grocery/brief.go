@@ -853,11 +853,15 @@ func (s *Service) briefEvents(ctx context.Context, account string, out *Brief) e
 	if out.WeekTo <= s.today()+1 {
 		oldest = (out.WeekFrom - 2).Time().Unix()
 	}
+	ids, err := s.alerts.ids(ctx)
+	if err != nil {
+		return err
+	}
 	return s.alerts.events(ctx, account, func(e *storage.AlertEvent) error {
 		if e.Triggered < oldest {
 			return storage.ErrStop
 		}
-		ev := alertEvent(e)
+		ev := alertEvent(ids, e)
 		if ev.ObservedAt < out.WeekFrom || ev.ObservedAt > out.WeekTo || ev.Province != out.Province {
 			return nil
 		}

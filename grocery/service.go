@@ -98,6 +98,12 @@ func openPrefixed(path string, opts *Options, so storage.Options, now func() tim
 		s.removeOrphans()
 	}
 	s.alerts = alertStore{alertstore.Bolt{DB: db}}
+	if !so.ReadOnly {
+		if err := (alertstore.Bolt{DB: db}).EnsureIDKey(); err != nil {
+			db.Close()
+			return nil, Errorf(EINVALID, "cannot open data file: %v", err)
+		}
+	}
 	bolt, err := access.OpenBolt(db, s.accessConfig(opts), access.BoltConfig{ReadOnly: so.ReadOnly, FlushInterval: opts.FlushInterval, Cause: systemCause})
 	if err != nil {
 		db.Close()

@@ -4,10 +4,10 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"github.com/grocerydata/grocery/grocery/internal/alertstore"
 	"math"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/grocerydata/grocery/grocery/internal/pricestat"
@@ -348,6 +348,7 @@ func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult,
 	// The account's rules, read before the data file's transaction: they
 	// may be in Redis.
 	var rules []storage.AlertRule
+	var ruleIDs alertstore.IDs
 	if account != "" {
 		err := s.alerts.rules(ctx, account, func(r *storage.AlertRule) error {
 			if r.Province == a.province {
@@ -355,6 +356,9 @@ func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult,
 			}
 			return nil
 		})
+		if err == nil && len(rules) > 0 {
+			ruleIDs, err = s.alerts.ids(ctx)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -386,7 +390,7 @@ func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult,
 		defer s.signalBufs.Put(bufs)
 		defer bufs.reset()
 		sc := signalScan{tx: tx, a: &a, asOf: int32(asOf), since: int32(since), signalBufs: bufs}
-		if err := sc.run(want, account, rules); err != nil {
+		if err := sc.run(want, account, rules, ruleIDs); err != nil {
 			return err
 		}
 		res.Basis.Banners = sortedKeys(sc.banners)
@@ -595,7 +599,7 @@ func (sc *signalScan) add(kind, typ, severity string, rank float64, upc, banner,
 		order: kindOrder(kind)*4 + severityOrder(severity), upc: upc, banner: banner, sku: sku, build: build})
 }
 
-func (sc *signalScan) run(want func(string) bool, account string, rules []storage.AlertRule) error {
+func (sc *signalScan) run(want func(string) bool, account string, rules []storage.AlertRule, ruleIDs alertstore.IDs) error {
 	own := sc.a.banner.Slug
 	needOffers := own != "" && (want(SignalThreats) || want(SignalOpportunities))
 	if needOffers {
@@ -634,7 +638,7 @@ func (sc *signalScan) run(want func(string) bool, account string, rules []storag
 		}
 	}
 	if account != "" && want(SignalWatchlist) {
-		if err := sc.watchlist(rules); err != nil {
+		if err := sc.watchlist(rules, ruleIDs); err != nil {
 			return err
 		}
 	}
@@ -1215,10 +1219,10 @@ func (sc *signalScan) shrinkflation() error {
 }
 
 // watchlist builds its few signals at once.
-func (sc *signalScan) watchlist(rules []storage.AlertRule) error {
+func (sc *signalScan) watchlist(rules []storage.AlertRule, ids alertstore.IDs) error {
 	current := sc.asOf - freshDays
 	for i := range rules {
-		if err := sc.watchRule(&rules[i], current); err != nil {
+		if err := sc.watchRule(&rules[i], ids.Rule(rules[i].ID), current); err != nil {
 			return err
 		}
 	}
@@ -1226,7 +1230,7 @@ func (sc *signalScan) watchlist(rules []storage.AlertRule) error {
 }
 
 // watchRule adds the watchlist signal of one rule of the province.
-func (sc *signalScan) watchRule(r *storage.AlertRule, current int32) error {
+func (sc *signalScan) watchRule(r *storage.AlertRule, id string, current int32) error {
 	gtin, banner := r.GTIN, r.Banner
 	if gtin == "" {
 		var rec storage.SKU
@@ -1244,7 +1248,7 @@ func (sc *signalScan) watchRule(r *storage.AlertRule, current int32) error {
 	if err != nil {
 		return err
 	}
-	ev.Rule = ruleIDPrefix + strconv.FormatUint(r.ID, 10)
+	ev.Rule = id
 	var cheapest *SignalPrice
 	promo := false
 	err = sc.tx.Offers(sc.a.province, gtin, func(o *storage.Offer) error {

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"bytes"
+	"crypto/rand"
 	"encoding/binary"
 	"math"
 )
@@ -83,6 +84,23 @@ func splitAlertKey(k []byte) (string, uint64, bool) {
 		return "", 0, false
 	}
 	return string(k[:len(k)-9]), binary.BigEndian.Uint64(k[len(k)-8:]), true
+}
+
+// AlertIDKey returns the secret under which the ids of the file's alert
+// rules and events are shown, creating it on first use in a writable
+// transaction; a read-only one that finds none returns nil.
+func (t *Tx) AlertIDKey() ([]byte, error) {
+	if v := t.meta().Get(alertIDKey); len(v) == 32 {
+		return append([]byte(nil), v...), nil
+	}
+	if !t.tx.Writable() {
+		return nil, nil
+	}
+	s := make([]byte, 32)
+	if _, err := rand.Read(s); err != nil {
+		return nil, err
+	}
+	return s, t.put(t.meta(), alertIDKey, s)
 }
 
 // NewAlertRuleID returns a new rule id, unique in the file.

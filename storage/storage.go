@@ -9,7 +9,7 @@
 // numbers (days since 1970-01-01), so one prefix is one range scan:
 //
 //	meta       "format" -> version; "asof" -> latest observation day;
-//	           "storeord" -> last store number; "keysecret" -> key hash secret;
+//	           "storeord" -> last store number; "keysecret" -> key hash secret; "alertidkey" -> the secret alert ids are shown under;
 //	           "alertsowed" -> earliest day (4) whose alert events, kept
 //	           outside the file (Redis), are owed an evaluation;
 //	           "alertscopied" -> 1 once the alert rules were copied to Redis
@@ -106,12 +106,13 @@ var (
 		bucketAccounts, bucketKeys, bucketUsage, bucketAlertRules, bucketAlertWatch, bucketAlertEvents,
 		bucketAlertFired, bucketCatDays, bucketShelf, bucketPromos, bucketPromoDates}
 
-	keyFormat = []byte("format")
-	keyAsOf   = []byte("asof")
-	keyOrd    = []byte("storeord")
-	keySecret = []byte("keysecret")
-	keyOwed   = []byte("alertsowed")
-	keyCopied = []byte("alertscopied")
+	keyFormat  = []byte("format")
+	keyAsOf    = []byte("asof")
+	keyOrd     = []byte("storeord")
+	keySecret  = []byte("keysecret")
+	alertIDKey = []byte("alertidkey")
+	keyOwed    = []byte("alertsowed")
+	keyCopied  = []byte("alertscopied")
 )
 
 // Errors returned by Open.

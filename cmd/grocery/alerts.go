@@ -225,7 +225,7 @@ func (a *app) alertsDeleteCmd() *cobra.Command {
 		Use:               "delete --account NAME ID",
 		Short:             "Delete an alert rule",
 		Long:              `delete deletes one of an account's alert rules, by the id 'alerts list' shows (alr_...). Its events stay.`,
-		Example:           "  grocery alerts delete --account acme alr_2",
+		Example:           "  grocery alerts delete --account acme alr_3f9c2d41a07be815",
 		Args:              usageArgs(cobra.ExactArgs(1)),
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
@@ -254,7 +254,7 @@ func (a *app) alertsEventsCmd() *cobra.Command {
 		Long: `events shows the events an account's rules recorded, newest first: when, which
 rule, the observation day, and what happened. --since keeps those recorded
 at or after a time (RFC 3339) or a date; --rule keeps one rule's.`,
-		Example:           "  grocery alerts events --account acme\n  grocery alerts events --account acme --rule alr_1 --json",
+		Example:           "  grocery alerts events --account acme\n  grocery alerts events --account acme --rule alr_3f9c2d41a07be815 --json",
 		Args:              usageArgs(cobra.NoArgs),
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -50,12 +51,13 @@ func TestAlertsCommands(t *testing.T) {
 				"--upc", "068000000154", "--province", "ontario", "--condition", "price_below", "--threshold", "4", "--json")
 			ok(t, r)
 			var rule grocery.AlertRule
-			if err := json.Unmarshal([]byte(r.stdout), &rule); err != nil || rule.ID != "alr_1" || rule.Province != "ON" || *rule.Threshold != 4 {
-				t.Fatalf("create: got %q (%v), want rule alr_1 in ON at 4", r.stdout, err)
+			if err := json.Unmarshal([]byte(r.stdout), &rule); err != nil || !alertIDForm.MatchString(rule.ID) || rule.Province != "ON" || *rule.Threshold != 4 {
+				t.Fatalf("create: got %q (%v), want a rule alr_<16 hex digits> in ON at 4", r.stdout, err)
 			}
+			id := rule.ID
 			r = cli(t, e, "alerts", "list", "--db", db, "--account", "acme")
 			ok(t, r)
-			if want := "alr_1  milk under 4  upc 068000000154  ON        price_below $4.00\n"; !strings.HasSuffix(r.stdout, want) {
+			if want := id + "  milk under 4  upc 068000000154  ON        price_below $4.00\n"; !strings.HasSuffix(r.stdout, want) {
 				t.Errorf("list: got %q, want a line %q", r.stdout, want)
 			}
 
@@ -65,9 +67,9 @@ func TestAlertsCommands(t *testing.T) {
 			if !strings.HasPrefix(r.stdout, "Account beta has no alert rules") {
 				t.Errorf("beta list: got %q, want no rules", r.stdout)
 			}
-			r = cli(t, e, "alerts", "delete", "--db", db, "--account", "beta", "alr_1")
-			if r.code != exitFailed || r.stderr != "grocery: no alert rule alr_1\n" {
-				t.Errorf("beta delete: got exit %d, stderr %q; want 1 and no alert rule alr_1", r.code, r.stderr)
+			r = cli(t, e, "alerts", "delete", "--db", db, "--account", "beta", id)
+			if r.code != exitFailed || r.stderr != "grocery: no alert rule "+id+"\n" {
+				t.Errorf("beta delete: got exit %d, stderr %q; want 1 and no alert rule %s", r.code, r.stderr, id)
 			}
 
 			// The import fires the rule once; importing again records nothing.
@@ -80,8 +82,8 @@ func TestAlertsCommands(t *testing.T) {
 			if err := json.Unmarshal([]byte(r.stdout), &events); err != nil {
 				t.Fatal(err)
 			}
-			if events.Total != 1 || events.Results[0].Price != 399 || *events.Results[0].PreviousPrice != 450 || events.Results[0].RuleID != "alr_1" {
-				t.Fatalf("events: got %s, want one event of alr_1 at 3.99 after 4.50", r.stdout)
+			if events.Total != 1 || events.Results[0].Price != 399 || *events.Results[0].PreviousPrice != 450 || events.Results[0].RuleID != id {
+				t.Fatalf("events: got %s, want one event of %s at 3.99 after 4.50", r.stdout, id)
 			}
 			r = cli(t, e, "alerts", "events", "--db", db, "--account", "beta")
 			ok(t, r)
@@ -103,8 +105,8 @@ func TestAlertsCommands(t *testing.T) {
 			if r.code != exitFailed || !strings.Contains(r.stderr, `account "ghost" does not exist`) {
 				t.Errorf("unknown account: got exit %d, stderr %q", r.code, r.stderr)
 			}
-			r = cli(t, e, "alerts", "delete", "--db", db, "--account", "acme", "alr_1")
-			if r.code != 0 || r.stderr != "Deleted alert rule alr_1 of account acme.\n" {
+			r = cli(t, e, "alerts", "delete", "--db", db, "--account", "acme", id)
+			if r.code != 0 || r.stderr != "Deleted alert rule "+id+" of account acme.\n" {
 				t.Errorf("delete: got exit %d, stderr %q", r.code, r.stderr)
 			}
 			r = cli(t, e, "alerts", "list", "--db", db, "--account", "acme", "--json")
@@ -115,3 +117,6 @@ func TestAlertsCommands(t *testing.T) {
 		})
 	}
 }
+
+// alertIDForm is the form of a rule's id.
+var alertIDForm = regexp.MustCompile(`^alr_[0-9a-f]{16}$`)

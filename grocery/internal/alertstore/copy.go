@@ -89,12 +89,16 @@ return {'ok'}
 func CopyFile(db *storage.DB, a Redis, log *slog.Logger) error {
 	var rules []storage.AlertRule
 	var events []storage.AlertEvent
+	var fileKey []byte
 	copied := false
-	err := db.View(func(tx *storage.Tx) error {
+	err := db.View(func(tx *storage.Tx) (err error) {
 		if copied = tx.AlertsCopied(); copied {
 			return nil
 		}
-		err := tx.AlertRules("", func(r *storage.AlertRule) error { rules = append(rules, *r); return nil })
+		if fileKey, err = tx.AlertIDKey(); err != nil {
+			return err
+		}
+		err = tx.AlertRules("", func(r *storage.AlertRule) error { rules = append(rules, *r); return nil })
 		if err != nil {
 			return err
 		}
@@ -118,6 +122,13 @@ func CopyFile(db *storage.DB, a Redis, log *slog.Logger) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	rdb := a.c.Client.WithTimeout(2 * time.Minute)
+	// Ids stay as they were in the file unless renumbered: the file's id
+	// secret becomes Redis's, when Redis has none yet.
+	if fileKey != nil {
+		if err := rdb.SetNX(ctx, a.key("idkey"), fileKey, 0).Err(); err != nil {
+			return a.fail(err)
+		}
+	}
 	for range 10 {
 		seq, err := rdb.MGet(ctx, a.key()+":seq:rule", a.key()+":seq:event").Result()
 		if err != nil {
@@ -140,14 +151,8 @@ func CopyFile(db *storage.DB, a Redis, log *slog.Logger) error {
 			return err
 		}
 		if res[0] == "ok" && log != nil {
-			var renumbered []string
-			for _, r := range rules {
-				if id := ruleIDs[r.ID]; id != r.ID {
-					renumbered = append(renumbered, fmt.Sprintf("%s%d of %s is now %s%d", RuleIDPrefix, r.ID, r.Account, RuleIDPrefix, id))
-				}
-			}
 			log.Info(fmt.Sprintf("alert rules and events of the data file copied to Redis at %s", a.c.Addr),
-				"rules", len(rules), "events", len(events), "renumbered", strings.Join(renumbered, "; "))
+				"rules", len(rules), "events", len(events), "renumbered", copiedIDs(ctx, a, fileKey, rules, ruleIDs))
 		}
 		return nil
 	}
@@ -213,4 +218,29 @@ func copyArgs(a Redis, fingerprint string, seq []any, rules []storage.AlertRule,
 		args = append(args, e.Account, id, e.RuleID, e.Day, body)
 	}
 	return args, nil
+}
+
+// copiedIDs says, for the log, which id each copied rule had in the file
+// and has in Redis where they differ: when the copy renumbers it, or Redis
+// had an id secret of its own before the copy.
+func copiedIDs(ctx context.Context, a Redis, fileKey []byte, rules []storage.AlertRule, ruleIDs map[uint64]uint64) string {
+	from, err := NewIDs(fileKey)
+	if err != nil {
+		return "unknown: " + err.Error()
+	}
+	redisKey, err := a.IDKey(ctx)
+	if err != nil {
+		return "unknown: " + err.Error()
+	}
+	to, err := NewIDs(redisKey)
+	if err != nil {
+		return "unknown: " + err.Error()
+	}
+	var changed []string
+	for _, r := range rules {
+		if was, is := from.Rule(r.ID), to.Rule(ruleIDs[r.ID]); was != is {
+			changed = append(changed, fmt.Sprintf("%s of %s is now %s", was, r.Account, is))
+		}
+	}
+	return strings.Join(changed, "; ")
 }

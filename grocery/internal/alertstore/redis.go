@@ -3,6 +3,7 @@ package alertstore
 import (
 	"cmp"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"slices"
@@ -32,6 +33,7 @@ import (
 //	alerts:events:<account>               sorted set of event ids, scored by id: newest first with ZREVRANGE
 //	alerts:event:<account>                hash: event id -> event (JSON)
 //	alerts:format                         the layout's version, Format (OpenRedis)
+//	alerts:idkey                          the secret rule and event ids are shown under (IDs), set by the first server to need it (IDKey)
 //	alerts:copied                         set: fingerprints of the data files' rules and events copied here (CopyFile)
 //
 // The JSON of a rule or event is json.Marshal of storage.AlertRule or
@@ -80,17 +82,35 @@ const Format = "1"
 func OpenRedis(ctx context.Context, c *redisconn.Conn) (Redis, error) {
 	a := Redis{c}
 	v, err := c.Client.SetArgs(ctx, a.key("format"), Format, redis.SetArgs{Mode: "NX", Get: true}).Result()
-	if errors.Is(err, redis.Nil) {
-		return a, nil // set now
-	}
-	if err != nil {
+	switch {
+	case errors.Is(err, redis.Nil): // set now
+	case err != nil:
 		return a, a.fail(err)
-	}
-	if v != Format {
+	case v != Format:
 		return a, fault.New(fault.Invalid, "the alert rules and events in Redis at %s are in format %q (key %s), this server reads format %s: use a server of their version, or another Redis database",
 			c.Addr, v, a.key("format"), Format)
 	}
 	return a, nil
+}
+
+// IDKey returns the secret Redis's alert ids are shown under, setting it
+// when Redis has none (its first use, or Redis lost its data: every
+// server then reads the one set first, never a copy of its own).
+func (a Redis) IDKey(ctx context.Context) ([]byte, error) {
+	candidate := make([]byte, 32)
+	if _, err := rand.Read(candidate); err != nil {
+		return nil, err
+	}
+	key, err := a.c.Client.SetArgs(ctx, a.key("idkey"), candidate, redis.SetArgs{Mode: "NX", Get: true}).Result()
+	switch {
+	case errors.Is(err, redis.Nil):
+		return candidate, nil
+	case err != nil:
+		return nil, a.fail(err)
+	case len(key) != 32:
+		return nil, fault.New(fault.Invalid, "the alert id secret in Redis at %s (key %s) is %d bytes, not 32: another program wrote it", a.c.Addr, a.key("idkey"), len(key))
+	}
+	return []byte(key), nil
 }
 
 // Local reports false: rules and events live in Redis.

@@ -17,9 +17,6 @@ import (
 // (grocery.MaxRules).
 const MaxRules = 1000
 
-// RuleIDPrefix starts a rule's id as clients see it ("alr_12").
-const RuleIDPrefix = "alr_"
-
 // Store keeps alert rules and events. There are two, as for keys: Bolt,
 // the data file's own (the default), and Redis, the Redis server the
 // service's keys are in, so that every server pointed at it shares the
@@ -35,6 +32,10 @@ type Store interface {
 	// evaluation then runs inside the write transaction that wrote the
 	// data, and watching and record use its tx.
 	Local() bool
+	// IDKey returns the secret the store's ids are shown under (IDs), nil
+	// while the store has none: the data file makes its own with its
+	// first rule, Redis on first use.
+	IDKey(ctx context.Context) ([]byte, error)
 	// CreateRule gives r a new id and stores it, unless its account holds
 	// MaxRules rules (fault.Conflict), atomically.
 	CreateRule(ctx context.Context, r *storage.AlertRule) error
@@ -78,12 +79,38 @@ type Bolt struct{ DB *storage.DB }
 // Local reports true: rules and events live in the data file.
 func (Bolt) Local() bool { return true }
 
+// IDKey returns the data file's alert id secret, nil when it has none.
+func (b Bolt) IDKey(ctx context.Context) ([]byte, error) {
+	var key []byte
+	err := b.DB.View(func(tx *storage.Tx) (err error) { key, err = tx.AlertIDKey(); return err })
+	return key, err
+}
+
+// EnsureIDKey makes the data file's alert id secret when it holds rules
+// but no secret (rules written by a build that showed their numbers), so
+// that a read-only open of it shows ids too. It writes only then.
+func (b Bolt) EnsureIDKey() error {
+	var need bool
+	err := b.DB.View(func(tx *storage.Tx) error {
+		key, err := tx.AlertIDKey()
+		need = key == nil && tx.HasAlertRules()
+		return err
+	})
+	if err != nil || !need {
+		return err
+	}
+	return b.DB.Update(func(tx *storage.Tx) error { _, err := tx.AlertIDKey(); return err })
+}
+
 // CreateRule gives r a new id and stores it, unless its account holds
-// MaxRules rules.
+// MaxRules rules, making the file's alert id secret with its first rule.
 func (b Bolt) CreateRule(ctx context.Context, r *storage.AlertRule) error {
 	return b.DB.Update(func(tx *storage.Tx) error {
 		if n := tx.CountAlertRules(r.Account); n >= MaxRules {
 			return RuleLimit(r.Account, n)
+		}
+		if _, err := tx.AlertIDKey(); err != nil {
+			return err
 		}
 		id, err := tx.NewAlertRuleID()
 		if err != nil {

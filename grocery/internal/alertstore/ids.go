@@ -1,0 +1,57 @@
+package alertstore
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"strings"
+
+	"github.com/grocerydata/grocery/grocery/internal/opaqueid"
+)
+
+// Id prefixes: a rule's id as clients see it is RuleIDPrefix and 16
+// hexadecimal digits, an event's EventIDPrefix and 16.
+const (
+	RuleIDPrefix  = "alr_"
+	EventIDPrefix = "evt_"
+)
+
+// IDs shows the numbers a store gives its rules and events as ids that
+// carry no count: a keyed permutation of each number (opaqueid), under
+// secrets derived from the store's (Store.IDKey), one for rules and one
+// for events. Consecutive rules get unrelated ids, so an account cannot
+// tell from its own ids how many rules or events the other accounts
+// have, nor match a rule's number with an event's.
+type IDs struct{ rule, event *opaqueid.Codec }
+
+// NewIDs returns the IDs of a store's secret.
+func NewIDs(key []byte) (IDs, error) {
+	if len(key) != opaqueid.KeySize {
+		return IDs{}, fmt.Errorf("alert id secret of %d bytes, want %d", len(key), opaqueid.KeySize)
+	}
+	derive := func(kind string) *opaqueid.Codec {
+		sum := sha256.Sum256(append(append([]byte(nil), key...), kind...))
+		c, _ := opaqueid.New(sum[:]) // the right size
+		return c
+	}
+	return IDs{derive("rule"), derive("event")}, nil
+}
+
+// Rule returns the id of rule n.
+func (x IDs) Rule(n uint64) string { return RuleIDPrefix + opaqueid.Format(x.rule.Encode(n)) }
+
+// Event returns the id of event n.
+func (x IDs) Event(n uint64) string { return EventIDPrefix + opaqueid.Format(x.event.Encode(n)) }
+
+// ParseRule returns the number of the rule whose id is s, reporting
+// whether s has a rule id's form.
+func (x IDs) ParseRule(s string) (uint64, bool) {
+	rest, ok := strings.CutPrefix(s, RuleIDPrefix)
+	if !ok {
+		return 0, false
+	}
+	v, ok := opaqueid.Parse(rest)
+	if !ok {
+		return 0, false
+	}
+	return x.rule.Decode(v), true
+}
