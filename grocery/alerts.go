@@ -738,7 +738,11 @@ func (h *alertHook) afterCommit(ctx context.Context) error {
 	if !h.later {
 		return nil
 	}
-	err := h.s.settleAlerts(ctx, h.pending, h.owedBefore)
+	pending := h.pending
+	if h.owedBefore {
+		pending = nil // the file owed an evaluation before this write: every rule's
+	}
+	err := h.s.settleAlerts(ctx, pending)
 	if err != nil {
 		h.s.logAlerts("import", err)
 	}
@@ -748,11 +752,11 @@ func (h *alertHook) afterCommit(ctx context.Context) error {
 
 // settleAlerts runs, with rules in Redis and s.alertsMu held, the
 // evaluation the file owes (storage.Tx.AlertsOwed) and clears the mark
-// once its events are recorded: pending's, the series a write just wrote,
-// when the file owed nothing before it (owedBefore false); else every
-// rule's, from the owed day on (within the 14 days EvaluateAlerts
-// covers), which records only what is missing.
-func (s *Service) settleAlerts(ctx context.Context, pending *pendingAlerts, owedBefore bool) error {
+// once its events are recorded: pending's, the series a write just wrote
+// (when the file owed nothing before it); with pending nil, every rule's,
+// from the owed day on (within the 14 days EvaluateAlerts covers), which
+// records only what is missing.
+func (s *Service) settleAlerts(ctx context.Context, pending *pendingAlerts) error {
 	var day int32
 	var owed bool
 	if err := s.db.View(func(tx *storage.Tx) error { day, owed = tx.AlertsOwed(); return nil }); err != nil {
@@ -762,7 +766,7 @@ func (s *Service) settleAlerts(ctx context.Context, pending *pendingAlerts, owed
 		return nil
 	}
 	var err error
-	if pending != nil && !owedBefore {
+	if pending != nil {
 		_, err = s.evaluateCommitted(ctx, pending)
 	} else {
 		_, err = s.evaluateRules(ctx, "", day)
@@ -790,7 +794,7 @@ func (s *Service) settleOwedAlerts() {
 		defer close(done)
 		s.alertsMu.Lock()
 		defer s.alertsMu.Unlock()
-		if err := s.settleAlerts(ctx, nil, true); err != nil && ctx.Err() == nil {
+		if err := s.settleAlerts(ctx, nil); err != nil && ctx.Err() == nil {
 			s.logAlerts("open", err)
 		}
 	}()
@@ -865,9 +869,18 @@ func dayOf(d *storage.Day) alertDay {
 	return alertDay{date: d.Date, price: d.Median, promo: 2*n > len(d.Entries)}
 }
 
+// previous is the previous day for fires: nil when there is none.
+func previous(d alertDay, ok bool) *alertDay {
+	if !ok {
+		return nil
+	}
+	return &d
+}
+
 // fires reports whether rule r's condition holds on day cur after prev
-// (ok false: no previous observation day).
-func fires(r *storage.AlertRule, prev alertDay, ok bool, cur alertDay) bool {
+// (nil: no previous observation day).
+func fires(r *storage.AlertRule, prev *alertDay, cur alertDay) bool {
+	ok := prev != nil
 	switch r.Condition {
 	case AlertPriceBelow:
 		t := uint32(r.Threshold)
@@ -958,7 +971,7 @@ func (ev *alertEval) run(ctx context.Context, from map[seriesKey]int32, asOf int
 		err = ev.tx.Series(k.banner, k.sku, k.province, storage.SeriesScan{From: start, To: asOf}, func(d *storage.Day) error {
 			cur := dayOf(d)
 			for _, r := range watching {
-				if fires(r, prev, hasPrev, cur) {
+				if fires(r, previous(prev, hasPrev), cur) {
 					triggers = append(triggers, alertTrigger{rule: r, key: k, gtin: gtin, cur: cur, prev: prev, hasPrev: hasPrev, seriesRank: i})
 				}
 			}
