@@ -192,12 +192,14 @@
 // # Errors
 //
 // Every error a caller should see is an *Error (Errorf makes one) with a
-// Code: EINVALID ("invalid_argument") for a bad argument, the message naming
+// Code: EINVALIDARGUMENT ("invalid_argument") for a bad argument, the message naming
 // the argument and what was expected; ENOTFOUND ("not_found"); ECONFLICT
 // ("conflict") when the current state forbids the call; the access-control
-// codes EUNAUTHENTICATED ("unauthenticated"), EFORBIDDEN ("plan_required")
+// codes EUNAUTHENTICATED ("unauthenticated"), EPLANREQUIRED ("plan_required")
 // and EQUOTA ("quota_exceeded"); and EUNAVAILABLE ("unavailable") when a
 // store the service needs (Redis) does not answer. Any other error is
 // internal (EINTERNAL): ErrorCode reads the code, and ErrorMessage (or
-// ErrorMessageIn) hides an internal error's text from clients.
+// ErrorMessageIn) hides an internal error's text from clients. EINVALID and
+// EFORBIDDEN are the deprecated names of EINVALIDARGUMENT and
+// EPLANREQUIRED.
 package grocery
