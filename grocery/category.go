@@ -127,36 +127,26 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 	}
 	res := &CategoryReport{Province: a.province, Banner: a.banner.Slug, Category: a.category, Period: period,
 		Categories: []CategoryStats{}, Currency: Currency, Basis: newBasis(a.province, CompareUnitPrice)}
-	type acc struct {
-		name         string
-		count, promo int
-		sum          uint64
-		priceBuf     []uint32
-		prices       pricestat.Runs
-		unitBuf      []uint32
-		units        [4]pricestat.Runs // by basis, in unitBuf
-		stores       storeSet
-		prevCount    int
-		prevSum      uint64
-		products     map[string]bool
-		banners      []*matchedSKUs // in the order first read (by banner)
-		days         dayBits        // days with a daily price, both periods
-	}
 	err = s.db.View(func(tx *storage.Tx) error {
 		asOf := tx.AsOf()
 		to := Date(asOf)
 		from := to - Date(period) + 1
 		res.From, res.To, res.PreviousTo, res.PreviousFrom = from, to, from-1, from-Date(period)
-		byCat := map[string]*acc{}
+		byCat := map[string]*categoryAcc{}
+		defer func() {
+			for _, x := range byCat {
+				x.release()
+			}
+		}()
 		allDays := dayBits{first: int32(res.PreviousFrom)}
 		// The category and banner SKUs of the aggregate read last: the
 		// scans read a category's banners one after the other, each
 		// banner's days in order.
 		var (
-			last    *acc
+			last    *categoryAcc
 			lastSKU *matchedSKUs
 		)
-		group := func(k *storage.CatDayKey) (*acc, *matchedSKUs) {
+		group := func(k *storage.CatDayKey) (*categoryAcc, *matchedSKUs) {
 			if last != nil && last.name == k.Category && lastSKU.banner == k.Banner {
 				return last, lastSKU
 			}
@@ -165,20 +155,10 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 			}
 			x := byCat[k.Category]
 			if x == nil {
-				x = &acc{name: k.Category, products: map[string]bool{}, days: dayBits{first: int32(res.PreviousFrom)}}
+				x = newCategoryAcc(k.Category, int32(res.PreviousFrom))
 				byCat[k.Category] = x
 			}
-			var m *matchedSKUs
-			for _, b := range x.banners {
-				if b.banner == k.Banner {
-					m = b
-					break
-				}
-			}
-			if m == nil {
-				m = &matchedSKUs{banner: k.Banner}
-				x.banners = append(x.banners, m)
-			}
+			m := x.matched(k.Banner)
 			last, lastSKU = x, m
 			return x, m
 		}
@@ -211,12 +191,12 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 			}
 			banners[k.Banner] = true
 			lo, hi = min(lo, k.Day), max(hi, k.Day)
-			if x.priceBuf == nil {
+			if x.count == 0 {
 				// The lists of a period hold about as many values as
-				// the previous period's: one buffer of that size, not a
-				// doubling of a growing list, reused across reports.
+				// the previous period's: room for that at once, not a
+				// doubling of a growing list.
 				n := x.prevCount + x.prevCount/8 + int(c.Count)
-				x.priceBuf, x.unitBuf = getBuf(n), getBuf(n)
+				x.priceBuf, x.unitBuf = slices.Grow(x.priceBuf, n), slices.Grow(x.unitBuf, n)
 			}
 			x.count += int(c.Count)
 			x.promo += int(c.Promo)
@@ -269,12 +249,6 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 		if err != nil {
 			return err
 		}
-		defer func() {
-			for _, x := range byCat {
-				putBuf(x.priceBuf)
-				putBuf(x.unitBuf)
-			}
-		}()
 		obs, thinner := 0, 0
 		for _, x := range byCat {
 			if x.count == 0 {
@@ -347,22 +321,75 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 	return res, nil
 }
 
-// valueBufs holds the value lists of finished category reports for the
-// next: a report's lists are large (one value per observation) and
-// allocating them anew each time costs more than filling them.
-var valueBufs sync.Pool
-
-// getBuf returns an empty list of at least n values.
-func getBuf(n int) []uint32 {
-	if p, ok := valueBufs.Get().(*[]uint32); ok && cap(*p) >= n {
-		return (*p)[:0]
-	}
-	return make([]uint32, 0, n)
+// categoryAcc accumulates one category of a CategoryReport. The report
+// takes them from categoryAccs and puts them back, so that its buffers
+// (values, runs, SKU lists: a megabyte for a province) are grown once,
+// not for every report.
+type categoryAcc struct {
+	name         string
+	count, promo int
+	sum          uint64
+	priceBuf     []uint32
+	prices       pricestat.Runs
+	unitBuf      []uint32
+	units        [4]pricestat.Runs // by basis, in unitBuf
+	stores       storeSet
+	prevCount    int
+	prevSum      uint64
+	products     map[string]bool
+	banners      []*matchedSKUs // in the order first read (by banner)
+	spare        []*matchedSKUs // of an earlier report, for matched to reuse
+	days         dayBits        // days with a daily price, both periods
 }
 
-// putBuf keeps b for a later getBuf.
-func putBuf(b []uint32) {
-	if cap(b) > 0 {
-		valueBufs.Put(&b)
+var categoryAccs = sync.Pool{New: func() any { return &categoryAcc{products: map[string]bool{}} }}
+
+// newCategoryAcc returns an empty accumulator of category, its days
+// counted from first.
+func newCategoryAcc(category string, first int32) *categoryAcc {
+	x := categoryAccs.Get().(*categoryAcc)
+	x.name = category
+	x.days = dayBits{first: first, bits: x.days.bits[:0]}
+	return x
+}
+
+// matched returns the category's SKU accumulator of banner.
+func (x *categoryAcc) matched(banner string) *matchedSKUs {
+	for _, m := range x.banners {
+		if m.banner == banner {
+			return m
+		}
 	}
+	var m *matchedSKUs
+	if n := len(x.spare); n > 0 {
+		m, x.spare = x.spare[n-1], x.spare[:n-1]
+		m.banner = banner
+	} else {
+		m = &matchedSKUs{banner: banner}
+	}
+	x.banners = append(x.banners, m)
+	return m
+}
+
+// release empties x, keeping its buffers, and puts it back in the pool.
+// The strings it held (the read transaction's) are dropped.
+func (x *categoryAcc) release() {
+	for _, m := range x.banners {
+		m.reset()
+	}
+	x.spare = append(x.spare, x.banners...)
+	clear(x.banners)
+	clear(x.products)
+	for i := range x.units {
+		x.units[i].Reset()
+	}
+	x.prices.Reset()
+	clear(x.days.bits)
+	clear(x.stores.bits)
+	*x = categoryAcc{
+		priceBuf: x.priceBuf[:0], unitBuf: x.unitBuf[:0], prices: x.prices, units: x.units,
+		stores: storeSet{bits: x.stores.bits[:0]}, products: x.products, banners: x.banners[:0], spare: x.spare,
+		days: dayBits{bits: x.days.bits[:0]},
+	}
+	categoryAccs.Put(x)
 }

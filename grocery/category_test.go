@@ -258,3 +258,34 @@ func TestCategoryReportLikeForLike(t *testing.T) {
 		t.Errorf("Household: got %+v (unit %+v), want median 22.50 and unit median 0.22 per unit", c, c[0].UnitPrice)
 	}
 }
+
+// Reports reuse their accumulators (categoryAccs): nothing of one report
+// may reach the next. A report of ON after reports of QC and of one
+// category equals the first report of ON.
+func TestCategoryReportReuse(t *testing.T) {
+	svc := periodService(t)
+	// A product Quebec has and Ontario has not, in the same category.
+	mustImport(t, svc, "qc.csv", "date,store_id,banner,external_sku,price,regular_price,promo_ends,upc,name,brand,size,category\n"+
+		"2026-11-19,maxi-q,maxi,M2,3.25,3.25,,067000378089,Orange Juice,Tropicana,1.75 L,Dairy & Eggs\n", nil)
+	ctx := context.Background()
+	report := func(in CategoryReportInput) *CategoryReport {
+		t.Helper()
+		r, err := svc.CategoryReport(ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	first := report(CategoryReportInput{Province: "ON"})
+	if len(first.Categories) == 0 || first.Categories[0].Matched == 0 {
+		t.Fatalf("ON: %+v, want a category with matched SKUs", first.Categories)
+	}
+	for range 3 {
+		report(CategoryReportInput{Province: "QC"})
+		report(CategoryReportInput{Province: "ON", Banner: "no-frills"})
+		report(CategoryReportInput{Province: "ON", Category: "dairy & eggs", Period: "7d"})
+	}
+	if diff := cmp.Diff(first, report(CategoryReportInput{Province: "ON"})); diff != "" {
+		t.Errorf("ON after other reports (-first +again):\n%s", diff)
+	}
+}

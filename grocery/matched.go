@@ -1,6 +1,8 @@
 package grocery
 
 import (
+	"slices"
+
 	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/storage"
 )
@@ -47,14 +49,21 @@ type matchedSKUs struct {
 	fresh  []skuPeriods // SKUs first seen on the day being added
 }
 
+// reset empties m, keeping its room, and drops the SKU strings it held.
+func (m *matchedSKUs) reset() {
+	clear(m.skus)
+	clear(m.fresh)
+	m.banner, m.skus, m.fresh = "", m.skus[:0], m.fresh[:0]
+}
+
 // addDay adds one day's daily prices, to the current period when cur is
 // true, else to the previous one.
 func (m *matchedSKUs) addDay(day []storage.SKUDay, cur bool) {
 	if len(m.skus) == 0 {
 		// The first day: its SKUs, sorted, are the list.
-		m.skus = make([]skuPeriods, len(day), len(day)+len(day)/8)
+		m.skus = slices.Grow(m.skus, len(day)+len(day)/8)[:len(day)]
 		for j := range day {
-			m.skus[j].sku = day[j].SKU
+			m.skus[j] = skuPeriods{sku: day[j].SKU}
 			if cur {
 				m.skus[j].cur.add(&day[j])
 			} else {

@@ -12,6 +12,9 @@ type Runs struct {
 	lo, hi uint32
 }
 
+// Reset empties r, keeping its room for runs.
+func (r *Runs) Reset() { *r = Runs{at: r.at[:0]} }
+
 // Add notes buf[start:], sorted, as a run.
 func (r *Runs) Add(buf []uint32, start int) {
 	run := buf[start:]
