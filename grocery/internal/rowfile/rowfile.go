@@ -1,5 +1,5 @@
-// Package rowfile reads tabular input files: it recognises CSV, JSON Lines
-// and XLSX by their content, finds a CSV file's separator from its header
+// Package rowfile reads tabular input files: it recognises CSV, JSON Lines,
+// XLSX and Parquet by their content, finds a CSV file's separator from its header
 // line, and reads the header and records of a CSV file or of an XLSX
 // workbook's first sheet. It knows nothing of what the columns mean: a
 // caller says which headers it accepts.
@@ -37,7 +37,7 @@ type FormatError struct {
 func (e *FormatError) Error() string { return e.Reason }
 
 // notOurs is the start of every message about a file of another kind.
-const notOurs = "not a CSV, JSON Lines or XLSX file: "
+const notOurs = "not a CSV, JSON Lines, XLSX or Parquet file: "
 
 // sniffLen is how many bytes Sniff examines for binary content.
 const sniffLen = 4096
@@ -56,6 +56,8 @@ func Sniff(br *bufio.Reader) (f Format, empty bool, err error) {
 	switch {
 	case bytes.HasPrefix(head, []byte("PK\x03\x04")):
 		return XLSX, false, nil
+	case bytes.HasPrefix(head, []byte("PAR1")):
+		return Parquet, false, nil
 	case bytes.HasPrefix(head, []byte("PK\x05\x06")):
 		return "", false, &FormatError{notOurs + "it is an empty ZIP archive"}
 	case bytes.HasPrefix(head, []byte("\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1")):
@@ -133,17 +135,24 @@ func (r *Rows) Next() ([]string, int, error) {
 	return r.next()
 }
 
-// Where describes a line or row number: "line 12", or "sheet Sheet1, row 12".
+// Where describes a line or row number: "line 12", "sheet Sheet1, row 12",
+// or a Parquet file's "row 12" ("schema" for its column names).
 func (r *Rows) Where(pos int) string {
-	if r.Format == XLSX {
+	switch r.Format {
+	case XLSX:
 		return fmt.Sprintf("sheet %s, row %d", r.Sheet, pos)
+	case Parquet:
+		if pos == 0 {
+			return "schema" // its column names
+		}
+		return fmt.Sprintf("row %d", pos)
 	}
 	return fmt.Sprintf("line %d", pos)
 }
 
 // Unit is what a position counts: "line" or "row".
 func (r *Rows) Unit() string {
-	if r.Format == XLSX {
+	if r.Format == XLSX || r.Format == Parquet {
 		return "row"
 	}
 	return "line"
