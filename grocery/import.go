@@ -1115,11 +1115,11 @@ func (imp *importer) decimal(s string) string {
 
 // gtin parses a upc field. In a spreadsheet a barcode typed as a number
 // loses its leading zero: 067000378089 becomes 67000378089, and so in a
-// Parquet integer column. An XLSX or Parquet upc of
+// Parquet file's integer column. An XLSX upc, or one of such a column, of
 // 7 or 11 digits that is a valid EAN-8 or UPC-A once a 0 is put back is
 // read so; other 11-digit upcs get their check digit, as in every file.
 func (imp *importer) gtin(s string) (GTIN, error) {
-	if imp.src != nil && (imp.src.Format == rowfile.XLSX || imp.src.Format == rowfile.Parquet) {
+	if imp.src != nil && (imp.src.Format == rowfile.XLSX || imp.src.IntegerColumn("upc")) {
 		if d, err := barcodeDigits(s); err == nil && (len(d) == 7 || len(d) == 11) {
 			if g, err := ParseGTIN("0" + d); err == nil {
 				return g, nil

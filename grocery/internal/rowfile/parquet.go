@@ -122,6 +122,12 @@ func OpenParquet(r io.Reader, limit int64) (rows *Rows, err error) {
 		}
 		rows.header = append(rows.header, c.name)
 		keep = append(keep, i)
+		if c.integer {
+			if rows.ints == nil {
+				rows.ints = map[string]bool{}
+			}
+			rows.ints[strings.ToLower(strings.TrimSpace(c.name))] = true
+		}
 	}
 	var (
 		groups = f.RowGroups()
@@ -612,8 +618,9 @@ func uvarint(b []byte, pos int) (uint64, int, error) {
 // parquetColumn is one column of a flat Parquet schema and how its values
 // read as text.
 type parquetColumn struct {
-	name string
-	text func(b []byte, v parquet.Value) []byte
+	name    string
+	text    func(b []byte, v parquet.Value) []byte
+	integer bool // a plain INT32 or INT64
 }
 
 // parquetColumns returns the columns of a flat schema: a root group of
@@ -642,7 +649,13 @@ func parquetColumns(meta *format.FileMetaData) ([]parquetColumn, error) {
 		if err != nil {
 			return nil, err
 		}
-		cols = append(cols, parquetColumn{name: name, text: fn})
+		integer := false
+		if t := el.Type.V; (t == format.Int32 || t == format.Int64) && el.LogicalType.Value == nil && !el.ConvertedType.Valid {
+			integer = true
+		} else if it, ok := el.LogicalType.Value.(*format.IntType); ok && it != nil {
+			integer = true
+		}
+		cols = append(cols, parquetColumn{name: name, text: fn, integer: integer})
 	}
 	return cols, nil
 }

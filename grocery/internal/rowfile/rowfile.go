@@ -114,14 +114,22 @@ type Rows struct {
 	Sheet  string // an XLSX file's sheet
 
 	header []string
-	hpos   int    // the header's line or row
-	note   string // about the header's separators, when it has a problem
+	ints   map[string]bool // a Parquet file's integer columns
+	hpos   int             // the header's line or row
+	note   string          // about the header's separators, when it has a problem
 	next   func() ([]string, int, error)
 	close  func() error
 }
 
 // Header returns the column names of the header row, as written.
 func (r *Rows) Header() []string { return r.header }
+
+// IntegerColumn reports whether a Parquet file's column of that name
+// (compared case-insensitively) holds integers (plain INT32 or INT64): a barcode read from one has lost
+// its leading zeros, as a number typed in a spreadsheet has.
+func (r *Rows) IntegerColumn(name string) bool {
+	return r.ints[strings.ToLower(strings.TrimSpace(name))]
+}
 
 // HeaderPos returns the line (CSV) or row (XLSX) of the header.
 func (r *Rows) HeaderPos() int { return r.hpos }
