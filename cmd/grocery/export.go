@@ -31,16 +31,16 @@ Datasets (--dataset):
   stores        the active reference stores
 
 The format is --format (json, jsonl, csv, xlsx or parquet), else the
-extension of -o FILE, else json. Filters: --province, --banner, --category and --upc
-(not for stores), and for observations --from and --to (YYYY-MM-DD; by
+extension of -o FILE, else json. Filters: --province, --banner, --category
+and --upc (not for stores), and for observations --from and --to (YYYY-MM-DD; by
 default the 30 days up to the latest observation, at most 366 days).
 
 Rows are written as they are read, so an export of any size takes little
-memory; an XLSX file holds at most 1,048,575 rows. A Parquet file has typed
-columns: dates DATE, prices DECIMAL(18,2), on_promo BOOLEAN, counts INT64,
-coordinates DOUBLE, text STRING (dictionary-encoded), an empty cell null;
-it is written in row groups of 65,536 rows, zstd-compressed. A file is written under
-a temporary name and renamed when complete. While a server holds the data
+memory; an XLSX file holds at most 1,048,575 rows. A Parquet file has the
+CSV's rows and columns, typed: dates DATE, prices DECIMAL(18,2), on_promo
+BOOLEAN, counts INT64, coordinates DOUBLE, text STRING (dictionary-encoded),
+an empty cell null; it is written in snappy-compressed row groups of 65,536
+rows. A file is written under a temporary name and renamed when complete. While a server holds the data
 file, the export goes through it.`,
 		Example: "  grocery export --dataset observations --province ON -o observations-ON.csv\n" +
 			"  grocery export --dataset offers --banner no-frills --format xlsx -o offers.xlsx\n" +

@@ -7,7 +7,6 @@ import (
 	"reflect"
 
 	"github.com/parquet-go/parquet-go"
-	"github.com/parquet-go/parquet-go/compress/zstd"
 )
 
 // ParquetRowGroup is how many rows a Parquet row group holds: the writer
@@ -77,8 +76,10 @@ const parquetBatch = 256
 // NewParquet returns a writer of a Parquet file of one row group per
 // ParquetRowGroup rows: every column optional (Null is a null), typed by
 // kind (ParquetTypes), text dictionary-encoded, pages compressed with
-// zstd. The header (the PAR1 magic) and each full row group are written to
-// w as they are complete; Close writes the last row group and the footer.
+// snappy (the codec every reader has; zstd's 8 MB window per encoder
+// would double the memory an export holds). The header (the PAR1 magic)
+// and each full row group are written to w as they are complete; Close
+// writes the last row group and the footer.
 func NewParquet(w io.Writer, cols []Column) (Writer, error) {
 	g := orderedGroup{Group: parquet.Group{}}
 	for _, c := range cols {
@@ -92,7 +93,7 @@ func NewParquet(w io.Writer, cols []Column) (Writer, error) {
 	schema := parquet.NewSchema("grocery", g)
 	cfg, err := parquet.NewWriterConfig(
 		schema,
-		parquet.Compression(&zstd.Codec{Level: zstd.SpeedFastest}),
+		parquet.Compression(&parquet.Snappy),
 		parquet.MaxRowsPerRowGroup(ParquetRowGroup),
 		parquet.CreatedBy("grocery", "", ""),
 		parquet.WriteBufferSize(bufSize),
