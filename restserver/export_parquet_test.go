@@ -162,7 +162,7 @@ func TestExportParquetReadBack(t *testing.T) {
 
 func hasDictionary(encs []format.Encoding) bool {
 	for _, e := range encs {
-		if e == format.RLEDictionary || e == format.PlainDictionary {
+		if e == format.RLEDictionary {
 			return true
 		}
 	}

@@ -64,7 +64,7 @@ func (f *field) Name() string { return f.name }
 func (f *field) Value(reflect.Value) reflect.Value { return reflect.Value{} }
 
 type parquetWriter struct {
-	w    *parquet.Writer
+	w    *parquet.GenericWriter[any]
 	cols []Column
 	rows []parquet.Row // rows not yet handed to w, their values reused
 	n    int
@@ -101,7 +101,7 @@ func NewParquet(w io.Writer, cols []Column) (Writer, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &parquetWriter{w: parquet.NewWriter(w, cfg), cols: cols, rows: make([]parquet.Row, parquetBatch)}
+	p := &parquetWriter{w: parquet.NewGenericWriter[any](w, cfg), cols: cols, rows: make([]parquet.Row, parquetBatch)}
 	for i := range p.rows {
 		p.rows[i] = make(parquet.Row, len(cols))
 	}
