@@ -40,8 +40,8 @@ memory; an XLSX file holds at most 1,048,575 rows. A Parquet file has the
 CSV's rows and columns, typed: dates DATE, prices DECIMAL(18,2), on_promo
 BOOLEAN, counts INT64, coordinates DOUBLE, text STRING (dictionary-encoded),
 an empty cell null; it is written in snappy-compressed row groups of 65,536
-rows. A file is written under a temporary name and renamed when complete. While a server holds the data
-file, the export goes through it.`,
+rows. A file is written under a temporary name and renamed when complete.
+While a server holds the data file, the export goes through it.`,
 		Example: "  grocery export --dataset observations --province ON -o observations-ON.csv\n" +
 			"  grocery export --dataset offers --banner no-frills --format xlsx -o offers.xlsx\n" +
 			"  grocery export --dataset stores --province QC --format jsonl\n" +
