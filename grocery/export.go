@@ -409,7 +409,7 @@ func (p *PreparedExport) Stream(ctx context.Context, w io.Writer) (*ExportSummar
 		rw.Abort()
 	}
 	if errors.Is(err, rowwrite.ErrTooManyRows) {
-		err = Errorf(EINVALID, "the export holds more than %d rows, the most an XLSX sheet holds: narrow it (from, to, province, banner, category, upc) or use format csv, jsonl or json", MaxXLSXRows)
+		err = Errorf(EINVALID, "the export holds more than %d rows, the most an XLSX sheet holds: narrow it (from, to, province, banner, category, upc) or use format csv, parquet, jsonl or json", MaxXLSXRows)
 	}
 	if ctx.Err() != nil && err != nil {
 		err = ctx.Err()

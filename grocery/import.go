@@ -458,7 +458,7 @@ type importer struct {
 	notes      []lineNote          // the first maxProblems problems met while reading
 	conflicts  []lineNote          // the maxProblems earliest conflicts skipped
 
-	src          *rowfile.Rows // the CSV or XLSX reader, nil for JSON Lines
+	src          *rowfile.Rows // the CSV, XLSX or Parquet reader, nil for JSON Lines
 	sepNote      string        // about the header's separators
 	decimalComma bool          // numbers may be written 4,99 (a ';' or tab file)
 }

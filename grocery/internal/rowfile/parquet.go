@@ -433,7 +433,11 @@ func (pc *pageCheck) unpack(codec format.CompressionCodec, src []byte, want int)
 		}
 		r = zr
 	case format.Zstd:
-		zr, err := zstd.NewReader(bytes.NewReader(src), zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(uint64(want)+1<<20))
+		// The output is bounded by the limit below; the decoder's own
+		// window by MaxParquetPage (a page's frame declares at most its
+		// size, but a streaming writer may declare a larger window).
+		zr, err := zstd.NewReader(bytes.NewReader(src), zstd.WithDecoderConcurrency(1),
+			zstd.WithDecoderMaxMemory(MaxParquetPage+1<<20), zstd.WithDecoderMaxWindow(MaxParquetPage))
 		if err != nil {
 			return err
 		}
@@ -443,6 +447,9 @@ func (pc *pageCheck) unpack(codec format.CompressionCodec, src []byte, want int)
 		return nil
 	}
 	n, err := io.Copy(io.Discard, io.LimitReader(r, int64(want)+1))
+	if errors.Is(err, zstd.ErrDecoderSizeExceeded) || errors.Is(err, zstd.ErrWindowSizeExceeded) || errors.Is(err, zstd.ErrFrameSizeExceeded) {
+		return errPageTooLarge
+	}
 	if err != nil {
 		return err
 	}
