@@ -317,7 +317,11 @@ func (pc *pageCheck) chunk(ch *format.ColumnChunk) error {
 	switch md.Codec {
 	case format.Uncompressed, format.Snappy, format.Gzip, format.Zstd, format.Lz4Raw:
 	default:
-		return &FormatError{fmt.Sprintf("the Parquet file's column %s is compressed with %s: write it with snappy, zstd, gzip, lz4_raw or no compression", strings.Join(md.PathInSchema, "."), md.Codec)}
+		name := "a column"
+		if p := strings.Join(md.PathInSchema, "."); safeName(p) {
+			name = "column " + p
+		}
+		return &FormatError{fmt.Sprintf("the Parquet file's %s is compressed with %s: write it with snappy, zstd, gzip, lz4_raw or no compression", name, md.Codec)}
 	}
 	start := md.DataPageOffset
 	if md.DictionaryPageOffset != 0 {

@@ -237,6 +237,9 @@ func TestOpenParquetBad(t *testing.T) {
 		{"Nested", writeParquet(t, []nested{{[]string{"a"}}}), "nested"},
 		{"Group", writeParquet(t, []deep{{}}), "nested"},
 		{"Time", writeParquet(t, []clock{{time.Second}}), "column t is a TIME of day"},
+		{"Brotli", writeParquet(t, in[:10], parquet.Compression(&parquet.Brotli)), "column name is compressed with BROTLI"},
+		{"BinaryName", binaryNamed(t), "a column whose name is not printable text"},
+		{"BinaryNameBrotli", binaryNamed(t, parquet.Compression(&parquet.Brotli)), "file's a column is compressed with BROTLI"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rows, err := OpenParquet(bytes.NewReader(tc.data), MaxParquet)
@@ -252,6 +255,21 @@ func TestOpenParquetBad(t *testing.T) {
 			}
 		})
 	}
+}
+
+// binaryNamed is a Parquet file of one column named with control bytes.
+func binaryNamed(t *testing.T, opts ...parquet.WriterOption) []byte {
+	t.Helper()
+	schema := parquet.NewSchema("x", parquet.Group{"\x01zzzz\x00": parquet.String()})
+	var buf bytes.Buffer
+	w := parquet.NewGenericWriter[any](&buf, append(opts, schema)...)
+	if _, err := w.WriteRows([]parquet.Row{{parquet.ByteArrayValue([]byte("v")).Level(0, 0, 0)}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }
 
 // TestOpenParquetStrings reads a file of string columns only, nulls as
