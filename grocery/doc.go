@@ -122,13 +122,13 @@
 //
 // # Import and export
 //
-// Import loads one file of stores or observations (CSV, JSON Lines or
-// XLSX, recognised by content) in one transaction: a bad row stops it with
+// Import loads one file of stores or observations (CSV, JSON Lines, XLSX
+// or Parquet, recognised by content) in one transaction: a bad row stops it with
 // the file, line, field and reason, unless ImportOptions skip invalid rows;
 // it keeps the analytics aggregates and evaluates the alert rules in the
 // same transaction. BuildDemo writes a realistic, deterministic demo data
 // set. Export writes a data set (observations, offers or stores) as JSON,
-// JSON Lines, CSV or XLSX (MaxXLSXRows); PrepareExport validates and names
+// JSON Lines, CSV, XLSX (MaxXLSXRows) or Parquet; PrepareExport validates and names
 // one before its first byte, and PreparedExport.Stream writes it.
 //
 // # Identifiers and values

@@ -17,7 +17,8 @@ import (
 // field is optional.
 type ExportInput struct {
 	// Format is json (the default: one JSON array, an object per line),
-	// jsonl (JSON Lines), csv (RFC 4180 with a header row) or xlsx.
+	// jsonl (JSON Lines), csv (RFC 4180 with a header row), xlsx or
+	// parquet (typed columns, written in row groups as they fill).
 	Format string `json:"format,omitempty"`
 	// Dataset is observations (the default), offers or stores.
 	Dataset string `json:"dataset,omitempty"`
@@ -98,10 +99,11 @@ func (s *Service) Export(ctx context.Context, in ExportInput, w io.Writer) (*Exp
 }
 
 var exportFormats = map[string]struct{ ext, contentType string }{
-	"json":  {"json", "application/json"},
-	"jsonl": {"jsonl", "application/x-ndjson"},
-	"csv":   {"csv", "text/csv; charset=utf-8; header=present"},
-	"xlsx":  {"xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"},
+	"json":    {"json", "application/json"},
+	"jsonl":   {"jsonl", "application/x-ndjson"},
+	"csv":     {"csv", "text/csv; charset=utf-8; header=present"},
+	"xlsx":    {"xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"},
+	"parquet": {"parquet", "application/vnd.apache.parquet"},
 }
 
 // PrepareExport validates an export and resolves its defaults, reading
@@ -128,7 +130,7 @@ func (s *Service) PrepareExport(ctx context.Context, in ExportInput) (*PreparedE
 	}
 	f, ok := exportFormats[p.format]
 	if !ok {
-		return nil, Errorf(EINVALID, "format %q is not supported: want json (default), jsonl, csv or xlsx", in.Format)
+		return nil, Errorf(EINVALID, "format %q is not supported: want json (default), jsonl, csv, xlsx or parquet", in.Format)
 	}
 	p.dataset = strings.ToLower(strings.TrimSpace(in.Dataset))
 	switch p.dataset {
@@ -382,6 +384,8 @@ func (p *PreparedExport) Stream(ctx context.Context, w io.Writer) (*ExportSummar
 		rw, err = rowwrite.NewCSV(cw, cols)
 	case "xlsx":
 		rw, err = rowwrite.NewXLSX(cw, p.dataset, cols)
+	case "parquet":
+		rw, err = rowwrite.NewParquet(cw, cols)
 	default:
 		rw = rowwrite.NewJSON(cw, cols, p.format == "jsonl")
 	}
@@ -405,7 +409,7 @@ func (p *PreparedExport) Stream(ctx context.Context, w io.Writer) (*ExportSummar
 		rw.Abort()
 	}
 	if errors.Is(err, rowwrite.ErrTooManyRows) {
-		err = Errorf(EINVALID, "the export holds more than %d rows, the most an XLSX sheet holds: narrow it (from, to, province, banner, category, upc) or use format csv, jsonl or json", MaxXLSXRows)
+		err = Errorf(EINVALID, "the export holds more than %d rows, the most an XLSX sheet holds: narrow it (from, to, province, banner, category, upc) or use format csv, parquet, jsonl or json", MaxXLSXRows)
 	}
 	if ctx.Err() != nil && err != nil {
 		err = ctx.Err()

@@ -51,13 +51,16 @@ type ImportReport struct {
 	PublishError string `json:"publish_error,omitempty"`
 }
 
-// Import reads one CSV, JSON Lines or XLSX file of stores or observations
+// Import reads one CSV, JSON Lines, XLSX or Parquet file of stores or observations
 // and writes it atomically: either every valid row of the file is stored
 // or, when it fails, nothing of it is.
 //
 // The format is recognised by content: a ZIP signature means an XLSX
 // workbook, whose first sheet is read (its first non-empty row is the
-// header; the whole file is read into memory, at most 256 MiB); a first
+// header; the whole file is read into memory, at most 256 MiB); PAR1 a
+// Parquet file, whose column names are the header and whose typed values
+// read as a CSV file writes them (at most 1 GiB, one past 16 MiB copied
+// to a temporary file); a first
 // non-space byte '{' means JSON Lines; other text is CSV with a header
 // row, its fields separated by ',', or by ';' or tab when that separator
 // gives a header with all the required columns (a ';' or tab file may
@@ -457,7 +460,7 @@ type importer struct {
 	notes      []lineNote          // the first maxProblems problems met while reading
 	conflicts  []lineNote          // the maxProblems earliest conflicts skipped
 
-	src          *rowfile.Rows // the CSV or XLSX reader, nil for JSON Lines
+	src          *rowfile.Rows // the CSV, XLSX or Parquet reader, nil for JSON Lines
 	sepNote      string        // about the header's separators
 	decimalComma bool          // numbers may be written 4,99 (a ';' or tab file)
 }
@@ -1010,6 +1013,8 @@ func (imp *importer) readRows(ctx context.Context, format rowfile.Format, br *bu
 		return imp.readJSONL(ctx, br)
 	case rowfile.XLSX:
 		rows, err = rowfile.OpenXLSX(br, rowfile.MaxXLSX)
+	case rowfile.Parquet:
+		rows, err = rowfile.OpenParquet(br, rowfile.MaxParquet)
 	default:
 		rows, err = rowfile.OpenCSV(br, func(names []string) bool {
 			_, _, problem := detectKind(normalNames(names))
@@ -1071,7 +1076,7 @@ func (imp *importer) formatErr(err error) error {
 
 // at names a place in the file: "file:12", or "file, sheet Sheet1, row 12".
 func (imp *importer) at(n int) string {
-	if imp.src != nil && imp.src.Format == rowfile.XLSX {
+	if imp.src != nil && imp.src.Format != rowfile.CSV {
 		return imp.file + ", " + imp.src.Where(n)
 	}
 	return imp.file + ":" + strconv.Itoa(n)
@@ -1095,11 +1100,12 @@ func (imp *importer) decimal(s string) string {
 }
 
 // gtin parses a upc field. In a spreadsheet a barcode typed as a number
-// loses its leading zero: 067000378089 becomes 67000378089. An XLSX upc of
+// loses its leading zero: 067000378089 becomes 67000378089, and so in a
+// Parquet file's integer column. An XLSX upc, or one of such a column, of
 // 7 or 11 digits that is a valid EAN-8 or UPC-A once a 0 is put back is
 // read so; other 11-digit upcs get their check digit, as in every file.
 func (imp *importer) gtin(s string) (GTIN, error) {
-	if imp.src != nil && imp.src.Format == rowfile.XLSX {
+	if imp.src != nil && (imp.src.Format == rowfile.XLSX || imp.src.IntegerColumn("upc")) {
 		if d, err := barcodeDigits(s); err == nil && (len(d) == 7 || len(d) == 11) {
 			if g, err := ParseGTIN("0" + d); err == nil {
 				return g, nil

@@ -108,7 +108,7 @@ func BenchmarkExportHTTP(b *testing.B) {
 		b.Fatalf("%d rows from %s: more than an XLSX sheet holds", rows, from)
 	}
 	b.Logf("ON observations from %s to %s: %d rows", from, benchAsOf, rows)
-	for _, format := range []string{"csv", "json", "xlsx"} {
+	for _, format := range []string{"csv", "json", "xlsx", "parquet"} {
 		b.Run(format, func(b *testing.B) {
 			url := srv.URL + "/b2b/export?dataset=observations&province=ON&format=" + format +
 				"&from=" + from.String() + "&to=" + benchAsOf.String()

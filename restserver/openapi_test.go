@@ -350,6 +350,7 @@ func TestOpenAPIResponses(t *testing.T) {
 		{"GET /b2b/export", "/b2b/export?dataset=offers&format=csv", key, "", "", 200, "text/csv"},
 		{"GET /b2b/export", "/b2b/export?dataset=stores&format=csv", key, "", "", 200, "text/csv"},
 		{"GET /b2b/export", "/b2b/export?dataset=stores&format=xlsx", key, "", "", 200, "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"},
+		{"GET /b2b/export", "/b2b/export?dataset=offers&format=parquet", key, "", "", 200, "application/vnd.apache.parquet"},
 		{"GET /b2b/export", "/b2b/export?format=pdf", key, "", "", 400, ""},
 		{"GET /b2b/category_report", "/b2b/category_report?province=ON", key, "", "", 200, jsonType},
 		{"GET /b2b/category_report", "/b2b/category_report?province=ON&category=Caviar", key, "", "", 200, jsonType},

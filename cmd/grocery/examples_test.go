@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parquet-go/parquet-go"
 	"github.com/spf13/cobra"
 	"github.com/xuri/excelize/v2"
 )
@@ -56,6 +57,7 @@ func TestExamples(t *testing.T) {
 		}
 	}
 	writeExampleXLSX(t, filepath.Join(work, "prices.xlsx"))
+	writeExampleParquet(t, filepath.Join(work, "extract.parquet"))
 	env := []string{"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"), "HOME=" + dir, "LANG=C.UTF-8"}
 
 	lines := append(helpExamples(newRootCmd(nil, nil, nil, func(string) string { return "" })), readmeExamples(t)...)
@@ -110,6 +112,31 @@ func writeExampleXLSX(t *testing.T, path string) {
 		}
 	}
 	if err := f.SaveAs(path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writeExampleParquet writes a Parquet extract as a pipeline would: a
+// DATE, a DECIMAL price and the barcode as an integer.
+func writeExampleParquet(t *testing.T, path string) {
+	type row struct {
+		Date   int32  `parquet:"date,date"`
+		Store  string `parquet:"store_id"`
+		Banner string `parquet:"banner"`
+		SKU    string `parquet:"external_sku"`
+		Price  int32  `parquet:"price,decimal(2:9)"`
+		UPC    int64  `parquet:"upc"`
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	w := parquet.NewGenericWriter[row](f)
+	if _, err := w.Write([]row{{20776, "nofrills-on-9001", "no-frills", "20156839_EA", 349, 67000378089}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
 }

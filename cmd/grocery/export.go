@@ -19,7 +19,7 @@ func (a *app) exportCmd() *cobra.Command {
 	var out string
 	cmd := &cobra.Command{
 		Use:   "export",
-		Short: "Write observations, offers or stores as JSON, JSON Lines, CSV or XLSX",
+		Short: "Write observations, offers or stores as JSON, JSON Lines, CSV, XLSX or Parquet",
 		Long: `export writes a data set to a file (-o FILE) or to stdout (no -o, or -o -).
 
 Datasets (--dataset):
@@ -30,18 +30,22 @@ Datasets (--dataset):
                 promotion, unit price, store_count, observed_at
   stores        the active reference stores
 
-The format is --format (json, jsonl, csv or xlsx), else the extension of
--o FILE, else json. Filters: --province, --banner, --category and --upc
-(not for stores), and for observations --from and --to (YYYY-MM-DD; by
+The format is --format (json, jsonl, csv, xlsx or parquet), else the
+extension of -o FILE, else json. Filters: --province, --banner, --category
+and --upc (not for stores), and for observations --from and --to (YYYY-MM-DD; by
 default the 30 days up to the latest observation, at most 366 days).
 
 Rows are written as they are read, so an export of any size takes little
-memory; an XLSX file holds at most 1,048,575 rows. A file is written under
-a temporary name and renamed when complete. While a server holds the data
-file, the export goes through it.`,
+memory; an XLSX file holds at most 1,048,575 rows. A Parquet file has the
+CSV's rows and columns, typed: dates DATE, prices DECIMAL(18,2), on_promo
+BOOLEAN, counts INT64, coordinates DOUBLE, text STRING (dictionary-encoded),
+an empty cell null; it is written in snappy-compressed row groups of 65,536
+rows. A file is written under a temporary name and renamed when complete.
+While a server holds the data file, the export goes through it.`,
 		Example: "  grocery export --dataset observations --province ON -o observations-ON.csv\n" +
 			"  grocery export --dataset offers --banner no-frills --format xlsx -o offers.xlsx\n" +
-			"  grocery export --dataset stores --province QC --format jsonl",
+			"  grocery export --dataset stores --province QC --format jsonl\n" +
+			"  grocery export --dataset observations --from 2026-10-01 -o observations.parquet",
 		Args:              usageArgs(cobra.NoArgs),
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
@@ -50,7 +54,7 @@ file, the export goes through it.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&in.Dataset, "dataset", "observations", "observations, offers or stores")
-	f.StringVar(&in.Format, "format", "", "json, jsonl, csv or xlsx (default: from -o's extension, else json)")
+	f.StringVar(&in.Format, "format", "", "json, jsonl, csv, xlsx or parquet (default: from -o's extension, else json)")
 	f.StringVarP(&out, "output", "o", "-", "write to `FILE` (- for stdout)")
 	f.StringVar(&in.Province, "province", "", "only this province or territory, e.g. ON")
 	f.StringVar(&in.Banner, "banner", "", "only this banner, e.g. no-frills")
@@ -64,7 +68,7 @@ file, the export goes through it.`,
 		return []cobra.Completion{"observations", "offers", "stores"}, cobra.ShellCompDirectiveNoFileComp
 	})
 	cmd.RegisterFlagCompletionFunc("format", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		return []cobra.Completion{"json", "jsonl", "csv", "xlsx"}, cobra.ShellCompDirectiveNoFileComp
+		return []cobra.Completion{"json", "jsonl", "csv", "xlsx", "parquet"}, cobra.ShellCompDirectiveNoFileComp
 	})
 	return cmd
 }
@@ -79,12 +83,12 @@ func (a *app) runExport(cmd *cobra.Command, in grocery.ExportInput, out string) 
 	toFile := out != "" && out != "-"
 	if in.Format == "" && toFile {
 		switch ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(out), ".")); ext {
-		case "json", "jsonl", "csv", "xlsx":
+		case "json", "jsonl", "csv", "xlsx", "parquet":
 			in.Format = ext
 		case "ndjson":
 			in.Format = "jsonl"
 		default:
-			return grocery.Errorf(grocery.EINVALIDARGUMENT, "cannot tell the format of %s from its extension: give --format json, jsonl, csv or xlsx", out)
+			return grocery.Errorf(grocery.EINVALIDARGUMENT, "cannot tell the format of %s from its extension: give --format json, jsonl, csv, xlsx or parquet", out)
 		}
 	}
 	stderr := cmd.ErrOrStderr()

@@ -21,12 +21,14 @@ func (a *app) importCmd() *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "import FILE...",
-		Short: "Load stores or observations from CSV, JSON Lines or XLSX files",
+		Short: "Load stores or observations from CSV, JSON Lines, XLSX or Parquet files",
 		Long: `import loads each FILE in order into the data file (created if needed).
 
 A file is CSV with a header row (RFC 4180; fields separated by ",", or by
-";" or tab), JSON Lines with the same field names, or an XLSX workbook whose
-first sheet has the header row; it holds one kind of row:
+";" or tab), JSON Lines with the same field names, an XLSX workbook whose
+first sheet has the header row, or a Parquet file whose columns have those
+names (text or typed: numbers, DECIMAL, DATE, TIMESTAMP, BOOLEAN; a pandas
+index column is ignored); it holds one kind of row:
 
   stores:       store_id, banner, province, name, city, postal_code,
                 latitude, longitude[, active]
@@ -39,7 +41,7 @@ Import the stores before their observations. A row with a upc also records
 the product and the SKU -> barcode link; an 11-digit UPC gets its check digit.
 
 Each file is all or nothing: a bad row stops the import with the file, line
-(sheet and row in XLSX) and reason, and nothing of that file is written (files before it stay
+(sheet and row in XLSX, row in Parquet) and reason, and nothing of that file is written (files before it stay
 imported). With --skip-invalid, bad rows are skipped and reported instead.
 Importing the same rows again changes nothing.
 
@@ -47,10 +49,10 @@ With --snapshots DIR (when no server holds the file), a snapshot of the
 data file is published to DIR after each file, for replicas (grocery serve
 --role replica) to follow. A server holding the file (grocery serve --role
 ingest --snapshots DIR) publishes its own after each import.`,
-		Example: "  grocery import stores.csv prices.csv\n  grocery import prices.xlsx\n  grocery import --skip-invalid feed-2026-11-19.jsonl",
+		Example: "  grocery import stores.csv prices.csv\n  grocery import prices.xlsx\n  grocery import extract.parquet\n  grocery import --skip-invalid feed-2026-11-19.jsonl",
 		Args:    usageArgs(cobra.MinimumNArgs(1)),
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
-			return []cobra.Completion{"csv", "tsv", "txt", "jsonl", "json", "ndjson", "xlsx"}, cobra.ShellCompDirectiveFilterFileExt
+			return []cobra.Completion{"csv", "tsv", "txt", "jsonl", "json", "ndjson", "xlsx", "parquet"}, cobra.ShellCompDirectiveFilterFileExt
 		},
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
 			return a.runImport(cmd, args, skipInvalid, snaps)
@@ -71,7 +73,7 @@ func (a *app) runImport(cmd *cobra.Command, files []string, skipInvalid bool, sn
 			return err
 		}
 		if fi.IsDir() {
-			return grocery.Errorf(grocery.EINVALIDARGUMENT, "%s is a directory: want a CSV, JSON Lines or XLSX file", name)
+			return grocery.Errorf(grocery.EINVALIDARGUMENT, "%s is a directory: want a CSV, JSON Lines, XLSX or Parquet file", name)
 		}
 	}
 	// A server holding the data file imports for us through its admin

@@ -1,5 +1,5 @@
-// Package rowfile reads tabular input files: it recognises CSV, JSON Lines
-// and XLSX by their content, finds a CSV file's separator from its header
+// Package rowfile reads tabular input files: it recognises CSV, JSON Lines,
+// XLSX and Parquet by their content, finds a CSV file's separator from its header
 // line, and reads the header and records of a CSV file or of an XLSX
 // workbook's first sheet. It knows nothing of what the columns mean: a
 // caller says which headers it accepts.
@@ -39,7 +39,7 @@ type FormatError struct {
 func (e *FormatError) Error() string { return e.Reason }
 
 // notOurs is the start of every message about a file of another kind.
-const notOurs = "not a CSV, JSON Lines or XLSX file: "
+const notOurs = "not a CSV, JSON Lines, XLSX or Parquet file: "
 
 // sniffLen is how many bytes Sniff examines for binary content.
 const sniffLen = 4096
@@ -58,6 +58,8 @@ func Sniff(br *bufio.Reader) (f Format, empty bool, err error) {
 	switch {
 	case bytes.HasPrefix(head, []byte("PK\x03\x04")):
 		return XLSX, false, nil
+	case bytes.HasPrefix(head, []byte("PAR1")):
+		return Parquet, false, nil
 	case bytes.HasPrefix(head, []byte("PK\x05\x06")):
 		return "", false, &FormatError{notOurs + "it is an empty ZIP archive"}
 	case bytes.HasPrefix(head, []byte("\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1")):
@@ -114,14 +116,22 @@ type Rows struct {
 	Sheet  string // an XLSX file's sheet
 
 	header []string
-	hpos   int    // the header's line or row
-	note   string // about the header's separators, when it has a problem
+	ints   map[string]bool // a Parquet file's integer columns
+	hpos   int             // the header's line or row
+	note   string          // about the header's separators, when it has a problem
 	next   func() ([]string, int, error)
 	close  func() error
 }
 
 // Header returns the column names of the header row, as written.
 func (r *Rows) Header() []string { return r.header }
+
+// IntegerColumn reports whether a Parquet file's column of that name
+// (compared case-insensitively) holds integers (plain INT32 or INT64): a barcode read from one has lost
+// its leading zeros, as a number typed in a spreadsheet has.
+func (r *Rows) IntegerColumn(name string) bool {
+	return r.ints[strings.ToLower(strings.TrimSpace(name))]
+}
 
 // HeaderPos returns the line (CSV) or row (XLSX) of the header.
 func (r *Rows) HeaderPos() int { return r.hpos }
@@ -135,17 +145,24 @@ func (r *Rows) Next() ([]string, int, error) {
 	return r.next()
 }
 
-// Where describes a line or row number: "line 12", or "sheet Sheet1, row 12".
+// Where describes a line or row number: "line 12", "sheet Sheet1, row 12",
+// or a Parquet file's "row 12" ("schema" for its column names).
 func (r *Rows) Where(pos int) string {
-	if r.Format == XLSX {
+	switch r.Format {
+	case XLSX:
 		return fmt.Sprintf("sheet %s, row %d", r.Sheet, pos)
+	case Parquet:
+		if pos == 0 {
+			return "schema" // its column names
+		}
+		return fmt.Sprintf("row %d", pos)
 	}
 	return fmt.Sprintf("line %d", pos)
 }
 
 // Unit is what a position counts: "line" or "row".
 func (r *Rows) Unit() string {
-	if r.Format == XLSX {
+	if r.Format == XLSX || r.Format == Parquet {
 		return "row"
 	}
 	return "line"

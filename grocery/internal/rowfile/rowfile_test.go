@@ -30,7 +30,7 @@ func TestSniff(t *testing.T) {
 		{"JSONL", "\n {\"a\":1}\n", JSONL, false, ""},
 		{"Empty", " \r\n\t", "", true, ""},
 		{"ZIP", zipBuf.String(), XLSX, false, ""},
-		{"ErrBinary", "date\x00\x01\x02\xff\xfe", "", false, "not a CSV, JSON Lines or XLSX file: it holds binary data"},
+		{"ErrBinary", "date\x00\x01\x02\xff\xfe", "", false, "not a CSV, JSON Lines, XLSX or Parquet file: it holds binary data"},
 		{"ErrXLS", "\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1\x00\x00", "", false, "Excel 97-2003 .xls"},
 		{"ErrGzip", "\x1f\x8b\x08\x00", "", false, "gzip"},
 		{"ErrUTF16", "\xff\xfed\x00a\x00", "", false, "UTF-16"},
@@ -211,8 +211,8 @@ func TestOpenXLSXErrors(t *testing.T) {
 		limit int64
 		want  string
 	}{
-		{"ErrNotXLSX", zipBuf.Bytes(), MaxXLSX, "not a CSV, JSON Lines or XLSX file: it is a ZIP archive but not a readable XLSX workbook"},
-		{"ErrBrokenZIP", []byte("PK\x03\x04\x00\x01\x02garbage\xff\xfe"), MaxXLSX, "not a CSV, JSON Lines or XLSX file: it starts as a ZIP archive but is not a readable one"},
+		{"ErrNotXLSX", zipBuf.Bytes(), MaxXLSX, "not a CSV, JSON Lines, XLSX or Parquet file: it is a ZIP archive but not a readable XLSX workbook"},
+		{"ErrBrokenZIP", []byte("PK\x03\x04\x00\x01\x02garbage\xff\xfe"), MaxXLSX, "not a CSV, JSON Lines, XLSX or Parquet file: it starts as a ZIP archive but is not a readable one"},
 		{"ErrTooLarge", book, 1 << 10, "the XLSX file is larger than 0 MiB"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
