@@ -14,6 +14,7 @@ import (
 	"github.com/grocerydata/grocery/grocery/internal/alertstore"
 	"github.com/grocerydata/grocery/grocery/internal/extsort"
 	"github.com/grocerydata/grocery/grocery/internal/redisconn"
+	"github.com/grocerydata/grocery/grocery/internal/replica"
 	snapfile "github.com/grocerydata/grocery/grocery/internal/snapshot"
 	"github.com/grocerydata/grocery/storage"
 )
@@ -30,10 +31,10 @@ type Service struct {
 
 	signalBufs sync.Pool // of *signalBufs, reused by Signals
 
-	snapDir   string     // publish a snapshot here after each import
-	snapKeep  int        // snapshots kept in snapDir
-	publishMu sync.Mutex // one Publish at a time
-	replica   *replica   // nil unless OpenReplica
+	snapDir   string            // publish a snapshot here after each import
+	snapKeep  int               // snapshots kept in snapDir
+	publishMu sync.Mutex        // one Publish at a time
+	replica   *replica.Follower // nil unless OpenReplica
 
 	log *slog.Logger // Options.Logger; may be nil
 	// alertsMu, with rules in Redis, serializes writes (with the
@@ -195,8 +196,8 @@ func (s *Service) Close() error {
 		s.settleStop = nil
 	}
 	if s.replica != nil {
-		s.replica.stopPolling()
-		defer s.replica.cache.Remove() // after the file is closed
+		s.replica.Stop()
+		defer s.replica.RemoveCache() // after the file is closed
 	}
 	if s.access != s.bolt {
 		err = s.access.Close()
