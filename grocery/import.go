@@ -633,11 +633,11 @@ func (imp *importer) storeRow(r *row) *rowError {
 		return badf("banner", "%s does not operate in %s: it operates in %s", b.Slug, prov, strings.Join(b.Provinces, " "))
 	}
 	name := r.get(sName)
-	if e := checkText("name", name, true); e != nil {
+	if e := requireText("name", name); e != nil {
 		return e
 	}
 	city := r.get(sCity)
-	if e := checkText("city", city, true); e != nil {
+	if e := requireText("city", city); e != nil {
 		return e
 	}
 	postal, e := parsePostalCode(r.get(sPostal), prov)
@@ -817,7 +817,7 @@ func (imp *importer) obsRow(r *row) *rowError {
 				for _, f := range [...]struct {
 					name, value string
 				}{{"name", item.Name}, {"brand", item.Brand}, {"size", item.Size}, {"category", item.Category}} {
-					if e := checkText(f.name, f.value, false); e != nil {
+					if e := checkText(f.name, f.value); e != nil {
 						return e
 					}
 				}
@@ -922,13 +922,18 @@ func checkID(field, s string) *rowError {
 	return checkChars(field, s)
 }
 
-// checkText checks a name or label: at most maxTextLen bytes of UTF-8
-// without control characters.
-func checkText(field, s string, required bool) *rowError {
+// requireText is checkText for a name or label that is required.
+func requireText(field, s string) *rowError {
 	if s == "" {
-		if required {
-			return badf(field, "is required")
-		}
+		return badf(field, "is required")
+	}
+	return checkText(field, s)
+}
+
+// checkText checks a name or label: empty, or at most maxTextLen bytes of
+// UTF-8 without control characters.
+func checkText(field, s string) *rowError {
+	if s == "" {
 		return nil
 	}
 	if len(s) > maxTextLen {

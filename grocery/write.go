@@ -411,7 +411,11 @@ func (w *writer) writeSorted(ctx context.Context, recs []obsRec, series []series
 				delta := w.catDelta(key, info, date)
 				changed := w.mergeDay(old, date, group, merged, dayCounts, days, int32(minDate), delta, &info)
 				blk.changed = blk.changed || changed
-				w.noteDay(key, date, changed)
+				if changed {
+					w.noteChanged(key, date)
+				} else {
+					w.noteWritten(key)
+				}
 				for _, r := range group {
 					if latestGen[r.store] != gen {
 						latestGen[r.store] = gen
@@ -653,7 +657,11 @@ func (w *writer) derive(ctx context.Context) error {
 	if err := w.rebuildTokens(); err != nil {
 		return err
 	}
-	if err := w.rebuildVolumes(asOf, asOfMoved); err != nil {
+	rebuild := w.rebuildVolumes
+	if asOfMoved {
+		rebuild = w.rebuildAllVolumes
+	}
+	if err := rebuild(asOf); err != nil {
 		return err
 	}
 	if err := w.writeAnalytics(ctx); err != nil {
@@ -882,32 +890,37 @@ func (w *writer) rebuildTokens() error {
 }
 
 // rebuildVolumes recomputes the 30-day observation count of touched
-// stores, or of every store when the data set's latest date moved.
-func (w *writer) rebuildVolumes(asOf int32, all bool) error {
-	update := func(rec *storage.Store) error {
-		n, err := w.tx.StoreObservations(rec.ID, asOf-29, asOf)
-		if err != nil || uint32(n) == rec.Observations30d {
-			return err
-		}
-		rec.Observations30d = uint32(n)
-		return w.tx.PutStore(rec)
-	}
-	if !all {
-		for _, st := range w.storeList {
-			if st.touched {
-				if err := update(&st.rec); err != nil {
-					return err
-				}
+// stores.
+func (w *writer) rebuildVolumes(asOf int32) error {
+	for _, st := range w.storeList {
+		if st.touched {
+			if err := w.updateVolume(&st.rec, asOf); err != nil {
+				return err
 			}
 		}
-		return nil
 	}
+	return nil
+}
+
+// updateVolume recomputes rec's 30-day observation count up to asOf.
+func (w *writer) updateVolume(rec *storage.Store, asOf int32) error {
+	n, err := w.tx.StoreObservations(rec.ID, asOf-29, asOf)
+	if err != nil || uint32(n) == rec.Observations30d {
+		return err
+	}
+	rec.Observations30d = uint32(n)
+	return w.tx.PutStore(rec)
+}
+
+// rebuildAllVolumes recomputes the 30-day observation count of every
+// store: the data set's latest date moved.
+func (w *writer) rebuildAllVolumes(asOf int32) error {
 	var recs []storage.Store
 	if err := w.tx.ForEachStore(func(s *storage.Store) error { recs = append(recs, *s); return nil }); err != nil {
 		return err
 	}
 	for i := range recs {
-		if err := update(&recs[i]); err != nil {
+		if err := w.updateVolume(&recs[i], asOf); err != nil {
 			return err
 		}
 	}

@@ -120,15 +120,18 @@ func (w *writer) seriesInfo(key seriesKey) (seriesInfo, error) {
 	return in, nil
 }
 
-// noteDay notes a series' day as written, and as changed when it is.
-func (w *writer) noteDay(key seriesKey, date int32, changed bool) {
+// noteWritten notes a series' day as written, unchanged.
+func (w *writer) noteWritten(key seriesKey) {
 	a := &w.analytics
-	sp, ok := a.spans[key]
-	switch {
-	case !changed:
-		if !ok {
-			a.spans[key] = span{}
-		}
+	if _, ok := a.spans[key]; !ok {
+		a.spans[key] = span{}
+	}
+}
+
+// noteChanged notes a series' day as written and changed.
+func (w *writer) noteChanged(key seriesKey, date int32) {
+	a := &w.analytics
+	switch sp := a.spans[key]; {
 	case sp.changed:
 		a.spans[key] = span{min(sp.first, date), max(sp.last, date), true}
 	default:
