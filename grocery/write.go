@@ -9,13 +9,6 @@ import (
 	"github.com/grocerydata/grocery/storage"
 )
 
-// freshDays is the freshness window of an offer: a store's latest
-// observation counts toward an offer while it is less than 14 days older
-// than the newest observation of the SKU in the province, and an offer is
-// current while its newest observation is less than 14 days older than the
-// data set's latest observation.
-const freshDays = 14
-
 // writeBatch writes b in one transaction: all of it or, on error, none of
 // it. Besides the records themselves it keeps every derived structure in
 // step: offers, search tokens, store-latest prices, store volumes and the
