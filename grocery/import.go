@@ -2,16 +2,13 @@ package grocery
 
 import (
 	"bufio"
-	"bytes"
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -1117,49 +1114,47 @@ func (imp *importer) gtin(s string) (GTIN, error) {
 // readJSONL reads one JSON object per line; the first object's field names
 // give the kind, later objects may leave out optional fields.
 func (imp *importer) readJSONL(ctx context.Context, br *bufio.Reader) error {
-	sc := bufio.NewScanner(br)
-	sc.Buffer(make([]byte, 64<<10), maxJSONLine)
-	var (
-		r    *row
-		line int
-	)
-	for sc.Scan() {
-		line++
-		b := bytes.TrimSpace(sc.Bytes())
-		if len(b) == 0 {
-			continue
+	lines, err := rowfile.OpenJSONL(br, maxJSONLine)
+	var re *rowfile.RecordError
+	switch {
+	case err == io.EOF:
+		return Errorf(EINVALID, "%s: the file holds no JSON object: want one object per line with the fields of %s", imp.file, describeKinds())
+	case errors.As(err, &re):
+		return Errorf(EINVALID, "%s:%d: not a JSON object: want one object per line with the fields of %s", imp.file, re.Pos, describeKinds())
+	case err != nil:
+		return imp.jsonlErr(err)
+	}
+	if _, err := imp.header(ctx, lines.Header(), lines.HeaderPos()); err != nil {
+		return err
+	}
+	pos := make([]int, len(imp.kind.columns))
+	for i := range pos {
+		pos[i] = i
+	}
+	r := &row{pos: pos, rec: make([]string, len(pos))}
+	column := func(name string) (int, bool) { c, ok := imp.kind.index[name]; return c, ok }
+	for {
+		line, err := lines.Next(r.rec, column)
+		if err == io.EOF {
+			return nil
 		}
-		var obj map[string]json.RawMessage
-		jerr := json.Unmarshal(b, &obj)
-		if r == nil {
-			// The first object decides the kind: it must be readable.
-			if jerr != nil || obj == nil {
-				return Errorf(EINVALID, "%s:%d: not a JSON object: want one object per line with the fields of %s", imp.file, line, describeKinds())
-			}
-			names := make([]string, 0, len(obj))
-			for k := range obj {
-				names = append(names, k)
-			}
-			sort.Strings(names)
-			if _, err := imp.header(ctx, names, line); err != nil {
-				return err
-			}
-			pos := make([]int, len(imp.kind.columns))
-			for i := range pos {
-				pos[i] = i
-			}
-			r = &row{pos: pos, rec: make([]string, len(pos))}
+		var (
+			re *rowfile.RecordError
+			fe *rowfile.FieldError
+			ue *rowfile.UnknownFieldError
+			e  *rowError
+		)
+		switch {
+		case errors.As(err, &re):
+			e = &rowError{reason: re.Reason}
+		case errors.As(err, &fe):
+			e = badf(fe.Field, "%s", fe.Reason)
+		case errors.As(err, &ue):
+			e = badf(ue.Field, "unknown field for %s: want %s", imp.kind.article(), imp.kind.describe())
+		case err != nil:
+			return imp.jsonlErr(err)
 		}
-		r.line = line
-		if jerr != nil || obj == nil {
-			imp.rows++
-			imp.report.Rows++
-			if err := imp.bad(line, &rowError{reason: "not a JSON object"}); err != nil {
-				return err
-			}
-			continue
-		}
-		if e := imp.fill(r, obj); e != nil {
+		if e != nil {
 			imp.rows++
 			imp.report.Rows++
 			if err := imp.bad(line, e); err != nil {
@@ -1167,81 +1162,20 @@ func (imp *importer) readJSONL(ctx context.Context, br *bufio.Reader) error {
 			}
 			continue
 		}
+		r.line = line
 		if err := imp.row(ctx, r); err != nil {
 			return err
 		}
 	}
-	switch err := sc.Err(); {
-	case errors.Is(err, bufio.ErrTooLong):
-		return Errorf(EINVALID, "%s:%d: the line is longer than %d MiB", imp.file, line+1, maxJSONLine>>20)
-	case err != nil:
-		return err
-	}
-	if r == nil {
-		return Errorf(EINVALID, "%s: the file holds no JSON object: want one object per line with the fields of %s", imp.file, describeKinds())
-	}
-	return nil
 }
 
-// fill sets r.rec from a JSON object's fields: strings as they are, numbers
-// as written, booleans as true/false, null as absent.
-func (imp *importer) fill(r *row, obj map[string]json.RawMessage) *rowError {
-	for i := range r.rec {
-		r.rec[i] = ""
+// jsonlErr turns a *rowfile.TooLongError into EINVALID naming the line.
+func (imp *importer) jsonlErr(err error) error {
+	var tl *rowfile.TooLongError
+	if errors.As(err, &tl) {
+		return Errorf(EINVALID, "%s:%d: the line is longer than %d MiB", imp.file, tl.Pos, tl.Limit>>20)
 	}
-	var unknown []string
-	for k, v := range obj {
-		c, ok := imp.kind.index[k]
-		if !ok {
-			if c, ok = imp.kind.index[strings.ToLower(strings.TrimSpace(k))]; !ok {
-				unknown = append(unknown, k)
-				continue
-			}
-		}
-		s, e := jsonScalar(k, v)
-		if e != nil {
-			return e
-		}
-		r.rec[c] = s
-	}
-	if len(unknown) > 0 {
-		sort.Strings(unknown)
-		return badf(unknown[0], "unknown field for %s: want %s", imp.kind.article(), imp.kind.describe())
-	}
-	return nil
-}
-
-func jsonScalar(field string, v json.RawMessage) (string, *rowError) {
-	if len(v) == 0 {
-		return "", nil
-	}
-	switch c := v[0]; {
-	case c == '"':
-		var s string
-		if err := json.Unmarshal(v, &s); err != nil {
-			return "", badf(field, "is not a valid JSON string")
-		}
-		return s, nil
-	case c == 'n':
-		return "", nil
-	case c == 't' || c == 'f':
-		return string(v), nil
-	case c == '-' || '0' <= c && c <= '9':
-		s := string(v)
-		if strings.Contains(s, ".") && !strings.ContainsAny(s, "eE") {
-			// 4.990 is the same number as 4.99.
-			s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-		}
-		return s, nil
-	}
-	return "", badf(field, "is a JSON %s: want a string or a number", jsonKind(v[0]))
-}
-
-func jsonKind(c byte) string {
-	if c == '[' {
-		return "array"
-	}
-	return "object"
+	return err
 }
 
 // storeRefs returns the banner and province of every stored store, by id.
