@@ -94,7 +94,7 @@ func (s *Service) importRuns(ctx context.Context, name string, r io.Reader, opts
 	if s.replica != nil {
 		return nil, Errorf(EINVALID, "%s: this server is a read-only replica: import on the ingest node, whose snapshots reach the replicas", name)
 	}
-	cr := &countingReader{r: r, fn: opts.Progress, next: progressEvery}
+	cr := &rowfile.Counter{R: r, Progress: opts.Progress, Every: progressEvery}
 	br := bufio.NewReaderSize(cr, 64<<10)
 	imp := &importer{
 		s:       s,
@@ -127,7 +127,7 @@ func (s *Service) importRuns(ctx context.Context, name string, r io.Reader, opts
 		return nil, err
 	}
 	if opts.Progress != nil {
-		opts.Progress(cr.n)
+		opts.Progress(cr.N())
 	}
 
 	b := &imp.batch
@@ -205,24 +205,6 @@ const (
 
 // minObservationDate is the earliest observation date accepted: 2000-01-01.
 const minObservationDate = Date(10957)
-
-// countingReader counts the bytes read and reports them every progressEvery.
-type countingReader struct {
-	r    io.Reader
-	n    int64
-	next int64
-	fn   func(int64)
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	if c.fn != nil && c.n >= c.next {
-		c.fn(c.n)
-		c.next = c.n + progressEvery
-	}
-	return n, err
-}
 
 // importKind describes the columns of one kind of file. The first required
 // columns of columns are mandatory, the rest optional.
