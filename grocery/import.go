@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/grocerydata/grocery/grocery/internal/extsort"
+	"github.com/grocerydata/grocery/grocery/internal/fault"
 	"github.com/grocerydata/grocery/grocery/internal/rowfile"
 	"github.com/grocerydata/grocery/grocery/internal/words"
 	"github.com/grocerydata/grocery/storage"
@@ -189,7 +190,7 @@ func (s *Service) writeFailed(name string, err error) error {
 	if s.log != nil {
 		s.log.Error("import failed: nothing of the file is written", "file", name, "err", err.Error())
 	}
-	if cause := systemCause(err); cause != "" {
+	if cause := fault.SystemCause(err); cause != "" {
 		return Errorf(EINTERNAL, "%s: the data file could not be written: %s", name, cause)
 	}
 	return err

@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/grocerydata/grocery/grocery/internal/fault"
 	"github.com/grocerydata/grocery/grocery/internal/redisconn"
 	"github.com/grocerydata/grocery/grocery/internal/replica"
 	snapfile "github.com/grocerydata/grocery/grocery/internal/snapshot"
@@ -82,7 +83,7 @@ func (s *Service) Publish(ctx context.Context) (*PublishedSnapshot, error) {
 		return n, Date(asOf).String(), err
 	})
 	if err != nil {
-		if cause := systemCause(err); cause != "" {
+		if cause := fault.SystemCause(err); cause != "" {
 			return nil, Errorf(EINTERNAL, "publishing a snapshot to %s: %s (%v)", s.snapDir, cause, err)
 		}
 		return nil, Errorf(EINTERNAL, "publishing a snapshot to %s: %v", s.snapDir, err)

@@ -13,6 +13,7 @@ import (
 	"github.com/grocerydata/grocery/grocery/internal/access"
 	"github.com/grocerydata/grocery/grocery/internal/alertstore"
 	"github.com/grocerydata/grocery/grocery/internal/extsort"
+	"github.com/grocerydata/grocery/grocery/internal/fault"
 	"github.com/grocerydata/grocery/grocery/internal/redisconn"
 	"github.com/grocerydata/grocery/grocery/internal/replica"
 	snapfile "github.com/grocerydata/grocery/grocery/internal/snapshot"
@@ -99,7 +100,7 @@ func openPrefixed(path string, opts *Options, so storage.Options, now func() tim
 		s.removeOrphans()
 	}
 	s.alerts = alertStore{alertstore.Bolt{DB: db}}
-	bolt, err := access.OpenBolt(db, s.accessConfig(opts), access.BoltConfig{ReadOnly: so.ReadOnly, FlushInterval: opts.FlushInterval, Cause: systemCause})
+	bolt, err := access.OpenBolt(db, s.accessConfig(opts), access.BoltConfig{ReadOnly: so.ReadOnly, FlushInterval: opts.FlushInterval, Cause: fault.SystemCause})
 	if err != nil {
 		db.Close()
 		return nil, fromFault(err)
