@@ -764,12 +764,12 @@ func (c *offerCalc) offer(tx *storage.Tx, k seriesKey) (storage.Offer, bool, err
 	for _, e := range c.entries {
 		c.prices = append(c.prices, e.Price)
 	}
-	o.Price, o.Min, o.Max = mode(c.prices)
+	o.Price, o.Min, o.Max = pricestat.Mode(c.prices)
 	c.prices = c.prices[:0]
 	for _, e := range c.entries {
 		c.prices = append(c.prices, e.Regular)
 	}
-	o.Regular, _, _ = mode(c.prices)
+	o.Regular, _, _ = pricestat.Mode(c.prices)
 	if o.Regular < o.Price {
 		o.Regular = o.Price
 	}
@@ -781,24 +781,6 @@ func (c *offerCalc) offer(tx *storage.Tx, k seriesKey) (storage.Offer, bool, err
 		}
 	}
 	return o, true, nil
-}
-
-// mode returns the most common value of v (the lower one on a tie), and
-// v's minimum and maximum. It sorts v.
-func mode(v []uint32) (most, lo, hi uint32) {
-	slices.Sort(v)
-	best := 0
-	for i := 0; i < len(v); {
-		j := i
-		for j < len(v) && v[j] == v[i] {
-			j++
-		}
-		if j-i > best {
-			best, most = j-i, v[i]
-		}
-		i = j
-	}
-	return most, v[0], v[len(v)-1]
 }
 
 // Token flags stored in the search index.
