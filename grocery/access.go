@@ -18,7 +18,7 @@ import (
 // the integration plan), and EUNAVAILABLE when the key store (Redis) does
 // not answer.
 func (s *Service) Authenticate(ctx context.Context, key string, iface Interface) (*Principal, error) {
-	return s.authenticate(ctx, key, iface, false)
+	return s.authenticate(ctx, key, access.Call{REST: iface == InterfaceREST})
 }
 
 // AuthenticateMetered is Authenticate for a request that is charged one
@@ -30,11 +30,11 @@ func (s *Service) Authenticate(ctx context.Context, key string, iface Interface)
 // It returns the errors of Authenticate; a call over quota is reported by
 // Consume, not here.
 func (s *Service) AuthenticateMetered(ctx context.Context, key string, iface Interface) (*Principal, error) {
-	return s.authenticate(ctx, key, iface, true)
+	return s.authenticate(ctx, key, access.Call{REST: iface == InterfaceREST, Charge: true})
 }
 
-func (s *Service) authenticate(ctx context.Context, key string, iface Interface, charge bool) (*Principal, error) {
-	p, err := s.access.Authenticate(ctx, key, iface == InterfaceREST, charge)
+func (s *Service) authenticate(ctx context.Context, key string, call access.Call) (*Principal, error) {
+	p, err := s.access.Authenticate(ctx, key, call)
 	if err != nil {
 		return nil, fromFault(err)
 	}

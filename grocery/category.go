@@ -174,7 +174,7 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 			if len(c.SKUs) > 0 {
 				x.days.add(k.Day)
 				allDays.add(k.Day)
-				m.addDay(c.SKUs, false)
+				m.addDay(c.SKUs, previousPeriod)
 			}
 			return nil
 		})
@@ -204,7 +204,7 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 			if len(c.SKUs) > 0 {
 				x.days.add(k.Day)
 				allDays.add(k.Day)
-				m.addDay(c.SKUs, true)
+				m.addDay(c.SKUs, currentPeriod)
 			}
 			start := len(x.priceBuf)
 			x.priceBuf = append(x.priceBuf, c.Prices...)

@@ -11,6 +11,13 @@ import (
 // latest observation across the province's reference stores, observed
 // within the last 14 days before the data set's latest date.
 
+// freshDays is the freshness window of an offer: a store's latest
+// observation counts toward an offer while it is less than 14 days older
+// than the newest observation of the SKU in the province, and an offer is
+// current while its newest observation is less than 14 days older than the
+// data set's latest observation.
+const freshDays = 14
+
 // snapshot records what one read of the current offers used, for the
 // answer's Basis: the provinces and banners priced, the store-level
 // prices and their days.

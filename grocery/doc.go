@@ -41,12 +41,16 @@
 //     prefix); alertstore (the alert store interface, its bbolt and Redis
 //     stores, the copy of a file's rules to Redis); demo (the demo
 //     generator and its tables, emitting plain records that BuildDemo
-//     writes); extsort (the importer's sorted runs on disk and their merge);
-//     pricestat (the shared arithmetic: medians, rounding, geometric means);
-//     snapshot (publishing and fetching snapshots for replicas); rowfile and
-//     rowwrite (reading and writing CSV, JSON Lines and XLSX tables);
-//     jsontext (JSON strings as encoding/json writes them); atomicfile
-//     (replacing a file so that a crash leaves the old or the new).
+//     writes); extsort (the importer's sorted runs on disk, their merge and
+//     grouping); pricestat (the shared arithmetic: medians, rounding,
+//     geometric means); snapshot (publishing and fetching snapshots for
+//     replicas); replica (a replica's poller of the snapshot directory, its
+//     backoff and state: grocery swaps each copy in); rowfile and rowwrite
+//     (reading and writing CSV, JSON Lines and XLSX tables); svgchart (the
+//     brief's charts laid out as SVG shapes); jsontext (JSON strings as
+//     encoding/json writes them); atomicfile (replacing a file so that a
+//     crash leaves the old or the new); fault (the internal packages' error
+//     kinds, which grocery converts to its codes).
 //   - storage owns the bucket layout, the keys and the value encodings of
 //     the data file and its format version; what a record means is
 //     grocery's.

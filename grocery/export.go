@@ -367,7 +367,7 @@ func (p *PreparedExport) Stream(ctx context.Context, w io.Writer) (*ExportSummar
 		return sum, Errorf(EINVALID, "the export was streamed or closed already: prepare it again")
 	}
 	defer p.Close()
-	cw := &countWriter{ctx: ctx, w: w, n: &sum.Bytes}
+	cw := &rowwrite.ByteCounter{Ctx: ctx, W: w, N: &sum.Bytes}
 	var cols []rowwrite.Column
 	switch p.dataset {
 	case "observations":
@@ -394,7 +394,7 @@ func (p *PreparedExport) Stream(ctx context.Context, w io.Writer) (*ExportSummar
 	}
 	// The batches are transactions of their own; pinned, they all read
 	// one file even when a replica swaps in a newer snapshot meanwhile.
-	out := &rowSink{ctx: ctx, w: rw, vals: make([]rowwrite.Value, len(cols)), sum: sum, progress: p.progress}
+	out := &rowwrite.Sink{Ctx: ctx, W: rw, Vals: make([]rowwrite.Value, len(cols)), Rows: &sum.Rows, Progress: p.progress}
 	switch p.dataset {
 	case "observations":
 		err = p.observations(ctx, out)
@@ -420,69 +420,13 @@ func (p *PreparedExport) Stream(ctx context.Context, w io.Writer) (*ExportSummar
 	return sum, err
 }
 
-// countWriter counts the bytes written and stops writing once ctx is
-// done.
-type countWriter struct {
-	ctx context.Context
-	w   io.Writer
-	n   *int64
-}
-
-func (c *countWriter) Write(b []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	n, err := c.w.Write(b)
-	*c.n += int64(n)
-	return n, err
-}
-
-// rowSink writes rows and counts them.
-type rowSink struct {
-	ctx      context.Context
-	w        rowwrite.Writer
-	vals     []rowwrite.Value
-	sum      *ExportSummary
-	progress func(int64)
-}
-
-// row writes s.vals.
-func (s *rowSink) row() error {
-	if err := s.w.Row(s.vals); err != nil {
-		return err
-	}
-	s.sum.Rows++
-	if s.sum.Rows%4096 == 0 {
-		if err := s.ctx.Err(); err != nil {
-			return err
-		}
-		if s.progress != nil {
-			s.progress(s.sum.Rows)
-		}
-	}
-	return nil
-}
-
-func text(s string) rowwrite.Value   { return rowwrite.Value{S: s} }
-func num(n int64) rowwrite.Value     { return rowwrite.Value{N: n} }
-func boolean(b bool) rowwrite.Value  { return rowwrite.Value{N: int64(bool2int(b))} }
-func null() rowwrite.Value           { return rowwrite.Value{Null: true} }
-func float(f float64) rowwrite.Value { return rowwrite.Value{F: f} }
-
-func bool2int(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // promoEnd is the promo_ends cell: the promotion's last day when the
 // price is a promotional one that has an end, else null.
 func promoEnd(price, regular uint32, end int32) rowwrite.Value {
 	if price < regular && end != 0 {
-		return num(int64(end))
+		return rowwrite.Num(int64(end))
 	}
-	return null()
+	return rowwrite.Null()
 }
 
 // The columns of each dataset.
@@ -528,7 +472,7 @@ type obsRow struct {
 }
 
 // observations streams the observations the export selects.
-func (p *PreparedExport) observations(ctx context.Context, out *rowSink) error {
+func (p *PreparedExport) observations(ctx context.Context, out *rowwrite.Sink) error {
 	var targets []storage.SeriesFilter
 	stores := map[uint32]string{}
 	err := p.pin.View(func(tx *storage.Tx) error {
@@ -601,7 +545,7 @@ func (p *PreparedExport) observations(ctx context.Context, out *rowSink) error {
 		}
 		return nil
 	}
-	v := out.vals
+	v := out.Vals
 	for ti < len(targets) {
 		rows = rows[:0]
 		err := p.pin.View(func(t *storage.Tx) error {
@@ -621,19 +565,19 @@ func (p *PreparedExport) observations(ctx context.Context, out *rowSink) error {
 		}
 		for i := range rows {
 			r := &rows[i]
-			v[0], v[1], v[2], v[3], v[4] = num(int64(r.date)), text(r.store), text(r.banner), text(r.province), text(r.sku)
-			v[5], v[6], v[7], v[8], v[9] = text(r.prod.upc), text(r.prod.name), text(r.prod.brand), text(r.prod.size), text(r.prod.category)
-			v[10], v[11], v[12], v[13], v[14] = num(int64(r.price)), num(int64(r.regular)), boolean(r.price < r.regular),
-				promoEnd(r.price, r.regular, r.promoEnd), text(Currency)
-			if err := out.row(); err != nil {
+			v[0], v[1], v[2], v[3], v[4] = rowwrite.Num(int64(r.date)), rowwrite.Str(r.store), rowwrite.Str(r.banner), rowwrite.Str(r.province), rowwrite.Str(r.sku)
+			v[5], v[6], v[7], v[8], v[9] = rowwrite.Str(r.prod.upc), rowwrite.Str(r.prod.name), rowwrite.Str(r.prod.brand), rowwrite.Str(r.prod.size), rowwrite.Str(r.prod.category)
+			v[10], v[11], v[12], v[13], v[14] = rowwrite.Num(int64(r.price)), rowwrite.Num(int64(r.regular)), rowwrite.Flag(r.price < r.regular),
+				promoEnd(r.price, r.regular, r.promoEnd), rowwrite.Str(Currency)
+			if err := out.Row(); err != nil {
 				return err
 			}
 		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if out.progress != nil {
-			out.progress(out.sum.Rows)
+		if out.Progress != nil {
+			out.Progress(*out.Rows)
 		}
 	}
 	return nil
@@ -650,7 +594,7 @@ type offerRow struct {
 }
 
 // offers streams the current offers the export selects.
-func (p *PreparedExport) offers(ctx context.Context, out *rowSink) error {
+func (p *PreparedExport) offers(ctx context.Context, out *rowwrite.Sink) error {
 	var (
 		rows     = make([]offerRow, 0, p.batch)
 		pos      []byte
@@ -695,21 +639,21 @@ func (p *PreparedExport) offers(ctx context.Context, out *rowSink) error {
 		if err != nil {
 			return err
 		}
-		v := out.vals
+		v := out.Vals
 		for i := range rows {
 			r := &rows[i]
 			o := &r.o
-			v[0], v[1], v[2], v[3], v[4], v[5] = text(r.province), text(r.prod.upc), text(r.prod.name), text(r.prod.brand), text(r.prod.size), text(r.prod.category)
-			v[6], v[7], v[8] = text(o.Banner), text(bannerName(o.Banner)), text(o.SKU)
-			v[9], v[10], v[11], v[12] = num(int64(o.Price)), num(int64(o.Regular)), boolean(o.Price < o.Regular), promoEnd(o.Price, o.Regular, o.PromoEnd)
-			v[13], v[14] = num(int64(o.Min)), num(int64(o.Max))
+			v[0], v[1], v[2], v[3], v[4], v[5] = rowwrite.Str(r.province), rowwrite.Str(r.prod.upc), rowwrite.Str(r.prod.name), rowwrite.Str(r.prod.brand), rowwrite.Str(r.prod.size), rowwrite.Str(r.prod.category)
+			v[6], v[7], v[8] = rowwrite.Str(o.Banner), rowwrite.Str(bannerName(o.Banner)), rowwrite.Str(o.SKU)
+			v[9], v[10], v[11], v[12] = rowwrite.Num(int64(o.Price)), rowwrite.Num(int64(o.Regular)), rowwrite.Flag(o.Price < o.Regular), promoEnd(o.Price, o.Regular, o.PromoEnd)
+			v[13], v[14] = rowwrite.Num(int64(o.Min)), rowwrite.Num(int64(o.Max))
 			if r.qty > 0 {
-				v[15], v[16] = num(pricestat.Cents(float64(o.Price)/r.qty)), text(r.basis)
+				v[15], v[16] = rowwrite.Num(pricestat.Cents(float64(o.Price)/r.qty)), rowwrite.Str(r.basis)
 			} else {
-				v[15], v[16] = null(), text("")
+				v[15], v[16] = rowwrite.Null(), rowwrite.Str("")
 			}
-			v[17], v[18], v[19] = num(int64(o.StoreCount)), num(int64(o.ObservedAt)), text(Currency)
-			if err := out.row(); err != nil {
+			v[17], v[18], v[19] = rowwrite.Num(int64(o.StoreCount)), rowwrite.Num(int64(o.ObservedAt)), rowwrite.Str(Currency)
+			if err := out.Row(); err != nil {
 				return err
 			}
 		}
@@ -724,7 +668,7 @@ func (p *PreparedExport) offers(ctx context.Context, out *rowSink) error {
 
 // stores writes the active reference stores the export selects. The
 // panel is small (thousands of stores), so one transaction reads it.
-func (p *PreparedExport) stores(out *rowSink) error {
+func (p *PreparedExport) stores(out *rowwrite.Sink) error {
 	var all []Store
 	err := p.pin.View(func(tx *storage.Tx) error {
 		return tx.ActiveStores(p.province, p.banner, func(st *storage.Store) error {
@@ -735,12 +679,12 @@ func (p *PreparedExport) stores(out *rowSink) error {
 	if err != nil {
 		return err
 	}
-	v := out.vals
+	v := out.Vals
 	for i := range all {
 		st := &all[i]
-		v[0], v[1], v[2], v[3], v[4] = text(st.ID), text(st.Banner), text(st.BannerName), text(st.Province), text(st.Name)
-		v[5], v[6], v[7], v[8], v[9] = text(st.City), text(st.PostalCode), float(st.Latitude), float(st.Longitude), num(int64(st.Observations30d))
-		if err := out.row(); err != nil {
+		v[0], v[1], v[2], v[3], v[4] = rowwrite.Str(st.ID), rowwrite.Str(st.Banner), rowwrite.Str(st.BannerName), rowwrite.Str(st.Province), rowwrite.Str(st.Name)
+		v[5], v[6], v[7], v[8], v[9] = rowwrite.Str(st.City), rowwrite.Str(st.PostalCode), rowwrite.Real(st.Latitude), rowwrite.Real(st.Longitude), rowwrite.Num(int64(st.Observations30d))
+		if err := out.Row(); err != nil {
 			return err
 		}
 	}

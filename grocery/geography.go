@@ -222,7 +222,7 @@ func (geo *geography) thinNote() string {
 // those it has), and ENOTFOUND for a barcode the catalogue does not know.
 // A product priced nowhere gives no provinces and a Basis.Note saying so.
 func (s *Service) GeographicPrices(ctx context.Context, in GeoPricesInput) (*GeoPricesResult, error) {
-	gtin, category, err := parseProductFilter(in.UPC, in.Category, true)
+	gtin, category, err := requireProductFilter(in.UPC, in.Category)
 	if err != nil {
 		return nil, err
 	}
@@ -299,7 +299,7 @@ func (s *Service) GeographicPrices(ctx context.Context, in GeoPricesInput) (*Geo
 // an unknown category, and ENOTFOUND for a barcode the catalogue does not
 // know.
 func (s *Service) RegionalComparison(ctx context.Context, in RegionalInput) (*RegionalResult, error) {
-	gtin, category, err := parseProductFilter(in.UPC, in.Category, false)
+	gtin, category, err := parseProductFilter(in.UPC, in.Category)
 	if err != nil {
 		return nil, err
 	}
@@ -357,13 +357,21 @@ type productFilter struct {
 	product  storage.Product
 }
 
-func parseProductFilter(upc, category string, need bool) (GTIN, string, error) {
+// requireProductFilter is parseProductFilter when a barcode or a category
+// is required.
+func requireProductFilter(upc, category string) (GTIN, string, error) {
+	if strings.TrimSpace(upc) == "" && strings.TrimSpace(category) == "" {
+		return "", "", Errorf(EINVALID, "upc or category is required: a barcode or a catalogue category such as \"Dairy & Eggs\"")
+	}
+	return parseProductFilter(upc, category)
+}
+
+// parseProductFilter parses an optional barcode or category (not both).
+func parseProductFilter(upc, category string) (GTIN, string, error) {
 	upc, category = strings.TrimSpace(upc), strings.TrimSpace(category)
 	switch {
 	case upc != "" && category != "":
 		return "", "", Errorf(EINVALID, "give upc or category, not both")
-	case upc == "" && category == "" && need:
-		return "", "", Errorf(EINVALID, "upc or category is required: a barcode or a catalogue category such as \"Dairy & Eggs\"")
 	case len(category) > maxTextLen:
 		return "", "", Errorf(EINVALID, "category is %d bytes long: want at most %d", len(category), maxTextLen)
 	case upc != "":

@@ -2,21 +2,19 @@ package grocery
 
 import (
 	"bufio"
-	"bytes"
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/grocerydata/grocery/grocery/internal/extsort"
+	"github.com/grocerydata/grocery/grocery/internal/fault"
 	"github.com/grocerydata/grocery/grocery/internal/rowfile"
 	"github.com/grocerydata/grocery/grocery/internal/words"
 	"github.com/grocerydata/grocery/storage"
@@ -100,7 +98,7 @@ func (s *Service) importRuns(ctx context.Context, name string, r io.Reader, opts
 	if s.replica != nil {
 		return nil, Errorf(EINVALID, "%s: this server is a read-only replica: import on the ingest node, whose snapshots reach the replicas", name)
 	}
-	cr := &countingReader{r: r, fn: opts.Progress, next: progressEvery}
+	cr := &rowfile.Counter{R: r, Progress: opts.Progress, Every: progressEvery}
 	br := bufio.NewReaderSize(cr, 64<<10)
 	imp := &importer{
 		s:       s,
@@ -133,7 +131,7 @@ func (s *Service) importRuns(ctx context.Context, name string, r io.Reader, opts
 		return nil, err
 	}
 	if opts.Progress != nil {
-		opts.Progress(cr.n)
+		opts.Progress(cr.N())
 	}
 
 	b := &imp.batch
@@ -195,7 +193,7 @@ func (s *Service) writeFailed(name string, err error) error {
 	if s.log != nil {
 		s.log.Error("import failed: nothing of the file is written", "file", name, "err", err.Error())
 	}
-	if cause := systemCause(err); cause != "" {
+	if cause := fault.SystemCause(err); cause != "" {
 		return Errorf(EINTERNAL, "%s: the data file could not be written: %s", name, cause)
 	}
 	return err
@@ -211,24 +209,6 @@ const (
 
 // minObservationDate is the earliest observation date accepted: 2000-01-01.
 const minObservationDate = Date(10957)
-
-// countingReader counts the bytes read and reports them every progressEvery.
-type countingReader struct {
-	r    io.Reader
-	n    int64
-	next int64
-	fn   func(int64)
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	if c.fn != nil && c.n >= c.next {
-		c.fn(c.n)
-		c.next = c.n + progressEvery
-	}
-	return n, err
-}
 
 // importKind describes the columns of one kind of file. The first required
 // columns of columns are mandatory, the rest optional.
@@ -636,11 +616,11 @@ func (imp *importer) storeRow(r *row) *rowError {
 		return badf("banner", "%s does not operate in %s: it operates in %s", b.Slug, prov, strings.Join(b.Provinces, " "))
 	}
 	name := r.get(sName)
-	if e := checkText("name", name, true); e != nil {
+	if e := requireText("name", name); e != nil {
 		return e
 	}
 	city := r.get(sCity)
-	if e := checkText("city", city, true); e != nil {
+	if e := requireText("city", city); e != nil {
 		return e
 	}
 	postal, e := parsePostalCode(r.get(sPostal), prov)
@@ -820,7 +800,7 @@ func (imp *importer) obsRow(r *row) *rowError {
 				for _, f := range [...]struct {
 					name, value string
 				}{{"name", item.Name}, {"brand", item.Brand}, {"size", item.Size}, {"category", item.Category}} {
-					if e := checkText(f.name, f.value, false); e != nil {
+					if e := checkText(f.name, f.value); e != nil {
 						return e
 					}
 				}
@@ -925,13 +905,18 @@ func checkID(field, s string) *rowError {
 	return checkChars(field, s)
 }
 
-// checkText checks a name or label: at most maxTextLen bytes of UTF-8
-// without control characters.
-func checkText(field, s string, required bool) *rowError {
+// requireText is checkText for a name or label that is required.
+func requireText(field, s string) *rowError {
 	if s == "" {
-		if required {
-			return badf(field, "is required")
-		}
+		return badf(field, "is required")
+	}
+	return checkText(field, s)
+}
+
+// checkText checks a name or label: empty, or at most maxTextLen bytes of
+// UTF-8 without control characters.
+func checkText(field, s string) *rowError {
+	if s == "" {
 		return nil
 	}
 	if len(s) > maxTextLen {
@@ -1118,49 +1103,47 @@ func (imp *importer) gtin(s string) (GTIN, error) {
 // readJSONL reads one JSON object per line; the first object's field names
 // give the kind, later objects may leave out optional fields.
 func (imp *importer) readJSONL(ctx context.Context, br *bufio.Reader) error {
-	sc := bufio.NewScanner(br)
-	sc.Buffer(make([]byte, 64<<10), maxJSONLine)
-	var (
-		r    *row
-		line int
-	)
-	for sc.Scan() {
-		line++
-		b := bytes.TrimSpace(sc.Bytes())
-		if len(b) == 0 {
-			continue
+	lines, err := rowfile.OpenJSONL(br, maxJSONLine)
+	var re *rowfile.RecordError
+	switch {
+	case err == io.EOF:
+		return Errorf(EINVALID, "%s: the file holds no JSON object: want one object per line with the fields of %s", imp.file, describeKinds())
+	case errors.As(err, &re):
+		return Errorf(EINVALID, "%s:%d: not a JSON object: want one object per line with the fields of %s", imp.file, re.Pos, describeKinds())
+	case err != nil:
+		return imp.jsonlErr(err)
+	}
+	if _, err := imp.header(ctx, lines.Header(), lines.HeaderPos()); err != nil {
+		return err
+	}
+	pos := make([]int, len(imp.kind.columns))
+	for i := range pos {
+		pos[i] = i
+	}
+	r := &row{pos: pos, rec: make([]string, len(pos))}
+	column := func(name string) (int, bool) { c, ok := imp.kind.index[name]; return c, ok }
+	for {
+		line, err := lines.Next(r.rec, column)
+		if err == io.EOF {
+			return nil
 		}
-		var obj map[string]json.RawMessage
-		jerr := json.Unmarshal(b, &obj)
-		if r == nil {
-			// The first object decides the kind: it must be readable.
-			if jerr != nil || obj == nil {
-				return Errorf(EINVALID, "%s:%d: not a JSON object: want one object per line with the fields of %s", imp.file, line, describeKinds())
-			}
-			names := make([]string, 0, len(obj))
-			for k := range obj {
-				names = append(names, k)
-			}
-			sort.Strings(names)
-			if _, err := imp.header(ctx, names, line); err != nil {
-				return err
-			}
-			pos := make([]int, len(imp.kind.columns))
-			for i := range pos {
-				pos[i] = i
-			}
-			r = &row{pos: pos, rec: make([]string, len(pos))}
+		var (
+			re *rowfile.RecordError
+			fe *rowfile.FieldError
+			ue *rowfile.UnknownFieldError
+			e  *rowError
+		)
+		switch {
+		case errors.As(err, &re):
+			e = &rowError{reason: re.Reason}
+		case errors.As(err, &fe):
+			e = badf(fe.Field, "%s", fe.Reason)
+		case errors.As(err, &ue):
+			e = badf(ue.Field, "unknown field for %s: want %s", imp.kind.article(), imp.kind.describe())
+		case err != nil:
+			return imp.jsonlErr(err)
 		}
-		r.line = line
-		if jerr != nil || obj == nil {
-			imp.rows++
-			imp.report.Rows++
-			if err := imp.bad(line, &rowError{reason: "not a JSON object"}); err != nil {
-				return err
-			}
-			continue
-		}
-		if e := imp.fill(r, obj); e != nil {
+		if e != nil {
 			imp.rows++
 			imp.report.Rows++
 			if err := imp.bad(line, e); err != nil {
@@ -1168,81 +1151,20 @@ func (imp *importer) readJSONL(ctx context.Context, br *bufio.Reader) error {
 			}
 			continue
 		}
+		r.line = line
 		if err := imp.row(ctx, r); err != nil {
 			return err
 		}
 	}
-	switch err := sc.Err(); {
-	case errors.Is(err, bufio.ErrTooLong):
-		return Errorf(EINVALID, "%s:%d: the line is longer than %d MiB", imp.file, line+1, maxJSONLine>>20)
-	case err != nil:
-		return err
-	}
-	if r == nil {
-		return Errorf(EINVALID, "%s: the file holds no JSON object: want one object per line with the fields of %s", imp.file, describeKinds())
-	}
-	return nil
 }
 
-// fill sets r.rec from a JSON object's fields: strings as they are, numbers
-// as written, booleans as true/false, null as absent.
-func (imp *importer) fill(r *row, obj map[string]json.RawMessage) *rowError {
-	for i := range r.rec {
-		r.rec[i] = ""
+// jsonlErr turns a *rowfile.TooLongError into EINVALID naming the line.
+func (imp *importer) jsonlErr(err error) error {
+	var tl *rowfile.TooLongError
+	if errors.As(err, &tl) {
+		return Errorf(EINVALID, "%s:%d: the line is longer than %d MiB", imp.file, tl.Pos, tl.Limit>>20)
 	}
-	var unknown []string
-	for k, v := range obj {
-		c, ok := imp.kind.index[k]
-		if !ok {
-			if c, ok = imp.kind.index[strings.ToLower(strings.TrimSpace(k))]; !ok {
-				unknown = append(unknown, k)
-				continue
-			}
-		}
-		s, e := jsonScalar(k, v)
-		if e != nil {
-			return e
-		}
-		r.rec[c] = s
-	}
-	if len(unknown) > 0 {
-		sort.Strings(unknown)
-		return badf(unknown[0], "unknown field for %s: want %s", imp.kind.article(), imp.kind.describe())
-	}
-	return nil
-}
-
-func jsonScalar(field string, v json.RawMessage) (string, *rowError) {
-	if len(v) == 0 {
-		return "", nil
-	}
-	switch c := v[0]; {
-	case c == '"':
-		var s string
-		if err := json.Unmarshal(v, &s); err != nil {
-			return "", badf(field, "is not a valid JSON string")
-		}
-		return s, nil
-	case c == 'n':
-		return "", nil
-	case c == 't' || c == 'f':
-		return string(v), nil
-	case c == '-' || '0' <= c && c <= '9':
-		s := string(v)
-		if strings.Contains(s, ".") && !strings.ContainsAny(s, "eE") {
-			// 4.990 is the same number as 4.99.
-			s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-		}
-		return s, nil
-	}
-	return "", badf(field, "is a JSON %s: want a string or a number", jsonKind(v[0]))
-}
-
-func jsonKind(c byte) string {
-	if c == '[' {
-		return "array"
-	}
-	return "object"
+	return err
 }
 
 // storeRefs returns the banner and province of every stored store, by id.

@@ -62,63 +62,45 @@ var errConflict = errors.New("conflicting rows")
 // returns errConflict. With write nil it only looks for conflicts and
 // returns the EINVALID of the one on the earliest line, or nil.
 func (imp *importer) scan(ctx context.Context, write func([]obsRec) error) error {
-	m, err := imp.obs.Merge()
-	if err != nil {
-		return err
-	}
 	var (
-		first    extsort.Rec
-		have     bool
-		buf      []obsRec
-		worst    *rowError
-		worstAt  int32
-		repeats  int
-		rowsSeen int
+		buf     []obsRec
+		worst   *rowError
+		worstAt int32
+		repeats int
 	)
 	if write != nil {
 		buf = make([]obsRec, 0, writeChunk)
 	}
-	for {
-		r, ok, err := m.Next()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			break
-		}
-		if rowsSeen++; rowsSeen%(1<<16) == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		if have && r.Series == first.Series && r.Date == first.Date && r.Store == first.Store {
-			e := imp.conflict(&r, &first)
-			switch {
-			case e == nil:
-				repeats++
-			case write == nil:
-				if worst == nil || r.Line < worstAt {
-					worst, worstAt = e, r.Line
-				}
-			case !imp.skip:
-				return errConflict
-			default:
-				imp.report.Skipped++
-				imp.noteConflict(int(r.Line), imp.message(int(r.Line), e))
-			}
-			continue
-		}
-		first, have = r, true
+	err := imp.obs.Groups(ctx, func(r *extsort.Rec) error {
 		if write == nil {
-			continue
+			return nil
 		}
 		buf = append(buf, obsRec{series: r.Series, store: r.Store, date: r.Date, price: r.Price, regular: r.Regular, promoEnd: r.PromoEnd})
-		if len(buf) == writeChunk {
-			if err := write(buf); err != nil {
-				return err
-			}
-			buf = buf[:0]
+		if len(buf) < writeChunk {
+			return nil
 		}
+		err := write(buf)
+		buf = buf[:0]
+		return err
+	}, func(r, first *extsort.Rec) error {
+		e := imp.conflict(r, first)
+		switch {
+		case e == nil:
+			repeats++
+		case write == nil:
+			if worst == nil || r.Line < worstAt {
+				worst, worstAt = e, r.Line
+			}
+		case !imp.skip:
+			return errConflict
+		default:
+			imp.report.Skipped++
+			imp.noteConflict(int(r.Line), imp.message(int(r.Line), e))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if write == nil {
 		if worst != nil {

@@ -1,7 +1,6 @@
 package grocery
 
 import (
-	"math"
 	"strconv"
 
 	"github.com/grocerydata/grocery/grocery/internal/jsontext"
@@ -20,7 +19,7 @@ func (r *LookupResult) AppendJSON(b []byte) []byte {
 	b = append(b, `,"province":`...)
 	b = jsontext.AppendString(b, r.Province)
 	b = append(b, `,"offers":`...)
-	b = appendList(b, r.Offers, (*Offer).appendJSON)
+	b = jsontext.AppendList(b, r.Offers, (*Offer).appendJSON)
 	b = append(b, `,"total":`...)
 	b = strconv.AppendInt(b, int64(r.Total), 10)
 	b = append(b, `,"currency":`...)
@@ -92,7 +91,7 @@ func (r *SearchResult) AppendJSON(b []byte) []byte {
 	b = append(b, `,"province":`...)
 	b = jsontext.AppendString(b, r.Province)
 	b = append(b, `,"results":`...)
-	b = appendList(b, r.Results, (*CatalogueEntry).appendJSON)
+	b = jsontext.AppendList(b, r.Results, (*CatalogueEntry).appendJSON)
 	b = append(b, `,"total":`...)
 	b = strconv.AppendInt(b, int64(r.Total), 10)
 	b = append(b, `,"currency":`...)
@@ -152,7 +151,7 @@ func (r *HistoryResult) AppendJSON(b []byte) []byte {
 		b = jsontext.AppendString(b, r.Name)
 	}
 	b = append(b, `,"points":`...)
-	b = appendList(b, r.Points, (*PricePoint).appendJSON)
+	b = jsontext.AppendList(b, r.Points, (*PricePoint).appendJSON)
 	b = append(b, `,"stats":`...)
 	if r.Stats == nil {
 		b = append(b, "null"...)
@@ -165,7 +164,7 @@ func (r *HistoryResult) AppendJSON(b []byte) []byte {
 		b = append(b, `,"latest":`...)
 		b = s.Latest.appendJSON(b)
 		b = append(b, `,"change_pct":`...)
-		b = appendFloat(b, s.ChangePct)
+		b = jsontext.AppendFloat(b, s.ChangePct)
 		b = append(b, `,"store_min":`...)
 		b = s.StoreMin.appendJSON(b)
 		b = append(b, `,"store_max":`...)
@@ -197,7 +196,7 @@ func (p *PricePoint) appendJSON(b []byte) []byte {
 // AppendJSON appends the JSON of r to b.
 func (r *StoresResult) AppendJSON(b []byte) []byte {
 	b = append(b, `{"stores":`...)
-	b = appendList(b, r.Stores, (*Store).appendJSON)
+	b = jsontext.AppendList(b, r.Stores, (*Store).appendJSON)
 	b = append(b, `,"total":`...)
 	b = strconv.AppendInt(b, int64(r.Total), 10)
 	return append(b, '}')
@@ -222,88 +221,20 @@ func (s *Store) appendJSON(b []byte) []byte {
 	b = append(b, `,"postal_code":`...)
 	b = jsontext.AppendString(b, s.PostalCode)
 	b = append(b, `,"latitude":`...)
-	b = appendFloat(b, s.Latitude)
+	b = jsontext.AppendFloat(b, s.Latitude)
 	b = append(b, `,"longitude":`...)
-	b = appendFloat(b, s.Longitude)
+	b = jsontext.AppendFloat(b, s.Longitude)
 	b = append(b, `,"observations_30d":`...)
 	b = strconv.AppendInt(b, int64(s.Observations30d), 10)
 	return append(b, '}')
 }
 
-// appendList appends a JSON array, or null for a nil slice as
-// encoding/json does.
-func appendList[T any](b []byte, list []T, each func(*T, []byte) []byte) []byte {
-	if list == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i := range list {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = each(&list[i], b)
-	}
-	return append(b, ']')
-}
-
-func (c Cents) appendJSON(b []byte) []byte {
-	if c < 0 {
-		b, c = append(b, '-'), -c
-	}
-	b = strconv.AppendInt(b, int64(c/100), 10)
-	return append(b, '.', byte('0'+c%100/10), byte('0'+c%10))
-}
+func (c Cents) appendJSON(b []byte) []byte { return jsontext.AppendCents(b, int64(c)) }
 
 func (d Date) appendJSON(b []byte) []byte {
 	b = append(b, '"')
-	b = d.appendISO(b)
+	b = jsontext.AppendISODate(b, int64(d))
 	return append(b, '"')
-}
-
-// appendISO appends d as YYYY-MM-DD, computing the civil date from the day
-// number directly (the days-from-civil inverse of H. Hinnant's chrono
-// algorithms) rather than through time.Time formatting.
-func (d Date) appendISO(b []byte) []byte {
-	z := int64(d) + 719468
-	era := z / 146097
-	if z < 0 {
-		era = (z - 146096) / 146097
-	}
-	doe := z - era*146097
-	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
-	y := yoe + era*400
-	doy := doe - (365*yoe + yoe/4 - yoe/100)
-	mp := (5*doy + 2) / 153
-	day := doy - (153*mp+2)/5 + 1
-	m := mp + 3
-	if mp >= 10 {
-		m = mp - 9
-	}
-	if m <= 2 {
-		y++
-	}
-	return append(b, byte('0'+y/1000%10), byte('0'+y/100%10), byte('0'+y/10%10), byte('0'+y%10), '-',
-		byte('0'+m/10), byte('0'+m%10), '-', byte('0'+day/10), byte('0'+day%10))
-}
-
-// appendFloat writes a float64 as encoding/json does.
-func appendFloat(b []byte, f float64) []byte {
-	if math.IsInf(f, 0) || math.IsNaN(f) {
-		return append(b, "null"...) // never produced; encoding/json would fail
-	}
-	format := byte('f')
-	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
-	}
-	b = strconv.AppendFloat(b, f, format, -1, 64)
-	if format == 'e' {
-		// clean up e-09 to e-9
-		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-			b[n-2] = b[n-1]
-			b = b[:n-1]
-		}
-	}
-	return b
 }
 
 // AppendJSON appends the JSON of p to b.
@@ -343,7 +274,7 @@ func (p *StorePrice) MarshalJSON() ([]byte, error) { return p.AppendJSON(nil), n
 // AppendJSON appends the JSON of r to b.
 func (r *StorePricesResult) AppendJSON(b []byte) []byte {
 	b = append(b, `{"results":`...)
-	b = appendList(b, r.Results, (*StorePrice).AppendJSON)
+	b = jsontext.AppendList(b, r.Results, (*StorePrice).AppendJSON)
 	b = append(b, `,"total":`...)
 	b = strconv.AppendInt(b, int64(r.Total), 10)
 	b = append(b, `,"limit":`...)

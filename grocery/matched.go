@@ -56,15 +56,22 @@ func (m *matchedSKUs) reset() {
 	m.banner, m.skus, m.fresh = "", m.skus[:0], m.fresh[:0]
 }
 
-// addDay adds one day's daily prices, to the current period when cur is
-// true, else to the previous one.
-func (m *matchedSKUs) addDay(day []storage.SKUDay, cur bool) {
+// half is one of the two periods a report compares.
+type half int
+
+const (
+	previousPeriod half = iota
+	currentPeriod
+)
+
+// addDay adds one day's daily prices to period p.
+func (m *matchedSKUs) addDay(day []storage.SKUDay, p half) {
 	if len(m.skus) == 0 {
 		// The first day: its SKUs, sorted, are the list.
 		m.skus = slices.Grow(m.skus, len(day)+len(day)/8)[:len(day)]
 		for j := range day {
 			m.skus[j] = skuPeriods{sku: day[j].SKU}
-			if cur {
+			if p == currentPeriod {
 				m.skus[j].cur.add(&day[j])
 			} else {
 				m.skus[j].prev.add(&day[j])
@@ -87,7 +94,7 @@ func (m *matchedSKUs) addDay(day []storage.SKUDay, cur bool) {
 			m.fresh = append(m.fresh, skuPeriods{sku: d.SKU})
 			e = &m.fresh[len(m.fresh)-1]
 		}
-		if cur {
+		if p == currentPeriod {
 			e.cur.add(d)
 		} else {
 			e.prev.add(d)

@@ -81,7 +81,7 @@ func TestReplicaRemovesStaleCaches(t *testing.T) {
 	}
 	first := open()
 	second := open() // the first replica's cache is this process's: kept
-	mine := []string{filepath.Base(first.replica.local), filepath.Base(second.replica.local)}
+	mine := []string{filepath.Base(first.replica.CacheDir()), filepath.Base(second.replica.CacheDir())}
 	for _, name := range mine {
 		if pid, ok := cachePIDOf(name); !ok || pid != os.Getpid() {
 			t.Errorf("cache %s: want grocery-replica-%d-<digits>", name, os.Getpid())

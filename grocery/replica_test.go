@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	follower "github.com/grocerydata/grocery/grocery/internal/replica"
 	snapfile "github.com/grocerydata/grocery/grocery/internal/snapshot"
 	"github.com/grocerydata/grocery/internal/redistest"
 )
@@ -382,7 +383,7 @@ func TestReplicaPruned(t *testing.T) {
 	replica := openTestReplica(t, dir)
 	milkPrices(t, ingest, "3.00")
 	once := false
-	replica.replica.manifestRead = func(m *snapfile.Manifest) {
+	replica.replica.AfterManifest = func(m *snapfile.Manifest) {
 		if once {
 			return
 		}
@@ -467,7 +468,7 @@ func TestReplicaSwapUnderLoad(t *testing.T) {
 	t.Logf("%d distinct prices seen during the swaps", len(seen))
 
 	// Only the current snapshot is open, and only its copy is left.
-	cache := replica.replica.local
+	cache := replica.replica.CacheDir()
 	if got := openFilesUnder(t, cache); got != 1 {
 		t.Errorf("%d descriptors open on the replica's snapshot copies, want 1", got)
 	}
@@ -595,7 +596,7 @@ func TestReplicaRetries(t *testing.T) {
 		ingest, dir := openIngest(t)
 		replica := openTestReplica(t, dir)
 		milkPrices(t, ingest, "3.49")
-		cache := replica.replica.local
+		cache := replica.replica.CacheDir()
 		if err := os.RemoveAll(cache); err != nil {
 			t.Fatal(err)
 		}
@@ -642,7 +643,7 @@ func TestReplicaRetries(t *testing.T) {
 		}
 		checkReported(t, waitReplica("a reason", func(st ReplicaStatus) bool { return st.Refused != "" }))
 		restore()
-		clk.add(maxRetryWait) // the backoff passes: the poller fetches again
+		clk.add(follower.MaxRetryWait) // the backoff passes: the poller fetches again
 		waitReplica("seq 3, nothing refused", func(st ReplicaStatus) bool { return st.Snapshot.Seq == 3 && st.Refused == "" && !st.Retry })
 		if got, want := milk(t, replica), map[string]Cents{"loblaws": 349, "no-frills": 349}; !cmp.Equal(got, want) {
 			t.Errorf("after the poller's retry: got %v, want %v", got, want)
@@ -671,13 +672,13 @@ func TestReplicaRetries(t *testing.T) {
 		errCode(t, replica.refresh(ctx, every), EUNAVAILABLE)
 		clk.add(time.Second)
 		errCode(t, replica.refresh(ctx, every), EUNAVAILABLE)
-		if w := replica.replica.retryWait; w != 2*time.Second {
+		if w := replica.replica.RetryWait(); w != 2*time.Second {
 			t.Fatalf("backoff after two failures: %v, want 2s", w)
 		}
 		// Within the backoff, the poller does not fetch snapshot 3 again.
 		clk.add(time.Second)
 		errCode(t, replica.refresh(ctx, every), EUNAVAILABLE)
-		if w := replica.replica.retryWait; w != 2*time.Second {
+		if w := replica.replica.RetryWait(); w != 2*time.Second {
 			t.Fatalf("backoff after a refresh within it: %v, want 2s still (snapshot 3 not fetched again)", w)
 		}
 		if st, _ := replica.Replica(); st.Snapshot.Seq != 2 || !st.Retry {
@@ -761,7 +762,7 @@ func TestReplicaExportPreparedSnapshot(t *testing.T) {
 		if err := replica.Refresh(ctx); err != nil {
 			t.Fatal(err)
 		}
-		cache := replica.replica.local
+		cache := replica.replica.CacheDir()
 		if got := openFilesUnder(t, cache); got != 2 {
 			t.Errorf("%d descriptors open on the snapshot copies with an export prepared on the previous one, want 2", got)
 		}

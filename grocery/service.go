@@ -13,7 +13,9 @@ import (
 	"github.com/grocerydata/grocery/grocery/internal/access"
 	"github.com/grocerydata/grocery/grocery/internal/alertstore"
 	"github.com/grocerydata/grocery/grocery/internal/extsort"
+	"github.com/grocerydata/grocery/grocery/internal/fault"
 	"github.com/grocerydata/grocery/grocery/internal/redisconn"
+	"github.com/grocerydata/grocery/grocery/internal/replica"
 	snapfile "github.com/grocerydata/grocery/grocery/internal/snapshot"
 	"github.com/grocerydata/grocery/storage"
 )
@@ -30,10 +32,10 @@ type Service struct {
 
 	signalBufs sync.Pool // of *signalBufs, reused by Signals
 
-	snapDir   string     // publish a snapshot here after each import
-	snapKeep  int        // snapshots kept in snapDir
-	publishMu sync.Mutex // one Publish at a time
-	replica   *replica   // nil unless OpenReplica
+	snapDir   string            // publish a snapshot here after each import
+	snapKeep  int               // snapshots kept in snapDir
+	publishMu sync.Mutex        // one Publish at a time
+	replica   *replica.Follower // nil unless OpenReplica
 
 	log *slog.Logger // Options.Logger; may be nil
 	// alertsMu, with rules in Redis, serializes writes (with the
@@ -104,7 +106,7 @@ func openPrefixed(path string, opts *Options, so storage.Options, now func() tim
 			return nil, Errorf(EINVALID, "cannot open data file: %v", err)
 		}
 	}
-	bolt, err := access.OpenBolt(db, s.accessConfig(opts), access.BoltConfig{ReadOnly: so.ReadOnly, FlushInterval: opts.FlushInterval, Cause: systemCause})
+	bolt, err := access.OpenBolt(db, s.accessConfig(opts), access.BoltConfig{ReadOnly: so.ReadOnly, FlushInterval: opts.FlushInterval, Cause: fault.SystemCause})
 	if err != nil {
 		db.Close()
 		return nil, fromFault(err)
@@ -201,8 +203,8 @@ func (s *Service) Close() error {
 		s.settleStop = nil
 	}
 	if s.replica != nil {
-		s.replica.stopPolling()
-		defer s.replica.cache.Remove() // after the file is closed
+		s.replica.Stop()
+		defer s.replica.RemoveCache() // after the file is closed
 	}
 	if s.access != s.bolt {
 		err = s.access.Close()

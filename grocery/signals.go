@@ -754,14 +754,17 @@ func (sc *signalScan) threats() error {
 		gtin := sc.groups[g].gtin
 		for i := range others {
 			c := &others[i]
-			promo := c.onPromo() && c.p < own.p
+			kind := regularCut
+			if c.onPromo() && c.p < own.p {
+				kind = promotionUnder
+			}
 			var sh *storage.Shelf
-			if !promo && !c.onPromo() && c.r < own.r {
+			if kind == regularCut && !c.onPromo() && c.r < own.r {
 				if sh = sc.shelf(c.banner, c.sku); sh != nil && !(sh.RegularSince >= sc.since && sh.PrevRegular > sh.LastRegular) {
 					sh = nil
 				}
 			}
-			if !promo && sh == nil {
+			if kind == regularCut && sh == nil {
 				continue
 			}
 			if ok, err := sc.match(gtin); err != nil {
@@ -771,19 +774,26 @@ func (sc *signalScan) threats() error {
 			}
 			sc.use(own)
 			sc.use(c)
-			sc.threat(gtin, *c, *own, promo, sh)
+			sc.threat(gtin, *c, *own, kind, sh)
 		}
 	}
 	return nil
 }
 
+// threatKind is how a competitor undercuts the own banner.
+type threatKind int
+
+const (
+	regularCut     threatKind = iota // a regular price cut: regular prices compared
+	promotionUnder                   // a promotion: shelf prices compared
+)
+
 // threat records a threat: competitor c under the own banner's price, on
-// promotion (promo: shelf prices compared) or by a regular price cut
-// recorded on shelf record sh (regular prices compared).
-func (sc *signalScan) threat(gtin string, c, own bannerOffer, promo bool, sh *storage.Shelf) {
+// promotion or by a regular price cut recorded on shelf record sh.
+func (sc *signalScan) threat(gtin string, c, own bannerOffer, kind threatKind, sh *storage.Shelf) {
 	typ := "competitor_price_cut"
 	theirs, ours := float64(c.r), float64(own.r)
-	if promo {
+	if kind == promotionUnder {
 		typ = "competitor_promotion"
 		theirs, ours = float64(c.p), float64(own.p)
 	}
@@ -802,7 +812,7 @@ func (sc *signalScan) threat(gtin string, c, own bannerOffer, promo bool, sh *st
 		ev.Price, ev.Regular, ev.OwnPrice, ev.OwnRegular, ev.Stores = ptrHalf(c.p), ptrHalf(c.r), ptrHalf(own.p), ptrHalf(own.r), int(c.stores)
 		ev.ChangePct = ptrF(pricestat.Round1(-under))
 		ev.Competitors = []SignalPrice{c.price()}
-		if promo {
+		if kind == promotionUnder {
 			var p storage.Promo
 			found, err := sc.tx.LastPromoBefore(c.banner, c.sku, sc.a.province, sc.asOf, &p)
 			if err != nil {
@@ -877,8 +887,13 @@ func (sc *signalScan) opportunities() error {
 				}
 			})
 			ownRegular := prices[0].regular
-			above := atLeastAbove(marketRegular, ownRegular, SignalMarketGapPct)
-			if !above && !atLeastBelow(marketRegular, ownRegular, SignalMarketGapPct) {
+			var side marketSide
+			switch {
+			case atLeastAbove(marketRegular, ownRegular, SignalMarketGapPct):
+				side = aboveMarket
+			case atLeastBelow(marketRegular, ownRegular, SignalMarketGapPct):
+				side = belowMarket
+			default:
 				continue
 			}
 			if ok, err := sc.match(gtin); err != nil {
@@ -886,7 +901,7 @@ func (sc *signalScan) opportunities() error {
 			} else if !ok {
 				continue
 			}
-			sc.position(g, *own, len(others), market, marketRegular, above)
+			sc.position(g, *own, len(others), market, marketRegular, side)
 		case own == nil || own.last < lookback:
 			if len(others) < SignalGapMinBanners || !operates {
 				continue
@@ -909,10 +924,18 @@ func (sc *signalScan) opportunities() error {
 	return nil
 }
 
+// marketSide is where the own banner's regular price stands to the market's.
+type marketSide int
+
+const (
+	belowMarket marketSide = iota
+	aboveMarket
+)
+
 // position records priced_above_market or priced_below_market: the own
 // banner's regular price against the market's regular price (the median
 // of the other n banners' regular prices), market the shelf median.
-func (sc *signalScan) position(g int, own bannerOffer, n int, market, marketRegular float64, above bool) {
+func (sc *signalScan) position(g int, own bannerOffer, n int, market, marketRegular float64, side marketSide) {
 	gtin := sc.groups[g].gtin
 	gap := pctChange(marketRegular, float64(own.r)/2)
 	sc.use(&own)
@@ -921,7 +944,7 @@ func (sc *signalScan) position(g int, own bannerOffer, n int, market, marketRegu
 		sc.use(&others[i])
 	}
 	typ, rank, sev := "priced_above_market", gap, severityAbove(marketRegular, float64(own.r)/2, 30, 20)
-	if !above {
+	if side == belowMarket {
 		typ, rank, sev = "priced_below_market", -gap, severityBelow(marketRegular, float64(own.r)/2, 30, 20)
 	}
 	sc.add(SignalOpportunities, typ, sev, rank, GTIN(gtin).UPC(), own.banner, own.sku, func(sg *Signal) error {
@@ -934,7 +957,7 @@ func (sc *signalScan) position(g int, own bannerOffer, n int, market, marketRegu
 		ev.OwnPrice, ev.Price, ev.Regular, ev.OwnRegular = ptrHalf(own.p), ptrHalf(own.p), ptrHalf(own.r), ptrHalf(own.r)
 		ev.MarketPrice, ev.MarketRegular, ev.ChangePct = ptrExact(market), ptrExact(marketRegular), ptrF(pricestat.Round1(gap))
 		sg.Evidence = ev
-		if above {
+		if side == aboveMarket {
 			sg.Explanation = fmt.Sprintf("your regular %s for %s %s is %.1f%% above the market's regular median %s of %d other banners: a price cut would bring it in line",
 				*ev.OwnRegular, ev.Brand, ev.Name, pricestat.Round1(gap), *ev.MarketRegular, n)
 		} else {

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/grocerydata/grocery/grocery/internal/jsontext"
 )
 
 // Cents is an amount of Canadian dollars in integer cents. It encodes in
@@ -90,7 +92,7 @@ func ParseDate(s string) (Date, error) {
 func (d Date) Time() time.Time { return time.Unix(int64(d)*86400, 0).UTC() }
 
 // String formats d as "YYYY-MM-DD".
-func (d Date) String() string { return string(d.appendISO(make([]byte, 0, 10))) }
+func (d Date) String() string { return string(jsontext.AppendISODate(make([]byte, 0, 10), int64(d))) }
 
 // Weekday returns the day of the week of d.
 func (d Date) Weekday() time.Weekday { return time.Weekday((int64(d) + 4) % 7) }

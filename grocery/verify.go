@@ -109,7 +109,7 @@ func (w *writer) rederiveAnalytics(ctx context.Context, touch func(k seriesKey))
 		}
 		for i := range b.Days {
 			d := &b.Days[i]
-			w.noteDay(cur, d.Date, true) // every day is written anew
+			w.noteChanged(cur, d.Date) // every day is written anew
 			delta := w.catDelta(cur, in, d.Date)
 			for j := range d.Entries {
 				delta.add = append(delta.add, catObs(&d.Entries[j], &in))

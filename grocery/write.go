@@ -9,13 +9,6 @@ import (
 	"github.com/grocerydata/grocery/storage"
 )
 
-// freshDays is the freshness window of an offer: a store's latest
-// observation counts toward an offer while it is less than 14 days older
-// than the newest observation of the SKU in the province, and an offer is
-// current while its newest observation is less than 14 days older than the
-// data set's latest observation.
-const freshDays = 14
-
 // writeBatch writes b in one transaction: all of it or, on error, none of
 // it. Besides the records themselves it keeps every derived structure in
 // step: offers, search tokens, store-latest prices, store volumes and the
@@ -411,7 +404,11 @@ func (w *writer) writeSorted(ctx context.Context, recs []obsRec, series []series
 				delta := w.catDelta(key, info, date)
 				changed := w.mergeDay(old, date, group, merged, dayCounts, days, int32(minDate), delta, &info)
 				blk.changed = blk.changed || changed
-				w.noteDay(key, date, changed)
+				if changed {
+					w.noteChanged(key, date)
+				} else {
+					w.noteWritten(key)
+				}
 				for _, r := range group {
 					if latestGen[r.store] != gen {
 						latestGen[r.store] = gen
@@ -653,7 +650,11 @@ func (w *writer) derive(ctx context.Context) error {
 	if err := w.rebuildTokens(); err != nil {
 		return err
 	}
-	if err := w.rebuildVolumes(asOf, asOfMoved); err != nil {
+	rebuild := w.rebuildVolumes
+	if asOfMoved {
+		rebuild = w.rebuildAllVolumes
+	}
+	if err := rebuild(asOf); err != nil {
 		return err
 	}
 	if err := w.writeAnalytics(ctx); err != nil {
@@ -763,12 +764,12 @@ func (c *offerCalc) offer(tx *storage.Tx, k seriesKey) (storage.Offer, bool, err
 	for _, e := range c.entries {
 		c.prices = append(c.prices, e.Price)
 	}
-	o.Price, o.Min, o.Max = mode(c.prices)
+	o.Price, o.Min, o.Max = pricestat.Mode(c.prices)
 	c.prices = c.prices[:0]
 	for _, e := range c.entries {
 		c.prices = append(c.prices, e.Regular)
 	}
-	o.Regular, _, _ = mode(c.prices)
+	o.Regular, _, _ = pricestat.Mode(c.prices)
 	if o.Regular < o.Price {
 		o.Regular = o.Price
 	}
@@ -780,24 +781,6 @@ func (c *offerCalc) offer(tx *storage.Tx, k seriesKey) (storage.Offer, bool, err
 		}
 	}
 	return o, true, nil
-}
-
-// mode returns the most common value of v (the lower one on a tie), and
-// v's minimum and maximum. It sorts v.
-func mode(v []uint32) (most, lo, hi uint32) {
-	slices.Sort(v)
-	best := 0
-	for i := 0; i < len(v); {
-		j := i
-		for j < len(v) && v[j] == v[i] {
-			j++
-		}
-		if j-i > best {
-			best, most = j-i, v[i]
-		}
-		i = j
-	}
-	return most, v[0], v[len(v)-1]
 }
 
 // Token flags stored in the search index.
@@ -882,32 +865,37 @@ func (w *writer) rebuildTokens() error {
 }
 
 // rebuildVolumes recomputes the 30-day observation count of touched
-// stores, or of every store when the data set's latest date moved.
-func (w *writer) rebuildVolumes(asOf int32, all bool) error {
-	update := func(rec *storage.Store) error {
-		n, err := w.tx.StoreObservations(rec.ID, asOf-29, asOf)
-		if err != nil || uint32(n) == rec.Observations30d {
-			return err
-		}
-		rec.Observations30d = uint32(n)
-		return w.tx.PutStore(rec)
-	}
-	if !all {
-		for _, st := range w.storeList {
-			if st.touched {
-				if err := update(&st.rec); err != nil {
-					return err
-				}
+// stores.
+func (w *writer) rebuildVolumes(asOf int32) error {
+	for _, st := range w.storeList {
+		if st.touched {
+			if err := w.updateVolume(&st.rec, asOf); err != nil {
+				return err
 			}
 		}
-		return nil
 	}
+	return nil
+}
+
+// updateVolume recomputes rec's 30-day observation count up to asOf.
+func (w *writer) updateVolume(rec *storage.Store, asOf int32) error {
+	n, err := w.tx.StoreObservations(rec.ID, asOf-29, asOf)
+	if err != nil || uint32(n) == rec.Observations30d {
+		return err
+	}
+	rec.Observations30d = uint32(n)
+	return w.tx.PutStore(rec)
+}
+
+// rebuildAllVolumes recomputes the 30-day observation count of every
+// store: the data set's latest date moved.
+func (w *writer) rebuildAllVolumes(asOf int32) error {
 	var recs []storage.Store
 	if err := w.tx.ForEachStore(func(s *storage.Store) error { recs = append(recs, *s); return nil }); err != nil {
 		return err
 	}
 	for i := range recs {
-		if err := update(&recs[i]); err != nil {
+		if err := w.updateVolume(&recs[i], asOf); err != nil {
 			return err
 		}
 	}

@@ -120,15 +120,18 @@ func (w *writer) seriesInfo(key seriesKey) (seriesInfo, error) {
 	return in, nil
 }
 
-// noteDay notes a series' day as written, and as changed when it is.
-func (w *writer) noteDay(key seriesKey, date int32, changed bool) {
+// noteWritten notes a series' day as written, unchanged.
+func (w *writer) noteWritten(key seriesKey) {
 	a := &w.analytics
-	sp, ok := a.spans[key]
-	switch {
-	case !changed:
-		if !ok {
-			a.spans[key] = span{}
-		}
+	if _, ok := a.spans[key]; !ok {
+		a.spans[key] = span{}
+	}
+}
+
+// noteChanged notes a series' day as written and changed.
+func (w *writer) noteChanged(key seriesKey, date int32) {
+	a := &w.analytics
+	switch sp := a.spans[key]; {
 	case sp.changed:
 		a.spans[key] = span{min(sp.first, date), max(sp.last, date), true}
 	default:
@@ -240,8 +243,8 @@ func (b *promoBuilder) close() {
 	if !b.open {
 		return
 	}
-	b.cur.Regular, _, _ = mode(b.regs)
-	b.cur.Price, _, _ = mode(b.prices)
+	b.cur.Regular, _, _ = pricestat.Mode(b.regs)
+	b.cur.Price, _, _ = pricestat.Mode(b.prices)
 	b.cur.Stores = uint32(len(b.stores))
 	if d, ok := b.charged[b.cur.Regular]; ok && d >= b.cur.Start-priceLookback {
 		b.cur.Charged = d
@@ -274,7 +277,7 @@ func (b *promoBuilder) offPromo(d *storage.Day) {
 		b.prices = append(b.prices, e.Price)
 	}
 	b.offDay = d.Date
-	b.offPrice, _, _ = mode(b.prices)
+	b.offPrice, _, _ = pricestat.Mode(b.prices)
 }
 
 func (b *promoBuilder) day(k seriesKey, d *storage.Day) {
@@ -312,7 +315,7 @@ func (b *promoBuilder) regularOf(d *storage.Day) uint32 {
 	for _, e := range d.Entries {
 		regs = append(regs, e.Regular)
 	}
-	r, _, _ := mode(regs)
+	r, _, _ := pricestat.Mode(regs)
 	b.regs = regs[:0]
 	return r
 }
@@ -420,7 +423,7 @@ func (b *promoBuilder) derive(tx *storage.Tx, k seriesKey, in seriesInfo, sp spa
 				shelf.LastPromoStores++
 			}
 		}
-		shelf.LastRegular, _, _ = mode(prices)
+		shelf.LastRegular, _, _ = pricestat.Mode(prices)
 		if haveReg && shelf.LastRegular != prevReg {
 			changeDay, changePrev = d.Date, prevReg
 		}

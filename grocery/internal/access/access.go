@@ -20,12 +20,12 @@ import (
 // servers share, so that every one of them sees one quota per account and
 // a revocation on its next request.
 //
-// Authenticate with charge set may charge the call at once (Redis does, in
+// Authenticate with Call.Charge set may charge the call at once (Redis does, in
 // the same round trip as the check): it then records the outcome in the
 // principal, and the next Consume of it returns that outcome without
 // charging again.
 type Store interface {
-	Authenticate(ctx context.Context, key string, rest, charge bool) (*Principal, error)
+	Authenticate(ctx context.Context, key string, call Call) (*Principal, error)
 	Consume(ctx context.Context, p *Principal) (Usage, error)
 	UsageOf(ctx context.Context, account string) (Usage, error)
 	AccountExists(ctx context.Context, account string) (bool, error)
@@ -35,6 +35,12 @@ type Store interface {
 	// Plans returns the plans keys can be created on.
 	Plans() []Plan
 	Close() error
+}
+
+// Call is what a call is authenticated for.
+type Call struct {
+	REST   bool // it comes through REST, which only some plans open
+	Charge bool // charge it now (Redis does, in the same round trip as the check)
 }
 
 // Config is what both stores are opened with.

@@ -135,5 +135,5 @@ func (b *Bolt) Flush() error {
 	if b.meter == nil {
 		return nil
 	}
-	return b.meter.flush(false)
+	return b.meter.flush(unlessBusy)
 }

@@ -176,9 +176,9 @@ func randomBase62(n int) (string, error) {
 
 var errBadKey = fault.New(fault.Unauthenticated, "API key is missing or malformed: want the key you were given, of the form PREFIX_pk_...")
 
-// Authenticate checks a key against the data file's keyring; charge is
-// ignored: the call is charged by Consume.
-func (b *Bolt) Authenticate(ctx context.Context, key string, rest, charge bool) (*Principal, error) {
+// Authenticate checks a key against the data file's keyring; call.Charge
+// is ignored: the call is charged by Consume.
+func (b *Bolt) Authenticate(ctx context.Context, key string, call Call) (*Principal, error) {
 	r := b.ring
 	id, ok := r.parse(key)
 	if !ok {
@@ -204,7 +204,7 @@ func (b *Bolt) Authenticate(ctx context.Context, key string, rest, charge bool) 
 		return nil, fault.New(fault.Unauthenticated, "API key %s was revoked: ask for a new one", id)
 	}
 	plan := acct.currentPlan()
-	if rest && !plan.REST {
+	if call.REST && !plan.REST {
 		return nil, fault.New(fault.Forbidden, "the %s plan does not include the REST interface: it needs the integration plan", plan.Name)
 	}
 	e.lastUsed.Store(b.now().Unix())

@@ -104,7 +104,7 @@ type meter struct {
 // logged at once with the system's error, and Health reports it until a
 // flush succeeds again.
 func (m *meter) tick() {
-	err := m.flush(false)
+	err := m.flush(unlessBusy)
 	m.failMu.Lock()
 	defer m.failMu.Unlock()
 	if err == nil {
@@ -194,11 +194,19 @@ func (m *meter) keep(u usageID, used int64) {
 	m.pending[u] = max(m.pending[u], used)
 }
 
+// flushWait says whether a flush waits for a write transaction under way.
+type flushWait int
+
+const (
+	unlessBusy    flushWait = iota // write the usage journal instead, and keep the counts pending
+	waitForWriter                  // wait, and write the counts to the data file
+)
+
 // flush writes the counts and key last-used times changed since the last
-// flush, in one transaction. Unless wait, it does not wait for a write
+// flush, in one transaction. With unlessBusy, it does not wait for a write
 // transaction under way: it writes the usage journal instead, and the
 // counts stay pending for the next flush.
-func (m *meter) flush(wait bool) error {
+func (m *meter) flush(how flushWait) error {
 	m.mu.Lock()
 	counts := m.pending
 	m.pending = nil
@@ -254,7 +262,7 @@ func (m *meter) flush(wait bool) error {
 		return nil
 	}
 	ran, err := true, error(nil)
-	if wait {
+	if how == waitForWriter {
 		err = m.db.Update(write)
 	} else {
 		ran, err = m.db.TryUpdate(write)
@@ -299,7 +307,7 @@ func (m *meter) run(interval time.Duration, stop <-chan struct{}, done chan<- er
 		case <-t.C:
 			m.tick() // a failed flush is retried by the next one
 		case <-stop:
-			done <- m.flush(true)
+			done <- m.flush(waitForWriter)
 			return
 		}
 	}

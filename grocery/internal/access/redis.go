@@ -252,10 +252,10 @@ func (ra *Redis) logf(level slog.Level, msg string) {
 // errSecretGone is the refusal of every key while Redis has no secret.
 func (ra *Redis) errSecretGone() error { return ra.conn.CannotServe("key store") }
 
-// Authenticate checks a key in Redis and, when charge is set, charges the
+// Authenticate checks a key in Redis and, when call.Charge is set, charges the
 // call in the same round trip: the next Consume of the principal returns
 // that charge.
-func (ra *Redis) Authenticate(ctx context.Context, key string, rest, charge bool) (*Principal, error) {
+func (ra *Redis) Authenticate(ctx context.Context, key string, call Call) (*Principal, error) {
 	if ra.secretGone.Load() {
 		return nil, ra.errSecretGone()
 	}
@@ -265,11 +265,11 @@ func (ra *Redis) Authenticate(ctx context.Context, key string, rest, charge bool
 	sum := ra.curRing().mac(key)
 	p := &Principal{keyHash: hex.EncodeToString(sum[:])}
 	now := ra.now()
-	u, err := ra.run(ctx, p, rest, charge, now)
-	if kind, _ := fault.KindOf(err); err != nil && (!charge || kind != fault.Quota) {
+	u, err := ra.run(ctx, p, call, now)
+	if kind, _ := fault.KindOf(err); err != nil && (!call.Charge || kind != fault.Quota) {
 		return nil, err
 	}
-	if charge {
+	if call.Charge {
 		p.charged = &charged{usage: u, err: err}
 	}
 	return p, nil
@@ -285,17 +285,17 @@ func (ra *Redis) Consume(ctx context.Context, p *Principal) (Usage, error) {
 	if p == nil || p.keyHash == "" {
 		return Usage{}, fault.New(fault.Unauthenticated, "no authenticated caller: call Authenticate first")
 	}
-	return ra.run(ctx, p, false, true, ra.now())
+	return ra.run(ctx, p, Call{Charge: true}, ra.now())
 }
 
 // run runs authScript for p's key and fills p from its answer. It returns
 // the usage after the call, and a fault.Quota beside it when the call is over
 // the quota.
-func (ra *Redis) run(ctx context.Context, p *Principal, rest, charge bool, now time.Time) (Usage, error) {
+func (ra *Redis) run(ctx context.Context, p *Principal, call Call, now time.Time) (Usage, error) {
 	reset := resetOf(now)
 	ttl := int64((reset.Sub(now) + counterMargin + time.Second - 1) / time.Second)
 	args := make([]any, 0, 6+len(ra.plans))
-	args = append(args, b01(charge), b01(rest), monthOf(now), ttl, now.Unix(), ra.prefix)
+	args = append(args, b01(call.Charge), b01(call.REST), monthOf(now), ttl, now.Unix(), ra.prefix)
 	args = append(args, ra.plans...)
 	res, err := authScript.Run(ctx, ra.rdb, []string{ra.prefix + "key:" + p.keyHash}, args...).Slice()
 	if err != nil {
@@ -322,7 +322,7 @@ func (ra *Redis) run(ctx context.Context, p *Principal, rest, charge bool, now t
 	plan, _ := ra.curRing().plan(str(3))
 	p.KeyID, p.Account, p.Plan = str(1), str(2), plan
 	u := Usage{Account: p.Account, Plan: plan.Name, Limit: limit, Used: used, Remaining: max(limit-used, 0), Reset: reset}
-	if charge && used > limit {
+	if call.Charge && used > limit {
 		u.RetryAfter = reset.Sub(now)
 		return u, fault.New(fault.Quota, "the monthly quota of %d calls is spent; it resets at %s: wait until then, retrying does not restore it", limit, reset.Format(time.RFC3339))
 	}

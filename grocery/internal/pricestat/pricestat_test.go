@@ -91,3 +91,19 @@ func TestHalfCentsWide(t *testing.T) {
 		}
 	}
 }
+
+// Mode takes the most common value, the lower on a tie, with the extremes.
+func TestMode(t *testing.T) {
+	for _, c := range []struct {
+		in           []uint32
+		most, lo, hi uint32
+	}{
+		{[]uint32{5}, 5, 5, 5},
+		{[]uint32{7, 3, 7, 9}, 7, 3, 9},
+		{[]uint32{9, 3, 9, 3, 4}, 3, 3, 9},
+	} {
+		if m, lo, hi := Mode(append([]uint32(nil), c.in...)); m != c.most || lo != c.lo || hi != c.hi {
+			t.Errorf("Mode(%v) = %d, %d, %d; want %d, %d, %d", c.in, m, lo, hi, c.most, c.lo, c.hi)
+		}
+	}
+}

@@ -1,4 +1,4 @@
-package grocery
+package fault
 
 import (
 	"errors"
@@ -6,11 +6,11 @@ import (
 	"syscall"
 )
 
-// systemCause names, in words for an operator, the cause of a file
+// SystemCause names, in words for an operator, the cause of a file
 // system error that the operator can act on: a full disk, a quota, a
 // read-only file system, a permission. It returns "" for any other error.
 // These words go to the operator (the CLI, the log), never to a client.
-func systemCause(err error) string {
+func SystemCause(err error) string {
 	switch {
 	case errors.Is(err, syscall.ENOSPC):
 		return "the disk is full (no space left on device)"
