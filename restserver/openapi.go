@@ -1,9 +1,14 @@
 package restserver
 
 import (
+	"bytes"
 	"embed"
+	"encoding/json"
 	"net/http"
 	"strconv"
+	"sync"
+
+	"github.com/grocerydata/grocery/grocery"
 )
 
 // The OpenAPI document of the REST interface (GET /openapi.json) and the
@@ -23,9 +28,41 @@ var (
 const docsCSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
 	"font-src 'self' data:; connect-src 'self'; worker-src 'self' blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
+// servedOpenAPI is the document as GET /openapi.json serves it: the
+// file's info.version (the release, grocery.Release) replaced by the
+// build's grocery.Version, which adds the VCS revision when the build
+// carries one, so that the document and the page's title name the build.
+var servedOpenAPI = sync.OnceValue(func() []byte { return withInfoVersion(openAPIDoc, grocery.Version()) })
+
+// withInfoVersion returns doc with the value of info.version, the first
+// "version" member after "info", replaced by v; doc unchanged if it has
+// none.
+func withInfoVersion(doc []byte, v string) []byte {
+	info := bytes.Index(doc, []byte(`"info":`))
+	if info < 0 {
+		return doc
+	}
+	key := []byte(`"version": "`)
+	start := bytes.Index(doc[info:], key)
+	if start < 0 {
+		return doc
+	}
+	start += info + len(key) - 1 // the opening quote
+	end := bytes.IndexByte(doc[start+1:], '"')
+	if end < 0 {
+		return doc
+	}
+	end += start + 2 // past the closing quote
+	quoted, _ := json.Marshal(v)
+	out := make([]byte, 0, len(doc)+len(quoted))
+	out = append(out, doc[:start]...)
+	out = append(out, quoted...)
+	return append(out, doc[end:]...)
+}
+
 // serveOpenAPI answers GET /openapi.json: unauthenticated and unmetered.
 func (s *server) serveOpenAPI(w http.ResponseWriter, r *http.Request) {
-	serveBytes(w, "application/json", "no-cache", openAPIDoc)
+	serveBytes(w, "application/json", "no-cache", servedOpenAPI())
 }
 
 // serveDocs answers GET /docs, the reference page.

@@ -162,9 +162,12 @@ does not prove a product is unavailable.
 The MCP and REST servers take API keys: create them with 'grocery keys
 create', see the plans with 'grocery plans' and an account's quota with
 'grocery usage'.`,
+		Version:       grocery.Version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.SetVersionTemplate(versionLine())
+	root.Flags().BoolP("version", "v", false, "print the version, as 'grocery version' does")
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -202,6 +205,7 @@ create', see the plans with 'grocery plans' and an account's quota with
 		c.GroupID = "serve"
 		root.AddCommand(c)
 	}
+	root.AddCommand(a.versionCmd())
 	return root
 }
 

@@ -19,10 +19,11 @@ import (
 // grocery-rest): it reads --addr, --db (env GROCERY_DB), --redis,
 // --role and --snapshots, serves the interfaces of serve until SIGINT or
 // SIGTERM, logs JSON lines to stderr, and exits 1 with one line on an
-// error, 2 on a wrong command line.
+// error, 2 on a wrong command line. --version prints "NAME version V"
+// (V is Version()) and exits 0.
 func Main(name string, serve Interfaces) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := runMain(ctx, name, serve, os.Args[1:], os.Stderr)
+	err := runMain(ctx, name, serve, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	var usage *usageError
 	switch {
@@ -81,7 +82,7 @@ func CheckRole(role, snapshots, redisURL string) error {
 	return nil
 }
 
-func runMain(ctx context.Context, name string, serve Interfaces, args []string, stderr io.Writer) error {
+func runMain(ctx context.Context, name string, serve Interfaces, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "listen address")
@@ -95,6 +96,7 @@ func runMain(ctx context.Context, name string, serve Interfaces, args []string, 
 	redisURL := fs.String("redis", "", "keep keys, quota counts and alert rules and events in this Redis, shared with other servers: redis://127.0.0.1:6379/0 (env GROCERY_REDIS_URL)")
 	role := fs.String("role", "", RoleHelp)
 	snaps := fs.String("snapshots", "", SnapshotsHelp)
+	version := fs.Bool("version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
@@ -103,6 +105,10 @@ func runMain(ctx context.Context, name string, serve Interfaces, args []string, 
 	}
 	if fs.NArg() > 0 {
 		return &usageError{fmt.Errorf("unexpected argument %q: %s takes flags only", fs.Arg(0), name)}
+	}
+	if *version {
+		_, err := fmt.Fprintf(stdout, "%s version %s\n", name, Version())
+		return err
 	}
 	opts, err := OptionsFromEnv(os.Getenv)
 	if err != nil {

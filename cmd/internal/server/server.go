@@ -30,7 +30,7 @@ import (
 type Config struct {
 	Addr    string // listen address, e.g. 127.0.0.1:8080
 	DB      string // data file
-	Version string // reported by the interfaces
+	Version string // in MCP's serverInfo, /healthz and the start line; "" means Version()
 	Logger  *slog.Logger
 
 	// Options opens the data file (plans, key prefix, clock).
@@ -79,6 +79,9 @@ func Run(ctx context.Context, cfg Config) error {
 	if log == nil {
 		log = slog.Default()
 	}
+	if cfg.Version == "" {
+		cfg.Version = Version()
+	}
 	svc, err := open(ctx, cfg, log)
 	if err != nil {
 		return err
@@ -123,9 +126,9 @@ func Run(ctx context.Context, cfg Config) error {
 	go func() { served <- srv.Serve(ln) }()
 	base := "http://" + ln.Addr().String()
 	if cfg.Role == RoleReplica { // no data file of its own, no admin socket
-		log.Info("serving", "url", base, "interfaces", cfg.Serve.String(), "role", cfg.Role, "snapshots", cfg.Snapshots)
+		log.Info("serving", "url", base, "version", cfg.Version, "interfaces", cfg.Serve.String(), "role", cfg.Role, "snapshots", cfg.Snapshots)
 	} else {
-		log.Info("serving", "url", base, "interfaces", cfg.Serve.String(), "db", cfg.DB, "admin_socket", sock)
+		log.Info("serving", "url", base, "version", cfg.Version, "interfaces", cfg.Serve.String(), "db", cfg.DB, "admin_socket", sock)
 	}
 	if cfg.Ready != nil {
 		cfg.Ready(base)
@@ -201,8 +204,16 @@ func (i Interfaces) String() string {
 
 // Routes returns the whole route table: MCP at /mcp with the OAuth
 // discovery probes answered 404, REST at / (every other path), and
-// /healthz, as cfg.Serve selects.
+// /healthz, as cfg.Serve selects. /healthz names cfg.Version.
 func Routes(svc *grocery.Service, cfg Config, log *slog.Logger) http.Handler {
+	if cfg.Version == "" {
+		cfg.Version = Version()
+	}
+	okHealth, _ := json.Marshal(struct {
+		Status  string `json:"status"`
+		Version string `json:"version"`
+	}{"ok", cfg.Version})
+	okHealth = append(okHealth, '\n')
 	mux := http.NewServeMux()
 	var mcp, rest http.Handler
 	if cfg.Serve != ServeREST {
@@ -222,18 +233,19 @@ func Routes(svc *grocery.Service, cfg Config, log *slog.Logger) http.Handler {
 			if h := svc.Health(); h.UsageNotSaved != "" {
 				// It serves, but a crash now would lose counts.
 				json.NewEncoder(w).Encode(struct {
-					Status string `json:"status"`
+					Status  string `json:"status"`
+					Version string `json:"version"`
 					grocery.Health
-				}{"degraded", h})
+				}{"degraded", cfg.Version, h})
 				return
 			}
-			fmt.Fprintln(w, `{"status":"ok"}`)
+			w.Write(okHealth)
 			return
 		}
 		// A replica says which snapshot it serves and, when it did not
 		// take a newer one, why, and whether it tries again: it still
 		// serves, so the status stays ok.
-		h := replicaHealth{Status: "ok", Snapshot: snapshotHealth{st.Snapshot.Seq, st.Snapshot.AsOf},
+		h := replicaHealth{Status: "ok", Version: cfg.Version, Snapshot: snapshotHealth{st.Snapshot.Seq, st.Snapshot.AsOf},
 			Refused: st.Refused, Retry: st.Retry}
 		if n, since := st.Behind(); n > 0 {
 			h.Behind = &behindHealth{Snapshots: n, LatestSeq: st.Latest.Seq, Seconds: max(0, int64(time.Since(since).Seconds()))}
@@ -246,6 +258,7 @@ func Routes(svc *grocery.Service, cfg Config, log *slog.Logger) http.Handler {
 // replicaHealth is a replica's /healthz answer.
 type replicaHealth struct {
 	Status   string         `json:"status"`
+	Version  string         `json:"version"` // the server's, as Config.Version
 	Snapshot snapshotHealth `json:"snapshot"`
 	Refused  string         `json:"refused,omitempty"`
 	Retry    bool           `json:"retry,omitempty"` // Refused may pass: the snapshot is fetched again
