@@ -38,13 +38,22 @@ var exampleFiles = map[string]string{
 // demo data: each must succeed.
 func TestExamples(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the binary")
+		t.Skip("runs every example as a command")
 	}
+	t.Parallel() // a directory, a data file and a Redis of its own
 	dir := t.TempDir()
+	// The test binary is the command (TestMain runs main when asGrocery
+	// is set): on PATH as grocery, without building it a second time.
 	bin := filepath.Join(dir, "bin")
-	build := exec.Command("go", "build", "-o", filepath.Join(bin, "grocery"), ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(self, filepath.Join(bin, "grocery")); err != nil {
+		t.Fatal(err)
 	}
 	work := filepath.Join(dir, "work")
 	if err := os.Mkdir(work, 0o755); err != nil {
@@ -56,7 +65,14 @@ func TestExamples(t *testing.T) {
 		}
 	}
 	writeExampleXLSX(t, filepath.Join(work, "prices.xlsx"))
-	env := []string{"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"), "HOME=" + dir, "LANG=C.UTF-8"}
+	env := []string{"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"), "HOME=" + dir, "LANG=C.UTF-8", asGrocery + "=1"}
+
+	// The binary on PATH answers as the command, not as a test binary.
+	help := exec.Command(filepath.Join(bin, "grocery"), "--help")
+	help.Dir, help.Env = work, env
+	if out, err := help.CombinedOutput(); err != nil || !strings.Contains(string(out), "Usage:\n  grocery [command]") {
+		t.Fatalf("grocery --help: %v\n%s", err, out)
+	}
 
 	lines := append(helpExamples(newRootCmd(nil, nil, nil, func(string) string { return "" })), readmeExamples(t)...)
 	if len(lines) < 20 || !strings.HasPrefix(lines[0], "grocery demo") {
