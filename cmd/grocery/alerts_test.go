@@ -25,6 +25,7 @@ const (
 // locked, so a command that opened it would fail), and with keys, rules
 // and events in Redis (GROCERY_REDIS_URL).
 func TestAlertsCommands(t *testing.T) {
+	t.Parallel() // each case has its own data file and Redis
 	for _, tc := range []struct {
 		name          string
 		socket, redis bool
