@@ -22,6 +22,11 @@ import (
 // against a redis-server of its own.
 const exampleRedis = "redis://127.0.0.1:6379/0"
 
+// exampleSnapshots is the snapshot directory README's examples name: the
+// test gives them one in its temporary directory, so that no run writes
+// outside it or meets another run's snapshots.
+const exampleSnapshots = "/srv/snaps"
+
 var longRunning = []string{"grocery serve", "grocery mcp-bridge", "grocery completion"}
 
 // Files the import examples name, as a user would have them.
@@ -126,6 +131,7 @@ func TestExamples(t *testing.T) {
 			}
 			line = strings.ReplaceAll(line, exampleRedis, rs.URL())
 		}
+		line = strings.ReplaceAll(line, exampleSnapshots, filepath.Join(dir, "snaps"))
 		switch {
 		case readOnly(line):
 			reading = append(reading, line)
