@@ -56,19 +56,39 @@ func buildFixture(t *testing.T, build func(ctx context.Context, path string, asO
 		t.Logf("%s: %v", what, time.Since(phase).Round(time.Millisecond))
 		phase = time.Now()
 	}
-	pg := startPostgres(t)
-	lap("PostgreSQL started")
 	ctx := context.Background()
 	asOf, err := grocery.ParseDate(asOfText)
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	svc, err := build(ctx, filepath.Join(dir, "data.db"), asOf)
-	if err != nil {
-		t.Fatal(err)
+	// The data file is built while PostgreSQL starts.
+	type built struct {
+		svc *grocery.Service
+		err error
 	}
-	t.Cleanup(func() { svc.Close() })
+	data := make(chan built, 1)
+	go func() {
+		svc, err := build(ctx, filepath.Join(dir, "data.db"), asOf)
+		data <- built{svc, err}
+	}()
+	var b built
+	received := false
+	t.Cleanup(func() { // also when startPostgres skips or fails t
+		if !received {
+			b = <-data
+		}
+		if b.err == nil {
+			b.svc.Close()
+		}
+	})
+	pg := startPostgres(t)
+	lap("PostgreSQL started")
+	b, received = <-data, true
+	if b.err != nil {
+		t.Fatal(b.err)
+	}
+	svc := b.svc
 	fx := &fixture{svc: svc, pg: pg, dir: dir, asOf: asOf}
 	lap("data built")
 
