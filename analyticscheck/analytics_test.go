@@ -35,7 +35,7 @@ type fixture struct {
 
 // newFixture builds the small demo pinned to asOf, exports observations
 // (every day of the data set) and stores as CSV, and loads them into a
-// PostgreSQL server of the test's own.
+// database of the test's own on the shared PostgreSQL server.
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	return buildFixture(t, func(ctx context.Context, path string, asOf grocery.Date) (*grocery.Service, error) {
@@ -46,8 +46,9 @@ func newFixture(t *testing.T) *fixture {
 	})
 }
 
-// buildFixture starts PostgreSQL, builds a data file with build, exports it
-// and loads the export.
+// buildFixture starts PostgreSQL (or shares the server already started),
+// builds a data file with build, exports it and loads the export into a
+// database of t's own.
 func buildFixture(t *testing.T, build func(ctx context.Context, path string, asOf grocery.Date) (*grocery.Service, error)) *fixture {
 	t.Helper()
 	phase := time.Now()
@@ -55,19 +56,39 @@ func buildFixture(t *testing.T, build func(ctx context.Context, path string, asO
 		t.Logf("%s: %v", what, time.Since(phase).Round(time.Millisecond))
 		phase = time.Now()
 	}
-	pg := startPostgres(t)
-	lap("PostgreSQL started")
 	ctx := context.Background()
 	asOf, err := grocery.ParseDate(asOfText)
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	svc, err := build(ctx, filepath.Join(dir, "data.db"), asOf)
-	if err != nil {
-		t.Fatal(err)
+	// The data file is built while PostgreSQL starts.
+	type built struct {
+		svc *grocery.Service
+		err error
 	}
-	t.Cleanup(func() { svc.Close() })
+	data := make(chan built, 1)
+	go func() {
+		svc, err := build(ctx, filepath.Join(dir, "data.db"), asOf)
+		data <- built{svc, err}
+	}()
+	var b built
+	received := false
+	t.Cleanup(func() { // also when startPostgres skips or fails t
+		if !received {
+			b = <-data
+		}
+		if b.err == nil {
+			b.svc.Close()
+		}
+	})
+	pg := startPostgres(t)
+	lap("PostgreSQL started")
+	b, received = <-data, true
+	if b.err != nil {
+		t.Fatal(b.err)
+	}
+	svc := b.svc
 	fx := &fixture{svc: svc, pg: pg, dir: dir, asOf: asOf}
 	lap("data built")
 
@@ -154,6 +175,7 @@ func TestAnalytics(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the SQL check builds a demo data set and starts PostgreSQL")
 	}
+	t.Parallel() // beside TestSQLByHand, in a database of its own
 	start := time.Now()
 	fx := newFixture(t)
 	t.Logf("demo built, exported and loaded into PostgreSQL in %v", time.Since(start).Round(time.Millisecond))

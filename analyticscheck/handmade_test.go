@@ -79,6 +79,7 @@ func TestSQLByHand(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the SQL check starts PostgreSQL")
 	}
+	t.Parallel() // beside TestAnalytics, in a database of its own
 	fx := buildFixture(t, func(ctx context.Context, path string, _ grocery.Date) (*grocery.Service, error) {
 		svc, err := grocery.Open(path, nil)
 		if err != nil {

@@ -14,17 +14,20 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 )
 
-// pgServer is a PostgreSQL server the test started: its own data
-// directory, listening only on a Unix socket in a temporary directory.
+// pgServer is the PostgreSQL server the tests started, and the database
+// one fixture uses on it: its own data directory, listening only on a
+// Unix socket in a temporary directory.
 type pgServer struct {
 	bin  string // the directory of initdb, postgres and psql
 	sock string // the socket directory
 	log  string // the server's log file
+	db   string // the database psql connects to
 }
 
 // pgBinDir finds the directory of PostgreSQL's server binaries: $PGBIN,
@@ -67,48 +70,99 @@ func pgVersion(binDir string) float64 {
 	return v
 }
 
-// startPostgres starts a PostgreSQL server for the test and stops it in
-// t.Cleanup. It skips the test when PostgreSQL is not installed, unless
-// $GROCERY_REQUIRE_POSTGRES is 1 (as in CI), when it fails. As
-// root, initdb and postgres (which refuse to run as root) run as the
-// postgres user Debian's package creates, or else as nobody.
+// shared is the test binary's one PostgreSQL server, started by the first
+// test that asks for it and stopped by TestMain; each fixture loads its data
+// into a database of its own on it.
+var shared struct {
+	once sync.Once
+	srv  *pgServer
+	stop func()
+	skip string // why the tests skip, when PostgreSQL is not installed
+	err  error
+	mu   sync.Mutex // one CREATE DATABASE at a time
+	n    int        // databases created
+}
+
+// TestMain runs the tests and stops the shared PostgreSQL server if one
+// started.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if shared.stop != nil {
+		shared.stop()
+	}
+	os.Exit(code)
+}
+
+// startPostgres returns, for t, the shared PostgreSQL server (started at
+// the first call) connected to a new database of t's own. It skips t when
+// PostgreSQL is not installed, unless $GROCERY_REQUIRE_POSTGRES is 1 (as
+// in CI), when it fails.
 func startPostgres(t testing.TB) *pgServer {
 	t.Helper()
+	shared.once.Do(func() { shared.srv, shared.stop, shared.skip, shared.err = launchPostgres() })
+	if shared.skip != "" {
+		t.Skip(shared.skip)
+	}
+	if shared.err != nil {
+		t.Fatal(shared.err)
+	}
+	shared.mu.Lock()
+	defer shared.mu.Unlock()
+	shared.n++
+	srv := *shared.srv
+	srv.db = fmt.Sprintf("fixture%d", shared.n)
+	if _, err := shared.srv.psql(context.Background(), nil, "-c", "CREATE DATABASE "+srv.db); err != nil {
+		t.Fatalf("%v\n%s", err, srv.logTail())
+	}
+	return &srv
+}
+
+// launchPostgres starts a PostgreSQL server in a temporary directory and
+// waits until it accepts connections; stop shuts it down and removes the
+// directory. skip says why there is no server when PostgreSQL is not
+// installed and $GROCERY_REQUIRE_POSTGRES is not 1. As root, initdb and
+// postgres (which refuse to run as root) run as the postgres user
+// Debian's package creates, or else as nobody.
+func launchPostgres() (srv *pgServer, stop func(), skip string, err error) {
 	bin, err := pgBinDir()
 	if err != nil {
 		if os.Getenv("GROCERY_REQUIRE_POSTGRES") == "1" {
-			t.Fatalf("GROCERY_REQUIRE_POSTGRES=1: %v", err)
+			return nil, nil, "", fmt.Errorf("GROCERY_REQUIRE_POSTGRES=1: %v", err)
 		}
-		t.Skipf("skipping the SQL check of the analytics: %v", err)
+		return nil, nil, fmt.Sprintf("skipping the SQL check of the analytics: %v", err), nil
 	}
 	base, err := os.MkdirTemp("", "analyticscheck-pg-")
 	if err != nil {
-		t.Fatal(err)
+		return nil, nil, "", err
 	}
-	t.Cleanup(func() { os.RemoveAll(base) })
+	stop = func() { os.RemoveAll(base) }
+	fail := func(err error) (*pgServer, func(), string, error) {
+		stop()
+		return nil, nil, "", err
+	}
 	// The server's user must reach its directories.
 	if err := os.Chmod(base, 0o755); err != nil {
-		t.Fatal(err)
+		return fail(err)
 	}
 	data, sock := filepath.Join(base, "data"), filepath.Join(base, "sock")
 	for _, dir := range []string{data, sock} {
 		if err := os.Mkdir(dir, 0o700); err != nil {
-			t.Fatal(err)
+			return fail(err)
 		}
 	}
 	var cred *syscall.Credential
 	if os.Geteuid() == 0 {
 		cred, err = unprivileged()
 		if err != nil {
-			t.Fatalf("running as root, PostgreSQL needs another user: %v", err)
+			return fail(fmt.Errorf("running as root, PostgreSQL needs another user: %v", err))
 		}
 		for _, dir := range []string{data, sock} {
 			if err := os.Chown(dir, int(cred.Uid), int(cred.Gid)); err != nil {
-				t.Fatal(err)
+				return fail(err)
 			}
 		}
 		if err := os.Chmod(sock, 0o755); err != nil {
-			t.Fatal(err)
+			return fail(err)
 		}
 	}
 	run := func(name string, args ...string) *exec.Cmd {
@@ -120,12 +174,12 @@ func startPostgres(t testing.TB) *pgServer {
 	}
 	initdb := run("initdb", "-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync")
 	if out, err := initdb.CombinedOutput(); err != nil {
-		t.Fatalf("initdb: %v\n%s", err, out)
+		return fail(fmt.Errorf("initdb: %v\n%s", err, out))
 	}
-	srv := &pgServer{bin: bin, sock: sock, log: filepath.Join(base, "postgres.log")}
+	srv = &pgServer{bin: bin, sock: sock, log: filepath.Join(base, "postgres.log"), db: "postgres"}
 	logf, err := os.Create(srv.log)
 	if err != nil {
-		t.Fatal(err)
+		return fail(err)
 	}
 	defer logf.Close()
 	// Only a Unix socket; durability is of no use to a throwaway server;
@@ -138,11 +192,11 @@ func startPostgres(t testing.TB) *pgServer {
 		"-c", "shared_buffers=32MB", "-c", "max_connections=20")
 	postgres.Stdout, postgres.Stderr = logf, logf
 	if err := postgres.Start(); err != nil {
-		t.Fatalf("postgres: %v", err)
+		return fail(fmt.Errorf("postgres: %v", err))
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- postgres.Wait() }()
-	t.Cleanup(func() {
+	stop = func() {
 		// SIGINT is PostgreSQL's fast shutdown.
 		_ = postgres.Process.Signal(syscall.SIGINT)
 		select {
@@ -151,20 +205,21 @@ func startPostgres(t testing.TB) *pgServer {
 			_ = postgres.Process.Kill()
 			<-exited
 		}
-	})
+		os.RemoveAll(base)
+	}
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		select {
 		case err := <-exited:
 			exited <- err
-			t.Fatalf("postgres exited: %v\n%s", err, srv.logTail())
+			return fail(fmt.Errorf("postgres exited: %v\n%s", err, srv.logTail()))
 		default:
 		}
 		if _, err := srv.psql(context.Background(), nil, "-c", "SELECT 1"); err == nil {
-			return srv
+			return srv, stop, "", nil
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("postgres did not accept connections within 60 s\n%s", srv.logTail())
+			return fail(fmt.Errorf("postgres did not accept connections within 60 s\n%s", srv.logTail()))
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -199,7 +254,7 @@ func (s *pgServer) logTail() string {
 // in SQL as :'name') and args, and returns its standard output: unaligned,
 // tuples only, stopping at the first error.
 func (s *pgServer) psql(ctx context.Context, vars map[string]string, args ...string) ([]byte, error) {
-	full := []string{"-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", s.sock, "-U", "postgres", "-d", "postgres"}
+	full := []string{"-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", s.sock, "-U", "postgres", "-d", s.db}
 	names := make([]string, 0, len(vars))
 	for k := range vars {
 		names = append(names, k)

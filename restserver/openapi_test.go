@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -31,6 +32,11 @@ var hostPaths = []string{"GET /healthz"}
 type apiDoc struct {
 	doc  map[string]any
 	defs map[string]any
+	// resolved holds each schema resolved once, by its JSON text: a
+	// resolution carries every component and costs far more than a
+	// validation.
+	mu       sync.Mutex
+	resolved map[string]*jsonschema.Resolved
 }
 
 // loadDoc fetches GET /openapi.json over HTTP, without a key.
@@ -88,6 +94,15 @@ func (d *apiDoc) schema(t *testing.T, s any) *jsonschema.Resolved {
 	if !ok {
 		t.Fatalf("schema is %T, want an object", s)
 	}
+	own, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if rs, ok := d.resolved[string(own)]; ok {
+		return rs
+	}
 	root := map[string]any{"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": d.defs}
 	for k, v := range m {
 		root[k] = v
@@ -104,6 +119,10 @@ func (d *apiDoc) schema(t *testing.T, s any) *jsonschema.Resolved {
 	if err != nil {
 		t.Fatalf("resolving %s: %v", b, err)
 	}
+	if d.resolved == nil {
+		d.resolved = map[string]*jsonschema.Resolved{}
+	}
+	d.resolved[string(own)] = rs
 	return rs
 }
 

@@ -102,6 +102,7 @@ func readAll(path string) (failed any) {
 }
 
 func TestCheckFile(t *testing.T) {
+	t.Parallel() // files of its own
 	good := boltFile(t)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "good.db")
@@ -125,6 +126,7 @@ func TestCheckFile(t *testing.T) {
 // never crashes, and every file it lets through is read whole without a
 // fault or a panic.
 func TestCheckFileDamaged(t *testing.T) {
+	t.Parallel() // files of its own
 	good := boltFile(t)
 	dir := t.TempDir()
 	refused := 0

@@ -266,6 +266,7 @@ func TestOpenForeignFiles(t *testing.T) {
 // format 1 took about 110 bytes per observation, one half-full page
 // record a day.
 func TestSeriesCompact(t *testing.T) {
+	t.Parallel() // a file of its own
 	db := MustOpen(t)
 	before, err := db.Size()
 	if err != nil {

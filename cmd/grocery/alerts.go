@@ -156,12 +156,14 @@ func (a *app) alertsListCmd() *cobra.Command {
 		account string
 		in      grocery.ListAlertsInput
 		asJSON  bool
+		idsOnly bool
 	)
 	cmd := &cobra.Command{
-		Use:               "list --account NAME",
-		Short:             "List an account's alert rules",
-		Long:              `list shows an account's alert rules, oldest first.`,
-		Example:           "  grocery alerts list --account acme\n  grocery alerts list --account acme --json",
+		Use:   "list --account NAME",
+		Short: "List an account's alert rules",
+		Long: `list shows an account's alert rules, oldest first. --ids prints only their ids,
+one a line, for the commands that take one.`,
+		Example:           "  grocery alerts list --account acme\n  grocery alerts list --account acme --json\n  grocery alerts list --account acme --ids",
 		Args:              usageArgs(cobra.NoArgs),
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
@@ -170,8 +172,14 @@ func (a *app) alertsListCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				if asJSON {
+				switch {
+				case asJSON:
 					return writeJSON(cmd.OutOrStdout(), l)
+				case idsOnly:
+					for _, r := range l.Results {
+						fmt.Fprintln(cmd.OutOrStdout(), r.ID)
+					}
+					return nil
 				}
 				if l.Total == 0 {
 					fmt.Fprintf(cmd.OutOrStdout(), "Account %s has no alert rules: create one with 'grocery alerts create'.\n", account)
@@ -185,6 +193,8 @@ func (a *app) alertsListCmd() *cobra.Command {
 	cmd.Flags().IntVar(&in.Limit, "limit", 50, "at most this many rules, 1 to 500")
 	cmd.Flags().IntVar(&in.Offset, "offset", 0, "skip this many rules first")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the rules as JSON")
+	cmd.Flags().BoolVar(&idsOnly, "ids", false, "print only the rules' ids, one a line")
+	cmd.MarkFlagsMutuallyExclusive("json", "ids")
 	return cmd
 }
 
@@ -225,7 +235,7 @@ func (a *app) alertsDeleteCmd() *cobra.Command {
 		Use:               "delete --account NAME ID",
 		Short:             "Delete an alert rule",
 		Long:              `delete deletes one of an account's alert rules, by the id 'alerts list' shows (alr_...). Its events stay.`,
-		Example:           "  grocery alerts delete --account acme alr_3f9c2d41a07be815",
+		Example:           "  grocery alerts delete --account acme \"$(grocery alerts list --account acme --ids | head -n 1)\"",
 		Args:              usageArgs(cobra.ExactArgs(1)),
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
@@ -254,7 +264,7 @@ func (a *app) alertsEventsCmd() *cobra.Command {
 		Long: `events shows the events an account's rules recorded, newest first: when, which
 rule, the observation day, and what happened. --since keeps those recorded
 at or after a time (RFC 3339) or a date; --rule keeps one rule's.`,
-		Example:           "  grocery alerts events --account acme\n  grocery alerts events --account acme --rule alr_3f9c2d41a07be815 --json",
+		Example:           "  grocery alerts events --account acme\n  grocery alerts events --account acme --rule \"$(grocery alerts list --account acme --ids | head -n 1)\" --json",
 		Args:              usageArgs(cobra.NoArgs),
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {

@@ -26,6 +26,7 @@ const (
 // locked, so a command that opened it would fail), and with keys, rules
 // and events in Redis (GROCERY_REDIS_URL).
 func TestAlertsCommands(t *testing.T) {
+	t.Parallel() // each case has its own data file and Redis
 	for _, tc := range []struct {
 		name          string
 		socket, redis bool
@@ -59,6 +60,12 @@ func TestAlertsCommands(t *testing.T) {
 			ok(t, r)
 			if want := id + "  milk under 4  upc 068000000154  ON        price_below $4.00\n"; !strings.HasSuffix(r.stdout, want) {
 				t.Errorf("list: got %q, want a line %q", r.stdout, want)
+			}
+
+			r = cli(t, e, "alerts", "list", "--db", db, "--account", "acme", "--ids")
+			ok(t, r)
+			if r.stdout != id+"\n" {
+				t.Errorf("list --ids: got %q, want %q", r.stdout, id+"\n")
 			}
 
 			// beta sees none of acme's rules and cannot delete them.

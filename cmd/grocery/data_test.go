@@ -112,6 +112,7 @@ func TestImport(t *testing.T) {
 }
 
 func TestDemo(t *testing.T) {
+	t.Parallel() // builds a data file of its own
 	db := filepath.Join(t.TempDir(), "my demo.db")
 	r := cli(t, nil, "demo", "--db", db, "--as-of", demoAsOf)
 	ok(t, r)

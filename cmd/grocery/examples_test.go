@@ -7,7 +7,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
@@ -20,6 +22,11 @@ import (
 // exampleRedis is the Redis README's examples name: the test runs them
 // against a redis-server of its own.
 const exampleRedis = "redis://127.0.0.1:6379/0"
+
+// exampleSnapshots is the snapshot directory README's examples name: the
+// test gives them one in its temporary directory, so that no run writes
+// outside it or meets another run's snapshots.
+const exampleSnapshots = "/srv/snaps"
 
 var longRunning = []string{"grocery serve", "grocery mcp-bridge", "grocery completion"}
 
@@ -39,13 +46,22 @@ var exampleFiles = map[string]string{
 // demo data: each must succeed.
 func TestExamples(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the binary")
+		t.Skip("runs every example as a command")
 	}
+	t.Parallel() // a directory, a data file and a Redis of its own
 	dir := t.TempDir()
+	// The test binary is the command (TestMain runs main when asGrocery
+	// is set): on PATH as grocery, without building it a second time.
 	bin := filepath.Join(dir, "bin")
-	build := exec.Command("go", "build", "-o", filepath.Join(bin, "grocery"), ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(self, filepath.Join(bin, "grocery")); err != nil {
+		t.Fatal(err)
 	}
 	work := filepath.Join(dir, "work")
 	if err := os.Mkdir(work, 0o755); err != nil {
@@ -58,15 +74,52 @@ func TestExamples(t *testing.T) {
 	}
 	writeExampleXLSX(t, filepath.Join(work, "prices.xlsx"))
 	writeExampleParquet(t, filepath.Join(work, "extract.parquet"))
-	env := []string{"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"), "HOME=" + dir, "LANG=C.UTF-8"}
+	env := []string{"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"), "HOME=" + dir, "LANG=C.UTF-8", asGrocery + "=1"}
+
+	// The binary on PATH answers as the command, not as a test binary.
+	help := exec.Command(filepath.Join(bin, "grocery"), "--help")
+	help.Dir, help.Env = work, env
+	if out, err := help.CombinedOutput(); err != nil || !strings.Contains(string(out), "Usage:\n  grocery [command]") {
+		t.Fatalf("grocery --help: %v\n%s", err, out)
+	}
 
 	lines := append(helpExamples(newRootCmd(nil, nil, nil, func(string) string { return "" })), readmeExamples(t)...)
 	if len(lines) < 20 || !strings.HasPrefix(lines[0], "grocery demo") {
 		t.Fatalf("found %d examples, the first %q: want the demo first and all of them", len(lines), lines[0])
 	}
-	ran := 0
+	// run runs one example in dir: it must succeed and show something.
+	run := func(t *testing.T, dir, line string) {
+		sh := exec.Command("bash", "-c", "set -eo pipefail; "+line)
+		sh.Dir, sh.Env = dir, env
+		out, err := sh.CombinedOutput()
+		if err != nil {
+			t.Errorf("%s: %v\n%s", line, err, out)
+		}
+		// An example shows something: an empty answer teaches nothing.
+		for _, empty := range []string{"No current offers", "No products match", "No observations in this window", "No active reference stores match", "No API keys yet"} {
+			if strings.Contains(string(out), empty) {
+				t.Errorf("%s: an empty answer (%q):\n%s", line, empty, out)
+			}
+		}
+	}
+	// The demo first: every other example reads its data file. Then, at
+	// the same time: the examples that change grocery.db (import, keys,
+	// alerts) in order, each after those it needs, in work; those that
+	// build a demo data file of their own beside them; and the read-only
+	// ones side by side, on a copy of the demo's data file in a directory
+	// of their own.
+	run(t, work, lines[0])
+	ran := 1
+	reads := filepath.Join(dir, "reads")
+	if err := os.Mkdir(reads, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(reads, os.DirFS(work)); err != nil {
+		t.Fatal(err)
+	}
+	var writing, reading, building []string
 	var rs *redistest.Server // started for the first example with --redis
-	for _, line := range lines {
+	for _, line := range lines[1:] {
 		if skip(line) {
 			continue
 		}
@@ -80,21 +133,72 @@ func TestExamples(t *testing.T) {
 			}
 			line = strings.ReplaceAll(line, exampleRedis, rs.URL())
 		}
-		sh := exec.Command("bash", "-c", "set -eo pipefail; "+line)
-		sh.Dir, sh.Env = work, env
-		out, err := sh.CombinedOutput()
-		if err != nil {
-			t.Errorf("%s: %v\n%s", line, err, out)
-		}
-		// An example shows something: an empty answer teaches nothing.
-		for _, empty := range []string{"No current offers", "No products match", "No observations in this window", "No active reference stores match", "No API keys yet"} {
-			if strings.Contains(string(out), empty) {
-				t.Errorf("%s: an empty answer (%q):\n%s", line, empty, out)
-			}
+		line = strings.ReplaceAll(line, exampleSnapshots, filepath.Join(dir, "snaps"))
+		switch {
+		case readOnly(line):
+			reading = append(reading, line)
+		case ownFile(line):
+			building = append(building, line)
+		default:
+			writing = append(writing, line)
 		}
 		ran++
 	}
-	t.Logf("ran %d examples", ran)
+	t.Run("group", func(t *testing.T) {
+		t.Run("changes", func(t *testing.T) {
+			t.Parallel()
+			for _, line := range writing {
+				run(t, work, line)
+			}
+		})
+		t.Run("builds", func(t *testing.T) {
+			t.Parallel()
+			for _, line := range building {
+				run(t, work, line)
+			}
+		})
+		t.Run("reads", func(t *testing.T) {
+			t.Parallel()
+			next := make(chan string)
+			var wg sync.WaitGroup
+			for range 3 {
+				wg.Go(func() {
+					for line := range next {
+						run(t, reads, line)
+					}
+				})
+			}
+			for _, line := range reading {
+				next <- line
+			}
+			close(next)
+			wg.Wait()
+		})
+	})
+	t.Logf("ran %d examples: %d that change grocery.db, %d that build a data file of their own, %d that only read", ran, 1+len(writing), len(building), len(reading))
+}
+
+// ownFile reports whether an example builds the demo in a data file of
+// its own (grocery demo --db other.db), which no other example reads.
+func ownFile(line string) bool {
+	f := strings.Fields(line)
+	return len(f) > 2 && f[0] == "grocery" && f[1] == "demo" && slices.Contains(f, "--db") && !slices.Contains(f, "grocery.db")
+}
+
+// readOnly reports whether an example runs a command that only reads the
+// data file (a query, a report, an export, the plans).
+func readOnly(line string) bool {
+	f := strings.Fields(line)
+	for i, w := range f {
+		if w == "grocery" && i+1 < len(f) {
+			switch f[i+1] {
+			case "lookup", "search", "history", "stores", "report", "brief", "export", "plans":
+				return true
+			}
+			return false
+		}
+	}
+	return false
 }
 
 // writeExampleXLSX writes prices.csv's row as a spreadsheet would hold it:

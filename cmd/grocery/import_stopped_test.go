@@ -83,6 +83,7 @@ func TestImportServerStopped(t *testing.T) {
 // is imported, its snapshot is not published, and why; never that
 // nothing was imported.
 func TestImportNotPublished(t *testing.T) {
+	t.Parallel() // its own files and Redis
 	e := env{"GROCERY_REDIS_URL": redistest.Start(t).URL()}
 	db := keyDB(t)
 	dir := t.TempDir()

@@ -20,7 +20,15 @@ var (
 
 const demoAsOf = "2026-11-19"
 
+// asGrocery, set to 1 in a process's environment, makes the test binary
+// the grocery command: TestExamples runs it under that name instead of
+// building the command again (the same main, the same packages).
+const asGrocery = "GROCERY_TEST_AS_COMMAND"
+
 func TestMain(m *testing.M) {
+	if os.Getenv(asGrocery) == "1" {
+		main() // exits
+	}
 	os.Exit(testMain(m))
 }
 

@@ -33,6 +33,7 @@ func TestServeRoleFlags(t *testing.T) {
 
 // TestImportSnapshots: import --snapshots publishes one snapshot per file.
 func TestImportSnapshots(t *testing.T) {
+	t.Parallel() // its own files and Redis
 	dir := t.TempDir()
 	db, snaps, stores := filepath.Join(dir, "g.db"), filepath.Join(dir, "snaps"), filepath.Join(dir, "stores.csv")
 	csv := "store_id,banner,province,name,city,postal_code,latitude,longitude\n" +
@@ -78,6 +79,7 @@ func TestServeHelpRoles(t *testing.T) {
 // and leave no data file behind; the alert commands that need the file
 // (create checks the catalogue, evaluate reads the prices) say it is missing.
 func TestRedisWithoutDataFile(t *testing.T) {
+	t.Parallel() // a Redis of its own
 	url := redistest.Start(t).URL()
 	db := filepath.Join(t.TempDir(), "none.db")
 	if r := cli(t, nil, "keys", "create", "--account", "acme", "--plan", "integration", "--redis", url, "--db", db); r.code != 0 {

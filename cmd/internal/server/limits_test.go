@@ -13,13 +13,14 @@ import (
 	"time"
 
 	"github.com/grocerydata/grocery/cmd/internal/server"
-	"github.com/grocerydata/grocery/grocery"
 )
 
 // TestLimits: a header over MaxHeaderBytes is answered 431, and a server
 // holds at most MaxConns connections open, the next waiting until one
 // closes.
 func TestLimits(t *testing.T) {
+	// In parallel: a server and a data file of its own.
+	t.Parallel()
 	dir, err := os.MkdirTemp("", "lim") // short: Unix socket paths are limited
 	if err != nil {
 		t.Fatal(err)
@@ -28,9 +29,7 @@ func TestLimits(t *testing.T) {
 	db := filepath.Join(dir, "g.db")
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
-	if _, err := grocery.BuildDemo(ctx, db, &grocery.DemoOptions{AsOf: 20776}); err != nil {
-		t.Fatal(err)
-	}
+	demoCopy(t, db)
 	ready, done := make(chan string, 1), make(chan error, 1)
 	go func() {
 		done <- server.Run(ctx, server.Config{

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -76,8 +77,15 @@ func getHealth(t *testing.T, base string) health {
 	return h
 }
 
+// skipClock is the real clock plus a time the test adds, to pass a wait
+// at once.
+type skipClock struct{ skipped atomic.Int64 }
+
+func (c *skipClock) now() time.Time      { return time.Now().Add(time.Duration(c.skipped.Load())) }
+func (c *skipClock) add(d time.Duration) { c.skipped.Add(int64(d)) }
+
 // waitHealth polls base's /healthz until ok says it is what the test
-// waits for (the replica polls its manifest every second).
+// waits for (the replica polls its manifest every SnapshotPoll).
 func waitHealth(t *testing.T, base string, ok func(health) bool) health {
 	t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
@@ -95,6 +103,8 @@ func waitHealth(t *testing.T, base string, ok func(health) bool) health {
 // the replica, and a damaged snapshot is refused and reported on
 // /healthz while the replica keeps serving.
 func TestRoles(t *testing.T) {
+	// In parallel: servers, data files and a Redis of its own.
+	t.Parallel()
 	dir, err := os.MkdirTemp("", "srv") // short: Unix socket paths are limited
 	if err != nil {
 		t.Fatal(err)
@@ -102,10 +112,12 @@ func TestRoles(t *testing.T) {
 	defer os.RemoveAll(dir)
 	db, snaps := filepath.Join(dir, "g.db"), filepath.Join(dir, "snaps")
 	ctx := context.Background()
-	if _, err := grocery.BuildDemo(ctx, db, &grocery.DemoOptions{AsOf: 20776}); err != nil {
-		t.Fatal(err)
-	}
+	demoCopy(t, db)
 	rs := redistest.Start(t)
+	// The replica reads the manifest every 10 ms, not every second, and
+	// its clock is the real one plus what the test adds: a snapshot whose
+	// file was missing is fetched again a second later by that clock.
+	clock := &skipClock{}
 	ingest := start(t, server.Config{DB: db, Role: server.RoleIngest, Snapshots: snaps, Options: grocery.Options{RedisURL: rs.URL()}})
 	if h := getHealth(t, ingest); h.Status != "ok" || h.Snapshot.Seq != 0 {
 		t.Errorf("ingest /healthz: got %+v, want a plain ok", h)
@@ -113,7 +125,7 @@ func TestRoles(t *testing.T) {
 	var replicaLog lockedBuffer
 	replica := start(t, server.Config{Role: server.RoleReplica, Snapshots: snaps, DB: "./grocery.db",
 		Logger:  slog.New(slog.NewTextHandler(&replicaLog, nil)),
-		Options: grocery.Options{SnapshotCache: t.TempDir(), RedisURL: rs.URL()}})
+		Options: grocery.Options{SnapshotCache: t.TempDir(), RedisURL: rs.URL(), SnapshotPoll: 10 * time.Millisecond, Now: clock.now}})
 	if h := getHealth(t, replica); h.Snapshot.Seq != 1 || h.Snapshot.AsOf != "2026-11-19" || h.Refused != "" {
 		t.Errorf("replica /healthz: got %+v, want seq 1 as of 2026-11-19", h)
 	}
@@ -167,6 +179,7 @@ func TestRoles(t *testing.T) {
 		t.Errorf("replica /healthz with snapshot 3's file missing: got %+v, want ok, seq 2, retry and a reason naming snapshot 3", h)
 	}
 	put("snapshot-3.db", b)
+	clock.add(time.Second) // the retry's wait has passed
 	if h := waitHealth(t, replica, func(h health) bool { return h.Snapshot.Seq == 3 }); h.Snapshot.Seq != 3 || h.Refused != "" || h.Retry || h.Behind != nil {
 		t.Fatalf("replica /healthz once snapshot 3's file is there: got %+v, want seq 3, nothing refused", h)
 	}

@@ -21,6 +21,8 @@ import (
 // stops the server as a signal would, and checks that the counts were
 // written and the socket removed.
 func TestRun(t *testing.T) {
+	// In parallel: a server and a data file of its own.
+	t.Parallel()
 	dir, err := os.MkdirTemp("", "srv") // short: Unix socket paths are limited
 	if err != nil {
 		t.Fatal(err)
@@ -28,9 +30,7 @@ func TestRun(t *testing.T) {
 	defer os.RemoveAll(dir)
 	db := filepath.Join(dir, "g.db")
 	ctx := context.Background()
-	if _, err := grocery.BuildDemo(ctx, db, &grocery.DemoOptions{AsOf: 20776}); err != nil {
-		t.Fatal(err)
-	}
+	demoCopy(t, db)
 	svc, err := grocery.Open(db, nil)
 	if err != nil {
 		t.Fatal(err)
