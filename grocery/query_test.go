@@ -530,8 +530,11 @@ func TestOpen(t *testing.T) {
 		// this process contends like another process would.
 		_, err = grocery.Open(path, &grocery.Options{LockTimeout: 200 * time.Millisecond})
 		errCode(t, err, grocery.ECONFLICT)
-		if !strings.Contains(grocery.ErrorMessage(err), "in use by another process") {
-			t.Fatalf("got %q, want it to say the file is in use", grocery.ErrorMessage(err))
+		// The message says what to do about it.
+		for _, want := range []string{"in use by another process", "stop it", "open another file", "demo data file of your own", "ask the running server over REST or MCP"} {
+			if !strings.Contains(grocery.ErrorMessage(err), want) {
+				t.Errorf("got %q, want it to say %q", grocery.ErrorMessage(err), want)
+			}
 		}
 	})
 }

@@ -77,7 +77,7 @@ func openPrefixed(path string, opts *Options, so storage.Options, now func() tim
 	db, err := storage.Open(path, so)
 	switch {
 	case errors.Is(err, storage.ErrLocked):
-		return nil, Errorf(ECONFLICT, "data file %s is in use by another process (a running server?)", path)
+		return nil, Errorf(ECONFLICT, "data file %s is in use by another process (a running server?): stop it, or open another file (a copy, or a demo data file of your own); a program can also ask the running server over REST or MCP", path)
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, Errorf(ENOTFOUND, "no data file at %s", path)
 	case errors.Is(err, storage.ErrNotDataFile):

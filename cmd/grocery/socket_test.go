@@ -140,5 +140,5 @@ func TestQueriesFileHeld(t *testing.T) {
 	ln.Close()
 	s := demoSummary.Samples
 	r := cli(t, nil, "lookup", s.CarriedUPC, "--province", s.Province, "--db", db)
-	fails(t, r, exitUnavailable, "grocery: data file "+db+" is in use by another process (a running server?)")
+	fails(t, r, exitUnavailable, "grocery: data file "+db+" is in use by another process (a running server?): stop it, or open another file (a copy, or a demo data file of your own); a program can also ask the running server over REST or MCP")
 }

@@ -3,8 +3,12 @@
 // offer's external_sku to its price history, and list the reference stores
 // the prices come from.
 //
-//	go run ./cmd/grocery demo            # builds ./grocery.db
+// Without -db it works on a demo data file of its own, examples.db, which
+// it builds on first run (a few seconds): a server running on grocery.db
+// holds that file, and one process at a time may.
+//
 //	go run ./examples/queries -q "milk" -province ON
+//	go run ./examples/queries -db mydata.db -q "orange juice"
 package main
 
 import (
@@ -19,7 +23,7 @@ import (
 )
 
 func main() {
-	db := flag.String("db", "grocery.db", "data file")
+	db := flag.String("db", "", "data file (default: examples.db, the demo data, built if missing)")
 	query := flag.String("q", "milk", "search words")
 	province := flag.String("province", "ON", "province code or name")
 	flag.Parse()
@@ -29,6 +33,15 @@ func main() {
 }
 
 func run(ctx context.Context, db, query, province string) error {
+	if db == "" {
+		db = "examples.db"
+		if _, err := os.Stat(db); err != nil {
+			fmt.Fprintf(os.Stderr, "Building the demo data in %s ...\n", db)
+			if _, err := grocery.BuildDemo(ctx, db, nil); err != nil {
+				return err
+			}
+		}
+	}
 	svc, err := grocery.Open(db, &grocery.Options{ReadOnly: true})
 	if err != nil {
 		return err
