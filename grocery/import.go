@@ -879,8 +879,14 @@ func parsePrice(field, s string) (Cents, *rowError) {
 	if err != nil {
 		return 0, badErr(field, err)
 	}
+	if c > maxPrice {
+		return 0, badf(field, "%s is more than a price may be: want at most %s", c, maxPrice)
+	}
 	return c, nil
 }
+
+// maxPrice is the highest price the data file keeps (cents in 32 bits).
+const maxPrice Cents = math.MaxUint32
 
 func parseBannerField(s string) (Banner, *rowError) {
 	if s == "" {

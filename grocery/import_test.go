@@ -341,6 +341,8 @@ func TestImport_Invalid(t *testing.T) {
 		// Observations rows.
 		{"PriceDecimals", "prices.csv", lines(oh, obs, "2026-11-18,ON-LOB-001,loblaws,20002,4.999"), `prices.csv:3: price: "4.999" is not a dollar amount: want digits with at most two decimals, e.g. 4.99`},
 		{"PriceMissing", "prices.csv", lines(oh, "2026-11-18,ON-LOB-001,loblaws,20002,"), "prices.csv:2: price: is required: want a dollar amount, e.g. 4.99"},
+		{"PriceTooLarge", "prices.csv", lines(oh, "2026-11-18,ON-LOB-001,loblaws,20002,42949673.00"), "prices.csv:2: price: 42949673.00 is more than a price may be: want at most 42949672.95"},
+		{"RegularTooLarge", "prices.csv", lines(oh+",regular_price", obs+",99999999.99"), "prices.csv:2: regular_price: 99999999.99 is more than a price may be: want at most 42949672.95"},
 		{"PriceZero", "prices.csv", lines(oh, "2026-11-18,ON-LOB-001,loblaws,20002,0.00"), "prices.csv:2: price: 0.00 is not more than zero"},
 		{"PriceNegative", "prices.csv", lines(oh, "2026-11-18,ON-LOB-001,loblaws,20002,-1.00"), `prices.csv:2: price: "-1.00" is not a dollar amount`},
 		{"RegularBelowPrice", "prices.csv", lines(oh+",regular_price", obs+",4.49"), "prices.csv:2: regular_price: 4.49 is less than the price 4.99: want the regular price, at least the price"},
