@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -17,6 +18,37 @@ func TestAppendJSONText(t *testing.T) {
 		var back string
 		if err := json.Unmarshal(got, &back); err != nil || back != text {
 			t.Fatalf("appendJSONText(%q) = %s, decodes to %q (%v)", text, got, back, err)
+		}
+	}
+}
+
+// The eight-byte copy escapes exactly what a byte-by-byte escape does,
+// wherever the quotes and backslashes fall: every string of up to 20
+// characters over an alphabet dense in them, at random, and behind a
+// prefix in the buffer.
+func TestAppendJSONTextBlocks(t *testing.T) {
+	t.Parallel()
+	byByte := func(text []byte) []byte {
+		out := []byte{'"'}
+		for _, c := range text {
+			if c == '"' || c == '\\' {
+				out = append(out, '\\')
+			}
+			out = append(out, c)
+		}
+		return append(out, '"')
+	}
+	alphabet := []string{`"`, `\`, "a", "é", "{", ":", "0", " "}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		var sb strings.Builder
+		for range rng.IntN(21) {
+			sb.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		text := []byte(sb.String())
+		got := appendJSONText([]byte("prefix"), text)
+		if want := append([]byte("prefix"), byByte(text)...); string(got) != string(want) {
+			t.Fatalf("appendJSONText(%q) = %s, want %s", text, got, want)
 		}
 	}
 }
