@@ -103,8 +103,8 @@ func TestImport(t *testing.T) {
 
 	// A missing file fails before anything is imported.
 	r = cli(t, nil, "import", "--db", filepath.Join(dir, "new.db"), stores, filepath.Join(dir, "nope.csv"))
-	if want := "grocery: no file " + filepath.Join(dir, "nope.csv") + "\n"; r.code != exitFailed || r.stdout != "" || r.stderr != want {
-		t.Errorf("missing file: got exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	if want := "grocery: no file " + filepath.Join(dir, "nope.csv") + "\n"; r.code != exitInvalid || r.stdout != "" || r.stderr != want {
+		t.Errorf("missing file: got exit %d, stdout %q, stderr %q; want exit %d (invalid input)", r.code, r.stdout, r.stderr, exitInvalid)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "new.db")); err == nil {
 		t.Errorf("a failed import created the data file")

@@ -66,11 +66,12 @@ ingest --snapshots DIR) publishes its own after each import.`,
 
 func (a *app) runImport(cmd *cobra.Command, files []string, skipInvalid bool, snaps string) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	// A missing file fails before anything is imported (or created).
+	// A missing file fails before anything is imported (or created): an
+	// input file that is not there is invalid input, as a bad one is.
 	for _, name := range files {
 		fi, err := os.Stat(name)
 		if err != nil {
-			return err
+			return grocery.Errorf(grocery.EINVALIDARGUMENT, "%s", pathLine(name, err))
 		}
 		if fi.IsDir() {
 			return grocery.Errorf(grocery.EINVALIDARGUMENT, "%s is a directory: want a CSV, JSON Lines, XLSX or Parquet file", name)

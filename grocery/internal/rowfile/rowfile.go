@@ -242,6 +242,9 @@ func OpenCSV(br *bufio.Reader, accept func(names []string) bool) (*Rows, error) 
 			}
 		}
 		switch {
+		case len(found) == 0 && bytes.Count(line, []byte{'|'}) > 0:
+			r.note = fmt.Sprintf("the header is separated by \"|\" (%s), which is not a CSV separator this reads: want \",\" (%s or tab also work when they separate all the required columns)",
+				times(bytes.Count(line, []byte{'|'})), sepName(';'))
 		case len(found) == 0 || len(found) == 1 && chosen == 0:
 			// Commas only, or a single column: the caller's message is enough.
 		case len(found) == 1:

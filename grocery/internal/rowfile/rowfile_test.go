@@ -81,6 +81,7 @@ func TestOpenCSV(t *testing.T) {
 		{"SemicolonUnknown", "day;price\n", ';', `the header is separated by ";": want ","`, nil},
 		{"Mixed", "date;price,name;brand\n", ';', `the header mixes separators ("," once, ";" twice)`, nil},
 		{"CommaUnknown", "day,price\n", ',', "", nil},
+		{"Pipe", "date|store_id|price\n", ',', `the header is separated by "|" (twice), which is not a CSV separator this reads: want ","`, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := OpenCSV(bufio.NewReader(strings.NewReader(tc.in)), accept)
@@ -212,6 +213,7 @@ func TestOpenXLSXErrors(t *testing.T) {
 		want  string
 	}{
 		{"ErrNotXLSX", zipBuf.Bytes(), MaxXLSX, "not a CSV, JSON Lines, XLSX or Parquet file: it is a ZIP archive but not a readable XLSX workbook"},
+		{"ErrODS", odsFile(t), MaxXLSX, "not a CSV, JSON Lines, XLSX or Parquet file: it is an OpenDocument spreadsheet (ODS): save it as XLSX or CSV and import that"},
 		{"ErrBrokenZIP", []byte("PK\x03\x04\x00\x01\x02garbage\xff\xfe"), MaxXLSX, "not a CSV, JSON Lines, XLSX or Parquet file: it starts as a ZIP archive but is not a readable one"},
 		{"ErrTooLarge", book, 1 << 10, "the XLSX file is larger than 0 MiB"},
 	} {
@@ -226,4 +228,23 @@ func TestOpenXLSXErrors(t *testing.T) {
 	if _, err := OpenXLSX(bytes.NewReader(book), int64(len(book))); err != nil {
 		t.Errorf("a file of exactly the limit: got %v, want no error", err)
 	}
+}
+
+// odsFile is the start of an OpenDocument spreadsheet as LibreOffice
+// writes one: "mimetype" first, stored, then the content.
+func odsFile(t *testing.T) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	w, err := zw.CreateHeader(&zip.FileHeader{Name: "mimetype", Method: zip.Store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write([]byte("application/vnd.oasis.opendocument.spreadsheet"))
+	w, _ = zw.Create("content.xml")
+	w.Write([]byte("<office:document-content/>"))
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }

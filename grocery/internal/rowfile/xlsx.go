@@ -108,6 +108,9 @@ func OpenXLSX(r io.Reader, limit int64) (*Rows, error) {
 	case err != nil:
 		return nil, err
 	}
+	if odsSpreadsheet(data) {
+		return nil, &FormatError{notOurs + "it is an OpenDocument spreadsheet (ODS): save it as XLSX or CSV and import that"}
+	}
 	// A decompression bomb is refused before excelize unpacks anything.
 	if err := checkParts(data); err != nil {
 		return nil, err
@@ -308,3 +311,18 @@ func (l *limitReader) Read(p []byte) (int, error) {
 }
 
 var errTooLarge = errors.New("too large")
+
+// odsSpreadsheet reports whether data is an OpenDocument spreadsheet: a
+// ZIP archive whose first entry is "mimetype", stored, holding the ODS
+// media type (as the OpenDocument format requires).
+func odsSpreadsheet(data []byte) bool {
+	const header, name, media = 30, "mimetype", "application/vnd.oasis.opendocument.spreadsheet"
+	if len(data) < header || string(data[:4]) != "PK\x03\x04" {
+		return false
+	}
+	n, m := int(data[26])|int(data[27])<<8, int(data[28])|int(data[29])<<8 // little-endian lengths
+	if n != len(name) || len(data) < header+n+m+len(media) || string(data[header:header+n]) != name {
+		return false
+	}
+	return bytes.HasPrefix(data[header+n+m:], []byte(media))
+}
