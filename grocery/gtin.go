@@ -1,6 +1,7 @@
 package grocery
 
 import (
+	"github.com/grocerydata/grocery/grocery/internal/words"
 	"strings"
 
 	"github.com/grocerydata/grocery/grocery/internal/gs1"
@@ -22,7 +23,7 @@ func ParseGTIN(s string) (GTIN, error) {
 	switch len(digits) {
 	case 8, 12, 13, 14:
 	default:
-		return "", Errorf(EINVALID, "upc %q has %d digits: want a UPC/EAN/GTIN of 8, 12, 13 or 14 digits", s, len(digits))
+		return "", Errorf(EINVALID, "upc %q has %d %s: want a UPC/EAN/GTIN of 8, 12, 13 or 14 digits", s, len(digits), words.Plural(len(digits), "digit"))
 	}
 	body, check := digits[:len(digits)-1], digits[len(digits)-1]
 	if want := checkDigit(body); check != want {

@@ -37,6 +37,7 @@ func TestParseGTIN(t *testing.T) {
 		"6291041500210": "check digit should be 3",
 		"7540123456789": "it ends in 9, the GS1 check digit should be 8",
 		"06291041500":   "has 11 digits",
+		"7":             `"7" has 1 digit: want`,
 		"":              "upc is required",
 		"abc":           "not a barcode",
 	} {

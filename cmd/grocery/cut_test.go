@@ -127,3 +127,22 @@ func TestCutLists(t *testing.T) {
 		}
 	})
 }
+
+// The basis line counts in the singular when there is one of a thing.
+func TestBasisNotePlurals(t *testing.T) {
+	for _, tc := range []struct {
+		b    grocery.Basis
+		want string
+	}{
+		{grocery.Basis{Provinces: []string{"NU"}, Banners: []string{"northern"}, Stores: 1, Observations: 1, Comparison: "same_barcode"},
+			"\nBasis: 1 province, 1 banner, 1 reference store, 1 store price, compared by same barcode.\n"},
+		{grocery.Basis{Provinces: []string{"ON", "QC"}, Banners: []string{}, Stores: 1200, Observations: 2, Comparison: "unit_price"},
+			"\nBasis: 2 provinces, 0 banners, 1,200 reference stores, 2 store prices, compared by unit price.\n"},
+	} {
+		var buf strings.Builder
+		printBasisNote(&buf, tc.b)
+		if got := buf.String(); !strings.HasPrefix(got, tc.want[:len(tc.want)-2]) {
+			t.Errorf("basis note:\n got %q\nwant %q", got, tc.want)
+		}
+	}
+}

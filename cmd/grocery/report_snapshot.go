@@ -54,8 +54,10 @@ func (a *app) snapshotReports() []*cobra.Command {
 }
 
 func printBasisNote(w io.Writer, b grocery.Basis) {
-	fmt.Fprintf(w, "\nBasis: %d provinces, %d banners, %s reference stores, %s store prices, compared by %s",
-		len(b.Provinces), len(b.Banners), count(b.Stores), count(b.Observations), strings.ReplaceAll(b.Comparison, "_", " "))
+	fmt.Fprintf(w, "\nBasis: %d %s, %d %s, %s reference %s, %s store %s, compared by %s",
+		len(b.Provinces), plural(len(b.Provinces), "province"), len(b.Banners), plural(len(b.Banners), "banner"),
+		count(b.Stores), plural(b.Stores, "store"), count(b.Observations), plural(b.Observations, "price"),
+		strings.ReplaceAll(b.Comparison, "_", " "))
 	if b.From != nil {
 		fmt.Fprintf(w, ", observed %s to %s", b.From, b.To)
 	}
