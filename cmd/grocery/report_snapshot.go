@@ -386,10 +386,14 @@ func printBasket(w io.Writer, r *grocery.BasketResult) error {
 	t.Flush()
 	if r.Cheapest != nil {
 		fmt.Fprintf(w, "\nCheapest complete basket: %s at %s; dearest %s at %s: saves %s (%.1f%%).\n",
-			money(r.Cheapest.Total), r.Cheapest.Banners[0], money(r.Dearest.Total), r.Dearest.Banners[0], money(r.Savings), r.SavingsPct)
+			money(r.Cheapest.Total), bannerName(r.Cheapest.Banners[0]), money(r.Dearest.Total), bannerName(r.Dearest.Banners[0]), money(r.Savings), r.SavingsPct)
 	}
 	if r.CheapestSplit != nil {
-		fmt.Fprintf(w, "Cheapest split: %s across %s.\n", money(r.CheapestSplit.Total), strings.Join(r.CheapestSplit.Banners, " and "))
+		names := make([]string, len(r.CheapestSplit.Banners))
+		for i, b := range r.CheapestSplit.Banners {
+			names[i] = bannerName(b)
+		}
+		fmt.Fprintf(w, "Cheapest split: %s across %s.\n", money(r.CheapestSplit.Total), strings.Join(names, " and "))
 	}
 	printBasisNote(w, r.Basis)
 	return nil
