@@ -146,3 +146,19 @@ func TestBasisNotePlurals(t *testing.T) {
 		}
 	}
 }
+
+// Help says what is there: serve lists both MCP eras and REST beyond the
+// three store-price paths; brief's --json is not an MCP tool's result
+// (there is no brief tool).
+func TestHelpSaysWhatIsThere(t *testing.T) {
+	serve := cli(t, nil, "serve", "--help")
+	for _, want := range []string{"2026-07-28", "2025-06-18", "alerts, exports, market", "/docs"} {
+		if !strings.Contains(serve.stdout, want) {
+			t.Errorf("serve --help does not say %q:\n%s", want, serve.stdout)
+		}
+	}
+	brief := cli(t, nil, "brief", "--help")
+	if strings.Contains(brief.stdout, "MCP tool") {
+		t.Errorf("brief --help speaks of an MCP tool:\n%s", brief.stdout)
+	}
+}

@@ -12,7 +12,8 @@ import (
 )
 
 // writeJSON prints v as indented JSON: for a query result, the same JSON as
-// the MCP tool's structured result.
+// the MCP tool of the same name returns, and for a report, the library's
+// result.
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -30,7 +30,7 @@ func (q *queryFlags) add(cmd *cobra.Command, required, withLimit bool) {
 	if withLimit {
 		cmd.Flags().IntVar(&q.limit, "limit", grocery.DefaultLimit, "at most this many results, 1 to 50")
 	}
-	cmd.Flags().BoolVar(&q.json, "json", false, "print the result as JSON (the MCP tool's structured result)")
+	cmd.Flags().BoolVar(&q.json, "json", false, "print the result as JSON, as the library returns it")
 }
 
 // provinceOf returns --province, else GROCERY_PROVINCE. A command that

@@ -32,9 +32,12 @@ func (a *app) serveCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the MCP and REST interfaces on one listener",
-		Long: `serve serves the grocery interfaces on one listener: MCP at /mcp (MCP
-2025-06-18, stateless Streamable HTTP), REST at / (GET /prices, /price,
-/search; X-API-Key on the integration plan) and GET /healthz. SIGINT or
+		Long: `serve serves the grocery interfaces on one listener: MCP at /mcp
+(stateless Streamable HTTP: revision 2026-07-28, and 2025-11-25,
+2025-06-18 and 2025-03-26 after their handshake), REST at / (the
+integration plan's paths: store prices, search, alerts, exports, market
+analytics and the executive brief; X-API-Key; reference at /docs,
+/openapi.json) and GET /healthz. SIGINT or
 SIGTERM stops it gracefully: requests in flight finish and quota counts
 are written.
 
