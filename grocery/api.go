@@ -63,14 +63,24 @@ type Options struct {
 type LookupInput struct {
 	UPC      string `json:"upc"`
 	Province string `json:"province"`
-	Limit    int    `json:"limit,omitempty"` // 1..50; 0 means 10
+	// Limit is the most offers returned, 1..500; 0 means 10. The MCP
+	// tool lookup_product allows 1..50.
+	Limit int `json:"limit,omitempty"`
+	// Offset is the number of offers, cheapest first, skipped before the
+	// page: 0..1,000,000, 0 (the first page) when omitted.
+	Offset int `json:"offset,omitempty"`
 }
 
 // SearchInput holds the arguments of SearchProducts.
 type SearchInput struct {
 	Query    string `json:"query"`
 	Province string `json:"province"`
-	Limit    int    `json:"limit,omitempty"` // products, not entries: 1..50; 0 means 10
+	// Limit is the most products (not entries) returned, 1..500; 0
+	// means 10. The MCP tool search_products allows 1..50.
+	Limit int `json:"limit,omitempty"`
+	// Offset is the number of matching products, best match first,
+	// skipped before the page: 0..1,000,000, 0 when omitted.
+	Offset int `json:"offset,omitempty"`
 }
 
 // HistoryInput holds the arguments of PriceHistory.
@@ -85,7 +95,12 @@ type HistoryInput struct {
 type StoresInput struct {
 	Province string `json:"province,omitempty"` // optional filter
 	Banner   string `json:"banner,omitempty"`   // optional filter
-	Limit    int    `json:"limit,omitempty"`    // 1..50; 0 means 10
+	// Limit is the most stores returned, 1..500; 0 means 10. The MCP
+	// tool list_reference_stores allows 1..50.
+	Limit int `json:"limit,omitempty"`
+	// Offset is the number of matching stores, in the list's order,
+	// skipped before the page: 0..1,000,000, 0 when omitted.
+	Offset int `json:"offset,omitempty"`
 }
 
 // batch is a set of records written together in one transaction: either all

@@ -13,15 +13,16 @@ import (
 
 // LookupProduct resolves a barcode to its product and returns the current
 // offers for it across the banners of one province, cheapest first, at
-// most in.Limit of them (default 10). Total counts every current offer in
-// the province, so len(Offers) < Total says the list was cut. A product
+// most in.Limit of them (default 10) after the first in.Offset. Total
+// counts every current offer in the province, so len(Offers) < Total says
+// the list was cut. A product
 // the catalogue knows but no banner currently carries in the province
 // gives an empty Offers list and a Total of 0, not an error.
 //
 // It returns EINVALID for a malformed barcode (naming the expected check
-// digit), a restricted-circulation barcode, an unknown province or a limit
-// outside 1..50, and ENOTFOUND for a valid barcode the catalogue does not
-// know.
+// digit), a restricted-circulation barcode, an unknown province, a limit
+// outside 1..500 or an offset outside 0..1,000,000, and ENOTFOUND for a
+// valid barcode the catalogue does not know.
 func (s *Service) LookupProduct(ctx context.Context, in LookupInput) (*LookupResult, error) {
 	gtin, err := ParseGTIN(in.UPC)
 	if err != nil {
@@ -31,7 +32,7 @@ func (s *Service) LookupProduct(ctx context.Context, in LookupInput) (*LookupRes
 	if err != nil {
 		return nil, err
 	}
-	limit, err := checkLimit(in.Limit, DefaultLimit, MaxLimit)
+	limit, offset, err := checkPage(in.Limit, in.Offset, DefaultLimit, MaxRESTLimit)
 	if err != nil {
 		return nil, err
 	}
@@ -64,6 +65,7 @@ func (s *Service) LookupProduct(ctx context.Context, in LookupInput) (*LookupRes
 		}
 		slices.SortFunc(stored, byPrice)
 		res.Total = len(stored)
+		stored = stored[min(len(stored), offset):]
 		stored = stored[:min(len(stored), limit)]
 		qty, basis := unitOf(p.Size)
 		vals := offerValues{vals: make([]offerValue, 0, len(stored))}
@@ -135,15 +137,16 @@ func (v *offerValues) next() *offerValue {
 // returns catalogue entries with current prices: one entry per product and
 // banner. Products come best match first, and each product's entries are
 // together, cheapest first. in.Limit (default 10) counts products, not
-// entries, so a page shows the breadth of the matches; Total is the exact
+// entries, so a page shows the breadth of the matches, and in.Offset skips
+// that many matching products before the page; Total is the exact
 // number of matching products with a current price in the province, so
 // a result holding fewer distinct products than Total was cut. Words match
 // case- and accent-insensitively, a word matches any word it begins ("yog"
 // finds "Yogurt"), and every word of the query must match. It never
 // returns a price history, and it never mixes provinces.
 //
-// It returns EINVALID for an empty query, an unknown province or a limit
-// outside 1..50.
+// It returns EINVALID for an empty query, an unknown province, a limit
+// outside 1..500 or an offset outside 0..1,000,000.
 func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchResult, error) {
 	words := tokens(in.Query)
 	if len(words) == 0 {
@@ -156,7 +159,7 @@ func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchRe
 	if err != nil {
 		return nil, err
 	}
-	limit, err := checkLimit(in.Limit, DefaultLimit, MaxLimit)
+	limit, offset, err := checkPage(in.Limit, in.Offset, DefaultLimit, MaxRESTLimit)
 	if err != nil {
 		return nil, err
 	}
@@ -170,8 +173,8 @@ func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchRe
 		var p storage.Product
 		for _, h := range hits {
 			gtin := string(h.gtin[:])
-			if res.Total >= limit {
-				// Past the page: count the product if any banner has a
+			if res.Total < offset || res.Total >= offset+limit {
+				// Before or past the page: count the product if any banner has a
 				// current price for it, reading nothing else.
 				found := false
 				err := tx.Offers(province, gtin, func(o *storage.Offer) error {
@@ -398,11 +401,11 @@ func historyStats(points []PricePoint, medians []uint32) *PriceStats {
 
 // ListReferenceStores returns the active reference stores, optionally of
 // one province and one banner, ordered by province, banner and store id,
-// with Total counting all that match before the limit. The stores are the
+// with Total counting all that match before the offset and limit. The stores are the
 // panel prices are collected from, not a directory of all grocery stores.
 //
-// It returns EINVALID for an unknown province or banner or a limit outside
-// 1..50.
+// It returns EINVALID for an unknown province or banner, a limit outside
+// 1..500 or an offset outside 0..1,000,000.
 func (s *Service) ListReferenceStores(ctx context.Context, in StoresInput) (*StoresResult, error) {
 	var province, banner string
 	if strings.TrimSpace(in.Province) != "" {
@@ -419,14 +422,19 @@ func (s *Service) ListReferenceStores(ctx context.Context, in StoresInput) (*Sto
 		}
 		banner = b.Slug
 	}
-	limit, err := checkLimit(in.Limit, DefaultLimit, MaxLimit)
+	limit, offset, err := checkPage(in.Limit, in.Offset, DefaultLimit, MaxRESTLimit)
 	if err != nil {
 		return nil, err
 	}
-	res := &StoresResult{Stores: make([]Store, 0, limit)}
+	res := &StoresResult{Stores: make([]Store, 0, min(limit, 64))}
 	err = s.db.View(func(tx *storage.Tx) error {
 		// Decode the stores shown; count the rest from their keys alone.
+		skip := offset
 		err := tx.ActiveStores(province, banner, func(st *storage.Store) error {
+			if skip > 0 {
+				skip--
+				return nil
+			}
 			if res.Stores = append(res.Stores, store(st)); len(res.Stores) >= limit {
 				return storage.ErrStop
 			}

@@ -423,6 +423,8 @@ func TestToolErrors(t *testing.T) {
 		{"ErrBanner", "list_reference_stores", `{"banner":"frills"}`, "invalid_argument", "want one of"},
 		{"ErrLimitZero", "list_reference_stores", `{"limit":0}`, "invalid_argument", "limit 0 is out of range: want 1 to 50"},
 		{"ErrLimitHigh", "search_products", `{"query":"milk","province":"ON","limit":51}`, "invalid_argument", "want 1 to 50"},
+		{"ErrLimitHighStores", "list_reference_stores", `{"limit":51}`, "invalid_argument", "limit 51 is out of range: want 1 to 50 (default 10)"},
+		{"ErrLimitHighLookup", "lookup_product", `{"upc":"` + samples.CarriedUPC + `","province":"ON","limit":51}`, "invalid_argument", "limit 51 is out of range: want 1 to 50 (default 10)"},
 		{"ErrLimitString", "search_products", `{"query":"milk","province":"ON","limit":"5"}`, "invalid_argument", "whole number"},
 		{"ErrUnknownArgument", "lookup_product", `{"upc":"x","province":"ON","store":"1"}`, "invalid_argument", `unknown argument "store"`},
 	} {

@@ -69,17 +69,18 @@ func TestCutLists(t *testing.T) {
 		args []string
 		want string // the line that says the list was cut; "" for none
 	}{
-		{"LookupCut", []string{"lookup", "066800000152", "--province", "ON", "--limit", "2"}, "2 of 3 offers (--limit 50 for all)"},
+		{"LookupCut", []string{"lookup", "066800000152", "--province", "ON", "--limit", "2"}, "2 of 3 offers (--limit 3 for all, or --offset 2 for the next page)"},
 		{"LookupWhole", []string{"lookup", "066800000152", "--province", "ON"}, ""},
-		{"SearchCut", []string{"search", "milk", "--province", "ON", "--limit", "2"}, "2 of 3 products (--limit 50 for all)"},
+		{"SearchCut", []string{"search", "milk", "--province", "ON", "--limit", "2"}, "2 of 3 products (--limit 3 for all, or --offset 2 for the next page)"},
 		{"SearchWhole", []string{"search", "milk", "--province", "ON"}, ""},
 		{"SearchOverMax", []string{"search", "soup", "--province", "ON"},
-			"10 of 52 products (--limit 50 shows 50 at most; more words narrow the search)"},
-		{"SearchMax", []string{"search", "soup", "--province", "ON", "--limit", "50"}, "50 of 52 products (more words narrow the search)"},
-		{"StoresCut", []string{"stores", "--province", "ON", "--banner", "loblaws", "--limit", "2"}, "2 of 50 reference stores (--limit 50 for all)"},
+			"10 of 52 products (--limit 52 for all, or --offset 10 for the next page)"},
+		{"SearchMax", []string{"search", "soup", "--province", "ON", "--limit", "50"}, "50 of 52 products (--limit 52 for all, or --offset 50 for the next page)"},
+		{"StoresCut", []string{"stores", "--province", "ON", "--banner", "loblaws", "--limit", "2"}, "2 of 50 reference stores (--limit 50 for all, or --offset 2 for the next page)"},
 		{"StoresOverMax", []string{"stores"},
-			"10 of 53 reference stores (--limit 50 shows 50 at most; --province and --banner narrow the list)"},
-		{"StoresMax", []string{"stores", "--limit", "50"}, "50 of 53 reference stores (--province and --banner narrow the list)"},
+			"10 of 53 reference stores (--limit 53 for all, or --offset 10 for the next page)"},
+		{"StoresMax", []string{"stores", "--limit", "50"}, "50 of 53 reference stores (--limit 53 for all, or --offset 50 for the next page)"},
+		{"StoresNextPage", []string{"stores", "--limit", "50", "--offset", "50"}, "51 to 53 of 53 reference stores"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := cli(t, nil, append(tc.args, "--db", db)...)

@@ -69,7 +69,9 @@ func provinceName(code string) string {
 	return code
 }
 
-func printLookup(w io.Writer, res *grocery.LookupResult) error {
+// printLookup prints a lookup's offers; offset is the --offset the page
+// was asked with.
+func printLookup(w io.Writer, res *grocery.LookupResult, offset int) error {
 	p := res.Product
 	line := productLine(p.Name, p.Brand, p.Size)
 	if p.Category != "" {
@@ -77,6 +79,10 @@ func printLookup(w io.Writer, res *grocery.LookupResult) error {
 	}
 	fmt.Fprintln(w, line)
 	fmt.Fprintf(w, "UPC %s, GTIN %s\n\n", p.UPC, p.GTIN)
+	if len(res.Offers) == 0 && res.Total > 0 {
+		fmt.Fprintln(w, listLine(0, offset, res.Total, "offers"))
+		return nil
+	}
 	if len(res.Offers) == 0 {
 		fmt.Fprintf(w, "No current offers in %s: no reference store there observed it in the last 14 days.\n", provinceName(res.Province))
 		fmt.Fprintln(w, "That does not prove it is unavailable.")
@@ -100,31 +106,39 @@ func printLookup(w io.Writer, res *grocery.LookupResult) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if line := cutLine(len(res.Offers), res.Total, "offers", "cheapest first"); line != "" {
+	if line := listLine(len(res.Offers), offset, res.Total, "offers"); line != "" {
 		fmt.Fprintln(w, "\n"+line)
 	}
 	fmt.Fprintln(w, "\nPrice history of an offer: grocery history SKU --banner BANNER --province "+res.Province)
 	return nil
 }
 
-// cutLine says that a list shows shown of total items and how to see the
-// rest: "10 of 18 offers (--limit 50 for all)". When even the largest
-// limit cannot show them all, it says what the largest page holds (kept,
-// e.g. "the cheapest") or how to narrow instead. It is "" for a whole
-// list.
-func cutLine(shown, total int, items, kept string) string {
+// listLine says which items of a list a page of shown, after offset, holds
+// when it is not all of them, and how to see the rest: "10 of 18 offers
+// (--limit 18 for all, or --offset 10 for the next page)", "11 to 20 of
+// 58 reference stores (--offset 20 for the next page)". It is "" for a
+// whole list.
+func listLine(shown, offset, total int, items string) string {
 	switch {
-	case shown >= total:
+	case shown == 0 && total > 0:
+		return fmt.Sprintf("No %s past --offset %d: there are %s.", items, offset, count(total))
+	case offset == 0 && shown >= total:
 		return ""
-	case total <= grocery.MaxLimit:
-		return fmt.Sprintf("%d of %s %s (--limit %d for all)", shown, count(total), items, grocery.MaxLimit)
-	case shown < grocery.MaxLimit:
-		return fmt.Sprintf("%d of %s %s (--limit %d shows %d at most; %s)", shown, count(total), items, grocery.MaxLimit, grocery.MaxLimit, kept)
+	case offset == 0 && total <= grocery.MaxRESTLimit:
+		return fmt.Sprintf("%d of %s %s (--limit %d for all, or --offset %d for the next page)", shown, count(total), items, total, shown)
+	case offset+shown < total:
+		return fmt.Sprintf("%s to %s of %s %s (--offset %d for the next page)", count(offset+1), count(offset+shown), count(total), items, offset+shown)
 	}
-	return fmt.Sprintf("%d of %s %s (%s)", shown, count(total), items, kept)
+	return fmt.Sprintf("%s to %s of %s %s", count(offset+1), count(offset+shown), count(total), items)
 }
 
-func printSearch(w io.Writer, res *grocery.SearchResult) error {
+// printSearch prints a search's products; offset is the --offset the page
+// was asked with.
+func printSearch(w io.Writer, res *grocery.SearchResult, offset int) error {
+	if len(res.Results) == 0 && res.Total > 0 {
+		fmt.Fprintln(w, listLine(0, offset, res.Total, "products"))
+		return nil
+	}
 	if len(res.Results) == 0 {
 		fmt.Fprintf(w, "No products match %q in %s. That does not prove none are sold there.\n", res.Query, provinceName(res.Province))
 		return nil
@@ -150,7 +164,7 @@ func printSearch(w io.Writer, res *grocery.SearchResult) error {
 			products++
 		}
 	}
-	if line := cutLine(products, res.Total, "products", "more words narrow the search"); line != "" {
+	if line := listLine(products, offset, res.Total, "products"); line != "" {
 		fmt.Fprintln(w, "\n"+line)
 	}
 	return nil
@@ -184,7 +198,13 @@ func printHistory(w io.Writer, res *grocery.HistoryResult) error {
 	return nil
 }
 
-func printStores(w io.Writer, res *grocery.StoresResult) error {
+// printStores prints a page of reference stores; offset is the --offset
+// the page was asked with.
+func printStores(w io.Writer, res *grocery.StoresResult, offset int) error {
+	if len(res.Stores) == 0 && res.Total > 0 {
+		fmt.Fprintln(w, listLine(0, offset, res.Total, "reference stores"))
+		return nil
+	}
 	if len(res.Stores) == 0 {
 		fmt.Fprintln(w, "No active reference stores match.")
 		return nil
@@ -198,7 +218,7 @@ func printStores(w io.Writer, res *grocery.StoresResult) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if line := cutLine(len(res.Stores), res.Total, "reference stores", "--province and --banner narrow the list"); line != "" {
+	if line := listLine(len(res.Stores), offset, res.Total, "reference stores"); line != "" {
 		fmt.Fprintln(w, "\n"+line)
 	} else {
 		fmt.Fprintf(w, "\n%s reference %s.\n", count(res.Total), plural(res.Total, "store"))

@@ -36,6 +36,7 @@ func TestTables(t *testing.T) {
 		{"history_90d", []string{"history", s.SKU, "--banner", s.Banner, "--province", s.Province, "--period", "90d"}},
 		{"stores_province", []string{"stores", "--province", s.Province}},
 		{"stores_banner", []string{"stores", "--banner", s.Banner, "--limit", "50"}},
+		{"stores_page", []string{"stores", "--limit", "60", "--offset", "20"}},
 		{"report_category", []string{"report", "category", "--province", s.Province, "--banner", "metro"}},
 		{"report_promos_page", []string{"report", "promos", "--province", s.Province, "--limit", "3", "--offset", "2"}},
 		{"report_new_empty", []string{"report", "new", "--province", s.Province, "--category", "Nothing Such"}},

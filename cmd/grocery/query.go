@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 
@@ -15,11 +16,12 @@ import (
 type queryFlags struct {
 	province string
 	limit    int
+	offset   int
 	json     bool
 }
 
 // add registers --province (required says whether the command needs it),
-// --limit (when withLimit) and --json.
+// --limit and --offset (when withLimit) and --json.
 func (q *queryFlags) add(cmd *cobra.Command, required, withLimit bool) {
 	help := "province or territory code, e.g. ON (env GROCERY_PROVINCE)"
 	if !required {
@@ -28,7 +30,8 @@ func (q *queryFlags) add(cmd *cobra.Command, required, withLimit bool) {
 	cmd.Flags().StringVar(&q.province, "province", "", help)
 	cmd.RegisterFlagCompletionFunc("province", completeProvince)
 	if withLimit {
-		cmd.Flags().IntVar(&q.limit, "limit", grocery.DefaultLimit, "at most this many results, 1 to 50")
+		cmd.Flags().IntVar(&q.limit, "limit", grocery.DefaultLimit, fmt.Sprintf("at most this many results, 1 to %d", grocery.MaxRESTLimit))
+		cmd.Flags().IntVar(&q.offset, "offset", 0, "skip this many results first (the footer names the next page's)")
 	}
 	cmd.Flags().BoolVar(&q.json, "json", false, "print the result as JSON, as the library returns it")
 }
@@ -78,11 +81,9 @@ var (
 // else with print.
 func runQuery[R any](a *app, cmd *cobra.Command, q *queryFlags, call func(context.Context, querier) (R, error), print func(io.Writer, R) error) error {
 	// The library reads a limit of 0 as "the default"; a --limit the user
-	// gave is checked as given, so --limit 0 is an error like --limit 51.
-	if cmd.Flags().Changed("limit") {
-		if err := grocery.CheckLimit(q.limit, grocery.MaxLimit); err != nil {
-			return err
-		}
+	// gave is checked as given, so --limit 0 is an error like --limit 501.
+	if cmd.Flags().Changed("limit") && (q.limit < 1 || q.limit > grocery.MaxRESTLimit) {
+		return grocery.Errorf(grocery.EINVALID, "limit %d is out of range: want 1 to %d (default %d)", q.limit, grocery.MaxRESTLimit, grocery.DefaultLimit)
 	}
 	res, err := ask(a, cmd, call)
 	if err != nil {
@@ -160,8 +161,8 @@ does not prove it is unavailable. Use an offer's SKU with 'grocery history'.`,
 				return err
 			}
 			return runQuery(a, cmd, &q, func(ctx context.Context, src querier) (*grocery.LookupResult, error) {
-				return src.LookupProduct(ctx, grocery.LookupInput{UPC: args[0], Province: prov, Limit: q.limit})
-			}, printLookup)
+				return src.LookupProduct(ctx, grocery.LookupInput{UPC: args[0], Province: prov, Limit: q.limit, Offset: q.offset})
+			}, func(w io.Writer, res *grocery.LookupResult) error { return printLookup(w, res, q.offset) })
 		}),
 	}
 	q.add(cmd, true, true)
@@ -185,8 +186,8 @@ province. It never mixes provinces.`,
 				return err
 			}
 			return runQuery(a, cmd, &q, func(ctx context.Context, src querier) (*grocery.SearchResult, error) {
-				return src.SearchProducts(ctx, grocery.SearchInput{Query: strings.Join(args, " "), Province: prov, Limit: q.limit})
-			}, printSearch)
+				return src.SearchProducts(ctx, grocery.SearchInput{Query: strings.Join(args, " "), Province: prov, Limit: q.limit, Offset: q.offset})
+			}, func(w io.Writer, res *grocery.SearchResult) error { return printSearch(w, res, q.offset) })
 		}),
 	}
 	q.add(cmd, true, true)
@@ -246,8 +247,8 @@ all grocery stores.`,
 				return err
 			}
 			return runQuery(a, cmd, &q, func(ctx context.Context, src querier) (*grocery.StoresResult, error) {
-				return src.ListReferenceStores(ctx, grocery.StoresInput{Province: prov, Banner: banner, Limit: q.limit})
-			}, printStores)
+				return src.ListReferenceStores(ctx, grocery.StoresInput{Province: prov, Banner: banner, Limit: q.limit, Offset: q.offset})
+			}, func(w io.Writer, res *grocery.StoresResult) error { return printStores(w, res, q.offset) })
 		}),
 	}
 	q.add(cmd, false, true)
