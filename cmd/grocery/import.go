@@ -50,7 +50,7 @@ data file is published to DIR after each file, for replicas (grocery serve
 --role replica) to follow. A server holding the file (grocery serve --role
 ingest --snapshots DIR) publishes its own after each import.`,
 		Example: "  grocery import stores.csv prices.csv\n  grocery import prices.xlsx\n  grocery import extract.parquet\n  grocery import --skip-invalid feed-2026-11-19.jsonl",
-		Args:    usageArgs(cobra.MinimumNArgs(1)),
+		Args:    atLeastOne("the files to import", "grocery import stores.csv prices.csv"),
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
 			return []cobra.Completion{"csv", "tsv", "txt", "jsonl", "json", "ndjson", "xlsx", "parquet"}, cobra.ShellCompDirectiveFilterFileExt
 		},

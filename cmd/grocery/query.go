@@ -178,7 +178,7 @@ func (a *app) searchCmd() *cobra.Command {
 case ignored, prefixes match) and shows each banner's current price in one
 province. It never mixes provinces.`,
 		Example:           "  grocery search milk --province ON\n  grocery search crème glacée --province QC --limit 20",
-		Args:              usageArgs(cobra.MinimumNArgs(1)),
+		Args:              atLeastOne("the words to look for", "grocery search milk --province ON"),
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
 			prov, err := a.provinceOf(cmd, &q, true)

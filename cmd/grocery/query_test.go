@@ -214,7 +214,7 @@ func TestErrors(t *testing.T) {
 		{"TooManyArgs", nil, []string{"lookup", s.CarriedUPC, s.NotCarriedUPC, "--province", "ON"}, exitUsage,
 			"grocery: accepts 1 arg(s), received 2 (see 'grocery lookup --help')"},
 		{"NoArgs", nil, []string{"search", "--province", "ON"}, exitUsage,
-			"grocery: requires at least 1 arg(s), only received 0 (see 'grocery search --help')"},
+			"grocery: search needs the words to look for, e.g. grocery search milk --province ON (see 'grocery search --help')"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

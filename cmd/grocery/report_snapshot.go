@@ -259,7 +259,7 @@ mean of its unit price / the peers' median unit price, over its products
 with at least 3 peers), and its promotions over the period: the share of its
 SKUs' daily prices on promotion and their mean discount.`,
 		Example: "  grocery report brand Tropicana --province ON",
-		Args:    usageArgs(cobra.MinimumNArgs(1)),
+		Args:    atLeastOne("the brand", "grocery report brand Tropicana --province ON"),
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
 			in.Brand = strings.Join(args, " ")
 			return runReport(a, cmd, asJSON, func(ctx context.Context, src snapshotSource) (*grocery.BrandResult, error) {
@@ -305,7 +305,7 @@ func (a *app) reportBasketCmd() *cobra.Command {
 or product words, optionally followed by :QUANTITY (1 to 99, default 1):
 "067000378089:2", "orange juice", "milk:3".`,
 		Example: "  grocery report basket 067000378089:2 milk bread:2 --province ON",
-		Args:    usageArgs(cobra.MinimumNArgs(1)),
+		Args:    atLeastOne("the items of the basket", "grocery report basket 067000378089:2 milk --province ON"),
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
 			prov, err := a.provinceOf(cmd, &q, true)
 			if err != nil {

@@ -278,6 +278,17 @@ func usageArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
 	}
 }
 
+// atLeastOne is cobra.MinimumNArgs(1) saying what is missing: "search
+// needs the words to look for, e.g. grocery search milk --province ON".
+func atLeastOne(what, example string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return &usageError{fmt.Errorf("%s needs %s, e.g. %s", cmd.Name(), what, example)}
+		}
+		return nil
+	}
+}
+
 // noted is an error with a note for the user after its message.
 type noted struct {
 	err  error
