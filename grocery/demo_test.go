@@ -18,6 +18,7 @@ import (
 // counts to a deleted file, so BuildDemo refuses even with Force, and the
 // held file keeps what it had.
 func TestBuildDemoRefusesFileInUse(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	asOf, _ := grocery.ParseDate("2026-11-19")
 	for _, tc := range []struct {
@@ -28,10 +29,8 @@ func TestBuildDemoRefusesFileInUse(t *testing.T) {
 		{"ErrReader", &grocery.Options{ReadOnly: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "grocery.db")
-			if _, err := grocery.BuildDemo(ctx, path, &grocery.DemoOptions{AsOf: asOf}); err != nil {
-				t.Fatal(err)
-			}
+			t.Parallel()
+			path := grocery.DemoCopy(t) // a demo file as BuildDemo makes it
 			w, err := grocery.Open(path, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -70,6 +69,7 @@ func TestBuildDemoRefusesFileInUse(t *testing.T) {
 	}
 
 	t.Run("OKReleased", func(t *testing.T) {
+		t.Parallel()
 		path := filepath.Join(t.TempDir(), "grocery.db")
 		for range 2 { // the second build replaces the first: nothing holds it
 			if _, err := grocery.BuildDemo(ctx, path, &grocery.DemoOptions{AsOf: asOf, Force: true}); err != nil {

@@ -100,6 +100,7 @@ func smallFS(t *testing.T, size int) string {
 // full, nothing of the file written) and logs it with the system's error,
 // instead of a bare internal error.
 func TestImportDiskFull(t *testing.T) {
+	t.Parallel()
 	dir := smallFS(t, 1<<20)
 	var log bytes.Buffer
 	svc, err := Open(filepath.Join(dir, "grocery.db"), &Options{Now: importClock, Logger: slog.New(slog.NewTextHandler(&log, nil))})

@@ -3,7 +3,6 @@ package grocery
 import (
 	"context"
 	"encoding/binary"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -17,12 +16,9 @@ import (
 // derives them in place, so that the offers and category days equal a
 // file built by this version, and Verify finds it consistent.
 func TestUpgradeFormat3(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "demo.db")
-	asOf, _ := ParseDate("2026-11-19")
-	if _, err := BuildDemo(ctx, path, &DemoOptions{AsOf: asOf}); err != nil {
-		t.Fatal(err)
-	}
+	path := DemoCopy(t)
 	offers, days := readDaily(t, path)
 	if len(offers) == 0 || len(days) == 0 {
 		t.Fatalf("the demo has %d offers and %d SKU days, want some of each", len(offers), len(days))

@@ -12,12 +12,10 @@ import (
 // the observations, and an offer whose product is gone, are reported by
 // name, and Verify changes nothing.
 func TestVerify(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "demo.db")
+	path := DemoCopy(t)
 	asOf, _ := ParseDate("2026-11-19")
-	if _, err := BuildDemo(ctx, path, &DemoOptions{AsOf: asOf}); err != nil {
-		t.Fatal(err)
-	}
 	s, err := Open(path, nil)
 	if err != nil {
 		t.Fatal(err)

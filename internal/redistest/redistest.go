@@ -144,7 +144,10 @@ func (s *Server) stop() {
 	if s.cmd == nil {
 		return
 	}
-	c := redis.NewClient(&redis.Options{Addr: "127.0.0.1:" + strconv.Itoa(s.port)})
+	// No retries: the connection ends with the server, so the reply is an
+	// error, and a retrying client would dial the stopped server again
+	// with backoffs (about 1.4 s) before it gave up.
+	c := redis.NewClient(&redis.Options{Addr: "127.0.0.1:" + strconv.Itoa(s.port), MaxRetries: -1})
 	err := c.ShutdownSave(context.Background()).Err() // the connection ends with the server: an error is expected
 	c.Close()
 	var reply redis.Error
