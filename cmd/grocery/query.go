@@ -83,7 +83,7 @@ func runQuery[R any](a *app, cmd *cobra.Command, q *queryFlags, call func(contex
 	// The library reads a limit of 0 as "the default"; a --limit the user
 	// gave is checked as given, so --limit 0 is an error like --limit 501.
 	if cmd.Flags().Changed("limit") && (q.limit < 1 || q.limit > grocery.MaxRESTLimit) {
-		return grocery.Errorf(grocery.EINVALID, "limit %d is out of range: want 1 to %d (default %d)", q.limit, grocery.MaxRESTLimit, grocery.DefaultLimit)
+		return grocery.Errorf(grocery.EINVALIDARGUMENT, "limit %d is out of range: want 1 to %d (default %d)", q.limit, grocery.MaxRESTLimit, grocery.DefaultLimit)
 	}
 	res, err := ask(a, cmd, call)
 	if err != nil {
