@@ -1,7 +1,7 @@
 // Package rowfile reads tabular input files: it recognises CSV, JSON Lines,
-// XLSX and Parquet by their content, finds a CSV file's separator from its header
-// line, and reads the header and records of a CSV file or of an XLSX
-// workbook's first sheet. It knows nothing of what the columns mean: a
+// JSON arrays (one object per line), XLSX and Parquet by their content,
+// finds a CSV file's separator from its header line, and reads the header
+// and records of a CSV file or of an XLSX workbook's first sheet. It knows nothing of what the columns mean: a
 // caller says which headers it accepts.
 //
 // Errors about the input's form are *FormatError values; their messages
