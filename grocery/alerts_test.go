@@ -494,4 +494,16 @@ func testAlertsIDsCarryNoCount(t *testing.T, rs *redistest.Server) {
 	if l := f.events(t, f.acme, grocery.AlertEventsInput{RuleID: second.ID}); l.Total != 1 || l.Results[0].RuleID != second.ID {
 		t.Errorf("events of %s: %+v, want its one", second.ID, l.Results)
 	}
+	// An id in the decimal form rules had before (acme's first rule is
+	// the store's first, alr_1) still names the rule, for its account
+	// only, and is answered with the id of today's form.
+	if got, err := f.svc.Alert(f.acme, "alr_1"); err != nil || got.ID != first.ID {
+		t.Errorf("Alert(acme, alr_1) = %+v, %v; want %s", got, err, first.ID)
+	}
+	if _, err := f.svc.Alert(f.beta, "alr_1"); grocery.ErrorCode(err) != grocery.ENOTFOUND {
+		t.Errorf("Alert(beta, alr_1): %v, want not found", err)
+	}
+	if l := f.events(t, f.acme, grocery.AlertEventsInput{RuleID: "alr_1"}); l.Total != 1 || l.Results[0].RuleID != first.ID {
+		t.Errorf("events of alr_1: %+v, want the first rule's one", l.Results)
+	}
 }
