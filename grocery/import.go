@@ -17,7 +17,7 @@ import (
 	"github.com/grocerydata/grocery/grocery/internal/fault"
 	"github.com/grocerydata/grocery/grocery/internal/rowfile"
 	"github.com/grocerydata/grocery/grocery/internal/rowwrite"
-	"github.com/grocerydata/grocery/grocery/internal/words"
+	"github.com/grocerydata/grocery/internal/words"
 	"github.com/grocerydata/grocery/storage"
 )
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/words"
 	"github.com/spf13/cobra"
 )
 
@@ -331,7 +332,7 @@ for rules created after the data they should see.`,
 					return writeJSON(cmd.OutOrStdout(), ev)
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "Evaluated %s %s on %s series, days %s to %s: %s new %s recorded.\n",
-					count(ev.Rules), plural(ev.Rules, "rule"), count(ev.Series), ev.From, ev.To, count(ev.Events), plural(ev.Events, "event"))
+					count(ev.Rules), words.Plural(ev.Rules, "rule"), count(ev.Series), ev.From, ev.To, count(ev.Events), words.Plural(ev.Events, "event"))
 				return nil
 			})
 		}),

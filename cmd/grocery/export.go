@@ -11,6 +11,7 @@ import (
 
 	"github.com/grocerydata/grocery/cmd/internal/admin"
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/words"
 	"github.com/spf13/cobra"
 )
 
@@ -145,7 +146,7 @@ func (a *app) runExport(cmd *cobra.Command, in grocery.ExportInput, out string) 
 			return err
 		}
 		tmp = nil
-		fmt.Fprintf(stderr, "%s: %s %s\n", out, count(int(sum.Rows)), plural(int(sum.Rows), "row"))
+		fmt.Fprintf(stderr, "%s: %s %s\n", out, count(int(sum.Rows)), words.Plural(int(sum.Rows), "row"))
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/grocerydata/grocery/cmd/internal/admin"
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/words"
 	"github.com/spf13/cobra"
 )
 
@@ -133,10 +134,10 @@ func (a *app) runImport(cmd *cobra.Command, files []string, skipInvalid bool, sn
 			}
 		}
 		if rep.Skipped > listed {
-			fmt.Fprintf(stderr, "%s: %s more skipped %s not listed\n", name, count(rep.Skipped-listed), plural(rep.Skipped-listed, "row"))
+			fmt.Fprintf(stderr, "%s: %s more skipped %s not listed\n", name, count(rep.Skipped-listed), words.Plural(rep.Skipped-listed, "row"))
 		}
 		fmt.Fprintf(stdout, "%s: %s %s, %s %s read: %s new, %s updated, %s unchanged, %s skipped\n", name,
-			rep.Kind, rep.Format, count(rep.Rows), plural(rep.Rows, "row"),
+			rep.Kind, rep.Format, count(rep.Rows), words.Plural(rep.Rows, "row"),
 			count(rep.New), count(rep.Updated), count(rep.Unchanged), count(rep.Skipped))
 		done = append(done, name)
 	}

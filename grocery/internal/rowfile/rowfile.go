@@ -17,7 +17,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/grocerydata/grocery/grocery/internal/words"
+	"github.com/grocerydata/grocery/internal/words"
 )
 
 // Format is a kind of input file.
