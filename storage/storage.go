@@ -30,7 +30,7 @@
 //	usage      account 0x00 window(4) -> calls counted in that month
 //	alertrules account 0x00 id(8) -> AlertRule
 //	alertwatch province(2) ('g' gtin(14) | 's' banner 0x00 sku 0x00)
-//	           account 0x00 id(8) -> (empty): the rules watching a series
+//	           account 0x00 id(8) -> (empty): the active rules watching a series
 //	alertevents account 0x00 (MaxUint64-id)(8) -> AlertEvent, newest first
 //	alertfired account 0x00 rule id(8) day(4) -> event id: one event per
 //	           rule and observation day
