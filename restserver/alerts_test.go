@@ -7,7 +7,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/grocerydata/grocery/grocery"
@@ -404,5 +406,92 @@ func testAlertsPatchAndEvaluate(t *testing.T, rs *redistest.Server) {
 	}
 	if after := call(t, key, "GET", path, "", "").body; !bytes.Equal(after, before) {
 		t.Errorf("the rule after refused changes:\n%s\nwant\n%s", after, before)
+	}
+}
+
+// TestAlerts_IdempotencyKey: POST /b2b/alerts with an Idempotency-Key
+// answers the same request again with the first answer and no second
+// rule, refuses another request with that key with a 409, keeps keys per
+// account and forgets them after 24 hours on the service's clock.
+func TestAlerts_IdempotencyKey(t *testing.T) {
+	t.Parallel()
+	t.Run("bbolt", func(t *testing.T) { t.Parallel(); testAlertsIdempotencyKey(t, nil) })
+	t.Run("redis", func(t *testing.T) { t.Parallel(); testAlertsIdempotencyKey(t, redistest.Start(t)) })
+}
+
+func testAlertsIdempotencyKey(t *testing.T, rs *redistest.Server) {
+	var mu sync.Mutex
+	now := servetest.Now()
+	opts := &grocery.Options{Now: func() time.Time { mu.Lock(); defer mu.Unlock(); return now }}
+	if rs != nil {
+		opts.RedisURL = rs.URL()
+	}
+	s := servetest.Open(t, opts, servetest.File{Name: "stores.csv", Data: ojStoresCSV}, servetest.File{Name: "oj.csv", Data: ojDays})
+	ts := httptest.NewServer(restserver.New(s, nil))
+	t.Cleanup(ts.Close)
+	keyA := servetest.AccountKey(t, s, "a", "integration", 0)
+	keyB := servetest.AccountKey(t, s, "b", "integration", 0)
+	post := func(key, idem, body string) *reply {
+		t.Helper()
+		req := servetest.Request(t, "POST", ts.URL+"/b2b/alerts", body)
+		req.Header.Set("Content-Type", "application/json")
+		if idem != "" {
+			req.Header.Set("Idempotency-Key", idem)
+		}
+		return do(t, key, req)
+	}
+	rules := func(key string) int {
+		t.Helper()
+		return decode[grocery.AlertRules](t, call(t, key, "GET", ts.URL+"/b2b/alerts", "", "")).Total
+	}
+	const body = `{"name":"OJ under 4","upc":"058700001230","province":"ON","condition":"price_below","threshold":4}`
+
+	first := post(keyA, "k1", body)
+	if first.status != http.StatusCreated || first.header.Get("Idempotent-Replayed") != "" {
+		t.Fatalf("first request: got %d, replayed %q\n%s", first.status, first.header.Get("Idempotent-Replayed"), first.body)
+	}
+	// The same request again, and the same JSON written otherwise: the
+	// first answer, and no second rule.
+	same := strings.NewReplacer(`{"name":"OJ under 4",`, `{ "province": "ON", "name":"OJ under 4",`, `"province":"ON",`, ``).Replace(body)
+	for _, b := range []string{body, same} {
+		r := post(keyA, "k1", b)
+		if r.status != http.StatusCreated || !bytes.Equal(r.body, first.body) || r.header.Get("Location") != first.header.Get("Location") || r.header.Get("Idempotent-Replayed") != "true" {
+			t.Errorf("repeat with body %s: got %d %s (Location %q, replayed %q), want the first answer replayed", b, r.status, r.body, r.header.Get("Location"), r.header.Get("Idempotent-Replayed"))
+		}
+	}
+	if n := rules(keyA); n != 1 {
+		t.Fatalf("rules after three requests with one key: got %d, want 1", n)
+	}
+	wantProblem(t, post(keyA, "k1", strings.Replace(body, `"threshold":4`, `"threshold":3`, 1)), http.StatusConflict, grocery.ECONFLICT,
+		`Idempotency-Key "k1" was used at 2026-11-20T12:00:00Z for another request`)
+	wantProblem(t, post(keyA, strings.Repeat("k", 256), body), http.StatusBadRequest, grocery.EINVALIDARGUMENT, "Idempotency-Key: want 1 to 255 visible ASCII characters")
+
+	// Another account's same key is its own.
+	if r := post(keyB, "k1", body); r.status != http.StatusCreated || r.header.Get("Idempotent-Replayed") != "" || bytes.Equal(r.body, first.body) {
+		t.Errorf("account b with a's key: got %d replayed %q\n%s, want a rule of its own", r.status, r.header.Get("Idempotent-Replayed"), r.body)
+	}
+
+	// A refused request keeps nothing: its key serves the corrected one.
+	wantProblem(t, post(keyA, "k2", strings.Replace(body, "price_below", "cheap", 1)), http.StatusBadRequest, grocery.EINVALIDARGUMENT, "condition")
+	if r := post(keyA, "k2", body); r.status != http.StatusCreated || r.header.Get("Idempotent-Replayed") != "" {
+		t.Errorf("k2 after a refused request: got %d replayed %q, want a new rule", r.status, r.header.Get("Idempotent-Replayed"))
+	}
+
+	// 24 hours later k1 is new again.
+	mu.Lock()
+	now = now.Add(24*time.Hour - time.Millisecond)
+	mu.Unlock()
+	if r := post(keyA, "k1", body); r.status != http.StatusCreated || r.header.Get("Idempotent-Replayed") != "true" {
+		t.Errorf("k1 a millisecond before 24 hours: got %d replayed %q, want the first answer", r.status, r.header.Get("Idempotent-Replayed"))
+	}
+	mu.Lock()
+	now = now.Add(time.Millisecond)
+	mu.Unlock()
+	r := post(keyA, "k1", strings.Replace(body, `"threshold":4`, `"threshold":3`, 1))
+	if r.status != http.StatusCreated || r.header.Get("Idempotent-Replayed") != "" {
+		t.Errorf("k1 after 24 hours with another body: got %d replayed %q\n%s, want a new rule", r.status, r.header.Get("Idempotent-Replayed"), r.body)
+	}
+	if n := rules(keyA); n != 3 {
+		t.Errorf("a's rules: got %d, want 3 (k1, k2, k1 after 24 hours)", n)
 	}
 }

@@ -107,7 +107,7 @@ func (s *server) routes() {
 	r.Handle("/b2b/brand_insights", s.api(s.brandInsights)).Methods(get...)
 	r.Handle("/b2b/basket", s.api(s.basket)).Methods(http.MethodPost)
 	r.Handle("/b2b/executive_brief", s.api(s.executiveBrief)).Methods(get...)
-	r.Handle("/b2b/alerts", s.api(s.createAlert)).Methods(http.MethodPost)
+	r.Handle("/b2b/alerts", s.api(s.idempotent(s.createAlert))).Methods(http.MethodPost)
 	r.Handle("/b2b/alerts", s.api(s.listAlerts)).Methods(get...)
 	r.Handle("/b2b/alerts/events", s.api(s.alertEvents)).Methods(get...) // before {id}
 	r.Handle("/b2b/alerts/{id}", s.api(s.alert)).Methods(get...)

@@ -36,6 +36,10 @@
 //	           rule and observation day
 //	catdays, shelf, promos, promodates: the analytics aggregates (see
 //	           analytics.go)
+//	idempotency account 0x00 key -> IdempotencyRecord: a request made
+//	           with an idempotency key, and its answer
+//	idemexpiry created(8, Unix ms) account 0x00 key -> (empty): the
+//	           records by age, to prune the expired ones
 //
 // Values are compact varint encodings, private to this package and
 // versioned by FormatVersion.
@@ -95,6 +99,9 @@ var (
 	bucketAlertWatch  = []byte("alertwatch")
 	bucketAlertEvents = []byte("alertevents")
 	bucketAlertFired  = []byte("alertfired")
+	// Idempotency records (idempotency.go), created like the alert buckets.
+	bucketIdem       = []byte("idempotency")
+	bucketIdemExpiry = []byte("idemexpiry")
 	// Analytics aggregates (see analytics.go).
 	bucketCatDays    = []byte("catdays")
 	bucketShelf      = []byte("shelf")
@@ -104,7 +111,7 @@ var (
 	allBuckets = [][]byte{bucketMeta, bucketStores, bucketStoreLoc, bucketProducts, bucketSKUs,
 		bucketGTINSKUs, bucketSeries, bucketOffers, bucketTokens, bucketLatest, bucketStoreDays,
 		bucketAccounts, bucketKeys, bucketUsage, bucketAlertRules, bucketAlertWatch, bucketAlertEvents,
-		bucketAlertFired, bucketCatDays, bucketShelf, bucketPromos, bucketPromoDates}
+		bucketAlertFired, bucketCatDays, bucketShelf, bucketPromos, bucketPromoDates, bucketIdem, bucketIdemExpiry}
 
 	keyFormat  = []byte("format")
 	keyAsOf    = []byte("asof")
@@ -459,11 +466,13 @@ const (
 	idShelf
 	idPromos
 	idPromoDates
+	idIdem
+	idIdemExpiry
 )
 
 var bucketIDs = [...]int{idMeta, idStores, idStoreLoc, idProducts, idSKUs, idGTINSKUs, idSeries, idOffers,
 	idTokens, idLatest, idStoreDays, idAccounts, idKeys, idUsage, idAlertRules, idAlertWatch, idAlertEvents,
-	idAlertFired, idCatDays, idShelf, idPromos, idPromoDates}
+	idAlertFired, idCatDays, idShelf, idPromos, idPromoDates, idIdem, idIdemExpiry}
 
 func (db *DB) newTx(h *handle, tx *bolt.Tx) *Tx { return &Tx{tx: tx, names: &db.names, asOf: &h.asOf} }
 
@@ -498,6 +507,8 @@ func (t *Tx) catDays() *bolt.Bucket     { return t.b(idCatDays) }
 func (t *Tx) shelf() *bolt.Bucket       { return t.b(idShelf) }
 func (t *Tx) promos() *bolt.Bucket      { return t.b(idPromos) }
 func (t *Tx) promoDates() *bolt.Bucket  { return t.b(idPromoDates) }
+func (t *Tx) idem() *bolt.Bucket        { return t.b(idIdem) }
+func (t *Tx) idemExpiry() *bolt.Bucket  { return t.b(idIdemExpiry) }
 
 // alloc returns n bytes that stay valid for the life of the transaction, as
 // bbolt requires of keys and values passed to Put. Carving them from a slab
