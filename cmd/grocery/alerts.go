@@ -140,13 +140,7 @@ import evaluates it from then on.`,
 				if err != nil {
 					return err
 				}
-				if asJSON {
-					return writeJSON(cmd.OutOrStdout(), r)
-				}
-				if err := printRules(cmd.OutOrStdout(), []grocery.AlertRule{*r}, 1); err != nil {
-					return err
-				}
-				return printStanding(cmd.OutOrStdout(), r.Standing)
+				return printEvaluated(cmd.OutOrStdout(), r, asJSON)
 			})
 		}),
 	}
@@ -250,6 +244,18 @@ func printRules(w io.Writer, rules []grocery.AlertRule, total int) error {
 // completeCondition completes --condition.
 func completeCondition(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
 	return []cobra.Completion{grocery.AlertPriceBelow, grocery.AlertPriceDropPct, grocery.AlertPromoStart, grocery.AlertBackInStock}, cobra.ShellCompDirectiveNoFileComp
+}
+
+// printEvaluated prints a rule with where it stands (create, evaluate
+// ID): as JSON, or as the rule's line and the standing's table.
+func printEvaluated(w io.Writer, r *grocery.AlertRule, asJSON bool) error {
+	if asJSON {
+		return writeJSON(w, r)
+	}
+	if err := printRules(w, []grocery.AlertRule{*r}, 1); err != nil {
+		return err
+	}
+	return printStanding(w, r.Standing)
 }
 
 // printStanding prints where a rule stands on the latest data: each
@@ -464,13 +470,7 @@ rule has one for that day already.`,
 					if err != nil {
 						return err
 					}
-					if asJSON {
-						return writeJSON(cmd.OutOrStdout(), r)
-					}
-					if err := printRules(cmd.OutOrStdout(), []grocery.AlertRule{*r}, 1); err != nil {
-						return err
-					}
-					return printStanding(cmd.OutOrStdout(), r.Standing)
+					return printEvaluated(cmd.OutOrStdout(), r, asJSON)
 				})
 			}
 			return a.withAlerts(cmd, account, false, func(ctx context.Context, st alertStore) error {
