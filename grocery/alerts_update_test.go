@@ -160,3 +160,39 @@ func testEvaluateAlertsReason(t *testing.T, rs *redistest.Server) {
 		t.Errorf("got %+v, want day 3's event by import, day 2's by evaluate", got)
 	}
 }
+
+// TestCreateAlert_Standing: at creation the state conditions record an
+// event when they already hold (promo_start on a day on promotion), the
+// change conditions never (price_drop_pct after a 10% drop); evaluated
+// on demand, the change condition holds on the latest day's move.
+func TestCreateAlert_Standing(t *testing.T) { alertStores(t, testCreateAlertStanding) }
+
+func testCreateAlertStanding(t *testing.T, rs *redistest.Server) {
+	f := newAlertFixture(t, rs)
+	f.setClock(time.Date(2026, 11, 21, 18, 0, 0, 0, time.UTC))
+	f.importCSV(t, "day2.csv", alertDay2)
+
+	promo := f.create(t, f.acme, grocery.AlertInput{Name: "promo", Banner: "loblaws", SKU: "L1", Province: "ON", Condition: "promo_start"})
+	if st := promo.Standing; st == nil || !st.Holds || !st.Recorded || st.Event == nil || st.Event.Reason != grocery.AlertReasonAtCreation || len(st.Series) != 1 || !st.Series[0].OnPromo || st.Series[0].RegularPrice != 500 {
+		t.Errorf("promo_start on a day on promotion: got %+v, want an at_creation event, on promotion, regular 5.00", st)
+	}
+	drop := f.create(t, f.acme, grocery.AlertInput{Name: "drop", Banner: "loblaws", SKU: "L1", Province: "ON", Condition: "price_drop_pct", Threshold: num(10)})
+	if st := drop.Standing; st == nil || st.Holds || st.Recorded || st.Event != nil || len(st.Series) != 1 || st.Series[0].PreviousPrice == nil || *st.Series[0].PreviousPrice != 500 {
+		t.Errorf("price_drop_pct at creation after a 10%% drop: got %+v, want it not to hold, previous price 5.00", st)
+	}
+	e, err := f.svc.EvaluateAlert(f.acme, drop.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := e.Standing; st == nil || !st.Holds || !st.Recorded || st.Event == nil || st.Event.Reason != grocery.AlertReasonEvaluate || st.Event.Price != 450 {
+		t.Errorf("price_drop_pct evaluated on demand: got %+v, want the drop to 4.50 recorded, reason evaluate", st)
+	}
+	// A barcode rule watching no series observed in the 14 days: nothing
+	// to stand on.
+	f.setClock(time.Date(2026, 12, 30, 18, 0, 0, 0, time.UTC))
+	f.importCSV(t, "late.csv", alertObsHeader+"2026-12-20,lob-1,loblaws,L9,2.00,2.00,,,,,\n")
+	stale := f.create(t, f.acme, grocery.AlertInput{Name: "stale", UPC: upcMilk, Province: "ON", Condition: "price_below", Threshold: num(9)})
+	if st := stale.Standing; st == nil || st.Holds || len(st.Series) != 0 || st.AsOf.String() != "2026-12-20" {
+		t.Errorf("a rule on series not observed in 14 days: got %+v, want no series, as of 2026-12-20", st)
+	}
+}
