@@ -196,3 +196,33 @@ func testCreateAlertStanding(t *testing.T, rs *redistest.Server) {
 		t.Errorf("a rule on series not observed in 14 days: got %+v, want no series, as of 2026-12-20", st)
 	}
 }
+
+// TestRedisAlerts_CopiesPausedRule: a rule paused in the data file stays
+// paused once the file's rules are copied to Redis, and records nothing
+// there.
+func TestRedisAlerts_CopiesPausedRule(t *testing.T) {
+	t.Parallel()
+	f := newAlertFixture(t, nil)
+	r := f.create(t, f.acme, grocery.AlertInput{Name: "N1 under 4", Banner: "no-frills", SKU: "N1", Province: "ON",
+		Condition: "price_below", Threshold: num(4)})
+	if _, err := f.svc.UpdateAlert(f.acme, r.ID, grocery.AlertUpdate{Active: boolp(false)}); err != nil {
+		t.Fatal(err)
+	}
+	rs := redistest.Shared(t)
+	newAlertFixture(t, rs) // the accounts' keys on the Redis
+	f.reopen(t, rs, grocery.Options{})
+	if got, err := f.svc.Alert(f.acme, r.ID); err != nil || got.Active {
+		t.Fatalf("the paused rule in Redis: got %+v, %v, want it paused", got, err)
+	}
+	f.setClock(time.Date(2026, 11, 21, 18, 0, 0, 0, time.UTC))
+	f.importCSV(t, "day2.csv", alertDay2) // N1 3.99 crosses 4.00
+	if got := f.events(t, f.acme, grocery.AlertEventsInput{}); got.Total != 0 {
+		t.Errorf("events of the paused rule after the copy: got %d, want 0", got.Total)
+	}
+	if _, err := f.svc.UpdateAlert(f.acme, r.ID, grocery.AlertUpdate{Active: boolp(true)}); err != nil {
+		t.Fatal(err)
+	}
+	if ev, err := f.svc.EvaluateAlerts(f.acme); err != nil || ev.Events != 1 {
+		t.Errorf("EvaluateAlerts once resumed: got %+v, %v, want the crossing recorded", ev, err)
+	}
+}
