@@ -78,3 +78,54 @@ func TestAlertRecordsCompatible(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A file of this version without the idempotency buckets (written before
+// they existed) opens read-only, reading no record; its first writable
+// open creates them.
+func TestIdempotencyBucketsWriteOnly(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "a.db")
+	db, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(tx *Tx) error {
+		for _, b := range writeOnlyBuckets {
+			if err := tx.tx.DeleteBucket(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ro, err := Open(path, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatalf("read-only open of a file without the idempotency buckets: %v", err)
+	}
+	err = ro.View(func(tx *Tx) error {
+		var r IdempotencyRecord
+		found, err := tx.IdempotencyRecord("acme", "k", &r)
+		if found || err != nil {
+			t.Errorf("IdempotencyRecord: got %v, %v, want not found", found, err)
+		}
+		return nil
+	})
+	ro.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err = Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	err = db.Update(func(tx *Tx) error {
+		return tx.PutIdempotencyRecord(&IdempotencyRecord{Account: "acme", Key: "k", Hash: []byte("h"), Created: 1})
+	})
+	if err != nil {
+		t.Errorf("a record after the writable open: %v", err)
+	}
+}

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"encoding/binary"
+	"errors"
 	"math"
 )
 
@@ -25,8 +26,15 @@ func idemExpiryKey(created int64, account, key string) []byte {
 	return append(binary.BigEndian.AppendUint64(nil, uint64(max(created, 0))), idemKey(account, key)...)
 }
 
+// errNoIdem is the error of a write to the idempotency records in a
+// read-only transaction of a file that lacks their buckets.
+var errNoIdem = errors.New("storage: the idempotency records are written only in a writable transaction")
+
 // IdempotencyRecord reads the record of an account's key.
 func (t *Tx) IdempotencyRecord(account, key string, r *IdempotencyRecord) (bool, error) {
+	if t.idem() == nil {
+		return false, nil // a read-only open of a file without the bucket
+	}
 	v := t.idem().Get(idemKey(account, key))
 	if v == nil {
 		return false, nil
@@ -39,6 +47,9 @@ func (t *Tx) IdempotencyRecord(account, key string, r *IdempotencyRecord) (bool,
 // PutIdempotencyRecord writes the record of an account's key, replacing
 // the one there (and its place in the age index).
 func (t *Tx) PutIdempotencyRecord(r *IdempotencyRecord) error {
+	if t.idem() == nil {
+		return errNoIdem
+	}
 	if err := t.DeleteIdempotencyRecord(r.Account, r.Key); err != nil {
 		return err
 	}
@@ -65,6 +76,9 @@ func (t *Tx) DeleteIdempotencyRecord(account, key string) error {
 // PruneIdempotency removes up to n records, of any account, made before
 // before (Unix milliseconds), oldest first.
 func (t *Tx) PruneIdempotency(before int64, n int) error {
+	if t.idemExpiry() == nil {
+		return errNoIdem
+	}
 	c := t.idemExpiry().Cursor()
 	for k, _ := c.First(); k != nil && n > 0; k, _ = c.First() {
 		if len(k) < 9 || int64(min(binary.BigEndian.Uint64(k), math.MaxInt64)) >= before {

@@ -53,6 +53,7 @@ import (
 	"io/fs"
 	"os"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -99,7 +100,9 @@ var (
 	bucketAlertWatch  = []byte("alertwatch")
 	bucketAlertEvents = []byte("alertevents")
 	bucketAlertFired  = []byte("alertfired")
-	// Idempotency records (idempotency.go), created like the alert buckets.
+	// Idempotency records (idempotency.go), created like the alert
+	// buckets; only writes touch them, so a read-only Open serves a file
+	// that lacks them (writeOnlyBuckets).
 	bucketIdem       = []byte("idempotency")
 	bucketIdemExpiry = []byte("idemexpiry")
 	// Analytics aggregates (see analytics.go).
@@ -309,7 +312,7 @@ func checkFormat(tx *bolt.Tx) error {
 		return fmt.Errorf("%w: version %d, this program reads version %d", ErrFormat, n, FormatVersion)
 	}
 	for _, name := range allBuckets {
-		if tx.Bucket(name) == nil {
+		if tx.Bucket(name) == nil && !slices.ContainsFunc(writeOnlyBuckets, func(b []byte) bool { return bytes.Equal(b, name) }) {
 			return fmt.Errorf("%w: it lacks the %q bucket of this version: open it once for writing (grocery serve, import or keys) to add it", ErrFormat, name)
 		}
 	}
@@ -441,6 +444,11 @@ func (t *Tx) text(b []byte) string {
 	t.texts = append(t.texts, b...)
 	return unsafe.String(&t.texts[at], len(b))
 }
+
+// writeOnlyBuckets are the buckets no read-only transaction needs: a file
+// of this version without them opens read-only, and its first writable
+// open creates them.
+var writeOnlyBuckets = [][]byte{bucketIdem, bucketIdemExpiry}
 
 // Bucket indexes into Tx.bkts, in the order of allBuckets.
 const (
