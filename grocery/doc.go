@@ -47,7 +47,7 @@
 //     geometric means); snapshot (publishing and fetching snapshots for
 //     replicas); replica (a replica's poller of the snapshot directory, its
 //     backoff and state: grocery swaps each copy in); rowfile and rowwrite
-//     (reading and writing CSV, JSON Lines and XLSX tables); svgchart (the
+//     (reading and writing CSV, JSON Lines, JSON, XLSX and Parquet tables); svgchart (the
 //     brief's charts laid out as SVG shapes); jsontext (JSON strings as
 //     encoding/json writes them); atomicfile (replacing a file so that a
 //     crash leaves the old or the new); fault (the internal packages' error
