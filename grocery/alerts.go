@@ -694,7 +694,7 @@ func (s *Service) evaluateRules(ctx context.Context, account string, from int32,
 type alertHook struct {
 	s     *Service
 	later bool                // the rules are in Redis: evaluate them after the commit
-	now   time.Time           // the clock, read once per write
+	now   time.Time           // the clock, read once per write, in its transaction (beforeCommit)
 	state int8                // 0: not looked yet; 1: no rule to evaluate; 2: rules (or, with Redis, maybe)
 	from  map[seriesKey]int32 // first day written, per series
 
@@ -711,7 +711,7 @@ type alertHook struct {
 // other writes and the evaluations that clear the file's alerts owed
 // mark, so that one clears only a mark whose evaluation it ran.
 func (s *Service) alertHook() (h *alertHook, release func()) {
-	h = &alertHook{s: s, later: !s.alerts.local(), now: s.now()}
+	h = &alertHook{s: s, later: !s.alerts.local()}
 	return h, s.lockAlerts()
 }
 
@@ -748,6 +748,9 @@ func (h *alertHook) seriesWritten(tx *storage.Tx, key seriesKey, first int32) {
 // wrote, on the days it wrote and after, within the 14 days ending at
 // asOf. With rules in Redis it only marks them owed (oweAlerts).
 func (h *alertHook) beforeCommit(ctx context.Context, tx *storage.Tx, asOf int32) error {
+	// Read inside the transaction, not when the write began: a write that
+	// waited behind a long one triggers its events when it commits.
+	h.now = h.s.now()
 	if h.later {
 		return h.oweAlerts(tx, asOf)
 	}
