@@ -133,7 +133,7 @@ func (a *app) runImport(cmd *cobra.Command, files []string, flags importFlags, s
 		}
 		listed := 0
 		for _, p := range rep.Problems {
-			if !strings.Contains(p, "restricted-circulation") {
+			if !strings.Contains(p, "restricted-circulation") && !strings.Contains(p, "a product keeps its first name") {
 				listed++
 			}
 		}
