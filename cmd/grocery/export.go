@@ -24,10 +24,11 @@ func (a *app) exportCmd() *cobra.Command {
 
 Datasets (--dataset):
   observations  date, store_id, banner, province, external_sku, upc, name,
-                brand, size, category, price, regular_price, on_promo,
-                promo_ends, currency (the default)
-  offers        the current offers: province, product, banner, prices,
-                promotion, unit price, store_count, observed_at
+                name_fr, brand, size, category, price, regular_price,
+                on_promo, promo_ends, currency (the default)
+  offers        the current offers: province, product (with name and
+                name_fr), banner, prices, promotion, unit price,
+                store_count, observed_at
   stores        the active reference stores
 
 The format is --format (json, jsonl, csv, xlsx or parquet), else the
