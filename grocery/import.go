@@ -89,9 +89,10 @@ type ImportReport struct {
 // row, in this file or another, that names its barcode differently does
 // not rename it (for every province), unless opts.UpdateNames, with which
 // the file's last name for it wins. Such rows are counted in the report's
-// NamesKept and the first of them noted in Problems. A missing or empty
-// name or name_fr never clears a name; brand, size and category are
-// taken from the file's last row naming the product.
+// NamesKept and the first of them noted in Problems. Brand, size and
+// category are taken from the file's last row naming the product. A
+// missing or empty field never clears a fact: a row with only a name_fr
+// adds the French name and leaves the rest as it was.
 //
 // Import returns EINVALID naming the file, line (for XLSX, the sheet and
 // row), field and reason of the first bad row (unless opts.SkipInvalid, which skips and reports bad rows
@@ -822,7 +823,7 @@ func (imp *importer) obsRow(r *row) *rowError {
 		if name, nameFr := r.get(oName), r.get(oNameFr); name != "" || nameFr != "" {
 			item = CatalogueItem{GTIN: gs.gtin, Name: name, NameFr: nameFr, Brand: r.get(oBrand), Size: r.get(oSize), Category: r.get(oCategory)}
 			if gs.product >= 0 {
-				imp.keepNames(gs, r.line, &item)
+				imp.mergeFacts(gs, r.line, &item)
 			}
 			if gs.product < 0 || imp.batch.Products[gs.product] != item {
 				for _, f := range [...]struct {
@@ -871,25 +872,16 @@ func (imp *importer) obsRow(r *row) *rowError {
 	return nil
 }
 
-// keepNames completes item, a later row's facts of a product the file
-// named before, with the names the file gave it: a name the row lacks is
-// the earlier one, and a different one gives way to the earlier one
-// unless the import updates names (the last row's then win), which is
-// noted once per product.
-func (imp *importer) keepNames(gs *gtinState, line int, item *CatalogueItem) {
-	prev := &imp.batch.Products[gs.product]
-	for _, n := range [...]struct{ earlier, given *string }{{&prev.Name, &item.Name}, {&prev.NameFr, &item.NameFr}} {
-		switch {
-		case *n.given == "":
-			*n.given = *n.earlier
-		case *n.earlier != "" && *n.given != *n.earlier && !imp.updateNames:
-			if !gs.differ {
-				gs.differ = true
-				imp.report.NamesKept++
-				imp.note(line, imp.nameKeptNote(line, gs.gtin, *n.given, *n.earlier, "an earlier row's"))
-			}
-			*n.given = *n.earlier
-		}
+// mergeFacts completes item, a later row's facts of a product the file
+// named before, with the earlier rows' by the rule of mergeFacts: a name
+// that gives way (the import does not update names) is counted and noted
+// once per product.
+func (imp *importer) mergeFacts(gs *gtinState, line int, item *CatalogueItem) {
+	differ, given, kept := mergeFacts(itemFacts(item), itemFacts(&imp.batch.Products[gs.product]), imp.updateNames)
+	if differ && !gs.differ {
+		gs.differ = true
+		imp.report.NamesKept++
+		imp.note(line, imp.nameKeptNote(line, gs.gtin, given, kept, "an earlier row's"))
 	}
 }
 

@@ -205,7 +205,8 @@ func TestImport_NameFr(t *testing.T) {
 
 // A French name given later (a name_fr-only row, no English name) is
 // added to a product with offers, and search finds it by its words at
-// once; the English name stays.
+// once; the English name, brand, size and category stay, and the file's
+// aggregates stay consistent.
 func TestImport_NameFrLater(t *testing.T) {
 	svc := openImportService(t)
 	mustImport(t, svc, "stores.csv", namesStoresCSV, nil)
@@ -221,8 +222,16 @@ func TestImport_NameFrLater(t *testing.T) {
 	if res.Total != 1 || res.Results[0].Name != "Lait d'avoine" {
 		t.Errorf("search avoine in ON: got %+v, want the product named Lait d'avoine", res.Results)
 	}
-	if got := lookupName(t, svc, "QC", "en"); got != "Newcomer Oat Milk" {
-		t.Errorf("English name: got %q, want it kept", got)
+	res2, err := svc.LookupProduct(context.Background(), LookupInput{UPC: oatUPC, Province: "QC"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Product{UPC: oatUPC, GTIN: "00" + oatUPC, Name: "Newcomer Oat Milk", Brand: "Earth's Own", Size: "1.75 L", Category: "Dairy & Eggs"}
+	if res2.Product != want {
+		t.Errorf("product after a name_fr-only row: got %+v, want %+v", res2.Product, want)
+	}
+	if err := svc.Verify(context.Background()); err != nil {
+		t.Errorf("Verify: %v", err)
 	}
 }
 

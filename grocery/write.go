@@ -179,9 +179,42 @@ func (w *writer) writeStores(ctx context.Context, b *batch) error {
 	return nil
 }
 
-// writeProducts writes the catalogue items of b. A stored name is kept
-// over a different one unless b.UpdateNames (the indexes of such items
-// go to the stats' NamesKept); a name the item lacks never clears one.
+// productFacts points at a product's name, French name, brand, size and
+// category.
+type productFacts [5]*string
+
+func itemFacts(it *CatalogueItem) productFacts {
+	return productFacts{&it.Name, &it.NameFr, &it.Brand, &it.Size, &it.Category}
+}
+
+func storedFacts(p *storage.Product) productFacts {
+	return productFacts{&p.Name, &p.NameFr, &p.Brand, &p.Size, &p.Category}
+}
+
+// mergeFacts is the rule for a product's facts given again: an empty one
+// is the earlier one (nothing clears a fact); a name (English or French)
+// that differs from an earlier one gives way to it unless update, and the
+// first such name and the one kept are returned (differ true); other
+// facts take the new value.
+func mergeFacts(given, earlier productFacts, update bool) (differ bool, name, kept string) {
+	for i := range given {
+		g, e := given[i], earlier[i]
+		switch {
+		case *g == "":
+			*g = *e
+		case i < 2 && *e != "" && *g != *e && !update:
+			if !differ {
+				differ, name, kept = true, *g, *e
+			}
+			*g = *e
+		}
+	}
+	return differ, name, kept
+}
+
+// writeProducts writes the catalogue items of b, each merged with the
+// stored product by mergeFacts (b.UpdateNames lets names be replaced;
+// the items whose names gave way go to the stats' NamesKept).
 func (w *writer) writeProducts(ctx context.Context, b *batch) error {
 	for i, in := range b.Products {
 		rec := storage.Product{GTIN: string(in.GTIN), Name: in.Name, NameFr: in.NameFr, Brand: in.Brand, Size: in.Size, Category: in.Category}
@@ -192,17 +225,8 @@ func (w *writer) writeProducts(ctx context.Context, b *batch) error {
 		}
 		if found {
 			rec.FirstSeen = old.FirstSeen
-			kept := false
-			for _, n := range [...]struct{ stored, given *string }{{&old.Name, &rec.Name}, {&old.NameFr, &rec.NameFr}} {
-				switch {
-				case *n.given == "":
-					*n.given = *n.stored
-				case *n.stored != "" && *n.given != *n.stored && !b.UpdateNames:
-					if !kept {
-						w.stats.NamesKept = append(w.stats.NamesKept, keptName{Index: i, Given: *n.given, Kept: *n.stored})
-					}
-					*n.given, kept = *n.stored, true
-				}
+			if differ, given, kept := mergeFacts(storedFacts(&rec), storedFacts(&old), b.UpdateNames); differ {
+				w.stats.NamesKept = append(w.stats.NamesKept, keptName{Index: i, Given: given, Kept: kept})
 			}
 			if rec == old {
 				continue

@@ -44,7 +44,7 @@ name is a product's English name, name_fr its French one. A product keeps
 the first name it is given in each language: a later file (or row) naming
 its barcode differently does not rename it for any province; the import
 counts such names as kept and notes the first. With --update-names the
-file's names replace them. An empty name never clears one.
+file's names replace them. An empty field never clears a product's fact.
 
 Each file is all or nothing: a bad row stops the import with the file, line
 (sheet and row in XLSX, row in Parquet) and reason, and nothing of that file is written (files before it stay
