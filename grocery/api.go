@@ -138,12 +138,12 @@ type batchStats struct {
 	alertsErr error // how the alert evaluation after the commit failed, the write being committed
 }
 
-// keptName is a stored name kept over a different one of a batch's
-// product: the product's index in batch.Products, the name given and the
-// name kept.
+// keptName is a name kept over a different one given for a product: the
+// product's index in batch.Products, the column (name or name_fr), the
+// name given and the name kept.
 type keptName struct {
-	Index       int
-	Given, Kept string
+	Index              int
+	Field, Given, Kept string
 }
 
 // storeRef is what import needs to know of an existing store.

@@ -44,7 +44,7 @@ type ImportReport struct {
 	Skipped   int    `json:"skipped"`
 	// NamesKept counts the products whose name in the file (English or
 	// French) differed from the one they keep: the stored one, or the
-	// file's first, since ImportOptions.UpdateNames was not given.
+	// file's first (always 0 with ImportOptions.UpdateNames).
 	NamesKept int      `json:"names_kept"`
 	Problems  []string `json:"problems,omitempty"` // "file:line: field: reason" of skipped rows and notes (first 20)
 	// AlertsError says why the alert rules kept in Redis could not be
@@ -877,11 +877,11 @@ func (imp *importer) obsRow(r *row) *rowError {
 // that gives way (the import does not update names) is counted and noted
 // once per product.
 func (imp *importer) mergeFacts(gs *gtinState, line int, item *CatalogueItem) {
-	differ, given, kept := mergeFacts(itemFacts(item), itemFacts(&imp.batch.Products[gs.product]), imp.updateNames)
-	if differ && !gs.differ {
+	k, ok := mergeFacts(itemFacts(item), itemFacts(&imp.batch.Products[gs.product]), imp.updateNames)
+	if ok && !gs.differ {
 		gs.differ = true
 		imp.report.NamesKept++
-		imp.note(line, imp.nameKeptNote(line, gs.gtin, given, kept, "an earlier row's"))
+		imp.note(line, imp.nameKeptNote(line, gs.gtin, k, "an earlier row's"))
 	}
 }
 
@@ -894,16 +894,16 @@ func (imp *importer) storedNamesKept(kept []keptName) {
 		if !gs.differ {
 			gs.differ = true
 			imp.report.NamesKept++
-			imp.note(int(gs.named), imp.nameKeptNote(int(gs.named), gs.gtin, k.Given, k.Kept, "the stored"))
+			imp.note(int(gs.named), imp.nameKeptNote(int(gs.named), gs.gtin, k, "the stored"))
 		}
 	}
 }
 
-// nameKeptNote says that the row on line named gtin given while it keeps
-// kept, whose the name is.
-func (imp *importer) nameKeptNote(line int, gtin GTIN, given, kept, whose string) string {
-	return fmt.Sprintf("%s: name: %q differs from %q, %s name for upc %s, which it keeps: a product keeps its first name in each language (put a French name in name_fr; import with --update-names to replace names)",
-		imp.at(line), given, kept, whose, gtin.UPC())
+// nameKeptNote says that the row on line named gtin otherwise than k's
+// kept name, whose is whose.
+func (imp *importer) nameKeptNote(line int, gtin GTIN, k keptName, whose string) string {
+	return fmt.Sprintf("%s: %s: %q differs from %q, %s %s for upc %s, which it keeps: a product keeps its first name in each language (put a French name in name_fr; import with --update-names to replace names)",
+		imp.at(line), k.Field, k.Given, k.Kept, whose, k.Field, gtin.UPC())
 }
 
 func cloneItem(it CatalogueItem) CatalogueItem {

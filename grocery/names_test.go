@@ -365,3 +365,27 @@ func TestProductTokensFrench(t *testing.T) {
 		}
 	}
 }
+
+// A French name, once given, is kept as an English one is: a later
+// different name_fr is noted as such, and --update-names replaces it.
+func TestImport_NameFrKept(t *testing.T) {
+	svc := openImportService(t)
+	mustImport(t, svc, "stores.csv", namesStoresCSV, nil)
+	mustImport(t, svc, "qc.csv", qcOatBilingualCSV, nil)
+	other := lines(
+		"date,store_id,banner,external_sku,price,upc,name_fr",
+		"2026-11-18,QC-IGA-001,iga,IGA-881,4.79,"+oatUPC+",Boisson d'avoine",
+	)
+	rep := mustImport(t, svc, "other.csv", other, nil)
+	want := `other.csv:2: name_fr: "Boisson d'avoine" differs from "Lait d'avoine", the stored name_fr for upc 066800000152, which it keeps`
+	if rep.NamesKept != 1 || len(rep.Problems) != 1 || !strings.HasPrefix(rep.Problems[0], want) {
+		t.Errorf("report: got %d kept, problems %q; want 1 and a note starting %q", rep.NamesKept, rep.Problems, want)
+	}
+	if got := lookupName(t, svc, "QC", "fr"); got != "Lait d'avoine" {
+		t.Errorf("French name: got %q, want it kept", got)
+	}
+	mustImport(t, svc, "other.csv", other, &ImportOptions{UpdateNames: true})
+	if got := lookupName(t, svc, "QC", "fr"); got != "Boisson d'avoine" {
+		t.Errorf("French name after UpdateNames: got %q, want it replaced", got)
+	}
+}

@@ -194,22 +194,22 @@ func storedFacts(p *storage.Product) productFacts {
 // mergeFacts is the rule for a product's facts given again: an empty one
 // is the earlier one (nothing clears a fact); a name (English or French)
 // that differs from an earlier one gives way to it unless update, and the
-// first such name and the one kept are returned (differ true); other
-// facts take the new value.
-func mergeFacts(given, earlier productFacts, update bool) (differ bool, name, kept string) {
+// first such name is returned with its column (name or name_fr) and the
+// name kept (ok true); other facts take the new value.
+func mergeFacts(given, earlier productFacts, update bool) (k keptName, ok bool) {
 	for i := range given {
 		g, e := given[i], earlier[i]
 		switch {
 		case *g == "":
 			*g = *e
 		case i < 2 && *e != "" && *g != *e && !update:
-			if !differ {
-				differ, name, kept = true, *g, *e
+			if !ok {
+				k, ok = keptName{Field: [2]string{"name", "name_fr"}[i], Given: *g, Kept: *e}, true
 			}
 			*g = *e
 		}
 	}
-	return differ, name, kept
+	return k, ok
 }
 
 // writeProducts writes the catalogue items of b, each merged with the
@@ -225,8 +225,9 @@ func (w *writer) writeProducts(ctx context.Context, b *batch) error {
 		}
 		if found {
 			rec.FirstSeen = old.FirstSeen
-			if differ, given, kept := mergeFacts(storedFacts(&rec), storedFacts(&old), b.UpdateNames); differ {
-				w.stats.NamesKept = append(w.stats.NamesKept, keptName{Index: i, Given: given, Kept: kept})
+			if k, ok := mergeFacts(storedFacts(&rec), storedFacts(&old), b.UpdateNames); ok {
+				k.Index = i
+				w.stats.NamesKept = append(w.stats.NamesKept, k)
 			}
 			if rec == old {
 				continue
