@@ -334,6 +334,33 @@ func TestExportNamesImportBack(t *testing.T) {
 			t.Errorf("after the round trip, lang %s: got %q, want %q", lang, got, want)
 		}
 	}
+
+	// JSON Lines: a product without a French name has name_fr null, which
+	// imports as none.
+	third := openImportService(t)
+	mustImport(t, third, "stores.csv", namesStoresCSV, nil)
+	mustImport(t, third, "on.csv", onOatCSV, nil)
+	var jl strings.Builder
+	if _, err := third.Export(ctx, ExportInput{Format: "jsonl"}, &jl); err != nil {
+		t.Fatal(err)
+	}
+	var row map[string]any
+	if err := json.Unmarshal([]byte(jl.String()), &row); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := row["name_fr"]; !ok || v != nil {
+		t.Fatalf("JSON Lines name_fr: got %v (present %v), want null", v, ok)
+	}
+	for _, f := range []string{"province", "on_promo", "currency"} {
+		delete(row, f)
+	}
+	back2, _ := json.Marshal(row)
+	fourth := openImportService(t)
+	mustImport(t, fourth, "stores.csv", namesStoresCSV, nil)
+	mustImport(t, fourth, "back.jsonl", string(back2)+"\n", nil)
+	if got := lookupName(t, fourth, "ON", "fr"); got != "Newcomer Oat Milk" {
+		t.Errorf("after the JSON Lines round trip, lang fr: got %q, want the English name (no French one)", got)
+	}
 }
 
 // A product's French name adds its words to the index without changing
