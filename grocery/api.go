@@ -69,6 +69,10 @@ type LookupInput struct {
 	// Offset is the number of offers, cheapest first, skipped before the
 	// page: 0..1,000,000, 0 (the first page) when omitted.
 	Offset int `json:"offset,omitempty"`
+	// Lang is the language of the product names in the result: en (the
+	// default) or fr, the French name, or the English one for a product
+	// without a French name.
+	Lang string `json:"lang,omitempty"`
 }
 
 // SearchInput holds the arguments of SearchProducts.
@@ -81,6 +85,10 @@ type SearchInput struct {
 	// Offset is the number of matching products, best match first,
 	// skipped before the page: 0..1,000,000, 0 when omitted.
 	Offset int `json:"offset,omitempty"`
+	// Lang is the language of the product names in the result: en (the
+	// default) or fr, the French name, or the English one for a product
+	// without a French name.
+	Lang string `json:"lang,omitempty"`
 }
 
 // HistoryInput holds the arguments of PriceHistory.
@@ -89,6 +97,10 @@ type HistoryInput struct {
 	Banner   string `json:"banner"`
 	Province string `json:"province"`
 	Period   string `json:"period,omitempty"` // 7d..365d; "" means 30d
+	// Lang is the language of the product names in the result: en (the
+	// default) or fr, the French name, or the English one for a product
+	// without a French name.
+	Lang string `json:"lang,omitempty"`
 }
 
 // StoresInput holds the arguments of ListReferenceStores.
@@ -110,14 +122,28 @@ type batch struct {
 	Products     []CatalogueItem
 	Links        []SKULink
 	Observations []Observation
+	// UpdateNames lets a product's names replace the stored ones; without
+	// it a stored name is kept and only a missing one is filled in.
+	UpdateNames bool
 }
 
 // batchStats counts what a write changed.
 type batchStats struct {
 	StoresNew, StoresUpdated, StoresUnchanged int
 	ObsNew, ObsUpdated, ObsUnchanged          int
+	// NamesKept lists the products whose stored name (English or French)
+	// was kept over a different one.
+	NamesKept []keptName
 
 	alertsErr error // how the alert evaluation after the commit failed, the write being committed
+}
+
+// keptName is a name kept over a different one given for a product: the
+// product's index in batch.Products, the column (name or name_fr), the
+// name given and the name kept.
+type keptName struct {
+	Index              int
+	Field, Given, Kept string
 }
 
 // storeRef is what import needs to know of an existing store.

@@ -432,16 +432,25 @@ func promoEnd(price, regular uint32, end int32) rowwrite.Value {
 	return rowwrite.Null()
 }
 
+// frenchName is the name_fr cell: null when the product has no French
+// name.
+func frenchName(s string) rowwrite.Value {
+	if s == "" {
+		return rowwrite.Null()
+	}
+	return rowwrite.Str(s)
+}
+
 // The columns of each dataset.
 var (
 	observationCols = []rowwrite.Column{
 		{Name: "date", Kind: rowwrite.Date}, {Name: "store_id"}, {Name: "banner"}, {Name: "province"},
-		{Name: "external_sku"}, {Name: "upc"}, {Name: "name"}, {Name: "brand"}, {Name: "size"}, {Name: "category"},
+		{Name: "external_sku"}, {Name: "upc"}, {Name: "name"}, {Name: "name_fr"}, {Name: "brand"}, {Name: "size"}, {Name: "category"},
 		{Name: "price", Kind: rowwrite.Money}, {Name: "regular_price", Kind: rowwrite.Money},
 		{Name: "on_promo", Kind: rowwrite.Bool}, {Name: "promo_ends", Kind: rowwrite.Date}, {Name: "currency"},
 	}
 	offerCols = []rowwrite.Column{
-		{Name: "province"}, {Name: "upc"}, {Name: "name"}, {Name: "brand"}, {Name: "size"}, {Name: "category"},
+		{Name: "province"}, {Name: "upc"}, {Name: "name"}, {Name: "name_fr"}, {Name: "brand"}, {Name: "size"}, {Name: "category"},
 		{Name: "banner"}, {Name: "banner_name"}, {Name: "external_sku"},
 		{Name: "price", Kind: rowwrite.Money}, {Name: "regular_price", Kind: rowwrite.Money},
 		{Name: "on_promo", Kind: rowwrite.Bool}, {Name: "promo_ends", Kind: rowwrite.Date},
@@ -457,9 +466,10 @@ var (
 	}
 )
 
-// productInfo is what an export row shows of a SKU's product.
+// productInfo is what an export row shows of a SKU's product: both its
+// names, so that the export imports back whole.
 type productInfo struct {
-	upc, name, brand, size, category string
+	upc, name, nameFr, brand, size, category string
 }
 
 // obsRow is one observation read, to be written after its transaction.
@@ -519,7 +529,7 @@ func (p *PreparedExport) observations(ctx context.Context, out *rowwrite.Sink) e
 				if ok, err := tx.Product(rec.GTIN, &pr); err != nil {
 					return false, err
 				} else if ok {
-					prod = &productInfo{upc: GTIN(rec.GTIN).UPC(), name: pr.Name, brand: pr.Brand, size: pr.Size, category: pr.Category}
+					prod = &productInfo{upc: GTIN(rec.GTIN).UPC(), name: pr.Name, nameFr: pr.NameFr, brand: pr.Brand, size: pr.Size, category: pr.Category}
 				} else {
 					prod = &productInfo{upc: GTIN(rec.GTIN).UPC()}
 				}
@@ -570,8 +580,8 @@ func (p *PreparedExport) observations(ctx context.Context, out *rowwrite.Sink) e
 		for i := range rows {
 			r := &rows[i]
 			v[0], v[1], v[2], v[3], v[4] = rowwrite.Num(int64(r.date)), rowwrite.Str(r.store), rowwrite.Str(r.banner), rowwrite.Str(r.province), rowwrite.Str(r.sku)
-			v[5], v[6], v[7], v[8], v[9] = rowwrite.Str(r.prod.upc), rowwrite.Str(r.prod.name), rowwrite.Str(r.prod.brand), rowwrite.Str(r.prod.size), rowwrite.Str(r.prod.category)
-			v[10], v[11], v[12], v[13], v[14] = rowwrite.Num(int64(r.price)), rowwrite.Num(int64(r.regular)), rowwrite.Flag(r.price < r.regular),
+			v[5], v[6], v[7], v[8], v[9], v[10] = rowwrite.Str(r.prod.upc), rowwrite.Str(r.prod.name), frenchName(r.prod.nameFr), rowwrite.Str(r.prod.brand), rowwrite.Str(r.prod.size), rowwrite.Str(r.prod.category)
+			v[11], v[12], v[13], v[14], v[15] = rowwrite.Num(int64(r.price)), rowwrite.Num(int64(r.regular)), rowwrite.Flag(r.price < r.regular),
 				promoEnd(r.price, r.regular, r.promoEnd), rowwrite.Str(Currency)
 			if err := out.Row(); err != nil {
 				return err
@@ -625,7 +635,7 @@ func (p *PreparedExport) offers(ctx context.Context, out *rowwrite.Sink) error {
 					if err != nil {
 						return err
 					}
-					prod = &productInfo{upc: GTIN(gtin).UPC(), name: pr.Name, brand: pr.Brand, size: pr.Size, category: pr.Category}
+					prod = &productInfo{upc: GTIN(gtin).UPC(), name: pr.Name, nameFr: pr.NameFr, brand: pr.Brand, size: pr.Size, category: pr.Category}
 					keep = ok && (p.category == "" || strings.EqualFold(pr.Category, p.category))
 					qty, basis = unitOf(pr.Size)
 				}
@@ -647,16 +657,16 @@ func (p *PreparedExport) offers(ctx context.Context, out *rowwrite.Sink) error {
 		for i := range rows {
 			r := &rows[i]
 			o := &r.o
-			v[0], v[1], v[2], v[3], v[4], v[5] = rowwrite.Str(r.province), rowwrite.Str(r.prod.upc), rowwrite.Str(r.prod.name), rowwrite.Str(r.prod.brand), rowwrite.Str(r.prod.size), rowwrite.Str(r.prod.category)
-			v[6], v[7], v[8] = rowwrite.Str(o.Banner), rowwrite.Str(bannerName(o.Banner)), rowwrite.Str(o.SKU)
-			v[9], v[10], v[11], v[12] = rowwrite.Num(int64(o.Price)), rowwrite.Num(int64(o.Regular)), rowwrite.Flag(o.Price < o.Regular), promoEnd(o.Price, o.Regular, o.PromoEnd)
-			v[13], v[14] = rowwrite.Num(int64(o.Min)), rowwrite.Num(int64(o.Max))
+			v[0], v[1], v[2], v[3], v[4], v[5], v[6] = rowwrite.Str(r.province), rowwrite.Str(r.prod.upc), rowwrite.Str(r.prod.name), frenchName(r.prod.nameFr), rowwrite.Str(r.prod.brand), rowwrite.Str(r.prod.size), rowwrite.Str(r.prod.category)
+			v[7], v[8], v[9] = rowwrite.Str(o.Banner), rowwrite.Str(bannerName(o.Banner)), rowwrite.Str(o.SKU)
+			v[10], v[11], v[12], v[13] = rowwrite.Num(int64(o.Price)), rowwrite.Num(int64(o.Regular)), rowwrite.Flag(o.Price < o.Regular), promoEnd(o.Price, o.Regular, o.PromoEnd)
+			v[14], v[15] = rowwrite.Num(int64(o.Min)), rowwrite.Num(int64(o.Max))
 			if r.qty > 0 {
-				v[15], v[16] = rowwrite.Num(pricestat.Cents(float64(o.Price)/r.qty)), rowwrite.Str(r.basis)
+				v[16], v[17] = rowwrite.Num(pricestat.Cents(float64(o.Price)/r.qty)), rowwrite.Str(r.basis)
 			} else {
-				v[15], v[16] = rowwrite.Null(), rowwrite.Str("")
+				v[16], v[17] = rowwrite.Null(), rowwrite.Str("")
 			}
-			v[17], v[18], v[19] = rowwrite.Num(int64(o.StoreCount)), rowwrite.Num(int64(o.ObservedAt)), rowwrite.Str(Currency)
+			v[18], v[19], v[20] = rowwrite.Num(int64(o.StoreCount)), rowwrite.Num(int64(o.ObservedAt)), rowwrite.Str(Currency)
 			if err := out.Row(); err != nil {
 				return err
 			}

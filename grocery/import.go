@@ -23,21 +23,30 @@ import (
 
 // ImportOptions configures Import. A nil *ImportOptions means the defaults.
 type ImportOptions struct {
-	SkipInvalid bool                  // skip bad rows (reported) instead of stopping
+	SkipInvalid bool // skip bad rows (reported) instead of stopping
+	// UpdateNames lets the file's product names replace the stored ones.
+	// Without it a product keeps the names it has: a different name in
+	// the file is counted in ImportReport.NamesKept and noted, and only a
+	// missing name (English or French) is filled in.
+	UpdateNames bool
 	Progress    func(bytesRead int64) // called now and then while reading; may be nil
 }
 
 // ImportReport is what one file's import did. Rows counts every data row
 // read; a row repeated identically within the file counts as Unchanged.
 type ImportReport struct {
-	File      string   `json:"file"`
-	Kind      string   `json:"kind"`   // "stores" or "observations"
-	Format    string   `json:"format"` // "csv", "jsonl", "json", "xlsx" or "parquet"
-	Rows      int      `json:"rows"`   // data rows read
-	New       int      `json:"new"`
-	Updated   int      `json:"updated"`
-	Unchanged int      `json:"unchanged"`
-	Skipped   int      `json:"skipped"`
+	File      string `json:"file"`
+	Kind      string `json:"kind"`   // "stores" or "observations"
+	Format    string `json:"format"` // "csv", "jsonl", "json", "xlsx" or "parquet"
+	Rows      int    `json:"rows"`   // data rows read
+	New       int    `json:"new"`
+	Updated   int    `json:"updated"`
+	Unchanged int    `json:"unchanged"`
+	Skipped   int    `json:"skipped"`
+	// NamesKept counts the products whose name in the file (English or
+	// French) differed from the one they keep: the stored one, or the
+	// file's first (always 0 with ImportOptions.UpdateNames).
+	NamesKept int      `json:"names_kept"`
 	Problems  []string `json:"problems,omitempty"` // "file:line: field: reason" of skipped rows and notes (first 20)
 	// AlertsError says why the alert rules kept in Redis could not be
 	// evaluated after the import committed (Redis unreachable): the data
@@ -69,7 +78,7 @@ type ImportReport struct {
 // header or the first object's field names:
 //
 //	stores:       store_id, banner, province, name, city, postal_code, latitude, longitude[, active, banner_name, observations_30d]
-//	observations: date, store_id, banner, external_sku, price[, regular_price, promo_ends, upc, name, brand, size, category, province, on_promo, currency]
+//	observations: date, store_id, banner, external_sku, price[, regular_price, promo_ends, upc, name, brand, size, category, name_fr, province, on_promo, currency]
 //
 // These are every column Export writes for the stores and observations
 // datasets, so that an export imports as it comes. The columns Export
@@ -82,9 +91,19 @@ type ImportReport struct {
 //
 // Columns may come in any order. Observations need their stores to be
 // stored already (import the stores file first). A row with a upc also
-// records the banner SKU -> barcode link and, when it has a name, the
-// product's facts; a restricted-circulation barcode (in-store codes) is not
-// linked, which Problems notes.
+// records the banner SKU -> barcode link and, when it has a name (name,
+// the English one, or name_fr, the French one), the product's facts; a
+// restricted-circulation barcode (in-store codes) is not linked, which
+// Problems notes.
+//
+// A product keeps the first name it is given in each language: a later
+// row, in this file or another, that names its barcode differently does
+// not rename it (for every province), unless opts.UpdateNames, with which
+// the file's last name for it wins. Such rows are counted in the report's
+// NamesKept and the first of them noted in Problems. Brand, size and
+// category are taken from the file's last row naming the product. A
+// missing or empty field never clears a fact: a row with only a name_fr
+// adds the French name and leaves the rest as it was.
 //
 // Import returns EINVALID naming the file, line (for XLSX, the sheet and
 // row), field and reason of the first bad row (unless opts.SkipInvalid, which skips and reports bad rows
@@ -112,12 +131,13 @@ func (s *Service) importRuns(ctx context.Context, name string, r io.Reader, opts
 	cr := &rowfile.Counter{R: r, Progress: opts.Progress, Every: progressEvery}
 	br := bufio.NewReaderSize(cr, 64<<10)
 	imp := &importer{
-		s:       s,
-		file:    name,
-		skip:    opts.SkipInvalid,
-		report:  &ImportReport{File: name},
-		minDate: minObservationDate,
-		maxDate: s.today() + 1,
+		s:           s,
+		file:        name,
+		skip:        opts.SkipInvalid,
+		updateNames: opts.UpdateNames,
+		report:      &ImportReport{File: name},
+		minDate:     minObservationDate,
+		maxDate:     s.today() + 1,
 	}
 	imp.obs = extsort.New(runRows, imp.order)
 
@@ -146,6 +166,7 @@ func (s *Service) importRuns(ctx context.Context, name string, r io.Reader, opts
 	}
 
 	b := &imp.batch
+	b.UpdateNames = imp.updateNames
 	if len(b.Stores)+len(b.Products)+len(b.Links)+imp.obs.Len() > 0 {
 		var (
 			stats batchStats
@@ -165,6 +186,7 @@ func (s *Service) importRuns(ctx context.Context, name string, r io.Reader, opts
 		if err != nil {
 			return nil, s.writeFailed(name, err)
 		}
+		imp.storedNamesKept(stats.NamesKept)
 		rep := imp.report
 		if stats.alertsErr != nil {
 			rep.AlertsError = alertsNotRecorded(stats.alertsErr)
@@ -249,7 +271,7 @@ var (
 		"banner_name", "observations_30d")
 	obsKind = newKind("observations", 5,
 		"date", "store_id", "banner", "external_sku", "price",
-		"regular_price", "promo_ends", "upc", "name", "brand", "size", "category",
+		"regular_price", "promo_ends", "upc", "name", "brand", "size", "category", "name_fr",
 		"province", "on_promo", "currency")
 	importKinds = []*importKind{storesKind, obsKind}
 )
@@ -310,6 +332,7 @@ const (
 	oBrand
 	oSize
 	oCategory
+	oNameFr
 	oProvince
 	oOnPromo
 	oCurrency
@@ -470,13 +493,14 @@ func (r *row) get(c int) string {
 
 // importer holds the state of one Import.
 type importer struct {
-	s      *Service
-	file   string
-	skip   bool
-	report *ImportReport
-	kind   *importKind
-	batch  batch
-	rows   int
+	s           *Service
+	file        string
+	skip        bool
+	updateNames bool
+	report      *ImportReport
+	kind        *importKind
+	batch       batch
+	rows        int
 
 	minDate, maxDate Date
 
@@ -533,6 +557,8 @@ type bannerRef struct {
 type gtinState struct {
 	gtin    GTIN
 	product int32 // index in batch.Products, or -1
+	named   int32 // line of the first row naming the product
+	differ  bool  // a row named it otherwise than the name kept
 }
 
 type linkSeen struct {
@@ -891,12 +917,15 @@ func (imp *importer) obsRow(r *row) *rowError {
 	var item CatalogueItem
 	newFacts := false
 	if gs != nil && !restricted {
-		if name := r.get(oName); name != "" {
-			item = CatalogueItem{GTIN: gs.gtin, Name: name, Brand: r.get(oBrand), Size: r.get(oSize), Category: r.get(oCategory)}
+		if name, nameFr := r.get(oName), r.get(oNameFr); name != "" || nameFr != "" {
+			item = CatalogueItem{GTIN: gs.gtin, Name: name, NameFr: nameFr, Brand: r.get(oBrand), Size: r.get(oSize), Category: r.get(oCategory)}
+			if gs.product >= 0 {
+				imp.mergeFacts(gs, r.line, &item)
+			}
 			if gs.product < 0 || imp.batch.Products[gs.product] != item {
 				for _, f := range [...]struct {
 					name, value string
-				}{{"name", item.Name}, {"brand", item.Brand}, {"size", item.Size}, {"category", item.Category}} {
+				}{{"name", item.Name}, {"name_fr", item.NameFr}, {"brand", item.Brand}, {"size", item.Size}, {"category", item.Category}} {
 					if e := checkText(f.name, f.value); e != nil {
 						return e
 					}
@@ -932,7 +961,7 @@ func (imp *importer) obsRow(r *row) *rowError {
 			if gs.product >= 0 {
 				imp.batch.Products[gs.product] = cloneItem(item) // the last row wins
 			} else {
-				gs.product = int32(len(imp.batch.Products))
+				gs.product, gs.named = int32(len(imp.batch.Products)), int32(r.line)
 				imp.batch.Products = append(imp.batch.Products, cloneItem(item))
 			}
 		}
@@ -940,8 +969,42 @@ func (imp *importer) obsRow(r *row) *rowError {
 	return nil
 }
 
+// mergeFacts completes item, a later row's facts of a product the file
+// named before, with the earlier rows' by the rule of mergeFacts: a name
+// that gives way (the import does not update names) is counted and noted
+// once per product.
+func (imp *importer) mergeFacts(gs *gtinState, line int, item *CatalogueItem) {
+	k, ok := mergeFacts(itemFacts(item), itemFacts(&imp.batch.Products[gs.product]), imp.updateNames)
+	if ok && !gs.differ {
+		gs.differ = true
+		imp.report.NamesKept++
+		imp.note(line, imp.nameKeptNote(line, gs.gtin, k, "an earlier row's"))
+	}
+}
+
+// storedNamesKept counts and notes the products whose stored names the
+// write kept over the file's.
+func (imp *importer) storedNamesKept(kept []keptName) {
+	for _, k := range kept {
+		it := &imp.batch.Products[k.Index]
+		gs := &imp.gtins[imp.gtinNums[it.GTIN]]
+		if !gs.differ {
+			gs.differ = true
+			imp.report.NamesKept++
+			imp.note(int(gs.named), imp.nameKeptNote(int(gs.named), gs.gtin, k, "the stored"))
+		}
+	}
+}
+
+// nameKeptNote says that the row on line named gtin otherwise than k's
+// kept name, whose is whose.
+func (imp *importer) nameKeptNote(line int, gtin GTIN, k keptName, whose string) string {
+	return fmt.Sprintf("%s: %s: %q differs from %q, %s %s for upc %s, which it keeps: a product keeps its first name in each language (put a French name in name_fr; import with --update-names to replace names)",
+		imp.at(line), k.Field, k.Given, k.Kept, whose, k.Field, gtin.UPC())
+}
+
 func cloneItem(it CatalogueItem) CatalogueItem {
-	return CatalogueItem{GTIN: it.GTIN, Name: strings.Clone(it.Name), Brand: strings.Clone(it.Brand),
+	return CatalogueItem{GTIN: it.GTIN, Name: strings.Clone(it.Name), NameFr: strings.Clone(it.NameFr), Brand: strings.Clone(it.Brand),
 		Size: strings.Clone(it.Size), Category: strings.Clone(it.Category)}
 }
 

@@ -24,7 +24,7 @@ func (c *productCache) get(banner, sku string) (Product, error) {
 		if found, err := c.tx.Product(rec.GTIN, &p); err != nil {
 			return out, err
 		} else if found {
-			out = product(&p)
+			out = product(&p, LangEnglish)
 		} else {
 			out = Product{UPC: GTIN(rec.GTIN).UPC(), GTIN: rec.GTIN}
 		}

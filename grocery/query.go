@@ -22,9 +22,14 @@ import (
 // It returns EINVALID for a malformed barcode (naming the expected check
 // digit), a restricted-circulation barcode, an unknown province, a limit
 // outside 1..500 or an offset outside 0..1,000,000, and ENOTFOUND for a
-// valid barcode the catalogue does not know.
+// valid barcode the catalogue does not know. The product's name is in
+// in.Lang (EINVALID for a lang other than en or fr).
 func (s *Service) LookupProduct(ctx context.Context, in LookupInput) (*LookupResult, error) {
 	gtin, err := ParseGTIN(in.UPC)
+	if err != nil {
+		return nil, err
+	}
+	lang, err := ParseLang(in.Lang)
 	if err != nil {
 		return nil, err
 	}
@@ -49,7 +54,7 @@ func (s *Service) LookupProduct(ctx context.Context, in LookupInput) (*LookupRes
 		if !found {
 			return Errorf(ENOTFOUND, "upc %s is a valid barcode but not in the catalogue", gtin.UPC())
 		}
-		res.Product = product(&p)
+		res.Product = product(&p, lang)
 		// Sort the stored offers, which are small, and convert only those
 		// returned.
 		var buf [32]storage.Offer
@@ -90,9 +95,10 @@ func byPrice(a, b storage.Offer) int {
 	return cmp.Or(strings.Compare(a.Banner, b.Banner), strings.Compare(a.SKU, b.SKU))
 }
 
-func product(p *storage.Product) Product {
+// product converts a stored product, naming it in lang.
+func product(p *storage.Product, lang string) Product {
 	g := GTIN(p.GTIN)
-	return Product{UPC: g.UPC(), GTIN: p.GTIN, Name: p.Name, Brand: p.Brand, Size: p.Size, Category: p.Category}
+	return Product{UPC: g.UPC(), GTIN: p.GTIN, Name: nameIn(p.Name, p.NameFr, lang), Brand: p.Brand, Size: p.Size, Category: p.Category}
 }
 
 // offer converts a stored offer; its optional fields point into vals,
@@ -141,12 +147,14 @@ func (v *offerValues) next() *offerValue {
 // that many matching products before the page; Total is the exact
 // number of matching products with a current price in the province, so
 // a result holding fewer distinct products than Total was cut. Words match
-// case- and accent-insensitively, a word matches any word it begins ("yog"
-// finds "Yogurt"), and every word of the query must match. It never
+// case- and accent-insensitively, in a product's English or French name
+// or its brand, a word matches any word it begins ("yog" finds "Yogurt"),
+// and every word of the query must match. Names are in in.Lang. It never
 // returns a price history, and it never mixes provinces.
 //
 // It returns EINVALID for an empty query, an unknown province, a limit
-// outside 1..500 or an offset outside 0..1,000,000.
+// outside 1..500, an offset outside 0..1,000,000 or a lang other than en
+// or fr.
 func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchResult, error) {
 	words := tokens(in.Query)
 	if len(words) == 0 {
@@ -160,6 +168,10 @@ func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchRe
 		return nil, err
 	}
 	limit, offset, err := checkPage(in.Limit, in.Offset, DefaultLimit, MaxRESTLimit)
+	if err != nil {
+		return nil, err
+	}
+	lang, err := ParseLang(in.Lang)
 	if err != nil {
 		return nil, err
 	}
@@ -218,7 +230,7 @@ func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchRe
 			upc := GTIN(gtin).UPC()
 			for i := range entries {
 				e := &entries[i]
-				e.UPC, e.Name, e.Brand, e.Size = upc, p.Name, p.Brand, p.Size
+				e.UPC, e.Name, e.Brand, e.Size = upc, nameIn(p.Name, p.NameFr, lang), p.Brand, p.Size
 			}
 			slices.SortFunc(entries, func(a, b CatalogueEntry) int {
 				return cmp.Or(cmp.Compare(a.Price, b.Price), cmp.Compare(a.Banner, b.Banner), cmp.Compare(a.ExternalSKU, b.ExternalSKU))
@@ -313,9 +325,11 @@ func match(tx *storage.Tx, province string, words []string) ([]hit, error) {
 // SKU is the banner's external_sku from LookupProduct or SearchProducts,
 // never a barcode.
 //
-// It returns EINVALID for a missing SKU, an unknown banner or province or
-// an unsupported period, and ENOTFOUND for a SKU the banner does not have
-// (saying so when it is a barcode).
+// The product's name is in in.Lang.
+//
+// It returns EINVALID for a missing SKU, an unknown banner or province, an
+// unsupported period or a lang other than en or fr, and ENOTFOUND for a
+// SKU the banner does not have (saying so when it is a barcode).
 func (s *Service) PriceHistory(ctx context.Context, in HistoryInput) (*HistoryResult, error) {
 	sku := strings.TrimSpace(in.SKU)
 	if sku == "" {
@@ -330,6 +344,10 @@ func (s *Service) PriceHistory(ctx context.Context, in HistoryInput) (*HistoryRe
 		return nil, err
 	}
 	period, err := ParsePeriod(in.Period)
+	if err != nil {
+		return nil, err
+	}
+	lang, err := ParseLang(in.Lang)
 	if err != nil {
 		return nil, err
 	}
@@ -352,7 +370,7 @@ func (s *Service) PriceHistory(ctx context.Context, in HistoryInput) (*HistoryRe
 			if ok, err := tx.Product(rec.GTIN, &p); err != nil {
 				return err
 			} else if ok {
-				res.UPC, res.Name = GTIN(rec.GTIN).UPC(), p.Name
+				res.UPC, res.Name = GTIN(rec.GTIN).UPC(), nameIn(p.Name, p.NameFr, lang)
 			}
 		}
 		res.To = Date(tx.AsOf())

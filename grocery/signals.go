@@ -548,7 +548,7 @@ func (sc *signalScan) product(gtin string) (Product, error) {
 	if found, err := sc.tx.Product(gtin, &rec); err != nil {
 		return out, err
 	} else if found {
-		out = product(&rec)
+		out = product(&rec, LangEnglish)
 	}
 	sc.products[gtin] = out
 	return out, nil

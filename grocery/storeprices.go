@@ -15,6 +15,10 @@ type StorePricesInput struct {
 	Query  string `json:"q,omitempty"`     // optional: words of a product name or brand
 	Limit  int    `json:"limit,omitempty"` // 1..500; 0 means 50
 	Offset int    `json:"offset,omitempty"`
+	// Lang is the language of the product names in the result: en (the
+	// default) or fr, the French name, or the English one for a product
+	// without a French name.
+	Lang string `json:"lang,omitempty"`
 }
 
 // StorePriceInput holds the arguments of StorePrice: a store and exactly
@@ -24,6 +28,10 @@ type StorePriceInput struct {
 	Store  string `json:"store"`
 	SKU    string `json:"sku,omitempty"`
 	UPC    string `json:"upc,omitempty"`
+	// Lang is the language of the product names in the result: en (the
+	// default) or fr, the French name, or the English one for a product
+	// without a French name.
+	Lang string `json:"lang,omitempty"`
 }
 
 // StorePrice is a store's latest observed price of one banner SKU.
@@ -32,7 +40,7 @@ type StorePrice struct {
 	StoreID      string `json:"store_id"`
 	ExternalSKU  string `json:"external_sku"`
 	UPC          string `json:"upc"`  // "" when the SKU is not linked to a barcode
-	Name         string `json:"name"` // the product's name, "" when the SKU is not linked
+	Name         string `json:"name"` // the product's name in the lang asked for, "" when the SKU is not linked
 	Price        Cents  `json:"price"`
 	RegularPrice Cents  `json:"regular_price"`
 	OnPromo      bool   `json:"on_promo"`
@@ -87,13 +95,19 @@ func parseStoreArgs(banner, store string) (Banner, string, error) {
 // StorePrices returns the latest observed price of each SKU at one
 // reference store, by external_sku, or, with a query, the SKUs whose
 // product matches every word of it (as SearchProducts matches), best match
-// first. Total counts every matching price before the page.
+// first. Total counts every matching price before the page. Names are
+// in in.Lang.
 //
 // It returns EINVALID for an unknown banner, a missing store, a store of
-// another banner, a query of more than 8 words, a limit outside 1..500 or
-// a negative offset, and ENOTFOUND for an unknown store.
+// another banner, a query of more than 8 words, a limit outside 1..500, a
+// negative offset or a lang other than en or fr, and ENOTFOUND for an
+// unknown store.
 func (s *Service) StorePrices(ctx context.Context, in StorePricesInput) (*StorePricesResult, error) {
 	banner, id, err := parseStoreArgs(in.Banner, in.Store)
+	if err != nil {
+		return nil, err
+	}
+	lang, err := ParseLang(in.Lang)
 	if err != nil {
 		return nil, err
 	}
@@ -147,7 +161,7 @@ func (s *Service) StorePrices(ctx context.Context, in StorePricesInput) (*StoreP
 		}
 		res.Results = make([]StorePrice, len(page))
 		for i := range page {
-			if err := storePrice(tx, banner.Slug, id, &page[i], &res.Results[i]); err != nil {
+			if err := storePrice(tx, banner.Slug, id, lang, &page[i], &res.Results[i]); err != nil {
 				return err
 			}
 		}
@@ -162,13 +176,18 @@ func (s *Service) StorePrices(ctx context.Context, in StorePricesInput) (*StoreP
 // StorePrice returns one store's latest observed price of a product,
 // named by the banner's external_sku or by its barcode. When several SKUs
 // of the banner carry the barcode, the most recently observed one wins.
+// The name is in in.Lang.
 //
 // It returns EINVALID for an unknown banner, a missing store, a store of
-// another banner, neither or both of SKU and UPC, or a malformed barcode,
-// and ENOTFOUND for an unknown store or a product the store has never
-// observed.
+// another banner, neither or both of SKU and UPC, a malformed barcode or
+// a lang other than en or fr, and ENOTFOUND for an unknown store or a
+// product the store has never observed.
 func (s *Service) StorePrice(ctx context.Context, in StorePriceInput) (*StorePrice, error) {
 	banner, id, err := parseStoreArgs(in.Banner, in.Store)
+	if err != nil {
+		return nil, err
+	}
+	lang, err := ParseLang(in.Lang)
 	if err != nil {
 		return nil, err
 	}
@@ -223,7 +242,7 @@ func (s *Service) StorePrice(ctx context.Context, in StorePriceInput) (*StorePri
 			}
 			return Errorf(ENOTFOUND, "store %s (%s) has never observed %s", id, banner.Slug, what)
 		}
-		return storePrice(tx, banner.Slug, id, &l, res)
+		return storePrice(tx, banner.Slug, id, lang, &l, res)
 	})
 	if err != nil {
 		return nil, err
@@ -232,8 +251,8 @@ func (s *Service) StorePrice(ctx context.Context, in StorePriceInput) (*StorePri
 }
 
 // storePrice fills out from a store's latest observation, with the
-// product's barcode and name when the SKU is linked.
-func storePrice(tx *storage.Tx, banner, storeID string, l *storage.Latest, out *StorePrice) error {
+// product's barcode and its name in lang when the SKU is linked.
+func storePrice(tx *storage.Tx, banner, storeID, lang string, l *storage.Latest, out *StorePrice) error {
 	*out = StorePrice{
 		Banner: banner, StoreID: storeID, ExternalSKU: l.SKU,
 		Price: Cents(l.Price), RegularPrice: Cents(l.Regular), OnPromo: l.Price < l.Regular,
@@ -252,6 +271,7 @@ func storePrice(tx *storage.Tx, banner, storeID string, l *storage.Latest, out *
 		return err
 	}
 	out.UPC = GTIN(rec.GTIN).UPC()
-	out.Name, _, err = tx.ProductName(rec.GTIN)
+	name, nameFr, _, err := tx.ProductNames(rec.GTIN)
+	out.Name = nameIn(name, nameFr, lang)
 	return err
 }

@@ -85,6 +85,10 @@ type StoreSearchInput struct {
 	PostalCode string `json:"postal_code,omitempty"`
 	Limit      int    `json:"limit,omitempty"` // 1..500; 0 means 50
 	Offset     int    `json:"offset,omitempty"`
+	// Lang is the language of the product names in the result: en (the
+	// default) or fr, the French name, or the English one for a product
+	// without a French name.
+	Lang string `json:"lang,omitempty"`
 }
 
 // StoreHit is one product's latest price at one reference store.
@@ -97,7 +101,7 @@ type StoreHit struct {
 	PostalCode   string   `json:"postal_code"`
 	DistanceKM   *float64 `json:"distance_km"` // from the postal code's FSA, 0.1 km; null by province, or when the panel has no store in the FSA
 	UPC          string   `json:"upc"`
-	ProductName  string   `json:"product_name"`
+	ProductName  string   `json:"product_name"` // in the lang asked for
 	Brand        string   `json:"brand"`
 	Size         string   `json:"size"`
 	ExternalSKU  string   `json:"external_sku"`
@@ -135,11 +139,13 @@ type StoreSearchResult struct {
 // its first letter, and at last of all the province's stores, and
 // distance_km is null: a distance from a wider area would read as a
 // distance from the postal code, which it is not. Within a store, products
-// come best match first.
+// come best match first. Words match a product's English or French name
+// or its brand; product names are in in.Lang.
 //
 // It returns EINVALID for an empty query or one of more than 8 words,
 // neither or both of Province and PostalCode, an unknown province, a
-// malformed postal code, a limit outside 1..500 or a negative offset.
+// malformed postal code, a limit outside 1..500, a negative offset or a
+// lang other than en or fr.
 func (s *Service) SearchStores(ctx context.Context, in StoreSearchInput) (*StoreSearchResult, error) {
 	words := tokens(in.Query)
 	if len(words) == 0 {
@@ -166,6 +172,10 @@ func (s *Service) SearchStores(ctx context.Context, in StoreSearchInput) (*Store
 		province = pc.Province
 	}
 	limit, offset, err := checkPage(in.Limit, in.Offset, DefaultRESTLimit, MaxRESTLimit)
+	if err != nil {
+		return nil, err
+	}
+	lang, err := ParseLang(in.Lang)
 	if err != nil {
 		return nil, err
 	}
@@ -221,7 +231,7 @@ func (s *Service) SearchStores(ctx context.Context, in StoreSearchInput) (*Store
 				}
 				h := StoreHit{
 					StoreID: st.ID, Banner: st.Banner, BannerName: bannerName(st.Banner), Name: st.Name, City: st.City,
-					PostalCode: st.PostalCode, UPC: GTIN(p.GTIN).UPC(), ProductName: p.Name, Brand: p.Brand, Size: p.Size,
+					PostalCode: st.PostalCode, UPC: GTIN(p.GTIN).UPC(), ProductName: nameIn(p.Name, p.NameFr, lang), Brand: p.Brand, Size: p.Size,
 					ExternalSKU: ref.sku, Price: Cents(l.Price), RegularPrice: Cents(l.Regular), OnPromo: l.Price < l.Regular,
 					ObservedAt: Date(l.Date),
 				}

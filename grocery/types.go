@@ -158,7 +158,8 @@ type SKULink struct {
 // CatalogueItem is a product record to write: its barcode and its facts.
 type CatalogueItem struct {
 	GTIN     GTIN
-	Name     string
+	Name     string // the English name
+	NameFr   string // the French name, "" when not known
 	Brand    string
 	Size     string
 	Category string

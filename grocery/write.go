@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/grocerydata/grocery/grocery/internal/pricestat"
+	"github.com/grocerydata/grocery/grocery/internal/textfold"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -178,9 +179,45 @@ func (w *writer) writeStores(ctx context.Context, b *batch) error {
 	return nil
 }
 
+// productFacts points at a product's name, French name, brand, size and
+// category.
+type productFacts [5]*string
+
+func itemFacts(it *CatalogueItem) productFacts {
+	return productFacts{&it.Name, &it.NameFr, &it.Brand, &it.Size, &it.Category}
+}
+
+func storedFacts(p *storage.Product) productFacts {
+	return productFacts{&p.Name, &p.NameFr, &p.Brand, &p.Size, &p.Category}
+}
+
+// mergeFacts is the rule for a product's facts given again: an empty one
+// is the earlier one (nothing clears a fact); a name (English or French)
+// that differs from an earlier one gives way to it unless update, and the
+// first such name is returned with its column (name or name_fr) and the
+// name kept (ok true); other facts take the new value.
+func mergeFacts(given, earlier productFacts, update bool) (k keptName, ok bool) {
+	for i := range given {
+		g, e := given[i], earlier[i]
+		switch {
+		case *g == "":
+			*g = *e
+		case i < 2 && *e != "" && *g != *e && !update:
+			if !ok {
+				k, ok = keptName{Field: [2]string{"name", "name_fr"}[i], Given: *g, Kept: *e}, true
+			}
+			*g = *e
+		}
+	}
+	return k, ok
+}
+
+// writeProducts writes the catalogue items of b, each merged with the
+// stored product by mergeFacts (b.UpdateNames lets names be replaced;
+// the items whose names gave way go to the stats' NamesKept).
 func (w *writer) writeProducts(ctx context.Context, b *batch) error {
-	for _, in := range b.Products {
-		rec := storage.Product{GTIN: string(in.GTIN), Name: in.Name, Brand: in.Brand, Size: in.Size, Category: in.Category}
+	for i, in := range b.Products {
+		rec := storage.Product{GTIN: string(in.GTIN), Name: in.Name, NameFr: in.NameFr, Brand: in.Brand, Size: in.Size, Category: in.Category}
 		var old storage.Product
 		found, err := w.tx.Product(rec.GTIN, &old)
 		if err != nil {
@@ -188,10 +225,14 @@ func (w *writer) writeProducts(ctx context.Context, b *batch) error {
 		}
 		if found {
 			rec.FirstSeen = old.FirstSeen
+			if k, ok := mergeFacts(storedFacts(&rec), storedFacts(&old), b.UpdateNames); ok {
+				k.Index = i
+				w.stats.NamesKept = append(w.stats.NamesKept, k)
+			}
 			if rec == old {
 				continue
 			}
-			if old.Name != rec.Name || old.Brand != rec.Brand {
+			if old.Name != rec.Name || old.NameFr != rec.NameFr || old.Brand != rec.Brand {
 				if _, seen := w.retoken[in.GTIN]; !seen {
 					w.retoken[in.GTIN] = old
 				}
@@ -804,9 +845,8 @@ func (tp *tokenPuts) add(tx *storage.Tx, province, gtin string) error {
 	if err != nil || !found {
 		return err
 	}
-	toks := productTokens(p.Name, p.Brand)
-	for tok, flags := range toks {
-		*tp = append(*tp, tokenPut{province, tok, gtin, flags, byte(min(len(toks), 255))})
+	for tok, t := range productTokens(&p) {
+		*tp = append(*tp, tokenPut{province, tok, gtin, t.flags, t.weight})
 	}
 	return nil
 }
@@ -823,15 +863,44 @@ func (tp tokenPuts) write(tx *storage.Tx) error {
 	return nil
 }
 
-// productTokens returns the distinct search tokens of a product with the
-// fields they occur in.
-func productTokens(name, brand string) map[string]byte {
-	m := map[string]byte{}
-	for _, t := range tokens(name) {
-		m[t] |= tokenInName
+// productToken is how a token occurs in a product: the fields it is in
+// and the ranking weight, the number of distinct words of the product's
+// name and brand in the language the token comes from (English when it
+// is in both).
+type productToken struct{ flags, weight byte }
+
+// productTokens returns the distinct search tokens of a product: those of
+// its English name and brand and those of its French name (with the words
+// its elisions hide, "avoine" of "d'avoine").
+func productTokens(p *storage.Product) map[string]productToken {
+	m := map[string]productToken{}
+	add := func(names []string) {
+		var brand []string
+		if p.Brand != "" {
+			brand = tokens(p.Brand)
+		}
+		lang := map[string]byte{}
+		for _, t := range names {
+			lang[t] |= tokenInName
+		}
+		for _, t := range brand {
+			lang[t] |= tokenInBrand
+		}
+		w := byte(min(len(lang), 255))
+		for t, f := range lang {
+			pt, seen := m[t]
+			if !seen {
+				pt.weight = w
+			}
+			pt.flags |= f
+			m[t] = pt
+		}
 	}
-	for _, t := range tokens(brand) {
-		m[t] |= tokenInBrand
+	if p.Name != "" || p.NameFr == "" {
+		add(tokens(p.Name))
+	}
+	if p.NameFr != "" {
+		add(textfold.FrenchTokens(p.NameFr))
 	}
 	return m
 }
@@ -845,7 +914,7 @@ func (w *writer) rebuildTokens() error {
 			if err != nil {
 				return err
 			}
-			for tok := range productTokens(old.Name, old.Brand) {
+			for tok := range productTokens(&old) {
 				if err := w.tx.DeleteToken(p.Code, tok, string(gtin)); err != nil {
 					return err
 				}

@@ -13,6 +13,7 @@ const (
 	provinceArg = `{"type":"string","description":"Province or territory: AB BC MB NB NL NS NT NU ON PE QC SK YT, any case, or an English or French name"}`
 	limitArg    = `{"type":"integer","minimum":1,"maximum":50,"default":10}`
 	bannerArg   = `{"type":"string","description":"Banner slug from an offer or result, e.g. no-frills"}`
+	langArg     = `{"type":"string","enum":["en","fr"],"default":"en","description":"Language of product names"}`
 	str         = `{"type":"string"}`
 	integer     = `{"type":"integer"}`
 	money       = `{"type":"number"}`
@@ -24,7 +25,8 @@ const lookupInput = `{
 	"properties":{
 		"upc":{"type":"string","pattern":"^[0-9 -]{8,20}$","description":"Barcode, 8 to 14 digits, as a string"},
 		"province":` + provinceArg + `,
-		"limit":` + limitArg + `
+		"limit":` + limitArg + `,
+		"lang":` + langArg + `
 	},
 	"required":["upc","province"],
 	"additionalProperties":false
@@ -35,7 +37,8 @@ const searchInput = `{
 	"properties":{
 		"query":{"type":"string","minLength":1,"description":"Words of a product name or brand"},
 		"province":` + provinceArg + `,
-		"limit":{"type":"integer","minimum":1,"maximum":50,"default":10,"description":"Products, not results"}
+		"limit":{"type":"integer","minimum":1,"maximum":50,"default":10,"description":"Products, not results"},
+		"lang":` + langArg + `
 	},
 	"required":["query","province"],
 	"additionalProperties":false

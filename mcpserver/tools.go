@@ -46,15 +46,15 @@ func newTools(svc *grocery.Service) []tool {
 		{
 			Name:  "lookup_product",
 			Title: "Look up a product by barcode",
-			Description: `Current offers for a barcode (UPC/EAN/GTIN, as a string to keep leading zeros) in one Canadian province: one per banner (store chain), cheapest first. Each offer: banner and external_sku (pass both to price_history), the most common price across the province's reference stores with min and max, regular price, promotion and its end, unit price, store_count, observed_at.
+			Description: `Current offers for a barcode (UPC/EAN/GTIN, as a string to keep leading zeros) in one Canadian province: one per banner (store chain), cheapest first. Each offer: banner and external_sku (pass both to price_history), the most common price across the province's reference stores with min and max, regular price, promotion and its end, unit price, store_count, observed_at. lang fr: its French name (English if it has none).
 
 total counts every current offer; fewer offers than total means limit cut the list. Empty offers is a success: no reference store in the province observed it in the last 14 days, which does not prove it unavailable. A barcode not in the catalogue is a not_found error.`,
 			InputSchema:  json.RawMessage(lookupInput),
 			OutputSchema: json.RawMessage(lookupOutput),
 			Annotations:  ann(),
-			args:         []string{"upc", "province", "limit"},
+			args:         []string{"upc", "province", "limit", "lang"},
 			run: func(ctx context.Context, a arguments) (any, error) {
-				in := grocery.LookupInput{UPC: a.str("upc"), Province: a.str("province"), Limit: a.limit()}
+				in := grocery.LookupInput{UPC: a.str("upc"), Province: a.str("province"), Limit: a.limit(), Lang: a.str("lang")}
 				if err := a.err(); err != nil {
 					return nil, err
 				}
@@ -64,15 +64,15 @@ total counts every current offer; fewer offers than total means limit cut the li
 		{
 			Name:  "search_products",
 			Title: "Search products by name or brand",
-			Description: `Products matching words of their name or brand in one Canadian province, with current prices: one result per product and banner. Products come best match first, each product's banners together, cheapest first. Case and accents are ignored, a word matches words it begins, every word must match.
+			Description: `Products matching words of their name or brand in one Canadian province, with current prices: one result per product and banner. Products come best match first, each product's banners together, cheapest first. Case and accents are ignored, a word matches words it begins, every word must match; English and French names both count. lang fr: French names (English if none).
 
 limit counts products, not results; total is the number of matching products, so fewer distinct upc than total means more exist (raise limit or add words). Pass a upc to lookup_product, or an external_sku with its banner to price_history. Empty results: nothing matching was observed in the province in the last 14 days, not proof it is unavailable. Never a history or a national price.`,
 			InputSchema:  json.RawMessage(searchInput),
 			OutputSchema: json.RawMessage(searchOutput),
 			Annotations:  ann(),
-			args:         []string{"query", "province", "limit"},
+			args:         []string{"query", "province", "limit", "lang"},
 			run: func(ctx context.Context, a arguments) (any, error) {
-				in := grocery.SearchInput{Query: a.str("query"), Province: a.str("province"), Limit: a.limit()}
+				in := grocery.SearchInput{Query: a.str("query"), Province: a.str("province"), Limit: a.limit(), Lang: a.str("lang")}
 				if err := a.err(); err != nil {
 					return nil, err
 				}

@@ -10,11 +10,11 @@ import (
 	"github.com/grocerydata/grocery/grocery"
 )
 
-// prices answers GET /prices?banner=&store=[&q=][&limit=&offset=].
+// prices answers GET /prices?banner=&store=[&q=][&limit=&offset=][&lang=].
 func (s *server) prices(w http.ResponseWriter, r *http.Request) error {
 	var p params
 	p.parse(r.URL.RawQuery)
-	in := grocery.StorePricesInput{Banner: p.str("banner"), Store: p.str("store"), Query: p.str("q")}
+	in := grocery.StorePricesInput{Banner: p.str("banner"), Store: p.str("store"), Query: p.str("q"), Lang: p.str("lang")}
 	in.Limit, in.Offset = p.page()
 	if p.err != nil {
 		return p.err
@@ -26,11 +26,11 @@ func (s *server) prices(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, res)
 }
 
-// price answers GET /price?banner=&store=&sku= (or upc=).
+// price answers GET /price?banner=&store=&sku= (or upc=)[&lang=].
 func (s *server) price(w http.ResponseWriter, r *http.Request) error {
 	var p params
 	p.parse(r.URL.RawQuery)
-	in := grocery.StorePriceInput{Banner: p.str("banner"), Store: p.str("store"), SKU: p.str("sku"), UPC: p.str("upc")}
+	in := grocery.StorePriceInput{Banner: p.str("banner"), Store: p.str("store"), SKU: p.str("sku"), UPC: p.str("upc"), Lang: p.str("lang")}
 	if p.err != nil {
 		return p.err
 	}
@@ -41,11 +41,11 @@ func (s *server) price(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, res)
 }
 
-// search answers GET /search?q=&(province=|postal_code=)[&limit=&offset=].
+// search answers GET /search?q=&(province=|postal_code=)[&limit=&offset=][&lang=].
 func (s *server) search(w http.ResponseWriter, r *http.Request) error {
 	var p params
 	p.parse(r.URL.RawQuery)
-	in := grocery.StoreSearchInput{Query: p.str("q"), Province: p.str("province"), PostalCode: p.str("postal_code")}
+	in := grocery.StoreSearchInput{Query: p.str("q"), Province: p.str("province"), PostalCode: p.str("postal_code"), Lang: p.str("lang")}
 	in.Limit, in.Offset = p.page()
 	if p.err != nil {
 		return p.err

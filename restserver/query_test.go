@@ -23,7 +23,7 @@ func TestUnknownQueryParams(t *testing.T) {
 		{"Plural", "/b2b/signals?province=ON&banner=loblaws&kinds=threats", `unknown query parameter "kinds": GET /b2b/signals takes only province, banner, category, kind, since, limit, offset`},
 		{"LimitOnExport", "/b2b/export?limit=5", `query parameter "limit" is not supported by GET /b2b/export, whose answer is not paginated`},
 		{"LimitOnCategoryReport", "/b2b/category_report?province=ON&limit=5", `query parameter "limit" is not supported by GET /b2b/category_report`},
-		{"OnPrices", "/prices?banner=loblaws&store=lob-a&colour=blue", `unknown query parameter "colour": GET /prices takes only banner, store, q, limit, offset`},
+		{"OnPrices", "/prices?banner=loblaws&store=lob-a&colour=blue", `unknown query parameter "colour": GET /prices takes only banner, store, q, limit, offset, lang`},
 		{"Escaped", "/prices?banner=loblaws&store=lob-a&col%6Fur=blue", `unknown query parameter "colour"`},
 		{"NoParams", "/b2b/alerts/alr_1?x=1", `unknown query parameter "x": GET /b2b/alerts/{id} takes no query parameters`},
 	} {

@@ -154,7 +154,27 @@ func (t *Tx) ForEachStore(fn func(s *Store) error) error {
 type Product struct {
 	GTIN                        string
 	Name, Brand, Size, Category string
-	FirstSeen                   int32 // first observation day anywhere, 0 if never observed
+	NameFr                      string // the French name, "" when none is known
+	FirstSeen                   int32  // first observation day anywhere, 0 if never observed
+}
+
+// A product's value is its name, brand, size, category and first day,
+// then the French name when it has one: a value without it (every value
+// written before French names were kept) reads with NameFr "".
+func (p *Product) encode(e enc) enc {
+	e = e.str(p.Name).str(p.Brand).str(p.Size).str(p.Category).varint(int64(p.FirstSeen))
+	if p.NameFr != "" {
+		e = e.str(p.NameFr)
+	}
+	return e
+}
+
+func decodeProduct(gtin string, d dec, p *Product) error {
+	*p = Product{GTIN: gtin, Name: d.str(), Brand: d.str(), Size: d.str(), Category: d.str(), FirstSeen: int32(d.varint())}
+	if len(d.b) > 0 {
+		p.NameFr = d.str()
+	}
+	return d.err
 }
 
 // Product reads the product with the given GTIN-14.
@@ -163,31 +183,34 @@ func (t *Tx) Product(gtin string, p *Product) (bool, error) {
 	if v == nil {
 		return false, nil
 	}
-	d := dec{b: v, tx: t}
-	*p = Product{GTIN: gtin, Name: d.str(), Brand: d.str(), Size: d.str(), Category: d.str(), FirstSeen: int32(d.varint())}
-	return true, d.err
+	return true, decodeProduct(gtin, dec{b: v, tx: t}, p)
 }
 
-// ProductName reads the name of the product with the given GTIN, and
-// nothing else of it.
-func (t *Tx) ProductName(gtin string) (string, bool, error) {
+// ProductNames reads the English and French names of the product with
+// the given GTIN (nameFr "" when it has none), and nothing else of it.
+func (t *Tx) ProductNames(gtin string) (name, nameFr string, found bool, err error) {
 	v := t.products().Get([]byte(gtin))
 	if v == nil {
-		return "", false, nil
+		return "", "", false, nil
 	}
 	d := dec{b: v}
-	name := d.str()
-	return name, true, d.err
+	name = d.str()
+	d.raw() // brand
+	d.raw() // size
+	d.raw() // category
+	d.varint()
+	if len(d.b) > 0 && d.err == nil {
+		nameFr = d.str()
+	}
+	return name, nameFr, true, d.err
 }
 
 // ForEachProduct calls fn for every product of the catalogue, by GTIN.
 func (t *Tx) ForEachProduct(fn func(p *Product) error) error {
 	var p Product
 	return t.products().ForEach(func(k, v []byte) error {
-		d := dec{b: v}
-		p = Product{GTIN: string(k), Name: d.str(), Brand: d.str(), Size: d.str(), Category: d.str(), FirstSeen: int32(d.varint())}
-		if d.err != nil {
-			return d.err
+		if err := decodeProduct(string(k), dec{b: v}, &p); err != nil {
+			return err
 		}
 		return fn(&p)
 	})
@@ -195,8 +218,7 @@ func (t *Tx) ForEachProduct(fn func(p *Product) error) error {
 
 // PutProduct writes p.
 func (t *Tx) PutProduct(p *Product) error {
-	v := enc(nil).str(p.Name).str(p.Brand).str(p.Size).str(p.Category).varint(int64(p.FirstSeen))
-	return t.put(t.products(), []byte(p.GTIN), v)
+	return t.put(t.products(), []byte(p.GTIN), p.encode(nil))
 }
 
 // SKU is a banner's SKU and the barcode it is sold under.

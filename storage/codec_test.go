@@ -27,3 +27,26 @@ func TestUvarintAt(t *testing.T) {
 		t.Errorf("uvarintAt past the end = index %d; want -1", i)
 	}
 }
+
+// A product value written before French names were kept ends after its
+// first day: it reads with no French name, and a product without one is
+// written the same way, byte for byte.
+func TestProductNameFr(t *testing.T) {
+	old := enc(nil).str("Newcomer Oat Milk").str("Earth's Own").str("1.75 L").str("Dairy & Eggs").varint(20400)
+	var p Product
+	if err := decodeProduct("00064420000019", dec{b: old}, &p); err != nil {
+		t.Fatalf("decode the old value: %v", err)
+	}
+	want := Product{GTIN: "00064420000019", Name: "Newcomer Oat Milk", Brand: "Earth's Own", Size: "1.75 L", Category: "Dairy & Eggs", FirstSeen: 20400}
+	if p != want {
+		t.Fatalf("old value: got %+v, want %+v", p, want)
+	}
+	if got := p.encode(nil); string(got) != string(old) {
+		t.Errorf("without a French name: got % x, want the old value % x", got, old)
+	}
+	p.NameFr = "Lait d'avoine"
+	var back Product
+	if err := decodeProduct(p.GTIN, dec{b: p.encode(nil)}, &back); err != nil || back != p {
+		t.Errorf("with a French name: got %+v (%v), want %+v", back, err, p)
+	}
+}

@@ -37,6 +37,8 @@ var exampleFiles = map[string]string{
 		"nofrills-on-9001,no-frills,ON,No Frills Danforth,Toronto,M4C 1B5,43.6850,-79.3150\n",
 	"prices.csv": "date,store_id,banner,external_sku,price,regular_price,upc,name,brand,size,category\n" +
 		"2026-11-19,nofrills-on-9001,no-frills,20156839_EA,3.50,4.79,067000378089,Orange Juice No Pulp,Minute Maid,1.54 L,Beverages\n",
+	"names.csv": "date,store_id,banner,external_sku,price,upc,name,name_fr\n" +
+		"2026-11-19,nofrills-on-9001,no-frills,20156839_EA,3.50,067000378089,Orange Juice No Pulp,Jus d'orange sans pulpe\n",
 	"feed-2026-11-19.jsonl": `{"date":"2026-11-19","store_id":"nofrills-on-9001","banner":"no-frills","external_sku":"20156839_EA","price":"3.49"}` + "\n" +
 		`{"date":"2026-11-19","store_id":"nofrills-on-9001","banner":"no-frills","external_sku":"20156839_EA","price":"3.999"}` + "\n",
 }

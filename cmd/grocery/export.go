@@ -25,10 +25,11 @@ func (a *app) exportCmd() *cobra.Command {
 
 Datasets (--dataset):
   observations  date, store_id, banner, province, external_sku, upc, name,
-                brand, size, category, price, regular_price, on_promo,
-                promo_ends, currency (the default)
-  offers        the current offers: province, product, banner, prices,
-                promotion, unit price, store_count, observed_at
+                name_fr, brand, size, category, price, regular_price,
+                on_promo, promo_ends, currency (the default)
+  offers        the current offers: province, product (with name and
+                name_fr), banner, prices, promotion, unit price,
+                store_count, observed_at
   stores        every store, with its active flag (false: it left the
                 reference panel; the observations still name it)
 

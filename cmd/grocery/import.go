@@ -17,8 +17,8 @@ import (
 
 func (a *app) importCmd() *cobra.Command {
 	var (
-		skipInvalid bool
-		snaps       string
+		opts  importFlags
+		snaps string
 	)
 	cmd := &cobra.Command{
 		Use:   "import FILE...",
@@ -35,8 +35,8 @@ index column is ignored); it holds one kind of row:
   stores:       store_id, banner, province, name, city, postal_code,
                 latitude, longitude[, active, banner_name, observations_30d]
   observations: date, store_id, banner, external_sku, price[, regular_price,
-                promo_ends, upc, name, brand, size, category, province,
-                on_promo, currency]
+                promo_ends, upc, name, brand, size, category, name_fr,
+                province, on_promo, currency]
 
 An export of stores or observations imports as it comes: the columns it
 derives (banner_name, observations_30d, province, on_promo, currency) are
@@ -49,6 +49,12 @@ tab file), dates YYYY-MM-DD (or date cells in XLSX).
 Import the stores before their observations. A row with a upc also records
 the product and the SKU -> barcode link; an 11-digit UPC gets its check digit.
 
+name is a product's English name, name_fr its French one. A product keeps
+the first name it is given in each language: a later file (or row) naming
+its barcode differently does not rename it for any province; the import
+counts such names as kept and notes the first. With --update-names the
+file's names replace them. An empty field never clears a product's fact.
+
 Each file is all or nothing: a bad row stops the import with the file, line
 (sheet and row in XLSX, row in Parquet) and reason, and nothing of that file is written (files before it stay
 imported). With --skip-invalid, bad rows are skipped and reported instead.
@@ -58,22 +64,29 @@ With --snapshots DIR (when no server holds the file), a snapshot of the
 data file is published to DIR after each file, for replicas (grocery serve
 --role replica) to follow. A server holding the file (grocery serve --role
 ingest --snapshots DIR) publishes its own after each import.`,
-		Example: "  grocery import stores.csv prices.csv\n  grocery import prices.xlsx\n  grocery import extract.parquet\n  grocery import --skip-invalid feed-2026-11-19.jsonl",
+		Example: "  grocery import stores.csv prices.csv\n  grocery import prices.xlsx\n  grocery import extract.parquet\n  grocery import --skip-invalid feed-2026-11-19.jsonl\n  grocery import --update-names names.csv",
 		Args:    atLeastOne("the files to import", "grocery import stores.csv prices.csv"),
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
 			return []cobra.Completion{"csv", "tsv", "txt", "jsonl", "json", "ndjson", "xlsx", "parquet"}, cobra.ShellCompDirectiveFilterFileExt
 		},
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
-			return a.runImport(cmd, args, skipInvalid, snaps)
+			return a.runImport(cmd, args, opts, snaps)
 		}),
 	}
-	cmd.Flags().BoolVar(&skipInvalid, "skip-invalid", false, "skip bad rows (and report them) instead of stopping")
+	cmd.Flags().BoolVar(&opts.skipInvalid, "skip-invalid", false, "skip bad rows (and report them) instead of stopping")
+	cmd.Flags().BoolVar(&opts.updateNames, "update-names", false, "let the files' product names (name, name_fr) replace the stored ones")
 	cmd.Flags().StringVar(&a.redisURL, "redis", "", redisAlertsHelp)
 	cmd.Flags().StringVar(&snaps, "snapshots", "", "publish a snapshot to this `dir`ectory after each file, for replicas")
 	return cmd
 }
 
-func (a *app) runImport(cmd *cobra.Command, files []string, skipInvalid bool, snaps string) error {
+// importFlags are the import's options that each file's import takes.
+type importFlags struct {
+	skipInvalid bool
+	updateNames bool
+}
+
+func (a *app) runImport(cmd *cobra.Command, files []string, flags importFlags, snaps string) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	// A missing file fails before anything is imported (or created): an
 	// input file that is not there is invalid input, as a bad one is.
@@ -92,7 +105,7 @@ func (a *app) runImport(cmd *cobra.Command, files []string, skipInvalid bool, sn
 	var done, unpublished []string
 	var why string
 	for i, name := range files {
-		rep, err := importFile(cmd, imp, name, skipInvalid, isTerminal(stderr))
+		rep, err := importFile(cmd, imp, name, flags, isTerminal(stderr))
 		if i == 0 && errors.Is(err, admin.ErrNoAdmin) {
 			svc, openErr := a.openForImport(cmd, snaps)
 			if openErr != nil {
@@ -100,7 +113,7 @@ func (a *app) runImport(cmd *cobra.Command, files []string, skipInvalid bool, sn
 			}
 			defer svc.Close()
 			imp = svc
-			rep, err = importFile(cmd, imp, name, skipInvalid, isTerminal(stderr))
+			rep, err = importFile(cmd, imp, name, flags, isTerminal(stderr))
 		}
 		if err != nil {
 			note := "nothing of " + name + " was imported"
@@ -129,7 +142,7 @@ func (a *app) runImport(cmd *cobra.Command, files []string, skipInvalid bool, sn
 		}
 		listed := 0
 		for _, p := range rep.Problems {
-			if !strings.Contains(p, "restricted-circulation") {
+			if !strings.Contains(p, "restricted-circulation") && !strings.Contains(p, "a product keeps its first name") {
 				listed++
 			}
 		}
@@ -139,6 +152,10 @@ func (a *app) runImport(cmd *cobra.Command, files []string, skipInvalid bool, sn
 		fmt.Fprintf(stdout, "%s: %s %s, %s %s read: %s new, %s updated, %s unchanged, %s skipped\n", name,
 			rep.Kind, rep.Format, count(rep.Rows), words.Plural(rep.Rows, "row"),
 			count(rep.New), count(rep.Updated), count(rep.Unchanged), count(rep.Skipped))
+		if rep.NamesKept > 0 {
+			fmt.Fprintf(stdout, "%s: names kept for %s %s the file names otherwise (a French name goes in name_fr; --update-names replaces names)\n",
+				name, count(rep.NamesKept), words.Plural(rep.NamesKept, "product"))
+		}
 		done = append(done, name)
 	}
 	if len(unpublished) > 0 {
@@ -177,13 +194,13 @@ func (a *app) openForImport(cmd *cobra.Command, snapshots string) (*grocery.Serv
 	return svc, err
 }
 
-func importFile(cmd *cobra.Command, imp fileImporter, name string, skipInvalid, bar bool) (*grocery.ImportReport, error) {
+func importFile(cmd *cobra.Command, imp fileImporter, name string, flags importFlags, bar bool) (*grocery.ImportReport, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	opts := &grocery.ImportOptions{SkipInvalid: skipInvalid}
+	opts := &grocery.ImportOptions{SkipInvalid: flags.skipInvalid, UpdateNames: flags.updateNames}
 	if bar {
 		var size int64
 		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {

@@ -18,6 +18,7 @@ type queryFlags struct {
 	limit    int
 	offset   int
 	json     bool
+	lang     string
 }
 
 // add registers --province (required says whether the command needs it),
@@ -34,6 +35,14 @@ func (q *queryFlags) add(cmd *cobra.Command, required, withLimit bool) {
 		cmd.Flags().IntVar(&q.offset, "offset", 0, "skip this many results first (the footer names the next page's)")
 	}
 	cmd.Flags().BoolVar(&q.json, "json", false, "print the result as JSON, as the library returns it")
+}
+
+// addLang registers --lang, for the commands whose results name products.
+func (q *queryFlags) addLang(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&q.lang, "lang", "en", "language of the product names: en or fr (a product without a French name shows its English one)")
+	cmd.RegisterFlagCompletionFunc("lang", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return []cobra.Completion{cobra.CompletionWithDesc("en", "English"), cobra.CompletionWithDesc("fr", "French")}, cobra.ShellCompDirectiveNoFileComp
+	})
 }
 
 // provinceOf returns --province, else GROCERY_PROVINCE. A command that
@@ -152,7 +161,7 @@ promotion, unit price, and how many reference stores observed it.
 
 A known product that no banner carries in the province has no offers; that
 does not prove it is unavailable. Use an offer's SKU with 'grocery history'.`,
-		Example:           "  grocery lookup 067000378089 --province ON\n  grocery lookup 067000378089 --province Québec --json",
+		Example:           "  grocery lookup 067000378089 --province ON\n  grocery lookup 067000378089 --province Québec --json\n  grocery lookup 067000378089 --province QC --lang fr",
 		Args:              usageArgs(cobra.ExactArgs(1)),
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
@@ -161,11 +170,12 @@ does not prove it is unavailable. Use an offer's SKU with 'grocery history'.`,
 				return err
 			}
 			return runQuery(a, cmd, &q, func(ctx context.Context, src querier) (*grocery.LookupResult, error) {
-				return src.LookupProduct(ctx, grocery.LookupInput{UPC: args[0], Province: prov, Limit: q.limit, Offset: q.offset})
+				return src.LookupProduct(ctx, grocery.LookupInput{UPC: args[0], Province: prov, Limit: q.limit, Offset: q.offset, Lang: q.lang})
 			}, func(w io.Writer, res *grocery.LookupResult) error { return printLookup(w, res, q.offset) })
 		}),
 	}
 	q.add(cmd, true, true)
+	q.addLang(cmd)
 	return cmd
 }
 
@@ -175,9 +185,10 @@ func (a *app) searchCmd() *cobra.Command {
 		Use:   "search QUERY...",
 		Short: "Search products by name or brand in one province",
 		Long: `search finds products by name or brand (the words of QUERY, accents and
-case ignored, prefixes match) and shows each banner's current price in one
-province. It never mixes provinces.`,
-		Example:           "  grocery search milk --province ON\n  grocery search crème glacée --province QC --limit 20",
+case ignored, prefixes match; a product's English and French names both
+count) and shows each banner's current price in one province. It never
+mixes provinces.`,
+		Example:           "  grocery search milk --province ON\n  grocery search crème glacée --province QC --limit 20\n  grocery search lait --province QC --lang fr",
 		Args:              atLeastOne("the words to look for", "grocery search milk --province ON"),
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
@@ -186,11 +197,12 @@ province. It never mixes provinces.`,
 				return err
 			}
 			return runQuery(a, cmd, &q, func(ctx context.Context, src querier) (*grocery.SearchResult, error) {
-				return src.SearchProducts(ctx, grocery.SearchInput{Query: strings.Join(args, " "), Province: prov, Limit: q.limit, Offset: q.offset})
+				return src.SearchProducts(ctx, grocery.SearchInput{Query: strings.Join(args, " "), Province: prov, Limit: q.limit, Offset: q.offset, Lang: q.lang})
 			}, func(w io.Writer, res *grocery.SearchResult) error { return printSearch(w, res, q.offset) })
 		}),
 	}
 	q.add(cmd, true, true)
+	q.addLang(cmd)
 	return cmd
 }
 
@@ -214,11 +226,12 @@ stores of one province, day by day: lowest, median and highest price.`,
 				return err
 			}
 			return runQuery(a, cmd, &q, func(ctx context.Context, src querier) (*grocery.HistoryResult, error) {
-				return src.PriceHistory(ctx, grocery.HistoryInput{SKU: args[0], Banner: banner, Province: prov, Period: period})
+				return src.PriceHistory(ctx, grocery.HistoryInput{SKU: args[0], Banner: banner, Province: prov, Period: period, Lang: q.lang})
 			}, printHistory)
 		}),
 	}
 	q.add(cmd, true, false)
+	q.addLang(cmd)
 	cmd.Flags().StringVar(&banner, "banner", "", "the banner the SKU belongs to, e.g. loblaws")
 	cmd.MarkFlagRequired("banner")
 	cmd.RegisterFlagCompletionFunc("banner", completeBanner)

@@ -292,6 +292,9 @@ func (c *Client) Import(ctx context.Context, name string, r io.Reader, opts *gro
 	if opts.SkipInvalid {
 		q.Set("skip_invalid", "true")
 	}
+	if opts.UpdateNames {
+		q.Set("update_names", "true")
+	}
 	var counted *countingReader
 	if opts.Progress != nil {
 		counted = &countingReader{r: r, fn: opts.Progress, next: progressEvery}

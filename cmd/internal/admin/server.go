@@ -237,7 +237,7 @@ func handler(svc *grocery.Service) http.Handler {
 				if name == "" || len(name) > 4096 {
 					return nil, grocery.Errorf(grocery.EINVALIDARGUMENT, "the name parameter is required: the file's name, for messages")
 				}
-				return svc.Import(r.Context(), name, r.Body, &grocery.ImportOptions{SkipInvalid: q.Get("skip_invalid") == "true"})
+				return svc.Import(r.Context(), name, r.Body, &grocery.ImportOptions{SkipInvalid: q.Get("skip_invalid") == "true", UpdateNames: q.Get("update_names") == "true"})
 			}},
 		},
 		"/v1/export": {http.MethodPost: {http.StatusOK, func(w http.ResponseWriter, r *http.Request) (any, error) {

@@ -43,8 +43,9 @@ type Store struct {
 }
 
 // Product is a catalogue product; GTIN is a GTIN-14 (as grocery.CatalogueItem).
+// Name is its English name, NameFr its French one ("" when the tables give none).
 type Product struct {
-	GTIN, Name, Brand, Size, Category string
+	GTIN, Name, NameFr, Brand, Size, Category string
 }
 
 // Link records that a banner's SKU is sold under a GTIN-14 (as grocery.SKULink).
@@ -929,6 +930,7 @@ func (g *Generator) buildCatalogue(spec demoScaleSpec) error {
 		line  int
 		brand *demoBrand
 		name  string
+		fr    string // the French name, "" when the table gives none
 		size  string
 		cents int64
 		core  bool
@@ -944,10 +946,16 @@ func (g *Generator) buildCatalogue(spec demoScaleSpec) error {
 			}
 			for _, it := range line.items {
 				f := strings.Split(it, "|")
+				if len(f) != 3 && len(f) != 4 {
+					return fmt.Errorf("demo: bad item %q", it)
+				}
 				c := cand{line: li, brand: b, name: f[0], size: f[1]}
+				if len(f) == 4 {
+					c.fr = f[3]
+				}
 				c.core = strings.HasSuffix(f[2], "*")
 				cents, err := strconv.ParseInt(strings.TrimSuffix(f[2], "*"), 10, 64)
-				if err != nil || len(f) != 3 {
+				if err != nil {
 					return fmt.Errorf("demo: bad item %q", it)
 				}
 				c.cents = cents
@@ -1017,6 +1025,7 @@ func (g *Generator) buildCatalogue(spec demoScaleSpec) error {
 			item: Product{
 				GTIN:     gtin,
 				Name:     c.name,
+				NameFr:   c.fr,
 				Brand:    b.name,
 				Size:     c.size,
 				Category: demoLineTable[c.line].category,

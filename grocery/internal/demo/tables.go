@@ -502,9 +502,10 @@ var demoBrandRows = []string{
 }
 
 // demoLine is a product line: every brand of the line is offered in every
-// item. An item is "Name|Size|cents", the regular price of a national brand
-// at an Ontario full-service banner; a "*" after the price marks a staple
-// that nearly every banner carries.
+// item. An item is "Name|Size|cents" or "Name|Size|cents|Nom": the English
+// name, the regular price of a national brand at an Ontario full-service
+// banner (a "*" after it marks a staple that nearly every banner carries)
+// and, where the tables give one, the French name of the bilingual label.
 type demoLine struct {
 	category string
 	brands   string // "; "-separated
@@ -514,21 +515,21 @@ type demoLine struct {
 var demoLineTable = []demoLine{
 	// Dairy & Eggs.
 	{"Dairy & Eggs", "Natrel; Lactantia; Sealtest; Neilson; Beatrice; Dairyland; Island Farms; Farmers; Foothills Creamery; President's Choice; Compliments; Selection; Great Value; Western Family; Co-op Gold; Giant Value",
-		[]string{"2% Partly Skimmed Milk|4 L|689*", "1% Partly Skimmed Milk|4 L|689", "Skim Milk|2 L|529", "3.25% Homogenized Milk|2 L|579", "2% Partly Skimmed Milk|1 L|329"}},
+		[]string{"2% Partly Skimmed Milk|4 L|689*|Lait partiellement écrémé 2 %", "1% Partly Skimmed Milk|4 L|689|Lait partiellement écrémé 1 %", "Skim Milk|2 L|529|Lait écrémé", "3.25% Homogenized Milk|2 L|579|Lait homogénéisé 3,25 %", "2% Partly Skimmed Milk|1 L|329|Lait partiellement écrémé 2 %"}},
 	{"Dairy & Eggs", "Québon",
 		[]string{"Lait partiellement écrémé 2 %|4 L|699", "Lait écrémé|2 L|539", "Lait homogénéisé 3,25 %|2 L|589", "Crème à cuisson 15 %|473 mL|389", "Lait au chocolat|1 L|379"}},
 	{"Dairy & Eggs", "Neilson; Natrel; Dairyland; Sealtest; Farmers; Island Farms",
-		[]string{"1% Chocolate Partly Skimmed Milk|1 L|389"}},
+		[]string{"1% Chocolate Partly Skimmed Milk|1 L|389|Lait au chocolat partiellement écrémé 1 %"}},
 	{"Dairy & Eggs", "Lactantia; Natrel; Dairyland; President's Choice; Great Value",
-		[]string{"Lactose Free 2% Milk|2 L|619"}},
+		[]string{"Lactose Free 2% Milk|2 L|619|Lait sans lactose 2 %"}},
 	{"Dairy & Eggs", "Natrel; Sealtest; Beatrice; Dairyland; Lactantia; Farmers; Compliments; President's Choice; Great Value; Selection",
-		[]string{"10% Half & Half Cream|1 L|449", "35% Whipping Cream|473 mL|499", "18% Table Cream|473 mL|399"}},
+		[]string{"10% Half & Half Cream|1 L|449|Crème 10 %", "35% Whipping Cream|473 mL|499|Crème à fouetter 35 %", "18% Table Cream|473 mL|399|Crème de table 18 %"}},
 	{"Dairy & Eggs", "Gay Lea; Lactantia; Natrel; Foothills Creamery; President's Choice; no name; Compliments; Selection; Great Value; Western Family; Kirkland Signature; Co-op Gold",
-		[]string{"Salted Butter|454 g|699*", "Unsalted Butter|454 g|699"}},
+		[]string{"Salted Butter|454 g|699*|Beurre salé", "Unsalted Butter|454 g|699|Beurre non salé"}},
 	{"Dairy & Eggs", "Gay Lea", []string{"Spreadables Butter with Canola Oil|454 g|649"}},
 	{"Dairy & Eggs", "Becel; Imperial; no name", []string{"Original Margarine|907 g|749", "Soft Margarine|850 g|599"}},
 	{"Dairy & Eggs", "Gay Lea; Sealtest; Natrel; Lactantia; Western Family; Compliments; President's Choice; Great Value",
-		[]string{"14% Sour Cream|500 mL|299", "Light Sour Cream 7%|500 mL|299"}},
+		[]string{"14% Sour Cream|500 mL|299|Crème sure 14 %", "Light Sour Cream 7%|500 mL|299|Crème sure légère 7 %"}},
 	{"Dairy & Eggs", "Nordica; Sealtest; Dairyland", []string{"2% Cottage Cheese|500 g|449"}},
 	{"Dairy & Eggs", "Black Diamond; Cracker Barrel; Balderson; Armstrong; President's Choice; no name; Compliments; Selection; Great Value; Western Family; Co-op Gold; Kirkland Signature",
 		[]string{"Medium Cheddar Cheese|400 g|749*", "Old Cheddar Cheese|400 g|799", "Marble Cheddar Cheese|400 g|749", "Mozzarella Cheese|400 g|699", "Shredded Tex Mex Cheese Blend|320 g|699"}},
@@ -539,18 +540,18 @@ var demoLineTable = []demoLine{
 	{"Dairy & Eggs", "Oka", []string{"Fromage à pâte demi-ferme classique|200 g|899"}},
 	{"Dairy & Eggs", "Babybel", []string{"Original Mini Cheeses|12 x 20 g|749"}},
 	{"Dairy & Eggs", "Yoplait; Danone; Oikos; iögo; Liberté; Astro; Olympic; President's Choice; Compliments; Selection; Great Value",
-		[]string{"Vanilla Yogurt|650 g|449", "Strawberry Yogurt|650 g|449", "Plain Greek Yogurt 0%|650 g|599", "Fruit Bottom Yogurt|16 x 100 g|849"}},
+		[]string{"Vanilla Yogurt|650 g|449|Yogourt à la vanille", "Strawberry Yogurt|650 g|449|Yogourt aux fraises", "Plain Greek Yogurt 0%|650 g|599|Yogourt grec nature 0 %", "Fruit Bottom Yogurt|16 x 100 g|849|Yogourt fruits au fond"}},
 	{"Dairy & Eggs", "Burnbrae Farms; Naturegg; Gray Ridge; President's Choice; no name; Compliments; Selection; Great Value; Western Family; Co-op Gold",
 		[]string{"Large White Eggs|12 eggs|429*", "Large Brown Eggs|12 eggs|479", "Omega-3 Large Eggs|12 eggs|599", "Large White Eggs|30 eggs|999"}},
 
 	// Bakery.
 	{"Bakery", "Dempster's; Wonder; POM; Bon Matin; Country Harvest; Ben's; Gadoua; President's Choice; no name; Compliments; Selection; Great Value; Western Family; Co-op Gold",
-		[]string{"100% Whole Wheat Bread|675 g|379*", "White Bread|675 g|349", "12 Grain Bread|600 g|429", "Hot Dog Buns|340 g|329"}},
+		[]string{"100% Whole Wheat Bread|675 g|379*|Pain 100 % blé entier", "White Bread|675 g|349|Pain blanc", "12 Grain Bread|600 g|429|Pain 12 grains", "Hot Dog Buns|340 g|329|Pains à hot-dog"}},
 	{"Bakery", "Villaggio; D'Italiano", []string{"Thick Sliced White Bread|675 g|399", "Thick Sliced Whole Wheat Bread|675 g|399"}},
 	{"Bakery", "Silver Hills", []string{"Squirrelly Sprouted Bread|615 g|599", "The Big 16 Sprouted Bread|615 g|599"}},
 	{"Bakery", "Dempster's; President's Choice; Great Value; Compliments",
 		[]string{"Plain Bagels|6 x 85 g|449", "Original English Muffins|6 x 57 g|399", "Original Large Tortillas|10 x 61 g|499"}},
-	{"Bakery", "Vachon", []string{"Jos Louis Cakes|12 x 54 g|599", "May West Cakes|12 x 52 g|599", "Ah Caramel! Cakes|12 x 48 g|599"}},
+	{"Bakery", "Vachon", []string{"Jos Louis Cakes|12 x 54 g|599|Petits gâteaux Jos Louis", "May West Cakes|12 x 52 g|599|Petits gâteaux May West", "Ah Caramel! Cakes|12 x 48 g|599|Petits gâteaux Ah Caramel!"}},
 	{"Bakery", "President's Choice; Compliments; Selection; Great Value", []string{"Butter Croissants|6 x 45 g|549"}},
 	{"Bakery", "Boulangerie St-Méthode", []string{"Pain de blé entier|675 g|399", "Pain blanc tranché|675 g|379"}},
 
@@ -584,7 +585,7 @@ var demoLineTable = []demoLine{
 
 	// Beverages.
 	{"Beverages", "Tropicana; Oasis; Allen's; Sun-Rype; Simply; Minute Maid; Rougemont; President's Choice; no name; Compliments; Selection; Great Value; Western Family",
-		[]string{"Orange Juice No Pulp|1.54 L|499*", "Apple Juice|1.75 L|369", "Orange Juice Some Pulp|2.5 L|699"}},
+		[]string{"Orange Juice No Pulp|1.54 L|499*|Jus d'orange sans pulpe", "Apple Juice|1.75 L|369|Jus de pomme", "Orange Juice Some Pulp|2.5 L|699|Jus d'orange un peu de pulpe"}},
 	{"Beverages", "Canada Dry; Schweppes; President's Choice; no name; Compliments; Selection; Great Value; Western Family",
 		[]string{"Ginger Ale|12 x 355 mL|799*", "Ginger Ale|2 L|279", "Club Soda|2 L|249"}},
 	{"Beverages", "Coca-Cola; Pepsi",
@@ -600,7 +601,7 @@ var demoLineTable = []demoLine{
 	{"Beverages", "Gatorade", []string{"Fruit Punch Sports Drink|710 mL|249", "Lemon-Lime Sports Drink|6 x 591 mL|799"}},
 	{"Beverages", "Lipton; Nestea", []string{"Lemon Iced Tea|2 L|299"}},
 	{"Beverages", "Tim Hortons; Nabob; Maxwell House; Folgers; Van Houtte; Kicking Horse; Starbucks; McCafé; President's Choice; Compliments; Selection; Great Value; Western Family; Kirkland Signature",
-		[]string{"Original Blend Ground Coffee|930 g|1799*", "Dark Roast Ground Coffee|340 g|999", "Medium Roast Coffee Pods|30 pods|2199"}},
+		[]string{"Original Blend Ground Coffee|930 g|1799*|Café moulu mélange original", "Dark Roast Ground Coffee|340 g|999|Café moulu torréfaction foncée", "Medium Roast Coffee Pods|30 pods|2199|Capsules de café torréfaction moyenne"}},
 	{"Beverages", "Red Rose; Tetley; Salada; King Cole; Lipton; President's Choice; no name; Compliments; Great Value",
 		[]string{"Orange Pekoe Tea|72 tea bags|599*", "Green Tea|20 tea bags|399"}},
 	{"Beverages", "Carnation", []string{"Rich & Chocolatey Hot Chocolate|450 g|599"}},

@@ -75,3 +75,42 @@ func Tokens(s string) []string {
 	flush()
 	return out
 }
+
+// FrenchTokens is Tokens for French text, whose elisions join an article
+// or pronoun to the next word: besides the joined token ("davoine" of
+// "d'avoine", which a query typed with its apostrophe gives), it gives the
+// word the elision hides ("avoine"), so that a query of the word alone
+// finds it.
+func FrenchTokens(s string) []string {
+	out := Tokens(s)
+	start := -1 // byte offset of the current word, -1 between words
+	elided := 0 // byte offset just past the word's first apostrophe, 0 when none
+	word := func(end int) {
+		if start >= 0 && elided > 0 && elisions[Key(s[start:elided])] {
+			if rest := Tokens(s[elided:end]); len(rest) == 1 {
+				out = append(out, rest[0])
+			}
+		}
+		start, elided = -1, 0
+	}
+	for i, r := range s {
+		switch f := Fold(r); {
+		case unicode.IsLetter(f) || unicode.IsDigit(f):
+			if start < 0 {
+				start = i
+			}
+		case r == '\'' || r == '’':
+			if start >= 0 && elided == 0 {
+				elided = i + utf8.RuneLen(r)
+			}
+		default:
+			word(i)
+		}
+	}
+	word(len(s))
+	return out
+}
+
+// elisions are the French words an apostrophe joins to the next one.
+var elisions = map[string]bool{"c": true, "d": true, "j": true, "l": true, "m": true, "n": true, "s": true, "t": true,
+	"qu": true, "jusqu": true, "lorsqu": true, "puisqu": true}

@@ -24,3 +24,18 @@ func TestKey(t *testing.T) {
 		t.Errorf("Key: got %q and %q, want both ileduprinceedouard", got, want)
 	}
 }
+
+func TestFrenchTokens(t *testing.T) {
+	for in, want := range map[string][]string{
+		"Lait d'avoine":               {"lait", "davoine", "avoine"},
+		"Jus d’orange sans pulpe":     {"jus", "dorange", "sans", "pulpe", "orange"},
+		"Crème glacée à l'érable":     {"creme", "glacee", "a", "lerable", "erable"},
+		"Fromage à pâte demi-ferme":   {"fromage", "a", "pate", "demi", "ferme"},
+		"Biscuits de l'Île d'Orléans": {"biscuits", "de", "lile", "dorleans", "ile", "orleans"},
+		"Aujourd'hui":                 {"aujourdhui"},
+	} {
+		if got := FrenchTokens(in); !slices.Equal(got, want) {
+			t.Errorf("FrenchTokens(%q): got %q, want %q", in, got, want)
+		}
+	}
+}
