@@ -124,3 +124,67 @@ func TestShelfAfterCorrection(t *testing.T) {
 		t.Errorf("Verify: %v", err)
 	}
 }
+
+// TestRegroupAfterProductChange: a product's category and size, and a
+// SKU's barcode, changed by a later import move the days already counted
+// to the category days (and unit prices) they now belong to, so Verify,
+// which recounts every category day from the observations, finds the
+// file consistent, and the category report counts the product under its
+// new category.
+func TestRegroupAfterProductChange(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, err := Open(DemoCopy(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res, err := s.LookupProduct(ctx, LookupInput{UPC: "067000378089", Province: "ON"})
+	if err != nil || len(res.Offers) < 2 {
+		t.Fatalf("lookup: %+v, %v", res, err)
+	}
+	o, o2 := res.Offers[0], res.Offers[1]
+	st, err := s.ListReferenceStores(ctx, StoresInput{Province: "ON", Banner: string(o.Banner)})
+	if err != nil || len(st.Stores) == 0 {
+		t.Fatalf("stores of %s: %+v, %v", o.Banner, st, err)
+	}
+	// Another Beverages product's SKU, to be linked to a Snacks barcode.
+	var other CatalogueEntry
+	sr, err := s.SearchProducts(ctx, SearchInput{Query: "chips", Province: "ON"})
+	if err != nil || len(sr.Results) == 0 {
+		t.Fatalf("search chips: %+v, %v", sr, err)
+	}
+	other = sr.Results[0]
+	snacks := func() CategoryStats {
+		t.Helper()
+		rep, err := s.CategoryReport(ctx, CategoryReportInput{Province: "ON", Category: "Snacks", Banner: string(o.Banner)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Categories) != 1 {
+			return CategoryStats{}
+		}
+		return rep.Categories[0]
+	}
+	before := snacks()
+	day := o.ObservedAt.String()
+	mustImport(t, s, "recat.csv", "date,store_id,banner,external_sku,price,upc,name,size,category\n"+
+		day+","+st.Stores[0].ID+","+string(o.Banner)+","+o.ExternalSKU+","+o.Price.String()+",067000378089,Orange Juice No Pulp,1.75 L,Snacks\n", nil)
+	if err := s.Verify(ctx); err != nil {
+		t.Fatalf("Verify after a change of category and size: %v", err)
+	}
+	// o2's SKU now names the chips' barcode: its days move to that
+	// product's category.
+	st2, err := s.ListReferenceStores(ctx, StoresInput{Province: "ON", Banner: string(o2.Banner)})
+	if err != nil || len(st2.Stores) == 0 {
+		t.Fatalf("stores of %s: %+v, %v", o2.Banner, st2, err)
+	}
+	mustImport(t, s, "relink.csv", "date,store_id,banner,external_sku,price,upc\n"+
+		o2.ObservedAt.String()+","+st2.Stores[0].ID+","+string(o2.Banner)+","+o2.ExternalSKU+","+o2.Price.String()+","+other.UPC+"\n", nil)
+	if err := s.Verify(ctx); err != nil {
+		t.Fatalf("Verify after a SKU's barcode changed: %v", err)
+	}
+	if after := snacks(); after.Products != before.Products+1 {
+		t.Fatalf("Snacks at %s: %d products, want %d and the orange juice", o.Banner, after.Products, before.Products+1)
+	}
+}

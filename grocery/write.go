@@ -38,7 +38,7 @@ func (s *Service) write(ctx context.Context, b *batch, order keyOrder) (batchSta
 			tx.AppendOrder()
 		}
 		w := &writer{tx: tx, stats: &st, stores: map[string]*storeState{}, touched: map[seriesKey]struct{}{}, retoken: map[GTIN]storage.Product{}, hook: hook}
-		steps := []func(context.Context, *batch) error{w.writeStores, w.writeProducts, w.writeLinks, w.writeObservations}
+		steps := []func(context.Context, *batch) error{w.writeStores, w.writeProducts, w.writeLinks, w.regroupDays, w.writeObservations}
 		for _, step := range steps {
 			if err := step(ctx, b); err != nil {
 				return err
@@ -89,6 +89,9 @@ func (s *Service) writeImport(ctx context.Context, b *batch, stores []string, or
 		if err := w.writeLinks(ctx, b); err != nil {
 			return err
 		}
+		if err := w.regroupDays(ctx, b); err != nil {
+			return err
+		}
 		for i, id := range stores {
 			st, err := w.store(id)
 			if err != nil {
@@ -131,6 +134,7 @@ type writer struct {
 	storeList []*storeState
 	touched   map[seriesKey]struct{}   // series whose offers must be rebuilt
 	retoken   map[GTIN]storage.Product // products whose name or brand changed: old facts
+	regroup   map[bannerSKU]seriesInfo // banner SKUs whose category or unit changed: how their days are counted so far
 	latest    []latestPut              // store-latest candidates, written in key order
 	maxDate   Date
 	hook      writeHook // told of the series written: the alert rules watching them
@@ -232,6 +236,14 @@ func (w *writer) writeProducts(ctx context.Context, b *batch) error {
 			if rec == old {
 				continue
 			}
+			if old.Category != rec.Category || old.Size != rec.Size {
+				if err := w.tx.SKUsOf(rec.GTIN, func(banner, sku string) error {
+					w.noteRegroup(bannerSKU{banner, sku}, infoOf(sku, rec.GTIN, &old))
+					return nil
+				}); err != nil {
+					return err
+				}
+			}
 			if old.Name != rec.Name || old.NameFr != rec.NameFr || old.Brand != rec.Brand {
 				if _, seen := w.retoken[in.GTIN]; !seen {
 					w.retoken[in.GTIN] = old
@@ -254,6 +266,17 @@ func (w *writer) writeLinks(ctx context.Context, b *batch) error {
 		}
 		if found && sku.GTIN == string(in.GTIN) {
 			continue
+		}
+		if found {
+			// Its days are counted under the category of the barcode it
+			// had (none: the empty category).
+			var old storage.Product
+			if sku.GTIN != "" {
+				if _, err := w.tx.Product(sku.GTIN, &old); err != nil {
+					return err
+				}
+			}
+			w.noteRegroup(bannerSKU{in.Banner, in.ExternalSKU}, infoOf(in.ExternalSKU, sku.GTIN, &old))
 		}
 		if found && sku.GTIN != "" {
 			for _, p := range provinces {

@@ -18,10 +18,11 @@ import (
 //     as multisets, and each SKU's daily price that day (dayPrices).
 //     writeSorted adds each new observation and, for a corrected one,
 //     takes the old out again, so they stay exact under re-imports and
-//     corrections; a day it changes gets its daily price anew. The category is the one the SKU's
-//     barcode had when the observation was written: a later change of a
-//     product's category or of a SKU's barcode does not move observations
-//     already counted (rebuild the file to regroup them).
+//     corrections; a day it changes gets its daily price anew. A day is
+//     counted under the category of the SKU's barcode: when a product's
+//     category or size, or a SKU's barcode, changes, regroupDays moves the
+//     SKU's stored days to the category days (and unit prices) they now
+//     belong to, before the write's own observations are merged.
 //   - shelf (storage.Shelf): per banner SKU and province, the first and
 //     last observation day, with the price on each.
 //   - promotion events (storage.Promo): per banner SKU and province, each
@@ -84,6 +85,102 @@ type analyticsState struct {
 	info  map[string]seriesInfo // by banner 0x00 sku
 	cats  map[storage.CatDayKey]*catDelta
 	spans map[seriesKey]span // days written per series
+}
+
+// infoOf is the seriesInfo of a banner's sku linked to gtin, whose
+// product is p ("" and an empty product: no barcode or facts yet).
+func infoOf(sku, gtin string, p *storage.Product) seriesInfo {
+	in := seriesInfo{sku: sku, gtin: gtin, category: p.Category}
+	var basis string
+	if in.qty, basis = unitOf(p.Size); in.qty > 0 {
+		in.basis = unitBasisCode[basis]
+	}
+	return in
+}
+
+// bannerSKU names a banner's SKU in every province.
+type bannerSKU struct{ banner, sku string }
+
+// noteRegroup notes that the category days count a banner SKU's stored
+// days as old says, before this write changes its product or barcode;
+// the first note of a write stands.
+func (w *writer) noteRegroup(k bannerSKU, old seriesInfo) {
+	if w.regroup == nil {
+		w.regroup = map[bannerSKU]seriesInfo{}
+	}
+	if _, ok := w.regroup[k]; !ok {
+		w.regroup[k] = old
+	}
+}
+
+// regroupDays moves the stored days of each banner SKU noted by
+// noteRegroup, in every province, from the category days they were
+// counted in (their observations, unit prices and daily price) to those
+// of the product and barcode written now, when the category or the unit
+// differs, and has the shelf record of each series name its new link. It
+// runs before the write's observations are merged, so that those correct
+// days already in their new place.
+func (w *writer) regroupDays(ctx context.Context, _ *batch) error {
+	keys := make([]bannerSKU, 0, len(w.regroup))
+	for k := range w.regroup {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(x, y bannerSKU) int { return cmp.Or(cmp.Compare(x.banner, y.banner), cmp.Compare(x.sku, y.sku)) })
+	type move struct {
+		date     int32
+		old, cur []storage.CatObs
+		day      storage.SKUDay
+	}
+	for _, k := range keys {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		old := w.regroup[k]
+		cur, err := w.seriesInfo(seriesKey{banner: k.banner, sku: k.sku})
+		if err != nil {
+			return err
+		}
+		same := old.category == cur.category && old.qty == cur.qty && old.basis == cur.basis
+		for _, p := range provinces {
+			var moves []move
+			has := false
+			if err := w.tx.Series(k.banner, k.sku, p.Code, storage.SeriesScan{To: math.MaxInt32, SummaryOnly: same}, func(d *storage.Day) error {
+				has = true
+				if same {
+					return storage.ErrStop // days there: the shelf's link is all that moves
+				}
+				m := move{date: d.Date}
+				for i := range d.Entries {
+					m.old = append(m.old, catObs(&d.Entries[i], &old))
+					m.cur = append(m.cur, catObs(&d.Entries[i], &cur))
+				}
+				m.day.SKU = k.sku
+				m.day.Price, m.day.Regular = dayPrices(d.Entries)
+				moves = append(moves, m)
+				return nil
+			}); err != nil {
+				return err
+			}
+			if has {
+				// Its shelf record names the product it is linked to
+				// (promoBuilder.derive).
+				w.noteWritten(seriesKey{k.banner, k.sku, p.Code})
+			}
+			for i := range moves {
+				m := &moves[i]
+				from := storage.CatDayKey{Province: p.Code, Category: old.category, Banner: k.banner, Day: m.date}
+				if err := w.tx.UpdateCatDay(&from, &storage.CatDayChange{Remove: m.old, DropSKUs: []string{k.sku}}); err != nil {
+					return err
+				}
+				to := from
+				to.Category = cur.category
+				if err := w.tx.UpdateCatDay(&to, &storage.CatDayChange{Add: m.cur, SKUs: []storage.SKUDay{m.day}}); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // seriesInfo returns the product facts of a banner SKU, read once per

@@ -79,6 +79,7 @@ const (
 type CatDayChange struct {
 	Add, Remove []CatObs
 	SKUs        []SKUDay
+	DropSKUs    []string // SKUs whose daily price leaves the day (their observations moved to another category)
 }
 
 func catDayKey(k *CatDayKey) []byte {
@@ -296,8 +297,8 @@ func subtractSorted(v, rm []uint32, taken []bool) []uint32 {
 }
 
 // UpdateCatDay applies ch to a category aggregate: it takes the
-// observations of ch.Remove out and adds those of ch.Add, and sets the
-// daily prices of ch.SKUs, deleting the aggregate when no observation is
+// observations of ch.Remove out and adds those of ch.Add, drops the daily
+// prices of ch.DropSKUs and sets those of ch.SKUs, deleting the aggregate when no observation is
 // left. An observation to remove whose price is not there is ignored. It
 // may reorder ch's slices.
 func (t *Tx) UpdateCatDay(k *CatDayKey, ch *CatDayChange) error {
@@ -309,6 +310,9 @@ func (t *Tx) UpdateCatDay(k *CatDayKey, ch *CatDayChange) error {
 		}
 	}
 	add, remove := ch.Add, ch.Remove
+	if len(ch.DropSKUs) > 0 {
+		c.SKUs = slices.DeleteFunc(c.SKUs, func(d SKUDay) bool { return slices.Contains(ch.DropSKUs, d.SKU) })
+	}
 	if len(ch.SKUs) > 0 {
 		c.SKUs = mergeSKUDays(c.SKUs, ch.SKUs)
 	}
