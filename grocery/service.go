@@ -43,6 +43,8 @@ type Service struct {
 	// file's alerts owed mark (lockAlerts).
 	alertsMu   sync.Mutex
 	settleStop func() // cancels and waits for settleOwedAlerts; nil when none runs
+
+	hooks *webhookHooks // webhook options and delivery worker
 }
 
 // Open opens the data file at path, creating it unless opts.ReadOnly.
@@ -99,7 +101,8 @@ func openPrefixed(path string, opts *Options, so storage.Options, now func() tim
 		s.snapDir, s.snapKeep = opts.SnapshotDir, opts.SnapshotKeep
 		s.removeOrphans()
 	}
-	s.alerts = alertStore{alertstore.Bolt{DB: db}}
+	s.hooks = newWebhookHooks(opts.Webhooks)
+	s.alerts = alertStore{st: alertstore.Bolt{DB: db}, hooks: s.hooks}
 	if !so.ReadOnly {
 		if err := (alertstore.Bolt{DB: db}).EnsureIDKey(); err != nil {
 			db.Close()
@@ -131,7 +134,7 @@ func openPrefixed(path string, opts *Options, so storage.Options, now func() tim
 			s.Close()
 			return nil, fromFault(err)
 		}
-		s.access, s.alerts = ra, alertStore{alerts}
+		s.access, s.alerts = ra, alertStore{st: alerts}
 		if !so.ReadOnly {
 			if err := alertstore.CopyFile(db, alerts, s.log); err != nil {
 				s.Close()
@@ -139,6 +142,9 @@ func openPrefixed(path string, opts *Options, so storage.Options, now func() tim
 			}
 			s.settleOwedAlerts()
 		}
+	}
+	if !so.ReadOnly {
+		s.startWebhooks()
 	}
 	return s, nil
 }
@@ -198,6 +204,7 @@ func (s *Service) removeOrphans() {
 // file.
 func (s *Service) Close() error {
 	var err error
+	s.stopWebhooks()
 	if s.settleStop != nil {
 		s.settleStop()
 		s.settleStop = nil
