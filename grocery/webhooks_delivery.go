@@ -12,19 +12,33 @@ import (
 )
 
 // webhookHooks is a Service's delivery state: its options, the signal
-// that a commit queued something, and the worker it runs.
+// that a commit queued something, the deliveries being sent and the
+// worker it runs.
 type webhookHooks struct {
 	opts WebhookOptions
-	wake chan struct{} // a commit queued a delivery (capacity 1)
-	mu   sync.Mutex    // one round of deliveries at a time
+	wake chan struct{} // a commit queued a delivery, or a sender finished (capacity 1)
 	stop func()        // stops the worker and waits for it; nil when none runs
+
+	mu       sync.Mutex
+	idle     *sync.Cond        // signalled when a delivery in flight is recorded
+	inflight map[hookKey]bool  // endpoints with a delivery being sent: true when failing
+	failing  int               // how many of inflight are failing endpoints
+	jobs     chan *deliveryJob // to the worker's senders
+}
+
+// hookKey names an endpoint.
+type hookKey struct {
+	account string
+	id      uint64
 }
 
 func newWebhookHooks(opts WebhookOptions) *webhookHooks {
 	if opts.Senders <= 0 {
-		opts.Senders = 8
+		opts.Senders = 16
 	}
-	return &webhookHooks{opts: opts, wake: make(chan struct{}, 1)}
+	h := &webhookHooks{opts: opts, wake: make(chan struct{}, 1), inflight: map[hookKey]bool{}}
+	h.idle = sync.NewCond(&h.mu)
+	return h
 }
 
 // kick wakes the worker: a transaction that queued a delivery calls it
@@ -40,14 +54,27 @@ func (h *webhookHooks) kick() {
 }
 
 // startWebhooks starts the delivery worker when a sender is configured
-// and the file is held for writing with the alert events in it.
+// and the file is held for writing with the alert events in it: a
+// dispatcher and WebhookOptions.Senders senders.
 func (s *Service) startWebhooks() {
-	if s.hooks.opts.Sender == nil || s.hooks.opts.Manual || !s.alerts.local() {
+	h := s.hooks
+	if h.opts.Sender == nil || h.opts.Manual || !s.alerts.local() {
 		return
 	}
 	ctx, cancel := context.WithCancel(context.Background())
+	h.jobs = make(chan *deliveryJob, h.opts.Senders)
+	var wg sync.WaitGroup
+	for range h.opts.Senders {
+		wg.Go(func() {
+			for j := range h.jobs {
+				j.res = s.sendDelivery(ctx, j)
+				s.finishDelivery(ctx, j)
+				h.kick() // its endpoint's next delivery may be due
+			}
+		})
+	}
 	done := make(chan struct{})
-	s.hooks.stop = func() { cancel(); <-done }
+	h.stop = func() { cancel(); <-done; close(h.jobs); wg.Wait() }
 	go func() {
 		defer close(done)
 		s.runWebhooks(ctx)
@@ -63,24 +90,29 @@ func (s *Service) stopWebhooks() {
 	}
 }
 
-// runWebhooks delivers until ctx ends: a round whenever a commit queued
-// something, or the earliest retry is due by the clock (Options.Now), and
-// at least once a minute.
+// runWebhooks dispatches deliveries to the senders until ctx ends: each
+// time a commit queued something or a sender finished, when the earliest
+// retry is due by the clock (Options.Now), and at least once a minute.
 func (s *Service) runWebhooks(ctx context.Context) {
+	h := s.hooks
 	for {
-		run, next, err := s.webhookRound(ctx)
-		if ctx.Err() != nil {
-			return
+		free := h.opts.Senders - s.inFlight()
+		var jobs []*deliveryJob
+		var next int64
+		var err error
+		if free > 0 {
+			jobs, next, err = s.claimDue(s.now(), free)
+		}
+		for _, j := range jobs {
+			h.jobs <- j // a free sender takes it: the channel holds Senders
 		}
 		wait := time.Minute
 		switch {
 		case err != nil:
 			if s.log != nil {
-				s.log.Warn("webhook deliveries: a round failed; retrying", "err", ErrorMessage(err), "code", ErrorCode(err))
+				s.log.Warn("webhook deliveries: reading the outbox failed; retrying", "err", ErrorMessage(err), "code", ErrorCode(err))
 			}
 			wait = 5 * time.Second
-		case run.Attempts > 0:
-			continue // the next deliveries in line may be due now
 		case next != 0:
 			wait = min(wait, max(time.UnixMilli(next).Sub(s.now()), 0))
 		}
@@ -89,16 +121,23 @@ func (s *Service) runWebhooks(ctx context.Context) {
 		case <-ctx.Done():
 			t.Stop()
 			return
-		case <-s.hooks.wake:
+		case <-h.wake:
 		case <-t.C:
 		}
 		t.Stop()
 	}
 }
 
+func (s *Service) inFlight() int {
+	s.hooks.mu.Lock()
+	defer s.hooks.mu.Unlock()
+	return len(s.hooks.inflight)
+}
+
 // DeliverWebhooks sends, now, every delivery due by the clock
 // (Options.Now), each endpoint's in order, until none is due: what the
-// worker started by WebhookOptions.Sender does on its own. It is for
+// worker started by WebhookOptions.Sender does on its own. It first waits
+// for the deliveries the worker is sending to be recorded. It is for
 // tools and tests that drive the clock.
 //
 // It returns ECONFLICT when no WebhookOptions.Sender is configured, the
@@ -107,54 +146,97 @@ func (s *Service) DeliverWebhooks(ctx context.Context) (*WebhookRun, error) {
 	if err := s.webhooksLocal(); err != nil {
 		return nil, err
 	}
-	if s.hooks.opts.Sender == nil || !s.bolt.Metering() {
+	h := s.hooks
+	if h.opts.Sender == nil || !s.bolt.Metering() {
 		return nil, Errorf(ECONFLICT, "no webhook sender: this Service was opened without WebhookOptions.Sender, or read-only")
 	}
-	total := &WebhookRun{}
+	h.mu.Lock()
+	for len(h.inflight) > 0 {
+		h.idle.Wait()
+	}
+	h.mu.Unlock()
+	run := &WebhookRun{}
 	for {
-		run, _, err := s.webhookRound(ctx)
-		total.Attempts += run.Attempts
-		total.Delivered += run.Delivered
-		total.Failed += run.Failed
-		if err != nil {
-			return total, err
+		now := s.now()
+		jobs, _, err := s.claimDue(now, maxRound)
+		if err != nil || len(jobs) == 0 {
+			return run, err
 		}
-		if run.Attempts == 0 {
-			return total, nil
+		queue := make(chan *deliveryJob)
+		var wg sync.WaitGroup
+		for range min(h.opts.Senders, len(jobs)) {
+			wg.Go(func() {
+				for j := range queue {
+					j.res = s.sendDelivery(ctx, j)
+					s.finishDelivery(ctx, j)
+				}
+			})
+		}
+		for _, j := range jobs {
+			queue <- j
+		}
+		close(queue)
+		wg.Wait()
+		for _, j := range jobs {
+			run.Attempts += j.outcome.Attempts
+			run.Delivered += j.outcome.Delivered
+			run.Failed += j.outcome.Failed
+			if j.err != nil {
+				return run, j.err
+			}
+		}
+		if err := ctx.Err(); err != nil {
+			return run, err
 		}
 	}
 }
 
-// deliveryJob is one attempt of a round.
+// deliveryJob is one attempt: the delivery, where it goes, and what came
+// of it.
 type deliveryJob struct {
-	d      storage.WebhookDelivery
-	url    string
-	secret []byte
-	res    WebhookResponse
+	key     hookKey
+	failing bool // its endpoint's latest attempt failed
+	d       storage.WebhookDelivery
+	url     string
+	secret  []byte
+	now     time.Time // when it was claimed: the clock of its record
+	res     WebhookResponse
+	outcome WebhookRun
+	err     error // recording it failed
 }
 
-// maxRound bounds the attempts of one round.
+// maxRound bounds the attempts DeliverWebhooks claims at once.
 const maxRound = 1024
 
-// webhookRound attempts the head delivery of each enabled endpoint that
-// is due, with WebhookOptions.Senders at once, and records what each got.
-// It returns the earliest time (Unix ms) a delivery not yet due will be,
-// 0 when none waits.
-func (s *Service) webhookRound(ctx context.Context) (WebhookRun, int64, error) {
-	s.hooks.mu.Lock()
-	defer s.hooks.mu.Unlock()
-	var run WebhookRun
-	now := s.now()
+// claimDue claims, at most limit, the head deliveries of enabled
+// endpoints that are due at now and whose endpoint has none in flight,
+// marking them in flight; endpoints that are failing get at most half of
+// WebhookOptions.Senders at once, so that they cannot hold every sender
+// while healthy ones wait. It returns the earliest time (Unix ms) a head
+// not yet due will be, 0 when none waits.
+func (s *Service) claimDue(now time.Time, limit int) ([]*deliveryJob, int64, error) {
+	h := s.hooks
 	nowMS := now.UnixMilli()
 	var jobs []*deliveryJob
 	var next int64
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	failingMax := max(h.opts.Senders/2, 1)
 	err := s.db.View(func(tx *storage.Tx) error {
 		return tx.WebhookHeads(func(account string, ep, seq uint64) error {
+			key := hookKey{account, ep}
+			if _, busy := h.inflight[key]; busy {
+				return nil
+			}
 			var w storage.Webhook
 			if found, err := tx.Webhook(account, ep, &w); err != nil || !found || w.Disabled != 0 {
 				return err
 			}
-			j := &deliveryJob{url: w.URL, secret: w.Secret}
+			failing := w.FailingSince != 0
+			if failing && h.failing >= failingMax {
+				return nil
+			}
+			j := &deliveryJob{key: key, failing: failing, url: w.URL, secret: w.Secret, now: now}
 			if found, err := tx.WebhookDelivery(account, ep, seq, &j.d); err != nil || !found {
 				return err
 			}
@@ -164,43 +246,48 @@ func (s *Service) webhookRound(ctx context.Context) (WebhookRun, int64, error) {
 				}
 				return nil
 			}
+			h.inflight[key] = failing
+			if failing {
+				h.failing++
+			}
 			jobs = append(jobs, j)
-			if len(jobs) == maxRound {
+			if len(jobs) == limit {
 				return storage.ErrStop
 			}
 			return nil
 		})
 	})
-	if err != nil || len(jobs) == 0 {
-		return run, next, err
-	}
-	queue := make(chan *deliveryJob)
-	var wg sync.WaitGroup
-	for range min(s.hooks.opts.Senders, len(jobs)) {
-		wg.Go(func() {
-			for j := range queue {
-				j.res = s.sendDelivery(ctx, j)
-			}
-		})
-	}
-	for _, j := range jobs {
-		queue <- j
-	}
-	close(queue)
-	wg.Wait()
-	stopped := ctx.Err()
-	err = s.db.Update(func(tx *storage.Tx) error {
+	if err != nil {
 		for _, j := range jobs {
-			if stopped != nil && j.res.Code == 0 {
-				continue // cut short by the stop: it stays pending, sent again at the next start
-			}
-			if err := recordAttempt(tx, j, now, &run); err != nil {
-				return err
-			}
+			h.release(j)
 		}
-		return nil
-	})
-	return run, next, err
+		return nil, 0, err
+	}
+	return jobs, next, nil
+}
+
+// release marks j's endpoint as no longer in flight; h.mu is held.
+func (h *webhookHooks) release(j *deliveryJob) {
+	if h.inflight[j.key] {
+		h.failing--
+	}
+	delete(h.inflight, j.key)
+	h.idle.Broadcast()
+}
+
+// finishDelivery records what j's attempt got, unless the attempt was
+// cut short by ctx (a stop): it then stays pending, sent again at the
+// next start.
+func (s *Service) finishDelivery(ctx context.Context, j *deliveryJob) {
+	if ctx.Err() == nil || j.res.Code != 0 {
+		j.err = s.db.Update(func(tx *storage.Tx) error { return recordAttempt(tx, j, j.now, &j.outcome) })
+		if j.err != nil && s.log != nil {
+			s.log.Warn("webhook deliveries: recording an attempt failed; it is sent again", "err", ErrorMessage(j.err), "code", ErrorCode(j.err))
+		}
+	}
+	s.hooks.mu.Lock()
+	s.hooks.release(j)
+	s.hooks.mu.Unlock()
 }
 
 // sendDelivery makes one attempt of j, signed at the clock's time.

@@ -58,3 +58,14 @@ type revokeInput struct {
 type alertID struct {
 	ID string `json:"id"`
 }
+
+// webhookRef is the body of POST /v1/webhooks/delete and /v1/webhooks/test.
+type webhookRef struct {
+	ID string `json:"id"`
+}
+
+// webhookDeliveries is the body of POST /v1/webhooks/deliveries.
+type webhookDeliveries struct {
+	ID string `json:"id"`
+	grocery.WebhookDeliveriesInput
+}
