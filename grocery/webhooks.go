@@ -81,7 +81,9 @@ type WebhookOptions struct {
 	// Manual starts no worker: deliveries are sent only when
 	// DeliverWebhooks is called (tools and tests that drive the clock).
 	Manual bool
-	// Senders is the number of deliveries sent at once. Default 8.
+	// Senders is the number of deliveries sent at once, each holding a
+	// goroutine for up to WebhookTimeout; endpoints whose latest attempt
+	// failed get at most half. Default 64.
 	Senders int
 	// AllowLoopback allows endpoints on loopback addresses, over http
 	// as well as https: for testing a receiver on the same machine.

@@ -34,7 +34,7 @@ type hookKey struct {
 
 func newWebhookHooks(opts WebhookOptions) *webhookHooks {
 	if opts.Senders <= 0 {
-		opts.Senders = 16
+		opts.Senders = 64
 	}
 	h := &webhookHooks{opts: opts, wake: make(chan struct{}, 1), inflight: map[hookKey]bool{}}
 	h.idle = sync.NewCond(&h.mu)
@@ -211,8 +211,9 @@ const maxRound = 1024
 // claimDue claims, at most limit, the head deliveries of enabled
 // endpoints that are due at now and whose endpoint has none in flight,
 // marking them in flight; endpoints that are failing get at most half of
-// WebhookOptions.Senders at once, so that they cannot hold every sender
-// while healthy ones wait. It returns the earliest time (Unix ms) a head
+// WebhookOptions.Senders at once, so that receivers that never answer
+// cannot hold every sender for WebhookTimeout at each retry while the
+// healthy ones wait. It returns the earliest time (Unix ms) a head
 // not yet due will be, 0 when none waits.
 func (s *Service) claimDue(now time.Time, limit int) ([]*deliveryJob, int64, error) {
 	h := s.hooks
