@@ -393,10 +393,13 @@ func (s *Service) CreateWebhook(ctx context.Context, in WebhookInput) (*Webhook,
 // first (without their secrets).
 //
 // It returns EUNAUTHENTICATED or ENOTFOUND for a missing or unknown
-// account.
+// account, and ECONFLICT when the alert events are in Redis.
 func (s *Service) ListWebhooks(ctx context.Context) (*WebhookList, error) {
 	account, err := s.accountOf(ctx)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.webhooksLocal(); err != nil {
 		return nil, err
 	}
 	res := &WebhookList{Results: []Webhook{}}
@@ -420,7 +423,8 @@ func (s *Service) ListWebhooks(ctx context.Context) (*WebhookList, error) {
 // It returns EINVALIDARGUMENT for an id not of the form whk_ and 16
 // hexadecimal digits, ENOTFOUND when the account has no such endpoint
 // (another account's is not found either), EUNAUTHENTICATED or ENOTFOUND
-// for a missing or unknown account.
+// for a missing or unknown account, and ECONFLICT when the alert events
+// are in Redis.
 func (s *Service) Webhook(ctx context.Context, id string) (*Webhook, error) {
 	account, n, err := s.webhookArgs(ctx, id)
 	if err != nil {
@@ -435,9 +439,14 @@ func (s *Service) Webhook(ctx context.Context, id string) (*Webhook, error) {
 	return &out, nil
 }
 
+// webhookArgs returns the account of ctx and the number of the endpoint
+// id names, or the error of a call on it (webhooksLocal's too).
 func (s *Service) webhookArgs(ctx context.Context, id string) (string, uint64, error) {
 	account, err := s.accountOf(ctx)
 	if err != nil {
+		return "", 0, err
+	}
+	if err := s.webhooksLocal(); err != nil {
 		return "", 0, err
 	}
 	n, err := parseHexID(id, webhookIDPrefix, "webhook id")
@@ -465,9 +474,6 @@ func readWebhook(tx *storage.Tx, account string, n uint64, id string, w *storage
 func (s *Service) UpdateWebhook(ctx context.Context, id string, in WebhookUpdate) (*Webhook, error) {
 	account, n, err := s.webhookArgs(ctx, id)
 	if err != nil {
-		return nil, err
-	}
-	if err := s.webhooksLocal(); err != nil {
 		return nil, err
 	}
 	var url, desc string
@@ -558,7 +564,8 @@ func restartPending(tx *storage.Tx, w *storage.Webhook, now time.Time) error {
 //
 // It returns EINVALIDARGUMENT for a malformed id, ENOTFOUND when the
 // account has no such endpoint, EUNAUTHENTICATED or ENOTFOUND for a
-// missing or unknown account.
+// missing or unknown account, and ECONFLICT when the alert events are in
+// Redis.
 func (s *Service) DeleteWebhook(ctx context.Context, id string) error {
 	account, n, err := s.webhookArgs(ctx, id)
 	if err != nil {
@@ -610,9 +617,6 @@ func (s *Service) TestWebhook(ctx context.Context, id string) (*WebhookDelivery,
 func (s *Service) changeEnabledWebhook(ctx context.Context, id string, fn func(tx *storage.Tx, w *storage.Webhook, now time.Time) error) error {
 	account, n, err := s.webhookArgs(ctx, id)
 	if err != nil {
-		return err
-	}
-	if err := s.webhooksLocal(); err != nil {
 		return err
 	}
 	now := s.now()
@@ -740,7 +744,8 @@ func deliveryOf(d *storage.WebhookDelivery) WebhookDelivery {
 //
 // It returns EINVALIDARGUMENT for a malformed id, a limit outside 1..500
 // or a negative offset, ENOTFOUND when the account has no such endpoint,
-// EUNAUTHENTICATED or ENOTFOUND for a missing or unknown account.
+// EUNAUTHENTICATED or ENOTFOUND for a missing or unknown account, and
+// ECONFLICT when the alert events are in Redis.
 func (s *Service) WebhookDeliveries(ctx context.Context, id string, in WebhookDeliveriesInput) (*WebhookDeliveryList, error) {
 	account, n, err := s.webhookArgs(ctx, id)
 	if err != nil {

@@ -114,11 +114,14 @@ func TestWebhooks(t *testing.T) {
 }
 
 // TestWebhooksRedis: a server keeping alert events in Redis refuses
-// webhooks with a 409 that says why.
+// every webhook call with a 409 that says why.
 func TestWebhooksRedis(t *testing.T) {
 	t.Parallel()
 	s, base := alertServer(t, redistest.Start(t).URL())
 	key := servetest.AccountKey(t, s, "a", "integration", 0)
 	wantProblem(t, call(t, key, "POST", base+"/b2b/webhooks", "application/json", `{"url":"https://203.0.113.9/"}`),
 		http.StatusConflict, grocery.ECONFLICT, "webhooks need the alert events in the data file")
+	for _, path := range []string{"/b2b/webhooks", "/b2b/webhooks/whk_0123456789abcdef", "/b2b/webhooks/whk_0123456789abcdef/deliveries"} {
+		wantProblem(t, call(t, key, "GET", base+path, "", ""), http.StatusConflict, grocery.ECONFLICT, "--redis")
+	}
 }
