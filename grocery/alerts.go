@@ -757,7 +757,7 @@ func (h *alertHook) beforeCommit(ctx context.Context, tx *storage.Tx, asOf int32
 	if h.state != 2 || len(h.from) == 0 {
 		return nil
 	}
-	ev := alertEval{tx: tx, store: alertStore{alertstore.Bolt{}}, now: h.now, reason: AlertReasonImport}
+	ev := alertEval{tx: tx, store: h.s.alerts, now: h.now, reason: AlertReasonImport}
 	_, err := ev.run(ctx, h.from, max(asOf, 1))
 	return err
 }

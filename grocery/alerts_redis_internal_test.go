@@ -96,7 +96,7 @@ func TestBriefEventsStopAtWeek(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := 0
-	svc.alerts = alertStore{countingAlerts{svc.alerts.st, &n}}
+	svc.alerts = alertStore{st: countingAlerts{svc.alerts.st, &n}}
 	b, err := svc.ExecutiveBrief(NewContextWithAccount(ctx, "acme"), BriefInput{Province: "ON"})
 	if err != nil {
 		t.Fatal(err)

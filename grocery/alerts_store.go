@@ -20,7 +20,14 @@ const _ = uint(MaxAlertRules-alertstore.MaxRules) + uint(alertstore.MaxRules-Max
 // with the data); with Redis it runs after the import commits, in a read
 // transaction of the committed data, and writes the events to Redis
 // (local reports false).
-type alertStore struct{ st alertstore.Store }
+//
+// hooks, with the data file's store, is the Service's webhook state:
+// record queues a delivery of each new event to its account's endpoints
+// in the transaction that records it (enqueueAlertEvents).
+type alertStore struct {
+	st    alertstore.Store
+	hooks *webhookHooks
+}
 
 func (a alertStore) local() bool { return a.st.Local() }
 
@@ -87,5 +94,12 @@ func (a alertStore) watching(ctx context.Context, tx *storage.Tx, qs []alertstor
 
 func (a alertStore) record(ctx context.Context, tx *storage.Tx, events []storage.AlertEvent, message func(i int) string) (int, error) {
 	n, err := a.st.Record(ctx, tx, events, message)
-	return n, fromFault(err)
+	if err != nil || n == 0 || !a.local() {
+		return n, fromFault(err)
+	}
+	queued, err := enqueueAlertEvents(tx, events)
+	if queued {
+		tx.OnCommit(a.hooks.kick)
+	}
+	return n, err
 }

@@ -57,6 +57,9 @@ type Options struct {
 	// (ImportReport.AlertsError, and those run when the file is opened).
 	// Default: none.
 	Logger *slog.Logger
+	// Webhooks configures webhook endpoints and sends their deliveries
+	// (see WebhookOptions).
+	Webhooks WebhookOptions
 }
 
 // LookupInput holds the arguments of LookupProduct.

@@ -36,7 +36,9 @@
 //   - grocery/internal/* hold the infrastructure, each importing nothing
 //     from grocery and speaking storage's vocabulary: access (the keyring,
 //     the quota meter and its usage journal, the bbolt and Redis key stores
-//     and their scripts); redisconn (dialling Redis without retries, the
+//     and their scripts); webhook (a delivery's signature, the address
+//     policy that keeps deliveries off private networks, the retry
+//     schedule); redisconn (dialling Redis without retries, the
 //     mapping of its failures to EUNAVAILABLE, URL redaction, the key
 //     prefix); alertstore (the alert store interface, its bbolt and Redis
 //     stores, the copy of a file's rules to Redis); idemstore (the
@@ -195,6 +197,23 @@
 // repeat and ECONFLICT to another request with the key; the REST
 // interface's Idempotency-Key header is built on it. Its records live
 // where the alert rules do.
+//
+// # Webhooks
+//
+// An account's webhook endpoints (CreateWebhook, ListWebhooks, Webhook,
+// UpdateWebhook, DeleteWebhook) receive its alert events pushed: every
+// event recorded is queued, in the transaction that records it, as one
+// delivery per enabled endpoint of its account, in an outbox in the data
+// file. A worker, started when WebhookOptions.Sender is set (on the node
+// that holds the file for writing), POSTs each as a WebhookEvent signed
+// with the endpoint's secret (WebhookSignatureHeader,
+// VerifyWebhookSignature), in order per endpoint, retrying with backoff
+// for WebhookRetryFor; an endpoint whose every attempt fails for
+// WebhookDisableAfter is disabled. Deliveries are at least once: a
+// receiver deduplicates on the event id. TestWebhook queues a ping,
+// WebhookDeliveries lists what was sent and RedeliverWebhook sends one
+// again. The HTTP client is a transport, outside this package
+// (WebhookSender); WebhookPolicy says which addresses it may dial.
 //
 // # Replicas
 //

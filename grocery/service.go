@@ -45,6 +45,8 @@ type Service struct {
 	// file's alerts owed mark (lockAlerts).
 	alertsMu   sync.Mutex
 	settleStop func() // cancels and waits for settleOwedAlerts; nil when none runs
+
+	hooks *webhookHooks // webhook options and delivery worker
 }
 
 // Open opens the data file at path, creating it unless opts.ReadOnly.
@@ -101,7 +103,8 @@ func openPrefixed(path string, opts *Options, so storage.Options, now func() tim
 		s.snapDir, s.snapKeep = opts.SnapshotDir, opts.SnapshotKeep
 		s.removeOrphans()
 	}
-	s.alerts = alertStore{alertstore.Bolt{DB: db}}
+	s.hooks = newWebhookHooks(opts.Webhooks)
+	s.alerts = alertStore{st: alertstore.Bolt{DB: db}, hooks: s.hooks}
 	s.idem = idemstore.Bolt{DB: db}
 	if !so.ReadOnly {
 		if err := (alertstore.Bolt{DB: db}).EnsureIDKey(); err != nil {
@@ -134,7 +137,7 @@ func openPrefixed(path string, opts *Options, so storage.Options, now func() tim
 			s.Close()
 			return nil, fromFault(err)
 		}
-		s.access, s.alerts, s.idem = ra, alertStore{alerts}, idemstore.Redis{C: conn}
+		s.access, s.alerts, s.idem = ra, alertStore{st: alerts}, idemstore.Redis{C: conn}
 		if !so.ReadOnly {
 			if err := alertstore.CopyFile(db, alerts, s.log); err != nil {
 				s.Close()
@@ -142,6 +145,9 @@ func openPrefixed(path string, opts *Options, so storage.Options, now func() tim
 			}
 			s.settleOwedAlerts()
 		}
+	}
+	if !so.ReadOnly {
+		s.startWebhooks()
 	}
 	return s, nil
 }
@@ -201,6 +207,7 @@ func (s *Service) removeOrphans() {
 // file.
 func (s *Service) Close() error {
 	var err error
+	s.stopWebhooks()
 	if s.settleStop != nil {
 		s.settleStop()
 		s.settleStop = nil

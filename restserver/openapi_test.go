@@ -339,6 +339,15 @@ func TestOpenAPIResponses(t *testing.T) {
 		}
 	}
 
+	// A webhook endpoint of this account, and a ping queued for it.
+	r := send(t, key, "POST", "/b2b/webhooks", "application/json", `{"url":"https://203.0.113.9/hooks","description":"relay"}`)
+	if r.status != http.StatusCreated {
+		t.Fatalf("create webhook: got %d\n%s", r.status, r.body)
+	}
+	d.check(t, "POST /b2b/webhooks", r)
+	met["POST /b2b/webhooks 201"] = true
+	hook := "/b2b/webhooks/" + jsonOf(t, r.body).(map[string]any)["id"].(string)
+
 	type call struct {
 		op, url, key, contentType, body string
 		status                          int
@@ -431,6 +440,21 @@ func TestOpenAPIResponses(t *testing.T) {
 		{"POST /b2b/basket", "/b2b/basket", key, jsonType, `{"province":"ON","items":[],"extra":1}`, 400, ""},
 		{"POST /b2b/basket", "/b2b/basket", key, "text/plain", `{}`, 415, ""},
 		{"POST /b2b/basket", "/b2b/basket", key, jsonType, `{"province":"` + strings.Repeat("x", 1<<20) + `"}`, 413, ""},
+		{"POST /b2b/webhooks", "/b2b/webhooks", key, jsonType, `{"url":"https://10.0.0.1/hooks"}`, 400, ""},
+		{"POST /b2b/webhooks", "/b2b/webhooks", key, jsonType, `{"url":"https://203.0.113.9/","secret":"mine"}`, 400, ""},
+		{"GET /b2b/webhooks", "/b2b/webhooks", key, "", "", 200, jsonType},
+		{"GET /b2b/webhooks/{id}", hook, key, "", "", 200, jsonType},
+		{"GET /b2b/webhooks/{id}", hook, full, "", "", 404, ""}, // another account's
+		{"GET /b2b/webhooks/{id}", "/b2b/webhooks/hook1", key, "", "", 400, ""},
+		{"PATCH /b2b/webhooks/{id}", hook, key, jsonType, `{"description":"relay to Slack"}`, 200, jsonType},
+		{"PATCH /b2b/webhooks/{id}", hook, key, jsonType, `{"url":"http://203.0.113.9/"}`, 400, ""},
+		{"POST /b2b/webhooks/{id}/test", hook + "/test", key, "", "", 202, jsonType},
+		{"GET /b2b/webhooks/{id}/deliveries", hook + "/deliveries", key, "", "", 200, jsonType},
+		{"GET /b2b/webhooks/{id}/deliveries", hook + "/deliveries?limit=0", key, "", "", 400, ""},
+		{"POST /b2b/webhooks/{id}/deliveries/{delivery_id}/redeliver", hook + "/deliveries/whd_0000000000000001/redeliver", key, "", "", 202, jsonType},
+		{"POST /b2b/webhooks/{id}/deliveries/{delivery_id}/redeliver", hook + "/deliveries/whd_00000000000000ff/redeliver", key, "", "", 404, ""},
+		{"DELETE /b2b/webhooks/{id}", hook, full, "", "", 404, ""},
+		{"DELETE /b2b/webhooks/{id}", hook, key, "", "", 204, ""},
 		{"GET /openapi.json", "/openapi.json", "", "", "", 200, jsonType},
 		{"GET /docs", "/docs", "", "", "", 200, "text/html"},
 		{"GET /docs/redoc.standalone.js", "/docs/redoc.standalone.js", "", "", "", 200, "text/javascript"},

@@ -114,6 +114,14 @@ func (s *server) routes() {
 	r.Handle("/b2b/alerts/{id}", s.api(s.updateAlert)).Methods(http.MethodPatch)
 	r.Handle("/b2b/alerts/{id}", s.api(s.deleteAlert)).Methods(http.MethodDelete)
 	r.Handle("/b2b/alerts/{id}/evaluate", s.api(s.evaluateAlert)).Methods(http.MethodPost)
+	r.Handle("/b2b/webhooks", s.api(s.createWebhook)).Methods(http.MethodPost)
+	r.Handle("/b2b/webhooks", s.api(s.listWebhooks)).Methods(get...)
+	r.Handle("/b2b/webhooks/{id}", s.api(s.webhook)).Methods(get...)
+	r.Handle("/b2b/webhooks/{id}", s.api(s.updateWebhook)).Methods(http.MethodPatch)
+	r.Handle("/b2b/webhooks/{id}", s.api(s.deleteWebhook)).Methods(http.MethodDelete)
+	r.Handle("/b2b/webhooks/{id}/test", s.api(s.testWebhook)).Methods(http.MethodPost)
+	r.Handle("/b2b/webhooks/{id}/deliveries", s.api(s.webhookDeliveries)).Methods(get...)
+	r.Handle("/b2b/webhooks/{id}/deliveries/{delivery_id}/redeliver", s.api(s.redeliverWebhook)).Methods(http.MethodPost)
 
 	// Unauthenticated and unmetered: the OpenAPI document and its page.
 	r.HandleFunc("/openapi.json", s.serveOpenAPI).Methods(get...)
@@ -145,8 +153,9 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 // api wraps a handler in the authenticated, metered chain: X-API-Key (401
 // missing, unknown or revoked; 403 without the integration plan), one
 // call charged (429 when the quota is spent), the quota headers on every
-// answer, JSON bodies only on writes (415; a write without a body, such
-// as POST /b2b/alerts/{id}/evaluate, needs no Content-Type), and only the query parameters
+// answer, JSON bodies only on writes (415; a POST without a body, such
+// as POST /b2b/alerts/{id}/evaluate or a webhook test, needs no
+// Content-Type), and only the query parameters
 // the OpenAPI document gives the operation (400 naming the others).
 func (s *server) api(h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -40,6 +40,12 @@
 //	           with an idempotency key, and its answer
 //	idemexpiry created(8, Unix ms) account 0x00 key -> (empty): the
 //	           records by age, to prune the expired ones
+//	webhooks   account 0x00 id(8) -> Webhook (an endpoint, with its secret)
+//	webhookdeliveries account 0x00 endpoint(8) seq(8) -> WebhookDelivery,
+//	           an endpoint's deliveries in event order (its outbox and log)
+//	webhookpending account 0x00 endpoint(8) seq(8) -> (empty): the
+//	           deliveries not yet delivered or failed, the first of each
+//	           endpoint its head
 //
 // Values are compact varint encodings, private to this package and
 // versioned by FormatVersion.
@@ -110,11 +116,16 @@ var (
 	bucketShelf      = []byte("shelf")
 	bucketPromos     = []byte("promos")
 	bucketPromoDates = []byte("promodates")
+	// Webhook buckets (see webhooks.go).
+	bucketWebhooks          = []byte("webhooks")
+	bucketWebhookDeliveries = []byte("webhookdeliveries")
+	bucketWebhookPending    = []byte("webhookpending")
 
 	allBuckets = [][]byte{bucketMeta, bucketStores, bucketStoreLoc, bucketProducts, bucketSKUs,
 		bucketGTINSKUs, bucketSeries, bucketOffers, bucketTokens, bucketLatest, bucketStoreDays,
 		bucketAccounts, bucketKeys, bucketUsage, bucketAlertRules, bucketAlertWatch, bucketAlertEvents,
-		bucketAlertFired, bucketCatDays, bucketShelf, bucketPromos, bucketPromoDates, bucketIdem, bucketIdemExpiry}
+		bucketAlertFired, bucketCatDays, bucketShelf, bucketPromos, bucketPromoDates, bucketIdem, bucketIdemExpiry,
+		bucketWebhooks, bucketWebhookDeliveries, bucketWebhookPending}
 
 	keyFormat  = []byte("format")
 	keyAsOf    = []byte("asof")
@@ -476,11 +487,14 @@ const (
 	idPromoDates
 	idIdem
 	idIdemExpiry
+	idWebhooks
+	idWebhookDeliveries
+	idWebhookPending
 )
 
 var bucketIDs = [...]int{idMeta, idStores, idStoreLoc, idProducts, idSKUs, idGTINSKUs, idSeries, idOffers,
 	idTokens, idLatest, idStoreDays, idAccounts, idKeys, idUsage, idAlertRules, idAlertWatch, idAlertEvents,
-	idAlertFired, idCatDays, idShelf, idPromos, idPromoDates, idIdem, idIdemExpiry}
+	idAlertFired, idCatDays, idShelf, idPromos, idPromoDates, idIdem, idIdemExpiry, idWebhooks, idWebhookDeliveries, idWebhookPending}
 
 func (db *DB) newTx(h *handle, tx *bolt.Tx) *Tx { return &Tx{tx: tx, names: &db.names, asOf: &h.asOf} }
 

@@ -29,6 +29,7 @@ type keyStore interface {
 	UsageOf(ctx context.Context, account string) (grocery.Usage, error)
 	Plans(ctx context.Context) ([]grocery.Plan, error)
 	alertStore
+	webhookStore
 }
 
 // localStore is a keyStore over a data file this process opened.

@@ -137,6 +137,8 @@ type app struct {
 
 	keyPrefix string // --key-prefix of the keys commands
 	redisURL  string // --redis of serve, keys and usage
+
+	webhooks grocery.WebhookOptions // --webhook-allow-* of serve and webhooks
 }
 
 // newRootCmd builds the command tree. Output goes to stdout and stderr (the
@@ -193,7 +195,7 @@ create', see the plans with 'grocery plans' and an account's quota with
 		c.GroupID = "query"
 		root.AddCommand(c)
 	}
-	for _, c := range []*cobra.Command{a.demoCmd(), a.importCmd(), a.exportCmd(), a.alertsCmd(), a.reportCmd(), a.briefCmd("brief"), a.verifyCmd()} {
+	for _, c := range []*cobra.Command{a.demoCmd(), a.importCmd(), a.exportCmd(), a.alertsCmd(), a.webhooksCmd(), a.reportCmd(), a.briefCmd("brief"), a.verifyCmd()} {
 		c.GroupID = "data"
 		root.AddCommand(c)
 	}

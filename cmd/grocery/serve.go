@@ -46,7 +46,9 @@ listens on an admin socket beside it (<db>.sock, mode 0600) so that the
 lookups, 'grocery keys', 'grocery usage' and 'grocery import' keep
 working. An ingest node also publishes a snapshot of the file to
 --snapshots at start and after each import, and evaluates the alert
-rules after each import.
+rules after each import. It also delivers the accounts' webhooks ('grocery
+webhooks'): --webhook-allow-loopback lets endpoints be on this machine
+(http:// too) and --webhook-allow-private on a private network, for testing.
 
 With --role replica it has no data file and no admin socket: it serves
 the newest snapshot of --snapshots read-only (a private copy in the
@@ -69,6 +71,7 @@ mode 0600), and prints the key and a ready curl call.`,
 			if a.redisURL != "" {
 				opts.RedisURL = a.redisURL
 			}
+			opts.Webhooks.AllowLoopback, opts.Webhooks.AllowPrivate = a.webhooks.AllowLoopback, a.webhooks.AllowPrivate
 			if err := checkRole(role, snaps, opts.RedisURL, demo); err != nil {
 				return &usageError{err}
 			}
@@ -110,6 +113,7 @@ mode 0600), and prints the key and a ready curl call.`,
 	cmd.Flags().StringVar(&a.redisURL, "redis", "", redisHelp)
 	cmd.Flags().StringVar(&role, "role", "", server.RoleHelp)
 	cmd.Flags().StringVar(&snaps, "snapshots", "", server.SnapshotsHelp)
+	webhookPolicyFlags(cmd.Flags(), &a.webhooks)
 	return cmd
 }
 

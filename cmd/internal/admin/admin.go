@@ -65,3 +65,14 @@ type alertUpdate struct {
 	ID     string              `json:"id"`
 	Update grocery.AlertUpdate `json:"update"`
 }
+
+// webhookRef is the body of POST /v1/webhooks/delete and /v1/webhooks/test.
+type webhookRef struct {
+	ID string `json:"id"`
+}
+
+// webhookDeliveries is the body of POST /v1/webhooks/deliveries.
+type webhookDeliveries struct {
+	ID string `json:"id"`
+	grocery.WebhookDeliveriesInput
+}

@@ -489,3 +489,40 @@ func (c *Client) BrandInsights(ctx context.Context, in grocery.BrandInput) (*gro
 func (c *Client) CompareBasket(ctx context.Context, in grocery.BasketInput) (*grocery.BasketResult, error) {
 	return ask[grocery.BasketResult](ctx, c, "/v1/report/basket", in)
 }
+
+// CreateWebhook calls Service.CreateWebhook on the server for the account
+// ctx acts for (the server's options decide which URLs it takes), and
+// returns its result or its error, or one wrapping ErrNoAdmin when nothing
+// answers.
+func (c *Client) CreateWebhook(ctx context.Context, in grocery.WebhookInput) (*grocery.Webhook, error) {
+	return ask[grocery.Webhook](ctx, c, forAccount(ctx, "/v1/webhooks"), in)
+}
+
+// ListWebhooks calls Service.ListWebhooks on the server for the account
+// ctx acts for, and returns its result or its error, or one wrapping
+// ErrNoAdmin when nothing answers.
+func (c *Client) ListWebhooks(ctx context.Context) (*grocery.WebhookList, error) {
+	return ask[grocery.WebhookList](ctx, c, forAccount(ctx, "/v1/webhooks/list"), struct{}{})
+}
+
+// DeleteWebhook calls Service.DeleteWebhook on the server for the account
+// ctx acts for, and returns its error, or one wrapping ErrNoAdmin when
+// nothing answers.
+func (c *Client) DeleteWebhook(ctx context.Context, id string) error {
+	_, err := ask[webhookRef](ctx, c, forAccount(ctx, "/v1/webhooks/delete"), webhookRef{id})
+	return err
+}
+
+// TestWebhook calls Service.TestWebhook on the server for the account ctx
+// acts for, and returns its result or its error, or one wrapping
+// ErrNoAdmin when nothing answers.
+func (c *Client) TestWebhook(ctx context.Context, id string) (*grocery.WebhookDelivery, error) {
+	return ask[grocery.WebhookDelivery](ctx, c, forAccount(ctx, "/v1/webhooks/test"), webhookRef{id})
+}
+
+// WebhookDeliveries calls Service.WebhookDeliveries on the server for the
+// account ctx acts for, and returns its result or its error, or one
+// wrapping ErrNoAdmin when nothing answers.
+func (c *Client) WebhookDeliveries(ctx context.Context, id string, in grocery.WebhookDeliveriesInput) (*grocery.WebhookDeliveryList, error) {
+	return ask[grocery.WebhookDeliveryList](ctx, c, forAccount(ctx, "/v1/webhooks/deliveries"), webhookDeliveries{id, in})
+}

@@ -37,8 +37,9 @@ type Server struct {
 // Plans), Import, Export, the queries (LookupProduct, SearchProducts,
 // PriceHistory, ListReferenceStores) and the alert rules (CreateAlert,
 // ListAlerts, Alert, UpdateAlert, DeleteAlert, AlertEvents, EvaluateAlert,
-// EvaluateAlerts). Close the
-// Server before the Service.
+// EvaluateAlerts) and the webhook endpoints (CreateWebhook, ListWebhooks,
+// DeleteWebhook, TestWebhook, WebhookDeliveries). Close the Server before
+// the Service.
 //
 // The socket is created in a new private directory beside path, given
 // mode 0600, then renamed to path, so that it is never reachable with
@@ -275,6 +276,20 @@ func handler(svc *grocery.Service) http.Handler {
 		"/v1/alerts/events": accountQuery(http.StatusOK, svc.AlertEvents),
 		"/v1/alerts/evaluate": accountQuery(http.StatusOK, func(ctx context.Context, _ struct{}) (*grocery.AlertEvaluation, error) {
 			return svc.EvaluateAlerts(ctx)
+		}),
+		// Webhook endpoints, for the account in the account parameter.
+		"/v1/webhooks": accountQuery(http.StatusCreated, svc.CreateWebhook),
+		"/v1/webhooks/list": accountQuery(http.StatusOK, func(ctx context.Context, _ struct{}) (*grocery.WebhookList, error) {
+			return svc.ListWebhooks(ctx)
+		}),
+		"/v1/webhooks/delete": accountQuery(http.StatusOK, func(ctx context.Context, in webhookRef) (webhookRef, error) {
+			return in, svc.DeleteWebhook(ctx, in.ID)
+		}),
+		"/v1/webhooks/test": accountQuery(http.StatusOK, func(ctx context.Context, in webhookRef) (*grocery.WebhookDelivery, error) {
+			return svc.TestWebhook(ctx, in.ID)
+		}),
+		"/v1/webhooks/deliveries": accountQuery(http.StatusOK, func(ctx context.Context, in webhookDeliveries) (*grocery.WebhookDeliveryList, error) {
+			return svc.WebhookDeliveries(ctx, in.ID, in.WebhookDeliveriesInput)
 		}),
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -22,6 +22,7 @@ import (
 
 	"github.com/grocerydata/grocery/cmd/internal/admin"
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/webhookclient"
 	"github.com/grocerydata/grocery/mcpserver"
 	"github.com/grocerydata/grocery/restserver"
 )
@@ -159,6 +160,11 @@ func open(ctx context.Context, cfg Config, log *slog.Logger) (*grocery.Service, 
 	opts := cfg.Options
 	if opts.Logger == nil { // the service logs what it does on its own: alert evaluations owed, snapshots refused
 		opts.Logger = log
+	}
+	if opts.Webhooks.Sender == nil && cfg.Role != RoleReplica {
+		// The node that holds the file for writing delivers the webhooks.
+		w := opts.Webhooks
+		opts.Webhooks.Sender = webhookclient.New(grocery.WebhookPolicy{Loopback: w.AllowLoopback, Private: w.AllowPrivate})
 	}
 	switch cfg.Role {
 	case "":

@@ -1,0 +1,809 @@
+package grocery
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/grocerydata/grocery/grocery/internal/alertstore"
+	"github.com/grocerydata/grocery/grocery/internal/webhook"
+	"github.com/grocerydata/grocery/storage"
+)
+
+// Webhook event types.
+const (
+	// WebhookAlertTriggered is the event of an alert rule that fired: its
+	// data is the AlertEvent, as AlertEvents returns it.
+	WebhookAlertTriggered = "alert.triggered"
+	// WebhookPing is the event TestWebhook sends: its data names the
+	// endpoint.
+	WebhookPing = "ping"
+)
+
+// webhookEventTypes are the types an endpoint subscribes to.
+var webhookEventTypes = []string{WebhookAlertTriggered}
+
+// Headers of a webhook delivery. WebhookSignatureHeader's value is
+// "t=<unix seconds>,v1=<hex>": the HMAC-SHA256, under the endpoint's
+// secret (the whole "whsec_..." string as the key), of the timestamp, a
+// period and the request body as received ("<t>.<body>").
+// VerifyWebhookSignature checks it.
+const (
+	WebhookSignatureHeader  = webhook.SignatureHeader
+	WebhookEventIDHeader    = webhook.EventIDHeader
+	WebhookEventTypeHeader  = webhook.EventTypeHeader
+	WebhookDeliveryIDHeader = webhook.DeliveryIDHeader
+)
+
+// Delivery rules. A receiver has WebhookTimeout to answer 2xx; any other
+// answer, or none, is retried after 30 s, doubling to at most an hour,
+// each wait times a random 0.8 to 1.2, until WebhookRetryFor has passed
+// since the first attempt: the next failure marks the delivery failed.
+// An endpoint whose every attempt failed for WebhookDisableAfter is
+// disabled.
+const (
+	WebhookTimeout      = webhook.Timeout
+	WebhookRetryFor     = 24 * time.Hour
+	WebhookDisableAfter = 72 * time.Hour
+)
+
+// MaxWebhooks is the number of webhook endpoints an account may hold.
+const MaxWebhooks = 100
+
+// webhookKeep is how long delivered and failed deliveries stay listed.
+const webhookKeep = 30 * 24 * time.Hour
+
+// Webhook id prefixes.
+const (
+	webhookIDPrefix  = "whk_"
+	deliveryIDPrefix = "whd_"
+	pingIDPrefix     = "evt_ping_"
+	secretPrefix     = "whsec_"
+)
+
+// WebhookOptions configures webhook endpoints and their deliveries
+// (Options.Webhooks).
+type WebhookOptions struct {
+	// Sender sends the deliveries. Set, on the node that holds the data
+	// file for writing (a server, or an ingest node; never a replica),
+	// it starts a worker that delivers each event once it is recorded,
+	// and retries on schedule. Without it deliveries wait in the data
+	// file for a Service that has one.
+	Sender WebhookSender
+	// Manual starts no worker: deliveries are sent only when
+	// DeliverWebhooks is called (tools and tests that drive the clock).
+	Manual bool
+	// Senders is the number of deliveries sent at once, each holding a
+	// goroutine for up to WebhookTimeout; endpoints whose latest attempt
+	// failed get at most half. Default 64.
+	Senders int
+	// AllowLoopback allows endpoints on loopback addresses, over http
+	// as well as https: for testing a receiver on the same machine.
+	AllowLoopback bool
+	// AllowPrivate allows endpoints on private (10/8, 172.16/12,
+	// 192.168/16, 100.64/10, fc00::/7) and link-local (169.254/16,
+	// fe80::/10) addresses, the cloud metadata addresses
+	// (169.254.169.254, fd00:ec2::254) among them.
+	AllowPrivate bool
+}
+
+// WebhookPolicy says which addresses deliveries may reach
+// (WebhookOptions.AllowLoopback, AllowPrivate). A sender checks the
+// address of each connection it dials with its CheckAddr (or Control, as
+// a net.Dialer's Control), so that a name resolving elsewhere after the
+// endpoint was created is refused too.
+type WebhookPolicy = webhook.Allow
+
+// WebhookRefusedError is the error of a dial WebhookPolicy.Control
+// refused: the address is one deliveries may not reach.
+type WebhookRefusedError = webhook.RefusedError
+
+// WebhookSender sends one delivery attempt: a POST of req.Body to req.URL
+// with req.Header, following no redirect, within WebhookTimeout.
+type WebhookSender interface {
+	SendWebhook(ctx context.Context, req *WebhookRequest) WebhookResponse
+}
+
+// WebhookRequest is one delivery attempt for a WebhookSender.
+type WebhookRequest struct {
+	URL    string
+	Header map[string]string // Content-Type and the Webhook*Header headers
+	Body   []byte
+}
+
+// WebhookResponse is what an attempt got: Code the HTTP status (0 when
+// none came), Err why it is not a success (nil for a 2xx), in words a
+// user can act on, Latency how long it took.
+type WebhookResponse struct {
+	Code    int
+	Err     error
+	Latency time.Duration
+}
+
+// WebhookInput holds the arguments of CreateWebhook.
+type WebhookInput struct {
+	URL         string   `json:"url"`
+	Description string   `json:"description,omitempty"`
+	Events      []string `json:"events,omitempty"` // event types; default ["alert.triggered"]
+}
+
+// WebhookUpdate holds the arguments of UpdateWebhook: each field given is
+// changed.
+type WebhookUpdate struct {
+	URL         *string   `json:"url,omitempty"`
+	Description *string   `json:"description,omitempty"`
+	Events      *[]string `json:"events,omitempty"`
+	Enabled     *bool     `json:"enabled,omitempty"`
+}
+
+// Webhook is a webhook endpoint. Secret is set only in CreateWebhook's
+// answer: it is never shown again.
+type Webhook struct {
+	ID             string     `json:"id"` // "whk_" and 16 hexadecimal digits
+	URL            string     `json:"url"`
+	Description    string     `json:"description"`
+	Events         []string   `json:"events"`
+	CreatedAt      time.Time  `json:"created_at"`
+	Enabled        bool       `json:"enabled"`
+	DisabledAt     *time.Time `json:"disabled_at,omitempty"`
+	DisabledReason string     `json:"disabled_reason,omitempty"`
+	Secret         string     `json:"secret,omitempty"` // "whsec_..." at creation only
+}
+
+// WebhookList is an account's endpoints, oldest first.
+type WebhookList struct {
+	Results []Webhook `json:"results"` // empty, never null
+	Total   int       `json:"total"`
+}
+
+// WebhookEvent is the JSON body of a delivery. Data is the AlertEvent
+// for alert.triggered (as AlertEvents returns it), {"webhook_id",
+// "message"} for ping. ID is the event's id, the same on every attempt
+// and redelivery: a receiver deduplicates on it.
+type WebhookEvent struct {
+	ID      string          `json:"id"`
+	Type    string          `json:"type"`
+	Created time.Time       `json:"created"`
+	Data    json.RawMessage `json:"data"`
+}
+
+// Delivery statuses.
+const (
+	DeliveryPending   = "pending"
+	DeliveryDelivered = "delivered"
+	DeliveryFailed    = "failed"
+)
+
+// WebhookDelivery is one event sent to one endpoint, with what its latest
+// attempt got.
+type WebhookDelivery struct {
+	ID            string     `json:"id"` // "whd_" and 16 hexadecimal digits, unique within its endpoint
+	EventID       string     `json:"event_id"`
+	Type          string     `json:"type"`
+	CreatedAt     time.Time  `json:"created_at"`
+	Status        string     `json:"status"` // pending, delivered or failed
+	Attempts      int        `json:"attempts"`
+	LastAttemptAt *time.Time `json:"last_attempt_at"`
+	ResponseCode  *int       `json:"response_code"` // null when no answer came
+	LatencyMS     *int64     `json:"latency_ms"`
+	Error         string     `json:"error,omitempty"` // why the latest attempt failed
+	NextRetryAt   *time.Time `json:"next_retry_at"`   // when pending
+}
+
+// WebhookDeliveryList is a page of an endpoint's deliveries, newest first.
+type WebhookDeliveryList struct {
+	Results []WebhookDelivery `json:"results"` // empty, never null
+	Total   int               `json:"total"`
+	Limit   int               `json:"limit"`
+	Offset  int               `json:"offset"`
+}
+
+// WebhookDeliveriesInput holds the arguments of WebhookDeliveries.
+type WebhookDeliveriesInput struct {
+	Limit  int `json:"limit,omitempty"`  // 1..500; 0 means 50
+	Offset int `json:"offset,omitempty"` // >= 0
+}
+
+// WebhookRun is what DeliverWebhooks did.
+type WebhookRun struct {
+	Attempts  int `json:"attempts"`
+	Delivered int `json:"delivered"`
+	Failed    int `json:"failed"` // deliveries given up on (WebhookRetryFor passed)
+}
+
+// VerifyWebhookSignature checks a delivery's WebhookSignatureHeader
+// value against its body (the bytes received, before any decoding) and
+// the endpoint's secret: the HMAC must match and the timestamp be within
+// tolerance of now (0: not checked), which bounds how long a captured
+// request can be replayed. It returns EINVALIDARGUMENT saying what does
+// not match.
+func VerifyWebhookSignature(secret, header string, body []byte, now time.Time, tolerance time.Duration) error {
+	if err := webhook.Verify([]byte(secret), header, body, now, tolerance); err != nil {
+		return Errorf(EINVALIDARGUMENT, "%s: %v", WebhookSignatureHeader, err)
+	}
+	return nil
+}
+
+// webhooksLocal refuses the webhook methods when alert events are not in
+// the data file (Options.RedisURL): the outbox is written in the
+// transaction that records them.
+func (s *Service) webhooksLocal() error {
+	if !s.alerts.local() {
+		return Errorf(ECONFLICT, "webhooks need the alert events in the data file: this server keeps them in Redis (--redis), which does not deliver webhooks")
+	}
+	return nil
+}
+
+func (s *Service) webhookPolicy() WebhookPolicy {
+	return WebhookPolicy{Loopback: s.hooks.opts.AllowLoopback, Private: s.hooks.opts.AllowPrivate}
+}
+
+// checkWebhookURL checks an endpoint's URL (webhook.Allow.CheckURL) and
+// the addresses its host resolves to now.
+func (s *Service) checkWebhookURL(ctx context.Context, raw string) (string, error) {
+	if len(raw) > 2048 {
+		return "", Errorf(EINVALIDARGUMENT, "url: want at most 2048 characters, got %d", len(raw))
+	}
+	if strings.TrimSpace(raw) == "" {
+		return "", Errorf(EINVALIDARGUMENT, "url is required: the https:// address deliveries are POSTed to")
+	}
+	p := s.webhookPolicy()
+	u, err := p.CheckURL(raw)
+	if err == nil {
+		err = p.Resolve(ctx, u)
+	}
+	if err != nil {
+		return "", Errorf(EINVALIDARGUMENT, "url %q: %v", raw, err)
+	}
+	return u.String(), nil
+}
+
+func checkWebhookDescription(d string) (string, error) {
+	d = strings.TrimSpace(d)
+	if utf8.RuneCountInString(d) > 200 || strings.ContainsFunc(d, func(c rune) bool { return c < ' ' || c == 0x7f }) {
+		return "", Errorf(EINVALIDARGUMENT, "description: want at most 200 characters without control characters")
+	}
+	return d, nil
+}
+
+func checkWebhookEvents(events []string) ([]string, error) {
+	if len(events) == 0 {
+		return slices.Clone(webhookEventTypes), nil
+	}
+	var out []string
+	for _, e := range events {
+		e = strings.ToLower(strings.TrimSpace(e))
+		if !slices.Contains(webhookEventTypes, e) {
+			return nil, Errorf(EINVALIDARGUMENT, "events: %q is not an event type: want %s", e, strings.Join(webhookEventTypes, ", "))
+		}
+		if !slices.Contains(out, e) {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
+func webhookID(n uint64) string { return webhookIDPrefix + fmt.Sprintf("%016x", n) }
+
+func deliveryID(n uint64) string { return deliveryIDPrefix + fmt.Sprintf("%016x", n) }
+
+// parseHexID reads prefix and 16 hexadecimal digits.
+func parseHexID(s, prefix, what string) (uint64, error) {
+	s = strings.TrimSpace(s)
+	rest, ok := strings.CutPrefix(s, prefix)
+	if ok && len(rest) == 16 {
+		if n, err := strconv.ParseUint(rest, 16, 64); err == nil {
+			return n, nil
+		}
+	}
+	return 0, Errorf(EINVALIDARGUMENT, "%s %q: want %s and 16 hexadecimal digits", what, s, prefix)
+}
+
+func noWebhook(id string) error {
+	return Errorf(ENOTFOUND, "no webhook endpoint %s", strings.TrimSpace(id))
+}
+
+func webhookOf(w *storage.Webhook) Webhook {
+	out := Webhook{ID: webhookID(w.ID), URL: w.URL, Description: w.Description, Events: slices.Clone(w.Events),
+		CreatedAt: time.Unix(w.Created, 0).UTC(), Enabled: w.Disabled == 0}
+	if out.Events == nil {
+		out.Events = []string{}
+	}
+	if w.Disabled != 0 {
+		t := time.Unix(w.Disabled, 0).UTC()
+		out.DisabledAt, out.DisabledReason = &t, w.DisabledReason
+	}
+	return out
+}
+
+// CreateWebhook registers a webhook endpoint for the account in ctx: every
+// event of a type it subscribes to (Events, by default alert.triggered)
+// is POSTed to its URL, signed with its secret, which the answer carries
+// (Secret) and nothing shows again. The URL is https://, or http:// to a
+// loopback host when WebhookOptions.AllowLoopback; its host must not be,
+// nor resolve to, a loopback (unless allowed), private, link-local or
+// metadata address (unless WebhookOptions.AllowPrivate): each delivery
+// checks the address it connects to again.
+//
+// It returns EINVALIDARGUMENT naming the field for a missing, malformed
+// or refused url, an overlong description or an unknown event type;
+// ECONFLICT when the account holds MaxWebhooks endpoints or the alert
+// events are in Redis; EUNAUTHENTICATED or ENOTFOUND for a missing or
+// unknown account.
+func (s *Service) CreateWebhook(ctx context.Context, in WebhookInput) (*Webhook, error) {
+	account, err := s.accountOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.webhooksLocal(); err != nil {
+		return nil, err
+	}
+	w := storage.Webhook{Account: account, Created: s.now().Unix()}
+	if w.URL, err = s.checkWebhookURL(ctx, in.URL); err != nil {
+		return nil, err
+	}
+	if w.Description, err = checkWebhookDescription(in.Description); err != nil {
+		return nil, err
+	}
+	if w.Events, err = checkWebhookEvents(in.Events); err != nil {
+		return nil, err
+	}
+	var raw [32]byte
+	rand.Read(raw[:])
+	secret := secretPrefix + base64.RawURLEncoding.EncodeToString(raw[:])
+	w.Secret = []byte(secret)
+	err = s.db.Update(func(tx *storage.Tx) error {
+		n := 0
+		if err := tx.Webhooks(account, func(*storage.Webhook) error { n++; return nil }); err != nil {
+			return err
+		}
+		if n >= MaxWebhooks {
+			return Errorf(ECONFLICT, "account %s has %d webhook endpoints, the most an account may hold: delete one first", account, n)
+		}
+		for {
+			var id [8]byte
+			rand.Read(id[:])
+			w.ID = binary.BigEndian.Uint64(id[:])
+			var old storage.Webhook
+			if found, err := tx.Webhook(account, w.ID, &old); err != nil {
+				return err
+			} else if !found && w.ID != 0 {
+				break
+			}
+		}
+		return tx.PutWebhook(&w)
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := webhookOf(&w)
+	out.Secret = secret
+	return &out, nil
+}
+
+// ListWebhooks returns the endpoints of the account in ctx, oldest
+// first (without their secrets).
+//
+// It returns EUNAUTHENTICATED or ENOTFOUND for a missing or unknown
+// account, and ECONFLICT when the alert events are in Redis.
+func (s *Service) ListWebhooks(ctx context.Context) (*WebhookList, error) {
+	account, err := s.accountOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.webhooksLocal(); err != nil {
+		return nil, err
+	}
+	res := &WebhookList{Results: []Webhook{}}
+	err = s.db.View(func(tx *storage.Tx) error {
+		return tx.Webhooks(account, func(w *storage.Webhook) error {
+			res.Results = append(res.Results, webhookOf(w))
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(res.Results, func(a, b Webhook) int { return a.CreatedAt.Compare(b.CreatedAt) })
+	res.Total = len(res.Results)
+	return res, nil
+}
+
+// Webhook returns one endpoint of the account in ctx (without its
+// secret).
+//
+// It returns EINVALIDARGUMENT for an id not of the form whk_ and 16
+// hexadecimal digits, ENOTFOUND when the account has no such endpoint
+// (another account's is not found either), EUNAUTHENTICATED or ENOTFOUND
+// for a missing or unknown account, and ECONFLICT when the alert events
+// are in Redis.
+func (s *Service) Webhook(ctx context.Context, id string) (*Webhook, error) {
+	account, n, err := s.webhookArgs(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	var w storage.Webhook
+	err = s.db.View(func(tx *storage.Tx) error { return readWebhook(tx, account, n, id, &w) })
+	if err != nil {
+		return nil, err
+	}
+	out := webhookOf(&w)
+	return &out, nil
+}
+
+// webhookArgs returns the account of ctx and the number of the endpoint
+// id names, or the error of a call on it (webhooksLocal's too).
+func (s *Service) webhookArgs(ctx context.Context, id string) (string, uint64, error) {
+	account, err := s.accountOf(ctx)
+	if err != nil {
+		return "", 0, err
+	}
+	if err := s.webhooksLocal(); err != nil {
+		return "", 0, err
+	}
+	n, err := parseHexID(id, webhookIDPrefix, "webhook id")
+	return account, n, err
+}
+
+func readWebhook(tx *storage.Tx, account string, n uint64, id string, w *storage.Webhook) error {
+	found, err := tx.Webhook(account, n, w)
+	if err == nil && !found {
+		return noWebhook(id)
+	}
+	return err
+}
+
+// UpdateWebhook changes the fields of in that are set on an endpoint of
+// the account in ctx, checked as CreateWebhook checks them, and returns
+// it. Enabled false disables it (nothing is sent to it, and events
+// recorded meanwhile are not queued for it); true enables it again and
+// restarts the retries of what waits for it.
+//
+// It returns EINVALIDARGUMENT for a malformed id or a field CreateWebhook
+// refuses, ENOTFOUND when the account has no such endpoint, ECONFLICT
+// when the alert events are in Redis, EUNAUTHENTICATED or ENOTFOUND for a
+// missing or unknown account.
+func (s *Service) UpdateWebhook(ctx context.Context, id string, in WebhookUpdate) (*Webhook, error) {
+	account, n, err := s.webhookArgs(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	var url, desc string
+	var events []string
+	if in.URL != nil {
+		if url, err = s.checkWebhookURL(ctx, *in.URL); err != nil {
+			return nil, err
+		}
+	}
+	if in.Description != nil {
+		if desc, err = checkWebhookDescription(*in.Description); err != nil {
+			return nil, err
+		}
+	}
+	if in.Events != nil {
+		if events, err = checkWebhookEvents(*in.Events); err != nil {
+			return nil, err
+		}
+	}
+	now := s.now()
+	var w storage.Webhook
+	err = s.db.Update(func(tx *storage.Tx) error {
+		if err := readWebhook(tx, account, n, id, &w); err != nil {
+			return err
+		}
+		if in.URL != nil {
+			w.URL = url
+		}
+		if in.Description != nil {
+			w.Description = desc
+		}
+		if in.Events != nil {
+			w.Events = events
+		}
+		if in.Enabled != nil {
+			switch {
+			case !*in.Enabled && w.Disabled == 0:
+				w.Disabled, w.DisabledReason = now.Unix(), "disabled by the account"
+			case *in.Enabled && w.Disabled != 0:
+				w.Disabled, w.DisabledReason, w.FailingSince = 0, "", 0
+				if err := restartPending(tx, &w, now); err != nil {
+					return err
+				}
+			}
+		}
+		if in.URL != nil && w.Disabled == 0 {
+			if err := restartPending(tx, &w, now); err != nil {
+				return err
+			}
+		}
+		if err := tx.PutWebhook(&w); err != nil {
+			return err
+		}
+		tx.OnCommit(s.hooks.kick)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := webhookOf(&w)
+	return &out, nil
+}
+
+// restartPending makes an endpoint's pending deliveries due now, each
+// with WebhookRetryFor before it fails again.
+func restartPending(tx *storage.Tx, w *storage.Webhook, now time.Time) error {
+	var pending []storage.WebhookDelivery
+	err := tx.WebhookDeliveries(w.Account, w.ID, func(d *storage.WebhookDelivery) error {
+		if d.Status == storage.DeliveryPending {
+			pending = append(pending, *d)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for i := range pending {
+		pending[i].Since, pending[i].Next = 0, now.UnixMilli()
+		if err := tx.PutWebhookDelivery(&pending[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// DeleteWebhook deletes an endpoint of the account in ctx with its
+// deliveries: nothing more is sent to it.
+//
+// It returns EINVALIDARGUMENT for a malformed id, ENOTFOUND when the
+// account has no such endpoint, EUNAUTHENTICATED or ENOTFOUND for a
+// missing or unknown account, and ECONFLICT when the alert events are in
+// Redis.
+func (s *Service) DeleteWebhook(ctx context.Context, id string) error {
+	account, n, err := s.webhookArgs(ctx, id)
+	if err != nil {
+		return err
+	}
+	return s.db.Update(func(tx *storage.Tx) error {
+		found, err := tx.DeleteWebhook(account, n)
+		if err == nil && !found {
+			return noWebhook(id)
+		}
+		return err
+	})
+}
+
+// TestWebhook queues a ping event for an endpoint of the account in ctx
+// (after what already waits for it: deliveries go in order) and returns
+// its delivery, which WebhookDeliveries then follows.
+//
+// It returns EINVALIDARGUMENT for a malformed id, ENOTFOUND when the
+// account has no such endpoint, ECONFLICT when it is disabled or the
+// alert events are in Redis, EUNAUTHENTICATED or ENOTFOUND for a missing
+// or unknown account.
+func (s *Service) TestWebhook(ctx context.Context, id string) (*WebhookDelivery, error) {
+	var d storage.WebhookDelivery
+	err := s.changeEnabledWebhook(ctx, id, func(tx *storage.Tx, w *storage.Webhook, now time.Time) error {
+		var raw [8]byte
+		rand.Read(raw[:])
+		evID := pingIDPrefix + fmt.Sprintf("%016x", binary.BigEndian.Uint64(raw[:]))
+		data, _ := json.Marshal(struct {
+			WebhookID string `json:"webhook_id"`
+			Message   string `json:"message"`
+		}{webhookID(w.ID), "a test event sent by POST /b2b/webhooks/{id}/test: answer 2xx"})
+		body, err := json.Marshal(WebhookEvent{ID: evID, Type: WebhookPing, Created: now.UTC().Truncate(time.Second), Data: data})
+		if err != nil {
+			return err
+		}
+		return enqueue(tx, w, evID, WebhookPing, body, now, &d)
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := deliveryOf(&d)
+	return &out, nil
+}
+
+// changeEnabledWebhook runs fn in a write transaction on an enabled
+// endpoint of the account in ctx, at the clock's time, and wakes the
+// worker once it commits. It returns TestWebhook's errors.
+func (s *Service) changeEnabledWebhook(ctx context.Context, id string, fn func(tx *storage.Tx, w *storage.Webhook, now time.Time) error) error {
+	account, n, err := s.webhookArgs(ctx, id)
+	if err != nil {
+		return err
+	}
+	now := s.now()
+	return s.db.Update(func(tx *storage.Tx) error {
+		var w storage.Webhook
+		if err := readWebhook(tx, account, n, id, &w); err != nil {
+			return err
+		}
+		if w.Disabled != 0 {
+			return Errorf(ECONFLICT, "webhook %s is disabled (%s): enable it first", webhookID(w.ID), w.DisabledReason)
+		}
+		if err := fn(tx, &w, now); err != nil {
+			return err
+		}
+		tx.OnCommit(s.hooks.kick)
+		return nil
+	})
+}
+
+// enqueue adds a delivery of one event to an endpoint's outbox, after
+// what waits there.
+func enqueue(tx *storage.Tx, w *storage.Webhook, eventID, typ string, body []byte, now time.Time, d *storage.WebhookDelivery) error {
+	w.Seq++
+	*d = storage.WebhookDelivery{Account: w.Account, Endpoint: w.ID, Seq: w.Seq, EventID: eventID, Type: typ,
+		Created: now.UnixMilli(), Body: body, Next: now.UnixMilli()}
+	if err := tx.PutWebhookDelivery(d); err != nil {
+		return err
+	}
+	if w.Seq%64 == 0 {
+		if _, err := tx.PruneWebhookDeliveries(w.Account, w.ID, now.Add(-webhookKeep).UnixMilli(), 1000); err != nil {
+			return err
+		}
+	}
+	return tx.PutWebhook(w)
+}
+
+// enqueueAlertEvents queues, in the transaction that recorded them, a
+// delivery of each new event (those events has numbered: ID set) to each
+// enabled endpoint of its account subscribed to alert.triggered. It is
+// called from the one place events are recorded (alertStore.record).
+func enqueueAlertEvents(tx *storage.Tx, events []storage.AlertEvent) (bool, error) {
+	var ids *alertstore.IDs
+	endpoints := map[string][]storage.Webhook{}
+	queued := false
+	for i := range events {
+		e := &events[i]
+		if e.ID == 0 {
+			continue // not recorded: its rule fired that day already
+		}
+		eps, seen := endpoints[e.Account]
+		if !seen {
+			err := tx.Webhooks(e.Account, func(w *storage.Webhook) error {
+				if w.Disabled == 0 && slices.Contains(w.Events, WebhookAlertTriggered) {
+					eps = append(eps, *w)
+				}
+				return nil
+			})
+			if err != nil {
+				return false, err
+			}
+			endpoints[e.Account] = eps
+		}
+		if len(eps) == 0 {
+			continue
+		}
+		if ids == nil {
+			key, err := tx.AlertIDKey()
+			if err != nil {
+				return false, err
+			}
+			x, err := alertstore.NewIDs(key)
+			if err != nil {
+				return false, err
+			}
+			ids = &x
+		}
+		ev := alertEvent(*ids, e)
+		data, err := json.Marshal(ev)
+		if err != nil {
+			return false, err
+		}
+		body, err := json.Marshal(WebhookEvent{ID: ev.ID, Type: WebhookAlertTriggered, Created: ev.TriggeredAt, Data: data})
+		if err != nil {
+			return false, err
+		}
+		now := time.Unix(e.Triggered, 0)
+		for j := range eps {
+			var d storage.WebhookDelivery
+			if err := enqueue(tx, &eps[j], ev.ID, WebhookAlertTriggered, body, now, &d); err != nil {
+				return false, err
+			}
+			queued = true
+		}
+	}
+	return queued, nil
+}
+
+func deliveryOf(d *storage.WebhookDelivery) WebhookDelivery {
+	out := WebhookDelivery{ID: deliveryID(d.Seq), EventID: d.EventID, Type: d.Type,
+		CreatedAt: time.UnixMilli(d.Created).UTC(), Attempts: int(d.Attempts), Error: d.Error}
+	switch d.Status {
+	case storage.DeliveryDelivered:
+		out.Status = DeliveryDelivered
+	case storage.DeliveryFailed:
+		out.Status = DeliveryFailed
+	default:
+		out.Status = DeliveryPending
+		t := time.UnixMilli(d.Next).UTC()
+		out.NextRetryAt = &t
+	}
+	if d.Last != 0 {
+		t := time.UnixMilli(d.Last).UTC()
+		lat := d.LatencyMS
+		out.LastAttemptAt, out.LatencyMS = &t, &lat
+		if d.Code != 0 {
+			c := int(d.Code)
+			out.ResponseCode = &c
+		}
+	}
+	return out
+}
+
+// WebhookDeliveries returns a page of an endpoint's deliveries, newest
+// first: delivered and failed ones stay listed 30 days.
+//
+// It returns EINVALIDARGUMENT for a malformed id, a limit outside 1..500
+// or a negative offset, ENOTFOUND when the account has no such endpoint,
+// EUNAUTHENTICATED or ENOTFOUND for a missing or unknown account, and
+// ECONFLICT when the alert events are in Redis.
+func (s *Service) WebhookDeliveries(ctx context.Context, id string, in WebhookDeliveriesInput) (*WebhookDeliveryList, error) {
+	account, n, err := s.webhookArgs(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	limit, offset, err := alertPage(in.Limit, in.Offset)
+	if err != nil {
+		return nil, err
+	}
+	res := &WebhookDeliveryList{Results: []WebhookDelivery{}, Limit: limit, Offset: offset}
+	err = s.db.View(func(tx *storage.Tx) error {
+		var w storage.Webhook
+		if err := readWebhook(tx, account, n, id, &w); err != nil {
+			return err
+		}
+		return tx.WebhookDeliveries(account, n, func(d *storage.WebhookDelivery) error {
+			if res.Total >= offset && len(res.Results) < limit {
+				res.Results = append(res.Results, deliveryOf(d))
+			}
+			res.Total++
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// RedeliverWebhook sends a delivery of an endpoint of the account in ctx
+// again, with the same event id and body: it becomes pending, due now,
+// with WebhookRetryFor of retries (an endpoint's deliveries go in order,
+// so it goes before the later ones still waiting).
+//
+// It returns EINVALIDARGUMENT for a malformed id, ENOTFOUND when the
+// account has no such endpoint or delivery, ECONFLICT when the endpoint
+// is disabled or the alert events are in Redis, EUNAUTHENTICATED or
+// ENOTFOUND for a missing or unknown account.
+func (s *Service) RedeliverWebhook(ctx context.Context, id, delivery string) (*WebhookDelivery, error) {
+	seq, err := parseHexID(delivery, deliveryIDPrefix, "delivery id")
+	if err != nil {
+		return nil, err
+	}
+	var d storage.WebhookDelivery
+	err = s.changeEnabledWebhook(ctx, id, func(tx *storage.Tx, w *storage.Webhook, now time.Time) error {
+		found, err := tx.WebhookDelivery(w.Account, w.ID, seq, &d)
+		if err != nil {
+			return err
+		}
+		if !found {
+			return Errorf(ENOTFOUND, "webhook %s has no delivery %s", webhookID(w.ID), strings.TrimSpace(delivery))
+		}
+		d.Status, d.Since, d.Next = storage.DeliveryPending, 0, now.UnixMilli()
+		return tx.PutWebhookDelivery(&d)
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := deliveryOf(&d)
+	return &out, nil
+}
