@@ -114,7 +114,7 @@ func (s *server) routes() {
 	r.Handle("/b2b/alerts/{id}", s.api(s.updateAlert)).Methods(http.MethodPatch)
 	r.Handle("/b2b/alerts/{id}", s.api(s.deleteAlert)).Methods(http.MethodDelete)
 	r.Handle("/b2b/alerts/{id}/evaluate", s.api(s.evaluateAlert)).Methods(http.MethodPost)
-	r.Handle("/b2b/webhooks", s.api(s.createWebhook)).Methods(http.MethodPost)
+	r.Handle("/b2b/webhooks", s.api(s.idempotent(s.createWebhook))).Methods(http.MethodPost)
 	r.Handle("/b2b/webhooks", s.api(s.listWebhooks)).Methods(get...)
 	r.Handle("/b2b/webhooks/{id}", s.api(s.webhook)).Methods(get...)
 	r.Handle("/b2b/webhooks/{id}", s.api(s.updateWebhook)).Methods(http.MethodPatch)

@@ -125,3 +125,44 @@ func TestWebhooksRedis(t *testing.T) {
 		wantProblem(t, call(t, key, "GET", base+path, "", ""), http.StatusConflict, grocery.ECONFLICT, "--redis")
 	}
 }
+
+// TestWebhooksIdempotencyKey: POST /b2b/webhooks with an Idempotency-Key
+// answers a retry with the first answer (the same endpoint and secret)
+// and registers no second endpoint; the key with another body is a 409.
+func TestWebhooksIdempotencyKey(t *testing.T) {
+	t.Parallel()
+	policy := grocery.WebhookPolicy{Loopback: true}
+	s := servetest.Open(t, &grocery.Options{Webhooks: grocery.WebhookOptions{Sender: webhookclient.New(policy), AllowLoopback: true}},
+		servetest.File{Name: "stores.csv", Data: storesCSV})
+	ts := httptest.NewServer(restserver.New(s, nil))
+	t.Cleanup(ts.Close)
+	key := servetest.AccountKey(t, s, "a", "integration", 0)
+	post := func(body string) *reply {
+		t.Helper()
+		req := servetest.Request(t, "POST", ts.URL+"/b2b/webhooks", body)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Idempotency-Key", "hook-1")
+		return do(t, key, req)
+	}
+	const body = `{"url":"http://127.0.0.1:9/hooks","description":"retry me"}`
+	first, again := post(body), post(body)
+	if first.status != http.StatusCreated || again.status != http.StatusCreated || again.header.Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("first %d, again %d (replayed %q)\n%s\n%s", first.status, again.status, again.header.Get("Idempotent-Replayed"), first.body, again.body)
+	}
+	var a, b grocery.Webhook
+	if err := json.Unmarshal(first.body, &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(again.body, &b); err != nil {
+		t.Fatal(err)
+	}
+	if a.ID != b.ID || a.Secret != b.Secret || a.Secret == "" {
+		t.Errorf("retry answered %s (secret %t), want the first, %s", b.ID, b.Secret == a.Secret, a.ID)
+	}
+	if n := decode[grocery.WebhookList](t, call(t, key, "GET", ts.URL+"/b2b/webhooks", "", "")).Total; n != 1 {
+		t.Errorf("endpoints after a retry: got %d, want 1", n)
+	}
+	if r := post(`{"url":"http://127.0.0.1:9/other"}`); r.status != http.StatusConflict {
+		t.Errorf("the key with another body: got %d, want 409\n%s", r.status, r.body)
+	}
+}
