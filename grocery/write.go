@@ -48,6 +48,7 @@ func (s *Service) write(ctx context.Context, b *batch, order keyOrder) (batchSta
 	if err != nil {
 		return batchStats{}, err
 	}
+	s.dataWritten()
 	st.alertsErr = hook.afterCommit(ctx)
 	return st, nil
 }
@@ -110,6 +111,7 @@ func (s *Service) writeImport(ctx context.Context, b *batch, stores []string, or
 	if err != nil {
 		return batchStats{}, err
 	}
+	s.dataWritten()
 	st.alertsErr = hook.afterCommit(ctx)
 	return st, nil
 }
