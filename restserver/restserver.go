@@ -28,6 +28,7 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/requestid"
 )
 
 // Options configures New. A nil *Options means the defaults.
@@ -119,7 +120,9 @@ func (s *server) routes() {
 	r.HandleFunc("/docs/redoc.standalone.js", s.serveRedoc).Methods(get...)
 }
 
-// ServeHTTP implements http.Handler.
+// ServeHTTP implements http.Handler. Every answer carries the request's
+// X-Request-Id (package requestid) and is compressed for a client that
+// takes gzip (gzip.go).
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer func() {
 		if v := recover(); v != nil {
@@ -130,11 +133,26 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeProblem(w, grocery.Errorf(grocery.EINTERNAL, "internal error"))
 		}
 	}()
+	requestid.Ensure(w, r)
+	w.Header()["Vary"] = varyEncoding
 	if hasBody(r.Method) {
 		r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes)
 	}
-	s.router.ServeHTTP(w, r)
+	if !acceptsGzip(r.Header) {
+		s.router.ServeHTTP(w, r)
+		return
+	}
+	g := newGzipResponse(w, r.Method == http.MethodHead)
+	s.router.ServeHTTP(g, r)
+	g.finish() // not after a panic: an answer cut short must not end as if whole
 }
+
+// varyEncoding is every answer's Vary: it may be compressed, and its ETag
+// depends on whether it is. Nothing modifies it.
+var varyEncoding = []string{"Accept-Encoding"}
+
+// varyAcceptEncoding is the Vary of the paths whose format Accept chooses.
+var varyAcceptEncoding = []string{"Accept, Accept-Encoding"}
 
 // handlerFunc is a REST handler: it writes a success itself and returns
 // an error for the problem answer.
@@ -143,8 +161,10 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 // api wraps a handler in the authenticated, metered chain: X-API-Key (401
 // missing, unknown or revoked; 403 without the integration plan), one
 // call charged (429 when the quota is spent), the quota headers on every
-// answer, JSON bodies only on writes (415), and only the query parameters
-// the OpenAPI document gives the operation (400 naming the others).
+// answer, JSON bodies only on writes (415), only the query parameters
+// the OpenAPI document gives the operation (400 naming the others), and
+// on a GET the ETag, with 304 for a matching If-None-Match (a metered
+// call too).
 func (s *server) api(h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
@@ -180,10 +200,47 @@ func (s *server) api(h handlerFunc) http.Handler {
 			writeProblem(w, err)
 			return
 		}
-		if err := h(w, r.WithContext(grocery.NewContextWithPrincipal(ctx, p))); err != nil {
-			s.fail(w, r, err)
+		rp := r.WithContext(grocery.NewContextWithPrincipal(ctx, p))
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			if err := h(w, rp); err != nil {
+				s.fail(w, r, err)
+			}
+			return
 		}
+		// A GET answer is validated by its ETag (etag.go).
+		tmpl := routeTemplate(r)
+		if tmpl == "/b2b/export" || tmpl == "/b2b/executive_brief" {
+			w.Header()["Vary"] = varyAcceptEncoding // Accept chooses the format
+		}
+		if dataTagged[tmpl] {
+			tag := s.dataTag(r)
+			w.Header()["Etag"] = []string{tag}
+			if notModified(r, tag) {
+				writeNotModified(w)
+				return
+			}
+			if err := h(w, rp); err != nil {
+				s.fail(w, r, err)
+			}
+			return
+		}
+		bt := &bodyTagger{w: w, r: r, account: p.Account}
+		if err := h(bt, rp); err != nil {
+			s.fail(bt, r, err)
+		}
+		bt.finish()
 	})
+}
+
+// routeTemplate is the path template of r's route ("/b2b/alerts/{id}"),
+// "" outside the route table.
+func routeTemplate(r *http.Request) string {
+	route := mux.CurrentRoute(r)
+	if route == nil {
+		return ""
+	}
+	tmpl, _ := route.GetPathTemplate()
+	return tmpl
 }
 
 // fail answers err as a problem, logging it first when it is internal:
