@@ -23,7 +23,7 @@ var raw = &http.Client{Transport: &http.Transport{DisableCompression: true}}
 
 // rawGet sends GET (or method) base+path with key and the headers given
 // as name, value pairs, and reads the answer whole, as sent.
-func rawGet(t *testing.T, method, base, key, path string, headers ...string) *servetest.Reply {
+func rawGet(t testing.TB, method, base, key, path string, headers ...string) *servetest.Reply {
 	t.Helper()
 	req := servetest.Request(t, method, base+path, "")
 	if key != "" {
