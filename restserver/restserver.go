@@ -214,8 +214,8 @@ func (s *server) api(h handlerFunc) http.Handler {
 		}
 		if dataTagged[tmpl] {
 			tag := s.dataTag(r)
-			w.Header()["Etag"] = []string{tag}
-			if notModified(r, tag) {
+			w.Header()["Etag"] = tag
+			if notModified(r, tag[0]) {
 				writeNotModified(w)
 				return
 			}

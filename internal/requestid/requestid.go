@@ -32,22 +32,34 @@ func Valid(s string) bool {
 	return true
 }
 
-// New returns a new id: 26 characters of base32 (130 random bits).
-func New() string { return rand.Text() }
+// New returns a new id: 26 characters of base32 (130 random bits, as
+// crypto/rand.Text), in one allocation.
+func New() string {
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+	var src [26]byte
+	rand.Read(src[:])
+	for i := range src {
+		src[i] = alphabet[src[i]&31]
+	}
+	return string(src[:])
+}
 
 // Ensure returns r's request id and sets it in w's header: the one
 // r's X-Request-Id header carries when it is Valid (the first of several),
 // otherwise a New one, which then replaces r's header so that handlers
 // further in see the same id. A server calls it first thing; a handler
-// further in calling it again gets the same id.
+// further in calling it again gets the same id, at no cost.
 func Ensure(w http.ResponseWriter, r *http.Request) string {
-	var id string
+	h := w.Header()
 	if v := r.Header[Header]; len(v) > 0 && Valid(v[0]) {
-		id = v[0]
-	} else {
-		id = New()
-		r.Header[Header] = []string{id}
+		if got := h[Header]; len(got) == 1 && got[0] == v[0] {
+			return v[0]
+		}
+		h[Header] = v[:1:1]
+		return v[0]
 	}
-	w.Header()[Header] = []string{id}
-	return id
+	v := []string{New()} // shared by the request and the answer; nothing appends to either
+	r.Header[Header] = v
+	h[Header] = v
+	return v[0]
 }
