@@ -6,7 +6,9 @@
 // The handler only translates: every rule (keys, plans, quota, the
 // queries) is package grocery's. A handler parses its parameters, makes one
 // grocery call and encodes the answer; authentication, plan gating,
-// metering, quota headers, body limits and panic recovery are middleware.
+// metering, quota headers, body limits, panic recovery, request ids,
+// gzip (gzip.go) and ETags with 304s (etag.go) are middleware; a list
+// handler adds its Link header (links.go).
 // The access log is the host's (cmd/internal/server), and so is /healthz.
 // GET /openapi.json describes every path; GET /docs renders it for people.
 package restserver
