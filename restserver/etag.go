@@ -102,8 +102,10 @@ func (s *server) dataTag(r *http.Request) []string {
 }
 
 // notModified reports whether r's If-None-Match holds tag (weak
-// comparison, RFC 9110 section 13.1.2: W/ is ignored), or is "*".
-func notModified(r *http.Request, tag string) bool {
+// comparison, RFC 9110 section 13.1.2: W/ is ignored), or is "*" when
+// known is set: the answer is known to be a 200 (a data path's tag is
+// checked before its answer is made, which may be a 404).
+func notModified(r *http.Request, tag string, known bool) bool {
 	v := r.Header["If-None-Match"]
 	if len(v) == 0 {
 		return false
@@ -112,7 +114,7 @@ func notModified(r *http.Request, tag string) bool {
 	for _, line := range v {
 		for c := range strings.SplitSeq(line, ",") {
 			c = strings.TrimSpace(c)
-			if c == "*" || strings.TrimPrefix(c, "W/") == opaque {
+			if c == "*" && known || strings.TrimPrefix(c, "W/") == opaque {
 				return true
 			}
 		}
@@ -195,7 +197,7 @@ func (b *bodyTagger) finish() {
 	var sum [sha256.Size]byte
 	tag := weakTag([sha256.Size]byte(h.Sum(sum[:0])))
 	b.w.Header()["Etag"] = []string{tag}
-	if notModified(b.r, tag) {
+	if notModified(b.r, tag, true) {
 		writeNotModified(b.w)
 		return
 	}

@@ -225,7 +225,10 @@ func TestETag(t *testing.T) {
 	wantStatus(prices, tag, http.StatusNotModified)
 	wantStatus(prices, `"other", `+tag, http.StatusNotModified)
 	wantStatus(prices, strings.TrimPrefix(tag, "W/"), http.StatusNotModified) // weak comparison
-	wantStatus(prices, "*", http.StatusNotModified)
+	wantStatus(prices, "*", http.StatusOK)                                    // a data path's tag is checked before its answer, which might be a 404
+	if r := rawGet(t, "GET", hs.URL, key, "/prices?banner=loblaws&store=nope", "If-None-Match", "*"); r.Status != http.StatusNotFound {
+		t.Errorf("If-None-Match: * for no such store: got %d, want 404", r.Status)
+	}
 	wantStatus(prices, `W/"0123"`, http.StatusOK)
 	if got := tagOf(other, prices); got != tag {
 		t.Errorf("another account: got %s, want %s: the answer depends on the data only", got, tag)

@@ -123,7 +123,7 @@ func serveAsset(w http.ResponseWriter, r *http.Request, contentType, cache strin
 	tag := `W/"` + a.hash + "-" + coding + `"`
 	h["Etag"] = []string{tag}
 	h.Set("Cache-Control", cache)
-	if notModified(r, tag) {
+	if notModified(r, tag, true) {
 		writeNotModified(w)
 		return
 	}

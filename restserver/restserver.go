@@ -217,7 +217,7 @@ func (s *server) api(h handlerFunc) http.Handler {
 		if dataTagged[tmpl] {
 			tag := s.dataTag(r)
 			w.Header()["Etag"] = tag
-			if notModified(r, tag[0]) {
+			if notModified(r, tag[0], false) {
 				writeNotModified(w)
 				return
 			}
