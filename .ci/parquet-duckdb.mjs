@@ -18,7 +18,7 @@ const types = {
   date: 'DATE', promo_ends: 'DATE', observed_at: 'DATE',
   price: 'DECIMAL(18,2)', regular_price: 'DECIMAL(18,2)', min_price: 'DECIMAL(18,2)',
   max_price: 'DECIMAL(18,2)', unit_price: 'DECIMAL(18,2)',
-  on_promo: 'BOOLEAN', store_count: 'BIGINT', observations_30d: 'BIGINT',
+  on_promo: 'BOOLEAN', active: 'BOOLEAN', store_count: 'BIGINT', observations_30d: 'BIGINT',
   latitude: 'DOUBLE', longitude: 'DOUBLE',
 };
 

@@ -256,7 +256,7 @@ func checkExport(t *testing.T, fx *fixture) {
 				t.Fatal(err)
 			}
 			var n json.Number
-			fx.query(t, "SELECT to_json(count(*)) FROM stores_csv WHERE province = '"+p+"'", &n)
+			fx.query(t, "SELECT to_json(count(*)) FROM stores_csv WHERE active AND province = '"+p+"'", &n)
 			c := newChecker(t, "list_reference_stores province="+p)
 			c.exact("total", json.Number(fmt.Sprint(res.Total)), n)
 			c.done()

@@ -111,7 +111,11 @@ type AlertRule struct {
 	Province  string    `json:"province"`
 	Condition string    `json:"condition"`
 	Threshold *float64  `json:"threshold,omitempty"` // dollars or percent, as given
+	Active    bool      `json:"active"`              // false: paused, it records nothing (UpdateAlert)
 	CreatedAt time.Time `json:"created_at"`
+	// Standing is where the rule stands on the latest data: set only in
+	// the answers of CreateAlert and EvaluateAlert, which evaluate it.
+	Standing *AlertStanding `json:"standing,omitempty"`
 }
 
 // AlertRules is a page of an account's rules, oldest first.
@@ -143,8 +147,23 @@ type AlertEvent struct {
 	Price         Cents     `json:"price"`          // the day's median price
 	PreviousPrice *Cents    `json:"previous_price"` // the previous observation day's, null when none
 	Message       string    `json:"message"`
+	Reason        string    `json:"reason,omitempty"` // what recorded it: AlertReasonImport, AlertReasonEvaluate or AlertReasonAtCreation
 	Currency      string    `json:"currency"`
 }
+
+// Reasons an event was recorded (AlertEvent.Reason). Every event carries
+// one; only an event written by a build that kept none omits it.
+const (
+	// AlertReasonImport: an import wrote the observation day (with rules
+	// in Redis, also the evaluation an import owed, run after it).
+	AlertReasonImport = "import"
+	// AlertReasonEvaluate: EvaluateAlerts (the CLI's 'alerts evaluate')
+	// or EvaluateAlert (POST /b2b/alerts/{id}/evaluate).
+	AlertReasonEvaluate = "evaluate"
+	// AlertReasonAtCreation: CreateAlert found the new rule's condition
+	// holding on the latest day.
+	AlertReasonAtCreation = "at_creation"
+)
 
 // AlertEventList is a page of an account's events, newest first.
 type AlertEventList struct {
@@ -172,8 +191,18 @@ type AlertEvaluation struct {
 }
 
 // CreateAlert stores a new alert rule for the account in ctx and returns
-// it. The rule is evaluated from the next import on (or by
-// EvaluateAlerts); see the Alert* conditions for when it fires.
+// it, evaluated at once on the latest day (see AlertStanding): when the
+// condition already holds there (a price_below rule on a series whose
+// latest price is at or under the threshold, a promo_start rule on one
+// whose latest day is on promotion), one event with reason at_creation is
+// recorded, and Standing carries it; either way Standing says where each
+// watched series stands. The change conditions (price_drop_pct,
+// back_in_stock) record nothing at creation: they fire on a move from one
+// observation day to the next, and the moves before the rule existed are
+// not news to it. From then on every import evaluates the rule (see the
+// Alert* conditions). Should the evaluation at creation fail (Redis went
+// away just after storing the rule), the rule is still returned, without
+// Standing, and the failure is logged.
 //
 // It returns EINVALID naming the field for a missing or overlong name, a
 // malformed or unknown upc, both or neither of upc and sku, a sku without
@@ -231,6 +260,14 @@ func (s *Service) CreateAlert(ctx context.Context, in AlertInput) (*AlertRule, e
 		return nil, err
 	}
 	r := alertRule(ids, &rec)
+	st, err := s.standing(ctx, ids, &rec, atCreation)
+	if err != nil {
+		if s.log != nil {
+			s.log.Warn("alert rule created; its evaluation at creation failed", "rule", r.ID, "code", ErrorCode(err), "err", ErrorMessage(err))
+		}
+		return &r, nil
+	}
+	r.Standing = st
 	return &r, nil
 }
 
@@ -345,7 +382,7 @@ func (s *Service) parseRuleID(ctx context.Context, id, what string) (uint64, err
 func alertRule(ids alertstore.IDs, r *storage.AlertRule) AlertRule {
 	out := AlertRule{
 		ID: ids.Rule(r.ID), Name: r.Name, GTIN: r.GTIN, Banner: r.Banner, SKU: r.SKU,
-		Province: r.Province, Condition: r.Condition, CreatedAt: time.Unix(r.Created, 0).UTC(),
+		Province: r.Province, Condition: r.Condition, Active: !r.Paused, CreatedAt: time.Unix(r.Created, 0).UTC(),
 	}
 	if r.GTIN != "" {
 		out.UPC = GTIN(r.GTIN).UPC()
@@ -402,28 +439,38 @@ func alertPage(limit, offset int) (int, int, error) {
 // account, and EUNAVAILABLE when the rules are in Redis and it does not
 // answer.
 func (s *Service) Alert(ctx context.Context, id string) (*AlertRule, error) {
-	account, err := s.accountOf(ctx)
+	r, ids, err := s.ownRule(ctx, id)
 	if err != nil {
 		return nil, err
 	}
+	out := alertRule(ids, r)
+	return &out, nil
+}
+
+// ownRule reads the rule id of the account in ctx, with the ids of its
+// store; its errors are Alert's.
+func (s *Service) ownRule(ctx context.Context, id string) (*storage.AlertRule, alertstore.IDs, error) {
+	account, err := s.accountOf(ctx)
+	if err != nil {
+		return nil, alertstore.IDs{}, err
+	}
 	n, err := s.parseRuleID(ctx, id, "alert rule id")
 	if err != nil {
-		return nil, err
+		return nil, alertstore.IDs{}, err
 	}
 	var r storage.AlertRule
 	found, err := s.alerts.rule(ctx, account, n, &r)
 	if err != nil {
-		return nil, err
+		return nil, alertstore.IDs{}, err
 	}
 	if !found {
-		return nil, noRule(id)
+		return nil, alertstore.IDs{}, noRule(id)
 	}
 	ids, err := s.alerts.ids(ctx)
 	if err != nil {
-		return nil, err
+		return nil, alertstore.IDs{}, err
 	}
-	out := alertRule(ids, &r)
-	return &out, nil
+	return &r, ids, nil
 }
 
 func noRule(id string) error {
@@ -518,7 +565,8 @@ func alertEvent(ids alertstore.IDs, e *storage.AlertEvent) AlertEvent {
 	out := AlertEvent{
 		ID: ids.Event(e.ID), RuleID: ids.Rule(e.RuleID),
 		TriggeredAt: time.Unix(e.Triggered, 0).UTC(), ObservedAt: Date(e.Day), Condition: e.Condition,
-		Banner: e.Banner, SKU: e.SKU, Province: e.Province, Price: Cents(e.Price), Message: e.Message, Currency: Currency,
+		Banner: e.Banner, SKU: e.SKU, Province: e.Province, Price: Cents(e.Price), Message: e.Message, Reason: e.Reason,
+		Currency: Currency,
 	}
 	if e.GTIN != "" {
 		upc := GTIN(e.GTIN).UPC()
@@ -560,12 +608,12 @@ func (s *Service) EvaluateAlerts(ctx context.Context) (*AlertEvaluation, error) 
 		}
 	}
 	if account != "" || s.alerts.local() || !s.bolt.Metering() { // read-only
-		return s.evaluateRules(ctx, account, 0)
+		return s.evaluateRules(ctx, account, 0, AlertReasonEvaluate)
 	}
 	// Every account's rules in Redis: what the file owes is evaluated too
 	// (the 14 days cover it), so the mark is cleared.
 	defer s.lockAlerts()()
-	res, err := s.evaluateRules(ctx, "", 0)
+	res, err := s.evaluateRules(ctx, "", 0, AlertReasonEvaluate)
 	if err != nil {
 		return nil, err
 	}
@@ -582,13 +630,16 @@ func (s *Service) EvaluateAlerts(ctx context.Context) (*AlertEvaluation, error) 
 
 // evaluateRules is EvaluateAlerts for account ("" for every account),
 // from the day from on (no earlier than the 14 days ending at the data
-// set's latest day).
-func (s *Service) evaluateRules(ctx context.Context, account string, from int32) (*AlertEvaluation, error) {
+// set's latest day), recording its events with reason. Paused rules are
+// left out.
+func (s *Service) evaluateRules(ctx context.Context, account string, from int32, reason string) (*AlertEvaluation, error) {
 	// The rules first, outside the data file's transaction: with bbolt
 	// a read transaction inside the write one could deadlock on a remap.
 	var rules []storage.AlertRule
 	err := s.alerts.rules(ctx, account, func(r *storage.AlertRule) error {
-		rules = append(rules, *r)
+		if !r.Paused {
+			rules = append(rules, *r)
+		}
 		return nil
 	})
 	if err != nil {
@@ -625,7 +676,7 @@ func (s *Service) evaluateRules(ctx context.Context, account string, from int32)
 		if asOf == 0 || len(series) == 0 {
 			return nil
 		}
-		ev := alertEval{tx: tx, store: s.alerts, account: account, now: now}
+		ev := alertEval{tx: tx, store: s.alerts, account: account, now: now, reason: reason}
 		n, err := ev.run(ctx, series, asOf)
 		res.Series, res.Events = ev.series, n
 		return err
@@ -643,7 +694,7 @@ func (s *Service) evaluateRules(ctx context.Context, account string, from int32)
 type alertHook struct {
 	s     *Service
 	later bool                // the rules are in Redis: evaluate them after the commit
-	now   time.Time           // the clock, read once per write
+	now   time.Time           // the clock, read once per write, in its transaction (beforeCommit)
 	state int8                // 0: not looked yet; 1: no rule to evaluate; 2: rules (or, with Redis, maybe)
 	from  map[seriesKey]int32 // first day written, per series
 
@@ -660,7 +711,7 @@ type alertHook struct {
 // other writes and the evaluations that clear the file's alerts owed
 // mark, so that one clears only a mark whose evaluation it ran.
 func (s *Service) alertHook() (h *alertHook, release func()) {
-	h = &alertHook{s: s, later: !s.alerts.local(), now: s.now()}
+	h = &alertHook{s: s, later: !s.alerts.local()}
 	return h, s.lockAlerts()
 }
 
@@ -697,13 +748,16 @@ func (h *alertHook) seriesWritten(tx *storage.Tx, key seriesKey, first int32) {
 // wrote, on the days it wrote and after, within the 14 days ending at
 // asOf. With rules in Redis it only marks them owed (oweAlerts).
 func (h *alertHook) beforeCommit(ctx context.Context, tx *storage.Tx, asOf int32) error {
+	// Read inside the transaction, not when the write began: a write that
+	// waited behind a long one triggers its events when it commits.
+	h.now = h.s.now()
 	if h.later {
 		return h.oweAlerts(tx, asOf)
 	}
 	if h.state != 2 || len(h.from) == 0 {
 		return nil
 	}
-	ev := alertEval{tx: tx, store: alertStore{alertstore.Bolt{}}, now: h.now}
+	ev := alertEval{tx: tx, store: alertStore{alertstore.Bolt{}}, now: h.now, reason: AlertReasonImport}
 	_, err := ev.run(ctx, h.from, max(asOf, 1))
 	return err
 }
@@ -769,7 +823,7 @@ func (s *Service) settleAlerts(ctx context.Context, pending *pendingAlerts) erro
 	if pending != nil {
 		_, err = s.evaluateCommitted(ctx, pending)
 	} else {
-		_, err = s.evaluateRules(ctx, "", day)
+		_, err = s.evaluateRules(ctx, "", day, AlertReasonImport)
 	}
 	if err != nil {
 		return err
@@ -827,7 +881,7 @@ func (s *Service) evaluateCommitted(ctx context.Context, p *pendingAlerts) (int,
 	}
 	n := 0
 	err := s.db.View(func(tx *storage.Tx) error {
-		ev := alertEval{tx: tx, store: s.alerts, now: p.now}
+		ev := alertEval{tx: tx, store: s.alerts, now: p.now, reason: AlertReasonImport}
 		var err error
 		n, err = ev.run(ctx, p.from, p.asOf)
 		return err
@@ -849,7 +903,8 @@ type alertEval struct {
 	store   alertStore
 	account string // only this account's rules; "" for all
 	now     time.Time
-	series  int // series read
+	reason  string // AlertEvent.Reason of the events it records
+	series  int    // series read
 }
 
 // alertDay is what a condition looks at of one observation day.
@@ -945,7 +1000,7 @@ func (ev *alertEval) run(ctx context.Context, from map[seriesKey]int32, asOf int
 		}
 		watching = watching[:0]
 		for _, r := range watch[i] {
-			if ev.account != "" && r.Account != ev.account {
+			if ev.account != "" && r.Account != ev.account || r.Paused {
 				continue
 			}
 			if r.GTIN != "" && r.Banner != "" && r.Banner != k.banner {
@@ -989,7 +1044,8 @@ func (ev *alertEval) run(ctx context.Context, from map[seriesKey]int32, asOf int
 // triggers on one day (a barcode rule watches several banners), the lowest
 // price, then the first series; none when the rule fired that day before.
 // Events are numbered in observation-day order, so the newest day lists
-// first.
+// first. It is the one place events are recorded, whatever records them
+// (imports, evaluations, a rule's creation): each carries ev.reason.
 func (ev *alertEval) record(ctx context.Context, triggers []alertTrigger) (int, error) {
 	slices.SortFunc(triggers, func(a, b alertTrigger) int {
 		return cmp.Or(cmp.Compare(a.cur.date, b.cur.date), cmp.Compare(a.rule.Account, b.rule.Account),
@@ -1007,7 +1063,7 @@ func (ev *alertEval) record(ctx context.Context, triggers []alertTrigger) (int, 
 		e := storage.AlertEvent{
 			Account: t.rule.Account, RuleID: t.rule.ID, Triggered: ev.now.Unix(), Day: t.cur.date,
 			Condition: t.rule.Condition, GTIN: t.gtin, Banner: t.key.banner, SKU: t.key.sku, Province: t.key.province,
-			Price: t.cur.price,
+			Price: t.cur.price, Reason: ev.reason,
 		}
 		if t.hasPrev {
 			e.Previous = t.prev.price

@@ -52,6 +52,20 @@ func (a alertStore) rules(ctx context.Context, account string, fn func(r *storag
 	return fromFault(a.st.Rules(ctx, account, fn))
 }
 
+// updateRule applies change to an account's rule and stores the result
+// in out, reporting whether the rule exists; an error of change stores
+// nothing and is returned as it is.
+func (a alertStore) updateRule(ctx context.Context, account string, id uint64, change func(r *storage.AlertRule) error, out *storage.AlertRule) (bool, error) {
+	found, err := a.st.UpdateRule(ctx, account, id, func(r *storage.AlertRule) error {
+		if err := change(r); err != nil {
+			return err
+		}
+		*out = *r
+		return nil
+	})
+	return found, fromFault(err)
+}
+
 func (a alertStore) deleteRule(ctx context.Context, account string, id uint64) (bool, error) {
 	found, err := a.st.DeleteRule(ctx, account, id)
 	return found, fromFault(err)

@@ -168,7 +168,11 @@ func testAlertsFireOnImport(t *testing.T, rs *redistest.Server) {
 	names := map[string]string{drop.ID: "drop", below.ID: "below", promo.ID: "promo"}
 
 	want := &grocery.AlertRule{ID: below.ID, Name: "milk under 4", UPC: upcMilk, GTIN: "00" + upcMilk, Province: "ON",
-		Condition: "price_below", Threshold: num(4), CreatedAt: time.Date(2026, 11, 20, 18, 0, 0, 0, time.UTC)}
+		Condition: "price_below", Threshold: num(4), Active: true, CreatedAt: time.Date(2026, 11, 20, 18, 0, 0, 0, time.UTC),
+		Standing: &grocery.AlertStanding{AsOf: day(t, "2026-11-20"), Currency: "CAD", Series: []grocery.AlertSeriesStanding{
+			{Banner: "no-frills", BannerName: "No Frills", SKU: "N1", Price: 450, RegularPrice: 450, ObservedAt: day(t, "2026-11-20")},
+			{Banner: "loblaws", BannerName: "Loblaws", SKU: "L1", Price: 500, RegularPrice: 500, ObservedAt: day(t, "2026-11-20")},
+		}}}
 	if diff := cmp.Diff(want, below); diff != "" {
 		t.Errorf("created rule (-want +got):\n%s", diff)
 	}
@@ -241,16 +245,20 @@ func testAlertsFireOnImport(t *testing.T, rs *redistest.Server) {
 		t.Errorf("drop's events, second page of 1: got %+v, want total 2 and the day 2 event", byRule)
 	}
 
-	// A rule created now, evaluated, catches the crossing of the window:
-	// loblaws 4.00 <= 4.25 on day 3 after 4.50.
+	// A rule created now on a price already under its threshold records
+	// its event at creation (loblaws 4.00 <= 4.25 on day 3); evaluating
+	// the window then finds that day's event recorded.
 	late := f.create(t, f.acme, grocery.AlertInput{Name: "late", Banner: "loblaws", SKU: "L1", Province: "ON",
 		Condition: "price_below", Threshold: num(4.25)})
-	ev, err = f.svc.EvaluateAlerts(f.acme)
-	if err != nil || ev.Rules != 4 || ev.Events != 1 || ev.From.String() != "2026-11-09" || ev.To.String() != "2026-11-22" {
-		t.Errorf("evaluate with a new rule: got %+v, %v, want 4 rules, 1 event, 2026-11-09..2026-11-22", ev, err)
+	if st := late.Standing; st == nil || !st.Recorded || st.Event == nil || st.Event.Reason != grocery.AlertReasonAtCreation {
+		t.Errorf("late rule's standing: got %+v, want an event recorded at creation", st)
 	}
-	if got := f.events(t, f.acme, grocery.AlertEventsInput{RuleID: late.ID}); got.Total != 1 || got.Results[0].Price != 400 {
-		t.Errorf("late rule's events: got %+v, want one at 4.00", got)
+	ev, err = f.svc.EvaluateAlerts(f.acme)
+	if err != nil || ev.Rules != 4 || ev.Events != 0 || ev.From.String() != "2026-11-09" || ev.To.String() != "2026-11-22" {
+		t.Errorf("evaluate with a new rule: got %+v, %v, want 4 rules, 0 events, 2026-11-09..2026-11-22", ev, err)
+	}
+	if got := f.events(t, f.acme, grocery.AlertEventsInput{RuleID: late.ID}); got.Total != 1 || got.Results[0].Price != 400 || got.Results[0].Reason != grocery.AlertReasonAtCreation {
+		t.Errorf("late rule's events: got %+v, want one at 4.00, at creation", got)
 	}
 
 	// Deleting a rule keeps its events.
@@ -493,5 +501,17 @@ func testAlertsIDsCarryNoCount(t *testing.T, rs *redistest.Server) {
 	}
 	if l := f.events(t, f.acme, grocery.AlertEventsInput{RuleID: second.ID}); l.Total != 1 || l.Results[0].RuleID != second.ID {
 		t.Errorf("events of %s: %+v, want its one", second.ID, l.Results)
+	}
+	// An id in the decimal form rules had before (acme's first rule is
+	// the store's first, alr_1) still names the rule, for its account
+	// only, and is answered with the id of today's form.
+	if got, err := f.svc.Alert(f.acme, "alr_1"); err != nil || got.ID != first.ID {
+		t.Errorf("Alert(acme, alr_1) = %+v, %v; want %s", got, err, first.ID)
+	}
+	if _, err := f.svc.Alert(f.beta, "alr_1"); grocery.ErrorCode(err) != grocery.ENOTFOUND {
+		t.Errorf("Alert(beta, alr_1): %v, want not found", err)
+	}
+	if l := f.events(t, f.acme, grocery.AlertEventsInput{RuleID: "alr_1"}); l.Total != 1 || l.Results[0].RuleID != first.ID {
+		t.Errorf("events of alr_1: %+v, want the first rule's one", l.Results)
 	}
 }

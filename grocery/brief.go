@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/grocerydata/grocery/grocery/internal/pricestat"
-	"github.com/grocerydata/grocery/grocery/internal/words"
+	"github.com/grocerydata/grocery/internal/words"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -900,7 +900,7 @@ func (b *Brief) summary() string {
 				top = c
 			}
 		}
-		fmt.Fprintf(&w, "Prices %s week over week across %d banner SKUs compared like for like", moved(*o.WeekPct), o.WeekSeries)
+		fmt.Fprintf(&w, "Prices %s week over week across %d banner %s compared like for like", moved(*o.WeekPct), o.WeekSeries, words.Plural(o.WeekSeries, "SKU"))
 		if o.FourWeekPct != nil {
 			fmt.Fprintf(&w, " (%+.1f%% over the last four weeks against the four before)", *o.FourWeekPct)
 		}

@@ -39,14 +39,15 @@
 //     and their scripts); redisconn (dialling Redis without retries, the
 //     mapping of its failures to EUNAVAILABLE, URL redaction, the key
 //     prefix); alertstore (the alert store interface, its bbolt and Redis
-//     stores, the copy of a file's rules to Redis); demo (the demo
+//     stores, the copy of a file's rules to Redis); idemstore (the
+//     idempotency records, in the data file or in Redis); demo (the demo
 //     generator and its tables, emitting plain records that BuildDemo
 //     writes); extsort (the importer's sorted runs on disk, their merge and
 //     grouping); pricestat (the shared arithmetic: medians, rounding,
 //     geometric means); snapshot (publishing and fetching snapshots for
 //     replicas); replica (a replica's poller of the snapshot directory, its
 //     backoff and state: grocery swaps each copy in); rowfile and rowwrite
-//     (reading and writing CSV, JSON Lines and XLSX tables); svgchart (the
+//     (reading and writing CSV, JSON Lines, JSON, XLSX and Parquet tables); svgchart (the
 //     brief's charts laid out as SVG shapes); jsontext (JSON strings as
 //     encoding/json writes them); atomicfile (replacing a file so that a
 //     crash leaves the old or the new); fault (the internal packages' error
@@ -177,13 +178,25 @@
 //
 // # Alerts
 //
-// An account's alert rules (CreateAlert, ListAlerts, Alert, DeleteAlert,
-// AlertEvents) act for the account in the context: NewContextWithPrincipal
-// after Authenticate, or NewContextWithAccount for trusted local callers.
-// Every import evaluates the rules watching the series it writes inside its
-// own transaction (see AlertPriceBelow and the other conditions) and records
-// at most one event per rule and observation day; EvaluateAlerts does the
-// same over every watched series. An account holds at most MaxAlertRules.
+// An account's alert rules (CreateAlert, ListAlerts, Alert, UpdateAlert,
+// DeleteAlert, AlertEvents, EvaluateAlert) act for the account in the
+// context: NewContextWithPrincipal after Authenticate, or
+// NewContextWithAccount for trusted local callers. CreateAlert evaluates
+// a new rule on the latest day and records an event at once when its
+// condition already holds (AlertStanding says what holds); EvaluateAlert
+// does so on demand. Every import evaluates the active rules watching the
+// series it writes inside its own transaction (see AlertPriceBelow and
+// the other conditions); EvaluateAlerts does the same over every watched
+// series. Whatever records them, events are recorded by one code path,
+// at most one per rule and observation day, each with its reason (AlertReasonImport, AlertReasonEvaluate,
+// AlertReasonAtCreation). UpdateAlert changes or pauses a rule, keeping
+// its id and events. An account holds at most MaxAlertRules.
+//
+// Idempotent runs a request made with an idempotency key once per
+// account and key within IdempotencyWindow, giving the first answer to a
+// repeat and ECONFLICT to another request with the key; the REST
+// interface's Idempotency-Key header is built on it. Its records live
+// where the alert rules do.
 //
 // # Replicas
 //

@@ -1,6 +1,7 @@
 package grocery
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -350,7 +351,9 @@ const exportBatch = 8192
 // Observations come ordered by banner, SKU, province, date and store;
 // offers by province, barcode, banner and SKU (only current offers: those
 // observed within the 14 days up to the data set's latest date); stores by
-// province, banner and store id (only active reference stores).
+// province, banner and store id, every store with its active flag (the
+// observations name the stores that left the panel too, so a round trip
+// needs them).
 //
 // Its batches all read the data file PrepareExport read: on a replica, a
 // snapshot swapped in meanwhile serves the calls that start after it, not
@@ -450,6 +453,7 @@ var (
 		{Name: "store_id"}, {Name: "banner"}, {Name: "banner_name"}, {Name: "province"}, {Name: "name"},
 		{Name: "city"}, {Name: "postal_code"}, {Name: "latitude", Kind: rowwrite.Float},
 		{Name: "longitude", Kind: rowwrite.Float}, {Name: "observations_30d", Kind: rowwrite.Int},
+		{Name: "active", Kind: rowwrite.Bool},
 	}
 )
 
@@ -666,24 +670,31 @@ func (p *PreparedExport) offers(ctx context.Context, out *rowwrite.Sink) error {
 	}
 }
 
-// stores writes the active reference stores the export selects. The
+// stores writes the stores the export selects, those that left the panel
+// included (active false): the observations export names them too. The
 // panel is small (thousands of stores), so one transaction reads it.
 func (p *PreparedExport) stores(out *rowwrite.Sink) error {
 	var all []Store
 	err := p.pin.View(func(tx *storage.Tx) error {
-		return tx.ActiveStores(p.province, p.banner, func(st *storage.Store) error {
-			all = append(all, store(st))
+		return tx.ForEachStore(func(st *storage.Store) error {
+			if (p.province == "" || st.Province == p.province) && (p.banner == "" || st.Banner == p.banner) {
+				all = append(all, store(st))
+			}
 			return nil
 		})
 	})
 	if err != nil {
 		return err
 	}
+	slices.SortFunc(all, func(a, b Store) int {
+		return cmp.Or(cmp.Compare(a.Province, b.Province), cmp.Compare(a.Banner, b.Banner), cmp.Compare(a.ID, b.ID))
+	})
 	v := out.Vals
 	for i := range all {
 		st := &all[i]
 		v[0], v[1], v[2], v[3], v[4] = rowwrite.Str(st.ID), rowwrite.Str(st.Banner), rowwrite.Str(st.BannerName), rowwrite.Str(st.Province), rowwrite.Str(st.Name)
 		v[5], v[6], v[7], v[8], v[9] = rowwrite.Str(st.City), rowwrite.Str(st.PostalCode), rowwrite.Real(st.Latitude), rowwrite.Real(st.Longitude), rowwrite.Num(int64(st.Observations30d))
+		v[10] = rowwrite.Flag(st.Active)
 		if err := out.Row(); err != nil {
 			return err
 		}

@@ -89,8 +89,9 @@ func TestExportCSVQuoting(t *testing.T) {
 		t.Fatalf("CSV (-want +got):\n%s", diff)
 	}
 	got, _ = export(t, s, grocery.ExportInput{Format: "csv", Dataset: "stores", Banner: "metro"})
-	want = "store_id,banner,banner_name,province,name,city,postal_code,latitude,longitude,observations_30d\r\n" +
-		"\"s,1\",metro,Metro,ON,\"Metro \"\"Plaza\"\"\",Toronto,M5V 2T6,43.5,-79.25,1\r\n"
+	want = "store_id,banner,banner_name,province,name,city,postal_code,latitude,longitude,observations_30d,active\r\n" +
+		"met-on-1,metro,Metro,ON,met-on-1,Toronto,M6G 2A1,45,-75,0,false\r\n" +
+		"\"s,1\",metro,Metro,ON,\"Metro \"\"Plaza\"\"\",Toronto,M5V 2T6,43.5,-79.25,1,true\r\n"
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("stores CSV (-want +got):\n%s", diff)
 	}
@@ -163,7 +164,7 @@ func TestExportFilters(t *testing.T) {
 		{"OffersBanner", grocery.ExportInput{Dataset: "offers", Banner: "maxi"}, 2},
 		{"OffersCategory", grocery.ExportInput{Dataset: "offers", Category: "Frozen"}, 1},
 		{"OffersUPC", grocery.ExportInput{Dataset: "offers", UPC: upcMilk}, 3}, // metro's is stale
-		{"Stores", grocery.ExportInput{Dataset: "stores"}, 6},                  // metro's is closed
+		{"Stores", grocery.ExportInput{Dataset: "stores"}, 7},                  // metro's closed one too (active false)
 		{"StoresProvince", grocery.ExportInput{Dataset: "stores", Province: "QC"}, 2},
 		{"StoresBanner", grocery.ExportInput{Dataset: "stores", Banner: "loblaws", Province: "ON"}, 3},
 	} {

@@ -1,7 +1,7 @@
 package grocery
 
 import (
-	"github.com/grocerydata/grocery/grocery/internal/words"
+	"github.com/grocerydata/grocery/internal/words"
 	"strings"
 
 	"github.com/grocerydata/grocery/grocery/internal/gs1"

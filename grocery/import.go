@@ -16,7 +16,8 @@ import (
 	"github.com/grocerydata/grocery/grocery/internal/extsort"
 	"github.com/grocerydata/grocery/grocery/internal/fault"
 	"github.com/grocerydata/grocery/grocery/internal/rowfile"
-	"github.com/grocerydata/grocery/grocery/internal/words"
+	"github.com/grocerydata/grocery/grocery/internal/rowwrite"
+	"github.com/grocerydata/grocery/internal/words"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -31,7 +32,7 @@ type ImportOptions struct {
 type ImportReport struct {
 	File      string   `json:"file"`
 	Kind      string   `json:"kind"`   // "stores" or "observations"
-	Format    string   `json:"format"` // "csv", "jsonl" or "xlsx"
+	Format    string   `json:"format"` // "csv", "jsonl", "json", "xlsx" or "parquet"
 	Rows      int      `json:"rows"`   // data rows read
 	New       int      `json:"new"`
 	Updated   int      `json:"updated"`
@@ -49,7 +50,7 @@ type ImportReport struct {
 	PublishError string `json:"publish_error,omitempty"`
 }
 
-// Import reads one CSV, JSON Lines, XLSX or Parquet file of stores or observations
+// Import reads one CSV, JSON Lines, JSON, XLSX or Parquet file of stores or observations
 // and writes it atomically: either every valid row of the file is stored
 // or, when it fails, nothing of it is.
 //
@@ -59,15 +60,25 @@ type ImportReport struct {
 // Parquet file, whose column names are the header and whose typed values
 // read as a CSV file writes them (at most 1 GiB, one past 16 MiB copied
 // to a temporary file); a first
-// non-space byte '{' means JSON Lines; other text is CSV with a header
+// non-space byte '{' means JSON Lines, '[' a JSON array with one object
+// per line, as Export writes it; other text is CSV with a header
 // row, its fields separated by ',', or by ';' or tab when that separator
 // gives a header with all the required columns (a ';' or tab file may
 // write decimal commas, 4,99). Other files (binary, legacy .xls, gzip,
 // UTF-16) are refused with EINVALID. The kind is recognised by the
 // header or the first object's field names:
 //
-//	stores:       store_id, banner, province, name, city, postal_code, latitude, longitude[, active]
-//	observations: date, store_id, banner, external_sku, price[, regular_price, promo_ends, upc, name, brand, size, category]
+//	stores:       store_id, banner, province, name, city, postal_code, latitude, longitude[, active, banner_name, observations_30d]
+//	observations: date, store_id, banner, external_sku, price[, regular_price, promo_ends, upc, name, brand, size, category, province, on_promo, currency]
+//
+// These are every column Export writes for the stores and observations
+// datasets, so that an export imports as it comes. The columns Export
+// derives are checked, not stored: banner_name must name the banner, an
+// observation's province must be its store's, on_promo must be true
+// exactly when price is under regular_price, currency must be CAD, and
+// observations_30d (counted again from the observations) must be a whole
+// number. A file with the columns of an offers export, which is computed,
+// is refused saying to import stores and observations instead.
 //
 // Columns may come in any order. Observations need their stores to be
 // stored already (import the stores file first). A row with a upc also
@@ -227,14 +238,49 @@ func newKind(name string, required int, columns ...string) *importKind {
 	return k
 }
 
+// The kinds of file Import reads. Each takes every column the export of
+// its dataset writes, so that an export imports back as it comes: the
+// columns the export derives (a store's banner_name and observations_30d,
+// an observation's province, on_promo and currency) are checked against
+// what they must be and not stored.
 var (
 	storesKind = newKind("stores", 8,
-		"store_id", "banner", "province", "name", "city", "postal_code", "latitude", "longitude", "active")
+		"store_id", "banner", "province", "name", "city", "postal_code", "latitude", "longitude", "active",
+		"banner_name", "observations_30d")
 	obsKind = newKind("observations", 5,
 		"date", "store_id", "banner", "external_sku", "price",
-		"regular_price", "promo_ends", "upc", "name", "brand", "size", "category")
+		"regular_price", "promo_ends", "upc", "name", "brand", "size", "category",
+		"province", "on_promo", "currency")
 	importKinds = []*importKind{storesKind, obsKind}
 )
+
+// derivedDataset is an export dataset Import cannot read: its rows are
+// computed from the stores and observations, which are what to import.
+type derivedDataset struct {
+	name      string
+	signature []string // columns of its export that no importKind takes
+}
+
+// derivedDatasets are recognised by their export's own columns, so that
+// such a file is refused saying what it is and what to export instead.
+var derivedDatasets = []derivedDataset{{"offers", exportOnlyColumns(offerCols)}}
+
+// exportOnlyColumns returns the names of cols that no importKind takes.
+func exportOnlyColumns(cols []rowwrite.Column) []string {
+	var out []string
+	for _, c := range cols {
+		taken := false
+		for _, k := range importKinds {
+			if _, ok := k.index[c.Name]; ok {
+				taken = true
+			}
+		}
+		if !taken {
+			out = append(out, c.Name)
+		}
+	}
+	return out
+}
 
 // Canonical column numbers of the two kinds.
 const (
@@ -247,6 +293,8 @@ const (
 	sLat
 	sLon
 	sActive
+	sBannerName
+	sObs30d
 )
 
 const (
@@ -262,6 +310,9 @@ const (
 	oBrand
 	oSize
 	oCategory
+	oProvince
+	oOnPromo
+	oCurrency
 )
 
 // describe lists the columns as "a, b, c[, d, e]".
@@ -284,6 +335,11 @@ func detectKind(names []string) (*importKind, []int, string) {
 	for i, n := range names {
 		if _, ok := seen[n]; !ok {
 			seen[n] = i
+		}
+	}
+	for _, d := range derivedDatasets {
+		if len(d.signature) > 0 && hasAll(seen, d.signature...) {
+			return nil, nil, fmt.Sprintf("columns %s are those of an export of dataset %s, which cannot be imported: %s are computed from the stores and observations, so export and import datasets stores and observations instead", strings.Join(d.signature, ", "), d.name, d.name)
 		}
 	}
 	// The kind whose required columns are all present wins; otherwise the
@@ -354,6 +410,15 @@ func (k *importKind) article() string {
 		return "an observations file"
 	}
 	return "a stores file"
+}
+
+func hasAll(m map[string]int, keys ...string) bool {
+	for _, k := range keys {
+		if _, ok := m[k]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 func hasAny(m map[string]int, keys ...string) bool {
@@ -635,9 +700,20 @@ func (imp *importer) storeRow(r *row) *rowError {
 	if e != nil {
 		return e
 	}
-	active, e := parseActive(r.get(sActive))
+	active, e := parseFlag("active", r.get(sActive), true)
 	if e != nil {
 		return e
+	}
+	if s := r.get(sBannerName); s != "" {
+		if nb, err := ParseBanner(s); err != nil || nb.Slug != b.Slug {
+			return badf("banner_name", "%q is not the name of banner %s: want %q", s, b.Slug, b.Name)
+		}
+	}
+	if s := r.get(sObs30d); s != "" {
+		// Counted from the observations when they are imported: only its form is checked.
+		if n, err := strconv.ParseUint(s, 10, 32); err != nil || strconv.FormatUint(n, 10) != s {
+			return badf("observations_30d", "%q is not a count: want a whole number, 0 or more (it is counted again from the observations)", s)
+		}
 	}
 	imp.storeLines[id] = r.line
 	imp.batch.Stores = append(imp.batch.Stores, Store{
@@ -694,6 +770,12 @@ func (imp *importer) obsRow(r *row) *rowError {
 		st.prov = p
 	}
 
+	if s := r.get(oProvince); s != "" && s != st.province {
+		if p, err := ParseProvince(s); err != nil || p != st.province {
+			return badf("province", "%q is not the province of store %q: it is %s", s, st.id, st.province)
+		}
+	}
+
 	raw := r.get(oBanner)
 	br, ok := imp.banners[raw]
 	if !ok {
@@ -744,6 +826,21 @@ func (imp *importer) obsRow(r *row) *rowError {
 		if regular < price {
 			return badf("regular_price", "%s is less than the price %s: want the regular price, at least the price", regular, price)
 		}
+	}
+	if s := r.get(oOnPromo); s != "" {
+		onPromo, e := parseFlag("on_promo", s, false)
+		if e != nil {
+			return e
+		}
+		if onPromo != (price < regular) {
+			if onPromo {
+				return badf("on_promo", "is %s, but the price %s is not under the regular_price %s: a row is on promotion when its price is", s, price, regular)
+			}
+			return badf("on_promo", "is %s, but the price %s is under the regular_price %s: a row is on promotion when its price is", s, price, regular)
+		}
+	}
+	if s := r.get(oCurrency); s != "" && !strings.EqualFold(s, Currency) {
+		return badf("currency", "%q is not %s: prices are Canadian dollars", s, Currency)
 	}
 	var promoEnds Date
 	if s := r.get(oPromoEnds); s != "" {
@@ -983,14 +1080,17 @@ func parseCoordinate(field, s string, limit, lo, hi float64) (float64, *rowError
 	return v, nil
 }
 
-func parseActive(s string) (bool, *rowError) {
+// parseFlag parses a yes/no field; empty is def.
+func parseFlag(field, s string, def bool) (bool, *rowError) {
 	switch strings.ToLower(s) {
-	case "", "true", "1", "yes":
+	case "":
+		return def, nil
+	case "true", "1", "yes":
 		return true, nil
 	case "false", "0", "no":
 		return false, nil
 	}
-	return false, badf("active", "%q is not a yes/no value: want true, false, 1, 0, yes or no (default true)", s)
+	return false, badf(field, "%q is not a yes/no value: want true, false, 1, 0, yes or no (default %t)", s, def)
 }
 
 // readRows reads the rows of a file in format from br, just past Sniff.
@@ -1000,8 +1100,8 @@ func (imp *importer) readRows(ctx context.Context, format rowfile.Format, br *bu
 		err  error
 	)
 	switch format {
-	case rowfile.JSONL:
-		return imp.readJSONL(ctx, br)
+	case rowfile.JSONL, rowfile.JSON:
+		return imp.readJSONL(ctx, br, format == rowfile.JSON)
 	case rowfile.XLSX:
 		rows, err = rowfile.OpenXLSX(br, rowfile.MaxXLSX)
 	case rowfile.Parquet:
@@ -1106,16 +1206,21 @@ func (imp *importer) gtin(s string) (GTIN, error) {
 	return parseFeedGTIN(s)
 }
 
-// readJSONL reads one JSON object per line; the first object's field names
-// give the kind, later objects may leave out optional fields.
-func (imp *importer) readJSONL(ctx context.Context, br *bufio.Reader) error {
-	lines, err := rowfile.OpenJSONL(br, maxJSONLine)
+// readJSONL reads one JSON object per line, in JSON Lines or in a JSON
+// array; the first object's field names give the kind, later objects may
+// leave out optional fields.
+func (imp *importer) readJSONL(ctx context.Context, br *bufio.Reader, array bool) error {
+	open := rowfile.OpenJSONL
+	if array {
+		open = rowfile.OpenJSON
+	}
+	lines, err := open(br, maxJSONLine)
 	var re *rowfile.RecordError
 	switch {
 	case err == io.EOF:
 		return Errorf(EINVALID, "%s: the file holds no JSON object: want one object per line with the fields of %s", imp.file, describeKinds())
 	case errors.As(err, &re):
-		return Errorf(EINVALID, "%s:%d: not a JSON object: want one object per line with the fields of %s", imp.file, re.Pos, describeKinds())
+		return Errorf(EINVALID, "%s:%d: %s: want one object per line with the fields of %s", imp.file, re.Pos, re.Reason, describeKinds())
 	case err != nil:
 		return imp.jsonlErr(err)
 	}

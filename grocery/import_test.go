@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/grocerydata/grocery/grocery/internal/rowwrite"
 )
 
 // importClock is the fixed clock of the import tests: observations may be
@@ -305,11 +307,11 @@ func TestImport_Invalid(t *testing.T) {
 		want    string // the message, or its start
 	}{
 		// The file as a whole.
-		{"EmptyFile", "x.csv", "", "x.csv: the file is empty: want a header row of stores (store_id, banner, province, name, city, postal_code, latitude, longitude[, active]) or observations (date, store_id, banner, external_sku, price[, regular_price, promo_ends, upc, name, brand, size, category])"},
+		{"EmptyFile", "x.csv", "", "x.csv: the file is empty: want a header row of stores (store_id, banner, province, name, city, postal_code, latitude, longitude[, active, banner_name, observations_30d]) or observations (date, store_id, banner, external_sku, price[, regular_price, promo_ends, upc, name, brand, size, category, province, on_promo, currency])"},
 		{"BlankFile", "x.csv", "\n  \n", "x.csv: the file is empty"},
 		{"NoHeader", "x.csv", lines(good), "x.csv:1: header: columns on-lob-009, loblaws, on, loblaws, toronto, m5j 2r6, 43.6410, -79.3760 are not recognised: want stores ("},
 		{"UnknownHeader", "x.csv", lines("sku,cost"), "x.csv:1: header: columns sku, cost are not recognised: want stores (store_id"},
-		{"MissingColumns", "stores.csv", lines("store_id,banner,province,name,city,postal_code"), "stores.csv:1: header: missing columns latitude, longitude for a stores file: want store_id, banner, province, name, city, postal_code, latitude, longitude[, active]"},
+		{"MissingColumns", "stores.csv", lines("store_id,banner,province,name,city,postal_code"), "stores.csv:1: header: missing columns latitude, longitude for a stores file: want store_id, banner, province, name, city, postal_code, latitude, longitude[, active, banner_name, observations_30d]"},
 		{"UnknownColumn", "prices.csv", lines(oh + ",colour"), `prices.csv:1: header: unknown column "colour" for an observations file`},
 		{"DuplicateColumn", "prices.csv", lines(oh + ",price"), `prices.csv:1: header: column "price" appears twice (columns 5 and 6)`},
 		{"JSONLFirstLineBad", "x.jsonl", lines(`{"date": `), "x.jsonl:1: not a JSON object"},
@@ -336,6 +338,10 @@ func TestImport_Invalid(t *testing.T) {
 		{"LongitudeRange", "stores.csv", lines(sh, "S1,loblaws,ON,Loblaws,Toronto,M5J 2R6,43.6,-190"), "stores.csv:2: longitude: -190 is out of range: want -180 to 180 degrees"},
 		{"LongitudeOutsideCanada", "stores.csv", lines(sh, "S1,loblaws,ON,Loblaws,Toronto,M5J 2R6,43.6,79.3760"), "stores.csv:2: longitude: 79.3760 is outside Canada: want -142 to -52 degrees"},
 		{"Active", "stores.csv", lines(sh+",active", good+",maybe"), `stores.csv:2: active: "maybe" is not a yes/no value: want true, false, 1, 0, yes or no (default true)`},
+		{"BannerName", "stores.csv", lines(sh+",banner_name", good+",No Frills"), `stores.csv:2: banner_name: "No Frills" is not the name of banner loblaws: want "Loblaws"`},
+		{"BannerNameUnknown", "stores.csv", lines(sh+",banner_name", good+",Lowblaws"), `stores.csv:2: banner_name: "Lowblaws" is not the name of banner loblaws: want "Loblaws"`},
+		{"Observations30dNegative", "stores.csv", lines(sh+",observations_30d", good+",-3"), `stores.csv:2: observations_30d: "-3" is not a count: want a whole number, 0 or more`},
+		{"Observations30dFraction", "stores.csv", lines(sh+",observations_30d", good+",2.5"), `stores.csv:2: observations_30d: "2.5" is not a count`},
 		{"JSONLStoreBadValue", "stores.jsonl", lines(`{"store_id":"S1","banner":"loblaws","province":"ON","name":"L","city":"T","postal_code":"M5J 2R6","latitude":43.6,"longitude":-79.3}`, `{"store_id":"S2","banner":"loblaws","province":"ON","name":"L","city":"T","postal_code":"M5J 2R6","latitude":[43.6],"longitude":-79.3}`), "stores.jsonl:2: latitude: is a JSON array: want a string or a number"},
 
 		// Observations rows.
@@ -366,6 +372,18 @@ func TestImport_Invalid(t *testing.T) {
 		{"UPCConflict", "prices.csv", lines(oh+",upc", obs+",060383000011", "2026-11-17,ON-LOB-001,loblaws,20001,4.99,066800000152"), `prices.csv:3: upc: 066800000152 conflicts with line 2, which gives 060383000011 for loblaws SKU "20001": a banner SKU has one barcode`},
 		{"DuplicateConflict", "prices.csv", lines(oh, obs, "2026-11-18,ON-NOF-001,no-frills,20001,3.99", "2026-11-18,ON-LOB-001,loblaws,20001,5.49"), "prices.csv:4: price: 5.49 conflicts with line 2, which gives 4.99 for the same date, store_id and external_sku"},
 		{"NameControlChar", "prices.csv", lines(oh+",upc,name", obs+",060383000011,\"Corn\tFlakes\""), `prices.csv:2: name: "Corn\tFlakes" contains a control character`},
+		{"ProvinceNotStores", "prices.csv", lines(oh+",province", obs+",QC"), `prices.csv:2: province: "QC" is not the province of store "ON-LOB-001": it is ON`},
+		{"ProvinceUnknownObs", "prices.csv", lines(oh+",province", obs+",Ontari"), `prices.csv:2: province: "Ontari" is not the province of store "ON-LOB-001": it is ON`},
+		{"OnPromoNoPromotion", "prices.csv", lines(oh+",regular_price,on_promo", obs+",4.99,true"), "prices.csv:2: on_promo: is true, but the price 4.99 is not under the regular_price 4.99: a row is on promotion when its price is"},
+		{"OnPromoNoRegular", "prices.csv", lines(oh+",on_promo", obs+",yes"), "prices.csv:2: on_promo: is yes, but the price 4.99 is not under the regular_price 4.99"},
+		{"OnPromoDenied", "prices.csv", lines(oh+",regular_price,on_promo", "2026-11-18,ON-LOB-001,loblaws,20001,3.99,4.99,false"), "prices.csv:2: on_promo: is false, but the price 3.99 is under the regular_price 4.99"},
+		{"OnPromoValue", "prices.csv", lines(oh+",on_promo", obs+",maybe"), `prices.csv:2: on_promo: "maybe" is not a yes/no value: want true, false, 1, 0, yes or no (default false)`},
+		{"Currency", "prices.csv", lines(oh+",currency", obs+",USD"), `prices.csv:2: currency: "USD" is not CAD: prices are Canadian dollars`},
+		{"OffersExport", "offers.csv", lines("province,upc,name,brand,size,category,banner,banner_name,external_sku,price,regular_price,on_promo,promo_ends,min_price,max_price,unit_price,unit_price_basis,store_count,observed_at,currency"),
+			"offers.csv:1: header: columns min_price, max_price, unit_price, unit_price_basis, store_count, observed_at are those of an export of dataset offers, which cannot be imported: offers are computed from the stores and observations, so export and import datasets stores and observations instead"},
+		{"JSONArrayCutShort", "prices.json", lines("[", `{"date":"2026-11-18","store_id":"ON-LOB-001","banner":"loblaws","external_sku":"1","price":1},`), "prices.json:2: the JSON array does not end with ]: the file is cut short"},
+		{"JSONArrayObjectOverLines", "prices.json", lines("[", `{"date":"2026-11-18","store_id":"ON-LOB-001","banner":"loblaws","external_sku":"1","price":1},`, `{"date":"2026-11-18",`, `"store_id":"ON-LOB-001","banner":"loblaws","external_sku":"2","price":1}`, "]"), "prices.json:3: not a JSON object on one line: a JSON array is read with one object per line, as the export writes it"},
+		{"JSONArrayAfterEnd", "prices.json", lines(`[{"date":"2026-11-18","store_id":"ON-LOB-001","banner":"loblaws","external_sku":"1","price":1}]`, "[]"), "prices.json:2: text after the end of the JSON array"},
 		{"JSONLBadLine", "prices.jsonl", lines(`{"date":"2026-11-18","store_id":"ON-LOB-001","banner":"loblaws","external_sku":"1","price":1}`, `{"date":`), "prices.jsonl:2: not a JSON object"},
 		{"JSONLUnknownField", "prices.jsonl", lines(`{"date":"2026-11-18","store_id":"ON-LOB-001","banner":"loblaws","external_sku":"1","price":1}`, ``, `{"date":"2026-11-18","store_id":"ON-LOB-001","banner":"loblaws","external_sku":"2","price":1,"colour":"red"}`), "prices.jsonl:3: colour: unknown field for an observations file"},
 		{"JSONLMissingField", "prices.jsonl", lines(`{"date":"2026-11-18","store_id":"ON-LOB-001","banner":"loblaws","external_sku":"1","price":1}`, `{"date":"2026-11-18","store_id":"ON-LOB-001","banner":"loblaws","external_sku":"2"}`), "prices.jsonl:2: price: is required"},
@@ -705,4 +723,26 @@ func writeBenchObservations(tb testing.TB, path string, stores []benchStore, n i
 		tb.Fatal(err)
 	}
 	return rows
+}
+
+// TestImportTakesEveryExportColumn: every column the stores and
+// observations exports write is a column of the import's kind of file,
+// so that an export imports as it comes (TestExportImportRoundTrip checks
+// the values); a column added to an export must be added to the import.
+func TestImportTakesEveryExportColumn(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		kind *importKind
+		cols []rowwrite.Column
+	}{{storesKind, storeCols}, {obsKind, observationCols}} {
+		for _, c := range tc.cols {
+			if _, ok := tc.kind.index[c.Name]; !ok {
+				t.Errorf("the %s export writes column %s: the import of %s does not take it", tc.kind.name, c.Name, tc.kind.article())
+			}
+		}
+	}
+	// The offers export is recognised by its own columns.
+	if got := derivedDatasets[0].signature; len(got) == 0 {
+		t.Errorf("the offers export has no column of its own: got %v, want some to recognise it by", got)
+	}
 }

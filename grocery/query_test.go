@@ -108,8 +108,8 @@ func TestLookupProduct(t *testing.T) {
 		{"ErrEmptyUPC", "", "ON", 0, grocery.EINVALID, "upc is required"},
 		{"ErrProvince", upcMilk, "Ontari", 0, grocery.EINVALID, "AB BC MB NB NL NS NT NU ON PE QC SK YT"},
 		{"ErrNoProvince", upcMilk, "", 0, grocery.EINVALID, "province is required"},
-		{"ErrLimitHigh", upcMilk, "ON", 51, grocery.EINVALID, "want 1 to 50"},
-		{"ErrLimitNegative", upcMilk, "ON", -1, grocery.EINVALID, "want 1 to 50"},
+		{"ErrLimitHigh", upcMilk, "ON", 501, grocery.EINVALID, "want 1 to 500"},
+		{"ErrLimitNegative", upcMilk, "ON", -1, grocery.EINVALID, "want 1 to 500"},
 		{"ErrRestricted", "212345678909", "ON", 0, grocery.EINVALID, "restricted-circulation"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -413,7 +413,7 @@ func TestListReferenceStores(t *testing.T) {
 	}{
 		{"ErrProvince", grocery.StoresInput{Province: "Ontari"}, "want one of"},
 		{"ErrBanner", grocery.StoresInput{Banner: "costcoo"}, "banner \"costcoo\" is unknown"},
-		{"ErrLimit", grocery.StoresInput{Limit: 500}, "want 1 to 50"},
+		{"ErrLimit", grocery.StoresInput{Limit: 501}, "want 1 to 500"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := s.ListReferenceStores(ctx, tc.in)

@@ -15,6 +15,7 @@ import (
 	"github.com/grocerydata/grocery/grocery/internal/alertstore"
 	"github.com/grocerydata/grocery/grocery/internal/extsort"
 	"github.com/grocerydata/grocery/grocery/internal/fault"
+	"github.com/grocerydata/grocery/grocery/internal/idemstore"
 	"github.com/grocerydata/grocery/grocery/internal/redisconn"
 	"github.com/grocerydata/grocery/grocery/internal/replica"
 	snapfile "github.com/grocerydata/grocery/grocery/internal/snapshot"
@@ -30,6 +31,7 @@ type Service struct {
 	bolt   *access.Bolt // the data file's keys and meter, even with Redis
 	access access.Store // bolt, or the keys in Redis
 	alerts alertStore
+	idem   idemstore.Store // idempotency records, where the alert rules are
 
 	signalBufs sync.Pool // of *signalBufs, reused by Signals
 
@@ -104,6 +106,7 @@ func openPrefixed(path string, opts *Options, so storage.Options, now func() tim
 		s.removeOrphans()
 	}
 	s.alerts = alertStore{alertstore.Bolt{DB: db}}
+	s.idem = idemstore.Bolt{DB: db}
 	if !so.ReadOnly {
 		if err := (alertstore.Bolt{DB: db}).EnsureIDKey(); err != nil {
 			db.Close()
@@ -135,7 +138,7 @@ func openPrefixed(path string, opts *Options, so storage.Options, now func() tim
 			s.Close()
 			return nil, fromFault(err)
 		}
-		s.access, s.alerts = ra, alertStore{alerts}
+		s.access, s.alerts, s.idem = ra, alertStore{alerts}, idemstore.Redis{C: conn}
 		if !so.ReadOnly {
 			if err := alertstore.CopyFile(db, alerts, s.log); err != nil {
 				s.Close()

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/grocerydata/grocery/grocery/internal/pricestat"
-	"github.com/grocerydata/grocery/grocery/internal/words"
+	"github.com/grocerydata/grocery/internal/words"
 	"github.com/grocerydata/grocery/storage"
 )
 

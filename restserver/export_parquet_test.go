@@ -72,7 +72,7 @@ func TestExportParquetReadBack(t *testing.T) {
 		"date": "DATE", "promo_ends": "DATE", "observed_at": "DATE",
 		"price": "DECIMAL(18,2)", "regular_price": "DECIMAL(18,2)", "min_price": "DECIMAL(18,2)",
 		"max_price": "DECIMAL(18,2)", "unit_price": "DECIMAL(18,2)",
-		"on_promo": "BOOLEAN", "store_count": "INT64", "observations_30d": "INT64",
+		"on_promo": "BOOLEAN", "active": "BOOLEAN", "store_count": "INT64", "observations_30d": "INT64",
 		"latitude": "DOUBLE", "longitude": "DOUBLE",
 	}
 	for _, tc := range []struct {

@@ -203,6 +203,30 @@ func (s *server) alert(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, rule)
 }
 
+// updateAlert answers PATCH /b2b/alerts/{id}: 200 with the changed rule;
+// another account's rule is not found.
+func (s *server) updateAlert(w http.ResponseWriter, r *http.Request) error {
+	var in grocery.AlertUpdate
+	if err := decodeJSON(r, &in); err != nil {
+		return err
+	}
+	rule, err := s.svc.UpdateAlert(r.Context(), mux.Vars(r)["id"], in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, rule)
+}
+
+// evaluateAlert answers POST /b2b/alerts/{id}/evaluate: 200 with the rule
+// and where it stands now, recording its event when its condition holds.
+func (s *server) evaluateAlert(w http.ResponseWriter, r *http.Request) error {
+	rule, err := s.svc.EvaluateAlert(r.Context(), mux.Vars(r)["id"])
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, rule)
+}
+
 // deleteAlert answers DELETE /b2b/alerts/{id}: 204; another account's
 // rule is not found.
 func (s *server) deleteAlert(w http.ResponseWriter, r *http.Request) error {

@@ -404,6 +404,15 @@ func TestOpenAPIResponses(t *testing.T) {
 		{"GET /b2b/alerts/{id}", "/b2b/alerts/" + ids[1], key, "", "", 200, jsonType},
 		{"GET /b2b/alerts/{id}", "/b2b/alerts/" + ids[0], full, "", "", 404, ""}, // another account's
 		{"GET /b2b/alerts/{id}", "/b2b/alerts/alert1", key, "", "", 400, ""},
+		{"PATCH /b2b/alerts/{id}", "/b2b/alerts/" + ids[0], key, jsonType, `{"threshold":5.5}`, 200, jsonType},
+		{"PATCH /b2b/alerts/{id}", "/b2b/alerts/" + ids[0], key, jsonType, `{}`, 400, ""},
+		{"PATCH /b2b/alerts/{id}", "/b2b/alerts/" + ids[0], key, jsonType, `{"province":"QC"}`, 400, ""},
+		{"PATCH /b2b/alerts/{id}", "/b2b/alerts/" + ids[0], full, jsonType, `{"active":false}`, 404, ""},
+		{"PATCH /b2b/alerts/{id}", "/b2b/alerts/" + ids[0], key, "text/plain", `{"active":false}`, 415, ""},
+		{"POST /b2b/alerts/{id}/evaluate", "/b2b/alerts/" + ids[0] + "/evaluate", key, "", "", 200, jsonType},
+		{"POST /b2b/alerts/{id}/evaluate", "/b2b/alerts/" + ids[1] + "/evaluate", key, "", "", 200, jsonType},
+		{"POST /b2b/alerts/{id}/evaluate", "/b2b/alerts/" + ids[0] + "/evaluate", full, "", "", 404, ""},
+		{"POST /b2b/alerts/{id}/evaluate", "/b2b/alerts/alert1/evaluate", key, "", "", 400, ""},
 		{"DELETE /b2b/alerts/{id}", "/b2b/alerts/" + ids[1], key, "", "", 204, ""},
 		{"DELETE /b2b/alerts/{id}", "/b2b/alerts/" + ids[1], key, "", "", 404, ""},
 		{"GET /b2b/geographic_prices", "/b2b/geographic_prices?upc=" + upcMilk, key, "", "", 200, jsonType},
@@ -447,6 +456,26 @@ func TestOpenAPIResponses(t *testing.T) {
 			met[c.op+" "+strconv.Itoa(r.status)] = true
 		})
 	}
+	// With an Idempotency-Key: the first answer, its replay (with
+	// Idempotent-Replayed) and the 409 of another body fit the document.
+	for i, body := range []string{l9Rule, l9Rule, milkRule} {
+		req := servetest.Request(t, "POST", srv.URL+"/b2b/alerts", body)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Idempotency-Key", "openapi-responses")
+		r := do(t, key, req)
+		want := map[int]int{0: 201, 1: 201, 2: 409}[i]
+		if r.status != want || (i == 1) != (r.header.Get("Idempotent-Replayed") == "true") {
+			t.Fatalf("idempotent POST %d: got %d, replayed %q, want %d\n%s", i+1, r.status, r.header.Get("Idempotent-Replayed"), want, r.body)
+		}
+		if i == 1 {
+			h := d.get(t, "paths", "/b2b/alerts", "post", "responses", "201", "headers", "Idempotent-Replayed")
+			if h == nil {
+				t.Errorf("Idempotent-Replayed is sent but not documented for POST /b2b/alerts 201")
+			}
+		}
+		d.check(t, "POST /b2b/alerts", r)
+	}
+
 	// A body without a declared length is metered, then refused once read
 	// past the limit: a 413 with the quota headers.
 	req, err := http.NewRequest("POST", srv.URL+"/b2b/alerts", io.MultiReader(strings.NewReader(`{"name":"`+strings.Repeat("x", 1<<20)+`"}`)))

@@ -110,11 +110,13 @@ func (s *server) routes() {
 	r.Handle("/b2b/brand_insights", s.api(s.brandInsights)).Methods(get...)
 	r.Handle("/b2b/basket", s.api(s.basket)).Methods(http.MethodPost)
 	r.Handle("/b2b/executive_brief", s.api(s.executiveBrief)).Methods(get...)
-	r.Handle("/b2b/alerts", s.api(s.createAlert)).Methods(http.MethodPost)
+	r.Handle("/b2b/alerts", s.api(s.idempotent(s.createAlert))).Methods(http.MethodPost)
 	r.Handle("/b2b/alerts", s.api(s.listAlerts)).Methods(get...)
 	r.Handle("/b2b/alerts/events", s.api(s.alertEvents)).Methods(get...) // before {id}
 	r.Handle("/b2b/alerts/{id}", s.api(s.alert)).Methods(get...)
+	r.Handle("/b2b/alerts/{id}", s.api(s.updateAlert)).Methods(http.MethodPatch)
 	r.Handle("/b2b/alerts/{id}", s.api(s.deleteAlert)).Methods(http.MethodDelete)
+	r.Handle("/b2b/alerts/{id}/evaluate", s.api(s.evaluateAlert)).Methods(http.MethodPost)
 
 	// Unauthenticated and unmetered: the OpenAPI document and its page.
 	r.HandleFunc("/openapi.json", s.serveOpenAPI).Methods(get...)
@@ -163,10 +165,11 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 // api wraps a handler in the authenticated, metered chain: X-API-Key (401
 // missing, unknown or revoked; 403 without the integration plan), one
 // call charged (429 when the quota is spent), the quota headers on every
-// answer, JSON bodies only on writes (415), only the query parameters
-// the OpenAPI document gives the operation (400 naming the others), and
-// on a GET the ETag, with 304 for a matching If-None-Match (a metered
-// call too).
+// answer, JSON bodies only on writes (415; a write without a body, such
+// as POST /b2b/alerts/{id}/evaluate, needs no Content-Type), only the
+// query parameters the OpenAPI document gives the operation (400 naming
+// the others), and on a GET the ETag, with 304 for a matching
+// If-None-Match (a metered call too).
 func (s *server) api(h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
@@ -194,7 +197,7 @@ func (s *server) api(h handlerFunc) http.Handler {
 			writeProblem(w, errTooLarge(s.opts.MaxBodyBytes))
 			return
 		}
-		if hasBody(r.Method) && !isJSON(r.Header.Get("Content-Type")) {
+		if hasBody(r.Method) && r.ContentLength != 0 && !isJSON(r.Header.Get("Content-Type")) {
 			writeProblem(w, errMediaType)
 			return
 		}

@@ -22,6 +22,10 @@ type AlertRule struct {
 	Condition string
 	Threshold int64
 	Created   int64 // Unix seconds
+	// Paused is set on a rule that records nothing until it is resumed: it
+	// is kept off the watch index, so no evaluation finds it. A rule
+	// written without it is active.
+	Paused bool `json:",omitempty"`
 }
 
 // AlertEvent is a recorded trigger of an alert rule on one observation
@@ -40,6 +44,9 @@ type AlertEvent struct {
 	Price     uint32 // cents
 	Previous  uint32 // cents; 0 when there was no previous observation day
 	Message   string
+	// Reason names what recorded the event (package grocery's values); ""
+	// on an event written without one.
+	Reason string `json:",omitempty"`
 }
 
 func alertKey(account string, id uint64) []byte {
@@ -62,9 +69,16 @@ func alertWatchKey(r *AlertRule) []byte {
 	return binary.BigEndian.AppendUint64(appendStr0(p, r.Account), r.ID)
 }
 
+// encodeAlertRule writes a rule; fields added after the first encoding
+// (Paused) follow as optional trailing bytes, so that a rule written
+// before them decodes with their zero value.
 func encodeAlertRule(r *AlertRule) []byte {
-	return enc(nil).str(r.Name).str(r.GTIN).str(r.Banner).str(r.SKU).str(r.Province).str(r.Condition).
+	e := enc(nil).str(r.Name).str(r.GTIN).str(r.Banner).str(r.SKU).str(r.Province).str(r.Condition).
 		varint(r.Threshold).varint(r.Created)
+	if r.Paused {
+		e = e.bool(true)
+	}
+	return e
 }
 
 func decodeAlertRule(k, v []byte, r *AlertRule) error {
@@ -75,6 +89,9 @@ func decodeAlertRule(k, v []byte, r *AlertRule) error {
 	d := dec{b: v}
 	*r = AlertRule{Account: acct, ID: id, Name: d.str(), GTIN: d.str(), Banner: d.str(), SKU: d.str(),
 		Province: d.str(), Condition: d.str(), Threshold: d.varint(), Created: d.varint()}
+	if d.err == nil && len(d.b) > 0 {
+		r.Paused = d.bool()
+	}
 	return d.err
 }
 
@@ -106,11 +123,16 @@ func (t *Tx) AlertIDKey() ([]byte, error) {
 // NewAlertRuleID returns a new rule id, unique in the file.
 func (t *Tx) NewAlertRuleID() (uint64, error) { return t.alertRules().NextSequence() }
 
-// PutAlertRule writes a rule and indexes it under what it watches. A rule
-// is written once: its watched key never changes.
+// PutAlertRule writes a rule, new or changed, and indexes it under what it
+// watches while it is active (a paused rule is taken off the index). What
+// a rule watches (province, barcode, banner, SKU) never changes: a changed
+// rule keeps its index key.
 func (t *Tx) PutAlertRule(r *AlertRule) error {
 	if err := t.put(t.alertRules(), alertKey(r.Account, r.ID), encodeAlertRule(r)); err != nil {
 		return err
+	}
+	if r.Paused {
+		return t.alertWatch().Delete(alertWatchKey(r))
 	}
 	return t.put(t.alertWatch(), alertWatchKey(r), nil)
 }
@@ -183,14 +205,14 @@ func (t *Tx) CountAlertRules(account string) int {
 	return n
 }
 
-// HasAlertRules reports whether any account has a rule: a write with none
-// to evaluate skips evaluation at the cost of this one seek.
+// HasAlertRules reports whether any account has an active rule: a write
+// with none to evaluate skips evaluation at the cost of this one seek.
 func (t *Tx) HasAlertRules() bool {
 	k, _ := t.alertWatch().Cursor().First()
 	return k != nil
 }
 
-// AlertsWatching calls fn with the account and id of each rule that
+// AlertsWatching calls fn with the account and id of each active rule that
 // watches a series: the rules on its barcode gtin (when not "") and the
 // rules on its banner SKU, in that order, in province.
 func (t *Tx) AlertsWatching(province, gtin, banner, sku string, fn func(account string, id uint64) error) error {
@@ -231,6 +253,9 @@ func eventKey(account string, id uint64) []byte { return alertKey(account, math.
 func (t *Tx) PutAlertEvent(e *AlertEvent) error {
 	v := enc(nil).uvarint(e.RuleID).varint(e.Triggered).varint(int64(e.Day)).str(e.Condition).str(e.GTIN).
 		str(e.Banner).str(e.SKU).str(e.Province).uvarint(uint64(e.Price)).uvarint(uint64(e.Previous)).str(e.Message)
+	if e.Reason != "" {
+		v = v.str(e.Reason) // optional trailing field: events written without it decode with ""
+	}
 	if err := t.put(t.alertEvents(), eventKey(e.Account, e.ID), v); err != nil {
 		return err
 	}
@@ -256,6 +281,9 @@ func (t *Tx) AlertEvents(account string, fn func(e *AlertEvent) error) error {
 		e = AlertEvent{Account: acct, ID: math.MaxUint64 - inv, RuleID: d.uvarint(), Triggered: d.varint(),
 			Day: int32(d.varint()), Condition: d.str(), GTIN: d.str(), Banner: d.str(),
 			SKU: d.str(), Province: d.str(), Price: d.u32(), Previous: d.u32(), Message: d.str()}
+		if d.err == nil && len(d.b) > 0 {
+			e.Reason = d.str()
+		}
 		if d.err != nil {
 			return d.err
 		}

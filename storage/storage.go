@@ -30,12 +30,16 @@
 //	usage      account 0x00 window(4) -> calls counted in that month
 //	alertrules account 0x00 id(8) -> AlertRule
 //	alertwatch province(2) ('g' gtin(14) | 's' banner 0x00 sku 0x00)
-//	           account 0x00 id(8) -> (empty): the rules watching a series
+//	           account 0x00 id(8) -> (empty): the active rules watching a series
 //	alertevents account 0x00 (MaxUint64-id)(8) -> AlertEvent, newest first
 //	alertfired account 0x00 rule id(8) day(4) -> event id: one event per
 //	           rule and observation day
 //	catdays, shelf, promos, promodates: the analytics aggregates (see
 //	           analytics.go)
+//	idempotency account 0x00 key -> IdempotencyRecord: a request made
+//	           with an idempotency key, and its answer
+//	idemexpiry created(8, Unix ms) account 0x00 key -> (empty): the
+//	           records by age, to prune the expired ones
 //
 // Values are compact varint encodings, private to this package and
 // versioned by FormatVersion.
@@ -49,6 +53,7 @@ import (
 	"io/fs"
 	"os"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -95,6 +100,11 @@ var (
 	bucketAlertWatch  = []byte("alertwatch")
 	bucketAlertEvents = []byte("alertevents")
 	bucketAlertFired  = []byte("alertfired")
+	// Idempotency records (idempotency.go), created like the alert
+	// buckets; only writes touch them, so a read-only Open serves a file
+	// that lacks them (writeOnlyBuckets).
+	bucketIdem       = []byte("idempotency")
+	bucketIdemExpiry = []byte("idemexpiry")
 	// Analytics aggregates (see analytics.go).
 	bucketCatDays    = []byte("catdays")
 	bucketShelf      = []byte("shelf")
@@ -104,7 +114,7 @@ var (
 	allBuckets = [][]byte{bucketMeta, bucketStores, bucketStoreLoc, bucketProducts, bucketSKUs,
 		bucketGTINSKUs, bucketSeries, bucketOffers, bucketTokens, bucketLatest, bucketStoreDays,
 		bucketAccounts, bucketKeys, bucketUsage, bucketAlertRules, bucketAlertWatch, bucketAlertEvents,
-		bucketAlertFired, bucketCatDays, bucketShelf, bucketPromos, bucketPromoDates}
+		bucketAlertFired, bucketCatDays, bucketShelf, bucketPromos, bucketPromoDates, bucketIdem, bucketIdemExpiry}
 
 	keyFormat  = []byte("format")
 	keyAsOf    = []byte("asof")
@@ -302,7 +312,7 @@ func checkFormat(tx *bolt.Tx) error {
 		return fmt.Errorf("%w: version %d, this program reads version %d", ErrFormat, n, FormatVersion)
 	}
 	for _, name := range allBuckets {
-		if tx.Bucket(name) == nil {
+		if tx.Bucket(name) == nil && !slices.ContainsFunc(writeOnlyBuckets, func(b []byte) bool { return bytes.Equal(b, name) }) {
 			return fmt.Errorf("%w: it lacks the %q bucket of this version: open it once for writing (grocery serve, import or keys) to add it", ErrFormat, name)
 		}
 	}
@@ -435,6 +445,11 @@ func (t *Tx) text(b []byte) string {
 	return unsafe.String(&t.texts[at], len(b))
 }
 
+// writeOnlyBuckets are the buckets no read-only transaction needs: a file
+// of this version without them opens read-only, and its first writable
+// open creates them.
+var writeOnlyBuckets = [][]byte{bucketIdem, bucketIdemExpiry}
+
 // Bucket indexes into Tx.bkts, in the order of allBuckets.
 const (
 	idMeta = iota
@@ -459,11 +474,13 @@ const (
 	idShelf
 	idPromos
 	idPromoDates
+	idIdem
+	idIdemExpiry
 )
 
 var bucketIDs = [...]int{idMeta, idStores, idStoreLoc, idProducts, idSKUs, idGTINSKUs, idSeries, idOffers,
 	idTokens, idLatest, idStoreDays, idAccounts, idKeys, idUsage, idAlertRules, idAlertWatch, idAlertEvents,
-	idAlertFired, idCatDays, idShelf, idPromos, idPromoDates}
+	idAlertFired, idCatDays, idShelf, idPromos, idPromoDates, idIdem, idIdemExpiry}
 
 func (db *DB) newTx(h *handle, tx *bolt.Tx) *Tx { return &Tx{tx: tx, names: &db.names, asOf: &h.asOf} }
 
@@ -498,6 +515,8 @@ func (t *Tx) catDays() *bolt.Bucket     { return t.b(idCatDays) }
 func (t *Tx) shelf() *bolt.Bucket       { return t.b(idShelf) }
 func (t *Tx) promos() *bolt.Bucket      { return t.b(idPromos) }
 func (t *Tx) promoDates() *bolt.Bucket  { return t.b(idPromoDates) }
+func (t *Tx) idem() *bolt.Bucket        { return t.b(idIdem) }
+func (t *Tx) idemExpiry() *bolt.Bucket  { return t.b(idIdemExpiry) }
 
 // alloc returns n bytes that stay valid for the life of the transaction, as
 // bbolt requires of keys and values passed to Put. Carving them from a slab

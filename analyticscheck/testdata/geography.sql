@@ -41,7 +41,7 @@ lv AS (
 ),
 st AS (
   SELECT s.province, count(*) AS stores FROM stores_csv s
-  WHERE EXISTS (SELECT 1 FROM sel WHERE sel.province = s.province AND sel.banner = s.banner)
+  WHERE s.active AND EXISTS (SELECT 1 FROM sel WHERE sel.province = s.province AND sel.banner = s.banner)
   GROUP BY s.province
 )
 SELECT coalesce(jsonb_agg(x ORDER BY province), '[]')

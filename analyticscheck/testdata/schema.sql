@@ -4,7 +4,8 @@ SET client_min_messages = warning;
 --   observations: date, store_id, banner, province, external_sku, upc, name,
 --     brand, size, category, price, regular_price, on_promo, promo_ends, currency
 --   stores: store_id, banner, banner_name, province, name, city, postal_code,
---     latitude, longitude, observations_30d
+--     latitude, longitude, observations_30d, active (every store: active false
+--     for one that left the reference panel)
 DROP TABLE IF EXISTS obs_csv, stores_csv CASCADE;
 CREATE TABLE obs_csv (
   date date, store_id text, banner text, province text, external_sku text, upc text,
@@ -12,4 +13,4 @@ CREATE TABLE obs_csv (
   on_promo boolean, promo_ends date, currency text);
 CREATE TABLE stores_csv (
   store_id text, banner text, banner_name text, province text, name text, city text,
-  postal_code text, latitude float8, longitude float8, observations_30d int);
+  postal_code text, latitude float8, longitude float8, observations_30d int, active boolean);

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/words"
 	"github.com/spf13/cobra"
 )
 
@@ -16,8 +17,10 @@ import (
 type alertStore interface {
 	CreateAlert(ctx context.Context, in grocery.AlertInput) (*grocery.AlertRule, error)
 	ListAlerts(ctx context.Context, in grocery.ListAlertsInput) (*grocery.AlertRules, error)
+	UpdateAlert(ctx context.Context, id string, in grocery.AlertUpdate) (*grocery.AlertRule, error)
 	DeleteAlert(ctx context.Context, id string) error
 	AlertEvents(ctx context.Context, in grocery.AlertEventsInput) (*grocery.AlertEventList, error)
+	EvaluateAlert(ctx context.Context, id string) (*grocery.AlertRule, error)
 	EvaluateAlerts(ctx context.Context) (*grocery.AlertEvaluation, error)
 }
 
@@ -42,9 +45,18 @@ day's price is the median of its reference stores' prices:
   back_in_stock   observed 14 or more days after the previous observation,
                   or for the first time in the province
 
-Every import evaluates the rules watching what it writes, in its own
-transaction, and records at most one event per rule and observation day: a
-re-import records nothing new. An account holds at most 1,000 rules.
+A new rule is evaluated at once on the latest day: a price_below rule whose
+price is already at or under its threshold, or a promo_start rule on a
+product already on promotion, records one event then (reason at_creation);
+either way 'create' shows where each watched banner stands. price_drop_pct
+and back_in_stock record nothing at creation (they fire on a move from one
+day to the next). Every import evaluates the active rules watching what it
+writes, in its own transaction (reason import), and 'alerts evaluate' on
+demand (reason evaluate); each records at most one event per rule and
+observation day: a re-import records nothing new. 'alerts update' changes a
+rule's name, condition or threshold, or pauses it (--active=false: it records
+nothing until resumed), keeping its id and events. An account holds at most
+1,000 rules.
 
 With --redis (or GROCERY_REDIS_URL) the rules and events are in Redis,
 shared by every server pointed at it; an import evaluates them after it
@@ -57,7 +69,7 @@ admin socket.`,
 		RunE: runE(func(cmd *cobra.Command, args []string) error { return cmd.Help() }),
 	}
 	cmd.PersistentFlags().StringVar(&a.redisURL, "redis", "", redisAlertsHelp)
-	cmd.AddCommand(a.alertsCreateCmd(), a.alertsListCmd(), a.alertsDeleteCmd(), a.alertsEventsCmd(), a.alertsEvaluateCmd())
+	cmd.AddCommand(a.alertsCreateCmd(), a.alertsListCmd(), a.alertsUpdateCmd(), a.alertsDeleteCmd(), a.alertsEventsCmd(), a.alertsEvaluateCmd())
 	return cmd
 }
 
@@ -110,8 +122,10 @@ func (a *app) alertsCreateCmd() *cobra.Command {
 'grocery keys create'). --condition is price_below (--threshold in dollars),
 price_drop_pct (--threshold in percent), promo_start or back_in_stock (no
 threshold); see 'grocery alerts --help' for when each fires. The rule is
-evaluated by every import from then on; 'grocery alerts evaluate' evaluates
-it on the latest data at once.`,
+evaluated at once on the latest day: when its condition already holds there,
+one event is recorded (reason at_creation); either way create shows where
+each banner it watches stands (price, regular price, promotion, day). Every
+import evaluates it from then on.`,
 		Example: "  grocery keys create --account acme --plan integration > acme.key\n" +
 			"  grocery alerts create --account acme --name 'Orange juice under 4 dollars' --upc 067000378089 --province ON --condition price_below --threshold 4\n" +
 			"  grocery alerts create --account acme --name 'No Frills OJ on promotion' --banner no-frills --sku 20156839_EA --province ON --condition promo_start\n" +
@@ -127,10 +141,7 @@ it on the latest data at once.`,
 				if err != nil {
 					return err
 				}
-				if asJSON {
-					return writeJSON(cmd.OutOrStdout(), r)
-				}
-				return printRules(cmd.OutOrStdout(), []grocery.AlertRule{*r}, 1)
+				return printEvaluated(cmd.OutOrStdout(), r, asJSON)
 			})
 		}),
 	}
@@ -143,9 +154,7 @@ it on the latest data at once.`,
 	cmd.Flags().StringVar(&in.Province, "province", "", "province or territory code, e.g. ON")
 	cmd.RegisterFlagCompletionFunc("province", completeProvince)
 	cmd.Flags().StringVar(&in.Condition, "condition", "", "`CONDITION`: price_below, price_drop_pct, promo_start or back_in_stock")
-	cmd.RegisterFlagCompletionFunc("condition", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		return []cobra.Completion{grocery.AlertPriceBelow, grocery.AlertPriceDropPct, grocery.AlertPromoStart, grocery.AlertBackInStock}, cobra.ShellCompDirectiveNoFileComp
-	})
+	cmd.RegisterFlagCompletionFunc("condition", completeCondition)
 	cmd.Flags().Float64Var(&threshold, "threshold", 0, "`X`: dollars for price_below, percent for price_drop_pct")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the rule as JSON")
 	return cmd
@@ -201,7 +210,7 @@ one a line, for the commands that take one.`,
 // printRules prints rules as a table, and a line when total is more.
 func printRules(w io.Writer, rules []grocery.AlertRule, total int) error {
 	tw := newTable(w)
-	fmt.Fprintln(tw, "ID\tNAME\tWATCHES\tPROVINCE\tCONDITION")
+	fmt.Fprintln(tw, "ID\tNAME\tWATCHES\tPROVINCE\tCONDITION\tACTIVE")
 	for _, r := range rules {
 		watches := "upc " + r.UPC
 		switch {
@@ -218,7 +227,11 @@ func printRules(w io.Writer, rules []grocery.AlertRule, total int) error {
 				cond += " " + strconv.FormatFloat(*r.Threshold, 'f', -1, 64) + "%"
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Name, watches, r.Province, cond)
+		active := "yes"
+		if !r.Active {
+			active = "paused"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Name, watches, r.Province, cond, active)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -227,6 +240,124 @@ func printRules(w io.Writer, rules []grocery.AlertRule, total int) error {
 		fmt.Fprintf(w, "\n%d of %d rules: see more with --offset.\n", len(rules), total)
 	}
 	return nil
+}
+
+// completeCondition completes --condition.
+func completeCondition(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	return []cobra.Completion{grocery.AlertPriceBelow, grocery.AlertPriceDropPct, grocery.AlertPromoStart, grocery.AlertBackInStock}, cobra.ShellCompDirectiveNoFileComp
+}
+
+// printEvaluated prints a rule with where it stands (create, evaluate
+// ID): as JSON, or as the rule's line and the standing's table.
+func printEvaluated(w io.Writer, r *grocery.AlertRule, asJSON bool) error {
+	if asJSON {
+		return writeJSON(w, r)
+	}
+	if err := printRules(w, []grocery.AlertRule{*r}, 1); err != nil {
+		return err
+	}
+	return printStanding(w, r.Standing)
+}
+
+// printStanding prints where a rule stands on the latest data: each
+// banner it watches, and the event recorded or found.
+func printStanding(w io.Writer, st *grocery.AlertStanding) error {
+	if st == nil {
+		return nil
+	}
+	fmt.Fprintln(w)
+	if len(st.Series) == 0 {
+		fmt.Fprintf(w, "Nothing it watches was observed in the 14 days up to %s.\n", st.AsOf)
+	} else {
+		fmt.Fprintf(w, "Where it stands on the latest data (up to %s):\n", st.AsOf)
+		tw := newTable(w)
+		fmt.Fprintln(tw, "BANNER\tSKU\tPRICE\tREGULAR\tPROMO\tOBSERVED\tHOLDS")
+		for _, x := range st.Series {
+			promo, holds := "", ""
+			if x.OnPromo {
+				promo = "yes"
+			}
+			if x.Holds {
+				holds = "yes"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t$%s\t$%s\t%s\t%s\t%s\n", x.BannerName, x.SKU, x.Price, x.RegularPrice, promo, x.ObservedAt, holds)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	switch {
+	case st.Event != nil && st.Recorded:
+		fmt.Fprintf(w, "\nRecorded event %s (%s): %s\n", st.Event.ID, st.Event.Reason, st.Event.Message)
+	case st.Event != nil:
+		fmt.Fprintf(w, "\nAlready recorded for that day: event %s (%s): %s\n", st.Event.ID, st.Event.Reason, st.Event.Message)
+	case st.Holds:
+		fmt.Fprintln(w, "\nIts condition holds, but the rule is paused: nothing recorded.")
+	default:
+		fmt.Fprintln(w, "\nIts condition does not hold now: nothing recorded; imports will evaluate it.")
+	}
+	return nil
+}
+
+func (a *app) alertsUpdateCmd() *cobra.Command {
+	var (
+		account   string
+		name      string
+		condition string
+		threshold float64
+		active    bool
+		asJSON    bool
+	)
+	cmd := &cobra.Command{
+		Use:   "update --account NAME ID [--name TEXT] [--condition C] [--threshold X] [--active=false|true]",
+		Short: "Change an alert rule, or pause or resume it",
+		Long: `update changes one of an account's alert rules, by the id 'alerts list' shows
+(alr_...): its --name, --condition or --threshold, or whether it is active
+(--active=false pauses it: imports and evaluations record nothing for it until
+--active=true resumes it). The rule keeps its id and its events. What it
+watches (upc, banner, sku, province) cannot change: create another rule.
+The changed rule is checked as a new one is; when --condition changes, give
+the --threshold the new condition needs (the old one goes with the old
+condition).`,
+		Example: "  grocery alerts update --account acme \"$(grocery alerts list --account acme --ids | head -n 1)\" --active=false\n" +
+			"  grocery alerts update --account acme \"$(grocery alerts list --account acme --ids | head -n 1)\" --active=true --name 'OJ on promotion' --condition promo_start --json",
+		Args:              usageArgs(cobra.ExactArgs(1)),
+		ValidArgsFunction: noFiles,
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			var in grocery.AlertUpdate
+			f := cmd.Flags()
+			if f.Changed("name") {
+				in.Name = &name
+			}
+			if f.Changed("condition") {
+				in.Condition = &condition
+			}
+			if f.Changed("threshold") {
+				in.Threshold = &threshold
+			}
+			if f.Changed("active") {
+				in.Active = &active
+			}
+			return a.withAlerts(cmd, account, true, func(ctx context.Context, st alertStore) error {
+				r, err := st.UpdateAlert(ctx, args[0], in)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return writeJSON(cmd.OutOrStdout(), r)
+				}
+				return printRules(cmd.OutOrStdout(), []grocery.AlertRule{*r}, 1)
+			})
+		}),
+	}
+	accountFlag(cmd, &account, false)
+	cmd.Flags().StringVar(&name, "name", "", "the rule's new `TEXT`")
+	cmd.Flags().StringVar(&condition, "condition", "", "the new `CONDITION`: price_below, price_drop_pct, promo_start or back_in_stock")
+	cmd.RegisterFlagCompletionFunc("condition", completeCondition)
+	cmd.Flags().Float64Var(&threshold, "threshold", 0, "the new `X`: dollars for price_below, percent for price_drop_pct")
+	cmd.Flags().BoolVar(&active, "active", true, "false pauses the rule, true resumes it")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the rule as JSON")
+	return cmd
 }
 
 func (a *app) alertsDeleteCmd() *cobra.Command {
@@ -262,7 +393,8 @@ func (a *app) alertsEventsCmd() *cobra.Command {
 		Use:   "events --account NAME",
 		Short: "An account's recorded alert events, newest first",
 		Long: `events shows the events an account's rules recorded, newest first: when, which
-rule, the observation day, and what happened. --since keeps those recorded
+rule, what recorded it (import, evaluate or at_creation), the observation day,
+and what happened. --since keeps those recorded
 at or after a time (RFC 3339) or a date; --rule keeps one rule's.`,
 		Example:           "  grocery alerts events --account acme\n  grocery alerts events --account acme --rule \"$(grocery alerts list --account acme --ids | head -n 1)\" --json",
 		Args:              usageArgs(cobra.NoArgs),
@@ -282,9 +414,9 @@ at or after a time (RFC 3339) or a date; --rule keeps one rule's.`,
 					return nil
 				}
 				tw := newTable(w)
-				fmt.Fprintln(tw, "ID\tRULE\tRECORDED\tMESSAGE")
+				fmt.Fprintln(tw, "ID\tRULE\tRECORDED\tREASON\tMESSAGE")
 				for _, e := range l.Results {
-					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", e.ID, e.RuleID, timestamp(e.TriggeredAt), e.Message)
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.ID, e.RuleID, timestamp(e.TriggeredAt), e.Reason, e.Message)
 				}
 				if err := tw.Flush(); err != nil {
 					return err
@@ -311,17 +443,37 @@ func (a *app) alertsEvaluateCmd() *cobra.Command {
 		asJSON  bool
 	)
 	cmd := &cobra.Command{
-		Use:   "evaluate [--account NAME]",
+		Use:   "evaluate [--account NAME [ID]]",
 		Short: "Evaluate the alert rules on the latest data",
-		Long: `evaluate evaluates every account's alert rules (or one account's) on the
-latest data: each observation day, in the 14 days up to the data set's latest
-day, of every series they watch. It records the events not yet recorded, so
-running it twice records nothing new. Imports evaluate by themselves; this is
-for rules created after the data they should see.`,
-		Example:           "  grocery alerts evaluate\n  grocery alerts evaluate --account acme --json",
-		Args:              usageArgs(cobra.NoArgs),
+		Long: `evaluate evaluates every account's active alert rules (or one account's) on
+the latest data: each observation day, in the 14 days up to the data set's
+latest day, of every series they watch. It records the events not yet
+recorded (reason evaluate), so running it twice records nothing new. Imports
+evaluate by themselves; this is for data the rules should have seen.
+
+With a rule's ID (and --account), it evaluates that rule on the latest day
+only, as POST /b2b/alerts/{id}/evaluate does, and shows where it stands:
+when its condition holds there (price_below: at or under the threshold;
+promo_start: on promotion; price_drop_pct and back_in_stock: the move from
+the previous observation day fires them), one event is recorded, unless the
+rule has one for that day already.`,
+		Example: "  grocery alerts evaluate\n  grocery alerts evaluate --account acme --json\n" +
+			"  grocery alerts evaluate --account acme \"$(grocery alerts list --account acme --ids | head -n 1)\"",
+		Args:              usageArgs(cobra.MaximumNArgs(1)),
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				if account == "" {
+					return grocery.Errorf(grocery.EINVALIDARGUMENT, "--account is required with a rule id: the rule belongs to an account")
+				}
+				return a.withAlerts(cmd, account, false, func(ctx context.Context, st alertStore) error {
+					r, err := st.EvaluateAlert(ctx, args[0])
+					if err != nil {
+						return err
+					}
+					return printEvaluated(cmd.OutOrStdout(), r, asJSON)
+				})
+			}
 			return a.withAlerts(cmd, account, false, func(ctx context.Context, st alertStore) error {
 				ev, err := st.EvaluateAlerts(ctx)
 				if err != nil {
@@ -331,7 +483,7 @@ for rules created after the data they should see.`,
 					return writeJSON(cmd.OutOrStdout(), ev)
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "Evaluated %s %s on %s series, days %s to %s: %s new %s recorded.\n",
-					count(ev.Rules), plural(ev.Rules, "rule"), count(ev.Series), ev.From, ev.To, count(ev.Events), plural(ev.Events, "event"))
+					count(ev.Rules), words.Plural(ev.Rules, "rule"), count(ev.Series), ev.From, ev.To, count(ev.Events), words.Plural(ev.Events, "event"))
 				return nil
 			})
 		}),

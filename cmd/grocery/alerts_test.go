@@ -58,7 +58,7 @@ func TestAlertsCommands(t *testing.T) {
 			id := rule.ID
 			r = cli(t, e, "alerts", "list", "--db", db, "--account", "acme")
 			ok(t, r)
-			if want := id + "  milk under 4  upc 068000000154  ON        price_below $4.00\n"; !strings.HasSuffix(r.stdout, want) {
+			if want := id + "  milk under 4  upc 068000000154  ON        price_below $4.00  yes\n"; !strings.HasSuffix(r.stdout, want) {
 				t.Errorf("list: got %q, want a line %q", r.stdout, want)
 			}
 
@@ -101,6 +101,41 @@ func TestAlertsCommands(t *testing.T) {
 			ok(t, r)
 			if want := "Evaluated 1 rule on 1 series, days 2026-11-06 to 2026-11-19: 0 new events recorded.\n"; r.stdout != want {
 				t.Errorf("evaluate: got %q, want %q", r.stdout, want)
+			}
+
+			// Paused, the rule is evaluated on demand but records nothing
+			// more; the import's event of the day is its event.
+			r = cli(t, e, "alerts", "update", "--db", db, "--account", "acme", id, "--active=false")
+			ok(t, r)
+			if !strings.HasSuffix(r.stdout, "price_below $4.00  paused\n") {
+				t.Errorf("update --active=false: got %q, want the rule paused", r.stdout)
+			}
+			r = cli(t, e, "alerts", "evaluate", "--db", db, "--account", "acme", id, "--json")
+			ok(t, r)
+			var evaluated grocery.AlertRule
+			if err := json.Unmarshal([]byte(r.stdout), &evaluated); err != nil {
+				t.Fatal(err)
+			}
+			if st := evaluated.Standing; evaluated.ID != id || evaluated.Active || st == nil || !st.Holds || st.Recorded || st.Event == nil || st.Event.Reason != "import" {
+				t.Errorf("evaluate ID of the paused rule: got %s, want it to hold, nothing recorded, the import's event", r.stdout)
+			}
+			r = cli(t, e, "alerts", "update", "--db", db, "--account", "acme", id, "--active=true", "--threshold", "3.5", "--name", "milk under 3.50")
+			ok(t, r)
+			if !strings.HasSuffix(r.stdout, id+"  milk under 3.50  upc 068000000154  ON        price_below $3.50  yes\n") {
+				t.Errorf("update: got %q, want the rule renamed, at 3.50, active", r.stdout)
+			}
+			r = cli(t, e, "alerts", "evaluate", "--db", db, "--account", "acme", id)
+			ok(t, r)
+			if !strings.Contains(r.stdout, "Its condition does not hold now: nothing recorded") {
+				t.Errorf("evaluate ID at 3.50: got %q, want it not to hold", r.stdout)
+			}
+			r = cli(t, e, "alerts", "update", "--db", db, "--account", "acme", id, "--threshold", "0")
+			if r.code != exitInvalid || !strings.Contains(r.stderr, "threshold 0 for price_below: want a price in dollars above 0") {
+				t.Errorf("update --threshold 0: got exit %d, stderr %q; want 3", r.code, r.stderr)
+			}
+			r = cli(t, e, "alerts", "evaluate", "--db", db, id)
+			if r.code != exitInvalid || !strings.Contains(r.stderr, "--account is required with a rule id") {
+				t.Errorf("evaluate ID without --account: got exit %d, stderr %q; want 3", r.code, r.stderr)
 			}
 
 			r = cli(t, e, "alerts", "create", "--db", db, "--account", "acme", "--name", "x", "--upc", "068000000154",

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"github.com/grocerydata/grocery/internal/redistest"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/grocerydata/grocery/internal/redistest"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/spf13/cobra"

@@ -11,6 +11,7 @@ import (
 
 	"github.com/grocerydata/grocery/cmd/internal/admin"
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/words"
 	"github.com/spf13/cobra"
 )
 
@@ -28,7 +29,8 @@ Datasets (--dataset):
                 promo_ends, currency (the default)
   offers        the current offers: province, product, banner, prices,
                 promotion, unit price, store_count, observed_at
-  stores        the active reference stores
+  stores        every store, with its active flag (false: it left the
+                reference panel; the observations still name it)
 
 The format is --format (json, jsonl, csv, xlsx or parquet), else the
 extension of -o FILE, else json. Filters: --province, --banner, --category
@@ -38,10 +40,13 @@ default the 30 days up to the latest observation, at most 366 days).
 Rows are written as they are read, so an export of any size takes little
 memory; an XLSX file holds at most 1,048,575 rows. A Parquet file has the
 CSV's rows and columns, typed: dates DATE, prices DECIMAL(18,2), on_promo
-BOOLEAN, counts INT64, coordinates DOUBLE, text STRING (dictionary-encoded),
+and active BOOLEAN, counts INT64, coordinates DOUBLE, text STRING (dictionary-encoded),
 an empty cell null; it is written in snappy-compressed row groups of 65,536
 rows. A file is written under a temporary name and renamed when complete.
-While a server holds the data file, the export goes through it.`,
+While a server holds the data file, the export goes through it.
+
+Exports of stores and observations, in every format, import back as they
+come (grocery import stores.csv observations.csv) and export again the same.`,
 		Example: "  grocery export --dataset observations --province ON -o observations-ON.csv\n" +
 			"  grocery export --dataset offers --banner no-frills --format xlsx -o offers.xlsx\n" +
 			"  grocery export --dataset stores --province QC --format jsonl\n" +
@@ -141,7 +146,7 @@ func (a *app) runExport(cmd *cobra.Command, in grocery.ExportInput, out string) 
 			return err
 		}
 		tmp = nil
-		fmt.Fprintf(stderr, "%s: %s %s\n", out, count(int(sum.Rows)), plural(int(sum.Rows), "row"))
+		fmt.Fprintf(stderr, "%s: %s %s\n", out, count(int(sum.Rows)), words.Plural(int(sum.Rows), "row"))
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/words"
 )
 
 // writeJSON prints v as indented JSON: for a query result, the same JSON as
@@ -221,7 +222,7 @@ func printStores(w io.Writer, res *grocery.StoresResult, offset int) error {
 	if line := listLine(len(res.Stores), offset, res.Total, "reference stores"); line != "" {
 		fmt.Fprintln(w, "\n"+line)
 	} else {
-		fmt.Fprintf(w, "\n%s reference %s.\n", count(res.Total), plural(res.Total, "store"))
+		fmt.Fprintf(w, "\n%s reference %s.\n", count(res.Total), words.Plural(res.Total, "store"))
 	}
 	return nil
 }
@@ -231,11 +232,4 @@ func bannerName(slug string) string {
 		return b.Name
 	}
 	return slug
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/grocerydata/grocery/cmd/internal/admin"
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/words"
 	"github.com/spf13/cobra"
 )
 
@@ -25,15 +26,23 @@ func (a *app) importCmd() *cobra.Command {
 		Long: `import loads each FILE in order into the data file (created if needed).
 
 A file is CSV with a header row (RFC 4180; fields separated by ",", or by
-";" or tab), JSON Lines with the same field names, an XLSX workbook whose
+";" or tab), JSON Lines with the same field names, a JSON array with one
+object per line (as grocery export writes it), an XLSX workbook whose
 first sheet has the header row, or a Parquet file whose columns have those
 names (text or typed: numbers, DECIMAL, DATE, TIMESTAMP, BOOLEAN; a pandas
 index column is ignored); it holds one kind of row:
 
   stores:       store_id, banner, province, name, city, postal_code,
-                latitude, longitude[, active]
+                latitude, longitude[, active, banner_name, observations_30d]
   observations: date, store_id, banner, external_sku, price[, regular_price,
-                promo_ends, upc, name, brand, size, category]
+                promo_ends, upc, name, brand, size, category, province,
+                on_promo, currency]
+
+An export of stores or observations imports as it comes: the columns it
+derives (banner_name, observations_30d, province, on_promo, currency) are
+checked against the row (its banner, its store's province, price under
+regular_price, CAD), not stored. Offers are computed: import the stores
+and observations exports instead.
 
 Columns come in any order; prices are in dollars (4.99, or 4,99 in a ";" or
 tab file), dates YYYY-MM-DD (or date cells in XLSX).
@@ -125,10 +134,10 @@ func (a *app) runImport(cmd *cobra.Command, files []string, skipInvalid bool, sn
 			}
 		}
 		if rep.Skipped > listed {
-			fmt.Fprintf(stderr, "%s: %s more skipped %s not listed\n", name, count(rep.Skipped-listed), plural(rep.Skipped-listed, "row"))
+			fmt.Fprintf(stderr, "%s: %s more skipped %s not listed\n", name, count(rep.Skipped-listed), words.Plural(rep.Skipped-listed, "row"))
 		}
 		fmt.Fprintf(stdout, "%s: %s %s, %s %s read: %s new, %s updated, %s unchanged, %s skipped\n", name,
-			rep.Kind, rep.Format, count(rep.Rows), plural(rep.Rows, "row"),
+			rep.Kind, rep.Format, count(rep.Rows), words.Plural(rep.Rows, "row"),
 			count(rep.New), count(rep.Updated), count(rep.Unchanged), count(rep.Skipped))
 		done = append(done, name)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/grocerydata/grocery/cmd/internal/admin"
 	"github.com/grocerydata/grocery/cmd/internal/server"
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/words"
 	"github.com/spf13/cobra"
 )
 
@@ -424,7 +425,7 @@ func until(now, t time.Time) string {
 		return "in less than an hour"
 	case d < 48*time.Hour:
 		h := int(d / time.Hour)
-		return fmt.Sprintf("in %d %s", h, plural(h, "hour"))
+		return fmt.Sprintf("in %d %s", h, words.Plural(h, "hour"))
 	}
 	days := int(d / (24 * time.Hour))
 	return fmt.Sprintf("in %d days", days)

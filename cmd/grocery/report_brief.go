@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/words"
 	"github.com/spf13/cobra"
 )
 
@@ -177,7 +178,7 @@ func printBrief(w io.Writer, b *grocery.Brief) error {
 		fmt.Fprintln(w)
 	}
 	if b.NewProducts.Count > 0 {
-		fmt.Fprintf(w, "New in the panel: %d products", b.NewProducts.Count)
+		fmt.Fprintf(w, "New in the panel: %d %s", b.NewProducts.Count, words.Plural(b.NewProducts.Count, "product"))
 		if b.NewProducts.Count > len(b.NewProducts.Products) {
 			fmt.Fprintf(w, " (the first %d)", len(b.NewProducts.Products))
 		}
@@ -192,7 +193,8 @@ func printBrief(w io.Writer, b *grocery.Brief) error {
 	for _, e := range b.AlertEvents {
 		fmt.Fprintf(w, "Alert %s: %s\n", e.ObservedAt, e.Message)
 	}
-	fmt.Fprintf(w, "Basis: %d reference stores, %s observations, %d banners.\n", b.Basis.Stores, count(b.Basis.Observations), len(b.Basis.Banners))
+	fmt.Fprintf(w, "Basis: %d reference %s, %s %s, %d %s.\n", b.Basis.Stores, words.Plural(b.Basis.Stores, "store"),
+		count(b.Basis.Observations), words.Plural(b.Basis.Observations, "observation"), len(b.Basis.Banners), words.Plural(len(b.Basis.Banners), "banner"))
 	return nil
 }
 

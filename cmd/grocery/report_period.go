@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/words"
 	"github.com/spf13/cobra"
 )
 
@@ -174,7 +175,7 @@ func scopeLine(province, banner, category string) string {
 
 // basisLine says what a result rests on.
 func basisLine(b grocery.Basis) string {
-	s := fmt.Sprintf("Basis: %s reference %s, %s %s", count(b.Stores), plural(b.Stores, "store"), count(b.Observations), plural(b.Observations, "observation"))
+	s := fmt.Sprintf("Basis: %s reference %s, %s %s", count(b.Stores), words.Plural(b.Stores, "store"), count(b.Observations), words.Plural(b.Observations, "observation"))
 	if len(b.Banners) > 0 {
 		s += " (" + strings.Join(b.Banners, ", ") + ")"
 	}
@@ -258,7 +259,7 @@ func printPromoCalendar(w io.Writer, res *grocery.PromoCalendar) error {
 
 func printNewOnShelf(w io.Writer, res *grocery.NewOnShelf) error {
 	fmt.Fprintf(w, "New on shelf in %s: first observed from %s to %s (the last %d %s), prices in %s\n\n",
-		provinceName(res.Province), res.From, res.To, res.Days, plural(res.Days, "day"), res.Currency)
+		provinceName(res.Province), res.From, res.To, res.Days, words.Plural(res.Days, "day"), res.Currency)
 	if len(res.Results) > 0 {
 		tw := newTable(w)
 		fmt.Fprintln(tw, "FIRST SEEN\tBANNER\tSKU\tUPC\tPRODUCT\tCATEGORY\tFIRST PRICE\tSTORES\tLATEST\tLAST SEEN")

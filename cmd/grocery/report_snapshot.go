@@ -9,6 +9,7 @@ import (
 
 	"github.com/grocerydata/grocery/cmd/internal/admin"
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/words"
 	"github.com/spf13/cobra"
 )
 
@@ -55,8 +56,8 @@ func (a *app) snapshotReports() []*cobra.Command {
 
 func printBasisNote(w io.Writer, b grocery.Basis) {
 	fmt.Fprintf(w, "\nBasis: %d %s, %d %s, %s reference %s, %s store %s, compared by %s",
-		len(b.Provinces), plural(len(b.Provinces), "province"), len(b.Banners), plural(len(b.Banners), "banner"),
-		count(b.Stores), plural(b.Stores, "store"), count(b.Observations), plural(b.Observations, "price"),
+		len(b.Provinces), words.Plural(len(b.Provinces), "province"), len(b.Banners), words.Plural(len(b.Banners), "banner"),
+		count(b.Stores), words.Plural(b.Stores, "store"), count(b.Observations), words.Plural(b.Observations, "price"),
 		strings.ReplaceAll(b.Comparison, "_", " "))
 	if b.From != nil {
 		fmt.Fprintf(w, ", observed %s to %s", b.From, b.To)
@@ -275,7 +276,7 @@ SKUs' daily prices on promotion and their mean discount.`,
 }
 
 func printBrand(w io.Writer, r *grocery.BrandResult) error {
-	fmt.Fprintf(w, "%s: %d products in the catalogue (%s); promotions from %s to %s (%s).\n\n", r.Brand, r.Catalogue, strings.Join(r.Categories, ", "), r.From, r.To, r.Period)
+	fmt.Fprintf(w, "%s: %d %s in the catalogue (%s); promotions from %s to %s (%s).\n\n", r.Brand, r.Catalogue, words.Plural(r.Catalogue, "product"), strings.Join(r.Categories, ", "), r.From, r.To, r.Period)
 	t := newTable(w)
 	fmt.Fprintln(t, "PROVINCE\tBANNER\tPRODUCTS\tNO PEERS\tINDEX\tSKU-DAYS\tON PROMO\tDEPTH")
 	opt := func(v *float64, unit string) string {

@@ -39,7 +39,8 @@ integration plan's keys (X-API-Key), and GET /healthz. The REST paths:
 
   store prices   GET /prices, GET /price, GET /search
   exports        GET /b2b/export (json, jsonl, csv, xlsx, parquet)
-  alerts         GET and POST /b2b/alerts, GET and DELETE /b2b/alerts/{id},
+  alerts         GET and POST /b2b/alerts, GET, PATCH and DELETE
+                 /b2b/alerts/{id}, POST /b2b/alerts/{id}/evaluate,
                  GET /b2b/alerts/events
   analytics      GET /b2b/signals, /b2b/category_report,
                  /b2b/promo_calendar, /b2b/new_on_shelf,

@@ -54,7 +54,14 @@ type revokeInput struct {
 	Key string `json:"key"` // a key's text or public id
 }
 
-// alertID is the body of POST /v1/alerts/get and /v1/alerts/delete.
+// alertID is the body of POST /v1/alerts/get, /v1/alerts/delete and
+// /v1/alerts/evaluate_one.
 type alertID struct {
 	ID string `json:"id"`
+}
+
+// alertUpdate is the body of POST /v1/alerts/update.
+type alertUpdate struct {
+	ID     string              `json:"id"`
+	Update grocery.AlertUpdate `json:"update"`
 }

@@ -626,7 +626,7 @@ func TestAdminQueries(t *testing.T) {
 			return q.SearchProducts(ctx, grocery.SearchInput{Query: "caviar", Province: "ON"})
 		}},
 		{"ErrSearchLimit", grocery.EINVALIDARGUMENT, func(q querier) (any, error) {
-			return q.SearchProducts(ctx, grocery.SearchInput{Query: "milk", Province: "ON", Limit: 99})
+			return q.SearchProducts(ctx, grocery.SearchInput{Query: "milk", Province: "ON", Limit: 501})
 		}},
 		{"History", "", func(q querier) (any, error) {
 			return q.PriceHistory(ctx, grocery.HistoryInput{SKU: "21000001_EA", Banner: "no-frills", Province: "ON", Period: "7d"})

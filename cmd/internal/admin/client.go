@@ -218,6 +218,20 @@ func (c *Client) DeleteAlert(ctx context.Context, id string) error {
 	return err
 }
 
+// UpdateAlert calls Service.UpdateAlert on the server for the account ctx
+// acts for, and returns its result or its error, or one wrapping
+// ErrNoAdmin when nothing answers.
+func (c *Client) UpdateAlert(ctx context.Context, id string, in grocery.AlertUpdate) (*grocery.AlertRule, error) {
+	return ask[grocery.AlertRule](ctx, c, forAccount(ctx, "/v1/alerts/update"), alertUpdate{id, in})
+}
+
+// EvaluateAlert calls Service.EvaluateAlert on the server for the account
+// ctx acts for, and returns its result or its error, or one wrapping
+// ErrNoAdmin when nothing answers.
+func (c *Client) EvaluateAlert(ctx context.Context, id string) (*grocery.AlertRule, error) {
+	return ask[grocery.AlertRule](ctx, c, forAccount(ctx, "/v1/alerts/evaluate_one"), alertID{id})
+}
+
 // AlertEvents calls Service.AlertEvents on the server for the account ctx
 // acts for, and returns its result or its error, or one wrapping
 // ErrNoAdmin when nothing answers.

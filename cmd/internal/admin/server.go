@@ -36,7 +36,8 @@ type Server struct {
 // Close: the key operations (CreateKey, ListKeys, RevokeKey, UsageOf,
 // Plans), Import, Export, the queries (LookupProduct, SearchProducts,
 // PriceHistory, ListReferenceStores) and the alert rules (CreateAlert,
-// ListAlerts, Alert, DeleteAlert, AlertEvents, EvaluateAlerts). Close the
+// ListAlerts, Alert, UpdateAlert, DeleteAlert, AlertEvents, EvaluateAlert,
+// EvaluateAlerts). Close the
 // Server before the Service.
 //
 // The socket is created in a new private directory beside path, given
@@ -265,6 +266,12 @@ func handler(svc *grocery.Service) http.Handler {
 		"/v1/alerts/list":   accountQuery(http.StatusOK, svc.ListAlerts),
 		"/v1/alerts/get":    accountQuery(http.StatusOK, func(ctx context.Context, in alertID) (*grocery.AlertRule, error) { return svc.Alert(ctx, in.ID) }),
 		"/v1/alerts/delete": accountQuery(http.StatusOK, func(ctx context.Context, in alertID) (alertID, error) { return in, svc.DeleteAlert(ctx, in.ID) }),
+		"/v1/alerts/update": accountQuery(http.StatusOK, func(ctx context.Context, in alertUpdate) (*grocery.AlertRule, error) {
+			return svc.UpdateAlert(ctx, in.ID, in.Update)
+		}),
+		"/v1/alerts/evaluate_one": accountQuery(http.StatusOK, func(ctx context.Context, in alertID) (*grocery.AlertRule, error) {
+			return svc.EvaluateAlert(ctx, in.ID)
+		}),
 		"/v1/alerts/events": accountQuery(http.StatusOK, svc.AlertEvents),
 		"/v1/alerts/evaluate": accountQuery(http.StatusOK, func(ctx context.Context, _ struct{}) (*grocery.AlertEvaluation, error) {
 			return svc.EvaluateAlerts(ctx)

@@ -29,7 +29,7 @@ import (
 // fingerprint to the set alerts:copied.
 //
 //	ARGV  prefix ("grocery:alerts:"), fingerprint, seq:rule and seq:event as read,
-//	      number of rules, then account, id, watch key, rule (JSON) per rule,
+//	      number of rules, then account, id, watch key ("" for a paused rule), rule (JSON) per rule,
 //	      then account, id, rule id, day, event (JSON) per event
 //
 // It returns {'ok'}, {'copied'} or {'moved'}.
@@ -45,7 +45,7 @@ local maxRule, maxEvent = 0, 0
 for i = 6, ev - 1, 4 do
   local acct, id = ARGV[i], ARGV[i+1]
   redis.call('HSET', p .. 'rules:' .. acct, id, ARGV[i+3])
-  redis.call('HSET', ARGV[i+2], id, ARGV[i+3])
+  if ARGV[i+2] ~= '' then redis.call('HSET', ARGV[i+2], id, ARGV[i+3]) end
   redis.call('SADD', p .. 'accounts', acct)
   maxRule = math.max(maxRule, tonumber(id))
 end
@@ -205,7 +205,11 @@ func copyArgs(a Redis, fingerprint string, seq []any, rules []storage.AlertRule,
 		if err != nil {
 			return nil, err
 		}
-		args = append(args, r.Account, id, a.watchKey(r.Province, r.GTIN, r.Banner, r.SKU), body)
+		watch := a.watchKey(r.Province, r.GTIN, r.Banner, r.SKU)
+		if r.Paused {
+			watch = "" // off the watch hash, as UpdateRule keeps it
+		}
+		args = append(args, r.Account, id, watch, body)
 	}
 	for i := range events {
 		e := events[i]

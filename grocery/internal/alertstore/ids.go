@@ -43,15 +43,39 @@ func (x IDs) Rule(n uint64) string { return RuleIDPrefix + opaqueid.Format(x.rul
 func (x IDs) Event(n uint64) string { return EventIDPrefix + opaqueid.Format(x.event.Encode(n)) }
 
 // ParseRule returns the number of the rule whose id is s, reporting
-// whether s has a rule id's form.
+// whether s has a rule id's form. It also takes a rule's number in
+// decimal (alr_2), the form ids had before they were encoded, so that a
+// rule id a client kept from then still names its rule; it tells a
+// client nothing it did not know, since a rule of another account is
+// not found either way.
 func (x IDs) ParseRule(s string) (uint64, bool) {
 	rest, ok := strings.CutPrefix(s, RuleIDPrefix)
 	if !ok {
 		return 0, false
+	}
+	if n, ok := legacyNumber(rest); ok {
+		return n, true
 	}
 	v, ok := opaqueid.Parse(rest)
 	if !ok {
 		return 0, false
 	}
 	return x.rule.Decode(v), true
+}
+
+// legacyNumber reads a decimal rule number of 1 to 15 digits without a
+// leading zero: shorter than an encoded id's 16 hexadecimal digits, so
+// the two forms never overlap.
+func legacyNumber(s string) (uint64, bool) {
+	if s == "" || len(s) >= 16 || s[0] == '0' {
+		return 0, false
+	}
+	var n uint64
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + uint64(s[i]-'0')
+	}
+	return n, true
 }

@@ -25,7 +25,14 @@ func TestIDs(t *testing.T) {
 			t.Errorf("rule %d and event %d share their digits %s", n, n, id[4:])
 		}
 	}
-	for _, bad := range []string{"alr_1", "evt_0123456789abcdef", "alr_0123456789abcdeg", "0123456789abcdef", "alr_0123456789abcdef0"} {
+	// The decimal form ids had before they were encoded still names its
+	// rule, under any secret.
+	for id, n := range map[string]uint64{"alr_1": 1, "alr_42": 42, "alr_999999999999999": 999999999999999} {
+		if got, ok := b.ParseRule(id); !ok || got != n {
+			t.Errorf("ParseRule(%s) = %d, %v; want %d", id, got, ok, n)
+		}
+	}
+	for _, bad := range []string{"alr_", "alr_01", "alr_-1", "alr_1e3", "evt_0123456789abcdef", "alr_0123456789abcdeg", "0123456789abcdef", "alr_0123456789abcdef0"} {
 		if _, ok := a.ParseRule(bad); ok {
 			t.Errorf("ParseRule(%q) took it", bad)
 		}

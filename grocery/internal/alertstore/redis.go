@@ -27,8 +27,8 @@ import (
 //	alerts:seq:event                      INCR: the last event id given; ids grow as events are recorded
 //	alerts:accounts                       set of the accounts that hold at least one rule
 //	alerts:rules:<account>                hash: rule id -> rule (JSON); HLEN is the count the limit checks
-//	alerts:watch:<prov>:g:<gtin14>        hash: rule id -> rule (JSON), the rules on a barcode in a province
-//	alerts:watch:<prov>:s:<banner>:<sku>  hash: rule id -> rule (JSON), the rules on a banner SKU in a province
+//	alerts:watch:<prov>:g:<gtin14>        hash: rule id -> rule (JSON), the active rules on a barcode in a province
+//	alerts:watch:<prov>:s:<banner>:<sku>  hash: rule id -> rule (JSON), the active rules on a banner SKU in a province
 //	alerts:fired:<account>:<rule id>      hash: observation day (days since 1970) -> event id: one event per rule and day
 //	alerts:events:<account>               sorted set of event ids, scored by id: newest first with ZREVRANGE
 //	alerts:event:<account>                hash: event id -> event (JSON)
@@ -37,7 +37,11 @@ import (
 //	alerts:copied                         set: fingerprints of the data files' rules and events copied here (CopyFile)
 //
 // The JSON of a rule or event is json.Marshal of storage.AlertRule or
-// storage.AlertEvent. Any change to it or to this layout must raise
+// storage.AlertEvent. A field may be added to them (omitted when zero)
+// when its zero value means what a record without it meant and a server
+// that ignores it acts on nothing it would misread: a rule's Paused (a
+// paused rule is off its watch hash, so no server evaluates it) and an
+// event's Reason. Any other change to it or to this layout must raise
 // Format: a server finding another version refuses to open
 // (fault.Invalid) rather than misread what is there. The first server sets it.
 //
@@ -46,8 +50,9 @@ import (
 // account that would hash to different slots): this layout is for a
 // standalone Redis 7 (or one with replicas), not Redis Cluster.
 //
-// A rule is written once and never changed, so its copy in the watch
-// hash never goes stale. Events are kept without a cap, as in the data
+// A rule changes only through UpdateRule, whose script writes the rule and
+// its copy in the watch hash together (or drops the copy, for a paused
+// rule), so the copy never goes stale; what a rule watches never changes. Events are kept without a cap, as in the data
 // file; deleting a rule keeps its events and drops its fired hash.
 //
 // What is atomic: creating a rule (count, id, rule and watch entry: one
@@ -149,6 +154,23 @@ redis.call('HSET', KEYS[1], id, ARGV[3])
 redis.call('HSET', KEYS[2], id, ARGV[3])
 redis.call('SADD', KEYS[3], ARGV[1])
 return {'ok', id}
+`)
+
+// updateRuleScript replaces a rule, and its copy in its watch hash (or
+// drops the copy, for a paused rule), when it is still as read.
+//
+//	KEYS  alerts:rules:<account>, the rule's watch hash
+//	ARGV  id, the rule (JSON) as read, the changed rule (JSON), 1 when it is active
+//
+// It returns 1 when it wrote, 0 when the rule is gone, -1 when it changed
+// since it was read.
+var updateRuleScript = redis.NewScript(`
+local cur = redis.call('HGET', KEYS[1], ARGV[1])
+if not cur then return 0 end
+if cur ~= ARGV[2] then return -1 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+if ARGV[4] == '1' then redis.call('HSET', KEYS[2], ARGV[1], ARGV[3]) else redis.call('HDEL', KEYS[2], ARGV[1]) end
+return 1
 `)
 
 // deleteRuleScript deletes a rule, its watch entry and its fired hash.
@@ -303,10 +325,52 @@ func (a Redis) Rules(ctx context.Context, account string, fn func(r *storage.Ale
 	return nil
 }
 
+// UpdateRule changes a rule by change: it reads the rule, changes it and
+// writes it with a script that checks it is still as read, trying again
+// (reading it anew) when another server changed it meanwhile.
+func (a Redis) UpdateRule(ctx context.Context, account string, id uint64, change func(r *storage.AlertRule) error) (bool, error) {
+	field := strconv.FormatUint(id, 10)
+	for range 10 {
+		body, err := a.c.Client.HGet(ctx, a.key("rules", account), field).Result()
+		if errors.Is(err, redis.Nil) {
+			return false, nil
+		}
+		if err != nil {
+			return false, a.fail(err)
+		}
+		var r storage.AlertRule
+		if err := decodeRule(field, body, &r); err != nil {
+			return false, err
+		}
+		r.Account = account
+		if err := change(&r); err != nil {
+			return false, err
+		}
+		r.Account, r.ID = account, 0 // as CreateRule stores it: the hash field holds the id
+		next, err := json.Marshal(&r)
+		if err != nil {
+			return false, err
+		}
+		active := "1"
+		if r.Paused {
+			active = "0"
+		}
+		keys := []string{a.key("rules", account), a.watchKey(r.Province, r.GTIN, r.Banner, r.SKU)}
+		n, err := updateRuleScript.Run(ctx, a.c.Client, keys, field, body, next, active).Int64()
+		if err != nil {
+			return false, a.fail(err)
+		}
+		if n >= 0 {
+			return n == 1, nil
+		}
+	}
+	return false, fault.New(fault.Unavailable, "alert rule %d of %s: other servers kept changing it; try again", id, account)
+}
+
 // DeleteRule removes a rule, its watch entry and its fired hash.
 func (a Redis) DeleteRule(ctx context.Context, account string, id uint64) (bool, error) {
-	// A rule never changes: what it watches, read first, is still what
-	// it watches when the script deletes it.
+	// What a rule watches never changes: read first, it is still what it
+	// watches when the script deletes it.
 	var r storage.AlertRule
 	found, err := a.Rule(ctx, account, id, &r)
 	if err != nil || !found {

@@ -77,3 +77,55 @@ func TestRedisEventsPagesByID(t *testing.T) {
 		t.Errorf("listed %d events, want the %d there when the listing began", len(seen), n)
 	}
 }
+
+// A rule stored before Paused existed (its JSON without the field) reads
+// as active and is watched; UpdateRule pausing it takes it off its watch
+// hash, resuming it puts it back, and a rule deleted meanwhile is not
+// brought back.
+func TestRedisUpdateRuleCompatible(t *testing.T) {
+	t.Parallel()
+	a := testRedis(t)
+	ctx := context.Background()
+	old := `{"Account":"acme","ID":0,"Name":"n","GTIN":"","Banner":"loblaws","SKU":"L1","Province":"ON","Condition":"promo_start","Threshold":0,"Created":5}`
+	watch := a.watchKey("ON", "", "loblaws", "L1")
+	for _, k := range []string{a.key("rules", "acme"), watch} {
+		if err := a.c.Client.HSet(ctx, k, "7", old).Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	watched := func() int {
+		rules, err := a.Watching(ctx, nil, []WatchQuery{{Province: "ON", Banner: "loblaws", SKU: "L1"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(rules[0])
+	}
+	var r storage.AlertRule
+	if found, err := a.Rule(ctx, "acme", 7, &r); err != nil || !found || r.Paused || r.Name != "n" {
+		t.Fatalf("old rule: got %+v, %v, %v, want it active", r, found, err)
+	}
+	if n := watched(); n != 1 {
+		t.Fatalf("old rule watched %d times, want 1", n)
+	}
+	for _, paused := range []bool{true, false} {
+		found, err := a.UpdateRule(ctx, "acme", 7, func(r *storage.AlertRule) error { r.Paused = paused; r.Name = "m"; return nil })
+		if err != nil || !found {
+			t.Fatalf("UpdateRule(paused %v): %v, %v", paused, found, err)
+		}
+		if _, err := a.Rule(ctx, "acme", 7, &r); err != nil || r.Paused != paused || r.Name != "m" || r.ID != 7 {
+			t.Errorf("rule after UpdateRule(paused %v): got %+v, %v", paused, r, err)
+		}
+		if n, want := watched(), map[bool]int{true: 0, false: 1}[paused]; n != want {
+			t.Errorf("paused %v: watched %d times, want %d", paused, n, want)
+		}
+	}
+	if found, err := a.DeleteRule(ctx, "acme", 7); err != nil || !found {
+		t.Fatal(found, err)
+	}
+	if found, err := a.UpdateRule(ctx, "acme", 7, func(r *storage.AlertRule) error { return nil }); err != nil || found {
+		t.Errorf("UpdateRule of a deleted rule: got %v, %v, want not found", found, err)
+	}
+	if n := watched(); n != 0 {
+		t.Errorf("deleted rule watched %d times, want 0", n)
+	}
+}

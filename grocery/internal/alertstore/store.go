@@ -45,6 +45,13 @@ type Store interface {
 	// account when account is "". fn may keep r only until it returns;
 	// storage.ErrStop ends the scan.
 	Rules(ctx context.Context, account string, fn func(r *storage.AlertRule) error) error
+	// UpdateRule changes an account's rule by change (which may be called
+	// more than once, on the rule as stored each time), atomically, and
+	// reports whether the rule exists. What the rule watches does not
+	// change; a paused rule (Paused) is taken off the watch index, a
+	// resumed one put back. An error of change is returned as it is, and
+	// nothing is stored.
+	UpdateRule(ctx context.Context, account string, id uint64, change func(r *storage.AlertRule) error) (bool, error)
 	// DeleteRule removes a rule and its record of the days it fired (its
 	// events stay), reporting whether it existed.
 	DeleteRule(ctx context.Context, account string, id uint64) (bool, error)
@@ -140,6 +147,24 @@ func (b Bolt) Rule(ctx context.Context, account string, id uint64, r *storage.Al
 // account when account is "".
 func (b Bolt) Rules(ctx context.Context, account string, fn func(r *storage.AlertRule) error) error {
 	return b.DB.View(func(tx *storage.Tx) error { return tx.AlertRules(account, fn) })
+}
+
+// UpdateRule changes an account's rule by change in one transaction.
+func (b Bolt) UpdateRule(ctx context.Context, account string, id uint64, change func(r *storage.AlertRule) error) (bool, error) {
+	var found bool
+	err := b.DB.Update(func(tx *storage.Tx) error {
+		var r storage.AlertRule
+		var err error
+		if found, err = tx.AlertRule(account, id, &r); err != nil || !found {
+			return err
+		}
+		if err := change(&r); err != nil {
+			return err
+		}
+		r.Account, r.ID = account, id
+		return tx.PutAlertRule(&r)
+	})
+	return found, err
 }
 
 // DeleteRule removes a rule and its record of the days it fired.

@@ -112,6 +112,11 @@ type Generator struct {
 	stores    []Store // sorted by ID
 	storeLast []Date  // last day a store is observed (asOf for active stores)
 	storeOff  []int64 // off-zone price factor per 10000, or 0 for a zone-priced store
+	// storeKey numbers a store in the hashes of its reads and off-zone
+	// prices: the stores the scale seats in ID order, then those seated
+	// for a province left without any, so that these change no other
+	// store's prices.
+	storeKey []uint64
 
 	products []demoProduct // catalogue order: the order of the line table
 	panels   []demoPanel
@@ -313,7 +318,7 @@ func (g *Generator) Observations(emit func([]Observation) error) error {
 				lastRaw = raw
 				for j, st := range p.stores {
 					off[j] = 0
-					if f := g.storeOff[st]; f != 0 && demoMix(s.hash^uint64(st+1)*0x9E3779B97F4A7C15)%10 < 6 {
+					if f := g.storeOff[st]; f != 0 && demoMix(s.hash^(g.storeKey[st]+1)*0x9E3779B97F4A7C15)%10 < 6 {
 						if r := demoRetail(demoScale(raw, f), alt); r != reg {
 							off[j] = r
 						}
@@ -372,7 +377,7 @@ func (g *Generator) observed(s *demoSeries, d Date, st int) bool {
 	if d > g.storeLast[st] {
 		return false
 	}
-	h := demoMix(s.hash ^ uint64(d)*0xD6E8FEB86659FD93 ^ uint64(st)*0xA0761D6478BD642F)
+	h := demoMix(s.hash ^ uint64(d)*0xD6E8FEB86659FD93 ^ g.storeKey[st]*0xA0761D6478BD642F)
 	return h%10000 >= demoDropBP
 }
 
@@ -623,6 +628,7 @@ func (g *Generator) buildStores(spec demoScaleSpec, infos map[string]*demoBanner
 		panel  demoPanel
 		weight int64
 		seats  int
+		extra  bool // its one seat is there so that the province has a store
 	}
 	var cands []cand
 	for _, b := range g.banners {
@@ -655,12 +661,34 @@ func (g *Generator) buildStores(spec demoScaleSpec, infos map[string]*demoBanner
 		}
 		cands[best].seats++
 	}
+	// Every province and territory has a store: one with none gets one
+	// more, in the panel of the banner with most stores there.
+	for _, p := range demoProvinceTable {
+		best := -1
+		for i, c := range cands {
+			if c.panel.province != p.code {
+				continue
+			}
+			if c.seats > 0 {
+				best = -1
+				break
+			}
+			if best < 0 || c.weight > cands[best].weight {
+				best = i
+			}
+		}
+		if best >= 0 {
+			cands[best].seats++
+			cands[best].extra = true
+		}
+	}
 
 	// Place the stores of each panel in the province's cities.
 	type built struct {
 		store Store
 		panel int
 		off   int64
+		extra bool
 	}
 	var all []built
 	for ci := range cands {
@@ -690,6 +718,7 @@ func (g *Generator) buildStores(spec demoScaleSpec, infos map[string]*demoBanner
 				},
 				panel: pi,
 				off:   demoOffZone(r),
+				extra: c.extra,
 			})
 		}
 	}
@@ -714,11 +743,23 @@ func (g *Generator) buildStores(spec demoScaleSpec, infos map[string]*demoBanner
 	g.stores = make([]Store, len(all))
 	g.storeLast = make([]Date, len(all))
 	g.storeOff = make([]int64, len(all))
+	g.storeKey = make([]uint64, len(all))
+	key := uint64(0)
 	for i, b := range all {
 		g.stores[i] = b.store
 		g.storeLast[i] = g.asOf
 		g.storeOff[i] = b.off
 		g.panels[b.panel].stores = append(g.panels[b.panel].stores, i)
+		if !b.extra {
+			g.storeKey[i] = key
+			key++
+		}
+	}
+	for i, b := range all {
+		if b.extra {
+			g.storeKey[i] = key
+			key++
+		}
 	}
 
 	// A few stores left the panel: observed until 3-8 weeks before asOf.

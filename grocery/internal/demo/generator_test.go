@@ -305,6 +305,40 @@ func TestDemoGenStores(t *testing.T) {
 	}
 }
 
+// TestDemoGenEveryProvince checks that every scale gives each of the
+// thirteen provinces and territories an active reference store, of a
+// banner that operates there.
+func TestDemoGenEveryProvince(t *testing.T) {
+	t.Parallel()
+	for _, scale := range []string{"small", "medium", "large"} {
+		t.Run(scale, func(t *testing.T) {
+			t.Parallel()
+			g, err := newDemoGen(scale, demoTestAsOf, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			active := map[string]int{}
+			for _, st := range g.Stores() {
+				b, err := grocery.ParseBanner(st.Banner)
+				if err != nil {
+					t.Fatalf("store %s: %v", st.ID, err)
+				}
+				if !b.OperatesIn(st.Province) {
+					t.Errorf("store %s: got banner %s in %s, want a province of %v", st.ID, st.Banner, st.Province, b.Provinces)
+				}
+				if st.Active {
+					active[st.Province]++
+				}
+			}
+			for _, p := range grocery.Provinces() {
+				if active[p.Code] == 0 {
+					t.Errorf("got no active store in %s, want at least one", p.Code)
+				}
+			}
+		})
+	}
+}
+
 func TestDemoGenObservations(t *testing.T) {
 	s := mustDemoSmall(t)
 	g := s.gen

@@ -9,7 +9,7 @@ import "time"
 // demoScaleSpec sizes one demo scale.
 type demoScaleSpec struct {
 	days     int        // days of history, ending at asOf
-	stores   int        // reference stores
+	stores   int        // reference stores, and one more in each province left without any
 	products int        // catalogue products
 	depthBP  int        // multiplier of every banner's assortment depth, per 10000
 	minima   []demoSeat // panels that always get stores (the territories)

@@ -19,6 +19,10 @@ type JSONLines struct {
 	line    int
 	header  []string
 	pending map[string]json.RawMessage // the first object, not yet returned by Next
+
+	array  bool // a JSON array, one object per line (OpenJSON)
+	opened bool // its [ is read
+	closed bool // its ] is read
 }
 
 // TooLongError is a line longer than the limit given to OpenJSONL: the
@@ -52,7 +56,21 @@ func (e *UnknownFieldError) Error() string { return "unknown field " + e.Field }
 // object, a *RecordError when its first non-blank line is not a JSON
 // object, a *TooLongError, and the reader's own errors.
 func OpenJSONL(br *bufio.Reader, limit int) (*JSONLines, error) {
-	j := &JSONLines{sc: bufio.NewScanner(br), limit: limit}
+	return openJSON(br, limit, false)
+}
+
+// OpenJSON is OpenJSONL for a JSON array written one object per line, as
+// '[', then each object on a line of its own followed by a comma but the
+// last, then ']' (the brackets may share a line with the first and the
+// last object). An object written over several lines is a *RecordError
+// on its first line; so is an array that the file does not close (cut
+// short) and anything after its end.
+func OpenJSON(br *bufio.Reader, limit int) (*JSONLines, error) {
+	return openJSON(br, limit, true)
+}
+
+func openJSON(br *bufio.Reader, limit int, array bool) (*JSONLines, error) {
+	j := &JSONLines{sc: bufio.NewScanner(br), limit: limit, array: array}
 	j.sc.Buffer(make([]byte, min(64<<10, limit)), limit)
 	obj, err := j.object()
 	if err != nil {
@@ -85,6 +103,15 @@ func (j *JSONLines) object() (map[string]json.RawMessage, error) {
 		if len(b) == 0 {
 			continue
 		}
+		if j.array {
+			var err error
+			if b, err = j.element(b); err != nil {
+				return nil, err
+			}
+			if len(b) == 0 {
+				continue
+			}
+		}
 		var obj map[string]json.RawMessage
 		if json.Unmarshal(b, &obj) != nil {
 			obj = nil
@@ -97,7 +124,32 @@ func (j *JSONLines) object() (map[string]json.RawMessage, error) {
 	case err != nil:
 		return nil, err
 	}
+	if j.array && !j.closed {
+		j.closed = true // said once: the next call ends the file
+		return nil, &RecordError{Pos: j.line, Reason: "the JSON array does not end with ]: the file is cut short"}
+	}
 	return nil, io.EOF
+}
+
+// element takes the array's punctuation off a line of a JSON array: the
+// opening [, the closing ] and the comma after an object.
+func (j *JSONLines) element(b []byte) ([]byte, error) {
+	if j.closed {
+		return nil, &RecordError{Pos: j.line, Reason: "text after the end of the JSON array"}
+	}
+	if !j.opened {
+		// Sniff saw the [ first.
+		b, j.opened = bytes.TrimSpace(b[1:]), true
+	}
+	if rest, ok := bytes.CutSuffix(b, []byte("]")); ok && (len(rest) == 0 || bytes.HasSuffix(bytes.TrimSpace(rest), []byte("}"))) {
+		b, j.closed = bytes.TrimSpace(rest), true
+	} else if rest, ok := bytes.CutSuffix(b, []byte(",")); ok {
+		b = bytes.TrimSpace(rest)
+	}
+	if len(b) > 0 && b[0] != '{' || len(b) > 0 && b[len(b)-1] != '}' {
+		return nil, &RecordError{Pos: j.line, Reason: "not a JSON object on one line: a JSON array is read with one object per line, as the export writes it"}
+	}
+	return b, nil
 }
 
 // Next sets rec from the next object, the first one included, and

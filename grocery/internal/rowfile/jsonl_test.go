@@ -3,6 +3,7 @@ package rowfile
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -87,5 +88,57 @@ func TestJSONLErrors(t *testing.T) {
 	}
 	if _, err := OpenJSONL(bufio.NewReader(strings.NewReader("\nnull\n")), 64); !errors.As(err, &re) || re.Pos != 2 {
 		t.Errorf("null first: got %v, want a RecordError at 2", err)
+	}
+}
+
+// A JSON array, one object per line, reads as JSON Lines do, with its
+// lines' numbers; the brackets may share a line with an object. A file
+// that does not close the array says so once, then ends.
+func TestJSONArray(t *testing.T) {
+	col := columns("a")
+	read := func(in string) (got []string, lines []int, errs []string) {
+		j, err := OpenJSON(bufio.NewReader(strings.NewReader(in)), 1<<10)
+		if err != nil {
+			return nil, nil, []string{err.Error()}
+		}
+		rec := make([]string, 1)
+		for n := 0; n < 10; n++ {
+			line, err := j.Next(rec, col)
+			if err == io.EOF {
+				return got, lines, errs
+			}
+			var re *RecordError
+			if errors.As(err, &re) {
+				errs = append(errs, fmt.Sprintf("line %d: %s", re.Pos, re.Reason))
+				continue
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, lines = append(got, rec[0]), append(lines, line)
+		}
+		t.Fatalf("%q: no end after 10 calls", in)
+		return nil, nil, nil
+	}
+	for _, tc := range []struct {
+		name, in string
+		got      []string
+		lines    []int
+		errs     []string
+	}{
+		{"Export", "[\n{\"a\":\"1\"},\n{\"a\":\"2\"}\n]\n", []string{"1", "2"}, []int{2, 3}, nil},
+		{"SharedLines", "[{\"a\":\"1\"},\n\n{\"a\":\"2\"}]", []string{"1", "2"}, []int{1, 3}, nil},
+		{"CutShort", "[\n{\"a\":\"1\"},\n{\"a\":\"2\"},\n", []string{"1", "2"}, []int{2, 3}, []string{"line 3: the JSON array does not end with ]: the file is cut short"}},
+		{"AfterEnd", "[\n{\"a\":\"1\"}\n]\n{\"a\":\"2\"}\n", []string{"1"}, []int{2}, []string{"line 4: text after the end of the JSON array"}},
+		{"ObjectOverLines", "[\n{\"a\":\"1\"},\n{\"a\":\n\"2\"}\n]\n", []string{"1"}, []int{2}, []string{
+			"line 3: not a JSON object on one line: a JSON array is read with one object per line, as the export writes it",
+			"line 4: not a JSON object on one line: a JSON array is read with one object per line, as the export writes it"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, lines, errs := read(tc.in)
+			if !cmp.Equal(got, tc.got) || !cmp.Equal(lines, tc.lines) || !cmp.Equal(errs, tc.errs) {
+				t.Errorf("got %q at %v, errors %q; want %q at %v, errors %q", got, lines, errs, tc.got, tc.lines, tc.errs)
+			}
+		})
 	}
 }

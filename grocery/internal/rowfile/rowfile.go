@@ -1,7 +1,7 @@
 // Package rowfile reads tabular input files: it recognises CSV, JSON Lines,
-// XLSX and Parquet by their content, finds a CSV file's separator from its header
-// line, and reads the header and records of a CSV file or of an XLSX
-// workbook's first sheet. It knows nothing of what the columns mean: a
+// JSON arrays (one object per line), XLSX and Parquet by their content,
+// finds a CSV file's separator from its header line, and reads the header
+// and records of a CSV file or of an XLSX workbook's first sheet. It knows nothing of what the columns mean: a
 // caller says which headers it accepts.
 //
 // Errors about the input's form are *FormatError values; their messages
@@ -17,7 +17,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/grocerydata/grocery/grocery/internal/words"
+	"github.com/grocerydata/grocery/internal/words"
 )
 
 // Format is a kind of input file.
@@ -27,6 +27,7 @@ type Format string
 const (
 	CSV   Format = "csv"
 	JSONL Format = "jsonl"
+	JSON  Format = "json" // a JSON array of objects, one object per line
 	XLSX  Format = "xlsx"
 )
 
@@ -46,8 +47,8 @@ const sniffLen = 4096
 
 // Sniff skips a UTF-8 byte order mark and leading blank space and reports
 // the input's format: XLSX for a ZIP signature (the archive itself is
-// checked by OpenXLSX), JSON Lines for a first non-blank byte '{', CSV for
-// other text. empty reports input with nothing but blank space. It returns
+// checked by OpenXLSX), JSON Lines for a first non-blank byte '{', JSON
+// for '[' (an array, read by OpenJSON), CSV for other text. empty reports input with nothing but blank space. It returns
 // a *FormatError for other files it recognises (legacy .xls, gzip, UTF-16
 // text) and for binary data, and the reader's own errors.
 func Sniff(br *bufio.Reader) (f Format, empty bool, err error) {
@@ -92,8 +93,11 @@ func Sniff(br *bufio.Reader) (f Format, empty bool, err error) {
 	if binary(buf) {
 		return "", false, &FormatError{notOurs + "it holds binary data"}
 	}
-	if buf[0] == '{' {
+	switch buf[0] {
+	case '{':
 		return JSONL, false, nil
+	case '[':
+		return JSON, false, nil
 	}
 	return CSV, false, nil
 }

@@ -1,0 +1,222 @@
+package grocery
+
+import (
+	"cmp"
+	"context"
+	"slices"
+
+	"github.com/grocerydata/grocery/grocery/internal/alertstore"
+	"github.com/grocerydata/grocery/grocery/internal/pricestat"
+	"github.com/grocerydata/grocery/storage"
+)
+
+// AlertStanding is where a rule stands on the latest data, as CreateAlert
+// and EvaluateAlert evaluate it: each series it watches (banner SKU in
+// its province) observed within the 14 days up to the data set's latest
+// observation day (AsOf), on its latest observation day, with whether the
+// condition holds there.
+//
+// What holds on a series' latest day: for price_below, its price is at or
+// under the threshold; for promo_start, it is on promotion (more than half
+// of its store observations below their regular price), whatever the day
+// before was. For price_drop_pct and back_in_stock, the move from the
+// series' previous observation day to its latest one fires the condition
+// (as an import would record it); they hold at creation on no series,
+// since the moves before a rule existed are not news to it.
+//
+// When the condition holds on one series or more, one event is recorded
+// for the rule, on the cheapest such series (then the latest day), unless
+// the rule has an event for that observation day already: an import, an
+// earlier evaluation or its creation recorded it (one event per rule and
+// day). Event is then that day's event, new or earlier, and Recorded says
+// whether this call recorded it. A paused rule records nothing.
+type AlertStanding struct {
+	AsOf     Date                  `json:"as_of"`    // the data set's latest observation day; zero with no data
+	Holds    bool                  `json:"holds"`    // the condition holds on at least one series
+	Recorded bool                  `json:"recorded"` // this call recorded Event
+	Event    *AlertEvent           `json:"event"`    // the rule's event for the day it holds on, null when none
+	Series   []AlertSeriesStanding `json:"series"`   // cheapest first; empty, never null, when nothing it watches was observed in the 14 days
+	Currency string                `json:"currency"`
+}
+
+// AlertSeriesStanding is one watched series on its latest observation day.
+type AlertSeriesStanding struct {
+	Banner        string `json:"banner"`
+	BannerName    string `json:"banner_name"`
+	SKU           string `json:"external_sku"`
+	Price         Cents  `json:"price"`          // the day's median shelf price
+	RegularPrice  Cents  `json:"regular_price"`  // the day's median regular price
+	OnPromo       bool   `json:"on_promo"`       // more than half of the day's store observations below their regular price
+	ObservedAt    Date   `json:"observed_at"`    // the series' latest observation day
+	PreviousPrice *Cents `json:"previous_price"` // the previous observation day's price, null when none
+	Holds         bool   `json:"holds"`          // the condition holds on this series
+}
+
+// standingMode is what an evaluation of one rule may record.
+type standingMode int8
+
+const (
+	atCreation standingMode = iota // CreateAlert: only the state conditions
+	onDemand                       // EvaluateAlert: every condition
+)
+
+// holdsNow reports whether r's condition holds on cur, the latest
+// observation day of a series, after prev (nil: none); see AlertStanding.
+func holdsNow(r *storage.AlertRule, prev *alertDay, cur alertDay, mode standingMode) bool {
+	switch r.Condition {
+	case AlertPriceBelow:
+		return cur.price <= uint32(r.Threshold)
+	case AlertPromoStart:
+		return cur.promo
+	}
+	return mode == onDemand && fires(r, prev, cur)
+}
+
+// standing evaluates rule r on the latest data (see AlertStanding) and
+// records its event, with the reason of mode, through alertEval.record:
+// inside a write transaction of the data file when the rules are there,
+// else in a read transaction, the event going to Redis.
+func (s *Service) standing(ctx context.Context, ids alertstore.IDs, r *storage.AlertRule, mode standingMode) (*AlertStanding, error) {
+	res := &AlertStanding{Series: []AlertSeriesStanding{}, Currency: Currency}
+	reason := AlertReasonAtCreation
+	if mode == onDemand {
+		reason = AlertReasonEvaluate
+	}
+	run := s.db.Update
+	if !s.alerts.local() || r.Paused {
+		run = s.db.View
+	}
+	var best *alertTrigger
+	err := run(func(tx *storage.Tx) error {
+		asOf := tx.AsOf()
+		res.AsOf = Date(asOf)
+		if asOf == 0 {
+			return nil
+		}
+		var keys []seriesKey
+		if r.GTIN == "" {
+			keys = append(keys, seriesKey{r.Banner, r.SKU, r.Province})
+		} else if err := tx.SKUsOf(r.GTIN, func(banner, sku string) error {
+			if r.Banner == "" || r.Banner == banner {
+				keys = append(keys, seriesKey{banner, sku, r.Province})
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+		var triggers []alertTrigger
+		var regular []uint32
+		for i, k := range keys {
+			var cur, prev alertDay
+			n := 0
+			err := tx.Series(k.banner, k.sku, k.province, storage.SeriesScan{To: asOf, NewestFirst: true}, func(d *storage.Day) error {
+				if n == 0 {
+					if d.Date < asOf-freshDays+1 {
+						return storage.ErrStop // no current day
+					}
+					cur = dayOf(d)
+					regular = regular[:0]
+					for _, e := range d.Entries {
+						regular = append(regular, e.Regular)
+					}
+				} else {
+					prev = dayOf(d)
+				}
+				n++
+				if n == 2 {
+					return storage.ErrStop
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			if n == 0 || len(regular) == 0 {
+				continue
+			}
+			slices.Sort(regular)
+			var p *alertDay
+			st := AlertSeriesStanding{Banner: k.banner, BannerName: bannerName(k.banner), SKU: k.sku, Price: Cents(cur.price),
+				RegularPrice: Cents(pricestat.HalfCents(pricestat.Median2(regular))), OnPromo: cur.promo, ObservedAt: Date(cur.date)}
+			if n == 2 {
+				p = &prev
+				pp := Cents(prev.price)
+				st.PreviousPrice = &pp
+			}
+			st.Holds = holdsNow(r, p, cur, mode)
+			res.Series = append(res.Series, st)
+			if st.Holds {
+				res.Holds = true
+				gtin := ""
+				var sku storage.SKU
+				if found, err := tx.SKU(k.banner, k.sku, &sku); err != nil {
+					return err
+				} else if found {
+					gtin = sku.GTIN
+				}
+				triggers = append(triggers, alertTrigger{rule: r, key: k, gtin: gtin, cur: cur, prev: prev, hasPrev: n == 2, seriesRank: i})
+			}
+		}
+		slices.SortStableFunc(res.Series, func(a, b AlertSeriesStanding) int { return cmp.Compare(a.Price, b.Price) })
+		if len(triggers) == 0 {
+			return nil
+		}
+		// One event: the cheapest series, then the latest day.
+		b := slices.MinFunc(triggers, func(a, b alertTrigger) int {
+			return cmp.Or(cmp.Compare(a.cur.price, b.cur.price), cmp.Compare(b.cur.date, a.cur.date), cmp.Compare(a.seriesRank, b.seriesRank))
+		})
+		best = &b
+		if r.Paused {
+			return nil
+		}
+		ev := alertEval{tx: tx, store: s.alerts, account: r.Account, now: s.now(), reason: reason}
+		n, err := ev.record(ctx, []alertTrigger{b})
+		res.Recorded = n == 1
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if best == nil {
+		return res, nil
+	}
+	// The rule's event of that day, recorded now or before: events list
+	// newest first, so it is among the first.
+	err = s.alerts.events(ctx, r.Account, func(e *storage.AlertEvent) error {
+		if e.RuleID == r.ID && e.Day == best.cur.date {
+			ae := alertEvent(ids, e)
+			res.Event = &ae
+			return storage.ErrStop
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// EvaluateAlert evaluates one rule of the account in ctx on the latest
+// data, at once, and returns it with its Standing: when its condition
+// holds on the latest day (see AlertStanding for each condition), one
+// event with reason evaluate is recorded, unless the rule has an event
+// for that observation day already; calling it again the same day
+// records nothing more and answers that day's event with Recorded false.
+// A paused rule is evaluated but records nothing.
+//
+// It returns EINVALID for an id not of the form alr_ and 16 hexadecimal
+// digits, ENOTFOUND when the account has no such rule (another account's
+// rule is not found either), EUNAUTHENTICATED or ENOTFOUND for a missing
+// or unknown account, and EUNAVAILABLE when the rules are in Redis and it
+// does not answer.
+func (s *Service) EvaluateAlert(ctx context.Context, id string) (*AlertRule, error) {
+	rec, ids, err := s.ownRule(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	out := alertRule(ids, rec)
+	if out.Standing, err = s.standing(ctx, ids, rec, onDemand); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}

@@ -1,0 +1,128 @@
+package grocery
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"time"
+
+	"github.com/grocerydata/grocery/storage"
+)
+
+// IdempotencyWindow is how long the first answer to a request made with
+// an idempotency key is kept and given again (Idempotent): 24 hours on
+// the Service's clock.
+const IdempotencyWindow = 24 * time.Hour
+
+// idempotencyStale is how long a first request may run before a retry
+// with its key takes it as abandoned (its process died) and runs again.
+const idempotencyStale = time.Minute
+
+// MaxIdempotencyKey is the longest idempotency key, in characters.
+const MaxIdempotencyKey = 255
+
+// IdempotentRequest is a request made with an idempotency key
+// (Idempotent).
+type IdempotentRequest struct {
+	Key       string // the client's key: 1 to 255 visible ASCII characters, such as a UUID
+	Operation string // what the request does, such as "POST /b2b/alerts": the same key on another operation is another request
+	Body      []byte // the request's body: a JSON body compares by value (member order and spacing aside), another byte for byte
+}
+
+// Idempotent runs do once for the account in ctx and req.Key, as an API
+// that takes an Idempotency-Key header does, and returns do's answer (an
+// encoding of the transport's choice, not empty). Within
+// IdempotencyWindow of the first request with a key:
+//
+//   - the same request again (same Operation, same Body) does not run do:
+//     it returns the first answer, with replayed true;
+//   - another request with that key is ECONFLICT, saying so;
+//   - while the first request runs (up to a minute, after which it is
+//     taken as abandoned), another with that key is ECONFLICT too.
+//
+// Keys are per account: another account's same key is another record.
+// An error of do is returned as it is and not kept: the request may be
+// retried with the same key. After the window, a key is new again.
+// Records are kept where the alert rules are: in the data file, or in
+// Redis with Options.RedisURL, so every server on that Redis shares them.
+//
+// It returns EINVALID for a key that is empty, longer than 255
+// characters or not visible ASCII, ECONFLICT as above, EUNAUTHENTICATED
+// or ENOTFOUND for a missing or unknown account, and EUNAVAILABLE when
+// Redis does not answer.
+func (s *Service) Idempotent(ctx context.Context, req IdempotentRequest, do func(ctx context.Context) ([]byte, error)) (answer []byte, replayed bool, err error) {
+	account, err := s.accountOf(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	if err := checkIdempotencyKey(req.Key); err != nil {
+		return nil, false, err
+	}
+	now := s.now()
+	rec := &storage.IdempotencyRecord{Account: account, Key: req.Key, Hash: requestHash(req), Created: now.UnixMilli()}
+	cur, claimed, err := s.idem.Begin(ctx, rec, now.Add(-IdempotencyWindow).UnixMilli()+1, now.Add(-idempotencyStale).UnixMilli()+1)
+	if err != nil {
+		return nil, false, fromFault(err)
+	}
+	if !claimed {
+		switch {
+		case !bytes.Equal(cur.Hash, rec.Hash):
+			return nil, false, Errorf(ECONFLICT, "Idempotency-Key %q was used at %s for another request (another path or body): a key names one request for 24 hours; send a new key for a new request",
+				req.Key, time.UnixMilli(cur.Created).UTC().Format(time.RFC3339))
+		case !cur.Done:
+			return nil, false, Errorf(ECONFLICT, "a request with Idempotency-Key %q is still being answered: retry once it is", req.Key)
+		}
+		return cur.Response, true, nil
+	}
+	answer, err = do(ctx)
+	if err == nil && len(answer) == 0 {
+		err = Errorf(EINTERNAL, "idempotent request answered nothing")
+	}
+	if err != nil {
+		if aerr := s.idem.Abandon(context.WithoutCancel(ctx), rec); aerr != nil && s.log != nil {
+			s.log.Warn("idempotency key left claimed for a minute", "err", aerr)
+		}
+		return nil, false, err
+	}
+	rec.Response = answer
+	if err := s.idem.Finish(context.WithoutCancel(ctx), rec); err != nil {
+		// The request was done: its answer is given, only not kept.
+		if s.log != nil {
+			s.log.Warn("idempotent request answered; its answer could not be kept", "code", ErrorCode(fromFault(err)), "err", err)
+		}
+	}
+	return answer, false, nil
+}
+
+func checkIdempotencyKey(key string) error {
+	if key == "" || len(key) > MaxIdempotencyKey {
+		return Errorf(EINVALID, "Idempotency-Key: want 1 to %d visible ASCII characters, such as a UUID; got %d characters", MaxIdempotencyKey, len(key))
+	}
+	for i := 0; i < len(key); i++ {
+		if c := key[i]; c <= ' ' || c > '~' {
+			return Errorf(EINVALID, "Idempotency-Key: want visible ASCII characters only (no spaces or control characters), such as a UUID")
+		}
+	}
+	return nil
+}
+
+// requestHash is the hex SHA-256 of a request's operation and body, a
+// JSON body in a canonical form (members sorted, no spaces).
+func requestHash(req IdempotentRequest) []byte {
+	body := req.Body
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if dec.Decode(&v) == nil && !dec.More() {
+		if b, err := json.Marshal(v); err == nil {
+			body = b
+		}
+	}
+	h := sha256.New()
+	h.Write([]byte(req.Operation))
+	h.Write([]byte{0})
+	h.Write(body)
+	return []byte(hex.EncodeToString(h.Sum(nil)))
+}
