@@ -87,6 +87,8 @@
 // published to a directory instead (see Replicas). Close writes the last
 // quota counts. Path names the file, Health reports the Service's work in
 // the background, and Verify checks the file's own invariants.
+// DataVersion names the state of the data the queries read, moving with
+// every write of it: the REST interface makes its ETags from it.
 //
 //	svc, err := grocery.Open("grocery.db", nil)
 //	if err != nil { ... }

@@ -184,6 +184,7 @@ func (s *Service) swap(path string) error {
 	if err := s.db.Reopen(path); err != nil {
 		return err
 	}
+	s.dataWritten()
 	// The old copy stays mapped until its last reader ends; removing its
 	// name now frees its space then.
 	os.Remove(old)

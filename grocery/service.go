@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/grocerydata/grocery/grocery/internal/access"
@@ -47,6 +48,7 @@ type Service struct {
 	settleStop func() // cancels and waits for settleOwedAlerts; nil when none runs
 
 	hooks *webhookHooks // webhook options and delivery worker
+	dataVersion atomic.Uint64 // DataVersion
 }
 
 // Open opens the data file at path, creating it unless opts.ReadOnly.
@@ -99,6 +101,7 @@ func openPrefixed(path string, opts *Options, so storage.Options, now func() tim
 		return nil, Errorf(EINVALID, "key prefix %q: want 1 to 16 lowercase letters or digits", opts.KeyPrefix)
 	}
 	s := &Service{db: db, now: now, log: opts.Logger}
+	s.newDataVersion()
 	if !so.ReadOnly {
 		s.snapDir, s.snapKeep = opts.SnapshotDir, opts.SnapshotKeep
 		s.removeOrphans()

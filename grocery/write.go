@@ -49,6 +49,7 @@ func (s *Service) write(ctx context.Context, b *batch, order keyOrder) (batchSta
 	if err != nil {
 		return batchStats{}, err
 	}
+	s.dataWritten()
 	st.alertsErr = hook.afterCommit(ctx)
 	return st, nil
 }
@@ -114,6 +115,7 @@ func (s *Service) writeImport(ctx context.Context, b *batch, stores []string, or
 	if err != nil {
 		return batchStats{}, err
 	}
+	s.dataWritten()
 	st.alertsErr = hook.afterCommit(ctx)
 	return st, nil
 }

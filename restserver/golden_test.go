@@ -2,6 +2,7 @@ package restserver_test
 
 import (
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -14,7 +15,7 @@ import (
 // byte for byte: status, Content-Type and body. After a change that is
 // meant, 'go test -run TestGoldenAnswers -update ./restserver' rewrites
 // them; review the diff before committing it. Quota headers are left
-// out: they count the test's own calls.
+// out: they count the test's own calls. The request id is the test's.
 func TestGoldenAnswers(t *testing.T) {
 	t.Parallel()
 	key := servetest.Key(t, svc, "integration", 0)
@@ -28,7 +29,9 @@ func TestGoldenAnswers(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel() // reads only; the account's quota is the plan's
-			r := get(t, key, tc.path)
+			req := servetest.Request(t, http.MethodGet, srv.URL+tc.path, "")
+			req.Header.Set("X-Request-Id", "golden-"+tc.name) // a problem holds it
+			r := do(t, key, req)
 			var b strings.Builder
 			fmt.Fprintf(&b, "GET %s\n%d %s\n\n", tc.path, r.status, r.header.Get("Content-Type"))
 			b.Write(r.body)

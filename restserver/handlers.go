@@ -23,6 +23,7 @@ func (s *server) prices(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	pageLinks(w, r, res.Total, res.Limit, res.Offset)
 	return writeJSON(w, http.StatusOK, res)
 }
 
@@ -54,11 +55,13 @@ func (s *server) search(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	pageLinks(w, r, res.Total, res.Limit, res.Offset)
 	return writeJSON(w, http.StatusOK, res)
 }
 
 // export answers GET /b2b/export: the rows of a data set, streamed in the
-// format asked for as they are read. A bad argument is a problem answer;
+// format asked for (format, or else Accept: negotiateExport) as they are
+// read. A bad argument is a problem answer;
 // a failure once rows were sent (the client went away, the server is
 // stopping, a panic) cuts the connection, so the client never takes a
 // partial file for a whole one.
@@ -72,6 +75,13 @@ func (s *server) export(w http.ResponseWriter, r *http.Request) error {
 	}
 	if p.err != nil {
 		return p.err
+	}
+	if in.Format == "" {
+		f, err := negotiateExport(r.Header.Get("Accept"))
+		if err != nil {
+			return err
+		}
+		in.Format = f
 	}
 	exp, err := s.svc.PrepareExport(r.Context(), in)
 	if err != nil {
@@ -179,6 +189,7 @@ func (s *server) listAlerts(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	pageLinks(w, r, res.Total, res.Limit, res.Offset)
 	return writeJSON(w, http.StatusOK, res)
 }
 
@@ -240,5 +251,42 @@ func (s *server) alertEvents(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	pageLinks(w, r, res.Total, res.Limit, res.Offset)
 	return writeJSON(w, http.StatusOK, res)
+}
+
+// exportTypes are the media types of the export formats, in the order a
+// tie between them is settled (JSON, the default, first), with the
+// names clients also use for JSON Lines.
+var exportTypes = []struct{ format, mediaType string }{
+	{"json", "application/json"},
+	{"jsonl", "application/x-ndjson"},
+	{"jsonl", "application/jsonl"},
+	{"jsonl", "application/x-jsonlines"},
+	{"csv", "text/csv"},
+	{"xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"},
+	{"parquet", "application/vnd.apache.parquet"},
+}
+
+// negotiateExport chooses an export's format from its request's Accept
+// header when the format parameter is absent: the format of the highest
+// quality (JSON on a tie, or with no Accept, or */*). An Accept that
+// takes none of them is a 406 that lists them and names the format
+// parameter.
+func negotiateExport(accept string) (string, error) {
+	best, bestQ := "", 0.0
+	for _, t := range exportTypes {
+		if q := acceptQ(accept, t.mediaType); q > bestQ {
+			best, bestQ = t.format, q
+		}
+	}
+	if best == "" {
+		types := make([]string, len(exportTypes))
+		for i, t := range exportTypes {
+			types[i] = t.mediaType
+		}
+		return "", &problemError{code: codeNotAcceptable,
+			detail: fmt.Sprintf("Accept %q takes none of the export's formats: accept one of %s, or choose with the format parameter (json, jsonl, csv, xlsx, parquet)", accept, strings.Join(types, ", "))}
+	}
+	return best, nil
 }

@@ -2,7 +2,6 @@ package restserver
 
 import (
 	"bytes"
-	"mime"
 	"net/http"
 	"strconv"
 	"strings"
@@ -59,24 +58,6 @@ func (s *server) executiveBrief(w http.ResponseWriter, r *http.Request) error {
 // prefersHTML reports whether an Accept header ranks text/html above
 // application/json (a browser's does; a missing one does not).
 func prefersHTML(accept string) bool {
-	var html, json float64 = -1, -1
-	for _, part := range strings.Split(accept, ",") {
-		mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
-		if err != nil {
-			continue
-		}
-		q := 1.0
-		if v, ok := params["q"]; ok {
-			if f, err := strconv.ParseFloat(v, 64); err == nil {
-				q = f
-			}
-		}
-		switch mt {
-		case "text/html":
-			html = max(html, q)
-		case "application/json":
-			json = max(json, q)
-		}
-	}
-	return html > 0 && html > json
+	html := acceptQ(accept, "text/html")
+	return html > 0 && html > acceptQ(accept, "application/json")
 }

@@ -35,6 +35,7 @@ func (s *server) promoCalendar(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	pageLinks(w, r, res.Total, res.Limit, res.Offset)
 	return writeJSON(w, http.StatusOK, res)
 }
 
@@ -55,5 +56,6 @@ func (s *server) newOnShelf(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	pageLinks(w, r, res.Total, res.Limit, res.Offset)
 	return writeJSON(w, http.StatusOK, res)
 }

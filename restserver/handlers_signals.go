@@ -20,5 +20,6 @@ func (s *server) signals(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	pageLinks(w, r, res.Total, res.Limit, res.Offset)
 	return writeJSON(w, http.StatusOK, res)
 }

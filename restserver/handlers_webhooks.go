@@ -88,6 +88,7 @@ func (s *server) webhookDeliveries(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
+	pageLinks(w, r, res.Total, res.Limit, res.Offset)
 	return writeJSON(w, http.StatusOK, res)
 }
 

@@ -2,7 +2,10 @@ package restserver
 
 import (
 	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
 	"embed"
+	"encoding/hex"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -62,27 +65,69 @@ func withInfoVersion(doc []byte, v string) []byte {
 
 // serveOpenAPI answers GET /openapi.json: unauthenticated and unmetered.
 func (s *server) serveOpenAPI(w http.ResponseWriter, r *http.Request) {
-	serveBytes(w, "application/json", "no-cache", servedOpenAPI())
+	serveAsset(w, r, "application/json", "no-cache", openAPIAsset())
 }
 
 // serveDocs answers GET /docs, the reference page.
 func (s *server) serveDocs(w http.ResponseWriter, r *http.Request) {
-	b, _ := docsFS.ReadFile("docs/index.html")
 	w.Header().Set("Content-Security-Policy", docsCSP)
-	serveBytes(w, "text/html; charset=utf-8", "no-cache", b)
+	serveAsset(w, r, "text/html; charset=utf-8", "no-cache", docsAsset())
 }
 
 // serveRedoc answers GET /docs/redoc.standalone.js. It changes only with
 // the server's version, so browsers keep it for a year.
 func (s *server) serveRedoc(w http.ResponseWriter, r *http.Request) {
-	b, _ := docsFS.ReadFile("docs/redoc.standalone.js")
-	serveBytes(w, "text/javascript; charset=utf-8", "public, max-age=31536000, immutable", b)
+	serveAsset(w, r, "text/javascript; charset=utf-8", "public, max-age=31536000, immutable", redocAsset())
 }
 
-func serveBytes(w http.ResponseWriter, contentType, cache string, b []byte) {
+// asset is a fixed answer: its bytes, their hash (its ETag's) and, when
+// it is worth it, its gzip encoding, made once at the best compression.
+type asset struct {
+	body, gzipped []byte
+	hash          string
+}
+
+func newAsset(b []byte) *asset {
+	sum := sha256.Sum256(b)
+	a := &asset{body: b, hash: hex.EncodeToString(sum[:16])}
+	if len(b) >= gzipMinSize {
+		var buf bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		zw.Write(b)
+		zw.Close()
+		a.gzipped = buf.Bytes()
+	}
+	return a
+}
+
+func embedded(name string) func() *asset {
+	return sync.OnceValue(func() *asset { b, _ := docsFS.ReadFile(name); return newAsset(b) })
+}
+
+var (
+	openAPIAsset = sync.OnceValue(func() *asset { return newAsset(servedOpenAPI()) })
+	docsAsset    = embedded("docs/index.html")
+	redocAsset   = embedded("docs/redoc.standalone.js")
+)
+
+// serveAsset answers a, gzip-encoded for a client that takes it, with
+// an ETag made from its hash and its coding (a 304 for a matching
+// If-None-Match).
+func serveAsset(w http.ResponseWriter, r *http.Request, contentType, cache string, a *asset) {
 	h := w.Header()
-	h.Set("Content-Type", contentType)
+	b, coding := a.body, "identity"
+	if a.gzipped != nil && acceptsGzip(r.Header) {
+		b, coding = a.gzipped, "gzip"
+		h.Set("Content-Encoding", "gzip")
+	}
+	tag := `W/"` + a.hash + "-" + coding + `"`
+	h["Etag"] = []string{tag}
 	h.Set("Cache-Control", cache)
+	if notModified(r, tag, true) {
+		writeNotModified(w)
+		return
+	}
+	h.Set("Content-Type", contentType)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(http.StatusOK)

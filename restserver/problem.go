@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/requestid"
 )
 
 // ProblemBase prefixes the type URI of every problem: ProblemBase + code.
@@ -23,6 +24,9 @@ type Problem struct {
 	Code   string `json:"code"`
 	// Reset is when a spent quota comes back (429 only).
 	Reset string `json:"reset,omitempty"`
+	// RequestID is the request's id, as its X-Request-Id header: the
+	// one to quote when reporting the problem.
+	RequestID string `json:"request_id,omitempty"`
 }
 
 // statusOf is the one table from error codes to HTTP statuses and
@@ -37,6 +41,7 @@ var statusOf = map[string]struct {
 	grocery.EPLANREQUIRED:    {http.StatusForbidden, "Plan required"},
 	grocery.ENOTFOUND:        {http.StatusNotFound, "Not found"},
 	codeMethodNotAllowed:     {http.StatusMethodNotAllowed, "Method not allowed"},
+	codeNotAcceptable:        {http.StatusNotAcceptable, "Not acceptable"},
 	grocery.ECONFLICT:        {http.StatusConflict, "Conflict"},
 	codeBodyTooLarge:         {http.StatusRequestEntityTooLarge, "Body too large"},
 	codeMediaType:            {http.StatusUnsupportedMediaType, "Unsupported media type"},
@@ -49,6 +54,7 @@ var statusOf = map[string]struct {
 // The codes of the transport itself, beside grocery's in statusOf.
 const (
 	codeMethodNotAllowed = "method_not_allowed"
+	codeNotAcceptable    = "not_acceptable"
 	codeBodyTooLarge     = "body_too_large"
 	codeMediaType        = "unsupported_media_type"
 	codeTooManyExports   = "too_many_exports"
@@ -89,12 +95,18 @@ func problemOf(err error) *Problem {
 	return &Problem{Type: ProblemBase + code, Title: st.title, Status: st.status, Detail: detail, Code: code}
 }
 
-// writeProblem answers err as application/problem+json. A 401 carries
+// writeProblem answers err as application/problem+json, with the
+// request id that ServeHTTP put in the X-Request-Id header. A 401 carries
 // WWW-Authenticate; a 429 names the reset time (its Retry-After and quota
-// headers are set by the metering middleware).
+// headers are set by the metering middleware). An ETag set for a success
+// is dropped: a problem is never a cached answer.
 func writeProblem(w http.ResponseWriter, err error) {
 	p := problemOf(err)
 	h := w.Header()
+	if v := h[requestid.Header]; len(v) > 0 {
+		p.RequestID = v[0]
+	}
+	delete(h, "Etag")
 	switch p.Status {
 	case http.StatusUnauthorized:
 		h.Set("WWW-Authenticate", `APIKey realm="grocery"`)

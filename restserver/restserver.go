@@ -6,7 +6,9 @@
 // The handler only translates: every rule (keys, plans, quota, the
 // queries) is package grocery's. A handler parses its parameters, makes one
 // grocery call and encodes the answer; authentication, plan gating,
-// metering, quota headers, body limits and panic recovery are middleware.
+// metering, quota headers, body limits, panic recovery, request ids,
+// gzip (gzip.go) and ETags with 304s (etag.go) are middleware; a list
+// handler adds its Link header (links.go).
 // The access log is the host's (cmd/internal/server), and so is /healthz.
 // GET /openapi.json describes every path; GET /docs renders it for people.
 package restserver
@@ -28,6 +30,7 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/requestid"
 )
 
 // Options configures New. A nil *Options means the defaults.
@@ -129,7 +132,9 @@ func (s *server) routes() {
 	r.HandleFunc("/docs/redoc.standalone.js", s.serveRedoc).Methods(get...)
 }
 
-// ServeHTTP implements http.Handler.
+// ServeHTTP implements http.Handler. Every answer carries the request's
+// X-Request-Id (package requestid) and is compressed for a client that
+// takes gzip (gzip.go).
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer func() {
 		if v := recover(); v != nil {
@@ -140,11 +145,26 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeProblem(w, grocery.Errorf(grocery.EINTERNAL, "internal error"))
 		}
 	}()
+	requestid.Ensure(w, r)
+	w.Header()["Vary"] = varyEncoding
 	if hasBody(r.Method) {
 		r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes)
 	}
-	s.router.ServeHTTP(w, r)
+	if !acceptsGzip(r.Header) {
+		s.router.ServeHTTP(w, r)
+		return
+	}
+	g := newGzipResponse(w, r.Method == http.MethodHead)
+	s.router.ServeHTTP(g, r)
+	g.finish() // not after a panic: an answer cut short must not end as if whole
 }
+
+// varyEncoding is every answer's Vary: it may be compressed, and its ETag
+// depends on whether it is. Nothing modifies it.
+var varyEncoding = []string{"Accept-Encoding"}
+
+// varyAcceptEncoding is the Vary of the paths whose format Accept chooses.
+var varyAcceptEncoding = []string{"Accept, Accept-Encoding"}
 
 // handlerFunc is a REST handler: it writes a success itself and returns
 // an error for the problem answer.
@@ -155,8 +175,9 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 // call charged (429 when the quota is spent), the quota headers on every
 // answer, JSON bodies only on writes (415; a POST without a body, such
 // as POST /b2b/alerts/{id}/evaluate or a webhook test, needs no
-// Content-Type), and only the query parameters
-// the OpenAPI document gives the operation (400 naming the others).
+// Content-Type), only the query parameters the OpenAPI document gives
+// the operation (400 naming the others), and on a GET the ETag, with 304
+// for a matching If-None-Match (a metered call too).
 func (s *server) api(h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
@@ -192,10 +213,47 @@ func (s *server) api(h handlerFunc) http.Handler {
 			writeProblem(w, err)
 			return
 		}
-		if err := h(w, r.WithContext(grocery.NewContextWithPrincipal(ctx, p))); err != nil {
-			s.fail(w, r, err)
+		rp := r.WithContext(grocery.NewContextWithPrincipal(ctx, p))
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			if err := h(w, rp); err != nil {
+				s.fail(w, r, err)
+			}
+			return
 		}
+		// A GET answer is validated by its ETag (etag.go).
+		tmpl := routeTemplate(r)
+		if tmpl == "/b2b/export" || tmpl == "/b2b/executive_brief" {
+			w.Header()["Vary"] = varyAcceptEncoding // Accept chooses the format
+		}
+		if dataTagged[tmpl] {
+			tag := s.dataTag(r)
+			w.Header()["Etag"] = tag
+			if notModified(r, tag[0], false) {
+				writeNotModified(w)
+				return
+			}
+			if err := h(w, rp); err != nil {
+				s.fail(w, r, err)
+			}
+			return
+		}
+		bt := &bodyTagger{w: w, r: r, account: p.Account}
+		if err := h(bt, rp); err != nil {
+			s.fail(bt, r, err)
+		}
+		bt.finish()
 	})
+}
+
+// routeTemplate is the path template of r's route ("/b2b/alerts/{id}"),
+// "" outside the route table.
+func routeTemplate(r *http.Request) string {
+	route := mux.CurrentRoute(r)
+	if route == nil {
+		return ""
+	}
+	tmpl, _ := route.GetPathTemplate()
+	return tmpl
 }
 
 // fail answers err as a problem, logging it first when it is internal:

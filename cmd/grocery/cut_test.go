@@ -1,8 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -153,9 +156,23 @@ func TestBasisNotePlurals(t *testing.T) {
 // (there is no brief tool).
 func TestHelpSaysWhatIsThere(t *testing.T) {
 	serve := cli(t, nil, "serve", "--help")
-	for _, want := range []string{"2026-07-28", "2025-06-18", "alerts, exports, market", "/docs"} {
+	for _, want := range []string{"2026-07-28", "2025-06-18", "/docs"} {
 		if !strings.Contains(serve.stdout, want) {
 			t.Errorf("serve --help does not say %q:\n%s", want, serve.stdout)
+		}
+	}
+	// Every path of the REST interface's document, by its name.
+	doc, err := os.ReadFile(filepath.Join("..", "..", "restserver", "openapi.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var api struct{ Paths map[string]any }
+	if err := json.Unmarshal(doc, &api); err != nil {
+		t.Fatal(err)
+	}
+	for path := range api.Paths {
+		if !regexp.MustCompile(regexp.QuoteMeta(path) + `[,;) \n]`).MatchString(serve.stdout) {
+			t.Errorf("serve --help does not name the REST path %s:\n%s", path, serve.stdout)
 		}
 	}
 	brief := cli(t, nil, "brief", "--help")

@@ -34,12 +34,28 @@ func (a *app) serveCmd() *cobra.Command {
 		Short: "Serve the MCP and REST interfaces on one listener",
 		Long: `serve serves the grocery interfaces on one listener: MCP at /mcp
 (stateless Streamable HTTP: revision 2026-07-28, and 2025-11-25,
-2025-06-18 and 2025-03-26 after their handshake), REST at / (the
-integration plan's paths: store prices, search, alerts, exports, market
-analytics and the executive brief; X-API-Key; reference at /docs,
-/openapi.json) and GET /healthz. SIGINT or
-SIGTERM stops it gracefully: requests in flight finish and quota counts
-are written.
+2025-06-18 and 2025-03-26 after their handshake), REST at / for the
+integration plan's keys (X-API-Key), and GET /healthz. The REST paths:
+
+  store prices   GET /prices, GET /price, GET /search
+  exports        GET /b2b/export (json, jsonl, csv, xlsx, parquet)
+  alerts         GET and POST /b2b/alerts, GET, PATCH and DELETE
+                 /b2b/alerts/{id}, POST /b2b/alerts/{id}/evaluate,
+                 GET /b2b/alerts/events
+  webhooks       GET and POST /b2b/webhooks, GET, PATCH and DELETE
+                 /b2b/webhooks/{id}, POST /b2b/webhooks/{id}/test,
+                 GET /b2b/webhooks/{id}/deliveries, POST
+                 /b2b/webhooks/{id}/deliveries/{delivery_id}/redeliver
+  analytics      GET /b2b/signals, /b2b/category_report,
+                 /b2b/promo_calendar, /b2b/new_on_shelf,
+                 /b2b/geographic_prices, /b2b/regional_comparison,
+                 /b2b/competitive_benchmark, /b2b/brand_insights,
+                 /b2b/executive_brief; POST /b2b/basket
+  reference      GET /openapi.json (OpenAPI 3.1), GET /docs (the page,
+                 with /docs/redoc.standalone.js)
+
+SIGINT or SIGTERM stops it gracefully: requests in flight finish and
+quota counts are written.
 
 Alone (no --role) or with --role ingest, it holds the data file and
 listens on an admin socket beside it (<db>.sock, mode 0600) so that the

@@ -119,7 +119,14 @@ type Reply struct {
 // Do sends req with the default client and reads the whole answer.
 func Do(tb testing.TB, req *http.Request) *Reply {
 	tb.Helper()
-	resp, err := http.DefaultClient.Do(req)
+	return DoClient(tb, http.DefaultClient, req)
+}
+
+// DoClient is Do with client c (one that leaves Content-Encoding to the
+// test, say).
+func DoClient(tb testing.TB, c *http.Client, req *http.Request) *Reply {
+	tb.Helper()
+	resp, err := c.Do(req)
 	if err != nil {
 		tb.Fatal(err)
 	}

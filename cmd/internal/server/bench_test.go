@@ -12,6 +12,7 @@ import (
 
 	"github.com/grocerydata/grocery/cmd/internal/server"
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/servetest"
 )
 
 // BenchmarkRoutes is the in-process cost of a request through the whole
@@ -71,13 +72,13 @@ func BenchmarkRoutes(b *testing.B) {
 	})
 	b.Run("LookupProduct", func(b *testing.B) {
 		b.ReportAllocs()
-		c0 := cpuTime()
+		c0 := servetest.CPUTime()
 		for b.Loop() {
 			if _, err := svc.LookupProduct(ctx, lookup); err != nil {
 				b.Fatal(err)
 			}
 		}
-		if c := cpuTime() - c0; c > 0 {
+		if c := servetest.CPUTime() - c0; c > 0 {
 			b.ReportMetric(float64(c.Nanoseconds())/float64(b.N), "cpu-ns/op")
 		}
 	})
@@ -102,7 +103,7 @@ func BenchmarkRoutes(b *testing.B) {
 func serve(b *testing.B, h http.Handler, req *http.Request, reset func()) {
 	w := &discard{h: http.Header{}}
 	b.ReportAllocs()
-	c0 := cpuTime()
+	c0 := servetest.CPUTime()
 	for b.Loop() {
 		reset()
 		clear(w.h)
@@ -112,7 +113,7 @@ func serve(b *testing.B, h http.Handler, req *http.Request, reset func()) {
 			b.Fatal(w.code)
 		}
 	}
-	if c := cpuTime() - c0; c > 0 {
+	if c := servetest.CPUTime() - c0; c > 0 {
 		b.ReportMetric(float64(c.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
 }

@@ -53,6 +53,7 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 // accessLine is what the access log says of one request.
 type accessLine struct {
 	method, path, rpc, tool string
+	requestID               string // the X-Request-Id given or made (package requestid); "" in none
 	status, bytes           int
 	duration                time.Duration
 	remote                  string
@@ -94,6 +95,9 @@ func logAccess(log *slog.Logger, r *http.Request, now time.Time, a *accessLine) 
 		slog.Duration("duration", a.duration),
 		slog.String("remote", a.remote),
 	)
+	if a.requestID != "" {
+		rec.AddAttrs(slog.String("request_id", a.requestID))
+	}
 	if a.aborted {
 		rec.AddAttrs(slog.Bool("aborted", true))
 	}
@@ -104,7 +108,8 @@ func logAccess(log *slog.Logger, r *http.Request, now time.Time, a *accessLine) 
 // false when one of its strings is one that handler would quote or escape.
 func (h *LogHandler) appendAccess(b []byte, now time.Time, a *accessLine) ([]byte, bool) {
 	if !plainText(a.method) || !plainText(a.path) || !plainText(a.remote) ||
-		a.rpc != "" && !plainText(a.rpc) || a.tool != "" && !plainText(a.tool) {
+		a.rpc != "" && !plainText(a.rpc) || a.tool != "" && !plainText(a.tool) ||
+		a.requestID != "" && !plainText(a.requestID) {
 		return b, false
 	}
 	if h.json {
@@ -132,6 +137,9 @@ func (h *LogHandler) appendAccess(b []byte, now time.Time, a *accessLine) ([]byt
 		b = append(h.appendKey(b, "duration"), a.duration.String()...)
 	}
 	b = h.appendString(b, "remote", a.remote)
+	if a.requestID != "" {
+		b = h.appendString(b, "request_id", a.requestID)
+	}
 	if a.aborted {
 		b = append(h.appendKey(b, "aborted"), "true"...)
 	}

@@ -32,6 +32,9 @@ func sameAsSlog(t *testing.T, json bool, now time.Time, a *accessLine) bool {
 	}
 	attrs = append(attrs, slog.Int("status", a.status), slog.Int("bytes", a.bytes),
 		slog.Duration("duration", a.duration), slog.String("remote", a.remote))
+	if a.requestID != "" {
+		attrs = append(attrs, slog.String("request_id", a.requestID))
+	}
 	if a.aborted {
 		attrs = append(attrs, slog.Bool("aborted", true))
 	}
@@ -54,9 +57,10 @@ func sameAsSlog(t *testing.T, json bool, now time.Time, a *accessLine) bool {
 // both formats, and lines with strings slog quotes or escapes take slog.
 func TestAccessLineMatchesSlog(t *testing.T) {
 	mcp := accessLine{method: "POST", path: "/mcp", rpc: "tools/call", tool: "lookup_product",
-		status: 200, bytes: 6370, duration: 13*time.Microsecond + 250*time.Nanosecond, remote: "127.0.0.1:50312"}
+		status: 200, bytes: 6370, duration: 13*time.Microsecond + 250*time.Nanosecond, remote: "127.0.0.1:50312",
+		requestID: "JX4VQ3YH7ZK2M5N6P7R8S9T0UV"}
 	rest := accessLine{method: "GET", path: "/b2b/export", status: 499, bytes: 0, duration: 3*time.Second + 5*time.Millisecond,
-		remote: "[::1]:4000", aborted: true}
+		remote: "[::1]:4000", aborted: true, requestID: "client-chosen.id:42/x"}
 	odd := []accessLine{
 		{method: "GET", path: "/a path", status: 404, remote: "127.0.0.1:1"},
 		{method: "GET", path: `/quote"d`, status: 404, remote: "127.0.0.1:1"},
@@ -67,6 +71,8 @@ func TestAccessLineMatchesSlog(t *testing.T) {
 		{method: "GET", path: "/bad\xffutf8", status: 404, remote: "127.0.0.1:1"},
 		{method: "GET", path: "/tab\there\n", status: 404, remote: "127.0.0.1:1"},
 		{method: "GET", path: "/", status: 200, remote: ""},
+		{method: "GET", path: "/", status: 200, remote: "127.0.0.1:1", requestID: "a=b"},
+		{method: "GET", path: "/", status: 200, remote: "127.0.0.1:1", requestID: `q"uote`},
 	}
 	zone := time.FixedZone("EST", -5*3600)
 	times := []time.Time{
@@ -96,11 +102,12 @@ func FuzzAccessLine(f *testing.F) {
 	f.Add("/mcp", "127.0.0.1:5000", 200, int64(13250), false, int64(1763910245123456789))
 	f.Add("/a b", "", 404, int64(0), true, int64(0))
 	f.Fuzz(func(t *testing.T, path, remote string, status int, dur int64, aborted bool, nanos int64) {
+		id := remote // any string, as a request id too
 		now := time.Unix(0, nanos).UTC()
 		if now.Year() < 0 || now.Year() >= 10000 {
 			return // slog writes an error for these in JSON
 		}
-		a := accessLine{method: "GET", path: path, status: status, bytes: status * 7, duration: time.Duration(dur), remote: remote, aborted: aborted}
+		a := accessLine{method: "GET", path: path, status: status, bytes: status * 7, duration: time.Duration(dur), remote: remote, aborted: aborted, requestID: id}
 		sameAsSlog(t, false, now, &a)
 		sameAsSlog(t, true, now, &a)
 	})

@@ -22,6 +22,7 @@ import (
 
 	"github.com/grocerydata/grocery/cmd/internal/admin"
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/requestid"
 	"github.com/grocerydata/grocery/internal/webhookclient"
 	"github.com/grocerydata/grocery/mcpserver"
 	"github.com/grocerydata/grocery/restserver"
@@ -344,13 +345,16 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 }
 
 // accessLog logs one line a request, naming for an MCP request its
-// JSON-RPC method (rpc=tools/call) and tool (tool=lookup_product). It
-// never logs headers or arguments, so neither a key nor a query reaches
-// the log.
+// JSON-RPC method (rpc=tools/call) and tool (tool=lookup_product), and
+// the request's id (request_id), which every answer carries in
+// X-Request-Id: the client's when valid, otherwise one made here (package
+// requestid). It never logs other headers or arguments, so neither a key
+// nor a query reaches the log.
 func accessLog(log *slog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		sw := &statusWriter{ResponseWriter: w}
+		id := requestid.Ensure(w, r) // every answer carries it, errors and MCP too
 		// Logged in a defer: a request the handler aborted (an export
 		// whose client went away) is logged too, as aborted.
 		defer func() {
@@ -359,7 +363,7 @@ func accessLog(log *slog.Logger, next http.Handler) http.Handler {
 			logAccess(log, r, now, &accessLine{
 				method: r.Method, path: r.URL.Path, rpc: sw.rpc, tool: sw.tool,
 				status: sw.status, bytes: sw.bytes, duration: now.Sub(start),
-				remote: r.RemoteAddr, aborted: v != nil,
+				remote: r.RemoteAddr, aborted: v != nil, requestID: id,
 			})
 			if v != nil {
 				panic(v)

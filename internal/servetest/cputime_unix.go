@@ -1,15 +1,15 @@
 //go:build unix
 
-package server_test
+package servetest
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime returns the process's user and system CPU time so far, for
+// CPUTime returns the process's user and system CPU time so far, for
 // benchmarks on a shared machine, where wall time follows the load.
-func cpuTime() time.Duration {
+func CPUTime() time.Duration {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0
