@@ -47,7 +47,7 @@ type Service struct {
 	alertsMu   sync.Mutex
 	settleStop func() // cancels and waits for settleOwedAlerts; nil when none runs
 
-	hooks *webhookHooks // webhook options and delivery worker
+	hooks       *webhookHooks // webhook options and delivery worker
 	dataVersion atomic.Uint64 // DataVersion
 }
 
