@@ -69,48 +69,6 @@ var ErrTooManyRows = errors.New("rowwrite: too many rows for one XLSX sheet")
 // bufSize is the buffer between the writers and the underlying writer.
 const bufSize = 64 << 10
 
-// appendMoney appends cents as dollars with two decimals: 499 -> 4.99.
-func appendMoney(b []byte, c int64) []byte {
-	if c < 0 {
-		b, c = append(b, '-'), -c
-	}
-	b = strconv.AppendInt(b, c/100, 10)
-	return append(b, '.', byte('0'+c%100/10), byte('0'+c%10))
-}
-
-// appendDate appends days since 1970-01-01 as YYYY-MM-DD.
-func appendDate(b []byte, days int64) []byte {
-	y, m, d := civil(days)
-	b = append(b, byte('0'+y/1000), byte('0'+y/100%10), byte('0'+y/10%10), byte('0'+y%10), '-')
-	b = append(b, byte('0'+m/10), byte('0'+m%10), '-')
-	return append(b, byte('0'+d/10), byte('0'+d%10))
-}
-
-// civil converts days since 1970-01-01 to a proleptic Gregorian date
-// (Howard Hinnant's days_from_civil inverse), for years 0 to 9999.
-func civil(z int64) (y, m, d int64) {
-	z += 719468
-	era := z / 146097
-	if z < 0 && z%146097 != 0 {
-		era--
-	}
-	doe := z - era*146097
-	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
-	y = yoe + era*400
-	doy := doe - (365*yoe + yoe/4 - yoe/100)
-	mp := (5*doy + 2) / 153
-	d = doy - (153*mp+2)/5 + 1
-	if mp < 10 {
-		m = mp + 3
-	} else {
-		m = mp - 9
-	}
-	if m <= 2 {
-		y++
-	}
-	return y, m, d
-}
-
 // text appends v as text in a column of kind k: the form CSV fields
 // take. Null appends nothing.
 func text(b []byte, k Kind, v *Value) []byte {
@@ -121,9 +79,9 @@ func text(b []byte, k Kind, v *Value) []byte {
 	case Int:
 		return strconv.AppendInt(b, v.N, 10)
 	case Money:
-		return appendMoney(b, v.N)
+		return jsontext.AppendCents(b, v.N)
 	case Date:
-		return appendDate(b, v.N)
+		return jsontext.AppendISODate(b, v.N)
 	case Bool:
 		return strconv.AppendBool(b, v.N != 0)
 	case Float:
@@ -284,7 +242,7 @@ func (j *jsonWriter) Row(vals []Value) error {
 		case col.Kind == Text:
 			b = jsontext.AppendString(b, v.S)
 		case col.Kind == Date:
-			b = append(appendDate(append(b, '"'), v.N), '"')
+			b = append(jsontext.AppendISODate(append(b, '"'), v.N), '"')
 		default:
 			b = text(b, col.Kind, v)
 		}
