@@ -126,10 +126,18 @@ func (o *Runs) Close() {
 // system's temporary directory: grocery-import-<pid>-<digits>.tmp.
 const spillPrefix = "grocery-import-"
 
+// TempFile creates a temporary file for an import in the system's
+// temporary directory, named as RemoveStale knows it
+// (grocery-import-<pid>-<digits>.tmp), so that the file of an import
+// killed before it removed it is removed at the next start.
+func TempFile() (*os.File, error) {
+	return os.CreateTemp("", spillPrefix+strconv.Itoa(os.Getpid())+"-*.tmp")
+}
+
 // spill sorts the current run and appends it to the temporary file.
 func (o *Runs) spill() error {
 	if o.f == nil {
-		f, err := os.CreateTemp("", spillPrefix+strconv.Itoa(os.Getpid())+"-*.tmp")
+		f, err := TempFile()
 		if err != nil {
 			return fmt.Errorf("import: a temporary file for sorting the rows: %w", err)
 		}

@@ -4,7 +4,10 @@ import (
 	"cmp"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -86,5 +89,27 @@ func TestCloseLeavesNoFile(t *testing.T) {
 	o.Close()
 	if entries, err := os.ReadDir(dir); err != nil || len(entries) != 0 {
 		t.Errorf("after Close: got %v, %v in the temporary directory, want nothing", entries, err)
+	}
+}
+
+// TestTempFileNamedForRemoveStale: a temporary file of an import carries
+// the process id RemoveStale reads, and a running process's file stays.
+func TestTempFileNamedForRemoveStale(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	f, err := TempFile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	name := filepath.Base(f.Name())
+	if want := spillPrefix + strconv.Itoa(os.Getpid()) + "-"; !strings.HasPrefix(name, want) || !strings.HasSuffix(name, ".tmp") {
+		t.Fatalf("temporary file %q: want %s...tmp", name, want)
+	}
+	removed, err := RemoveStale()
+	if err != nil || len(removed) != 0 {
+		t.Fatalf("RemoveStale while its process runs: removed %v, %v; want nothing", removed, err)
+	}
+	if _, err := os.Stat(f.Name()); err != nil {
+		t.Fatalf("the running import's file: %v", err)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/grocerydata/grocery/grocery/internal/extsort"
 	"github.com/klauspost/compress/snappy"
 	"github.com/klauspost/compress/zstd"
 	"github.com/parquet-go/parquet-go"
@@ -216,7 +217,8 @@ func spool(r io.Reader, limit int64) (data []byte, file *os.File, size int64, er
 	case len(data) <= parquetInMemory:
 		return data, nil, int64(len(data)), nil
 	}
-	file, err = os.CreateTemp("", "grocery-import-*.parquet")
+	file, err = extsort.TempFile() // removed at the next start if this import is killed
+
 	if err != nil {
 		return nil, nil, 0, err
 	}
