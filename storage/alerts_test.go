@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"errors"
 	"path/filepath"
 	"testing"
 
@@ -79,9 +80,9 @@ func TestAlertRecordsCompatible(t *testing.T) {
 	}
 }
 
-// A file of this version without the idempotency buckets (written before
-// they existed) opens read-only, reading no record; its first writable
-// open creates them.
+// A file of this version without the idempotency and webhook buckets
+// (written before they existed) opens read-only, reading no record; its
+// first writable open creates them.
 func TestIdempotencyBucketsWriteOnly(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "a.db")
@@ -110,6 +111,24 @@ func TestIdempotencyBucketsWriteOnly(t *testing.T) {
 		found, err := tx.IdempotencyRecord("acme", "k", &r)
 		if found || err != nil {
 			t.Errorf("IdempotencyRecord: got %v, %v, want not found", found, err)
+		}
+		var w Webhook
+		if found, err := tx.Webhook("acme", 1, &w); found || err != nil {
+			t.Errorf("Webhook: got %v, %v, want not found", found, err)
+		}
+		var d WebhookDelivery
+		if found, err := tx.WebhookDelivery("acme", 1, 1, &d); found || err != nil {
+			t.Errorf("WebhookDelivery: got %v, %v, want not found", found, err)
+		}
+		called := errors.New("called with a record")
+		for name, err := range map[string]error{
+			"Webhooks":          tx.Webhooks("acme", func(*Webhook) error { return called }),
+			"WebhookDeliveries": tx.WebhookDeliveries("acme", 1, func(*WebhookDelivery) error { return called }),
+			"WebhookHeads":      tx.WebhookHeads(func(string, uint64, uint64) error { return called }),
+		} {
+			if err != nil {
+				t.Errorf("%s: %v, want no record", name, err)
+			}
 		}
 		return nil
 	})

@@ -456,10 +456,10 @@ func (t *Tx) text(b []byte) string {
 	return unsafe.String(&t.texts[at], len(b))
 }
 
-// writeOnlyBuckets are the buckets no read-only transaction needs: a file
-// of this version without them opens read-only, and its first writable
-// open creates them.
-var writeOnlyBuckets = [][]byte{bucketIdem, bucketIdemExpiry}
+// writeOnlyBuckets are the buckets a read-only open may lack: a file of
+// this version written before they existed opens read-only, their readers
+// finding no record, and its first writable open creates them.
+var writeOnlyBuckets = [][]byte{bucketIdem, bucketIdemExpiry, bucketWebhooks, bucketWebhookDeliveries, bucketWebhookPending}
 
 // Bucket indexes into Tx.bkts, in the order of allBuckets.
 const (

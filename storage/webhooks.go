@@ -96,6 +96,9 @@ func decodeWebhook(k, v []byte, w *Webhook) error {
 
 // Webhook reads one endpoint of an account.
 func (t *Tx) Webhook(account string, id uint64, w *Webhook) (bool, error) {
+	if t.webhooks() == nil {
+		return false, nil // a file not yet opened for writing (writeOnlyBuckets)
+	}
 	k := webhookKey(account, id)
 	v := t.webhooks().Get(k)
 	if v == nil {
@@ -107,6 +110,9 @@ func (t *Tx) Webhook(account string, id uint64, w *Webhook) (bool, error) {
 // Webhooks calls fn for each endpoint of account, in id order. fn may keep
 // w only until it returns; ErrStop ends the scan.
 func (t *Tx) Webhooks(account string, fn func(w *Webhook) error) error {
+	if t.webhooks() == nil {
+		return nil
+	}
 	prefix := appendStr0(nil, account)
 	c := t.webhooks().Cursor()
 	var w Webhook
@@ -174,6 +180,9 @@ func decodeDelivery(k, v []byte, d *WebhookDelivery) error {
 
 // WebhookDelivery reads one delivery of an endpoint.
 func (t *Tx) WebhookDelivery(account string, endpoint, seq uint64, d *WebhookDelivery) (bool, error) {
+	if t.webhookDeliveries() == nil {
+		return false, nil
+	}
 	k := deliveryKey(account, endpoint, seq)
 	v := t.webhookDeliveries().Get(k)
 	if v == nil {
@@ -185,6 +194,9 @@ func (t *Tx) WebhookDelivery(account string, endpoint, seq uint64, d *WebhookDel
 // WebhookDeliveries calls fn for each delivery of an endpoint, newest
 // first. fn may keep d only until it returns; ErrStop ends the scan.
 func (t *Tx) WebhookDeliveries(account string, endpoint uint64, fn func(d *WebhookDelivery) error) error {
+	if t.webhookDeliveries() == nil {
+		return nil
+	}
 	prefix := webhookKey(account, endpoint)
 	c := t.webhookDeliveries().Cursor()
 	end := binary.BigEndian.AppendUint64(bytes.Clone(prefix), ^uint64(0))
@@ -214,6 +226,9 @@ func (t *Tx) WebhookDeliveries(account string, endpoint uint64, fn func(d *Webho
 // that has one (the one to attempt next: an endpoint's deliveries go in
 // order), in key order. ErrStop ends the scan.
 func (t *Tx) WebhookHeads(fn func(account string, endpoint, seq uint64) error) error {
+	if t.webhookPending() == nil {
+		return nil
+	}
 	c := t.webhookPending().Cursor()
 	for k, _ := c.First(); k != nil; {
 		acct, ep, seq, ok := splitDeliveryKey(k)
