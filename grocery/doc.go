@@ -131,8 +131,8 @@
 //
 // # Import and export
 //
-// Import loads one file of stores or observations (CSV, JSON Lines, XLSX
-// or Parquet, recognised by content) in one transaction: a bad row stops it with
+// Import loads one file of stores or observations (CSV, JSON Lines, JSON,
+// XLSX or Parquet, recognised by content) in one transaction: a bad row stops it with
 // the file, line, field and reason, unless ImportOptions skip invalid rows;
 // it keeps the analytics aggregates and evaluates the alert rules in the
 // same transaction. BuildDemo writes a realistic, deterministic demo data
@@ -215,7 +215,10 @@
 // receiver deduplicates on the event id. TestWebhook queues a ping,
 // WebhookDeliveries lists what was sent and RedeliverWebhook sends one
 // again. The HTTP client is a transport, outside this package
-// (WebhookSender); WebhookPolicy says which addresses it may dial.
+// (WebhookSender); WebhookPolicy says which addresses it may dial. With
+// alert rules and events in Redis (Options.RedisURL) webhooks are not
+// offered: every webhook method returns ECONFLICT saying so, and events
+// are recorded without deliveries.
 //
 // # Replicas
 //

@@ -25,7 +25,8 @@ import (
 // parameters (in any order), Accept and whether the client takes gzip.
 // The answers of the other paths depend also on the caller's account
 // (its alert rules and events: the alerts themselves, the signals'
-// watchlist, the brief's events), which can change on another server
+// watchlist, the brief's events; its webhook endpoints and deliveries),
+// which can change on another server
 // sharing them: their tag is a hash of the account and of the answer
 // itself, so the answer is made and a 304 saves only its transfer.
 //
