@@ -21,9 +21,11 @@ const _ = uint(MaxAlertRules-alertstore.MaxRules) + uint(alertstore.MaxRules-Max
 // transaction of the committed data, and writes the events to Redis
 // (local reports false).
 //
-// hooks, with the data file's store, is the Service's webhook state:
+// hooks is the Service's webhook state. With the data file's store,
 // record queues a delivery of each new event to its account's endpoints
-// in the transaction that records it (enqueueAlertEvents).
+// in the transaction that records it (enqueueAlertEvents); with Redis's,
+// the events wait on Redis's fanout list (alertstore.HookStore's FanOut)
+// and record wakes the delivery worker, which queues them.
 type alertStore struct {
 	st    alertstore.Store
 	hooks *webhookHooks
@@ -94,8 +96,12 @@ func (a alertStore) watching(ctx context.Context, tx *storage.Tx, qs []alertstor
 
 func (a alertStore) record(ctx context.Context, tx *storage.Tx, events []storage.AlertEvent, message func(i int) string) (int, error) {
 	n, err := a.st.Record(ctx, tx, events, message)
-	if err != nil || n == 0 || !a.local() {
+	if err != nil || n == 0 {
 		return n, fromFault(err)
+	}
+	if !a.local() {
+		a.hooks.kick()
+		return n, nil
 	}
 	queued, err := enqueueAlertEvents(tx, events)
 	if queued {

@@ -216,9 +216,11 @@
 // WebhookDeliveries lists what was sent and RedeliverWebhook sends one
 // again. The HTTP client is a transport, outside this package
 // (WebhookSender); WebhookPolicy says which addresses it may dial. With
-// alert rules and events in Redis (Options.RedisURL) webhooks are not
-// offered: every webhook method returns ECONFLICT saying so, and events
-// are recorded without deliveries.
+// alert rules and events in Redis (Options.RedisURL), endpoints and
+// deliveries are there too: any server (a replica too) manages them, the
+// one that evaluates the rules sends them, and an event recorded there
+// waits on a list until that server queues it to its endpoints (so that
+// neither a crash loses it nor two servers send it).
 //
 // # Replicas
 //

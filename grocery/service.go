@@ -140,7 +140,7 @@ func openPrefixed(path string, opts *Options, so storage.Options, now func() tim
 			s.Close()
 			return nil, fromFault(err)
 		}
-		s.access, s.alerts, s.idem = ra, alertStore{st: alerts}, idemstore.Redis{C: conn}
+		s.access, s.alerts, s.idem = ra, alertStore{st: alerts, hooks: s.hooks}, idemstore.Redis{C: conn}
 		if !so.ReadOnly {
 			if err := alertstore.CopyFile(db, alerts, s.log); err != nil {
 				s.Close()

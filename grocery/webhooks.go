@@ -58,9 +58,6 @@ const (
 // MaxWebhooks is the number of webhook endpoints an account may hold.
 const MaxWebhooks = 100
 
-// webhookKeep is how long delivered and failed deliveries stay listed.
-const webhookKeep = 30 * 24 * time.Hour
-
 // Webhook id prefixes.
 const (
 	webhookIDPrefix  = "whk_"
@@ -75,8 +72,9 @@ type WebhookOptions struct {
 	// Sender sends the deliveries. Set, on the node that holds the data
 	// file for writing (a server, or an ingest node; never a replica),
 	// it starts a worker that delivers each event once it is recorded,
-	// and retries on schedule. Without it deliveries wait in the data
-	// file for a Service that has one.
+	// and retries on schedule. Without it deliveries wait (in the data
+	// file, or in Redis with Options.RedisURL) for a Service that has
+	// one.
 	Sender WebhookSender
 	// Manual starts no worker: deliveries are sent only when
 	// DeliverWebhooks is called (tools and tests that drive the clock).
@@ -232,16 +230,6 @@ func VerifyWebhookSignature(secret, header string, body []byte, now time.Time, t
 	return nil
 }
 
-// webhooksLocal refuses the webhook methods when alert events are not in
-// the data file (Options.RedisURL): the outbox is written in the
-// transaction that records them.
-func (s *Service) webhooksLocal() error {
-	if !s.alerts.local() {
-		return Errorf(ECONFLICT, "webhooks need the alert events in the data file: this server keeps them in Redis (--redis), which does not deliver webhooks")
-	}
-	return nil
-}
-
 func (s *Service) webhookPolicy() WebhookPolicy {
 	return WebhookPolicy{Loopback: s.hooks.opts.AllowLoopback, Private: s.hooks.opts.AllowPrivate}
 }
@@ -335,15 +323,12 @@ func webhookOf(w *storage.Webhook) Webhook {
 //
 // It returns EINVALIDARGUMENT naming the field for a missing, malformed
 // or refused url, an overlong description or an unknown event type;
-// ECONFLICT when the account holds MaxWebhooks endpoints or the alert
-// events are in Redis; EUNAUTHENTICATED or ENOTFOUND for a missing or
-// unknown account.
+// ECONFLICT when the account holds MaxWebhooks endpoints;
+// EUNAUTHENTICATED or ENOTFOUND for a missing or unknown account;
+// EUNAVAILABLE when Redis (Options.RedisURL) does not answer.
 func (s *Service) CreateWebhook(ctx context.Context, in WebhookInput) (*Webhook, error) {
 	account, err := s.accountOf(ctx)
 	if err != nil {
-		return nil, err
-	}
-	if err := s.webhooksLocal(); err != nil {
 		return nil, err
 	}
 	w := storage.Webhook{Account: account, Created: s.now().Unix()}
@@ -360,29 +345,8 @@ func (s *Service) CreateWebhook(ctx context.Context, in WebhookInput) (*Webhook,
 	rand.Read(raw[:])
 	secret := secretPrefix + base64.RawURLEncoding.EncodeToString(raw[:])
 	w.Secret = []byte(secret)
-	err = s.db.Update(func(tx *storage.Tx) error {
-		n := 0
-		if err := tx.Webhooks(account, func(*storage.Webhook) error { n++; return nil }); err != nil {
-			return err
-		}
-		if n >= MaxWebhooks {
-			return Errorf(ECONFLICT, "account %s has %d webhook endpoints, the most an account may hold: delete one first", account, n)
-		}
-		for {
-			var id [8]byte
-			rand.Read(id[:])
-			w.ID = binary.BigEndian.Uint64(id[:])
-			var old storage.Webhook
-			if found, err := tx.Webhook(account, w.ID, &old); err != nil {
-				return err
-			} else if !found && w.ID != 0 {
-				break
-			}
-		}
-		return tx.PutWebhook(&w)
-	})
-	if err != nil {
-		return nil, err
+	if err := s.alerts.st.CreateHook(ctx, &w, MaxWebhooks); err != nil {
+		return nil, fromFault(err)
 	}
 	out := webhookOf(&w)
 	out.Secret = secret
@@ -393,24 +357,19 @@ func (s *Service) CreateWebhook(ctx context.Context, in WebhookInput) (*Webhook,
 // first (without their secrets).
 //
 // It returns EUNAUTHENTICATED or ENOTFOUND for a missing or unknown
-// account, and ECONFLICT when the alert events are in Redis.
+// account.
 func (s *Service) ListWebhooks(ctx context.Context) (*WebhookList, error) {
 	account, err := s.accountOf(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.webhooksLocal(); err != nil {
-		return nil, err
-	}
 	res := &WebhookList{Results: []Webhook{}}
-	err = s.db.View(func(tx *storage.Tx) error {
-		return tx.Webhooks(account, func(w *storage.Webhook) error {
-			res.Results = append(res.Results, webhookOf(w))
-			return nil
-		})
+	err = s.alerts.st.Hooks(ctx, account, func(w *storage.Webhook) error {
+		res.Results = append(res.Results, webhookOf(w))
+		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, fromFault(err)
 	}
 	slices.SortStableFunc(res.Results, func(a, b Webhook) int { return a.CreatedAt.Compare(b.CreatedAt) })
 	res.Total = len(res.Results)
@@ -423,16 +382,15 @@ func (s *Service) ListWebhooks(ctx context.Context) (*WebhookList, error) {
 // It returns EINVALIDARGUMENT for an id not of the form whk_ and 16
 // hexadecimal digits, ENOTFOUND when the account has no such endpoint
 // (another account's is not found either), EUNAUTHENTICATED or ENOTFOUND
-// for a missing or unknown account, and ECONFLICT when the alert events
-// are in Redis.
+// for a missing or unknown account, and EUNAVAILABLE when Redis does not
+// answer.
 func (s *Service) Webhook(ctx context.Context, id string) (*Webhook, error) {
 	account, n, err := s.webhookArgs(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	var w storage.Webhook
-	err = s.db.View(func(tx *storage.Tx) error { return readWebhook(tx, account, n, id, &w) })
-	if err != nil {
+	if err := s.readWebhook(ctx, account, n, id, &w); err != nil {
 		return nil, err
 	}
 	out := webhookOf(&w)
@@ -440,25 +398,46 @@ func (s *Service) Webhook(ctx context.Context, id string) (*Webhook, error) {
 }
 
 // webhookArgs returns the account of ctx and the number of the endpoint
-// id names, or the error of a call on it (webhooksLocal's too).
+// id names, or the error of a call on it.
 func (s *Service) webhookArgs(ctx context.Context, id string) (string, uint64, error) {
 	account, err := s.accountOf(ctx)
 	if err != nil {
-		return "", 0, err
-	}
-	if err := s.webhooksLocal(); err != nil {
 		return "", 0, err
 	}
 	n, err := parseHexID(id, webhookIDPrefix, "webhook id")
 	return account, n, err
 }
 
-func readWebhook(tx *storage.Tx, account string, n uint64, id string, w *storage.Webhook) error {
-	found, err := tx.Webhook(account, n, w)
+func (s *Service) readWebhook(ctx context.Context, account string, n uint64, id string, w *storage.Webhook) error {
+	found, err := s.alerts.st.Hook(ctx, account, n, w)
 	if err == nil && !found {
 		return noWebhook(id)
 	}
-	return err
+	return fromFault(err)
+}
+
+// editWebhook runs edit on an endpoint of account (alertstore.HookStore's
+// EditHook), ENOTFOUND when there is none, stores the endpoint as edited
+// in out (when not nil), and wakes the delivery worker once the change is
+// stored.
+func (s *Service) editWebhook(ctx context.Context, account string, n uint64, id string, edit func(e *alertstore.Edit) error, out *storage.Webhook) error {
+	found, err := s.alerts.st.EditHook(ctx, account, n, func(e *alertstore.Edit) error {
+		if err := edit(e); err != nil {
+			return err
+		}
+		if out != nil {
+			*out = e.W
+		}
+		return nil
+	})
+	if err != nil {
+		return fromFault(err)
+	}
+	if !found {
+		return noWebhook(id)
+	}
+	s.hooks.kick()
+	return nil
 }
 
 // UpdateWebhook changes the fields of in that are set on an endpoint of
@@ -468,9 +447,9 @@ func readWebhook(tx *storage.Tx, account string, n uint64, id string, w *storage
 // restarts the retries of what waits for it.
 //
 // It returns EINVALIDARGUMENT for a malformed id or a field CreateWebhook
-// refuses, ENOTFOUND when the account has no such endpoint, ECONFLICT
-// when the alert events are in Redis, EUNAUTHENTICATED or ENOTFOUND for a
-// missing or unknown account.
+// refuses, ENOTFOUND when the account has no such endpoint,
+// EUNAUTHENTICATED or ENOTFOUND for a missing or unknown account, and
+// EUNAVAILABLE when Redis does not answer.
 func (s *Service) UpdateWebhook(ctx context.Context, id string, in WebhookUpdate) (*Webhook, error) {
 	account, n, err := s.webhookArgs(ctx, id)
 	if err != nil {
@@ -495,10 +474,8 @@ func (s *Service) UpdateWebhook(ctx context.Context, id string, in WebhookUpdate
 	}
 	now := s.now()
 	var w storage.Webhook
-	err = s.db.Update(func(tx *storage.Tx) error {
-		if err := readWebhook(tx, account, n, id, &w); err != nil {
-			return err
-		}
+	err = s.editWebhook(ctx, account, n, id, func(e *alertstore.Edit) error {
+		w := &e.W
 		if in.URL != nil {
 			w.URL = url
 		}
@@ -508,28 +485,23 @@ func (s *Service) UpdateWebhook(ctx context.Context, id string, in WebhookUpdate
 		if in.Events != nil {
 			w.Events = events
 		}
+		restart := false
 		if in.Enabled != nil {
 			switch {
 			case !*in.Enabled && w.Disabled == 0:
 				w.Disabled, w.DisabledReason = now.Unix(), "disabled by the account"
 			case *in.Enabled && w.Disabled != 0:
 				w.Disabled, w.DisabledReason, w.FailingSince = 0, "", 0
-				if err := restartPending(tx, &w, now); err != nil {
-					return err
-				}
+				restart = true
 			}
 		}
-		if in.URL != nil && w.Disabled == 0 {
-			if err := restartPending(tx, &w, now); err != nil {
+		if restart || in.URL != nil && w.Disabled == 0 {
+			if err := restartPending(e, now); err != nil {
 				return err
 			}
 		}
-		if err := tx.PutWebhook(&w); err != nil {
-			return err
-		}
-		tx.OnCommit(s.hooks.kick)
 		return nil
-	})
+	}, &w)
 	if err != nil {
 		return nil, err
 	}
@@ -539,22 +511,14 @@ func (s *Service) UpdateWebhook(ctx context.Context, id string, in WebhookUpdate
 
 // restartPending makes an endpoint's pending deliveries due now, each
 // with WebhookRetryFor before it fails again.
-func restartPending(tx *storage.Tx, w *storage.Webhook, now time.Time) error {
-	var pending []storage.WebhookDelivery
-	err := tx.WebhookDeliveries(w.Account, w.ID, func(d *storage.WebhookDelivery) error {
-		if d.Status == storage.DeliveryPending {
-			pending = append(pending, *d)
-		}
-		return nil
-	})
+func restartPending(e *alertstore.Edit, now time.Time) error {
+	pending, err := e.Pending()
 	if err != nil {
 		return err
 	}
 	for i := range pending {
 		pending[i].Since, pending[i].Next = 0, now.UnixMilli()
-		if err := tx.PutWebhookDelivery(&pending[i]); err != nil {
-			return err
-		}
+		e.Put(&pending[i])
 	}
 	return nil
 }
@@ -564,20 +528,18 @@ func restartPending(tx *storage.Tx, w *storage.Webhook, now time.Time) error {
 //
 // It returns EINVALIDARGUMENT for a malformed id, ENOTFOUND when the
 // account has no such endpoint, EUNAUTHENTICATED or ENOTFOUND for a
-// missing or unknown account, and ECONFLICT when the alert events are in
-// Redis.
+// missing or unknown account, and EUNAVAILABLE when Redis does not
+// answer.
 func (s *Service) DeleteWebhook(ctx context.Context, id string) error {
 	account, n, err := s.webhookArgs(ctx, id)
 	if err != nil {
 		return err
 	}
-	return s.db.Update(func(tx *storage.Tx) error {
-		found, err := tx.DeleteWebhook(account, n)
-		if err == nil && !found {
-			return noWebhook(id)
-		}
-		return err
-	})
+	found, err := s.alerts.st.DeleteHook(ctx, account, n)
+	if err == nil && !found {
+		return noWebhook(id)
+	}
+	return fromFault(err)
 }
 
 // TestWebhook queues a ping event for an endpoint of the account in ctx
@@ -585,24 +547,26 @@ func (s *Service) DeleteWebhook(ctx context.Context, id string) error {
 // its delivery, which WebhookDeliveries then follows.
 //
 // It returns EINVALIDARGUMENT for a malformed id, ENOTFOUND when the
-// account has no such endpoint, ECONFLICT when it is disabled or the
-// alert events are in Redis, EUNAUTHENTICATED or ENOTFOUND for a missing
-// or unknown account.
+// account has no such endpoint, ECONFLICT when it is disabled,
+// EUNAUTHENTICATED or ENOTFOUND for a missing or unknown account, and
+// EUNAVAILABLE when Redis does not answer.
 func (s *Service) TestWebhook(ctx context.Context, id string) (*WebhookDelivery, error) {
 	var d storage.WebhookDelivery
-	err := s.changeEnabledWebhook(ctx, id, func(tx *storage.Tx, w *storage.Webhook, now time.Time) error {
+	err := s.changeEnabledWebhook(ctx, id, func(e *alertstore.Edit, now time.Time) error {
 		var raw [8]byte
 		rand.Read(raw[:])
 		evID := pingIDPrefix + fmt.Sprintf("%016x", binary.BigEndian.Uint64(raw[:]))
 		data, _ := json.Marshal(struct {
 			WebhookID string `json:"webhook_id"`
 			Message   string `json:"message"`
-		}{webhookID(w.ID), "a test event sent by POST /b2b/webhooks/{id}/test: answer 2xx"})
+		}{webhookID(e.W.ID), "a test event sent by POST /b2b/webhooks/{id}/test: answer 2xx"})
 		body, err := json.Marshal(WebhookEvent{ID: evID, Type: WebhookPing, Created: now.UTC().Truncate(time.Second), Data: data})
 		if err != nil {
 			return err
 		}
-		return enqueue(tx, w, evID, WebhookPing, body, now, &d)
+		d = storage.WebhookDelivery{EventID: evID, Type: WebhookPing, Created: now.UnixMilli(), Body: body, Next: now.UnixMilli()}
+		e.Enqueue(&d)
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -611,46 +575,42 @@ func (s *Service) TestWebhook(ctx context.Context, id string) (*WebhookDelivery,
 	return &out, nil
 }
 
-// changeEnabledWebhook runs fn in a write transaction on an enabled
-// endpoint of the account in ctx, at the clock's time, and wakes the
-// worker once it commits. It returns TestWebhook's errors.
-func (s *Service) changeEnabledWebhook(ctx context.Context, id string, fn func(tx *storage.Tx, w *storage.Webhook, now time.Time) error) error {
+// changeEnabledWebhook edits an enabled endpoint of the account in ctx
+// with fn, at the clock's time, and wakes the worker once it is stored.
+// It returns TestWebhook's errors.
+func (s *Service) changeEnabledWebhook(ctx context.Context, id string, fn func(e *alertstore.Edit, now time.Time) error) error {
 	account, n, err := s.webhookArgs(ctx, id)
 	if err != nil {
 		return err
 	}
 	now := s.now()
-	return s.db.Update(func(tx *storage.Tx) error {
-		var w storage.Webhook
-		if err := readWebhook(tx, account, n, id, &w); err != nil {
-			return err
+	return s.editWebhook(ctx, account, n, id, func(e *alertstore.Edit) error {
+		if e.W.Disabled != 0 {
+			return Errorf(ECONFLICT, "webhook %s is disabled (%s): enable it first", webhookID(e.W.ID), e.W.DisabledReason)
 		}
-		if w.Disabled != 0 {
-			return Errorf(ECONFLICT, "webhook %s is disabled (%s): enable it first", webhookID(w.ID), w.DisabledReason)
-		}
-		if err := fn(tx, &w, now); err != nil {
-			return err
-		}
-		tx.OnCommit(s.hooks.kick)
-		return nil
-	})
+		return fn(e, now)
+	}, nil)
 }
 
-// enqueue adds a delivery of one event to an endpoint's outbox, after
-// what waits there.
-func enqueue(tx *storage.Tx, w *storage.Webhook, eventID, typ string, body []byte, now time.Time, d *storage.WebhookDelivery) error {
-	w.Seq++
-	*d = storage.WebhookDelivery{Account: w.Account, Endpoint: w.ID, Seq: w.Seq, EventID: eventID, Type: typ,
-		Created: now.UnixMilli(), Body: body, Next: now.UnixMilli()}
-	if err := tx.PutWebhookDelivery(d); err != nil {
-		return err
+// wantsAlerts reports whether an endpoint takes alert events now.
+func wantsAlerts(w *storage.Webhook) bool {
+	return w.Disabled == 0 && slices.Contains(w.Events, WebhookAlertTriggered)
+}
+
+// alertDelivery returns the delivery of a recorded event (ID set), shown
+// under ids.
+func alertDelivery(ids alertstore.IDs, e *storage.AlertEvent) (storage.WebhookDelivery, error) {
+	ev := alertEvent(ids, e)
+	data, err := json.Marshal(ev)
+	if err != nil {
+		return storage.WebhookDelivery{}, err
 	}
-	if w.Seq%64 == 0 {
-		if _, err := tx.PruneWebhookDeliveries(w.Account, w.ID, now.Add(-webhookKeep).UnixMilli(), 1000); err != nil {
-			return err
-		}
+	body, err := json.Marshal(WebhookEvent{ID: ev.ID, Type: WebhookAlertTriggered, Created: ev.TriggeredAt, Data: data})
+	if err != nil {
+		return storage.WebhookDelivery{}, err
 	}
-	return tx.PutWebhook(w)
+	at := time.Unix(e.Triggered, 0).UnixMilli()
+	return storage.WebhookDelivery{EventID: ev.ID, Type: WebhookAlertTriggered, Created: at, Body: body, Next: at}, nil
 }
 
 // enqueueAlertEvents queues, in the transaction that recorded them, a
@@ -669,7 +629,7 @@ func enqueueAlertEvents(tx *storage.Tx, events []storage.AlertEvent) (bool, erro
 		eps, seen := endpoints[e.Account]
 		if !seen {
 			err := tx.Webhooks(e.Account, func(w *storage.Webhook) error {
-				if w.Disabled == 0 && slices.Contains(w.Events, WebhookAlertTriggered) {
+				if wantsAlerts(w) {
 					eps = append(eps, *w)
 				}
 				return nil
@@ -693,19 +653,13 @@ func enqueueAlertEvents(tx *storage.Tx, events []storage.AlertEvent) (bool, erro
 			}
 			ids = &x
 		}
-		ev := alertEvent(*ids, e)
-		data, err := json.Marshal(ev)
+		tmpl, err := alertDelivery(*ids, e)
 		if err != nil {
 			return false, err
 		}
-		body, err := json.Marshal(WebhookEvent{ID: ev.ID, Type: WebhookAlertTriggered, Created: ev.TriggeredAt, Data: data})
-		if err != nil {
-			return false, err
-		}
-		now := time.Unix(e.Triggered, 0)
 		for j := range eps {
-			var d storage.WebhookDelivery
-			if err := enqueue(tx, &eps[j], ev.ID, WebhookAlertTriggered, body, now, &d); err != nil {
+			d := tmpl
+			if err := alertstore.EnqueueTx(tx, &eps[j], &d); err != nil {
 				return false, err
 			}
 			queued = true
@@ -745,7 +699,7 @@ func deliveryOf(d *storage.WebhookDelivery) WebhookDelivery {
 // It returns EINVALIDARGUMENT for a malformed id, a limit outside 1..500
 // or a negative offset, ENOTFOUND when the account has no such endpoint,
 // EUNAUTHENTICATED or ENOTFOUND for a missing or unknown account, and
-// ECONFLICT when the alert events are in Redis.
+// EUNAVAILABLE when Redis does not answer.
 func (s *Service) WebhookDeliveries(ctx context.Context, id string, in WebhookDeliveriesInput) (*WebhookDeliveryList, error) {
 	account, n, err := s.webhookArgs(ctx, id)
 	if err != nil {
@@ -756,21 +710,19 @@ func (s *Service) WebhookDeliveries(ctx context.Context, id string, in WebhookDe
 		return nil, err
 	}
 	res := &WebhookDeliveryList{Results: []WebhookDelivery{}, Limit: limit, Offset: offset}
-	err = s.db.View(func(tx *storage.Tx) error {
-		var w storage.Webhook
-		if err := readWebhook(tx, account, n, id, &w); err != nil {
-			return err
+	var w storage.Webhook
+	if err := s.readWebhook(ctx, account, n, id, &w); err != nil {
+		return nil, err
+	}
+	err = s.alerts.st.HookDeliveries(ctx, account, n, func(d *storage.WebhookDelivery) error {
+		if res.Total >= offset && len(res.Results) < limit {
+			res.Results = append(res.Results, deliveryOf(d))
 		}
-		return tx.WebhookDeliveries(account, n, func(d *storage.WebhookDelivery) error {
-			if res.Total >= offset && len(res.Results) < limit {
-				res.Results = append(res.Results, deliveryOf(d))
-			}
-			res.Total++
-			return nil
-		})
+		res.Total++
+		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, fromFault(err)
 	}
 	return res, nil
 }
@@ -782,24 +734,25 @@ func (s *Service) WebhookDeliveries(ctx context.Context, id string, in WebhookDe
 //
 // It returns EINVALIDARGUMENT for a malformed id, ENOTFOUND when the
 // account has no such endpoint or delivery, ECONFLICT when the endpoint
-// is disabled or the alert events are in Redis, EUNAUTHENTICATED or
-// ENOTFOUND for a missing or unknown account.
+// is disabled, EUNAUTHENTICATED or ENOTFOUND for a missing or unknown
+// account, and EUNAVAILABLE when Redis does not answer.
 func (s *Service) RedeliverWebhook(ctx context.Context, id, delivery string) (*WebhookDelivery, error) {
 	seq, err := parseHexID(delivery, deliveryIDPrefix, "delivery id")
 	if err != nil {
 		return nil, err
 	}
 	var d storage.WebhookDelivery
-	err = s.changeEnabledWebhook(ctx, id, func(tx *storage.Tx, w *storage.Webhook, now time.Time) error {
-		found, err := tx.WebhookDelivery(w.Account, w.ID, seq, &d)
+	err = s.changeEnabledWebhook(ctx, id, func(e *alertstore.Edit, now time.Time) error {
+		found, err := e.Delivery(seq, &d)
 		if err != nil {
 			return err
 		}
 		if !found {
-			return Errorf(ENOTFOUND, "webhook %s has no delivery %s", webhookID(w.ID), strings.TrimSpace(delivery))
+			return Errorf(ENOTFOUND, "webhook %s has no delivery %s", webhookID(e.W.ID), strings.TrimSpace(delivery))
 		}
 		d.Status, d.Since, d.Next = storage.DeliveryPending, 0, now.UnixMilli()
-		return tx.PutWebhookDelivery(&d)
+		e.Put(&d)
+		return nil
 	})
 	if err != nil {
 		return nil, err

@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"time"
 
+	"github.com/grocerydata/grocery/grocery/internal/alertstore"
 	"github.com/grocerydata/grocery/grocery/internal/webhook"
 	"github.com/grocerydata/grocery/storage"
 )
@@ -54,11 +56,11 @@ func (h *webhookHooks) kick() {
 }
 
 // startWebhooks starts the delivery worker when a sender is configured
-// and the file is held for writing with the alert events in it: a
-// dispatcher and WebhookOptions.Senders senders.
+// (on the node that holds the file for writing: the one that evaluates
+// the rules): a dispatcher and WebhookOptions.Senders senders.
 func (s *Service) startWebhooks() {
 	h := s.hooks
-	if h.opts.Sender == nil || h.opts.Manual || !s.alerts.local() {
+	if h.opts.Sender == nil || h.opts.Manual {
 		return
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -91,22 +93,28 @@ func (s *Service) stopWebhooks() {
 }
 
 // runWebhooks dispatches deliveries to the senders until ctx ends: each
-// time a commit queued something or a sender finished, when the earliest
-// retry is due by the clock (Options.Now), and at least once a minute.
+// time this Service queued something or a sender finished, when the
+// earliest retry is due by the clock (Options.Now), and at least once a
+// minute; with the alert events in Redis, where other servers queue
+// deliveries too (a ping, a redelivery), every second.
 func (s *Service) runWebhooks(ctx context.Context) {
 	h := s.hooks
+	poll := time.Minute
+	if !s.alerts.local() {
+		poll = time.Second
+	}
 	for {
+		err := s.fanOut(ctx)
 		free := h.opts.Senders - s.inFlight()
 		var jobs []*deliveryJob
 		var next int64
-		var err error
-		if free > 0 {
-			jobs, next, err = s.claimDue(s.now(), free)
+		if free > 0 && err == nil {
+			jobs, next, err = s.claimDue(ctx, s.now(), free)
 		}
 		for _, j := range jobs {
 			h.jobs <- j // a free sender takes it: the channel holds Senders
 		}
-		wait := time.Minute
+		wait := poll
 		switch {
 		case err != nil:
 			if s.log != nil {
@@ -141,11 +149,8 @@ func (s *Service) inFlight() int {
 // tools and tests that drive the clock.
 //
 // It returns ECONFLICT when no WebhookOptions.Sender is configured, the
-// file is opened read-only or the alert events are in Redis.
+// file is opened read-only, and EUNAVAILABLE when Redis does not answer.
 func (s *Service) DeliverWebhooks(ctx context.Context) (*WebhookRun, error) {
-	if err := s.webhooksLocal(); err != nil {
-		return nil, err
-	}
 	h := s.hooks
 	if h.opts.Sender == nil || !s.bolt.Metering() {
 		return nil, Errorf(ECONFLICT, "no webhook sender: this Service was opened without WebhookOptions.Sender, or read-only")
@@ -156,9 +161,12 @@ func (s *Service) DeliverWebhooks(ctx context.Context) (*WebhookRun, error) {
 	}
 	h.mu.Unlock()
 	run := &WebhookRun{}
+	if err := s.fanOut(ctx); err != nil {
+		return run, err
+	}
 	for {
 		now := s.now()
-		jobs, _, err := s.claimDue(now, maxRound)
+		jobs, _, err := s.claimDue(ctx, now, maxRound)
 		if err != nil || len(jobs) == 0 {
 			return run, err
 		}
@@ -215,7 +223,7 @@ const maxRound = 1024
 // cannot hold every sender for WebhookTimeout at each retry while the
 // healthy ones wait. It returns the earliest time (Unix ms) a head
 // not yet due will be, 0 when none waits.
-func (s *Service) claimDue(now time.Time, limit int) ([]*deliveryJob, int64, error) {
+func (s *Service) claimDue(ctx context.Context, now time.Time, limit int) ([]*deliveryJob, int64, error) {
 	h := s.hooks
 	nowMS := now.UnixMilli()
 	var jobs []*deliveryJob
@@ -223,48 +231,66 @@ func (s *Service) claimDue(now time.Time, limit int) ([]*deliveryJob, int64, err
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	failingMax := max(h.opts.Senders/2, 1)
-	err := s.db.View(func(tx *storage.Tx) error {
-		return tx.WebhookHeads(func(account string, ep, seq uint64) error {
-			key := hookKey{account, ep}
-			if _, busy := h.inflight[key]; busy {
-				return nil
-			}
-			var w storage.Webhook
-			if found, err := tx.Webhook(account, ep, &w); err != nil || !found || w.Disabled != 0 {
-				return err
-			}
-			failing := w.FailingSince != 0
-			if failing && h.failing >= failingMax {
-				return nil
-			}
-			j := &deliveryJob{key: key, failing: failing, url: w.URL, secret: w.Secret, now: now}
-			if found, err := tx.WebhookDelivery(account, ep, seq, &j.d); err != nil || !found {
-				return err
-			}
-			if j.d.Next > nowMS {
-				if next == 0 || j.d.Next < next {
-					next = j.d.Next
-				}
-				return nil
-			}
-			h.inflight[key] = failing
-			if failing {
-				h.failing++
-			}
-			jobs = append(jobs, j)
-			if len(jobs) == limit {
-				return storage.ErrStop
+	err := s.alerts.st.HookHeads(ctx, func(w *storage.Webhook, d *storage.WebhookDelivery) error {
+		key := hookKey{w.Account, w.ID}
+		if _, busy := h.inflight[key]; busy || w.Disabled != 0 {
+			return nil
+		}
+		failing := w.FailingSince != 0
+		if failing && h.failing >= failingMax {
+			return nil
+		}
+		if d.Next > nowMS {
+			if next == 0 || d.Next < next {
+				next = d.Next
 			}
 			return nil
-		})
+		}
+		h.inflight[key] = failing
+		if failing {
+			h.failing++
+		}
+		jobs = append(jobs, &deliveryJob{key: key, failing: failing, url: w.URL, secret: slices.Clone(w.Secret), now: now, d: cloneDelivery(d)})
+		if len(jobs) == limit {
+			return storage.ErrStop
+		}
+		return nil
 	})
 	if err != nil {
 		for _, j := range jobs {
 			h.release(j)
 		}
-		return nil, 0, err
+		return nil, 0, fromFault(err)
 	}
 	return jobs, next, nil
+}
+
+// cloneDelivery returns a copy of d that shares nothing with it.
+func cloneDelivery(d *storage.WebhookDelivery) storage.WebhookDelivery {
+	c := *d
+	c.Body = slices.Clone(d.Body)
+	return c
+}
+
+// fanOut queues the alert events kept in Redis that wait for their
+// endpoints (alertstore.HookStore's FanOut); with the data file's, they
+// are queued as they are recorded, and it does nothing.
+func (s *Service) fanOut(ctx context.Context) error {
+	if s.alerts.local() {
+		return nil
+	}
+	var ids *alertstore.IDs
+	_, err := s.alerts.st.FanOut(ctx, wantsAlerts, func(e *storage.AlertEvent) (storage.WebhookDelivery, error) {
+		if ids == nil {
+			x, err := s.alerts.ids(ctx)
+			if err != nil {
+				return storage.WebhookDelivery{}, err
+			}
+			ids = &x
+		}
+		return alertDelivery(*ids, e)
+	})
+	return fromFault(err)
 }
 
 // release marks j's endpoint as no longer in flight; h.mu is held.
@@ -281,7 +307,12 @@ func (h *webhookHooks) release(j *deliveryJob) {
 // next start.
 func (s *Service) finishDelivery(ctx context.Context, j *deliveryJob) {
 	if ctx.Err() == nil || j.res.Code != 0 {
-		j.err = s.db.Update(func(tx *storage.Tx) error { return recordAttempt(tx, j, j.now, &j.outcome) })
+		// Not ctx: a stop must not cut short the record of an answer.
+		_, err := s.alerts.st.EditHook(context.Background(), j.d.Account, j.d.Endpoint, func(e *alertstore.Edit) error {
+			j.outcome = WebhookRun{}
+			return recordAttempt(e, j, j.now, &j.outcome)
+		})
+		j.err = fromFault(err)
 		if j.err != nil && s.log != nil {
 			s.log.Warn("webhook deliveries: recording an attempt failed; it is sent again", "err", ErrorMessage(j.err), "code", ErrorCode(j.err))
 		}
@@ -307,16 +338,13 @@ func (s *Service) sendDelivery(ctx context.Context, j *deliveryJob) WebhookRespo
 // success; otherwise retried after webhook.Backoff, or failed once
 // WebhookRetryFor has passed since its first attempt; and the endpoint
 // disabled once every attempt failed for WebhookDisableAfter.
-func recordAttempt(tx *storage.Tx, j *deliveryJob, now time.Time, run *WebhookRun) error {
+func recordAttempt(e *alertstore.Edit, j *deliveryJob, now time.Time, run *WebhookRun) error {
 	nowMS := now.UnixMilli()
 	var d storage.WebhookDelivery
-	var w storage.Webhook
-	if found, err := tx.WebhookDelivery(j.d.Account, j.d.Endpoint, j.d.Seq, &d); err != nil || !found {
+	if found, err := e.Delivery(j.d.Seq, &d); err != nil || !found {
 		return err // deleted meanwhile
 	}
-	if found, err := tx.Webhook(j.d.Account, j.d.Endpoint, &w); err != nil || !found {
-		return err
-	}
+	w := &e.W
 	run.Attempts++
 	d.Attempts++
 	d.Last, d.Code, d.LatencyMS = nowMS, int64(j.res.Code), j.res.Latency.Milliseconds()
@@ -346,8 +374,6 @@ func recordAttempt(tx *storage.Tx, j *deliveryJob, now time.Time, run *WebhookRu
 				int(WebhookDisableAfter.Hours()/24), time.UnixMilli(w.FailingSince).UTC().Format(time.RFC3339), d.Error)
 		}
 	}
-	if err := tx.PutWebhookDelivery(&d); err != nil {
-		return err
-	}
-	return tx.PutWebhook(&w)
+	e.Put(&d)
+	return nil
 }

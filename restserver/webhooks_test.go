@@ -113,17 +113,26 @@ func TestWebhooks(t *testing.T) {
 	}
 }
 
-// TestWebhooksRedis: a server keeping alert events in Redis refuses
-// every webhook call with a 409 that says why.
+// TestWebhooksRedis: a server keeping alert events in Redis serves every
+// webhook path from Redis: an endpoint created there is listed, pinged
+// and its delivery listed, and deleted.
 func TestWebhooksRedis(t *testing.T) {
 	t.Parallel()
 	s, base := alertServer(t, redistest.Start(t).URL())
 	key := servetest.AccountKey(t, s, "a", "integration", 0)
-	wantProblem(t, call(t, key, "POST", base+"/b2b/webhooks", "application/json", `{"url":"https://203.0.113.9/"}`),
-		http.StatusConflict, grocery.ECONFLICT, "webhooks need the alert events in the data file")
-	for _, path := range []string{"/b2b/webhooks", "/b2b/webhooks/whk_0123456789abcdef", "/b2b/webhooks/whk_0123456789abcdef/deliveries"} {
-		wantProblem(t, call(t, key, "GET", base+path, "", ""), http.StatusConflict, grocery.ECONFLICT, "--redis")
+	hook := decodeStatus[grocery.Webhook](t, call(t, key, "POST", base+"/b2b/webhooks", "application/json", `{"url":"https://203.0.113.9/hooks"}`), http.StatusCreated)
+	if l := decode[grocery.WebhookList](t, call(t, key, "GET", base+"/b2b/webhooks", "", "")); l.Total != 1 || l.Results[0].ID != hook.ID {
+		t.Errorf("GET /b2b/webhooks: got %+v, want %s", l, hook.ID)
 	}
+	ping := decodeStatus[grocery.WebhookDelivery](t, call(t, key, "POST", base+"/b2b/webhooks/"+hook.ID+"/test", "", ""), http.StatusAccepted)
+	ds := decode[grocery.WebhookDeliveryList](t, call(t, key, "GET", base+"/b2b/webhooks/"+hook.ID+"/deliveries", "", ""))
+	if ds.Total != 1 || ds.Results[0].EventID != ping.EventID || ds.Results[0].Status != grocery.DeliveryPending {
+		t.Errorf("deliveries: got %+v, want the ping %s pending (no sender)", ds, ping.EventID)
+	}
+	if r := call(t, key, "DELETE", base+"/b2b/webhooks/"+hook.ID, "", ""); r.status != http.StatusNoContent {
+		t.Errorf("DELETE: got %d %s, want 204", r.status, r.body)
+	}
+	wantProblem(t, call(t, key, "GET", base+"/b2b/webhooks/"+hook.ID, "", ""), http.StatusNotFound, grocery.ENOTFOUND, "no webhook endpoint")
 }
 
 // TestWebhooksIdempotencyKey: POST /b2b/webhooks with an Idempotency-Key

@@ -42,13 +42,12 @@ with backoff for 24 hours, in event order per endpoint; an endpoint failing
 every delivery for 3 days is disabled. Delivery is at least once: the event
 id (Grocery-Event-Id) tells repeats apart.
 
-Deliveries wait in the data file and are sent by the server that holds it
-('grocery serve'; an ingest node, never a replica). A URL must be https://
-to a public address: loopback, private, link-local and metadata addresses
-are refused, unless the server (or, on a file no server holds, this
-command) allows them with --webhook-allow-loopback or
---webhook-allow-private, for testing. Alert events kept in Redis (--redis)
-are not delivered.
+Deliveries wait in the data file (in Redis with --redis) and are sent by
+the server that evaluates the rules ('grocery serve' alone, or the ingest
+node; never a replica). A URL must be https:// to a public address:
+loopback, private, link-local and metadata addresses are refused, unless
+the server (or, on a file no server holds, this command) allows them with
+--webhook-allow-loopback or --webhook-allow-private, for testing.
 
 While a server holds the data file, these commands reach it through its
 admin socket.`,

@@ -35,6 +35,7 @@ import (
 //	alerts:format                         the layout's version, Format (OpenRedis)
 //	alerts:idkey                          the secret rule and event ids are shown under (IDs), set by the first server to need it (IDKey)
 //	alerts:copied                         set: fingerprints of the data files' rules and events copied here (CopyFile)
+//	alerts:hooks:...                      webhook endpoints and their outboxes (see hooks_redis.go)
 //
 // The JSON of a rule or event is json.Marshal of storage.AlertRule or
 // storage.AlertEvent. A field may be added to them (omitted when zero)
@@ -188,7 +189,8 @@ return 1
 `)
 
 // recordScript records events, each unless its rule was deleted or fired
-// on its day already.
+// on its day already, and puts each on the webhook fanout list when its
+// account has an endpoint (see FanOut).
 //
 //	ARGV  prefix ("grocery:alerts:"), then account, rule id, day, event (JSON) per event
 //
@@ -205,6 +207,9 @@ for i = 2, #ARGV, 4 do
       redis.call('HSET', fired, day, id)
       redis.call('HSET', p .. 'event:' .. acct, id, ARGV[i+3])
       redis.call('ZADD', p .. 'events:' .. acct, id, id)
+      if redis.call('EXISTS', p .. 'hooks:endpoints:' .. acct) == 1 then
+        redis.call('RPUSH', p .. 'hooks:fanout', id .. ':' .. acct)
+      end
       n = n + 1
     end
   end

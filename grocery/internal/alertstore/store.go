@@ -70,6 +70,9 @@ type Store interface {
 	// stored. The events come sorted by day, without their Message, which
 	// message(i) writes for events[i] when it is needed.
 	Record(ctx context.Context, tx *storage.Tx, events []storage.AlertEvent, message func(i int) string) (int, error)
+
+	// The webhook endpoints of the accounts and their outboxes.
+	HookStore
 }
 
 // WatchQuery names one series for Store.Watching: GTIN is "" when its SKU

@@ -1,0 +1,200 @@
+package grocery_test
+
+import (
+	"context"
+	"net/http"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/redistest"
+)
+
+// openRedisHooks reopens the alert fixture's file as an ingest node with
+// keys, rules, events and webhooks in the Redis rs, publishing snapshots
+// to the directory it returns; manual: no delivery worker.
+func openRedisHooks(t *testing.T, f *alertFixture, rs *redistest.Server, manual bool) string {
+	t.Helper()
+	snaps := filepath.Join(t.TempDir(), "snapshots")
+	opts := hookOptions(f)
+	opts.Webhooks.Manual = manual
+	opts.SnapshotDir = snaps
+	f.reopen(t, rs, *opts)
+	if _, err := f.svc.Publish(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return snaps
+}
+
+// waitEvents waits for n events answered 2xx by rcv, or fails after a
+// while: the ingest node's worker sends them on its own.
+func waitEvents(t *testing.T, rcv *receiver, n int) {
+	t.Helper()
+	deadline := time.After(20 * time.Second)
+	for range n {
+		select {
+		case <-rcv.recv:
+		case <-deadline:
+			ok, bad, got := rcv.snapshot()
+			t.Fatalf("waited for %d events: got %d requests, %d answered 2xx, refused: %v", n, got, len(ok), bad)
+		}
+	}
+}
+
+// TestWebhooksRedis_OncePerEndpoint: with webhooks in Redis, an ingest node
+// and two replicas (each given a sender, as the servers are), endpoints
+// created through either replica get each event of an import on the
+// ingest node once, in order, signed; a ping queued through a replica is
+// sent by the ingest node; the replicas send nothing and list what the
+// ingest node delivered.
+func TestWebhooksRedis_OncePerEndpoint(t *testing.T) {
+	t.Parallel()
+	rs := redistest.Shared(t)
+	f := newAlertFixture(t, rs)
+	snaps := openRedisHooks(t, f, rs, false)
+	var replicas []*grocery.Service
+	for range 2 {
+		opts := hookOptions(f)
+		opts.Webhooks.Manual = false
+		opts.RedisURL, opts.SnapshotPoll, opts.SnapshotCache = rs.URL(), -1, t.TempDir()
+		r, err := grocery.OpenReplicaPrefixed(snaps, opts, rs.Prefix())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { r.Close() })
+		replicas = append(replicas, r)
+	}
+	ok := func(n int) int { return http.StatusOK }
+	rcvs := []*receiver{newReceiver(t, f.clock, ok), newReceiver(t, f.clock, ok)}
+	var hooks []*grocery.Webhook
+	for i, rcv := range rcvs {
+		w, err := replicas[i].CreateWebhook(f.acme, grocery.WebhookInput{URL: rcv.srv.URL + "/hooks"})
+		if err != nil {
+			t.Fatalf("CreateWebhook through replica %d: %v", i+1, err)
+		}
+		rcv.mu.Lock()
+		rcv.secret = w.Secret
+		rcv.mu.Unlock()
+		hooks = append(hooks, w)
+	}
+	if l, err := replicas[1].ListWebhooks(f.acme); err != nil || l.Total != 2 {
+		t.Fatalf("endpoints through replica 2: got %+v, %v, want both", l, err)
+	}
+	if _, err := replicas[0].DeliverWebhooks(context.Background()); grocery.ErrorCode(err) != grocery.ECONFLICT {
+		t.Errorf("DeliverWebhooks on a replica: got %v, want conflict (a replica sends nothing)", err)
+	}
+	(&alertFixture{svc: replicas[0]}).createMilkRules(t, f.acme) // the rules too go through a replica
+
+	f.setClock(time.Date(2026, 11, 21, 18, 0, 0, 0, time.UTC))
+	f.importCSV(t, "day2.csv", alertDay2)
+	for _, rcv := range rcvs {
+		waitEvents(t, rcv, 3)
+	}
+	events, err := f.svc.AlertEvents(f.acme, grocery.AlertEventsInput{})
+	if err != nil || events.Total != 3 {
+		t.Fatalf("AlertEvents: got %+v, %v, want 3", events, err)
+	}
+	var want []string // oldest first, as recorded
+	for i := len(events.Results) - 1; i >= 0; i-- {
+		want = append(want, events.Results[i].ID)
+	}
+
+	ping, err := replicas[1].TestWebhook(f.acme, hooks[0].ID)
+	if err != nil {
+		t.Fatalf("TestWebhook through replica 2: %v", err)
+	}
+	waitEvents(t, rcvs[0], 1)
+	if _, err := f.svc.DeliverWebhooks(context.Background()); err != nil { // waits for what is in flight
+		t.Fatal(err)
+	}
+	for i, rcv := range rcvs {
+		got, bad, n := rcv.snapshot()
+		wantHere := want
+		if i == 0 {
+			wantHere = append(slices.Clone(want), ping.EventID)
+		}
+		if !slices.Equal(got, wantHere) || n != len(wantHere) || len(bad) != 0 {
+			t.Errorf("endpoint %d: got %d requests, events %v, refused %v; want each of %v once, in order, signed", i+1, n, got, bad, wantHere)
+		}
+		for _, r := range replicas {
+			ds, err := r.WebhookDeliveries(f.acme, hooks[i].ID, grocery.WebhookDeliveriesInput{})
+			if err != nil || ds.Total != len(wantHere) {
+				t.Fatalf("deliveries of endpoint %d through a replica: got %+v, %v, want %d", i+1, ds, err, len(wantHere))
+			}
+			for _, d := range ds.Results {
+				if d.Status != grocery.DeliveryDelivered || d.Attempts != 1 {
+					t.Errorf("endpoint %d delivery %s: got %s after %d attempts, want delivered after 1", i+1, d.ID, d.Status, d.Attempts)
+				}
+			}
+		}
+	}
+}
+
+// TestWebhooksRedis_QueuedAfterRestart: events recorded in Redis by an
+// ingest node that stopped before queueing them to their endpoint are
+// queued and delivered by the next one, in order; pausing and enabling
+// the endpoint through a replica while a delivery waits keeps it, and
+// an endpoint deleted through a replica gets nothing more.
+func TestWebhooksRedis_QueuedAfterRestart(t *testing.T) {
+	t.Parallel()
+	rs := redistest.Shared(t)
+	f := newAlertFixture(t, rs)
+	snaps := openRedisHooks(t, f, rs, true)
+	rcv := newReceiver(t, f.clock, func(n int) int {
+		if n == 1 {
+			return http.StatusInternalServerError
+		}
+		return http.StatusOK
+	})
+	hook := f.createHook(t, f.acme, rcv)
+	f.createMilkRules(t, f.acme)
+	f.setClock(time.Date(2026, 11, 21, 18, 0, 0, 0, time.UTC))
+	f.importCSV(t, "day2.csv", alertDay2) // recorded; the Manual node queues at DeliverWebhooks
+	if ds := f.deliveries(t, f.acme, hook.ID); len(ds) != 0 {
+		t.Fatalf("deliveries before any node queued them: got %d, want 0", len(ds))
+	}
+	openRedisHooks(t, f, rs, true) // closes the first node, opens another
+	if run := f.deliver(t); run.Attempts != 1 || run.Delivered != 0 {
+		t.Fatalf("after the restart: got %+v, want the first event tried (HTTP 500), the others waiting", run)
+	}
+
+	opts := hookOptions(f)
+	opts.RedisURL, opts.SnapshotPoll, opts.SnapshotCache = rs.URL(), -1, t.TempDir()
+	replica, err := grocery.OpenReplicaPrefixed(snaps, opts, rs.Prefix())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { replica.Close() })
+	off, on := false, true
+	for _, enabled := range []*bool{&off, &on} {
+		if _, err := replica.UpdateWebhook(f.acme, hook.ID, grocery.WebhookUpdate{Enabled: enabled}); err != nil {
+			t.Fatalf("UpdateWebhook(enabled %v) through the replica: %v", *enabled, err)
+		}
+	}
+	if run := f.deliver(t); run.Delivered != 3 { // enabling made the waiting one due now
+		t.Fatalf("after enabling: got %+v, want the 3 events delivered", run)
+	}
+	events, err := f.svc.AlertEvents(f.acme, grocery.AlertEventsInput{})
+	if err != nil || events.Total != 3 {
+		t.Fatalf("AlertEvents: got %+v, %v", events, err)
+	}
+	got, bad, n := rcv.snapshot()
+	want := []string{events.Results[2].ID, events.Results[1].ID, events.Results[0].ID}
+	if !slices.Equal(got, want) || n != 4 || len(bad) != 0 {
+		t.Errorf("receiver: got %d requests, delivered %v, refused %v; want 4 requests delivering %v", n, got, bad, want)
+	}
+
+	if err := replica.DeleteWebhook(f.acme, hook.ID); err != nil {
+		t.Fatal(err)
+	}
+	f.setClock(time.Date(2026, 11, 22, 18, 0, 0, 0, time.UTC))
+	f.importCSV(t, "day3.csv", alertDay3)
+	if run := f.deliver(t); run.Attempts != 0 {
+		t.Errorf("after the endpoint was deleted: got %+v, want no attempt", run)
+	}
+	if _, err := f.svc.Webhook(f.acme, hook.ID); grocery.ErrorCode(err) != grocery.ENOTFOUND {
+		t.Errorf("deleted endpoint through the ingest node: got %v, want not_found", err)
+	}
+}
