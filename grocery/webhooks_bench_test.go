@@ -13,15 +13,23 @@ import (
 	"time"
 
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/redistest"
 	"github.com/grocerydata/grocery/internal/webhookclient"
 )
 
 // openWorker opens a new data file with a delivery worker on the real
-// clock that may reach loopback, and an account acme with a key.
-func openWorker(b *testing.B) (*grocery.Service, context.Context) {
+// clock that may reach loopback, and an account acme with a key; with
+// withRedis, keys, alerts and webhooks in the shared test Redis.
+func openWorker(b *testing.B, withRedis bool) (*grocery.Service, context.Context) {
 	b.Helper()
-	svc, err := grocery.Open(filepath.Join(b.TempDir(), "grocery.db"), &grocery.Options{Webhooks: grocery.WebhookOptions{
-		Sender: webhookclient.New(grocery.WebhookPolicy{Loopback: true}), AllowLoopback: true}})
+	opts := &grocery.Options{Webhooks: grocery.WebhookOptions{
+		Sender: webhookclient.New(grocery.WebhookPolicy{Loopback: true}), AllowLoopback: true}}
+	prefix := ""
+	if withRedis {
+		rs := redistest.Shared(b)
+		opts.RedisURL, prefix = rs.URL(), rs.Prefix()
+	}
+	svc, err := grocery.OpenPrefixed(filepath.Join(b.TempDir(), "grocery.db"), opts, prefix)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -42,9 +50,17 @@ func percentile(d []time.Duration, p float64) time.Duration {
 // event (rule k, price_below 10.00 - k cents, crossed by the k-th day's
 // price), and the time from the import's return (its commit is just
 // before) to the event's arrival at a receiver on loopback, through the
-// worker. At most 1,000 (an account's rules): -benchtime=1000x.
+// worker. At most 1,000 (an account's rules): -benchtime=1000x. With
+// store=redis the event is recorded in Redis, and the worker queues it
+// from Redis's fanout list before sending it.
 func BenchmarkWebhookLatency(b *testing.B) {
-	svc, acme := openWorker(b)
+	for _, store := range []string{"bolt", "redis"} {
+		b.Run("store="+store, func(b *testing.B) { webhookLatency(b, store == "redis") })
+	}
+}
+
+func webhookLatency(b *testing.B, withRedis bool) {
+	svc, acme := openWorker(b, withRedis)
 	mustImportCSV(b, svc, "stores.csv", "store_id,banner,province,name,city,postal_code,latitude,longitude\nnf-1,no-frills,ON,No Frills 1,Hamilton,L8P 4R5,43.25,-79.87\n")
 	start := time.Date(2023, 1, 1, 0, 0, 0, 0, time.UTC)
 	row := func(day int, cents int) string {
@@ -108,7 +124,7 @@ func mustImportCSV(b *testing.B, svc *grocery.Service, name, data string) {
 // with -benchtime=1x: it takes over 10 s.
 func BenchmarkWebhookDeadEndpoints(b *testing.B) {
 	base := runtime.NumGoroutine()
-	svc, acme := openWorker(b)
+	svc, acme := openWorker(b, false)
 	done := make(chan struct{})
 	delivered := make(chan struct{}, 1000)
 	ok := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
