@@ -25,7 +25,7 @@ const _ = uint(MaxAlertRules-alertstore.MaxRules) + uint(alertstore.MaxRules-Max
 // record queues a delivery of each new event to its account's endpoints
 // in the transaction that records it (enqueueAlertEvents); with Redis's,
 // the events wait on Redis's fanout list (alertstore.HookStore's FanOut)
-// and record wakes the delivery worker, which queues them.
+// and record queues them (fanOut) then wakes the delivery worker.
 type alertStore struct {
 	st    alertstore.Store
 	hooks *webhookHooks
@@ -100,6 +100,10 @@ func (a alertStore) record(ctx context.Context, tx *storage.Tx, events []storage
 		return n, fromFault(err)
 	}
 	if !a.local() {
+		// Queued now, so that an endpoint gets events in the order they
+		// were recorded, whichever server recorded them; what fails here
+		// waits on the fanout list for the evaluating server's worker.
+		a.fanOut(ctx)
 		a.hooks.kick()
 		return n, nil
 	}
@@ -108,4 +112,26 @@ func (a alertStore) record(ctx context.Context, tx *storage.Tx, events []storage
 		tx.OnCommit(a.hooks.kick)
 	}
 	return n, err
+}
+
+// fanOut queues the alert events kept in Redis that wait for their
+// endpoints (alertstore.HookStore's FanOut: any server may, none queues
+// one twice); with the data file's, they are queued as they are
+// recorded, and it does nothing.
+func (a alertStore) fanOut(ctx context.Context) error {
+	if a.local() {
+		return nil
+	}
+	var ids *alertstore.IDs
+	_, err := a.st.FanOut(ctx, wantsAlerts, func(e *storage.AlertEvent) (storage.WebhookDelivery, error) {
+		if ids == nil {
+			x, err := a.ids(ctx)
+			if err != nil {
+				return storage.WebhookDelivery{}, err
+			}
+			ids = &x
+		}
+		return alertDelivery(*ids, e)
+	})
+	return fromFault(err)
 }

@@ -551,6 +551,9 @@ func (s *Service) DeleteWebhook(ctx context.Context, id string) error {
 // EUNAUTHENTICATED or ENOTFOUND for a missing or unknown account, and
 // EUNAVAILABLE when Redis does not answer.
 func (s *Service) TestWebhook(ctx context.Context, id string) (*WebhookDelivery, error) {
+	if err := s.alerts.fanOut(ctx); err != nil { // events recorded before it go first
+		return nil, err
+	}
 	var d storage.WebhookDelivery
 	err := s.changeEnabledWebhook(ctx, id, func(e *alertstore.Edit, now time.Time) error {
 		var raw [8]byte

@@ -104,7 +104,7 @@ func (s *Service) runWebhooks(ctx context.Context) {
 		poll = time.Second
 	}
 	for {
-		err := s.fanOut(ctx)
+		err := s.alerts.fanOut(ctx)
 		free := h.opts.Senders - s.inFlight()
 		var jobs []*deliveryJob
 		var next int64
@@ -161,7 +161,7 @@ func (s *Service) DeliverWebhooks(ctx context.Context) (*WebhookRun, error) {
 	}
 	h.mu.Unlock()
 	run := &WebhookRun{}
-	if err := s.fanOut(ctx); err != nil {
+	if err := s.alerts.fanOut(ctx); err != nil {
 		return run, err
 	}
 	for {
@@ -270,27 +270,6 @@ func cloneDelivery(d *storage.WebhookDelivery) storage.WebhookDelivery {
 	c := *d
 	c.Body = slices.Clone(d.Body)
 	return c
-}
-
-// fanOut queues the alert events kept in Redis that wait for their
-// endpoints (alertstore.HookStore's FanOut); with the data file's, they
-// are queued as they are recorded, and it does nothing.
-func (s *Service) fanOut(ctx context.Context) error {
-	if s.alerts.local() {
-		return nil
-	}
-	var ids *alertstore.IDs
-	_, err := s.alerts.st.FanOut(ctx, wantsAlerts, func(e *storage.AlertEvent) (storage.WebhookDelivery, error) {
-		if ids == nil {
-			x, err := s.alerts.ids(ctx)
-			if err != nil {
-				return storage.WebhookDelivery{}, err
-			}
-			ids = &x
-		}
-		return alertDelivery(*ids, e)
-	})
-	return fromFault(err)
 }
 
 // release marks j's endpoint as no longer in flight; h.mu is held.

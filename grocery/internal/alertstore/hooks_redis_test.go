@@ -2,6 +2,8 @@ package alertstore
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/grocerydata/grocery/storage"
@@ -63,5 +65,86 @@ func TestRedisEditHookAgainOnConflict(t *testing.T) {
 	heads := 0
 	if err := a.HookHeads(ctx, func(*storage.Webhook, *storage.WebhookDelivery) error { heads++; return nil }); err != nil || heads != 0 {
 		t.Errorf("heads: got %d, %v, want none (nothing pending)", heads, err)
+	}
+}
+
+// Events recorded in Redis for an account with an endpoint wait on the
+// fanout list, in the script that records them, until FanOut queues them
+// to the endpoints its want accepts, in the order recorded: a server
+// stopped between recording and queueing loses none, and a second FanOut
+// (another server's, or after a restart) queues none twice.
+func TestRedisFanOut(t *testing.T) {
+	t.Parallel()
+	a := testRedis(t)
+	ctx := context.Background()
+	var hooks []storage.Webhook
+	for _, events := range [][]string{{"alert.triggered"}, {"alert.triggered"}, {}} {
+		w := storage.Webhook{Account: "acme", URL: "https://example.com/h", Events: events, Created: 1}
+		if err := a.CreateHook(ctx, &w, 100); err != nil {
+			t.Fatal(err)
+		}
+		hooks = append(hooks, w)
+	}
+	var rules []storage.AlertRule
+	for _, acct := range []string{"acme", "acme", "beta"} { // beta has no endpoint: nothing waits for it
+		r := storage.AlertRule{Account: acct, Province: "ON", Banner: "loblaws", SKU: "L1", Condition: "promo_start"}
+		if err := a.CreateRule(ctx, &r); err != nil {
+			t.Fatal(err)
+		}
+		rules = append(rules, r)
+	}
+	events := []storage.AlertEvent{
+		{Account: "acme", RuleID: rules[0].ID, Day: 10}, {Account: "beta", RuleID: rules[2].ID, Day: 10},
+		{Account: "acme", RuleID: rules[1].ID, Day: 10}, {Account: "acme", RuleID: rules[0].ID, Day: 11},
+	}
+	if n, err := a.Record(ctx, nil, events, func(int) string { return "m" }); err != nil || n != 4 {
+		t.Fatalf("Record: %d, %v", n, err)
+	}
+	if n, err := a.c.Client.LLen(ctx, a.hookKey("fanout")).Result(); err != nil || n != 3 {
+		t.Fatalf("fanout list: got %d, %v, want acme's 3 events", n, err)
+	}
+	want := func(w *storage.Webhook) bool { return len(w.Events) > 0 }
+	var built []uint64
+	build := func(e *storage.AlertEvent) (storage.WebhookDelivery, error) {
+		built = append(built, e.ID)
+		return storage.WebhookDelivery{EventID: fmt.Sprintf("evt_%d", e.ID), Type: "alert.triggered", Created: int64(e.Day), Next: int64(e.Day)}, nil
+	}
+	for i, wantN := range []int{6, 0} {
+		if n, err := a.FanOut(ctx, want, build); err != nil || n != wantN {
+			t.Fatalf("FanOut #%d: got %d, %v, want %d deliveries queued", i+1, n, err, wantN)
+		}
+	}
+	if len(built) != 3 || built[0] >= built[1] || built[1] >= built[2] {
+		t.Errorf("events built: got %v, want acme's 3, in the order recorded", built)
+	}
+	for i, w := range hooks {
+		var got []string
+		err := a.HookDeliveries(ctx, "acme", w.ID, func(d *storage.WebhookDelivery) error {
+			got = append(got, fmt.Sprintf("%d:%s", d.Seq, d.EventID))
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wantDs []string
+		if i < 2 {
+			for j := len(built) - 1; j >= 0; j-- { // newest first
+				wantDs = append(wantDs, fmt.Sprintf("%d:evt_%d", j+1, built[j]))
+			}
+		}
+		if !slices.Equal(got, wantDs) {
+			t.Errorf("endpoint %d deliveries: got %v, want %v", i+1, got, wantDs)
+		}
+	}
+	heads := 0
+	err := a.HookHeads(ctx, func(w *storage.Webhook, d *storage.WebhookDelivery) error {
+		heads++
+		if d.Seq != 1 || d.Status != storage.DeliveryPending {
+			t.Errorf("head of %x: got delivery %d (status %d), want 1, pending", w.ID, d.Seq, d.Status)
+		}
+		return nil
+	})
+	if err != nil || heads != 2 {
+		t.Errorf("heads: got %d, %v, want the 2 subscribed endpoints", heads, err)
 	}
 }
