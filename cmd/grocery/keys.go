@@ -43,7 +43,7 @@ var (
 )
 
 // redisHelp describes --redis of serve, keys and usage.
-const redisHelp = "keep keys, quota counts and alert rules and events in the Redis at `URL`, shared by several servers, e.g. redis://127.0.0.1:6379/0 (env GROCERY_REDIS_URL)"
+const redisHelp = "keep keys, quota counts, alert rules and events and webhooks in the Redis at `URL`, shared by several servers, e.g. redis://127.0.0.1:6379/0 (env GROCERY_REDIS_URL)"
 
 // redisAlertsHelp is --redis of the alerts commands and import.
 const redisAlertsHelp = "the alert rules and events are in the Redis at `URL`, shared by several servers, e.g. redis://127.0.0.1:6379/0 (env GROCERY_REDIS_URL)"

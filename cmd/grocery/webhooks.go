@@ -55,19 +55,21 @@ admin socket.`,
 		RunE: runE(func(cmd *cobra.Command, args []string) error { return cmd.Help() }),
 	}
 	webhookPolicyFlags(cmd.PersistentFlags(), &a.webhooks)
+	cmd.PersistentFlags().StringVar(&a.redisURL, "redis", "", "the webhook endpoints, with the alert rules and events, are in the Redis at `URL`, shared by several servers, e.g. redis://127.0.0.1:6379/0 (env GROCERY_REDIS_URL)")
 	cmd.AddCommand(a.webhooksCreateCmd(), a.webhooksListCmd(), a.webhooksDeleteCmd(), a.webhooksTestCmd(), a.webhooksDeliveriesCmd())
 	return cmd
 }
 
 // withWebhooks runs f on the webhook endpoints of account, through the
-// running server's admin socket or on the data file.
+// running server's admin socket or on the data file; with --redis, where
+// the endpoints live, on a host without the data file too (a replica's).
 func (a *app) withWebhooks(cmd *cobra.Command, account string, f func(context.Context, webhookStore, bool) error) error {
 	opts, err := a.keyOptions(cmd)
 	if err != nil {
 		return err
 	}
 	opts.Webhooks.AllowLoopback, opts.Webhooks.AllowPrivate = a.webhooks.AllowLoopback, a.webhooks.AllowPrivate
-	return a.withStore(cmd, opts, fileNeeded, func(ctx context.Context, st keyStore) error {
+	return a.withStore(cmd, opts, redisOrFile, func(ctx context.Context, st keyStore) error {
 		_, local := st.(localStore)
 		return f(grocery.NewContextWithAccount(ctx, account), st, local)
 	})

@@ -93,7 +93,7 @@ func runMain(ctx context.Context, name string, serve Interfaces, args []string, 
 		return nil
 	})
 	maxConns := fs.Int("max-conns", DefaultMaxConns, "connections held open at once; when all are taken an idle keep-alive one is closed, else new ones wait")
-	redisURL := fs.String("redis", "", "keep keys, quota counts and alert rules and events in this Redis, shared with other servers: redis://127.0.0.1:6379/0 (env GROCERY_REDIS_URL)")
+	redisURL := fs.String("redis", "", "keep keys, quota counts, alert rules and events and webhooks in this Redis, shared with other servers: redis://127.0.0.1:6379/0 (env GROCERY_REDIS_URL)")
 	role := fs.String("role", "", RoleHelp)
 	snaps := fs.String("snapshots", "", SnapshotsHelp)
 	version := fs.Bool("version", false, "print the version and exit")
