@@ -237,12 +237,12 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 		if err != nil {
 			return err
 		}
-		err = tx.ShelfIn(a.province, a.banner.Slug, func(sh *storage.Shelf) error {
-			if sh.GTIN == "" || sh.First > int32(to) || sh.Last < int32(from) {
+		err = tx.ShelfSpans(a.province, a.banner.Slug, func(gtin, category []byte, first, last int32) error {
+			if len(gtin) == 0 || first > int32(to) || last < int32(from) {
 				return nil
 			}
-			if x := byCat[sh.Category]; x != nil && x.count > 0 {
-				x.products[sh.GTIN] = true
+			if x := byCat[string(category)]; x != nil && x.count > 0 && !x.products[string(gtin)] {
+				x.products[string(gtin)] = true
 			}
 			return nil
 		})

@@ -83,8 +83,12 @@ func (m *matchedSKUs) addDay(day []storage.SKUDay, p half) {
 	i := 0
 	for j := range day {
 		d := &day[j]
-		for i < len(m.skus) && m.skus[i].sku < d.SKU {
-			i++
+		// Most days have the SKUs of the day before: the list's next
+		// SKU is tried first (the same string, which compares at once).
+		if i >= len(m.skus) || m.skus[i].sku != d.SKU {
+			for i < len(m.skus) && m.skus[i].sku < d.SKU {
+				i++
+			}
 		}
 		var e *skuPeriods
 		if i < len(m.skus) && m.skus[i].sku == d.SKU {

@@ -225,14 +225,22 @@ func (t *Tx) decodeSKUDays(d *dec, c *CatDay, before []SKUDay) error {
 		s := ""
 		if len(sku) > 0 {
 			// A view of sku for the comparisons; a string kept is a copy.
+			// Most days have the SKUs of the day before: the next one
+			// of before is tried first.
 			view := unsafe.String(&sku[0], len(sku))
-			for j < len(old) && old[j].SKU < view {
-				j++
-			}
 			if j < len(old) && old[j].SKU == view {
 				s = old[j].SKU
+				j++
 			} else {
-				s = t.text(sku)
+				for j < len(old) && old[j].SKU < view {
+					j++
+				}
+				if j < len(old) && old[j].SKU == view {
+					s = old[j].SKU
+					j++
+				} else {
+					s = t.text(sku)
+				}
 			}
 		}
 		c.SKUs = append(c.SKUs, SKUDay{SKU: s, Price: uint32(price), Regular: uint32(price + r)})
@@ -508,7 +516,7 @@ func (t *Tx) Shelf(province, banner, sku string, s *Shelf) (bool, error) {
 }
 
 func (t *Tx) decodeShelf(banner, sku string, v []byte, s *Shelf) error {
-	d := dec{b: v}
+	d := dec{b: v, tx: t}
 	*s = Shelf{Banner: banner, SKU: sku}
 	s.GTIN = d.str()
 	s.Category = t.names.get(d.raw())
@@ -561,6 +569,32 @@ func (t *Tx) ShelfIn(province, banner string, fn func(s *Shelf) error) error {
 			return err
 		}
 		if err := fn(&s); err != nil {
+			return stopped(err)
+		}
+	}
+	return nil
+}
+
+// ShelfSpans calls fn for each banner SKU observed in province, of one
+// banner when banner is not "", by banner and SKU, with what ShelfIn
+// gives of its barcode ("" when none), its category and its first and
+// last observation day, decoding nothing more. gtin and category are
+// valid only until fn returns; it stops the scan by returning ErrStop.
+func (t *Tx) ShelfSpans(province, banner string, fn func(gtin, category []byte, first, last int32) error) error {
+	prefix := []byte(province)
+	if banner != "" {
+		prefix = appendStr0(prefix, banner)
+	}
+	c := t.shelf().Cursor()
+	for k, v := c.Seek(prefix); hasPrefix(k, prefix); k, v = c.Next() {
+		d := dec{b: v}
+		gtin, category := d.raw(), d.raw()
+		first := int32(d.varint())
+		last := first + int32(d.varint())
+		if d.err != nil {
+			return d.err
+		}
+		if err := fn(gtin, category, first, last); err != nil {
 			return stopped(err)
 		}
 	}

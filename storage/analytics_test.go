@@ -93,3 +93,96 @@ func TestUpdateCatDaySKUs(t *testing.T) {
 		t.Errorf("SKU days (-want +got):\n%s", diff)
 	}
 }
+
+// TestCatDaysSKUsDayToDay: a scan reuses the strings of the day before;
+// days with SKUs gained, lost and shared still read as written.
+func TestCatDaysSKUsDayToDay(t *testing.T) {
+	t.Parallel()
+	db := MustOpen(t)
+	days := [][]string{{"a10", "a2", "c", "m"}, {"a10", "a11", "a2", "b", "m", "z"}, {"c"}, {"a10", "a11", "c", "m", "z"}, {}}
+	update(t, db, func(tx *storage.Tx) error {
+		for i, skus := range days {
+			ch := &storage.CatDayChange{Add: []storage.CatObs{{Store: 1, Price: 100}}}
+			for j, s := range skus {
+				ch.SKUs = append(ch.SKUs, storage.SKUDay{SKU: s, Price: uint32(10*i + j), Regular: uint32(10*i + j + 1)})
+			}
+			if err := tx.UpdateCatDay(&storage.CatDayKey{Province: "ON", Category: "Dairy", Banner: "metro", Day: int32(20000 + i)}, ch); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	var got [][]string
+	err := db.View(func(tx *storage.Tx) error {
+		return tx.CatDays("ON", "", "", 0, 1<<30, storage.CatSKUs, func(k *storage.CatDayKey, c *storage.CatDay) error {
+			i := int(k.Day - 20000)
+			day := []string{}
+			for j, sd := range c.SKUs {
+				if sd.Price != uint32(10*i+j) {
+					t.Errorf("day %d, %s: price got %d, want %d", i, sd.SKU, sd.Price, 10*i+j)
+				}
+				day = append(day, sd.SKU)
+			}
+			got = append(got, day)
+			return nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(days, got); diff != "" {
+		t.Errorf("SKUs by day (-want +got):\n%s", diff)
+	}
+}
+
+// TestShelfSpans: the spans read what ShelfIn reads of the same banner
+// SKUs, of a province and of one banner in it.
+func TestShelfSpans(t *testing.T) {
+	t.Parallel()
+	db := MustOpen(t)
+	update(t, db, func(tx *storage.Tx) error {
+		for _, s := range []struct {
+			province string
+			shelf    storage.Shelf
+		}{
+			{"ON", storage.Shelf{Banner: "metro", SKU: "m1", GTIN: "00012345678905", Category: "Dairy", First: 20000, Last: 20010, FirstPrice: 399, LastPrice: 349}},
+			{"ON", storage.Shelf{Banner: "metro", SKU: "m2", Category: "Bakery", First: 20005, Last: 20005}},
+			{"ON", storage.Shelf{Banner: "sobeys", SKU: "s1", GTIN: "00012345678912", Category: "Dairy", First: 19990, Last: 20020, Min30: 5}},
+			{"QC", storage.Shelf{Banner: "metro", SKU: "m1", GTIN: "00012345678905", Category: "Dairy", First: 20001, Last: 20002}},
+		} {
+			if err := tx.PutShelf(s.province, &s.shelf); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	type span struct {
+		GTIN, Category string
+		First, Last    int32
+	}
+	for _, banner := range []string{"", "metro"} {
+		var want, got []span
+		err := db.View(func(tx *storage.Tx) error {
+			err := tx.ShelfIn("ON", banner, func(s *storage.Shelf) error {
+				want = append(want, span{s.GTIN, s.Category, s.First, s.Last})
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			return tx.ShelfSpans("ON", banner, func(gtin, category []byte, first, last int32) error {
+				got = append(got, span{string(gtin), string(category), first, last})
+				return nil
+			})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := map[string]int{"": 3, "metro": 2}[banner]; len(want) != n {
+			t.Fatalf("banner %q: ShelfIn read %d shelves, want %d", banner, len(want), n)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("banner %q: spans (-ShelfIn +ShelfSpans):\n%s", banner, diff)
+		}
+	}
+}

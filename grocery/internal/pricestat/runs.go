@@ -10,10 +10,12 @@ type Runs struct {
 	at     [][2]int // each run's start and end in the buffer
 	n      int      // values
 	lo, hi uint32
+	win    [][2]int // kth's window of each run
+	cut    []int    // kth's count of each run's window at or under its guess
 }
 
 // Reset empties r, keeping its room for runs.
-func (r *Runs) Reset() { *r = Runs{at: r.at[:0]} }
+func (r *Runs) Reset() { *r = Runs{at: r.at[:0], win: r.win[:0], cut: r.cut[:0]} }
 
 // Add notes buf[start:], sorted, as a run.
 func (r *Runs) Add(buf []uint32, start int) {
@@ -66,15 +68,49 @@ func (r *Runs) atMost(buf []uint32, x uint32) int {
 	return n
 }
 
-// kth returns the k-th smallest value (from 0).
+// kth returns the k-th smallest value (from 0): a binary search on the
+// value, each run searched only between the values already ruled out
+// (under lo, over hi), a window that narrows with the range.
 func (r *Runs) kth(buf []uint32, k int) uint32 {
 	lo, hi := r.lo, r.hi
+	// win[i] is run i's window: its values from lo to hi are
+	// run[win[i][0]:win[i][1]]; under is how many values are under lo.
+	r.win = r.win[:0]
+	for _, at := range r.at {
+		r.win = append(r.win, [2]int{0, at[1] - at[0]})
+	}
+	under := 0
 	for lo < hi {
 		mid := lo + (hi-lo)/2
-		if r.atMost(buf, mid) > k {
+		// n counts the values <= mid; cut holds where each run's
+		// window splits at mid until the side is known.
+		n := under
+		for i, at := range r.at {
+			w := &r.win[i]
+			run := buf[at[0]+w[0] : at[0]+w[1]]
+			j := 0
+			switch {
+			case len(run) == 0:
+			case run[len(run)-1] <= mid:
+				j = len(run)
+			case run[0] > mid:
+			default:
+				j, _ = slices.BinarySearch(run, mid+1)
+			}
+			r.cut = append(r.cut[:i], w[0]+j)
+			n += j
+		}
+		if n > k {
 			hi = mid
+			for i := range r.win {
+				r.win[i][1] = r.cut[i]
+			}
 		} else {
 			lo = mid + 1
+			for i := range r.win {
+				under += r.cut[i] - r.win[i][0]
+				r.win[i][0] = r.cut[i]
+			}
 		}
 	}
 	return lo
