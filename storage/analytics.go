@@ -16,7 +16,12 @@ import (
 //	           observation of the day of the banner's SKUs of a category
 //	           in the province, as multisets (so that a corrected
 //	           observation can be taken out again and a median read), and
-//	           each SKU's daily price that day
+//	           each SKU's daily price that day, the SKU named by its
+//	           number in the catskus list of the same key prefix
+//	catskus    province(2) category 0x00 banner 0x00 -> the SKUs the
+//	           category days of that prefix name, numbered from 0 in
+//	           the order first written; a list that only grows, so that
+//	           a scan reads each SKU's string once, not on every day
 //	shelf      province(2) banner 0x00 sku -> Shelf: a banner SKU's first
 //	           and last observation day in the province, its first price
 //	promos     banner 0x00 sku 0x00 province(2) start(4) -> Promo
@@ -131,7 +136,30 @@ func decodeSorted(d *dec, dst []uint32) []uint32 {
 	return dst
 }
 
-func encodeCatDay(c *CatDay) []byte {
+// catDayNumbered starts a category day of this format version, whose
+// SKUs are numbers in the category's list (skuDict). A day of version 4,
+// whose SKUs are strings, starts with its Count, never 0.
+const catDayNumbered = 0
+
+// encodeCatDay encodes c, its SKUs numbered in dict (numbering those
+// new to it); added reports whether dict grew.
+func encodeCatDay(c *CatDay, dict *skuDict) (v []byte, added bool) {
+	e := enc(make([]byte, 0, 17+3*len(c.Prices)+2*len(c.Stores)+6*len(c.SKUs))).
+		uvarint(catDayNumbered).uvarint(uint64(c.Count)).uvarint(uint64(c.Promo)).uvarint(c.Sum)
+	// SKUs are sorted by SKU: each is its number, then its prices.
+	e = e.uvarint(uint64(len(c.SKUs)))
+	for _, sd := range c.SKUs {
+		n, isNew := dict.num(sd.SKU)
+		added = added || isNew
+		e = e.uvarint(uint64(n)).uvarint(uint64(sd.Price)).uvarint(uint64(sd.Regular - sd.Price))
+	}
+	return encodeCatDayLists(e, c), added
+}
+
+// encodeCatDayNamed encodes c as version 4 did, each SKU named in full:
+// the form in which ForEachAnalytics gives a category day, the same
+// whatever numbers its category's list gave the SKUs.
+func encodeCatDayNamed(c *CatDay) []byte {
 	e := enc(make([]byte, 0, 16+3*len(c.Prices)+2*len(c.Stores)+12*len(c.SKUs))).
 		uvarint(uint64(c.Count)).uvarint(uint64(c.Promo)).uvarint(c.Sum)
 	// SKUs are sorted: each is the length of the prefix it shares with
@@ -146,6 +174,11 @@ func encodeCatDay(c *CatDay) []byte {
 		e = e.uvarint(uint64(n)).str(sd.SKU[n:]).uvarint(uint64(sd.Price)).uvarint(uint64(sd.Regular - sd.Price))
 		prevSKU = sd.SKU
 	}
+	return encodeCatDayLists(e, c)
+}
+
+// encodeCatDayLists appends c's prices, units and stores to e.
+func encodeCatDayLists(e enc, c *CatDay) []byte {
 	e = encodeSorted(e, c.Prices)
 	e = encodeSorted(e, c.Units)
 	e = e.uvarint(uint64(len(c.Stores)))
@@ -157,11 +190,17 @@ func encodeCatDay(c *CatDay) []byte {
 	return e
 }
 
-// decodeCatDay decodes the parts of v that parts names into c, reusing
-// its slices. SKU strings are the transaction's (Tx.text), or those of
-// before (sorted by SKU, not c.SKUs) when equal.
-func (t *Tx) decodeCatDay(v []byte, c *CatDay, parts CatParts, before []SKUDay) error {
+// decodeCatDay decodes the parts of v, the category day under the key
+// prefix gp (province category 0x00 banner 0x00), that parts names into
+// c, reusing its slices. SKU strings are the transaction's (Tx.text):
+// those of the category's list, or of a version 4 day those of before
+// (sorted by SKU, not c.SKUs) when equal.
+func (t *Tx) decodeCatDay(gp, v []byte, c *CatDay, parts CatParts, before []SKUDay) error {
+	numbered := len(v) > 0 && v[0] == catDayNumbered
 	d := dec{b: v}
+	if numbered {
+		d.b = v[1:]
+	}
 	c.Count, c.Promo, c.Sum = d.u32(), d.u32(), d.uvarint()
 	c.Prices, c.Units, c.Stores = c.Prices[:0], c.Units[:0], c.Stores[:0]
 	if parts == CatCounts {
@@ -169,7 +208,18 @@ func (t *Tx) decodeCatDay(v []byte, c *CatDay, parts CatParts, before []SKUDay) 
 		return d.err
 	}
 	c.SKUs = c.SKUs[:0]
-	if err := t.decodeSKUDays(&d, c, before); err != nil {
+	if d.err != nil {
+		return d.err
+	}
+	if numbered {
+		dict, err := t.dict(gp)
+		if err != nil {
+			return err
+		}
+		if err := decodeSKUNumbers(&d, c, dict); err != nil {
+			return err
+		}
+	} else if err := t.decodeSKUDays(&d, c, before); err != nil {
 		return err
 	}
 	if parts == CatSKUs {
@@ -187,6 +237,158 @@ func (t *Tx) decodeCatDay(v []byte, c *CatDay, parts CatParts, before []SKUDay) 
 		d.err = errCorrupt
 	}
 	return d.err
+}
+
+// decodeSKUNumbers appends the SKU days at d, their SKUs numbered in
+// dict, to c.SKUs: a tight loop, as decodeSorted's.
+func decodeSKUNumbers(d *dec, c *CatDay, dict *skuDict) error {
+	var (
+		b            = d.b
+		i            int
+		n, num, p, r uint64
+		skus         = dict.skus
+	)
+	if n, i = uvarintAt(b, 0); i < 0 || n > uint64(len(b)) {
+		return errCorrupt
+	}
+	c.SKUs = slices.Grow(c.SKUs, int(n))
+	for ; n > 0; n-- {
+		if num, i = uvarintAt(b, i); i < 0 || num >= uint64(len(skus)) {
+			return errCorrupt
+		}
+		if p, i = uvarintAt(b, i); i < 0 {
+			return errCorrupt
+		}
+		if r, i = uvarintAt(b, i); i < 0 {
+			return errCorrupt
+		}
+		c.SKUs = append(c.SKUs, SKUDay{SKU: skus[num], Price: uint32(p), Regular: uint32(p + r)})
+	}
+	d.b = b[i:]
+	return nil
+}
+
+// skuDict is the SKU list of one category's days (catskus): the SKUs by
+// number and, once a write asks, the numbers by SKU.
+type skuDict struct {
+	skus []string
+	nums map[string]uint32
+}
+
+// dict returns the SKU list of the category days under key prefix gp
+// (province category 0x00 banner 0x00), read once per transaction and
+// kept for its later reads and writes.
+func (t *Tx) dict(gp []byte) (*skuDict, error) {
+	if d := t.dicts[string(gp)]; d != nil {
+		return d, nil
+	}
+	d := &skuDict{}
+	if b := t.catSKUs(); b != nil {
+		if v := b.Get(gp); v != nil {
+			dc := dec{b: v, tx: t}
+			n := dc.uvarint()
+			if n > uint64(len(v)) {
+				return nil, errCorrupt
+			}
+			d.skus = make([]string, 0, n)
+			for ; n > 0 && dc.err == nil; n-- {
+				d.skus = append(d.skus, dc.str())
+			}
+			if dc.err != nil || len(dc.b) != 0 {
+				return nil, errCorrupt
+			}
+		}
+	}
+	if t.dicts == nil {
+		t.dicts = map[string]*skuDict{}
+	}
+	t.dicts[string(gp)] = d
+	return d, nil
+}
+
+// num returns sku's number in d, numbering it when it is new.
+func (d *skuDict) num(sku string) (n uint32, isNew bool) {
+	if d.nums == nil {
+		d.nums = make(map[string]uint32, len(d.skus))
+		for i, s := range d.skus {
+			d.nums[s] = uint32(i)
+		}
+	}
+	if n, ok := d.nums[sku]; ok {
+		return n, false
+	}
+	n = uint32(len(d.skus))
+	d.skus = append(d.skus, sku)
+	d.nums[sku] = n
+	return n, true
+}
+
+// putDict writes the SKU list of key prefix gp.
+func (t *Tx) putDict(gp []byte, d *skuDict) error {
+	e := enc(make([]byte, 0, 8+12*len(d.skus))).uvarint(uint64(len(d.skus)))
+	for _, s := range d.skus {
+		e = e.str(s)
+	}
+	return t.put(t.catSKUs(), gp, e)
+}
+
+// putCatDay writes c under key, numbering its new SKUs in its category's
+// list.
+func (t *Tx) putCatDay(key []byte, c *CatDay) error {
+	gp := key[:len(key)-4]
+	dict, err := t.dict(gp)
+	if err != nil {
+		return err
+	}
+	v, added := encodeCatDay(c, dict)
+	if added {
+		if err := t.putDict(gp, dict); err != nil {
+			return err
+		}
+	}
+	return t.put(t.catDays(), key, v)
+}
+
+// upgradeCatDays rewrites every category day of a version 4 file, whose
+// SKUs are strings, in this version's encoding, numbering the SKUs.
+func (t *Tx) upgradeCatDays() error {
+	type entry struct{ k, v []byte }
+	var (
+		c     CatDay
+		batch []entry
+	)
+	cur := t.catDays().Cursor()
+	k, v := cur.First()
+	for k != nil {
+		// bbolt's cursor does not survive a write to its bucket: a batch
+		// is read, written, and the scan sought again past it.
+		batch = batch[:0]
+		for ; k != nil && len(batch) < 4096; k, v = cur.Next() {
+			if len(k) < 8 {
+				return errCorrupt
+			}
+			if len(v) > 0 && v[0] == catDayNumbered {
+				continue // upgraded already
+			}
+			batch = append(batch, entry{bytes.Clone(k), bytes.Clone(v)})
+		}
+		var next []byte
+		if k != nil {
+			next = bytes.Clone(k)
+		}
+		for _, e := range batch {
+			if err := t.decodeCatDay(e.k[:len(e.k)-4], e.v, &c, CatAll, nil); err != nil {
+				return err
+			}
+			if err := t.putCatDay(e.k, &c); err != nil {
+				return err
+			}
+		}
+		if next != nil {
+			k, v = cur.Seek(next)
+		}
+	}
+	return nil
 }
 
 // decodeSKUDays appends the SKU days at d to c.SKUs. A scan reads the
@@ -313,7 +515,7 @@ func (t *Tx) UpdateCatDay(k *CatDayKey, ch *CatDayChange) error {
 	key := catDayKey(k)
 	var c CatDay
 	if v := t.catDays().Get(key); v != nil {
-		if err := t.decodeCatDay(v, &c, CatAll, nil); err != nil {
+		if err := t.decodeCatDay(key[:len(key)-4], v, &c, CatAll, nil); err != nil {
 			return err
 		}
 	}
@@ -383,7 +585,7 @@ func (t *Tx) UpdateCatDay(k *CatDayKey, ch *CatDayChange) error {
 	if c.Count == 0 {
 		return t.catDays().Delete(key)
 	}
-	return t.put(t.catDays(), key, encodeCatDay(&c))
+	return t.putCatDay(key, &c)
 }
 
 // mergeSKUDays returns the SKU days of sorted v with those of set, which
@@ -468,7 +670,7 @@ func (t *Tx) CatDays(province, category, banner string, from, to int32, parts Ca
 		}
 		// The day read before keeps its SKU strings for this one to reuse.
 		c.SKUs, before = before, c.SKUs
-		if err := t.decodeCatDay(v, &c, parts, before); err != nil {
+		if err := t.decodeCatDay(gp, v, &c, parts, before); err != nil {
 			return err
 		}
 		k.Day = day
