@@ -15,9 +15,10 @@ import (
 //	catdays    province(2) category 0x00 banner 0x00 day(4) -> CatDay: every
 //	           observation of the day of the banner's SKUs of a category
 //	           in the province, as multisets (so that a corrected
-//	           observation can be taken out again and a median read), and
-//	           each SKU's daily price that day, the SKU named by its
-//	           number in the catskus list of the same key prefix
+//	           observation can be taken out again and a median read; the
+//	           prices and unit prices as runs of equal values), and each
+//	           SKU's daily price that day, the SKU named by its number in
+//	           the catskus list of the same key prefix
 //	catskus    province(2) category 0x00 banner 0x00 -> the SKUs the
 //	           category days of that prefix name, numbered from 0 in
 //	           the order first written; a list that only grows, so that
@@ -67,7 +68,13 @@ type CatDay struct {
 	Prices []uint32
 	Units  []uint32 // as CatObs.Unit, only those not 0
 	Stores []StoreCount
+	// PriceRuns and UnitRuns are Prices and Units as runs of equal
+	// values, which a read with CatRuns gives instead of them.
+	PriceRuns, UnitRuns []Run
 }
+
+// Run is a value and how many times it occurs in a multiset.
+type Run struct{ Value, N uint32 }
 
 // CatParts says how much of a CatDay a read decodes.
 type CatParts int
@@ -76,6 +83,7 @@ const (
 	CatCounts CatParts = iota // Count, Promo and Sum
 	CatSKUs                   // and SKUs
 	CatAll                    // and Prices, Units and Stores
+	CatRuns                   // CatAll with PriceRuns and UnitRuns instead of Prices and Units
 )
 
 // CatDayChange is what one transaction changes in a category day: the
@@ -101,6 +109,77 @@ func encodeSorted(e enc, v []uint32) enc {
 		prev = x
 	}
 	return append(e.uvarint(uint64(len(v))).uvarint(uint64(len(body))), body...)
+}
+
+// encodeRuns appends sorted v to e as its runs of equal values: the
+// number of runs and the size of their bytes, then each run's value, less
+// the one before, and its length less one.
+func encodeRuns(e enc, v []uint32) enc {
+	var buf [512]byte
+	var runBuf [64]Run
+	body, runs := enc(buf[:0]), appendRuns(runBuf[:0], v)
+	prev := uint32(0)
+	for _, r := range runs {
+		body = body.uvarint(uint64(r.Value - prev)).uvarint(uint64(r.N - 1))
+		prev = r.Value
+	}
+	return append(e.uvarint(uint64(len(runs))).uvarint(uint64(len(body))), body...)
+}
+
+// decodeRuns appends the runs encodeRuns wrote at d to dst.
+func decodeRuns(d *dec, dst []Run) []Run {
+	n, size := d.uvarint(), d.uvarint()
+	if d.err != nil || uint64(len(d.b)) < size || n > size {
+		d.err = errCorrupt
+		return dst
+	}
+	b := d.b[:size]
+	d.b = d.b[size:]
+	dst = slices.Grow(dst, int(n))
+	prev, i := uint32(0), 0
+	for c := uint64(0); c < n; c++ {
+		var delta, more uint64
+		if delta, i = uvarintAt(b, i); i < 0 {
+			d.err = errCorrupt
+			return dst
+		}
+		if more, i = uvarintAt(b, i); i < 0 {
+			d.err = errCorrupt
+			return dst
+		}
+		prev += uint32(delta)
+		dst = append(dst, Run{prev, uint32(more) + 1})
+	}
+	if i != len(b) {
+		d.err = errCorrupt
+	}
+	return dst
+}
+
+// expandRuns appends the values of the runs encodeRuns wrote at d to
+// dst, each as many times as it occurs.
+func expandRuns(d *dec, dst []uint32) []uint32 {
+	var runs [64]Run
+	all := decodeRuns(d, runs[:0])
+	for _, r := range all {
+		for range r.N {
+			dst = append(dst, r.Value)
+		}
+	}
+	return dst
+}
+
+// appendRuns appends the runs of equal values of sorted v to dst.
+func appendRuns(dst []Run, v []uint32) []Run {
+	for i := 0; i < len(v); {
+		j := i + 1
+		for j < len(v) && v[j] == v[i] {
+			j++
+		}
+		dst = append(dst, Run{v[i], uint32(j - i)})
+		i = j
+	}
+	return dst
 }
 
 func decodeSorted(d *dec, dst []uint32) []uint32 {
@@ -143,8 +222,12 @@ const catDayNumbered = 0
 
 // encodeCatDay encodes c, its SKUs numbered in dict (numbering those
 // new to it); added reports whether dict grew.
+//
+// A day of this version keeps its prices and units as runs of equal
+// values (encodeRuns): the stores of a banner mostly charge a SKU the
+// same, so a day's prices hold about one distinct value in six.
 func encodeCatDay(c *CatDay, dict *skuDict) (v []byte, added bool) {
-	e := enc(make([]byte, 0, 17+3*len(c.Prices)+2*len(c.Stores)+6*len(c.SKUs))).
+	e := enc(make([]byte, 0, 17+len(c.Prices)+2*len(c.Stores)+6*len(c.SKUs))).
 		uvarint(catDayNumbered).uvarint(uint64(c.Count)).uvarint(uint64(c.Promo)).uvarint(c.Sum)
 	// SKUs are sorted by SKU: each is its number, then its prices.
 	e = e.uvarint(uint64(len(c.SKUs)))
@@ -153,7 +236,7 @@ func encodeCatDay(c *CatDay, dict *skuDict) (v []byte, added bool) {
 		added = added || isNew
 		e = e.uvarint(uint64(n)).uvarint(uint64(sd.Price)).uvarint(uint64(sd.Regular - sd.Price))
 	}
-	return encodeCatDayLists(e, c), added
+	return encodeCatDayLists(e, c, true), added
 }
 
 // encodeCatDayNamed encodes c as version 4 did, each SKU named in full:
@@ -174,13 +257,20 @@ func encodeCatDayNamed(c *CatDay) []byte {
 		e = e.uvarint(uint64(n)).str(sd.SKU[n:]).uvarint(uint64(sd.Price)).uvarint(uint64(sd.Regular - sd.Price))
 		prevSKU = sd.SKU
 	}
-	return encodeCatDayLists(e, c)
+	return encodeCatDayLists(e, c, false)
 }
 
-// encodeCatDayLists appends c's prices, units and stores to e.
-func encodeCatDayLists(e enc, c *CatDay) []byte {
-	e = encodeSorted(e, c.Prices)
-	e = encodeSorted(e, c.Units)
+// encodeCatDayLists appends c's prices, units and stores to e, the
+// prices and units as runs of equal values when runs is set (this
+// version), or one by one (version 4).
+func encodeCatDayLists(e enc, c *CatDay, runs bool) []byte {
+	if runs {
+		e = encodeRuns(e, c.Prices)
+		e = encodeRuns(e, c.Units)
+	} else {
+		e = encodeSorted(e, c.Prices)
+		e = encodeSorted(e, c.Units)
+	}
 	e = e.uvarint(uint64(len(c.Stores)))
 	prev := uint32(0)
 	for _, s := range c.Stores {
@@ -203,6 +293,7 @@ func (t *Tx) decodeCatDay(gp, v []byte, c *CatDay, parts CatParts, before []SKUD
 	}
 	c.Count, c.Promo, c.Sum = d.u32(), d.u32(), d.uvarint()
 	c.Prices, c.Units, c.Stores = c.Prices[:0], c.Units[:0], c.Stores[:0]
+	c.PriceRuns, c.UnitRuns = c.PriceRuns[:0], c.UnitRuns[:0]
 	if parts == CatCounts {
 		c.SKUs = c.SKUs[:0]
 		return d.err
@@ -225,8 +316,21 @@ func (t *Tx) decodeCatDay(gp, v []byte, c *CatDay, parts CatParts, before []SKUD
 	if parts == CatSKUs {
 		return d.err
 	}
-	c.Prices = decodeSorted(&d, c.Prices)
-	c.Units = decodeSorted(&d, c.Units)
+	switch {
+	case numbered && parts == CatRuns:
+		c.PriceRuns = decodeRuns(&d, c.PriceRuns)
+		c.UnitRuns = decodeRuns(&d, c.UnitRuns)
+	case numbered:
+		c.Prices = expandRuns(&d, c.Prices)
+		c.Units = expandRuns(&d, c.Units)
+	default:
+		c.Prices = decodeSorted(&d, c.Prices)
+		c.Units = decodeSorted(&d, c.Units)
+		if parts == CatRuns {
+			c.PriceRuns, c.UnitRuns = appendRuns(c.PriceRuns, c.Prices), appendRuns(c.UnitRuns, c.Units)
+			c.Prices, c.Units = c.Prices[:0], c.Units[:0]
+		}
+	}
 	n := d.uvarint()
 	prev := uint32(0)
 	for i := uint64(0); i < n && d.err == nil; i++ {
@@ -279,7 +383,12 @@ type skuDict struct {
 // (province category 0x00 banner 0x00), read once per transaction and
 // kept for its later reads and writes.
 func (t *Tx) dict(gp []byte) (*skuDict, error) {
+	// A scan reads a category's days one after the other.
+	if t.lastDict != nil && bytes.Equal(gp, t.lastGP) {
+		return t.lastDict, nil
+	}
 	if d := t.dicts[string(gp)]; d != nil {
+		t.lastGP, t.lastDict = append(t.lastGP[:0], gp...), d
 		return d, nil
 	}
 	d := &skuDict{}
@@ -303,6 +412,7 @@ func (t *Tx) dict(gp []byte) (*skuDict, error) {
 		t.dicts = map[string]*skuDict{}
 	}
 	t.dicts[string(gp)] = d
+	t.lastGP, t.lastDict = append(t.lastGP[:0], gp...), d
 	return d, nil
 }
 

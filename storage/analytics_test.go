@@ -1,6 +1,7 @@
 package storage_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -184,5 +185,58 @@ func TestShelfSpans(t *testing.T) {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("banner %q: spans (-ShelfIn +ShelfSpans):\n%s", banner, diff)
 		}
+	}
+}
+
+// TestCatDayRuns: a read with CatRuns gives the prices and units as runs
+// of equal values, what CatAll gives one by one.
+func TestCatDayRuns(t *testing.T) {
+	t.Parallel()
+	db := MustOpen(t)
+	var obs []storage.CatObs
+	for i, p := range []uint32{300, 100, 300, 200, 300, 100, 129, 1 << 20} {
+		obs = append(obs, storage.CatObs{Store: uint32(i%3 + 1), Price: p, Unit: (p/10)<<2 | uint32(i%2+1)})
+	}
+	update(t, db, func(tx *storage.Tx) error {
+		return tx.UpdateCatDay(&storage.CatDayKey{Province: "ON", Category: "Dairy", Banner: "metro", Day: 20000},
+			&storage.CatDayChange{Add: obs, SKUs: []storage.SKUDay{{SKU: "a", Price: 2, Regular: 2}}})
+	})
+	read := func(parts storage.CatParts) (c storage.CatDay) {
+		t.Helper()
+		err := db.View(func(tx *storage.Tx) error {
+			return tx.CatDays("ON", "", "", 0, 1<<30, parts, func(_ *storage.CatDayKey, d *storage.CatDay) error {
+				c = *d
+				c.SKUs, c.Prices, c.Units, c.Stores = slices.Clone(d.SKUs), slices.Clone(d.Prices), slices.Clone(d.Units), slices.Clone(d.Stores)
+				c.PriceRuns, c.UnitRuns = slices.Clone(d.PriceRuns), slices.Clone(d.UnitRuns)
+				return nil
+			})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	all, runs := read(storage.CatAll), read(storage.CatRuns)
+	if want := []uint32{100, 100, 129, 200, 300, 300, 300, 1 << 20}; !slices.Equal(all.Prices, want) {
+		t.Errorf("CatAll prices: got %v, want %v", all.Prices, want)
+	}
+	wantRuns := []storage.Run{{Value: 100, N: 2}, {Value: 129, N: 1}, {Value: 200, N: 1}, {Value: 300, N: 3}, {Value: 1 << 20, N: 1}}
+	if diff := cmp.Diff(wantRuns, runs.PriceRuns); diff != "" {
+		t.Errorf("CatRuns price runs (-want +got):\n%s", diff)
+	}
+	var units []uint32
+	for _, r := range runs.UnitRuns {
+		for range r.N {
+			units = append(units, r.Value)
+		}
+	}
+	if !slices.Equal(units, all.Units) || len(runs.UnitRuns) >= len(all.Units) {
+		t.Errorf("CatRuns unit runs %v: got %v expanded, want CatAll's %v in fewer runs", runs.UnitRuns, units, all.Units)
+	}
+	if len(runs.Prices)+len(runs.Units) != 0 || len(all.PriceRuns)+len(all.UnitRuns) != 0 {
+		t.Errorf("CatRuns gave %d prices and units, CatAll %d runs: want none", len(runs.Prices)+len(runs.Units), len(all.PriceRuns)+len(all.UnitRuns))
+	}
+	if diff := cmp.Diff(all.Stores, runs.Stores); diff != "" || all.Count != 8 || runs.Sum != all.Sum {
+		t.Errorf("CatRuns and CatAll differ in count %d/%d, sum %d/%d or stores: %s", runs.Count, all.Count, runs.Sum, all.Sum, diff)
 	}
 }

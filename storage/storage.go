@@ -477,6 +477,9 @@ type Tx struct {
 	slab  []byte
 	texts []byte              // backs the short strings reads return (see text)
 	dicts map[string]*skuDict // the category SKU lists read or written (see dict)
+	// lastGP and lastDict are the key prefix and list dict returned last.
+	lastGP   []byte
+	lastDict *skuDict
 }
 
 // text returns b, a short string read from the file, as a string

@@ -179,7 +179,7 @@ func (t *Tx) ForEachAnalytics(fn func(bucket string, k, v []byte) error) error {
 // from the observations (in a transaction rolled back after the check, or
 // to rebuild them).
 func (t *Tx) ClearAnalytics() error {
-	t.dicts = nil
+	t.dicts, t.lastDict = nil, nil
 	return t.clear(analyticsIDs[:]...)
 }
 
