@@ -394,16 +394,22 @@ func (t *Tx) dict(gp []byte) (*skuDict, error) {
 	d := &skuDict{}
 	if b := t.catSKUs(); b != nil {
 		if v := b.Get(gp); v != nil {
-			dc := dec{b: v, tx: t}
-			n := dc.uvarint()
-			if n > uint64(len(v)) {
+			// One copy of the list, whose strings are slices of it.
+			own := string(v)
+			n, i := uvarintAt(v, 0)
+			if i < 0 || n > uint64(len(v)) {
 				return nil, errCorrupt
 			}
 			d.skus = make([]string, 0, n)
-			for ; n > 0 && dc.err == nil; n-- {
-				d.skus = append(d.skus, dc.str())
+			for ; n > 0; n-- {
+				var size uint64
+				if size, i = uvarintAt(v, i); i < 0 || size > uint64(len(v)-i) {
+					return nil, errCorrupt
+				}
+				d.skus = append(d.skus, own[i:i+int(size)])
+				i += int(size)
 			}
-			if dc.err != nil || len(dc.b) != 0 {
+			if i != len(v) {
 				return nil, errCorrupt
 			}
 		}
