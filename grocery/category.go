@@ -164,17 +164,17 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 		}
 		// The previous period: its observations' count and sum, and
 		// each SKU's daily prices.
-		err := tx.CatDays(a.province, "", a.banner.Slug, int32(res.PreviousFrom), int32(res.PreviousTo), storage.CatSKUs, func(k *storage.CatDayKey, c *storage.CatDay) error {
+		err := tx.CatDays(a.province, "", a.banner.Slug, int32(res.PreviousFrom), int32(res.PreviousTo), storage.CatSKUs|storage.CatNumbered, func(k *storage.CatDayKey, c *storage.CatDay) error {
 			x, m := group(k)
 			if x == nil {
 				return nil
 			}
 			x.prevCount += int(c.Count)
 			x.prevSum += c.Sum
-			if len(c.SKUs) > 0 {
+			if len(c.SKUNums) > 0 {
 				x.days.add(k.Day)
 				allDays.add(k.Day)
-				m.addDay(c.SKUs, previousPeriod)
+				m.addDay(c.SKUNums, c.Names, previousPeriod)
 			}
 			return nil
 		})
@@ -184,7 +184,7 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 		var allStores storeSet
 		banners := map[string]bool{}
 		lo, hi := int32(math.MaxInt32), int32(math.MinInt32)
-		err = tx.CatDays(a.province, "", a.banner.Slug, int32(from), int32(to), storage.CatRuns, func(k *storage.CatDayKey, c *storage.CatDay) error {
+		err = tx.CatDays(a.province, "", a.banner.Slug, int32(from), int32(to), storage.CatRuns|storage.CatNumbered, func(k *storage.CatDayKey, c *storage.CatDay) error {
 			x, m := group(k)
 			if x == nil {
 				return nil
@@ -203,10 +203,10 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 			x.count += int(c.Count)
 			x.promo += int(c.Promo)
 			x.sum += c.Sum
-			if len(c.SKUs) > 0 {
+			if len(c.SKUNums) > 0 {
 				x.days.add(k.Day)
 				allDays.add(k.Day)
-				m.addDay(c.SKUs, currentPeriod)
+				m.addDay(c.SKUNums, c.Names, currentPeriod)
 			}
 			x.prices.addPrices(c.PriceRuns)
 			x.units.addUnits(c.UnitRuns)

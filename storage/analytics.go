@@ -57,6 +57,12 @@ type SKUDay struct {
 	Price, Regular uint32 // half-cents; Regular >= Price
 }
 
+// SKUNum is a SKUDay whose SKU is given by its number in CatDay.Names.
+type SKUNum struct {
+	Num            uint32
+	Price, Regular uint32 // half-cents; Regular >= Price
+}
+
 // CatDay is one day of a category's observations under a banner in a
 // province. Prices, Units and Stores are sorted, SKUs by SKU; Count,
 // Promo and Sum are read without decoding the lists.
@@ -71,6 +77,12 @@ type CatDay struct {
 	// PriceRuns and UnitRuns are Prices and Units as runs of equal
 	// values, which a read with CatRuns gives instead of them.
 	PriceRuns, UnitRuns []Run
+	// SKUNums and Names are SKUs as a read with CatNumbered gives them
+	// instead: each SKU by its number in Names, the SKUs of the days of
+	// the same province, category and banner (a list that grows as a
+	// scan reads on, never renumbered).
+	SKUNums []SKUNum
+	Names   []string
 }
 
 // Run is a value and how many times it occurs in a multiset.
@@ -84,6 +96,9 @@ const (
 	CatSKUs                   // and SKUs
 	CatAll                    // and Prices, Units and Stores
 	CatRuns                   // CatAll with PriceRuns and UnitRuns instead of Prices and Units
+	// CatNumbered, added to CatSKUs, CatAll or CatRuns, reads SKUNums
+	// and Names instead of SKUs.
+	CatNumbered CatParts = 8
 )
 
 // CatDayChange is what one transaction changes in a category day: the
@@ -287,6 +302,8 @@ func encodeCatDayLists(e enc, c *CatDay, runs bool) []byte {
 // (sorted by SKU, not c.SKUs) when equal.
 func (t *Tx) decodeCatDay(gp, v []byte, c *CatDay, parts CatParts, before []SKUDay) error {
 	numbered := len(v) > 0 && v[0] == catDayNumbered
+	byNum := parts&CatNumbered != 0
+	parts &^= CatNumbered
 	d := dec{b: v}
 	if numbered {
 		d.b = v[1:]
@@ -294,24 +311,42 @@ func (t *Tx) decodeCatDay(gp, v []byte, c *CatDay, parts CatParts, before []SKUD
 	c.Count, c.Promo, c.Sum = d.u32(), d.u32(), d.uvarint()
 	c.Prices, c.Units, c.Stores = c.Prices[:0], c.Units[:0], c.Stores[:0]
 	c.PriceRuns, c.UnitRuns = c.PriceRuns[:0], c.UnitRuns[:0]
-	if parts == CatCounts {
-		c.SKUs = c.SKUs[:0]
+	c.SKUs, c.SKUNums, c.Names = c.SKUs[:0], c.SKUNums[:0], nil
+	if parts == CatCounts || d.err != nil {
 		return d.err
 	}
-	c.SKUs = c.SKUs[:0]
-	if d.err != nil {
-		return d.err
-	}
-	if numbered {
-		dict, err := t.dict(gp)
-		if err != nil {
+	var dict *skuDict
+	if numbered || byNum {
+		var err error
+		if dict, err = t.dict(gp); err != nil {
 			return err
 		}
+	}
+	switch {
+	case numbered && byNum:
+		if err := decodeSKUNums(&d, c, dict); err != nil {
+			return err
+		}
+	case numbered:
 		if err := decodeSKUNumbers(&d, c, dict); err != nil {
 			return err
 		}
-	} else if err := t.decodeSKUDays(&d, c, before); err != nil {
-		return err
+	default:
+		if err := t.decodeSKUDays(&d, c, before); err != nil {
+			return err
+		}
+		if byNum {
+			// A format 4 day: its SKUs numbered in the list as it is
+			// read (a read-only file's, never written).
+			for _, sd := range c.SKUs {
+				n, _ := dict.num(sd.SKU)
+				c.SKUNums = append(c.SKUNums, SKUNum{n, sd.Price, sd.Regular})
+			}
+			c.SKUs = c.SKUs[:0]
+		}
+	}
+	if byNum {
+		c.Names = dict.skus
 	}
 	if parts == CatSKUs {
 		return d.err
@@ -344,20 +379,34 @@ func (t *Tx) decodeCatDay(gp, v []byte, c *CatDay, parts CatParts, before []SKUD
 }
 
 // decodeSKUNumbers appends the SKU days at d, their SKUs numbered in
-// dict, to c.SKUs: a tight loop, as decodeSorted's.
+// dict, to c.SKUs, read through c.SKUNums.
 func decodeSKUNumbers(d *dec, c *CatDay, dict *skuDict) error {
+	if err := decodeSKUNums(d, c, dict); err != nil {
+		return err
+	}
+	c.SKUs = slices.Grow(c.SKUs, len(c.SKUNums))
+	for _, sn := range c.SKUNums {
+		c.SKUs = append(c.SKUs, SKUDay{dict.skus[sn.Num], sn.Price, sn.Regular})
+	}
+	c.SKUNums = c.SKUNums[:0]
+	return nil
+}
+
+// decodeSKUNums appends the SKU days at d, their SKUs numbered in dict,
+// to c.SKUNums.
+func decodeSKUNums(d *dec, c *CatDay, dict *skuDict) error {
 	var (
 		b            = d.b
 		i            int
 		n, num, p, r uint64
-		skus         = dict.skus
+		size         = uint64(len(dict.skus))
 	)
 	if n, i = uvarintAt(b, 0); i < 0 || n > uint64(len(b)) {
 		return errCorrupt
 	}
-	c.SKUs = slices.Grow(c.SKUs, int(n))
+	c.SKUNums = slices.Grow(c.SKUNums, int(n))
 	for ; n > 0; n-- {
-		if num, i = uvarintAt(b, i); i < 0 || num >= uint64(len(skus)) {
+		if num, i = uvarintAt(b, i); i < 0 || num >= size {
 			return errCorrupt
 		}
 		if p, i = uvarintAt(b, i); i < 0 {
@@ -366,7 +415,7 @@ func decodeSKUNumbers(d *dec, c *CatDay, dict *skuDict) error {
 		if r, i = uvarintAt(b, i); i < 0 {
 			return errCorrupt
 		}
-		c.SKUs = append(c.SKUs, SKUDay{SKU: skus[num], Price: uint32(p), Regular: uint32(p + r)})
+		c.SKUNums = append(c.SKUNums, SKUNum{uint32(num), uint32(p), uint32(p + r)})
 	}
 	d.b = b[i:]
 	return nil

@@ -19,10 +19,9 @@ func TestUpdateCatDay(t *testing.T) {
 		var got *storage.CatDay
 		err := db.View(func(tx *storage.Tx) error {
 			return tx.CatDays("ON", "", "", 0, 1<<30, storage.CatAll, func(_ *storage.CatDayKey, c *storage.CatDay) error {
-				cp := *c
-				cp.SKUs = append([]storage.SKUDay{}, c.SKUs...)
-				cp.Prices, cp.Units, cp.Stores = append([]uint32{}, c.Prices...), append([]uint32{}, c.Units...), append([]storage.StoreCount{}, c.Stores...)
-				got = &cp
+				// What CatAll reads.
+				got = &storage.CatDay{Count: c.Count, Promo: c.Promo, Sum: c.Sum, SKUs: append([]storage.SKUDay{}, c.SKUs...),
+					Prices: append([]uint32{}, c.Prices...), Units: append([]uint32{}, c.Units...), Stores: append([]storage.StoreCount{}, c.Stores...)}
 				return nil
 			})
 		})
