@@ -97,7 +97,7 @@ const (
 	CatAll                    // and Prices, Units and Stores
 	CatRuns                   // CatAll with PriceRuns and UnitRuns instead of Prices and Units
 	// CatNumbered, added to CatSKUs, CatAll or CatRuns, reads SKUNums
-	// and Names instead of SKUs.
+	// and Names instead of SKUs (which are then to be ignored).
 	CatNumbered CatParts = 8
 )
 
@@ -143,13 +143,13 @@ func encodeRuns(e enc, v []uint32) enc {
 
 // decodeRuns appends the runs encodeRuns wrote at d to dst.
 func decodeRuns(d *dec, dst []Run) []Run {
-	n, size := d.uvarint(), d.uvarint()
-	if d.err != nil || uint64(len(d.b)) < size || n > size {
+	n, b := d.list()
+	if d.err == nil && n > uint64(len(b)) {
 		d.err = errCorrupt
+	}
+	if d.err != nil {
 		return dst
 	}
-	b := d.b[:size]
-	d.b = d.b[size:]
 	dst = slices.Grow(dst, int(n))
 	prev, i := uint32(0), 0
 	for c := uint64(0); c < n; c++ {
@@ -197,17 +197,56 @@ func appendRuns(dst []Run, v []uint32) []Run {
 	return dst
 }
 
-func decodeSorted(d *dec, dst []uint32) []uint32 {
+// list reads the count and the size in bytes that start an encoded list
+// (encodeSorted's, encodeRuns') and returns the count and the list's
+// bytes, d past them.
+func (d *dec) list() (uint64, []byte) {
 	n, size := d.uvarint(), d.uvarint()
 	if d.err != nil || uint64(len(d.b)) < size {
 		d.err = errCorrupt
-		return dst
+		return 0, nil
 	}
 	b := d.b[:size]
 	d.b = d.b[size:]
+	return n, b
+}
+
+// decodeSortedRuns appends the values encodeSorted wrote at d to dst as
+// runs of equal values.
+func decodeSortedRuns(d *dec, dst []Run) []Run {
+	n, b := d.list()
+	if d.err != nil {
+		return dst
+	}
+	prev, i, first := uint32(0), 0, len(dst)
+	for c := uint64(0); c < n; c++ {
+		delta, next := uvarintAt(b, i)
+		if next < 0 {
+			d.err = errCorrupt
+			return dst
+		}
+		i = next
+		if delta == 0 && len(dst) > first {
+			dst[len(dst)-1].N++
+			continue
+		}
+		prev += uint32(delta)
+		dst = append(dst, Run{prev, 1})
+	}
+	if i != len(b) {
+		d.err = errCorrupt
+	}
+	return dst
+}
+
+func decodeSorted(d *dec, dst []uint32) []uint32 {
+	n, b := d.list()
+	if d.err != nil {
+		return dst
+	}
 	// A tight loop: most deltas take one byte, and a report decodes
 	// hundreds of thousands of them.
-	dst = slices.Grow(dst, int(min(n, size)))
+	dst = slices.Grow(dst, int(min(n, uint64(len(b)))))
 	prev, i := uint32(0), 0
 	for c := uint64(0); c < n; c++ {
 		if i < len(b) && b[i] < 0x80 {
@@ -300,7 +339,7 @@ func encodeCatDayLists(e enc, c *CatDay, runs bool) []byte {
 // c, reusing its slices. SKU strings are the transaction's (Tx.text):
 // those of the category's list, or of a version 4 day those of before
 // (sorted by SKU, not c.SKUs) when equal.
-func (t *Tx) decodeCatDay(gp, v []byte, c *CatDay, parts CatParts, before []SKUDay) error {
+func (t *Tx) decodeCatDay(gp, v []byte, c *CatDay, parts CatParts, before []SKUDay, beforeNums []SKUNum) error {
 	numbered := len(v) > 0 && v[0] == catDayNumbered
 	byNum := parts&CatNumbered != 0
 	parts &^= CatNumbered
@@ -332,17 +371,11 @@ func (t *Tx) decodeCatDay(gp, v []byte, c *CatDay, parts CatParts, before []SKUD
 			return err
 		}
 	default:
-		if err := t.decodeSKUDays(&d, c, before); err != nil {
+		// A format 4 day (a read-only file's: a writable open upgrades
+		// it), read with CatNumbered: its SKUs numbered in a list made
+		// as it is read, never written.
+		if err := t.decodeSKUDays(&d, c, before, beforeNums, dict); err != nil {
 			return err
-		}
-		if byNum {
-			// A format 4 day: its SKUs numbered in the list as it is
-			// read (a read-only file's, never written).
-			for _, sd := range c.SKUs {
-				n, _ := dict.num(sd.SKU)
-				c.SKUNums = append(c.SKUNums, SKUNum{n, sd.Price, sd.Regular})
-			}
-			c.SKUs = c.SKUs[:0]
 		}
 	}
 	if byNum {
@@ -358,13 +391,12 @@ func (t *Tx) decodeCatDay(gp, v []byte, c *CatDay, parts CatParts, before []SKUD
 	case numbered:
 		c.Prices = expandRuns(&d, c.Prices)
 		c.Units = expandRuns(&d, c.Units)
+	case parts == CatRuns:
+		c.PriceRuns = decodeSortedRuns(&d, c.PriceRuns)
+		c.UnitRuns = decodeSortedRuns(&d, c.UnitRuns)
 	default:
 		c.Prices = decodeSorted(&d, c.Prices)
 		c.Units = decodeSorted(&d, c.Units)
-		if parts == CatRuns {
-			c.PriceRuns, c.UnitRuns = appendRuns(c.PriceRuns, c.Prices), appendRuns(c.UnitRuns, c.Units)
-			c.Prices, c.Units = c.Prices[:0], c.Units[:0]
-		}
 	}
 	n := d.uvarint()
 	prev := uint32(0)
@@ -542,7 +574,7 @@ func (t *Tx) upgradeCatDays() error {
 			next = bytes.Clone(k)
 		}
 		for _, e := range batch {
-			if err := t.decodeCatDay(e.k[:len(e.k)-4], e.v, &c, CatAll, nil); err != nil {
+			if err := t.decodeCatDay(e.k[:len(e.k)-4], e.v, &c, CatAll, nil, nil); err != nil {
 				return err
 			}
 			if err := t.putCatDay(e.k, &c); err != nil {
@@ -559,8 +591,11 @@ func (t *Tx) upgradeCatDays() error {
 // decodeSKUDays appends the SKU days at d to c.SKUs. A scan reads the
 // same SKUs day after day, so each SKU's string is taken from before
 // (the day read before, sorted as these are) when it is there, and
-// copied only when it is new: a tight loop, as decodeSorted's.
-func (t *Tx) decodeSKUDays(d *dec, c *CatDay, before []SKUDay) error {
+// copied only when it is new: a tight loop, as decodeSorted's. With
+// dict, it appends them to c.SKUNums as well, numbered in dict: a SKU of
+// before by its number in beforeNums (before's, in the same order, when
+// it is as long), another by looking it up.
+func (t *Tx) decodeSKUDays(d *dec, c *CatDay, before []SKUDay, beforeNums []SKUNum, dict *skuDict) error {
 	var (
 		b        = d.b
 		i        int
@@ -589,28 +624,34 @@ func (t *Tx) decodeSKUDays(d *dec, c *CatDay, before []SKUDay) error {
 		if r, i = uvarintAt(b, i); i < 0 {
 			return errCorrupt
 		}
-		s := ""
+		s, at := "", -1 // at: its index in before
 		if len(sku) > 0 {
 			// A view of sku for the comparisons; a string kept is a copy.
 			// Most days have the SKUs of the day before: the next one
 			// of before is tried first.
 			view := unsafe.String(&sku[0], len(sku))
-			if j < len(old) && old[j].SKU == view {
-				s = old[j].SKU
-				j++
-			} else {
+			if j < len(old) && old[j].SKU != view {
 				for j < len(old) && old[j].SKU < view {
 					j++
 				}
-				if j < len(old) && old[j].SKU == view {
-					s = old[j].SKU
-					j++
-				} else {
-					s = t.text(sku)
-				}
+			}
+			if j < len(old) && old[j].SKU == view {
+				s, at = old[j].SKU, j
+				j++
+			} else {
+				s = t.text(sku)
 			}
 		}
 		c.SKUs = append(c.SKUs, SKUDay{SKU: s, Price: uint32(price), Regular: uint32(price + r)})
+		if dict != nil {
+			var num uint32
+			if at >= 0 && len(beforeNums) == len(old) {
+				num = beforeNums[at].Num
+			} else {
+				num, _ = dict.num(s)
+			}
+			c.SKUNums = append(c.SKUNums, SKUNum{num, uint32(price), uint32(price + r)})
+		}
 	}
 	d.b = b[i:]
 	return nil
@@ -680,7 +721,7 @@ func (t *Tx) UpdateCatDay(k *CatDayKey, ch *CatDayChange) error {
 	key := catDayKey(k)
 	var c CatDay
 	if v := t.catDays().Get(key); v != nil {
-		if err := t.decodeCatDay(key[:len(key)-4], v, &c, CatAll, nil); err != nil {
+		if err := t.decodeCatDay(key[:len(key)-4], v, &c, CatAll, nil, nil); err != nil {
 			return err
 		}
 	}
@@ -799,11 +840,12 @@ func (t *Tx) CatDays(province, category, banner string, from, to int32, parts Ca
 		prefix = appendStr0(prefix, category)
 	}
 	var (
-		k      CatDayKey
-		c      CatDay
-		before []SKUDay
-		seek   = make([]byte, 0, 64)
-		cur    []byte
+		k          CatDayKey
+		c          CatDay
+		before     []SKUDay
+		beforeNums []SKUNum
+		seek       = make([]byte, 0, 64)
+		cur        []byte
 	)
 	cursor := t.catDays().Cursor()
 	for key, v := cursor.Seek(prefix); hasPrefix(key, prefix); {
@@ -824,6 +866,8 @@ func (t *Tx) CatDays(province, category, banner string, from, to int32, parts Ca
 			}
 			cur = append(cur[:0], gp...)
 			k = CatDayKey{Province: t.names.get(key[:2]), Category: t.names.get(cat), Banner: t.names.get(b)}
+			// Another category's list numbers its SKUs.
+			c.SKUNums = c.SKUNums[:0]
 		}
 		switch {
 		case day < from:
@@ -833,9 +877,11 @@ func (t *Tx) CatDays(province, category, banner string, from, to int32, parts Ca
 			key, v = cursor.Seek(append(append(seek[:0], gp...), 0xff, 0xff, 0xff, 0xff))
 			continue
 		}
-		// The day read before keeps its SKU strings for this one to reuse.
+		// The day read before keeps its SKU strings (and of a format 4
+		// day their numbers) for this one to reuse.
 		c.SKUs, before = before, c.SKUs
-		if err := t.decodeCatDay(gp, v, &c, parts, before); err != nil {
+		c.SKUNums, beforeNums = beforeNums, c.SKUNums
+		if err := t.decodeCatDay(gp, v, &c, parts, before, beforeNums); err != nil {
 			return err
 		}
 		k.Day = day

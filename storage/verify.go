@@ -162,7 +162,7 @@ func (t *Tx) ForEachAnalytics(fn func(bucket string, k, v []byte) error) error {
 				if len(k) < 8 {
 					return errCorrupt
 				}
-				if err := t.decodeCatDay(k[:len(k)-4], v, &c, CatAll, nil); err != nil {
+				if err := t.decodeCatDay(k[:len(k)-4], v, &c, CatAll, nil, nil); err != nil {
 					return err
 				}
 				return fn(name, k, encodeCatDayNamed(&c))
