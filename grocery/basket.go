@@ -197,7 +197,8 @@ func (s *Service) CompareBasket(ctx context.Context, in BasketInput) (*BasketRes
 			prods[g] = p
 			return p, nil
 		}
-		// Resolve the items.
+		// Resolve the items; gtins holds each found item's barcode.
+		gtins := make([]string, len(items))
 		for i, it := range items {
 			bi := &res.Items[i]
 			bi.Item, bi.Quantity = i, in.Items[i].Quantity
@@ -235,7 +236,7 @@ func (s *Service) CompareBasket(ctx context.Context, in BasketInput) (*BasketRes
 			if p == nil {
 				continue
 			}
-			bi.Found = true
+			bi.Found, gtins[i] = true, g
 			bi.UPC, bi.Name, bi.Brand, bi.Size, bi.Category = GTIN(g).UPC(), p.Name, p.Brand, p.Size, p.Category
 		}
 		// Each banner's cheapest current offer of each barcode.
@@ -266,7 +267,7 @@ func (s *Service) CompareBasket(ctx context.Context, in BasketInput) (*BasketRes
 			if !res.Items[i].Found {
 				continue
 			}
-			m, err := read(string(mustGTIN(res.Items[i].UPC)))
+			m, err := read(gtins[i])
 			if err != nil {
 				return err
 			}
@@ -274,15 +275,21 @@ func (s *Service) CompareBasket(ctx context.Context, in BasketInput) (*BasketRes
 				bannerSet[b] = true
 			}
 		}
-		// Substitutes come from the products of the items' categories.
-		var byCategory map[string][]string
-		substitute := func(item *BasketItem, banner string) (*price, *storage.Product, int, error) {
+		// Substitutes come from the products of the items' categories,
+		// each with its size in units of its price basis.
+		type sized struct {
+			gtin  string
+			qty   float64
+			basis string
+		}
+		var byCategory map[string][]sized
+		substitute := func(item *BasketItem, own, banner string) (*price, *storage.Product, int, error) {
 			qty, basis := unitOf(item.Size)
 			if qty == 0 {
 				return nil, nil, 0, nil
 			}
 			if byCategory == nil {
-				byCategory = map[string][]string{}
+				byCategory = map[string][]sized{}
 				cats := map[string]bool{}
 				for _, it := range res.Items {
 					if it.Found {
@@ -291,7 +298,8 @@ func (s *Service) CompareBasket(ctx context.Context, in BasketInput) (*BasketRes
 				}
 				err := tx.ForEachProduct(func(p *storage.Product) error {
 					if cats[p.Category] {
-						byCategory[p.Category] = append(byCategory[p.Category], p.GTIN)
+						q, b := unitOf(p.Size)
+						byCategory[p.Category] = append(byCategory[p.Category], sized{p.GTIN, q, b})
 						cp := *p
 						prods[p.GTIN] = &cp
 					}
@@ -303,20 +311,16 @@ func (s *Service) CompareBasket(ctx context.Context, in BasketInput) (*BasketRes
 			}
 			var cands []substituteCandidate
 			var offers []price
-			for _, g := range byCategory[item.Category] {
-				if g == string(mustGTIN(item.UPC)) {
+			for _, c := range byCategory[item.Category] {
+				if c.gtin == own || c.basis != basis || !fitsSubstitute(qty, c.qty) {
 					continue
 				}
-				q, b := unitOf(prods[g].Size)
-				if b != basis || !fitsSubstitute(qty, q) {
-					continue
-				}
-				m, err := read(g)
+				m, err := read(c.gtin)
 				if err != nil {
 					return nil, nil, 0, err
 				}
 				if pr, ok := m[banner]; ok {
-					cands = append(cands, substituteCandidate{Size: q, Price: Cents(pr.o.Price)})
+					cands = append(cands, substituteCandidate{Size: c.qty, Price: Cents(pr.o.Price)})
 					offers = append(offers, pr)
 				}
 			}
@@ -341,14 +345,13 @@ func (s *Service) CompareBasket(ctx context.Context, in BasketInput) (*BasketRes
 				if !it.Found {
 					continue
 				}
-				g := string(mustGTIN(it.UPC))
-				pr, ok := offersOf[g][b]
+				pr, ok := offersOf[gtins[i]][b]
 				line := BasketLine{Item: i, Packs: it.Quantity}
 				size := it.Size
 				if ok {
 					line.UPC, line.Name, line.Size = it.UPC, it.Name, it.Size
 				} else {
-					sp, p, packs, err := substitute(it, b)
+					sp, p, packs, err := substitute(it, gtins[i], b)
 					if err != nil {
 						return err
 					}
@@ -489,12 +492,6 @@ func amountUnit(basis string) (float64, string) {
 		return 100, "mL"
 	}
 	return 1, "unit"
-}
-
-// mustGTIN converts a UPC the service itself formatted back to its GTIN.
-func mustGTIN(upc string) GTIN {
-	g, _ := ParseGTIN(upc)
-	return g
 }
 
 // cheapestSplit returns the cheapest complete basket taking each found

@@ -164,17 +164,17 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 		}
 		// The previous period: its observations' count and sum, and
 		// each SKU's daily prices.
-		err := tx.CatDays(a.province, "", a.banner.Slug, int32(res.PreviousFrom), int32(res.PreviousTo), storage.CatSKUs, func(k *storage.CatDayKey, c *storage.CatDay) error {
+		err := tx.CatDays(a.province, "", a.banner.Slug, int32(res.PreviousFrom), int32(res.PreviousTo), storage.CatSKUs|storage.CatNumbered, func(k *storage.CatDayKey, c *storage.CatDay) error {
 			x, m := group(k)
 			if x == nil {
 				return nil
 			}
 			x.prevCount += int(c.Count)
 			x.prevSum += c.Sum
-			if len(c.SKUs) > 0 {
+			if len(c.SKUNums) > 0 {
 				x.days.add(k.Day)
 				allDays.add(k.Day)
-				m.addDay(c.SKUs, previousPeriod)
+				m.addDay(c.SKUNums, c.Names, previousPeriod)
 			}
 			return nil
 		})
@@ -184,7 +184,7 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 		var allStores storeSet
 		banners := map[string]bool{}
 		lo, hi := int32(math.MaxInt32), int32(math.MinInt32)
-		err = tx.CatDays(a.province, "", a.banner.Slug, int32(from), int32(to), storage.CatAll, func(k *storage.CatDayKey, c *storage.CatDay) error {
+		err = tx.CatDays(a.province, "", a.banner.Slug, int32(from), int32(to), storage.CatRuns|storage.CatNumbered, func(k *storage.CatDayKey, c *storage.CatDay) error {
 			x, m := group(k)
 			if x == nil {
 				return nil
@@ -192,42 +192,24 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 			banners[k.Banner] = true
 			lo, hi = min(lo, k.Day), max(hi, k.Day)
 			if x.count == 0 {
-				// The lists of a period hold about as many values as
-				// the previous period's: room for that at once, not a
-				// doubling of a growing list.
-				n := x.prevCount + x.prevCount/8 + int(c.Count)
-				x.priceBuf, x.unitBuf = slices.Grow(x.priceBuf, n), slices.Grow(x.unitBuf, n)
+				// The lists of a period hold at most as many distinct
+				// values a day as the previous period's observations:
+				// room for a quarter of that at once, not a doubling of
+				// a growing list.
+				n := (x.prevCount+int(c.Count))/4 + len(c.PriceRuns)
+				x.prices.grow(n)
+				x.units.grow(n)
 			}
 			x.count += int(c.Count)
 			x.promo += int(c.Promo)
 			x.sum += c.Sum
-			if len(c.SKUs) > 0 {
+			if len(c.SKUNums) > 0 {
 				x.days.add(k.Day)
 				allDays.add(k.Day)
-				m.addDay(c.SKUs, currentPeriod)
+				m.addDay(c.SKUNums, c.Names, currentPeriod)
 			}
-			start := len(x.priceBuf)
-			x.priceBuf = append(x.priceBuf, c.Prices...)
-			x.prices.Add(x.priceBuf, start)
-			// Units sort by value then basis: each basis' values are
-			// a sorted run of their own, placed side by side.
-			var n [4]int // by basis; Units has no basis 0
-			for _, u := range c.Units {
-				n[u&3]++
-			}
-			first := len(x.unitBuf)
-			x.unitBuf = slices.Grow(x.unitBuf, len(c.Units))[:first+n[1]+n[2]+n[3]]
-			at := [4]int{0, first, first + n[1], first + n[1] + n[2]}
-			next := at
-			for _, u := range c.Units {
-				if b := u & 3; b != 0 {
-					x.unitBuf[next[b]] = u >> 2
-					next[b]++
-				}
-			}
-			for b := 1; b < 4; b++ {
-				x.units[b].Add(x.unitBuf[:next[b]], at[b])
-			}
+			x.prices.addPrices(c.PriceRuns)
+			x.units.addUnits(c.UnitRuns)
 			for _, st := range c.Stores {
 				x.stores.add(st.Store)
 				allStores.add(st.Store)
@@ -237,12 +219,12 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 		if err != nil {
 			return err
 		}
-		err = tx.ShelfIn(a.province, a.banner.Slug, func(sh *storage.Shelf) error {
-			if sh.GTIN == "" || sh.First > int32(to) || sh.Last < int32(from) {
+		err = tx.ShelfSpans(a.province, a.banner.Slug, func(gtin, category []byte, first, last int32) error {
+			if len(gtin) == 0 || first > int32(to) || last < int32(from) {
 				return nil
 			}
-			if x := byCat[sh.Category]; x != nil && x.count > 0 {
-				x.products[sh.GTIN] = true
+			if x := byCat[string(category)]; x != nil && x.count > 0 && !x.products[string(gtin)] {
+				x.products[string(gtin)] = true
 			}
 			return nil
 		})
@@ -255,21 +237,22 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 				continue
 			}
 			obs += x.count
+			prices := &x.prices.runs[0]
 			st := CategoryStats{Category: x.name, AveragePrice: Cents(pricestat.Cents(float64(x.sum) / float64(x.count))),
-				MinPrice: Cents(x.prices.Min()), MaxPrice: Cents(x.prices.Max()), MedianPrice: Cents(pricestat.HalfCents(x.prices.Median2(x.priceBuf))),
+				MinPrice: Cents(prices.Min()), MaxPrice: Cents(prices.Max()), MedianPrice: Cents(pricestat.HalfCents(prices.Median2(&x.prices.buf))),
 				Products: len(x.products), Stores: x.stores.n, Observations: x.count,
 				PromoSharePct: pricestat.Round1(float64(x.promo) * 100 / float64(x.count))}
 			best := 0
 			for b := 1; b < 4; b++ {
-				if x.units[b].Len() > x.units[best].Len() {
+				if x.units.runs[b].Len() > x.units.runs[best].Len() {
 					best = b
 				}
 			}
-			if u := &x.units[best]; best > 0 && u.Len() > 0 {
+			if u, buf := &x.units.runs[best], &x.units.buf; best > 0 && u.Len() > 0 {
 				// Unit prices are kept in hundredths of a cent.
-				st.UnitPrice = &UnitPriceStats{Basis: unitBasisName[best], Average: Cents(pricestat.Cents(float64(u.Sum(x.unitBuf)) / float64(u.Len()) / 100)),
+				st.UnitPrice = &UnitPriceStats{Basis: unitBasisName[best], Average: Cents(pricestat.Cents(float64(u.Sum(buf)) / float64(u.Len()) / 100)),
 					Min: Cents(pricestat.Cents(float64(u.Min()) / 100)), Max: Cents(pricestat.Cents(float64(u.Max()) / 100)),
-					Median: Cents(pricestat.Cents(float64(u.Median2(x.unitBuf)) / 200)), Observations: u.Len()}
+					Median: Cents(pricestat.Cents(float64(u.Median2(buf)) / 200)), Observations: u.Len()}
 			}
 			if x.prevCount > 0 {
 				prev := Cents(pricestat.Cents(float64(x.prevSum) / float64(x.prevCount)))
@@ -329,10 +312,8 @@ type categoryAcc struct {
 	name         string
 	count, promo int
 	sum          uint64
-	priceBuf     []uint32
-	prices       pricestat.Runs
-	unitBuf      []uint32
-	units        [4]pricestat.Runs // by basis, in unitBuf
+	prices       levels
+	units        levels
 	stores       storeSet
 	prevCount    int
 	prevSum      uint64
@@ -380,16 +361,74 @@ func (x *categoryAcc) release() {
 	x.spare = append(x.spare, x.banners...)
 	clear(x.banners)
 	clear(x.products)
-	for i := range x.units {
-		x.units[i].Reset()
-	}
-	x.prices.Reset()
+	x.prices.reset()
+	x.units.reset()
 	clear(x.days.bits)
 	clear(x.stores.bits)
 	*x = categoryAcc{
-		priceBuf: x.priceBuf[:0], unitBuf: x.unitBuf[:0], prices: x.prices, units: x.units,
+		prices: x.prices, units: x.units,
 		stores: storeSet{bits: x.stores.bits[:0]}, products: x.products, banners: x.banners[:0], spare: x.spare,
 		days: dayBits{bits: x.days.bits[:0]},
 	}
 	categoryAccs.Put(x)
+}
+
+// levels holds the multisets of a category's prices, or of its unit
+// prices by basis, as each day's runs of equal values (storage.Run).
+type levels struct {
+	buf  pricestat.Buf
+	runs [4]pricestat.Runs // by basis (unit prices: 1..3), in buf; prices in runs[0]
+}
+
+// grow makes room for n more distinct values.
+func (l *levels) grow(n int) {
+	l.buf.Vals, l.buf.Cum = slices.Grow(l.buf.Vals, n), slices.Grow(l.buf.Cum, n)
+}
+
+// addPrices adds one day's runs of prices, sorted by price.
+func (l *levels) addPrices(day []storage.Run) {
+	start := len(l.buf.Vals)
+	l.grow(len(day))
+	cum := uint32(0)
+	for _, r := range day {
+		cum += r.N
+		l.buf.Vals, l.buf.Cum = append(l.buf.Vals, r.Value), append(l.buf.Cum, cum)
+	}
+	l.runs[0].Add(&l.buf, start)
+}
+
+// addUnits adds one day's runs of unit prices (storage.CatObs.Unit),
+// sorted by value then basis: each basis' values are a sorted run of
+// their own, placed side by side.
+func (l *levels) addUnits(day []storage.Run) {
+	var n [4]int // by basis; units have no basis 0
+	for _, r := range day {
+		n[r.Value&3]++
+	}
+	first := len(l.buf.Vals)
+	l.grow(len(day))
+	b := &l.buf
+	size := first + n[1] + n[2] + n[3]
+	b.Vals, b.Cum = b.Vals[:size], b.Cum[:size]
+	at := [4]int{0, first, first + n[1], first + n[1] + n[2]}
+	next := at
+	var cum [4]uint32
+	for _, r := range day {
+		if k := r.Value & 3; k != 0 {
+			cum[k] += r.N
+			b.Vals[next[k]], b.Cum[next[k]] = r.Value>>2, cum[k]
+			next[k]++
+		}
+	}
+	for k := 1; k < 4; k++ {
+		l.runs[k].Add(&pricestat.Buf{Vals: b.Vals[:next[k]], Cum: b.Cum[:next[k]]}, at[k])
+	}
+}
+
+// reset empties l, keeping its room.
+func (l *levels) reset() {
+	for i := range l.runs {
+		l.runs[i].Reset()
+	}
+	l.buf.Vals, l.buf.Cum = l.buf.Vals[:0], l.buf.Cum[:0]
 }

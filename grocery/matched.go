@@ -2,6 +2,7 @@ package grocery
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/storage"
@@ -27,7 +28,7 @@ type periodSum struct {
 	days           uint32
 }
 
-func (s *periodSum) add(d *storage.SKUDay) {
+func (s *periodSum) add(d *storage.SKUNum) {
 	s.price += uint64(d.Price)
 	s.regular += uint64(d.Regular)
 	s.days++
@@ -35,25 +36,26 @@ func (s *periodSum) add(d *storage.SKUDay) {
 
 // skuPeriods is one banner SKU's daily prices in the two periods.
 type skuPeriods struct {
-	sku       string
+	num       uint32 // in matchedSKUs.names
 	prev, cur periodSum
 }
 
 // matchedSKUs accumulates the daily prices of one banner's SKUs in a
-// selection, day by day. Days come as storage.CatDay.SKUs, sorted by SKU,
-// so a day is merged into the sorted list in one pass; the SKU strings
-// must outlive the accumulator (the read transaction's are).
+// category, day by day. Days come as storage.CatDay.SKUNums, each SKU a
+// number in the list of the banner's SKUs in the category
+// (storage.CatDay.Names), which stays valid as long as the read
+// transaction.
 type matchedSKUs struct {
 	banner string
-	skus   []skuPeriods // by sku
-	fresh  []skuPeriods // SKUs first seen on the day being added
+	names  []string     // the list, as the last day read gave it
+	skus   []skuPeriods // by SKU (names[num])
+	at     []int32      // by SKU number: 1 + its index in skus, 0 for none yet
 }
 
 // reset empties m, keeping its room, and drops the SKU strings it held.
 func (m *matchedSKUs) reset() {
-	clear(m.skus)
-	clear(m.fresh)
-	m.banner, m.skus, m.fresh = "", m.skus[:0], m.fresh[:0]
+	clear(m.at)
+	m.banner, m.names, m.skus, m.at = "", nil, m.skus[:0], m.at[:0]
 }
 
 // half is one of the two periods a report compares.
@@ -64,58 +66,41 @@ const (
 	currentPeriod
 )
 
-// addDay adds one day's daily prices to period p.
-func (m *matchedSKUs) addDay(day []storage.SKUDay, p half) {
-	if len(m.skus) == 0 {
-		// The first day: its SKUs, sorted, are the list.
-		m.skus = slices.Grow(m.skus, len(day)+len(day)/8)[:len(day)]
-		for j := range day {
-			m.skus[j] = skuPeriods{sku: day[j].SKU}
-			if p == currentPeriod {
-				m.skus[j].cur.add(&day[j])
-			} else {
-				m.skus[j].prev.add(&day[j])
-			}
-		}
-		return
+// addDay adds one day's daily prices to period p; names is the list
+// their numbers index.
+func (m *matchedSKUs) addDay(day []storage.SKUNum, names []string, p half) {
+	m.names = names
+	if n := len(names) - len(m.at); n > 0 {
+		m.at = append(m.at, make([]int32, n)...)
 	}
-	m.fresh = m.fresh[:0]
-	i := 0
 	for j := range day {
 		d := &day[j]
-		for i < len(m.skus) && m.skus[i].sku < d.SKU {
-			i++
+		i := m.at[d.Num]
+		if i == 0 {
+			i = m.insert(d.Num)
 		}
-		var e *skuPeriods
-		if i < len(m.skus) && m.skus[i].sku == d.SKU {
-			e = &m.skus[i]
-			i++
-		} else {
-			m.fresh = append(m.fresh, skuPeriods{sku: d.SKU})
-			e = &m.fresh[len(m.fresh)-1]
-		}
-		if p == currentPeriod {
+		if e := &m.skus[i-1]; p == currentPeriod {
 			e.cur.add(d)
 		} else {
 			e.prev.add(d)
 		}
 	}
-	if len(m.fresh) == 0 {
-		return
+}
+
+// insert files the SKU numbered num, read for the first time, in m.skus
+// and returns 1 + its index. A day's SKUs come sorted: they are appended,
+// but for a SKU first read after others that sort after it.
+func (m *matchedSKUs) insert(num uint32) int32 {
+	name := m.names[num]
+	k := len(m.skus)
+	if k > 0 && m.names[m.skus[k-1].num] > name {
+		k, _ = slices.BinarySearchFunc(m.skus, name, func(s skuPeriods, name string) int { return strings.Compare(m.names[s.num], name) })
 	}
-	// Merge the new SKUs (sorted, as the day is) into the list in
-	// place, from the back, the list growing as append grows it.
-	i, j := len(m.skus)-1, len(m.fresh)-1
-	m.skus = append(m.skus, m.fresh...)
-	for k := len(m.skus) - 1; j >= 0; k-- {
-		if i >= 0 && m.skus[i].sku > m.fresh[j].sku {
-			m.skus[k] = m.skus[i]
-			i--
-		} else {
-			m.skus[k] = m.fresh[j]
-			j--
-		}
+	m.skus = slices.Insert(m.skus, k, skuPeriods{num: num})
+	for j := k; j < len(m.skus); j++ {
+		m.at[m.skus[j].num] = int32(j + 1)
 	}
+	return int32(k + 1)
 }
 
 // addRatios adds to shelf and regular the price relatives (current mean

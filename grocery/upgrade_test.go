@@ -1,10 +1,13 @@
 package grocery
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/grocerydata/grocery/storage"
@@ -96,4 +99,134 @@ func readDaily(t *testing.T, path string) ([]storage.Offer, []storage.SKUDay) {
 		t.Fatal(err)
 	}
 	return offers, days
+}
+
+// TestUpgradeFormat4: a version 4 file names the SKUs of its category
+// days in full, where version 5 numbers them in each category's list. A
+// read-only open serves it as it is, a writable open upgrades it in
+// place, and both answer as the file built by this version: the category
+// reports, the brief, a brand's insights and every SKU day.
+func TestUpgradeFormat4(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	path := DemoCopy(t)
+	clock := func() time.Time { return time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC) }
+	answers := func(what string, opts *Options) map[string]any {
+		t.Helper()
+		opts.Now = clock
+		s, err := Open(path, opts)
+		if err != nil {
+			t.Fatalf("%s: open: %v", what, err)
+		}
+		defer s.Close()
+		got := map[string]any{}
+		for _, in := range []CategoryReportInput{{Province: "ON"}, {Province: "BC", Period: "90d"}, {Province: "ON", Banner: "metro", Category: "Dairy & Eggs", Period: "7d"}} {
+			res, err := s.CategoryReport(ctx, in)
+			if err != nil {
+				t.Fatalf("%s: CategoryReport %+v: %v", what, in, err)
+			}
+			got[fmt.Sprintf("category %+v", in)] = res
+		}
+		brief, err := s.ExecutiveBrief(ctx, BriefInput{Province: "ON"})
+		if err != nil {
+			t.Fatalf("%s: ExecutiveBrief: %v", what, err)
+		}
+		brand, err := s.BrandInsights(ctx, BrandInput{Brand: "Lactantia", Province: "ON", Period: "90d"})
+		if err != nil {
+			t.Fatalf("%s: BrandInsights: %v", what, err)
+		}
+		got["brief"], got["brand"] = brief, brand
+		return got
+	}
+	want := answers("built", &Options{ReadOnly: true})
+	if r := want["category {Province:ON Banner: Category: Period:}"].(*CategoryReport); len(r.Categories) == 0 || r.Categories[0].Matched == 0 {
+		t.Fatalf("the demo's ON category report has no matched SKUs: %+v", r.Categories)
+	}
+	_, wantDays := readDaily(t, path)
+
+	// Make it a version 4 file: the category days as version 4 wrote
+	// them (ForEachAnalytics gives them so), no SKU lists, the format
+	// number.
+	db, err := storage.Open(path, storage.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := map[string][]byte{}
+	err = db.View(func(tx *storage.Tx) error {
+		return tx.ForEachAnalytics(func(bucket string, k, v []byte) error {
+			if bucket == "catdays" {
+				named[string(k)] = bytes.Clone(v)
+			}
+			return nil
+		})
+	})
+	db.Close()
+	if err != nil || len(named) == 0 {
+		t.Fatalf("read %d category days: %v", len(named), err)
+	}
+	b, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Update(func(tx *bolt.Tx) error {
+		for k, v := range named {
+			if err := tx.Bucket([]byte("catdays")).Put([]byte(k), v); err != nil {
+				return err
+			}
+		}
+		if err := tx.DeleteBucket([]byte("catskus")); err != nil {
+			return err
+		}
+		return tx.Bucket([]byte("meta")).Put([]byte("format"), binary.BigEndian.AppendUint32(nil, 4))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	if diff := cmp.Diff(want, answers("version 4, read only", &Options{ReadOnly: true})); diff != "" {
+		t.Errorf("version 4 file read only (-built +version 4):\n%s", diff)
+	}
+	if _, days := readDaily(t, path); !cmp.Equal(wantDays, days) {
+		t.Errorf("version 4 file read only: the SKU days differ from the built file's")
+	}
+	if diff := cmp.Diff(want, answers("version 4, upgraded", &Options{})); diff != "" {
+		t.Errorf("upgraded file (-built +upgraded):\n%s", diff)
+	}
+	s, err := Open(path, &Options{Now: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Verify(ctx); err != nil {
+		t.Errorf("Verify after the upgrade: %v", err)
+	}
+	s.Close()
+	if diff := cmp.Diff(want, answers("upgraded, read only", &Options{ReadOnly: true})); diff != "" {
+		t.Errorf("upgraded file read only (-built +upgraded):\n%s", diff)
+	}
+	if _, days := readDaily(t, path); !cmp.Equal(wantDays, days) {
+		t.Errorf("upgraded file: the SKU days differ from the built file's")
+	}
+	b, err = bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if err := b.View(func(tx *bolt.Tx) error {
+		if v := tx.Bucket([]byte("meta")).Get([]byte("format")); binary.BigEndian.Uint32(v) != storage.FormatVersion {
+			t.Errorf("format after the upgrade: got %d, want %d", binary.BigEndian.Uint32(v), storage.FormatVersion)
+		}
+		if tx.Bucket([]byte("catskus")) == nil {
+			t.Errorf("after the upgrade: no catskus bucket, want the SKU lists")
+		}
+		return tx.Bucket([]byte("catdays")).ForEach(func(k, v []byte) error {
+			if len(v) == 0 || v[0] != 0 {
+				t.Fatalf("category day %q after the upgrade: not in the numbered encoding", k)
+			}
+			return nil
+		})
+	}); err != nil {
+		t.Fatal(err)
+	}
 }

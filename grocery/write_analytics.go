@@ -11,7 +11,7 @@ import (
 )
 
 // The analytics aggregates, kept by the writer in the import transaction
-// (format version 4):
+// (format version 5):
 //
 //   - category days (storage.CatDay): per province, category, banner and
 //     day, every observation's price, unit price, store and promotion flag,

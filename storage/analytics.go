@@ -15,8 +15,14 @@ import (
 //	catdays    province(2) category 0x00 banner 0x00 day(4) -> CatDay: every
 //	           observation of the day of the banner's SKUs of a category
 //	           in the province, as multisets (so that a corrected
-//	           observation can be taken out again and a median read), and
-//	           each SKU's daily price that day
+//	           observation can be taken out again and a median read; the
+//	           prices and unit prices as runs of equal values), and each
+//	           SKU's daily price that day, the SKU named by its number in
+//	           the catskus list of the same key prefix
+//	catskus    province(2) category 0x00 banner 0x00 -> the SKUs the
+//	           category days of that prefix name, numbered from 0 in
+//	           the order first written; a list that only grows, so that
+//	           a scan reads each SKU's string once, not on every day
 //	shelf      province(2) banner 0x00 sku -> Shelf: a banner SKU's first
 //	           and last observation day in the province, its first price
 //	promos     banner 0x00 sku 0x00 province(2) start(4) -> Promo
@@ -51,6 +57,12 @@ type SKUDay struct {
 	Price, Regular uint32 // half-cents; Regular >= Price
 }
 
+// SKUNum is a SKUDay whose SKU is given by its number in CatDay.Names.
+type SKUNum struct {
+	Num            uint32
+	Price, Regular uint32 // half-cents; Regular >= Price
+}
+
 // CatDay is one day of a category's observations under a banner in a
 // province. Prices, Units and Stores are sorted, SKUs by SKU; Count,
 // Promo and Sum are read without decoding the lists.
@@ -62,7 +74,19 @@ type CatDay struct {
 	Prices []uint32
 	Units  []uint32 // as CatObs.Unit, only those not 0
 	Stores []StoreCount
+	// PriceRuns and UnitRuns are Prices and Units as runs of equal
+	// values, which a read with CatRuns gives instead of them.
+	PriceRuns, UnitRuns []Run
+	// SKUNums and Names are SKUs as a read with CatNumbered gives them
+	// instead: each SKU by its number in Names, the SKUs of the days of
+	// the same province, category and banner (a list that grows as a
+	// scan reads on, never renumbered).
+	SKUNums []SKUNum
+	Names   []string
 }
+
+// Run is a value and how many times it occurs in a multiset.
+type Run struct{ Value, N uint32 }
 
 // CatParts says how much of a CatDay a read decodes.
 type CatParts int
@@ -71,6 +95,10 @@ const (
 	CatCounts CatParts = iota // Count, Promo and Sum
 	CatSKUs                   // and SKUs
 	CatAll                    // and Prices, Units and Stores
+	CatRuns                   // CatAll with PriceRuns and UnitRuns instead of Prices and Units
+	// CatNumbered, added to CatSKUs, CatAll or CatRuns, reads SKUNums
+	// and Names instead of SKUs (which are then to be ignored).
+	CatNumbered CatParts = 8
 )
 
 // CatDayChange is what one transaction changes in a category day: the
@@ -98,17 +126,127 @@ func encodeSorted(e enc, v []uint32) enc {
 	return append(e.uvarint(uint64(len(v))).uvarint(uint64(len(body))), body...)
 }
 
-func decodeSorted(d *dec, dst []uint32) []uint32 {
+// encodeRuns appends sorted v to e as its runs of equal values: the
+// number of runs and the size of their bytes, then each run's value, less
+// the one before, and its length less one.
+func encodeRuns(e enc, v []uint32) enc {
+	var buf [512]byte
+	var runBuf [64]Run
+	body, runs := enc(buf[:0]), appendRuns(runBuf[:0], v)
+	prev := uint32(0)
+	for _, r := range runs {
+		body = body.uvarint(uint64(r.Value - prev)).uvarint(uint64(r.N - 1))
+		prev = r.Value
+	}
+	return append(e.uvarint(uint64(len(runs))).uvarint(uint64(len(body))), body...)
+}
+
+// decodeRuns appends the runs encodeRuns wrote at d to dst.
+func decodeRuns(d *dec, dst []Run) []Run {
+	n, b := d.list()
+	if d.err == nil && n > uint64(len(b)) {
+		d.err = errCorrupt
+	}
+	if d.err != nil {
+		return dst
+	}
+	dst = slices.Grow(dst, int(n))
+	prev, i := uint32(0), 0
+	for c := uint64(0); c < n; c++ {
+		var delta, more uint64
+		if delta, i = uvarintAt(b, i); i < 0 {
+			d.err = errCorrupt
+			return dst
+		}
+		if more, i = uvarintAt(b, i); i < 0 {
+			d.err = errCorrupt
+			return dst
+		}
+		prev += uint32(delta)
+		dst = append(dst, Run{prev, uint32(more) + 1})
+	}
+	if i != len(b) {
+		d.err = errCorrupt
+	}
+	return dst
+}
+
+// expandRuns appends the values of the runs encodeRuns wrote at d to
+// dst, each as many times as it occurs.
+func expandRuns(d *dec, dst []uint32) []uint32 {
+	var runs [64]Run
+	all := decodeRuns(d, runs[:0])
+	for _, r := range all {
+		for range r.N {
+			dst = append(dst, r.Value)
+		}
+	}
+	return dst
+}
+
+// appendRuns appends the runs of equal values of sorted v to dst.
+func appendRuns(dst []Run, v []uint32) []Run {
+	for i := 0; i < len(v); {
+		j := i + 1
+		for j < len(v) && v[j] == v[i] {
+			j++
+		}
+		dst = append(dst, Run{v[i], uint32(j - i)})
+		i = j
+	}
+	return dst
+}
+
+// list reads the count and the size in bytes that start an encoded list
+// (encodeSorted's, encodeRuns') and returns the count and the list's
+// bytes, d past them.
+func (d *dec) list() (uint64, []byte) {
 	n, size := d.uvarint(), d.uvarint()
 	if d.err != nil || uint64(len(d.b)) < size {
 		d.err = errCorrupt
-		return dst
+		return 0, nil
 	}
 	b := d.b[:size]
 	d.b = d.b[size:]
+	return n, b
+}
+
+// decodeSortedRuns appends the values encodeSorted wrote at d to dst as
+// runs of equal values.
+func decodeSortedRuns(d *dec, dst []Run) []Run {
+	n, b := d.list()
+	if d.err != nil {
+		return dst
+	}
+	prev, i, first := uint32(0), 0, len(dst)
+	for c := uint64(0); c < n; c++ {
+		delta, next := uvarintAt(b, i)
+		if next < 0 {
+			d.err = errCorrupt
+			return dst
+		}
+		i = next
+		if delta == 0 && len(dst) > first {
+			dst[len(dst)-1].N++
+			continue
+		}
+		prev += uint32(delta)
+		dst = append(dst, Run{prev, 1})
+	}
+	if i != len(b) {
+		d.err = errCorrupt
+	}
+	return dst
+}
+
+func decodeSorted(d *dec, dst []uint32) []uint32 {
+	n, b := d.list()
+	if d.err != nil {
+		return dst
+	}
 	// A tight loop: most deltas take one byte, and a report decodes
 	// hundreds of thousands of them.
-	dst = slices.Grow(dst, int(min(n, size)))
+	dst = slices.Grow(dst, int(min(n, uint64(len(b)))))
 	prev, i := uint32(0), 0
 	for c := uint64(0); c < n; c++ {
 		if i < len(b) && b[i] < 0x80 {
@@ -131,7 +269,34 @@ func decodeSorted(d *dec, dst []uint32) []uint32 {
 	return dst
 }
 
-func encodeCatDay(c *CatDay) []byte {
+// catDayNumbered starts a category day of this format version, whose
+// SKUs are numbers in the category's list (skuDict). A day of version 4,
+// whose SKUs are strings, starts with its Count, never 0.
+const catDayNumbered = 0
+
+// encodeCatDay encodes c, its SKUs numbered in dict (numbering those
+// new to it); added reports whether dict grew.
+//
+// A day of this version keeps its prices and units as runs of equal
+// values (encodeRuns): the stores of a banner mostly charge a SKU the
+// same, so a day's prices hold about one distinct value in six.
+func encodeCatDay(c *CatDay, dict *skuDict) (v []byte, added bool) {
+	e := enc(make([]byte, 0, 17+len(c.Prices)+2*len(c.Stores)+6*len(c.SKUs))).
+		uvarint(catDayNumbered).uvarint(uint64(c.Count)).uvarint(uint64(c.Promo)).uvarint(c.Sum)
+	// SKUs are sorted by SKU: each is its number, then its prices.
+	e = e.uvarint(uint64(len(c.SKUs)))
+	for _, sd := range c.SKUs {
+		n, isNew := dict.num(sd.SKU)
+		added = added || isNew
+		e = e.uvarint(uint64(n)).uvarint(uint64(sd.Price)).uvarint(uint64(sd.Regular - sd.Price))
+	}
+	return encodeCatDayLists(e, c, true), added
+}
+
+// encodeCatDayNamed encodes c as version 4 did, each SKU named in full:
+// the form in which ForEachAnalytics gives a category day, the same
+// whatever numbers its category's list gave the SKUs.
+func encodeCatDayNamed(c *CatDay) []byte {
 	e := enc(make([]byte, 0, 16+3*len(c.Prices)+2*len(c.Stores)+12*len(c.SKUs))).
 		uvarint(uint64(c.Count)).uvarint(uint64(c.Promo)).uvarint(c.Sum)
 	// SKUs are sorted: each is the length of the prefix it shares with
@@ -146,8 +311,20 @@ func encodeCatDay(c *CatDay) []byte {
 		e = e.uvarint(uint64(n)).str(sd.SKU[n:]).uvarint(uint64(sd.Price)).uvarint(uint64(sd.Regular - sd.Price))
 		prevSKU = sd.SKU
 	}
-	e = encodeSorted(e, c.Prices)
-	e = encodeSorted(e, c.Units)
+	return encodeCatDayLists(e, c, false)
+}
+
+// encodeCatDayLists appends c's prices, units and stores to e, the
+// prices and units as runs of equal values when runs is set (this
+// version), or one by one (version 4).
+func encodeCatDayLists(e enc, c *CatDay, runs bool) []byte {
+	if runs {
+		e = encodeRuns(e, c.Prices)
+		e = encodeRuns(e, c.Units)
+	} else {
+		e = encodeSorted(e, c.Prices)
+		e = encodeSorted(e, c.Units)
+	}
 	e = e.uvarint(uint64(len(c.Stores)))
 	prev := uint32(0)
 	for _, s := range c.Stores {
@@ -157,26 +334,70 @@ func encodeCatDay(c *CatDay) []byte {
 	return e
 }
 
-// decodeCatDay decodes the parts of v that parts names into c, reusing
-// its slices. SKU strings are the transaction's (Tx.text), or those of
-// before (sorted by SKU, not c.SKUs) when equal.
-func (t *Tx) decodeCatDay(v []byte, c *CatDay, parts CatParts, before []SKUDay) error {
+// decodeCatDay decodes the parts of v, the category day under the key
+// prefix gp (province category 0x00 banner 0x00), that parts names into
+// c, reusing its slices. SKU strings are the transaction's (Tx.text):
+// those of the category's list, or of a version 4 day those of before
+// (sorted by SKU, not c.SKUs) when equal.
+func (t *Tx) decodeCatDay(gp, v []byte, c *CatDay, parts CatParts, before []SKUDay, beforeNums []SKUNum) error {
+	numbered := len(v) > 0 && v[0] == catDayNumbered
+	byNum := parts&CatNumbered != 0
+	parts &^= CatNumbered
 	d := dec{b: v}
+	if numbered {
+		d.b = v[1:]
+	}
 	c.Count, c.Promo, c.Sum = d.u32(), d.u32(), d.uvarint()
 	c.Prices, c.Units, c.Stores = c.Prices[:0], c.Units[:0], c.Stores[:0]
-	if parts == CatCounts {
-		c.SKUs = c.SKUs[:0]
+	c.PriceRuns, c.UnitRuns = c.PriceRuns[:0], c.UnitRuns[:0]
+	c.SKUs, c.SKUNums, c.Names = c.SKUs[:0], c.SKUNums[:0], nil
+	if parts == CatCounts || d.err != nil {
 		return d.err
 	}
-	c.SKUs = c.SKUs[:0]
-	if err := t.decodeSKUDays(&d, c, before); err != nil {
-		return err
+	var dict *skuDict
+	if numbered || byNum {
+		var err error
+		if dict, err = t.dict(gp); err != nil {
+			return err
+		}
+	}
+	switch {
+	case numbered && byNum:
+		if err := decodeSKUNums(&d, c, dict); err != nil {
+			return err
+		}
+	case numbered:
+		if err := decodeSKUNumbers(&d, c, dict); err != nil {
+			return err
+		}
+	default:
+		// A format 4 day (a read-only file's: a writable open upgrades
+		// it), read with CatNumbered: its SKUs numbered in a list made
+		// as it is read, never written.
+		if err := t.decodeSKUDays(&d, c, before, beforeNums, dict); err != nil {
+			return err
+		}
+	}
+	if byNum {
+		c.Names = dict.skus
 	}
 	if parts == CatSKUs {
 		return d.err
 	}
-	c.Prices = decodeSorted(&d, c.Prices)
-	c.Units = decodeSorted(&d, c.Units)
+	switch {
+	case numbered && parts == CatRuns:
+		c.PriceRuns = decodeRuns(&d, c.PriceRuns)
+		c.UnitRuns = decodeRuns(&d, c.UnitRuns)
+	case numbered:
+		c.Prices = expandRuns(&d, c.Prices)
+		c.Units = expandRuns(&d, c.Units)
+	case parts == CatRuns:
+		c.PriceRuns = decodeSortedRuns(&d, c.PriceRuns)
+		c.UnitRuns = decodeSortedRuns(&d, c.UnitRuns)
+	default:
+		c.Prices = decodeSorted(&d, c.Prices)
+		c.Units = decodeSorted(&d, c.Units)
+	}
 	n := d.uvarint()
 	prev := uint32(0)
 	for i := uint64(0); i < n && d.err == nil; i++ {
@@ -189,11 +410,192 @@ func (t *Tx) decodeCatDay(v []byte, c *CatDay, parts CatParts, before []SKUDay) 
 	return d.err
 }
 
+// decodeSKUNumbers appends the SKU days at d, their SKUs numbered in
+// dict, to c.SKUs, read through c.SKUNums.
+func decodeSKUNumbers(d *dec, c *CatDay, dict *skuDict) error {
+	if err := decodeSKUNums(d, c, dict); err != nil {
+		return err
+	}
+	c.SKUs = slices.Grow(c.SKUs, len(c.SKUNums))
+	for _, sn := range c.SKUNums {
+		c.SKUs = append(c.SKUs, SKUDay{dict.skus[sn.Num], sn.Price, sn.Regular})
+	}
+	c.SKUNums = c.SKUNums[:0]
+	return nil
+}
+
+// decodeSKUNums appends the SKU days at d, their SKUs numbered in dict,
+// to c.SKUNums.
+func decodeSKUNums(d *dec, c *CatDay, dict *skuDict) error {
+	var (
+		b            = d.b
+		i            int
+		n, num, p, r uint64
+		size         = uint64(len(dict.skus))
+	)
+	if n, i = uvarintAt(b, 0); i < 0 || n > uint64(len(b)) {
+		return errCorrupt
+	}
+	c.SKUNums = slices.Grow(c.SKUNums, int(n))
+	for ; n > 0; n-- {
+		if num, i = uvarintAt(b, i); i < 0 || num >= size {
+			return errCorrupt
+		}
+		if p, i = uvarintAt(b, i); i < 0 {
+			return errCorrupt
+		}
+		if r, i = uvarintAt(b, i); i < 0 {
+			return errCorrupt
+		}
+		c.SKUNums = append(c.SKUNums, SKUNum{uint32(num), uint32(p), uint32(p + r)})
+	}
+	d.b = b[i:]
+	return nil
+}
+
+// skuDict is the SKU list of one category's days (catskus): the SKUs by
+// number and, once a write asks, the numbers by SKU.
+type skuDict struct {
+	skus []string
+	nums map[string]uint32
+}
+
+// dict returns the SKU list of the category days under key prefix gp
+// (province category 0x00 banner 0x00), read once per transaction and
+// kept for its later reads and writes.
+func (t *Tx) dict(gp []byte) (*skuDict, error) {
+	// A scan reads a category's days one after the other.
+	if t.lastDict != nil && bytes.Equal(gp, t.lastGP) {
+		return t.lastDict, nil
+	}
+	if d := t.dicts[string(gp)]; d != nil {
+		t.lastGP, t.lastDict = append(t.lastGP[:0], gp...), d
+		return d, nil
+	}
+	d := &skuDict{}
+	if b := t.catSKUs(); b != nil {
+		if v := b.Get(gp); v != nil {
+			// One copy of the list, whose strings are slices of it.
+			own := string(v)
+			n, i := uvarintAt(v, 0)
+			if i < 0 || n > uint64(len(v)) {
+				return nil, errCorrupt
+			}
+			d.skus = make([]string, 0, n)
+			for ; n > 0; n-- {
+				var size uint64
+				if size, i = uvarintAt(v, i); i < 0 || size > uint64(len(v)-i) {
+					return nil, errCorrupt
+				}
+				d.skus = append(d.skus, own[i:i+int(size)])
+				i += int(size)
+			}
+			if i != len(v) {
+				return nil, errCorrupt
+			}
+		}
+	}
+	if t.dicts == nil {
+		t.dicts = map[string]*skuDict{}
+	}
+	t.dicts[string(gp)] = d
+	t.lastGP, t.lastDict = append(t.lastGP[:0], gp...), d
+	return d, nil
+}
+
+// num returns sku's number in d, numbering it when it is new.
+func (d *skuDict) num(sku string) (n uint32, isNew bool) {
+	if d.nums == nil {
+		d.nums = make(map[string]uint32, len(d.skus))
+		for i, s := range d.skus {
+			d.nums[s] = uint32(i)
+		}
+	}
+	if n, ok := d.nums[sku]; ok {
+		return n, false
+	}
+	n = uint32(len(d.skus))
+	d.skus = append(d.skus, sku)
+	d.nums[sku] = n
+	return n, true
+}
+
+// putDict writes the SKU list of key prefix gp.
+func (t *Tx) putDict(gp []byte, d *skuDict) error {
+	e := enc(make([]byte, 0, 8+12*len(d.skus))).uvarint(uint64(len(d.skus)))
+	for _, s := range d.skus {
+		e = e.str(s)
+	}
+	return t.put(t.catSKUs(), gp, e)
+}
+
+// putCatDay writes c under key, numbering its new SKUs in its category's
+// list.
+func (t *Tx) putCatDay(key []byte, c *CatDay) error {
+	gp := key[:len(key)-4]
+	dict, err := t.dict(gp)
+	if err != nil {
+		return err
+	}
+	v, added := encodeCatDay(c, dict)
+	if added {
+		if err := t.putDict(gp, dict); err != nil {
+			return err
+		}
+	}
+	return t.put(t.catDays(), key, v)
+}
+
+// upgradeCatDays rewrites every category day of a version 4 file, whose
+// SKUs are strings, in this version's encoding, numbering the SKUs.
+func (t *Tx) upgradeCatDays() error {
+	type entry struct{ k, v []byte }
+	var (
+		c     CatDay
+		batch []entry
+	)
+	cur := t.catDays().Cursor()
+	k, v := cur.First()
+	for k != nil {
+		// bbolt's cursor does not survive a write to its bucket: a batch
+		// is read, written, and the scan sought again past it.
+		batch = batch[:0]
+		for ; k != nil && len(batch) < 4096; k, v = cur.Next() {
+			if len(k) < 8 {
+				return errCorrupt
+			}
+			if len(v) > 0 && v[0] == catDayNumbered {
+				continue // upgraded already
+			}
+			batch = append(batch, entry{bytes.Clone(k), bytes.Clone(v)})
+		}
+		var next []byte
+		if k != nil {
+			next = bytes.Clone(k)
+		}
+		for _, e := range batch {
+			if err := t.decodeCatDay(e.k[:len(e.k)-4], e.v, &c, CatAll, nil, nil); err != nil {
+				return err
+			}
+			if err := t.putCatDay(e.k, &c); err != nil {
+				return err
+			}
+		}
+		if next != nil {
+			k, v = cur.Seek(next)
+		}
+	}
+	return nil
+}
+
 // decodeSKUDays appends the SKU days at d to c.SKUs. A scan reads the
 // same SKUs day after day, so each SKU's string is taken from before
 // (the day read before, sorted as these are) when it is there, and
-// copied only when it is new: a tight loop, as decodeSorted's.
-func (t *Tx) decodeSKUDays(d *dec, c *CatDay, before []SKUDay) error {
+// copied only when it is new: a tight loop, as decodeSorted's. With
+// dict, it appends them to c.SKUNums as well, numbered in dict: a SKU of
+// before by its number in beforeNums (before's, in the same order, when
+// it is as long), another by looking it up.
+func (t *Tx) decodeSKUDays(d *dec, c *CatDay, before []SKUDay, beforeNums []SKUNum, dict *skuDict) error {
 	var (
 		b        = d.b
 		i        int
@@ -222,20 +624,34 @@ func (t *Tx) decodeSKUDays(d *dec, c *CatDay, before []SKUDay) error {
 		if r, i = uvarintAt(b, i); i < 0 {
 			return errCorrupt
 		}
-		s := ""
+		s, at := "", -1 // at: its index in before
 		if len(sku) > 0 {
 			// A view of sku for the comparisons; a string kept is a copy.
+			// Most days have the SKUs of the day before: the next one
+			// of before is tried first.
 			view := unsafe.String(&sku[0], len(sku))
-			for j < len(old) && old[j].SKU < view {
-				j++
+			if j < len(old) && old[j].SKU != view {
+				for j < len(old) && old[j].SKU < view {
+					j++
+				}
 			}
 			if j < len(old) && old[j].SKU == view {
-				s = old[j].SKU
+				s, at = old[j].SKU, j
+				j++
 			} else {
 				s = t.text(sku)
 			}
 		}
 		c.SKUs = append(c.SKUs, SKUDay{SKU: s, Price: uint32(price), Regular: uint32(price + r)})
+		if dict != nil {
+			var num uint32
+			if at >= 0 && len(beforeNums) == len(old) {
+				num = beforeNums[at].Num
+			} else {
+				num, _ = dict.num(s)
+			}
+			c.SKUNums = append(c.SKUNums, SKUNum{num, uint32(price), uint32(price + r)})
+		}
 	}
 	d.b = b[i:]
 	return nil
@@ -305,7 +721,7 @@ func (t *Tx) UpdateCatDay(k *CatDayKey, ch *CatDayChange) error {
 	key := catDayKey(k)
 	var c CatDay
 	if v := t.catDays().Get(key); v != nil {
-		if err := t.decodeCatDay(v, &c, CatAll, nil); err != nil {
+		if err := t.decodeCatDay(key[:len(key)-4], v, &c, CatAll, nil, nil); err != nil {
 			return err
 		}
 	}
@@ -375,7 +791,7 @@ func (t *Tx) UpdateCatDay(k *CatDayKey, ch *CatDayChange) error {
 	if c.Count == 0 {
 		return t.catDays().Delete(key)
 	}
-	return t.put(t.catDays(), key, encodeCatDay(&c))
+	return t.putCatDay(key, &c)
 }
 
 // mergeSKUDays returns the SKU days of sorted v with those of set, which
@@ -424,11 +840,12 @@ func (t *Tx) CatDays(province, category, banner string, from, to int32, parts Ca
 		prefix = appendStr0(prefix, category)
 	}
 	var (
-		k      CatDayKey
-		c      CatDay
-		before []SKUDay
-		seek   = make([]byte, 0, 64)
-		cur    []byte
+		k          CatDayKey
+		c          CatDay
+		before     []SKUDay
+		beforeNums []SKUNum
+		seek       = make([]byte, 0, 64)
+		cur        []byte
 	)
 	cursor := t.catDays().Cursor()
 	for key, v := cursor.Seek(prefix); hasPrefix(key, prefix); {
@@ -449,6 +866,8 @@ func (t *Tx) CatDays(province, category, banner string, from, to int32, parts Ca
 			}
 			cur = append(cur[:0], gp...)
 			k = CatDayKey{Province: t.names.get(key[:2]), Category: t.names.get(cat), Banner: t.names.get(b)}
+			// Another category's list numbers its SKUs.
+			c.SKUNums = c.SKUNums[:0]
 		}
 		switch {
 		case day < from:
@@ -458,9 +877,11 @@ func (t *Tx) CatDays(province, category, banner string, from, to int32, parts Ca
 			key, v = cursor.Seek(append(append(seek[:0], gp...), 0xff, 0xff, 0xff, 0xff))
 			continue
 		}
-		// The day read before keeps its SKU strings for this one to reuse.
+		// The day read before keeps its SKU strings (and of a format 4
+		// day their numbers) for this one to reuse.
 		c.SKUs, before = before, c.SKUs
-		if err := t.decodeCatDay(v, &c, parts, before); err != nil {
+		c.SKUNums, beforeNums = beforeNums, c.SKUNums
+		if err := t.decodeCatDay(gp, v, &c, parts, before, beforeNums); err != nil {
 			return err
 		}
 		k.Day = day
@@ -508,7 +929,7 @@ func (t *Tx) Shelf(province, banner, sku string, s *Shelf) (bool, error) {
 }
 
 func (t *Tx) decodeShelf(banner, sku string, v []byte, s *Shelf) error {
-	d := dec{b: v}
+	d := dec{b: v, tx: t}
 	*s = Shelf{Banner: banner, SKU: sku}
 	s.GTIN = d.str()
 	s.Category = t.names.get(d.raw())
@@ -561,6 +982,32 @@ func (t *Tx) ShelfIn(province, banner string, fn func(s *Shelf) error) error {
 			return err
 		}
 		if err := fn(&s); err != nil {
+			return stopped(err)
+		}
+	}
+	return nil
+}
+
+// ShelfSpans calls fn for each banner SKU observed in province, of one
+// banner when banner is not "", by banner and SKU, with what ShelfIn
+// gives of its barcode ("" when none), its category and its first and
+// last observation day, decoding nothing more. gtin and category are
+// valid only until fn returns; it stops the scan by returning ErrStop.
+func (t *Tx) ShelfSpans(province, banner string, fn func(gtin, category []byte, first, last int32) error) error {
+	prefix := []byte(province)
+	if banner != "" {
+		prefix = appendStr0(prefix, banner)
+	}
+	c := t.shelf().Cursor()
+	for k, v := c.Seek(prefix); hasPrefix(k, prefix); k, v = c.Next() {
+		d := dec{b: v}
+		gtin, category := d.raw(), d.raw()
+		first := int32(d.varint())
+		last := first + int32(d.varint())
+		if d.err != nil {
+			return d.err
+		}
+		if err := fn(gtin, category, first, last); err != nil {
 			return stopped(err)
 		}
 	}

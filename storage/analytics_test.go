@@ -1,6 +1,7 @@
 package storage_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -18,10 +19,9 @@ func TestUpdateCatDay(t *testing.T) {
 		var got *storage.CatDay
 		err := db.View(func(tx *storage.Tx) error {
 			return tx.CatDays("ON", "", "", 0, 1<<30, storage.CatAll, func(_ *storage.CatDayKey, c *storage.CatDay) error {
-				cp := *c
-				cp.SKUs = append([]storage.SKUDay{}, c.SKUs...)
-				cp.Prices, cp.Units, cp.Stores = append([]uint32{}, c.Prices...), append([]uint32{}, c.Units...), append([]storage.StoreCount{}, c.Stores...)
-				got = &cp
+				// What CatAll reads.
+				got = &storage.CatDay{Count: c.Count, Promo: c.Promo, Sum: c.Sum, SKUs: append([]storage.SKUDay{}, c.SKUs...),
+					Prices: append([]uint32{}, c.Prices...), Units: append([]uint32{}, c.Units...), Stores: append([]storage.StoreCount{}, c.Stores...)}
 				return nil
 			})
 		})
@@ -91,5 +91,151 @@ func TestUpdateCatDaySKUs(t *testing.T) {
 		{SKU: "m", Price: 7, Regular: 9}, {SKU: "z", Price: 8, Regular: 8}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("SKU days (-want +got):\n%s", diff)
+	}
+}
+
+// TestCatDaysSKUsDayToDay: a scan reuses the strings of the day before;
+// days with SKUs gained, lost and shared still read as written.
+func TestCatDaysSKUsDayToDay(t *testing.T) {
+	t.Parallel()
+	db := MustOpen(t)
+	days := [][]string{{"a10", "a2", "c", "m"}, {"a10", "a11", "a2", "b", "m", "z"}, {"c"}, {"a10", "a11", "c", "m", "z"}, {}}
+	update(t, db, func(tx *storage.Tx) error {
+		for i, skus := range days {
+			ch := &storage.CatDayChange{Add: []storage.CatObs{{Store: 1, Price: 100}}}
+			for j, s := range skus {
+				ch.SKUs = append(ch.SKUs, storage.SKUDay{SKU: s, Price: uint32(10*i + j), Regular: uint32(10*i + j + 1)})
+			}
+			if err := tx.UpdateCatDay(&storage.CatDayKey{Province: "ON", Category: "Dairy", Banner: "metro", Day: int32(20000 + i)}, ch); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	var got [][]string
+	err := db.View(func(tx *storage.Tx) error {
+		return tx.CatDays("ON", "", "", 0, 1<<30, storage.CatSKUs, func(k *storage.CatDayKey, c *storage.CatDay) error {
+			i := int(k.Day - 20000)
+			day := []string{}
+			for j, sd := range c.SKUs {
+				if sd.Price != uint32(10*i+j) {
+					t.Errorf("day %d, %s: price got %d, want %d", i, sd.SKU, sd.Price, 10*i+j)
+				}
+				day = append(day, sd.SKU)
+			}
+			got = append(got, day)
+			return nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(days, got); diff != "" {
+		t.Errorf("SKUs by day (-want +got):\n%s", diff)
+	}
+}
+
+// TestShelfSpans: the spans read what ShelfIn reads of the same banner
+// SKUs, of a province and of one banner in it.
+func TestShelfSpans(t *testing.T) {
+	t.Parallel()
+	db := MustOpen(t)
+	update(t, db, func(tx *storage.Tx) error {
+		for _, s := range []struct {
+			province string
+			shelf    storage.Shelf
+		}{
+			{"ON", storage.Shelf{Banner: "metro", SKU: "m1", GTIN: "00012345678905", Category: "Dairy", First: 20000, Last: 20010, FirstPrice: 399, LastPrice: 349}},
+			{"ON", storage.Shelf{Banner: "metro", SKU: "m2", Category: "Bakery", First: 20005, Last: 20005}},
+			{"ON", storage.Shelf{Banner: "sobeys", SKU: "s1", GTIN: "00012345678912", Category: "Dairy", First: 19990, Last: 20020, Min30: 5}},
+			{"QC", storage.Shelf{Banner: "metro", SKU: "m1", GTIN: "00012345678905", Category: "Dairy", First: 20001, Last: 20002}},
+		} {
+			if err := tx.PutShelf(s.province, &s.shelf); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	type span struct {
+		GTIN, Category string
+		First, Last    int32
+	}
+	for _, banner := range []string{"", "metro"} {
+		var want, got []span
+		err := db.View(func(tx *storage.Tx) error {
+			err := tx.ShelfIn("ON", banner, func(s *storage.Shelf) error {
+				want = append(want, span{s.GTIN, s.Category, s.First, s.Last})
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			return tx.ShelfSpans("ON", banner, func(gtin, category []byte, first, last int32) error {
+				got = append(got, span{string(gtin), string(category), first, last})
+				return nil
+			})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := map[string]int{"": 3, "metro": 2}[banner]; len(want) != n {
+			t.Fatalf("banner %q: ShelfIn read %d shelves, want %d", banner, len(want), n)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("banner %q: spans (-ShelfIn +ShelfSpans):\n%s", banner, diff)
+		}
+	}
+}
+
+// TestCatDayRuns: a read with CatRuns gives the prices and units as runs
+// of equal values, what CatAll gives one by one.
+func TestCatDayRuns(t *testing.T) {
+	t.Parallel()
+	db := MustOpen(t)
+	var obs []storage.CatObs
+	for i, p := range []uint32{300, 100, 300, 200, 300, 100, 129, 1 << 20} {
+		obs = append(obs, storage.CatObs{Store: uint32(i%3 + 1), Price: p, Unit: (p/10)<<2 | uint32(i%2+1)})
+	}
+	update(t, db, func(tx *storage.Tx) error {
+		return tx.UpdateCatDay(&storage.CatDayKey{Province: "ON", Category: "Dairy", Banner: "metro", Day: 20000},
+			&storage.CatDayChange{Add: obs, SKUs: []storage.SKUDay{{SKU: "a", Price: 2, Regular: 2}}})
+	})
+	read := func(parts storage.CatParts) (c storage.CatDay) {
+		t.Helper()
+		err := db.View(func(tx *storage.Tx) error {
+			return tx.CatDays("ON", "", "", 0, 1<<30, parts, func(_ *storage.CatDayKey, d *storage.CatDay) error {
+				c = *d
+				c.SKUs, c.Prices, c.Units, c.Stores = slices.Clone(d.SKUs), slices.Clone(d.Prices), slices.Clone(d.Units), slices.Clone(d.Stores)
+				c.PriceRuns, c.UnitRuns = slices.Clone(d.PriceRuns), slices.Clone(d.UnitRuns)
+				return nil
+			})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	all, runs := read(storage.CatAll), read(storage.CatRuns)
+	if want := []uint32{100, 100, 129, 200, 300, 300, 300, 1 << 20}; !slices.Equal(all.Prices, want) {
+		t.Errorf("CatAll prices: got %v, want %v", all.Prices, want)
+	}
+	wantRuns := []storage.Run{{Value: 100, N: 2}, {Value: 129, N: 1}, {Value: 200, N: 1}, {Value: 300, N: 3}, {Value: 1 << 20, N: 1}}
+	if diff := cmp.Diff(wantRuns, runs.PriceRuns); diff != "" {
+		t.Errorf("CatRuns price runs (-want +got):\n%s", diff)
+	}
+	var units []uint32
+	for _, r := range runs.UnitRuns {
+		for range r.N {
+			units = append(units, r.Value)
+		}
+	}
+	if !slices.Equal(units, all.Units) || len(runs.UnitRuns) >= len(all.Units) {
+		t.Errorf("CatRuns unit runs %v: got %v expanded, want CatAll's %v in fewer runs", runs.UnitRuns, units, all.Units)
+	}
+	if len(runs.Prices)+len(runs.Units) != 0 || len(all.PriceRuns)+len(all.UnitRuns) != 0 {
+		t.Errorf("CatRuns gave %d prices and units, CatAll %d runs: want none", len(runs.Prices)+len(runs.Units), len(all.PriceRuns)+len(all.UnitRuns))
+	}
+	if diff := cmp.Diff(all.Stores, runs.Stores); diff != "" || all.Count != 8 || runs.Sum != all.Sum {
+		t.Errorf("CatRuns and CatAll differ in count %d/%d, sum %d/%d or stores: %s", runs.Count, all.Count, runs.Sum, all.Sum, diff)
 	}
 }

@@ -34,8 +34,8 @@
 //	alertevents account 0x00 (MaxUint64-id)(8) -> AlertEvent, newest first
 //	alertfired account 0x00 rule id(8) day(4) -> event id: one event per
 //	           rule and observation day
-//	catdays, shelf, promos, promodates: the analytics aggregates (see
-//	           analytics.go)
+//	catdays, catskus, shelf, promos, promodates: the analytics aggregates
+//	           (see analytics.go)
 //	idempotency account 0x00 key -> IdempotencyRecord: a request made
 //	           with an idempotency key, and its answer
 //	idemexpiry created(8, Unix ms) account 0x00 key -> (empty): the
@@ -73,15 +73,18 @@ import (
 // series in records of 16 days, the analytics aggregates that the import
 // derives from what each observation row carried, and each banner SKU's
 // daily price (the median of its stores' prices and regular prices) in the
-// category aggregates and in the offers.
+// category aggregates and in the offers, each category aggregate naming
+// its SKUs by their number in its category's list (catskus).
 //
 // Open refuses a version 1 or 2 file (no aggregates) with ErrFormat and a
 // message to rebuild it (grocery demo, or an import into a new file), since
 // only the import's derive step (package grocery) knows how to build the
 // aggregates. A version 3 file lacks only the daily prices: a writable Open
 // upgrades it in place through Options.Upgrade, which derives them from the
-// series; a read-only Open refuses it.
-const FormatVersion = 4
+// series; a read-only Open refuses it. A version 4 file names the SKUs of
+// its category aggregates in full: a writable Open upgrades it in place
+// (numbering them), and a read-only Open serves it as it is.
+const FormatVersion = 5
 
 // Bucket names.
 var (
@@ -113,6 +116,7 @@ var (
 	bucketIdemExpiry = []byte("idemexpiry")
 	// Analytics aggregates (see analytics.go).
 	bucketCatDays    = []byte("catdays")
+	bucketCatSKUs    = []byte("catskus")
 	bucketShelf      = []byte("shelf")
 	bucketPromos     = []byte("promos")
 	bucketPromoDates = []byte("promodates")
@@ -125,7 +129,7 @@ var (
 		bucketGTINSKUs, bucketSeries, bucketOffers, bucketTokens, bucketLatest, bucketStoreDays,
 		bucketAccounts, bucketKeys, bucketUsage, bucketAlertRules, bucketAlertWatch, bucketAlertEvents,
 		bucketAlertFired, bucketCatDays, bucketShelf, bucketPromos, bucketPromoDates, bucketIdem, bucketIdemExpiry,
-		bucketWebhooks, bucketWebhookDeliveries, bucketWebhookPending}
+		bucketWebhooks, bucketWebhookDeliveries, bucketWebhookPending, bucketCatSKUs}
 
 	keyFormat  = []byte("format")
 	keyAsOf    = []byte("asof")
@@ -268,12 +272,32 @@ func openOnce(path string, opts Options) (*DB, error) {
 		err = b.Update(initBuckets)
 	}
 	upgrade := errors.Is(err, errUpgrade) && opts.Upgrade != nil && !opts.ReadOnly
-	if err != nil && !upgrade {
+	upgrade4 := errors.Is(err, errUpgrade4) && !opts.ReadOnly
+	if err != nil && !upgrade && !upgrade4 {
 		b.Close()
 		return nil, unwrapUpgrade(err)
 	}
 	db := &DB{}
 	db.cur.Store(newHandle(b))
+	if upgrade4 {
+		err := db.Update(func(tx *Tx) error {
+			if _, err := tx.tx.CreateBucketIfNotExists(bucketCatSKUs); err != nil {
+				return err
+			}
+			if err := tx.upgradeCatDays(); err != nil {
+				return err
+			}
+			return tx.meta().Put(keyFormat, binary.BigEndian.AppendUint32(nil, FormatVersion))
+		})
+		if err == nil {
+			// The buckets of this version that the file lacked.
+			err = db.with(func(h *handle) error { return h.bolt.Update(initBuckets) })
+		}
+		if err != nil {
+			db.Close()
+			return nil, err
+		}
+	}
 	if upgrade {
 		err := db.Update(func(tx *Tx) error {
 			for _, name := range allBuckets {
@@ -295,8 +319,12 @@ func openOnce(path string, opts Options) (*DB, error) {
 }
 
 // errUpgrade marks a version 3 file, which a writable Open with
-// Options.Upgrade upgrades in place.
-var errUpgrade = errors.New("an older version that a writable open upgrades")
+// Options.Upgrade upgrades in place; errUpgrade4 a version 4 file, which
+// a writable Open upgrades in place.
+var (
+	errUpgrade  = errors.New("an older version that a writable open upgrades")
+	errUpgrade4 = errors.New("version 4, which a writable open upgrades")
+)
 
 // unwrapUpgrade turns the upgrade mark into the refusal a caller sees.
 func unwrapUpgrade(err error) error {
@@ -317,6 +345,15 @@ func checkFormat(tx *bolt.Tx) error {
 	}
 	if n := binary.BigEndian.Uint32(v); n == 3 {
 		return errUpgrade
+	} else if n == 4 {
+		// Served as it is when read only: its category aggregates name
+		// their SKUs in full, which the reads take as well.
+		for _, name := range allBuckets {
+			if tx.Bucket(name) == nil && !bytes.Equal(name, bucketCatSKUs) && !slices.ContainsFunc(writeOnlyBuckets, func(b []byte) bool { return bytes.Equal(b, name) }) {
+				return fmt.Errorf("%w: it lacks the %q bucket of version 4: open it once for writing (grocery serve, import or keys) to add it", ErrFormat, name)
+			}
+		}
+		return nil
 	} else if n == 1 || n == 2 {
 		return fmt.Errorf("%w: version %d, this program reads version %d, which adds the analytics aggregates: rebuild the file with grocery demo, or import your stores and observations files into a new data file", ErrFormat, n, FormatVersion)
 	} else if n != FormatVersion {
@@ -330,9 +367,13 @@ func checkFormat(tx *bolt.Tx) error {
 	return nil
 }
 
-// checkVersion refuses a file of another format version.
+// checkVersion refuses a file of another format version, and marks a
+// version 4 file with errUpgrade4.
 func checkVersion(tx *bolt.Tx) error {
 	if v := tx.Bucket(bucketMeta).Get(keyFormat); len(v) == 4 && binary.BigEndian.Uint32(v) != FormatVersion {
+		if binary.BigEndian.Uint32(v) == 4 {
+			return errUpgrade4
+		}
 		return checkFormat(tx)
 	}
 	return nil
@@ -434,7 +475,11 @@ type Tx struct {
 	asOf  *atomic.Pointer[asOfAt]      // its file's (see AsOf)
 	bkts  [len(bucketIDs)]*bolt.Bucket // resolved on first use
 	slab  []byte
-	texts []byte // backs the short strings reads return (see text)
+	texts []byte              // backs the short strings reads return (see text)
+	dicts map[string]*skuDict // the category SKU lists read or written (see dict)
+	// lastGP and lastDict are the key prefix and list dict returned last.
+	lastGP   []byte
+	lastDict *skuDict
 }
 
 // text returns b, a short string read from the file, as a string
@@ -490,11 +535,12 @@ const (
 	idWebhooks
 	idWebhookDeliveries
 	idWebhookPending
+	idCatSKUs
 )
 
 var bucketIDs = [...]int{idMeta, idStores, idStoreLoc, idProducts, idSKUs, idGTINSKUs, idSeries, idOffers,
 	idTokens, idLatest, idStoreDays, idAccounts, idKeys, idUsage, idAlertRules, idAlertWatch, idAlertEvents,
-	idAlertFired, idCatDays, idShelf, idPromos, idPromoDates, idIdem, idIdemExpiry, idWebhooks, idWebhookDeliveries, idWebhookPending}
+	idAlertFired, idCatDays, idShelf, idPromos, idPromoDates, idIdem, idIdemExpiry, idWebhooks, idWebhookDeliveries, idWebhookPending, idCatSKUs}
 
 func (db *DB) newTx(h *handle, tx *bolt.Tx) *Tx { return &Tx{tx: tx, names: &db.names, asOf: &h.asOf} }
 
@@ -526,6 +572,7 @@ func (t *Tx) alertWatch() *bolt.Bucket  { return t.b(idAlertWatch) }
 func (t *Tx) alertEvents() *bolt.Bucket { return t.b(idAlertEvents) }
 func (t *Tx) alertFired() *bolt.Bucket  { return t.b(idAlertFired) }
 func (t *Tx) catDays() *bolt.Bucket     { return t.b(idCatDays) }
+func (t *Tx) catSKUs() *bolt.Bucket     { return t.b(idCatSKUs) }
 func (t *Tx) shelf() *bolt.Bucket       { return t.b(idShelf) }
 func (t *Tx) promos() *bolt.Bucket      { return t.b(idPromos) }
 func (t *Tx) promoDates() *bolt.Bucket  { return t.b(idPromoDates) }

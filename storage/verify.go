@@ -141,16 +141,34 @@ func decodePromoKey(k, v []byte, p *Promo) error {
 	return decodePromo(v, p)
 }
 
-var analyticsIDs = [...]int{idCatDays, idShelf, idPromos, idPromoDates}
+var analyticsIDs = [...]int{idCatDays, idShelf, idPromos, idPromoDates, idCatSKUs}
 
 // ForEachAnalytics calls fn with every entry of the analytics aggregates
 // (catdays, shelf, promos, promodates), bucket by bucket in key order, in
-// their stored bytes: for comparing them with a recomputation. fn may keep
-// k and v only until it returns.
+// their stored bytes, but for a category day, given with its SKUs named
+// in full (the numbers of its category's list depend on the order they
+// were first written in): for comparing them with a recomputation. fn may
+// keep k and v only until it returns.
 func (t *Tx) ForEachAnalytics(fn func(bucket string, k, v []byte) error) error {
+	var c CatDay
 	for _, id := range analyticsIDs {
 		name := string(allBuckets[id])
-		if err := t.b(id).ForEach(func(k, v []byte) error { return fn(name, k, v) }); err != nil {
+		each := func(k, v []byte) error { return fn(name, k, v) }
+		switch id {
+		case idCatSKUs:
+			continue // in the category days
+		case idCatDays:
+			each = func(k, v []byte) error {
+				if len(k) < 8 {
+					return errCorrupt
+				}
+				if err := t.decodeCatDay(k[:len(k)-4], v, &c, CatAll, nil, nil); err != nil {
+					return err
+				}
+				return fn(name, k, encodeCatDayNamed(&c))
+			}
+		}
+		if err := t.b(id).ForEach(each); err != nil {
 			return err
 		}
 	}
@@ -160,7 +178,10 @@ func (t *Tx) ForEachAnalytics(fn func(bucket string, k, v []byte) error) error {
 // ClearAnalytics deletes every analytics aggregate, for a recomputation
 // from the observations (in a transaction rolled back after the check, or
 // to rebuild them).
-func (t *Tx) ClearAnalytics() error { return t.clear(analyticsIDs[:]...) }
+func (t *Tx) ClearAnalytics() error {
+	t.dicts, t.lastDict = nil, nil
+	return t.clear(analyticsIDs[:]...)
+}
 
 // ClearOffers empties the offers bucket, without reading it: the
 // upgrade of a version 3 file rebuilds every offer.
