@@ -439,12 +439,13 @@ type Tx struct {
 
 // text returns b, a short string read from the file, as a string
 // carved from a chunk the transaction shares among its reads: a lookup
-// that returns a few dozen SKUs allocates one chunk, not a string each.
+// allocates one chunk for its product's strings (both names included)
+// and a few dozen SKUs, not a string each.
 // Chunks are only ever appended to, and a full one is left to the
 // strings that point into it, so a string stays valid, and unchanged,
 // after the transaction ends. Long strings get their own allocation.
 func (t *Tx) text(b []byte) string {
-	const chunk, long = 256, 64
+	const chunk, long = 512, 64
 	if len(b) == 0 || len(b) > long {
 		return string(b)
 	}
