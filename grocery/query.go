@@ -55,8 +55,8 @@ func (s *Service) LookupProduct(ctx context.Context, in LookupInput) (*LookupRes
 			return Errorf(ENOTFOUND, "upc %s is a valid barcode but not in the catalogue", gtin.UPC())
 		}
 		res.Product = product(&p, lang)
-		// Sort the stored offers, which are small, and convert only those
-		// returned.
+		// Sort the current offers by index (an offer is 72 bytes, too
+		// many to move in every swap), and convert only those returned.
 		var buf [32]storage.Offer
 		current, stored := tx.AsOf()-freshDays, buf[:0]
 		err = tx.Offers(province, string(gtin), func(o *storage.Offer) error {
@@ -68,15 +68,20 @@ func (s *Service) LookupProduct(ctx context.Context, in LookupInput) (*LookupRes
 		if err != nil {
 			return err
 		}
-		slices.SortFunc(stored, byPrice)
-		res.Total = len(stored)
-		stored = stored[min(len(stored), offset):]
-		stored = stored[:min(len(stored), limit)]
-		qty, basis := unitOf(p.Size)
-		vals := offerValues{vals: make([]offerValue, 0, len(stored))}
-		res.Offers = make([]Offer, len(stored))
+		var ibuf [32]int
+		sorted := ibuf[:0]
 		for i := range stored {
-			res.Offers[i] = offer(&stored[i], qty, basis, &vals)
+			sorted = append(sorted, i)
+		}
+		slices.SortFunc(sorted, func(i, j int) int { return byPrice(&stored[i], &stored[j]) })
+		res.Total = len(sorted)
+		sorted = sorted[min(len(sorted), offset):]
+		sorted = sorted[:min(len(sorted), limit)]
+		qty, basis := unitOf(p.Size)
+		vals := offerValues{vals: make([]offerValue, 0, len(sorted))}
+		res.Offers = make([]Offer, len(sorted))
+		for i, o := range sorted {
+			res.Offers[i] = offer(&stored[o], qty, basis, &vals)
 		}
 		return nil
 	})
@@ -88,7 +93,7 @@ func (s *Service) LookupProduct(ctx context.Context, in LookupInput) (*LookupRes
 
 // byPrice orders offers by price, then banner and SKU. The strings are
 // compared only between equal prices (cmp.Or would compare them always).
-func byPrice(a, b storage.Offer) int {
+func byPrice(a, b *storage.Offer) int {
 	if a.Price != b.Price {
 		return cmp.Compare(a.Price, b.Price)
 	}

@@ -22,7 +22,7 @@ func TestAppendJSONText(t *testing.T) {
 	}
 }
 
-// The eight-byte copy escapes exactly what a byte-by-byte escape does,
+// The branch-free escape does exactly what a byte-by-byte escape does,
 // wherever the quotes and backslashes fall: every string of up to 20
 // characters over an alphabet dense in them, at random, and behind a
 // prefix in the buffer.

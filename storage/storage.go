@@ -57,6 +57,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"runtime"
 	"slices"
@@ -172,29 +173,43 @@ type DB struct {
 
 // interner shares one string among decoded values that repeat (banner
 // slugs, province codes), so a read does not allocate one per row.
+//
+// Its map is never changed once published: a read loads it and looks up,
+// writing nothing shared. A lock taken for every read (a lookup reads a
+// banner for each of its offers) would bounce its cache line between
+// the cores serving requests. A new string copies the map; the strings
+// are few and each is added once.
 type interner struct {
-	mu sync.RWMutex
-	m  map[string]string
+	m  atomic.Pointer[map[string]string]
+	mu sync.Mutex // serializes additions
 }
 
 // get returns b as a shared string. It holds at most a few thousand
 // strings; past that it returns fresh ones.
 func (in *interner) get(b []byte) string {
-	in.mu.RLock()
-	s, ok := in.m[string(b)]
-	in.mu.RUnlock()
-	if ok {
-		return s
+	if m := in.m.Load(); m != nil {
+		if s, ok := (*m)[string(b)]; ok {
+			return s
+		}
 	}
-	s = string(b)
+	s := string(b)
 	in.mu.Lock()
-	if in.m == nil {
-		in.m = map[string]string{}
+	defer in.mu.Unlock()
+	old := in.m.Load()
+	if old != nil {
+		if shared, ok := (*old)[s]; ok {
+			return shared // added since the lookup above
+		}
+		if len(*old) >= 4096 {
+			return s
+		}
 	}
-	if len(in.m) < 4096 {
-		in.m[s] = s
+	m := map[string]string{}
+	if old != nil {
+		m = maps.Clone(*old)
 	}
-	in.mu.Unlock()
+	m[s] = s
+	in.m.Store(&m)
 	return s
 }
 
@@ -484,12 +499,13 @@ type Tx struct {
 
 // text returns b, a short string read from the file, as a string
 // carved from a chunk the transaction shares among its reads: a lookup
-// that returns a few dozen SKUs allocates one chunk, not a string each.
+// allocates one chunk for its product's strings (both names included)
+// and a few dozen SKUs, not a string each.
 // Chunks are only ever appended to, and a full one is left to the
 // strings that point into it, so a string stays valid, and unchanged,
 // after the transaction ends. Long strings get their own allocation.
 func (t *Tx) text(b []byte) string {
-	const chunk, long = 256, 64
+	const chunk, long = 512, 64
 	if len(b) == 0 || len(b) > long {
 		return string(b)
 	}

@@ -30,7 +30,7 @@ const (
 type keyring struct {
 	prefix string
 	plans  []Plan
-	macs   sync.Pool // hash.Hash: HMAC-SHA256 keyed with the data file's key secret
+	macs   sync.Pool // *macState: HMAC-SHA256 keyed with the data file's key secret
 
 	// admin serializes key administration, which holds it across its
 	// write transaction; the request path never takes it.
@@ -55,7 +55,7 @@ type keyEntry struct {
 
 func newKeyring(prefix string, plans []Plan, secret []byte) *keyring {
 	r := &keyring{prefix: prefix, plans: slices.Clone(plans), keys: map[string]*keyEntry{}, accounts: map[string]*account{}}
-	r.macs.New = func() any { return hmac.New(sha256.New, secret) }
+	r.macs.New = func() any { return &macState{h: hmac.New(sha256.New, secret)} }
 	return r
 }
 
@@ -125,13 +125,24 @@ func (r *keyring) newKeyText() (id, text string, sum [sha256.Size]byte, err erro
 	return id, text, r.mac(text), nil
 }
 
+// macState is a keyed hash with buffers for the text it hashes and for
+// its sum: the hash is an interface, so a key's string converted for it,
+// or the caller's array handed to Sum, would each allocate on every
+// request.
+type macState struct {
+	h        hash.Hash
+	text, to []byte
+}
+
 // mac returns the keyed hash of a key's text.
 func (r *keyring) mac(key string) (sum [sha256.Size]byte) {
-	h := r.macs.Get().(hash.Hash)
-	h.Reset()
-	h.Write([]byte(key))
-	h.Sum(sum[:0])
-	r.macs.Put(h)
+	m := r.macs.Get().(*macState)
+	m.text = append(m.text[:0], key...)
+	m.h.Reset()
+	m.h.Write(m.text)
+	m.to = m.h.Sum(m.to[:0])
+	copy(sum[:], m.to)
+	r.macs.Put(m)
 	return sum
 }
 
