@@ -163,14 +163,25 @@ func TestRedisAlertsFormat(t *testing.T) {
 	if v, err := rs.Client().Get(ctx, rs.Prefix()+"alerts:format").Result(); err != nil || v != alertstore.Format {
 		t.Fatalf("format key: got %q, %v, want %q", v, err, alertstore.Format)
 	}
-	if err := rs.Client().Set(ctx, rs.Prefix()+"alerts:format", "2", 0).Err(); err != nil {
+	// Format 1 (before webhooks) is raised at open.
+	if err := rs.Client().Set(ctx, rs.Prefix()+"alerts:format", "1", 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if svc, err = OpenPrefixed(path, &Options{RedisURL: rs.URL()}, rs.Prefix()); err != nil {
+		t.Fatalf("Open with alert format 1 in Redis: %v", err)
+	}
+	svc.Close()
+	if v, err := rs.Client().Get(ctx, rs.Prefix()+"alerts:format").Result(); err != nil || v != alertstore.Format {
+		t.Fatalf("format key after a format 1 open: got %q, %v, want %q", v, err, alertstore.Format)
+	}
+	if err := rs.Client().Set(ctx, rs.Prefix()+"alerts:format", "3", 0).Err(); err != nil {
 		t.Fatal(err)
 	}
 	svc, err = OpenPrefixed(path, &Options{RedisURL: rs.URL()}, rs.Prefix())
 	if err == nil {
 		svc.Close()
 	}
-	if ErrorCode(err) != EINVALID || !strings.Contains(ErrorMessage(err), `format "2"`) {
-		t.Errorf("Open with alert format 2 in Redis: got %v, want invalid naming the format", err)
+	if ErrorCode(err) != EINVALID || !strings.Contains(ErrorMessage(err), `format "3"`) {
+		t.Errorf("Open with alert format 3 in Redis: got %v, want invalid naming the format", err)
 	}
 }

@@ -103,7 +103,7 @@ func (a alertStore) record(ctx context.Context, tx *storage.Tx, events []storage
 		// Queued now, so that an endpoint gets events in the order they
 		// were recorded, whichever server recorded them; what fails here
 		// waits on the fanout list for the evaluating server's worker.
-		a.fanOut(ctx)
+		a.fanOut(ctx, n)
 		a.hooks.kick()
 		return n, nil
 	}
@@ -117,13 +117,14 @@ func (a alertStore) record(ctx context.Context, tx *storage.Tx, events []storage
 // fanOut queues the alert events kept in Redis that wait for their
 // endpoints (alertstore.HookStore's FanOut: any server may, none queues
 // one twice); with the data file's, they are queued as they are
-// recorded, and it does nothing.
-func (a alertStore) fanOut(ctx context.Context) error {
+// recorded, and it does nothing. It queues at most max events (0: all
+// that wait).
+func (a alertStore) fanOut(ctx context.Context, max int) error {
 	if a.local() {
 		return nil
 	}
 	var ids *alertstore.IDs
-	_, err := a.st.FanOut(ctx, wantsAlerts, func(e *storage.AlertEvent) (storage.WebhookDelivery, error) {
+	_, err := a.st.FanOut(ctx, max, wantsAlerts, func(e *storage.AlertEvent) (storage.WebhookDelivery, error) {
 		if ids == nil {
 			x, err := a.ids(ctx)
 			if err != nil {

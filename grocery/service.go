@@ -146,6 +146,7 @@ func openPrefixed(path string, opts *Options, so storage.Options, now func() tim
 				s.Close()
 				return nil, fromFault(err)
 			}
+			s.warnFileWebhooks()
 			s.settleOwedAlerts()
 		}
 	}
@@ -230,3 +231,13 @@ func (s *Service) Path() string { return s.db.Path() }
 
 // today returns the clock's date.
 func (s *Service) today() Date { return DateOf(s.now()) }
+
+// warnFileWebhooks logs, when a data file holding webhook endpoints opens
+// with Redis, that they are not served: the endpoints in Redis are.
+func (s *Service) warnFileWebhooks() {
+	n := 0
+	s.db.View(func(tx *storage.Tx) error { n = tx.WebhookCount(); return nil })
+	if n > 0 && s.log != nil {
+		s.log.Warn("the data file holds webhook endpoints registered without Redis; with Redis they are not served: register them again through a server on Redis", "endpoints", n)
+	}
+}

@@ -551,9 +551,7 @@ func (s *Service) DeleteWebhook(ctx context.Context, id string) error {
 // EUNAUTHENTICATED or ENOTFOUND for a missing or unknown account, and
 // EUNAVAILABLE when Redis does not answer.
 func (s *Service) TestWebhook(ctx context.Context, id string) (*WebhookDelivery, error) {
-	if err := s.alerts.fanOut(ctx); err != nil { // events recorded before it go first
-		return nil, err
-	}
+	s.alerts.fanOut(ctx, 0) // events recorded before it go first; what fails waits for the worker
 	var d storage.WebhookDelivery
 	err := s.changeEnabledWebhook(ctx, id, func(e *alertstore.Edit, now time.Time) error {
 		var raw [8]byte
@@ -717,12 +715,8 @@ func (s *Service) WebhookDeliveries(ctx context.Context, id string, in WebhookDe
 	if err := s.readWebhook(ctx, account, n, id, &w); err != nil {
 		return nil, err
 	}
-	err = s.alerts.st.HookDeliveries(ctx, account, n, func(d *storage.WebhookDelivery) error {
-		if res.Total >= offset && len(res.Results) < limit {
-			res.Results = append(res.Results, deliveryOf(d))
-		}
-		res.Total++
-		return nil
+	res.Total, err = s.alerts.st.HookDeliveries(ctx, account, n, offset, limit, func(d *storage.WebhookDelivery) {
+		res.Results = append(res.Results, deliveryOf(d))
 	})
 	if err != nil {
 		return nil, fromFault(err)

@@ -2,8 +2,10 @@ package grocery
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
-	"math/rand/v2"
+	mrand "math/rand/v2"
 	"slices"
 	"sync"
 	"time"
@@ -18,6 +20,7 @@ import (
 // worker it runs.
 type webhookHooks struct {
 	opts WebhookOptions
+	node string        // this Service's name for the sender's lease (alertstore.HookStore.HoldSender)
 	wake chan struct{} // a commit queued a delivery, or a sender finished (capacity 1)
 	stop func()        // stops the worker and waits for it; nil when none runs
 
@@ -38,7 +41,9 @@ func newWebhookHooks(opts WebhookOptions) *webhookHooks {
 	if opts.Senders <= 0 {
 		opts.Senders = 64
 	}
-	h := &webhookHooks{opts: opts, wake: make(chan struct{}, 1), inflight: map[hookKey]bool{}}
+	var name [8]byte
+	rand.Read(name[:])
+	h := &webhookHooks{opts: opts, node: hex.EncodeToString(name[:]), wake: make(chan struct{}, 1), inflight: map[hookKey]bool{}}
 	h.idle = sync.NewCond(&h.mu)
 	return h
 }
@@ -83,12 +88,21 @@ func (s *Service) startWebhooks() {
 	}()
 }
 
-// stopWebhooks stops the worker, if one runs: a delivery it was sending
-// stays pending and is sent again at the next start (at least once).
+// stopWebhooks stops the worker, if one runs, and gives up the sender's
+// lease, if this Service holds it: a delivery it was sending stays
+// pending and is sent again at the next start (at least once).
 func (s *Service) stopWebhooks() {
-	if s.hooks != nil && s.hooks.stop != nil {
+	if s.hooks == nil {
+		return
+	}
+	if s.hooks.stop != nil {
 		s.hooks.stop()
 		s.hooks.stop = nil
+	}
+	if !s.alerts.local() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		s.alerts.st.ReleaseSender(ctx, s.hooks.node)
+		cancel()
 	}
 }
 
@@ -104,12 +118,19 @@ func (s *Service) runWebhooks(ctx context.Context) {
 		poll = time.Second
 	}
 	for {
-		err := s.alerts.fanOut(ctx)
+		// With Redis, servers that hold a data file share the outbox:
+		// the one holding the sender's lease sends; any may queue.
+		ferr := s.alerts.fanOut(ctx, 0)
+		sending, err := s.alerts.st.HoldSender(ctx, h.node, alertstore.SenderLease)
+		err = fromFault(err)
 		free := h.opts.Senders - s.inFlight()
 		var jobs []*deliveryJob
 		var next int64
-		if free > 0 && err == nil {
+		if free > 0 && sending {
 			jobs, next, err = s.claimDue(ctx, s.now(), free)
+		}
+		if err == nil {
+			err = ferr
 		}
 		for _, j := range jobs {
 			h.jobs <- j // a free sender takes it: the channel holds Senders
@@ -149,11 +170,18 @@ func (s *Service) inFlight() int {
 // tools and tests that drive the clock.
 //
 // It returns ECONFLICT when no WebhookOptions.Sender is configured, the
-// file is opened read-only, and EUNAVAILABLE when Redis does not answer.
+// file is opened read-only or, with Redis, another server holds the
+// sender's lease (only one server sends), and EUNAVAILABLE when Redis does
+// not answer.
 func (s *Service) DeliverWebhooks(ctx context.Context) (*WebhookRun, error) {
 	h := s.hooks
 	if h.opts.Sender == nil || !s.bolt.Metering() {
 		return nil, Errorf(ECONFLICT, "no webhook sender: this Service was opened without WebhookOptions.Sender, or read-only")
+	}
+	if sending, err := s.alerts.st.HoldSender(ctx, h.node, alertstore.SenderLease); err != nil {
+		return nil, fromFault(err)
+	} else if !sending {
+		return nil, Errorf(ECONFLICT, "another server sends the webhook deliveries of this Redis (it holds the sender's lease)")
 	}
 	h.mu.Lock()
 	for len(h.inflight) > 0 {
@@ -161,7 +189,7 @@ func (s *Service) DeliverWebhooks(ctx context.Context) (*WebhookRun, error) {
 	}
 	h.mu.Unlock()
 	run := &WebhookRun{}
-	if err := s.alerts.fanOut(ctx); err != nil {
+	if err := s.alerts.fanOut(ctx, 0); err != nil {
 		return run, err
 	}
 	for {
@@ -343,7 +371,7 @@ func recordAttempt(e *alertstore.Edit, j *deliveryJob, now time.Time, run *Webho
 			d.Status, d.Next = storage.DeliveryFailed, 0
 			run.Failed++
 		} else {
-			d.Next = nowMS + webhook.Backoff(int(d.Attempts), rand.Float64()).Milliseconds()
+			d.Next = nowMS + webhook.Backoff(int(d.Attempts), mrand.Float64()).Milliseconds()
 		}
 		if w.FailingSince == 0 {
 			w.FailingSince = nowMS

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -197,5 +198,43 @@ func TestWebhooksRedis_SurviveRestart(t *testing.T) {
 	}
 	if _, err := f.svc.Webhook(f.acme, hook.ID); grocery.ErrorCode(err) != grocery.ENOTFOUND {
 		t.Errorf("deleted endpoint through the ingest node: got %v, want not_found", err)
+	}
+}
+
+// TestWebhooksRedis_OneSender: two servers holding data files (each its
+// own) on one Redis share the outbox, and only the one holding the
+// sender's lease sends, so a delivery goes out once; once it closes, the
+// other sends.
+func TestWebhooksRedis_OneSender(t *testing.T) {
+	t.Parallel()
+	rs := redistest.Shared(t)
+	a, b := newAlertFixture(t, rs), newAlertFixture(t, rs)
+	for _, f := range []*alertFixture{a, b} {
+		opts := hookOptions(f)
+		f.reopen(t, rs, *opts)
+	}
+	rcv := newReceiver(t, a.clock, func(int) int { return http.StatusNoContent })
+	hook := a.createHook(t, a.acme, rcv)
+	if _, err := b.svc.TestWebhook(b.acme, hook.ID); err != nil {
+		t.Fatal(err)
+	}
+	if run := a.deliver(t); run.Delivered != 1 {
+		t.Fatalf("first server: got %+v, want the ping delivered", run)
+	}
+	if _, err := b.svc.TestWebhook(b.acme, hook.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.svc.DeliverWebhooks(context.Background()); grocery.ErrorCode(err) != grocery.ECONFLICT ||
+		!strings.Contains(grocery.ErrorMessage(err), "sender's lease") {
+		t.Fatalf("second server while the first holds the lease: got %v, want a conflict naming the lease", err)
+	}
+	if err := a.svc.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if run := b.deliver(t); run.Delivered != 1 {
+		t.Fatalf("second server after the first closed: got %+v, want the second ping delivered", run)
+	}
+	if ok, bad, n := rcv.snapshot(); len(ok) != 2 || n != 2 || len(bad) != 0 {
+		t.Errorf("receiver: got %d requests (%v delivered, %v refused), want the 2 pings once each", n, ok, bad)
 	}
 }

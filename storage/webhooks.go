@@ -94,6 +94,14 @@ func decodeWebhook(k, v []byte, w *Webhook) error {
 	return d.err
 }
 
+// WebhookCount returns the number of endpoints of every account.
+func (t *Tx) WebhookCount() int {
+	if t.webhooks() == nil {
+		return 0
+	}
+	return t.webhooks().Stats().KeyN
+}
+
 // Webhook reads one endpoint of an account.
 func (t *Tx) Webhook(account string, id uint64, w *Webhook) (bool, error) {
 	if t.webhooks() == nil {

@@ -42,10 +42,11 @@ type HookStore interface {
 	// DeleteHook removes an endpoint with its deliveries, reporting
 	// whether it existed.
 	DeleteHook(ctx context.Context, account string, id uint64) (bool, error)
-	// HookDeliveries calls fn for each delivery of an endpoint, newest
-	// first. fn may keep d only until it returns; storage.ErrStop ends
-	// the scan.
-	HookDeliveries(ctx context.Context, account string, id uint64, fn func(d *storage.WebhookDelivery) error) error
+	// HookDeliveries calls fn for the deliveries of an endpoint, newest
+	// first, from the offset-th (0 the newest), at most limit of them,
+	// and returns how many the endpoint holds. fn may keep d only until
+	// it returns.
+	HookDeliveries(ctx context.Context, account string, id uint64, offset, limit int, fn func(d *storage.WebhookDelivery)) (int, error)
 	// HookHeads calls fn with each endpoint that has a pending delivery
 	// and the first of them (the one to attempt next). fn may keep
 	// neither; storage.ErrStop ends the scan.
@@ -53,10 +54,18 @@ type HookStore interface {
 	// FanOut queues the alert events recorded but not yet queued to
 	// their endpoints (Redis only: the data file's events are queued in
 	// the transaction that records them, EnqueueTx), in the order
-	// recorded: each to every endpoint of its account that want accepts,
-	// as the delivery build makes of it. It returns how many deliveries
-	// it queued.
-	FanOut(ctx context.Context, want func(w *storage.Webhook) bool, build func(e *storage.AlertEvent) (storage.WebhookDelivery, error)) (int, error)
+	// recorded, at most max of them (0: all): each to every endpoint of
+	// its account that existed when it was recorded and that want
+	// accepts, as the delivery build makes of it. It returns how many
+	// deliveries it queued.
+	FanOut(ctx context.Context, max int, want func(w *storage.Webhook) bool, build func(e *storage.AlertEvent) (storage.WebhookDelivery, error)) (int, error)
+	// HoldSender takes, or keeps, for ttl the lease of the one server
+	// that sends the deliveries, for node (a server's random name), and
+	// reports whether node holds it: servers sharing Redis must not each
+	// send (the data file has one holder, and always reports true).
+	HoldSender(ctx context.Context, node string, ttl time.Duration) (bool, error)
+	// ReleaseSender gives the lease up, if node holds it.
+	ReleaseSender(ctx context.Context, node string) error
 }
 
 // Edit is one change of a webhook endpoint and its deliveries, made by
@@ -226,9 +235,20 @@ func (b Bolt) DeleteHook(ctx context.Context, account string, id uint64) (bool, 
 	return found, err
 }
 
-// HookDeliveries calls fn for each delivery of an endpoint, newest first.
-func (b Bolt) HookDeliveries(ctx context.Context, account string, id uint64, fn func(d *storage.WebhookDelivery) error) error {
-	return b.DB.View(func(tx *storage.Tx) error { return tx.WebhookDeliveries(account, id, fn) })
+// HookDeliveries calls fn for a page of an endpoint's deliveries, newest
+// first, and counts them all.
+func (b Bolt) HookDeliveries(ctx context.Context, account string, id uint64, offset, limit int, fn func(d *storage.WebhookDelivery)) (int, error) {
+	total := 0
+	err := b.DB.View(func(tx *storage.Tx) error {
+		return tx.WebhookDeliveries(account, id, func(d *storage.WebhookDelivery) error {
+			if total >= offset && total < offset+limit {
+				fn(d)
+			}
+			total++
+			return nil
+		})
+	})
+	return total, err
 }
 
 // HookHeads calls fn with each endpoint that has a pending delivery and
@@ -251,6 +271,13 @@ func (b Bolt) HookHeads(ctx context.Context, fn func(w *storage.Webhook, d *stor
 
 // FanOut queues nothing: the data file's events are queued as they are
 // recorded (EnqueueTx).
-func (Bolt) FanOut(context.Context, func(*storage.Webhook) bool, func(*storage.AlertEvent) (storage.WebhookDelivery, error)) (int, error) {
+func (Bolt) FanOut(context.Context, int, func(*storage.Webhook) bool, func(*storage.AlertEvent) (storage.WebhookDelivery, error)) (int, error) {
 	return 0, nil
 }
+
+// HoldSender reports true: the server holding the data file for writing
+// is its only sender.
+func (Bolt) HoldSender(context.Context, string, time.Duration) (bool, error) { return true, nil }
+
+// ReleaseSender does nothing.
+func (Bolt) ReleaseSender(context.Context, string) error { return nil }

@@ -1,7 +1,6 @@
 package alertstore
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,20 +8,30 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/grocerydata/grocery/grocery/internal/fault"
 	"github.com/grocerydata/grocery/storage"
 	"github.com/redis/go-redis/v9"
 )
 
+// SenderLease is how long a server holds the sender's lease without
+// renewing it (HookStore.HoldSender): longer than an attempt may take
+// (10 s), so that a server that stops renewing has finished its attempts
+// before another takes over.
+const SenderLease = 15 * time.Second
+
 // Webhook endpoints and their outboxes in Redis, beside the rules and
 // events (see Redis for the prefix and what the scripts assume):
 //
 //	alerts:hooks:endpoints:<account>           hash: endpoint id (16 hex digits) -> endpoint (JSON)
 //	alerts:hooks:deliveries:<account>:<id>     hash: delivery number -> delivery (JSON)
+//	alerts:hooks:seqs:<account>:<id>           sorted set of the deliveries' numbers (pages, pruning)
 //	alerts:hooks:pending:<account>:<id>        sorted set of the pending deliveries' numbers
 //	alerts:hooks:active                        set of "<id>:<account>", the endpoints with a pending delivery
 //	alerts:hooks:fanout                        list of "<event id>:<account>": events recorded, not yet queued
+//	alerts:hooks:fanout:failed                 list of the fanout entries that could not be read (kept for a look)
+//	alerts:hooks:sender                        the name of the server that sends, with a lease (HoldSender)
 //
 // The JSON of an endpoint or a delivery is json.Marshal of
 // storage.Webhook or storage.WebhookDelivery without the fields its key
@@ -60,13 +69,13 @@ return {'ok', n}
 
 // deleteHookScript deletes an endpoint with its deliveries.
 //
-//	KEYS  alerts:hooks:endpoints:<account>, deliveries, pending, active
+//	KEYS  alerts:hooks:endpoints:<account>, deliveries, pending, active, seqs
 //	ARGV  id, "<id>:<account>"
 //
 // It returns 1 when the endpoint existed, else 0.
 var deleteHookScript = redis.NewScript(`
 if redis.call('HDEL', KEYS[1], ARGV[1]) == 0 then return 0 end
-redis.call('DEL', KEYS[2], KEYS[3])
+redis.call('DEL', KEYS[2], KEYS[3], KEYS[5])
 redis.call('SREM', KEYS[4], ARGV[2])
 return 1
 `)
@@ -102,8 +111,10 @@ while i <= #ARGV do
   redis.call('HSET', p .. 'endpoints:' .. acct, id, ARGV[i+3])
   local dk = p .. 'deliveries:' .. acct .. ':' .. id
   local pk = p .. 'pending:' .. acct .. ':' .. id
+  local sk = p .. 'seqs:' .. acct .. ':' .. id
   for k = i + 5, i + 4 + 4*n, 4 do
     redis.call('HSET', dk, ARGV[k], ARGV[k+2])
+    redis.call('ZADD', sk, ARGV[k], ARGV[k])
     if ARGV[k+3] == '1' then redis.call('ZADD', pk, ARGV[k], ARGV[k]) else redis.call('ZREM', pk, ARGV[k]) end
   end
   if redis.call('ZCARD', pk) > 0 then
@@ -119,14 +130,62 @@ return 1
 
 // pruneHookScript deletes deliveries that are still as read.
 //
-//	KEYS  alerts:hooks:deliveries:<account>:<id>
+//	KEYS  alerts:hooks:deliveries:<account>:<id>, alerts:hooks:seqs:<account>:<id>
 //	ARGV  number, delivery as read, ...
 var pruneHookScript = redis.NewScript(`
 for i = 1, #ARGV, 2 do
-  if redis.call('HGET', KEYS[1], ARGV[i]) == ARGV[i+1] then redis.call('HDEL', KEYS[1], ARGV[i]) end
+  if redis.call('HGET', KEYS[1], ARGV[i]) == ARGV[i+1] then
+    redis.call('HDEL', KEYS[1], ARGV[i])
+    redis.call('ZREM', KEYS[2], ARGV[i])
+  end
 end
 return 0
 `)
+
+// holdSenderScript takes or keeps the sender's lease.
+//
+//	KEYS  alerts:hooks:sender
+//	ARGV  the server's name, the lease in milliseconds
+//
+// It returns 1 when the server holds the lease, else 0.
+var holdSenderScript = redis.NewScript(`
+local cur = redis.call('GET', KEYS[1])
+if cur == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+end
+if not cur then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+return 0
+`)
+
+// releaseSenderScript gives the lease up, if the server holds it.
+//
+//	KEYS  alerts:hooks:sender
+//	ARGV  the server's name
+var releaseSenderScript = redis.NewScript(`
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 0
+`)
+
+// HoldSender takes or keeps the sender's lease for node.
+func (a Redis) HoldSender(ctx context.Context, node string, ttl time.Duration) (bool, error) {
+	n, err := holdSenderScript.Run(ctx, a.c.Client, []string{a.hookKey("sender")}, node, ttl.Milliseconds()).Int64()
+	if err != nil {
+		return false, a.fail(err)
+	}
+	return n == 1, nil
+}
+
+// ReleaseSender gives the sender's lease up, if node holds it.
+func (a Redis) ReleaseSender(ctx context.Context, node string) error {
+	if err := releaseSenderScript.Run(ctx, a.c.Client, []string{a.hookKey("sender")}, node).Err(); err != nil {
+		return a.fail(err)
+	}
+	return nil
+}
 
 func encodeHook(w *storage.Webhook) (string, error) {
 	c := *w
@@ -348,27 +407,33 @@ func (a Redis) EditHook(ctx context.Context, account string, id uint64, edit fun
 }
 
 // prune deletes the delivered and failed deliveries the edits call for
-// (Edit.pruneBefore). It is best effort: what it leaves, a later prune
-// takes.
+// (Edit.pruneBefore), among the oldest 1,000 of each endpoint. It is best
+// effort: what it leaves, a later prune takes.
 func (a Redis) prune(ctx context.Context, edits []*redisEdit) {
 	for _, e := range edits {
 		if e.pruneBefore == 0 {
 			continue
 		}
-		dk := a.hookKey("deliveries", e.W.Account, hookField(e.W.ID))
-		m, err := a.c.Client.HGetAll(ctx, dk).Result()
+		field := hookField(e.W.ID)
+		dk, sk := a.hookKey("deliveries", e.W.Account, field), a.hookKey("seqs", e.W.Account, field)
+		seqs, err := a.c.Client.ZRange(ctx, sk, 0, 999).Result()
+		if err != nil || len(seqs) == 0 {
+			return
+		}
+		bodies, err := a.c.Client.HMGet(ctx, dk, seqs...).Result()
 		if err != nil {
 			return
 		}
 		var args []any
 		var d storage.WebhookDelivery
-		for f, body := range m {
-			if decodeDelivery(e.W.Account, e.W.ID, f, body, &d) == nil && d.Status != storage.DeliveryPending && d.Created < e.pruneBefore {
+		for i, f := range seqs {
+			body, ok := bodies[i].(string)
+			if ok && decodeDelivery(e.W.Account, e.W.ID, f, body, &d) == nil && d.Status != storage.DeliveryPending && d.Created < e.pruneBefore {
 				args = append(args, f, body)
 			}
 		}
 		if len(args) > 0 {
-			pruneHookScript.Run(ctx, a.c.Client, []string{dk}, args...)
+			pruneHookScript.Run(ctx, a.c.Client, []string{dk, sk}, args...)
 		}
 	}
 }
@@ -377,7 +442,7 @@ func (a Redis) prune(ctx context.Context, edits []*redisEdit) {
 func (a Redis) DeleteHook(ctx context.Context, account string, id uint64) (bool, error) {
 	field := hookField(id)
 	keys := []string{a.hookKey("endpoints", account), a.hookKey("deliveries", account, field),
-		a.hookKey("pending", account, field), a.hookKey("active")}
+		a.hookKey("pending", account, field), a.hookKey("active"), a.hookKey("seqs", account, field)}
 	n, err := deleteHookScript.Run(ctx, a.c.Client, keys, field, field+":"+account).Int64()
 	if err != nil {
 		return false, a.fail(err)
@@ -385,30 +450,40 @@ func (a Redis) DeleteHook(ctx context.Context, account string, id uint64) (bool,
 	return n == 1, nil
 }
 
-// HookDeliveries calls fn for each delivery of an endpoint, newest first.
-func (a Redis) HookDeliveries(ctx context.Context, account string, id uint64, fn func(d *storage.WebhookDelivery) error) error {
-	m, err := a.c.Client.HGetAll(ctx, a.hookKey("deliveries", account, hookField(id))).Result()
+// HookDeliveries calls fn for a page of an endpoint's deliveries, newest
+// first, reading only that page.
+func (a Redis) HookDeliveries(ctx context.Context, account string, id uint64, offset, limit int, fn func(d *storage.WebhookDelivery)) (int, error) {
+	field := hookField(id)
+	sk := a.hookKey("seqs", account, field)
+	var total *redis.IntCmd
+	var page *redis.StringSliceCmd
+	_, err := a.c.Client.Pipelined(ctx, func(pl redis.Pipeliner) error {
+		total = pl.ZCard(ctx, sk)
+		page = pl.ZRevRange(ctx, sk, int64(offset), int64(offset+limit-1))
+		return nil
+	})
 	if err != nil {
-		return a.fail(err)
+		return 0, a.fail(err)
 	}
-	ds := make([]storage.WebhookDelivery, 0, len(m))
-	for f, body := range m {
-		var d storage.WebhookDelivery
+	if len(page.Val()) == 0 {
+		return int(total.Val()), nil
+	}
+	bodies, err := a.c.Client.HMGet(ctx, a.hookKey("deliveries", account, field), page.Val()...).Result()
+	if err != nil {
+		return 0, a.fail(err)
+	}
+	var d storage.WebhookDelivery
+	for i, f := range page.Val() {
+		body, ok := bodies[i].(string)
+		if !ok {
+			continue // pruned between the two reads
+		}
 		if err := decodeDelivery(account, id, f, body, &d); err != nil {
-			return err
+			return 0, err
 		}
-		ds = append(ds, d)
+		fn(&d)
 	}
-	slices.SortFunc(ds, func(x, y storage.WebhookDelivery) int { return cmp.Compare(y.Seq, x.Seq) })
-	for i := range ds {
-		if err := fn(&ds[i]); err != nil {
-			if errors.Is(err, storage.ErrStop) {
-				return nil
-			}
-			return err
-		}
-	}
-	return nil
+	return int(total.Val()), nil
 }
 
 // HookHeads calls fn with each endpoint that has a pending delivery and
@@ -481,8 +556,8 @@ func (a Redis) HookHeads(ctx context.Context, fn func(w *storage.Webhook, d *sto
 // FanOut queues the events on the fanout list, in order: for each, it
 // reads the event and its account's endpoints, then queues a delivery to
 // each endpoint want accepts and pops the event, in one editScript.
-func (a Redis) FanOut(ctx context.Context, want func(w *storage.Webhook) bool, build func(e *storage.AlertEvent) (storage.WebhookDelivery, error)) (int, error) {
-	queued := 0
+func (a Redis) FanOut(ctx context.Context, max int, want func(w *storage.Webhook) bool, build func(e *storage.AlertEvent) (storage.WebhookDelivery, error)) (int, error) {
+	queued, done := 0, 0
 	for {
 		entries, err := a.c.Client.LRange(ctx, a.hookKey("fanout"), 0, 99).Result()
 		if err != nil {
@@ -492,6 +567,9 @@ func (a Redis) FanOut(ctx context.Context, want func(w *storage.Webhook) bool, b
 			return queued, nil
 		}
 		for _, entry := range entries {
+			if max > 0 && done == max {
+				return queued, nil
+			}
 			n, err := a.fanOne(ctx, entry, want, build)
 			if err != nil {
 				return queued, err
@@ -500,8 +578,30 @@ func (a Redis) FanOut(ctx context.Context, want func(w *storage.Webhook) bool, b
 				break // another node popped it: read the list again
 			}
 			queued += n
+			done++
 		}
 	}
+}
+
+// dropFanoutScript moves the fanout list's head to the failed list, if it
+// is the entry.
+//
+//	KEYS  alerts:hooks:fanout, alerts:hooks:fanout:failed
+//	ARGV  the entry
+var dropFanoutScript = redis.NewScript(`
+if redis.call('LINDEX', KEYS[1], 0) ~= ARGV[1] then return 0 end
+redis.call('RPUSH', KEYS[2], redis.call('LPOP', KEYS[1]))
+return 1
+`)
+
+// dropEntry sets aside a fanout entry whose event cannot be read or made
+// a delivery: it would otherwise hold up every event after it.
+func (a Redis) dropEntry(ctx context.Context, entry string) error {
+	keys := []string{a.hookKey("fanout"), a.hookKey("fanout", "failed")}
+	if err := dropFanoutScript.Run(ctx, a.c.Client, keys, entry).Err(); err != nil {
+		return a.fail(err)
+	}
+	return nil
 }
 
 // fanOne queues the event of one fanout entry, at the head of the list;
@@ -522,11 +622,14 @@ func (a Redis) fanOne(ctx context.Context, entry string, want func(w *storage.We
 		default:
 			var e storage.AlertEvent
 			if err := json.Unmarshal([]byte(body), &e); err != nil {
-				return 0, fault.New(fault.Internal, "redis: alert event %d: %v", id, err)
+				return 0, a.dropEntry(ctx, entry)
 			}
 			e.Account, e.ID = account, id
 			if tmpl, err = build(&e); err != nil {
-				return 0, err
+				if k, _ := fault.KindOf(err); k == fault.Unavailable {
+					return 0, err
+				}
+				return 0, a.dropEntry(ctx, entry)
 			}
 			hooks, err := a.c.Client.HGetAll(ctx, a.hookKey("endpoints", account)).Result()
 			if err != nil {
@@ -537,7 +640,9 @@ func (a Redis) fanOne(ctx context.Context, entry string, want func(w *storage.We
 				if err != nil {
 					return 0, err
 				}
-				if want(&ed.W) {
+				// An endpoint created after the event was recorded does not
+				// get it, as with the data file's events.
+				if want(&ed.W) && ed.W.Created <= e.Triggered {
 					d := tmpl
 					ed.Enqueue(&d)
 					edits = append(edits, ed)

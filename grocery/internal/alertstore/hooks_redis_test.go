@@ -56,7 +56,7 @@ func TestRedisEditHookAgainOnConflict(t *testing.T) {
 		t.Errorf("endpoint: got %+v, %v, %v; want the pause kept (Disabled 99) and Seq 1", got, ok, err)
 	}
 	var ds []storage.WebhookDelivery
-	if err := a.HookDeliveries(ctx, "acme", w.ID, func(d *storage.WebhookDelivery) error { ds = append(ds, *d); return nil }); err != nil {
+	if _, err := a.HookDeliveries(ctx, "acme", w.ID, 0, 10, func(d *storage.WebhookDelivery) { ds = append(ds, *d) }); err != nil {
 		t.Fatal(err)
 	}
 	if len(ds) != 1 || ds[0].Status != storage.DeliveryDelivered || ds[0].Attempts != 1 {
@@ -70,16 +70,21 @@ func TestRedisEditHookAgainOnConflict(t *testing.T) {
 
 // Events recorded in Redis for an account with an endpoint wait on the
 // fanout list, in the script that records them, until FanOut queues them
-// to the endpoints its want accepts, in the order recorded: a server
-// stopped between recording and queueing loses none, and a second FanOut
-// (another server's, or after a restart) queues none twice.
+// to the endpoints its want accepts that existed when they were recorded,
+// in the order recorded: a server stopped between recording and queueing
+// loses none, and a second FanOut (another server's, or after a restart)
+// queues none twice.
 func TestRedisFanOut(t *testing.T) {
 	t.Parallel()
 	a := testRedis(t)
 	ctx := context.Background()
 	var hooks []storage.Webhook
-	for _, events := range [][]string{{"alert.triggered"}, {"alert.triggered"}, {}} {
-		w := storage.Webhook{Account: "acme", URL: "https://example.com/h", Events: events, Created: 1}
+	for i, events := range [][]string{{"alert.triggered"}, {"alert.triggered"}, {}, {"alert.triggered"}} {
+		created := int64(1)
+		if i == 3 {
+			created = 200 // after the events: it gets none of them
+		}
+		w := storage.Webhook{Account: "acme", URL: "https://example.com/h", Events: events, Created: created}
 		if err := a.CreateHook(ctx, &w, 100); err != nil {
 			t.Fatal(err)
 		}
@@ -94,8 +99,8 @@ func TestRedisFanOut(t *testing.T) {
 		rules = append(rules, r)
 	}
 	events := []storage.AlertEvent{
-		{Account: "acme", RuleID: rules[0].ID, Day: 10}, {Account: "beta", RuleID: rules[2].ID, Day: 10},
-		{Account: "acme", RuleID: rules[1].ID, Day: 10}, {Account: "acme", RuleID: rules[0].ID, Day: 11},
+		{Account: "acme", RuleID: rules[0].ID, Day: 10, Triggered: 100}, {Account: "beta", RuleID: rules[2].ID, Day: 10, Triggered: 100},
+		{Account: "acme", RuleID: rules[1].ID, Day: 10, Triggered: 100}, {Account: "acme", RuleID: rules[0].ID, Day: 11, Triggered: 100},
 	}
 	if n, err := a.Record(ctx, nil, events, func(int) string { return "m" }); err != nil || n != 4 {
 		t.Fatalf("Record: %d, %v", n, err)
@@ -110,7 +115,7 @@ func TestRedisFanOut(t *testing.T) {
 		return storage.WebhookDelivery{EventID: fmt.Sprintf("evt_%d", e.ID), Type: "alert.triggered", Created: int64(e.Day), Next: int64(e.Day)}, nil
 	}
 	for i, wantN := range []int{6, 0} {
-		if n, err := a.FanOut(ctx, want, build); err != nil || n != wantN {
+		if n, err := a.FanOut(ctx, 0, want, build); err != nil || n != wantN {
 			t.Fatalf("FanOut #%d: got %d, %v, want %d deliveries queued", i+1, n, err, wantN)
 		}
 	}
@@ -119,9 +124,8 @@ func TestRedisFanOut(t *testing.T) {
 	}
 	for i, w := range hooks {
 		var got []string
-		err := a.HookDeliveries(ctx, "acme", w.ID, func(d *storage.WebhookDelivery) error {
+		_, err := a.HookDeliveries(ctx, "acme", w.ID, 0, 100, func(d *storage.WebhookDelivery) {
 			got = append(got, fmt.Sprintf("%d:%s", d.Seq, d.EventID))
-			return nil
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -146,5 +150,83 @@ func TestRedisFanOut(t *testing.T) {
 	})
 	if err != nil || heads != 2 {
 		t.Errorf("heads: got %d, %v, want the 2 subscribed endpoints", heads, err)
+	}
+}
+
+// One server at a time holds the sender's lease: another is refused
+// until the holder gives it up; the holder keeps it by asking again.
+func TestRedisSenderLease(t *testing.T) {
+	t.Parallel()
+	a := testRedis(t)
+	ctx := context.Background()
+	for i, c := range []struct {
+		node string
+		want bool
+	}{{"a", true}, {"b", false}, {"a", true}, {"b", false}} {
+		if got, err := a.HoldSender(ctx, c.node, SenderLease); err != nil || got != c.want {
+			t.Fatalf("step %d: HoldSender(%s): got %v, %v, want %v", i+1, c.node, got, err, c.want)
+		}
+	}
+	if err := a.ReleaseSender(ctx, "b"); err != nil { // not b's: nothing happens
+		t.Fatal(err)
+	}
+	if got, _ := a.HoldSender(ctx, "b", SenderLease); got {
+		t.Fatalf("b took the lease after releasing one it did not hold")
+	}
+	if err := a.ReleaseSender(ctx, "a"); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := a.HoldSender(ctx, "b", SenderLease); err != nil || !got {
+		t.Fatalf("b after a released: got %v, %v, want the lease", got, err)
+	}
+}
+
+// A page of deliveries reads that page, newest first, with the count of
+// all; an entry of the fanout list whose event cannot be read is set
+// aside, and the events after it are queued.
+func TestRedisDeliveryPagesAndBadEntry(t *testing.T) {
+	t.Parallel()
+	a := testRedis(t)
+	ctx := context.Background()
+	w := storage.Webhook{Account: "acme", URL: "https://example.com/h", Events: []string{"alert.triggered"}, Created: 1}
+	if err := a.CreateHook(ctx, &w, 100); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 5 {
+		if _, err := a.EditHook(ctx, "acme", w.ID, func(e *Edit) error {
+			e.Enqueue(&storage.WebhookDelivery{EventID: fmt.Sprintf("evt_%d", i+1), Created: 1, Next: 1})
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	total, err := a.HookDeliveries(ctx, "acme", w.ID, 1, 2, func(d *storage.WebhookDelivery) { got = append(got, d.EventID) })
+	if err != nil || total != 5 || !slices.Equal(got, []string{"evt_4", "evt_3"}) {
+		t.Errorf("page at 1 of 2: got %v of %d, %v; want [evt_4 evt_3] of 5", got, total, err)
+	}
+
+	r := storage.AlertRule{Account: "acme", Province: "ON", Banner: "loblaws", SKU: "L1", Condition: "promo_start"}
+	if err := a.CreateRule(ctx, &r); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Record(ctx, nil, []storage.AlertEvent{{Account: "acme", RuleID: r.ID, Day: 1, Triggered: 5}}, func(int) string { return "m" }); err != nil {
+		t.Fatal(err)
+	}
+	fanout := a.hookKey("fanout")
+	if err := a.c.Client.HSet(ctx, a.key("event", "acme"), "999999", "{not json").Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.c.Client.LPush(ctx, fanout, "999999:acme").Err(); err != nil { // ahead of the good one
+		t.Fatal(err)
+	}
+	n, err := a.FanOut(ctx, 0, func(*storage.Webhook) bool { return true }, func(e *storage.AlertEvent) (storage.WebhookDelivery, error) {
+		return storage.WebhookDelivery{EventID: "evt_recorded", Created: 5, Next: 5}, nil
+	})
+	if err != nil || n != 1 {
+		t.Fatalf("FanOut past a bad entry: got %d, %v, want 1 queued", n, err)
+	}
+	if failed, _ := a.c.Client.LRange(ctx, a.hookKey("fanout", "failed"), 0, -1).Result(); !slices.Equal(failed, []string{"999999:acme"}) {
+		t.Errorf("failed list: got %v, want the bad entry", failed)
 	}
 }

@@ -77,9 +77,12 @@ const (
 	eventsChunk = 500
 )
 
-// Format is the version of the alert layout in Redis; see
-// Redis.
-const Format = "1"
+// Format is the version of the alert layout in Redis; see Redis.
+// Format 2 added the webhook keys (alerts:hooks:...) and recordScript's
+// push of each event on the fanout list; a Redis of format 1 (no
+// webhooks yet) is raised to 2 at open, and a server of format 1 then
+// refuses it, rather than record events no endpoint would get.
+const Format = "2"
 
 // OpenRedis returns the alert store in the Redis of c after checking (or,
 // on a Redis without it, setting) the layout's version. It returns a
@@ -92,6 +95,10 @@ func OpenRedis(ctx context.Context, c *redisconn.Conn) (Redis, error) {
 	case errors.Is(err, redis.Nil): // set now
 	case err != nil:
 		return a, a.fail(err)
+	case v == "1":
+		if err := c.Client.Set(ctx, a.key("format"), Format, 0).Err(); err != nil {
+			return a, a.fail(err)
+		}
 	case v != Format:
 		return a, fault.New(fault.Invalid, "the alert rules and events in Redis at %s are in format %q (key %s), this server reads format %s: use a server of their version, or another Redis database",
 			c.Addr, v, a.key("format"), Format)
