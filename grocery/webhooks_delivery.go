@@ -120,8 +120,12 @@ func (s *Service) runWebhooks(ctx context.Context) {
 	for {
 		// With Redis, servers that hold a data file share the outbox:
 		// the one holding the sender's lease sends; any may queue.
+		// A server with nothing to send neither takes nor keeps the lease.
 		ferr := s.alerts.fanOut(ctx, 0)
-		sending, err := s.alerts.st.HoldSender(ctx, h.node, alertstore.SenderLease)
+		sending, err := s.alerts.st.HookPending(ctx)
+		if sending && err == nil {
+			sending, err = s.alerts.st.HoldSender(ctx, h.node, alertstore.SenderLease)
+		}
 		err = fromFault(err)
 		free := h.opts.Senders - s.inFlight()
 		var jobs []*deliveryJob

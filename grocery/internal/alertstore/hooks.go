@@ -66,6 +66,9 @@ type HookStore interface {
 	HoldSender(ctx context.Context, node string, ttl time.Duration) (bool, error)
 	// ReleaseSender gives the lease up, if node holds it.
 	ReleaseSender(ctx context.Context, node string) error
+	// HookPending reports whether any endpoint has a pending delivery:
+	// a server that finds none neither takes nor keeps the lease.
+	HookPending(ctx context.Context) (bool, error)
 }
 
 // Edit is one change of a webhook endpoint and its deliveries, made by
@@ -281,3 +284,7 @@ func (Bolt) HoldSender(context.Context, string, time.Duration) (bool, error) { r
 
 // ReleaseSender does nothing.
 func (Bolt) ReleaseSender(context.Context, string) error { return nil }
+
+// HookPending reports true: the data file's only sender needs no lease,
+// and HookHeads finds what is pending.
+func (Bolt) HookPending(context.Context) (bool, error) { return true, nil }

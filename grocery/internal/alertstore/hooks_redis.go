@@ -179,6 +179,17 @@ func (a Redis) HoldSender(ctx context.Context, node string, ttl time.Duration) (
 	return n == 1, nil
 }
 
+// HookPending reports whether any endpoint has a pending delivery: one
+// EXISTS, so that an idle server's worker runs no script (the servers'
+// scripts are the metered calls').
+func (a Redis) HookPending(ctx context.Context) (bool, error) {
+	n, err := a.c.Client.Exists(ctx, a.hookKey("active")).Result()
+	if err != nil {
+		return false, a.fail(err)
+	}
+	return n == 1, nil
+}
+
 // ReleaseSender gives the sender's lease up, if node holds it.
 func (a Redis) ReleaseSender(ctx context.Context, node string) error {
 	if err := releaseSenderScript.Run(ctx, a.c.Client, []string{a.hookKey("sender")}, node).Err(); err != nil {
