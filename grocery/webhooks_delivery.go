@@ -8,6 +8,7 @@ import (
 	mrand "math/rand/v2"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/grocerydata/grocery/grocery/internal/alertstore"
@@ -21,6 +22,7 @@ import (
 type webhookHooks struct {
 	opts WebhookOptions
 	node string        // this Service's name for the sender's lease (alertstore.HookStore.HoldSender)
+	held atomic.Bool   // this Service took the lease at least once: Close gives it up
 	wake chan struct{} // a commit queued a delivery, or a sender finished (capacity 1)
 	stop func()        // stops the worker and waits for it; nil when none runs
 
@@ -99,7 +101,7 @@ func (s *Service) stopWebhooks() {
 		s.hooks.stop()
 		s.hooks.stop = nil
 	}
-	if !s.alerts.local() {
+	if s.hooks.held.Load() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		s.alerts.st.ReleaseSender(ctx, s.hooks.node)
 		cancel()
@@ -125,6 +127,7 @@ func (s *Service) runWebhooks(ctx context.Context) {
 		sending, err := s.alerts.st.HookPending(ctx)
 		if sending && err == nil {
 			sending, err = s.alerts.st.HoldSender(ctx, h.node, alertstore.SenderLease)
+			h.held.CompareAndSwap(false, sending)
 		}
 		err = fromFault(err)
 		free := h.opts.Senders - s.inFlight()
@@ -187,6 +190,7 @@ func (s *Service) DeliverWebhooks(ctx context.Context) (*WebhookRun, error) {
 	} else if !sending {
 		return nil, Errorf(ECONFLICT, "another server sends the webhook deliveries of this Redis (it holds the sender's lease)")
 	}
+	h.held.Store(true)
 	h.mu.Lock()
 	for len(h.inflight) > 0 {
 		h.idle.Wait()
