@@ -17,10 +17,7 @@ func TestRedisEditHookAgainOnConflict(t *testing.T) {
 	t.Parallel()
 	a := testRedis(t)
 	ctx := context.Background()
-	w := storage.Webhook{Account: "acme", URL: "https://example.com/h", Events: []string{"alert.triggered"}, Created: 1}
-	if err := a.CreateHook(ctx, &w, 100); err != nil {
-		t.Fatal(err)
-	}
+	w := createTestHook(t, a, []string{"alert.triggered"}, 1)
 	var seq uint64
 	if _, err := a.EditHook(ctx, "acme", w.ID, func(e *Edit) error {
 		d := storage.WebhookDelivery{EventID: "evt_1", Type: "alert.triggered", Created: 1000, Body: []byte(`{}`), Next: 1000}
@@ -84,11 +81,7 @@ func TestRedisFanOut(t *testing.T) {
 		if i == 3 {
 			created = 200 // after the events: it gets none of them
 		}
-		w := storage.Webhook{Account: "acme", URL: "https://example.com/h", Events: events, Created: created}
-		if err := a.CreateHook(ctx, &w, 100); err != nil {
-			t.Fatal(err)
-		}
-		hooks = append(hooks, w)
+		hooks = append(hooks, createTestHook(t, a, events, created))
 	}
 	var rules []storage.AlertRule
 	for _, acct := range []string{"acme", "acme", "beta"} { // beta has no endpoint: nothing waits for it
@@ -188,10 +181,7 @@ func TestRedisDeliveryPagesAndBadEntry(t *testing.T) {
 	t.Parallel()
 	a := testRedis(t)
 	ctx := context.Background()
-	w := storage.Webhook{Account: "acme", URL: "https://example.com/h", Events: []string{"alert.triggered"}, Created: 1}
-	if err := a.CreateHook(ctx, &w, 100); err != nil {
-		t.Fatal(err)
-	}
+	w := createTestHook(t, a, []string{"alert.triggered"}, 1)
 	for i := range 5 {
 		if _, err := a.EditHook(ctx, "acme", w.ID, func(e *Edit) error {
 			e.Enqueue(&storage.WebhookDelivery{EventID: fmt.Sprintf("evt_%d", i+1), Created: 1, Next: 1})
@@ -229,4 +219,15 @@ func TestRedisDeliveryPagesAndBadEntry(t *testing.T) {
 	if failed, _ := a.c.Client.LRange(ctx, a.hookKey("fanout", "failed"), 0, -1).Result(); !slices.Equal(failed, []string{"999999:acme"}) {
 		t.Errorf("failed list: got %v, want the bad entry", failed)
 	}
+}
+
+// createTestHook stores an endpoint of acme taking events, created at the
+// Unix second created.
+func createTestHook(t *testing.T, a Redis, events []string, created int64) storage.Webhook {
+	t.Helper()
+	w := storage.Webhook{Account: "acme", URL: "https://example.com/h", Events: events, Created: created}
+	if err := a.CreateHook(context.Background(), &w, 100); err != nil {
+		t.Fatal(err)
+	}
+	return w
 }
