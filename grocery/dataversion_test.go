@@ -20,26 +20,29 @@ func TestDataVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	step := func(name string, moves bool, write func() error) {
+	step := func(name string, moves, fails bool, write func() error) {
 		t.Helper()
 		before := s.DataVersion()
 		err := write()
+		if (err != nil) != fails {
+			t.Fatalf("%s: got err %v, want failing %v", name, err, fails)
+		}
 		if moved := s.DataVersion() != before; moved != moves {
-			t.Errorf("%s (err %v): DataVersion moved %v, want %v", name, err, moved, moves)
+			t.Errorf("%s: DataVersion moved %v, want %v", name, moved, moves)
 		}
 	}
 	imp := func(name, data string) func() error {
 		return func() error { _, err := s.Import(ctx, name, strings.NewReader(data), nil); return err }
 	}
-	step("stores", true, imp("stores.csv", "store_id,banner,province,name,city,postal_code,latitude,longitude\nlob-a,loblaws,ON,Loblaws A,Toronto,M5V 1A1,43.60,-79.40\n"))
+	step("stores", true, false, imp("stores.csv", "store_id,banner,province,name,city,postal_code,latitude,longitude\nlob-a,loblaws,ON,Loblaws A,Toronto,M5V 1A1,43.60,-79.40\n"))
 	const obs = "date,store_id,banner,external_sku,price,upc,name\n2026-11-19,lob-a,loblaws,L1,4.99,068000000154,Milk\n"
-	step("observations", true, imp("obs.csv", obs))
-	step("a bad row", false, imp("bad.csv", "date,store_id,banner,external_sku,price\n2026-11-19,nope,loblaws,L1,4.99\n"))
-	step("a key", false, func() error {
+	step("observations", true, false, imp("obs.csv", obs))
+	step("a bad row", false, true, imp("bad.csv", "date,store_id,banner,external_sku,price\n2026-11-19,nope,loblaws,L1,4.99\n"))
+	step("a key", false, false, func() error {
 		_, err := s.CreateKey(ctx, grocery.KeyInput{Account: "a", Plan: "integration"})
 		return err
 	})
-	step("an alert rule", false, func() error {
+	step("an alert rule", false, false, func() error {
 		_, err := s.CreateAlert(grocery.NewContextWithAccount(ctx, "a"), grocery.AlertInput{Name: "m", UPC: "068000000154", Province: "ON", Condition: grocery.AlertPromoStart})
 		return err
 	})

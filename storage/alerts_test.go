@@ -46,7 +46,9 @@ func TestAlertRecordsCompatible(t *testing.T) {
 		if diff := cmp.Diff(old, got); diff != "" {
 			t.Errorf("old rule decoded (-want +got):\n%s", diff)
 		}
+		events := 0
 		err := tx.AlertEvents("acme", func(e *AlertEvent) error {
+			events++
 			if e.Reason != "" || e.Message != "msg" || e.Price != 399 {
 				t.Errorf("old event decoded: got %+v, want no reason, message msg, price 399", e)
 			}
@@ -54,6 +56,9 @@ func TestAlertRecordsCompatible(t *testing.T) {
 		})
 		if err != nil {
 			return err
+		}
+		if events != 1 {
+			t.Errorf("old events read: got %d, want 1", events)
 		}
 		got.Paused = true
 		if err := tx.PutAlertRule(&got); err != nil {

@@ -1,6 +1,8 @@
 package access
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
 	"os"
 	"path/filepath"
 	"strings"
@@ -60,6 +62,29 @@ func TestKeyringParse(t *testing.T) {
 	for _, bad := range []string{"", text[:len(text)-1], "xyz" + text[3:], text[:len(text)-1] + "-", strings.Replace(text, "_pk_", "_sk_", 1)} {
 		if _, ok := r.parse(bad); ok {
 			t.Errorf("parse(%q) accepted a malformed key", bad)
+		}
+	}
+}
+
+// The keyed hash is HMAC-SHA256 under the key secret, as the keys stored
+// in data files and Redis were hashed: computed here with crypto/hmac,
+// not with mac, for keys of two keyrings and for calls in a row (the
+// pooled state is reset between them).
+func TestKeyringMAC(t *testing.T) {
+	t.Parallel()
+	want := func(secret, text string) [sha256.Size]byte {
+		h := hmac.New(sha256.New, []byte(secret))
+		h.Write([]byte(text))
+		return [sha256.Size]byte(h.Sum(nil))
+	}
+	r1 := newKeyring("gro", nil, []byte("s1"))
+	r2 := newKeyring("gro", nil, []byte("s2"))
+	for _, text := range []string{"gro_pk_a", "gro_pk_b", "gro_pk_a", ""} {
+		if got := r1.mac(text); got != want("s1", text) {
+			t.Errorf("mac(%q) under s1: got %x, want %x", text, got, want("s1", text))
+		}
+		if got := r2.mac(text); got != want("s2", text) {
+			t.Errorf("mac(%q) under s2: got %x, want %x", text, got, want("s2", text))
 		}
 	}
 }
