@@ -141,8 +141,10 @@ func encodeRuns(e enc, v []uint32) enc {
 	return append(e.uvarint(uint64(len(runs))).uvarint(uint64(len(body))), body...)
 }
 
-// decodeRuns appends the runs encodeRuns wrote at d to dst.
-func decodeRuns(d *dec, dst []Run) []Run {
+// decodeRuns appends the runs encodeRuns wrote at d to dst. Their values
+// number at most max (the day's observations): a corrupt value claiming
+// more is errCorrupt, not a list that fills the memory.
+func decodeRuns(d *dec, dst []Run, max uint32) []Run {
 	n, b := d.list()
 	if d.err == nil && n > uint64(len(b)) {
 		d.err = errCorrupt
@@ -151,7 +153,7 @@ func decodeRuns(d *dec, dst []Run) []Run {
 		return dst
 	}
 	dst = slices.Grow(dst, int(n))
-	prev, i := uint32(0), 0
+	prev, i, total := uint32(0), 0, uint64(0)
 	for c := uint64(0); c < n; c++ {
 		var delta, more uint64
 		if delta, i = uvarintAt(b, i); i < 0 {
@@ -159,6 +161,10 @@ func decodeRuns(d *dec, dst []Run) []Run {
 			return dst
 		}
 		if more, i = uvarintAt(b, i); i < 0 {
+			d.err = errCorrupt
+			return dst
+		}
+		if total += more + 1; more >= uint64(max) || total > uint64(max) {
 			d.err = errCorrupt
 			return dst
 		}
@@ -172,10 +178,10 @@ func decodeRuns(d *dec, dst []Run) []Run {
 }
 
 // expandRuns appends the values of the runs encodeRuns wrote at d to
-// dst, each as many times as it occurs.
-func expandRuns(d *dec, dst []uint32) []uint32 {
+// dst, each as many times as it occurs, at most max values.
+func expandRuns(d *dec, dst []uint32, max uint32) []uint32 {
 	var runs [64]Run
-	all := decodeRuns(d, runs[:0])
+	all := decodeRuns(d, runs[:0], max)
 	for _, r := range all {
 		for range r.N {
 			dst = append(dst, r.Value)
@@ -336,9 +342,10 @@ func encodeCatDayLists(e enc, c *CatDay, runs bool) []byte {
 
 // decodeCatDay decodes the parts of v, the category day under the key
 // prefix gp (province category 0x00 banner 0x00), that parts names into
-// c, reusing its slices. SKU strings are the transaction's (Tx.text):
-// those of the category's list, or of a version 4 day those of before
-// (sorted by SKU, not c.SKUs) when equal.
+// c, reusing its slices. SKU strings are slices of the category's list
+// (its own copy, read once per transaction); those of a version 4 day
+// are the transaction's (Tx.text), or those of before (sorted by SKU, not
+// c.SKUs) when equal.
 func (t *Tx) decodeCatDay(gp, v []byte, c *CatDay, parts CatParts, before []SKUDay, beforeNums []SKUNum) error {
 	numbered := len(v) > 0 && v[0] == catDayNumbered
 	byNum := parts&CatNumbered != 0
@@ -386,11 +393,11 @@ func (t *Tx) decodeCatDay(gp, v []byte, c *CatDay, parts CatParts, before []SKUD
 	}
 	switch {
 	case numbered && parts == CatRuns:
-		c.PriceRuns = decodeRuns(&d, c.PriceRuns)
-		c.UnitRuns = decodeRuns(&d, c.UnitRuns)
+		c.PriceRuns = decodeRuns(&d, c.PriceRuns, c.Count)
+		c.UnitRuns = decodeRuns(&d, c.UnitRuns, c.Count)
 	case numbered:
-		c.Prices = expandRuns(&d, c.Prices)
-		c.Units = expandRuns(&d, c.Units)
+		c.Prices = expandRuns(&d, c.Prices, c.Count)
+		c.Units = expandRuns(&d, c.Units, c.Count)
 	case parts == CatRuns:
 		c.PriceRuns = decodeSortedRuns(&d, c.PriceRuns)
 		c.UnitRuns = decodeSortedRuns(&d, c.UnitRuns)

@@ -94,8 +94,10 @@ func TestUpdateCatDaySKUs(t *testing.T) {
 	}
 }
 
-// TestCatDaysSKUsDayToDay: a scan reuses the strings of the day before;
-// days with SKUs gained, lost and shared still read as written.
+// TestCatDaysSKUsDayToDay: a scan of days whose SKUs are gained, lost
+// and shared from one day to the next reads each day as written (the
+// category's SKU list grows as days add SKUs). The reuse of the day
+// before's strings, for format 4 days, is TestUpgradeFormat4's.
 func TestCatDaysSKUsDayToDay(t *testing.T) {
 	t.Parallel()
 	db := MustOpen(t)
