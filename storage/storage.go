@@ -294,33 +294,20 @@ func openOnce(path string, opts Options) (*DB, error) {
 	}
 	db := &DB{}
 	db.cur.Store(newHandle(b))
-	if upgrade4 {
-		err := db.Update(func(tx *Tx) error {
-			if _, err := tx.tx.CreateBucketIfNotExists(bucketCatSKUs); err != nil {
-				return err
-			}
-			if err := tx.upgradeCatDays(); err != nil {
-				return err
-			}
-			return tx.meta().Put(keyFormat, binary.BigEndian.AppendUint32(nil, FormatVersion))
-		})
-		if err == nil {
-			// The buckets of this version that the file lacked.
-			err = db.with(func(h *handle) error { return h.bolt.Update(initBuckets) })
-		}
-		if err != nil {
-			db.Close()
-			return nil, err
-		}
-	}
-	if upgrade {
+	if upgrade || upgrade4 {
+		// One transaction: the buckets this version has and the file
+		// lacks, the data moved to this version's form, the version.
 		err := db.Update(func(tx *Tx) error {
 			for _, name := range allBuckets {
 				if _, err := tx.tx.CreateBucketIfNotExists(name); err != nil {
 					return err
 				}
 			}
-			if err := opts.Upgrade(tx); err != nil {
+			up := opts.Upgrade
+			if upgrade4 {
+				up = (*Tx).upgradeCatDays
+			}
+			if err := up(tx); err != nil {
 				return err
 			}
 			return tx.meta().Put(keyFormat, binary.BigEndian.AppendUint32(nil, FormatVersion))
@@ -358,25 +345,22 @@ func checkFormat(tx *bolt.Tx) error {
 	if len(v) != 4 {
 		return ErrNotDataFile
 	}
-	if n := binary.BigEndian.Uint32(v); n == 3 {
+	n := binary.BigEndian.Uint32(v)
+	switch {
+	case n == 3:
 		return errUpgrade
-	} else if n == 4 {
-		// Served as it is when read only: its category aggregates name
-		// their SKUs in full, which the reads take as well.
-		for _, name := range allBuckets {
-			if tx.Bucket(name) == nil && !bytes.Equal(name, bucketCatSKUs) && !slices.ContainsFunc(writeOnlyBuckets, func(b []byte) bool { return bytes.Equal(b, name) }) {
-				return fmt.Errorf("%w: it lacks the %q bucket of version 4: open it once for writing (grocery serve, import or keys) to add it", ErrFormat, name)
-			}
-		}
-		return nil
-	} else if n == 1 || n == 2 {
+	case n == 1 || n == 2:
 		return fmt.Errorf("%w: version %d, this program reads version %d, which adds the analytics aggregates: rebuild the file with grocery demo, or import your stores and observations files into a new data file", ErrFormat, n, FormatVersion)
-	} else if n != FormatVersion {
+	case n != 4 && n != FormatVersion:
 		return fmt.Errorf("%w: version %d, this program reads version %d", ErrFormat, n, FormatVersion)
 	}
+	// A version 4 file is served as it is when read only: its category
+	// aggregates name their SKUs in full, which the reads take as well,
+	// and it has no SKU lists.
 	for _, name := range allBuckets {
-		if tx.Bucket(name) == nil && !slices.ContainsFunc(writeOnlyBuckets, func(b []byte) bool { return bytes.Equal(b, name) }) {
-			return fmt.Errorf("%w: it lacks the %q bucket of this version: open it once for writing (grocery serve, import or keys) to add it", ErrFormat, name)
+		missing := tx.Bucket(name) == nil && !slices.ContainsFunc(writeOnlyBuckets, func(b []byte) bool { return bytes.Equal(b, name) })
+		if missing && !(n == 4 && bytes.Equal(name, bucketCatSKUs)) {
+			return fmt.Errorf("%w: it lacks the %q bucket of version %d: open it once for writing (grocery serve, import or keys) to add it", ErrFormat, name, n)
 		}
 	}
 	return nil
