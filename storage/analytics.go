@@ -938,10 +938,8 @@ func (t *Tx) Shelf(province, banner, sku string, s *Shelf) (bool, error) {
 func (t *Tx) decodeShelf(banner, sku string, v []byte, s *Shelf) error {
 	d := dec{b: v, tx: t}
 	*s = Shelf{Banner: banner, SKU: sku}
-	s.GTIN = d.str()
-	s.Category = t.names.get(d.raw())
-	s.First = int32(d.varint())
-	s.Last = s.First + int32(d.varint())
+	gtin, category := decodeShelfHead(&d, &s.First, &s.Last)
+	s.GTIN, s.Category = t.text(gtin), t.names.get(category)
 	s.FirstPrice, s.FirstStores = d.u32(), d.u32()
 	s.LastPrice, s.LastRegular, s.LastPromoStores = d.u32(), d.u32(), d.u32()
 	if since := int32(d.uvarint()); since > 0 {
@@ -949,6 +947,24 @@ func (t *Tx) decodeShelf(banner, sku string, v []byte, s *Shelf) error {
 	}
 	s.PrevRegular, s.Min30 = d.u32(), d.u32()
 	return d.err
+}
+
+// decodeShelfHead decodes what a shelf value starts with: its barcode
+// and category (views of the value) and its first and last day.
+func decodeShelfHead(d *dec, first, last *int32) (gtin, category []byte) {
+	gtin, category = d.raw(), d.raw()
+	*first = int32(d.varint())
+	*last = *first + int32(d.varint())
+	return gtin, category
+}
+
+// shelfPrefix is the key prefix of a province's shelf, of one banner
+// when banner is not "".
+func shelfPrefix(province, banner string) []byte {
+	if banner == "" {
+		return []byte(province)
+	}
+	return appendStr0([]byte(province), banner)
 }
 
 // PutShelf writes a banner SKU's presence in a province.
@@ -968,10 +984,7 @@ func (t *Tx) PutShelf(province string, s *Shelf) error {
 // banner when banner is not "", by banner and SKU. fn may keep s only
 // until it returns; it stops the scan by returning ErrStop.
 func (t *Tx) ShelfIn(province, banner string, fn func(s *Shelf) error) error {
-	prefix := []byte(province)
-	if banner != "" {
-		prefix = appendStr0(prefix, banner)
-	}
+	prefix := shelfPrefix(province, banner)
 	var (
 		s    Shelf
 		name string // of the banner, whose records come together
@@ -1001,16 +1014,12 @@ func (t *Tx) ShelfIn(province, banner string, fn func(s *Shelf) error) error {
 // last observation day, decoding nothing more. gtin and category are
 // valid only until fn returns; it stops the scan by returning ErrStop.
 func (t *Tx) ShelfSpans(province, banner string, fn func(gtin, category []byte, first, last int32) error) error {
-	prefix := []byte(province)
-	if banner != "" {
-		prefix = appendStr0(prefix, banner)
-	}
+	prefix := shelfPrefix(province, banner)
 	c := t.shelf().Cursor()
+	var first, last int32
 	for k, v := c.Seek(prefix); hasPrefix(k, prefix); k, v = c.Next() {
 		d := dec{b: v}
-		gtin, category := d.raw(), d.raw()
-		first := int32(d.varint())
-		last := first + int32(d.varint())
+		gtin, category := decodeShelfHead(&d, &first, &last)
 		if d.err != nil {
 			return d.err
 		}
