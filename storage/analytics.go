@@ -296,7 +296,7 @@ func encodeCatDay(c *CatDay, dict *skuDict) (v []byte, added bool) {
 		added = added || isNew
 		e = e.uvarint(uint64(n)).uvarint(uint64(sd.Price)).uvarint(uint64(sd.Regular - sd.Price))
 	}
-	return encodeCatDayLists(e, c, true), added
+	return encodeStores(encodeRuns(encodeRuns(e, c.Prices), c.Units), c.Stores), added
 }
 
 // encodeCatDayNamed encodes c as version 4 did, each SKU named in full:
@@ -317,23 +317,14 @@ func encodeCatDayNamed(c *CatDay) []byte {
 		e = e.uvarint(uint64(n)).str(sd.SKU[n:]).uvarint(uint64(sd.Price)).uvarint(uint64(sd.Regular - sd.Price))
 		prevSKU = sd.SKU
 	}
-	return encodeCatDayLists(e, c, false)
+	return encodeStores(encodeSorted(encodeSorted(e, c.Prices), c.Units), c.Stores)
 }
 
-// encodeCatDayLists appends c's prices, units and stores to e, the
-// prices and units as runs of equal values when runs is set (this
-// version), or one by one (version 4).
-func encodeCatDayLists(e enc, c *CatDay, runs bool) []byte {
-	if runs {
-		e = encodeRuns(e, c.Prices)
-		e = encodeRuns(e, c.Units)
-	} else {
-		e = encodeSorted(e, c.Prices)
-		e = encodeSorted(e, c.Units)
-	}
-	e = e.uvarint(uint64(len(c.Stores)))
+// encodeStores appends a category day's stores to e.
+func encodeStores(e enc, stores []StoreCount) enc {
+	e = e.uvarint(uint64(len(stores)))
 	prev := uint32(0)
-	for _, s := range c.Stores {
+	for _, s := range stores {
 		e = e.uvarint(uint64(s.Store - prev)).uvarint(uint64(s.N))
 		prev = s.Store
 	}
