@@ -971,16 +971,16 @@ func (ev *alertEval) run(ctx context.Context, from map[seriesKey]int32, asOf int
 		keys = append(keys, k)
 	}
 	slices.SortFunc(keys, func(a, b seriesKey) int {
-		return cmp.Or(cmp.Compare(a.banner, b.banner), cmp.Compare(a.sku, b.sku), cmp.Compare(a.province, b.province))
+		return cmp.Or(cmp.Compare(a.Banner, b.Banner), cmp.Compare(a.SKU, b.SKU), cmp.Compare(a.Province, b.Province))
 	})
 	qs := make([]alertstore.WatchQuery, len(keys))
 	var sku storage.SKU
 	for i, k := range keys {
-		found, err := ev.tx.SKU(k.banner, k.sku, &sku)
+		found, err := ev.tx.SKU(k.Banner, k.SKU, &sku)
 		if err != nil {
 			return 0, err
 		}
-		qs[i] = alertstore.WatchQuery{Province: k.province, Banner: k.banner, SKU: k.sku}
+		qs[i] = alertstore.WatchQuery{Province: k.Province, Banner: k.Banner, SKU: k.SKU}
 		if found {
 			qs[i].GTIN = sku.GTIN
 		}
@@ -1003,7 +1003,7 @@ func (ev *alertEval) run(ctx context.Context, from map[seriesKey]int32, asOf int
 			if ev.account != "" && r.Account != ev.account || r.Paused {
 				continue
 			}
-			if r.GTIN != "" && r.Banner != "" && r.Banner != k.banner {
+			if r.GTIN != "" && r.Banner != "" && r.Banner != k.Banner {
 				continue // a barcode rule restricted to another banner
 			}
 			watching = append(watching, r)
@@ -1016,14 +1016,14 @@ func (ev *alertEval) run(ctx context.Context, from map[seriesKey]int32, asOf int
 		start := max(from[k], window)
 		var prev alertDay
 		hasPrev := false
-		err = ev.tx.Series(k.banner, k.sku, k.province, storage.SeriesScan{To: start - 1, NewestFirst: true}, func(d *storage.Day) error {
+		err = ev.tx.Series(k.Banner, k.SKU, k.Province, storage.SeriesScan{To: start - 1, NewestFirst: true}, func(d *storage.Day) error {
 			prev, hasPrev = dayOf(d), true
 			return storage.ErrStop
 		})
 		if err != nil {
 			return 0, err
 		}
-		err = ev.tx.Series(k.banner, k.sku, k.province, storage.SeriesScan{From: start, To: asOf}, func(d *storage.Day) error {
+		err = ev.tx.Series(k.Banner, k.SKU, k.Province, storage.SeriesScan{From: start, To: asOf}, func(d *storage.Day) error {
 			cur := dayOf(d)
 			for _, r := range watching {
 				if fires(r, previous(prev, hasPrev), cur) {
@@ -1062,7 +1062,7 @@ func (ev *alertEval) record(ctx context.Context, triggers []alertTrigger) (int, 
 		}
 		e := storage.AlertEvent{
 			Account: t.rule.Account, RuleID: t.rule.ID, Triggered: ev.now.Unix(), Day: t.cur.date,
-			Condition: t.rule.Condition, GTIN: t.gtin, Banner: t.key.banner, SKU: t.key.sku, Province: t.key.province,
+			Condition: t.rule.Condition, GTIN: t.gtin, Banner: t.key.Banner, SKU: t.key.SKU, Province: t.key.Province,
 			Price: t.cur.price, Reason: ev.reason,
 		}
 		if t.hasPrev {
@@ -1080,14 +1080,14 @@ func (ev *alertEval) record(ctx context.Context, triggers []alertTrigger) (int, 
 // message says in a sentence what fired: "OJ deal: Orange Juice No Pulp at
 // No Frills in ON is $3.49 on 2026-11-20, at or below $4.00 (was $4.29)".
 func (ev *alertEval) message(t *alertTrigger) string {
-	what := t.key.sku
+	what := t.key.SKU
 	if t.gtin != "" {
 		var p storage.Product
 		if found, err := ev.tx.Product(t.gtin, &p); err == nil && found && p.Name != "" {
 			what = p.Name
 		}
 	}
-	head := fmt.Sprintf("%s: %s at %s in %s is $%s on %s", t.rule.Name, what, bannerName(t.key.banner), t.key.province,
+	head := fmt.Sprintf("%s: %s at %s in %s is $%s on %s", t.rule.Name, what, bannerName(t.key.Banner), t.key.Province,
 		Cents(t.cur.price), Date(t.cur.date))
 	was := ""
 	if t.hasPrev {

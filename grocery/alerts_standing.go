@@ -109,7 +109,7 @@ func (s *Service) standing(ctx context.Context, ids alertstore.IDs, r *storage.A
 		for i, k := range keys {
 			var cur, prev alertDay
 			n := 0
-			err := tx.Series(k.banner, k.sku, k.province, storage.SeriesScan{To: asOf, NewestFirst: true}, func(d *storage.Day) error {
+			err := tx.Series(k.Banner, k.SKU, k.Province, storage.SeriesScan{To: asOf, NewestFirst: true}, func(d *storage.Day) error {
 				if n == 0 {
 					if d.Date < asOf-freshDays+1 {
 						return storage.ErrStop // no current day
@@ -136,7 +136,7 @@ func (s *Service) standing(ctx context.Context, ids alertstore.IDs, r *storage.A
 			}
 			slices.Sort(regular)
 			var p *alertDay
-			st := AlertSeriesStanding{Banner: k.banner, BannerName: bannerName(k.banner), SKU: k.sku, Price: Cents(cur.price),
+			st := AlertSeriesStanding{Banner: k.Banner, BannerName: bannerName(k.Banner), SKU: k.SKU, Price: Cents(cur.price),
 				RegularPrice: Cents(pricestat.HalfCents(pricestat.Median2(regular))), OnPromo: cur.promo, ObservedAt: Date(cur.date)}
 			if n == 2 {
 				p = &prev
@@ -149,7 +149,7 @@ func (s *Service) standing(ctx context.Context, ids alertstore.IDs, r *storage.A
 				res.Holds = true
 				gtin := ""
 				var sku storage.SKU
-				if found, err := tx.SKU(k.banner, k.sku, &sku); err != nil {
+				if found, err := tx.SKU(k.Banner, k.SKU, &sku); err != nil {
 					return err
 				} else if found {
 					gtin = sku.GTIN

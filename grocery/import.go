@@ -940,7 +940,7 @@ func (imp *importer) obsRow(r *row) *rowError {
 	if !ok {
 		si = int32(len(imp.seriesKeys))
 		imp.series[sk] = si
-		imp.seriesKeys = append(imp.seriesKeys, seriesKey{banner: slug, sku: imp.skuNames[skuNum], province: st.province})
+		imp.seriesKeys = append(imp.seriesKeys, seriesKey{Banner: slug, SKU: imp.skuNames[skuNum], Province: st.province})
 	}
 	// Rows repeating an earlier one (the same date, store and SKU) are
 	// found once the rows are sorted, by scan.

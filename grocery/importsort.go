@@ -28,7 +28,7 @@ func (imp *importer) ranks() []int32 {
 	}
 	slices.SortFunc(order, func(a, b int32) int {
 		x, y := &imp.seriesKeys[a], &imp.seriesKeys[b]
-		return cmp.Or(cmp.Compare(x.banner, y.banner), cmp.Compare(x.sku, y.sku), cmp.Compare(x.province, y.province))
+		return cmp.Or(cmp.Compare(x.Banner, y.Banner), cmp.Compare(x.SKU, y.SKU), cmp.Compare(x.Province, y.Province))
 	})
 	rank := make([]int32, len(order))
 	for r, i := range order {

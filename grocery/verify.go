@@ -96,7 +96,7 @@ func (w *writer) rederiveAnalytics(ctx context.Context, touch func(k seriesKey))
 	var in seriesInfo
 	var cur seriesKey
 	_, err := w.tx.ScanSeries(nil, f, func(ref *storage.SeriesRef) (bool, error) {
-		cur = seriesKey{banner: ref.Banner, sku: ref.SKU, province: ref.Province}
+		cur = seriesKey{Banner: ref.Banner, SKU: ref.SKU, Province: ref.Province}
 		if touch != nil {
 			touch(cur)
 		}
@@ -115,7 +115,7 @@ func (w *writer) rederiveAnalytics(ctx context.Context, touch func(k seriesKey))
 				delta.add = append(delta.add, catObs(&d.Entries[j], &in))
 			}
 			p, r := dayPrices(d.Entries)
-			delta.skus = append(delta.skus, storage.SKUDay{SKU: cur.sku, Price: p, Regular: r})
+			delta.skus = append(delta.skus, storage.SKUDay{SKU: cur.SKU, Price: p, Regular: r})
 		}
 		return nil
 	})

@@ -120,7 +120,7 @@ func (s *Service) writeImport(ctx context.Context, b *batch, stores []string, or
 	return st, nil
 }
 
-type seriesKey struct{ banner, sku, province string }
+type seriesKey struct{ Banner, SKU, Province string }
 
 type storeState struct {
 	rec     storage.Store
@@ -404,7 +404,7 @@ func (w *writer) writeObservations(ctx context.Context, b *batch) error {
 	}
 	slices.SortFunc(order, func(a, b int32) int {
 		x, y := series[a], series[b]
-		return cmp.Or(cmp.Compare(x.banner, y.banner), cmp.Compare(x.sku, y.sku), cmp.Compare(x.province, y.province))
+		return cmp.Or(cmp.Compare(x.Banner, y.Banner), cmp.Compare(x.SKU, y.SKU), cmp.Compare(x.Province, y.Province))
 	})
 	rank := make([]int32, len(series))
 	for r, i := range order {
@@ -555,7 +555,7 @@ type blockMerge struct {
 func (m *blockMerge) begin(tx *storage.Tx, key seriesKey, start int32) error {
 	m.oi, m.changed, m.fresh = 0, false, 0
 	m.merged.Start, m.merged.Days = start, m.merged.Days[:0]
-	return tx.ReadBlock(key.banner, key.sku, key.province, start, &m.old)
+	return tx.ReadBlock(key.Banner, key.SKU, key.Province, start, &m.old)
 }
 
 // day returns the stored day of date (nil when none) and the merged day
@@ -585,7 +585,7 @@ func (m *blockMerge) end(tx *storage.Tx, key seriesKey) error {
 	if !m.changed {
 		return nil
 	}
-	return tx.PutBlock(key.banner, key.sku, key.province, &m.merged)
+	return tx.PutBlock(key.Banner, key.SKU, key.Province, &m.merged)
 }
 
 // mergeDay merges one day's observations of a series with the stored day
@@ -659,12 +659,12 @@ func summarise(d *storage.Day) {
 // latest price of each store that observed it.
 func (w *writer) finishSeries(key seriesKey, first, last int32, stores []int32, latest []obsRec) error {
 	var sku storage.SKU
-	found, err := w.tx.SKU(key.banner, key.sku, &sku)
+	found, err := w.tx.SKU(key.Banner, key.SKU, &sku)
 	if err != nil {
 		return err
 	}
 	if !found {
-		sku = storage.SKU{Banner: key.banner, SKU: key.sku}
+		sku = storage.SKU{Banner: key.Banner, SKU: key.SKU}
 	}
 	if sku.FirstSeen == 0 || first < sku.FirstSeen || sku.LastSeen < last || !found {
 		if sku.FirstSeen == 0 || first < sku.FirstSeen {
@@ -691,7 +691,7 @@ func (w *writer) finishSeries(key seriesKey, first, last int32, stores []int32, 
 	for _, si := range stores {
 		r := latest[si]
 		w.latest = append(w.latest, latestPut{w.storeList[si].rec.ID,
-			storage.Latest{SKU: key.sku, Date: r.date, Price: r.price, Regular: r.regular, PromoEnd: r.promoEnd}})
+			storage.Latest{SKU: key.SKU, Date: r.date, Price: r.price, Regular: r.regular, PromoEnd: r.promoEnd}})
 	}
 	return nil
 }
@@ -739,7 +739,7 @@ func (w *writer) rebuildOffers(ctx context.Context) error {
 	jobs := make([]job, 0, len(w.touched))
 	var sku storage.SKU
 	for k := range w.touched {
-		found, err := w.tx.SKU(k.banner, k.sku, &sku)
+		found, err := w.tx.SKU(k.Banner, k.SKU, &sku)
 		if err != nil {
 			return err
 		}
@@ -748,7 +748,7 @@ func (w *writer) rebuildOffers(ctx context.Context) error {
 		}
 	}
 	slices.SortFunc(jobs, func(x, y job) int {
-		return cmp.Or(cmp.Compare(x.province, y.province), cmp.Compare(x.gtin, y.gtin), cmp.Compare(x.banner, y.banner), cmp.Compare(x.sku, y.sku))
+		return cmp.Or(cmp.Compare(x.Province, y.Province), cmp.Compare(x.gtin, y.gtin), cmp.Compare(x.Banner, y.Banner), cmp.Compare(x.SKU, y.SKU))
 	})
 	var toks tokenPuts
 	var calc offerCalc
@@ -766,21 +766,21 @@ func (w *writer) rebuildOffers(ctx context.Context) error {
 		if !ok {
 			continue
 		}
-		found, err := w.tx.Offer(j.province, j.gtin, j.banner, j.sku, &old)
+		found, err := w.tx.Offer(j.Province, j.gtin, j.Banner, j.SKU, &old)
 		if err != nil {
 			return err
 		}
 		if found && old == o {
 			continue // a re-import: leave the page clean
 		}
-		if err := w.tx.PutOffer(j.province, j.gtin, &o); err != nil {
+		if err := w.tx.PutOffer(j.Province, j.gtin, &o); err != nil {
 			return err
 		}
 		// A new offer may be the product's first in the province: index
 		// its words there (an existing offer's product is indexed already;
 		// renames are handled by rebuildTokens).
-		if !found && (len(toks) == 0 || toks[len(toks)-1].province != j.province || toks[len(toks)-1].gtin != j.gtin) {
-			if err := toks.add(w.tx, j.province, j.gtin); err != nil {
+		if !found && (len(toks) == 0 || toks[len(toks)-1].province != j.Province || toks[len(toks)-1].gtin != j.gtin) {
+			if err := toks.add(w.tx, j.Province, j.gtin); err != nil {
 				return err
 			}
 		}
@@ -805,7 +805,7 @@ func (c *offerCalc) offer(tx *storage.Tx, k seriesKey) (storage.Offer, bool, err
 	c.entries = c.entries[:0]
 	newest := int32(-1)
 	var dayPrice, dayRegular uint32
-	err := tx.Series(k.banner, k.sku, k.province, storage.SeriesScan{To: 1<<31 - 1, NewestFirst: true}, func(d *storage.Day) error {
+	err := tx.Series(k.Banner, k.SKU, k.Province, storage.SeriesScan{To: 1<<31 - 1, NewestFirst: true}, func(d *storage.Day) error {
 		if newest < 0 {
 			newest = d.Date
 			dayPrice, dayRegular = dayPrices(d.Entries)
@@ -824,7 +824,7 @@ func (c *offerCalc) offer(tx *storage.Tx, k seriesKey) (storage.Offer, bool, err
 	if err != nil || newest < 0 {
 		return storage.Offer{}, false, err
 	}
-	o := storage.Offer{Banner: k.banner, SKU: k.sku, ObservedAt: newest, StoreCount: uint32(len(c.entries)),
+	o := storage.Offer{Banner: k.Banner, SKU: k.SKU, ObservedAt: newest, StoreCount: uint32(len(c.entries)),
 		DayPrice: dayPrice, DayRegular: dayRegular}
 	c.prices = c.prices[:0]
 	for _, e := range c.entries {

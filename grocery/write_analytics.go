@@ -136,7 +136,7 @@ func (w *writer) regroupDays(ctx context.Context, _ *batch) error {
 			return err
 		}
 		old := w.regroup[k]
-		cur, err := w.seriesInfo(seriesKey{banner: k.banner, sku: k.sku})
+		cur, err := w.seriesInfo(seriesKey{Banner: k.banner, SKU: k.sku})
 		if err != nil {
 			return err
 		}
@@ -190,13 +190,13 @@ func (w *writer) seriesInfo(key seriesKey) (seriesInfo, error) {
 	if a.info == nil {
 		a.info, a.cats, a.spans = map[string]seriesInfo{}, map[storage.CatDayKey]*catDelta{}, map[seriesKey]span{}
 	}
-	k := key.banner + "\x00" + key.sku
+	k := key.Banner + "\x00" + key.SKU
 	if in, ok := a.info[k]; ok {
 		return in, nil
 	}
-	in := seriesInfo{sku: key.sku}
+	in := seriesInfo{sku: key.SKU}
 	var sku storage.SKU
-	found, err := w.tx.SKU(key.banner, key.sku, &sku)
+	found, err := w.tx.SKU(key.Banner, key.SKU, &sku)
 	if err != nil {
 		return in, err
 	}
@@ -239,7 +239,7 @@ func (w *writer) noteChanged(key seriesKey, date int32) {
 // catDelta returns the changes of the category day a series' day falls in.
 func (w *writer) catDelta(key seriesKey, in seriesInfo, date int32) *catDelta {
 	a := &w.analytics
-	k := storage.CatDayKey{Province: key.province, Category: in.category, Banner: key.banner, Day: date}
+	k := storage.CatDayKey{Province: key.Province, Category: in.category, Banner: key.Banner, Day: date}
 	d := a.cats[k]
 	if d == nil {
 		d = &catDelta{}
@@ -287,7 +287,7 @@ func (w *writer) writeAnalytics(ctx context.Context) error {
 		series = append(series, k)
 	}
 	slices.SortFunc(series, func(x, y seriesKey) int {
-		return cmp.Or(cmp.Compare(x.banner, y.banner), cmp.Compare(x.sku, y.sku), cmp.Compare(x.province, y.province))
+		return cmp.Or(cmp.Compare(x.Banner, y.Banner), cmp.Compare(x.SKU, y.SKU), cmp.Compare(x.Province, y.Province))
 	})
 	var pb promoBuilder
 	for i, k := range series {
@@ -388,7 +388,7 @@ func (b *promoBuilder) day(k seriesKey, d *storage.Day) {
 	}
 	if !b.open {
 		b.open = true
-		b.cur = storage.Promo{Banner: k.banner, SKU: k.sku, Province: k.province, Start: d.Date}
+		b.cur = storage.Promo{Banner: k.Banner, SKU: k.SKU, Province: k.Province, Start: d.Date}
 		b.regs, b.prices = b.regs[:0], b.prices[:0]
 		clear(b.stores)
 	}
@@ -424,7 +424,7 @@ func (b *promoBuilder) lastRegularChange(tx *storage.Tx, k seriesKey, to int32) 
 	var day int32
 	var prevReg, before uint32
 	have := false
-	err := tx.Series(k.banner, k.sku, k.province, storage.SeriesScan{From: math.MinInt32, To: to}, func(d *storage.Day) error {
+	err := tx.Series(k.Banner, k.SKU, k.Province, storage.SeriesScan{From: math.MinInt32, To: to}, func(d *storage.Day) error {
 		r := b.regularOf(d)
 		if have && r != prevReg {
 			day, before = d.Date, prevReg
@@ -450,22 +450,22 @@ func (b *promoBuilder) derive(tx *storage.Tx, k seriesKey, in seriesInfo, sp spa
 		// The same days again: the events stand; only the shelf
 		// record's link may have moved.
 		var shelf storage.Shelf
-		found, err := tx.Shelf(k.province, k.banner, k.sku, &shelf)
+		found, err := tx.Shelf(k.Province, k.Banner, k.SKU, &shelf)
 		if err != nil || !found || (shelf.GTIN == in.gtin && shelf.Category == in.category) {
 			return err
 		}
 		shelf.GTIN, shelf.Category = in.gtin, in.category
-		return tx.PutShelf(k.province, &shelf)
+		return tx.PutShelf(k.Province, &shelf)
 	}
 	from := sp.first
 	var prev storage.Promo
-	if found, err := tx.LastPromoBefore(k.banner, k.sku, k.province, sp.first, &prev); err != nil {
+	if found, err := tx.LastPromoBefore(k.Banner, k.SKU, k.Province, sp.first, &prev); err != nil {
 		return err
 	} else if found && prev.End+promoGap >= sp.first {
 		from = prev.Start
 	}
 	var shelf storage.Shelf
-	found, err := tx.Shelf(k.province, k.banner, k.sku, &shelf)
+	found, err := tx.Shelf(k.Province, k.Banner, k.SKU, &shelf)
 	if err != nil {
 		return err
 	}
@@ -476,7 +476,7 @@ func (b *promoBuilder) derive(tx *storage.Tx, k seriesKey, in seriesInfo, sp spa
 	} else {
 		shelf.First, shelf.FirstPrice, shelf.FirstStores = first, 0, 0
 	}
-	if err := tx.DeletePromosFrom(k.banner, k.sku, k.province, from); err != nil {
+	if err := tx.DeletePromosFrom(k.Banner, k.SKU, k.Province, from); err != nil {
 		return err
 	}
 	readFrom := from - priceLookback
@@ -484,7 +484,7 @@ func (b *promoBuilder) derive(tx *storage.Tx, k seriesKey, in seriesInfo, sp spa
 	var prevReg uint32
 	haveReg := false
 	if found && old.First < readFrom {
-		err := tx.Series(k.banner, k.sku, k.province, storage.SeriesScan{From: math.MinInt32, To: readFrom - 1, NewestFirst: true}, func(d *storage.Day) error {
+		err := tx.Series(k.Banner, k.SKU, k.Province, storage.SeriesScan{From: math.MinInt32, To: readFrom - 1, NewestFirst: true}, func(d *storage.Day) error {
 			prevReg, haveReg = b.regularOf(d), true
 			return storage.ErrStop
 		})
@@ -498,7 +498,7 @@ func (b *promoBuilder) derive(tx *storage.Tx, k seriesKey, in seriesInfo, sp spa
 	var changeDay, firstRead int32
 	var changePrev uint32
 	var prices []uint32
-	err = tx.Series(k.banner, k.sku, k.province, storage.SeriesScan{From: readFrom, To: math.MaxInt32}, func(d *storage.Day) error {
+	err = tx.Series(k.Banner, k.SKU, k.Province, storage.SeriesScan{From: readFrom, To: math.MaxInt32}, func(d *storage.Day) error {
 		if firstRead == 0 {
 			firstRead = d.Date
 		}
@@ -551,6 +551,6 @@ func (b *promoBuilder) derive(tx *storage.Tx, k seriesKey, in seriesInfo, sp spa
 			shelf.Min30 = m.med
 		}
 	}
-	shelf.Banner, shelf.SKU, shelf.GTIN, shelf.Category = k.banner, k.sku, in.gtin, in.category
-	return tx.PutShelf(k.province, &shelf)
+	shelf.Banner, shelf.SKU, shelf.GTIN, shelf.Category = k.Banner, k.SKU, in.gtin, in.category
+	return tx.PutShelf(k.Province, &shelf)
 }
