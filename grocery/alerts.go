@@ -660,12 +660,12 @@ func (s *Service) evaluateRules(ctx context.Context, account string, from int32,
 			r := &rules[i]
 			res.Rules++
 			if r.GTIN == "" {
-				series[seriesKey{r.Banner, r.SKU, r.Province}] = from
+				series[seriesKey{Banner: r.Banner, SKU: r.SKU, Province: r.Province}] = from
 				continue
 			}
 			err := tx.SKUsOf(r.GTIN, func(banner, sku string) error {
 				if r.Banner == "" || r.Banner == banner {
-					series[seriesKey{banner, sku, r.Province}] = from
+					series[seriesKey{Banner: banner, SKU: sku, Province: r.Province}] = from
 				}
 				return nil
 			})
@@ -687,14 +687,14 @@ func (s *Service) evaluateRules(ctx context.Context, account string, from int32,
 	return res, nil
 }
 
-// alertHook is the writeHook of the alert rules: it records the series a
+// alertHook is the ingest.Hook of the alert rules: it records the series a
 // write transaction wrote and evaluates the rules watching them, before
 // the commit when the rules are in the data file (the events commit with
 // the data), after it when they are in Redis (see pendingAlerts).
 type alertHook struct {
 	s     *Service
 	later bool                // the rules are in Redis: evaluate them after the commit
-	now   time.Time           // the clock, read once per write, in its transaction (beforeCommit)
+	now   time.Time           // the clock, read once per write, in its transaction (BeforeCommit)
 	state int8                // 0: not looked yet; 1: no rule to evaluate; 2: rules (or, with Redis, maybe)
 	from  map[seriesKey]int32 // first day written, per series
 
@@ -725,11 +725,11 @@ func (s *Service) lockAlerts() (unlock func()) {
 	return s.alertsMu.Unlock
 }
 
-// seriesWritten records that the write wrote days of a series from first
+// SeriesWritten records that the write wrote days of a series from first
 // on. With no rule in the file it costs one seek per transaction; with
 // Redis it records every series, and evaluation after the commit asks
 // Redis once whether any rule exists.
-func (h *alertHook) seriesWritten(tx *storage.Tx, key seriesKey, first int32) {
+func (h *alertHook) SeriesWritten(tx *storage.Tx, key seriesKey, first int32) {
 	if h.state == 0 {
 		h.state = 1
 		if h.later || tx.HasAlertRules() {
@@ -744,10 +744,10 @@ func (h *alertHook) seriesWritten(tx *storage.Tx, key seriesKey, first int32) {
 	}
 }
 
-// beforeCommit evaluates the rules watching the series the transaction
+// BeforeCommit evaluates the rules watching the series the transaction
 // wrote, on the days it wrote and after, within the 14 days ending at
 // asOf. With rules in Redis it only marks them owed (oweAlerts).
-func (h *alertHook) beforeCommit(ctx context.Context, tx *storage.Tx, asOf int32) error {
+func (h *alertHook) BeforeCommit(ctx context.Context, tx *storage.Tx, asOf int32) error {
 	// Read inside the transaction, not when the write began: a write that
 	// waited behind a long one triggers its events when it commits.
 	h.now = h.s.now()

@@ -95,10 +95,10 @@ func (s *Service) standing(ctx context.Context, ids alertstore.IDs, r *storage.A
 		}
 		var keys []seriesKey
 		if r.GTIN == "" {
-			keys = append(keys, seriesKey{r.Banner, r.SKU, r.Province})
+			keys = append(keys, seriesKey{Banner: r.Banner, SKU: r.SKU, Province: r.Province})
 		} else if err := tx.SKUsOf(r.GTIN, func(banner, sku string) error {
 			if r.Banner == "" || r.Banner == banner {
-				keys = append(keys, seriesKey{banner, sku, r.Province})
+				keys = append(keys, seriesKey{Banner: banner, SKU: sku, Province: r.Province})
 			}
 			return nil
 		}); err != nil {

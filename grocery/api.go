@@ -3,6 +3,8 @@ package grocery
 import (
 	"log/slog"
 	"time"
+
+	"github.com/grocerydata/grocery/grocery/internal/ingest"
 )
 
 // Options configures Open. A nil *Options means the defaults.
@@ -132,11 +134,7 @@ type batch struct {
 
 // batchStats counts what a write changed.
 type batchStats struct {
-	StoresNew, StoresUpdated, StoresUnchanged int
-	ObsNew, ObsUpdated, ObsUnchanged          int
-	// NamesKept lists the products whose stored name (English or French)
-	// was kept over a different one.
-	NamesKept []keptName
+	ingest.Stats
 
 	alertsErr error // how the alert evaluation after the commit failed, the write being committed
 }
@@ -144,10 +142,7 @@ type batchStats struct {
 // keptName is a name kept over a different one given for a product: the
 // product's index in batch.Products, the column (name or name_fr), the
 // name given and the name kept.
-type keptName struct {
-	Index              int
-	Field, Given, Kept string
-}
+type keptName = ingest.KeptName
 
 // storeRef is what import needs to know of an existing store.
 type storeRef struct {

@@ -14,7 +14,7 @@ import (
 
 // The category report: per category, the price levels of the period's
 // observations and the like-for-like change against the previous period.
-// It reads the category days the import keeps (write_analytics.go). Every
+// It reads the category days the import keeps (grocery/internal/ingest). Every
 // figure comes from the reference-store panel: what is not in a result
 // was not observed in the panel, which does not prove it is not sold.
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/grocerydata/grocery/grocery/internal/demo"
+	"github.com/grocerydata/grocery/grocery/internal/ingest"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -171,7 +172,7 @@ func buildDemo(ctx context.Context, path string, gen *demo.Generator, progress f
 	defer s.Close()
 	sum := &DemoSummary{Samples: demoSamples(gen.Samples())}
 	head := demoBatch(gen)
-	if _, err := s.write(ctx, head, keysAnywhere); err != nil {
+	if _, err := s.write(ctx, head, ingest.KeysAnywhere); err != nil {
 		return nil, err
 	}
 	sum.Stores, sum.Products = len(head.Stores), len(head.Products)
@@ -179,7 +180,7 @@ func buildDemo(ctx context.Context, path string, gen *demo.Generator, progress f
 	err = gen.Observations(func(chunk []demo.Observation) error {
 		// The generator emits series in key order, after everything
 		// already written: append-order writes pack pages full.
-		if _, err := s.write(ctx, &batch{Observations: demoObservations(chunk)}, keysAppended); err != nil {
+		if _, err := s.write(ctx, &batch{Observations: demoObservations(chunk)}, ingest.KeysAppended); err != nil {
 			return err
 		}
 		sum.Observations += len(chunk)

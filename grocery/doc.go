@@ -29,10 +29,10 @@
 //     every status from one table of this package's error codes; neither
 //     holds a rule of the product. restserver also owns the OpenAPI document.
 //   - grocery (this package) owns every public type, every validation, the
-//     queries, the analytics, the import (parsing rows, the write
-//     transaction, the aggregates it keeps, the alert rules it evaluates),
-//     the export, access control and replicas. It converts between its
-//     public types and the internal packages' plain records at its edge.
+//     queries, the analytics, the import (parsing rows, the rules a write
+//     applies, the alert rules it evaluates), the export, access control
+//     and replicas. It converts between its public types and the internal
+//     packages' plain records at its edge.
 //   - grocery/internal/* hold the infrastructure, each importing nothing
 //     from grocery and speaking storage's vocabulary: access (the keyring,
 //     the quota meter and its usage journal, the bbolt and Redis key stores
@@ -45,7 +45,10 @@
 //     idempotency records, in the data file or in Redis); demo (the demo
 //     generator and its tables, emitting plain records that BuildDemo
 //     writes); extsort (the importer's sorted runs on disk, their merge and
-//     grouping); pricestat (the shared arithmetic: medians, rounding,
+//     grouping); ingest (the write transaction: merging observations into
+//     their days and keeping what derives from them, offers, search tokens,
+//     store-latest prices and volumes, the category days, shelf records and
+//     promotion events); pricestat (the shared arithmetic: medians, rounding,
 //     geometric means); snapshot (publishing and fetching snapshots for
 //     replicas); replica (a replica's poller of the snapshot directory, its
 //     backoff and state: grocery swaps each copy in); rowfile and rowwrite
@@ -65,9 +68,9 @@
 //     aggregates storage keeps and the arithmetic of pricestat. If it needs
 //     an aggregate that does not exist, the bucket and its encoding go in
 //     storage (with a new format version and an upgrade), and keeping it up
-//     to date goes in the import's write. Then a path in restserver (and in
-//     openapi.json), a report in cmd/grocery, and its recomputation in SQL
-//     in analyticscheck.
+//     to date goes in the write (grocery/internal/ingest). Then a path in
+//     restserver (and in openapi.json), a report in cmd/grocery, and its
+//     recomputation in SQL in analyticscheck.
 //   - A new key store: an implementation of the key store interface in
 //     grocery/internal/access, beside the bbolt and Redis ones, chosen by
 //     Open from Options; its connection code in an internal package of its

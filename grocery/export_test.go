@@ -3,6 +3,7 @@ package grocery
 import (
 	"context"
 
+	"github.com/grocerydata/grocery/grocery/internal/ingest"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -10,12 +11,13 @@ import (
 // tests, which build their fixtures with WriteBatch.
 type (
 	Batch      = batch
-	BatchStats = batchStats
+	BatchStats = ingest.Stats
 )
 
 // WriteBatch exposes the write path to the external tests.
 func WriteBatch(ctx context.Context, s *Service, b *Batch) (BatchStats, error) {
-	return s.writeBatch(ctx, b)
+	st, err := s.writeBatch(ctx, b)
+	return st.Stats, err
 }
 
 // OfferSample is a current offer found in a data file, for benchmarks.

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/grocerydata/grocery/grocery/internal/extsort"
+	"github.com/grocerydata/grocery/grocery/internal/ingest"
 )
 
 // An observations file's rows go to an extsort.Runs, sorted in the order
@@ -20,29 +21,12 @@ import (
 // writeChunk is how many merged rows go to the writer at a time.
 const writeChunk = 1 << 16
 
-// ranks numbers the file's series in key order.
-func (imp *importer) ranks() []int32 {
-	order := make([]int32, len(imp.seriesKeys))
-	for i := range order {
-		order[i] = int32(i)
-	}
-	slices.SortFunc(order, func(a, b int32) int {
-		x, y := &imp.seriesKeys[a], &imp.seriesKeys[b]
-		return cmp.Or(cmp.Compare(x.Banner, y.Banner), cmp.Compare(x.SKU, y.SKU), cmp.Compare(x.Province, y.Province))
-	})
-	rank := make([]int32, len(order))
-	for r, i := range order {
-		rank[i] = int32(r)
-	}
-	return rank
-}
-
 // order returns how rows are sorted: as the writer needs them, and the
 // rows of one date, store and SKU in file order. The series' ranks are
 // taken now: a series met later may rank anywhere, but the series met
 // before keep their order, so spilled runs stay sorted, as extsort requires.
 func (imp *importer) order() func(a, b extsort.Rec) int {
-	rank := imp.ranks()
+	rank := ingest.Ranks(imp.seriesKeys)
 	return func(a, b extsort.Rec) int {
 		if a.Series != b.Series {
 			return cmp.Compare(rank[a.Series], rank[b.Series])
@@ -75,7 +59,7 @@ func (imp *importer) scan(ctx context.Context, write func([]obsRec) error) error
 		if write == nil {
 			return nil
 		}
-		buf = append(buf, obsRec{series: r.Series, store: r.Store, date: r.Date, price: r.Price, regular: r.Regular, promoEnd: r.PromoEnd})
+		buf = append(buf, obsRec{Series: r.Series, Store: r.Store, Date: r.Date, Price: r.Price, Regular: r.Regular, PromoEnd: r.PromoEnd})
 		if len(buf) < writeChunk {
 			return nil
 		}

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/grocerydata/grocery/storage"
 )
 
 // namesStoresCSV holds a store in Ontario and one in Quebec.
@@ -360,36 +358,6 @@ func TestExportNamesImportBack(t *testing.T) {
 	mustImport(t, fourth, "back.jsonl", string(back2)+"\n", nil)
 	if got := lookupName(t, fourth, "ON", "fr"); got != "Newcomer Oat Milk" {
 		t.Errorf("after the JSON Lines round trip, lang fr: got %q, want the English name (no French one)", got)
-	}
-}
-
-// A product's French name adds its words to the index without changing
-// the weight of its English ones, which rank English searches as before;
-// French-only words weigh by the French name's words.
-func TestProductTokensFrench(t *testing.T) {
-	p := storage.Product{Name: "2% Partly Skimmed Milk", Brand: "Natrel"}
-	en := productTokens(&p)
-	p.NameFr = "Lait partiellement écrémé 2 %"
-	both := productTokens(&p)
-	for tok, want := range en {
-		if got := both[tok]; got != want {
-			t.Errorf("%s: got %+v with the French name, want %+v as without", tok, got, want)
-		}
-	}
-	for tok, want := range map[string]productToken{"lait": {tokenInName, 5}, "partiellement": {tokenInName, 5}, "ecreme": {tokenInName, 5}} {
-		if got := both[tok]; got != want {
-			t.Errorf("%s: got %+v, want %+v", tok, got, want)
-		}
-	}
-	if len(both) != len(en)+3 {
-		t.Errorf("tokens: got %d, want %d", len(both), len(en)+3)
-	}
-	// A product known by its French name only weighs by it.
-	fr := productTokens(&storage.Product{NameFr: "Lait d'avoine", Brand: "Earth's Own"})
-	for tok, want := range map[string]productToken{"lait": {tokenInName, 5}, "davoine": {tokenInName, 5}, "avoine": {tokenInName, 5}, "earths": {tokenInBrand, 5}, "own": {tokenInBrand, 5}} {
-		if got := fr[tok]; got != want {
-			t.Errorf("French only, %s: got %+v, want %+v", tok, got, want)
-		}
 	}
 }
 

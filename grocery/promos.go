@@ -13,7 +13,7 @@ import (
 
 // The promotion calendar and new on shelf: what came onto promotion and
 // onto the shelf. They read the promotion events and shelf records the
-// import keeps (write_analytics.go). What is not in a result was not
+// import keeps (grocery/internal/ingest). What is not in a result was not
 // observed in the panel, which does not prove it did not happen.
 
 // PromoCalendarInput holds the arguments of PromoCalendar.
@@ -169,6 +169,10 @@ func (s *Service) PromoCalendar(ctx context.Context, in PromoCalendarInput) (*Pr
 	}
 	return res, nil
 }
+
+// promoGap is the most days between two observation days of one
+// promotion event.
+const promoGap = 7
 
 // ongoingWithoutEnd is how many days before the data set's latest day a
 // promotion with no known end may last have been observed and still be

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/grocerydata/grocery/grocery/internal/ingest"
 	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/storage"
 )
@@ -293,7 +294,7 @@ func match(tx *storage.Tx, province string, words []string) ([]hit, error) {
 			if len(token) == len(w) {
 				score = 3
 			}
-			if flags&tokenInName != 0 {
+			if flags&ingest.TokenInName != 0 {
 				score++
 			}
 			h.mask |= bit

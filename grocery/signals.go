@@ -19,7 +19,7 @@ import (
 // in four kinds, each signal explained in one line generated from its
 // numbers. They read the import's aggregates (the offers with each banner
 // SKU's daily price on its latest day, shelf records, promotion events;
-// write_analytics.go), never whole histories. Every figure and threshold
+// grocery/internal/ingest), never whole histories. Every figure and threshold
 // is defined in the OpenAPI document (restserver/openapi.json, schema
 // Signal and the /b2b/signals operation); the market positions use the
 // one comparison between banners of compare.go.

@@ -3,10 +3,10 @@ package grocery
 import (
 	"context"
 	"errors"
-	"math"
 	"strings"
 	"time"
 
+	"github.com/grocerydata/grocery/grocery/internal/ingest"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -47,8 +47,7 @@ func (s *Service) Verify(ctx context.Context) error {
 		}); err != nil {
 			return err
 		}
-		w := &writer{tx: tx}
-		if err := w.rederiveAnalytics(ctx, nil); err != nil {
+		if err := ingest.RederiveAnalytics(ctx, tx, writeRules); err != nil {
 			return err
 		}
 		if err := tx.ForEachAnalytics(func(bucket string, k, v []byte) error {
@@ -85,59 +84,12 @@ func (s *Service) Verify(ctx context.Context) error {
 	return mismatch
 }
 
-// rederiveAnalytics clears the analytics aggregates and derives them
-// again from every stored series, as the import derives them from the
-// days it writes. touch, when not nil, is called with each series.
-func (w *writer) rederiveAnalytics(ctx context.Context, touch func(k seriesKey)) error {
-	if err := w.tx.ClearAnalytics(); err != nil {
-		return err
-	}
-	f := &storage.SeriesFilter{From: math.MinInt32, To: math.MaxInt32}
-	var in seriesInfo
-	var cur seriesKey
-	_, err := w.tx.ScanSeries(nil, f, func(ref *storage.SeriesRef) (bool, error) {
-		cur = seriesKey{Banner: ref.Banner, SKU: ref.SKU, Province: ref.Province}
-		if touch != nil {
-			touch(cur)
-		}
-		var err error
-		in, err = w.seriesInfo(cur)
-		return true, err
-	}, func(_ *storage.SeriesRef, b *storage.Block) error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		for i := range b.Days {
-			d := &b.Days[i]
-			w.noteChanged(cur, d.Date) // every day is written anew
-			delta := w.catDelta(cur, in, d.Date)
-			for j := range d.Entries {
-				delta.add = append(delta.add, catObs(&d.Entries[j], &in))
-			}
-			p, r := dayPrices(d.Entries)
-			delta.skus = append(delta.skus, storage.SKUDay{SKU: cur.SKU, Price: p, Regular: r})
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	return w.writeAnalytics(ctx)
-}
-
 // upgradeFormat3 upgrades a data file of format version 3 in place: it
 // derives the analytics aggregates again (which adds each SKU's daily
 // prices to the category days) and rebuilds every offer (which adds its
 // daily price).
 func upgradeFormat3(ctx context.Context, now time.Time) func(tx *storage.Tx) error {
 	return func(tx *storage.Tx) error {
-		w := &writer{tx: tx, touched: map[seriesKey]struct{}{}}
-		if err := w.rederiveAnalytics(ctx, func(k seriesKey) { w.touched[k] = struct{}{} }); err != nil {
-			return err
-		}
-		if err := tx.ClearOffers(); err != nil {
-			return err
-		}
-		return w.rebuildOffers(ctx)
+		return ingest.RederiveAll(ctx, tx, writeRules)
 	}
 }

@@ -1,4 +1,4 @@
-package grocery
+package ingest
 
 import (
 	"cmp"
@@ -28,20 +28,16 @@ import (
 //   - promotion events (storage.Promo): per banner SKU and province, each
 //     run of observation days on promotion (a day counts when any store
 //     saw a price under its regular price), ended by a day observed at the
-//     regular price or by more than promoGap days without an observation.
+//     regular price or by more than Rules.PromoGap days without an observation.
 //     The writer derives them again from the stored days of each series it
 //     wrote, from the start of the event its earliest new day may extend.
-
-// promoGap is the most days between two observation days of one
-// promotion event.
-const promoGap = 7
 
 // seriesInfo is what the aggregates need of a banner SKU's product.
 type seriesInfo struct {
 	sku            string // the banner's SKU itself
 	gtin, category string
 	qty            float64 // units of its price basis (0: no unit price)
-	basis          uint32  // unitBasisCode
+	basis          uint32  // Rules.Unit's code
 }
 
 // catDelta collects one category day's changes in a transaction.
@@ -84,17 +80,14 @@ type span struct {
 type analyticsState struct {
 	info  map[string]seriesInfo // by banner 0x00 sku
 	cats  map[storage.CatDayKey]*catDelta
-	spans map[seriesKey]span // days written per series
+	spans map[SeriesKey]span // days written per series
 }
 
 // infoOf is the seriesInfo of a banner's sku linked to gtin, whose
 // product is p ("" and an empty product: no barcode or facts yet).
-func infoOf(sku, gtin string, p *storage.Product) seriesInfo {
+func (w *writer) infoOf(sku, gtin string, p *storage.Product) seriesInfo {
 	in := seriesInfo{sku: sku, gtin: gtin, category: p.Category}
-	var basis string
-	if in.qty, basis = unitOf(p.Size); in.qty > 0 {
-		in.basis = unitBasisCode[basis]
-	}
+	in.qty, in.basis = w.rules.Unit(p.Size)
 	return in
 }
 
@@ -120,7 +113,7 @@ func (w *writer) noteRegroup(k bannerSKU, old seriesInfo) {
 // differs, and has the shelf record of each series name its new link. It
 // runs before the write's observations are merged, so that those correct
 // days already in their new place.
-func (w *writer) regroupDays(ctx context.Context, _ *batch) error {
+func (w *writer) regroupDays(ctx context.Context) error {
 	keys := make([]bannerSKU, 0, len(w.regroup))
 	for k := range w.regroup {
 		keys = append(keys, k)
@@ -136,15 +129,15 @@ func (w *writer) regroupDays(ctx context.Context, _ *batch) error {
 			return err
 		}
 		old := w.regroup[k]
-		cur, err := w.seriesInfo(seriesKey{Banner: k.banner, SKU: k.sku})
+		cur, err := w.seriesInfo(SeriesKey{Banner: k.banner, SKU: k.sku})
 		if err != nil {
 			return err
 		}
 		same := old.category == cur.category && old.qty == cur.qty && old.basis == cur.basis
-		for _, p := range provinces {
+		for _, p := range w.rules.Provinces {
 			var moves []move
 			has := false
-			if err := w.tx.Series(k.banner, k.sku, p.Code, storage.SeriesScan{To: math.MaxInt32, SummaryOnly: same}, func(d *storage.Day) error {
+			if err := w.tx.Series(k.banner, k.sku, p, storage.SeriesScan{To: math.MaxInt32, SummaryOnly: same}, func(d *storage.Day) error {
 				has = true
 				if same {
 					return storage.ErrStop // days there: the shelf's link is all that moves
@@ -164,11 +157,11 @@ func (w *writer) regroupDays(ctx context.Context, _ *batch) error {
 			if has {
 				// Its shelf record names the product it is linked to
 				// (promoBuilder.derive).
-				w.noteWritten(seriesKey{k.banner, k.sku, p.Code})
+				w.noteWritten(SeriesKey{k.banner, k.sku, p})
 			}
 			for i := range moves {
 				m := &moves[i]
-				from := storage.CatDayKey{Province: p.Code, Category: old.category, Banner: k.banner, Day: m.date}
+				from := storage.CatDayKey{Province: p, Category: old.category, Banner: k.banner, Day: m.date}
 				if err := w.tx.UpdateCatDay(&from, &storage.CatDayChange{Remove: m.old, DropSKUs: []string{k.sku}}); err != nil {
 					return err
 				}
@@ -185,10 +178,10 @@ func (w *writer) regroupDays(ctx context.Context, _ *batch) error {
 
 // seriesInfo returns the product facts of a banner SKU, read once per
 // transaction.
-func (w *writer) seriesInfo(key seriesKey) (seriesInfo, error) {
+func (w *writer) seriesInfo(key SeriesKey) (seriesInfo, error) {
 	a := &w.analytics
 	if a.info == nil {
-		a.info, a.cats, a.spans = map[string]seriesInfo{}, map[storage.CatDayKey]*catDelta{}, map[seriesKey]span{}
+		a.info, a.cats, a.spans = map[string]seriesInfo{}, map[storage.CatDayKey]*catDelta{}, map[SeriesKey]span{}
 	}
 	k := key.Banner + "\x00" + key.SKU
 	if in, ok := a.info[k]; ok {
@@ -207,10 +200,7 @@ func (w *writer) seriesInfo(key seriesKey) (seriesInfo, error) {
 			return in, err
 		} else if found {
 			in.category = p.Category
-			var basis string
-			if in.qty, basis = unitOf(p.Size); in.qty > 0 {
-				in.basis = unitBasisCode[basis]
-			}
+			in.qty, in.basis = w.rules.Unit(p.Size)
 		}
 	}
 	a.info[k] = in
@@ -218,7 +208,7 @@ func (w *writer) seriesInfo(key seriesKey) (seriesInfo, error) {
 }
 
 // noteWritten notes a series' day as written, unchanged.
-func (w *writer) noteWritten(key seriesKey) {
+func (w *writer) noteWritten(key SeriesKey) {
 	a := &w.analytics
 	if _, ok := a.spans[key]; !ok {
 		a.spans[key] = span{}
@@ -226,7 +216,7 @@ func (w *writer) noteWritten(key seriesKey) {
 }
 
 // noteChanged notes a series' day as written and changed.
-func (w *writer) noteChanged(key seriesKey, date int32) {
+func (w *writer) noteChanged(key SeriesKey, date int32) {
 	a := &w.analytics
 	switch sp := a.spans[key]; {
 	case sp.changed:
@@ -237,7 +227,7 @@ func (w *writer) noteChanged(key seriesKey, date int32) {
 }
 
 // catDelta returns the changes of the category day a series' day falls in.
-func (w *writer) catDelta(key seriesKey, in seriesInfo, date int32) *catDelta {
+func (w *writer) catDelta(key SeriesKey, in seriesInfo, date int32) *catDelta {
 	a := &w.analytics
 	k := storage.CatDayKey{Province: key.Province, Category: in.category, Banner: key.Banner, Day: date}
 	d := a.cats[k]
@@ -282,14 +272,14 @@ func (w *writer) writeAnalytics(ctx context.Context) error {
 			return err
 		}
 	}
-	series := make([]seriesKey, 0, len(a.spans))
+	series := make([]SeriesKey, 0, len(a.spans))
 	for k := range a.spans {
 		series = append(series, k)
 	}
-	slices.SortFunc(series, func(x, y seriesKey) int {
+	slices.SortFunc(series, func(x, y SeriesKey) int {
 		return cmp.Or(cmp.Compare(x.Banner, y.Banner), cmp.Compare(x.SKU, y.SKU), cmp.Compare(x.Province, y.Province))
 	})
-	var pb promoBuilder
+	pb := promoBuilder{gap: w.rules.PromoGap, lookback: w.rules.PriceLookback}
 	for i, k := range series {
 		if i%1024 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -329,6 +319,8 @@ type promoBuilder struct {
 	offDay   int32
 	offPrice uint32
 	meds     []dayMedian
+
+	gap, lookback int32 // Rules.PromoGap and Rules.PriceLookback
 }
 
 type dayMedian struct {
@@ -343,10 +335,10 @@ func (b *promoBuilder) close() {
 	b.cur.Regular, _, _ = pricestat.Mode(b.regs)
 	b.cur.Price, _, _ = pricestat.Mode(b.prices)
 	b.cur.Stores = uint32(len(b.stores))
-	if d, ok := b.charged[b.cur.Regular]; ok && d >= b.cur.Start-priceLookback {
+	if d, ok := b.charged[b.cur.Regular]; ok && d >= b.cur.Start-b.lookback {
 		b.cur.Charged = d
 	}
-	if b.offDay != 0 && b.offDay >= b.cur.Start-priceLookback {
+	if b.offDay != 0 && b.offDay >= b.cur.Start-b.lookback {
 		b.cur.Before = b.offPrice
 	}
 	b.out = append(b.out, b.cur)
@@ -377,9 +369,9 @@ func (b *promoBuilder) offPromo(d *storage.Day) {
 	b.offPrice, _, _ = pricestat.Mode(b.prices)
 }
 
-func (b *promoBuilder) day(k seriesKey, d *storage.Day) {
+func (b *promoBuilder) day(k SeriesKey, d *storage.Day) {
 	promo := isPromoDay(d)
-	if b.open && (!promo || d.Date-b.lastDay > promoGap) {
+	if b.open && (!promo || d.Date-b.lastDay > b.gap) {
 		b.close()
 	}
 	if !promo {
@@ -420,7 +412,7 @@ func (b *promoBuilder) regularOf(d *storage.Day) uint32 {
 // lastRegularChange scans a series' days before 'to' and returns the last
 // day whose most common regular price differs from the day before's,
 // with that earlier price; 0, 0 when none.
-func (b *promoBuilder) lastRegularChange(tx *storage.Tx, k seriesKey, to int32) (int32, uint32, error) {
+func (b *promoBuilder) lastRegularChange(tx *storage.Tx, k SeriesKey, to int32) (int32, uint32, error) {
 	var day int32
 	var prevReg, before uint32
 	have := false
@@ -437,12 +429,12 @@ func (b *promoBuilder) lastRegularChange(tx *storage.Tx, k seriesKey, to int32) 
 
 // derive rewrites the promotion events of series k from the earliest one
 // its written days sp may change, and its shelf record. It reads the days
-// from priceLookback days before the first event it rewrites (for the
+// from Rules.PriceLookback days before the first event it rewrites (for the
 // prices charged before each event and the lowest price before the last
 // day), and the observation day before those (for the day the regular
 // price last changed); a correction that takes away the stored change
 // reads the whole series.
-func (b *promoBuilder) derive(tx *storage.Tx, k seriesKey, in seriesInfo, sp span) error {
+func (b *promoBuilder) derive(tx *storage.Tx, k SeriesKey, in seriesInfo, sp span) error {
 	if b.stores == nil {
 		b.stores, b.charged = map[uint32]bool{}, map[uint32]int32{}
 	}
@@ -461,7 +453,7 @@ func (b *promoBuilder) derive(tx *storage.Tx, k seriesKey, in seriesInfo, sp spa
 	var prev storage.Promo
 	if found, err := tx.LastPromoBefore(k.Banner, k.SKU, k.Province, sp.first, &prev); err != nil {
 		return err
-	} else if found && prev.End+promoGap >= sp.first {
+	} else if found && prev.End+b.gap >= sp.first {
 		from = prev.Start
 	}
 	var shelf storage.Shelf
@@ -479,7 +471,7 @@ func (b *promoBuilder) derive(tx *storage.Tx, k seriesKey, in seriesInfo, sp spa
 	if err := tx.DeletePromosFrom(k.Banner, k.SKU, k.Province, from); err != nil {
 		return err
 	}
-	readFrom := from - priceLookback
+	readFrom := from - b.lookback
 	// The regular price of the observation day before readFrom, if any.
 	var prevReg uint32
 	haveReg := false
@@ -547,10 +539,70 @@ func (b *promoBuilder) derive(tx *storage.Tx, k seriesKey, in seriesInfo, sp spa
 	}
 	shelf.Min30 = 0
 	for _, m := range b.meds {
-		if m.day >= shelf.Last-priceLookback && m.day < shelf.Last && (shelf.Min30 == 0 || m.med < shelf.Min30) {
+		if m.day >= shelf.Last-b.lookback && m.day < shelf.Last && (shelf.Min30 == 0 || m.med < shelf.Min30) {
 			shelf.Min30 = m.med
 		}
 	}
 	shelf.Banner, shelf.SKU, shelf.GTIN, shelf.Category = k.Banner, k.SKU, in.gtin, in.category
 	return tx.PutShelf(k.Province, &shelf)
+}
+
+// RederiveAnalytics clears the analytics aggregates in the transaction tx
+// and derives them again from every stored series, as a write derives
+// them from the days it writes.
+func RederiveAnalytics(ctx context.Context, tx *storage.Tx, rules *Rules) error {
+	return newWriter(tx, rules, nil).rederiveAnalytics(ctx, nil)
+}
+
+// RederiveAll derives again, in the transaction tx, the analytics
+// aggregates (RederiveAnalytics) and every offer.
+func RederiveAll(ctx context.Context, tx *storage.Tx, rules *Rules) error {
+	w := newWriter(tx, rules, nil)
+	if err := w.rederiveAnalytics(ctx, func(k SeriesKey) { w.touched[k] = struct{}{} }); err != nil {
+		return err
+	}
+	if err := tx.ClearOffers(); err != nil {
+		return err
+	}
+	return w.rebuildOffers(ctx)
+}
+
+// rederiveAnalytics clears the analytics aggregates and derives them
+// again from every stored series, as the import derives them from the
+// days it writes. touch, when not nil, is called with each series.
+func (w *writer) rederiveAnalytics(ctx context.Context, touch func(k SeriesKey)) error {
+	if err := w.tx.ClearAnalytics(); err != nil {
+		return err
+	}
+	f := &storage.SeriesFilter{From: math.MinInt32, To: math.MaxInt32}
+	var in seriesInfo
+	var cur SeriesKey
+	_, err := w.tx.ScanSeries(nil, f, func(ref *storage.SeriesRef) (bool, error) {
+		cur = SeriesKey{Banner: ref.Banner, SKU: ref.SKU, Province: ref.Province}
+		if touch != nil {
+			touch(cur)
+		}
+		var err error
+		in, err = w.seriesInfo(cur)
+		return true, err
+	}, func(_ *storage.SeriesRef, b *storage.Block) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		for i := range b.Days {
+			d := &b.Days[i]
+			w.noteChanged(cur, d.Date) // every day is written anew
+			delta := w.catDelta(cur, in, d.Date)
+			for j := range d.Entries {
+				delta.add = append(delta.add, catObs(&d.Entries[j], &in))
+			}
+			p, r := dayPrices(d.Entries)
+			delta.skus = append(delta.skus, storage.SKUDay{SKU: cur.SKU, Price: p, Regular: r})
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return w.writeAnalytics(ctx)
 }
