@@ -45,7 +45,7 @@
 //     idempotency records, in the data file or in Redis); demo (the demo
 //     generator and its tables, emitting plain records that BuildDemo
 //     writes); extsort (the importer's sorted runs on disk, their merge and
-//     grouping); pricestat (the shared arithmetic: medians, rounding,
+//     grouping); pricestat (the shared arithmetic: medians, rounding, matched models,
 //     geometric means); snapshot (publishing and fetching snapshots for
 //     replicas); replica (a replica's poller of the snapshot directory, its
 //     backoff and state: grocery swaps each copy in); rowfile and rowwrite
