@@ -138,16 +138,16 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 				x.release()
 			}
 		}()
-		allDays := dayBits{first: int32(res.PreviousFrom)}
+		allDays := pricestat.DaySet{First: int32(res.PreviousFrom)}
 		// The category and banner SKUs of the aggregate read last: the
 		// scans read a category's banners one after the other, each
 		// banner's days in order.
 		var (
 			last    *categoryAcc
-			lastSKU *matchedSKUs
+			lastSKU *pricestat.Matched
 		)
-		group := func(k *storage.CatDayKey) (*categoryAcc, *matchedSKUs) {
-			if last != nil && last.name == k.Category && lastSKU.banner == k.Banner {
+		group := func(k *storage.CatDayKey) (*categoryAcc, *pricestat.Matched) {
+			if last != nil && last.name == k.Category && lastSKU.Banner == k.Banner {
 				return last, lastSKU
 			}
 			if !matchCategory(k.Category, a.category) {
@@ -172,16 +172,16 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 			x.prevCount += int(c.Count)
 			x.prevSum += c.Sum
 			if len(c.SKUNums) > 0 {
-				x.days.add(k.Day)
-				allDays.add(k.Day)
-				m.addDay(c.SKUNums, c.Names, previousPeriod)
+				x.days.Add(k.Day)
+				allDays.Add(k.Day)
+				m.AddDay(c.SKUNums, c.Names, pricestat.Previous)
 			}
 			return nil
 		})
 		if err != nil {
 			return err
 		}
-		var allStores storeSet
+		var allStores pricestat.Set
 		banners := map[string]bool{}
 		lo, hi := int32(math.MaxInt32), int32(math.MinInt32)
 		err = tx.CatDays(a.province, "", a.banner.Slug, int32(from), int32(to), storage.CatRuns|storage.CatNumbered, func(k *storage.CatDayKey, c *storage.CatDay) error {
@@ -204,15 +204,15 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 			x.promo += int(c.Promo)
 			x.sum += c.Sum
 			if len(c.SKUNums) > 0 {
-				x.days.add(k.Day)
-				allDays.add(k.Day)
-				m.addDay(c.SKUNums, c.Names, currentPeriod)
+				x.days.Add(k.Day)
+				allDays.Add(k.Day)
+				m.AddDay(c.SKUNums, c.Names, pricestat.Current)
 			}
 			x.prices.addPrices(c.PriceRuns)
 			x.units.addUnits(c.UnitRuns)
 			for _, st := range c.Stores {
-				x.stores.add(st.Store)
-				allStores.add(st.Store)
+				x.stores.Add(st.Store)
+				allStores.Add(st.Store)
 			}
 			return nil
 		})
@@ -240,7 +240,7 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 			prices := &x.prices.runs[0]
 			st := CategoryStats{Category: x.name, AveragePrice: Cents(pricestat.Cents(float64(x.sum) / float64(x.count))),
 				MinPrice: Cents(prices.Min()), MaxPrice: Cents(prices.Max()), MedianPrice: Cents(pricestat.HalfCents(prices.Median2(&x.prices.buf))),
-				Products: len(x.products), Stores: x.stores.n, Observations: x.count,
+				Products: len(x.products), Stores: x.stores.Len(), Observations: x.count,
 				PromoSharePct: pricestat.Round1(float64(x.promo) * 100 / float64(x.count))}
 			best := 0
 			for b := 1; b < 4; b++ {
@@ -260,14 +260,14 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 			}
 			var shelf, regular pricestat.Geomean
 			for _, m := range x.banners {
-				st.Matched += m.addRatios(&shelf, &regular)
+				st.Matched += m.AddRatios(&shelf, &regular)
 			}
 			if st.Matched > 0 {
 				ch, rch := pricestat.Round1(shelf.ChangePct()), pricestat.Round1(regular.ChangePct())
 				st.ChangePct, st.RegularChangePct = &ch, &rch
 			}
-			st.DaysWithData = x.days.count(int32(from), int32(to))
-			st.PreviousDaysWithData = x.days.count(int32(res.PreviousFrom), int32(res.PreviousTo))
+			st.DaysWithData = x.days.Count(int32(from), int32(to))
+			st.PreviousDaysWithData = x.days.Count(int32(res.PreviousFrom), int32(res.PreviousTo))
 			if st.PreviousDaysWithData < st.DaysWithData {
 				st.Note = fmt.Sprintf("the previous period has data on %d of its %d days (this period on %d)", st.PreviousDaysWithData, period, st.DaysWithData)
 				thinner++
@@ -277,9 +277,9 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 		slices.SortFunc(res.Categories, func(x, y CategoryStats) int { return cmp.Compare(x.Category, y.Category) })
 		res.Basis.Banners = sortedKeys(banners)
 		res.Basis.setDates(lo, hi)
-		res.Basis.Stores, res.Basis.Observations = allStores.n, obs
-		res.DaysWithData = allDays.count(int32(from), int32(to))
-		res.PreviousDaysWithData = allDays.count(int32(res.PreviousFrom), int32(res.PreviousTo))
+		res.Basis.Stores, res.Basis.Observations = allStores.Len(), obs
+		res.DaysWithData = allDays.Count(int32(from), int32(to))
+		res.PreviousDaysWithData = allDays.Count(int32(res.PreviousFrom), int32(res.PreviousTo))
 		switch {
 		case len(res.Categories) == 0:
 			res.Basis.Note = a.emptyNote("observation", from, to)
@@ -314,13 +314,13 @@ type categoryAcc struct {
 	sum          uint64
 	prices       levels
 	units        levels
-	stores       storeSet
+	stores       pricestat.Set
 	prevCount    int
 	prevSum      uint64
 	products     map[string]bool
-	banners      []*matchedSKUs // in the order first read (by banner)
-	spare        []*matchedSKUs // of an earlier report, for matched to reuse
-	days         dayBits        // days with a daily price, both periods
+	banners      []*pricestat.Matched // in the order first read (by banner)
+	spare        []*pricestat.Matched // of an earlier report, for matched to reuse
+	days         pricestat.DaySet     // days with a daily price, both periods
 }
 
 var categoryAccs = sync.Pool{New: func() any { return &categoryAcc{products: map[string]bool{}} }}
@@ -330,23 +330,23 @@ var categoryAccs = sync.Pool{New: func() any { return &categoryAcc{products: map
 func newCategoryAcc(category string, first int32) *categoryAcc {
 	x := categoryAccs.Get().(*categoryAcc)
 	x.name = category
-	x.days = dayBits{first: first, bits: x.days.bits[:0]}
+	x.days.Reset(first)
 	return x
 }
 
 // matched returns the category's SKU accumulator of banner.
-func (x *categoryAcc) matched(banner string) *matchedSKUs {
+func (x *categoryAcc) matched(banner string) *pricestat.Matched {
 	for _, m := range x.banners {
-		if m.banner == banner {
+		if m.Banner == banner {
 			return m
 		}
 	}
-	var m *matchedSKUs
+	var m *pricestat.Matched
 	if n := len(x.spare); n > 0 {
 		m, x.spare = x.spare[n-1], x.spare[:n-1]
-		m.banner = banner
+		m.Banner = banner
 	} else {
-		m = &matchedSKUs{banner: banner}
+		m = &pricestat.Matched{Banner: banner}
 	}
 	x.banners = append(x.banners, m)
 	return m
@@ -356,19 +356,18 @@ func (x *categoryAcc) matched(banner string) *matchedSKUs {
 // The strings it held (the read transaction's) are dropped.
 func (x *categoryAcc) release() {
 	for _, m := range x.banners {
-		m.reset()
+		m.Reset()
 	}
 	x.spare = append(x.spare, x.banners...)
 	clear(x.banners)
 	clear(x.products)
 	x.prices.reset()
 	x.units.reset()
-	clear(x.days.bits)
-	clear(x.stores.bits)
+	x.days.Reset(0)
+	x.stores.Reset()
 	*x = categoryAcc{
 		prices: x.prices, units: x.units,
-		stores: storeSet{bits: x.stores.bits[:0]}, products: x.products, banners: x.banners[:0], spare: x.spare,
-		days: dayBits{bits: x.days.bits[:0]},
+		stores: x.stores, products: x.products, banners: x.banners[:0], spare: x.spare, days: x.days,
 	}
 	categoryAccs.Put(x)
 }

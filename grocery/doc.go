@@ -49,6 +49,7 @@
 //     their days and keeping what derives from them, offers, search tokens,
 //     store-latest prices and volumes, the category days, shelf records and
 //     promotion events); pricestat (the shared arithmetic: medians, rounding,
+//     matched models,
 //     geometric means); snapshot (publishing and fetching snapshots for
 //     replicas); replica (a replica's poller of the snapshot directory, its
 //     backoff and state: grocery swaps each copy in); rowfile and rowwrite

@@ -1,8 +1,10 @@
 // Package pricestat holds the arithmetic of the price statistics the
 // analytics compute: medians kept exact in half-cents, geometric means of
-// price relatives (Jevons indexes), and the rounding applied when a figure
-// is written. It speaks storage's vocabulary (integer cents) and knows
-// nothing of products or banners.
+// price relatives (Jevons indexes), the matched-model accumulation of a
+// banner's SKUs over two periods (Matched) with the day and store sets
+// that count a report's basis, and the rounding applied when a figure
+// is written. It speaks storage's vocabulary (integer cents, SKU numbers)
+// and holds no product rule.
 package pricestat
 
 import (

@@ -1,16 +1,15 @@
-package grocery
+package pricestat
 
 import (
 	"slices"
 	"strings"
 
-	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/storage"
 )
 
 // The like-for-like (matched-model) change of a selection of banner SKUs
 // between two periods of the same length, as the category report gives
-// it (restserver/openapi.json, CategoryStats.change_pct):
+// it (CategoryStats.change_pct in the OpenAPI document):
 //
 //	ratio(s)   = mean of p(s,d) over the current period's days d with a
 //	             daily price / the same mean over the previous period's
@@ -36,39 +35,39 @@ func (s *periodSum) add(d *storage.SKUNum) {
 
 // skuPeriods is one banner SKU's daily prices in the two periods.
 type skuPeriods struct {
-	num       uint32 // in matchedSKUs.names
+	num       uint32 // in Matched.names
 	prev, cur periodSum
 }
 
-// matchedSKUs accumulates the daily prices of one banner's SKUs in a
+// Matched accumulates the daily prices of one banner's SKUs in a
 // category, day by day. Days come as storage.CatDay.SKUNums, each SKU a
 // number in the list of the banner's SKUs in the category
 // (storage.CatDay.Names), which stays valid as long as the read
 // transaction.
-type matchedSKUs struct {
-	banner string
+type Matched struct {
+	Banner string       // whose SKUs they are
 	names  []string     // the list, as the last day read gave it
 	skus   []skuPeriods // by SKU (names[num])
 	at     []int32      // by SKU number: 1 + its index in skus, 0 for none yet
 }
 
-// reset empties m, keeping its room, and drops the SKU strings it held.
-func (m *matchedSKUs) reset() {
+// Reset empties m, keeping its room, and drops the SKU strings it held.
+func (m *Matched) Reset() {
 	clear(m.at)
-	m.banner, m.names, m.skus, m.at = "", nil, m.skus[:0], m.at[:0]
+	m.Banner, m.names, m.skus, m.at = "", nil, m.skus[:0], m.at[:0]
 }
 
-// half is one of the two periods a report compares.
-type half int
+// Period is one of the two periods a report compares.
+type Period int
 
 const (
-	previousPeriod half = iota
-	currentPeriod
+	Previous Period = iota
+	Current
 )
 
-// addDay adds one day's daily prices to period p; names is the list
+// AddDay adds one day's daily prices to period p; names is the list
 // their numbers index.
-func (m *matchedSKUs) addDay(day []storage.SKUNum, names []string, p half) {
+func (m *Matched) AddDay(day []storage.SKUNum, names []string, p Period) {
 	m.names = names
 	if n := len(names) - len(m.at); n > 0 {
 		m.at = append(m.at, make([]int32, n)...)
@@ -79,7 +78,7 @@ func (m *matchedSKUs) addDay(day []storage.SKUNum, names []string, p half) {
 		if i == 0 {
 			i = m.insert(d.Num)
 		}
-		if e := &m.skus[i-1]; p == currentPeriod {
+		if e := &m.skus[i-1]; p == Current {
 			e.cur.add(d)
 		} else {
 			e.prev.add(d)
@@ -90,7 +89,7 @@ func (m *matchedSKUs) addDay(day []storage.SKUNum, names []string, p half) {
 // insert files the SKU numbered num, read for the first time, in m.skus
 // and returns 1 + its index. A day's SKUs come sorted: they are appended,
 // but for a SKU first read after others that sort after it.
-func (m *matchedSKUs) insert(num uint32) int32 {
+func (m *Matched) insert(num uint32) int32 {
 	name := m.names[num]
 	k := len(m.skus)
 	if k > 0 && m.names[m.skus[k-1].num] > name {
@@ -103,10 +102,10 @@ func (m *matchedSKUs) insert(num uint32) int32 {
 	return int32(k + 1)
 }
 
-// addRatios adds to shelf and regular the price relatives (current mean
+// AddRatios adds to shelf and regular the price relatives (current mean
 // daily price / previous mean daily price) of the SKUs priced in both
 // periods, in SKU order, and returns how many there were.
-func (m *matchedSKUs) addRatios(shelf, regular *pricestat.Geomean) int {
+func (m *Matched) AddRatios(shelf, regular *Geomean) int {
 	n := 0
 	for i := range m.skus {
 		s := &m.skus[i]
@@ -121,14 +120,15 @@ func (m *matchedSKUs) addRatios(shelf, regular *pricestat.Geomean) int {
 	return n
 }
 
-// dayBits is a set of days from a first day, one bit each.
-type dayBits struct {
-	first int32
+// DaySet is a set of days from a first day, one bit each.
+type DaySet struct {
+	First int32 // the day of bit 0: earlier days are not kept
 	bits  []uint64
 }
 
-func (b *dayBits) add(day int32) {
-	i := int(day - b.first)
+// Add puts day in the set; a day before First is left out.
+func (b *DaySet) Add(day int32) {
+	i := int(day - b.First)
 	if i < 0 {
 		return
 	}
@@ -138,14 +138,47 @@ func (b *dayBits) add(day int32) {
 	b.bits[i>>6] |= 1 << (i & 63)
 }
 
-// count returns how many days from..to (inclusive) are in the set.
-func (b *dayBits) count(from, to int32) int {
+// Reset empties b, keeping its room, for days from first.
+func (b *DaySet) Reset(first int32) {
+	clear(b.bits)
+	b.First, b.bits = first, b.bits[:0]
+}
+
+// Count returns how many days from..to (inclusive) are in the set.
+func (b *DaySet) Count(from, to int32) int {
 	n := 0
-	for d := max(from, b.first); d <= to; d++ {
-		i := int(d - b.first)
+	for d := max(from, b.First); d <= to; d++ {
+		i := int(d - b.First)
 		if i>>6 < len(b.bits) && b.bits[i>>6]&(1<<(i&63)) != 0 {
 			n++
 		}
 	}
 	return n
+}
+
+// Set is a set of small, dense numbers (store ordinals), one bit each.
+type Set struct {
+	bits []uint64
+	n    int
+}
+
+// Len returns how many numbers s holds.
+func (s *Set) Len() int { return s.n }
+
+// Add puts ord in s.
+func (s *Set) Add(ord uint32) {
+	i := int(ord >> 6)
+	if i >= len(s.bits) {
+		s.bits = append(s.bits, make([]uint64, i+1-len(s.bits))...)
+	}
+	if m := uint64(1) << (ord & 63); s.bits[i]&m == 0 {
+		s.bits[i] |= m
+		s.n++
+	}
+}
+
+// Reset empties s, keeping its room.
+func (s *Set) Reset() {
+	clear(s.bits)
+	s.bits, s.n = s.bits[:0], 0
 }
