@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"github.com/grocerydata/grocery/grocery/internal/unitprice"
 	"math"
 	"slices"
 	"strings"
@@ -284,7 +285,7 @@ func (s *Service) CompareBasket(ctx context.Context, in BasketInput) (*BasketRes
 		}
 		var byCategory map[string][]sized
 		substitute := func(item *BasketItem, own, banner string) (*price, *storage.Product, int, error) {
-			qty, basis := unitOf(item.Size)
+			qty, basis := unitprice.Of(item.Size)
 			if qty == 0 {
 				return nil, nil, 0, nil
 			}
@@ -298,7 +299,7 @@ func (s *Service) CompareBasket(ctx context.Context, in BasketInput) (*BasketRes
 				}
 				err := tx.ForEachProduct(func(p *storage.Product) error {
 					if cats[p.Category] {
-						q, b := unitOf(p.Size)
+						q, b := unitprice.Of(p.Size)
 						byCategory[p.Category] = append(byCategory[p.Category], sized{p.GTIN, q, b})
 						cp := *p
 						prods[p.GTIN] = &cp
@@ -362,8 +363,8 @@ func (s *Service) CompareBasket(ctx context.Context, in BasketInput) (*BasketRes
 					pr, size = *sp, p.Size
 					line.Substitute, line.Packs = true, packs
 					line.UPC, line.Name, line.Size = GTIN(sp.gtin).UPC(), p.Name, p.Size
-					itemQty, basis := unitOf(it.Size)
-					subQty, _ := unitOf(p.Size)
+					itemQty, basis := unitprice.Of(it.Size)
+					subQty, _ := unitprice.Of(p.Size)
 					scale, unit := amountUnit(basis)
 					line.Wanted = float64(it.Quantity) * itemQty * scale
 					line.Covered = float64(packs) * subQty * scale
@@ -373,7 +374,7 @@ func (s *Service) CompareBasket(ctx context.Context, in BasketInput) (*BasketRes
 				}
 				line.Price = Cents(pr.o.Price)
 				line.ExternalSKU, line.OnPromo, line.ShelfPrice = pr.o.SKU, pr.o.Price < pr.o.Regular, Cents(pr.o.Price)
-				if q, basis := unitOf(size); q > 0 {
+				if q, basis := unitprice.Of(size); q > 0 {
 					u := Cents(pricestat.Cents(float64(pr.o.Price) / q))
 					line.UnitPrice, line.UnitPriceBasis = &u, basis
 				}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"github.com/grocerydata/grocery/grocery/internal/unitprice"
 	"slices"
 	"strings"
 
@@ -126,7 +127,7 @@ func (s *Service) BrandInsights(ctx context.Context, in BrandInput) (*BrandResul
 				res.Brand = p.Brand
 				res.Catalogue++
 				cats[p.Category] = true
-				q, b := unitOf(p.Size)
+				q, b := unitprice.Of(p.Size)
 				prods[p.GTIN] = &brandProduct{gtin: p.GTIN, category: p.Category, basis: b, qty: q, brand: true}
 				own = append(own, p.GTIN)
 			}
@@ -143,7 +144,7 @@ func (s *Service) BrandInsights(ctx context.Context, in BrandInput) (*BrandResul
 		groups := map[[2]string][]*brandProduct{}
 		err = tx.ForEachProduct(func(p *storage.Product) error {
 			if cats[p.Category] && prods[p.GTIN] == nil {
-				q, b := unitOf(p.Size)
+				q, b := unitprice.Of(p.Size)
 				bp := &brandProduct{gtin: p.GTIN, category: p.Category, basis: b, qty: q}
 				prods[p.GTIN] = bp
 				if q > 0 {

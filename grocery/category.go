@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"github.com/grocerydata/grocery/grocery/internal/unitprice"
 	"math"
 	"slices"
 	"sync"
@@ -28,7 +29,7 @@ type CategoryReportInput struct {
 
 // UnitPriceStats summarises unit prices in one basis ("per 100 g", ...):
 // each observation's price divided by its size in units of the basis
-// (see unitOf for the sizes that give one), over every observation of
+// (see unitprice.Of for the sizes that give one), over every observation of
 // the period. The OpenAPI document (restserver/openapi.json,
 // UnitPriceStats) defines each figure.
 type UnitPriceStats struct {
@@ -250,7 +251,7 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 			}
 			if u, buf := &x.units.runs[best], &x.units.buf; best > 0 && u.Len() > 0 {
 				// Unit prices are kept in hundredths of a cent.
-				st.UnitPrice = &UnitPriceStats{Basis: unitBasisName[best], Average: Cents(pricestat.Cents(float64(u.Sum(buf)) / float64(u.Len()) / 100)),
+				st.UnitPrice = &UnitPriceStats{Basis: unitprice.Name(uint32(best)), Average: Cents(pricestat.Cents(float64(u.Sum(buf)) / float64(u.Len()) / 100)),
 					Min: Cents(pricestat.Cents(float64(u.Min()) / 100)), Max: Cents(pricestat.Cents(float64(u.Max()) / 100)),
 					Median: Cents(pricestat.Cents(float64(u.Median2(buf)) / 200)), Observations: u.Len()}
 			}

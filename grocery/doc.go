@@ -50,7 +50,8 @@
 //     store-latest prices and volumes, the category days, shelf records and
 //     promotion events); pricestat (the shared arithmetic: medians, rounding,
 //     matched models,
-//     geometric means); snapshot (publishing and fetching snapshots for
+//     geometric means); unitprice (a size read as a quantity of its price
+//     basis: per 100 g, per 100 mL, per unit); snapshot (publishing and fetching snapshots for
 //     replicas); replica (a replica's poller of the snapshot directory, its
 //     backoff and state: grocery swaps each copy in); rowfile and rowwrite
 //     (reading and writing CSV, JSON Lines, JSON, XLSX and Parquet tables); svgchart (the

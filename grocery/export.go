@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/grocerydata/grocery/grocery/internal/unitprice"
 	"io"
 	"slices"
 	"strings"
@@ -637,7 +638,7 @@ func (p *PreparedExport) offers(ctx context.Context, out *rowwrite.Sink) error {
 					}
 					prod = &productInfo{upc: GTIN(gtin).UPC(), name: pr.Name, nameFr: pr.NameFr, brand: pr.Brand, size: pr.Size, category: pr.Category}
 					keep = ok && (p.category == "" || strings.EqualFold(pr.Category, p.category))
-					qty, basis = unitOf(pr.Size)
+					qty, basis = unitprice.Of(pr.Size)
 				}
 				if !keep {
 					return nil

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"github.com/grocerydata/grocery/grocery/internal/unitprice"
 	"slices"
 	"strings"
 
@@ -78,7 +79,7 @@ func (s *Service) LookupProduct(ctx context.Context, in LookupInput) (*LookupRes
 		res.Total = len(sorted)
 		sorted = sorted[min(len(sorted), offset):]
 		sorted = sorted[:min(len(sorted), limit)]
-		qty, basis := unitOf(p.Size)
+		qty, basis := unitprice.Of(p.Size)
 		vals := offerValues{vals: make([]offerValue, 0, len(sorted))}
 		res.Offers = make([]Offer, len(sorted))
 		for i, o := range sorted {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/grocerydata/grocery/grocery/internal/alertstore"
+	"github.com/grocerydata/grocery/grocery/internal/unitprice"
 	"math"
 	"slices"
 	"sort"
@@ -1173,7 +1174,7 @@ func (sc *signalScan) shrinkflation() error {
 			return err
 		}
 		fresh[i].p = p
-		fresh[i].qty, fresh[i].unit = unitOf(p.Size)
+		fresh[i].qty, fresh[i].unit = unitprice.Of(p.Size)
 		if fresh[i].qty > 0 && p.Brand != "" {
 			lines[line(p)] = true
 			banners[fresh[i].sh.Banner] = true
@@ -1194,7 +1195,7 @@ func (sc *signalScan) shrinkflation() error {
 		if !brands[brand(p)] || !lines[line(p)] { // a line is its brand and name, folded
 			continue
 		}
-		q, u := unitOf(p.Size)
+		q, u := unitprice.Of(p.Size)
 		if q > 0 {
 			k := bannerLine{sh.Banner, line(p)}
 			byLine[k] = append(byLine[k], item{sh: sh, p: p, qty: q, unit: u})

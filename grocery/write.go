@@ -2,6 +2,7 @@ package grocery
 
 import (
 	"context"
+	"github.com/grocerydata/grocery/grocery/internal/unitprice"
 	"strings"
 
 	"github.com/grocerydata/grocery/grocery/internal/ingest"
@@ -32,13 +33,13 @@ var writeRules = &ingest.Rules{
 	},
 }
 
-// unitCode is unitOf with the basis numbered by unitBasisCode.
+// unitCode is unitprice.Of with the basis numbered by unitprice.Code.
 func unitCode(size string) (float64, uint32) {
-	qty, basis := unitOf(size)
+	qty, basis := unitprice.Of(size)
 	if qty <= 0 {
 		return 0, 0
 	}
-	return qty, unitBasisCode[basis]
+	return qty, unitprice.Code(basis)
 }
 
 // productFacts points at a product's name, French name, brand, size and
