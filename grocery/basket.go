@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"github.com/grocerydata/grocery/grocery/internal/search"
 	"github.com/grocerydata/grocery/grocery/internal/unitprice"
 	"math"
 	"slices"
@@ -207,23 +208,23 @@ func (s *Service) CompareBasket(ctx context.Context, in BasketInput) (*BasketRes
 			g := string(it.gtin)
 			if it.words != nil {
 				bi.Query = strings.TrimSpace(in.Items[i].Name)
-				hits, err := match(tx, province, it.words)
+				hits, err := search.Match(tx, province, it.words)
 				if err != nil {
 					return err
 				}
 				if len(hits) == 0 {
 					continue
 				}
-				g = string(hits[0].gtin[:])
-				m := &BasketMatch{Score: hits[0].score(), MaxScore: 4 * len(it.words), Candidates: len(hits)}
+				g = string(hits[0].GTIN[:])
+				m := &BasketMatch{Score: hits[0].Score(), MaxScore: 4 * len(it.words), Candidates: len(hits)}
 				m.Confidence = math.Round(100*float64(m.Score)/float64(m.MaxScore)) / 100
 				if len(hits) > 1 {
-					rg := string(hits[1].gtin[:])
+					rg := string(hits[1].GTIN[:])
 					rp, err := product(rg)
 					if err != nil {
 						return err
 					}
-					m.RunnerUp = &BasketRunner{UPC: GTIN(rg).UPC(), Score: hits[1].score()}
+					m.RunnerUp = &BasketRunner{UPC: GTIN(rg).UPC(), Score: hits[1].Score()}
 					if rp != nil {
 						m.RunnerUp.Name, m.RunnerUp.Brand, m.RunnerUp.Size = rp.Name, rp.Brand, rp.Size
 					}

@@ -51,7 +51,8 @@
 //     promotion events); pricestat (the shared arithmetic: medians, rounding,
 //     matched models,
 //     geometric means); unitprice (a size read as a quantity of its price
-//     basis: per 100 g, per 100 mL, per unit); snapshot (publishing and fetching snapshots for
+//     basis: per 100 g, per 100 mL, per unit); search (the products of the token
+//     index matching a query, the stores nearest a postal area); snapshot (publishing and fetching snapshots for
 //     replicas); replica (a replica's poller of the snapshot directory, its
 //     backoff and state: grocery swaps each copy in); rowfile and rowwrite
 //     (reading and writing CSV, JSON Lines, JSON, XLSX and Parquet tables); svgchart (the

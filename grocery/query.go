@@ -4,11 +4,12 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"github.com/grocerydata/grocery/grocery/internal/unitprice"
 	"slices"
 	"strings"
 
-	"github.com/grocerydata/grocery/grocery/internal/ingest"
+	"github.com/grocerydata/grocery/grocery/internal/search"
+	"github.com/grocerydata/grocery/grocery/internal/unitprice"
+
 	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/storage"
 )
@@ -184,14 +185,14 @@ func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchRe
 	}
 	res := &SearchResult{Query: in.Query, Province: province, Results: []CatalogueEntry{}, Currency: Currency}
 	err = s.db.View(func(tx *storage.Tx) error {
-		hits, err := match(tx, province, words)
+		hits, err := search.Match(tx, province, words)
 		if err != nil {
 			return err
 		}
 		current := tx.AsOf() - freshDays
 		var p storage.Product
 		for _, h := range hits {
-			gtin := string(h.gtin[:])
+			gtin := string(h.GTIN[:])
 			if res.Total < offset || res.Total >= offset+limit {
 				// Before or past the page: count the product if any banner has a
 				// current price for it, reading nothing else.
@@ -250,78 +251,6 @@ func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchRe
 		return nil, err
 	}
 	return res, nil
-}
-
-// hit is a product that matched every word of a query.
-type hit struct {
-	gtin   [14]byte
-	mask   uint8   // which query words matched
-	best   [8]int8 // per query word, the best match score
-	weight byte    // number of distinct words in name and brand
-}
-
-func (h *hit) score() int {
-	n := 0
-	for _, b := range h.best {
-		n += int(b)
-	}
-	return n
-}
-
-// match ranks the products of a province's index that match every word:
-// an exact word beats a prefix, a name word beats a brand word, and among
-// equals fewer words in the product (a closer match) come first.
-func match(tx *storage.Tx, province string, words []string) ([]hit, error) {
-	var cands map[[14]byte]*hit
-	for wi, w := range words {
-		bit := uint8(1) << wi
-		next := map[[14]byte]*hit{}
-		err := tx.Tokens(province, w, func(token, gtin []byte, flags, weight byte) error {
-			if len(gtin) != 14 {
-				return nil
-			}
-			var g [14]byte
-			copy(g[:], gtin)
-			var h *hit
-			if cands == nil {
-				if h = next[g]; h == nil {
-					h = &hit{gtin: g, weight: weight}
-					next[g] = h
-				}
-			} else if h = cands[g]; h == nil {
-				return nil
-			}
-			score := int8(1)
-			if len(token) == len(w) {
-				score = 3
-			}
-			if flags&ingest.TokenInName != 0 {
-				score++
-			}
-			h.mask |= bit
-			h.best[wi] = max(h.best[wi], score)
-			next[g] = h
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-		cands = next
-		if len(cands) == 0 {
-			return nil, nil
-		}
-	}
-	all := uint8(1)<<len(words) - 1
-	hits := make([]hit, 0, len(cands))
-	for _, h := range cands {
-		if h.mask == all {
-			hits = append(hits, *h)
-		}
-	}
-	slices.SortFunc(hits, func(a, b hit) int {
-		return cmp.Or(cmp.Compare(b.score(), a.score()), cmp.Compare(a.weight, b.weight), strings.Compare(string(a.gtin[:]), string(b.gtin[:])))
-	})
-	return hits, nil
 }
 
 // PriceHistory returns the observed price series of one banner SKU in one

@@ -3,6 +3,7 @@ package grocery
 import (
 	"context"
 	"fmt"
+	"github.com/grocerydata/grocery/grocery/internal/search"
 	"strings"
 
 	"github.com/grocerydata/grocery/storage"
@@ -138,13 +139,13 @@ func (s *Service) StorePrices(ctx context.Context, in StorePricesInput) (*StoreP
 				return err
 			}
 		} else {
-			hits, err := match(tx, st.Province, words)
+			hits, err := search.Match(tx, st.Province, words)
 			if err != nil {
 				return err
 			}
 			var l storage.Latest
 			for _, h := range hits {
-				err := tx.SKUsOf(string(h.gtin[:]), func(b, sku string) error {
+				err := tx.SKUsOf(string(h.GTIN[:]), func(b, sku string) error {
 					if b != banner.Slug {
 						return nil
 					}

@@ -1,13 +1,11 @@
 package grocery
 
 import (
-	"cmp"
 	"context"
-	"math"
-	"slices"
 	"strings"
 
-	"github.com/grocerydata/grocery/grocery/internal/pricestat"
+	"github.com/grocerydata/grocery/grocery/internal/search"
+
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -181,7 +179,7 @@ func (s *Service) SearchStores(ctx context.Context, in StoreSearchInput) (*Store
 	}
 	res := &StoreSearchResult{Query: in.Query, Province: province, PostalCode: pc.Code, Results: []StoreHit{}, Limit: limit, Offset: offset, Currency: Currency}
 	err = s.db.View(func(tx *storage.Tx) error {
-		hits, err := match(tx, province, words)
+		hits, err := search.Match(tx, province, words)
 		if err != nil || len(hits) == 0 {
 			return err
 		}
@@ -192,7 +190,7 @@ func (s *Service) SearchStores(ctx context.Context, in StoreSearchInput) (*Store
 		}
 		byBanner := map[string][]skuRef{}
 		for i := range hits {
-			err := tx.SKUsOf(string(hits[i].gtin[:]), func(b, sku string) error {
+			err := tx.SKUsOf(string(hits[i].GTIN[:]), func(b, sku string) error {
 				byBanner[b] = append(byBanner[b], skuRef{i, sku})
 				return nil
 			})
@@ -200,7 +198,7 @@ func (s *Service) SearchStores(ctx context.Context, in StoreSearchInput) (*Store
 				return err
 			}
 		}
-		stores, measured, err := searchStores(tx, province, pc, byBanner)
+		stores, measured, err := search.Nearest(tx, province, pc.Code, pc.FSA, byBanner)
 		if err != nil {
 			return err
 		}
@@ -224,7 +222,7 @@ func (s *Service) SearchStores(ctx context.Context, in StoreSearchInput) (*Store
 				p := products[ref.hit]
 				if p == nil {
 					p = new(storage.Product)
-					if _, err := tx.Product(string(hits[ref.hit].gtin[:]), p); err != nil {
+					if _, err := tx.Product(string(hits[ref.hit].GTIN[:]), p); err != nil {
 						return err
 					}
 					products[ref.hit] = p
@@ -243,7 +241,7 @@ func (s *Service) SearchStores(ctx context.Context, in StoreSearchInput) (*Store
 					h.PromoEnds = &d
 				}
 				if measured {
-					d := st.km
+					d := st.KM
 					h.DistanceKM = &d
 				}
 				res.Results = append(res.Results, h)
@@ -255,79 +253,4 @@ func (s *Service) SearchStores(ctx context.Context, in StoreSearchInput) (*Store
 		return nil, err
 	}
 	return res, nil
-}
-
-// searchStore is a store taking part in a store search, with its place in
-// the order.
-type searchStore struct {
-	storage.Store
-	inFSA bool
-	km    float64 // distance from the FSA's centre, rounded to 0.1 km
-}
-
-// searchStores returns the active stores of province whose banner has a
-// matching SKU, in the order of SearchStores: by store_id without a postal
-// code, else the FSA's stores first, then nearest to the FSA's centre.
-// measured says whether the panel has stores in the FSA itself, so that
-// the distances are from the FSA and may be shown; otherwise they order
-// the stores from a wider area's centre and are not shown.
-func searchStores[V any](tx *storage.Tx, province string, pc PostalCode, banners map[string]V) (stores []searchStore, measured bool, err error) {
-	// The centre's candidates: sums of positions sharing 3, 2 and 1
-	// leading characters of the postal code, and the whole province.
-	var sum [4]struct{ lat, lon, n float64 }
-	err = tx.ActiveStores(province, "", func(st *storage.Store) error {
-		if pc.Code != "" {
-			code := strings.ToUpper(strings.ReplaceAll(st.PostalCode, " ", ""))
-			for i, n := range [4]int{3, 2, 1, 0} {
-				if len(code) >= n && code[:n] == pc.FSA[:n] {
-					sum[i].lat += st.Latitude
-					sum[i].lon += st.Longitude
-					sum[i].n++
-				}
-			}
-		}
-		if _, ok := banners[st.Banner]; ok {
-			stores = append(stores, searchStore{Store: *st})
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, false, err
-	}
-	if pc.Code == "" {
-		// ActiveStores lists them by banner, then id.
-		slices.SortFunc(stores, func(a, b searchStore) int { return strings.Compare(a.ID, b.ID) })
-		return stores, false, nil
-	}
-	var lat, lon float64
-	for _, c := range sum {
-		if c.n > 0 {
-			lat, lon = c.lat/c.n, c.lon/c.n
-			break
-		}
-	}
-	for i := range stores {
-		st := &stores[i]
-		st.inFSA = strings.HasPrefix(strings.ToUpper(st.PostalCode), pc.FSA)
-		st.km = pricestat.Round1(haversineKM(lat, lon, st.Latitude, st.Longitude))
-	}
-	slices.SortFunc(stores, func(a, b searchStore) int {
-		if a.inFSA != b.inFSA {
-			if a.inFSA {
-				return -1
-			}
-			return 1
-		}
-		return cmp.Or(cmp.Compare(a.km, b.km), strings.Compare(a.ID, b.ID))
-	})
-	return stores, sum[0].n > 0, nil
-}
-
-// haversineKM is the great-circle distance in km between two points.
-func haversineKM(lat1, lon1, lat2, lon2 float64) float64 {
-	const earthKM = 6371.0
-	rad := math.Pi / 180
-	dLat, dLon := (lat2-lat1)*rad, (lon2-lon1)*rad
-	a := math.Sin(dLat/2)*math.Sin(dLat/2) + math.Cos(lat1*rad)*math.Cos(lat2*rad)*math.Sin(dLon/2)*math.Sin(dLon/2)
-	return 2 * earthKM * math.Asin(math.Min(1, math.Sqrt(a)))
 }

@@ -1,0 +1,167 @@
+// Package search finds what the searches return: the products of a
+// province's token index that match every word of a query (Match), and
+// the active stores of a province nearest a postal area (Nearest). It
+// reads the index and the stores storage keeps; which products and stores
+// a caller may see, and how they are answered, is grocery's.
+package search
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/grocerydata/grocery/grocery/internal/ingest"
+	"github.com/grocerydata/grocery/grocery/internal/pricestat"
+	"github.com/grocerydata/grocery/storage"
+)
+
+// Hit is a product that matched every word of a query.
+type Hit struct {
+	GTIN   [14]byte
+	mask   uint8   // which query words matched
+	best   [8]int8 // per query word, the best match score
+	weight byte    // number of distinct words in name and brand
+}
+
+// Score is the sum over the query words of their best match: 3 for a
+// whole word, 1 for a prefix, one more in the name than in the brand.
+func (h *Hit) Score() int {
+	n := 0
+	for _, b := range h.best {
+		n += int(b)
+	}
+	return n
+}
+
+// Match ranks the products of a province's index that match every word:
+// an exact word beats a prefix, a name word beats a brand word, and among
+// equals fewer words in the product (a closer match) come first.
+func Match(tx *storage.Tx, province string, words []string) ([]Hit, error) {
+	var cands map[[14]byte]*Hit
+	for wi, w := range words {
+		bit := uint8(1) << wi
+		next := map[[14]byte]*Hit{}
+		err := tx.Tokens(province, w, func(token, gtin []byte, flags, weight byte) error {
+			if len(gtin) != 14 {
+				return nil
+			}
+			var g [14]byte
+			copy(g[:], gtin)
+			var h *Hit
+			if cands == nil {
+				if h = next[g]; h == nil {
+					h = &Hit{GTIN: g, weight: weight}
+					next[g] = h
+				}
+			} else if h = cands[g]; h == nil {
+				return nil
+			}
+			score := int8(1)
+			if len(token) == len(w) {
+				score = 3
+			}
+			if flags&ingest.TokenInName != 0 {
+				score++
+			}
+			h.mask |= bit
+			h.best[wi] = max(h.best[wi], score)
+			next[g] = h
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		cands = next
+		if len(cands) == 0 {
+			return nil, nil
+		}
+	}
+	all := uint8(1)<<len(words) - 1
+	hits := make([]Hit, 0, len(cands))
+	for _, h := range cands {
+		if h.mask == all {
+			hits = append(hits, *h)
+		}
+	}
+	slices.SortFunc(hits, func(a, b Hit) int {
+		return cmp.Or(cmp.Compare(b.Score(), a.Score()), cmp.Compare(a.weight, b.weight), strings.Compare(string(a.GTIN[:]), string(b.GTIN[:])))
+	})
+	return hits, nil
+}
+
+// Store is a store taking part in a store search, with its place in the
+// order.
+type Store struct {
+	storage.Store
+	InFSA bool    // its postal code is in the FSA asked for
+	KM    float64 // distance from the FSA's centre, rounded to 0.1 km
+}
+
+// Nearest returns the active stores of province whose banner is in
+// banners, in a store search's order: by store_id without a postal code
+// (code ""), else the stores of the FSA (the code's first three
+// characters, upper case) first, then nearest to the FSA's centre.
+// measured says whether the panel has stores in the FSA itself, so that
+// the distances are from the FSA and may be shown; otherwise they order
+// the stores from a wider area's centre and are not shown.
+func Nearest[V any](tx *storage.Tx, province, code, fsa string, banners map[string]V) (stores []Store, measured bool, err error) {
+	// The centre's candidates: sums of positions sharing 3, 2 and 1
+	// leading characters of the postal code, and the whole province.
+	var sum [4]struct{ lat, lon, n float64 }
+	err = tx.ActiveStores(province, "", func(st *storage.Store) error {
+		if code != "" {
+			code := strings.ToUpper(strings.ReplaceAll(st.PostalCode, " ", ""))
+			for i, n := range [4]int{3, 2, 1, 0} {
+				if len(code) >= n && code[:n] == fsa[:n] {
+					sum[i].lat += st.Latitude
+					sum[i].lon += st.Longitude
+					sum[i].n++
+				}
+			}
+		}
+		if _, ok := banners[st.Banner]; ok {
+			stores = append(stores, Store{Store: *st})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	if code == "" {
+		// ActiveStores lists them by banner, then id.
+		slices.SortFunc(stores, func(a, b Store) int { return strings.Compare(a.ID, b.ID) })
+		return stores, false, nil
+	}
+	var lat, lon float64
+	for _, c := range sum {
+		if c.n > 0 {
+			lat, lon = c.lat/c.n, c.lon/c.n
+			break
+		}
+	}
+	for i := range stores {
+		st := &stores[i]
+		st.InFSA = strings.HasPrefix(strings.ToUpper(st.PostalCode), fsa)
+		st.KM = pricestat.Round1(kmBetween(lat, lon, st.Latitude, st.Longitude))
+	}
+	slices.SortFunc(stores, func(a, b Store) int {
+		if a.InFSA != b.InFSA {
+			if a.InFSA {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Or(cmp.Compare(a.KM, b.KM), strings.Compare(a.ID, b.ID))
+	})
+	return stores, sum[0].n > 0, nil
+}
+
+// kmBetween is the great-circle (haversine) distance in km between two points.
+func kmBetween(lat1, lon1, lat2, lon2 float64) float64 {
+	const earthKM = 6371.0
+	rad := math.Pi / 180
+	dLat, dLon := (lat2-lat1)*rad, (lon2-lon1)*rad
+	a := math.Sin(dLat/2)*math.Sin(dLat/2) + math.Cos(lat1*rad)*math.Cos(lat2*rad)*math.Sin(dLon/2)*math.Sin(dLon/2)
+	return 2 * earthKM * math.Asin(math.Min(1, math.Sqrt(a)))
+}
