@@ -38,7 +38,8 @@
 //     the quota meter and its usage journal, the bbolt and Redis key stores
 //     and their scripts); webhook (a delivery's signature, the address
 //     policy that keeps deliveries off private networks, the retry
-//     schedule); redisconn (dialling Redis without retries, the
+//     schedule, the worker that sends the due deliveries and records each
+//     attempt); redisconn (dialling Redis without retries, the
 //     mapping of its failures to EUNAVAILABLE, URL redaction, the key
 //     prefix); alertstore (the alert store interface, its bbolt and Redis
 //     stores, the copy of a file's rules to Redis); idemstore (the
