@@ -50,7 +50,9 @@
 //     geometric means); snapshot (publishing and fetching snapshots for
 //     replicas); replica (a replica's poller of the snapshot directory, its
 //     backoff and state: grocery swaps each copy in); rowfile and rowwrite
-//     (reading and writing CSV, JSON Lines, JSON, XLSX and Parquet tables); svgchart (the
+//     (reading and writing CSV, JSON Lines, JSON, XLSX and Parquet tables);
+//     exportrows (the rows of the export data sets, read from the data file
+//     in batches and written to a rowwrite table); svgchart (the
 //     brief's charts laid out as SVG shapes); jsontext (JSON strings as
 //     encoding/json writes them); atomicfile (replacing a file so that a
 //     crash leaves the old or the new); fault (the internal packages' error
