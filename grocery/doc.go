@@ -53,7 +53,8 @@
 //     (reading and writing CSV, JSON Lines, JSON, XLSX and Parquet tables);
 //     exportrows (the rows of the export data sets, read from the data file
 //     in batches and written to a rowwrite table); svgchart (the
-//     brief's charts laid out as SVG shapes); jsontext (JSON strings as
+//     brief's charts laid out as SVG shapes); brieftext (the brief's
+//     summary worded from its figures); jsontext (JSON strings as
 //     encoding/json writes them); atomicfile (replacing a file so that a
 //     crash leaves the old or the new); fault (the internal packages' error
 //     kinds, which grocery converts to its codes).
