@@ -97,14 +97,6 @@ func (s *Service) Export(ctx context.Context, in ExportInput, w io.Writer) (*Exp
 	return p.Stream(ctx, w)
 }
 
-var exportFormats = map[string]struct{ ext, contentType string }{
-	"json":    {"json", "application/json"},
-	"jsonl":   {"jsonl", "application/x-ndjson"},
-	"csv":     {"csv", "text/csv; charset=utf-8; header=present"},
-	"xlsx":    {"xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"},
-	"parquet": {"parquet", "application/vnd.apache.parquet"},
-}
-
 // PrepareExport validates an export and resolves its defaults, reading
 // only the data set's latest date; nothing is written. A transport calls
 // it first, so that a bad argument is answered as an error before any
@@ -127,7 +119,7 @@ func (s *Service) PrepareExport(ctx context.Context, in ExportInput) (*PreparedE
 	if p.format == "" {
 		p.format = "json"
 	}
-	f, ok := exportFormats[p.format]
+	f, ok := exportrows.Formats[p.format]
 	if !ok {
 		return nil, Errorf(EINVALID, "format %q is not supported: want json (default), jsonl, csv, xlsx or parquet", in.Format)
 	}
@@ -253,8 +245,8 @@ func (s *Service) PrepareExport(ctx context.Context, in ExportInput) (*PreparedE
 		}
 		p.from, p.to = from, to
 	}
-	p.ContentType = f.contentType
-	p.FileName = p.fileName(f.ext)
+	p.ContentType = f.ContentType
+	p.FileName = p.fileName(f.Ext)
 	p.pin, kept = pin, true
 	return p, nil
 }

@@ -32,6 +32,16 @@ import (
 // storage.ScanSeries.
 const Batch = 8192
 
+// Formats are the formats Stream writes, by name: each one's file name
+// extension and MIME type.
+var Formats = map[string]struct{ Ext, ContentType string }{
+	"json":    {"json", "application/json"},
+	"jsonl":   {"jsonl", "application/x-ndjson"},
+	"csv":     {"csv", "text/csv; charset=utf-8; header=present"},
+	"xlsx":    {"xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"},
+	"parquet": {"parquet", "application/vnd.apache.parquet"},
+}
+
 // Slug lowercases s and keeps its ASCII letters and digits, other runs
 // becoming one hyphen: "Dairy & Eggs" -> "dairy-eggs".
 func Slug(s string) string {
