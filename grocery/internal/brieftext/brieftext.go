@@ -1,5 +1,6 @@
 // Package brieftext says an executive brief's main figures in a short
-// paragraph: the Summary of grocery's Brief, worded from plain values.
+// paragraph: the Summary of grocery's Brief, worded from plain values;
+// and writes figures as the brief's page shows them (Pct, Signed, F1).
 // It computes no figure and decides nothing about them (which banners
 // are ranked, what a change is): grocery does, and hands it the results,
 // prices and dates already written. It imports nothing from grocery.
@@ -147,3 +148,18 @@ func moved(pct float64) string {
 	}
 	return fmt.Sprintf("rose %.1f%%", pct)
 }
+
+// Pct writes a percent change with its sign and one decimal ("+2.5%"),
+// "n/a" when there is none.
+func Pct(p *float64) string {
+	if p == nil {
+		return "n/a"
+	}
+	return Signed(*p)
+}
+
+// Signed writes a percent with its sign and one decimal ("-0.4%").
+func Signed(x float64) string { return fmt.Sprintf("%+.1f%%", x) }
+
+// F1 writes x with one decimal ("95.3").
+func F1(x float64) string { return fmt.Sprintf("%.1f", x) }
