@@ -75,7 +75,7 @@ type PreparedExport struct {
 	asOf     Date
 	progress func(int64)
 	pin      *storage.Pinned // the file PrepareExport read and Stream reads, across its batches
-	batch    int             // rows per read transaction: exportBatch
+	batch    int             // rows per read transaction: exportrows.Batch
 }
 
 // ContentDisposition returns the Content-Disposition of an HTTP answer
