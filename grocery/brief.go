@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/grocerydata/grocery/grocery/internal/brieftext"
 	"github.com/grocerydata/grocery/grocery/internal/pricestat"
-	"github.com/grocerydata/grocery/internal/words"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -873,73 +873,36 @@ func (s *Service) briefEvents(ctx context.Context, account string, out *Brief) e
 	})
 }
 
-// summary says the brief's main figures in a few sentences. The basket
-// sentence names the cheapest and dearest of the ranked banners, the set
-// the page's chart shows.
+// summary says the brief's main figures in a few sentences
+// (brieftext.Figures.Summary).
 func (b *Brief) summary() string {
-	var w strings.Builder
-	fmt.Fprintf(&w, "%s, %s to %s: ", b.ProvinceName, b.WeekFrom, b.WeekTo)
-	if len(b.Promotions) == 0 && len(b.Categories) == 0 {
-		w.WriteString("no price was observed in the panel this week.")
-		return w.String()
+	f := brieftext.Figures{Province: b.ProvinceName, From: b.WeekFrom.String(), To: b.WeekTo.String(),
+		MinItems: b.Basket.MinItems, Items: b.Basket.Items, Overall: briefChange(b.Overall),
+		Up: briefMove(b.MoversUp), Down: briefMove(b.MoversDown), NewProducts: b.NewProducts.Count, AlertEvents: len(b.AlertEvents)}
+	for _, r := range b.Basket.ranked() {
+		f.Ranked = append(f.Ranked, brieftext.Banner{Name: r.BannerName, Index: r.Index, Total: r.Total.String(), Items: r.Items})
 	}
-	if ranked := b.Basket.ranked(); len(ranked) > 0 {
-		lo, hi := ranked[0], ranked[len(ranked)-1]
-		fmt.Fprintf(&w, "of %d %s pricing at least %d of the %d shared products, %s had the cheapest basket (index %.1f against the other banners' median prices, $%s for the %d it prices)",
-			len(ranked), words.Plural(len(ranked), "banner"), b.Basket.MinItems, b.Basket.Items, lo.BannerName, lo.Index, lo.Total, lo.Items)
-		if len(ranked) > 1 {
-			fmt.Fprintf(&w, " and %s the dearest (index %.1f)", hi.BannerName, hi.Index)
-		}
-		w.WriteString(". ")
+	for _, c := range b.Categories {
+		f.Categories = append(f.Categories, briefChange(c))
 	}
-	if o := b.Overall; o.WeekPct != nil {
-		var top *CategoryInflation
-		for i := range b.Categories {
-			c := &b.Categories[i]
-			if c.WeekPct != nil && (top == nil || math.Abs(*c.WeekPct) > math.Abs(*top.WeekPct)) {
-				top = c
-			}
-		}
-		fmt.Fprintf(&w, "Prices %s week over week across %d banner %s compared like for like", moved(*o.WeekPct), o.WeekSeries, words.Plural(o.WeekSeries, "SKU"))
-		if o.FourWeekPct != nil {
-			fmt.Fprintf(&w, " (%+.1f%% over the last four weeks against the four before)", *o.FourWeekPct)
-		}
-		fmt.Fprintf(&w, "; the largest category move was %s (%+.1f%%). ", top.Category, *top.WeekPct)
+	for _, p := range b.Promotions {
+		f.Promotions = append(f.Promotions, brieftext.Promotions{Banner: p.BannerName, Products: p.Products, OnPromotion: p.OnPromotion,
+			SharePct: p.SharePct, AvgDiscountPct: p.AvgDiscountPct, Started: p.Started, Ended: p.Ended})
 	}
-	if len(b.MoversUp) > 0 {
-		m := b.MoversUp[0]
-		fmt.Fprintf(&w, "The biggest regular-price rise was %s %s at %s ($%s to $%s, %+.1f%%)", m.Brand, m.Name, m.BannerName, m.Before, m.Now, m.ChangePct)
-		if len(b.MoversDown) > 0 {
-			d := b.MoversDown[0]
-			fmt.Fprintf(&w, "; the biggest cut %s %s at %s ($%s to $%s, %+.1f%%)", d.Brand, d.Name, d.BannerName, d.Before, d.Now, d.ChangePct)
-		}
-		w.WriteString(". ")
-	} else if len(b.MoversDown) > 0 {
-		d := b.MoversDown[0]
-		fmt.Fprintf(&w, "The biggest regular-price cut was %s %s at %s ($%s to $%s, %+.1f%%). ", d.Brand, d.Name, d.BannerName, d.Before, d.Now, d.ChangePct)
+	return f.Summary()
+}
+
+func briefChange(c CategoryInflation) brieftext.Change {
+	return brieftext.Change{Name: c.Category, Week: c.WeekPct, Series: c.WeekSeries, FourWeek: c.FourWeekPct}
+}
+
+// briefMove is the first of movers, nil when there is none.
+func briefMove(movers []Mover) *brieftext.Move {
+	if len(movers) == 0 {
+		return nil
 	}
-	if len(b.Promotions) > 0 && b.Promotions[0].OnPromotion > 0 {
-		p := b.Promotions[0]
-		fmt.Fprintf(&w, "%s promoted the most (%.1f%% of %d %s, %.1f%% off on average)", p.BannerName, p.SharePct, p.Products, words.Plural(p.Products, "product"), p.AvgDiscountPct)
-		started, ended := 0, 0
-		for _, p := range b.Promotions {
-			started += p.Started
-			ended += p.Ended
-		}
-		fmt.Fprintf(&w, "; %d %s started and %d ended. ", started, words.Plural(started, "promotion"), ended)
-	}
-	switch b.NewProducts.Count {
-	case 0:
-		w.WriteString("No product was new in the panel.")
-	case 1:
-		w.WriteString("1 product was new in the panel.")
-	default:
-		fmt.Fprintf(&w, "%d products were new in the panel.", b.NewProducts.Count)
-	}
-	if n := len(b.AlertEvents); n > 0 {
-		fmt.Fprintf(&w, " Your alert rules recorded %d %s.", n, words.Plural(n, "event"))
-	}
-	return w.String()
+	m := movers[0]
+	return &brieftext.Move{Brand: m.Brand, Name: m.Name, Banner: m.BannerName, Before: m.Before.String(), Now: m.Now.String(), Pct: m.ChangePct}
 }
 
 // ranked returns the ranked banners (Rank > 0), cheapest first.
@@ -951,15 +914,4 @@ func (b *BriefBasket) ranked() []BasketCost {
 		}
 	}
 	return out
-}
-
-// moved says how an average change in percent moved prices.
-func moved(pct float64) string {
-	switch {
-	case math.Abs(pct) < 0.05:
-		return "held steady (0.0%)"
-	case pct < 0:
-		return fmt.Sprintf("fell %.1f%%", -pct)
-	}
-	return fmt.Sprintf("rose %.1f%%", pct)
 }

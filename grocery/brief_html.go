@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"io"
 
+	"github.com/grocerydata/grocery/grocery/internal/brieftext"
 	"github.com/grocerydata/grocery/grocery/internal/svgchart"
 )
 
@@ -17,9 +18,9 @@ import (
 var briefPage string
 
 var briefTemplate = template.Must(template.New("brief").Funcs(template.FuncMap{
-	"pct":        func(p *float64) string { return signedPct(p) },
-	"signed":     func(x float64) string { return fmt.Sprintf("%+.1f%%", x) },
-	"f1":         func(x float64) string { return fmt.Sprintf("%.1f", x) },
+	"pct":        brieftext.Pct,
+	"signed":     brieftext.Signed,
+	"f1":         brieftext.F1,
 	"bannerName": bannerName,
 }).Parse(briefPage))
 
@@ -91,10 +92,3 @@ func (m Mover) key() string { return m.Banner + "\x00" + m.ExternalSKU }
 
 // Spark returns a mover's sparkline.
 func (v briefView) Spark(m Mover) svgchart.Spark { return v.Sparks[m.key()] }
-
-func signedPct(p *float64) string {
-	if p == nil {
-		return "n/a"
-	}
-	return fmt.Sprintf("%+.1f%%", *p)
-}

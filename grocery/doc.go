@@ -38,7 +38,8 @@
 //     the quota meter and its usage journal, the bbolt and Redis key stores
 //     and their scripts); webhook (a delivery's signature, the address
 //     policy that keeps deliveries off private networks, the retry
-//     schedule); redisconn (dialling Redis without retries, the
+//     schedule, the worker that sends the due deliveries and records each
+//     attempt); redisconn (dialling Redis without retries, the
 //     mapping of its failures to EUNAVAILABLE, URL redaction, the key
 //     prefix); alertstore (the alert store interface, its bbolt and Redis
 //     stores, the copy of a file's rules to Redis); idemstore (the
@@ -55,8 +56,11 @@
 //     index matching a query, the stores nearest a postal area); snapshot (publishing and fetching snapshots for
 //     replicas); replica (a replica's poller of the snapshot directory, its
 //     backoff and state: grocery swaps each copy in); rowfile and rowwrite
-//     (reading and writing CSV, JSON Lines, JSON, XLSX and Parquet tables); svgchart (the
-//     brief's charts laid out as SVG shapes); jsontext (JSON strings as
+//     (reading and writing CSV, JSON Lines, JSON, XLSX and Parquet tables);
+//     exportrows (the rows of the export data sets, read from the data file
+//     in batches and written to a rowwrite table); svgchart (the
+//     brief's charts laid out as SVG shapes); brieftext (the brief's
+//     summary worded from its figures); jsontext (JSON strings as
 //     encoding/json writes them); atomicfile (replacing a file so that a
 //     crash leaves the old or the new); fault (the internal packages' error
 //     kinds, which grocery converts to its codes).

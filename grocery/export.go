@@ -1,17 +1,15 @@
 package grocery
 
 import (
-	"cmp"
 	"context"
 	"errors"
-	"fmt"
-	"github.com/grocerydata/grocery/grocery/internal/unitprice"
 	"io"
 	"slices"
 	"strings"
 
-	"github.com/grocerydata/grocery/grocery/internal/pricestat"
+	"github.com/grocerydata/grocery/grocery/internal/exportrows"
 	"github.com/grocerydata/grocery/grocery/internal/rowwrite"
+	"github.com/grocerydata/grocery/grocery/internal/unitprice"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -78,7 +76,7 @@ type PreparedExport struct {
 	asOf     Date
 	progress func(int64)
 	pin      *storage.Pinned // the file PrepareExport read and Stream reads, across its batches
-	batch    int             // rows per read transaction: exportBatch
+	batch    int             // rows per read transaction: exportrows.Batch
 }
 
 // ContentDisposition returns the Content-Disposition of an HTTP answer
@@ -100,14 +98,6 @@ func (s *Service) Export(ctx context.Context, in ExportInput, w io.Writer) (*Exp
 	return p.Stream(ctx, w)
 }
 
-var exportFormats = map[string]struct{ ext, contentType string }{
-	"json":    {"json", "application/json"},
-	"jsonl":   {"jsonl", "application/x-ndjson"},
-	"csv":     {"csv", "text/csv; charset=utf-8; header=present"},
-	"xlsx":    {"xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"},
-	"parquet": {"parquet", "application/vnd.apache.parquet"},
-}
-
 // PrepareExport validates an export and resolves its defaults, reading
 // only the data set's latest date; nothing is written. A transport calls
 // it first, so that a bad argument is answered as an error before any
@@ -125,12 +115,12 @@ var exportFormats = map[string]struct{ ext, contentType string }{
 // dataset does not take (category, upc, from and to for stores; from and
 // to for offers); ENOTFOUND for a valid barcode not in the catalogue.
 func (s *Service) PrepareExport(ctx context.Context, in ExportInput) (*PreparedExport, error) {
-	p := &PreparedExport{s: s, progress: in.Progress, batch: exportBatch}
+	p := &PreparedExport{s: s, progress: in.Progress, batch: exportrows.Batch}
 	p.format = strings.ToLower(strings.TrimSpace(in.Format))
 	if p.format == "" {
 		p.format = "json"
 	}
-	f, ok := exportFormats[p.format]
+	f, ok := exportrows.Formats[p.format]
 	if !ok {
 		return nil, Errorf(EINVALID, "format %q is not supported: want json (default), jsonl, csv, xlsx or parquet", in.Format)
 	}
@@ -256,8 +246,8 @@ func (s *Service) PrepareExport(ctx context.Context, in ExportInput) (*PreparedE
 		}
 		p.from, p.to = from, to
 	}
-	p.ContentType = f.contentType
-	p.FileName = p.fileName(f.ext)
+	p.ContentType = f.ContentType
+	p.FileName = p.fileName(f.Ext)
 	p.pin, kept = pin, true
 	return p, nil
 }
@@ -302,7 +292,7 @@ func (p *PreparedExport) fileName(ext string) string {
 	if p.banner != "" {
 		parts = append(parts, p.banner)
 	}
-	if c := slug(p.category); c != "" {
+	if c := exportrows.Slug(p.category); c != "" {
 		parts = append(parts, c)
 	}
 	if p.gtin != "" {
@@ -316,30 +306,6 @@ func (p *PreparedExport) fileName(ext string) string {
 	}
 	return strings.Join(parts, "-") + "." + ext
 }
-
-// slug lowercases s and keeps its ASCII letters and digits, other runs
-// becoming one hyphen: "Dairy & Eggs" -> "dairy-eggs".
-func slug(s string) string {
-	var b []byte
-	for _, r := range s {
-		r = fold(r)
-		switch {
-		case 'a' <= r && r <= 'z', '0' <= r && r <= '9':
-			b = append(b, byte(r))
-		case 'A' <= r && r <= 'Z':
-			b = append(b, byte(r-'A'+'a'))
-		case len(b) > 0 && b[len(b)-1] != '-':
-			b = append(b, '-')
-		}
-	}
-	return strings.TrimSuffix(string(b), "-")
-}
-
-// exportBatch is how many rows an export reads per read transaction
-// (more by up to one block of a series). Reading in short transactions
-// keeps an export from holding bbolt's pages while a slow client reads
-// it: see storage.ScanSeries.
-const exportBatch = 8192
 
 // Stream writes the prepared export to w. Rows are read in batches of a
 // few thousand, each in its own short read transaction, and written as
@@ -371,344 +337,22 @@ func (p *PreparedExport) Stream(ctx context.Context, w io.Writer) (*ExportSummar
 		return sum, Errorf(EINVALID, "the export was streamed or closed already: prepare it again")
 	}
 	defer p.Close()
-	cw := &rowwrite.ByteCounter{Ctx: ctx, W: w, N: &sum.Bytes}
-	var cols []rowwrite.Column
-	switch p.dataset {
-	case "observations":
-		cols = observationCols
-	case "offers":
-		cols = offerCols
-	default:
-		cols = storeCols
-	}
-	var rw rowwrite.Writer
-	var err error
-	switch p.format {
-	case "csv":
-		rw, err = rowwrite.NewCSV(cw, cols)
-	case "xlsx":
-		rw, err = rowwrite.NewXLSX(cw, p.dataset, cols)
-	case "parquet":
-		rw, err = rowwrite.NewParquet(cw, cols)
-	default:
-		rw = rowwrite.NewJSON(cw, cols, p.format == "jsonl")
-	}
-	if err != nil {
-		return sum, err
-	}
 	// The batches are transactions of their own; pinned, they all read
 	// one file even when a replica swaps in a newer snapshot meanwhile.
-	out := &rowwrite.Sink{Ctx: ctx, W: rw, Vals: make([]rowwrite.Value, len(cols)), Rows: &sum.Rows, Progress: p.progress}
-	switch p.dataset {
-	case "observations":
-		err = p.observations(ctx, out)
-	case "offers":
-		err = p.offers(ctx, out)
-	default:
-		err = p.stores(out)
-	}
-	if err == nil {
-		err = rw.Close()
-	} else {
-		rw.Abort()
-	}
+	err := exportrows.Stream(ctx, w, &exportrows.Query{
+		Format: p.format, Dataset: p.dataset, Province: p.province, Banner: p.banner, Category: p.category, GTIN: string(p.gtin),
+		From: int32(p.from), To: int32(p.to), Batch: p.batch, View: p.pin.View, Progress: p.progress,
+		UPC: func(g string) string { return GTIN(g).UPC() }, BannerName: bannerName, Unit: unitprice.Of, FreshDays: freshDays, Currency: Currency,
+	}, (*exportrows.Counts)(sum))
 	if errors.Is(err, rowwrite.ErrTooManyRows) {
 		err = Errorf(EINVALID, "the export holds more than %d rows, the most an XLSX sheet holds: narrow it (from, to, province, banner, category, upc) or use format csv, parquet, jsonl or json", MaxXLSXRows)
-	}
-	if ctx.Err() != nil && err != nil {
-		err = ctx.Err()
-	}
-	if err == nil && p.progress != nil {
-		p.progress(sum.Rows)
 	}
 	return sum, err
 }
 
-// promoEnd is the promo_ends cell: the promotion's last day when the
-// price is a promotional one that has an end, else null.
-func promoEnd(price, regular uint32, end int32) rowwrite.Value {
-	if price < regular && end != 0 {
-		return rowwrite.Num(int64(end))
-	}
-	return rowwrite.Null()
-}
-
-// frenchName is the name_fr cell: null when the product has no French
-// name.
-func frenchName(s string) rowwrite.Value {
-	if s == "" {
-		return rowwrite.Null()
-	}
-	return rowwrite.Str(s)
-}
-
-// The columns of each dataset.
+// The columns of each dataset, which the import reads back.
 var (
-	observationCols = []rowwrite.Column{
-		{Name: "date", Kind: rowwrite.Date}, {Name: "store_id"}, {Name: "banner"}, {Name: "province"},
-		{Name: "external_sku"}, {Name: "upc"}, {Name: "name"}, {Name: "name_fr"}, {Name: "brand"}, {Name: "size"}, {Name: "category"},
-		{Name: "price", Kind: rowwrite.Money}, {Name: "regular_price", Kind: rowwrite.Money},
-		{Name: "on_promo", Kind: rowwrite.Bool}, {Name: "promo_ends", Kind: rowwrite.Date}, {Name: "currency"},
-	}
-	offerCols = []rowwrite.Column{
-		{Name: "province"}, {Name: "upc"}, {Name: "name"}, {Name: "name_fr"}, {Name: "brand"}, {Name: "size"}, {Name: "category"},
-		{Name: "banner"}, {Name: "banner_name"}, {Name: "external_sku"},
-		{Name: "price", Kind: rowwrite.Money}, {Name: "regular_price", Kind: rowwrite.Money},
-		{Name: "on_promo", Kind: rowwrite.Bool}, {Name: "promo_ends", Kind: rowwrite.Date},
-		{Name: "min_price", Kind: rowwrite.Money}, {Name: "max_price", Kind: rowwrite.Money},
-		{Name: "unit_price", Kind: rowwrite.Money}, {Name: "unit_price_basis"},
-		{Name: "store_count", Kind: rowwrite.Int}, {Name: "observed_at", Kind: rowwrite.Date}, {Name: "currency"},
-	}
-	storeCols = []rowwrite.Column{
-		{Name: "store_id"}, {Name: "banner"}, {Name: "banner_name"}, {Name: "province"}, {Name: "name"},
-		{Name: "city"}, {Name: "postal_code"}, {Name: "latitude", Kind: rowwrite.Float},
-		{Name: "longitude", Kind: rowwrite.Float}, {Name: "observations_30d", Kind: rowwrite.Int},
-		{Name: "active", Kind: rowwrite.Bool},
-	}
+	observationCols = exportrows.ObservationCols
+	offerCols       = exportrows.OfferCols
+	storeCols       = exportrows.StoreCols
 )
-
-// productInfo is what an export row shows of a SKU's product: both its
-// names, so that the export imports back whole.
-type productInfo struct {
-	upc, name, nameFr, brand, size, category string
-}
-
-// obsRow is one observation read, to be written after its transaction.
-type obsRow struct {
-	date     int32
-	store    string
-	province string
-	banner   string
-	sku      string
-	prod     *productInfo
-	price    uint32
-	regular  uint32
-	promoEnd int32
-}
-
-// observations streams the observations the export selects.
-func (p *PreparedExport) observations(ctx context.Context, out *rowwrite.Sink) error {
-	var targets []storage.SeriesFilter
-	stores := map[uint32]string{}
-	err := p.pin.View(func(tx *storage.Tx) error {
-		if err := tx.ForEachStore(func(st *storage.Store) error { stores[st.Ord] = st.ID; return nil }); err != nil {
-			return err
-		}
-		f := storage.SeriesFilter{Banner: p.banner, Province: p.province, From: int32(p.from), To: int32(p.to)}
-		if p.gtin == "" {
-			targets = append(targets, f)
-			return nil
-		}
-		return tx.SKUsOf(string(p.gtin), func(banner, sku string) error {
-			if p.banner == "" || banner == p.banner {
-				f.Banner, f.SKU = banner, sku
-				targets = append(targets, f)
-			}
-			return nil
-		})
-	})
-	if err != nil {
-		return err
-	}
-	var (
-		rows      = make([]obsRow, 0, p.batch+1024)
-		pos       []byte
-		ti        int
-		lastKey   string // banner 0x00 sku of prod
-		prod      *productInfo
-		unrelated = &productInfo{}
-	)
-	var tx *storage.Tx
-	want := func(ref *storage.SeriesRef) (bool, error) {
-		if key := ref.Banner + "\x00" + ref.SKU; key != lastKey {
-			lastKey, prod = key, unrelated
-			var rec storage.SKU
-			var pr storage.Product
-			if ok, err := tx.SKU(ref.Banner, ref.SKU, &rec); err != nil {
-				return false, err
-			} else if ok && rec.GTIN != "" {
-				if ok, err := tx.Product(rec.GTIN, &pr); err != nil {
-					return false, err
-				} else if ok {
-					prod = &productInfo{upc: GTIN(rec.GTIN).UPC(), name: pr.Name, nameFr: pr.NameFr, brand: pr.Brand, size: pr.Size, category: pr.Category}
-				} else {
-					prod = &productInfo{upc: GTIN(rec.GTIN).UPC()}
-				}
-			}
-		}
-		return p.category == "" || strings.EqualFold(prod.category, p.category), nil
-	}
-	var missing error
-	add := func(ref *storage.SeriesRef, b *storage.Block) error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		for i := range b.Days {
-			d := &b.Days[i]
-			for _, e := range d.Entries {
-				id, ok := stores[e.Store]
-				if !ok {
-					missing = fmt.Errorf("grocery: store number %d of %s/%s is not stored", e.Store, ref.Banner, ref.SKU)
-					return missing
-				}
-				rows = append(rows, obsRow{date: d.Date, store: id, province: ref.Province, banner: ref.Banner, sku: ref.SKU,
-					prod: prod, price: e.Price, regular: e.Regular, promoEnd: e.PromoEnd})
-			}
-		}
-		if len(rows) >= p.batch {
-			return storage.ErrStop
-		}
-		return nil
-	}
-	v := out.Vals
-	for ti < len(targets) {
-		rows = rows[:0]
-		err := p.pin.View(func(t *storage.Tx) error {
-			tx = t
-			lastKey = "" // a new transaction reads the product anew
-			for ti < len(targets) {
-				var err error
-				if pos, err = tx.ScanSeries(pos, &targets[ti], want, add); err != nil || pos != nil {
-					return err
-				}
-				ti++
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		for i := range rows {
-			r := &rows[i]
-			v[0], v[1], v[2], v[3], v[4] = rowwrite.Num(int64(r.date)), rowwrite.Str(r.store), rowwrite.Str(r.banner), rowwrite.Str(r.province), rowwrite.Str(r.sku)
-			v[5], v[6], v[7], v[8], v[9], v[10] = rowwrite.Str(r.prod.upc), rowwrite.Str(r.prod.name), frenchName(r.prod.nameFr), rowwrite.Str(r.prod.brand), rowwrite.Str(r.prod.size), rowwrite.Str(r.prod.category)
-			v[11], v[12], v[13], v[14], v[15] = rowwrite.Num(int64(r.price)), rowwrite.Num(int64(r.regular)), rowwrite.Flag(r.price < r.regular),
-				promoEnd(r.price, r.regular, r.promoEnd), rowwrite.Str(Currency)
-			if err := out.Row(); err != nil {
-				return err
-			}
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if out.Progress != nil {
-			out.Progress(*out.Rows)
-		}
-	}
-	return nil
-}
-
-// offerRow is one current offer read, to be written after its
-// transaction.
-type offerRow struct {
-	province string
-	prod     *productInfo
-	qty      float64
-	basis    string
-	o        storage.Offer
-}
-
-// offers streams the current offers the export selects.
-func (p *PreparedExport) offers(ctx context.Context, out *rowwrite.Sink) error {
-	var (
-		rows     = make([]offerRow, 0, p.batch)
-		pos      []byte
-		lastGTIN string
-		prod     *productInfo
-		qty      float64
-		basis    string
-		keep     bool
-	)
-	for {
-		rows = rows[:0]
-		err := p.pin.View(func(tx *storage.Tx) error {
-			current := tx.AsOf() - freshDays
-			lastGTIN = ""
-			var err error
-			pos, err = tx.ScanOffers(pos, p.province, string(p.gtin), func(province, gtin string, o *storage.Offer) error {
-				if o.ObservedAt <= current || p.banner != "" && o.Banner != p.banner {
-					return nil
-				}
-				if gtin != lastGTIN {
-					lastGTIN = gtin
-					var pr storage.Product
-					ok, err := tx.Product(gtin, &pr)
-					if err != nil {
-						return err
-					}
-					prod = &productInfo{upc: GTIN(gtin).UPC(), name: pr.Name, nameFr: pr.NameFr, brand: pr.Brand, size: pr.Size, category: pr.Category}
-					keep = ok && (p.category == "" || strings.EqualFold(pr.Category, p.category))
-					qty, basis = unitprice.Of(pr.Size)
-				}
-				if !keep {
-					return nil
-				}
-				rows = append(rows, offerRow{province: province, prod: prod, qty: qty, basis: basis, o: *o})
-				if len(rows) >= p.batch {
-					return storage.ErrStop
-				}
-				return nil
-			})
-			return err
-		})
-		if err != nil {
-			return err
-		}
-		v := out.Vals
-		for i := range rows {
-			r := &rows[i]
-			o := &r.o
-			v[0], v[1], v[2], v[3], v[4], v[5], v[6] = rowwrite.Str(r.province), rowwrite.Str(r.prod.upc), rowwrite.Str(r.prod.name), frenchName(r.prod.nameFr), rowwrite.Str(r.prod.brand), rowwrite.Str(r.prod.size), rowwrite.Str(r.prod.category)
-			v[7], v[8], v[9] = rowwrite.Str(o.Banner), rowwrite.Str(bannerName(o.Banner)), rowwrite.Str(o.SKU)
-			v[10], v[11], v[12], v[13] = rowwrite.Num(int64(o.Price)), rowwrite.Num(int64(o.Regular)), rowwrite.Flag(o.Price < o.Regular), promoEnd(o.Price, o.Regular, o.PromoEnd)
-			v[14], v[15] = rowwrite.Num(int64(o.Min)), rowwrite.Num(int64(o.Max))
-			if r.qty > 0 {
-				v[16], v[17] = rowwrite.Num(pricestat.Cents(float64(o.Price)/r.qty)), rowwrite.Str(r.basis)
-			} else {
-				v[16], v[17] = rowwrite.Null(), rowwrite.Str("")
-			}
-			v[18], v[19], v[20] = rowwrite.Num(int64(o.StoreCount)), rowwrite.Num(int64(o.ObservedAt)), rowwrite.Str(Currency)
-			if err := out.Row(); err != nil {
-				return err
-			}
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if pos == nil {
-			return nil
-		}
-	}
-}
-
-// stores writes the stores the export selects, those that left the panel
-// included (active false): the observations export names them too. The
-// panel is small (thousands of stores), so one transaction reads it.
-func (p *PreparedExport) stores(out *rowwrite.Sink) error {
-	var all []Store
-	err := p.pin.View(func(tx *storage.Tx) error {
-		return tx.ForEachStore(func(st *storage.Store) error {
-			if (p.province == "" || st.Province == p.province) && (p.banner == "" || st.Banner == p.banner) {
-				all = append(all, store(st))
-			}
-			return nil
-		})
-	})
-	if err != nil {
-		return err
-	}
-	slices.SortFunc(all, func(a, b Store) int {
-		return cmp.Or(cmp.Compare(a.Province, b.Province), cmp.Compare(a.Banner, b.Banner), cmp.Compare(a.ID, b.ID))
-	})
-	v := out.Vals
-	for i := range all {
-		st := &all[i]
-		v[0], v[1], v[2], v[3], v[4] = rowwrite.Str(st.ID), rowwrite.Str(st.Banner), rowwrite.Str(st.BannerName), rowwrite.Str(st.Province), rowwrite.Str(st.Name)
-		v[5], v[6], v[7], v[8], v[9] = rowwrite.Str(st.City), rowwrite.Str(st.PostalCode), rowwrite.Real(st.Latitude), rowwrite.Real(st.Longitude), rowwrite.Num(int64(st.Observations30d))
-		v[10] = rowwrite.Flag(st.Active)
-		if err := out.Row(); err != nil {
-			return err
-		}
-	}
-	return nil
-}

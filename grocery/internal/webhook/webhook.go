@@ -1,9 +1,12 @@
 // Package webhook is the machinery of grocery's webhook deliveries: the
 // signature of a delivery (Sign, Verify), the check that keeps deliveries
 // off private networks (Allow: CheckURL at creation, Control at each
-// dial) and the retry schedule (Backoff). It imports nothing from grocery,
-// nor net/http: the HTTP client that sends deliveries is a transport,
-// outside the domain.
+// dial), the retry schedule (Backoff) and the Worker that claims the due
+// deliveries of an alertstore.HookStore's outboxes, sends them and records
+// each attempt. It imports nothing from grocery, nor net/http: the HTTP
+// client that sends deliveries is a transport, outside the domain, which
+// grocery hands the Worker as Config.Send; what an endpoint's disabled
+// reason says, and the delivery ids, are grocery's too.
 package webhook
 
 import (
