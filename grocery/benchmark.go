@@ -70,11 +70,11 @@ func (r *benchRow) row() BenchmarkRow {
 	return out
 }
 
-// rankBench ranks rows (rankIndexes: by written shelf index, banners with
+// rankBench ranks rows (pricestat.Rank: by written shelf index, banners with
 // fewer than BenchmarkMinItems items unranked) and returns how many were
 // ranked.
 func rankBench(rows []benchRow) int {
-	rankIndexes(rows, (*benchRow).ranked, func(r *benchRow) float64 { return r.st.shelf.Index() },
+	pricestat.Rank(rows, (*benchRow).ranked, func(r *benchRow) float64 { return r.st.shelf.Index() },
 		func(r *benchRow) string { return r.banner }, func(r *benchRow, k int) { r.rank = k })
 	n := 0
 	for i := range rows {

@@ -4,9 +4,10 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"github.com/grocerydata/grocery/grocery/internal/unitprice"
 	"slices"
 	"strings"
+
+	"github.com/grocerydata/grocery/grocery/internal/unitprice"
 
 	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/storage"

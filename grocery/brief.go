@@ -545,7 +545,7 @@ func (b *briefBuilder) basket() error {
 			Missing: len(items) - s.items, Index: pricestat.Round1(s.shelf.Index()), RegularIndex: pricestat.Round1(s.regular.Index())})
 		exact[banner] = s.shelf.Index()
 	}
-	rankIndexes(rows, func(r *BasketCost) bool { return r.Items >= BenchmarkMinItems }, func(r *BasketCost) float64 { return exact[r.Banner] },
+	pricestat.Rank(rows, func(r *BasketCost) bool { return r.Items >= BenchmarkMinItems }, func(r *BasketCost) float64 { return exact[r.Banner] },
 		func(r *BasketCost) string { return r.Banner }, func(r *BasketCost, rank int) { r.Rank = rank })
 	b.out.Basket.Banners = append(b.out.Basket.Banners, rows...)
 	return nil
@@ -682,7 +682,7 @@ func (b *briefBuilder) movers() error {
 		if s.day == 0 || s.prevDay == 0 || s.r == s.prevR {
 			continue
 		}
-		ch := pctChange(float64(s.prevR), float64(s.r))
+		ch := pricestat.PctChange(float64(s.prevR), float64(s.r))
 		if ch > 0 {
 			up = append(up, skuWeight{i, ch})
 		} else {

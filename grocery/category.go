@@ -4,10 +4,11 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"github.com/grocerydata/grocery/grocery/internal/unitprice"
 	"math"
 	"slices"
 	"sync"
+
+	"github.com/grocerydata/grocery/grocery/internal/unitprice"
 
 	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/storage"

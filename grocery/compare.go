@@ -1,9 +1,6 @@
 package grocery
 
 import (
-	"cmp"
-	"slices"
-
 	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/storage"
 )
@@ -75,36 +72,6 @@ func (s *standing) add(own *bannerPrice, market, marketRegular float64) {
 	s.regular.Add(own.regular / marketRegular)
 	s.own += own.price
 	s.market += market
-}
-
-// rankIndexes gives ranks to the rows that may be ranked, cheapest first
-// by their index as written (to 0.1): equal written indexes share a rank
-// (1, 2, 2, 4). Rows are sorted by written index, then by name; rank 0
-// marks a row that is not ranked. index, name and setRank read and write
-// a row.
-func rankIndexes[T any](rows []T, ranked func(*T) bool, index func(*T) float64, name func(*T) string, setRank func(*T, int)) {
-	slices.SortStableFunc(rows, func(a, b T) int {
-		ra, rb := ranked(&a), ranked(&b)
-		if ra != rb {
-			if ra {
-				return -1
-			}
-			return 1
-		}
-		return cmp.Or(cmp.Compare(pricestat.Round1(index(&a)), pricestat.Round1(index(&b))), cmp.Compare(name(&a), name(&b)))
-	})
-	rank := 0
-	for i := range rows {
-		r := &rows[i]
-		if !ranked(r) {
-			setRank(r, 0)
-			continue
-		}
-		if i == 0 || pricestat.Round1(index(r)) != pricestat.Round1(index(&rows[i-1])) {
-			rank = i + 1
-		}
-		setRank(r, rank)
-	}
 }
 
 // A banner's current price of a barcode in a province (the OpenAPI

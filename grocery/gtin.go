@@ -1,8 +1,9 @@
 package grocery
 
 import (
-	"github.com/grocerydata/grocery/internal/words"
 	"strings"
+
+	"github.com/grocerydata/grocery/internal/words"
 
 	"github.com/grocerydata/grocery/grocery/internal/gs1"
 )

@@ -4,12 +4,13 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"github.com/grocerydata/grocery/grocery/internal/alertstore"
-	"github.com/grocerydata/grocery/grocery/internal/unitprice"
 	"math"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/grocerydata/grocery/grocery/internal/alertstore"
+	"github.com/grocerydata/grocery/grocery/internal/unitprice"
 
 	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/internal/words"
@@ -184,27 +185,13 @@ func ptrHalf(h uint32) *Cents { return ptrCents(pricestat.HalfCents(h)) }
 // which may be a quarter cent) as written: to the cent.
 func ptrExact(c float64) *Cents { v := Cents(pricestat.Cents(c)); return &v }
 
-// pctChange is the exact change from a to b in percent.
-func pctChange(a, b float64) float64 { return (b/a - 1) * 100 }
-
-// The thresholds compare exact values: prices are whole cents or
-// half-cents (a median of two) and thresholds whole percents, so the
-// products below are exact in float64 and a price exactly 15% above
-// another is 15% above, while 14.99% is not.
-
-// atLeastAbove reports whether b is at least pct percent above a.
-func atLeastAbove(a, b, pct float64) bool { return b*100 >= a*(100+pct) }
-
-// atLeastBelow reports whether b is at least pct percent below a.
-func atLeastBelow(a, b, pct float64) bool { return b*100 <= a*(100-pct) }
-
 // severityAbove grades how far b is above a: high at high percent or
 // more, medium at medium, else low.
 func severityAbove(a, b, high, medium float64) string {
 	switch {
-	case atLeastAbove(a, b, high):
+	case pricestat.AtLeastAbove(a, b, high):
 		return SeverityHigh
-	case atLeastAbove(a, b, medium):
+	case pricestat.AtLeastAbove(a, b, medium):
 		return SeverityMedium
 	}
 	return SeverityLow
@@ -213,9 +200,9 @@ func severityAbove(a, b, high, medium float64) string {
 // severityBelow grades how far b is below a, like severityAbove.
 func severityBelow(a, b, high, medium float64) string {
 	switch {
-	case atLeastBelow(a, b, high):
+	case pricestat.AtLeastBelow(a, b, high):
 		return SeverityHigh
-	case atLeastBelow(a, b, medium):
+	case pricestat.AtLeastBelow(a, b, medium):
 		return SeverityMedium
 	}
 	return SeverityLow
@@ -798,7 +785,7 @@ func (sc *signalScan) threat(gtin string, c, own bannerOffer, kind threatKind, s
 		typ = "competitor_promotion"
 		theirs, ours = float64(c.p), float64(own.p)
 	}
-	under := -pctChange(ours, theirs) // percent under the own price, exact
+	under := -pricestat.PctChange(ours, theirs) // percent under the own price, exact
 	sev := severityBelow(ours, theirs, 10, 5)
 	var shelf storage.Shelf
 	if sh != nil {
@@ -873,7 +860,7 @@ func (sc *signalScan) opportunities() error {
 				floats = append(floats, float64(others[i].r)/2)
 			}
 			sc.floats = floats
-			if mr, own := pricestat.Median(floats), float64(own.r)/2; !atLeastAbove(mr, own, SignalMarketGapPct) && !atLeastBelow(mr, own, SignalMarketGapPct) {
+			if mr, own := pricestat.Median(floats), float64(own.r)/2; !pricestat.AtLeastAbove(mr, own, SignalMarketGapPct) && !pricestat.AtLeastBelow(mr, own, SignalMarketGapPct) {
 				continue
 			}
 			prices := append(sc.prices[:0], bannerPrice{banner: own.banner, price: float64(own.p) / 2, regular: float64(own.r) / 2})
@@ -890,9 +877,9 @@ func (sc *signalScan) opportunities() error {
 			ownRegular := prices[0].regular
 			var side marketSide
 			switch {
-			case atLeastAbove(marketRegular, ownRegular, SignalMarketGapPct):
+			case pricestat.AtLeastAbove(marketRegular, ownRegular, SignalMarketGapPct):
 				side = aboveMarket
-			case atLeastBelow(marketRegular, ownRegular, SignalMarketGapPct):
+			case pricestat.AtLeastBelow(marketRegular, ownRegular, SignalMarketGapPct):
 				side = belowMarket
 			default:
 				continue
@@ -938,7 +925,7 @@ const (
 // of the other n banners' regular prices), market the shelf median.
 func (sc *signalScan) position(g int, own bannerOffer, n int, market, marketRegular float64, side marketSide) {
 	gtin := sc.groups[g].gtin
-	gap := pctChange(marketRegular, float64(own.r)/2)
+	gap := pricestat.PctChange(marketRegular, float64(own.r)/2)
 	sc.use(&own)
 	_, others := sc.ownAndOthers(g)
 	for i := range others {
@@ -1035,8 +1022,8 @@ func (sc *signalScan) changes() error {
 		}
 		if sh.RegularSince >= sc.since && sh.PrevRegular > 0 {
 			prev, last := float64(sh.PrevRegular), float64(sh.LastRegular)
-			ch := pctChange(prev, last)
-			if atLeastAbove(prev, last, SignalMovePct) || atLeastBelow(prev, last, SignalMovePct) {
+			ch := pricestat.PctChange(prev, last)
+			if pricestat.AtLeastAbove(prev, last, SignalMovePct) || pricestat.AtLeastBelow(prev, last, SignalMovePct) {
 				ok, err := sc.match(sh.GTIN)
 				if err != nil {
 					return err
@@ -1066,9 +1053,9 @@ func (sc *signalScan) changes() error {
 				return err
 			}
 			if ok {
-				below := -pctChange(float64(sh.Min30), float64(sh.LastPrice))
+				below := -pricestat.PctChange(float64(sh.Min30), float64(sh.LastPrice))
 				sev := SeverityLow
-				if atLeastBelow(float64(sh.Min30), float64(sh.LastPrice), 10) {
+				if pricestat.AtLeastBelow(float64(sh.Min30), float64(sh.LastPrice), 10) {
 					sev = SeverityMedium
 				}
 				sc.banners[sh.Banner] = true
@@ -1108,9 +1095,9 @@ func (sc *signalScan) honesty() error {
 		p := *sp
 		sc.banners[p.Banner] = true
 		sc.obs += int(p.Days)
-		over := pctChange(float64(p.Before), float64(p.Regular))
+		over := pricestat.PctChange(float64(p.Before), float64(p.Regular))
 		sev := SeverityMedium
-		if atLeastAbove(float64(p.Before), float64(p.Regular), 10) {
+		if pricestat.AtLeastAbove(float64(p.Before), float64(p.Regular), 10) {
 			sev = SeverityHigh
 		}
 		sc.add(SignalChanges, "unverified_reference_price", sev, math.Abs(over), prod.UPC, p.Banner, p.SKU, func(sg *Signal) error {
@@ -1218,8 +1205,8 @@ func (sc *signalScan) shrinkflation() error {
 				continue
 			}
 			oldUnit := float64(o.sh.LastRegular) / o.qty
-			up := pctChange(oldUnit, newUnit)
-			if atLeastAbove(oldUnit, newUnit, SignalShrinkPct) && up > bestUp {
+			up := pricestat.PctChange(oldUnit, newUnit)
+			if pricestat.AtLeastAbove(oldUnit, newUnit, SignalShrinkPct) && up > bestUp {
 				best, bestUp = o, up
 			}
 		}

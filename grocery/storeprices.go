@@ -3,8 +3,9 @@ package grocery
 import (
 	"context"
 	"fmt"
-	"github.com/grocerydata/grocery/grocery/internal/search"
 	"strings"
+
+	"github.com/grocerydata/grocery/grocery/internal/search"
 
 	"github.com/grocerydata/grocery/storage"
 )

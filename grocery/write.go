@@ -2,8 +2,9 @@ package grocery
 
 import (
 	"context"
-	"github.com/grocerydata/grocery/grocery/internal/unitprice"
 	"strings"
+
+	"github.com/grocerydata/grocery/grocery/internal/unitprice"
 
 	"github.com/grocerydata/grocery/grocery/internal/ingest"
 	"github.com/grocerydata/grocery/storage"

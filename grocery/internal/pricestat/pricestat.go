@@ -84,3 +84,17 @@ func Cents(x float64) int64 { return int64(math.Round(x + x*1e-9)) }
 // HalfCents rounds an amount in half-cents (see Median2) to a whole cent,
 // halves up.
 func HalfCents[T uint32 | uint64](h T) T { return (h + 1) / 2 }
+
+// PctChange is the exact change from a to b in percent.
+func PctChange(a, b float64) float64 { return (b/a - 1) * 100 }
+
+// The thresholds compare exact values: prices are whole cents or
+// half-cents (a median of two) and thresholds whole percents, so the
+// products below are exact in float64 and a price exactly 15% above
+// another is 15% above, while 14.99% is not.
+
+// AtLeastAbove reports whether b is at least pct percent above a.
+func AtLeastAbove(a, b, pct float64) bool { return b*100 >= a*(100+pct) }
+
+// AtLeastBelow reports whether b is at least pct percent below a.
+func AtLeastBelow(a, b, pct float64) bool { return b*100 <= a*(100-pct) }
