@@ -29,7 +29,7 @@
 //     every status from one table of this package's error codes; neither
 //     holds a rule of the product. restserver also owns the OpenAPI document.
 //   - grocery (this package) owns every public type, every validation, the
-//     queries, the analytics, the import (parsing rows, the write
+//     queries, the analytics, the import (the rules of its rows, the write
 //     transaction, the aggregates it keeps, the alert rules it evaluates),
 //     the export, access control and replicas. It converts between its
 //     public types and the internal packages' plain records at its edge.
@@ -49,7 +49,9 @@
 //     geometric means); snapshot (publishing and fetching snapshots for
 //     replicas); replica (a replica's poller of the snapshot directory, its
 //     backoff and state: grocery swaps each copy in); rowfile and rowwrite
-//     (reading and writing CSV, JSON Lines, JSON, XLSX and Parquet tables); svgchart (the
+//     (reading and writing CSV, JSON Lines, JSON, XLSX and Parquet tables);
+//     importrow (an import file's kind by its header, its rows by column,
+//     the plain text checks of fields, the words of a bad row); svgchart (the
 //     brief's charts laid out as SVG shapes); jsontext (JSON strings as
 //     encoding/json writes them); atomicfile (replacing a file so that a
 //     crash leaves the old or the new); fault (the internal packages' error
