@@ -232,7 +232,6 @@ func (s *Service) writeFailed(name string, err error) error {
 const (
 	maxProblems   = 20       // problems listed in a report
 	progressEvery = 64 << 10 // bytes between Progress calls
-	ctxEvery      = 4096     // rows between context checks
 )
 
 // minObservationDate is the earliest observation date accepted: 2000-01-01.
@@ -363,30 +362,6 @@ func (imp *importer) header(ctx context.Context) error {
 	imp.provNums = map[string]int32{}
 	imp.links = map[uint64]linkSeen{}
 	return nil
-}
-
-// row validates one data row and adds it to the batch. It returns an error
-// only when the import must stop.
-func (imp *importer) row(ctx context.Context, r *importrow.Row) error {
-	imp.report.Rows++
-	if imp.report.Rows%ctxEvery == 0 {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-	}
-	var e *rowError
-	if imp.kind == storesKind {
-		e = imp.storeRow(r)
-	} else {
-		e = imp.obsRow(r)
-	}
-	if e == nil {
-		return nil
-	}
-	if e.Fatal != nil {
-		return e.Fatal
-	}
-	return imp.bad(r.Line, e)
 }
 
 // bad handles a bad row: an EINVALID error that stops the import, or with
@@ -830,30 +805,19 @@ func parsePostalCode(s, province string) (string, *rowError) {
 	return pc.Code, nil
 }
 
-// readRows reads the file's rows, past its header, into the importer.
+// readRows reads the file's rows, past its header, into the importer:
+// storeRow or obsRow validates each row and adds it to the batch.
 func (imp *importer) readRows(ctx context.Context) error {
 	if err := imp.header(ctx); err != nil {
 		return err
 	}
-	for {
-		r, e, err := imp.f.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return fromFault(err)
-		}
-		if e != nil {
-			imp.report.Rows++
-			if err := imp.bad(r.Line, e); err != nil {
-				return err
-			}
-			continue
-		}
-		if err := imp.row(ctx, r); err != nil {
-			return err
-		}
+	row := imp.obsRow
+	if imp.kind == storesKind {
+		row = imp.storeRow
 	}
+	err := imp.f.Read(ctx, row, imp.bad)
+	imp.report.Rows = imp.f.Rows()
+	return fromFault(err)
 }
 
 // unit is what the file's line numbers count: "line" or "row".

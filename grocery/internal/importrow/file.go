@@ -14,6 +14,7 @@ package importrow
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -24,8 +25,10 @@ import (
 	"github.com/grocerydata/grocery/grocery/internal/rowfile"
 )
 
-// maxJSONLine is the longest JSON Lines line.
-const maxJSONLine = 16 << 20
+const (
+	maxJSONLine = 16 << 20 // longest JSON Lines line
+	ctxEvery    = 4096     // rows between context checks
+)
 
 // File is an import file being read, past its header.
 type File struct {
@@ -38,6 +41,7 @@ type File struct {
 	row          Row                      // the row Next returns
 	decimalComma bool                     // numbers may be written 4,99 (a ';' or tab file)
 	column       func(string) (int, bool) // a JSON field's canonical column
+	n            int                      // rows read
 }
 
 // Open reads the format and the header of the file name from br and
@@ -124,6 +128,44 @@ func (f *File) openJSONL(br *bufio.Reader, derived []Derived) error {
 	f.column = func(name string) (int, bool) { c, ok := kind.Index[name]; return c, ok }
 	return nil
 }
+
+// Read reads the data rows and calls row with each, in file order. A row
+// that cannot be read as one, or whose Problem row returns, goes to bad
+// with its line; Read stops with the first error bad returns, with the
+// Fatal error of a Problem, and with ctx's error when ctx ends (checked
+// every few thousand rows). It also returns Next's errors.
+func (f *File) Read(ctx context.Context, row func(*Row) *Problem, bad func(line int, p *Problem) error) error {
+	for {
+		r, p, err := f.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		f.n++
+		if p == nil {
+			if f.n%ctxEvery == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			p = row(r)
+		}
+		if p == nil {
+			continue
+		}
+		if p.Fatal != nil {
+			return p.Fatal
+		}
+		if err := bad(r.Line, p); err != nil {
+			return err
+		}
+	}
+}
+
+// Rows returns the number of data rows Read has read, bad ones included.
+func (f *File) Rows() int { return f.n }
 
 // Next reads the next data row. For a row that cannot be read as one (a
 // CSV record of the wrong length, a JSON line that is not an object, a
