@@ -281,17 +281,16 @@ type importer struct {
 	// observation files
 	stores     map[string]*importStore // stored stores by id
 	nstores    int32                   // stores numbered so far
-	skus       map[string]int32        // interned external_sku -> number
-	skuNames   []string
-	banners    map[string]bannerRef // banner as written -> banner
-	bannerNums map[string]int32     // slug -> number
-	dates      map[string]Date      // date as written -> date
-	upcs       map[string]int32     // upc as written -> number in gtins
-	gtinNums   map[GTIN]int32       // GTIN -> number in gtins
+	skus       importrow.Names         // external_sku by number
+	banners    map[string]bannerRef    // banner as written -> banner
+	bannerNums importrow.Names         // slugs by number
+	dates      map[string]Date         // date as written -> date
+	upcs       map[string]int32        // upc as written -> number in gtins
+	gtinNums   map[GTIN]int32          // GTIN -> number in gtins
 	gtins      []gtinState
 	storeIDs   []string            // stores by number
 	storeOrds  []uint32            // their Ord
-	provNums   map[string]int32    // province -> number
+	provNums   importrow.Names     // provinces by number
 	series     map[uint64]int32    // (banner, sku, province numbers) -> index in seriesKeys
 	seriesKeys []seriesKey         // the file's series, as the writer keys them
 	links      map[uint64]linkSeen // (banner number, sku) -> link
@@ -352,14 +351,11 @@ func (imp *importer) header(ctx context.Context) error {
 	for id, ref := range refs {
 		imp.stores[id] = &importStore{id: id, banner: ref.Banner, province: ref.Province, ord: ref.Ord, num: -1}
 	}
-	imp.skus = map[string]int32{}
 	imp.banners = map[string]bannerRef{}
-	imp.bannerNums = map[string]int32{}
 	imp.dates = map[string]Date{}
 	imp.upcs = map[string]int32{}
 	imp.gtinNums = map[GTIN]int32{}
 	imp.series = map[uint64]int32{}
-	imp.provNums = map[string]int32{}
 	imp.links = map[uint64]linkSeen{}
 	return nil
 }
@@ -513,12 +509,7 @@ func (imp *importer) obsRow(r *importrow.Row) *rowError {
 		imp.nstores++
 		imp.storeIDs = append(imp.storeIDs, st.id)
 		imp.storeOrds = append(imp.storeOrds, st.ord)
-		p, ok := imp.provNums[st.province]
-		if !ok {
-			p = int32(len(imp.provNums))
-			imp.provNums[st.province] = p
-		}
-		st.prov = p
+		st.prov = imp.provNums.Number(st.province)
 	}
 
 	if s := r.Get(importrow.ObsProvince); s != "" && s != st.province {
@@ -534,12 +525,7 @@ func (imp *importer) obsRow(r *importrow.Row) *rowError {
 		if e != nil {
 			return e
 		}
-		n, ok := imp.bannerNums[b.Slug]
-		if !ok {
-			n = int32(len(imp.bannerNums))
-			imp.bannerNums[b.Slug] = n
-		}
-		br = bannerRef{slug: b.Slug, num: n}
+		br = bannerRef{slug: b.Slug, num: imp.bannerNums.Number(b.Slug)}
 		imp.banners[strings.Clone(raw)] = br
 	}
 	slug := br.slug
@@ -548,18 +534,15 @@ func (imp *importer) obsRow(r *importrow.Row) *rowError {
 	}
 
 	sku := r.Get(importrow.ObsSKU)
-	skuNum, ok := imp.skus[sku]
+	skuNum, ok := imp.skus.Num(sku)
 	if !ok {
 		if e := importrow.CheckID("external_sku", sku); e != nil {
 			return e
 		}
-		if len(imp.skuNames) == maxFileSKUs {
+		if imp.skus.Len() == maxFileSKUs {
 			return badf("external_sku", "the file names more than %d SKUs: split it", maxFileSKUs)
 		}
-		sku = strings.Clone(sku)
-		skuNum = int32(len(imp.skuNames))
-		imp.skus[sku] = skuNum
-		imp.skuNames = append(imp.skuNames, sku)
+		skuNum = imp.skus.Add(sku)
 	}
 
 	price, e := parsePrice("price", imp.f.Decimal(r.Get(importrow.ObsPrice)))
@@ -665,7 +648,7 @@ func (imp *importer) obsRow(r *importrow.Row) *rowError {
 	if !ok {
 		si = int32(len(imp.seriesKeys))
 		imp.series[sk] = si
-		imp.seriesKeys = append(imp.seriesKeys, seriesKey{banner: slug, sku: imp.skuNames[skuNum], province: st.province})
+		imp.seriesKeys = append(imp.seriesKeys, seriesKey{banner: slug, sku: imp.skus.Name(skuNum), province: st.province})
 	}
 	// Rows repeating an earlier one (the same date, store and SKU) are
 	// found once the rows are sorted, by scan.
@@ -680,7 +663,7 @@ func (imp *importer) obsRow(r *importrow.Row) *rowError {
 	case gs != nil:
 		if !linked {
 			imp.links[lk] = linkSeen{gtin: gnum, line: int32(r.Line)}
-			imp.batch.Links = append(imp.batch.Links, SKULink{Banner: slug, ExternalSKU: imp.skuNames[skuNum], GTIN: gs.gtin})
+			imp.batch.Links = append(imp.batch.Links, SKULink{Banner: slug, ExternalSKU: imp.skus.Name(skuNum), GTIN: gs.gtin})
 		}
 		if newFacts {
 			if gs.product >= 0 {
