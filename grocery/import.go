@@ -1,7 +1,6 @@
 package grocery
 
 import (
-	"bufio"
 	"cmp"
 	"context"
 	"errors"
@@ -15,7 +14,6 @@ import (
 	"github.com/grocerydata/grocery/grocery/internal/extsort"
 	"github.com/grocerydata/grocery/grocery/internal/fault"
 	"github.com/grocerydata/grocery/grocery/internal/importrow"
-	"github.com/grocerydata/grocery/grocery/internal/rowfile"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -126,8 +124,6 @@ func (s *Service) importRuns(ctx context.Context, name string, r io.Reader, opts
 	if s.replica != nil {
 		return nil, Errorf(EINVALID, "%s: this server is a read-only replica: import on the ingest node, whose snapshots reach the replicas", name)
 	}
-	cr := &rowfile.Counter{R: r, Progress: opts.Progress, Every: progressEvery}
-	br := bufio.NewReaderSize(cr, 64<<10)
 	imp := &importer{
 		s:           s,
 		file:        name,
@@ -139,7 +135,7 @@ func (s *Service) importRuns(ctx context.Context, name string, r io.Reader, opts
 	}
 	imp.obs = extsort.New(runRows, imp.order)
 
-	f, err := importrow.Open(name, br, derivedDatasets)
+	f, err := importrow.Open(name, r, opts.Progress, derivedDatasets)
 	if err != nil {
 		return nil, fromFault(err)
 	}
@@ -159,7 +155,7 @@ func (s *Service) importRuns(ctx context.Context, name string, r io.Reader, opts
 		return nil, err
 	}
 	if opts.Progress != nil {
-		opts.Progress(cr.N())
+		opts.Progress(f.BytesRead())
 	}
 
 	b := &imp.batch
@@ -229,10 +225,8 @@ func (s *Service) writeFailed(name string, err error) error {
 	return err
 }
 
-const (
-	maxProblems   = 20       // problems listed in a report
-	progressEvery = 64 << 10 // bytes between Progress calls
-)
+// maxProblems is how many problems a report lists.
+const maxProblems = 20
 
 // minObservationDate is the earliest observation date accepted: 2000-01-01.
 const minObservationDate = Date(10957)

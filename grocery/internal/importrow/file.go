@@ -26,8 +26,9 @@ import (
 )
 
 const (
-	maxJSONLine = 16 << 20 // longest JSON Lines line
-	ctxEvery    = 4096     // rows between context checks
+	maxJSONLine   = 16 << 20 // longest JSON Lines line
+	ctxEvery      = 4096     // rows between context checks
+	progressEvery = 64 << 10 // bytes between progress calls
 )
 
 // File is an import file being read, past its header.
@@ -36,6 +37,7 @@ type File struct {
 	Kind   *Kind
 
 	name         string
+	counter      *rowfile.Counter
 	rows         *rowfile.Rows            // CSV, XLSX or Parquet
 	lines        *rowfile.JSONLines       // JSON Lines or JSON
 	row          Row                      // the row Next returns
@@ -44,13 +46,16 @@ type File struct {
 	n            int                      // rows read
 }
 
-// Open reads the format and the header of the file name from br and
+// Open reads the format and the header of the file name from r and
 // recognises its kind; a file with the columns of a derived dataset's
-// export is refused. It returns an Invalid *fault.Error naming the file
+// export is refused. progress, when not nil, is called with the bytes
+// read every 64 KiB. It returns an Invalid *fault.Error naming the file
 // for an empty file, one of another format, and a header that gives no
 // kind (saying what is wrong with its names), and the reader's own
 // errors. name is used in messages only.
-func Open(name string, br *bufio.Reader, derived []Derived) (*File, error) {
+func Open(name string, r io.Reader, progress func(bytesRead int64), derived []Derived) (*File, error) {
+	counter := &rowfile.Counter{R: r, Progress: progress, Every: progressEvery}
+	br := bufio.NewReaderSize(counter, 64<<10)
 	format, empty, err := rowfile.Sniff(br)
 	if err != nil {
 		return nil, fileErr(name, err)
@@ -58,7 +63,7 @@ func Open(name string, br *bufio.Reader, derived []Derived) (*File, error) {
 	if empty {
 		return nil, fault.New(fault.Invalid, "%s: the file is empty: want a header row of %s", name, describeKinds())
 	}
-	f := &File{Format: format, name: name}
+	f := &File{Format: format, name: name, counter: counter}
 	if format == rowfile.JSONL || format == rowfile.JSON {
 		return f, f.openJSONL(br, derived)
 	}
@@ -166,6 +171,9 @@ func (f *File) Read(ctx context.Context, row func(*Row) *Problem, bad func(line 
 
 // Rows returns the number of data rows Read has read, bad ones included.
 func (f *File) Rows() int { return f.n }
+
+// BytesRead returns the bytes of the file read so far.
+func (f *File) BytesRead() int64 { return f.counter.N() }
 
 // Next reads the next data row. For a row that cannot be read as one (a
 // CSV record of the wrong length, a JSON line that is not an object, a
