@@ -29,7 +29,7 @@
 //     every status from one table of this package's error codes; neither
 //     holds a rule of the product. restserver also owns the OpenAPI document.
 //   - grocery (this package) owns every public type, every validation, the
-//     queries, the analytics, the import (the rules of its rows, the write
+//     queries, the analytics, the import (parsing rows, the write
 //     transaction, the aggregates it keeps, the alert rules it evaluates),
 //     the export, access control and replicas. It converts between its
 //     public types and the internal packages' plain records at its edge.
