@@ -139,7 +139,6 @@ func (s *Service) importRuns(ctx context.Context, name string, r io.Reader, opts
 	if err != nil {
 		return nil, fromFault(err)
 	}
-	defer f.Close()
 	imp.f = f
 	imp.report.Format = string(f.Format)
 	defer imp.obs.Close()
@@ -785,6 +784,7 @@ func parsePostalCode(s, province string) (string, *rowError) {
 // readRows reads the file's rows, past its header, into the importer:
 // storeRow or obsRow validates each row and adds it to the batch.
 func (imp *importer) readRows(ctx context.Context) error {
+	defer imp.f.Close() // before the write: an XLSX or Parquet file's temporary files
 	if err := imp.header(ctx); err != nil {
 		return err
 	}
