@@ -34,36 +34,45 @@
 //     and replicas. It converts between its public types and the internal
 //     packages' plain records at its edge.
 //   - grocery/internal/* hold the infrastructure, each importing nothing
-//     from grocery and speaking storage's vocabulary: access (the keyring,
-//     the quota meter and its usage journal, the bbolt and Redis key stores
-//     and their scripts); webhook (a delivery's signature, the address
-//     policy that keeps deliveries off private networks, the retry
-//     schedule, the worker that sends the due deliveries and records each
-//     attempt); redisconn (dialling Redis without retries, the
-//     mapping of its failures to EUNAVAILABLE, URL redaction, the key
-//     prefix); alertstore (the alert store interface, its bbolt and Redis
-//     stores, the copy of a file's rules to Redis); idemstore (the
-//     idempotency records, in the data file or in Redis); demo (the demo
-//     generator and its tables, emitting plain records that BuildDemo
-//     writes); extsort (the importer's sorted runs on disk, their merge and
-//     grouping); ingest (the write transaction: merging observations into
-//     their days and keeping what derives from them, offers, search tokens,
+//     from grocery and speaking storage's vocabulary:
+//   - access: the keyring, the quota meter and its usage journal, the
+//     bbolt and Redis key stores and their scripts;
+//   - redisconn: dialling Redis without retries, the mapping of its
+//     failures to EUNAVAILABLE, URL redaction, the key prefix;
+//   - alertstore: the alert store interface, its bbolt and Redis stores,
+//     the copy of a file's rules to Redis; idemstore: the idempotency
+//     records, in the data file or in Redis;
+//   - webhook: a delivery's signature, the address policy that keeps
+//     deliveries off private networks, the retry schedule, the worker that
+//     sends the due deliveries and records each attempt;
+//   - ingest: the write transaction, merging observations into their days
+//     and keeping what derives from them (offers, search tokens,
 //     store-latest prices and volumes, the category days, shelf records and
-//     promotion events); pricestat (the shared arithmetic: medians, rounding,
-//     matched models,
-//     geometric means); unitprice (a size read as a quantity of its price
-//     basis: per 100 g, per 100 mL, per unit); search (the products of the token
-//     index matching a query, the stores nearest a postal area); snapshot (publishing and fetching snapshots for
-//     replicas); replica (a replica's poller of the snapshot directory, its
-//     backoff and state: grocery swaps each copy in); rowfile and rowwrite
-//     (reading and writing CSV, JSON Lines, JSON, XLSX and Parquet tables);
-//     exportrows (the rows of the export data sets, read from the data file
-//     in batches and written to a rowwrite table); svgchart (the
-//     brief's charts laid out as SVG shapes); brieftext (the brief's
-//     summary worded from its figures); jsontext (JSON strings as
-//     encoding/json writes them); atomicfile (replacing a file so that a
-//     crash leaves the old or the new); fault (the internal packages' error
-//     kinds, which grocery converts to its codes).
+//     promotion events);
+//   - importrow: an import file's kind by its header, its rows by column,
+//     the plain text checks of fields, the words of a bad row; extsort: the
+//     importer's sorted runs on disk, their merge and grouping;
+//   - rowfile and rowwrite: reading and writing CSV, JSON Lines, JSON, XLSX
+//     and Parquet tables; exportrows: the rows of the export data sets,
+//     read from the data file in batches and written to a rowwrite table;
+//   - pricestat: the shared arithmetic (medians, rounding, geometric means,
+//     matched models, ranks, exact percent tests); unitprice: a size read
+//     as a quantity of its price basis (per 100 g, per 100 mL, per unit);
+//   - search: the products of the token index matching a query, the
+//     stores nearest a postal area; textfold: the folding and tokens of
+//     search words; gs1: barcode check digits; opaqueid: ids that carry no
+//     count;
+//   - demo: the demo generator and its tables, emitting plain records that
+//     BuildDemo writes;
+//   - snapshot: publishing and fetching snapshots for replicas; replica: a
+//     replica's poller of the snapshot directory, its backoff and state
+//     (grocery swaps each copy in);
+//   - brieftext: the brief's summary worded from its figures; svgchart: the
+//     brief's charts laid out as SVG shapes;
+//   - jsontext: JSON strings as encoding/json writes them; atomicfile:
+//     replacing a file so that a crash leaves the old or the new; fault:
+//     the internal packages' error kinds, which grocery converts to its
+//     codes.
 //   - storage owns the bucket layout, the keys and the value encodings of
 //     the data file and its format version; what a record means is
 //     grocery's.

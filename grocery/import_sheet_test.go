@@ -11,6 +11,8 @@ import (
 	"unicode"
 
 	"github.com/xuri/excelize/v2"
+
+	"github.com/grocerydata/grocery/grocery/internal/importrow"
 )
 
 // workbook builds an XLSX file whose first sheet, named sheet, holds rows;
@@ -201,7 +203,7 @@ func TestImport_Separators(t *testing.T) {
 		name, header, want string
 	}{
 		{"ErrSemicolonUnknownColumn", "date;store_id;banner;sku;price",
-			`prices.csv:1: header: missing column external_sku; unknown column "sku" for an observations file: want ` + obsKind.describe() +
+			`prices.csv:1: header: missing column external_sku; unknown column "sku" for an observations file: want ` + importrow.Observations.Describe() +
 				`; the header is separated by ";": want "," (";" or tab also work when they separate all the required columns)`},
 		{"ErrMixed", "date;store_id;banner;external_sku,price",
 			`; the header mixes separators ("," once, ";" 3 times): want one separator, "," (or ";" or tab), between all its columns`},

@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/grocerydata/grocery/grocery/internal/importrow"
 	"github.com/grocerydata/grocery/grocery/internal/rowwrite"
 )
 
@@ -732,17 +733,17 @@ func writeBenchObservations(tb testing.TB, path string, stores []benchStore, n i
 func TestImportTakesEveryExportColumn(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		kind *importKind
+		kind *importrow.Kind
 		cols []rowwrite.Column
-	}{{storesKind, storeCols}, {obsKind, observationCols}} {
+	}{{importrow.Stores, storeCols}, {importrow.Observations, observationCols}} {
 		for _, c := range tc.cols {
-			if _, ok := tc.kind.index[c.Name]; !ok {
-				t.Errorf("the %s export writes column %s: the import of %s does not take it", tc.kind.name, c.Name, tc.kind.article())
+			if _, ok := tc.kind.Index[c.Name]; !ok {
+				t.Errorf("the %s export writes column %s: the import of %s does not take it", tc.kind.Name, c.Name, tc.kind.Article())
 			}
 		}
 	}
 	// The offers export is recognised by its own columns.
-	if got := derivedDatasets[0].signature; len(got) == 0 {
+	if got := derivedDatasets[0].Signature; len(got) == 0 {
 		t.Errorf("the offers export has no column of its own: got %v, want some to recognise it by", got)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/grocerydata/grocery/grocery/internal/importrow"
 	"github.com/grocerydata/grocery/grocery/internal/jsontext"
 )
 
@@ -211,5 +212,5 @@ func checkPage(limit, offset, def, max int) (int, int, error) {
 }
 
 // maxTextLen bounds a text value in bytes: an imported name, city, brand,
-// size or category, and a brand or category asked for.
-const maxTextLen = 200
+// size or category (importrow checks them), and a brand or category asked for.
+const maxTextLen = importrow.MaxTextLen
