@@ -23,7 +23,7 @@ const _ = uint(MaxAlertRules-alertstore.MaxRules) + uint(alertstore.MaxRules-Max
 //
 // hooks is the Service's webhook state. With the data file's store,
 // record queues a delivery of each new event to its account's endpoints
-// in the transaction that records it (enqueueAlertEvents); with Redis's,
+// in the transaction that records it (alertstore.EnqueueEventsTx); with Redis's,
 // the events wait on Redis's fanout list (alertstore.HookStore's FanOut)
 // and record queues them (fanOut) then wakes the delivery worker.
 type alertStore struct {
@@ -107,7 +107,7 @@ func (a alertStore) record(ctx context.Context, tx *storage.Tx, events []storage
 		a.hooks.kick()
 		return n, nil
 	}
-	queued, err := enqueueAlertEvents(tx, events)
+	queued, err := alertstore.EnqueueEventsTx(tx, events, wantsAlerts, alertDelivery)
 	if queued {
 		tx.OnCommit(a.hooks.kick)
 	}

@@ -496,7 +496,7 @@ func (s *Service) UpdateWebhook(ctx context.Context, id string, in WebhookUpdate
 			}
 		}
 		if restart || in.URL != nil && w.Disabled == 0 {
-			if err := restartPending(e, now); err != nil {
+			if err := e.RestartPending(now); err != nil {
 				return err
 			}
 		}
@@ -507,20 +507,6 @@ func (s *Service) UpdateWebhook(ctx context.Context, id string, in WebhookUpdate
 	}
 	out := webhookOf(&w)
 	return &out, nil
-}
-
-// restartPending makes an endpoint's pending deliveries due now, each
-// with WebhookRetryFor before it fails again.
-func restartPending(e *alertstore.Edit, now time.Time) error {
-	pending, err := e.Pending()
-	if err != nil {
-		return err
-	}
-	for i := range pending {
-		pending[i].Since, pending[i].Next = 0, now.UnixMilli()
-		e.Put(&pending[i])
-	}
-	return nil
 }
 
 // DeleteWebhook deletes an endpoint of the account in ctx with its
@@ -612,61 +598,6 @@ func alertDelivery(ids alertstore.IDs, e *storage.AlertEvent) (storage.WebhookDe
 	}
 	at := time.Unix(e.Triggered, 0).UnixMilli()
 	return storage.WebhookDelivery{EventID: ev.ID, Type: WebhookAlertTriggered, Created: at, Body: body, Next: at}, nil
-}
-
-// enqueueAlertEvents queues, in the transaction that recorded them, a
-// delivery of each new event (those events has numbered: ID set) to each
-// enabled endpoint of its account subscribed to alert.triggered. It is
-// called from the one place events are recorded (alertStore.record).
-func enqueueAlertEvents(tx *storage.Tx, events []storage.AlertEvent) (bool, error) {
-	var ids *alertstore.IDs
-	endpoints := map[string][]storage.Webhook{}
-	queued := false
-	for i := range events {
-		e := &events[i]
-		if e.ID == 0 {
-			continue // not recorded: its rule fired that day already
-		}
-		eps, seen := endpoints[e.Account]
-		if !seen {
-			err := tx.Webhooks(e.Account, func(w *storage.Webhook) error {
-				if wantsAlerts(w) {
-					eps = append(eps, *w)
-				}
-				return nil
-			})
-			if err != nil {
-				return false, err
-			}
-			endpoints[e.Account] = eps
-		}
-		if len(eps) == 0 {
-			continue
-		}
-		if ids == nil {
-			key, err := tx.AlertIDKey()
-			if err != nil {
-				return false, err
-			}
-			x, err := alertstore.NewIDs(key)
-			if err != nil {
-				return false, err
-			}
-			ids = &x
-		}
-		tmpl, err := alertDelivery(*ids, e)
-		if err != nil {
-			return false, err
-		}
-		for j := range eps {
-			d := tmpl
-			if err := alertstore.EnqueueTx(tx, &eps[j], &d); err != nil {
-				return false, err
-			}
-			queued = true
-		}
-	}
-	return queued, nil
 }
 
 func deliveryOf(d *storage.WebhookDelivery) WebhookDelivery {

@@ -53,7 +53,7 @@ type HookStore interface {
 	HookHeads(ctx context.Context, fn func(w *storage.Webhook, d *storage.WebhookDelivery) error) error
 	// FanOut queues the alert events recorded but not yet queued to
 	// their endpoints (Redis only: the data file's events are queued in
-	// the transaction that records them, EnqueueTx), in the order
+	// the transaction that records them, EnqueueEventsTx), in the order
 	// recorded, at most max of them (0: all): each to every endpoint of
 	// its account that existed when it was recorded and that want
 	// accepts, as the delivery build makes of it. It returns how many
@@ -214,17 +214,79 @@ func writeEdit(tx *storage.Tx, e *Edit) error {
 	return tx.PutWebhook(&e.W)
 }
 
-// EnqueueTx adds d to w's outbox in tx, after what waits there, numbering
-// it (Seq), and stores w: how the data file's alert events are queued in
-// the transaction that records them.
-func EnqueueTx(tx *storage.Tx, w *storage.Webhook, d *storage.WebhookDelivery) error {
-	e := boltEdit(tx)
-	e.W = *w
-	e.Enqueue(d)
-	if err := writeEdit(tx, e); err != nil {
+// EnqueueEventsTx queues, in the transaction tx that recorded them, a
+// delivery of each recorded event (ID set) to each endpoint of its
+// account that want accepts, built by build with the ids of tx's alert
+// store; each goes to the endpoint's outbox after what waits there,
+// numbered (Seq). It reports whether it queued any: how the data file's
+// alert events are queued in the transaction that records them.
+func EnqueueEventsTx(tx *storage.Tx, events []storage.AlertEvent, want func(w *storage.Webhook) bool,
+	build func(ids IDs, e *storage.AlertEvent) (storage.WebhookDelivery, error)) (bool, error) {
+	var ids *IDs
+	endpoints := map[string][]storage.Webhook{}
+	queued := false
+	for i := range events {
+		e := &events[i]
+		if e.ID == 0 {
+			continue // not recorded: its rule fired that day already
+		}
+		eps, seen := endpoints[e.Account]
+		if !seen {
+			err := tx.Webhooks(e.Account, func(w *storage.Webhook) error {
+				if want(w) {
+					eps = append(eps, *w)
+				}
+				return nil
+			})
+			if err != nil {
+				return false, err
+			}
+			endpoints[e.Account] = eps
+		}
+		if len(eps) == 0 {
+			continue
+		}
+		if ids == nil {
+			key, err := tx.AlertIDKey()
+			if err != nil {
+				return false, err
+			}
+			x, err := NewIDs(key)
+			if err != nil {
+				return false, err
+			}
+			ids = &x
+		}
+		tmpl, err := build(*ids, e)
+		if err != nil {
+			return false, err
+		}
+		for j := range eps {
+			d := tmpl
+			ed := boltEdit(tx)
+			ed.W = eps[j]
+			ed.Enqueue(&d)
+			if err := writeEdit(tx, ed); err != nil {
+				return false, err
+			}
+			eps[j] = ed.W
+			queued = true
+		}
+	}
+	return queued, nil
+}
+
+// RestartPending makes the endpoint's pending deliveries due at now,
+// their time before they fail starting again.
+func (e *Edit) RestartPending(now time.Time) error {
+	pending, err := e.Pending()
+	if err != nil {
 		return err
 	}
-	*w = e.W
+	for i := range pending {
+		pending[i].Since, pending[i].Next = 0, now.UnixMilli()
+		e.Put(&pending[i])
+	}
 	return nil
 }
 
@@ -273,7 +335,7 @@ func (b Bolt) HookHeads(ctx context.Context, fn func(w *storage.Webhook, d *stor
 }
 
 // FanOut queues nothing: the data file's events are queued as they are
-// recorded (EnqueueTx).
+// recorded (EnqueueEventsTx).
 func (Bolt) FanOut(context.Context, int, func(*storage.Webhook) bool, func(*storage.AlertEvent) (storage.WebhookDelivery, error)) (int, error) {
 	return 0, nil
 }
