@@ -30,7 +30,7 @@ type CategoryReportInput struct {
 
 // UnitPriceStats summarises unit prices in one basis ("per 100 g", ...):
 // each observation's price divided by its size in units of the basis
-// (see unitprice.Of for the sizes that give one), over every observation of
+// (see CountNouns for the sizes that give one), over every observation of
 // the period. The OpenAPI document (restserver/openapi.json,
 // UnitPriceStats) defines each figure.
 type UnitPriceStats struct {
