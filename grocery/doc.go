@@ -41,7 +41,7 @@
 //     failures to EUNAVAILABLE, URL redaction, the key prefix;
 //   - alertstore: the alert store interface, its bbolt and Redis stores,
 //     the copy of a file's rules to Redis; idemstore: the idempotency
-//     records, in the data file or in Redis;
+//     records, in the data file or in Redis, and a request's hash;
 //   - webhook: a delivery's signature, the address policy that keeps
 //     deliveries off private networks, the retry schedule, the worker that
 //     sends the due deliveries and records each attempt;

@@ -3,11 +3,9 @@ package grocery
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"time"
 
+	"github.com/grocerydata/grocery/grocery/internal/idemstore"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -61,7 +59,7 @@ func (s *Service) Idempotent(ctx context.Context, req IdempotentRequest, do func
 		return nil, false, err
 	}
 	now := s.now()
-	rec := &storage.IdempotencyRecord{Account: account, Key: req.Key, Hash: requestHash(req), Created: now.UnixMilli()}
+	rec := &storage.IdempotencyRecord{Account: account, Key: req.Key, Hash: idemstore.RequestHash(req.Operation, req.Body), Created: now.UnixMilli()}
 	cur, claimed, err := s.idem.Begin(ctx, rec, now.Add(-IdempotencyWindow).UnixMilli()+1, now.Add(-idempotencyStale).UnixMilli()+1)
 	if err != nil {
 		return nil, false, fromFault(err)
@@ -106,23 +104,4 @@ func checkIdempotencyKey(key string) error {
 		}
 	}
 	return nil
-}
-
-// requestHash is the hex SHA-256 of a request's operation and body, a
-// JSON body in a canonical form (members sorted, no spaces).
-func requestHash(req IdempotentRequest) []byte {
-	body := req.Body
-	var v any
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	if dec.Decode(&v) == nil && !dec.More() {
-		if b, err := json.Marshal(v); err == nil {
-			body = b
-		}
-	}
-	h := sha256.New()
-	h.Write([]byte(req.Operation))
-	h.Write([]byte{0})
-	h.Write(body)
-	return []byte(hex.EncodeToString(h.Sum(nil)))
 }

@@ -2,8 +2,8 @@
 // with an idempotency key and its answer, per account), in storage's
 // vocabulary (storage.IdempotencyRecord): the Store interface and its two
 // stores, the data file's (Bolt) and a shared Redis (Redis), kept where
-// the alert rules are. It imports nothing from grocery; what a record
-// means (its expiry, the request's hash) is grocery's.
+// the alert rules are, and RequestHash, a request's hash. It imports
+// nothing from grocery; what a record means (its expiry) is grocery's.
 package idemstore
 
 import (
