@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/grocerydata/grocery/grocery/internal/market"
 	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/storage"
 )
@@ -54,16 +55,16 @@ type BenchmarkResult struct {
 // benchRow is a BenchmarkRow before its figures are written.
 type benchRow struct {
 	banner, category string
-	st               standing
+	st               market.Standing
 	rank             int
 }
 
-func (r *benchRow) ranked() bool { return r.st.items >= BenchmarkMinItems }
+func (r *benchRow) ranked() bool { return r.st.Items >= BenchmarkMinItems }
 
 func (r *benchRow) row() BenchmarkRow {
-	out := BenchmarkRow{Category: r.category, Items: r.st.items, Rank: r.rank,
-		Index: pricestat.Round1(r.st.shelf.Index()), RegularIndex: pricestat.Round1(r.st.regular.Index()),
-		Total: Cents(pricestat.Cents(r.st.own)), MarketCost: Cents(pricestat.Cents(r.st.market))}
+	out := BenchmarkRow{Category: r.category, Items: r.st.Items, Rank: r.rank,
+		Index: pricestat.Round1(r.st.Shelf.Index()), RegularIndex: pricestat.Round1(r.st.Regular.Index()),
+		Total: Cents(pricestat.Cents(r.st.Own)), MarketCost: Cents(pricestat.Cents(r.st.Market))}
 	if r.category == "" {
 		out.Banner, out.BannerName = r.banner, bannerName(r.banner)
 	}
@@ -74,7 +75,7 @@ func (r *benchRow) row() BenchmarkRow {
 // fewer than BenchmarkMinItems items unranked) and returns how many were
 // ranked.
 func rankBench(rows []benchRow) int {
-	pricestat.Rank(rows, (*benchRow).ranked, func(r *benchRow) float64 { return r.st.shelf.Index() },
+	pricestat.Rank(rows, (*benchRow).ranked, func(r *benchRow) float64 { return r.st.Shelf.Index() },
 		func(r *benchRow) string { return r.banner }, func(r *benchRow, k int) { r.rank = k })
 	n := 0
 	for i := range rows {
@@ -119,10 +120,10 @@ func (s *Service) CompetitiveBenchmark(ctx context.Context, in BenchmarkInput) (
 		banners := map[string]*benchRow{}
 		cats := map[[2]string]*benchRow{} // (category, banner)
 		var (
-			buf = make([]float64, 0, 64) // marketOf's scratch space
+			buf = make([]float64, 0, 64) // market.Compare's scratch space
 			p   storage.Product
 		)
-		err := scanPrices(tx, sn, province, nil, func(g string, prices []bannerPrice, _ int) error {
+		err := scanPrices(tx, sn, province, func(g string, prices []market.Price, _ int) error {
 			if len(prices) < MarketMinOthers+1 {
 				return nil
 			}
@@ -132,20 +133,20 @@ func (s *Service) CompetitiveBenchmark(ctx context.Context, in BenchmarkInput) (
 			} else if found {
 				category = p.Category
 			}
-			marketOf(prices, buf, func(own *bannerPrice, market, marketRegular float64) {
-				r := banners[own.banner]
+			market.Compare(prices, MarketMinOthers, buf, func(own *market.Price, m, mr float64) {
+				r := banners[own.Banner]
 				if r == nil {
-					r = &benchRow{banner: own.banner}
-					banners[own.banner] = r
+					r = &benchRow{banner: own.Banner}
+					banners[own.Banner] = r
 				}
-				r.st.add(own, market, marketRegular)
-				k := [2]string{category, own.banner}
+				r.st.Add(own, m, mr)
+				k := [2]string{category, own.Banner}
 				c := cats[k]
 				if c == nil {
-					c = &benchRow{banner: own.banner, category: category}
+					c = &benchRow{banner: own.Banner, category: category}
 					cats[k] = c
 				}
-				c.st.add(own, market, marketRegular)
+				c.st.Add(own, m, mr)
 			})
 			return nil
 		})

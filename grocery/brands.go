@@ -9,6 +9,7 @@ import (
 
 	"github.com/grocerydata/grocery/grocery/internal/unitprice"
 
+	"github.com/grocerydata/grocery/grocery/internal/market"
 	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/storage"
 )
@@ -166,8 +167,8 @@ func (s *Service) BrandInsights(ctx context.Context, in BrandInput) (*BrandResul
 		written := func(x float64) *float64 { return &x }
 		var (
 			buf     []float64
-			scratch = make([]bannerPrice, 0, 32)
-			prices  = map[string][]bannerPrice{} // gtin -> its current banner prices in the province
+			scratch = make([]market.Price, 0, 32)
+			prices  = map[string][]market.Price{} // gtin -> its current banner prices in the province
 		)
 		for _, pv := range provinces {
 			if only != "" && pv.Code != only {
@@ -175,7 +176,7 @@ func (s *Service) BrandInsights(ctx context.Context, in BrandInput) (*BrandResul
 			}
 			clear(prices)
 			for _, g := range gtins {
-				err := seekPrices(tx, sn, pv.Code, g, scratch, func(ps []bannerPrice, _ int) error {
+				err := seekPrices(tx, sn, pv.Code, g, scratch, func(ps []market.Price, _ int) error {
 					prices[g] = slices.Clone(ps)
 					return nil
 				})
@@ -208,7 +209,7 @@ func (s *Service) BrandInsights(ctx context.Context, in BrandInput) (*BrandResul
 						}
 						peers++
 						for _, x := range hp {
-							buf = append(buf, x.price/h.qty)
+							buf = append(buf, x.Price/h.qty)
 						}
 					}
 					if peers >= PeersMin {
@@ -216,14 +217,14 @@ func (s *Service) BrandInsights(ctx context.Context, in BrandInput) (*BrandResul
 					}
 				}
 				for _, p := range ps {
-					a := rows[p.banner]
+					a := rows[p.Banner]
 					if a == nil {
-						a = &rowAcc{row: BrandRow{Province: pv.Code, Banner: p.banner, BannerName: bannerName(p.banner)}, skus: map[string]bool{}}
-						rows[p.banner] = a
+						a = &rowAcc{row: BrandRow{Province: pv.Code, Banner: p.Banner, BannerName: bannerName(p.Banner)}, skus: map[string]bool{}}
+						rows[p.Banner] = a
 					}
 					a.row.Products++
 					if median > 0 {
-						a.index.Add(p.price / bp.qty / median)
+						a.index.Add(p.Price / bp.qty / median)
 					} else {
 						a.row.ProductsWithoutPeers++
 					}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/grocerydata/grocery/grocery/internal/brieftext"
+	"github.com/grocerydata/grocery/grocery/internal/market"
 	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/storage"
 )
@@ -486,7 +487,7 @@ func (b *briefBuilder) basket() error {
 		banners int
 	}
 	var entries []entry
-	var prices []bannerPrice
+	var prices []market.Price
 	err := b.tx.OffersIn(b.out.Province, func(gtin string, o *storage.Offer) error {
 		if o.ObservedAt < b.weekFrom {
 			return nil
@@ -500,15 +501,9 @@ func (b *briefBuilder) basket() error {
 			n++
 		}
 		e := &entries[n-1]
-		p, r := float64(o.DayPrice)/2, float64(o.DayRegular)/2
-		if e.hi > e.lo && prices[e.hi-1].banner == o.Banner {
-			last := &prices[e.hi-1]
-			last.price, last.regular = min(last.price, p), min(last.regular, r)
-			return nil
-		}
-		prices = append(prices, bannerPrice{banner: o.Banner, price: p, regular: r})
+		prices = market.Add(prices, e.lo, o)
 		e.hi = len(prices)
-		e.banners++
+		e.banners = e.hi - e.lo
 		return nil
 	})
 	if err != nil {
@@ -525,25 +520,25 @@ func (b *briefBuilder) basket() error {
 	slices.SortFunc(items, func(x, y entry) int { return cmp.Or(cmp.Compare(y.banners, x.banners), cmp.Compare(x.gtin, y.gtin)) })
 	items = items[:min(len(items), briefBasketItems)]
 	b.out.Basket.Items = len(items)
-	stand := map[string]*standing{}
+	stand := map[string]*market.Standing{}
 	var buf []float64
 	for _, e := range items {
-		marketOf(prices[e.lo:e.hi], buf, func(own *bannerPrice, market, marketRegular float64) {
-			s := stand[own.banner]
+		market.Compare(prices[e.lo:e.hi], MarketMinOthers, buf, func(own *market.Price, m, mr float64) {
+			s := stand[own.Banner]
 			if s == nil {
-				s = &standing{}
-				stand[own.banner] = s
+				s = &market.Standing{}
+				stand[own.Banner] = s
 			}
-			s.add(own, market, marketRegular)
+			s.Add(own, m, mr)
 		})
 	}
 	rows := make([]BasketCost, 0, len(stand))
 	exact := map[string]float64{}
 	for banner, s := range stand {
 		rows = append(rows, BasketCost{Banner: banner, BannerName: bannerName(banner), Own: banner == b.own,
-			Total: Cents(pricestat.Cents(s.own)), MarketCost: Cents(pricestat.Cents(s.market)), Items: s.items,
-			Missing: len(items) - s.items, Index: pricestat.Round1(s.shelf.Index()), RegularIndex: pricestat.Round1(s.regular.Index())})
-		exact[banner] = s.shelf.Index()
+			Total: Cents(pricestat.Cents(s.Own)), MarketCost: Cents(pricestat.Cents(s.Market)), Items: s.Items,
+			Missing: len(items) - s.Items, Index: pricestat.Round1(s.Shelf.Index()), RegularIndex: pricestat.Round1(s.Regular.Index())})
+		exact[banner] = s.Shelf.Index()
 	}
 	pricestat.Rank(rows, func(r *BasketCost) bool { return r.Items >= BenchmarkMinItems }, func(r *BasketCost) float64 { return exact[r.Banner] },
 		func(r *BasketCost) string { return r.Banner }, func(r *BasketCost, rank int) { r.Rank = rank })

@@ -1,52 +1,8 @@
 package grocery
 
 import (
-	"math"
 	"testing"
 )
-
-// TestMarketOf: the market of a banner is the median of the OTHER
-// banners' prices (shelf and regular apart), and a barcode that fewer
-// than two other banners price is not compared.
-func TestMarketOf(t *testing.T) {
-	prices := []bannerPrice{
-		{"a", 300, 400}, // market: median(200, 500, 600) = 500; regular median(250, 500, 700) = 500
-		{"b", 200, 250}, // market: median(300, 500, 600) = 500; regular median(400, 500, 700) = 500
-		{"c", 500, 500}, // market: median(300, 200, 600) = 300; regular median(400, 250, 700) = 400
-		{"d", 600, 700}, // market: median(300, 200, 500) = 300; regular median(400, 250, 500) = 400
-	}
-	want := map[string][2]float64{"a": {500, 500}, "b": {500, 500}, "c": {300, 400}, "d": {300, 400}}
-	got := map[string][2]float64{}
-	marketOf(prices, nil, func(own *bannerPrice, m, mr float64) { got[own.banner] = [2]float64{m, mr} })
-	for b, w := range want {
-		if got[b] != w {
-			t.Errorf("market of %s: got %v, want %v", b, got[b], w)
-		}
-	}
-	// With an even number of others, the mean of the middle two.
-	got = map[string][2]float64{}
-	marketOf(append(prices, bannerPrice{"e", 100, 100}), nil, func(own *bannerPrice, m, mr float64) { got[own.banner] = [2]float64{m, mr} })
-	if w := [2]float64{350, 375}; got["a"] != w { // others 100, 200, 500, 600: (200+500)/2; regular 100, 250, 500, 700: (250+500)/2
-		t.Errorf("market of a among five: got %v, want %v", got["a"], w)
-	}
-	n := 0
-	marketOf(prices[:2], nil, func(*bannerPrice, float64, float64) { n++ })
-	if n != 0 {
-		t.Errorf("two banners: %d comparisons, want none (each has one other)", n)
-	}
-
-	// The index is the geometric mean of the relatives: a at 300 against
-	// 500 and 600 against 400: sqrt(0.6 × 1.5) = 0.948683 → 94.9.
-	var s standing
-	s.add(&bannerPrice{"a", 300, 300}, 500, 500)
-	s.add(&bannerPrice{"a", 600, 600}, 400, 400)
-	if got, want := s.shelf.Index(), 100*math.Sqrt(0.9); math.Abs(got-want) > 1e-9 {
-		t.Errorf("index = %v, want %v", got, want)
-	}
-	if s.items != 2 || s.own != 900 || s.market != 900 {
-		t.Errorf("standing = %+v, want 2 items, own 900, market 900", s)
-	}
-}
 
 // TestChooseSubstitute: a substitute is from half to twice the item's
 // size, the closest in size, then the cheapest by unit price, and is

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/grocerydata/grocery/grocery/internal/market"
 	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/storage"
 )
@@ -117,21 +118,21 @@ func (f *productFilter) geography(tx *storage.Tx, sn *snapshot) (*geography, err
 	}
 	var (
 		buf    = make([]float64, 0, 32)
-		prices = make([]bannerPrice, 0, 32)
+		prices = make([]market.Price, 0, 32)
 	)
 	for _, pv := range provinces {
 		gp := &geoProvince{code: pv.Code, weight: float64(pv.Population), prices: map[string]float64{}, banners: map[string]bool{}}
-		add := func(g string, ps []bannerPrice, obs int) error {
+		add := func(g string, ps []market.Price, obs int) error {
 			buf = buf[:0]
 			for _, p := range ps {
-				buf = append(buf, p.price)
-				if gp.n == 0 || p.price < gp.lo {
-					gp.lo = p.price
+				buf = append(buf, p.Price)
+				if gp.n == 0 || p.Price < gp.lo {
+					gp.lo = p.Price
 				}
-				gp.hi = max(gp.hi, p.price)
-				gp.sum += p.price
+				gp.hi = max(gp.hi, p.Price)
+				gp.sum += p.Price
 				gp.n++
-				gp.banners[p.banner] = true
+				gp.banners[p.Banner] = true
 			}
 			gp.prices[g] = pricestat.Median(buf)
 			gp.obs += obs
@@ -140,13 +141,13 @@ func (f *productFilter) geography(tx *storage.Tx, sn *snapshot) (*geography, err
 		var err error
 		if gtins != nil {
 			for _, g := range gtins {
-				err = seekPrices(tx, sn, pv.Code, g, prices, func(ps []bannerPrice, obs int) error { return add(g, ps, obs) })
+				err = seekPrices(tx, sn, pv.Code, g, prices, func(ps []market.Price, obs int) error { return add(g, ps, obs) })
 				if err != nil {
 					return nil, err
 				}
 			}
 		} else {
-			err = scanPrices(tx, sn, pv.Code, nil, add)
+			err = scanPrices(tx, sn, pv.Code, add)
 		}
 		if err != nil {
 			return nil, err

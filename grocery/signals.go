@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/grocerydata/grocery/grocery/internal/alertstore"
+	"github.com/grocerydata/grocery/grocery/internal/market"
 	"github.com/grocerydata/grocery/grocery/internal/unitprice"
 
 	"github.com/grocerydata/grocery/grocery/internal/pricestat"
@@ -453,7 +454,7 @@ type signalBufs struct {
 	shelves  []storage.Shelf    // the province's shelf records with a barcode (of the category), by banner and SKU
 	ranges   []bannerRange      // of shelves, by banner
 	buf      []bannerOffer
-	prices   []bannerPrice
+	prices   []market.Price
 	floats   []float64
 	out      []sigRec
 	order    []int32 // indexes of out, sorted
@@ -839,7 +840,7 @@ func (sc *signalScan) competitors(g int, ev *SignalEvidence) float64 {
 
 // opportunities compares the own banner with the market on each barcode:
 // its regular price against the median of the other banners' regular
-// prices (compare.go's marketOf), what it lacks that others price
+// prices (market.Compare), what it lacks that others price
 // (assortment_gap) and what it priced before but not now (delisted).
 func (sc *signalScan) opportunities() error {
 	lookback := sc.asOf - SignalAssortmentDays + 1
@@ -853,7 +854,7 @@ func (sc *signalScan) opportunities() error {
 				continue
 			}
 			// A shortcut with the same answer: the others' regular median
-			// (what marketOf computes for the own banner, with the other
+			// (what market.Compare computes for the own banner, with the other
 			// figures) decides whether there is a 15% gap at all.
 			floats := sc.floats[:0]
 			for i := range others {
@@ -863,18 +864,18 @@ func (sc *signalScan) opportunities() error {
 			if mr, own := pricestat.Median(floats), float64(own.r)/2; !pricestat.AtLeastAbove(mr, own, SignalMarketGapPct) && !pricestat.AtLeastBelow(mr, own, SignalMarketGapPct) {
 				continue
 			}
-			prices := append(sc.prices[:0], bannerPrice{banner: own.banner, price: float64(own.p) / 2, regular: float64(own.r) / 2})
+			prices := append(sc.prices[:0], market.Price{Banner: own.banner, Price: float64(own.p) / 2, Regular: float64(own.r) / 2})
 			for i := range others {
-				prices = append(prices, bannerPrice{banner: others[i].banner, price: float64(others[i].p) / 2, regular: float64(others[i].r) / 2})
+				prices = append(prices, market.Price{Banner: others[i].banner, Price: float64(others[i].p) / 2, Regular: float64(others[i].r) / 2})
 			}
 			sc.prices = prices
-			var market, marketRegular float64
-			marketOf(prices, sc.floats[:0], func(b *bannerPrice, m, mr float64) {
+			var marketShelf, marketRegular float64
+			market.Compare(prices, MarketMinOthers, sc.floats[:0], func(b *market.Price, m, mr float64) {
 				if b == &prices[0] {
-					market, marketRegular = m, mr
+					marketShelf, marketRegular = m, mr
 				}
 			})
-			ownRegular := prices[0].regular
+			ownRegular := prices[0].Regular
 			var side marketSide
 			switch {
 			case pricestat.AtLeastAbove(marketRegular, ownRegular, SignalMarketGapPct):
@@ -889,7 +890,7 @@ func (sc *signalScan) opportunities() error {
 			} else if !ok {
 				continue
 			}
-			sc.position(g, *own, len(others), market, marketRegular, side)
+			sc.position(g, *own, len(others), marketShelf, marketRegular, side)
 		case own == nil || own.last < lookback:
 			if len(others) < SignalGapMinBanners || !operates {
 				continue

@@ -1,0 +1,135 @@
+// Package market is the machinery of grocery's one comparison between
+// banners, in storage's vocabulary (storage.Offer): each banner's current
+// price of a barcode folded from a province's offers (Price, Add, Scan,
+// Seek), the market of a banner on a barcode, the median of the other
+// banners' prices (Compare), and a banner's standing against the market
+// over many barcodes (Standing). It imports nothing from grocery; what
+// counts as current, which barcodes are compared and how many other
+// banners a comparison needs are grocery's, passed in.
+package market
+
+import (
+	"github.com/grocerydata/grocery/grocery/internal/pricestat"
+	"github.com/grocerydata/grocery/storage"
+)
+
+// Price is one banner's price of one barcode, in cents (exact: a daily
+// price is a median and may be a half cent).
+type Price struct {
+	Banner         string
+	Price, Regular float64
+}
+
+// Compare calls fn for each banner of prices that at least minOthers
+// other banners price too, with its own price and the market's: the
+// medians of the other banners' shelf and regular prices. prices holds
+// one entry per banner. buf is scratch space.
+func Compare(prices []Price, minOthers int, buf []float64, fn func(own *Price, market, marketRegular float64)) {
+	if len(prices) < minOthers+1 {
+		return
+	}
+	for i := range prices {
+		buf = buf[:0]
+		for j := range prices {
+			if j != i {
+				buf = append(buf, prices[j].Price)
+			}
+		}
+		m := pricestat.Median(buf)
+		buf = buf[:0]
+		for j := range prices {
+			if j != i {
+				buf = append(buf, prices[j].Regular)
+			}
+		}
+		fn(&prices[i], m, pricestat.Median(buf))
+	}
+}
+
+// Standing accumulates one banner's comparison with the market.
+type Standing struct {
+	Items          int
+	Shelf, Regular pricestat.Geomean
+	Own, Market    float64 // Σ own shelf price, Σ market shelf price, in cents
+}
+
+// Add counts one barcode compared: own's prices against the market's.
+func (s *Standing) Add(own *Price, market, marketRegular float64) {
+	s.Items++
+	s.Shelf.Add(own.Price / market)
+	s.Regular.Add(own.Regular / marketRegular)
+	s.Own += own.Price
+	s.Market += market
+}
+
+// Add folds an offer of one barcode into prices[lo:], that barcode's
+// banner prices: a banner's price is the lowest daily price of its
+// offers, its regular price the lowest daily regular price. Offers of a
+// barcode come ordered by banner, so a banner's SKUs are consecutive.
+func Add(prices []Price, lo int, o *storage.Offer) []Price {
+	p, r := float64(o.DayPrice)/2, float64(o.DayRegular)/2
+	if n := len(prices); n > lo && prices[n-1].Banner == o.Banner {
+		prices[n-1].Price = min(prices[n-1].Price, p)
+		prices[n-1].Regular = min(prices[n-1].Regular, r)
+		return prices
+	}
+	return append(prices, Price{Banner: o.Banner, Price: p, Regular: r})
+}
+
+// Scan calls fn for each barcode of province that skip does not refuse
+// and that has an offer use takes, with its banner prices, by banner
+// slug, and the store-level prices behind them (Σ StoreCount). use is
+// called once for each offer of a barcode not skipped and reports
+// whether the offer counts. prices is valid only until fn returns.
+func Scan(tx *storage.Tx, province string, skip func(gtin string) bool, use func(gtin string, o *storage.Offer) bool, fn func(gtin string, prices []Price, storePrices int) error) error {
+	var (
+		cur     string
+		skipped bool
+		prices  []Price
+		obs     int
+	)
+	flush := func() error {
+		if len(prices) == 0 {
+			return nil
+		}
+		err := fn(cur, prices, obs)
+		prices, obs = prices[:0], 0
+		return err
+	}
+	err := tx.OffersIn(province, func(g string, o *storage.Offer) error {
+		if g != cur {
+			if err := flush(); err != nil {
+				return err
+			}
+			cur = g
+			skipped = skip(g)
+		}
+		if skipped || !use(g, o) {
+			return nil
+		}
+		prices = Add(prices, 0, o)
+		obs += int(o.StoreCount)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return flush()
+}
+
+// Seek is Scan for one barcode, not skipped: it calls fn once when the
+// barcode has an offer use takes. prices is scratch space.
+func Seek(tx *storage.Tx, province, gtin string, prices []Price, use func(gtin string, o *storage.Offer) bool, fn func(prices []Price, storePrices int) error) error {
+	prices, obs := prices[:0], 0
+	err := tx.Offers(province, gtin, func(o *storage.Offer) error {
+		if use(gtin, o) {
+			prices = Add(prices, 0, o)
+			obs += int(o.StoreCount)
+		}
+		return nil
+	})
+	if err != nil || len(prices) == 0 {
+		return err
+	}
+	return fn(prices, obs)
+}

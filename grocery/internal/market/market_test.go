@@ -1,0 +1,72 @@
+package market
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/grocerydata/grocery/storage"
+)
+
+// TestCompare: the market of a banner is the median of the OTHER
+// banners' prices (shelf and regular apart), and a barcode that fewer
+// than two other banners price is not compared.
+func TestCompare(t *testing.T) {
+	t.Parallel()
+	prices := []Price{
+		{"a", 300, 400}, // market: median(200, 500, 600) = 500; regular median(250, 500, 700) = 500
+		{"b", 200, 250}, // market: median(300, 500, 600) = 500; regular median(400, 500, 700) = 500
+		{"c", 500, 500}, // market: median(300, 200, 600) = 300; regular median(400, 250, 700) = 400
+		{"d", 600, 700}, // market: median(300, 200, 500) = 300; regular median(400, 250, 500) = 400
+	}
+	want := map[string][2]float64{"a": {500, 500}, "b": {500, 500}, "c": {300, 400}, "d": {300, 400}}
+	got := map[string][2]float64{}
+	Compare(prices, 2, nil, func(own *Price, m, mr float64) { got[own.Banner] = [2]float64{m, mr} })
+	for b, w := range want {
+		if got[b] != w {
+			t.Errorf("market of %s: got %v, want %v", b, got[b], w)
+		}
+	}
+	// With an even number of others, the mean of the middle two.
+	got = map[string][2]float64{}
+	Compare(append(prices, Price{"e", 100, 100}), 2, nil, func(own *Price, m, mr float64) { got[own.Banner] = [2]float64{m, mr} })
+	if w := [2]float64{350, 375}; got["a"] != w { // others 100, 200, 500, 600: (200+500)/2; regular 100, 250, 500, 700: (250+500)/2
+		t.Errorf("market of a among five: got %v, want %v", got["a"], w)
+	}
+	n := 0
+	Compare(prices[:2], 2, nil, func(*Price, float64, float64) { n++ })
+	if n != 0 {
+		t.Errorf("two banners: %d comparisons, want none (each has one other)", n)
+	}
+
+	// The index is the geometric mean of the relatives: a at 300 against
+	// 500 and 600 against 400: sqrt(0.6 × 1.5) = 0.948683 → 94.9.
+	var s Standing
+	s.Add(&Price{"a", 300, 300}, 500, 500)
+	s.Add(&Price{"a", 600, 600}, 400, 400)
+	if got, want := s.Shelf.Index(), 100*math.Sqrt(0.9); math.Abs(got-want) > 1e-9 {
+		t.Errorf("index = %v, want %v", got, want)
+	}
+	if s.Items != 2 || s.Own != 900 || s.Market != 900 {
+		t.Errorf("standing = %+v, want 2 items, own 900, market 900", s)
+	}
+}
+
+// TestAdd: a banner's price of a barcode is the lowest daily price of
+// its offers and, apart, the lowest daily regular price; the prices of
+// an earlier barcode (before lo) are never folded into.
+func TestAdd(t *testing.T) {
+	t.Parallel()
+	prices := []Price{{"b", 100, 100}} // another barcode's
+	for _, o := range []storage.Offer{
+		{Banner: "b", DayPrice: 301, DayRegular: 400},
+		{Banner: "b", DayPrice: 350, DayRegular: 380},
+		{Banner: "c", DayPrice: 500, DayRegular: 500},
+	} {
+		prices = Add(prices, 1, &o)
+	}
+	want := []Price{{"b", 100, 100}, {"b", 150.5, 190}, {"c", 250, 250}}
+	if !slices.Equal(prices, want) {
+		t.Errorf("got %v, want %v", prices, want)
+	}
+}
