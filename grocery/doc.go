@@ -58,7 +58,8 @@
 //   - pricestat: the shared arithmetic (medians, rounding, geometric means,
 //     matched models, ranks, exact percent tests); market: the banners'
 //     prices of a barcode folded from a province's offers, a banner's
-//     market (the other banners' medians) and its standing against it;
+//     market (the other banners' medians) and its standing against it,
+//     the signals' offers by barcode and banner and shelf records;
 //     unitprice: a size read as a quantity of its price basis (per 100 g,
 //     per 100 mL, per unit);
 //   - search: the products of the token index matching a query, the

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/grocerydata/grocery/grocery/internal/alertstore"
@@ -220,30 +219,11 @@ func severityCount(n, high, medium int) string {
 	return SeverityLow
 }
 
-// bannerOffer is one banner's prices of one barcode in the province, from
-// the offers of its SKUs of it (M1: a banner's current price of a barcode
-// is the lowest current daily price of its SKUs, its regular price the
-// lowest current daily regular price).
-type bannerOffer struct {
-	banner   string
-	sku      string // the current SKU with the lowest daily price
-	p, r     uint32 // lowest current daily price and regular price, half-cents
-	stores   uint32 // sku's store count
-	observed int32  // sku's latest day
-	current  bool   // a SKU has a daily price within freshDays of the latest day
-	// last is the latest day any SKU of the banner had a daily price of
-	// the barcode, lastSKU that SKU and lastP its daily price that day.
-	last    int32
-	lastSKU string
-	lastP   uint32
-}
-
-// onPromo reports whether the banner's current price is a promotion.
-func (o *bannerOffer) onPromo() bool { return o.p < o.r }
-
-func (o *bannerOffer) price() SignalPrice {
-	return SignalPrice{Banner: o.banner, BannerName: bannerName(o.banner), ExternalSKU: o.sku, Price: *ptrHalf(o.p),
-		Regular: *ptrHalf(o.r), OnPromo: o.onPromo(), Stores: int(o.stores), ObservedAt: Date(o.observed)}
+// bannerOfferPrice is a banner's current price of a barcode in the
+// evidence of a signal.
+func bannerOfferPrice(o *market.BannerOffer) SignalPrice {
+	return SignalPrice{Banner: o.Banner, BannerName: bannerName(o.Banner), ExternalSKU: o.SKU, Price: *ptrHalf(o.P),
+		Regular: *ptrHalf(o.R), OnPromo: o.OnPromo(), Stores: int(o.Stores), ObservedAt: Date(o.Observed)}
 }
 
 // offerPrice is an offer's daily price in the evidence of a signal.
@@ -449,44 +429,24 @@ type signalScan struct {
 type signalBufs struct {
 	products map[string]Product // by GTIN
 	banners  map[string]bool    // of the signals, for Basis
-	groups   []offerGroup       // barcodes by barcode order
-	offers   []bannerOffer      // the groups' banners
-	shelves  []storage.Shelf    // the province's shelf records with a barcode (of the category), by banner and SKU
-	ranges   []bannerRange      // of shelves, by banner
-	buf      []bannerOffer
+	offers   market.Offers      // the province's offers per barcode and banner
+	shelves  market.Shelves     // the province's shelf records with a barcode (of the category)
 	prices   []market.Price
 	floats   []float64
 	out      []sigRec
 	order    []int32 // indexes of out, sorted
 }
 
-// bannerRange is where a banner's records are in signalBufs.shelves.
-type bannerRange struct {
-	banner string
-	lo, hi int
-}
-
 // reset empties the buffers, letting go of what they point to.
 func (b *signalBufs) reset() {
 	clear(b.products)
 	clear(b.banners)
-	b.ranges = b.ranges[:0]
-	clear(b.groups)
-	clear(b.offers)
-	clear(b.shelves)
+	b.offers.Reset()
+	b.shelves.Reset()
 	clear(b.out)
-	clear(b.buf)
 	clear(b.prices)
-	b.groups, b.offers, b.shelves, b.out, b.buf, b.order = b.groups[:0], b.offers[:0], b.shelves[:0], b.out[:0], b.buf[:0], b.order[:0]
+	b.out, b.order = b.out[:0], b.order[:0]
 	b.prices, b.floats = b.prices[:0], b.floats[:0]
-}
-
-// offerGroup is a barcode's banners (one bannerOffer each, in banner
-// order): signalScan.offers[lo:hi]. It holds every banner with a current
-// price, and the own banner when it priced the barcode at any time.
-type offerGroup struct {
-	gtin   string
-	lo, hi int
 }
 
 // sigRec is a signal found but not yet built: what orders and counts it,
@@ -597,15 +557,8 @@ func (sc *signalScan) run(want func(string) bool, account string, rules []storag
 		}
 	}
 	if want(SignalChanges) || (own != "" && want(SignalThreats)) {
-		err := sc.tx.ShelfIn(sc.a.province, "", func(sh *storage.Shelf) error {
-			if sh.GTIN != "" && matchCategory(sh.Category, sc.a.category) {
-				if n := len(sc.ranges); n == 0 || sc.ranges[n-1].banner != sh.Banner {
-					sc.ranges = append(sc.ranges, bannerRange{banner: sh.Banner, lo: len(sc.shelves)})
-				}
-				sc.shelves = append(sc.shelves, *sh)
-				sc.ranges[len(sc.ranges)-1].hi = len(sc.shelves)
-			}
-			return nil
+		err := sc.shelves.Read(sc.tx, sc.a.province, func(sh *storage.Shelf) bool {
+			return sh.GTIN != "" && matchCategory(sh.Category, sc.a.category)
 		})
 		if err != nil {
 			return err
@@ -636,98 +589,22 @@ func (sc *signalScan) run(want func(string) bool, account string, rules []storag
 
 // readOffers reads the province's offers: per barcode, each banner's
 // current prices and, for the own banner, the latest day it priced the
-// barcode. An offer carries its SKU's daily price on its latest day
-// (ObservedAt), so that day is the SKU's latest day with a daily price;
-// offers are kept when a SKU leaves the shelf, so the own banner's stale
-// offers tell what it priced before. The offers come by barcode, banner
-// and SKU, so a barcode's offers are read one after another.
-// Restricted-circulation barcodes are left out: they are never compared
-// across banners.
+// barcode (market.Offers.Read). Restricted-circulation barcodes are left
+// out: they are never compared across banners.
 func (sc *signalScan) readOffers() error {
-	current := sc.asOf - freshDays
-	own := sc.a.banner.Slug
-	skip := ""
-	return sc.tx.OffersIn(sc.a.province, func(gtin string, o *storage.Offer) error {
-		isCurrent := o.ObservedAt > current
-		if !isCurrent && o.Banner != own {
-			return nil
-		}
-		if gtin == skip {
-			return nil
-		}
-		n := len(sc.groups)
-		if n == 0 || sc.groups[n-1].gtin != gtin {
-			if GTIN(gtin).Restricted() {
-				skip = gtin
-				return nil
-			}
-			sc.groups = append(sc.groups, offerGroup{gtin: gtin, lo: len(sc.offers), hi: len(sc.offers)})
-			n++
-		}
-		g := &sc.groups[n-1]
-		var e *bannerOffer
-		if g.hi > g.lo && sc.offers[g.hi-1].banner == o.Banner {
-			e = &sc.offers[g.hi-1]
-		} else {
-			sc.offers = append(sc.offers, bannerOffer{banner: o.Banner})
-			g.hi = len(sc.offers)
-			e = &sc.offers[g.hi-1]
-		}
-		if o.ObservedAt > e.last || (o.ObservedAt == e.last && o.DayPrice < e.lastP) {
-			e.last, e.lastSKU, e.lastP = o.ObservedAt, o.SKU, o.DayPrice
-		}
-		if isCurrent {
-			if !e.current || o.DayPrice < e.p || (o.DayPrice == e.p && o.SKU < e.sku) {
-				e.sku, e.p, e.stores, e.observed = o.SKU, o.DayPrice, o.StoreCount, o.ObservedAt
-			}
-			if !e.current || o.DayRegular < e.r {
-				e.r = o.DayRegular
-			}
-			e.current = true
-		}
-		return nil
-	})
+	return sc.offers.Read(sc.tx, sc.a.province, sc.a.banner.Slug, sc.asOf-freshDays, func(gtin string) bool { return GTIN(gtin).Restricted() })
 }
 
-// ownAndOthers splits a barcode's banners (sc.groups[g]) into the own
-// banner's (nil when it never priced the barcode; possibly not current)
-// and the other banners with a current price; the others are valid until
-// the next call.
-func (sc *signalScan) ownAndOthers(g int) (*bannerOffer, []bannerOffer) {
-	var own *bannerOffer
-	others := sc.buf[:0]
-	defer func() { sc.buf = others[:0] }()
-	list := sc.offers[sc.groups[g].lo:sc.groups[g].hi]
-	for i := range list {
-		switch {
-		case list[i].banner == sc.a.banner.Slug:
-			own = &list[i]
-		case list[i].current:
-			others = append(others, list[i])
-		}
-	}
-	return own, others
+// ownAndOthers splits a barcode's banners (sc.offers.Groups[g]) into the
+// own banner's and the others with a current price
+// (market.Offers.OwnAndOthers).
+func (sc *signalScan) ownAndOthers(g int) (*market.BannerOffer, []market.BannerOffer) {
+	return sc.offers.OwnAndOthers(g, sc.a.banner.Slug)
 }
 
-// shelf returns a banner SKU's shelf record, nil when none.
-func (sc *signalScan) shelf(banner, sku string) *storage.Shelf {
-	for _, r := range sc.ranges {
-		if r.banner != banner {
-			continue
-		}
-		shelves := sc.shelves[r.lo:r.hi]
-		i := sort.Search(len(shelves), func(i int) bool { return shelves[i].SKU >= sku })
-		if i < len(shelves) && shelves[i].SKU == sku {
-			return &shelves[i]
-		}
-		return nil
-	}
-	return nil
-}
-
-func (sc *signalScan) use(o *bannerOffer) {
-	sc.banners[o.banner] = true
-	sc.obs += int(o.stores)
+func (sc *signalScan) use(o *market.BannerOffer) {
+	sc.banners[o.Banner] = true
+	sc.obs += int(o.Stores)
 }
 
 // threats finds, for each barcode the own banner prices now, the
@@ -735,21 +612,21 @@ func (sc *signalScan) use(o *bannerOffer) {
 // with a regular price cut since sc.since under its regular price. A
 // competitor gives one threat at most, its promotion first.
 func (sc *signalScan) threats() error {
-	for g := range sc.groups {
+	for g := range sc.offers.Groups {
 		own, others := sc.ownAndOthers(g)
-		if own == nil || !own.current {
+		if own == nil || !own.Current {
 			continue
 		}
-		gtin := sc.groups[g].gtin
+		gtin := sc.offers.Groups[g].GTIN
 		for i := range others {
 			c := &others[i]
 			kind := regularCut
-			if c.onPromo() && c.p < own.p {
+			if c.OnPromo() && c.P < own.P {
 				kind = promotionUnder
 			}
 			var sh *storage.Shelf
-			if kind == regularCut && !c.onPromo() && c.r < own.r {
-				if sh = sc.shelf(c.banner, c.sku); sh != nil && !(sh.RegularSince >= sc.since && sh.PrevRegular > sh.LastRegular) {
+			if kind == regularCut && !c.OnPromo() && c.R < own.R {
+				if sh = sc.shelves.Find(c.Banner, c.SKU); sh != nil && !(sh.RegularSince >= sc.since && sh.PrevRegular > sh.LastRegular) {
 					sh = nil
 				}
 			}
@@ -779,12 +656,12 @@ const (
 
 // threat records a threat: competitor c under the own banner's price, on
 // promotion or by a regular price cut recorded on shelf record sh.
-func (sc *signalScan) threat(gtin string, c, own bannerOffer, kind threatKind, sh *storage.Shelf) {
+func (sc *signalScan) threat(gtin string, c, own market.BannerOffer, kind threatKind, sh *storage.Shelf) {
 	typ := "competitor_price_cut"
-	theirs, ours := float64(c.r), float64(own.r)
+	theirs, ours := float64(c.R), float64(own.R)
 	if kind == promotionUnder {
 		typ = "competitor_promotion"
-		theirs, ours = float64(c.p), float64(own.p)
+		theirs, ours = float64(c.P), float64(own.P)
 	}
 	under := -pricestat.PctChange(ours, theirs) // percent under the own price, exact
 	sev := severityBelow(ours, theirs, 10, 5)
@@ -792,32 +669,32 @@ func (sc *signalScan) threat(gtin string, c, own bannerOffer, kind threatKind, s
 	if sh != nil {
 		shelf = *sh
 	}
-	sc.add(SignalThreats, typ, sev, under, GTIN(gtin).UPC(), c.banner, c.sku, func(sg *Signal) error {
+	sc.add(SignalThreats, typ, sev, under, GTIN(gtin).UPC(), c.Banner, c.SKU, func(sg *Signal) error {
 		ev, err := sc.evidence(gtin)
 		if err != nil {
 			return err
 		}
-		ev.Banner, ev.BannerName, ev.ExternalSKU = c.banner, bannerName(c.banner), c.sku
-		ev.Price, ev.Regular, ev.OwnPrice, ev.OwnRegular, ev.Stores = ptrHalf(c.p), ptrHalf(c.r), ptrHalf(own.p), ptrHalf(own.r), int(c.stores)
+		ev.Banner, ev.BannerName, ev.ExternalSKU = c.Banner, bannerName(c.Banner), c.SKU
+		ev.Price, ev.Regular, ev.OwnPrice, ev.OwnRegular, ev.Stores = ptrHalf(c.P), ptrHalf(c.R), ptrHalf(own.P), ptrHalf(own.R), int(c.Stores)
 		ev.ChangePct = ptrF(pricestat.Round1(-under))
-		ev.Competitors = []SignalPrice{c.price()}
+		ev.Competitors = []SignalPrice{bannerOfferPrice(&c)}
 		if kind == promotionUnder {
 			var p storage.Promo
-			found, err := sc.tx.LastPromoBefore(c.banner, c.sku, sc.a.province, sc.asOf, &p)
+			found, err := sc.tx.LastPromoBefore(c.Banner, c.SKU, sc.a.province, sc.asOf, &p)
 			if err != nil {
 				return err
 			}
 			since := ""
-			if found && p.End >= c.observed {
+			if found && p.End >= c.Observed {
 				ev.Date, ev.End = ptrDate(p.Start), ptrDate(p.End)
 				since = " since " + Date(p.Start).String()
 			}
 			sg.Explanation = fmt.Sprintf("%s has %s %s on promotion at %s (regular %s)%s, %.1f%% under your %s: consider matching or countering in the next flyer",
-				bannerName(c.banner), ev.Brand, ev.Name, *ev.Price, *ev.Regular, since, pricestat.Round1(under), *ev.OwnPrice)
+				bannerName(c.Banner), ev.Brand, ev.Name, *ev.Price, *ev.Regular, since, pricestat.Round1(under), *ev.OwnPrice)
 		} else {
 			ev.Date, ev.Previous = ptrDate(shelf.RegularSince), ptrCents(shelf.PrevRegular)
 			sg.Explanation = fmt.Sprintf("%s cut the regular price of %s %s from %s to %s on %s, %.1f%% under your regular %s: review your shelf price",
-				bannerName(c.banner), ev.Brand, ev.Name, Cents(shelf.PrevRegular), *ev.Regular, Date(shelf.RegularSince), pricestat.Round1(under), *ev.OwnRegular)
+				bannerName(c.Banner), ev.Brand, ev.Name, Cents(shelf.PrevRegular), *ev.Regular, Date(shelf.RegularSince), pricestat.Round1(under), *ev.OwnRegular)
 		}
 		sg.Evidence = ev
 		return nil
@@ -825,15 +702,15 @@ func (sc *signalScan) threat(gtin string, c, own bannerOffer, kind threatKind, s
 }
 
 // competitors fills in the evidence's other banners with a current price
-// of sc.groups[g] and returns the median of their shelf prices, in cents
+// of sc.offers.Groups[g] and returns the median of their shelf prices, in cents
 // (exact); 0 when none.
 func (sc *signalScan) competitors(g int, ev *SignalEvidence) float64 {
 	_, others := sc.ownAndOthers(g)
 	ev.Competitors = make([]SignalPrice, len(others))
 	prices := make([]float64, len(others))
 	for i := range others {
-		ev.Competitors[i] = others[i].price()
-		prices[i] = float64(others[i].p) / 2
+		ev.Competitors[i] = bannerOfferPrice(&others[i])
+		prices[i] = float64(others[i].P) / 2
 	}
 	return pricestat.Median(prices)
 }
@@ -845,11 +722,11 @@ func (sc *signalScan) competitors(g int, ev *SignalEvidence) float64 {
 func (sc *signalScan) opportunities() error {
 	lookback := sc.asOf - SignalAssortmentDays + 1
 	operates := sc.a.banner.OperatesIn(sc.a.province)
-	for g := range sc.groups {
+	for g := range sc.offers.Groups {
 		own, others := sc.ownAndOthers(g)
-		gtin := sc.groups[g].gtin
+		gtin := sc.offers.Groups[g].GTIN
 		switch {
-		case own != nil && own.current:
+		case own != nil && own.Current:
 			if len(others) < MarketMinOthers {
 				continue
 			}
@@ -858,15 +735,15 @@ func (sc *signalScan) opportunities() error {
 			// figures) decides whether there is a 15% gap at all.
 			floats := sc.floats[:0]
 			for i := range others {
-				floats = append(floats, float64(others[i].r)/2)
+				floats = append(floats, float64(others[i].R)/2)
 			}
 			sc.floats = floats
-			if mr, own := pricestat.Median(floats), float64(own.r)/2; !pricestat.AtLeastAbove(mr, own, SignalMarketGapPct) && !pricestat.AtLeastBelow(mr, own, SignalMarketGapPct) {
+			if mr, own := pricestat.Median(floats), float64(own.R)/2; !pricestat.AtLeastAbove(mr, own, SignalMarketGapPct) && !pricestat.AtLeastBelow(mr, own, SignalMarketGapPct) {
 				continue
 			}
-			prices := append(sc.prices[:0], market.Price{Banner: own.banner, Price: float64(own.p) / 2, Regular: float64(own.r) / 2})
+			prices := append(sc.prices[:0], market.Price{Banner: own.Banner, Price: float64(own.P) / 2, Regular: float64(own.R) / 2})
 			for i := range others {
-				prices = append(prices, market.Price{Banner: others[i].banner, Price: float64(others[i].p) / 2, Regular: float64(others[i].r) / 2})
+				prices = append(prices, market.Price{Banner: others[i].Banner, Price: float64(others[i].P) / 2, Regular: float64(others[i].R) / 2})
 			}
 			sc.prices = prices
 			var marketShelf, marketRegular float64
@@ -891,7 +768,7 @@ func (sc *signalScan) opportunities() error {
 				continue
 			}
 			sc.position(g, *own, len(others), marketShelf, marketRegular, side)
-		case own == nil || own.last < lookback:
+		case own == nil || own.Last < lookback:
 			if len(others) < SignalGapMinBanners || !operates {
 				continue
 			}
@@ -924,26 +801,26 @@ const (
 // position records priced_above_market or priced_below_market: the own
 // banner's regular price against the market's regular price (the median
 // of the other n banners' regular prices), market the shelf median.
-func (sc *signalScan) position(g int, own bannerOffer, n int, market, marketRegular float64, side marketSide) {
-	gtin := sc.groups[g].gtin
-	gap := pricestat.PctChange(marketRegular, float64(own.r)/2)
+func (sc *signalScan) position(g int, own market.BannerOffer, n int, market, marketRegular float64, side marketSide) {
+	gtin := sc.offers.Groups[g].GTIN
+	gap := pricestat.PctChange(marketRegular, float64(own.R)/2)
 	sc.use(&own)
 	_, others := sc.ownAndOthers(g)
 	for i := range others {
 		sc.use(&others[i])
 	}
-	typ, rank, sev := "priced_above_market", gap, severityAbove(marketRegular, float64(own.r)/2, 30, 20)
+	typ, rank, sev := "priced_above_market", gap, severityAbove(marketRegular, float64(own.R)/2, 30, 20)
 	if side == belowMarket {
-		typ, rank, sev = "priced_below_market", -gap, severityBelow(marketRegular, float64(own.r)/2, 30, 20)
+		typ, rank, sev = "priced_below_market", -gap, severityBelow(marketRegular, float64(own.R)/2, 30, 20)
 	}
-	sc.add(SignalOpportunities, typ, sev, rank, GTIN(gtin).UPC(), own.banner, own.sku, func(sg *Signal) error {
+	sc.add(SignalOpportunities, typ, sev, rank, GTIN(gtin).UPC(), own.Banner, own.SKU, func(sg *Signal) error {
 		ev, err := sc.evidence(gtin)
 		if err != nil {
 			return err
 		}
 		sc.competitors(g, &ev)
-		ev.Banner, ev.BannerName, ev.ExternalSKU, ev.Stores = own.banner, bannerName(own.banner), own.sku, int(own.stores)
-		ev.OwnPrice, ev.Price, ev.Regular, ev.OwnRegular = ptrHalf(own.p), ptrHalf(own.p), ptrHalf(own.r), ptrHalf(own.r)
+		ev.Banner, ev.BannerName, ev.ExternalSKU, ev.Stores = own.Banner, bannerName(own.Banner), own.SKU, int(own.Stores)
+		ev.OwnPrice, ev.Price, ev.Regular, ev.OwnRegular = ptrHalf(own.P), ptrHalf(own.P), ptrHalf(own.R), ptrHalf(own.R)
 		ev.MarketPrice, ev.MarketRegular, ev.ChangePct = ptrExact(market), ptrExact(marketRegular), ptrF(pricestat.Round1(gap))
 		sg.Evidence = ev
 		if side == aboveMarket {
@@ -960,7 +837,7 @@ func (sc *signalScan) position(g int, own bannerOffer, n int, market, marketRegu
 // gap records an assortment_gap: n other banners price the barcode now
 // and the own banner did not in the lookback.
 func (sc *signalScan) gap(g, n int) {
-	gtin := sc.groups[g].gtin
+	gtin := sc.offers.Groups[g].GTIN
 	_, others := sc.ownAndOthers(g)
 	for i := range others {
 		sc.use(&others[i])
@@ -982,22 +859,22 @@ func (sc *signalScan) gap(g, n int) {
 }
 
 // delisted records a delisted barcode: the own banner priced it in the
-// lookback (own.last) but has no current price of it; n other banners
+// lookback (own.Last) but has no current price of it; n other banners
 // price it now.
-func (sc *signalScan) delisted(g int, own bannerOffer, n int) {
-	gtin := sc.groups[g].gtin
-	sc.banners[own.banner] = true
+func (sc *signalScan) delisted(g int, own market.BannerOffer, n int) {
+	gtin := sc.offers.Groups[g].GTIN
+	sc.banners[own.Banner] = true
 	_, others := sc.ownAndOthers(g)
 	for i := range others {
 		sc.use(&others[i])
 	}
-	sc.add(SignalOpportunities, "delisted", severityCount(n, 3, 1), float64(n), GTIN(gtin).UPC(), own.banner, own.lastSKU, func(sg *Signal) error {
+	sc.add(SignalOpportunities, "delisted", severityCount(n, 3, 1), float64(n), GTIN(gtin).UPC(), own.Banner, own.LastSKU, func(sg *Signal) error {
 		ev, err := sc.evidence(gtin)
 		if err != nil {
 			return err
 		}
-		ev.Banner, ev.BannerName, ev.ExternalSKU = own.banner, bannerName(own.banner), own.lastSKU
-		ev.Previous, ev.Date = ptrHalf(own.lastP), ptrDate(own.last)
+		ev.Banner, ev.BannerName, ev.ExternalSKU = own.Banner, bannerName(own.Banner), own.LastSKU
+		ev.Previous, ev.Date = ptrHalf(own.LastP), ptrDate(own.Last)
 		market := sc.competitors(g, &ev)
 		for _, c := range ev.Competitors {
 			ev.Banners = append(ev.Banners, c.Banner)
@@ -1009,15 +886,15 @@ func (sc *signalScan) delisted(g int, own bannerOffer, n int) {
 		}
 		sg.Evidence = ev
 		sg.Explanation = fmt.Sprintf("%s %s (%s) was last priced at %s on %s at %s and has no price there in the last %d days; %s: check whether it was delisted or is out of stock",
-			ev.Brand, ev.Name, ev.UPC, bannerName(own.banner), Date(own.last), *ev.Previous, freshDays, now)
+			ev.Brand, ev.Name, ev.UPC, bannerName(own.Banner), Date(own.Last), *ev.Previous, freshDays, now)
 		return nil
 	})
 }
 
 func (sc *signalScan) changes() error {
 	current := sc.asOf - freshDays
-	for i := range sc.shelves {
-		sh := &sc.shelves[i]
+	for i := range sc.shelves.List {
+		sh := &sc.shelves.List[i]
 		if sh.Last <= current {
 			continue
 		}
@@ -1125,8 +1002,8 @@ func (sc *signalScan) shrinkflation() error {
 		unit string
 	}
 	var fresh []item
-	for i := range sc.shelves {
-		sh := &sc.shelves[i]
+	for i := range sc.shelves.List {
+		sh := &sc.shelves.List[i]
 		if sh.First >= recent && sh.Last > current {
 			fresh = append(fresh, item{sh: sh})
 		}
@@ -1171,8 +1048,8 @@ func (sc *signalScan) shrinkflation() error {
 	}
 	type bannerLine struct{ banner, line string }
 	byLine := map[bannerLine][]item{} // older products
-	for i := range sc.shelves {
-		sh := &sc.shelves[i]
+	for i := range sc.shelves.List {
+		sh := &sc.shelves.List[i]
 		if sh.First >= recent || !banners[sh.Banner] {
 			continue
 		}
