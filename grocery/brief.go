@@ -254,7 +254,7 @@ func (s *Service) ExecutiveBrief(ctx context.Context, in BriefInput) (*Brief, er
 			return nil
 		}
 		b := briefBuilder{tx: tx, out: out, own: args.banner.Slug, asOf: asOf,
-			weekFrom: asOf - briefWeek + 1, products: map[string]*storage.Product{}, banners: map[string]bool{}}
+			weekFrom: asOf - briefWeek + 1, products: map[string]*storage.Product{}}
 		out.WeekFrom, out.WeekTo = Date(b.weekFrom), Date(asOf)
 		return b.build()
 	})
@@ -276,64 +276,22 @@ func (s *Service) ExecutiveBrief(ctx context.Context, in BriefInput) (*Brief, er
 	return out, nil
 }
 
-// The brief's four periods, as indexes of briefSKU.sumP, .sumR and .n: this week,
-// the week before, the last four weeks and the four weeks before.
-const (
-	perWeek = iota
-	perPrevWeek
-	perFour
-	perPrevFour
-	briefPeriods // how many
-)
-
-// briefSKU is one banner SKU of the province over the brief's 56 days.
-type briefSKU struct {
-	category, banner, sku string
-	// weekly prices: the daily price on the last day with data of this
-	// week (day, p, r) and of the week before (prevDay, prevP, prevR),
-	// half-cents; a day of 0 when none.
-	day, prevDay int32
-	p, r         uint32
-	prevP, prevR uint32
-	sumP, sumR   [briefPeriods]uint64 // half-cents, over the period's days with data
-	n            [briefPeriods]int32
-}
-
-// period says whether a day is in this week, which two periods it
-// counts in (-1 for none), and its bit in a days-with-data mask.
-func (b *briefBuilder) period(day int32) (week bool, per [2]int, bit uint64) {
-	from := b.asOf - 2*briefFourWeeks + 1
-	bit = 1 << uint(day-from)
-	switch {
-	case day >= b.weekFrom:
-		return true, [2]int{perWeek, perFour}, bit
-	case day >= b.weekFrom-briefWeek:
-		return false, [2]int{perPrevWeek, perFour}, bit
-	case day > b.asOf-briefFourWeeks:
-		return false, [2]int{-1, perFour}, bit
-	}
-	return false, [2]int{-1, perPrevFour}, bit
-}
-
 type briefBuilder struct {
 	tx       *storage.Tx
 	out      *Brief
 	own      string
 	asOf     int32
 	weekFrom int32
-	skus     []briefSKU
-	days     map[string]uint64 // category -> days with data, bit i = day asOf-55+i
+	w        pricestat.Weeks // every banner SKU's daily prices over the 56 days
 	products map[string]*storage.Product
-	banners  map[string]bool
 	stores   int
-	obs      int
 }
 
 func (b *briefBuilder) build() error {
 	if err := b.readDays(); err != nil {
 		return err
 	}
-	if len(b.skus) == 0 || !b.anyThisWeek() {
+	if len(b.w.SKUs) == 0 || !b.anyThisWeek() {
 		b.out.Basis.Note = fmt.Sprintf("no price observed in the panel in %s from %s to %s", b.out.Province, b.out.WeekFrom, b.out.WeekTo)
 	}
 	if err := b.basket(); err != nil {
@@ -350,7 +308,7 @@ func (b *briefBuilder) build() error {
 	if err := b.newProducts(); err != nil {
 		return err
 	}
-	for banner := range b.banners {
+	for banner := range b.w.Banners {
 		stores := 0
 		err := b.tx.ActiveStores(b.out.Province, banner, func(*storage.Store) error {
 			stores++
@@ -361,9 +319,9 @@ func (b *briefBuilder) build() error {
 		}
 		b.stores += stores
 	}
-	b.out.Basis.Banners = sortedKeys(b.banners)
+	b.out.Basis.Banners = sortedKeys(b.w.Banners)
 	b.out.Basis.Stores = b.stores
-	b.out.Basis.Observations = b.obs
+	b.out.Basis.Observations = b.w.Obs
 	b.out.Basis.setDates(b.asOf-2*briefFourWeeks+1, b.asOf)
 	if o := b.out.Overall; o.PreviousFourWeekDays < o.FourWeekDays {
 		b.out.Basis.Note = joinNote(b.out.Basis.Note, fmt.Sprintf("the four weeks before the last four have data on %d of their %d days", o.PreviousFourWeekDays, briefFourWeeks))
@@ -382,8 +340,8 @@ func joinNote(a, b string) string {
 }
 
 func (b *briefBuilder) anyThisWeek() bool {
-	for i := range b.skus {
-		if b.skus[i].day != 0 {
+	for i := range b.w.SKUs {
+		if b.w.SKUs[i].Day != 0 {
 			return true
 		}
 	}
@@ -391,58 +349,10 @@ func (b *briefBuilder) anyThisWeek() bool {
 }
 
 // readDays reads every banner SKU's daily prices of the province over the
-// 56 days the brief compares, in one scan of the category days (by
-// category, banner, day).
+// 56 days the brief compares (pricestat.Weeks).
 func (b *briefBuilder) readDays() error {
-	b.days = map[string]uint64{}
-	index := map[string]int{} // SKU -> index in b.skus, within one category and banner
-	var cat, banner string
-	var mask uint64
-	flush := func() {
-		if cat != "" || banner != "" {
-			b.days[cat] |= mask
-		}
-	}
-	err := b.tx.CatDays(b.out.Province, "", "", b.asOf-2*briefFourWeeks+1, b.asOf, storage.CatSKUs, func(k *storage.CatDayKey, c *storage.CatDay) error {
-		if k.Category != cat || k.Banner != banner {
-			flush()
-			cat, banner, mask = k.Category, k.Banner, 0
-			clear(index)
-		}
-		if len(c.SKUs) == 0 {
-			return nil
-		}
-		b.obs += int(c.Count)
-		b.banners[k.Banner] = true
-		week, per, bit := b.period(k.Day)
-		mask |= bit
-		for _, sd := range c.SKUs {
-			i, ok := index[sd.SKU]
-			if !ok {
-				i = len(b.skus)
-				index[sd.SKU] = i
-				b.skus = append(b.skus, briefSKU{category: k.Category, banner: k.Banner, sku: sd.SKU})
-			}
-			s := &b.skus[i]
-			for _, p := range per {
-				if p >= 0 {
-					s.sumP[p] += uint64(sd.Price)
-					s.sumR[p] += uint64(sd.Regular)
-					s.n[p]++
-				}
-			}
-			// Days come in order: the last of a week wins.
-			switch {
-			case week:
-				s.day, s.p, s.r = k.Day, sd.Price, sd.Regular
-			case per[0] == perPrevWeek:
-				s.prevDay, s.prevP, s.prevR = k.Day, sd.Price, sd.Regular
-			}
-		}
-		return nil
-	})
-	flush()
-	return err
+	b.w = pricestat.Weeks{AsOf: b.asOf, Week: briefWeek, FourWeeks: briefFourWeeks}
+	return b.w.Read(b.tx, b.out.Province)
 }
 
 // product returns the catalogue's record of a GTIN, read once.
@@ -551,24 +461,24 @@ func (b *briefBuilder) basket() error {
 func (b *briefBuilder) promotions() {
 	by := map[string]*BannerPromotions{}
 	disc := map[string]float64{}
-	for i := range b.skus {
-		s := &b.skus[i]
-		if s.day == 0 {
+	for i := range b.w.SKUs {
+		s := &b.w.SKUs[i]
+		if s.Day == 0 {
 			continue
 		}
-		p := by[s.banner]
+		p := by[s.Banner]
 		if p == nil {
-			p = &BannerPromotions{Banner: s.banner, BannerName: bannerName(s.banner), Own: s.banner == b.own}
-			by[s.banner] = p
+			p = &BannerPromotions{Banner: s.Banner, BannerName: bannerName(s.Banner), Own: s.Banner == b.own}
+			by[s.Banner] = p
 		}
 		p.Products++
-		on := s.p < s.r
+		on := s.P < s.R
 		if on {
 			p.OnPromotion++
-			disc[s.banner] += 100 * (1 - float64(s.p)/float64(s.r))
+			disc[s.Banner] += 100 * (1 - float64(s.P)/float64(s.R))
 		}
-		if s.prevDay != 0 {
-			was := s.prevP < s.prevR
+		if s.PrevDay != 0 {
+			was := s.PrevP < s.PrevR
 			switch {
 			case on && !was:
 				p.Started++
@@ -601,18 +511,18 @@ type skuWeight struct {
 // topSKUs orders cands by weight, the largest first, ties by banner then
 // SKU, and calls add with each SKU and its product until n were added; a
 // SKU whose product the catalogue lacks is passed over.
-func (b *briefBuilder) topSKUs(cands []skuWeight, n int, add func(s *briefSKU, gtin string, p *storage.Product, w float64) error) error {
+func (b *briefBuilder) topSKUs(cands []skuWeight, n int, add func(s *pricestat.WeekSKU, gtin string, p *storage.Product, w float64) error) error {
 	slices.SortFunc(cands, func(x, y skuWeight) int {
-		sx, sy := &b.skus[x.i], &b.skus[y.i]
-		return cmp.Or(cmp.Compare(y.w, x.w), cmp.Compare(sx.banner, sy.banner), cmp.Compare(sx.sku, sy.sku))
+		sx, sy := &b.w.SKUs[x.i], &b.w.SKUs[y.i]
+		return cmp.Or(cmp.Compare(y.w, x.w), cmp.Compare(sx.Banner, sy.Banner), cmp.Compare(sx.SKU, sy.SKU))
 	})
 	added := 0
 	for _, c := range cands {
 		if added == n {
 			break
 		}
-		s := &b.skus[c.i]
-		gtin, p, err := b.skuProduct(s.banner, s.sku)
+		s := &b.w.SKUs[c.i]
+		gtin, p, err := b.skuProduct(s.Banner, s.SKU)
 		if err != nil {
 			return err
 		}
@@ -631,17 +541,17 @@ func (b *briefBuilder) topSKUs(cands []skuWeight, n int, add func(s *briefSKU, g
 // deepest discounts first (ties by banner, then SKU).
 func (b *briefBuilder) promoChanges() error {
 	var started, ended []skuWeight
-	for i := range b.skus {
-		s := &b.skus[i]
-		if s.day == 0 || s.prevDay == 0 {
+	for i := range b.w.SKUs {
+		s := &b.w.SKUs[i]
+		if s.Day == 0 || s.PrevDay == 0 {
 			continue
 		}
-		on, was := s.p < s.r, s.prevP < s.prevR
+		on, was := s.P < s.R, s.PrevP < s.PrevR
 		switch {
 		case on && !was:
-			started = append(started, skuWeight{i, 1 - float64(s.p)/float64(s.r)})
+			started = append(started, skuWeight{i, 1 - float64(s.P)/float64(s.R)})
 		case was && !on:
-			ended = append(ended, skuWeight{i, 1 - float64(s.prevP)/float64(s.prevR)})
+			ended = append(ended, skuWeight{i, 1 - float64(s.PrevP)/float64(s.PrevR)})
 		}
 	}
 	for _, part := range []struct {
@@ -649,13 +559,13 @@ func (b *briefBuilder) promoChanges() error {
 		start bool
 		dst   *[]PromoChange
 	}{{started, true, &b.out.PromotionsStarted}, {ended, false, &b.out.PromotionsEnded}} {
-		err := b.topSKUs(part.list, briefPromoList, func(s *briefSKU, gtin string, p *storage.Product, disc float64) error {
-			pc := PromoChange{UPC: GTIN(gtin).UPC(), Name: p.Name, Brand: p.Brand, Size: p.Size, Banner: s.banner,
-				BannerName: bannerName(s.banner), Own: s.banner == b.own, ExternalSKU: s.sku, DiscountPct: pricestat.Round1(100 * disc)}
+		err := b.topSKUs(part.list, briefPromoList, func(s *pricestat.WeekSKU, gtin string, p *storage.Product, disc float64) error {
+			pc := PromoChange{UPC: GTIN(gtin).UPC(), Name: p.Name, Brand: p.Brand, Size: p.Size, Banner: s.Banner,
+				BannerName: bannerName(s.Banner), Own: s.Banner == b.own, ExternalSKU: s.SKU, DiscountPct: pricestat.Round1(100 * disc)}
 			if part.start {
-				pc.Price, pc.Regular, pc.Date = *ptrHalf(s.p), *ptrHalf(s.r), Date(s.day)
+				pc.Price, pc.Regular, pc.Date = *ptrHalf(s.P), *ptrHalf(s.R), Date(s.Day)
 			} else {
-				pc.Price, pc.Regular, pc.Date = *ptrHalf(s.prevP), *ptrHalf(s.prevR), Date(s.prevDay)
+				pc.Price, pc.Regular, pc.Date = *ptrHalf(s.PrevP), *ptrHalf(s.PrevR), Date(s.PrevDay)
 			}
 			*part.dst = append(*part.dst, pc)
 			return nil
@@ -672,12 +582,12 @@ func (b *briefBuilder) promoChanges() error {
 // banner, then SKU.
 func (b *briefBuilder) movers() error {
 	var up, down []skuWeight
-	for i := range b.skus {
-		s := &b.skus[i]
-		if s.day == 0 || s.prevDay == 0 || s.r == s.prevR {
+	for i := range b.w.SKUs {
+		s := &b.w.SKUs[i]
+		if s.Day == 0 || s.PrevDay == 0 || s.R == s.PrevR {
 			continue
 		}
-		ch := pricestat.PctChange(float64(s.prevR), float64(s.r))
+		ch := pricestat.PctChange(float64(s.PrevR), float64(s.R))
 		if ch > 0 {
 			up = append(up, skuWeight{i, ch})
 		} else {
@@ -689,13 +599,13 @@ func (b *briefBuilder) movers() error {
 		sign float64
 		dst  *[]Mover
 	}{{up, 1, &b.out.MoversUp}, {down, -1, &b.out.MoversDown}} {
-		err := b.topSKUs(part.list, briefMovers, func(s *briefSKU, gtin string, p *storage.Product, size float64) error {
-			m := Mover{UPC: GTIN(gtin).UPC(), Name: p.Name, Brand: p.Brand, Size: p.Size, Category: s.category,
-				Banner: s.banner, BannerName: bannerName(s.banner), Own: s.banner == b.own, ExternalSKU: s.sku,
-				Before: *ptrHalf(s.prevR), BeforeDate: Date(s.prevDay), Now: *ptrHalf(s.r), NowDate: Date(s.day),
+		err := b.topSKUs(part.list, briefMovers, func(s *pricestat.WeekSKU, gtin string, p *storage.Product, size float64) error {
+			m := Mover{UPC: GTIN(gtin).UPC(), Name: p.Name, Brand: p.Brand, Size: p.Size, Category: s.Category,
+				Banner: s.Banner, BannerName: bannerName(s.Banner), Own: s.Banner == b.own, ExternalSKU: s.SKU,
+				Before: *ptrHalf(s.PrevR), BeforeDate: Date(s.PrevDay), Now: *ptrHalf(s.R), NowDate: Date(s.Day),
 				ChangePct: pricestat.Round1(part.sign * size), Prices: []DayPrice{}}
-			err := b.tx.CatDays(b.out.Province, s.category, s.banner, b.asOf-briefSparkDays+1, b.asOf, storage.CatSKUs, func(k *storage.CatDayKey, cd *storage.CatDay) error {
-				j, ok := slices.BinarySearchFunc(cd.SKUs, s.sku, func(x storage.SKUDay, sku string) int { return strings.Compare(x.SKU, sku) })
+			err := b.tx.CatDays(b.out.Province, s.Category, s.Banner, b.asOf-briefSparkDays+1, b.asOf, storage.CatSKUs, func(k *storage.CatDayKey, cd *storage.CatDay) error {
+				j, ok := slices.BinarySearchFunc(cd.SKUs, s.SKU, func(x storage.SKUDay, sku string) int { return strings.Compare(x.SKU, sku) })
 				if ok {
 					m.Prices = append(m.Prices, DayPrice{Date: Date(k.Day), Price: *ptrHalf(cd.SKUs[j].Price), Regular: *ptrHalf(cd.SKUs[j].Regular)})
 				}
@@ -724,20 +634,20 @@ func (b *briefBuilder) categories() {
 	}
 	by := map[string]*acc{}
 	all := &acc{}
-	for c, d := range b.days {
+	for c, d := range b.w.Days {
 		by[c] = &acc{days: d}
 		all.days |= d
 	}
-	for i := range b.skus {
-		s := &b.skus[i]
-		a := by[s.category]
-		for j, pp := range [2][2]int{{perWeek, perPrevWeek}, {perFour, perPrevFour}} {
+	for i := range b.w.SKUs {
+		s := &b.w.SKUs[i]
+		a := by[s.Category]
+		for j, pp := range [2][2]int{{pricestat.PerWeek, pricestat.PerPrevWeek}, {pricestat.PerFour, pricestat.PerPrevFour}} {
 			cur, prev := pp[0], pp[1]
-			if s.n[cur] == 0 || s.n[prev] == 0 {
+			if s.N[cur] == 0 || s.N[prev] == 0 {
 				continue
 			}
-			shelf := (float64(s.sumP[cur]) / float64(s.n[cur])) / (float64(s.sumP[prev]) / float64(s.n[prev]))
-			regular := (float64(s.sumR[cur]) / float64(s.n[cur])) / (float64(s.sumR[prev]) / float64(s.n[prev]))
+			shelf := (float64(s.SumP[cur]) / float64(s.N[cur])) / (float64(s.SumP[prev]) / float64(s.N[prev]))
+			regular := (float64(s.SumR[cur]) / float64(s.N[cur])) / (float64(s.SumR[prev]) / float64(s.N[prev]))
 			for _, x := range []*acc{a, all} {
 				x.shelf[j].Add(shelf)
 				x.regular[j].Add(regular)
