@@ -199,8 +199,8 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 				// room for a quarter of that at once, not a doubling of
 				// a growing list.
 				n := (x.prevCount+int(c.Count))/4 + len(c.PriceRuns)
-				x.prices.grow(n)
-				x.units.grow(n)
+				x.prices.Grow(n)
+				x.units.Grow(n)
 			}
 			x.count += int(c.Count)
 			x.promo += int(c.Promo)
@@ -210,8 +210,8 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 				allDays.Add(k.Day)
 				m.AddDay(c.SKUNums, c.Names, pricestat.Current)
 			}
-			x.prices.addPrices(c.PriceRuns)
-			x.units.addUnits(c.UnitRuns)
+			x.prices.AddPrices(c.PriceRuns)
+			x.units.AddUnits(c.UnitRuns)
 			for _, st := range c.Stores {
 				x.stores.Add(st.Store)
 				allStores.Add(st.Store)
@@ -239,18 +239,18 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 				continue
 			}
 			obs += x.count
-			prices := &x.prices.runs[0]
+			prices := &x.prices.Runs[0]
 			st := CategoryStats{Category: x.name, AveragePrice: Cents(pricestat.Cents(float64(x.sum) / float64(x.count))),
-				MinPrice: Cents(prices.Min()), MaxPrice: Cents(prices.Max()), MedianPrice: Cents(pricestat.HalfCents(prices.Median2(&x.prices.buf))),
+				MinPrice: Cents(prices.Min()), MaxPrice: Cents(prices.Max()), MedianPrice: Cents(pricestat.HalfCents(prices.Median2(&x.prices.Buf))),
 				Products: len(x.products), Stores: x.stores.Len(), Observations: x.count,
 				PromoSharePct: pricestat.Round1(float64(x.promo) * 100 / float64(x.count))}
 			best := 0
 			for b := 1; b < 4; b++ {
-				if x.units.runs[b].Len() > x.units.runs[best].Len() {
+				if x.units.Runs[b].Len() > x.units.Runs[best].Len() {
 					best = b
 				}
 			}
-			if u, buf := &x.units.runs[best], &x.units.buf; best > 0 && u.Len() > 0 {
+			if u, buf := &x.units.Runs[best], &x.units.Buf; best > 0 && u.Len() > 0 {
 				// Unit prices are kept in hundredths of a cent.
 				st.UnitPrice = &UnitPriceStats{Basis: unitprice.Name(uint32(best)), Average: Cents(pricestat.Cents(float64(u.Sum(buf)) / float64(u.Len()) / 100)),
 					Min: Cents(pricestat.Cents(float64(u.Min()) / 100)), Max: Cents(pricestat.Cents(float64(u.Max()) / 100)),
@@ -314,8 +314,8 @@ type categoryAcc struct {
 	name         string
 	count, promo int
 	sum          uint64
-	prices       levels
-	units        levels
+	prices       pricestat.Levels
+	units        pricestat.Levels
 	stores       pricestat.Set
 	prevCount    int
 	prevSum      uint64
@@ -363,8 +363,8 @@ func (x *categoryAcc) release() {
 	x.spare = append(x.spare, x.banners...)
 	clear(x.banners)
 	clear(x.products)
-	x.prices.reset()
-	x.units.reset()
+	x.prices.Reset()
+	x.units.Reset()
 	x.days.Reset(0)
 	x.stores.Reset()
 	*x = categoryAcc{
@@ -372,64 +372,4 @@ func (x *categoryAcc) release() {
 		stores: x.stores, products: x.products, banners: x.banners[:0], spare: x.spare, days: x.days,
 	}
 	categoryAccs.Put(x)
-}
-
-// levels holds the multisets of a category's prices, or of its unit
-// prices by basis, as each day's runs of equal values (storage.Run).
-type levels struct {
-	buf  pricestat.Buf
-	runs [4]pricestat.Runs // by basis (unit prices: 1..3), in buf; prices in runs[0]
-}
-
-// grow makes room for n more distinct values.
-func (l *levels) grow(n int) {
-	l.buf.Vals, l.buf.Cum = slices.Grow(l.buf.Vals, n), slices.Grow(l.buf.Cum, n)
-}
-
-// addPrices adds one day's runs of prices, sorted by price.
-func (l *levels) addPrices(day []storage.Run) {
-	start := len(l.buf.Vals)
-	l.grow(len(day))
-	cum := uint32(0)
-	for _, r := range day {
-		cum += r.N
-		l.buf.Vals, l.buf.Cum = append(l.buf.Vals, r.Value), append(l.buf.Cum, cum)
-	}
-	l.runs[0].Add(&l.buf, start)
-}
-
-// addUnits adds one day's runs of unit prices (storage.CatObs.Unit),
-// sorted by value then basis: each basis' values are a sorted run of
-// their own, placed side by side.
-func (l *levels) addUnits(day []storage.Run) {
-	var n [4]int // by basis; units have no basis 0
-	for _, r := range day {
-		n[r.Value&3]++
-	}
-	first := len(l.buf.Vals)
-	l.grow(len(day))
-	b := &l.buf
-	size := first + n[1] + n[2] + n[3]
-	b.Vals, b.Cum = b.Vals[:size], b.Cum[:size]
-	at := [4]int{0, first, first + n[1], first + n[1] + n[2]}
-	next := at
-	var cum [4]uint32
-	for _, r := range day {
-		if k := r.Value & 3; k != 0 {
-			cum[k] += r.N
-			b.Vals[next[k]], b.Cum[next[k]] = r.Value>>2, cum[k]
-			next[k]++
-		}
-	}
-	for k := 1; k < 4; k++ {
-		l.runs[k].Add(&pricestat.Buf{Vals: b.Vals[:next[k]], Cum: b.Cum[:next[k]]}, at[k])
-	}
-}
-
-// reset empties l, keeping its room.
-func (l *levels) reset() {
-	for i := range l.runs {
-		l.runs[i].Reset()
-	}
-	l.buf.Vals, l.buf.Cum = l.buf.Vals[:0], l.buf.Cum[:0]
 }

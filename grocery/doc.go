@@ -56,12 +56,13 @@
 //     and Parquet tables; exportrows: the rows of the export data sets,
 //     read from the data file in batches and written to a rowwrite table;
 //   - pricestat: the shared arithmetic (medians, rounding, geometric means,
-//     matched models, the brief's weekly SKU prices, ranks, exact percent
-//     tests); market: the banners' prices of a barcode folded from a
-//     province's offers, a banner's market (the other banners' medians)
-//     and its standing against it, the signals' offers by barcode and
-//     banner and shelf records; unitprice: a size read as a quantity of
-//     its price basis (per 100 g, per 100 mL, per unit);
+//     price levels kept as runs, matched models, the brief's weekly SKU
+//     prices, ranks, exact percent tests); market: the banners' prices of
+//     a barcode folded from a province's offers, a banner's market (the
+//     other banners' medians) and its standing against it, the signals'
+//     offers by barcode and banner and shelf records; unitprice: a size
+//     read as a quantity of its price basis (per 100 g, per 100 mL, per
+//     unit);
 //   - search: the products of the token index matching a query, the
 //     stores nearest a postal area; textfold: the folding and tokens of
 //     search words; gs1: barcode check digits; opaqueid: ids that carry no

@@ -1,11 +1,13 @@
 // Package pricestat holds the arithmetic of the price statistics the
 // analytics compute: medians kept exact in half-cents, geometric means of
-// price relatives (Jevons indexes), the matched-model accumulation of a
-// banner's SKUs over two periods (Matched) with the day and store sets
-// that count a report's basis, every banner SKU's daily prices over two
-// four-week periods and their last weeks (Weeks), and the rounding
-// applied when a figure is written. It speaks storage's vocabulary (integer cents, SKU numbers)
-// and holds no product rule.
+// price relatives (Jevons indexes), a category's multisets of prices and
+// unit prices by basis, kept as each day's runs (Levels), the
+// matched-model accumulation of a banner's SKUs over two periods
+// (Matched) with the day and store sets that count a report's basis,
+// every banner SKU's daily prices over two four-week periods and their
+// last weeks (Weeks), and the rounding applied when a figure is written.
+// It speaks storage's vocabulary (integer cents, SKU numbers) and holds
+// no product rule.
 package pricestat
 
 import (
