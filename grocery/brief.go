@@ -398,24 +398,13 @@ func (b *briefBuilder) basket() error {
 	}
 	var entries []entry
 	var prices []market.Price
-	err := b.tx.OffersIn(b.out.Province, func(gtin string, o *storage.Offer) error {
-		if o.ObservedAt < b.weekFrom {
+	err := market.Scan(b.tx, b.out.Province, func(gtin string) bool { return GTIN(gtin).Restricted() },
+		func(_ string, o *storage.Offer) bool { return o.ObservedAt >= b.weekFrom },
+		func(gtin string, ps []market.Price, _ int) error {
+			entries = append(entries, entry{gtin: gtin, lo: len(prices), hi: len(prices) + len(ps), banners: len(ps)})
+			prices = append(prices, ps...)
 			return nil
-		}
-		n := len(entries)
-		if n == 0 || entries[n-1].gtin != gtin {
-			if GTIN(gtin).Restricted() {
-				return nil
-			}
-			entries = append(entries, entry{gtin: gtin, lo: len(prices), hi: len(prices)})
-			n++
-		}
-		e := &entries[n-1]
-		prices = market.Add(prices, e.lo, o)
-		e.hi = len(prices)
-		e.banners = e.hi - e.lo
-		return nil
-	})
+		})
 	if err != nil {
 		return err
 	}

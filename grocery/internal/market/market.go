@@ -65,13 +65,13 @@ func (s *Standing) Add(own *Price, market, marketRegular float64) {
 	s.Market += market
 }
 
-// Add folds an offer of one barcode into prices[lo:], that barcode's
-// banner prices: a banner's price is the lowest daily price of its
-// offers, its regular price the lowest daily regular price. Offers of a
-// barcode come ordered by banner, so a banner's SKUs are consecutive.
-func Add(prices []Price, lo int, o *storage.Offer) []Price {
+// Add folds an offer of one barcode into prices, that barcode's banner
+// prices: a banner's price is the lowest daily price of its offers, its
+// regular price the lowest daily regular price. Offers of a barcode come
+// ordered by banner, so a banner's SKUs are consecutive.
+func Add(prices []Price, o *storage.Offer) []Price {
 	p, r := float64(o.DayPrice)/2, float64(o.DayRegular)/2
-	if n := len(prices); n > lo && prices[n-1].Banner == o.Banner {
+	if n := len(prices); n > 0 && prices[n-1].Banner == o.Banner {
 		prices[n-1].Price = min(prices[n-1].Price, p)
 		prices[n-1].Regular = min(prices[n-1].Regular, r)
 		return prices
@@ -110,7 +110,7 @@ func Scan(tx *storage.Tx, province string, skip func(gtin string) bool, use func
 		if skipped || !use(g, o) {
 			return nil
 		}
-		prices = Add(prices, 0, o)
+		prices = Add(prices, o)
 		obs += int(o.StoreCount)
 		return nil
 	})
@@ -126,7 +126,7 @@ func Seek(tx *storage.Tx, province, gtin string, prices []Price, use func(gtin s
 	prices, obs := prices[:0], 0
 	err := tx.Offers(province, gtin, func(o *storage.Offer) error {
 		if use(gtin, o) {
-			prices = Add(prices, 0, o)
+			prices = Add(prices, o)
 			obs += int(o.StoreCount)
 		}
 		return nil

@@ -53,19 +53,18 @@ func TestCompare(t *testing.T) {
 }
 
 // TestAdd: a banner's price of a barcode is the lowest daily price of
-// its offers and, apart, the lowest daily regular price; the prices of
-// an earlier barcode (before lo) are never folded into.
+// its offers and, apart, the lowest daily regular price.
 func TestAdd(t *testing.T) {
 	t.Parallel()
-	prices := []Price{{"b", 100, 100}} // another barcode's
+	var prices []Price
 	for _, o := range []storage.Offer{
 		{Banner: "b", DayPrice: 301, DayRegular: 400},
 		{Banner: "b", DayPrice: 350, DayRegular: 380},
 		{Banner: "c", DayPrice: 500, DayRegular: 500},
 	} {
-		prices = Add(prices, 1, &o)
+		prices = Add(prices, &o)
 	}
-	want := []Price{{"b", 100, 100}, {"b", 150.5, 190}, {"c", 250, 250}}
+	want := []Price{{"b", 150.5, 190}, {"c", 250, 250}}
 	if !slices.Equal(prices, want) {
 		t.Errorf("got %v, want %v", prices, want)
 	}
