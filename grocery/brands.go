@@ -7,9 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/grocerydata/grocery/grocery/internal/unitprice"
-
 	"github.com/grocerydata/grocery/grocery/internal/pricestat"
+	"github.com/grocerydata/grocery/grocery/internal/unitprice"
 	"github.com/grocerydata/grocery/storage"
 )
 
