@@ -8,9 +8,8 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/grocerydata/grocery/grocery/internal/unitprice"
-
 	"github.com/grocerydata/grocery/grocery/internal/pricestat"
+	"github.com/grocerydata/grocery/grocery/internal/unitprice"
 	"github.com/grocerydata/grocery/storage"
 )
 

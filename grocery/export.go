@@ -349,10 +349,3 @@ func (p *PreparedExport) Stream(ctx context.Context, w io.Writer) (*ExportSummar
 	}
 	return sum, err
 }
-
-// The columns of each dataset, which the import reads back.
-var (
-	observationCols = exportrows.ObservationCols
-	offerCols       = exportrows.OfferCols
-	storeCols       = exportrows.StoreCols
-)

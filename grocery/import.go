@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/grocerydata/grocery/grocery/internal/exportrows"
 	"github.com/grocerydata/grocery/grocery/internal/extsort"
 	"github.com/grocerydata/grocery/grocery/internal/fault"
 	"github.com/grocerydata/grocery/grocery/internal/importrow"
@@ -236,7 +237,7 @@ var storesKind = importrow.Stores
 
 // derivedDatasets are recognised by their export's own columns, so that
 // such a file is refused saying what it is and what to export instead.
-var derivedDatasets = []importrow.Derived{{Name: "offers", Signature: importrow.ExportOnly(offerCols)}}
+var derivedDatasets = []importrow.Derived{{Name: "offers", Signature: importrow.ExportOnly(exportrows.OfferCols)}}
 
 // rowError is what is wrong with one row.
 type rowError = importrow.Problem
@@ -285,7 +286,7 @@ type importer struct {
 	storeOrds  []uint32            // their Ord
 	provNums   importrow.Names     // provinces by number
 	series     map[uint64]int32    // (banner, sku, province numbers) -> index in seriesKeys
-	seriesKeys []seriesKey         // the file's series, as the writer keys them
+	seriesKeys []seriesKey         // the file's series, as ingest keys them
 	links      map[uint64]linkSeen // (banner number, sku) -> link
 	repeats    int                 // rows repeated identically
 	obs        *extsort.Runs       // the observations, sorted in runs

@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/grocerydata/grocery/grocery/internal/exportrows"
 	"github.com/grocerydata/grocery/grocery/internal/importrow"
 	"github.com/grocerydata/grocery/grocery/internal/rowwrite"
 )
@@ -735,7 +736,7 @@ func TestImportTakesEveryExportColumn(t *testing.T) {
 	for _, tc := range []struct {
 		kind *importrow.Kind
 		cols []rowwrite.Column
-	}{{importrow.Stores, storeCols}, {importrow.Observations, observationCols}} {
+	}{{importrow.Stores, exportrows.StoreCols}, {importrow.Observations, exportrows.ObservationCols}} {
 		for _, c := range tc.cols {
 			if _, ok := tc.kind.Index[c.Name]; !ok {
 				t.Errorf("the %s export writes column %s: the import of %s does not take it", tc.kind.Name, c.Name, tc.kind.Article())

@@ -11,17 +11,17 @@ import (
 )
 
 // An observations file's rows go to an extsort.Runs, sorted in the order
-// the writer needs (series in key order, date, store); once the file is
+// ingest.WriteImport needs (series in key order, date, store); once the file is
 // read, scan merges the runs, which brings the rows of one date, store and
 // SKU together: the first in the file is written, a later identical one
 // counts as unchanged, a different one is a conflict. So the importer's
 // memory holds one run whatever the file's size, plus what grows with the
 // distinct stores, SKUs and series, not with rows.
 
-// writeChunk is how many merged rows go to the writer at a time.
+// writeChunk is how many merged rows go to ingest.WriteImport at a time.
 const writeChunk = 1 << 16
 
-// order returns how rows are sorted: as the writer needs them, and the
+// order returns how rows are sorted: as ingest.WriteImport needs them, and the
 // rows of one date, store and SKU in file order. The series' ranks are
 // taken now: a series met later may rank anywhere, but the series met
 // before keep their order, so spilled runs stay sorted, as extsort requires.

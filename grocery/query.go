@@ -7,10 +7,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/grocery/internal/search"
 	"github.com/grocerydata/grocery/grocery/internal/unitprice"
-
-	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/storage"
 )
 

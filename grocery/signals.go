@@ -10,9 +10,8 @@ import (
 
 	"github.com/grocerydata/grocery/grocery/internal/alertstore"
 	"github.com/grocerydata/grocery/grocery/internal/market"
-	"github.com/grocerydata/grocery/grocery/internal/unitprice"
-
 	"github.com/grocerydata/grocery/grocery/internal/pricestat"
+	"github.com/grocerydata/grocery/grocery/internal/unitprice"
 	"github.com/grocerydata/grocery/internal/words"
 	"github.com/grocerydata/grocery/storage"
 )

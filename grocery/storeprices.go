@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/grocerydata/grocery/grocery/internal/search"
-
 	"github.com/grocerydata/grocery/storage"
 )
 

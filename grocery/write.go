@@ -4,9 +4,8 @@ import (
 	"context"
 	"strings"
 
-	"github.com/grocerydata/grocery/grocery/internal/unitprice"
-
 	"github.com/grocerydata/grocery/grocery/internal/ingest"
+	"github.com/grocerydata/grocery/grocery/internal/unitprice"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -97,7 +96,7 @@ func (s *Service) write(ctx context.Context, b *batch, order ingest.Order) (batc
 
 // writeImport writes an observations file's import in one transaction: the
 // products and links of b, then the observations feed passes to its
-// callback in chunks, in the writer's order, then what derives from them
+// callback in chunks, in ingest.WriteImport's order, then what derives from them
 // (ingest.WriteImport). stores lists the file's stores by the numbers its
 // obsRecs use, ords their Ord as the import sorted them. feed's error, or
 // the first write error, rolls everything back.
@@ -132,7 +131,7 @@ func (s *Service) commitWrite(ctx context.Context, run func(*storage.Tx, ingest.
 	return st, nil
 }
 
-// records converts b to the writer's records. It returns EINVALID for a
+// records converts b to ingest's records. It returns EINVALID for a
 // store whose banner or province is not known.
 func (b *batch) records() (*ingest.Batch, error) {
 	out := &ingest.Batch{UpdateNames: b.UpdateNames, Stores: make([]storage.Store, len(b.Stores)),

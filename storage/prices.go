@@ -521,8 +521,15 @@ func (t *Tx) StoreObservations(storeID string, from, to int32) (int, error) {
 	return n, nil
 }
 
-// PutToken indexes gtin under a search token in a province. flags and
-// weight are the caller's ranking data.
+// The flags of a search token (PutToken): where in the product the word
+// is.
+const (
+	TokenInName  = 1 // the product's name (English or French)
+	TokenInBrand = 2 // its brand
+)
+
+// PutToken indexes gtin under a search token in a province. flags
+// (TokenInName, TokenInBrand) and weight are the caller's ranking data.
 func (t *Tx) PutToken(province, token, gtin string, flags, weight byte) error {
 	k := make([]byte, 0, 2+len(token)+1+len(gtin))
 	k = append(appendStr0(append(k, province...), token), gtin...)

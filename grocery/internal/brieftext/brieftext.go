@@ -100,7 +100,11 @@ func (f *Figures) Summary() string {
 		if o.FourWeek != nil {
 			fmt.Fprintf(&w, " (%+.1f%% over the last four weeks against the four before)", *o.FourWeek)
 		}
-		fmt.Fprintf(&w, "; the largest category move was %s (%+.1f%%). ", top.Name, *top.Week)
+		if top != nil { // every week-over-week series is in a category: top is nil only for a Figures no brief builds
+			fmt.Fprintf(&w, "; the largest category move was %s (%+.1f%%). ", top.Name, *top.Week)
+		} else {
+			w.WriteString(". ")
+		}
 	}
 	if f.Up != nil {
 		m := f.Up

@@ -87,8 +87,9 @@ type Query struct {
 	UPC func(gtin string) string
 	// BannerName is the display name of a banner's slug.
 	BannerName func(slug string) string
-	// Unit is the quantity and basis ("kg", "L", "each"...) of a size
-	// that an offer's unit price is of, quantity 0 when it has none.
+	// Unit reads a size as a quantity of its price basis ("per 100 g",
+	// "per 100 mL" or "per unit", the unit_price_basis column), quantity
+	// 0 when it has none.
 	Unit func(size string) (qty float64, basis string)
 	// FreshDays is how recent an offer's latest observation must be,
 	// in days before the data set's latest date, for it to be current.

@@ -249,13 +249,11 @@ func TestFieldChecks(t *testing.T) {
 func TestNames(t *testing.T) {
 	t.Parallel()
 	var n Names
-	buf := []byte("sku-1")
-	if _, ok := n.Num(string(buf)); ok {
+	if _, ok := n.Num("sku-1"); ok {
 		t.Fatal("got a number in an empty Names, want none")
 	}
-	a := n.Add(string(buf))
-	buf[4] = '2' // Names keeps its own copy
-	b := n.Number(string(buf))
+	a := n.Add("sku-1")
+	b := n.Number("sku-2")
 	if again := n.Number("sku-1"); again != a {
 		t.Errorf("got %d for sku-1 again, want %d", again, a)
 	}

@@ -17,8 +17,9 @@ func (n *Names) Num(s string) (int32, bool) {
 	return i, ok
 }
 
-// Add numbers s, which has no number yet, with a copy of it, and returns
-// its number.
+// Add numbers s, which has no number yet, and returns its number. It
+// keeps a copy of s, so that the name does not hold on to the row it
+// was read from.
 func (n *Names) Add(s string) int32 {
 	if n.nums == nil {
 		n.nums = map[string]int32{}

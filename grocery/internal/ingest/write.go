@@ -895,12 +895,6 @@ func (c *offerCalc) offer(tx *storage.Tx, k SeriesKey) (storage.Offer, bool, err
 	return o, true, nil
 }
 
-// Token flags stored in the search index.
-const (
-	TokenInName  = 1
-	TokenInBrand = 2
-)
-
 // tokenPuts collects search-index entries to write in key order.
 type tokenPuts []tokenPut
 
@@ -952,10 +946,10 @@ func productTokens(p *storage.Product) map[string]productToken {
 		}
 		lang := map[string]byte{}
 		for _, t := range names {
-			lang[t] |= TokenInName
+			lang[t] |= storage.TokenInName
 		}
 		for _, t := range brand {
-			lang[t] |= TokenInBrand
+			lang[t] |= storage.TokenInBrand
 		}
 		w := byte(min(len(lang), 255))
 		for t, f := range lang {

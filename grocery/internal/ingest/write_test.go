@@ -19,7 +19,7 @@ func TestProductTokensFrench(t *testing.T) {
 			t.Errorf("%s: got %+v with the French name, want %+v as without", tok, got, want)
 		}
 	}
-	for tok, want := range map[string]productToken{"lait": {TokenInName, 5}, "partiellement": {TokenInName, 5}, "ecreme": {TokenInName, 5}} {
+	for tok, want := range map[string]productToken{"lait": {storage.TokenInName, 5}, "partiellement": {storage.TokenInName, 5}, "ecreme": {storage.TokenInName, 5}} {
 		if got := both[tok]; got != want {
 			t.Errorf("%s: got %+v, want %+v", tok, got, want)
 		}
@@ -29,7 +29,7 @@ func TestProductTokensFrench(t *testing.T) {
 	}
 	// A product known by its French name only weighs by it.
 	fr := productTokens(&storage.Product{NameFr: "Lait d'avoine", Brand: "Earth's Own"})
-	for tok, want := range map[string]productToken{"lait": {TokenInName, 5}, "davoine": {TokenInName, 5}, "avoine": {TokenInName, 5}, "earths": {TokenInBrand, 5}, "own": {TokenInBrand, 5}} {
+	for tok, want := range map[string]productToken{"lait": {storage.TokenInName, 5}, "davoine": {storage.TokenInName, 5}, "avoine": {storage.TokenInName, 5}, "earths": {storage.TokenInBrand, 5}, "own": {storage.TokenInBrand, 5}} {
 		if got := fr[tok]; got != want {
 			t.Errorf("French only, %s: got %+v, want %+v", tok, got, want)
 		}

@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/grocerydata/grocery/grocery/internal/ingest"
 	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/storage"
 )
@@ -36,7 +35,9 @@ func (h *Hit) Score() int {
 
 // Match ranks the products of a province's index that match every word:
 // an exact word beats a prefix, a name word beats a brand word, and among
-// equals fewer words in the product (a closer match) come first.
+// equals fewer words in the product (a closer match) come first. words
+// are folded search tokens, at most 8 (the caller refuses more): Match
+// panics with more.
 func Match(tx *storage.Tx, province string, words []string) ([]Hit, error) {
 	var cands map[[14]byte]*Hit
 	for wi, w := range words {
@@ -61,7 +62,7 @@ func Match(tx *storage.Tx, province string, words []string) ([]Hit, error) {
 			if len(token) == len(w) {
 				score = 3
 			}
-			if flags&ingest.TokenInName != 0 {
+			if flags&storage.TokenInName != 0 {
 				score++
 			}
 			h.mask |= bit
@@ -101,7 +102,8 @@ type Store struct {
 // Nearest returns the active stores of province whose banner is in
 // banners, in a store search's order: by store_id without a postal code
 // (code ""), else the stores of the FSA (the code's first three
-// characters, upper case) first, then nearest to the FSA's centre.
+// characters, upper case) first, then nearest to the FSA's centre; fsa
+// must be those three characters whenever code is not "".
 // measured says whether the panel has stores in the FSA itself, so that
 // the distances are from the FSA and may be shown; otherwise they order
 // the stores from a wider area's centre and are not shown.
@@ -111,9 +113,9 @@ func Nearest[V any](tx *storage.Tx, province, code, fsa string, banners map[stri
 	var sum [4]struct{ lat, lon, n float64 }
 	err = tx.ActiveStores(province, "", func(st *storage.Store) error {
 		if code != "" {
-			code := strings.ToUpper(strings.ReplaceAll(st.PostalCode, " ", ""))
+			pc := strings.ToUpper(strings.ReplaceAll(st.PostalCode, " ", ""))
 			for i, n := range [4]int{3, 2, 1, 0} {
-				if len(code) >= n && code[:n] == fsa[:n] {
+				if len(pc) >= n && pc[:n] == fsa[:n] {
 					sum[i].lat += st.Latitude
 					sum[i].lon += st.Longitude
 					sum[i].n++
