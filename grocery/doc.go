@@ -28,11 +28,15 @@
 //     one call of a Service method and its result into an answer, and picks
 //     every status from one table of this package's error codes; neither
 //     holds a rule of the product. restserver also owns the OpenAPI document.
-//   - grocery (this package) owns every public type, every validation, the
-//     queries, the analytics, the import (parsing rows, the rules a write
-//     applies, the alert rules it evaluates), the export, access control
-//     and replicas. It converts between its public types and the internal
-//     packages' plain records at its edge.
+//   - grocery (this package) owns every public type, the rules of the
+//     product (what a field must be, what a figure means, who may see
+//     what), the queries, the analytics, the import's decisions (which
+//     rows are stored, the rules a write applies, the alert rules it
+//     evaluates), the export's choices, access control and replicas. It
+//     converts between its public types and the internal packages' plain
+//     records at its edge. The import and export file formats (their
+//     columns, importrow and exportrows) and the plain text checks of a
+//     field (importrow) live with the code that reads and writes them.
 //   - grocery/internal/* hold the infrastructure, each importing nothing
 //     from grocery and speaking storage's vocabulary:
 //   - access: the keyring, the quota meter and its usage journal, the

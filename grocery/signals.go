@@ -800,7 +800,7 @@ const (
 // position records priced_above_market or priced_below_market: the own
 // banner's regular price against the market's regular price (the median
 // of the other n banners' regular prices), market the shelf median.
-func (sc *signalScan) position(g int, own market.BannerOffer, n int, market, marketRegular float64, side marketSide) {
+func (sc *signalScan) position(g int, own market.BannerOffer, n int, marketPrice, marketRegular float64, side marketSide) {
 	gtin := sc.offers.Groups[g].GTIN
 	gap := pricestat.PctChange(marketRegular, float64(own.R)/2)
 	sc.use(&own)
@@ -820,7 +820,7 @@ func (sc *signalScan) position(g int, own market.BannerOffer, n int, market, mar
 		sc.competitors(g, &ev)
 		ev.Banner, ev.BannerName, ev.ExternalSKU, ev.Stores = own.Banner, bannerName(own.Banner), own.SKU, int(own.Stores)
 		ev.OwnPrice, ev.Price, ev.Regular, ev.OwnRegular = ptrHalf(own.P), ptrHalf(own.P), ptrHalf(own.R), ptrHalf(own.R)
-		ev.MarketPrice, ev.MarketRegular, ev.ChangePct = ptrExact(market), ptrExact(marketRegular), ptrF(pricestat.Round1(gap))
+		ev.MarketPrice, ev.MarketRegular, ev.ChangePct = ptrExact(marketPrice), ptrExact(marketRegular), ptrF(pricestat.Round1(gap))
 		sg.Evidence = ev
 		if side == aboveMarket {
 			sg.Explanation = fmt.Sprintf("your regular %s for %s %s is %.1f%% above the market's regular median %s of %d other banners: a price cut would bring it in line",

@@ -5,9 +5,11 @@
 // matched-model accumulation of a banner's SKUs over two periods
 // (Matched) with the day and store sets that count a report's basis,
 // every banner SKU's daily prices over two four-week periods and their
-// last weeks (Weeks), and the rounding applied when a figure is written.
-// It speaks storage's vocabulary (integer cents, SKU numbers) and holds
-// no product rule.
+// last weeks (Weeks), ranks with ties (Rank), exact percent tests, and
+// the rounding applied when a figure is written. It speaks storage's
+// vocabulary (integer cents, SKU numbers); what a figure is for (which
+// prices go in, what a threshold means) is decided by grocery, which
+// calls it.
 package pricestat
 
 import (
