@@ -341,3 +341,41 @@ func TestBriefHTML(t *testing.T) {
 		t.Errorf("%d polylines, want two per mover (6)", n)
 	}
 }
+
+// TestBriefBasketWeekOnly: the basket takes the offers observed in the
+// brief's week only, not the 14 days of a banner's current price
+// elsewhere: No Frills' milk SKU N9, last priced 3.00 on 11-09 (10 days
+// before the latest day, 11-19), is left out, and No Frills' price is its
+// N1 at 4.00 this week.
+func TestBriefBasketWeekOnly(t *testing.T) {
+	t.Parallel()
+	svc, err := Open(filepath.Join(t.TempDir(), "b.db"), &Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	mustImport(t, svc, "stores.csv", briefStores, nil)
+	mustImport(t, svc, "obs.csv", `date,store_id,banner,external_sku,price,regular_price,promo_ends,upc,name,brand,size,category
+2026-11-09,nf-b,no-frills,N9,3.00,3.00,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
+2026-11-19,lob-a,loblaws,L1,5.50,5.50,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
+2026-11-19,nf-b,no-frills,N1,4.00,4.00,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
+2026-11-19,met-c,metro,M1,4.80,6.00,2026-11-25,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
+`, nil)
+	got, err := svc.ExecutiveBrief(context.Background(), BriefInput{Province: "ON", Banner: "no-frills"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Weekly prices: Loblaws 5.50, No Frills 4.00, Metro 4.80 (regular
+	// 6.00). Each against the median of the other two:
+	// No Frills 4.00 / 5.15 = 0.7767 -> 77.7, regular 4.00 / 5.75 = 69.6;
+	// Metro 4.80 / 4.75 = 1.0105 -> 101.1, regular 6.00 / 4.75 = 126.3;
+	// Loblaws 5.50 / 4.40 = 125.0, regular 5.50 / 5.00 = 110.0.
+	want := BriefBasket{Items: 1, MinItems: 20, Banners: []BasketCost{
+		{Banner: "no-frills", BannerName: "No Frills", Own: true, Total: 400, MarketCost: 515, Items: 1, Index: 77.7, RegularIndex: 69.6},
+		{Banner: "metro", BannerName: "Metro", Total: 480, MarketCost: 475, Items: 1, Index: 101.1, RegularIndex: 126.3},
+		{Banner: "loblaws", BannerName: "Loblaws", Total: 550, MarketCost: 440, Items: 1, Index: 125, RegularIndex: 110},
+	}}
+	if diff := cmp.Diff(want, got.Basket); diff != "" {
+		t.Errorf("basket (-want +got):\n%s", diff)
+	}
+}
