@@ -69,36 +69,3 @@ func TestAdd(t *testing.T) {
 		t.Errorf("got %v, want %v", prices, want)
 	}
 }
-
-// TestOwnAndOthers: of a barcode's banners, the own one whether current
-// or not, and the other banners with a current price only.
-func TestOwnAndOthers(t *testing.T) {
-	t.Parallel()
-	o := Offers{
-		Groups: []Group{{GTIN: "1", Lo: 0, Hi: 1}, {GTIN: "2", Lo: 1, Hi: 4}},
-		List:   []BannerOffer{{Banner: "a", Current: true}, {Banner: "a", Last: 5}, {Banner: "b"}, {Banner: "c", Current: true}},
-	}
-	own, others := o.OwnAndOthers(1, "a")
-	if own != &o.List[1] || len(others) != 1 || others[0].Banner != "c" {
-		t.Errorf("barcode 2: got own %v, others %v; want a's stale offer and c", own, others)
-	}
-	if own, others := o.OwnAndOthers(0, "z"); own != nil || len(others) != 1 {
-		t.Errorf("barcode 1 for z: got own %v, others %v; want none and a", own, others)
-	}
-}
-
-// TestShelvesFind: a banner SKU's shelf record, by banner then SKU.
-func TestShelvesFind(t *testing.T) {
-	t.Parallel()
-	s := Shelves{List: []storage.Shelf{{Banner: "a", SKU: "1"}, {Banner: "a", SKU: "3"}, {Banner: "b", SKU: "2"}},
-		ranges: []bannerRange{{"a", 0, 2}, {"b", 2, 3}}}
-	for _, tc := range []struct {
-		banner, sku string
-		want        int // index in List, -1 for none
-	}{{"a", "3", 1}, {"b", "2", 2}, {"a", "2", -1}, {"c", "1", -1}} {
-		got := s.Find(tc.banner, tc.sku)
-		if (tc.want < 0) != (got == nil) || tc.want >= 0 && got != &s.List[tc.want] {
-			t.Errorf("Find(%s, %s): got %v, want index %d", tc.banner, tc.sku, got, tc.want)
-		}
-	}
-}

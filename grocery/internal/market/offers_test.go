@@ -1,0 +1,155 @@
+package market
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/grocerydata/grocery/storage"
+)
+
+// openStore opens a store in a test's temporary directory and writes
+// what put writes in one transaction.
+func openStore(t *testing.T, put func(tx *storage.Tx) error) *storage.DB {
+	t.Helper()
+	db, err := storage.Open(filepath.Join(t.TempDir(), "s.db"), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := db.Update(put); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+// TestOffersRead: with own banner "a" and current meaning observed after
+// day 10, a barcode's banners are:
+//   - a, whose offers are all stale (days 5 and 7): kept, not current,
+//     its last price the day-7 SKU's (a2, 3.50);
+//   - b, three current SKUs: b1 and b2 at 4.00 (the lower SKU, b1,
+//     wins: its stores and day), b3 at 4.20 with the lowest regular
+//     price, 4.20 (taken though b3 is not the SKU of the price);
+//   - c: its offers observed on days 9 and 10, not after day 10, are
+//     dropped (not the own banner);
+//   - d, one current SKU.
+//
+// Barcode ...2 is refused by skip and barcode ...3, with only c's
+// stale offer, has no banner: neither has a group.
+func TestOffersRead(t *testing.T) {
+	t.Parallel()
+	const g1, g2, g3 = "00000000000001", "00000000000002", "00000000000003"
+	put := []struct {
+		gtin string
+		o    storage.Offer
+	}{
+		{g1, storage.Offer{Banner: "a", SKU: "a1", ObservedAt: 5, DayPrice: 600, DayRegular: 600, StoreCount: 1}},
+		{g1, storage.Offer{Banner: "a", SKU: "a2", ObservedAt: 7, DayPrice: 700, DayRegular: 800, StoreCount: 2}},
+		{g1, storage.Offer{Banner: "b", SKU: "b1", ObservedAt: 12, DayPrice: 800, DayRegular: 1000, StoreCount: 3}},
+		{g1, storage.Offer{Banner: "b", SKU: "b2", ObservedAt: 11, DayPrice: 800, DayRegular: 960, StoreCount: 2}},
+		{g1, storage.Offer{Banner: "b", SKU: "b3", ObservedAt: 12, DayPrice: 840, DayRegular: 840, StoreCount: 1}},
+		{g1, storage.Offer{Banner: "c", SKU: "c1", ObservedAt: 9, DayPrice: 500, DayRegular: 500, StoreCount: 1}},
+		{g1, storage.Offer{Banner: "c", SKU: "c2", ObservedAt: 10, DayPrice: 500, DayRegular: 500, StoreCount: 1}},
+		{g1, storage.Offer{Banner: "d", SKU: "d1", ObservedAt: 11, DayPrice: 900, DayRegular: 1000, StoreCount: 4}},
+		{g2, storage.Offer{Banner: "b", SKU: "b9", ObservedAt: 12, DayPrice: 100, DayRegular: 100, StoreCount: 1}},
+		{g3, storage.Offer{Banner: "c", SKU: "c3", ObservedAt: 3, DayPrice: 100, DayRegular: 100, StoreCount: 1}},
+	}
+	db := openStore(t, func(tx *storage.Tx) error {
+		for _, p := range put {
+			if err := tx.PutOffer("ON", p.gtin, &p.o); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	wantGroups := []Group{{GTIN: g1, Lo: 0, Hi: 3}}
+	wantList := []BannerOffer{
+		{Banner: "a", Last: 7, LastSKU: "a2", LastP: 700},
+		{Banner: "b", SKU: "b1", P: 800, R: 840, Stores: 3, Observed: 12, Current: true, Last: 12, LastSKU: "b1", LastP: 800},
+		{Banner: "d", SKU: "d1", P: 900, R: 1000, Stores: 4, Observed: 11, Current: true, Last: 11, LastSKU: "d1", LastP: 900},
+	}
+	var o Offers
+	for read := range 2 { // the second read after Reset reads the same
+		o.Reset()
+		err := db.View(func(tx *storage.Tx) error {
+			return o.Read(tx, "ON", "a", 10, func(gtin string) bool { return gtin == g2 })
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(wantGroups, o.Groups); diff != "" {
+			t.Errorf("read %d: groups (-want +got):\n%s", read, diff)
+		}
+		if diff := cmp.Diff(wantList, o.List); diff != "" {
+			t.Errorf("read %d: banners (-want +got):\n%s", read, diff)
+		}
+	}
+	if len(o.Groups) != 1 {
+		t.Fatalf("got %d groups, want 1", len(o.Groups))
+	}
+
+	// OwnAndOthers: the own banner whether current or not, and the other
+	// banners with a current price.
+	own, others := o.OwnAndOthers(0, "a")
+	if own != &o.List[0] {
+		t.Errorf("own of a: got %v, want a's stale offer", own)
+	}
+	if got, want := banners(others), []string{"b", "d"}; !cmp.Equal(got, want) {
+		t.Errorf("others of a: got %v, want %v", got, want)
+	}
+	own, others = o.OwnAndOthers(0, "b")
+	if own != &o.List[1] {
+		t.Errorf("own of b: got %v, want b's offer", own)
+	}
+	if got, want := banners(others), []string{"d"}; !cmp.Equal(got, want) { // a is not current
+		t.Errorf("others of b: got %v, want %v", got, want)
+	}
+	own, others = o.OwnAndOthers(0, "z")
+	if got, want := banners(others), []string{"b", "d"}; own != nil || !cmp.Equal(got, want) {
+		t.Errorf("of z: got own %v, others %v; want none and %v", own, got, want)
+	}
+}
+
+func banners(offers []BannerOffer) []string {
+	var out []string
+	for _, o := range offers {
+		out = append(out, o.Banner)
+	}
+	return out
+}
+
+// TestShelvesFind: a banner SKU's shelf record, by banner then SKU, of
+// the records Read keeps.
+func TestShelvesFind(t *testing.T) {
+	t.Parallel()
+	db := openStore(t, func(tx *storage.Tx) error {
+		for _, sh := range []storage.Shelf{
+			{Banner: "a", SKU: "1", First: 1, Last: 1, LastPrice: 101},
+			{Banner: "a", SKU: "3", First: 1, Last: 1, LastPrice: 103},
+			{Banner: "b", SKU: "2", First: 1, Last: 1, LastPrice: 202},
+			{Banner: "b", SKU: "4", First: 1, Last: 1, LastPrice: 204}, // not kept
+			{Banner: "c", SKU: "1", First: 1, Last: 1, LastPrice: 301},
+		} {
+			if err := tx.PutShelf("ON", &sh); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	var s Shelves
+	err := db.View(func(tx *storage.Tx) error {
+		return s.Read(tx, "ON", func(sh *storage.Shelf) bool { return sh.LastPrice != 204 })
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		banner, sku string
+		want        uint32 // LastPrice, 0 for no record
+	}{{"a", "1", 101}, {"a", "3", 103}, {"b", "2", 202}, {"c", "1", 301}, {"a", "2", 0}, {"b", "4", 0}, {"d", "1", 0}} {
+		got := s.Find(tc.banner, tc.sku)
+		if (tc.want == 0) != (got == nil) || got != nil && got.LastPrice != tc.want {
+			t.Errorf("Find(%s, %s): got %+v, want last price %d", tc.banner, tc.sku, got, tc.want)
+		}
+	}
+}
