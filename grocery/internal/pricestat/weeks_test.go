@@ -1,6 +1,12 @@
 package pricestat
 
-import "testing"
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/grocerydata/grocery/storage"
+)
 
 // TestWeeksPeriod: over 56 days ending on day 100, this week is days 94
 // to 100, the week before 87 to 93, the last four weeks 73 to 100, the
@@ -27,5 +33,89 @@ func TestWeeksPeriod(t *testing.T) {
 		if week != tc.week || per != tc.per || bit != tc.bit {
 			t.Errorf("day %d: got %v %v %b, want %v %v %b", tc.day, week, per, bit, tc.week, tc.per, tc.bit)
 		}
+	}
+}
+
+// TestWeeksRead: over 56 days ending on day 100 (this week 94-100, the
+// week before 87-93, the four weeks 73-100, the four before 45-72),
+// metro's SKUs s1 and s2 of Dairy and no-frills' s1 (another SKU: the
+// same code under another banner); days 44 and 101 are outside.
+func TestWeeksRead(t *testing.T) {
+	t.Parallel()
+	type sd = storage.SKUDay
+	days := []struct {
+		banner string
+		day    int32
+		skus   []sd
+	}{
+		{"metro", 44, []sd{{SKU: "s1", Price: 999, Regular: 999}}},
+		{"metro", 60, []sd{{SKU: "s1", Price: 220, Regular: 220}}},
+		{"metro", 80, []sd{{SKU: "s1", Price: 230, Regular: 230}}},
+		{"metro", 87, []sd{{SKU: "s2", Price: 280, Regular: 290}}},
+		{"metro", 90, []sd{{SKU: "s1", Price: 210, Regular: 210}}},
+		{"metro", 93, []sd{{SKU: "s2", Price: 290, Regular: 300}}},
+		{"metro", 94, []sd{{SKU: "s2", Price: 300, Regular: 300}}},
+		{"metro", 95, []sd{{SKU: "s1", Price: 200, Regular: 200}}},
+		{"metro", 98, []sd{{SKU: "s1", Price: 180, Regular: 200}, {SKU: "s2", Price: 310, Regular: 310}}},
+		{"metro", 100, []sd{{SKU: "s2", Price: 320, Regular: 330}}},
+		{"metro", 101, []sd{{SKU: "s1", Price: 1, Regular: 1}}},
+		{"no-frills", 99, []sd{{SKU: "s1", Price: 500, Regular: 500}}},
+	}
+	db, err := storage.Open(filepath.Join(t.TempDir(), "s.db"), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	err = db.Update(func(tx *storage.Tx) error {
+		for _, d := range days {
+			ch := &storage.CatDayChange{SKUs: d.skus}
+			for i := range d.skus { // one store-level price per SKU
+				ch.Add = append(ch.Add, storage.CatObs{Store: uint32(i + 1), Price: d.skus[i].Price / 2})
+			}
+			if err := tx.UpdateCatDay(&storage.CatDayKey{Province: "ON", Category: "Dairy", Banner: d.banner, Day: d.day}, ch); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := Weeks{AsOf: 100, Week: 7, FourWeeks: 28}
+	if err := db.View(func(tx *storage.Tx) error { return w.Read(tx, "ON") }); err != nil {
+		t.Fatal(err)
+	}
+	// Per period (week, week before, four weeks, four before):
+	// metro s1: 95+98 | 90 | 80+90+95+98 | 60; weekly price the
+	// day-98 one, the week before's day 90's.
+	// metro s2: 94+98+100 | 87+93 | all five | none; weekly price
+	// the day-100 one, the week before's day 93's.
+	want := []WeekSKU{
+		{Category: "Dairy", Banner: "metro", SKU: "s1", Day: 98, P: 180, R: 200, PrevDay: 90, PrevP: 210, PrevR: 210,
+			SumP: [Periods]uint64{200 + 180, 210, 230 + 210 + 200 + 180, 220},
+			SumR: [Periods]uint64{200 + 200, 210, 230 + 210 + 200 + 200, 220},
+			N:    [Periods]int32{2, 1, 4, 1}},
+		{Category: "Dairy", Banner: "metro", SKU: "s2", Day: 100, P: 320, R: 330, PrevDay: 93, PrevP: 290, PrevR: 300,
+			SumP: [Periods]uint64{300 + 310 + 320, 280 + 290, 280 + 290 + 300 + 310 + 320, 0},
+			SumR: [Periods]uint64{300 + 310 + 330, 290 + 300, 290 + 300 + 300 + 310 + 330, 0},
+			N:    [Periods]int32{3, 2, 5, 0}},
+		{Category: "Dairy", Banner: "no-frills", SKU: "s1", Day: 99, P: 500, R: 500,
+			SumP: [Periods]uint64{500, 0, 500, 0}, SumR: [Periods]uint64{500, 0, 500, 0}, N: [Periods]int32{1, 0, 1, 0}},
+	}
+	if diff := cmp.Diff(want, w.SKUs); diff != "" {
+		t.Errorf("SKUs (-want +got):\n%s", diff)
+	}
+	var mask uint64 // bit day-45 of each day with data in 45..100
+	for _, d := range []int32{60, 80, 87, 90, 93, 94, 95, 98, 99, 100} {
+		mask |= 1 << (d - 45)
+	}
+	if got := w.Days["Dairy"]; got != mask || len(w.Days) != 1 {
+		t.Errorf("days: got %b (%d categories), want %b (Dairy only)", got, len(w.Days), mask)
+	}
+	if want := map[string]bool{"metro": true, "no-frills": true}; !cmp.Equal(w.Banners, want) {
+		t.Errorf("banners: got %v, want %v", w.Banners, want)
+	}
+	if w.Obs != 11 { // one per SKU of each day read: 9 days of metro, two SKUs on day 98, one day of no-frills
+		t.Errorf("store-level prices: got %d, want 11", w.Obs)
 	}
 }
