@@ -740,9 +740,9 @@ func (sc *signalScan) opportunities() error {
 			if mr, own := pricestat.Median(floats), float64(own.R)/2; !pricestat.AtLeastAbove(mr, own, SignalMarketGapPct) && !pricestat.AtLeastBelow(mr, own, SignalMarketGapPct) {
 				continue
 			}
-			prices := append(sc.prices[:0], market.Price{Banner: own.Banner, Price: float64(own.P) / 2, Regular: float64(own.R) / 2})
+			prices := append(sc.prices[:0], own.Price())
 			for i := range others {
-				prices = append(prices, market.Price{Banner: others[i].Banner, Price: float64(others[i].P) / 2, Regular: float64(others[i].R) / 2})
+				prices = append(prices, others[i].Price())
 			}
 			sc.prices = prices
 			var marketShelf, marketRegular float64

@@ -51,9 +51,11 @@ func Compare(prices []Price, minOthers int, buf []float64, fn func(own *Price, m
 
 // Standing accumulates one banner's comparison with the market.
 type Standing struct {
-	Items          int
-	Shelf, Regular pricestat.Geomean
-	Own, Market    float64 // Σ own shelf price, Σ market shelf price, in cents
+	Items   int               // barcodes compared
+	Shelf   pricestat.Geomean // of own shelf price / market shelf price
+	Regular pricestat.Geomean // of own regular price / market regular price
+	Own     float64           // Σ own shelf price, in cents
+	Market  float64           // Σ market shelf price, in cents
 }
 
 // Add counts one barcode compared: own's prices against the market's.
@@ -84,6 +86,10 @@ func Add(prices []Price, o *storage.Offer) []Price {
 // slug, and the store-level prices behind them (Σ StoreCount). use is
 // called once for each offer of a barcode not skipped and reports
 // whether the offer counts. prices is valid only until fn returns.
+// fn's first error ends the scan and Scan returns it as it is;
+// otherwise Scan returns storage's error reading the offers, if any. fn
+// is not to return storage.ErrStop, which the read of the offers takes
+// for an end without error.
 func Scan(tx *storage.Tx, province string, skip func(gtin string) bool, use func(gtin string, o *storage.Offer) bool, fn func(gtin string, prices []Price, storePrices int) error) error {
 	var (
 		cur     string
@@ -121,7 +127,9 @@ func Scan(tx *storage.Tx, province string, skip func(gtin string) bool, use func
 }
 
 // Seek is Scan for one barcode, not skipped: it calls fn once when the
-// barcode has an offer use takes. prices is scratch space.
+// barcode has an offer use takes. prices is scratch space. Seek
+// returns storage's error reading the offers, or else fn's error as it
+// is.
 func Seek(tx *storage.Tx, province, gtin string, prices []Price, use func(gtin string, o *storage.Offer) bool, fn func(prices []Price, storePrices int) error) error {
 	prices, obs := prices[:0], 0
 	err := tx.Offers(province, gtin, func(o *storage.Offer) error {

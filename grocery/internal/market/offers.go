@@ -24,6 +24,11 @@ type BannerOffer struct {
 	LastP   uint32
 }
 
+// Price is o's current price as a Price, in cents.
+func (o *BannerOffer) Price() Price {
+	return Price{Banner: o.Banner, Price: float64(o.P) / 2, Regular: float64(o.R) / 2}
+}
+
 // OnPromo reports whether the banner's current price is a promotion.
 func (o *BannerOffer) OnPromo() bool { return o.P < o.R }
 
@@ -52,13 +57,15 @@ func (o *Offers) Reset() {
 }
 
 // Read reads the province's offers: per barcode, each banner's current
-// prices (of the offers observed after the day after) and, for the own
+// prices (of the offers observed after day after) and, for the own
 // banner, the latest day it priced the barcode. An offer carries its
 // SKU's daily price on its latest day (ObservedAt), so that day is the
 // SKU's latest day with a daily price; offers are kept when a SKU leaves
 // the shelf, so the own banner's stale offers tell what it priced before.
 // The offers come by barcode, banner and SKU, so a barcode's offers are
 // read one after another. The barcodes skip refuses are left out.
+// Read adds to o: Reset it first (or use a zero Offers) for a read of
+// its own. It returns storage's error reading the offers, if any.
 func (o *Offers) Read(tx *storage.Tx, province, own string, after int32, skip func(gtin string) bool) error {
 	skipped := ""
 	return tx.OffersIn(province, func(gtin string, of *storage.Offer) error {
@@ -139,10 +146,13 @@ type bannerRange struct {
 // Reset empties s, letting go of what it points to.
 func (s *Shelves) Reset() {
 	clear(s.List)
+	clear(s.ranges)
 	s.List, s.ranges = s.List[:0], s.ranges[:0]
 }
 
-// Read reads the province's shelf records that keep takes.
+// Read reads the province's shelf records that keep takes. It adds to
+// s: Reset it first (or use a zero Shelves) for a read of its own. It
+// returns storage's error reading the records, if any.
 func (s *Shelves) Read(tx *storage.Tx, province string, keep func(sh *storage.Shelf) bool) error {
 	return tx.ShelfIn(province, "", func(sh *storage.Shelf) error {
 		if keep(sh) {

@@ -87,6 +87,9 @@ func TestOffersRead(t *testing.T) {
 	if len(o.Groups) != 1 {
 		t.Fatalf("got %d groups, want 1", len(o.Groups))
 	}
+	if got, want := o.List[1].Price(), (Price{Banner: "b", Price: 400, Regular: 420}); got != want { // half-cents 800 and 840
+		t.Errorf("b's price: got %v, want %v", got, want)
+	}
 
 	// OwnAndOthers: the own banner whether current or not, and the other
 	// banners with a current price.
