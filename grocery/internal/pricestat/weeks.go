@@ -1,6 +1,10 @@
 package pricestat
 
-import "github.com/grocerydata/grocery/storage"
+import (
+	"fmt"
+
+	"github.com/grocerydata/grocery/storage"
+)
 
 // The four periods of Weeks, as indexes of WeekSKU.SumP, .SumR and .N:
 // this week, the week before, the last four weeks and the four weeks
@@ -32,7 +36,7 @@ type WeekSKU struct {
 type Weeks struct {
 	AsOf      int32
 	Week      int32 // days of a week
-	FourWeeks int32 // days of a four-week period: 32 at most (a day is a bit of Days)
+	FourWeeks int32 // days of a four-week period: 32 at most (a day is a bit of Days; Read checks)
 	SKUs      []WeekSKU
 	Days      map[string]uint64 // category -> days with data, bit i = day AsOf-2×FourWeeks+1+i
 	Banners   map[string]bool   // banners with data
@@ -58,8 +62,14 @@ func (w *Weeks) period(day int32) (week bool, per [2]int, bit uint64) {
 
 // Read reads every banner SKU's daily prices of the province over the
 // days w compares, in one scan of the category days (by category,
-// banner, day).
+// banner, day). It replaces Days and Banners but appends to SKUs and
+// adds to Obs: read into a Weeks with only AsOf, Week and FourWeeks set.
+// It returns an error when FourWeeks is over 32, and storage's error
+// reading the days, if any.
 func (w *Weeks) Read(tx *storage.Tx, province string) error {
+	if w.FourWeeks > 32 {
+		return fmt.Errorf("pricestat: Weeks.FourWeeks is %d, want at most 32 (a day is a bit of a 64-bit mask)", w.FourWeeks)
+	}
 	w.Days, w.Banners = map[string]uint64{}, map[string]bool{}
 	index := map[string]int{} // SKU -> index in w.SKUs, within one category and banner
 	var cat, banner string

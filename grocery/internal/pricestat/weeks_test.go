@@ -118,4 +118,9 @@ func TestWeeksRead(t *testing.T) {
 	if w.Obs != 11 { // one per SKU of each day read: 9 days of metro, two SKUs on day 98, one day of no-frills
 		t.Errorf("store-level prices: got %d, want 11", w.Obs)
 	}
+	// 33 days a period would need bits past the 64 of a mask.
+	w = Weeks{AsOf: 100, Week: 7, FourWeeks: 33}
+	if err := db.View(func(tx *storage.Tx) error { return w.Read(tx, "ON") }); err == nil || len(w.SKUs) != 0 {
+		t.Errorf("FourWeeks 33: got error %v and %d SKUs, want an error and none", err, len(w.SKUs))
+	}
 }
