@@ -11,7 +11,9 @@ import "slices"
 //	brands.go      brand insights
 //	basket.go      basket
 //	current.go     the read of the current offers the four above share
-//	compare.go     a banner's current price of a barcode, and the one
+//	compare.go     a banner's current price of a barcode (market.Add,
+//	               market.Offers.Read; the brief's basket takes the
+//	               brief's week, not 14 days), and the one
 //	               comparison of a banner with the market
 //	category.go    category report
 //	promos.go      promotion calendar, new on shelf

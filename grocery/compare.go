@@ -28,11 +28,15 @@ const BenchmarkMinItems = 20
 
 // A banner's current price of a barcode in a province (the OpenAPI
 // document defines it): of its current offers of the barcode (one banner
-// SKU each), the lowest daily price on the offer's latest observation day
-// and, apart, the lowest daily regular price. A daily price is the median
-// of the stores' prices that day, kept exact. Restricted-circulation
-// barcodes (GTIN.Restricted: in-store codes) name different items at
-// different banners and are never priced across banners.
+// SKU each, observed in the last 14 days: freshDays), the lowest daily
+// price on the offer's latest observation day and, apart, the lowest
+// daily regular price. A daily price is the median of the stores' prices
+// that day, kept exact. Restricted-circulation barcodes (GTIN.Restricted:
+// in-store codes) name different items at different banners and are
+// never priced across banners. market.Add folds the offers into it (for
+// the analytics, through scanPrices and seekPrices) and market.Offers.Read
+// for the signals; the brief's basket folds the offers of the brief's
+// week only, not of 14 days.
 
 // scanPrices calls fn for each barcode of province with a current offer
 // (restricted-circulation barcodes left out), with its banner prices, by
