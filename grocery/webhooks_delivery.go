@@ -50,6 +50,7 @@ func (s *Service) startWebhooks() {
 		DeliveryID:   deliveryID,
 		RetryFor:     WebhookRetryFor,
 		DisableAfter: WebhookDisableAfter,
+		Manual:       h.opts.Manual,
 		DisabledReason: func(since time.Time, last string) string {
 			return fmt.Sprintf("every delivery attempt failed for %d days, since %s (the latest: %s): fix the receiver, then enable the endpoint again",
 				int(WebhookDisableAfter.Hours()/24), since.UTC().Format(time.RFC3339), last)
@@ -61,7 +62,7 @@ func (s *Service) startWebhooks() {
 			s.log.Warn(msg, "err", ErrorMessage(err), "code", ErrorCode(err))
 		}
 	}
-	h.w.Start(cfg, h.opts.Manual)
+	h.w.Start(cfg)
 }
 
 // stopWebhooks stops the worker, if one runs, and gives up the sender's

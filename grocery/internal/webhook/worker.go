@@ -73,6 +73,9 @@ type Config struct {
 	// words from when it began failing and the latest attempt's error.
 	DisableAfter   time.Duration
 	DisabledReason func(failingSince time.Time, last string) string
+	// Manual starts no loop: deliveries go only in the rounds Deliver
+	// runs on demand.
+	Manual bool
 }
 
 // Worker sends the deliveries of a store's outboxes, each endpoint's in
@@ -119,12 +122,12 @@ func (w *Worker) Kick() {
 	}
 }
 
-// Start sets what the worker sends with, and, unless manual, starts its
-// loop: a dispatcher and cfg.Senders senders. It is called once, before
-// Deliver.
-func (w *Worker) Start(cfg Config, manual bool) {
+// Start sets what the worker sends with, and, unless cfg.Manual, starts
+// its loop: a dispatcher and cfg.Senders senders. It is called once,
+// before Deliver.
+func (w *Worker) Start(cfg Config) {
 	w.cfg = cfg
-	if manual {
+	if cfg.Manual {
 		return
 	}
 	ctx, cancel := context.WithCancel(context.Background())
