@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -54,8 +55,20 @@ func Dial(url, prefix string, log *slog.Logger) (*Conn, error) {
 	if prefix == "" {
 		prefix = DefaultPrefix
 	}
+	silenceClient.Do(func() { redis.SetLogger(discard{}) })
 	return &Conn{Client: redis.NewClient(o), Addr: o.Addr, Prefix: prefix, log: log}, nil
 }
+
+// silenceClient turns off the client library's own log, once per
+// process: it writes a failed dial to stderr with its pool's internals
+// ("pool.go:770: redis: connection pool: failed to dial ...") before it
+// returns the same failure to the call, which Fail maps to a message
+// grocery reports (and a server logs). The library's logger is global.
+var silenceClient sync.Once
+
+type discard struct{}
+
+func (discard) Printf(context.Context, string, ...any) {}
 
 // Close closes the client.
 func (c *Conn) Close() error { return c.Client.Close() }

@@ -2,7 +2,9 @@ package redisconn
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -10,7 +12,42 @@ import (
 	"github.com/grocerydata/grocery/internal/redistest"
 )
 
-func TestMain(m *testing.M) { os.Exit(redistest.Run(m)) }
+func TestMain(m *testing.M) {
+	if os.Getenv(unreachableChild) != "" {
+		// TestUnreachableSaysNothing's child: one call to a Redis that
+		// does not answer, its error as Fail maps it on stdout.
+		c, err := Dial("redis://127.0.0.1:1", "", nil)
+		if err == nil {
+			fmt.Println(c.Fail("key store", c.Client.Ping(context.Background()).Err()))
+		}
+		os.Exit(0)
+	}
+	os.Exit(redistest.Run(m))
+}
+
+const unreachableChild = "REDISCONN_UNREACHABLE_CHILD"
+
+// A Redis that does not answer is reported once, by the caller, from
+// Fail's message: the client library writes nothing of its own to stderr
+// (it used to print its pool's dial failure before grocery's message).
+// The child process is this test binary, before the library's logger is
+// set by anything else.
+func TestUnreachableSaysNothing(t *testing.T) {
+	t.Parallel()
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), unreachableChild+"=1")
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("child: %v (stderr %q)", err, stderr.String())
+	}
+	if stderr.Len() != 0 {
+		t.Errorf("stderr: got %q, want nothing", stderr.String())
+	}
+	if want := "the key store (Redis at 127.0.0.1:1) does not answer" + Refused; strings.TrimSpace(stdout.String()) != want {
+		t.Errorf("the call's error: got %q, want %q", strings.TrimSpace(stdout.String()), want)
+	}
+}
 
 func TestRedact(t *testing.T) {
 	t.Parallel()
