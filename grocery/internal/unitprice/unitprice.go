@@ -6,6 +6,7 @@
 package unitprice
 
 import (
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -57,7 +58,7 @@ func Of(size string) (float64, string) {
 	// "12 x 355 ml": a pack multiplier.
 	if len(f) >= 3 && f[1] == "x" {
 		n, err := strconv.ParseFloat(f[0], 64)
-		if err != nil || n <= 0 {
+		if err != nil || !positive(n) {
 			return 0, ""
 		}
 		count, f = n, f[2:]
@@ -74,7 +75,7 @@ func Of(size string) (float64, string) {
 		return 0, ""
 	}
 	n, err := strconv.ParseFloat(strings.ReplaceAll(f[0], ",", "."), 64)
-	if err != nil || n <= 0 {
+	if err != nil || !positive(n) || !positive(n*count) {
 		return 0, ""
 	}
 	n *= count
@@ -89,6 +90,10 @@ func Of(size string) (float64, string) {
 	}
 	return 0, ""
 }
+
+// positive reports whether x is a finite number above 0: ParseFloat
+// also reads "inf" and "nan", which name no quantity.
+func positive(x float64) bool { return x > 0 && !math.IsInf(x, 1) }
 
 // Code numbers a basis as storage.CatObs.Unit keeps it: 1 per 100 g, 2
 // per 100 mL, 3 per unit, 0 for none.

@@ -34,6 +34,11 @@ func TestOf(t *testing.T) {
 		{"family size", 0, ""},
 		{"", 0, ""},
 		{"x 3 g", 0, ""},
+		// ParseFloat reads these, but they are no quantity.
+		{"inf ml", 0, ""},
+		{"nan g", 0, ""},
+		{"Infinity x 355 mL", 0, ""},
+		{"2 x 1e308 g", 0, ""},
 	} {
 		qty, basis := Of(tc.size)
 		if basis != tc.basis || qty < tc.qty-1e-9 || qty > tc.qty+1e-9 {
