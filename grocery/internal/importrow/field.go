@@ -21,7 +21,7 @@ func CheckID(field, s string) *Problem {
 		return Badf(field, "is required")
 	}
 	if len(s) > maxIDLen {
-		return Badf(field, "%q is longer than %d characters", s, maxIDLen)
+		return Badf(field, "%q is %d bytes long: want at most %d (an accented letter takes 2)", s, len(s), maxIDLen)
 	}
 	return checkChars(field, s)
 }
@@ -41,7 +41,7 @@ func CheckText(field, s string) *Problem {
 		return nil
 	}
 	if len(s) > MaxTextLen {
-		return Badf(field, "is longer than %d characters", MaxTextLen)
+		return Badf(field, "is %d bytes long: want at most %d (an accented letter takes 2)", len(s), MaxTextLen)
 	}
 	return checkChars(field, s)
 }

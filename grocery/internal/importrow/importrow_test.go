@@ -199,10 +199,12 @@ func TestFieldChecks(t *testing.T) {
 	}{
 		{"ID", CheckID("store_id", "ON-1"), ""},
 		{"ErrIDEmpty", CheckID("store_id", ""), "store_id: is required"},
-		{"ErrIDLong", CheckID("store_id", strings.Repeat("x", 65)), `store_id: "` + strings.Repeat("x", 65) + `" is longer than 64 characters`},
+		{"ErrIDLong", CheckID("store_id", strings.Repeat("x", 65)), `store_id: "` + strings.Repeat("x", 65) + `" is 65 bytes long: want at most 64 (an accented letter takes 2)`},
 		{"ErrIDControl", CheckID("external_sku", "a\tb"), `external_sku: "a\tb" contains a control character`},
 		{"TextEmpty", CheckText("brand", ""), ""},
-		{"ErrTextLong", CheckText("brand", strings.Repeat("x", MaxTextLen+1)), "brand: is longer than 200 characters"},
+		{"ErrTextLong", CheckText("brand", strings.Repeat("x", MaxTextLen+1)), "brand: is 201 bytes long: want at most 200 (an accented letter takes 2)"},
+		// 101 é are 101 characters but 202 bytes: the message counts what it limits.
+		{"ErrTextLongAccents", CheckText("name", strings.Repeat("é", 101)), "name: is 202 bytes long: want at most 200 (an accented letter takes 2)"},
 		{"ErrTextUTF8", CheckText("name", "caf\xe9"), `name: "caf\xe9" is not valid UTF-8`},
 		{"ErrRequireText", RequireText("city", ""), "city: is required"},
 	} {
