@@ -206,6 +206,6 @@ Try MCP:
     -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"lookup_product","arguments":{"upc":"%s","province":"ON"}}}'
 
 Try REST:
-  curl -s '%s/search?q=orange+juice&postal_code=M5V+2T6&limit=3' -H 'X-API-Key: %s'
+  curl -s '%s/search?q=orange+juice&postal_code=M5E+1C7&limit=3' -H 'X-API-Key: %s'
 `, db, key, base, key, demoUPC, base, key)
 }
