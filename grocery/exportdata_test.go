@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/grocery/internal/exportrows"
 	"github.com/xuri/excelize/v2"
 )
 
@@ -332,6 +334,25 @@ func TestExportInvalid(t *testing.T) {
 				t.Errorf("wrote %d bytes, summary %+v: want nothing", buf.Len(), sum)
 			}
 		})
+	}
+}
+
+// TestExportFormatsNamed: the refusal of an unknown format names exactly
+// the formats the export writes (exportrows.Formats), so that the message
+// and the table cannot drift apart.
+func TestExportFormatsNamed(t *testing.T) {
+	s := MustFixture(t)
+	_, err := s.Export(context.Background(), grocery.ExportInput{Format: "xml"}, io.Discard)
+	_, list, ok := strings.Cut(grocery.ErrorMessage(err), "want ")
+	if !ok {
+		t.Fatalf("error %q names no formats", err)
+	}
+	list = strings.ReplaceAll(strings.ReplaceAll(list, " (default)", ""), " or ", ", ")
+	got := strings.Split(list, ", ")
+	slices.Sort(got)
+	want := slices.Sorted(maps.Keys(exportrows.Formats))
+	if !slices.Equal(got, want) {
+		t.Errorf("formats named: got %v, want %v (exportrows.Formats)", got, want)
 	}
 }
 
