@@ -11,6 +11,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/internal/words"
 )
 
@@ -98,25 +99,25 @@ func (f *Figures) Summary() string {
 		}
 		fmt.Fprintf(&w, "Prices %s week over week across %d banner %s compared like for like", moved(*o.Week), o.Series, words.Plural(o.Series, "SKU"))
 		if o.FourWeek != nil {
-			fmt.Fprintf(&w, " (%+.1f%% over the last four weeks against the four before)", *o.FourWeek)
+			fmt.Fprintf(&w, " (%s over the last four weeks against the four before)", Signed(*o.FourWeek))
 		}
 		if top != nil { // every week-over-week series is in a category: top is nil only for a Figures no brief builds
-			fmt.Fprintf(&w, "; the largest category move was %s (%+.1f%%). ", top.Name, *top.Week)
+			fmt.Fprintf(&w, "; the largest category move was %s (%s). ", top.Name, Signed(*top.Week))
 		} else {
 			w.WriteString(". ")
 		}
 	}
 	if f.Up != nil {
 		m := f.Up
-		fmt.Fprintf(&w, "The biggest regular-price rise was %s %s at %s ($%s to $%s, %+.1f%%)", m.Brand, m.Name, m.Banner, m.Before, m.Now, m.Pct)
+		fmt.Fprintf(&w, "The biggest regular-price rise was %s %s at %s ($%s to $%s, %s)", m.Brand, m.Name, m.Banner, m.Before, m.Now, Signed(m.Pct))
 		if f.Down != nil {
 			d := f.Down
-			fmt.Fprintf(&w, "; the biggest cut %s %s at %s ($%s to $%s, %+.1f%%)", d.Brand, d.Name, d.Banner, d.Before, d.Now, d.Pct)
+			fmt.Fprintf(&w, "; the biggest cut %s %s at %s ($%s to $%s, %s)", d.Brand, d.Name, d.Banner, d.Before, d.Now, Signed(d.Pct))
 		}
 		w.WriteString(". ")
 	} else if f.Down != nil {
 		d := f.Down
-		fmt.Fprintf(&w, "The biggest regular-price cut was %s %s at %s ($%s to $%s, %+.1f%%). ", d.Brand, d.Name, d.Banner, d.Before, d.Now, d.Pct)
+		fmt.Fprintf(&w, "The biggest regular-price cut was %s %s at %s ($%s to $%s, %s). ", d.Brand, d.Name, d.Banner, d.Before, d.Now, Signed(d.Pct))
 	}
 	if len(f.Promotions) > 0 && f.Promotions[0].OnPromotion > 0 {
 		p := f.Promotions[0]
@@ -162,8 +163,10 @@ func Pct(p *float64) string {
 	return Signed(*p)
 }
 
-// Signed writes a percent with its sign and one decimal ("-0.4%").
-func Signed(x float64) string { return fmt.Sprintf("%+.1f%%", x) }
+// Signed writes a percent with its sign and one decimal ("-0.4%"),
+// rounded as every figure is written (pricestat.Round1): a change that
+// rounds to zero is "+0.0%", never "-0.0%".
+func Signed(x float64) string { return fmt.Sprintf("%+.1f%%", pricestat.Round1(x)) }
 
 // F1 writes x with one decimal ("95.3").
 func F1(x float64) string { return fmt.Sprintf("%.1f", x) }

@@ -47,7 +47,7 @@ func TestFigures(t *testing.T) {
 	t.Parallel()
 	x, zero := -0.04, 0.0
 	for _, tc := range []struct{ got, want string }{
-		{Pct(nil), "n/a"}, {Pct(&x), "-0.0%"}, {Pct(&zero), "+0.0%"},
+		{Pct(nil), "n/a"}, {Pct(&x), "+0.0%"}, {Pct(&zero), "+0.0%"},
 		{Signed(2.54), "+2.5%"}, {Signed(-12.36), "-12.4%"}, {F1(95.26), "95.3"}, {F1(0.06), "0.1"},
 	} {
 		if tc.got != tc.want {
