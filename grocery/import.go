@@ -165,7 +165,7 @@ func (s *Service) importRuns(ctx context.Context, name string, r io.Reader, opts
 			stats batchStats
 			err   error
 		)
-		if imp.kind == storesKind {
+		if imp.f.Kind == importrow.Stores {
 			stats, err = s.writeBatch(ctx, b)
 		} else {
 			stats, err = s.writeImport(ctx, b, imp.storeIDs, imp.storeOrds, imp.seriesKeys, func(write func([]obsRec) error) error {
@@ -184,7 +184,7 @@ func (s *Service) importRuns(ctx context.Context, name string, r io.Reader, opts
 		if stats.alertsErr != nil {
 			rep.AlertsError = alertsNotRecorded(stats.alertsErr)
 		}
-		if imp.kind == storesKind {
+		if imp.f.Kind == importrow.Stores {
 			rep.New, rep.Updated, rep.Unchanged = stats.StoresNew, stats.StoresUpdated, stats.StoresUnchanged
 		} else {
 			rep.New, rep.Updated, rep.Unchanged = stats.ObsNew, stats.ObsUpdated, stats.ObsUnchanged
@@ -231,10 +231,6 @@ const maxProblems = 20
 // minObservationDate is the earliest observation date accepted: 2000-01-01.
 const minObservationDate = Date(10957)
 
-// storesKind is the kind of a stores file, whose rows storeRow reads;
-// the rows of the other, importrow.Observations, obsRow reads.
-var storesKind = importrow.Stores
-
 // derivedDatasets are recognised by their export's own columns, so that
 // such a file is refused saying what it is and what to export instead.
 var derivedDatasets = []importrow.Derived{{Name: "offers", Signature: importrow.ExportOnly(exportrows.OfferCols)}}
@@ -264,7 +260,6 @@ type importer struct {
 	skip        bool
 	updateNames bool
 	report      *ImportReport
-	kind        *importrow.Kind
 	batch       batch
 
 	minDate, maxDate Date
@@ -328,12 +323,12 @@ type linkSeen struct {
 	line int32
 }
 
-// header sets up the importer for the file's kind.
-func (imp *importer) header(ctx context.Context) error {
-	kind := imp.f.Kind
-	imp.kind = kind
-	imp.report.Kind = kind.Name
-	if kind == storesKind {
+// prepare sets up the importer for the file's kind, which importrow.Open
+// recognised by the header: storeRow reads the rows of a stores file,
+// obsRow those of an observations file.
+func (imp *importer) prepare(ctx context.Context) error {
+	imp.report.Kind = imp.f.Kind.Name
+	if imp.f.Kind == importrow.Stores {
 		imp.storeLines = map[string]int{}
 		return nil
 	}
@@ -357,18 +352,13 @@ func (imp *importer) header(ctx context.Context) error {
 // bad handles a bad row: an EINVALID error that stops the import, or with
 // SkipInvalid a skipped row and a problem.
 func (imp *importer) bad(line int, e *rowError) error {
-	msg := imp.message(line, e)
+	msg := imp.f.Message(line, e)
 	if !imp.skip {
 		return &Error{Code: EINVALID, Message: msg}
 	}
 	imp.report.Skipped++
 	imp.note(line, msg)
 	return nil
-}
-
-// message says what is wrong with the row on line: "file:line: field: reason".
-func (imp *importer) message(line int, e *rowError) string {
-	return imp.f.Message(line, e)
 }
 
 // lineNote is a problem and the line (or row) it is about.
@@ -404,7 +394,7 @@ func (imp *importer) storeRow(r *importrow.Row) *rowError {
 		return e
 	}
 	if prev, ok := imp.storeLines[id]; ok {
-		return badf("store_id", "%q appears twice in the file: also on %s %d", id, imp.unit(), prev)
+		return badf("store_id", "%q appears twice in the file: also on %s %d", id, imp.f.Unit(), prev)
 	}
 	b, e := parseBannerField(r.Get(importrow.StoreBanner))
 	if e != nil {
@@ -610,7 +600,7 @@ func (imp *importer) obsRow(r *importrow.Row) *rowError {
 		if prev, ok := imp.links[lk]; ok {
 			if prev.gtin != gnum {
 				return badf("upc", "%s conflicts with %s %d, which gives %s for %s SKU %q: a banner SKU has one barcode",
-					gs.gtin.UPC(), imp.unit(), prev.line, imp.gtins[prev.gtin].gtin.UPC(), slug, sku)
+					gs.gtin.UPC(), imp.f.Unit(), prev.line, imp.gtins[prev.gtin].gtin.UPC(), slug, sku)
 			}
 			linked = true
 		}
@@ -786,20 +776,17 @@ func parsePostalCode(s, province string) (string, *rowError) {
 // storeRow or obsRow validates each row and adds it to the batch.
 func (imp *importer) readRows(ctx context.Context) error {
 	defer imp.f.Close() // before the write: an XLSX or Parquet file's temporary files
-	if err := imp.header(ctx); err != nil {
+	if err := imp.prepare(ctx); err != nil {
 		return err
 	}
 	row := imp.obsRow
-	if imp.kind == storesKind {
+	if imp.f.Kind == importrow.Stores {
 		row = imp.storeRow
 	}
 	err := imp.f.Read(ctx, row, imp.bad)
 	imp.report.Rows = imp.f.Rows()
 	return fromFault(err)
 }
-
-// unit is what the file's line numbers count: "line" or "row".
-func (imp *importer) unit() string { return imp.f.Unit() }
 
 // gtin parses a upc field. In a spreadsheet a barcode typed as a number
 // loses its leading zero: 067000378089 becomes 67000378089, and so in a

@@ -79,7 +79,7 @@ func (imp *importer) scan(ctx context.Context, write func([]obsRec) error) error
 			return errConflict
 		default:
 			imp.report.Skipped++
-			imp.noteConflict(int(r.Line), imp.message(int(r.Line), e))
+			imp.noteConflict(int(r.Line), imp.f.Message(int(r.Line), e))
 		}
 		return nil
 	})
@@ -88,7 +88,7 @@ func (imp *importer) scan(ctx context.Context, write func([]obsRec) error) error
 	}
 	if write == nil {
 		if worst != nil {
-			return &Error{Code: EINVALID, Message: imp.message(int(worstAt), worst)}
+			return &Error{Code: EINVALID, Message: imp.f.Message(int(worstAt), worst)}
 		}
 		return nil
 	}
@@ -101,11 +101,11 @@ func (imp *importer) scan(ctx context.Context, write func([]obsRec) error) error
 func (imp *importer) conflict(r, p *extsort.Rec) *rowError {
 	switch {
 	case r.Price != p.Price:
-		return badf("price", "%s conflicts with %s %d, which gives %s for the same date, store_id and external_sku", Cents(r.Price), imp.unit(), p.Line, Cents(p.Price))
+		return badf("price", "%s conflicts with %s %d, which gives %s for the same date, store_id and external_sku", Cents(r.Price), imp.f.Unit(), p.Line, Cents(p.Price))
 	case r.Regular != p.Regular:
-		return badf("regular_price", "%s conflicts with %s %d, which gives %s for the same date, store_id and external_sku", Cents(r.Regular), imp.unit(), p.Line, Cents(p.Regular))
+		return badf("regular_price", "%s conflicts with %s %d, which gives %s for the same date, store_id and external_sku", Cents(r.Regular), imp.f.Unit(), p.Line, Cents(p.Regular))
 	case r.PromoEnd != p.PromoEnd:
-		return badf("promo_ends", "%s conflicts with %s %d, which gives %s for the same date, store_id and external_sku", dateOrNone(Date(r.PromoEnd)), imp.unit(), p.Line, dateOrNone(Date(p.PromoEnd)))
+		return badf("promo_ends", "%s conflicts with %s %d, which gives %s for the same date, store_id and external_sku", dateOrNone(Date(r.PromoEnd)), imp.f.Unit(), p.Line, dateOrNone(Date(p.PromoEnd)))
 	}
 	return nil
 }
