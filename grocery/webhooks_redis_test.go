@@ -238,3 +238,32 @@ func TestWebhooksRedis_OneSender(t *testing.T) {
 		t.Errorf("receiver: got %d requests (%v delivered, %v refused), want the 2 pings once each", n, ok, bad)
 	}
 }
+
+// TestWebhooksRedis_PingLeavesFanout: a ping queues its own delivery and
+// nothing else: the events waiting on the fanout list, any account's,
+// are the worker's to queue before its next round, not the work of the
+// request that asked for a ping.
+func TestWebhooksRedis_PingLeavesFanout(t *testing.T) {
+	t.Parallel()
+	rs := redistest.Shared(t)
+	f := newAlertFixture(t, rs)
+	f.reopen(t, rs, *hookOptions(f))
+	rcv := newReceiver(t, f.clock, func(int) int { return http.StatusNoContent })
+	hook := f.createHook(t, f.acme, rcv)
+	ctx, c, fanout := context.Background(), rs.Client(), rs.Prefix()+"alerts:hooks:fanout"
+	if err := c.RPush(ctx, fanout, "1:another").Err(); err != nil { // another account's, waiting
+		t.Fatal(err)
+	}
+	if _, err := f.svc.TestWebhook(f.acme, hook.ID); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := c.LLen(ctx, fanout).Result(); err != nil || n != 1 {
+		t.Fatalf("fanout list after a ping: got %d entries, %v, want 1 (left for the worker)", n, err)
+	}
+	if run := f.deliver(t); run.Delivered != 1 {
+		t.Errorf("DeliverWebhooks: got %+v, want the ping delivered", run)
+	}
+	if n, err := c.LLen(ctx, fanout).Result(); err != nil || n != 0 {
+		t.Errorf("fanout list after DeliverWebhooks: got %d entries, %v, want 0 (the worker fans out first)", n, err)
+	}
+}
