@@ -529,15 +529,18 @@ func (s *Service) DeleteWebhook(ctx context.Context, id string) error {
 }
 
 // TestWebhook queues a ping event for an endpoint of the account in ctx
-// (after what already waits for it: deliveries go in order) and returns
-// its delivery, which WebhookDeliveries then follows.
+// (after the deliveries already queued to it: deliveries go in order)
+// and returns its delivery, which WebhookDeliveries then follows. With
+// Redis, an alert event recorded before the ping but not yet queued to
+// the endpoint (its recording server could not queue it, and the sending
+// server's worker queues it before its next round) is queued, and sent,
+// after the ping.
 //
 // It returns EINVALIDARGUMENT for a malformed id, ENOTFOUND when the
 // account has no such endpoint, ECONFLICT when it is disabled,
 // EUNAUTHENTICATED or ENOTFOUND for a missing or unknown account, and
 // EUNAVAILABLE when Redis does not answer.
 func (s *Service) TestWebhook(ctx context.Context, id string) (*WebhookDelivery, error) {
-	s.alerts.fanOut(ctx, 0) // events recorded before it go first; what fails waits for the worker
 	var d storage.WebhookDelivery
 	err := s.changeEnabledWebhook(ctx, id, func(e *alertstore.Edit, now time.Time) error {
 		var raw [8]byte

@@ -29,8 +29,8 @@ func openRedisHooks(t *testing.T, f *alertFixture, rs *redistest.Server, manual 
 	return snaps
 }
 
-// waitEvents waits for n events answered 2xx by rcv, or fails after a
-// while: the ingest node's worker sends them on its own.
+// waitEvents waits for n events answered 2xx by rcv, or fails after 20
+// seconds: the ingest node's worker sends them on its own.
 func waitEvents(t *testing.T, rcv *receiver, n int) {
 	t.Helper()
 	deadline := time.After(20 * time.Second)
@@ -49,16 +49,16 @@ func waitEvents(t *testing.T, rcv *receiver, n int) {
 // created through either replica get each event of an import on the
 // ingest node once, in order, signed; a ping queued through a replica is
 // sent by the ingest node; the replicas send nothing and list what the
-// ingest node delivered.
+// ingest node delivered. The ingest node sends at DeliverWebhooks
+// (TestWebhooksRedis_LoopSends covers its worker's loop).
 func TestWebhooksRedis_OncePerEndpoint(t *testing.T) {
 	t.Parallel()
 	rs := redistest.Shared(t)
 	f := newAlertFixture(t, rs)
-	snaps := openRedisHooks(t, f, rs, false)
+	snaps := openRedisHooks(t, f, rs, true)
 	var replicas []*grocery.Service
 	for range 2 {
 		opts := hookOptions(f)
-		opts.Webhooks.Manual = false
 		opts.RedisURL, opts.SnapshotPoll, opts.SnapshotCache = rs.URL(), -1, t.TempDir()
 		r, err := grocery.OpenReplicaPrefixed(snaps, opts, rs.Prefix())
 		if err != nil {
@@ -90,8 +90,8 @@ func TestWebhooksRedis_OncePerEndpoint(t *testing.T) {
 
 	f.setClock(time.Date(2026, 11, 21, 18, 0, 0, 0, time.UTC))
 	f.importCSV(t, "day2.csv", alertDay2)
-	for _, rcv := range rcvs {
-		waitEvents(t, rcv, 3)
+	if run := f.deliver(t); run.Attempts != 6 || run.Delivered != 6 {
+		t.Fatalf("DeliverWebhooks after the import: got %+v, want the 3 events delivered to each endpoint (6)", run)
 	}
 	events, err := f.svc.AlertEvents(f.acme, grocery.AlertEventsInput{})
 	if err != nil || events.Total != 3 {
@@ -106,9 +106,8 @@ func TestWebhooksRedis_OncePerEndpoint(t *testing.T) {
 	if err != nil {
 		t.Fatalf("TestWebhook through replica 2: %v", err)
 	}
-	waitEvents(t, rcvs[0], 1)
-	if _, err := f.svc.DeliverWebhooks(context.Background()); err != nil { // waits for what is in flight
-		t.Fatal(err)
+	if run := f.deliver(t); run.Attempts != 1 || run.Delivered != 1 {
+		t.Fatalf("DeliverWebhooks after the ping: got %+v, want the ping delivered", run)
 	}
 	for i, rcv := range rcvs {
 		got, bad, n := rcv.snapshot()
@@ -130,6 +129,25 @@ func TestWebhooksRedis_OncePerEndpoint(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestWebhooksRedis_LoopSends: the ingest node's worker, woken by what
+// queues a delivery (a ping), sends it on its own.
+func TestWebhooksRedis_LoopSends(t *testing.T) {
+	t.Parallel()
+	rs := redistest.Shared(t)
+	f := newAlertFixture(t, rs)
+	openRedisHooks(t, f, rs, false)
+	rcv := newReceiver(t, f.clock, func(int) int { return http.StatusOK })
+	hook := f.createHook(t, f.acme, rcv)
+	ping, err := f.svc.TestWebhook(f.acme, hook.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitEvents(t, rcv, 1)
+	if got, bad, n := rcv.snapshot(); !slices.Equal(got, []string{ping.EventID}) || n != 1 || len(bad) != 0 {
+		t.Errorf("receiver: got %d requests, events %v, refused %v; want the ping once, signed", n, got, bad)
 	}
 }
 
@@ -236,5 +254,34 @@ func TestWebhooksRedis_OneSender(t *testing.T) {
 	}
 	if ok, bad, n := rcv.snapshot(); len(ok) != 2 || n != 2 || len(bad) != 0 {
 		t.Errorf("receiver: got %d requests (%v delivered, %v refused), want the 2 pings once each", n, ok, bad)
+	}
+}
+
+// TestWebhooksRedis_PingLeavesFanout: a ping queues its own delivery and
+// nothing else: the events waiting on the fanout list, any account's,
+// are the worker's to queue before its next round, not the work of the
+// request that asked for a ping.
+func TestWebhooksRedis_PingLeavesFanout(t *testing.T) {
+	t.Parallel()
+	rs := redistest.Shared(t)
+	f := newAlertFixture(t, rs)
+	f.reopen(t, rs, *hookOptions(f))
+	rcv := newReceiver(t, f.clock, func(int) int { return http.StatusNoContent })
+	hook := f.createHook(t, f.acme, rcv)
+	ctx, c, fanout := context.Background(), rs.Client(), rs.Prefix()+"alerts:hooks:fanout"
+	if err := c.RPush(ctx, fanout, "1:another").Err(); err != nil { // another account's, waiting
+		t.Fatal(err)
+	}
+	if _, err := f.svc.TestWebhook(f.acme, hook.ID); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := c.LLen(ctx, fanout).Result(); err != nil || n != 1 {
+		t.Fatalf("fanout list after a ping: got %d entries, %v, want 1 (left for the worker)", n, err)
+	}
+	if run := f.deliver(t); run.Delivered != 1 {
+		t.Errorf("DeliverWebhooks: got %+v, want the ping delivered", run)
+	}
+	if n, err := c.LLen(ctx, fanout).Result(); err != nil || n != 0 {
+		t.Errorf("fanout list after DeliverWebhooks: got %d entries, %v, want 0 (the worker fans out first)", n, err)
 	}
 }

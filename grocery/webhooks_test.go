@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/redistest"
 	"github.com/grocerydata/grocery/internal/webhookclient"
 )
 
@@ -84,10 +85,15 @@ func hookOptions(f *alertFixture) *grocery.Options {
 
 // newHookFixture is the alert fixture (acme, beta, four Ontario stores,
 // day 1 imported) with a Service whose webhooks may reach loopback and
-// are sent by a real HTTP client when DeliverWebhooks is called.
-func newHookFixture(t *testing.T) *alertFixture {
+// are sent by a real HTTP client when DeliverWebhooks is called; with
+// the webhooks in the Redis rs when it is not nil.
+func newHookFixture(t *testing.T, rs *redistest.Server) *alertFixture {
 	t.Helper()
-	f := newAlertFixture(t, nil)
+	f := newAlertFixture(t, rs)
+	if rs != nil {
+		f.reopen(t, rs, *hookOptions(f))
+		return f
+	}
 	f.svc.Close()
 	f.open(t, hookOptions(f))
 	return f
@@ -154,7 +160,7 @@ func (f *alertFixture) createMilkRules(t *testing.T, ctx context.Context) {
 // later events wait while the first is retried.
 func TestWebhooks_DeliveredInOrderWithRetries(t *testing.T) {
 	t.Parallel()
-	f := newHookFixture(t)
+	f := newHookFixture(t, nil)
 	rcv := newReceiver(t, f.clock, func(n int) int {
 		if n <= 2 {
 			return http.StatusInternalServerError
@@ -233,7 +239,7 @@ func TestWebhooks_DeliveredInOrderWithRetries(t *testing.T) {
 // when every attempt has failed for 3 days.
 func TestWebhooks_NeverAnswers(t *testing.T) {
 	t.Parallel()
-	f := newHookFixture(t)
+	f := newHookFixture(t, nil)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		conn, _, err := w.(http.Hijacker).Hijack()
 		if err == nil {
@@ -393,7 +399,7 @@ func TestWebhooks_RefusedURLs(t *testing.T) {
 // whose policy refuses loopback does not reach a loopback receiver.
 func TestWebhooks_DialChecked(t *testing.T) {
 	t.Parallel()
-	f := newHookFixture(t)
+	f := newHookFixture(t, nil)
 	rcv := newReceiver(t, f.clock, func(int) int { return 200 })
 	hook := f.createHook(t, f.acme, rcv)
 	f.svc.Close()
@@ -412,9 +418,10 @@ func TestWebhooks_DialChecked(t *testing.T) {
 
 // TestWebhooks_OtherAccount: an account neither sees nor uses another's
 // endpoint, and its events go only to its own.
-func TestWebhooks_OtherAccount(t *testing.T) {
-	t.Parallel()
-	f := newHookFixture(t)
+func TestWebhooks_OtherAccount(t *testing.T) { alertStores(t, testWebhooksOtherAccount) }
+
+func testWebhooksOtherAccount(t *testing.T, rs *redistest.Server) {
+	f := newHookFixture(t, rs)
 	rcv := newReceiver(t, f.clock, func(int) int { return 200 })
 	hook := f.createHook(t, f.acme, rcv)
 	if _, err := f.svc.TestWebhook(f.acme, hook.ID); err != nil {
@@ -475,7 +482,7 @@ func TestWebhooks_OtherAccount(t *testing.T) {
 // sent by the next one on the same file, by its worker, without a call.
 func TestWebhooks_Restart(t *testing.T) {
 	t.Parallel()
-	f := newHookFixture(t)
+	f := newHookFixture(t, nil)
 	var mu sync.Mutex
 	up := false
 	rcv := newReceiver(t, f.clock, func(int) int {
@@ -519,5 +526,39 @@ func TestWebhooks_Restart(t *testing.T) {
 		if d.Status != "delivered" {
 			t.Errorf("after the restart: delivery %+v, want delivered", d)
 		}
+	}
+}
+
+// TestWebhooks_Limit: an account holds at most MaxWebhooks endpoints, in
+// the data file and in Redis: the next is a conflict naming the limit;
+// another account is not limited by it, and a deletion makes room.
+func TestWebhooks_Limit(t *testing.T) { alertStores(t, testWebhooksLimit) }
+
+func testWebhooksLimit(t *testing.T, rs *redistest.Server) {
+	f := newHookFixture(t, rs)
+	in := grocery.WebhookInput{URL: "http://127.0.0.1:9/hooks"}
+	var last *grocery.Webhook
+	for i := range grocery.MaxWebhooks {
+		w, err := f.svc.CreateWebhook(f.acme, in)
+		if err != nil {
+			t.Fatalf("endpoint %d: %v", i+1, err)
+		}
+		last = w
+	}
+	_, err := f.svc.CreateWebhook(f.acme, in)
+	if grocery.ErrorCode(err) != grocery.ECONFLICT || !strings.Contains(grocery.ErrorMessage(err), "100 webhook endpoints, the most an account may hold") {
+		t.Fatalf("endpoint 101: got %v, want a conflict naming the limit", err)
+	}
+	if _, err := f.svc.CreateWebhook(f.beta, in); err != nil {
+		t.Errorf("beta's first endpoint: got %v, want it created", err)
+	}
+	if err := f.svc.DeleteWebhook(f.acme, last.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.svc.CreateWebhook(f.acme, in); err != nil {
+		t.Errorf("after a deletion: got %v, want room for one", err)
+	}
+	if l, err := f.svc.ListWebhooks(f.acme); err != nil || l.Total != grocery.MaxWebhooks {
+		t.Errorf("ListWebhooks: got %+v, %v, want %d", l, err, grocery.MaxWebhooks)
 	}
 }

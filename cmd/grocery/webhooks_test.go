@@ -1,9 +1,13 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/grocerydata/grocery/internal/redistest"
 )
 
 var webhookIDForm = regexp.MustCompile(`whk_[0-9a-f]{16}`)
@@ -71,5 +75,47 @@ func TestWebhooksCommands(t *testing.T) {
 				ok(t, cli(t, e, "webhooks", "create", "--db", db, "--account", "acme", "--url", "http://127.0.0.1:9/hooks", "--webhook-allow-loopback"))
 			}
 		})
+	}
+}
+
+// TestWebhooksRedisWithoutDataFile: on a host with no data file (a
+// replica's), the webhooks commands with --redis create, list, ping,
+// show the deliveries of and delete an endpoint in Redis alone, and
+// leave no data file behind.
+func TestWebhooksRedisWithoutDataFile(t *testing.T) {
+	t.Parallel() // a Redis of its own
+	url := redistest.Start(t).URL()
+	db := filepath.Join(t.TempDir(), "none.db")
+	run := func(args ...string) result { return cli(t, nil, append(args, "--redis", url, "--db", db)...) }
+	if r := run("keys", "create", "--account", "acme", "--plan", "integration"); r.code != 0 {
+		t.Fatalf("keys create: got exit %d, stderr %q, want 0", r.code, r.stderr)
+	}
+	r := run("webhooks", "create", "--account", "acme", "--url", "https://203.0.113.9/hooks")
+	ok(t, r)
+	id := webhookIDForm.FindString(r.stdout)
+	if id == "" {
+		t.Fatalf("create: got %q, want the endpoint's id", r.stdout)
+	}
+	if r = run("webhooks", "list", "--account", "acme", "--ids"); r.stdout != id+"\n" {
+		t.Errorf("list --ids: got %q, %q, want %q", r.stdout, r.stderr, id+"\n")
+	}
+	r = run("webhooks", "test", "--account", "acme", id)
+	ok(t, r)
+	if !strings.Contains(r.stdout, "Queued ping evt_ping_") {
+		t.Errorf("test: got %q, want the ping queued", r.stdout)
+	}
+	r = run("webhooks", "deliveries", "--account", "acme", id)
+	ok(t, r)
+	if !regexp.MustCompile(`whd_0000000000000001 +evt_ping_[0-9a-f]{16} +ping +pending`).MatchString(r.stdout) {
+		t.Errorf("deliveries: got %q, want the ping pending", r.stdout)
+	}
+	if r = run("webhooks", "delete", "--account", "acme", id); r.code != 0 || !strings.Contains(r.stderr, "Deleted webhook endpoint "+id) {
+		t.Errorf("delete: got exit %d, stderr %q, want it deleted", r.code, r.stderr)
+	}
+	if r = run("webhooks", "list", "--account", "acme"); !strings.Contains(r.stdout, "Account acme has no webhook endpoints") {
+		t.Errorf("list after delete: got %q, %q, want none", r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(db); !os.IsNotExist(err) {
+		t.Errorf("%s after the commands: %v, want no file", db, err)
 	}
 }

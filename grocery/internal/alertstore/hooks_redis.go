@@ -429,11 +429,11 @@ func (a Redis) prune(ctx context.Context, edits []*redisEdit) {
 		dk, sk := a.hookKey("deliveries", e.W.Account, field), a.hookKey("seqs", e.W.Account, field)
 		seqs, err := a.c.Client.ZRange(ctx, sk, 0, 999).Result()
 		if err != nil || len(seqs) == 0 {
-			return
+			continue
 		}
 		bodies, err := a.c.Client.HMGet(ctx, dk, seqs...).Result()
 		if err != nil {
-			return
+			continue
 		}
 		var args []any
 		var d storage.WebhookDelivery

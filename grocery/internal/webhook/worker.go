@@ -230,15 +230,15 @@ func (w *Worker) inFlight() int {
 // in order, until none is due: what the loop does on its own. It first
 // takes the sender's lease (ErrNotSender when another node holds it),
 // waits for the deliveries the loop is sending to be recorded and queues
-// the events waiting in a shared store (Config.FanOut). The Run is nil
-// only when it returns before sending.
+// the events waiting in a shared store (Config.FanOut). It sends in
+// rounds of at most Config.Senders deliveries, one per sender, so that a
+// round lasts no longer than an attempt; it keeps the lease before each
+// round and stops with ErrNotSender when another node took it meanwhile.
+// The Run is nil only when it returns before sending.
 func (w *Worker) Deliver(ctx context.Context) (*Run, error) {
-	if sending, err := w.cfg.Store.HoldSender(ctx, w.node, alertstore.SenderLease); err != nil {
+	if err := w.holdSender(ctx); err != nil {
 		return nil, err
-	} else if !sending {
-		return nil, ErrNotSender
 	}
-	w.held.Store(true)
 	w.mu.Lock()
 	for len(w.inflight) > 0 {
 		w.idle.Wait()
@@ -248,9 +248,14 @@ func (w *Worker) Deliver(ctx context.Context) (*Run, error) {
 	if err := w.cfg.FanOut(ctx); err != nil {
 		return run, err
 	}
-	for {
+	for first := true; ; first = false {
+		if !first {
+			if err := w.holdSender(ctx); err != nil {
+				return run, err
+			}
+		}
 		now := w.cfg.Now()
-		jobs, _, err := w.claimDue(ctx, now, maxRound)
+		jobs, _, err := w.claimDue(ctx, now, max(w.cfg.Senders, 1))
 		if err != nil || len(jobs) == 0 {
 			return run, err
 		}
@@ -283,6 +288,20 @@ func (w *Worker) Deliver(ctx context.Context) (*Run, error) {
 	}
 }
 
+// holdSender takes or keeps the sender's lease for a round of Deliver:
+// ErrNotSender when another node holds it.
+func (w *Worker) holdSender(ctx context.Context) error {
+	sending, err := w.cfg.Store.HoldSender(ctx, w.node, alertstore.SenderLease)
+	if err != nil {
+		return err
+	}
+	if !sending {
+		return ErrNotSender
+	}
+	w.held.Store(true)
+	return nil
+}
+
 // job is one attempt: the delivery, where it goes, and what came of it.
 type job struct {
 	key     hookKey
@@ -295,9 +314,6 @@ type job struct {
 	outcome Run
 	err     error // recording it failed
 }
-
-// maxRound bounds the attempts Deliver claims at once.
-const maxRound = 1024
 
 // claimDue claims, at most limit, the head deliveries of enabled
 // endpoints that are due at now and whose endpoint has none in flight,
@@ -397,15 +413,21 @@ func (w *Worker) send(ctx context.Context, j *job) Response {
 // record writes what an attempt made at now got: delivered on success;
 // otherwise retried after Backoff, or failed once Config.RetryFor has
 // passed since its first attempt; and the endpoint disabled once every
-// attempt failed for Config.DisableAfter.
+// attempt failed for Config.DisableAfter. It writes nothing, and counts
+// only the attempt, when the delivery is no longer pending with the
+// attempts it was claimed at: another sender recorded it, or it was
+// delivered and then redelivered, meanwhile.
 func (w *Worker) record(e *alertstore.Edit, j *job, now time.Time, run *Run) error {
 	nowMS := now.UnixMilli()
 	var d storage.WebhookDelivery
 	if found, err := e.Delivery(j.d.Seq, &d); err != nil || !found {
 		return err // deleted meanwhile
 	}
-	h := &e.W
 	run.Attempts++
+	if d.Status != j.d.Status || d.Attempts != j.d.Attempts {
+		return nil
+	}
+	h := &e.W
 	d.Attempts++
 	d.Last, d.Code, d.LatencyMS = nowMS, int64(j.res.Code), j.res.Latency.Milliseconds()
 	if d.Since == 0 {

@@ -1,0 +1,116 @@
+package alertstore
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/grocerydata/grocery/storage"
+)
+
+// testBolt returns the alert store of a new data file in tb.TempDir().
+func testBolt(tb testing.TB) Bolt {
+	tb.Helper()
+	db, err := storage.Open(filepath.Join(tb.TempDir(), "a.db"), storage.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return Bolt{db}
+}
+
+// testHookStores returns an empty HookStore of each backend.
+func testHookStores(t *testing.T) map[string]HookStore {
+	return map[string]HookStore{"bolt": testBolt(t), "redis": testRedis(t)}
+}
+
+// queueAged stores an endpoint of acme and queues to it, oldest first,
+// deliveries created at each of created (Unix ms) with status.
+func queueAged(t *testing.T, st HookStore, created []int64, status []uint8) storage.Webhook {
+	t.Helper()
+	ctx := context.Background()
+	w := storage.Webhook{Account: "acme", URL: "https://example.com/h", Events: []string{"alert.triggered"}, Created: 1}
+	if err := st.CreateHook(ctx, &w, 100); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.EditHook(ctx, "acme", w.ID, func(e *Edit) error {
+		for i := range created {
+			e.Enqueue(&storage.WebhookDelivery{EventID: "evt", Created: created[i], Status: status[i], Body: []byte(`{}`)})
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// seqsOf returns the numbers of the endpoint's deliveries, oldest first.
+func seqsOf(t *testing.T, st HookStore, w storage.Webhook) []uint64 {
+	t.Helper()
+	var seqs []uint64
+	if _, err := st.HookDeliveries(context.Background(), w.Account, w.ID, 0, 1000, func(d *storage.WebhookDelivery) {
+		seqs = append(seqs, d.Seq)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	slices.Reverse(seqs)
+	return seqs
+}
+
+// Queueing an endpoint's pruneEvery-th delivery prunes its delivered and
+// failed deliveries created more than DeliveryKeep before it; pending
+// ones, and recent ones, stay.
+func TestPruneDeliveries(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 21, 18, 0, 0, 0, time.UTC).UnixMilli()
+	old, recent := now-DeliveryKeep.Milliseconds()-1, now-24*time.Hour.Milliseconds()
+	created := []int64{old, old, old, old}
+	status := []uint8{storage.DeliveryDelivered, storage.DeliveryFailed, storage.DeliveryPending, storage.DeliveryDelivered}
+	for len(created) < pruneEvery-1 {
+		created, status = append(created, recent), append(status, storage.DeliveryDelivered)
+	}
+	var want []uint64 // 3 (old but pending), 5.. (recent) and the new one
+	for seq := uint64(3); seq <= pruneEvery; seq++ {
+		if seq != 4 {
+			want = append(want, seq)
+		}
+	}
+	for name, st := range testHookStores(t) {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w := queueAged(t, st, created, status)
+			if got := seqsOf(t, st, w); len(got) != pruneEvery-1 {
+				t.Fatalf("before the %dth delivery: got %d deliveries, want %d (no prune yet)", pruneEvery, len(got), pruneEvery-1)
+			}
+			if _, err := st.EditHook(context.Background(), "acme", w.ID, func(e *Edit) error {
+				e.Enqueue(&storage.WebhookDelivery{EventID: "evt_new", Created: now, Next: now, Body: []byte(`{}`)})
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if got := seqsOf(t, st, w); !slices.Equal(got, want) {
+				t.Errorf("after the %dth delivery: got deliveries %v, want %v", pruneEvery, got, want)
+			}
+		})
+	}
+}
+
+// A prune of several endpoints at once (an event queued to each) prunes
+// each, even when one of them cannot be read: deleted by another server
+// between the write and the prune.
+func TestRedisPruneSkipsGoneEndpoint(t *testing.T) {
+	t.Parallel()
+	a := testRedis(t)
+	ctx := context.Background()
+	now := time.Date(2026, 11, 21, 18, 0, 0, 0, time.UTC).UnixMilli()
+	old := now - DeliveryKeep.Milliseconds() - 1
+	w := queueAged(t, a, []int64{old, now}, []uint8{storage.DeliveryDelivered, storage.DeliveryDelivered})
+	gone := &redisEdit{Edit: Edit{W: storage.Webhook{Account: "acme", ID: w.ID + 1}, pruneBefore: now - DeliveryKeep.Milliseconds()}}
+	this := &redisEdit{Edit: Edit{W: w, pruneBefore: now - DeliveryKeep.Milliseconds()}}
+	a.prune(ctx, []*redisEdit{gone, this})
+	if got := seqsOf(t, a, w); !slices.Equal(got, []uint64{2}) {
+		t.Errorf("deliveries after a prune led by a deleted endpoint: got %v, want [2] (the old delivered one pruned)", got)
+	}
+}
