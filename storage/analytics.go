@@ -3,8 +3,10 @@ package storage
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"slices"
 	"strings"
+	"time"
 	"unsafe"
 )
 
@@ -573,7 +575,7 @@ func (t *Tx) upgradeCatDays() error {
 		}
 		for _, e := range batch {
 			if err := t.decodeCatDay(e.k[:len(e.k)-4], e.v, &c, CatAll, nil, nil); err != nil {
-				return err
+				return fmt.Errorf("upgrade to version %d: %s: %w; the file is left at version 4 and still opens read-only", FormatVersion, catDayName(e.k), err)
 			}
 			if err := t.putCatDay(e.k, &c); err != nil {
 				return err
@@ -584,6 +586,17 @@ func (t *Tx) upgradeCatDays() error {
 		}
 	}
 	return nil
+}
+
+// catDayName names the category day of key k (province category 0x00
+// banner 0x00 day) for an error: its province, category, banner and date.
+func catDayName(k []byte) string {
+	if len(k) < 8 {
+		return fmt.Sprintf("category day %q", k)
+	}
+	cat, banner, _ := strings.Cut(string(k[2:len(k)-5]), "\x00")
+	day := int32(binary.BigEndian.Uint32(k[len(k)-4:]))
+	return fmt.Sprintf("category day %s %q %q %s", k[:2], cat, banner, time.Unix(int64(day)*86400, 0).UTC().Format(time.DateOnly))
 }
 
 // decodeSKUDays appends the SKU days at d to c.SKUs. A scan reads the
