@@ -2,6 +2,7 @@ package storage_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -13,6 +14,7 @@ import (
 // and the aggregate deleted when empty.
 func TestUpdateCatDay(t *testing.T) {
 	db := MustOpen(t)
+	putStores(t, db, 4)
 	k := storage.CatDayKey{Province: "ON", Category: "Dairy", Banner: "metro", Day: 20000}
 	read := func() *storage.CatDay {
 		t.Helper()
@@ -68,6 +70,7 @@ func TestUpdateCatDay(t *testing.T) {
 // sorted by SKU.
 func TestUpdateCatDaySKUs(t *testing.T) {
 	db := MustOpen(t)
+	putStores(t, db, 1)
 	k := storage.CatDayKey{Province: "QC", Category: "Bakery", Banner: "maxi", Day: 20001}
 	set := func(skus ...storage.SKUDay) {
 		update(t, db, func(tx *storage.Tx) error {
@@ -101,6 +104,7 @@ func TestUpdateCatDaySKUs(t *testing.T) {
 func TestCatDaysSKUsDayToDay(t *testing.T) {
 	t.Parallel()
 	db := MustOpen(t)
+	putStores(t, db, 1)
 	days := [][]string{{"a10", "a2", "c", "m"}, {"a10", "a11", "a2", "b", "m", "z"}, {"c"}, {"a10", "a11", "c", "m", "z"}, {}}
 	update(t, db, func(tx *storage.Tx) error {
 		for i, skus := range days {
@@ -194,6 +198,7 @@ func TestShelfSpans(t *testing.T) {
 func TestCatDayRuns(t *testing.T) {
 	t.Parallel()
 	db := MustOpen(t)
+	putStores(t, db, 3)
 	var obs []storage.CatObs
 	for i, p := range []uint32{300, 100, 300, 200, 300, 100, 129, 1 << 20} {
 		obs = append(obs, storage.CatObs{Store: uint32(i%3 + 1), Price: p, Unit: (p/10)<<2 | uint32(i%2+1)})
@@ -239,5 +244,28 @@ func TestCatDayRuns(t *testing.T) {
 	}
 	if diff := cmp.Diff(all.Stores, runs.Stores); diff != "" || all.Count != 8 || runs.Sum != all.Sum {
 		t.Errorf("CatRuns and CatAll differ in count %d/%d, sum %d/%d or stores: %s", runs.Count, all.Count, runs.Sum, all.Sum, diff)
+	}
+}
+
+// TestUpdateCatDayUnknownStore: an observation of a store PutStore has
+// not numbered is refused, nothing written, as a read would refuse the
+// day that named it.
+func TestUpdateCatDayUnknownStore(t *testing.T) {
+	t.Parallel()
+	db := MustOpen(t)
+	putStores(t, db, 2)
+	k := storage.CatDayKey{Province: "ON", Category: "Dairy", Banner: "metro", Day: 20000}
+	err := db.Update(func(tx *storage.Tx) error {
+		return tx.UpdateCatDay(&k, &storage.CatDayChange{Add: []storage.CatObs{{Store: 2, Price: 100}, {Store: 3, Price: 100}}})
+	})
+	if err == nil || !strings.Contains(err.Error(), "store 3") {
+		t.Fatalf("an observation of store 3 of 2: got %v, want an error naming store 3", err)
+	}
+	n := 0
+	err = db.View(func(tx *storage.Tx) error {
+		return tx.CatDays("ON", "", "", 0, 1<<30, storage.CatAll, func(*storage.CatDayKey, *storage.CatDay) error { n++; return nil })
+	})
+	if err != nil || n != 0 {
+		t.Errorf("after the refused change: got %d days, %v, want none", n, err)
 	}
 }

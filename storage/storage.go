@@ -482,6 +482,9 @@ type Tx struct {
 	// lastGP and lastDict are the key prefix and list dict returned last.
 	lastGP   []byte
 	lastDict *skuDict
+	// storeN is the store count (see storeCount), once storeNRead.
+	storeN     uint32
+	storeNRead bool
 }
 
 // text returns b, a short string read from the file, as a string

@@ -22,6 +22,7 @@ func format4File(t *testing.T, edit func(days map[string][]byte)) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	putStores(t, db, 2)
 	update(t, db, func(tx *storage.Tx) error {
 		for day := int32(20000); day < 20003; day++ {
 			ch := &storage.CatDayChange{Add: []storage.CatObs{{Store: 1, Price: 100}, {Store: 2, Price: 150}},
