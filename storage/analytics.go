@@ -564,7 +564,9 @@ func (t *Tx) putCatDay(key []byte, c *CatDay) error {
 }
 
 // upgradeCatDays rewrites every category day of a version 4 file, whose
-// SKUs are strings, in this version's encoding, numbering the SKUs.
+// SKUs are strings, in this version's encoding, numbering the SKUs. It
+// runs in the one transaction that sets the version, so every day it
+// reads is a version 4 one.
 func (t *Tx) upgradeCatDays() error {
 	type entry struct{ k, v []byte }
 	var (
@@ -580,9 +582,6 @@ func (t *Tx) upgradeCatDays() error {
 		for ; k != nil && len(batch) < 4096; k, v = cur.Next() {
 			if len(k) < 8 {
 				return errCorrupt
-			}
-			if len(v) > 0 && v[0] == catDayNumbered {
-				continue // upgraded already
 			}
 			batch = append(batch, entry{bytes.Clone(k), bytes.Clone(v)})
 		}
