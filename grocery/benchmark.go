@@ -133,7 +133,7 @@ func (s *Service) CompetitiveBenchmark(ctx context.Context, in BenchmarkInput) (
 			} else if found {
 				category = p.Category
 			}
-			market.Compare(prices, MarketMinOthers, buf, func(own *market.Price, m, mr float64) {
+			market.Compare(prices, MarketMinOthers, &buf, func(own *market.Price, m, mr float64) {
 				r := banners[own.Banner]
 				if r == nil {
 					r = &benchRow{banner: own.Banner}

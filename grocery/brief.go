@@ -422,7 +422,7 @@ func (b *briefBuilder) basket() error {
 	stand := map[string]*market.Standing{}
 	var buf []float64
 	for _, e := range items {
-		market.Compare(prices[e.lo:e.hi], MarketMinOthers, buf, func(own *market.Price, m, mr float64) {
+		market.Compare(prices[e.lo:e.hi], MarketMinOthers, &buf, func(own *market.Price, m, mr float64) {
 			s := stand[own.Banner]
 			if s == nil {
 				s = &market.Standing{}

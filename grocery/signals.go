@@ -746,7 +746,7 @@ func (sc *signalScan) opportunities() error {
 			}
 			sc.prices = prices
 			var marketShelf, marketRegular float64
-			market.Compare(prices, MarketMinOthers, sc.floats[:0], func(b *market.Price, m, mr float64) {
+			market.Compare(prices, MarketMinOthers, &sc.floats, func(b *market.Price, m, mr float64) {
 				if b == &prices[0] {
 					marketShelf, marketRegular = m, mr
 				}

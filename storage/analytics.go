@@ -3,8 +3,10 @@ package storage
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"slices"
 	"strings"
+	"time"
 	"unsafe"
 )
 
@@ -65,7 +67,9 @@ type SKUNum struct {
 
 // CatDay is one day of a category's observations under a banner in a
 // province. Prices, Units and Stores are sorted, SKUs by SKU; Count,
-// Promo and Sum are read without decoding the lists.
+// Promo and Sum are read without decoding the lists. A read that decodes
+// the lists checks them against Count and the store count: a day that
+// does not agree is corrupt (an error), never expanded as it claims.
 type CatDay struct {
 	Count  uint32 // observations
 	Promo  uint32 // of which on promotion
@@ -177,12 +181,10 @@ func decodeRuns(d *dec, dst []Run, max uint32) []Run {
 	return dst
 }
 
-// expandRuns appends the values of the runs encodeRuns wrote at d to
-// dst, each as many times as it occurs, at most max values.
-func expandRuns(d *dec, dst []uint32, max uint32) []uint32 {
-	var runs [64]Run
-	all := decodeRuns(d, runs[:0], max)
-	for _, r := range all {
+// expandRuns appends the values of runs to dst, each as many times as
+// it occurs.
+func expandRuns(dst []uint32, runs []Run) []uint32 {
+	for _, r := range runs {
 		for range r.N {
 			dst = append(dst, r.Value)
 		}
@@ -383,12 +385,11 @@ func (t *Tx) decodeCatDay(gp, v []byte, c *CatDay, parts CatParts, before []SKUD
 		return d.err
 	}
 	switch {
-	case numbered && parts == CatRuns:
+	case numbered:
+		// Expanded (for CatAll) only once the stores have vouched for
+		// Count, which bounds the runs.
 		c.PriceRuns = decodeRuns(&d, c.PriceRuns, c.Count)
 		c.UnitRuns = decodeRuns(&d, c.UnitRuns, c.Count)
-	case numbered:
-		c.Prices = expandRuns(&d, c.Prices, c.Count)
-		c.Units = expandRuns(&d, c.Units, c.Count)
 	case parts == CatRuns:
 		c.PriceRuns = decodeSortedRuns(&d, c.PriceRuns)
 		c.UnitRuns = decodeSortedRuns(&d, c.UnitRuns)
@@ -396,16 +397,34 @@ func (t *Tx) decodeCatDay(gp, v []byte, c *CatDay, parts CatParts, before []SKUD
 		c.Prices = decodeSorted(&d, c.Prices)
 		c.Units = decodeSorted(&d, c.Units)
 	}
+	// The stores' numbers are at most the store count (see UpdateCatDay), and their
+	// observations add up to Count at least (a removal whose store is not
+	// there leaves them more).
 	n := d.uvarint()
-	prev := uint32(0)
+	stores := t.storeCount()
+	prev, total := uint64(0), uint64(0)
 	for i := uint64(0); i < n && d.err == nil; i++ {
-		prev += d.u32()
-		c.Stores = append(c.Stores, StoreCount{prev, d.u32()})
+		prev += uint64(d.u32())
+		sn := d.u32()
+		if prev > uint64(stores) {
+			d.err = errCorrupt
+			break
+		}
+		total += uint64(sn)
+		c.Stores = append(c.Stores, StoreCount{uint32(prev), sn})
 	}
-	if d.err == nil && len(d.b) != 0 {
+	if d.err == nil && (len(d.b) != 0 || uint64(c.Count) > total) {
 		d.err = errCorrupt
 	}
-	return d.err
+	if d.err != nil {
+		return d.err
+	}
+	if numbered && parts != CatRuns {
+		c.Prices = expandRuns(c.Prices, c.PriceRuns)
+		c.Units = expandRuns(c.Units, c.UnitRuns)
+		c.PriceRuns, c.UnitRuns = c.PriceRuns[:0], c.UnitRuns[:0]
+	}
+	return nil
 }
 
 // decodeSKUNumbers appends the SKU days at d, their SKUs numbered in
@@ -545,7 +564,9 @@ func (t *Tx) putCatDay(key []byte, c *CatDay) error {
 }
 
 // upgradeCatDays rewrites every category day of a version 4 file, whose
-// SKUs are strings, in this version's encoding, numbering the SKUs.
+// SKUs are strings, in this version's encoding, numbering the SKUs. It
+// runs in the one transaction that sets the version, so every day it
+// reads is a version 4 one.
 func (t *Tx) upgradeCatDays() error {
 	type entry struct{ k, v []byte }
 	var (
@@ -562,9 +583,6 @@ func (t *Tx) upgradeCatDays() error {
 			if len(k) < 8 {
 				return errCorrupt
 			}
-			if len(v) > 0 && v[0] == catDayNumbered {
-				continue // upgraded already
-			}
 			batch = append(batch, entry{bytes.Clone(k), bytes.Clone(v)})
 		}
 		var next []byte
@@ -573,7 +591,7 @@ func (t *Tx) upgradeCatDays() error {
 		}
 		for _, e := range batch {
 			if err := t.decodeCatDay(e.k[:len(e.k)-4], e.v, &c, CatAll, nil, nil); err != nil {
-				return err
+				return fmt.Errorf("upgrade to version %d: %s: %w; the file is left at version 4 and still opens read-only", FormatVersion, catDayName(e.k), err)
 			}
 			if err := t.putCatDay(e.k, &c); err != nil {
 				return err
@@ -584,6 +602,17 @@ func (t *Tx) upgradeCatDays() error {
 		}
 	}
 	return nil
+}
+
+// catDayName names the category day of key k (province category 0x00
+// banner 0x00 day) for an error: its province, category, banner and date.
+func catDayName(k []byte) string {
+	if len(k) < 8 {
+		return fmt.Sprintf("category day %q", k)
+	}
+	cat, banner, _ := strings.Cut(string(k[2:len(k)-5]), "\x00")
+	day := int32(binary.BigEndian.Uint32(k[len(k)-4:]))
+	return fmt.Sprintf("category day %s %q %q %s", k[:2], cat, banner, time.Unix(int64(day)*86400, 0).UTC().Format(time.DateOnly))
 }
 
 // decodeSKUDays appends the SKU days at d to c.SKUs. A scan reads the
@@ -714,8 +743,14 @@ func subtractSorted(v, rm []uint32, taken []bool) []uint32 {
 // observations of ch.Remove out and adds those of ch.Add, drops the daily
 // prices of ch.DropSKUs and sets those of ch.SKUs, deleting the aggregate when no observation is
 // left. An observation to remove whose price is not there is ignored. It
-// may reorder ch's slices.
+// may reorder ch's slices. An observation to add of a store PutStore has
+// not numbered is an error, and nothing is written.
 func (t *Tx) UpdateCatDay(k *CatDayKey, ch *CatDayChange) error {
+	for _, o := range ch.Add {
+		if o.Store > t.storeCount() {
+			return fmt.Errorf("storage: category observation of store %d, beyond the %d stores numbered", o.Store, t.storeCount())
+		}
+	}
 	key := catDayKey(k)
 	var c CatDay
 	if v := t.catDays().Get(key); v != nil {

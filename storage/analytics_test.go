@@ -2,6 +2,7 @@ package storage_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -13,6 +14,7 @@ import (
 // and the aggregate deleted when empty.
 func TestUpdateCatDay(t *testing.T) {
 	db := MustOpen(t)
+	putStores(t, db, 4)
 	k := storage.CatDayKey{Province: "ON", Category: "Dairy", Banner: "metro", Day: 20000}
 	read := func() *storage.CatDay {
 		t.Helper()
@@ -68,6 +70,7 @@ func TestUpdateCatDay(t *testing.T) {
 // sorted by SKU.
 func TestUpdateCatDaySKUs(t *testing.T) {
 	db := MustOpen(t)
+	putStores(t, db, 1)
 	k := storage.CatDayKey{Province: "QC", Category: "Bakery", Banner: "maxi", Day: 20001}
 	set := func(skus ...storage.SKUDay) {
 		update(t, db, func(tx *storage.Tx) error {
@@ -101,6 +104,7 @@ func TestUpdateCatDaySKUs(t *testing.T) {
 func TestCatDaysSKUsDayToDay(t *testing.T) {
 	t.Parallel()
 	db := MustOpen(t)
+	putStores(t, db, 1)
 	days := [][]string{{"a10", "a2", "c", "m"}, {"a10", "a11", "a2", "b", "m", "z"}, {"c"}, {"a10", "a11", "c", "m", "z"}, {}}
 	update(t, db, func(tx *storage.Tx) error {
 		for i, skus := range days {
@@ -137,8 +141,9 @@ func TestCatDaysSKUsDayToDay(t *testing.T) {
 	}
 }
 
-// TestShelfSpans: the spans read what ShelfIn reads of the same banner
-// SKUs, of a province and of one banner in it.
+// TestShelfSpans: the spans of a province's banner SKUs, of all its
+// banners and of one, in key order (banner, SKU), as written; ShelfIn
+// reads the same shelves.
 func TestShelfSpans(t *testing.T) {
 	t.Parallel()
 	db := MustOpen(t)
@@ -162,38 +167,43 @@ func TestShelfSpans(t *testing.T) {
 		GTIN, Category string
 		First, Last    int32
 	}
-	for _, banner := range []string{"", "metro"} {
-		var want, got []span
+	m1 := span{"00012345678905", "Dairy", 20000, 20010}
+	m2 := span{"", "Bakery", 20005, 20005}
+	s1 := span{"00012345678912", "Dairy", 19990, 20020}
+	for banner, want := range map[string][]span{"": {m1, m2, s1}, "metro": {m1, m2}} {
+		var got, shelves []span
 		err := db.View(func(tx *storage.Tx) error {
-			err := tx.ShelfIn("ON", banner, func(s *storage.Shelf) error {
-				want = append(want, span{s.GTIN, s.Category, s.First, s.Last})
+			err := tx.ShelfSpans("ON", banner, func(gtin, category []byte, first, last int32) error {
+				got = append(got, span{string(gtin), string(category), first, last})
 				return nil
 			})
 			if err != nil {
 				return err
 			}
-			return tx.ShelfSpans("ON", banner, func(gtin, category []byte, first, last int32) error {
-				got = append(got, span{string(gtin), string(category), first, last})
+			return tx.ShelfIn("ON", banner, func(s *storage.Shelf) error {
+				shelves = append(shelves, span{s.GTIN, s.Category, s.First, s.Last})
 				return nil
 			})
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n := map[string]int{"": 3, "metro": 2}[banner]; len(want) != n {
-			t.Fatalf("banner %q: ShelfIn read %d shelves, want %d", banner, len(want), n)
-		}
 		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("banner %q: spans (-ShelfIn +ShelfSpans):\n%s", banner, diff)
+			t.Errorf("banner %q: ShelfSpans (-want +got):\n%s", banner, diff)
+		}
+		if diff := cmp.Diff(want, shelves); diff != "" {
+			t.Errorf("banner %q: ShelfIn (-want +got):\n%s", banner, diff)
 		}
 	}
 }
 
 // TestCatDayRuns: a read with CatRuns gives the prices and units as runs
-// of equal values, what CatAll gives one by one.
+// of equal values, a read with CatAll one by one; both worked out by hand
+// from the eight observations.
 func TestCatDayRuns(t *testing.T) {
 	t.Parallel()
 	db := MustOpen(t)
+	putStores(t, db, 3)
 	var obs []storage.CatObs
 	for i, p := range []uint32{300, 100, 300, 200, 300, 100, 129, 1 << 20} {
 		obs = append(obs, storage.CatObs{Store: uint32(i%3 + 1), Price: p, Unit: (p/10)<<2 | uint32(i%2+1)})
@@ -225,19 +235,49 @@ func TestCatDayRuns(t *testing.T) {
 	if diff := cmp.Diff(wantRuns, runs.PriceRuns); diff != "" {
 		t.Errorf("CatRuns price runs (-want +got):\n%s", diff)
 	}
-	var units []uint32
-	for _, r := range runs.UnitRuns {
-		for range r.N {
-			units = append(units, r.Value)
-		}
+	// The units, (price/10)<<2 | basis, basis 1 for the even
+	// observations and 2 for the odd: 30<<2|1 three times (the 300s),
+	// 10<<2|2 twice (the 100s), 20<<2|2, 12<<2|1 and 104857<<2|2.
+	wantUnits := []uint32{42, 42, 49, 82, 121, 121, 121, 419430}
+	if !slices.Equal(all.Units, wantUnits) {
+		t.Errorf("CatAll units: got %v, want %v", all.Units, wantUnits)
 	}
-	if !slices.Equal(units, all.Units) || len(runs.UnitRuns) >= len(all.Units) {
-		t.Errorf("CatRuns unit runs %v: got %v expanded, want CatAll's %v in fewer runs", runs.UnitRuns, units, all.Units)
+	wantUnitRuns := []storage.Run{{Value: 42, N: 2}, {Value: 49, N: 1}, {Value: 82, N: 1}, {Value: 121, N: 3}, {Value: 419430, N: 1}}
+	if diff := cmp.Diff(wantUnitRuns, runs.UnitRuns); diff != "" {
+		t.Errorf("CatRuns unit runs (-want +got):\n%s", diff)
 	}
 	if len(runs.Prices)+len(runs.Units) != 0 || len(all.PriceRuns)+len(all.UnitRuns) != 0 {
 		t.Errorf("CatRuns gave %d prices and units, CatAll %d runs: want none", len(runs.Prices)+len(runs.Units), len(all.PriceRuns)+len(all.UnitRuns))
 	}
-	if diff := cmp.Diff(all.Stores, runs.Stores); diff != "" || all.Count != 8 || runs.Sum != all.Sum {
-		t.Errorf("CatRuns and CatAll differ in count %d/%d, sum %d/%d or stores: %s", runs.Count, all.Count, runs.Sum, all.Sum, diff)
+	// Stores i%3+1: 1 for observations 0, 3 and 6; 2 for 1, 4 and 7; 3
+	// for 2 and 5. The sum: 300+100+300+200+300+100+129+1048576.
+	wantStores := []storage.StoreCount{{Store: 1, N: 3}, {Store: 2, N: 3}, {Store: 3, N: 2}}
+	for _, c := range []storage.CatDay{all, runs} {
+		if diff := cmp.Diff(wantStores, c.Stores); diff != "" || c.Count != 8 || c.Sum != 1050005 {
+			t.Errorf("count %d, sum %d: want 8, 1050005; stores (-want +got):\n%s", c.Count, c.Sum, diff)
+		}
+	}
+}
+
+// TestUpdateCatDayUnknownStore: an observation of a store PutStore has
+// not numbered is refused, nothing written, as a read would refuse the
+// day that named it.
+func TestUpdateCatDayUnknownStore(t *testing.T) {
+	t.Parallel()
+	db := MustOpen(t)
+	putStores(t, db, 2)
+	k := storage.CatDayKey{Province: "ON", Category: "Dairy", Banner: "metro", Day: 20000}
+	err := db.Update(func(tx *storage.Tx) error {
+		return tx.UpdateCatDay(&k, &storage.CatDayChange{Add: []storage.CatObs{{Store: 2, Price: 100}, {Store: 3, Price: 100}}})
+	})
+	if err == nil || !strings.Contains(err.Error(), "store 3") {
+		t.Fatalf("an observation of store 3 of 2: got %v, want an error naming store 3", err)
+	}
+	n := 0
+	err = db.View(func(tx *storage.Tx) error {
+		return tx.CatDays("ON", "", "", 0, 1<<30, storage.CatAll, func(*storage.CatDayKey, *storage.CatDay) error { n++; return nil })
+	})
+	if err != nil || n != 0 {
+		t.Errorf("after the refused change: got %d days, %v, want none", n, err)
 	}
 }

@@ -71,15 +71,11 @@ func (t *Tx) PutStore(s *Store) error {
 			}
 		}
 	} else {
-		n := uint32(0)
-		if v := t.meta().Get(keyOrd); len(v) == 4 {
-			n = binary.BigEndian.Uint32(v)
-		}
-		n++
+		n := t.storeCount() + 1
 		if err := t.put(t.meta(), keyOrd, binary.BigEndian.AppendUint32(nil, n)); err != nil {
 			return err
 		}
-		s.Ord = n
+		t.storeN, s.Ord = n, n
 	}
 	v := s.encode(nil)
 	if err := t.put(t.stores(), []byte(s.ID), v); err != nil {
@@ -89,6 +85,18 @@ func (t *Tx) PutStore(s *Store) error {
 		return t.storeLoc().Delete(storeLocKey(s.Province, s.Banner, s.ID))
 	}
 	return t.put(t.storeLoc(), storeLocKey(s.Province, s.Banner, s.ID), v)
+}
+
+// storeCount returns the number of stores PutStore has numbered, the
+// highest Store.Ord, read once per transaction.
+func (t *Tx) storeCount() uint32 {
+	if !t.storeNRead {
+		if v := t.meta().Get(keyOrd); len(v) == 4 {
+			t.storeN = binary.BigEndian.Uint32(v)
+		}
+		t.storeNRead = true
+	}
+	return t.storeN
 }
 
 // ActiveStores calls fn for each active store in province (all provinces

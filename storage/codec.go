@@ -55,7 +55,18 @@ func (d *dec) varint() int64 {
 	return v
 }
 
-func (d *dec) u32() uint32 { return uint32(d.uvarint()) }
+// u32 reads a uvarint that must fit 32 bits: a larger one is errCorrupt,
+// not a value truncated into another.
+func (d *dec) u32() uint32 {
+	v := d.uvarint()
+	if v > math.MaxUint32 {
+		if d.err == nil {
+			d.err = errCorrupt
+		}
+		return 0
+	}
+	return uint32(v)
+}
 
 // raw returns the next string's bytes without copying them: valid only
 // as long as the transaction that read them.

@@ -84,7 +84,10 @@ import (
 // upgrades it in place through Options.Upgrade, which derives them from the
 // series; a read-only Open refuses it. A version 4 file names the SKUs of
 // its category aggregates in full: a writable Open upgrades it in place
-// (numbering them), and a read-only Open serves it as it is.
+// (numbering them), and a read-only Open serves it as it is. An upgrade
+// is one transaction: when a category aggregate is corrupt, the writable
+// Open fails with an error naming it (wrapping the decoder's) and the file
+// is left at version 4, which a read-only Open still serves.
 const FormatVersion = 5
 
 // Bucket names.
@@ -479,6 +482,9 @@ type Tx struct {
 	// lastGP and lastDict are the key prefix and list dict returned last.
 	lastGP   []byte
 	lastDict *skuDict
+	// storeN is the store count (see storeCount), once storeNRead.
+	storeN     uint32
+	storeNRead bool
 }
 
 // text returns b, a short string read from the file, as a string

@@ -32,6 +32,20 @@ func update(tb testing.TB, db *storage.DB, fn func(tx *storage.Tx) error) {
 	}
 }
 
+// putStores numbers n stores (1 to n), which the category aggregates
+// may then name.
+func putStores(tb testing.TB, db *storage.DB, n int) {
+	tb.Helper()
+	update(tb, db, func(tx *storage.Tx) error {
+		for i := 1; i <= n; i++ {
+			if err := tx.PutStore(&storage.Store{ID: fmt.Sprint("store", i), Banner: "metro", Province: "ON", Active: true}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
 func TestSeries(t *testing.T) {
 	db := MustOpen(t)
 	days := []storage.Day{

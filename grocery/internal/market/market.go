@@ -26,27 +26,30 @@ type Price struct {
 // Compare calls fn for each banner of prices that at least minOthers
 // other banners price too, with its own price and the market's: the
 // medians of the other banners' shelf and regular prices. prices holds
-// one entry per banner. buf is scratch space.
-func Compare(prices []Price, minOthers int, buf []float64, fn func(own *Price, market, marketRegular float64)) {
+// one entry per banner. buf is scratch space, kept grown for the next
+// call: a caller comparing barcode after barcode passes the same one.
+func Compare(prices []Price, minOthers int, buf *[]float64, fn func(own *Price, market, marketRegular float64)) {
 	if len(prices) < minOthers+1 {
 		return
 	}
+	b := (*buf)[:0]
 	for i := range prices {
-		buf = buf[:0]
+		b = b[:0]
 		for j := range prices {
 			if j != i {
-				buf = append(buf, prices[j].Price)
+				b = append(b, prices[j].Price)
 			}
 		}
-		m := pricestat.Median(buf)
-		buf = buf[:0]
+		m := pricestat.Median(b)
+		b = b[:0]
 		for j := range prices {
 			if j != i {
-				buf = append(buf, prices[j].Regular)
+				b = append(b, prices[j].Regular)
 			}
 		}
-		fn(&prices[i], m, pricestat.Median(buf))
+		fn(&prices[i], m, pricestat.Median(b))
 	}
+	*buf = b[:0]
 }
 
 // Standing accumulates one banner's comparison with the market.

@@ -21,7 +21,7 @@ func TestCompare(t *testing.T) {
 	}
 	want := map[string][2]float64{"a": {500, 500}, "b": {500, 500}, "c": {300, 400}, "d": {300, 400}}
 	got := map[string][2]float64{}
-	Compare(prices, 2, nil, func(own *Price, m, mr float64) { got[own.Banner] = [2]float64{m, mr} })
+	Compare(prices, 2, new([]float64), func(own *Price, m, mr float64) { got[own.Banner] = [2]float64{m, mr} })
 	for b, w := range want {
 		if got[b] != w {
 			t.Errorf("market of %s: got %v, want %v", b, got[b], w)
@@ -29,12 +29,12 @@ func TestCompare(t *testing.T) {
 	}
 	// With an even number of others, the mean of the middle two.
 	got = map[string][2]float64{}
-	Compare(append(prices, Price{"e", 100, 100}), 2, nil, func(own *Price, m, mr float64) { got[own.Banner] = [2]float64{m, mr} })
+	Compare(append(prices, Price{"e", 100, 100}), 2, new([]float64), func(own *Price, m, mr float64) { got[own.Banner] = [2]float64{m, mr} })
 	if w := [2]float64{350, 375}; got["a"] != w { // others 100, 200, 500, 600: (200+500)/2; regular 100, 250, 500, 700: (250+500)/2
 		t.Errorf("market of a among five: got %v, want %v", got["a"], w)
 	}
 	n := 0
-	Compare(prices[:2], 2, nil, func(*Price, float64, float64) { n++ })
+	Compare(prices[:2], 2, new([]float64), func(*Price, float64, float64) { n++ })
 	if n != 0 {
 		t.Errorf("two banners: %d comparisons, want none (each has one other)", n)
 	}
@@ -49,6 +49,23 @@ func TestCompare(t *testing.T) {
 	}
 	if s.Items != 2 || s.Own != 900 || s.Market != 900 {
 		t.Errorf("standing = %+v, want 2 items, own 900, market 900", s)
+	}
+}
+
+// TestCompareReusesBuf: the scratch space grows once and is kept, so
+// that comparing barcode after barcode allocates nothing. Not parallel:
+// it counts the allocations of the whole program.
+func TestCompareReusesBuf(t *testing.T) {
+	prices := []Price{{"a", 300, 400}, {"b", 200, 250}, {"c", 500, 500}, {"d", 600, 700}}
+	var buf []float64
+	sum := 0.0
+	fn := func(_ *Price, m, mr float64) { sum += m + mr }
+	Compare(prices, 2, &buf, fn)
+	if cap(buf) < 3 {
+		t.Fatalf("after a comparison of four banners: buf has room for %d, want at least 3 (the others)", cap(buf))
+	}
+	if n := testing.AllocsPerRun(100, func() { Compare(prices, 2, &buf, fn) }); n != 0 {
+		t.Errorf("a comparison with the buf grown: got %v allocations, want 0", n)
 	}
 }
 

@@ -156,7 +156,9 @@ func (b *DaySet) Count(from, to int32) int {
 	return n
 }
 
-// Set is a set of small, dense numbers (store ordinals), one bit each.
+// Set is a set of small, dense numbers (store ordinals), one bit each:
+// its size is that of the largest. Store numbers read from a file are at
+// most its store count (storage refuses a larger one as corrupt).
 type Set struct {
 	bits []uint64
 	n    int

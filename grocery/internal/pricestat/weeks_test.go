@@ -67,6 +67,11 @@ func TestWeeksRead(t *testing.T) {
 	}
 	t.Cleanup(func() { db.Close() })
 	err = db.Update(func(tx *storage.Tx) error {
+		for _, id := range []string{"s1", "s2", "s3"} { // stores 1 to 3, which the observations name
+			if err := tx.PutStore(&storage.Store{ID: id, Banner: "metro", Province: "ON", Active: true}); err != nil {
+				return err
+			}
+		}
 		for _, d := range days {
 			ch := &storage.CatDayChange{SKUs: d.skus}
 			for i := range d.skus { // one store-level price per SKU

@@ -1,0 +1,111 @@
+package storage_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/grocerydata/grocery/storage"
+	bolt "go.etcd.io/bbolt"
+)
+
+// format4File writes days 20000..20002 of ON Dairy metro, turns the file
+// into a version 4 one (the category days as version 4 wrote them, as
+// ForEachAnalytics gives them; no SKU lists; the format number), lets
+// edit change the days' values (by key), and returns its path.
+func format4File(t *testing.T, edit func(days map[string][]byte)) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "v4.db")
+	db, err := storage.Open(path, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	putStores(t, db, 2)
+	update(t, db, func(tx *storage.Tx) error {
+		for day := int32(20000); day < 20003; day++ {
+			ch := &storage.CatDayChange{Add: []storage.CatObs{{Store: 1, Price: 100}, {Store: 2, Price: 150}},
+				SKUs: []storage.SKUDay{{SKU: "a", Price: 200, Regular: 200}, {SKU: "b", Price: 300, Regular: 300}}}
+			if err := tx.UpdateCatDay(&storage.CatDayKey{Province: "ON", Category: "Dairy", Banner: "metro", Day: day}, ch); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	days := map[string][]byte{}
+	err = db.View(func(tx *storage.Tx) error {
+		return tx.ForEachAnalytics(func(bucket string, k, v []byte) error {
+			if bucket == "catdays" {
+				days[string(k)] = bytes.Clone(v)
+			}
+			return nil
+		})
+	})
+	db.Close()
+	if err != nil || len(days) != 3 {
+		t.Fatalf("read %d category days, want 3: %v", len(days), err)
+	}
+	edit(days)
+	b, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	err = b.Update(func(tx *bolt.Tx) error {
+		for k, v := range days {
+			if err := tx.Bucket([]byte("catdays")).Put([]byte(k), v); err != nil {
+				return err
+			}
+		}
+		if err := tx.DeleteBucket([]byte("catskus")); err != nil {
+			return err
+		}
+		return tx.Bucket([]byte("meta")).Put([]byte("format"), binary.BigEndian.AppendUint32(nil, 4))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestUpgradeFormat4CorruptDay: a corrupt category day stops the upgrade
+// of a version 4 file with an error that names the day and says what is
+// left: the file untouched at version 4, which a read-only open serves.
+func TestUpgradeFormat4CorruptDay(t *testing.T) {
+	t.Parallel()
+	path := format4File(t, func(days map[string][]byte) {
+		for k, v := range days {
+			if strings.HasSuffix(k, string(binary.BigEndian.AppendUint32(nil, 20001))) {
+				days[k] = v[:len(v)-1] // the last store's count cut off
+			}
+		}
+	})
+	_, err := storage.Open(path, storage.Options{})
+	want := `category day ON "Dairy" "metro" 2024-10-05`
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "left at version 4") || !strings.Contains(err.Error(), "read-only") {
+		t.Fatalf("writable open: got %v, want an error naming %q, the file left at version 4 and its read-only open", err, want)
+	}
+	b, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = b.View(func(tx *bolt.Tx) error {
+		if v := tx.Bucket([]byte("meta")).Get([]byte("format")); binary.BigEndian.Uint32(v) != 4 {
+			t.Errorf("format after the failed upgrade: got %d, want 4", binary.BigEndian.Uint32(v))
+		}
+		if tx.Bucket([]byte("catskus")) != nil {
+			t.Errorf("after the failed upgrade: got a catskus bucket, want none")
+		}
+		return nil
+	})
+	b.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := storage.Open(path, storage.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatalf("read-only open after the failed upgrade: got %v, want none", err)
+	}
+	db.Close()
+}
