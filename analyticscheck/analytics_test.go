@@ -280,6 +280,7 @@ type sqlOffer struct {
 		PC   json.Number `json:"pc"`
 		Ends *string     `json:"ends"`
 	} `json:"promos"`
+	PromoEnded *string      `json:"promo_ended"`
 	UnitBasis  string       `json:"unit_price_basis"`
 	UnitFactor *json.Number `json:"unit_factor"`
 }
@@ -343,6 +344,16 @@ func checkOffer(c *checker, key string, g map[string]any, s *sqlOffer, unit bool
 			}
 		} else if !promo && ge != nil && ge != "" {
 			c.diff(key+" promo_ends", ge, nil, "")
+		}
+		// promo_ended, where the answer has it (a lookup's offer): the
+		// latest end of the stores' promotions that ended, when the
+		// offer is not on promotion.
+		if ge, ok := g["promo_ended"]; ok {
+			var want any
+			if s.PromoEnded != nil && !promo {
+				want = *s.PromoEnded
+			}
+			c.exact(key+" promo_ended", ge, want)
 		}
 		return
 	}

@@ -44,6 +44,7 @@ const handObservations = `date,store_id,banner,external_sku,price,regular_price,
 2026-11-19,lob-on-1,loblaws,LOB-9,5.00,5.00,,200000000004,Store Cut Steak,Loblaws,1 kg,Meat & Deli
 2026-11-19,met-on-1,metro,MET-9,6.00,6.00,,200000000004,Store Cut Steak,Metro,1 kg,Meat & Deli
 2026-11-19,nf-on-1,no-frills,NF-9,7.00,7.00,,200000000004,Store Cut Steak,No Frills,1 kg,Meat & Deli
+2026-11-12,sof-bc-1,save-on-foods,SOF-E,2.00,3.00,2026-11-15,064420401311,Cream,Natrel,1 L,Dairy & Eggs
 2026-11-19,sof-bc-1,save-on-foods,SOF-K,4.00,4.00,,068000000109,Tomato Ketchup,Heinz,750 mL,Pantry
 2026-11-19,sof-bc-1,save-on-foods,SOF-M,2.00,2.50,2026-11-25,068000000116,Yellow Mustard,Heinz,250 mL,Pantry
 2026-11-19,sof-bc-1,save-on-foods,SOF-P1,3.00,3.00,,068000000123,Ketchup,Brand A,750 mL,Pantry
@@ -137,29 +138,37 @@ func TestSQLByHand(t *testing.T) {
 		if m := offers["ON metro MET-2"]; m == nil || len(m.PriceModes) != 1 || m.PriceModes[0] != "350.00" || len(m.Promos) != 1 {
 			t.Errorf("MET-2: got %+v, want a current offer at 3.50 on promotion", m)
 		}
+		// SOF-E, observed 11-12 at 2.00 on a promotion that ended 11-15:
+		// in force on 11-19 at its regular price, 3.00, not on promotion.
+		if e := offers["BC save-on-foods SOF-E"]; e == nil || len(e.PriceModes) != 1 || e.PriceModes[0] != "300.00" || len(e.Promos) != 0 ||
+			e.PromoEnded == nil || *e.PromoEnded != "2026-11-15" {
+			t.Errorf("SOF-E: got %+v, want 3.00, not on promotion, its promotion ended 2026-11-15", e)
+		}
 	})
 	t.Run("M3 benchmark", func(t *testing.T) {
 		var got map[string]any
 		fx.sql(t, "benchmark.sql", map[string]string{"province": "ON", "banner": "loblaws"}, &got)
 		b, _ := got["banner"].(map[string]any)
-		// loblaws 199.5 against median(no-frills 250, metro 300) = 275;
-		// regular 199.5 against median(250, 350) = 300. The restricted
+		// loblaws 199 (its stores' 199 and 200 tie: the lower) against
+		// median(no-frills 250, metro 300) = 275; regular 199 against
+		// median(250, 350) = 300. The restricted
 		// barcode 200000000004 is left out (import keeps its prices but
 		// links no product to it).
-		near(t, "loblaws index", lookup(b, "index"), 100*199.5/275)
-		near(t, "loblaws regular_index", lookup(b, "regular_index"), 66.5)
+		near(t, "loblaws index", lookup(b, "index"), 100*199/275.0)
+		near(t, "loblaws regular_index", lookup(b, "regular_index"), 100*199/300.0)
 		near(t, "loblaws items", lookup(b, "items"), 1)
 		near(t, "loblaws market_cost", lookup(b, "market_cost"), 275)
 		near(t, "loblaws rank (under 20 items)", lookup(b, "rank"), 0)
 		fx.sql(t, "benchmark.sql", map[string]string{"province": "ON", "banner": "metro"}, &got)
 		b, _ = got["banner"].(map[string]any)
-		near(t, "metro index", lookup(b, "index"), 100*300/224.75)
-		near(t, "metro regular_index", lookup(b, "regular_index"), 100*350/224.75)
+		// metro 300 (regular 350) against median(199, 250) = 224.5.
+		near(t, "metro index", lookup(b, "index"), 100*300/224.5)
+		near(t, "metro regular_index", lookup(b, "regular_index"), 100*350/224.5)
 	})
 	t.Run("M4 geography", func(t *testing.T) {
 		var rows []map[string]any
 		fx.sql(t, "geography.sql", map[string]string{"upc": "067000378089", "category": ""}, &rows)
-		// pv_ON = median(199.5, 250, 300) = 250, pv_BC = 400;
+		// pv_ON = median(199, 250, 300) = 250, pv_BC = 400;
 		// n = (16124 * 250 + 5698 * 400) / (16124 + 5698).
 		n := (16124*250 + 5698*400) / 21822.0
 		if len(rows) != 2 {
@@ -168,7 +177,7 @@ func TestSQLByHand(t *testing.T) {
 		near(t, "BC index", rows[0]["index"], 100*400/n)
 		near(t, "ON index", rows[1]["index"], 100*250/n)
 		near(t, "ON delta", rows[1]["delta_pct"], 100*250/n-100)
-		near(t, "ON average", rows[1]["average"], (199.5+250+300)/3)
+		near(t, "ON average", rows[1]["average"], (199+250+300)/3.0)
 		near(t, "ON stores", rows[1]["stores"], 4)
 		if rows[0]["thin"] != true || rows[1]["thin"] != false {
 			t.Errorf("thin: BC %v ON %v, want true false", rows[0]["thin"], rows[1]["thin"])

@@ -385,11 +385,10 @@ func (b *briefBuilder) skuProduct(banner, sku string) (string, *storage.Product,
 }
 
 // basket compares the banners on the barcodes priced this week by the
-// most banners (M3 with weekly prices). A SKU's weekly price is its daily
-// price on its last day with data in the week: for a SKU with an offer
-// observed this week, the offer's daily price (its latest day). A
-// banner's price of a barcode is the lowest weekly price of its SKUs of
-// it (and its regular price the lowest weekly regular price).
+// most banners (M3), on their current prices: a SKU with an offer
+// observed this week counts at the offer's price in force, and a
+// banner's price of a barcode is the lowest of its SKUs' (and its regular
+// price the lowest regular price).
 func (b *briefBuilder) basket() error {
 	type entry struct {
 		gtin    string

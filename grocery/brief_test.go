@@ -45,17 +45,18 @@ func TestExecutiveBrief(t *testing.T) {
 		Province: "ON", ProvinceName: "Ontario", Banner: "no-frills", BannerName: "No Frills",
 		WeekFrom: day("2026-11-13"), WeekTo: day("2026-11-19"), Currency: "CAD",
 		// Basket: the barcodes three banners or more price this week:
-		// milk. Weekly prices: Loblaws 5.50, No Frills 4.10 (the median
-		// of 4.00 and 4.20), Metro 4.80 (regular 6.00). Each against the
-		// median of the other two:
-		// No Frills 4.10 / 5.15 = 0.7961 -> 79.6, regular 4.10 / 5.75 = 71.3;
-		// Metro 4.80 / 4.80 = 100.0, regular 6.00 / 4.80 = 125.0;
-		// Loblaws 5.50 / 4.45 = 1.2360 -> 123.6, regular 5.50 / 5.05 = 108.9.
+		// milk. Prices in force: Loblaws 5.50, No Frills 4.00 (4.00 and
+		// 4.20 at its stores, the lower on a tie; regular likewise),
+		// Metro 4.80 (regular 6.00). Each against the median of the
+		// other two:
+		// No Frills 4.00 / 5.15 = 0.7767 -> 77.7, regular 4.00 / 5.75 = 0.6957 -> 69.6;
+		// Metro 4.80 / 4.75 = 1.0105 -> 101.1, regular 6.00 / 4.75 = 1.2632 -> 126.3;
+		// Loblaws 5.50 / 4.40 = 1.25 -> 125.0, regular 5.50 / 5.00 = 110.0.
 		// One item: no banner ranked (20 needed).
 		Basket: BriefBasket{Items: 1, MinItems: 20, Banners: []BasketCost{
-			{Banner: "no-frills", BannerName: "No Frills", Own: true, Total: 410, MarketCost: 515, Items: 1, Index: 79.6, RegularIndex: 71.3},
-			{Banner: "metro", BannerName: "Metro", Total: 480, MarketCost: 480, Items: 1, Index: 100, RegularIndex: 125},
-			{Banner: "loblaws", BannerName: "Loblaws", Total: 550, MarketCost: 445, Items: 1, Index: 123.6, RegularIndex: 108.9},
+			{Banner: "no-frills", BannerName: "No Frills", Own: true, Total: 400, MarketCost: 515, Items: 1, Index: 77.7, RegularIndex: 69.6},
+			{Banner: "metro", BannerName: "Metro", Total: 480, MarketCost: 475, Items: 1, Index: 101.1, RegularIndex: 126.3},
+			{Banner: "loblaws", BannerName: "Loblaws", Total: 550, MarketCost: 440, Items: 1, Index: 125, RegularIndex: 110},
 		}},
 		// Regular prices, week before -> week: Loblaws milk 5.00 -> 5.50
 		// = +10.0%, No Frills milk 4.00 -> 4.10 = +2.5%; No Frills bread
@@ -328,7 +329,7 @@ func TestBriefHTML(t *testing.T) {
 		}
 	}
 	text := stdhtml.UnescapeString(html)
-	for _, want := range []string{"Executive brief: Ontario (No Frills)", "-10.6%", "+5.4%", "$4.80", "Not ranked (fewer than 20 items): No Frills (1 item, index 79.6)",
+	for _, want := range []string{"Executive brief: Ontario (No Frills)", "-10.6%", "+5.4%", "$4.80", "Not ranked (fewer than 20 items): No Frills (1 item, index 77.7)",
 		"<td>started</td><td>Natrel 2% Milk 2 L</td><td>Metro</td>", "<td>Snacks</td><td>No Frills</td><td>2026-11-18</td>", b.Summary} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the page lacks %q", want)

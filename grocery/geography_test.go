@@ -16,12 +16,11 @@ func TestGeographicPrices(t *testing.T) {
 	svc := openSnap(t, geoStores, geoObs)
 	ctx := context.Background()
 	t.Run("OKUPC", func(t *testing.T) {
-		// Price: the province price, 4.995 written 5.00 (half away from
-		// zero). ON levels over the banner prices 4.995, 4.00, 6.00:
-		// average 14.995 / 3 = 4.9983 → 5.00. Stores: loblaws 2 +
-		// no-frills 1 + metro 1 = 4; QC 2 and NU 1 are thin.
-		// National: price 5.0033060 → 5.00; average (16124 × 4.998333 +
-		// 9056 × 5.00 + 41 × 9.00) / 25221 = 5.0054 → 5.01.
+		// Price: the province price, 4.99. ON levels over the banner
+		// prices 4.99, 4.00, 6.00: average 14.99 / 3 = 4.9967 → 5.00.
+		// Stores: loblaws 2 + no-frills 1 + metro 1 = 4; QC 2 and NU 1
+		// are thin. National: price 5.0001094 → 5.00; average (16124 ×
+		// 4.996667 + 9056 × 5.00 + 41 × 9.00) / 25221 = 5.0044 → 5.00.
 		// Basis: 8 store-level prices (L1 at 2 stores, L1B, N1, M1, X1,
 		// Q1, W1; N1B is not current), 7 reference stores.
 		got, err := svc.GeographicPrices(ctx, grocery.GeoPricesInput{UPC: snapMilk})
@@ -30,11 +29,11 @@ func TestGeographicPrices(t *testing.T) {
 		}
 		want := &grocery.GeoPricesResult{
 			UPC: snapMilk, Name: "2% Milk",
-			National: &grocery.GeoProvince{Province: "CA", Price: centsPtr(500), Average: 501, Min: 400, Max: 900, BannerPrices: 6, Products: 1, Stores: 7, Index: 100},
+			National: &grocery.GeoProvince{Province: "CA", Price: centsPtr(500), Average: 500, Min: 400, Max: 900, BannerPrices: 6, Products: 1, Stores: 7, Index: 100},
 			Provinces: []grocery.GeoProvince{
-				{Province: "NU", Price: centsPtr(900), Average: 900, Min: 900, Max: 900, BannerPrices: 1, Products: 1, Stores: 1, Thin: true, Index: 179.9},
-				{Province: "ON", Price: centsPtr(500), Average: 500, Min: 400, Max: 600, BannerPrices: 3, Products: 1, Stores: 4, Index: 99.8},
-				{Province: "QC", Price: centsPtr(500), Average: 500, Min: 450, Max: 550, BannerPrices: 2, Products: 1, Stores: 2, Thin: true, Index: 99.9},
+				{Province: "NU", Price: centsPtr(900), Average: 900, Min: 900, Max: 900, BannerPrices: 1, Products: 1, Stores: 1, Thin: true, Index: 180},
+				{Province: "ON", Price: centsPtr(499), Average: 500, Min: 400, Max: 600, BannerPrices: 3, Products: 1, Stores: 4, Index: 99.8},
+				{Province: "QC", Price: centsPtr(500), Average: 500, Min: 450, Max: 550, BannerPrices: 2, Products: 1, Stores: 2, Thin: true, Index: 100},
 			},
 			Currency: "CAD",
 			Basis: grocery.Basis{Provinces: []string{"NU", "ON", "QC"}, Banners: []string{"loblaws", "maxi", "metro", "no-frills", "northern"},
@@ -46,10 +45,10 @@ func TestGeographicPrices(t *testing.T) {
 		}
 	})
 	t.Run("OKCategory", func(t *testing.T) {
-		// ON: banner prices 4.995, 4.00, 6.00, 8.00, 9.00: average
-		// 31.995 / 5 = 6.399 → 6.40. QC: 4.50, 5.50, 9.50: 6.50.
-		// National average (16124 × 6.399 + 9056 × 6.50 + 41 × 9.00) /
-		// 25221 = 6.4395 → 6.44; no price for a category.
+		// ON: banner prices 4.99, 4.00, 6.00, 8.00, 9.00: average
+		// 31.99 / 5 = 6.398 → 6.40. QC: 4.50, 5.50, 9.50: 6.50.
+		// National average (16124 × 6.398 + 9056 × 6.50 + 41 × 9.00) /
+		// 25221 = 6.4389 → 6.44; no price for a category.
 		got, err := svc.GeographicPrices(ctx, grocery.GeoPricesInput{Category: "dairy & EGGS"})
 		if err != nil {
 			t.Fatal(err)
@@ -58,7 +57,7 @@ func TestGeographicPrices(t *testing.T) {
 			t.Errorf("category: got %q", got.Category)
 		}
 		want := []grocery.GeoProvince{
-			{Province: "NU", Average: 900, Min: 900, Max: 900, BannerPrices: 1, Products: 1, Stores: 1, Thin: true, Index: 179.9},
+			{Province: "NU", Average: 900, Min: 900, Max: 900, BannerPrices: 1, Products: 1, Stores: 1, Thin: true, Index: 180},
 			{Province: "ON", Average: 640, Min: 400, Max: 900, BannerPrices: 5, Products: 2, Stores: 4, Index: 97.9},
 			{Province: "QC", Average: 650, Min: 450, Max: 950, BannerPrices: 3, Products: 2, Stores: 2, Thin: true, Index: 103.5},
 		}
@@ -115,7 +114,7 @@ func TestRegionalComparison(t *testing.T) {
 		}
 		want := &grocery.RegionalResult{Scope: "panel",
 			Provinces: []grocery.RegionalProvince{
-				{Province: "NU", DeltaPct: 79.9, Index: 179.9, Products: 1, Stores: 1, Thin: true, Observations: 1},
+				{Province: "NU", DeltaPct: 80, Index: 180, Products: 1, Stores: 1, Thin: true, Observations: 1},
 				{Province: "ON", DeltaPct: -1.4, Index: 98.6, Products: 3, Stores: 4, Observations: 10},
 				{Province: "QC", DeltaPct: 3.5, Index: 103.5, Products: 2, Stores: 2, Thin: true, Observations: 3},
 			},

@@ -65,6 +65,12 @@ func (o *Offer) appendJSON(b []byte) []byte {
 	} else {
 		b = o.PromoEnds.appendJSON(b)
 	}
+	b = append(b, `,"promo_ended":`...)
+	if o.PromoEnded == nil {
+		b = append(b, "null"...)
+	} else {
+		b = o.PromoEnded.appendJSON(b)
+	}
 	b = append(b, `,"min_price":`...)
 	b = o.MinPrice.appendJSON(b)
 	b = append(b, `,"max_price":`...)
@@ -260,6 +266,12 @@ func (p *StorePrice) AppendJSON(b []byte) []byte {
 		b = append(b, "null"...)
 	} else {
 		b = p.PromoEnds.appendJSON(b)
+	}
+	b = append(b, `,"promo_ended":`...)
+	if p.PromoEnded == nil {
+		b = append(b, "null"...)
+	} else {
+		b = p.PromoEnded.appendJSON(b)
 	}
 	b = append(b, `,"observed_at":`...)
 	b = p.ObservedAt.appendJSON(b)

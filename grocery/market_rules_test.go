@@ -23,9 +23,9 @@ import (
 //	NU  nw-1 (northern): 1 store (thin)
 //
 //	milk   068000000154 2% Milk 2 L, Dairy & Eggs
-//	       ON loblaws L1 4.99 at lob-1 and 5.00 at lob-2: daily median
-//	          4.995 (a half cent, kept); loblaws L1B 5.50 at lob-1: the
-//	          banner's price is its lowest SKU's, 4.995
+//	       ON loblaws L1 4.99 at lob-1 and 5.00 at lob-2: the price in
+//	          force is the most common, the lower on a tie, 4.99; loblaws
+//	          L1B 5.50 at lob-1: the banner's price is its lowest SKU's, 4.99
 //	          no-frills N1 4.00; no-frills N1B 1.00 on 2026-11-05 only:
 //	          14 days before the latest day, not current
 //	          metro M1 6.00 (3.00 on 2026-11-01, not its latest day)
@@ -68,27 +68,27 @@ const geoObs = `date,store_id,banner,external_sku,price,regular_price,promo_ends
 //
 // Province prices (median of the banner prices):
 //
-//	milk   ON median(4.995, 4.00, 6.00) = 4.995; QC (4.50 + 5.50) / 2 = 5.00; NU 9.00
+//	milk   ON median(4.99, 4.00, 6.00) = 4.99; QC (4.50 + 5.50) / 2 = 5.00; NU 9.00
 //	cheese ON (8.00 + 9.00) / 2 = 8.50; QC 9.50
 //	butter ON (5.00 + 6.00) / 2 = 5.50
 //
 // National prices (population-weighted):
 //
-//	milk   (16124 × 4.995 + 9056 × 5.00 + 41 × 9.00) / 25221 = 126188.38 / 25221 = 5.0033060
+//	milk   (16124 × 4.99 + 9056 × 5.00 + 41 × 9.00) / 25221 = 126107.76 / 25221 = 5.0001094
 //	cheese (16124 × 8.50 + 9056 × 9.50) / 25180 = 223086 / 25180 = 8.8596505
 //	butter 5.50 (ON only)
 //
-// Milk: ON 100 × 4.995 / 5.0033060 = 99.834 → 99.8; QC 100 × 5 / 5.0033060
-// = 99.934 → 99.9; NU 100 × 9 / 5.0033060 = 179.881 → 179.9.
+// Milk: ON 100 × 4.99 / 5.0001094 = 99.798 → 99.8; QC 100 × 5 / 5.0001094
+// = 99.998 → 100.0; NU 100 × 9 / 5.0001094 = 179.996 → 180.0.
 // Dairy & Eggs (Jevons, milk and cheese):
 //
-//	ON 100 × sqrt(4.995/5.0033060 × 8.50/8.8596505) = 100 × sqrt(0.998340 × 0.959406) = 97.868 → 97.9
-//	QC 100 × sqrt(5.00/5.0033060 × 9.50/8.8596505) = 100 × sqrt(0.999339 × 1.072277) = 103.517 → 103.5
-//	NU milk only: 179.9
+//	ON 100 × sqrt(4.99/5.0001094 × 8.50/8.8596505) = 100 × sqrt(0.997978 × 0.959406) = 97.850 → 97.9
+//	QC 100 × sqrt(5.00/5.0001094 × 9.50/8.8596505) = 100 × sqrt(0.999978 × 1.072277) = 103.550 → 103.5
+//	NU milk only: 180.0
 //
-// Panel (with butter, ratio 1 in ON): ON 100 × (0.998340 × 0.959406 ×
-// 1)^(1/3) = 98.578 → 98.6, delta −1.422 → −1.4; QC and NU as the
-// category: +3.5, +79.9.
+// Panel (with butter, ratio 1 in ON): ON 100 × (0.997978 × 0.959406 ×
+// 1)^(1/3) = 98.562 → 98.6, delta −1.438 → −1.4; QC and NU as the
+// category: +3.5, +80.0.
 //
 // The old rule (each barcode's store-weighted province average against a
 // national average over stores, as a ratio of sums) gives other figures:
@@ -97,10 +97,10 @@ var geoWant = struct {
 	milk, dairy, panel map[string]float64 // index by province
 	panelDelta         map[string]float64
 }{
-	milk:       map[string]float64{"NU": 179.9, "ON": 99.8, "QC": 99.9},
-	dairy:      map[string]float64{"NU": 179.9, "ON": 97.9, "QC": 103.5},
-	panel:      map[string]float64{"NU": 179.9, "ON": 98.6, "QC": 103.5},
-	panelDelta: map[string]float64{"NU": 79.9, "ON": -1.4, "QC": 3.5},
+	milk:       map[string]float64{"NU": 180, "ON": 99.8, "QC": 100},
+	dairy:      map[string]float64{"NU": 180, "ON": 97.9, "QC": 103.5},
+	panel:      map[string]float64{"NU": 180, "ON": 98.6, "QC": 103.5},
+	panelDelta: map[string]float64{"NU": 80, "ON": -1.4, "QC": 3.5},
 }
 
 // TestGeographyRule (issue 16, disagreement 1): the province index is

@@ -122,6 +122,10 @@ func offer(o *storage.Offer, qty float64, basis string, vals *offerValues) Offer
 		v.promoEnds = Date(o.PromoEnd)
 		r.PromoEnds = &v.promoEnds
 	}
+	if !r.OnPromo && o.PromoEnded != 0 {
+		v.promoEnded = Date(o.PromoEnded)
+		r.PromoEnded = &v.promoEnded
+	}
 	if qty > 0 {
 		v.unitPrice = Cents(pricestat.Cents(float64(o.Price) / qty))
 		r.UnitPrice, r.UnitPriceBasis = &v.unitPrice, basis
@@ -133,8 +137,8 @@ func offer(o *storage.Offer, qty float64, basis string, vals *offerValues) Offer
 type offerValues struct{ vals []offerValue }
 
 type offerValue struct {
-	promoEnds Date
-	unitPrice Cents
+	promoEnds, promoEnded Date
+	unitPrice             Cents
 }
 
 func (v *offerValues) next() *offerValue {

@@ -50,7 +50,7 @@ met,metro,ON,Metro,Toronto,M4C 1B5,43.63,-79.40
 		for i, b := range []string{"loblaws", "no-frills", "metro"} {
 			p := uint32(500 + 300*i) // 5.00, 8.00, 11.00: whatever they are, not comparable
 			o := storage.Offer{Banner: b, SKU: "W" + b, Price: p, Regular: p, Min: p, Max: p, StoreCount: 1,
-				ObservedAt: tx.AsOf(), DayPrice: 2 * p, DayRegular: 2 * p}
+				ObservedAt: tx.AsOf()}
 			if err := tx.PutOffer("ON", string(in), &o); err != nil {
 				return err
 			}

@@ -74,11 +74,7 @@ func open(path string, opts *Options, so storage.Options, now func() time.Time) 
 // Redis: redisconn.DefaultPrefix but in tests, which share one Redis.
 func openPrefixed(path string, opts *Options, so storage.Options, now func() time.Time, redisPrefix string) (*Service, error) {
 	if !so.ReadOnly {
-		clock := now
-		if clock == nil {
-			clock = time.Now
-		}
-		so.Upgrade = upgradeFormat3(context.Background(), clock())
+		so.Upgrade = upgradeFormat(context.Background())
 	}
 	db, err := storage.Open(path, so)
 	switch {

@@ -225,10 +225,10 @@ func bannerOfferPrice(o *market.BannerOffer) SignalPrice {
 		Regular: *ptrHalf(o.R), OnPromo: o.OnPromo(), Stores: int(o.Stores), ObservedAt: Date(o.Observed)}
 }
 
-// offerPrice is an offer's daily price in the evidence of a signal.
+// offerPrice is an offer's price in force in the evidence of a signal.
 func offerPrice(o *storage.Offer) SignalPrice {
-	return SignalPrice{Banner: o.Banner, BannerName: bannerName(o.Banner), ExternalSKU: o.SKU, Price: *ptrHalf(o.DayPrice),
-		Regular: *ptrHalf(o.DayRegular), OnPromo: o.DayPrice < o.DayRegular, Stores: int(o.StoreCount), ObservedAt: Date(o.ObservedAt)}
+	return SignalPrice{Banner: o.Banner, BannerName: bannerName(o.Banner), ExternalSKU: o.SKU, Price: Cents(o.Price),
+		Regular: Cents(o.Regular), OnPromo: o.Price < o.Regular, Stores: int(o.StoreCount), ObservedAt: Date(o.ObservedAt)}
 }
 
 // Signals returns the market signals of a province's panel for a buyer of

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/grocery/internal/search"
 	"github.com/grocerydata/grocery/storage"
 )
@@ -35,7 +36,9 @@ type StorePriceInput struct {
 	Lang string `json:"lang,omitempty"`
 }
 
-// StorePrice is a store's latest observed price of one banner SKU.
+// StorePrice is a store's latest observed price of one banner SKU, as it
+// stands on the data set's latest day: a promotion past its stated end
+// gives way to the regular price.
 type StorePrice struct {
 	Banner       string `json:"banner"`
 	StoreID      string `json:"store_id"`
@@ -45,7 +48,8 @@ type StorePrice struct {
 	Price        Cents  `json:"price"`
 	RegularPrice Cents  `json:"regular_price"`
 	OnPromo      bool   `json:"on_promo"`
-	PromoEnds    *Date  `json:"promo_ends"` // last day of the promotion, or null
+	PromoEnds    *Date  `json:"promo_ends"`  // last day of the promotion, or null
+	PromoEnded   *Date  `json:"promo_ended"` // the stated end of the promotion observed, when it ended before the data set's latest day; or null
 	ObservedAt   Date   `json:"observed_at"`
 	Currency     string `json:"currency"`
 }
@@ -251,21 +255,17 @@ func (s *Service) StorePrice(ctx context.Context, in StorePriceInput) (*StorePri
 	return res, nil
 }
 
-// storePrice fills out from a store's latest observation, with the
-// product's barcode and its name in lang when the SKU is linked.
+// storePrice fills out from a store's latest observation, as it stands
+// on the data set's latest day, with the product's barcode and its name
+// in lang when the SKU is linked.
 func storePrice(tx *storage.Tx, banner, storeID, lang string, l *storage.Latest, out *StorePrice) error {
+	p, r, ended := pricestat.AtDay(l.Price, l.Regular, l.PromoEnd, tx.AsOf())
 	*out = StorePrice{
 		Banner: banner, StoreID: storeID, ExternalSKU: l.SKU,
-		Price: Cents(l.Price), RegularPrice: Cents(l.Regular), OnPromo: l.Price < l.Regular,
+		Price: Cents(p), RegularPrice: Cents(r), OnPromo: p < r,
 		ObservedAt: Date(l.Date), Currency: Currency,
 	}
-	if out.RegularPrice == 0 {
-		out.RegularPrice = out.Price
-	}
-	if out.OnPromo && l.PromoEnd != 0 {
-		d := Date(l.PromoEnd)
-		out.PromoEnds = &d
-	}
+	out.PromoEnds, out.PromoEnded = promoDates(p < r, l.PromoEnd, ended)
 	var rec storage.SKU
 	found, err := tx.SKU(banner, l.SKU, &rec)
 	if err != nil || !found || rec.GTIN == "" {
@@ -275,4 +275,19 @@ func storePrice(tx *storage.Tx, banner, storeID, lang string, l *storage.Latest,
 	name, nameFr, _, err := tx.ProductNames(rec.GTIN)
 	out.Name = nameIn(name, nameFr, lang)
 	return err
+}
+
+// promoDates returns the promotion dates a store price shows: the end of
+// the promotion in force (onPromo), or the end of one that ended (ended,
+// 0 when none); nil where there is none.
+func promoDates(onPromo bool, promoEnd, ended int32) (ends, endedAt *Date) {
+	switch {
+	case onPromo && promoEnd != 0:
+		d := Date(promoEnd)
+		return &d, nil
+	case ended != 0:
+		d := Date(ended)
+		return nil, &d
+	}
+	return nil, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/grocery/internal/search"
 	"github.com/grocerydata/grocery/storage"
 )
@@ -106,6 +107,7 @@ type StoreHit struct {
 	RegularPrice Cents    `json:"regular_price"`
 	OnPromo      bool     `json:"on_promo"`
 	PromoEnds    *Date    `json:"promo_ends"`
+	PromoEnded   *Date    `json:"promo_ended"` // the stated end of a promotion that ended before the data set's latest day, or null
 	ObservedAt   Date     `json:"observed_at"`
 }
 
@@ -201,7 +203,8 @@ func (s *Service) SearchStores(ctx context.Context, in StoreSearchInput) (*Store
 		if err != nil {
 			return err
 		}
-		current := tx.AsOf() - freshDays
+		asOf := tx.AsOf()
+		current := asOf - freshDays
 		products := make([]*storage.Product, len(hits))
 		var l storage.Latest
 		for si := range stores {
@@ -226,19 +229,14 @@ func (s *Service) SearchStores(ctx context.Context, in StoreSearchInput) (*Store
 					}
 					products[ref.hit] = p
 				}
+				price, regular, ended := pricestat.AtDay(l.Price, l.Regular, l.PromoEnd, asOf)
 				h := StoreHit{
 					StoreID: st.ID, Banner: st.Banner, BannerName: bannerName(st.Banner), Name: st.Name, City: st.City,
 					PostalCode: st.PostalCode, UPC: GTIN(p.GTIN).UPC(), ProductName: nameIn(p.Name, p.NameFr, lang), Brand: p.Brand, Size: p.Size,
-					ExternalSKU: ref.sku, Price: Cents(l.Price), RegularPrice: Cents(l.Regular), OnPromo: l.Price < l.Regular,
+					ExternalSKU: ref.sku, Price: Cents(price), RegularPrice: Cents(regular), OnPromo: price < regular,
 					ObservedAt: Date(l.Date),
 				}
-				if h.RegularPrice == 0 {
-					h.RegularPrice = h.Price
-				}
-				if h.OnPromo && l.PromoEnd != 0 {
-					d := Date(l.PromoEnd)
-					h.PromoEnds = &d
-				}
+				h.PromoEnds, h.PromoEnded = promoDates(price < regular, l.PromoEnd, ended)
 				if measured {
 					d := st.KM
 					h.DistanceKM = &d

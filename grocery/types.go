@@ -20,15 +20,16 @@ type Offer struct {
 	Banner         string `json:"banner"`
 	BannerName     string `json:"banner_name"`
 	ExternalSKU    string `json:"external_sku"`     // the banner's own SKU: the key of price_history
-	Price          Cents  `json:"price"`            // most common current shelf price
-	RegularPrice   Cents  `json:"regular_price"`    // most common regular (non-promotional) price
+	Price          Cents  `json:"price"`            // most common shelf price in force among the stores
+	RegularPrice   Cents  `json:"regular_price"`    // most common regular (non-promotional) price in force
 	OnPromo        bool   `json:"on_promo"`         // Price is a promotional price
 	PromoEnds      *Date  `json:"promo_ends"`       // last day of the promotion, or null
-	MinPrice       Cents  `json:"min_price"`        // lowest current price among the stores
-	MaxPrice       Cents  `json:"max_price"`        // highest current price among the stores
+	PromoEnded     *Date  `json:"promo_ended"`      // when not on promotion: the stated end of a promotion the stores last carried, which ended before today; or null
+	MinPrice       Cents  `json:"min_price"`        // lowest price in force among the stores
+	MaxPrice       Cents  `json:"max_price"`        // highest price in force among the stores
 	UnitPrice      *Cents `json:"unit_price"`       // Price per UnitPriceBasis, or null when the size has no unit
 	UnitPriceBasis string `json:"unit_price_basis"` // "per 100 g", "per 100 mL", "per unit", or ""
-	StoreCount     int    `json:"store_count"`      // reference stores in the province that observed it
+	StoreCount     int    `json:"store_count"`      // reference stores in the province whose price is in force
 	ObservedAt     Date   `json:"observed_at"`      // latest observation date
 }
 

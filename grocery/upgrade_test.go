@@ -230,3 +230,76 @@ func TestUpgradeFormat4(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestUpgradeFormat5: a version 5 file's offers summarise each store's
+// latest observation around the SKU's newest day, with its daily prices,
+// where version 6 keeps the price in force on the data set's latest day
+// and the day it expires. A read-only open serves the old offers as they
+// are; a writable open rebuilds every offer, so that they equal a file
+// built by this version, and Verify finds it consistent.
+func TestUpgradeFormat5(t *testing.T) {
+	t.Parallel()
+	path := DemoCopy(t)
+	offers, _ := readDaily(t, path)
+	if len(offers) == 0 {
+		t.Fatal("the demo has no ON offers")
+	}
+
+	// Make it a version 5 file: each offer in version 5's layout (price,
+	// regular, min, max, promotion end, stores, observed, then the daily
+	// price and regular price in half-cents), its prices all 1 cent, so
+	// that an offer not rebuilt shows.
+	b, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := 0
+	if err := b.Update(func(tx *bolt.Tx) error {
+		bk := tx.Bucket([]byte("offers"))
+		vals := map[string][]byte{}
+		if err := bk.ForEach(func(k, _ []byte) error {
+			v := binary.AppendUvarint(nil, 1)
+			v = binary.AppendUvarint(v, 1)
+			v = binary.AppendUvarint(v, 1)
+			v = binary.AppendUvarint(v, 1)
+			v = binary.AppendVarint(v, 0)
+			v = binary.AppendUvarint(v, 1)
+			v = binary.AppendVarint(v, 20000)
+			v = binary.AppendUvarint(v, 2)
+			v = binary.AppendUvarint(v, 0)
+			vals[string(k)] = v
+			return nil
+		}); err != nil {
+			return err
+		}
+		for k, v := range vals {
+			if err := bk.Put([]byte(k), v); err != nil {
+				return err
+			}
+			old++
+		}
+		return tx.Bucket([]byte("meta")).Put([]byte("format"), binary.BigEndian.AppendUint32(nil, 5))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	ro, _ := readDaily(t, path)
+	if len(ro) != len(offers) || ro[0].Price != 1 || ro[0].ObservedAt != 20000 {
+		t.Fatalf("version 5 file read only: got %d offers, the first %+v; want %d, each at 1 cent observed on day 20000", len(ro), ro[0], len(offers))
+	}
+	s, err := Open(path, nil)
+	if err != nil {
+		t.Fatalf("writable open of a version 5 file: %v", err)
+	}
+	if err := s.Verify(context.Background()); err != nil {
+		t.Errorf("Verify after the upgrade: %v", err)
+	}
+	s.Close()
+	got, _ := readDaily(t, path)
+	if diff := cmp.Diff(offers, got); diff != "" {
+		t.Errorf("offers after the upgrade of %d (-built +upgraded):\n%s", old, diff)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"time"
 
 	"github.com/grocerydata/grocery/grocery/internal/ingest"
 	"github.com/grocerydata/grocery/storage"
@@ -84,12 +83,16 @@ func (s *Service) Verify(ctx context.Context) error {
 	return mismatch
 }
 
-// upgradeFormat3 upgrades a data file of format version 3 in place: it
-// derives the analytics aggregates again (which adds each SKU's daily
-// prices to the category days) and rebuilds every offer (which adds its
-// daily price).
-func upgradeFormat3(ctx context.Context, now time.Time) func(tx *storage.Tx) error {
-	return func(tx *storage.Tx) error {
-		return ingest.RederiveAll(ctx, tx, writeRules)
+// upgradeFormat upgrades a data file of an older format version in
+// place (storage.Options.Upgrade): from version 3 it derives the
+// analytics aggregates again (which adds each SKU's daily prices to the
+// category days) and every offer; from versions 4 and 5 it rebuilds every
+// offer as the price in force on the data set's latest day.
+func upgradeFormat(ctx context.Context) func(tx *storage.Tx, from int) error {
+	return func(tx *storage.Tx, from int) error {
+		if from == 3 {
+			return ingest.RederiveAll(ctx, tx, writeRules)
+		}
+		return ingest.RebuildOffers(ctx, tx, writeRules)
 	}
 }

@@ -82,6 +82,7 @@ const lookupOutput = `{
 					"banner":` + str + `,"banner_name":` + str + `,"external_sku":` + str + `,
 					"price":` + money + `,"regular_price":` + money + `,"on_promo":{"type":"boolean"},
 					"promo_ends":{"type":["string","null"],"format":"date"},
+					"promo_ended":{"type":["string","null"],"format":"date"},
 					"min_price":` + money + `,"max_price":` + money + `,
 					"unit_price":{"type":["number","null"]},"unit_price_basis":` + str + `,
 					"store_count":` + integer + `,"observed_at":` + date + `

@@ -46,7 +46,7 @@ func newTools(svc *grocery.Service) []tool {
 		{
 			Name:  "lookup_product",
 			Title: "Look up a product by barcode",
-			Description: `Current offers for a barcode (UPC/EAN/GTIN, as a string to keep leading zeros) in one Canadian province: one per banner (store chain), cheapest first. Each offer: banner and external_sku (pass both to price_history), the most common price across the province's reference stores with min and max, regular price, promotion and its end, unit price, store_count, observed_at. lang fr: its French name (English if it has none).
+			Description: `Current offers for a barcode (UPC/EAN/GTIN, as a string to keep leading zeros) in one Canadian province: one per banner, cheapest first. Each offer: banner and external_sku (pass both to price_history), price in force (most common of the stores' prices of the last 14 days; a promotion past its end counts as regular), min, max, regular price, promo_ends or promo_ended, unit price, store_count. lang fr: its French name (English if it has none).
 
 total counts every current offer; fewer offers than total means limit cut the list. Empty offers is a success: no reference store in the province observed it in the last 14 days, which does not prove it unavailable. A barcode not in the catalogue is a not_found error.`,
 			InputSchema:  json.RawMessage(lookupInput),

@@ -390,18 +390,23 @@ func stopped(err error) error {
 
 func (stopError) Error() string { return "stop" }
 
-// Offer is a materialised current offer of a banner SKU in a province.
+// Offer is a banner SKU's offer in a province: its price in force on the
+// data set's latest day (the write's rule, applied by package grocery's
+// write path), summarised over the stores whose latest observation is in
+// force that day.
 type Offer struct {
 	Banner, SKU              string
 	Price, Regular, Min, Max uint32
-	PromoEnd                 int32
-	StoreCount               uint32
-	ObservedAt               int32
-	// DayPrice and DayRegular are the SKU's daily price on ObservedAt, its
-	// latest observation day: the median of the stores' prices and of their
-	// regular prices that day, in half-cents (twice the cents, so that the
-	// mean of two middle prices stays exact).
-	DayPrice, DayRegular uint32
+	PromoEnd                 int32 // the promotion's stated end, when Price < Regular
+	// PromoEnded is the latest stated end of the stores' promotions that
+	// ended before the offer's day, when the offer is not on promotion.
+	PromoEnded int32
+	StoreCount uint32 // stores whose prices are in force
+	ObservedAt int32  // the SKU's newest observation
+	// Expires is the first day on which the offer can change without a
+	// new observation (a store's observation leaves the window, or a
+	// promotion ends); 0 when it cannot.
+	Expires int32
 }
 
 func offerKey(province, gtin, banner, sku string) []byte {
@@ -413,7 +418,7 @@ func offerKey(province, gtin, banner, sku string) []byte {
 func (t *Tx) PutOffer(province, gtin string, o *Offer) error {
 	v := enc(nil).uvarint(uint64(o.Price)).uvarint(uint64(o.Regular)).uvarint(uint64(o.Min)).
 		uvarint(uint64(o.Max)).varint(int64(o.PromoEnd)).uvarint(uint64(o.StoreCount)).varint(int64(o.ObservedAt)).
-		uvarint(uint64(o.DayPrice)).uvarint(uint64(o.DayRegular - o.DayPrice))
+		varint(int64(o.PromoEnded)).varint(int64(o.Expires))
 	return t.put(t.offers(), offerKey(province, gtin, o.Banner, o.SKU), v)
 }
 
@@ -595,8 +600,13 @@ func (t *Tx) decodeOffer(bannerSKU, v []byte) (Offer, error) {
 	}
 	d := dec{b: v}
 	o := Offer{Banner: t.names.get(b), SKU: t.text(s), Price: d.u32(), Regular: d.u32(), Min: d.u32(), Max: d.u32(),
-		PromoEnd: int32(d.varint()), StoreCount: d.u32(), ObservedAt: int32(d.varint()), DayPrice: d.u32()}
-	o.DayRegular = o.DayPrice + d.u32()
+		PromoEnd: int32(d.varint()), StoreCount: d.u32(), ObservedAt: int32(d.varint())}
+	if t.legacyOffers() {
+		d.u32() // version 4 and 5: the daily price and regular price on ObservedAt
+		d.u32()
+	} else {
+		o.PromoEnded, o.Expires = int32(d.varint()), int32(d.varint())
+	}
 	if d.err == nil && len(d.b) != 0 {
 		d.err = errCorrupt
 	}

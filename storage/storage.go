@@ -75,7 +75,9 @@ import (
 // derives from what each observation row carried, and each banner SKU's
 // daily price (the median of its stores' prices and regular prices) in the
 // category aggregates and in the offers, each category aggregate naming
-// its SKUs by their number in its category's list (catskus).
+// its SKUs by their number in its category's list (catskus), and each
+// offer as the banner SKU's price in force on the data set's latest day
+// with the day it expires.
 //
 // Open refuses a version 1 or 2 file (no aggregates) with ErrFormat and a
 // message to rebuild it (grocery demo, or an import into a new file), since
@@ -84,11 +86,15 @@ import (
 // upgrades it in place through Options.Upgrade, which derives them from the
 // series; a read-only Open refuses it. A version 4 file names the SKUs of
 // its category aggregates in full: a writable Open upgrades it in place
-// (numbering them), and a read-only Open serves it as it is. An upgrade
-// is one transaction: when a category aggregate is corrupt, the writable
-// Open fails with an error naming it (wrapping the decoder's) and the file
-// is left at version 4, which a read-only Open still serves.
-const FormatVersion = 5
+// (numbering them) and rebuilds its offers through Options.Upgrade; a
+// read-only Open serves it as it is. A version 5 file's offers summarise
+// each store's latest observation without the day it expires: a writable
+// Open rebuilds them through Options.Upgrade, and a read-only Open serves
+// them as they are. An upgrade is one transaction: when a category
+// aggregate is corrupt, the writable Open fails with an error naming it
+// (wrapping the decoder's) and the file is left at version 4, which a
+// read-only Open still serves.
+const FormatVersion = 6
 
 // Bucket names.
 var (
@@ -159,12 +165,14 @@ type Options struct {
 	ReadOnly    bool          // open for reading only
 	LockTimeout time.Duration // how long to wait for another process's lock
 	NoSync      bool          // skip fsync on commit (bulk loads); call Sync before Close
-	// Upgrade, when set, upgrades a version 3 file to the current version
-	// in the writable Open's first transaction: it writes what version 4
-	// adds (storage.SKUDay in every CatDay, Offer.DayPrice and DayRegular).
-	// Without it, or opened read-only, a version 3 file is refused with
-	// ErrFormat.
-	Upgrade func(tx *Tx) error
+	// Upgrade, when set, upgrades a file of version 3, 4 or 5 (from) to
+	// the current version in the writable Open's first transaction, after
+	// what this package does itself (a version 4 file's category days): it
+	// writes what the later versions add that only the write path can
+	// derive (from 3, storage.SKUDay in every CatDay; from 3, 4 and 5,
+	// every offer). A writable Open without it refuses such a file with
+	// ErrFormat, and so does a read-only Open of a version 3 file.
+	Upgrade func(tx *Tx, from int) error
 }
 
 // DB is an open data file.
@@ -289,15 +297,18 @@ func openOnce(path string, opts Options) (*DB, error) {
 	} else {
 		err = b.Update(initBuckets)
 	}
-	upgrade := errors.Is(err, errUpgrade) && opts.Upgrade != nil && !opts.ReadOnly
-	upgrade4 := errors.Is(err, errUpgrade4) && !opts.ReadOnly
-	if err != nil && !upgrade && !upgrade4 {
+	var from int
+	var up errUpgrade
+	if errors.As(err, &up) && opts.Upgrade != nil && !opts.ReadOnly {
+		from, err = up.from, nil
+	}
+	if err != nil {
 		b.Close()
 		return nil, unwrapUpgrade(err)
 	}
 	db := &DB{}
 	db.cur.Store(newHandle(b))
-	if upgrade || upgrade4 {
+	if from != 0 {
 		// One transaction: the buckets this version has and the file
 		// lacks, the data moved to this version's form, the version.
 		err := db.Update(func(tx *Tx) error {
@@ -306,11 +317,12 @@ func openOnce(path string, opts Options) (*DB, error) {
 					return err
 				}
 			}
-			up := opts.Upgrade
-			if upgrade4 {
-				up = (*Tx).upgradeCatDays
+			if from == 4 {
+				if err := tx.upgradeCatDays(); err != nil {
+					return err
+				}
 			}
-			if err := up(tx); err != nil {
+			if err := opts.Upgrade(tx, from); err != nil {
 				return err
 			}
 			return tx.meta().Put(keyFormat, binary.BigEndian.AppendUint32(nil, FormatVersion))
@@ -323,18 +335,19 @@ func openOnce(path string, opts Options) (*DB, error) {
 	return db, nil
 }
 
-// errUpgrade marks a version 3 file, which a writable Open with
-// Options.Upgrade upgrades in place; errUpgrade4 a version 4 file, which
-// a writable Open upgrades in place.
-var (
-	errUpgrade  = errors.New("an older version that a writable open upgrades")
-	errUpgrade4 = errors.New("version 4, which a writable open upgrades")
-)
+// errUpgrade marks a file of an older version (from) that a writable
+// Open with Options.Upgrade upgrades in place.
+type errUpgrade struct{ from int }
+
+func (e errUpgrade) Error() string {
+	return fmt.Sprintf("version %d, which a writable open upgrades", e.from)
+}
 
 // unwrapUpgrade turns the upgrade mark into the refusal a caller sees.
 func unwrapUpgrade(err error) error {
-	if errors.Is(err, errUpgrade) {
-		return fmt.Errorf("%w: version 3, this program reads version %d: open it once for writing (grocery serve, import or keys) to upgrade it in place", ErrFormat, FormatVersion)
+	var up errUpgrade
+	if errors.As(err, &up) {
+		return fmt.Errorf("%w: version %d, this program reads version %d: open it once for writing (grocery serve, import or keys) to upgrade it in place", ErrFormat, up.from, FormatVersion)
 	}
 	return err
 }
@@ -351,15 +364,16 @@ func checkFormat(tx *bolt.Tx) error {
 	n := binary.BigEndian.Uint32(v)
 	switch {
 	case n == 3:
-		return errUpgrade
+		return errUpgrade{3}
 	case n == 1 || n == 2:
 		return fmt.Errorf("%w: version %d, this program reads version %d, which adds the analytics aggregates: rebuild the file with grocery demo, or import your stores and observations files into a new data file", ErrFormat, n, FormatVersion)
-	case n != 4 && n != FormatVersion:
+	case n != 4 && n != 5 && n != FormatVersion:
 		return fmt.Errorf("%w: version %d, this program reads version %d", ErrFormat, n, FormatVersion)
 	}
-	// A version 4 file is served as it is when read only: its category
-	// aggregates name their SKUs in full, which the reads take as well,
-	// and it has no SKU lists.
+	// A version 4 or 5 file is served as it is when read only: a version
+	// 4 file's category aggregates name their SKUs in full, which the
+	// reads take as well, and it has no SKU lists; both decode their
+	// offers as they wrote them (legacyOffers).
 	for _, name := range allBuckets {
 		missing := tx.Bucket(name) == nil && !slices.ContainsFunc(writeOnlyBuckets, func(b []byte) bool { return bytes.Equal(b, name) })
 		if missing && !(n == 4 && bytes.Equal(name, bucketCatSKUs)) {
@@ -370,11 +384,11 @@ func checkFormat(tx *bolt.Tx) error {
 }
 
 // checkVersion refuses a file of another format version, and marks a
-// version 4 file with errUpgrade4.
+// version 4 or 5 file with errUpgrade.
 func checkVersion(tx *bolt.Tx) error {
 	if v := tx.Bucket(bucketMeta).Get(keyFormat); len(v) == 4 && binary.BigEndian.Uint32(v) != FormatVersion {
-		if binary.BigEndian.Uint32(v) == 4 {
-			return errUpgrade4
+		if n := binary.BigEndian.Uint32(v); n == 4 || n == 5 {
+			return errUpgrade{int(n)}
 		}
 		return checkFormat(tx)
 	}
@@ -485,6 +499,21 @@ type Tx struct {
 	// storeN is the store count (see storeCount), once storeNRead.
 	storeN     uint32
 	storeNRead bool
+	// offersFormat is the format the file's offers are written in, once
+	// read (see legacyOffers).
+	offersFormat int
+}
+
+// legacyOffers reports whether the file's offers are those of version 4
+// or 5, which a read-only Open serves as they are.
+func (t *Tx) legacyOffers() bool {
+	if t.offersFormat == 0 {
+		t.offersFormat = FormatVersion
+		if v := t.meta().Get(keyFormat); len(v) == 4 {
+			t.offersFormat = int(binary.BigEndian.Uint32(v))
+		}
+	}
+	return t.offersFormat < 6
 }
 
 // text returns b, a short string read from the file, as a string

@@ -81,7 +81,9 @@ func TestUpgradeFormat4CorruptDay(t *testing.T) {
 			}
 		}
 	})
-	_, err := storage.Open(path, storage.Options{})
+	// Upgrade is grocery's rebuild of the offers, which the corrupt day
+	// stops before.
+	_, err := storage.Open(path, storage.Options{Upgrade: func(*storage.Tx, int) error { return nil }})
 	want := `category day ON "Dairy" "metro" 2024-10-05`
 	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "left at version 4") || !strings.Contains(err.Error(), "read-only") {
 		t.Fatalf("writable open: got %v, want an error naming %q, the file left at version 4 and its read-only open", err, want)

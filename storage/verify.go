@@ -185,7 +185,10 @@ func (t *Tx) ClearAnalytics() error {
 
 // ClearOffers empties the offers bucket, without reading it: the
 // upgrade of a version 3 file rebuilds every offer.
-func (t *Tx) ClearOffers() error { return t.clear(idOffers) }
+func (t *Tx) ClearOffers() error {
+	t.offersFormat = FormatVersion // the offers written from here on are this version's
+	return t.clear(idOffers)
+}
 
 func (t *Tx) clear(ids ...int) error {
 	for _, id := range ids {

@@ -12,12 +12,17 @@ SET client_min_messages = warning;
 -- P that observed s on d:
 --   p(B,s,P,d) = median of their prices;   r(B,s,P,d) = median of their
 --   regular prices.
--- Current daily price: L(B,s,P) = the latest day with a daily price of
--- (B,s) in P. The SKU is current when L > asOf - 14. Its current prices are
--- p(B,s,P,L), r(B,s,P,L).
+-- Price in force (README, "What the data means"): a store's price in
+-- force on asOf is its latest observation of the SKU with d > asOf - 14;
+-- when that observation is a promotion whose promo_ends is before asOf,
+-- its price in force is its regular price. A banner SKU's current price
+-- (its offer) is the most common of its stores' prices in force, the
+-- lowest on a tie; its regular price likewise from their regular prices,
+-- never below the price. The SKU is current when one of its stores has a
+-- price in force.
 -- A banner's current price of a barcode g in P: p_B(g) = the lowest current
--- p over B's current SKUs of g; r_B(g) = the lowest current r over the same
--- SKUs. Restricted-circulation barcodes (GTIN prefixes 02, 04, 20-29 as
+-- price over B's current SKUs of g; r_B(g) = the lowest current regular
+-- price over the same SKUs. Restricted-circulation barcodes (GTIN prefixes 02, 04, 20-29 as
 -- 12/13-digit codes) are never compared across banners.
 --
 -- M9. Any size "N <count noun>" has a per-unit basis.
@@ -96,13 +101,59 @@ FROM obs GROUP BY province, banner, sku, d;
 CREATE INDEX ON daily (province, banner, sku, d);
 CREATE INDEX ON daily (province, d);
 
--- Current daily prices: each SKU's latest day with a price, when it is
--- later than asOf - 14.
+-- Offers: each store's latest observation with d > asOf - 14, at its
+-- price in force (a promotion past its promo_ends at the regular price);
+-- price_modes and regular_modes hold every tied most common price, and
+-- price is the lowest of them, regular the lowest regular mode but never
+-- below price. promo_ended: when the offer is not on promotion, the
+-- latest promo_ends of the stores' promotions that ended.
+DROP TABLE IF EXISTS offer;
+CREATE TABLE offer AS
+WITH latest AS (
+  SELECT DISTINCT ON (o.province, o.banner, o.sku, o.store_id) o.*
+  FROM obs o, meta
+  WHERE o.d > meta.asof - 14
+  ORDER BY o.province, o.banner, o.sku, o.store_id, o.d DESC
+),
+inforce AS (
+  SELECT l.*, l.pc < l.rc AND l.promo_ends IS NOT NULL AND l.promo_ends < m.asof AS ended,
+         CASE WHEN l.pc < l.rc AND l.promo_ends IS NOT NULL AND l.promo_ends < m.asof THEN l.rc ELSE l.pc END AS fc
+  FROM latest l, meta m
+),
+pc_counts AS (
+  SELECT province, banner, sku, fc, count(*) AS n,
+         rank() OVER (PARTITION BY province, banner, sku ORDER BY count(*) DESC) AS rk
+  FROM inforce GROUP BY province, banner, sku, fc
+),
+rc_counts AS (
+  SELECT province, banner, sku, rc, count(*) AS n,
+         rank() OVER (PARTITION BY province, banner, sku ORDER BY count(*) DESC) AS rk
+  FROM inforce GROUP BY province, banner, sku, rc
+),
+pm AS (SELECT province, banner, sku, json_agg(fc ORDER BY fc) AS modes FROM pc_counts WHERE rk = 1 GROUP BY 1, 2, 3),
+rm AS (SELECT province, banner, sku, json_agg(rc ORDER BY rc) AS modes FROM rc_counts WHERE rk = 1 GROUP BY 1, 2, 3),
+agg AS (
+  SELECT l.province, l.banner, l.sku, min(l.upc) AS upc,
+         min(l.fc) AS min_price, max(l.fc) AS max_price,
+         count(DISTINCT l.store_id) AS store_count, max(l.d) AS observed_at,
+         -- the promotion end dates seen at each price on promotion, in force
+         json_agg(DISTINCT jsonb_build_object('pc', l.fc, 'ends', l.promo_ends)) FILTER (WHERE l.fc < l.rc) AS promos,
+         max(l.promo_ends) FILTER (WHERE l.ended) AS ended,
+         min(l.size) AS size, min(l.category) AS category, min(l.brand) AS brand
+  FROM inforce l
+  GROUP BY l.province, l.banner, l.sku
+)
+SELECT a.province, a.banner, a.sku, a.upc, a.size, a.category, a.brand, pm.modes AS price_modes, rm.modes AS regular_modes,
+       (pm.modes->>0)::numeric AS price, greatest((rm.modes->>0)::numeric, (pm.modes->>0)::numeric) AS regular,
+       json_array_length(pm.modes) > 1 AS price_tied,
+       a.min_price, a.max_price, a.store_count, a.observed_at, a.promos,
+       CASE WHEN (pm.modes->>0)::numeric >= greatest((rm.modes->>0)::numeric, (pm.modes->>0)::numeric) THEN a.ended END AS promo_ended
+FROM agg a JOIN pm USING (province, banner, sku) JOIN rm USING (province, banner, sku);
+CREATE INDEX ON offer (province, upc);
+
+-- cur: each current banner SKU's price in force (the offer's), p and r.
 CREATE TABLE cur AS
-SELECT DISTINCT ON (province, banner, sku) daily.*
-FROM daily, meta
-ORDER BY province, banner, sku, d DESC;
-DELETE FROM cur USING meta WHERE cur.d <= meta.asof - 14;
+SELECT province, banner, sku, upc, category, brand, size, price AS p, regular AS r FROM offer;
 
 -- p_B(g), r_B(g): a banner's current price of a barcode, restricted codes
 -- left out (they are never compared across banners).
@@ -118,47 +169,6 @@ CREATE TABLE populations (province text PRIMARY KEY, w numeric);
 INSERT INTO populations VALUES ('ON', 16124), ('QC', 9056), ('BC', 5698), ('AB', 4889), ('MB', 1494),
   ('SK', 1240), ('NS', 1076), ('NB', 854), ('NL', 546), ('PE', 179), ('YT', 47), ('NT', 45), ('NU', 41);
 
--- Offers (README, "What the data means"): "the summary of the latest
--- observation of each of that banner's reference stores in the province
--- within 14 days (most common price, minimum, maximum, store count,
--- promotion and its end date, unit price)". The tie-break of "most common"
--- is not documented: price_modes and regular_modes hold every tied price,
--- and price is the lowest of them (used only where a tie cannot matter).
-DROP TABLE IF EXISTS offer;
-CREATE TABLE offer AS
-WITH latest AS (
-  SELECT DISTINCT ON (o.province, o.banner, o.sku, o.store_id) o.*
-  FROM obs o, meta
-  WHERE o.d > meta.asof - 14
-  ORDER BY o.province, o.banner, o.sku, o.store_id, o.d DESC
-),
-pc_counts AS (
-  SELECT province, banner, sku, pc, count(*) AS n,
-         rank() OVER (PARTITION BY province, banner, sku ORDER BY count(*) DESC) AS rk
-  FROM latest GROUP BY province, banner, sku, pc
-),
-rc_counts AS (
-  SELECT province, banner, sku, rc, count(*) AS n,
-         rank() OVER (PARTITION BY province, banner, sku ORDER BY count(*) DESC) AS rk
-  FROM latest GROUP BY province, banner, sku, rc
-),
-pm AS (SELECT province, banner, sku, json_agg(pc ORDER BY pc) AS modes FROM pc_counts WHERE rk = 1 GROUP BY 1, 2, 3),
-rm AS (SELECT province, banner, sku, json_agg(rc ORDER BY rc) AS modes FROM rc_counts WHERE rk = 1 GROUP BY 1, 2, 3),
-agg AS (
-  SELECT l.province, l.banner, l.sku, min(l.upc) AS upc,
-         min(l.pc) AS min_price, max(l.pc) AS max_price,
-         count(DISTINCT l.store_id) AS store_count, max(l.d) AS observed_at,
-         -- the promotion end dates seen at each price on promotion
-         json_agg(DISTINCT jsonb_build_object('pc', l.pc, 'ends', l.promo_ends)) FILTER (WHERE l.pc < l.rc) AS promos,
-         min(l.size) AS size
-  FROM latest l
-  GROUP BY l.province, l.banner, l.sku
-)
-SELECT a.province, a.banner, a.sku, a.upc, a.size, pm.modes AS price_modes, rm.modes AS regular_modes,
-       (pm.modes->>0)::numeric AS price, json_array_length(pm.modes) > 1 AS price_tied,
-       a.min_price, a.max_price, a.store_count, a.observed_at, a.promos
-FROM agg a JOIN pm USING (province, banner, sku) JOIN rm USING (province, banner, sku);
-CREATE INDEX ON offer (province, upc);
 
 ANALYZE obs; ANALYZE daily; ANALYZE cur; ANALYZE bcur; ANALYZE offer;
 

@@ -564,7 +564,24 @@ func RederiveAll(ctx context.Context, tx *storage.Tx, rules *Rules) error {
 	if err := tx.ClearOffers(); err != nil {
 		return err
 	}
-	return w.rebuildOffers(ctx)
+	return w.rebuildOffers(ctx, tx.AsOf())
+}
+
+// RebuildOffers writes every offer again, in the transaction tx, from the
+// stored series, as of the data set's latest day.
+func RebuildOffers(ctx context.Context, tx *storage.Tx, rules *Rules) error {
+	w := newWriter(tx, rules, nil)
+	_, err := tx.ScanOffers(nil, "", "", func(province, _ string, o *storage.Offer) error {
+		w.touched[SeriesKey{Banner: o.Banner, SKU: o.SKU, Province: province}] = struct{}{}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := tx.ClearOffers(); err != nil {
+		return err
+	}
+	return w.rebuildOffers(ctx, tx.AsOf())
 }
 
 // rederiveAnalytics clears the analytics aggregates and derives them

@@ -33,8 +33,8 @@ import (
 type Rules struct {
 	// Provinces are the province codes.
 	Provinces []string
-	// FreshDays is an offer's freshness window: it summarises the latest
-	// observation of each store within this many days of its newest.
+	// FreshDays is the visit window of a price in force: a store's latest
+	// observation is in force for this many days (pricestat.InForce).
 	FreshDays int32
 	// PriceLookback is how many days before a day the shelf record and
 	// the promotion events look back for the prices charged.
@@ -755,7 +755,12 @@ func (w *writer) derive(ctx context.Context) error {
 			return err
 		}
 	}
-	if err := w.rebuildOffers(ctx); err != nil {
+	if asOfMoved {
+		if err := w.touchExpired(asOf); err != nil {
+			return err
+		}
+	}
+	if err := w.rebuildOffers(ctx, asOf); err != nil {
 		return err
 	}
 	if err := w.rebuildTokens(); err != nil {
@@ -774,7 +779,22 @@ func (w *writer) derive(ctx context.Context) error {
 	return w.hook.BeforeCommit(ctx, w.tx, asOf)
 }
 
-func (w *writer) rebuildOffers(ctx context.Context) error {
+// touchExpired marks for rebuilding the offers of series not written
+// whose price in force may differ on asOf, the data set's new latest day:
+// those that expire by then (a store's observation left the window, or a
+// promotion ended).
+func (w *writer) touchExpired(asOf int32) error {
+	_, err := w.tx.ScanOffers(nil, "", "", func(province, _ string, o *storage.Offer) error {
+		if o.Expires != 0 && o.Expires <= asOf {
+			w.touched[SeriesKey{Banner: o.Banner, SKU: o.SKU, Province: province}] = struct{}{}
+		}
+		return nil
+	})
+	return err
+}
+
+// rebuildOffers writes the offers of the touched series as of asOf.
+func (w *writer) rebuildOffers(ctx context.Context, asOf int32) error {
 	// Resolve each touched series' barcode, then rebuild in offer-key
 	// order (province, GTIN, banner, SKU) so the puts append.
 	type job struct {
@@ -804,7 +824,7 @@ func (w *writer) rebuildOffers(ctx context.Context) error {
 				return err
 			}
 		}
-		o, ok, err := calc.offer(w.tx, j.SeriesKey)
+		o, ok, err := calc.offer(w.tx, j.SeriesKey, asOf)
 		if err != nil {
 			return err
 		}
@@ -835,64 +855,99 @@ func (w *writer) rebuildOffers(ctx context.Context) error {
 
 // offerCalc computes offers, reusing its buffers across calls.
 type offerCalc struct {
-	fresh   int32 // Rules.FreshDays
-	seen    map[uint32]bool
-	entries []storage.Entry
-	prices  []uint32
+	fresh  int32 // Rules.FreshDays
+	seen   map[uint32]bool
+	stores []storePrice
+	prices []uint32
 }
 
-// offer summarises the latest observation of each store that observed the
-// series within the freshness window of its newest observation.
-func (c *offerCalc) offer(tx *storage.Tx, k SeriesKey) (storage.Offer, bool, error) {
+// storePrice is one store's price in force on an offer's day.
+type storePrice struct {
+	date     int32 // of the store's latest observation
+	price    uint32
+	regular  uint32
+	promoEnd int32 // of the promotion in force, 0 when none or ended
+	ended    int32 // of the promotion that ended before the day
+}
+
+// offer computes the series' offer on day asOf: over the stores whose
+// latest observation is in force that day (pricestat.InForce), the most
+// common price in force (the lowest on a tie), likewise the regular
+// price, their minimum and maximum. A series none of whose stores is in
+// force on asOf is summarised on its newest day instead (for what a
+// banner priced before), and does not expire.
+func (c *offerCalc) offer(tx *storage.Tx, k SeriesKey, asOf int32) (storage.Offer, bool, error) {
 	if c.seen == nil {
 		c.seen = map[uint32]bool{}
 	}
 	clear(c.seen)
-	c.entries = c.entries[:0]
-	newest := int32(-1)
-	var dayPrice, dayRegular uint32
+	c.stores = c.stores[:0]
+	newest, day := int32(-1), asOf
 	err := tx.Series(k.Banner, k.SKU, k.Province, storage.SeriesScan{To: 1<<31 - 1, NewestFirst: true}, func(d *storage.Day) error {
 		if newest < 0 {
 			newest = d.Date
-			dayPrice, dayRegular = dayPrices(d.Entries)
+			if newest <= asOf-c.fresh {
+				day = newest
+			}
 		}
-		if d.Date <= newest-c.fresh {
+		if d.Date <= day-c.fresh {
 			return storage.ErrStop
 		}
 		for _, e := range d.Entries {
-			if !c.seen[e.Store] {
-				c.seen[e.Store] = true
-				c.entries = append(c.entries, e)
+			if c.seen[e.Store] {
+				continue
 			}
+			c.seen[e.Store] = true
+			p, r, ended, ok := pricestat.InForce(d.Date, e.Price, e.Regular, e.PromoEnd, day, c.fresh)
+			if !ok {
+				continue
+			}
+			sp := storePrice{date: d.Date, price: p, regular: r, ended: ended}
+			if p < r {
+				sp.promoEnd = e.PromoEnd
+			}
+			c.stores = append(c.stores, sp)
 		}
 		return nil
 	})
 	if err != nil || newest < 0 {
 		return storage.Offer{}, false, err
 	}
-	o := storage.Offer{Banner: k.Banner, SKU: k.SKU, ObservedAt: newest, StoreCount: uint32(len(c.entries)),
-		DayPrice: dayPrice, DayRegular: dayRegular}
+	o := storage.Offer{Banner: k.Banner, SKU: k.SKU, ObservedAt: newest, StoreCount: uint32(len(c.stores))}
 	c.prices = c.prices[:0]
-	for _, e := range c.entries {
-		c.prices = append(c.prices, e.Price)
+	for _, sp := range c.stores {
+		c.prices = append(c.prices, sp.price)
 	}
 	o.Price, o.Min, o.Max = pricestat.Mode(c.prices)
 	c.prices = c.prices[:0]
-	for _, e := range c.entries {
-		c.prices = append(c.prices, e.Regular)
+	for _, sp := range c.stores {
+		c.prices = append(c.prices, sp.regular)
 	}
 	o.Regular, _, _ = pricestat.Mode(c.prices)
-	if o.Regular < o.Price {
-		o.Regular = o.Price
-	}
-	if o.Price < o.Regular {
-		for _, e := range c.entries {
-			if e.Price == o.Price && e.PromoEnd > o.PromoEnd {
-				o.PromoEnd = e.PromoEnd
+	o.Regular = max(o.Regular, o.Price)
+	for _, sp := range c.stores {
+		switch {
+		case o.Price < o.Regular && sp.price == o.Price:
+			o.PromoEnd = max(o.PromoEnd, sp.promoEnd)
+		case o.Price == o.Regular:
+			o.PromoEnded = max(o.PromoEnded, sp.ended)
+		}
+		if day == asOf {
+			o.Expires = minDay(o.Expires, sp.date+c.fresh)
+			if sp.promoEnd != 0 {
+				o.Expires = minDay(o.Expires, sp.promoEnd+1)
 			}
 		}
 	}
 	return o, true, nil
+}
+
+// minDay returns the earlier of two days, 0 being none.
+func minDay(a, b int32) int32 {
+	if a == 0 {
+		return b
+	}
+	return min(a, b)
 }
 
 // tokenPuts collects search-index entries to write in key order.

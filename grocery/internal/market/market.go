@@ -16,8 +16,8 @@ import (
 	"github.com/grocerydata/grocery/storage"
 )
 
-// Price is one banner's price of one barcode, in cents (exact: a daily
-// price is a median and may be a half cent).
+// Price is one banner's price of one barcode, in cents (a float, as the
+// medians of the market may be a half cent).
 type Price struct {
 	Banner         string
 	Price, Regular float64
@@ -71,11 +71,11 @@ func (s *Standing) Add(own *Price, market, marketRegular float64) {
 }
 
 // Add folds an offer of one barcode into prices, that barcode's banner
-// prices: a banner's price is the lowest daily price of its offers, its
-// regular price the lowest daily regular price. Offers of a barcode come
+// prices: a banner's price is the lowest price in force of its offers,
+// its regular price the lowest regular price in force. Offers of a barcode come
 // ordered by banner, so a banner's SKUs are consecutive.
 func Add(prices []Price, o *storage.Offer) []Price {
-	p, r := float64(o.DayPrice)/2, float64(o.DayRegular)/2
+	p, r := float64(o.Price), float64(o.Regular)
 	if n := len(prices); n > 0 && prices[n-1].Banner == o.Banner {
 		prices[n-1].Price = min(prices[n-1].Price, p)
 		prices[n-1].Regular = min(prices[n-1].Regular, r)

@@ -69,19 +69,19 @@ func TestCompareReusesBuf(t *testing.T) {
 	}
 }
 
-// TestAdd: a banner's price of a barcode is the lowest daily price of
-// its offers and, apart, the lowest daily regular price.
+// TestAdd: a banner's price of a barcode is the lowest price in force of
+// its offers and, apart, the lowest regular price in force.
 func TestAdd(t *testing.T) {
 	t.Parallel()
 	var prices []Price
 	for _, o := range []storage.Offer{
-		{Banner: "b", DayPrice: 301, DayRegular: 400},
-		{Banner: "b", DayPrice: 350, DayRegular: 380},
-		{Banner: "c", DayPrice: 500, DayRegular: 500},
+		{Banner: "b", Price: 151, Regular: 200},
+		{Banner: "b", Price: 175, Regular: 190},
+		{Banner: "c", Price: 250, Regular: 250},
 	} {
 		prices = Add(prices, &o)
 	}
-	want := []Price{{"b", 150.5, 190}, {"c", 250, 250}}
+	want := []Price{{"b", 151, 190}, {"c", 250, 250}}
 	if !slices.Equal(prices, want) {
 		t.Errorf("got %v, want %v", prices, want)
 	}

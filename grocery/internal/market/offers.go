@@ -8,17 +8,18 @@ import (
 
 // BannerOffer is one banner's prices of one barcode in the province, from
 // the offers of its SKUs of it: its current price is the lowest current
-// daily price of its SKUs, its regular price the lowest current daily
-// regular price.
+// price in force of its SKUs (storage.Offer.Price), its regular price the
+// lowest current regular price.
 type BannerOffer struct {
 	Banner   string
 	SKU      string // the current SKU with the lowest daily price
-	P, R     uint32 // lowest current daily price and regular price, half-cents
+	P, R     uint32 // lowest current price and regular price in force, half-cents
 	Stores   uint32 // SKU's store count
 	Observed int32  // SKU's latest day
 	Current  bool   // a SKU has a current daily price
-	// Last is the latest day any SKU of the banner had a daily price of
-	// the barcode, LastSKU that SKU and LastP its daily price that day.
+	// Last is the latest day any SKU of the banner observed the barcode,
+	// LastSKU that SKU and LastP its offer's price (in force that day,
+	// or on the data set's latest day while current).
 	Last    int32
 	LastSKU string
 	LastP   uint32
@@ -59,9 +60,10 @@ func (o *Offers) Reset() {
 // Read reads the province's offers: per barcode, each banner's current
 // prices (of the offers observed after day after) and, for the own
 // banner, the latest day it priced the barcode. An offer carries its
-// SKU's daily price on its latest day (ObservedAt), so that day is the
-// SKU's latest day with a daily price; offers are kept when a SKU leaves
-// the shelf, so the own banner's stale offers tell what it priced before.
+// SKU's price in force (on the data set's latest day, or on its latest
+// observation day, ObservedAt, when no store's price is in force any
+// more); offers are kept when a SKU leaves the shelf, so the own banner's
+// stale offers tell what it priced before.
 // The offers come by barcode, banner and SKU, so a barcode's offers are
 // read one after another. The barcodes skip refuses are left out.
 // Read adds to o: Reset it first (or use a zero Offers) for a read of
@@ -94,15 +96,15 @@ func (o *Offers) Read(tx *storage.Tx, province, own string, after int32, skip fu
 			g.Hi = len(o.List)
 			e = &o.List[g.Hi-1]
 		}
-		if of.ObservedAt > e.Last || (of.ObservedAt == e.Last && of.DayPrice < e.LastP) {
-			e.Last, e.LastSKU, e.LastP = of.ObservedAt, of.SKU, of.DayPrice
+		if of.ObservedAt > e.Last || (of.ObservedAt == e.Last && 2*of.Price < e.LastP) {
+			e.Last, e.LastSKU, e.LastP = of.ObservedAt, of.SKU, 2*of.Price
 		}
 		if isCurrent {
-			if !e.Current || of.DayPrice < e.P || (of.DayPrice == e.P && of.SKU < e.SKU) {
-				e.SKU, e.P, e.Stores, e.Observed = of.SKU, of.DayPrice, of.StoreCount, of.ObservedAt
+			if !e.Current || 2*of.Price < e.P || (2*of.Price == e.P && of.SKU < e.SKU) {
+				e.SKU, e.P, e.Stores, e.Observed = of.SKU, 2*of.Price, of.StoreCount, of.ObservedAt
 			}
-			if !e.Current || of.DayRegular < e.R {
-				e.R = of.DayRegular
+			if !e.Current || 2*of.Regular < e.R {
+				e.R = 2 * of.Regular
 			}
 			e.Current = true
 		}

@@ -43,16 +43,16 @@ func TestOffersRead(t *testing.T) {
 		gtin string
 		o    storage.Offer
 	}{
-		{g1, storage.Offer{Banner: "a", SKU: "a1", ObservedAt: 5, DayPrice: 600, DayRegular: 600, StoreCount: 1}},
-		{g1, storage.Offer{Banner: "a", SKU: "a2", ObservedAt: 7, DayPrice: 700, DayRegular: 800, StoreCount: 2}},
-		{g1, storage.Offer{Banner: "b", SKU: "b1", ObservedAt: 12, DayPrice: 800, DayRegular: 1000, StoreCount: 3}},
-		{g1, storage.Offer{Banner: "b", SKU: "b2", ObservedAt: 11, DayPrice: 800, DayRegular: 960, StoreCount: 2}},
-		{g1, storage.Offer{Banner: "b", SKU: "b3", ObservedAt: 12, DayPrice: 840, DayRegular: 840, StoreCount: 1}},
-		{g1, storage.Offer{Banner: "c", SKU: "c1", ObservedAt: 9, DayPrice: 500, DayRegular: 500, StoreCount: 1}},
-		{g1, storage.Offer{Banner: "c", SKU: "c2", ObservedAt: 10, DayPrice: 500, DayRegular: 500, StoreCount: 1}},
-		{g1, storage.Offer{Banner: "d", SKU: "d1", ObservedAt: 11, DayPrice: 900, DayRegular: 1000, StoreCount: 4}},
-		{g2, storage.Offer{Banner: "b", SKU: "b9", ObservedAt: 12, DayPrice: 100, DayRegular: 100, StoreCount: 1}},
-		{g3, storage.Offer{Banner: "c", SKU: "c3", ObservedAt: 3, DayPrice: 100, DayRegular: 100, StoreCount: 1}},
+		{g1, storage.Offer{Banner: "a", SKU: "a1", ObservedAt: 5, Price: 300, Regular: 300, StoreCount: 1}},
+		{g1, storage.Offer{Banner: "a", SKU: "a2", ObservedAt: 7, Price: 350, Regular: 400, StoreCount: 2}},
+		{g1, storage.Offer{Banner: "b", SKU: "b1", ObservedAt: 12, Price: 400, Regular: 500, StoreCount: 3}},
+		{g1, storage.Offer{Banner: "b", SKU: "b2", ObservedAt: 11, Price: 400, Regular: 480, StoreCount: 2}},
+		{g1, storage.Offer{Banner: "b", SKU: "b3", ObservedAt: 12, Price: 420, Regular: 420, StoreCount: 1}},
+		{g1, storage.Offer{Banner: "c", SKU: "c1", ObservedAt: 9, Price: 250, Regular: 250, StoreCount: 1}},
+		{g1, storage.Offer{Banner: "c", SKU: "c2", ObservedAt: 10, Price: 250, Regular: 250, StoreCount: 1}},
+		{g1, storage.Offer{Banner: "d", SKU: "d1", ObservedAt: 11, Price: 450, Regular: 500, StoreCount: 4}},
+		{g2, storage.Offer{Banner: "b", SKU: "b9", ObservedAt: 12, Price: 50, Regular: 50, StoreCount: 1}},
+		{g3, storage.Offer{Banner: "c", SKU: "c3", ObservedAt: 3, Price: 50, Regular: 50, StoreCount: 1}},
 	}
 	db := openStore(t, func(tx *storage.Tx) error {
 		for _, p := range put {

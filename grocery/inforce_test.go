@@ -1,0 +1,122 @@
+package grocery_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/grocerydata/grocery/grocery"
+)
+
+// The price-in-force data set (stores of geoStores), as of 2026-11-19,
+// the latest day (cheese, observed that day, sets it):
+//
+//	milk 068000000154, loblaws L1:
+//	  lob-1 2026-11-10 3.99 on promotion (regular 4.99), promo_ends 2026-11-12
+//	  lob-2 2026-11-11 4.99
+//	  On 11-19 lob-1's promotion has ended: its price in force is 4.99,
+//	  and lob-2's is 4.99: the offer is 4.99, not on promotion, its
+//	  promotion ended 2026-11-12, 2 stores. (The most common of the
+//	  latest prices, 3.99 and 4.99, the lower on a tie, said 3.99 on
+//	  promotion.)
+//	milk, no-frills N1:
+//	  nf-1 2026-11-18 3.49 on promotion (regular 4.49), promo_ends 2026-11-25:
+//	  in force, 3.49 until 11-25.
+//	butter, loblaws L3:
+//	  lob-1 2026-11-05 4.49 (14 days before 11-19: out of the window)
+//	  lob-2 2026-11-18 5.49
+//	  In force on 11-19: lob-2 only, 5.49, 1 store. (Counted from its
+//	  newest day, 11-18, lob-1's 11-05 was within 14 days: 4.49, the
+//	  lower on a tie, 2 stores.)
+const inForceHeader = "date,store_id,banner,external_sku,price,regular_price,promo_ends,upc,name,brand,size,category\n"
+
+// inForceEarly are the rows up to 2026-11-11, inForceLate the rest.
+const inForceEarly = `2026-11-10,lob-1,loblaws,L1,3.99,4.99,2026-11-12,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
+2026-11-11,lob-2,loblaws,L1,4.99,4.99,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
+`
+
+const inForceLate = `2026-11-18,nf-1,no-frills,N1,3.49,4.49,2026-11-25,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
+2026-11-05,lob-1,loblaws,L3,4.49,4.49,,064100000018,Butter,Lactantia,454 g,Spreads
+2026-11-18,lob-2,loblaws,L3,5.49,5.49,,064100000018,Butter,Lactantia,454 g,Spreads
+2026-11-19,lob-1,loblaws,L2,8.00,8.00,,060383000028,Old Cheddar,Black Diamond,400 g,Dairy & Eggs
+`
+
+// TestPriceInForce: an offer is the banner's price in force on the data
+// set's latest day: each store's latest observation of the last 14 days,
+// a promotion past its stated end counted at its regular price, and the
+// offers of series no import touched follow the latest day when an
+// import moves it (the promotion of L1 ends between the two imports).
+func TestPriceInForce(t *testing.T) {
+	ctx := context.Background()
+	date := func(s string) *grocery.Date { return snapDay(s) }
+	check := func(t *testing.T, svc *grocery.Service, upc string, want []grocery.Offer) {
+		t.Helper()
+		got, err := svc.LookupProduct(ctx, grocery.LookupInput{UPC: upc, Province: "ON"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		type offer struct {
+			Banner, SKU         string
+			Price, Regular      grocery.Cents
+			OnPromo             bool
+			PromoEnds, PromoEnded *grocery.Date
+			Stores              int
+		}
+		conv := func(os []grocery.Offer) (r []offer) {
+			for _, o := range os {
+				r = append(r, offer{o.Banner, o.ExternalSKU, o.Price, o.RegularPrice, o.OnPromo, o.PromoEnds, o.PromoEnded, o.StoreCount})
+			}
+			return r
+		}
+		if d := cmp.Diff(conv(want), conv(got.Offers)); d != "" {
+			t.Errorf("offers of %s (-want +got):\n%s", upc, d)
+		}
+	}
+	milk := []grocery.Offer{
+		{Banner: "no-frills", ExternalSKU: "N1", Price: 349, RegularPrice: 449, OnPromo: true, PromoEnds: date("2026-11-25"), StoreCount: 1},
+		{Banner: "loblaws", ExternalSKU: "L1", Price: 499, RegularPrice: 499, PromoEnded: date("2026-11-12"), StoreCount: 2},
+	}
+	butter := []grocery.Offer{{Banner: "loblaws", ExternalSKU: "L3", Price: 549, RegularPrice: 549, StoreCount: 1}}
+
+	t.Run("OneImport", func(t *testing.T) {
+		svc := openSnap(t, geoStores, inForceHeader+inForceEarly+inForceLate)
+		check(t, svc, snapMilk, milk)
+		check(t, svc, snapButter, butter)
+	})
+	t.Run("LatestDayMoves", func(t *testing.T) {
+		// Up to 11-11, the latest day of the first import, L1's
+		// promotion is in force at lob-1: 3.99 and 4.99, the lower on a
+		// tie.
+		svc := openSnap(t, geoStores, inForceHeader+inForceEarly)
+		check(t, svc, snapMilk, []grocery.Offer{
+			{Banner: "loblaws", ExternalSKU: "L1", Price: 399, RegularPrice: 499, OnPromo: true, PromoEnds: date("2026-11-12"), StoreCount: 2},
+		})
+		// An import of other series moves the latest day to 11-19: L1's
+		// offer follows, with nothing of L1 imported.
+		if _, err := svc.Import(ctx, "late.csv", strings.NewReader(inForceHeader+inForceLate), nil); err != nil {
+			t.Fatal(err)
+		}
+		check(t, svc, snapMilk, milk)
+		check(t, svc, snapButter, butter)
+	})
+	t.Run("StorePrice", func(t *testing.T) {
+		svc := openSnap(t, geoStores, inForceHeader+inForceEarly+inForceLate)
+		got, err := svc.StorePrice(ctx, grocery.StorePriceInput{Banner: "loblaws", Store: "lob-1", SKU: "L1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Price != 499 || got.RegularPrice != 499 || got.OnPromo || got.PromoEnds != nil || got.PromoEnded == nil || *got.PromoEnded != *date("2026-11-12") {
+			t.Errorf("lob-1 L1: got %+v, want 4.99 regular 4.99, not on promotion, promo_ended 2026-11-12", got)
+		}
+		// The benchmark's and geography's banner price is the offer's:
+		// loblaws 4.99, no-frills 3.49 on promotion (still in force).
+		geo, err := svc.GeographicPrices(ctx, grocery.GeoPricesInput{UPC: snapMilk})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(geo.Provinces) != 1 || geo.Provinces[0].Min != 349 || geo.Provinces[0].Max != 499 {
+			t.Errorf("geographic prices of milk: got %+v, want ON with min 3.49 and max 4.99", geo.Provinces)
+		}
+	})
+}
