@@ -57,11 +57,11 @@ func TestPriceInForce(t *testing.T) {
 			t.Fatal(err)
 		}
 		type offer struct {
-			Banner, SKU         string
-			Price, Regular      grocery.Cents
-			OnPromo             bool
+			Banner, SKU           string
+			Price, Regular        grocery.Cents
+			OnPromo               bool
 			PromoEnds, PromoEnded *grocery.Date
-			Stores              int
+			Stores                int
 		}
 		conv := func(os []grocery.Offer) (r []offer) {
 			for _, o := range os {
