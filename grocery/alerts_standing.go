@@ -13,13 +13,13 @@ import (
 // AlertStanding is where a rule stands on the latest data, as CreateAlert
 // and EvaluateAlert evaluate it: each series it watches (banner SKU in
 // its province) observed within the 14 days up to the data set's latest
-// observation day (AsOf), on its latest observation day, with whether the
-// condition holds there.
+// observation day (AsOf), at its price in force on AsOf (as its offer:
+// the most common of its stores' prices in force, a promotion past its
+// stated end at its regular price), with whether the condition holds.
 //
-// What holds on a series' latest day: for price_below, its price is at or
-// under the threshold; for promo_start, it is on promotion (more than half
-// of its store observations below their regular price), whatever the day
-// before was. For price_drop_pct and back_in_stock, the move from the
+// What holds on a series now: for price_below, its price in force is at
+// or under the threshold; for promo_start, it is on promotion (its price
+// in force under its regular price), whatever the day before was. For price_drop_pct and back_in_stock, the move from the
 // series' previous observation day to its latest one fires the condition
 // (as an import would record it); they hold at creation on no series,
 // since the moves before a rule existed are not news to it.
@@ -44,9 +44,9 @@ type AlertSeriesStanding struct {
 	Banner        string `json:"banner"`
 	BannerName    string `json:"banner_name"`
 	SKU           string `json:"external_sku"`
-	Price         Cents  `json:"price"`          // the day's median shelf price
-	RegularPrice  Cents  `json:"regular_price"`  // the day's median regular price
-	OnPromo       bool   `json:"on_promo"`       // more than half of the day's store observations below their regular price
+	Price         Cents  `json:"price"`          // the price in force on AsOf (the offer's)
+	RegularPrice  Cents  `json:"regular_price"`  // the regular price in force
+	OnPromo       bool   `json:"on_promo"`       // Price is under RegularPrice
 	ObservedAt    Date   `json:"observed_at"`    // the series' latest observation day
 	PreviousPrice *Cents `json:"previous_price"` // the previous observation day's price, null when none
 	Holds         bool   `json:"holds"`          // the condition holds on this series
@@ -60,16 +60,23 @@ const (
 	onDemand                       // EvaluateAlert: every condition
 )
 
-// holdsNow reports whether r's condition holds on cur, the latest
-// observation day of a series, after prev (nil: none); see AlertStanding.
-func holdsNow(r *storage.AlertRule, prev *alertDay, cur alertDay, mode standingMode) bool {
+// holdsNow reports whether r's condition holds on a series: the state
+// conditions on now, its price in force, the moves on day, its latest
+// observation day, after prev (nil: none); see AlertStanding.
+func holdsNow(r *storage.AlertRule, prev *alertDay, day, now alertDay, mode standingMode) bool {
 	switch r.Condition {
 	case AlertPriceBelow:
-		return cur.price <= uint32(r.Threshold)
+		return now.price <= uint32(r.Threshold)
 	case AlertPromoStart:
-		return cur.promo
+		return now.promo
 	}
-	return mode == onDemand && fires(r, prev, cur)
+	return mode == onDemand && fires(r, prev, day)
+}
+
+// statesNow reports whether r's condition is one holdsNow tests on the
+// price in force (the others are moves between observation days).
+func statesNow(r *storage.AlertRule) bool {
+	return r.Condition == AlertPriceBelow || r.Condition == AlertPromoStart
 }
 
 // standing evaluates rule r on the latest data (see AlertStanding) and
@@ -105,25 +112,37 @@ func (s *Service) standing(ctx context.Context, ids alertstore.IDs, r *storage.A
 			return err
 		}
 		var triggers []alertTrigger
-		var regular []uint32
+		var (
+			seen  = map[uint32]bool{}
+			obs   []pricestat.StoreObs
+			price []uint32
+		)
 		for i, k := range keys {
-			var cur, prev alertDay
+			// The series' price in force on asOf (the offer's rule) from
+			// each store's latest observation of the window, and its
+			// previous observation day for the moves.
+			var day, prev alertDay
 			n := 0
+			clear(seen)
+			obs = obs[:0]
 			err := tx.Series(k.Banner, k.SKU, k.Province, storage.SeriesScan{To: asOf, NewestFirst: true}, func(d *storage.Day) error {
-				if n == 0 {
-					if d.Date < asOf-freshDays+1 {
-						return storage.ErrStop // no current day
-					}
-					cur = dayOf(d)
-					regular = regular[:0]
-					for _, e := range d.Entries {
-						regular = append(regular, e.Regular)
-					}
-				} else {
+				if n == 0 && d.Date <= asOf-freshDays {
+					return storage.ErrStop // no current day
+				}
+				switch n {
+				case 0:
+					day = dayOf(d)
+				case 1:
 					prev = dayOf(d)
 				}
 				n++
-				if n == 2 {
+				for _, e := range d.Entries {
+					if d.Date > asOf-freshDays && !seen[e.Store] {
+						seen[e.Store] = true
+						obs = append(obs, pricestat.StoreObs{Date: d.Date, Price: e.Price, Regular: e.Regular, PromoEnd: e.PromoEnd})
+					}
+				}
+				if n >= 2 && d.Date <= asOf-freshDays {
 					return storage.ErrStop
 				}
 				return nil
@@ -131,19 +150,23 @@ func (s *Service) standing(ctx context.Context, ids alertstore.IDs, r *storage.A
 			if err != nil {
 				return err
 			}
-			if n == 0 || len(regular) == 0 {
+			var bp pricestat.BannerPrice
+			var ok bool
+			bp, ok, price = pricestat.InForceOn(obs, asOf, freshDays, price)
+			if n == 0 || !ok {
 				continue
 			}
-			slices.Sort(regular)
+			now := alertDay{date: bp.Newest, price: bp.Price, promo: bp.Price < bp.Regular}
+			n = min(n, 2)
 			var p *alertDay
-			st := AlertSeriesStanding{Banner: k.Banner, BannerName: bannerName(k.Banner), SKU: k.SKU, Price: Cents(cur.price),
-				RegularPrice: Cents(pricestat.HalfCents(pricestat.Median2(regular))), OnPromo: cur.promo, ObservedAt: Date(cur.date)}
+			st := AlertSeriesStanding{Banner: k.Banner, BannerName: bannerName(k.Banner), SKU: k.SKU, Price: Cents(now.price),
+				RegularPrice: Cents(bp.Regular), OnPromo: now.promo, ObservedAt: Date(now.date)}
 			if n == 2 {
 				p = &prev
 				pp := Cents(prev.price)
 				st.PreviousPrice = &pp
 			}
-			st.Holds = holdsNow(r, p, cur, mode)
+			st.Holds = holdsNow(r, p, day, now, mode)
 			res.Series = append(res.Series, st)
 			if st.Holds {
 				res.Holds = true
@@ -153,6 +176,10 @@ func (s *Service) standing(ctx context.Context, ids alertstore.IDs, r *storage.A
 					return err
 				} else if found {
 					gtin = sku.GTIN
+				}
+				cur := day
+				if statesNow(r) {
+					cur = now
 				}
 				triggers = append(triggers, alertTrigger{rule: r, key: k, gtin: gtin, cur: cur, prev: prev, hasPrev: n == 2, seriesRank: i})
 			}

@@ -100,6 +100,32 @@ func TestPriceInForce(t *testing.T) {
 		check(t, svc, snapMilk, milk)
 		check(t, svc, snapButter, butter)
 	})
+	t.Run("History", func(t *testing.T) {
+		// L1 from 11-06 to 11-19: nothing in force before 11-10; lob-1's
+		// promotion alone on 11-10; with lob-2's 4.99 from 11-11, 3.99
+		// and 4.99 tie: 3.99 on promotion, through its end on 11-12;
+		// from 11-13 both stores at 4.99, the offer's price.
+		svc := openSnap(t, geoStores, inForceHeader+inForceEarly+inForceLate)
+		got, err := svc.PriceHistory(ctx, grocery.HistoryInput{SKU: "L1", Banner: "loblaws", Province: "ON", Period: "14d"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := func(s string) grocery.Date { return *date(s) }
+		want := []grocery.DayInForce{
+			{Date: d("2026-11-10"), Price: 399, RegularPrice: 499, OnPromo: true, StoreCount: 1},
+			{Date: d("2026-11-11"), Price: 399, RegularPrice: 499, OnPromo: true, StoreCount: 2},
+			{Date: d("2026-11-12"), Price: 399, RegularPrice: 499, OnPromo: true, StoreCount: 2},
+		}
+		for _, day := range []string{"2026-11-13", "2026-11-14", "2026-11-15", "2026-11-16", "2026-11-17", "2026-11-18", "2026-11-19"} {
+			want = append(want, grocery.DayInForce{Date: d(day), Price: 499, RegularPrice: 499, StoreCount: 2})
+		}
+		if diff := cmp.Diff(want, got.InForce); diff != "" {
+			t.Errorf("in force (-want +got):\n%s", diff)
+		}
+		if len(got.Points) != 2 {
+			t.Errorf("points: got %d, want the 2 observation days", len(got.Points))
+		}
+	})
 	t.Run("StorePrice", func(t *testing.T) {
 		svc := openSnap(t, geoStores, inForceHeader+inForceEarly+inForceLate)
 		got, err := svc.StorePrice(ctx, grocery.StorePriceInput{Banner: "loblaws", Store: "lob-1", SKU: "L1"})
@@ -117,6 +143,35 @@ func TestPriceInForce(t *testing.T) {
 		}
 		if len(geo.Provinces) != 1 || geo.Provinces[0].Min != 349 || geo.Provinces[0].Max != 499 {
 			t.Errorf("geographic prices of milk: got %+v, want ON with min 3.49 and max 4.99", geo.Provinces)
+		}
+	})
+	t.Run("AlertStanding", func(t *testing.T) {
+		// Cheese L2 on 11-19 at lob-1 8.00, and at lob-2 7.50 the same
+		// day: the median of the day, 7.75, is a price no store charged;
+		// the price in force is the most common, the lower on a tie,
+		// 7.50, as the lookup says. A rule "under 7.60" holds.
+		svc := openSnap(t, geoStores, inForceHeader+inForceEarly+inForceLate+
+			"2026-11-19,lob-2,loblaws,L2,7.50,7.50,,060383000028,Old Cheddar,Black Diamond,400 g,Dairy & Eggs\n")
+		if _, err := svc.CreateKey(ctx, grocery.KeyInput{Account: "acme", Plan: "integration"}); err != nil {
+			t.Fatal(err)
+		}
+		acme := grocery.NewContextWithAccount(ctx, "acme")
+		limit := 7.60
+		rule, err := svc.CreateAlert(acme, grocery.AlertInput{Name: "cheese", Banner: "loblaws", SKU: "L2", Province: "ON",
+			Condition: grocery.AlertPriceBelow, Threshold: &limit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := rule.Standing
+		if st == nil || len(st.Series) != 1 || st.Series[0].Price != 750 || !st.Holds {
+			t.Fatalf("standing: got %+v, want L2 at 7.50, holding", st)
+		}
+		look, err := svc.LookupProduct(ctx, grocery.LookupInput{UPC: snapCheese, Province: "ON"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(look.Offers) != 1 || look.Offers[0].Price != st.Series[0].Price {
+			t.Errorf("lookup: got %+v, want the standing's price %s", look.Offers, st.Series[0].Price)
 		}
 	})
 }

@@ -177,8 +177,24 @@ func (r *HistoryResult) AppendJSON(b []byte) []byte {
 		b = s.StoreMax.appendJSON(b)
 		b = append(b, '}')
 	}
+	b = append(b, `,"in_force":`...)
+	b = jsontext.AppendList(b, r.InForce, (*DayInForce).appendJSON)
 	b = append(b, `,"currency":`...)
 	b = jsontext.AppendString(b, r.Currency)
+	return append(b, '}')
+}
+
+func (d *DayInForce) appendJSON(b []byte) []byte {
+	b = append(b, `{"date":`...)
+	b = d.Date.appendJSON(b)
+	b = append(b, `,"price":`...)
+	b = d.Price.appendJSON(b)
+	b = append(b, `,"regular_price":`...)
+	b = d.RegularPrice.appendJSON(b)
+	b = append(b, `,"on_promo":`...)
+	b = strconv.AppendBool(b, d.OnPromo)
+	b = append(b, `,"store_count":`...)
+	b = strconv.AppendInt(b, int64(d.StoreCount), 10)
 	return append(b, '}')
 }
 

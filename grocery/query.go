@@ -260,7 +260,10 @@ func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchRe
 // province over a lookback window ending at the data set's latest date:
 // per day, the minimum, median and maximum shelf price across the
 // province's reference stores observed that day, and stats over the
-// daily medians with the store-level extremes apart (PriceStats). The
+// daily medians with the store-level extremes apart (PriceStats); and
+// the banner's price in force on every day of the window (DayInForce),
+// so that a chart has no holes and no steps where only the stores
+// visited changed. Its last day is the offer's price. The
 // SKU is the banner's external_sku from LookupProduct or SearchProducts,
 // never a barcode.
 //
@@ -290,7 +293,7 @@ func (s *Service) PriceHistory(ctx context.Context, in HistoryInput) (*HistoryRe
 	if err != nil {
 		return nil, err
 	}
-	res := &HistoryResult{SKU: sku, Banner: banner.Slug, Province: province, Period: period, Points: []PricePoint{}, Currency: Currency}
+	res := &HistoryResult{SKU: sku, Banner: banner.Slug, Province: province, Period: period, Points: []PricePoint{}, InForce: []DayInForce{}, Currency: Currency}
 	var medians []uint32 // each point's median, in half-cents
 	err = s.db.View(func(tx *storage.Tx) error {
 		var rec storage.SKU
@@ -314,9 +317,17 @@ func (s *Service) PriceHistory(ctx context.Context, in HistoryInput) (*HistoryRe
 		}
 		res.To = Date(tx.AsOf())
 		res.From = res.To - Date(period) + 1
-		// Each day's median kept exact, in half-cents, for the stats.
+		// Each day's median kept exact, in half-cents, for the stats; the
+		// prices in force from the observations of the window and the
+		// visit window before it.
 		var buf []uint32
-		return tx.Series(banner.Slug, sku, province, storage.SeriesScan{From: int32(res.From), To: int32(res.To)}, func(d *storage.Day) error {
+		var inForce inForceDays
+		inForce.start(int32(res.From))
+		err = tx.Series(banner.Slug, sku, province, storage.SeriesScan{From: int32(res.From) - freshDays + 1, To: int32(res.To)}, func(d *storage.Day) error {
+			inForce.observe(d, res)
+			if d.Date < int32(res.From) {
+				return nil
+			}
 			buf = buf[:0]
 			for _, e := range d.Entries {
 				buf = append(buf, e.Price)
@@ -330,12 +341,54 @@ func (s *Service) PriceHistory(ctx context.Context, in HistoryInput) (*HistoryRe
 			medians = append(medians, med2)
 			return nil
 		})
+		inForce.through(int32(res.To), res)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	res.Stats = historyStats(res.Points, medians)
 	return res, nil
+}
+
+// inForceDays follows a series day by day to give its banner's price in
+// force on each day (DayInForce): each store's latest observation so far.
+type inForceDays struct {
+	next   int32          // the first day not yet written
+	stores map[uint32]int // store -> its index in obs
+	obs    []pricestat.StoreObs
+	buf    []uint32
+}
+
+func (f *inForceDays) start(from int32) {
+	f.next, f.stores = from, map[uint32]int{}
+}
+
+// observe writes the days before d, then takes d's observations.
+func (f *inForceDays) observe(d *storage.Day, res *HistoryResult) {
+	f.through(d.Date-1, res)
+	for _, e := range d.Entries {
+		o := pricestat.StoreObs{Date: d.Date, Price: e.Price, Regular: e.Regular, PromoEnd: e.PromoEnd}
+		if i, ok := f.stores[e.Store]; ok {
+			f.obs[i] = o
+		} else {
+			f.stores[e.Store] = len(f.obs)
+			f.obs = append(f.obs, o)
+		}
+	}
+}
+
+// through writes each day up to last on which a price is in force.
+func (f *inForceDays) through(last int32, res *HistoryResult) {
+	for ; f.next <= last; f.next++ {
+		var bp pricestat.BannerPrice
+		var ok bool
+		bp, ok, f.buf = pricestat.InForceOn(f.obs, f.next, freshDays, f.buf)
+		if ok {
+			res.InForce = append(res.InForce, DayInForce{Date: Date(f.next), Price: Cents(bp.Price), RegularPrice: Cents(bp.Regular),
+				OnPromo: bp.Price < bp.Regular, StoreCount: bp.Stores})
+		}
+	}
 }
 
 // historyStats summarises a price history from its points and their

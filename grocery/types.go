@@ -113,7 +113,24 @@ type HistoryResult struct {
 	Name     string       `json:"name,omitempty"` // its name
 	Points   []PricePoint `json:"points"`         // oldest first; empty, never null, when nothing was observed
 	Stats    *PriceStats  `json:"stats"`          // null when Points is empty
+	// InForce is the banner's price in force on each day of the window
+	// (as its offer would have been that day), oldest first: every day
+	// on which a store's price is in force, observed or carried forward.
+	InForce  []DayInForce `json:"in_force"`
 	Currency string       `json:"currency"`
+}
+
+// DayInForce is a banner SKU's price in force on one day: over the
+// province's reference stores whose latest observation on or before the
+// day is less than 14 days old (a promotion past its stated end at its
+// regular price), the most common price, the lower on a tie, and likewise
+// the regular price.
+type DayInForce struct {
+	Date         Date  `json:"date"`
+	Price        Cents `json:"price"`
+	RegularPrice Cents `json:"regular_price"`
+	OnPromo      bool  `json:"on_promo"`
+	StoreCount   int   `json:"store_count"`
 }
 
 // Store is a reference store: an active store of the collection panel.

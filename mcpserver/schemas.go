@@ -134,9 +134,16 @@ const historyOutput = `{
 			"type":["object","null"],
 			"properties":{"min":` + money + `,"max":` + money + `,"latest":` + money + `,"change_pct":{"type":"number"},"store_min":` + money + `,"store_max":` + money + `}
 		},
+		"in_force":{
+			"type":"array",
+			"items":{
+				"type":"object",
+				"properties":{"date":` + date + `,"price":` + money + `,"regular_price":` + money + `,"on_promo":{"type":"boolean"},"store_count":` + integer + `}
+			}
+		},
 		"currency":{"const":"CAD"}
 	},
-	"required":["sku","banner","province","period","from","to","points","stats","currency"]
+	"required":["sku","banner","province","period","from","to","points","stats","in_force","currency"]
 }`
 
 const storesOutput = `{

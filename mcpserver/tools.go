@@ -46,7 +46,7 @@ func newTools(svc *grocery.Service) []tool {
 		{
 			Name:  "lookup_product",
 			Title: "Look up a product by barcode",
-			Description: `Current offers for a barcode (UPC/EAN/GTIN, as a string to keep leading zeros) in one Canadian province: one per banner, cheapest first. Each offer: banner and external_sku (pass both to price_history), price in force (most common of the stores' prices of the last 14 days; a promotion past its end counts as regular), min, max, regular price, promo_ends or promo_ended, unit price, store_count. lang fr: its French name (English if it has none).
+			Description: `Current offers for a barcode (UPC/EAN/GTIN, as a string to keep leading zeros) in one Canadian province: one per banner, cheapest first. Each offer: banner and external_sku (pass both to price_history), price in force (most common of the stores' last prices within 14 days; an ended promotion counts as regular), min, max, regular price, promo_ends or promo_ended, unit price, store_count. lang fr: its French name (English if it has none).
 
 total counts every current offer; fewer offers than total means limit cut the list. Empty offers is a success: no reference store in the province observed it in the last 14 days, which does not prove it unavailable. A barcode not in the catalogue is a not_found error.`,
 			InputSchema:  json.RawMessage(lookupInput),
@@ -84,7 +84,7 @@ limit counts products, not results; total is the number of matching products, so
 			Title: "Price history of a retailer SKU",
 			Description: `Shelf-price series of one retailer SKU in one province over period (default 30d), ending at the data set's latest date. sku is an external_sku from lookup_product or search_products, with its banner; a barcode is not a SKU (not_found).
 
-Each point is a collection day: min, median and max across the province's reference stores of the banner, and store_count. stats, from the daily medians: min and max (the lowest and highest median), latest (the last median), change_pct (latest against the first median, percent to 0.1); store_min and store_max: the lowest and highest price any store showed. Days without collection have no point; empty points (stats null) do not prove the product unavailable.`,
+points: collection days, with min, median and max over the banner's reference stores in the province, and store_count; stats over the daily medians (change_pct: latest vs first, %), store_min/store_max any store's extremes. in_force: each day's price in force (lookup_product's offer that day). Empty points do not prove it unavailable.`,
 			InputSchema:  json.RawMessage(historyInput),
 			OutputSchema: json.RawMessage(historyOutput),
 			Annotations:  ann(),
@@ -100,7 +100,7 @@ Each point is a collection day: min, median and max across the province's refere
 		{
 			Name:  "list_reference_stores",
 			Title: "List the reference stores",
-			Description: `Active reference stores, by province and/or banner: the panel whose shelf prices the other tools report, not a directory of all grocery stores. Each store: banner, province, name, city, postal code, coordinates, observations in the last 30 days.
+			Description: `Active reference stores, by province and/or banner: the panel whose shelf prices the other tools report, not a directory of all grocery stores.
 
 total counts every matching store; fewer stores than total means limit cut the list.`,
 			InputSchema:  json.RawMessage(storesInput),

@@ -857,31 +857,20 @@ func (w *writer) rebuildOffers(ctx context.Context, asOf int32) error {
 type offerCalc struct {
 	fresh  int32 // Rules.FreshDays
 	seen   map[uint32]bool
-	stores []storePrice
+	obs    []pricestat.StoreObs
 	prices []uint32
 }
 
-// storePrice is one store's price in force on an offer's day.
-type storePrice struct {
-	date     int32 // of the store's latest observation
-	price    uint32
-	regular  uint32
-	promoEnd int32 // of the promotion in force, 0 when none or ended
-	ended    int32 // of the promotion that ended before the day
-}
-
-// offer computes the series' offer on day asOf: over the stores whose
-// latest observation is in force that day (pricestat.InForce), the most
-// common price in force (the lowest on a tie), likewise the regular
-// price, their minimum and maximum. A series none of whose stores is in
-// force on asOf is summarised on its newest day instead (for what a
-// banner priced before), and does not expire.
+// offer computes the series' offer on day asOf: its price in force over
+// its stores' latest observations (pricestat.InForceOn). A series none of
+// whose stores is in force on asOf is summarised on its newest day
+// instead (for what a banner priced before), and does not expire.
 func (c *offerCalc) offer(tx *storage.Tx, k SeriesKey, asOf int32) (storage.Offer, bool, error) {
 	if c.seen == nil {
 		c.seen = map[uint32]bool{}
 	}
 	clear(c.seen)
-	c.stores = c.stores[:0]
+	c.obs = c.obs[:0]
 	newest, day := int32(-1), asOf
 	err := tx.Series(k.Banner, k.SKU, k.Province, storage.SeriesScan{To: 1<<31 - 1, NewestFirst: true}, func(d *storage.Day) error {
 		if newest < 0 {
@@ -894,60 +883,24 @@ func (c *offerCalc) offer(tx *storage.Tx, k SeriesKey, asOf int32) (storage.Offe
 			return storage.ErrStop
 		}
 		for _, e := range d.Entries {
-			if c.seen[e.Store] {
-				continue
+			if !c.seen[e.Store] {
+				c.seen[e.Store] = true
+				c.obs = append(c.obs, pricestat.StoreObs{Date: d.Date, Price: e.Price, Regular: e.Regular, PromoEnd: e.PromoEnd})
 			}
-			c.seen[e.Store] = true
-			p, r, ended, ok := pricestat.InForce(d.Date, e.Price, e.Regular, e.PromoEnd, day, c.fresh)
-			if !ok {
-				continue
-			}
-			sp := storePrice{date: d.Date, price: p, regular: r, ended: ended}
-			if p < r {
-				sp.promoEnd = e.PromoEnd
-			}
-			c.stores = append(c.stores, sp)
 		}
 		return nil
 	})
 	if err != nil || newest < 0 {
 		return storage.Offer{}, false, err
 	}
-	o := storage.Offer{Banner: k.Banner, SKU: k.SKU, ObservedAt: newest, StoreCount: uint32(len(c.stores))}
-	c.prices = c.prices[:0]
-	for _, sp := range c.stores {
-		c.prices = append(c.prices, sp.price)
-	}
-	o.Price, o.Min, o.Max = pricestat.Mode(c.prices)
-	c.prices = c.prices[:0]
-	for _, sp := range c.stores {
-		c.prices = append(c.prices, sp.regular)
-	}
-	o.Regular, _, _ = pricestat.Mode(c.prices)
-	o.Regular = max(o.Regular, o.Price)
-	for _, sp := range c.stores {
-		switch {
-		case o.Price < o.Regular && sp.price == o.Price:
-			o.PromoEnd = max(o.PromoEnd, sp.promoEnd)
-		case o.Price == o.Regular:
-			o.PromoEnded = max(o.PromoEnded, sp.ended)
-		}
-		if day == asOf {
-			o.Expires = minDay(o.Expires, sp.date+c.fresh)
-			if sp.promoEnd != 0 {
-				o.Expires = minDay(o.Expires, sp.promoEnd+1)
-			}
-		}
+	bp, _, prices := pricestat.InForceOn(c.obs, day, c.fresh, c.prices)
+	c.prices = prices
+	o := storage.Offer{Banner: k.Banner, SKU: k.SKU, Price: bp.Price, Regular: bp.Regular, Min: bp.Min, Max: bp.Max,
+		PromoEnd: bp.PromoEnd, PromoEnded: bp.PromoEnded, StoreCount: uint32(bp.Stores), ObservedAt: newest}
+	if day == asOf {
+		o.Expires = bp.Expires
 	}
 	return o, true, nil
-}
-
-// minDay returns the earlier of two days, 0 being none.
-func minDay(a, b int32) int32 {
-	if a == 0 {
-		return b
-	}
-	return min(a, b)
 }
 
 // tokenPuts collects search-index entries to write in key order.

@@ -39,3 +39,61 @@ func TestInForce(t *testing.T) {
 		})
 	}
 }
+
+// TestInForceOn: a banner SKU's price in force on day 100 over its
+// stores' latest observations, worked out by hand.
+func TestInForceOn(t *testing.T) {
+	const day, window = 100, 14
+	tests := []struct {
+		name string
+		obs  []StoreObs
+		want BannerPrice
+		ok   bool
+	}{
+		{
+			// Visited on different days, each store's price carried
+			// forward: 4.99 and 5.39 whichever was seen last.
+			"CarriedForward",
+			[]StoreObs{{Date: 99, Price: 499, Regular: 499}, {Date: 90, Price: 539, Regular: 539}},
+			BannerPrice{Price: 499, Regular: 499, Min: 499, Max: 539, Stores: 2, Newest: 99, Expires: 104},
+			true,
+		},
+		{
+			// Store A's promotion ended on day 98: 4.99 there, as at B
+			// and C; A's end is said. C at 4.49 with no end stays in
+			// force. Most common: 4.99 (A, B), regular 4.99 (all three).
+			"PromotionEnded",
+			[]StoreObs{
+				{Date: 95, Price: 399, Regular: 499, PromoEnd: 98},
+				{Date: 96, Price: 499, Regular: 499},
+				{Date: 97, Price: 449, Regular: 499},
+			},
+			BannerPrice{Price: 499, Regular: 499, Min: 449, Max: 499, PromoEnded: 98, Stores: 3, Newest: 97, Expires: 109},
+			true,
+		},
+		{
+			// Two stores on a promotion in force, ending 102 and 104:
+			// the latest end; it expires when the first ends (103).
+			"PromotionInForce",
+			[]StoreObs{{Date: 95, Price: 399, Regular: 499, PromoEnd: 102}, {Date: 98, Price: 399, Regular: 499, PromoEnd: 104}},
+			BannerPrice{Price: 399, Regular: 499, Min: 399, Max: 399, PromoEnd: 104, Stores: 2, Newest: 98, Expires: 103},
+			true,
+		},
+		{
+			// Store B left 14 days ago: only A counts.
+			"OutOfWindow",
+			[]StoreObs{{Date: 99, Price: 599, Regular: 599}, {Date: 86, Price: 499, Regular: 499}},
+			BannerPrice{Price: 599, Regular: 599, Min: 599, Max: 599, Stores: 1, Newest: 99, Expires: 113},
+			true,
+		},
+		{"NoneInForce", []StoreObs{{Date: 80, Price: 599, Regular: 599}}, BannerPrice{}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok, _ := InForceOn(tt.obs, day, window, nil)
+			if got != tt.want || ok != tt.ok {
+				t.Errorf("got %+v, %v; want %+v, %v", got, ok, tt.want, tt.ok)
+			}
+		})
+	}
+}
