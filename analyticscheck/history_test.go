@@ -56,6 +56,17 @@ func checkPriceHistory(t *testing.T, fx *fixture) {
 			})
 			c.done()
 		})
+		t.Run("in force "+name, func(t *testing.T) {
+			c := newChecker(t, "price_history "+name)
+			var wantDays []map[string]any
+			for _, d := range want["in_force"].([]any) {
+				wantDays = append(wantDays, d.(map[string]any))
+			}
+			c.list("in_force", g["in_force"], wantDays, []string{"date"}, []field{
+				{name: "price", kind: kMoney}, {name: "regular_price", kind: kMoney}, {name: "on_promo"}, {name: "store_count"},
+			})
+			c.done()
+		})
 		t.Run("stats (M11) "+name, func(t *testing.T) {
 			c := newChecker(t, "price_history "+name)
 			s, _ := want["stats"].(map[string]any)
