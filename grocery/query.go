@@ -293,7 +293,8 @@ func (s *Service) PriceHistory(ctx context.Context, in HistoryInput) (*HistoryRe
 	if err != nil {
 		return nil, err
 	}
-	res := &HistoryResult{SKU: sku, Banner: banner.Slug, Province: province, Period: period, Points: []PricePoint{}, InForce: []DayInForce{}, Currency: Currency}
+	res := &HistoryResult{SKU: sku, Banner: banner.Slug, Province: province, Period: period, Points: []PricePoint{},
+		InForce: make([]DayInForce, 0, int(period)), Currency: Currency}
 	var medians []uint32 // each point's median, in half-cents
 	err = s.db.View(func(tx *storage.Tx) error {
 		var rec storage.SKU
@@ -354,25 +355,23 @@ func (s *Service) PriceHistory(ctx context.Context, in HistoryInput) (*HistoryRe
 // inForceDays follows a series day by day to give its banner's price in
 // force on each day (DayInForce): each store's latest observation so far.
 type inForceDays struct {
-	next   int32          // the first day not yet written
-	stores map[uint32]int // store -> its index in obs
+	next   int32    // the first day not yet written
+	stores []uint32 // the stores seen, obs[i] the latest of stores[i]
 	obs    []pricestat.StoreObs
 	buf    []uint32
 }
 
-func (f *inForceDays) start(from int32) {
-	f.next, f.stores = from, map[uint32]int{}
-}
+func (f *inForceDays) start(from int32) { f.next = from }
 
 // observe writes the days before d, then takes d's observations.
 func (f *inForceDays) observe(d *storage.Day, res *HistoryResult) {
 	f.through(d.Date-1, res)
 	for _, e := range d.Entries {
 		o := pricestat.StoreObs{Date: d.Date, Price: e.Price, Regular: e.Regular, PromoEnd: e.PromoEnd}
-		if i, ok := f.stores[e.Store]; ok {
+		if i := slices.Index(f.stores, e.Store); i >= 0 {
 			f.obs[i] = o
 		} else {
-			f.stores[e.Store] = len(f.obs)
+			f.stores = append(f.stores, e.Store)
 			f.obs = append(f.obs, o)
 		}
 	}

@@ -331,6 +331,7 @@ func openOnce(path string, opts Options) (*DB, error) {
 			db.Close()
 			return nil, err
 		}
+		db.cur.Load().legacyOffers.Store(false)
 	}
 	return db, nil
 }
@@ -499,22 +500,15 @@ type Tx struct {
 	// storeN is the store count (see storeCount), once storeNRead.
 	storeN     uint32
 	storeNRead bool
-	// offersFormat is the format the file's offers are written in, once
-	// read (see legacyOffers).
-	offersFormat int
+	// legacy reports whether the file's offers are those of version 4
+	// or 5, which a read-only Open serves as they are (handle.legacyOffers;
+	// an upgrade's ClearOffers clears it).
+	legacy bool
 }
 
 // legacyOffers reports whether the file's offers are those of version 4
-// or 5, which a read-only Open serves as they are.
-func (t *Tx) legacyOffers() bool {
-	if t.offersFormat == 0 {
-		t.offersFormat = FormatVersion
-		if v := t.meta().Get(keyFormat); len(v) == 4 {
-			t.offersFormat = int(binary.BigEndian.Uint32(v))
-		}
-	}
-	return t.offersFormat < 6
-}
+// or 5.
+func (t *Tx) legacyOffers() bool { return t.legacy }
 
 // text returns b, a short string read from the file, as a string
 // carved from a chunk the transaction shares among its reads: a lookup
@@ -577,7 +571,9 @@ var bucketIDs = [...]int{idMeta, idStores, idStoreLoc, idProducts, idSKUs, idGTI
 	idTokens, idLatest, idStoreDays, idAccounts, idKeys, idUsage, idAlertRules, idAlertWatch, idAlertEvents,
 	idAlertFired, idCatDays, idShelf, idPromos, idPromoDates, idIdem, idIdemExpiry, idWebhooks, idWebhookDeliveries, idWebhookPending, idCatSKUs}
 
-func (db *DB) newTx(h *handle, tx *bolt.Tx) *Tx { return &Tx{tx: tx, names: &db.names, asOf: &h.asOf} }
+func (db *DB) newTx(h *handle, tx *bolt.Tx) *Tx {
+	return &Tx{tx: tx, names: &db.names, asOf: &h.asOf, legacy: h.legacyOffers.Load()}
+}
 
 // b returns a bucket, resolving it once per transaction: a read needs only
 // the one or two buckets it touches.

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"encoding/binary"
 	"io"
 	"sync/atomic"
 
@@ -18,11 +19,22 @@ type handle struct {
 	refs   atomic.Int64
 	closed chan struct{} // closed once bolt is closed
 	err    error         // bolt's Close error, set before closed
+	// legacyOffers is set while the file's offers are those of format 4
+	// or 5 (a read-only open serves them; an upgrade rebuilds them).
+	legacyOffers atomic.Bool
 }
 
 func newHandle(b *bolt.DB) *handle {
 	h := &handle{bolt: b, closed: make(chan struct{})}
 	h.refs.Store(1)
+	b.View(func(tx *bolt.Tx) error {
+		if m := tx.Bucket(bucketMeta); m != nil {
+			if v := m.Get(keyFormat); len(v) == 4 && binary.BigEndian.Uint32(v) < 6 {
+				h.legacyOffers.Store(true)
+			}
+		}
+		return nil
+	})
 	return h
 }
 

@@ -186,7 +186,7 @@ func (t *Tx) ClearAnalytics() error {
 // ClearOffers empties the offers bucket, without reading it: the
 // upgrade of a version 3 file rebuilds every offer.
 func (t *Tx) ClearOffers() error {
-	t.offersFormat = FormatVersion // the offers written from here on are this version's
+	t.legacy = false // the offers written from here on are this version's
 	return t.clear(idOffers)
 }
 
