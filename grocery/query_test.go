@@ -294,6 +294,20 @@ func TestPriceHistory(t *testing.T) {
 			Stats:    &grocery.PriceStats{Min: 499, Max: 625, Latest: 499, ChangePct: -20.1, StoreMin: 499, StoreMax: 650},
 			Currency: "CAD",
 		}
+		// In force: nothing before 10-29; from 10-29 lob-on-1 5.99 and
+		// lob-on-2 6.50, tied: the lower, 5.99 (regular likewise), 2
+		// stores; from 11-05 three stores at 5.99, 5.99, 6.29: 5.99; on
+		// 11-19 the promotion at two stores (4.99, regular 5.99) with
+		// lob-on-3's 6.29 of 11-12 carried forward: 4.99 on promotion,
+		// regular 5.99, 3 stores.
+		for d := day(t, "2026-10-29"); d <= day(t, "2026-11-18"); d++ {
+			stores := 3
+			if d < day(t, "2026-11-05") {
+				stores = 2
+			}
+			want.InForce = append(want.InForce, grocery.DayInForce{Date: d, Price: 599, RegularPrice: 599, StoreCount: stores})
+		}
+		want.InForce = append(want.InForce, grocery.DayInForce{Date: day(t, "2026-11-19"), Price: 499, RegularPrice: 599, OnPromo: true, StoreCount: 3})
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("history mismatch (-want +got):\n%s", diff)
 		}
