@@ -74,10 +74,10 @@ import (
 // series in records of 16 days, the analytics aggregates that the import
 // derives from what each observation row carried, and each banner SKU's
 // daily price (the median of its stores' prices and regular prices) in the
-// category aggregates and in the offers, each category aggregate naming
-// its SKUs by their number in its category's list (catskus), and each
-// offer as the banner SKU's price in force on the data set's latest day
-// with the day it expires.
+// category aggregates, each category aggregate naming its SKUs by their
+// number in its category's list (catskus), and each offer as the banner
+// SKU's price in force on the data set's latest day with the day it
+// expires.
 //
 // Open refuses a version 1 or 2 file (no aggregates) with ErrFormat and a
 // message to rebuild it (grocery demo, or an import into a new file), since
