@@ -825,3 +825,59 @@ func BenchmarkDemoGenLarge(b *testing.B) {
 	b.ReportMetric(float64(n), "obs")
 	b.ReportMetric(float64(n)*float64(iters)/b.Elapsed().Seconds(), "obs/s")
 }
+
+// TestDemoGenPriceInForceCases: the demo holds what the rule of a price
+// in force is for (a store's latest observation carried over the days it
+// is not visited, a promotion past its stated end at its regular price, a
+// store that left the panel), so that every path reading current prices
+// meets them: stores of one banner visited on different days, promotions
+// that end between two visits of a store, and stores whose last
+// observation is more than 14 days before the latest day.
+func TestDemoGenPriceInForceCases(t *testing.T) {
+	s := mustDemoSmall(t)
+	type seriesKey struct{ banner, sku, province string }
+	type storeKey struct {
+		seriesKey
+		store string
+	}
+	daysSeen := map[seriesKey]map[demo.Date]int{} // stores observed per series day
+	storesOf := map[seriesKey]map[string]bool{}
+	last := map[storeKey]demo.Observation{}
+	endedBetween := 0
+	lastSeen := map[string]demo.Date{}
+	for _, o := range s.obs {
+		k := seriesKey{o.Banner, o.ExternalSKU, s.stores[o.StoreID].Province}
+		if daysSeen[k] == nil {
+			daysSeen[k], storesOf[k] = map[demo.Date]int{}, map[string]bool{}
+		}
+		daysSeen[k][o.Date]++
+		storesOf[k][o.StoreID] = true
+		sk := storeKey{k, o.StoreID}
+		if p, ok := last[sk]; ok && p.PromoEnds != 0 && p.PromoEnds < o.Date-1 {
+			endedBetween++ // p's promotion ended before this visit: in force at its regular price between
+		}
+		last[sk] = o
+		lastSeen[o.StoreID] = max(lastSeen[o.StoreID], o.Date)
+	}
+	partial := 0 // series days on which some store of a several-store series was not visited
+	for k, days := range daysSeen {
+		if n := len(storesOf[k]); n >= 2 {
+			for _, c := range days {
+				if c < n {
+					partial++
+				}
+			}
+		}
+	}
+	left := 0
+	for id, d := range lastSeen {
+		if !s.stores[id].Active && d < demoTestAsOf-14 {
+			left++
+		}
+	}
+	t.Logf("%d series days with a store not visited, %d promotions ended between visits, %d stores left the panel", partial, endedBetween, left)
+	if partial < 1000 || endedBetween < 1000 || left < 1 {
+		t.Errorf("got %d series days with a store not visited, %d promotions ended between visits, %d stores that left; want at least 1,000, 1,000 and 1",
+			partial, endedBetween, left)
+	}
+}
