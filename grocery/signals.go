@@ -78,7 +78,7 @@ type SignalsInput struct {
 	Province string `json:"province"`           // required
 	Banner   string `json:"banner,omitempty"`   // the caller's own banner; needed for threats and opportunities
 	Category string `json:"category,omitempty"` // optional: one category (exact, case-insensitive)
-	Kind     string `json:"kind,omitempty"`     // optional: threats, opportunities, changes or watchlist
+	Kind     string `json:"kind,omitempty"`     // optional: list only threats, opportunities, changes or watchlist (Counts count every kind)
 	Since    string `json:"since,omitempty"`    // YYYY-MM-DD; default 6 days before the latest day (7 days)
 	Limit    int    `json:"limit,omitempty"`    // 1..500; 0 means 50
 	Offset   int    `json:"offset,omitempty"`
@@ -147,7 +147,8 @@ type Signal struct {
 	order       int            // kind and severity, to order signals
 }
 
-// SignalCounts counts the signals of each kind (before paging).
+// SignalCounts counts the signals of each kind, whatever kind the call
+// lists, before paging.
 type SignalCounts struct {
 	Threats       int `json:"threats"`
 	Opportunities int `json:"opportunities"`
@@ -165,7 +166,7 @@ type SignalsResult struct {
 	To       Date         `json:"to"`
 	Counts   SignalCounts `json:"counts"`
 	Results  []Signal     `json:"results"` // by kind, severity, magnitude; empty, never null
-	Total    int          `json:"total"`
+	Total    int          `json:"total"`   // the signals listed (of Kind when given), before paging
 	Limit    int          `json:"limit"`
 	Offset   int          `json:"offset"`
 	Currency string       `json:"currency"`
@@ -271,7 +272,8 @@ func offerPrice(o *storage.Offer) SignalPrice {
 // SKUs, the lowest. Thresholds compare exact ratios; percents are rounded
 // to 0.1 when written. Restricted-circulation barcodes are never compared
 // across banners. Signals are ordered by kind (as above), severity,
-// magnitude (largest first), then type, barcode, banner and SKU. The
+// magnitude (largest first), then type, barcode, banner and SKU. Kind
+// lists one kind only; Counts count every kind whatever Kind lists. The
 // OpenAPI document (restserver/openapi.json) defines every figure.
 //
 // It returns EINVALID for a missing or unknown province, an unknown
@@ -295,22 +297,20 @@ func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult,
 	if err != nil {
 		return nil, err
 	}
-	want := func(k string) bool { return kind == "" || kind == k }
 	res := &SignalsResult{Province: a.province, Banner: a.banner.Slug, Category: a.category, Kind: kind,
 		Results: []Signal{}, Limit: limit, Offset: offset, Currency: Currency, Basis: newBasis(a.province, CompareSameBarcode)}
 	var notes []string
-	account := ""
-	if want(SignalWatchlist) {
-		if account, err = s.accountOf(ctx); err != nil {
-			if c := ErrorCode(err); c != ENOTFOUND && c != EUNAUTHENTICATED {
-				return nil, err // Redis does not answer: not "no account"
-			}
-			account = ""
-			if p := PrincipalFromContext(ctx); ErrorCode(err) == ENOTFOUND && p != nil {
-				notes = append(notes, fmt.Sprintf("no watchlist: account %q does not exist", p.Account))
-			} else {
-				notes = append(notes, "no watchlist: it lists the products of an account's alert rules, and the call carries no account")
-			}
+	// Every kind is found and counted; kind only filters the list.
+	account, err := s.accountOf(ctx)
+	if err != nil {
+		if c := ErrorCode(err); c != ENOTFOUND && c != EUNAUTHENTICATED {
+			return nil, err // Redis does not answer: not "no account"
+		}
+		account = ""
+		if p := PrincipalFromContext(ctx); ErrorCode(err) == ENOTFOUND && p != nil {
+			notes = append(notes, fmt.Sprintf("no watchlist: account %q does not exist", p.Account))
+		} else {
+			notes = append(notes, "no watchlist: it lists the products of an account's alert rules, and the call carries no account")
 		}
 	}
 	// The account's rules, read before the data file's transaction: they
@@ -331,7 +331,7 @@ func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult,
 			return nil, err
 		}
 	}
-	if a.banner.Slug == "" && (want(SignalThreats) || want(SignalOpportunities)) {
+	if a.banner.Slug == "" {
 		notes = append(notes, "no threats or opportunities: they compare a banner with its competitors; give banner (your own)")
 	}
 	err = s.db.View(func(tx *storage.Tx) error {
@@ -358,7 +358,7 @@ func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult,
 		defer s.signalBufs.Put(bufs)
 		defer bufs.reset()
 		sc := signalScan{tx: tx, a: &a, asOf: int32(asOf), since: int32(since), signalBufs: bufs}
-		if err := sc.run(want, account, rules, ruleIDs); err != nil {
+		if err := sc.run(account, rules, ruleIDs); err != nil {
 			return err
 		}
 		res.Basis.Banners = sortedKeys(sc.banners)
@@ -372,11 +372,6 @@ func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult,
 		all := sc.out
 		order := sc.order[:0]
 		for i := range all {
-			order = append(order, int32(i))
-		}
-		sc.order = order
-		slices.SortFunc(order, func(i, j int32) int { return compareSigRecs(&all[i], &all[j]) })
-		for i := range all {
 			switch all[i].kind {
 			case SignalThreats:
 				res.Counts.Threats++
@@ -387,8 +382,13 @@ func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult,
 			case SignalWatchlist:
 				res.Counts.Watchlist++
 			}
+			if kind == "" || all[i].kind == kind {
+				order = append(order, int32(i))
+			}
 		}
-		res.Total = len(all)
+		sc.order = order
+		slices.SortFunc(order, func(i, j int32) int { return compareSigRecs(&all[i], &all[j]) })
+		res.Total = len(order)
 		for _, i := range order[min(offset, len(order)):min(len(order), offset+limit)] {
 			sg, err := all[i].signal()
 			if err != nil {
@@ -547,38 +547,33 @@ func (sc *signalScan) add(kind, typ, severity string, rank float64, upc, banner,
 		order: kindOrder(kind)*4 + severityOrder(severity), upc: upc, banner: banner, sku: sku, build: build})
 }
 
-func (sc *signalScan) run(want func(string) bool, account string, rules []storage.AlertRule, ruleIDs alertstore.IDs) error {
+// run finds the signals of every kind: threats and opportunities when
+// there is an own banner, the watchlist when there is an account.
+func (sc *signalScan) run(account string, rules []storage.AlertRule, ruleIDs alertstore.IDs) error {
 	own := sc.a.banner.Slug
-	needOffers := own != "" && (want(SignalThreats) || want(SignalOpportunities))
-	if needOffers {
+	if own != "" {
 		if err := sc.readOffers(); err != nil {
 			return err
 		}
 	}
-	if want(SignalChanges) || (own != "" && want(SignalThreats)) {
-		err := sc.shelves.Read(sc.tx, sc.a.province, func(sh *storage.Shelf) bool {
-			return sh.GTIN != "" && matchCategory(sh.Category, sc.a.category)
-		})
-		if err != nil {
-			return err
-		}
+	err := sc.shelves.Read(sc.tx, sc.a.province, func(sh *storage.Shelf) bool {
+		return sh.GTIN != "" && matchCategory(sh.Category, sc.a.category)
+	})
+	if err != nil {
+		return err
 	}
-	if own != "" && want(SignalThreats) {
+	if own != "" {
 		if err := sc.threats(); err != nil {
 			return err
 		}
-	}
-	if own != "" && want(SignalOpportunities) {
 		if err := sc.opportunities(); err != nil {
 			return err
 		}
 	}
-	if want(SignalChanges) {
-		if err := sc.changes(); err != nil {
-			return err
-		}
+	if err := sc.changes(); err != nil {
+		return err
 	}
-	if account != "" && want(SignalWatchlist) {
+	if account != "" {
 		if err := sc.watchlist(rules, ruleIDs); err != nil {
 			return err
 		}

@@ -178,6 +178,21 @@ func TestSignals(t *testing.T) {
 			t.Errorf("total %d, %d results, first %+v; want 2, 1, Cheerios", got.Total, len(got.Results), got.Results)
 		}
 	})
+	t.Run("CountsWhateverKind", func(t *testing.T) {
+		// kind filters the list, not the counts: every kind counts the
+		// signals worked out in OK.
+		for _, kind := range []string{"", "threats", "opportunities", "changes", "watchlist"} {
+			got, err := svc.Signals(acme, SignalsInput{Province: "ON", Banner: "loblaws", Kind: kind})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := SignalCounts{Threats: 2, Opportunities: 2, Changes: 5, Watchlist: 1}
+			total := map[string]int{"": 10, "threats": 2, "opportunities": 2, "changes": 5, "watchlist": 1}[kind]
+			if got.Counts != want || got.Total != total || len(got.Results) != total {
+				t.Errorf("kind %q: counts %+v, total %d, %d results; want %+v, %d, %d", kind, got.Counts, got.Total, len(got.Results), want, total, total)
+			}
+		}
+	})
 	t.Run("NoBannerNoAccount", func(t *testing.T) {
 		got, err := svc.Signals(context.Background(), SignalsInput{Province: "ON", Category: "pantry"})
 		if err != nil {

@@ -99,8 +99,12 @@ func printSignals(w io.Writer, r *grocery.SignalsResult) error {
 		who = r.Banner + " in " + r.Province
 	}
 	c := r.Counts
-	fmt.Fprintf(w, "Signals for %s, %s to %s: %d threats, %d opportunities, %d changes, %d watched.\n",
-		who, r.Since, r.To, c.Threats, c.Opportunities, c.Changes, c.Watchlist)
+	listed := ""
+	if r.Kind != "" {
+		listed = fmt.Sprintf("; listing the %s", r.Kind)
+	}
+	fmt.Fprintf(w, "Signals for %s, %s to %s: %d threats, %d opportunities, %d changes, %d watched%s.\n",
+		who, r.Since, r.To, c.Threats, c.Opportunities, c.Changes, c.Watchlist, listed)
 	if len(r.Results) > 0 {
 		fmt.Fprintln(w)
 		t := newTable(w)
