@@ -62,7 +62,9 @@ const (
 	// SignalShrinkPct is the least unit-price increase that counts as
 	// shrinkflation: 1%.
 	SignalShrinkPct = 1
-	// SignalLookbackDays is the promotion-honesty and 30-day-low window.
+	// SignalLookbackDays is the promotion-honesty and 30-day-low window,
+	// and how far before Since a regular move looks for the price it
+	// moved from.
 	SignalLookbackDays = priceLookback
 )
 
@@ -251,17 +253,20 @@ func offerPrice(o *storage.Offer) SignalPrice {
 //     no current price of (delisted; high when 3 or more other banners
 //     price it now, medium 1 or 2, low none).
 //   - changes (every banner): a regular price that moved by at least 10%
-//     since Since (price_increase, price_decrease; high at 25%, medium at
-//     15%); a smaller size of the same brand and product line first
+//     since Since, the whole move: the SKU's daily regular price on its
+//     latest day against that on its latest day before Since, in the 30
+//     days before it (price_increase, price_decrease; high at 25%, medium
+//     at 15%); a smaller size of the same brand and product line first
 //     observed at a banner in the last 90 days whose regular unit price
 //     is at least 1% above the older size's, the older size still observed
 //     in the last 14 days (shrinkflation; high at 10%, medium at 5%); a
 //     promotion started since Since whose regular price was not charged at
 //     that banner in the 30 days before it, when a lower price was
 //     (unverified_reference_price; high when the claimed regular price is
-//     10% or more above the price charged before); a price observed since
-//     Since below every daily median of the 30 days before
-//     (lowest_in_30_days; medium when 10% or more below).
+//     10% or more above the price charged before); a day from Since on
+//     which a SKU's daily price was under every daily price of the 30 days
+//     before it, the lowest such day (lowest_in_30_days; medium when 10%
+//     or more below).
 //   - watchlist (needs an account in ctx): the current prices in the
 //     province of every product named in the account's alert rules for
 //     the province (watched_product; medium when on promotion).
@@ -353,7 +358,7 @@ func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult,
 		res.Since, res.To = since, asOf
 		bufs, _ := s.signalBufs.Get().(*signalBufs)
 		if bufs == nil {
-			bufs = &signalBufs{products: map[string]Product{}, banners: map[string]bool{}}
+			bufs = &signalBufs{products: map[string]Product{}, banners: map[string]bool{}, moves: map[moveKey]regularMove{}}
 		}
 		defer s.signalBufs.Put(bufs)
 		defer bufs.reset()
@@ -432,6 +437,10 @@ type signalBufs struct {
 	shelves  market.Shelves     // the province's shelf records with a barcode (of the category)
 	prices   []market.Price
 	floats   []float64
+	days     []dayPrice              // a category and banner's daily prices (dailyScan)
+	sorted   []dayPrice              // the same by SKU (bySKU)
+	at       []int32                 // bySKU's counts
+	moves    map[moveKey]regularMove // the regular moves since since, by banner SKU
 	out      []sigRec
 	order    []int32 // indexes of out, sorted
 }
@@ -440,6 +449,8 @@ type signalBufs struct {
 func (b *signalBufs) reset() {
 	clear(b.products)
 	clear(b.banners)
+	clear(b.moves)
+	b.days, b.sorted, b.at = b.days[:0], b.sorted[:0], b.at[:0]
 	b.offers.Reset()
 	b.shelves.Reset()
 	clear(b.out)
@@ -560,6 +571,9 @@ func (sc *signalScan) run(account string, rules []storage.AlertRule, ruleIDs ale
 		return sh.GTIN != "" && matchCategory(sh.Category, sc.a.category)
 	})
 	if err != nil {
+		return err
+	}
+	if err := sc.dailyScan(); err != nil {
 		return err
 	}
 	if own != "" {
@@ -885,68 +899,213 @@ func (sc *signalScan) delisted(g int, own market.BannerOffer, n int) {
 	})
 }
 
+// changes finds the changes of every banner: regular price moves and
+// 30-day lows (from the daily prices, read by dailyScan before), promotions
+// with unverified reference prices and shrinkflation.
 func (sc *signalScan) changes() error {
-	current := sc.asOf - freshDays
-	for i := range sc.shelves.List {
-		sh := &sc.shelves.List[i]
-		if sh.Last <= current {
-			continue
-		}
-		if sh.RegularSince >= sc.since && sh.PrevRegular > 0 {
-			prev, last := float64(sh.PrevRegular), float64(sh.LastRegular)
-			ch := pricestat.PctChange(prev, last)
-			if pricestat.AtLeastAbove(prev, last, SignalMovePct) || pricestat.AtLeastBelow(prev, last, SignalMovePct) {
-				ok, err := sc.match(sh.GTIN)
-				if err != nil {
-					return err
-				}
-				if ok {
-					sc.banners[sh.Banner] = true
-					sc.obs += int(sh.FirstStores)
-					typ, verb, sev := "price_increase", "raised", severityAbove(prev, last, 25, 15)
-					if ch < 0 {
-						typ, verb, sev = "price_decrease", "cut", severityBelow(prev, last, 25, 15)
-					}
-					sc.add(SignalChanges, typ, sev, math.Abs(ch), GTIN(sh.GTIN).UPC(), sh.Banner, sh.SKU, func(sg *Signal) error {
-						ev, err := sc.evidence(sh.GTIN)
-						ev.Banner, ev.BannerName, ev.ExternalSKU = sh.Banner, bannerName(sh.Banner), sh.SKU
-						ev.Regular, ev.Previous, ev.Price, ev.ChangePct, ev.Date = ptrCents(sh.LastRegular), ptrCents(sh.PrevRegular), ptrCents(sh.LastPrice), ptrF(pricestat.Round1(ch)), ptrDate(sh.RegularSince)
-						sg.Evidence = ev
-						sg.Explanation = fmt.Sprintf("%s %s the regular price of %s %s by %.1f%%, from %s to %s, on %s",
-							bannerName(sh.Banner), verb, ev.Brand, ev.Name, pricestat.Round1(math.Abs(ch)), Cents(sh.PrevRegular), Cents(sh.LastRegular), Date(sh.RegularSince))
-						return err
-					})
-				}
-			}
-		}
-		if sh.Last >= sc.since && sh.Min30 > 0 && sh.LastPrice < sh.Min30 {
-			ok, err := sc.match(sh.GTIN)
-			if err != nil {
-				return err
-			}
-			if ok {
-				below := -pricestat.PctChange(float64(sh.Min30), float64(sh.LastPrice))
-				sev := SeverityLow
-				if pricestat.AtLeastBelow(float64(sh.Min30), float64(sh.LastPrice), 10) {
-					sev = SeverityMedium
-				}
-				sc.banners[sh.Banner] = true
-				sc.add(SignalChanges, "lowest_in_30_days", sev, below, GTIN(sh.GTIN).UPC(), sh.Banner, sh.SKU, func(sg *Signal) error {
-					ev, err := sc.evidence(sh.GTIN)
-					ev.Banner, ev.BannerName, ev.ExternalSKU = sh.Banner, bannerName(sh.Banner), sh.SKU
-					ev.Price, ev.Previous, ev.ChangePct, ev.Date = ptrCents(sh.LastPrice), ptrCents(sh.Min30), ptrF(pricestat.Round1(-below)), ptrDate(sh.Last)
-					sg.Evidence = ev
-					sg.Explanation = fmt.Sprintf("%s %s at %s is at %s on %s, %.1f%% under its lowest daily price of the 30 days before (%s)",
-						ev.Brand, ev.Name, bannerName(sh.Banner), Cents(sh.LastPrice), Date(sh.Last), pricestat.Round1(below), Cents(sh.Min30))
-					return err
-				})
-			}
-		}
-	}
 	if err := sc.honesty(); err != nil {
 		return err
 	}
 	return sc.shrinkflation()
+}
+
+// dayPrice is one banner SKU's daily price on one day, in half-cents,
+// as storage.SKUNum gives it.
+type dayPrice struct {
+	num  uint32 // the SKU's number in its category's list
+	day  int32
+	p, r uint32
+}
+
+// regularMove is a banner SKU's move of its regular price since `since`:
+// its daily regular price on its latest day before since (in the 30 days
+// before it) and on its latest day, the first day of the run of days at
+// that price, and its daily price that day, in half-cents.
+type regularMove struct {
+	before, now, price uint32
+	from               int32
+}
+
+// dailyScan reads the province's daily prices from since - 30 to asOf,
+// one category and banner at a time (storage.CatDays), and finds for each
+// current banner SKU its regular move since sc.since (kept in sc.moves
+// for the threats; a change of 10% or more is a price_increase or
+// price_decrease) and its lowest 30-day low since sc.since
+// (lowest_in_30_days). A SKU's days are those of its category: one whose
+// category changed is read in each as a SKU of its own.
+func (sc *signalScan) dailyScan() error {
+	var (
+		cur   storage.CatDayKey
+		names []string
+		group = sc.days[:0]
+	)
+	flush := func() error {
+		err := sc.groupChanges(&cur, names, group)
+		group = group[:0]
+		return err
+	}
+	err := sc.tx.CatDays(sc.a.province, "", "", sc.since-SignalLookbackDays, sc.asOf, storage.CatSKUs|storage.CatNumbered, func(k *storage.CatDayKey, c *storage.CatDay) error {
+		if k.Category != cur.Category || k.Banner != cur.Banner {
+			if err := flush(); err != nil {
+				return err
+			}
+			cur = *k
+		}
+		if !matchCategory(k.Category, sc.a.category) {
+			return nil
+		}
+		names = c.Names
+		for _, d := range c.SKUNums {
+			group = append(group, dayPrice{num: d.Num, day: k.Day, p: d.Price, r: d.Regular})
+		}
+		return nil
+	})
+	if err == nil {
+		err = flush()
+	}
+	sc.days = group[:0]
+	return err
+}
+
+// groupChanges finds the moves and lows of one category and banner's
+// SKUs, whose days (by day) are in group.
+func (sc *signalScan) groupChanges(k *storage.CatDayKey, names []string, group []dayPrice) error {
+	if len(group) == 0 {
+		return nil
+	}
+	group = sc.bySKU(group, len(names))
+	current := sc.asOf - freshDays
+	for lo := 0; lo < len(group); {
+		hi := lo + 1
+		for hi < len(group) && group[hi].num == group[lo].num {
+			hi++
+		}
+		days := group[lo:hi]
+		lo = hi
+		last := days[len(days)-1]
+		if last.day <= current || last.day < sc.since {
+			continue
+		}
+		sku := names[last.num]
+		// The regular move: the regular price before since against now.
+		var mv regularMove
+		for i := len(days) - 1; i >= 0; i-- {
+			if days[i].day < sc.since {
+				mv.before = days[i].r
+				break
+			}
+		}
+		if mv.before != 0 && mv.before != last.r {
+			mv.now, mv.price, mv.from = last.r, last.p, last.day
+			for i := len(days) - 2; i >= 0 && days[i].r == last.r; i-- {
+				mv.from = days[i].day
+			}
+			sc.moves[moveKey{k.Banner, sku}] = mv
+			before, now := float64(mv.before), float64(mv.now)
+			if pricestat.AtLeastAbove(before, now, SignalMovePct) || pricestat.AtLeastBelow(before, now, SignalMovePct) {
+				if sh := sc.shelfOf(k.Banner, sku); sh != nil {
+					sc.move(sh, mv)
+				}
+			}
+		}
+		// The lowest day since since under every day of the 30 before it.
+		low, min30 := -1, uint32(0)
+		for i := range days {
+			d := days[i]
+			if d.day < sc.since {
+				continue
+			}
+			m := uint32(0)
+			for j := i - 1; j >= 0 && days[j].day >= d.day-SignalLookbackDays; j-- {
+				if m == 0 || days[j].p < m {
+					m = days[j].p
+				}
+			}
+			if m > 0 && d.p < m && (low < 0 || d.p <= days[low].p) {
+				low, min30 = i, m
+			}
+		}
+		if low >= 0 {
+			if sh := sc.shelfOf(k.Banner, sku); sh != nil {
+				sc.low(sh, days[low].day, days[low].p, min30)
+			}
+		}
+	}
+	return nil
+}
+
+// bySKU returns group's days by SKU number (n numbers), each SKU's by day
+// as they came: a counting sort, into sc.sorted.
+func (sc *signalScan) bySKU(group []dayPrice, n int) []dayPrice {
+	at := slices.Grow(sc.at[:0], n+1)[:n+1]
+	clear(at)
+	for i := range group {
+		at[group[i].num+1]++
+	}
+	for i := 1; i <= n; i++ {
+		at[i] += at[i-1]
+	}
+	out := slices.Grow(sc.sorted[:0], len(group))[:len(group)]
+	for i := range group {
+		k := group[i].num
+		out[at[k]] = group[i]
+		at[k]++
+	}
+	sc.at, sc.sorted = at, out
+	return out
+}
+
+// moveKey names a banner SKU in signalBufs.moves.
+type moveKey struct{ banner, sku string }
+
+// shelfOf returns a banner SKU's shelf record when it has a barcode of the
+// category asked for, nil otherwise.
+func (sc *signalScan) shelfOf(banner, sku string) *storage.Shelf {
+	return sc.shelves.Find(banner, sku)
+}
+
+// move records a price_increase or price_decrease: the regular move mv of
+// the SKU of shelf record sh.
+func (sc *signalScan) move(sh *storage.Shelf, mv regularMove) {
+	before, now := float64(mv.before)/2, float64(mv.now)/2
+	ch := pricestat.PctChange(before, now)
+	typ, verb, sev := "price_increase", "raised", severityAbove(before, now, 25, 15)
+	if ch < 0 {
+		typ, verb, sev = "price_decrease", "cut", severityBelow(before, now, 25, 15)
+	}
+	sc.banners[sh.Banner] = true
+	banner, sku, gtin := sh.Banner, sh.SKU, sh.GTIN
+	sc.add(SignalChanges, typ, sev, math.Abs(ch), GTIN(gtin).UPC(), banner, sku, func(sg *Signal) error {
+		ev, err := sc.evidence(gtin)
+		ev.Banner, ev.BannerName, ev.ExternalSKU = banner, bannerName(banner), sku
+		ev.Regular, ev.Previous, ev.Price, ev.ChangePct, ev.Date = ptrHalf(mv.now), ptrHalf(mv.before), ptrHalf(mv.price), ptrF(pricestat.Round1(ch)), ptrDate(mv.from)
+		sg.Evidence = ev
+		sg.Explanation = fmt.Sprintf("%s %s the regular price of %s %s by %.1f%% since %s, from %s to %s (%s from %s)",
+			bannerName(banner), verb, ev.Brand, ev.Name, pricestat.Round1(math.Abs(ch)), Date(sc.since), *ev.Previous, *ev.Regular, *ev.Regular, Date(mv.from))
+		return err
+	})
+}
+
+// low records a lowest_in_30_days: the SKU of shelf record sh at price p
+// on day, under min30, the lowest daily price of the 30 days before it
+// (half-cents).
+func (sc *signalScan) low(sh *storage.Shelf, day int32, p, min30 uint32) {
+	below := -pricestat.PctChange(float64(min30), float64(p))
+	sev := SeverityLow
+	if pricestat.AtLeastBelow(float64(min30), float64(p), 10) {
+		sev = SeverityMedium
+	}
+	sc.banners[sh.Banner] = true
+	banner, sku, gtin := sh.Banner, sh.SKU, sh.GTIN
+	sc.add(SignalChanges, "lowest_in_30_days", sev, below, GTIN(gtin).UPC(), banner, sku, func(sg *Signal) error {
+		ev, err := sc.evidence(gtin)
+		ev.Banner, ev.BannerName, ev.ExternalSKU = banner, bannerName(banner), sku
+		ev.Price, ev.Previous, ev.ChangePct, ev.Date = ptrHalf(p), ptrHalf(min30), ptrF(pricestat.Round1(-below)), ptrDate(day)
+		sg.Evidence = ev
+		sg.Explanation = fmt.Sprintf("%s %s at %s was at %s on %s, %.1f%% under its lowest daily price of the 30 days before (%s)",
+			ev.Brand, ev.Name, bannerName(banner), *ev.Price, Date(day), pricestat.Round1(below), *ev.Previous)
+		return err
+	})
 }
 
 func (sc *signalScan) honesty() error {

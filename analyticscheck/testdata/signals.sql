@@ -16,6 +16,22 @@
 -- (B's current shelf price); the last 90 days are asOf - 89 .. asOf.
 -- "undercut" has no definition of its own beyond the first line and is not
 -- checked.
+--
+-- Changes (every banner; OpenAPI Signal.type):
+-- "price_increase / price_decrease (changes): a current banner SKU's regular
+-- price moved by at least 10% since `since`, the whole move, not its last
+-- step: its daily regular price r on its latest day against r on its latest
+-- day before `since` with a daily price in the 30 days before it (since -
+-- 30 .. since - 1); r_now / r_before >= 1.10 or <= 0.90; none when the SKU
+-- has no daily price in those 30 days; `date` is the first day of the run of
+-- days at r_now."
+-- "lowest_in_30_days (changes): a day d >= since on which a current banner
+-- SKU's daily price p(d) is under every daily price of the SKU in the 30
+-- days before it (d - 30 .. d - 1, at least one day with data); of those
+-- days, the lowest p(d) is reported (the latest on a tie), with
+-- `previous_price` the lowest daily price of its 30 days before."
+-- since: the default, "6 days before the data set's latest day". Only SKUs
+-- with a barcode are signalled (a signal names its product).
 -- Variables: province, banner.
 WITH own AS (SELECT * FROM bcur WHERE province = :'province' AND banner = :'banner'),
 other AS (SELECT * FROM bcur WHERE province = :'province' AND banner <> :'banner'),
@@ -34,17 +50,47 @@ delisted AS (
   WHERE dl.province = :'province' AND dl.banner = :'banner' AND dl.d > meta.asof - 90
     AND dl.upc <> '' AND NOT restricted(dl.upc)
     AND NOT EXISTS (SELECT 1 FROM own WHERE own.upc = dl.upc)
+),
+cur_p AS (
+  SELECT c.*, meta.asof - 6 AS since FROM cur c, meta
+  WHERE c.province = :'province' AND c.upc <> '' AND c.d >= meta.asof - 6
+),
+moves AS (
+  SELECT c.banner, c.sku, c.upc, c.p, c.r AS now_r, b.r AS before_r,
+         (SELECT min(x.d) FROM daily x WHERE x.province = c.province AND x.banner = c.banner AND x.sku = c.sku
+            AND x.d > coalesce((SELECT max(y.d) FROM daily y WHERE y.province = c.province AND y.banner = c.banner
+                                  AND y.sku = c.sku AND y.r <> c.r), '-infinity'::date)) AS from_d
+  FROM cur_p c
+  JOIN LATERAL (SELECT d.r FROM daily d WHERE d.province = c.province AND d.banner = c.banner AND d.sku = c.sku
+                  AND d.d < c.since AND d.d >= c.since - 30 ORDER BY d.d DESC LIMIT 1) b ON true
+),
+lowdays AS (
+  SELECT d.banner, d.sku, d.upc, d.d, d.p,
+         (SELECT min(e.p) FROM daily e WHERE e.province = d.province AND e.banner = d.banner AND e.sku = d.sku
+            AND e.d BETWEEN d.d - 30 AND d.d - 1) AS m
+  FROM daily d JOIN cur_p c USING (province, banner, sku)
+  WHERE d.d >= c.since
+),
+lows AS (
+  SELECT DISTINCT ON (banner, sku) * FROM lowdays WHERE m IS NOT NULL AND p < m ORDER BY banner, sku, p, d DESC
 )
 SELECT coalesce(jsonb_agg(x ORDER BY type, upc, competitor), '[]') FROM (
-  SELECT 'priced_above_market' AS type, upc, NULL AS competitor, own_r AS own_price, m AS market_median
+  SELECT 'priced_above_market' AS type, upc, NULL AS competitor, own_r AS own_price, m AS market_median,
+         NULL::numeric AS regular, NULL::numeric AS price, NULL::numeric AS previous, NULL::date AS date
   FROM market WHERE others >= 2 AND own_r / m >= 1.15
   UNION ALL
-  SELECT 'priced_below_market', upc, NULL, own_r, m FROM market WHERE others >= 2 AND own_r / m <= 0.85
+  SELECT 'priced_below_market', upc, NULL, own_r, m, NULL, NULL, NULL, NULL FROM market WHERE others >= 2 AND own_r / m <= 0.85
   UNION ALL
-  SELECT 'competitor_promotion', o.upc, x.banner, o.p, NULL
+  SELECT 'competitor_promotion', o.upc, x.banner, o.p, NULL, NULL, NULL, NULL, NULL
   FROM own o JOIN other x USING (upc) WHERE x.p < x.r AND x.p < o.p
   UNION ALL
-  SELECT 'assortment_gap', upc, NULL, NULL, NULL FROM gaps
+  SELECT 'assortment_gap', upc, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM gaps
   UNION ALL
-  SELECT 'delisted', upc, NULL, NULL, NULL FROM delisted
+  SELECT 'delisted', upc, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM delisted
+  UNION ALL
+  SELECT CASE WHEN now_r > before_r THEN 'price_increase' ELSE 'price_decrease' END, upc, banner || ' ' || sku,
+         now_r, NULL, NULL, p, before_r, from_d
+  FROM moves WHERE now_r / before_r >= 1.10 OR now_r / before_r <= 0.90
+  UNION ALL
+  SELECT 'lowest_in_30_days', upc, banner || ' ' || sku, NULL, NULL, NULL, p, m, d FROM lows
 ) x;
