@@ -100,6 +100,23 @@ type SignalPrice struct {
 	OnPromo     bool   `json:"on_promo"`
 	Stores      int    `json:"store_count"`
 	ObservedAt  Date   `json:"observed_at"`
+	// For a competitor behind a threat, its move: Move is "promotion" (a
+	// promotion in force, from its regular price to its promotional price)
+	// or "regular_cut" (its regular price now under its regular price
+	// before Since); Previous its price before the move; MovePct the move,
+	// (now / previous - 1) × 100; GapPct and PreviousGapPct where its
+	// price stands against yours after and before the move, (price / yours
+	// - 1) × 100, yours being your shelf price for a promotion and your
+	// regular price for a regular cut; Severity what the move alone
+	// weighs; Date the promotion's start or the first day at the cut
+	// price.
+	Move           string   `json:"move,omitempty"`
+	Previous       *Cents   `json:"previous_price,omitempty"`
+	MovePct        *float64 `json:"move_pct,omitempty"`
+	GapPct         *float64 `json:"gap_pct,omitempty"`
+	PreviousGapPct *float64 `json:"previous_gap_pct,omitempty"`
+	Severity       string   `json:"severity,omitempty"`
+	Date           *Date    `json:"date,omitempty"`
 }
 
 // SignalEvidence holds the numbers a signal rests on; the fields that do
@@ -237,12 +254,17 @@ func offerPrice(o *storage.Offer) SignalPrice {
 // Signals returns the market signals of a province's panel for a buyer of
 // one banner, in four kinds:
 //
-//   - threats (need Banner), on the same barcode: a competitor now on
-//     promotion (its daily price under its daily regular price) below the
-//     banner's current shelf price (competitor_promotion); a competitor
-//     not on promotion whose regular price, cut since Since, is below the
-//     banner's current regular price (competitor_price_cut). Severity by
-//     the undercut: high at 10% or more, medium at 5%, else low.
+//   - threats (need Banner), one per barcode, naming every competitor
+//     behind it: a competitor whose promotion is in force on the latest
+//     day (its daily price under its daily regular price, ongoing as
+//     PromoCalendar's Ongoing) under the banner's current shelf price, or
+//     whose regular price, cut since Since (the whole move), is under the
+//     banner's current regular price. Each move has a severity: high when
+//     it is 10% or more and takes the competitor from at or above the
+//     banner's price to 5% or more under it, medium when it is 5% or more,
+//     else low; the threat takes the most severe, its type
+//     (competitor_promotion, competitor_price_cut) and figures from the
+//     leading move (the most severe, then the furthest under).
 //   - opportunities (need Banner): the banner's current regular price at
 //     least 15% above (priced_above_market) or below (priced_below_market)
 //     the median of the other banners' current regular prices of the same
@@ -616,93 +638,179 @@ func (sc *signalScan) use(o *market.BannerOffer) {
 }
 
 // threats finds, for each barcode the own banner prices now, the
-// competitors that undercut it: on promotion under its shelf price, or
-// with a regular price cut since sc.since under its regular price. A
-// competitor gives one threat at most, its promotion first.
+// competitors whose move puts them under it: a promotion in force on the
+// latest day under its shelf price, or a regular price cut since sc.since
+// (the whole move, sc.moves) under its regular price. A barcode gives one
+// threat, naming every competitor behind it.
 func (sc *signalScan) threats() error {
+	var behind []threatMove
 	for g := range sc.offers.Groups {
 		own, others := sc.ownAndOthers(g)
 		if own == nil || !own.Current {
 			continue
 		}
-		gtin := sc.offers.Groups[g].GTIN
+		behind = behind[:0]
 		for i := range others {
 			c := &others[i]
-			kind := regularCut
-			if c.OnPromo() && c.P < own.P {
-				kind = promotionUnder
-			}
-			var sh *storage.Shelf
-			if kind == regularCut && !c.OnPromo() && c.R < own.R {
-				if sh = sc.shelves.Find(c.Banner, c.SKU); sh != nil && !(sh.RegularSince >= sc.since && sh.PrevRegular > sh.LastRegular) {
-					sh = nil
-				}
-			}
-			if kind == regularCut && sh == nil {
-				continue
-			}
-			if ok, err := sc.match(gtin); err != nil {
+			m, ok, err := sc.threatMove(c, own)
+			if err != nil {
 				return err
-			} else if !ok {
-				continue
 			}
-			sc.use(own)
-			sc.use(c)
-			sc.threat(gtin, *c, *own, kind, sh)
+			if ok {
+				behind = append(behind, m)
+			}
 		}
+		if len(behind) == 0 {
+			continue
+		}
+		gtin := sc.offers.Groups[g].GTIN
+		if ok, err := sc.match(gtin); err != nil {
+			return err
+		} else if !ok {
+			continue
+		}
+		sc.use(own)
+		for i := range behind {
+			sc.use(&behind[i].c)
+		}
+		sc.threat(gtin, *own, slices.Clone(behind))
 	}
 	return nil
 }
 
-// threatKind is how a competitor undercuts the own banner.
-type threatKind int
-
+// The thresholds of a threat's severity: what a competitor's move weighs
+// (the OpenAPI document repeats them). A move is high when it is at least
+// SignalThreatHighMovePct and takes the competitor from at or above your
+// price to at least SignalThreatHighGapPct under it; medium when it is at
+// least SignalThreatMediumMovePct; low otherwise. A threat is as severe as
+// the most severe move behind it.
 const (
-	regularCut     threatKind = iota // a regular price cut: regular prices compared
-	promotionUnder                   // a promotion: shelf prices compared
+	SignalThreatHighMovePct   = 10
+	SignalThreatHighGapPct    = 5
+	SignalThreatMediumMovePct = 5
 )
 
-// threat records a threat: competitor c under the own banner's price, on
-// promotion or by a regular price cut recorded on shelf record sh.
-func (sc *signalScan) threat(gtin string, c, own market.BannerOffer, kind threatKind, sh *storage.Shelf) {
+// threatMove is a competitor's move under the own banner's price.
+type threatMove struct {
+	c             market.BannerOffer
+	promotion     bool    // a promotion in force; else a regular cut
+	before, now   float64 // its price before and after the move, cents
+	yours         float64 // the own price it is compared with: shelf for a promotion, regular for a cut
+	severity      string
+	from          int32 // the promotion's start or the first day at the cut price
+	promo         storage.Promo
+	under, movePc float64 // percent under yours now, and the move (negative), exact
+}
+
+// threatMove returns competitor c's move under own, if it has one: its
+// promotion in force (c.P < c.R, ongoing on the latest day as
+// promo_calendar's ongoing) under own's shelf price, else its regular
+// price cut since sc.since (sc.moves) under own's regular price.
+func (sc *signalScan) threatMove(c, own *market.BannerOffer) (threatMove, bool, error) {
+	m := threatMove{c: *c}
+	if c.OnPromo() && c.P < own.P {
+		var p storage.Promo
+		found, err := sc.tx.LastPromoBefore(c.Banner, c.SKU, sc.a.province, c.Observed, &p)
+		if err != nil {
+			return m, false, err
+		}
+		if found && p.End >= c.Observed {
+			ends, err := promoEnds(sc.tx, &p)
+			if err != nil {
+				return m, false, err
+			}
+			if promoOngoing(ends, p.End, sc.asOf) {
+				m.promotion, m.promo, m.from = true, p, p.Start
+				m.before, m.now, m.yours = float64(c.R)/2, float64(c.P)/2, float64(own.P)/2
+			}
+		}
+	}
+	if !m.promotion {
+		mv, ok := sc.moves[moveKey{c.Banner, c.SKU}]
+		if !ok || mv.now >= mv.before || mv.now >= own.R {
+			return m, false, nil
+		}
+		m.before, m.now, m.yours, m.from = float64(mv.before)/2, float64(mv.now)/2, float64(own.R)/2, mv.from
+	}
+	m.under = -pricestat.PctChange(m.yours, m.now)
+	m.movePc = pricestat.PctChange(m.before, m.now)
+	switch {
+	case pricestat.AtLeastBelow(m.before, m.now, SignalThreatHighMovePct) && m.before >= m.yours &&
+		pricestat.AtLeastBelow(m.yours, m.now, SignalThreatHighGapPct):
+		m.severity = SeverityHigh
+	case pricestat.AtLeastBelow(m.before, m.now, SignalThreatMediumMovePct):
+		m.severity = SeverityMedium
+	default:
+		m.severity = SeverityLow
+	}
+	return m, true, nil
+}
+
+// price is the competitor's price in the evidence of a threat, with its
+// move.
+func (m *threatMove) price() SignalPrice {
+	p := bannerOfferPrice(&m.c)
+	p.Move = "regular_cut"
+	if m.promotion {
+		p.Move = "promotion"
+	}
+	p.Previous, p.Severity, p.Date = ptrExact(m.before), m.severity, ptrDate(m.from)
+	p.MovePct = ptrF(pricestat.Round1(m.movePc))
+	p.GapPct = ptrF(pricestat.Round1(-m.under))
+	p.PreviousGapPct = ptrF(pricestat.Round1(pricestat.PctChange(m.yours, m.before)))
+	return p
+}
+
+// threat records the threat of a barcode: the moves behind it, the
+// leader (the most severe, then the furthest under your price, then by
+// banner) first.
+func (sc *signalScan) threat(gtin string, own market.BannerOffer, behind []threatMove) {
+	slices.SortFunc(behind, func(x, y threatMove) int {
+		if c := cmp.Compare(severityOrder(x.severity), severityOrder(y.severity)); c != 0 {
+			return c
+		}
+		if x.under != y.under {
+			return cmp.Compare(y.under, x.under)
+		}
+		return strings.Compare(x.c.Banner, y.c.Banner)
+	})
+	lead := &behind[0]
 	typ := "competitor_price_cut"
-	theirs, ours := float64(c.R), float64(own.R)
-	if kind == promotionUnder {
+	if lead.promotion {
 		typ = "competitor_promotion"
-		theirs, ours = float64(c.P), float64(own.P)
 	}
-	under := -pricestat.PctChange(ours, theirs) // percent under the own price, exact
-	sev := severityBelow(ours, theirs, 10, 5)
-	var shelf storage.Shelf
-	if sh != nil {
-		shelf = *sh
-	}
-	sc.add(SignalThreats, typ, sev, under, GTIN(gtin).UPC(), c.Banner, c.SKU, func(sg *Signal) error {
+	sc.add(SignalThreats, typ, lead.severity, lead.under, GTIN(gtin).UPC(), lead.c.Banner, lead.c.SKU, func(sg *Signal) error {
 		ev, err := sc.evidence(gtin)
 		if err != nil {
 			return err
 		}
+		c := &lead.c
 		ev.Banner, ev.BannerName, ev.ExternalSKU = c.Banner, bannerName(c.Banner), c.SKU
 		ev.Price, ev.Regular, ev.OwnPrice, ev.OwnRegular, ev.Stores = ptrHalf(c.P), ptrHalf(c.R), ptrHalf(own.P), ptrHalf(own.R), int(c.Stores)
-		ev.ChangePct = ptrF(pricestat.Round1(-under))
-		ev.Competitors = []SignalPrice{bannerOfferPrice(&c)}
-		if kind == promotionUnder {
-			var p storage.Promo
-			found, err := sc.tx.LastPromoBefore(c.Banner, c.SKU, sc.a.province, sc.asOf, &p)
-			if err != nil {
-				return err
+		ev.Previous, ev.ChangePct, ev.Date = ptrExact(lead.before), ptrF(pricestat.Round1(-lead.under)), ptrDate(lead.from)
+		for i := range behind {
+			ev.Competitors = append(ev.Competitors, behind[i].price())
+		}
+		var also []string
+		for i := range behind[1:] {
+			m := &behind[i+1]
+			kind := "regular cut"
+			if m.promotion {
+				kind = "promotion"
 			}
-			since := ""
-			if found && p.End >= c.Observed {
-				ev.Date, ev.End = ptrDate(p.Start), ptrDate(p.End)
-				since = " since " + Date(p.Start).String()
-			}
-			sg.Explanation = fmt.Sprintf("%s has %s %s on promotion at %s (regular %s)%s, %.1f%% under your %s: consider matching or countering in the next flyer",
-				bannerName(c.Banner), ev.Brand, ev.Name, *ev.Price, *ev.Regular, since, pricestat.Round1(under), *ev.OwnPrice)
+			also = append(also, fmt.Sprintf("%s at %s (%s %.1f%%, %s)", bannerName(m.c.Banner), *ptrExact(m.now), kind, pricestat.Round1(m.movePc), m.severity))
+		}
+		others := ""
+		if len(also) > 0 {
+			others = "; also under you: " + strings.Join(also, ", ")
+		}
+		if lead.promotion {
+			ev.End = ptrDate(lead.promo.End)
+			sg.Explanation = fmt.Sprintf("%s has %s %s on promotion at %s (regular %s, %.1f%%) since %s, %.1f%% under your %s%s: consider matching or countering in the next flyer",
+				bannerName(c.Banner), ev.Brand, ev.Name, *ev.Price, *ev.Regular, pricestat.Round1(lead.movePc), Date(lead.from), pricestat.Round1(lead.under), *ev.OwnPrice, others)
 		} else {
-			ev.Date, ev.Previous = ptrDate(shelf.RegularSince), ptrCents(shelf.PrevRegular)
-			sg.Explanation = fmt.Sprintf("%s cut the regular price of %s %s from %s to %s on %s, %.1f%% under your regular %s: review your shelf price",
-				bannerName(c.Banner), ev.Brand, ev.Name, Cents(shelf.PrevRegular), *ev.Regular, Date(shelf.RegularSince), pricestat.Round1(under), *ev.OwnRegular)
+			sg.Explanation = fmt.Sprintf("%s cut the regular price of %s %s from %s to %s (%.1f%%) on %s, %.1f%% under your regular %s%s: review your shelf price",
+				bannerName(c.Banner), ev.Brand, ev.Name, *ev.Previous, *ptrExact(lead.now), pricestat.Round1(lead.movePc), Date(lead.from), pricestat.Round1(lead.under), *ev.OwnRegular, others)
 		}
 		sg.Evidence = ev
 		return nil

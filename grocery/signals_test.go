@@ -113,11 +113,14 @@ func TestSignals(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// Threats (own = Loblaws):
+		// Threats (own = Loblaws), one per barcode:
+		//  milk: No Frills' promotion from 11-16 at 3.99 (regular 5.00,
+		//    ends 11-22: in force on 11-20), a -20.2% move from at your
+		//    5.00 to 1.01/5.00 = 20.2% under it -> high. Metro's 6.50 is
+		//    above.
 		//  coffee: Metro cut its regular 10.00 -> 8.00 on 11-15 (>= since
-		//    11-14); under Loblaws' 12.00 by 4.00/12.00 = 33.3% -> high.
-		//  milk: No Frills promotion from 11-16 at 3.99 (regular 5.00);
-		//    under 5.00 by 1.01/5.00 = 20.2% -> high. Metro's 6.50 is above.
+		//    11-14), -20%, to 4.00/12.00 = 33.3% under Loblaws' 12.00; it
+		//    was under 12.00 before: medium.
 		//  Sobeys' coffee 10.00 is under 12.00 but neither new nor a cut.
 		// Opportunities (regular prices against the other banners'
 		// regular median):
@@ -150,8 +153,8 @@ func TestSignals(t *testing.T) {
 		// Watchlist: coffee, cheapest Metro 8.00 of 3 banners, no promotion
 		// -> low.
 		want := []sig{
-			{Kind: "threats", Type: "competitor_price_cut", Severity: "high", UPC: "043300000011", Banner: "metro", Price: 800, Own: 1200, Previous: 1000, Pct: -33.3},
-			{Kind: "threats", Type: "competitor_promotion", Severity: "high", UPC: "068000000154", Banner: "no-frills", Price: 399, Own: 500, Pct: -20.2},
+			{Kind: "threats", Type: "competitor_promotion", Severity: "high", UPC: "068000000154", Banner: "no-frills", Price: 399, Own: 500, Previous: 500, Pct: -20.2},
+			{Kind: "threats", Type: "competitor_price_cut", Severity: "medium", UPC: "043300000011", Banner: "metro", Price: 800, Own: 1200, Previous: 1000, Pct: -33.3},
 			{Kind: "opportunities", Type: "priced_above_market", Severity: "high", UPC: "043300000011", Banner: "loblaws", Price: 1200, Own: 1200, Market: 900, Pct: 33.3},
 			{Kind: "opportunities", Type: "assortment_gap", Severity: "low", UPC: "063800000021", Market: 500},
 			{Kind: "changes", Type: "price_increase", Severity: "high", UPC: "048500000052", Banner: "sobeys", Price: 449, Previous: 400, Pct: 49.8},
@@ -172,7 +175,7 @@ func TestSignals(t *testing.T) {
 		if got.Since != day("2026-11-14") || got.To != day("2026-11-20") {
 			t.Errorf("since %s to %s, want 2026-11-14 2026-11-20", got.Since, got.To)
 		}
-		if e := got.Results[1].Explanation; e != "No Frills has Natrel 2% Milk on promotion at 3.99 (regular 5.00) since 2026-11-16, 20.2% under your 5.00: consider matching or countering in the next flyer" {
+		if e := got.Results[0].Explanation; e != "No Frills has Natrel 2% Milk on promotion at 3.99 (regular 5.00, -20.2%) since 2026-11-16, 20.2% under your 5.00: consider matching or countering in the next flyer" {
 			t.Errorf("explanation %q", e)
 		}
 	})

@@ -32,6 +32,25 @@
 -- `previous_price` the lowest daily price of its 30 days before."
 -- since: the default, "6 days before the data set's latest day". Only SKUs
 -- with a barcode are signalled (a signal names its product).
+--
+-- Threats (OpenAPI Signal.type and severity): "one per barcode g you price
+-- now, naming in `competitors` every competitor X whose move puts it under
+-- you ... A move is a promotion in force, p_X(g) < r_X(g) with the
+-- promotion ongoing on the data set's latest day (as promo_calendar's
+-- `ongoing` ...), under your shelf price, p_X < p_B: from r_X to p_X,
+-- compared with yours y = p_B ...; or, for a competitor with no promotion
+-- in force, a regular price cut since `since` (the whole move, as
+-- price_decrease reads it, of its SKU with the lowest price) under your
+-- regular price: from r_X before to r_X now < r_B, compared with y = r_B."
+-- "each move is high when it is at least 10% (now <= 0.90 x before) and
+-- takes the competitor from at or above your price (before >= y) to at
+-- least 5% under it (now <= 0.95 x y), medium when it is at least 5% (now
+-- <= 0.95 x before), else low; the threat is as severe as its most severe
+-- move." The type is the leading move's: "the most severe, then the
+-- largest undercut, then by banner".
+-- Read here: the promotion of X's SKU with the lowest price (ties by SKU)
+-- is the promotion event (promo_calendar.sql's) holding that SKU's latest
+-- day; "its regular price now" is that SKU's daily regular price.
 -- Variables: province, banner.
 WITH own AS (SELECT * FROM bcur WHERE province = :'province' AND banner = :'banner'),
 other AS (SELECT * FROM bcur WHERE province = :'province' AND banner <> :'banner'),
@@ -73,24 +92,76 @@ lowdays AS (
 ),
 lows AS (
   SELECT DISTINCT ON (banner, sku) * FROM lowdays WHERE m IS NOT NULL AND p < m ORDER BY banner, sku, p, d DESC
+),
+-- The lowest-priced current SKU of each banner's barcode.
+csku AS (
+  SELECT DISTINCT ON (banner, upc) banner, upc, sku, d AS observed FROM cur
+  WHERE province = :'province' AND upc <> '' AND NOT restricted(upc)
+  ORDER BY banner, upc, p, sku
+),
+-- Promotion events and their ongoing flag, as promo_calendar.sql.
+pdays AS (
+  SELECT banner, sku, d, any_promo, lag(d) OVER w AS prev_d, lag(any_promo) OVER w AS prev_promo
+  FROM daily WHERE province = :'province'
+  WINDOW w AS (PARTITION BY banner, sku ORDER BY d)
+),
+promo_days AS (
+  SELECT *, sum(CASE WHEN prev_promo IS NOT TRUE OR d - prev_d - 1 > 7 THEN 1 ELSE 0 END)
+              OVER (PARTITION BY banner, sku ORDER BY d) AS ev
+  FROM pdays WHERE any_promo
+),
+events AS (
+  SELECT pd.banner, pd.sku, pd.ev, min(pd.d) AS start, max(pd.d) AS "end",
+         max(o.promo_ends) FILTER (WHERE o.pc < o.rc) AS promo_ends
+  FROM promo_days pd JOIN obs o ON o.province = :'province' AND o.banner = pd.banner AND o.sku = pd.sku AND o.d = pd.d
+  GROUP BY pd.banner, pd.sku, pd.ev
+),
+inforce AS (
+  SELECT s.banner, s.upc FROM csku s JOIN events e ON e.banner = s.banner AND e.sku = s.sku
+    AND e.start <= s.observed AND e."end" >= s.observed, meta
+  WHERE e.promo_ends >= meta.asof OR (e.promo_ends IS NULL AND e."end" >= meta.asof - 7)
+),
+tmoves AS (
+  SELECT o.upc, x.banner, true AS promo, x.r AS before, x.p AS now, o.p AS y
+  FROM own o JOIN other x USING (upc) JOIN inforce i ON i.banner = x.banner AND i.upc = x.upc
+  WHERE x.p < x.r AND x.p < o.p
+  UNION ALL
+  SELECT o.upc, x.banner, false, m.before_r, m.now_r, o.r
+  FROM own o JOIN other x USING (upc) JOIN csku s ON s.banner = x.banner AND s.upc = x.upc
+  JOIN moves m ON m.banner = s.banner AND m.sku = s.sku
+  WHERE m.now_r < m.before_r AND m.now_r < o.r
+    AND NOT (x.p < x.r AND x.p < o.p AND EXISTS (SELECT 1 FROM inforce i WHERE i.banner = x.banner AND i.upc = x.upc))
+),
+tsev AS (
+  SELECT *, CASE WHEN now <= 0.90 * before AND before >= y AND now <= 0.95 * y THEN 'high'
+                 WHEN now <= 0.95 * before THEN 'medium' ELSE 'low' END AS severity
+  FROM tmoves
+),
+threats AS (
+  SELECT DISTINCT ON (upc) upc, banner AS leader, promo, severity,
+         (SELECT jsonb_agg(t2.banner || ' ' || t2.severity ORDER BY t2.banner) FROM tsev t2 WHERE t2.upc = t.upc) AS behind
+  FROM tsev t
+  ORDER BY upc, CASE severity WHEN 'high' THEN 0 WHEN 'medium' THEN 1 ELSE 2 END, now / y, banner
 )
 SELECT coalesce(jsonb_agg(x ORDER BY type, upc, competitor), '[]') FROM (
   SELECT 'priced_above_market' AS type, upc, NULL AS competitor, own_r AS own_price, m AS market_median,
-         NULL::numeric AS regular, NULL::numeric AS price, NULL::numeric AS previous, NULL::date AS date
+         NULL::numeric AS regular, NULL::numeric AS price, NULL::numeric AS previous, NULL::date AS date,
+         NULL::jsonb AS behind
   FROM market WHERE others >= 2 AND own_r / m >= 1.15
   UNION ALL
-  SELECT 'priced_below_market', upc, NULL, own_r, m, NULL, NULL, NULL, NULL FROM market WHERE others >= 2 AND own_r / m <= 0.85
+  SELECT 'priced_below_market', upc, NULL, own_r, m, NULL, NULL, NULL, NULL, NULL FROM market WHERE others >= 2 AND own_r / m <= 0.85
   UNION ALL
-  SELECT 'competitor_promotion', o.upc, x.banner, o.p, NULL, NULL, NULL, NULL, NULL
-  FROM own o JOIN other x USING (upc) WHERE x.p < x.r AND x.p < o.p
+  SELECT CASE WHEN promo THEN 'competitor_promotion' ELSE 'competitor_price_cut' END, upc, leader || ' ' || severity,
+         NULL, NULL, NULL, NULL, NULL, NULL, behind
+  FROM threats
   UNION ALL
-  SELECT 'assortment_gap', upc, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM gaps
+  SELECT 'assortment_gap', upc, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM gaps
   UNION ALL
-  SELECT 'delisted', upc, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM delisted
+  SELECT 'delisted', upc, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM delisted
   UNION ALL
   SELECT CASE WHEN now_r > before_r THEN 'price_increase' ELSE 'price_decrease' END, upc, banner || ' ' || sku,
-         now_r, NULL, NULL, p, before_r, from_d
+         now_r, NULL, NULL, p, before_r, from_d, NULL
   FROM moves WHERE now_r / before_r >= 1.10 OR now_r / before_r <= 0.90
   UNION ALL
-  SELECT 'lowest_in_30_days', upc, banner || ' ' || sku, NULL, NULL, NULL, p, m, d FROM lows
+  SELECT 'lowest_in_30_days', upc, banner || ' ' || sku, NULL, NULL, NULL, p, m, d, NULL FROM lows
 ) x;
