@@ -380,7 +380,7 @@ func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult,
 		res.Since, res.To = since, asOf
 		bufs, _ := s.signalBufs.Get().(*signalBufs)
 		if bufs == nil {
-			bufs = &signalBufs{products: map[string]Product{}, banners: map[string]bool{}, moves: map[moveKey]regularMove{}}
+			bufs = &signalBufs{products: map[string]Product{}, banners: map[string]bool{}, moves: map[moveKey]regularMove{}, inForce: map[moveKey]bool{}}
 		}
 		defer s.signalBufs.Put(bufs)
 		defer bufs.reset()
@@ -463,6 +463,7 @@ type signalBufs struct {
 	sorted   []dayPrice              // the same by SKU (bySKU)
 	at       []int32                 // bySKU's counts
 	moves    map[moveKey]regularMove // the regular moves since since, by banner SKU
+	inForce  map[moveKey]bool        // whether a competitor SKU's promotion is in force (promoInForce)
 	out      []sigRec
 	order    []int32 // indexes of out, sorted
 }
@@ -472,6 +473,7 @@ func (b *signalBufs) reset() {
 	clear(b.products)
 	clear(b.banners)
 	clear(b.moves)
+	clear(b.inForce)
 	b.days, b.sorted, b.at = b.days[:0], b.sorted[:0], b.at[:0]
 	b.offers.Reset()
 	b.shelves.Reset()
@@ -641,26 +643,34 @@ func (sc *signalScan) use(o *market.BannerOffer) {
 // competitors whose move puts them under it: a promotion in force on the
 // latest day under its shelf price, or a regular price cut since sc.since
 // (the whole move, sc.moves) under its regular price. A barcode gives one
-// threat, naming every competitor behind it.
+// threat, naming every competitor behind it. Whether a promotion is in
+// force takes reads: the scan reads only as many as finding the leading
+// move needs, the threat's evidence (built for the page) the others.
 func (sc *signalScan) threats() error {
-	var behind []threatMove
+	var cands []threatCand
 	for g := range sc.offers.Groups {
 		own, others := sc.ownAndOthers(g)
 		if own == nil || !own.Current {
 			continue
 		}
-		behind = behind[:0]
+		cands = cands[:0]
 		for i := range others {
 			c := &others[i]
-			m, ok, err := sc.threatMove(c, own)
-			if err != nil {
-				return err
-			}
-			if ok {
-				behind = append(behind, m)
+			x := threatCand{c: c}
+			x.promo, x.hasPromo = promoMove(c, own)
+			x.cut, x.hasCut = sc.cutMove(c, own)
+			if x.hasPromo || x.hasCut {
+				cands = append(cands, x)
 			}
 		}
-		if len(behind) == 0 {
+		if len(cands) == 0 {
+			continue
+		}
+		lead, ok, err := sc.leadMove(cands)
+		if err != nil {
+			return err
+		}
+		if !ok {
 			continue
 		}
 		gtin := sc.offers.Groups[g].GTIN
@@ -670,12 +680,120 @@ func (sc *signalScan) threats() error {
 			continue
 		}
 		sc.use(own)
-		for i := range behind {
-			sc.use(&behind[i].c)
+		for i := range cands {
+			sc.use(cands[i].c)
 		}
-		sc.threat(gtin, *own, slices.Clone(behind))
+		sc.threat(g, gtin, lead)
 	}
 	return nil
+}
+
+// threatCand is a competitor that may be behind a threat: its promotion
+// under the own banner's shelf price (in force or not, unchecked) and
+// its regular cut under the own banner's regular price, where it has
+// them.
+type threatCand struct {
+	c                *market.BannerOffer
+	promo, cut       threatMove
+	hasPromo         bool
+	hasCut           bool
+	checked, inForce bool // whether the promotion was checked, and is in force
+}
+
+// best returns the move x stands for as far as known: its promotion
+// unless that was found not in force, else its cut; ok false when none.
+func (x *threatCand) best() (threatMove, bool) {
+	switch {
+	case x.hasPromo && (!x.checked || x.inForce):
+		if !x.checked && x.hasCut && leads(&x.cut, &x.promo) {
+			return x.cut, true // it is this move or the better cut: the cut bounds it
+		}
+		return x.promo, true
+	case x.hasCut:
+		return x.cut, true
+	}
+	return threatMove{}, false
+}
+
+// leads reports whether move x leads y: more severe, then further under
+// the own price, then by banner.
+func leads(x, y *threatMove) bool {
+	if a, b := severityOrder(x.severity), severityOrder(y.severity); a != b {
+		return a < b
+	}
+	if x.under != y.under {
+		return x.under > y.under
+	}
+	return x.c.Banner < y.c.Banner
+}
+
+// leadMove returns the leading move of cands, checking whether promotions
+// are in force only until the leader is known: a candidate not checked
+// stands for the better of its promotion and its cut, so a checked leader
+// leads every move the others can turn out to be.
+func (sc *signalScan) leadMove(cands []threatCand) (threatMove, bool, error) {
+	for {
+		k := -1
+		var top threatMove
+		for i := range cands {
+			if m, ok := cands[i].best(); ok && (k < 0 || leads(&m, &top)) {
+				k, top = i, m
+			}
+		}
+		if k < 0 {
+			return threatMove{}, false, nil
+		}
+		x := &cands[k]
+		if !x.hasPromo || x.checked {
+			return top, true, nil
+		}
+		in, err := sc.promoInForce(x.c)
+		if err != nil {
+			return threatMove{}, false, err
+		}
+		x.checked, x.inForce = true, in
+	}
+}
+
+// behind returns the moves behind the threat of group g, every promotion
+// checked, the leader first.
+func (sc *signalScan) behind(g int) ([]threatMove, *market.BannerOffer, error) {
+	own, others := sc.ownAndOthers(g)
+	others = slices.Clone(others)
+	var out []threatMove
+	for i := range others {
+		c := &others[i]
+		m, ok := promoMove(c, own)
+		if ok {
+			var err error
+			if ok, err = sc.promoInForce(c); err != nil {
+				return nil, nil, err
+			}
+			if ok {
+				// The event, for its dates.
+				if _, err := sc.tx.LastPromoBefore(c.Banner, c.SKU, sc.a.province, c.Observed, &m.promo); err != nil {
+					return nil, nil, err
+				}
+				m.from = m.promo.Start
+			}
+		}
+		if !ok {
+			m, ok = sc.cutMove(c, own)
+		}
+		if ok {
+			out = append(out, m)
+		}
+	}
+	slices.SortFunc(out, func(x, y threatMove) int {
+		if leads(&x, &y) {
+			return -1
+		}
+		if leads(&y, &x) {
+			return 1
+		}
+		return 0
+	})
+	return out, own, nil
 }
 
 // The thresholds of a threat's severity: what a competitor's move weighs
@@ -702,36 +820,33 @@ type threatMove struct {
 	under, movePc float64 // percent under yours now, and the move (negative), exact
 }
 
-// threatMove returns competitor c's move under own, if it has one: its
-// promotion in force (c.P < c.R, ongoing on the latest day as
-// promo_calendar's ongoing) under own's shelf price, else its regular
-// price cut since sc.since (sc.moves) under own's regular price.
-func (sc *signalScan) threatMove(c, own *market.BannerOffer) (threatMove, bool, error) {
-	m := threatMove{c: *c}
-	if c.OnPromo() && c.P < own.P {
-		var p storage.Promo
-		found, err := sc.tx.LastPromoBefore(c.Banner, c.SKU, sc.a.province, c.Observed, &p)
-		if err != nil {
-			return m, false, err
-		}
-		if found && p.End >= c.Observed {
-			ends, err := promoEnds(sc.tx, &p)
-			if err != nil {
-				return m, false, err
-			}
-			if promoOngoing(ends, p.End, sc.asOf) {
-				m.promotion, m.promo, m.from = true, p, p.Start
-				m.before, m.now, m.yours = float64(c.R)/2, float64(c.P)/2, float64(own.P)/2
-			}
-		}
+// promoMove returns competitor c's promotion as a move, when c is on
+// promotion (c.P < c.R) under own's shelf price; whether it is in force
+// is promoInForce's to say.
+func promoMove(c, own *market.BannerOffer) (threatMove, bool) {
+	if !c.OnPromo() || c.P >= own.P {
+		return threatMove{}, false
 	}
-	if !m.promotion {
-		mv, ok := sc.moves[moveKey{c.Banner, c.SKU}]
-		if !ok || mv.now >= mv.before || mv.now >= own.R {
-			return m, false, nil
-		}
-		m.before, m.now, m.yours, m.from = float64(mv.before)/2, float64(mv.now)/2, float64(own.R)/2, mv.from
+	m := threatMove{c: *c, promotion: true, before: float64(c.R) / 2, now: float64(c.P) / 2, yours: float64(own.P) / 2}
+	m.grade()
+	return m, true
+}
+
+// cutMove returns competitor c's regular price cut since sc.since (its
+// SKU's move, sc.moves) as a move, when its regular price now is under
+// own's.
+func (sc *signalScan) cutMove(c, own *market.BannerOffer) (threatMove, bool) {
+	mv, ok := sc.moves[moveKey{c.Banner, c.SKU}]
+	if !ok || mv.now >= mv.before || mv.now >= own.R {
+		return threatMove{}, false
 	}
+	m := threatMove{c: *c, before: float64(mv.before) / 2, now: float64(mv.now) / 2, yours: float64(own.R) / 2, from: mv.from}
+	m.grade()
+	return m, true
+}
+
+// grade sets m's undercut, move and severity.
+func (m *threatMove) grade() {
 	m.under = -pricestat.PctChange(m.yours, m.now)
 	m.movePc = pricestat.PctChange(m.before, m.now)
 	switch {
@@ -743,7 +858,52 @@ func (sc *signalScan) threatMove(c, own *market.BannerOffer) (threatMove, bool, 
 	default:
 		m.severity = SeverityLow
 	}
-	return m, true, nil
+}
+
+// promoInForce reports whether competitor c's promotion (its SKU's price
+// under its regular price on its latest day) is in force on the latest
+// day, as PromoCalendar's Ongoing: the promotion event holding that day
+// (which ends on it), its end as the stores gave it (promoEnds: the
+// latest their promotional observations gave on the newest day of the
+// event that has one), promoOngoing. The answer is kept for the page's
+// evidence, which asks again.
+func (sc *signalScan) promoInForce(c *market.BannerOffer) (bool, error) {
+	k := moveKey{c.Banner, c.SKU}
+	if in, ok := sc.inForce[k]; ok {
+		return in, nil
+	}
+	// Most promotions' stores give their end on the event's last day:
+	// read that day alone first.
+	var ends int32
+	err := sc.tx.Series(c.Banner, c.SKU, sc.a.province, storage.SeriesScan{From: c.Observed, To: c.Observed}, func(d *storage.Day) error {
+		for _, e := range d.Entries {
+			if e.Price < e.Regular {
+				ends = max(ends, e.PromoEnd)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return false, err
+	}
+	in := false
+	if ends != 0 {
+		in = promoOngoing(ends, c.Observed, sc.asOf)
+	} else {
+		var p storage.Promo
+		found, err := sc.tx.LastPromoBefore(c.Banner, c.SKU, sc.a.province, c.Observed, &p)
+		if err != nil {
+			return false, err
+		}
+		if found && p.End >= c.Observed {
+			if ends, err = promoEnds(sc.tx, &p); err != nil {
+				return false, err
+			}
+			in = promoOngoing(ends, p.End, sc.asOf)
+		}
+	}
+	sc.inForce[k] = in
+	return in, nil
 }
 
 // price is the competitor's price in the evidence of a threat, with its
@@ -761,20 +921,10 @@ func (m *threatMove) price() SignalPrice {
 	return p
 }
 
-// threat records the threat of a barcode: the moves behind it, the
-// leader (the most severe, then the furthest under your price, then by
-// banner) first.
-func (sc *signalScan) threat(gtin string, own market.BannerOffer, behind []threatMove) {
-	slices.SortFunc(behind, func(x, y threatMove) int {
-		if c := cmp.Compare(severityOrder(x.severity), severityOrder(y.severity)); c != 0 {
-			return c
-		}
-		if x.under != y.under {
-			return cmp.Compare(y.under, x.under)
-		}
-		return strings.Compare(x.c.Banner, y.c.Banner)
-	})
-	lead := &behind[0]
+// threat records the threat of barcode group g, whose leading move is
+// lead; its evidence lists every move behind it, the leader (the most
+// severe, then the furthest under your price, then by banner) first.
+func (sc *signalScan) threat(g int, gtin string, lead threatMove) {
 	typ := "competitor_price_cut"
 	if lead.promotion {
 		typ = "competitor_promotion"
@@ -784,6 +934,11 @@ func (sc *signalScan) threat(gtin string, own market.BannerOffer, behind []threa
 		if err != nil {
 			return err
 		}
+		behind, ownp, err := sc.behind(g)
+		if err != nil {
+			return err
+		}
+		own, lead := *ownp, &behind[0]
 		c := &lead.c
 		ev.Banner, ev.BannerName, ev.ExternalSKU = c.Banner, bannerName(c.Banner), c.SKU
 		ev.Price, ev.Regular, ev.OwnPrice, ev.OwnRegular, ev.Stores = ptrHalf(c.P), ptrHalf(c.R), ptrHalf(own.P), ptrHalf(own.R), int(c.Stores)
@@ -1309,22 +1464,36 @@ func (sc *signalScan) shrinkflation() error {
 	}
 	type bannerLine struct{ banner, line string }
 	byLine := map[bannerLine][]item{} // older products
+	// Each barcode's verdict once: the line of a recent product it is of
+	// and its size, or no line. Banners share barcodes.
+	type verdict struct {
+		p    Product
+		line string
+		qty  float64
+		unit string
+	}
+	verdicts := map[string]*verdict{}
 	for i := range sc.shelves.List {
 		sh := &sc.shelves.List[i]
 		if sh.First >= recent || !banners[sh.Banner] {
 			continue
 		}
-		p, err := sc.product(sh.GTIN)
-		if err != nil {
-			return err
+		v, ok := verdicts[sh.GTIN]
+		if !ok {
+			p, err := sc.product(sh.GTIN)
+			if err != nil {
+				return err
+			}
+			if brands[brand(p)] && lines[line(p)] { // a line is its brand and name, folded
+				if q, u := unitprice.Of(p.Size); q > 0 {
+					v = &verdict{p: p, line: line(p), qty: q, unit: u}
+				}
+			}
+			verdicts[sh.GTIN] = v
 		}
-		if !brands[brand(p)] || !lines[line(p)] { // a line is its brand and name, folded
-			continue
-		}
-		q, u := unitprice.Of(p.Size)
-		if q > 0 {
-			k := bannerLine{sh.Banner, line(p)}
-			byLine[k] = append(byLine[k], item{sh: sh, p: p, qty: q, unit: u})
+		if v != nil {
+			k := bannerLine{sh.Banner, v.line}
+			byLine[k] = append(byLine[k], item{sh: sh, p: v.p, qty: v.qty, unit: v.unit})
 		}
 	}
 	for _, f := range fresh {
