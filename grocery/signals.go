@@ -19,8 +19,11 @@ import (
 // Signals: what a buyer of one banner should look at in a province now,
 // in four kinds, each signal explained in one line generated from its
 // numbers. They read the import's aggregates (the offers with each banner
-// SKU's daily price on its latest day, shelf records, promotion events;
-// grocery/internal/ingest), never whole histories. Every figure and threshold
+// SKU's daily price on its latest day, shelf records, the daily prices of
+// the 30 days before Since and after, promotion events;
+// grocery/internal/ingest), never whole histories: a competitor's
+// promotion reads its latest day and event to tell whether it is in
+// force. Every figure and threshold
 // is defined in the OpenAPI document (restserver/openapi.json, schema
 // Signal and the /b2b/signals operation); the market positions use the
 // one comparison between banners of compare.go.
@@ -803,8 +806,13 @@ func (sc *signalScan) behind(g int) ([]threatMove, *market.BannerOffer, error) {
 // least SignalThreatMediumMovePct; low otherwise. A threat is as severe as
 // the most severe move behind it.
 const (
-	SignalThreatHighMovePct   = 10
-	SignalThreatHighGapPct    = 5
+	// SignalThreatHighMovePct is the least move, in percent of the
+	// competitor's price before it, of a high threat.
+	SignalThreatHighMovePct = 10
+	// SignalThreatHighGapPct is how far under your price, in percent, a
+	// high threat's move must take a competitor that was at or above it.
+	SignalThreatHighGapPct = 5
+	// SignalThreatMediumMovePct is the least move of a medium threat.
 	SignalThreatMediumMovePct = 5
 )
 
@@ -937,6 +945,9 @@ func (sc *signalScan) threat(g int, gtin string, lead threatMove) {
 		behind, ownp, err := sc.behind(g)
 		if err != nil {
 			return err
+		}
+		if len(behind) == 0 {
+			return Errorf(EINTERNAL, "the threat of %s has no move behind it", GTIN(gtin).UPC())
 		}
 		own, lead := *ownp, &behind[0]
 		c := &lead.c
