@@ -844,6 +844,9 @@ func promoMove(c, own *market.BannerOffer) (threatMove, bool) {
 // SKU's move, sc.moves) as a move, when its regular price now is under
 // own's.
 func (sc *signalScan) cutMove(c, own *market.BannerOffer) (threatMove, bool) {
+	if c.R >= own.R {
+		return threatMove{}, false // its SKU's regular price is c.R or more: not under
+	}
 	mv, ok := sc.moves[moveKey{c.Banner, c.SKU}]
 	if !ok || mv.now >= mv.before || mv.now >= own.R {
 		return threatMove{}, false
