@@ -467,6 +467,7 @@ type signalBufs struct {
 	at       []int32                 // bySKU's counts
 	moves    map[moveKey]regularMove // the regular moves since since, by banner SKU
 	inForce  map[moveKey]bool        // whether a competitor SKU's promotion is in force (promoInForce)
+	block    storage.Block           // promoInForce's read
 	out      []sigRec
 	order    []int32 // indexes of out, sorted
 }
@@ -884,18 +885,19 @@ func (sc *signalScan) promoInForce(c *market.BannerOffer) (bool, error) {
 		return in, nil
 	}
 	// Most promotions' stores give their end on the event's last day:
-	// read that day alone first.
+	// read that day alone first (its block, into a buffer kept).
 	var ends int32
-	err := sc.tx.Series(c.Banner, c.SKU, sc.a.province, storage.SeriesScan{From: c.Observed, To: c.Observed}, func(d *storage.Day) error {
-		for _, e := range d.Entries {
-			if e.Price < e.Regular {
-				ends = max(ends, e.PromoEnd)
+	if err := sc.tx.ReadBlock(c.Banner, c.SKU, sc.a.province, c.Observed, &sc.block); err != nil {
+		return false, err
+	}
+	for i := range sc.block.Days {
+		if d := &sc.block.Days[i]; d.Date == c.Observed {
+			for _, e := range d.Entries {
+				if e.Price < e.Regular {
+					ends = max(ends, e.PromoEnd)
+				}
 			}
 		}
-		return nil
-	})
-	if err != nil {
-		return false, err
 	}
 	in := false
 	if ends != 0 {
