@@ -18,6 +18,7 @@ var benchmarkRequests = []grocery.BenchmarkInput{
 	{Banner: "save-on-foods", Province: "BC"},
 	{Banner: "walmart", Province: "MB"},
 	{Banner: "walmart", Province: "NT"},
+	{Banner: "no-frills", Province: "QC"}, // no reference store there: 404
 }
 
 // checkBenchmark compares competitive_benchmark with benchmark.sql (M3).
@@ -25,13 +26,21 @@ func checkBenchmark(t *testing.T, fx *fixture) {
 	for _, in := range benchmarkRequests {
 		name := fmt.Sprintf("banner=%s province=%s", in.Banner, in.Province)
 		t.Run(name, func(t *testing.T) {
+			var want map[string]any
+			fx.sql(t, "benchmark.sql", map[string]string{"province": in.Province, "banner": in.Banner}, &want)
 			res, err := fx.svc.CompetitiveBenchmark(context.Background(), in)
+			if priced, _ := want["priced"].(bool); !priced {
+				// "A banner not in the province's panel (no reference
+				// store there, or no current offer) is 404".
+				if grocery.ErrorCode(err) != grocery.ENOTFOUND {
+					t.Fatalf("no current price in SQL: got %v, want %s", err, grocery.ENOTFOUND)
+				}
+				return
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
 			g := asJSON(t, res)
-			var want map[string]any
-			fx.sql(t, "benchmark.sql", map[string]string{"province": in.Province, "banner": in.Banner}, &want)
 			c := newChecker(t, "competitive_benchmark "+name)
 			figures := []field{
 				{name: "index", kind: kPct}, {name: "regular_index", kind: kPct}, {name: "items"},
@@ -39,10 +48,12 @@ func checkBenchmark(t *testing.T, fx *fixture) {
 			}
 			own, _ := want["banner"].(map[string]any)
 			if own == nil {
-				// B prices no barcode two other banners price: nothing to
-				// index, no rank, empty totals.
+				// B prices no barcode two other banners price: no item,
+				// "index and regular_index are null (never 0)", no rank,
+				// empty totals.
 				own = map[string]any{"index": nil, "regular_index": nil, "items": 0, "total": 0, "market_cost": 0, "rank": 0}
-				c.exact("index", g["index"], 0) // "0 when it shares nothing"
+				c.exact("index", g["index"], nil)
+				c.exact("regular_index", g["regular_index"], nil)
 				figures = []field{{name: "items"}, {name: "total", kind: kMoney}, {name: "market_cost", kind: kMoney}}
 			}
 			c.fields("", g, own, append(figures, field{name: "rank"}))

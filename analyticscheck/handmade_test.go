@@ -265,12 +265,14 @@ func TestSQLByHand(t *testing.T) {
 		}
 		// S1 5.00 against median(4.00, 4.35) = 4.175: 19.8 % above; S2 4.60
 		// against 4.00: exactly 15 %, above; S3: Safeway's 2.50 on
-		// promotion under 3.00; S4 and S7 priced by three others, S7 last
-		// priced here 08-01, before the 90 days; S6 priced here 10-01, not
-		// now.
+		// promotion (ends 11-25: in force) under 3.00, a move from 3.20
+		// (at or above 3.00) of -21.9 %, to 16.7 % under: high; S4 and S7
+		// priced by three others, S7 last priced here 08-01, before the 90
+		// days; S6 priced here 10-01, not now. No SKU of BC has a price in
+		// the 30 days before since (11-13) and a current one: no change.
 		want := []string{
 			"assortment_gap 068000000208 <nil>", "assortment_gap 068000000239 <nil>",
-			"competitor_promotion 068000000192 safeway",
+			"competitor_promotion 068000000192 safeway high",
 			"delisted 068000000222 <nil>",
 			"priced_above_market 068000000178 <nil>", "priced_above_market 068000000185 <nil>",
 		}

@@ -5,6 +5,8 @@ package analyticscheck
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/grocerydata/grocery/grocery"
@@ -19,8 +21,18 @@ var signalRequests = []grocery.SignalsInput{
 	{Province: "YT", Banner: "walmart"},
 }
 
-// signalTypes are the signal types M6 defines, checked as sets.
-var signalTypes = []string{"priced_above_market", "priced_below_market", "competitor_promotion", "assortment_gap", "delisted"}
+// signalTypes are the signal types checked, as sets: M6's and the
+// changes of prices.
+var signalTypes = []string{"priced_above_market", "priced_below_market", "competitor_promotion", "competitor_price_cut",
+	"assortment_gap", "delisted", "price_increase", "price_decrease", "lowest_in_30_days"}
+
+// threatTypes are the types of a threat: one per barcode, keyed by it,
+// its leading competitor and severity.
+var threatTypes = map[string]bool{"competitor_promotion": true, "competitor_price_cut": true}
+
+// changeTypes are the signal types of a banner SKU's own prices: keyed by
+// barcode, banner and SKU.
+var changeTypes = map[string]bool{"price_increase": true, "price_decrease": true, "lowest_in_30_days": true}
 
 // checkSignals compares the market-position signals with signals.sql (M6):
 // for each type, the same barcodes (and competitors), and the prices
@@ -41,8 +53,18 @@ func checkSignals(t *testing.T, fx *fixture) {
 				typ := fmt.Sprint(lookup(s, "type"))
 				ev, _ := lookup(s, "evidence").(map[string]any)
 				key := fmt.Sprint(ev["upc"])
-				if typ == "competitor_promotion" {
-					key += " " + fmt.Sprint(ev["banner"])
+				if threatTypes[typ] {
+					key += " " + fmt.Sprint(ev["banner"]) + " " + fmt.Sprint(lookup(s, "severity"))
+					var behind []any
+					cs, _ := ev["competitors"].([]any)
+					for _, c := range cs {
+						behind = append(behind, fmt.Sprint(lookup(c, "banner"), " ", lookup(c, "severity")))
+					}
+					slices.SortFunc(behind, func(a, b any) int { return strings.Compare(a.(string), b.(string)) })
+					ev["behind"] = behind
+				}
+				if changeTypes[typ] {
+					key += " " + fmt.Sprint(ev["banner"]) + " " + fmt.Sprint(ev["external_sku"])
 				}
 				if got[typ] == nil {
 					got[typ] = map[string]map[string]any{}
@@ -60,7 +82,7 @@ func checkSignals(t *testing.T, fx *fixture) {
 		for _, r := range rows {
 			typ := fmt.Sprint(r["type"])
 			key := fmt.Sprint(r["upc"])
-			if typ == "competitor_promotion" {
+			if threatTypes[typ] || changeTypes[typ] {
 				key += " " + fmt.Sprint(r["competitor"])
 			}
 			if want[typ] == nil {
@@ -84,6 +106,18 @@ func checkSignals(t *testing.T, fx *fixture) {
 						// market_regular_median.
 						c.money(key+" own_regular_price", lookup(ev, "own_regular_price"), want[typ][key]["own_price"])
 						c.money(key+" market_regular_median", lookup(ev, "market_regular_median"), want[typ][key]["market_median"])
+					}
+					if threatTypes[typ] {
+						c.exact(key+" competitors", ev["behind"], want[typ][key]["behind"])
+					}
+					if changeTypes[typ] {
+						w := want[typ][key]
+						c.money(key+" price", lookup(ev, "price"), w["price"])
+						c.money(key+" previous_price", lookup(ev, "previous_price"), w["previous"])
+						c.exact(key+" date", lookup(ev, "date"), w["date"])
+						if typ != "lowest_in_30_days" {
+							c.money(key+" regular_price", lookup(ev, "regular_price"), w["own_price"])
+						}
 					}
 				}
 				for _, key := range sortedKeys(got[typ]) {

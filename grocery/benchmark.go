@@ -39,8 +39,8 @@ type BenchmarkResult struct {
 	Banner       string         `json:"banner"`
 	BannerName   string         `json:"banner_name"`
 	Province     string         `json:"province"`
-	Index        float64        `json:"index"`         // the banner's index, 0 when it has no item
-	RegularIndex float64        `json:"regular_index"` // its index on regular prices, 0 when it has no item
+	Index        *float64       `json:"index"`         // the banner's index; nil (null) when it has no item: nothing to compare, never 0
+	RegularIndex *float64       `json:"regular_index"` // its index on regular prices; nil when it has no item
 	Items        int            `json:"items"`         // the barcodes its index rests on
 	Rank         int            `json:"rank"`          // its rank in Ranking, 0 when not ranked
 	Ranked       int            `json:"ranked"`        // banners ranked in the province (items >= BenchmarkMinItems)
@@ -101,9 +101,13 @@ func rankBench(rows []benchRow) int {
 // rank 0. Categories give the banner's index within each category, with
 // its rank among the banners with at least BenchmarkMinItems items there.
 //
-// It returns EINVALID for an unknown banner or province. A banner with no
-// current offer in the province, or no item, gives a result whose
-// Basis.Note says why.
+// It returns EINVALID for an unknown banner or province, and ENOTFOUND
+// when the banner is not in the province's panel (no reference store
+// there, or no current offer), saying which. A banner in the panel that
+// prices no barcode MarketMinOthers other banners price has no item: its
+// Index and RegularIndex are nil (null in JSON, never 0, which would read
+// as "100% cheaper") and Basis.Note says why. A banner with fewer than
+// BenchmarkMinItems items is indexed, not ranked, and Basis.Note says so.
 func (s *Service) CompetitiveBenchmark(ctx context.Context, in BenchmarkInput) (*BenchmarkResult, error) {
 	banner, err := ParseBanner(in.Banner)
 	if err != nil {
@@ -167,7 +171,7 @@ func (s *Service) CompetitiveBenchmark(ctx context.Context, in BenchmarkInput) (
 			}
 			if r.banner == banner.Slug {
 				w := r.row()
-				res.Index, res.RegularIndex, res.Items, res.Rank = w.Index, w.RegularIndex, w.Items, w.Rank
+				res.Index, res.RegularIndex, res.Items, res.Rank = &w.Index, &w.RegularIndex, w.Items, w.Rank
 				res.Total, res.MarketCost = w.Total, w.MarketCost
 			}
 		}
@@ -188,19 +192,26 @@ func (s *Service) CompetitiveBenchmark(ctx context.Context, in BenchmarkInput) (
 				}
 			}
 		}
+		// A banner not in the province's panel has nothing to index.
+		if res.Items == 0 {
+			if n, err := sn.activeStores(tx, province, banner.Slug); err != nil {
+				return err
+			} else if n == 0 {
+				return Errorf(ENOTFOUND, "%s has no reference stores in %s: nothing to benchmark", banner.Slug, province)
+			}
+			if !sn.banners[[2]string{province, banner.Slug}] {
+				return Errorf(ENOTFOUND, "no current offer of %s was observed in the panel in %s in the %d days up to %s: nothing to benchmark",
+					banner.Name, province, freshDays, Date(sn.asOf))
+			}
+		}
 		res.Basis, err = sn.basis(tx, CompareSameBarcode)
 		if err != nil {
 			return err
 		}
 		var notes []string
-		priced := sn.banners[[2]string{province, banner.Slug}]
 		switch {
-		case !priced && !banner.OperatesIn(province):
-			notes = append(notes, fmt.Sprintf("%s does not operate in %s: no current offer of it was observed in the panel there", banner.Name, province))
-		case !priced:
-			notes = append(notes, fmt.Sprintf("no current offer of %s was observed in the panel in %s", banner.Name, province))
 		case res.Items == 0:
-			notes = append(notes, fmt.Sprintf("%s prices no barcode that %d other banners price in the panel in %s: nothing to compare", banner.Name, MarketMinOthers, province))
+			notes = append(notes, fmt.Sprintf("%s prices no barcode that %d other banners price in %s: nothing to compare, no index", banner.Name, MarketMinOthers, province))
 		case res.Rank == 0:
 			notes = append(notes, fmt.Sprintf("%s is compared on %d items, fewer than %d: its index is given but not ranked", banner.Name, res.Items, BenchmarkMinItems))
 		}

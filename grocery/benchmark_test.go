@@ -2,6 +2,7 @@ package grocery_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -46,7 +47,7 @@ func TestCompetitiveBenchmark(t *testing.T) {
 		}
 		want := &grocery.BenchmarkResult{
 			Banner: "loblaws", BannerName: "Loblaws", Province: "ON",
-			Index: 91.1, RegularIndex: 95.1, Items: 22, Rank: 2, Ranked: 4, Total: 25300, MarketCost: 27723,
+			Index: f64(91.1), RegularIndex: f64(95.1), Items: 22, Rank: 2, Ranked: 4, Total: 25300, MarketCost: 27723,
 			Categories: []grocery.BenchmarkRow{
 				{Category: "Pantry", Index: 90.9, RegularIndex: 95.3, Items: 20, Rank: 2, Ranked: 4, Total: 21000, MarketCost: 23100},
 				{Category: "Snacks", Index: 93, RegularIndex: 93, Items: 2, Total: 4300, MarketCost: 4623},
@@ -73,30 +74,45 @@ func TestCompetitiveBenchmark(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.Index != 100 || got.Items != 2 || got.Rank != 0 || got.Ranked != 4 || !strings.Contains(got.Basis.Note, "Food Basics is compared on 2 items, fewer than 20") {
+		if got.Index == nil || *got.Index != 100 || got.Items != 2 || got.Rank != 0 || got.Ranked != 4 || !strings.Contains(got.Basis.Note, "Food Basics is compared on 2 items, fewer than 20") {
 			t.Errorf("got %+v", got)
 		}
 	})
-	t.Run("OKTwoBanners", func(t *testing.T) {
+	t.Run("OKNoItem", func(t *testing.T) {
 		// QC of the geography data set has two banners: each has one
-		// other, fewer than the 2 a market needs: no item.
+		// other, fewer than the 2 a market needs: no item, no index (an
+		// index of 0 would read as "100% cheaper").
 		geo := openSnap(t, geoStores, geoObs)
 		got, err := geo.CompetitiveBenchmark(ctx, grocery.BenchmarkInput{Banner: "maxi", Province: "QC"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.Items != 0 || got.Rank != 0 || len(got.Ranking) != 0 || !strings.Contains(got.Basis.Note, "prices no barcode that 2 other banners price") {
-			t.Errorf("got %+v", got)
+		if got.Index != nil || got.RegularIndex != nil || got.Items != 0 || got.Rank != 0 || len(got.Ranking) != 0 ||
+			!strings.Contains(got.Basis.Note, "Maxi prices no barcode that 2 other banners price in QC: nothing to compare, no index") {
+			t.Errorf("got index %v, regular %v, %d items, rank %d, %d rows, note %q; want no index, 0, 0, 0 and a note",
+				got.Index, got.RegularIndex, got.Items, got.Rank, len(got.Ranking), got.Basis.Note)
 		}
-	})
-	t.Run("OKAbsent", func(t *testing.T) {
-		got, err := svc.CompetitiveBenchmark(ctx, grocery.BenchmarkInput{Banner: "iga", Province: "ON"})
+		b, err := json.Marshal(got)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(got.Ranking) != 5 || got.Rank != 0 || !strings.Contains(got.Basis.Note, "does not operate in ON") {
-			t.Errorf("got rank %d, note %q", got.Rank, got.Basis.Note)
+		if !strings.Contains(string(b), `"index":null,"regular_index":null`) {
+			t.Errorf("JSON %s: want index and regular_index null", b)
 		}
+	})
+	t.Run("ErrAbsent", func(t *testing.T) {
+		// IGA has no reference store in ON.
+		_, err := svc.CompetitiveBenchmark(ctx, grocery.BenchmarkInput{Banner: "iga", Province: "ON"})
+		wantCode(t, err, grocery.ENOTFOUND, "iga has no reference stores in ON: nothing to benchmark")
+	})
+	t.Run("ErrNoCurrentOffer", func(t *testing.T) {
+		// A Food Basics store whose one observation is 30 days old: a
+		// reference store, but no current offer.
+		old := openSnap(t, benchStores, "date,store_id,banner,external_sku,price,regular_price,promo_ends,upc,name,brand,size,category\n"+
+			"2026-10-20,fb,food-basics,F1,2.00,2.00,,"+benchUPC(1)+",Item,Brand,1 L,Pantry\n"+
+			"2026-11-19,lob,loblaws,L1,2.00,2.00,,"+benchUPC(1)+",Item,Brand,1 L,Pantry\n")
+		_, err := old.CompetitiveBenchmark(ctx, grocery.BenchmarkInput{Banner: "food-basics", Province: "ON"})
+		wantCode(t, err, grocery.ENOTFOUND, "no current offer of Food Basics was observed in the panel in ON in the 14 days up to 2026-11-19: nothing to benchmark")
 	})
 	t.Run("ErrBanner", func(t *testing.T) {
 		_, err := svc.CompetitiveBenchmark(ctx, grocery.BenchmarkInput{Banner: "nope", Province: "ON"})
@@ -133,3 +149,6 @@ func TestBenchmarkTies(t *testing.T) {
 		t.Errorf("order (-want +got)\n%s", d)
 	}
 }
+
+// f64 returns a pointer to v, for the figures that may be null.
+func f64(v float64) *float64 { return &v }

@@ -65,7 +65,7 @@ met,metro,ON,Metro,Toronto,M4C 1B5,43.63,-79.40
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b.Items != 1 || b.Index != 100 {
+	if b.Items != 1 || b.Index == nil || *b.Index != 100 {
 		t.Errorf("benchmark: %d items, index %v; want 1 item (milk), 100", b.Items, b.Index)
 	}
 	r, err := svc.RegionalComparison(ctx, RegionalInput{})

@@ -19,8 +19,11 @@ import (
 // Signals: what a buyer of one banner should look at in a province now,
 // in four kinds, each signal explained in one line generated from its
 // numbers. They read the import's aggregates (the offers with each banner
-// SKU's daily price on its latest day, shelf records, promotion events;
-// grocery/internal/ingest), never whole histories. Every figure and threshold
+// SKU's daily price on its latest day, shelf records, the daily prices of
+// the 30 days before Since and after, promotion events;
+// grocery/internal/ingest), never whole histories: a competitor's
+// promotion reads its latest day and event to tell whether it is in
+// force. Every figure and threshold
 // is defined in the OpenAPI document (restserver/openapi.json, schema
 // Signal and the /b2b/signals operation); the market positions use the
 // one comparison between banners of compare.go.
@@ -62,7 +65,9 @@ const (
 	// SignalShrinkPct is the least unit-price increase that counts as
 	// shrinkflation: 1%.
 	SignalShrinkPct = 1
-	// SignalLookbackDays is the promotion-honesty and 30-day-low window.
+	// SignalLookbackDays is the promotion-honesty and 30-day-low window,
+	// and how far before Since a regular move looks for the price it
+	// moved from.
 	SignalLookbackDays = priceLookback
 )
 
@@ -78,7 +83,7 @@ type SignalsInput struct {
 	Province string `json:"province"`           // required
 	Banner   string `json:"banner,omitempty"`   // the caller's own banner; needed for threats and opportunities
 	Category string `json:"category,omitempty"` // optional: one category (exact, case-insensitive)
-	Kind     string `json:"kind,omitempty"`     // optional: threats, opportunities, changes or watchlist
+	Kind     string `json:"kind,omitempty"`     // optional: list only threats, opportunities, changes or watchlist (Counts count every kind)
 	Since    string `json:"since,omitempty"`    // YYYY-MM-DD; default 6 days before the latest day (7 days)
 	Limit    int    `json:"limit,omitempty"`    // 1..500; 0 means 50
 	Offset   int    `json:"offset,omitempty"`
@@ -98,6 +103,23 @@ type SignalPrice struct {
 	OnPromo     bool   `json:"on_promo"`
 	Stores      int    `json:"store_count"`
 	ObservedAt  Date   `json:"observed_at"`
+	// For a competitor behind a threat, its move: Move is "promotion" (a
+	// promotion in force, from its regular price to its promotional price)
+	// or "regular_cut" (its regular price now under its regular price
+	// before Since); Previous its price before the move; MovePct the move,
+	// (now / previous - 1) × 100; GapPct and PreviousGapPct where its
+	// price stands against yours after and before the move, (price / yours
+	// - 1) × 100, yours being your shelf price for a promotion and your
+	// regular price for a regular cut; Severity what the move alone
+	// weighs; Date the promotion's start or the first day at the cut
+	// price.
+	Move           string   `json:"move,omitempty"`
+	Previous       *Cents   `json:"previous_price,omitempty"`
+	MovePct        *float64 `json:"move_pct,omitempty"`
+	GapPct         *float64 `json:"gap_pct,omitempty"`
+	PreviousGapPct *float64 `json:"previous_gap_pct,omitempty"`
+	Severity       string   `json:"severity,omitempty"`
+	Date           *Date    `json:"date,omitempty"`
 }
 
 // SignalEvidence holds the numbers a signal rests on; the fields that do
@@ -147,7 +169,8 @@ type Signal struct {
 	order       int            // kind and severity, to order signals
 }
 
-// SignalCounts counts the signals of each kind (before paging).
+// SignalCounts counts the signals of each kind, whatever kind the call
+// lists, before paging.
 type SignalCounts struct {
 	Threats       int `json:"threats"`
 	Opportunities int `json:"opportunities"`
@@ -165,7 +188,7 @@ type SignalsResult struct {
 	To       Date         `json:"to"`
 	Counts   SignalCounts `json:"counts"`
 	Results  []Signal     `json:"results"` // by kind, severity, magnitude; empty, never null
-	Total    int          `json:"total"`
+	Total    int          `json:"total"`   // the signals listed (of Kind when given), before paging
 	Limit    int          `json:"limit"`
 	Offset   int          `json:"offset"`
 	Currency string       `json:"currency"`
@@ -234,12 +257,17 @@ func offerPrice(o *storage.Offer) SignalPrice {
 // Signals returns the market signals of a province's panel for a buyer of
 // one banner, in four kinds:
 //
-//   - threats (need Banner), on the same barcode: a competitor now on
-//     promotion (its daily price under its daily regular price) below the
-//     banner's current shelf price (competitor_promotion); a competitor
-//     not on promotion whose regular price, cut since Since, is below the
-//     banner's current regular price (competitor_price_cut). Severity by
-//     the undercut: high at 10% or more, medium at 5%, else low.
+//   - threats (need Banner), one per barcode, naming every competitor
+//     behind it: a competitor whose promotion is in force on the latest
+//     day (its offer's price in force under its regular price) under the
+//     banner's current shelf price, or
+//     whose regular price, cut since Since (the whole move), is under the
+//     banner's current regular price. Each move has a severity: high when
+//     it is 10% or more and takes the competitor from at or above the
+//     banner's price to 5% or more under it, medium when it is 5% or more,
+//     else low; the threat takes the most severe, its type
+//     (competitor_promotion, competitor_price_cut) and figures from the
+//     leading move (the most severe, then the furthest under).
 //   - opportunities (need Banner): the banner's current regular price at
 //     least 15% above (priced_above_market) or below (priced_below_market)
 //     the median of the other banners' current regular prices of the same
@@ -250,17 +278,20 @@ func offerPrice(o *storage.Offer) SignalPrice {
 //     no current price of (delisted; high when 3 or more other banners
 //     price it now, medium 1 or 2, low none).
 //   - changes (every banner): a regular price that moved by at least 10%
-//     since Since (price_increase, price_decrease; high at 25%, medium at
-//     15%); a smaller size of the same brand and product line first
+//     since Since, the whole move: the SKU's daily regular price on its
+//     latest day against that on its latest day before Since, in the 30
+//     days before it (price_increase, price_decrease; high at 25%, medium
+//     at 15%); a smaller size of the same brand and product line first
 //     observed at a banner in the last 90 days whose regular unit price
 //     is at least 1% above the older size's, the older size still observed
 //     in the last 14 days (shrinkflation; high at 10%, medium at 5%); a
 //     promotion started since Since whose regular price was not charged at
 //     that banner in the 30 days before it, when a lower price was
 //     (unverified_reference_price; high when the claimed regular price is
-//     10% or more above the price charged before); a price observed since
-//     Since below every daily median of the 30 days before
-//     (lowest_in_30_days; medium when 10% or more below).
+//     10% or more above the price charged before); a day from Since on
+//     which a SKU's daily price was under every daily price of the 30 days
+//     before it, the lowest such day (lowest_in_30_days; medium when 10%
+//     or more below).
 //   - watchlist (needs an account in ctx): the current prices in the
 //     province of every product named in the account's alert rules for
 //     the province (watched_product; medium when on promotion).
@@ -271,7 +302,8 @@ func offerPrice(o *storage.Offer) SignalPrice {
 // SKUs, the lowest. Thresholds compare exact ratios; percents are rounded
 // to 0.1 when written. Restricted-circulation barcodes are never compared
 // across banners. Signals are ordered by kind (as above), severity,
-// magnitude (largest first), then type, barcode, banner and SKU. The
+// magnitude (largest first), then type, barcode, banner and SKU. Kind
+// lists one kind only; Counts count every kind whatever Kind lists. The
 // OpenAPI document (restserver/openapi.json) defines every figure.
 //
 // It returns EINVALID for a missing or unknown province, an unknown
@@ -295,22 +327,20 @@ func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult,
 	if err != nil {
 		return nil, err
 	}
-	want := func(k string) bool { return kind == "" || kind == k }
 	res := &SignalsResult{Province: a.province, Banner: a.banner.Slug, Category: a.category, Kind: kind,
 		Results: []Signal{}, Limit: limit, Offset: offset, Currency: Currency, Basis: newBasis(a.province, CompareSameBarcode)}
 	var notes []string
-	account := ""
-	if want(SignalWatchlist) {
-		if account, err = s.accountOf(ctx); err != nil {
-			if c := ErrorCode(err); c != ENOTFOUND && c != EUNAUTHENTICATED {
-				return nil, err // Redis does not answer: not "no account"
-			}
-			account = ""
-			if p := PrincipalFromContext(ctx); ErrorCode(err) == ENOTFOUND && p != nil {
-				notes = append(notes, fmt.Sprintf("no watchlist: account %q does not exist", p.Account))
-			} else {
-				notes = append(notes, "no watchlist: it lists the products of an account's alert rules, and the call carries no account")
-			}
+	// Every kind is found and counted; kind only filters the list.
+	account, err := s.accountOf(ctx)
+	if err != nil {
+		if c := ErrorCode(err); c != ENOTFOUND && c != EUNAUTHENTICATED {
+			return nil, err // Redis does not answer: not "no account"
+		}
+		account = ""
+		if p := PrincipalFromContext(ctx); ErrorCode(err) == ENOTFOUND && p != nil {
+			notes = append(notes, fmt.Sprintf("no watchlist: account %q does not exist", p.Account))
+		} else {
+			notes = append(notes, "no watchlist: it lists the products of an account's alert rules, and the call carries no account")
 		}
 	}
 	// The account's rules, read before the data file's transaction: they
@@ -331,7 +361,7 @@ func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult,
 			return nil, err
 		}
 	}
-	if a.banner.Slug == "" && (want(SignalThreats) || want(SignalOpportunities)) {
+	if a.banner.Slug == "" {
 		notes = append(notes, "no threats or opportunities: they compare a banner with its competitors; give banner (your own)")
 	}
 	err = s.db.View(func(tx *storage.Tx) error {
@@ -353,12 +383,12 @@ func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult,
 		res.Since, res.To = since, asOf
 		bufs, _ := s.signalBufs.Get().(*signalBufs)
 		if bufs == nil {
-			bufs = &signalBufs{products: map[string]Product{}, banners: map[string]bool{}}
+			bufs = &signalBufs{products: map[string]Product{}, banners: map[string]bool{}, moves: map[moveKey]regularMove{}}
 		}
 		defer s.signalBufs.Put(bufs)
 		defer bufs.reset()
 		sc := signalScan{tx: tx, a: &a, asOf: int32(asOf), since: int32(since), signalBufs: bufs}
-		if err := sc.run(want, account, rules, ruleIDs); err != nil {
+		if err := sc.run(account, rules, ruleIDs); err != nil {
 			return err
 		}
 		res.Basis.Banners = sortedKeys(sc.banners)
@@ -372,11 +402,6 @@ func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult,
 		all := sc.out
 		order := sc.order[:0]
 		for i := range all {
-			order = append(order, int32(i))
-		}
-		sc.order = order
-		slices.SortFunc(order, func(i, j int32) int { return compareSigRecs(&all[i], &all[j]) })
-		for i := range all {
 			switch all[i].kind {
 			case SignalThreats:
 				res.Counts.Threats++
@@ -387,8 +412,13 @@ func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult,
 			case SignalWatchlist:
 				res.Counts.Watchlist++
 			}
+			if kind == "" || all[i].kind == kind {
+				order = append(order, int32(i))
+			}
 		}
-		res.Total = len(all)
+		sc.order = order
+		slices.SortFunc(order, func(i, j int32) int { return compareSigRecs(&all[i], &all[j]) })
+		res.Total = len(order)
 		for _, i := range order[min(offset, len(order)):min(len(order), offset+limit)] {
 			sg, err := all[i].signal()
 			if err != nil {
@@ -432,6 +462,10 @@ type signalBufs struct {
 	shelves  market.Shelves     // the province's shelf records with a barcode (of the category)
 	prices   []market.Price
 	floats   []float64
+	days     []dayPrice              // a category and banner's daily prices (dailyScan)
+	sorted   []dayPrice              // the same by SKU (bySKU)
+	at       []int32                 // bySKU's counts
+	moves    map[moveKey]regularMove // the regular moves since since, by banner SKU
 	out      []sigRec
 	order    []int32 // indexes of out, sorted
 }
@@ -440,6 +474,8 @@ type signalBufs struct {
 func (b *signalBufs) reset() {
 	clear(b.products)
 	clear(b.banners)
+	clear(b.moves)
+	b.days, b.sorted, b.at = b.days[:0], b.sorted[:0], b.at[:0]
 	b.offers.Reset()
 	b.shelves.Reset()
 	clear(b.out)
@@ -547,38 +583,36 @@ func (sc *signalScan) add(kind, typ, severity string, rank float64, upc, banner,
 		order: kindOrder(kind)*4 + severityOrder(severity), upc: upc, banner: banner, sku: sku, build: build})
 }
 
-func (sc *signalScan) run(want func(string) bool, account string, rules []storage.AlertRule, ruleIDs alertstore.IDs) error {
+// run finds the signals of every kind: threats and opportunities when
+// there is an own banner, the watchlist when there is an account.
+func (sc *signalScan) run(account string, rules []storage.AlertRule, ruleIDs alertstore.IDs) error {
 	own := sc.a.banner.Slug
-	needOffers := own != "" && (want(SignalThreats) || want(SignalOpportunities))
-	if needOffers {
+	if own != "" {
 		if err := sc.readOffers(); err != nil {
 			return err
 		}
 	}
-	if want(SignalChanges) || (own != "" && want(SignalThreats)) {
-		err := sc.shelves.Read(sc.tx, sc.a.province, func(sh *storage.Shelf) bool {
-			return sh.GTIN != "" && matchCategory(sh.Category, sc.a.category)
-		})
-		if err != nil {
-			return err
-		}
+	err := sc.shelves.Read(sc.tx, sc.a.province, func(sh *storage.Shelf) bool {
+		return sh.GTIN != "" && matchCategory(sh.Category, sc.a.category)
+	})
+	if err != nil {
+		return err
 	}
-	if own != "" && want(SignalThreats) {
+	if err := sc.dailyScan(); err != nil {
+		return err
+	}
+	if own != "" {
 		if err := sc.threats(); err != nil {
 			return err
 		}
-	}
-	if own != "" && want(SignalOpportunities) {
 		if err := sc.opportunities(); err != nil {
 			return err
 		}
 	}
-	if want(SignalChanges) {
-		if err := sc.changes(); err != nil {
-			return err
-		}
+	if err := sc.changes(); err != nil {
+		return err
 	}
-	if account != "" && want(SignalWatchlist) {
+	if account != "" {
 		if err := sc.watchlist(rules, ruleIDs); err != nil {
 			return err
 		}
@@ -607,93 +641,262 @@ func (sc *signalScan) use(o *market.BannerOffer) {
 }
 
 // threats finds, for each barcode the own banner prices now, the
-// competitors that undercut it: on promotion under its shelf price, or
-// with a regular price cut since sc.since under its regular price. A
-// competitor gives one threat at most, its promotion first.
+// competitors whose move puts them under it: a promotion in force on the
+// latest day under its shelf price, or a regular price cut since sc.since
+// (the whole move, sc.moves) under its regular price. A barcode gives one
+// threat, naming every competitor behind it. A promotion is in force when
+// the competitor's offer says so: offers are prices in force, so a
+// promotion past its stated end is no longer one.
 func (sc *signalScan) threats() error {
+	var cands []threatCand
 	for g := range sc.offers.Groups {
 		own, others := sc.ownAndOthers(g)
 		if own == nil || !own.Current {
 			continue
 		}
-		gtin := sc.offers.Groups[g].GTIN
+		cands = cands[:0]
 		for i := range others {
 			c := &others[i]
-			kind := regularCut
-			if c.OnPromo() && c.P < own.P {
-				kind = promotionUnder
+			x := threatCand{c: c}
+			x.promo, x.hasPromo = promoMove(c, own)
+			x.cut, x.hasCut = sc.cutMove(c, own)
+			if x.hasPromo || x.hasCut {
+				cands = append(cands, x)
 			}
-			var sh *storage.Shelf
-			if kind == regularCut && !c.OnPromo() && c.R < own.R {
-				if sh = sc.shelves.Find(c.Banner, c.SKU); sh != nil && !(sh.RegularSince >= sc.since && sh.PrevRegular > sh.LastRegular) {
-					sh = nil
-				}
-			}
-			if kind == regularCut && sh == nil {
-				continue
-			}
-			if ok, err := sc.match(gtin); err != nil {
-				return err
-			} else if !ok {
-				continue
-			}
-			sc.use(own)
-			sc.use(c)
-			sc.threat(gtin, *c, *own, kind, sh)
 		}
+		if len(cands) == 0 {
+			continue
+		}
+		lead, ok := leadMove(cands)
+		if !ok {
+			continue
+		}
+		gtin := sc.offers.Groups[g].GTIN
+		if ok, err := sc.match(gtin); err != nil {
+			return err
+		} else if !ok {
+			continue
+		}
+		sc.use(own)
+		for i := range cands {
+			sc.use(cands[i].c)
+		}
+		sc.threat(g, gtin, lead)
 	}
 	return nil
 }
 
-// threatKind is how a competitor undercuts the own banner.
-type threatKind int
+// threatCand is a competitor that may be behind a threat: its promotion
+// in force under the own banner's shelf price and its regular cut under
+// the own banner's regular price, where it has them.
+type threatCand struct {
+	c          *market.BannerOffer
+	promo, cut threatMove
+	hasPromo   bool
+	hasCut     bool
+}
 
+// best returns the move x stands for: its promotion, else its cut; ok
+// false when none.
+func (x *threatCand) best() (threatMove, bool) {
+	switch {
+	case x.hasPromo:
+		return x.promo, true
+	case x.hasCut:
+		return x.cut, true
+	}
+	return threatMove{}, false
+}
+
+// leads reports whether move x leads y: more severe, then further under
+// the own price, then by banner.
+func leads(x, y *threatMove) bool {
+	if a, b := severityOrder(x.severity), severityOrder(y.severity); a != b {
+		return a < b
+	}
+	if x.under != y.under {
+		return x.under > y.under
+	}
+	return x.c.Banner < y.c.Banner
+}
+
+// leadMove returns the leading move of cands; ok false when none.
+func leadMove(cands []threatCand) (lead threatMove, ok bool) {
+	for i := range cands {
+		if m, has := cands[i].best(); has && (!ok || leads(&m, &lead)) {
+			lead, ok = m, true
+		}
+	}
+	return lead, ok
+}
+
+// behind returns the moves behind the threat of group g, every promotion
+// checked, the leader first.
+func (sc *signalScan) behind(g int) ([]threatMove, *market.BannerOffer, error) {
+	own, others := sc.ownAndOthers(g)
+	others = slices.Clone(others)
+	var out []threatMove
+	for i := range others {
+		c := &others[i]
+		m, ok := promoMove(c, own)
+		if ok {
+			// The event, for its dates.
+			if _, err := sc.tx.LastPromoBefore(c.Banner, c.SKU, sc.a.province, c.Observed, &m.promo); err != nil {
+				return nil, nil, err
+			}
+			m.from = m.promo.Start
+		}
+		if !ok {
+			m, ok = sc.cutMove(c, own)
+		}
+		if ok {
+			out = append(out, m)
+		}
+	}
+	slices.SortFunc(out, func(x, y threatMove) int {
+		if leads(&x, &y) {
+			return -1
+		}
+		if leads(&y, &x) {
+			return 1
+		}
+		return 0
+	})
+	return out, own, nil
+}
+
+// The thresholds of a threat's severity: what a competitor's move weighs
+// (the OpenAPI document repeats them). A move is high when it is at least
+// SignalThreatHighMovePct and takes the competitor from at or above your
+// price to at least SignalThreatHighGapPct under it; medium when it is at
+// least SignalThreatMediumMovePct; low otherwise. A threat is as severe as
+// the most severe move behind it.
 const (
-	regularCut     threatKind = iota // a regular price cut: regular prices compared
-	promotionUnder                   // a promotion: shelf prices compared
+	// SignalThreatHighMovePct is the least move, in percent of the
+	// competitor's price before it, of a high threat.
+	SignalThreatHighMovePct = 10
+	// SignalThreatHighGapPct is how far under your price, in percent, a
+	// high threat's move must take a competitor that was at or above it.
+	SignalThreatHighGapPct = 5
+	// SignalThreatMediumMovePct is the least move of a medium threat.
+	SignalThreatMediumMovePct = 5
 )
 
-// threat records a threat: competitor c under the own banner's price, on
-// promotion or by a regular price cut recorded on shelf record sh.
-func (sc *signalScan) threat(gtin string, c, own market.BannerOffer, kind threatKind, sh *storage.Shelf) {
+// threatMove is a competitor's move under the own banner's price.
+type threatMove struct {
+	c             market.BannerOffer
+	promotion     bool    // a promotion in force; else a regular cut
+	before, now   float64 // its price before and after the move, cents
+	yours         float64 // the own price it is compared with: shelf for a promotion, regular for a cut
+	severity      string
+	from          int32 // the promotion's start or the first day at the cut price
+	promo         storage.Promo
+	under, movePc float64 // percent under yours now, and the move (negative), exact
+}
+
+// promoMove returns competitor c's promotion as a move, when c is on
+// promotion (c.P < c.R: its offer's price in force) under own's shelf
+// price.
+func promoMove(c, own *market.BannerOffer) (threatMove, bool) {
+	if !c.OnPromo() || c.P >= own.P {
+		return threatMove{}, false
+	}
+	m := threatMove{c: *c, promotion: true, before: float64(c.R) / 2, now: float64(c.P) / 2, yours: float64(own.P) / 2}
+	m.grade()
+	return m, true
+}
+
+// cutMove returns competitor c's regular price cut since sc.since (its
+// SKU's move, sc.moves) as a move, when its regular price now is under
+// own's.
+func (sc *signalScan) cutMove(c, own *market.BannerOffer) (threatMove, bool) {
+	mv, ok := sc.moves[moveKey{c.Banner, c.SKU}]
+	if !ok || mv.now >= mv.before || mv.now >= own.R {
+		return threatMove{}, false
+	}
+	m := threatMove{c: *c, before: float64(mv.before) / 2, now: float64(mv.now) / 2, yours: float64(own.R) / 2, from: mv.from}
+	m.grade()
+	return m, true
+}
+
+// grade sets m's undercut, move and severity.
+func (m *threatMove) grade() {
+	m.under = -pricestat.PctChange(m.yours, m.now)
+	m.movePc = pricestat.PctChange(m.before, m.now)
+	switch {
+	case pricestat.AtLeastBelow(m.before, m.now, SignalThreatHighMovePct) && m.before >= m.yours &&
+		pricestat.AtLeastBelow(m.yours, m.now, SignalThreatHighGapPct):
+		m.severity = SeverityHigh
+	case pricestat.AtLeastBelow(m.before, m.now, SignalThreatMediumMovePct):
+		m.severity = SeverityMedium
+	default:
+		m.severity = SeverityLow
+	}
+}
+
+// price is the competitor's price in the evidence of a threat, with its
+// move.
+func (m *threatMove) price() SignalPrice {
+	p := bannerOfferPrice(&m.c)
+	p.Move = "regular_cut"
+	if m.promotion {
+		p.Move = "promotion"
+	}
+	p.Previous, p.Severity, p.Date = ptrExact(m.before), m.severity, ptrDate(m.from)
+	p.MovePct = ptrF(pricestat.Round1(m.movePc))
+	p.GapPct = ptrF(pricestat.Round1(-m.under))
+	p.PreviousGapPct = ptrF(pricestat.Round1(pricestat.PctChange(m.yours, m.before)))
+	return p
+}
+
+// threat records the threat of barcode group g, whose leading move is
+// lead; its evidence lists every move behind it, the leader (the most
+// severe, then the furthest under your price, then by banner) first.
+func (sc *signalScan) threat(g int, gtin string, lead threatMove) {
 	typ := "competitor_price_cut"
-	theirs, ours := float64(c.R), float64(own.R)
-	if kind == promotionUnder {
+	if lead.promotion {
 		typ = "competitor_promotion"
-		theirs, ours = float64(c.P), float64(own.P)
 	}
-	under := -pricestat.PctChange(ours, theirs) // percent under the own price, exact
-	sev := severityBelow(ours, theirs, 10, 5)
-	var shelf storage.Shelf
-	if sh != nil {
-		shelf = *sh
-	}
-	sc.add(SignalThreats, typ, sev, under, GTIN(gtin).UPC(), c.Banner, c.SKU, func(sg *Signal) error {
+	sc.add(SignalThreats, typ, lead.severity, lead.under, GTIN(gtin).UPC(), lead.c.Banner, lead.c.SKU, func(sg *Signal) error {
 		ev, err := sc.evidence(gtin)
 		if err != nil {
 			return err
 		}
+		behind, ownp, err := sc.behind(g)
+		if err != nil {
+			return err
+		}
+		if len(behind) == 0 {
+			return Errorf(EINTERNAL, "the threat of %s has no move behind it", GTIN(gtin).UPC())
+		}
+		own, lead := *ownp, &behind[0]
+		c := &lead.c
 		ev.Banner, ev.BannerName, ev.ExternalSKU = c.Banner, bannerName(c.Banner), c.SKU
 		ev.Price, ev.Regular, ev.OwnPrice, ev.OwnRegular, ev.Stores = ptrHalf(c.P), ptrHalf(c.R), ptrHalf(own.P), ptrHalf(own.R), int(c.Stores)
-		ev.ChangePct = ptrF(pricestat.Round1(-under))
-		ev.Competitors = []SignalPrice{bannerOfferPrice(&c)}
-		if kind == promotionUnder {
-			var p storage.Promo
-			found, err := sc.tx.LastPromoBefore(c.Banner, c.SKU, sc.a.province, sc.asOf, &p)
-			if err != nil {
-				return err
+		ev.Previous, ev.ChangePct, ev.Date = ptrExact(lead.before), ptrF(pricestat.Round1(-lead.under)), ptrDate(lead.from)
+		for i := range behind {
+			ev.Competitors = append(ev.Competitors, behind[i].price())
+		}
+		var also []string
+		for i := range behind[1:] {
+			m := &behind[i+1]
+			kind := "regular cut"
+			if m.promotion {
+				kind = "promotion"
 			}
-			since := ""
-			if found && p.End >= c.Observed {
-				ev.Date, ev.End = ptrDate(p.Start), ptrDate(p.End)
-				since = " since " + Date(p.Start).String()
-			}
-			sg.Explanation = fmt.Sprintf("%s has %s %s on promotion at %s (regular %s)%s, %.1f%% under your %s: consider matching or countering in the next flyer",
-				bannerName(c.Banner), ev.Brand, ev.Name, *ev.Price, *ev.Regular, since, pricestat.Round1(under), *ev.OwnPrice)
+			also = append(also, fmt.Sprintf("%s at %s (%s %.1f%%, %s)", bannerName(m.c.Banner), *ptrExact(m.now), kind, pricestat.Round1(m.movePc), m.severity))
+		}
+		others := ""
+		if len(also) > 0 {
+			others = "; also under you: " + strings.Join(also, ", ")
+		}
+		if lead.promotion {
+			ev.End = ptrDate(lead.promo.End)
+			sg.Explanation = fmt.Sprintf("%s has %s %s on promotion at %s (regular %s, %.1f%%) since %s, %.1f%% under your %s%s: consider matching or countering in the next flyer",
+				bannerName(c.Banner), ev.Brand, ev.Name, *ev.Price, *ev.Regular, pricestat.Round1(lead.movePc), Date(lead.from), pricestat.Round1(lead.under), *ev.OwnPrice, others)
 		} else {
-			ev.Date, ev.Previous = ptrDate(shelf.RegularSince), ptrCents(shelf.PrevRegular)
-			sg.Explanation = fmt.Sprintf("%s cut the regular price of %s %s from %s to %s on %s, %.1f%% under your regular %s: review your shelf price",
-				bannerName(c.Banner), ev.Brand, ev.Name, Cents(shelf.PrevRegular), *ev.Regular, Date(shelf.RegularSince), pricestat.Round1(under), *ev.OwnRegular)
+			sg.Explanation = fmt.Sprintf("%s cut the regular price of %s %s from %s to %s (%.1f%%) on %s, %.1f%% under your regular %s%s: review your shelf price",
+				bannerName(c.Banner), ev.Brand, ev.Name, *ev.Previous, *ptrExact(lead.now), pricestat.Round1(lead.movePc), Date(lead.from), pricestat.Round1(lead.under), *ev.OwnRegular, others)
 		}
 		sg.Evidence = ev
 		return nil
@@ -890,68 +1093,213 @@ func (sc *signalScan) delisted(g int, own market.BannerOffer, n int) {
 	})
 }
 
+// changes finds the changes of every banner: regular price moves and
+// 30-day lows (from the daily prices, read by dailyScan before), promotions
+// with unverified reference prices and shrinkflation.
 func (sc *signalScan) changes() error {
-	current := sc.asOf - freshDays
-	for i := range sc.shelves.List {
-		sh := &sc.shelves.List[i]
-		if sh.Last <= current {
-			continue
-		}
-		if sh.RegularSince >= sc.since && sh.PrevRegular > 0 {
-			prev, last := float64(sh.PrevRegular), float64(sh.LastRegular)
-			ch := pricestat.PctChange(prev, last)
-			if pricestat.AtLeastAbove(prev, last, SignalMovePct) || pricestat.AtLeastBelow(prev, last, SignalMovePct) {
-				ok, err := sc.match(sh.GTIN)
-				if err != nil {
-					return err
-				}
-				if ok {
-					sc.banners[sh.Banner] = true
-					sc.obs += int(sh.FirstStores)
-					typ, verb, sev := "price_increase", "raised", severityAbove(prev, last, 25, 15)
-					if ch < 0 {
-						typ, verb, sev = "price_decrease", "cut", severityBelow(prev, last, 25, 15)
-					}
-					sc.add(SignalChanges, typ, sev, math.Abs(ch), GTIN(sh.GTIN).UPC(), sh.Banner, sh.SKU, func(sg *Signal) error {
-						ev, err := sc.evidence(sh.GTIN)
-						ev.Banner, ev.BannerName, ev.ExternalSKU = sh.Banner, bannerName(sh.Banner), sh.SKU
-						ev.Regular, ev.Previous, ev.Price, ev.ChangePct, ev.Date = ptrCents(sh.LastRegular), ptrCents(sh.PrevRegular), ptrCents(sh.LastPrice), ptrF(pricestat.Round1(ch)), ptrDate(sh.RegularSince)
-						sg.Evidence = ev
-						sg.Explanation = fmt.Sprintf("%s %s the regular price of %s %s by %.1f%%, from %s to %s, on %s",
-							bannerName(sh.Banner), verb, ev.Brand, ev.Name, pricestat.Round1(math.Abs(ch)), Cents(sh.PrevRegular), Cents(sh.LastRegular), Date(sh.RegularSince))
-						return err
-					})
-				}
-			}
-		}
-		if sh.Last >= sc.since && sh.Min30 > 0 && sh.LastPrice < sh.Min30 {
-			ok, err := sc.match(sh.GTIN)
-			if err != nil {
-				return err
-			}
-			if ok {
-				below := -pricestat.PctChange(float64(sh.Min30), float64(sh.LastPrice))
-				sev := SeverityLow
-				if pricestat.AtLeastBelow(float64(sh.Min30), float64(sh.LastPrice), 10) {
-					sev = SeverityMedium
-				}
-				sc.banners[sh.Banner] = true
-				sc.add(SignalChanges, "lowest_in_30_days", sev, below, GTIN(sh.GTIN).UPC(), sh.Banner, sh.SKU, func(sg *Signal) error {
-					ev, err := sc.evidence(sh.GTIN)
-					ev.Banner, ev.BannerName, ev.ExternalSKU = sh.Banner, bannerName(sh.Banner), sh.SKU
-					ev.Price, ev.Previous, ev.ChangePct, ev.Date = ptrCents(sh.LastPrice), ptrCents(sh.Min30), ptrF(pricestat.Round1(-below)), ptrDate(sh.Last)
-					sg.Evidence = ev
-					sg.Explanation = fmt.Sprintf("%s %s at %s is at %s on %s, %.1f%% under its lowest daily price of the 30 days before (%s)",
-						ev.Brand, ev.Name, bannerName(sh.Banner), Cents(sh.LastPrice), Date(sh.Last), pricestat.Round1(below), Cents(sh.Min30))
-					return err
-				})
-			}
-		}
-	}
 	if err := sc.honesty(); err != nil {
 		return err
 	}
 	return sc.shrinkflation()
+}
+
+// dayPrice is one banner SKU's daily price on one day, in half-cents,
+// as storage.SKUNum gives it.
+type dayPrice struct {
+	num  uint32 // the SKU's number in its category's list
+	day  int32
+	p, r uint32
+}
+
+// regularMove is a banner SKU's move of its regular price since `since`:
+// its daily regular price on its latest day before since (in the 30 days
+// before it) and on its latest day, the first day of the run of days at
+// that price, and its daily price that day, in half-cents.
+type regularMove struct {
+	before, now, price uint32
+	from               int32
+}
+
+// dailyScan reads the province's daily prices from since - 30 to asOf,
+// one category and banner at a time (storage.CatDays), and finds for each
+// current banner SKU its regular move since sc.since (kept in sc.moves
+// for the threats; a change of 10% or more is a price_increase or
+// price_decrease) and its lowest 30-day low since sc.since
+// (lowest_in_30_days). A SKU's days are those of its category: one whose
+// category changed is read in each as a SKU of its own.
+func (sc *signalScan) dailyScan() error {
+	var (
+		cur   storage.CatDayKey
+		names []string
+		group = sc.days[:0]
+	)
+	flush := func() error {
+		err := sc.groupChanges(&cur, names, group)
+		group = group[:0]
+		return err
+	}
+	err := sc.tx.CatDays(sc.a.province, "", "", sc.since-SignalLookbackDays, sc.asOf, storage.CatSKUs|storage.CatNumbered, func(k *storage.CatDayKey, c *storage.CatDay) error {
+		if k.Category != cur.Category || k.Banner != cur.Banner {
+			if err := flush(); err != nil {
+				return err
+			}
+			cur = *k
+		}
+		if !matchCategory(k.Category, sc.a.category) {
+			return nil
+		}
+		names = c.Names
+		for _, d := range c.SKUNums {
+			group = append(group, dayPrice{num: d.Num, day: k.Day, p: d.Price, r: d.Regular})
+		}
+		return nil
+	})
+	if err == nil {
+		err = flush()
+	}
+	sc.days = group[:0]
+	return err
+}
+
+// groupChanges finds the moves and lows of one category and banner's
+// SKUs, whose days (by day) are in group.
+func (sc *signalScan) groupChanges(k *storage.CatDayKey, names []string, group []dayPrice) error {
+	if len(group) == 0 {
+		return nil
+	}
+	group = sc.bySKU(group, len(names))
+	current := sc.asOf - freshDays
+	for lo := 0; lo < len(group); {
+		hi := lo + 1
+		for hi < len(group) && group[hi].num == group[lo].num {
+			hi++
+		}
+		days := group[lo:hi]
+		lo = hi
+		last := days[len(days)-1]
+		if last.day <= current || last.day < sc.since {
+			continue
+		}
+		sku := names[last.num]
+		// The regular move: the regular price before since against now.
+		var mv regularMove
+		for i := len(days) - 1; i >= 0; i-- {
+			if days[i].day < sc.since {
+				mv.before = days[i].r
+				break
+			}
+		}
+		if mv.before != 0 && mv.before != last.r {
+			mv.now, mv.price, mv.from = last.r, last.p, last.day
+			for i := len(days) - 2; i >= 0 && days[i].r == last.r; i-- {
+				mv.from = days[i].day
+			}
+			sc.moves[moveKey{k.Banner, sku}] = mv
+			before, now := float64(mv.before), float64(mv.now)
+			if pricestat.AtLeastAbove(before, now, SignalMovePct) || pricestat.AtLeastBelow(before, now, SignalMovePct) {
+				if sh := sc.shelfOf(k.Banner, sku); sh != nil {
+					sc.move(sh, mv)
+				}
+			}
+		}
+		// The lowest day since since under every day of the 30 before it.
+		low, min30 := -1, uint32(0)
+		for i := range days {
+			d := days[i]
+			if d.day < sc.since {
+				continue
+			}
+			m := uint32(0)
+			for j := i - 1; j >= 0 && days[j].day >= d.day-SignalLookbackDays; j-- {
+				if m == 0 || days[j].p < m {
+					m = days[j].p
+				}
+			}
+			if m > 0 && d.p < m && (low < 0 || d.p <= days[low].p) {
+				low, min30 = i, m
+			}
+		}
+		if low >= 0 {
+			if sh := sc.shelfOf(k.Banner, sku); sh != nil {
+				sc.low(sh, days[low].day, days[low].p, min30)
+			}
+		}
+	}
+	return nil
+}
+
+// bySKU returns group's days by SKU number (n numbers), each SKU's by day
+// as they came: a counting sort, into sc.sorted.
+func (sc *signalScan) bySKU(group []dayPrice, n int) []dayPrice {
+	at := slices.Grow(sc.at[:0], n+1)[:n+1]
+	clear(at)
+	for i := range group {
+		at[group[i].num+1]++
+	}
+	for i := 1; i <= n; i++ {
+		at[i] += at[i-1]
+	}
+	out := slices.Grow(sc.sorted[:0], len(group))[:len(group)]
+	for i := range group {
+		k := group[i].num
+		out[at[k]] = group[i]
+		at[k]++
+	}
+	sc.at, sc.sorted = at, out
+	return out
+}
+
+// moveKey names a banner SKU in signalBufs.moves.
+type moveKey struct{ banner, sku string }
+
+// shelfOf returns a banner SKU's shelf record when it has a barcode of the
+// category asked for, nil otherwise.
+func (sc *signalScan) shelfOf(banner, sku string) *storage.Shelf {
+	return sc.shelves.Find(banner, sku)
+}
+
+// move records a price_increase or price_decrease: the regular move mv of
+// the SKU of shelf record sh.
+func (sc *signalScan) move(sh *storage.Shelf, mv regularMove) {
+	before, now := float64(mv.before)/2, float64(mv.now)/2
+	ch := pricestat.PctChange(before, now)
+	typ, verb, sev := "price_increase", "raised", severityAbove(before, now, 25, 15)
+	if ch < 0 {
+		typ, verb, sev = "price_decrease", "cut", severityBelow(before, now, 25, 15)
+	}
+	sc.banners[sh.Banner] = true
+	banner, sku, gtin := sh.Banner, sh.SKU, sh.GTIN
+	sc.add(SignalChanges, typ, sev, math.Abs(ch), GTIN(gtin).UPC(), banner, sku, func(sg *Signal) error {
+		ev, err := sc.evidence(gtin)
+		ev.Banner, ev.BannerName, ev.ExternalSKU = banner, bannerName(banner), sku
+		ev.Regular, ev.Previous, ev.Price, ev.ChangePct, ev.Date = ptrHalf(mv.now), ptrHalf(mv.before), ptrHalf(mv.price), ptrF(pricestat.Round1(ch)), ptrDate(mv.from)
+		sg.Evidence = ev
+		sg.Explanation = fmt.Sprintf("%s %s the regular price of %s %s by %.1f%% since %s, from %s to %s (%s from %s)",
+			bannerName(banner), verb, ev.Brand, ev.Name, pricestat.Round1(math.Abs(ch)), Date(sc.since), *ev.Previous, *ev.Regular, *ev.Regular, Date(mv.from))
+		return err
+	})
+}
+
+// low records a lowest_in_30_days: the SKU of shelf record sh at price p
+// on day, under min30, the lowest daily price of the 30 days before it
+// (half-cents).
+func (sc *signalScan) low(sh *storage.Shelf, day int32, p, min30 uint32) {
+	below := -pricestat.PctChange(float64(min30), float64(p))
+	sev := SeverityLow
+	if pricestat.AtLeastBelow(float64(min30), float64(p), 10) {
+		sev = SeverityMedium
+	}
+	sc.banners[sh.Banner] = true
+	banner, sku, gtin := sh.Banner, sh.SKU, sh.GTIN
+	sc.add(SignalChanges, "lowest_in_30_days", sev, below, GTIN(gtin).UPC(), banner, sku, func(sg *Signal) error {
+		ev, err := sc.evidence(gtin)
+		ev.Banner, ev.BannerName, ev.ExternalSKU = banner, bannerName(banner), sku
+		ev.Price, ev.Previous, ev.ChangePct, ev.Date = ptrHalf(p), ptrHalf(min30), ptrF(pricestat.Round1(-below)), ptrDate(day)
+		sg.Evidence = ev
+		sg.Explanation = fmt.Sprintf("%s %s at %s was at %s on %s, %.1f%% under its lowest daily price of the 30 days before (%s)",
+			ev.Brand, ev.Name, bannerName(banner), *ev.Price, Date(day), pricestat.Round1(below), *ev.Previous)
+		return err
+	})
 }
 
 func (sc *signalScan) honesty() error {
@@ -1047,22 +1395,36 @@ func (sc *signalScan) shrinkflation() error {
 	}
 	type bannerLine struct{ banner, line string }
 	byLine := map[bannerLine][]item{} // older products
+	// Each barcode's verdict once: the line of a recent product it is of
+	// and its size, or no line. Banners share barcodes.
+	type verdict struct {
+		p    Product
+		line string
+		qty  float64
+		unit string
+	}
+	verdicts := map[string]*verdict{}
 	for i := range sc.shelves.List {
 		sh := &sc.shelves.List[i]
 		if sh.First >= recent || !banners[sh.Banner] {
 			continue
 		}
-		p, err := sc.product(sh.GTIN)
-		if err != nil {
-			return err
+		v, ok := verdicts[sh.GTIN]
+		if !ok {
+			p, err := sc.product(sh.GTIN)
+			if err != nil {
+				return err
+			}
+			if brands[brand(p)] && lines[line(p)] { // a line is its brand and name, folded
+				if q, u := unitprice.Of(p.Size); q > 0 {
+					v = &verdict{p: p, line: line(p), qty: q, unit: u}
+				}
+			}
+			verdicts[sh.GTIN] = v
 		}
-		if !brands[brand(p)] || !lines[line(p)] { // a line is its brand and name, folded
-			continue
-		}
-		q, u := unitprice.Of(p.Size)
-		if q > 0 {
-			k := bannerLine{sh.Banner, line(p)}
-			byLine[k] = append(byLine[k], item{sh: sh, p: p, qty: q, unit: u})
+		if v != nil {
+			k := bannerLine{sh.Banner, v.line}
+			byLine[k] = append(byLine[k], item{sh: sh, p: v.p, qty: v.qty, unit: v.unit})
 		}
 	}
 	for _, f := range fresh {

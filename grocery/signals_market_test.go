@@ -127,19 +127,26 @@ func TestSignalsMarketPosition(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// C: FreshCo 3.49 is 30.2% under Loblaws' 5.00 (its promotion began
-	// 11-01, before since: it undercuts now all the same), Metro and No
-	// Frills 3.99 20.2% under (a tie: by banner). D: Metro's regular 4.50,
-	// cut on 11-16, is exactly 10% under Loblaws' regular 5.00: high,
-	// though Loblaws' promotion at 4.00 is under Metro's shelf price.
+	// C: one threat, three promotions in force behind it, each from the
+	// regular 5.00 (at Loblaws' 5.00): FreshCo's 3.49, 30.2% under (its
+	// promotion began 11-01, before since: it undercuts now all the same)
+	// leads; Metro and No Frills at 3.99, 20.2% under, high too. D: Metro's
+	// regular 6.00 -> 4.50 (-25%), cut on 11-16, from above Loblaws'
+	// regular 5.00 to exactly 10% under it: high, though Loblaws'
+	// promotion at 4.00 is under Metro's shelf price.
 	want = []sig{
-		{Kind: "threats", Type: "competitor_promotion", Severity: "high", UPC: "062000000039", Banner: "freshco", Price: 349, Own: 500, Pct: -30.2},
-		{Kind: "threats", Type: "competitor_promotion", Severity: "high", UPC: "062000000039", Banner: "metro", Price: 399, Own: 500, Pct: -20.2},
-		{Kind: "threats", Type: "competitor_promotion", Severity: "high", UPC: "062000000039", Banner: "no-frills", Price: 399, Own: 500, Pct: -20.2},
+		{Kind: "threats", Type: "competitor_promotion", Severity: "high", UPC: "062000000039", Banner: "freshco", Price: 349, Own: 500, Previous: 500, Pct: -30.2},
 		{Kind: "threats", Type: "competitor_price_cut", Severity: "high", UPC: "062000000046", Banner: "metro", Price: 450, Own: 400, Previous: 600, Pct: -10},
 	}
 	if diff := cmp.Diff(want, sigs(got)); diff != "" {
-		t.Errorf("threats (-want +got):\n%s", diff)
+		t.Fatalf("threats (-want +got):\n%s", diff)
+	}
+	var behind []string
+	for _, c := range got.Results[0].Evidence.Competitors {
+		behind = append(behind, c.Banner+" "+c.Severity)
+	}
+	if diff := cmp.Diff([]string{"freshco high", "metro high", "no-frills high"}, behind); diff != "" {
+		t.Errorf("skim milk's competitors (-want +got):\n%s", diff)
 	}
 }
 

@@ -113,11 +113,14 @@ func TestSignals(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// Threats (own = Loblaws):
+		// Threats (own = Loblaws), one per barcode:
+		//  milk: No Frills' promotion from 11-16 at 3.99 (regular 5.00,
+		//    ends 11-22: in force on 11-20), a -20.2% move from at your
+		//    5.00 to 1.01/5.00 = 20.2% under it -> high. Metro's 6.50 is
+		//    above.
 		//  coffee: Metro cut its regular 10.00 -> 8.00 on 11-15 (>= since
-		//    11-14); under Loblaws' 12.00 by 4.00/12.00 = 33.3% -> high.
-		//  milk: No Frills promotion from 11-16 at 3.99 (regular 5.00);
-		//    under 5.00 by 1.01/5.00 = 20.2% -> high. Metro's 6.50 is above.
+		//    11-14), -20%, to 4.00/12.00 = 33.3% under Loblaws' 12.00; it
+		//    was under 12.00 before: medium.
 		//  Sobeys' coffee 10.00 is under 12.00 but neither new nor a cut.
 		// Opportunities (regular prices against the other banners'
 		// regular median):
@@ -137,21 +140,28 @@ func TestSignals(t *testing.T) {
 		//  chips: Lay's 200 g first seen 11-10 at 3.80 = 190 c/100 g; the
 		//    235 g at 4.00 = 170.21 c/100 g; (190-170.21)/170.21 = 11.6%,
 		//    high.
-		//  coffee: Metro -20.0% (10.00 -> 8.00), medium.
+		//  coffee: Metro's regular before since (11-10) 10.00, now 8.00:
+		//    -20.0%, medium; 8.00 on 11-15 is also under every day of the
+		//    30 before (10.00): a 30-day low, 20.0% under, medium (a tie
+		//    on 20.0, by type).
+		//  milk: No Frills' 3.99 on 11-16 is under the 5.00 of 11-01 and
+		//    11-10: a 30-day low, 1.01/5.00 = 20.2% under, medium; its
+		//    3.99 of 11-20 is not under 3.99.
 		//  butter: 5.40 on 11-18 under the 30-day low 6.00 by 10.0% ->
-		//    medium. No Frills' milk 3.99 on 11-20 equals its 11-16 low:
-		//    not lower. The promotions of milk and butter are honest (5.00
+		//    medium. The promotions of milk and butter are honest (5.00
 		//    and 6.00 were charged on 11-10).
 		// Watchlist: coffee, cheapest Metro 8.00 of 3 banners, no promotion
 		// -> low.
 		want := []sig{
-			{Kind: "threats", Type: "competitor_price_cut", Severity: "high", UPC: "043300000011", Banner: "metro", Price: 800, Own: 1200, Previous: 1000, Pct: -33.3},
-			{Kind: "threats", Type: "competitor_promotion", Severity: "high", UPC: "068000000154", Banner: "no-frills", Price: 399, Own: 500, Pct: -20.2},
+			{Kind: "threats", Type: "competitor_promotion", Severity: "high", UPC: "068000000154", Banner: "no-frills", Price: 399, Own: 500, Previous: 500, Pct: -20.2},
+			{Kind: "threats", Type: "competitor_price_cut", Severity: "medium", UPC: "043300000011", Banner: "metro", Price: 800, Own: 1200, Previous: 1000, Pct: -33.3},
 			{Kind: "opportunities", Type: "priced_above_market", Severity: "high", UPC: "043300000011", Banner: "loblaws", Price: 1200, Own: 1200, Market: 900, Pct: 33.3},
 			{Kind: "opportunities", Type: "assortment_gap", Severity: "low", UPC: "063800000021", Market: 500},
 			{Kind: "changes", Type: "price_increase", Severity: "high", UPC: "048500000052", Banner: "sobeys", Price: 449, Previous: 400, Pct: 49.8},
 			{Kind: "changes", Type: "unverified_reference_price", Severity: "high", UPC: "048500000052", Banner: "sobeys", Price: 449, Previous: 400, Pct: 49.8},
 			{Kind: "changes", Type: "shrinkflation", Severity: "high", UPC: "028400000048", Banner: "loblaws", Price: 380, Previous: 400, Pct: 11.6},
+			{Kind: "changes", Type: "lowest_in_30_days", Severity: "medium", UPC: "068000000154", Banner: "no-frills", Price: 399, Previous: 500, Pct: -20.2},
+			{Kind: "changes", Type: "lowest_in_30_days", Severity: "medium", UPC: "043300000011", Banner: "metro", Price: 800, Previous: 1000, Pct: -20},
 			{Kind: "changes", Type: "price_decrease", Severity: "medium", UPC: "043300000011", Banner: "metro", Price: 800, Previous: 1000, Pct: -20},
 			{Kind: "changes", Type: "lowest_in_30_days", Severity: "medium", UPC: "062870000061", Banner: "metro", Price: 540, Previous: 600, Pct: -10},
 			{Kind: "watchlist", Type: "watched_product", Severity: "low", UPC: "043300000011", Banner: "metro", Price: 800},
@@ -159,13 +169,13 @@ func TestSignals(t *testing.T) {
 		if diff := cmp.Diff(want, sigs(got)); diff != "" {
 			t.Errorf("(-want +got):\n%s", diff)
 		}
-		if c := (SignalCounts{Threats: 2, Opportunities: 2, Changes: 5, Watchlist: 1}); got.Counts != c || got.Total != 10 {
-			t.Errorf("counts %+v total %d, want %+v 10", got.Counts, got.Total, c)
+		if c := (SignalCounts{Threats: 2, Opportunities: 2, Changes: 7, Watchlist: 1}); got.Counts != c || got.Total != 12 {
+			t.Errorf("counts %+v total %d, want %+v 12", got.Counts, got.Total, c)
 		}
 		if got.Since != day("2026-11-14") || got.To != day("2026-11-20") {
 			t.Errorf("since %s to %s, want 2026-11-14 2026-11-20", got.Since, got.To)
 		}
-		if e := got.Results[1].Explanation; e != "No Frills has Natrel 2% Milk on promotion at 3.99 (regular 5.00) since 2026-11-16, 20.2% under your 5.00: consider matching or countering in the next flyer" {
+		if e := got.Results[0].Explanation; e != "No Frills has Natrel 2% Milk on promotion at 3.99 (regular 5.00, -20.2%) since 2026-11-16, 20.2% under your 5.00: consider matching or countering in the next flyer" {
 			t.Errorf("explanation %q", e)
 		}
 	})
@@ -178,13 +188,31 @@ func TestSignals(t *testing.T) {
 			t.Errorf("total %d, %d results, first %+v; want 2, 1, Cheerios", got.Total, len(got.Results), got.Results)
 		}
 	})
+	t.Run("CountsWhateverKind", func(t *testing.T) {
+		// kind filters the list, not the counts: every kind counts the
+		// signals worked out in OK.
+		for _, kind := range []string{"", "threats", "opportunities", "changes", "watchlist"} {
+			got, err := svc.Signals(acme, SignalsInput{Province: "ON", Banner: "loblaws", Kind: kind})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := SignalCounts{Threats: 2, Opportunities: 2, Changes: 7, Watchlist: 1}
+			total := map[string]int{"": 12, "threats": 2, "opportunities": 2, "changes": 7, "watchlist": 1}[kind]
+			if got.Counts != want || got.Total != total || len(got.Results) != total {
+				t.Errorf("kind %q: counts %+v, total %d, %d results; want %+v, %d, %d", kind, got.Counts, got.Total, len(got.Results), want, total, total)
+			}
+		}
+	})
 	t.Run("NoBannerNoAccount", func(t *testing.T) {
 		got, err := svc.Signals(context.Background(), SignalsInput{Province: "ON", Category: "pantry"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		// Only changes, of Pantry: Metro's coffee cut.
-		want := []sig{{Kind: "changes", Type: "price_decrease", Severity: "medium", UPC: "043300000011", Banner: "metro", Price: 800, Previous: 1000, Pct: -20}}
+		// Only changes, of Pantry: Metro's coffee cut, a 30-day low too.
+		want := []sig{
+			{Kind: "changes", Type: "lowest_in_30_days", Severity: "medium", UPC: "043300000011", Banner: "metro", Price: 800, Previous: 1000, Pct: -20},
+			{Kind: "changes", Type: "price_decrease", Severity: "medium", UPC: "043300000011", Banner: "metro", Price: 800, Previous: 1000, Pct: -20},
+		}
 		if diff := cmp.Diff(want, sigs(got)); diff != "" {
 			t.Errorf("(-want +got):\n%s", diff)
 		}

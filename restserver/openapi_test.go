@@ -433,7 +433,7 @@ func TestOpenAPIResponses(t *testing.T) {
 		{"GET /b2b/regional_comparison", "/b2b/regional_comparison?upc=" + upcCheese, key, "", "", 200, jsonType},
 		{"GET /b2b/regional_comparison", "/b2b/regional_comparison?category=Nope", key, "", "", 400, ""},
 		{"GET /b2b/competitive_benchmark", "/b2b/competitive_benchmark?banner=loblaws&province=ON", key, "", "", 200, jsonType},
-		{"GET /b2b/competitive_benchmark", "/b2b/competitive_benchmark?banner=maxi&province=ON", key, "", "", 200, jsonType},
+		{"GET /b2b/competitive_benchmark", "/b2b/competitive_benchmark?banner=maxi&province=ON", key, "", "", 404, ""},
 		{"GET /b2b/competitive_benchmark", "/b2b/competitive_benchmark?banner=loblaws", key, "", "", 400, ""},
 		{"GET /b2b/brand_insights", "/b2b/brand_insights?brand=natrel", key, "", "", 200, jsonType},
 		{"GET /b2b/brand_insights", "/b2b/brand_insights?brand=Natrel&province=NU", key, "", "", 200, jsonType},

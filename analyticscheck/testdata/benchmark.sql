@@ -12,7 +12,12 @@
 -- (1, 2, 2, 4); ties listed by banner slug. Categories: the same index over
 -- G_B within each category.
 -- total / market_cost: the sums of p_B(g) and m_B(g) over G_B (levels, one
--- of each)."
+-- of each). A banner not in the province's panel (no reference store
+-- there, or no current offer) is 404; a banner in it that prices no barcode
+-- 2 other banners price has no item: index and regular_index are null
+-- (never 0)."
+-- (The query gives banner null for a banner with no item; the test tells
+-- the two apart by whether the banner has a current price, bcur.)
 -- p_X(g), r_X(g) are M1's current banner prices (table bcur, derive.sql).
 --
 -- Read here: the categories' rows carry items and regular_index like the
@@ -43,6 +48,7 @@ cats AS (
   FROM g WHERE banner = :'banner' GROUP BY category
 )
 SELECT jsonb_build_object(
+  'priced', EXISTS (SELECT 1 FROM bcur WHERE province = :'province' AND banner = :'banner'),
   'banner', (SELECT to_jsonb(x) FROM (SELECT i.*, coalesce(r.rank, 0) AS rank FROM idx i LEFT JOIN ranked r USING (banner)
              WHERE i.banner = :'banner') x),
   'ranking', (SELECT coalesce(jsonb_agg(x ORDER BY rank, banner), '[]') FROM (

@@ -151,9 +151,10 @@ SELECT a.province, a.banner, a.sku, a.upc, a.size, a.category, a.brand, pm.modes
 FROM agg a JOIN pm USING (province, banner, sku) JOIN rm USING (province, banner, sku);
 CREATE INDEX ON offer (province, upc);
 
--- cur: each current banner SKU's price in force (the offer's), p and r.
+-- cur: each current banner SKU's price in force (the offer's), p and r,
+-- and its latest observation day d.
 CREATE TABLE cur AS
-SELECT province, banner, sku, upc, category, brand, size, price AS p, regular AS r FROM offer;
+SELECT province, banner, sku, upc, category, brand, size, price AS p, regular AS r, observed_at AS d FROM offer;
 
 -- p_B(g), r_B(g): a banner's current price of a barcode, restricted codes
 -- left out (they are never compared across banners).

@@ -16,6 +16,40 @@
 -- (B's current shelf price); the last 90 days are asOf - 89 .. asOf.
 -- "undercut" has no definition of its own beyond the first line and is not
 -- checked.
+--
+-- Changes (every banner; OpenAPI Signal.type):
+-- "price_increase / price_decrease (changes): a current banner SKU's regular
+-- price moved by at least 10% since `since`, the whole move, not its last
+-- step: its daily regular price r on its latest day against r on its latest
+-- day before `since` with a daily price in the 30 days before it (since -
+-- 30 .. since - 1); r_now / r_before >= 1.10 or <= 0.90; none when the SKU
+-- has no daily price in those 30 days; `date` is the first day of the run of
+-- days at r_now."
+-- "lowest_in_30_days (changes): a day d >= since on which a current banner
+-- SKU's daily price p(d) is under every daily price of the SKU in the 30
+-- days before it (d - 30 .. d - 1, at least one day with data); of those
+-- days, the lowest p(d) is reported (the latest on a tie), with
+-- `previous_price` the lowest daily price of its 30 days before."
+-- since: the default, "6 days before the data set's latest day". Only SKUs
+-- with a barcode are signalled (a signal names its product).
+--
+-- Threats (OpenAPI Signal.type and severity): "one per barcode g you price
+-- now, naming in `competitors` every competitor X whose move puts it under
+-- you ... A move is a promotion in force, p_X(g) < r_X(g) in the
+-- competitor's offer, which is its price in force on the data set's
+-- latest day ..., under your shelf price, p_X < p_B: from r_X to p_X,
+-- compared with yours y = p_B ...; or, for a competitor with no promotion
+-- in force, a regular price cut since `since` (the whole move, as
+-- price_decrease reads it, of its SKU with the lowest price) under your
+-- regular price: from r_X before to r_X now < r_B, compared with y = r_B."
+-- "each move is high when it is at least 10% (now <= 0.90 x before) and
+-- takes the competitor from at or above your price (before >= y) to at
+-- least 5% under it (now <= 0.95 x y), medium when it is at least 5% (now
+-- <= 0.95 x before), else low; the threat is as severe as its most severe
+-- move." The type is the leading move's: "the most severe, then the
+-- largest undercut, then by banner".
+-- Read here: "its regular price now" is the regular price in force of X's
+-- SKU with the lowest price (ties by SKU).
 -- Variables: province, banner.
 WITH own AS (SELECT * FROM bcur WHERE province = :'province' AND banner = :'banner'),
 other AS (SELECT * FROM bcur WHERE province = :'province' AND banner <> :'banner'),
@@ -34,17 +68,80 @@ delisted AS (
   WHERE dl.province = :'province' AND dl.banner = :'banner' AND dl.d > meta.asof - 90
     AND dl.upc <> '' AND NOT restricted(dl.upc)
     AND NOT EXISTS (SELECT 1 FROM own WHERE own.upc = dl.upc)
+),
+-- The current SKUs seen since since, with their daily prices of their
+-- latest day (changes follow the daily series).
+cur_p AS (
+  SELECT c.province, c.banner, c.sku, c.upc, c.d, dl.p, dl.r, meta.asof - 6 AS since
+  FROM cur c JOIN daily dl USING (province, banner, sku, d), meta
+  WHERE c.province = :'province' AND c.upc <> '' AND c.d >= meta.asof - 6
+),
+moves AS (
+  SELECT c.banner, c.sku, c.upc, c.p, c.r AS now_r, b.r AS before_r,
+         (SELECT min(x.d) FROM daily x WHERE x.province = c.province AND x.banner = c.banner AND x.sku = c.sku
+            AND x.d > coalesce((SELECT max(y.d) FROM daily y WHERE y.province = c.province AND y.banner = c.banner
+                                  AND y.sku = c.sku AND y.r <> c.r), '-infinity'::date)) AS from_d
+  FROM cur_p c
+  JOIN LATERAL (SELECT d.r FROM daily d WHERE d.province = c.province AND d.banner = c.banner AND d.sku = c.sku
+                  AND d.d < c.since AND d.d >= c.since - 30 ORDER BY d.d DESC LIMIT 1) b ON true
+),
+lowdays AS (
+  SELECT d.banner, d.sku, d.upc, d.d, d.p,
+         (SELECT min(e.p) FROM daily e WHERE e.province = d.province AND e.banner = d.banner AND e.sku = d.sku
+            AND e.d BETWEEN d.d - 30 AND d.d - 1) AS m
+  FROM daily d JOIN cur_p c USING (province, banner, sku)
+  WHERE d.d >= c.since
+),
+lows AS (
+  SELECT DISTINCT ON (banner, sku) * FROM lowdays WHERE m IS NOT NULL AND p < m ORDER BY banner, sku, p, d DESC
+),
+-- The lowest-priced current SKU of each banner's barcode.
+csku AS (
+  SELECT DISTINCT ON (banner, upc) banner, upc, sku, d AS observed FROM cur
+  WHERE province = :'province' AND upc <> '' AND NOT restricted(upc)
+  ORDER BY banner, upc, p, sku
+),
+tmoves AS (
+  SELECT o.upc, x.banner, true AS promo, x.r AS before, x.p AS now, o.p AS y
+  FROM own o JOIN other x USING (upc)
+  WHERE x.p < x.r AND x.p < o.p
+  UNION ALL
+  SELECT o.upc, x.banner, false, m.before_r, m.now_r, o.r
+  FROM own o JOIN other x USING (upc) JOIN csku s ON s.banner = x.banner AND s.upc = x.upc
+  JOIN moves m ON m.banner = s.banner AND m.sku = s.sku
+  WHERE m.now_r < m.before_r AND m.now_r < o.r
+    AND NOT (x.p < x.r AND x.p < o.p)
+),
+tsev AS (
+  SELECT *, CASE WHEN now <= 0.90 * before AND before >= y AND now <= 0.95 * y THEN 'high'
+                 WHEN now <= 0.95 * before THEN 'medium' ELSE 'low' END AS severity
+  FROM tmoves
+),
+threats AS (
+  SELECT DISTINCT ON (upc) upc, banner AS leader, promo, severity,
+         (SELECT jsonb_agg(t2.banner || ' ' || t2.severity ORDER BY t2.banner) FROM tsev t2 WHERE t2.upc = t.upc) AS behind
+  FROM tsev t
+  ORDER BY upc, CASE severity WHEN 'high' THEN 0 WHEN 'medium' THEN 1 ELSE 2 END, now / y, banner
 )
 SELECT coalesce(jsonb_agg(x ORDER BY type, upc, competitor), '[]') FROM (
-  SELECT 'priced_above_market' AS type, upc, NULL AS competitor, own_r AS own_price, m AS market_median
+  SELECT 'priced_above_market' AS type, upc, NULL AS competitor, own_r AS own_price, m AS market_median,
+         NULL::numeric AS regular, NULL::numeric AS price, NULL::numeric AS previous, NULL::date AS date,
+         NULL::jsonb AS behind
   FROM market WHERE others >= 2 AND own_r / m >= 1.15
   UNION ALL
-  SELECT 'priced_below_market', upc, NULL, own_r, m FROM market WHERE others >= 2 AND own_r / m <= 0.85
+  SELECT 'priced_below_market', upc, NULL, own_r, m, NULL, NULL, NULL, NULL, NULL FROM market WHERE others >= 2 AND own_r / m <= 0.85
   UNION ALL
-  SELECT 'competitor_promotion', o.upc, x.banner, o.p, NULL
-  FROM own o JOIN other x USING (upc) WHERE x.p < x.r AND x.p < o.p
+  SELECT CASE WHEN promo THEN 'competitor_promotion' ELSE 'competitor_price_cut' END, upc, leader || ' ' || severity,
+         NULL, NULL, NULL, NULL, NULL, NULL, behind
+  FROM threats
   UNION ALL
-  SELECT 'assortment_gap', upc, NULL, NULL, NULL FROM gaps
+  SELECT 'assortment_gap', upc, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM gaps
   UNION ALL
-  SELECT 'delisted', upc, NULL, NULL, NULL FROM delisted
+  SELECT 'delisted', upc, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM delisted
+  UNION ALL
+  SELECT CASE WHEN now_r > before_r THEN 'price_increase' ELSE 'price_decrease' END, upc, banner || ' ' || sku,
+         now_r, NULL, NULL, p, before_r, from_d, NULL
+  FROM moves WHERE now_r / before_r >= 1.10 OR now_r / before_r <= 0.90
+  UNION ALL
+  SELECT 'lowest_in_30_days', upc, banner || ' ' || sku, NULL, NULL, NULL, p, m, d, NULL FROM lows
 ) x;

@@ -25,9 +25,12 @@ func (a *app) reportSignalsCmd() *cobra.Command {
 		Long: `signals lists what a buyer of one banner should look at in a province now,
 from the reference-store panel, each with a one-line explanation:
 
-  threats        competitors now undercutting the banner on the same barcode:
-                 a promotion under its shelf price (competitor_promotion), or
-                 a regular price cut since --since under its regular price
+  threats        competitors now undercutting the banner on the same barcode,
+                 one signal per barcode naming them all: a promotion in force
+                 under its shelf price (competitor_promotion), or a regular
+                 price cut since --since under its regular price; high when
+                 a move of 10% or more takes a competitor from at or above
+                 the banner's price to 5% or more under it
   opportunities  the banner's regular price 15% or more above or below the
                  median of the other banners' regular prices; barcodes 3 or
                  more other banners price that it did not in 90 days
@@ -99,8 +102,12 @@ func printSignals(w io.Writer, r *grocery.SignalsResult) error {
 		who = r.Banner + " in " + r.Province
 	}
 	c := r.Counts
-	fmt.Fprintf(w, "Signals for %s, %s to %s: %d threats, %d opportunities, %d changes, %d watched.\n",
-		who, r.Since, r.To, c.Threats, c.Opportunities, c.Changes, c.Watchlist)
+	listed := ""
+	if r.Kind != "" {
+		listed = fmt.Sprintf("; listing the %s", r.Kind)
+	}
+	fmt.Fprintf(w, "Signals for %s, %s to %s: %d threats, %d opportunities, %d changes, %d watched%s.\n",
+		who, r.Since, r.To, c.Threats, c.Opportunities, c.Changes, c.Watchlist, listed)
 	if len(r.Results) > 0 {
 		fmt.Fprintln(w)
 		t := newTable(w)

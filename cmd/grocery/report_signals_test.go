@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -34,6 +35,26 @@ func TestReportSignals(t *testing.T) {
 		decode(t, r.stdout, &got)
 		if d := cmp.Diff(want, &got, cmpopts.IgnoreUnexported(grocery.Signal{})); d != "" {
 			t.Errorf("(-library +cli):\n%s", d)
+		}
+	})
+	t.Run("SummaryOfKind", func(t *testing.T) {
+		// --kind lists one kind; the summary line still counts them all.
+		svc := openDemo(t)
+		all, err := svc.Signals(ctx, grocery.SignalsInput{Province: s.Province, Banner: s.Banner})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := all.Counts
+		if c.Threats == 0 || c.Opportunities == 0 || c.Changes == 0 {
+			t.Fatalf("the demo data has counts %+v for %s in %s: the test shows nothing", c, s.Banner, s.Province)
+		}
+		r := cli(t, nil, "report", "signals", "--province", s.Province, "--banner", s.Banner, "--kind", "threats", "--limit", "3")
+		ok(t, r)
+		first, _, _ := strings.Cut(r.stdout, "\n")
+		want := fmt.Sprintf("Signals for %s in %s, %s to %s: %d threats, %d opportunities, %d changes, 0 watched; listing the threats.",
+			s.Banner, s.Province, all.Since, all.To, c.Threats, c.Opportunities, c.Changes)
+		if first != want {
+			t.Errorf("got %q, want %q", first, want)
 		}
 	})
 	t.Run("Watchlist", func(t *testing.T) {

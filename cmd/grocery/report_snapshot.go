@@ -206,13 +206,15 @@ at least 20 items in that category.`,
 }
 
 func printBenchmark(w io.Writer, r *grocery.BenchmarkResult) error {
-	if r.Items > 0 {
+	if r.Index != nil && r.RegularIndex != nil {
 		rank := "not ranked"
 		if r.Rank > 0 {
 			rank = fmt.Sprintf("rank %d of %d", r.Rank, r.Ranked)
 		}
 		fmt.Fprintf(w, "%s in %s: index %.1f, regular %.1f (100 = the market of the other banners), %s, on %d items (%s against %s).\n\n",
-			r.BannerName, r.Province, r.Index, r.RegularIndex, rank, r.Items, money(r.Total), money(r.MarketCost))
+			r.BannerName, r.Province, *r.Index, *r.RegularIndex, rank, r.Items, money(r.Total), money(r.MarketCost))
+	} else {
+		fmt.Fprintf(w, "%s in %s: no index, no item to compare (the note says why).\n\n", r.BannerName, r.Province)
 	}
 	t := newTable(w)
 	fmt.Fprintln(t, "RANK\tBANNER\tINDEX\tREGULAR\tITEMS")
