@@ -356,6 +356,8 @@ func TestWebhooks_RefusedURLs(t *testing.T) {
 		{"https://[::1]/hook", "::1 is a loopback address"},
 		{"https://127.0.0.1:8443/hook", "127.0.0.1 is a loopback address"},
 		{"https://[::ffff:10.0.0.1]/", "10.0.0.1 is a private address"},
+		{"https://[64:ff9b::a9fe:a9fe]/", "NAT64 form of 169.254.169.254: 169.254.169.254 is a cloud metadata address"},
+		{"https://[2002:a9fe:a9fe::1]/", "6to4 form of 169.254.169.254"},
 		{"https://localhost/hook", "localhost is a loopback host"},
 		{"https://0.0.0.0/", "0.0.0.0 is not a unicast address"},
 		{"http://example.com/hook", "scheme http: want https"},

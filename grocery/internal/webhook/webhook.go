@@ -106,12 +106,27 @@ type Allow struct {
 	Private bool
 }
 
-// CheckAddr returns why a delivery may not go to ip, or nil.
+// CheckAddr returns why a delivery may not go to ip, or nil. An IPv6
+// address that carries an IPv4 address (NAT64 64:ff9b::/96, 6to4
+// 2002::/16, IPv4-compatible ::/96, IPv4-translated ::ffff:0:0:0/96) is
+// checked as that IPv4 address; a local-use NAT64 address
+// (64:ff9b:1::/48, whose IPv4 address's place depends on the network)
+// is private.
 func (a Allow) CheckAddr(ip netip.Addr) error {
 	ip = ip.Unmap()
+	if v4, form, ok := embeddedV4(ip); ok {
+		if err := a.CheckAddr(v4); err != nil {
+			return fmt.Errorf("%s is the %s form of %s: %w", ip, form, v4, err)
+		}
+		return nil
+	}
 	switch {
 	case !ip.IsValid():
 		return errors.New("not an IP address")
+	case localNAT64.Contains(ip):
+		if !a.Private {
+			return fmt.Errorf("%s is a local-use NAT64 address, which reaches an IPv4 network of its own", ip)
+		}
 	case ip.IsUnspecified(), ip.IsMulticast(), ip.IsInterfaceLocalMulticast(), ip == netip.AddrFrom4([4]byte{255, 255, 255, 255}):
 		return fmt.Errorf("%s is not a unicast address", ip)
 	case ip.IsLoopback():
@@ -133,6 +148,35 @@ func (a Allow) CheckAddr(ip netip.Addr) error {
 	}
 	return nil
 }
+
+// embeddedV4 returns the IPv4 address an IPv6 address carries, and the
+// name of its form.
+func embeddedV4(ip netip.Addr) (netip.Addr, string, bool) {
+	if !ip.Is6() {
+		return netip.Addr{}, "", false
+	}
+	b := ip.As16()
+	last := netip.AddrFrom4([4]byte(b[12:16]))
+	switch {
+	case nat64.Contains(ip):
+		return last, "NAT64", true
+	case sixToFour.Contains(ip):
+		return netip.AddrFrom4([4]byte(b[2:6])), "6to4", true
+	case translated.Contains(ip):
+		return last, "IPv4-translated", true
+	case compatible.Contains(ip) && !ip.IsUnspecified() && !ip.IsLoopback():
+		return last, "IPv4-compatible", true
+	}
+	return netip.Addr{}, "", false
+}
+
+var (
+	nat64      = netip.MustParsePrefix("64:ff9b::/96")
+	localNAT64 = netip.MustParsePrefix("64:ff9b:1::/48")
+	sixToFour  = netip.MustParsePrefix("2002::/16")
+	compatible = netip.MustParsePrefix("::/96")
+	translated = netip.MustParsePrefix("::ffff:0:0:0/96")
+)
 
 var (
 	metadataV4 = netip.MustParseAddr("169.254.169.254")
