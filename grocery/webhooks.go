@@ -332,6 +332,21 @@ func (s *Service) CreateWebhook(ctx context.Context, in WebhookInput) (*Webhook,
 		return nil, err
 	}
 	w := storage.Webhook{Account: account, Created: s.now().Unix()}
+	claim := idemClaim(ctx, account)
+	if id, ok, err := claimedObject(claim, "webhook"); err != nil {
+		return nil, err
+	} else if ok {
+		// Created by the first request with this idempotency key: its
+		// answer, the secret with it.
+		if found, err := s.alerts.st.Hook(ctx, account, id, &w); err != nil {
+			return nil, fromFault(err)
+		} else if !found {
+			return nil, claimedGone(claim, "webhook endpoint")
+		}
+		out := webhookOf(&w)
+		out.Secret = string(w.Secret)
+		return &out, nil
+	}
 	if w.URL, err = s.checkWebhookURL(ctx, in.URL); err != nil {
 		return nil, err
 	}
@@ -345,7 +360,7 @@ func (s *Service) CreateWebhook(ctx context.Context, in WebhookInput) (*Webhook,
 	rand.Read(raw[:])
 	secret := secretPrefix + base64.RawURLEncoding.EncodeToString(raw[:])
 	w.Secret = []byte(secret)
-	if err := s.alerts.st.CreateHook(ctx, &w, MaxWebhooks); err != nil {
+	if err := s.alerts.st.CreateHook(ctx, &w, MaxWebhooks, claim); err != nil {
 		return nil, fromFault(err)
 	}
 	out := webhookOf(&w)

@@ -43,7 +43,7 @@ func testWorker(t *testing.T, st alertstore.Store, now time.Time, senders, n int
 	t.Helper()
 	ctx := context.Background()
 	h := storage.Webhook{Account: "acme", URL: "https://example.com/h", Events: []string{"alert.triggered"}, Secret: []byte("whsec_x"), Created: now.Unix()}
-	if err := st.CreateHook(ctx, &h, 100); err != nil {
+	if err := st.CreateHook(ctx, &h, 100, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := st.EditHook(ctx, "acme", h.ID, func(e *alertstore.Edit) error {
@@ -85,7 +85,7 @@ func addHook(t *testing.T, st alertstore.Store, now time.Time, event string) {
 	t.Helper()
 	ctx := context.Background()
 	h := storage.Webhook{Account: "acme", URL: "https://example.com/h", Events: []string{"alert.triggered"}, Created: now.Unix()}
-	if err := st.CreateHook(ctx, &h, 100); err != nil {
+	if err := st.CreateHook(ctx, &h, 100, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := st.EditHook(ctx, "acme", h.ID, func(e *alertstore.Edit) error {
