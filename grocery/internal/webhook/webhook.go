@@ -187,8 +187,10 @@ var (
 
 // CheckURL checks an endpoint's URL as far as it can without the network:
 // https (or http to a loopback host when a.Loopback), a host, no
-// credentials or fragment, and an IP literal or "localhost" host allowed
-// by a. It returns the URL in canonical form. Which addresses a name
+// credentials or fragment, and an IP literal or "localhost" host (with
+// or without its final dot) allowed by a; a host that is a number
+// (2130706433, 0x7f000001, 127.1: forms some resolvers read as IPv4
+// addresses) is refused. It returns the URL in canonical form. Which addresses a name
 // resolves to is checked by Resolve and at each dial (Client).
 func (a Allow) CheckURL(raw string) (*url.URL, error) {
 	u, err := url.Parse(strings.TrimSpace(raw))
@@ -211,8 +213,15 @@ func (a Allow) CheckURL(raw string) (*url.URL, error) {
 			return nil, fmt.Errorf("port %q: want 1 to 65535", p)
 		}
 	}
-	loopback := host == "localhost" || strings.HasSuffix(host, ".localhost")
+	name := strings.TrimSuffix(host, ".") // a fully qualified name ends in a dot
+	loopback := name == "localhost" || strings.HasSuffix(name, ".localhost")
 	ip, err := netip.ParseAddr(strings.Trim(host, "[]"))
+	if err != nil && numericName(name) {
+		// 2130706433, 0x7f000001, 0177.0.0.1, 127.1: no name (no top-level
+		// domain is a number), and resolvers that read such forms as IPv4
+		// addresses do not agree on them.
+		return nil, fmt.Errorf("host %q is a number, not a name: write an IPv4 address as four decimal numbers (a.b.c.d), or use a host name", host)
+	}
 	if err == nil {
 		if err := a.CheckAddr(ip); err != nil {
 			return nil, err
@@ -231,6 +240,29 @@ func (a Allow) CheckURL(raw string) (*url.URL, error) {
 		return nil, fmt.Errorf("scheme %q: want https", u.Scheme)
 	}
 	return u, nil
+}
+
+// numericName reports whether a host name's last label is a number,
+// decimal or hexadecimal (0x...), as in the IPv4 forms inet_aton reads.
+func numericName(name string) bool {
+	last := name[strings.LastIndexByte(name, '.')+1:]
+	if h, ok := strings.CutPrefix(strings.ToLower(last), "0x"); ok {
+		last = h
+		if last == "" {
+			return true
+		}
+		_, err := strconv.ParseUint(last, 16, 64)
+		return err == nil || errors.Is(err, strconv.ErrRange)
+	}
+	if last == "" {
+		return false
+	}
+	for _, c := range last {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // Resolve checks the addresses u's host resolves to (with a short
