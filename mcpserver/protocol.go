@@ -91,6 +91,10 @@ func perRequest(h http.Header, m *message, header string, meta requestMeta) (*re
 			}
 			return nil, headerMismatch("the Mcp-Method header " + strconv.Quote(got) + " does not match the method " + strconv.Quote(m.Method))
 		}
+		if m.Method == "tools/call" && m.paramsErr != nil && m.Params.Name == "" {
+			// No name to compare: the body is what is wrong.
+			return nil, invalidMeta(strings.TrimPrefix(m.paramsErr.Error(), "params: "))
+		}
 		if m.Method == "tools/call" {
 			got, ok := headerText(headerValue(h, "Mcp-Name"))
 			switch {

@@ -336,6 +336,16 @@ func TestStatelessRefusals(t *testing.T) {
 	if got := used(t); got != 0 {
 		t.Fatalf("used: got %d, want 0: a refused request was metered", got)
 	}
+	t.Run("ErrNameTwice", func(t *testing.T) {
+		// A tool named twice in the body is invalid params saying so, not
+		// a header mismatch with the tool "".
+		body := `{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"search_products",` + lookup + `,"_meta":` + meta2026 + `}}`
+		r := postRaw(t, key, body, hdr...)
+		wantError(t, r, http.StatusBadRequest, -32602, "11")
+		if !strings.Contains(string(r.body), `member \"name\" is given twice`) {
+			t.Fatalf("got %s, want the message to say the member is repeated", r.body)
+		}
+	})
 	t.Run("OKHeaderForms", func(t *testing.T) {
 		// Header names are case-insensitive, values are trimmed, and
 		// Mcp-Name may come in the Base64 form.
