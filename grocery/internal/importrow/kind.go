@@ -116,14 +116,23 @@ func describeKinds() string {
 	return "stores (" + Stores.Describe() + ") or observations (" + Observations.Describe() + ")"
 }
 
-// shownNames is how many names a message about a header lists.
-const shownNames = 5
+// A message about a header lists all its names up to allNames (as many
+// as a file of either kind has columns), else the first shownNames.
+const (
+	allNames   = 16
+	shownNames = 5
+)
 
-// someOf lists the first shownNames names, each cut to 64 bytes, and
-// counts the rest: a header of thousands of names gets a short message.
+// someOf lists the names, each cut to 64 bytes, or when there are more
+// than allNames the first shownNames and a count of the rest: a header of
+// thousands of names gets a short message.
 func someOf(names []string) string {
-	shown := make([]string, 0, shownNames)
-	for _, n := range names[:min(len(names), shownNames)] {
+	n := len(names)
+	if n > allNames {
+		n = shownNames
+	}
+	shown := make([]string, 0, n)
+	for _, n := range names[:n] {
 		shown = append(shown, shortName(n))
 	}
 	s := strings.Join(shown, ", ")
