@@ -80,8 +80,9 @@ type WebhookOptions struct {
 	// DeliverWebhooks is called (tools and tests that drive the clock).
 	Manual bool
 	// Senders is the number of deliveries sent at once, each holding a
-	// goroutine for up to WebhookTimeout; endpoints whose latest attempt
-	// failed get at most half. Default 64.
+	// goroutine for up to WebhookTimeout; one account's endpoints get at
+	// most half, and endpoints whose latest attempt failed or took 5 s or
+	// more (a slow success) at most half between them. Default 64.
 	Senders int
 	// AllowLoopback allows endpoints on loopback addresses, over http
 	// as well as https: for testing a receiver on the same machine.
