@@ -3,10 +3,10 @@ package rowfile
 import (
 	"archive/zip"
 	"bytes"
-	"io"
-	"regexp"
 	bin "encoding/binary"
 	"fmt"
+	"io"
+	"regexp"
 	"strings"
 	"testing"
 
