@@ -226,6 +226,18 @@ func (s *Service) CreateAlert(ctx context.Context, in AlertInput) (*AlertRule, e
 	}
 	rec.Account = account
 	rec.Created = s.now().Unix()
+	claim := idemClaim(ctx, account)
+	if id, ok, err := claimedObject(claim, "alert"); err != nil {
+		return nil, err
+	} else if ok {
+		// Created by the first request with this idempotency key.
+		if found, err := s.alerts.rule(ctx, account, id, &rec); err != nil {
+			return nil, err
+		} else if !found {
+			return nil, claimedGone(claim, "alert rule")
+		}
+		return s.createdAlert(ctx, &rec)
+	}
 	err = s.db.View(func(tx *storage.Tx) error {
 		if rec.GTIN != "" {
 			var p storage.Product
@@ -252,15 +264,21 @@ func (s *Service) CreateAlert(ctx context.Context, in AlertInput) (*AlertRule, e
 		return nil, err
 	}
 	// The catalogue only grows: a product or SKU found above stays.
-	if err := s.alerts.createRule(ctx, &rec); err != nil {
+	if err := s.alerts.createRule(ctx, &rec, claim); err != nil {
 		return nil, err
 	}
+	return s.createdAlert(ctx, &rec)
+}
+
+// createdAlert is CreateAlert's answer for the rule rec it created: the
+// rule with its standing at creation.
+func (s *Service) createdAlert(ctx context.Context, rec *storage.AlertRule) (*AlertRule, error) {
 	ids, err := s.alerts.ids(ctx)
 	if err != nil {
 		return nil, err
 	}
-	r := alertRule(ids, &rec)
-	st, err := s.standing(ctx, ids, &rec, atCreation)
+	r := alertRule(ids, rec)
+	st, err := s.standing(ctx, ids, rec, atCreation)
 	if err != nil {
 		if s.log != nil {
 			s.log.Warn("alert rule created; its evaluation at creation failed", "rule", r.ID, "code", ErrorCode(err), "err", ErrorMessage(err))

@@ -48,8 +48,8 @@ func (a alertStore) ids(ctx context.Context) (alertstore.IDs, error) {
 	return ids, fromFault(err)
 }
 
-func (a alertStore) createRule(ctx context.Context, r *storage.AlertRule) error {
-	return fromFault(a.st.CreateRule(ctx, r))
+func (a alertStore) createRule(ctx context.Context, r *storage.AlertRule, claim *storage.IdempotencyRecord) error {
+	return fromFault(a.st.CreateRule(ctx, r, claim))
 }
 
 func (a alertStore) rule(ctx context.Context, account string, id uint64, r *storage.AlertRule) (bool, error) {

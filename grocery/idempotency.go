@@ -3,6 +3,8 @@ package grocery
 import (
 	"bytes"
 	"context"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/grocerydata/grocery/grocery/internal/idemstore"
@@ -40,6 +42,13 @@ type IdempotentRequest struct {
 //   - while the first request runs (up to a minute, after which it is
 //     taken as abandoned), another with that key is ECONFLICT too.
 //
+// A creation do makes (CreateAlert, CreateWebhook) records its object in
+// the key's record in the transaction that creates it: when the process
+// dies before the answer is kept, a retry with the key (at once, or
+// later) creates nothing and answers with that object; a key never
+// creates twice. A request still running after a minute whose key was
+// taken over creates nothing (ECONFLICT).
+//
 // Keys are per account: another account's same key is another record.
 // An error of do is returned as it is and not kept: the request may be
 // retried with the same key. After the window, a key is new again.
@@ -69,12 +78,19 @@ func (s *Service) Idempotent(ctx context.Context, req IdempotentRequest, do func
 		case !bytes.Equal(cur.Hash, rec.Hash):
 			return nil, false, Errorf(ECONFLICT, "Idempotency-Key %q was used at %s for another request (another path or body): a key names one request for 24 hours; send a new key for a new request",
 				req.Key, time.UnixMilli(cur.Created).UTC().Format(time.RFC3339))
-		case !cur.Done:
+		case cur.Done:
+			return cur.Response, true, nil
+		case cur.Object == "":
 			return nil, false, Errorf(ECONFLICT, "a request with Idempotency-Key %q is still being answered: retry once it is", req.Key)
 		}
-		return cur.Response, true, nil
+		// The first request created its object, in the transaction that
+		// recorded it in the claim, and its answer was not kept (its
+		// process died, or is about to keep it): this one answers with
+		// that object (the creation, seeing the claim's object, creates
+		// nothing) and keeps that answer.
+		rec = &cur
 	}
-	answer, err = do(ctx)
+	answer, err = do(context.WithValue(ctx, idemClaimKey{}, rec))
 	if err == nil && len(answer) == 0 {
 		err = Errorf(EINTERNAL, "idempotent request answered nothing")
 	}
@@ -92,6 +108,43 @@ func (s *Service) Idempotent(ctx context.Context, req IdempotentRequest, do func
 		}
 	}
 	return answer, false, nil
+}
+
+// idemClaimKey is the context key of the idempotency claim a request
+// made with a key runs under (Idempotent's do): a creation records its
+// object in it, in its own transaction, or, when it names one already,
+// answers with that object instead of creating.
+type idemClaimKey struct{}
+
+// idemClaim returns the claim ctx runs under for account, or nil.
+func idemClaim(ctx context.Context, account string) *storage.IdempotencyRecord {
+	c, _ := ctx.Value(idemClaimKey{}).(*storage.IdempotencyRecord)
+	if c == nil || c.Account != account {
+		return nil
+	}
+	return c
+}
+
+// claimedObject returns the id of the object of kind ("alert",
+// "webhook") a claim names: ok is false when it names none. A claim
+// naming another kind (a key reused across creations, which its hash
+// prevents) is ECONFLICT.
+func claimedObject(c *storage.IdempotencyRecord, kind string) (id uint64, ok bool, err error) {
+	if c == nil || c.Object == "" {
+		return 0, false, nil
+	}
+	k, n, _ := strings.Cut(c.Object, ":")
+	id, perr := strconv.ParseUint(n, 10, 64)
+	if k != kind || perr != nil {
+		return 0, false, Errorf(ECONFLICT, "Idempotency-Key %q created a %s, not a %s: send a new key for a new request", c.Key, k, kind)
+	}
+	return id, true, nil
+}
+
+// claimedGone is the error of a request resuming a key whose object was
+// deleted since it was created.
+func claimedGone(c *storage.IdempotencyRecord, kind string) error {
+	return Errorf(ECONFLICT, "the %s the first request with Idempotency-Key %q created was deleted before its answer was kept: send a new key to create another", kind, c.Key)
 }
 
 func checkIdempotencyKey(key string) error {

@@ -80,8 +80,9 @@ type WebhookOptions struct {
 	// DeliverWebhooks is called (tools and tests that drive the clock).
 	Manual bool
 	// Senders is the number of deliveries sent at once, each holding a
-	// goroutine for up to WebhookTimeout; endpoints whose latest attempt
-	// failed get at most half. Default 64.
+	// goroutine for up to WebhookTimeout; one account's endpoints get at
+	// most half, and endpoints whose latest attempt failed or took 5 s or
+	// more (a slow success) at most half between them. Default 64.
 	Senders int
 	// AllowLoopback allows endpoints on loopback addresses, over http
 	// as well as https: for testing a receiver on the same machine.
@@ -332,6 +333,21 @@ func (s *Service) CreateWebhook(ctx context.Context, in WebhookInput) (*Webhook,
 		return nil, err
 	}
 	w := storage.Webhook{Account: account, Created: s.now().Unix()}
+	claim := idemClaim(ctx, account)
+	if id, ok, err := claimedObject(claim, "webhook"); err != nil {
+		return nil, err
+	} else if ok {
+		// Created by the first request with this idempotency key: its
+		// answer, the secret with it.
+		if found, err := s.alerts.st.Hook(ctx, account, id, &w); err != nil {
+			return nil, fromFault(err)
+		} else if !found {
+			return nil, claimedGone(claim, "webhook endpoint")
+		}
+		out := webhookOf(&w)
+		out.Secret = string(w.Secret)
+		return &out, nil
+	}
 	if w.URL, err = s.checkWebhookURL(ctx, in.URL); err != nil {
 		return nil, err
 	}
@@ -345,7 +361,7 @@ func (s *Service) CreateWebhook(ctx context.Context, in WebhookInput) (*Webhook,
 	rand.Read(raw[:])
 	secret := secretPrefix + base64.RawURLEncoding.EncodeToString(raw[:])
 	w.Secret = []byte(secret)
-	if err := s.alerts.st.CreateHook(ctx, &w, MaxWebhooks); err != nil {
+	if err := s.alerts.st.CreateHook(ctx, &w, MaxWebhooks, claim); err != nil {
 		return nil, fromFault(err)
 	}
 	out := webhookOf(&w)

@@ -29,6 +29,16 @@ type protocolError struct {
 // be answered. Only requests carry _meta and the method headers:
 // notifications and responses are checked for the header's version alone.
 func negotiate(h http.Header, m *message) (*revision, *protocolError) {
+	for _, key := range framingHeaders {
+		if v := h[key]; len(v) > 1 {
+			for _, other := range v[1:] {
+				if other != v[0] {
+					return nil, headerMismatch("the " + key + " header is given more than once, with different values (" +
+						strconv.Quote(v[0]) + ", " + strconv.Quote(other) + "): send it once")
+				}
+			}
+		}
+	}
 	header := headerValue(h, "Mcp-Protocol-Version")
 	var hrev *revision
 	if header != "" {
@@ -47,6 +57,11 @@ func negotiate(h http.Header, m *message) (*revision, *protocolError) {
 	}
 	return hrev, nil
 }
+
+// framingHeaders are the headers that name what a request is, by their
+// canonical keys: each is read once, so each must have one value (a
+// second value that differs would be ignored while the first ran).
+var framingHeaders = []string{"Mcp-Protocol-Version", "Mcp-Method", "Mcp-Name"}
 
 // perRequest checks a request that names its version per request: the
 // header and _meta must agree on a version without handshake, the client
@@ -75,6 +90,10 @@ func perRequest(h http.Header, m *message, header string, meta requestMeta) (*re
 				return nil, headerMismatch("the Mcp-Method header is required: " + strconv.Quote(m.Method))
 			}
 			return nil, headerMismatch("the Mcp-Method header " + strconv.Quote(got) + " does not match the method " + strconv.Quote(m.Method))
+		}
+		if m.Method == "tools/call" && m.paramsErr != nil && m.Params.Name == "" {
+			// No name to compare: the body is what is wrong.
+			return nil, invalidMeta(strings.TrimPrefix(m.paramsErr.Error(), "params: "))
 		}
 		if m.Method == "tools/call" {
 			got, ok := headerText(headerValue(h, "Mcp-Name"))

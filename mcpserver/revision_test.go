@@ -49,6 +49,10 @@ func postRaw(t *testing.T, key, body string, headers ...string) *reply {
 		req.Header.Set("Authorization", "Bearer "+key)
 	}
 	for i := 0; i+1 < len(headers); i += 2 {
+		if name, ok := strings.CutPrefix(headers[i], "+"); ok { // another line of that header
+			req.Header.Add(name, headers[i+1])
+			continue
+		}
 		if headers[i+1] == "" {
 			req.Header.Del(headers[i])
 		} else {
@@ -305,6 +309,11 @@ func TestStatelessRefusals(t *testing.T) {
 		{"ErrMethodHeaderCase", withMeta(meta2026), []string{"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "TOOLS/CALL", "Mcp-Name", "lookup_product"}, -32020},
 		{"ErrNoNameHeader", withMeta(meta2026), []string{"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call"}, -32020},
 		{"ErrNameHeader", withMeta(meta2026), []string{"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "search_products"}, -32020},
+		// A header given twice with different values: the second is not
+		// ignored (the first would run, and be metered).
+		{"ErrNameHeaderTwice", withMeta(meta2026), append(slices.Clone(hdr), "+Mcp-Name", "search_products"), -32020},
+		{"ErrMethodHeaderTwice", withMeta(meta2026), append(slices.Clone(hdr), "+Mcp-Method", "tools/list"), -32020},
+		{"ErrVersionHeaderTwice", withMeta(meta2026), append(slices.Clone(hdr), "+MCP-Protocol-Version", "2025-11-25"), -32020},
 		{"ErrNameHeaderBase64", withMeta(meta2026), []string{"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "=?base64?not base64?="}, -32020},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -327,6 +336,16 @@ func TestStatelessRefusals(t *testing.T) {
 	if got := used(t); got != 0 {
 		t.Fatalf("used: got %d, want 0: a refused request was metered", got)
 	}
+	t.Run("ErrNameTwice", func(t *testing.T) {
+		// A tool named twice in the body is invalid params saying so, not
+		// a header mismatch with the tool "".
+		body := `{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"search_products",` + lookup + `,"_meta":` + meta2026 + `}}`
+		r := postRaw(t, key, body, hdr...)
+		wantError(t, r, http.StatusBadRequest, -32602, "11")
+		if !strings.Contains(string(r.body), `member \"name\" is given twice`) {
+			t.Fatalf("got %s, want the message to say the member is repeated", r.body)
+		}
+	})
 	t.Run("OKHeaderForms", func(t *testing.T) {
 		// Header names are case-insensitive, values are trimmed, and
 		// Mcp-Name may come in the Base64 form.

@@ -146,6 +146,12 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "the MCP endpoint takes POST only: this stateless server opens no event stream", http.StatusMethodNotAllowed)
 		return
 	}
+	if coding, ok := contentCoding(r.Header); ok {
+		// A compressed body would read as a parse error at byte 1.
+		writeJSON(w, http.StatusUnsupportedMediaType, errorResponse(nil, codeInvalidRequest,
+			"the request body is sent with Content-Encoding "+coding+", which this server does not take: send it uncompressed, as application/json"))
+		return
+	}
 	buf := bodyBufs.Get().(*[]byte)
 	defer bodyBufs.Put(buf)
 	body, err := s.readBody(w, r, (*buf)[:0])
@@ -382,6 +388,19 @@ func (s *server) readBody(w http.ResponseWriter, r *http.Request, b []byte) ([]b
 			return b, err
 		}
 	}
+}
+
+// contentCoding returns the content coding a request body is sent with
+// (Content-Encoding other than identity), if any, quoted for a message.
+func contentCoding(h http.Header) (string, bool) {
+	for _, line := range h["Content-Encoding"] {
+		for c := range strings.SplitSeq(line, ",") {
+			if c = strings.TrimSpace(c); c != "" && !strings.EqualFold(c, "identity") {
+				return strconv.Quote(c), true
+			}
+		}
+	}
+	return "", false
 }
 
 // headerValue returns the first value of a header by its canonical key,

@@ -537,6 +537,8 @@ func TestTransport(t *testing.T) {
 		{"OKAllowedOrigin", []string{"Origin", "https://allowed.example"}, http.StatusOK},
 		{"ErrOrigin", []string{"Origin", "https://evil.example"}, http.StatusForbidden},
 		{"ErrContentType", []string{"Content-Type", "text/plain"}, http.StatusUnsupportedMediaType},
+		{"ErrContentEncoding", []string{"Content-Encoding", "gzip"}, http.StatusUnsupportedMediaType},
+		{"OKContentEncodingIdentity", []string{"Content-Encoding", "identity"}, http.StatusOK},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			wantStatus(t, post(t, key, rpc(1, "ping", ""), tc.header...), tc.status)

@@ -134,7 +134,11 @@ func (s *server) call(r *http.Request, p *grocery.Principal, msg *message, t *to
 		return nil, res, rerr, &u
 	}
 	if msg.paramsErr != nil || req.Name == "" {
-		return nil, nil, &rpcError{Code: codeInvalidParams, Message: `invalid params: tools/call takes {"name": TOOL, "arguments": {...}}`}, &u
+		why := ""
+		if msg.paramsErr != nil {
+			why = strings.TrimPrefix(msg.paramsErr.Error(), "params: ") + ": "
+		}
+		return nil, nil, &rpcError{Code: codeInvalidParams, Message: `invalid params: ` + why + `tools/call takes {"name": TOOL, "arguments": {...}}`}, &u
 	}
 	if t == nil {
 		return nil, nil, &rpcError{Code: codeInvalidParams, Message: fmt.Sprintf("unknown tool %q: the tools are lookup_product, search_products, price_history and list_reference_stores", req.Name)}, &u

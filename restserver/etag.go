@@ -14,8 +14,8 @@ import (
 )
 
 // Validators. A GET (or HEAD) answer of 200 carries a weak ETag, and a
-// request whose If-None-Match holds it is answered 304 Not Modified
-// without a body. It is a metered call like any other: the server
+// request whose If-None-Match holds it, or "*", is answered 304 Not
+// Modified without a body. It is a metered call like any other: the server
 // answered it, only the body is saved.
 //
 // An answer depends only on the data set's state and on the request, so
@@ -122,6 +122,52 @@ func notModified(r *http.Request, tag string, known bool) bool {
 	}
 	return false
 }
+
+// anyTag reports whether r's If-None-Match holds "*".
+func anyTag(r *http.Request) bool {
+	for _, line := range r.Header["If-None-Match"] {
+		for c := range strings.SplitSeq(line, ",") {
+			if strings.TrimSpace(c) == "*" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// anyTagWriter answers a request with If-None-Match: * on a data path:
+// a 200 becomes a 304 without its body; any other status passes through.
+type anyTagWriter struct {
+	w      http.ResponseWriter
+	status int
+}
+
+func (a *anyTagWriter) Header() http.Header { return a.w.Header() }
+
+func (a *anyTagWriter) WriteHeader(status int) {
+	if a.status != 0 {
+		return
+	}
+	a.status = status
+	if status == http.StatusOK {
+		writeNotModified(a.w)
+		return
+	}
+	a.w.WriteHeader(status)
+}
+
+func (a *anyTagWriter) Write(p []byte) (int, error) {
+	if a.status == 0 {
+		a.WriteHeader(http.StatusOK)
+	}
+	if a.status == http.StatusOK {
+		return len(p), nil // the 304 has no body
+	}
+	return a.w.Write(p)
+}
+
+// Unwrap gives http.ResponseController the writer underneath.
+func (a *anyTagWriter) Unwrap() http.ResponseWriter { return a.w }
 
 // writeNotModified answers 304 with the headers a 200 would carry
 // (ETag, Vary, the quota headers) but none of its body's.

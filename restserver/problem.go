@@ -72,6 +72,13 @@ func (e *problemError) Error() string { return e.code + ": " + e.detail }
 var errMediaType = &problemError{code: codeMediaType,
 	detail: "the request body must be JSON: send Content-Type: application/json"}
 
+// errContentEncoding refuses a request body sent with a content coding
+// (Content-Encoding: gzip): bodies are read as they are sent.
+func errContentEncoding(coding string) error {
+	return &problemError{code: codeMediaType,
+		detail: fmt.Sprintf("the request body is sent with Content-Encoding %q, which this server does not take: send it uncompressed, as application/json", coding)}
+}
+
 func errTooLarge(limit int64) error {
 	return &problemError{code: codeBodyTooLarge,
 		detail: fmt.Sprintf("the request body is over %d bytes", limit)}

@@ -173,7 +173,7 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 // api wraps a handler in the authenticated, metered chain: X-API-Key (401
 // missing, unknown or revoked; 403 without the integration plan), one
 // call charged (429 when the quota is spent), the quota headers on every
-// answer, JSON bodies only on writes (415; a POST without a body, such
+// answer, JSON bodies only on writes, sent without a content coding (415; a POST without a body, such
 // as POST /b2b/alerts/{id}/evaluate or a webhook test, needs no
 // Content-Type), only the query parameters the OpenAPI document gives
 // the operation (400 naming the others), and on a GET the ETag, with 304
@@ -209,6 +209,10 @@ func (s *server) api(h handlerFunc) http.Handler {
 			writeProblem(w, errMediaType)
 			return
 		}
+		if coding, ok := contentCoding(r.Header); ok && hasBody(r.Method) && r.ContentLength != 0 {
+			writeProblem(w, errContentEncoding(coding))
+			return
+		}
 		if err := checkQuery(r); err != nil {
 			writeProblem(w, err)
 			return
@@ -232,6 +236,15 @@ func (s *server) api(h handlerFunc) http.Handler {
 				writeNotModified(w)
 				return
 			}
+			if anyTag(r) {
+				// If-None-Match: * is 304 when the answer would be a 200
+				// (a current representation exists), known once it is made.
+				aw := &anyTagWriter{w: w}
+				if err := h(aw, rp); err != nil {
+					s.fail(aw, r, err)
+				}
+				return
+			}
 			if err := h(w, rp); err != nil {
 				s.fail(w, r, err)
 			}
@@ -243,6 +256,19 @@ func (s *server) api(h handlerFunc) http.Handler {
 		}
 		bt.finish()
 	})
+}
+
+// contentCoding returns the content coding a request body is sent with
+// (Content-Encoding other than identity), if any.
+func contentCoding(h http.Header) (string, bool) {
+	for _, line := range h["Content-Encoding"] {
+		for c := range strings.SplitSeq(line, ",") {
+			if c = strings.TrimSpace(c); c != "" && !strings.EqualFold(c, "identity") {
+				return c, true
+			}
+		}
+	}
+	return "", false
 }
 
 // routeTemplate is the path template of r's route ("/b2b/alerts/{id}"),

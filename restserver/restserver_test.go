@@ -1,6 +1,8 @@
 package restserver_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"io"
@@ -460,6 +462,16 @@ func TestProblems(t *testing.T) {
 	t.Run("ErrMediaType", func(t *testing.T) {
 		wantProblem(t, post("text/plain", `{"name":"x"}`), 415, "unsupported_media_type", "application/json")
 		wantProblem(t, post("", `{"name":"x"}`), 415, "unsupported_media_type", "application/json")
+	})
+	t.Run("ErrContentEncoding", func(t *testing.T) {
+		var gz bytes.Buffer
+		zw := gzip.NewWriter(&gz)
+		zw.Write([]byte(`{"name":"x"}`))
+		zw.Close()
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/test/echo", &gz)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Content-Encoding", "gzip")
+		wantProblem(t, do(t, key, req), 415, "unsupported_media_type", `Content-Encoding "gzip"`)
 	})
 	t.Run("ErrUnknownField", func(t *testing.T) {
 		wantProblem(t, post("application/json", `{"name":"x","colour":1}`), 400, grocery.EINVALIDARGUMENT, `unknown field "colour"`)

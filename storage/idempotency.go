@@ -16,6 +16,10 @@ type IdempotencyRecord struct {
 	Created      int64 // Unix milliseconds
 	Done         bool  // Response holds the answer; false while the first request runs
 	Response     []byte
+	// Object names what the request created ("alert:12"), written in the
+	// transaction that created it: a request that resumes the key after
+	// the first died before its answer was kept answers with it.
+	Object string
 }
 
 func idemKey(account, key string) []byte {
@@ -41,6 +45,9 @@ func (t *Tx) IdempotencyRecord(account, key string, r *IdempotencyRecord) (bool,
 	}
 	d := dec{b: v}
 	*r = IdempotencyRecord{Account: account, Key: key, Hash: []byte(d.str()), Created: d.varint(), Done: d.bool(), Response: []byte(d.str())}
+	if d.err == nil && len(d.b) > 0 { // records written before Object was added end here
+		r.Object = d.str()
+	}
 	return true, d.err
 }
 
@@ -53,7 +60,7 @@ func (t *Tx) PutIdempotencyRecord(r *IdempotencyRecord) error {
 	if err := t.DeleteIdempotencyRecord(r.Account, r.Key); err != nil {
 		return err
 	}
-	v := enc(nil).str(string(r.Hash)).varint(r.Created).bool(r.Done).str(string(r.Response))
+	v := enc(nil).str(string(r.Hash)).varint(r.Created).bool(r.Done).str(string(r.Response)).str(r.Object)
 	if err := t.put(t.idem(), idemKey(r.Account, r.Key), v); err != nil {
 		return err
 	}

@@ -566,6 +566,17 @@ func hostile() {
 	if len(fds) > maxConns+32 {
 		fail("%d file descriptors with --max-conns %d", len(fds), maxConns)
 	}
+	// A complete request while they hold every slot: the server sheds
+	// connections stuck in their first header for a second (a
+	// slowloris), instead of letting them keep it out for the 10 s
+	// header timeout.
+	t0 = time.Now()
+	healthy("while slow and silent connections hold every slot")
+	waited := time.Since(t0)
+	fmt.Printf("/healthz answered in %v while %d slow or silent connections held every slot\n", waited.Round(time.Millisecond), len(conns))
+	if waited > 5*time.Second {
+		fail("/healthz waited %v behind connections stuck in their header: want them shed after a second", waited)
+	}
 	for _, c := range conns {
 		c.Close()
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -20,15 +21,18 @@ import (
 
 // serveProcess starts 'grocery serve' on db as a process of its own (this
 // test binary as the command), on a free loopback port, allowing loopback
-// webhooks, and returns it with its base URL.
-func serveProcess(t *testing.T, db string) (*exec.Cmd, string) {
+// webhooks, with extraEnv ("NAME=value") added to its environment, and
+// returns it with its base URL.
+func serveProcess(t *testing.T, db string, extraEnv ...string) (*exec.Cmd, string) {
 	t.Helper()
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(self, "serve", "--db", db, "--addr", "127.0.0.1:0", "--webhook-allow-loopback")
-	cmd.Env = append(os.Environ(), asGrocery+"=1")
+	cmd.Env = append(append(os.Environ(), asGrocery+"=1"), extraEnv...)
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -50,7 +54,7 @@ func serveProcess(t *testing.T, db string) (*exec.Cmd, string) {
 	case b := <-base:
 		return cmd, b
 	case <-time.After(30 * time.Second):
-		t.Fatal("grocery serve did not say where it serves within 30 s")
+		t.Fatalf("grocery serve did not say where it serves within 30 s; its stderr: %s", stderr.String())
 		return nil, ""
 	}
 }
@@ -181,4 +185,23 @@ func TestWebhooksSIGKILL(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond) // the receiver's count, not the passing of time
 	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a process's writes and a test's
+// reads at once.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

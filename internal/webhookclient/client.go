@@ -7,7 +7,9 @@
 // address checked by the grocery.WebhookPolicy (so a name that resolves
 // to a private address at delivery time is refused, whatever it resolved
 // to when the endpoint was created), no redirect followed, at most
-// grocery.WebhookTimeout per request and 64 KiB of an answer read.
+// grocery.WebhookTimeout per request, all of it (dial, headers, body),
+// at most MaxAnswerHeader bytes of an answer's headers taken and 64 KiB
+// of its body read.
 package webhookclient
 
 import (
@@ -29,6 +31,12 @@ import (
 // maxAnswer is how much of a receiver's answer is read.
 const maxAnswer = 64 << 10
 
+// MaxAnswerHeader is the most bytes of a receiver's answer headers an
+// attempt takes (status line and headers, over HTTP/1.1 or HTTP/2): a
+// larger answer fails the attempt, its reason recorded, so that a
+// receiver cannot make each delivery in flight hold megabytes.
+const MaxAnswerHeader = 32 << 10
+
 // Client is a grocery.WebhookSender over HTTP.
 type Client struct {
 	hc *http.Client
@@ -38,14 +46,15 @@ type Client struct {
 func New(p grocery.WebhookPolicy) *Client {
 	d := &net.Dialer{Timeout: grocery.WebhookTimeout, Control: p.Control}
 	tr := &http.Transport{
-		Proxy:                 nil, // a proxy would dial the receiver in our stead, past the policy
-		DialContext:           d.DialContext,
-		TLSHandshakeTimeout:   grocery.WebhookTimeout,
-		ResponseHeaderTimeout: grocery.WebhookTimeout,
-		MaxIdleConns:          64,
-		MaxIdleConnsPerHost:   2,
-		IdleConnTimeout:       90 * time.Second,
-		ForceAttemptHTTP2:     true,
+		Proxy:                  nil, // a proxy would dial the receiver in our stead, past the policy
+		DialContext:            d.DialContext,
+		TLSHandshakeTimeout:    grocery.WebhookTimeout,
+		ResponseHeaderTimeout:  grocery.WebhookTimeout,
+		MaxIdleConns:           64,
+		MaxIdleConnsPerHost:    2,
+		IdleConnTimeout:        90 * time.Second,
+		ForceAttemptHTTP2:      true,
+		MaxResponseHeaderBytes: MaxAnswerHeader,
 	}
 	return &Client{hc: &http.Client{
 		Transport:     tr,
@@ -95,6 +104,8 @@ func describe(err error) string {
 	switch {
 	case errors.As(err, &refused):
 		return refused.Error()
+	case strings.Contains(err.Error(), "response headers exceeded"), strings.Contains(err.Error(), "header list larger than"):
+		return fmt.Sprintf("answer headers over %d KiB: a receiver's answer must keep its headers small", MaxAnswerHeader>>10)
 	case errors.As(err, &ne) && ne.Timeout():
 		return fmt.Sprintf("no answer within %s", grocery.WebhookTimeout)
 	case errors.Is(err, syscall.ECONNREFUSED):

@@ -21,19 +21,28 @@ const DefaultMaxConns = 512
 // limitListener accepts at most n connections at once. When all n are
 // taken, it closes a keep-alive connection that sits idle between
 // requests to make room, so that idle connections (up to the server's
-// idle timeout each) cannot keep new clients out; only connections in the
-// middle of a request make the next one wait in the kernel's backlog,
-// for at most the server's read timeouts. The server reports each
-// connection's state through ConnState.
+// idle timeout each) cannot keep new clients out; failing that, it
+// closes the connections that have spent HeaderGrace or more in their
+// first request's header (a slowloris: otherwise up to the server's
+// ReadHeaderTimeout each). Only connections with a request under way
+// make the next one wait in the kernel's backlog, for at most the
+// server's read timeouts. The server reports each connection's state
+// through ConnState.
 type limitListener struct {
 	net.Listener
-	sem  chan struct{}
-	mu   sync.Mutex
-	idle map[net.Conn]struct{} // connections between two requests
+	sem   chan struct{}
+	now   func() time.Time
+	mu    sync.Mutex
+	idle  map[net.Conn]struct{}  // connections between two requests
+	fresh map[net.Conn]time.Time // connections in their first request's header, since
 }
 
+// HeaderGrace is how long a connection may take over its first request's
+// header before a full listener closes it to make room.
+const HeaderGrace = time.Second
+
 func newLimitListener(ln net.Listener, n int) *limitListener {
-	return &limitListener{Listener: ln, sem: make(chan struct{}, n), idle: map[net.Conn]struct{}{}}
+	return &limitListener{Listener: ln, sem: make(chan struct{}, n), now: time.Now, idle: map[net.Conn]struct{}{}, fresh: map[net.Conn]time.Time{}}
 }
 
 // reclaimEvery is how often a full listener looks again for an idle
@@ -46,7 +55,9 @@ func (l *limitListener) Accept() (net.Conn, error) {
 		case l.sem <- struct{}{}:
 			taken = true
 		default:
-			l.closeIdle()
+			if !l.closeIdle() {
+				l.shedStuck()
+			}
 			select {
 			case l.sem <- struct{}{}:
 				taken = true
@@ -59,7 +70,11 @@ func (l *limitListener) Accept() (net.Conn, error) {
 		<-l.sem
 		return nil, err
 	}
-	return &limitConn{Conn: c, release: sync.OnceFunc(func() { <-l.sem })}, nil
+	lc := &limitConn{Conn: c, release: sync.OnceFunc(func() { <-l.sem })}
+	l.mu.Lock()
+	l.fresh[lc] = l.now()
+	l.mu.Unlock()
+	return lc, nil
 }
 
 // ConnState is the server's http.Server.ConnState: it keeps the set of
@@ -72,12 +87,15 @@ func (l *limitListener) ConnState(c net.Conn, state http.ConnState) {
 	} else {
 		delete(l.idle, c)
 	}
+	if state != http.StateNew { // its first request's header is read, or it is gone
+		delete(l.fresh, c)
+	}
 }
 
-// closeIdle closes one idle connection, if there is one: its client
-// sees the server close a keep-alive connection, which HTTP allows at
-// any time between requests.
-func (l *limitListener) closeIdle() {
+// closeIdle closes one idle connection, if there is one, and reports
+// whether it did: its client sees the server close a keep-alive
+// connection, which HTTP allows at any time between requests.
+func (l *limitListener) closeIdle() bool {
 	l.mu.Lock()
 	var victim net.Conn
 	for c := range l.idle {
@@ -88,6 +106,28 @@ func (l *limitListener) closeIdle() {
 	l.mu.Unlock()
 	if victim != nil {
 		victim.Close()
+	}
+	return victim != nil
+}
+
+// shedStuck closes the connections that have spent HeaderGrace or more
+// in their first request's header (http.StateNew): under pressure, a
+// client that sends its header a few bytes at a time (a slowloris) gets
+// a second, not the server's whole header timeout, so that it cannot
+// keep complete requests waiting in the backlog.
+func (l *limitListener) shedStuck() {
+	before := l.now().Add(-HeaderGrace)
+	var victims []net.Conn
+	l.mu.Lock()
+	for c, since := range l.fresh {
+		if !since.After(before) {
+			victims = append(victims, c)
+			delete(l.fresh, c)
+		}
+	}
+	l.mu.Unlock()
+	for _, c := range victims {
+		c.Close()
 	}
 }
 

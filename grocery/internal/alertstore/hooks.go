@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/grocerydata/grocery/grocery/internal/fault"
+	"github.com/grocerydata/grocery/grocery/internal/idemstore"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -27,7 +28,8 @@ const pruneEvery = 64
 type HookStore interface {
 	// CreateHook gives w a new random id and stores it, unless its
 	// account holds max endpoints (fault.Conflict), atomically.
-	CreateHook(ctx context.Context, w *storage.Webhook, max int) error
+	// With claim not nil, as CreateRule.
+	CreateHook(ctx context.Context, w *storage.Webhook, max int, claim *storage.IdempotencyRecord) error
 	// Hook reads one endpoint of an account.
 	Hook(ctx context.Context, account string, id uint64, w *storage.Webhook) (bool, error)
 	// Hooks calls fn for each endpoint of account, in id order. fn may
@@ -131,7 +133,7 @@ func HookLimit(account string, n int) error {
 
 // CreateHook gives w a new id and stores it, unless its account holds
 // max endpoints, in one transaction.
-func (b Bolt) CreateHook(ctx context.Context, w *storage.Webhook, max int) error {
+func (b Bolt) CreateHook(ctx context.Context, w *storage.Webhook, max int, claim *storage.IdempotencyRecord) error {
 	return b.DB.Update(func(tx *storage.Tx) error {
 		n := 0
 		if err := tx.Webhooks(w.Account, func(*storage.Webhook) error { n++; return nil }); err != nil {
@@ -146,6 +148,11 @@ func (b Bolt) CreateHook(ctx context.Context, w *storage.Webhook, max int) error
 			if found, err := tx.Webhook(w.Account, w.ID, &old); err != nil {
 				return err
 			} else if !found {
+				if claim != nil {
+					if err := idemstore.RecordObject(tx, claim, HookObject(w.ID)); err != nil {
+						return err
+					}
+				}
 				return tx.PutWebhook(w)
 			}
 		}

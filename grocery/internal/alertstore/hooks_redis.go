@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/grocerydata/grocery/grocery/internal/fault"
+	"github.com/grocerydata/grocery/grocery/internal/idemstore"
 	"github.com/grocerydata/grocery/storage"
 	"github.com/redis/go-redis/v9"
 )
@@ -53,17 +54,21 @@ func (a Redis) hookKey(parts ...string) string { return a.key(append([]string{"h
 func hookField(id uint64) string { return fmt.Sprintf("%016x", id) }
 
 // createHookScript stores an endpoint unless its account holds ARGV[1]
-// endpoints or its id is taken.
+// endpoints or its id is taken, and records it in an idempotency key's
+// claim when given one.
 //
-//	KEYS  alerts:hooks:endpoints:<account>
-//	ARGV  the most endpoints an account may hold, id, endpoint (JSON)
+//	KEYS  alerts:hooks:endpoints:<account>[, the claim's record]
+//	ARGV  the most endpoints an account may hold, id, endpoint (JSON), the object's name[, the claim's hash, created]
 //
-// It returns {'ok', n}, {'limit', n} or {'taken', n}: n the endpoints the
-// account held.
-var createHookScript = redis.NewScript(`
+// It returns {'ok', n}, {'limit', n}, {'taken', n} or {'claim', n}: n the
+// endpoints the account held.
+var createHookScript = redis.NewScript(idemstore.ClaimLua + `
+local claim = KEYS[2] or false
 local n = redis.call('HLEN', KEYS[1])
+if not claimHeld(claim, ARGV[5], ARGV[6]) then return {'claim', n} end
 if n >= tonumber(ARGV[1]) then return {'limit', n} end
 if redis.call('HSETNX', KEYS[1], ARGV[2], ARGV[3]) == 0 then return {'taken', n} end
+claimObject(claim, ARGV[4])
 return {'ok', n}
 `)
 
@@ -240,14 +245,20 @@ func decodeDelivery(account string, ep uint64, field, body string, d *storage.We
 
 // CreateHook gives w a new random id and stores it, unless its account
 // holds max endpoints, in one script.
-func (a Redis) CreateHook(ctx context.Context, w *storage.Webhook, max int) error {
+func (a Redis) CreateHook(ctx context.Context, w *storage.Webhook, max int, claim *storage.IdempotencyRecord) error {
 	body, err := encodeHook(w)
 	if err != nil {
 		return err
 	}
 	for range 10 {
 		w.ID = newHookID()
-		res, err := createHookScript.Run(ctx, a.c.Client, []string{a.hookKey("endpoints", w.Account)}, max, hookField(w.ID), body).Slice()
+		keys := []string{a.hookKey("endpoints", w.Account)}
+		args := []any{max, hookField(w.ID), body, HookObject(w.ID)}
+		if claim != nil {
+			keys = append(keys, idemstore.RedisKey(a.c.Prefix, claim.Account, claim.Key))
+			args = append(args, claim.Hash, claim.Created)
+		}
+		res, err := createHookScript.Run(ctx, a.c.Client, keys, args...).Slice()
 		if err != nil {
 			return a.fail(err)
 		}
@@ -255,6 +266,8 @@ func (a Redis) CreateHook(ctx context.Context, w *storage.Webhook, max int) erro
 		switch res[0] {
 		case "limit":
 			return HookLimit(w.Account, int(n))
+		case "claim":
+			return idemstore.ClaimLost(claim.Key)
 		case "ok":
 			return nil
 		}

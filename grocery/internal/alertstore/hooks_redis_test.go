@@ -86,7 +86,7 @@ func TestRedisFanOut(t *testing.T) {
 	var rules []storage.AlertRule
 	for _, acct := range []string{"acme", "acme", "beta"} { // beta has no endpoint: nothing waits for it
 		r := storage.AlertRule{Account: acct, Province: "ON", Banner: "loblaws", SKU: "L1", Condition: "promo_start"}
-		if err := a.CreateRule(ctx, &r); err != nil {
+		if err := a.CreateRule(ctx, &r, nil); err != nil {
 			t.Fatal(err)
 		}
 		rules = append(rules, r)
@@ -197,7 +197,7 @@ func TestRedisDeliveryPagesAndBadEntry(t *testing.T) {
 	}
 
 	r := storage.AlertRule{Account: "acme", Province: "ON", Banner: "loblaws", SKU: "L1", Condition: "promo_start"}
-	if err := a.CreateRule(ctx, &r); err != nil {
+	if err := a.CreateRule(ctx, &r, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := a.Record(ctx, nil, []storage.AlertEvent{{Account: "acme", RuleID: r.ID, Day: 1, Triggered: 5}}, func(int) string { return "m" }); err != nil {
@@ -226,7 +226,7 @@ func TestRedisDeliveryPagesAndBadEntry(t *testing.T) {
 func createTestHook(t *testing.T, a Redis, events []string, created int64) storage.Webhook {
 	t.Helper()
 	w := storage.Webhook{Account: "acme", URL: "https://example.com/h", Events: events, Created: created}
-	if err := a.CreateHook(context.Background(), &w, 100); err != nil {
+	if err := a.CreateHook(context.Background(), &w, 100, nil); err != nil {
 		t.Fatal(err)
 	}
 	return w

@@ -32,7 +32,7 @@ func queueAged(t *testing.T, st HookStore, created []int64, status []uint8) stor
 	t.Helper()
 	ctx := context.Background()
 	w := storage.Webhook{Account: "acme", URL: "https://example.com/h", Events: []string{"alert.triggered"}, Created: 1}
-	if err := st.CreateHook(ctx, &w, 100); err != nil {
+	if err := st.CreateHook(ctx, &w, 100, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := st.EditHook(ctx, "acme", w.ID, func(e *Edit) error {

@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/grocerydata/grocery/grocery/internal/fault"
+	"github.com/grocerydata/grocery/grocery/internal/idemstore"
 	"github.com/grocerydata/grocery/grocery/internal/redisconn"
 	"github.com/grocerydata/grocery/storage"
 	"github.com/redis/go-redis/v9"
@@ -148,19 +149,24 @@ func (a Redis) watchKey(province, gtin, banner, sku string) string {
 	return a.key("watch", province, "s", banner, sku) // a banner is a slug: no ':' in it
 }
 
-// createRuleScript stores a rule unless its account holds ARGV[2] rules.
+// createRuleScript stores a rule unless its account holds ARGV[2] rules,
+// and records it in an idempotency key's claim when given one.
 //
-//	KEYS  alerts:rules:<account>, the rule's watch hash, alerts:accounts, alerts:seq:rule
-//	ARGV  account, the most rules an account may hold, the rule (JSON)
+//	KEYS  alerts:rules:<account>, the rule's watch hash, alerts:accounts, alerts:seq:rule[, the claim's record]
+//	ARGV  account, the most rules an account may hold, the rule (JSON)[, the claim's hash, created]
 //
-// It returns {'ok', id} or {'limit', count}.
-var createRuleScript = redis.NewScript(`
+// It returns {'ok', id}, {'limit', count} or {'claim', 0} (the claim is
+// not held: nothing written).
+var createRuleScript = redis.NewScript(idemstore.ClaimLua + `
+local claim = KEYS[5] or false
+if not claimHeld(claim, ARGV[4], ARGV[5]) then return {'claim', 0} end
 local n = redis.call('HLEN', KEYS[1])
 if n >= tonumber(ARGV[2]) then return {'limit', n} end
 local id = redis.call('INCR', KEYS[4])
 redis.call('HSET', KEYS[1], id, ARGV[3])
 redis.call('HSET', KEYS[2], id, ARGV[3])
 redis.call('SADD', KEYS[3], ARGV[1])
+claimObject(claim, 'alert:' .. id)
 return {'ok', id}
 `)
 
@@ -248,20 +254,29 @@ return out
 `)
 
 // CreateRule gives r a new id and stores it, unless its account holds
-// MaxRules rules, in one script.
-func (a Redis) CreateRule(ctx context.Context, r *storage.AlertRule) error {
+// MaxRules rules, in one script; with claim, recording it there in the
+// same script.
+func (a Redis) CreateRule(ctx context.Context, r *storage.AlertRule, claim *storage.IdempotencyRecord) error {
 	body, err := json.Marshal(r) // ID 0: the hash field holds it
 	if err != nil {
 		return err
 	}
 	keys := []string{a.key("rules", r.Account), a.watchKey(r.Province, r.GTIN, r.Banner, r.SKU), a.key("accounts"), a.key("seq", "rule")}
-	res, err := createRuleScript.Run(ctx, a.c.Client, keys, r.Account, MaxRules, body).Slice()
+	args := []any{r.Account, MaxRules, body}
+	if claim != nil {
+		keys = append(keys, idemstore.RedisKey(a.c.Prefix, claim.Account, claim.Key))
+		args = append(args, claim.Hash, claim.Created)
+	}
+	res, err := createRuleScript.Run(ctx, a.c.Client, keys, args...).Slice()
 	if err != nil {
 		return a.fail(err)
 	}
 	n, _ := res[1].(int64)
-	if res[0] == "limit" {
+	switch res[0] {
+	case "limit":
 		return RuleLimit(r.Account, int(n))
+	case "claim":
+		return idemstore.ClaimLost(claim.Key)
 	}
 	r.ID = uint64(n)
 	return nil

@@ -8,8 +8,10 @@ package alertstore
 
 import (
 	"context"
+	"strconv"
 
 	"github.com/grocerydata/grocery/grocery/internal/fault"
+	"github.com/grocerydata/grocery/grocery/internal/idemstore"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -38,7 +40,10 @@ type Store interface {
 	IDKey(ctx context.Context) ([]byte, error)
 	// CreateRule gives r a new id and stores it, unless its account holds
 	// MaxRules rules (fault.Conflict), atomically.
-	CreateRule(ctx context.Context, r *storage.AlertRule) error
+	// With claim not nil (an idempotency key's claim), the rule is
+	// recorded in it in the same transaction (idemstore.RecordObject),
+	// or not created at all (idemstore.ClaimLost).
+	CreateRule(ctx context.Context, r *storage.AlertRule, claim *storage.IdempotencyRecord) error
 	// Rule reads one rule of an account.
 	Rule(ctx context.Context, account string, id uint64, r *storage.AlertRule) (bool, error)
 	// Rules calls fn for each rule of account, oldest first, or of every
@@ -113,8 +118,9 @@ func (b Bolt) EnsureIDKey() error {
 }
 
 // CreateRule gives r a new id and stores it, unless its account holds
-// MaxRules rules, making the file's alert id secret with its first rule.
-func (b Bolt) CreateRule(ctx context.Context, r *storage.AlertRule) error {
+// MaxRules rules, making the file's alert id secret with its first rule;
+// with claim, recording it there in the same transaction.
+func (b Bolt) CreateRule(ctx context.Context, r *storage.AlertRule, claim *storage.IdempotencyRecord) error {
 	return b.DB.Update(func(tx *storage.Tx) error {
 		if n := tx.CountAlertRules(r.Account); n >= MaxRules {
 			return RuleLimit(r.Account, n)
@@ -127,9 +133,21 @@ func (b Bolt) CreateRule(ctx context.Context, r *storage.AlertRule) error {
 			return err
 		}
 		r.ID = id
+		if claim != nil {
+			if err := idemstore.RecordObject(tx, claim, RuleObject(id)); err != nil {
+				return err
+			}
+		}
 		return tx.PutAlertRule(r)
 	})
 }
+
+// RuleObject and HookObject name a created rule and endpoint in an
+// idempotency record (storage.IdempotencyRecord.Object).
+func RuleObject(id uint64) string { return "alert:" + strconv.FormatUint(id, 10) }
+
+// HookObject: see RuleObject.
+func HookObject(id uint64) string { return "webhook:" + strconv.FormatUint(id, 10) }
 
 // RuleLimit is CreateAlert's fault.Conflict for an account that holds n rules.
 func RuleLimit(account string, n int) error {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/grocerydata/grocery/grocery/internal/rowwrite"
 	"github.com/grocerydata/grocery/internal/words"
@@ -115,6 +116,44 @@ func describeKinds() string {
 	return "stores (" + Stores.Describe() + ") or observations (" + Observations.Describe() + ")"
 }
 
+// A message about a header lists all its names up to allNames (as many
+// as a file of either kind has columns), else the first shownNames.
+const (
+	allNames   = 16
+	shownNames = 5
+)
+
+// someOf lists the names, each cut to 64 bytes, or when there are more
+// than allNames the first shownNames and a count of the rest: a header of
+// thousands of names gets a short message.
+func someOf(names []string) string {
+	n := len(names)
+	if n > allNames {
+		n = shownNames
+	}
+	shown := make([]string, 0, n)
+	for _, n := range names[:n] {
+		shown = append(shown, shortName(n))
+	}
+	s := strings.Join(shown, ", ")
+	if more := len(names) - len(shown); more > 0 {
+		s += fmt.Sprintf(" and %d more", more)
+	}
+	return s
+}
+
+// shortName cuts a name to 64 bytes, at a rune boundary, marking the cut.
+func shortName(n string) string {
+	if len(n) <= 64 {
+		return n
+	}
+	cut := 64
+	for cut > 0 && !utf8.RuneStart(n[cut]) {
+		cut--
+	}
+	return n[:cut] + "..."
+}
+
 // detect recognises the kind of a file from its column names, refusing
 // the export of a derived dataset, and maps each canonical column to its
 // position in a row (-1 when absent). It returns what is wrong with the
@@ -152,7 +191,7 @@ func detect(names []string, derived []Derived) (*Kind, []int, string) {
 	}
 	// store_id, banner and name belong to both kinds: alone they say nothing.
 	if kind == nil || best <= 2 && !hasAny(seen, "province", "postal_code", "latitude", "longitude", "date", "external_sku", "price") {
-		return nil, nil, fmt.Sprintf("columns %s are not recognised: want %s", strings.Join(names, ", "), describeKinds())
+		return nil, nil, fmt.Sprintf("columns %s are not recognised: want %s", someOf(names), describeKinds())
 	}
 	for i, n := range names {
 		if n == "" {
@@ -170,7 +209,7 @@ func detect(names []string, derived []Derived) (*Kind, []int, string) {
 	}
 	for _, n := range names {
 		if _, ok := kind.Index[n]; !ok {
-			unknown = append(unknown, strconv.Quote(n))
+			unknown = append(unknown, strconv.Quote(shortName(n)))
 		}
 	}
 	var probs []string
@@ -178,7 +217,7 @@ func detect(names []string, derived []Derived) (*Kind, []int, string) {
 		probs = append(probs, "missing "+words.Plural(len(missing), "column")+" "+strings.Join(missing, ", "))
 	}
 	if len(unknown) > 0 {
-		probs = append(probs, "unknown "+words.Plural(len(unknown), "column")+" "+strings.Join(unknown, ", "))
+		probs = append(probs, "unknown "+words.Plural(len(unknown), "column")+" "+someOf(unknown))
 	}
 	if len(probs) > 0 {
 		return nil, nil, fmt.Sprintf("%s for %s: want %s", strings.Join(probs, "; "), kind.Article(), kind.Describe())

@@ -139,6 +139,8 @@ func OpenParquet(r io.Reader, limit int64) (rows *Rows, err error) {
 		cells  = make([]string, len(cols))
 		n      = 0
 		text   []byte
+		// The most rows read, whatever the footer and pages declared.
+		maxRows = int(min(MaxRows, size*MaxRowsPerByte))
 	)
 	rows.next = func() (_ []string, _ int, err error) {
 		defer func() {
@@ -164,6 +166,9 @@ func OpenParquet(r io.Reader, limit int64) (rows *Rows, err error) {
 				continue
 			}
 			n++
+			if n > maxRows {
+				return nil, n, checkRows(Parquet, int64(n), size)
+			}
 			for i := range cells {
 				cells[i] = ""
 			}
@@ -284,12 +289,34 @@ func checkParquet(ra io.ReaderAt, size int64) (*format.FileMetaData, error) {
 	if len(meta.Schema) > MaxParquetColumns+1 {
 		return nil, &FormatError{fmt.Sprintf("the Parquet file has more than %d columns (the most read)", MaxParquetColumns)}
 	}
-	var unpacked int64
-	pc := &pageCheck{ra: ra, dataEnd: size - 8 - footer, unpacked: &unpacked}
+	// The rows the footer declares, in all and by row group, then (as
+	// the pages are walked) those the pages of each column hold.
+	declared := meta.NumRows
+	var sum int64
 	for _, rg := range meta.RowGroups {
-		for _, ch := range rg.Columns {
-			if err := pc.chunk(&ch); err != nil {
+		if rg.NumRows < 0 {
+			return nil, &FormatError{notParquet + "its footer is damaged"}
+		}
+		sum += rg.NumRows
+		declared = max(declared, sum)
+	}
+	if err := checkRows(Parquet, declared, size); err != nil {
+		return nil, err
+	}
+	var unpacked int64
+	pc := &pageCheck{ra: ra, dataEnd: size - 8 - footer, unpacked: &unpacked, seen: map[int64]bool{}}
+	values := make([]int64, len(meta.Schema))
+	for _, rg := range meta.RowGroups {
+		for i, ch := range rg.Columns {
+			n, err := pc.chunk(&ch)
+			if err != nil {
 				return nil, err
+			}
+			if i < len(values) {
+				values[i] += n
+				if err := checkRows(Parquet, values[i], size); err != nil {
+					return nil, err
+				}
 			}
 		}
 	}
@@ -301,6 +328,7 @@ type pageCheck struct {
 	ra       io.ReaderAt
 	dataEnd  int64 // where the footer starts
 	unpacked *int64
+	seen     map[int64]bool // where each column chunk walked starts
 	hdr      []byte
 	page     []byte
 	out      []byte
@@ -308,13 +336,15 @@ type pageCheck struct {
 
 var errPageTooLarge = errors.New("page too large")
 
-func (pc *pageCheck) chunk(ch *format.ColumnChunk) error {
+// chunk checks a column chunk's pages and returns the values its data
+// pages hold: a row each, in a flat schema.
+func (pc *pageCheck) chunk(ch *format.ColumnChunk) (int64, error) {
 	md := &ch.MetaData
 	if ch.FilePath != "" {
-		return &FormatError{"the Parquet file's columns are in other files: write them into one file"}
+		return 0, &FormatError{"the Parquet file's columns are in other files: write them into one file"}
 	}
 	if len(ch.EncryptedColumnMetadata) > 0 || ch.CryptoMetadata.Value != nil {
-		return &FormatError{"the Parquet file is encrypted: write it without encryption"}
+		return 0, &FormatError{"the Parquet file is encrypted: write it without encryption"}
 	}
 	switch md.Codec {
 	case format.Uncompressed, format.Snappy, format.Gzip, format.Zstd, format.Lz4Raw:
@@ -323,7 +353,7 @@ func (pc *pageCheck) chunk(ch *format.ColumnChunk) error {
 		if p := strings.Join(md.PathInSchema, "."); safeName(p) {
 			name = "column " + p
 		}
-		return &FormatError{fmt.Sprintf("the Parquet file's %s is compressed with %s: write it with snappy, zstd, gzip, lz4_raw or no compression", name, md.Codec)}
+		return 0, &FormatError{fmt.Sprintf("the Parquet file's %s is compressed with %s: write it with snappy, zstd, gzip, lz4_raw or no compression", name, md.Codec)}
 	}
 	start := md.DataPageOffset
 	if md.DictionaryPageOffset != 0 {
@@ -331,9 +361,14 @@ func (pc *pageCheck) chunk(ch *format.ColumnChunk) error {
 	}
 	end := start + md.TotalCompressedSize
 	if start < 4 || md.TotalCompressedSize < 0 || end > pc.dataEnd || end < start {
-		return &FormatError{notParquet + "a column's pages lie outside the file"}
+		return 0, &FormatError{notParquet + "a column's pages lie outside the file"}
 	}
+	if pc.seen[start] {
+		return 0, &FormatError{notParquet + "a column's pages are listed more than once (the footer repeats a row group)"}
+	}
+	pc.seen[start] = true
 	damaged := &FormatError{notParquet + "a page header is damaged"}
+	var total int64
 	for pos := start; pos < end; {
 		// A page header is a few dozen bytes, more with statistics.
 		w := min(end-pos, 64<<10)
@@ -342,26 +377,26 @@ func (pc *pageCheck) chunk(ch *format.ColumnChunk) error {
 		}
 		hb := pc.hdr[:w]
 		if _, err := pc.ra.ReadAt(hb, pos); err != nil {
-			return damaged
+			return 0, damaged
 		}
 		budget := 1 << 20
 		n, err := skipThrift(hb, 0, 0, &budget)
 		if err != nil {
-			return damaged
+			return 0, damaged
 		}
 		var h format.PageHeader
 		if err := thrift.Unmarshal(new(thrift.CompactProtocol), hb[:n], &h); err != nil {
-			return damaged
+			return 0, damaged
 		}
 		pos += int64(n)
 		if h.CompressedPageSize < 0 || h.UncompressedPageSize < 0 || int64(h.CompressedPageSize) > end-pos {
-			return &FormatError{notParquet + "a page is larger than its column"}
+			return 0, &FormatError{notParquet + "a page is larger than its column"}
 		}
 		if h.UncompressedPageSize > MaxParquetPage {
-			return &FormatError{fmt.Sprintf("a page of the Parquet file unpacks to more than %d MiB (the most read): write it with smaller pages", MaxParquetPage>>20)}
+			return 0, &FormatError{fmt.Sprintf("a page of the Parquet file unpacks to more than %d MiB (the most read): write it with smaller pages", MaxParquetPage>>20)}
 		}
 		if *pc.unpacked += int64(h.UncompressedPageSize); *pc.unpacked > MaxParquetUnpacked {
-			return &FormatError{fmt.Sprintf("the Parquet file unpacks to more than %d GiB (the most read): split it", MaxParquetUnpacked>>30)}
+			return 0, &FormatError{fmt.Sprintf("the Parquet file unpacks to more than %d GiB (the most read): split it", MaxParquetUnpacked>>30)}
 		}
 		var values int32
 		skip, compressed := int32(0), true
@@ -373,7 +408,7 @@ func (pc *pageCheck) chunk(ch *format.ColumnChunk) error {
 			values = v2.NumValues
 			skip = v2.RepetitionLevelsByteLength + v2.DefinitionLevelsByteLength
 			if v2.RepetitionLevelsByteLength < 0 || v2.DefinitionLevelsByteLength < 0 || skip > h.CompressedPageSize || skip > h.UncompressedPageSize {
-				return damaged
+				return 0, damaged
 			}
 			if v, ok := v2.IsCompressed.Get(); ok && !v {
 				compressed = false
@@ -382,7 +417,7 @@ func (pc *pageCheck) chunk(ch *format.ColumnChunk) error {
 			values = h.DictionaryPageHeader.V.NumValues
 		}
 		if values < 0 || values > MaxParquetPageValues {
-			return &FormatError{fmt.Sprintf("a page of the Parquet file holds more than %d values (the most read): write it with smaller pages", MaxParquetPageValues)}
+			return 0, &FormatError{fmt.Sprintf("a page of the Parquet file holds more than %d values (the most read): write it with smaller pages", MaxParquetPageValues)}
 		}
 		if compressed && md.Codec != format.Uncompressed && (h.DataPageHeader.Valid || h.DataPageHeaderV2.Valid || h.DictionaryPageHeader.Valid) {
 			if int(h.CompressedPageSize) > cap(pc.page) {
@@ -390,20 +425,23 @@ func (pc *pageCheck) chunk(ch *format.ColumnChunk) error {
 			}
 			pb := pc.page[:h.CompressedPageSize]
 			if _, err := pc.ra.ReadAt(pb, pos); err != nil {
-				return damaged
+				return 0, damaged
 			}
 			want := int(h.UncompressedPageSize - skip)
 			err := pc.unpack(md.Codec, pb[skip:], want)
 			if err == errPageTooLarge {
-				return &FormatError{notParquet + "a page unpacks to more than its header says"}
+				return 0, &FormatError{notParquet + "a page unpacks to more than its header says"}
 			}
 			if err != nil {
-				return &FormatError{notParquet + "a page cannot be unpacked"}
+				return 0, &FormatError{notParquet + "a page cannot be unpacked"}
 			}
+		}
+		if h.DataPageHeader.Valid || h.DataPageHeaderV2.Valid {
+			total += int64(values)
 		}
 		pos += int64(h.CompressedPageSize)
 	}
-	return nil
+	return total, nil
 }
 
 // unpack unpacks one page's compressed bytes, at most want bytes, and

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/xuri/excelize/v2"
@@ -34,6 +35,12 @@ const (
 	MaxXLSXPart     = 64 << 20
 	MaxXLSXRun      = 256 << 10
 )
+
+// MaxXLSXRows is the most rows a sheet holds (Excel's own limit): a
+// sheet whose dimension declares more is refused before it is read, and
+// the rows read stop there. The rows read are bounded by MaxRows and
+// MaxRowsPerByte too.
+const MaxXLSXRows = 1 << 20
 
 // checkParts refuses a workbook whose parts unpack to more than the
 // limits above, reading each worksheet once, as a stream.
@@ -70,8 +77,13 @@ func checkRuns(f *zip.File) error {
 	defer rc.Close()
 	buf := make([]byte, 64<<10)
 	run := 0
-	for {
+	for first := true; ; first = false {
 		n, err := rc.Read(buf)
+		if first {
+			if rows, ok := dimensionRows(buf[:n]); ok && rows > MaxXLSXRows {
+				return &FormatError{fmt.Sprintf("the XLSX workbook's sheet %s declares %d rows, more than %d rows (the most a sheet holds): it is not a sheet this program reads", f.Name, rows, MaxXLSXRows)}
+			}
+		}
 		for _, c := range buf[:n] {
 			if c == '<' || c == '>' {
 				run = 0
@@ -86,6 +98,25 @@ func checkRuns(f *zip.File) error {
 			return &FormatError{notOurs + "it starts as a ZIP archive but is not a readable one"}
 		}
 	}
+}
+
+// dimensionRows returns the last row of the <dimension ref="A1:C9"/>
+// element at the start of a worksheet's XML, if head holds one.
+func dimensionRows(head []byte) (int64, bool) {
+	_, after, ok := bytes.Cut(head, []byte(`<dimension ref="`))
+	if !ok {
+		return 0, false
+	}
+	ref, _, ok := bytes.Cut(after, []byte{'"'})
+	if !ok || len(ref) > 32 {
+		return 0, false
+	}
+	if _, last, ok := bytes.Cut(ref, []byte{':'}); ok {
+		ref = last
+	}
+	ref = bytes.TrimLeft(ref, "$ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+	n, err := strconv.ParseInt(string(ref), 10, 64)
+	return n, err == nil
 }
 
 // OpenXLSX reads an XLSX workbook from r (to its end) and the header of
@@ -111,6 +142,7 @@ func OpenXLSX(r io.Reader, limit int64) (*Rows, error) {
 	if odsSpreadsheet(data) {
 		return nil, &FormatError{notOurs + "it is an OpenDocument spreadsheet (ODS): save it as XLSX or CSV and import that"}
 	}
+	size := int64(len(data))
 	// A decompression bomb is refused before excelize unpacks anything.
 	if err := checkParts(data); err != nil {
 		return nil, err
@@ -160,17 +192,26 @@ func OpenXLSX(r io.Reader, limit int64) (*Rows, error) {
 		}
 		return err
 	}
-	n := 0
+	n, held := 0, 0
 	rows.next = func() ([]string, int, error) {
 		for xr.Next() {
 			n++
 			rec, err := xr.Columns()
+			if errors.Is(err, excelize.ErrMaxRows) || n > MaxXLSXRows {
+				return nil, n, &FormatError{fmt.Sprintf("sheet %s holds more than %d rows (the most a sheet holds): it is not a sheet this program reads", rows.Sheet, MaxXLSXRows)}
+			}
 			if err != nil {
 				return nil, n, &FormatError{fmt.Sprintf("sheet %s, row %d cannot be read: %v", rows.Sheet, n, err)}
 			}
 			if !blank(rec) {
+				if held++; held > MaxRows || int64(held) > size*MaxRowsPerByte {
+					return nil, n, checkRows(XLSX, int64(held), size)
+				}
 				return rec, n, nil
 			}
+		}
+		if err := xr.Error(); errors.Is(err, excelize.ErrMaxRows) {
+			return nil, n, &FormatError{fmt.Sprintf("sheet %s holds more than %d rows (the most a sheet holds): it is not a sheet this program reads", rows.Sheet, MaxXLSXRows)}
 		}
 		if err := xr.Error(); err != nil {
 			return nil, n, &FormatError{fmt.Sprintf("sheet %s after row %d cannot be read: %v", rows.Sheet, n, err)}

@@ -106,12 +106,27 @@ type Allow struct {
 	Private bool
 }
 
-// CheckAddr returns why a delivery may not go to ip, or nil.
+// CheckAddr returns why a delivery may not go to ip, or nil. An IPv6
+// address that carries an IPv4 address (NAT64 64:ff9b::/96, 6to4
+// 2002::/16, IPv4-compatible ::/96, IPv4-translated ::ffff:0:0:0/96) is
+// checked as that IPv4 address; a local-use NAT64 address
+// (64:ff9b:1::/48, whose IPv4 address's place depends on the network)
+// is private.
 func (a Allow) CheckAddr(ip netip.Addr) error {
 	ip = ip.Unmap()
+	if v4, form, ok := embeddedV4(ip); ok {
+		if err := a.CheckAddr(v4); err != nil {
+			return fmt.Errorf("%s is the %s form of %s: %w", ip, form, v4, err)
+		}
+		return nil
+	}
 	switch {
 	case !ip.IsValid():
 		return errors.New("not an IP address")
+	case localNAT64.Contains(ip):
+		if !a.Private {
+			return fmt.Errorf("%s is a local-use NAT64 address, which reaches an IPv4 network of its own", ip)
+		}
 	case ip.IsUnspecified(), ip.IsMulticast(), ip.IsInterfaceLocalMulticast(), ip == netip.AddrFrom4([4]byte{255, 255, 255, 255}):
 		return fmt.Errorf("%s is not a unicast address", ip)
 	case ip.IsLoopback():
@@ -134,6 +149,35 @@ func (a Allow) CheckAddr(ip netip.Addr) error {
 	return nil
 }
 
+// embeddedV4 returns the IPv4 address an IPv6 address carries, and the
+// name of its form.
+func embeddedV4(ip netip.Addr) (netip.Addr, string, bool) {
+	if !ip.Is6() {
+		return netip.Addr{}, "", false
+	}
+	b := ip.As16()
+	last := netip.AddrFrom4([4]byte(b[12:16]))
+	switch {
+	case nat64.Contains(ip):
+		return last, "NAT64", true
+	case sixToFour.Contains(ip):
+		return netip.AddrFrom4([4]byte(b[2:6])), "6to4", true
+	case translated.Contains(ip):
+		return last, "IPv4-translated", true
+	case compatible.Contains(ip) && !ip.IsUnspecified() && !ip.IsLoopback():
+		return last, "IPv4-compatible", true
+	}
+	return netip.Addr{}, "", false
+}
+
+var (
+	nat64      = netip.MustParsePrefix("64:ff9b::/96")
+	localNAT64 = netip.MustParsePrefix("64:ff9b:1::/48")
+	sixToFour  = netip.MustParsePrefix("2002::/16")
+	compatible = netip.MustParsePrefix("::/96")
+	translated = netip.MustParsePrefix("::ffff:0:0:0/96")
+)
+
 var (
 	metadataV4 = netip.MustParseAddr("169.254.169.254")
 	metadataV6 = netip.MustParseAddr("fd00:ec2::254")
@@ -143,8 +187,10 @@ var (
 
 // CheckURL checks an endpoint's URL as far as it can without the network:
 // https (or http to a loopback host when a.Loopback), a host, no
-// credentials or fragment, and an IP literal or "localhost" host allowed
-// by a. It returns the URL in canonical form. Which addresses a name
+// credentials or fragment, and an IP literal or "localhost" host (with
+// or without its final dot) allowed by a; a host that is a number
+// (2130706433, 0x7f000001, 127.1: forms some resolvers read as IPv4
+// addresses) is refused. It returns the URL in canonical form. Which addresses a name
 // resolves to is checked by Resolve and at each dial (Client).
 func (a Allow) CheckURL(raw string) (*url.URL, error) {
 	u, err := url.Parse(strings.TrimSpace(raw))
@@ -167,8 +213,15 @@ func (a Allow) CheckURL(raw string) (*url.URL, error) {
 			return nil, fmt.Errorf("port %q: want 1 to 65535", p)
 		}
 	}
-	loopback := host == "localhost" || strings.HasSuffix(host, ".localhost")
+	name := strings.TrimSuffix(host, ".") // a fully qualified name ends in a dot
+	loopback := name == "localhost" || strings.HasSuffix(name, ".localhost")
 	ip, err := netip.ParseAddr(strings.Trim(host, "[]"))
+	if err != nil && numericName(name) {
+		// 2130706433, 0x7f000001, 0177.0.0.1, 127.1: no name (no top-level
+		// domain is a number), and resolvers that read such forms as IPv4
+		// addresses do not agree on them.
+		return nil, fmt.Errorf("host %q is a number, not a name: write an IPv4 address as four decimal numbers (a.b.c.d), or use a host name", host)
+	}
 	if err == nil {
 		if err := a.CheckAddr(ip); err != nil {
 			return nil, err
@@ -187,6 +240,29 @@ func (a Allow) CheckURL(raw string) (*url.URL, error) {
 		return nil, fmt.Errorf("scheme %q: want https", u.Scheme)
 	}
 	return u, nil
+}
+
+// numericName reports whether a host name's last label is a number,
+// decimal or hexadecimal (0x...), as in the IPv4 forms inet_aton reads.
+func numericName(name string) bool {
+	last := name[strings.LastIndexByte(name, '.')+1:]
+	if h, ok := strings.CutPrefix(strings.ToLower(last), "0x"); ok {
+		last = h
+		if last == "" {
+			return true
+		}
+		_, err := strconv.ParseUint(last, 16, 64)
+		return err == nil || errors.Is(err, strconv.ErrRange)
+	}
+	if last == "" {
+		return false
+	}
+	for _, c := range last {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // Resolve checks the addresses u's host resolves to (with a short

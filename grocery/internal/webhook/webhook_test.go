@@ -70,6 +70,19 @@ func TestCheckAddr(t *testing.T) {
 		{"0.0.0.0", false, false, false},
 		{"224.0.0.1", false, false, false},
 		{"255.255.255.255", false, false, false},
+		// IPv6 forms that carry an IPv4 address are checked by it.
+		{"64:ff9b::a9fe:a9fe", false, false, true}, // NAT64 of 169.254.169.254
+		{"64:ff9b::7f00:1", false, true, false},    // NAT64 of 127.0.0.1
+		{"64:ff9b::a00:1", false, false, true},     // NAT64 of 10.0.0.1
+		{"64:ff9b::cb00:7109", true, true, true},   // NAT64 of 203.0.113.9
+		{"64:ff9b:1::a00:1", false, false, true},   // local-use NAT64 (RFC 8215)
+		{"2002:a9fe:a9fe::1", false, false, true},  // 6to4 of 169.254.169.254
+		{"2002:7f00:1::1", false, true, false},     // 6to4 of 127.0.0.1
+		{"2002:cb00:7109::1", true, true, true},    // 6to4 of 203.0.113.9
+		{"::a9fe:a9fe", false, false, true},        // IPv4-compatible 169.254.169.254
+		{"::7f00:1", false, true, false},           // IPv4-compatible 127.0.0.1
+		{"::ffff:0:a9fe:a9fe", false, false, true}, // IPv4-translated 169.254.169.254
+		{"::ffff:0:7f00:1", false, true, false},    // IPv4-translated 127.0.0.1
 	} {
 		ip := netip.MustParseAddr(tc.addr)
 		for _, c := range []struct {

@@ -40,6 +40,12 @@ type Run struct {
 	Failed    int
 }
 
+// SlowAfter is the latency from which an attempt, even a success, marks
+// its endpoint slow: slow endpoints share the senders failing ones may
+// hold (half of Config.Senders), so that receivers that take seconds to
+// answer cannot hold every sender while others wait.
+const SlowAfter = Timeout / 2
+
 // ErrNotSender is Deliver's error when another node holds the sender's
 // lease (alertstore.HookStore.HoldSender): only one sends.
 var ErrNotSender = errors.New("webhook: another node holds the sender's lease")
@@ -52,8 +58,10 @@ type Config struct {
 	Store alertstore.Store
 	// Send makes one attempt, within Timeout, following no redirect.
 	Send func(ctx context.Context, req *Request) Response
-	// Senders is the number of deliveries sent at once; endpoints whose
-	// latest attempt failed get at most half. At least 1.
+	// Senders is the number of deliveries sent at once; one account's
+	// endpoints get at most half, and endpoints whose latest attempt
+	// failed or took SlowAfter or more get at most half between them.
+	// At least 1.
 	Senders int
 	// Now is the clock: of the signatures, of what is due and of the
 	// attempts' records.
@@ -92,8 +100,10 @@ type Worker struct {
 
 	mu       sync.Mutex
 	idle     *sync.Cond       // signalled when a delivery in flight is recorded
-	inflight map[hookKey]bool // endpoints with a delivery being sent: true when failing
-	failing  int              // how many of inflight are failing endpoints
+	inflight map[hookKey]bool // endpoints with a delivery being sent: true when limited (failing or slow)
+	limited  int              // how many of inflight are limited
+	accounts map[string]int   // deliveries in flight by account
+	slow     map[hookKey]bool // endpoints whose latest attempt took SlowAfter or more
 	jobs     chan *job        // to the loop's senders
 }
 
@@ -108,7 +118,8 @@ type hookKey struct {
 func NewWorker() *Worker {
 	var name [8]byte
 	rand.Read(name[:])
-	w := &Worker{node: hex.EncodeToString(name[:]), wake: make(chan struct{}, 1), inflight: map[hookKey]bool{}}
+	w := &Worker{node: hex.EncodeToString(name[:]), wake: make(chan struct{}, 1), inflight: map[hookKey]bool{},
+		accounts: map[string]int{}, slow: map[hookKey]bool{}}
 	w.idle = sync.NewCond(&w.mu)
 	return w
 }
@@ -305,7 +316,6 @@ func (w *Worker) holdSender(ctx context.Context) error {
 // job is one attempt: the delivery, where it goes, and what came of it.
 type job struct {
 	key     hookKey
-	failing bool // its endpoint's latest attempt failed
 	d       storage.WebhookDelivery
 	url     string
 	secret  []byte
@@ -317,10 +327,11 @@ type job struct {
 
 // claimDue claims, at most limit, the head deliveries of enabled
 // endpoints that are due at now and whose endpoint has none in flight,
-// marking them in flight; endpoints that are failing get at most half of
-// Config.Senders at once, so that receivers that never answer cannot
-// hold every sender for Timeout at each retry while the healthy ones
-// wait. It returns the earliest time (Unix ms) a head not yet due will
+// marking them in flight. Each account's endpoints get at most half of
+// Config.Senders at once, and endpoints that are failing or slow (their
+// latest attempt took SlowAfter or more, success or not) at most half
+// between them, so that one account's receivers, or receivers that
+// answer late or never, cannot hold every sender while the others wait. It returns the earliest time (Unix ms) a head not yet due will
 // be, 0 when none waits.
 func (w *Worker) claimDue(ctx context.Context, now time.Time, limit int) ([]*job, int64, error) {
 	nowMS := now.UnixMilli()
@@ -328,14 +339,14 @@ func (w *Worker) claimDue(ctx context.Context, now time.Time, limit int) ([]*job
 	var next int64
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	failingMax := max(w.cfg.Senders/2, 1)
+	share := max(w.cfg.Senders/2, 1)
 	err := w.cfg.Store.HookHeads(ctx, func(h *storage.Webhook, d *storage.WebhookDelivery) error {
 		key := hookKey{h.Account, h.ID}
-		if _, busy := w.inflight[key]; busy || h.Disabled != 0 {
+		if _, busy := w.inflight[key]; busy || h.Disabled != 0 || w.accounts[h.Account] >= share {
 			return nil
 		}
-		failing := h.FailingSince != 0
-		if failing && w.failing >= failingMax {
+		limited := h.FailingSince != 0 || w.slow[key]
+		if limited && w.limited >= share {
 			return nil
 		}
 		if d.Next > nowMS {
@@ -344,11 +355,12 @@ func (w *Worker) claimDue(ctx context.Context, now time.Time, limit int) ([]*job
 			}
 			return nil
 		}
-		w.inflight[key] = failing
-		if failing {
-			w.failing++
+		w.inflight[key] = limited
+		w.accounts[h.Account]++
+		if limited {
+			w.limited++
 		}
-		jobs = append(jobs, &job{key: key, failing: failing, url: h.URL, secret: slices.Clone(h.Secret), now: now, d: cloneDelivery(d)})
+		jobs = append(jobs, &job{key: key, url: h.URL, secret: slices.Clone(h.Secret), now: now, d: cloneDelivery(d)})
 		if len(jobs) == limit {
 			return storage.ErrStop
 		}
@@ -373,9 +385,12 @@ func cloneDelivery(d *storage.WebhookDelivery) storage.WebhookDelivery {
 // release marks j's endpoint as no longer in flight; w.mu is held.
 func (w *Worker) release(j *job) {
 	if w.inflight[j.key] {
-		w.failing--
+		w.limited--
 	}
 	delete(w.inflight, j.key)
+	if w.accounts[j.key.account]--; w.accounts[j.key.account] <= 0 {
+		delete(w.accounts, j.key.account)
+	}
 	w.idle.Broadcast()
 }
 
@@ -394,6 +409,11 @@ func (w *Worker) finish(ctx context.Context, j *job) {
 		}
 	}
 	w.mu.Lock()
+	if j.res.Latency >= SlowAfter {
+		w.slow[j.key] = true
+	} else {
+		delete(w.slow, j.key)
+	}
 	w.release(j)
 	w.mu.Unlock()
 }

@@ -43,7 +43,7 @@ func testWorker(t *testing.T, st alertstore.Store, now time.Time, senders, n int
 	t.Helper()
 	ctx := context.Background()
 	h := storage.Webhook{Account: "acme", URL: "https://example.com/h", Events: []string{"alert.triggered"}, Secret: []byte("whsec_x"), Created: now.Unix()}
-	if err := st.CreateHook(ctx, &h, 100); err != nil {
+	if err := st.CreateHook(ctx, &h, 100, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := st.EditHook(ctx, "acme", h.ID, func(e *alertstore.Edit) error {
@@ -85,7 +85,7 @@ func addHook(t *testing.T, st alertstore.Store, now time.Time, event string) {
 	t.Helper()
 	ctx := context.Background()
 	h := storage.Webhook{Account: "acme", URL: "https://example.com/h", Events: []string{"alert.triggered"}, Created: now.Unix()}
-	if err := st.CreateHook(ctx, &h, 100); err != nil {
+	if err := st.CreateHook(ctx, &h, 100, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := st.EditHook(ctx, "acme", h.ID, func(e *alertstore.Edit) error {
@@ -187,6 +187,90 @@ func TestRecordSkipsChangedDelivery(t *testing.T) {
 			var got storage.Webhook
 			if _, err := st.Hook(ctx, "acme", h.ID, &got); err != nil || got.FailingSince != 0 {
 				t.Errorf("endpoint: got FailingSince %d, %v, want 0 (the skipped attempt marks nothing)", got.FailingSince, err)
+			}
+		})
+	}
+}
+
+// addAccountHook stores an endpoint of account with one delivery due at
+// now and returns it.
+func addAccountHook(t *testing.T, st alertstore.Store, now time.Time, account, event string) storage.Webhook {
+	t.Helper()
+	ctx := context.Background()
+	h := storage.Webhook{Account: account, URL: "https://example.com/h", Events: []string{"alert.triggered"}, Created: now.Unix()}
+	if err := st.CreateHook(ctx, &h, 100, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.EditHook(ctx, account, h.ID, func(e *alertstore.Edit) error {
+		e.Enqueue(&storage.WebhookDelivery{EventID: event, Created: now.UnixMilli(), Next: now.UnixMilli(), Body: []byte(`{}`)})
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// TestClaimFairShare: one account's endpoints take at most half the
+// senders, so another account's delivery goes out beside them; and
+// endpoints whose latest attempt succeeded slowly (SlowAfter or more)
+// take at most half the senders between them, as failing ones do.
+func TestClaimFairShare(t *testing.T) {
+	t.Parallel()
+	for name, st := range testStores(t) {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			now := time.Date(2026, 11, 21, 18, 0, 0, 0, time.UTC)
+			const senders = 8
+			w, _ := testWorker(t, st, now, senders, 0, func(ctx context.Context, req *Request) Response {
+				return Response{Code: 204, Latency: 9 * time.Second} // a success, but slow (the latency is reported, not waited for)
+			})
+			// Account "aaa" (listed first) has 20 endpoints due, "zzz" one.
+			for i := range 20 {
+				addAccountHook(t, st, now, "aaa", fmt.Sprintf("evt_a%d", i))
+			}
+			addAccountHook(t, st, now, "zzz", "evt_z")
+			jobs, _, err := w.claimDue(ctx, now, senders)
+			if err != nil {
+				t.Fatal(err)
+			}
+			per := map[string]int{}
+			for _, j := range jobs {
+				per[j.key.account]++
+			}
+			if per["zzz"] != 1 || per["aaa"] > senders/2 {
+				t.Errorf("claimed %v, want zzz's delivery and at most %d of aaa's", per, senders/2)
+			}
+			for _, j := range jobs {
+				w.mu.Lock()
+				w.release(j)
+				w.mu.Unlock()
+			}
+			// Every endpoint answers slowly: once that is known, they take
+			// at most half the senders between them, whatever the account.
+			if _, err := w.Deliver(ctx); err != nil {
+				t.Fatal(err)
+			}
+			requeue := func(account string) {
+				var ids []uint64
+				st.Hooks(ctx, account, func(h *storage.Webhook) error { ids = append(ids, h.ID); return nil })
+				for _, id := range ids {
+					if _, err := st.EditHook(ctx, account, id, func(e *alertstore.Edit) error {
+						e.Enqueue(&storage.WebhookDelivery{EventID: "again", Created: now.UnixMilli(), Next: now.UnixMilli(), Body: []byte(`{}`)})
+						return nil
+					}); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			requeue("aaa")
+			requeue("zzz")
+			jobs, _, err = w.claimDue(ctx, now, senders)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(jobs) > senders/2 {
+				t.Errorf("claimed %d deliveries to endpoints known to be slow, want at most %d", len(jobs), senders/2)
 			}
 		})
 	}
