@@ -15,7 +15,7 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 
 const types = {
-  date: 'DATE', promo_ends: 'DATE', observed_at: 'DATE',
+  date: 'DATE', promo_ends: 'DATE', promo_ended: 'DATE', observed_at: 'DATE',
   price: 'DECIMAL(18,2)', regular_price: 'DECIMAL(18,2)', min_price: 'DECIMAL(18,2)',
   max_price: 'DECIMAL(18,2)', unit_price: 'DECIMAL(18,2)',
   on_promo: 'BOOLEAN', active: 'BOOLEAN', store_count: 'BIGINT', observations_30d: 'BIGINT',

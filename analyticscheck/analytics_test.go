@@ -395,7 +395,7 @@ func checkOffers(t *testing.T, fx *fixture) {
 			switch v := rec[i]; {
 			case h == "on_promo":
 				m[h] = v == "true"
-			case v == "" && (h == "promo_ends" || h == "unit_price"):
+			case v == "" && (h == "promo_ends" || h == "promo_ended" || h == "unit_price"):
 				m[h] = nil
 			case h == "price" || h == "regular_price" || h == "min_price" || h == "max_price" || h == "unit_price" || h == "store_count":
 				m[h] = json.Number(v)

@@ -120,8 +120,8 @@ func TestExportJSON(t *testing.T) {
 	// 11-12 price, its latest); per 100 mL: 499/20 = 24.95 -> 0.25.
 	got, _ = export(t, s, grocery.ExportInput{Dataset: "offers", Province: "ON", UPC: upcMilk})
 	want = "[\n" +
-		`{"province":"ON","upc":"068000000154","name":"2% Partly Skimmed Milk","name_fr":null,"brand":"Natrel","size":"2 L","category":"Dairy & Eggs","banner":"loblaws","banner_name":"Loblaws","external_sku":"21000001_EA","price":4.99,"regular_price":5.99,"on_promo":true,"promo_ends":"2026-11-25","min_price":4.99,"max_price":6.29,"unit_price":0.25,"unit_price_basis":"per 100 mL","store_count":3,"observed_at":"2026-11-19","currency":"CAD"},` + "\n" +
-		`{"province":"ON","upc":"068000000154","name":"2% Partly Skimmed Milk","name_fr":null,"brand":"Natrel","size":"2 L","category":"Dairy & Eggs","banner":"no-frills","banner_name":"No Frills","external_sku":"21000001_EA","price":4.79,"regular_price":4.79,"on_promo":false,"promo_ends":null,"min_price":4.79,"max_price":4.79,"unit_price":0.24,"unit_price_basis":"per 100 mL","store_count":1,"observed_at":"2026-11-19","currency":"CAD"}` +
+		`{"province":"ON","upc":"068000000154","name":"2% Partly Skimmed Milk","name_fr":null,"brand":"Natrel","size":"2 L","category":"Dairy & Eggs","banner":"loblaws","banner_name":"Loblaws","external_sku":"21000001_EA","price":4.99,"regular_price":5.99,"on_promo":true,"promo_ends":"2026-11-25","promo_ended":null,"min_price":4.99,"max_price":6.29,"unit_price":0.25,"unit_price_basis":"per 100 mL","store_count":3,"observed_at":"2026-11-19","currency":"CAD"},` + "\n" +
+		`{"province":"ON","upc":"068000000154","name":"2% Partly Skimmed Milk","name_fr":null,"brand":"Natrel","size":"2 L","category":"Dairy & Eggs","banner":"no-frills","banner_name":"No Frills","external_sku":"21000001_EA","price":4.79,"regular_price":4.79,"on_promo":false,"promo_ends":null,"promo_ended":null,"min_price":4.79,"max_price":4.79,"unit_price":0.24,"unit_price_basis":"per 100 mL","store_count":1,"observed_at":"2026-11-19","currency":"CAD"}` +
 		"\n]\n"
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("offers JSON (-want +got):\n%s", diff)

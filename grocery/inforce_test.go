@@ -126,6 +126,18 @@ func TestPriceInForce(t *testing.T) {
 			t.Errorf("points: got %d, want the 2 observation days", len(got.Points))
 		}
 	})
+	t.Run("Export", func(t *testing.T) {
+		// The offers export carries the price in force and promo_ended.
+		svc := openSnap(t, geoStores, inForceHeader+inForceEarly+inForceLate)
+		var buf strings.Builder
+		if _, err := svc.Export(ctx, grocery.ExportInput{Dataset: "offers", Format: "jsonl", Banner: "loblaws", UPC: snapMilk}, &buf); err != nil {
+			t.Fatal(err)
+		}
+		want := `"price":4.99,"regular_price":4.99,"on_promo":false,"promo_ends":null,"promo_ended":"2026-11-12",`
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("offers export: got %s, want L1 with %s", buf.String(), want)
+		}
+	})
 	t.Run("StorePrice", func(t *testing.T) {
 		svc := openSnap(t, geoStores, inForceHeader+inForceEarly+inForceLate)
 		got, err := svc.StorePrice(ctx, grocery.StorePriceInput{Banner: "loblaws", Store: "lob-1", SKU: "L1"})

@@ -69,7 +69,7 @@ func TestExportParquetReadBack(t *testing.T) {
 	// The Parquet type of each column, by name, as the OpenAPI document
 	// lists them.
 	types := map[string]string{
-		"date": "DATE", "promo_ends": "DATE", "observed_at": "DATE",
+		"date": "DATE", "promo_ends": "DATE", "promo_ended": "DATE", "observed_at": "DATE",
 		"price": "DECIMAL(18,2)", "regular_price": "DECIMAL(18,2)", "min_price": "DECIMAL(18,2)",
 		"max_price": "DECIMAL(18,2)", "unit_price": "DECIMAL(18,2)",
 		"on_promo": "BOOLEAN", "active": "BOOLEAN", "store_count": "INT64", "observations_30d": "INT64",

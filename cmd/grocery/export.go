@@ -28,8 +28,8 @@ Datasets (--dataset):
                 name_fr, brand, size, category, price, regular_price,
                 on_promo, promo_ends, currency (the default)
   offers        the current offers: province, product (with name and
-                name_fr), banner, prices, promotion, unit price,
-                store_count, observed_at
+                name_fr), banner, prices in force, promotion (and
+                promo_ended), unit price, store_count, observed_at
   stores        every store, with its active flag (false: it left the
                 reference panel; the observations still name it)
 

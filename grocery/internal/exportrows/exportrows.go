@@ -171,6 +171,16 @@ func promoEnd(price, regular uint32, end int32) rowwrite.Value {
 	return rowwrite.Null()
 }
 
+// promoEnded is the promo_ended cell of an offer: the stated end of a
+// promotion its stores carried that ended before the data set's latest
+// day, when the offer is not on promotion, else null.
+func promoEnded(price, regular uint32, ended int32) rowwrite.Value {
+	if price == regular && ended != 0 {
+		return rowwrite.Num(int64(ended))
+	}
+	return rowwrite.Null()
+}
+
 // frenchName is the name_fr cell: null when the product has no French
 // name.
 func frenchName(s string) rowwrite.Value {
@@ -193,7 +203,7 @@ var (
 		{Name: "province"}, {Name: "upc"}, {Name: "name"}, {Name: "name_fr"}, {Name: "brand"}, {Name: "size"}, {Name: "category"},
 		{Name: "banner"}, {Name: "banner_name"}, {Name: "external_sku"},
 		{Name: "price", Kind: rowwrite.Money}, {Name: "regular_price", Kind: rowwrite.Money},
-		{Name: "on_promo", Kind: rowwrite.Bool}, {Name: "promo_ends", Kind: rowwrite.Date},
+		{Name: "on_promo", Kind: rowwrite.Bool}, {Name: "promo_ends", Kind: rowwrite.Date}, {Name: "promo_ended", Kind: rowwrite.Date},
 		{Name: "min_price", Kind: rowwrite.Money}, {Name: "max_price", Kind: rowwrite.Money},
 		{Name: "unit_price", Kind: rowwrite.Money}, {Name: "unit_price_basis"},
 		{Name: "store_count", Kind: rowwrite.Int}, {Name: "observed_at", Kind: rowwrite.Date}, {Name: "currency"},
@@ -400,13 +410,14 @@ func (q *Query) offers(ctx context.Context, out *rowwrite.Sink) error {
 			v[0], v[1], v[2], v[3], v[4], v[5], v[6] = rowwrite.Str(r.province), rowwrite.Str(r.prod.upc), rowwrite.Str(r.prod.name), frenchName(r.prod.nameFr), rowwrite.Str(r.prod.brand), rowwrite.Str(r.prod.size), rowwrite.Str(r.prod.category)
 			v[7], v[8], v[9] = rowwrite.Str(o.Banner), rowwrite.Str(q.BannerName(o.Banner)), rowwrite.Str(o.SKU)
 			v[10], v[11], v[12], v[13] = rowwrite.Num(int64(o.Price)), rowwrite.Num(int64(o.Regular)), rowwrite.Flag(o.Price < o.Regular), promoEnd(o.Price, o.Regular, o.PromoEnd)
-			v[14], v[15] = rowwrite.Num(int64(o.Min)), rowwrite.Num(int64(o.Max))
+			v[14] = promoEnded(o.Price, o.Regular, o.PromoEnded)
+			v[15], v[16] = rowwrite.Num(int64(o.Min)), rowwrite.Num(int64(o.Max))
 			if r.qty > 0 {
-				v[16], v[17] = rowwrite.Num(pricestat.Cents(float64(o.Price)/r.qty)), rowwrite.Str(r.basis)
+				v[17], v[18] = rowwrite.Num(pricestat.Cents(float64(o.Price)/r.qty)), rowwrite.Str(r.basis)
 			} else {
-				v[16], v[17] = rowwrite.Null(), rowwrite.Str("")
+				v[17], v[18] = rowwrite.Null(), rowwrite.Str("")
 			}
-			v[18], v[19], v[20] = rowwrite.Num(int64(o.StoreCount)), rowwrite.Num(int64(o.ObservedAt)), rowwrite.Str(q.Currency)
+			v[19], v[20], v[21] = rowwrite.Num(int64(o.StoreCount)), rowwrite.Num(int64(o.ObservedAt)), rowwrite.Str(q.Currency)
 			if err := out.Row(); err != nil {
 				return err
 			}
