@@ -89,8 +89,8 @@ func rankBench(rows []benchRow) int {
 // CompetitiveBenchmark compares a banner's current prices in a province
 // with the market's, on the same items, as the OpenAPI document defines
 // (GET /openapi.json, path /b2b/competitive_benchmark). In short: a
-// banner's price of a barcode is its current daily price (the lowest over
-// its SKUs of the barcode); the market price, for that banner, is the
+// banner's price of a barcode is its current price in force (the lowest
+// over its SKUs of the barcode); the market price, for that banner, is the
 // median of the OTHER banners' prices of the barcode; the items are the
 // barcodes the banner prices and at least MarketMinOthers other banners
 // price; the index is 100 × the geometric mean of price ÷ market price

@@ -28,10 +28,10 @@ const BenchmarkMinItems = 20
 
 // A banner's current price of a barcode in a province (the OpenAPI
 // document defines it): of its current offers of the barcode (one banner
-// SKU each, observed in the last 14 days: freshDays), the lowest daily
-// price on the offer's latest observation day and, apart, the lowest
-// daily regular price. A daily price is the median of the stores' prices
-// that day, kept exact. Restricted-circulation barcodes (GTIN.Restricted:
+// SKU each, a store's price in force: freshDays), the lowest price in
+// force and, apart, the lowest regular price in force (storage.Offer,
+// pricestat.InForceOn: the most common of its stores' prices in force,
+// a promotion past its stated end at its regular price). Restricted-circulation barcodes (GTIN.Restricted:
 // in-store codes) name different items at different banners and are
 // never priced across banners. market.Add folds the offers into it (for
 // the analytics, through scanPrices and seekPrices) and market.Offers.Read

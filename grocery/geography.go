@@ -78,7 +78,7 @@ const ThinStores = 3
 
 // The geography of prices (the OpenAPI document defines it): a barcode's
 // province price is the median of its current banner prices in the
-// province (compare.go: each banner's lowest current daily price); its
+// province (compare.go: each banner's lowest current price in force); its
 // national price is the mean of its province prices weighted by the
 // provinces' populations (Province.Population), over the provinces that
 // price it; a province's index is 100 × the geometric mean, over the
