@@ -22,9 +22,10 @@ maxi-q,maxi,QC,Maxi Q,Montréal,H2X 1A1,45.50,-73.57
 //     promotion at 4.80 on 11-19, its regular 6.00 unchanged;
 //   - bread: Loblaws flat at 3.00, No Frills' regular 2.50 -> 2.00;
 //   - cheese: Metro 8.00 on 10-20, 8.80 on 11-19;
-//   - cereal: No Frills 4.00, on promotion at 3.00 at store C on 11-15,
-//     back at 4.00 at store B on 11-19, its last day with data: not on
-//     promotion in the week's price;
+//   - cereal: No Frills 4.00, on promotion at 3.00 at store C on 11-15
+//     until 11-17, at 4.00 at store B on 11-19, its last day with data:
+//     store C's promotion has ended, so not on promotion in the week's
+//     price;
 //   - chips: new at No Frills on 11-18. Quebec's milk counts nowhere.
 const briefObs = `date,store_id,banner,external_sku,price,regular_price,promo_ends,upc,name,brand,size,category
 2026-10-20,lob-a,loblaws,L1,5.00,5.00,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
@@ -36,7 +37,7 @@ const briefObs = `date,store_id,banner,external_sku,price,regular_price,promo_en
 2026-11-10,lob-a,loblaws,L2,3.00,3.00,,068000000192,White Bread,Wonder,675 g,Bakery
 2026-11-10,nf-b,no-frills,N2,2.50,2.50,,068000000192,White Bread,Wonder,675 g,Bakery
 2026-11-10,nf-b,no-frills,N5,4.00,4.00,,062000000015,Corn Flakes,Kellogg's,500 g,Pantry
-2026-11-15,nf-c,no-frills,N5,3.00,4.00,2026-11-22,062000000015,Corn Flakes,Kellogg's,500 g,Pantry
+2026-11-15,nf-c,no-frills,N5,3.00,4.00,2026-11-17,062000000015,Corn Flakes,Kellogg's,500 g,Pantry
 2026-11-18,nf-b,no-frills,N4,1.99,1.99,,068000000208,Sea Salt Chips,Kettle,220 g,Snacks
 2026-11-19,lob-a,loblaws,L1,5.50,5.50,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
 2026-11-19,nf-b,no-frills,N1,4.00,4.00,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
@@ -54,9 +55,9 @@ const briefObs = `date,store_id,banner,external_sku,price,regular_price,promo_en
 //   - movers are regular-price changes: Metro's milk going on promotion
 //     (4.80, regular 6.00 unchanged) is no mover;
 //   - promotion intensity reads each SKU's weekly price: No Frills'
-//     cereal, on promotion at one store on 11-15, is at its regular 4.00
-//     on 11-19, its last day with data: not promoted (the rule of any
-//     store under regular counted it);
+//     cereal, on promotion at one store on 11-15 until 11-17, is at its
+//     regular 4.00 on 11-19, its last day with data, at both stores: not
+//     promoted (the rule of any store under regular counted it);
 //   - the basket prices a banner's price in force, as every current
 //     price does: the most common of its stores' prices, the lower on a
 //     tie: No Frills' milk at 4.00 and 4.20 is 4.00.

@@ -58,18 +58,16 @@ func TestExecutiveBrief(t *testing.T) {
 			{Banner: "metro", BannerName: "Metro", Total: 480, MarketCost: 475, Items: 1, Index: 101.1, RegularIndex: 126.3},
 			{Banner: "loblaws", BannerName: "Loblaws", Total: 550, MarketCost: 440, Items: 1, Index: 125, RegularIndex: 110},
 		}},
-		// Regular prices, week before -> week: Loblaws milk 5.00 -> 5.50
-		// = +10.0%, No Frills milk 4.00 -> 4.10 = +2.5%; No Frills bread
-		// 2.50 -> 2.00 = -20.0%. Metro's milk went on promotion, its
-		// regular price unchanged: no mover. Sparklines: the days from
-		// 10-23 on.
+		// Regular prices in force, week before -> week: Loblaws milk 5.00
+		// -> 5.50 = +10.0%; No Frills bread 2.50 -> 2.00 = -20.0%. No
+		// Frills' milk stays at 4.00 (4.00 and 4.20 tie on 11-19: the
+		// lower; the median 4.10 was a price no store charged): no mover.
+		// Metro's milk went on promotion, its regular price unchanged: no
+		// mover. Sparklines: the days from 10-23 on.
 		MoversUp: []Mover{
 			{UPC: "068000000154", Name: "2% Milk", Brand: "Natrel", Size: "2 L", Category: "Dairy & Eggs", Banner: "loblaws", BannerName: "Loblaws",
 				ExternalSKU: "L1", Before: 500, BeforeDate: day("2026-11-10"), Now: 550, NowDate: day("2026-11-19"), ChangePct: 10,
 				Prices: []DayPrice{{day("2026-11-10"), 500, 500}, {day("2026-11-19"), 550, 550}}},
-			{UPC: "068000000154", Name: "2% Milk", Brand: "Natrel", Size: "2 L", Category: "Dairy & Eggs", Banner: "no-frills", BannerName: "No Frills", Own: true,
-				ExternalSKU: "N1", Before: 400, BeforeDate: day("2026-11-10"), Now: 410, NowDate: day("2026-11-19"), ChangePct: 2.5,
-				Prices: []DayPrice{{day("2026-11-10"), 400, 400}, {day("2026-11-19"), 410, 410}}},
 		},
 		MoversDown: []Mover{
 			{UPC: "068000000192", Name: "White Bread", Brand: "Wonder", Size: "675 g", Category: "Bakery", Banner: "no-frills", BannerName: "No Frills", Own: true,
@@ -79,7 +77,8 @@ func TestExecutiveBrief(t *testing.T) {
 		// Weekly prices: Metro's milk on promotion (4.80 of 6.00: 20%
 		// off), its cheese not: 1 of 2 = 50.0%, and the milk's promotion
 		// started (off promotion the week before). No Frills' cereal is at
-		// 4.00 on 11-19, its last day with data: not on promotion.
+		// 4.00 on 11-19, its last day with data, store C's promotion of
+		// 11-15 having ended on 11-17: not on promotion.
 		Promotions: []BannerPromotions{
 			{Banner: "metro", BannerName: "Metro", Products: 2, OnPromotion: 1, SharePct: 50, AvgDiscountPct: 20, Started: 1},
 			{Banner: "loblaws", BannerName: "Loblaws", Products: 2},
@@ -89,25 +88,29 @@ func TestExecutiveBrief(t *testing.T) {
 			ExternalSKU: "M1", Price: 480, Regular: 600, DiscountPct: 20, Date: day("2026-11-19")}},
 		PromotionsEnded: []PromoChange{},
 		// Week: each SKU's mean daily price this week over the week
-		// before. Bakery: 3.00/3.00, 2.00/2.50: sqrt(0.8) = 0.8944: -10.6%.
-		// Dairy & Eggs: milk 5.50/5.00, 4.10/4.00, 4.80/6.00 (regular
-		// 6.00/6.00); the cheese has no price the week before: shelf
-		// (1.1 * 1.025 * 0.8)^(1/3) = 0.9662: -3.4%, regular (1.1 *
-		// 1.025)^(1/3) = 1.0408: +4.1%. Pantry: cereal (3.00 + 4.00)/2
-		// = 3.50 against 4.00: -12.5%, regular 4.00/4.00: 0.0%. Four
-		// weeks: milk (5.00 + 5.50)/2 / 5.00 = 1.05 at Loblaws, (4.00 +
-		// 4.10)/2 / 4.00 = 1.0125 at No Frills, cheese 8.80/8.00 = 1.1:
-		// (1.05 * 1.0125 * 1.1)^(1/3) = 1.0536: +5.4%. All: the six
-		// SKUs' week ratios: 0.9262: -7.4%, regular 0.9830: -1.7%.
+		// before, a daily price being the banner's price in force. Bakery:
+		// 3.00/3.00, 2.00/2.50: sqrt(0.8) = 0.8944: -10.6%. Dairy & Eggs:
+		// milk 5.50/5.00, 4.00/4.00, 4.80/6.00 (regular 6.00/6.00); the
+		// cheese has no price the week before: shelf (1.1 * 1 *
+		// 0.8)^(1/3) = 0.9583: -4.2%, regular (1.1 * 1)^(1/3) = 1.0323:
+		// +3.2%. Pantry: cereal 3.00 on 11-15 (store C's 3.00 and store
+		// B's 4.00 of 11-10, in force, tie: the lower), 4.00 on 11-19:
+		// (3.00 + 4.00)/2 = 3.50 against 4.00: -12.5%, regular 4.00/4.00:
+		// 0.0%. Four weeks: milk (5.00 + 5.50)/2 / 5.00 = 1.05 at
+		// Loblaws, (4.00 + 4.00)/2 / 4.00 = 1 at No Frills, cheese
+		// 8.80/8.00 = 1.1: (1.05 * 1 * 1.1)^(1/3) = 1.0492: +4.9%. All:
+		// the six SKUs' week ratios 1, 0.8, 1.1, 1, 0.8, 0.875: 0.616^(1/6)
+		// = 0.9224: -7.8%, regular 1, 0.8, 1.1, 1, 1, 1: 0.88^(1/6) =
+		// 0.9789: -2.1%.
 		Categories: []CategoryInflation{
 			{Category: "Bakery", WeekPct: pct(-10.6), WeekRegularPct: pct(-10.6), WeekSeries: 2, WeekDays: 1, PreviousWeekDays: 1, FourWeekDays: 2},
-			{Category: "Dairy & Eggs", WeekPct: pct(-3.4), WeekRegularPct: pct(4.1), WeekSeries: 3, WeekDays: 1, PreviousWeekDays: 1,
-				FourWeekPct: pct(5.4), FourWeekRegularPct: pct(5.4), FourWeekSeries: 3, FourWeekDays: 2, PreviousFourWeekDays: 1},
+			{Category: "Dairy & Eggs", WeekPct: pct(-4.2), WeekRegularPct: pct(3.2), WeekSeries: 3, WeekDays: 1, PreviousWeekDays: 1,
+				FourWeekPct: pct(4.9), FourWeekRegularPct: pct(4.9), FourWeekSeries: 3, FourWeekDays: 2, PreviousFourWeekDays: 1},
 			{Category: "Pantry", WeekPct: pct(-12.5), WeekRegularPct: pct(0), WeekSeries: 1, WeekDays: 2, PreviousWeekDays: 1, FourWeekDays: 3},
 			{Category: "Snacks", WeekDays: 1, FourWeekDays: 1},
 		},
-		Overall: CategoryInflation{Category: "All categories", WeekPct: pct(-7.4), WeekRegularPct: pct(-1.7), WeekSeries: 6, WeekDays: 3, PreviousWeekDays: 1,
-			FourWeekPct: pct(5.4), FourWeekRegularPct: pct(5.4), FourWeekSeries: 3, FourWeekDays: 4, PreviousFourWeekDays: 1},
+		Overall: CategoryInflation{Category: "All categories", WeekPct: pct(-7.8), WeekRegularPct: pct(-2.1), WeekSeries: 6, WeekDays: 3, PreviousWeekDays: 1,
+			FourWeekPct: pct(4.9), FourWeekRegularPct: pct(4.9), FourWeekSeries: 3, FourWeekDays: 4, PreviousFourWeekDays: 1},
 		NewProducts: BriefNewProducts{Count: 1, Products: []BriefProduct{{UPC: "068000000208", Name: "Sea Salt Chips", Brand: "Kettle",
 			Size: "220 g", Category: "Snacks", FirstSeen: day("2026-11-18"), Banners: []string{"no-frills"}, FirstPrice: 199}}},
 		// Basis: the four Ontario stores; the observations from 09-25:
@@ -126,7 +129,7 @@ func TestExecutiveBrief(t *testing.T) {
 	}
 	for _, s := range []string{
 		"Ontario, 2026-11-13 to 2026-11-19: ",
-		"Prices fell 7.4% week over week across 6 banner SKUs compared like for like (+5.4% over the last four weeks against the four before); the largest category move was Pantry (-12.5%)",
+		"Prices fell 7.8% week over week across 6 banner SKUs compared like for like (+4.9% over the last four weeks against the four before); the largest category move was Pantry (-12.5%)",
 		"The biggest regular-price rise was Natrel 2% Milk at Loblaws ($5.00 to $5.50, +10.0%); the biggest cut Wonder White Bread at No Frills ($2.50 to $2.00, -20.0%)",
 		"Metro promoted the most (50.0% of 2 products, 20.0% off on average); 1 promotion started and 0 ended.",
 		"1 product was new in the panel. Your alert rules recorded 1 event.",
@@ -329,7 +332,7 @@ func TestBriefHTML(t *testing.T) {
 		}
 	}
 	text := stdhtml.UnescapeString(html)
-	for _, want := range []string{"Executive brief: Ontario (No Frills)", "-10.6%", "+5.4%", "$4.80", "Not ranked (fewer than 20 items): No Frills (1 item, index 77.7)",
+	for _, want := range []string{"Executive brief: Ontario (No Frills)", "-10.6%", "+4.9%", "$4.80", "Not ranked (fewer than 20 items): No Frills (1 item, index 77.7)",
 		"<td>started</td><td>Natrel 2% Milk 2 L</td><td>Metro</td>", "<td>Snacks</td><td>No Frills</td><td>2026-11-18</td>", b.Summary} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the page lacks %q", want)
@@ -338,8 +341,8 @@ func TestBriefHTML(t *testing.T) {
 	if strings.Contains(text, "no-frills") {
 		t.Errorf("the page shows a banner's slug, not its name")
 	}
-	if n := strings.Count(html, "<polyline"); n != 6 {
-		t.Errorf("%d polylines, want two per mover (6)", n)
+	if n := strings.Count(html, "<polyline"); n != 4 {
+		t.Errorf("%d polylines, want two per mover (4: Loblaws' milk, No Frills' bread)", n)
 	}
 }
 

@@ -65,10 +65,15 @@ func TestCategoryReport(t *testing.T) {
 		// Promotion: 2 of 6 = 33.3 %. Products: milk, cheese = 2. Stores:
 		// lob-a, lob-b, nf-c = 3. Previous average: (5.00+6.00)/2 = 5.50.
 		// Like for like: only loblaws L1 has daily prices in both periods
-		// (N1 and L2 are new): previous 10-15, median of 5.00 and 6.00 =
-		// 5.50 (regular 5.50); current 11-05 4.00, 11-08 4.00, 11-12 5.00
-		// (regular 5.00 each day). Shelf ratio (13.00/3)/5.50 = 0.787879:
-		// -21.2 %; regular 5.00/5.50 = 0.909091: -9.1 %. Days with data:
+		// (N1 and L2 are new). A daily price is the banner's price in
+		// force that day, the most common of its stores' (the lower on a
+		// tie), each store's latest observation within 14 days: previous
+		// 10-15, lob-a 5.00 and lob-b 6.00 tie: 5.00 (regular 5.00);
+		// current 11-05 4.00 (lob-a alone: lob-b's 10-15 is 21 days old),
+		// 11-08 4.00, 11-12 5.00 (both stores), regular 5.00 each day.
+		// Shelf ratio (13.00/3)/5.00 = 0.866667: -13.3 %; regular
+		// 5.00/5.00: 0 %. (The median of the stores observed gave 5.50 on
+		// 10-15, a price no store charged: -21.2 % and -9.1 %.) Days with data:
 		// 11-05, 11-08, 11-12, 11-19 (4) and 10-15 (1): a note.
 		// Unit prices per 100 mL (5 milk observations; cheese's one per
 		// 100 g is the minority): 4.00/20 = 0.20, 0.20, 0.25, 0.25,
@@ -79,7 +84,7 @@ func TestCategoryReport(t *testing.T) {
 			Categories: []CategoryStats{{Category: "Dairy & Eggs", AveragePrice: 508, MinPrice: 400, MaxPrice: 800, MedianPrice: 475,
 				UnitPrice: &UnitPriceStats{Basis: "per 100 mL", Average: 23, Min: 20, Max: 25, Median: 23, Observations: 5},
 				Products:  2, Stores: 3, Observations: 6, PromoSharePct: 33.3, PreviousAveragePrice: cp(550),
-				ChangePct: fp(-21.2), RegularChangePct: fp(-9.1), Matched: 1, DaysWithData: 4, PreviousDaysWithData: 1,
+				ChangePct: fp(-13.3), RegularChangePct: fp(0), Matched: 1, DaysWithData: 4, PreviousDaysWithData: 1,
 				Note: "the previous period has data on 1 of its 30 days (this period on 4)"}},
 			Basis: Basis{Provinces: []string{"ON"}, Banners: []string{"loblaws", "no-frills"}, From: dp("2026-11-05"), To: dp("2026-11-19"),
 				Stores: 3, Observations: 6, Comparison: CompareUnitPrice, Note: got.Basis.Note}}
@@ -209,12 +214,15 @@ func TestCategoryReportLikeForLike(t *testing.T) {
 	//
 	// Like for like, over the banner SKUs with a daily price in both
 	// weeks (loblaws LA and LB; NA and NC are in one week only):
-	//   LA: last week 11-10 2.00, 11-11 median(2.00, 2.01) = 2.005: mean
-	//       2.0025; this week 11-15 2.20, 11-18 median(2.20, 2.21) =
-	//       2.205: mean 2.2025; ratio 2.2025/2.0025 = 1.0998752
+	// each day's price being the banner's price in force (the most common
+	// of its stores' latest prices within 14 days, the lower on a tie):
+	//   LA: last week 11-10 2.00 (lob-a), 11-11 2.00 (2.00 and 2.01
+	//       tie): mean 2.00; this week 11-15 2.01 (lob-a's 2.20 and
+	//       lob-b's 2.01 of 11-11, still in force, tie), 11-18 2.20 (2.20
+	//       and 2.21 tie): mean 2.105; ratio 2.105/2.00 = 1.0525
 	//   LB: 5.00/4.00 = 1.25 (regular 5.00/5.00 = 1)
-	// change_pct = (sqrt(1.0998752 × 1.25) - 1) × 100 = 17.2537 -> 17.3
-	// regular_change_pct = (sqrt(1.0998752 × 1) - 1) × 100 = 4.8749 -> 4.9
+	// change_pct = (sqrt(1.0525 × 1.25) - 1) × 100 = 14.7007 -> 14.7
+	// regular_change_pct = (sqrt(1.0525 × 1) - 1) × 100 = 2.5914 -> 2.6
 	// Days with data: 11-15, 11-18 (2); 11-06, 11-10, 11-11 (3): no note.
 	// Unit prices per 100 g (LA 1 kg: 10 units, LB 454 g: 4.54, NC 2 kg:
 	// 20), in cents: 22 22 22.1 (LA) 110.132 (LB) 45 45 (NC); average
@@ -225,7 +233,7 @@ func TestCategoryReportLikeForLike(t *testing.T) {
 	}
 	want := CategoryStats{Category: "Produce", AveragePrice: 494, MinPrice: 220, MaxPrice: 900, MedianPrice: 361,
 		UnitPrice: &UnitPriceStats{Basis: "per 100 g", Average: 44, Min: 22, Max: 110, Median: 34, Observations: 6}, Products: 3, Stores: 3, Observations: 6, PreviousAveragePrice: cp(230),
-		ChangePct: fp(17.3), RegularChangePct: fp(4.9), Matched: 2, DaysWithData: 2, PreviousDaysWithData: 3}
+		ChangePct: fp(14.7), RegularChangePct: fp(2.6), Matched: 2, DaysWithData: 2, PreviousDaysWithData: 3}
 	if diff := cmp.Diff(want, c[0]); diff != "" {
 		t.Errorf("Produce (-want +got):\n%s", diff)
 	}

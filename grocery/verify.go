@@ -84,15 +84,12 @@ func (s *Service) Verify(ctx context.Context) error {
 }
 
 // upgradeFormat upgrades a data file of an older format version in
-// place (storage.Options.Upgrade): from version 3 it derives the
-// analytics aggregates again (which adds each SKU's daily prices to the
-// category days) and every offer; from versions 4 and 5 it rebuilds every
-// offer as the price in force on the data set's latest day.
+// place (storage.Options.Upgrade): it derives the analytics aggregates
+// again (each SKU's daily prices as its price in force, which versions 3
+// to 6 lack) and every offer as the price in force on the data set's
+// latest day (which versions 3 to 5 lack).
 func upgradeFormat(ctx context.Context) func(tx *storage.Tx, from int) error {
-	return func(tx *storage.Tx, from int) error {
-		if from == 3 {
-			return ingest.RederiveAll(ctx, tx, writeRules)
-		}
-		return ingest.RebuildOffers(ctx, tx, writeRules)
+	return func(tx *storage.Tx, _ int) error {
+		return ingest.RederiveAll(ctx, tx, writeRules)
 	}
 }

@@ -73,8 +73,8 @@ import (
 // FormatVersion is the on-disk format this package reads and writes: each
 // series in records of 16 days, the analytics aggregates that the import
 // derives from what each observation row carried, and each banner SKU's
-// daily price (the median of its stores' prices and regular prices) in the
-// category aggregates, each category aggregate naming its SKUs by their
+// daily price (its price in force that day over every store whose price is
+// in force, as the offers define it) in the category aggregates, each category aggregate naming its SKUs by their
 // number in its category's list (catskus), and each offer as the banner
 // SKU's price in force on the data set's latest day with the day it
 // expires.
@@ -90,11 +90,14 @@ import (
 // read-only Open serves it as it is. A version 5 file's offers summarise
 // each store's latest observation without the day it expires: a writable
 // Open rebuilds them through Options.Upgrade, and a read-only Open serves
-// them as they are. An upgrade is one transaction: when a category
+// them as they are. A version 6 file's daily prices are the median of the
+// stores observed that day: a writable Open derives them again through
+// Options.Upgrade, and a read-only Open serves them as they are. An
+// upgrade is one transaction: when a category
 // aggregate is corrupt, the writable Open fails with an error naming it
 // (wrapping the decoder's) and the file is left at version 4, which a
 // read-only Open still serves.
-const FormatVersion = 6
+const FormatVersion = 7
 
 // Bucket names.
 var (
@@ -368,13 +371,13 @@ func checkFormat(tx *bolt.Tx) error {
 		return errUpgrade{3}
 	case n == 1 || n == 2:
 		return fmt.Errorf("%w: version %d, this program reads version %d, which adds the analytics aggregates: rebuild the file with grocery demo, or import your stores and observations files into a new data file", ErrFormat, n, FormatVersion)
-	case n != 4 && n != 5 && n != FormatVersion:
+	case n < 4 || n > FormatVersion:
 		return fmt.Errorf("%w: version %d, this program reads version %d", ErrFormat, n, FormatVersion)
 	}
-	// A version 4 or 5 file is served as it is when read only: a version
-	// 4 file's category aggregates name their SKUs in full, which the
-	// reads take as well, and it has no SKU lists; both decode their
-	// offers as they wrote them (legacyOffers).
+	// A version 4, 5 or 6 file is served as it is when read only: a
+	// version 4 file's category aggregates name their SKUs in full, which
+	// the reads take as well, and it has no SKU lists; 4 and 5 decode
+	// their offers as they wrote them (legacyOffers).
 	for _, name := range allBuckets {
 		missing := tx.Bucket(name) == nil && !slices.ContainsFunc(writeOnlyBuckets, func(b []byte) bool { return bytes.Equal(b, name) })
 		if missing && !(n == 4 && bytes.Equal(name, bucketCatSKUs)) {
@@ -385,10 +388,10 @@ func checkFormat(tx *bolt.Tx) error {
 }
 
 // checkVersion refuses a file of another format version, and marks a
-// version 4 or 5 file with errUpgrade.
+// version 4, 5 or 6 file with errUpgrade.
 func checkVersion(tx *bolt.Tx) error {
 	if v := tx.Bucket(bucketMeta).Get(keyFormat); len(v) == 4 && binary.BigEndian.Uint32(v) != FormatVersion {
-		if n := binary.BigEndian.Uint32(v); n == 4 || n == 5 {
+		if n := binary.BigEndian.Uint32(v); n >= 4 && n < FormatVersion {
 			return errUpgrade{int(n)}
 		}
 		return checkFormat(tx)

@@ -48,7 +48,7 @@ promo AS (
   SELECT dl.province, dl.banner,
          100.0 * count(*) FILTER (WHERE dl.p < dl.r) / count(*) AS promo_share,
          avg((1 - dl.p / dl.r) * 100) FILTER (WHERE dl.p < dl.r) AS promo_depth
-  FROM daily dl, meta
+  FROM dayprice dl, meta
   WHERE lower(dl.brand) = lower(:'brand') AND (:'province' = '' OR dl.province = :'province')
     AND dl.d > meta.asof - 30
   GROUP BY dl.province, dl.banner

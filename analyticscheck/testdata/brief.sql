@@ -27,7 +27,7 @@ SET enable_nestloop = off; -- the planner misjudges the CTEs' sizes
 WITH wk AS (
   SELECT dl.*, CASE WHEN dl.d > m.asof - 7 THEN 0 WHEN dl.d > m.asof - 14 THEN 1 END AS week,
          CASE WHEN dl.d > m.asof - 28 THEN 0 ELSE 1 END AS four
-  FROM daily dl, meta m WHERE dl.province = :'province' AND dl.d > m.asof - 56
+  FROM dayprice dl, meta m WHERE dl.province = :'province' AND dl.d > m.asof - 56
 ),
 weekly AS (
   SELECT DISTINCT ON (banner, sku, week) banner, sku, upc, category, week, d, p, r

@@ -67,7 +67,7 @@ unit_median AS (
 ),
 dp AS (
   SELECT dl.category, dl.banner, dl.sku, dl.d, dl.p, dl.r, (dl.d > m.asof - :'days'::int) AS cur
-  FROM daily dl, meta m
+  FROM dayprice dl, meta m
   WHERE dl.province = :'province' AND (:'banner' = '' OR dl.banner = :'banner')
     AND (:'category' = '' OR lower(dl.category) = lower(:'category'))
     AND dl.d > m.asof - 2 * :'days'::int

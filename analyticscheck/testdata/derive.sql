@@ -9,9 +9,18 @@ SET client_min_messages = warning;
 -- half cent and is kept exact (half-cents). Ratios and logs are float64.
 --
 -- M1. For banner SKU (B, s) in province P on day d, over the stores of B in
--- P that observed s on d:
---   p(B,s,P,d) = median of their prices;   r(B,s,P,d) = median of their
---   regular prices.
+-- P that observed s on d (price_history's points, the promotion events and
+-- the shelf records; table daily):
+--   median of their prices;   median of their regular prices.
+-- M1'. The daily price of banner SKU (B, s) in P on a day d on which one of
+-- B's stores observed s (the category report, the brief, the signals and
+-- the brands read it; table dayprice): its price in force on d, over every
+-- store of B in P whose latest observation of s with d' <= d has
+-- d' > d - 14, that observation at its regular price when it is a
+-- promotion whose promo_ends is before d:
+--   p(B,s,P,d) = the most common of those prices, the lowest on a tie;
+--   r(B,s,P,d) = the most common of their regular prices, the lowest on a
+--   tie, never below p.
 -- Price in force (README, "What the data means"): a store's price in
 -- force on asOf is its latest observation of the SKU with d > asOf - 14;
 -- when that observation is a promotion whose promo_ends is before asOf,
@@ -30,7 +39,7 @@ SET client_min_messages = warning;
 -- Money here is numeric cents: exact, half-cents included. The Go side
 -- rounds when it compares, as a figure is rounded when written.
 
-DROP TABLE IF EXISTS obs, meta, daily, cur, bcur, populations CASCADE;
+DROP TABLE IF EXISTS obs, meta, daily, dayprice, cur, bcur, populations CASCADE;
 
 CREATE TABLE obs AS
 -- A SKU not linked to a barcode (e.g. a restricted-circulation code, which
@@ -100,6 +109,31 @@ SELECT province, banner, sku, d,
 FROM obs GROUP BY province, banner, sku, d;
 CREATE INDEX ON daily (province, banner, sku, d);
 CREATE INDEX ON daily (province, d);
+
+-- M1': the daily price in force on each day of daily.
+CREATE TABLE dayprice AS
+WITH latest AS (
+  SELECT DISTINCT ON (dl.province, dl.banner, dl.sku, dl.d, o.store_id) dl.province, dl.banner, dl.sku, dl.d,
+         CASE WHEN o.pc < o.rc AND o.promo_ends IS NOT NULL AND o.promo_ends < dl.d THEN o.rc ELSE o.pc END AS fc, o.rc
+  FROM daily dl JOIN obs o ON o.province = dl.province AND o.banner = dl.banner AND o.sku = dl.sku
+    AND o.d <= dl.d AND o.d > dl.d - 14
+  ORDER BY dl.province, dl.banner, dl.sku, dl.d, o.store_id, o.d DESC
+),
+pmode AS (
+  SELECT DISTINCT ON (province, banner, sku, d) province, banner, sku, d, fc
+  FROM (SELECT province, banner, sku, d, fc, count(*) AS n FROM latest GROUP BY 1, 2, 3, 4, 5) c
+  ORDER BY province, banner, sku, d, n DESC, fc
+),
+rmode AS (
+  SELECT DISTINCT ON (province, banner, sku, d) province, banner, sku, d, rc
+  FROM (SELECT province, banner, sku, d, rc, count(*) AS n FROM latest GROUP BY 1, 2, 3, 4, 5) c
+  ORDER BY province, banner, sku, d, n DESC, rc
+)
+SELECT dl.province, dl.banner, dl.sku, dl.d, dl.upc, dl.category, dl.brand, dl.size, dl.name,
+       pm.fc AS p, greatest(rm.rc, pm.fc) AS r, dl.store_min, dl.store_max, dl.stores, dl.any_promo
+FROM daily dl JOIN pmode pm USING (province, banner, sku, d) JOIN rmode rm USING (province, banner, sku, d);
+CREATE INDEX ON dayprice (province, banner, sku, d);
+CREATE INDEX ON dayprice (province, d);
 
 -- Offers: each store's latest observation with d > asOf - 14, at its
 -- price in force (a promotion past its promo_ends at the regular price);
@@ -171,7 +205,7 @@ INSERT INTO populations VALUES ('ON', 16124), ('QC', 9056), ('BC', 5698), ('AB',
   ('SK', 1240), ('NS', 1076), ('NB', 854), ('NL', 546), ('PE', 179), ('YT', 47), ('NT', 45), ('NU', 41);
 
 
-ANALYZE obs; ANALYZE daily; ANALYZE cur; ANALYZE bcur; ANALYZE offer;
+ANALYZE obs; ANALYZE daily; ANALYZE dayprice; ANALYZE cur; ANALYZE bcur; ANALYZE offer;
 
 -- median(X): the middle value of X sorted; for an even count the mean of
 -- the two middle values (exact, in numeric).

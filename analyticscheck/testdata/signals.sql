@@ -61,10 +61,10 @@ market AS (
 gaps AS (
   SELECT x.upc FROM other x GROUP BY x.upc HAVING count(*) >= 3
   EXCEPT
-  SELECT dl.upc FROM daily dl, meta WHERE dl.province = :'province' AND dl.banner = :'banner' AND dl.d > meta.asof - 90
+  SELECT dl.upc FROM dayprice dl, meta WHERE dl.province = :'province' AND dl.banner = :'banner' AND dl.d > meta.asof - 90
 ),
 delisted AS (
-  SELECT DISTINCT dl.upc FROM daily dl, meta
+  SELECT DISTINCT dl.upc FROM dayprice dl, meta
   WHERE dl.province = :'province' AND dl.banner = :'banner' AND dl.d > meta.asof - 90
     AND dl.upc <> '' AND NOT restricted(dl.upc)
     AND NOT EXISTS (SELECT 1 FROM own WHERE own.upc = dl.upc)
@@ -73,23 +73,23 @@ delisted AS (
 -- latest day (changes follow the daily series).
 cur_p AS (
   SELECT c.province, c.banner, c.sku, c.upc, c.d, dl.p, dl.r, meta.asof - 6 AS since
-  FROM cur c JOIN daily dl USING (province, banner, sku, d), meta
+  FROM cur c JOIN dayprice dl USING (province, banner, sku, d), meta
   WHERE c.province = :'province' AND c.upc <> '' AND c.d >= meta.asof - 6
 ),
 moves AS (
   SELECT c.banner, c.sku, c.upc, c.p, c.r AS now_r, b.r AS before_r,
-         (SELECT min(x.d) FROM daily x WHERE x.province = c.province AND x.banner = c.banner AND x.sku = c.sku
-            AND x.d > coalesce((SELECT max(y.d) FROM daily y WHERE y.province = c.province AND y.banner = c.banner
+         (SELECT min(x.d) FROM dayprice x WHERE x.province = c.province AND x.banner = c.banner AND x.sku = c.sku
+            AND x.d > coalesce((SELECT max(y.d) FROM dayprice y WHERE y.province = c.province AND y.banner = c.banner
                                   AND y.sku = c.sku AND y.r <> c.r), '-infinity'::date)) AS from_d
   FROM cur_p c
-  JOIN LATERAL (SELECT d.r FROM daily d WHERE d.province = c.province AND d.banner = c.banner AND d.sku = c.sku
+  JOIN LATERAL (SELECT d.r FROM dayprice d WHERE d.province = c.province AND d.banner = c.banner AND d.sku = c.sku
                   AND d.d < c.since AND d.d >= c.since - 30 ORDER BY d.d DESC LIMIT 1) b ON true
 ),
 lowdays AS (
   SELECT d.banner, d.sku, d.upc, d.d, d.p,
-         (SELECT min(e.p) FROM daily e WHERE e.province = d.province AND e.banner = d.banner AND e.sku = d.sku
+         (SELECT min(e.p) FROM dayprice e WHERE e.province = d.province AND e.banner = d.banner AND e.sku = d.sku
             AND e.d BETWEEN d.d - 30 AND d.d - 1) AS m
-  FROM daily d JOIN cur_p c USING (province, banner, sku)
+  FROM dayprice d JOIN cur_p c USING (province, banner, sku)
   WHERE d.d >= c.since
 ),
 lows AS (

@@ -46,26 +46,71 @@ type catDelta struct {
 	skus        []storage.SKUDay // the daily prices of the SKUs whose day changed
 }
 
-// dayPrices returns a SKU's daily price from one day's entries: the
-// median of the stores' prices and of their regular prices, in
-// half-cents (pricestat.Median2).
-func dayPrices(es []storage.Entry) (price, regular uint32) {
-	if len(es) == 0 {
-		return 0, 0
+// inForceRun gives a series' daily prices: fed its stored days oldest
+// first, it keeps each store's latest observation, and day returns the
+// banner SKU's price in force on a day (pricestat.InForceOn over every
+// store whose price is in force then, not only those observed that day),
+// in half-cents as the category days keep it. So a banner SKU's daily
+// price moves only when a store's own price in force moves, or a store's
+// observation enters or leaves the visit window.
+type inForceRun struct {
+	window int32
+	stores []uint32 // storage.Entry.Store, sorted; obs in the same order
+	obs    []pricestat.StoreObs
+	buf    []uint32
+}
+
+// reset starts a series, with window the visit window (Rules.FreshDays).
+func (r *inForceRun) reset(window int32) {
+	r.window, r.stores, r.obs = window, r.stores[:0], r.obs[:0]
+}
+
+// add takes a day's entries as their stores' latest observations.
+func (r *inForceRun) add(d *storage.Day) {
+	for _, e := range d.Entries {
+		o := pricestat.StoreObs{Date: d.Date, Price: e.Price, Regular: max(e.Regular, e.Price), PromoEnd: e.PromoEnd}
+		i, found := slices.BinarySearch(r.stores, e.Store)
+		if found {
+			r.obs[i] = o
+			continue
+		}
+		r.stores = slices.Insert(r.stores, i, e.Store)
+		r.obs = slices.Insert(r.obs, i, o)
 	}
-	var arr [64]uint32
-	buf := arr[:0]
-	for _, e := range es {
-		buf = append(buf, e.Price)
+}
+
+// day returns sku's daily price on day, a day added last. A store whose
+// latest observation has left the window is dropped first.
+func (r *inForceRun) day(sku string, day int32) storage.SKUDay {
+	n := 0
+	for i, o := range r.obs {
+		if o.Date > day-r.window {
+			r.stores[n], r.obs[n] = r.stores[i], o
+			n++
+		}
 	}
-	slices.Sort(buf)
-	price = pricestat.Median2(buf)
-	buf = buf[:0]
-	for _, e := range es {
-		buf = append(buf, max(e.Regular, e.Price))
-	}
-	slices.Sort(buf)
-	return price, max(pricestat.Median2(buf), price)
+	r.stores, r.obs = r.stores[:n], r.obs[:n]
+	bp, _, buf := pricestat.InForceOn(r.obs, day, r.window, r.buf)
+	r.buf = buf
+	return storage.SKUDay{SKU: sku, Price: 2 * bp.Price, Regular: 2 * bp.Regular}
+}
+
+// dailyPrices sets, in the category days' changes, the daily price of a
+// series on each stored day from first to the last day the observations
+// of days first..last can hold in force (last + window - 1).
+func (w *writer) dailyPrices(key SeriesKey, in seriesInfo, first, last int32) error {
+	win := w.rules.FreshDays
+	r := &w.run
+	r.reset(win)
+	scan := storage.SeriesScan{From: first - win + 1, To: last + win - 1}
+	return w.tx.Series(key.Banner, key.SKU, key.Province, scan, func(d *storage.Day) error {
+		r.add(d)
+		if d.Date >= first {
+			delta := w.catDelta(key, in, d.Date)
+			delta.skus = append(delta.skus, r.day(in.sku, d.Date))
+		}
+		return nil
+	})
 }
 
 // span is what a transaction wrote of a series: the first and last day
@@ -137,6 +182,8 @@ func (w *writer) regroupDays(ctx context.Context) error {
 		for _, p := range w.rules.Provinces {
 			var moves []move
 			has := false
+			run := &w.run
+			run.reset(w.rules.FreshDays)
 			if err := w.tx.Series(k.banner, k.sku, p, storage.SeriesScan{To: math.MaxInt32, SummaryOnly: same}, func(d *storage.Day) error {
 				has = true
 				if same {
@@ -147,8 +194,8 @@ func (w *writer) regroupDays(ctx context.Context) error {
 					m.old = append(m.old, catObs(&d.Entries[i], &old))
 					m.cur = append(m.cur, catObs(&d.Entries[i], &cur))
 				}
-				m.day.SKU = k.sku
-				m.day.Price, m.day.Regular = dayPrices(d.Entries)
+				run.add(d)
+				m.day = run.day(k.sku, d.Date)
 				moves = append(moves, m)
 				return nil
 			}); err != nil {
@@ -567,23 +614,6 @@ func RederiveAll(ctx context.Context, tx *storage.Tx, rules *Rules) error {
 	return w.rebuildOffers(ctx, tx.AsOf())
 }
 
-// RebuildOffers writes every offer again, in the transaction tx, from the
-// stored series, as of the data set's latest day.
-func RebuildOffers(ctx context.Context, tx *storage.Tx, rules *Rules) error {
-	w := newWriter(tx, rules, nil)
-	_, err := tx.ScanOffers(nil, "", "", func(province, _ string, o *storage.Offer) error {
-		w.touched[SeriesKey{Banner: o.Banner, SKU: o.SKU, Province: province}] = struct{}{}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	if err := tx.ClearOffers(); err != nil {
-		return err
-	}
-	return w.rebuildOffers(ctx, tx.AsOf())
-}
-
 // rederiveAnalytics clears the analytics aggregates and derives them
 // again from every stored series, as the import derives them from the
 // days it writes. touch, when not nil, is called with each series.
@@ -599,6 +629,7 @@ func (w *writer) rederiveAnalytics(ctx context.Context, touch func(k SeriesKey))
 		if touch != nil {
 			touch(cur)
 		}
+		w.run.reset(w.rules.FreshDays)
 		var err error
 		in, err = w.seriesInfo(cur)
 		return true, err
@@ -613,8 +644,8 @@ func (w *writer) rederiveAnalytics(ctx context.Context, touch func(k SeriesKey))
 			for j := range d.Entries {
 				delta.add = append(delta.add, catObs(&d.Entries[j], &in))
 			}
-			p, r := dayPrices(d.Entries)
-			delta.skus = append(delta.skus, storage.SKUDay{SKU: cur.SKU, Price: p, Regular: r})
+			w.run.add(d)
+			delta.skus = append(delta.skus, w.run.day(cur.SKU, d.Date))
 		}
 		return nil
 	})

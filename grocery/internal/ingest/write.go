@@ -239,6 +239,7 @@ type writer struct {
 	maxDate   int32
 	hook      Hook // told of the series written: the alert rules watching them
 	analytics analyticsState
+	run       inForceRun // the daily prices of one series at a time
 }
 
 func newWriter(tx *storage.Tx, rules *Rules, hook Hook) *writer {
@@ -493,6 +494,7 @@ func (w *writer) writeSorted(ctx context.Context, recs []Obs, series []SeriesKey
 		gen := sIdx + 1
 		storesInSeries = storesInSeries[:0]
 		firstDate := recs[i].Date
+		changedFirst, changedLast := int32(-1), int32(-1)
 		info, err := w.seriesInfo(key)
 		if err != nil {
 			return err
@@ -517,6 +519,10 @@ func (w *writer) writeSorted(ctx context.Context, recs []Obs, series []SeriesKey
 				blk.changed = blk.changed || changed
 				if changed {
 					w.noteChanged(key, date)
+					if changedFirst < 0 {
+						changedFirst = date
+					}
+					changedLast = date
 				} else {
 					w.noteWritten(key)
 				}
@@ -534,6 +540,11 @@ func (w *writer) writeSorted(ctx context.Context, recs []Obs, series []SeriesKey
 			}
 		}
 		lastDate := recs[i-1].Date
+		if changedFirst >= 0 {
+			if err := w.dailyPrices(key, info, changedFirst, changedLast); err != nil {
+				return err
+			}
+		}
 		if err := w.finishSeries(key, firstDate, lastDate, storesInSeries, latest); err != nil {
 			return err
 		}
@@ -682,8 +693,6 @@ func (w *writer) mergeDay(oldDay *storage.Day, date int32, group []Obs, merged *
 		return false
 	}
 	summarise(merged)
-	p, r := dayPrices(merged.Entries)
-	delta.skus = append(delta.skus, storage.SKUDay{SKU: info.sku, Price: p, Regular: r})
 	return true
 }
 

@@ -1,0 +1,98 @@
+package grocery
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+)
+
+const visitStores = `store_id,banner,province,name,city,postal_code,latitude,longitude
+sob-a,sobeys,ON,Sobeys A,Toronto,M5V 1A1,43.60,-79.40
+sob-b,sobeys,ON,Sobeys B,Toronto,M5V 1A2,43.61,-79.40
+sob-c,sobeys,ON,Sobeys C,Toronto,M5V 1A3,43.62,-79.40
+`
+
+// visitObs, as of 2026-11-17: the chocolate bars are 4.99 at store A and
+// 5.39 at store B all along; both stores are visited on 10-20, 10-27,
+// 11-03 and 11-10, store A alone on 11-17. No store's price moved.
+const visitObs = `date,store_id,banner,external_sku,price,regular_price,promo_ends,upc,name,brand,size,category
+2026-10-20,sob-a,sobeys,S1,4.99,4.99,,062000000015,Caramilk Multipack,Cadbury,4 x 50 g,Snacks
+2026-10-20,sob-b,sobeys,S1,5.39,5.39,,062000000015,Caramilk Multipack,Cadbury,4 x 50 g,Snacks
+2026-10-27,sob-a,sobeys,S1,4.99,4.99,,062000000015,Caramilk Multipack,Cadbury,4 x 50 g,Snacks
+2026-10-27,sob-b,sobeys,S1,5.39,5.39,,062000000015,Caramilk Multipack,Cadbury,4 x 50 g,Snacks
+2026-11-03,sob-a,sobeys,S1,4.99,4.99,,062000000015,Caramilk Multipack,Cadbury,4 x 50 g,Snacks
+2026-11-03,sob-b,sobeys,S1,5.39,5.39,,062000000015,Caramilk Multipack,Cadbury,4 x 50 g,Snacks
+2026-11-10,sob-a,sobeys,S1,4.99,4.99,,062000000015,Caramilk Multipack,Cadbury,4 x 50 g,Snacks
+2026-11-10,sob-b,sobeys,S1,5.39,5.39,,062000000015,Caramilk Multipack,Cadbury,4 x 50 g,Snacks
+2026-11-17,sob-a,sobeys,S1,4.99,4.99,,062000000015,Caramilk Multipack,Cadbury,4 x 50 g,Snacks
+`
+
+// TestDailyPriceVisitPattern: a banner SKU's daily price is its price in
+// force over every store whose price is in force, not the median of the
+// stores visited that day, so a day on which only the cheaper store was
+// visited is no change and no 30-day low. The median rule made 11-17
+// (4.99, store A alone) 3.9% under the 5.19 of the days both stores were
+// visited: a lowest_in_30_days signal and a -3.9% category change that no
+// store made.
+func TestDailyPriceVisitPattern(t *testing.T) {
+	svc, err := Open(filepath.Join(t.TempDir(), "v.db"), &Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	ctx := context.Background()
+	mustImport(t, svc, "stores.csv", visitStores, nil)
+	mustImport(t, svc, "obs.csv", visitObs, nil)
+
+	got, err := svc.Signals(ctx, SignalsInput{Province: "ON", Banner: "sobeys", Kind: "changes"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range got.Results {
+		t.Errorf("signal %s %s at %v: no store's price moved", s.Type, s.Evidence.UPC, s.Evidence.Price)
+	}
+
+	// Each day's price in force: 4.99 and 5.39 tie, the lower, 4.99; on
+	// 11-17 store B's 5.39 of 11-10 is still in force: 4.99 again. This
+	// week (11-11..11-17) 4.99 against the week before (11-04..11-10)
+	// 4.99: 0.0%.
+	rep, err := svc.CategoryReport(ctx, CategoryReportInput{Province: "ON", Banner: "sobeys", Period: "7d"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Categories) != 1 || rep.Categories[0].ChangePct == nil || *rep.Categories[0].ChangePct != 0 || rep.Categories[0].Matched != 1 {
+		t.Fatalf("category report: got %+v, want Snacks at 0.0%% over 1 matched SKU", rep.Categories)
+	}
+}
+
+// TestDailyPriceLaterImport: an import of earlier days sets the daily
+// price of the stored days after them that its observations hold in
+// force. Store A's 3.00 of 11-17 is imported first (the day's price is
+// 3.00); then stores B and C at 3.50 on 11-10, still in force on 11-17,
+// where 3.50 is now the most common price. The aggregates must equal a
+// recomputation from the observations (Verify), and the week's change is
+// 3.50 against 3.50: 0.0% (the stale 3.00 gave -14.3%).
+func TestDailyPriceLaterImport(t *testing.T) {
+	svc, err := Open(filepath.Join(t.TempDir(), "l.db"), &Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	ctx := context.Background()
+	const header = "date,store_id,banner,external_sku,price,regular_price,promo_ends,upc,name,brand,size,category\n"
+	mustImport(t, svc, "stores.csv", visitStores, nil)
+	mustImport(t, svc, "late.csv", header+"2026-11-17,sob-a,sobeys,S3,3.00,3.00,,062000000022,Oat Flakes,Beta,1 kg,Pantry\n", nil)
+	mustImport(t, svc, "early.csv", header+
+		"2026-11-10,sob-b,sobeys,S3,3.50,3.50,,062000000022,Oat Flakes,Beta,1 kg,Pantry\n"+
+		"2026-11-10,sob-c,sobeys,S3,3.50,3.50,,062000000022,Oat Flakes,Beta,1 kg,Pantry\n", nil)
+	if err := svc.Verify(ctx); err != nil {
+		t.Fatalf("verify after an import of earlier days: %v", err)
+	}
+	rep, err := svc.CategoryReport(ctx, CategoryReportInput{Province: "ON", Banner: "sobeys", Period: "7d"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Categories) != 1 || rep.Categories[0].ChangePct == nil || *rep.Categories[0].ChangePct != 0 {
+		t.Fatalf("category report: got %+v, want Pantry at 0.0%%", rep.Categories)
+	}
+}
