@@ -15,10 +15,9 @@ import (
 )
 
 // The executive brief: one province's latest week in a page. Its figures
-// come from each banner SKU's daily prices (storage.CatDay.SKUs: the
-// median of its reference stores' prices and regular prices each day;
-// the offers for the basket, which carry the same daily price on each
-// SKU's latest day), the shelf records (new products) and the account's
+// come from each banner SKU's daily prices (storage.CatDay.SKUs: its
+// price in force and regular price in force each day it was observed;
+// the offers for the basket, its price in force on the latest day), the shelf records (new products) and the account's
 // alert events; Summary says the same in sentences made from those
 // numbers. WriteHTML (brief_html.go) renders it as a printable page.
 // Every figure is defined in the OpenAPI document (restserver/openapi.json,
@@ -126,8 +125,9 @@ type Mover struct {
 	Prices      []DayPrice `json:"prices"` // daily prices of the last four weeks, for a sparkline
 }
 
-// DayPrice is a banner SKU's daily price on one day: the median of its
-// reference stores' prices and regular prices.
+// DayPrice is a banner SKU's daily price on one day: its price in force
+// and regular price in force, over its reference stores whose price is in
+// force that day.
 type DayPrice struct {
 	Date    Date  `json:"date"`
 	Price   Cents `json:"price"`
@@ -221,9 +221,8 @@ type BriefProduct struct {
 // ended, category inflation week over week and over four weeks, new
 // products, and the account's alert events when ctx acts for one.
 //
-// A banner SKU's weekly price is its daily price (the median of its
-// reference stores' prices, and of their regular prices) on its last day
-// with data in the week. The week is the seven days up to the data set's
+// A banner SKU's weekly price is its daily price (its price in force,
+// and its regular price in force) on its last day with data in the week. The week is the seven days up to the data set's
 // latest day, the week before the seven days before it. The OpenAPI
 // document (restserver/openapi.json) defines every figure.
 //

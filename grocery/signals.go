@@ -432,7 +432,7 @@ func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult,
 		if res.Total == 0 {
 			notes = append(notes, a.emptyNote("signal", since, asOf))
 		}
-		notes = append(notes, "current prices are each banner SKU's price in force on the latest day (the most common of its stores' prices of the last 14 days, a promotion past its end at its regular price); changes follow the daily prices (the median of the stores' prices each day); market positions compare regular prices with the median of the other banners' regular prices; shrinkflation compares unit prices, everything else the same barcode")
+		notes = append(notes, "current prices are each banner SKU's price in force on the latest day (the most common of its stores' prices of the last 14 days, a promotion past its end at its regular price); changes follow the daily prices (each day's price in force, over every store whose price is in force); market positions compare regular prices with the median of the other banners' regular prices; shrinkflation compares unit prices, everything else the same barcode")
 		res.Basis.Note = strings.Join(notes, "; ")
 		return nil
 	})

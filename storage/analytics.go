@@ -51,9 +51,10 @@ type StoreCount struct {
 	N     uint32
 }
 
-// SKUDay is one banner SKU's daily price: the median of the prices and
-// of the regular prices of the stores that observed it that day, in
-// half-cents (twice the cents, exact for the mean of two middle prices).
+// SKUDay is one banner SKU's daily price on a day one of its stores
+// observed it: its price in force and regular price in force that day
+// (the writer's rule), in half-cents (twice the cents; a format 6 file's
+// medians of two middle prices need the half).
 type SKUDay struct {
 	SKU            string
 	Price, Regular uint32 // half-cents; Regular >= Price

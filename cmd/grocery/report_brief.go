@@ -30,8 +30,8 @@ func (a *app) briefCmd(use string) *cobra.Command {
 		Short: "The latest week of a province in one page: basket, movers, promotions, inflation",
 		Long: `brief summarises the latest week (the seven days up to the data set's
 latest observation) of one province, from the reference-store panel, on
-each banner SKU's weekly price (its daily median price on its last day
-with data in the week): the banners compared on a shared basket (an index
+each banner SKU's weekly price (its daily price, its price in force, on
+its last day with data in the week): the banners compared on a shared basket (an index
 against the other banners' median prices, ranks for banners pricing at
 least 20 of its items), the biggest regular-price moves each way,
 promotion intensity by banner with the promotions started and ended,

@@ -11,14 +11,16 @@ import (
 )
 
 // The analytics aggregates, kept by the writer in the import transaction
-// (format version 5):
+// (format version 7):
 //
 //   - category days (storage.CatDay): per province, category, banner and
 //     day, every observation's price, unit price, store and promotion flag,
-//     as multisets, and each SKU's daily price that day (dayPrices).
+//     as multisets, and each SKU's daily price that day (inForceRun).
 //     writeSorted adds each new observation and, for a corrected one,
 //     takes the old out again, so they stay exact under re-imports and
-//     corrections; a day it changes gets its daily price anew. A day is
+//     corrections; the days a write changes, and the stored days after
+//     them that its observations can hold in force, get their daily price
+//     anew (dailyPrices). A day is
 //     counted under the category of the SKU's barcode: when a product's
 //     category or size, or a SKU's barcode, changes, regroupDays moves the
 //     SKU's stored days to the category days (and unit prices) they now

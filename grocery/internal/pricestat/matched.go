@@ -16,8 +16,8 @@ import (
 //	change_pct = (geomean over the SKUs priced in both periods of
 //	             ratio(s) - 1) × 100
 //
-// p(s,d) being the SKU's daily price (storage.SKUDay, the median of its
-// stores' prices that day), and regular_change_pct likewise with the
+// p(s,d) being the SKU's daily price (storage.SKUDay, its price in force
+// that day over the stores whose price is in force), and regular_change_pct likewise with the
 // daily regular price. A SKU priced in one period only does not count.
 
 // periodSum adds up a banner SKU's daily prices over one period, in
