@@ -96,3 +96,30 @@ func TestDailyPriceLaterImport(t *testing.T) {
 		t.Fatalf("category report: got %+v, want Pantry at 0.0%%", rep.Categories)
 	}
 }
+
+// TestDailyPriceLaterImportLookback: a daily price looks back on the 30
+// days before it (the lowest daily price, the latest regular price; the
+// signals read them), so an import of earlier days sets what the stored
+// days of the 30 days after the days it sets look back on. Store A's 3.00
+// on 10-20 and 11-14 come first; then stores B and C at 3.50 on 10-13,
+// which make 10-20's price 3.50 and so the lowest price 11-14 looks back
+// on 3.50, 32 days after 10-13: the aggregates must equal a
+// recomputation.
+func TestDailyPriceLaterImportLookback(t *testing.T) {
+	svc, err := Open(filepath.Join(t.TempDir(), "l.db"), &Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	const header = "date,store_id,banner,external_sku,price,regular_price,promo_ends,upc,name,brand,size,category\n"
+	mustImport(t, svc, "stores.csv", visitStores, nil)
+	mustImport(t, svc, "late.csv", header+
+		"2026-10-20,sob-a,sobeys,S4,3.00,3.00,,062000000022,Oat Flakes,Beta,1 kg,Pantry\n"+
+		"2026-11-14,sob-a,sobeys,S4,3.00,3.00,,062000000022,Oat Flakes,Beta,1 kg,Pantry\n", nil)
+	mustImport(t, svc, "early.csv", header+
+		"2026-10-13,sob-b,sobeys,S4,3.50,3.50,,062000000022,Oat Flakes,Beta,1 kg,Pantry\n"+
+		"2026-10-13,sob-c,sobeys,S4,3.50,3.50,,062000000022,Oat Flakes,Beta,1 kg,Pantry\n", nil)
+	if err := svc.Verify(context.Background()); err != nil {
+		t.Fatalf("verify after an import of earlier days: %v", err)
+	}
+}

@@ -1104,11 +1104,12 @@ func (sc *signalScan) changes() error {
 }
 
 // dayPrice is one banner SKU's daily price on one day, in half-cents,
-// as storage.SKUNum gives it.
+// with what it looks back on, as storage.SKUNum gives it.
 type dayPrice struct {
 	num  uint32 // the SKU's number in its category's list
 	day  int32
 	p, r uint32
+	back storage.Lookback
 }
 
 // regularMove is a banner SKU's move of its regular price since `since`:
@@ -1120,13 +1121,18 @@ type regularMove struct {
 	from               int32
 }
 
-// dailyScan reads the province's daily prices from since - 30 to asOf,
-// one category and banner at a time (storage.CatDays), and finds for each
+// dailyScan reads the province's daily prices from sc.since to asOf, one
+// category and banner at a time (storage.CatDays), and finds for each
 // current banner SKU its regular move since sc.since (kept in sc.moves
 // for the threats; a change of 10% or more is a price_increase or
 // price_decrease) and its lowest 30-day low since sc.since
-// (lowest_in_30_days). A SKU's days are those of its category: one whose
-// category changed is read in each as a SKU of its own.
+// (lowest_in_30_days). What a day looks back on (storage.Lookback: the
+// lowest daily price of the 30 days before it, the regular price of the
+// latest of them) stands for the days before since, which it reads only
+// for a SKU whose latest day before since is further back than the 30
+// days before its first day since (priorRegular). A SKU's days are those
+// of its category: one whose category changed is read in each as a SKU of
+// its own.
 func (sc *signalScan) dailyScan() error {
 	var (
 		cur   storage.CatDayKey
@@ -1138,7 +1144,7 @@ func (sc *signalScan) dailyScan() error {
 		group = group[:0]
 		return err
 	}
-	err := sc.tx.CatDays(sc.a.province, "", "", sc.since-SignalLookbackDays, sc.asOf, storage.CatSKUs|storage.CatNumbered, func(k *storage.CatDayKey, c *storage.CatDay) error {
+	err := sc.tx.CatDays(sc.a.province, "", "", sc.since, sc.asOf, storage.CatSKUs|storage.CatNumbered, func(k *storage.CatDayKey, c *storage.CatDay) error {
 		if k.Category != cur.Category || k.Banner != cur.Banner {
 			if err := flush(); err != nil {
 				return err
@@ -1150,7 +1156,7 @@ func (sc *signalScan) dailyScan() error {
 		}
 		names = c.Names
 		for _, d := range c.SKUNums {
-			group = append(group, dayPrice{num: d.Num, day: k.Day, p: d.Price, r: d.Regular})
+			group = append(group, dayPrice{num: d.Num, day: k.Day, p: d.Price, r: d.Regular, back: d.Lookback})
 		}
 		return nil
 	})
@@ -1162,7 +1168,7 @@ func (sc *signalScan) dailyScan() error {
 }
 
 // groupChanges finds the moves and lows of one category and banner's
-// SKUs, whose days (by day) are in group.
+// SKUs, whose days from since (by day) are in group.
 func (sc *signalScan) groupChanges(k *storage.CatDayKey, names []string, group []dayPrice) error {
 	if len(group) == 0 {
 		return nil
@@ -1177,16 +1183,24 @@ func (sc *signalScan) groupChanges(k *storage.CatDayKey, names []string, group [
 		days := group[lo:hi]
 		lo = hi
 		last := days[len(days)-1]
-		if last.day <= current || last.day < sc.since {
+		if last.day <= current {
 			continue
 		}
 		sku := names[last.num]
-		// The regular move: the regular price before since against now.
+		// The regular move: the regular price on the latest day before
+		// since, the day before the first since, in the 30 days before
+		// since, against now.
 		var mv regularMove
-		for i := len(days) - 1; i >= 0; i-- {
-			if days[i].day < sc.since {
-				mv.before = days[i].r
-				break
+		first := &days[0]
+		switch prev := first.day - int32(first.back.PrevGap); {
+		case first.back.PrevGap != 0:
+			if prev >= sc.since-SignalLookbackDays {
+				mv.before = first.back.PrevRegular
+			}
+		case first.day > sc.since:
+			var err error
+			if mv.before, err = sc.priorRegular(k, sku, first.day-SignalLookbackDays-1); err != nil {
+				return err
 			}
 		}
 		if mv.before != 0 && mv.before != last.r {
@@ -1203,29 +1217,35 @@ func (sc *signalScan) groupChanges(k *storage.CatDayKey, names []string, group [
 			}
 		}
 		// The lowest day since since under every day of the 30 before it.
-		low, min30 := -1, uint32(0)
+		low := -1
 		for i := range days {
-			d := days[i]
-			if d.day < sc.since {
-				continue
-			}
-			m := uint32(0)
-			for j := i - 1; j >= 0 && days[j].day >= d.day-SignalLookbackDays; j-- {
-				if m == 0 || days[j].p < m {
-					m = days[j].p
-				}
-			}
-			if m > 0 && d.p < m && (low < 0 || d.p <= days[low].p) {
-				low, min30 = i, m
+			d := &days[i]
+			if m := d.back.Low; m > 0 && d.p < m && (low < 0 || d.p <= days[low].p) {
+				low = i
 			}
 		}
 		if low >= 0 {
 			if sh := sc.shelfOf(k.Banner, sku); sh != nil {
-				sc.low(sh, days[low].day, days[low].p, min30)
+				sc.low(sh, days[low].day, days[low].p, days[low].back.Low)
 			}
 		}
 	}
 	return nil
+}
+
+// priorRegular returns the daily regular price of sku, of the category
+// and banner of k, on its latest day from since - 30 to to (0 when it
+// has none): the price a regular move starts from when the SKU's first
+// day since since looks back on no day.
+func (sc *signalScan) priorRegular(k *storage.CatDayKey, sku string, to int32) (uint32, error) {
+	r := uint32(0)
+	err := sc.tx.CatDays(sc.a.province, k.Category, k.Banner, sc.since-SignalLookbackDays, to, storage.CatSKUs, func(_ *storage.CatDayKey, c *storage.CatDay) error {
+		if i, ok := slices.BinarySearchFunc(c.SKUs, sku, func(x storage.SKUDay, s string) int { return strings.Compare(x.SKU, s) }); ok {
+			r = c.SKUs[i].Regular
+		}
+		return nil
+	})
+	return r, err
 }
 
 // bySKU returns group's days by SKU number (n numbers), each SKU's by day

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -56,13 +57,25 @@ type StoreCount struct {
 // (the writer's rule), in half-cents (twice the cents; a format 6 file's
 // medians of two middle prices need the half).
 type SKUDay struct {
-	SKU            string
+	SKU string
+	Lookback
 	Price, Regular uint32 // half-cents; Regular >= Price
+}
+
+// Lookback is what a banner SKU's daily price looks back on, over the
+// writer's lookback (the days before it, 30 in package grocery): Low, the
+// lowest of its daily prices on those days; PrevGap, the days since its
+// latest day with a daily price among them, and PrevRegular that day's
+// regular price. All are 0 when it has no daily price in them; prices in
+// half-cents.
+type Lookback struct {
+	Low, PrevGap, PrevRegular uint32
 }
 
 // SKUNum is a SKUDay whose SKU is given by its number in CatDay.Names.
 type SKUNum struct {
-	Num            uint32
+	Num uint32
+	Lookback
 	Price, Regular uint32 // half-cents; Regular >= Price
 }
 
@@ -297,7 +310,7 @@ func encodeCatDay(c *CatDay, dict *skuDict) (v []byte, added bool) {
 	for _, sd := range c.SKUs {
 		n, isNew := dict.num(sd.SKU)
 		added = added || isNew
-		e = e.uvarint(uint64(n)).uvarint(uint64(sd.Price)).uvarint(uint64(sd.Regular - sd.Price))
+		e = e.uvarint(uint64(n)).uvarint(uint64(sd.Price)).uvarint(uint64(sd.Regular - sd.Price)).lookback(sd.Lookback)
 	}
 	return encodeStores(encodeRuns(encodeRuns(e, c.Prices), c.Units), c.Stores), added
 }
@@ -436,7 +449,7 @@ func decodeSKUNumbers(d *dec, c *CatDay, dict *skuDict) error {
 	}
 	c.SKUs = slices.Grow(c.SKUs, len(c.SKUNums))
 	for _, sn := range c.SKUNums {
-		c.SKUs = append(c.SKUs, SKUDay{dict.skus[sn.Num], sn.Price, sn.Regular})
+		c.SKUs = append(c.SKUs, SKUDay{dict.skus[sn.Num], sn.Lookback, sn.Price, sn.Regular})
 	}
 	c.SKUNums = c.SKUNums[:0]
 	return nil
@@ -465,7 +478,11 @@ func decodeSKUNums(d *dec, c *CatDay, dict *skuDict) error {
 		if r, i = uvarintAt(b, i); i < 0 {
 			return errCorrupt
 		}
-		c.SKUNums = append(c.SKUNums, SKUNum{uint32(num), uint32(p), uint32(p + r)})
+		var lb Lookback
+		if lb, i = lookbackAt(b, i); i < 0 {
+			return errCorrupt
+		}
+		c.SKUNums = append(c.SKUNums, SKUNum{uint32(num), lb, uint32(p), uint32(p + r)})
 	}
 	d.b = b[i:]
 	return nil
@@ -592,7 +609,7 @@ func (t *Tx) upgradeCatDays() error {
 		}
 		for _, e := range batch {
 			if err := t.decodeCatDay(e.k[:len(e.k)-4], e.v, &c, CatAll, nil, nil); err != nil {
-				return fmt.Errorf("upgrade to version %d: %s: %w; the file is left at version 4 and still opens read-only", FormatVersion, catDayName(e.k), err)
+				return fmt.Errorf("upgrade to version %d: %s: %w; the file is left at version 4", FormatVersion, catDayName(e.k), err)
 			}
 			if err := t.putCatDay(e.k, &c); err != nil {
 				return err
@@ -670,7 +687,7 @@ func (t *Tx) decodeSKUDays(d *dec, c *CatDay, before []SKUDay, beforeNums []SKUN
 				s = t.text(sku)
 			}
 		}
-		c.SKUs = append(c.SKUs, SKUDay{SKU: s, Price: uint32(price), Regular: uint32(price + r)})
+		c.SKUs = append(c.SKUs, SKUDay{SKU: s, Price: uint32(price), Regular: uint32(price + r)}) // a version 4 day looks back on nothing
 		if dict != nil {
 			var num uint32
 			if at >= 0 && len(beforeNums) == len(old) {
@@ -678,11 +695,40 @@ func (t *Tx) decodeSKUDays(d *dec, c *CatDay, before []SKUDay, beforeNums []SKUN
 			} else {
 				num, _ = dict.num(s)
 			}
-			c.SKUNums = append(c.SKUNums, SKUNum{num, uint32(price), uint32(price + r)})
+			c.SKUNums = append(c.SKUNums, SKUNum{Num: num, Price: uint32(price), Regular: uint32(price + r)})
 		}
 	}
 	d.b = b[i:]
 	return nil
+}
+
+// lookback appends lb: Low, then PrevGap, then PrevRegular when PrevGap
+// is not 0.
+func (e enc) lookback(lb Lookback) enc {
+	e = e.uvarint(uint64(lb.Low)).uvarint(uint64(lb.PrevGap))
+	if lb.PrevGap != 0 {
+		e = e.uvarint(uint64(lb.PrevRegular))
+	}
+	return e
+}
+
+// lookbackAt decodes the Lookback at b[i:] (enc.lookback), returning it
+// and the index after it, or -1 when there is none.
+func lookbackAt(b []byte, i int) (Lookback, int) {
+	var lb Lookback
+	var low, gap, r uint64
+	if low, i = uvarintAt(b, i); i < 0 || low > math.MaxUint32 {
+		return lb, -1
+	}
+	if gap, i = uvarintAt(b, i); i < 0 || gap > math.MaxUint32 {
+		return lb, -1
+	}
+	if gap != 0 {
+		if r, i = uvarintAt(b, i); i < 0 || r > math.MaxUint32 {
+			return lb, -1
+		}
+	}
+	return Lookback{uint32(low), uint32(gap), uint32(r)}, i
 }
 
 // uvarintAt decodes the uvarint at b[i:], returning it and the index

@@ -21,7 +21,7 @@ func TestCorruptCatDay(t *testing.T) {
 	// store with storeN observations.
 	day := func(count, n, num, store, storeN uint64) []byte {
 		e := enc(nil).uvarint(catDayNumbered).uvarint(count).uvarint(0).uvarint(100 * count)
-		e = e.uvarint(1).uvarint(num).uvarint(200).uvarint(0)
+		e = e.uvarint(1).uvarint(num).uvarint(200).uvarint(0).uvarint(0).uvarint(0) // no lookback
 		runs := enc(nil).uvarint(100).uvarint(n - 1)
 		e = append(e.uvarint(1).uvarint(uint64(len(runs))), runs...)
 		e = e.uvarint(0).uvarint(0) // no units

@@ -74,29 +74,24 @@ import (
 // series in records of 16 days, the analytics aggregates that the import
 // derives from what each observation row carried, and each banner SKU's
 // daily price (its price in force that day over every store whose price is
-// in force, as the offers define it) in the category aggregates, each category aggregate naming its SKUs by their
-// number in its category's list (catskus), and each offer as the banner
-// SKU's price in force on the data set's latest day with the day it
+// in force, as the offers define it) with what it looks back on (Lookback)
+// in the category aggregates, each category aggregate naming its SKUs by
+// their number in its category's list (catskus), and each offer as the
+// banner SKU's price in force on the data set's latest day with the day it
 // expires.
 //
 // Open refuses a version 1 or 2 file (no aggregates) with ErrFormat and a
 // message to rebuild it (grocery demo, or an import into a new file), since
 // only the import's derive step (package grocery) knows how to build the
-// aggregates. A version 3 file lacks only the daily prices: a writable Open
-// upgrades it in place through Options.Upgrade, which derives them from the
-// series; a read-only Open refuses it. A version 4 file names the SKUs of
-// its category aggregates in full: a writable Open upgrades it in place
-// (numbering them) and rebuilds its offers through Options.Upgrade; a
-// read-only Open serves it as it is. A version 5 file's offers summarise
-// each store's latest observation without the day it expires: a writable
-// Open rebuilds them through Options.Upgrade, and a read-only Open serves
-// them as they are. A version 6 file's daily prices are the median of the
-// stores observed that day: a writable Open derives them again through
-// Options.Upgrade, and a read-only Open serves them as they are. An
-// upgrade is one transaction: when a category
-// aggregate is corrupt, the writable Open fails with an error naming it
-// (wrapping the decoder's) and the file is left at version 4, which a
-// read-only Open still serves.
+// aggregates. A writable Open upgrades a version 3 to 6 file in place
+// through Options.Upgrade, which derives the aggregates and offers again
+// from the series (version 3 lacks the daily prices, 4 numbers no SKU, 5
+// has offers without the day they expire, 3 to 6 keep each day's median
+// of the stores observed as its daily price, without Lookback); a
+// read-only Open refuses them, saying to open the file once for writing.
+// An upgrade is one transaction: when a category aggregate of a version 4
+// file is corrupt, the writable Open fails with an error naming it
+// (wrapping the decoder's) and the file is left as it was.
 const FormatVersion = 7
 
 // Bucket names.
@@ -367,20 +362,18 @@ func checkFormat(tx *bolt.Tx) error {
 	}
 	n := binary.BigEndian.Uint32(v)
 	switch {
-	case n == 3:
-		return errUpgrade{3}
+	case n >= 3 && n < FormatVersion:
+		// A writable Open upgrades it (Options.Upgrade); a read-only
+		// one refuses it, saying so.
+		return errUpgrade{int(n)}
 	case n == 1 || n == 2:
 		return fmt.Errorf("%w: version %d, this program reads version %d, which adds the analytics aggregates: rebuild the file with grocery demo, or import your stores and observations files into a new data file", ErrFormat, n, FormatVersion)
-	case n < 4 || n > FormatVersion:
+	case n > FormatVersion:
 		return fmt.Errorf("%w: version %d, this program reads version %d", ErrFormat, n, FormatVersion)
 	}
-	// A version 4, 5 or 6 file is served as it is when read only: a
-	// version 4 file's category aggregates name their SKUs in full, which
-	// the reads take as well, and it has no SKU lists; 4 and 5 decode
-	// their offers as they wrote them (legacyOffers).
 	for _, name := range allBuckets {
 		missing := tx.Bucket(name) == nil && !slices.ContainsFunc(writeOnlyBuckets, func(b []byte) bool { return bytes.Equal(b, name) })
-		if missing && !(n == 4 && bytes.Equal(name, bucketCatSKUs)) {
+		if missing {
 			return fmt.Errorf("%w: it lacks the %q bucket of version %d: open it once for writing (grocery serve, import or keys) to add it", ErrFormat, name, n)
 		}
 	}
@@ -504,8 +497,8 @@ type Tx struct {
 	storeN     uint32
 	storeNRead bool
 	// legacy reports whether the file's offers are those of version 4
-	// or 5, which a read-only Open serves as they are (handle.legacyOffers;
-	// an upgrade's ClearOffers clears it).
+	// or 5, which an upgrade reads before it writes them anew
+	// (handle.legacyOffers; its ClearOffers clears it).
 	legacy bool
 }
 

@@ -20,7 +20,7 @@ type handle struct {
 	closed chan struct{} // closed once bolt is closed
 	err    error         // bolt's Close error, set before closed
 	// legacyOffers is set while the file's offers are those of format 4
-	// or 5 (a read-only open serves them; an upgrade rebuilds them).
+	// or 5 (an upgrade reads them, then rebuilds them).
 	legacyOffers atomic.Bool
 }
 

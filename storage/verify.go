@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // ErrInconsistent means a check found the file's records disagreeing with
@@ -145,9 +146,11 @@ var analyticsIDs = [...]int{idCatDays, idShelf, idPromos, idPromoDates, idCatSKU
 
 // ForEachAnalytics calls fn with every entry of the analytics aggregates
 // (catdays, shelf, promos, promodates), bucket by bucket in key order, in
-// their stored bytes, but for a category day, given with its SKUs named
-// in full (the numbers of its category's list depend on the order they
-// were first written in): for comparing them with a recomputation. fn may
+// their stored bytes, but for a category day, given as version 4 encoded
+// it, with its SKUs named in full (the numbers of its category's list
+// depend on the order they were first written in), then, under the
+// bucket name "catdays.lookback" and the same key, its SKUs' Lookback in
+// order when one is set: for comparing them with a recomputation. fn may
 // keep k and v only until it returns.
 func (t *Tx) ForEachAnalytics(fn func(bucket string, k, v []byte) error) error {
 	var c CatDay
@@ -165,7 +168,17 @@ func (t *Tx) ForEachAnalytics(fn func(bucket string, k, v []byte) error) error {
 				if err := t.decodeCatDay(k[:len(k)-4], v, &c, CatAll, nil, nil); err != nil {
 					return err
 				}
-				return fn(name, k, encodeCatDayNamed(&c))
+				if err := fn(name, k, encodeCatDayNamed(&c)); err != nil {
+					return err
+				}
+				if slices.ContainsFunc(c.SKUs, func(sd SKUDay) bool { return sd.Lookback != Lookback{} }) {
+					var e enc
+					for _, sd := range c.SKUs {
+						e = e.lookback(sd.Lookback)
+					}
+					return fn(name+".lookback", k, e)
+				}
+				return nil
 			}
 		}
 		if err := t.b(id).ForEach(each); err != nil {

@@ -52,19 +52,29 @@ type catDelta struct {
 // first, it keeps each store's latest observation, and day returns the
 // banner SKU's price in force on a day (pricestat.InForceOn over every
 // store whose price is in force then, not only those observed that day),
-// in half-cents as the category days keep it. So a banner SKU's daily
-// price moves only when a store's own price in force moves, or a store's
-// observation enters or leaves the visit window.
+// in half-cents as the category days keep it, with what it looks back on
+// (storage.Lookback). So a banner SKU's daily price moves only when a
+// store's own price in force moves, or a store's observation enters or
+// leaves the visit window.
 type inForceRun struct {
-	window int32
-	stores []uint32 // storage.Entry.Store, sorted; obs in the same order
-	obs    []pricestat.StoreObs
-	buf    []uint32
+	window, lookback int32
+	stores           []uint32 // storage.Entry.Store, sorted; obs in the same order
+	obs              []pricestat.StoreObs
+	buf              []uint32
+	hist             []pastDay // the daily prices of the lookback before the last day, oldest first
 }
 
-// reset starts a series, with window the visit window (Rules.FreshDays).
-func (r *inForceRun) reset(window int32) {
-	r.window, r.stores, r.obs = window, r.stores[:0], r.obs[:0]
+// pastDay is a daily price inForceRun looks back on.
+type pastDay struct {
+	day  int32
+	p, r uint32
+}
+
+// reset starts a series, with window the visit window (Rules.FreshDays)
+// and lookback the days a daily price looks back on (Rules.PriceLookback).
+func (r *inForceRun) reset(window, lookback int32) {
+	r.window, r.lookback = window, lookback
+	r.stores, r.obs, r.hist = r.stores[:0], r.obs[:0], r.hist[:0]
 }
 
 // add takes a day's entries as their stores' latest observations.
@@ -81,8 +91,9 @@ func (r *inForceRun) add(d *storage.Day) {
 	}
 }
 
-// day returns sku's daily price on day, a day added last. A store whose
-// latest observation has left the window is dropped first.
+// day returns sku's daily price on day, a day added last, after every
+// stored day before it that is within the lookback. A store whose latest
+// observation has left the window is dropped first.
 func (r *inForceRun) day(sku string, day int32) storage.SKUDay {
 	n := 0
 	for i, o := range r.obs {
@@ -94,22 +105,41 @@ func (r *inForceRun) day(sku string, day int32) storage.SKUDay {
 	r.stores, r.obs = r.stores[:n], r.obs[:n]
 	bp, _, buf := pricestat.InForceOn(r.obs, day, r.window, r.buf)
 	r.buf = buf
-	return storage.SKUDay{SKU: sku, Price: 2 * bp.Price, Regular: 2 * bp.Regular}
+	sd := storage.SKUDay{SKU: sku, Price: 2 * bp.Price, Regular: 2 * bp.Regular}
+	k := 0
+	for k < len(r.hist) && r.hist[k].day < day-r.lookback {
+		k++
+	}
+	r.hist = append(r.hist[:0], r.hist[k:]...)
+	for _, h := range r.hist {
+		if sd.Low == 0 || h.p < sd.Low {
+			sd.Low = h.p
+		}
+	}
+	if n := len(r.hist); n > 0 {
+		sd.PrevGap, sd.PrevRegular = uint32(day-r.hist[n-1].day), r.hist[n-1].r
+	}
+	r.hist = append(r.hist, pastDay{day, sd.Price, sd.Regular})
+	return sd
 }
 
 // dailyPrices sets, in the category days' changes, the daily price of a
-// series on each stored day from first to the last day the observations
-// of days first..last can hold in force (last + window - 1).
+// series on each stored day from first to the last day that the
+// observations of days first..last can hold in force or that looks back
+// on their daily prices (last + window - 1 + lookback). It reads the days
+// before first that those depend on: the lookback's, and the window
+// before it.
 func (w *writer) dailyPrices(key SeriesKey, in seriesInfo, first, last int32) error {
-	win := w.rules.FreshDays
+	win, back := w.rules.FreshDays, w.rules.PriceLookback
 	r := &w.run
-	r.reset(win)
-	scan := storage.SeriesScan{From: first - win + 1, To: last + win - 1}
+	r.reset(win, back)
+	scan := storage.SeriesScan{From: first - back - win + 1, To: last + win - 1 + back}
 	return w.tx.Series(key.Banner, key.SKU, key.Province, scan, func(d *storage.Day) error {
 		r.add(d)
+		sd := r.day(in.sku, d.Date)
 		if d.Date >= first {
 			delta := w.catDelta(key, in, d.Date)
-			delta.skus = append(delta.skus, r.day(in.sku, d.Date))
+			delta.skus = append(delta.skus, sd)
 		}
 		return nil
 	})
@@ -185,7 +215,7 @@ func (w *writer) regroupDays(ctx context.Context) error {
 			var moves []move
 			has := false
 			run := &w.run
-			run.reset(w.rules.FreshDays)
+			run.reset(w.rules.FreshDays, w.rules.PriceLookback)
 			if err := w.tx.Series(k.banner, k.sku, p, storage.SeriesScan{To: math.MaxInt32, SummaryOnly: same}, func(d *storage.Day) error {
 				has = true
 				if same {
@@ -631,7 +661,7 @@ func (w *writer) rederiveAnalytics(ctx context.Context, touch func(k SeriesKey))
 		if touch != nil {
 			touch(cur)
 		}
-		w.run.reset(w.rules.FreshDays)
+		w.run.reset(w.rules.FreshDays, w.rules.PriceLookback)
 		var err error
 		in, err = w.seriesInfo(cur)
 		return true, err
