@@ -18,6 +18,7 @@ import (
 	"github.com/grocerydata/grocery/grocery/internal/idemstore"
 	"github.com/grocerydata/grocery/grocery/internal/redisconn"
 	"github.com/grocerydata/grocery/grocery/internal/replica"
+	"github.com/grocerydata/grocery/grocery/internal/search"
 	snapfile "github.com/grocerydata/grocery/grocery/internal/snapshot"
 	"github.com/grocerydata/grocery/storage"
 )
@@ -47,8 +48,9 @@ type Service struct {
 	alertsMu   sync.Mutex
 	settleStop func() // cancels and waits for settleOwedAlerts; nil when none runs
 
-	hooks       *webhookHooks // webhook options and delivery worker
-	dataVersion atomic.Uint64 // DataVersion
+	hooks       *webhookHooks     // webhook options and delivery worker
+	dataVersion atomic.Uint64     // DataVersion
+	searchIndex search.IndexCache // SearchStores' totals and stores, per data version
 }
 
 // Open opens the data file at path, creating it unless opts.ReadOnly.
