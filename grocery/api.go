@@ -19,6 +19,10 @@ type Options struct {
 	Now func() time.Time
 	// KeyPrefix starts every API key: <prefix>_pk_<secret>. Default "gro".
 	KeyPrefix string
+	// AnswerCacheBytes bounds the answers Cached keeps (the analytics'
+	// answers of one data version), counted as the length of their JSON;
+	// default DefaultAnswerCacheBytes (64 MiB).
+	AnswerCacheBytes int64
 	// Plans are the plans keys can be created on; default DefaultPlans().
 	Plans []Plan
 	// FlushInterval is how often quota counts are written to the data

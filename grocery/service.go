@@ -13,6 +13,7 @@ import (
 
 	"github.com/grocerydata/grocery/grocery/internal/access"
 	"github.com/grocerydata/grocery/grocery/internal/alertstore"
+	"github.com/grocerydata/grocery/grocery/internal/answercache"
 	"github.com/grocerydata/grocery/grocery/internal/extsort"
 	"github.com/grocerydata/grocery/grocery/internal/fault"
 	"github.com/grocerydata/grocery/grocery/internal/idemstore"
@@ -48,9 +49,10 @@ type Service struct {
 	alertsMu   sync.Mutex
 	settleStop func() // cancels and waits for settleOwedAlerts; nil when none runs
 
-	hooks       *webhookHooks     // webhook options and delivery worker
-	dataVersion atomic.Uint64     // DataVersion
-	searchIndex search.IndexCache // SearchStores' totals and stores, per data version
+	hooks       *webhookHooks      // webhook options and delivery worker
+	dataVersion atomic.Uint64      // DataVersion
+	answers     *answercache.Cache // Cached
+	searchIndex search.IndexCache  // SearchStores' totals and stores, per data version
 }
 
 // Open opens the data file at path, creating it unless opts.ReadOnly.
@@ -99,6 +101,11 @@ func openPrefixed(path string, opts *Options, so storage.Options, now func() tim
 		return nil, Errorf(EINVALID, "key prefix %q: want 1 to 16 lowercase letters or digits", opts.KeyPrefix)
 	}
 	s := &Service{db: db, now: now, log: opts.Logger}
+	answerBytes := opts.AnswerCacheBytes
+	if answerBytes <= 0 {
+		answerBytes = DefaultAnswerCacheBytes
+	}
+	s.answers = answercache.New(answerBytes)
 	s.newDataVersion()
 	if !so.ReadOnly {
 		s.snapDir, s.snapKeep = opts.SnapshotDir, opts.SnapshotKeep
