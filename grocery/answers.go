@@ -3,6 +3,9 @@ package grocery
 import (
 	"context"
 	"encoding/json"
+	"sync"
+
+	"github.com/grocerydata/grocery/storage"
 
 	"github.com/grocerydata/grocery/grocery/internal/answercache"
 )
@@ -54,3 +57,78 @@ type AnswerCacheStats = answercache.Stats
 // AnswerCacheStats returns the counts of the Service's answer cache. It
 // returns no error.
 func (s *Service) AnswerCacheStats() AnswerCacheStats { return s.answers.Stats() }
+
+// answerWarmer runs the warming of the answer cache (Options.WarmAnswers).
+type answerWarmer struct {
+	mu      sync.Mutex
+	stop    chan struct{} // closed by Close
+	stopped bool
+	wg      sync.WaitGroup
+}
+
+// warmAnswers starts computing, for the current data version, the answers
+// of the default requests (WarmAnswers) into the answer cache. It does
+// nothing unless Options.WarmAnswers; a newer version or Close ends it.
+func (s *Service) warmAnswers() {
+	w := s.warm
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stopped {
+		return
+	}
+	w.wg.Add(1)
+	go func() {
+		defer w.wg.Done()
+		version := s.DataVersion()
+		var reqs []BenchmarkInput
+		err := s.db.View(func(tx *storage.Tx) error {
+			for _, p := range Provinces() {
+				seen := map[string]bool{}
+				err := tx.ActiveStores(p.Code, "", func(st *storage.Store) error {
+					if !seen[st.Banner] {
+						seen[st.Banner] = true
+						reqs = append(reqs, BenchmarkInput{Banner: st.Banner, Province: p.Code})
+					}
+					return nil
+				})
+				if err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return
+		}
+		for _, in := range reqs {
+			select {
+			case <-w.stop:
+				return
+			default:
+			}
+			if s.DataVersion() != version {
+				return // a newer write warms its own
+			}
+			Cached(context.Background(), s, "CompetitiveBenchmark", s.CompetitiveBenchmark, in)
+		}
+	}()
+}
+
+// stopWarming ends the warming and waits for it: after Close's call, no
+// warming reads the file.
+func (s *Service) stopWarming() {
+	w := s.warm
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	if !w.stopped {
+		w.stopped = true
+		close(w.stop)
+	}
+	w.mu.Unlock()
+	w.wg.Wait()
+}

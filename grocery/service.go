@@ -52,6 +52,7 @@ type Service struct {
 	hooks       *webhookHooks      // webhook options and delivery worker
 	dataVersion atomic.Uint64      // DataVersion
 	answers     *answercache.Cache // Cached
+	warm        *answerWarmer      // nil unless Options.WarmAnswers
 	searchIndex search.IndexCache  // SearchStores' totals and stores, per data version
 }
 
@@ -158,6 +159,10 @@ func openPrefixed(path string, opts *Options, so storage.Options, now func() tim
 	if !so.ReadOnly {
 		s.startWebhooks()
 	}
+	if opts.WarmAnswers {
+		s.warm = &answerWarmer{stop: make(chan struct{})}
+		s.warmAnswers()
+	}
 	return s, nil
 }
 
@@ -216,6 +221,7 @@ func (s *Service) removeOrphans() {
 // file.
 func (s *Service) Close() error {
 	var err error
+	s.stopWarming()
 	s.stopWebhooks()
 	if s.settleStop != nil {
 		s.settleStop()
