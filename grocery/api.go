@@ -19,6 +19,16 @@ type Options struct {
 	Now func() time.Time
 	// KeyPrefix starts every API key: <prefix>_pk_<secret>. Default "gro".
 	KeyPrefix string
+	// AnswerCacheBytes bounds the answers Cached keeps (the analytics'
+	// answers of one data version), counted as the length of their JSON;
+	// default DefaultAnswerCacheBytes (64 MiB).
+	AnswerCacheBytes int64
+	// WarmAnswers computes, in the background at Open and after every
+	// write of the data, the answers of the default requests of the
+	// competitive benchmark (every banner of every province's panel) into
+	// the answer cache, so that the first client to ask is answered from
+	// it, or waits for the computation under way. A server sets it.
+	WarmAnswers bool
 	// Plans are the plans keys can be created on; default DefaultPlans().
 	Plans []Plan
 	// FlushInterval is how often quota counts are written to the data

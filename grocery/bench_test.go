@@ -212,6 +212,28 @@ func BenchmarkSearchStoresPostalCode(b *testing.B) {
 	b.ReportMetric(float64(total)/float64(b.N), "total/op")
 }
 
+// BenchmarkSearchStores is GET /search?q=&province=ON&limit=10 without
+// HTTP: the exact total of every matching store and SKU of the province,
+// and a page of ten.
+func BenchmarkSearchStores(b *testing.B) {
+	s := largeService(b)
+	ctx := context.Background()
+	queries := []string{"milk", "cheese", "chips", "bread", "coffee", "yogurt", "ice cream", "natrel", "pc", "chicken", "juice", "crème"}
+	hits, total := 0, 0
+	timed(b, func(i int) error {
+		res, err := s.SearchStores(ctx, grocery.StoreSearchInput{Query: queries[i%len(queries)], Province: "ON", Limit: 10})
+		if err == nil {
+			hits += len(res.Results)
+			total += res.Total
+		}
+		return err
+	})
+	if hits == 0 {
+		b.Fatal("no query matched anything: the benchmark measured nothing")
+	}
+	b.ReportMetric(float64(total)/float64(b.N), "total/op")
+}
+
 // BenchmarkStorePrice is GET /price without HTTP: one store's latest
 // price of one SKU.
 func BenchmarkStorePrice(b *testing.B) {

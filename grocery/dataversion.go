@@ -27,4 +27,8 @@ func (s *Service) newDataVersion() {
 // dataWritten moves DataVersion on, once a write of the data committed:
 // a query that began before reads the old data and is tagged with the
 // old version at the latest, never the reverse.
-func (s *Service) dataWritten() { s.dataVersion.Add(1) }
+// The answer cache is warmed for the new version (Options.WarmAnswers).
+func (s *Service) dataWritten() {
+	s.dataVersion.Add(1)
+	s.warmAnswers()
+}

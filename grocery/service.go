@@ -13,11 +13,13 @@ import (
 
 	"github.com/grocerydata/grocery/grocery/internal/access"
 	"github.com/grocerydata/grocery/grocery/internal/alertstore"
+	"github.com/grocerydata/grocery/grocery/internal/answercache"
 	"github.com/grocerydata/grocery/grocery/internal/extsort"
 	"github.com/grocerydata/grocery/grocery/internal/fault"
 	"github.com/grocerydata/grocery/grocery/internal/idemstore"
 	"github.com/grocerydata/grocery/grocery/internal/redisconn"
 	"github.com/grocerydata/grocery/grocery/internal/replica"
+	"github.com/grocerydata/grocery/grocery/internal/search"
 	snapfile "github.com/grocerydata/grocery/grocery/internal/snapshot"
 	"github.com/grocerydata/grocery/storage"
 )
@@ -47,8 +49,11 @@ type Service struct {
 	alertsMu   sync.Mutex
 	settleStop func() // cancels and waits for settleOwedAlerts; nil when none runs
 
-	hooks       *webhookHooks // webhook options and delivery worker
-	dataVersion atomic.Uint64 // DataVersion
+	hooks       *webhookHooks      // webhook options and delivery worker
+	dataVersion atomic.Uint64      // DataVersion
+	answers     *answercache.Cache // Cached
+	warm        *answerWarmer      // nil unless Options.WarmAnswers
+	searchIndex search.IndexCache  // SearchStores' totals and stores, per data version
 }
 
 // Open opens the data file at path, creating it unless opts.ReadOnly.
@@ -97,6 +102,11 @@ func openPrefixed(path string, opts *Options, so storage.Options, now func() tim
 		return nil, Errorf(EINVALID, "key prefix %q: want 1 to 16 lowercase letters or digits", opts.KeyPrefix)
 	}
 	s := &Service{db: db, now: now, log: opts.Logger}
+	answerBytes := opts.AnswerCacheBytes
+	if answerBytes <= 0 {
+		answerBytes = DefaultAnswerCacheBytes
+	}
+	s.answers = answercache.New(answerBytes)
 	s.newDataVersion()
 	if !so.ReadOnly {
 		s.snapDir, s.snapKeep = opts.SnapshotDir, opts.SnapshotKeep
@@ -148,6 +158,10 @@ func openPrefixed(path string, opts *Options, so storage.Options, now func() tim
 	}
 	if !so.ReadOnly {
 		s.startWebhooks()
+	}
+	if opts.WarmAnswers {
+		s.warm = &answerWarmer{stop: make(chan struct{})}
+		s.warmAnswers()
 	}
 	return s, nil
 }
@@ -207,6 +221,7 @@ func (s *Service) removeOrphans() {
 // file.
 func (s *Service) Close() error {
 	var err error
+	s.stopWarming()
 	s.stopWebhooks()
 	if s.settleStop != nil {
 		s.settleStop()

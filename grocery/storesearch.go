@@ -179,9 +179,21 @@ func (s *Service) SearchStores(ctx context.Context, in StoreSearchInput) (*Store
 		return nil, err
 	}
 	res := &StoreSearchResult{Query: in.Query, Province: province, PostalCode: pc.Code, Results: []StoreHit{}, Limit: limit, Offset: offset, Currency: Currency}
+	version := s.DataVersion() // read before the transaction: never newer than its data
 	err = s.db.View(func(tx *storage.Tx) error {
 		hits, err := search.Match(tx, province, words)
 		if err != nil || len(hits) == 0 {
+			return err
+		}
+		asOf := tx.AsOf()
+		current := asOf - freshDays
+		// The province's index of the data version gives the exact total
+		// and the current SKUs, so that only the page's stores and SKUs
+		// are read.
+		ix, err := s.searchIndex.Get(version, province, func() (*search.Index, error) {
+			return search.BuildIndex(tx, province, current)
+		})
+		if err != nil {
 			return err
 		}
 		// The matching SKUs of each banner, best match first.
@@ -191,25 +203,30 @@ func (s *Service) SearchStores(ctx context.Context, in StoreSearchInput) (*Store
 		}
 		byBanner := map[string][]skuRef{}
 		for i := range hits {
-			err := tx.SKUsOf(string(hits[i].GTIN[:]), func(b, sku string) error {
-				byBanner[b] = append(byBanner[b], skuRef{i, sku})
-				return nil
-			})
-			if err != nil {
+			for _, r := range ix.Refs(hits[i].GTIN) {
+				res.Total += int(r.Stores)
+				byBanner[r.Banner] = append(byBanner[r.Banner], skuRef{i, r.SKU})
+			}
+		}
+		if len(byBanner) == 0 {
+			return nil
+		}
+		stores, measured := ix.Stores(), false
+		if pc.Code != "" {
+			if stores, measured, err = search.Nearest(tx, province, pc.Code, pc.FSA, byBanner); err != nil {
 				return err
 			}
 		}
-		stores, measured, err := search.Nearest(tx, province, pc.Code, pc.FSA, byBanner)
-		if err != nil {
-			return err
-		}
-		asOf := tx.AsOf()
-		current := asOf - freshDays
 		products := make([]*storage.Product, len(hits))
 		var l storage.Latest
+		seen := 0 // current store SKUs up to here
+	page:
 		for si := range stores {
 			st := &stores[si]
 			for _, ref := range byBanner[st.Banner] {
+				if len(res.Results) >= limit {
+					break page
+				}
 				found, err := tx.Latest(st.ID, ref.sku, &l)
 				if err != nil {
 					return err
@@ -217,8 +234,8 @@ func (s *Service) SearchStores(ctx context.Context, in StoreSearchInput) (*Store
 				if !found || l.Date <= current {
 					continue
 				}
-				res.Total++
-				if res.Total <= offset || len(res.Results) >= limit {
+				seen++
+				if seen <= offset {
 					continue
 				}
 				p := products[ref.hit]

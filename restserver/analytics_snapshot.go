@@ -14,7 +14,7 @@ func (s *server) geographicPrices(w http.ResponseWriter, r *http.Request) error 
 	if p.err != nil {
 		return p.err
 	}
-	res, err := s.svc.GeographicPrices(r.Context(), in)
+	res, err := grocery.Cached(r.Context(), s.svc, "GeographicPrices", s.svc.GeographicPrices, in)
 	if err != nil {
 		return err
 	}
@@ -29,7 +29,7 @@ func (s *server) regionalComparison(w http.ResponseWriter, r *http.Request) erro
 	if p.err != nil {
 		return p.err
 	}
-	res, err := s.svc.RegionalComparison(r.Context(), in)
+	res, err := grocery.Cached(r.Context(), s.svc, "RegionalComparison", s.svc.RegionalComparison, in)
 	if err != nil {
 		return err
 	}
@@ -44,7 +44,7 @@ func (s *server) competitiveBenchmark(w http.ResponseWriter, r *http.Request) er
 	if p.err != nil {
 		return p.err
 	}
-	res, err := s.svc.CompetitiveBenchmark(r.Context(), in)
+	res, err := grocery.Cached(r.Context(), s.svc, "CompetitiveBenchmark", s.svc.CompetitiveBenchmark, in)
 	if err != nil {
 		return err
 	}
@@ -59,7 +59,7 @@ func (s *server) brandInsights(w http.ResponseWriter, r *http.Request) error {
 	if p.err != nil {
 		return p.err
 	}
-	res, err := s.svc.BrandInsights(r.Context(), in)
+	res, err := grocery.Cached(r.Context(), s.svc, "BrandInsights", s.svc.BrandInsights, in)
 	if err != nil {
 		return err
 	}

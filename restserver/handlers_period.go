@@ -14,7 +14,7 @@ func (s *server) categoryReport(w http.ResponseWriter, r *http.Request) error {
 	if p.err != nil {
 		return p.err
 	}
-	res, err := s.svc.CategoryReport(r.Context(), in)
+	res, err := grocery.Cached(r.Context(), s.svc, "CategoryReport", s.svc.CategoryReport, in)
 	if err != nil {
 		return err
 	}
@@ -31,7 +31,7 @@ func (s *server) promoCalendar(w http.ResponseWriter, r *http.Request) error {
 	if p.err != nil {
 		return p.err
 	}
-	res, err := s.svc.PromoCalendar(r.Context(), in)
+	res, err := grocery.Cached(r.Context(), s.svc, "PromoCalendar", s.svc.PromoCalendar, in)
 	if err != nil {
 		return err
 	}
@@ -52,7 +52,7 @@ func (s *server) newOnShelf(w http.ResponseWriter, r *http.Request) error {
 	if in.Days < 1 || in.Days > 365 {
 		return grocery.Errorf(grocery.EINVALIDARGUMENT, "days %d is out of range: want 1 to 365 (default 14)", in.Days)
 	}
-	res, err := s.svc.NewOnShelf(r.Context(), in)
+	res, err := grocery.Cached(r.Context(), s.svc, "NewOnShelf", s.svc.NewOnShelf, in)
 	if err != nil {
 		return err
 	}

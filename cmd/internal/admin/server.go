@@ -171,6 +171,13 @@ func query[I, R any](f func(context.Context, I) (R, error)) map[string]route {
 	}}}
 }
 
+// cached is a Service method answered from the Service's answer cache
+// (grocery.Cached), under the name the REST interface gives it too, so
+// that the CLI and REST clients share the answers.
+func cached[I comparable, R any](svc *grocery.Service, name string, f func(context.Context, I) (*R, error)) func(context.Context, I) (*R, error) {
+	return func(ctx context.Context, in I) (*R, error) { return grocery.Cached(ctx, svc, name, f, in) }
+}
+
 // accountQuery is the route of a Service method that acts for an account:
 // the account parameter names it (trusted: the socket is its owner's
 // only), the body is its input, the answer its result.
@@ -250,14 +257,14 @@ func handler(svc *grocery.Service) http.Handler {
 		"/v1/history": query(svc.PriceHistory),
 		"/v1/stores":  query(svc.ListReferenceStores),
 		// The period analytics (grocery report category|promos|new).
-		"/v1/report/category_report": query(svc.CategoryReport),
-		"/v1/report/promo_calendar":  query(svc.PromoCalendar),
-		"/v1/report/new_on_shelf":    query(svc.NewOnShelf),
+		"/v1/report/category_report": query(cached(svc, "CategoryReport", svc.CategoryReport)),
+		"/v1/report/promo_calendar":  query(cached(svc, "PromoCalendar", svc.PromoCalendar)),
+		"/v1/report/new_on_shelf":    query(cached(svc, "NewOnShelf", svc.NewOnShelf)),
 		// The snapshot analytics (grocery report geo|regional|benchmark|brand|basket).
-		"/v1/report/geographic_prices":     query(svc.GeographicPrices),
-		"/v1/report/regional_comparison":   query(svc.RegionalComparison),
-		"/v1/report/competitive_benchmark": query(svc.CompetitiveBenchmark),
-		"/v1/report/brand_insights":        query(svc.BrandInsights),
+		"/v1/report/geographic_prices":     query(cached(svc, "GeographicPrices", svc.GeographicPrices)),
+		"/v1/report/regional_comparison":   query(cached(svc, "RegionalComparison", svc.RegionalComparison)),
+		"/v1/report/competitive_benchmark": query(cached(svc, "CompetitiveBenchmark", svc.CompetitiveBenchmark)),
+		"/v1/report/brand_insights":        query(cached(svc, "BrandInsights", svc.BrandInsights)),
 		"/v1/report/basket":                query(svc.CompareBasket),
 		// Analytics, for the account in the account parameter when given.
 		"/v1/brief":          accountQuery(http.StatusOK, svc.ExecutiveBrief),

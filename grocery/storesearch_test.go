@@ -1,0 +1,66 @@
+package grocery_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/grocerydata/grocery/grocery"
+)
+
+// The exact total of a store search comes from an index of the data
+// version: it counts every current store and SKU, every page agrees with
+// the whole list, and a write is counted by the next search.
+func TestSearchStoresTotal(t *testing.T) {
+	t.Parallel()
+	s := MustFixture(t)
+	ctx := context.Background()
+	search := func(limit, offset int) *grocery.StoreSearchResult {
+		t.Helper()
+		res, err := s.SearchStores(ctx, grocery.StoreSearchInput{Query: "milk", Province: "ON", Limit: limit, Offset: offset})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	// Milk: three Loblaws stores and one No Frills (the Metro store is
+	// closed); chocolate milk: one Loblaws store.
+	all := search(500, 0)
+	if all.Total != 5 || len(all.Results) != 5 {
+		t.Fatalf("got total %d and %d results, want 5 and 5", all.Total, len(all.Results))
+	}
+	for limit := 1; limit <= 5; limit++ {
+		for offset := 0; offset <= 5; offset++ {
+			res := search(limit, offset)
+			want := all.Results[offset:min(offset+limit, 5)]
+			if res.Total != 5 {
+				t.Errorf("limit %d offset %d: got total %d, want 5", limit, offset, res.Total)
+			}
+			if diff := cmp.Diff(want, res.Results); diff != "" {
+				t.Errorf("limit %d offset %d: the page differs from the whole list (-want +got):\n%s", limit, offset, diff)
+			}
+		}
+	}
+	// A new data version: chocolate milk observed at a second store.
+	b := &grocery.Batch{Observations: []grocery.Observation{{Date: day(t, "2026-11-19"), StoreID: "lob-on-2", Banner: "loblaws",
+		ExternalSKU: "21000002_EA", Price: 349, RegularPrice: 349}}}
+	before := s.DataVersion()
+	if _, err := grocery.WriteBatch(ctx, s, b); err != nil {
+		t.Fatal(err)
+	}
+	if s.DataVersion() == before {
+		t.Fatal("the write left the data version as it was")
+	}
+	if got := search(10, 0); got.Total != 6 || len(got.Results) != 6 {
+		t.Errorf("after the write: got total %d and %d results, want 6 and 6", got.Total, len(got.Results))
+	}
+	// By postal code, the same count.
+	res, err := s.SearchStores(ctx, grocery.StoreSearchInput{Query: "milk", PostalCode: "M5V 2T6", Limit: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Total != 6 || len(res.Results) != 2 {
+		t.Errorf("by postal code: got total %d and %d results, want 6 and 2", res.Total, len(res.Results))
+	}
+}
