@@ -465,7 +465,7 @@ type signalBufs struct {
 	days     []dayPrice              // a category and banner's daily prices (dailyScan)
 	sorted   []dayPrice              // the same by SKU (bySKU)
 	at       []int32                 // bySKU's counts
-	moves    map[moveKey]regularMove // the regular moves since since, by banner SKU
+	moves    map[moveKey]regularMove // the regular price cuts since since, by banner SKU, when a banner is asked for (its threats read them)
 	out      []sigRec
 	order    []int32 // indexes of out, sorted
 }
@@ -1123,7 +1123,7 @@ type regularMove struct {
 
 // dailyScan reads the province's daily prices from sc.since to asOf, one
 // category and banner at a time (storage.CatDays), and finds for each
-// current banner SKU its regular move since sc.since (kept in sc.moves
+// current banner SKU its regular move since sc.since (a competitor's cut kept in sc.moves
 // for the threats; a change of 10% or more is a price_increase or
 // price_decrease) and its lowest 30-day low since sc.since
 // (lowest_in_30_days). What a day looks back on (storage.Lookback: the
@@ -1208,7 +1208,9 @@ func (sc *signalScan) groupChanges(k *storage.CatDayKey, names []string, group [
 			for i := len(days) - 2; i >= 0 && days[i].r == last.r; i-- {
 				mv.from = days[i].day
 			}
-			sc.moves[moveKey{k.Banner, sku}] = mv
+			if mv.now < mv.before && sc.a.banner.Slug != "" && k.Banner != sc.a.banner.Slug {
+				sc.moves[moveKey{k.Banner, sku}] = mv // a competitor's cut, for the threats (cutMove)
+			}
 			before, now := float64(mv.before), float64(mv.now)
 			if pricestat.AtLeastAbove(before, now, SignalMovePct) || pricestat.AtLeastBelow(before, now, SignalMovePct) {
 				if sh := sc.shelfOf(k.Banner, sku); sh != nil {

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unsafe"
 )
@@ -507,6 +508,12 @@ func (t *Tx) dict(gp []byte) (*skuDict, error) {
 		t.lastGP, t.lastDict = append(t.lastGP[:0], gp...), d
 		return d, nil
 	}
+	if !t.tx.Writable() {
+		if d := t.shared.get(t.tx.ID(), gp); d != nil {
+			t.keepDict(gp, d)
+			return d, nil
+		}
+	}
 	d := &skuDict{}
 	if b := t.catSKUs(); b != nil {
 		if v := b.Get(gp); v != nil {
@@ -530,12 +537,53 @@ func (t *Tx) dict(gp []byte) (*skuDict, error) {
 			}
 		}
 	}
+	if !t.tx.Writable() {
+		t.shared.put(t.tx.ID(), gp, d)
+	}
+	t.keepDict(gp, d)
+	return d, nil
+}
+
+// keepDict keeps d, the list of the category days under gp, for the rest
+// of the transaction.
+func (t *Tx) keepDict(gp []byte, d *skuDict) {
 	if t.dicts == nil {
 		t.dicts = map[string]*skuDict{}
 	}
 	t.dicts[string(gp)] = d
 	t.lastGP, t.lastDict = append(t.lastGP[:0], gp...), d
-	return d, nil
+}
+
+// sharedDicts keeps the SKU lists read transactions decoded, for the read
+// transactions of the same committed state (bbolt's transaction id): a
+// category report or signals call then decodes none of them again. A
+// list a read decoded is never changed (only a write numbers new SKUs, in
+// a list of its own). It holds the lists of one state, the newest read.
+type sharedDicts struct {
+	mu    sync.Mutex
+	txid  int
+	dicts map[string]*skuDict
+}
+
+func (s *sharedDicts) get(txid int, gp []byte) *skuDict {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.txid != txid {
+		return nil
+	}
+	return s.dicts[string(gp)]
+}
+
+func (s *sharedDicts) put(txid int, gp []byte, d *skuDict) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case txid < s.txid:
+		return // an older state's
+	case txid > s.txid || s.dicts == nil:
+		s.txid, s.dicts = txid, map[string]*skuDict{}
+	}
+	s.dicts[string(gp)] = d
 }
 
 // num returns sku's number in d, numbering it when it is new.

@@ -1,6 +1,7 @@
 package storage_test
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -279,5 +280,48 @@ func TestUpdateCatDayUnknownStore(t *testing.T) {
 	})
 	if err != nil || n != 0 {
 		t.Errorf("after the refused change: got %d days, %v, want none", n, err)
+	}
+}
+
+// TestCatDayNamesAfterWrite: the SKU lists read transactions share are
+// those of the state they read: a read after a write that numbers a new
+// SKU names it, while a read of the state before saw the list without it.
+func TestCatDayNamesAfterWrite(t *testing.T) {
+	t.Parallel()
+	db, err := storage.Open(filepath.Join(t.TempDir(), "s.db"), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	putStores(t, db, 1)
+	k := storage.CatDayKey{Province: "ON", Category: "Dairy", Banner: "metro", Day: 20000}
+	add := func(sku string) {
+		update(t, db, func(tx *storage.Tx) error {
+			return tx.UpdateCatDay(&k, &storage.CatDayChange{Add: []storage.CatObs{{Store: 1, Price: 100}},
+				SKUs: []storage.SKUDay{{SKU: sku, Price: 200, Regular: 200}}})
+		})
+	}
+	names := func() []string {
+		var got []string
+		err := db.View(func(tx *storage.Tx) error {
+			return tx.CatDays("ON", "", "", 0, 1<<30, storage.CatSKUs|storage.CatNumbered, func(_ *storage.CatDayKey, c *storage.CatDay) error {
+				for _, n := range c.SKUNums {
+					got = append(got, c.Names[n.Num])
+				}
+				return nil
+			})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	add("a")
+	if got := names(); !slices.Equal(got, []string{"a"}) {
+		t.Fatalf("after a: got %q", got)
+	}
+	add("b")
+	if got := names(); !slices.Equal(got, []string{"a", "b"}) {
+		t.Fatalf("after b: got %q, want a and b (the list read before b was written is not this state's)", got)
 	}
 }

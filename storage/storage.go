@@ -490,6 +490,9 @@ type Tx struct {
 	slab  []byte
 	texts []byte              // backs the short strings reads return (see text)
 	dicts map[string]*skuDict // the category SKU lists read or written (see dict)
+	// shared keeps the lists a read transaction decodes for the others
+	// that read the same committed state.
+	shared *sharedDicts
 	// lastGP and lastDict are the key prefix and list dict returned last.
 	lastGP   []byte
 	lastDict *skuDict
@@ -568,7 +571,7 @@ var bucketIDs = [...]int{idMeta, idStores, idStoreLoc, idProducts, idSKUs, idGTI
 	idAlertFired, idCatDays, idShelf, idPromos, idPromoDates, idIdem, idIdemExpiry, idWebhooks, idWebhookDeliveries, idWebhookPending, idCatSKUs}
 
 func (db *DB) newTx(h *handle, tx *bolt.Tx) *Tx {
-	return &Tx{tx: tx, names: &db.names, asOf: &h.asOf, legacy: h.legacyOffers.Load()}
+	return &Tx{tx: tx, names: &db.names, asOf: &h.asOf, legacy: h.legacyOffers.Load(), shared: &h.dicts}
 }
 
 // b returns a bucket, resolving it once per transaction: a read needs only

@@ -22,6 +22,7 @@ type handle struct {
 	// legacyOffers is set while the file's offers are those of format 4
 	// or 5 (an upgrade reads them, then rebuilds them).
 	legacyOffers atomic.Bool
+	dicts        sharedDicts // the SKU lists read transactions decoded
 }
 
 func newHandle(b *bolt.DB) *handle {
