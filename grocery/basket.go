@@ -433,8 +433,8 @@ func (s *Service) CompareBasket(ctx context.Context, in BasketInput) (*BasketRes
 				size := it.Size
 				if ok {
 					line.UPC, line.Name, line.Size = it.UPC, it.Name, it.Size
-				}
-				if !ok {
+					bb.Exact++
+				} else {
 					sp, p, packs, err := substitute(it, gtins[i], b)
 					if err != nil {
 						return err
@@ -454,8 +454,6 @@ func (s *Service) CompareBasket(ctx context.Context, in BasketInput) (*BasketRes
 					line.CoveredUnit = unit
 					bb.Substitutes++
 					usedSub = true
-				} else {
-					bb.Exact++
 				}
 				line.Price = Cents(pr.o.Price)
 				line.ExternalSKU, line.OnPromo, line.ShelfPrice = pr.o.SKU, pr.o.Price < pr.o.Regular, Cents(pr.o.Price)
