@@ -257,7 +257,7 @@ func (a *app) reportBrandCmd() *cobra.Command {
 		Short: "A brand's pricing across banners and provinces (GET /b2b/brand_insights)",
 		Long: `brand shows, per banner and province, a brand's assortment breadth (barcodes
 with a current price), its price index against like products of other brands
-(same category and unit basis, pack size within 1.5x: 100 x the geometric
+(same category, product type and unit basis, pack size within 1.5x: 100 x the geometric
 mean of its unit price / the peers' median unit price, over its products
 with at least 3 peers), and its promotions over the period: the share of its
 SKUs' daily prices on promotion and their mean discount.`,
