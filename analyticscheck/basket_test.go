@@ -136,7 +136,10 @@ func checkBasket(t *testing.T, fx *fixture) {
 				c.exact(s.Banner+" lacking", b["lacking"], s.Lacking)
 				c.exact(s.Banner+" substitutes", b["substitutes"], len(s.Substitutes))
 				c.exact(s.Banner+" priced", b["priced"], len(s.Direct)+len(s.Substitutes))
-				c.exact(s.Banner+" complete", b["complete"], len(s.Lacking) == 0)
+				c.exact(s.Banner+" exact", b["exact"], len(s.Direct))
+				c.exact(s.Banner+" lacking_count", b["lacking_count"], len(s.Lacking))
+				c.exact(s.Banner+" complete", b["complete"], len(s.Lacking) == 0 && len(s.Substitutes) == 0)
+				c.exact(s.Banner+" complete_with_substitutes", b["complete_with_substitutes"], len(s.Lacking) == 0)
 				if len(s.Substitutes) == 0 {
 					c.money(s.Banner+" total", b["total"], total.FloatString(2))
 				}
@@ -149,7 +152,7 @@ func checkBasket(t *testing.T, fx *fixture) {
 				banner string
 				cents  *big.Rat
 			}
-			var complete []total
+			var complete, withSubs []total
 			for _, s := range want {
 				b := goBanners[s.Banner]
 				if b == nil {
@@ -189,10 +192,27 @@ func checkBasket(t *testing.T, fx *fixture) {
 					c.money(s.Banner+" total", b["total"], sum.FloatString(2))
 				}
 				if len(s.Lacking) == 0 {
-					complete = append(complete, total{s.Banner, sum})
+					withSubs = append(withSubs, total{s.Banner, sum})
+					if len(s.Substitutes) == 0 {
+						complete = append(complete, total{s.Banner, sum})
+					}
 				}
 			}
-			// cheapest and dearest complete baskets; ties by banner slug
+			// cheapest_with_substitutes: the cheapest banner pricing every
+			// item, exactly or by a substitute (issue 28).
+			if len(withSubs) > 0 {
+				lo := withSubs[0]
+				for _, x := range withSubs[1:] {
+					if x.cents.Cmp(lo.cents) < 0 {
+						lo = x
+					}
+				}
+				c.money("cheapest_with_substitutes.total", lookup(g, "cheapest_with_substitutes.total"), lo.cents.FloatString(2))
+			} else {
+				c.exact("cheapest_with_substitutes", g["cheapest_with_substitutes"], nil)
+			}
+			// cheapest and dearest baskets pricing every item exactly (issue
+			// 28: like for like); ties by banner slug
 			// are not documented: a tie is only logged.
 			if len(complete) > 0 {
 				lo, hi := complete[0], complete[0]

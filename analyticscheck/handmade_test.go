@@ -29,49 +29,49 @@ rcss-bc-1,real-canadian-superstore,BC,Superstore BC,Vancouver,V5M 1A1,49.25,-123
 saf-bc-1,safeway,BC,Safeway BC,Vancouver,V6K 1A1,49.27,-123.15
 `
 
-const handObservations = `date,store_id,banner,external_sku,price,regular_price,promo_ends,upc,name,brand,size,category
-2026-11-19,lob-on-1,loblaws,LOB-1,1.99,1.99,,067000378089,Orange Juice,Minute Maid,1.54 L,Beverages
-2026-11-19,lob-on-2,loblaws,LOB-1,2.00,2.00,,067000378089,Orange Juice,Minute Maid,1.54 L,Beverages
-2026-11-19,nf-on-1,no-frills,NF-1,2.50,2.50,,067000378089,Orange Juice,Minute Maid,1.54 L,Beverages
-2026-11-18,nf-on-1,no-frills,NF-1,2.60,2.60,,067000378089,Orange Juice,Minute Maid,1.54 L,Beverages
-2026-11-11,nf-on-1,no-frills,NF-1,2.40,2.40,,067000378089,Orange Juice,Minute Maid,1.54 L,Beverages
-2026-11-10,nf-on-1,no-frills,NF-1,2.00,2.00,,067000378089,Orange Juice,Minute Maid,1.54 L,Beverages
-2026-11-19,met-on-1,metro,MET-1,3.00,3.50,2026-11-25,067000378089,Orange Juice,Minute Maid,1.54 L,Beverages
-2026-11-19,sof-bc-1,save-on-foods,SOF-1,4.00,4.00,,067000378089,Orange Juice,Minute Maid,1.54 L,Beverages
-2026-11-05,met-on-1,metro,MET-2,3.00,4.00,2026-11-08,064420401298,Milk,Natrel,2 L,Dairy & Eggs
-2026-11-06,met-on-1,metro,MET-2,4.00,4.00,,064420401298,Milk,Natrel,2 L,Dairy & Eggs
-2026-11-14,met-on-1,metro,MET-2,3.50,4.00,,064420401298,Milk,Natrel,2 L,Dairy & Eggs
-2026-11-19,lob-on-1,loblaws,LOB-9,5.00,5.00,,200000000004,Store Cut Steak,Loblaws,1 kg,Meat & Deli
-2026-11-19,met-on-1,metro,MET-9,6.00,6.00,,200000000004,Store Cut Steak,Metro,1 kg,Meat & Deli
-2026-11-19,nf-on-1,no-frills,NF-9,7.00,7.00,,200000000004,Store Cut Steak,No Frills,1 kg,Meat & Deli
-2026-11-12,sof-bc-1,save-on-foods,SOF-E,2.00,3.00,2026-11-15,064420401311,Cream,Natrel,1 L,Dairy & Eggs
-2026-11-19,sof-bc-1,save-on-foods,SOF-K,4.00,4.00,,068000000109,Tomato Ketchup,Heinz,750 mL,Pantry
-2026-11-19,sof-bc-1,save-on-foods,SOF-M,2.00,2.50,2026-11-25,068000000116,Yellow Mustard,Heinz,250 mL,Pantry
-2026-11-19,sof-bc-1,save-on-foods,SOF-P1,3.00,3.00,,068000000123,Ketchup,Brand A,750 mL,Pantry
-2026-11-19,nf-bc-1,no-frills,NF-P2,5.00,5.00,,068000000130,Ketchup,Brand B,1 L,Pantry
-2026-11-19,sof-bc-1,save-on-foods,SOF-P2,4.80,4.80,,068000000130,Ketchup,Brand B,1 L,Pantry
-2026-11-19,sof-bc-1,save-on-foods,SOF-P3,3.00,3.00,,068000000147,Ketchup,Brand C,500 mL,Pantry
-2026-11-19,sof-bc-1,save-on-foods,SOF-P4,6.00,6.00,,068000000154,Ketchup,Brand D,1.2 L,Pantry
-2026-11-19,sof-bc-1,save-on-foods,SOF-P5,5.00,5.00,,068000000161,Tomato Ketchup,Heinz,1 L,Pantry
-2026-11-19,sof-bc-1,save-on-foods,SOF-S1,5.00,5.00,,068000000178,Chips S1,Brand X,200 g,Snacks
-2026-11-19,nf-bc-1,no-frills,NF-S1,4.00,4.00,,068000000178,Chips S1,Brand X,200 g,Snacks
-2026-11-19,rcss-bc-1,real-canadian-superstore,RC-S1,4.35,4.35,,068000000178,Chips S1,Brand X,200 g,Snacks
-2026-11-19,sof-bc-1,save-on-foods,SOF-S2,4.60,4.60,,068000000185,Chips S2,Brand X,200 g,Snacks
-2026-11-19,nf-bc-1,no-frills,NF-S2,4.00,4.00,,068000000185,Chips S2,Brand X,200 g,Snacks
-2026-11-19,rcss-bc-1,real-canadian-superstore,RC-S2,4.00,4.00,,068000000185,Chips S2,Brand X,200 g,Snacks
-2026-11-19,sof-bc-1,save-on-foods,SOF-S3,3.00,3.00,,068000000192,Chips S3,Brand X,200 g,Snacks
-2026-11-19,saf-bc-1,safeway,SAF-S3,2.50,3.20,2026-11-25,068000000192,Chips S3,Brand X,200 g,Snacks
-2026-11-19,nf-bc-1,no-frills,NF-S3,2.80,2.80,,068000000192,Chips S3,Brand X,200 g,Snacks
-2026-11-19,nf-bc-1,no-frills,NF-S4,2.00,2.00,,068000000208,Chips S4,Brand X,200 g,Snacks
-2026-11-19,rcss-bc-1,real-canadian-superstore,RC-S4,2.10,2.10,,068000000208,Chips S4,Brand X,200 g,Snacks
-2026-11-19,saf-bc-1,safeway,SAF-S4,2.20,2.20,,068000000208,Chips S4,Brand X,200 g,Snacks
-2026-11-19,nf-bc-1,no-frills,NF-S5,2.00,2.00,,068000000215,Chips S5,Brand X,200 g,Snacks
-2026-11-19,rcss-bc-1,real-canadian-superstore,RC-S5,2.10,2.10,,068000000215,Chips S5,Brand X,200 g,Snacks
-2026-10-01,sof-bc-1,save-on-foods,SOF-S6,1.00,1.00,,068000000222,Chips S6,Brand X,200 g,Snacks
-2026-08-01,sof-bc-1,save-on-foods,SOF-S7,1.00,1.00,,068000000239,Chips S7,Brand X,200 g,Snacks
-2026-11-19,nf-bc-1,no-frills,NF-S7,2.00,2.00,,068000000239,Chips S7,Brand X,200 g,Snacks
-2026-11-19,rcss-bc-1,real-canadian-superstore,RC-S7,2.10,2.10,,068000000239,Chips S7,Brand X,200 g,Snacks
-2026-11-19,saf-bc-1,safeway,SAF-S7,2.20,2.20,,068000000239,Chips S7,Brand X,200 g,Snacks
+const handObservations = `date,store_id,banner,external_sku,price,regular_price,promo_ends,upc,name,brand,size,category,product_type
+2026-11-19,lob-on-1,loblaws,LOB-1,1.99,1.99,,067000378089,Orange Juice,Minute Maid,1.54 L,Beverages,
+2026-11-19,lob-on-2,loblaws,LOB-1,2.00,2.00,,067000378089,Orange Juice,Minute Maid,1.54 L,Beverages,
+2026-11-19,nf-on-1,no-frills,NF-1,2.50,2.50,,067000378089,Orange Juice,Minute Maid,1.54 L,Beverages,
+2026-11-18,nf-on-1,no-frills,NF-1,2.60,2.60,,067000378089,Orange Juice,Minute Maid,1.54 L,Beverages,
+2026-11-11,nf-on-1,no-frills,NF-1,2.40,2.40,,067000378089,Orange Juice,Minute Maid,1.54 L,Beverages,
+2026-11-10,nf-on-1,no-frills,NF-1,2.00,2.00,,067000378089,Orange Juice,Minute Maid,1.54 L,Beverages,
+2026-11-19,met-on-1,metro,MET-1,3.00,3.50,2026-11-25,067000378089,Orange Juice,Minute Maid,1.54 L,Beverages,
+2026-11-19,sof-bc-1,save-on-foods,SOF-1,4.00,4.00,,067000378089,Orange Juice,Minute Maid,1.54 L,Beverages,
+2026-11-05,met-on-1,metro,MET-2,3.00,4.00,2026-11-08,064420401298,Milk,Natrel,2 L,Dairy & Eggs,
+2026-11-06,met-on-1,metro,MET-2,4.00,4.00,,064420401298,Milk,Natrel,2 L,Dairy & Eggs,
+2026-11-14,met-on-1,metro,MET-2,3.50,4.00,,064420401298,Milk,Natrel,2 L,Dairy & Eggs,
+2026-11-19,lob-on-1,loblaws,LOB-9,5.00,5.00,,200000000004,Store Cut Steak,Loblaws,1 kg,Meat & Deli,
+2026-11-19,met-on-1,metro,MET-9,6.00,6.00,,200000000004,Store Cut Steak,Metro,1 kg,Meat & Deli,
+2026-11-19,nf-on-1,no-frills,NF-9,7.00,7.00,,200000000004,Store Cut Steak,No Frills,1 kg,Meat & Deli,
+2026-11-12,sof-bc-1,save-on-foods,SOF-E,2.00,3.00,2026-11-15,064420401311,Cream,Natrel,1 L,Dairy & Eggs,
+2026-11-19,sof-bc-1,save-on-foods,SOF-K,4.00,4.00,,068000000109,Tomato Ketchup,Heinz,750 mL,Pantry,ketchup
+2026-11-19,sof-bc-1,save-on-foods,SOF-M,2.00,2.50,2026-11-25,068000000116,Yellow Mustard,Heinz,250 mL,Pantry,mustard
+2026-11-19,sof-bc-1,save-on-foods,SOF-P1,3.00,3.00,,068000000123,Ketchup,Brand A,750 mL,Pantry,ketchup
+2026-11-19,nf-bc-1,no-frills,NF-P2,5.00,5.00,,068000000130,Ketchup,Brand B,1 L,Pantry,ketchup
+2026-11-19,sof-bc-1,save-on-foods,SOF-P2,4.80,4.80,,068000000130,Ketchup,Brand B,1 L,Pantry,ketchup
+2026-11-19,sof-bc-1,save-on-foods,SOF-P3,3.00,3.00,,068000000147,Ketchup,Brand C,500 mL,Pantry,ketchup
+2026-11-19,sof-bc-1,save-on-foods,SOF-P4,6.00,6.00,,068000000154,Ketchup,Brand D,1.2 L,Pantry,ketchup
+2026-11-19,sof-bc-1,save-on-foods,SOF-P5,5.00,5.00,,068000000161,Tomato Ketchup,Heinz,1 L,Pantry,ketchup
+2026-11-19,sof-bc-1,save-on-foods,SOF-S1,5.00,5.00,,068000000178,Chips S1,Brand X,200 g,Snacks,
+2026-11-19,nf-bc-1,no-frills,NF-S1,4.00,4.00,,068000000178,Chips S1,Brand X,200 g,Snacks,
+2026-11-19,rcss-bc-1,real-canadian-superstore,RC-S1,4.35,4.35,,068000000178,Chips S1,Brand X,200 g,Snacks,
+2026-11-19,sof-bc-1,save-on-foods,SOF-S2,4.60,4.60,,068000000185,Chips S2,Brand X,200 g,Snacks,
+2026-11-19,nf-bc-1,no-frills,NF-S2,4.00,4.00,,068000000185,Chips S2,Brand X,200 g,Snacks,
+2026-11-19,rcss-bc-1,real-canadian-superstore,RC-S2,4.00,4.00,,068000000185,Chips S2,Brand X,200 g,Snacks,
+2026-11-19,sof-bc-1,save-on-foods,SOF-S3,3.00,3.00,,068000000192,Chips S3,Brand X,200 g,Snacks,
+2026-11-19,saf-bc-1,safeway,SAF-S3,2.50,3.20,2026-11-25,068000000192,Chips S3,Brand X,200 g,Snacks,
+2026-11-19,nf-bc-1,no-frills,NF-S3,2.80,2.80,,068000000192,Chips S3,Brand X,200 g,Snacks,
+2026-11-19,nf-bc-1,no-frills,NF-S4,2.00,2.00,,068000000208,Chips S4,Brand X,200 g,Snacks,
+2026-11-19,rcss-bc-1,real-canadian-superstore,RC-S4,2.10,2.10,,068000000208,Chips S4,Brand X,200 g,Snacks,
+2026-11-19,saf-bc-1,safeway,SAF-S4,2.20,2.20,,068000000208,Chips S4,Brand X,200 g,Snacks,
+2026-11-19,nf-bc-1,no-frills,NF-S5,2.00,2.00,,068000000215,Chips S5,Brand X,200 g,Snacks,
+2026-11-19,rcss-bc-1,real-canadian-superstore,RC-S5,2.10,2.10,,068000000215,Chips S5,Brand X,200 g,Snacks,
+2026-10-01,sof-bc-1,save-on-foods,SOF-S6,1.00,1.00,,068000000222,Chips S6,Brand X,200 g,Snacks,
+2026-08-01,sof-bc-1,save-on-foods,SOF-S7,1.00,1.00,,068000000239,Chips S7,Brand X,200 g,Snacks,
+2026-11-19,nf-bc-1,no-frills,NF-S7,2.00,2.00,,068000000239,Chips S7,Brand X,200 g,Snacks,
+2026-11-19,rcss-bc-1,real-canadian-superstore,RC-S7,2.10,2.10,,068000000239,Chips S7,Brand X,200 g,Snacks,
+2026-11-19,saf-bc-1,safeway,SAF-S7,2.20,2.20,,068000000239,Chips S7,Brand X,200 g,Snacks,
 `
 
 // TestSQLByHand runs the SQL of the check on the hand-made data set and
@@ -287,8 +287,9 @@ func TestSQLByHand(t *testing.T) {
 		for _, b := range got {
 			byBanner[b.Banner] = b
 		}
-		// Save-On-Foods has the ketchup; No Frills substitutes Brand B 1 L:
-		// 2 x 750 mL needs 2 packs at 5.00; the others lack it.
+		// Save-On-Foods has the ketchup; No Frills substitutes Brand B 1 L
+		// (product type ketchup, as the item's): 2 x 750 mL needs 2 packs
+		// at 5.00; the others lack it.
 		if b := byBanner["save-on-foods"]; len(b.Direct) != 1 || b.Direct[0].PriceModes[0] != "400.00" {
 			t.Errorf("save-on-foods: %+v", b)
 		}

@@ -25,6 +25,8 @@ import (
 //	        lob 8.00 (2 stores; regular 10.00) , nf 9.00 | maxi 9.50
 //	butter  064100000018 Lactantia Butter 454 g, Spreads: nf 5.00, met 6.00 (regular 7.50)
 //	unsalt  064100000025 Lactantia Unsalted Butter 250 g, Spreads: lob-1 3.00
+//
+// Their product types: 2% milk, old cheddar, and butter for both butters.
 const (
 	snapMilk, snapCheese, snapButter, snapUnsalted = "068000000154", "060383000028", "064100000018", "064100000025"
 )
@@ -39,21 +41,21 @@ met-q,metro,QC,Metro Q,Montréal,H2X 1Y5,45.51,-73.57
 sob-b,sobeys,BC,Sobeys B,Vancouver,V6B 1A1,49.28,-123.12
 `
 
-const snapObs = `date,store_id,banner,external_sku,price,regular_price,promo_ends,upc,name,brand,size,category
-2026-11-19,lob-1,loblaws,L1,5.00,5.00,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
-2026-11-19,lob-2,loblaws,L1,5.00,5.00,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
-2026-11-19,nf-1,no-frills,N1,4.00,4.00,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
-2026-11-19,met-1,metro,M1,6.00,6.00,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
-2026-11-19,maxi-1,maxi,X1,4.50,4.50,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
-2026-11-19,met-q,metro,M1,5.50,5.50,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
-2026-11-19,sob-b,sobeys,S1,7.00,7.00,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
-2026-11-19,lob-1,loblaws,L2,8.00,10.00,2026-11-25,060383000028,Old Cheddar,Black Diamond,400 g,Dairy & Eggs
-2026-11-19,lob-2,loblaws,L2,8.00,10.00,2026-11-25,060383000028,Old Cheddar,Black Diamond,400 g,Dairy & Eggs
-2026-11-19,nf-1,no-frills,N2,9.00,9.00,,060383000028,Old Cheddar,Black Diamond,400 g,Dairy & Eggs
-2026-11-19,maxi-1,maxi,X2,9.50,9.50,,060383000028,Old Cheddar,Black Diamond,400 g,Dairy & Eggs
-2026-11-19,nf-1,no-frills,N3,5.00,5.00,,064100000018,Butter,Lactantia,454 g,Spreads
-2026-11-19,met-1,metro,M3,6.00,7.50,2026-11-25,064100000018,Butter,Lactantia,454 g,Spreads
-2026-11-19,lob-1,loblaws,L4,3.00,3.00,,064100000025,Unsalted Butter,Lactantia,250 g,Spreads
+const snapObs = `date,store_id,banner,external_sku,price,regular_price,promo_ends,upc,name,brand,size,category,product_type
+2026-11-19,lob-1,loblaws,L1,5.00,5.00,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs,2% milk
+2026-11-19,lob-2,loblaws,L1,5.00,5.00,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs,2% milk
+2026-11-19,nf-1,no-frills,N1,4.00,4.00,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs,2% milk
+2026-11-19,met-1,metro,M1,6.00,6.00,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs,2% milk
+2026-11-19,maxi-1,maxi,X1,4.50,4.50,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs,2% milk
+2026-11-19,met-q,metro,M1,5.50,5.50,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs,2% milk
+2026-11-19,sob-b,sobeys,S1,7.00,7.00,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs,2% milk
+2026-11-19,lob-1,loblaws,L2,8.00,10.00,2026-11-25,060383000028,Old Cheddar,Black Diamond,400 g,Dairy & Eggs,old cheddar
+2026-11-19,lob-2,loblaws,L2,8.00,10.00,2026-11-25,060383000028,Old Cheddar,Black Diamond,400 g,Dairy & Eggs,old cheddar
+2026-11-19,nf-1,no-frills,N2,9.00,9.00,,060383000028,Old Cheddar,Black Diamond,400 g,Dairy & Eggs,old cheddar
+2026-11-19,maxi-1,maxi,X2,9.50,9.50,,060383000028,Old Cheddar,Black Diamond,400 g,Dairy & Eggs,old cheddar
+2026-11-19,nf-1,no-frills,N3,5.00,5.00,,064100000018,Butter,Lactantia,454 g,Spreads,butter
+2026-11-19,met-1,metro,M3,6.00,7.50,2026-11-25,064100000018,Butter,Lactantia,454 g,Spreads,butter
+2026-11-19,lob-1,loblaws,L4,3.00,3.00,,064100000025,Unsalted Butter,Lactantia,250 g,Spreads,butter
 `
 
 // openSnap opens a service on a temp file holding the CSVs given.
@@ -116,9 +118,9 @@ func TestSnapshotTies(t *testing.T) {
 		Cheapest, Split, Dearest *grocery.BasketChoice
 		Savings                  grocery.Cents
 	}{
-		&grocery.BasketChoice{Banners: []string{"no-frills"}, Total: 1000},
-		&grocery.BasketChoice{Banners: []string{"no-frills", "sobeys"}, Total: 1000, Items: []string{"no-frills"}},
-		&grocery.BasketChoice{Banners: []string{"sobeys"}, Total: 1000},
+		&grocery.BasketChoice{Banners: []string{"no-frills"}, Total: 1000, Basis: grocery.BasketExact},
+		&grocery.BasketChoice{Banners: []string{"no-frills", "sobeys"}, Total: 1000, Basis: grocery.BasketExact, Items: []string{"no-frills"}},
+		&grocery.BasketChoice{Banners: []string{"sobeys"}, Total: 1000, Basis: grocery.BasketExact},
 		0,
 	}
 	got := want
@@ -133,17 +135,21 @@ func TestCompareBasket(t *testing.T) {
 	ctx := context.Background()
 	t.Run("OK", func(t *testing.T) {
 		// "butter" matches both butters by an exact name word (score 4 of
-		// 4); "Butter" has fewer words than "Unsalted Butter": it wins.
+		// 4): a tie, so the confidence is 4 / 4 / 2 = 0.5; "Butter" is
+		// carried by 2 banners (no-frills, metro), "Unsalted Butter" by 1
+		// (loblaws): it wins.
 		// loblaws: milk 2 × 5.00 = 10.00; butter 454 g lacking, substitute
-		// unsalted 250 g (same category and basis, 250 / 454 >= 1/2) in
-		// whole packs: 454 / 250 = 1.816, so 2 packs × 3.00 = 6.00 (500 g,
-		// 1.20 per 100 g); cheese 8.00; total 24.00.
-		// no-frills: 8.00 + 5.00 + 9.00 = 22.00. metro: 12.00 + 6.00 =
-		// 18.00, cheese lacking (no other 200-800 g product of its
-		// category): incomplete.
-		// Cheapest no-frills 22.00, dearest loblaws 24.00: saves 2.00,
-		// 2.00 / 24.00 = 8.33 -> 8.3%. Split loblaws + no-frills: milk nf
-		// 8.00, butter nf 5.00 < 6.00, cheese lob 8.00 = 21.00, saving 3.00.
+		// unsalted 250 g (same type, category and basis, 250 / 454 >= 1/2)
+		// in whole packs: 454 / 250 = 1.816, so 2 packs × 3.00 = 6.00
+		// (500 g, 1.20 per 100 g); cheese 8.00; total 24.00, complete
+		// only with a substitute.
+		// no-frills: 8.00 + 5.00 + 9.00 = 22.00, every item exact. metro:
+		// 12.00 + 6.00 = 18.00, cheese lacking (no other old cheddar):
+		// incomplete.
+		// Cheapest and dearest (every item exact): no-frills 22.00, saving
+		// 0. Split over exact lines, loblaws + no-frills: milk nf 8.00,
+		// butter nf 5.00 (loblaws' is a substitute), cheese lob 8.00 =
+		// 21.00, saving 22.00 - 21.00 = 1.00.
 		got, err := svc.CompareBasket(ctx, grocery.BasketInput{Province: "ON", Items: []grocery.BasketItemInput{
 			{UPC: snapMilk, Quantity: 2}, {Name: "butter", Quantity: 1}, {UPC: snapCheese, Quantity: 1}, {Name: "caviar", Quantity: 1},
 		}})
@@ -151,8 +157,8 @@ func TestCompareBasket(t *testing.T) {
 			t.Fatal(err)
 		}
 		butter := got.Items[1]
-		wantMatch := &grocery.BasketMatch{Score: 4, MaxScore: 4, Confidence: 1, Candidates: 2,
-			RunnerUp: &grocery.BasketRunner{UPC: snapUnsalted, Name: "Unsalted Butter", Brand: "Lactantia", Size: "250 g", Score: 4}}
+		wantMatch := &grocery.BasketMatch{Score: 4, MaxScore: 4, Confidence: 0.5, Candidates: 2, Tied: 2, Carried: 2,
+			RunnerUp: &grocery.BasketRunner{UPC: snapUnsalted, Name: "Unsalted Butter", Brand: "Lactantia", Size: "250 g", Score: 4, Carried: 1}}
 		if butter.UPC != snapButter || !butter.Found || cmp.Diff(wantMatch, butter.Match) != "" {
 			t.Errorf("butter: got %+v %+v", butter, butter.Match)
 		}
@@ -188,20 +194,23 @@ func TestCompareBasket(t *testing.T) {
 		}
 		wantSums := []sum{
 			{"no-frills", 2200, true, []int{}, 0, "", 0, 0, 0, 0, "", 0},
-			{"loblaws", 2400, true, []int{}, 1, snapUnsalted, 300, 2, 454, 500, "g", 120},
+			{"loblaws", 2400, false, []int{}, 1, snapUnsalted, 300, 2, 454, 500, "g", 120},
 			{"metro", 1800, false, []int{2}, 0, "", 0, 0, 0, 0, "", 0},
 		}
 		if d := cmp.Diff(wantSums, sums); d != "" {
 			t.Errorf("banners (-want +got)\n%s", d)
 		}
-		if d := cmp.Diff(&grocery.BasketChoice{Banners: []string{"no-frills"}, Total: 2200}, got.Cheapest); d != "" {
+		if d := cmp.Diff(&grocery.BasketChoice{Banners: []string{"no-frills"}, Total: 2200, Basis: grocery.BasketExact}, got.Cheapest); d != "" {
 			t.Errorf("cheapest: %s", d)
 		}
-		if d := cmp.Diff(&grocery.BasketChoice{Banners: []string{"loblaws", "no-frills"}, Total: 2100,
+		if d := cmp.Diff(&grocery.BasketChoice{Banners: []string{"loblaws", "no-frills"}, Total: 2100, Basis: grocery.BasketExact,
 			Items: []string{"no-frills", "no-frills", "loblaws"}}, got.CheapestSplit); d != "" {
 			t.Errorf("split: %s", d)
 		}
-		if got.Dearest.Banners[0] != "loblaws" || got.Savings != 200 || got.SavingsPct != 8.3 || got.SplitSavings != 300 {
+		if d := cmp.Diff(&grocery.BasketChoice{Banners: []string{"no-frills"}, Total: 2200, Basis: grocery.BasketWithSubstitutes}, got.CheapestWithSubstitutes); d != "" {
+			t.Errorf("cheapest with substitutes: %s", d)
+		}
+		if got.Dearest.Banners[0] != "no-frills" || got.Savings != 0 || got.SavingsPct != 0 || got.SplitSavings != 100 {
 			t.Errorf("dearest %+v savings %v %v split %v", got.Dearest, got.Savings, got.SavingsPct, got.SplitSavings)
 		}
 		if got.Basis.Comparison != grocery.CompareUnitPrice || !strings.Contains(got.Basis.Note, "1 of 4 items matched no product") {

@@ -36,18 +36,21 @@ type BasketInput struct {
 type BasketMatch struct {
 	Score      int           `json:"score"`      // of the best match: per word of the name, 4 exact in the name, 3 exact in the brand, 2 prefix in the name, 1 prefix in the brand
 	MaxScore   int           `json:"max_score"`  // 4 × words: every word exact in the name
-	Confidence float64       `json:"confidence"` // Score ÷ MaxScore, 0..1
+	Confidence float64       `json:"confidence"` // Score ÷ MaxScore ÷ Tied, 0..1: below 1 whenever the runner-up ties
 	Candidates int           `json:"candidates"` // products matching every word
+	Tied       int           `json:"tied"`       // candidates sharing the best score (1: the best match is alone), ordered by Carried, then price spread
+	Carried    int           `json:"carried"`    // banners of the province with a current offer of the product chosen
 	RunnerUp   *BasketRunner `json:"runner_up"`  // the second best match, or null when it was the only one
 }
 
 // BasketRunner is the second best match of a name.
 type BasketRunner struct {
-	UPC   string `json:"upc"`
-	Name  string `json:"name"`
-	Brand string `json:"brand"`
-	Size  string `json:"size"`
-	Score int    `json:"score"`
+	UPC     string `json:"upc"`
+	Name    string `json:"name"`
+	Brand   string `json:"brand"`
+	Size    string `json:"size"`
+	Score   int    `json:"score"`
+	Carried int    `json:"carried"` // banners of the province with a current offer of it
 }
 
 // BasketItem is one resolved line of a BasketResult.
@@ -60,6 +63,7 @@ type BasketItem struct {
 	Brand    string       `json:"brand,omitempty"`
 	Size     string       `json:"size,omitempty"`
 	Category string       `json:"category,omitempty"`
+	Type     string       `json:"product_type,omitempty"` // the product type a substitute must share; without one the item has no substitute
 	Quantity int          `json:"quantity"`
 	Match    *BasketMatch `json:"match,omitempty"` // for an item given by name
 }
@@ -87,58 +91,82 @@ type BasketLine struct {
 
 // BasketBanner is the basket at one banner.
 type BasketBanner struct {
-	Banner      string       `json:"banner"`
-	BannerName  string       `json:"banner_name"`
-	Total       Cents        `json:"total"`       // the items it prices
-	Complete    bool         `json:"complete"`    // every found item priced, directly or by a substitute
-	Priced      int          `json:"priced"`      // items priced
-	Lacking     []int        `json:"lacking"`     // items not observed in the panel at this banner, no substitute either
-	Substitutes int          `json:"substitutes"` // items priced through a substitute
-	Lines       []BasketLine `json:"lines"`
+	Banner                  string       `json:"banner"`
+	BannerName              string       `json:"banner_name"`
+	Total                   Cents        `json:"total"`                     // the items it prices
+	Complete                bool         `json:"complete"`                  // every found item priced exactly (the item itself): a like-for-like basket
+	CompleteWithSubstitutes bool         `json:"complete_with_substitutes"` // every found item priced, exactly or by a substitute
+	Priced                  int          `json:"priced"`                    // items priced: Exact + Substitutes
+	Exact                   int          `json:"exact"`                     // items priced exactly
+	Substitutes             int          `json:"substitutes"`               // items priced through a substitute
+	LackingCount            int          `json:"lacking_count"`             // items lacking: len(Lacking)
+	Lacking                 []int        `json:"lacking"`                   // items not observed in the panel at this banner, no substitute either
+	Lines                   []BasketLine `json:"lines"`
 }
+
+// Bases of a BasketChoice.
+const (
+	BasketExact           = "exact"            // every line the item itself
+	BasketWithSubstitutes = "with_substitutes" // lines may be substitutes of the same product type
+)
 
 // BasketChoice is the cheapest or dearest complete basket.
 type BasketChoice struct {
-	Banners []string `json:"banners"` // one banner, or two for a split
-	Total   Cents    `json:"total"`
-	Items   []string `json:"items,omitempty"` // for a split: the banner of each found item, by item
+	Banners     []string `json:"banners"` // one banner, or two for a split
+	Total       Cents    `json:"total"`
+	Basis       string   `json:"basis"`           // BasketExact (like for like) or BasketWithSubstitutes
+	Substitutes int      `json:"substitutes"`     // lines priced through a substitute (0 for BasketExact)
+	Items       []string `json:"items,omitempty"` // for a split: the banner of each found item, by item
 }
 
 // BasketResult is the answer of CompareBasket.
 type BasketResult struct {
 	Province      string         `json:"province"`
 	Items         []BasketItem   `json:"items"`
-	Banners       []BasketBanner `json:"banners"`        // complete baskets first, cheapest first
-	Cheapest      *BasketChoice  `json:"cheapest"`       // cheapest complete basket at one banner, or null
-	CheapestSplit *BasketChoice  `json:"cheapest_split"` // cheapest complete basket across two banners, or null
-	Dearest       *BasketChoice  `json:"dearest"`        // dearest complete basket at one banner, or null
-	Savings       Cents          `json:"savings"`        // Dearest - Cheapest (0 without both)
-	SavingsPct    float64        `json:"savings_pct"`    // Savings ÷ Dearest, in percent
-	SplitSavings  Cents          `json:"split_savings"`  // Dearest - CheapestSplit (0 without both)
-	Currency      string         `json:"currency"`
-	Basis         Basis          `json:"basis"`
+	Banners       []BasketBanner `json:"banners"`        // complete baskets first, then complete with substitutes, cheapest first
+	Cheapest      *BasketChoice  `json:"cheapest"`       // cheapest basket at one banner pricing every item exactly, or null
+	CheapestSplit *BasketChoice  `json:"cheapest_split"` // cheapest basket across two banners, every item priced exactly, or null
+	Dearest       *BasketChoice  `json:"dearest"`        // dearest basket at one banner pricing every item exactly, or null
+	// CheapestWithSubstitutes is the cheapest basket at one banner pricing
+	// every item, exactly or by a substitute of the same product type: a
+	// separate figure, not a like-for-like one; null when none.
+	CheapestWithSubstitutes *BasketChoice `json:"cheapest_with_substitutes"`
+	Savings                 Cents         `json:"savings"`       // Dearest - Cheapest (0 without both)
+	SavingsPct              float64       `json:"savings_pct"`   // Savings ÷ Dearest, in percent
+	SplitSavings            Cents         `json:"split_savings"` // Dearest - CheapestSplit (0 without both)
+	Currency                string        `json:"currency"`
+	Basis                   Basis         `json:"basis"`
 }
 
 // CompareBasket prices a basket at every banner of a province from the
 // current offers. Each item is a barcode or a name; a name resolves as
-// SearchProducts ranks it (every word must match; exact words beat
-// prefixes, name words beat brand words, then fewer words in the product),
-// and the answer gives the product chosen, its score and the runner-up.
-// An item whose barcode or name matches no product is reported (Found
-// false) and left out of every total.
+// SearchProducts scores it (every word must match; exact words beat
+// prefixes, name words beat brand words). Candidates sharing the best
+// score tie: the one carried by the most banners of the province wins,
+// then the one whose banner prices spread least ((max - min) ÷ min), then
+// the one with fewer words; the answer gives the product chosen, its
+// score, how many tied (Confidence is Score ÷ MaxScore ÷ Tied, so never 1
+// on a tie) and the runner-up with its brand. An item whose barcode or
+// name matches no product is reported (Found false) and left out of every
+// total.
 //
 // A banner's price of a barcode is its cheapest current offer in the
 // province: the offer's price, the most common price among its stores,
 // which is what a shopper pays at the till. A banner with no current
-// offer of an item gets a substitute when the panel has one (see
-// chooseSubstitute): it is bought in whole packs at its shelf price, as
-// many as cover the amount asked for, and the line says the packs, the
-// amount asked for and covered, and the unit price; Basis.Comparison is
-// then "unit_price". Otherwise the item is lacking at the banner: not
-// observed in the panel there.
+// offer of an item gets a substitute when the panel has one of the same
+// product type (see chooseSubstitute; an item without a type has none):
+// it is bought in whole packs at its shelf price, as many as cover the
+// amount asked for, and the line says the packs, the amount asked for and
+// covered, and the unit price; Basis.Comparison is then "unit_price".
+// Otherwise the item is lacking at the banner: not observed in the panel
+// there. Each banner says how many items it prices exactly, through a
+// substitute, and lacks.
 //
-// Cheapest and Dearest are complete baskets at one banner; CheapestSplit
-// takes each item at the cheaper of two banners.
+// Cheapest and Dearest compare like for like: banners that price every
+// item exactly (Complete); CheapestSplit takes each item at the cheaper
+// of two banners, exact lines only. CheapestWithSubstitutes, a separate
+// figure, is the cheapest banner pricing every item exactly or by a
+// substitute.
 //
 // It returns EINVALID for an unknown province, no items or more than
 // 100, an item with neither or both of upc and name, a malformed barcode,
@@ -199,48 +227,6 @@ func (s *Service) CompareBasket(ctx context.Context, in BasketInput) (*BasketRes
 			prods[g] = p
 			return p, nil
 		}
-		// Resolve the items; gtins holds each found item's barcode.
-		gtins := make([]string, len(items))
-		for i, it := range items {
-			bi := &res.Items[i]
-			bi.Item, bi.Quantity = i, in.Items[i].Quantity
-			bi.Query = strings.TrimSpace(in.Items[i].UPC)
-			g := string(it.gtin)
-			if it.words != nil {
-				bi.Query = strings.TrimSpace(in.Items[i].Name)
-				hits, err := search.Match(tx, province, it.words)
-				if err != nil {
-					return err
-				}
-				if len(hits) == 0 {
-					continue
-				}
-				g = string(hits[0].GTIN[:])
-				m := &BasketMatch{Score: hits[0].Score(), MaxScore: 4 * len(it.words), Candidates: len(hits)}
-				m.Confidence = math.Round(100*float64(m.Score)/float64(m.MaxScore)) / 100
-				if len(hits) > 1 {
-					rg := string(hits[1].GTIN[:])
-					rp, err := product(rg)
-					if err != nil {
-						return err
-					}
-					m.RunnerUp = &BasketRunner{UPC: GTIN(rg).UPC(), Score: hits[1].Score()}
-					if rp != nil {
-						m.RunnerUp.Name, m.RunnerUp.Brand, m.RunnerUp.Size = rp.Name, rp.Brand, rp.Size
-					}
-				}
-				bi.Match = m
-			}
-			p, err := product(g)
-			if err != nil {
-				return err
-			}
-			if p == nil {
-				continue
-			}
-			bi.Found, gtins[i] = true, g
-			bi.UPC, bi.Name, bi.Brand, bi.Size, bi.Category = GTIN(g).UPC(), p.Name, p.Brand, p.Size, p.Category
-		}
 		// Each banner's cheapest current offer of each barcode.
 		type price struct {
 			o    storage.Offer
@@ -264,6 +250,96 @@ func (s *Service) CompareBasket(ctx context.Context, in BasketInput) (*BasketRes
 			offersOf[g] = m
 			return m, err
 		}
+		// carried returns how many banners have a current offer of g and
+		// the spread of their prices, (max - min) ÷ min.
+		carried := func(g string) (int, float64, error) {
+			m, err := read(g)
+			if err != nil || len(m) == 0 {
+				return 0, 0, err
+			}
+			lo, hi := uint32(math.MaxUint32), uint32(0)
+			for _, p := range m {
+				lo, hi = min(lo, p.o.Price), max(hi, p.o.Price)
+			}
+			if lo == 0 {
+				return len(m), 0, nil
+			}
+			return len(m), float64(hi-lo) / float64(lo), nil
+		}
+		// Resolve the items; gtins holds each found item's barcode.
+		gtins := make([]string, len(items))
+		for i, it := range items {
+			bi := &res.Items[i]
+			bi.Item, bi.Quantity = i, in.Items[i].Quantity
+			bi.Query = strings.TrimSpace(in.Items[i].UPC)
+			g := string(it.gtin)
+			if it.words != nil {
+				bi.Query = strings.TrimSpace(in.Items[i].Name)
+				hits, err := search.Match(tx, province, it.words)
+				if err != nil {
+					return err
+				}
+				if len(hits) == 0 {
+					continue
+				}
+				// The candidates sharing the best score tie: the most
+				// widely carried in the province first, then the
+				// narrowest spread of banner prices, then search's order.
+				tied := 1
+				for tied < len(hits) && hits[tied].Score() == hits[0].Score() {
+					tied++
+				}
+				type ranked struct {
+					carried int
+					spread  float64
+				}
+				ranks := make([]ranked, min(len(hits), max(tied, 2)))
+				for j := range ranks {
+					n, sp, err := carried(string(hits[j].GTIN[:]))
+					if err != nil {
+						return err
+					}
+					ranks[j] = ranked{n, sp}
+				}
+				if tied > 1 {
+					order := make([]int, tied)
+					for j := range order {
+						order[j] = j
+					}
+					slices.SortStableFunc(order, func(a, b int) int {
+						return cmp.Or(cmp.Compare(ranks[b].carried, ranks[a].carried), cmp.Compare(ranks[a].spread, ranks[b].spread))
+					})
+					h, r := slices.Clone(hits[:tied]), slices.Clone(ranks[:tied])
+					for j, o := range order {
+						hits[j], ranks[j] = h[o], r[o]
+					}
+				}
+				g = string(hits[0].GTIN[:])
+				m := &BasketMatch{Score: hits[0].Score(), MaxScore: 4 * len(it.words), Candidates: len(hits), Tied: tied, Carried: ranks[0].carried}
+				m.Confidence = math.Round(100*float64(m.Score)/float64(m.MaxScore)/float64(tied)) / 100
+				if len(hits) > 1 {
+					rg := string(hits[1].GTIN[:])
+					rp, err := product(rg)
+					if err != nil {
+						return err
+					}
+					m.RunnerUp = &BasketRunner{UPC: GTIN(rg).UPC(), Score: hits[1].Score(), Carried: ranks[1].carried}
+					if rp != nil {
+						m.RunnerUp.Name, m.RunnerUp.Brand, m.RunnerUp.Size = rp.Name, rp.Brand, rp.Size
+					}
+				}
+				bi.Match = m
+			}
+			p, err := product(g)
+			if err != nil {
+				return err
+			}
+			if p == nil {
+				continue
+			}
+			bi.Found, gtins[i] = true, g
+			bi.UPC, bi.Name, bi.Brand, bi.Size, bi.Category, bi.Type = GTIN(g).UPC(), p.Name, p.Brand, p.Size, p.Category, p.Type
+		}
 		bannerSet := map[string]bool{}
 		for i := range res.Items {
 			if !res.Items[i].Found {
@@ -277,31 +353,36 @@ func (s *Service) CompareBasket(ctx context.Context, in BasketInput) (*BasketRes
 				bannerSet[b] = true
 			}
 		}
-		// Substitutes come from the products of the items' categories,
-		// each with its size in units of its price basis.
+		// Substitutes come from the products of the items' product types
+		// (the same category too), each with its size in units of its
+		// price basis. An item without a type has no substitute.
 		type sized struct {
 			gtin  string
 			qty   float64
 			basis string
 		}
-		var byCategory map[string][]sized
+		var byType map[string][]sized // category 0x00 folded type -> products
+		typeKey := func(category, typ string) string { return category + "\x00" + foldKey(typ) }
 		substitute := func(item *BasketItem, own, banner string) (*price, *storage.Product, int, error) {
 			qty, basis := unitprice.Of(item.Size)
-			if qty == 0 {
+			if qty == 0 || strings.TrimSpace(item.Type) == "" {
 				return nil, nil, 0, nil
 			}
-			if byCategory == nil {
-				byCategory = map[string][]sized{}
-				cats := map[string]bool{}
+			if byType == nil {
+				byType = map[string][]sized{}
+				types := map[string]bool{}
 				for _, it := range res.Items {
-					if it.Found {
-						cats[it.Category] = true
+					if it.Found && strings.TrimSpace(it.Type) != "" {
+						types[typeKey(it.Category, it.Type)] = true
 					}
 				}
 				err := tx.ForEachProduct(func(p *storage.Product) error {
-					if cats[p.Category] {
+					if p.Type == "" {
+						return nil
+					}
+					if k := typeKey(p.Category, p.Type); types[k] {
 						q, b := unitprice.Of(p.Size)
-						byCategory[p.Category] = append(byCategory[p.Category], sized{p.GTIN, q, b})
+						byType[k] = append(byType[k], sized{p.GTIN, q, b})
 						cp := *p
 						prods[p.GTIN] = &cp
 					}
@@ -313,7 +394,7 @@ func (s *Service) CompareBasket(ctx context.Context, in BasketInput) (*BasketRes
 			}
 			var cands []substituteCandidate
 			var offers []price
-			for _, c := range byCategory[item.Category] {
+			for _, c := range byType[typeKey(item.Category, item.Type)] {
 				if c.gtin == own || c.basis != basis || !fitsSubstitute(qty, c.qty) {
 					continue
 				}
@@ -352,6 +433,7 @@ func (s *Service) CompareBasket(ctx context.Context, in BasketInput) (*BasketRes
 				size := it.Size
 				if ok {
 					line.UPC, line.Name, line.Size = it.UPC, it.Name, it.Size
+					bb.Exact++
 				} else {
 					sp, p, packs, err := substitute(it, gtins[i], b)
 					if err != nil {
@@ -386,26 +468,26 @@ func (s *Service) CompareBasket(ctx context.Context, in BasketInput) (*BasketRes
 				bb.Lines = append(bb.Lines, line)
 				sn.add(province, pr.gtin, &pr.o)
 			}
-			bb.Complete = found > 0 && bb.Priced == found
+			bb.Complete = found > 0 && bb.Exact == found
+			bb.CompleteWithSubstitutes = found > 0 && bb.Priced == found
+			bb.LackingCount = len(bb.Lacking)
 			res.Banners = append(res.Banners, bb)
 		}
 		slices.SortStableFunc(res.Banners, func(a, b BasketBanner) int {
-			if a.Complete != b.Complete {
-				if a.Complete {
-					return -1
-				}
-				return 1
-			}
-			return cmp.Or(cmp.Compare(b.Priced, a.Priced), cmp.Compare(a.Total, b.Total), cmp.Compare(a.Banner, b.Banner))
+			return cmp.Or(compareFirst(a.Complete, b.Complete), compareFirst(a.CompleteWithSubstitutes, b.CompleteWithSubstitutes),
+				cmp.Compare(b.Priced, a.Priced), cmp.Compare(b.Exact, a.Exact), cmp.Compare(a.Total, b.Total), cmp.Compare(a.Banner, b.Banner))
 		})
 		for _, bb := range res.Banners {
+			if bb.CompleteWithSubstitutes && (res.CheapestWithSubstitutes == nil || bb.Total < res.CheapestWithSubstitutes.Total) {
+				res.CheapestWithSubstitutes = &BasketChoice{Banners: []string{bb.Banner}, Total: bb.Total, Basis: BasketWithSubstitutes, Substitutes: bb.Substitutes}
+			}
 			if !bb.Complete {
 				continue
 			}
 			if res.Cheapest == nil {
-				res.Cheapest = &BasketChoice{Banners: []string{bb.Banner}, Total: bb.Total}
+				res.Cheapest = &BasketChoice{Banners: []string{bb.Banner}, Total: bb.Total, Basis: BasketExact}
 			}
-			res.Dearest = &BasketChoice{Banners: []string{bb.Banner}, Total: bb.Total}
+			res.Dearest = &BasketChoice{Banners: []string{bb.Banner}, Total: bb.Total, Basis: BasketExact}
 		}
 		res.CheapestSplit = cheapestSplit(res.Items, res.Banners)
 		if res.Dearest != nil && res.Dearest.Total > 0 {
@@ -434,7 +516,7 @@ func (s *Service) CompareBasket(ctx context.Context, in BasketInput) (*BasketRes
 			notes = append(notes, "no banner has every item in the panel (lacking items are not observed in the panel there, which is no proof they are not sold)")
 		}
 		if usedSub {
-			notes = append(notes, "a substitute is bought in whole packs: as many as cover the amount asked for")
+			notes = append(notes, "cheapest, dearest and cheapest_split compare banners pricing every item exactly; cheapest_with_substitutes lets a line be a product of the same type, bought in whole packs: as many as cover the amount asked for")
 		}
 		res.Basis.Note = strings.Join(notes, "; ")
 		return nil
@@ -454,7 +536,7 @@ type substituteCandidate struct {
 
 // chooseSubstitute picks the substitute of an item of size itemSize
 // (units of its price basis) wanted quantity times, among candidates of
-// the same category and basis: those from half to twice the item's size,
+// the same product type, category and basis: those from half to twice the item's size,
 // the closest in size (by the ratio of sizes), then the cheapest by unit
 // price, then the first. It returns the candidate's index and how many
 // packs of it cover quantity × itemSize (rounded up), or -1 when none
@@ -478,6 +560,17 @@ func chooseSubstitute(itemSize float64, quantity int, cands []substituteCandidat
 	// A small tolerance, so that 3 × 1.33 L covered by 4 L packs is one
 	// pack and not two because of the float.
 	return best, int(math.Ceil(float64(quantity)*itemSize/cands[best].Size - 1e-9))
+}
+
+// compareFirst orders true before false.
+func compareFirst(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return -1
+	}
+	return 1
 }
 
 // fitsSubstitute reports whether a product of size may stand in for an
@@ -505,7 +598,9 @@ func cheapestSplit(items []BasketItem, banners []BasketBanner) *BasketChoice {
 	for i, bb := range banners {
 		per[i] = lineOf{}
 		for _, l := range bb.Lines {
-			per[i][l.Item] = l.LineTotal
+			if !l.Substitute {
+				per[i][l.Item] = l.LineTotal
+			}
 		}
 	}
 	var best *BasketChoice
@@ -543,7 +638,7 @@ func cheapestSplit(items []BasketItem, banners []BasketBanner) *BasketChoice {
 				continue
 			}
 			if best == nil || total < best.Total || total == best.Total && banners[a].Banner+banners[b].Banner < best.Banners[0]+best.Banners[1] {
-				best = &BasketChoice{Banners: []string{banners[a].Banner, banners[b].Banner}, Total: total, Items: who}
+				best = &BasketChoice{Banners: []string{banners[a].Banner, banners[b].Banner}, Total: total, Basis: BasketExact, Items: who}
 			}
 		}
 	}

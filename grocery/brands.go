@@ -50,7 +50,8 @@ type BrandResult struct {
 }
 
 // Peers of a brand product (the OpenAPI document defines them): products
-// of the same category and unit basis, of another brand, whose pack
+// of the same category, product type and unit basis, of another brand
+// (a product without a type has no peers), whose pack
 // quantity is within PeerSizeRatio of the product's, priced currently in
 // the province by any banner. A product is compared when it has at least
 // PeersMin peer barcodes.
@@ -63,6 +64,7 @@ const (
 // categories.
 type brandProduct struct {
 	gtin, category, basis string
+	typ                   string  // the product type, folded; "" when it has none
 	qty                   float64 // in units of basis; 0 when the size gives none
 	brand                 bool    // the brand's own
 }
@@ -70,7 +72,7 @@ type brandProduct struct {
 // peerOf reports whether h is a peer of the brand product g.
 func peerOf(g, h *brandProduct) bool {
 	const eps = 1e-9 // sizes are parsed into float64: a ratio of exactly 1.5 stays in
-	return !h.brand && h.qty > 0 && h.category == g.category && h.basis == g.basis &&
+	return !h.brand && h.qty > 0 && h.category == g.category && g.typ != "" && h.typ == g.typ && h.basis == g.basis &&
 		h.qty*PeerSizeRatio >= g.qty*(1-eps) && h.qty <= g.qty*PeerSizeRatio*(1+eps)
 }
 
@@ -129,7 +131,7 @@ func (s *Service) BrandInsights(ctx context.Context, in BrandInput) (*BrandResul
 				res.Catalogue++
 				cats[p.Category] = true
 				q, b := unitprice.Of(p.Size)
-				prods[p.GTIN] = &brandProduct{gtin: p.GTIN, category: p.Category, basis: b, qty: q, brand: true}
+				prods[p.GTIN] = &brandProduct{gtin: p.GTIN, category: p.Category, typ: foldKey(p.Type), basis: b, qty: q, brand: true}
 				own = append(own, p.GTIN)
 			}
 			return nil
@@ -146,7 +148,7 @@ func (s *Service) BrandInsights(ctx context.Context, in BrandInput) (*BrandResul
 		err = tx.ForEachProduct(func(p *storage.Product) error {
 			if cats[p.Category] && prods[p.GTIN] == nil {
 				q, b := unitprice.Of(p.Size)
-				bp := &brandProduct{gtin: p.GTIN, category: p.Category, basis: b, qty: q}
+				bp := &brandProduct{gtin: p.GTIN, category: p.Category, typ: foldKey(p.Type), basis: b, qty: q}
 				prods[p.GTIN] = bp
 				if q > 0 {
 					groups[[2]string{p.Category, b}] = append(groups[[2]string{p.Category, b}], bp)
@@ -295,7 +297,7 @@ func (s *Service) BrandInsights(ctx context.Context, in BrandInput) (*BrandResul
 		case len(res.Rows) == 0:
 			res.Basis.Note = fmt.Sprintf("no current price of %s was observed in the panel (an absence from the panel is not proof it is not sold)", res.Brand)
 		default:
-			res.Basis.Note = fmt.Sprintf("the index compares unit prices with products of other brands of the same category and unit basis, %g times the size at most either way, over the products with at least %d such peers; promotions are the SKUs' daily prices from %s to %s; the basis covers the peers' prices too",
+			res.Basis.Note = fmt.Sprintf("the index compares unit prices with products of other brands of the same category, product type and unit basis, %g times the size at most either way, over the products with at least %d such peers; promotions are the SKUs' daily prices from %s to %s; the basis covers the peers' prices too",
 				PeerSizeRatio, PeersMin, res.From, res.To)
 		}
 		return nil

@@ -35,7 +35,7 @@ func TestBrandInsights(t *testing.T) {
 			},
 			Basis: grocery.Basis{Provinces: []string{"ON"}, Banners: []string{"loblaws", "metro", "no-frills"},
 				From: snapDay("2026-11-19"), To: snapDay("2026-11-19"), Stores: 4, Observations: 9, Comparison: grocery.CompareUnitPrice,
-				Note: "the index compares unit prices with products of other brands of the same category and unit basis, 1.5 times the size at most either way, " +
+				Note: "the index compares unit prices with products of other brands of the same category, product type and unit basis, 1.5 times the size at most either way, " +
 					"over the products with at least 3 such peers; promotions are the SKUs' daily prices from 2026-10-21 to 2026-11-19; the basis covers the peers' prices too"},
 		}
 		if d := cmp.Diff(want, got); d != "" {

@@ -140,7 +140,7 @@ func demoBatch(gen *demo.Generator) *batch {
 			Name: s.Name, City: s.City, PostalCode: s.PostalCode, Latitude: s.Latitude, Longitude: s.Longitude, Active: s.Active})
 	}
 	for _, p := range gen.Catalogue() {
-		b.Products = append(b.Products, CatalogueItem{GTIN: GTIN(p.GTIN), Name: p.Name, NameFr: p.NameFr, Brand: p.Brand, Size: p.Size, Category: p.Category})
+		b.Products = append(b.Products, CatalogueItem{GTIN: GTIN(p.GTIN), Name: p.Name, NameFr: p.NameFr, Brand: p.Brand, Size: p.Size, Category: p.Category, Type: p.Type})
 	}
 	for _, l := range gen.Links() {
 		b.Links = append(b.Links, SKULink{Banner: l.Banner, ExternalSKU: l.ExternalSKU, GTIN: GTIN(l.GTIN)})

@@ -27,23 +27,23 @@ import (
 // window: 30 days up to the as-of date), in key order: banner, SKU,
 // province, date, store. Yogurt (10-15) and Metro (10-01) are older.
 var fixtureObsCSV = []string{
-	"date,store_id,banner,province,external_sku,upc,name,name_fr,brand,size,category,price,regular_price,on_promo,promo_ends,currency",
-	"2026-10-29,lob-on-1,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,5.99,5.99,false,,CAD",
-	"2026-10-29,lob-on-2,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,6.50,6.50,false,,CAD",
-	"2026-11-05,lob-on-1,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,5.99,5.99,false,,CAD",
-	"2026-11-05,lob-on-2,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,5.99,5.99,false,,CAD",
-	"2026-11-05,lob-on-3,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,6.29,6.29,false,,CAD",
-	"2026-11-12,lob-on-1,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,5.99,5.99,false,,CAD",
-	"2026-11-12,lob-on-2,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,5.99,5.99,false,,CAD",
-	"2026-11-12,lob-on-3,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,6.29,6.29,false,,CAD",
-	"2026-11-19,lob-on-1,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,4.99,5.99,true,2026-11-25,CAD",
-	"2026-11-19,lob-on-2,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,4.99,5.99,true,2026-11-25,CAD",
-	"2026-11-19,lob-on-1,loblaws,ON,21000002_EA,060383000028,Chocolate Milk,,Natrel,1 L,Dairy & Eggs,3.49,3.49,false,,CAD",
-	"2026-11-19,maxi-qc-1,maxi,QC,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,5.49,5.49,false,,CAD",
-	"2026-11-19,maxi-qc-2,maxi,QC,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,5.49,5.49,false,,CAD",
-	"2026-11-19,maxi-qc-1,maxi,QC,21000009_EA,055742110326,Crème glacée vanille,,Chapman's,2 L,Frozen,6.99,6.99,false,,CAD",
-	"2026-11-19,maxi-qc-2,maxi,QC,21000009_EA,055742110326,Crème glacée vanille,,Chapman's,2 L,Frozen,6.49,6.49,false,,CAD",
-	"2026-11-19,nf-on-1,no-frills,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,4.79,4.79,false,,CAD",
+	"date,store_id,banner,province,external_sku,upc,name,name_fr,brand,size,category,product_type,price,regular_price,on_promo,promo_ends,currency",
+	"2026-10-29,lob-on-1,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,5.99,5.99,false,,CAD",
+	"2026-10-29,lob-on-2,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,6.50,6.50,false,,CAD",
+	"2026-11-05,lob-on-1,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,5.99,5.99,false,,CAD",
+	"2026-11-05,lob-on-2,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,5.99,5.99,false,,CAD",
+	"2026-11-05,lob-on-3,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,6.29,6.29,false,,CAD",
+	"2026-11-12,lob-on-1,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,5.99,5.99,false,,CAD",
+	"2026-11-12,lob-on-2,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,5.99,5.99,false,,CAD",
+	"2026-11-12,lob-on-3,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,6.29,6.29,false,,CAD",
+	"2026-11-19,lob-on-1,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,4.99,5.99,true,2026-11-25,CAD",
+	"2026-11-19,lob-on-2,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,4.99,5.99,true,2026-11-25,CAD",
+	"2026-11-19,lob-on-1,loblaws,ON,21000002_EA,060383000028,Chocolate Milk,,Natrel,1 L,Dairy & Eggs,,3.49,3.49,false,,CAD",
+	"2026-11-19,maxi-qc-1,maxi,QC,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,5.49,5.49,false,,CAD",
+	"2026-11-19,maxi-qc-2,maxi,QC,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,5.49,5.49,false,,CAD",
+	"2026-11-19,maxi-qc-1,maxi,QC,21000009_EA,055742110326,Crème glacée vanille,,Chapman's,2 L,Frozen,,6.99,6.99,false,,CAD",
+	"2026-11-19,maxi-qc-2,maxi,QC,21000009_EA,055742110326,Crème glacée vanille,,Chapman's,2 L,Frozen,,6.49,6.49,false,,CAD",
+	"2026-11-19,nf-on-1,no-frills,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,4.79,4.79,false,,CAD",
 }
 
 func export(t *testing.T, s *grocery.Service, in grocery.ExportInput) (string, *grocery.ExportSummary) {
@@ -87,7 +87,7 @@ func TestExportCSVQuoting(t *testing.T) {
 	}
 	got, _ := export(t, s, grocery.ExportInput{Format: "csv", Banner: "metro"})
 	want := fixtureObsCSV[0] + "\r\n" +
-		"2026-11-18,\"s,1\",metro,ON,M1,075401234569,\"Syrup, \"\"Grade A\"\"\r\nAmber\",,CH,540 mL,Pantry,12.34,12.34,false,,CAD\r\n"
+		"2026-11-18,\"s,1\",metro,ON,M1,075401234569,\"Syrup, \"\"Grade A\"\"\r\nAmber\",,CH,540 mL,Pantry,,12.34,12.34,false,,CAD\r\n"
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("CSV (-want +got):\n%s", diff)
 	}
@@ -104,14 +104,14 @@ func TestExportJSON(t *testing.T) {
 	s := MustFixture(t)
 	// Chocolate milk: one observation at one store.
 	got, _ := export(t, s, grocery.ExportInput{UPC: upcChoc})
-	want := "[\n" + `{"date":"2026-11-19","store_id":"lob-on-1","banner":"loblaws","province":"ON","external_sku":"21000002_EA","upc":"060383000028","name":"Chocolate Milk","name_fr":null,"brand":"Natrel","size":"1 L","category":"Dairy & Eggs","price":3.49,"regular_price":3.49,"on_promo":false,"promo_ends":null,"currency":"CAD"}` + "\n]\n"
+	want := "[\n" + `{"date":"2026-11-19","store_id":"lob-on-1","banner":"loblaws","province":"ON","external_sku":"21000002_EA","upc":"060383000028","name":"Chocolate Milk","name_fr":null,"brand":"Natrel","size":"1 L","category":"Dairy & Eggs","product_type":null,"price":3.49,"regular_price":3.49,"on_promo":false,"promo_ends":null,"currency":"CAD"}` + "\n]\n"
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("JSON (-want +got):\n%s", diff)
 	}
 	// The milk at Loblaws ON on 11-19: on promotion at 4.99 (regular 5.99)
 	// until 11-25, at two stores.
 	got, _ = export(t, s, grocery.ExportInput{Format: "jsonl", UPC: upcMilk, Banner: "loblaws", From: asOf, To: asOf})
-	row := `{"date":"2026-11-19","store_id":"lob-on-%d","banner":"loblaws","province":"ON","external_sku":"21000001_EA","upc":"068000000154","name":"2% Partly Skimmed Milk","name_fr":null,"brand":"Natrel","size":"2 L","category":"Dairy & Eggs","price":4.99,"regular_price":5.99,"on_promo":true,"promo_ends":"2026-11-25","currency":"CAD"}` + "\n"
+	row := `{"date":"2026-11-19","store_id":"lob-on-%d","banner":"loblaws","province":"ON","external_sku":"21000001_EA","upc":"068000000154","name":"2% Partly Skimmed Milk","name_fr":null,"brand":"Natrel","size":"2 L","category":"Dairy & Eggs","product_type":null,"price":4.99,"regular_price":5.99,"on_promo":true,"promo_ends":"2026-11-25","currency":"CAD"}` + "\n"
 	if want := strings.Replace(row, "%d", "1", 1) + strings.Replace(row, "%d", "2", 1); got != want {
 		t.Fatalf("JSON Lines: got\n%s\nwant\n%s", got, want)
 	}
@@ -120,8 +120,8 @@ func TestExportJSON(t *testing.T) {
 	// 11-12 price, its latest); per 100 mL: 499/20 = 24.95 -> 0.25.
 	got, _ = export(t, s, grocery.ExportInput{Dataset: "offers", Province: "ON", UPC: upcMilk})
 	want = "[\n" +
-		`{"province":"ON","upc":"068000000154","name":"2% Partly Skimmed Milk","name_fr":null,"brand":"Natrel","size":"2 L","category":"Dairy & Eggs","banner":"loblaws","banner_name":"Loblaws","external_sku":"21000001_EA","price":4.99,"regular_price":5.99,"on_promo":true,"promo_ends":"2026-11-25","promo_ended":null,"min_price":4.99,"max_price":6.29,"unit_price":0.25,"unit_price_basis":"per 100 mL","store_count":3,"observed_at":"2026-11-19","currency":"CAD"},` + "\n" +
-		`{"province":"ON","upc":"068000000154","name":"2% Partly Skimmed Milk","name_fr":null,"brand":"Natrel","size":"2 L","category":"Dairy & Eggs","banner":"no-frills","banner_name":"No Frills","external_sku":"21000001_EA","price":4.79,"regular_price":4.79,"on_promo":false,"promo_ends":null,"promo_ended":null,"min_price":4.79,"max_price":4.79,"unit_price":0.24,"unit_price_basis":"per 100 mL","store_count":1,"observed_at":"2026-11-19","currency":"CAD"}` +
+		`{"province":"ON","upc":"068000000154","name":"2% Partly Skimmed Milk","name_fr":null,"brand":"Natrel","size":"2 L","category":"Dairy & Eggs","product_type":null,"banner":"loblaws","banner_name":"Loblaws","external_sku":"21000001_EA","price":4.99,"regular_price":5.99,"on_promo":true,"promo_ends":"2026-11-25","promo_ended":null,"min_price":4.99,"max_price":6.29,"unit_price":0.25,"unit_price_basis":"per 100 mL","store_count":3,"observed_at":"2026-11-19","currency":"CAD"},` + "\n" +
+		`{"province":"ON","upc":"068000000154","name":"2% Partly Skimmed Milk","name_fr":null,"brand":"Natrel","size":"2 L","category":"Dairy & Eggs","product_type":null,"banner":"no-frills","banner_name":"No Frills","external_sku":"21000001_EA","price":4.79,"regular_price":4.79,"on_promo":false,"promo_ends":null,"promo_ended":null,"min_price":4.79,"max_price":4.79,"unit_price":0.24,"unit_price_basis":"per 100 mL","store_count":1,"observed_at":"2026-11-19","currency":"CAD"}` +
 		"\n]\n"
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("offers JSON (-want +got):\n%s", diff)
@@ -216,10 +216,10 @@ func TestExportXLSX(t *testing.T) {
 	// GetRows formats cells with their number format: money as $4.99,
 	// booleans as TRUE/FALSE; the last empty cells are cut.
 	for _, r := range want[1:] {
-		for _, i := range []int{11, 12} {
+		for _, i := range []int{12, 13} {
 			r[i] = "$" + r[i]
 		}
-		r[13] = strings.ToUpper(r[13])
+		r[14] = strings.ToUpper(r[14])
 	}
 	if diff := cmp.Diff(len(want), len(rows)); diff != "" {
 		t.Fatalf("row count (-want +got):\n%s", diff)
@@ -238,11 +238,11 @@ func TestExportXLSX(t *testing.T) {
 		{"A2", "46345", excelize.CellTypeUnset, "yyyy-mm-dd"}, // 2026-11-19 as an Excel serial date
 		{"B2", "lob-on-1", excelize.CellTypeInlineString, ""},
 		{"F2", "068000000154", excelize.CellTypeInlineString, ""},
-		{"L2", "4.99", excelize.CellTypeUnset, "[$$-1009]#,##0.00"},
-		{"M2", "5.99", excelize.CellTypeUnset, "[$$-1009]#,##0.00"},
-		{"N2", "1", excelize.CellTypeBool, ""},
-		{"O2", "46351", excelize.CellTypeUnset, "yyyy-mm-dd"}, // 2026-11-25
-		{"P2", "CAD", excelize.CellTypeInlineString, ""},
+		{"M2", "4.99", excelize.CellTypeUnset, "[$$-1009]#,##0.00"},
+		{"N2", "5.99", excelize.CellTypeUnset, "[$$-1009]#,##0.00"},
+		{"O2", "1", excelize.CellTypeBool, ""},
+		{"P2", "46351", excelize.CellTypeUnset, "yyyy-mm-dd"}, // 2026-11-25
+		{"Q2", "CAD", excelize.CellTypeInlineString, ""},
 	} {
 		typ, err := f.GetCellType(sh, tc.cell)
 		if err != nil {
@@ -269,11 +269,11 @@ func TestExportXLSX(t *testing.T) {
 		}
 	}
 	// An empty promo_ends is an empty cell.
-	if v, _ := f.GetCellValue(sh, "O5"); v != "" {
-		t.Errorf("O5: got %q, want empty", v)
+	if v, _ := f.GetCellValue(sh, "P5"); v != "" {
+		t.Errorf("P5: got %q, want empty", v)
 	}
 	// The header: bold.
-	for _, cell := range []string{"A1", "P1"} {
+	for _, cell := range []string{"A1", "Q1"} {
 		style, _ := f.GetCellStyle(sh, cell)
 		st, err := f.GetStyle(style)
 		if err != nil || st.Font == nil || !st.Font.Bold {
@@ -294,8 +294,8 @@ func TestExportXLSX(t *testing.T) {
 	}
 	// The autofilter: a table over the header and every row.
 	tables, err := f.GetTables(sh)
-	if err != nil || len(tables) != 1 || tables[0].Range != "A1:P5" {
-		t.Errorf("tables: got %+v (%v), want one over A1:P5", tables, err)
+	if err != nil || len(tables) != 1 || tables[0].Range != "A1:Q5" {
+		t.Errorf("tables: got %+v (%v), want one over A1:Q5", tables, err)
 	}
 }
 
@@ -562,7 +562,7 @@ func TestExportCSVFormulas(t *testing.T) {
 		}
 	}
 	for _, want := range []string{`,'=1+1,`, `,'+1+1,`, `,'-1+1,`, `"'@SUM(1,1)"`, `"'=HYPERLINK(""http://127.0.0.1/x"",""click"")"`,
-		`,''=1+1,`, `,'''+1,`, `,'quoted',`, `,plain -1,`, `,'-Brand,'+1 L,'@Pantry,1.`} {
+		`,''=1+1,`, `,'''+1,`, `,'quoted',`, `,plain -1,`, `,'-Brand,'+1 L,'@Pantry,,1.`} {
 		if !strings.Contains(obs, want) {
 			t.Errorf("observations CSV lacks %s:\n%s", want, obs)
 		}

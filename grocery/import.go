@@ -75,7 +75,7 @@ type ImportReport struct {
 // header or the first object's field names:
 //
 //	stores:       store_id, banner, province, name, city, postal_code, latitude, longitude[, active, banner_name, observations_30d]
-//	observations: date, store_id, banner, external_sku, price[, regular_price, promo_ends, upc, name, brand, size, category, name_fr, province, on_promo, currency]
+//	observations: date, store_id, banner, external_sku, price[, regular_price, promo_ends, upc, name, brand, size, category, name_fr, product_type, province, on_promo, currency]
 //
 // These are every column Export writes for the stores and observations
 // datasets, so that an export imports as it comes. The columns Export
@@ -97,8 +97,10 @@ type ImportReport struct {
 // row, in this file or another, that names its barcode differently does
 // not rename it (for every province), unless opts.UpdateNames, with which
 // the file's last name for it wins. Such rows are counted in the report's
-// NamesKept and the first of them noted in Problems. Brand, size and
-// category are taken from the file's last row naming the product. A
+// NamesKept and the first of them noted in Problems. Brand, size,
+// category and product_type (the kind of product below the category,
+// "skim milk": what a basket substitute and a brand's peers must share)
+// are taken from the file's last row naming the product. A
 // missing or empty field never clears a fact: a row with only a name_fr
 // adds the French name and leaves the rest as it was.
 //
@@ -610,14 +612,15 @@ func (imp *importer) obsRow(r *importrow.Row) *rowError {
 	newFacts := false
 	if gs != nil && !restricted {
 		if name, nameFr := r.Get(importrow.ObsName), r.Get(importrow.ObsNameFr); name != "" || nameFr != "" {
-			item = CatalogueItem{GTIN: gs.gtin, Name: name, NameFr: nameFr, Brand: r.Get(importrow.ObsBrand), Size: r.Get(importrow.ObsSize), Category: r.Get(importrow.ObsCategory)}
+			item = CatalogueItem{GTIN: gs.gtin, Name: name, NameFr: nameFr, Brand: r.Get(importrow.ObsBrand), Size: r.Get(importrow.ObsSize),
+				Category: r.Get(importrow.ObsCategory), Type: r.Get(importrow.ObsType)}
 			if gs.product >= 0 {
 				imp.mergeFacts(gs, r.Line, &item)
 			}
 			if gs.product < 0 || imp.batch.Products[gs.product] != item {
 				for _, f := range [...]struct {
 					name, value string
-				}{{"name", item.Name}, {"name_fr", item.NameFr}, {"brand", item.Brand}, {"size", item.Size}, {"category", item.Category}} {
+				}{{"name", item.Name}, {"name_fr", item.NameFr}, {"brand", item.Brand}, {"size", item.Size}, {"category", item.Category}, {"product_type", item.Type}} {
 					if e := importrow.CheckText(f.name, f.value); e != nil {
 						return e
 					}
@@ -697,7 +700,7 @@ func (imp *importer) nameKeptNote(line int, gtin GTIN, k keptName, whose string)
 
 func cloneItem(it CatalogueItem) CatalogueItem {
 	return CatalogueItem{GTIN: it.GTIN, Name: strings.Clone(it.Name), NameFr: strings.Clone(it.NameFr), Brand: strings.Clone(it.Brand),
-		Size: strings.Clone(it.Size), Category: strings.Clone(it.Category)}
+		Size: strings.Clone(it.Size), Category: strings.Clone(it.Category), Type: strings.Clone(it.Type)}
 }
 
 func dateOrNone(d Date) string {

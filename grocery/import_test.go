@@ -309,7 +309,7 @@ func TestImport_Invalid(t *testing.T) {
 		want    string // the message, or its start
 	}{
 		// The file as a whole.
-		{"EmptyFile", "x.csv", "", "x.csv: the file is empty: want a header row of stores (store_id, banner, province, name, city, postal_code, latitude, longitude[, active, banner_name, observations_30d]) or observations (date, store_id, banner, external_sku, price[, regular_price, promo_ends, upc, name, brand, size, category, name_fr, province, on_promo, currency])"},
+		{"EmptyFile", "x.csv", "", "x.csv: the file is empty: want a header row of stores (store_id, banner, province, name, city, postal_code, latitude, longitude[, active, banner_name, observations_30d]) or observations (date, store_id, banner, external_sku, price[, regular_price, promo_ends, upc, name, brand, size, category, name_fr, product_type, province, on_promo, currency])"},
 		{"BlankFile", "x.csv", "\n  \n", "x.csv: the file is empty"},
 		{"NoHeader", "x.csv", lines(good), "x.csv:1: header: columns on-lob-009, loblaws, on, loblaws, toronto, m5j 2r6, 43.6410, -79.3760 are not recognised: want stores ("},
 		{"UnknownHeader", "x.csv", lines("sku,cost"), "x.csv:1: header: columns sku, cost are not recognised: want stores (store_id"},

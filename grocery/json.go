@@ -43,6 +43,8 @@ func (p *Product) appendJSON(b []byte) []byte {
 	b = jsontext.AppendString(b, p.Size)
 	b = append(b, `,"category":`...)
 	b = jsontext.AppendString(b, p.Category)
+	b = append(b, `,"product_type":`...)
+	b = jsontext.AppendString(b, p.Type)
 	return append(b, '}')
 }
 

@@ -269,9 +269,10 @@ func brandUPC(k int) string { return upcCheck(fmt.Sprintf("0641000%04d", k)) }
 // Prices on 11-19 unless said.
 func brandObs() string {
 	var b strings.Builder
-	b.WriteString("date,store_id,banner,external_sku,price,regular_price,promo_ends,upc,name,brand,size,category\n")
+	b.WriteString("date,store_id,banner,external_sku,price,regular_price,promo_ends,upc,name,brand,size,category,product_type\n")
+	// Each product's type is its name in lower case: butter, unsalted butter.
 	row := func(day, store, banner, sku string, price, regular string, k int, name, brand, size string) {
-		fmt.Fprintf(&b, "2026-%s,%s,%s,%s,%s,%s,,%s,%s,%s,%s,Spreads\n", day, store, banner, sku, price, regular, brandUPC(k), name, brand, size)
+		fmt.Fprintf(&b, "2026-%s,%s,%s,%s,%s,%s,,%s,%s,%s,%s,Spreads,%s\n", day, store, banner, sku, price, regular, brandUPC(k), name, brand, size, strings.ToLower(name))
 	}
 	row("11-17", "lob-1", "loblaws", "L1", "6.00", "6.00", 1, "Butter", "Lactantia", "500 g")
 	row("11-18", "lob-1", "loblaws", "L1", "5.00", "6.00", 1, "Butter", "Lactantia", "500 g")
@@ -300,8 +301,8 @@ func brandObs() string {
 var brandWantIndex = map[string]float64{"loblaws": 114.3, "no-frills": 95.2}
 
 // TestBrandRule (issue 16): a brand product is compared with like
-// products of other brands (same category and unit basis, pack size
-// within 1.5 times), not with its whole category.
+// products of other brands (same category, product type and unit basis,
+// pack size within 1.5 times), not with its whole category.
 func TestBrandRule(t *testing.T) {
 	svc := openSnap(t, geoStores, brandObs())
 	got, err := svc.BrandInsights(context.Background(), grocery.BrandInput{Brand: "Lactantia"})
@@ -316,5 +317,30 @@ func TestBrandRule(t *testing.T) {
 	}
 	if fmt.Sprint(idx) != fmt.Sprint(brandWantIndex) {
 		t.Errorf("index: got %v, want %v", idx, brandWantIndex)
+	}
+}
+
+// TestBrandPeersShareType (issue 28, found 5): a margarine of the same
+// category, basis and size range is no peer of a butter. Becel margarine
+// 454 g at loblaws 2.00 (0.4405 per 100 g) would join the butter 500 g's
+// peers: median of 0.4405, 1.00, 1.00, 1.10, 1.20 = 1.00, loblaws 1.20 /
+// 1.00 = 120.0. Within the type the figures stay those of brandWantIndex:
+// 114.3 and 95.2.
+func TestBrandPeersShareType(t *testing.T) {
+	margarine := "date,store_id,banner,external_sku,price,regular_price,promo_ends,upc,name,brand,size,category,product_type\n" +
+		"2026-11-19,lob-1,loblaws,B9,2.00,2.00,," + brandUPC(9) + ",Margarine,Becel,454 g,Spreads,margarine\n"
+	svc := openSnap(t, geoStores, brandObs(), margarine)
+	got, err := svc.BrandInsights(context.Background(), grocery.BrandInput{Brand: "Lactantia"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := map[string]float64{}
+	for _, r := range got.Rows {
+		if r.Index != nil {
+			idx[r.Banner] = *r.Index
+		}
+	}
+	if fmt.Sprint(idx) != fmt.Sprint(brandWantIndex) {
+		t.Errorf("index: got %v, want %v (the margarine is no peer)", idx, brandWantIndex)
 	}
 }

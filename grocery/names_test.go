@@ -384,3 +384,35 @@ func TestImport_NameFrKept(t *testing.T) {
 		t.Errorf("French name after UpdateNames: got %q, want it replaced", got)
 	}
 }
+
+// A product_type column records the product's type, which a lookup shows;
+// a later row without one does not clear it, and a later row with another
+// replaces it (a type is a fact, not a name).
+func TestImport_ProductType(t *testing.T) {
+	svc := openImportService(t)
+	mustImport(t, svc, "stores.csv", namesStoresCSV, nil)
+	typed := lines(
+		"date,store_id,banner,external_sku,price,upc,name,brand,size,category,product_type",
+		"2026-11-18,ON-LOB-001,loblaws,21001,4.49,"+oatUPC+",Newcomer Oat Milk,Earth's Own,1.75 L,Dairy & Eggs,oat milk",
+	)
+	typeOf := func() string {
+		t.Helper()
+		res, err := svc.LookupProduct(context.Background(), LookupInput{UPC: oatUPC, Province: "ON"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Product.Type
+	}
+	mustImport(t, svc, "typed.csv", typed, nil)
+	if got := typeOf(); got != "oat milk" {
+		t.Fatalf("after the typed file: got product type %q, want %q", got, "oat milk")
+	}
+	mustImport(t, svc, "on.csv", onOatCSV, nil)
+	if got := typeOf(); got != "oat milk" {
+		t.Errorf("after a file without product_type: got %q, want %q kept", got, "oat milk")
+	}
+	mustImport(t, svc, "retyped.csv", strings.Replace(typed, ",oat milk", ",plant-based beverage", 1), nil)
+	if got := typeOf(); got != "plant-based beverage" {
+		t.Errorf("after a file with another type: got %q, want %q", got, "plant-based beverage")
+	}
+}

@@ -105,7 +105,7 @@ func byPrice(a, b *storage.Offer) int {
 // product converts a stored product, naming it in lang.
 func product(p *storage.Product, lang string) Product {
 	g := GTIN(p.GTIN)
-	return Product{UPC: g.UPC(), GTIN: p.GTIN, Name: nameIn(p.Name, p.NameFr, lang), Brand: p.Brand, Size: p.Size, Category: p.Category}
+	return Product{UPC: g.UPC(), GTIN: p.GTIN, Name: nameIn(p.Name, p.NameFr, lang), Brand: p.Brand, Size: p.Size, Category: p.Category, Type: p.Type}
 }
 
 // offer converts a stored offer; its optional fields point into vals,

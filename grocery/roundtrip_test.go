@@ -78,6 +78,9 @@ func TestExportImportRoundTrip(t *testing.T) {
 					t.Errorf("%s: the second export differs from the first at byte %d of %d:\n got %q\nwant %q", dataset, i, len(first), around(second, i), around(first, i))
 				}
 			}
+			if format == "jsonl" && (!strings.Contains(firsts["observations"], `"product_type":"2% milk"`) || strings.Contains(firsts["observations"], `"product_type":null`)) {
+				t.Errorf("the observations export does not carry every demo product's type")
+			}
 			if format == "csv" && !strings.Contains(firsts["stores"], ",false\r\n") {
 				t.Errorf("the stores export holds no inactive store: want those the observations name")
 			}

@@ -281,7 +281,7 @@ func offerPrice(o *storage.Offer) SignalPrice {
 //     since Since, the whole move: the SKU's daily regular price on its
 //     latest day against that on its latest day before Since, in the 30
 //     days before it (price_increase, price_decrease; high at 25%, medium
-//     at 15%); a smaller size of the same brand and product line first
+//     at 15%); a smaller size of the same brand, product line and product type first
 //     observed at a banner in the last 90 days whose regular unit price
 //     is at least 1% above the older size's, the older size still observed
 //     in the last 14 days (shrinkflation; high at 10%, medium at 5%); a
@@ -1393,7 +1393,7 @@ func (sc *signalScan) shrinkflation() error {
 	line := func(p Product) string {
 		l, ok := lineOf[p.GTIN]
 		if !ok {
-			l = brand(p) + "\x00" + foldKey(p.Name)
+			l = brand(p) + "\x00" + foldKey(p.Name) + "\x00" + foldKey(p.Type) // a line is one product type
 			lineOf[p.GTIN] = l
 		}
 		return l

@@ -58,3 +58,42 @@ func TestSignalsReviewCases(t *testing.T) {
 		t.Errorf("shrinkflation for %v, want Kettle only (its promotion must not hide it; Lay's older size left the shelf)", shrinks)
 	}
 }
+
+// TestSignalsShrinkWithinType (issue 28): a smaller pack is a shrink only
+// of the same product type. Kettle "Sea Salt Chips" 220 g (potato chips)
+// at a regular 4.00 and a new 200 g "Sea Salt Chips" that is a tortilla
+// chip at 3.99 (+9.7% a gram): another kind of product, no shrink; the
+// same 200 g typed potato chips is one.
+func TestSignalsShrinkWithinType(t *testing.T) {
+	for _, tc := range []struct {
+		typ  string
+		want string
+	}{{"tortilla chips", ""}, {"potato chips", "Kettle"}} {
+		svc, err := Open(filepath.Join(t.TempDir(), "s.db"), &Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustImport(t, svc, "stores.csv", "store_id,banner,province,name,city,postal_code,latitude,longitude\n"+
+			"lob-a,loblaws,ON,Loblaws A,Toronto,M5V 1A1,43.60,-79.40\n", nil)
+		rows := "date,store_id,banner,external_sku,price,regular_price,promo_ends,upc,name,brand,size,category,product_type\n" +
+			"2026-08-01,lob-a,loblaws,K220,4.00,4.00,,068000000307,Sea Salt Chips,Kettle,220 g,Snacks,potato chips\n" +
+			"2026-11-19,lob-a,loblaws,K220,4.00,4.00,,068000000307,Sea Salt Chips,Kettle,220 g,Snacks,potato chips\n" +
+			"2026-11-10,lob-a,loblaws,K200,3.99,3.99,,068000000314,Sea Salt Chips,Kettle,200 g,Snacks," + tc.typ + "\n" +
+			"2026-11-19,lob-a,loblaws,K200,3.99,3.99,,068000000314,Sea Salt Chips,Kettle,200 g,Snacks," + tc.typ + "\n"
+		mustImport(t, svc, "obs.csv", rows, nil)
+		got, err := svc.Signals(context.Background(), SignalsInput{Province: "ON", Banner: "loblaws", Kind: "changes", Since: "2026-11-01", Limit: 500})
+		svc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var shrinks []string
+		for _, s := range got.Results {
+			if s.Type == "shrinkflation" {
+				shrinks = append(shrinks, s.Evidence.Brand)
+			}
+		}
+		if strings.Join(shrinks, ",") != tc.want {
+			t.Errorf("200 g of type %s: shrinkflation for %v, want %q", tc.typ, shrinks, tc.want)
+		}
+	}
+}

@@ -5,12 +5,13 @@ const Currency = "CAD"
 
 // Product is a product identified by its barcode, as the catalogue knows it.
 type Product struct {
-	UPC      string `json:"upc"`      // barcode as printed: 12 or 13 digits (14 for a true GTIN-14)
-	GTIN     string `json:"gtin"`     // the same barcode as a GTIN-14
-	Name     string `json:"name"`     // product name without the brand, e.g. "2% Partly Skimmed Milk"
-	Brand    string `json:"brand"`    // e.g. "Natrel"
-	Size     string `json:"size"`     // e.g. "2 L", "675 g", "12 x 355 mL"
-	Category string `json:"category"` // aisle category, e.g. "Dairy & Eggs"
+	UPC      string `json:"upc"`          // barcode as printed: 12 or 13 digits (14 for a true GTIN-14)
+	GTIN     string `json:"gtin"`         // the same barcode as a GTIN-14
+	Name     string `json:"name"`         // product name without the brand, e.g. "2% Partly Skimmed Milk"
+	Brand    string `json:"brand"`        // e.g. "Natrel"
+	Size     string `json:"size"`         // e.g. "2 L", "675 g", "12 x 355 mL"
+	Category string `json:"category"`     // aisle category, e.g. "Dairy & Eggs"
+	Type     string `json:"product_type"` // the kind of product below the category, e.g. "skim milk"; "" when the catalogue has none
 }
 
 // Offer is the current price of a product under one banner in one province:
@@ -181,4 +182,5 @@ type CatalogueItem struct {
 	Brand    string
 	Size     string
 	Category string
+	Type     string // the product type below the category ("skim milk"), "" when not known
 }

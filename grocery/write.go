@@ -42,16 +42,16 @@ func unitCode(size string) (float64, uint32) {
 	return qty, unitprice.Code(basis)
 }
 
-// productFacts points at a product's name, French name, brand, size and
-// category.
-type productFacts [5]*string
+// productFacts points at a product's name, French name, brand, size,
+// category and product type.
+type productFacts [6]*string
 
 func itemFacts(it *CatalogueItem) productFacts {
-	return productFacts{&it.Name, &it.NameFr, &it.Brand, &it.Size, &it.Category}
+	return productFacts{&it.Name, &it.NameFr, &it.Brand, &it.Size, &it.Category, &it.Type}
 }
 
 func storedFacts(p *storage.Product) productFacts {
-	return productFacts{&p.Name, &p.NameFr, &p.Brand, &p.Size, &p.Category}
+	return productFacts{&p.Name, &p.NameFr, &p.Brand, &p.Size, &p.Category, &p.Type}
 }
 
 // mergeFacts is the rule for a product's facts given again: an empty one
@@ -151,7 +151,7 @@ func (b *batch) records() (*ingest.Batch, error) {
 			PostalCode: in.PostalCode, Latitude: in.Latitude, Longitude: in.Longitude, Active: in.Active}
 	}
 	for i, in := range b.Products {
-		out.Products[i] = storage.Product{GTIN: string(in.GTIN), Name: in.Name, NameFr: in.NameFr, Brand: in.Brand, Size: in.Size, Category: in.Category}
+		out.Products[i] = storage.Product{GTIN: string(in.GTIN), Name: in.Name, NameFr: in.NameFr, Brand: in.Brand, Size: in.Size, Category: in.Category, Type: in.Type}
 	}
 	for i, in := range b.Links {
 		out.Links[i] = ingest.Link{Banner: in.Banner, SKU: in.ExternalSKU, GTIN: string(in.GTIN)}

@@ -71,7 +71,7 @@ const lookupOutput = `{
 	"properties":{
 		"product":{
 			"type":"object",
-			"properties":{"upc":` + str + `,"gtin":` + str + `,"name":` + str + `,"brand":` + str + `,"size":` + str + `,"category":` + str + `}
+			"properties":{"upc":` + str + `,"gtin":` + str + `,"name":` + str + `,"brand":` + str + `,"size":` + str + `,"category":` + str + `,"product_type":` + str + `}
 		},
 		"province":` + str + `,
 		"offers":{

@@ -46,9 +46,9 @@ func newTools(svc *grocery.Service) []tool {
 		{
 			Name:  "lookup_product",
 			Title: "Look up a product by barcode",
-			Description: `Current offers for a barcode (UPC/EAN/GTIN, as a string to keep leading zeros) in one Canadian province: one per banner, cheapest first. Each offer: banner and external_sku (pass both to price_history), price in force (most common of the stores' last prices within 14 days; an ended promotion counts as regular), min, max, regular price, promo_ends or promo_ended, unit price, store_count. lang fr: its French name (English if it has none).
+			Description: `Current offers for a barcode (UPC/EAN/GTIN, a string to keep leading zeros) in one Canadian province: one per banner, cheapest first. Each offer: banner and external_sku (pass both to price_history), price in force (most common of the stores' last prices within 14 days; an ended promotion counts as regular), min, max, regular price, promo_ends or promo_ended, unit price, store_count. lang fr: French name (English if none).
 
-total counts every current offer; fewer offers than total means limit cut the list. Empty offers is a success: no reference store in the province observed it in the last 14 days, which does not prove it unavailable. A barcode not in the catalogue is a not_found error.`,
+total counts every current offer; fewer offers than total means limit cut the list. Empty offers is a success: no reference store in the province observed it in the last 14 days, no proof it is unavailable. A barcode not in the catalogue: not_found.`,
 			InputSchema:  json.RawMessage(lookupInput),
 			OutputSchema: json.RawMessage(lookupOutput),
 			Annotations:  ann(),

@@ -97,8 +97,8 @@ func TestExportXLSXReadBack(t *testing.T) {
 			if len(g) != len(w) {
 				t.Fatalf("row %d: %d cells, want %d: %q", i+1, len(g), len(w), g)
 			}
-			g[11], g[12], g[13] = money(g[11]), money(g[12]), strings.ToLower(g[13])
-			if w[14] == "" {
+			g[12], g[13], g[14] = money(g[12]), money(g[13]), strings.ToLower(g[14])
+			if w[15] == "" {
 				plain++
 			} else {
 				promo++
@@ -113,7 +113,7 @@ func TestExportXLSXReadBack(t *testing.T) {
 	}
 
 	// Every data row's cells are typed and formatted by column.
-	formats := map[int]string{0: rowDateFormat, 11: rowMoneyFormat, 12: rowMoneyFormat, 14: rowDateFormat}
+	formats := map[int]string{0: rowDateFormat, 12: rowMoneyFormat, 13: rowMoneyFormat, 15: rowDateFormat}
 	for i := 1; i < len(want); i += 97 {
 		for col := range want[i] {
 			cell, _ := excelize.CoordinatesToCellName(col+1, i+1)
@@ -135,13 +135,13 @@ func TestExportXLSXReadBack(t *testing.T) {
 			}
 			wantType := excelize.CellTypeInlineString
 			switch {
-			case col == 13:
+			case col == 14:
 				wantType = excelize.CellTypeBool
 			case formats[col] != "":
 				wantType = excelize.CellTypeUnset // a number
 			}
-			if (col == 14 || col == 7) && want[i][col] == "" {
-				wantType = excelize.CellTypeUnset // empty: no promo_ends, no name_fr
+			if (col == 15 || col == 11 || col == 7) && want[i][col] == "" {
+				wantType = excelize.CellTypeUnset // empty: no promo_ends, no product_type, no name_fr
 			}
 			if typ != wantType || format != formats[col] {
 				t.Fatalf("%s: type %v, format %q; want %v, %q", cell, typ, format, wantType, formats[col])

@@ -163,16 +163,21 @@ type Product struct {
 	GTIN                        string
 	Name, Brand, Size, Category string
 	NameFr                      string // the French name, "" when none is known
+	Type                        string // the product type below the category ("skim milk"), "" when none is known
 	FirstSeen                   int32  // first observation day anywhere, 0 if never observed
 }
 
 // A product's value is its name, brand, size, category and first day,
-// then the French name when it has one: a value without it (every value
-// written before French names were kept) reads with NameFr "".
+// then the French name when it has one or a type follows, then the type
+// when it has one: a value without them (every value written before
+// French names or types were kept) reads with NameFr and Type "".
 func (p *Product) encode(e enc) enc {
 	e = e.str(p.Name).str(p.Brand).str(p.Size).str(p.Category).varint(int64(p.FirstSeen))
-	if p.NameFr != "" {
+	if p.NameFr != "" || p.Type != "" {
 		e = e.str(p.NameFr)
+	}
+	if p.Type != "" {
+		e = e.str(p.Type)
 	}
 	return e
 }
@@ -181,6 +186,9 @@ func decodeProduct(gtin string, d dec, p *Product) error {
 	*p = Product{GTIN: gtin, Name: d.str(), Brand: d.str(), Size: d.str(), Category: d.str(), FirstSeen: int32(d.varint())}
 	if len(d.b) > 0 {
 		p.NameFr = d.str()
+	}
+	if len(d.b) > 0 && d.err == nil {
+		p.Type = d.str()
 	}
 	return d.err
 }
@@ -201,6 +209,11 @@ func (t *Tx) ProductNames(gtin string) (name, nameFr string, found bool, err err
 	if v == nil {
 		return "", "", false, nil
 	}
+	return t.productNamesOf(v)
+}
+
+// productNamesOf reads the names of a product's value v.
+func (t *Tx) productNamesOf(v []byte) (name, nameFr string, found bool, err error) {
 	d := dec{b: v}
 	name = d.str()
 	d.raw() // brand

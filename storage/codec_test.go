@@ -50,3 +50,22 @@ func TestProductNameFr(t *testing.T) {
 		t.Errorf("with a French name: got %+v (%v), want %+v", back, err, p)
 	}
 }
+
+// A product type is appended after the French name (an empty one when the
+// product has none), so values without a type read as before and a value
+// with one reads back whole.
+func TestProductType(t *testing.T) {
+	for _, p := range []Product{
+		{GTIN: "00064420000019", Name: "Oat Milk", Brand: "Earth's Own", Size: "1.75 L", Category: "Dairy & Eggs", Type: "oat milk", FirstSeen: 20400},
+		{GTIN: "00064420000019", Name: "Oat Milk", NameFr: "Lait d'avoine", Type: "oat milk", FirstSeen: 20400},
+	} {
+		var back Product
+		if err := decodeProduct(p.GTIN, dec{b: p.encode(nil)}, &back); err != nil || back != p {
+			t.Errorf("got %+v (%v), want %+v", back, err, p)
+		}
+		name, nameFr, _, err := (&Tx{}).productNamesOf(p.encode(nil))
+		if err != nil || name != p.Name || nameFr != p.NameFr {
+			t.Errorf("names: got %q, %q (%v), want %q, %q", name, nameFr, err, p.Name, p.NameFr)
+		}
+	}
+}

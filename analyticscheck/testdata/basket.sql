@@ -8,6 +8,9 @@
 -- category and unit basis, size from half to twice the item's, the closest
 -- in size, then the cheapest by unit price) ...; else the item is lacking
 -- there: not observed in the panel."
+-- Issue 28: "A substitute must share the product type (and the unit basis
+-- and the size range); where a product has no type, it has no substitute:
+-- the line is 'not carried'." Types compare in any case.
 -- M8. Basket substitutes: whole packs. "A lacking item (quantity k of size
 -- S) gets a substitute of the same category and unit basis; packs =
 -- ceil(k * S / S_sub); line price = packs * the substitute's shelf price;
@@ -23,7 +26,7 @@ WITH items AS (
   FROM json_array_elements(:'items'::json) WITH ORDINALITY AS t(e, ord)
 ),
 products AS (
-  SELECT DISTINCT ON (upc) upc, category, size FROM obs ORDER BY upc, d DESC
+  SELECT DISTINCT ON (upc) upc, category, size, lower(product_type) AS product_type FROM obs ORDER BY upc, d DESC
 ),
 banners AS (SELECT DISTINCT banner FROM offer WHERE province = :'province'),
 direct AS (
@@ -38,7 +41,8 @@ subst AS (
          ceil(i.quantity * unit_qty(p.size) / unit_qty(o.size)) AS packs
   FROM banners b CROSS JOIN items i
   JOIN products p ON p.upc = i.upc
-  JOIN products q ON q.category = p.category AND unit_basis(q.size) = unit_basis(p.size) AND unit_basis(p.size) <> ''
+  JOIN products q ON q.category = p.category AND q.product_type = p.product_type AND p.product_type <> ''
+   AND unit_basis(q.size) = unit_basis(p.size) AND unit_basis(p.size) <> ''
    AND q.upc <> i.upc AND unit_qty(q.size) BETWEEN unit_qty(p.size) / 2 AND unit_qty(p.size) * 2
   JOIN offer o ON o.province = :'province' AND o.banner = b.banner AND o.upc = q.upc
   WHERE NOT EXISTS (SELECT 1 FROM direct dd WHERE dd.banner = b.banner AND dd.item = i.item)

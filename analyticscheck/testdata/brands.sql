@@ -2,7 +2,9 @@
 --
 -- "A brand product g priced by banner B in P (current): its unit price
 -- u_B(g) = p_B(g) per its basis (per 100 g, per 100 mL, per unit). Its
--- peers: products h of the same category, another brand, the same unit
+-- peers: products h of the same category, the same product type (issue 28:
+-- none for a product without one; types compare in any case), another
+-- brand, the same unit
 -- basis, pack quantity q_h with 1/1.5 <= q_h/q_g <= 1.5, priced currently in
 -- P by any banner. Peer median = median of u_X(h) over every (banner X, peer
 -- h) current price in P. A product with at least 3 peer barcodes has
@@ -20,7 +22,10 @@
 -- are the daily prices of the brand's SKUs at that banner in the last 30
 -- days, asOf included; "another brand" compares brands case-insensitively.
 -- Variables: brand, province ('' for every province).
-WITH mine AS (
+WITH types AS (
+  SELECT DISTINCT ON (upc) upc, lower(product_type) AS t FROM obs ORDER BY upc, d DESC
+),
+mine AS (
   SELECT province, banner, upc, category, size, p, unit_price(p, size) AS u
   FROM bcur WHERE lower(brand) = lower(:'brand') AND (:'province' = '' OR province = :'province')
 ),
@@ -29,7 +34,9 @@ peers AS (
          count(DISTINCT o.upc) AS peer_barcodes,
          median_exact(array_agg(unit_price(o.p, o.size))) AS peer_median
   FROM mine m
+  JOIN types tm ON tm.upc = m.upc AND tm.t <> ''
   JOIN bcur o ON o.province = m.province AND o.category = m.category AND lower(o.brand) <> lower(:'brand')
+  JOIN types tp ON tp.upc = o.upc AND tp.t = tm.t
    AND unit_basis(o.size) = unit_basis(m.size) AND unit_basis(m.size) <> ''
    AND unit_qty(o.size) * 1.5 >= unit_qty(m.size) AND unit_qty(o.size) <= unit_qty(m.size) * 1.5
   GROUP BY m.province, m.banner, m.upc

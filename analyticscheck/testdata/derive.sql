@@ -45,6 +45,7 @@ CREATE TABLE obs AS
 -- A SKU not linked to a barcode (e.g. a restricted-circulation code, which
 -- import keeps unlinked) has an empty upc, as the export writes it.
 SELECT date AS d, store_id, banner, province, external_sku AS sku, coalesce(upc, '') AS upc, name, brand, size, category,
+       coalesce(product_type, '') AS product_type,
        (price * 100)::numeric AS pc,
        -- "RegularPrice: equal to Price (or 0) when not on promotion".
        (CASE WHEN coalesce(regular_price, 0) = 0 THEN price ELSE regular_price END * 100)::numeric AS rc,

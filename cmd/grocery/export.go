@@ -25,7 +25,7 @@ func (a *app) exportCmd() *cobra.Command {
 
 Datasets (--dataset):
   observations  date, store_id, banner, province, external_sku, upc, name,
-                name_fr, brand, size, category, price, regular_price,
+                name_fr, brand, size, category, product_type, price, regular_price,
                 on_promo, promo_ends, currency (the default)
   offers        the current offers: province, product (with name and
                 name_fr), banner, prices in force, promotion (and

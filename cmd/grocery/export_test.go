@@ -51,8 +51,8 @@ func TestExportCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if v, _ := f.GetCellValue("offers", "H2"); v != "no-frills" {
-		t.Errorf("offers.xlsx H2: got %q, want no-frills", v)
+	if v, _ := f.GetCellValue("offers", "I2"); v != "no-frills" {
+		t.Errorf("offers.xlsx I2: got %q, want no-frills", v)
 	}
 
 	for _, tc := range []struct {

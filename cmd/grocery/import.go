@@ -36,7 +36,7 @@ index column is ignored); it holds one kind of row:
                 latitude, longitude[, active, banner_name, observations_30d]
   observations: date, store_id, banner, external_sku, price[, regular_price,
                 promo_ends, upc, name, brand, size, category, name_fr,
-                province, on_promo, currency]
+                product_type, province, on_promo, currency]
 
 An export of stores or observations imports as it comes: the columns it
 derives (banner_name, observations_30d, province, on_promo, currency) are
@@ -49,7 +49,9 @@ tab file), dates YYYY-MM-DD (or date cells in XLSX).
 Import the stores before their observations. A row with a upc also records
 the product and the SKU -> barcode link; an 11-digit UPC gets its check digit.
 
-name is a product's English name, name_fr its French one. A product keeps
+name is a product's English name, name_fr its French one; product_type is
+the kind of product below the category ("skim milk"), which a basket
+substitute must share. A product keeps
 the first name it is given in each language: a later file (or row) naming
 its barcode differently does not rename it for any province; the import
 counts such names as kept and notes the first. With --update-names the

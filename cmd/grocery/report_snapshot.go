@@ -257,7 +257,7 @@ func (a *app) reportBrandCmd() *cobra.Command {
 		Short: "A brand's pricing across banners and provinces (GET /b2b/brand_insights)",
 		Long: `brand shows, per banner and province, a brand's assortment breadth (barcodes
 with a current price), its price index against like products of other brands
-(same category and unit basis, pack size within 1.5x: 100 x the geometric
+(same category, product type and unit basis, pack size within 1.5x: 100 x the geometric
 mean of its unit price / the peers' median unit price, over its products
 with at least 3 peers), and its promotions over the period: the share of its
 SKUs' daily prices on promotion and their mean discount.`,
@@ -369,8 +369,11 @@ func printBasket(w io.Writer, r *grocery.BasketResult) error {
 		}
 		if it.Match != nil {
 			match = fmt.Sprintf("%.0f%%", 100*it.Match.Confidence)
+			if it.Match.Tied > 1 {
+				match += fmt.Sprintf(" (%d tied)", it.Match.Tied)
+			}
 			if it.Match.RunnerUp != nil {
-				match += fmt.Sprintf(", runner-up %s %s", it.Match.RunnerUp.Name, it.Match.RunnerUp.Size)
+				match += fmt.Sprintf(", runner-up %s, %s, %s", it.Match.RunnerUp.Name, it.Match.RunnerUp.Brand, it.Match.RunnerUp.Size)
 			}
 		}
 		fmt.Fprintf(t, "%d %s\t%d\t%s\t%s\n", it.Item, it.Query, it.Quantity, prod, match)
@@ -378,18 +381,22 @@ func printBasket(w io.Writer, r *grocery.BasketResult) error {
 	t.Flush()
 	fmt.Fprintln(w)
 	t = newTable(w)
-	fmt.Fprintln(t, "BANNER\tTOTAL\tCOMPLETE\tLACKING\tSUBSTITUTES")
+	fmt.Fprintln(t, "BANNER\tTOTAL\tCOMPLETE\tEXACT\tSUBSTITUTES\tLACKING")
 	for _, b := range r.Banners {
 		lacking := make([]string, len(b.Lacking))
 		for i, n := range b.Lacking {
 			lacking[i] = strconv.Itoa(n)
 		}
-		fmt.Fprintf(t, "%s\t%s\t%t\t%s\t%d\n", b.BannerName, money(b.Total), b.Complete, strings.Join(lacking, " "), b.Substitutes)
+		fmt.Fprintf(t, "%s\t%s\t%t\t%d\t%d\t%s\n", b.BannerName, money(b.Total), b.Complete, b.Exact, b.Substitutes, strings.Join(lacking, " "))
 	}
 	t.Flush()
 	if r.Cheapest != nil {
-		fmt.Fprintf(w, "\nCheapest complete basket: %s at %s; dearest %s at %s: saves %s (%.1f%%).\n",
+		fmt.Fprintf(w, "\nCheapest basket, every item exact: %s at %s; dearest %s at %s: saves %s (%.1f%%).\n",
 			money(r.Cheapest.Total), bannerName(r.Cheapest.Banners[0]), money(r.Dearest.Total), bannerName(r.Dearest.Banners[0]), money(r.Savings), r.SavingsPct)
+	}
+	if c := r.CheapestWithSubstitutes; c != nil && c.Substitutes > 0 {
+		fmt.Fprintf(w, "Cheapest with substitutes of the same type (not like for like): %s at %s, %d substituted.\n",
+			money(c.Total), bannerName(c.Banners[0]), c.Substitutes)
 	}
 	if r.CheapestSplit != nil {
 		names := make([]string, len(r.CheapestSplit.Banners))

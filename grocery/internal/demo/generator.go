@@ -43,9 +43,11 @@ type Store struct {
 }
 
 // Product is a catalogue product; GTIN is a GTIN-14 (as grocery.CatalogueItem).
-// Name is its English name, NameFr its French one ("" when the tables give none).
+// Name is its English name, NameFr its French one ("" when the tables give
+// none); Type is its product type below the category (every demo product
+// has one).
 type Product struct {
-	GTIN, Name, NameFr, Brand, Size, Category string
+	GTIN, Name, NameFr, Brand, Size, Category, Type string
 }
 
 // Link records that a banner's SKU is sold under a GTIN-14 (as grocery.SKULink).
@@ -1029,6 +1031,7 @@ func (g *Generator) buildCatalogue(spec demoScaleSpec) error {
 				Brand:    b.name,
 				Size:     c.size,
 				Category: demoLineTable[c.line].category,
+				Type:     demoType(c.name),
 			},
 			brand:   b,
 			baseRaw: demoScale(c.cents*100*b.levelBP/10000, 9400+int64(h>>32%1201)),

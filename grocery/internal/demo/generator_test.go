@@ -220,6 +220,9 @@ func TestDemoGenCatalogue(t *testing.T) {
 		if !sizeRE.MatchString(p.Size) {
 			t.Errorf("product %s: got size %q, want e.g. \"2 L\", \"675 g\", \"12 x 355 mL\", \"24 rolls\"", p.GTIN, p.Size)
 		}
+		if p.Type == "" {
+			t.Errorf("product %s %s: got no product type, want every demo product to have one", p.GTIN, p.Name)
+		}
 		categories[p.Category]++
 	}
 	if len(categories) < 10 {

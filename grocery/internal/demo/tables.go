@@ -1,6 +1,9 @@
 package demo
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Static tables of the demo data generator (generator.go): brands, product
 // lines, banner behaviour, provinces and cities. They are facts and
@@ -765,4 +768,54 @@ var demoLineTable = []demoLine{
 	{"Produce", "Dole; Fresh Express; President's Choice; Compliments",
 		[]string{"Caesar Salad Kit|283 g|499", "Garden Salad|454 g|399"}},
 	{"Produce", "Earthbound Farm", []string{"Organic Spring Mix|142 g|599"}},
+}
+
+// demoTypes gives the product type of the items whose names differ from
+// their type's (or from another item of the same kind: "Tomato Ketchup"
+// and "Ketchup"); any other item's type is its English name in lower
+// case (its French name for the items named only in French), so every
+// demo product has one and like is compared with like.
+var demoTypes = map[string]string{
+	"Skim Milk": "skim milk", "Lait écrémé": "skim milk",
+	"2% Partly Skimmed Milk": "2% milk", "Lait partiellement écrémé 2 %": "2% milk",
+	"1% Partly Skimmed Milk": "1% milk",
+	"3.25% Homogenized Milk": "homogenized milk", "Lait homogénéisé 3,25 %": "homogenized milk",
+	"1% Chocolate Partly Skimmed Milk": "chocolate milk", "Lait au chocolat": "chocolate milk",
+	"Lactose Free 2% Milk":   "lactose-free milk",
+	"Fromage à la crème":     "original cream cheese",
+	"100% Whole Wheat Bread": "whole wheat bread", "Thick Sliced Whole Wheat Bread": "whole wheat bread", "Pain de blé entier": "whole wheat bread",
+	"White Bread": "white bread", "Thick Sliced White Bread": "white bread", "Pain blanc tranché": "white bread",
+	"Classic Potato Chips": "plain potato chips", "Original Potato Chips": "plain potato chips",
+	"Chocolate Chip Cookies": "chocolate chip cookies", "Original Chocolate Chip Cookies": "chocolate chip cookies",
+	"Medium Chunky Salsa": "medium salsa", "Thick 'n Chunky Medium Salsa": "medium salsa",
+	"Cola": "cola", "Zero Sugar Cola": "diet cola",
+	"Ketchup": "ketchup", "Tomato Ketchup": "ketchup",
+	"Creamy Peanut Butter": "smooth peanut butter", "Smooth Peanut Butter": "smooth peanut butter",
+	"Crunchy Peanut Butter": "crunchy peanut butter",
+	"Yellow Mustard":        "yellow mustard", "Classic Yellow Mustard": "yellow mustard",
+	"Real Mayonnaise":   "mayonnaise",
+	"Macaroni & Cheese": "macaroni & cheese", "Macaroni & Cheese Dinner": "macaroni & cheese",
+	"Original Macaroni & Cheese": "macaroni & cheese", "Spirals Macaroni & Cheese": "macaroni & cheese",
+	"Thick & Creamy Macaroni & Cheese": "macaroni & cheese",
+	"Chicken Noodle Soup":              "chicken noodle soup", "Chunky Chicken Noodle Soup": "chicken noodle soup",
+	"Cheerios Cereal": "toasted oat cereal", "Toasted Oat Rings Cereal": "toasted oat cereal",
+	"Vanilla Ice Cream": "vanilla ice cream", "Crème glacée à la vanille": "vanilla ice cream",
+	"Chocolate Ice Cream": "chocolate ice cream", "Crème glacée au chocolat": "chocolate ice cream",
+	"Straight Cut French Fries": "straight cut fries", "Superfries Straight Cut": "straight cut fries",
+	"Original Wieners": "wieners", "All Beef Wieners": "wieners",
+	"Original Bacon":             "bacon",
+	"Oven Roasted Turkey Breast": "sliced turkey breast", "Oven Roasted Turkey Breast Sliced": "sliced turkey breast",
+	"Cat Chow Complete Dry Cat Food": "dry cat food", "Friskies Seafood Sensations Cat Food": "dry cat food",
+	"Chicken Wet Cat Food":       "wet cat food",
+	"Adult Chicken Dry Dog Food": "dry dog food", "Adult Complete Nutrition Dry Dog Food": "dry dog food",
+	"Dog Chow Complete Adult Dry Dog Food": "dry dog food",
+	"Pearl Tampons Regular":                "tampons", "Maxi Pads Regular": "pads",
+}
+
+// demoType returns the product type of the demo item named name.
+func demoType(name string) string {
+	if t, ok := demoTypes[name]; ok {
+		return t
+	}
+	return strings.ToLower(name)
 }

@@ -183,7 +183,11 @@ func promoEnded(price, regular uint32, ended int32) rowwrite.Value {
 
 // frenchName is the name_fr cell: null when the product has no French
 // name.
-func frenchName(s string) rowwrite.Value {
+func frenchName(s string) rowwrite.Value { return optionalText(s) }
+
+// optionalText is the cell of an optional text (name_fr, product_type):
+// null when it is "".
+func optionalText(s string) rowwrite.Value {
 	if s == "" {
 		return rowwrite.Null()
 	}
@@ -196,12 +200,12 @@ var (
 	ObservationCols = []rowwrite.Column{
 		{Name: "date", Kind: rowwrite.Date}, {Name: "store_id"}, {Name: "banner"}, {Name: "province"},
 		{Name: "external_sku"}, {Name: "upc"}, {Name: "name"}, {Name: "name_fr"}, {Name: "brand"}, {Name: "size"}, {Name: "category"},
-		{Name: "price", Kind: rowwrite.Money}, {Name: "regular_price", Kind: rowwrite.Money},
+		{Name: "product_type"}, {Name: "price", Kind: rowwrite.Money}, {Name: "regular_price", Kind: rowwrite.Money},
 		{Name: "on_promo", Kind: rowwrite.Bool}, {Name: "promo_ends", Kind: rowwrite.Date}, {Name: "currency"},
 	}
 	OfferCols = []rowwrite.Column{
 		{Name: "province"}, {Name: "upc"}, {Name: "name"}, {Name: "name_fr"}, {Name: "brand"}, {Name: "size"}, {Name: "category"},
-		{Name: "banner"}, {Name: "banner_name"}, {Name: "external_sku"},
+		{Name: "product_type"}, {Name: "banner"}, {Name: "banner_name"}, {Name: "external_sku"},
 		{Name: "price", Kind: rowwrite.Money}, {Name: "regular_price", Kind: rowwrite.Money},
 		{Name: "on_promo", Kind: rowwrite.Bool}, {Name: "promo_ends", Kind: rowwrite.Date}, {Name: "promo_ended", Kind: rowwrite.Date},
 		{Name: "min_price", Kind: rowwrite.Money}, {Name: "max_price", Kind: rowwrite.Money},
@@ -219,7 +223,7 @@ var (
 // productInfo is what an export row shows of a SKU's product: both its
 // names, so that the export imports back whole.
 type productInfo struct {
-	upc, name, nameFr, brand, size, category string
+	upc, name, nameFr, brand, size, category, typ string
 }
 
 // obsRow is one observation read, to be written after its transaction.
@@ -279,7 +283,7 @@ func (q *Query) observations(ctx context.Context, out *rowwrite.Sink) error {
 				if ok, err := tx.Product(rec.GTIN, &pr); err != nil {
 					return false, err
 				} else if ok {
-					prod = &productInfo{upc: q.UPC(rec.GTIN), name: pr.Name, nameFr: pr.NameFr, brand: pr.Brand, size: pr.Size, category: pr.Category}
+					prod = &productInfo{upc: q.UPC(rec.GTIN), name: pr.Name, nameFr: pr.NameFr, brand: pr.Brand, size: pr.Size, category: pr.Category, typ: pr.Type}
 				} else {
 					prod = &productInfo{upc: q.UPC(rec.GTIN)}
 				}
@@ -331,7 +335,8 @@ func (q *Query) observations(ctx context.Context, out *rowwrite.Sink) error {
 			r := &rows[i]
 			v[0], v[1], v[2], v[3], v[4] = rowwrite.Num(int64(r.date)), rowwrite.Str(r.store), rowwrite.Str(r.banner), rowwrite.Str(r.province), rowwrite.Str(r.sku)
 			v[5], v[6], v[7], v[8], v[9], v[10] = rowwrite.Str(r.prod.upc), rowwrite.Str(r.prod.name), frenchName(r.prod.nameFr), rowwrite.Str(r.prod.brand), rowwrite.Str(r.prod.size), rowwrite.Str(r.prod.category)
-			v[11], v[12], v[13], v[14], v[15] = rowwrite.Num(int64(r.price)), rowwrite.Num(int64(r.regular)), rowwrite.Flag(r.price < r.regular),
+			v[11] = optionalText(r.prod.typ)
+			v[12], v[13], v[14], v[15], v[16] = rowwrite.Num(int64(r.price)), rowwrite.Num(int64(r.regular)), rowwrite.Flag(r.price < r.regular),
 				promoEnd(r.price, r.regular, r.promoEnd), rowwrite.Str(q.Currency)
 			if err := out.Row(); err != nil {
 				return err
@@ -385,7 +390,7 @@ func (q *Query) offers(ctx context.Context, out *rowwrite.Sink) error {
 					if err != nil {
 						return err
 					}
-					prod = &productInfo{upc: q.UPC(gtin), name: pr.Name, nameFr: pr.NameFr, brand: pr.Brand, size: pr.Size, category: pr.Category}
+					prod = &productInfo{upc: q.UPC(gtin), name: pr.Name, nameFr: pr.NameFr, brand: pr.Brand, size: pr.Size, category: pr.Category, typ: pr.Type}
 					keep = ok && (q.Category == "" || strings.EqualFold(pr.Category, q.Category))
 					qty, basis = q.Unit(pr.Size)
 				}
@@ -408,16 +413,17 @@ func (q *Query) offers(ctx context.Context, out *rowwrite.Sink) error {
 			r := &rows[i]
 			o := &r.o
 			v[0], v[1], v[2], v[3], v[4], v[5], v[6] = rowwrite.Str(r.province), rowwrite.Str(r.prod.upc), rowwrite.Str(r.prod.name), frenchName(r.prod.nameFr), rowwrite.Str(r.prod.brand), rowwrite.Str(r.prod.size), rowwrite.Str(r.prod.category)
-			v[7], v[8], v[9] = rowwrite.Str(o.Banner), rowwrite.Str(q.BannerName(o.Banner)), rowwrite.Str(o.SKU)
-			v[10], v[11], v[12], v[13] = rowwrite.Num(int64(o.Price)), rowwrite.Num(int64(o.Regular)), rowwrite.Flag(o.Price < o.Regular), promoEnd(o.Price, o.Regular, o.PromoEnd)
-			v[14] = promoEnded(o.Price, o.Regular, o.PromoEnded)
-			v[15], v[16] = rowwrite.Num(int64(o.Min)), rowwrite.Num(int64(o.Max))
+			v[7] = optionalText(r.prod.typ)
+			v[8], v[9], v[10] = rowwrite.Str(o.Banner), rowwrite.Str(q.BannerName(o.Banner)), rowwrite.Str(o.SKU)
+			v[11], v[12], v[13], v[14] = rowwrite.Num(int64(o.Price)), rowwrite.Num(int64(o.Regular)), rowwrite.Flag(o.Price < o.Regular), promoEnd(o.Price, o.Regular, o.PromoEnd)
+			v[15] = promoEnded(o.Price, o.Regular, o.PromoEnded)
+			v[16], v[17] = rowwrite.Num(int64(o.Min)), rowwrite.Num(int64(o.Max))
 			if r.qty > 0 {
-				v[17], v[18] = rowwrite.Num(pricestat.Cents(float64(o.Price)/r.qty)), rowwrite.Str(r.basis)
+				v[18], v[19] = rowwrite.Num(pricestat.Cents(float64(o.Price)/r.qty)), rowwrite.Str(r.basis)
 			} else {
-				v[17], v[18] = rowwrite.Null(), rowwrite.Str("")
+				v[18], v[19] = rowwrite.Null(), rowwrite.Str("")
 			}
-			v[19], v[20], v[21] = rowwrite.Num(int64(o.StoreCount)), rowwrite.Num(int64(o.ObservedAt)), rowwrite.Str(q.Currency)
+			v[20], v[21], v[22] = rowwrite.Num(int64(o.StoreCount)), rowwrite.Num(int64(o.ObservedAt)), rowwrite.Str(q.Currency)
 			if err := out.Row(); err != nil {
 				return err
 			}

@@ -39,7 +39,7 @@ var (
 	Observations = newKind("observations", 5,
 		"date", "store_id", "banner", "external_sku", "price",
 		"regular_price", "promo_ends", "upc", "name", "brand", "size", "category", "name_fr",
-		"province", "on_promo", "currency")
+		"product_type", "province", "on_promo", "currency")
 	kinds = []*Kind{Stores, Observations}
 )
 
@@ -98,6 +98,7 @@ const (
 	ObsSize
 	ObsCategory
 	ObsNameFr
+	ObsType
 	ObsProvince
 	ObsOnPromo
 	ObsCurrency
@@ -119,7 +120,7 @@ func describeKinds() string {
 // A message about a header lists all its names up to allNames (as many
 // as a file of either kind has columns), else the first shownNames.
 const (
-	allNames   = 16
+	allNames   = 17
 	shownNames = 5
 )
 
