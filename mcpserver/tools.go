@@ -38,20 +38,22 @@ type tool struct {
 }
 
 func newTools(svc *grocery.Service) []tool {
-	// The title is the tool's own; annotations carry only the hints.
-	ann := func() map[string]any {
-		return map[string]any{"readOnlyHint": true, "openWorldHint": false}
+	// Annotations repeat the title (clients of 2025-03-26 read it only
+	// there) and say that every tool only reads, answers the same call
+	// the same way, and reaches nothing outside the data set.
+	ann := func(title string) map[string]any {
+		return map[string]any{"title": title, "readOnlyHint": true, "idempotentHint": true, "openWorldHint": false}
 	}
 	return []tool{
 		{
 			Name:  "lookup_product",
 			Title: "Look up a product by barcode",
-			Description: `Current offers for a barcode (UPC/EAN/GTIN, as a string to keep leading zeros) in one Canadian province: one per banner, cheapest first. Each offer: banner and external_sku (pass both to price_history), price in force (most common of the stores' last prices within 14 days; an ended promotion counts as regular), min, max, regular price, promo_ends or promo_ended, unit price, store_count. lang fr: its French name (English if it has none).
+			Description: `Current offers for a barcode (UPC/EAN/GTIN) in one Canadian province: one per banner, cheapest first. Pass an offer's banner and external_sku to price_history. price is the price in force (most common of the stores' last prices within 14 days; an ended promotion counts as regular). lang fr: its French name (English if it has none).
 
 total counts every current offer; fewer offers than total means limit cut the list. Empty offers is a success: no reference store in the province observed it in the last 14 days, which does not prove it unavailable. A barcode not in the catalogue is a not_found error.`,
 			InputSchema:  json.RawMessage(lookupInput),
 			OutputSchema: json.RawMessage(lookupOutput),
-			Annotations:  ann(),
+			Annotations:  ann("Look up a product by barcode"),
 			args:         []string{"upc", "province", "limit", "lang"},
 			run: func(ctx context.Context, a arguments) (any, error) {
 				in := grocery.LookupInput{UPC: a.str("upc"), Province: a.str("province"), Limit: a.limit(), Lang: a.str("lang")}
@@ -66,10 +68,10 @@ total counts every current offer; fewer offers than total means limit cut the li
 			Title: "Search products by name or brand",
 			Description: `Products matching words of their name or brand in one Canadian province, with current prices: one result per product and banner. Products come best match first, each product's banners together, cheapest first. Case and accents are ignored, a word matches words it begins, every word must match; English and French names both count. lang fr: French names (English if none).
 
-limit counts products, not results; total is the number of matching products, so fewer distinct upc than total means more exist (raise limit or add words). Pass a upc to lookup_product, or an external_sku with its banner to price_history. Empty results: nothing matching was observed in the province in the last 14 days, not proof it is unavailable. Never a history or a national price.`,
+limit counts products, not results; total is the number of matching products, so fewer distinct upc than total means more exist (raise limit or add words). Pass a upc to lookup_product, an external_sku and banner to price_history. Empty results: nothing matching was observed in the province in the last 14 days, not proof it is unavailable.`,
 			InputSchema:  json.RawMessage(searchInput),
 			OutputSchema: json.RawMessage(searchOutput),
-			Annotations:  ann(),
+			Annotations:  ann("Search products by name or brand"),
 			args:         []string{"query", "province", "limit", "lang"},
 			run: func(ctx context.Context, a arguments) (any, error) {
 				in := grocery.SearchInput{Query: a.str("query"), Province: a.str("province"), Limit: a.limit(), Lang: a.str("lang")}
@@ -82,12 +84,12 @@ limit counts products, not results; total is the number of matching products, so
 		{
 			Name:  "price_history",
 			Title: "Price history of a retailer SKU",
-			Description: `Shelf-price series of one retailer SKU in one province over period (default 30d), ending at the data set's latest date. sku is an external_sku from lookup_product or search_products, with its banner; a barcode is not a SKU (not_found).
+			Description: `Shelf-price series of one retailer SKU in one province over period, ending at the data set's latest date. sku is an external_sku from lookup_product or search_products, with its banner; a barcode is not a SKU (not_found).
 
 points: collection days, with min, median and max over the banner's reference stores in the province, and store_count; stats over the daily medians (change_pct: latest vs first, %), store_min/store_max any store's extremes. in_force: each day's price in force (lookup_product's offer that day). Empty points do not prove it unavailable.`,
 			InputSchema:  json.RawMessage(historyInput),
 			OutputSchema: json.RawMessage(historyOutput),
-			Annotations:  ann(),
+			Annotations:  ann("Price history of a retailer SKU"),
 			args:         []string{"sku", "banner", "province", "period"},
 			run: func(ctx context.Context, a arguments) (any, error) {
 				in := grocery.HistoryInput{SKU: a.str("sku"), Banner: a.str("banner"), Province: a.str("province"), Period: a.str("period")}
@@ -105,7 +107,7 @@ points: collection days, with min, median and max over the banner's reference st
 total counts every matching store; fewer stores than total means limit cut the list.`,
 			InputSchema:  json.RawMessage(storesInput),
 			OutputSchema: json.RawMessage(storesOutput),
-			Annotations:  ann(),
+			Annotations:  ann("List the reference stores"),
 			args:         []string{"province", "banner", "limit"},
 			run: func(ctx context.Context, a arguments) (any, error) {
 				in := grocery.StoresInput{Province: a.str("province"), Banner: a.str("banner"), Limit: a.limit()}
