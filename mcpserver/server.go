@@ -197,9 +197,10 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if msg.Method == "tools/call" && msg.JSONRPC == "2.0" && validID(msg.ID) && perr == nil && rev.answers("tools/call") {
 		authenticate = s.svc.AuthenticateMetered
 	}
-	p, err := authenticate(r.Context(), bearer(r), grocery.InterfaceMCP)
+	key := bearer(r)
+	p, err := authenticate(r.Context(), key, grocery.InterfaceMCP)
 	if err != nil {
-		s.refuse(w, msg.ID, err)
+		s.refuse(w, msg.ID, key, err)
 		return
 	}
 

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/challenge"
 )
 
 // instructions tell a model how the tools chain; initialize and
@@ -221,12 +222,18 @@ func (s *server) answerError(err error) (*callResult, *rpcError) {
 
 // refuse answers a request whose key check failed with err: its status
 // and headers from errorAnswers, a JSON-RPC invalid request for a client
-// error and an internal error for a server one.
-func (s *server) refuse(w http.ResponseWriter, id json.RawMessage, err error) {
+// error and an internal error for a server one. A 401's challenge names
+// invalid_token and why the key failed when the request sent one (key
+// is not empty), and is bare when it sent none (RFC 6750).
+func (s *server) refuse(w http.ResponseWriter, id json.RawMessage, key string, err error) {
 	a := answerOf(err)
 	switch a.status {
 	case http.StatusUnauthorized:
-		w.Header().Set("WWW-Authenticate", `Bearer realm="grocery", error="invalid_token"`)
+		why := ""
+		if key != "" {
+			why = grocery.ErrorMessage(err)
+		}
+		w.Header().Set("WWW-Authenticate", challenge.Header("Bearer", "grocery", why))
 	case http.StatusServiceUnavailable:
 		w.Header().Set("Retry-After", "1")
 	}
