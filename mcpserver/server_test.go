@@ -342,6 +342,11 @@ func TestQuotaExceeded(t *testing.T) {
 		if remaining(t, r) != 0 {
 			t.Fatal("X-Quota-Remaining should be 0")
 		}
+		// A client reads the reset from _meta without parsing the text.
+		want := map[string]any{"code": "quota_exceeded", "reset": "2026-12-01T00:00:00Z", "retry_after_seconds": float64(10*86400 + 12*3600)}
+		if diff := cmp.Diff(want, res.Meta); diff != "" {
+			t.Fatalf("_meta (-want +got):\n%s", diff)
+		}
 	}
 	// Free methods still answer.
 	wantStatus(t, post(t, key, rpc(1, "tools/list", "")), http.StatusOK)

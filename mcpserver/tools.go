@@ -134,6 +134,13 @@ func (s *server) call(r *http.Request, p *grocery.Principal, msg *message, t *to
 		if grocery.ErrorCode(err) != grocery.EQUOTA {
 			return nil, res, rerr, nil // no usage to report
 		}
+		if res != nil {
+			// The reset, for a client that reads it without parsing the
+			// text: when (RFC 3339) and how long from now (seconds, as
+			// Retry-After).
+			res.Meta["reset"] = resetText(u.Reset)
+			res.Meta["retry_after_seconds"] = retryAfterSeconds(u.RetryAfter)
+		}
 		return nil, res, rerr, &u
 	}
 	if msg.paramsErr != nil || req.Name == "" {
