@@ -410,7 +410,8 @@ func historyStats(points []PricePoint, medians []uint32) *PriceStats {
 
 // ListReferenceStores returns the active reference stores, optionally of
 // one province and one banner, ordered by province, banner and store id,
-// with Total counting all that match before the offset and limit. The stores are the
+// with Total counting all that match before the offset and limit, and
+// NextOffset the offset of the next page when there is one. The stores are the
 // panel prices are collected from, not a directory of all grocery stores.
 //
 // It returns EINVALID for an unknown province or banner, a limit outside
@@ -457,6 +458,9 @@ func (s *Service) ListReferenceStores(ctx context.Context, in StoresInput) (*Sto
 	})
 	if err != nil {
 		return nil, err
+	}
+	if next := offset + len(res.Stores); len(res.Stores) > 0 && next < res.Total {
+		res.NextOffset = next
 	}
 	return res, nil
 }

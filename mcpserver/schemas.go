@@ -10,8 +10,9 @@ package mcpserver
 // and English or French names. No enum could list those forms, so the
 // codes are in the description.
 const (
-	provinceArg = `{"type":"string","description":"Code AB BC MB NB NL NS NT NU ON PE QC SK YT (any case) or English/French name"}`
+	provinceArg = `{"type":"string","description":"AB BC MB NB NL NS NT NU ON PE QC SK YT (any case) or English/French name"}`
 	limitArg    = `{"type":"integer","minimum":1,"maximum":50,"default":10}`
+	offsetArg   = `{"type":"integer","minimum":0,"default":0}`
 	bannerArg   = `{"type":"string","description":"Banner slug from an offer or result, e.g. no-frills"}`
 	langArg     = `{"type":"string","enum":["en","fr"],"default":"en"}`
 	str         = `{"type":"string"}`
@@ -43,7 +44,7 @@ const searchInput = `{
 	"properties":{
 		"query":{"type":"string","minLength":1,"description":"Words of a product name or brand"},
 		"province":` + provinceArg + `,
-		"limit":{"type":"integer","minimum":1,"maximum":50,"default":10,"description":"Products, not results"},
+		"limit":{"type":"integer","minimum":1,"maximum":50,"default":10},
 		"lang":` + langArg + `
 	},
 	"required":["query","province"],
@@ -67,7 +68,8 @@ const storesInput = `{
 	"properties":{
 		"province":` + provinceArg + `,
 		"banner":` + bannerArg + `,
-		"limit":` + limitArg + `
+		"limit":` + limitArg + `,
+		"offset":` + offsetArg + `
 	},
 	"additionalProperties":false
 }`
@@ -166,7 +168,8 @@ const storesOutput = `{
 				}
 			}
 		},
-		"total":` + integer + `
+		"total":` + integer + `,
+		"next_offset":` + integer + `
 	},
 	"required":["stores","total"]
 }`

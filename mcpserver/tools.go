@@ -21,7 +21,7 @@ const instructions = `Canadian grocery prices, collected on a fixed panel of ref
 
 How the tools chain: search_products (by name or brand) or lookup_product (by barcode) -> each offer or result carries a banner and an external_sku (the retailer's own SKU) -> price_history(sku=external_sku, banner, province) for the price trend. A barcode is never a SKU. list_reference_stores shows the stores the prices come from: that panel is the coverage.
 
-An empty result means no reference store of the province observed the product in the last 14 days; it does not prove the product is unavailable. Every list carries total: more than it returned means limit cut it (search_products counts products). Prices are in CAD.
+An empty result means no reference store of the province observed the product in the last 14 days; it does not prove the product is unavailable. Every list carries total: more than it returned means limit cut it (search_products counts products); list_reference_stores pages with offset and its answer's next_offset. Prices are in CAD.
 
 Every tools/call counts against the plan's monthly quota, failed calls too. A quota_exceeded error names the reset time: wait until then; retrying does not restore the allowance.`
 
@@ -49,9 +49,9 @@ func newTools(svc *grocery.Service) []tool {
 		{
 			Name:  "lookup_product",
 			Title: "Look up a product by barcode",
-			Description: `Current offers for a barcode (UPC/EAN/GTIN) in one Canadian province: one per banner, cheapest first. Pass an offer's banner and external_sku to price_history. price is the price in force (most common of the stores' last prices within 14 days; an ended promotion counts as regular). lang fr: its French name (English if it has none).
+			Description: `Current offers for a barcode (UPC/EAN/GTIN) in one Canadian province: one per banner, cheapest first. Pass an offer's banner and external_sku to price_history. price is the price in force (most common of the stores' last prices within 14 days; an ended promotion counts as regular). lang fr: French name (English if none).
 
-total counts every current offer; fewer offers than total means limit cut the list. Empty offers is a success: no reference store in the province observed it in the last 14 days, which does not prove it unavailable. A barcode not in the catalogue is a not_found error.`,
+total counts every current offer; fewer than total means limit cut the list. Empty offers is a success: no reference store in the province observed it in the last 14 days, which does not prove it unavailable. A barcode not in the catalogue is a not_found error.`,
 			InputSchema:  json.RawMessage(lookupInput),
 			OutputSchema: json.RawMessage(lookupOutput),
 			Annotations:  ann("Look up a product by barcode"),
@@ -85,7 +85,7 @@ limit counts products, not results; total is the number of matching products, so
 		{
 			Name:  "price_history",
 			Title: "Price history of a retailer SKU",
-			Description: `Shelf-price series of one retailer SKU in one province over period, ending at the data set's latest date. sku is an external_sku from lookup_product or search_products, with its banner; a barcode is not a SKU (not_found).
+			Description: `Shelf-price series of one retailer SKU in one province over period, ending at the data set's latest date. sku: an external_sku from lookup_product or search_products, with its banner; never a barcode (not_found).
 
 points: collection days, with min, median and max over the banner's reference stores in the province, and store_count; stats over the daily medians (change_pct: latest vs first, %), store_min/store_max any store's extremes. in_force: each day's price in force (lookup_product's offer that day). Empty points do not prove it unavailable.`,
 			InputSchema:  json.RawMessage(historyInput),
@@ -105,13 +105,13 @@ points: collection days, with min, median and max over the banner's reference st
 			Title: "List the reference stores",
 			Description: `Active reference stores, by province and/or banner: the panel whose shelf prices the other tools report, not a directory of all grocery stores.
 
-total counts every matching store; fewer stores than total means limit cut the list.`,
+total counts every matching store; next_offset, when present, is the offset of the next page.`,
 			InputSchema:  json.RawMessage(storesInput),
 			OutputSchema: json.RawMessage(storesOutput),
 			Annotations:  ann("List the reference stores"),
-			args:         []string{"province", "banner", "limit"},
+			args:         []string{"province", "banner", "limit", "offset"},
 			run: func(ctx context.Context, a arguments) (any, error) {
-				in := grocery.StoresInput{Province: a.str("province"), Banner: a.str("banner"), Limit: a.limit()}
+				in := grocery.StoresInput{Province: a.str("province"), Banner: a.str("banner"), Limit: a.limit(), Offset: a.offset()}
 				if err := a.err(); err != nil {
 					return nil, err
 				}
@@ -396,6 +396,20 @@ func (a *arguments) limit() int {
 	}
 	if err := grocery.CheckLimit(n, grocery.MaxLimit); err != nil && a.first == nil {
 		a.first = err
+	}
+	return n
+}
+
+// offset returns the offset argument, 0 when absent: a whole number, its
+// range checked by the grocery call.
+func (a *arguments) offset() int {
+	v, ok := a.get("offset")
+	if !ok || bytes.Equal(v, []byte("null")) {
+		return 0
+	}
+	n, err := strconv.Atoi(string(v))
+	if err != nil && a.first == nil {
+		a.first = grocery.Errorf(grocery.EINVALIDARGUMENT, "offset must be a whole number from 0 to %d, got %s", grocery.MaxOffset, v)
 	}
 	return n
 }
