@@ -62,3 +62,48 @@ func TestStoresPaging(t *testing.T) {
 		t.Fatalf("offset -1: got %+v, want an invalid_argument error", res)
 	}
 }
+
+// TestStoresNear: list_reference_stores with near (a postal code) lists
+// its province's stores, those of its FSA first, as REST's /search does
+// with postal_code; a province that disagrees with it is an argument error.
+func TestStoresNear(t *testing.T) {
+	t.Parallel()
+	key := servetest.Key(t, svc, "professional", 0)
+	all := toolResult(t, post(t, key, callTool("list_reference_stores", `{"province":"ON","limit":50}`)))
+	var on struct {
+		Stores []struct {
+			ID         string `json:"store_id"`
+			PostalCode string `json:"postal_code"`
+			Province   string `json:"province"`
+		} `json:"stores"`
+		Total int `json:"total"`
+	}
+	if err := json.Unmarshal(all.StructuredContent, &on); err != nil || len(on.Stores) < 2 {
+		t.Fatalf("ON stores: %v %s", err, all.StructuredContent)
+	}
+	// The last store by id in ON: near its postal code it comes first.
+	last := on.Stores[len(on.Stores)-1]
+	res := toolResult(t, post(t, key, callTool("list_reference_stores", `{"near":"`+strings.ToLower(last.PostalCode)+`","limit":50}`)))
+	if res.IsError {
+		t.Fatal(res.Content[0].Text)
+	}
+	var near struct {
+		Stores []struct {
+			ID       string `json:"store_id"`
+			Province string `json:"province"`
+		} `json:"stores"`
+		Total int `json:"total"`
+	}
+	if err := json.Unmarshal(res.StructuredContent, &near); err != nil {
+		t.Fatal(err)
+	}
+	if near.Total != on.Total || len(near.Stores) != len(on.Stores) || near.Stores[0].ID != last.ID {
+		t.Fatalf("near %s: got %d of %d stores, first %v; want the %d ON stores, %s first", last.PostalCode, len(near.Stores), near.Total, near.Stores[0], on.Total, last.ID)
+	}
+	for _, bad := range []string{`{"near":"H2X 1Y4","province":"ON"}`, `{"near":"12345"}`} {
+		res := toolResult(t, post(t, key, callTool("list_reference_stores", bad)))
+		if !res.IsError || !strings.HasPrefix(res.Content[0].Text, "invalid_argument:") {
+			t.Errorf("%s: got %+v, want an invalid_argument error", bad, res)
+		}
+	}
+}

@@ -12,7 +12,7 @@ package mcpserver
 const (
 	provinceArg = `{"type":"string","description":"AB BC MB NB NL NS NT NU ON PE QC SK YT (any case) or English/French name"}`
 	limitArg    = `{"type":"integer","minimum":1,"maximum":50,"default":10}`
-	offsetArg   = `{"type":"integer","minimum":0,"default":0}`
+	offsetArg   = `{"type":"integer","minimum":0}`
 	bannerArg   = `{"type":"string","description":"Banner slug from an offer or result, e.g. no-frills"}`
 	langArg     = `{"type":"string","enum":["en","fr"],"default":"en"}`
 	str         = `{"type":"string"}`
@@ -69,7 +69,8 @@ const storesInput = `{
 		"province":` + provinceArg + `,
 		"banner":` + bannerArg + `,
 		"limit":` + limitArg + `,
-		"offset":` + offsetArg + `
+		"offset":` + offsetArg + `,
+		"near":{"type":"string","description":"Postal code: nearest first"}
 	},
 	"additionalProperties":false
 }`

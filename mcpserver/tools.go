@@ -51,7 +51,7 @@ func newTools(svc *grocery.Service) []tool {
 			Title: "Look up a product by barcode",
 			Description: `Current offers for a barcode (UPC/EAN/GTIN) in one Canadian province: one per banner, cheapest first. Pass an offer's banner and external_sku to price_history. price is the price in force (most common of the stores' last prices within 14 days; an ended promotion counts as regular). lang fr: French name (English if none).
 
-total counts every current offer; fewer than total means limit cut the list. Empty offers is a success: no reference store in the province observed it in the last 14 days, which does not prove it unavailable. A barcode not in the catalogue is a not_found error.`,
+total counts every current offer; fewer than total means limit cut the list. Empty offers is a success: no reference store in the province observed it in 14 days, not proof it is unavailable. A barcode not in the catalogue is a not_found error.`,
 			InputSchema:  json.RawMessage(lookupInput),
 			OutputSchema: json.RawMessage(lookupOutput),
 			Annotations:  ann("Look up a product by barcode"),
@@ -67,9 +67,9 @@ total counts every current offer; fewer than total means limit cut the list. Emp
 		{
 			Name:  "search_products",
 			Title: "Search products by name or brand",
-			Description: `Products matching words of their name or brand in one Canadian province, with current prices: one result per product and banner. Products come best match first, each product's banners together, cheapest first. Case and accents are ignored, a word matches words it begins, every word must match; English and French names both count. lang fr: French names (English if none).
+			Description: `Products matching words of their name or brand in one Canadian province, with current prices: one result per product and banner. Products come best match first, each product's banners together, cheapest first. Case and accents are ignored; every word must begin a word of the English or French name or the brand. lang fr: French names (English if none).
 
-limit counts products, not results; total is the number of matching products, so fewer distinct upc than total means more exist (raise limit or add words). Pass a upc to lookup_product, an external_sku and banner to price_history. Empty results: nothing matching was observed in the province in the last 14 days, not proof it is unavailable.`,
+limit and total count products, not results: fewer distinct upc than total means more exist (raise limit or add words). Pass a upc to lookup_product, an external_sku and banner to price_history. Empty results: nothing matching observed in the province in 14 days, not proof it is unavailable.`,
 			InputSchema:  json.RawMessage(searchInput),
 			OutputSchema: json.RawMessage(searchOutput),
 			Annotations:  ann("Search products by name or brand"),
@@ -87,7 +87,7 @@ limit counts products, not results; total is the number of matching products, so
 			Title: "Price history of a retailer SKU",
 			Description: `Shelf-price series of one retailer SKU in one province over period, ending at the data set's latest date. sku: an external_sku from lookup_product or search_products, with its banner; never a barcode (not_found).
 
-points: collection days, with min, median and max over the banner's reference stores in the province, and store_count; stats over the daily medians (change_pct: latest vs first, %), store_min/store_max any store's extremes. in_force: each day's price in force (lookup_product's offer that day). Empty points do not prove it unavailable.`,
+points: collection days, min/median/max over the banner's reference stores in the province, store_count; stats over the daily medians (change_pct: latest vs first, %), store_min/store_max any store's extremes. in_force: each day's price in force (lookup_product's offer that day). Empty points do not prove it unavailable.`,
 			InputSchema:  json.RawMessage(historyInput),
 			OutputSchema: json.RawMessage(historyOutput),
 			Annotations:  ann("Price history of a retailer SKU"),
@@ -103,15 +103,15 @@ points: collection days, with min, median and max over the banner's reference st
 		{
 			Name:  "list_reference_stores",
 			Title: "List the reference stores",
-			Description: `Active reference stores, by province and/or banner: the panel whose shelf prices the other tools report, not a directory of all grocery stores.
+			Description: `Active reference stores, by province, banner, or nearest a postal code: the panel whose shelf prices the other tools report, not a directory of all grocery stores.
 
 total counts every matching store; next_offset, when present, is the offset of the next page.`,
 			InputSchema:  json.RawMessage(storesInput),
 			OutputSchema: json.RawMessage(storesOutput),
 			Annotations:  ann("List the reference stores"),
-			args:         []string{"province", "banner", "limit", "offset"},
+			args:         []string{"province", "banner", "limit", "offset", "near"},
 			run: func(ctx context.Context, a arguments) (any, error) {
-				in := grocery.StoresInput{Province: a.str("province"), Banner: a.str("banner"), Limit: a.limit(), Offset: a.offset()}
+				in := grocery.StoresInput{Province: a.str("province"), Banner: a.str("banner"), Limit: a.limit(), Offset: a.offset(), Near: a.str("near")}
 				if err := a.err(); err != nil {
 					return nil, err
 				}
