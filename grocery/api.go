@@ -128,6 +128,10 @@ type StoresInput struct {
 	// Offset is the number of matching stores, in the list's order,
 	// skipped before the page: 0..1,000,000, 0 when omitted.
 	Offset int `json:"offset,omitempty"`
+	// Near is a postal code: the stores of its province, those of its
+	// FSA first, then nearest first, as SearchStores orders them. Province,
+	// when given too, must be the postal code's.
+	Near string `json:"near,omitempty"`
 }
 
 // batch is a set of records written together in one transaction: either all

@@ -223,6 +223,10 @@ func (r *StoresResult) AppendJSON(b []byte) []byte {
 	b = jsontext.AppendList(b, r.Stores, (*Store).appendJSON)
 	b = append(b, `,"total":`...)
 	b = strconv.AppendInt(b, int64(r.Total), 10)
+	if r.NextOffset > 0 {
+		b = append(b, `,"next_offset":`...)
+		b = strconv.AppendInt(b, int64(r.NextOffset), 10)
+	}
 	return append(b, '}')
 }
 

@@ -410,10 +410,15 @@ func historyStats(points []PricePoint, medians []uint32) *PriceStats {
 
 // ListReferenceStores returns the active reference stores, optionally of
 // one province and one banner, ordered by province, banner and store id,
-// with Total counting all that match before the offset and limit. The stores are the
+// with Total counting all that match before the offset and limit, and
+// NextOffset the offset of the next page when there is one. The stores are the
 // panel prices are collected from, not a directory of all grocery stores.
 //
-// It returns EINVALID for an unknown province or banner, a limit outside
+// With Near (a postal code) the stores are those of its province, in
+// SearchStores' order from it: its FSA's stores first, then nearest first.
+//
+// It returns EINVALID for an unknown province or banner, a malformed
+// postal code or one of another province than Province, a limit outside
 // 1..500 or an offset outside 0..1,000,000.
 func (s *Service) ListReferenceStores(ctx context.Context, in StoresInput) (*StoresResult, error) {
 	var province, banner string
@@ -431,12 +436,26 @@ func (s *Service) ListReferenceStores(ctx context.Context, in StoresInput) (*Sto
 		}
 		banner = b.Slug
 	}
+	var near PostalCode
+	if strings.TrimSpace(in.Near) != "" {
+		pc, err := ParsePostalCode(in.Near)
+		if err != nil {
+			return nil, err
+		}
+		if province != "" && province != pc.Province {
+			return nil, Errorf(EINVALID, "near %s is in %s, not %s: give one or the other", pc.Code, pc.Province, province)
+		}
+		near, province = pc, pc.Province
+	}
 	limit, offset, err := checkPage(in.Limit, in.Offset, DefaultLimit, MaxRESTLimit)
 	if err != nil {
 		return nil, err
 	}
 	res := &StoresResult{Stores: make([]Store, 0, min(limit, 64))}
 	err = s.db.View(func(tx *storage.Tx) error {
+		if near.Code != "" {
+			return nearestStores(tx, near, banner, offset, limit, res)
+		}
 		// Decode the stores shown; count the rest from their keys alone.
 		skip := offset
 		err := tx.ActiveStores(province, banner, func(st *storage.Store) error {
@@ -458,7 +477,34 @@ func (s *Service) ListReferenceStores(ctx context.Context, in StoresInput) (*Sto
 	if err != nil {
 		return nil, err
 	}
+	if next := offset + len(res.Stores); len(res.Stores) > 0 && next < res.Total {
+		res.NextOffset = next
+	}
 	return res, nil
+}
+
+// nearestStores fills res with a page of the active stores of near's
+// province (of banner, when not ""), in a store search's order from near.
+func nearestStores(tx *storage.Tx, near PostalCode, banner string, offset, limit int, res *StoresResult) error {
+	banners := map[string]bool{banner: true}
+	if banner == "" {
+		err := tx.ActiveStores(near.Province, "", func(st *storage.Store) error {
+			banners[st.Banner] = true
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	stores, _, err := search.Nearest(tx, near.Province, near.Code, near.FSA, banners)
+	if err != nil {
+		return err
+	}
+	res.Total = len(stores)
+	for i := offset; i < len(stores) && len(res.Stores) < limit; i++ {
+		res.Stores = append(res.Stores, store(&stores[i].Store))
+	}
+	return nil
 }
 
 func store(st *storage.Store) Store {

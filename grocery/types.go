@@ -153,6 +153,9 @@ type Store struct {
 type StoresResult struct {
 	Stores []Store `json:"stores"` // empty, never null
 	Total  int     `json:"total"`  // active stores matching the filters, before the limit
+	// NextOffset is the Offset of the next page, 0 (and left out of the
+	// JSON) on the last page.
+	NextOffset int `json:"next_offset,omitempty"`
 }
 
 // Observation is one observed shelf price of one banner SKU at one store on

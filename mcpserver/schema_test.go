@@ -3,8 +3,10 @@ package mcpserver_test
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/grocerydata/grocery/internal/servetest"
 )
@@ -123,5 +125,55 @@ func TestToolsListBudget(t *testing.T) {
 	wantStatus(t, r, http.StatusOK)
 	if n := len(r.msg.Result); n > budget {
 		t.Errorf("tools/list result: got %d bytes, want at most %d", n, budget)
+	}
+}
+
+// TestSchemasPortable walks every input and output schema tools/list
+// advertises and refuses a type array (["string","null"]): some model
+// providers reject one, and the Inspector's strict mode warns on it. A
+// nullable value is an anyOf of two schemas instead. It also holds the
+// annotations every tool carries: all four only read, the same call
+// answers the same, and none reaches outside the data set.
+func TestSchemasPortable(t *testing.T) {
+	t.Parallel()
+	r := post(t, servetest.Key(t, svc, "starter", 0), rpc(1, "tools/list", ""))
+	wantStatus(t, r, http.StatusOK)
+	var list struct {
+		Tools []struct {
+			Name         string         `json:"name"`
+			Title        string         `json:"title"`
+			InputSchema  any            `json:"inputSchema"`
+			OutputSchema any            `json:"outputSchema"`
+			Annotations  map[string]any `json:"annotations"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(r.msg.Result, &list); err != nil {
+		t.Fatal(err)
+	}
+	var walk func(tool, at string, v any)
+	walk = func(tool, at string, v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if ty, ok := v["type"]; ok {
+				if _, isArray := ty.([]any); isArray {
+					t.Errorf("%s %s: type %v is an array, want anyOf", tool, at, ty)
+				}
+			}
+			for k, w := range v {
+				walk(tool, at+"/"+k, w)
+			}
+		case []any:
+			for i, w := range v {
+				walk(tool, at+"/"+strconv.Itoa(i), w)
+			}
+		}
+	}
+	for _, tl := range list.Tools {
+		walk(tl.Name, "inputSchema", tl.InputSchema)
+		walk(tl.Name, "outputSchema", tl.OutputSchema)
+		want := map[string]any{"title": tl.Title, "readOnlyHint": true, "idempotentHint": true, "openWorldHint": false}
+		if diff := cmp.Diff(want, tl.Annotations); diff != "" {
+			t.Errorf("%s annotations (-want +got):\n%s", tl.Name, diff)
+		}
 	}
 }

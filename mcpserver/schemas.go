@@ -10,14 +10,21 @@ package mcpserver
 // and English or French names. No enum could list those forms, so the
 // codes are in the description.
 const (
-	provinceArg = `{"type":"string","description":"Province or territory: AB BC MB NB NL NS NT NU ON PE QC SK YT, any case, or an English or French name"}`
+	provinceArg = `{"type":"string","description":"AB BC MB NB NL NS NT NU ON PE QC SK YT (any case) or English/French name"}`
 	limitArg    = `{"type":"integer","minimum":1,"maximum":50,"default":10}`
+	offsetArg   = `{"type":"integer","minimum":0}`
 	bannerArg   = `{"type":"string","description":"Banner slug from an offer or result, e.g. no-frills"}`
-	langArg     = `{"type":"string","enum":["en","fr"],"default":"en","description":"Language of product names"}`
+	langArg     = `{"type":"string","enum":["en","fr"],"default":"en"}`
 	str         = `{"type":"string"}`
 	integer     = `{"type":"integer"}`
 	money       = `{"type":"number"}`
 	date        = `{"type":"string","format":"date"}`
+
+	// A nullable value is an anyOf, never a type array
+	// (["string","null"]), which some model providers refuse
+	// (TestSchemasPortable).
+	nullDate  = `{"anyOf":[{"type":"string","format":"date"},{"type":"null"}]}`
+	nullMoney = `{"anyOf":[{"type":"number"},{"type":"null"}]}`
 )
 
 const lookupInput = `{
@@ -37,7 +44,7 @@ const searchInput = `{
 	"properties":{
 		"query":{"type":"string","minLength":1,"description":"Words of a product name or brand"},
 		"province":` + provinceArg + `,
-		"limit":{"type":"integer","minimum":1,"maximum":50,"default":10,"description":"Products, not results"},
+		"limit":{"type":"integer","minimum":1,"maximum":50,"default":10},
 		"lang":` + langArg + `
 	},
 	"required":["query","province"],
@@ -61,7 +68,9 @@ const storesInput = `{
 	"properties":{
 		"province":` + provinceArg + `,
 		"banner":` + bannerArg + `,
-		"limit":` + limitArg + `
+		"limit":` + limitArg + `,
+		"offset":` + offsetArg + `,
+		"near":{"type":"string","description":"Postal code: nearest first"}
 	},
 	"additionalProperties":false
 }`
@@ -81,10 +90,9 @@ const lookupOutput = `{
 				"properties":{
 					"banner":` + str + `,"banner_name":` + str + `,"external_sku":` + str + `,
 					"price":` + money + `,"regular_price":` + money + `,"on_promo":{"type":"boolean"},
-					"promo_ends":{"type":["string","null"],"format":"date"},
-					"promo_ended":{"type":["string","null"],"format":"date"},
+					"promo_ends":` + nullDate + `,"promo_ended":` + nullDate + `,
 					"min_price":` + money + `,"max_price":` + money + `,
-					"unit_price":{"type":["number","null"]},"unit_price_basis":` + str + `,
+					"unit_price":` + nullMoney + `,"unit_price_basis":` + str + `,
 					"store_count":` + integer + `,"observed_at":` + date + `
 				}
 			}
@@ -130,10 +138,10 @@ const historyOutput = `{
 				"properties":{"date":` + date + `,"min":` + money + `,"median":` + money + `,"max":` + money + `,"store_count":` + integer + `}
 			}
 		},
-		"stats":{
-			"type":["object","null"],
+		"stats":{"anyOf":[{
+			"type":"object",
 			"properties":{"min":` + money + `,"max":` + money + `,"latest":` + money + `,"change_pct":{"type":"number"},"store_min":` + money + `,"store_max":` + money + `}
-		},
+		},{"type":"null"}]},
 		"in_force":{
 			"type":"array",
 			"items":{
@@ -161,7 +169,8 @@ const storesOutput = `{
 				}
 			}
 		},
-		"total":` + integer + `
+		"total":` + integer + `,
+		"next_offset":` + integer + `
 	},
 	"required":["stores","total"]
 }`

@@ -197,9 +197,10 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if msg.Method == "tools/call" && msg.JSONRPC == "2.0" && validID(msg.ID) && perr == nil && rev.answers("tools/call") {
 		authenticate = s.svc.AuthenticateMetered
 	}
-	p, err := authenticate(r.Context(), bearer(r), grocery.InterfaceMCP)
+	key := bearer(r)
+	p, err := authenticate(r.Context(), key, grocery.InterfaceMCP)
 	if err != nil {
-		s.refuse(w, msg.ID, err)
+		s.refuse(w, msg.ID, key, err)
 		return
 	}
 
@@ -262,7 +263,7 @@ func (s *server) handle(w http.ResponseWriter, r *http.Request, p *grocery.Princ
 		var res *callResult
 		payload, res, rerr, usage = s.call(r, p, msg, s.toolOf(msg))
 		if usage != nil && usage.RetryAfter > 0 {
-			w.Header().Set("Retry-After", strconv.FormatInt(int64((usage.RetryAfter+time.Second-1)/time.Second), 10))
+			w.Header().Set("Retry-After", strconv.FormatInt(retryAfterSeconds(usage.RetryAfter), 10))
 		}
 		if payload != nil {
 			s.quotaHeaders(w, r, p, usage)
@@ -317,6 +318,12 @@ func (s *server) quotaHeaders(w http.ResponseWriter, r *http.Request, p *grocery
 	h["X-Quota-Limit"] = v[0:1:1]
 	h["X-Quota-Remaining"] = v[1:2:2]
 	h["X-Quota-Reset"] = v[2:3:3]
+}
+
+// retryAfterSeconds is d in whole seconds, rounded up: waiting that long
+// is never too early.
+func retryAfterSeconds(d time.Duration) int64 {
+	return int64((d + time.Second - 1) / time.Second)
 }
 
 // textCache keeps the text of the latest quota size and reset time: they

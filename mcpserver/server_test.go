@@ -342,6 +342,11 @@ func TestQuotaExceeded(t *testing.T) {
 		if remaining(t, r) != 0 {
 			t.Fatal("X-Quota-Remaining should be 0")
 		}
+		// A client reads the reset from _meta without parsing the text.
+		want := map[string]any{"code": "quota_exceeded", "reset": "2026-12-01T00:00:00Z", "retry_after_seconds": float64(10*86400 + 12*3600)}
+		if diff := cmp.Diff(want, res.Meta); diff != "" {
+			t.Fatalf("_meta (-want +got):\n%s", diff)
+		}
 	}
 	// Free methods still answer.
 	wantStatus(t, post(t, key, rpc(1, "tools/list", "")), http.StatusOK)
@@ -481,19 +486,31 @@ func TestAuth(t *testing.T) {
 	if _, err := svc.RevokeKey(context.Background(), revoked); err != nil {
 		t.Fatal(err)
 	}
-	for name, auth := range map[string]string{
-		"ErrMissing":   "",
-		"ErrMalformed": "Bearer nope",
-		"ErrScheme":    "Basic " + key,
-		"ErrUnknown":   "Bearer gro_pk_" + strings.Repeat("x", 40),
-		"ErrRevoked":   "Bearer " + revoked,
+	// RFC 6750: a request without a bearer token gets a bare challenge
+	// (section 3.1: no error code), one with a token the server refuses
+	// gets invalid_token and an error_description, which SDKs show.
+	const missing = `Bearer realm="grocery"`
+	invalid := func(why string) string {
+		return `Bearer realm="grocery", error="invalid_token", error_description="` + why + `"`
+	}
+	for _, tc := range []struct{ name, auth, challenge string }{
+		{"ErrMissing", "", missing},
+		{"ErrScheme", "Basic " + key, missing},
+		{"ErrMalformed", "Bearer nope", invalid("API key is missing or malformed: want the key you were given, of the form PREFIX_pk_...")},
+		{"ErrUnknown", "Bearer gro_pk_" + strings.Repeat("x", 40), invalid("API key is not known: check it, or ask for a new one")},
+		{"ErrRevoked", "Bearer " + revoked, "revoked"},
 	} {
-		t.Run(name, func(t *testing.T) {
+		t.Run(tc.name, func(t *testing.T) {
 			for _, body := range []string{rpc(4, "initialize", `{}`), rpc(4, "tools/list", ""), callTool("lookup_product", `{}`)} {
-				r := post(t, "", body, "Authorization", auth)
+				r := post(t, "", body, "Authorization", tc.auth)
 				wantStatus(t, r, http.StatusUnauthorized)
-				if got := r.header.Get("WWW-Authenticate"); got != `Bearer realm="grocery", error="invalid_token"` {
-					t.Fatalf("WWW-Authenticate: got %q", got)
+				got := r.header.Get("WWW-Authenticate")
+				if tc.challenge == "revoked" {
+					if !strings.HasPrefix(got, `Bearer realm="grocery", error="invalid_token", error_description="API key `) || !strings.HasSuffix(got, ` was revoked: ask for a new one"`) {
+						t.Fatalf("WWW-Authenticate: got %q, want invalid_token saying the key was revoked", got)
+					}
+				} else if got != tc.challenge {
+					t.Fatalf("WWW-Authenticate: got %q, want %q", got, tc.challenge)
 				}
 				if r.msg.Error == nil || string(r.msg.ID) != "4" && !strings.Contains(body, `"id":7`) {
 					t.Fatalf("got %s, want a JSON-RPC error answering the request", r.body)

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/challenge"
 )
 
 // instructions tell a model how the tools chain; initialize and
@@ -20,7 +21,7 @@ const instructions = `Canadian grocery prices, collected on a fixed panel of ref
 
 How the tools chain: search_products (by name or brand) or lookup_product (by barcode) -> each offer or result carries a banner and an external_sku (the retailer's own SKU) -> price_history(sku=external_sku, banner, province) for the price trend. A barcode is never a SKU. list_reference_stores shows the stores the prices come from: that panel is the coverage.
 
-An empty result means no reference store of the province observed the product in the last 14 days; it does not prove the product is unavailable. Every list carries total: more than it returned means limit cut it (search_products counts products). Prices are in CAD.
+An empty result means no reference store of the province observed the product in the last 14 days; it does not prove the product is unavailable. Every list carries total: more than it returned means limit cut it (search_products counts products); list_reference_stores pages with offset and its answer's next_offset. Prices are in CAD.
 
 Every tools/call counts against the plan's monthly quota, failed calls too. A quota_exceeded error names the reset time: wait until then; retrying does not restore the allowance.`
 
@@ -38,20 +39,22 @@ type tool struct {
 }
 
 func newTools(svc *grocery.Service) []tool {
-	// The title is the tool's own; annotations carry only the hints.
-	ann := func() map[string]any {
-		return map[string]any{"readOnlyHint": true, "openWorldHint": false}
+	// Annotations repeat the title (clients of 2025-03-26 read it only
+	// there) and say that every tool only reads, answers the same call
+	// the same way, and reaches nothing outside the data set.
+	ann := func(title string) map[string]any {
+		return map[string]any{"title": title, "readOnlyHint": true, "idempotentHint": true, "openWorldHint": false}
 	}
 	return []tool{
 		{
 			Name:  "lookup_product",
 			Title: "Look up a product by barcode",
-			Description: `Current offers for a barcode (UPC/EAN/GTIN, a string to keep leading zeros) in one Canadian province: one per banner, cheapest first. Each offer: banner and external_sku (pass both to price_history), price in force (most common of the stores' last prices within 14 days; an ended promotion counts as regular), min, max, regular price, promo_ends or promo_ended, unit price, store_count. lang fr: French name (English if none).
+			Description: `Current offers for a barcode (UPC/EAN/GTIN) in one Canadian province: one per banner, cheapest first. Pass an offer's banner and external_sku to price_history. price is the price in force (most common of the stores' last prices within 14 days; an ended promotion counts as regular). lang fr: French name (English if none).
 
-total counts every current offer; fewer offers than total means limit cut the list. Empty offers is a success: no reference store in the province observed it in the last 14 days, no proof it is unavailable. A barcode not in the catalogue: not_found.`,
+total counts every current offer; fewer than total means limit cut the list. Empty offers is a success: no reference store in the province observed it in 14 days, not proof it is unavailable. A barcode not in the catalogue is a not_found error.`,
 			InputSchema:  json.RawMessage(lookupInput),
 			OutputSchema: json.RawMessage(lookupOutput),
-			Annotations:  ann(),
+			Annotations:  ann("Look up a product by barcode"),
 			args:         []string{"upc", "province", "limit", "lang"},
 			run: func(ctx context.Context, a arguments) (any, error) {
 				in := grocery.LookupInput{UPC: a.str("upc"), Province: a.str("province"), Limit: a.limit(), Lang: a.str("lang")}
@@ -64,12 +67,12 @@ total counts every current offer; fewer offers than total means limit cut the li
 		{
 			Name:  "search_products",
 			Title: "Search products by name or brand",
-			Description: `Products matching words of their name or brand in one Canadian province, with current prices: one result per product and banner. Products come best match first, each product's banners together, cheapest first. Case and accents are ignored, a word matches words it begins, every word must match; English and French names both count. lang fr: French names (English if none).
+			Description: `Products matching words of their name or brand in one Canadian province, with current prices: one result per product and banner. Products come best match first, each product's banners together, cheapest first. Case and accents are ignored; every word must begin a word of the English or French name or the brand. lang fr: French names (English if none).
 
-limit counts products, not results; total is the number of matching products, so fewer distinct upc than total means more exist (raise limit or add words). Pass a upc to lookup_product, or an external_sku with its banner to price_history. Empty results: nothing matching was observed in the province in the last 14 days, not proof it is unavailable. Never a history or a national price.`,
+limit and total count products, not results: fewer distinct upc than total means more exist (raise limit or add words). Pass a upc to lookup_product, an external_sku and banner to price_history. Empty results: nothing matching observed in the province in 14 days, not proof it is unavailable.`,
 			InputSchema:  json.RawMessage(searchInput),
 			OutputSchema: json.RawMessage(searchOutput),
-			Annotations:  ann(),
+			Annotations:  ann("Search products by name or brand"),
 			args:         []string{"query", "province", "limit", "lang"},
 			run: func(ctx context.Context, a arguments) (any, error) {
 				in := grocery.SearchInput{Query: a.str("query"), Province: a.str("province"), Limit: a.limit(), Lang: a.str("lang")}
@@ -82,12 +85,12 @@ limit counts products, not results; total is the number of matching products, so
 		{
 			Name:  "price_history",
 			Title: "Price history of a retailer SKU",
-			Description: `Shelf-price series of one retailer SKU in one province over period (default 30d), ending at the data set's latest date. sku is an external_sku from lookup_product or search_products, with its banner; a barcode is not a SKU (not_found).
+			Description: `Shelf-price series of one retailer SKU in one province over period, ending at the data set's latest date. sku: an external_sku from lookup_product or search_products, with its banner; never a barcode (not_found).
 
-points: collection days, with min, median and max over the banner's reference stores in the province, and store_count; stats over the daily medians (change_pct: latest vs first, %), store_min/store_max any store's extremes. in_force: each day's price in force (lookup_product's offer that day). Empty points do not prove it unavailable.`,
+points: collection days, min/median/max over the banner's reference stores in the province, store_count; stats over the daily medians (change_pct: latest vs first, %), store_min/store_max any store's extremes. in_force: each day's price in force (lookup_product's offer that day). Empty points do not prove it unavailable.`,
 			InputSchema:  json.RawMessage(historyInput),
 			OutputSchema: json.RawMessage(historyOutput),
-			Annotations:  ann(),
+			Annotations:  ann("Price history of a retailer SKU"),
 			args:         []string{"sku", "banner", "province", "period"},
 			run: func(ctx context.Context, a arguments) (any, error) {
 				in := grocery.HistoryInput{SKU: a.str("sku"), Banner: a.str("banner"), Province: a.str("province"), Period: a.str("period")}
@@ -100,15 +103,15 @@ points: collection days, with min, median and max over the banner's reference st
 		{
 			Name:  "list_reference_stores",
 			Title: "List the reference stores",
-			Description: `Active reference stores, by province and/or banner: the panel whose shelf prices the other tools report, not a directory of all grocery stores.
+			Description: `Active reference stores, by province, banner, or nearest a postal code: the panel whose shelf prices the other tools report, not a directory of all grocery stores.
 
-total counts every matching store; fewer stores than total means limit cut the list.`,
+total counts every matching store; next_offset, when present, is the offset of the next page.`,
 			InputSchema:  json.RawMessage(storesInput),
 			OutputSchema: json.RawMessage(storesOutput),
-			Annotations:  ann(),
-			args:         []string{"province", "banner", "limit"},
+			Annotations:  ann("List the reference stores"),
+			args:         []string{"province", "banner", "limit", "offset", "near"},
 			run: func(ctx context.Context, a arguments) (any, error) {
-				in := grocery.StoresInput{Province: a.str("province"), Banner: a.str("banner"), Limit: a.limit()}
+				in := grocery.StoresInput{Province: a.str("province"), Banner: a.str("banner"), Limit: a.limit(), Offset: a.offset(), Near: a.str("near")}
 				if err := a.err(); err != nil {
 					return nil, err
 				}
@@ -130,6 +133,13 @@ func (s *server) call(r *http.Request, p *grocery.Principal, msg *message, t *to
 		res, rerr := s.answerError(err)
 		if grocery.ErrorCode(err) != grocery.EQUOTA {
 			return nil, res, rerr, nil // no usage to report
+		}
+		if res != nil {
+			// The reset, for a client that reads it without parsing the
+			// text: when (RFC 3339) and how long from now (seconds, as
+			// Retry-After).
+			res.Meta["reset"] = resetText(u.Reset)
+			res.Meta["retry_after_seconds"] = retryAfterSeconds(u.RetryAfter)
 		}
 		return nil, res, rerr, &u
 	}
@@ -219,12 +229,18 @@ func (s *server) answerError(err error) (*callResult, *rpcError) {
 
 // refuse answers a request whose key check failed with err: its status
 // and headers from errorAnswers, a JSON-RPC invalid request for a client
-// error and an internal error for a server one.
-func (s *server) refuse(w http.ResponseWriter, id json.RawMessage, err error) {
+// error and an internal error for a server one. A 401's challenge names
+// invalid_token and why the key failed when the request sent one (key
+// is not empty), and is bare when it sent none (RFC 6750).
+func (s *server) refuse(w http.ResponseWriter, id json.RawMessage, key string, err error) {
 	a := answerOf(err)
 	switch a.status {
 	case http.StatusUnauthorized:
-		w.Header().Set("WWW-Authenticate", `Bearer realm="grocery", error="invalid_token"`)
+		why := ""
+		if key != "" {
+			why = grocery.ErrorMessage(err)
+		}
+		w.Header().Set("WWW-Authenticate", challenge.Header("Bearer", "grocery", why))
 	case http.StatusServiceUnavailable:
 		w.Header().Set("Retry-After", "1")
 	}
@@ -380,6 +396,20 @@ func (a *arguments) limit() int {
 	}
 	if err := grocery.CheckLimit(n, grocery.MaxLimit); err != nil && a.first == nil {
 		a.first = err
+	}
+	return n
+}
+
+// offset returns the offset argument, 0 when absent: a whole number, its
+// range checked by the grocery call.
+func (a *arguments) offset() int {
+	v, ok := a.get("offset")
+	if !ok || bytes.Equal(v, []byte("null")) {
+		return 0
+	}
+	n, err := strconv.Atoi(string(v))
+	if err != nil && a.first == nil {
+		a.first = grocery.Errorf(grocery.EINVALIDARGUMENT, "offset must be a whole number from 0 to %d, got %s", grocery.MaxOffset, v)
 	}
 	return n
 }

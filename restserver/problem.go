@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/challenge"
 	"github.com/grocerydata/grocery/internal/requestid"
 )
 
@@ -116,7 +117,9 @@ func writeProblem(w http.ResponseWriter, err error) {
 	delete(h, "Etag")
 	switch p.Status {
 	case http.StatusUnauthorized:
-		h.Set("WWW-Authenticate", `APIKey realm="grocery"`)
+		if h.Get("WWW-Authenticate") == "" {
+			h.Set("WWW-Authenticate", challenge.Header("APIKey", "grocery", ""))
+		}
 	case http.StatusTooManyRequests:
 		p.Reset = h.Get("X-Quota-Reset")
 	case http.StatusServiceUnavailable:

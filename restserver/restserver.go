@@ -30,6 +30,7 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/challenge"
 	"github.com/grocerydata/grocery/internal/requestid"
 )
 
@@ -187,6 +188,7 @@ func (s *server) api(h handlerFunc) http.Handler {
 			if key == "" && grocery.ErrorCode(err) == grocery.EUNAUTHENTICATED {
 				err = errNoAPIKey(r.Header)
 			}
+			keyRefused(w.Header(), key, err)
 			s.fail(w, r, err)
 			return
 		}
@@ -195,6 +197,7 @@ func (s *server) api(h handlerFunc) http.Handler {
 			quotaHeaders(w.Header(), &u)
 		}
 		if err != nil {
+			keyRefused(w.Header(), key, err)
 			writeProblem(w, err)
 			return
 		}
@@ -290,6 +293,16 @@ func (s *server) fail(w http.ResponseWriter, r *http.Request, err error) {
 		s.log.Error("REST request failed", "path", r.URL.Path, "err", err)
 	}
 	writeProblem(w, err)
+}
+
+// keyRefused sets the challenge of a key that was sent and refused
+// (err is EUNAUTHENTICATED, key is not empty): RFC 6750's
+// error="invalid_token" and why, in REST's APIKey scheme. writeProblem
+// keeps it; any other 401 gets the bare challenge there.
+func keyRefused(h http.Header, key string, err error) {
+	if key != "" && grocery.ErrorCode(err) == grocery.EUNAUTHENTICATED {
+		h.Set("WWW-Authenticate", challenge.Header("APIKey", "grocery", grocery.ErrorMessageIn(err, restVerbs)))
+	}
 }
 
 // errNoAPIKey is the 401 of a request without X-API-Key: it names the

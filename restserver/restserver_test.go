@@ -161,8 +161,14 @@ func TestAuth(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := get(t, tc.key, "/prices?banner=loblaws&store=lob-a")
 			wantProblem(t, r, http.StatusUnauthorized, grocery.EUNAUTHENTICATED, tc.detail)
-			if got := r.header.Get("WWW-Authenticate"); got != `APIKey realm="grocery"` {
-				t.Fatalf("WWW-Authenticate: got %q", got)
+			// RFC 6750's parameters in REST's scheme: a bare challenge
+			// when no key came, invalid_token and why when one did.
+			want := `APIKey realm="grocery"`
+			if tc.key != "" {
+				want += `, error="invalid_token", error_description="` + r.problem.Detail + `"`
+			}
+			if got := r.header.Get("WWW-Authenticate"); got != want || tc.key != "" && !strings.Contains(got, tc.detail) {
+				t.Fatalf("WWW-Authenticate: got %q, want %q", got, want)
 			}
 			if r.header.Get("X-Quota-Limit") != "" {
 				t.Fatal("an unauthenticated answer carries quota headers")

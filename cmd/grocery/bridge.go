@@ -141,7 +141,7 @@ func (b *bridge) relay(ctx context.Context, msg []byte) {
 	}
 	switch {
 	case resp.StatusCode == http.StatusUnauthorized:
-		b.fail(head.ID, "API key rejected: unknown or revoked (check GROCERY_API_KEY or --key-file)")
+		b.fail(head.ID, "API key rejected: "+rejectedWhy(resp.Header)+" (check GROCERY_API_KEY or --key-file)")
 	case resp.StatusCode == http.StatusAccepted || len(bytes.TrimSpace(body)) == 0:
 		// A notification or a response: nothing comes back.
 	case strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json"):
@@ -159,6 +159,21 @@ func (b *bridge) relay(ctx context.Context, msg []byte) {
 	default:
 		b.fail(head.ID, fmt.Sprintf("unexpected answer from %s: %s", b.url, resp.Status))
 	}
+}
+
+// rejectedWhy is why the server refused the key: the error_description
+// of its WWW-Authenticate challenge (RFC 6750), or "unknown or revoked"
+// when it gives none.
+func rejectedWhy(h http.Header) string {
+	const param = `error_description="`
+	for _, c := range h.Values("WWW-Authenticate") {
+		if _, rest, ok := strings.Cut(c, param); ok {
+			if why, _, ok := strings.Cut(rest, `"`); ok && why != "" {
+				return why
+			}
+		}
+	}
+	return "unknown or revoked"
 }
 
 // headerSafe returns v as an HTTP header value: as it is when it is
