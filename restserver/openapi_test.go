@@ -642,3 +642,34 @@ func jsonOf(t *testing.T, b []byte) any {
 	}
 	return v
 }
+
+// TestOpenAPIDescriptions: every description in the document says
+// something; an empty one is a field a reader of the reference learns
+// nothing about.
+func TestOpenAPIDescriptions(t *testing.T) {
+	raw, err := os.ReadFile("openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	var walk func(v any, path string)
+	walk = func(v any, path string) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, x := range v {
+				if s, ok := x.(string); ok && k == "description" && strings.TrimSpace(s) == "" {
+					t.Errorf("%s: an empty description", path)
+				}
+				walk(x, path+"/"+k)
+			}
+		case []any:
+			for i, x := range v {
+				walk(x, path+"/"+strconv.Itoa(i))
+			}
+		}
+	}
+	walk(doc, "")
+}
