@@ -2,7 +2,6 @@ package grocery
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/grocerydata/grocery/grocery/internal/pricestat"
@@ -241,11 +240,13 @@ func (s *Service) StorePrice(ctx context.Context, in StorePriceInput) (*StorePri
 			}
 		}
 		if !found {
-			what := fmt.Sprintf("sku %q", sku)
 			if sku == "" {
-				what = "upc " + upc
+				return Errorf(ENOTFOUND, "store %s (%s) has never observed upc %s", id, banner.Slug, upc)
 			}
-			return Errorf(ENOTFOUND, "store %s (%s) has never observed %s", id, banner.Slug, what)
+			if _, err := ParseGTIN(sku); err == nil {
+				return Errorf(ENOTFOUND, "sku %q is a barcode, not an external_sku: give it as upc, or the banner's external_sku as sku", sku)
+			}
+			return Errorf(ENOTFOUND, "store %s (%s) has never observed sku %q", id, banner.Slug, sku)
 		}
 		return storePrice(tx, banner.Slug, id, lang, &l, res)
 	})

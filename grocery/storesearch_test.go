@@ -2,6 +2,7 @@ package grocery_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -62,5 +63,22 @@ func TestSearchStoresTotal(t *testing.T) {
 	}
 	if res.Total != 6 || len(res.Results) != 2 {
 		t.Errorf("by postal code: got total %d and %d results, want 6 and 2", res.Total, len(res.Results))
+	}
+}
+
+// TestStorePriceBarcodeAsSKU: a barcode given as sku is named as one,
+// with what to give instead, as price_history names it; an unknown SKU
+// is still "never observed".
+func TestStorePriceBarcodeAsSKU(t *testing.T) {
+	s := MustFixture(t)
+	ctx := context.Background()
+	for _, c := range []struct{ sku, want string }{
+		{upcMilk, `sku "068000000154" is a barcode, not an external_sku: give it as upc`},
+		{"NO-SUCH-SKU", `store lob-on-1 (loblaws) has never observed sku "NO-SUCH-SKU"`},
+	} {
+		_, err := s.StorePrice(ctx, grocery.StorePriceInput{Banner: "loblaws", Store: "lob-on-1", SKU: c.sku})
+		if grocery.ErrorCode(err) != grocery.ENOTFOUND || !strings.Contains(grocery.ErrorMessage(err), c.want) {
+			t.Errorf("sku %s: got %v, want ENOTFOUND saying %q", c.sku, err, c.want)
+		}
 	}
 }
