@@ -73,21 +73,11 @@ func TestDailyPriceVisitPattern(t *testing.T) {
 // recomputation from the observations (Verify), and the week's change is
 // 3.50 against 3.50: 0.0% (the stale 3.00 gave -14.3%).
 func TestDailyPriceLaterImport(t *testing.T) {
-	svc, err := Open(filepath.Join(t.TempDir(), "l.db"), &Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer svc.Close()
-	ctx := context.Background()
-	const header = "date,store_id,banner,external_sku,price,regular_price,promo_ends,upc,name,brand,size,category\n"
-	mustImport(t, svc, "stores.csv", visitStores, nil)
-	mustImport(t, svc, "late.csv", header+"2026-11-17,sob-a,sobeys,S3,3.00,3.00,,062000000022,Oat Flakes,Beta,1 kg,Pantry\n", nil)
-	mustImport(t, svc, "early.csv", header+
+	svc := laterImport(t,
+		"2026-11-17,sob-a,sobeys,S3,3.00,3.00,,062000000022,Oat Flakes,Beta,1 kg,Pantry\n",
 		"2026-11-10,sob-b,sobeys,S3,3.50,3.50,,062000000022,Oat Flakes,Beta,1 kg,Pantry\n"+
-		"2026-11-10,sob-c,sobeys,S3,3.50,3.50,,062000000022,Oat Flakes,Beta,1 kg,Pantry\n", nil)
-	if err := svc.Verify(ctx); err != nil {
-		t.Fatalf("verify after an import of earlier days: %v", err)
-	}
+			"2026-11-10,sob-c,sobeys,S3,3.50,3.50,,062000000022,Oat Flakes,Beta,1 kg,Pantry\n")
+	ctx := context.Background()
 	rep, err := svc.CategoryReport(ctx, CategoryReportInput{Province: "ON", Banner: "sobeys", Period: "7d"})
 	if err != nil {
 		t.Fatal(err)
@@ -106,20 +96,29 @@ func TestDailyPriceLaterImport(t *testing.T) {
 // on 3.50, 32 days after 10-13: the aggregates must equal a
 // recomputation.
 func TestDailyPriceLaterImportLookback(t *testing.T) {
+	laterImport(t,
+		"2026-10-20,sob-a,sobeys,S4,3.00,3.00,,062000000022,Oat Flakes,Beta,1 kg,Pantry\n"+
+			"2026-11-14,sob-a,sobeys,S4,3.00,3.00,,062000000022,Oat Flakes,Beta,1 kg,Pantry\n",
+		"2026-10-13,sob-b,sobeys,S4,3.50,3.50,,062000000022,Oat Flakes,Beta,1 kg,Pantry\n"+
+			"2026-10-13,sob-c,sobeys,S4,3.50,3.50,,062000000022,Oat Flakes,Beta,1 kg,Pantry\n")
+}
+
+// laterImport imports visitStores, then the observation rows late, then
+// the rows early (of earlier days), and checks that the aggregates equal
+// a recomputation from the observations (Verify).
+func laterImport(t *testing.T, late, early string) *Service {
+	t.Helper()
 	svc, err := Open(filepath.Join(t.TempDir(), "l.db"), &Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer svc.Close()
+	t.Cleanup(func() { svc.Close() })
 	const header = "date,store_id,banner,external_sku,price,regular_price,promo_ends,upc,name,brand,size,category\n"
 	mustImport(t, svc, "stores.csv", visitStores, nil)
-	mustImport(t, svc, "late.csv", header+
-		"2026-10-20,sob-a,sobeys,S4,3.00,3.00,,062000000022,Oat Flakes,Beta,1 kg,Pantry\n"+
-		"2026-11-14,sob-a,sobeys,S4,3.00,3.00,,062000000022,Oat Flakes,Beta,1 kg,Pantry\n", nil)
-	mustImport(t, svc, "early.csv", header+
-		"2026-10-13,sob-b,sobeys,S4,3.50,3.50,,062000000022,Oat Flakes,Beta,1 kg,Pantry\n"+
-		"2026-10-13,sob-c,sobeys,S4,3.50,3.50,,062000000022,Oat Flakes,Beta,1 kg,Pantry\n", nil)
+	mustImport(t, svc, "late.csv", header+late, nil)
+	mustImport(t, svc, "early.csv", header+early, nil)
 	if err := svc.Verify(context.Background()); err != nil {
 		t.Fatalf("verify after an import of earlier days: %v", err)
 	}
+	return svc
 }
