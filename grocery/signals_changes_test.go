@@ -100,3 +100,30 @@ func TestSignalsChangesSince(t *testing.T) {
 		t.Errorf("explanation %q, want %q", e, want)
 	}
 }
+
+// TestSignalsMoveFromFarBack: a regular move starts from the SKU's latest
+// day before since in the 30 days before since, even when that day is more
+// than 30 days before the SKU's first day since (so no stored daily price
+// looks back on it). As of 11-19 (since 11-13): 3.00 on 10-14, nothing
+// until 3.50 on 11-15 and 11-19: +16.7% since 11-13, medium.
+func TestSignalsMoveFromFarBack(t *testing.T) {
+	svc, err := Open(filepath.Join(t.TempDir(), "f.db"), &Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	const header = "date,store_id,banner,external_sku,price,regular_price,promo_ends,upc,name,brand,size,category\n"
+	mustImport(t, svc, "stores.csv", changeStores, nil)
+	mustImport(t, svc, "obs.csv", header+
+		"2026-10-14,met-a,metro,MQ,3.00,3.00,,062000000060,Rye Crackers,Zeta,200 g,Snacks\n"+
+		"2026-11-15,met-a,metro,MQ,3.50,3.50,,062000000060,Rye Crackers,Zeta,200 g,Snacks\n"+
+		"2026-11-19,met-a,metro,MQ,3.50,3.50,,062000000060,Rye Crackers,Zeta,200 g,Snacks\n", nil)
+	got, err := svc.Signals(context.Background(), SignalsInput{Province: "ON", Kind: "changes"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []sig{{Kind: "changes", Type: "price_increase", Severity: "medium", UPC: "062000000060", Banner: "metro", Price: 350, Previous: 300, Pct: 16.7}}
+	if diff := cmp.Diff(want, sigs(got)); diff != "" {
+		t.Fatalf("(-want +got):\n%s", diff)
+	}
+}
