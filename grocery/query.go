@@ -438,7 +438,7 @@ func (s *Service) ListReferenceStores(ctx context.Context, in StoresInput) (*Sto
 	}
 	var near PostalCode
 	if strings.TrimSpace(in.Near) != "" {
-		pc, err := ParsePostalCode(in.Near)
+		pc, err := postalCodeArg("near", in.Near)
 		if err != nil {
 			return nil, err
 		}

@@ -429,6 +429,8 @@ func TestListReferenceStores(t *testing.T) {
 		{"ErrProvince", grocery.StoresInput{Province: "Ontari"}, "want one of"},
 		{"ErrBanner", grocery.StoresInput{Banner: "costcoo"}, "banner \"costcoo\" is unknown"},
 		{"ErrLimit", grocery.StoresInput{Limit: 501}, "want 1 to 500"},
+		{"ErrNear", grocery.StoresInput{Near: "XYZ"}, `near "XYZ": want the form A1A 1A1`},
+		{"ErrNearProvince", grocery.StoresInput{Near: "M5V 1A1", Province: "QC"}, "near M5V 1A1 is in ON, not QC: give one or the other"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := s.ListReferenceStores(ctx, tc.in)

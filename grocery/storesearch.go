@@ -29,12 +29,18 @@ var postalProvince = map[byte]string{
 // It returns EINVALID saying what is wrong: the form, a letter never used
 // in postal codes (D F I O Q U), or a first letter no province uses (W Z).
 func ParsePostalCode(s string) (PostalCode, error) {
+	return postalCodeArg("postal_code", s)
+}
+
+// postalCodeArg is ParsePostalCode for the argument named arg, which its
+// errors name.
+func postalCodeArg(arg, s string) (PostalCode, error) {
 	t := strings.ToUpper(strings.TrimSpace(s))
 	if len(t) == 7 && t[3] == ' ' {
 		t = t[:3] + t[4:]
 	}
 	bad := func(format string, args ...any) (PostalCode, error) {
-		return PostalCode{}, Errorf(EINVALID, "postal_code %q: "+format, append([]any{s}, args...)...)
+		return PostalCode{}, Errorf(EINVALID, "%s %q: "+format, append([]any{arg, s}, args...)...)
 	}
 	if t == "" {
 		return bad("a postal code is required, of the form A1A 1A1")
