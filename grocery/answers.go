@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"sync"
+	"time"
 
 	"github.com/grocerydata/grocery/storage"
 
@@ -103,16 +104,21 @@ func (s *Service) warmAnswers() {
 		if err != nil {
 			return
 		}
+		// After each answer it waits as long as the answer took, so that
+		// it takes at most half of a core from the requests it warms for.
+		var took time.Duration
 		for _, in := range reqs {
 			select {
 			case <-w.stop:
 				return
-			default:
+			case <-time.After(took):
 			}
 			if s.DataVersion() != version {
 				return // a newer write warms its own
 			}
+			t0 := time.Now()
 			Cached(context.Background(), s, "CompetitiveBenchmark", s.CompetitiveBenchmark, in)
+			took = time.Since(t0)
 		}
 	}()
 }
