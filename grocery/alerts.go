@@ -18,35 +18,58 @@ import (
 // Alert conditions. A rule watches one series or several: a banner SKU in
 // a province (banner + sku), or every banner SKU linked to a barcode in a
 // province (upc, optionally restricted to one banner). Each series is
-// evaluated on its own, one observation day against the series' previous
-// observation day (the latest earlier day the province's reference stores
-// of that banner observed it, however long before). A day's price is the
-// median of the shelf prices its stores were observed at (price_history's
-// median), and a day is on promotion when more than half of its store
-// observations were below their regular price.
+// evaluated on its own, on its timeline of prices in force: the banner's
+// price in force (the offer's: the most common of its stores' prices in
+// force, a promotion past its stated end at its regular price) on every
+// day it may change, which is each observation day and each day a store's
+// observation leaves the 14-day window or a promotion ends. A day when no
+// store's price is in force any more is the day the series left the shelf
+// (gone). A day is on promotion when its price in force is under its
+// regular price in force.
+//
+// No rule fires again and again while a price hovers at its threshold:
+// after firing on a series, a rule re-arms only once the price has moved
+// back past the threshold by a margin of 2% (rearmPct) of it, as each
+// condition says, or the series left the shelf; a rule's state is read
+// from the 30 days before the days evaluated (alertLookback).
 const (
 	// AlertPriceBelow fires on a day whose price is at or below the
-	// threshold (dollars) when the previous observation day's price was
-	// above it, or there was no previous day: it fires on the crossing,
-	// not again every day the price stays low.
+	// threshold (dollars); it re-arms on a day whose price is above the
+	// threshold by more than the margin.
 	AlertPriceBelow = "price_below"
+	// AlertPriceAbove fires on a day whose price is at or above the
+	// threshold (dollars); it re-arms on a day whose price is below the
+	// threshold by more than the margin.
+	AlertPriceAbove = "price_above"
 	// AlertPriceDropPct fires on a day whose price is at least threshold
-	// percent below the previous observation day's price:
-	// (previous - price) / previous * 100 >= threshold. Never on a
-	// series' first day.
+	// percent below the previous day's: (previous - price) / previous *
+	// 100 >= threshold; it re-arms once the price is above the lowest
+	// price since it fired by more than the margin of that price.
 	AlertPriceDropPct = "price_drop_pct"
-	// AlertPromoStart fires on a day on promotion when the previous
-	// observation day was not, or there was no previous day.
+	// AlertRisePct fires on a day whose price is at least threshold
+	// percent above the previous day's: (price - previous) / previous *
+	// 100 >= threshold; it re-arms once the price is below the highest
+	// price since it fired by more than the margin of that price.
+	AlertRisePct = "rise_pct"
+	// AlertPromoStart fires on a day on promotion; it re-arms on a day
+	// that is not.
 	AlertPromoStart = "promo_start"
-	// AlertBackInStock fires on a day observed at least 14 days (the
-	// offer freshness window, after which a product has no current offer)
-	// after the previous observation day, or on the first day the series
-	// is observed at all (new in the province).
+	// AlertBackInStock fires on a day the series has a price in force
+	// after a day it left the shelf, or on the first day it is observed at
+	// all (new in the province).
 	AlertBackInStock = "back_in_stock"
+	// AlertListed fires on the first day the series is observed at all:
+	// a new listing in the province. It fires once.
+	AlertListed = "listed"
+	// AlertDelisted fires on the day the series leaves the shelf: 14 days
+	// after the last observation of any of its stores, when the data set
+	// reaches that day; it re-arms when the series is observed again.
+	AlertDelisted = "delisted"
 )
 
 // alertConditions lists the conditions in the order errors name them.
-var alertConditions = []string{AlertPriceBelow, AlertPriceDropPct, AlertPromoStart, AlertBackInStock}
+var alertConditions = []string{AlertPriceBelow, AlertPriceAbove, AlertPriceDropPct, AlertRisePct, AlertPromoStart,
+	AlertBackInStock, AlertListed, AlertDelisted}
 
 // MaxAlertRules is the number of alert rules an account may hold. Creating
 // one more is ECONFLICT, not EINVALID: the request is well formed and
@@ -132,20 +155,21 @@ type ListAlertsInput struct {
 	Offset int `json:"offset,omitempty"` // >= 0
 }
 
-// AlertEvent is a recorded trigger of a rule: the observation day of one
-// series (Banner, SKU, Province) that met its condition.
+// AlertEvent is a recorded trigger of a rule: the day of one series'
+// timeline of prices in force (Banner, SKU, Province) that met its
+// condition (see the Alert* conditions).
 type AlertEvent struct {
 	ID            string    `json:"id"` // "evt_" and 16 hexadecimal digits
 	RuleID        string    `json:"rule_id"`
 	TriggeredAt   time.Time `json:"triggered_at"` // when it was recorded
-	ObservedAt    Date      `json:"observed_at"`  // the observation day that met the condition
+	ObservedAt    Date      `json:"observed_at"`  // the day of the series' timeline that met the condition
 	Condition     string    `json:"condition"`
 	UPC           *string   `json:"upc"` // null when the SKU is linked to no barcode
 	Banner        string    `json:"banner"`
 	SKU           string    `json:"external_sku"`
 	Province      string    `json:"province"`
-	Price         Cents     `json:"price"`          // the day's median price
-	PreviousPrice *Cents    `json:"previous_price"` // the previous observation day's, null when none
+	Price         Cents     `json:"price"`          // the price in force that day; for delisted, the last one
+	PreviousPrice *Cents    `json:"previous_price"` // the previous timeline day's, null when none
 	Message       string    `json:"message"`
 	Reason        string    `json:"reason,omitempty"` // what recorded it: AlertReasonImport, AlertReasonEvaluate or AlertReasonAtCreation
 	Currency      string    `json:"currency"`
@@ -345,22 +369,22 @@ func parseAlertInput(in AlertInput) (storage.AlertRule, error) {
 	}
 	t := in.Threshold
 	switch r.Condition {
-	case AlertPriceBelow:
+	case AlertPriceBelow, AlertPriceAbove:
 		if t == nil {
-			return r, Errorf(EINVALID, "threshold is required for price_below: a price in dollars, e.g. 3.99")
+			return r, Errorf(EINVALID, "threshold is required for %s: a price in dollars, e.g. 3.99", r.Condition)
 		}
 		c, ok := hundredths(*t)
 		if !ok || c <= 0 || c > 100_000_00 {
-			return r, Errorf(EINVALID, "threshold %v for price_below: want a price in dollars above 0 and at most 100000, with at most two decimals", *t)
+			return r, Errorf(EINVALID, "threshold %v for %s: want a price in dollars above 0 and at most 100000, with at most two decimals", *t, r.Condition)
 		}
 		r.Threshold = c
-	case AlertPriceDropPct:
+	case AlertPriceDropPct, AlertRisePct:
 		if t == nil {
-			return r, Errorf(EINVALID, "threshold is required for price_drop_pct: a drop in percent, e.g. 15")
+			return r, Errorf(EINVALID, "threshold is required for %s: a move in percent, e.g. 15", r.Condition)
 		}
 		bp, ok := hundredths(*t)
 		if !ok || bp <= 0 || bp >= 100_00 {
-			return r, Errorf(EINVALID, "threshold %v for price_drop_pct: want a percent above 0 and below 100, with at most two decimals", *t)
+			return r, Errorf(EINVALID, "threshold %v for %s: want a percent above 0 and below 100, with at most two decimals", *t, r.Condition)
 		}
 		r.Threshold = bp
 	default:
@@ -369,6 +393,15 @@ func parseAlertInput(in AlertInput) (storage.AlertRule, error) {
 		}
 	}
 	return r, nil
+}
+
+// takesThreshold reports whether a condition has a threshold.
+func takesThreshold(condition string) bool {
+	switch condition {
+	case AlertPriceBelow, AlertPriceAbove, AlertPriceDropPct, AlertRisePct:
+		return true
+	}
+	return false
 }
 
 // hundredths returns v*100 as an integer when v has at most two decimals.
@@ -405,7 +438,7 @@ func alertRule(ids alertstore.IDs, r *storage.AlertRule) AlertRule {
 	if r.GTIN != "" {
 		out.UPC = GTIN(r.GTIN).UPC()
 	}
-	if r.Condition == AlertPriceBelow || r.Condition == AlertPriceDropPct {
+	if takesThreshold(r.Condition) {
 		t := float64(r.Threshold) / 100
 		out.Threshold = &t
 	}
@@ -923,58 +956,33 @@ type alertEval struct {
 	now     time.Time
 	reason  string // AlertEvent.Reason of the events it records
 	series  int    // series read
+	tl      timeline
 }
 
-// alertDay is what a condition looks at of one observation day.
-type alertDay struct {
-	date  int32
-	price uint32 // median
-	promo bool   // more than half of the day's store observations below their regular price
-}
-
-func dayOf(d *storage.Day) alertDay {
-	n := 0
-	for _, e := range d.Entries {
-		if e.Price < e.Regular {
-			n++
-		}
-	}
-	return alertDay{date: d.Date, price: d.Median, promo: 2*n > len(d.Entries)}
-}
-
-// previous is the previous day for fires: nil when there is none.
-func previous(d alertDay, ok bool) *alertDay {
-	if !ok {
-		return nil
-	}
-	return &d
-}
-
-// fires reports whether rule r's condition holds on day cur after prev
-// (nil: no previous observation day).
-func fires(r *storage.AlertRule, prev *alertDay, cur alertDay) bool {
-	ok := prev != nil
-	switch r.Condition {
-	case AlertPriceBelow:
-		t := uint32(r.Threshold)
-		return cur.price <= t && (!ok || prev.price > t)
-	case AlertPriceDropPct:
-		return ok && prev.price > cur.price && int64(prev.price-cur.price)*10000 >= r.Threshold*int64(prev.price)
-	case AlertPromoStart:
-		return cur.promo && (!ok || !prev.promo)
-	case AlertBackInStock:
-		return !ok || cur.date-prev.date >= freshDays
-	}
-	return false
-}
-
+// alertTrigger is a day a rule fired on a series. On a gone day (the
+// series left the shelf), cur carries the last price in force.
 type alertTrigger struct {
 	rule       *storage.AlertRule
 	key        seriesKey
 	gtin       string
 	cur, prev  alertDay
-	hasPrev    bool
+	hasPrev    bool // prev is a day with a price in force
 	seriesRank int
+}
+
+// trigger is the trigger of rule r firing on day cur after prev (nil:
+// none) of series k.
+func trigger(r *storage.AlertRule, k seriesKey, gtin string, prev *alertDay, cur alertDay, rank int) alertTrigger {
+	t := alertTrigger{rule: r, key: k, gtin: gtin, cur: cur, seriesRank: rank}
+	if prev != nil && !prev.gone {
+		t.prev, t.hasPrev = *prev, true
+	} else if prev != nil {
+		t.prev = *prev
+	}
+	if cur.gone && t.hasPrev {
+		t.cur.price = t.prev.price
+	}
+	return t
 }
 
 // run evaluates the rules watching each series of from (series -> first
@@ -1032,27 +1040,19 @@ func (ev *alertEval) run(ctx context.Context, from map[seriesKey]int32, asOf int
 		gtin := qs[i].GTIN
 		ev.series++
 		start := max(from[k], window)
-		var prev alertDay
-		hasPrev := false
-		err = ev.tx.Series(k.Banner, k.SKU, k.Province, storage.SeriesScan{To: start - 1, NewestFirst: true}, func(d *storage.Day) error {
-			prev, hasPrev = dayOf(d), true
-			return storage.ErrStop
-		})
-		if err != nil {
+		if err := ev.tl.read(ev.tx, k, start, asOf); err != nil {
 			return 0, err
 		}
-		err = ev.tx.Series(k.Banner, k.SKU, k.Province, storage.SeriesScan{From: start, To: asOf}, func(d *storage.Day) error {
-			cur := dayOf(d)
-			for _, r := range watching {
-				if fires(r, previous(prev, hasPrev), cur) {
-					triggers = append(triggers, alertTrigger{rule: r, key: k, gtin: gtin, cur: cur, prev: prev, hasPrev: hasPrev, seriesRank: i})
+		for _, r := range watching {
+			st := newRuleState(r, ev.tl.earlier)
+			var prev *alertDay
+			for j := range ev.tl.days {
+				cur := &ev.tl.days[j]
+				if step(r, &st, prev, *cur, ev.tl.earlier) && cur.date >= start {
+					triggers = append(triggers, trigger(r, k, gtin, prev, *cur, i))
 				}
+				prev = cur
 			}
-			prev, hasPrev = cur, true
-			return nil
-		})
-		if err != nil {
-			return 0, err
 		}
 	}
 	return ev.record(ctx, triggers)
@@ -1096,7 +1096,8 @@ func (ev *alertEval) record(ctx context.Context, triggers []alertTrigger) (int, 
 }
 
 // message says in a sentence what fired: "OJ deal: Orange Juice No Pulp at
-// No Frills in ON is $3.49 on 2026-11-20, at or below $4.00 (was $4.29)".
+// No Frills in ON is $3.49 on 2026-11-20, at or below $4.00 (was $4.29
+// on 2026-11-16)".
 func (ev *alertEval) message(t *alertTrigger) string {
 	what := t.key.SKU
 	if t.gtin != "" {
@@ -1105,8 +1106,8 @@ func (ev *alertEval) message(t *alertTrigger) string {
 			what = p.Name
 		}
 	}
-	head := fmt.Sprintf("%s: %s at %s in %s is $%s on %s", t.rule.Name, what, bannerName(t.key.Banner), t.key.Province,
-		Cents(t.cur.price), Date(t.cur.date))
+	where := fmt.Sprintf("%s: %s at %s in %s", t.rule.Name, what, bannerName(t.key.Banner), t.key.Province)
+	head := fmt.Sprintf("%s is $%s on %s", where, Cents(t.cur.price), Date(t.cur.date))
 	was := ""
 	if t.hasPrev {
 		was = fmt.Sprintf(" (was $%s on %s)", Cents(t.prev.price), Date(t.prev.date))
@@ -1114,16 +1115,29 @@ func (ev *alertEval) message(t *alertTrigger) string {
 	switch t.rule.Condition {
 	case AlertPriceBelow:
 		return head + ", at or below $" + Cents(t.rule.Threshold).String() + was
+	case AlertPriceAbove:
+		return head + ", at or above $" + Cents(t.rule.Threshold).String() + was
 	case AlertPriceDropPct:
 		drop := float64(t.prev.price-t.cur.price) / float64(t.prev.price) * 100
 		return fmt.Sprintf("%s, %.2f%% below the previous price%s", head, drop, was)
+	case AlertRisePct:
+		rise := float64(t.cur.price-t.prev.price) / float64(t.prev.price) * 100
+		return fmt.Sprintf("%s, %.2f%% above the previous price%s", head, rise, was)
 	case AlertPromoStart:
 		return head + ", on promotion" + was
+	case AlertListed:
+		return head + ": observed in the province for the first time"
 	case AlertBackInStock:
-		if !t.hasPrev {
-			return head + ": observed in the province for the first time"
+		if t.prev.gone {
+			return fmt.Sprintf("%s: back on the shelf after leaving it on %s", head, Date(t.prev.date))
 		}
-		return fmt.Sprintf("%s: observed again after %d days%s", head, t.cur.date-t.prev.date, was)
+		return head + ": observed in the province for the first time"
+	case AlertDelisted:
+		last := ""
+		if t.hasPrev {
+			last = fmt.Sprintf(" (last $%s on %s)", Cents(t.prev.price), Date(t.prev.date))
+		}
+		return fmt.Sprintf("%s left the shelf on %s: no store has observed it for 14 days%s", where, Date(t.cur.date), last)
 	}
 	return head
 }

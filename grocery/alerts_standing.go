@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/grocerydata/grocery/grocery/internal/alertstore"
-	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -18,11 +17,14 @@ import (
 // stated end at its regular price), with whether the condition holds.
 //
 // What holds on a series now: for price_below, its price in force is at
-// or under the threshold; for promo_start, it is on promotion (its price
-// in force under its regular price), whatever the day before was. For price_drop_pct and back_in_stock, the move from the
-// series' previous observation day to its latest one fires the condition
-// (as an import would record it); they hold at creation on no series,
-// since the moves before a rule existed are not news to it.
+// or under the threshold; for price_above, at or over it; for
+// promo_start, it is on promotion (its price in force under its regular
+// price), whatever the days before were. The moves (price_drop_pct,
+// rise_pct, back_in_stock, listed) hold when the rule fires on the
+// series' timeline on or after its latest observation day (as an import
+// would record it); they hold at creation on no series, since the moves
+// before a rule existed are not news to it. A series off the shelf has no
+// standing: delisted is recorded by imports and EvaluateAlerts.
 //
 // When the condition holds on one series or more, one event is recorded
 // for the rule, on the cheapest such series (then the latest day), unless
@@ -48,7 +50,7 @@ type AlertSeriesStanding struct {
 	RegularPrice  Cents  `json:"regular_price"`  // the regular price in force
 	OnPromo       bool   `json:"on_promo"`       // Price is under RegularPrice
 	ObservedAt    Date   `json:"observed_at"`    // the series' latest observation day
-	PreviousPrice *Cents `json:"previous_price"` // the previous observation day's price, null when none
+	PreviousPrice *Cents `json:"previous_price"` // the previous timeline day's price in force, null when none
 	Holds         bool   `json:"holds"`          // the condition holds on this series
 }
 
@@ -60,23 +62,22 @@ const (
 	onDemand                       // EvaluateAlert: every condition
 )
 
-// holdsNow reports whether r's condition holds on a series: the state
-// conditions on now, its price in force, the moves on day, its latest
-// observation day, after prev (nil: none); see AlertStanding.
-func holdsNow(r *storage.AlertRule, prev *alertDay, day, now alertDay, mode standingMode) bool {
+// holdsNow reports whether r's condition, one statesNow tests, holds on
+// a series whose price in force is now's.
+func holdsNow(r *storage.AlertRule, now alertDay) bool {
 	switch r.Condition {
 	case AlertPriceBelow:
 		return now.price <= uint32(r.Threshold)
-	case AlertPromoStart:
-		return now.promo
+	case AlertPriceAbove:
+		return now.price >= uint32(r.Threshold)
 	}
-	return mode == onDemand && fires(r, prev, day)
+	return now.promo
 }
 
 // statesNow reports whether r's condition is one holdsNow tests on the
-// price in force (the others are moves between observation days).
+// price in force (the others are moves between days).
 func statesNow(r *storage.AlertRule) bool {
-	return r.Condition == AlertPriceBelow || r.Condition == AlertPromoStart
+	return r.Condition == AlertPriceBelow || r.Condition == AlertPriceAbove || r.Condition == AlertPromoStart
 }
 
 // standing evaluates rule r on the latest data (see AlertStanding) and
@@ -112,76 +113,53 @@ func (s *Service) standing(ctx context.Context, ids alertstore.IDs, r *storage.A
 			return err
 		}
 		var triggers []alertTrigger
-		var (
-			seen  = map[uint32]bool{}
-			obs   []pricestat.StoreObs
-			price []uint32
-		)
+		var tl timeline
 		for i, k := range keys {
-			// The series' price in force on asOf (the offer's rule) from
-			// each store's latest observation of the window, and its
-			// previous observation day for the moves.
-			var day, prev alertDay
-			n := 0
-			clear(seen)
-			obs = obs[:0]
-			err := tx.Series(k.Banner, k.SKU, k.Province, storage.SeriesScan{To: asOf, NewestFirst: true}, func(d *storage.Day) error {
-				if n == 0 && d.Date <= asOf-freshDays {
-					return storage.ErrStop // no current day
-				}
-				switch n {
-				case 0:
-					day = dayOf(d)
-				case 1:
-					prev = dayOf(d)
-				}
-				n++
-				for _, e := range d.Entries {
-					if d.Date > asOf-freshDays && !seen[e.Store] {
-						seen[e.Store] = true
-						obs = append(obs, pricestat.StoreObs{Date: d.Date, Price: e.Price, Regular: e.Regular, PromoEnd: e.PromoEnd})
-					}
-				}
-				if n >= 2 && d.Date <= asOf-freshDays {
-					return storage.ErrStop
-				}
-				return nil
-			})
-			if err != nil {
+			if err := tl.read(tx, k, asOf, asOf); err != nil {
 				return err
 			}
-			var bp pricestat.BannerPrice
-			var ok bool
-			bp, ok, price = pricestat.InForceOn(obs, asOf, freshDays, price)
-			if n == 0 || !ok {
-				continue
+			n := len(tl.days)
+			if n == 0 || tl.days[n-1].gone {
+				continue // no store's price in force on asOf
 			}
-			now := alertDay{date: bp.Newest, price: bp.Price, promo: bp.Price < bp.Regular}
-			n = min(n, 2)
-			var p *alertDay
+			now := tl.days[n-1] // the price in force on asOf: no change after it
+			var prev *alertDay
+			if n > 1 {
+				prev = &tl.days[n-2]
+			}
 			st := AlertSeriesStanding{Banner: k.Banner, BannerName: bannerName(k.Banner), SKU: k.SKU, Price: Cents(now.price),
-				RegularPrice: Cents(bp.Regular), OnPromo: now.promo, ObservedAt: Date(now.date)}
-			if n == 2 {
-				p = &prev
+				RegularPrice: Cents(now.regular), OnPromo: now.promo, ObservedAt: Date(tl.byDate[len(tl.byDate)-1].date)}
+			if prev != nil && !prev.gone {
 				pp := Cents(prev.price)
 				st.PreviousPrice = &pp
 			}
-			st.Holds = holdsNow(r, p, day, now, mode)
+			var t alertTrigger
+			switch {
+			case statesNow(r):
+				st.Holds = holdsNow(r, now)
+				t = trigger(r, k, "", prev, now, i)
+			case mode == onDemand:
+				// A move fires on the days since the latest observation day.
+				rs := newRuleState(r, tl.earlier)
+				var before *alertDay
+				for j := range tl.days {
+					cur := &tl.days[j]
+					if step(r, &rs, before, *cur, tl.earlier) && cur.date >= int32(st.ObservedAt) {
+						st.Holds, t = true, trigger(r, k, "", before, *cur, i)
+					}
+					before = cur
+				}
+			}
 			res.Series = append(res.Series, st)
 			if st.Holds {
 				res.Holds = true
-				gtin := ""
 				var sku storage.SKU
 				if found, err := tx.SKU(k.Banner, k.SKU, &sku); err != nil {
 					return err
 				} else if found {
-					gtin = sku.GTIN
+					t.gtin = sku.GTIN
 				}
-				cur := day
-				if statesNow(r) {
-					cur = now
-				}
-				triggers = append(triggers, alertTrigger{rule: r, key: k, gtin: gtin, cur: cur, prev: prev, hasPrev: n == 2, seriesRank: i})
+				triggers = append(triggers, t)
 			}
 		}
 		slices.SortStableFunc(res.Series, func(a, b AlertSeriesStanding) int { return cmp.Compare(a.Price, b.Price) })

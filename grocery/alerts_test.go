@@ -306,12 +306,18 @@ func testAlertsBackInStock(t *testing.T, rs *redistest.Server) {
 	if got := f.events(t, f.acme, grocery.AlertEventsInput{}); got.Total != 0 {
 		t.Fatalf("after a 13-day gap: got %d events, want 0", got.Total)
 	}
-	// 2026-12-17 is 14 days after 2026-12-03: back.
-	f.setClock(time.Date(2026, 12, 17, 12, 0, 0, 0, time.UTC))
-	f.importCSV(t, "d14.csv", alertObsHeader+"2026-12-17,nf-1,no-frills,N1,4.60,4.60,,,,,\n")
+	// 2026-12-18 is 15 days after 2026-12-03, whose price was in force
+	// through 2026-12-16: off the shelf on 2026-12-17, back on 2026-12-18.
+	// (On 2026-12-17 itself the new price would take over the day the old
+	// one left the window: never off the shelf.)
+	f.setClock(time.Date(2026, 12, 18, 12, 0, 0, 0, time.UTC))
+	f.importCSV(t, "d15.csv", alertObsHeader+"2026-12-18,nf-1,no-frills,N1,4.60,4.60,,,,,\n")
 	got := f.events(t, f.acme, grocery.AlertEventsInput{})
-	if diff := cmp.Diff([]eventKey{{"r", "no-frills", "2026-12-17", 460, cents(450)}}, keysOf(got, map[string]string{r.ID: "r"})); diff != "" {
+	if diff := cmp.Diff([]eventKey{{"r", "no-frills", "2026-12-18", 460, nil}}, keysOf(got, map[string]string{r.ID: "r"})); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if want := "back: 2% Milk at No Frills in ON is $4.60 on 2026-12-18: back on the shelf after leaving it on 2026-12-17"; got.Total == 1 && got.Results[0].Message != want {
+		t.Errorf("got message %q, want %q", got.Results[0].Message, want)
 	}
 }
 
@@ -387,8 +393,8 @@ func testCreateAlertInvalid(t *testing.T, rs *redistest.Server) {
 		{"ErrBannerNotInProvince", with(func(in *grocery.AlertInput) { in.Banner = "maxi" }), "banner maxi has no stores in province ON"},
 		{"ErrNoProvince", with(func(in *grocery.AlertInput) { in.Province = "" }), "province"},
 		{"ErrUnknownProvince", with(func(in *grocery.AlertInput) { in.Province = "XX" }), "province"},
-		{"ErrNoCondition", with(func(in *grocery.AlertInput) { in.Condition = "" }), "condition is required: want one of price_below, price_drop_pct, promo_start, back_in_stock"},
-		{"ErrUnknownCondition", with(func(in *grocery.AlertInput) { in.Condition = "price_above" }), `condition "price_above" is unknown: want one of price_below, price_drop_pct, promo_start, back_in_stock`},
+		{"ErrNoCondition", with(func(in *grocery.AlertInput) { in.Condition = "" }), "condition is required: want one of price_below, price_above, price_drop_pct, rise_pct, promo_start, back_in_stock, listed, delisted"},
+		{"ErrUnknownCondition", with(func(in *grocery.AlertInput) { in.Condition = "price_over" }), `condition "price_over" is unknown: want one of price_below, price_above, price_drop_pct, rise_pct, promo_start, back_in_stock, listed, delisted`},
 		{"ErrNoThreshold", with(func(in *grocery.AlertInput) { in.Threshold = nil }), "threshold is required for price_below"},
 		{"ErrThreeDecimals", with(func(in *grocery.AlertInput) { in.Threshold = num(3.999) }), "threshold 3.999 for price_below"},
 		{"ErrZeroPrice", with(func(in *grocery.AlertInput) { in.Threshold = num(0) }), "above 0"},

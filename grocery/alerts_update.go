@@ -118,7 +118,7 @@ func alertInputOf(r *storage.AlertRule) AlertInput {
 	if r.GTIN != "" {
 		in.UPC = r.GTIN
 	}
-	if r.Condition == AlertPriceBelow || r.Condition == AlertPriceDropPct {
+	if takesThreshold(r.Condition) {
 		t := float64(r.Threshold) / 100
 		in.Threshold = &t
 	}

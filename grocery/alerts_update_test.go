@@ -106,7 +106,7 @@ func testUpdateAlert(t *testing.T, rs *redistest.Server) {
 	}{
 		{"ErrNothing", grocery.AlertUpdate{}, "nothing to change: give name, condition, threshold or active"},
 		{"ErrName", grocery.AlertUpdate{Name: str(" ")}, "name is required"},
-		{"ErrCondition", grocery.AlertUpdate{Condition: str("cheap")}, `condition "cheap" is unknown: want one of price_below, price_drop_pct, promo_start, back_in_stock`},
+		{"ErrCondition", grocery.AlertUpdate{Condition: str("cheap")}, `condition "cheap" is unknown: want one of price_below, price_above, price_drop_pct, rise_pct, promo_start, back_in_stock, listed, delisted`},
 		{"ErrNoThreshold", grocery.AlertUpdate{Condition: str("price_drop_pct")}, "threshold is required for price_drop_pct"},
 		{"ErrThreshold", grocery.AlertUpdate{Threshold: num(-1)}, "threshold -1 for price_below: want a price in dollars above 0"},
 		{"ErrThresholdNotTaken", grocery.AlertUpdate{Condition: str("promo_start"), Threshold: num(3)}, "threshold is not taken by promo_start"},

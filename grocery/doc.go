@@ -215,11 +215,13 @@
 // a new rule on the latest day and records an event at once when its
 // condition already holds (AlertStanding says what holds); EvaluateAlert
 // does so on demand. Every import evaluates the active rules watching the
-// series it writes inside its own transaction (see AlertPriceBelow and
-// the other conditions); EvaluateAlerts does the same over every watched
-// series. Whatever records them, events are recorded by one code path,
-// at most one per rule and observation day, each with its reason (AlertReasonImport, AlertReasonEvaluate,
-// AlertReasonAtCreation). UpdateAlert changes or pauses a rule, keeping
+// series it writes, and those whose price in force changed with no
+// observation, inside its own transaction, on the series' timeline of
+// prices in force (see AlertPriceBelow and the other conditions); a rule
+// fires once per crossing of its threshold. EvaluateAlerts does the same
+// over every watched series. Whatever records them, events are recorded
+// by one code path, at most one per rule and day, each with its reason
+// (AlertReasonImport, AlertReasonEvaluate, AlertReasonAtCreation). UpdateAlert changes or pauses a rule, keeping
 // its id and events. An account holds at most MaxAlertRules.
 //
 // Idempotent runs a request made with an idempotency key once per

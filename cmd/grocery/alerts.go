@@ -32,25 +32,36 @@ func (a *app) alertsCmd() *cobra.Command {
 /b2b/alerts) and shows the events they recorded.
 
 A rule watches a barcode (--upc, optionally at one --banner) or one banner's
-SKU (--banner and --sku) in a province, and fires on an observation day when
-its condition holds against the series' previous observation day, where a
-day's price is the median of its reference stores' prices:
+SKU (--banner and --sku) in a province, and fires on a day of the series'
+timeline of prices in force: the banner's price in force (the offer's: the
+most common of its stores' prices in force, an ended promotion at its regular
+price) on each day it may change (an observation day, a day a store's
+observation leaves the 14-day window, a day after a promotion ended):
 
-  price_below     the price is at or below --threshold dollars, and the
-                  previous day's was above it (or there was none)
+  price_below     the price is at or below --threshold dollars
+  price_above     the price is at or above --threshold dollars
   price_drop_pct  the price is at least --threshold percent below the
                   previous day's
-  promo_start     more than half of the day's stores are on promotion, and
-                  the previous day's were not (or there was none)
-  back_in_stock   observed 14 or more days after the previous observation,
-                  or for the first time in the province
+  rise_pct        the price is at least --threshold percent above the
+                  previous day's
+  promo_start     the price in force is a promotion
+  back_in_stock   a price in force again after the series left the shelf,
+                  or its first day in the province
+  listed          its first day in the province (once)
+  delisted        the day it leaves the shelf: 14 days after its stores'
+                  last observation
+
+A rule does not fire again while a price hovers at its threshold: it re-arms
+once the price has moved back past the threshold by 2% of it (a move: past
+the price it fired at, or a further --threshold percent), a promotion has
+ended, or the series is observed again.
 
 A new rule is evaluated at once on the latest day: a price_below rule whose
 price is already at or under its threshold, or a promo_start rule on a
 product already on promotion, records one event then (reason at_creation);
-either way 'create' shows where each watched banner stands. price_drop_pct
-and back_in_stock record nothing at creation (they fire on a move from one
-day to the next). Every import evaluates the active rules watching what it
+either way 'create' shows where each watched banner stands. The moves
+(price_drop_pct, rise_pct, back_in_stock, listed, delisted) record nothing at
+creation. Every import evaluates the active rules watching what it
 writes, in its own transaction (reason import), and 'alerts evaluate' on
 demand (reason evaluate); each records at most one event per rule and
 observation day: a re-import records nothing new. 'alerts update' changes a
@@ -119,9 +130,9 @@ func (a *app) alertsCreateCmd() *cobra.Command {
 		Use:   "create --account NAME --name TEXT (--upc UPC [--banner B] | --banner B --sku SKU) --province P --condition C [--threshold X]",
 		Short: "Create an alert rule",
 		Long: `create stores a new alert rule for an account (create the account first with
-'grocery keys create'). --condition is price_below (--threshold in dollars),
-price_drop_pct (--threshold in percent), promo_start or back_in_stock (no
-threshold); see 'grocery alerts --help' for when each fires. The rule is
+'grocery keys create'). --condition is price_below or price_above (--threshold
+in dollars), price_drop_pct or rise_pct (--threshold in percent), promo_start,
+back_in_stock, listed or delisted (no threshold); see 'grocery alerts --help' for when each fires. The rule is
 evaluated at once on the latest day: when its condition already holds there,
 one event is recorded (reason at_creation); either way create shows where
 each banner it watches stands (price, regular price, promotion, day). Every
@@ -153,7 +164,7 @@ import evaluates it from then on.`,
 	cmd.Flags().StringVar(&in.SKU, "sku", "", "the banner's external `SKU` to watch")
 	cmd.Flags().StringVar(&in.Province, "province", "", "province or territory code, e.g. ON")
 	cmd.RegisterFlagCompletionFunc("province", completeProvince)
-	cmd.Flags().StringVar(&in.Condition, "condition", "", "`CONDITION`: price_below, price_drop_pct, promo_start or back_in_stock")
+	cmd.Flags().StringVar(&in.Condition, "condition", "", "`CONDITION`: price_below, price_above, price_drop_pct, rise_pct, promo_start, back_in_stock, listed or delisted")
 	cmd.RegisterFlagCompletionFunc("condition", completeCondition)
 	cmd.Flags().Float64Var(&threshold, "threshold", 0, "`X`: dollars for price_below, percent for price_drop_pct")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the rule as JSON")
@@ -352,7 +363,7 @@ condition).`,
 	}
 	accountFlag(cmd, &account, false)
 	cmd.Flags().StringVar(&name, "name", "", "the rule's new `TEXT`")
-	cmd.Flags().StringVar(&condition, "condition", "", "the new `CONDITION`: price_below, price_drop_pct, promo_start or back_in_stock")
+	cmd.Flags().StringVar(&condition, "condition", "", "the new `CONDITION`: price_below, price_above, price_drop_pct, rise_pct, promo_start, back_in_stock, listed or delisted")
 	cmd.RegisterFlagCompletionFunc("condition", completeCondition)
 	cmd.Flags().Float64Var(&threshold, "threshold", 0, "the new `X`: dollars for price_below, percent for price_drop_pct")
 	cmd.Flags().BoolVar(&active, "active", true, "false pauses the rule, true resumes it")
@@ -454,9 +465,9 @@ evaluate by themselves; this is for data the rules should have seen.
 With a rule's ID (and --account), it evaluates that rule on the latest day
 only, as POST /b2b/alerts/{id}/evaluate does, and shows where it stands:
 when its condition holds there (price_below: at or under the threshold;
-promo_start: on promotion; price_drop_pct and back_in_stock: the move from
-the previous observation day fires them), one event is recorded, unless the
-rule has one for that day already.`,
+price_above: at or over it; promo_start: on promotion; the moves: the rule
+fires on the series' timeline on or after its latest observation day), one
+event is recorded, unless the rule has one for that day already.`,
 		Example: "  grocery alerts evaluate\n  grocery alerts evaluate --account acme --json\n" +
 			"  grocery alerts evaluate --account acme \"$(grocery alerts list --account acme --ids | head -n 1)\"",
 		Args:              usageArgs(cobra.MaximumNArgs(1)),

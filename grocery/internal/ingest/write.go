@@ -110,7 +110,9 @@ const (
 // One serves one write; the write knows nothing else of it.
 type Hook interface {
 	// SeriesWritten: the transaction tx wrote days of the series key from
-	// the day first on.
+	// the day first on, or moved the data set's latest day past first, a
+	// day on which the series' price in force changed with no observation
+	// (a promotion ended, a store's observation left the window).
 	SeriesWritten(tx *storage.Tx, key SeriesKey, first int32)
 	// BeforeCommit runs last in the write transaction, once the data
 	// set's latest day is asOf; its error rolls the write back.
@@ -795,7 +797,9 @@ func (w *writer) derive(ctx context.Context) error {
 func (w *writer) touchExpired(asOf int32) error {
 	_, err := w.tx.ScanOffers(nil, "", "", func(province, _ string, o *storage.Offer) error {
 		if o.Expires != 0 && o.Expires <= asOf {
-			w.touched[SeriesKey{Banner: o.Banner, SKU: o.SKU, Province: province}] = struct{}{}
+			key := SeriesKey{Banner: o.Banner, SKU: o.SKU, Province: province}
+			w.touched[key] = struct{}{}
+			w.hook.SeriesWritten(w.tx, key, o.Expires)
 		}
 		return nil
 	})
