@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -65,11 +66,19 @@ const (
 	// after the last observation of any of its stores, when the data set
 	// reaches that day; it re-arms when the series is observed again.
 	AlertDelisted = "delisted"
+	// AlertCompetitorUndercut watches a barcode (upc) at the rule's banner
+	// against every other banner in the province: it fires on a day the
+	// lowest other banner's price in force of the barcode goes under the
+	// banner's own (the lowest over its SKUs of the barcode); it re-arms
+	// once the lowest other price is at or above the banner's by the
+	// margin of the banner's price, or either has no price in force. Its
+	// event names the competitor's SKU and price.
+	AlertCompetitorUndercut = "competitor_undercut"
 )
 
 // alertConditions lists the conditions in the order errors name them.
 var alertConditions = []string{AlertPriceBelow, AlertPriceAbove, AlertPriceDropPct, AlertRisePct, AlertPromoStart,
-	AlertBackInStock, AlertListed, AlertDelisted}
+	AlertBackInStock, AlertListed, AlertDelisted, AlertCompetitorUndercut}
 
 // MaxAlertRules is the number of alert rules an account may hold. Creating
 // one more is ECONFLICT, not EINVALID: the request is well formed and
@@ -366,6 +375,9 @@ func parseAlertInput(in AlertInput) (storage.AlertRule, error) {
 			return r, Errorf(EINVALID, "condition is required: want one of %s", strings.Join(alertConditions, ", "))
 		}
 		return r, Errorf(EINVALID, "condition %q is unknown: want one of %s", in.Condition, strings.Join(alertConditions, ", "))
+	}
+	if r.Condition == AlertCompetitorUndercut && (r.GTIN == "" || r.Banner == "") {
+		return r, Errorf(EINVALID, "competitor_undercut watches a barcode at your banner against the other banners: give upc and banner")
 	}
 	t := in.Threshold
 	switch r.Condition {
@@ -968,6 +980,40 @@ type alertTrigger struct {
 	cur, prev  alertDay
 	hasPrev    bool // prev is a day with a price in force
 	seriesRank int
+	own        uint32 // competitor_undercut: the rule's banner's price
+}
+
+// compareRules orders rules by account and id.
+func compareRules(a, b *storage.AlertRule) int {
+	return cmp.Or(cmp.Compare(a.Account, b.Account), cmp.Compare(a.ID, b.ID))
+}
+
+// undercutTriggers evaluates competitor_undercut rule r on the days from
+// from to asOf and returns its triggers.
+func undercutTriggers(tx *storage.Tx, r *storage.AlertRule, from, asOf int32) ([]alertTrigger, error) {
+	days, err := undercutDays(tx, r, from, asOf)
+	if err != nil {
+		return nil, err
+	}
+	var out []alertTrigger
+	st := newRuleState(r, false)
+	for _, u := range days {
+		if undercut(&st, u) && u.date >= from {
+			out = append(out, u.trigger(r))
+		}
+	}
+	return out, nil
+}
+
+// trigger is the trigger of competitor_undercut rule r on day u: it names
+// the undercutting series, its price and its previous price, and the
+// rule's banner's price.
+func (u *undercutDay) trigger(r *storage.AlertRule) alertTrigger {
+	t := alertTrigger{rule: r, key: u.otherKey, gtin: r.GTIN, cur: alertDay{date: u.date, price: u.other}, own: u.own}
+	if u.otherBefore != nil {
+		t.prev, t.hasPrev = *u.otherBefore, true
+	}
+	return t
 }
 
 // trigger is the trigger of rule r firing on day cur after prev (nil:
@@ -1018,6 +1064,7 @@ func (ev *alertEval) run(ctx context.Context, from map[seriesKey]int32, asOf int
 	window := asOf - freshDays + 1
 	var triggers []alertTrigger
 	var watching []*storage.AlertRule
+	undercuts := map[*storage.AlertRule]int32{} // competitor_undercut rules, from their first day to evaluate
 	for i, k := range keys {
 		if i%1024 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -1027,6 +1074,14 @@ func (ev *alertEval) run(ctx context.Context, from map[seriesKey]int32, asOf int
 		watching = watching[:0]
 		for _, r := range watch[i] {
 			if ev.account != "" && r.Account != ev.account || r.Paused {
+				continue
+			}
+			if r.Condition == AlertCompetitorUndercut {
+				// Any banner's series of the barcode moves it: evaluated
+				// once, over all of them, below.
+				if d, ok := undercuts[r]; !ok || max(from[k], window) < d {
+					undercuts[r] = max(from[k], window)
+				}
 				continue
 			}
 			if r.GTIN != "" && r.Banner != "" && r.Banner != k.Banner {
@@ -1054,6 +1109,14 @@ func (ev *alertEval) run(ctx context.Context, from map[seriesKey]int32, asOf int
 				prev = cur
 			}
 		}
+	}
+	for _, r := range slices.SortedFunc(maps.Keys(undercuts), compareRules) {
+		ts, err := undercutTriggers(ev.tx, r, undercuts[r], asOf)
+		if err != nil {
+			return 0, err
+		}
+		ev.series++
+		triggers = append(triggers, ts...)
 	}
 	return ev.record(ctx, triggers)
 }
@@ -1132,6 +1195,8 @@ func (ev *alertEval) message(t *alertTrigger) string {
 			return fmt.Sprintf("%s: back on the shelf after leaving it on %s", head, Date(t.prev.date))
 		}
 		return head + ": observed in the province for the first time"
+	case AlertCompetitorUndercut:
+		return fmt.Sprintf("%s, under %s at $%s%s", head, bannerName(t.rule.Banner), Cents(t.own), was)
 	case AlertDelisted:
 		last := ""
 		if t.hasPrev {

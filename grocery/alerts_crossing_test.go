@@ -181,3 +181,40 @@ func testAlertsNoVisit(t *testing.T, rs *redistest.Server) {
 		}
 	}
 }
+
+// competitor_undercut fires when another banner's price in force of the
+// barcode goes under the rule's banner's, once per crossing: Loblaws L1
+// is 5.00 (in force from 2026-11-20 throughout); No Frills N1 is at 4.50
+// when the rule is created (it holds: an event at creation), then 5.00
+// (not under, but not 2% over: still fired), 4.99 (under: no new event),
+// 5.10 (at or over 5.00 + 0.10: re-armed), 4.95 (fires).
+func TestAlerts_CompetitorUndercut(t *testing.T) { alertStores(t, testAlertsCompetitorUndercut) }
+
+func testAlertsCompetitorUndercut(t *testing.T, rs *redistest.Server) {
+	f := newAlertFixture(t, rs)
+	if _, err := f.svc.CreateAlert(f.acme, grocery.AlertInput{Name: "u", UPC: upcMilk, Province: "ON", Condition: "competitor_undercut"}); grocery.ErrorCode(err) != grocery.EINVALID ||
+		!strings.Contains(grocery.ErrorMessage(err), "give upc and banner") {
+		t.Errorf("competitor_undercut without a banner: got %v, want invalid_argument asking for upc and banner", err)
+	}
+	r := f.create(t, f.acme, grocery.AlertInput{Name: "undercut", UPC: upcMilk, Banner: "loblaws", Province: "ON", Condition: "competitor_undercut"})
+	if st := r.Standing; st == nil || !st.Holds || st.Event == nil || st.Event.Banner != "no-frills" || st.Event.Price != 450 {
+		t.Fatalf("standing at creation: got %+v, want No Frills at 4.50 under Loblaws' 5.00", st)
+	}
+	day := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
+	for _, p := range []string{"5.00", "4.99", "5.10", "4.95"} {
+		f.setClock(day.Add(18 * time.Hour))
+		f.importCSV(t, "day.csv", fmt.Sprintf("%s%s,nf-1,no-frills,N1,%s,%s,,,,,\n", alertObsHeader, day.Format("2006-01-02"), p, p))
+		day = day.AddDate(0, 0, 1)
+	}
+	got := f.events(t, f.acme, grocery.AlertEventsInput{RuleID: r.ID})
+	want := []eventKey{
+		{"undercut", "no-frills", "2026-11-24", 495, cents(510)},
+		{"undercut", "no-frills", "2026-11-20", 450, nil},
+	}
+	if diff := cmp.Diff(want, keysOf(got, map[string]string{r.ID: "undercut"})); diff != "" {
+		t.Fatalf("events (-want +got):\n%s", diff)
+	}
+	if w := "undercut: 2% Milk at No Frills in ON is $4.95 on 2026-11-24, under Loblaws at $5.00 (was $5.10 on 2026-11-23)"; got.Results[0].Message != w {
+		t.Errorf("got message %q, want %q", got.Results[0].Message, w)
+	}
+}

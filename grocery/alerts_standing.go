@@ -74,10 +74,29 @@ func holdsNow(r *storage.AlertRule, now alertDay) bool {
 	return now.promo
 }
 
+// undercutNow reports whether competitor_undercut rule r holds on asOf:
+// another banner's price in force of its barcode is under its banner's,
+// whatever the days before were; t names the lowest such.
+func undercutNow(tx *storage.Tx, r *storage.AlertRule, asOf int32) (t alertTrigger, ok bool, err error) {
+	days, err := undercutDays(tx, r, asOf, asOf)
+	if err != nil || len(days) == 0 {
+		return t, false, err
+	}
+	u := days[len(days)-1]
+	if u.own == 0 || u.other == 0 || u.other >= u.own {
+		return t, false, nil
+	}
+	return u.trigger(r), true, nil
+}
+
 // statesNow reports whether r's condition is one holdsNow tests on the
 // price in force (the others are moves between days).
 func statesNow(r *storage.AlertRule) bool {
-	return r.Condition == AlertPriceBelow || r.Condition == AlertPriceAbove || r.Condition == AlertPromoStart
+	switch r.Condition {
+	case AlertPriceBelow, AlertPriceAbove, AlertPromoStart, AlertCompetitorUndercut:
+		return true
+	}
+	return false
 }
 
 // standing evaluates rule r on the latest data (see AlertStanding) and
@@ -135,6 +154,8 @@ func (s *Service) standing(ctx context.Context, ids alertstore.IDs, r *storage.A
 			}
 			var t alertTrigger
 			switch {
+			case r.Condition == AlertCompetitorUndercut:
+				// Below, against the other banners.
 			case statesNow(r):
 				st.Holds = holdsNow(r, now)
 				t = trigger(r, k, "", prev, now, i)
@@ -158,6 +179,19 @@ func (s *Service) standing(ctx context.Context, ids alertstore.IDs, r *storage.A
 					return err
 				} else if found {
 					t.gtin = sku.GTIN
+				}
+				triggers = append(triggers, t)
+			}
+		}
+		if r.Condition == AlertCompetitorUndercut {
+			t, ok, err := undercutNow(tx, r, asOf)
+			if err != nil {
+				return err
+			}
+			if ok {
+				res.Holds = true
+				for j := range res.Series {
+					res.Series[j].Holds = uint32(res.Series[j].Price) > t.cur.price
 				}
 				triggers = append(triggers, t)
 			}

@@ -1,6 +1,8 @@
 package grocery
 
 import (
+	"slices"
+
 	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/storage"
 )
@@ -226,6 +228,101 @@ func step(r *storage.AlertRule, st *ruleState, prev *alertDay, cur alertDay, ear
 			st.ref = max(st.ref, cur.price)
 			st.armed = cur.price+rearm(st.ref) < st.ref
 		}
+	}
+	return false
+}
+
+// undercutDay is one day of a barcode's prices in force in a province for
+// a competitor_undercut rule: the rule's banner's price (the lowest over
+// its SKUs of the barcode) and the lowest other banner's, with its series.
+type undercutDay struct {
+	date        int32
+	own, other  uint32 // 0: no price in force
+	otherKey    seriesKey
+	otherBefore *alertDay // the undercutting series' previous timeline day with a price, nil when none
+}
+
+// undercutDays reads the timelines of every banner SKU of rule r's barcode
+// in its province from from (and what bears on it) to asOf, and returns
+// the days on which any of them may change, oldest first.
+func undercutDays(tx *storage.Tx, r *storage.AlertRule, from, asOf int32) ([]undercutDay, error) {
+	var lines []struct {
+		key  seriesKey
+		days []alertDay
+	}
+	err := tx.SKUsOf(r.GTIN, func(banner, sku string) error {
+		var t timeline
+		k := seriesKey{Banner: banner, SKU: sku, Province: r.Province}
+		if err := t.read(tx, k, from, asOf); err != nil {
+			return err
+		}
+		if len(t.days) > 0 {
+			lines = append(lines, struct {
+				key  seriesKey
+				days []alertDay
+			}{k, t.days})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var dates []int32
+	for _, l := range lines {
+		for _, d := range l.days {
+			dates = append(dates, d.date)
+		}
+	}
+	slices.Sort(dates)
+	dates = slices.Compact(dates)
+	out := make([]undercutDay, 0, len(dates))
+	at := make([]int, len(lines)) // each line's day in force on the date
+	for i := range at {
+		at[i] = -1
+	}
+	for _, date := range dates {
+		u := undercutDay{date: date}
+		for i, l := range lines {
+			for at[i]+1 < len(l.days) && l.days[at[i]+1].date <= date {
+				at[i]++
+			}
+			if at[i] < 0 || l.days[at[i]].gone {
+				continue
+			}
+			p := l.days[at[i]].price
+			if l.key.Banner == r.Banner {
+				if u.own == 0 || p < u.own {
+					u.own = p
+				}
+				continue
+			}
+			if u.other == 0 || p < u.other || p == u.other && l.key.Banner < u.otherKey.Banner {
+				u.other, u.otherKey, u.otherBefore = p, l.key, nil
+				if j := at[i] - 1; j >= 0 && !l.days[j].gone {
+					u.otherBefore = &l.days[j]
+				}
+			}
+		}
+		out = append(out, u)
+	}
+	return out, nil
+}
+
+// undercut advances a competitor_undercut rule's state over day u and
+// reports whether it fires there: another banner's price in force is
+// under the rule's banner's. It re-arms once the lowest other price is at
+// or above the banner's by the margin of its price, or either has no
+// price in force.
+func undercut(st *ruleState, u undercutDay) bool {
+	switch {
+	case u.own == 0 || u.other == 0:
+		st.armed = true
+	case u.other < u.own:
+		f := st.armed
+		st.armed = false
+		return f
+	case u.other >= u.own+rearm(u.own):
+		st.armed = true
 	}
 	return false
 }

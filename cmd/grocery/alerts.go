@@ -50,11 +50,15 @@ observation leaves the 14-day window, a day after a promotion ended):
   listed          its first day in the province (once)
   delisted        the day it leaves the shelf: 14 days after its stores'
                   last observation
+  competitor_undercut
+                  (--upc and --banner: your banner) another banner's
+                  price in force of the barcode goes under your banner's
 
 A rule does not fire again while a price hovers at its threshold: it re-arms
 once the price has moved back past the threshold by 2% of it (a move: past
-the price it fired at, or a further --threshold percent), a promotion has
-ended, or the series is observed again.
+the price it fired at, or a further --threshold percent; an undercut: the
+lowest other price at or 2% over yours), a promotion has ended, or the
+series is observed again.
 
 A new rule is evaluated at once on the latest day: a price_below rule whose
 price is already at or under its threshold, or a promo_start rule on a
@@ -132,15 +136,17 @@ func (a *app) alertsCreateCmd() *cobra.Command {
 		Long: `create stores a new alert rule for an account (create the account first with
 'grocery keys create'). --condition is price_below or price_above (--threshold
 in dollars), price_drop_pct or rise_pct (--threshold in percent), promo_start,
-back_in_stock, listed or delisted (no threshold); see 'grocery alerts --help' for when each fires. The rule is
-evaluated at once on the latest day: when its condition already holds there,
+back_in_stock, listed, delisted or competitor_undercut (no threshold; the
+last needs --upc and --banner, your banner); see 'grocery alerts --help' for
+when each fires. The rule is evaluated at once on the latest day: when its condition already holds there,
 one event is recorded (reason at_creation); either way create shows where
 each banner it watches stands (price, regular price, promotion, day). Every
 import evaluates it from then on.`,
 		Example: "  grocery keys create --account acme --plan integration > acme.key\n" +
 			"  grocery alerts create --account acme --name 'Orange juice under 4 dollars' --upc 067000378089 --province ON --condition price_below --threshold 4\n" +
 			"  grocery alerts create --account acme --name 'No Frills OJ on promotion' --banner no-frills --sku 20156839_EA --province ON --condition promo_start\n" +
-			"  grocery alerts create --account acme --name 'OJ down 10%' --upc 067000378089 --province ON --condition price_drop_pct --threshold 10 --json",
+			"  grocery alerts create --account acme --name 'OJ down 10%' --upc 067000378089 --province ON --condition price_drop_pct --threshold 10 --json\n" +
+			"  grocery alerts create --account acme --name 'OJ undercut at No Frills' --upc 067000378089 --banner no-frills --province ON --condition competitor_undercut",
 		Args:              usageArgs(cobra.NoArgs),
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
@@ -164,7 +170,7 @@ import evaluates it from then on.`,
 	cmd.Flags().StringVar(&in.SKU, "sku", "", "the banner's external `SKU` to watch")
 	cmd.Flags().StringVar(&in.Province, "province", "", "province or territory code, e.g. ON")
 	cmd.RegisterFlagCompletionFunc("province", completeProvince)
-	cmd.Flags().StringVar(&in.Condition, "condition", "", "`CONDITION`: price_below, price_above, price_drop_pct, rise_pct, promo_start, back_in_stock, listed or delisted")
+	cmd.Flags().StringVar(&in.Condition, "condition", "", "`CONDITION`: price_below, price_above, price_drop_pct, rise_pct, promo_start, back_in_stock, listed, delisted or competitor_undercut")
 	cmd.RegisterFlagCompletionFunc("condition", completeCondition)
 	cmd.Flags().Float64Var(&threshold, "threshold", 0, "`X`: dollars for price_below, percent for price_drop_pct")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the rule as JSON")
@@ -363,7 +369,7 @@ condition).`,
 	}
 	accountFlag(cmd, &account, false)
 	cmd.Flags().StringVar(&name, "name", "", "the rule's new `TEXT`")
-	cmd.Flags().StringVar(&condition, "condition", "", "the new `CONDITION`: price_below, price_above, price_drop_pct, rise_pct, promo_start, back_in_stock, listed or delisted")
+	cmd.Flags().StringVar(&condition, "condition", "", "the new `CONDITION`: price_below, price_above, price_drop_pct, rise_pct, promo_start, back_in_stock, listed, delisted or competitor_undercut")
 	cmd.RegisterFlagCompletionFunc("condition", completeCondition)
 	cmd.Flags().Float64Var(&threshold, "threshold", 0, "the new `X`: dollars for price_below, percent for price_drop_pct")
 	cmd.Flags().BoolVar(&active, "active", true, "false pauses the rule, true resumes it")
