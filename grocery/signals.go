@@ -456,18 +456,21 @@ type signalScan struct {
 // signalBufs are the slices of a signalScan, kept from one call to the
 // next (Service.signalBufs) so that a call does not grow them again.
 type signalBufs struct {
-	products map[string]Product // by GTIN
-	banners  map[string]bool    // of the signals, for Basis
-	offers   market.Offers      // the province's offers per barcode and banner
-	shelves  market.Shelves     // the province's shelf records with a barcode (of the category)
-	prices   []market.Price
-	floats   []float64
-	days     []dayPrice              // a category and banner's daily prices (dailyScan)
-	sorted   []dayPrice              // the same by SKU (bySKU)
-	at       []int32                 // bySKU's counts
-	moves    map[moveKey]regularMove // the regular price cuts since since, by banner SKU, when a banner is asked for (its threats read them)
-	out      []sigRec
-	order    []int32 // indexes of out, sorted
+	products  map[string]Product // by GTIN
+	banners   map[string]bool    // of the signals, for Basis
+	offers    market.Offers      // the province's offers per barcode and banner
+	shelves   market.Shelves     // the province's shelf records with a barcode (of the category)
+	prices    []market.Price
+	floats    []float64
+	days      []dayPrice              // a category and banner's daily prices (dailyScan)
+	sorted    []dayPrice              // the same by SKU (bySKU)
+	at        []int32                 // bySKU's counts
+	moves     map[moveKey]regularMove // the regular price cuts since since, by banner SKU, when a banner is asked for (its threats read them)
+	out       []sigRec
+	order     []int32   // indexes of out, sorted
+	storeDays storeDays // storesIn's
+	lowCands  []int     // lowestDay's
+	lowDays   []int32
 }
 
 // reset empties the buffers, letting go of what they point to.
@@ -1191,15 +1194,16 @@ func (sc *signalScan) groupChanges(k *storage.CatDayKey, names []string, group [
 		// since, the day before the first since, in the 30 days before
 		// since, against now.
 		var mv regularMove
+		var beforeDay int32 // the day of mv.before
 		first := &days[0]
 		switch prev := first.day - int32(first.back.PrevGap); {
 		case first.back.PrevGap != 0:
 			if prev >= sc.since-SignalLookbackDays {
-				mv.before = first.back.PrevRegular
+				mv.before, beforeDay = first.back.PrevRegular, prev
 			}
 		case first.day > sc.since:
 			var err error
-			if mv.before, err = sc.priorRegular(k, sku, first.day-SignalLookbackDays-1); err != nil {
+			if mv.before, beforeDay, err = sc.priorRegular(k, sku, first.day-SignalLookbackDays-1); err != nil {
 				return err
 			}
 		}
@@ -1208,46 +1212,95 @@ func (sc *signalScan) groupChanges(k *storage.CatDayKey, names []string, group [
 			for i := len(days) - 2; i >= 0 && days[i].r == last.r; i-- {
 				mv.from = days[i].day
 			}
-			if mv.now < mv.before && sc.a.banner.Slug != "" && k.Banner != sc.a.banner.Slug {
-				sc.moves[moveKey{k.Banner, sku}] = mv // a competitor's cut, for the threats (cutMove)
-			}
 			before, now := float64(mv.before), float64(mv.now)
-			if pricestat.AtLeastAbove(before, now, SignalMovePct) || pricestat.AtLeastBelow(before, now, SignalMovePct) {
-				if sh := sc.shelfOf(k.Banner, sku); sh != nil {
-					sc.move(sh, mv)
+			cut := mv.now < mv.before && sc.a.banner.Slug != "" && k.Banner != sc.a.banner.Slug
+			big := pricestat.AtLeastAbove(before, now, SignalMovePct) || pricestat.AtLeastBelow(before, now, SignalMovePct)
+			big = big && sc.shelfOf(k.Banner, sku) != nil
+			if cut || big {
+				sd, err := sc.storesIn(k.Banner, sku, []int32{beforeDay, last.day})
+				if err != nil {
+					return err
+				}
+				made := sd.moved(0, 1, true, mv.now < mv.before)
+				if made && cut {
+					sc.moves[moveKey{k.Banner, sku}] = mv // a competitor's cut, for the threats (cutMove)
+				}
+				if made && big {
+					sc.move(sc.shelfOf(k.Banner, sku), mv)
 				}
 			}
 		}
-		// The lowest day since since under every day of the 30 before it.
-		low := -1
-		for i := range days {
-			d := &days[i]
-			if m := d.back.Low; m > 0 && d.p < m && (low < 0 || d.p <= days[low].p) {
-				low = i
-			}
+		// The lowest day since since under every day of the 30 before it
+		// that a store made: the latest on a tie.
+		sh := sc.shelfOf(k.Banner, sku)
+		if sh == nil {
+			continue
+		}
+		low, err := sc.lowestDay(k.Banner, sku, days)
+		if err != nil {
+			return err
 		}
 		if low >= 0 {
-			if sh := sc.shelfOf(k.Banner, sku); sh != nil {
-				sc.low(sh, days[low].day, days[low].p, days[low].back.Low)
-			}
+			sc.low(sh, days[low].day, days[low].p, days[low].back.Low)
 		}
 	}
 	return nil
 }
 
 // priorRegular returns the daily regular price of sku, of the category
-// and banner of k, on its latest day from since - 30 to to (0 when it
-// has none): the price a regular move starts from when the SKU's first
-// day since since looks back on no day.
-func (sc *signalScan) priorRegular(k *storage.CatDayKey, sku string, to int32) (uint32, error) {
-	r := uint32(0)
-	err := sc.tx.CatDays(sc.a.province, k.Category, k.Banner, sc.since-SignalLookbackDays, to, storage.CatSKUs, func(_ *storage.CatDayKey, c *storage.CatDay) error {
+// and banner of k, on its latest day from since - 30 to to, and that day
+// (0 when it has none): the price a regular move starts from when the
+// SKU's first day since since looks back on no day.
+func (sc *signalScan) priorRegular(k *storage.CatDayKey, sku string, to int32) (r uint32, day int32, err error) {
+	err = sc.tx.CatDays(sc.a.province, k.Category, k.Banner, sc.since-SignalLookbackDays, to, storage.CatSKUs, func(ck *storage.CatDayKey, c *storage.CatDay) error {
 		if i, ok := slices.BinarySearchFunc(c.SKUs, sku, func(x storage.SKUDay, s string) int { return strings.Compare(x.SKU, s) }); ok {
-			r = c.SKUs[i].Regular
+			r, day = c.SKUs[i].Regular, ck.Day
 		}
 		return nil
 	})
-	return r, err
+	return r, day, err
+}
+
+// lowestDay returns the index in days (a SKU's days since since, by day)
+// of its lowest day under every daily price of the 30 days before it, the
+// latest on a tie, among those on which a store's own price in force fell
+// from the SKU's previous day; -1 when there is none. It reads the SKU's
+// stores once, for the days with a low and the days before them.
+func (sc *signalScan) lowestDay(banner, sku string, days []dayPrice) (int, error) {
+	cands, at := sc.lowCands[:0], sc.lowDays[:0]
+	for i := range days {
+		if m := days[i].back.Low; m > 0 && days[i].p < m {
+			cands = append(cands, i)
+			prev := days[i].day - int32(days[i].back.PrevGap)
+			if i > 0 {
+				prev = days[i-1].day
+			}
+			at = append(at, prev, days[i].day)
+		}
+	}
+	sc.lowCands, sc.lowDays = cands, at
+	if len(cands) == 0 {
+		return -1, nil
+	}
+	slices.Sort(at)
+	at = slices.Compact(at)
+	sd, err := sc.storesIn(banner, sku, at)
+	if err != nil {
+		return -1, err
+	}
+	slices.SortFunc(cands, func(a, b int) int { return cmp.Or(cmp.Compare(days[a].p, days[b].p), cmp.Compare(b, a)) })
+	for _, i := range cands {
+		prev := days[i].day - int32(days[i].back.PrevGap)
+		if i > 0 {
+			prev = days[i-1].day
+		}
+		from, _ := slices.BinarySearch(sd.days, prev)
+		to, _ := slices.BinarySearch(sd.days, days[i].day)
+		if sd.moved(from, to, false, true) {
+			return i, nil
+		}
+	}
+	return -1, nil
 }
 
 // bySKU returns group's days by SKU number (n numbers), each SKU's by day

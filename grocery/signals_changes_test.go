@@ -127,3 +127,39 @@ func TestSignalsMoveFromFarBack(t *testing.T) {
 		t.Fatalf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestSignalsChangeNoStoreMade: a change no store made is no signal.
+// Loblaws prices LA at three stores; lob-a and lob-b (5.00) are last
+// observed on 11-03, so their prices leave the window on 11-17, and the
+// banner's daily price goes from 5.00 (the most common of 5.00, 5.00,
+// 4.00) to lob-c's 4.00, which lob-c charged all along: -20% since 11-13
+// and a 30-day low on 11-17 by the daily prices, but no store's own price
+// moved. (A move a store made, MY's promotion and LX's rises, is the
+// previous tests'.)
+func TestSignalsChangeNoStoreMade(t *testing.T) {
+	svc, err := Open(filepath.Join(t.TempDir(), "n.db"), &Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	mustImport(t, svc, "stores.csv", changeStores+
+		"lob-b,loblaws,ON,Loblaws B,Toronto,M5V 1A2,43.61,-79.40\n"+
+		"lob-c,loblaws,ON,Loblaws C,Toronto,M5V 1A3,43.62,-79.40\n", nil)
+	obs := "date,store_id,banner,external_sku,price,regular_price,promo_ends,upc,name,brand,size,category\n"
+	for _, d := range []string{"10-20", "10-27", "11-03"} {
+		for _, s := range []string{"lob-a", "lob-b"} {
+			obs += "2026-" + d + "," + s + ",loblaws,LA,5.00,5.00,,062000000077,Rye Bread,Eta,675 g,Bakery\n"
+		}
+	}
+	for _, d := range []string{"10-20", "10-27", "11-03", "11-10", "11-17", "11-19"} {
+		obs += "2026-" + d + ",lob-c,loblaws,LA,4.00,4.00,,062000000077,Rye Bread,Eta,675 g,Bakery\n"
+	}
+	mustImport(t, svc, "obs.csv", obs, nil)
+	got, err := svc.Signals(context.Background(), SignalsInput{Province: "ON", Kind: "changes"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := sigs(got); len(s) != 0 {
+		t.Errorf("got %+v, want no signal", s)
+	}
+}

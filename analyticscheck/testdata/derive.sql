@@ -39,7 +39,7 @@ SET client_min_messages = warning;
 -- Money here is numeric cents: exact, half-cents included. The Go side
 -- rounds when it compares, as a figure is rounded when written.
 
-DROP TABLE IF EXISTS obs, meta, daily, dayprice, cur, bcur, populations CASCADE;
+DROP TABLE IF EXISTS obs, meta, daily, storeprice, dayprice, cur, bcur, populations CASCADE;
 
 CREATE TABLE obs AS
 -- A SKU not linked to a barcode (e.g. a restricted-circulation code, which
@@ -111,15 +111,23 @@ FROM obs GROUP BY province, banner, sku, d;
 CREATE INDEX ON daily (province, banner, sku, d);
 CREATE INDEX ON daily (province, d);
 
+-- A store's price in force on each day of daily (the day of one of its
+-- banner's stores' observations of the SKU): its latest observation with
+-- d' <= d and d' > d - 14, a promotion past its promo_ends at its regular
+-- price; fc the price, r the regular price, never below fc (rc as
+-- observed).
+CREATE TABLE storeprice AS
+SELECT DISTINCT ON (dl.province, dl.banner, dl.sku, dl.d, o.store_id) dl.province, dl.banner, dl.sku, dl.d, o.store_id,
+       CASE WHEN o.pc < o.rc AND o.promo_ends IS NOT NULL AND o.promo_ends < dl.d THEN o.rc ELSE o.pc END AS fc, o.rc,
+       greatest(o.rc, o.pc) AS r
+FROM daily dl JOIN obs o ON o.province = dl.province AND o.banner = dl.banner AND o.sku = dl.sku
+  AND o.d <= dl.d AND o.d > dl.d - 14
+ORDER BY dl.province, dl.banner, dl.sku, dl.d, o.store_id, o.d DESC;
+CREATE INDEX ON storeprice (province, banner, sku, d);
+
 -- M1': the daily price in force on each day of daily.
 CREATE TABLE dayprice AS
-WITH latest AS (
-  SELECT DISTINCT ON (dl.province, dl.banner, dl.sku, dl.d, o.store_id) dl.province, dl.banner, dl.sku, dl.d,
-         CASE WHEN o.pc < o.rc AND o.promo_ends IS NOT NULL AND o.promo_ends < dl.d THEN o.rc ELSE o.pc END AS fc, o.rc
-  FROM daily dl JOIN obs o ON o.province = dl.province AND o.banner = dl.banner AND o.sku = dl.sku
-    AND o.d <= dl.d AND o.d > dl.d - 14
-  ORDER BY dl.province, dl.banner, dl.sku, dl.d, o.store_id, o.d DESC
-),
+WITH latest AS (SELECT * FROM storeprice),
 pmode AS (
   SELECT DISTINCT ON (province, banner, sku, d) province, banner, sku, d, fc
   FROM (SELECT province, banner, sku, d, fc, count(*) AS n FROM latest GROUP BY 1, 2, 3, 4, 5) c

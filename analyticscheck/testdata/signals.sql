@@ -30,6 +30,11 @@
 -- days before it (d - 30 .. d - 1, at least one day with data); of those
 -- days, the lowest p(d) is reported (the latest on a tie), with
 -- `previous_price` the lowest daily price of its 30 days before."
+-- "A change is a store's change: a price_increase or price_decrease is kept
+-- only when a store whose price is in force on both days compared moved its
+-- own regular price in force the same way; a 30-day low only when a store
+-- whose price is in force on the day and on the SKU's previous day with a
+-- daily price has a lower price in force on the day."
 -- since: the default, "6 days before the data set's latest day". Only SKUs
 -- with a barcode are signalled (a signal names its product).
 --
@@ -82,15 +87,31 @@ moves AS (
             AND x.d > coalesce((SELECT max(y.d) FROM dayprice y WHERE y.province = c.province AND y.banner = c.banner
                                   AND y.sku = c.sku AND y.r <> c.r), '-infinity'::date)) AS from_d
   FROM cur_p c
-  JOIN LATERAL (SELECT d.r FROM dayprice d WHERE d.province = c.province AND d.banner = c.banner AND d.sku = c.sku
+  JOIN LATERAL (SELECT d.r, d.d FROM dayprice d WHERE d.province = c.province AND d.banner = c.banner AND d.sku = c.sku
                   AND d.d < c.since AND d.d >= c.since - 30 ORDER BY d.d DESC LIMIT 1) b ON true
+  -- A store's change: one in force on both days moved its regular price
+  -- the same way.
+  WHERE EXISTS (SELECT 1 FROM storeprice x JOIN storeprice y USING (province, banner, sku, store_id)
+                WHERE x.province = c.province AND x.banner = c.banner AND x.sku = c.sku AND x.d = b.d AND y.d = c.d
+                  AND (c.r < b.r AND y.r < x.r OR c.r > b.r AND y.r > x.r))
+),
+-- Each day of the province's daily prices with the SKU's previous day.
+dprev AS (
+  SELECT province, banner, sku, d, lag(d) OVER (PARTITION BY banner, sku ORDER BY d) AS pd
+  FROM dayprice WHERE province = :'province'
 ),
 lowdays AS (
   SELECT d.banner, d.sku, d.upc, d.d, d.p,
          (SELECT min(e.p) FROM dayprice e WHERE e.province = d.province AND e.banner = d.banner AND e.sku = d.sku
             AND e.d BETWEEN d.d - 30 AND d.d - 1) AS m
   FROM dayprice d JOIN cur_p c USING (province, banner, sku)
+  JOIN dprev pv ON pv.province = d.province AND pv.banner = d.banner AND pv.sku = d.sku AND pv.d = d.d
   WHERE d.d >= c.since
+    -- A store's low: one in force on d and on the SKU's previous day has a
+    -- lower price in force on d.
+    AND EXISTS (SELECT 1 FROM storeprice x JOIN storeprice y USING (province, banner, sku, store_id)
+                WHERE x.province = d.province AND x.banner = d.banner AND x.sku = d.sku AND x.d = pv.pd
+                  AND y.d = d.d AND y.fc < x.fc)
 ),
 lows AS (
   SELECT DISTINCT ON (banner, sku) * FROM lowdays WHERE m IS NOT NULL AND p < m ORDER BY banner, sku, p, d DESC
