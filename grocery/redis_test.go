@@ -377,3 +377,35 @@ func TestRedisPrefixesApart(t *testing.T) {
 		t.Errorf("the two key secrets in Redis: %d, %v, want 2", n, err)
 	}
 }
+
+// TestRedisAccountUsage: with Redis, the calls of every server sharing it
+// are counted day by day, rejected ones included.
+func TestRedisAccountUsage(t *testing.T) {
+	t.Parallel()
+	rs := redistest.Shared(t)
+	ctx := context.Background()
+	clock := newTestClock(time.Date(2031, 1, 30, 12, 0, 0, 0, time.UTC))
+	a, b := openRedisReplica(t, rs, clock.now), openRedisReplica(t, rs, clock.now)
+	nk, err := a.CreateKey(ctx, grocery.KeyInput{Account: "acme", Plan: "starter", Quota: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	meteredCall(ctx, a, nk.Key)
+	clock.set(time.Date(2031, 1, 31, 12, 0, 0, 0, time.UTC))
+	for _, s := range []*grocery.Service{a, b, b} { // the last one over quota
+		meteredCall(ctx, s, nk.Key)
+	}
+	u, err := b.AccountUsage(ctx, "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(u.Days)
+	if n != grocery.UsageDays || u.Days[n-1].Date.String() != "2031-01-31" || u.Days[n-1].Calls != 3 || u.Days[n-2].Calls != 1 || u.Days[n-3].Calls != 0 {
+		t.Errorf("got %d days ending %+v, want %d ending 2031-01-30 with 1 call and 2031-01-31 with 3", n, u.Days[n-3:], grocery.UsageDays)
+	}
+	if u.Used != 4 || u.Remaining != 0 {
+		t.Errorf("got used %d remaining %d, want 4 and 0", u.Used, u.Remaining)
+	}
+	_, err = a.AccountUsage(ctx, "nobody")
+	errCode(t, err, grocery.ENOTFOUND)
+}

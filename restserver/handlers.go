@@ -111,6 +111,18 @@ func (s *server) stores(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, res)
 }
 
+// usage answers GET /usage: the caller's quota this month, with its quota
+// headers, and its calls on each of the last 30 days.
+func (s *server) usage(w http.ResponseWriter, r *http.Request) error {
+	res, err := s.svc.AccountUsage(r.Context(), grocery.PrincipalFromContext(r.Context()).Account)
+	if err != nil {
+		return err
+	}
+	quotaHeaders(w.Header(), &res.Usage)
+	w.Header().Set("Cache-Control", "no-store")
+	return writeJSON(w, http.StatusOK, res)
+}
+
 // export answers GET /b2b/export: the rows of a data set, streamed in the
 // format asked for (format, or else Accept: negotiateExport) as they are
 // read. A bad argument is a problem answer;
