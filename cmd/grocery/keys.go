@@ -223,8 +223,9 @@ func (a *app) keysListCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List API keys, without their secrets",
-		Long: `list shows every API key: its public id, account, plan, when it was created and
-last used, and when it was revoked. It never shows a key's secret.`,
+		Long: `list shows every API key: its public id (gro_pk_Ab12Cd34, as keys revoke
+takes it; id in --json), account, plan, when it was created and last used,
+and when it was revoked. It never shows a key's secret.`,
 		Example:           "  grocery keys list\n  grocery keys list --json",
 		Args:              usageArgs(cobra.NoArgs),
 		ValidArgsFunction: noFiles,
@@ -239,6 +240,11 @@ last used, and when it was revoked. It never shows a key's secret.`,
 					return err
 				}
 				if asJSON {
+					// Each id as the table shows it and keys revoke
+					// takes it (gro_pk_Ab12Cd34), not the bare id.
+					for i := range keys {
+						keys[i].ID = keys[i].Prefix
+					}
 					return writeJSON(cmd.OutOrStdout(), keys)
 				}
 				return printKeys(cmd.OutOrStdout(), keys)

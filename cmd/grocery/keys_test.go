@@ -216,6 +216,12 @@ func TestKeysList(t *testing.T) {
 		if len(got) != 2 || got[0].Prefix != publicPart(k1) || got[1].Prefix != publicPart(k2) || got[0].LastUsed != nil || got[0].Revoked != nil {
 			t.Errorf("got %+v, want the two keys, never used nor revoked", got)
 		}
+		// The id is the one the table shows and keys revoke takes.
+		for i, k := range got {
+			if k.ID != k.Prefix {
+				t.Errorf("key %d: id %q, want %q as the table shows it", i, k.ID, k.Prefix)
+			}
+		}
 		noSecret(t, r, k1)
 		noSecret(t, r, k2)
 	})
