@@ -682,6 +682,10 @@ func TestConsumeFlushDuringImport(t *testing.T) {
 	if u, _ := after.UsageOf(ctx, "acme"); u.Used != calls {
 		t.Fatalf("once the journal is applied: got %d calls counted, want %d", u.Used, calls)
 	}
+	// The day's count went through the journal too.
+	if u, err := after.AccountUsage(ctx, "acme"); err != nil || u.Days[len(u.Days)-1].Calls != calls {
+		t.Fatalf("once the journal is applied: got days %+v, %v; want %d calls today", u, err, calls)
+	}
 }
 
 // TestJournalIgnoresPlantedLink: the usage journal is written through a
