@@ -70,6 +70,32 @@ func (s *Service) UsageOf(ctx context.Context, accountName string) (Usage, error
 	return Usage(u), fromFault(err)
 }
 
+// UsageDays is how many days AccountUsage reports, today included.
+const UsageDays = 30
+
+// AccountUsage returns an account's quota in the current window and its
+// calls on each of the last UsageDays days (UTC, today last), without
+// charging a call. A day's count includes the calls not yet written to
+// the data file; a call is counted on the day (UTC) it was made.
+//
+// It returns ENOTFOUND for an unknown account and EUNAVAILABLE when the
+// key store (Redis) does not answer.
+func (s *Service) AccountUsage(ctx context.Context, accountName string) (*AccountUsage, error) {
+	u, err := s.access.UsageOf(ctx, accountName)
+	if err != nil {
+		return nil, fromFault(err)
+	}
+	days, err := s.access.UsageDays(ctx, accountName, UsageDays)
+	if err != nil {
+		return nil, fromFault(err)
+	}
+	res := &AccountUsage{Usage: Usage(u), Days: make([]DayUsage, len(days))}
+	for i, d := range days {
+		res.Days[i] = DayUsage{Date: DateOf(d.Day), Calls: d.Calls}
+	}
+	return res, nil
+}
+
 // CreateKey creates an API key for an account, creating the account when
 // it is new. The returned NewKey.Key is shown once and never stored.
 //

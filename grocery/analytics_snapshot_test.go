@@ -253,7 +253,7 @@ func TestCompareBasket(t *testing.T) {
 			{grocery.BasketInput{Province: "ON", Items: []grocery.BasketItemInput{{UPC: snapMilk, Quantity: 1}, {Quantity: 1}}}, "items[1]: upc or name is required"},
 			{grocery.BasketInput{Province: "ON", Items: []grocery.BasketItemInput{{UPC: snapMilk, Name: "milk", Quantity: 1}}}, "items[0]: give upc or name"},
 			{grocery.BasketInput{Province: "ON", Items: []grocery.BasketItemInput{{UPC: snapMilk, Quantity: 100}}}, "items[0].quantity 100"},
-			{grocery.BasketInput{Province: "ON", Items: []grocery.BasketItemInput{{UPC: snapMilk}}}, "items[0].quantity 0"},
+			{grocery.BasketInput{Province: "ON", Items: []grocery.BasketItemInput{{UPC: snapMilk, Quantity: -1}}}, "items[0].quantity -1"},
 			{grocery.BasketInput{Province: "ON", Items: []grocery.BasketItemInput{{UPC: "068000000155", Quantity: 1}}}, "items[0].upc"},
 			{grocery.BasketInput{Province: "ON", Items: []grocery.BasketItemInput{{Name: "!!", Quantity: 1}}}, "items[0].name"},
 		} {

@@ -82,6 +82,20 @@ type Usage struct {
 	RetryAfter time.Duration `json:"-"`
 }
 
+// AccountUsage is the answer of Service.AccountUsage: an account's quota
+// in the current window and its calls day by day.
+type AccountUsage struct {
+	Usage
+	Days []DayUsage `json:"days"` // the last UsageDays days, oldest first, days without calls included
+}
+
+// DayUsage is an account's calls on one day (UTC), rejected ones
+// included.
+type DayUsage struct {
+	Date  Date  `json:"date"`
+	Calls int64 `json:"calls"`
+}
+
 // KeyInput holds the arguments of CreateKey.
 type KeyInput struct {
 	Account string `json:"account"`

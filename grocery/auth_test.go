@@ -682,6 +682,10 @@ func TestConsumeFlushDuringImport(t *testing.T) {
 	if u, _ := after.UsageOf(ctx, "acme"); u.Used != calls {
 		t.Fatalf("once the journal is applied: got %d calls counted, want %d", u.Used, calls)
 	}
+	// The day's count went through the journal too.
+	if u, err := after.AccountUsage(ctx, "acme"); err != nil || u.Days[len(u.Days)-1].Calls != calls {
+		t.Fatalf("once the journal is applied: got days %+v, %v; want %d calls today", u, err, calls)
+	}
 }
 
 // TestJournalIgnoresPlantedLink: the usage journal is written through a
@@ -722,4 +726,59 @@ func TestJournalIgnoresPlantedLink(t *testing.T) {
 	if _, err := os.Stat(path + ".usage"); err != nil {
 		t.Fatalf("no journal written: %v", err)
 	}
+}
+
+// TestAccountUsage: an account's calls are counted day by day (UTC), the
+// rejected ones too, across a month's end; the days read before a flush
+// include the calls not yet written, and survive a restart.
+func TestAccountUsage(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "g.db")
+	nov30 := time.Date(2026, 11, 30, 23, 59, 0, 0, time.UTC)
+	c := newClock(nov30.AddDate(0, 0, -2)) // Nov 28
+	s := openAuth(t, path, c)
+	k := mustKey(t, s, "acme", "starter", 4)
+	p, err := s.Authenticate(ctx, k.Key, grocery.InterfaceMCP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	consume := func(n int) {
+		for range n {
+			s.Consume(ctx, p) // over quota is counted too
+		}
+	}
+	consume(2) // Nov 28
+	c.set(nov30)
+	consume(3) // Nov 30: 1 over quota
+	c.set(nov30.Add(2 * time.Minute))
+	consume(1) // Dec 1: a new month
+	want := map[string]int64{"2026-11-28": 2, "2026-11-30": 3, "2026-12-01": 1}
+	check := func(t *testing.T, s *grocery.Service) {
+		t.Helper()
+		u, err := s.AccountUsage(ctx, "acme")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(u.Days) != grocery.UsageDays || u.Days[len(u.Days)-1].Date.String() != "2026-12-01" || u.Days[0].Date.String() != "2026-11-02" {
+			t.Fatalf("got %d days from %v to %v, want %d ending 2026-12-01", len(u.Days), u.Days[0].Date, u.Days[len(u.Days)-1].Date, grocery.UsageDays)
+		}
+		for _, d := range u.Days {
+			if d.Calls != want[d.Date.String()] {
+				t.Errorf("%s: got %d calls, want %d", d.Date, d.Calls, want[d.Date.String()])
+			}
+		}
+		if u.Used != 1 || u.Limit != 4 || u.Remaining != 3 {
+			t.Errorf("got used %d, limit %d, remaining %d; want December's 1, 4, 3", u.Used, u.Limit, u.Remaining)
+		}
+	}
+	check(t, s)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s = openAuth(t, path, c)
+	defer s.Close()
+	check(t, s)
+	_, err = s.AccountUsage(ctx, "nobody")
+	errCode(t, err, grocery.ENOTFOUND)
 }

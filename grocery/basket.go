@@ -22,7 +22,7 @@ const MaxBasketItems = 100
 type BasketItemInput struct {
 	UPC      string `json:"upc,omitempty"`
 	Name     string `json:"name,omitempty"` // words of a product name or brand, resolved as search_products ranks them
-	Quantity int    `json:"quantity"`       // 1..99
+	Quantity int    `json:"quantity"`       // 1..99; 0 (or absent from JSON) means 1
 }
 
 // BasketInput holds the arguments of CompareBasket.
@@ -171,7 +171,8 @@ type BasketResult struct {
 // It returns EINVALID for an unknown province, no items or more than
 // 100, an item with neither or both of upc and name, a malformed barcode,
 // a name without words or of more than 8 words, or a quantity outside
-// 1..99, naming the item (items[2].quantity).
+// 1..99, naming the item (items[2].quantity). An item without a quantity
+// (0) counts once.
 func (s *Service) CompareBasket(ctx context.Context, in BasketInput) (*BasketResult, error) {
 	province, err := ParseProvince(in.Province)
 	if err != nil {
@@ -188,7 +189,11 @@ func (s *Service) CompareBasket(ctx context.Context, in BasketInput) (*BasketRes
 		words []string
 	}
 	items := make([]parsed, len(in.Items))
+	in.Items = slices.Clone(in.Items) // the quantities defaulted below are this call's
 	for i, it := range in.Items {
+		if it.Quantity == 0 {
+			in.Items[i].Quantity, it.Quantity = 1, 1
+		}
 		upc, name := strings.TrimSpace(it.UPC), strings.TrimSpace(it.Name)
 		switch {
 		case upc == "" && name == "":

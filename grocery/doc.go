@@ -189,7 +189,8 @@
 // to (AuthenticateMetered does both at once). A plan (DefaultPlans,
 // ParsePlanQuotas, or Options.Plans; Plans lists them) sets the calls per
 // calendar month (UTC) and whether REST is open; an account may override
-// its plan's size. UsageOf reports an account's use.
+// its plan's size. UsageOf reports an account's use; AccountUsage adds
+// its calls on each of the last 30 days (UTC), counted the same way.
 //
 // Consume counts every call, rejected ones included, exactly under
 // concurrency. Counts live in memory and are written once a second

@@ -33,6 +33,13 @@ func ParseGTIN(s string) (GTIN, error) {
 	return GTIN(strings.Repeat("0", 14-len(digits)) + digits), nil
 }
 
+// looksLikeBarcode reports whether s, a search query, is a barcode
+// rather than words: 8 to 14 digits, spaces and hyphens allowed.
+func looksLikeBarcode(s string) bool {
+	digits, err := barcodeDigits(s)
+	return err == nil && len(digits) >= 8 && len(digits) <= 14
+}
+
 // parseFeedGTIN is ParseGTIN that also accepts the 11-digit UPC-A some
 // retailer feeds send without its check digit, and computes the digit.
 func parseFeedGTIN(s string) (GTIN, error) {

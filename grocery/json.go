@@ -275,6 +275,8 @@ func (p *StorePrice) AppendJSON(b []byte) []byte {
 	b = jsontext.AppendString(b, p.ExternalSKU)
 	b = append(b, `,"upc":`...)
 	b = jsontext.AppendString(b, p.UPC)
+	b = append(b, `,"product_name":`...)
+	b = jsontext.AppendString(b, p.ProductName)
 	b = append(b, `,"name":`...)
 	b = jsontext.AppendString(b, p.Name)
 	b = append(b, `,"price":`...)

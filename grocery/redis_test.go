@@ -159,7 +159,11 @@ func TestRedisAuthenticatePlan(t *testing.T) {
 	if u, _ := a.UsageOf(ctx, "small"); u.Used != 0 {
 		t.Errorf("a refused REST call on the starter plan was charged: used %d, want 0", u.Used)
 	}
-	_, err = a.Authenticate(ctx, nk.Key[:len(nk.Key)-1]+"x", grocery.InterfaceMCP)
+	wrong := nk.Key[:len(nk.Key)-1] + "x"
+	if wrong == nk.Key { // one key in 62 ends in x
+		wrong = nk.Key[:len(nk.Key)-1] + "y"
+	}
+	_, err = a.Authenticate(ctx, wrong, grocery.InterfaceMCP)
 	errCode(t, err, grocery.EUNAUTHENTICATED)
 	_, err = a.CreateKey(ctx, grocery.KeyInput{Account: "new"})
 	errCode(t, err, grocery.EINVALID)
@@ -376,4 +380,36 @@ func TestRedisPrefixesApart(t *testing.T) {
 	if err != nil || n != 2 {
 		t.Errorf("the two key secrets in Redis: %d, %v, want 2", n, err)
 	}
+}
+
+// TestRedisAccountUsage: with Redis, the calls of every server sharing it
+// are counted day by day, rejected ones included.
+func TestRedisAccountUsage(t *testing.T) {
+	t.Parallel()
+	rs := redistest.Shared(t)
+	ctx := context.Background()
+	clock := newTestClock(time.Date(2031, 1, 30, 12, 0, 0, 0, time.UTC))
+	a, b := openRedisReplica(t, rs, clock.now), openRedisReplica(t, rs, clock.now)
+	nk, err := a.CreateKey(ctx, grocery.KeyInput{Account: "acme", Plan: "starter", Quota: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	meteredCall(ctx, a, nk.Key)
+	clock.set(time.Date(2031, 1, 31, 12, 0, 0, 0, time.UTC))
+	for _, s := range []*grocery.Service{a, b, b} { // the last one over quota
+		meteredCall(ctx, s, nk.Key)
+	}
+	u, err := b.AccountUsage(ctx, "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(u.Days)
+	if n != grocery.UsageDays || u.Days[n-1].Date.String() != "2031-01-31" || u.Days[n-1].Calls != 3 || u.Days[n-2].Calls != 1 || u.Days[n-3].Calls != 0 {
+		t.Errorf("got %d days ending %+v, want %d ending 2031-01-30 with 1 call and 2031-01-31 with 3", n, u.Days[n-3:], grocery.UsageDays)
+	}
+	if u.Used != 4 || u.Remaining != 0 {
+		t.Errorf("got used %d remaining %d, want 4 and 0", u.Used, u.Remaining)
+	}
+	_, err = a.AccountUsage(ctx, "nobody")
+	errCode(t, err, grocery.ENOTFOUND)
 }

@@ -42,8 +42,9 @@ type StorePrice struct {
 	Banner       string `json:"banner"`
 	StoreID      string `json:"store_id"`
 	ExternalSKU  string `json:"external_sku"`
-	UPC          string `json:"upc"`  // "" when the SKU is not linked to a barcode
-	Name         string `json:"name"` // the product's name in the lang asked for, "" when the SKU is not linked
+	UPC          string `json:"upc"`          // "" when the SKU is not linked to a barcode
+	ProductName  string `json:"product_name"` // the product's name in the lang asked for, "" when the SKU is not linked: named as SearchStores names it
+	Name         string `json:"name"`         // the same as ProductName
 	Price        Cents  `json:"price"`
 	RegularPrice Cents  `json:"regular_price"`
 	OnPromo      bool   `json:"on_promo"`
@@ -275,6 +276,7 @@ func storePrice(tx *storage.Tx, banner, storeID, lang string, l *storage.Latest,
 	out.UPC = GTIN(rec.GTIN).UPC()
 	name, nameFr, _, err := tx.ProductNames(rec.GTIN)
 	out.Name = nameIn(name, nameFr, lang)
+	out.ProductName = out.Name
 	return err
 }
 

@@ -145,13 +145,24 @@ type StoreSearchResult struct {
 // distance_km is null: a distance from a wider area would read as a
 // distance from the postal code, which it is not. Within a store, products
 // come best match first. Words match a product's English or French name
-// or its brand; product names are in in.Lang.
+// or its brand; product names are in in.Lang. A query that is a barcode
+// (8 to 14 digits, spaces and hyphens allowed) answers that product's
+// prices store by store.
 //
-// It returns EINVALID for an empty query or one of more than 8 words,
-// neither or both of Province and PostalCode, an unknown province, a
-// malformed postal code, a limit outside 1..500, a negative offset or a
-// lang other than en or fr.
+// It returns EINVALID for an empty query or one of more than 8 words, a
+// barcode with a wrong check digit, neither or both of Province and
+// PostalCode, an unknown province, a malformed postal code, a limit
+// outside 1..500, a negative offset or a lang other than en or fr, and
+// ENOTFOUND for a barcode the catalogue does not know.
 func (s *Service) SearchStores(ctx context.Context, in StoreSearchInput) (*StoreSearchResult, error) {
+	var barcode GTIN // set when the query is a barcode: its product's hits
+	if looksLikeBarcode(in.Query) {
+		g, err := ParseGTIN(in.Query)
+		if err != nil {
+			return nil, err
+		}
+		barcode = g
+	}
 	words := tokens(in.Query)
 	if len(words) == 0 {
 		return nil, Errorf(EINVALID, "q is required: one or more words of a product name or brand")
@@ -187,7 +198,7 @@ func (s *Service) SearchStores(ctx context.Context, in StoreSearchInput) (*Store
 	res := &StoreSearchResult{Query: in.Query, Province: province, PostalCode: pc.Code, Results: []StoreHit{}, Limit: limit, Offset: offset, Currency: Currency}
 	version := s.DataVersion() // read before the transaction: never newer than its data
 	err = s.db.View(func(tx *storage.Tx) error {
-		hits, err := search.Match(tx, province, words)
+		hits, err := storeSearchHits(tx, province, words, barcode)
 		if err != nil || len(hits) == 0 {
 			return err
 		}
@@ -273,4 +284,24 @@ func (s *Service) SearchStores(ctx context.Context, in StoreSearchInput) (*Store
 		return nil, err
 	}
 	return res, nil
+}
+
+// storeSearchHits are the products a store search answers: the product
+// of barcode when the query is one (ENOTFOUND when the catalogue does not
+// know it), else those matching every word.
+func storeSearchHits(tx *storage.Tx, province string, words []string, barcode GTIN) ([]search.Hit, error) {
+	if barcode == "" {
+		return search.Match(tx, province, words)
+	}
+	var p storage.Product
+	found, err := tx.Product(string(barcode), &p)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, Errorf(ENOTFOUND, "q %s is a valid barcode but not in the catalogue", barcode.UPC())
+	}
+	h := search.Hit{}
+	copy(h.GTIN[:], barcode)
+	return []search.Hit{h}, nil
 }

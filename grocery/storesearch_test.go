@@ -82,3 +82,35 @@ func TestStorePriceBarcodeAsSKU(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchStoresBarcode: a barcode as the query answers that product's
+// prices store by store (spaces and hyphens allowed, as a lookup takes
+// them), where words of a name would find nothing; a wrong check digit
+// is invalid and a barcode the catalogue does not know is not found.
+func TestSearchStoresBarcode(t *testing.T) {
+	s := MustFixture(t)
+	ctx := context.Background()
+	for _, q := range []string{upcMilk, "0 68000 00015 4"} {
+		res, err := s.SearchStores(ctx, grocery.StoreSearchInput{Query: q, Province: "ON"})
+		if err != nil {
+			t.Fatalf("q %q: %v", q, err)
+		}
+		if len(res.Results) == 0 {
+			t.Fatalf("q %q: got no hits, want the milk's", q)
+		}
+		for _, h := range res.Results {
+			if h.UPC != upcMilk {
+				t.Errorf("q %q: got a hit of %s, want only %s", q, h.UPC, upcMilk)
+			}
+		}
+	}
+	for _, c := range []struct{ q, code, want string }{
+		{"068000000155", grocery.EINVALID, "check digit"},
+		{upcUnknown, grocery.ENOTFOUND, "not in the catalogue"},
+	} {
+		_, err := s.SearchStores(ctx, grocery.StoreSearchInput{Query: c.q, Province: "ON"})
+		if grocery.ErrorCode(err) != c.code || !strings.Contains(grocery.ErrorMessage(err), c.want) {
+			t.Errorf("q %s: got %v, want %s saying %q", c.q, err, c.code, c.want)
+		}
+	}
+}

@@ -129,7 +129,7 @@ func testAlerts(t *testing.T, rs *redistest.Server) {
 		{"ErrFieldType", "application/json", `{"name":5}`, 400, grocery.EINVALIDARGUMENT, "request body: field name: want a string, got a JSON number"},
 		{"ErrSyntax", "application/json", `{"name":}`, 400, grocery.EINVALIDARGUMENT, "request body: not valid JSON at byte 9"},
 		{"ErrCut", "application/json", `{"name":"x"`, 400, grocery.EINVALIDARGUMENT, "request body: the JSON object is cut short"},
-		{"ErrUnknownSKU", "application/json", strings.Replace(rule, `"L7"`, `"NOPE"`, 1), 400, grocery.EINVALIDARGUMENT, "from GET /prices or GET /search"},
+		{"ErrUnknownSKU", "application/json", strings.Replace(rule, `"L7"`, `"NOPE"`, 1), 400, grocery.EINVALIDARGUMENT, "from GET /products/{upc} or GET /search"},
 		{"ErrTwoObjects", "application/json", rule + rule, 400, grocery.EINVALIDARGUMENT, "one JSON object"},
 		{"ErrNotJSON", "text/plain", rule, 415, "unsupported_media_type", ""},
 		{"ErrTooLarge", "application/json", `{"name":"` + string(bytes.Repeat([]byte("x"), 1<<20)) + `"}`, 413, "body_too_large", ""},

@@ -70,3 +70,20 @@ func TestBrandInsightsPeriod(t *testing.T) {
 		t.Errorf("2d: got %d %q %q, want 400 naming period", r.status, r.problem.Code, r.problem.Detail)
 	}
 }
+
+// TestBasketQuantityDefault: a basket item without a quantity counts
+// once: the answer is that of quantity 1, not a 400.
+func TestBasketQuantityDefault(t *testing.T) {
+	t.Parallel()
+	key := servetest.Key(t, svc, "integration", 0)
+	post := func(items string) *reply {
+		req := servetest.Request(t, http.MethodPost, srv.URL+"/b2b/basket", `{"province":"ON","items":[`+items+`]}`)
+		req.Header.Set("Content-Type", "application/json")
+		return do(t, key, req)
+	}
+	without := post(`{"upc":"` + upcMilk + `"},{"name":"cheddar"}`)
+	with := post(`{"upc":"` + upcMilk + `","quantity":1},{"name":"cheddar","quantity":1}`)
+	if without.status != http.StatusOK || string(without.body) != string(with.body) {
+		t.Errorf("without quantity: got %d\n%s\nwant quantity 1's 200\n%s", without.status, without.body, with.body)
+	}
+}

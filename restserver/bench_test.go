@@ -14,12 +14,30 @@ import (
 // alone on the same data, so the difference is the REST overhead:
 // routing, authentication, metering, parameters, headers and encoding.
 func BenchmarkGetPrice(b *testing.B) {
-	k, err := svc.CreateKey(b.Context(), grocery.KeyInput{Account: "bench-rest", Plan: "integration", Quota: 1 << 40})
+	benchGet(b, "bench-rest", "/price?banner=loblaws&store=lob-a&sku=L1")
+}
+
+// BenchmarkGetCatalogue is the same for the paths that answer as the MCP
+// tools do, to be read against BenchmarkGetPrice.
+func BenchmarkGetCatalogue(b *testing.B) {
+	for _, c := range []struct{ name, path string }{
+		{"product", "/products/" + upcMilk + "?province=ON"},
+		{"history", "/history?sku=L1&banner=loblaws&province=ON"},
+		{"stores", "/stores?province=ON"},
+		{"search_barcode", "/search?q=" + upcMilk + "&province=ON"},
+	} {
+		b.Run(c.name, func(b *testing.B) { benchGet(b, "bench-rest-"+c.name, c.path) })
+	}
+}
+
+// benchGet times one metered GET of path by an account of its own.
+func benchGet(b *testing.B, account, path string) {
+	k, err := svc.CreateKey(b.Context(), grocery.KeyInput{Account: account, Plan: "integration", Quota: 1 << 40})
 	if err != nil {
 		b.Fatal(err)
 	}
 	h := restserver.New(svc, nil)
-	req := httptest.NewRequest(http.MethodGet, "/price?banner=loblaws&store=lob-a&sku=L1", nil)
+	req := httptest.NewRequest(http.MethodGet, path, nil)
 	req.Header.Set("X-API-Key", k.Key)
 	w := &discard{h: http.Header{}}
 	b.ReportAllocs()

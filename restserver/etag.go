@@ -37,6 +37,7 @@ import (
 // and the request only. A path not listed is tagged by its answer.
 var dataTagged = map[string]bool{
 	"/prices": true, "/price": true, "/search": true, "/b2b/export": true,
+	"/products/{upc}": true, "/history": true, "/stores": true,
 	"/b2b/category_report": true, "/b2b/promo_calendar": true, "/b2b/new_on_shelf": true,
 	"/b2b/geographic_prices": true, "/b2b/regional_comparison": true,
 	"/b2b/competitive_benchmark": true, "/b2b/brand_insights": true,

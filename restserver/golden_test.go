@@ -10,10 +10,11 @@ import (
 )
 
 // TestGoldenAnswers: a few representative answers on the hand-made data
-// (a store's prices, a search, one price, a problem, the executive brief
-// as JSON and as its printable HTML page) are those in testdata/answers/,
-// byte for byte: status, Content-Type and body. After a change that is
-// meant, 'go test -run TestGoldenAnswers -update ./restserver' rewrites
+// (a store's prices, a search by words and by barcode, one price, a
+// product's offers, a SKU's history, the stores near a postal code, a
+// problem, the executive brief as JSON and as its printable HTML page)
+// are those in testdata/answers/, byte for byte: status, Content-Type and
+// body. After a change that is meant, 'go test -run TestGoldenAnswers -update ./restserver' rewrites
 // them; review the diff before committing it. Quota headers are left
 // out: they count the test's own calls. The request id is the test's.
 func TestGoldenAnswers(t *testing.T) {
@@ -23,6 +24,10 @@ func TestGoldenAnswers(t *testing.T) {
 		{"prices.json", "/prices?banner=loblaws&store=lob-a"},
 		{"search.json", "/search?q=milk&province=ON"},
 		{"price.json", "/price?banner=loblaws&store=lob-a&sku=L1"},
+		{"search_barcode.json", "/search?q=068000000154&province=ON"},
+		{"product.json", "/products/068000000154?province=ON"},
+		{"history.json", "/history?sku=L1&banner=loblaws&province=ON&period=7d"},
+		{"stores.json", "/stores?near=M5V2T6"},
 		{"problem_province.json", "/search?q=milk&province=Ontari"},
 		{"brief.json", "/b2b/executive_brief?province=ON&banner=loblaws"},
 		{"brief.html", "/b2b/executive_brief?province=ON&banner=loblaws&format=html"},

@@ -59,6 +59,70 @@ func (s *server) search(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, res)
 }
 
+// product answers GET /products/{upc}?province=[&limit=&offset=][&lang=]:
+// lookup_product's answer, the barcode's current offers in the province.
+func (s *server) product(w http.ResponseWriter, r *http.Request) error {
+	var p params
+	p.parse(r.URL.RawQuery)
+	in := grocery.LookupInput{UPC: mux.Vars(r)["upc"], Province: p.str("province"), Lang: p.str("lang")}
+	in.Limit, in.Offset = p.page()
+	if p.err != nil {
+		return p.err
+	}
+	res, err := s.svc.LookupProduct(r.Context(), in)
+	if err != nil {
+		return err
+	}
+	pageLinks(w, r, res.Total, in.Limit, in.Offset)
+	return writeJSON(w, http.StatusOK, res)
+}
+
+// history answers GET /history?sku=&banner=&province=[&period=][&lang=]:
+// price_history's answer, a banner SKU's daily series in the province.
+func (s *server) history(w http.ResponseWriter, r *http.Request) error {
+	var p params
+	p.parse(r.URL.RawQuery)
+	in := grocery.HistoryInput{SKU: p.str("sku"), Banner: p.str("banner"), Province: p.str("province"), Period: p.str("period"), Lang: p.str("lang")}
+	if p.err != nil {
+		return p.err
+	}
+	res, err := s.svc.PriceHistory(r.Context(), in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, res)
+}
+
+// stores answers GET /stores[?province=][&banner=][&near=][&limit=&offset=]:
+// list_reference_stores' answer, the reference stores.
+func (s *server) stores(w http.ResponseWriter, r *http.Request) error {
+	var p params
+	p.parse(r.URL.RawQuery)
+	in := grocery.StoresInput{Province: p.str("province"), Banner: p.str("banner"), Near: p.str("near")}
+	in.Limit, in.Offset = p.page()
+	if p.err != nil {
+		return p.err
+	}
+	res, err := s.svc.ListReferenceStores(r.Context(), in)
+	if err != nil {
+		return err
+	}
+	pageLinks(w, r, res.Total, in.Limit, in.Offset)
+	return writeJSON(w, http.StatusOK, res)
+}
+
+// usage answers GET /usage: the caller's quota this month, with its quota
+// headers, and its calls on each of the last 30 days.
+func (s *server) usage(w http.ResponseWriter, r *http.Request) error {
+	res, err := s.svc.AccountUsage(r.Context(), grocery.PrincipalFromContext(r.Context()).Account)
+	if err != nil {
+		return err
+	}
+	quotaHeaders(w.Header(), &res.Usage)
+	w.Header().Set("Cache-Control", "no-store")
+	return writeJSON(w, http.StatusOK, res)
+}
+
 // export answers GET /b2b/export: the rows of a data set, streamed in the
 // format asked for (format, or else Accept: negotiateExport) as they are
 // read. A bad argument is a problem answer;

@@ -135,5 +135,5 @@ func writeProblem(w http.ResponseWriter, err error) {
 }
 
 // restVerbs names the queries in errors' follow-ups as this interface
-// offers them: a SKU comes from a store's prices or a search.
-var restVerbs = grocery.Verbs{Lookup: "GET /prices", Search: "GET /search"}
+// offers them: a SKU comes from a barcode's offers or a search.
+var restVerbs = grocery.Verbs{Lookup: "GET /products/{upc}", Search: "GET /search"}

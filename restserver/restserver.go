@@ -15,6 +15,7 @@ package restserver
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -100,6 +101,9 @@ func (s *server) routes() {
 	r.Handle("/prices", s.api(s.prices)).Methods(get...)
 	r.Handle("/price", s.api(s.price)).Methods(get...)
 	r.Handle("/search", s.api(s.search)).Methods(get...)
+	r.Handle("/products/{upc}", s.api(s.product)).Methods(get...)
+	r.Handle("/history", s.api(s.history)).Methods(get...)
+	r.Handle("/stores", s.api(s.stores)).Methods(get...)
 	r.Handle("/b2b/export", s.api(s.export)).Methods(get...)
 	r.Handle("/b2b/signals", s.api(s.signals)).Methods(get...)
 	r.Handle("/b2b/category_report", s.api(s.categoryReport)).Methods(get...)
@@ -126,6 +130,9 @@ func (s *server) routes() {
 	r.Handle("/b2b/webhooks/{id}/test", s.api(s.testWebhook)).Methods(http.MethodPost)
 	r.Handle("/b2b/webhooks/{id}/deliveries", s.api(s.webhookDeliveries)).Methods(get...)
 	r.Handle("/b2b/webhooks/{id}/deliveries/{delivery_id}/redeliver", s.api(s.redeliverWebhook)).Methods(http.MethodPost)
+
+	// Authenticated but unmetered: the caller's own quota and usage.
+	r.Handle("/usage", s.unmetered(s.usage)).Methods(get...)
 
 	// Unauthenticated and unmetered: the OpenAPI document and its page.
 	r.HandleFunc("/openapi.json", s.serveOpenAPI).Methods(get...)
@@ -183,13 +190,8 @@ func (s *server) api(h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
 		key := apiKey(r.Header)
-		p, err := s.svc.AuthenticateMetered(ctx, key, grocery.InterfaceREST)
-		if err != nil {
-			if key == "" && grocery.ErrorCode(err) == grocery.EUNAUTHENTICATED {
-				err = errNoAPIKey(r.Header)
-			}
-			keyRefused(w.Header(), key, err)
-			s.fail(w, r, err)
+		p := s.authenticate(w, r, key, s.svc.AuthenticateMetered)
+		if p == nil {
 			return
 		}
 		u, err := s.svc.Consume(ctx, p)
@@ -259,6 +261,47 @@ func (s *server) api(h handlerFunc) http.Handler {
 		}
 		bt.finish()
 	})
+}
+
+// unmetered wraps a handler that reads the caller's own account: the key
+// checked as api checks it (401, 403), no call charged, only the query
+// parameters the OpenAPI document gives the operation. Every answer
+// carries the quota headers, counting no call; the handler sets them
+// again from the usage it answers, so that its body and headers agree.
+func (s *server) unmetered(h handlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := s.authenticate(w, r, apiKey(r.Header), s.svc.Authenticate)
+		if p == nil {
+			return
+		}
+		if u, err := s.svc.UsageOf(r.Context(), p.Account); err == nil {
+			quotaHeaders(w.Header(), &u) // a refusal's; the handler's answer sets its own
+		}
+		if err := checkQuery(r); err != nil {
+			writeProblem(w, err)
+			return
+		}
+		if err := h(w, r.WithContext(grocery.NewContextWithPrincipal(r.Context(), p))); err != nil {
+			s.fail(w, r, err)
+		}
+	})
+}
+
+// authenticate checks r's key with auth (grocery's Authenticate or
+// AuthenticateMetered) for REST and returns its principal, or answers the
+// refusal (401 with its challenge, 403) and returns nil.
+func (s *server) authenticate(w http.ResponseWriter, r *http.Request, key string,
+	auth func(context.Context, string, grocery.Interface) (*grocery.Principal, error)) *grocery.Principal {
+	p, err := auth(r.Context(), key, grocery.InterfaceREST)
+	if err != nil {
+		if key == "" && grocery.ErrorCode(err) == grocery.EUNAUTHENTICATED {
+			err = errNoAPIKey(r.Header)
+		}
+		keyRefused(w.Header(), key, err)
+		s.fail(w, r, err)
+		return nil
+	}
+	return p
 }
 
 // contentCoding returns the content coding a request body is sent with

@@ -256,7 +256,7 @@ func TestPrice(t *testing.T) {
 	t.Parallel()
 	key := servetest.Key(t, svc, "integration", 0)
 	promo := grocery.Date(20782) // 2026-11-25
-	want := grocery.StorePrice{Banner: "loblaws", StoreID: "lob-a", ExternalSKU: "L1", UPC: upcMilk, Name: "2% Milk",
+	want := grocery.StorePrice{Banner: "loblaws", StoreID: "lob-a", ExternalSKU: "L1", UPC: upcMilk, ProductName: "2% Milk", Name: "2% Milk",
 		Price: 499, RegularPrice: 599, OnPromo: true, PromoEnds: &promo, ObservedAt: 20776, Currency: "CAD"}
 	for _, q := range []string{"sku=L1", "upc=" + upcMilk} {
 		got := decode[grocery.StorePrice](t, get(t, key, "/price?banner=loblaws&store=lob-a&"+q))

@@ -108,6 +108,30 @@ func (t *Tx) PutUsage(account string, window uint32, used uint64) error {
 	return t.put(t.usage(), usageKey(account, window), enc(nil).uvarint(used))
 }
 
+// UsageWindows calls fn, in order, for each window from from to to
+// (inclusive) in which calls were counted for an account. A window is a
+// month (yyyymm) or a day (yyyymmdd): both share the bucket, as their
+// numbers never meet.
+func (t *Tx) UsageWindows(account string, from, to uint32, fn func(window uint32, used uint64) error) error {
+	prefix := appendStr0(make([]byte, 0, len(account)+1), account)
+	c := t.usage().Cursor()
+	for k, v := c.Seek(usageKey(account, from)); hasPrefix(k, prefix) && len(k) == len(prefix)+4; k, v = c.Next() {
+		w := binary.BigEndian.Uint32(k[len(prefix):])
+		if w > to {
+			break
+		}
+		d := dec{b: v}
+		n := d.uvarint()
+		if d.err != nil {
+			return d.err
+		}
+		if err := fn(w, n); err != nil {
+			return stopped(err)
+		}
+	}
+	return nil
+}
+
 // KeySecret returns the secret API keys are hashed with, creating it on
 // first use in a writable transaction.
 func (t *Tx) KeySecret() ([]byte, error) {

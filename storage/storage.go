@@ -28,6 +28,7 @@
 //	accounts   name -> Account
 //	keys       key id -> Key (a keyed hash, never the key)
 //	usage      account 0x00 window(4) -> calls counted in that month
+//	           (window yyyymm) or on that day (window yyyymmdd)
 //	alertrules account 0x00 id(8) -> AlertRule
 //	alertwatch province(2) ('g' gtin(14) | 's' banner 0x00 sku 0x00)
 //	           account 0x00 id(8) -> (empty): the active rules watching a series

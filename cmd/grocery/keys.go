@@ -26,7 +26,7 @@ type keyStore interface {
 	CreateKey(ctx context.Context, in grocery.KeyInput) (*grocery.NewKey, error)
 	ListKeys(ctx context.Context) ([]grocery.KeyInfo, error)
 	RevokeKey(ctx context.Context, keyOrID string) (*grocery.KeyInfo, error)
-	UsageOf(ctx context.Context, account string) (grocery.Usage, error)
+	AccountUsage(ctx context.Context, account string) (*grocery.AccountUsage, error)
 	Plans(ctx context.Context) ([]grocery.Plan, error)
 	alertStore
 	webhookStore
@@ -223,8 +223,9 @@ func (a *app) keysListCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List API keys, without their secrets",
-		Long: `list shows every API key: its public id, account, plan, when it was created and
-last used, and when it was revoked. It never shows a key's secret.`,
+		Long: `list shows every API key: its public id (gro_pk_Ab12Cd34, as keys revoke
+takes it; id in --json), account, plan, when it was created and last used,
+and when it was revoked. It never shows a key's secret.`,
 		Example:           "  grocery keys list\n  grocery keys list --json",
 		Args:              usageArgs(cobra.NoArgs),
 		ValidArgsFunction: noFiles,
@@ -239,6 +240,11 @@ last used, and when it was revoked. It never shows a key's secret.`,
 					return err
 				}
 				if asJSON {
+					// Each id as the table shows it and keys revoke
+					// takes it (gro_pk_Ab12Cd34), not the bare id.
+					for i := range keys {
+						keys[i].ID = keys[i].Prefix
+					}
 					return writeJSON(cmd.OutOrStdout(), keys)
 				}
 				return printKeys(cmd.OutOrStdout(), keys)
@@ -369,8 +375,10 @@ func (a *app) usageCmd() *cobra.Command {
 		Short: "An account's calls this month, its limit and the reset",
 		Long: `usage shows an account's quota in the current window, the calendar month in
 UTC: calls used (rejected calls included), the monthly limit, the calls
-remaining, and when the quota resets. Through a running server's admin
-socket it shows the server's live count.`,
+remaining, and when the quota resets; then its calls on each day (UTC)
+of the last 30 that had any (--json lists all 30). Through a running
+server's admin socket it shows the server's live count. GET /usage
+answers the same to the account's own key.`,
 		Example:           "  grocery usage --account acme\n  grocery usage --account acme --json",
 		Args:              usageArgs(cobra.NoArgs),
 		ValidArgsFunction: noFiles,
@@ -380,7 +388,7 @@ socket it shows the server's live count.`,
 				return err
 			}
 			return a.withStore(cmd, opts, redisOrFile, func(ctx context.Context, st keyStore) error {
-				u, err := st.UsageOf(ctx, account)
+				u, err := st.AccountUsage(ctx, account)
 				if err != nil {
 					return err
 				}
@@ -399,7 +407,7 @@ socket it shows the server's live count.`,
 	return cmd
 }
 
-func printUsage(w io.Writer, u grocery.Usage, now time.Time) error {
+func printUsage(w io.Writer, u *grocery.AccountUsage, now time.Time) error {
 	tw := newTable(w)
 	fmt.Fprintf(tw, "account\t%s\n", u.Account)
 	fmt.Fprintf(tw, "plan\t%s\n", u.Plan)
@@ -413,7 +421,20 @@ func printUsage(w io.Writer, u grocery.Usage, now time.Time) error {
 	if u.Remaining == 0 {
 		fmt.Fprintln(w, "\nThe quota is spent: calls fail until the reset, and retrying does not restore it.")
 	}
-	return nil
+	// The days with calls; the others of the last 30 are left out.
+	fmt.Fprintf(w, "\nCalls by day (UTC), the last %d days:\n", len(u.Days))
+	tw = newTable(w)
+	shown := false
+	for _, d := range u.Days {
+		if d.Calls > 0 {
+			fmt.Fprintf(tw, "%s\t%s\n", d.Date, count(int(d.Calls)))
+			shown = true
+		}
+	}
+	if !shown {
+		fmt.Fprintln(tw, "none")
+	}
+	return tw.Flush()
 }
 
 // until says how far t is from now: "in 12 days", "in 5 hours".

@@ -216,6 +216,12 @@ func TestKeysList(t *testing.T) {
 		if len(got) != 2 || got[0].Prefix != publicPart(k1) || got[1].Prefix != publicPart(k2) || got[0].LastUsed != nil || got[0].Revoked != nil {
 			t.Errorf("got %+v, want the two keys, never used nor revoked", got)
 		}
+		// The id is the one the table shows and keys revoke takes.
+		for i, k := range got {
+			if k.ID != k.Prefix {
+				t.Errorf("key %d: id %q, want %q as the table shows it", i, k.ID, k.Prefix)
+			}
+		}
 		noSecret(t, r, k1)
 		noSecret(t, r, k2)
 	})
@@ -339,10 +345,13 @@ func TestUsage(t *testing.T) {
 	t.Run("JSON", func(t *testing.T) {
 		r := cli(t, nil, "usage", "--account", "acme", "--json", "--db", db)
 		ok(t, r)
-		var got grocery.Usage
+		var got grocery.AccountUsage
 		decode(t, r.stdout, &got)
 		if got.Account != "acme" || got.Plan != "professional" || got.Used != 3 || got.Limit != 25000 || got.Remaining != 24997 {
 			t.Errorf("got %+v, want 3 of 25000 used on professional", got)
+		}
+		if n := len(got.Days); n != grocery.UsageDays || got.Days[n-1].Calls != 3 {
+			t.Errorf("days: got %+v, want %d ending with today's 3 calls", got.Days, grocery.UsageDays)
 		}
 		if got.Reset.IsZero() || got.Reset.Day() != 1 || got.Reset.Hour() != 0 {
 			t.Errorf("reset: got %v, want the first instant of a month", got.Reset)
@@ -353,7 +362,8 @@ func TestUsage(t *testing.T) {
 		r := cli(t, nil, "usage", "--account", "acme", "--db", db)
 		ok(t, r)
 		for _, re := range []string{`(?m)^account +acme$`, `(?m)^used +3$`, `(?m)^limit +25,000$`, `(?m)^remaining +24,997$`,
-			`(?m)^reset +\d{4}-\d\d-01T00:00:00Z \(in (\d+ days|\d+ hours?|less than an hour)\)$`} {
+			`(?m)^reset +\d{4}-\d\d-01T00:00:00Z \(in (\d+ days|\d+ hours?|less than an hour)\)$`,
+			`(?m)^Calls by day \(UTC\), the last 30 days:\n\d{4}-\d\d-\d\d +3$`} {
 			if !regexp.MustCompile(re).MatchString(r.stdout) {
 				t.Errorf("output lacks %s:\n%s", re, r.stdout)
 			}
@@ -437,10 +447,10 @@ func TestKeysThroughServer(t *testing.T) {
 	// The live count and the server's plan sizes.
 	r = cli(t, nil, "usage", "--account", "acme", "--json", "--db", db)
 	ok(t, r)
-	var u grocery.Usage
+	var u grocery.AccountUsage
 	decode(t, r.stdout, &u)
-	if u.Used != 1 || u.Limit != 123 {
-		t.Errorf("usage: got %d of %d, want 1 of 123 (the server's count and plan)", u.Used, u.Limit)
+	if u.Used != 1 || u.Limit != 123 || len(u.Days) != grocery.UsageDays || u.Days[len(u.Days)-1].Calls != 1 {
+		t.Errorf("usage: got %d of %d and days %+v, want 1 of 123 (the server's count and plan), 1 call today", u.Used, u.Limit, u.Days)
 	}
 	r = cli(t, nil, "plans", "--json", "--db", db)
 	ok(t, r)

@@ -38,6 +38,9 @@ func (a *app) serveCmd() *cobra.Command {
 integration plan's keys (X-API-Key), and GET /healthz. The REST paths:
 
   store prices   GET /prices, GET /price, GET /search
+  catalogue      GET /products/{upc}, GET /history, GET /stores (the
+                 MCP tools' answers)
+  account        GET /usage (free)
   exports        GET /b2b/export (json, jsonl, csv, xlsx, parquet)
   alerts         GET and POST /b2b/alerts, GET, PATCH and DELETE
                  /b2b/alerts/{id}, POST /b2b/alerts/{id}/evaluate,

@@ -138,7 +138,7 @@ func TestAdminCalls(t *testing.T) {
 		}
 	})
 
-	t.Run("UsageOf", func(t *testing.T) {
+	t.Run("AccountUsage", func(t *testing.T) {
 		p, err := svc.Authenticate(ctx, created.Key, grocery.InterfaceMCP)
 		if err != nil {
 			t.Fatal(err)
@@ -148,16 +148,16 @@ func TestAdminCalls(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		got, err := c.UsageOf(ctx, "acme")
+		got, err := c.AccountUsage(ctx, "acme")
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := svc.UsageOf(ctx, "acme")
+		want, err := svc.AccountUsage(ctx, "acme")
 		if err != nil {
 			t.Fatal(err)
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("UsageOf (-service +client):\n%s", diff)
+			t.Errorf("AccountUsage (-service +client):\n%s", diff)
 		}
 		if got.Used != 3 || got.Limit != 1000 || got.Remaining != 997 {
 			t.Errorf("got used %d, limit %d, remaining %d; want 3, 1000, 997", got.Used, got.Limit, got.Remaining)
@@ -165,7 +165,7 @@ func TestAdminCalls(t *testing.T) {
 	})
 
 	t.Run("ErrUsageOfUnknown", func(t *testing.T) {
-		_, err := c.UsageOf(ctx, "nobody")
+		_, err := c.AccountUsage(ctx, "nobody")
 		adminErrIs(t, err, grocery.ENOTFOUND, "nobody")
 	})
 
@@ -381,11 +381,11 @@ func TestAdminNoServer(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	calls := map[string]func() error{
-		"CreateKey": func() error { _, err := c.CreateKey(ctx, grocery.KeyInput{Account: "a", Plan: "starter"}); return err },
-		"ListKeys":  func() error { _, err := c.ListKeys(ctx); return err },
-		"RevokeKey": func() error { _, err := c.RevokeKey(ctx, "Ab12Cd34"); return err },
-		"UsageOf":   func() error { _, err := c.UsageOf(ctx, "a"); return err },
-		"Plans":     func() error { _, err := c.Plans(ctx); return err },
+		"CreateKey":    func() error { _, err := c.CreateKey(ctx, grocery.KeyInput{Account: "a", Plan: "starter"}); return err },
+		"ListKeys":     func() error { _, err := c.ListKeys(ctx); return err },
+		"RevokeKey":    func() error { _, err := c.RevokeKey(ctx, "Ab12Cd34"); return err },
+		"AccountUsage": func() error { _, err := c.AccountUsage(ctx, "a"); return err },
+		"Plans":        func() error { _, err := c.Plans(ctx); return err },
 	}
 	for name, call := range calls {
 		err := call()

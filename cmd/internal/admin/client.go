@@ -112,12 +112,14 @@ func (c *Client) RevokeKey(ctx context.Context, keyOrID string) (*grocery.KeyInf
 	return &out, nil
 }
 
-// UsageOf calls Service.UsageOf on the server. Besides that method's
-// errors it returns one wrapping ErrNoAdmin when nothing answers.
-func (c *Client) UsageOf(ctx context.Context, account string) (grocery.Usage, error) {
-	var out grocery.Usage
-	err := c.call(ctx, http.MethodGet, "/v1/usage?"+url.Values{"account": {account}}.Encode(), nil, &out)
-	return out, err
+// AccountUsage calls Service.AccountUsage on the server. Besides that
+// method's errors it returns one wrapping ErrNoAdmin when nothing answers.
+func (c *Client) AccountUsage(ctx context.Context, account string) (*grocery.AccountUsage, error) {
+	var out grocery.AccountUsage
+	if err := c.call(ctx, http.MethodGet, "/v1/usage?"+url.Values{"account": {account}}.Encode(), nil, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
 }
 
 // Plans returns the server's plans. It returns an error wrapping

@@ -33,7 +33,7 @@ type Server struct {
 }
 
 // Listen serves svc on a Unix socket at path, with mode 0600, until
-// Close: the key operations (CreateKey, ListKeys, RevokeKey, UsageOf,
+// Close: the key operations (CreateKey, ListKeys, RevokeKey, AccountUsage,
 // Plans), Import, Export, the queries (LookupProduct, SearchProducts,
 // PriceHistory, ListReferenceStores) and the alert rules (CreateAlert,
 // ListAlerts, Alert, UpdateAlert, DeleteAlert, AlertEvents, EvaluateAlert,
@@ -225,7 +225,7 @@ func handler(svc *grocery.Service) http.Handler {
 				if name == "" {
 					return nil, grocery.Errorf(grocery.EINVALIDARGUMENT, "the account parameter is required")
 				}
-				return svc.UsageOf(r.Context(), name)
+				return svc.AccountUsage(r.Context(), name)
 			}},
 		},
 		"/v1/plans": {

@@ -28,6 +28,9 @@ type Store interface {
 	Authenticate(ctx context.Context, key string, call Call) (*Principal, error)
 	Consume(ctx context.Context, p *Principal) (Usage, error)
 	UsageOf(ctx context.Context, account string) (Usage, error)
+	// UsageDays returns an account's calls on each of the n days up to
+	// today (UTC), oldest first, a day without calls included.
+	UsageDays(ctx context.Context, account string, n int) ([]DayUsage, error)
 	AccountExists(ctx context.Context, account string) (bool, error)
 	CreateKey(ctx context.Context, in KeyInput) (*NewKey, error)
 	RevokeKey(ctx context.Context, keyOrID string) (*KeyInfo, error)
@@ -70,6 +73,26 @@ type Usage struct {
 	Remaining  int64
 	Reset      time.Time
 	RetryAfter time.Duration
+}
+
+// DayUsage is an account's calls on one day (UTC), rejected ones
+// included.
+type DayUsage struct {
+	Day   time.Time // midnight UTC
+	Calls int64
+}
+
+// lastDays returns the n days up to now's (UTC), oldest first, each
+// with its yyyymmdd.
+func lastDays(now time.Time, n int) ([]DayUsage, []uint32) {
+	now = now.UTC()
+	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	days, ids := make([]DayUsage, n), make([]uint32, n)
+	for i := range days {
+		days[i].Day = today.AddDate(0, 0, i-n+1)
+		ids[i] = dayOf(days[i].Day)
+	}
+	return days, ids
 }
 
 // KeyInput holds the arguments of CreateKey (as grocery.KeyInput).

@@ -31,7 +31,7 @@ import (
 // Format, one record a line:
 //
 //	grocery usage journal 1 <file id>
-//	u <account> <window yyyymm> <calls>
+//	u <account> <window yyyymm, or a day yyyymmdd> <calls>
 //	k <key id> <last used, Unix seconds>
 //
 // The file id ties the journal to its data file (a keyed hash with the
@@ -41,6 +41,8 @@ type journal struct {
 	lastUsed map[string]int64
 }
 
+// usageID names a count: an account's in a month (window yyyymm) or on
+// a day (window yyyymmdd).
 type usageID struct {
 	account string
 	window  uint32

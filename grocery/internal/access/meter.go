@@ -26,6 +26,12 @@ type account struct {
 	window uint32 // yyyymm of the counted month
 	used   int64
 	dirty  bool // used changed since the last flush
+
+	// The same for the counted day: its calls, kept in the usage bucket
+	// beside the months (window yyyymmdd) by the same flush.
+	day      uint32 // yyyymmdd
+	dayUsed  int64
+	dayDirty bool
 }
 
 func (a *account) currentPlan() Plan {
@@ -64,6 +70,12 @@ func (a *account) limitLocked() int64 {
 func monthOf(t time.Time) uint32 {
 	t = t.UTC()
 	return uint32(t.Year())*100 + uint32(t.Month())
+}
+
+// dayOf returns the day t falls in (UTC), as yyyymmdd.
+func dayOf(t time.Time) uint32 {
+	t = t.UTC()
+	return uint32(t.Year())*10000 + uint32(t.Month())*100 + uint32(t.Day())
 }
 
 // resetOf returns the first instant after the window of t.
@@ -150,7 +162,9 @@ func (m *meter) read(a *account, now time.Time) (used, limit int64, err error) {
 }
 
 func (m *meter) add(a *account, now time.Time, n int64) (used, limit int64, err error) {
-	w := monthOf(now)
+	y, mo, d := now.UTC().Date()
+	w := uint32(y)*100 + uint32(mo)
+	day := w*100 + uint32(d) // dayOf(now), from the same reading
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.window != w {
@@ -158,32 +172,88 @@ func (m *meter) add(a *account, now time.Time, n int64) (used, limit int64, err 
 			return 0, 0, err
 		}
 	}
+	if a.day != day {
+		if err := m.rollDay(a, day); err != nil {
+			return 0, 0, err
+		}
+	}
 	if n > 0 {
 		a.used += n
 		a.dirty = true
+		a.dayUsed += n
+		a.dayDirty = true
 	}
 	return a.used, a.limitLocked(), nil
+}
+
+// days returns a's calls on each day from from to to (yyyymmdd), as the
+// data file, the counts not yet flushed and a's own day hold them.
+func (m *meter) days(a *account, from, to uint32) (map[uint32]int64, error) {
+	out := map[uint32]int64{}
+	err := m.db.View(func(tx *storage.Tx) error {
+		return tx.UsageWindows(a.name, from, to, func(w uint32, n uint64) error {
+			out[w] = int64(n)
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	for u, n := range m.pending {
+		if u.account == a.name && u.window >= from && u.window <= to {
+			out[u.window] = max(out[u.window], n)
+		}
+	}
+	m.mu.Unlock()
+	a.mu.Lock()
+	if a.day >= from && a.day <= to {
+		out[a.day] = max(out[a.day], a.dayUsed)
+	}
+	a.mu.Unlock()
+	return out, nil
 }
 
 // rollover moves a to window w, keeping the ended window's count for the
 // next flush. The caller holds a.mu.
 func (m *meter) rollover(a *account, w uint32) error {
-	var stored uint64
-	err := m.db.View(func(tx *storage.Tx) error {
-		var err error
-		stored, err = tx.Usage(a.name, w)
-		return err
-	})
+	used, err := m.move(usageID{a.name, a.window}, a.used, a.dirty, w)
 	if err != nil {
 		return err
 	}
-	if a.dirty {
+	a.window, a.used, a.dirty = w, used, false
+	return nil
+}
+
+// rollDay moves a to day d as rollover moves it to a month.
+func (m *meter) rollDay(a *account, d uint32) error {
+	used, err := m.move(usageID{a.name, a.day}, a.dayUsed, a.dayDirty, d)
+	if err != nil {
+		return err
+	}
+	a.day, a.dayUsed, a.dayDirty = d, used, false
+	return nil
+}
+
+// move returns the count stored for ended's account in window next, and
+// keeps the count of the window it leaves (ended, counted used) for the
+// next flush when it changed since the last one (dirty).
+func (m *meter) move(ended usageID, used int64, dirty bool, next uint32) (int64, error) {
+	var stored uint64
+	err := m.db.View(func(tx *storage.Tx) error {
+		var err error
+		stored, err = tx.Usage(ended.account, next)
+		return err
+	})
+	if err != nil {
+		return 0, err
+	}
+	if dirty {
 		m.mu.Lock()
-		m.keep(usageID{a.name, a.window}, a.used)
+		m.keep(ended, used)
 		m.mu.Unlock()
 	}
-	a.window, a.used, a.dirty = w, int64(stored), false
-	return nil
+	return int64(stored), nil
 }
 
 // keep records a count not yet in the data file; the caller holds m.mu.
@@ -222,6 +292,11 @@ func (m *meter) flush(how flushWait) error {
 			u := usageID{a.name, a.window}
 			counts[u] = max(counts[u], a.used)
 			a.dirty = false
+		}
+		if a.dayDirty {
+			u := usageID{a.name, a.day}
+			counts[u] = max(counts[u], a.dayUsed)
+			a.dayDirty = false
 		}
 		a.mu.Unlock()
 	}
@@ -367,4 +442,42 @@ func (b *Bolt) UsageOf(ctx context.Context, accountName string) (Usage, error) {
 		a.mu.Unlock()
 	}
 	return Usage{Account: a.name, Plan: a.currentPlan().Name, Limit: limit, Used: used, Remaining: max(limit-used, 0), Reset: resetOf(now)}, nil
+}
+
+// UsageDays returns an account's calls on each of the n days up to today
+// (UTC), oldest first, from the data file and the counts not yet flushed.
+func (b *Bolt) UsageDays(ctx context.Context, accountName string, n int) ([]DayUsage, error) {
+	r := b.ring
+	r.mu.RLock()
+	a := r.accounts[accountName]
+	r.mu.RUnlock()
+	if a == nil {
+		return nil, fault.New(fault.NotFound, "no account %q", accountName)
+	}
+	days, ids := lastDays(b.now(), n)
+	if n == 0 {
+		return days, nil
+	}
+	var counts map[uint32]int64
+	if b.meter != nil {
+		var err error
+		if counts, err = b.meter.days(a, ids[0], ids[n-1]); err != nil {
+			return nil, err
+		}
+	} else {
+		counts = map[uint32]int64{}
+		err := b.db.View(func(tx *storage.Tx) error {
+			return tx.UsageWindows(a.name, ids[0], ids[n-1], func(w uint32, used uint64) error {
+				counts[w] = int64(used)
+				return nil
+			})
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	for i, id := range ids {
+		days[i].Calls = counts[id]
+	}
+	return days, nil
 }

@@ -50,6 +50,10 @@ type Redis struct {
 	stop, done chan struct{}
 }
 
+// dayCounterTTL is how long a day's counter is kept, in seconds (32
+// days): longer than the 30 days GET /usage shows.
+const dayCounterTTL = "2764800"
+
 // counterMargin is how long a month's counter outlives its month, so that
 // a late reader of the ended month still finds it.
 const counterMargin = 24 * time.Hour
@@ -109,7 +113,11 @@ func (ra *Redis) fail(err error) error { return ra.conn.Fail("key store", err) }
 //
 //	KEYS[1] key:<hash>
 //	ARGV    charge (0/1), needs REST (0/1), window yyyymm, counter TTL s,
-//	        now (Unix s), prefix, then name, quota, rest (0/1) per plan
+//	        now (Unix s), prefix, day yyyymmdd, then name, quota, rest
+//	        (0/1) per plan
+//
+// A charge counts the call in the day's counter too (use:<account>:<day>,
+// kept dayCounterTTL), which GET /usage reads.
 //
 // It returns {status, id, account, plan, limit, used}; status is ok,
 // unknown, revoked or forbidden (the last three with what is known).
@@ -122,7 +130,7 @@ local a = redis.call('HMGET', ARGV[6] .. 'acct:' .. acct, 'plan', 'quota')
 if not a[1] then return {'unknown'} end
 local limit, rest = tonumber(a[2] or '0') or 0, '0'
 local planQuota = 0
-for i = 7, #ARGV, 3 do
+for i = 8, #ARGV, 3 do
   if ARGV[i] == a[1] then planQuota, rest = tonumber(ARGV[i+1]), ARGV[i+2] end
 end
 if limit <= 0 then limit = planQuota end
@@ -132,6 +140,8 @@ local used
 if ARGV[1] == '1' then
   used = redis.call('INCR', ukey)
   if used == 1 then redis.call('EXPIRE', ukey, ARGV[4]) end
+  local dkey = ARGV[6] .. 'use:' .. acct .. ':' .. ARGV[7]
+  if redis.call('INCR', dkey) == 1 then redis.call('EXPIRE', dkey, ` + dayCounterTTL + `) end
   redis.call('HSET', KEYS[1], 'last_used', ARGV[5])
 else
   used = tonumber(redis.call('GET', ukey) or '0')
@@ -294,8 +304,8 @@ func (ra *Redis) Consume(ctx context.Context, p *Principal) (Usage, error) {
 func (ra *Redis) run(ctx context.Context, p *Principal, call Call, now time.Time) (Usage, error) {
 	reset := resetOf(now)
 	ttl := int64((reset.Sub(now) + counterMargin + time.Second - 1) / time.Second)
-	args := make([]any, 0, 6+len(ra.plans))
-	args = append(args, b01(call.Charge), b01(call.REST), monthOf(now), ttl, now.Unix(), ra.prefix)
+	args := make([]any, 0, 7+len(ra.plans))
+	args = append(args, b01(call.Charge), b01(call.REST), monthOf(now), ttl, now.Unix(), ra.prefix, dayOf(now))
 	args = append(args, ra.plans...)
 	res, err := authScript.Run(ctx, ra.rdb, []string{ra.prefix + "key:" + p.keyHash}, args...).Slice()
 	if err != nil {
@@ -363,6 +373,34 @@ func (ra *Redis) UsageOf(ctx context.Context, name string) (Usage, error) {
 		limit = plan.Quota
 	}
 	return Usage{Account: name, Plan: plan.Name, Limit: limit, Used: n, Remaining: max(limit-n, 0), Reset: resetOf(now)}, nil
+}
+
+// UsageDays returns an account's calls on each of the n days up to today
+// (UTC), oldest first, from its day counters.
+func (ra *Redis) UsageDays(ctx context.Context, name string, n int) ([]DayUsage, error) {
+	if ok, err := ra.AccountExists(ctx, name); err != nil {
+		return nil, err
+	} else if !ok {
+		return nil, fault.New(fault.NotFound, "no account %q", name)
+	}
+	days, ids := lastDays(ra.now(), n)
+	if n == 0 {
+		return days, nil
+	}
+	keys := make([]string, n)
+	for i, id := range ids {
+		keys[i] = ra.prefix + "use:" + name + ":" + strconv.Itoa(int(id))
+	}
+	vals, err := ra.rdb.MGet(ctx, keys...).Result()
+	if err != nil {
+		return nil, ra.fail(err)
+	}
+	for i, v := range vals {
+		if s, ok := v.(string); ok {
+			days[i].Calls, _ = strconv.ParseInt(s, 10, 64)
+		}
+	}
+	return days, nil
 }
 
 // AccountExists reports whether Redis holds the account.
