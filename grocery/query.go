@@ -151,13 +151,12 @@ func (v *offerValues) next() *offerValue {
 }
 
 // SearchProducts finds products by name or brand in one province and
-// returns catalogue entries with current prices: one entry per product and
-// banner. Products come best match first, and each product's entries are
-// together, cheapest first. in.Limit (default 10) counts products, not
-// entries, so a page shows the breadth of the matches, and in.Offset skips
-// that many matching products before the page; Total is the exact
-// number of matching products with a current price in the province, so
-// a result holding fewer distinct products than Total was cut. Words match
+// returns them with current prices: each product once, best match first,
+// with its cheapest banner SKUs (at most MaxSearchOffers, OfferCount
+// counting all). in.Limit (default 10) counts products and in.Offset
+// skips that many matching products before the page; Total is the exact
+// number of matching products with a current price in the province, and
+// NextOffset, when set, is the offset of the next page. Words match
 // case- and accent-insensitively, in a product's English or French name
 // or its brand, a word matches any word it begins ("yog" finds "Yogurt"),
 // and every word of the query must match. Names are in in.Lang. It never
@@ -186,7 +185,7 @@ func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchRe
 	if err != nil {
 		return nil, err
 	}
-	res := &SearchResult{Query: in.Query, Province: province, Results: []CatalogueEntry{}, Currency: Currency}
+	res := &SearchResult{Query: in.Query, Province: province, Results: []SearchProduct{}, Currency: Currency}
 	err = s.db.View(func(tx *storage.Tx) error {
 		hits, err := search.Match(tx, province, words)
 		if err != nil {
@@ -194,6 +193,7 @@ func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchRe
 		}
 		current := tx.AsOf() - freshDays
 		var p storage.Product
+		var offers []SearchOffer // one product's current offers, before the cut
 		for _, h := range hits {
 			gtin := string(h.GTIN[:])
 			if res.Total < offset || res.Total >= offset+limit {
@@ -215,36 +215,32 @@ func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchRe
 				}
 				continue
 			}
-			// The product's entries go straight onto the page, then are
-			// completed and sorted in place.
-			start := len(res.Results)
+			offers = offers[:0]
 			err := tx.Offers(province, gtin, func(o *storage.Offer) error {
 				if o.ObservedAt > current {
-					res.Results = append(res.Results, CatalogueEntry{
-						Banner: o.Banner, BannerName: bannerName(o.Banner), ExternalSKU: o.SKU,
-						Price: Cents(o.Price), RegularPrice: Cents(o.Regular), OnPromo: o.Price < o.Regular,
-						ObservedAt: Date(o.ObservedAt),
-					})
+					so := SearchOffer{Banner: o.Banner, ExternalSKU: o.SKU, Price: Cents(o.Price)}
+					if o.Price < o.Regular {
+						so.RegularPrice, so.OnPromo = Cents(o.Regular), true
+					}
+					offers = append(offers, so)
 				}
 				return nil
 			})
 			if err != nil {
 				return err
 			}
-			entries := res.Results[start:]
-			if len(entries) == 0 {
+			if len(offers) == 0 {
 				continue // matched, but no current price in the province
 			}
 			if _, err := tx.Product(gtin, &p); err != nil {
 				return err
 			}
-			upc := GTIN(gtin).UPC()
-			for i := range entries {
-				e := &entries[i]
-				e.UPC, e.Name, e.Brand, e.Size = upc, nameIn(p.Name, p.NameFr, lang), p.Brand, p.Size
-			}
-			slices.SortFunc(entries, func(a, b CatalogueEntry) int {
+			slices.SortFunc(offers, func(a, b SearchOffer) int {
 				return cmp.Or(cmp.Compare(a.Price, b.Price), cmp.Compare(a.Banner, b.Banner), cmp.Compare(a.ExternalSKU, b.ExternalSKU))
+			})
+			res.Results = append(res.Results, SearchProduct{
+				UPC: GTIN(gtin).UPC(), Name: nameIn(p.Name, p.NameFr, lang), Brand: p.Brand, Size: p.Size,
+				OfferCount: len(offers), Offers: slices.Clone(offers[:min(len(offers), MaxSearchOffers)]),
 			})
 			res.Total++
 		}
@@ -252,6 +248,9 @@ func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchRe
 	})
 	if err != nil {
 		return nil, err
+	}
+	if next := offset + len(res.Results); next < res.Total {
+		res.NextOffset = next
 	}
 	return res, nil
 }

@@ -2,6 +2,7 @@ package grocery_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -138,7 +139,12 @@ func TestSearchProducts(t *testing.T) {
 		}
 		out := []entry{}
 		for _, r := range res.Results {
-			out = append(out, entry{r.UPC, r.Banner})
+			if r.OfferCount != len(r.Offers) {
+				t.Fatalf("%s: offer_count %d, %d offers; want all offers of the fixture", r.UPC, r.OfferCount, len(r.Offers))
+			}
+			for _, o := range r.Offers {
+				out = append(out, entry{r.UPC, o.Banner})
+			}
 		}
 		return out, res.Total
 	}
@@ -182,15 +188,23 @@ func TestSearchProducts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// One product, both of its current banner entries, cheapest first.
-		want := []grocery.CatalogueEntry{
-			{UPC: upcMilk, Name: "2% Partly Skimmed Milk", Brand: "Natrel", Size: "2 L",
-				Banner: "no-frills", BannerName: "No Frills", ExternalSKU: "21000001_EA", Price: 479, RegularPrice: 479, ObservedAt: day(t, asOf)},
-			{UPC: upcMilk, Name: "2% Partly Skimmed Milk", Brand: "Natrel", Size: "2 L",
-				Banner: "loblaws", BannerName: "Loblaws", ExternalSKU: "21000001_EA", Price: 499, RegularPrice: 599, OnPromo: true, ObservedAt: day(t, asOf)},
-		}
+		// One product, its facts once, both of its current banner SKUs
+		// cheapest first; the regular price only where it differs.
+		want := []grocery.SearchProduct{{
+			UPC: upcMilk, Name: "2% Partly Skimmed Milk", Brand: "Natrel", Size: "2 L", OfferCount: 2,
+			Offers: []grocery.SearchOffer{
+				{Banner: "no-frills", ExternalSKU: "21000001_EA", Price: 479},
+				{Banner: "loblaws", ExternalSKU: "21000001_EA", Price: 499, RegularPrice: 599, OnPromo: true},
+			},
+		}}
 		if diff := cmp.Diff(want, res.Results); diff != "" {
 			t.Fatalf("entry mismatch (-want +got):\n%s", diff)
+		}
+		const wantJSON = `[{"upc":"` + upcMilk + `","name":"2% Partly Skimmed Milk","brand":"Natrel","size":"2 L","offer_count":2,"offers":[` +
+			`{"banner":"no-frills","external_sku":"21000001_EA","price":4.79},` +
+			`{"banner":"loblaws","external_sku":"21000001_EA","price":4.99,"regular_price":5.99,"on_promo":true}]}]`
+		if b, _ := json.Marshal(res); !strings.Contains(string(b), `"results":`+wantJSON+`,"total":1,"currency":"CAD"`) {
+			t.Fatalf("JSON: got %s, want results %s and no next_offset", b, wantJSON)
 		}
 	})
 	for _, tc := range []struct{ name, query, province, msg string }{
@@ -257,7 +271,9 @@ func TestSearchProductsTotal(t *testing.T) {
 			}
 			got := []entry{}
 			for _, r := range res.Results {
-				got = append(got, entry{r.UPC, r.Banner})
+				for _, o := range r.Offers {
+					got = append(got, entry{r.UPC, o.Banner})
+				}
 			}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Fatalf("results (-want +got):\n%s", diff)

@@ -43,35 +43,52 @@ type LookupResult struct {
 	Currency string  `json:"currency"`
 }
 
-// CatalogueEntry is one search hit: a product under one banner with its
-// current price in the searched province.
-type CatalogueEntry struct {
-	UPC          string `json:"upc"`
-	Name         string `json:"name"`
-	Brand        string `json:"brand"`
-	Size         string `json:"size"`
+// MaxSearchOffers is the most offers a search shows per product: the
+// cheapest banner SKUs. LookupProduct lists them all.
+const MaxSearchOffers = 5
+
+// SearchProduct is one product a search found, with its current prices
+// in the searched province: the product's facts once, then its cheapest
+// banner SKUs.
+type SearchProduct struct {
+	UPC   string `json:"upc"`
+	Name  string `json:"name"`
+	Brand string `json:"brand"`
+	Size  string `json:"size"`
+	// OfferCount counts the banner SKUs with a current price in the
+	// province: more than len(Offers) when the list was cut.
+	OfferCount int `json:"offer_count"`
+	// Offers are the cheapest of them, at most MaxSearchOffers, cheapest
+	// first (then by banner and SKU).
+	Offers []SearchOffer `json:"offers"`
+}
+
+// SearchOffer is a product's current price under one banner SKU, as a
+// search shows it: what an offer of LookupProduct says, shortened. Its
+// JSON leaves out regular_price and on_promo when the price is not a
+// promotion (the regular price is then the price).
+type SearchOffer struct {
 	Banner       string `json:"banner"`
-	BannerName   string `json:"banner_name"`
 	ExternalSKU  string `json:"external_sku"`
 	Price        Cents  `json:"price"`
-	RegularPrice Cents  `json:"regular_price"`
-	OnPromo      bool   `json:"on_promo"`
-	ObservedAt   Date   `json:"observed_at"`
+	RegularPrice Cents  `json:"regular_price,omitempty"` // set only when OnPromo
+	OnPromo      bool   `json:"on_promo,omitempty"`
 }
 
 // SearchResult is the answer of SearchProducts.
 type SearchResult struct {
 	Query    string `json:"query"`
 	Province string `json:"province"`
-	// Results holds one entry per product and banner: products best match
-	// first, each product's entries together and cheapest first. It is
-	// empty, never null, when nothing matched.
-	Results []CatalogueEntry `json:"results"`
+	// Results holds the matching products of the page, best match first.
+	// It is empty, never null, when nothing matched.
+	Results []SearchProduct `json:"results"`
 	// Total is the exact number of matching products with a current price
-	// in the province, before the limit (which counts products). Results
-	// holds fewer distinct products than Total when it was cut.
-	Total    int    `json:"total"`
-	Currency string `json:"currency"`
+	// in the province, before the offset and limit.
+	Total int `json:"total"`
+	// NextOffset is the Offset of the next page, 0 (and left out of the
+	// JSON) on the last page.
+	NextOffset int    `json:"next_offset,omitempty"`
+	Currency   string `json:"currency"`
 }
 
 // PricePoint is one day of a price series: the spread of observed shelf

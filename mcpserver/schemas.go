@@ -44,7 +44,8 @@ const searchInput = `{
 	"properties":{
 		"query":{"type":"string","minLength":1,"description":"Words of a product name or brand"},
 		"province":` + provinceArg + `,
-		"limit":{"type":"integer","minimum":1,"maximum":50,"default":10},
+		"limit":` + limitArg + `,
+		"offset":` + offsetArg + `,
 		"lang":` + langArg + `
 	},
 	"required":["query","province"],
@@ -114,12 +115,22 @@ const searchOutput = `{
 				"type":"object",
 				"properties":{
 					"upc":` + str + `,"name":` + str + `,"brand":` + str + `,"size":` + str + `,
-					"banner":` + str + `,"banner_name":` + str + `,"external_sku":` + str + `,
-					"price":` + money + `,"regular_price":` + money + `,"on_promo":{"type":"boolean"},"observed_at":` + date + `
+					"offer_count":` + integer + `,
+					"offers":{
+						"type":"array",
+						"items":{
+							"type":"object",
+							"properties":{
+								"banner":` + str + `,"external_sku":` + str + `,"price":` + money + `,
+								"regular_price":` + money + `,"on_promo":{"const":true}
+							}
+						}
+					}
 				}
 			}
 		},
 		"total":` + integer + `,
+		"next_offset":` + integer + `,
 		"currency":{"const":"CAD"}
 	},
 	"required":["query","province","results","total","currency"]

@@ -21,7 +21,7 @@ const instructions = `Canadian grocery prices, collected on a fixed panel of ref
 
 How the tools chain: search_products (by name or brand) or lookup_product (by barcode) -> each offer or result carries a banner and an external_sku (the retailer's own SKU) -> price_history(sku=external_sku, banner, province) for the price trend. A barcode is never a SKU. list_reference_stores shows the stores the prices come from: that panel is the coverage.
 
-An empty result means no reference store of the province observed the product in the last 14 days; it does not prove the product is unavailable. Every list carries total: more than it returned means limit cut it (search_products counts products); list_reference_stores pages with offset and its answer's next_offset. Prices are in CAD.
+An empty result means no reference store of the province observed the product in the last 14 days; it does not prove the product is unavailable. Every list carries total: more than it returned means limit cut it (search_products counts products). search_products and list_reference_stores page with offset and their answer's next_offset. Prices are in CAD.
 
 Every tools/call counts against the plan's monthly quota, failed calls too. A quota_exceeded error names the reset time: wait until then; retrying does not restore the allowance.`
 
@@ -49,9 +49,9 @@ func newTools(svc *grocery.Service) []tool {
 		{
 			Name:  "lookup_product",
 			Title: "Look up a product by barcode",
-			Description: `Current offers for a barcode (UPC/EAN/GTIN) in one Canadian province: one per banner, cheapest first. Pass an offer's banner and external_sku to price_history. price is the price in force (most common of the stores' last prices within 14 days; an ended promotion counts as regular). lang fr: French name (English if none).
+			Description: `Current offers for a barcode (UPC/EAN/GTIN) in one Canadian province: one per banner, cheapest first. Pass an offer's banner and external_sku to price_history. price is the price in force (most common of the stores' last prices within 14 days; an ended promotion counts as regular). lang fr: French name.
 
-total counts every current offer; fewer than total means limit cut the list. Empty offers is a success: no reference store in the province observed it in 14 days, not proof it is unavailable. A barcode not in the catalogue is a not_found error.`,
+total counts every current offer (limit may cut the list). Empty offers is a success: no reference store in the province observed it in 14 days, not proof it is unavailable. A barcode not in the catalogue is a not_found error.`,
 			InputSchema:  json.RawMessage(lookupInput),
 			OutputSchema: json.RawMessage(lookupOutput),
 			Annotations:  ann("Look up a product by barcode"),
@@ -67,15 +67,17 @@ total counts every current offer; fewer than total means limit cut the list. Emp
 		{
 			Name:  "search_products",
 			Title: "Search products by name or brand",
-			Description: `Products matching words of their name or brand in one Canadian province, with current prices: one result per product and banner. Products come best match first, each product's banners together, cheapest first. Case and accents are ignored; every word must begin a word of the English or French name or the brand. lang fr: French names (English if none).
+			Description: `Products matching words of their name or brand in one Canadian province, best match first. Case and accents are ignored; each word must begin a word of the name (en/fr) or brand. lang fr: French names.
 
-limit and total count products, not results: fewer distinct upc than total means more exist (raise limit or add words). Pass a upc to lookup_product, an external_sku and banner to price_history. Empty results: nothing matching observed in the province in 14 days, not proof it is unavailable.`,
+Each product once: offer_count (banner SKUs priced) and its cheapest offers, at most 5 (regular_price, on_promo only on promotion). lookup_product(upc) gives every offer; price_history takes external_sku and banner.
+
+limit, total count products; next_offset: the next page's offset. Empty results: nothing matching observed in the province in 14 days, not proof it is unavailable.`,
 			InputSchema:  json.RawMessage(searchInput),
 			OutputSchema: json.RawMessage(searchOutput),
 			Annotations:  ann("Search products by name or brand"),
-			args:         []string{"query", "province", "limit", "lang"},
+			args:         []string{"query", "province", "limit", "offset", "lang"},
 			run: func(ctx context.Context, a arguments) (any, error) {
-				in := grocery.SearchInput{Query: a.str("query"), Province: a.str("province"), Limit: a.limit(), Lang: a.str("lang")}
+				in := grocery.SearchInput{Query: a.str("query"), Province: a.str("province"), Limit: a.limit(), Offset: a.offset(), Lang: a.str("lang")}
 				if err := a.err(); err != nil {
 					return nil, err
 				}

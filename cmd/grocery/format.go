@@ -146,25 +146,28 @@ func printSearch(w io.Writer, res *grocery.SearchResult, offset int) error {
 	}
 	fmt.Fprintf(w, "Products matching %q in %s, prices in %s:\n", res.Query, provinceName(res.Province), res.Currency)
 	tw := newTable(w)
-	fmt.Fprintln(tw, "UPC\tPRODUCT\tBANNER\tSKU\tPRICE\tREGULAR\tPROMO\tOBSERVED")
-	for _, e := range res.Results {
-		promoMark := ""
-		if e.OnPromo {
-			promoMark = "yes"
+	fmt.Fprintln(tw, "UPC\tPRODUCT\tBANNER\tSKU\tPRICE\tREGULAR\tPROMO")
+	for _, p := range res.Results {
+		for i, o := range p.Offers {
+			upc, name := p.UPC, productLine(p.Name, p.Brand, p.Size)
+			if i > 0 {
+				upc, name = "", ""
+			}
+			regular, promoMark := o.Price, ""
+			if o.OnPromo {
+				regular, promoMark = o.RegularPrice, "yes"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", upc, name, bannerName(o.Banner), o.ExternalSKU,
+				money(o.Price), money(regular), promoMark)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.UPC, productLine(e.Name, e.Brand, e.Size), e.BannerName, e.ExternalSKU,
-			money(e.Price), money(e.RegularPrice), promoMark, e.ObservedAt)
+		if more := p.OfferCount - len(p.Offers); more > 0 {
+			fmt.Fprintf(tw, "\t\t%d more (grocery lookup %s)\t\t\t\t\n", more, p.UPC)
+		}
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	// A product's entries are together: count the products shown.
-	products := 0
-	for i, e := range res.Results {
-		if i == 0 || e.UPC != res.Results[i-1].UPC {
-			products++
-		}
-	}
+	products := len(res.Results)
 	if line := listLine(products, offset, res.Total, "products"); line != "" {
 		fmt.Fprintln(w, "\n"+line)
 	}
