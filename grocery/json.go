@@ -89,6 +89,16 @@ func (o *Offer) appendJSON(b []byte) []byte {
 	b = strconv.AppendInt(b, int64(o.StoreCount), 10)
 	b = append(b, `,"observed_at":`...)
 	b = o.ObservedAt.appendJSON(b)
+	b = append(b, `,"low_30d":`...)
+	if o.Low30d == nil {
+		b = append(b, "null"...)
+	} else {
+		b = o.Low30d.appendJSON(b)
+	}
+	b = append(b, `,"typical_price":`...)
+	b = o.TypicalPrice.appendJSON(b)
+	b = append(b, `,"verdict":`...)
+	b = jsontext.AppendString(b, o.Verdict)
 	return append(b, '}')
 }
 
@@ -190,8 +200,30 @@ func (r *HistoryResult) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, `,"in_force":`...)
 	b = jsontext.AppendList(b, r.InForce, (*DayInForce).appendJSON)
+	b = append(b, `,"verdict":`...)
+	if r.Verdict == nil {
+		b = append(b, "null"...)
+	} else {
+		b = r.Verdict.appendJSON(b)
+	}
 	b = append(b, `,"currency":`...)
 	b = jsontext.AppendString(b, r.Currency)
+	return append(b, '}')
+}
+
+func (v *PriceVerdict) appendJSON(b []byte) []byte {
+	b = append(b, `{"price":`...)
+	b = v.Price.appendJSON(b)
+	b = append(b, `,"low_30d":`...)
+	if v.Low30d == nil {
+		b = append(b, "null"...)
+	} else {
+		b = v.Low30d.appendJSON(b)
+	}
+	b = append(b, `,"typical_price":`...)
+	b = v.TypicalPrice.appendJSON(b)
+	b = append(b, `,"verdict":`...)
+	b = jsontext.AppendString(b, v.Verdict)
 	return append(b, '}')
 }
 

@@ -130,6 +130,11 @@ func offer(o *storage.Offer, qty float64, basis string, vals *offerValues) Offer
 		v.unitPrice = Cents(pricestat.Cents(float64(o.Price) / qty))
 		r.UnitPrice, r.UnitPriceBasis = &v.unitPrice, basis
 	}
+	if o.Low30 != 0 {
+		v.low30 = Cents(o.Low30)
+		r.Low30d = &v.low30
+	}
+	r.TypicalPrice, r.Verdict = Cents(o.Typical), pricestat.Verdict(o.Price, o.Regular, o.Low30, o.Typical)
 	return r
 }
 
@@ -138,7 +143,7 @@ type offerValues struct{ vals []offerValue }
 
 type offerValue struct {
 	promoEnds, promoEnded Date
-	unitPrice             Cents
+	unitPrice, low30      Cents
 }
 
 func (v *offerValues) next() *offerValue {
@@ -322,8 +327,8 @@ func (s *Service) PriceHistory(ctx context.Context, in HistoryInput) (*HistoryRe
 		// visit window before it.
 		var buf []uint32
 		var inForce inForceDays
-		inForce.start(int32(res.From))
-		err = tx.Series(banner.Slug, sku, province, storage.SeriesScan{From: int32(res.From) - freshDays + 1, To: int32(res.To)}, func(d *storage.Day) error {
+		inForce.start(res)
+		err = tx.Series(banner.Slug, sku, province, storage.SeriesScan{From: inForce.next - freshDays + 1, To: int32(res.To)}, func(d *storage.Day) error {
 			inForce.observe(d, res)
 			if d.Date < int32(res.From) {
 				return nil
@@ -342,6 +347,7 @@ func (s *Service) PriceHistory(ctx context.Context, in HistoryInput) (*HistoryRe
 			return nil
 		})
 		inForce.through(int32(res.To), res)
+		res.Verdict = inForce.verdict()
 		return err
 	})
 	if err != nil {
@@ -352,41 +358,62 @@ func (s *Service) PriceHistory(ctx context.Context, in HistoryInput) (*HistoryRe
 }
 
 // inForceDays follows a series day by day to give its banner's price in
-// force on each day (DayInForce): each store's latest observation so far.
+// force on each day (DayInForce) from res.From, and on each of the
+// verdict's window (pricestat.Window) ending on res.To.
 type inForceDays struct {
-	next   int32    // the first day not yet written
-	stores []uint32 // the stores seen, obs[i] the latest of stores[i]
-	obs    []pricestat.StoreObs
-	buf    []uint32
+	next   int32 // the first day not yet written
+	first  int32 // the first day of the verdict's window
+	follow pricestat.Follow
+	window pricestat.Window
+	last   pricestat.BannerPrice // the price in force on the last day written
+	lastOK bool
 }
 
-func (f *inForceDays) start(from int32) { f.next = from }
+// start begins on the first day either needs.
+func (f *inForceDays) start(res *HistoryResult) {
+	f.first = int32(res.To) - pricestat.TypicalDays + 1
+	f.next = min(int32(res.From), f.first)
+}
 
 // observe writes the days before d, then takes d's observations.
 func (f *inForceDays) observe(d *storage.Day, res *HistoryResult) {
 	f.through(d.Date-1, res)
 	for _, e := range d.Entries {
-		o := pricestat.StoreObs{Date: d.Date, Price: e.Price, Regular: e.Regular, PromoEnd: e.PromoEnd}
-		if i := slices.Index(f.stores, e.Store); i >= 0 {
-			f.obs[i] = o
-		} else {
-			f.stores = append(f.stores, e.Store)
-			f.obs = append(f.obs, o)
-		}
+		f.follow.Observe(e.Store, pricestat.StoreObs{Date: d.Date, Price: e.Price, Regular: e.Regular, PromoEnd: e.PromoEnd})
 	}
 }
 
 // through writes each day up to last on which a price is in force.
 func (f *inForceDays) through(last int32, res *HistoryResult) {
 	for ; f.next <= last; f.next++ {
-		var bp pricestat.BannerPrice
-		var ok bool
-		bp, ok, f.buf = pricestat.InForceOn(f.obs, f.next, freshDays, f.buf)
-		if ok {
+		bp, ok := f.follow.On(f.next, freshDays)
+		f.last, f.lastOK = bp, ok
+		if !ok {
+			continue
+		}
+		if f.next >= f.first {
+			f.window.Set(int(f.next-f.first), bp.Price, bp.Regular)
+		}
+		if f.next >= int32(res.From) {
 			res.InForce = append(res.InForce, DayInForce{Date: Date(f.next), Price: Cents(bp.Price), RegularPrice: Cents(bp.Regular),
 				OnPromo: bp.Price < bp.Regular, StoreCount: bp.Stores})
 		}
 	}
+}
+
+// verdict returns the verdict of the price in force on the last day
+// written, nil when none is.
+func (f *inForceDays) verdict() *PriceVerdict {
+	if !f.lastOK {
+		return nil
+	}
+	low, typical := f.window.Figures()
+	v := &PriceVerdict{Price: Cents(f.last.Price), TypicalPrice: Cents(typical), Verdict: pricestat.Verdict(f.last.Price, f.last.Regular, low, typical)}
+	if low != 0 {
+		l := Cents(low)
+		v.Low30d = &l
+	}
+	return v
 }
 
 // historyStats summarises a price history from its points and their

@@ -36,12 +36,18 @@ func TestLookupProduct(t *testing.T) {
 			Offers: []grocery.Offer{
 				// Cheapest first. 4.79 per 2 L is 0.2395 per 100 mL.
 				{Banner: "no-frills", BannerName: "No Frills", ExternalSKU: "21000001_EA", Price: 479, RegularPrice: 479,
-					MinPrice: 479, MaxPrice: 479, UnitPrice: centsPtr(24), UnitPriceBasis: "per 100 mL", StoreCount: 1, ObservedAt: day(t, asOf)},
+					MinPrice: 479, MaxPrice: 479, UnitPrice: centsPtr(24), UnitPriceBasis: "per 100 mL", StoreCount: 1, ObservedAt: day(t, asOf),
+					// First seen today: no 30-day low; the typical price is today's.
+					TypicalPrice: 479, Verdict: grocery.VerdictUsual},
 				// Latest per store within 14 days: 4.99, 4.99 (promo), 6.29
 				// (lob-on-3, from 11-12). The metro offer is stale.
 				{Banner: "loblaws", BannerName: "Loblaws", ExternalSKU: "21000001_EA", Price: 499, RegularPrice: 599, OnPromo: true,
 					PromoEnds: datePtr(t, "2026-11-25"), MinPrice: 499, MaxPrice: 629, UnitPrice: centsPtr(25), UnitPriceBasis: "per 100 mL",
-					StoreCount: 3, ObservedAt: day(t, asOf)},
+					StoreCount: 3, ObservedAt: day(t, asOf),
+					// In force at 5.99 every day from 10-29 to 11-18 (see
+					// TestPriceHistory): 4.99 is below the low and the
+					// typical price.
+					Low30d: centsPtr(599), TypicalPrice: 599, Verdict: grocery.VerdictLowest},
 			},
 			Total:    2, // the two current offers; Metro's is stale
 			Currency: "CAD",
@@ -307,7 +313,9 @@ func TestPriceHistory(t *testing.T) {
 			// 11-19's 4.99 the lowest and the latest. Change: 4.99 /
 			// 6.245 - 1 = -20.096 % -> -20.1. The stores' extremes apart:
 			// 4.99 and 6.50.
-			Stats:    &grocery.PriceStats{Min: 499, Max: 625, Latest: 499, ChangePct: -20.1, StoreMin: 499, StoreMax: 650},
+			Stats: &grocery.PriceStats{Min: 499, Max: 625, Latest: 499, ChangePct: -20.1, StoreMin: 499, StoreMax: 650},
+			// As the offer's.
+			Verdict:  &grocery.PriceVerdict{Price: 499, Low30d: centsPtr(599), TypicalPrice: 599, Verdict: grocery.VerdictLowest},
 			Currency: "CAD",
 		}
 		// In force: nothing before 10-29; from 10-29 lob-on-1 5.99 and

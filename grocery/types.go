@@ -1,5 +1,7 @@
 package grocery
 
+import "github.com/grocerydata/grocery/grocery/internal/pricestat"
+
 // Currency is the currency of every price the service reports.
 const Currency = "CAD"
 
@@ -32,7 +34,27 @@ type Offer struct {
 	UnitPriceBasis string `json:"unit_price_basis"` // "per 100 g", "per 100 mL", "per unit", or ""
 	StoreCount     int    `json:"store_count"`      // reference stores in the province whose price is in force
 	ObservedAt     Date   `json:"observed_at"`      // latest observation date
+	// Low30d is the banner SKU's lowest price in force over the 30 days
+	// before today (today left out), or null when it had none then.
+	Low30d *Cents `json:"low_30d"`
+	// TypicalPrice is its most common regular price in force over the 60
+	// days up to today (each day with a price in force counted once, the
+	// lower on a tie).
+	TypicalPrice Cents `json:"typical_price"`
+	// Verdict is the first of these that holds: VerdictLowest (Low30d is
+	// not null, Price is at or below it and below TypicalPrice),
+	// VerdictPromotion (OnPromo), VerdictAbove (Price above
+	// TypicalPrice), VerdictUsual.
+	Verdict string `json:"verdict"`
 }
+
+// The verdicts of a price (Offer.Verdict, PriceVerdict.Verdict).
+const (
+	VerdictLowest    = pricestat.VerdictLowest    // "lowest_in_30_days"
+	VerdictPromotion = pricestat.VerdictPromotion // "on_promotion"
+	VerdictUsual     = pricestat.VerdictUsual     // "usual_price"
+	VerdictAbove     = pricestat.VerdictAbove     // "above_usual"
+)
 
 // LookupResult is the answer of LookupProduct.
 type LookupResult struct {
@@ -134,8 +156,21 @@ type HistoryResult struct {
 	// InForce is the banner's price in force on each day of the window
 	// (as its offer would have been that day), oldest first: every day
 	// on which a store's price is in force, observed or carried forward.
-	InForce  []DayInForce `json:"in_force"`
-	Currency string       `json:"currency"`
+	InForce []DayInForce `json:"in_force"`
+	// Verdict judges the price in force on To as an offer's verdict does
+	// (Offer.Low30d, TypicalPrice and Verdict, over the 30 and 60 days up
+	// to To whatever the period); null when no price is in force on To.
+	Verdict  *PriceVerdict `json:"verdict"`
+	Currency string        `json:"currency"`
+}
+
+// PriceVerdict is the verdict of a banner SKU's price in force on a day:
+// the figures and the rule of Offer's Low30d, TypicalPrice and Verdict.
+type PriceVerdict struct {
+	Price        Cents  `json:"price"`
+	Low30d       *Cents `json:"low_30d"`
+	TypicalPrice Cents  `json:"typical_price"`
+	Verdict      string `json:"verdict"`
 }
 
 // DayInForce is a banner SKU's price in force on one day: over the

@@ -49,9 +49,9 @@ func newTools(svc *grocery.Service) []tool {
 		{
 			Name:  "lookup_product",
 			Title: "Look up a product by barcode",
-			Description: `Current offers for a barcode (UPC/EAN/GTIN) in one Canadian province: one per banner, cheapest first. Pass an offer's banner and external_sku to price_history. price is the price in force (most common of the stores' last prices within 14 days; an ended promotion counts as regular). lang fr: French name.
+			Description: `Current offers for a barcode in one Canadian province, one per banner SKU, cheapest first; pass banner and external_sku to price_history. price: the price in force (most common of the stores' last prices within 14 days). verdict: lowest_in_30_days (at or below low_30d, the lowest of the 30 days before, and below typical_price, the most common regular price of 60 days), else on_promotion, above_usual or usual_price.
 
-total counts every current offer (limit may cut the list). Empty offers is a success: no reference store in the province observed it in 14 days, not proof it is unavailable. A barcode not in the catalogue is a not_found error.`,
+Empty offers: no reference store in the province observed it in 14 days, not proof it is unavailable. A barcode not in the catalogue: not_found.`,
 			InputSchema:  json.RawMessage(lookupInput),
 			OutputSchema: json.RawMessage(lookupOutput),
 			Annotations:  ann("Look up a product by barcode"),
@@ -67,9 +67,9 @@ total counts every current offer (limit may cut the list). Empty offers is a suc
 		{
 			Name:  "search_products",
 			Title: "Search products by name or brand",
-			Description: `Products matching words of their name or brand in one Canadian province, best match first. Case and accents are ignored; each word must begin a word of the name (en/fr) or brand. lang fr: French names.
+			Description: `Products matching words of their name or brand in one Canadian province, best match first. Each word must begin a word of the name or brand (case, accents ignored).
 
-Each product once: offer_count (banner SKUs priced) and its cheapest offers, at most 5 (regular_price, on_promo only on promotion). lookup_product(upc) gives every offer; price_history takes external_sku and banner.
+Each product once: offer_count (banner SKUs priced) and its cheapest offers, at most 5 (regular_price, on_promo only on promotion); lookup_product(upc) lists all.
 
 limit, total count products; next_offset: the next page's offset. Empty results: nothing matching observed in the province in 14 days, not proof it is unavailable.`,
 			InputSchema:  json.RawMessage(searchInput),
@@ -87,9 +87,9 @@ limit, total count products; next_offset: the next page's offset. Empty results:
 		{
 			Name:  "price_history",
 			Title: "Price history of a retailer SKU",
-			Description: `Shelf-price series of one retailer SKU in one province over period, ending at the data set's latest date. sku: an external_sku from lookup_product or search_products, with its banner; never a barcode (not_found).
+			Description: `Shelf-price series of one retailer SKU (an external_sku from lookup_product or search_products, with its banner; never a barcode) in one province over period, ending at the data set's latest date.
 
-points: collection days, min/median/max over the banner's reference stores in the province, store_count; stats over the daily medians (change_pct: latest vs first, %), store_min/store_max any store's extremes. in_force: each day's price in force (lookup_product's offer that day). Empty points do not prove it unavailable.`,
+points: collection days, min/median/max over the banner's reference stores, store_count; stats over the daily medians (change_pct: latest vs first, %), store_min/store_max any store's extremes. in_force: each day's price in force (that day's offer); verdict: the offer's on the last day.`,
 			InputSchema:  json.RawMessage(historyInput),
 			OutputSchema: json.RawMessage(historyOutput),
 			Annotations:  ann("Price history of a retailer SKU"),
@@ -103,11 +103,9 @@ points: collection days, min/median/max over the banner's reference stores in th
 			},
 		},
 		{
-			Name:  "list_reference_stores",
-			Title: "List the reference stores",
-			Description: `Active reference stores, by province, banner, or nearest a postal code: the panel whose shelf prices the other tools report, not a directory of all grocery stores.
-
-total counts every matching store; next_offset, when present, is the offset of the next page.`,
+			Name:         "list_reference_stores",
+			Title:        "List the reference stores",
+			Description:  `Active reference stores, by province, banner, or nearest a postal code: the panel whose shelf prices the other tools report, not a directory of all grocery stores. next_offset, when present, is the next page's offset.`,
 			InputSchema:  json.RawMessage(storesInput),
 			OutputSchema: json.RawMessage(storesOutput),
 			Annotations:  ann("List the reference stores"),
