@@ -116,6 +116,10 @@ func (r *SearchResult) AppendJSON(b []byte) []byte {
 		b = append(b, `,"next_offset":`...)
 		b = strconv.AppendInt(b, int64(r.NextOffset), 10)
 	}
+	if r.Hint != "" {
+		b = append(b, `,"hint":`...)
+		b = jsontext.AppendString(b, r.Hint)
+	}
 	b = append(b, `,"currency":`...)
 	b = jsontext.AppendString(b, r.Currency)
 	return append(b, '}')

@@ -164,19 +164,28 @@ func (v *offerValues) next() *offerValue {
 // NextOffset, when set, is the offset of the next page. Words match
 // case- and accent-insensitively, in a product's English or French name
 // or its brand, a word matches any word it begins ("yog" finds "Yogurt"),
-// and every word of the query must match. Names are in in.Lang. It never
-// returns a price history, and it never mixes provinces.
+// and every word of the query must match. A size in the query ("4L",
+// "4 L", "400 g", "12 x 355 mL", "dozen") is matched against the
+// product's size after unit normalisation, and stop words
+// (search.StopWords: "cheapest", "the", ...) are left out. When nothing
+// matches a query of several words or with a size, Hint says why. Names
+// are in in.Lang. It never returns a price history, and it never mixes
+// provinces.
 //
-// It returns EINVALID for an empty query, an unknown province, a limit
+// It returns EINVALID for an empty query (or one naming only a size), an
+// unknown province, a limit
 // outside 1..500, an offset outside 0..1,000,000 or a lang other than en
 // or fr.
 func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchResult, error) {
-	words := tokens(in.Query)
-	if len(words) == 0 {
+	q := search.ParseQuery(in.Query)
+	if len(q.Words) == 0 {
+		if q.Size != "" {
+			return nil, Errorf(EINVALID, "query %q names a size only: add a word of a product name or brand", in.Query)
+		}
 		return nil, Errorf(EINVALID, "query is required: one or more words of a product name or brand")
 	}
-	if len(words) > 8 {
-		return nil, Errorf(EINVALID, "query has %d words: want at most 8", len(words))
+	if len(q.Words) > 8 {
+		return nil, Errorf(EINVALID, "query has %d words: want at most 8", len(q.Words))
 	}
 	province, err := ParseProvince(in.Province)
 	if err != nil {
@@ -192,7 +201,7 @@ func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchRe
 	}
 	res := &SearchResult{Query: in.Query, Province: province, Results: []SearchProduct{}, Currency: Currency}
 	err = s.db.View(func(tx *storage.Tx) error {
-		hits, err := search.Match(tx, province, words)
+		hits, err := search.Match(tx, province, q.Words)
 		if err != nil {
 			return err
 		}
@@ -201,17 +210,18 @@ func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchRe
 		var offers []SearchOffer // one product's current offers, before the cut
 		for _, h := range hits {
 			gtin := string(h.GTIN[:])
+			if q.HasSize() {
+				if _, err := tx.Product(gtin, &p); err != nil {
+					return err
+				}
+				if !q.SizeMatches(p.Size) {
+					continue
+				}
+			}
 			if res.Total < offset || res.Total >= offset+limit {
 				// Before or past the page: count the product if any banner has a
 				// current price for it, reading nothing else.
-				found := false
-				err := tx.Offers(province, gtin, func(o *storage.Offer) error {
-					if o.ObservedAt > current {
-						found = true
-						return storage.ErrStop
-					}
-					return nil
-				})
+				found, err := hasCurrentOffer(tx, province, gtin, current)
 				if err != nil {
 					return err
 				}
@@ -237,8 +247,10 @@ func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchRe
 			if len(offers) == 0 {
 				continue // matched, but no current price in the province
 			}
-			if _, err := tx.Product(gtin, &p); err != nil {
-				return err
+			if !q.HasSize() {
+				if _, err := tx.Product(gtin, &p); err != nil {
+					return err
+				}
 			}
 			slices.SortFunc(offers, func(a, b SearchOffer) int {
 				return cmp.Or(cmp.Compare(a.Price, b.Price), cmp.Compare(a.Banner, b.Banner), cmp.Compare(a.ExternalSKU, b.ExternalSKU))
@@ -249,7 +261,10 @@ func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchRe
 			})
 			res.Total++
 		}
-		return nil
+		if res.Total == 0 && (len(q.Words) > 1 || q.HasSize()) {
+			res.Hint, err = searchHint(tx, province, &q, current)
+		}
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -258,6 +273,68 @@ func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchRe
 		res.NextOffset = next
 	}
 	return res, nil
+}
+
+// hasCurrentOffer reports whether a banner has a current price for a
+// product in the province.
+func hasCurrentOffer(tx *storage.Tx, province, gtin string, current int32) (bool, error) {
+	found := false
+	err := tx.Offers(province, gtin, func(o *storage.Offer) error {
+		if o.ObservedAt > current {
+			found = true
+			return storage.ErrStop
+		}
+		return nil
+	})
+	return found, err
+}
+
+// products writes a count of products ("1 product", "0 products").
+func products(n int) string {
+	if n == 1 {
+		return "1 product"
+	}
+	return fmt.Sprintf("%d products", n)
+}
+
+// searchHint says why a query found nothing: the size, when the words
+// alone find products; otherwise how many products each word finds alone.
+func searchHint(tx *storage.Tx, province string, q *search.Query, current int32) (string, error) {
+	count := func(words []string) (int, error) {
+		hits, err := search.Match(tx, province, words)
+		if err != nil {
+			return 0, err
+		}
+		n := 0
+		for _, h := range hits {
+			ok, err := hasCurrentOffer(tx, province, string(h.GTIN[:]), current)
+			if err != nil {
+				return 0, err
+			}
+			if ok {
+				n++
+			}
+		}
+		return n, nil
+	}
+	if q.HasSize() {
+		n, err := count(q.Words)
+		if err != nil || n > 0 {
+			return fmt.Sprintf("%s match %q, none of them of size %s: leave the size out to see their sizes", products(n), strings.Join(q.Words, " "), q.Size), err
+		}
+	}
+	if len(q.Words) == 1 {
+		return fmt.Sprintf("%q finds no product with a current price in %s", q.Words[0], province), nil
+	}
+	parts := make([]string, len(q.Words))
+	for i, w := range q.Words {
+		n, err := count([]string{w})
+		if err != nil {
+			return "", err
+		}
+		parts[i] = fmt.Sprintf("%q finds %s", w, products(n))
+	}
+	return "no product matches every word; alone, " + strings.Join(parts, ", ") + ": leave out a word", nil
 }
 
 // PriceHistory returns the observed price series of one banner SKU in one

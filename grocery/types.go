@@ -109,8 +109,12 @@ type SearchResult struct {
 	Total int `json:"total"`
 	// NextOffset is the Offset of the next page, 0 (and left out of the
 	// JSON) on the last page.
-	NextOffset int    `json:"next_offset,omitempty"`
-	Currency   string `json:"currency"`
+	NextOffset int `json:"next_offset,omitempty"`
+	// Hint, when nothing matched a query of more than one word or with a
+	// size, says why: how many products each word finds alone, or that
+	// the words find products but none of the size.
+	Hint     string `json:"hint,omitempty"`
+	Currency string `json:"currency"`
 }
 
 // PricePoint is one day of a price series: the spread of observed shelf

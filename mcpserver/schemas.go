@@ -44,7 +44,7 @@ const lookupInput = `{
 const searchInput = `{
 	"type":"object",
 	"properties":{
-		"query":{"type":"string","minLength":1,"description":"Words of a product name or brand"},
+		"query":{"type":"string","minLength":1,"description":"Name or brand words, and a size"},
 		"province":` + provinceArg + `,
 		"limit":` + limitArg + `,
 		"offset":` + offsetArg + `,
@@ -134,6 +134,7 @@ const searchOutput = `{
 		},
 		"total":` + integer + `,
 		"next_offset":` + integer + `,
+		"hint":` + str + `,
 		"currency":{"const":"CAD"}
 	},
 	"required":["query","province","results","total","currency"]

@@ -49,7 +49,7 @@ func newTools(svc *grocery.Service) []tool {
 		{
 			Name:  "lookup_product",
 			Title: "Look up a product by barcode",
-			Description: `Current offers for a barcode in one Canadian province, one per banner SKU, cheapest first; pass banner and external_sku to price_history. price: the price in force (most common of the stores' last prices within 14 days). verdict: lowest_in_30_days (at or below low_30d, the lowest of the 30 days before, and below typical_price, the most common regular price of 60 days), else on_promotion, above_usual or usual_price.
+			Description: `Current offers for a barcode in one province, one per banner SKU, cheapest first; pass banner and external_sku to price_history. price: the price in force (most common of the stores' last prices within 14 days). verdict: lowest_in_30_days (price <= low_30d, the 30 days' lowest, and < typical_price, the 60 days' usual regular price), else on_promotion, above_usual or usual_price.
 
 Empty offers: no reference store in the province observed it in 14 days, not proof it is unavailable. A barcode not in the catalogue: not_found.`,
 			InputSchema:  json.RawMessage(lookupInput),
@@ -67,11 +67,11 @@ Empty offers: no reference store in the province observed it in 14 days, not pro
 		{
 			Name:  "search_products",
 			Title: "Search products by name or brand",
-			Description: `Products matching words of their name or brand in one Canadian province, best match first. Each word must begin a word of the name or brand (case, accents ignored).
+			Description: `Products matching words of their name or brand in one province, best match first. Each word must begin a word of the name or brand (case, accents ignored); stop words (cheapest, the) ignored; a size (4L, 400 g, 12 x 355 mL, dozen) must match.
 
 Each product once: offer_count (banner SKUs priced) and its cheapest offers, at most 5 (regular_price, on_promo only on promotion); lookup_product(upc) lists all.
 
-limit, total count products; next_offset: the next page's offset. Empty results: nothing matching observed in the province in 14 days, not proof it is unavailable.`,
+limit, total count products; next_offset: the next page's offset. Empty results: nothing matching observed in the province in 14 days (see hint), not proof it is unavailable.`,
 			InputSchema:  json.RawMessage(searchInput),
 			OutputSchema: json.RawMessage(searchOutput),
 			Annotations:  ann("Search products by name or brand"),
@@ -87,9 +87,9 @@ limit, total count products; next_offset: the next page's offset. Empty results:
 		{
 			Name:  "price_history",
 			Title: "Price history of a retailer SKU",
-			Description: `Shelf-price series of one retailer SKU (an external_sku from lookup_product or search_products, with its banner; never a barcode) in one province over period, ending at the data set's latest date.
+			Description: `Shelf-price series of one retailer SKU (an external_sku from lookup_product or search_products; never a barcode) in one province over period, ending at the latest date.
 
-points: collection days, min/median/max over the banner's reference stores, store_count; stats over the daily medians (change_pct: latest vs first, %), store_min/store_max any store's extremes. in_force: each day's price in force (that day's offer); verdict: the offer's on the last day.`,
+points: collection days, min/median/max over the banner's stores, store_count; stats over the daily medians (change_pct: latest vs first, %), store_min/store_max any store's extremes. in_force: each day's price in force (that day's offer); verdict: the offer's on the last day.`,
 			InputSchema:  json.RawMessage(historyInput),
 			OutputSchema: json.RawMessage(historyOutput),
 			Annotations:  ann("Price history of a retailer SKU"),

@@ -142,6 +142,9 @@ func printSearch(w io.Writer, res *grocery.SearchResult, offset int) error {
 	}
 	if len(res.Results) == 0 {
 		fmt.Fprintf(w, "No products match %q in %s. That does not prove none are sold there.\n", res.Query, provinceName(res.Province))
+		if res.Hint != "" {
+			fmt.Fprintf(w, "Hint: %s.\n", res.Hint)
+		}
 		return nil
 	}
 	fmt.Fprintf(w, "Products matching %q in %s, prices in %s:\n", res.Query, provinceName(res.Province), res.Currency)
