@@ -52,14 +52,13 @@ func Verdict(price, regular, low30, typical uint32) string {
 // of day (last - TypicalDays + 1 + i), 0 when no price was in force.
 type Window struct {
 	Price, Regular [TypicalDays]uint32
-	counts         map[uint32]int
 }
 
 // Set records the price in force on the i-th day of the window.
 func (w *Window) Set(i int, price, regular uint32) { w.Price[i], w.Regular[i] = price, regular }
 
 // Clear forgets every day.
-func (w *Window) Clear() { w.Price, w.Regular = [TypicalDays]uint32{}, [TypicalDays]uint32{} }
+func (w *Window) Clear() { *w = Window{} }
 
 // Figures returns the Low30 (0 when none) and Typical (0 when no day has
 // a price in force) of the window's last day.
@@ -69,17 +68,27 @@ func (w *Window) Figures() (low30, typical uint32) {
 			low30 = p
 		}
 	}
-	if w.counts == nil {
-		w.counts = map[uint32]int{}
+	// A banner SKU has few regular prices in 60 days: count them in a
+	// list, without a map or a sort.
+	var vals [TypicalDays]struct {
+		r uint32
+		n int
 	}
-	clear(w.counts)
-	best := 0
+	distinct, best := 0, 0
 	for _, r := range w.Regular {
 		if r == 0 {
 			continue
 		}
-		w.counts[r]++
-		if n := w.counts[r]; n > best || n == best && r < typical {
+		i := 0
+		for i < distinct && vals[i].r != r {
+			i++
+		}
+		if i == distinct {
+			vals[i].r = r
+			distinct++
+		}
+		vals[i].n++
+		if n := vals[i].n; n > best || n == best && r < typical {
 			best, typical = n, r
 		}
 	}
