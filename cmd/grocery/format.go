@@ -91,7 +91,7 @@ func printLookup(w io.Writer, res *grocery.LookupResult, offset int) error {
 	}
 	fmt.Fprintf(w, "Offers in %s, prices in %s:\n", provinceName(res.Province), res.Currency)
 	tw := newTable(w)
-	fmt.Fprintln(tw, "BANNER\tSKU\tPRICE\tREGULAR\tPROMO\tRANGE\tUNIT PRICE\tSTORES\tOBSERVED")
+	fmt.Fprintln(tw, "BANNER\tSKU\tPRICE\tREGULAR\tPROMO\tRANGE\tUNIT PRICE\tSTORES\tOBSERVED\t30-DAY LOW\tTYPICAL\tVERDICT")
 	for _, o := range res.Offers {
 		rng := ""
 		if o.MinPrice != o.MaxPrice {
@@ -101,8 +101,12 @@ func printLookup(w io.Writer, res *grocery.LookupResult, offset int) error {
 		if o.UnitPrice != nil {
 			unit = money(*o.UnitPrice) + " " + o.UnitPriceBasis
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", o.BannerName, o.ExternalSKU, money(o.Price), money(o.RegularPrice),
-			promo(o.OnPromo, o.PromoEnds), rng, unit, o.StoreCount, o.ObservedAt)
+		low := ""
+		if o.Low30d != nil {
+			low = money(*o.Low30d)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\n", o.BannerName, o.ExternalSKU, money(o.Price), money(o.RegularPrice),
+			promo(o.OnPromo, o.PromoEnds), rng, unit, o.StoreCount, o.ObservedAt, low, money(o.TypicalPrice), strings.ReplaceAll(o.Verdict, "_", " "))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
