@@ -19,7 +19,7 @@ import (
 // server/discover return them.
 const instructions = `Canadian grocery prices, collected on a fixed panel of reference stores. Prices are store-scoped: there is no national price, so every price query takes a province (a two-letter code: AB BC MB NB NL NS NT NU ON PE QC SK YT).
 
-How the tools chain: search_products (by name or brand) or lookup_product (by barcode) -> each offer or result carries a banner and an external_sku (the retailer's own SKU) -> price_history(sku=external_sku, banner, province) for the price trend. A barcode is never a SKU. list_reference_stores shows the stores the prices come from: that panel is the coverage.
+How the tools chain: search_products (by name or brand) or lookup_product (by barcode) -> each offer or result carries a banner and an external_sku (the retailer's own SKU) -> price_history(sku=external_sku, banner, province) for the price trend. A barcode is never a SKU. Each offer says whether its price is a good one (verdict, against its 30-day low and its typical price). search_products takes a size in the query (4L, 400 g, dozen) and ignores words such as cheapest; when it finds nothing, its hint says what each word finds alone. list_reference_stores shows the stores the prices come from: that panel is the coverage.
 
 An empty result means no reference store of the province observed the product in the last 14 days; it does not prove the product is unavailable. Every list carries total: more than it returned means limit cut it (search_products counts products). search_products and list_reference_stores page with offset and their answer's next_offset. Prices are in CAD.
 
