@@ -201,6 +201,7 @@ var analytics = []struct {
 	{"promo_calendar", checkPromoCalendar},
 	{"basket", checkBasket},
 	{"price_history", checkPriceHistory},
+	{"verdict", checkVerdict},
 	{"category_report", checkCategoryReport},
 	{"competitive_benchmark", checkBenchmark},
 	{"geography", checkGeography},

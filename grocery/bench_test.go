@@ -114,9 +114,9 @@ func BenchmarkSearchProducts(b *testing.B) {
 	if hits == 0 {
 		b.Fatal("no query matched anything: the benchmark measured nothing")
 	}
-	// A page is up to 10 products with all their banner entries, so the
-	// entries per call say how much each call returned.
-	b.ReportMetric(float64(hits)/float64(b.N), "entries/op")
+	// A page is up to 10 products, each with its cheapest offers, so the
+	// products per call say how much each call returned.
+	b.ReportMetric(float64(hits)/float64(b.N), "products/op")
 }
 
 func BenchmarkPriceHistory90d(b *testing.B) {

@@ -121,18 +121,23 @@ func ExampleService_SearchProducts() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		fmt.Printf("%q in %s: %d\n", q.query, res.Province, len(res.Results))
-		for _, e := range res.Results {
-			fmt.Printf("  %s %s at %s: $%s\n", e.Brand, e.Name, e.BannerName, e.Price)
+		fmt.Printf("%q in %s: %d\n", q.query, res.Province, res.Total)
+		for _, p := range res.Results {
+			fmt.Printf("  %s %s, %d offers\n", p.Brand, p.Name, p.OfferCount)
+			for _, o := range p.Offers {
+				fmt.Printf("    %s: $%s\n", o.Banner, o.Price)
+			}
 		}
 	}
 	// Output:
 	// "creme glacee" in QC: 1
-	//   Chapman's Crème glacée vanille at Maxi: $6.49
+	//   Chapman's Crème glacée vanille, 1 offers
+	//     maxi: $6.49
 	// "creme glacee" in ON: 0
-	// "minute" in ON: 2
-	//   Minute Maid Orange Juice No Pulp at Loblaws: $3.99
-	//   Minute Maid Orange Juice No Pulp at No Frills: $4.79
+	// "minute" in ON: 1
+	//   Minute Maid Orange Juice No Pulp, 2 offers
+	//     loblaws: $3.99
+	//     no-frills: $4.79
 }
 
 // History is keyed by the banner's own SKU, taken from an offer: never by

@@ -89,6 +89,16 @@ func (o *Offer) appendJSON(b []byte) []byte {
 	b = strconv.AppendInt(b, int64(o.StoreCount), 10)
 	b = append(b, `,"observed_at":`...)
 	b = o.ObservedAt.appendJSON(b)
+	b = append(b, `,"low_30d":`...)
+	if o.Low30d == nil {
+		b = append(b, "null"...)
+	} else {
+		b = o.Low30d.appendJSON(b)
+	}
+	b = append(b, `,"typical_price":`...)
+	b = o.TypicalPrice.appendJSON(b)
+	b = append(b, `,"verdict":`...)
+	b = jsontext.AppendString(b, o.Verdict)
 	return append(b, '}')
 }
 
@@ -99,9 +109,17 @@ func (r *SearchResult) AppendJSON(b []byte) []byte {
 	b = append(b, `,"province":`...)
 	b = jsontext.AppendString(b, r.Province)
 	b = append(b, `,"results":`...)
-	b = jsontext.AppendList(b, r.Results, (*CatalogueEntry).appendJSON)
+	b = jsontext.AppendList(b, r.Results, (*SearchProduct).appendJSON)
 	b = append(b, `,"total":`...)
 	b = strconv.AppendInt(b, int64(r.Total), 10)
+	if r.NextOffset != 0 {
+		b = append(b, `,"next_offset":`...)
+		b = strconv.AppendInt(b, int64(r.NextOffset), 10)
+	}
+	if r.Hint != "" {
+		b = append(b, `,"hint":`...)
+		b = jsontext.AppendString(b, r.Hint)
+	}
 	b = append(b, `,"currency":`...)
 	b = jsontext.AppendString(b, r.Currency)
 	return append(b, '}')
@@ -110,29 +128,34 @@ func (r *SearchResult) AppendJSON(b []byte) []byte {
 // MarshalJSON implements json.Marshaler.
 func (r *SearchResult) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil), nil }
 
-func (e *CatalogueEntry) appendJSON(b []byte) []byte {
+func (p *SearchProduct) appendJSON(b []byte) []byte {
 	b = append(b, `{"upc":`...)
-	b = jsontext.AppendString(b, e.UPC)
+	b = jsontext.AppendString(b, p.UPC)
 	b = append(b, `,"name":`...)
-	b = jsontext.AppendString(b, e.Name)
+	b = jsontext.AppendString(b, p.Name)
 	b = append(b, `,"brand":`...)
-	b = jsontext.AppendString(b, e.Brand)
+	b = jsontext.AppendString(b, p.Brand)
 	b = append(b, `,"size":`...)
-	b = jsontext.AppendString(b, e.Size)
-	b = append(b, `,"banner":`...)
-	b = jsontext.AppendString(b, e.Banner)
-	b = append(b, `,"banner_name":`...)
-	b = jsontext.AppendString(b, e.BannerName)
+	b = jsontext.AppendString(b, p.Size)
+	b = append(b, `,"offer_count":`...)
+	b = strconv.AppendInt(b, int64(p.OfferCount), 10)
+	b = append(b, `,"offers":`...)
+	b = jsontext.AppendList(b, p.Offers, (*SearchOffer).appendJSON)
+	return append(b, '}')
+}
+
+func (o *SearchOffer) appendJSON(b []byte) []byte {
+	b = append(b, `{"banner":`...)
+	b = jsontext.AppendString(b, o.Banner)
 	b = append(b, `,"external_sku":`...)
-	b = jsontext.AppendString(b, e.ExternalSKU)
+	b = jsontext.AppendString(b, o.ExternalSKU)
 	b = append(b, `,"price":`...)
-	b = e.Price.appendJSON(b)
-	b = append(b, `,"regular_price":`...)
-	b = e.RegularPrice.appendJSON(b)
-	b = append(b, `,"on_promo":`...)
-	b = strconv.AppendBool(b, e.OnPromo)
-	b = append(b, `,"observed_at":`...)
-	b = e.ObservedAt.appendJSON(b)
+	b = o.Price.appendJSON(b)
+	if o.OnPromo {
+		b = append(b, `,"regular_price":`...)
+		b = o.RegularPrice.appendJSON(b)
+		b = append(b, `,"on_promo":true`...)
+	}
 	return append(b, '}')
 }
 
@@ -181,8 +204,30 @@ func (r *HistoryResult) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, `,"in_force":`...)
 	b = jsontext.AppendList(b, r.InForce, (*DayInForce).appendJSON)
+	b = append(b, `,"verdict":`...)
+	if r.Verdict == nil {
+		b = append(b, "null"...)
+	} else {
+		b = r.Verdict.appendJSON(b)
+	}
 	b = append(b, `,"currency":`...)
 	b = jsontext.AppendString(b, r.Currency)
+	return append(b, '}')
+}
+
+func (v *PriceVerdict) appendJSON(b []byte) []byte {
+	b = append(b, `{"price":`...)
+	b = v.Price.appendJSON(b)
+	b = append(b, `,"low_30d":`...)
+	if v.Low30d == nil {
+		b = append(b, "null"...)
+	} else {
+		b = v.Low30d.appendJSON(b)
+	}
+	b = append(b, `,"typical_price":`...)
+	b = v.TypicalPrice.appendJSON(b)
+	b = append(b, `,"verdict":`...)
+	b = jsontext.AppendString(b, v.Verdict)
 	return append(b, '}')
 }
 

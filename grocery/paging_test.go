@@ -3,7 +3,6 @@ package grocery_test
 import (
 	"context"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -68,7 +67,7 @@ func TestListPaging(t *testing.T) {
 		if all.Total < 3 {
 			t.Fatalf("query %q has %d products; want at least 3 to page", s.Query, all.Total)
 		}
-		var paged []grocery.CatalogueEntry
+		var paged []grocery.SearchProduct
 		for off := 0; off < all.Total; off += 2 {
 			in.Limit, in.Offset = 2, off
 			p, err := svc.SearchProducts(ctx, in)
@@ -78,8 +77,11 @@ func TestListPaging(t *testing.T) {
 			if p.Total != all.Total {
 				t.Fatalf("offset %d: total %d, want %d", off, p.Total, all.Total)
 			}
-			if n := products(p.Results); n != min(2, all.Total-off) {
+			if n := len(p.Results); n != min(2, all.Total-off) {
 				t.Fatalf("offset %d: %d products, want %d", off, n, min(2, all.Total-off))
+			}
+			if want := min(off+2, all.Total) % all.Total; p.NextOffset != want {
+				t.Fatalf("offset %d: next_offset %d, want %d", off, p.NextOffset, want)
 			}
 			paged = append(paged, p.Results...)
 		}
@@ -153,15 +155,4 @@ func TestListPaging(t *testing.T) {
 			}
 		}
 	})
-}
-
-// products counts the distinct products of search results.
-func products(rs []grocery.CatalogueEntry) int {
-	var upcs []string
-	for _, r := range rs {
-		if !slices.Contains(upcs, r.UPC) {
-			upcs = append(upcs, r.UPC)
-		}
-	}
-	return len(upcs)
 }

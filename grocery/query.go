@@ -130,6 +130,11 @@ func offer(o *storage.Offer, qty float64, basis string, vals *offerValues) Offer
 		v.unitPrice = Cents(pricestat.Cents(float64(o.Price) / qty))
 		r.UnitPrice, r.UnitPriceBasis = &v.unitPrice, basis
 	}
+	if o.Low30 != 0 {
+		v.low30 = Cents(o.Low30)
+		r.Low30d = &v.low30
+	}
+	r.TypicalPrice, r.Verdict = Cents(o.Typical), pricestat.Verdict(o.Price, o.Regular, o.Low30, o.Typical)
 	return r
 }
 
@@ -138,7 +143,7 @@ type offerValues struct{ vals []offerValue }
 
 type offerValue struct {
 	promoEnds, promoEnded Date
-	unitPrice             Cents
+	unitPrice, low30      Cents
 }
 
 func (v *offerValues) next() *offerValue {
@@ -151,28 +156,36 @@ func (v *offerValues) next() *offerValue {
 }
 
 // SearchProducts finds products by name or brand in one province and
-// returns catalogue entries with current prices: one entry per product and
-// banner. Products come best match first, and each product's entries are
-// together, cheapest first. in.Limit (default 10) counts products, not
-// entries, so a page shows the breadth of the matches, and in.Offset skips
-// that many matching products before the page; Total is the exact
-// number of matching products with a current price in the province, so
-// a result holding fewer distinct products than Total was cut. Words match
+// returns them with current prices: each product once, best match first,
+// with its cheapest banner SKUs (at most MaxSearchOffers, OfferCount
+// counting all). in.Limit (default 10) counts products and in.Offset
+// skips that many matching products before the page; Total is the exact
+// number of matching products with a current price in the province, and
+// NextOffset, when set, is the offset of the next page. Words match
 // case- and accent-insensitively, in a product's English or French name
 // or its brand, a word matches any word it begins ("yog" finds "Yogurt"),
-// and every word of the query must match. Names are in in.Lang. It never
-// returns a price history, and it never mixes provinces.
+// and every word of the query must match. A size in the query ("4L",
+// "4 L", "400 g", "12 x 355 mL", "dozen") is matched against the
+// product's size after unit normalisation, and stop words
+// (search.StopWords: "cheapest", "the", ...) are left out. When nothing
+// matches a query of several words or with a size, Hint says why. Names
+// are in in.Lang. It never returns a price history, and it never mixes
+// provinces.
 //
-// It returns EINVALID for an empty query, an unknown province, a limit
+// It returns EINVALID for an empty query (or one naming only a size), an
+// unknown province, a limit
 // outside 1..500, an offset outside 0..1,000,000 or a lang other than en
 // or fr.
 func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchResult, error) {
-	words := tokens(in.Query)
-	if len(words) == 0 {
+	q := search.ParseQuery(in.Query)
+	if len(q.Words) == 0 {
+		if q.Size != "" {
+			return nil, Errorf(EINVALID, "query %q names a size only: add a word of a product name or brand", in.Query)
+		}
 		return nil, Errorf(EINVALID, "query is required: one or more words of a product name or brand")
 	}
-	if len(words) > 8 {
-		return nil, Errorf(EINVALID, "query has %d words: want at most 8", len(words))
+	if len(q.Words) > 8 {
+		return nil, Errorf(EINVALID, "query has %d words: want at most 8", len(q.Words))
 	}
 	province, err := ParseProvince(in.Province)
 	if err != nil {
@@ -186,27 +199,29 @@ func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchRe
 	if err != nil {
 		return nil, err
 	}
-	res := &SearchResult{Query: in.Query, Province: province, Results: []CatalogueEntry{}, Currency: Currency}
+	res := &SearchResult{Query: in.Query, Province: province, Results: []SearchProduct{}, Currency: Currency}
 	err = s.db.View(func(tx *storage.Tx) error {
-		hits, err := search.Match(tx, province, words)
+		hits, err := search.Match(tx, province, q.Words)
 		if err != nil {
 			return err
 		}
 		current := tx.AsOf() - freshDays
 		var p storage.Product
+		var offers []SearchOffer // one product's current offers, before the cut
 		for _, h := range hits {
 			gtin := string(h.GTIN[:])
+			if q.HasSize() {
+				if _, err := tx.Product(gtin, &p); err != nil {
+					return err
+				}
+				if !q.SizeMatches(p.Size) {
+					continue
+				}
+			}
 			if res.Total < offset || res.Total >= offset+limit {
 				// Before or past the page: count the product if any banner has a
 				// current price for it, reading nothing else.
-				found := false
-				err := tx.Offers(province, gtin, func(o *storage.Offer) error {
-					if o.ObservedAt > current {
-						found = true
-						return storage.ErrStop
-					}
-					return nil
-				})
+				found, err := hasCurrentOffer(tx, province, gtin, current)
 				if err != nil {
 					return err
 				}
@@ -215,45 +230,111 @@ func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchRe
 				}
 				continue
 			}
-			// The product's entries go straight onto the page, then are
-			// completed and sorted in place.
-			start := len(res.Results)
+			offers = offers[:0]
 			err := tx.Offers(province, gtin, func(o *storage.Offer) error {
 				if o.ObservedAt > current {
-					res.Results = append(res.Results, CatalogueEntry{
-						Banner: o.Banner, BannerName: bannerName(o.Banner), ExternalSKU: o.SKU,
-						Price: Cents(o.Price), RegularPrice: Cents(o.Regular), OnPromo: o.Price < o.Regular,
-						ObservedAt: Date(o.ObservedAt),
-					})
+					so := SearchOffer{Banner: o.Banner, ExternalSKU: o.SKU, Price: Cents(o.Price)}
+					if o.Price < o.Regular {
+						so.RegularPrice, so.OnPromo = Cents(o.Regular), true
+					}
+					offers = append(offers, so)
 				}
 				return nil
 			})
 			if err != nil {
 				return err
 			}
-			entries := res.Results[start:]
-			if len(entries) == 0 {
+			if len(offers) == 0 {
 				continue // matched, but no current price in the province
 			}
-			if _, err := tx.Product(gtin, &p); err != nil {
-				return err
+			if !q.HasSize() {
+				if _, err := tx.Product(gtin, &p); err != nil {
+					return err
+				}
 			}
-			upc := GTIN(gtin).UPC()
-			for i := range entries {
-				e := &entries[i]
-				e.UPC, e.Name, e.Brand, e.Size = upc, nameIn(p.Name, p.NameFr, lang), p.Brand, p.Size
-			}
-			slices.SortFunc(entries, func(a, b CatalogueEntry) int {
+			slices.SortFunc(offers, func(a, b SearchOffer) int {
 				return cmp.Or(cmp.Compare(a.Price, b.Price), cmp.Compare(a.Banner, b.Banner), cmp.Compare(a.ExternalSKU, b.ExternalSKU))
+			})
+			res.Results = append(res.Results, SearchProduct{
+				UPC: GTIN(gtin).UPC(), Name: nameIn(p.Name, p.NameFr, lang), Brand: p.Brand, Size: p.Size,
+				OfferCount: len(offers), Offers: slices.Clone(offers[:min(len(offers), MaxSearchOffers)]),
 			})
 			res.Total++
 		}
-		return nil
+		if res.Total == 0 && (len(q.Words) > 1 || q.HasSize()) {
+			res.Hint, err = searchHint(tx, province, &q, current)
+		}
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
+	if next := offset + len(res.Results); next < res.Total {
+		res.NextOffset = next
+	}
 	return res, nil
+}
+
+// hasCurrentOffer reports whether a banner has a current price for a
+// product in the province.
+func hasCurrentOffer(tx *storage.Tx, province, gtin string, current int32) (bool, error) {
+	found := false
+	err := tx.Offers(province, gtin, func(o *storage.Offer) error {
+		if o.ObservedAt > current {
+			found = true
+			return storage.ErrStop
+		}
+		return nil
+	})
+	return found, err
+}
+
+// products writes a count of products ("1 product", "0 products").
+func products(n int) string {
+	if n == 1 {
+		return "1 product"
+	}
+	return fmt.Sprintf("%d products", n)
+}
+
+// searchHint says why a query found nothing: the size, when the words
+// alone find products; otherwise how many products each word finds alone.
+func searchHint(tx *storage.Tx, province string, q *search.Query, current int32) (string, error) {
+	count := func(words []string) (int, error) {
+		hits, err := search.Match(tx, province, words)
+		if err != nil {
+			return 0, err
+		}
+		n := 0
+		for _, h := range hits {
+			ok, err := hasCurrentOffer(tx, province, string(h.GTIN[:]), current)
+			if err != nil {
+				return 0, err
+			}
+			if ok {
+				n++
+			}
+		}
+		return n, nil
+	}
+	if q.HasSize() {
+		n, err := count(q.Words)
+		if err != nil || n > 0 {
+			return fmt.Sprintf("%s match %q, none of them of size %s: leave the size out to see their sizes", products(n), strings.Join(q.Words, " "), q.Size), err
+		}
+	}
+	if len(q.Words) == 1 {
+		return fmt.Sprintf("%q finds no product with a current price in %s", q.Words[0], province), nil
+	}
+	parts := make([]string, len(q.Words))
+	for i, w := range q.Words {
+		n, err := count([]string{w})
+		if err != nil {
+			return "", err
+		}
+		parts[i] = fmt.Sprintf("%q finds %s", w, products(n))
+	}
+	return "no product matches every word; alone, " + strings.Join(parts, ", ") + ": leave out a word", nil
 }
 
 // PriceHistory returns the observed price series of one banner SKU in one
@@ -323,8 +404,8 @@ func (s *Service) PriceHistory(ctx context.Context, in HistoryInput) (*HistoryRe
 		// visit window before it.
 		var buf []uint32
 		var inForce inForceDays
-		inForce.start(int32(res.From))
-		err = tx.Series(banner.Slug, sku, province, storage.SeriesScan{From: int32(res.From) - freshDays + 1, To: int32(res.To)}, func(d *storage.Day) error {
+		inForce.start(res)
+		err = tx.Series(banner.Slug, sku, province, storage.SeriesScan{From: inForce.next - freshDays + 1, To: int32(res.To)}, func(d *storage.Day) error {
 			inForce.observe(d, res)
 			if d.Date < int32(res.From) {
 				return nil
@@ -343,6 +424,7 @@ func (s *Service) PriceHistory(ctx context.Context, in HistoryInput) (*HistoryRe
 			return nil
 		})
 		inForce.through(int32(res.To), res)
+		res.Verdict = inForce.verdict()
 		return err
 	})
 	if err != nil {
@@ -353,41 +435,62 @@ func (s *Service) PriceHistory(ctx context.Context, in HistoryInput) (*HistoryRe
 }
 
 // inForceDays follows a series day by day to give its banner's price in
-// force on each day (DayInForce): each store's latest observation so far.
+// force on each day (DayInForce) from res.From, and on each of the
+// verdict's window (pricestat.Window) ending on res.To.
 type inForceDays struct {
-	next   int32    // the first day not yet written
-	stores []uint32 // the stores seen, obs[i] the latest of stores[i]
-	obs    []pricestat.StoreObs
-	buf    []uint32
+	next   int32 // the first day not yet written
+	first  int32 // the first day of the verdict's window
+	follow pricestat.Follow
+	window pricestat.Window
+	last   pricestat.BannerPrice // the price in force on the last day written
+	lastOK bool
 }
 
-func (f *inForceDays) start(from int32) { f.next = from }
+// start begins on the first day either needs.
+func (f *inForceDays) start(res *HistoryResult) {
+	f.first = int32(res.To) - pricestat.TypicalDays + 1
+	f.next = min(int32(res.From), f.first)
+}
 
 // observe writes the days before d, then takes d's observations.
 func (f *inForceDays) observe(d *storage.Day, res *HistoryResult) {
 	f.through(d.Date-1, res)
 	for _, e := range d.Entries {
-		o := pricestat.StoreObs{Date: d.Date, Price: e.Price, Regular: e.Regular, PromoEnd: e.PromoEnd}
-		if i := slices.Index(f.stores, e.Store); i >= 0 {
-			f.obs[i] = o
-		} else {
-			f.stores = append(f.stores, e.Store)
-			f.obs = append(f.obs, o)
-		}
+		f.follow.Observe(e.Store, pricestat.StoreObs{Date: d.Date, Price: e.Price, Regular: e.Regular, PromoEnd: e.PromoEnd})
 	}
 }
 
 // through writes each day up to last on which a price is in force.
 func (f *inForceDays) through(last int32, res *HistoryResult) {
 	for ; f.next <= last; f.next++ {
-		var bp pricestat.BannerPrice
-		var ok bool
-		bp, ok, f.buf = pricestat.InForceOn(f.obs, f.next, freshDays, f.buf)
-		if ok {
+		bp, ok := f.follow.On(f.next, freshDays)
+		f.last, f.lastOK = bp, ok
+		if !ok {
+			continue
+		}
+		if f.next >= f.first {
+			f.window.Set(int(f.next-f.first), bp.Price, bp.Regular)
+		}
+		if f.next >= int32(res.From) {
 			res.InForce = append(res.InForce, DayInForce{Date: Date(f.next), Price: Cents(bp.Price), RegularPrice: Cents(bp.Regular),
 				OnPromo: bp.Price < bp.Regular, StoreCount: bp.Stores})
 		}
 	}
+}
+
+// verdict returns the verdict of the price in force on the last day
+// written, nil when none is.
+func (f *inForceDays) verdict() *PriceVerdict {
+	if !f.lastOK {
+		return nil
+	}
+	low, typical := f.window.Figures()
+	v := &PriceVerdict{Price: Cents(f.last.Price), TypicalPrice: Cents(typical), Verdict: pricestat.Verdict(f.last.Price, f.last.Regular, low, typical)}
+	if low != 0 {
+		l := Cents(low)
+		v.Low30d = &l
+	}
+	return v
 }
 
 // historyStats summarises a price history from its points and their

@@ -2,6 +2,7 @@ package grocery_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,12 +36,18 @@ func TestLookupProduct(t *testing.T) {
 			Offers: []grocery.Offer{
 				// Cheapest first. 4.79 per 2 L is 0.2395 per 100 mL.
 				{Banner: "no-frills", BannerName: "No Frills", ExternalSKU: "21000001_EA", Price: 479, RegularPrice: 479,
-					MinPrice: 479, MaxPrice: 479, UnitPrice: centsPtr(24), UnitPriceBasis: "per 100 mL", StoreCount: 1, ObservedAt: day(t, asOf)},
+					MinPrice: 479, MaxPrice: 479, UnitPrice: centsPtr(24), UnitPriceBasis: "per 100 mL", StoreCount: 1, ObservedAt: day(t, asOf),
+					// First seen today: no 30-day low; the typical price is today's.
+					TypicalPrice: 479, Verdict: grocery.VerdictUsual},
 				// Latest per store within 14 days: 4.99, 4.99 (promo), 6.29
 				// (lob-on-3, from 11-12). The metro offer is stale.
 				{Banner: "loblaws", BannerName: "Loblaws", ExternalSKU: "21000001_EA", Price: 499, RegularPrice: 599, OnPromo: true,
 					PromoEnds: datePtr(t, "2026-11-25"), MinPrice: 499, MaxPrice: 629, UnitPrice: centsPtr(25), UnitPriceBasis: "per 100 mL",
-					StoreCount: 3, ObservedAt: day(t, asOf)},
+					StoreCount: 3, ObservedAt: day(t, asOf),
+					// In force at 5.99 every day from 10-29 to 11-18 (see
+					// TestPriceHistory): 4.99 is below the low and the
+					// typical price.
+					Low30d: centsPtr(599), TypicalPrice: 599, Verdict: grocery.VerdictLowest},
 			},
 			Total:    2, // the two current offers; Metro's is stale
 			Currency: "CAD",
@@ -138,7 +145,12 @@ func TestSearchProducts(t *testing.T) {
 		}
 		out := []entry{}
 		for _, r := range res.Results {
-			out = append(out, entry{r.UPC, r.Banner})
+			if r.OfferCount != len(r.Offers) {
+				t.Fatalf("%s: offer_count %d, %d offers; want all offers of the fixture", r.UPC, r.OfferCount, len(r.Offers))
+			}
+			for _, o := range r.Offers {
+				out = append(out, entry{r.UPC, o.Banner})
+			}
 		}
 		return out, res.Total
 	}
@@ -182,21 +194,29 @@ func TestSearchProducts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// One product, both of its current banner entries, cheapest first.
-		want := []grocery.CatalogueEntry{
-			{UPC: upcMilk, Name: "2% Partly Skimmed Milk", Brand: "Natrel", Size: "2 L",
-				Banner: "no-frills", BannerName: "No Frills", ExternalSKU: "21000001_EA", Price: 479, RegularPrice: 479, ObservedAt: day(t, asOf)},
-			{UPC: upcMilk, Name: "2% Partly Skimmed Milk", Brand: "Natrel", Size: "2 L",
-				Banner: "loblaws", BannerName: "Loblaws", ExternalSKU: "21000001_EA", Price: 499, RegularPrice: 599, OnPromo: true, ObservedAt: day(t, asOf)},
-		}
+		// One product, its facts once, both of its current banner SKUs
+		// cheapest first; the regular price only where it differs.
+		want := []grocery.SearchProduct{{
+			UPC: upcMilk, Name: "2% Partly Skimmed Milk", Brand: "Natrel", Size: "2 L", OfferCount: 2,
+			Offers: []grocery.SearchOffer{
+				{Banner: "no-frills", ExternalSKU: "21000001_EA", Price: 479},
+				{Banner: "loblaws", ExternalSKU: "21000001_EA", Price: 499, RegularPrice: 599, OnPromo: true},
+			},
+		}}
 		if diff := cmp.Diff(want, res.Results); diff != "" {
 			t.Fatalf("entry mismatch (-want +got):\n%s", diff)
+		}
+		const wantJSON = `[{"upc":"` + upcMilk + `","name":"2% Partly Skimmed Milk","brand":"Natrel","size":"2 L","offer_count":2,"offers":[` +
+			`{"banner":"no-frills","external_sku":"21000001_EA","price":4.79},` +
+			`{"banner":"loblaws","external_sku":"21000001_EA","price":4.99,"regular_price":5.99,"on_promo":true}]}]`
+		if b, _ := json.Marshal(res); !strings.Contains(string(b), `"results":`+wantJSON+`,"total":1,"currency":"CAD"`) {
+			t.Fatalf("JSON: got %s, want results %s and no next_offset", b, wantJSON)
 		}
 	})
 	for _, tc := range []struct{ name, query, province, msg string }{
 		{"ErrEmptyQuery", " ,. ", "ON", "query is required"},
 		{"ErrProvince", "milk", "Canada", "want one of AB"},
-		{"ErrTooManyWords", "a b c d e f g h i", "ON", "at most 8"},
+		{"ErrTooManyWords", "j b c d e f g h i", "ON", "at most 8"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := s.SearchProducts(ctx, grocery.SearchInput{Query: tc.query, Province: tc.province})
@@ -257,7 +277,9 @@ func TestSearchProductsTotal(t *testing.T) {
 			}
 			got := []entry{}
 			for _, r := range res.Results {
-				got = append(got, entry{r.UPC, r.Banner})
+				for _, o := range r.Offers {
+					got = append(got, entry{r.UPC, o.Banner})
+				}
 			}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Fatalf("results (-want +got):\n%s", diff)
@@ -291,7 +313,9 @@ func TestPriceHistory(t *testing.T) {
 			// 11-19's 4.99 the lowest and the latest. Change: 4.99 /
 			// 6.245 - 1 = -20.096 % -> -20.1. The stores' extremes apart:
 			// 4.99 and 6.50.
-			Stats:    &grocery.PriceStats{Min: 499, Max: 625, Latest: 499, ChangePct: -20.1, StoreMin: 499, StoreMax: 650},
+			Stats: &grocery.PriceStats{Min: 499, Max: 625, Latest: 499, ChangePct: -20.1, StoreMin: 499, StoreMax: 650},
+			// As the offer's.
+			Verdict:  &grocery.PriceVerdict{Price: 499, Low30d: centsPtr(599), TypicalPrice: 599, Verdict: grocery.VerdictLowest},
 			Currency: "CAD",
 		}
 		// In force: nothing before 10-29; from 10-29 lob-on-1 5.99 and

@@ -1,5 +1,7 @@
 package grocery
 
+import "github.com/grocerydata/grocery/grocery/internal/pricestat"
+
 // Currency is the currency of every price the service reports.
 const Currency = "CAD"
 
@@ -32,7 +34,27 @@ type Offer struct {
 	UnitPriceBasis string `json:"unit_price_basis"` // "per 100 g", "per 100 mL", "per unit", or ""
 	StoreCount     int    `json:"store_count"`      // reference stores in the province whose price is in force
 	ObservedAt     Date   `json:"observed_at"`      // latest observation date
+	// Low30d is the banner SKU's lowest price in force over the 30 days
+	// before today (today left out), or null when it had none then.
+	Low30d *Cents `json:"low_30d"`
+	// TypicalPrice is its most common regular price in force over the 60
+	// days up to today (each day with a price in force counted once, the
+	// lower on a tie).
+	TypicalPrice Cents `json:"typical_price"`
+	// Verdict is the first of these that holds: VerdictLowest (Low30d is
+	// not null, Price is at or below it and below TypicalPrice),
+	// VerdictPromotion (OnPromo), VerdictAbove (Price above
+	// TypicalPrice), VerdictUsual.
+	Verdict string `json:"verdict"`
 }
+
+// The verdicts of a price (Offer.Verdict, PriceVerdict.Verdict).
+const (
+	VerdictLowest    = pricestat.VerdictLowest    // "lowest_in_30_days"
+	VerdictPromotion = pricestat.VerdictPromotion // "on_promotion"
+	VerdictUsual     = pricestat.VerdictUsual     // "usual_price"
+	VerdictAbove     = pricestat.VerdictAbove     // "above_usual"
+)
 
 // LookupResult is the answer of LookupProduct.
 type LookupResult struct {
@@ -43,34 +65,55 @@ type LookupResult struct {
 	Currency string  `json:"currency"`
 }
 
-// CatalogueEntry is one search hit: a product under one banner with its
-// current price in the searched province.
-type CatalogueEntry struct {
-	UPC          string `json:"upc"`
-	Name         string `json:"name"`
-	Brand        string `json:"brand"`
-	Size         string `json:"size"`
+// MaxSearchOffers is the most offers a search shows per product: the
+// cheapest banner SKUs. LookupProduct lists them all.
+const MaxSearchOffers = 5
+
+// SearchProduct is one product a search found, with its current prices
+// in the searched province: the product's facts once, then its cheapest
+// banner SKUs.
+type SearchProduct struct {
+	UPC   string `json:"upc"`
+	Name  string `json:"name"`
+	Brand string `json:"brand"`
+	Size  string `json:"size"`
+	// OfferCount counts the banner SKUs with a current price in the
+	// province: more than len(Offers) when the list was cut.
+	OfferCount int `json:"offer_count"`
+	// Offers are the cheapest of them, at most MaxSearchOffers, cheapest
+	// first (then by banner and SKU).
+	Offers []SearchOffer `json:"offers"`
+}
+
+// SearchOffer is a product's current price under one banner SKU, as a
+// search shows it: what an offer of LookupProduct says, shortened. Its
+// JSON leaves out regular_price and on_promo when the price is not a
+// promotion (the regular price is then the price).
+type SearchOffer struct {
 	Banner       string `json:"banner"`
-	BannerName   string `json:"banner_name"`
 	ExternalSKU  string `json:"external_sku"`
 	Price        Cents  `json:"price"`
-	RegularPrice Cents  `json:"regular_price"`
-	OnPromo      bool   `json:"on_promo"`
-	ObservedAt   Date   `json:"observed_at"`
+	RegularPrice Cents  `json:"regular_price,omitempty"` // set only when OnPromo
+	OnPromo      bool   `json:"on_promo,omitempty"`
 }
 
 // SearchResult is the answer of SearchProducts.
 type SearchResult struct {
 	Query    string `json:"query"`
 	Province string `json:"province"`
-	// Results holds one entry per product and banner: products best match
-	// first, each product's entries together and cheapest first. It is
-	// empty, never null, when nothing matched.
-	Results []CatalogueEntry `json:"results"`
+	// Results holds the matching products of the page, best match first.
+	// It is empty, never null, when nothing matched.
+	Results []SearchProduct `json:"results"`
 	// Total is the exact number of matching products with a current price
-	// in the province, before the limit (which counts products). Results
-	// holds fewer distinct products than Total when it was cut.
-	Total    int    `json:"total"`
+	// in the province, before the offset and limit.
+	Total int `json:"total"`
+	// NextOffset is the Offset of the next page, 0 (and left out of the
+	// JSON) on the last page.
+	NextOffset int `json:"next_offset,omitempty"`
+	// Hint, when nothing matched a query of more than one word or with a
+	// size, says why: how many products each word finds alone, or that
+	// the words find products but none of the size.
+	Hint     string `json:"hint,omitempty"`
 	Currency string `json:"currency"`
 }
 
@@ -117,8 +160,21 @@ type HistoryResult struct {
 	// InForce is the banner's price in force on each day of the window
 	// (as its offer would have been that day), oldest first: every day
 	// on which a store's price is in force, observed or carried forward.
-	InForce  []DayInForce `json:"in_force"`
-	Currency string       `json:"currency"`
+	InForce []DayInForce `json:"in_force"`
+	// Verdict judges the price in force on To as an offer's verdict does
+	// (Offer.Low30d, TypicalPrice and Verdict, over the 30 and 60 days up
+	// to To whatever the period); null when no price is in force on To.
+	Verdict  *PriceVerdict `json:"verdict"`
+	Currency string        `json:"currency"`
+}
+
+// PriceVerdict is the verdict of a banner SKU's price in force on a day:
+// the figures and the rule of Offer's Low30d, TypicalPrice and Verdict.
+type PriceVerdict struct {
+	Price        Cents  `json:"price"`
+	Low30d       *Cents `json:"low_30d"`
+	TypicalPrice Cents  `json:"typical_price"`
+	Verdict      string `json:"verdict"`
 }
 
 // DayInForce is a banner SKU's price in force on one day: over the

@@ -149,7 +149,7 @@ func TestRegroupAfterProductChange(t *testing.T) {
 		t.Fatalf("stores of %s: %+v, %v", o.Banner, st, err)
 	}
 	// Another Beverages product's SKU, to be linked to a Snacks barcode.
-	var other CatalogueEntry
+	var other SearchProduct
 	sr, err := s.SearchProducts(ctx, SearchInput{Query: "chips", Province: "ON"})
 	if err != nil || len(sr.Results) == 0 {
 		t.Fatalf("search chips: %+v, %v", sr, err)

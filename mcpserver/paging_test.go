@@ -9,25 +9,21 @@ import (
 	"github.com/grocerydata/grocery/internal/servetest"
 )
 
-// TestStoresPaging walks the whole reference panel with
-// list_reference_stores, following next_offset from page to page: every
-// active store once, and no next_offset on the last page. Without offset
-// a model could read only the first 50 stores of the panel.
-func TestStoresPaging(t *testing.T) {
-	t.Parallel()
-	key := servetest.Key(t, svc, "professional", 0)
-	seen := map[string]bool{}
-	total, pages := -1, 0
-	args := `{"limit":20}`
+// walkPages calls tool with args (a JSON object) page by page, following
+// next_offset, and returns how many items each page held (ids reads a
+// page's structuredContent: its items' ids) and the total every page
+// reported. It fails on an id seen twice, a total that changes, or a
+// next_offset other than the count of items so far.
+func walkPages(t *testing.T, key, tool, args string, ids func(page json.RawMessage) []string) (seen map[string]bool, total, pages int) {
+	t.Helper()
+	seen, total = map[string]bool{}, -1
+	call := args
 	for {
-		res := toolResult(t, post(t, key, callTool("list_reference_stores", args)))
+		res := toolResult(t, post(t, key, callTool(tool, call)))
 		if res.IsError {
-			t.Fatalf("%s: %s", args, res.Content[0].Text)
+			t.Fatalf("%s: %s", call, res.Content[0].Text)
 		}
 		var page struct {
-			Stores []struct {
-				ID string `json:"store_id"`
-			} `json:"stores"`
 			Total      int  `json:"total"`
 			NextOffset *int `json:"next_offset"`
 		}
@@ -39,20 +35,44 @@ func TestStoresPaging(t *testing.T) {
 		}
 		total = page.Total
 		pages++
-		for _, st := range page.Stores {
-			if seen[st.ID] {
-				t.Fatalf("store %s on two pages", st.ID)
+		for _, id := range ids(res.StructuredContent) {
+			if seen[id] {
+				t.Fatalf("%s on two pages", id)
 			}
-			seen[st.ID] = true
+			seen[id] = true
 		}
 		if page.NextOffset == nil {
-			break
+			return seen, total, pages
 		}
 		if *page.NextOffset != len(seen) || pages > 10 {
-			t.Fatalf("next_offset: got %d after %d stores", *page.NextOffset, len(seen))
+			t.Fatalf("next_offset: got %d after %d items", *page.NextOffset, len(seen))
 		}
-		args = `{"limit":20,"offset":` + strconv.Itoa(*page.NextOffset) + `}`
+		call = strings.TrimSuffix(args, "}") + `,"offset":` + strconv.Itoa(*page.NextOffset) + `}`
 	}
+}
+
+// TestStoresPaging walks the whole reference panel with
+// list_reference_stores, following next_offset from page to page: every
+// active store once, and no next_offset on the last page. Without offset
+// a model could read only the first 50 stores of the panel.
+func TestStoresPaging(t *testing.T) {
+	t.Parallel()
+	key := servetest.Key(t, svc, "professional", 0)
+	seen, total, pages := walkPages(t, key, "list_reference_stores", `{"limit":20}`, func(raw json.RawMessage) []string {
+		var page struct {
+			Stores []struct {
+				ID string `json:"store_id"`
+			} `json:"stores"`
+		}
+		if err := json.Unmarshal(raw, &page); err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, st := range page.Stores {
+			ids = append(ids, st.ID)
+		}
+		return ids
+	})
 	if len(seen) != total || total <= 50 || pages != (total+19)/20 {
 		t.Fatalf("got %d stores in %d pages, want all %d (more than 50) in pages of 20", len(seen), pages, total)
 	}
@@ -105,5 +125,41 @@ func TestStoresNear(t *testing.T) {
 		if !res.IsError || !strings.HasPrefix(res.Content[0].Text, "invalid_argument:") {
 			t.Errorf("%s: got %+v, want an invalid_argument error", bad, res)
 		}
+	}
+}
+
+// TestSearchPaging follows search_products' next_offset through every
+// product "milk" finds in Ontario: each product once, total the same on
+// every page, no next_offset on the last; and each product shows at most
+// five offers, offer_count counting them all.
+func TestSearchPaging(t *testing.T) {
+	t.Parallel()
+	key := servetest.Key(t, svc, "professional", 0)
+	cut := 0
+	seen, total, pages := walkPages(t, key, "search_products", `{"query":"milk","province":"ON","limit":4}`, func(raw json.RawMessage) []string {
+		var page struct {
+			Results []struct {
+				UPC        string            `json:"upc"`
+				OfferCount int               `json:"offer_count"`
+				Offers     []json.RawMessage `json:"offers"`
+			} `json:"results"`
+		}
+		if err := json.Unmarshal(raw, &page); err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, p := range page.Results {
+			if len(p.Offers) != min(p.OfferCount, 5) {
+				t.Fatalf("%s: %d offers of %d, want min(offer_count, 5)", p.UPC, len(p.Offers), p.OfferCount)
+			}
+			if p.OfferCount > 5 {
+				cut++
+			}
+			ids = append(ids, p.UPC)
+		}
+		return ids
+	})
+	if len(seen) != total || total <= 10 || pages != (total+3)/4 || cut == 0 {
+		t.Fatalf("got %d products in %d pages (%d with more than 5 offers), want all %d (more than 10) in pages of 4, some cut", len(seen), pages, cut, total)
 	}
 }

@@ -34,7 +34,11 @@ func TestSchemas(t *testing.T) {
 			`{"upc":"` + samples.CarriedUPC + `","province":"ON","limit":50}`, // promotions, unit prices
 			`{"upc":"` + samples.NotCarriedUPC + `","province":"ON"}`,         // no offers
 		},
-		"search_products": {`{"query":"` + samples.Query + `","province":"ON","limit":50}`, `{"query":"zzzz","province":"ON"}`},
+		"search_products": {
+			`{"query":"` + samples.Query + `","province":"ON","limit":50}`, `{"query":"zzzz","province":"ON"}`,
+			`{"query":"cheapest milk 4 L","province":"ON","limit":1}`, // a size, a stop word, next_offset
+			`{"query":"milk oikos","province":"ON"}`,                  // nothing: a hint
+		},
 		"price_history": {
 			`{"sku":"` + samples.SKU + `","banner":"` + samples.Banner + `","province":"ON","period":"365d"}`,
 			`{"sku":"` + samples.SKU + `","banner":"` + samples.Banner + `","province":"NU"}`, // no points, stats null

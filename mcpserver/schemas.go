@@ -10,21 +10,23 @@ package mcpserver
 // and English or French names. No enum could list those forms, so the
 // codes are in the description.
 const (
-	provinceArg = `{"type":"string","description":"AB BC MB NB NL NS NT NU ON PE QC SK YT (any case) or English/French name"}`
+	provinceArg = `{"type":"string","description":"AB BC MB NB NL NS NT NU ON PE QC SK YT, or its name"}`
 	limitArg    = `{"type":"integer","minimum":1,"maximum":50,"default":10}`
 	offsetArg   = `{"type":"integer","minimum":0}`
-	bannerArg   = `{"type":"string","description":"Banner slug from an offer or result, e.g. no-frills"}`
+	bannerArg   = `{"type":"string","description":"Slug from an offer, e.g. no-frills"}`
 	langArg     = `{"type":"string","enum":["en","fr"],"default":"en"}`
 	str         = `{"type":"string"}`
 	integer     = `{"type":"integer"}`
 	money       = `{"type":"number"}`
-	date        = `{"type":"string","format":"date"}`
+	date        = `{"type":"string"}` // YYYY-MM-DD
 
 	// A nullable value is an anyOf, never a type array
 	// (["string","null"]), which some model providers refuse
 	// (TestSchemasPortable).
-	nullDate  = `{"anyOf":[{"type":"string","format":"date"},{"type":"null"}]}`
+	nullDate  = `{"anyOf":[{"type":"string"},{"type":"null"}]}`
 	nullMoney = `{"anyOf":[{"type":"number"},{"type":"null"}]}`
+
+	verdict = `{"enum":["lowest_in_30_days","on_promotion","usual_price","above_usual"]}`
 )
 
 const lookupInput = `{
@@ -42,9 +44,10 @@ const lookupInput = `{
 const searchInput = `{
 	"type":"object",
 	"properties":{
-		"query":{"type":"string","minLength":1,"description":"Words of a product name or brand"},
+		"query":{"type":"string","minLength":1,"description":"Name or brand words, and a size"},
 		"province":` + provinceArg + `,
-		"limit":{"type":"integer","minimum":1,"maximum":50,"default":10},
+		"limit":` + limitArg + `,
+		"offset":` + offsetArg + `,
 		"lang":` + langArg + `
 	},
 	"required":["query","province"],
@@ -54,7 +57,7 @@ const searchInput = `{
 const historyInput = `{
 	"type":"object",
 	"properties":{
-		"sku":{"type":"string","minLength":1,"description":"external_sku of an offer or result, never a barcode"},
+		"sku":{"type":"string","minLength":1},
 		"banner":` + bannerArg + `,
 		"province":` + provinceArg + `,
 		"period":{"type":"string","enum":["7d","14d","30d","90d","180d","365d"],"default":"30d"}
@@ -93,7 +96,8 @@ const lookupOutput = `{
 					"promo_ends":` + nullDate + `,"promo_ended":` + nullDate + `,
 					"min_price":` + money + `,"max_price":` + money + `,
 					"unit_price":` + nullMoney + `,"unit_price_basis":` + str + `,
-					"store_count":` + integer + `,"observed_at":` + date + `
+					"store_count":` + integer + `,"observed_at":` + date + `,
+					"low_30d":` + nullMoney + `,"typical_price":` + money + `,"verdict":` + verdict + `
 				}
 			}
 		},
@@ -114,12 +118,23 @@ const searchOutput = `{
 				"type":"object",
 				"properties":{
 					"upc":` + str + `,"name":` + str + `,"brand":` + str + `,"size":` + str + `,
-					"banner":` + str + `,"banner_name":` + str + `,"external_sku":` + str + `,
-					"price":` + money + `,"regular_price":` + money + `,"on_promo":{"type":"boolean"},"observed_at":` + date + `
+					"offer_count":` + integer + `,
+					"offers":{
+						"type":"array",
+						"items":{
+							"type":"object",
+							"properties":{
+								"banner":` + str + `,"external_sku":` + str + `,"price":` + money + `,
+								"regular_price":` + money + `,"on_promo":{"const":true}
+							}
+						}
+					}
 				}
 			}
 		},
 		"total":` + integer + `,
+		"next_offset":` + integer + `,
+		"hint":` + str + `,
 		"currency":{"const":"CAD"}
 	},
 	"required":["query","province","results","total","currency"]
@@ -149,9 +164,13 @@ const historyOutput = `{
 				"properties":{"date":` + date + `,"price":` + money + `,"regular_price":` + money + `,"on_promo":{"type":"boolean"},"store_count":` + integer + `}
 			}
 		},
+		"verdict":{"anyOf":[{
+			"type":"object",
+			"properties":{"price":` + money + `,"low_30d":` + nullMoney + `,"typical_price":` + money + `,"verdict":` + str + `}
+		},{"type":"null"}]},
 		"currency":{"const":"CAD"}
 	},
-	"required":["sku","banner","province","period","from","to","points","stats","in_force","currency"]
+	"required":["sku","banner","province","period","from","to","points","stats","in_force","verdict","currency"]
 }`
 
 const storesOutput = `{

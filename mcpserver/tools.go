@@ -19,9 +19,9 @@ import (
 // server/discover return them.
 const instructions = `Canadian grocery prices, collected on a fixed panel of reference stores. Prices are store-scoped: there is no national price, so every price query takes a province (a two-letter code: AB BC MB NB NL NS NT NU ON PE QC SK YT).
 
-How the tools chain: search_products (by name or brand) or lookup_product (by barcode) -> each offer or result carries a banner and an external_sku (the retailer's own SKU) -> price_history(sku=external_sku, banner, province) for the price trend. A barcode is never a SKU. list_reference_stores shows the stores the prices come from: that panel is the coverage.
+How the tools chain: search_products (by name or brand) or lookup_product (by barcode) -> each offer or result carries a banner and an external_sku (the retailer's own SKU) -> price_history(sku=external_sku, banner, province) for the price trend. A barcode is never a SKU. Each offer says whether its price is a good one (verdict, against its 30-day low and its typical price). search_products takes a size in the query (4L, 400 g, dozen) and ignores words such as cheapest; when it finds nothing, its hint says what each word finds alone. list_reference_stores shows the stores the prices come from: that panel is the coverage.
 
-An empty result means no reference store of the province observed the product in the last 14 days; it does not prove the product is unavailable. Every list carries total: more than it returned means limit cut it (search_products counts products); list_reference_stores pages with offset and its answer's next_offset. Prices are in CAD.
+An empty result means no reference store of the province observed the product in the last 14 days; it does not prove the product is unavailable. Every list carries total: more than it returned means limit cut it (search_products counts products). search_products and list_reference_stores page with offset and their answer's next_offset. Prices are in CAD.
 
 Every tools/call counts against the plan's monthly quota, failed calls too. A quota_exceeded error names the reset time: wait until then; retrying does not restore the allowance.`
 
@@ -49,9 +49,9 @@ func newTools(svc *grocery.Service) []tool {
 		{
 			Name:  "lookup_product",
 			Title: "Look up a product by barcode",
-			Description: `Current offers for a barcode (UPC/EAN/GTIN) in one Canadian province: one per banner, cheapest first. Pass an offer's banner and external_sku to price_history. price is the price in force (most common of the stores' last prices within 14 days; an ended promotion counts as regular). lang fr: French name (English if none).
+			Description: `Current offers for a barcode in one province, one per banner SKU, cheapest first; pass banner and external_sku to price_history. price: the price in force (most common of the stores' last prices within 14 days). verdict: lowest_in_30_days (price <= low_30d, the 30 days' lowest, and < typical_price, the 60 days' usual regular price), else on_promotion, above_usual or usual_price.
 
-total counts every current offer; fewer than total means limit cut the list. Empty offers is a success: no reference store in the province observed it in 14 days, not proof it is unavailable. A barcode not in the catalogue is a not_found error.`,
+Empty offers: no reference store in the province observed it in 14 days, not proof it is unavailable. A barcode not in the catalogue: not_found.`,
 			InputSchema:  json.RawMessage(lookupInput),
 			OutputSchema: json.RawMessage(lookupOutput),
 			Annotations:  ann("Look up a product by barcode"),
@@ -67,15 +67,17 @@ total counts every current offer; fewer than total means limit cut the list. Emp
 		{
 			Name:  "search_products",
 			Title: "Search products by name or brand",
-			Description: `Products matching words of their name or brand in one Canadian province, with current prices: one result per product and banner. Products come best match first, each product's banners together, cheapest first. Case and accents are ignored; every word must begin a word of the English or French name or the brand. lang fr: French names (English if none).
+			Description: `Products matching words of their name or brand in one province, best match first. Each word must begin a word of the name or brand (case, accents ignored); stop words (cheapest, the) ignored; a size (4L, 400 g, 12 x 355 mL, dozen) must match.
 
-limit and total count products, not results: fewer distinct upc than total means more exist (raise limit or add words). Pass a upc to lookup_product, an external_sku and banner to price_history. Empty results: nothing matching observed in the province in 14 days, not proof it is unavailable.`,
+Each product once: offer_count (banner SKUs priced) and its cheapest offers, at most 5 (regular_price, on_promo only on promotion); lookup_product(upc) lists all.
+
+limit, total count products; next_offset: the next page's offset. Empty results: nothing matching observed in the province in 14 days (see hint), not proof it is unavailable.`,
 			InputSchema:  json.RawMessage(searchInput),
 			OutputSchema: json.RawMessage(searchOutput),
 			Annotations:  ann("Search products by name or brand"),
-			args:         []string{"query", "province", "limit", "lang"},
+			args:         []string{"query", "province", "limit", "offset", "lang"},
 			run: func(ctx context.Context, a arguments) (any, error) {
-				in := grocery.SearchInput{Query: a.str("query"), Province: a.str("province"), Limit: a.limit(), Lang: a.str("lang")}
+				in := grocery.SearchInput{Query: a.str("query"), Province: a.str("province"), Limit: a.limit(), Offset: a.offset(), Lang: a.str("lang")}
 				if err := a.err(); err != nil {
 					return nil, err
 				}
@@ -85,9 +87,9 @@ limit and total count products, not results: fewer distinct upc than total means
 		{
 			Name:  "price_history",
 			Title: "Price history of a retailer SKU",
-			Description: `Shelf-price series of one retailer SKU in one province over period, ending at the data set's latest date. sku: an external_sku from lookup_product or search_products, with its banner; never a barcode (not_found).
+			Description: `Shelf-price series of one retailer SKU (an external_sku from lookup_product or search_products; never a barcode) in one province over period, ending at the latest date.
 
-points: collection days, min/median/max over the banner's reference stores in the province, store_count; stats over the daily medians (change_pct: latest vs first, %), store_min/store_max any store's extremes. in_force: each day's price in force (lookup_product's offer that day). Empty points do not prove it unavailable.`,
+points: collection days, min/median/max over the banner's stores, store_count; stats over the daily medians (change_pct: latest vs first, %), store_min/store_max any store's extremes. in_force: each day's price in force (that day's offer); verdict: the offer's on the last day.`,
 			InputSchema:  json.RawMessage(historyInput),
 			OutputSchema: json.RawMessage(historyOutput),
 			Annotations:  ann("Price history of a retailer SKU"),
@@ -101,11 +103,9 @@ points: collection days, min/median/max over the banner's reference stores in th
 			},
 		},
 		{
-			Name:  "list_reference_stores",
-			Title: "List the reference stores",
-			Description: `Active reference stores, by province, banner, or nearest a postal code: the panel whose shelf prices the other tools report, not a directory of all grocery stores.
-
-total counts every matching store; next_offset, when present, is the offset of the next page.`,
+			Name:         "list_reference_stores",
+			Title:        "List the reference stores",
+			Description:  `Active reference stores, by province, banner, or nearest a postal code: the panel whose shelf prices the other tools report, not a directory of all grocery stores. next_offset, when present, is the next page's offset.`,
 			InputSchema:  json.RawMessage(storesInput),
 			OutputSchema: json.RawMessage(storesOutput),
 			Annotations:  ann("List the reference stores"),

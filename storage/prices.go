@@ -404,9 +404,15 @@ type Offer struct {
 	StoreCount uint32 // stores whose prices are in force
 	ObservedAt int32  // the SKU's newest observation
 	// Expires is the first day on which the offer can change without a
-	// new observation (a store's observation leaves the window, or a
-	// promotion ends); 0 when it cannot.
+	// new observation (a store's observation leaves the window, a
+	// promotion ends, or Low30 or Typical move as the days go by); 0 when
+	// it cannot.
 	Expires int32
+	// Low30 is the lowest daily price in force over the 30 days before
+	// the offer's day, 0 when there was none; Typical the most common
+	// daily regular price in force over the 60 days up to it (the
+	// writer's rule, package pricestat's verdict).
+	Low30, Typical uint32
 }
 
 func offerKey(province, gtin, banner, sku string) []byte {
@@ -418,7 +424,7 @@ func offerKey(province, gtin, banner, sku string) []byte {
 func (t *Tx) PutOffer(province, gtin string, o *Offer) error {
 	v := enc(nil).uvarint(uint64(o.Price)).uvarint(uint64(o.Regular)).uvarint(uint64(o.Min)).
 		uvarint(uint64(o.Max)).varint(int64(o.PromoEnd)).uvarint(uint64(o.StoreCount)).varint(int64(o.ObservedAt)).
-		varint(int64(o.PromoEnded)).varint(int64(o.Expires))
+		varint(int64(o.PromoEnded)).varint(int64(o.Expires)).uvarint(uint64(o.Low30)).uvarint(uint64(o.Typical))
 	return t.put(t.offers(), offerKey(province, gtin, o.Banner, o.SKU), v)
 }
 
@@ -606,6 +612,9 @@ func (t *Tx) decodeOffer(bannerSKU, v []byte) (Offer, error) {
 		d.u32()
 	} else {
 		o.PromoEnded, o.Expires = int32(d.varint()), int32(d.varint())
+		if len(d.b) != 0 { // version 7 offers end here
+			o.Low30, o.Typical = d.u32(), d.u32()
+		}
 	}
 	if d.err == nil && len(d.b) != 0 {
 		d.err = errCorrupt

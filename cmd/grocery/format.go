@@ -91,7 +91,7 @@ func printLookup(w io.Writer, res *grocery.LookupResult, offset int) error {
 	}
 	fmt.Fprintf(w, "Offers in %s, prices in %s:\n", provinceName(res.Province), res.Currency)
 	tw := newTable(w)
-	fmt.Fprintln(tw, "BANNER\tSKU\tPRICE\tREGULAR\tPROMO\tRANGE\tUNIT PRICE\tSTORES\tOBSERVED")
+	fmt.Fprintln(tw, "BANNER\tSKU\tPRICE\tREGULAR\tPROMO\tRANGE\tUNIT PRICE\tSTORES\tOBSERVED\t30-DAY LOW\tTYPICAL\tVERDICT")
 	for _, o := range res.Offers {
 		rng := ""
 		if o.MinPrice != o.MaxPrice {
@@ -101,8 +101,12 @@ func printLookup(w io.Writer, res *grocery.LookupResult, offset int) error {
 		if o.UnitPrice != nil {
 			unit = money(*o.UnitPrice) + " " + o.UnitPriceBasis
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", o.BannerName, o.ExternalSKU, money(o.Price), money(o.RegularPrice),
-			promo(o.OnPromo, o.PromoEnds), rng, unit, o.StoreCount, o.ObservedAt)
+		low := ""
+		if o.Low30d != nil {
+			low = money(*o.Low30d)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\n", o.BannerName, o.ExternalSKU, money(o.Price), money(o.RegularPrice),
+			promo(o.OnPromo, o.PromoEnds), rng, unit, o.StoreCount, o.ObservedAt, low, money(o.TypicalPrice), strings.ReplaceAll(o.Verdict, "_", " "))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -142,29 +146,35 @@ func printSearch(w io.Writer, res *grocery.SearchResult, offset int) error {
 	}
 	if len(res.Results) == 0 {
 		fmt.Fprintf(w, "No products match %q in %s. That does not prove none are sold there.\n", res.Query, provinceName(res.Province))
+		if res.Hint != "" {
+			fmt.Fprintf(w, "Hint: %s.\n", res.Hint)
+		}
 		return nil
 	}
 	fmt.Fprintf(w, "Products matching %q in %s, prices in %s:\n", res.Query, provinceName(res.Province), res.Currency)
 	tw := newTable(w)
-	fmt.Fprintln(tw, "UPC\tPRODUCT\tBANNER\tSKU\tPRICE\tREGULAR\tPROMO\tOBSERVED")
-	for _, e := range res.Results {
-		promoMark := ""
-		if e.OnPromo {
-			promoMark = "yes"
+	fmt.Fprintln(tw, "UPC\tPRODUCT\tBANNER\tSKU\tPRICE\tREGULAR\tPROMO")
+	for _, p := range res.Results {
+		for i, o := range p.Offers {
+			upc, name := p.UPC, productLine(p.Name, p.Brand, p.Size)
+			if i > 0 {
+				upc, name = "", ""
+			}
+			regular, promoMark := o.Price, ""
+			if o.OnPromo {
+				regular, promoMark = o.RegularPrice, "yes"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", upc, name, bannerName(o.Banner), o.ExternalSKU,
+				money(o.Price), money(regular), promoMark)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.UPC, productLine(e.Name, e.Brand, e.Size), e.BannerName, e.ExternalSKU,
-			money(e.Price), money(e.RegularPrice), promoMark, e.ObservedAt)
+		if more := p.OfferCount - len(p.Offers); more > 0 {
+			fmt.Fprintf(tw, "\t\t%d more (grocery lookup %s)\t\t\t\t\n", more, p.UPC)
+		}
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	// A product's entries are together: count the products shown.
-	products := 0
-	for i, e := range res.Results {
-		if i == 0 || e.UPC != res.Results[i-1].UPC {
-			products++
-		}
-	}
+	products := len(res.Results)
 	if line := listLine(products, offset, res.Total, "products"); line != "" {
 		fmt.Fprintln(w, "\n"+line)
 	}

@@ -57,6 +57,7 @@ func main() {
 				Regular     float64 `json:"regular_price"`
 				OnPromo     bool    `json:"on_promo"`
 				StoreCount  int     `json:"store_count"`
+				Verdict     string  `json:"verdict"`
 			}
 		} `json:"structuredContent"`
 	}
@@ -77,7 +78,7 @@ func main() {
 		if o.OnPromo {
 			promo = fmt.Sprintf("  on promotion, regular $%.2f", o.Regular)
 		}
-		fmt.Printf("  %-24s $%6.2f  sku %-14s %d stores%s\n", o.BannerName, o.Price, o.ExternalSKU, o.StoreCount, promo)
+		fmt.Printf("  %-24s $%6.2f  sku %-14s %d stores, %s%s\n", o.BannerName, o.Price, o.ExternalSKU, o.StoreCount, o.Verdict, promo)
 	}
 	fmt.Printf("quota: %s calls left this month (resets %s)\n", c.remaining, c.reset)
 }

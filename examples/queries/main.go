@@ -48,14 +48,17 @@ func run(ctx context.Context, db, query, province string) error {
 	}
 	defer svc.Close()
 
-	// 1. Search by name: catalogue entries with current prices.
+	// 1. Search by name: products with their cheapest current prices.
 	found, err := svc.SearchProducts(ctx, grocery.SearchInput{Query: query, Province: province, Limit: 5})
 	if err != nil {
 		return err
 	}
-	fmt.Printf("search %q in %s: %d entries\n", query, found.Province, len(found.Results))
-	for _, e := range found.Results {
-		fmt.Printf("  %-13s %-28s %-10s %-22s $%s\n", e.UPC, e.Name, e.Size, e.BannerName, e.Price)
+	fmt.Printf("search %q in %s: %d of %d products\n", query, found.Province, len(found.Results), found.Total)
+	for _, p := range found.Results {
+		fmt.Printf("  %-13s %-28s %-10s %d offers\n", p.UPC, p.Name, p.Size, p.OfferCount)
+		for _, o := range p.Offers {
+			fmt.Printf("    %-24s $%s\n", o.Banner, o.Price)
+		}
 	}
 	if len(found.Results) == 0 {
 		return nil

@@ -869,49 +869,70 @@ func (w *writer) rebuildOffers(ctx context.Context, asOf int32) error {
 // offerCalc computes offers, reusing its buffers across calls.
 type offerCalc struct {
 	fresh  int32 // Rules.FreshDays
-	seen   map[uint32]bool
-	obs    []pricestat.StoreObs
-	prices []uint32
+	follow pricestat.Follow
+	window pricestat.Window
 }
 
 // offer computes the series' offer on day asOf: its price in force over
-// its stores' latest observations (pricestat.InForceOn). A series none of
-// whose stores is in force on asOf is summarised on its newest day
-// instead (for what a banner priced before), and does not expire.
+// its stores' latest observations (pricestat.InForceOn), with the figures
+// of its verdict (pricestat.Window) from its prices in force on the days
+// before. A series none of whose stores is in force on asOf is
+// summarised on its newest day instead (for what a banner priced
+// before), and does not expire. A current offer expires on the first day
+// its price in force or its verdict's figures can change without a new
+// observation.
 func (c *offerCalc) offer(tx *storage.Tx, k SeriesKey, asOf int32) (storage.Offer, bool, error) {
-	if c.seen == nil {
-		c.seen = map[uint32]bool{}
-	}
-	clear(c.seen)
-	c.obs = c.obs[:0]
-	newest, day := int32(-1), asOf
+	newest := int32(-1)
 	err := tx.Series(k.Banner, k.SKU, k.Province, storage.SeriesScan{To: 1<<31 - 1, NewestFirst: true}, func(d *storage.Day) error {
-		if newest < 0 {
-			newest = d.Date
-			if newest <= asOf-c.fresh {
-				day = newest
-			}
-		}
-		if d.Date <= day-c.fresh {
-			return storage.ErrStop
-		}
-		for _, e := range d.Entries {
-			if !c.seen[e.Store] {
-				c.seen[e.Store] = true
-				c.obs = append(c.obs, pricestat.StoreObs{Date: d.Date, Price: e.Price, Regular: e.Regular, PromoEnd: e.PromoEnd})
-			}
-		}
-		return nil
+		newest = d.Date
+		return storage.ErrStop
 	})
 	if err != nil || newest < 0 {
 		return storage.Offer{}, false, err
 	}
-	bp, _, prices := pricestat.InForceOn(c.obs, day, c.fresh, c.prices)
-	c.prices = prices
+	day := asOf
+	if newest <= asOf-c.fresh {
+		day = newest
+	}
+	// Every day of the verdict's window, from the observations that can
+	// be in force on its first day.
+	first := day - pricestat.TypicalDays + 1
+	c.follow.Reset()
+	c.window.Clear()
+	next := first
+	fill := func(through int32) {
+		for ; next <= through; next++ {
+			if bp, ok := c.follow.On(next, c.fresh); ok {
+				c.window.Set(int(next-first), bp.Price, bp.Regular)
+			}
+		}
+	}
+	err = tx.Series(k.Banner, k.SKU, k.Province, storage.SeriesScan{From: first - c.fresh + 1, To: day}, func(d *storage.Day) error {
+		fill(d.Date - 1)
+		for _, e := range d.Entries {
+			c.follow.Observe(e.Store, pricestat.StoreObs{Date: d.Date, Price: e.Price, Regular: e.Regular, PromoEnd: e.PromoEnd})
+		}
+		return nil
+	})
+	if err != nil {
+		return storage.Offer{}, false, err
+	}
+	fill(day)
+	bp, _ := c.follow.On(day, c.fresh)
 	o := storage.Offer{Banner: k.Banner, SKU: k.SKU, Price: bp.Price, Regular: bp.Regular, Min: bp.Min, Max: bp.Max,
 		PromoEnd: bp.PromoEnd, PromoEnded: bp.PromoEnded, StoreCount: uint32(bp.Stores), ObservedAt: newest}
+	o.Low30, o.Typical = c.window.Figures()
 	if day == asOf {
+		// The figures may move before the price does: the days before
+		// Expires all have this price in force.
+		limit := pricestat.TypicalDays
+		if bp.Expires != 0 {
+			limit = min(limit, int(bp.Expires-day-1))
+		}
 		o.Expires = bp.Expires
+		if k := c.window.Changes(bp.Price, bp.Regular, limit); k != 0 {
+			o.Expires = day + int32(k)
+		}
 	}
 	return o, true, nil
 }
