@@ -469,8 +469,6 @@ type signalBufs struct {
 	out       []sigRec
 	order     []int32   // indexes of out, sorted
 	storeDays storeDays // storesIn's
-	lowCands  []int     // lowestDay's
-	lowDays   []int32
 }
 
 // reset empties the buffers, letting go of what they point to.
@@ -1232,16 +1230,10 @@ func (sc *signalScan) groupChanges(k *storage.CatDayKey, names []string, group [
 		}
 		// The lowest day since since under every day of the 30 before it
 		// that a store made: the latest on a tie.
-		sh := sc.shelfOf(k.Banner, sku)
-		if sh == nil {
-			continue
-		}
-		low, err := sc.lowestDay(k.Banner, sku, days)
-		if err != nil {
-			return err
-		}
-		if low >= 0 {
-			sc.low(sh, days[low].day, days[low].p, days[low].back.Low)
+		if low := lowestDay(days); low >= 0 {
+			if sh := sc.shelfOf(k.Banner, sku); sh != nil {
+				sc.low(sh, days[low].day, days[low].p, days[low].back.Low)
+			}
 		}
 	}
 	return nil
@@ -1264,43 +1256,17 @@ func (sc *signalScan) priorRegular(k *storage.CatDayKey, sku string, to int32) (
 // lowestDay returns the index in days (a SKU's days since since, by day)
 // of its lowest day under every daily price of the 30 days before it, the
 // latest on a tie, among those on which a store's own price in force fell
-// from the SKU's previous day; -1 when there is none. It reads the SKU's
-// stores once, for the days with a low and the days before them.
-func (sc *signalScan) lowestDay(banner, sku string, days []dayPrice) (int, error) {
-	cands, at := sc.lowCands[:0], sc.lowDays[:0]
+// from the SKU's previous day (storage.Lookback.Fell); -1 when there is
+// none.
+func lowestDay(days []dayPrice) int {
+	low := -1
 	for i := range days {
-		if m := days[i].back.Low; m > 0 && days[i].p < m {
-			cands = append(cands, i)
-			prev := days[i].day - int32(days[i].back.PrevGap)
-			if i > 0 {
-				prev = days[i-1].day
-			}
-			at = append(at, prev, days[i].day)
+		d := &days[i]
+		if m := d.back.Low; m > 0 && d.p < m && d.back.Fell && (low < 0 || d.p <= days[low].p) {
+			low = i
 		}
 	}
-	sc.lowCands, sc.lowDays = cands, at
-	if len(cands) == 0 {
-		return -1, nil
-	}
-	slices.Sort(at)
-	at = slices.Compact(at)
-	sd, err := sc.storesIn(banner, sku, at)
-	if err != nil {
-		return -1, err
-	}
-	slices.SortFunc(cands, func(a, b int) int { return cmp.Or(cmp.Compare(days[a].p, days[b].p), cmp.Compare(b, a)) })
-	for _, i := range cands {
-		prev := days[i].day - int32(days[i].back.PrevGap)
-		if i > 0 {
-			prev = days[i-1].day
-		}
-		from, _ := slices.BinarySearch(sd.days, prev)
-		to, _ := slices.BinarySearch(sd.days, days[i].day)
-		if sd.moved(from, to, false, true) {
-			return i, nil
-		}
-	}
-	return -1, nil
+	return low
 }
 
 // bySKU returns group's days by SKU number (n numbers), each SKU's by day

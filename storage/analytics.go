@@ -67,10 +67,13 @@ type SKUDay struct {
 // writer's lookback (the days before it, 30 in package grocery): Low, the
 // lowest of its daily prices on those days; PrevGap, the days since its
 // latest day with a daily price among them, and PrevRegular that day's
-// regular price. All are 0 when it has no daily price in them; prices in
-// half-cents.
+// regular price; Fell, whether a store whose price is in force on both
+// that day and this one has a lower price in force on this one (a move a
+// store made, not one of which stores are in force). All are 0 (false)
+// when it has no daily price in them; prices in half-cents.
 type Lookback struct {
 	Low, PrevGap, PrevRegular uint32
+	Fell                      bool
 }
 
 // SKUNum is a SKUDay whose SKU is given by its number in CatDay.Names.
@@ -750,10 +753,14 @@ func (t *Tx) decodeSKUDays(d *dec, c *CatDay, before []SKUDay, beforeNums []SKUN
 	return nil
 }
 
-// lookback appends lb: Low, then PrevGap, then PrevRegular when PrevGap
-// is not 0.
+// lookback appends lb: Low, then PrevGap doubled plus 1 when Fell, then
+// PrevRegular when PrevGap is not 0.
 func (e enc) lookback(lb Lookback) enc {
-	e = e.uvarint(uint64(lb.Low)).uvarint(uint64(lb.PrevGap))
+	gap := uint64(lb.PrevGap) << 1
+	if lb.Fell {
+		gap |= 1
+	}
+	e = e.uvarint(uint64(lb.Low)).uvarint(gap)
 	if lb.PrevGap != 0 {
 		e = e.uvarint(uint64(lb.PrevRegular))
 	}
@@ -768,15 +775,16 @@ func lookbackAt(b []byte, i int) (Lookback, int) {
 	if low, i = uvarintAt(b, i); i < 0 || low > math.MaxUint32 {
 		return lb, -1
 	}
-	if gap, i = uvarintAt(b, i); i < 0 || gap > math.MaxUint32 {
+	if gap, i = uvarintAt(b, i); i < 0 || gap>>1 > math.MaxUint32 {
 		return lb, -1
 	}
-	if gap != 0 {
+	fell := gap&1 == 1
+	if gap >>= 1; gap != 0 {
 		if r, i = uvarintAt(b, i); i < 0 || r > math.MaxUint32 {
 			return lb, -1
 		}
 	}
-	return Lookback{uint32(low), uint32(gap), uint32(r)}, i
+	return Lookback{uint32(low), uint32(gap), uint32(r), fell}, i
 }
 
 // uvarintAt decodes the uvarint at b[i:], returning it and the index

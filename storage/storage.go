@@ -90,7 +90,7 @@ import (
 // from the series (version 3 lacks the daily prices, 4 numbers no SKU, 5
 // has offers without the day they expire, 3 to 6 keep each day's median
 // of the stores observed as its daily price, without Lookback, 7 has
-// offers without their verdict's figures); a
+// offers without their verdict's figures and no Lookback.Fell); a
 // read-only Open refuses them, saying to open the file once for writing.
 // An upgrade is one transaction: when a category aggregate of a version 4
 // file is corrupt, the writable Open fails with an error naming it

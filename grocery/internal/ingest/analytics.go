@@ -53,15 +53,23 @@ type catDelta struct {
 // banner SKU's price in force on a day (pricestat.InForceOn over every
 // store whose price is in force then, not only those observed that day),
 // in half-cents as the category days keep it, with what it looks back on
-// (storage.Lookback). So a banner SKU's daily price moves only when a
-// store's own price in force moves, or a store's observation enters or
-// leaves the visit window.
+// (storage.Lookback): with whether a store in force on both its previous
+// day and this one has a lower price in force now (Lookback.Fell). So a
+// banner SKU's daily price moves only when a store's own price in force
+// moves, or a store's observation enters or leaves the visit window, and
+// Fell tells the first from the second.
 type inForceRun struct {
 	window, lookback int32
 	stores           []uint32 // storage.Entry.Store, sorted; obs in the same order
 	obs              []pricestat.StoreObs
 	buf              []uint32
-	hist             []pastDay // the daily prices of the lookback before the last day, oldest first
+	hist             []pastDay    // the daily prices of the lookback before the last day, oldest first
+	last, cur        []storePrice // the stores' prices in force on the last day given and on this one, by store
+}
+
+// storePrice is a store's price in force on a day.
+type storePrice struct {
+	store, price uint32
 }
 
 // pastDay is a daily price inForceRun looks back on.
@@ -74,7 +82,7 @@ type pastDay struct {
 // and lookback the days a daily price looks back on (Rules.PriceLookback).
 func (r *inForceRun) reset(window, lookback int32) {
 	r.window, r.lookback = window, lookback
-	r.stores, r.obs, r.hist = r.stores[:0], r.obs[:0], r.hist[:0]
+	r.stores, r.obs, r.hist, r.last = r.stores[:0], r.obs[:0], r.hist[:0], r.last[:0]
 }
 
 // add takes a day's entries as their stores' latest observations.
@@ -116,9 +124,29 @@ func (r *inForceRun) day(sku string, day int32) storage.SKUDay {
 			sd.Low = h.p
 		}
 	}
+	// Each store's price in force today against the last day's (both
+	// lists by store, as r.stores is).
+	r.cur = r.cur[:0]
+	for i, o := range r.obs {
+		if p, _, _, in := pricestat.InForce(o.Date, o.Price, o.Regular, o.PromoEnd, day, r.window); in {
+			r.cur = append(r.cur, storePrice{r.stores[i], p})
+		}
+	}
 	if n := len(r.hist); n > 0 {
 		sd.PrevGap, sd.PrevRegular = uint32(day-r.hist[n-1].day), r.hist[n-1].r
+		for i, j := 0, 0; i < len(r.last) && j < len(r.cur); {
+			switch a, b := r.last[i], r.cur[j]; {
+			case a.store < b.store:
+				i++
+			case a.store > b.store:
+				j++
+			default:
+				sd.Fell = sd.Fell || b.price < a.price
+				i, j = i+1, j+1
+			}
+		}
 	}
+	r.last, r.cur = r.cur, r.last
 	r.hist = append(r.hist, pastDay{day, sd.Price, sd.Regular})
 	return sd
 }
