@@ -115,24 +115,38 @@ func New(svc *grocery.Service, opts *Options) http.Handler {
 		}
 		s.listings[rev] = mustMarshal(list)
 	}
-	s.discover = mustMarshal(map[string]any{
+	s.discover = Discover(s.opts.Version)
+	return s
+}
+
+// Discover returns the result of server/discover that a server of
+// version answers (the revisions it speaks, its capabilities and
+// instructions): the same for every key. grocery mcp-bridge answers it
+// itself when the server refuses the key, so that a client pinned to the
+// 2026-07-28 revision goes on to a request whose error says why.
+func Discover(version string) json.RawMessage {
+	if version == "" {
+		version = grocery.Version()
+	}
+	return mustMarshal(map[string]any{
 		"supportedVersions": supportedVersions,
 		"capabilities":      capabilities,
 		"instructions":      instructions,
 		"ttlMs":             cacheTTLMs,
 		"cacheScope":        cacheScope,
 		"resultType":        "complete",
-		"_meta":             map[string]any{metaServerInfo: s.serverInfo()},
+		"_meta":             map[string]any{metaServerInfo: serverInfo(version)},
 	})
-	return s
 }
 
 // capabilities are the server's: tools, a list that never changes while
 // it runs.
 var capabilities = map[string]any{"tools": map[string]any{"listChanged": false}}
 
-func (s *server) serverInfo() map[string]any {
-	return map[string]any{"name": "grocery", "title": "Canadian grocery prices", "version": s.opts.Version}
+func (s *server) serverInfo() map[string]any { return serverInfo(s.opts.Version) }
+
+func serverInfo(version string) map[string]any {
+	return map[string]any{"name": "grocery", "title": "Canadian grocery prices", "version": version}
 }
 
 // ServeHTTP implements http.Handler.

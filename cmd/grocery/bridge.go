@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/mcpserver"
 	"github.com/spf13/cobra"
 )
 
@@ -140,6 +142,14 @@ func (b *bridge) relay(ctx context.Context, msg []byte) {
 		return
 	}
 	switch {
+	case resp.StatusCode == http.StatusUnauthorized && head.Method == "server/discover" && len(head.ID) > 0:
+		// A client pinned to 2026-07-28 takes any error to server/discover
+		// for a server of an older revision and stops there, hiding why.
+		// What the server speaks does not depend on the key: the bridge
+		// answers it, and the client's next request gets the reason.
+		b.fail(nil, "API key rejected: "+rejectedWhy(resp.Header)+" (check GROCERY_API_KEY or --key-file)")
+		line, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": head.ID, "result": mcpserver.Discover(grocery.Version())})
+		b.write(line)
 	case resp.StatusCode == http.StatusUnauthorized:
 		b.fail(head.ID, "API key rejected: "+rejectedWhy(resp.Header)+" (check GROCERY_API_KEY or --key-file)")
 	case resp.StatusCode == http.StatusAccepted || len(bytes.TrimSpace(body)) == 0:

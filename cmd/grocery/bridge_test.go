@@ -146,6 +146,23 @@ func TestBridge(t *testing.T) {
 			t.Fatalf("stderr: got %q, want the message once", r.stderr)
 		}
 	})
+	t.Run("ErrKeyRejectedPinned", func(t *testing.T) {
+		// A client pinned to 2026-07-28 first asks server/discover, and
+		// takes an error there for an older server. The bridge answers it
+		// for a refused key; the next request carries the reason.
+		session := `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{` + meta2026 + `}}
+{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{` + meta2026 + `}}`
+		r := bridgeRun(t, env{"GROCERY_API_KEY": "gro_pk_" + strings.Repeat("x", 40)}, session, "--url", url)
+		got := answers(t, r.stdout)
+		if len(got) != 2 || !bytes.Contains(got[0]["result"], []byte(`"supportedVersions":["2026-07-28"`)) ||
+			!bytes.Contains(got[0]["result"], []byte(`"name":"grocery"`)) {
+			t.Fatalf("discover: got %s, want the bridge's own discover result", r.stdout)
+		}
+		const want = "API key rejected: API key is not known: check it, or ask for a new one"
+		if !bytes.Contains(got[1]["error"], []byte(want)) || strings.Count(r.stderr, want) != 1 {
+			t.Fatalf("tools/list: got %s, stderr %q, want the rejected-key error %q", got[1]["error"], r.stderr, want)
+		}
+	})
 	t.Run("ErrUnreachable", func(t *testing.T) {
 		r := bridgeRun(t, env{"GROCERY_API_KEY": key}, `{"jsonrpc":"2.0","id":9,"method":"ping"}`, "--url", "http://127.0.0.1:1/mcp")
 		if !strings.Contains(r.stdout, `"id":9`) || !strings.Contains(r.stdout, "cannot reach") || !strings.Contains(r.stderr, "cannot reach") {
