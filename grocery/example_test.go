@@ -124,7 +124,7 @@ func ExampleService_SearchProducts() {
 		fmt.Printf("%q in %s: %d\n", q.query, res.Province, res.Total)
 		for _, p := range res.Results {
 			fmt.Printf("  %s %s, %d offers\n", p.Brand, p.Name, p.OfferCount)
-			for _, o := range p.Offers {
+			for _, o := range p.Shown() {
 				fmt.Printf("    %s: $%s\n", o.Banner, o.Price)
 			}
 		}

@@ -207,7 +207,7 @@ func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchRe
 		}
 		current := tx.AsOf() - freshDays
 		var p storage.Product
-		var offers []SearchOffer // one product's current offers, before the cut
+		var offers []searchOffer // one product's current offers, before the cut
 		for _, h := range hits {
 			gtin := string(h.GTIN[:])
 			if q.HasSize() {
@@ -233,7 +233,7 @@ func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchRe
 			offers = offers[:0]
 			err := tx.Offers(province, gtin, func(o *storage.Offer) error {
 				if o.ObservedAt > current {
-					so := SearchOffer{Banner: o.Banner, ExternalSKU: o.SKU, Price: Cents(o.Price)}
+					so := searchOffer{SearchOffer{Banner: o.Banner, ExternalSKU: o.SKU, Price: Cents(o.Price)}, Date(o.ObservedAt)}
 					if o.Price < o.Regular {
 						so.RegularPrice, so.OnPromo = Cents(o.Regular), true
 					}
@@ -252,13 +252,24 @@ func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchRe
 					return err
 				}
 			}
-			slices.SortFunc(offers, func(a, b SearchOffer) int {
+			slices.SortFunc(offers, func(a, b searchOffer) int {
 				return cmp.Or(cmp.Compare(a.Price, b.Price), cmp.Compare(a.Banner, b.Banner), cmp.Compare(a.ExternalSKU, b.ExternalSKU))
 			})
+			first := offers[0]
+			regular := first.Price
+			if first.OnPromo {
+				regular = first.RegularPrice
+			}
 			res.Results = append(res.Results, SearchProduct{
 				UPC: GTIN(gtin).UPC(), Name: nameIn(p.Name, p.NameFr, lang), Brand: p.Brand, Size: p.Size,
-				OfferCount: len(offers), Offers: slices.Clone(offers[:min(len(offers), MaxSearchOffers)]),
+				Banner: first.Banner, BannerName: bannerName(first.Banner), ExternalSKU: first.ExternalSKU,
+				Price: first.Price, RegularPrice: regular, OnPromo: first.OnPromo, ObservedAt: first.observed,
+				OfferCount: len(offers), Offers: make([]SearchOffer, 0, min(len(offers), MaxSearchOffers)-1),
 			})
+			for _, o := range offers[1:min(len(offers), MaxSearchOffers)] {
+				last := &res.Results[len(res.Results)-1]
+				last.Offers = append(last.Offers, o.SearchOffer)
+			}
 			res.Total++
 		}
 		if res.Total == 0 && (len(q.Words) > 1 || q.HasSize()) {
@@ -273,6 +284,13 @@ func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchRe
 		res.NextOffset = next
 	}
 	return res, nil
+}
+
+// searchOffer is an offer of a product a search found, with its latest
+// observation day, which the product's entry shows for its cheapest.
+type searchOffer struct {
+	SearchOffer
+	observed Date
 }
 
 // hasCurrentOffer reports whether a banner has a current price for a

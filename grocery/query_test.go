@@ -145,10 +145,10 @@ func TestSearchProducts(t *testing.T) {
 		}
 		out := []entry{}
 		for _, r := range res.Results {
-			if r.OfferCount != len(r.Offers) {
-				t.Fatalf("%s: offer_count %d, %d offers; want all offers of the fixture", r.UPC, r.OfferCount, len(r.Offers))
+			if r.OfferCount != 1+len(r.Offers) {
+				t.Fatalf("%s: offer_count %d, %d offers; want all offers of the fixture", r.UPC, r.OfferCount, 1+len(r.Offers))
 			}
-			for _, o := range r.Offers {
+			for _, o := range r.Shown() {
 				out = append(out, entry{r.UPC, o.Banner})
 			}
 		}
@@ -194,20 +194,23 @@ func TestSearchProducts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// One product, its facts once, both of its current banner SKUs
-		// cheapest first; the regular price only where it differs.
+		// One product, a catalogue entry of its facts and its cheapest
+		// banner SKU, then the next one; the regular price there only where
+		// it differs.
 		want := []grocery.SearchProduct{{
-			UPC: upcMilk, Name: "2% Partly Skimmed Milk", Brand: "Natrel", Size: "2 L", OfferCount: 2,
+			UPC: upcMilk, Name: "2% Partly Skimmed Milk", Brand: "Natrel", Size: "2 L",
+			Banner: "no-frills", BannerName: "No Frills", ExternalSKU: "21000001_EA", Price: 479, RegularPrice: 479,
+			ObservedAt: day(t, "2026-11-19"), OfferCount: 2,
 			Offers: []grocery.SearchOffer{
-				{Banner: "no-frills", ExternalSKU: "21000001_EA", Price: 479},
 				{Banner: "loblaws", ExternalSKU: "21000001_EA", Price: 499, RegularPrice: 599, OnPromo: true},
 			},
 		}}
 		if diff := cmp.Diff(want, res.Results); diff != "" {
 			t.Fatalf("entry mismatch (-want +got):\n%s", diff)
 		}
-		const wantJSON = `[{"upc":"` + upcMilk + `","name":"2% Partly Skimmed Milk","brand":"Natrel","size":"2 L","offer_count":2,"offers":[` +
-			`{"banner":"no-frills","external_sku":"21000001_EA","price":4.79},` +
+		const wantJSON = `[{"upc":"` + upcMilk + `","name":"2% Partly Skimmed Milk","brand":"Natrel","size":"2 L",` +
+			`"banner":"no-frills","banner_name":"No Frills","external_sku":"21000001_EA","price":4.79,"regular_price":4.79,` +
+			`"on_promo":false,"observed_at":"2026-11-19","offer_count":2,"offers":[` +
 			`{"banner":"loblaws","external_sku":"21000001_EA","price":4.99,"regular_price":5.99,"on_promo":true}]}]`
 		if b, _ := json.Marshal(res); !strings.Contains(string(b), `"results":`+wantJSON+`,"total":1,"currency":"CAD"`) {
 			t.Fatalf("JSON: got %s, want results %s and no next_offset", b, wantJSON)
@@ -277,7 +280,7 @@ func TestSearchProductsTotal(t *testing.T) {
 			}
 			got := []entry{}
 			for _, r := range res.Results {
-				for _, o := range r.Offers {
+				for _, o := range r.Shown() {
 					got = append(got, entry{r.UPC, o.Banner})
 				}
 			}

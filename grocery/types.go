@@ -66,23 +66,46 @@ type LookupResult struct {
 }
 
 // MaxSearchOffers is the most offers a search shows per product: the
-// cheapest banner SKUs. LookupProduct lists them all.
+// cheapest banner SKU in the entry itself, the next ones in its Offers.
+// LookupProduct lists them all.
 const MaxSearchOffers = 5
 
 // SearchProduct is one product a search found, with its current prices
-// in the searched province: the product's facts once, then its cheapest
-// banner SKUs.
+// in the searched province: a catalogue entry (the product's facts and
+// its cheapest banner SKU's price), then how many banner SKUs price it and
+// the next cheapest of them.
 type SearchProduct struct {
 	UPC   string `json:"upc"`
 	Name  string `json:"name"`
 	Brand string `json:"brand"`
 	Size  string `json:"size"`
+	// The cheapest banner SKU (then by banner and SKU): its banner, its
+	// price in force and regular price, and its latest observation day.
+	Banner       string `json:"banner"`
+	BannerName   string `json:"banner_name"`
+	ExternalSKU  string `json:"external_sku"`
+	Price        Cents  `json:"price"`
+	RegularPrice Cents  `json:"regular_price"`
+	OnPromo      bool   `json:"on_promo"`
+	ObservedAt   Date   `json:"observed_at"`
 	// OfferCount counts the banner SKUs with a current price in the
-	// province: more than len(Offers) when the list was cut.
+	// province, the cheapest included: more than 1 + len(Offers) when the
+	// list was cut.
 	OfferCount int `json:"offer_count"`
-	// Offers are the cheapest of them, at most MaxSearchOffers, cheapest
-	// first (then by banner and SKU).
+	// Offers are the next cheapest, at most MaxSearchOffers - 1, cheapest
+	// first (then by banner and SKU); empty, never null, when the product
+	// has one.
 	Offers []SearchOffer `json:"offers"`
+}
+
+// Shown returns the offers the entry shows, cheapest first: its own
+// banner SKU's, then Offers.
+func (p *SearchProduct) Shown() []SearchOffer {
+	first := SearchOffer{Banner: p.Banner, ExternalSKU: p.ExternalSKU, Price: p.Price}
+	if p.OnPromo {
+		first.RegularPrice, first.OnPromo = p.RegularPrice, true
+	}
+	return append([]SearchOffer{first}, p.Offers...)
 }
 
 // SearchOffer is a product's current price under one banner SKU, as a

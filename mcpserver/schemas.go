@@ -118,6 +118,8 @@ const searchOutput = `{
 				"type":"object",
 				"properties":{
 					"upc":` + str + `,"name":` + str + `,"brand":` + str + `,"size":` + str + `,
+					"banner":` + str + `,"banner_name":` + str + `,"external_sku":` + str + `,"price":` + money + `,
+					"regular_price":` + money + `,"on_promo":{"type":"boolean"},"observed_at":` + str + `,
 					"offer_count":` + integer + `,
 					"offers":{
 						"type":"array",

@@ -67,11 +67,11 @@ Empty offers: no reference store in the province observed it in 14 days, not pro
 		{
 			Name:  "search_products",
 			Title: "Search products by name or brand",
-			Description: `Products matching words of their name or brand in one province, best match first. Each word must begin a word of the name or brand (case, accents ignored); stop words (cheapest, the) ignored; a size (4L, 400 g, 12 x 355 mL, dozen) must match.
+			Description: `Products whose name or brand words begin with the query's words (case, accents ignored), in one province, best match first; stop words (cheapest, the) ignored; a size (4L, 400 g, 12 x 355 mL, dozen) must match.
 
-Each product once: offer_count (banner SKUs priced) and its cheapest offers, at most 5 (regular_price, on_promo only on promotion); lookup_product(upc) lists all.
+Each result: a product at its cheapest banner SKU (external_sku for price_history), offer_count, and up to 4 next cheapest offers (regular_price, on_promo only on promotion); lookup_product(upc) lists all.
 
-limit, total count products; next_offset: the next page's offset. Empty results: nothing matching observed in the province in 14 days (see hint), not proof it is unavailable.`,
+limit and total count products; next_offset pages. Empty: nothing matching observed in the province in 14 days (see hint), not proof it is unavailable.`,
 			InputSchema:  json.RawMessage(searchInput),
 			OutputSchema: json.RawMessage(searchOutput),
 			Annotations:  ann("Search products by name or brand"),

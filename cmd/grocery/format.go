@@ -155,7 +155,7 @@ func printSearch(w io.Writer, res *grocery.SearchResult, offset int) error {
 	tw := newTable(w)
 	fmt.Fprintln(tw, "UPC\tPRODUCT\tBANNER\tSKU\tPRICE\tREGULAR\tPROMO")
 	for _, p := range res.Results {
-		for i, o := range p.Offers {
+		for i, o := range p.Shown() {
 			upc, name := p.UPC, productLine(p.Name, p.Brand, p.Size)
 			if i > 0 {
 				upc, name = "", ""
@@ -167,7 +167,7 @@ func printSearch(w io.Writer, res *grocery.SearchResult, offset int) error {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", upc, name, bannerName(o.Banner), o.ExternalSKU,
 				money(o.Price), money(regular), promoMark)
 		}
-		if more := p.OfferCount - len(p.Offers); more > 0 {
+		if more := p.OfferCount - 1 - len(p.Offers); more > 0 {
 			fmt.Fprintf(tw, "\t\t%d more (grocery lookup %s)\t\t\t\t\n", more, p.UPC)
 		}
 	}

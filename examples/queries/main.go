@@ -56,7 +56,7 @@ func run(ctx context.Context, db, query, province string) error {
 	fmt.Printf("search %q in %s: %d of %d products\n", query, found.Province, len(found.Results), found.Total)
 	for _, p := range found.Results {
 		fmt.Printf("  %-13s %-28s %-10s %d offers\n", p.UPC, p.Name, p.Size, p.OfferCount)
-		for _, o := range p.Offers {
+		for _, o := range p.Shown() {
 			fmt.Printf("    %-24s $%s\n", o.Banner, o.Price)
 		}
 	}
