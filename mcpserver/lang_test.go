@@ -10,7 +10,8 @@ import (
 	"github.com/grocerydata/grocery/internal/servetest"
 )
 
-// TestToolLang: lookup_product and search_products take lang; with fr the
+// TestToolLang: lookup_product, search_products and price_history take
+// lang; with fr the
 // results name products in French (the demo's orange juice has a French
 // name), the same JSON as the library's; another lang is a tool error.
 func TestToolLang(t *testing.T) {
@@ -29,12 +30,21 @@ func TestToolLang(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	o := lookup.Offers[0]
+	history, err := svc.PriceHistory(ctx, grocery.HistoryInput{SKU: o.ExternalSKU, Banner: o.Banner, Province: "QC", Lang: "fr"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if history.Name != "Jus d'orange sans pulpe" {
+		t.Fatalf("history in French: got name %q", history.Name)
+	}
 	for _, tc := range []struct {
 		name, args string
 		want       any
 	}{
 		{"lookup_product", `{"upc":"` + oj + `","province":"QC","limit":3,"lang":"fr"}`, lookup},
 		{"search_products", `{"query":"jus orange","province":"QC","lang":"fr"}`, search},
+		{"price_history", `{"sku":"` + o.ExternalSKU + `","banner":"` + o.Banner + `","province":"QC","lang":"fr"}`, history},
 	} {
 		r := post(t, key, callTool(tc.name, tc.args))
 		wantStatus(t, r, http.StatusOK)

@@ -60,7 +60,8 @@ const historyInput = `{
 		"sku":{"type":"string","minLength":1},
 		"banner":` + bannerArg + `,
 		"province":` + provinceArg + `,
-		"period":{"type":"string","enum":["7d","14d","30d","90d","180d","365d"],"default":"30d"}
+		"period":{"type":"string","enum":["7d","14d","30d","90d","180d","365d"],"default":"30d"},
+		"lang":` + langArg + `
 	},
 	"required":["sku","banner","province"],
 	"additionalProperties":false

@@ -67,11 +67,11 @@ Empty offers: no reference store in the province observed it in 14 days, not pro
 		{
 			Name:  "search_products",
 			Title: "Search products by name or brand",
-			Description: `Products whose name or brand words begin with the query's words (case, accents ignored), in one province, best match first; stop words (cheapest, the) ignored; a size (4L, 400 g, 12 x 355 mL, dozen) must match.
+			Description: `Products whose name or brand words begin with the query's (case, accents ignored), in one province, best first; stop words (cheapest, the) ignored; a size (4L, 400 g, 12 x 355 mL, dozen) must match.
 
-Each result: a product at its cheapest banner SKU (external_sku for price_history), offer_count, and up to 4 next cheapest offers (regular_price, on_promo only on promotion); lookup_product(upc) lists all.
+Each result: a product at its cheapest banner SKU (external_sku for price_history), offer_count, and up to 4 next cheapest offers (regular_price, on_promo only on promotion); lookup_product lists all.
 
-limit and total count products; next_offset pages. Empty: nothing matching observed in the province in 14 days (see hint), not proof it is unavailable.`,
+limit and total count products; next_offset pages. Empty: nothing matching observed in 14 days (see hint), not proof of absence.`,
 			InputSchema:  json.RawMessage(searchInput),
 			OutputSchema: json.RawMessage(searchOutput),
 			Annotations:  ann("Search products by name or brand"),
@@ -87,15 +87,15 @@ limit and total count products; next_offset pages. Empty: nothing matching obser
 		{
 			Name:  "price_history",
 			Title: "Price history of a retailer SKU",
-			Description: `Shelf-price series of one retailer SKU (an external_sku from lookup_product or search_products; never a barcode) in one province over period, ending at the latest date.
+			Description: `Shelf-price series of one retailer SKU (an external_sku from lookup_product or search_products; never a barcode) in one province over period, to the latest date.
 
 points: collection days, min/median/max over the banner's stores, store_count; stats over the daily medians (change_pct: latest vs first, %), store_min/store_max any store's extremes. in_force: each day's price in force (that day's offer); verdict: the offer's on the last day.`,
 			InputSchema:  json.RawMessage(historyInput),
 			OutputSchema: json.RawMessage(historyOutput),
 			Annotations:  ann("Price history of a retailer SKU"),
-			args:         []string{"sku", "banner", "province", "period"},
+			args:         []string{"sku", "banner", "province", "period", "lang"},
 			run: func(ctx context.Context, a arguments) (any, error) {
-				in := grocery.HistoryInput{SKU: a.str("sku"), Banner: a.str("banner"), Province: a.str("province"), Period: a.str("period")}
+				in := grocery.HistoryInput{SKU: a.str("sku"), Banner: a.str("banner"), Province: a.str("province"), Period: a.str("period"), Lang: a.str("lang")}
 				if err := a.err(); err != nil {
 					return nil, err
 				}
