@@ -160,8 +160,8 @@ func printRegional(w io.Writer, r *grocery.RegionalResult) error {
 	return nil
 }
 
-// sampleText writes a store count, marked when thin or under the
-// sample minimums.
+// sampleText writes a count (of stores, or of SKUs matched), marked when
+// thin or under the sample minimums.
 func sampleText(n int, thin, low bool) string {
 	switch {
 	case thin:
