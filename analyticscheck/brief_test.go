@@ -105,6 +105,7 @@ func checkBrief(t *testing.T, fx *fixture) {
 			c := newChecker(t, "executive_brief "+name)
 			fs := []field{
 				{name: "week_pct", kind: kPct}, {name: "week_series"}, {name: "four_week_pct", kind: kPct}, {name: "four_week_series"},
+				{name: "week_banners"}, {name: "week_stores"}, {name: "low_sample"},
 			}
 			c.list("categories", g["categories"], rows("categories"), []string{"category"}, fs)
 			if o, ok := want["overall"].(map[string]any); ok {

@@ -34,8 +34,9 @@ func checkGeography(t *testing.T, fx *fixture) {
 				g := asJSON(t, res)
 				c := newChecker(t, "geographic_prices "+name)
 				c.list("provinces", g["provinces"], want, []string{"province"}, []field{
-					{name: "index", kind: kPct}, {name: "products"}, {name: "average", kind: kMoney},
-					{name: "min", kind: kMoney}, {name: "max", kind: kMoney}, {name: "stores"}, {name: "thin"},
+					{name: "index", kind: kPct}, {name: "shelf_index", kind: kPct}, {name: "pairs"}, {name: "banners"},
+					{name: "products"}, {name: "average", kind: kMoney}, {name: "min", kind: kMoney}, {name: "max", kind: kMoney},
+					{name: "stores"}, {name: "thin"}, {name: "low_sample"},
 				})
 				c.pct("national.index", lookup(g, "national.index"), 100)
 				c.done()
@@ -49,8 +50,9 @@ func checkGeography(t *testing.T, fx *fixture) {
 			g := asJSON(t, res)
 			c := newChecker(t, "regional_comparison "+name)
 			c.list("provinces", g["provinces"], want, []string{"province"}, []field{
-				{name: "delta_pct", kind: kPct}, {name: "index", kind: kPct}, {name: "products"},
-				{name: "stores"}, {name: "thin"},
+				{name: "delta_pct", kind: kPct}, {name: "index", kind: kPct}, {name: "shelf_delta_pct", kind: kPct},
+				{name: "shelf_index", kind: kPct}, {name: "pairs"}, {name: "banners"}, {name: "products"},
+				{name: "stores"}, {name: "thin"}, {name: "low_sample"},
 			})
 			c.done()
 		})

@@ -38,6 +38,7 @@ const handObservations = `date,store_id,banner,external_sku,price,regular_price,
 2026-11-10,nf-on-1,no-frills,NF-1,2.00,2.00,,067000378089,Orange Juice,Minute Maid,1.54 L,Beverages,
 2026-11-19,met-on-1,metro,MET-1,3.00,3.50,2026-11-25,067000378089,Orange Juice,Minute Maid,1.54 L,Beverages,
 2026-11-19,sof-bc-1,save-on-foods,SOF-1,4.00,4.00,,067000378089,Orange Juice,Minute Maid,1.54 L,Beverages,
+2026-11-19,nf-bc-1,no-frills,NF-1B,2.70,2.70,,067000378089,Orange Juice,Minute Maid,1.54 L,Beverages,
 2026-11-05,met-on-1,metro,MET-2,3.00,4.00,2026-11-08,064420401298,Milk,Natrel,2 L,Dairy & Eggs,
 2026-11-06,met-on-1,metro,MET-2,4.00,4.00,,064420401298,Milk,Natrel,2 L,Dairy & Eggs,
 2026-11-14,met-on-1,metro,MET-2,3.50,4.00,,064420401298,Milk,Natrel,2 L,Dairy & Eggs,
@@ -168,19 +169,28 @@ func TestSQLByHand(t *testing.T) {
 	t.Run("M4 geography", func(t *testing.T) {
 		var rows []map[string]any
 		fx.sql(t, "geography.sql", map[string]string{"upc": "067000378089", "category": ""}, &rows)
-		// pv_ON = median(199, 250, 300) = 250, pv_BC = 400;
-		// n = (16124 * 250 + 5698 * 400) / (16124 + 5698).
-		n := (16124*250 + 5698*400) / 21822.0
+		// Banner for banner: no-frills prices the juice in ON (250) and
+		// BC (270), the only pair in two provinces; loblaws, metro (ON)
+		// and save-on-foods (BC) are compared with nothing.
+		// n = (16124 * 250 + 5698 * 270) / (16124 + 5698).
+		n := (16124*250 + 5698*270) / 21822.0
 		if len(rows) != 2 {
-			t.Fatalf("got %d provinces, want ON and BC: %v", len(rows), rows)
+			t.Fatalf("got %d provinces, want BC and ON: %v", len(rows), rows)
 		}
-		near(t, "BC index", rows[0]["index"], 100*400/n)
+		near(t, "BC index", rows[0]["index"], 100*270/n)
 		near(t, "ON index", rows[1]["index"], 100*250/n)
 		near(t, "ON delta", rows[1]["delta_pct"], 100*250/n-100)
+		near(t, "ON shelf_index", rows[1]["shelf_index"], 100*250/n)
+		near(t, "ON pairs", rows[1]["pairs"], 1)
+		near(t, "ON banners", rows[1]["banners"], 1)
+		// levels over every banner price: loblaws 199, no-frills 250,
+		// metro 300; BC save-on-foods 400, no-frills 270.
 		near(t, "ON average", rows[1]["average"], (199+250+300)/3.0)
-		near(t, "ON stores", rows[1]["stores"], 4)
-		if rows[0]["thin"] != true || rows[1]["thin"] != false {
-			t.Errorf("thin: BC %v ON %v, want true false", rows[0]["thin"], rows[1]["thin"])
+		near(t, "BC average", rows[0]["average"], (400+270)/2.0)
+		// stores of the banners compared: no-frills' one store each.
+		near(t, "ON stores", rows[1]["stores"], 1)
+		if rows[0]["thin"] != true || rows[1]["low_sample"] != true {
+			t.Errorf("thin BC %v, low_sample ON %v: want true true", rows[0]["thin"], rows[1]["low_sample"])
 		}
 	})
 	t.Run("M2 change", func(t *testing.T) {

@@ -182,6 +182,14 @@ type CategoryInflation struct {
 	WeekPct        *float64 `json:"week_pct"`
 	WeekRegularPct *float64 `json:"week_regular_pct"`
 	WeekSeries     int      `json:"week_series"`
+	// WeekBanners are the banners of the WeekSeries SKUs, WeekStores the
+	// province's active reference stores of those banners. LowSample:
+	// WeekSeries < MinSampleProducts, WeekStores < MinSampleStores or
+	// WeekBanners < MinSampleBanners; the summary takes no headline from
+	// such a category.
+	WeekBanners int  `json:"week_banners"`
+	WeekStores  int  `json:"week_stores"`
+	LowSample   bool `json:"low_sample"`
 	// WeekDays and PreviousWeekDays are the days of each week on which a
 	// SKU of the category had a daily price.
 	WeekDays         int `json:"week_days_with_data"`
@@ -303,7 +311,9 @@ func (b *briefBuilder) build() error {
 	if err := b.movers(); err != nil {
 		return err
 	}
-	b.categories()
+	if err := b.categories(); err != nil {
+		return err
+	}
 	if err := b.newProducts(); err != nil {
 		return err
 	}
@@ -614,15 +624,16 @@ func (b *briefBuilder) movers() error {
 // categories computes each category's like-for-like changes (M2): over
 // the SKUs with a daily price in both periods, the geometric mean of the
 // ratio of their mean daily prices, shelf and regular.
-func (b *briefBuilder) categories() {
+func (b *briefBuilder) categories() error {
 	type acc struct {
 		shelf, regular [2]pricestat.Geomean // week, four weeks
 		days           uint64
+		banners        map[string]bool // of the SKUs compared week over week
 	}
 	by := map[string]*acc{}
-	all := &acc{}
+	all := &acc{banners: map[string]bool{}}
 	for c, d := range b.w.Days {
-		by[c] = &acc{days: d}
+		by[c] = &acc{days: d, banners: map[string]bool{}}
 		all.days |= d
 	}
 	for i := range b.w.SKUs {
@@ -638,6 +649,9 @@ func (b *briefBuilder) categories() {
 			for _, x := range []*acc{a, all} {
 				x.shelf[j].Add(shelf)
 				x.regular[j].Add(regular)
+				if j == 0 {
+					x.banners[s.Banner] = true
+				}
 			}
 		}
 	}
@@ -658,22 +672,44 @@ func (b *briefBuilder) categories() {
 		}
 		return n
 	}
-	row := func(c string, a *acc) CategoryInflation {
-		return CategoryInflation{Category: c,
-			WeekPct: pct(&a.shelf[0]), WeekRegularPct: pct(&a.regular[0]), WeekSeries: a.shelf[0].N(),
+	stores := map[string]int{} // banner -> active reference stores in the province
+	row := func(c string, a *acc) (CategoryInflation, error) {
+		r := CategoryInflation{Category: c,
+			WeekPct: pct(&a.shelf[0]), WeekRegularPct: pct(&a.regular[0]), WeekSeries: a.shelf[0].N(), WeekBanners: len(a.banners),
 			WeekDays: count(a.days, b.weekFrom, b.asOf), PreviousWeekDays: count(a.days, b.weekFrom-briefWeek, b.weekFrom-1),
 			FourWeekPct: pct(&a.shelf[1]), FourWeekRegularPct: pct(&a.regular[1]), FourWeekSeries: a.shelf[1].N(),
 			FourWeekDays: count(a.days, b.asOf-briefFourWeeks+1, b.asOf), PreviousFourWeekDays: count(a.days, from, b.asOf-briefFourWeeks)}
+		for banner := range a.banners {
+			n, ok := stores[banner]
+			if !ok {
+				var err error
+				if n, err = b.tx.CountActiveStores(b.out.Province, banner); err != nil {
+					return r, err
+				}
+				stores[banner] = n
+			}
+			r.WeekStores += n
+		}
+		r.LowSample = lowSample(r.WeekSeries, r.WeekStores, r.WeekBanners, MinSampleProducts)
+		return r, nil
 	}
 	for c, a := range by {
 		// A category priced this week; SKUs of no category count in
 		// the overall row only.
-		if r := row(c, a); r.WeekDays > 0 && c != "" {
+		r, err := row(c, a)
+		if err != nil {
+			return err
+		}
+		if r.WeekDays > 0 && c != "" {
 			b.out.Categories = append(b.out.Categories, r)
 		}
 	}
-	b.out.Overall = row("All categories", all)
+	var err error
+	if b.out.Overall, err = row("All categories", all); err != nil {
+		return err
+	}
 	slices.SortFunc(b.out.Categories, func(x, y CategoryInflation) int { return cmp.Compare(x.Category, y.Category) })
+	return nil
 }
 
 // newProducts lists the barcodes whose first observation in the
@@ -770,7 +806,8 @@ func (s *Service) briefEvents(ctx context.Context, account string, out *Brief) e
 func (b *Brief) summary() string {
 	f := brieftext.Figures{Province: b.ProvinceName, From: b.WeekFrom.String(), To: b.WeekTo.String(),
 		MinItems: b.Basket.MinItems, Items: b.Basket.Items, Overall: briefChange(b.Overall),
-		Up: briefMove(b.MoversUp), Down: briefMove(b.MoversDown), NewProducts: b.NewProducts.Count, AlertEvents: len(b.AlertEvents)}
+		Minimums: fmt.Sprintf("under %d SKUs, %d stores or %d banners", MinSampleProducts, MinSampleStores, MinSampleBanners),
+		Up:       briefMove(b.MoversUp), Down: briefMove(b.MoversDown), NewProducts: b.NewProducts.Count, AlertEvents: len(b.AlertEvents)}
 	for _, r := range b.Basket.ranked() {
 		f.Ranked = append(f.Ranked, brieftext.Banner{Name: r.BannerName, Index: r.Index, Total: r.Total.String(), Items: r.Items})
 	}
@@ -785,7 +822,7 @@ func (b *Brief) summary() string {
 }
 
 func briefChange(c CategoryInflation) brieftext.Change {
-	return brieftext.Change{Name: c.Category, Week: c.WeekPct, Series: c.WeekSeries, FourWeek: c.FourWeekPct}
+	return brieftext.Change{Name: c.Category, Week: c.WeekPct, Series: c.WeekSeries, FourWeek: c.FourWeekPct, LowSample: c.LowSample}
 }
 
 // briefMove is the first of movers, nil when there is none.

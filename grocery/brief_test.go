@@ -102,14 +102,23 @@ func TestExecutiveBrief(t *testing.T) {
 		// the six SKUs' week ratios 1, 0.8, 1.1, 1, 0.8, 0.875: 0.616^(1/6)
 		// = 0.9224: -7.8%, regular 1, 0.8, 1.1, 1, 1, 1: 0.88^(1/6) =
 		// 0.9789: -2.1%.
+		// Counts of the week's series: Bakery bread at loblaws (1 store)
+		// and no-frills (2): 2 SKUs, 2 banners, 3 stores; Dairy milk at
+		// loblaws, no-frills, metro: 3, 3, 1 + 2 + 1 = 4; Pantry cereal
+		// at no-frills: 1, 1, 2; Snacks none. Every category is under 5
+		// SKUs (low_sample); all together 6 SKUs of 3 banners at 4
+		// stores is not.
 		Categories: []CategoryInflation{
-			{Category: "Bakery", WeekPct: pct(-10.6), WeekRegularPct: pct(-10.6), WeekSeries: 2, WeekDays: 1, PreviousWeekDays: 1, FourWeekDays: 2},
-			{Category: "Dairy & Eggs", WeekPct: pct(-4.2), WeekRegularPct: pct(3.2), WeekSeries: 3, WeekDays: 1, PreviousWeekDays: 1,
-				FourWeekPct: pct(4.9), FourWeekRegularPct: pct(4.9), FourWeekSeries: 3, FourWeekDays: 2, PreviousFourWeekDays: 1},
-			{Category: "Pantry", WeekPct: pct(-12.5), WeekRegularPct: pct(0), WeekSeries: 1, WeekDays: 2, PreviousWeekDays: 1, FourWeekDays: 3},
-			{Category: "Snacks", WeekDays: 1, FourWeekDays: 1},
+			{Category: "Bakery", WeekPct: pct(-10.6), WeekRegularPct: pct(-10.6), WeekSeries: 2, WeekBanners: 2, WeekStores: 3, LowSample: true,
+				WeekDays: 1, PreviousWeekDays: 1, FourWeekDays: 2},
+			{Category: "Dairy & Eggs", WeekPct: pct(-4.2), WeekRegularPct: pct(3.2), WeekSeries: 3, WeekBanners: 3, WeekStores: 4, LowSample: true,
+				WeekDays: 1, PreviousWeekDays: 1, FourWeekPct: pct(4.9), FourWeekRegularPct: pct(4.9), FourWeekSeries: 3, FourWeekDays: 2, PreviousFourWeekDays: 1},
+			{Category: "Pantry", WeekPct: pct(-12.5), WeekRegularPct: pct(0), WeekSeries: 1, WeekBanners: 1, WeekStores: 2, LowSample: true,
+				WeekDays: 2, PreviousWeekDays: 1, FourWeekDays: 3},
+			{Category: "Snacks", LowSample: true, WeekDays: 1, FourWeekDays: 1},
 		},
-		Overall: CategoryInflation{Category: "All categories", WeekPct: pct(-7.8), WeekRegularPct: pct(-2.1), WeekSeries: 6, WeekDays: 3, PreviousWeekDays: 1,
+		Overall: CategoryInflation{Category: "All categories", WeekPct: pct(-7.8), WeekRegularPct: pct(-2.1), WeekSeries: 6, WeekBanners: 3, WeekStores: 4,
+			WeekDays: 3, PreviousWeekDays: 1,
 			FourWeekPct: pct(4.9), FourWeekRegularPct: pct(4.9), FourWeekSeries: 3, FourWeekDays: 4, PreviousFourWeekDays: 1},
 		NewProducts: BriefNewProducts{Count: 1, Products: []BriefProduct{{UPC: "068000000208", Name: "Sea Salt Chips", Brand: "Kettle",
 			Size: "220 g", Category: "Snacks", FirstSeen: day("2026-11-18"), Banners: []string{"no-frills"}, FirstPrice: 199}}},
@@ -129,7 +138,9 @@ func TestExecutiveBrief(t *testing.T) {
 	}
 	for _, s := range []string{
 		"Ontario, 2026-11-13 to 2026-11-19: ",
-		"Prices fell 7.8% week over week across 6 banner SKUs compared like for like (+4.9% over the last four weeks against the four before); the largest category move was Pantry (-12.5%)",
+		// Every category rests on fewer than 5 SKUs: none is the largest
+		// move, and the summary says which it left out.
+		"Prices fell 7.8% week over week across 6 banner SKUs compared like for like (+4.9% over the last four weeks against the four before); left out as too small a sample (under 5 SKUs, 3 stores or 2 banners): Bakery, Dairy & Eggs, Pantry.",
 		"The biggest regular-price rise was Natrel 2% Milk at Loblaws ($5.00 to $5.50, +10.0%); the biggest cut Wonder White Bread at No Frills ($2.50 to $2.00, -20.0%)",
 		"Metro promoted the most (50.0% of 2 products, 20.0% off on average); 1 promotion started and 0 ended.",
 		"1 product was new in the panel. Your alert rules recorded 1 event.",

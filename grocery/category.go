@@ -70,6 +70,11 @@ type CategoryStats struct {
 	ChangePct        *float64 `json:"change_pct"`
 	RegularChangePct *float64 `json:"regular_change_pct"`
 	Matched          int      `json:"matched"`
+	// MatchedBanners are the banners of the Matched SKUs. LowSample:
+	// Matched < MinSampleProducts, MatchedBanners < MinSampleBanners or
+	// Stores < MinSampleStores: the change rests on too few to read.
+	MatchedBanners int  `json:"matched_banners"`
+	LowSample      bool `json:"low_sample"`
 	// DaysWithData and PreviousDaysWithData count the days of the
 	// period and of the previous period on which some banner SKU of the
 	// category has a daily price.
@@ -261,8 +266,12 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 			}
 			var shelf, regular pricestat.Geomean
 			for _, m := range x.banners {
-				st.Matched += m.AddRatios(&shelf, &regular)
+				if n := m.AddRatios(&shelf, &regular); n > 0 {
+					st.Matched += n
+					st.MatchedBanners++
+				}
 			}
+			st.LowSample = lowSample(st.Matched, st.Stores, st.MatchedBanners, MinSampleProducts)
 			if st.Matched > 0 {
 				ch, rch := pricestat.Round1(shelf.ChangePct()), pricestat.Round1(regular.ChangePct())
 				st.ChangePct, st.RegularChangePct = &ch, &rch

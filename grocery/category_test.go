@@ -84,7 +84,9 @@ func TestCategoryReport(t *testing.T) {
 			Categories: []CategoryStats{{Category: "Dairy & Eggs", AveragePrice: 508, MinPrice: 400, MaxPrice: 800, MedianPrice: 475,
 				UnitPrice: &UnitPriceStats{Basis: "per 100 mL", Average: 23, Min: 20, Max: 25, Median: 23, Observations: 5},
 				Products:  2, Stores: 3, Observations: 6, PromoSharePct: 33.3, PreviousAveragePrice: cp(550),
-				ChangePct: fp(-13.3), RegularChangePct: fp(0), Matched: 1, DaysWithData: 4, PreviousDaysWithData: 1,
+				// One SKU of one banner matched: low_sample (5 SKUs, 2
+				// banners needed).
+				ChangePct: fp(-13.3), RegularChangePct: fp(0), Matched: 1, MatchedBanners: 1, LowSample: true, DaysWithData: 4, PreviousDaysWithData: 1,
 				Note: "the previous period has data on 1 of its 30 days (this period on 4)"}},
 			Basis: Basis{Provinces: []string{"ON"}, Banners: []string{"loblaws", "no-frills"}, From: dp("2026-11-05"), To: dp("2026-11-19"),
 				Stores: 3, Observations: 6, Comparison: CompareUnitPrice, Note: got.Basis.Note}}
@@ -233,7 +235,8 @@ func TestCategoryReportLikeForLike(t *testing.T) {
 	}
 	want := CategoryStats{Category: "Produce", AveragePrice: 494, MinPrice: 220, MaxPrice: 900, MedianPrice: 361,
 		UnitPrice: &UnitPriceStats{Basis: "per 100 g", Average: 44, Min: 22, Max: 110, Median: 34, Observations: 6}, Products: 3, Stores: 3, Observations: 6, PreviousAveragePrice: cp(230),
-		ChangePct: fp(14.7), RegularChangePct: fp(2.6), Matched: 2, DaysWithData: 2, PreviousDaysWithData: 3}
+		// Two SKUs of one banner (loblaws LA, LB) matched: low_sample.
+		ChangePct: fp(14.7), RegularChangePct: fp(2.6), Matched: 2, MatchedBanners: 1, LowSample: true, DaysWithData: 2, PreviousDaysWithData: 3}
 	if diff := cmp.Diff(want, c[0]); diff != "" {
 		t.Errorf("Produce (-want +got):\n%s", diff)
 	}

@@ -149,7 +149,9 @@
 //
 // The market analytics of the integration plan, each with a Basis saying
 // what it rests on: GeographicPrices and RegionalComparison (provinces
-// against the national price), CompetitiveBenchmark (a banner against the
+// against the national prices, banner for banner, flagged low_sample
+// under MinSampleProducts, MinSampleStores, MinSampleBanners),
+// CompetitiveBenchmark (a banner against the
 // others, BenchmarkMinItems), BrandInsights, CompareBasket (MaxBasketItems),
 // Signals (threats, opportunities, changes and the watchlist of one
 // banner), CategoryReport, PromoCalendar, NewOnShelf, and ExecutiveBrief

@@ -23,14 +23,18 @@ type GeoPricesInput struct {
 type GeoProvince struct {
 	Province     string  `json:"province"`      // a province code, or "CA" for the national row
 	Price        *Cents  `json:"price"`         // with a UPC: the province price (median of the banner prices), or the national price; null for a category
-	Average      Cents   `json:"average"`       // mean of the current banner prices (national row: the provinces' averages weighted by population)
+	Average      *Cents  `json:"average"`       // with a UPC: mean of the current banner prices (national row: the provinces' averages weighted by population); null for a category, whose provinces price different products
 	Min          Cents   `json:"min"`           // lowest current banner price
 	Max          Cents   `json:"max"`           // highest current banner price
 	BannerPrices int     `json:"banner_prices"` // current (banner, barcode) prices the levels rest on
-	Products     int     `json:"products"`      // barcodes priced
-	Stores       int     `json:"stores"`        // active reference stores of the banners pricing the selection
+	Index        float64 `json:"index"`         // regular prices: 100 × geomean over the banner-product pairs of the province's price ÷ the pair's national price; 100 on the national row
+	ShelfIndex   float64 `json:"shelf_index"`   // Index with shelf prices (promotions included)
+	Pairs        int     `json:"pairs"`         // banner-product pairs the index compares (priced in this and at least one other province)
+	Banners      int     `json:"banners"`       // banners of those pairs
+	Products     int     `json:"products"`      // barcodes of those pairs
+	Stores       int     `json:"stores"`        // active reference stores of those banners in the province
 	Thin         bool    `json:"thin"`          // Stores < ThinStores
-	Index        float64 `json:"index"`         // 100 × geomean over the products of province price ÷ national price; 100 on the national row
+	LowSample    bool    `json:"low_sample"`    // Products, Stores or Banners under the minimums (MinSampleProducts, MinSampleStores, MinSampleBanners)
 }
 
 // GeoPricesResult is the answer of GeographicPrices.
@@ -54,13 +58,18 @@ type RegionalInput struct {
 // RegionalProvince is one province's row of a RegionalResult. The
 // OpenAPI document (schema RegionalProvince) defines each figure.
 type RegionalProvince struct {
-	Province     string  `json:"province"`
-	DeltaPct     float64 `json:"delta_pct"`    // Index − 100 from the exact index, in percent (+3.5 = 3.5% dearer)
-	Index        float64 `json:"index"`        // as GeoProvince.Index
-	Products     int     `json:"products"`     // barcodes priced in the province
-	Stores       int     `json:"stores"`       // active reference stores of the banners pricing the selection
-	Thin         bool    `json:"thin"`         // Stores < ThinStores
-	Observations int     `json:"observations"` // store-level prices behind the banner prices (the offers' stores on their latest day)
+	Province      string  `json:"province"`
+	DeltaPct      float64 `json:"delta_pct"`       // Index − 100 from the exact index, in percent (+3.5 = 3.5% dearer)
+	Index         float64 `json:"index"`           // as GeoProvince.Index: regular prices, banner for banner
+	ShelfDeltaPct float64 `json:"shelf_delta_pct"` // ShelfIndex − 100
+	ShelfIndex    float64 `json:"shelf_index"`     // as GeoProvince.ShelfIndex
+	Pairs         int     `json:"pairs"`           // banner-product pairs compared
+	Banners       int     `json:"banners"`         // banners of those pairs
+	Products      int     `json:"products"`        // barcodes of those pairs
+	Stores        int     `json:"stores"`          // active reference stores of those banners in the province
+	Thin          bool    `json:"thin"`            // Stores < ThinStores
+	LowSample     bool    `json:"low_sample"`      // as GeoProvince.LowSample
+	Observations  int     `json:"observations"`    // store-level prices behind the province's banner prices (the offers' stores on their latest day)
 }
 
 // RegionalResult is the answer of RegionalComparison.
@@ -76,39 +85,83 @@ type RegionalResult struct {
 // province's figures are flagged thin: they rest on one or two stores.
 const ThinStores = 3
 
-// The geography of prices (the OpenAPI document defines it): a barcode's
-// province price is the median of its current banner prices in the
-// province (compare.go: each banner's lowest current price in force); its
-// national price is the mean of its province prices weighted by the
-// provinces' populations (Province.Population), over the provinces that
-// price it; a province's index is 100 × the geometric mean, over the
-// barcodes it prices, of province price ÷ national price (a Jevons
-// index, so expensive items weigh no more than cheap ones).
+// The minimums of a sample: a regional, geographic or category figure
+// resting on fewer products, reference stores or banners is flagged
+// low_sample (with its counts) and the brief takes no headline from it.
+// A figure of one barcode needs that barcode only; a figure whose stores
+// are not counted (a category's week-over-week change) needs products
+// and banners.
+const (
+	MinSampleProducts = 5          // barcodes (a category or panel figure)
+	MinSampleStores   = ThinStores // active reference stores
+	MinSampleBanners  = 2          // banners
+)
+
+// lowSample reports whether counts fall under the minimums; minProducts
+// is MinSampleProducts, or 1 for a figure of one barcode.
+func lowSample(products, stores, banners, minProducts int) bool {
+	return products < minProducts || stores < MinSampleStores || banners < MinSampleBanners
+}
+
+// The geography of prices (the OpenAPI document defines it), banner for
+// banner: a (banner, barcode) pair's price in a province is the banner's
+// current price of the barcode there (compare.go: its lowest price in
+// force, shelf and regular); the pair's national price is the mean of its
+// province prices weighted by the provinces' populations
+// (Province.Population), over the provinces where the banner prices it. A
+// province's index is 100 × the geometric mean, over its pairs priced in
+// at least one other province too, of province price ÷ national price (a
+// Jevons index: expensive items weigh no more than cheap ones, and each
+// banner is compared with itself, so a province is not dearer for the
+// banners it has). Regular prices give Index, shelf prices ShelfIndex. A
+// pair priced in one province only compares nothing (its national price
+// is its own) and is left out; a province with no pair left has index 100
+// on no pair, flagged low_sample.
+//
+// The levels of a row (Price, Average, Min, Max) describe the banner
+// prices as they are: a barcode's province price is the median of its
+// banner prices in the province, its national price the provinces'
+// prices weighted by population.
+
+// geoPair is a banner's price of a barcode.
+type geoPair struct{ banner, gtin string }
+
+// geoNational is a pair's population-weighted national prices.
+type geoNational struct {
+	shelf, regular, weight float64
+	provinces              int
+}
 
 // geoProvince gathers one province's prices of the selection.
 type geoProvince struct {
-	code    string
-	weight  float64            // population, thousands
-	prices  map[string]float64 // gtin -> province price, cents
-	sum     float64            // Σ banner prices, cents
-	n       int                // banner prices
-	lo, hi  float64
-	banners map[string]bool
-	obs     int // store-level prices
-	index   float64
-	stores  int
+	code   string
+	weight float64                  // population, thousands
+	prices map[string]float64       // gtin -> province price (median of banner prices), cents
+	pairs  map[geoPair]market.Price // (banner, gtin) -> the banner's prices, cents
+	sum    float64                  // Σ banner prices, cents
+	n      int                      // banner prices
+	lo, hi float64
+	obs    int // store-level prices
+	// bannerStores are the active reference stores of each banner
+	// pricing the selection in the province.
+	bannerStores map[string]int
+
+	index, shelfIndex         float64 // over the pairs compared
+	compared                  int     // pairs compared
+	banners, products, stores int     // of the pairs compared
 }
 
 // geography is what GeographicPrices and RegionalComparison compute.
 type geography struct {
-	provinces []*geoProvince     // by code, those with a price
-	national  map[string]float64 // gtin -> national price, cents
+	provinces []*geoProvince           // by code, those with a price
+	national  map[string]float64       // gtin -> national price (of the province prices), cents
+	pairs     map[geoPair]*geoNational // (banner, gtin) -> national prices
 }
 
 // geography reads the selection's current prices in every province and
 // computes the province and national prices and the province indexes.
 func (f *productFilter) geography(tx *storage.Tx, sn *snapshot) (*geography, error) {
-	geo := &geography{national: map[string]float64{}}
+	geo := &geography{national: map[string]float64{}, pairs: map[geoPair]*geoNational{}}
 	var gtins []string
 	switch {
 	case f.gtin != "":
@@ -121,7 +174,7 @@ func (f *productFilter) geography(tx *storage.Tx, sn *snapshot) (*geography, err
 		prices = make([]market.Price, 0, 32)
 	)
 	for _, pv := range provinces {
-		gp := &geoProvince{code: pv.Code, weight: float64(pv.Population), prices: map[string]float64{}, banners: map[string]bool{}}
+		gp := &geoProvince{code: pv.Code, weight: float64(pv.Population), prices: map[string]float64{}, pairs: map[geoPair]market.Price{}}
 		add := func(g string, ps []market.Price, obs int) error {
 			buf = buf[:0]
 			for _, p := range ps {
@@ -132,7 +185,17 @@ func (f *productFilter) geography(tx *storage.Tx, sn *snapshot) (*geography, err
 				gp.hi = max(gp.hi, p.Price)
 				gp.sum += p.Price
 				gp.n++
-				gp.banners[p.Banner] = true
+				k := geoPair{p.Banner, g}
+				gp.pairs[k] = p
+				nat := geo.pairs[k]
+				if nat == nil {
+					nat = &geoNational{}
+					geo.pairs[k] = nat
+				}
+				nat.shelf += gp.weight * p.Price
+				nat.regular += gp.weight * p.Regular
+				nat.weight += gp.weight
+				nat.provinces++
 			}
 			gp.prices[g] = pricestat.Median(buf)
 			gp.obs += obs
@@ -155,16 +218,10 @@ func (f *productFilter) geography(tx *storage.Tx, sn *snapshot) (*geography, err
 		if len(gp.prices) == 0 {
 			continue
 		}
-		for b := range gp.banners {
-			n, err := sn.activeStores(tx, pv.Code, b)
-			if err != nil {
-				return nil, err
-			}
-			gp.stores += n
-		}
 		geo.provinces = append(geo.provinces, gp)
 	}
-	// National prices: population-weighted means of the province prices.
+	// National prices of the barcodes: population-weighted means of the
+	// province prices (a level); of the pairs: of the banner's prices.
 	weights := map[string]float64{}
 	for _, gp := range geo.provinces {
 		for g, p := range gp.prices {
@@ -175,48 +232,112 @@ func (f *productFilter) geography(tx *storage.Tx, sn *snapshot) (*geography, err
 	for g, w := range weights {
 		geo.national[g] /= w
 	}
+	for _, nat := range geo.pairs {
+		nat.shelf /= nat.weight
+		nat.regular /= nat.weight
+	}
 	for _, gp := range geo.provinces {
-		var idx pricestat.Geomean
-		for g, p := range gp.prices {
-			idx.Add(p / geo.national[g])
+		if err := geo.index(tx, sn, gp); err != nil {
+			return nil, err
 		}
-		gp.index = idx.Index()
 	}
 	return geo, nil
 }
 
-// row writes a province's GeoProvince.
-func (gp *geoProvince) row() GeoProvince {
-	return GeoProvince{Province: gp.code, Average: Cents(pricestat.Cents(gp.sum / float64(gp.n))),
-		Min: Cents(pricestat.Cents(gp.lo)), Max: Cents(pricestat.Cents(gp.hi)), BannerPrices: gp.n,
-		Products: len(gp.prices), Stores: gp.stores, Thin: gp.stores < ThinStores, Index: pricestat.Round1(gp.index)}
-}
-
-// thinNote names the thin provinces of a geography, or says nothing.
-func (geo *geography) thinNote() string {
-	var thin []string
-	for _, gp := range geo.provinces {
-		if gp.stores < ThinStores {
-			thin = append(thin, gp.code)
+// index computes gp's indexes over its pairs priced in another province
+// too, and the banners, products and stores they rest on.
+func (geo *geography) index(tx *storage.Tx, sn *snapshot, gp *geoProvince) error {
+	var regular, shelf pricestat.Geomean
+	banners, products := map[string]bool{}, map[string]bool{}
+	for k, p := range gp.pairs {
+		nat := geo.pairs[k]
+		if nat.provinces < 2 {
+			continue
+		}
+		regular.Add(p.Regular / nat.regular)
+		shelf.Add(p.Price / nat.shelf)
+		banners[k.banner], products[k.gtin] = true, true
+		gp.compared++
+	}
+	gp.index, gp.shelfIndex = 100, 100
+	if gp.compared > 0 {
+		gp.index, gp.shelfIndex = regular.Index(), shelf.Index()
+	}
+	gp.banners, gp.products = len(banners), len(products)
+	gp.bannerStores = map[string]int{}
+	for k := range gp.pairs {
+		if _, ok := gp.bannerStores[k.banner]; ok {
+			continue
+		}
+		n, err := sn.activeStores(tx, gp.code, k.banner)
+		if err != nil {
+			return err
+		}
+		gp.bannerStores[k.banner] = n
+		if banners[k.banner] {
+			gp.stores += n
 		}
 	}
-	if len(thin) == 0 {
+	return nil
+}
+
+// row writes a province's GeoProvince; minProducts as lowSample's.
+func (gp *geoProvince) row(minProducts int) GeoProvince {
+	return GeoProvince{Province: gp.code, Min: Cents(pricestat.Cents(gp.lo)), Max: Cents(pricestat.Cents(gp.hi)), BannerPrices: gp.n,
+		Index: pricestat.Round1(gp.index), ShelfIndex: pricestat.Round1(gp.shelfIndex), Pairs: gp.compared,
+		Banners: gp.banners, Products: gp.products, Stores: gp.stores, Thin: gp.stores < ThinStores,
+		LowSample: lowSample(gp.products, gp.stores, gp.banners, minProducts)}
+}
+
+// regional writes a province's RegionalProvince; minProducts as
+// lowSample's.
+func (gp *geoProvince) regional(minProducts int) RegionalProvince {
+	return RegionalProvince{Province: gp.code, Index: pricestat.Round1(gp.index), DeltaPct: pricestat.Round1(gp.index - 100),
+		ShelfIndex: pricestat.Round1(gp.shelfIndex), ShelfDeltaPct: pricestat.Round1(gp.shelfIndex - 100), Pairs: gp.compared,
+		Banners: gp.banners, Products: gp.products, Stores: gp.stores, Thin: gp.stores < ThinStores,
+		LowSample: lowSample(gp.products, gp.stores, gp.banners, minProducts), Observations: gp.obs}
+}
+
+// sampleNote names the provinces of a geography under the minimums, or
+// says nothing.
+func (geo *geography) sampleNote(minProducts int) string {
+	var low []string
+	for _, gp := range geo.provinces {
+		if lowSample(gp.products, gp.stores, gp.banners, minProducts) {
+			low = append(low, gp.code)
+		}
+	}
+	if len(low) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%s rest on fewer than %d active reference stores (thin: true): read their figures with care", strings.Join(thin, ", "), ThinStores)
+	what := fmt.Sprintf("%d active reference stores or %d banners", MinSampleStores, MinSampleBanners)
+	if minProducts > 1 {
+		what = fmt.Sprintf("%d products, %d active reference stores or %d banners", minProducts, MinSampleStores, MinSampleBanners)
+	}
+	return fmt.Sprintf("%s: their indexes rest on fewer than %s compared with other provinces (low_sample: true): read them with care", strings.Join(low, ", "), what)
+}
+
+// minProducts is lowSample's minimum of products for a selection.
+func (f *productFilter) minProducts() int {
+	if f.gtin != "" {
+		return 1
+	}
+	return MinSampleProducts
 }
 
 // GeographicPrices compares a product's (or a category's) current prices
 // province by province, as the OpenAPI document defines (GET
-// /openapi.json, path /b2b/geographic_prices): per province the mean,
-// lowest and highest current banner price (each banner's current daily
-// price of each barcode), and an index against the national price: 100 ×
-// the geometric mean, over the barcodes the province prices, of the
-// province price (the median of its banner prices) over the national
-// price (the province prices' mean weighted by population). With a UPC,
-// Price gives the province and national prices themselves. Every row
-// says the active reference stores it rests on, and Thin when they are
-// fewer than ThinStores.
+// /openapi.json, path /b2b/geographic_prices): per province an index
+// against the national prices banner for banner (100 × the geometric
+// mean, over the (banner, barcode) pairs the province shares with
+// another province, of the banner's price there over the pair's
+// population-weighted national price; regular prices, and shelf prices
+// as ShelfIndex), with the pairs, banners, products and reference
+// stores it rests on, flagged LowSample under the minimums; and the
+// lowest and highest current banner price. With a UPC, Price and Average
+// give the province's levels (the median and the mean of its banner
+// prices) and the national ones; a category has none, its provinces
+// pricing different products.
 //
 // It returns EINVALID for neither or both of upc and category, a
 // malformed barcode or a category the catalogue does not have (listing
@@ -243,33 +364,14 @@ func (s *Service) GeographicPrices(ctx context.Context, in GeoPricesInput) (*Geo
 		if err != nil {
 			return err
 		}
-		nat := &GeoProvince{Province: "CA", Index: 100}
-		var avg, weights float64
-		for i, gp := range geo.provinces {
-			row := gp.row()
+		res.National = geo.nationalRow(f.minProducts(), gtin)
+		for _, gp := range geo.provinces {
+			row := gp.row(f.minProducts())
 			if gtin != "" {
-				p := Cents(pricestat.Cents(gp.prices[string(gtin)]))
-				row.Price = &p
+				p, a := Cents(pricestat.Cents(gp.prices[string(gtin)])), Cents(pricestat.Cents(gp.sum/float64(gp.n)))
+				row.Price, row.Average = &p, &a
 			}
 			res.Provinces = append(res.Provinces, row)
-			avg += gp.weight * gp.sum / float64(gp.n)
-			weights += gp.weight
-			if i == 0 || row.Min < nat.Min {
-				nat.Min = row.Min
-			}
-			nat.Max = max(nat.Max, row.Max)
-			nat.BannerPrices += row.BannerPrices
-			nat.Stores += row.Stores
-		}
-		if len(geo.provinces) > 0 {
-			nat.Average = Cents(pricestat.Cents(avg / weights))
-			nat.Products = len(geo.national)
-			nat.Thin = nat.Stores < ThinStores
-			if gtin != "" {
-				p := Cents(pricestat.Cents(geo.national[string(gtin)]))
-				nat.Price = &p
-			}
-			res.National = nat
 		}
 		res.Basis, err = sn.basis(tx, CompareSameBarcode)
 		if err != nil {
@@ -278,7 +380,7 @@ func (s *Service) GeographicPrices(ctx context.Context, in GeoPricesInput) (*Geo
 		if len(res.Provinces) == 0 {
 			res.Basis.Note = "no current price of it was observed in the panel in any province (an absence from the panel is not proof it is not sold)"
 		} else {
-			res.Basis.Note = geo.thinNote()
+			res.Basis.Note = geo.sampleNote(f.minProducts())
 		}
 		return nil
 	})
@@ -288,13 +390,50 @@ func (s *Service) GeographicPrices(ctx context.Context, in GeoPricesInput) (*Geo
 	return res, nil
 }
 
+// nationalRow is GeographicPrices' national row, nil when nothing was
+// priced: the lowest and highest banner price, every pair, banner,
+// product and store priced, Index 100; with a barcode, its national
+// price and the provinces' averages weighted by population.
+func (geo *geography) nationalRow(minProducts int, gtin GTIN) *GeoProvince {
+	if len(geo.provinces) == 0 {
+		return nil
+	}
+	nat := &GeoProvince{Province: "CA", Index: 100, ShelfIndex: 100, Pairs: len(geo.pairs), Products: len(geo.national)}
+	banners := map[string]bool{}
+	for k := range geo.pairs {
+		banners[k.banner] = true
+	}
+	var avg, weights float64
+	for i, gp := range geo.provinces {
+		if i == 0 || gp.lo < float64(nat.Min) {
+			nat.Min = Cents(pricestat.Cents(gp.lo))
+		}
+		nat.Max = max(nat.Max, Cents(pricestat.Cents(gp.hi)))
+		nat.BannerPrices += gp.n
+		avg += gp.weight * gp.sum / float64(gp.n)
+		weights += gp.weight
+		for _, n := range gp.bannerStores {
+			nat.Stores += n
+		}
+	}
+	nat.Banners = len(banners)
+	nat.Thin = nat.Stores < ThinStores
+	nat.LowSample = lowSample(nat.Products, nat.Stores, nat.Banners, minProducts)
+	if gtin != "" {
+		p, a := Cents(pricestat.Cents(geo.national[string(gtin)])), Cents(pricestat.Cents(avg/weights))
+		nat.Price, nat.Average = &p, &a
+	}
+	return nat
+}
+
 // RegionalComparison gives each province's price level against the
-// national price, in percent, for one product, one category or, with
+// national prices, in percent, for one product, one category or, with
 // neither, every product of the panel: GeographicPrices' index minus 100
-// (from the exact index), as the OpenAPI document defines (path
-// /b2b/regional_comparison), with the products, reference stores (Thin
-// under ThinStores) and store-level prices each province's figure rests
-// on.
+// (from the exact index), banner for banner, on regular prices and on
+// shelf prices, as the OpenAPI document defines (path
+// /b2b/regional_comparison), with the pairs, banners, products,
+// reference stores (Thin under ThinStores, LowSample under the
+// minimums) and store-level prices each province's figure rests on.
 //
 // It returns EINVALID for both upc and category, a malformed barcode or
 // an unknown category, and ENOTFOUND for a barcode the catalogue does not
@@ -322,9 +461,7 @@ func (s *Service) RegionalComparison(ctx context.Context, in RegionalInput) (*Re
 			return err
 		}
 		for _, gp := range geo.provinces {
-			res.Provinces = append(res.Provinces, RegionalProvince{Province: gp.code, Index: pricestat.Round1(gp.index),
-				DeltaPct: pricestat.Round1(gp.index - 100), Products: len(gp.prices), Stores: gp.stores,
-				Thin: gp.stores < ThinStores, Observations: gp.obs})
+			res.Provinces = append(res.Provinces, gp.regional(f.minProducts()))
 		}
 		res.Basis, err = sn.basis(tx, CompareSameBarcode)
 		if err != nil {
@@ -337,7 +474,7 @@ func (s *Service) RegionalComparison(ctx context.Context, in RegionalInput) (*Re
 		case 1:
 			notes = append(notes, "priced in one province only: its prices are the national prices")
 		}
-		if n := geo.thinNote(); n != "" {
+		if n := geo.sampleNote(f.minProducts()); n != "" {
 			notes = append(notes, n)
 		}
 		res.Basis.Note = strings.Join(notes, "; ")

@@ -9,46 +9,52 @@ import (
 	"github.com/grocerydata/grocery/grocery"
 )
 
-// TestGeographicPrices: every figure of a row, on the geography data set
-// (market_rules_test.go, where the province and national prices and the
-// indexes are worked out).
+// TestGeographicPrices: every figure of a row, on the banner geography
+// data set (market_rules_test.go, where the pairs' national prices and
+// the indexes are worked out).
 func TestGeographicPrices(t *testing.T) {
-	svc := openSnap(t, geoStores, geoObs)
+	svc := openSnap(t, bannerGeoStores, bannerGeoObs)
 	ctx := context.Background()
 	t.Run("OKUPC", func(t *testing.T) {
-		// Price: the province price, 4.99. ON levels over the banner
-		// prices 4.99, 4.00, 6.00: average 14.99 / 3 = 4.9967 → 5.00.
-		// Stores: loblaws 2 + no-frills 1 + metro 1 = 4; QC 2 and NU 1
-		// are thin. National: price 5.0001094 → 5.00; average (16124 ×
-		// 4.996667 + 9056 × 5.00 + 41 × 9.00) / 25221 = 5.0044 → 5.00.
-		// Basis: 8 store-level prices (L1 at 2 stores, L1B, N1, M1, X1,
-		// Q1, W1; N1B is not current), 7 reference stores.
+		// ON: price median(5.00, 6.00, 6.50) = 6.00, average 17.50 / 3 =
+		// 5.8333 → 5.83; the index compares walmart's and metro's pairs
+		// (loblaws prices milk in ON only): 2 pairs, 2 banners, stores
+		// walmart 2 + metro 1 = 3. MB and QC compare one banner at one
+		// store: low_sample. National: price (16124 × 6.00 + 9056 × 6.00
+		// + 1494 × 5.20) / 26674 = 158848.8 / 26674 = 5.9551 → 5.96;
+		// average (16124 × 5.8333 + 9056 × 6.00 + 1494 × 5.20) / 26674 =
+		// 156161.47 / 26674 = 5.8544 → 5.85; pairs walmart, loblaws,
+		// metro; stores ON 2 + 1 + 1, MB 1, QC 1 = 6.
 		got, err := svc.GeographicPrices(ctx, grocery.GeoPricesInput{UPC: snapMilk})
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := &grocery.GeoPricesResult{
 			UPC: snapMilk, Name: "2% Milk",
-			National: &grocery.GeoProvince{Province: "CA", Price: centsPtr(500), Average: 500, Min: 400, Max: 900, BannerPrices: 6, Products: 1, Stores: 7, Index: 100},
+			National: &grocery.GeoProvince{Province: "CA", Price: centsPtr(596), Average: centsPtr(585), Min: 500, Max: 650, BannerPrices: 5,
+				Index: 100, ShelfIndex: 100, Pairs: 3, Banners: 3, Products: 1, Stores: 6},
 			Provinces: []grocery.GeoProvince{
-				{Province: "NU", Price: centsPtr(900), Average: 900, Min: 900, Max: 900, BannerPrices: 1, Products: 1, Stores: 1, Thin: true, Index: 180},
-				{Province: "ON", Price: centsPtr(499), Average: 500, Min: 400, Max: 600, BannerPrices: 3, Products: 1, Stores: 4, Index: 99.8},
-				{Province: "QC", Price: centsPtr(500), Average: 500, Min: 450, Max: 550, BannerPrices: 2, Products: 1, Stores: 2, Thin: true, Index: 100},
+				{Province: "MB", Price: centsPtr(520), Average: centsPtr(520), Min: 520, Max: 520, BannerPrices: 1,
+					Index: 103.6, ShelfIndex: 103.6, Pairs: 1, Banners: 1, Products: 1, Stores: 1, Thin: true, LowSample: true},
+				{Province: "ON", Price: centsPtr(600), Average: centsPtr(583), Min: 500, Max: 650, BannerPrices: 3,
+					Index: 101.2, ShelfIndex: 101.2, Pairs: 2, Banners: 2, Products: 1, Stores: 3},
+				{Province: "QC", Price: centsPtr(600), Average: centsPtr(600), Min: 600, Max: 600, BannerPrices: 1,
+					Index: 94.9, ShelfIndex: 94.9, Pairs: 1, Banners: 1, Products: 1, Stores: 1, Thin: true, LowSample: true},
 			},
 			Currency: "CAD",
-			Basis: grocery.Basis{Provinces: []string{"NU", "ON", "QC"}, Banners: []string{"loblaws", "maxi", "metro", "no-frills", "northern"},
-				From: snapDay("2026-11-19"), To: snapDay("2026-11-19"), Stores: 7, Observations: 8, Comparison: grocery.CompareSameBarcode,
-				Note: "NU, QC rest on fewer than 3 active reference stores (thin: true): read their figures with care"},
+			Basis: grocery.Basis{Provinces: []string{"MB", "ON", "QC"}, Banners: []string{"loblaws", "metro", "walmart"},
+				From: snapDay("2026-11-19"), To: snapDay("2026-11-19"), Stores: 6, Observations: 6, Comparison: grocery.CompareSameBarcode,
+				Note: "MB, QC: their indexes rest on fewer than 3 active reference stores or 2 banners compared with other provinces (low_sample: true): read them with care"},
 		}
 		if d := cmp.Diff(want, got); d != "" {
 			t.Errorf("(-want +got)\n%s", d)
 		}
 	})
 	t.Run("OKCategory", func(t *testing.T) {
-		// ON: banner prices 4.99, 4.00, 6.00, 8.00, 9.00: average
-		// 31.99 / 5 = 6.398 → 6.40. QC: 4.50, 5.50, 9.50: 6.50.
-		// National average (16124 × 6.398 + 9056 × 6.50 + 41 × 9.00) /
-		// 25221 = 6.4389 → 6.44; no price for a category.
+		// No price or average: the provinces price different products.
+		// Indexes as worked out; ON compares 3 pairs (walmart milk and
+		// cheese, metro milk) of 2 products: under 5 products, as is
+		// every row.
 		got, err := svc.GeographicPrices(ctx, grocery.GeoPricesInput{Category: "dairy & EGGS"})
 		if err != nil {
 			t.Fatal(err)
@@ -57,16 +63,19 @@ func TestGeographicPrices(t *testing.T) {
 			t.Errorf("category: got %q", got.Category)
 		}
 		want := []grocery.GeoProvince{
-			{Province: "NU", Average: 900, Min: 900, Max: 900, BannerPrices: 1, Products: 1, Stores: 1, Thin: true, Index: 180},
-			{Province: "ON", Average: 640, Min: 400, Max: 900, BannerPrices: 5, Products: 2, Stores: 4, Index: 97.9},
-			{Province: "QC", Average: 650, Min: 450, Max: 950, BannerPrices: 3, Products: 2, Stores: 2, Thin: true, Index: 103.5},
+			{Province: "MB", Min: 520, Max: 700, BannerPrices: 2, Index: 104.1, ShelfIndex: 95.7, Pairs: 2, Banners: 1, Products: 2, Stores: 1, Thin: true, LowSample: true},
+			{Province: "ON", Min: 500, Max: 1000, BannerPrices: 6, Index: 100.7, ShelfIndex: 101.2, Pairs: 3, Banners: 2, Products: 2, Stores: 3, LowSample: true},
+			{Province: "QC", Min: 600, Max: 600, BannerPrices: 1, Index: 94.9, ShelfIndex: 94.9, Pairs: 1, Banners: 1, Products: 1, Stores: 1, Thin: true, LowSample: true},
 		}
 		if d := cmp.Diff(want, got.Provinces); d != "" {
 			t.Errorf("(-want +got)\n%s", d)
 		}
-		wantNat := &grocery.GeoProvince{Province: "CA", Average: 644, Min: 400, Max: 950, BannerPrices: 9, Products: 2, Stores: 7, Index: 100}
+		wantNat := &grocery.GeoProvince{Province: "CA", Min: 500, Max: 1000, BannerPrices: 9, Index: 100, ShelfIndex: 100, Pairs: 6, Banners: 3, Products: 2, Stores: 6, LowSample: true}
 		if d := cmp.Diff(wantNat, got.National); d != "" {
 			t.Errorf("national (-want +got)\n%s", d)
+		}
+		if !strings.Contains(got.Basis.Note, "MB, ON, QC: their indexes rest on fewer than 5 products, 3 active reference stores or 2 banners") {
+			t.Errorf("note: got %q", got.Basis.Note)
 		}
 	})
 	t.Run("OKAbsent", func(t *testing.T) {
@@ -101,59 +110,55 @@ func TestGeographicPrices(t *testing.T) {
 }
 
 func TestRegionalComparison(t *testing.T) {
-	svc := openSnap(t, geoStores, geoObs)
+	svc := openSnap(t, bannerGeoStores, bannerGeoObs)
 	ctx := context.Background()
 	t.Run("OKPanel", func(t *testing.T) {
-		// Indexes and deltas worked out in market_rules_test.go.
-		// Observations, the store-level prices behind the banner prices:
-		// ON milk L1 2 + L1B 1 + N1 1 + M1 1, cheese L2 2 + N2 1, butter
-		// N3 1 + M3 1 = 10; QC X1, Q1, X2 = 3; NU W1 = 1.
+		// Indexes and deltas worked out in market_rules_test.go (regular:
+		// ON 100.684, MB 104.102, QC 94.934; shelf: ON 101.184, MB
+		// 95.741). Every row is under 5 products. Observations, the
+		// store-level prices behind the banner prices: ON walmart 2 + 2,
+		// loblaws 3, metro 2 = 9; MB 2; QC 1.
 		got, err := svc.RegionalComparison(ctx, grocery.RegionalInput{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := &grocery.RegionalResult{Scope: "panel",
 			Provinces: []grocery.RegionalProvince{
-				{Province: "NU", DeltaPct: 80, Index: 180, Products: 1, Stores: 1, Thin: true, Observations: 1},
-				{Province: "ON", DeltaPct: -1.4, Index: 98.6, Products: 3, Stores: 4, Observations: 10},
-				{Province: "QC", DeltaPct: 3.5, Index: 103.5, Products: 2, Stores: 2, Thin: true, Observations: 3},
+				{Province: "MB", DeltaPct: 4.1, Index: 104.1, ShelfDeltaPct: -4.3, ShelfIndex: 95.7, Pairs: 2, Banners: 1, Products: 2, Stores: 1, Thin: true, LowSample: true, Observations: 2},
+				{Province: "ON", DeltaPct: 0.7, Index: 100.7, ShelfDeltaPct: 1.2, ShelfIndex: 101.2, Pairs: 3, Banners: 2, Products: 2, Stores: 3, LowSample: true, Observations: 9},
+				{Province: "QC", DeltaPct: -5.1, Index: 94.9, ShelfDeltaPct: -5.1, ShelfIndex: 94.9, Pairs: 1, Banners: 1, Products: 1, Stores: 1, Thin: true, LowSample: true, Observations: 1},
 			},
-			Basis: grocery.Basis{Provinces: []string{"NU", "ON", "QC"}, Banners: []string{"loblaws", "maxi", "metro", "no-frills", "northern"},
-				From: snapDay("2026-11-19"), To: snapDay("2026-11-19"), Stores: 7, Observations: 14, Comparison: grocery.CompareSameBarcode,
-				Note: "NU, QC rest on fewer than 3 active reference stores (thin: true): read their figures with care"},
+			Basis: grocery.Basis{Provinces: []string{"MB", "ON", "QC"}, Banners: []string{"loblaws", "metro", "walmart"},
+				From: snapDay("2026-11-19"), To: snapDay("2026-11-19"), Stores: 6, Observations: 12, Comparison: grocery.CompareSameBarcode,
+				Note: "MB, ON, QC: their indexes rest on fewer than 5 products, 3 active reference stores or 2 banners compared with other provinces (low_sample: true): read them with care"},
 		}
 		if d := cmp.Diff(want, got); d != "" {
 			t.Errorf("(-want +got)\n%s", d)
 		}
 	})
-	t.Run("OKDelta", func(t *testing.T) {
-		// A barcode priced 1.00 in ON (16124) and 1.01 in QC (9056):
-		// national (16124 + 9056 × 1.01) / 25180 = 1.0035966; ON index
-		// 99.6416 → 99.6, delta −0.3584 → −0.4; QC 100.6400 → 100.6,
-		// delta 0.64 → 0.6.
-		s := openSnap(t, geoStores, `date,store_id,banner,external_sku,price,regular_price,promo_ends,upc,name,brand,size,category
-2026-11-19,lob-1,loblaws,L1,1.00,1.00,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
-2026-11-19,maxi-1,maxi,X1,1.01,1.01,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
-`)
-		got, err := s.RegionalComparison(ctx, grocery.RegionalInput{UPC: snapMilk})
+	t.Run("OKUPC", func(t *testing.T) {
+		// Milk: ON rests on 2 banners at 3 stores, enough for one barcode.
+		got, err := svc.RegionalComparison(ctx, grocery.RegionalInput{UPC: snapMilk})
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := []grocery.RegionalProvince{
-			{Province: "ON", DeltaPct: -0.4, Index: 99.6, Products: 1, Stores: 2, Thin: true, Observations: 1},
-			{Province: "QC", DeltaPct: 0.6, Index: 100.6, Products: 1, Stores: 1, Thin: true, Observations: 1},
+			{Province: "MB", DeltaPct: 3.6, Index: 103.6, ShelfDeltaPct: 3.6, ShelfIndex: 103.6, Pairs: 1, Banners: 1, Products: 1, Stores: 1, Thin: true, LowSample: true, Observations: 1},
+			{Province: "ON", DeltaPct: 1.2, Index: 101.2, ShelfDeltaPct: 1.2, ShelfIndex: 101.2, Pairs: 2, Banners: 2, Products: 1, Stores: 3, Observations: 4},
+			{Province: "QC", DeltaPct: -5.1, Index: 94.9, ShelfDeltaPct: -5.1, ShelfIndex: 94.9, Pairs: 1, Banners: 1, Products: 1, Stores: 1, Thin: true, LowSample: true, Observations: 1},
 		}
 		if d := cmp.Diff(want, got.Provinces); d != "" || got.Scope != "upc" {
 			t.Errorf("scope %q (-want +got)\n%s", got.Scope, d)
 		}
 	})
 	t.Run("OKSingleProvince", func(t *testing.T) {
-		// Butter: ON only, its own national price.
+		// Butter: loblaws in ON only, compared with nothing: index 100 on
+		// no pair, low_sample.
 		got, err := svc.RegionalComparison(ctx, grocery.RegionalInput{UPC: snapButter})
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := []grocery.RegionalProvince{{Province: "ON", DeltaPct: 0, Index: 100, Products: 1, Stores: 2, Thin: true, Observations: 2}}
+		want := []grocery.RegionalProvince{{Province: "ON", Index: 100, ShelfIndex: 100, Thin: true, LowSample: true, Observations: 1}}
 		if d := cmp.Diff(want, got.Provinces); d != "" || !strings.Contains(got.Basis.Note, "one province only") {
 			t.Errorf("(-want +got)\n%s\nnote %q", d, got.Basis.Note)
 		}

@@ -16,7 +16,8 @@ import (
 // read only fields the analytics had before the rules changed, so they
 // show the old code's figures failing.
 
-// The geography data set: every price on 2026-11-19 unless said.
+// The geography data set (benchmark, brands): every price on 2026-11-19
+// unless said.
 //
 //	ON  lob-1 lob-2 (loblaws), nf-1 (no-frills), met-1 (metro): 4 stores
 //	QC  maxi-1 (maxi), met-q (metro): 2 stores (thin)
@@ -64,50 +65,88 @@ const geoObs = `date,store_id,banner,external_sku,price,regular_price,promo_ends
 2026-11-19,met-1,metro,M3,6.00,6.00,,064100000018,Butter,Lactantia,454 g,Spreads
 `
 
-// Worked by hand (populations in thousands: ON 16124, QC 9056, NU 41).
+// The banner geography data set (issue 28): a one-Walmart province (MB)
+// against Ontario's three banners. Every price on 2026-11-19, shelf and
+// regular alike unless said; populations in thousands ON 16124, QC 9056,
+// MB 1494.
 //
-// Province prices (median of the banner prices):
+//	ON  wm-on1 wm-on2 (walmart), lob-on (loblaws), met-on (metro)
+//	QC  met-qc (metro)
+//	MB  wm-mb (walmart)
 //
-//	milk   ON median(4.99, 4.00, 6.00) = 4.99; QC (4.50 + 5.50) / 2 = 5.00; NU 9.00
-//	cheese ON (8.00 + 9.00) / 2 = 8.50; QC 9.50
-//	butter ON (5.00 + 6.00) / 2 = 5.50
+//	milk   068000000154: walmart ON 5.00 (both stores), MB 5.20;
+//	       loblaws ON 6.00; metro ON 6.50, QC 6.00
+//	cheese 060383000028: walmart ON 8.00 (both stores), MB 7.00 on
+//	       promotion, regular 8.40; loblaws ON 10.00; metro ON 9.00
+//	butter 064100000018 (Spreads): loblaws ON 5.00
+const bannerGeoStores = `store_id,banner,province,name,city,postal_code,latitude,longitude
+wm-on1,walmart,ON,Walmart 1,Toronto,M5V 1A1,43.60,-79.40
+wm-on2,walmart,ON,Walmart 2,Toronto,M5V 3C3,43.66,-79.40
+lob-on,loblaws,ON,Loblaws 1,Toronto,M5V 2B2,43.62,-79.40
+met-on,metro,ON,Metro 1,Toronto,M4C 1B5,43.63,-79.40
+met-qc,metro,QC,Metro Q,Montréal,H2X 1Y5,45.51,-73.57
+wm-mb,walmart,MB,Walmart MB,Winnipeg,R3C 0A1,49.89,-97.14
+`
+
+const bannerGeoObs = `date,store_id,banner,external_sku,price,regular_price,promo_ends,upc,name,brand,size,category
+2026-11-19,wm-on1,walmart,W1,5.00,5.00,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
+2026-11-19,wm-on2,walmart,W1,5.00,5.00,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
+2026-11-19,wm-mb,walmart,W1,5.20,5.20,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
+2026-11-19,lob-on,loblaws,L1,6.00,6.00,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
+2026-11-19,met-on,metro,M1,6.50,6.50,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
+2026-11-19,met-qc,metro,M1,6.00,6.00,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs
+2026-11-19,wm-on1,walmart,W2,8.00,8.00,,060383000028,Old Cheddar,Black Diamond,400 g,Dairy & Eggs
+2026-11-19,wm-on2,walmart,W2,8.00,8.00,,060383000028,Old Cheddar,Black Diamond,400 g,Dairy & Eggs
+2026-11-19,wm-mb,walmart,W2,7.00,8.40,2026-11-25,060383000028,Old Cheddar,Black Diamond,400 g,Dairy & Eggs
+2026-11-19,lob-on,loblaws,L2,10.00,10.00,,060383000028,Old Cheddar,Black Diamond,400 g,Dairy & Eggs
+2026-11-19,met-on,metro,M2,9.00,9.00,,060383000028,Old Cheddar,Black Diamond,400 g,Dairy & Eggs
+2026-11-19,lob-on,loblaws,L3,5.00,5.00,,064100000018,Butter,Lactantia,454 g,Spreads
+`
+
+// Worked by hand. A pair's national price is its province prices
+// weighted by population, over the provinces where the banner prices it:
 //
-// National prices (population-weighted):
+//	walmart milk    (16124 × 5.00 + 1494 × 5.20) / 17618 = 88388.8 / 17618 = 5.0169599
+//	walmart cheese  regular (16124 × 8.00 + 1494 × 8.40) / 17618 = 141541.6 / 17618 = 8.0339199
+//	                shelf   (16124 × 8.00 + 1494 × 7.00) / 17618 = 139450 / 17618 = 7.9152004
+//	metro milk      (16124 × 6.50 + 9056 × 6.00) / 25180 = 159142 / 25180 = 6.3201747
+//	loblaws milk, cheese, butter and metro cheese: ON only, compared with nothing, left out
 //
-//	milk   (16124 × 4.99 + 9056 × 5.00 + 41 × 9.00) / 25221 = 126107.76 / 25221 = 5.0001094
-//	cheese (16124 × 8.50 + 9056 × 9.50) / 25180 = 223086 / 25180 = 8.8596505
-//	butter 5.50 (ON only)
+// Relatives (regular): ON walmart milk 5.00 / 5.0169599 = 0.9966195,
+// walmart cheese 8.00 / 8.0339199 = 0.9957779, metro milk 6.50 /
+// 6.3201747 = 1.0284527; MB walmart milk 5.20 / 5.0169599 = 1.0364843,
+// cheese 8.40 / 8.0339199 = 1.0455676; QC metro milk 6.00 / 6.3201747 =
+// 0.9493409. Shelf: ON walmart cheese 8.00 / 7.9152004 = 1.0107135, MB
+// 7.00 / 7.9152004 = 0.8843748, the rest as regular.
 //
-// Milk: ON 100 × 4.99 / 5.0001094 = 99.798 → 99.8; QC 100 × 5 / 5.0001094
-// = 99.998 → 100.0; NU 100 × 9 / 5.0001094 = 179.996 → 180.0.
-// Dairy & Eggs (Jevons, milk and cheese):
+// Indexes (100 × geometric mean):
 //
-//	ON 100 × sqrt(4.99/5.0001094 × 8.50/8.8596505) = 100 × sqrt(0.997978 × 0.959406) = 97.850 → 97.9
-//	QC 100 × sqrt(5.00/5.0001094 × 9.50/8.8596505) = 100 × sqrt(0.999978 × 1.072277) = 103.550 → 103.5
-//	NU milk only: 180.0
+//	milk    ON 100 × sqrt(0.9966195 × 1.0284527) = 101.241 → 101.2; MB 103.648 → 103.6; QC 94.934 → 94.9
+//	dairy   regular ON 100 × (0.9966195 × 0.9957779 × 1.0284527)^(1/3) = 100.684 → 100.7;
+//	        MB 100 × sqrt(1.0364843 × 1.0455676) = 104.102 → 104.1; QC 94.9
+//	        shelf ON 100 × (0.9966195 × 1.0107135 × 1.0284527)^(1/3) = 101.184 → 101.2;
+//	        MB 100 × sqrt(1.0364843 × 0.8843748) = 95.741 → 95.7; QC 94.9
+//	panel   as dairy (butter is ON only): ON delta +0.684 → +0.7, MB +4.1, QC −5.1
 //
-// Panel (with butter, ratio 1 in ON): ON 100 × (0.997978 × 0.959406 ×
-// 1)^(1/3) = 98.562 → 98.6, delta −1.438 → −1.4; QC and NU as the
-// category: +3.5, +80.0.
-//
-// The old rule (each barcode's store-weighted province average against a
-// national average over stores, as a ratio of sums) gives other figures:
-// NU's milk 9.00 against a national average over 9 store prices.
+// The old rule (the median of each province's banner prices against
+// their population-weighted mean) put MB's milk at 100 × 5.20 / ((16124 ×
+// 6.00 + 9056 × 6.00 + 1494 × 5.20) / 26674) = 100 × 5.20 / 5.9551 = 87.3:
+// Walmart against Ontario's median banner, not against Walmart.
 var geoWant = struct {
-	milk, dairy, panel map[string]float64 // index by province
-	panelDelta         map[string]float64
+	milk, dairy, dairyShelf, panelDelta map[string]float64 // by province
 }{
-	milk:       map[string]float64{"NU": 180, "ON": 99.8, "QC": 100},
-	dairy:      map[string]float64{"NU": 180, "ON": 97.9, "QC": 103.5},
-	panel:      map[string]float64{"NU": 180, "ON": 98.6, "QC": 103.5},
-	panelDelta: map[string]float64{"NU": 80, "ON": -1.4, "QC": 3.5},
+	milk:       map[string]float64{"MB": 103.6, "ON": 101.2, "QC": 94.9},
+	dairy:      map[string]float64{"MB": 104.1, "ON": 100.7, "QC": 94.9},
+	dairyShelf: map[string]float64{"MB": 95.7, "ON": 101.2, "QC": 94.9},
+	panelDelta: map[string]float64{"MB": 4.1, "ON": 0.7, "QC": -5.1},
 }
 
-// TestGeographyRule (issue 16, disagreement 1): the province index is
-// the Jevons index of province price over the population-weighted
-// national price, not a ratio of store-weighted sums.
+// TestGeographyRule (issue 28, item 3): a province's index compares each
+// banner's prices with the same banner's national prices, on regular
+// prices (shelf prices as a second figure), not the median of whichever
+// banners the province's panel holds.
 func TestGeographyRule(t *testing.T) {
-	svc := openSnap(t, geoStores, geoObs)
+	svc := openSnap(t, bannerGeoStores, bannerGeoObs)
 	ctx := context.Background()
 	check := func(what string, got, want map[string]float64) {
 		t.Helper()
@@ -128,20 +167,20 @@ func TestGeographyRule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got = map[string]float64{}
+	got, shelf := map[string]float64{}, map[string]float64{}
 	for _, p := range d.Provinces {
-		got[p.Province] = p.Index
+		got[p.Province], shelf[p.Province] = p.Index, p.ShelfIndex
 	}
 	check("dairy", got, geoWant.dairy)
+	check("dairy shelf", shelf, geoWant.dairyShelf)
 	r, err := svc.RegionalComparison(ctx, grocery.RegionalInput{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, delta := map[string]float64{}, map[string]float64{}
+	delta := map[string]float64{}
 	for _, p := range r.Provinces {
-		got[p.Province], delta[p.Province] = p.Index, p.DeltaPct
+		delta[p.Province] = p.DeltaPct
 	}
-	check("panel index", got, geoWant.panel)
 	check("panel delta", delta, geoWant.panelDelta)
 }
 

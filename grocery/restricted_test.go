@@ -72,8 +72,10 @@ met,metro,ON,Metro,Toronto,M4C 1B5,43.63,-79.40
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Provinces) != 1 || r.Provinces[0].Products != 1 {
-		t.Errorf("regional: %+v; want ON on 1 product (milk)", r.Provinces)
+	// ON alone: nothing compared with another province; the store-level
+	// prices are milk's three, the ham's left out.
+	if len(r.Provinces) != 1 || r.Provinces[0].Observations != 3 {
+		t.Errorf("regional: %+v; want ON on 3 store prices (milk)", r.Provinces)
 	}
 	g, err := svc.GeographicPrices(ctx, GeoPricesInput{UPC: in.UPC()})
 	if err != nil {

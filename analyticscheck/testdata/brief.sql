@@ -14,6 +14,9 @@
 -- observed in W); cheapest / dearest among banners with >= 20 items."
 -- M2. "category_report's change and the brief's week and four-week
 -- inflation are matched-model Jevons indexes" (see category_report.sql).
+-- "week_banners: the banners of the week_series SKUs; week_stores: the
+-- province's active reference stores of those banners; low_sample:
+-- week_series < 5 or week_stores < 3 or week_banners < 2."
 --
 -- Read here: the basket's candidates are the barcodes at least 3 banners
 -- price (the fewest a comparison with the other banners' median needs, as
@@ -56,8 +59,21 @@ infl AS (
          (exp(avg(ln((p0 / p1)::float8)) FILTER (WHERE p0 IS NOT NULL AND p1 IS NOT NULL)) - 1) * 100 AS week_pct,
          count(*) FILTER (WHERE p0 IS NOT NULL AND p1 IS NOT NULL) AS week_series,
          (exp(avg(ln((f0 / f1)::float8)) FILTER (WHERE f0 IS NOT NULL AND f1 IS NOT NULL)) - 1) * 100 AS four_week_pct,
-         count(*) FILTER (WHERE f0 IS NOT NULL AND f1 IS NOT NULL) AS four_week_series
+         count(*) FILTER (WHERE f0 IS NOT NULL AND f1 IS NOT NULL) AS four_week_series,
+         count(DISTINCT banner) FILTER (WHERE p0 IS NOT NULL AND p1 IS NOT NULL) AS week_banners,
+         array_agg(DISTINCT banner) FILTER (WHERE p0 IS NOT NULL AND p1 IS NOT NULL) AS wb
   FROM skus GROUP BY GROUPING SETS ((category), ())
+),
+-- Small samples: week_stores = the province's active reference stores of
+-- the week_banners; low_sample = week_series < 5 or week_stores < 3 or
+-- week_banners < 2 (the documented minimums).
+infl2 AS (
+  SELECT i.category, i.week_pct, i.week_series, i.four_week_pct, i.four_week_series, i.week_banners, st.week_stores,
+         i.week_series < 5 OR st.week_stores < 3 OR i.week_banners < 2 AS low_sample
+  FROM infl i CROSS JOIN LATERAL (
+    SELECT count(*) AS week_stores FROM stores_csv s
+    WHERE s.active AND s.province = :'province' AND s.banner = ANY (coalesce(i.wb, '{}'))
+  ) st
 ),
 bw AS (
   SELECT banner, upc, min(price) AS p FROM offer, meta m
@@ -80,7 +96,7 @@ SELECT jsonb_build_object(
   'movers_up', (SELECT coalesce(jsonb_agg(x ORDER BY abs(change_pct) DESC, banner, external_sku), '[]') FROM movers x WHERE change_pct > 0),
   'movers_down', (SELECT coalesce(jsonb_agg(x ORDER BY abs(change_pct) DESC, banner, external_sku), '[]') FROM movers x WHERE change_pct < 0),
   'promotions', (SELECT coalesce(jsonb_agg(x ORDER BY banner), '[]') FROM promos x),
-  'categories', (SELECT coalesce(jsonb_agg(x ORDER BY category), '[]') FROM infl x WHERE category <> 'All categories'),
-  'overall', (SELECT to_jsonb(x) FROM infl x WHERE category = 'All categories'),
+  'categories', (SELECT coalesce(jsonb_agg(x ORDER BY category), '[]') FROM infl2 x WHERE category <> 'All categories'),
+  'overall', (SELECT to_jsonb(x) FROM infl2 x WHERE category = 'All categories'),
   'basket_items', (SELECT count(*) FROM basket),
   'basket', (SELECT coalesce(jsonb_agg(x ORDER BY banner), '[]') FROM costs x));

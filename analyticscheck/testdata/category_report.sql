@@ -13,7 +13,8 @@
 --   ratio_r likewise with r                                                         (regular)
 -- change_pct = Jevons(ratios) (percent), regular_change_pct =
 -- Jevons(ratios_r); null when no SKU matched. Each answer carries matched
--- (SKUs matched), days_with_data and previous_days_with_data (distinct days
+-- (SKUs matched), matched_banners (their banners), low_sample (matched < 5
+-- or stores < 3 or matched_banners < 2, the documented minimums), days_with_data and previous_days_with_data (distinct days
 -- of C and of Q on which some SKU of the selection has a daily price), and a
 -- note when previous_days_with_data < days_with_data ("the previous period
 -- has data on N of its D days"). The levels (average, min, median, max over
@@ -79,7 +80,7 @@ skus AS (
   FROM dp GROUP BY category, banner, sku
 ),
 jevons AS (
-  SELECT category, count(*) AS matched,
+  SELECT category, count(*) AS matched, count(DISTINCT banner) AS matched_banners,
          (exp(avg(ln((pc_mean / pq_mean)::float8))) - 1) * 100 AS change_pct,
          (exp(avg(ln((rc_mean / rq_mean)::float8))) - 1) * 100 AS regular_change_pct
   FROM skus WHERE pc_mean IS NOT NULL AND pq_mean IS NOT NULL GROUP BY category
@@ -93,6 +94,8 @@ SELECT coalesce(jsonb_agg(x ORDER BY category), '[]')
 FROM (
   SELECT l.*, p.previous_average_price,
          coalesce(j.matched, 0) AS matched, j.change_pct, j.regular_change_pct,
+         coalesce(j.matched_banners, 0) AS matched_banners,
+         coalesce(j.matched, 0) < 5 OR l.stores < 3 OR coalesce(j.matched_banners, 0) < 2 AS low_sample,
          coalesce(dd.days_with_data, 0) AS days_with_data, coalesce(dd.previous_days_with_data, 0) AS previous_days_with_data,
          CASE WHEN u.category IS NULL THEN NULL ELSE jsonb_build_object('basis', u.basis, 'average', u.average, 'min', u.min,
            'max', u.max, 'observations', u.observations, 'median', um.median) END AS unit_price

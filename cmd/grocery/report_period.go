@@ -213,9 +213,9 @@ func printCategoryReport(w io.Writer, res *grocery.CategoryReport) error {
 		if u := c.UnitPrice; u != nil {
 			unit = money(u.Median) + " " + u.Basis
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%.1f%%\t%s\t%s\t%d\n", c.Category, money(c.AveragePrice), money(c.MinPrice),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%.1f%%\t%s\t%s\t%s\n", c.Category, money(c.AveragePrice), money(c.MinPrice),
 			money(c.MedianPrice), money(c.MaxPrice), unit, c.Products, c.Stores, count(c.Observations), c.PromoSharePct,
-			signedPct(c.ChangePct), signedPct(c.RegularChangePct), c.Matched)
+			signedPct(c.ChangePct), signedPct(c.RegularChangePct), sampleText(c.Matched, false, c.LowSample))
 		// The report's own days are in the basis note: a category's
 		// note is printed when its days differ.
 		if c.Note != "" && (c.DaysWithData != res.DaysWithData || c.PreviousDaysWithData != res.PreviousDaysWithData) {

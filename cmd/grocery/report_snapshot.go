@@ -76,13 +76,15 @@ func (a *app) reportGeoCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "geo --upc UPC | --category CATEGORY",
 		Short: "Province-by-province prices of a product or category (GET /b2b/geographic_prices)",
-		Long: `geo shows, province by province, the mean, lowest and highest current
-banner price of a barcode or a category (each banner's current daily price),
-and an index against the national price (100 = national): the geometric mean,
-over the barcodes the province prices, of its province price (the median of
-its banner prices) over the national price (the province prices weighted by
-population). A barcode's own province and national prices are shown too.
-Provinces resting on fewer than 3 reference stores are marked thin.`,
+		Long: `geo shows, province by province, an index of a barcode's or a category's
+current prices against the national prices, banner for banner (100 = national):
+the geometric mean, over the (banner, barcode) pairs the province shares with
+another province, of the banner's regular price there over its national regular
+price (its province prices weighted by population); the shelf index likewise
+with shelf prices. Each row says the pairs, banners, products and reference
+stores the index rests on; rows under the minimums (5 products for a category,
+3 stores, 2 banners) are marked low. The lowest and highest current banner
+prices are shown, and for a barcode its median and mean banner price.`,
 		Example: "  grocery report geo --upc 067000378089\n  grocery report geo --category 'Dairy & Eggs' --json",
 		Args:    usageArgs(cobra.NoArgs),
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
@@ -104,18 +106,14 @@ func printGeo(w io.Writer, r *grocery.GeoPricesResult) error {
 	}
 	fmt.Fprintf(w, "Current prices of %s by province, in CAD:\n", what)
 	t := newTable(w)
-	fmt.Fprintln(t, "PROVINCE\tPRICE\tAVERAGE\tMIN\tMAX\tBANNER PRICES\tPRODUCTS\tSTORES\tINDEX")
+	fmt.Fprintln(t, "PROVINCE\tPRICE\tAVERAGE\tMIN\tMAX\tINDEX\tSHELF INDEX\tPAIRS\tBANNERS\tPRODUCTS\tSTORES")
 	rows := r.Provinces
 	if r.National != nil {
 		rows = append(rows[:len(rows):len(rows)], *r.National)
 	}
 	for _, p := range rows {
-		price := "-"
-		if p.Price != nil {
-			price = money(*p.Price)
-		}
-		fmt.Fprintf(t, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%.1f\n", p.Province, price, money(p.Average), money(p.Min), money(p.Max),
-			p.BannerPrices, p.Products, storesText(p.Stores, p.Thin), p.Index)
+		fmt.Fprintf(t, "%s\t%s\t%s\t%s\t%s\t%.1f\t%.1f\t%d\t%d\t%d\t%s\n", p.Province, moneyOrDash(p.Price), moneyOrDash(p.Average), money(p.Min), money(p.Max),
+			p.Index, p.ShelfIndex, p.Pairs, p.Banners, p.Products, sampleText(p.Stores, p.Thin, p.LowSample))
 	}
 	t.Flush()
 	printBasisNote(w, r.Basis)
@@ -130,10 +128,12 @@ func (a *app) reportRegionalCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "regional [--upc UPC | --category CATEGORY]",
 		Short: "Regional price deltas versus the national average (GET /b2b/regional_comparison)",
-		Long: `regional shows each province's price level against the national price, in
+		Long: `regional shows each province's price level against the national prices, in
 percent, for a barcode, a category or (with neither) every product of the
-panel: the geo index minus 100. Provinces resting on fewer than 3 reference
-stores are marked thin.`,
+panel, banner for banner: the geo index minus 100, on regular prices and on
+shelf prices. Each row says the pairs, banners, products and reference stores
+it rests on; rows under the minimums (5 products for a category or the panel,
+3 stores, 2 banners) are marked low.`,
 		Example: "  grocery report regional\n  grocery report regional --category Pantry --json",
 		Args:    usageArgs(cobra.NoArgs),
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
@@ -150,21 +150,34 @@ stores are marked thin.`,
 
 func printRegional(w io.Writer, r *grocery.RegionalResult) error {
 	t := newTable(w)
-	fmt.Fprintln(t, "PROVINCE\tVS NATIONAL\tINDEX\tPRODUCTS\tSTORES\tSTORE PRICES")
+	fmt.Fprintln(t, "PROVINCE\tVS NATIONAL\tINDEX\tSHELF\tPAIRS\tBANNERS\tPRODUCTS\tSTORES\tSTORE PRICES")
 	for _, p := range r.Provinces {
-		fmt.Fprintf(t, "%s\t%+.1f%%\t%.1f\t%d\t%s\t%s\n", p.Province, p.DeltaPct, p.Index, p.Products, storesText(p.Stores, p.Thin), count(p.Observations))
+		fmt.Fprintf(t, "%s\t%+.1f%%\t%.1f\t%+.1f%%\t%d\t%d\t%d\t%s\t%s\n", p.Province, p.DeltaPct, p.Index, p.ShelfDeltaPct, p.Pairs, p.Banners, p.Products,
+			sampleText(p.Stores, p.Thin, p.LowSample), count(p.Observations))
 	}
 	t.Flush()
 	printBasisNote(w, r.Basis)
 	return nil
 }
 
-// storesText writes a store count, marked when thin.
-func storesText(n int, thin bool) string {
-	if thin {
-		return strconv.Itoa(n) + " (thin)"
+// sampleText writes a count (of stores, or of SKUs matched), marked when
+// thin or under the sample minimums.
+func sampleText(n int, thin, low bool) string {
+	switch {
+	case thin:
+		return strconv.Itoa(n) + " (thin, low)"
+	case low:
+		return strconv.Itoa(n) + " (low)"
 	}
 	return strconv.Itoa(n)
+}
+
+// moneyOrDash writes an optional amount, "-" when absent.
+func moneyOrDash(c *grocery.Cents) string {
+	if c == nil {
+		return "-"
+	}
+	return money(*c)
 }
 
 func (a *app) reportBenchmarkCmd() *cobra.Command {

@@ -32,6 +32,9 @@ type Figures struct {
 	// Promotions are the banners' promotion intensity, the highest
 	// share on promotion first.
 	Promotions []Promotions
+	// Minimums says the sample minimums a category's change must meet to
+	// be the largest move ("under 5 SKUs, 3 stores or 2 banners").
+	Minimums string
 	// NewProducts counts the products new in the panel, AlertEvents the
 	// reader's alert events of the week.
 	NewProducts, AlertEvents int
@@ -51,6 +54,10 @@ type Change struct {
 	Week     *float64 // this week against the week before; nil when not compared
 	Series   int      // banner SKUs compared week over week
 	FourWeek *float64 // the last four weeks against the four before; nil when not compared
+	// LowSample: the change rests on fewer SKUs, stores or banners than
+	// the minimums (Figures.Minimums); a category so flagged is never
+	// the largest move, and the summary names it as left out.
+	LowSample bool
 }
 
 // Move is a banner SKU's regular-price change.
@@ -90,10 +97,17 @@ func (f *Figures) Summary() string {
 		w.WriteString(". ")
 	}
 	if o := f.Overall; o.Week != nil {
-		var top *Change
+		var (
+			top  *Change
+			left []string // categories with a change under the minimums
+		)
 		for i := range f.Categories {
 			c := &f.Categories[i]
-			if c.Week != nil && (top == nil || math.Abs(*c.Week) > math.Abs(*top.Week)) {
+			switch {
+			case c.Week == nil:
+			case c.LowSample:
+				left = append(left, c.Name)
+			case top == nil || math.Abs(*c.Week) > math.Abs(*top.Week):
 				top = c
 			}
 		}
@@ -101,11 +115,13 @@ func (f *Figures) Summary() string {
 		if o.FourWeek != nil {
 			fmt.Fprintf(&w, " (%s over the last four weeks against the four before)", Signed(*o.FourWeek))
 		}
-		if top != nil { // every week-over-week series is in a category: top is nil only for a Figures no brief builds
-			fmt.Fprintf(&w, "; the largest category move was %s (%s). ", top.Name, Signed(*top.Week))
-		} else {
-			w.WriteString(". ")
+		if top != nil {
+			fmt.Fprintf(&w, "; the largest category move was %s (%s)", top.Name, Signed(*top.Week))
 		}
+		if len(left) > 0 {
+			fmt.Fprintf(&w, "; left out as too small a sample (%s): %s", f.Minimums, strings.Join(left, ", "))
+		}
+		w.WriteString(". ")
 	}
 	if f.Up != nil {
 		m := f.Up

@@ -36,6 +36,18 @@ func TestSummary(t *testing.T) {
 			Categories: []Change{{Name: "Dairy", Week: f(2.04)}},
 			Promotions: []Promotions{{Banner: "A", Products: 3, OnPromotion: 2, Started: 1}}},
 			"Québec, 2024-10-04 to 2024-10-10: Prices rose 2.0% week over week across 2 banner SKUs compared like for like; the largest category move was Dairy (+2.0%). A promoted the most (0.0% of 3 products, 0.0% off on average); 1 promotion started and 0 ended. No product was new in the panel."},
+		// Issue 28: Pet moves most but rests on 3 SKUs: the headline is
+		// Dairy's move, and Pet is named as left out.
+		{"LowSample", Figures{Province: "Manitoba", From: "2024-10-04", To: "2024-10-10",
+			Overall:    Change{Week: f(-1.5), Series: 40},
+			Categories: []Change{{Name: "Dairy", Week: f(-2.5), Series: 20}, {Name: "Pet", Week: f(-19.6), Series: 3, LowSample: true}, {Name: "Bakery", Week: f(1), Series: 17}},
+			Minimums:   "under 5 SKUs, 3 stores or 2 banners"},
+			"Manitoba, 2024-10-04 to 2024-10-10: Prices fell 1.5% week over week across 40 banner SKUs compared like for like; the largest category move was Dairy (-2.5%); left out as too small a sample (under 5 SKUs, 3 stores or 2 banners): Pet. No product was new in the panel."},
+		{"AllLowSample", Figures{Province: "Manitoba", From: "2024-10-04", To: "2024-10-10",
+			Overall:    Change{Week: f(-1.5), Series: 4},
+			Categories: []Change{{Name: "Pet", Week: f(-19.6), Series: 3, LowSample: true}, {Name: "Dairy", Week: f(2), Series: 1, LowSample: true}},
+			Minimums:   "under 5 SKUs, 3 stores or 2 banners"},
+			"Manitoba, 2024-10-04 to 2024-10-10: Prices fell 1.5% week over week across 4 banner SKUs compared like for like; left out as too small a sample (under 5 SKUs, 3 stores or 2 banners): Pet, Dairy. No product was new in the panel."},
 	} {
 		if got := tc.in.Summary(); got != tc.want {
 			t.Errorf("%s: got\n%s\nwant\n%s", tc.name, got, tc.want)
