@@ -62,3 +62,22 @@ func TestToolLang(t *testing.T) {
 		t.Errorf("lang de: got %+v, want a tool error naming en and fr", res)
 	}
 }
+
+// TestLookupOffset: lookup_product pages its offers with offset, as the
+// library does: page 2 of limit 1 is the library's second offer.
+func TestLookupOffset(t *testing.T) {
+	t.Parallel()
+	key := servetest.Key(t, svc, "professional", 0)
+	const oj = "067000378089"
+	want, err := svc.LookupProduct(context.Background(), grocery.LookupInput{UPC: oj, Province: "ON", Limit: 1, Offset: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want.Offers) != 1 || want.Total < 2 {
+		t.Fatalf("the demo's %s in ON: %d offers of %d, want a second one", oj, len(want.Offers), want.Total)
+	}
+	res := toolResult(t, post(t, key, callTool("lookup_product", `{"upc":"`+oj+`","province":"ON","limit":1,"offset":1}`)))
+	if got := marshalNoEscape(t, want); res.IsError || string(res.StructuredContent) != string(got) {
+		t.Errorf("offset 1:\ngot  %s\nwant %s", res.StructuredContent, got)
+	}
+}

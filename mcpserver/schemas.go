@@ -35,6 +35,7 @@ const lookupInput = `{
 		"upc":{"type":"string","pattern":"^[0-9 -]{8,20}$","description":"Barcode, 8 to 14 digits, as a string"},
 		"province":` + provinceArg + `,
 		"limit":` + limitArg + `,
+		"offset":` + offsetArg + `,
 		"lang":` + langArg + `
 	},
 	"required":["upc","province"],

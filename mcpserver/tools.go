@@ -21,7 +21,7 @@ const instructions = `Canadian grocery prices, collected on a fixed panel of ref
 
 How the tools chain: search_products (by name or brand) or lookup_product (by barcode) -> each offer or result carries a banner and an external_sku (the retailer's own SKU) -> price_history(sku=external_sku, banner, province) for the price trend. A barcode is never a SKU. Each offer says whether its price is a good one (verdict, against its 30-day low and its typical price). search_products takes a size in the query (4L, 400 g, dozen) and ignores words such as cheapest; when it finds nothing, its hint says what each word finds alone. list_reference_stores shows the stores the prices come from: that panel is the coverage.
 
-An empty result means no reference store of the province observed the product in the last 14 days; it does not prove the product is unavailable. Every list carries total: more than it returned means limit cut it (search_products counts products). search_products and list_reference_stores page with offset and their answer's next_offset. Prices are in CAD.
+An empty result means no reference store of the province observed the product in the last 14 days; it does not prove the product is unavailable. Every list carries total: more than it returned means limit cut it (search_products counts products). search_products and list_reference_stores page with offset and their answer's next_offset, lookup_product's offers with offset. Prices are in CAD.
 
 Every tools/call counts against the plan's monthly quota, failed calls too. A quota_exceeded error names the reset time: wait until then; retrying does not restore the allowance.`
 
@@ -49,15 +49,15 @@ func newTools(svc *grocery.Service) []tool {
 		{
 			Name:  "lookup_product",
 			Title: "Look up a product by barcode",
-			Description: `Current offers for a barcode in one province, one per banner SKU, cheapest first; pass banner and external_sku to price_history. price: the price in force (most common of the stores' last prices within 14 days). verdict: lowest_in_30_days (price <= low_30d, the 30 days' lowest, and < typical_price, the 60 days' usual regular price), else on_promotion, above_usual or usual_price.
+			Description: `Current offers for a barcode in one province, one per banner SKU, cheapest first (offset pages); banner and external_sku go to price_history. price: in force (most common of the stores' last prices within 14 days). verdict: lowest_in_30_days (price <= low_30d, the 30 days' lowest, and < typical_price, the 60 days' usual regular price), else on_promotion, above_usual or usual_price.
 
-Empty offers: no reference store in the province observed it in 14 days, not proof it is unavailable. A barcode not in the catalogue: not_found.`,
+Empty offers: not observed in the province in 14 days, not proof of absence. Unknown barcode: not_found.`,
 			InputSchema:  json.RawMessage(lookupInput),
 			OutputSchema: json.RawMessage(lookupOutput),
 			Annotations:  ann("Look up a product by barcode"),
-			args:         []string{"upc", "province", "limit", "lang"},
+			args:         []string{"upc", "province", "limit", "offset", "lang"},
 			run: func(ctx context.Context, a arguments) (any, error) {
-				in := grocery.LookupInput{UPC: a.str("upc"), Province: a.str("province"), Limit: a.limit(), Lang: a.str("lang")}
+				in := grocery.LookupInput{UPC: a.str("upc"), Province: a.str("province"), Limit: a.limit(), Offset: a.offset(), Lang: a.str("lang")}
 				if err := a.err(); err != nil {
 					return nil, err
 				}
