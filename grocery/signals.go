@@ -456,19 +456,19 @@ type signalScan struct {
 // signalBufs are the slices of a signalScan, kept from one call to the
 // next (Service.signalBufs) so that a call does not grow them again.
 type signalBufs struct {
-	products  map[string]Product // by GTIN
-	banners   map[string]bool    // of the signals, for Basis
-	offers    market.Offers      // the province's offers per barcode and banner
-	shelves   market.Shelves     // the province's shelf records with a barcode (of the category)
-	prices    []market.Price
-	floats    []float64
-	days      []dayPrice              // a category and banner's daily prices (dailyScan)
-	sorted    []dayPrice              // the same by SKU (bySKU)
-	at        []int32                 // bySKU's counts
-	moves     map[moveKey]regularMove // the regular price cuts since since, by banner SKU, when a banner is asked for (its threats read them)
-	out       []sigRec
-	order     []int32   // indexes of out, sorted
-	storeDays storeDays // storesIn's
+	products map[string]Product // by GTIN
+	banners  map[string]bool    // of the signals, for Basis
+	offers   market.Offers      // the province's offers per barcode and banner
+	shelves  market.Shelves     // the province's shelf records with a barcode (of the category)
+	prices   []market.Price
+	floats   []float64
+	days     []dayPrice              // a category and banner's daily prices (dailyScan)
+	sorted   []dayPrice              // the same by SKU (bySKU)
+	at       []int32                 // bySKU's counts
+	moves    map[moveKey]regularMove // the regular price cuts since since, by banner SKU, when a banner is asked for (its threats read them)
+	out      []sigRec
+	order    []int32        // indexes of out, sorted
+	storeBuf []storeRegular // regularMoved's
 }
 
 // reset empties the buffers, letting go of what they point to.
@@ -1215,11 +1215,10 @@ func (sc *signalScan) groupChanges(k *storage.CatDayKey, names []string, group [
 			big := pricestat.AtLeastAbove(before, now, SignalMovePct) || pricestat.AtLeastBelow(before, now, SignalMovePct)
 			big = big && sc.shelfOf(k.Banner, sku) != nil
 			if cut || big {
-				sd, err := sc.storesIn(k.Banner, sku, []int32{beforeDay, last.day})
+				made, err := sc.regularMoved(k.Banner, sku, beforeDay, last.day, mv.now < mv.before)
 				if err != nil {
 					return err
 				}
-				made := sd.moved(0, 1, true, mv.now < mv.before)
 				if made && cut {
 					sc.moves[moveKey{k.Banner, sku}] = mv // a competitor's cut, for the threats (cutMove)
 				}

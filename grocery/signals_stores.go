@@ -8,74 +8,55 @@ import (
 )
 
 // A change is a store's change: a banner SKU's daily price (its price in
-// force over its stores) can also move when a store's observation enters
-// or leaves the visit window, or when different stores are in force, with
-// no store's own price moving. So the signals of change (price_increase,
-// price_decrease, lowest_in_30_days, and the competitors' cuts behind the
-// threats) are kept only when a store made them: a store whose price is in
-// force on both days compared moved its own price in force the same way.
+// force over its stores) also moves when a store's observation enters or
+// leaves the visit window, with no store's own price moving. So a regular
+// move since `since` (price_increase, price_decrease, a competitor's cut
+// behind a threat) is kept only when a store whose price is in force on
+// both days compared moved its own regular price the same way; a 30-day
+// low only when a store made it, which the import records
+// (storage.Lookback.Fell).
 
-// storeDays holds, for one banner SKU, each store's prices in force on a
-// few days (storesIn): inForce[s*len(days)+i] is store s's on days[i].
-type storeDays struct {
-	days    []int32
-	stores  []uint32
-	inForce []storeInForce
+// storeRegular is a store's regular prices in force on the two days
+// regularMoved compares.
+type storeRegular struct {
+	store        uint32
+	from, to     uint32
+	inFrom, inTo bool
 }
 
-// storeInForce is a store's price and regular price in force on a day (the
-// regular never below the price); ok is false when it has none.
-type storeInForce struct {
-	p, r uint32
-	ok   bool
-}
-
-// storesIn reads the banner SKU (banner, sku) in the province once, from
-// the window before the first of days (sorted) to the last, and keeps each
-// store's prices in force on each of days in sc.storeDays.
-func (sc *signalScan) storesIn(banner, sku string, days []int32) (*storeDays, error) {
-	sd := &sc.storeDays
-	sd.days, sd.stores, sd.inForce = append(sd.days[:0], days...), sd.stores[:0], sd.inForce[:0]
-	n := len(days)
-	scan := storage.SeriesScan{From: days[0] - freshDays + 1, To: days[n-1]}
+// regularMoved reports whether a store of the banner SKU (banner, sku) in
+// the province with a price in force on day from and on day to has on to
+// a regular price in force under its regular price on from (down), or
+// above it (!down). It reads the series once, from the window before from
+// to to.
+func (sc *signalScan) regularMoved(banner, sku string, from, to int32, down bool) (bool, error) {
+	ps := sc.storeBuf[:0]
+	scan := storage.SeriesScan{From: from - freshDays + 1, To: to}
 	err := sc.tx.Series(banner, sku, sc.a.province, scan, func(d *storage.Day) error {
 		for _, e := range d.Entries {
-			s := slices.Index(sd.stores, e.Store)
-			if s < 0 {
-				s = len(sd.stores)
-				sd.stores = append(sd.stores, e.Store)
-				sd.inForce = append(sd.inForce, make([]storeInForce, n)...)
+			i := slices.IndexFunc(ps, func(s storeRegular) bool { return s.store == e.Store })
+			if i < 0 {
+				i = len(ps)
+				ps = append(ps, storeRegular{store: e.Store})
 			}
-			row := sd.inForce[s*n : (s+1)*n]
-			for i, day := range days {
-				// Oldest first: the latest observation on or before day wins.
-				if p, r, _, ok := pricestat.InForce(d.Date, e.Price, e.Regular, e.PromoEnd, day, freshDays); ok {
-					row[i] = storeInForce{p, r, true}
-				}
+			// Oldest first: the latest observation on or before a day wins.
+			if _, r, _, ok := pricestat.InForce(d.Date, e.Price, e.Regular, e.PromoEnd, from, freshDays); ok {
+				ps[i].from, ps[i].inFrom = r, true
+			}
+			if _, r, _, ok := pricestat.InForce(d.Date, e.Price, e.Regular, e.PromoEnd, to, freshDays); ok {
+				ps[i].to, ps[i].inTo = r, true
 			}
 		}
 		return nil
 	})
-	return sd, err
-}
-
-// moved reports whether a store with a price in force on days[i] and on
-// days[j] has on days[j] a price (its regular price when regular is set)
-// under its price on days[i] when down is set, above it otherwise.
-func (sd *storeDays) moved(i, j int, regular, down bool) bool {
-	n := len(sd.days)
-	for s := range sd.stores {
-		a, b := sd.inForce[s*n+i], sd.inForce[s*n+j]
-		if !a.ok || !b.ok {
-			continue
-		}
-		x, y := a.p, b.p
-		if regular {
-			x, y = a.r, b.r
-		}
-		if down && y < x || !down && y > x {
-			return true
+	sc.storeBuf = ps
+	if err != nil {
+		return false, err
+	}
+	for _, s := range ps {
+		if s.inFrom && s.inTo && (down && s.to < s.from || !down && s.to > s.from) {
+			return true, nil
 		}
 	}
-	return false
+	return false, nil
 }
