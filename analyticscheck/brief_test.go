@@ -104,7 +104,7 @@ func checkBrief(t *testing.T, fx *fixture) {
 		t.Run("inflation (M2) "+name, func(t *testing.T) {
 			c := newChecker(t, "executive_brief "+name)
 			fs := []field{
-				{name: "week_pct", kind: kPct}, {name: "week_series"}, {name: "four_week_pct", kind: kPct}, {name: "four_week_series"},
+				{name: "week_pct", kind: kChained}, {name: "week_series"}, {name: "four_week_pct", kind: kChained}, {name: "four_week_series"},
 				{name: "week_banners"}, {name: "week_stores"}, {name: "low_sample"},
 			}
 			c.list("categories", g["categories"], rows("categories"), []string{"category"}, fs)

@@ -68,7 +68,7 @@ func checkCategoryReport(t *testing.T, fx *fixture) {
 		t.Run("change (M2) "+name, func(t *testing.T) {
 			c := newChecker(t, "category_report "+name)
 			c.list("categories", g["categories"], want, key, []field{
-				{name: "change_pct", kind: kPct}, {name: "regular_change_pct", kind: kPct}, {name: "matched"}, {name: "matched_banners"}, {name: "low_sample"},
+				{name: "change_pct", kind: kChained}, {name: "regular_change_pct", kind: kChained}, {name: "matched"}, {name: "matched_banners"}, {name: "low_sample"},
 				{name: "days_with_data"}, {name: "previous_days_with_data"},
 			})
 			// the note when the previous period is thinner

@@ -171,9 +171,11 @@ type BannerPromotions struct {
 }
 
 // CategoryInflation is a category's like-for-like price change, a
-// matched-model Jevons index: over the banner SKUs with a daily price in
-// both periods, the geometric mean of (mean daily price in the period /
-// mean daily price in the previous period), as a percent change.
+// matched-model Jevons index of matched outlets: over the banner SKUs
+// with a daily price in both periods, the geometric mean of (mean index
+// in the period / mean index in the previous period), as a percent
+// change, a SKU's index chaining its stores' own moves
+// (pricestat.Matched; restserver/openapi.json, CategoryStats.change_pct).
 type CategoryInflation struct {
 	Category string `json:"category"`
 	// WeekPct compares this week with the week before, over WeekSeries
@@ -576,12 +578,15 @@ func (b *briefBuilder) promoChanges() error {
 
 // movers picks the biggest regular-price changes each way between the
 // two weeks' weekly prices: by the size of the change (exact), ties by
-// banner, then SKU.
+// banner, then SKU. A change counts only when the SKU's stores moved
+// their own regular prices the same way between the two days (its
+// matched-store index, WeekSKU.RegMove), not when it comes only from
+// which stores were in force.
 func (b *briefBuilder) movers() error {
 	var up, down []skuWeight
 	for i := range b.w.SKUs {
 		s := &b.w.SKUs[i]
-		if s.Day == 0 || s.PrevDay == 0 || s.R == s.PrevR {
+		if s.Day == 0 || s.PrevDay == 0 || s.R == s.PrevR || (s.R > s.PrevR) != (s.RegMove > 0) || s.RegMove == 0 {
 			continue
 		}
 		ch := pricestat.PctChange(float64(s.PrevR), float64(s.R))
@@ -623,7 +628,8 @@ func (b *briefBuilder) movers() error {
 
 // categories computes each category's like-for-like changes (M2): over
 // the SKUs with a daily price in both periods, the geometric mean of the
-// ratio of their mean daily prices, shelf and regular.
+// ratio of their mean indexes (their stores' moves chained), shelf and
+// regular.
 func (b *briefBuilder) categories() error {
 	type acc struct {
 		shelf, regular [2]pricestat.Geomean // week, four weeks
@@ -644,8 +650,8 @@ func (b *briefBuilder) categories() error {
 			if s.N[cur] == 0 || s.N[prev] == 0 {
 				continue
 			}
-			shelf := (float64(s.SumP[cur]) / float64(s.N[cur])) / (float64(s.SumP[prev]) / float64(s.N[prev]))
-			regular := (float64(s.SumR[cur]) / float64(s.N[cur])) / (float64(s.SumR[prev]) / float64(s.N[prev]))
+			shelf := (s.IdxP[cur] / float64(s.N[cur])) / (s.IdxP[prev] / float64(s.N[prev]))
+			regular := (s.IdxR[cur] / float64(s.N[cur])) / (s.IdxR[prev] / float64(s.N[prev]))
 			for _, x := range []*acc{a, all} {
 				x.shelf[j].Add(shelf)
 				x.regular[j].Add(regular)

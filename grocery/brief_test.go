@@ -87,20 +87,27 @@ func TestExecutiveBrief(t *testing.T) {
 		PromotionsStarted: []PromoChange{{UPC: "068000000154", Name: "2% Milk", Brand: "Natrel", Size: "2 L", Banner: "metro", BannerName: "Metro",
 			ExternalSKU: "M1", Price: 480, Regular: 600, DiscountPct: 20, Date: day("2026-11-19")}},
 		PromotionsEnded: []PromoChange{},
-		// Week: each SKU's mean daily price this week over the week
-		// before, a daily price being the banner's price in force. Bakery:
+		// Week: each SKU's mean index this week over the week before,
+		// its index chaining the moves of its stores in force on each day
+		// and the SKU's day before (matched stores; a store entering is
+		// linked in, its first price no change). One store a SKU, or
+		// stores that do not change, give the ratio of the banner's mean
+		// prices in force. Bakery:
 		// 3.00/3.00, 2.00/2.50: sqrt(0.8) = 0.8944: -10.6%. Dairy & Eggs:
 		// milk 5.50/5.00, 4.00/4.00, 4.80/6.00 (regular 6.00/6.00); the
 		// cheese has no price the week before: shelf (1.1 * 1 *
 		// 0.8)^(1/3) = 0.9583: -4.2%, regular (1.1 * 1)^(1/3) = 1.0323:
-		// +3.2%. Pantry: cereal 3.00 on 11-15 (store C's 3.00 and store
-		// B's 4.00 of 11-10, in force, tie: the lower), 4.00 on 11-19:
-		// (3.00 + 4.00)/2 = 3.50 against 4.00: -12.5%, regular 4.00/4.00:
-		// 0.0%. Four weeks: milk (5.00 + 5.50)/2 / 5.00 = 1.05 at
+		// +3.2%. Pantry: cereal, index 1 on 11-10 (store B 4.00), 1 on
+		// 11-15 (store B 4.00 -> 4.00; store C enters at 3.00 on
+		// promotion, linked in), sqrt(4/3) on 11-19 (B 4.00 -> 4.00, C
+		// 3.00 -> 4.00 as its promotion ended on 11-17): (1 + 1.1547)/2 /
+		// 1 = 1.0774: +7.7%, regular 4.00 throughout: 0.0%. (The banner's
+		// daily prices, 3.00 on 11-15 as the lower of B's and C's, gave
+		// -12.5%: a fall from 4.00 that no store made.) Four weeks: milk (5.00 + 5.50)/2 / 5.00 = 1.05 at
 		// Loblaws, (4.00 + 4.00)/2 / 4.00 = 1 at No Frills, cheese
 		// 8.80/8.00 = 1.1: (1.05 * 1 * 1.1)^(1/3) = 1.0492: +4.9%. All:
-		// the six SKUs' week ratios 1, 0.8, 1.1, 1, 0.8, 0.875: 0.616^(1/6)
-		// = 0.9224: -7.8%, regular 1, 0.8, 1.1, 1, 1, 1: 0.88^(1/6) =
+		// the six SKUs' week ratios 1, 0.8, 1.1, 1, 0.8, 1.0774:
+		// 0.75845^(1/6) = 0.9550: -4.5%, regular 1, 0.8, 1.1, 1, 1, 1: 0.88^(1/6) =
 		// 0.9789: -2.1%.
 		// Counts of the week's series: Bakery bread at loblaws (1 store)
 		// and no-frills (2): 2 SKUs, 2 banners, 3 stores; Dairy milk at
@@ -113,11 +120,11 @@ func TestExecutiveBrief(t *testing.T) {
 				WeekDays: 1, PreviousWeekDays: 1, FourWeekDays: 2},
 			{Category: "Dairy & Eggs", WeekPct: pct(-4.2), WeekRegularPct: pct(3.2), WeekSeries: 3, WeekBanners: 3, WeekStores: 4, LowSample: true,
 				WeekDays: 1, PreviousWeekDays: 1, FourWeekPct: pct(4.9), FourWeekRegularPct: pct(4.9), FourWeekSeries: 3, FourWeekDays: 2, PreviousFourWeekDays: 1},
-			{Category: "Pantry", WeekPct: pct(-12.5), WeekRegularPct: pct(0), WeekSeries: 1, WeekBanners: 1, WeekStores: 2, LowSample: true,
+			{Category: "Pantry", WeekPct: pct(7.7), WeekRegularPct: pct(0), WeekSeries: 1, WeekBanners: 1, WeekStores: 2, LowSample: true,
 				WeekDays: 2, PreviousWeekDays: 1, FourWeekDays: 3},
 			{Category: "Snacks", LowSample: true, WeekDays: 1, FourWeekDays: 1},
 		},
-		Overall: CategoryInflation{Category: "All categories", WeekPct: pct(-7.8), WeekRegularPct: pct(-2.1), WeekSeries: 6, WeekBanners: 3, WeekStores: 4,
+		Overall: CategoryInflation{Category: "All categories", WeekPct: pct(-4.5), WeekRegularPct: pct(-2.1), WeekSeries: 6, WeekBanners: 3, WeekStores: 4,
 			WeekDays: 3, PreviousWeekDays: 1,
 			FourWeekPct: pct(4.9), FourWeekRegularPct: pct(4.9), FourWeekSeries: 3, FourWeekDays: 4, PreviousFourWeekDays: 1},
 		NewProducts: BriefNewProducts{Count: 1, Products: []BriefProduct{{UPC: "068000000208", Name: "Sea Salt Chips", Brand: "Kettle",
@@ -140,7 +147,7 @@ func TestExecutiveBrief(t *testing.T) {
 		"Ontario, 2026-11-13 to 2026-11-19: ",
 		// Every category rests on fewer than 5 SKUs: none is the largest
 		// move, and the summary says which it left out.
-		"Prices fell 7.8% week over week across 6 banner SKUs compared like for like (+4.9% over the last four weeks against the four before); left out as too small a sample (under 5 SKUs, 3 stores or 2 banners): Bakery, Dairy & Eggs, Pantry.",
+		"Prices fell 4.5% week over week across 6 banner SKUs compared like for like (+4.9% over the last four weeks against the four before); left out as too small a sample (under 5 SKUs, 3 stores or 2 banners): Bakery, Dairy & Eggs, Pantry.",
 		"The biggest regular-price rise was Natrel 2% Milk at Loblaws ($5.00 to $5.50, +10.0%); the biggest cut Wonder White Bread at No Frills ($2.50 to $2.00, -20.0%)",
 		"Metro promoted the most (50.0% of 2 products, 20.0% off on average); 1 promotion started and 0 ended.",
 		"1 product was new in the panel. Your alert rules recorded 1 event.",

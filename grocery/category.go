@@ -47,7 +47,8 @@ type UnitPriceStats struct {
 // min, median, max, previous average) are over every store observation
 // of the period, computed exactly and rounded to the cent when written;
 // the changes are like for like, matched-model Jevons indexes over the
-// banner SKUs with a daily price in both periods.
+// banner SKUs with a daily price in both periods, each SKU's change
+// chained from its stores' own moves (pricestat.Matched).
 type CategoryStats struct {
 	Category      string          `json:"category"`
 	AveragePrice  Cents           `json:"average_price"`
@@ -114,7 +115,8 @@ type CategoryReport struct {
 // the previous period's average price, and the like-for-like change of
 // the shelf and the regular price against the previous period of the
 // same length (a matched-model Jevons index over the banner SKUs with a
-// daily price in both periods), with the SKUs matched and the days of
+// daily price in both periods, each SKU's change its stores' own moves
+// chained), with the SKUs matched and the days of
 // each period with data. Levels count each store's price of each day
 // once. The definitions are in the OpenAPI document
 // (restserver/openapi.json, CategoryStats).

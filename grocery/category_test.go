@@ -215,16 +215,22 @@ func TestCategoryReportLikeForLike(t *testing.T) {
 	// rule, (4.94-2.30)/2.30, gave +114.8 %.
 	//
 	// Like for like, over the banner SKUs with a daily price in both
-	// weeks (loblaws LA and LB; NA and NC are in one week only):
-	// each day's price being the banner's price in force (the most common
-	// of its stores' latest prices within 14 days, the lower on a tie):
-	//   LA: last week 11-10 2.00 (lob-a), 11-11 2.00 (2.00 and 2.01
-	//       tie): mean 2.00; this week 11-15 2.01 (lob-a's 2.20 and
-	//       lob-b's 2.01 of 11-11, still in force, tie), 11-18 2.20 (2.20
-	//       and 2.21 tie): mean 2.105; ratio 2.105/2.00 = 1.0525
-	//   LB: 5.00/4.00 = 1.25 (regular 5.00/5.00 = 1)
-	// change_pct = (sqrt(1.0525 × 1.25) - 1) × 100 = 14.7007 -> 14.7
-	// regular_change_pct = (sqrt(1.0525 × 1) - 1) × 100 = 2.5914 -> 2.6
+	// weeks (loblaws LA and LB; NA and NC are in one week only), each
+	// store's price in force (its latest within 14 days) compared with the
+	// same store's on the SKU's previous day with a daily price, the
+	// links chained from the SKU's first day of the two weeks:
+	//   LA: 11-10 index 1 (lob-a 2.00); 11-11 lob-a 2.00 -> 2.00, link 1
+	//       (lob-b's first price matches nothing); 11-15 lob-a 2.00 ->
+	//       2.20, lob-b 2.01 -> 2.01 (11-11's, still in force): link
+	//       sqrt(1.1), index 1.0488088; 11-18 lob-a 2.20 -> 2.20, lob-b
+	//       2.01 -> 2.21: link sqrt(2.21/2.01), index sqrt(1.1 × 2.21/2.01)
+	//       = 1.0997512. Means 1 and 1.0742800: ratio 1.0742800. (The
+	//       banner's daily prices, 2.00 2.00 | 2.01 2.20, the lower of
+	//       two stores' prices, gave 1.0525, a rise the stores did not
+	//       make on 11-15.)
+	//   LB: lob-a 4.00 (promotion) -> 5.00: 1.25 (regular 5.00/5.00 = 1)
+	// change_pct = (sqrt(1.0742800 × 1.25) - 1) × 100 = 15.8814 -> 15.9
+	// regular_change_pct = (sqrt(1.0742800 × 1) - 1) × 100 = 3.6475 -> 3.6
 	// Days with data: 11-15, 11-18 (2); 11-06, 11-10, 11-11 (3): no note.
 	// Unit prices per 100 g (LA 1 kg: 10 units, LB 454 g: 4.54, NC 2 kg:
 	// 20), in cents: 22 22 22.1 (LA) 110.132 (LB) 45 45 (NC); average
@@ -236,7 +242,7 @@ func TestCategoryReportLikeForLike(t *testing.T) {
 	want := CategoryStats{Category: "Produce", AveragePrice: 494, MinPrice: 220, MaxPrice: 900, MedianPrice: 361,
 		UnitPrice: &UnitPriceStats{Basis: "per 100 g", Average: 44, Min: 22, Max: 110, Median: 34, Observations: 6}, Products: 3, Stores: 3, Observations: 6, PreviousAveragePrice: cp(230),
 		// Two SKUs of one banner (loblaws LA, LB) matched: low_sample.
-		ChangePct: fp(14.7), RegularChangePct: fp(2.6), Matched: 2, MatchedBanners: 1, LowSample: true, DaysWithData: 2, PreviousDaysWithData: 3}
+		ChangePct: fp(15.9), RegularChangePct: fp(3.6), Matched: 2, MatchedBanners: 1, LowSample: true, DaysWithData: 2, PreviousDaysWithData: 3}
 	if diff := cmp.Diff(want, c[0]); diff != "" {
 		t.Errorf("Produce (-want +got):\n%s", diff)
 	}
@@ -298,5 +304,48 @@ func TestCategoryReportReuse(t *testing.T) {
 	}
 	if diff := cmp.Diff(first, report(CategoryReportInput{Province: "ON"})); diff != "" {
 		t.Errorf("ON after other reports (-first +again):\n%s", diff)
+	}
+}
+
+// TestChangesStoreMade: a banner's price in force moves when a store's
+// observation leaves the visit window, though no store changed its price:
+// loblaws' store B (4.00) was last seen on 11-01, so from 11-15 only store
+// A's 5.00 is in force and the banner's price goes from 4.00 (the lower of
+// a tie) to 5.00. Nothing moved: the category report's change is 0.0%
+// over the one SKU, and the brief has no mover (the banner's prices gave
+// +25.0% for both).
+func TestChangesStoreMade(t *testing.T) {
+	svc, err := Open(filepath.Join(t.TempDir(), "left.db"), &Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { svc.Close() })
+	mustImport(t, svc, "stores.csv", likeStores, nil)
+	mustImport(t, svc, "obs.csv", `date,store_id,banner,external_sku,price,regular_price,promo_ends,upc,name,brand,size,category
+2026-11-01,lob-a,loblaws,LX,5.00,5.00,,060383001018,Apples,Farm,1 kg,Produce
+2026-11-01,lob-b,loblaws,LX,4.00,4.00,,060383001018,Apples,Farm,1 kg,Produce
+2026-11-08,lob-a,loblaws,LX,5.00,5.00,,060383001018,Apples,Farm,1 kg,Produce
+2026-11-12,lob-a,loblaws,LX,5.00,5.00,,060383001018,Apples,Farm,1 kg,Produce
+2026-11-16,lob-a,loblaws,LX,5.00,5.00,,060383001018,Apples,Farm,1 kg,Produce
+2026-11-19,lob-a,loblaws,LX,5.00,5.00,,060383001018,Apples,Farm,1 kg,Produce
+`, nil)
+	ctx := context.Background()
+	rep, err := svc.CategoryReport(ctx, CategoryReportInput{Province: "ON", Period: "7d"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := rep.Categories; len(c) != 1 || c[0].Matched != 1 || c[0].ChangePct == nil || *c[0].ChangePct != 0 ||
+		c[0].RegularChangePct == nil || *c[0].RegularChangePct != 0 {
+		t.Errorf("category report: got %+v, want Produce with 1 SKU matched and changes of 0.0", c)
+	}
+	b, err := svc.ExecutiveBrief(ctx, BriefInput{Province: "ON"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.MoversUp) != 0 || len(b.MoversDown) != 0 {
+		t.Errorf("brief movers: got up %+v, down %+v, want none", b.MoversUp, b.MoversDown)
+	}
+	if c := b.Categories; len(c) != 1 || c[0].WeekPct == nil || *c[0].WeekPct != 0 {
+		t.Errorf("brief categories: got %+v, want Produce at 0.0 week over week", c)
 	}
 }

@@ -71,10 +71,21 @@ type SKUDay struct {
 // that day and this one has a lower price in force on this one (a move a
 // store made, not one of which stores are in force). All are 0 (false)
 // when it has no daily price in them; prices in half-cents.
+//
+// Link and RegularLink are the matched stores' move since the banner
+// SKU's previous day with a daily price (whether in the lookback or not):
+// 10^7 × the mean, over the stores whose price is in force on both days,
+// of ln(price on this day / price on that day), with the price and with
+// the regular price; 0 when no store is in force on both. Chained, they
+// give an index that moves only when stores move their own prices.
 type Lookback struct {
 	Low, PrevGap, PrevRegular uint32
 	Fell                      bool
+	Link, RegularLink         int32
 }
+
+// LinkScale is the scale of Lookback.Link: a link of n is ln(ratio) × 10^7.
+const LinkScale = 1e7
 
 // SKUNum is a SKUDay whose SKU is given by its number in CatDay.Names.
 type SKUNum struct {
@@ -482,11 +493,10 @@ func decodeSKUNums(d *dec, c *CatDay, dict *skuDict) error {
 		if r, i = uvarintAt(b, i); i < 0 {
 			return errCorrupt
 		}
-		var lb Lookback
-		if lb, i = lookbackAt(b, i); i < 0 {
+		c.SKUNums = append(c.SKUNums, SKUNum{Num: uint32(num), Price: uint32(p), Regular: uint32(p + r)})
+		if i = lookbackInto(b, i, &c.SKUNums[len(c.SKUNums)-1].Lookback); i < 0 {
 			return errCorrupt
 		}
-		c.SKUNums = append(c.SKUNums, SKUNum{uint32(num), lb, uint32(p), uint32(p + r)})
 	}
 	d.b = b[i:]
 	return nil
@@ -753,10 +763,15 @@ func (t *Tx) decodeSKUDays(d *dec, c *CatDay, before []SKUDay, beforeNums []SKUN
 	return nil
 }
 
-// lookback appends lb: Low, then PrevGap doubled plus 1 when Fell, then
-// PrevRegular when PrevGap is not 0.
+// lookback appends lb: Low, then PrevGap times 4, plus 2 when it has a
+// link and 1 when Fell, then PrevRegular when PrevGap is not 0, then Link
+// and RegularLink zigzag-encoded when it has a link (either is not 0).
 func (e enc) lookback(lb Lookback) enc {
-	gap := uint64(lb.PrevGap) << 1
+	gap := uint64(lb.PrevGap) << 2
+	linked := lb.Link != 0 || lb.RegularLink != 0
+	if linked {
+		gap |= 2
+	}
 	if lb.Fell {
 		gap |= 1
 	}
@@ -764,27 +779,42 @@ func (e enc) lookback(lb Lookback) enc {
 	if lb.PrevGap != 0 {
 		e = e.uvarint(uint64(lb.PrevRegular))
 	}
+	if linked {
+		e = e.uvarint(zigzag(int64(lb.Link))).uvarint(zigzag(int64(lb.RegularLink)))
+	}
 	return e
 }
 
-// lookbackAt decodes the Lookback at b[i:] (enc.lookback), returning it
-// and the index after it, or -1 when there is none.
-func lookbackAt(b []byte, i int) (Lookback, int) {
-	var lb Lookback
-	var low, gap, r uint64
-	if low, i = uvarintAt(b, i); i < 0 || low > math.MaxUint32 {
-		return lb, -1
+// lookbackInto decodes the Lookback at b[i:] (enc.lookback) into lb, a
+// zero Lookback, returning the index after it, or -1 when there is none.
+func lookbackInto(b []byte, i int, lb *Lookback) int {
+	var x uint64
+	if x, i = uvarintAt(b, i); i < 0 || x > math.MaxUint32 {
+		return -1
 	}
-	if gap, i = uvarintAt(b, i); i < 0 || gap>>1 > math.MaxUint32 {
-		return lb, -1
+	lb.Low = uint32(x)
+	if x, i = uvarintAt(b, i); i < 0 || x>>2 > math.MaxUint32 {
+		return -1
 	}
-	fell := gap&1 == 1
-	if gap >>= 1; gap != 0 {
-		if r, i = uvarintAt(b, i); i < 0 || r > math.MaxUint32 {
-			return lb, -1
+	lb.Fell, lb.PrevGap = x&1 == 1, uint32(x>>2)
+	linked := x&2 == 2
+	if lb.PrevGap != 0 {
+		if x, i = uvarintAt(b, i); i < 0 || x > math.MaxUint32 {
+			return -1
 		}
+		lb.PrevRegular = uint32(x)
 	}
-	return Lookback{uint32(low), uint32(gap), uint32(r), fell}, i
+	if linked {
+		if x, i = uvarintAt(b, i); i < 0 || x > math.MaxUint32 {
+			return -1
+		}
+		lb.Link = int32(unzigzag(x))
+		if x, i = uvarintAt(b, i); i < 0 || x > math.MaxUint32 {
+			return -1
+		}
+		lb.RegularLink = int32(unzigzag(x))
+	}
+	return i
 }
 
 // uvarintAt decodes the uvarint at b[i:], returning it and the index

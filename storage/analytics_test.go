@@ -325,3 +325,52 @@ func TestCatDayNamesAfterWrite(t *testing.T) {
 		t.Fatalf("after b: got %q, want a and b (the list read before b was written is not this state's)", got)
 	}
 }
+
+// TestSKUDayLookback: what a daily price looks back on comes back as
+// written, read by name and by number: with or without a previous day,
+// Fell, and links either way (a link with no day in the lookback too, as
+// a move since a day older than it).
+func TestSKUDayLookback(t *testing.T) {
+	t.Parallel()
+	db := MustOpen(t)
+	putStores(t, db, 1)
+	skus := []storage.SKUDay{
+		{SKU: "a", Price: 10, Regular: 10},
+		{SKU: "b", Price: 10, Regular: 12, Lookback: storage.Lookback{Low: 8, PrevGap: 3, PrevRegular: 12, Fell: true, Link: -1823215, RegularLink: 0}},
+		{SKU: "c", Price: 20, Regular: 20, Lookback: storage.Lookback{Low: 20, PrevGap: 1, PrevRegular: 18, Link: 1053605, RegularLink: 1053605}},
+		{SKU: "d", Price: 30, Regular: 30, Lookback: storage.Lookback{Link: 0, RegularLink: -2147483648}},
+		{SKU: "e", Price: 30, Regular: 30, Lookback: storage.Lookback{Low: 25, PrevGap: 30, PrevRegular: 30, Link: 2147483647}},
+	}
+	update(t, db, func(tx *storage.Tx) error {
+		return tx.UpdateCatDay(&storage.CatDayKey{Province: "ON", Category: "Dairy", Banner: "metro", Day: 20000},
+			&storage.CatDayChange{Add: []storage.CatObs{{Store: 1, Price: 100}}, SKUs: skus})
+	})
+	var named []storage.SKUDay
+	var numbered []storage.SKUNum
+	err := db.View(func(tx *storage.Tx) error {
+		err := tx.CatDays("ON", "", "", 0, 1<<30, storage.CatSKUs, func(_ *storage.CatDayKey, c *storage.CatDay) error {
+			named = append(named, c.SKUs...)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		return tx.CatDays("ON", "", "", 0, 1<<30, storage.CatSKUs|storage.CatNumbered, func(_ *storage.CatDayKey, c *storage.CatDay) error {
+			numbered = append(numbered, c.SKUNums...)
+			return nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(skus, named); diff != "" {
+		t.Errorf("by name (-want +got):\n%s", diff)
+	}
+	var want []storage.SKUNum
+	for i, sd := range skus {
+		want = append(want, storage.SKUNum{Num: uint32(i), Lookback: sd.Lookback, Price: sd.Price, Regular: sd.Regular})
+	}
+	if diff := cmp.Diff(want, numbered); diff != "" {
+		t.Errorf("by number (-want +got):\n%s", diff)
+	}
+}

@@ -75,8 +75,8 @@ import (
 // series in records of 16 days, the analytics aggregates that the import
 // derives from what each observation row carried, and each banner SKU's
 // daily price (its price in force that day over every store whose price is
-// in force, as the offers define it) with what it looks back on (Lookback)
-// in the category aggregates, each category aggregate naming its SKUs by
+// in force, as the offers define it) with what it looks back on and its
+// matched stores' move (Lookback) in the category aggregates, each category aggregate naming its SKUs by
 // their number in its category's list (catskus), and each offer as the
 // banner SKU's price in force on the data set's latest day with the day it
 // expires and the figures of its price verdict (its 30-day low and its
@@ -85,17 +85,18 @@ import (
 // Open refuses a version 1 or 2 file (no aggregates) with ErrFormat and a
 // message to rebuild it (grocery demo, or an import into a new file), since
 // only the import's derive step (package grocery) knows how to build the
-// aggregates. A writable Open upgrades a version 3 to 6 file in place
+// aggregates. A writable Open upgrades a version 3 to 8 file in place
 // through Options.Upgrade, which derives the aggregates and offers again
 // from the series (version 3 lacks the daily prices, 4 numbers no SKU, 5
 // has offers without the day they expire, 3 to 6 keep each day's median
 // of the stores observed as its daily price, without Lookback, 7 has
-// offers without their verdict's figures and no Lookback.Fell); a
+// offers without their verdict's figures and no Lookback.Fell, 8 no
+// Lookback.Link); a
 // read-only Open refuses them, saying to open the file once for writing.
 // An upgrade is one transaction: when a category aggregate of a version 4
 // file is corrupt, the writable Open fails with an error naming it
 // (wrapping the decoder's) and the file is left as it was.
-const FormatVersion = 8
+const FormatVersion = 9
 
 // Bucket names.
 var (
@@ -166,7 +167,7 @@ type Options struct {
 	ReadOnly    bool          // open for reading only
 	LockTimeout time.Duration // how long to wait for another process's lock
 	NoSync      bool          // skip fsync on commit (bulk loads); call Sync before Close
-	// Upgrade, when set, upgrades a file of version 3 to 7 (from) to
+	// Upgrade, when set, upgrades a file of version 3 to 8 (from) to
 	// the current version in the writable Open's first transaction, after
 	// what this package does itself (a version 4 file's category days): it
 	// writes what the later versions add that only the write path can
@@ -384,7 +385,7 @@ func checkFormat(tx *bolt.Tx) error {
 }
 
 // checkVersion refuses a file of another format version, and marks a
-// version 4 to 7 file with errUpgrade.
+// version 4 to 8 file with errUpgrade.
 func checkVersion(tx *bolt.Tx) error {
 	if v := tx.Bucket(bucketMeta).Get(keyFormat); len(v) == 4 && binary.BigEndian.Uint32(v) != FormatVersion {
 		if n := binary.BigEndian.Uint32(v); n >= 4 && n < FormatVersion {

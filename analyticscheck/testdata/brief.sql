@@ -4,8 +4,10 @@
 -- M7. "Week W = the 7 days up to asOf; W1 = the 7 days before. A SKU's
 -- weekly price = its daily price on its last day with data in the week
 -- (shelf p and regular r). Movers = banner SKUs with a weekly regular price
--- in both weeks whose regular price changed: change_pct = (r_W / r_W1 - 1)
--- * 100; up and down lists by |change| descending, ties by banner then sku.
+-- in both weeks whose regular price changed the same way as its stores'
+-- own regular prices between the two days (I_r, M2, moved the same way):
+-- change_pct = (r_W / r_W1 - 1) * 100; up and down lists by |change|
+-- descending, ties by banner then sku.
 -- Brief promotion intensity per banner: of its SKUs with a weekly price in
 -- W, on_promotion = those with p < r; share_pct; avg_discount_pct = mean
 -- (1 - p/r) * 100 over them.
@@ -13,7 +15,8 @@
 -- barcode), each banner's index per M3 on its prices in force (the offers
 -- observed in W); cheapest / dearest among banners with >= 20 items."
 -- M2. "category_report's change and the brief's week and four-week
--- inflation are matched-model Jevons indexes" (see category_report.sql).
+-- inflation are matched-model Jevons indexes" (see category_report.sql),
+-- each SKU's index I chained from its first day of the 56 days read.
 -- "week_banners: the banners of the week_series SKUs; week_stores: the
 -- province's active reference stores of those banners; low_sample:
 -- week_series < 5 or week_stores < 3 or week_banners < 2."
@@ -27,20 +30,25 @@
 -- M3's sum of p_B(g) over G_B; avg_discount_pct is 0 when none is promoted.
 -- Variables: province.
 SET enable_nestloop = off; -- the planner misjudges the CTEs' sizes
-WITH wk AS (
-  SELECT dl.*, CASE WHEN dl.d > m.asof - 7 THEN 0 WHEN dl.d > m.asof - 14 THEN 1 END AS week,
+WITH wk0 AS (
+  SELECT dl.*, l.lp, l.lr, CASE WHEN dl.d > m.asof - 7 THEN 0 WHEN dl.d > m.asof - 14 THEN 1 END AS week,
          CASE WHEN dl.d > m.asof - 28 THEN 0 ELSE 1 END AS four
-  FROM dayprice dl, meta m WHERE dl.province = :'province' AND dl.d > m.asof - 56
+  FROM dayprice dl JOIN links l USING (province, banner, sku, d), meta m WHERE dl.province = :'province' AND dl.d > m.asof - 56
+),
+-- ln I and ln I_r: the links chained from the SKU's first day read.
+wk AS (
+  SELECT wk0.*, sum(lp) OVER w - first_value(lp) OVER w AS lnp, sum(lr) OVER w - first_value(lr) OVER w AS lnr
+  FROM wk0 WINDOW w AS (PARTITION BY banner, sku ORDER BY d ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
 ),
 weekly AS (
-  SELECT DISTINCT ON (banner, sku, week) banner, sku, upc, category, week, d, p, r
+  SELECT DISTINCT ON (banner, sku, week) banner, sku, upc, category, week, d, p, r, lnr
   FROM wk WHERE week IS NOT NULL ORDER BY banner, sku, week, d DESC
 ),
 movers AS (
   SELECT a.banner, a.sku AS external_sku, a.upc, b.r AS before, b.d AS before_date, a.r AS now, a.d AS now_date,
          (a.r::float8 / b.r::float8 - 1) * 100 AS change_pct
   FROM weekly a JOIN weekly b ON b.banner = a.banner AND b.sku = a.sku AND b.week = 1
-  WHERE a.week = 0 AND a.r <> b.r
+  WHERE a.week = 0 AND a.r <> b.r AND sign(a.lnr - b.lnr) = sign(a.r - b.r)
 ),
 promos AS (
   SELECT banner, count(*) AS products, count(*) FILTER (WHERE p < r) AS on_promotion,
@@ -50,8 +58,8 @@ promos AS (
 ),
 skus AS (
   SELECT category, banner, sku,
-         avg(p) FILTER (WHERE week = 0) AS p0, avg(p) FILTER (WHERE week = 1) AS p1,
-         avg(p) FILTER (WHERE four = 0) AS f0, avg(p) FILTER (WHERE four = 1) AS f1
+         avg(exp(lnp)) FILTER (WHERE week = 0) AS p0, avg(exp(lnp)) FILTER (WHERE week = 1) AS p1,
+         avg(exp(lnp)) FILTER (WHERE four = 0) AS f0, avg(exp(lnp)) FILTER (WHERE four = 1) AS f1
   FROM wk WHERE category IS NOT NULL GROUP BY category, banner, sku
 ),
 infl AS (

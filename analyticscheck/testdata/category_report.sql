@@ -8,9 +8,12 @@
 --
 -- M2. "Period C (current) and Q (previous, same length, the days just
 -- before C). For each banner SKU in the selection with at least one daily
--- price in C and one in Q:
---   ratio = mean over C's days with data of p / mean over Q's days with data of p   (shelf)
---   ratio_r likewise with r                                                         (regular)
+-- price in C and one in Q, its index I on each of its days with data in
+-- Q and C: 1 on the first, then the product of its links (M2', derive.sql:
+-- the geometric mean of the price relatives of its stores in force on the
+-- day and on its day before) up to the day;
+--   ratio = mean over C's days with data of I / mean over Q's days with data of I   (shelf)
+--   ratio_r likewise with I_r, from the regular prices' links                      (regular)
 -- change_pct = Jevons(ratios) (percent), regular_change_pct =
 -- Jevons(ratios_r); null when no SKU matched. Each answer carries matched
 -- (SKUs matched), matched_banners (their banners), low_sample (matched < 5
@@ -66,12 +69,20 @@ unit_median AS (
   SELECT category, avg(u) AS median FROM unit_ranked
   WHERE i IN ((n + 1) / 2, (n + 2) / 2) GROUP BY category
 ),
-dp AS (
-  SELECT dl.category, dl.banner, dl.sku, dl.d, dl.p, dl.r, (dl.d > m.asof - :'days'::int) AS cur
-  FROM dayprice dl, meta m
+dp0 AS (
+  SELECT dl.category, dl.banner, dl.sku, dl.d, l.lp, l.lr, (dl.d > m.asof - :'days'::int) AS cur
+  FROM dayprice dl JOIN links l USING (province, banner, sku, d), meta m
   WHERE dl.province = :'province' AND (:'banner' = '' OR dl.banner = :'banner')
     AND (:'category' = '' OR lower(dl.category) = lower(:'category'))
     AND dl.d > m.asof - 2 * :'days'::int
+),
+-- I and I_r: the links chained from the SKU's first day here (whose own
+-- link, from a day before Q, is left out).
+dp AS (
+  SELECT category, banner, sku, d, cur,
+         exp(sum(lp) OVER w - first_value(lp) OVER w) AS p,
+         exp(sum(lr) OVER w - first_value(lr) OVER w) AS r
+  FROM dp0 WINDOW w AS (PARTITION BY banner, sku ORDER BY d ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
 ),
 skus AS (
   SELECT category, banner, sku,

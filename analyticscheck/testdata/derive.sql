@@ -39,7 +39,7 @@ SET client_min_messages = warning;
 -- Money here is numeric cents: exact, half-cents included. The Go side
 -- rounds when it compares, as a figure is rounded when written.
 
-DROP TABLE IF EXISTS obs, meta, daily, storeprice, dayprice, cur, bcur, populations CASCADE;
+DROP TABLE IF EXISTS obs, meta, daily, storeprice, dayprice, links, cur, bcur, populations CASCADE;
 
 CREATE TABLE obs AS
 -- A SKU not linked to a barcode (e.g. a restricted-circulation code, which
@@ -143,6 +143,28 @@ SELECT dl.province, dl.banner, dl.sku, dl.d, dl.upc, dl.category, dl.brand, dl.s
 FROM daily dl JOIN pmode pm USING (province, banner, sku, d) JOIN rmode rm USING (province, banner, sku, d);
 CREATE INDEX ON dayprice (province, banner, sku, d);
 CREATE INDEX ON dayprice (province, d);
+
+-- M2'. The link of banner SKU (B, s) in P on a day d of dayprice: the
+-- move of its matched stores since d', its previous day in dayprice: over
+-- the stores t whose price is in force on both d' and d (storeprice),
+--   lp = mean of ln(fc(t, d) / fc(t, d')),  lr = mean of ln(r(t, d) / r(t, d'))
+-- (the log of the geometric mean of their price relatives); 0 when no
+-- store is in force on both, or on the SKU's first day.
+CREATE TABLE links AS
+WITH seq AS (
+  SELECT province, banner, sku, d, lag(d) OVER (PARTITION BY province, banner, sku ORDER BY d) AS dprev FROM dayprice
+),
+matched AS (
+  SELECT s.province, s.banner, s.sku, s.d,
+         avg(ln(y.fc::float8 / x.fc::float8)) AS lp, avg(ln(y.r::float8 / x.r::float8)) AS lr
+  FROM seq s
+  JOIN storeprice y ON y.province = s.province AND y.banner = s.banner AND y.sku = s.sku AND y.d = s.d
+  JOIN storeprice x ON x.province = s.province AND x.banner = s.banner AND x.sku = s.sku AND x.d = s.dprev AND x.store_id = y.store_id
+  GROUP BY s.province, s.banner, s.sku, s.d
+)
+SELECT s.province, s.banner, s.sku, s.d, coalesce(m.lp, 0) AS lp, coalesce(m.lr, 0) AS lr
+FROM seq s LEFT JOIN matched m USING (province, banner, sku, d);
+CREATE INDEX ON links (province, banner, sku, d);
 
 -- Offers: each store's latest observation with d > asOf - 14, at its
 -- price in force (a promotion past its promo_ends at the regular price);

@@ -54,10 +54,11 @@ type catDelta struct {
 // store whose price is in force then, not only those observed that day),
 // in half-cents as the category days keep it, with what it looks back on
 // (storage.Lookback): with whether a store in force on both its previous
-// day and this one has a lower price in force now (Lookback.Fell). So a
-// banner SKU's daily price moves only when a store's own price in force
-// moves, or a store's observation enters or leaves the visit window, and
-// Fell tells the first from the second.
+// day and this one has a lower price in force now (Lookback.Fell), and
+// the move of the stores in force on both (Lookback.Link, RegularLink).
+// So a banner SKU's daily price moves only when a store's own price in
+// force moves, or a store's observation enters or leaves the visit
+// window, and Fell and the links tell the first from the second.
 type inForceRun struct {
 	window, lookback int32
 	stores           []uint32 // storage.Entry.Store, sorted; obs in the same order
@@ -67,9 +68,9 @@ type inForceRun struct {
 	last, cur        []storePrice // the stores' prices in force on the last day given and on this one, by store
 }
 
-// storePrice is a store's price in force on a day.
+// storePrice is a store's price and regular price in force on a day.
 type storePrice struct {
-	store, price uint32
+	store, price, regular uint32
 }
 
 // pastDay is a daily price inForceRun looks back on.
@@ -128,23 +129,41 @@ func (r *inForceRun) day(sku string, day int32) storage.SKUDay {
 	// lists by store, as r.stores is).
 	r.cur = r.cur[:0]
 	for i, o := range r.obs {
-		if p, _, _, in := pricestat.InForce(o.Date, o.Price, o.Regular, o.PromoEnd, day, r.window); in {
-			r.cur = append(r.cur, storePrice{r.stores[i], p})
+		if p, rp, _, in := pricestat.InForce(o.Date, o.Price, o.Regular, o.PromoEnd, day, r.window); in {
+			r.cur = append(r.cur, storePrice{r.stores[i], p, rp})
 		}
 	}
 	if n := len(r.hist); n > 0 {
 		sd.PrevGap, sd.PrevRegular = uint32(day-r.hist[n-1].day), r.hist[n-1].r
-		for i, j := 0, 0; i < len(r.last) && j < len(r.cur); {
-			switch a, b := r.last[i], r.cur[j]; {
-			case a.store < b.store:
-				i++
-			case a.store > b.store:
-				j++
-			default:
-				sd.Fell = sd.Fell || b.price < a.price
-				i, j = i+1, j+1
+	}
+	// The matched stores: in force on the last day given (the previous
+	// day with a daily price) and today.
+	var matched int
+	var lnP, lnR float64
+	for i, j := 0, 0; i < len(r.last) && j < len(r.cur); {
+		switch a, b := r.last[i], r.cur[j]; {
+		case a.store < b.store:
+			i++
+		case a.store > b.store:
+			j++
+		default:
+			sd.Fell = sd.Fell || b.price < a.price
+			matched++
+			if a.price != b.price {
+				lnP += math.Log(float64(b.price) / float64(a.price))
 			}
+			if a.regular != b.regular {
+				lnR += math.Log(float64(b.regular) / float64(a.regular))
+			}
+			i, j = i+1, j+1
 		}
+	}
+	if len(r.hist) == 0 {
+		sd.Fell = false // Fell looks back within the lookback only
+	}
+	if matched > 0 {
+		sd.Link = int32(math.Round(storage.LinkScale * lnP / float64(matched)))
+		sd.RegularLink = int32(math.Round(storage.LinkScale * lnR / float64(matched)))
 	}
 	r.last, r.cur = r.cur, r.last
 	r.hist = append(r.hist, pastDay{day, sd.Price, sd.Regular})

@@ -1,41 +1,69 @@
 package pricestat
 
 import (
+	"math"
 	"slices"
 	"strings"
 
 	"github.com/grocerydata/grocery/storage"
 )
 
-// The like-for-like (matched-model) change of a selection of banner SKUs
-// between two periods of the same length, as the category report gives
-// it (CategoryStats.change_pct in the OpenAPI document):
+// The like-for-like (matched-model, matched-outlet) change of a selection
+// of banner SKUs between two periods of the same length, as the category
+// report gives it (CategoryStats.change_pct in the OpenAPI document):
 //
-//	ratio(s)   = mean of p(s,d) over the current period's days d with a
+//	link(s,d)  = geomean, over the stores whose price of s is in force on
+//	             both d and the SKU's previous day with a daily price, of
+//	             price on d / price on that day (1 when no store is)
+//	I(s,d)     = the product of link(s,e) over the SKU's days e with a
+//	             daily price after its first such day of the two periods,
+//	             up to d (1 on that first day)
+//	ratio(s)   = mean of I(s,d) over the current period's days d with a
 //	             daily price / the same mean over the previous period's
 //	change_pct = (geomean over the SKUs priced in both periods of
 //	             ratio(s) - 1) × 100
 //
-// p(s,d) being the SKU's daily price (storage.SKUDay, its price in force
-// that day over the stores whose price is in force), and regular_change_pct likewise with the
-// daily regular price. A SKU priced in one period only does not count.
+// So a SKU's change is its stores' own moves (storage.Lookback.Link), not
+// one of which stores were in force; with one store throughout, ratio(s)
+// is the ratio of its mean prices. regular_change_pct likewise with the
+// regular prices. A SKU priced in one period only does not count.
 
-// periodSum adds up a banner SKU's daily prices over one period, in
-// half-cents.
+// periodSum adds up a banner SKU's index over one period.
 type periodSum struct {
-	price, regular uint64
+	price, regular float64
 	days           uint32
 }
 
-func (s *periodSum) add(d *storage.SKUNum) {
-	s.price += uint64(d.Price)
-	s.regular += uint64(d.Regular)
-	s.days++
+// chain is a banner SKU's index (I above) as its days are read in order:
+// the sums of its links since its first day read, and the index they give.
+type chain struct {
+	started    bool
+	lnP, lnR   int64   // sums of Link and RegularLink after the first day
+	idxP, idxR float64 // exp(lnP / LinkScale), exp(lnR / LinkScale)
 }
 
-// skuPeriods is one banner SKU's daily prices in the two periods.
+// next moves c to a day with lookback lb, and returns its index.
+func (c *chain) next(lb *storage.Lookback) (p, r float64) {
+	switch {
+	case !c.started:
+		c.started, c.idxP, c.idxR = true, 1, 1
+	default:
+		if lb.Link != 0 {
+			c.lnP += int64(lb.Link)
+			c.idxP = math.Exp(float64(c.lnP) / storage.LinkScale)
+		}
+		if lb.RegularLink != 0 {
+			c.lnR += int64(lb.RegularLink)
+			c.idxR = math.Exp(float64(c.lnR) / storage.LinkScale)
+		}
+	}
+	return c.idxP, c.idxR
+}
+
+// skuPeriods is one banner SKU's index in the two periods.
 type skuPeriods struct {
 	num       uint32 // in Matched.names
+	chain     chain
 	prev, cur periodSum
 }
 
@@ -78,11 +106,15 @@ func (m *Matched) AddDay(day []storage.SKUNum, names []string, p Period) {
 		if i == 0 {
 			i = m.insert(d.Num)
 		}
-		if e := &m.skus[i-1]; p == Current {
-			e.cur.add(d)
-		} else {
-			e.prev.add(d)
+		e := &m.skus[i-1]
+		ip, ir := e.chain.next(&d.Lookback)
+		sum := &e.prev
+		if p == Current {
+			sum = &e.cur
 		}
+		sum.price += ip
+		sum.regular += ir
+		sum.days++
 	}
 }
 
@@ -103,8 +135,9 @@ func (m *Matched) insert(num uint32) int32 {
 }
 
 // AddRatios adds to shelf and regular the price relatives (current mean
-// daily price / previous mean daily price) of the SKUs priced in both
-// periods, in SKU order, and returns how many there were.
+// index / previous mean index) of the SKUs priced in both periods, in SKU
+// order, and returns how many there were. The days must have been added
+// in order, the previous period's first.
 func (m *Matched) AddRatios(shelf, regular *Geomean) int {
 	n := 0
 	for i := range m.skus {
@@ -114,8 +147,8 @@ func (m *Matched) AddRatios(shelf, regular *Geomean) int {
 		}
 		n++
 		cd, pd := float64(s.cur.days), float64(s.prev.days)
-		shelf.Add((float64(s.cur.price) / cd) / (float64(s.prev.price) / pd))
-		regular.Add((float64(s.cur.regular) / cd) / (float64(s.prev.regular) / pd))
+		shelf.Add((s.cur.price / cd) / (s.prev.price / pd))
+		regular.Add((s.cur.regular / cd) / (s.prev.regular / pd))
 	}
 	return n
 }

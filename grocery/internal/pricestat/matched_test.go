@@ -10,16 +10,21 @@ import (
 
 // TestMatchedOrder: SKUs first read on later days, sorting before
 // or between those read already, are filed by name, and the price
-// relatives are those of each SKU's mean daily prices, added in SKU
-// order.
+// relatives are those of each SKU's mean index (its stores' moves chained
+// from its first day), added in SKU order: a daily price that moves with
+// no store's move (m on day 2) moves no index.
 func TestMatchedOrder(t *testing.T) {
 	t.Parallel()
+	ln := func(x float64) int32 { return int32(math.Round(storage.LinkScale * math.Log(x))) }
+	day := func(num, p, r uint32, shelf, regular float64) storage.SKUNum {
+		return storage.SKUNum{Num: num, Price: p, Regular: r, Lookback: storage.Lookback{Link: ln(shelf), RegularLink: ln(regular)}}
+	}
 	// Numbers in the order the SKUs were first written, not by name.
 	names := []string{"m", "c", "x", "a", "e"}
 	var m Matched
-	m.AddDay([]storage.SKUNum{{Num: 1, Price: 100, Regular: 100}, {Num: 0, Price: 200, Regular: 220}}, names[:2], Previous)
-	m.AddDay([]storage.SKUNum{{Num: 3, Price: 50, Regular: 50}, {Num: 1, Price: 300, Regular: 300}, {Num: 0, Price: 240, Regular: 240}, {Num: 2, Price: 9, Regular: 9}}, names[:4], Previous)
-	m.AddDay([]storage.SKUNum{{Num: 3, Price: 60, Regular: 50}, {Num: 1, Price: 400, Regular: 400}, {Num: 4, Price: 70, Regular: 70}, {Num: 0, Price: 110, Regular: 220}}, names, Current)
+	m.AddDay([]storage.SKUNum{day(1, 100, 100, 1, 1), day(0, 200, 220, 2, 2)}, names[:2], Previous)
+	m.AddDay([]storage.SKUNum{day(3, 50, 50, 1, 1), day(1, 300, 300, 3, 3), day(0, 240, 240, 1, 1), day(2, 9, 9, 1, 1)}, names[:4], Previous)
+	m.AddDay([]storage.SKUNum{day(3, 60, 50, 1.2, 1), day(1, 400, 400, 4.0/3, 4.0/3), day(4, 70, 70, 1, 1), day(0, 110, 220, 0.5, 0.9)}, names, Current)
 	var got []string
 	for _, s := range m.skus {
 		got = append(got, names[s.num])
@@ -31,13 +36,15 @@ func TestMatchedOrder(t *testing.T) {
 	if n := m.AddRatios(&shelf, &regular); n != 3 {
 		t.Fatalf("matched: got %d, want 3 (a, c, m)", n)
 	}
-	// a: 60/50; c: 400/((100+300)/2); m: 110/((200+240)/2), the logs in SKU order.
-	want := math.Exp((math.Log(60.0/50) + math.Log(400.0/200) + math.Log(110.0/220)) / 3)
-	if got := shelf.Mean(); got != want {
+	// a: index 1, then 1.2 (regular 1, 1); c: 1, 3 | 4 (both), ratio
+	// 4/((1+3)/2) = 2; m: 1, 1 | 0.5 (regular 1, 1 | 0.9), its link of
+	// day 1 being before its first day read. The logs in SKU order.
+	want := math.Exp((math.Log(1.2) + math.Log(2) + math.Log(0.5)) / 3)
+	if got := shelf.Mean(); math.Abs(got-want) > 1e-6 {
 		t.Errorf("shelf geomean: got %v, want %v", got, want)
 	}
-	wantReg := math.Exp((math.Log(50.0/50) + math.Log(400.0/200) + math.Log(220.0/230)) / 3)
-	if got := regular.Mean(); got != wantReg {
+	wantReg := math.Exp((math.Log(1) + math.Log(2) + math.Log(0.9)) / 3)
+	if got := regular.Mean(); math.Abs(got-wantReg) > 1e-6 {
 		t.Errorf("regular geomean: got %v, want %v", got, wantReg)
 	}
 }

@@ -2,11 +2,12 @@ package pricestat
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/grocerydata/grocery/storage"
 )
 
-// The four periods of Weeks, as indexes of WeekSKU.SumP, .SumR and .N:
+// The four periods of Weeks, as indexes of WeekSKU.IdxP, .IdxR and .N:
 // this week, the week before, the last four weeks and the four weeks
 // before.
 const (
@@ -26,8 +27,16 @@ type WeekSKU struct {
 	Day, PrevDay int32
 	P, R         uint32
 	PrevP, PrevR uint32
-	SumP, SumR   [Periods]uint64 // half-cents, over the period's days with data
-	N            [Periods]int32
+	// IdxP and IdxR add up the SKU's matched-store index of the price
+	// and the regular price (Matched's I: its stores' own moves chained
+	// from its first day read) over the period's days with data; N counts
+	// those days. RegMove is the index's regular move from PrevDay to
+	// Day: 10^7 × ln(I on Day / I on PrevDay), 0 when either is 0.
+	IdxP, IdxR [Periods]float64
+	N          [Periods]int32
+	RegMove    int64
+	chain      chain
+	prevLnR    int64 // chain.lnR on PrevDay
 }
 
 // Weeks accumulates every banner SKU's daily prices of a province over
@@ -71,39 +80,49 @@ func (w *Weeks) Read(tx *storage.Tx, province string) error {
 		return fmt.Errorf("pricestat: Weeks.FourWeeks is %d, want at most 32 (a day is a bit of a 64-bit mask)", w.FourWeeks)
 	}
 	w.Days, w.Banners = map[string]uint64{}, map[string]bool{}
-	index := map[string]int{} // SKU -> index in w.SKUs, within one category and banner
-	var cat, banner string
-	var mask uint64
+	var (
+		at          []int32 // by SKU number in the group's list: 1 + its index in w.SKUs, 0 for none yet
+		cat, banner string
+		mask        uint64
+		started     bool
+	)
 	flush := func() {
-		if cat != "" || banner != "" {
+		if started {
 			w.Days[cat] |= mask
 		}
 	}
-	err := tx.CatDays(province, "", "", w.AsOf-2*w.FourWeeks+1, w.AsOf, storage.CatSKUs, func(k *storage.CatDayKey, c *storage.CatDay) error {
-		if k.Category != cat || k.Banner != banner {
+	err := tx.CatDays(province, "", "", w.AsOf-2*w.FourWeeks+1, w.AsOf, storage.CatSKUs|storage.CatNumbered, func(k *storage.CatDayKey, c *storage.CatDay) error {
+		if !started || k.Category != cat || k.Banner != banner {
 			flush()
-			cat, banner, mask = k.Category, k.Banner, 0
-			clear(index)
+			cat, banner, mask, started = k.Category, k.Banner, 0, true
+			clear(at)
+			at = at[:0]
+			w.SKUs = slices.Grow(w.SKUs, len(c.Names))
 		}
-		if len(c.SKUs) == 0 {
+		if len(c.SKUNums) == 0 {
 			return nil
+		}
+		if n := len(c.Names) - len(at); n > 0 {
+			at = append(at, make([]int32, n)...)
 		}
 		w.Obs += int(c.Count)
 		w.Banners[k.Banner] = true
 		week, per, bit := w.period(k.Day)
 		mask |= bit
-		for _, sd := range c.SKUs {
-			i, ok := index[sd.SKU]
-			if !ok {
-				i = len(w.SKUs)
-				index[sd.SKU] = i
-				w.SKUs = append(w.SKUs, WeekSKU{Category: k.Category, Banner: k.Banner, SKU: sd.SKU})
+		for j := range c.SKUNums {
+			sd := &c.SKUNums[j]
+			i := at[sd.Num]
+			if i == 0 {
+				w.SKUs = append(w.SKUs, WeekSKU{Category: k.Category, Banner: k.Banner, SKU: c.Names[sd.Num]})
+				i = int32(len(w.SKUs))
+				at[sd.Num] = i
 			}
-			s := &w.SKUs[i]
+			s := &w.SKUs[i-1]
+			ip, ir := s.chain.next(&sd.Lookback)
 			for _, p := range per {
 				if p >= 0 {
-					s.SumP[p] += uint64(sd.Price)
-					s.SumR[p] += uint64(sd.Regular)
+					s.IdxP[p] += ip
+					s.IdxR[p] += ir
 					s.N[p]++
 				}
 			}
@@ -111,8 +130,11 @@ func (w *Weeks) Read(tx *storage.Tx, province string) error {
 			switch {
 			case week:
 				s.Day, s.P, s.R = k.Day, sd.Price, sd.Regular
+				if s.PrevDay != 0 {
+					s.RegMove = s.chain.lnR - s.prevLnR
+				}
 			case per[0] == PerPrevWeek:
-				s.PrevDay, s.PrevP, s.PrevR = k.Day, sd.Price, sd.Regular
+				s.PrevDay, s.PrevP, s.PrevR, s.prevLnR = k.Day, sd.Price, sd.Regular, s.chain.lnR
 			}
 		}
 		return nil

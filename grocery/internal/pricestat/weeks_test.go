@@ -1,10 +1,12 @@
 package pricestat
 
 import (
+	"math"
 	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -39,27 +41,33 @@ func TestWeeksPeriod(t *testing.T) {
 // TestWeeksRead: over 56 days ending on day 100 (this week 94-100, the
 // week before 87-93, the four weeks 73-100, the four before 45-72),
 // metro's SKUs s1 and s2 of Dairy and no-frills' s1 (another SKU: the
-// same code under another banner); days 44 and 101 are outside.
+// same code under another banner); days 44 and 101 are outside. Each
+// day carries its stores' move since the SKU's day before (the links): a
+// SKU's first day read starts its index at 1, whatever its link.
 func TestWeeksRead(t *testing.T) {
 	t.Parallel()
 	type sd = storage.SKUDay
+	ln := func(x float64) int32 { return int32(math.Round(storage.LinkScale * math.Log(x))) }
+	link := func(sku string, p, r uint32, shelf, regular float64) sd {
+		return sd{SKU: sku, Price: p, Regular: r, Lookback: storage.Lookback{Link: ln(shelf), RegularLink: ln(regular)}}
+	}
 	days := []struct {
 		banner string
 		day    int32
 		skus   []sd
 	}{
-		{"metro", 44, []sd{{SKU: "s1", Price: 999, Regular: 999}}},
-		{"metro", 60, []sd{{SKU: "s1", Price: 220, Regular: 220}}},
-		{"metro", 80, []sd{{SKU: "s1", Price: 230, Regular: 230}}},
-		{"metro", 87, []sd{{SKU: "s2", Price: 280, Regular: 290}}},
+		{"metro", 44, []sd{link("s1", 999, 999, 3, 3)}},
+		{"metro", 60, []sd{link("s1", 220, 220, 2, 2)}}, // its first day: index 1
+		{"metro", 80, []sd{link("s1", 230, 230, 1.1, 1.1)}},
+		{"metro", 87, []sd{link("s2", 280, 290, 5, 5)}}, // its first day: index 1
 		{"metro", 90, []sd{{SKU: "s1", Price: 210, Regular: 210}}},
-		{"metro", 93, []sd{{SKU: "s2", Price: 290, Regular: 300}}},
+		{"metro", 93, []sd{link("s2", 290, 300, 1, 1.05)}},
 		{"metro", 94, []sd{{SKU: "s2", Price: 300, Regular: 300}}},
 		{"metro", 95, []sd{{SKU: "s1", Price: 200, Regular: 200}}},
-		{"metro", 98, []sd{{SKU: "s1", Price: 180, Regular: 200}, {SKU: "s2", Price: 310, Regular: 310}}},
-		{"metro", 100, []sd{{SKU: "s2", Price: 320, Regular: 330}}},
+		{"metro", 98, []sd{link("s1", 180, 200, 0.9, 1), link("s2", 310, 310, 1.05, 1)}},
+		{"metro", 100, []sd{link("s2", 320, 330, 1, 1.1)}},
 		{"metro", 101, []sd{{SKU: "s1", Price: 1, Regular: 1}}},
-		{"no-frills", 99, []sd{{SKU: "s1", Price: 500, Regular: 500}}},
+		{"no-frills", 99, []sd{link("s1", 500, 500, 1.2, 1.2)}},
 	}
 	db, err := storage.Open(filepath.Join(t.TempDir(), "s.db"), storage.Options{})
 	if err != nil {
@@ -92,22 +100,26 @@ func TestWeeksRead(t *testing.T) {
 	}
 	// Per period (week, week before, four weeks, four before):
 	// metro s1: 95+98 | 90 | 80+90+95+98 | 60; weekly price the
-	// day-98 one, the week before's day 90's.
+	// day-98 one, the week before's day 90's. Its index, shelf: 1 on
+	// 60, 1.1 on 80, 90 and 95, 0.99 on 98; regular: 1 on 60, then 1.1.
+	// No regular move from day 90 to 98.
 	// metro s2: 94+98+100 | 87+93 | all five | none; weekly price
-	// the day-100 one, the week before's day 93's.
+	// the day-100 one, the week before's day 93's. Its index, shelf: 1
+	// on 87, 93 and 94, 1.05 on 98 and 100; regular: 1 on 87, 1.05 on 93,
+	// 94 and 98, 1.155 on 100. Regular move from 93 to 100: ln 1.1.
 	want := []WeekSKU{
 		{Category: "Dairy", Banner: "metro", SKU: "s1", Day: 98, P: 180, R: 200, PrevDay: 90, PrevP: 210, PrevR: 210,
-			SumP: [Periods]uint64{200 + 180, 210, 230 + 210 + 200 + 180, 220},
-			SumR: [Periods]uint64{200 + 200, 210, 230 + 210 + 200 + 200, 220},
+			IdxP: [Periods]float64{1.1 + 0.99, 1.1, 1.1 + 1.1 + 1.1 + 0.99, 1},
+			IdxR: [Periods]float64{1.1 + 1.1, 1.1, 4 * 1.1, 1},
 			N:    [Periods]int32{2, 1, 4, 1}},
 		{Category: "Dairy", Banner: "metro", SKU: "s2", Day: 100, P: 320, R: 330, PrevDay: 93, PrevP: 290, PrevR: 300,
-			SumP: [Periods]uint64{300 + 310 + 320, 280 + 290, 280 + 290 + 300 + 310 + 320, 0},
-			SumR: [Periods]uint64{300 + 310 + 330, 290 + 300, 290 + 300 + 300 + 310 + 330, 0},
-			N:    [Periods]int32{3, 2, 5, 0}},
+			IdxP: [Periods]float64{1 + 1.05 + 1.05, 1 + 1, 1 + 1 + 1 + 1.05 + 1.05, 0},
+			IdxR: [Periods]float64{1.05 + 1.05 + 1.155, 1 + 1.05, 1 + 1.05 + 1.05 + 1.05 + 1.155, 0},
+			N:    [Periods]int32{3, 2, 5, 0}, RegMove: int64(ln(1.1))},
 		{Category: "Dairy", Banner: "no-frills", SKU: "s1", Day: 99, P: 500, R: 500,
-			SumP: [Periods]uint64{500, 0, 500, 0}, SumR: [Periods]uint64{500, 0, 500, 0}, N: [Periods]int32{1, 0, 1, 0}},
+			IdxP: [Periods]float64{1, 0, 1, 0}, IdxR: [Periods]float64{1, 0, 1, 0}, N: [Periods]int32{1, 0, 1, 0}},
 	}
-	if diff := cmp.Diff(want, w.SKUs); diff != "" {
+	if diff := cmp.Diff(want, w.SKUs, cmpopts.IgnoreUnexported(WeekSKU{}), cmpopts.EquateApprox(0, 1e-6)); diff != "" {
 		t.Errorf("SKUs (-want +got):\n%s", diff)
 	}
 	var mask uint64 // bit day-45 of each day with data in 45..100
