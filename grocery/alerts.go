@@ -44,12 +44,15 @@ const (
 	AlertPriceAbove = "price_above"
 	// AlertPriceDropPct fires on a day whose price is at least threshold
 	// percent below the previous day's: (previous - price) / previous *
-	// 100 >= threshold; it re-arms once the price is above the lowest
+	// 100 >= threshold, when a store whose price is in force on both days
+	// lowered its own (a move that comes only from which stores' prices
+	// are in force is none); it re-arms once the price is above the lowest
 	// price since it fired by more than the margin of that price.
 	AlertPriceDropPct = "price_drop_pct"
 	// AlertRisePct fires on a day whose price is at least threshold
 	// percent above the previous day's: (price - previous) / previous *
-	// 100 >= threshold; it re-arms once the price is below the highest
+	// 100 >= threshold, when a store whose price is in force on both days
+	// raised its own; it re-arms once the price is below the highest
 	// price since it fired by more than the margin of that price.
 	AlertRisePct = "rise_pct"
 	// AlertPromoStart fires on a day on promotion; it re-arms on a day

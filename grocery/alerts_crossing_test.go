@@ -130,6 +130,43 @@ func testAlertsPriceInForce(t *testing.T, rs *redistest.Server) {
 	}
 }
 
+// A move of the banner's price that comes only from which stores' prices
+// are in force fires no move condition: lob-3 (5.20) is visited on
+// 11-27 and 12-03 while lob-1's and lob-2's 5.00 of 11-20 leave the
+// 14 days on 12-04, so the price in force goes from 5.00 to 5.20 (+4.0%)
+// with no store raising its price. On 12-05 lob-3 raises its own to
+// 5.80 (+11.5%): the rule fires.
+func TestAlerts_StoreLeaves(t *testing.T) { alertStores(t, testAlertsStoreLeaves) }
+
+func testAlertsStoreLeaves(t *testing.T, rs *redistest.Server) {
+	f := newAlertFixture(t, rs)
+	rise := f.create(t, f.acme, grocery.AlertInput{Name: "rise", Banner: "loblaws", SKU: "L1", Province: "ON", Condition: "rise_pct", Threshold: num(3)})
+	for _, d := range []string{"2026-11-27", "2026-12-03", "2026-12-04"} {
+		f.setClock(time.Date(2026, 12, 4, 18, 0, 0, 0, time.UTC))
+		if d == "2026-12-04" { // another SKU's day moves the data set on
+			f.importCSV(t, "other.csv", alertObsHeader+d+",lob-1,loblaws,L2,2.00,2.00,,,,,\n")
+			continue
+		}
+		f.importCSV(t, "lob3.csv", alertObsHeader+d+",lob-3,loblaws,L1,5.20,5.20,,,,,\n")
+	}
+	if got := f.events(t, f.acme, grocery.AlertEventsInput{RuleID: rise.ID}); got.Total != 0 {
+		t.Errorf("got %+v, want no event: no store raised its price", got.Results)
+	}
+	r, err := f.svc.EvaluateAlert(f.acme, rise.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := r.Standing.Series[0]; st.Price != 520 || st.Holds {
+		t.Errorf("standing: got %+v, want 5.20, not holding", st)
+	}
+	f.setClock(time.Date(2026, 12, 5, 18, 0, 0, 0, time.UTC))
+	f.importCSV(t, "lob3.csv", alertObsHeader+"2026-12-05,lob-3,loblaws,L1,5.80,5.80,,,,,\n")
+	got := f.events(t, f.acme, grocery.AlertEventsInput{RuleID: rise.ID})
+	if got.Total != 1 || got.Results[0].Price != 580 || got.Results[0].ObservedAt.String() != "2026-12-05" {
+		t.Errorf("got %+v, want one event at 5.80 on 2026-12-05", got.Results)
+	}
+}
+
 // A promotion past its stated end is not in force: on 2026-11-23, the day
 // after the Loblaws promotion's end, L1 is back at its regular 5.00 with no
 // new visit, a 13.6% rise from 4.40 that the next import's evaluation

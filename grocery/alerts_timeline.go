@@ -30,6 +30,11 @@ type alertDay struct {
 	regular uint32
 	promo   bool // price is under regular: a promotion in force
 	gone    bool // no store's price is in force: no store observed it in the 14 days up to date
+	// fell and rose: a store whose price is in force on the timeline's
+	// day before and on this one has a lower (higher) price in force on
+	// this one. A move of the banner's price with neither comes only from
+	// which stores' prices are in force, and fires no move condition.
+	fell, rose bool
 }
 
 // timeline is the read of one series for the alert rules: its prices in
@@ -41,6 +46,7 @@ type timeline struct {
 
 	obs    []pricestat.StoreObs
 	stores []uint32 // the store of each obs
+	inDay  []uint32 // each store's price in force on the timeline's last day, 0 for none
 	byDate []dayObs // the days read, oldest first
 	buf    []uint32
 }
@@ -80,7 +86,7 @@ func (t *timeline) read(tx *storage.Tx, k seriesKey, from, asOf int32) error {
 	if err != nil {
 		return err
 	}
-	t.obs, t.stores = t.obs[:0], t.stores[:0]
+	t.obs, t.stores, t.inDay = t.obs[:0], t.stores[:0], t.inDay[:0]
 	if t.earlier && last+freshDays <= asOf && (len(t.byDate) == 0 || t.byDate[0].date-last >= freshDays) {
 		// Every store's price before start had left the window by then.
 		t.days = append(t.days, alertDay{date: last + freshDays, gone: true})
@@ -98,9 +104,12 @@ func (t *timeline) read(tx *storage.Tx, k seriesKey, from, asOf int32) error {
 			bp, ok, t.buf = pricestat.InForceOn(t.obs, day, freshDays, t.buf)
 			if !ok {
 				t.days = append(t.days, alertDay{date: day, gone: true})
+				clear(t.inDay)
 				break
 			}
-			t.days = append(t.days, alertDay{date: day, price: bp.Price, regular: bp.Regular, promo: bp.Price < bp.Regular})
+			ad := alertDay{date: day, price: bp.Price, regular: bp.Regular, promo: bp.Price < bp.Regular}
+			ad.fell, ad.rose = t.moved(day)
+			t.days = append(t.days, ad)
 			day = bp.Expires
 			if next < len(t.byDate) {
 				day = min(day, t.byDate[next].date)
@@ -111,6 +120,26 @@ func (t *timeline) read(tx *storage.Tx, k seriesKey, from, asOf int32) error {
 		}
 	}
 	return nil
+}
+
+// moved takes the stores' prices in force on day, and reports whether a
+// store in force on the timeline's day before and on day has a lower
+// (fell) or higher (rose) price in force on day.
+func (t *timeline) moved(day int32) (fell, rose bool) {
+	for len(t.inDay) < len(t.obs) {
+		t.inDay = append(t.inDay, 0)
+	}
+	for i, o := range t.obs {
+		p, _, _, in := pricestat.InForce(o.Date, o.Price, o.Regular, o.PromoEnd, day, freshDays)
+		if !in {
+			p = 0
+		}
+		if before := t.inDay[i]; before != 0 && p != 0 {
+			fell, rose = fell || p < before, rose || p > before
+		}
+		t.inDay[i] = p
+	}
+	return fell, rose
 }
 
 // take makes a day's observations the latest of their stores.
@@ -211,7 +240,7 @@ func step(r *storage.AlertRule, st *ruleState, prev *alertDay, cur alertDay, ear
 		}
 		st.armed = true
 	case AlertPriceDropPct:
-		if prev != nil && !prev.gone && fell(prev.price, cur.price, r.Threshold) && (st.armed || fell(st.ref, cur.price, r.Threshold)) {
+		if prev != nil && !prev.gone && cur.fell && fell(prev.price, cur.price, r.Threshold) && (st.armed || fell(st.ref, cur.price, r.Threshold)) {
 			st.armed, st.ref = false, cur.price
 			return true // armed, or a further move from the price it fired at
 		}
@@ -220,7 +249,7 @@ func step(r *storage.AlertRule, st *ruleState, prev *alertDay, cur alertDay, ear
 			st.armed = cur.price > st.ref+rearm(st.ref)
 		}
 	case AlertRisePct:
-		if prev != nil && !prev.gone && rose(prev.price, cur.price, r.Threshold) && (st.armed || rose(st.ref, cur.price, r.Threshold)) {
+		if prev != nil && !prev.gone && cur.rose && rose(prev.price, cur.price, r.Threshold) && (st.armed || rose(st.ref, cur.price, r.Threshold)) {
 			st.armed, st.ref = false, cur.price
 			return true
 		}

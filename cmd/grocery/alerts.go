@@ -41,9 +41,9 @@ observation leaves the 14-day window, a day after a promotion ended):
   price_below     the price is at or below --threshold dollars
   price_above     the price is at or above --threshold dollars
   price_drop_pct  the price is at least --threshold percent below the
-                  previous day's
+                  previous day's, a store having lowered its own
   rise_pct        the price is at least --threshold percent above the
-                  previous day's
+                  previous day's, a store having raised its own
   promo_start     the price in force is a promotion
   back_in_stock   a price in force again after the series left the shelf,
                   or its first day in the province
