@@ -296,7 +296,7 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 		case len(res.Categories) == 0:
 			res.Basis.Note = a.emptyNote("observation", from, to)
 		default:
-			res.Basis.Note = "change_pct and regular_change_pct are like for like: the geometric mean of the matched banner SKUs' price relatives between the periods; the price levels are over every observation; unit prices compare sizes like for like"
+			res.Basis.Note = "change_pct and regular_change_pct are like for like: the geometric mean of the matched banner SKUs' price relatives between the periods, each SKU's its stores' own moves; the price levels are over every observation; unit prices compare sizes like for like"
 			if res.PreviousDaysWithData < res.DaysWithData {
 				res.Basis.Note += fmt.Sprintf("; the previous period has data on %d of its %d days (this period on %d)", res.PreviousDaysWithData, period, res.DaysWithData)
 			}
