@@ -68,7 +68,9 @@ type answerWarmer struct {
 }
 
 // warmAnswers starts computing, for the current data version, the answers
-// of the default requests (WarmAnswers) into the answer cache. It does
+// of the default requests (WarmAnswers) into the answer cache: the brief of
+// every province with reference stores, then the competitive benchmark of
+// each of their banners. It does
 // nothing unless Options.WarmAnswers; a newer version or Close ends it.
 func (s *Service) warmAnswers() {
 	w := s.warm
@@ -84,9 +86,17 @@ func (s *Service) warmAnswers() {
 	go func() {
 		defer w.wg.Done()
 		version := s.DataVersion()
-		var reqs []BenchmarkInput
+		var (
+			reqs   []BenchmarkInput
+			briefs []BriefInput
+		)
 		err := s.db.View(func(tx *storage.Tx) error {
 			for _, p := range Provinces() {
+				if n, err := tx.CountActiveStores(p.Code, ""); err != nil {
+					return err
+				} else if n > 0 {
+					briefs = append(briefs, BriefInput{Province: p.Code})
+				}
 				seen := map[string]bool{}
 				err := tx.ActiveStores(p.Code, "", func(st *storage.Store) error {
 					if !seen[st.Banner] {
@@ -107,14 +117,25 @@ func (s *Service) warmAnswers() {
 		// After each answer it waits as long as the answer took, so that
 		// it takes at most half of a core from the requests it warms for.
 		var took time.Duration
-		for _, in := range reqs {
+		wait := func() bool {
 			select {
 			case <-w.stop:
-				return
+				return false
 			case <-time.After(took):
 			}
-			if s.DataVersion() != version {
-				return // a newer write warms its own
+			return s.DataVersion() == version // else a newer write warms its own
+		}
+		for _, in := range briefs {
+			if !wait() {
+				return
+			}
+			t0 := time.Now()
+			s.ExecutiveBrief(context.Background(), in) // its market part is kept
+			took = time.Since(t0)
+		}
+		for _, in := range reqs {
+			if !wait() {
+				return
 			}
 			t0 := time.Now()
 			Cached(context.Background(), s, "CompetitiveBenchmark", s.CompetitiveBenchmark, in)

@@ -6,9 +6,10 @@ import (
 	"testing"
 )
 
-// With Options.WarmAnswers, the competitive benchmark of every banner of
-// every province's panel is in the answer cache after Open and again
-// after a write of the data, and a client's request is then a hit.
+// With Options.WarmAnswers, the brief of every province and the
+// competitive benchmark of every banner of every province's panel are in
+// the answer cache after Open and again after a write of the data, and a
+// client's request is then a hit.
 func TestWarmAnswers(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "demo.db")
@@ -31,6 +32,12 @@ func TestWarmAnswers(t *testing.T) {
 	}
 	if st := s.AnswerCacheStats(); st.Hits != warmed.Hits+1 {
 		t.Errorf("a request after the warming: got %+v, want a hit", st)
+	}
+	if _, err := s.ExecutiveBrief(context.Background(), BriefInput{Province: "QC"}); err != nil {
+		t.Fatal(err)
+	}
+	if st := s.AnswerCacheStats(); st.Hits != warmed.Hits+2 {
+		t.Errorf("a brief after the warming: got %+v, want a hit", st)
 	}
 	// A write: a new version, warmed anew.
 	s.dataWritten()

@@ -25,9 +25,11 @@ type Options struct {
 	AnswerCacheBytes int64
 	// WarmAnswers computes, in the background at Open and after every
 	// write of the data, the answers of the default requests of the
-	// competitive benchmark (every banner of every province's panel) into
-	// the answer cache, so that the first client to ask is answered from
-	// it, or waits for the computation under way. A server sets it.
+	// executive brief (every province with reference stores, no banner)
+	// and of the competitive benchmark (every banner of every province's
+	// panel) into the answer cache, so that the first client to ask is
+	// answered from it, or waits for the computation under way. A server
+	// sets it.
 	WarmAnswers bool
 	// Plans are the plans keys can be created on; default DefaultPlans().
 	Plans []Plan

@@ -3,6 +3,7 @@ package grocery
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -236,6 +237,10 @@ type BriefProduct struct {
 // latest day, the week before the seven days before it. The OpenAPI
 // document (restserver/openapi.json) defines every figure.
 //
+// The brief of a province and banner is computed once per DataVersion
+// and kept in the answer cache (see Cached) but for the caller's alert
+// events and the summary, which each call adds.
+//
 // It returns EINVALID for a missing or unknown province or an unknown
 // banner, and EUNAVAILABLE when ctx acts for an account and the keys or
 // alert events are in Redis and it does not answer (the brief is then
@@ -245,6 +250,41 @@ func (s *Service) ExecutiveBrief(ctx context.Context, in BriefInput) (*Brief, er
 	if err != nil {
 		return nil, err
 	}
+	// The brief of the market is the same for every caller of a data
+	// version: it is kept in the answer cache (Cached), and each call
+	// adds its account's alert events and the summary to a copy.
+	key := answerKey{"ExecutiveBrief", [2]string{args.province, args.banner.Slug}}
+	v, err := s.answers.Do(s.DataVersion(), key, func() (any, int64, error) {
+		out, err := s.briefMarket(args)
+		if err != nil {
+			return nil, 0, err
+		}
+		b, err := json.Marshal(out)
+		return out, int64(len(b)), err
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := *v.(*Brief) // its lists are shared with the cache's: never modified
+	out.AlertEvents = []AlertEvent{}
+	account, err := s.accountOf(ctx)
+	switch ErrorCode(err) {
+	case "":
+		if err := s.briefEvents(ctx, account, &out); err != nil {
+			return nil, err
+		}
+	case EUNAUTHENTICATED, ENOTFOUND:
+		// No account, or not one that exists: a brief without events.
+	default:
+		return nil, err // Redis does not answer: say so, never leave the events out silently
+	}
+	out.Summary = out.summary()
+	return &out, nil
+}
+
+// briefMarket computes the brief of args' province (and own banner) but
+// its account's alert events and the summary.
+func (s *Service) briefMarket(args analyticsArgs) (*Brief, error) {
 	prov, _ := ProvinceByCode(args.province)
 	out := &Brief{
 		Province: args.province, ProvinceName: prov.Name, Banner: args.banner.Slug,
@@ -256,7 +296,7 @@ func (s *Service) ExecutiveBrief(ctx context.Context, in BriefInput) (*Brief, er
 	if args.banner.Slug != "" {
 		out.BannerName = bannerName(args.banner.Slug)
 	}
-	err = s.db.View(func(tx *storage.Tx) error {
+	err := s.db.View(func(tx *storage.Tx) error {
 		asOf := tx.AsOf()
 		if asOf == 0 {
 			out.Basis.Note = "the data set holds no observation"
@@ -270,18 +310,6 @@ func (s *Service) ExecutiveBrief(ctx context.Context, in BriefInput) (*Brief, er
 	if err != nil {
 		return nil, err
 	}
-	account, err := s.accountOf(ctx)
-	switch ErrorCode(err) {
-	case "":
-		if err := s.briefEvents(ctx, account, out); err != nil {
-			return nil, err
-		}
-	case EUNAUTHENTICATED, ENOTFOUND:
-		// No account, or not one that exists: a brief without events.
-	default:
-		return nil, err // Redis does not answer: say so, never leave the events out silently
-	}
-	out.Summary = out.summary()
 	return out, nil
 }
 

@@ -401,3 +401,69 @@ func TestBriefBasketWeekOnly(t *testing.T) {
 		t.Errorf("basket (-want +got):\n%s", diff)
 	}
 }
+
+// The brief's market part is computed once per data version and shared;
+// each caller gets its own account's alert events and summary: acme's
+// rule recorded an event, beta has none, and a call without an account
+// has none. A write of the data is a new brief.
+func TestBriefCachedPerAccount(t *testing.T) {
+	svc, err := Open(filepath.Join(t.TempDir(), "brief.db"), &Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { svc.Close() })
+	ctx := context.Background()
+	for _, a := range []string{"acme", "beta"} {
+		if _, err := svc.CreateKey(ctx, KeyInput{Account: a, Plan: "integration"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	acme, beta := NewContextWithAccount(ctx, "acme"), NewContextWithAccount(ctx, "beta")
+	ten := 10.0
+	mustImport(t, svc, "stores.csv", briefStores, nil)
+	header, rows, _ := strings.Cut(briefObs, "\n")
+	early, late, _ := strings.Cut(rows, "2026-11-18,")
+	mustImport(t, svc, "early.csv", header+"\n"+early, nil)
+	if _, err := svc.CreateAlert(acme, AlertInput{Name: "Metro milk down", Banner: "metro", SKU: "M1", Province: "ON",
+		Condition: AlertPriceDropPct, Threshold: &ten}); err != nil {
+		t.Fatal(err)
+	}
+	mustImport(t, svc, "late.csv", header+"\n2026-11-18,"+late, nil)
+
+	before := svc.AnswerCacheStats()
+	a, err := svc.ExecutiveBrief(acme, BriefInput{Province: "ON"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := svc.ExecutiveBrief(beta, BriefInput{Province: "ON"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	none, err := svc.ExecutiveBrief(ctx, BriefInput{Province: "ON"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := svc.AnswerCacheStats(); st.Misses != before.Misses+1 || st.Hits != before.Hits+2 {
+		t.Errorf("three briefs of ON: got %+v after %+v, want one computed and two kept", st, before)
+	}
+	if len(a.AlertEvents) != 1 || a.AlertEvents[0].SKU != "M1" || len(b.AlertEvents) != 0 || len(none.AlertEvents) != 0 {
+		t.Errorf("events: acme %+v, beta %+v, none %+v; want acme's Metro milk drop alone", a.AlertEvents, b.AlertEvents, none.AlertEvents)
+	}
+	if !strings.Contains(a.Summary, "Your alert rules recorded 1 event.") || strings.Contains(b.Summary, "Your alert rules recorded") {
+		t.Errorf("summaries: acme %q, beta %q; want acme's alone to count its event", a.Summary, b.Summary)
+	}
+	a.AlertEvents, a.Summary, b.Summary = nil, "", ""
+	b.AlertEvents = nil
+	if diff := cmp.Diff(a, b); diff != "" {
+		t.Errorf("the market part differs between accounts (-acme +beta):\n%s", diff)
+	}
+	// A new day: the brief is computed again, and moves on.
+	mustImport(t, svc, "next.csv", header+"\n2026-11-20,lob-a,loblaws,L1,5.60,5.60,,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs\n", nil)
+	next, err := svc.ExecutiveBrief(beta, BriefInput{Province: "ON"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if next.WeekTo != day("2026-11-20") {
+		t.Errorf("after a write: week to %s, want 2026-11-20", next.WeekTo)
+	}
+}
