@@ -13,28 +13,39 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func TestExecutiveBrief(t *testing.T) {
+// briefService is a Service holding the brief's data set (briefObs) and
+// keys of the accounts given; the first account's alert rule watches
+// Metro's milk from before its drop, so it records one event.
+func briefService(t *testing.T, accounts ...string) *Service {
+	t.Helper()
 	svc, err := Open(filepath.Join(t.TempDir(), "b.db"), &Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer svc.Close()
+	t.Cleanup(func() { svc.Close() })
 	ctx := context.Background()
-	if _, err := svc.CreateKey(ctx, KeyInput{Account: "acme", Plan: "integration"}); err != nil {
-		t.Fatal(err)
+	for _, a := range accounts {
+		if _, err := svc.CreateKey(ctx, KeyInput{Account: a, Plan: "integration"}); err != nil {
+			t.Fatal(err)
+		}
 	}
-	acme := NewContextWithAccount(ctx, "acme")
 	ten := 10.0
-	// The rule watches Metro's milk from before its drop.
 	mustImport(t, svc, "stores.csv", briefStores, nil)
 	header, rows, _ := strings.Cut(briefObs, "\n")
 	early, late, _ := strings.Cut(rows, "2026-11-18,")
 	mustImport(t, svc, "early.csv", header+"\n"+early, nil)
-	if _, err := svc.CreateAlert(acme, AlertInput{Name: "Metro milk down", Banner: "metro", SKU: "M1", Province: "ON",
+	if _, err := svc.CreateAlert(NewContextWithAccount(ctx, accounts[0]), AlertInput{Name: "Metro milk down", Banner: "metro", SKU: "M1", Province: "ON",
 		Condition: AlertPriceDropPct, Threshold: &ten}); err != nil {
 		t.Fatal(err)
 	}
 	mustImport(t, svc, "late.csv", header+"\n2026-11-18,"+late, nil)
+	return svc
+}
+
+func TestExecutiveBrief(t *testing.T) {
+	svc := briefService(t, "acme")
+	ctx := context.Background()
+	acme := NewContextWithAccount(ctx, "acme")
 
 	got, err := svc.ExecutiveBrief(acme, BriefInput{Province: "Ontario", Banner: "No Frills"})
 	if err != nil {
@@ -407,28 +418,10 @@ func TestBriefBasketWeekOnly(t *testing.T) {
 // rule recorded an event, beta has none, and a call without an account
 // has none. A write of the data is a new brief.
 func TestBriefCachedPerAccount(t *testing.T) {
-	svc, err := Open(filepath.Join(t.TempDir(), "brief.db"), &Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { svc.Close() })
+	svc := briefService(t, "acme", "beta")
 	ctx := context.Background()
-	for _, a := range []string{"acme", "beta"} {
-		if _, err := svc.CreateKey(ctx, KeyInput{Account: a, Plan: "integration"}); err != nil {
-			t.Fatal(err)
-		}
-	}
 	acme, beta := NewContextWithAccount(ctx, "acme"), NewContextWithAccount(ctx, "beta")
-	ten := 10.0
-	mustImport(t, svc, "stores.csv", briefStores, nil)
-	header, rows, _ := strings.Cut(briefObs, "\n")
-	early, late, _ := strings.Cut(rows, "2026-11-18,")
-	mustImport(t, svc, "early.csv", header+"\n"+early, nil)
-	if _, err := svc.CreateAlert(acme, AlertInput{Name: "Metro milk down", Banner: "metro", SKU: "M1", Province: "ON",
-		Condition: AlertPriceDropPct, Threshold: &ten}); err != nil {
-		t.Fatal(err)
-	}
-	mustImport(t, svc, "late.csv", header+"\n2026-11-18,"+late, nil)
+	header, _, _ := strings.Cut(briefObs, "\n")
 
 	before := svc.AnswerCacheStats()
 	a, err := svc.ExecutiveBrief(acme, BriefInput{Province: "ON"})
