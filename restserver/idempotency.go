@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 
-	"github.com/gorilla/mux"
 	"github.com/grocerydata/grocery/grocery"
 )
 
@@ -35,12 +34,7 @@ func (s *server) idempotent(h handlerFunc) handlerFunc {
 			}
 			return err
 		}
-		op := r.Method + " " + r.URL.Path
-		if route := mux.CurrentRoute(r); route != nil {
-			if tpl, err := route.GetPathTemplate(); err == nil {
-				op = r.Method + " " + tpl
-			}
-		}
+		op := r.Method + " " + routeTemplate(r)
 		answer, replayed, err := s.svc.Idempotent(r.Context(), grocery.IdempotentRequest{Key: keys[0], Operation: op, Body: body},
 			func(ctx context.Context) ([]byte, error) {
 				rec := &recorder{header: http.Header{}}

@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/gorilla/mux"
 	"github.com/grocerydata/grocery/grocery"
 )
 
@@ -75,15 +74,7 @@ func checkQuery(r *http.Request) error {
 	if method == http.MethodHead {
 		method = http.MethodGet
 	}
-	route := mux.CurrentRoute(r)
-	if route == nil {
-		return nil
-	}
-	tmpl, err := route.GetPathTemplate()
-	if err != nil {
-		return nil
-	}
-	op := method + " " + tmpl
+	op := method + " " + routeTemplate(r)
 	accepted, known := queryParams[op]
 	if !known {
 		return nil // not documented: the document's own test names it
