@@ -13,6 +13,8 @@
 //	           "alertsowed" -> earliest day (4) whose alert events, kept
 //	           outside the file (Redis), are owed an evaluation;
 //	           "alertscopied" -> 1 once the alert rules were copied to Redis
+//	           "fileid" -> the file's identity (8); "write" -> its last
+//	           write number (8): see writes.go
 //	stores     store_id -> Store
 //	storeloc   province(2) banner 0x00 store_id -> Store (a copy, for listing)
 //	products   gtin(14) -> Product
@@ -47,6 +49,9 @@
 //	webhookpending account 0x00 endpoint(8) seq(8) -> (empty): the
 //	           deliveries not yet delivered or failed, the first of each
 //	           endpoint its head
+//	blockwrites banner 0x00 sku 0x00 province(2) day(4) -> the writes
+//	           that last changed each observation of a dayblocks record
+//	           (writes.go)
 //
 // Values are compact varint encodings, private to this package and
 // versioned by FormatVersion.
@@ -95,7 +100,12 @@ import (
 // An upgrade is one transaction: when a category aggregate of a version 4
 // file is corrupt, the writable Open fails with an error naming it
 // (wrapping the decoder's) and the file is left as it was.
-const FormatVersion = 8
+//
+// Version 9 adds the file's identity and write number and the
+// observations' write stamps (writes.go); a writable Open upgrades a
+// version 8 file to it by itself (its observations count as written
+// before write 1), without Options.Upgrade.
+const FormatVersion = 9
 
 // Bucket names.
 var (
@@ -135,12 +145,14 @@ var (
 	bucketWebhooks          = []byte("webhooks")
 	bucketWebhookDeliveries = []byte("webhookdeliveries")
 	bucketWebhookPending    = []byte("webhookpending")
+	// The observations' write stamps (see writes.go).
+	bucketBlockWrites = []byte("blockwrites")
 
 	allBuckets = [][]byte{bucketMeta, bucketStores, bucketStoreLoc, bucketProducts, bucketSKUs,
 		bucketGTINSKUs, bucketSeries, bucketOffers, bucketTokens, bucketLatest, bucketStoreDays,
 		bucketAccounts, bucketKeys, bucketUsage, bucketAlertRules, bucketAlertWatch, bucketAlertEvents,
 		bucketAlertFired, bucketCatDays, bucketShelf, bucketPromos, bucketPromoDates, bucketIdem, bucketIdemExpiry,
-		bucketWebhooks, bucketWebhookDeliveries, bucketWebhookPending, bucketCatSKUs}
+		bucketWebhooks, bucketWebhookDeliveries, bucketWebhookPending, bucketCatSKUs, bucketBlockWrites}
 
 	keyFormat  = []byte("format")
 	keyAsOf    = []byte("asof")
@@ -300,7 +312,7 @@ func openOnce(path string, opts Options) (*DB, error) {
 	}
 	var from int
 	var up errUpgrade
-	if errors.As(err, &up) && opts.Upgrade != nil && !opts.ReadOnly {
+	if errors.As(err, &up) && (opts.Upgrade != nil || up.from == FormatVersion-1) && !opts.ReadOnly {
 		from, err = up.from, nil
 	}
 	if err != nil {
@@ -323,7 +335,12 @@ func openOnce(path string, opts Options) (*DB, error) {
 					return err
 				}
 			}
-			if err := opts.Upgrade(tx, from); err != nil {
+			if from < FormatVersion-1 {
+				if err := opts.Upgrade(tx, from); err != nil {
+					return err
+				}
+			}
+			if err := initWrites(tx.meta()); err != nil {
 				return err
 			}
 			return tx.meta().Put(keyFormat, binary.BigEndian.AppendUint32(nil, FormatVersion))
@@ -416,6 +433,9 @@ func initBuckets(tx *bolt.Tx) error {
 		if _, err := tx.CreateBucket(name); err != nil {
 			return err
 		}
+	}
+	if err := initWrites(tx.Bucket(bucketMeta)); err != nil {
+		return err
 	}
 	return tx.Bucket(bucketMeta).Put(keyFormat, binary.BigEndian.AppendUint32(nil, FormatVersion))
 }
@@ -567,11 +587,12 @@ const (
 	idWebhookDeliveries
 	idWebhookPending
 	idCatSKUs
+	idBlockWrites
 )
 
 var bucketIDs = [...]int{idMeta, idStores, idStoreLoc, idProducts, idSKUs, idGTINSKUs, idSeries, idOffers,
 	idTokens, idLatest, idStoreDays, idAccounts, idKeys, idUsage, idAlertRules, idAlertWatch, idAlertEvents,
-	idAlertFired, idCatDays, idShelf, idPromos, idPromoDates, idIdem, idIdemExpiry, idWebhooks, idWebhookDeliveries, idWebhookPending, idCatSKUs}
+	idAlertFired, idCatDays, idShelf, idPromos, idPromoDates, idIdem, idIdemExpiry, idWebhooks, idWebhookDeliveries, idWebhookPending, idCatSKUs, idBlockWrites}
 
 func (db *DB) newTx(h *handle, tx *bolt.Tx) *Tx {
 	return &Tx{tx: tx, names: &db.names, asOf: &h.asOf, legacy: h.legacyOffers.Load(), shared: &h.dicts}
@@ -611,6 +632,7 @@ func (t *Tx) promos() *bolt.Bucket      { return t.b(idPromos) }
 func (t *Tx) promoDates() *bolt.Bucket  { return t.b(idPromoDates) }
 func (t *Tx) idem() *bolt.Bucket        { return t.b(idIdem) }
 func (t *Tx) idemExpiry() *bolt.Bucket  { return t.b(idIdemExpiry) }
+func (t *Tx) blockWrites() *bolt.Bucket { return t.b(idBlockWrites) }
 
 // alloc returns n bytes that stay valid for the life of the transaction, as
 // bbolt requires of keys and values passed to Put. Carving them from a slab
