@@ -61,6 +61,9 @@ const MaxXLSXRows = rowwrite.MaxXLSXRows
 type ExportSummary struct {
 	Rows  int64 `json:"rows"`  // data rows written
 	Bytes int64 `json:"bytes"` // bytes written to the writer
+	// Cursor is the export's PreparedExport.Cursor: ExportInput.ChangedSince
+	// takes it to export what was added or changed after.
+	Cursor string `json:"cursor,omitempty"`
 }
 
 // PreparedExport is a validated export, ready to stream: PrepareExport
@@ -383,18 +386,20 @@ func (p *PreparedExport) fileName(ext string) string {
 // XLSX export over MaxXLSXRows rows, or streamed already or closed. When
 // it returns an error with Bytes 0, nothing was written to w.
 func (p *PreparedExport) Stream(ctx context.Context, w io.Writer) (*ExportSummary, error) {
-	sum := &ExportSummary{}
+	sum := &ExportSummary{Cursor: p.Cursor}
 	if p.pin == nil {
 		return sum, Errorf(EINVALID, "the export was streamed or closed already: prepare it again")
 	}
 	defer p.Close()
 	// The batches are transactions of their own; pinned, they all read
 	// one file even when a replica swaps in a newer snapshot meanwhile.
+	var n exportrows.Counts
 	err := exportrows.Stream(ctx, w, &exportrows.Query{
 		Format: p.format, Dataset: p.dataset, Province: p.province, Banner: p.banner, Category: p.category, GTIN: string(p.gtin),
 		From: int32(p.from), To: int32(p.to), Batch: p.batch, View: p.pin.View, Progress: p.progress, Writes: p.writes(),
 		UPC: func(g string) string { return GTIN(g).UPC() }, BannerName: bannerName, Unit: unitprice.Of, FreshDays: freshDays, Currency: Currency,
-	}, (*exportrows.Counts)(sum))
+	}, &n)
+	sum.Rows, sum.Bytes = n.Rows, n.Bytes
 	if errors.Is(err, rowwrite.ErrTooManyRows) {
 		err = Errorf(EINVALID, "the export holds more than %d rows, the most an XLSX sheet holds: narrow it (from, to, province, banner, category, upc) or use format csv, parquet, jsonl or json", MaxXLSXRows)
 	}

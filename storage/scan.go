@@ -23,8 +23,8 @@ type SeriesFilter struct {
 	Banner, SKU, Province string
 	From, To              int32 // days, inclusive
 	// Writes, when set, keeps only the observations whose latest write
-	// is in its range (see writes.go). With From above 0 the scan reads
-	// only the blocks written from From on, whatever the file's size.
+	// is in its range (see writes.go). With From above 0 the scan
+	// decodes only the blocks written from From on.
 	Writes *WriteRange
 }
 
@@ -48,16 +48,9 @@ func (t *Tx) ScanSeries(pos []byte, f *SeriesFilter, want func(ref *SeriesRef) (
 	}
 	lo, hi := blockStart(f.From), blockStart(f.To)
 	c := t.series().Cursor()
-	// byWrites: the keys come from the write stamps, which name the
-	// blocks written since the file had them, and the block is read by
-	// its key.
-	byWrites := f.Writes != nil && f.Writes.From > 0
 	var bw *blockWrites
 	if f.Writes != nil {
 		bw = &blockWrites{}
-	}
-	if byWrites {
-		c = t.blockWrites().Cursor()
 	}
 	var k, v []byte
 	if pos == nil {
@@ -107,25 +100,20 @@ func (t *Tx) ScanSeries(pos []byte, f *SeriesFilter, want func(ref *SeriesRef) (
 			k, v = c.Seek(append(append(seek[:0], sp...), 0xff, 0xff, 0xff, 0xff))
 			continue
 		}
+		stamps, days, err := splitBlock(v)
+		if err != nil {
+			return nil, err
+		}
 		if bw != nil {
-			wv := v
-			if !byWrites {
-				wv = t.blockWrites().Get(k)
-			}
-			if err := decodeBlockWrites(wv, bw); err != nil {
+			if err := decodeBlockWrites(stamps, bw); err != nil {
 				return nil, err
 			}
 			if bw.max < f.Writes.From {
 				k, v = c.Next() // nothing written since
 				continue
 			}
-			if byWrites {
-				if v = t.series().Get(k); v == nil {
-					return nil, errCorrupt
-				}
-			}
 		}
-		if err := decodeBlock(day, v, &b); err != nil {
+		if err := decodeBlock(day, days, &b); err != nil {
 			return nil, err
 		}
 		i, j := 0, len(b.Days)

@@ -22,7 +22,8 @@
 //	gtinskus   gtin(14) banner 0x00 sku -> (empty)
 //	dayblocks  banner 0x00 sku 0x00 province(2) day(4) -> Block: the days,
 //	           from day (a multiple of 16) to day+15, of one SKU's
-//	           observations across a province's stores
+//	           observations across a province's stores, after the writes
+//	           that last changed them (writes.go)
 //	offers     province(2) gtin(14) banner 0x00 sku -> Offer
 //	tokens     province(2) token 0x00 gtin(14) -> token flags
 //	latest     store_id 0x00 sku -> Latest: a store's latest price of a SKU
@@ -49,9 +50,6 @@
 //	webhookpending account 0x00 endpoint(8) seq(8) -> (empty): the
 //	           deliveries not yet delivered or failed, the first of each
 //	           endpoint its head
-//	blockwrites banner 0x00 sku 0x00 province(2) day(4) -> the writes
-//	           that last changed each observation of a dayblocks record
-//	           (writes.go)
 //
 // Values are compact varint encodings, private to this package and
 // versioned by FormatVersion.
@@ -145,14 +143,12 @@ var (
 	bucketWebhooks          = []byte("webhooks")
 	bucketWebhookDeliveries = []byte("webhookdeliveries")
 	bucketWebhookPending    = []byte("webhookpending")
-	// The observations' write stamps (see writes.go).
-	bucketBlockWrites = []byte("blockwrites")
 
 	allBuckets = [][]byte{bucketMeta, bucketStores, bucketStoreLoc, bucketProducts, bucketSKUs,
 		bucketGTINSKUs, bucketSeries, bucketOffers, bucketTokens, bucketLatest, bucketStoreDays,
 		bucketAccounts, bucketKeys, bucketUsage, bucketAlertRules, bucketAlertWatch, bucketAlertEvents,
 		bucketAlertFired, bucketCatDays, bucketShelf, bucketPromos, bucketPromoDates, bucketIdem, bucketIdemExpiry,
-		bucketWebhooks, bucketWebhookDeliveries, bucketWebhookPending, bucketCatSKUs, bucketBlockWrites}
+		bucketWebhooks, bucketWebhookDeliveries, bucketWebhookPending, bucketCatSKUs}
 
 	keyFormat  = []byte("format")
 	keyAsOf    = []byte("asof")
@@ -587,12 +583,11 @@ const (
 	idWebhookDeliveries
 	idWebhookPending
 	idCatSKUs
-	idBlockWrites
 )
 
 var bucketIDs = [...]int{idMeta, idStores, idStoreLoc, idProducts, idSKUs, idGTINSKUs, idSeries, idOffers,
 	idTokens, idLatest, idStoreDays, idAccounts, idKeys, idUsage, idAlertRules, idAlertWatch, idAlertEvents,
-	idAlertFired, idCatDays, idShelf, idPromos, idPromoDates, idIdem, idIdemExpiry, idWebhooks, idWebhookDeliveries, idWebhookPending, idCatSKUs, idBlockWrites}
+	idAlertFired, idCatDays, idShelf, idPromos, idPromoDates, idIdem, idIdemExpiry, idWebhooks, idWebhookDeliveries, idWebhookPending, idCatSKUs}
 
 func (db *DB) newTx(h *handle, tx *bolt.Tx) *Tx {
 	return &Tx{tx: tx, names: &db.names, asOf: &h.asOf, legacy: h.legacyOffers.Load(), shared: &h.dicts}
@@ -632,7 +627,6 @@ func (t *Tx) promos() *bolt.Bucket      { return t.b(idPromos) }
 func (t *Tx) promoDates() *bolt.Bucket  { return t.b(idPromoDates) }
 func (t *Tx) idem() *bolt.Bucket        { return t.b(idIdem) }
 func (t *Tx) idemExpiry() *bolt.Bucket  { return t.b(idIdemExpiry) }
-func (t *Tx) blockWrites() *bolt.Bucket { return t.b(idBlockWrites) }
 
 // alloc returns n bytes that stay valid for the life of the transaction, as
 // bbolt requires of keys and values passed to Put. Carving them from a slab

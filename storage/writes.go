@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/binary"
 
@@ -15,10 +16,10 @@ import (
 // made, tells a number of this file from a number of another one: a
 // rebuilt or replaced file starts again with another identity.
 //
-// The stamps live beside the series, in the blockwrites bucket, under the
-// series' own keys (banner 0x00 sku 0x00 province(2) day(4)): one record
-// per block written since the file had them. A block that has none was
-// last written before (write 0). A record is
+// The stamps of a block's observations head its dayblocks value, after
+// the mark 0xff (no day's offset is that): 0xff uvarint(len) record, then
+// the days. A block without them was last written before the file had
+// stamps (write 0). A record is
 //
 //	uvarint(max)   the newest write of any observation of the block
 //	uvarint(all)   a write that changed every row of the block (the SKU's
@@ -56,7 +57,7 @@ func (t *Tx) LastWrite() uint64 {
 
 // NextWrite numbers a write of the data: it returns LastWrite plus one,
 // recorded as the file's last write. A write calls it once, before it
-// stamps what it writes (PutBlockWrites).
+// stamps what it writes (PutWrittenBlock).
 func (t *Tx) NextWrite() (uint64, error) {
 	n := t.LastWrite() + 1
 	return n, t.put(t.meta(), keyWrite, binary.BigEndian.AppendUint64(nil, n))
@@ -89,7 +90,7 @@ type dayWrites struct {
 	older []storeWrite
 }
 
-// blockWrites is a decoded blockwrites record.
+// blockWrites is a decoded stamps record.
 type blockWrites struct {
 	max, all uint64
 	days     [blockDays]dayWrites
@@ -108,13 +109,13 @@ func (w *blockWrites) of(off int32, store uint32) uint64 {
 	return max(s, w.all)
 }
 
-// decodeBlockWrites decodes v into w (all zero for a nil v).
+// decodeBlockWrites decodes v into w (all zero for an empty v).
 func decodeBlockWrites(v []byte, w *blockWrites) error {
 	for i := range w.days {
 		w.days[i].write, w.days[i].older = 0, w.days[i].older[:0]
 	}
 	w.max, w.all = 0, 0
-	if v == nil {
+	if len(v) == 0 {
 		return nil
 	}
 	r := dec{b: v}
@@ -162,15 +163,38 @@ func encodeBlockWrites(w *blockWrites) []byte {
 	return e
 }
 
-// PutBlockWrites stamps the observations a write changed in one block of
-// a series: old is the block as stored before the write (no days when
-// none), merged as the write leaves it (both as ReadBlock gives them, in
-// the same block). An observation of merged that old holds alike keeps
-// its stamp; any other takes write.
-func (t *Tx) PutBlockWrites(banner, sku, province string, old, merged *Block, write uint64) error {
-	k := appendDay(seriesPrefix(banner, sku, province), merged.Start)
+// stampMark starts a dayblocks value that carries its stamps.
+const stampMark = 0xff
+
+// splitBlock returns the stamps record (nil when none) and the days of a
+// dayblocks value.
+func splitBlock(v []byte) (stamps, days []byte, err error) {
+	if len(v) == 0 || v[0] != stampMark {
+		return nil, v, nil
+	}
+	n, k := binary.Uvarint(v[1:])
+	if k <= 0 || uint64(len(v)-1-k) < n {
+		return nil, nil, errCorrupt
+	}
+	return v[1+k : 1+k+int(n)], v[1+k+int(n):], nil
+}
+
+// appendStamps appends a dayblocks value's stamps (none when empty).
+func appendStamps(e enc, stamps []byte) enc {
+	if len(stamps) == 0 {
+		return e
+	}
+	return append(append(e, stampMark).uvarint(uint64(len(stamps))), stamps...)
+}
+
+// PutWrittenBlock writes merged, one block of a series as a write of the
+// data leaves it, and stamps the observations it changed: old is the
+// block as ReadBlock read it before the write (no days when none). An
+// observation of merged that old holds alike keeps its stamp; any other
+// takes write.
+func (t *Tx) PutWrittenBlock(banner, sku, province string, old, merged *Block, write uint64) error {
 	var prev, next blockWrites
-	if err := decodeBlockWrites(t.blockWrites().Get(k), &prev); err != nil {
+	if err := decodeBlockWrites(old.stamps, &prev); err != nil {
 		return err
 	}
 	next.all = prev.all
@@ -215,11 +239,7 @@ func (t *Tx) PutBlockWrites(banner, sku, province string, old, merged *Block, wr
 		next.max = max(next.max, newest)
 	}
 	next.max = max(next.max, next.all)
-	v := encodeBlockWrites(&next)
-	if v == nil {
-		return t.blockWrites().Delete(k)
-	}
-	return t.put(t.blockWrites(), k, v)
+	return t.putBlock(banner, sku, province, merged, encodeBlockWrites(&next))
 }
 
 // MarkSKUWritten records that write changed every observation row of a
@@ -228,14 +248,24 @@ func (t *Tx) PutBlockWrites(banner, sku, province string, old, merged *Block, wr
 // number take all of them.
 func (t *Tx) MarkSKUWritten(banner, sku string, write uint64) error {
 	prefix := appendStr0(appendStr0(nil, banner), sku)
-	var w blockWrites
+	// Read first, then write: a Put moves a cursor's page under it.
+	var keys, vals [][]byte
 	c := t.series().Cursor()
-	for k, _ := c.Seek(prefix); hasPrefix(k, prefix); k, _ = c.Next() {
-		if err := decodeBlockWrites(t.blockWrites().Get(k), &w); err != nil {
+	for k, v := c.Seek(prefix); hasPrefix(k, prefix); k, v = c.Next() {
+		keys, vals = append(keys, bytes.Clone(k)), append(vals, bytes.Clone(v))
+	}
+	var w blockWrites
+	for i, k := range keys {
+		stamps, days, err := splitBlock(vals[i])
+		if err != nil {
+			return err
+		}
+		if err := decodeBlockWrites(stamps, &w); err != nil {
 			return err
 		}
 		w.all, w.max = write, write
-		if err := t.put(t.blockWrites(), k, encodeBlockWrites(&w)); err != nil {
+		v := append(appendStamps(enc(nil), encodeBlockWrites(&w)), days...)
+		if err := t.put(t.series(), k, v); err != nil {
 			return err
 		}
 	}

@@ -44,10 +44,7 @@ func writeBlock(t *testing.T, db *storage.DB, days ...storage.Day) uint64 {
 				merged.Days = append(merged.Days[:i], append([]storage.Day{d}, merged.Days[i:]...)...)
 			}
 		}
-		if err := tx.PutBlock("metro", "a", "ON", &merged); err != nil {
-			return err
-		}
-		return tx.PutBlockWrites("metro", "a", "ON", &old, &merged, n)
+		return tx.PutWrittenBlock("metro", "a", "ON", &old, &merged, n)
 	})
 	return n
 }
@@ -143,8 +140,8 @@ func TestWriteStamps(t *testing.T) {
 	})
 }
 
-// TestUpgradeFormat8: a version 8 file (no identity, no write number, no
-// stamps) is refused read-only and upgraded by a writable open without
+// TestUpgradeFormat8: a version 8 file (no identity, no write number,
+// blocks without stamps) is refused read-only and upgraded by a writable open without
 // Options.Upgrade: it gets an identity, its last write is 0 and its
 // observations count as written before write 1.
 func TestUpgradeFormat8(t *testing.T) {
@@ -154,7 +151,10 @@ func TestUpgradeFormat8(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeBlock(t, db, day(20000, storage.Entry{Store: 1, Price: 100, Regular: 100}))
+	// A block as version 8 wrote it: no stamps.
+	update(t, db, func(tx *storage.Tx) error {
+		return tx.PutBlock("metro", "a", "ON", &storage.Block{Start: 20000, Days: []storage.Day{day(20000, storage.Entry{Store: 1, Price: 100, Regular: 100})}})
+	})
 	db.Close()
 	b, err := bolt.Open(path, 0o600, nil)
 	if err != nil {
@@ -166,9 +166,6 @@ func TestUpgradeFormat8(t *testing.T) {
 			if err := meta.Delete([]byte(k)); err != nil {
 				return err
 			}
-		}
-		if err := tx.DeleteBucket([]byte("blockwrites")); err != nil {
-			return err
 		}
 		return meta.Put([]byte("format"), binary.BigEndian.AppendUint32(nil, 8))
 	})

@@ -668,10 +668,7 @@ func (m *blockMerge) end(tx *storage.Tx, key SeriesKey, write uint64) error {
 	if !m.changed {
 		return nil
 	}
-	if err := tx.PutBlock(key.Banner, key.SKU, key.Province, &m.merged); err != nil {
-		return err
-	}
-	return tx.PutBlockWrites(key.Banner, key.SKU, key.Province, &m.old, &m.merged, write)
+	return tx.PutWrittenBlock(key.Banner, key.SKU, key.Province, &m.old, &m.merged, write)
 }
 
 // mergeDay merges one day's observations of a series with the stored day
