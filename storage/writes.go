@@ -142,11 +142,15 @@ func decodeBlockWrites(v []byte, w *blockWrites) error {
 }
 
 // encodeBlockWrites encodes w, nil when it records no write.
-func encodeBlockWrites(w *blockWrites) []byte {
+func encodeBlockWrites(w *blockWrites) []byte { return appendBlockWrites(nil, w) }
+
+// appendBlockWrites appends w's encoding to dst, nothing when it records
+// no write.
+func appendBlockWrites(dst []byte, w *blockWrites) []byte {
 	if w.max == 0 && w.all == 0 {
-		return nil
+		return dst
 	}
-	e := enc(nil).uvarint(w.max).uvarint(w.all)
+	e := enc(dst).uvarint(w.max).uvarint(w.all)
 	for off := range w.days {
 		d := &w.days[off]
 		if d.write == 0 {
@@ -198,7 +202,6 @@ func (t *Tx) PutWrittenBlock(banner, sku, province string, old, merged *Block, w
 		return err
 	}
 	next.all = prev.all
-	var stamps []storeWrite
 	oi := 0
 	for i := range merged.Days {
 		d := &merged.Days[i]
@@ -210,36 +213,44 @@ func (t *Tx) PutWrittenBlock(banner, sku, province string, old, merged *Block, w
 			oes = old.Days[oi].Entries
 		}
 		off := d.Date - merged.Start
-		stamps = stamps[:0]
-		newest := uint64(0)
-		for _, e := range d.Entries {
-			for len(oes) > 0 && oes[0].Store < e.Store {
-				oes = oes[1:]
+		pd := &prev.days[off]
+		// stampOf is the stamp of entry j of the day; rest is the old
+		// entries from the one it is compared with, in store order.
+		rest := oes
+		stampOf := func(e *Entry) uint64 {
+			for len(rest) > 0 && rest[0].Store < e.Store {
+				rest = rest[1:]
 			}
-			s := write
-			if len(oes) > 0 && oes[0] == e {
-				s = prev.days[off].write
-				for _, o := range prev.days[off].older {
-					if o.store == e.Store {
-						s = o.write
-						break
-					}
+			if len(rest) == 0 || rest[0] != *e {
+				return write
+			}
+			for _, o := range pd.older {
+				if o.store == e.Store {
+					return o.write
 				}
 			}
-			stamps = append(stamps, storeWrite{e.Store, s})
-			newest = max(newest, s)
+			return pd.write
+		}
+		// Two passes, no buffer: the newest, then those older than it.
+		newest := uint64(0)
+		for j := range d.Entries {
+			newest = max(newest, stampOf(&d.Entries[j]))
 		}
 		nd := &next.days[off]
 		nd.write = newest
-		for _, s := range stamps {
-			if s.write != newest {
-				nd.older = append(nd.older, s)
+		if newest != write || len(oes) > 0 {
+			rest = oes
+			for j := range d.Entries {
+				if s := stampOf(&d.Entries[j]); s != newest {
+					nd.older = append(nd.older, storeWrite{d.Entries[j].Store, s})
+				}
 			}
 		}
 		next.max = max(next.max, newest)
 	}
 	next.max = max(next.max, next.all)
-	return t.putBlock(banner, sku, province, merged, encodeBlockWrites(&next))
+	var buf [256]byte
+	return t.putBlock(banner, sku, province, merged, appendBlockWrites(buf[:0], &next))
 }
 
 // MarkSKUWritten records that write changed every observation row of a
