@@ -24,7 +24,8 @@ import (
 //	uvarint(max)   the newest write of any observation of the block
 //	uvarint(all)   a write that changed every row of the block (the SKU's
 //	               product facts or barcode), 0 for none
-//	days           by date, those written since: offset(1)
+//	days           none when every day was last written by max (a block
+//	               one import wrote); else by date, those written since: offset(1)
 //	               uvarint(write) the newest write of the day's observations,
 //	               uvarint(n), then n times uvarint(store delta)
 //	               uvarint(write) for the day's stores written earlier
@@ -94,6 +95,10 @@ type dayWrites struct {
 type blockWrites struct {
 	max, all uint64
 	days     [blockDays]dayWrites
+	// uniform: every day of the block was last written by max (the
+	// common case: a block written by one import); the record then
+	// holds no day.
+	uniform bool
 }
 
 // of returns the write of a store's observation on the day at offset off.
@@ -114,13 +119,15 @@ func decodeBlockWrites(v []byte, w *blockWrites) error {
 	for i := range w.days {
 		w.days[i].write, w.days[i].older = 0, w.days[i].older[:0]
 	}
-	w.max, w.all = 0, 0
+	w.max, w.all, w.uniform = 0, 0, false
 	if len(v) == 0 {
 		return nil
 	}
 	r := dec{b: v}
 	w.max, w.all = r.uvarint(), r.uvarint()
+	read := 0 // days
 	for len(r.b) > 0 && r.err == nil {
+		read++
 		off := r.b[0]
 		r.b = r.b[1:]
 		if off >= blockDays {
@@ -138,6 +145,12 @@ func decodeBlockWrites(v []byte, w *blockWrites) error {
 			d.older = append(d.older, storeWrite{store, r.uvarint()})
 		}
 	}
+	if read == 0 && r.err == nil {
+		w.uniform = true
+		for i := range w.days {
+			w.days[i].write = w.max
+		}
+	}
 	return r.err
 }
 
@@ -151,6 +164,9 @@ func appendBlockWrites(dst []byte, w *blockWrites) []byte {
 		return dst
 	}
 	e := enc(dst).uvarint(w.max).uvarint(w.all)
+	if w.uniform {
+		return e
+	}
 	for off := range w.days {
 		d := &w.days[off]
 		if d.write == 0 {
@@ -249,6 +265,11 @@ func (t *Tx) PutWrittenBlock(banner, sku, province string, old, merged *Block, w
 		next.max = max(next.max, newest)
 	}
 	next.max = max(next.max, next.all)
+	next.uniform = true
+	for i := range merged.Days {
+		nd := &next.days[merged.Days[i].Date-merged.Start]
+		next.uniform = next.uniform && nd.write == next.max && len(nd.older) == 0
+	}
 	var buf [256]byte
 	return t.putBlock(banner, sku, province, merged, appendBlockWrites(buf[:0], &next))
 }
