@@ -92,10 +92,9 @@ func buildFixture(t *testing.T, build func(ctx context.Context, path string, asO
 	fx := &fixture{svc: svc, pg: pg, dir: dir, asOf: asOf}
 	lap("data built")
 
-	// The observations export spans at most 366 days: the year up to asOf,
-	// which holds the whole data set (checked below: its first day is
-	// later).
-	from := grocery.Date(int32(asOf) - (grocery.MaxExportDays - 1)).String()
+	// The observations export of the year up to asOf holds the whole
+	// data set (checked below: its first day is later).
+	from := grocery.Date(int32(asOf) - 365).String()
 	fx.export(t, "observations.csv", grocery.ExportInput{Format: "csv", Dataset: "observations", From: from, To: asOfText})
 	fx.export(t, "stores.csv", grocery.ExportInput{Format: "csv", Dataset: "stores"})
 	fx.offers = fx.export(t, "offers.csv", grocery.ExportInput{Format: "csv", Dataset: "offers"})
@@ -236,7 +235,7 @@ func checkExport(t *testing.T, fx *fixture) {
 			in := r.in
 			in.Format, in.Dataset = "csv", "observations"
 			if in.From == "" && !strings.Contains(r.name, "default") {
-				in.From = grocery.Date(int32(fx.asOf) - (grocery.MaxExportDays - 1)).String()
+				in.From = grocery.Date(int32(fx.asOf) - 365).String()
 				in.To = asOfText
 			}
 			sum, err := fx.svc.Export(context.Background(), in, io.Discard)

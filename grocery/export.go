@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
 	"slices"
 	"strings"
 
@@ -30,21 +31,28 @@ type ExportInput struct {
 	// stores.
 	Category string `json:"category,omitempty"`
 	UPC      string `json:"upc,omitempty"`
-	// From and To (YYYY-MM-DD, inclusive) bound the observation dates, at
-	// most MaxExportDays apart: by default To is the data set's latest
-	// date and From DefaultExportDays before it. Observations only.
+	// From and To (YYYY-MM-DD, inclusive) bound the observation dates,
+	// any span apart: by default To is the data set's latest date and
+	// From DefaultExportDays before it, or, with ChangedSince, every
+	// date. Observations only.
 	From string `json:"from,omitempty"`
 	To   string `json:"to,omitempty"`
+	// ChangedSince is the Cursor of an earlier export: only the
+	// observations added or changed since it was read come, each once,
+	// as it is now (a correction comes again, at its new price; a change
+	// of a product's facts or barcode brings every row of its SKUs
+	// again). Observations only: offers and stores come whole.
+	ChangedSince string `json:"changed_since,omitempty"`
 	// Progress, when set, is called with the rows written so far, every
 	// few thousand rows and at the end.
 	Progress func(rows int64) `json:"-"`
 }
 
-// Bounds of an observations export's dates.
-const (
-	DefaultExportDays = 30  // From..To when neither is given
-	MaxExportDays     = 366 // the most From..To may span
-)
+// DefaultExportDays is the span of an observations export's dates when
+// neither From, To nor ChangedSince is given. A given span has no bound:
+// an export streams, so a backfill of years takes no more memory than a
+// day's.
+const DefaultExportDays = 30
 
 // MaxXLSXRows is the most rows an XLSX export holds: one sheet's worth.
 const MaxXLSXRows = rowwrite.MaxXLSXRows
@@ -53,6 +61,9 @@ const MaxXLSXRows = rowwrite.MaxXLSXRows
 type ExportSummary struct {
 	Rows  int64 `json:"rows"`  // data rows written
 	Bytes int64 `json:"bytes"` // bytes written to the writer
+	// Cursor is the export's PreparedExport.Cursor: ExportInput.ChangedSince
+	// takes it to export what was added or changed after.
+	Cursor string `json:"cursor,omitempty"`
 }
 
 // PreparedExport is a validated export, ready to stream: PrepareExport
@@ -64,6 +75,11 @@ type ExportSummary struct {
 type PreparedExport struct {
 	ContentType string // the MIME type of the format
 	FileName    string // a descriptive name, e.g. grocery-observations-ON-2026-11-01-2026-11-21.csv
+	// Cursor names the data the export reads (the data file and its
+	// latest write): ExportInput.ChangedSince takes it to export only
+	// what was added or changed after. It is opaque text, the same for
+	// every export of the same data, whatever its dataset or filters.
+	Cursor string
 
 	s        *Service
 	format   string
@@ -74,6 +90,8 @@ type PreparedExport struct {
 	gtin     GTIN
 	from, to Date
 	asOf     Date
+	cursor   exportCursor  // the data PrepareExport read
+	since    *exportCursor // ChangedSince, when given
 	progress func(int64)
 	pin      *storage.Pinned // the file PrepareExport read and Stream reads, across its batches
 	batch    int             // rows per read transaction: exportrows.Batch
@@ -110,10 +128,12 @@ func (s *Service) Export(ctx context.Context, in ExportInput, w io.Writer) (*Exp
 //
 // It returns EINVALID naming the argument for an unknown format or
 // dataset, province or banner, a malformed or wrong-check-digit upc, a
-// malformed date, from after to, a span over MaxExportDays, a category
+// malformed date, from after to, a ChangedSince that is not a cursor, a category
 // the catalogue does not have (listing those it has), and a filter the
 // dataset does not take (category, upc, from and to for stores; from and
-// to for offers); ENOTFOUND for a valid barcode not in the catalogue.
+// to for offers; changed_since for both); ENOTFOUND for a valid barcode
+// not in the catalogue; EGONE for a ChangedSince of another data file
+// (the data was replaced) or of later data than the file holds.
 func (s *Service) PrepareExport(ctx context.Context, in ExportInput) (*PreparedExport, error) {
 	p := &PreparedExport{s: s, progress: in.Progress, batch: exportrows.Batch}
 	p.format = strings.ToLower(strings.TrimSpace(in.Format))
@@ -175,23 +195,33 @@ func (s *Service) PrepareExport(ctx context.Context, in ExportInput) (*PreparedE
 		if value == "" {
 			return nil
 		}
+		if name == "changed_since" {
+			return Errorf(EINVALID, "changed_since does not apply to dataset %s: it comes whole, as it is now (only observations are exported as changes)", p.dataset)
+		}
 		return Errorf(EINVALID, "%s does not apply to dataset %s: it filters %s", name, p.dataset,
 			map[string]string{"category": "products (observations, offers)", "upc": "products (observations, offers)",
 				"from": "observation dates (observations)", "to": "observation dates (observations)"}[name])
 	}
 	switch p.dataset {
 	case "stores":
-		for _, f := range [][2]string{{"category", p.category}, {"upc", string(p.gtin)}, {"from", in.From}, {"to", in.To}} {
+		for _, f := range [][2]string{{"category", p.category}, {"upc", string(p.gtin)}, {"from", in.From}, {"to", in.To}, {"changed_since", in.ChangedSince}} {
 			if err := notFor(f[0], strings.TrimSpace(f[1])); err != nil {
 				return nil, err
 			}
 		}
 	case "offers":
-		for _, f := range [][2]string{{"from", in.From}, {"to", in.To}} {
+		for _, f := range [][2]string{{"from", in.From}, {"to", in.To}, {"changed_since", in.ChangedSince}} {
 			if err := notFor(f[0], strings.TrimSpace(f[1])); err != nil {
 				return nil, err
 			}
 		}
+	}
+	if strings.TrimSpace(in.ChangedSince) != "" {
+		c, err := parseCursor(in.ChangedSince)
+		if err != nil {
+			return nil, err
+		}
+		p.since = &c
 	}
 	// A filter that names nothing the data set has is a mistake to report,
 	// not an empty file to send.
@@ -207,6 +237,12 @@ func (s *Service) PrepareExport(ctx context.Context, in ExportInput) (*PreparedE
 	}()
 	err = pin.View(func(tx *storage.Tx) error {
 		p.asOf = Date(tx.AsOf())
+		p.cursor = cursorOf(tx)
+		if p.since != nil {
+			if err := p.since.check(p.cursor); err != nil {
+				return err
+			}
+		}
 		if p.gtin != "" {
 			var prod storage.Product
 			found, err := tx.Product(string(p.gtin), &prod)
@@ -230,6 +266,11 @@ func (s *Service) PrepareExport(ctx context.Context, in ExportInput) (*PreparedE
 	}
 	if p.dataset == "observations" {
 		switch {
+		case p.since != nil:
+			// The changes of any date, unless bounded.
+			if to == 0 {
+				to = math.MaxInt32
+			}
 		case from == 0 && to == 0:
 			to = p.asOf
 			from = to - DefaultExportDays + 1
@@ -241,13 +282,11 @@ func (s *Service) PrepareExport(ctx context.Context, in ExportInput) (*PreparedE
 		if from > to {
 			return nil, Errorf(EINVALID, "from %s is after to %s", from, to)
 		}
-		if to-from+1 > MaxExportDays {
-			return nil, Errorf(EINVALID, "from %s to %s spans %d days: want at most %d", from, to, to-from+1, MaxExportDays)
-		}
 		p.from, p.to = from, to
 	}
 	p.ContentType = f.ContentType
 	p.FileName = p.fileName(f.Ext)
+	p.Cursor = p.cursor.String()
 	p.pin, kept = pin, true
 	return p, nil
 }
@@ -283,6 +322,18 @@ func checkCategory(tx *storage.Tx, category string) error {
 	return Errorf(EINVALID, "category %q is not in the catalogue: want one of %s", category, strings.Join(known, ", "))
 }
 
+// writes returns the writes whose observations the export takes: those
+// after ChangedSince's, up to the one PrepareExport read, so that a write
+// that commits while the export streams comes with the next export whose
+// ChangedSince is this one's Cursor, not twice and not never.
+func (p *PreparedExport) writes() storage.WriteRange {
+	r := storage.WriteRange{Until: p.cursor.write}
+	if p.since != nil {
+		r.From = p.since.write + 1
+	}
+	return r
+}
+
 // fileName names the export by its dataset and filters.
 func (p *PreparedExport) fileName(ext string) string {
 	parts := []string{"grocery", p.dataset}
@@ -298,10 +349,13 @@ func (p *PreparedExport) fileName(ext string) string {
 	if p.gtin != "" {
 		parts = append(parts, p.gtin.UPC())
 	}
-	switch p.dataset {
-	case "observations":
+	switch {
+	case p.since != nil:
+		// The changes up to the data set's latest date.
+		parts = append(parts, "changes", p.asOf.String())
+	case p.dataset == "observations":
 		parts = append(parts, p.from.String(), p.to.String())
-	case "offers":
+	case p.dataset == "offers":
 		parts = append(parts, p.asOf.String())
 	}
 	return strings.Join(parts, "-") + "." + ext
@@ -332,18 +386,20 @@ func (p *PreparedExport) fileName(ext string) string {
 // XLSX export over MaxXLSXRows rows, or streamed already or closed. When
 // it returns an error with Bytes 0, nothing was written to w.
 func (p *PreparedExport) Stream(ctx context.Context, w io.Writer) (*ExportSummary, error) {
-	sum := &ExportSummary{}
+	sum := &ExportSummary{Cursor: p.Cursor}
 	if p.pin == nil {
 		return sum, Errorf(EINVALID, "the export was streamed or closed already: prepare it again")
 	}
 	defer p.Close()
 	// The batches are transactions of their own; pinned, they all read
 	// one file even when a replica swaps in a newer snapshot meanwhile.
+	var n exportrows.Counts
 	err := exportrows.Stream(ctx, w, &exportrows.Query{
 		Format: p.format, Dataset: p.dataset, Province: p.province, Banner: p.banner, Category: p.category, GTIN: string(p.gtin),
-		From: int32(p.from), To: int32(p.to), Batch: p.batch, View: p.pin.View, Progress: p.progress,
+		From: int32(p.from), To: int32(p.to), Batch: p.batch, View: p.pin.View, Progress: p.progress, Writes: p.writes(),
 		UPC: func(g string) string { return GTIN(g).UPC() }, BannerName: bannerName, Unit: unitprice.Of, FreshDays: freshDays, Currency: Currency,
-	}, (*exportrows.Counts)(sum))
+	}, &n)
+	sum.Rows, sum.Bytes = n.Rows, n.Bytes
 	if errors.Is(err, rowwrite.ErrTooManyRows) {
 		err = Errorf(EINVALID, "the export holds more than %d rows, the most an XLSX sheet holds: narrow it (from, to, province, banner, category, upc) or use format csv, parquet, jsonl or json", MaxXLSXRows)
 	}

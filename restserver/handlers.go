@@ -135,7 +135,7 @@ func (s *server) export(w http.ResponseWriter, r *http.Request) error {
 	in := grocery.ExportInput{
 		Format: p.str("format"), Dataset: p.str("dataset"),
 		Province: p.str("province"), Banner: p.str("banner"), Category: p.str("category"), UPC: p.str("upc"),
-		From: p.str("from"), To: p.str("to"),
+		From: p.str("from"), To: p.str("to"), ChangedSince: p.str("changed_since"),
 	}
 	if p.err != nil {
 		return p.err
@@ -155,6 +155,7 @@ func (s *server) export(w http.ResponseWriter, r *http.Request) error {
 	h := w.Header()
 	h.Set("Content-Type", exp.ContentType)
 	h.Set("Content-Disposition", exp.ContentDisposition())
+	h.Set("X-Export-Cursor", exp.Cursor)
 	if r.Method == http.MethodHead {
 		return nil // the headers a GET would send, without reading a row
 	}

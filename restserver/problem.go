@@ -44,6 +44,7 @@ var statusOf = map[string]struct {
 	codeMethodNotAllowed:     {http.StatusMethodNotAllowed, "Method not allowed"},
 	codeNotAcceptable:        {http.StatusNotAcceptable, "Not acceptable"},
 	grocery.ECONFLICT:        {http.StatusConflict, "Conflict"},
+	grocery.EGONE:            {http.StatusGone, "Gone"},
 	codeBodyTooLarge:         {http.StatusRequestEntityTooLarge, "Body too large"},
 	codeMediaType:            {http.StatusUnsupportedMediaType, "Unsupported media type"},
 	grocery.EQUOTA:           {http.StatusTooManyRequests, "Quota exceeded"},

@@ -190,6 +190,9 @@ func decodeDay(r *dec, start int32, d *Day, parts dayParts) {
 type Block struct {
 	Start int32 // the block's first day
 	Days  []Day // by date; their Entries are reused by the next read
+	// stamps is the record of the writes of its observations, as read
+	// (writes.go), which PutBlock writes back as it is.
+	stamps []byte
 }
 
 // decodeBlock decodes v into b, reusing b.Days' storage.
@@ -219,24 +222,36 @@ func BlockStart(day int32) int32 { return blockStart(day) }
 func (t *Tx) ReadBlock(banner, sku, province string, day int32, b *Block) error {
 	start := blockStart(day)
 	v := t.series().Get(appendDay(seriesPrefix(banner, sku, province), start))
-	b.Start = start
+	b.Start, b.stamps = start, b.stamps[:0]
 	if v == nil {
 		b.Days = b.Days[:0]
 		return nil
 	}
-	return decodeBlock(start, v, b)
+	stamps, days, err := splitBlock(v)
+	if err != nil {
+		return err
+	}
+	b.stamps = append(b.stamps, stamps...)
+	return decodeBlock(start, days, b)
 }
 
 // PutBlock writes the days of a series in one block, replacing what the
 // block held; b.Days must be in date order within the block. An empty
-// block is deleted.
+// block is deleted. The writes of its observations are those ReadBlock
+// read into b (none for a Block it did not read): a write of the data
+// calls PutWrittenBlock instead.
 func (t *Tx) PutBlock(banner, sku, province string, b *Block) error {
+	return t.putBlock(banner, sku, province, b, b.stamps)
+}
+
+// putBlock writes b with the stamps record stamps (none when empty).
+func (t *Tx) putBlock(banner, sku, province string, b *Block, stamps []byte) error {
 	k := appendDay(seriesPrefix(banner, sku, province), b.Start)
 	if len(b.Days) == 0 {
 		return t.series().Delete(k)
 	}
 	var buf [1024]byte
-	e := enc(buf[:0])
+	e := appendStamps(enc(buf[:0]), stamps)
 	for i := range b.Days {
 		d := &b.Days[i]
 		if blockStart(d.Date) != b.Start || (i > 0 && d.Date <= b.Days[i-1].Date) {
@@ -322,6 +337,10 @@ func (t *Tx) Series(banner, sku, province string, scan SeriesScan, fn func(d *Da
 			break
 		}
 		start := int32(binary.BigEndian.Uint32(k[len(prefix):]))
+		var err error
+		if _, v, err = splitBlock(v); err != nil {
+			return err
+		}
 		r := dec{b: v}
 		if !reverse {
 			for len(r.b) > 0 {

@@ -22,6 +22,10 @@ type SeriesRef struct {
 type SeriesFilter struct {
 	Banner, SKU, Province string
 	From, To              int32 // days, inclusive
+	// Writes, when set, keeps only the observations whose latest write
+	// is in its range (see writes.go). With From above 0 the scan
+	// decodes only the blocks written from From on.
+	Writes *WriteRange
 }
 
 // ScanSeries calls fn for each stored block of the series f selects, in
@@ -31,7 +35,9 @@ type SeriesFilter struct {
 // it returns false. fn stops the scan by returning ErrStop: ScanSeries
 // then returns the position of the block fn saw last, to resume after;
 // it returns a nil position when the scan is complete. fn may keep ref and
-// b only until it returns.
+// b only until it returns. With f.Writes, b.Days holds only the days and
+// observations of its range (each day's summary still describes all of
+// its observations).
 func (t *Tx) ScanSeries(pos []byte, f *SeriesFilter, want func(ref *SeriesRef) (bool, error), fn func(ref *SeriesRef, b *Block) error) ([]byte, error) {
 	var prefix []byte
 	if f.Banner != "" {
@@ -42,6 +48,10 @@ func (t *Tx) ScanSeries(pos []byte, f *SeriesFilter, want func(ref *SeriesRef) (
 	}
 	lo, hi := blockStart(f.From), blockStart(f.To)
 	c := t.series().Cursor()
+	var bw *blockWrites
+	if f.Writes != nil {
+		bw = &blockWrites{}
+	}
 	var k, v []byte
 	if pos == nil {
 		k, v = c.Seek(prefix)
@@ -90,7 +100,20 @@ func (t *Tx) ScanSeries(pos []byte, f *SeriesFilter, want func(ref *SeriesRef) (
 			k, v = c.Seek(append(append(seek[:0], sp...), 0xff, 0xff, 0xff, 0xff))
 			continue
 		}
-		if err := decodeBlock(day, v, &b); err != nil {
+		stamps, days, err := splitBlock(v)
+		if err != nil {
+			return nil, err
+		}
+		if bw != nil {
+			if err := decodeBlockWrites(stamps, bw); err != nil {
+				return nil, err
+			}
+			if bw.max < f.Writes.From {
+				k, v = c.Next() // nothing written since
+				continue
+			}
+		}
+		if err := decodeBlock(day, days, &b); err != nil {
 			return nil, err
 		}
 		i, j := 0, len(b.Days)
@@ -103,7 +126,13 @@ func (t *Tx) ScanSeries(pos []byte, f *SeriesFilter, want func(ref *SeriesRef) (
 		if i < j {
 			days := b.Days
 			b.Days = b.Days[i:j]
-			err := fn(&ref, &b)
+			var err error
+			if bw != nil {
+				keepWritten(&b, bw, f.Writes)
+			}
+			if len(b.Days) > 0 {
+				err = fn(&ref, &b)
+			}
 			b.Days = days
 			if err == ErrStop {
 				return append([]byte(nil), k...), nil

@@ -13,6 +13,8 @@
 //	           "alertsowed" -> earliest day (4) whose alert events, kept
 //	           outside the file (Redis), are owed an evaluation;
 //	           "alertscopied" -> 1 once the alert rules were copied to Redis
+//	           "fileid" -> the file's identity (8); "write" -> its last
+//	           write number (8): see writes.go
 //	stores     store_id -> Store
 //	storeloc   province(2) banner 0x00 store_id -> Store (a copy, for listing)
 //	products   gtin(14) -> Product
@@ -20,7 +22,8 @@
 //	gtinskus   gtin(14) banner 0x00 sku -> (empty)
 //	dayblocks  banner 0x00 sku 0x00 province(2) day(4) -> Block: the days,
 //	           from day (a multiple of 16) to day+15, of one SKU's
-//	           observations across a province's stores
+//	           observations across a province's stores, after the writes
+//	           that last changed them (writes.go)
 //	offers     province(2) gtin(14) banner 0x00 sku -> Offer
 //	tokens     province(2) token 0x00 gtin(14) -> token flags
 //	latest     store_id 0x00 sku -> Latest: a store's latest price of a SKU
@@ -96,7 +99,13 @@ import (
 // An upgrade is one transaction: when a category aggregate of a version 4
 // file is corrupt, the writable Open fails with an error naming it
 // (wrapping the decoder's) and the file is left as it was.
-const FormatVersion = 9
+//
+// Version 10 adds the file's identity and write number and the
+// observations' write stamps (writes.go); a writable Open upgrades a
+// version 9 file to it by itself (its observations count as written
+// before write 1), without Options.Upgrade, and an older one through
+// Options.Upgrade, then the same way.
+const FormatVersion = 10
 
 // Bucket names.
 var (
@@ -301,7 +310,7 @@ func openOnce(path string, opts Options) (*DB, error) {
 	}
 	var from int
 	var up errUpgrade
-	if errors.As(err, &up) && opts.Upgrade != nil && !opts.ReadOnly {
+	if errors.As(err, &up) && (opts.Upgrade != nil || up.from == FormatVersion-1) && !opts.ReadOnly {
 		from, err = up.from, nil
 	}
 	if err != nil {
@@ -324,7 +333,12 @@ func openOnce(path string, opts Options) (*DB, error) {
 					return err
 				}
 			}
-			if err := opts.Upgrade(tx, from); err != nil {
+			if from < FormatVersion-1 {
+				if err := opts.Upgrade(tx, from); err != nil {
+					return err
+				}
+			}
+			if err := initWrites(tx.meta()); err != nil {
 				return err
 			}
 			return tx.meta().Put(keyFormat, binary.BigEndian.AppendUint32(nil, FormatVersion))
@@ -385,7 +399,7 @@ func checkFormat(tx *bolt.Tx) error {
 }
 
 // checkVersion refuses a file of another format version, and marks a
-// version 4 to 8 file with errUpgrade.
+// version 4 to 9 file with errUpgrade.
 func checkVersion(tx *bolt.Tx) error {
 	if v := tx.Bucket(bucketMeta).Get(keyFormat); len(v) == 4 && binary.BigEndian.Uint32(v) != FormatVersion {
 		if n := binary.BigEndian.Uint32(v); n >= 4 && n < FormatVersion {
@@ -417,6 +431,9 @@ func initBuckets(tx *bolt.Tx) error {
 		if _, err := tx.CreateBucket(name); err != nil {
 			return err
 		}
+	}
+	if err := initWrites(tx.Bucket(bucketMeta)); err != nil {
+		return err
 	}
 	return tx.Bucket(bucketMeta).Put(keyFormat, binary.BigEndian.AppendUint32(nil, FormatVersion))
 }

@@ -17,7 +17,7 @@ import (
 
 func (a *app) exportCmd() *cobra.Command {
 	var in grocery.ExportInput
-	var out string
+	var out, cursorFile string
 	cmd := &cobra.Command{
 		Use:   "export",
 		Short: "Write observations, offers or stores as JSON, JSON Lines, CSV, XLSX or Parquet",
@@ -36,7 +36,14 @@ Datasets (--dataset):
 The format is --format (json, jsonl, csv, xlsx or parquet), else the
 extension of -o FILE, else json. Filters: --province, --banner, --category
 and --upc (not for stores), and for observations --from and --to (YYYY-MM-DD; by
-default the 30 days up to the latest observation, at most 366 days).
+default the 30 days up to the latest observation; any span streams).
+
+Incremental exports: --cursor-file FILE writes the export's cursor (the
+data it read) to FILE once the export is complete; --changed-since
+CURSOR exports only the observations added or changed since that cursor,
+each once, as it is now (observations only). A cursor of a data file
+that was replaced since, or of later data, is refused: export again in
+full.
 
 Rows are written as they are read, so an export of any size takes little
 memory; an XLSX file holds at most 1,048,575 rows. A Parquet file has the
@@ -55,7 +62,7 @@ come (grocery import stores.csv observations.csv) and export again the same.`,
 		Args:              usageArgs(cobra.NoArgs),
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
-			return a.runExport(cmd, in, out)
+			return a.runExport(cmd, in, out, cursorFile)
 		}),
 	}
 	f := cmd.Flags()
@@ -68,6 +75,8 @@ come (grocery import stores.csv observations.csv) and export again the same.`,
 	f.StringVar(&in.UPC, "upc", "", "only this product")
 	f.StringVar(&in.From, "from", "", "first observation date, YYYY-MM-DD")
 	f.StringVar(&in.To, "to", "", "last observation date, YYYY-MM-DD")
+	f.StringVar(&in.ChangedSince, "changed-since", "", "only the observations added or changed since this `CURSOR` (an earlier export's)")
+	f.StringVar(&cursorFile, "cursor-file", "", "write the export's cursor to `FILE` once it is complete")
 	cmd.RegisterFlagCompletionFunc("province", completeProvince)
 	cmd.RegisterFlagCompletionFunc("banner", completeBanner)
 	cmd.RegisterFlagCompletionFunc("dataset", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
@@ -85,7 +94,7 @@ type exporter interface {
 	Export(ctx context.Context, in grocery.ExportInput, w io.Writer) (*grocery.ExportSummary, error)
 }
 
-func (a *app) runExport(cmd *cobra.Command, in grocery.ExportInput, out string) error {
+func (a *app) runExport(cmd *cobra.Command, in grocery.ExportInput, out, cursorFile string) error {
 	toFile := out != "" && out != "-"
 	if in.Format == "" && toFile {
 		switch ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(out), ".")); ext {
@@ -148,6 +157,9 @@ func (a *app) runExport(cmd *cobra.Command, in grocery.ExportInput, out string) 
 		}
 		tmp = nil
 		fmt.Fprintf(stderr, "%s: %s %s\n", out, count(int(sum.Rows)), words.Plural(int(sum.Rows), "row"))
+	}
+	if cursorFile != "" {
+		return os.WriteFile(cursorFile, []byte(sum.Cursor+"\n"), 0o644)
 	}
 	return nil
 }

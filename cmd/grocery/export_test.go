@@ -78,3 +78,26 @@ func TestExportCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestExportCursor: --cursor-file keeps an export's cursor, and
+// --changed-since with it exports what was written since: nothing on the
+// demo file, which no one writes; a text that is no cursor is refused.
+func TestExportCursor(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	cur := filepath.Join(dir, "cursor")
+	if r := cli(t, nil, "export", "--dataset", "stores", "--province", "PE", "-o", filepath.Join(dir, "s.csv"), "--cursor-file", cur); r.code != 0 {
+		t.Fatalf("export with --cursor-file: exit %d: %s", r.code, r.stderr)
+	}
+	b, err := os.ReadFile(cur)
+	if err != nil || len(strings.TrimSpace(string(b))) < 14 {
+		t.Fatalf("cursor file: %q, %v; want a cursor", b, err)
+	}
+	r := cli(t, nil, "export", "--format", "csv", "--changed-since", strings.TrimSpace(string(b)))
+	if r.code != 0 || strings.Count(r.stdout, "\n") != 1 {
+		t.Errorf("export since the cursor: exit %d, %q; want the header alone (%s)", r.code, r.stdout, r.stderr)
+	}
+	if r := cli(t, nil, "export", "--changed-since", "nope"); r.code != 3 || !strings.Contains(r.stderr, "changed_since \"nope\" is not an export cursor") {
+		t.Errorf("a bad cursor: exit %d, %q; want 3 naming it", r.code, r.stderr)
+	}
+}

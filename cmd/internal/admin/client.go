@@ -332,7 +332,7 @@ func (c *Client) Export(ctx context.Context, in grocery.ExportInput, w io.Writer
 	if resp.StatusCode/100 != 2 {
 		return nil, c.answerError(resp)
 	}
-	sum := &grocery.ExportSummary{}
+	sum := &grocery.ExportSummary{Cursor: resp.Header.Get(exportCursorHeader)}
 	sum.Bytes, err = io.Copy(w, resp.Body)
 	if ctx.Err() != nil {
 		return sum, ctx.Err()

@@ -336,6 +336,9 @@ type streamed struct{}
 // without it was cut short.
 const exportRowsTrailer = "X-Export-Rows"
 
+// exportCursorHeader carries an export's cursor (grocery.PreparedExport.Cursor).
+const exportCursorHeader = "X-Export-Cursor"
+
 // exportTo streams an export as the answer's body. Bad arguments are an
 // error answer, as from any route; a failure once the body has begun
 // aborts the connection, so the client sees the body cut short.
@@ -353,6 +356,7 @@ func exportTo(svc *grocery.Service, w http.ResponseWriter, r *http.Request) (any
 	rc.SetWriteDeadline(time.Time{})
 	w.Header().Set("Content-Type", p.ContentType)
 	w.Header().Set("Content-Disposition", p.ContentDisposition())
+	w.Header().Set(exportCursorHeader, p.Cursor)
 	w.Header().Set("Trailer", exportRowsTrailer)
 	sum, err := p.Stream(r.Context(), w)
 	switch {

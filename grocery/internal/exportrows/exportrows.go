@@ -74,6 +74,10 @@ type Query struct {
 	// observation dates (observations only).
 	Province, Banner, Category, GTIN string
 	From, To                         int32
+	// Writes selects observations by the write that last changed them
+	// (observations only): From 0 takes every one up to Until; a
+	// transaction that sees no write after Until reads them unfiltered.
+	Writes storage.WriteRange
 	// Batch is how many rows a read transaction reads (Batch).
 	Batch int
 	// View runs fn in a read transaction of the data file: each batch
@@ -319,7 +323,12 @@ func (q *Query) observations(ctx context.Context, out *rowwrite.Sink) error {
 		err := q.View(func(t *storage.Tx) error {
 			tx = t
 			lastKey = "" // a new transaction reads the product anew
+			var writes *storage.WriteRange
+			if q.Writes.From > 0 || tx.LastWrite() != q.Writes.Until {
+				writes = &q.Writes
+			}
 			for ti < len(targets) {
+				targets[ti].Writes = writes
 				var err error
 				if pos, err = tx.ScanSeries(pos, &targets[ti], want, add); err != nil || pos != nil {
 					return err

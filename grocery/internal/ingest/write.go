@@ -131,6 +131,9 @@ func Write(ctx context.Context, tx *storage.Tx, rules *Rules, hook Hook, b *Batc
 		tx.AppendOrder()
 	}
 	w := newWriter(tx, rules, hook)
+	if err := w.numberWrite(); err != nil {
+		return Stats{}, err
+	}
 	if err := w.writeStores(b); err != nil {
 		return Stats{}, err
 	}
@@ -156,6 +159,9 @@ func WriteImport(ctx context.Context, tx *storage.Tx, rules *Rules, hook Hook, b
 	feed func(write func([]Obs) error) error) (Stats, error) {
 	tx.Packed()
 	w := newWriter(tx, rules, hook)
+	if err := w.numberWrite(); err != nil {
+		return Stats{}, err
+	}
 	if err := w.writeCatalogue(ctx, b); err != nil {
 		return Stats{}, err
 	}
@@ -242,6 +248,15 @@ type writer struct {
 	hook      Hook // told of the series written: the alert rules watching them
 	analytics analyticsState
 	run       inForceRun // the daily prices of one series at a time
+	write     uint64     // the write's number, which stamps the observations it changes (storage.Tx.NextWrite)
+}
+
+// numberWrite takes the write's number: the observations it adds or
+// changes carry it, so that a reader can select them later (an
+// incremental export).
+func (w *writer) numberWrite() (err error) {
+	w.write, err = w.tx.NextWrite()
+	return err
 }
 
 func newWriter(tx *storage.Tx, rules *Rules, hook Hook) *writer {
@@ -301,6 +316,12 @@ func (w *writer) writeProducts(b *Batch) error {
 			if rec == old {
 				continue
 			}
+			// Every observation row of its SKUs shows its facts.
+			if err := w.tx.SKUsOf(rec.GTIN, func(banner, sku string) error {
+				return w.tx.MarkSKUWritten(banner, sku, w.write)
+			}); err != nil {
+				return err
+			}
 			if old.Category != rec.Category || old.Size != rec.Size {
 				if err := w.tx.SKUsOf(rec.GTIN, func(banner, sku string) error {
 					w.noteRegroup(bannerSKU{banner, sku}, w.infoOf(sku, rec.GTIN, &old))
@@ -333,6 +354,10 @@ func (w *writer) writeLinks(b *Batch) error {
 			continue
 		}
 		if found {
+			// Every observation row of the SKU shows its barcode.
+			if err := w.tx.MarkSKUWritten(in.Banner, in.SKU, w.write); err != nil {
+				return err
+			}
 			// Its days are counted under the category of the barcode it
 			// had (none: the empty category).
 			var old storage.Product
@@ -537,7 +562,7 @@ func (w *writer) writeSorted(ctx context.Context, recs []Obs, series []SeriesKey
 				}
 				i = j
 			}
-			if err := blk.end(w.tx, key); err != nil {
+			if err := blk.end(w.tx, key, w.write); err != nil {
 				return err
 			}
 		}
@@ -633,7 +658,7 @@ func (m *blockMerge) day(date int32) (old, merged *storage.Day) {
 	return old, &m.merged.Days[len(m.merged.Days)-1]
 }
 
-func (m *blockMerge) end(tx *storage.Tx, key SeriesKey) error {
+func (m *blockMerge) end(tx *storage.Tx, key SeriesKey, write uint64) error {
 	m.merged.Days = append(m.merged.Days, m.old.Days[m.oi:]...)
 	for _, d := range m.merged.Days {
 		if off := d.Date - m.merged.Start; m.fresh&(1<<off) != 0 {
@@ -643,7 +668,7 @@ func (m *blockMerge) end(tx *storage.Tx, key SeriesKey) error {
 	if !m.changed {
 		return nil
 	}
-	return tx.PutBlock(key.Banner, key.SKU, key.Province, &m.merged)
+	return tx.PutWrittenBlock(key.Banner, key.SKU, key.Province, &m.old, &m.merged, write)
 }
 
 // mergeDay merges one day's observations of a series with the stored day
