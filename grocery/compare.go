@@ -109,8 +109,8 @@ type weekSKU struct {
 // weekPrices is a province's weekly prices of one flyer week.
 type weekPrices struct {
 	province string
-	from, to int32               // the flyer week compared
-	skus     map[[2]string]int32 // (banner, SKU) -> its index in list
+	from, to int32                       // the flyer week compared
+	skus     map[string]map[string]int32 // banner -> SKU -> its index in list (string keys hash fastest)
 	list     []weekSKU
 	banners  map[string]bool // banners with a weekly price in the week
 	first    int32           // first and last day of the weekly prices used, 0 when none
@@ -125,7 +125,7 @@ type weekPrices struct {
 // category days' counts chooses the week, a second reads its SKUs'
 // daily prices.
 func readFlyerWeek(tx *storage.Tx, province string, asOf int32) (*weekPrices, error) {
-	w := &weekPrices{province: province, skus: map[[2]string]int32{}, banners: map[string]bool{}}
+	w := &weekPrices{province: province, skus: map[string]map[string]int32{}, banners: map[string]bool{}}
 	if asOf < 7 {
 		return w, nil // no observation: no week
 	}
@@ -158,18 +158,22 @@ func readFlyerWeek(tx *storage.Tx, province string, asOf int32) (*weekPrices, er
 		last  []weekSKU // by SKU number
 	)
 	flush := func() {
+		skus := w.skus[cur.Banner]
+		if skus == nil && len(last) > 0 {
+			skus = map[string]int32{}
+			w.skus[cur.Banner] = skus
+		}
 		for n, s := range last {
 			if s.day == 0 {
 				continue
 			}
-			key := [2]string{cur.Banner, names[n]}
-			if i, ok := w.skus[key]; ok { // the same SKU under another category
+			if i, ok := skus[names[n]]; ok { // the same SKU under another category
 				if s.day >= w.list[i].day {
 					w.list[i] = s
 				}
 				continue
 			}
-			w.skus[key] = int32(len(w.list))
+			skus[names[n]] = int32(len(w.list))
 			w.list = append(w.list, s)
 		}
 		clear(last)
@@ -206,7 +210,7 @@ func readFlyerWeek(tx *storage.Tx, province string, asOf int32) (*weekPrices, er
 func (w *weekPrices) scan(tx *storage.Tx, fn func(gtin string, prices []market.Price) error) error {
 	return market.ScanPriced(tx, w.province, func(g string) bool { return GTIN(g).Restricted() },
 		func(g string, o *storage.Offer) (p, r float64, ok bool) {
-			i, ok := w.skus[[2]string{o.Banner, o.SKU}]
+			i, ok := w.skus[o.Banner][o.SKU]
 			if !ok {
 				return 0, 0, false
 			}
