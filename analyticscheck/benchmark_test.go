@@ -31,7 +31,7 @@ func checkBenchmark(t *testing.T, fx *fixture) {
 			res, err := fx.svc.CompetitiveBenchmark(context.Background(), in)
 			if priced, _ := want["priced"].(bool); !priced {
 				// "A banner not in the province's panel (no reference
-				// store there, or no current offer) is 404".
+				// store there, or no price in the flyer week) is 404".
 				if grocery.ErrorCode(err) != grocery.ENOTFOUND {
 					t.Fatalf("no current price in SQL: got %v, want %s", err, grocery.ENOTFOUND)
 				}
@@ -42,6 +42,9 @@ func checkBenchmark(t *testing.T, fx *fixture) {
 			}
 			g := asJSON(t, res)
 			c := newChecker(t, "competitive_benchmark "+name)
+			// One flyer week for every banner, named in the answer.
+			c.exact("week_from", g["week_from"], want["week_from"])
+			c.exact("week_to", g["week_to"], want["week_to"])
 			figures := []field{
 				{name: "index", kind: kPct}, {name: "regular_index", kind: kPct}, {name: "items"},
 				{name: "total", kind: kMoney}, {name: "market_cost", kind: kMoney},

@@ -81,6 +81,8 @@ func checkBrief(t *testing.T, fx *fixture) {
 		t.Run("basket (M7, M3) "+name, func(t *testing.T) {
 			c := newChecker(t, "executive_brief "+name)
 			c.exact("basket.items", lookup(g, "basket.items"), want["basket_items"])
+			c.exact("basket.week_from", lookup(g, "basket.week_from"), want["basket_week_from"])
+			c.exact("basket.week_to", lookup(g, "basket.week_to"), want["basket_week_to"])
 			byBanner := map[string]map[string]any{}
 			gl, _ := lookup(g, "basket.banners").([]any)
 			for _, b := range gl {

@@ -73,6 +73,7 @@ func timed(b *testing.B, op func(i int) error) {
 	durs := make([]time.Duration, b.N)
 	b.ReportAllocs()
 	b.ResetTimer()
+	c0 := grocery.CPUTime()
 	for i := 0; i < b.N; i++ {
 		start := time.Now()
 		if err := op(i); err != nil {
@@ -80,7 +81,9 @@ func timed(b *testing.B, op func(i int) error) {
 		}
 		durs[i] = time.Since(start)
 	}
+	cpu := grocery.CPUTime() - c0
 	b.StopTimer()
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	slices.Sort(durs)
 	b.ReportMetric(float64(durs[len(durs)/2].Nanoseconds()), "p50-ns")
 	b.ReportMetric(float64(durs[len(durs)*99/100].Nanoseconds()), "p99-ns")

@@ -36,9 +36,18 @@ type BenchmarkRow struct {
 // BenchmarkResult is the answer of CompetitiveBenchmark. The OpenAPI
 // document (schema BenchmarkResult) defines each figure.
 type BenchmarkResult struct {
-	Banner       string         `json:"banner"`
-	BannerName   string         `json:"banner_name"`
-	Province     string         `json:"province"`
+	Banner     string `json:"banner"`
+	BannerName string `json:"banner_name"`
+	Province   string `json:"province"`
+	// WeekFrom and WeekTo are the flyer week compared (Thursday to
+	// Wednesday; compare.go says which): every banner at its weekly
+	// prices of the same week.
+	WeekFrom Date `json:"week_from"`
+	WeekTo   Date `json:"week_to"`
+	// Basket names the items compared: BasketOwnItems, each banner on
+	// the barcodes it prices that MarketMinOthers other banners price
+	// (the executive brief ranks the banners on a BasketShared basket).
+	Basket       string         `json:"basket"`
 	Index        *float64       `json:"index"`         // the banner's index; nil (null) when it has no item: nothing to compare, never 0
 	RegularIndex *float64       `json:"regular_index"` // its index on regular prices; nil when it has no item
 	Items        int            `json:"items"`         // the barcodes its index rests on
@@ -86,11 +95,16 @@ func rankBench(rows []benchRow) int {
 	return n
 }
 
-// CompetitiveBenchmark compares a banner's current prices in a province
-// with the market's, on the same items, as the OpenAPI document defines
-// (GET /openapi.json, path /b2b/competitive_benchmark). In short: a
-// banner's price of a barcode is its current price in force (the lowest
-// over its SKUs of the barcode); the market price, for that banner, is the
+// CompetitiveBenchmark compares a banner's prices in a province with the
+// market's, on the same items and in the same flyer week, as the OpenAPI
+// document defines (GET /openapi.json, path /b2b/competitive_benchmark).
+// In short: the week is one flyer week (Thursday to Wednesday, WeekFrom
+// to WeekTo), the same for every banner: the latest day's once every
+// banner priced in the week before has prices in it, else the week
+// before; a banner's
+// price of a barcode is its weekly price (compare.go: the lowest over
+// its SKUs of the barcode of their daily price on their last day with
+// data in the week); the market price, for that banner, is the
 // median of the OTHER banners' prices of the barcode; the items are the
 // barcodes the banner prices and at least MarketMinOthers other banners
 // price; the index is 100 × the geometric mean of price ÷ market price
@@ -103,7 +117,7 @@ func rankBench(rows []benchRow) int {
 //
 // It returns EINVALID for an unknown banner or province, and ENOTFOUND
 // when the banner is not in the province's panel (no reference store
-// there, or no current offer), saying which. A banner in the panel that
+// there, or no price in the week), saying which. A banner in the panel that
 // prices no barcode MarketMinOthers other banners price has no item: its
 // Index and RegularIndex are nil (null in JSON, never 0, which would read
 // as "100% cheaper") and Basis.Note says why. A banner with fewer than
@@ -117,17 +131,23 @@ func (s *Service) CompetitiveBenchmark(ctx context.Context, in BenchmarkInput) (
 	if err != nil {
 		return nil, err
 	}
-	res := &BenchmarkResult{Banner: banner.Slug, BannerName: banner.Name, Province: province,
+	res := &BenchmarkResult{Banner: banner.Slug, BannerName: banner.Name, Province: province, Basket: BasketOwnItems,
 		Categories: []BenchmarkRow{}, Ranking: []BenchmarkRow{}, Currency: Currency}
 	err = s.db.View(func(tx *storage.Tx) error {
-		sn := newSnapshot(tx.AsOf())
+		week, err := readFlyerWeek(tx, province, tx.AsOf())
+		if err != nil {
+			return err
+		}
+		if week.to > 0 {
+			res.WeekFrom, res.WeekTo = Date(week.from), Date(week.to)
+		}
 		banners := map[string]*benchRow{}
 		cats := map[[2]string]*benchRow{} // (category, banner)
 		var (
 			buf = make([]float64, 0, 64) // market.Compare's scratch space
 			p   storage.Product
 		)
-		err := scanPrices(tx, sn, province, func(g string, prices []market.Price, _ int) error {
+		err = week.scan(tx, func(g string, prices []market.Price) error {
 			if len(prices) < MarketMinOthers+1 {
 				return nil
 			}
@@ -194,17 +214,17 @@ func (s *Service) CompetitiveBenchmark(ctx context.Context, in BenchmarkInput) (
 		}
 		// A banner not in the province's panel has nothing to index.
 		if res.Items == 0 {
-			if n, err := sn.activeStores(tx, province, banner.Slug); err != nil {
+			if n, err := tx.CountActiveStores(province, banner.Slug); err != nil {
 				return err
 			} else if n == 0 {
 				return Errorf(ENOTFOUND, "%s has no reference stores in %s: nothing to benchmark", banner.Slug, province)
 			}
-			if !sn.banners[[2]string{province, banner.Slug}] {
-				return Errorf(ENOTFOUND, "no current offer of %s was observed in the panel in %s in the %d days up to %s: nothing to benchmark",
-					banner.Name, province, freshDays, Date(sn.asOf))
+			if !week.banners[banner.Slug] {
+				return Errorf(ENOTFOUND, "no price of %s was observed in the panel in %s in the flyer week %s to %s: nothing to benchmark",
+					banner.Name, province, res.WeekFrom, res.WeekTo)
 			}
 		}
-		res.Basis, err = sn.basis(tx, CompareSameBarcode)
+		res.Basis, err = week.basis(tx, CompareSameBarcode)
 		if err != nil {
 			return err
 		}

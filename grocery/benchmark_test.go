@@ -47,6 +47,7 @@ func TestCompetitiveBenchmark(t *testing.T) {
 		}
 		want := &grocery.BenchmarkResult{
 			Banner: "loblaws", BannerName: "Loblaws", Province: "ON",
+			WeekFrom: *snapDay("2026-11-19"), WeekTo: *snapDay("2026-11-25"), Basket: grocery.BasketOwnItems,
 			Index: f64(91.1), RegularIndex: f64(95.1), Items: 22, Rank: 2, Ranked: 4, Total: 25300, MarketCost: 27723,
 			Categories: []grocery.BenchmarkRow{
 				{Category: "Pantry", Index: 90.9, RegularIndex: 95.3, Items: 20, Rank: 2, Ranked: 4, Total: 21000, MarketCost: 23100},
@@ -107,12 +108,12 @@ func TestCompetitiveBenchmark(t *testing.T) {
 	})
 	t.Run("ErrNoCurrentOffer", func(t *testing.T) {
 		// A Food Basics store whose one observation is 30 days old: a
-		// reference store, but no current offer.
+		// reference store, but no price in the flyer week.
 		old := openSnap(t, benchStores, "date,store_id,banner,external_sku,price,regular_price,promo_ends,upc,name,brand,size,category\n"+
 			"2026-10-20,fb,food-basics,F1,2.00,2.00,,"+benchUPC(1)+",Item,Brand,1 L,Pantry\n"+
 			"2026-11-19,lob,loblaws,L1,2.00,2.00,,"+benchUPC(1)+",Item,Brand,1 L,Pantry\n")
 		_, err := old.CompetitiveBenchmark(ctx, grocery.BenchmarkInput{Banner: "food-basics", Province: "ON"})
-		wantCode(t, err, grocery.ENOTFOUND, "no current offer of Food Basics was observed in the panel in ON in the 14 days up to 2026-11-19: nothing to benchmark")
+		wantCode(t, err, grocery.ENOTFOUND, "no price of Food Basics was observed in the panel in ON in the flyer week 2026-11-19 to 2026-11-25: nothing to benchmark")
 	})
 	t.Run("ErrBanner", func(t *testing.T) {
 		_, err := svc.CompetitiveBenchmark(ctx, grocery.BenchmarkInput{Banner: "nope", Province: "ON"})

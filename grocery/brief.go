@@ -75,10 +75,16 @@ type Brief struct {
 	Basis       Basis        `json:"basis"`
 }
 
-// BriefBasket is the comparison of the banners on one basket of barcodes:
-// the barcodes priced this week by the most banners of the province.
+// BriefBasket is the comparison of the banners on one basket of barcodes
+// (BasketShared): the barcodes priced in the flyer week by the most
+// banners of the province, at the banners' weekly prices of one flyer
+// week (Thursday to Wednesday), the week the competitive benchmark
+// compares (compare.go says which).
 type BriefBasket struct {
-	Items int `json:"items"` // barcodes in the basket
+	Basket   string `json:"basket"`    // BasketShared: the same barcodes for every banner
+	WeekFrom Date   `json:"week_from"` // the flyer week compared: its Thursday
+	WeekTo   Date   `json:"week_to"`   // and its Wednesday
+	Items    int    `json:"items"`     // barcodes in the basket
 	// MinItems is how many basket items a banner must price to be ranked
 	// (BenchmarkMinItems).
 	MinItems int          `json:"min_items"`
@@ -97,8 +103,8 @@ type BasketCost struct {
 	Rank       int   `json:"rank,omitempty"`
 	Total      Cents `json:"total"`       // its weekly prices of the basket items it prices
 	MarketCost Cents `json:"market_cost"` // the market's prices of the same items
-	Items      int   `json:"items"`       // basket items it prices this week
-	Missing    int   `json:"missing"`     // basket items it does not price this week
+	Items      int   `json:"items"`       // basket items it prices in the flyer week
+	Missing    int   `json:"missing"`     // basket items it does not price in the flyer week
 	// Index is 100 times the geometric mean of its weekly price over the
 	// market's on its items: 100 is the market, 95 five percent cheaper.
 	Index float64 `json:"index"`
@@ -288,7 +294,7 @@ func (s *Service) briefMarket(args analyticsArgs) (*Brief, error) {
 	prov, _ := ProvinceByCode(args.province)
 	out := &Brief{
 		Province: args.province, ProvinceName: prov.Name, Banner: args.banner.Slug,
-		Basket: BriefBasket{MinItems: BenchmarkMinItems, Banners: []BasketCost{}}, MoversUp: []Mover{}, MoversDown: []Mover{},
+		Basket: BriefBasket{Basket: BasketShared, MinItems: BenchmarkMinItems, Banners: []BasketCost{}}, MoversUp: []Mover{}, MoversDown: []Mover{},
 		Promotions: []BannerPromotions{}, PromotionsStarted: []PromoChange{}, PromotionsEnded: []PromoChange{},
 		Categories: []CategoryInflation{}, NewProducts: BriefNewProducts{Products: []BriefProduct{}}, AlertEvents: []AlertEvent{},
 		Currency: Currency, Basis: newBasis(args.province, CompareSameBarcode),
@@ -423,11 +429,9 @@ func (b *briefBuilder) skuProduct(banner, sku string) (string, *storage.Product,
 	return rec.GTIN, p, err
 }
 
-// basket compares the banners on the barcodes priced this week by the
-// most banners (M3), on their current prices: a SKU with an offer
-// observed this week counts at the offer's price in force, and a
-// banner's price of a barcode is the lowest of its SKUs' (and its regular
-// price the lowest regular price).
+// basket compares the banners on the barcodes priced in the flyer week
+// by the most banners (M3), on their weekly prices of one flyer week
+// (compare.go), as the competitive benchmark does.
 func (b *briefBuilder) basket() error {
 	type entry struct {
 		gtin    string
@@ -436,13 +440,16 @@ func (b *briefBuilder) basket() error {
 	}
 	var entries []entry
 	var prices []market.Price
-	err := market.Scan(b.tx, b.out.Province, func(gtin string) bool { return GTIN(gtin).Restricted() },
-		func(_ string, o *storage.Offer) bool { return o.ObservedAt >= b.weekFrom },
-		func(gtin string, ps []market.Price, _ int) error {
-			entries = append(entries, entry{gtin: gtin, lo: len(prices), hi: len(prices) + len(ps), banners: len(ps)})
-			prices = append(prices, ps...)
-			return nil
-		})
+	week, err := readFlyerWeek(b.tx, b.out.Province, b.asOf)
+	if err != nil {
+		return err
+	}
+	b.out.Basket.WeekFrom, b.out.Basket.WeekTo = Date(week.from), Date(week.to)
+	err = week.scan(b.tx, func(gtin string, ps []market.Price) error {
+		entries = append(entries, entry{gtin: gtin, lo: len(prices), hi: len(prices) + len(ps), banners: len(ps)})
+		prices = append(prices, ps...)
+		return nil
+	})
 	if err != nil {
 		return err
 	}
@@ -839,7 +846,7 @@ func (s *Service) briefEvents(ctx context.Context, account string, out *Brief) e
 // (brieftext.Figures.Summary).
 func (b *Brief) summary() string {
 	f := brieftext.Figures{Province: b.ProvinceName, From: b.WeekFrom.String(), To: b.WeekTo.String(),
-		MinItems: b.Basket.MinItems, Items: b.Basket.Items, Overall: briefChange(b.Overall),
+		MinItems: b.Basket.MinItems, Items: b.Basket.Items, BasketFrom: b.Basket.WeekFrom.String(), BasketTo: b.Basket.WeekTo.String(), Overall: briefChange(b.Overall),
 		Minimums: fmt.Sprintf("under %d SKUs, %d stores or %d banners", MinSampleProducts, MinSampleStores, MinSampleBanners),
 		Up:       briefMove(b.MoversUp), Down: briefMove(b.MoversDown), NewProducts: b.NewProducts.Count, AlertEvents: len(b.AlertEvents)}
 	for _, r := range b.Basket.ranked() {

@@ -64,7 +64,10 @@ func TestExecutiveBrief(t *testing.T) {
 		// Metro 4.80 / 4.75 = 1.0105 -> 101.1, regular 6.00 / 4.75 = 1.2632 -> 126.3;
 		// Loblaws 5.50 / 4.40 = 1.25 -> 125.0, regular 5.50 / 5.00 = 110.0.
 		// One item: no banner ranked (20 needed).
-		Basket: BriefBasket{Items: 1, MinItems: 20, Banners: []BasketCost{
+		// The flyer week of 11-19 (11-19 to 11-25): No Frills, the one
+		// banner priced in the week before (11-12 to 11-18), is priced
+		// in it.
+		Basket: BriefBasket{Basket: BasketShared, WeekFrom: day("2026-11-19"), WeekTo: day("2026-11-25"), Items: 1, MinItems: 20, Banners: []BasketCost{
 			{Banner: "no-frills", BannerName: "No Frills", Own: true, Total: 400, MarketCost: 515, Items: 1, Index: 77.7, RegularIndex: 69.6},
 			{Banner: "metro", BannerName: "Metro", Total: 480, MarketCost: 475, Items: 1, Index: 101.1, RegularIndex: 126.3},
 			{Banner: "loblaws", BannerName: "Loblaws", Total: 550, MarketCost: 440, Items: 1, Index: 125, RegularIndex: 110},
@@ -280,7 +283,7 @@ func TestBriefBasketRanks(t *testing.T) {
 	// Market costs: No Frills 12*4.00 + 10*4.20 + 3*3.50 = 100.50; Metro
 	// 12*3.60 + 10*4.00 + 3*3.30 = 93.10; Loblaws 12*3.60 + 10*3.80 =
 	// 81.20; Sobeys 12*4.00 + 3*3.80 = 59.40.
-	want := BriefBasket{Items: 25, MinItems: 20, Banners: []BasketCost{
+	want := BriefBasket{Basket: BasketShared, WeekFrom: day("2026-11-19"), WeekTo: day("2026-11-25"), Items: 25, MinItems: 20, Banners: []BasketCost{
 		{Banner: "no-frills", BannerName: "No Frills", Rank: 1, Total: 9000, MarketCost: 10050, Items: 25, Index: 89.7, RegularIndex: 89.7},
 		{Banner: "metro", BannerName: "Metro", Rank: 2, Total: 10000, MarketCost: 9310, Items: 25, Index: 107.6, RegularIndex: 107.6},
 		{Banner: "loblaws", BannerName: "Loblaws", Own: true, Rank: 3, Total: 9680, MarketCost: 8120, Items: 22, Missing: 3, Index: 119.3, RegularIndex: 119.3},
@@ -289,7 +292,7 @@ func TestBriefBasketRanks(t *testing.T) {
 	if diff := cmp.Diff(want, got.Basket); diff != "" {
 		t.Errorf("basket (-want +got):\n%s", diff)
 	}
-	if s := "of 3 banners pricing at least 20 of the 25 shared products, No Frills had the cheapest basket (index 89.7 against the other banners' median prices, $90.00 for the 25 it prices) and Loblaws the dearest (index 119.3)"; !strings.Contains(got.Summary, s) {
+	if s := "of 3 banners pricing at least 20 of the 25 shared products in the flyer week 2026-11-19 to 2026-11-25, No Frills had the cheapest basket (index 89.7 against the other banners' median prices, $90.00 for the 25 it prices) and Loblaws the dearest (index 119.3)"; !strings.Contains(got.Summary, s) {
 		t.Errorf("summary %q\nlacks %q", got.Summary, s)
 	}
 	var page bytes.Buffer
@@ -375,11 +378,11 @@ func TestBriefHTML(t *testing.T) {
 	}
 }
 
-// TestBriefBasketWeekOnly: the basket takes the offers observed in the
-// brief's week only, not the 14 days of a banner's current price
+// TestBriefBasketWeekOnly: the basket takes the weekly prices of one
+// flyer week only, not the 14 days of a banner's current price
 // elsewhere: No Frills' milk SKU N9, last priced 3.00 on 11-09 (10 days
-// before the latest day, 11-19), is left out, and No Frills' price is its
-// N1 at 4.00 this week.
+// before the latest day, 11-19, in an earlier flyer week), is left out,
+// and No Frills' price is its N1 at 4.00 in the week of 11-19.
 func TestBriefBasketWeekOnly(t *testing.T) {
 	t.Parallel()
 	svc, err := Open(filepath.Join(t.TempDir(), "b.db"), &Options{})
@@ -403,7 +406,7 @@ func TestBriefBasketWeekOnly(t *testing.T) {
 	// No Frills 4.00 / 5.15 = 0.7767 -> 77.7, regular 4.00 / 5.75 = 69.6;
 	// Metro 4.80 / 4.75 = 1.0105 -> 101.1, regular 6.00 / 4.75 = 126.3;
 	// Loblaws 5.50 / 4.40 = 125.0, regular 5.50 / 5.00 = 110.0.
-	want := BriefBasket{Items: 1, MinItems: 20, Banners: []BasketCost{
+	want := BriefBasket{Basket: BasketShared, WeekFrom: day("2026-11-19"), WeekTo: day("2026-11-25"), Items: 1, MinItems: 20, Banners: []BasketCost{
 		{Banner: "no-frills", BannerName: "No Frills", Own: true, Total: 400, MarketCost: 515, Items: 1, Index: 77.7, RegularIndex: 69.6},
 		{Banner: "metro", BannerName: "Metro", Total: 480, MarketCost: 475, Items: 1, Index: 101.1, RegularIndex: 126.3},
 		{Banner: "loblaws", BannerName: "Loblaws", Total: 550, MarketCost: 440, Items: 1, Index: 125, RegularIndex: 110},

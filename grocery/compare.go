@@ -35,8 +35,8 @@ const BenchmarkMinItems = 20
 // in-store codes) name different items at different banners and are
 // never priced across banners. market.Add folds the offers into it (for
 // the analytics, through scanPrices and seekPrices) and market.Offers.Read
-// for the signals; the brief's basket folds the offers of the brief's
-// week only, not of 14 days.
+// for the signals. The competitive benchmark and the brief's basket
+// compare weekly prices of one flyer week instead (below).
 
 // scanPrices calls fn for each barcode of province with a current offer
 // (restricted-circulation barcodes left out), with its banner prices, by
@@ -65,4 +65,180 @@ func (sn *snapshot) use(province string) func(gtin string, o *storage.Offer) boo
 		sn.add(province, gtin, o)
 		return true
 	}
+}
+
+// The flyer week. Grocery flyers run from Thursday to Wednesday, and the
+// panel visits each banner's stores on its own days of the week, so the
+// prices in force on one day mix this week's flyer at some banners with
+// last week's at others. The competitive benchmark and the brief's basket
+// therefore compare the banners on one flyer week, the same for every
+// banner (readFlyerWeek): the flyer week of the data set's latest day
+// once every banner of the province that has a daily price in the week
+// before has one in it too, and otherwise the week before, complete. A
+// banner SKU's weekly price is its daily price (its price in force and
+// regular price in force: storage.CatDay.SKUs) on its last day with a
+// daily price in that week; a banner's weekly price of a barcode is the
+// lowest weekly price over its SKUs of the barcode, its weekly regular
+// price the lowest weekly regular price. Restricted-circulation barcodes
+// are left out, as in every comparison between banners.
+
+// The baskets a comparison of banners names (BenchmarkResult.Basket,
+// BriefBasket.Basket).
+const (
+	// BasketOwnItems: each banner on its own items, the barcodes it
+	// prices that at least MarketMinOthers other banners price.
+	BasketOwnItems = "own_items"
+	// BasketShared: every banner on the same barcodes, those priced by
+	// the most banners.
+	BasketShared = "shared"
+)
+
+// flyerWeekOf returns the flyer week of a day: the Thursday on or before
+// it and the Wednesday after. Day 0, 1970-01-01, was a Thursday.
+func flyerWeekOf(day int32) (from, to int32) {
+	from = day - day%7
+	return from, from + 6
+}
+
+// weekSKU is a banner SKU's weekly price and the day it was taken.
+type weekSKU struct {
+	day  int32
+	p, r uint32 // half-cents
+}
+
+// weekPrices is a province's weekly prices of one flyer week.
+type weekPrices struct {
+	province string
+	from, to int32                       // the flyer week compared
+	skus     map[string]map[string]int32 // banner -> SKU -> its index in list (string keys hash fastest)
+	list     []weekSKU
+	banners  map[string]bool // banners with a weekly price in the week
+	first    int32           // first and last day of the weekly prices used, 0 when none
+	last     int32
+	obs      int // store-level prices of the week read
+}
+
+// readFlyerWeek reads the weekly prices of province's banner SKUs in the
+// flyer week the banners are compared on, for the data set's latest day
+// asOf: its flyer week when every banner with a daily price in the week
+// before has one in it, otherwise the week before. One read of the
+// category days' counts chooses the week, a second reads its SKUs'
+// daily prices.
+func readFlyerWeek(tx *storage.Tx, province string, asOf int32) (*weekPrices, error) {
+	w := &weekPrices{province: province, skus: map[string]map[string]int32{}, banners: map[string]bool{}}
+	if asOf < 7 {
+		return w, nil // no observation: no week
+	}
+	curFrom, curTo := flyerWeekOf(asOf)
+	var banners [2]map[string]bool // the week before, the latest day's
+	banners[0], banners[1] = map[string]bool{}, map[string]bool{}
+	err := tx.CatDays(province, "", "", curFrom-7, asOf, storage.CatCounts, func(k *storage.CatDayKey, c *storage.CatDay) error {
+		if c.Count > 0 && k.Day >= curFrom {
+			banners[1][k.Banner] = true
+		} else if c.Count > 0 {
+			banners[0][k.Banner] = true
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	w.from, w.to = curFrom, curTo
+	for b := range banners[0] {
+		if !banners[1][b] {
+			w.from, w.to = curFrom-7, curFrom-1
+			break
+		}
+	}
+	// A category and banner's days come in order, their SKUs numbered
+	// (CatNumbered): the last day of a SKU wins.
+	var (
+		cur   storage.CatDayKey
+		names []string
+		last  []weekSKU // by SKU number
+	)
+	flush := func() {
+		skus := w.skus[cur.Banner]
+		if skus == nil && len(last) > 0 {
+			skus = map[string]int32{}
+			w.skus[cur.Banner] = skus
+		}
+		for n, s := range last {
+			if s.day == 0 {
+				continue
+			}
+			if i, ok := skus[names[n]]; ok { // the same SKU under another category
+				if s.day >= w.list[i].day {
+					w.list[i] = s
+				}
+				continue
+			}
+			skus[names[n]] = int32(len(w.list))
+			w.list = append(w.list, s)
+		}
+		clear(last)
+		last = last[:0]
+	}
+	err = tx.CatDays(province, "", "", w.from, min(w.to, asOf), storage.CatSKUs|storage.CatNumbered, func(k *storage.CatDayKey, c *storage.CatDay) error {
+		if k.Category != cur.Category || k.Banner != cur.Banner {
+			flush()
+			cur = *k
+		}
+		if len(c.SKUNums) == 0 {
+			return nil
+		}
+		w.obs += int(c.Count)
+		w.banners[k.Banner] = true
+		names = c.Names
+		for _, sd := range c.SKUNums {
+			if int(sd.Num) >= len(last) {
+				last = append(last, make([]weekSKU, int(sd.Num)+1-len(last))...)
+			}
+			last[sd.Num] = weekSKU{day: k.Day, p: sd.Price, r: sd.Regular}
+		}
+		return nil
+	})
+	flush()
+	return w, err
+}
+
+// scan calls fn for each barcode of the province with a weekly price
+// (restricted-circulation barcodes left out), with its banner weekly
+// prices in cents, by banner slug. A SKU's barcode is its offer's (the
+// offers are kept after a SKU leaves the shelf). prices is valid only
+// until fn returns. It records the days of the weekly prices used.
+func (w *weekPrices) scan(tx *storage.Tx, fn func(gtin string, prices []market.Price) error) error {
+	return market.ScanPriced(tx, w.province, func(g string) bool { return GTIN(g).Restricted() },
+		func(g string, o *storage.Offer) (p, r float64, ok bool) {
+			i, ok := w.skus[o.Banner][o.SKU]
+			if !ok {
+				return 0, 0, false
+			}
+			s := &w.list[i]
+			if w.first == 0 || s.day < w.first {
+				w.first = s.day
+			}
+			w.last = max(w.last, s.day)
+			return float64(s.p) / 2, float64(s.r) / 2, true
+		}, func(g string, prices []market.Price, _ int) error { return fn(g, prices) })
+}
+
+// basis is the coverage of the weekly prices: the province, the banners
+// with a weekly price and their active reference stores, the days of the
+// weekly prices used and the store-level prices of the week.
+func (w *weekPrices) basis(tx *storage.Tx, comparison string) (Basis, error) {
+	b := newBasis(w.province, comparison)
+	b.Banners = sortedKeys(w.banners)
+	for _, banner := range b.Banners {
+		n, err := tx.CountActiveStores(w.province, banner)
+		if err != nil {
+			return b, err
+		}
+		b.Stores += n
+	}
+	b.Observations = w.obs
+	if w.first != 0 {
+		b.setDates(w.first, w.last)
+	}
+	return b, nil
 }

@@ -123,28 +123,56 @@ func lowSample(products, stores, banners, minProducts int) bool {
 // banner prices in the province, its national price the provinces'
 // prices weighted by population.
 
-// geoPair is a banner's price of a barcode.
-type geoPair struct{ banner, gtin string }
-
-// geoNational is a pair's population-weighted national prices.
+// geoNational is a (banner, barcode) pair's population-weighted national
+// prices.
 type geoNational struct {
 	shelf, regular, weight float64
 	provinces              int
 }
 
+// geoPrice is a banner's prices of a barcode in a province, the banner
+// and the barcode by their numbers in the geography.
+type geoPrice struct {
+	gtin, banner   int32
+	price, regular float64 // cents
+}
+
+// geoPrices is a list of prices in blocks that double in size up to
+// geoBlock, so that it grows without copying.
+type geoPrices struct {
+	blocks [][]geoPrice
+	n      int
+}
+
+const geoBlock = 8192
+
+func (l *geoPrices) add(p geoPrice) {
+	k := len(l.blocks)
+	if k == 0 || len(l.blocks[k-1]) == cap(l.blocks[k-1]) {
+		size := 8
+		if k > 0 {
+			size = min(2*cap(l.blocks[k-1]), geoBlock)
+		}
+		l.blocks = append(l.blocks, make([]geoPrice, 0, size))
+		k++
+	}
+	l.blocks[k-1] = append(l.blocks[k-1], p)
+	l.n++
+}
+
 // geoProvince gathers one province's prices of the selection.
 type geoProvince struct {
 	code   string
-	weight float64                  // population, thousands
-	prices map[string]float64       // gtin -> province price (median of banner prices), cents
-	pairs  map[geoPair]market.Price // (banner, gtin) -> the banner's prices, cents
-	sum    float64                  // Σ banner prices, cents
-	n      int                      // banner prices
+	weight float64   // population, thousands
+	prices geoPrices // barcode by barcode
+	price  float64   // with one barcode selected: its province price (median of banner prices), cents
+	sum    float64   // Σ banner prices, cents
+	n      int       // banner prices
 	lo, hi float64
 	obs    int // store-level prices
-	// bannerStores are the active reference stores of each banner
-	// pricing the selection in the province.
-	bannerStores map[string]int
+	// allStores are the active reference stores of the banners pricing
+	// the selection in the province.
+	allStores int
 
 	index, shelfIndex         float64 // over the pairs compared
 	compared                  int     // pairs compared
@@ -152,16 +180,38 @@ type geoProvince struct {
 }
 
 // geography is what GeographicPrices and RegionalComparison compute.
+// Banners and barcodes are numbered in the order first read, so that a
+// (banner, barcode) pair is a slot of a table, found without hashing.
 type geography struct {
-	provinces []*geoProvince           // by code, those with a price
-	national  map[string]float64       // gtin -> national price (of the province prices), cents
-	pairs     map[geoPair]*geoNational // (banner, gtin) -> national prices
+	provinces []*geoProvince // by code, those with a price
+	price     float64        // with one barcode selected: its national price (of the province prices), cents
+	banners   []string       // by number
+	bannerNo  map[string]int32
+	gtinNo    map[string]int32
+	slots     []int32       // by barcode number × len(banners) + banner number: the pair's number in pairs
+	pairs     []geoNational // the pairs' national prices
+}
+
+// banner returns the number of a banner, numbering it when new.
+func (geo *geography) banner(slug string) int32 {
+	if n, ok := geo.bannerNo[slug]; ok {
+		return n
+	}
+	n := int32(len(geo.banners))
+	geo.banners = append(geo.banners, slug)
+	geo.bannerNo[slug] = n
+	return n
+}
+
+// pair returns the national prices of a province price's pair.
+func (geo *geography) pair(p *geoPrice) *geoNational {
+	return &geo.pairs[geo.slots[int(p.gtin)*len(geo.banners)+int(p.banner)]]
 }
 
 // geography reads the selection's current prices in every province and
 // computes the province and national prices and the province indexes.
 func (f *productFilter) geography(tx *storage.Tx, sn *snapshot) (*geography, error) {
-	geo := &geography{national: map[string]float64{}, pairs: map[geoPair]*geoNational{}}
+	geo := &geography{bannerNo: map[string]int32{}, gtinNo: map[string]int32{}}
 	var gtins []string
 	switch {
 	case f.gtin != "":
@@ -174,30 +224,29 @@ func (f *productFilter) geography(tx *storage.Tx, sn *snapshot) (*geography, err
 		prices = make([]market.Price, 0, 32)
 	)
 	for _, pv := range provinces {
-		gp := &geoProvince{code: pv.Code, weight: float64(pv.Population), prices: map[string]float64{}, pairs: map[geoPair]market.Price{}}
+		gp := &geoProvince{code: pv.Code, weight: float64(pv.Population)}
 		add := func(g string, ps []market.Price, obs int) error {
-			buf = buf[:0]
+			gi, ok := geo.gtinNo[g]
+			if !ok {
+				gi = int32(len(geo.gtinNo))
+				geo.gtinNo[g] = gi
+			}
 			for _, p := range ps {
-				buf = append(buf, p.Price)
 				if gp.n == 0 || p.Price < gp.lo {
 					gp.lo = p.Price
 				}
 				gp.hi = max(gp.hi, p.Price)
 				gp.sum += p.Price
 				gp.n++
-				k := geoPair{p.Banner, g}
-				gp.pairs[k] = p
-				nat := geo.pairs[k]
-				if nat == nil {
-					nat = &geoNational{}
-					geo.pairs[k] = nat
-				}
-				nat.shelf += gp.weight * p.Price
-				nat.regular += gp.weight * p.Regular
-				nat.weight += gp.weight
-				nat.provinces++
+				gp.prices.add(geoPrice{gtin: gi, banner: geo.banner(p.Banner), price: p.Price, regular: p.Regular})
 			}
-			gp.prices[g] = pricestat.Median(buf)
+			if f.gtin != "" {
+				buf = buf[:0]
+				for _, p := range ps {
+					buf = append(buf, p.Price)
+				}
+				gp.price = pricestat.Median(buf)
+			}
 			gp.obs += obs
 			return nil
 		}
@@ -215,29 +264,60 @@ func (f *productFilter) geography(tx *storage.Tx, sn *snapshot) (*geography, err
 		if err != nil {
 			return nil, err
 		}
-		if len(gp.prices) == 0 {
+		if gp.prices.n == 0 {
 			continue
 		}
 		geo.provinces = append(geo.provinces, gp)
 	}
-	// National prices of the barcodes: population-weighted means of the
-	// province prices (a level); of the pairs: of the banner's prices.
-	weights := map[string]float64{}
-	for _, gp := range geo.provinces {
-		for g, p := range gp.prices {
-			geo.national[g] += gp.weight * p
-			weights[g] += gp.weight
+	// The national price of a selected barcode: the population-weighted
+	// mean of its province prices (a level); of a pair: of the banner's
+	// prices, over the provinces in order.
+	if f.gtin != "" {
+		var weights float64
+		for _, gp := range geo.provinces {
+			geo.price += gp.weight * gp.price
+			weights += gp.weight
+		}
+		if weights > 0 {
+			geo.price /= weights
 		}
 	}
-	for g, w := range weights {
-		geo.national[g] /= w
+	nb := len(geo.banners)
+	geo.slots = make([]int32, len(geo.gtinNo)*nb)
+	for i := range geo.slots {
+		geo.slots[i] = -1
 	}
-	for _, nat := range geo.pairs {
+	n := int32(0)
+	for _, gp := range geo.provinces {
+		for _, b := range gp.prices.blocks {
+			for i := range b {
+				if slot := &geo.slots[int(b[i].gtin)*nb+int(b[i].banner)]; *slot < 0 {
+					*slot = n
+					n++
+				}
+			}
+		}
+	}
+	geo.pairs = make([]geoNational, n)
+	for _, gp := range geo.provinces {
+		for _, b := range gp.prices.blocks {
+			for i := range b {
+				nat := geo.pair(&b[i])
+				nat.shelf += gp.weight * b[i].price
+				nat.regular += gp.weight * b[i].regular
+				nat.weight += gp.weight
+				nat.provinces++
+			}
+		}
+	}
+	for i := range geo.pairs {
+		nat := &geo.pairs[i]
 		nat.shelf /= nat.weight
 		nat.regular /= nat.weight
 	}
+	seen, priced := make([]bool, nb), make([]bool, nb) // index's scratch space
 	for _, gp := range geo.provinces {
-		if err := geo.index(tx, sn, gp); err != nil {
+		if err := geo.index(tx, sn, gp, seen, priced); err != nil {
 			return nil, err
 		}
 	}
@@ -245,36 +325,50 @@ func (f *productFilter) geography(tx *storage.Tx, sn *snapshot) (*geography, err
 }
 
 // index computes gp's indexes over its pairs priced in another province
-// too, and the banners, products and stores they rest on.
-func (geo *geography) index(tx *storage.Tx, sn *snapshot, gp *geoProvince) error {
+// too, and the banners, products and stores they rest on. seen and
+// priced are scratch space, one per banner.
+func (geo *geography) index(tx *storage.Tx, sn *snapshot, gp *geoProvince, seen, priced []bool) error {
 	var regular, shelf pricestat.Geomean
-	banners, products := map[string]bool{}, map[string]bool{}
-	for k, p := range gp.pairs {
-		nat := geo.pairs[k]
-		if nat.provinces < 2 {
-			continue
+	clear(seen)
+	clear(priced)
+	last := int32(-1) // the barcode of the last pair compared: a province's prices come barcode by barcode
+	for _, b := range gp.prices.blocks {
+		for i := range b {
+			p := &b[i]
+			priced[p.banner] = true
+			nat := geo.pair(p)
+			if nat.provinces < 2 {
+				continue
+			}
+			regular.Add(p.regular / nat.regular)
+			shelf.Add(p.price / nat.shelf)
+			if !seen[p.banner] {
+				seen[p.banner] = true
+				gp.banners++
+			}
+			if p.gtin != last {
+				last = p.gtin
+				gp.products++
+			}
+			gp.compared++
 		}
-		regular.Add(p.Regular / nat.regular)
-		shelf.Add(p.Price / nat.shelf)
-		banners[k.banner], products[k.gtin] = true, true
-		gp.compared++
 	}
 	gp.index, gp.shelfIndex = 100, 100
 	if gp.compared > 0 {
 		gp.index, gp.shelfIndex = regular.Index(), shelf.Index()
 	}
-	gp.banners, gp.products = len(banners), len(products)
-	gp.bannerStores = map[string]int{}
-	for k := range gp.pairs {
-		if _, ok := gp.bannerStores[k.banner]; ok {
+	// The stores of every banner pricing the selection, and of those
+	// compared.
+	for b, ok := range priced {
+		if !ok {
 			continue
 		}
-		n, err := sn.activeStores(tx, gp.code, k.banner)
+		n, err := sn.activeStores(tx, gp.code, geo.banners[b])
 		if err != nil {
 			return err
 		}
-		gp.bannerStores[k.banner] = n
-		if banners[k.banner] {
+		gp.allStores += n
+		if seen[b] {
 			gp.stores += n
 		}
 	}
@@ -368,7 +462,7 @@ func (s *Service) GeographicPrices(ctx context.Context, in GeoPricesInput) (*Geo
 		for _, gp := range geo.provinces {
 			row := gp.row(f.minProducts())
 			if gtin != "" {
-				p, a := Cents(pricestat.Cents(gp.prices[string(gtin)])), Cents(pricestat.Cents(gp.sum/float64(gp.n)))
+				p, a := Cents(pricestat.Cents(gp.price)), Cents(pricestat.Cents(gp.sum/float64(gp.n)))
 				row.Price, row.Average = &p, &a
 			}
 			res.Provinces = append(res.Provinces, row)
@@ -398,11 +492,7 @@ func (geo *geography) nationalRow(minProducts int, gtin GTIN) *GeoProvince {
 	if len(geo.provinces) == 0 {
 		return nil
 	}
-	nat := &GeoProvince{Province: "CA", Index: 100, ShelfIndex: 100, Pairs: len(geo.pairs), Products: len(geo.national)}
-	banners := map[string]bool{}
-	for k := range geo.pairs {
-		banners[k.banner] = true
-	}
+	nat := &GeoProvince{Province: "CA", Index: 100, ShelfIndex: 100, Pairs: len(geo.pairs), Products: len(geo.gtinNo), Banners: len(geo.banners)}
 	var avg, weights float64
 	for i, gp := range geo.provinces {
 		if i == 0 || gp.lo < float64(nat.Min) {
@@ -412,15 +502,12 @@ func (geo *geography) nationalRow(minProducts int, gtin GTIN) *GeoProvince {
 		nat.BannerPrices += gp.n
 		avg += gp.weight * gp.sum / float64(gp.n)
 		weights += gp.weight
-		for _, n := range gp.bannerStores {
-			nat.Stores += n
-		}
+		nat.Stores += gp.allStores
 	}
-	nat.Banners = len(banners)
 	nat.Thin = nat.Stores < ThinStores
 	nat.LowSample = lowSample(nat.Products, nat.Stores, nat.Banners, minProducts)
 	if gtin != "" {
-		p, a := Cents(pricestat.Cents(geo.national[string(gtin)])), Cents(pricestat.Cents(avg/weights))
+		p, a := Cents(pricestat.Cents(geo.price)), Cents(pricestat.Cents(avg/weights))
 		nat.Price, nat.Average = &p, &a
 	}
 	return nat

@@ -1,6 +1,12 @@
 -- competitive_benchmark (M3. One comparison between banners).
 --
--- "For banner B in P and barcode g that B prices: the market price m_B(g) =
+-- "The week: one flyer week (Thursday to Wednesday) for every banner: the
+-- flyer week of asOf when every banner with a daily price in the week
+-- before has a daily price in it, otherwise the week before. p_B(g),
+-- r_B(g): banner B's weekly prices of g: over B's SKUs of g, the lowest
+-- daily price (M1') on the SKU's last day with a daily price in the week,
+-- and the lowest such regular price.
+-- For banner B in P and barcode g that B prices: the market price m_B(g) =
 -- median of { p_X(g) : X != B, X prices g } (each other banner once;
 -- shelf), m^r_B(g) likewise with r_X(g).
 -- G_B = barcodes B prices and at least 2 other banners price.
@@ -17,13 +23,17 @@
 -- 2 other banners price has no item: index and regular_index are null
 -- (never 0)."
 -- (The query gives banner null for a banner with no item; the test tells
--- the two apart by whether the banner has a current price, bcur.)
--- p_X(g), r_X(g) are M1's current banner prices (table bcur, derive.sql).
+-- the two apart by whether the banner has a weekly price.)
+-- The week and the weekly prices are derive.sql's flyerweek and weekprice.
 --
 -- Read here: the categories' rows carry items and regular_index like the
 -- banner's; m^r_B(g) is taken over the same other banners as m_B(g).
 -- Variables: province, banner.
-WITH b AS (SELECT banner, upc, category, p, r FROM bcur WHERE province = :'province'),
+WITH
+b AS (
+  SELECT banner, upc, min(category) AS category, min(p) AS p, min(r) AS r FROM weekprice
+  WHERE province = :'province' AND upc <> '' AND NOT restricted(upc) GROUP BY banner, upc
+),
 pairs AS (
   SELECT x.banner, x.upc, x.category, x.p, x.r,
          percentile_cont(0.5) WITHIN GROUP (ORDER BY y.p)::numeric AS m,
@@ -48,7 +58,9 @@ cats AS (
   FROM g WHERE banner = :'banner' GROUP BY category
 )
 SELECT jsonb_build_object(
-  'priced', EXISTS (SELECT 1 FROM bcur WHERE province = :'province' AND banner = :'banner'),
+  'priced', EXISTS (SELECT 1 FROM weekprice WHERE province = :'province' AND banner = :'banner'),
+  'week_from', (SELECT wfrom FROM flyerweek WHERE province = :'province'),
+  'week_to', (SELECT wfrom + 6 FROM flyerweek WHERE province = :'province'),
   'banner', (SELECT to_jsonb(x) FROM (SELECT i.*, coalesce(r.rank, 0) AS rank FROM idx i LEFT JOIN ranked r USING (banner)
              WHERE i.banner = :'banner') x),
   'ranking', (SELECT coalesce(jsonb_agg(x ORDER BY rank, banner), '[]') FROM (

@@ -11,9 +11,10 @@
 -- Brief promotion intensity per banner: of its SKUs with a weekly price in
 -- W, on_promotion = those with p < r; share_pct; avg_discount_pct = mean
 -- (1 - p/r) * 100 over them.
--- Brief basket: the 25 barcodes priced by the most banners in W (ties by
--- barcode), each banner's index per M3 on its prices in force (the offers
--- observed in W); cheapest / dearest among banners with >= 20 items."
+-- Brief basket: the 25 barcodes priced by the most banners in the flyer
+-- week (ties by barcode), each banner's index per M3 on its weekly prices
+-- of that week (competitive_benchmark's week and prices, benchmark.sql);
+-- cheapest / dearest among banners with >= 20 items."
 -- M2. "category_report's change and the brief's week and four-week
 -- inflation are matched-model Jevons indexes" (see category_report.sql),
 -- each SKU's index I chained from its first day of the 56 days read.
@@ -25,8 +26,8 @@
 -- price (the fewest a comparison with the other banners' median needs, as
 -- the OpenAPI document says); the four-week inflation is M2 with C the 28 days up to asOf
 -- and Q the 28 days before them;
--- a banner's basket price of a barcode is the lowest price in force over
--- its SKUs of it observed in W (as M1's p_B(g)); the basket's total is
+-- a banner's basket price of a barcode is the lowest weekly price over
+-- its SKUs of it (as M3's p_B(g): derive.sql's weekprice); the basket's total is
 -- M3's sum of p_B(g) over G_B; avg_discount_pct is 0 when none is promoted.
 -- Variables: province.
 SET enable_nestloop = off; -- the planner misjudges the CTEs' sizes
@@ -84,8 +85,8 @@ infl2 AS (
   ) st
 ),
 bw AS (
-  SELECT banner, upc, min(price) AS p FROM offer, meta m
-  WHERE province = :'province' AND observed_at > m.asof - 7 AND upc <> '' AND NOT restricted(upc) GROUP BY banner, upc
+  SELECT banner, upc, min(p) AS p FROM weekprice
+  WHERE province = :'province' AND upc <> '' AND NOT restricted(upc) GROUP BY banner, upc
 ),
 basket AS (
   SELECT upc FROM bw GROUP BY upc HAVING count(*) >= 3 ORDER BY count(*) DESC, upc LIMIT 25
@@ -107,4 +108,6 @@ SELECT jsonb_build_object(
   'categories', (SELECT coalesce(jsonb_agg(x ORDER BY category), '[]') FROM infl2 x WHERE category <> 'All categories'),
   'overall', (SELECT to_jsonb(x) FROM infl2 x WHERE category = 'All categories'),
   'basket_items', (SELECT count(*) FROM basket),
+  'basket_week_from', (SELECT wfrom FROM flyerweek WHERE province = :'province'),
+  'basket_week_to', (SELECT wfrom + 6 FROM flyerweek WHERE province = :'province'),
   'basket', (SELECT coalesce(jsonb_agg(x ORDER BY banner), '[]') FROM costs x));

@@ -39,7 +39,7 @@ SET client_min_messages = warning;
 -- Money here is numeric cents: exact, half-cents included. The Go side
 -- rounds when it compares, as a figure is rounded when written.
 
-DROP TABLE IF EXISTS obs, meta, daily, storeprice, dayprice, links, cur, bcur, populations CASCADE;
+DROP TABLE IF EXISTS obs, meta, daily, storeprice, dayprice, links, flyerweek, weekprice, cur, bcur, populations CASCADE;
 
 CREATE TABLE obs AS
 -- A SKU not linked to a barcode (e.g. a restricted-circulation code, which
@@ -165,6 +165,26 @@ matched AS (
 SELECT s.province, s.banner, s.sku, s.d, coalesce(m.lp, 0) AS lp, coalesce(m.lr, 0) AS lr
 FROM seq s LEFT JOIN matched m USING (province, banner, sku, d);
 CREATE INDEX ON links (province, banner, sku, d);
+
+-- The flyer week (Thursday to Wednesday) competitive_benchmark and the
+-- brief's basket compare every banner of a province on: the week of asOf
+-- when every banner with a daily price (M1') in the week before has one
+-- in it too, otherwise the week before (isodow: Monday 1 .. Sunday 7, so
+-- asOf's Thursday is asOf - (isodow + 3) % 7). weekprice: a banner SKU's
+-- weekly price, its daily price on its last day in that week.
+CREATE TABLE flyerweek AS
+WITH fw0 AS (SELECT asof - ((extract(isodow FROM asof)::int + 3) % 7) AS cur FROM meta),
+fwd AS (SELECT DISTINCT dp.province, dp.banner, dp.d >= fw0.cur AS in_cur FROM dayprice dp, fw0 WHERE dp.d >= fw0.cur - 7)
+SELECT p.province,
+       CASE WHEN EXISTS (SELECT banner FROM fwd WHERE fwd.province = p.province AND NOT in_cur
+                         EXCEPT SELECT banner FROM fwd WHERE fwd.province = p.province AND in_cur)
+            THEN fw0.cur - 7 ELSE fw0.cur END AS wfrom
+FROM (SELECT DISTINCT province FROM dayprice) p, fw0;
+CREATE TABLE weekprice AS
+SELECT DISTINCT ON (dp.province, dp.banner, dp.sku) dp.province, dp.banner, dp.sku, dp.upc, dp.category, dp.d, dp.p, dp.r
+FROM dayprice dp JOIN flyerweek fw ON fw.province = dp.province AND dp.d BETWEEN fw.wfrom AND fw.wfrom + 6
+ORDER BY dp.province, dp.banner, dp.sku, dp.d DESC;
+CREATE INDEX ON weekprice (province, upc);
 
 -- Offers: each store's latest observation with d > asOf - 14, at its
 -- price in force (a promotion past its promo_ends at the regular price);

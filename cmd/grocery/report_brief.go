@@ -113,7 +113,7 @@ func writeBrief(path string, b *grocery.Brief) error {
 func printBrief(w io.Writer, b *grocery.Brief) error {
 	fmt.Fprintf(w, "%s\n\n", b.Summary)
 	if len(b.Basket.Banners) > 0 {
-		fmt.Fprintf(w, "Basket of %d shared products (index 100 = the other banners' median prices on the same items; ranked at %d items):\n", b.Basket.Items, b.Basket.MinItems)
+		fmt.Fprintf(w, "Basket of %d shared products, flyer week %s to %s (index 100 = the other banners' median prices on the same items; ranked at %d items):\n", b.Basket.Items, b.Basket.WeekFrom, b.Basket.WeekTo, b.Basket.MinItems)
 		t := newTable(w)
 		fmt.Fprintln(t, "  RANK\tBANNER\tINDEX\tREGULAR\tTOTAL\tMARKET\tITEMS\tMISSING")
 		for _, c := range b.Basket.Banners {

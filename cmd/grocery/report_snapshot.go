@@ -224,10 +224,10 @@ func printBenchmark(w io.Writer, r *grocery.BenchmarkResult) error {
 		if r.Rank > 0 {
 			rank = fmt.Sprintf("rank %d of %d", r.Rank, r.Ranked)
 		}
-		fmt.Fprintf(w, "%s in %s: index %.1f, regular %.1f (100 = the market of the other banners), %s, on %d items (%s against %s).\n\n",
-			r.BannerName, r.Province, *r.Index, *r.RegularIndex, rank, r.Items, money(r.Total), money(r.MarketCost))
+		fmt.Fprintf(w, "%s in %s, flyer week %s to %s: index %.1f, regular %.1f (100 = the market of the other banners), %s, on its own %d items (%s against %s).\n\n",
+			r.BannerName, r.Province, r.WeekFrom, r.WeekTo, *r.Index, *r.RegularIndex, rank, r.Items, money(r.Total), money(r.MarketCost))
 	} else {
-		fmt.Fprintf(w, "%s in %s: no index, no item to compare (the note says why).\n\n", r.BannerName, r.Province)
+		fmt.Fprintf(w, "%s in %s, flyer week %s to %s: no index, no item to compare (the note says why).\n\n", r.BannerName, r.Province, r.WeekFrom, r.WeekTo)
 	}
 	t := newTable(w)
 	fmt.Fprintln(t, "RANK\tBANNER\tINDEX\tREGULAR\tITEMS")

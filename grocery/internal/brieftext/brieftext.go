@@ -20,9 +20,11 @@ type Figures struct {
 	Province string // the province's name
 	From, To string // the week's first and last days, YYYY-MM-DD
 	// Ranked are the basket's ranked banners, cheapest first: those that
-	// price at least MinItems of its Items shared products.
-	Ranked          []Banner
-	MinItems, Items int
+	// price at least MinItems of its Items shared products in the flyer
+	// week BasketFrom to BasketTo (YYYY-MM-DD).
+	Ranked               []Banner
+	MinItems, Items      int
+	BasketFrom, BasketTo string
 	// Overall is every category together; Categories each category.
 	Overall    Change
 	Categories []Change
@@ -89,8 +91,8 @@ func (f *Figures) Summary() string {
 	}
 	if ranked := f.Ranked; len(ranked) > 0 {
 		lo, hi := ranked[0], ranked[len(ranked)-1]
-		fmt.Fprintf(&w, "of %d %s pricing at least %d of the %d shared products, %s had the cheapest basket (index %.1f against the other banners' median prices, $%s for the %d it prices)",
-			len(ranked), words.Plural(len(ranked), "banner"), f.MinItems, f.Items, lo.Name, lo.Index, lo.Total, lo.Items)
+		fmt.Fprintf(&w, "of %d %s pricing at least %d of the %d shared products in the flyer week %s to %s, %s had the cheapest basket (index %.1f against the other banners' median prices, $%s for the %d it prices)",
+			len(ranked), words.Plural(len(ranked), "banner"), f.MinItems, f.Items, f.BasketFrom, f.BasketTo, lo.Name, lo.Index, lo.Total, lo.Items)
 		if len(ranked) > 1 {
 			fmt.Fprintf(&w, " and %s the dearest (index %.1f)", hi.Name, hi.Index)
 		}

@@ -75,13 +75,19 @@ func (s *Standing) Add(own *Price, market, marketRegular float64) {
 // its regular price the lowest regular price in force. Offers of a barcode come
 // ordered by banner, so a banner's SKUs are consecutive.
 func Add(prices []Price, o *storage.Offer) []Price {
-	p, r := float64(o.Price), float64(o.Regular)
-	if n := len(prices); n > 0 && prices[n-1].Banner == o.Banner {
+	return AddPrice(prices, o.Banner, float64(o.Price), float64(o.Regular))
+}
+
+// AddPrice is Add for a banner SKU's prices p and r taken from elsewhere
+// than its offer (its weekly prices): the banner's price is the lowest p
+// of its SKUs, its regular price the lowest r.
+func AddPrice(prices []Price, banner string, p, r float64) []Price {
+	if n := len(prices); n > 0 && prices[n-1].Banner == banner {
 		prices[n-1].Price = min(prices[n-1].Price, p)
 		prices[n-1].Regular = min(prices[n-1].Regular, r)
 		return prices
 	}
-	return append(prices, Price{Banner: o.Banner, Price: p, Regular: r})
+	return append(prices, Price{Banner: banner, Price: p, Regular: r})
 }
 
 // Scan calls fn for each barcode of province that skip does not refuse
@@ -94,6 +100,20 @@ func Add(prices []Price, o *storage.Offer) []Price {
 // is not to return storage.ErrStop, which the read of the offers takes
 // for an end without error.
 func Scan(tx *storage.Tx, province string, skip func(gtin string) bool, use func(gtin string, o *storage.Offer) bool, fn func(gtin string, prices []Price, storePrices int) error) error {
+	return ScanPriced(tx, province, skip, func(g string, o *storage.Offer) (float64, float64, bool) {
+		if !use(g, o) {
+			return 0, 0, false
+		}
+		return float64(o.Price), float64(o.Regular), true
+	}, fn)
+}
+
+// ScanPriced is Scan with each offer's prices given by price, which
+// reports whether the offer counts (and is called once per offer of a
+// barcode not skipped): the banner prices of a barcode are folded from
+// those prices (AddPrice), the store-level prices behind them are the
+// offers' StoreCount.
+func ScanPriced(tx *storage.Tx, province string, skip func(gtin string) bool, price func(gtin string, o *storage.Offer) (p, r float64, ok bool), fn func(gtin string, prices []Price, storePrices int) error) error {
 	var (
 		cur     string
 		skipped bool
@@ -116,10 +136,14 @@ func Scan(tx *storage.Tx, province string, skip func(gtin string) bool, use func
 			cur = g
 			skipped = skip(g)
 		}
-		if skipped || !use(g, o) {
+		if skipped {
 			return nil
 		}
-		prices = Add(prices, o)
+		p, r, ok := price(g, o)
+		if !ok {
+			return nil
+		}
+		prices = AddPrice(prices, o.Banner, p, r)
 		obs += int(o.StoreCount)
 		return nil
 	})
