@@ -2,8 +2,10 @@ package grocery
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 
@@ -92,6 +94,33 @@ func (p parquetRows) Next() ([]string, error) {
 	return rec, err
 }
 
+// StoreSource returns the public source a reference store's prices come
+// from, by its id: "hammer" (hammer-...), "openprices" (openprices-...),
+// or "" for the demo's stores and those a data team imports. Each store
+// comes from one source, so the source of an observation is its store's.
+func StoreSource(storeID string) string {
+	for _, src := range []string{publicdata.Hammer, publicdata.OpenPrices} {
+		if strings.HasPrefix(storeID, src+"-") {
+			return src
+		}
+	}
+	return ""
+}
+
+// SourceAttribution returns the credit a public source's licence asks
+// for, "" for none.
+func SourceAttribution(source string) string {
+	switch source {
+	case publicdata.Hammer:
+		return publicdata.HammerAttribution
+	case publicdata.OpenPrices:
+		return publicdata.OpenPricesAttribution
+	case publicdata.StatCan:
+		return publicdata.StatCanAttribution
+	}
+	return ""
+}
+
 // ImportSource imports the files of a public source ("hammer",
 // "openprices" or "statcan"), read as published: ConvertSource, then
 // Import of the stores and of the observations, which skips (and
@@ -114,11 +143,23 @@ func (s *Service) ImportSource(ctx context.Context, source string, files []Sourc
 	return ImportConverted(ctx, s.Import, conv, opts)
 }
 
+// SourcePartRows is the most observations ImportConverted imports in one
+// transaction: a source's observations are imported in parts of this
+// many rows, so that the memory an import takes stays bounded whatever
+// the source's size (Project Hammer publishes some 72 million rows).
+const SourcePartRows = 500_000
+
 // ImportConverted imports a converted source through imp: its stores
-// file, then its observations, streamed (the observations are never
-// all in memory). Bad rows are skipped and reported (opts.SkipInvalid is
+// file, then its observations, streamed in parts of SourcePartRows rows,
+// each imported whole or not at all; when one fails, the parts before it
+// stay imported, and running the import again is safe (their rows count
+// as unchanged). Bad rows are skipped and reported (opts.SkipInvalid is
 // implied). It returns imp's errors and the conversion's.
 func ImportConverted(ctx context.Context, imp ImportFunc, conv *publicdata.Conversion, opts *ImportOptions) (*SourceReport, error) {
+	return importConverted(ctx, imp, conv, opts, SourcePartRows)
+}
+
+func importConverted(ctx context.Context, imp ImportFunc, conv *publicdata.Conversion, opts *ImportOptions, partRows int) (*SourceReport, error) {
 	o := ImportOptions{}
 	if opts != nil {
 		o = *opts
@@ -132,15 +173,46 @@ func ImportConverted(ctx context.Context, imp ImportFunc, conv *publicdata.Conve
 	if rep.Stores, err = imp(ctx, conv.Source+" stores", bytes.NewReader(conv.Stores), &ImportOptions{SkipInvalid: true}); err != nil {
 		return nil, err
 	}
-	pr, pw := io.Pipe()
+	// The converter writes each part into a pipe whose reader the
+	// import reads here, one part after the other.
+	parts := make(chan *io.PipeReader, 1)
 	done := make(chan error, 1)
 	go func() {
-		err := conv.WriteObservations(ctx, pw)
-		pw.CloseWithError(err)
+		var pw *io.PipeWriter
+		err := conv.WriteObservations(ctx, partRows, func() (io.Writer, error) {
+			if pw != nil {
+				pw.Close()
+			}
+			var pr *io.PipeReader
+			pr, pw = io.Pipe()
+			parts <- pr
+			return pw, nil
+		})
+		if pw != nil {
+			pw.CloseWithError(err)
+		}
+		close(parts)
 		done <- err
 	}()
-	rep.Observations, err = imp(ctx, conv.Source+" observations", pr, &o)
-	pr.CloseWithError(errors.New("the import stopped"))
+	obs := &ImportReport{File: conv.Source + " observations", Kind: "observations", Format: "csv"}
+	n := 0
+	for pr := range parts {
+		if err != nil {
+			pr.CloseWithError(err) // stop the converter
+			continue
+		}
+		n++
+		name := obs.File
+		if n > 1 {
+			name = fmt.Sprintf("%s (part %d)", obs.File, n)
+		}
+		var r *ImportReport
+		r, err = imp(ctx, name, pr, &o)
+		pr.CloseWithError(errors.New("the import stopped"))
+		if err == nil {
+			obs.add(r)
+		}
+	}
 	werr := <-done
 	if err != nil {
 		return nil, err
@@ -148,5 +220,23 @@ func ImportConverted(ctx context.Context, imp ImportFunc, conv *publicdata.Conve
 	if werr != nil {
 		return nil, werr
 	}
+	rep.Observations = obs
 	return rep, nil
+}
+
+// add counts a part's report in r.
+func (r *ImportReport) add(p *ImportReport) {
+	r.Rows += p.Rows
+	r.New += p.New
+	r.Updated += p.Updated
+	r.Unchanged += p.Unchanged
+	r.Skipped += p.Skipped
+	r.NamesKept += p.NamesKept
+	for _, msg := range p.Problems {
+		if len(r.Problems) < maxProblems {
+			r.Problems = append(r.Problems, msg)
+		}
+	}
+	r.AlertsError = cmp.Or(r.AlertsError, p.AlertsError)
+	r.PublishError = cmp.Or(r.PublishError, p.PublishError)
 }

@@ -172,19 +172,15 @@ func convertHammer(files []File, opts Options) (*Conversion, error) {
 	}
 	sum.Stores = len(stores)
 	conv := &Conversion{Source: Hammer, Stores: storesCSV(stores), Summary: sum}
-	conv.WriteObservations = func(ctx context.Context, w io.Writer) error {
-		cw := csv.NewWriter(w)
-		if err := cw.Write(obsHeader); err != nil {
-			return err
-		}
+	conv.WriteObservations = func(ctx context.Context, partRows int, next func() (io.Writer, error)) error {
+		pw := &partWriter{next: next, max: partRows}
 		for _, f := range raws {
-			if err := h.readRaw(ctx, f, cw); err != nil {
+			if err := h.readRaw(ctx, f, pw); err != nil {
 				return err
 			}
 		}
-		cw.Flush()
 		h.finish()
-		return cw.Error()
+		return pw.close()
 	}
 	return conv, nil
 }
@@ -256,7 +252,7 @@ func (h *hammerConv) readProducts(f File) error {
 // first day of the Julian period, written by the database for a null.
 const sentinelDate = "-4713-11-24"
 
-func (h *hammerConv) readRaw(ctx context.Context, f File, cw *csv.Writer) error {
+func (h *hammerConv) readRaw(ctx context.Context, f File, pw *partWriter) error {
 	rc, cr, idx, err := openCSV(f, hammerRawCols)
 	if err != nil {
 		return err
@@ -343,7 +339,7 @@ func (h *hammerConv) readRaw(ctx context.Context, f File, cw *csv.Writer) error 
 			o.Name, o.Brand, o.Size = "", "", ""
 		}
 		out = o.record(out)
-		if err := cw.Write(out); err != nil {
+		if err := pw.write(out); err != nil {
 			return err
 		}
 		h.sum.Kept++

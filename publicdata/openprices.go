@@ -2,7 +2,6 @@ package publicdata
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"math"
@@ -72,11 +71,9 @@ func convertOpenPrices(files []File, opts Options) (*Conversion, error) {
 	}
 	sum.Stores = len(stores)
 	conv := &Conversion{Source: OpenPrices, Stores: storesCSV(stores), Summary: sum}
-	conv.WriteObservations = func(ctx context.Context, w io.Writer) error {
-		cw := csv.NewWriter(w)
-		if err := cw.Write(obsHeader); err != nil {
-			return err
-		}
+	conv.WriteObservations = func(ctx context.Context, partRows int, next func() (io.Writer, error)) error {
+		pw := &partWriter{next: next, max: partRows}
+		var werr error
 		var out []string
 		products := map[string]bool{}
 		for _, f := range files {
@@ -99,20 +96,24 @@ func convertOpenPrices(files []File, opts Options) (*Conversion, error) {
 					sum.Products++
 				}
 				out = o.record(out)
-				if cw.Write(out) == nil {
-					sum.Kept++
+				if werr == nil {
+					if werr = pw.write(out); werr == nil {
+						sum.Kept++
+					}
 				}
 			})
+			if err == nil {
+				err = werr
+			}
+			if err == nil {
+				err = ctx.Err()
+			}
 			if err != nil {
 				return err
 			}
-			if err := ctx.Err(); err != nil {
-				return err
-			}
 		}
-		cw.Flush()
 		sum.NotMapped = c.notMap.list()
-		return cw.Error()
+		return pw.close()
 	}
 	return conv, nil
 }

@@ -84,10 +84,14 @@ type Conversion struct {
 	// Stores is a stores file in the import's CSV columns: the reference
 	// stores the observations name. Empty for StatCan.
 	Stores []byte
-	// WriteObservations streams the observations file, in the import's
-	// CSV columns, to w, counting in Summary what it keeps and what not.
-	// Nil for StatCan.
-	WriteObservations func(ctx context.Context, w io.Writer) error
+	// WriteObservations streams the observations, in the import's CSV
+	// columns, counting in Summary what it keeps and what not. It writes
+	// them in parts of at most partRows rows (all in one when partRows
+	// is 0), each a whole file with its header, to the writer next
+	// returns for it: a part is imported in one transaction, so that the
+	// memory an import takes does not grow with the source's size. It
+	// writes at least one part. Nil for StatCan.
+	WriteObservations func(ctx context.Context, partRows int, next func() (io.Writer, error)) error
 	// Benchmarks are StatCan's series (nil for the other sources).
 	Benchmarks []Benchmark
 	Summary    *Summary
@@ -202,6 +206,53 @@ func storesCSV(stores []refStore) []byte {
 
 // obsHeader is the header of the observations files Convert writes.
 var obsHeader = []string{"date", "store_id", "banner", "external_sku", "price", "regular_price", "upc", "name", "brand", "size", "category"}
+
+// partWriter writes observation rows in parts: a new writer, with the
+// header, every max rows.
+type partWriter struct {
+	next   func() (io.Writer, error)
+	max, n int
+	cw     *csv.Writer
+}
+
+func (p *partWriter) write(rec []string) error {
+	if p.cw == nil || p.max > 0 && p.n == p.max {
+		if err := p.flush(); err != nil {
+			return err
+		}
+		w, err := p.next()
+		if err != nil {
+			return err
+		}
+		p.cw, p.n = csv.NewWriter(w), 0
+		if err := p.cw.Write(obsHeader); err != nil {
+			return err
+		}
+	}
+	p.n++
+	return p.cw.Write(rec)
+}
+
+func (p *partWriter) flush() error {
+	if p.cw == nil {
+		return nil
+	}
+	p.cw.Flush()
+	return p.cw.Error()
+}
+
+// close ends the last part, writing an empty one when there was none.
+func (p *partWriter) close() error {
+	if p.cw == nil {
+		w, err := p.next()
+		if err != nil {
+			return err
+		}
+		p.cw = csv.NewWriter(w)
+		p.cw.Write(obsHeader)
+	}
+	return p.flush()
+}
 
 // obsRow is one observation in the import's columns.
 type obsRow struct {

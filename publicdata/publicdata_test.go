@@ -47,7 +47,7 @@ func TestHammer(t *testing.T) {
 		t.Errorf("stores file has a Costco store, a vendor Hammer does not publish:\n%s", stores)
 	}
 	var obs bytes.Buffer
-	if err := conv.WriteObservations(context.Background(), &obs); err != nil {
+	if err := conv.WriteObservations(context.Background(), 0, func() (io.Writer, error) { return &obs, nil }); err != nil {
 		t.Fatal(err)
 	}
 	wantObs := `date,store_id,banner,external_sku,price,regular_price,upc,name,brand,size,category
@@ -95,5 +95,32 @@ func TestHammerNeedsProducts(t *testing.T) {
 	_, err := publicdata.Convert(publicdata.Hammer, files("hammer-4-raw.csv"), publicdata.Options{ValidBarcode: validBarcode})
 	if err == nil || !strings.Contains(err.Error(), "hammer-4-product.csv") {
 		t.Errorf("got %v, want an error naming the product file", err)
+	}
+}
+
+// TestHammerParts writes the observations in parts of 5 rows: each part a
+// whole file with its header, the rows in order.
+func TestHammerParts(t *testing.T) {
+	conv, err := publicdata.Convert(publicdata.Hammer, files("hammer-4-product.csv", "hammer-4-raw.csv"), publicdata.Options{ValidBarcode: validBarcode})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parts []*bytes.Buffer
+	err = conv.WriteObservations(context.Background(), 5, func() (io.Writer, error) {
+		parts = append(parts, &bytes.Buffer{})
+		return parts[len(parts)-1], nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []int
+	for _, p := range parts {
+		if !strings.HasPrefix(p.String(), "date,store_id,") {
+			t.Errorf("part without the header: %q", p.String())
+		}
+		lines = append(lines, strings.Count(p.String(), "\n")-1)
+	}
+	if diff := cmp.Diff([]int{5, 5, 2}, lines); diff != "" {
+		t.Errorf("rows per part (-want +got):\n%s", diff)
 	}
 }
