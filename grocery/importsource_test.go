@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/publicdata"
 	"github.com/parquet-go/parquet-go"
 )
 
@@ -87,6 +88,15 @@ func TestImportSourceHammer(t *testing.T) {
 		}
 		if rep.Observations.New != 0 || rep.Observations.Unchanged != 12 {
 			t.Errorf("got %d new, %d unchanged, want 0, 12", rep.Observations.New, rep.Observations.Unchanged)
+		}
+	})
+	t.Run("BriefCredits", func(t *testing.T) {
+		b, err := s.ExecutiveBrief(ctx, grocery.BriefInput{Province: "ON"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(b.Sources) != 1 || b.Sources[0] != publicdata.HammerAttribution {
+			t.Errorf("got sources %q, want Project Hammer's credit", b.Sources)
 		}
 	})
 	t.Run("StatCanBeside", func(t *testing.T) {
@@ -213,5 +223,15 @@ func TestImportSourceOpenPrices(t *testing.T) {
 	}
 	if len(res.Offers) != 1 || res.Offers[0].Banner != "walmart" {
 		t.Errorf("got %+v, want the Walmart offer in BC", res.Offers)
+	}
+}
+
+func TestStoreSource(t *testing.T) {
+	for _, tc := range []struct{ id, want string }{
+		{"hammer-voila", "hammer"}, {"openprices-node-101", "openprices"}, {"lob-on-001", ""}, {"hammerfest", ""},
+	} {
+		if got := grocery.StoreSource(tc.id); got != tc.want {
+			t.Errorf("StoreSource(%q): got %q, want %q", tc.id, got, tc.want)
+		}
 	}
 }
