@@ -45,3 +45,21 @@ func TestImportSourceCLIUnknown(t *testing.T) {
 		t.Errorf("got exit %d, stderr %q; want an error listing the sources", r.code, r.stderr)
 	}
 }
+
+// TestImportSourceThroughServer: while a server holds the data file, the
+// source's stores and observations go through its admin socket.
+func TestImportSourceThroughServer(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "held.db")
+	serveAdmin(t, db)
+	fixture := func(n string) string { return filepath.Join("..", "..", "publicdata", "testdata", n) }
+	r := cli(t, nil, "import", "--db", db, "--source", "hammer", fixture("hammer-4-product.csv"), fixture("hammer-4-raw.csv"))
+	ok(t, r)
+	if !strings.Contains(r.stdout, "hammer observations: 12 rows: 12 new") {
+		t.Errorf("stdout:\n%s\nwant 12 new observations", r.stdout)
+	}
+	r = cli(t, nil, "history", "V1001", "--banner", "voila", "--province", "ON", "--period", "90d", "--db", db)
+	ok(t, r)
+	if !strings.Contains(r.stdout, "6.79") {
+		t.Errorf("history through the server: got\n%s\nwant the last price 6.79", r.stdout)
+	}
+}
