@@ -42,8 +42,9 @@ func Sources() []string { return append([]string(nil), publicdata.Sources...) }
 // ConvertSource reads the files of a public source ("hammer",
 // "openprices" or "statcan") as published and converts them to the
 // import's stores and observations files (or StatCan's benchmark series).
-// It returns EINVALID for an unknown source or a file that is not the
-// source's format; bad rows are counted in the summary, never fatal.
+// It returns EINVALID for an unknown source, a file that cannot be read or
+// is not the source's format; bad rows are counted in the summary, never
+// fatal.
 func ConvertSource(source string, files []SourceFile) (*publicdata.Conversion, error) {
 	conv, err := publicdata.Convert(strings.ToLower(source), files, publicdata.Options{
 		ValidBarcode: func(s string) bool {
@@ -64,10 +65,8 @@ func ConvertSource(source string, files []SourceFile) (*publicdata.Conversion, e
 		},
 	})
 	if err != nil {
-		var pe interface{ Unwrap() error }
-		if errors.As(err, &pe) {
-			return nil, err // the file system's error
-		}
+		// A file that is not the source's, or that cannot be read, is
+		// invalid input, as in Import.
 		return nil, Errorf(EINVALID, "%s", err.Error())
 	}
 	return conv, nil

@@ -124,3 +124,22 @@ func TestHammerParts(t *testing.T) {
 		t.Errorf("rows per part (-want +got):\n%s", diff)
 	}
 }
+
+func TestStatCan(t *testing.T) {
+	conv, err := publicdata.Convert(publicdata.StatCan, files("18100245.csv"), publicdata.Options{ValidBarcode: validBarcode})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []publicdata.Benchmark{
+		{Province: "CA", Product: "Milk, 4 litres", Month: "2025-06", UOM: "Dollars", Cents: 641},
+		{Province: "ON", Product: "Milk, 4 litres", Month: "2025-07", UOM: "Dollars", Cents: 629},
+		{Province: "ON", Product: "Milk, 4 litres", Month: "2025-08", UOM: "Dollars", Cents: 639},
+		{Province: "BC", Product: "Bananas, per kilogram", Month: "2025-08", UOM: "Dollars", Cents: 179},
+	}
+	if diff := cmp.Diff(want, conv.Benchmarks); diff != "" {
+		t.Errorf("benchmarks (-want +got):\n%s", diff)
+	}
+	if n := len(conv.Summary.NotMapped); n != 2 || conv.Summary.Rows != 6 {
+		t.Errorf("got %d rows, not mapped %+v, want 6 rows, 2 reasons (no value, a city's GEO)", conv.Summary.Rows, conv.Summary.NotMapped)
+	}
+}
