@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -120,6 +121,20 @@ func TestImportSourceHammer(t *testing.T) {
 		}
 		if len(geo.Benchmarks) != 2 || geo.Benchmarks[0] != want[0] || geo.Benchmarks[1] != want[1] || geo.BenchmarkNote != grocery.BenchmarkCaveat {
 			t.Errorf("got %+v (%q), want %+v with the caveat", geo.Benchmarks, geo.BenchmarkNote, want)
+		}
+		// The category report shows the province's series of a category
+		// whose words StatCan's product names.
+		obs := "date,store_id,banner,external_sku,price,upc,name,category\n2025-08-21,hammer-save-on-foods,save-on-foods,SOF5005,1.69,6291041500213,Bananas,Bananas\n"
+		if _, err := s.Import(ctx, "bananas.csv", strings.NewReader(obs), nil); err != nil {
+			t.Fatal(err)
+		}
+		cat, err := s.CategoryReport(ctx, grocery.CategoryReportInput{Province: "BC"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantCat := []grocery.GeoBenchmark{{Series: grocery.BenchmarkSeriesName, Province: "BC", Product: "Bananas, per kilogram", Month: "2025-08", Price: 179}}
+		if diff := cmp.Diff(wantCat, cat.Benchmarks); diff != "" || cat.BenchmarkNote != grocery.BenchmarkCaveat {
+			t.Errorf("category report benchmarks (-want +got):\n%s", diff)
 		}
 	})
 }
