@@ -37,6 +37,7 @@ var banners = func() []Banner {
 		{"thrifty-foods", "Thrifty Foods", "Empire", false, codes("BC")},
 		{"farm-boy", "Farm Boy", "Empire", false, codes("ON")},
 		{"longos", "Longo's", "Empire", false, codes("ON")},
+		{"voila", "Voilà", "Empire", false, codes("ON QC")},
 		{"metro", "Metro", "Metro", false, codes("QC ON")},
 		{"super-c", "Super C", "Metro", true, codes("QC")},
 		{"food-basics", "Food Basics", "Metro", true, codes("ON")},
@@ -47,6 +48,7 @@ var banners = func() []Banner {
 		{"co-op", "Co-op", "Federated Co-operatives", false, codes("BC AB SK MB")},
 		{"giant-tiger", "Giant Tiger", "Giant Tiger", true, codes("ON QC NB NS PE NL MB SK AB")},
 		{"costco", "Costco", "Costco", true, codes("BC AB SK MB ON QC NB NS NL PE")},
+		{"galleria", "Galleria Supermarket", "Galleria", false, codes("ON")},
 		{"northern", "The North West Company", "North West", false, codes("NU NT YT MB")},
 	}
 	sort.Slice(bs, func(i, j int) bool { return bs[i].Slug < bs[j].Slug })

@@ -73,6 +73,10 @@ type Brief struct {
 	AlertEvents []AlertEvent `json:"alert_events"`
 	Currency    string       `json:"currency"`
 	Basis       Basis        `json:"basis"`
+	// Sources credits the public sources of the stores whose prices the
+	// brief rests on (SourceAttribution), as their licences ask; none for
+	// the demo's or a data team's own stores.
+	Sources []string `json:"sources,omitempty"`
 }
 
 // BriefBasket is the comparison of the banners on one basket of barcodes
@@ -355,8 +359,11 @@ func (b *briefBuilder) build() error {
 	}
 	for banner := range b.w.Banners {
 		stores := 0
-		err := b.tx.ActiveStores(b.out.Province, banner, func(*storage.Store) error {
+		err := b.tx.ActiveStores(b.out.Province, banner, func(st *storage.Store) error {
 			stores++
+			if a := SourceAttribution(StoreSource(st.ID)); a != "" && !slices.Contains(b.out.Sources, a) {
+				b.out.Sources = append(b.out.Sources, a)
+			}
 			return nil
 		})
 		if err != nil {
@@ -364,6 +371,7 @@ func (b *briefBuilder) build() error {
 		}
 		b.stores += stores
 	}
+	slices.Sort(b.out.Sources)
 	b.out.Basis.Banners = sortedKeys(b.w.Banners)
 	b.out.Basis.Stores = b.stores
 	b.out.Basis.Observations = b.w.Obs

@@ -105,6 +105,11 @@ type CategoryReport struct {
 	Categories           []CategoryStats `json:"categories"` // by category name; empty, never null
 	Currency             string          `json:"currency"`
 	Basis                Basis           `json:"basis"`
+	// Benchmarks are Statistics Canada's latest monthly averages in the
+	// province of the products matching a category of the report (as in
+	// GeographicPrices), when imported; BenchmarkNote is StatCan's caveat.
+	Benchmarks    []GeoBenchmark `json:"benchmarks,omitempty"`
+	BenchmarkNote string         `json:"benchmark_note,omitempty"`
 }
 
 // CategoryReport returns, per category of the province's panel (of one
@@ -287,6 +292,20 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 			res.Categories = append(res.Categories, st)
 		}
 		slices.SortFunc(res.Categories, func(x, y CategoryStats) int { return cmp.Compare(x.Category, y.Category) })
+		for _, c := range res.Categories {
+			bs, err := benchmarksFor(tx, c.Category)
+			if err != nil {
+				return err
+			}
+			for _, b := range bs {
+				if b.Province == a.province {
+					res.Benchmarks = append(res.Benchmarks, b)
+				}
+			}
+		}
+		if len(res.Benchmarks) > 0 {
+			res.BenchmarkNote = BenchmarkCaveat
+		}
 		res.Basis.Banners = sortedKeys(banners)
 		res.Basis.setDates(lo, hi)
 		res.Basis.Stores, res.Basis.Observations = allStores.Len(), obs

@@ -170,6 +170,16 @@
 // JSON Lines, CSV, XLSX (MaxXLSXRows) or Parquet; PrepareExport validates and names
 // one before its first byte, and PreparedExport.Stream writes it.
 //
+// ImportSource imports public Canadian price data as published (Project
+// Hammer, Open Prices, Statistics Canada 18-10-0245-01): ConvertSource
+// reads it with package publicdata into stores and observations files,
+// and ImportConverted feeds them to Import (a Service's, or a server's
+// through its admin socket) in parts of SourcePartRows rows, with a
+// SourceSummary of what was not mapped and why. StatCan's monthly
+// averages are stored as benchmarks, shown beside the panel's prices in
+// GeographicPrices. StoreSource names a store's source, SourceAttribution
+// the credit it asks for.
+//
 // # Identifiers and values
 //
 // Provinces are two-letter codes (English and French names are accepted),

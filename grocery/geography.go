@@ -1,6 +1,7 @@
 package grocery
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -46,6 +47,11 @@ type GeoPricesResult struct {
 	Provinces []GeoProvince `json:"provinces"` // by province code; only provinces with a current price
 	Currency  string        `json:"currency"`
 	Basis     Basis         `json:"basis"`
+	// Benchmarks are Statistics Canada's monthly averages of the
+	// product's type (or the category), when imported: a comparison, not
+	// the panel's prices; BenchmarkNote carries StatCan's caveat.
+	Benchmarks    []GeoBenchmark `json:"benchmarks,omitempty"`
+	BenchmarkNote string         `json:"benchmark_note,omitempty"`
 }
 
 // RegionalInput holds the arguments of RegionalComparison: a UPC, a
@@ -470,6 +476,18 @@ func (s *Service) GeographicPrices(ctx context.Context, in GeoPricesInput) (*Geo
 		res.Basis, err = sn.basis(tx, CompareSameBarcode)
 		if err != nil {
 			return err
+		}
+		kind := f.category
+		if gtin != "" {
+			// The product's type, or its name when it has none (as
+			// Project Hammer's and Open Prices' products).
+			kind = cmp.Or(f.product.Type, f.product.Name)
+		}
+		if res.Benchmarks, err = benchmarksFor(tx, kind); err != nil {
+			return err
+		}
+		if len(res.Benchmarks) > 0 {
+			res.BenchmarkNote = BenchmarkCaveat
 		}
 		if len(res.Provinces) == 0 {
 			res.Basis.Note = "no current price of it was observed in the panel in any province (an absence from the panel is not proof it is not sold)"

@@ -145,12 +145,14 @@ var (
 	bucketWebhooks          = []byte("webhooks")
 	bucketWebhookDeliveries = []byte("webhookdeliveries")
 	bucketWebhookPending    = []byte("webhookpending")
+	// Statistics Canada's monthly averages (see benchmarks.go).
+	bucketBenchmarks = []byte("benchmarks")
 
 	allBuckets = [][]byte{bucketMeta, bucketStores, bucketStoreLoc, bucketProducts, bucketSKUs,
 		bucketGTINSKUs, bucketSeries, bucketOffers, bucketTokens, bucketLatest, bucketStoreDays,
 		bucketAccounts, bucketKeys, bucketUsage, bucketAlertRules, bucketAlertWatch, bucketAlertEvents,
 		bucketAlertFired, bucketCatDays, bucketShelf, bucketPromos, bucketPromoDates, bucketIdem, bucketIdemExpiry,
-		bucketWebhooks, bucketWebhookDeliveries, bucketWebhookPending, bucketCatSKUs}
+		bucketWebhooks, bucketWebhookDeliveries, bucketWebhookPending, bucketCatSKUs, bucketBenchmarks}
 
 	keyFormat  = []byte("format")
 	keyAsOf    = []byte("asof")
@@ -553,7 +555,7 @@ func (t *Tx) text(b []byte) string {
 // writeOnlyBuckets are the buckets a read-only open may lack: a file of
 // this version written before they existed opens read-only, their readers
 // finding no record, and its first writable open creates them.
-var writeOnlyBuckets = [][]byte{bucketIdem, bucketIdemExpiry, bucketWebhooks, bucketWebhookDeliveries, bucketWebhookPending}
+var writeOnlyBuckets = [][]byte{bucketIdem, bucketIdemExpiry, bucketWebhooks, bucketWebhookDeliveries, bucketWebhookPending, bucketBenchmarks}
 
 // Bucket indexes into Tx.bkts, in the order of allBuckets.
 const (

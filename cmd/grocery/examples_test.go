@@ -77,6 +77,17 @@ func TestExamples(t *testing.T) {
 	}
 	writeExampleXLSX(t, filepath.Join(work, "prices.xlsx"))
 	writeExampleParquet(t, filepath.Join(work, "extract.parquet"))
+	// The public sources' fixtures, under the names the examples give them.
+	for name, fixture := range map[string]string{"hammer-4-product.csv": "hammer-4-product.csv", "hammer-4-raw.csv": "hammer-4-raw.csv",
+		"prices.parquet": "openprices.parquet", "18100245.csv": "18100245.csv"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "publicdata", "testdata", fixture))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(work, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	env := []string{"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"), "HOME=" + dir, "LANG=C.UTF-8", asGrocery + "=1"}
 
 	// The binary on PATH answers as the command, not as a test binary.

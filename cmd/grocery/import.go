@@ -17,11 +17,12 @@ import (
 
 func (a *app) importCmd() *cobra.Command {
 	var (
-		opts  importFlags
-		snaps string
+		opts   importFlags
+		snaps  string
+		source string
 	)
 	cmd := &cobra.Command{
-		Use:   "import FILE...",
+		Use:   "import [--source hammer|openprices|statcan] FILE...",
 		Short: "Load stores or observations from CSV, JSON Lines, XLSX or Parquet files",
 		Long: `import loads each FILE in order into the data file (created if needed).
 
@@ -65,19 +66,45 @@ Importing the same rows again changes nothing.
 With --snapshots DIR (when no server holds the file), a snapshot of the
 data file is published to DIR after each file, for replicas (grocery serve
 --role replica) to follow. A server holding the file (grocery serve --role
-ingest --snapshots DIR) publishes its own after each import.`,
-		Example: "  grocery import stores.csv prices.csv\n  grocery import prices.xlsx\n  grocery import extract.parquet\n  grocery import --skip-invalid feed-2026-11-19.jsonl\n  grocery import --update-names names.csv",
+ingest --snapshots DIR) publishes its own after each import.
+
+With --source, the FILEs are a public source's files as published, read,
+mapped and imported in one command; a summary says what was kept and what
+could not be mapped, and why (counts and examples). A bad row is never
+fatal. The sources:
+
+  hammer      Project Hammer (https://jacobfilipp.com/hammer/):
+              hammer-4-product.csv and hammer-4-raw.csv. Each vendor is a
+              banner priced at one pickup store (North York, ON; Save-On-Foods
+              in Kamloops, BC); old_price is the regular price, current_price
+              the price (on promotion when lower); "Out of stock" rows, the
+              -4713-11-24 sentinel date and non-numeric prices are reported,
+              not imported, as are days without data (gaps). A product
+              without a valid barcode is kept by its vendor SKU: search and
+              history (--banner) find it, lookup by barcode cannot.
+  openprices  Open Prices (https://prices.openfoodfacts.org): the Parquet
+              dump; Canadian prices in CAD with a barcode, at shops whose
+              name is a known banner and whose postal code gives the
+              province (ODbL: attribute Open Food Facts).
+  statcan     Statistics Canada table 18-10-0245-01 (CSV download): stored
+              as benchmark series by province and product, shown beside the
+              panel's prices (geographic prices); not observations.`,
+		Example: "  grocery import --source hammer hammer-4-product.csv hammer-4-raw.csv\n  grocery import --source openprices prices.parquet\n  grocery import --source statcan 18100245.csv\n  grocery import stores.csv prices.csv\n  grocery import prices.xlsx\n  grocery import extract.parquet\n  grocery import --skip-invalid feed-2026-11-19.jsonl\n  grocery import --update-names names.csv",
 		Args:    atLeastOne("the files to import", "grocery import stores.csv prices.csv"),
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
 			return []cobra.Completion{"csv", "tsv", "txt", "jsonl", "json", "ndjson", "xlsx", "parquet"}, cobra.ShellCompDirectiveFilterFileExt
 		},
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			if source != "" {
+				return a.runImportSource(cmd, source, args, opts)
+			}
 			return a.runImport(cmd, args, opts, snaps)
 		}),
 	}
 	cmd.Flags().BoolVar(&opts.skipInvalid, "skip-invalid", false, "skip bad rows (and report them) instead of stopping")
 	cmd.Flags().BoolVar(&opts.updateNames, "update-names", false, "let the files' product names (name, name_fr) replace the stored ones")
 	cmd.Flags().StringVar(&a.redisURL, "redis", "", redisAlertsHelp)
+	cmd.Flags().StringVar(&source, "source", "", "read the files as a public source publishes them: hammer, openprices or statcan")
 	cmd.Flags().StringVar(&snaps, "snapshots", "", "publish a snapshot to this `dir`ectory after each file, for replicas")
 	return cmd
 }

@@ -121,6 +121,10 @@ var demoBannerTable = []demoBannerInfo{
 	// Costco item numbers are six or seven digits: never a barcode length.
 	{slug: "costco", idPrefix: "costco", levelBP: 8600, depthBP: 1100, weight: 3, days: tueSat, skuGroup: "costco", skuFormat: "%07d", skuBase: 1000000,
 		endings: demoCostcoEnd, alt: demoCostcoAlt, promo: demoCostcoEnd},
+	// Banners known for imported public data (Project Hammer's vendors),
+	// not in the demo's panel (weight 0).
+	{slug: "voila", idPrefix: "voila", storeName: "Voilà", levelBP: 10600, depthBP: 3000, weight: 0, days: tueFri, skuGroup: "empire", skuFormat: "VOI-%07d", skuBase: 1000000},
+	{slug: "galleria", idPrefix: "galleria", storeName: "Galleria Supermarket", levelBP: 10500, depthBP: 2500, weight: 0, days: tueFri, skuGroup: "galleria", skuFormat: "GAL-%06d", skuBase: 100000},
 	// The North West Company: only where a scale seats it (weight 0).
 	{slug: "northern", idPrefix: "northern", storeName: "Northern", levelBP: 10900, depthBP: 3200, weight: 0, days: tueFri, skuGroup: "northern", skuFormat: "NWC-%06d", skuBase: 100000,
 		cities: "NU:Iqaluit,Rankin Inlet,Cambridge Bay;NT:Hay River,Inuvik;MB:Thompson;YT:Whitehorse"},

@@ -1,0 +1,425 @@
+package publicdata
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+)
+
+// HammerAttribution is the credit Project Hammer's terms ask for.
+const HammerAttribution = "Project Hammer, Jacob Filipp (https://jacobfilipp.com/hammer/)"
+
+// hammerStores are the stores whose prices Project Hammer collects: each
+// vendor's web prices are those of one pickup store, in the North York
+// area of Toronto for all but Save-On-Foods, priced in Kamloops, BC. The
+// key is the vendor as the product file writes it, folded (lower case,
+// letters and digits only).
+var hammerStores = map[string]refStore{
+	"voila":       {"hammer-voila", "voila", "ON", "Voilà online (Project Hammer, North York)", "North York", "M2N 6K1", 43.7615, -79.4111},
+	"tandt":       {"hammer-t-and-t", "t-and-t", "ON", "T&T Supermarket (Project Hammer, North York)", "North York", "M2J 4A6", 43.7781, -79.3456},
+	"loblaws":     {"hammer-loblaws", "loblaws", "ON", "Loblaws (Project Hammer, North York)", "North York", "M2N 5P1", 43.7701, -79.4137},
+	"nofrills":    {"hammer-no-frills", "no-frills", "ON", "No Frills (Project Hammer, North York)", "North York", "M3J 2C4", 43.7594, -79.4904},
+	"metro":       {"hammer-metro", "metro", "ON", "Metro (Project Hammer, North York)", "North York", "M2N 5N8", 43.7677, -79.4126},
+	"galleria":    {"hammer-galleria", "galleria", "ON", "Galleria Supermarket (Project Hammer, North York)", "North York", "M2M 3X4", 43.7926, -79.4189},
+	"walmart":     {"hammer-walmart", "walmart", "ON", "Walmart (Project Hammer, North York)", "North York", "M3A 1Z5", 43.7519, -79.3311},
+	"saveonfoods": {"hammer-save-on-foods", "save-on-foods", "BC", "Save-On-Foods (Project Hammer, Kamloops)", "Kamloops", "V2C 1G8", 50.6745, -120.3273},
+}
+
+// hammerVendorAliases are other spellings of a vendor, folded.
+var hammerVendorAliases = map[string]string{
+	"tt": "tandt", "tandtsupermarket": "tandt", "galleriasupermarket": "galleria", "voilabysobeys": "voila",
+	"saveon": "saveonfoods",
+}
+
+// hammerVendor returns the folded key of vendor in hammerStores.
+func hammerVendor(vendor string) (string, bool) {
+	k := fold(vendor)
+	if a, ok := hammerVendorAliases[k]; ok {
+		k = a
+	}
+	_, ok := hammerStores[k]
+	return k, ok
+}
+
+func fold(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case r == '&':
+			b.WriteString("and")
+		case r == 'à':
+			b.WriteRune('a')
+		}
+	}
+	return b.String()
+}
+
+// hammerProduct is one row of hammer-4-product.csv, mapped.
+type hammerProduct struct {
+	store              *refStore
+	sku, upc           string
+	name, brand, units string
+	lastDay            int32 // the last day an observation was written, to keep one a day
+}
+
+// Columns of the two Hammer files.
+var (
+	hammerProductCols = []string{"id", "concatted", "vendor", "product_name", "units", "brand", "detail_url", "sku", "upc"}
+	hammerRawCols     = []string{"nowtime", "current_price", "old_price", "price_per_unit", "other", "product_id"}
+)
+
+// csvReader returns a reader of a published CSV file: lenient with quotes
+// and field counts, as the published files need.
+func csvReader(r io.Reader) *csv.Reader {
+	cr := csv.NewReader(r)
+	cr.LazyQuotes = true
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = true
+	return cr
+}
+
+// headerIndex maps each of want to its column in header (-1 when absent).
+func headerIndex(header, want []string) []int {
+	idx := make([]int, len(want))
+	for i, w := range want {
+		idx[i] = -1
+		for j, h := range header {
+			if strings.EqualFold(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")), w) {
+				idx[i] = j
+				break
+			}
+		}
+	}
+	return idx
+}
+
+func field(rec []string, i int) string {
+	if i < 0 || i >= len(rec) {
+		return ""
+	}
+	return strings.TrimSpace(rec[i])
+}
+
+// openCSV opens f, reads its header and returns the column of each of
+// want (-1 when absent).
+func openCSV(f File, want []string) (io.ReadCloser, *csv.Reader, []int, error) {
+	rc, err := f.Open()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	cr := csvReader(rc)
+	header, err := cr.Read()
+	if err != nil {
+		rc.Close()
+		return nil, nil, nil, fmt.Errorf("%s: %w", f.Name, err)
+	}
+	return rc, cr, headerIndex(header, want), nil
+}
+
+// sniffHeader reads the first line of f.
+func sniffHeader(f File) ([]string, error) {
+	rc, err := f.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	rec, err := csvReader(rc).Read()
+	if err != nil {
+		return nil, fmt.Errorf("%s: no header row: %w", f.Name, err)
+	}
+	return slices.Clone(rec), nil
+}
+
+func convertHammer(files []File, opts Options) (*Conversion, error) {
+	var products, raws []File
+	for _, f := range files {
+		h, err := sniffHeader(f)
+		if err != nil {
+			return nil, err
+		}
+		switch idx := headerIndex(h, hammerRawCols); {
+		case idx[0] >= 0 && idx[5] >= 0:
+			raws = append(raws, f)
+		case headerIndex(h, hammerProductCols)[2] >= 0 && headerIndex(h, hammerProductCols)[0] >= 0:
+			products = append(products, f)
+		default:
+			return nil, fmt.Errorf("%s is not a Project Hammer CSV file: want the columns of hammer-4-product.csv (%s) or hammer-4-raw.csv (%s)",
+				f.Name, strings.Join(hammerProductCols, ", "), strings.Join(hammerRawCols, ", "))
+		}
+	}
+	if len(products) == 0 {
+		return nil, errors.New("Project Hammer needs its product file, hammer-4-product.csv, beside hammer-4-raw.csv")
+	}
+	sum := &Summary{Source: Hammer, Attribution: HammerAttribution}
+	h := &hammerConv{sum: sum, opts: opts, byID: map[string]*hammerProduct{}, days: map[int32]bool{}}
+	for _, f := range products {
+		if err := h.readProducts(f); err != nil {
+			return nil, err
+		}
+	}
+	var stores []refStore
+	for _, k := range []string{"voila", "tandt", "loblaws", "nofrills", "metro", "galleria", "walmart", "saveonfoods"} {
+		if h.vendors[k] {
+			stores = append(stores, hammerStores[k])
+		}
+	}
+	sum.Stores = len(stores)
+	conv := &Conversion{Source: Hammer, Stores: storesCSV(stores), Summary: sum}
+	conv.WriteObservations = func(ctx context.Context, partRows int, next func() (io.Writer, error)) error {
+		pw := &partWriter{next: next, max: partRows}
+		for _, f := range raws {
+			if err := h.readRaw(ctx, f, pw); err != nil {
+				return err
+			}
+		}
+		h.finish()
+		return pw.close()
+	}
+	return conv, nil
+}
+
+// hammerConv holds the state of one Hammer conversion.
+type hammerConv struct {
+	sum     *Summary
+	opts    Options
+	byID    map[string]*hammerProduct
+	vendors map[string]bool
+	notMap  tally
+	notes   tally
+	days    map[int32]bool
+}
+
+func (h *hammerConv) readProducts(f File) error {
+	rc, cr, idx, err := openCSV(f, hammerProductCols)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	if h.vendors == nil {
+		h.vendors = map[string]bool{}
+	}
+	for line := 2; ; line++ {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		at := fmt.Sprintf("%s:%d", f.Name, line)
+		if err != nil {
+			var pe *csv.ParseError
+			if !errors.As(err, &pe) {
+				return fmt.Errorf("%s: %w", at, err)
+			}
+			h.notMap.add("product row not readable as CSV", at)
+			continue
+		}
+		id := field(rec, idx[0])
+		vendor := field(rec, idx[2])
+		key, ok := hammerVendor(vendor)
+		st := hammerStores[key]
+		switch {
+		case id == "":
+			h.notMap.add("product row without an id", at)
+			continue
+		case !ok:
+			h.notMap.add("product of a vendor with no known banner", at+": "+vendor)
+			continue
+		}
+		p := &hammerProduct{store: &st, name: field(rec, idx[3]), units: field(rec, idx[4]),
+			brand: field(rec, idx[5]), sku: field(rec, idx[7]), lastDay: -1 << 30}
+		if p.sku == "" {
+			p.sku = "hammer-" + id
+		}
+		if upc := strings.TrimSuffix(field(rec, idx[8]), ".0"); upc != "" && h.opts.ValidBarcode(upc) {
+			p.upc = upc
+		} else {
+			h.sum.SKUOnly++
+		}
+		h.vendors[key] = true
+		h.byID[id] = p
+		h.sum.Products++
+	}
+	return nil
+}
+
+// sentinelDate is the date some Hammer rows carry in place of one: the
+// first day of the Julian period, written by the database for a null.
+const sentinelDate = "-4713-11-24"
+
+func (h *hammerConv) readRaw(ctx context.Context, f File, pw *partWriter) error {
+	rc, cr, idx, err := openCSV(f, hammerRawCols)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	var out []string
+	var o obsRow
+	for line := 2; ; line++ {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			return nil
+		}
+		if line%65536 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		h.sum.Rows++
+		if err != nil {
+			var pe *csv.ParseError
+			if !errors.As(err, &pe) {
+				return fmt.Errorf("%s:%d: %w", f.Name, line, err)
+			}
+			h.notMap.add("row not readable as CSV", fmt.Sprintf("%s:%d", f.Name, line))
+			continue
+		}
+		at := func(v string) string { return fmt.Sprintf("%s:%d: %q", f.Name, line, v) }
+		when := field(rec, idx[0])
+		if strings.HasPrefix(when, sentinelDate) {
+			h.notMap.add("sentinel date "+sentinelDate+" (no date recorded)", at(when))
+			continue
+		}
+		day, date, ok := parseDay(when)
+		if !ok {
+			h.notMap.add("nowtime is not a date", at(when))
+			continue
+		}
+		other := field(rec, idx[4])
+		if strings.Contains(strings.ToLower(other), "out of stock") {
+			h.notMap.add("out of stock: not a price observation", at(other))
+			continue
+		}
+		cur := field(rec, idx[1])
+		price, ok := parseCents(cur)
+		if !ok {
+			if cur == "" {
+				h.notMap.add("no current_price", at(strings.Join(rec, ",")))
+			} else {
+				h.notMap.add("current_price is not a number (shifted columns)", at(cur))
+			}
+			continue
+		}
+		regular := price
+		if old := field(rec, idx[2]); old != "" {
+			r, ok := parseCents(old)
+			if !ok {
+				h.notMap.add("old_price is not a number (shifted columns)", at(old))
+				continue
+			}
+			regular = max(r, price)
+		}
+		if price <= 0 {
+			h.notMap.add("current_price is not more than zero", at(cur))
+			continue
+		}
+		pid := field(rec, idx[5])
+		p := h.byID[pid]
+		if p == nil {
+			h.notMap.add("product_id not in the product file (or its vendor not mapped)", at(pid))
+			continue
+		}
+		h.days[day] = true
+		if p.lastDay == day {
+			h.notMap.add("a later price the same day (the day's first is kept)", at(when))
+			continue
+		}
+		p.lastDay = day
+		if strings.Contains(strings.ToUpper(other), "SALE") {
+			h.notes.add("kept, marked SALE", at(other))
+		}
+		o = obsRow{Date: date, Store: p.store.ID, Banner: p.store.Banner, SKU: p.sku, Price: price, Regular: regular,
+			UPC: p.upc, Name: p.name, Brand: p.brand, Size: p.units}
+		if o.UPC == "" {
+			o.Name, o.Brand, o.Size = "", "", ""
+		}
+		out = o.record(out)
+		if err := pw.write(out); err != nil {
+			return err
+		}
+		h.sum.Kept++
+	}
+}
+
+// finish completes the summary: reasons and the gaps between days.
+func (h *hammerConv) finish() {
+	h.sum.NotMapped = h.notMap.list()
+	h.sum.Notes = h.notes.list()
+	h.sum.Gaps = gaps(h.days, 3)
+}
+
+// gaps returns the runs of at least minDays days missing from days
+// between its first and last day.
+func gaps(days map[int32]bool, minDays int) []Gap {
+	if len(days) == 0 {
+		return nil
+	}
+	var all []int32
+	for d := range days {
+		all = append(all, d)
+	}
+	slices.Sort(all)
+	var out []Gap
+	for i := 1; i < len(all); i++ {
+		if n := int(all[i] - all[i-1] - 1); n >= minDays {
+			out = append(out, Gap{From: dayString(all[i-1] + 1), To: dayString(all[i] - 1), Days: n})
+		}
+	}
+	return out
+}
+
+// parseDay reads the date at the start of s (YYYY-MM-DD, then a time or
+// nothing) as days since 1970-01-01 and the date's text.
+func parseDay(s string) (int32, string, bool) {
+	if len(s) < 10 {
+		return 0, "", false
+	}
+	t, err := time.Parse("2006-01-02", s[:10])
+	if err != nil || t.Year() < 2000 {
+		return 0, "", false
+	}
+	return int32(t.Unix() / 86400), s[:10], true
+}
+
+func dayString(d int32) string { return time.Unix(int64(d)*86400, 0).UTC().Format("2006-01-02") }
+
+// parseCents reads a dollar amount as published: "4.99", "$4.99",
+// "1,299.00"; at most two decimals.
+func parseCents(s string) (int64, bool) {
+	s = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s), "$"))
+	s = strings.ReplaceAll(s, ",", "")
+	if s == "" {
+		return 0, false
+	}
+	whole, frac, _ := strings.Cut(s, ".")
+	if whole == "" {
+		whole = "0"
+	}
+	if len(frac) > 2 || len(whole) > 9 {
+		return 0, false
+	}
+	var c int64
+	for _, r := range whole {
+		if r < '0' || r > '9' {
+			return 0, false
+		}
+		c = c*10 + int64(r-'0')
+	}
+	c *= 100
+	for i, r := range frac {
+		if r < '0' || r > '9' {
+			return 0, false
+		}
+		if i == 0 {
+			c += 10 * int64(r-'0')
+		} else {
+			c += int64(r - '0')
+		}
+	}
+	return c, true
+}

@@ -1,0 +1,145 @@
+package publicdata_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/grocerydata/grocery/publicdata"
+)
+
+func files(names ...string) []publicdata.File {
+	var out []publicdata.File
+	for _, n := range names {
+		path := filepath.Join("testdata", n)
+		out = append(out, publicdata.File{Name: n, Open: func() (io.ReadCloser, error) { return os.Open(path) }})
+	}
+	return out
+}
+
+// validBarcode stands for the import's GTIN check in these tests: the
+// fixtures' valid codes.
+func validBarcode(s string) bool {
+	switch s {
+	case "066800000152", "7540123456788", "6291041500213":
+		return true
+	}
+	return false
+}
+
+func TestHammer(t *testing.T) {
+	conv, err := publicdata.Convert(publicdata.Hammer, files("hammer-4-raw.csv", "hammer-4-product.csv"), publicdata.Options{ValidBarcode: validBarcode})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stores := string(conv.Stores)
+	for _, want := range []string{"hammer-voila,voila,ON", "hammer-save-on-foods,save-on-foods,BC,", "Kamloops", "hammer-galleria,galleria,ON"} {
+		if !strings.Contains(stores, want) {
+			t.Errorf("stores file lacks %q:\n%s", want, stores)
+		}
+	}
+	if strings.Contains(stores, "costco") {
+		t.Errorf("stores file has a Costco store, a vendor Hammer does not publish:\n%s", stores)
+	}
+	var obs bytes.Buffer
+	if err := conv.WriteObservations(context.Background(), 0, func() (io.Writer, error) { return &obs, nil }); err != nil {
+		t.Fatal(err)
+	}
+	wantObs := `date,store_id,banner,external_sku,price,regular_price,upc,name,brand,size,category
+2025-07-28,hammer-voila,voila,V1001,6.49,6.49,066800000152,2% Milk,Neilson,4 L,
+2025-07-29,hammer-voila,voila,V1001,5.49,6.49,066800000152,2% Milk,Neilson,4 L,
+2025-07-30,hammer-voila,voila,V1001,6.49,6.49,066800000152,2% Milk,Neilson,4 L,
+2025-08-20,hammer-voila,voila,V1001,6.49,6.49,066800000152,2% Milk,Neilson,4 L,
+2025-08-21,hammer-voila,voila,V1001,6.79,6.79,066800000152,2% Milk,Neilson,4 L,
+2025-07-28,hammer-t-and-t,t-and-t,TT2002,21.99,21.99,7540123456788,Jasmine Rice,Three Ladies,8 kg,
+2025-08-21,hammer-t-and-t,t-and-t,TT2002,19.99,21.99,7540123456788,Jasmine Rice,Three Ladies,8 kg,
+2025-07-30,hammer-loblaws,loblaws,L3003,3.49,3.49,,,,,
+2025-08-21,hammer-loblaws,loblaws,L3003,2.99,3.49,,,,,
+2025-08-21,hammer-no-frills,no-frills,NF4004,2.79,2.79,,,,,
+2025-08-21,hammer-save-on-foods,save-on-foods,SOF5005,1.69,1.69,6291041500213,Bananas,,1 kg,
+2025-08-21,hammer-galleria,galleria,hammer-7,8.99,8.99,,,,,
+`
+	if diff := cmp.Diff(wantObs, obs.String()); diff != "" {
+		t.Errorf("observations (-want +got):\n%s", diff)
+	}
+	s := conv.Summary
+	if s.Rows != 18 || s.Kept != 12 || s.Stores != 6 || s.Products != 6 || s.SKUOnly != 3 {
+		t.Errorf("summary: got rows %d kept %d stores %d products %d sku-only %d, want 18 12 6 6 3", s.Rows, s.Kept, s.Stores, s.Products, s.SKUOnly)
+	}
+	got := map[string]int{}
+	for _, r := range s.NotMapped {
+		got[r.Reason] = r.Count
+	}
+	want := map[string]int{
+		"product of a vendor with no known banner":                      1,
+		"sentinel date -4713-11-24 (no date recorded)":                  1,
+		"current_price is not a number (shifted columns)":               1,
+		"out of stock: not a price observation":                         1,
+		"product_id not in the product file (or its vendor not mapped)": 2,
+		"a later price the same day (the day's first is kept)":          1,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("not mapped (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]publicdata.Gap{{From: "2025-07-31", To: "2025-08-19", Days: 20}}, s.Gaps); diff != "" {
+		t.Errorf("gaps (-want +got):\n%s", diff)
+	}
+}
+
+func TestHammerNeedsProducts(t *testing.T) {
+	_, err := publicdata.Convert(publicdata.Hammer, files("hammer-4-raw.csv"), publicdata.Options{ValidBarcode: validBarcode})
+	if err == nil || !strings.Contains(err.Error(), "hammer-4-product.csv") {
+		t.Errorf("got %v, want an error naming the product file", err)
+	}
+}
+
+// TestHammerParts writes the observations in parts of 5 rows: each part a
+// whole file with its header, the rows in order.
+func TestHammerParts(t *testing.T) {
+	conv, err := publicdata.Convert(publicdata.Hammer, files("hammer-4-product.csv", "hammer-4-raw.csv"), publicdata.Options{ValidBarcode: validBarcode})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parts []*bytes.Buffer
+	err = conv.WriteObservations(context.Background(), 5, func() (io.Writer, error) {
+		parts = append(parts, &bytes.Buffer{})
+		return parts[len(parts)-1], nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []int
+	for _, p := range parts {
+		if !strings.HasPrefix(p.String(), "date,store_id,") {
+			t.Errorf("part without the header: %q", p.String())
+		}
+		lines = append(lines, strings.Count(p.String(), "\n")-1)
+	}
+	if diff := cmp.Diff([]int{5, 5, 2}, lines); diff != "" {
+		t.Errorf("rows per part (-want +got):\n%s", diff)
+	}
+}
+
+func TestStatCan(t *testing.T) {
+	conv, err := publicdata.Convert(publicdata.StatCan, files("18100245.csv"), publicdata.Options{ValidBarcode: validBarcode})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []publicdata.Benchmark{
+		{Province: "CA", Product: "Milk, 4 litres", Month: "2025-06", UOM: "Dollars", Cents: 641},
+		{Province: "ON", Product: "Milk, 4 litres", Month: "2025-07", UOM: "Dollars", Cents: 629},
+		{Province: "ON", Product: "Milk, 4 litres", Month: "2025-08", UOM: "Dollars", Cents: 639},
+		{Province: "BC", Product: "Bananas, per kilogram", Month: "2025-08", UOM: "Dollars", Cents: 179},
+	}
+	if diff := cmp.Diff(want, conv.Benchmarks); diff != "" {
+		t.Errorf("benchmarks (-want +got):\n%s", diff)
+	}
+	if n := len(conv.Summary.NotMapped); n != 2 || conv.Summary.Rows != 6 {
+		t.Errorf("got %d rows, not mapped %+v, want 6 rows, 2 reasons (no value, a city's GEO)", conv.Summary.Rows, conv.Summary.NotMapped)
+	}
+}
