@@ -277,10 +277,10 @@ func jsonEqual(a, b any) bool {
 type kind int
 
 const (
-	kExact kind = iota // counts, names, dates, flags
-	kMoney             // written to the cent
-	kPct               // percent or index, written to 0.1
-	kChained           // a percent from chained links (M2), written to 0.1
+	kExact   kind = iota // counts, names, dates, flags
+	kMoney               // written to the cent
+	kPct                 // percent or index, written to 0.1
+	kChained             // a percent from chained links (M2), written to 0.1
 )
 
 // field is one figure of a list entry: its JSON name in Go's answer, how it
