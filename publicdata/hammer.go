@@ -155,7 +155,7 @@ func convertHammer(files []File, opts Options) (*Conversion, error) {
 		}
 	}
 	if len(products) == 0 {
-		return nil, errors.New("Project Hammer needs its product file, hammer-4-product.csv, beside hammer-4-raw.csv")
+		return nil, errors.New("no product file: Project Hammer's hammer-4-raw.csv needs hammer-4-product.csv beside it")
 	}
 	sum := &Summary{Source: Hammer, Attribution: HammerAttribution}
 	h := &hammerConv{sum: sum, opts: opts, byID: map[string]*hammerProduct{}, days: map[int32]bool{}}

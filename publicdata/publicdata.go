@@ -268,13 +268,3 @@ func (o *obsRow) record(rec []string) []string {
 }
 
 func dollars(c int64) string { return fmt.Sprintf("%d.%02d", c/100, c%100) }
-
-// openAll opens f and returns its reader and a close function.
-func readAllFile(f File) ([]byte, error) {
-	rc, err := f.Open()
-	if err != nil {
-		return nil, err
-	}
-	defer rc.Close()
-	return io.ReadAll(rc)
-}
