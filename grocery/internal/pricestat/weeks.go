@@ -2,7 +2,6 @@ package pricestat
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/grocerydata/grocery/storage"
 )
@@ -97,7 +96,6 @@ func (w *Weeks) Read(tx *storage.Tx, province string) error {
 			cat, banner, mask, started = k.Category, k.Banner, 0, true
 			clear(at)
 			at = at[:0]
-			w.SKUs = slices.Grow(w.SKUs, len(c.Names))
 		}
 		if len(c.SKUNums) == 0 {
 			return nil
