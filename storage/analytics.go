@@ -886,7 +886,7 @@ func (t *Tx) UpdateCatDay(k *CatDayKey, ch *CatDayChange) error {
 	}
 	key := catDayKey(k)
 	var c CatDay
-	if v := t.catDays().Get(key); v != nil {
+	if v := t.get(idCatDays, key); v != nil {
 		if err := t.decodeCatDay(key[:len(key)-4], v, &c, CatAll, nil, nil); err != nil {
 			return err
 		}
@@ -1087,7 +1087,7 @@ func shelfKey(province, banner, sku string) []byte {
 
 // Shelf reads a banner SKU's presence in a province.
 func (t *Tx) Shelf(province, banner, sku string, s *Shelf) (bool, error) {
-	v := t.shelf().Get(shelfKey(province, banner, sku))
+	v := t.get(idShelf, shelfKey(province, banner, sku))
 	if v == nil {
 		return false, nil
 	}
@@ -1340,7 +1340,7 @@ func (t *Tx) PromosIn(province string, from, to int32, fn func(p *Promo) error) 
 		if !ok {
 			return errCorrupt
 		}
-		p = Promo{Banner: t.names.get(b), SKU: string(sku), Province: t.names.get(k[:2]), Start: start}
+		p = Promo{Banner: t.names.get(b), SKU: t.text(sku), Province: t.names.get(k[:2]), Start: start}
 		if err := decodePromo(v, &p); err != nil {
 			return err
 		}

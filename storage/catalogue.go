@@ -34,7 +34,7 @@ func storeLocKey(province, banner, id string) []byte {
 
 // Store reads the store with the given id.
 func (t *Tx) Store(id string, s *Store) (bool, error) {
-	v := t.stores().Get([]byte(id))
+	v := t.getString(idStores, id)
 	if v == nil {
 		return false, nil
 	}
@@ -45,7 +45,7 @@ func (t *Tx) Store(id string, s *Store) (bool, error) {
 // whether it belongs to banner, without decoding the rest of it: the
 // check of every query about one store.
 func (t *Tx) StoreIs(id, banner string) (found, ofBanner bool, err error) {
-	v := t.stores().Get([]byte(id))
+	v := t.getString(idStores, id)
 	if v == nil {
 		return false, false, nil
 	}
@@ -195,7 +195,7 @@ func decodeProduct(gtin string, d dec, p *Product) error {
 
 // Product reads the product with the given GTIN-14.
 func (t *Tx) Product(gtin string, p *Product) (bool, error) {
-	v := t.products().Get([]byte(gtin))
+	v := t.getString(idProducts, gtin)
 	if v == nil {
 		return false, nil
 	}
@@ -205,7 +205,7 @@ func (t *Tx) Product(gtin string, p *Product) (bool, error) {
 // ProductNames reads the English and French names of the product with
 // the given GTIN (nameFr "" when it has none), and nothing else of it.
 func (t *Tx) ProductNames(gtin string) (name, nameFr string, found bool, err error) {
-	v := t.products().Get([]byte(gtin))
+	v := t.getString(idProducts, gtin)
 	if v == nil {
 		return "", "", false, nil
 	}
@@ -256,7 +256,7 @@ func skuKey(banner, sku string) []byte {
 
 // SKU reads a banner's SKU.
 func (t *Tx) SKU(banner, sku string, s *SKU) (bool, error) {
-	v := t.skus().Get(skuKey(banner, sku))
+	v := t.get(idSKUs, skuKey(banner, sku))
 	if v == nil {
 		return false, nil
 	}

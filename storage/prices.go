@@ -112,7 +112,7 @@ func encodeDay(e enc, start int32, d *Day) enc {
 type dayParts bool
 
 const (
-	summaryOnly dayParts = false // the summary; d.Entries is left empty
+	summaryOnly dayParts = false // the summary; d.Entries is left empty (its storage used)
 	withEntries dayParts = true  // the summary and the entries
 )
 
@@ -147,11 +147,7 @@ func decodeDay(r *dec, start int32, d *Day, parts dayParts) {
 	if parts == summaryOnly && full {
 		return
 	}
-	var local [2]Entry
-	es := d.Entries
-	if parts == summaryOnly {
-		es = local[:0]
-	}
+	es := d.Entries // a summary only decodes into them too, then empties them
 	prevStore := uint32(0)
 	prevPrice := int64(0)
 	if full {
@@ -181,8 +177,9 @@ func decodeDay(r *dec, start int32, d *Day, parts dayParts) {
 		}
 		d.Min, d.Median, d.Max = summaryOf(es)
 	}
-	if parts == withEntries {
-		d.Entries = es
+	d.Entries = es
+	if parts == summaryOnly {
+		d.Entries = es[:0]
 	}
 }
 
@@ -221,7 +218,7 @@ func BlockStart(day int32) int32 { return blockStart(day) }
 // day into b (none when the block is not stored).
 func (t *Tx) ReadBlock(banner, sku, province string, day int32, b *Block) error {
 	start := blockStart(day)
-	v := t.series().Get(appendDay(seriesPrefix(banner, sku, province), start))
+	v := t.get(idSeries, appendDay(seriesPrefix(banner, sku, province), start))
 	b.Start, b.stamps = start, b.stamps[:0]
 	if v == nil {
 		b.Days = b.Days[:0]
@@ -485,7 +482,7 @@ func latestKey(storeID, sku string) []byte {
 
 // Latest reads a store's latest observation of a SKU.
 func (t *Tx) Latest(storeID, sku string, l *Latest) (bool, error) {
-	v := t.latest().Get(latestKey(storeID, sku))
+	v := t.get(idLatest, latestKey(storeID, sku))
 	if v == nil {
 		return false, nil
 	}
@@ -609,7 +606,7 @@ func (t *Tx) OffersIn(province string, fn func(gtin string, o *Offer) error) err
 			return err
 		}
 		if gtin != string(k[2:16]) { // a barcode's offers come together: one string for them all
-			gtin = string(k[2:16])
+			gtin = t.text(k[2:16])
 		}
 		if err := fn(gtin, &o); err != nil {
 			return stopped(err)
@@ -644,7 +641,7 @@ func (t *Tx) decodeOffer(bannerSKU, v []byte) (Offer, error) {
 // Offer reads a province's offer of a GTIN under one banner SKU.
 func (t *Tx) Offer(province, gtin, banner, sku string, o *Offer) (bool, error) {
 	k := offerKey(province, gtin, banner, sku)
-	v := t.offers().Get(k)
+	v := t.get(idOffers, k)
 	if v == nil {
 		return false, nil
 	}

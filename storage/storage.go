@@ -510,6 +510,8 @@ type Tx struct {
 	names *interner
 	asOf  *atomic.Pointer[asOfAt]      // its file's (see AsOf)
 	bkts  [len(bucketIDs)]*bolt.Bucket // resolved on first use
+	curs  [len(bucketIDs)]*bolt.Cursor // get's, made on first use
+	key   []byte                       // get's key buffer
 	slab  []byte
 	texts []byte              // backs the short strings reads return (see text)
 	dicts map[string]*skuDict // the category SKU lists read or written (see dict)
@@ -604,6 +606,33 @@ func (t *Tx) b(id int) *bolt.Bucket {
 		t.bkts[id] = t.tx.Bucket(allBuckets[id])
 	}
 	return t.bkts[id]
+}
+
+// get returns the value of key in bucket id (nil when none), as
+// bolt.Bucket.Get does. Get makes a cursor and grows its stack on every
+// call, a few allocations a read; a read-only transaction keeps one
+// cursor a bucket for its point reads instead, and seeks it.
+func (t *Tx) get(id int, key []byte) []byte {
+	if t.tx.Writable() {
+		return t.b(id).Get(key)
+	}
+	c := t.curs[id]
+	if c == nil {
+		c = t.b(id).Cursor()
+		t.curs[id] = c
+	}
+	k, v := c.Seek(key)
+	if !bytes.Equal(k, key) {
+		return nil
+	}
+	return v
+}
+
+// getString is get of a string key, copied into the transaction's key
+// buffer rather than a new slice.
+func (t *Tx) getString(id int, key string) []byte {
+	t.key = append(t.key[:0], key...)
+	return t.get(id, t.key)
 }
 
 func (t *Tx) meta() *bolt.Bucket        { return t.b(idMeta) }
