@@ -462,13 +462,12 @@ type signalBufs struct {
 	shelves  market.Shelves     // the province's shelf records with a barcode (of the category)
 	prices   []market.Price
 	floats   []float64
-	days     []dayPrice              // a category and banner's daily prices (dailyScan)
-	sorted   []dayPrice              // the same by SKU (bySKU)
-	at       []int32                 // bySKU's counts
+	skus     []skuDays               // a category and banner's SKUs' days (dailyScan)
 	moves    map[moveKey]regularMove // the regular price cuts since since, by banner SKU, when a banner is asked for (its threats read them)
 	out      []sigRec
 	order    []int32        // indexes of out, sorted
 	storeBuf []storeRegular // regularMoved's
+	shrink   shrinkBufs
 }
 
 // reset empties the buffers, letting go of what they point to.
@@ -476,7 +475,7 @@ func (b *signalBufs) reset() {
 	clear(b.products)
 	clear(b.banners)
 	clear(b.moves)
-	b.days, b.sorted, b.at = b.days[:0], b.sorted[:0], b.at[:0]
+	b.skus = b.skus[:0]
 	b.offers.Reset()
 	b.shelves.Reset()
 	clear(b.out)
@@ -1104,13 +1103,36 @@ func (sc *signalScan) changes() error {
 	return sc.shrinkflation()
 }
 
-// dayPrice is one banner SKU's daily price on one day, in half-cents,
-// with what it looks back on, as storage.SKUNum gives it.
-type dayPrice struct {
-	num  uint32 // the SKU's number in its category's list
-	day  int32
-	p, r uint32
-	back storage.Lookback
+// skuDays is what dailyScan keeps of one banner SKU's daily prices since
+// sc.since, read in day order: its first day (and what that day looks
+// back on, storage.Lookback), its latest day, the first day of the run of
+// days at its latest regular price, and its lowest day under the 30 days
+// before it that a store made. Prices are in half-cents, as
+// storage.SKUNum gives them.
+type skuDays struct {
+	seen        bool
+	first, last int32
+	back        storage.Lookback // of the first day
+	p, r        uint32           // on the last day
+	from        int32            // the first day of the run at r ending on last
+	low         int32            // the lowest day (0: none), the latest on a tie
+	lowP, min30 uint32           // its price and the lowest daily price of the 30 days before it
+}
+
+// add takes the SKU's next day.
+func (s *skuDays) add(day int32, d *storage.SKUNum) {
+	if !s.seen {
+		s.seen, s.first, s.back, s.from = true, day, d.Lookback, day
+	} else if d.Regular != s.r {
+		s.from = day
+	}
+	s.last, s.p, s.r = day, d.Price, d.Regular
+	// A day under every daily price of the 30 days before it, on which a
+	// store's own price in force fell from the SKU's previous day
+	// (storage.Lookback.Fell).
+	if m := d.Low; m > 0 && d.Price < m && d.Fell && (s.low == 0 || d.Price <= s.lowP) {
+		s.low, s.lowP, s.min30 = day, d.Price, m
+	}
 }
 
 // regularMove is a banner SKU's move of its regular price since `since`:
@@ -1123,26 +1145,27 @@ type regularMove struct {
 }
 
 // dailyScan reads the province's daily prices from sc.since to asOf, one
-// category and banner at a time (storage.CatDays), and finds for each
-// current banner SKU its regular move since sc.since (a competitor's cut kept in sc.moves
-// for the threats; a change of 10% or more is a price_increase or
-// price_decrease) and its lowest 30-day low since sc.since
-// (lowest_in_30_days). What a day looks back on (storage.Lookback: the
-// lowest daily price of the 30 days before it, the regular price of the
-// latest of them) stands for the days before since, which it reads only
-// for a SKU whose latest day before since is further back than the 30
-// days before its first day since (priorRegular). A SKU's days are those
-// of its category: one whose category changed is read in each as a SKU of
-// its own.
+// category and banner at a time (storage.CatDays), keeping each SKU's
+// days as skuDays, and finds for each current banner SKU its regular move
+// since sc.since (a competitor's cut kept in sc.moves for the threats; a
+// change of 10% or more is a price_increase or price_decrease) and its
+// lowest 30-day low since sc.since (lowest_in_30_days). What a day looks
+// back on (storage.Lookback: the lowest daily price of the 30 days before
+// it, the regular price of the latest of them) stands for the days before
+// since, which it reads only for a SKU whose latest day before since is
+// further back than the 30 days before its first day since
+// (priorRegular). A SKU's days are those of its category: one whose
+// category changed is read in each as a SKU of its own.
 func (sc *signalScan) dailyScan() error {
 	var (
 		cur   storage.CatDayKey
 		names []string
-		group = sc.days[:0]
+		skus  = sc.skus[:0]
 	)
 	flush := func() error {
-		err := sc.groupChanges(&cur, names, group)
-		group = group[:0]
+		err := sc.groupChanges(&cur, names, skus)
+		clear(skus)
+		skus = skus[:0]
 		return err
 	}
 	err := sc.tx.CatDays(sc.a.province, "", "", sc.since, sc.asOf, storage.CatSKUs|storage.CatNumbered, func(k *storage.CatDayKey, c *storage.CatDay) error {
@@ -1156,66 +1179,68 @@ func (sc *signalScan) dailyScan() error {
 			return nil
 		}
 		names = c.Names
-		for _, d := range c.SKUNums {
-			group = append(group, dayPrice{num: d.Num, day: k.Day, p: d.Price, r: d.Regular, back: d.Lookback})
+		if n := len(names); n > len(skus) {
+			skus = slices.Grow(skus, n-len(skus))[:n]
+		}
+		for i := range c.SKUNums {
+			d := &c.SKUNums[i]
+			skus[d.Num].add(k.Day, d)
 		}
 		return nil
 	})
 	if err == nil {
 		err = flush()
 	}
-	sc.days = group[:0]
+	sc.skus = skus[:0]
 	return err
 }
 
 // groupChanges finds the moves and lows of one category and banner's
-// SKUs, whose days from since (by day) are in group.
-func (sc *signalScan) groupChanges(k *storage.CatDayKey, names []string, group []dayPrice) error {
-	if len(group) == 0 {
+// SKUs, skus by their number in names.
+func (sc *signalScan) groupChanges(k *storage.CatDayKey, names []string, skus []skuDays) error {
+	if len(skus) == 0 {
 		return nil
 	}
-	group = sc.bySKU(group, len(names))
-	current := sc.asOf - freshDays
-	for lo := 0; lo < len(group); {
-		hi := lo + 1
-		for hi < len(group) && group[hi].num == group[lo].num {
-			hi++
+	shelves := sc.shelves.Banner(k.Banner)
+	shelfOf := func(sku string) *storage.Shelf {
+		i, ok := slices.BinarySearchFunc(shelves, sku, func(sh storage.Shelf, sku string) int { return strings.Compare(sh.SKU, sku) })
+		if !ok {
+			return nil
 		}
-		days := group[lo:hi]
-		lo = hi
-		last := days[len(days)-1]
-		if last.day <= current {
+		return &shelves[i]
+	}
+	current := sc.asOf - freshDays
+	for num := range skus {
+		s := &skus[num]
+		if !s.seen || s.last <= current {
 			continue
 		}
-		sku := names[last.num]
+		sku := names[num]
 		// The regular move: the regular price on the latest day before
 		// since, the day before the first since, in the 30 days before
 		// since, against now.
 		var mv regularMove
 		var beforeDay int32 // the day of mv.before
-		first := &days[0]
-		switch prev := first.day - int32(first.back.PrevGap); {
-		case first.back.PrevGap != 0:
+		switch prev := s.first - int32(s.back.PrevGap); {
+		case s.back.PrevGap != 0:
 			if prev >= sc.since-SignalLookbackDays {
-				mv.before, beforeDay = first.back.PrevRegular, prev
+				mv.before, beforeDay = s.back.PrevRegular, prev
 			}
-		case first.day > sc.since:
+		case s.first > sc.since:
 			var err error
-			if mv.before, beforeDay, err = sc.priorRegular(k, sku, first.day-SignalLookbackDays-1); err != nil {
+			if mv.before, beforeDay, err = sc.priorRegular(k, sku, s.first-SignalLookbackDays-1); err != nil {
 				return err
 			}
 		}
-		if mv.before != 0 && mv.before != last.r {
-			mv.now, mv.price, mv.from = last.r, last.p, last.day
-			for i := len(days) - 2; i >= 0 && days[i].r == last.r; i-- {
-				mv.from = days[i].day
-			}
+		if mv.before != 0 && mv.before != s.r {
+			mv.now, mv.price, mv.from = s.r, s.p, s.from
 			before, now := float64(mv.before), float64(mv.now)
 			cut := mv.now < mv.before && sc.a.banner.Slug != "" && k.Banner != sc.a.banner.Slug
 			big := pricestat.AtLeastAbove(before, now, SignalMovePct) || pricestat.AtLeastBelow(before, now, SignalMovePct)
-			big = big && sc.shelfOf(k.Banner, sku) != nil
+			sh := shelfOf(sku)
+			big = big && sh != nil
 			if cut || big {
-				made, err := sc.regularMoved(k.Banner, sku, beforeDay, last.day, mv.now < mv.before)
+				made, err := sc.regularMoved(k.Banner, sku, beforeDay, s.last, mv.now < mv.before)
 				if err != nil {
 					return err
 				}
@@ -1223,15 +1248,15 @@ func (sc *signalScan) groupChanges(k *storage.CatDayKey, names []string, group [
 					sc.moves[moveKey{k.Banner, sku}] = mv // a competitor's cut, for the threats (cutMove)
 				}
 				if made && big {
-					sc.move(sc.shelfOf(k.Banner, sku), mv)
+					sc.move(sh, mv)
 				}
 			}
 		}
 		// The lowest day since since under every day of the 30 before it
 		// that a store made: the latest on a tie.
-		if low := lowestDay(days); low >= 0 {
-			if sh := sc.shelfOf(k.Banner, sku); sh != nil {
-				sc.low(sh, days[low].day, days[low].p, days[low].back.Low)
+		if s.low != 0 {
+			if sh := shelfOf(sku); sh != nil {
+				sc.low(sh, s.low, s.lowP, s.min30)
 			}
 		}
 	}
@@ -1252,51 +1277,8 @@ func (sc *signalScan) priorRegular(k *storage.CatDayKey, sku string, to int32) (
 	return r, day, err
 }
 
-// lowestDay returns the index in days (a SKU's days since since, by day)
-// of its lowest day under every daily price of the 30 days before it, the
-// latest on a tie, among those on which a store's own price in force fell
-// from the SKU's previous day (storage.Lookback.Fell); -1 when there is
-// none.
-func lowestDay(days []dayPrice) int {
-	low := -1
-	for i := range days {
-		d := &days[i]
-		if m := d.back.Low; m > 0 && d.p < m && d.back.Fell && (low < 0 || d.p <= days[low].p) {
-			low = i
-		}
-	}
-	return low
-}
-
-// bySKU returns group's days by SKU number (n numbers), each SKU's by day
-// as they came: a counting sort, into sc.sorted.
-func (sc *signalScan) bySKU(group []dayPrice, n int) []dayPrice {
-	at := slices.Grow(sc.at[:0], n+1)[:n+1]
-	clear(at)
-	for i := range group {
-		at[group[i].num+1]++
-	}
-	for i := 1; i <= n; i++ {
-		at[i] += at[i-1]
-	}
-	out := slices.Grow(sc.sorted[:0], len(group))[:len(group)]
-	for i := range group {
-		k := group[i].num
-		out[at[k]] = group[i]
-		at[k]++
-	}
-	sc.at, sc.sorted = at, out
-	return out
-}
-
 // moveKey names a banner SKU in signalBufs.moves.
 type moveKey struct{ banner, sku string }
-
-// shelfOf returns a banner SKU's shelf record when it has a barcode of the
-// category asked for, nil otherwise.
-func (sc *signalScan) shelfOf(banner, sku string) *storage.Shelf {
-	return sc.shelves.Find(banner, sku)
-}
 
 // move records a price_increase or price_decrease: the regular move mv of
 // the SKU of shelf record sh.
@@ -1377,94 +1359,136 @@ func (sc *signalScan) honesty() error {
 	})
 }
 
+// shrinkItem is a banner SKU shrinkflation compares: its shelf record,
+// its product, its size as a quantity and unit, and its line.
+type shrinkItem struct {
+	sh   *storage.Shelf
+	p    Product
+	qty  float64
+	unit string
+	line lineKey
+}
+
+// lineKey is a product line: its brand, name and product type, folded
+// (foldKey). Sizes of one line are one product in different packs.
+type lineKey struct{ brand, name, typ string }
+
+// bannerLine is a product line at a banner.
+type bannerLine struct {
+	banner string
+	line   lineKey
+}
+
+// shrinkBufs are shrinkflation's buffers, kept from one call to the next
+// as signalBufs are. folds keeps what foldKey gave for a text (a brand,
+// a name, a product type): folding is a function of the text alone.
+type shrinkBufs struct {
+	fresh    []shrinkItem
+	folds    map[string]string
+	lines    map[lineKey]bool
+	brands   map[string]bool             // folded brands of the lines
+	banners  map[string]bool             // with a recent product of a line
+	verdicts map[string]int32            // GTIN -> index in items, -1 when of no line
+	items    []shrinkItem                // the older products' verdicts (sh nil)
+	byLine   map[bannerLine][]shrinkItem // the older products, by banner and line
+}
+
+// reset empties b, keeping at most a catalogue's worth of folds.
+func (b *shrinkBufs) reset() {
+	clear(b.fresh)
+	b.fresh = b.fresh[:0]
+	if len(b.folds) > 1<<16 {
+		clear(b.folds)
+	}
+	clear(b.lines)
+	clear(b.brands)
+	clear(b.banners)
+	clear(b.verdicts)
+	clear(b.items)
+	b.items = b.items[:0]
+	clear(b.byLine)
+}
+
+// fold returns foldKey(s), once per text.
+func (b *shrinkBufs) fold(s string) string {
+	f, ok := b.folds[s]
+	if !ok {
+		f = foldKey(s)
+		b.folds[s] = f
+	}
+	return f
+}
+
+// lineOf returns p's line.
+func (b *shrinkBufs) lineOf(p *Product) lineKey {
+	return lineKey{b.fold(p.Brand), b.fold(p.Name), b.fold(p.Type)}
+}
+
 // shrinkflation compares, per banner, each product first observed there in
 // the last SignalShrinkDays with the larger sizes of its brand and line.
 func (sc *signalScan) shrinkflation() error {
 	current := sc.asOf - freshDays
 	recent := sc.asOf - SignalShrinkDays + 1
-	type item struct {
-		sh   *storage.Shelf
-		p    Product
-		qty  float64
-		unit string
+	b := &sc.shrink
+	if b.folds == nil {
+		b.folds, b.lines, b.brands, b.banners = map[string]string{}, map[lineKey]bool{}, map[string]bool{}, map[string]bool{}
+		b.verdicts, b.byLine = map[string]int32{}, map[bannerLine][]shrinkItem{}
 	}
-	var fresh []item
+	defer b.reset()
 	for i := range sc.shelves.List {
 		sh := &sc.shelves.List[i]
 		if sh.First >= recent && sh.Last > current {
-			fresh = append(fresh, item{sh: sh})
+			b.fresh = append(b.fresh, shrinkItem{sh: sh})
 		}
 	}
-	if len(fresh) == 0 {
+	if len(b.fresh) == 0 {
 		return nil
 	}
-	folded := map[string]string{} // brand -> foldKey(brand)
-	brand := func(p Product) string {
-		b, ok := folded[p.Brand]
-		if !ok {
-			b = foldKey(p.Brand)
-			folded[p.Brand] = b
-		}
-		return b
-	}
-	lineOf := map[string]string{}
-	line := func(p Product) string {
-		l, ok := lineOf[p.GTIN]
-		if !ok {
-			l = brand(p) + "\x00" + foldKey(p.Name) + "\x00" + foldKey(p.Type) // a line is one product type
-			lineOf[p.GTIN] = l
-		}
-		return l
-	}
 	// The lines of the recent products, then every product of them by banner.
-	lines := map[string]bool{}
-	banners := map[string]bool{} // with a recent product of a line
-	brands := map[string]bool{}  // of the lines, folded
+	fresh := b.fresh
 	for i := range fresh {
 		p, err := sc.product(fresh[i].sh.GTIN)
 		if err != nil {
 			return err
 		}
-		fresh[i].p = p
-		fresh[i].qty, fresh[i].unit = unitprice.Of(p.Size)
-		if fresh[i].qty > 0 && p.Brand != "" {
-			lines[line(p)] = true
-			banners[fresh[i].sh.Banner] = true
-			brands[brand(p)] = true
+		f := &fresh[i]
+		f.p, f.line = p, b.lineOf(&p)
+		f.qty, f.unit = unitprice.Of(p.Size)
+		if f.qty > 0 && p.Brand != "" {
+			b.lines[f.line] = true
+			b.banners[f.sh.Banner] = true
+			b.brands[f.line.brand] = true
 		}
 	}
-	type bannerLine struct{ banner, line string }
-	byLine := map[bannerLine][]item{} // older products
 	// Each barcode's verdict once: the line of a recent product it is of
 	// and its size, or no line. Banners share barcodes.
-	type verdict struct {
-		p    Product
-		line string
-		qty  float64
-		unit string
-	}
-	verdicts := map[string]*verdict{}
 	for i := range sc.shelves.List {
 		sh := &sc.shelves.List[i]
-		if sh.First >= recent || !banners[sh.Banner] {
+		if sh.First >= recent || !b.banners[sh.Banner] {
 			continue
 		}
-		v, ok := verdicts[sh.GTIN]
+		v, ok := b.verdicts[sh.GTIN]
 		if !ok {
 			p, err := sc.product(sh.GTIN)
 			if err != nil {
 				return err
 			}
-			if brands[brand(p)] && lines[line(p)] { // a line is its brand and name, folded
-				if q, u := unitprice.Of(p.Size); q > 0 {
-					v = &verdict{p: p, line: line(p), qty: q, unit: u}
+			v = -1
+			if b.brands[b.fold(p.Brand)] { // a line is its brand, name and type, folded
+				if l := b.lineOf(&p); b.lines[l] {
+					if q, u := unitprice.Of(p.Size); q > 0 {
+						v = int32(len(b.items))
+						b.items = append(b.items, shrinkItem{p: p, line: l, qty: q, unit: u})
+					}
 				}
 			}
-			verdicts[sh.GTIN] = v
+			b.verdicts[sh.GTIN] = v
 		}
-		if v != nil {
-			k := bannerLine{sh.Banner, v.line}
-			byLine[k] = append(byLine[k], item{sh: sh, p: v.p, qty: v.qty, unit: v.unit})
+		if v >= 0 {
+			o := b.items[v]
+			o.sh = sh
+			k := bannerLine{sh.Banner, o.line}
+			b.byLine[k] = append(b.byLine[k], o)
 		}
 	}
 	for _, f := range fresh {
@@ -1475,9 +1499,9 @@ func (sc *signalScan) shrinkflation() error {
 		// a shrink. The older size must still be on the shelf (observed
 		// in the last 14 days), not a price from months ago.
 		newUnit := float64(f.sh.LastRegular) / f.qty
-		var best *item
+		var best *shrinkItem
 		bestUp := 0.0
-		olds := byLine[bannerLine{f.sh.Banner, line(f.p)}]
+		olds := b.byLine[bannerLine{f.sh.Banner, f.line}]
 		for i := range olds {
 			o := &olds[i]
 			if o.unit != f.unit || o.qty <= f.qty || o.p.GTIN == f.p.GTIN || o.sh.Last < sc.asOf-freshDays {

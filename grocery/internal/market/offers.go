@@ -168,18 +168,22 @@ func (s *Shelves) Read(tx *storage.Tx, province string, keep func(sh *storage.Sh
 	})
 }
 
+// Banner returns a banner's shelf records, by SKU; nil when none.
+func (s *Shelves) Banner(banner string) []storage.Shelf {
+	for _, r := range s.ranges {
+		if r.banner == banner {
+			return s.List[r.lo:r.hi]
+		}
+	}
+	return nil
+}
+
 // Find returns a banner SKU's shelf record, nil when none.
 func (s *Shelves) Find(banner, sku string) *storage.Shelf {
-	for _, r := range s.ranges {
-		if r.banner != banner {
-			continue
-		}
-		shelves := s.List[r.lo:r.hi]
-		i := sort.Search(len(shelves), func(i int) bool { return shelves[i].SKU >= sku })
-		if i < len(shelves) && shelves[i].SKU == sku {
-			return &shelves[i]
-		}
-		return nil
+	shelves := s.Banner(banner)
+	i := sort.Search(len(shelves), func(i int) bool { return shelves[i].SKU >= sku })
+	if i < len(shelves) && shelves[i].SKU == sku {
+		return &shelves[i]
 	}
 	return nil
 }
