@@ -508,10 +508,10 @@ func (db *DB) TryUpdate(fn func(*Tx) error) (ran bool, err error) {
 type Tx struct {
 	tx    *bolt.Tx
 	names *interner
-	asOf  *atomic.Pointer[asOfAt]      // its file's (see AsOf)
-	bkts  [len(bucketIDs)]*bolt.Bucket // resolved on first use
-	curs  [len(bucketIDs)]*bolt.Cursor // get's, made on first use
-	key   []byte                       // get's key buffer
+	asOf  *atomic.Pointer[asOfAt]       // its file's (see AsOf)
+	bkts  [len(bucketIDs)]*bolt.Bucket  // resolved on first use
+	got   [len(bucketIDs)]bool          // get read the bucket
+	curs  *[len(bucketIDs)]*bolt.Cursor // get's, from its second read of a bucket
 	slab  []byte
 	texts []byte              // backs the short strings reads return (see text)
 	dicts map[string]*skuDict // the category SKU lists read or written (see dict)
@@ -610,11 +610,15 @@ func (t *Tx) b(id int) *bolt.Bucket {
 
 // get returns the value of key in bucket id (nil when none), as
 // bolt.Bucket.Get does. Get makes a cursor and grows its stack on every
-// call, a few allocations a read; a read-only transaction keeps one
-// cursor a bucket for its point reads instead, and seeks it.
+// call, a few allocations a read; from its second read of a bucket a
+// read-only transaction keeps a cursor for it instead, and seeks it.
 func (t *Tx) get(id int, key []byte) []byte {
-	if t.tx.Writable() {
+	if t.tx.Writable() || !t.got[id] {
+		t.got[id] = true
 		return t.b(id).Get(key)
+	}
+	if t.curs == nil {
+		t.curs = new([len(bucketIDs)]*bolt.Cursor)
 	}
 	c := t.curs[id]
 	if c == nil {
@@ -628,12 +632,8 @@ func (t *Tx) get(id int, key []byte) []byte {
 	return v
 }
 
-// getString is get of a string key, copied into the transaction's key
-// buffer rather than a new slice.
-func (t *Tx) getString(id int, key string) []byte {
-	t.key = append(t.key[:0], key...)
-	return t.get(id, t.key)
-}
+// getString is get of a string key.
+func (t *Tx) getString(id int, key string) []byte { return t.get(id, []byte(key)) }
 
 func (t *Tx) meta() *bolt.Bucket        { return t.b(idMeta) }
 func (t *Tx) stores() *bolt.Bucket      { return t.b(idStores) }
