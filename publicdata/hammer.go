@@ -171,9 +171,9 @@ func convertHammer(files []File, opts Options) (*Conversion, error) {
 		}
 	}
 	sum.Stores = len(stores)
-	conv := &Conversion{Source: Hammer, Stores: storesCSV(stores), Summary: sum}
+	conv := &Conversion{Source: Hammer, Stores: storesCSV(Hammer, stores), Summary: sum}
 	conv.WriteObservations = func(ctx context.Context, partRows int, next func() (io.Writer, error)) error {
-		pw := &partWriter{next: next, max: partRows}
+		pw := &partWriter{next: next, max: partRows, source: conv.Source}
 		for _, f := range raws {
 			if err := h.readRaw(ctx, f, pw); err != nil {
 				return err

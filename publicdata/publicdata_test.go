@@ -38,7 +38,7 @@ func TestHammer(t *testing.T) {
 		t.Fatal(err)
 	}
 	stores := string(conv.Stores)
-	for _, want := range []string{"hammer-voila,voila,ON", "hammer-save-on-foods,save-on-foods,BC,", "Kamloops", "hammer-galleria,galleria,ON"} {
+	for _, want := range []string{"hammer-voila,voila,ON", "hammer-save-on-foods,save-on-foods,BC,", "Kamloops", "hammer-galleria,galleria,ON", ",source\n", ",hammer\n"} {
 		if !strings.Contains(stores, want) {
 			t.Errorf("stores file lacks %q:\n%s", want, stores)
 		}
@@ -50,19 +50,19 @@ func TestHammer(t *testing.T) {
 	if err := conv.WriteObservations(context.Background(), 0, func() (io.Writer, error) { return &obs, nil }); err != nil {
 		t.Fatal(err)
 	}
-	wantObs := `date,store_id,banner,external_sku,price,regular_price,upc,name,brand,size,category
-2025-07-28,hammer-voila,voila,V1001,6.49,6.49,066800000152,2% Milk,Neilson,4 L,
-2025-07-29,hammer-voila,voila,V1001,5.49,6.49,066800000152,2% Milk,Neilson,4 L,
-2025-07-30,hammer-voila,voila,V1001,6.49,6.49,066800000152,2% Milk,Neilson,4 L,
-2025-08-20,hammer-voila,voila,V1001,6.49,6.49,066800000152,2% Milk,Neilson,4 L,
-2025-08-21,hammer-voila,voila,V1001,6.79,6.79,066800000152,2% Milk,Neilson,4 L,
-2025-07-28,hammer-t-and-t,t-and-t,TT2002,21.99,21.99,7540123456788,Jasmine Rice,Three Ladies,8 kg,
-2025-08-21,hammer-t-and-t,t-and-t,TT2002,19.99,21.99,7540123456788,Jasmine Rice,Three Ladies,8 kg,
-2025-07-30,hammer-loblaws,loblaws,L3003,3.49,3.49,,,,,
-2025-08-21,hammer-loblaws,loblaws,L3003,2.99,3.49,,,,,
-2025-08-21,hammer-no-frills,no-frills,NF4004,2.79,2.79,,,,,
-2025-08-21,hammer-save-on-foods,save-on-foods,SOF5005,1.69,1.69,6291041500213,Bananas,,1 kg,
-2025-08-21,hammer-galleria,galleria,hammer-7,8.99,8.99,,,,,
+	wantObs := `date,store_id,banner,external_sku,price,regular_price,upc,name,brand,size,category,source
+2025-07-28,hammer-voila,voila,V1001,6.49,6.49,066800000152,2% Milk,Neilson,4 L,,hammer
+2025-07-29,hammer-voila,voila,V1001,5.49,6.49,066800000152,2% Milk,Neilson,4 L,,hammer
+2025-07-30,hammer-voila,voila,V1001,6.49,6.49,066800000152,2% Milk,Neilson,4 L,,hammer
+2025-08-20,hammer-voila,voila,V1001,6.49,6.49,066800000152,2% Milk,Neilson,4 L,,hammer
+2025-08-21,hammer-voila,voila,V1001,6.79,6.79,066800000152,2% Milk,Neilson,4 L,,hammer
+2025-07-28,hammer-t-and-t,t-and-t,TT2002,21.99,21.99,7540123456788,Jasmine Rice,Three Ladies,8 kg,,hammer
+2025-08-21,hammer-t-and-t,t-and-t,TT2002,19.99,21.99,7540123456788,Jasmine Rice,Three Ladies,8 kg,,hammer
+2025-07-30,hammer-loblaws,loblaws,L3003,3.49,3.49,,,,,,hammer
+2025-08-21,hammer-loblaws,loblaws,L3003,2.99,3.49,,,,,,hammer
+2025-08-21,hammer-no-frills,no-frills,NF4004,2.79,2.79,,,,,,hammer
+2025-08-21,hammer-save-on-foods,save-on-foods,SOF5005,1.69,1.69,6291041500213,Bananas,,1 kg,,hammer
+2025-08-21,hammer-galleria,galleria,hammer-7,8.99,8.99,,,,,,hammer
 `
 	if diff := cmp.Diff(wantObs, obs.String()); diff != "" {
 		t.Errorf("observations (-want +got):\n%s", diff)
