@@ -157,7 +157,9 @@ func (s *Service) ImportSource(ctx context.Context, source string, files []Sourc
 // SourcePartRows is the most observations ImportConverted imports in one
 // transaction: a source's observations are imported in parts of this
 // many rows, so that the memory an import takes stays bounded whatever
-// the source's size (Project Hammer publishes some 72 million rows).
+// the source's size (Project Hammer publishes some 72 million rows, by
+// time, which the conversion writes by product within chunks of 8 parts:
+// see publicdata.Conversion).
 const SourcePartRows = 500_000
 
 // ImportConverted imports a converted source through imp: its stores

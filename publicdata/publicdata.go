@@ -91,6 +91,13 @@ type Conversion struct {
 	// returns for it: a part is imported in one transaction, so that the
 	// memory an import takes does not grow with the source's size. It
 	// writes at least one part. Nil for StatCan.
+	//
+	// In parts, Project Hammer's prices, published by time, come in
+	// chunks of 8 parts of the file's order, each written by product,
+	// then day: a part then holds all the chunk's days of a few
+	// products rather than a few days of every product, so its import
+	// writes each product's series once for many days, and its memory
+	// grows with the part, not with the number of products.
 	WriteObservations func(ctx context.Context, partRows int, next func() (io.Writer, error)) error
 	// Benchmarks are StatCan's series (nil for the other sources).
 	Benchmarks []Benchmark
