@@ -1,11 +1,15 @@
 package grocery_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/grocerydata/grocery/grocery"
+	bolt "go.etcd.io/bbolt"
 )
 
 // TestSourceExportRoundTrip: the stores and observations ImportSource
@@ -128,5 +132,75 @@ func TestImportSourceColumn(t *testing.T) {
 	errCode(t, err, grocery.EINVALID)
 	if want := `bad.csv:2: source: "Hammer!" is not a source name`; !strings.Contains(grocery.ErrorMessage(err), want) {
 		t.Errorf("got %q, want it to contain %q", grocery.ErrorMessage(err), want)
+	}
+}
+
+// TestUpgradeFormat10Sources: a format 10 data file keeps no store's
+// source; its first writable open names them by their ids, hammer for
+// Project Hammer's stores and import for the others, and the exports
+// write them.
+func TestUpgradeFormat10Sources(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "v10.db")
+	s, err := grocery.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ImportSource(ctx, "hammer", sourceFiles("hammer-4-product.csv", "hammer-4-raw.csv"), nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Import(ctx, "stores.csv", strings.NewReader("store_id,banner,province,name,city,postal_code,latitude,longitude,source\n"+
+		"met-1,metro,ON,Metro,Toronto,M5V 2T6,43.6,-79.4,demo\n"), nil); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	// Version 10's stores: their values without the source at the end.
+	b, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = b.Update(func(tx *bolt.Tx) error {
+		for _, name := range []string{"stores", "storeloc"} {
+			bk := tx.Bucket([]byte(name))
+			kvs := map[string][]byte{}
+			bk.ForEach(func(k, v []byte) error {
+				n := len("hammer") + 1 // the source and its length's byte
+				if strings.HasSuffix(string(v), "demo") {
+					n = len("demo") + 1
+				}
+				kvs[string(k)] = bytes.Clone(v[:len(v)-n])
+				return nil
+			})
+			for k, v := range kvs {
+				if err := bk.Put([]byte(k), v); err != nil {
+					return err
+				}
+			}
+		}
+		return tx.Bucket([]byte("meta")).Put([]byte("format"), binary.BigEndian.AppendUint32(nil, 10))
+	})
+	b.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err = grocery.Open(path, nil)
+	if err != nil {
+		t.Fatalf("writable open of a format 10 file: %v", err)
+	}
+	defer s.Close()
+	got, _ := export(t, s, grocery.ExportInput{Format: "csv", Dataset: "stores"})
+	lines := strings.Split(strings.TrimSuffix(got, "\r\n"), "\r\n")[1:]
+	if len(lines) != 7 {
+		t.Fatalf("got %d stores, want 7:\n%s", len(lines), got)
+	}
+	for _, l := range lines {
+		want := ",hammer"
+		if strings.HasPrefix(l, "met-1,") {
+			want = ",import" // a format 10 file does not say it was the demo's
+		}
+		if !strings.HasSuffix(l, want) {
+			t.Errorf("store %q: want its source %s", l, want[1:])
+		}
 	}
 }
