@@ -165,4 +165,5 @@ type storeRef struct {
 	Banner   string
 	Province string
 	Ord      uint32
+	Source   string
 }

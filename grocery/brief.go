@@ -363,7 +363,7 @@ func (b *briefBuilder) build() error {
 		stores := 0
 		err := b.tx.ActiveStores(b.out.Province, banner, func(st *storage.Store) error {
 			stores++
-			if a := SourceAttribution(StoreSource(st.ID)); a != "" && !slices.Contains(b.out.Sources, a) {
+			if a := SourceAttribution(st.Source); a != "" && !slices.Contains(b.out.Sources, a) {
 				b.out.Sources = append(b.out.Sources, a)
 			}
 			return nil

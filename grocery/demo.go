@@ -137,7 +137,8 @@ func demoBatch(gen *demo.Generator) *batch {
 	b := &batch{}
 	for _, s := range gen.Stores() {
 		b.Stores = append(b.Stores, Store{ID: s.ID, Banner: s.Banner, BannerName: s.BannerName, Province: s.Province,
-			Name: s.Name, City: s.City, PostalCode: s.PostalCode, Latitude: s.Latitude, Longitude: s.Longitude, Active: s.Active})
+			Name: s.Name, City: s.City, PostalCode: s.PostalCode, Latitude: s.Latitude, Longitude: s.Longitude, Active: s.Active,
+			Source: SourceDemo})
 	}
 	for _, p := range gen.Catalogue() {
 		b.Products = append(b.Products, CatalogueItem{GTIN: GTIN(p.GTIN), Name: p.Name, NameFr: p.NameFr, Brand: p.Brand, Size: p.Size, Category: p.Category, Type: p.Type})

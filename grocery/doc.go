@@ -177,8 +177,10 @@
 // through its admin socket) in parts of SourcePartRows rows, with a
 // SourceSummary of what was not mapped and why. StatCan's monthly
 // averages are stored as benchmarks, shown beside the panel's prices in
-// GeographicPrices. StoreSource names a store's source, SourceAttribution
-// the credit it asks for.
+// GeographicPrices. Every store keeps the source of its prices
+// (Store.Source: SourceDemo, SourceImport, "hammer", "openprices"), which
+// the exports write on every store and observation row;
+// SourceAttribution gives the credit a source asks for.
 //
 // # Identifiers and values
 //

@@ -60,9 +60,9 @@ func TestExportChangedSince(t *testing.T) {
 	}
 	got, c2 := exportCursor(t, s, grocery.ExportInput{ChangedSince: c1})
 	want := []string{
-		"2026-11-19,lob-on-2,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,4.49,5.99,true,,CAD",
-		"2026-11-20,lob-on-1,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,4.79,5.99,true,,CAD",
-		"2026-11-20,nf-on-1,no-frills,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,4.69,4.69,false,,CAD",
+		"2026-11-19,lob-on-2,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,4.49,5.99,true,,CAD,import",
+		"2026-11-20,lob-on-1,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,4.79,5.99,true,,CAD,import",
+		"2026-11-20,nf-on-1,no-frills,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,4.69,4.69,false,,CAD,import",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("changes since the first export (-want +got):\n%s", diff)

@@ -27,23 +27,23 @@ import (
 // window: 30 days up to the as-of date), in key order: banner, SKU,
 // province, date, store. Yogurt (10-15) and Metro (10-01) are older.
 var fixtureObsCSV = []string{
-	"date,store_id,banner,province,external_sku,upc,name,name_fr,brand,size,category,product_type,price,regular_price,on_promo,promo_ends,currency",
-	"2026-10-29,lob-on-1,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,5.99,5.99,false,,CAD",
-	"2026-10-29,lob-on-2,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,6.50,6.50,false,,CAD",
-	"2026-11-05,lob-on-1,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,5.99,5.99,false,,CAD",
-	"2026-11-05,lob-on-2,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,5.99,5.99,false,,CAD",
-	"2026-11-05,lob-on-3,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,6.29,6.29,false,,CAD",
-	"2026-11-12,lob-on-1,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,5.99,5.99,false,,CAD",
-	"2026-11-12,lob-on-2,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,5.99,5.99,false,,CAD",
-	"2026-11-12,lob-on-3,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,6.29,6.29,false,,CAD",
-	"2026-11-19,lob-on-1,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,4.99,5.99,true,2026-11-25,CAD",
-	"2026-11-19,lob-on-2,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,4.99,5.99,true,2026-11-25,CAD",
-	"2026-11-19,lob-on-1,loblaws,ON,21000002_EA,060383000028,Chocolate Milk,,Natrel,1 L,Dairy & Eggs,,3.49,3.49,false,,CAD",
-	"2026-11-19,maxi-qc-1,maxi,QC,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,5.49,5.49,false,,CAD",
-	"2026-11-19,maxi-qc-2,maxi,QC,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,5.49,5.49,false,,CAD",
-	"2026-11-19,maxi-qc-1,maxi,QC,21000009_EA,055742110326,Crème glacée vanille,,Chapman's,2 L,Frozen,,6.99,6.99,false,,CAD",
-	"2026-11-19,maxi-qc-2,maxi,QC,21000009_EA,055742110326,Crème glacée vanille,,Chapman's,2 L,Frozen,,6.49,6.49,false,,CAD",
-	"2026-11-19,nf-on-1,no-frills,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,4.79,4.79,false,,CAD",
+	"date,store_id,banner,province,external_sku,upc,name,name_fr,brand,size,category,product_type,price,regular_price,on_promo,promo_ends,currency,source",
+	"2026-10-29,lob-on-1,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,5.99,5.99,false,,CAD,import",
+	"2026-10-29,lob-on-2,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,6.50,6.50,false,,CAD,import",
+	"2026-11-05,lob-on-1,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,5.99,5.99,false,,CAD,import",
+	"2026-11-05,lob-on-2,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,5.99,5.99,false,,CAD,import",
+	"2026-11-05,lob-on-3,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,6.29,6.29,false,,CAD,import",
+	"2026-11-12,lob-on-1,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,5.99,5.99,false,,CAD,import",
+	"2026-11-12,lob-on-2,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,5.99,5.99,false,,CAD,import",
+	"2026-11-12,lob-on-3,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,6.29,6.29,false,,CAD,import",
+	"2026-11-19,lob-on-1,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,4.99,5.99,true,2026-11-25,CAD,import",
+	"2026-11-19,lob-on-2,loblaws,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,4.99,5.99,true,2026-11-25,CAD,import",
+	"2026-11-19,lob-on-1,loblaws,ON,21000002_EA,060383000028,Chocolate Milk,,Natrel,1 L,Dairy & Eggs,,3.49,3.49,false,,CAD,import",
+	"2026-11-19,maxi-qc-1,maxi,QC,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,5.49,5.49,false,,CAD,import",
+	"2026-11-19,maxi-qc-2,maxi,QC,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,5.49,5.49,false,,CAD,import",
+	"2026-11-19,maxi-qc-1,maxi,QC,21000009_EA,055742110326,Crème glacée vanille,,Chapman's,2 L,Frozen,,6.99,6.99,false,,CAD,import",
+	"2026-11-19,maxi-qc-2,maxi,QC,21000009_EA,055742110326,Crème glacée vanille,,Chapman's,2 L,Frozen,,6.49,6.49,false,,CAD,import",
+	"2026-11-19,nf-on-1,no-frills,ON,21000001_EA,068000000154,2% Partly Skimmed Milk,,Natrel,2 L,Dairy & Eggs,,4.79,4.79,false,,CAD,import",
 }
 
 func export(t *testing.T, s *grocery.Service, in grocery.ExportInput) (string, *grocery.ExportSummary) {
@@ -87,14 +87,14 @@ func TestExportCSVQuoting(t *testing.T) {
 	}
 	got, _ := export(t, s, grocery.ExportInput{Format: "csv", Banner: "metro"})
 	want := fixtureObsCSV[0] + "\r\n" +
-		"2026-11-18,\"s,1\",metro,ON,M1,075401234569,\"Syrup, \"\"Grade A\"\"\r\nAmber\",,CH,540 mL,Pantry,,12.34,12.34,false,,CAD\r\n"
+		"2026-11-18,\"s,1\",metro,ON,M1,075401234569,\"Syrup, \"\"Grade A\"\"\r\nAmber\",,CH,540 mL,Pantry,,12.34,12.34,false,,CAD,import\r\n"
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("CSV (-want +got):\n%s", diff)
 	}
 	got, _ = export(t, s, grocery.ExportInput{Format: "csv", Dataset: "stores", Banner: "metro"})
-	want = "store_id,banner,banner_name,province,name,city,postal_code,latitude,longitude,observations_30d,active\r\n" +
-		"met-on-1,metro,Metro,ON,met-on-1,Toronto,M6G 2A1,45,-75,0,false\r\n" +
-		"\"s,1\",metro,Metro,ON,\"Metro \"\"Plaza\"\"\",Toronto,M5V 2T6,43.5,-79.25,1,true\r\n"
+	want = "store_id,banner,banner_name,province,name,city,postal_code,latitude,longitude,observations_30d,active,source\r\n" +
+		"met-on-1,metro,Metro,ON,met-on-1,Toronto,M6G 2A1,45,-75,0,false,import\r\n" +
+		"\"s,1\",metro,Metro,ON,\"Metro \"\"Plaza\"\"\",Toronto,M5V 2T6,43.5,-79.25,1,true,import\r\n"
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("stores CSV (-want +got):\n%s", diff)
 	}
@@ -104,14 +104,14 @@ func TestExportJSON(t *testing.T) {
 	s := MustFixture(t)
 	// Chocolate milk: one observation at one store.
 	got, _ := export(t, s, grocery.ExportInput{UPC: upcChoc})
-	want := "[\n" + `{"date":"2026-11-19","store_id":"lob-on-1","banner":"loblaws","province":"ON","external_sku":"21000002_EA","upc":"060383000028","name":"Chocolate Milk","name_fr":null,"brand":"Natrel","size":"1 L","category":"Dairy & Eggs","product_type":null,"price":3.49,"regular_price":3.49,"on_promo":false,"promo_ends":null,"currency":"CAD"}` + "\n]\n"
+	want := "[\n" + `{"date":"2026-11-19","store_id":"lob-on-1","banner":"loblaws","province":"ON","external_sku":"21000002_EA","upc":"060383000028","name":"Chocolate Milk","name_fr":null,"brand":"Natrel","size":"1 L","category":"Dairy & Eggs","product_type":null,"price":3.49,"regular_price":3.49,"on_promo":false,"promo_ends":null,"currency":"CAD","source":"import"}` + "\n]\n"
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("JSON (-want +got):\n%s", diff)
 	}
 	// The milk at Loblaws ON on 11-19: on promotion at 4.99 (regular 5.99)
 	// until 11-25, at two stores.
 	got, _ = export(t, s, grocery.ExportInput{Format: "jsonl", UPC: upcMilk, Banner: "loblaws", From: asOf, To: asOf})
-	row := `{"date":"2026-11-19","store_id":"lob-on-%d","banner":"loblaws","province":"ON","external_sku":"21000001_EA","upc":"068000000154","name":"2% Partly Skimmed Milk","name_fr":null,"brand":"Natrel","size":"2 L","category":"Dairy & Eggs","product_type":null,"price":4.99,"regular_price":5.99,"on_promo":true,"promo_ends":"2026-11-25","currency":"CAD"}` + "\n"
+	row := `{"date":"2026-11-19","store_id":"lob-on-%d","banner":"loblaws","province":"ON","external_sku":"21000001_EA","upc":"068000000154","name":"2% Partly Skimmed Milk","name_fr":null,"brand":"Natrel","size":"2 L","category":"Dairy & Eggs","product_type":null,"price":4.99,"regular_price":5.99,"on_promo":true,"promo_ends":"2026-11-25","currency":"CAD","source":"import"}` + "\n"
 	if want := strings.Replace(row, "%d", "1", 1) + strings.Replace(row, "%d", "2", 1); got != want {
 		t.Fatalf("JSON Lines: got\n%s\nwant\n%s", got, want)
 	}
@@ -243,6 +243,7 @@ func TestExportXLSX(t *testing.T) {
 		{"O2", "1", excelize.CellTypeBool, ""},
 		{"P2", "46351", excelize.CellTypeUnset, "yyyy-mm-dd"}, // 2026-11-25
 		{"Q2", "CAD", excelize.CellTypeInlineString, ""},
+		{"R2", "import", excelize.CellTypeInlineString, ""},
 	} {
 		typ, err := f.GetCellType(sh, tc.cell)
 		if err != nil {
@@ -273,7 +274,7 @@ func TestExportXLSX(t *testing.T) {
 		t.Errorf("P5: got %q, want empty", v)
 	}
 	// The header: bold.
-	for _, cell := range []string{"A1", "Q1"} {
+	for _, cell := range []string{"A1", "R1"} {
 		style, _ := f.GetCellStyle(sh, cell)
 		st, err := f.GetStyle(style)
 		if err != nil || st.Font == nil || !st.Font.Bold {
@@ -294,8 +295,8 @@ func TestExportXLSX(t *testing.T) {
 	}
 	// The autofilter: a table over the header and every row.
 	tables, err := f.GetTables(sh)
-	if err != nil || len(tables) != 1 || tables[0].Range != "A1:Q5" {
-		t.Errorf("tables: got %+v (%v), want one over A1:Q5", tables, err)
+	if err != nil || len(tables) != 1 || tables[0].Range != "A1:R5" {
+		t.Errorf("tables: got %+v (%v), want one over A1:R5", tables, err)
 	}
 }
 

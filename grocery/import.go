@@ -74,16 +74,19 @@ type ImportReport struct {
 // UTF-16) are refused with EINVALID. The kind is recognised by the
 // header or the first object's field names:
 //
-//	stores:       store_id, banner, province, name, city, postal_code, latitude, longitude[, active, banner_name, observations_30d]
-//	observations: date, store_id, banner, external_sku, price[, regular_price, promo_ends, upc, name, brand, size, category, name_fr, product_type, province, on_promo, currency]
+//	stores:       store_id, banner, province, name, city, postal_code, latitude, longitude[, active, banner_name, observations_30d, source]
+//	observations: date, store_id, banner, external_sku, price[, regular_price, promo_ends, upc, name, brand, size, category, name_fr, product_type, province, on_promo, currency, source]
 //
 // These are every column Export writes for the stores and observations
-// datasets, so that an export imports as it comes. The columns Export
+// datasets, so that an export imports as it comes. A store's source (the
+// feed its prices come from: lowercase letters, digits and hyphens, at
+// most 32 bytes) is stored with it; without one a new store's is
+// SourceImport and a stored store keeps its own. The columns Export
 // derives are checked, not stored: banner_name must name the banner, an
-// observation's province must be its store's, on_promo must be true
-// exactly when price is under regular_price, currency must be CAD, and
-// observations_30d (counted again from the observations) must be a whole
-// number. A file with the columns of an offers export, which is computed,
+// observation's province and source must be its store's, on_promo must
+// be true exactly when price is under regular_price, currency must be
+// CAD, and observations_30d (counted again from the observations) must
+// be a whole number. A file with the columns of an offers export, which is computed,
 // is refused saying to import stores and observations instead.
 //
 // Columns may come in any order. Observations need their stores to be
@@ -297,6 +300,7 @@ type importStore struct {
 	id       string
 	banner   string
 	province string
+	source   string // Store.Source
 	ord      uint32 // Store.Ord
 	num      int32  // number in the file, or -1
 	prov     int32  // number of the province
@@ -340,7 +344,7 @@ func (imp *importer) prepare(ctx context.Context) error {
 	}
 	imp.stores = make(map[string]*importStore, len(refs))
 	for id, ref := range refs {
-		imp.stores[id] = &importStore{id: id, banner: ref.Banner, province: ref.Province, ord: ref.Ord, num: -1}
+		imp.stores[id] = &importStore{id: id, banner: ref.Banner, province: ref.Province, source: ref.Source, ord: ref.Ord, num: -1}
 	}
 	imp.banners = map[string]bannerRef{}
 	imp.dates = map[string]Date{}
@@ -448,6 +452,10 @@ func (imp *importer) storeRow(r *importrow.Row) *rowError {
 			return badf("observations_30d", "%q is not a count: want a whole number, 0 or more (it is counted again from the observations)", s)
 		}
 	}
+	source, e := parseSource(r.Get(importrow.StoreSource))
+	if e != nil {
+		return e
+	}
 	imp.storeLines[id] = r.Line
 	imp.batch.Stores = append(imp.batch.Stores, Store{
 		ID:         id,
@@ -460,8 +468,29 @@ func (imp *importer) storeRow(r *importrow.Row) *rowError {
 		Latitude:   lat,
 		Longitude:  lon,
 		Active:     active,
+		Source:     source,
 	})
 	return nil
+}
+
+// maxSourceLen is the longest source name a store takes.
+const maxSourceLen = 32
+
+// parseSource reads a store's source: "" (none given), or a name of
+// lowercase letters, digits and hyphens ("hammer", "import").
+func parseSource(s string) (string, *rowError) {
+	if s == "" {
+		return "", nil
+	}
+	if len(s) > maxSourceLen {
+		return "", badf("source", "is %d bytes long: want at most %d", len(s), maxSourceLen)
+	}
+	for _, c := range []byte(s) {
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-') {
+			return "", badf("source", "%q is not a source name: want lowercase letters, digits and hyphens, as %s, %s or hammer", s, SourceDemo, SourceImport)
+		}
+	}
+	return s, nil
 }
 
 // obsRow validates an observations row. It is the hot path of a large
@@ -502,6 +531,11 @@ func (imp *importer) obsRow(r *importrow.Row) *rowError {
 		if p, err := ParseProvince(s); err != nil || p != st.province {
 			return badf("province", "%q is not the province of store %q: it is %s", s, st.id, st.province)
 		}
+	}
+	if s := r.Get(importrow.ObsSource); s != "" && s != st.source {
+		// An observation's source is its store's: import the stores
+		// file with its source column first.
+		return badf("source", "%q is not the source of store %q: it is %s (a store's source comes with its stores file)", s, st.id, st.source)
 	}
 
 	raw := r.Get(importrow.ObsBanner)
@@ -812,7 +846,7 @@ func (s *Service) storeRefs(ctx context.Context) (map[string]storeRef, error) {
 	refs := map[string]storeRef{}
 	err := s.db.View(func(tx *storage.Tx) error {
 		return tx.ForEachStore(func(st *storage.Store) error {
-			refs[st.ID] = storeRef{Banner: st.Banner, Province: st.Province, Ord: st.Ord}
+			refs[st.ID] = storeRef{Banner: st.Banner, Province: st.Province, Ord: st.Ord, Source: st.Source}
 			return nil
 		})
 	})

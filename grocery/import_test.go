@@ -309,11 +309,11 @@ func TestImport_Invalid(t *testing.T) {
 		want    string // the message, or its start
 	}{
 		// The file as a whole.
-		{"EmptyFile", "x.csv", "", "x.csv: the file is empty: want a header row of stores (store_id, banner, province, name, city, postal_code, latitude, longitude[, active, banner_name, observations_30d]) or observations (date, store_id, banner, external_sku, price[, regular_price, promo_ends, upc, name, brand, size, category, name_fr, product_type, province, on_promo, currency])"},
+		{"EmptyFile", "x.csv", "", "x.csv: the file is empty: want a header row of stores (store_id, banner, province, name, city, postal_code, latitude, longitude[, active, banner_name, observations_30d, source]) or observations (date, store_id, banner, external_sku, price[, regular_price, promo_ends, upc, name, brand, size, category, name_fr, product_type, province, on_promo, currency, source])"},
 		{"BlankFile", "x.csv", "\n  \n", "x.csv: the file is empty"},
 		{"NoHeader", "x.csv", lines(good), "x.csv:1: header: columns on-lob-009, loblaws, on, loblaws, toronto, m5j 2r6, 43.6410, -79.3760 are not recognised: want stores ("},
 		{"UnknownHeader", "x.csv", lines("sku,cost"), "x.csv:1: header: columns sku, cost are not recognised: want stores (store_id"},
-		{"MissingColumns", "stores.csv", lines("store_id,banner,province,name,city,postal_code"), "stores.csv:1: header: missing columns latitude, longitude for a stores file: want store_id, banner, province, name, city, postal_code, latitude, longitude[, active, banner_name, observations_30d]"},
+		{"MissingColumns", "stores.csv", lines("store_id,banner,province,name,city,postal_code"), "stores.csv:1: header: missing columns latitude, longitude for a stores file: want store_id, banner, province, name, city, postal_code, latitude, longitude[, active, banner_name, observations_30d, source]"},
 		{"UnknownColumn", "prices.csv", lines(oh + ",colour"), `prices.csv:1: header: unknown column "colour" for an observations file`},
 		{"DuplicateColumn", "prices.csv", lines(oh + ",price"), `prices.csv:1: header: column "price" appears twice (columns 5 and 6)`},
 		{"JSONLFirstLineBad", "x.jsonl", lines(`{"date": `), "x.jsonl:1: not a JSON object"},

@@ -93,17 +93,29 @@ func (p parquetRows) Next() ([]string, error) {
 	return rec, err
 }
 
-// StoreSource returns the public source a reference store's prices come
-// from, by its id: "hammer" (hammer-...), "openprices" (openprices-...),
-// or "" for the demo's stores and those a data team imports. Each store
-// comes from one source, so the source of an observation is its store's.
+// The sources of a store's prices (Store.Source) besides the public ones
+// ImportSource reads ("hammer", "openprices"). Each store comes from one
+// source, so the source of an observation is its store's.
+const (
+	// SourceDemo is the source of the demo data set's stores (BuildDemo).
+	SourceDemo = "demo"
+	// SourceImport is the source of a store a stores file without a
+	// source column brings: a data team's own data.
+	SourceImport = "import"
+)
+
+// StoreSource returns the source a store of a data file older than
+// format 11, which kept none, is given when the file is upgraded, by its
+// id: "hammer" (hammer-...) and "openprices" (openprices-...), the ids
+// ImportSource gives its stores, otherwise SourceImport (such a file does
+// not say whether its other stores are the demo's or a data team's).
 func StoreSource(storeID string) string {
 	for _, src := range []string{publicdata.Hammer, publicdata.OpenPrices} {
 		if strings.HasPrefix(storeID, src+"-") {
 			return src
 		}
 	}
-	return ""
+	return SourceImport
 }
 
 // SourceAttribution returns the credit a public source's licence asks
@@ -145,7 +157,9 @@ func (s *Service) ImportSource(ctx context.Context, source string, files []Sourc
 // SourcePartRows is the most observations ImportConverted imports in one
 // transaction: a source's observations are imported in parts of this
 // many rows, so that the memory an import takes stays bounded whatever
-// the source's size (Project Hammer publishes some 72 million rows).
+// the source's size (Project Hammer publishes some 72 million rows, by
+// time, which the conversion writes by product within chunks of 8 parts:
+// see publicdata.Conversion).
 const SourcePartRows = 500_000
 
 // ImportConverted imports a converted source through imp: its stores

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"runtime/metrics"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"testing"
@@ -22,7 +23,11 @@ import (
 // import touched), the peak Go heap and the data file's size. GROCERY_BENCH_HAMMER_PRODUCTS (default
 // 20,000) and GROCERY_BENCH_HAMMER_DAYS (default 50) size it: rows =
 // products × days. The real files hold about 72 million rows of 187,000
-// products.
+// products. GROCERY_BENCH_HAMMER_PART_ROWS sets the rows of a part
+// (SourcePartRows); GROCERY_BENCH_HEAP_PROFILE names a file to write the
+// heap's profile to as its peak grows (go tool pprof -sample_index
+// inuse_space). For the whole process (peak RSS with /usr/bin/time -v),
+// publicdata/internal/hammersample writes the same files for the CLI.
 func BenchmarkImportSourceHammer(b *testing.B) {
 	if testing.Short() {
 		b.Skip("imports a million rows")
@@ -33,6 +38,10 @@ func BenchmarkImportSourceHammer(b *testing.B) {
 	}
 	if v, err := strconv.Atoi(os.Getenv("GROCERY_BENCH_HAMMER_DAYS")); err == nil && v > 0 {
 		sample.Days = v
+	}
+	partRows := SourcePartRows
+	if v, err := strconv.Atoi(os.Getenv("GROCERY_BENCH_HAMMER_PART_ROWS")); err == nil && v > 0 {
+		partRows = v
 	}
 	dir := b.TempDir()
 	pf, err := os.Create(filepath.Join(dir, "hammer-4-product.csv"))
@@ -70,7 +79,7 @@ func BenchmarkImportSourceHammer(b *testing.B) {
 		stop := sampleHeap(&heap)
 		b.StartTimer()
 		c0 := cpuTime()
-		rep, err := svc.ImportSource(b.Context(), "hammer", files, nil)
+		rep, err := importSourceParts(b.Context(), svc, files, partRows)
 		cpu += cpuTime() - c0
 		b.StopTimer()
 		stop()
@@ -98,6 +107,16 @@ func BenchmarkImportSourceHammer(b *testing.B) {
 	b.ReportMetric(float64(dbSize)/(1<<20), "db-MB")
 }
 
+// importSourceParts is ImportSource of Project Hammer's files in parts of
+// partRows rows.
+func importSourceParts(ctx context.Context, s *Service, files []SourceFile, partRows int) (*SourceReport, error) {
+	conv, err := ConvertSource("hammer", files)
+	if err != nil {
+		return nil, err
+	}
+	return importConverted(ctx, s.Import, conv, nil, partRows)
+}
+
 // sampleHeap records the most bytes of live and unswept heap objects in
 // *peak, every 20 ms, until the returned function is called. The rest of
 // the resident memory is the data file's pages, which the kernel maps in
@@ -107,11 +126,23 @@ func sampleHeap(peak *uint64) (stop func()) {
 	quit, done := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(done)
+		var profiled uint64 // the heap when its profile was last written
 		t := time.NewTicker(20 * time.Millisecond)
 		defer t.Stop()
 		for {
 			metrics.Read(sample)
-			*peak = max(*peak, sample[0].Value.Uint64())
+			if v := sample[0].Value.Uint64(); v > *peak {
+				if path := os.Getenv("GROCERY_BENCH_HEAP_PROFILE"); path != "" && v > profiled+profiled/8 {
+					// The heap near its peak (as of the last
+					// collection): where an import's memory goes.
+					if f, err := os.Create(path); err == nil {
+						pprof.WriteHeapProfile(f)
+						f.Close()
+					}
+					profiled = v
+				}
+				*peak = v
+			}
 			select {
 			case <-quit:
 				return

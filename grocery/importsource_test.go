@@ -252,7 +252,7 @@ func TestImportSourceOpenPrices(t *testing.T) {
 
 func TestStoreSource(t *testing.T) {
 	for _, tc := range []struct{ id, want string }{
-		{"hammer-voila", "hammer"}, {"openprices-node-101", "openprices"}, {"lob-on-001", ""}, {"hammerfest", ""},
+		{"hammer-voila", "hammer"}, {"openprices-node-101", "openprices"}, {"lob-on-001", "import"}, {"hammerfest", "import"},
 	} {
 		if got := grocery.StoreSource(tc.id); got != tc.want {
 			t.Errorf("StoreSource(%q): got %q, want %q", tc.id, got, tc.want)

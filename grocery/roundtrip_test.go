@@ -81,8 +81,14 @@ func TestExportImportRoundTrip(t *testing.T) {
 			if format == "jsonl" && (!strings.Contains(firsts["observations"], `"product_type":"2% milk"`) || strings.Contains(firsts["observations"], `"product_type":null`)) {
 				t.Errorf("the observations export does not carry every demo product's type")
 			}
-			if format == "csv" && !strings.Contains(firsts["stores"], ",false\r\n") {
+			if format == "csv" && !strings.Contains(firsts["stores"], ",false,demo\r\n") {
 				t.Errorf("the stores export holds no inactive store: want those the observations name")
+			}
+			// Every row names its source, the demo's: a second import that
+			// dropped it would give its stores SourceImport, and the second
+			// export would differ.
+			if format == "csv" && (!strings.HasSuffix(strings.SplitN(firsts["observations"], "\r\n", 2)[0], ",source") || strings.Count(firsts["observations"], ",demo\r\n") != strings.Count(firsts["observations"], "\r\n")-1) {
+				t.Errorf("the observations export does not name the demo as every row's source")
 			}
 		})
 	}

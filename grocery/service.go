@@ -80,6 +80,7 @@ func open(path string, opts *Options, so storage.Options, now func() time.Time) 
 func openPrefixed(path string, opts *Options, so storage.Options, now func() time.Time, redisPrefix string) (*Service, error) {
 	if !so.ReadOnly {
 		so.Upgrade = upgradeFormat(context.Background())
+		so.StoreSource = StoreSource
 	}
 	db, err := storage.Open(path, so)
 	switch {

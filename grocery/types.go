@@ -226,6 +226,12 @@ type Store struct {
 	Longitude       float64 `json:"longitude"`
 	Active          bool    `json:"-"`
 	Observations30d int     `json:"observations_30d"` // observations in the 30 days up to the data set's latest date
+	// Source names the feed the store's prices come from (SourceDemo,
+	// SourceImport, "hammer", "openprices"): the source of each of its
+	// observations, written in the exports of stores and observations.
+	// In an import "" keeps a stored store's source and gives a new one
+	// SourceImport.
+	Source string `json:"-"`
 }
 
 // StoresResult is the answer of ListReferenceStores.

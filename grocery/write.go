@@ -27,6 +27,7 @@ var writeRules = &ingest.Rules{
 	FreshDays:     freshDays,
 	PriceLookback: priceLookback,
 	PromoGap:      promoGap,
+	StoreSource:   SourceImport,
 	Unit:          unitCode,
 	Merge: func(given, earlier *storage.Product, update bool) (keptName, bool) {
 		return mergeFacts(storedFacts(given), storedFacts(earlier), update)
@@ -148,7 +149,7 @@ func (b *batch) records() (*ingest.Batch, error) {
 			return nil, err
 		}
 		out.Stores[i] = storage.Store{ID: in.ID, Banner: banner.Slug, Province: prov, Name: in.Name, City: in.City,
-			PostalCode: in.PostalCode, Latitude: in.Latitude, Longitude: in.Longitude, Active: in.Active}
+			PostalCode: in.PostalCode, Latitude: in.Latitude, Longitude: in.Longitude, Active: in.Active, Source: in.Source}
 	}
 	for i, in := range b.Products {
 		out.Products[i] = storage.Product{GTIN: string(in.GTIN), Name: in.Name, NameFr: in.NameFr, Brand: in.Brand, Size: in.Size, Category: in.Category, Type: in.Type}

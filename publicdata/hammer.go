@@ -1,6 +1,7 @@
 package publicdata
 
 import (
+	"cmp"
 	"context"
 	"encoding/csv"
 	"errors"
@@ -67,7 +68,18 @@ type hammerProduct struct {
 	sku, upc           string
 	name, brand, units string
 	lastDay            int32 // the last day an observation was written, to keep one a day
+	num                int32 // its number in hammerConv.products
 }
+
+// hammerObs is a kept price, held until its chunk is written: 16 bytes.
+type hammerObs struct {
+	product, day   int32
+	price, regular int32 // cents
+}
+
+// hammerChunkParts is how many parts of observations a chunk holds (see
+// hammerConv.chunk).
+const hammerChunkParts = 8
 
 // Columns of the two Hammer files.
 var (
@@ -171,13 +183,19 @@ func convertHammer(files []File, opts Options) (*Conversion, error) {
 		}
 	}
 	sum.Stores = len(stores)
-	conv := &Conversion{Source: Hammer, Stores: storesCSV(stores), Summary: sum}
+	conv := &Conversion{Source: Hammer, Stores: storesCSV(Hammer, stores), Summary: sum}
 	conv.WriteObservations = func(ctx context.Context, partRows int, next func() (io.Writer, error)) error {
-		pw := &partWriter{next: next, max: partRows}
+		pw := &partWriter{next: next, max: partRows, source: conv.Source}
+		if partRows > 0 {
+			h.chunk = make([]hammerObs, 0, partRows*hammerChunkParts)
+		}
 		for _, f := range raws {
 			if err := h.readRaw(ctx, f, pw); err != nil {
 				return err
 			}
+		}
+		if err := h.flush(pw); err != nil {
+			return err
 		}
 		h.finish()
 		return pw.close()
@@ -187,13 +205,26 @@ func convertHammer(files []File, opts Options) (*Conversion, error) {
 
 // hammerConv holds the state of one Hammer conversion.
 type hammerConv struct {
-	sum     *Summary
-	opts    Options
-	byID    map[string]*hammerProduct
-	vendors map[string]bool
-	notMap  tally
-	notes   tally
-	days    map[int32]bool
+	sum      *Summary
+	opts     Options
+	byID     map[string]*hammerProduct
+	products []*hammerProduct     // by number
+	stores   map[string]*refStore // hammerStores' stores met, by vendor key
+	vendors  map[string]bool
+	notMap   tally
+	notes    tally
+	days     map[int32]bool
+	// chunk holds the prices kept, in the raw file's order (by time),
+	// until it is full (hammerChunkParts parts) when the observations
+	// are written in parts: it is written sorted by product, then day,
+	// so that a part holds the days of a few products, not a few days
+	// of every product. Each part's import then rewrites a product's
+	// series, offer and search entries once for all its days of the
+	// chunk, and the memory it takes grows with the part's size, not
+	// with the number of products (187,000 in the real files). 16 bytes
+	// a price: 64 MB for the default 4 million.
+	chunk []hammerObs
+	dates map[int32]string // a day's date, as written
 }
 
 func (h *hammerConv) readProducts(f File) error {
@@ -203,7 +234,7 @@ func (h *hammerConv) readProducts(f File) error {
 	}
 	defer rc.Close()
 	if h.vendors == nil {
-		h.vendors = map[string]bool{}
+		h.vendors, h.stores = map[string]bool{}, map[string]*refStore{}
 	}
 	for line := 2; ; line++ {
 		rec, err := cr.Read()
@@ -222,7 +253,6 @@ func (h *hammerConv) readProducts(f File) error {
 		id := field(rec, idx[0])
 		vendor := field(rec, idx[2])
 		key, ok := hammerVendor(vendor)
-		st := hammerStores[key]
 		switch {
 		case id == "":
 			h.notMap.add("product row without an id", at)
@@ -231,18 +261,33 @@ func (h *hammerConv) readProducts(f File) error {
 			h.notMap.add("product of a vendor with no known banner", at+": "+vendor)
 			continue
 		}
-		p := &hammerProduct{store: &st, name: field(rec, idx[3]), units: field(rec, idx[4]),
-			brand: field(rec, idx[5]), sku: field(rec, idx[7]), lastDay: -1 << 30}
+		st := h.stores[key]
+		if st == nil {
+			s := hammerStores[key]
+			st = &s
+			h.stores[key] = st
+		}
+		// Copies of the fields kept, not of the row: a row's strings
+		// share one allocation, URL and all.
+		p := &hammerProduct{store: st, name: strings.Clone(field(rec, idx[3])), units: strings.Clone(field(rec, idx[4])),
+			brand: strings.Clone(field(rec, idx[5])), sku: strings.Clone(field(rec, idx[7])), lastDay: -1 << 30}
 		if p.sku == "" {
 			p.sku = "hammer-" + id
 		}
 		if upc := strings.TrimSuffix(field(rec, idx[8]), ".0"); upc != "" && h.opts.ValidBarcode(upc) {
-			p.upc = upc
+			p.upc = strings.Clone(upc)
 		} else {
 			h.sum.SKUOnly++
 		}
 		h.vendors[key] = true
-		h.byID[id] = p
+		if old := h.byID[id]; old != nil {
+			p.num = old.num // a repeated id: the last row wins
+			h.products[p.num] = p
+		} else {
+			p.num = int32(len(h.products))
+			h.products = append(h.products, p)
+		}
+		h.byID[strings.Clone(id)] = p
 		h.sum.Products++
 	}
 	return nil
@@ -333,17 +378,63 @@ func (h *hammerConv) readRaw(ctx context.Context, f File, pw *partWriter) error 
 		if strings.Contains(strings.ToUpper(other), "SALE") {
 			h.notes.add("kept, marked SALE", at(other))
 		}
-		o = obsRow{Date: date, Store: p.store.ID, Banner: p.store.Banner, SKU: p.sku, Price: price, Regular: regular,
-			UPC: p.upc, Name: p.name, Brand: p.brand, Size: p.units}
-		if o.UPC == "" {
-			o.Name, o.Brand, o.Size = "", "", ""
+		if price > 1<<31-1 || regular > 1<<31-1 {
+			h.notMap.add("price over $21 million", at(cur))
+			continue
 		}
-		out = o.record(out)
+		h.sum.Kept++
+		if h.chunk == nil {
+			out = h.record(out, &o, p, date, price, regular)
+			if err := pw.write(out); err != nil {
+				return err
+			}
+			continue
+		}
+		h.chunk = append(h.chunk, hammerObs{product: p.num, day: day, price: int32(price), regular: int32(regular)})
+		if len(h.chunk) == cap(h.chunk) {
+			if err := h.flush(pw); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// record returns out holding the observation of p on date.
+func (h *hammerConv) record(out []string, o *obsRow, p *hammerProduct, date string, price, regular int64) []string {
+	*o = obsRow{Date: date, Store: p.store.ID, Banner: p.store.Banner, SKU: p.sku, Price: price, Regular: regular,
+		UPC: p.upc, Name: p.name, Brand: p.brand, Size: p.units}
+	if o.UPC == "" {
+		o.Name, o.Brand, o.Size = "", "", ""
+	}
+	return o.record(out)
+}
+
+// flush writes the chunk's prices by product, then day, and empties it.
+func (h *hammerConv) flush(pw *partWriter) error {
+	slices.SortFunc(h.chunk, func(a, b hammerObs) int {
+		if a.product != b.product {
+			return cmp.Compare(a.product, b.product)
+		}
+		return cmp.Compare(a.day, b.day)
+	})
+	if h.dates == nil {
+		h.dates = map[int32]string{}
+	}
+	var out []string
+	var o obsRow
+	for _, c := range h.chunk {
+		date, ok := h.dates[c.day]
+		if !ok {
+			date = dayString(c.day)
+			h.dates[c.day] = date
+		}
+		out = h.record(out, &o, h.products[c.product], date, int64(c.price), int64(c.regular))
 		if err := pw.write(out); err != nil {
 			return err
 		}
-		h.sum.Kept++
 	}
+	h.chunk = h.chunk[:0]
+	return nil
 }
 
 // finish completes the summary: reasons and the gaps between days.

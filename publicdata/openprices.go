@@ -70,9 +70,9 @@ func convertOpenPrices(files []File, opts Options) (*Conversion, error) {
 		}
 	}
 	sum.Stores = len(stores)
-	conv := &Conversion{Source: OpenPrices, Stores: storesCSV(stores), Summary: sum}
+	conv := &Conversion{Source: OpenPrices, Stores: storesCSV(OpenPrices, stores), Summary: sum}
 	conv.WriteObservations = func(ctx context.Context, partRows int, next func() (io.Writer, error)) error {
-		pw := &partWriter{next: next, max: partRows}
+		pw := &partWriter{next: next, max: partRows, source: conv.Source}
 		var werr error
 		var out []string
 		products := map[string]bool{}

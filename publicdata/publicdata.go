@@ -91,6 +91,13 @@ type Conversion struct {
 	// returns for it: a part is imported in one transaction, so that the
 	// memory an import takes does not grow with the source's size. It
 	// writes at least one part. Nil for StatCan.
+	//
+	// In parts, Project Hammer's prices, published by time, come in
+	// chunks of 8 parts of the file's order, each written by product,
+	// then day: a part then holds all the chunk's days of a few
+	// products rather than a few days of every product, so its import
+	// writes each product's series once for many days, and its memory
+	// grows with the part, not with the number of products.
 	WriteObservations func(ctx context.Context, partRows int, next func() (io.Writer, error)) error
 	// Benchmarks are StatCan's series (nil for the other sources).
 	Benchmarks []Benchmark
@@ -191,21 +198,22 @@ type refStore struct {
 	Lat, Lon                                 float64
 }
 
-// storesCSV writes stores as an import stores file.
-func storesCSV(stores []refStore) []byte {
+// storesCSV writes stores as an import stores file, each store's source
+// (the import's source column) being source.
+func storesCSV(source string, stores []refStore) []byte {
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
-	w.Write([]string{"store_id", "banner", "province", "name", "city", "postal_code", "latitude", "longitude"})
+	w.Write([]string{"store_id", "banner", "province", "name", "city", "postal_code", "latitude", "longitude", "source"})
 	for _, s := range stores {
 		w.Write([]string{s.ID, s.Banner, s.Province, s.Name, s.City, s.Postal,
-			fmt.Sprintf("%.4f", s.Lat), fmt.Sprintf("%.4f", s.Lon)})
+			fmt.Sprintf("%.4f", s.Lat), fmt.Sprintf("%.4f", s.Lon), source})
 	}
 	w.Flush()
 	return buf.Bytes()
 }
 
 // obsHeader is the header of the observations files Convert writes.
-var obsHeader = []string{"date", "store_id", "banner", "external_sku", "price", "regular_price", "upc", "name", "brand", "size", "category"}
+var obsHeader = []string{"date", "store_id", "banner", "external_sku", "price", "regular_price", "upc", "name", "brand", "size", "category", "source"}
 
 // partWriter writes observation rows in parts: a new writer, with the
 // header, every max rows.
@@ -213,9 +221,12 @@ type partWriter struct {
 	next   func() (io.Writer, error)
 	max, n int
 	cw     *csv.Writer
+	source string // every row's source column: the source's name, as its stores'
 }
 
+// write writes rec, an obsRow's record, with the source column.
 func (p *partWriter) write(rec []string) error {
+	rec = append(rec, p.source)
 	if p.cw == nil || p.max > 0 && p.n == p.max {
 		if err := p.flush(); err != nil {
 			return err

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -38,7 +39,7 @@ func TestHammer(t *testing.T) {
 		t.Fatal(err)
 	}
 	stores := string(conv.Stores)
-	for _, want := range []string{"hammer-voila,voila,ON", "hammer-save-on-foods,save-on-foods,BC,", "Kamloops", "hammer-galleria,galleria,ON"} {
+	for _, want := range []string{"hammer-voila,voila,ON", "hammer-save-on-foods,save-on-foods,BC,", "Kamloops", "hammer-galleria,galleria,ON", ",source\n", ",hammer\n"} {
 		if !strings.Contains(stores, want) {
 			t.Errorf("stores file lacks %q:\n%s", want, stores)
 		}
@@ -50,19 +51,19 @@ func TestHammer(t *testing.T) {
 	if err := conv.WriteObservations(context.Background(), 0, func() (io.Writer, error) { return &obs, nil }); err != nil {
 		t.Fatal(err)
 	}
-	wantObs := `date,store_id,banner,external_sku,price,regular_price,upc,name,brand,size,category
-2025-07-28,hammer-voila,voila,V1001,6.49,6.49,066800000152,2% Milk,Neilson,4 L,
-2025-07-29,hammer-voila,voila,V1001,5.49,6.49,066800000152,2% Milk,Neilson,4 L,
-2025-07-30,hammer-voila,voila,V1001,6.49,6.49,066800000152,2% Milk,Neilson,4 L,
-2025-08-20,hammer-voila,voila,V1001,6.49,6.49,066800000152,2% Milk,Neilson,4 L,
-2025-08-21,hammer-voila,voila,V1001,6.79,6.79,066800000152,2% Milk,Neilson,4 L,
-2025-07-28,hammer-t-and-t,t-and-t,TT2002,21.99,21.99,7540123456788,Jasmine Rice,Three Ladies,8 kg,
-2025-08-21,hammer-t-and-t,t-and-t,TT2002,19.99,21.99,7540123456788,Jasmine Rice,Three Ladies,8 kg,
-2025-07-30,hammer-loblaws,loblaws,L3003,3.49,3.49,,,,,
-2025-08-21,hammer-loblaws,loblaws,L3003,2.99,3.49,,,,,
-2025-08-21,hammer-no-frills,no-frills,NF4004,2.79,2.79,,,,,
-2025-08-21,hammer-save-on-foods,save-on-foods,SOF5005,1.69,1.69,6291041500213,Bananas,,1 kg,
-2025-08-21,hammer-galleria,galleria,hammer-7,8.99,8.99,,,,,
+	wantObs := `date,store_id,banner,external_sku,price,regular_price,upc,name,brand,size,category,source
+2025-07-28,hammer-voila,voila,V1001,6.49,6.49,066800000152,2% Milk,Neilson,4 L,,hammer
+2025-07-29,hammer-voila,voila,V1001,5.49,6.49,066800000152,2% Milk,Neilson,4 L,,hammer
+2025-07-30,hammer-voila,voila,V1001,6.49,6.49,066800000152,2% Milk,Neilson,4 L,,hammer
+2025-08-20,hammer-voila,voila,V1001,6.49,6.49,066800000152,2% Milk,Neilson,4 L,,hammer
+2025-08-21,hammer-voila,voila,V1001,6.79,6.79,066800000152,2% Milk,Neilson,4 L,,hammer
+2025-07-28,hammer-t-and-t,t-and-t,TT2002,21.99,21.99,7540123456788,Jasmine Rice,Three Ladies,8 kg,,hammer
+2025-08-21,hammer-t-and-t,t-and-t,TT2002,19.99,21.99,7540123456788,Jasmine Rice,Three Ladies,8 kg,,hammer
+2025-07-30,hammer-loblaws,loblaws,L3003,3.49,3.49,,,,,,hammer
+2025-08-21,hammer-loblaws,loblaws,L3003,2.99,3.49,,,,,,hammer
+2025-08-21,hammer-no-frills,no-frills,NF4004,2.79,2.79,,,,,,hammer
+2025-08-21,hammer-save-on-foods,save-on-foods,SOF5005,1.69,1.69,6291041500213,Bananas,,1 kg,,hammer
+2025-08-21,hammer-galleria,galleria,hammer-7,8.99,8.99,,,,,,hammer
 `
 	if diff := cmp.Diff(wantObs, obs.String()); diff != "" {
 		t.Errorf("observations (-want +got):\n%s", diff)
@@ -141,5 +142,73 @@ func TestStatCan(t *testing.T) {
 	}
 	if n := len(conv.Summary.NotMapped); n != 2 || conv.Summary.Rows != 6 {
 		t.Errorf("got %d rows, not mapped %+v, want 6 rows, 2 reasons (no value, a city's GEO)", conv.Summary.Rows, conv.Summary.NotMapped)
+	}
+}
+
+// TestHammerChunkOrder: written in parts, the observations come by
+// product, then day, within each chunk of hammerChunkParts parts (here
+// the whole sample), so that a part holds all the days of a few products,
+// not a few days of all of them as the raw file, ordered by time, has
+// them; they are the rows written in the file's order.
+func TestHammerChunkOrder(t *testing.T) {
+	var products, raw bytes.Buffer
+	if _, err := publicdata.WriteHammerSample(&products, &raw, publicdata.HammerSample{Products: 6, Days: 5, Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	sample := []publicdata.File{
+		{Name: "hammer-4-product.csv", Open: func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(products.Bytes())), nil }},
+		{Name: "hammer-4-raw.csv", Open: func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(raw.Bytes())), nil }},
+	}
+	valid := func(string) bool { return true }
+	write := func(partRows int) []string {
+		conv, err := publicdata.Convert(publicdata.Hammer, sample, publicdata.Options{ValidBarcode: valid})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var all []string
+		var buf *bytes.Buffer
+		flush := func() {
+			if buf != nil {
+				lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+				all = append(all, lines[1:]...)
+			}
+		}
+		err = conv.WriteObservations(context.Background(), partRows, func() (io.Writer, error) {
+			flush()
+			buf = &bytes.Buffer{}
+			return buf, nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		flush()
+		return all
+	}
+	inFileOrder, inParts := write(0), write(4)
+	if len(inParts) < 20 {
+		t.Fatalf("%d rows written, want most of the sample's 30", len(inParts))
+	}
+	// Each product once, its days in order.
+	var skus []string
+	last := map[string]string{}
+	for _, l := range inParts {
+		f := strings.Split(l, ",")
+		date, sku := f[0], f[3]
+		if len(skus) == 0 || skus[len(skus)-1] != sku {
+			if slices.Contains(skus, sku) {
+				t.Errorf("product %s comes again at %q: want its days together", sku, l)
+			}
+			skus = append(skus, sku)
+		} else if date <= last[sku] {
+			t.Errorf("product %s: %s after %s, want its days in order", sku, date, last[sku])
+		}
+		last[sku] = date
+	}
+	sortedFileOrder := slices.Clone(inFileOrder)
+	slices.Sort(sortedFileOrder)
+	sortedParts := slices.Clone(inParts)
+	slices.Sort(sortedParts)
+	if diff := cmp.Diff(sortedFileOrder, sortedParts); diff != "" {
+		t.Errorf("rows written in parts against in one file (-one +parts):\n%s", diff)
 	}
 }

@@ -502,9 +502,9 @@ func TestExport(t *testing.T) {
 	if r.status != http.StatusOK {
 		t.Fatalf("status: got %d\n%s", r.status, r.body)
 	}
-	want := "date,store_id,banner,province,external_sku,upc,name,name_fr,brand,size,category,product_type,price,regular_price,on_promo,promo_ends,currency\r\n" +
-		"2026-11-19,maxi-q,maxi,QC,M1,068000000154,2% Milk,,Natrel,2 L,Dairy & Eggs,,5.49,5.49,false,,CAD\r\n" +
-		"2026-11-19,maxi-q,maxi,QC,M2,068000000178,Root Beer <Diet> & Cream,,A&W,355 mL,Beverages,,1.99,1.99,false,,CAD\r\n"
+	want := "date,store_id,banner,province,external_sku,upc,name,name_fr,brand,size,category,product_type,price,regular_price,on_promo,promo_ends,currency,source\r\n" +
+		"2026-11-19,maxi-q,maxi,QC,M1,068000000154,2% Milk,,Natrel,2 L,Dairy & Eggs,,5.49,5.49,false,,CAD,import\r\n" +
+		"2026-11-19,maxi-q,maxi,QC,M2,068000000178,Root Beer <Diet> & Cream,,A&W,355 mL,Beverages,,1.99,1.99,false,,CAD,import\r\n"
 	if got := string(r.body); got != want && got != strings.ReplaceAll(want, "\r\n", "\n") {
 		t.Errorf("csv:\n got %q\nwant %q", got, want)
 	}

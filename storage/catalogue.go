@@ -13,17 +13,28 @@ type Store struct {
 	Active                 bool
 	Ord                    uint32 // compact number used inside series values; assigned by PutStore
 	Observations30d        uint32
+	// Source names the feed the store's prices come from ("demo",
+	// "import", "hammer", "openprices"): every observation of the store
+	// has its store's source, so it is kept once a store, not once a
+	// row. Version 11 adds it; Options.StoreSource names it for the
+	// stores of an older file.
+	Source string
 }
 
 func (s *Store) encode(e enc) enc {
 	e = e.uvarint(uint64(s.Ord)).str(s.Banner).str(s.Province).str(s.Name).str(s.City).str(s.PostalCode)
-	return e.f64(s.Latitude).f64(s.Longitude).bool(s.Active).uvarint(uint64(s.Observations30d))
+	return e.f64(s.Latitude).f64(s.Longitude).bool(s.Active).uvarint(uint64(s.Observations30d)).str(s.Source)
 }
 
 func decodeStore(id string, v []byte, s *Store) error {
 	d := dec{b: v}
 	*s = Store{ID: id, Ord: d.u32(), Banner: d.str(), Province: d.str(), Name: d.str(), City: d.str(),
 		PostalCode: d.str(), Latitude: d.f64(), Longitude: d.f64(), Active: d.bool(), Observations30d: d.u32()}
+	if len(d.b) > 0 {
+		// A version 10 store ends here, without a source: the upgrade
+		// reads it so.
+		s.Source = d.str()
+	}
 	return d.err
 }
 
@@ -85,6 +96,29 @@ func (t *Tx) PutStore(s *Store) error {
 		return t.storeLoc().Delete(storeLocKey(s.Province, s.Banner, s.ID))
 	}
 	return t.put(t.storeLoc(), storeLocKey(s.Province, s.Banner, s.ID), v)
+}
+
+// upgradeStoreSources names the source of every store of a file older
+// than version 11 by source (none when nil), rewriting each store and its
+// listing.
+func (t *Tx) upgradeStoreSources(source func(id string) string) error {
+	if source == nil {
+		return nil
+	}
+	var all []Store
+	if err := t.ForEachStore(func(s *Store) error { all = append(all, *s); return nil }); err != nil {
+		return err
+	}
+	for i := range all {
+		if all[i].Source != "" {
+			continue
+		}
+		all[i].Source = source(all[i].ID)
+		if err := t.PutStore(&all[i]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // storeCount returns the number of stores PutStore has numbered, the

@@ -105,7 +105,16 @@ import (
 // version 9 file to it by itself (its observations count as written
 // before write 1), without Options.Upgrade, and an older one through
 // Options.Upgrade, then the same way.
-const FormatVersion = 10
+//
+// Version 11 adds each store's source (Store.Source: the feed its prices
+// come from); a writable Open upgrades a version 9 or 10 file to it by
+// itself, naming each store's source by Options.StoreSource.
+const FormatVersion = 11
+
+// selfUpgrade is the oldest version a writable Open upgrades without
+// Options.Upgrade: from it on, the upgrade adds what only this package
+// writes (the write stamps of version 10, the stores' sources of 11).
+const selfUpgrade = 9
 
 // Bucket names.
 var (
@@ -186,6 +195,10 @@ type Options struct {
 	// every offer). A writable Open without it refuses such a file with
 	// ErrFormat, and so does a read-only Open of a version 3 file.
 	Upgrade func(tx *Tx, from int) error
+	// StoreSource names the source of a store of a file older than
+	// version 11, which kept none, by its id: the upgrade writes it in
+	// every store. Nil leaves them without one ("").
+	StoreSource func(id string) string
 }
 
 // DB is an open data file.
@@ -312,7 +325,7 @@ func openOnce(path string, opts Options) (*DB, error) {
 	}
 	var from int
 	var up errUpgrade
-	if errors.As(err, &up) && (opts.Upgrade != nil || up.from == FormatVersion-1) && !opts.ReadOnly {
+	if errors.As(err, &up) && (opts.Upgrade != nil || up.from >= selfUpgrade) && !opts.ReadOnly {
 		from, err = up.from, nil
 	}
 	if err != nil {
@@ -335,12 +348,15 @@ func openOnce(path string, opts Options) (*DB, error) {
 					return err
 				}
 			}
-			if from < FormatVersion-1 {
+			if from < selfUpgrade {
 				if err := opts.Upgrade(tx, from); err != nil {
 					return err
 				}
 			}
 			if err := initWrites(tx.meta()); err != nil {
+				return err
+			}
+			if err := tx.upgradeStoreSources(opts.StoreSource); err != nil {
 				return err
 			}
 			return tx.meta().Put(keyFormat, binary.BigEndian.AppendUint32(nil, FormatVersion))
@@ -401,7 +417,7 @@ func checkFormat(tx *bolt.Tx) error {
 }
 
 // checkVersion refuses a file of another format version, and marks a
-// version 4 to 9 file with errUpgrade.
+// version 4 to 10 file with errUpgrade.
 func checkVersion(tx *bolt.Tx) error {
 	if v := tx.Bucket(bucketMeta).Get(keyFormat); len(v) == 4 && binary.BigEndian.Uint32(v) != FormatVersion {
 		if n := binary.BigEndian.Uint32(v); n >= 4 && n < FormatVersion {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/grocerydata/grocery/storage"
 	bolt "go.etcd.io/bbolt"
 )
@@ -109,5 +110,68 @@ func TestUpgradeFormat4CorruptDay(t *testing.T) {
 	}
 	if _, err := storage.Open(path, storage.Options{ReadOnly: true}); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("version 4, this program reads version %d: open it once for writing", storage.FormatVersion)) {
 		t.Fatalf("read-only open after the failed upgrade: got %v, want the version 4 file refused until a writable open upgrades it", err)
+	}
+}
+
+// TestUpgradeFormat10: a version 10 file keeps no store's source. A
+// read-only open refuses it; a writable open names every store's source
+// by Options.StoreSource, in the store and in its listing, and the rest
+// of the store is as it was.
+func TestUpgradeFormat10(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "v10.db")
+	db, err := storage.Open(path, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	putStores(t, db, 2)
+	var before []storage.Store
+	db.View(func(tx *storage.Tx) error {
+		return tx.ForEachStore(func(s *storage.Store) error { before = append(before, *s); return nil })
+	})
+	db.Close()
+	// The stores as version 10 wrote them: without the source's byte.
+	b, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = b.Update(func(tx *bolt.Tx) error {
+		for _, name := range []string{"stores", "storeloc"} {
+			bk := tx.Bucket([]byte(name))
+			kvs := map[string][]byte{}
+			bk.ForEach(func(k, v []byte) error { kvs[string(k)] = bytes.Clone(v[:len(v)-1]); return nil })
+			for k, v := range kvs {
+				if err := bk.Put([]byte(k), v); err != nil {
+					return err
+				}
+			}
+		}
+		return tx.Bucket([]byte("meta")).Put([]byte("format"), binary.BigEndian.AppendUint32(nil, 10))
+	})
+	b.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := storage.Open(path, storage.Options{ReadOnly: true}); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("version 10, this program reads version %d: open it once for writing", storage.FormatVersion)) {
+		t.Fatalf("read-only open of a version 10 file: got %v, want it refused until a writable open", err)
+	}
+	db, err = storage.Open(path, storage.Options{StoreSource: func(id string) string { return "from-" + id }})
+	if err != nil {
+		t.Fatalf("writable open of a version 10 file: %v", err)
+	}
+	defer db.Close()
+	var after, listed []storage.Store
+	db.View(func(tx *storage.Tx) error {
+		tx.ForEachStore(func(s *storage.Store) error { after = append(after, *s); return nil })
+		return tx.ActiveStores("ON", "metro", func(s *storage.Store) error { listed = append(listed, *s); return nil })
+	})
+	for i := range before {
+		before[i].Source = "from-" + before[i].ID
+	}
+	if diff := cmp.Diff(before, after); diff != "" {
+		t.Errorf("stores after the upgrade (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(before, listed); diff != "" {
+		t.Errorf("store listing after the upgrade (-want +got):\n%s", diff)
 	}
 }

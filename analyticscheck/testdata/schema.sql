@@ -11,7 +11,7 @@ DROP TABLE IF EXISTS obs_csv, stores_csv CASCADE;
 CREATE TABLE obs_csv (
   date date, store_id text, banner text, province text, external_sku text, upc text,
   name text, name_fr text, brand text, size text, category text, product_type text, price numeric, regular_price numeric,
-  on_promo boolean, promo_ends date, currency text);
+  on_promo boolean, promo_ends date, currency text, source text);
 CREATE TABLE stores_csv (
   store_id text, banner text, banner_name text, province text, name text, city text,
-  postal_code text, latitude float8, longitude float8, observations_30d int, active boolean);
+  postal_code text, latitude float8, longitude float8, observations_30d int, active boolean, source text);

@@ -34,15 +34,19 @@ names (text or typed: numbers, DECIMAL, DATE, TIMESTAMP, BOOLEAN; a pandas
 index column is ignored); it holds one kind of row:
 
   stores:       store_id, banner, province, name, city, postal_code,
-                latitude, longitude[, active, banner_name, observations_30d]
+                latitude, longitude[, active, banner_name, observations_30d,
+                source]
   observations: date, store_id, banner, external_sku, price[, regular_price,
                 promo_ends, upc, name, brand, size, category, name_fr,
-                product_type, province, on_promo, currency]
+                product_type, province, on_promo, currency, source]
 
-An export of stores or observations imports as it comes: the columns it
-derives (banner_name, observations_30d, province, on_promo, currency) are
-checked against the row (its banner, its store's province, price under
-regular_price, CAD), not stored. Offers are computed: import the stores
+A store's source names where its prices come from (demo, import, hammer,
+openprices; without the column a new store's is import and a stored one
+keeps its own). An export of stores or observations imports as it comes:
+the columns it derives (banner_name, observations_30d, an observation's
+province and source, on_promo, currency) are checked against the row (its
+banner, its store's province and source, price under regular_price, CAD),
+not stored. Offers are computed: import the stores
 and observations exports instead.
 
 Columns come in any order; prices are in dollars (4.99, or 4,99 in a ";" or

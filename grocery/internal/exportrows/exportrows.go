@@ -206,6 +206,7 @@ var (
 		{Name: "external_sku"}, {Name: "upc"}, {Name: "name"}, {Name: "name_fr"}, {Name: "brand"}, {Name: "size"}, {Name: "category"},
 		{Name: "product_type"}, {Name: "price", Kind: rowwrite.Money}, {Name: "regular_price", Kind: rowwrite.Money},
 		{Name: "on_promo", Kind: rowwrite.Bool}, {Name: "promo_ends", Kind: rowwrite.Date}, {Name: "currency"},
+		{Name: "source"},
 	}
 	OfferCols = []rowwrite.Column{
 		{Name: "province"}, {Name: "upc"}, {Name: "name"}, {Name: "name_fr"}, {Name: "brand"}, {Name: "size"}, {Name: "category"},
@@ -220,7 +221,7 @@ var (
 		{Name: "store_id"}, {Name: "banner"}, {Name: "banner_name"}, {Name: "province"}, {Name: "name"},
 		{Name: "city"}, {Name: "postal_code"}, {Name: "latitude", Kind: rowwrite.Float},
 		{Name: "longitude", Kind: rowwrite.Float}, {Name: "observations_30d", Kind: rowwrite.Int},
-		{Name: "active", Kind: rowwrite.Bool},
+		{Name: "active", Kind: rowwrite.Bool}, {Name: "source"},
 	}
 )
 
@@ -230,10 +231,13 @@ type productInfo struct {
 	upc, name, nameFr, brand, size, category, typ string
 }
 
+// storeInfo is what an observation row shows of its store.
+type storeInfo struct{ id, source string }
+
 // obsRow is one observation read, to be written after its transaction.
 type obsRow struct {
 	date     int32
-	store    string
+	store    *storeInfo
 	province string
 	banner   string
 	sku      string
@@ -246,9 +250,9 @@ type obsRow struct {
 // observations streams the observations the export selects.
 func (q *Query) observations(ctx context.Context, out *rowwrite.Sink) error {
 	var targets []storage.SeriesFilter
-	stores := map[uint32]string{}
+	stores := map[uint32]*storeInfo{}
 	err := q.View(func(tx *storage.Tx) error {
-		if err := tx.ForEachStore(func(st *storage.Store) error { stores[st.Ord] = st.ID; return nil }); err != nil {
+		if err := tx.ForEachStore(func(st *storage.Store) error { stores[st.Ord] = &storeInfo{st.ID, st.Source}; return nil }); err != nil {
 			return err
 		}
 		f := storage.SeriesFilter{Banner: q.Banner, Province: q.Province, From: q.From, To: q.To}
@@ -303,12 +307,12 @@ func (q *Query) observations(ctx context.Context, out *rowwrite.Sink) error {
 		for i := range b.Days {
 			d := &b.Days[i]
 			for _, e := range d.Entries {
-				id, ok := stores[e.Store]
+				st, ok := stores[e.Store]
 				if !ok {
 					missing = fmt.Errorf("grocery: store number %d of %s/%s is not stored", e.Store, ref.Banner, ref.SKU)
 					return missing
 				}
-				rows = append(rows, obsRow{date: d.Date, store: id, province: ref.Province, banner: ref.Banner, sku: ref.SKU,
+				rows = append(rows, obsRow{date: d.Date, store: st, province: ref.Province, banner: ref.Banner, sku: ref.SKU,
 					prod: prod, price: e.Price, regular: e.Regular, promoEnd: e.PromoEnd})
 			}
 		}
@@ -342,11 +346,12 @@ func (q *Query) observations(ctx context.Context, out *rowwrite.Sink) error {
 		}
 		for i := range rows {
 			r := &rows[i]
-			v[0], v[1], v[2], v[3], v[4] = rowwrite.Num(int64(r.date)), rowwrite.Str(r.store), rowwrite.Str(r.banner), rowwrite.Str(r.province), rowwrite.Str(r.sku)
+			v[0], v[1], v[2], v[3], v[4] = rowwrite.Num(int64(r.date)), rowwrite.Str(r.store.id), rowwrite.Str(r.banner), rowwrite.Str(r.province), rowwrite.Str(r.sku)
 			v[5], v[6], v[7], v[8], v[9], v[10] = rowwrite.Str(r.prod.upc), rowwrite.Str(r.prod.name), frenchName(r.prod.nameFr), rowwrite.Str(r.prod.brand), rowwrite.Str(r.prod.size), rowwrite.Str(r.prod.category)
 			v[11] = optionalText(r.prod.typ)
 			v[12], v[13], v[14], v[15], v[16] = rowwrite.Num(int64(r.price)), rowwrite.Num(int64(r.regular)), rowwrite.Flag(r.price < r.regular),
 				promoEnd(r.price, r.regular, r.promoEnd), rowwrite.Str(q.Currency)
+			v[17] = rowwrite.Str(r.store.source)
 			if err := out.Row(); err != nil {
 				return err
 			}
@@ -470,7 +475,7 @@ func (q *Query) stores(out *rowwrite.Sink) error {
 		st := &all[i]
 		v[0], v[1], v[2], v[3], v[4] = rowwrite.Str(st.ID), rowwrite.Str(st.Banner), rowwrite.Str(q.BannerName(st.Banner)), rowwrite.Str(st.Province), rowwrite.Str(st.Name)
 		v[5], v[6], v[7], v[8], v[9] = rowwrite.Str(st.City), rowwrite.Str(st.PostalCode), rowwrite.Real(st.Latitude), rowwrite.Real(st.Longitude), rowwrite.Num(int64(st.Observations30d))
-		v[10] = rowwrite.Flag(st.Active)
+		v[10], v[11] = rowwrite.Flag(st.Active), rowwrite.Str(st.Source)
 		if err := out.Row(); err != nil {
 			return err
 		}

@@ -30,16 +30,16 @@ func newKind(name string, required int, columns ...string) *Kind {
 // The kinds of file an import reads. Each takes every column the export
 // of its dataset writes, so that an export imports back as it comes: the
 // columns the export derives (a store's banner_name and observations_30d,
-// an observation's province, on_promo and currency) are checked against
-// what they must be and not stored.
+// an observation's province, on_promo, currency and source) are checked
+// against what they must be and not stored.
 var (
 	Stores = newKind("stores", 8,
 		"store_id", "banner", "province", "name", "city", "postal_code", "latitude", "longitude", "active",
-		"banner_name", "observations_30d")
+		"banner_name", "observations_30d", "source")
 	Observations = newKind("observations", 5,
 		"date", "store_id", "banner", "external_sku", "price",
 		"regular_price", "promo_ends", "upc", "name", "brand", "size", "category", "name_fr",
-		"product_type", "province", "on_promo", "currency")
+		"product_type", "province", "on_promo", "currency", "source")
 	kinds = []*Kind{Stores, Observations}
 )
 
@@ -81,6 +81,7 @@ const (
 	StoreActive
 	StoreBannerName
 	StoreObs30d
+	StoreSource
 )
 
 // Canonical column numbers of an observations file: Row.Get's argument.
@@ -102,6 +103,7 @@ const (
 	ObsProvince
 	ObsOnPromo
 	ObsCurrency
+	ObsSource
 )
 
 // Describe lists the columns as "a, b, c[, d, e]".
@@ -120,7 +122,7 @@ func describeKinds() string {
 // A message about a header lists all its names up to allNames (as many
 // as a file of either kind has columns), else the first shownNames.
 const (
-	allNames   = 17
+	allNames   = 18
 	shownNames = 5
 )
 

@@ -42,6 +42,9 @@ type Rules struct {
 	// PromoGap is the most days between two observation days of one
 	// promotion event.
 	PromoGap int32
+	// StoreSource is the source of a new store written without one; a
+	// stored store written without one keeps its own.
+	StoreSource string
 	// Unit returns how many units of its price basis a product's size
 	// holds and the basis's code in storage.CatObs.Unit; 0, 0 when the
 	// size names no quantity.
@@ -277,6 +280,9 @@ func (w *writer) writeStores(b *Batch) error {
 		found, err := w.tx.Store(rec.ID, &old)
 		if err != nil {
 			return err
+		}
+		if rec.Source == "" {
+			rec.Source = cmp.Or(old.Source, w.rules.StoreSource)
 		}
 		if found {
 			rec.Ord, rec.Observations30d = old.Ord, old.Observations30d
