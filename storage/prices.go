@@ -3,6 +3,8 @@ package storage
 import (
 	"bytes"
 	"encoding/binary"
+	"maps"
+	"math"
 	"slices"
 )
 
@@ -432,7 +434,25 @@ type Offer struct {
 	// daily regular price in force over the 60 days up to it (the
 	// writer's rule, package pricestat's verdict).
 	Low30, Typical uint32
+	// Daily is the banner SKU's daily price on ObservedAt, its newest day
+	// (as the category days keep it: SKUDay), and WeekBefore its daily
+	// price on its last day with one in the week before ObservedAt's
+	// (WeekOf), zero when it has none there: its weekly prices of the two
+	// latest weeks it has, which a comparison of one week reads with the
+	// offers instead of the category days. Daily.Day is ObservedAt.
+	Daily, WeekBefore DayPrice
 }
+
+// DayPrice is a banner SKU's daily price on one day, as SKUDay gives it.
+type DayPrice struct {
+	Day            int32
+	Price, Regular uint32 // half-cents; Regular >= Price
+}
+
+// WeekOf returns the first day of day's week, the weeks of the offers'
+// weekly prices (Offer.Daily, Offer.WeekBefore): Thursday to Wednesday,
+// the grocery flyer's week (day 0, 1970-01-01, was a Thursday).
+func WeekOf(day int32) int32 { return day - day%7 }
 
 func offerKey(province, gtin, banner, sku string) []byte {
 	b := make([]byte, 0, 2+len(gtin)+len(banner)+len(sku)+1)
@@ -441,10 +461,91 @@ func offerKey(province, gtin, banner, sku string) []byte {
 
 // PutOffer writes a province's offer of a GTIN.
 func (t *Tx) PutOffer(province, gtin string, o *Offer) error {
-	v := enc(nil).uvarint(uint64(o.Price)).uvarint(uint64(o.Regular)).uvarint(uint64(o.Min)).
+	return t.put(t.offers(), offerKey(province, gtin, o.Banner, o.SKU), encodeOffer(o))
+}
+
+func encodeOffer(o *Offer) []byte {
+	return enc(nil).uvarint(uint64(o.Price)).uvarint(uint64(o.Regular)).uvarint(uint64(o.Min)).
 		uvarint(uint64(o.Max)).varint(int64(o.PromoEnd)).uvarint(uint64(o.StoreCount)).varint(int64(o.ObservedAt)).
-		varint(int64(o.PromoEnded)).varint(int64(o.Expires)).uvarint(uint64(o.Low30)).uvarint(uint64(o.Typical))
-	return t.put(t.offers(), offerKey(province, gtin, o.Banner, o.SKU), v)
+		varint(int64(o.PromoEnded)).varint(int64(o.Expires)).uvarint(uint64(o.Low30)).uvarint(uint64(o.Typical)).
+		weekly(o)
+}
+
+// weekly appends an offer's weekly prices (version 11): Daily's price and
+// regular price less it, then the days from WeekBefore to ObservedAt (0:
+// none) and, when there is one, WeekBefore's prices likewise.
+func (e enc) weekly(o *Offer) enc {
+	e = e.uvarint(uint64(o.Daily.Price)).uvarint(uint64(o.Daily.Regular - o.Daily.Price))
+	if o.WeekBefore.Day == 0 {
+		return e.uvarint(0)
+	}
+	return e.uvarint(uint64(o.ObservedAt - o.WeekBefore.Day)).uvarint(uint64(o.WeekBefore.Price)).
+		uvarint(uint64(o.WeekBefore.Regular - o.WeekBefore.Price))
+}
+
+// upgradeOfferWeeks gives every offer of a version 9 or 10 file its
+// weekly prices (Offer.Daily, Offer.WeekBefore) from the daily prices the
+// category days keep: a banner SKU's on its newest day, the offer's
+// ObservedAt, and on its last day in the week before that day's.
+func (t *Tx) upgradeOfferWeeks() error {
+	type entry struct {
+		k []byte
+		o Offer
+	}
+	var offers []entry
+	weeks := map[string]*[2]DayPrice{} // province banner 0x00 sku -> Daily, WeekBefore
+	newest := map[string]int32{}       // the same keys -> ObservedAt
+	from := map[string]int32{}         // province -> the first day to read
+	c := t.offers().Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		if len(k) < 17 {
+			return errCorrupt
+		}
+		o, err := t.decodeOffer(k[16:], v)
+		if err != nil {
+			return err
+		}
+		offers = append(offers, entry{bytes.Clone(k), o})
+		key := string(k[:2]) + string(k[16:])
+		if weeks[key] == nil {
+			weeks[key], newest[key] = &[2]DayPrice{}, o.ObservedAt
+		}
+		p := string(k[:2])
+		if f, ok := from[p]; !ok || WeekOf(o.ObservedAt)-7 < f {
+			from[p] = WeekOf(o.ObservedAt) - 7
+		}
+	}
+	var key []byte
+	for _, province := range slices.Sorted(maps.Keys(from)) {
+		err := t.CatDays(province, "", "", from[province], math.MaxInt32, CatSKUs, func(k *CatDayKey, c *CatDay) error {
+			for _, sd := range c.SKUs {
+				key = append(appendStr0(append(key[:0], province...), k.Banner), sd.SKU...)
+				w := weeks[string(key)]
+				if w == nil {
+					continue
+				}
+				n, dp := newest[string(key)], DayPrice{k.Day, sd.Price, sd.Regular}
+				switch {
+				case k.Day == n:
+					w[0] = dp
+				case WeekOf(k.Day) == WeekOf(n)-7 && k.Day > w[1].Day:
+					w[1] = dp
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	for _, e := range offers {
+		w := weeks[string(e.k[:2])+string(e.k[16:])]
+		e.o.Daily, e.o.WeekBefore = w[0], w[1]
+		if err := t.put(t.offers(), e.k, encodeOffer(&e.o)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // DeleteOffer removes a province's offer of a GTIN under a banner SKU.
@@ -633,6 +734,14 @@ func (t *Tx) decodeOffer(bannerSKU, v []byte) (Offer, error) {
 		o.PromoEnded, o.Expires = int32(d.varint()), int32(d.varint())
 		if len(d.b) != 0 { // version 7 offers end here
 			o.Low30, o.Typical = d.u32(), d.u32()
+		}
+		if len(d.b) != 0 { // version 8 to 10 offers end here
+			o.Daily = DayPrice{Day: o.ObservedAt, Price: d.u32()}
+			o.Daily.Regular = o.Daily.Price + d.u32()
+			if gap := d.u32(); gap != 0 {
+				o.WeekBefore = DayPrice{Day: o.ObservedAt - int32(gap), Price: d.u32()}
+				o.WeekBefore.Regular = o.WeekBefore.Price + d.u32()
+			}
 		}
 	}
 	if d.err == nil && len(d.b) != 0 {

@@ -105,7 +105,11 @@ import (
 // version 9 file to it by itself (its observations count as written
 // before write 1), without Options.Upgrade, and an older one through
 // Options.Upgrade, then the same way.
-const FormatVersion = 10
+//
+// Version 11 adds each offer's weekly prices (Offer.Daily and
+// Offer.WeekBefore); a writable Open upgrades a version 9 or 10 file to
+// it by itself, taking them from the category days' daily prices.
+const FormatVersion = 11
 
 // Bucket names.
 var (
@@ -312,7 +316,7 @@ func openOnce(path string, opts Options) (*DB, error) {
 	}
 	var from int
 	var up errUpgrade
-	if errors.As(err, &up) && (opts.Upgrade != nil || up.from == FormatVersion-1) && !opts.ReadOnly {
+	if errors.As(err, &up) && (opts.Upgrade != nil || up.from >= selfUpgrade) && !opts.ReadOnly {
 		from, err = up.from, nil
 	}
 	if err != nil {
@@ -335,8 +339,16 @@ func openOnce(path string, opts Options) (*DB, error) {
 					return err
 				}
 			}
-			if from < FormatVersion-1 {
+			if from < selfUpgrade {
 				if err := opts.Upgrade(tx, from); err != nil {
+					return err
+				}
+			}
+			// The weekly prices from the category days, whether
+			// Upgrade wrote the offers anew or not (offers of version 4
+			// or 5 that it left are not read).
+			if !tx.legacyOffers() {
+				if err := tx.upgradeOfferWeeks(); err != nil {
 					return err
 				}
 			}
@@ -353,6 +365,10 @@ func openOnce(path string, opts Options) (*DB, error) {
 	}
 	return db, nil
 }
+
+// selfUpgrade is the oldest version a writable Open upgrades without
+// Options.Upgrade.
+const selfUpgrade = 9
 
 // errUpgrade marks a file of an older version (from) that a writable
 // Open with Options.Upgrade upgrades in place.
@@ -401,7 +417,7 @@ func checkFormat(tx *bolt.Tx) error {
 }
 
 // checkVersion refuses a file of another format version, and marks a
-// version 4 to 9 file with errUpgrade.
+// version 4 to 10 file with errUpgrade.
 func checkVersion(tx *bolt.Tx) error {
 	if v := tx.Bucket(bucketMeta).Get(keyFormat); len(v) == 4 && binary.BigEndian.Uint32(v) != FormatVersion {
 		if n := binary.BigEndian.Uint32(v); n >= 4 && n < FormatVersion {

@@ -171,7 +171,7 @@ func TestUpgradeFormat9(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := storage.Open(path, storage.Options{ReadOnly: true}); err == nil || !strings.Contains(err.Error(), "version 9, this program reads version 10: open it once for writing") {
+	if _, err := storage.Open(path, storage.Options{ReadOnly: true}); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("version 9, this program reads version %d: open it once for writing", storage.FormatVersion)) {
 		t.Fatalf("read-only open of a version 9 file: got %v, want it refused until a writable open", err)
 	}
 	db, err = storage.Open(path, storage.Options{})
