@@ -29,6 +29,12 @@ type snapshot struct {
 	from    int32
 	to      int32
 	obs     int
+	// The province of the offer added last and the banners recorded
+	// since it began: a scan adds a province's offers one after the
+	// other, most of them of banners already recorded, which a look
+	// through a few interned strings finds faster than a map.
+	lastProv string
+	recorded []string
 }
 
 func newSnapshot(asOf int32) *snapshot {
@@ -45,8 +51,14 @@ func (sn *snapshot) add(province, gtin string, o *storage.Offer) {
 	if !sn.current(o) {
 		return
 	}
-	sn.provs[province] = true
-	sn.banners[[2]string{province, o.Banner}] = true
+	if province != sn.lastProv {
+		sn.provs[province] = true
+		sn.lastProv, sn.recorded = province, sn.recorded[:0]
+	}
+	if !slices.Contains(sn.recorded, o.Banner) {
+		sn.banners[[2]string{province, o.Banner}] = true
+		sn.recorded = append(sn.recorded, o.Banner)
+	}
 	sn.obs += int(o.StoreCount)
 	if sn.from == 0 || o.ObservedAt < sn.from {
 		sn.from = o.ObservedAt

@@ -724,30 +724,51 @@ func (t *Tx) decodeOffer(bannerSKU, v []byte) (Offer, error) {
 	if !ok {
 		return Offer{}, errCorrupt
 	}
-	d := dec{b: v}
-	o := Offer{Banner: t.names.get(b), SKU: t.text(s), Price: d.u32(), Regular: d.u32(), Min: d.u32(), Max: d.u32(),
-		PromoEnd: int32(d.varint()), StoreCount: d.u32(), ObservedAt: int32(d.varint())}
-	if t.legacyOffers() {
-		d.u32() // version 4 and 5: the daily price and regular price on ObservedAt
-		d.u32()
-	} else {
-		o.PromoEnded, o.Expires = int32(d.varint()), int32(d.varint())
-		if len(d.b) != 0 { // version 7 offers end here
-			o.Low30, o.Typical = d.u32(), d.u32()
-		}
-		if len(d.b) != 0 { // version 8 to 10 offers end here
-			o.Daily = DayPrice{Day: o.ObservedAt, Price: d.u32()}
-			o.Daily.Regular = o.Daily.Price + d.u32()
-			if gap := d.u32(); gap != 0 {
-				o.WeekBefore = DayPrice{Day: o.ObservedAt - int32(gap), Price: d.u32()}
-				o.WeekBefore.Regular = o.WeekBefore.Price + d.u32()
-			}
+	// Every field is a varint (every offer read goes through here: a
+	// tight loop rather than a dec), the int32 ones zigzag-encoded.
+	var f [16]uint64
+	n, i := 0, 0
+	for ; i < len(v) && n < len(f); n++ {
+		if f[n], i = uvarintAt(v, i); i < 0 {
+			return Offer{}, errCorrupt
 		}
 	}
-	if d.err == nil && len(d.b) != 0 {
-		d.err = errCorrupt
+	for _, x := range f[:n] {
+		if x > math.MaxUint32 {
+			return Offer{}, errCorrupt
+		}
 	}
-	return o, d.err
+	i32 := func(x uint64) int32 { return int32(int64(x>>1) ^ -int64(x&1)) }
+	o := Offer{Banner: t.names.get(b), SKU: t.text(s), Price: uint32(f[0]), Regular: uint32(f[1]), Min: uint32(f[2]), Max: uint32(f[3]),
+		PromoEnd: i32(f[4]), StoreCount: uint32(f[5]), ObservedAt: i32(f[6])}
+	switch {
+	case i != len(v):
+		return o, errCorrupt
+	case t.legacyOffers():
+		// Version 4 and 5: then the daily price and regular price on
+		// ObservedAt.
+		if n != 9 {
+			return o, errCorrupt
+		}
+		return o, nil
+	}
+	o.PromoEnded, o.Expires = i32(f[7]), i32(f[8])
+	switch n {
+	case 9: // version 6 and 7 offers end here
+	case 11: // version 8 to 10 offers end here
+		o.Low30, o.Typical = uint32(f[9]), uint32(f[10])
+	case 14, 16:
+		o.Low30, o.Typical = uint32(f[9]), uint32(f[10])
+		o.Daily = DayPrice{Day: o.ObservedAt, Price: uint32(f[11]), Regular: uint32(f[11] + f[12])}
+		if gap := f[13]; gap != 0 && n == 16 {
+			o.WeekBefore = DayPrice{Day: o.ObservedAt - int32(gap), Price: uint32(f[14]), Regular: uint32(f[14] + f[15])}
+		} else if gap != 0 || n == 16 {
+			return o, errCorrupt
+		}
+	default:
+		return o, errCorrupt
+	}
+	return o, nil
 }
 
 // Offer reads a province's offer of a GTIN under one banner SKU.
