@@ -38,7 +38,12 @@ type snapshot struct {
 }
 
 func newSnapshot(asOf int32) *snapshot {
-	return &snapshot{asOf: asOf, provs: map[string]bool{}, banners: map[[2]string]bool{}, stores: map[[2]string]int{}}
+	// Sized for every province's banners: a map grown entry by entry
+	// rehashes at every doubling (a quarter of a one-barcode geographic
+	// answer by profile).
+	const pairs = 128
+	return &snapshot{asOf: asOf, provs: make(map[string]bool, len(provinces)), banners: make(map[[2]string]bool, pairs),
+		stores: make(map[[2]string]int, pairs)}
 }
 
 // current reports whether o is a current offer.
