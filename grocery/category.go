@@ -180,7 +180,7 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 		// of the previous period its observations' count and sum, and
 		// each SKU's daily prices; of this one, everything.
 		var allStores pricestat.Set
-		banners := map[string]bool{}
+		banners, lastBanner := map[string]bool{}, ""
 		lo, hi := int32(math.MaxInt32), int32(math.MinInt32)
 		err := tx.CatDaysSplit(a.province, "", a.banner.Slug, int32(res.PreviousFrom), int32(from), int32(to),
 			storage.CatSKUs|storage.CatNumbered, storage.CatRuns|storage.CatNumbered, func(k *storage.CatDayKey, c *storage.CatDay) error {
@@ -198,7 +198,9 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 					}
 					return nil
 				}
-				banners[k.Banner] = true
+				if k.Banner != lastBanner { // a banner's days come one after the other
+					banners[k.Banner], lastBanner = true, k.Banner
+				}
 				lo, hi = min(lo, k.Day), max(hi, k.Day)
 				if x.count == 0 {
 					// The lists of a period hold at most as many distinct
