@@ -25,7 +25,8 @@ type snapshot struct {
 	asOf    int32
 	provs   map[string]bool    // provinces priced
 	banners map[[2]string]bool // (province, banner) priced
-	stores  map[[2]string]int  // active reference stores of (province, banner), as counted
+	stores  map[[2]string]int  // active reference stores of (province, banner), of the provinces counted
+	counted map[string]bool    // provinces whose stores are counted
 	from    int32
 	to      int32
 	obs     int
@@ -43,7 +44,7 @@ func newSnapshot(asOf int32) *snapshot {
 	// answer by profile).
 	const pairs = 128
 	return &snapshot{asOf: asOf, provs: make(map[string]bool, len(provinces)), banners: make(map[[2]string]bool, pairs),
-		stores: make(map[[2]string]int, pairs)}
+		stores: make(map[[2]string]int, pairs), counted: make(map[string]bool, len(provinces))}
 }
 
 // current reports whether o is a current offer.
@@ -72,18 +73,20 @@ func (sn *snapshot) add(province, gtin string, o *storage.Offer) {
 }
 
 // activeStores returns the active reference stores of banner in
-// province, counted once per snapshot.
+// province, counted once per snapshot: every banner's of the province at
+// its first (one scan of its stores, not a search a banner).
 func (sn *snapshot) activeStores(tx *storage.Tx, province, banner string) (int, error) {
-	k := [2]string{province, banner}
-	if n, ok := sn.stores[k]; ok {
-		return n, nil
+	if !sn.counted[province] {
+		err := tx.ActiveStoreCounts(province, func(b string, n int) error {
+			sn.stores[[2]string{province, b}] = n
+			return nil
+		})
+		if err != nil {
+			return 0, err
+		}
+		sn.counted[province] = true
 	}
-	n, err := tx.CountActiveStores(province, banner)
-	if err != nil {
-		return 0, err
-	}
-	sn.stores[k] = n
-	return n, nil
+	return sn.stores[[2]string{province, banner}], nil
 }
 
 // basis fills the coverage of a snapshot: the provinces and banners

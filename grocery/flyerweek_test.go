@@ -169,3 +169,40 @@ func checkWeeklyPrices(t *testing.T, path string) {
 		t.Fatal("no offer has a weekly price")
 	}
 }
+
+// TestActiveStoreCounts: the counts of one scan of a province's stores
+// (storage.Tx.ActiveStoreCounts, which the snapshot's activeStores reads)
+// are CountActiveStores' of each banner, in every province of the demo.
+func TestActiveStoreCounts(t *testing.T) {
+	t.Parallel()
+	svc, err := Open(DemoCopy(t), &Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	err = svc.db.View(func(tx *storage.Tx) error {
+		total := 0
+		for _, p := range Provinces() {
+			got := map[string]int{}
+			if err := tx.ActiveStoreCounts(p.Code, func(b string, n int) error { got[b] = n; total += n; return nil }); err != nil {
+				return err
+			}
+			for _, b := range Banners() {
+				want, err := tx.CountActiveStores(p.Code, b.Slug)
+				if err != nil {
+					return err
+				}
+				if got[b.Slug] != want {
+					t.Errorf("%s %s: %d active stores in one scan, CountActiveStores %d", p.Code, b.Slug, got[b.Slug], want)
+				}
+			}
+		}
+		if n, err := tx.CountActiveStores("", ""); err != nil || n != total {
+			t.Errorf("the provinces' counts add up to %d, CountActiveStores of all %d (%v)", total, n, err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
