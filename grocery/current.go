@@ -42,7 +42,7 @@ func newSnapshot(asOf int32) *snapshot {
 	// Sized for every province's banners: a map grown entry by entry
 	// rehashes at every doubling (a quarter of a one-barcode geographic
 	// answer by profile).
-	const pairs = 128
+	const pairs = 64
 	return &snapshot{asOf: asOf, provs: make(map[string]bool, len(provinces)), banners: make(map[[2]string]bool, pairs),
 		stores: make(map[[2]string]int, pairs), counted: make(map[string]bool, len(provinces))}
 }
