@@ -175,69 +175,77 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 			last, lastSKU = x, m
 			return x, m
 		}
-		// The previous period: its observations' count and sum, and
-		// each SKU's daily prices.
-		err := tx.CatDays(a.province, "", a.banner.Slug, int32(res.PreviousFrom), int32(res.PreviousTo), storage.CatSKUs|storage.CatNumbered, func(k *storage.CatDayKey, c *storage.CatDay) error {
-			x, m := group(k)
-			if x == nil {
-				return nil
-			}
-			x.prevCount += int(c.Count)
-			x.prevSum += c.Sum
-			if len(c.SKUNums) > 0 {
-				x.days.Add(k.Day)
-				allDays.Add(k.Day)
-				m.AddDay(c.SKUNums, c.Names, pricestat.Previous)
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
+		// Both periods in one scan (each category and banner sought
+		// once), a banner's days in order, the previous period's first:
+		// of the previous period its observations' count and sum, and
+		// each SKU's daily prices; of this one, everything.
 		var allStores pricestat.Set
-		banners := map[string]bool{}
+		banners, lastBanner := map[string]bool{}, ""
 		lo, hi := int32(math.MaxInt32), int32(math.MinInt32)
-		err = tx.CatDays(a.province, "", a.banner.Slug, int32(from), int32(to), storage.CatRuns|storage.CatNumbered, func(k *storage.CatDayKey, c *storage.CatDay) error {
-			x, m := group(k)
-			if x == nil {
+		err := tx.CatDaysSplit(a.province, "", a.banner.Slug, int32(res.PreviousFrom), int32(from), int32(to),
+			storage.CatSKUs|storage.CatNumbered, storage.CatRuns|storage.CatNumbered, func(k *storage.CatDayKey, c *storage.CatDay) error {
+				x, m := group(k)
+				if x == nil {
+					return nil
+				}
+				if k.Day < int32(from) {
+					x.prevCount += int(c.Count)
+					x.prevSum += c.Sum
+					if len(c.SKUNums) > 0 {
+						x.days.Add(k.Day)
+						allDays.Add(k.Day)
+						m.AddDay(c.SKUNums, c.Names, pricestat.Previous)
+					}
+					return nil
+				}
+				if k.Banner != lastBanner { // a banner's days come one after the other
+					banners[k.Banner], lastBanner = true, k.Banner
+				}
+				lo, hi = min(lo, k.Day), max(hi, k.Day)
+				if x.count == 0 {
+					// The lists of a period hold at most as many distinct
+					// values a day as the previous period's observations
+					// (read so far: the category's first banner's): room
+					// for a quarter of that at once, not a doubling of a
+					// growing list.
+					n := (x.prevCount+int(c.Count))/4 + len(c.PriceRuns)
+					x.prices.Grow(n)
+					x.units.Grow(n)
+				}
+				x.count += int(c.Count)
+				x.promo += int(c.Promo)
+				x.sum += c.Sum
+				if len(c.SKUNums) > 0 {
+					x.days.Add(k.Day)
+					allDays.Add(k.Day)
+					m.AddDay(c.SKUNums, c.Names, pricestat.Current)
+				}
+				x.prices.AddPrices(c.PriceRuns)
+				x.units.AddUnits(c.UnitRuns)
+				for _, st := range c.Stores {
+					x.stores.Add(st.Store)
+					allStores.Add(st.Store)
+				}
 				return nil
-			}
-			banners[k.Banner] = true
-			lo, hi = min(lo, k.Day), max(hi, k.Day)
-			if x.count == 0 {
-				// The lists of a period hold at most as many distinct
-				// values a day as the previous period's observations:
-				// room for a quarter of that at once, not a doubling of
-				// a growing list.
-				n := (x.prevCount+int(c.Count))/4 + len(c.PriceRuns)
-				x.prices.Grow(n)
-				x.units.Grow(n)
-			}
-			x.count += int(c.Count)
-			x.promo += int(c.Promo)
-			x.sum += c.Sum
-			if len(c.SKUNums) > 0 {
-				x.days.Add(k.Day)
-				allDays.Add(k.Day)
-				m.AddDay(c.SKUNums, c.Names, pricestat.Current)
-			}
-			x.prices.AddPrices(c.PriceRuns)
-			x.units.AddUnits(c.UnitRuns)
-			for _, st := range c.Stores {
-				x.stores.Add(st.Store)
-				allStores.Add(st.Store)
-			}
-			return nil
-		})
+			})
 		if err != nil {
 			return err
 		}
+		// Most shelf records are of a product already counted in its
+		// category (another banner's SKU of it): counted, by barcode, the
+		// category it was counted in last, finds those with one lookup.
+		counted := map[string]*categoryAcc{}
 		err = tx.ShelfSpans(a.province, a.banner.Slug, func(gtin, category []byte, first, last int32) error {
 			if len(gtin) == 0 || first > int32(to) || last < int32(from) {
 				return nil
 			}
-			if x := byCat[string(category)]; x != nil && x.count > 0 && !x.products[string(gtin)] {
-				x.products[string(gtin)] = true
+			if x := counted[string(gtin)]; x != nil && x.name == string(category) {
+				return nil
+			}
+			if x := byCat[string(category)]; x != nil && x.count > 0 {
+				g := string(gtin)
+				x.products[g] = true
+				counted[g] = x
 			}
 			return nil
 		})

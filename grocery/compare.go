@@ -81,6 +81,11 @@ func (sn *snapshot) use(province string) func(gtin string, o *storage.Offer) boo
 // lowest weekly price over its SKUs of the barcode, its weekly regular
 // price the lowest weekly regular price. Restricted-circulation barcodes
 // are left out, as in every comparison between banners.
+//
+// The writer keeps each offer's weekly prices of the two latest flyer
+// weeks its SKU has (storage.Offer.Daily, on its newest day, and
+// Offer.WeekBefore), so a comparison reads them with the offers; the
+// category days' counts choose the week.
 
 // The baskets a comparison of banners names (BenchmarkResult.Basket,
 // BriefBasket.Basket).
@@ -94,112 +99,74 @@ const (
 )
 
 // flyerWeekOf returns the flyer week of a day: the Thursday on or before
-// it and the Wednesday after. Day 0, 1970-01-01, was a Thursday.
+// it and the Wednesday after (storage.WeekOf).
 func flyerWeekOf(day int32) (from, to int32) {
-	from = day - day%7
+	from = storage.WeekOf(day)
 	return from, from + 6
 }
 
-// weekSKU is a banner SKU's weekly price and the day it was taken.
-type weekSKU struct {
-	day  int32
-	p, r uint32 // half-cents
-}
-
-// weekPrices is a province's weekly prices of one flyer week.
+// weekPrices is a province's flyer week compared.
 type weekPrices struct {
 	province string
-	from, to int32                       // the flyer week compared
-	skus     map[string]map[string]int32 // banner -> SKU -> its index in list (string keys hash fastest)
-	list     []weekSKU
+	from, to int32           // the flyer week compared
 	banners  map[string]bool // banners with a weekly price in the week
 	first    int32           // first and last day of the weekly prices used, 0 when none
 	last     int32
-	obs      int // store-level prices of the week read
+	obs      int // store-level prices of the week
 }
 
-// readFlyerWeek reads the weekly prices of province's banner SKUs in the
-// flyer week the banners are compared on, for the data set's latest day
-// asOf: its flyer week when every banner with a daily price in the week
-// before has one in it, otherwise the week before. One read of the
-// category days' counts chooses the week, a second reads its SKUs'
-// daily prices.
+// readFlyerWeek chooses the flyer week the banners of province are
+// compared on, for the data set's latest day asOf: its flyer week when
+// every banner with a daily price in the week before has one in it,
+// otherwise the week before. It reads the category days' counts of the
+// two weeks; the weekly prices come with the offers (scan).
 func readFlyerWeek(tx *storage.Tx, province string, asOf int32) (*weekPrices, error) {
-	w := &weekPrices{province: province, skus: map[string]map[string]int32{}, banners: map[string]bool{}}
+	w := &weekPrices{province: province, banners: map[string]bool{}}
 	if asOf < 7 {
 		return w, nil // no observation: no week
 	}
 	curFrom, curTo := flyerWeekOf(asOf)
-	var banners [2]map[string]bool // the week before, the latest day's
+	var (
+		banners [2]map[string]bool // the week before's, the latest day's
+		obs     [2]int
+	)
 	banners[0], banners[1] = map[string]bool{}, map[string]bool{}
 	err := tx.CatDays(province, "", "", curFrom-7, asOf, storage.CatCounts, func(k *storage.CatDayKey, c *storage.CatDay) error {
-		if c.Count > 0 && k.Day >= curFrom {
-			banners[1][k.Banner] = true
-		} else if c.Count > 0 {
-			banners[0][k.Banner] = true
+		if c.Count == 0 {
+			return nil
 		}
+		i := 0
+		if k.Day >= curFrom {
+			i = 1
+		}
+		banners[i][k.Banner] = true
+		obs[i] += int(c.Count)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	w.from, w.to = curFrom, curTo
+	w.from, w.to, w.banners, w.obs = curFrom, curTo, banners[1], obs[1]
 	for b := range banners[0] {
 		if !banners[1][b] {
-			w.from, w.to = curFrom-7, curFrom-1
+			w.from, w.to, w.banners, w.obs = curFrom-7, curFrom-1, banners[0], obs[0]
 			break
 		}
 	}
-	// A category and banner's days come in order, their SKUs numbered
-	// (CatNumbered): the last day of a SKU wins.
-	var (
-		cur   storage.CatDayKey
-		names []string
-		last  []weekSKU // by SKU number
-	)
-	flush := func() {
-		skus := w.skus[cur.Banner]
-		if skus == nil && len(last) > 0 {
-			skus = map[string]int32{}
-			w.skus[cur.Banner] = skus
-		}
-		for n, s := range last {
-			if s.day == 0 {
-				continue
-			}
-			if i, ok := skus[names[n]]; ok { // the same SKU under another category
-				if s.day >= w.list[i].day {
-					w.list[i] = s
-				}
-				continue
-			}
-			skus[names[n]] = int32(len(w.list))
-			w.list = append(w.list, s)
-		}
-		clear(last)
-		last = last[:0]
+	return w, nil
+}
+
+// price returns an offer's SKU's weekly price in the week, from the
+// weekly prices the offer keeps, and whether it has one.
+func (w *weekPrices) price(o *storage.Offer) (storage.DayPrice, bool) {
+	var dp storage.DayPrice
+	switch storage.WeekOf(o.ObservedAt) {
+	case w.from:
+		dp = o.Daily
+	case w.from + 7:
+		dp = o.WeekBefore
 	}
-	err = tx.CatDays(province, "", "", w.from, min(w.to, asOf), storage.CatSKUs|storage.CatNumbered, func(k *storage.CatDayKey, c *storage.CatDay) error {
-		if k.Category != cur.Category || k.Banner != cur.Banner {
-			flush()
-			cur = *k
-		}
-		if len(c.SKUNums) == 0 {
-			return nil
-		}
-		w.obs += int(c.Count)
-		w.banners[k.Banner] = true
-		names = c.Names
-		for _, sd := range c.SKUNums {
-			if int(sd.Num) >= len(last) {
-				last = append(last, make([]weekSKU, int(sd.Num)+1-len(last))...)
-			}
-			last[sd.Num] = weekSKU{day: k.Day, p: sd.Price, r: sd.Regular}
-		}
-		return nil
-	})
-	flush()
-	return w, err
+	return dp, dp.Price != 0
 }
 
 // scan calls fn for each barcode of the province with a weekly price
@@ -210,16 +177,15 @@ func readFlyerWeek(tx *storage.Tx, province string, asOf int32) (*weekPrices, er
 func (w *weekPrices) scan(tx *storage.Tx, fn func(gtin string, prices []market.Price) error) error {
 	return market.ScanPriced(tx, w.province, func(g string) bool { return GTIN(g).Restricted() },
 		func(g string, o *storage.Offer) (p, r float64, ok bool) {
-			i, ok := w.skus[o.Banner][o.SKU]
+			s, ok := w.price(o)
 			if !ok {
 				return 0, 0, false
 			}
-			s := &w.list[i]
-			if w.first == 0 || s.day < w.first {
-				w.first = s.day
+			if w.first == 0 || s.Day < w.first {
+				w.first = s.Day
 			}
-			w.last = max(w.last, s.day)
-			return float64(s.p) / 2, float64(s.r) / 2, true
+			w.last = max(w.last, s.Day)
+			return float64(s.Price) / 2, float64(s.Regular) / 2, true
 		}, func(g string, prices []market.Price, _ int) error { return fn(g, prices) })
 }
 

@@ -25,14 +25,26 @@ type snapshot struct {
 	asOf    int32
 	provs   map[string]bool    // provinces priced
 	banners map[[2]string]bool // (province, banner) priced
-	stores  map[[2]string]int  // active reference stores of (province, banner), as counted
+	stores  map[[2]string]int  // active reference stores of (province, banner), of the provinces counted
+	counted map[string]bool    // provinces whose stores are counted
 	from    int32
 	to      int32
 	obs     int
+	// The province of the offer added last and the banners recorded
+	// since it began: a scan adds a province's offers one after the
+	// other, most of them of banners already recorded, which a look
+	// through a few interned strings finds faster than a map.
+	lastProv string
+	recorded []string
 }
 
 func newSnapshot(asOf int32) *snapshot {
-	return &snapshot{asOf: asOf, provs: map[string]bool{}, banners: map[[2]string]bool{}, stores: map[[2]string]int{}}
+	// Sized for every province's banners: a map grown entry by entry
+	// rehashes at every doubling (a quarter of a one-barcode geographic
+	// answer by profile).
+	const pairs = 64
+	return &snapshot{asOf: asOf, provs: make(map[string]bool, len(provinces)), banners: make(map[[2]string]bool, pairs),
+		stores: make(map[[2]string]int, pairs), counted: make(map[string]bool, len(provinces))}
 }
 
 // current reports whether o is a current offer.
@@ -45,8 +57,14 @@ func (sn *snapshot) add(province, gtin string, o *storage.Offer) {
 	if !sn.current(o) {
 		return
 	}
-	sn.provs[province] = true
-	sn.banners[[2]string{province, o.Banner}] = true
+	if province != sn.lastProv {
+		sn.provs[province] = true
+		sn.lastProv, sn.recorded = province, sn.recorded[:0]
+	}
+	if !slices.Contains(sn.recorded, o.Banner) {
+		sn.banners[[2]string{province, o.Banner}] = true
+		sn.recorded = append(sn.recorded, o.Banner)
+	}
 	sn.obs += int(o.StoreCount)
 	if sn.from == 0 || o.ObservedAt < sn.from {
 		sn.from = o.ObservedAt
@@ -55,18 +73,20 @@ func (sn *snapshot) add(province, gtin string, o *storage.Offer) {
 }
 
 // activeStores returns the active reference stores of banner in
-// province, counted once per snapshot.
+// province, counted once per snapshot: every banner's of the province at
+// its first (one scan of its stores, not a search a banner).
 func (sn *snapshot) activeStores(tx *storage.Tx, province, banner string) (int, error) {
-	k := [2]string{province, banner}
-	if n, ok := sn.stores[k]; ok {
-		return n, nil
+	if !sn.counted[province] {
+		err := tx.ActiveStoreCounts(province, func(b string, n int) error {
+			sn.stores[[2]string{province, b}] = n
+			return nil
+		})
+		if err != nil {
+			return 0, err
+		}
+		sn.counted[province] = true
 	}
-	n, err := tx.CountActiveStores(province, banner)
-	if err != nil {
-		return 0, err
-	}
-	sn.stores[k] = n
-	return n, nil
+	return sn.stores[[2]string{province, banner}], nil
 }
 
 // basis fills the coverage of a snapshot: the provinces and banners

@@ -2,10 +2,12 @@ package grocery
 
 import (
 	"context"
+	"maps"
 	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/grocerydata/grocery/storage"
 )
 
 func TestFlyerWeekOf(t *testing.T) {
@@ -88,4 +90,119 @@ func fmtPtr(f *float64) any {
 		return nil
 	}
 	return *f
+}
+
+// TestWeeklyPricesKeptWithTheOffers: the weekly prices the offers keep
+// (storage.Offer.Daily and WeekBefore, which the comparisons read) are
+// those of the category days, where a banner SKU's weekly price is its
+// daily price on its last day with one in the week: for every province
+// of the demo set, in the flyer week of its latest day and the week
+// before, every offer's weekly price, and the week's banners and
+// store-level prices, the same both ways.
+func TestWeeklyPricesKeptWithTheOffers(t *testing.T) {
+	t.Parallel()
+	checkWeeklyPrices(t, DemoCopy(t))
+}
+
+// checkWeeklyPrices checks the weekly prices of the offers of the file at
+// path against its category days (TestWeeklyPricesKeptWithTheOffers).
+func checkWeeklyPrices(t *testing.T, path string) {
+	t.Helper()
+	db, err := storage.Open(path, storage.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	priced := 0
+	err = db.View(func(tx *storage.Tx) error {
+		asOf := tx.AsOf()
+		for _, p := range Provinces() {
+			chosen, err := readFlyerWeek(tx, p.Code, asOf)
+			if err != nil {
+				return err
+			}
+			cur, _ := flyerWeekOf(asOf)
+			for _, from := range []int32{cur, cur - 7} {
+				// The category days' weekly prices, by banner and SKU.
+				type bannerSKU struct{ banner, sku string }
+				want := map[bannerSKU]storage.DayPrice{}
+				banners, obs := map[string]bool{}, 0
+				err := tx.CatDays(p.Code, "", "", from, from+6, storage.CatSKUs, func(k *storage.CatDayKey, c *storage.CatDay) error {
+					if len(c.SKUs) > 0 {
+						banners[k.Banner] = true
+						obs += int(c.Count)
+					}
+					for _, sd := range c.SKUs {
+						if w := want[bannerSKU{k.Banner, sd.SKU}]; k.Day >= w.Day {
+							want[bannerSKU{k.Banner, sd.SKU}] = storage.DayPrice{Day: k.Day, Price: sd.Price, Regular: sd.Regular}
+						}
+					}
+					return nil
+				})
+				if err != nil {
+					return err
+				}
+				w := &weekPrices{province: p.Code, from: from, to: from + 6}
+				err = tx.OffersIn(p.Code, func(g string, o *storage.Offer) error {
+					got, ok := w.price(o)
+					if wantDP, wantOK := want[bannerSKU{o.Banner, o.SKU}]; got != wantDP || ok != wantOK {
+						t.Errorf("%s week of %s, %s %s (%s): offer gives %+v (%v), category days %+v (%v)", p.Code, Date(from), o.Banner, o.SKU, g, got, ok, wantDP, wantOK)
+					} else if ok {
+						priced++
+					}
+					return nil
+				})
+				if err != nil {
+					return err
+				}
+				if chosen.from == from && (!maps.Equal(chosen.banners, banners) || chosen.obs != obs) {
+					t.Errorf("%s week of %s: banners %v, %d prices; the category days' SKUs give %v, %d", p.Code, Date(from), chosen.banners, chosen.obs, banners, obs)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if priced == 0 {
+		t.Fatal("no offer has a weekly price")
+	}
+}
+
+// TestActiveStoreCounts: the counts of one scan of a province's stores
+// (storage.Tx.ActiveStoreCounts, which the snapshot's activeStores reads)
+// are CountActiveStores' of each banner, in every province of the demo.
+func TestActiveStoreCounts(t *testing.T) {
+	t.Parallel()
+	svc, err := Open(DemoCopy(t), &Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	err = svc.db.View(func(tx *storage.Tx) error {
+		total := 0
+		for _, p := range Provinces() {
+			got := map[string]int{}
+			if err := tx.ActiveStoreCounts(p.Code, func(b string, n int) error { got[b] = n; total += n; return nil }); err != nil {
+				return err
+			}
+			for _, b := range Banners() {
+				want, err := tx.CountActiveStores(p.Code, b.Slug)
+				if err != nil {
+					return err
+				}
+				if got[b.Slug] != want {
+					t.Errorf("%s %s: %d active stores in one scan, CountActiveStores %d", p.Code, b.Slug, got[b.Slug], want)
+				}
+			}
+		}
+		if n, err := tx.CountActiveStores("", ""); err != nil || n != total {
+			t.Errorf("the provinces' counts add up to %d, CountActiveStores of all %d (%v)", total, n, err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }

@@ -217,7 +217,6 @@ func (geo *geography) pair(p *geoPrice) *geoNational {
 // geography reads the selection's current prices in every province and
 // computes the province and national prices and the province indexes.
 func (f *productFilter) geography(tx *storage.Tx, sn *snapshot) (*geography, error) {
-	geo := &geography{bannerNo: map[string]int32{}, gtinNo: map[string]int32{}}
 	var gtins []string
 	switch {
 	case f.gtin != "":
@@ -225,6 +224,14 @@ func (f *productFilter) geography(tx *storage.Tx, sn *snapshot) (*geography, err
 	case f.gtins != nil:
 		gtins = sortedKeys(f.gtins)
 	}
+	// Sized at once (a map grown entry by entry rehashes at every
+	// doubling): the banners of every province; the barcodes selected,
+	// or of the whole panel.
+	nGTINs := len(gtins)
+	if gtins == nil {
+		nGTINs = 2048
+	}
+	geo := &geography{bannerNo: make(map[string]int32, 64), gtinNo: make(map[string]int32, nGTINs)}
 	var (
 		buf    = make([]float64, 0, 32)
 		prices = make([]market.Price, 0, 32)

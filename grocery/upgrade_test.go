@@ -308,3 +308,91 @@ func refusedReadOnly(t *testing.T, path string, version int) {
 		t.Fatalf("read-only open of a version %d file: got %v, want EINVALID saying %q", version, err, want)
 	}
 }
+
+// TestUpgradeFormat10: a version 10 file's offers lack the weekly prices
+// of version 11 (storage.Offer.Daily, WeekBefore). A read-only open
+// refuses it, saying to open it once for writing; a writable open, even
+// without Options.Upgrade, takes them from the category days, so that
+// every offer equals a file built by this version and the comparisons of
+// one flyer week give the same answers.
+func TestUpgradeFormat10(t *testing.T) {
+	t.Parallel()
+	path := DemoCopy(t)
+	offers, _ := readDaily(t, path)
+	ctx := context.Background()
+	built, err := Open(path, &Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantBench, err := built.CompetitiveBenchmark(ctx, BenchmarkInput{Banner: "loblaws", Province: "ON"})
+	built.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	weekly := 0
+	for _, o := range offers {
+		if o.WeekBefore.Day != 0 {
+			weekly++
+		}
+	}
+	if weekly == 0 {
+		t.Fatal("no ON offer of the demo has a weekly price the week before its newest day's")
+	}
+
+	// Each offer as version 10 wrote it: cut after its typical price
+	// (the eleventh number).
+	b, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Update(func(tx *bolt.Tx) error {
+		bk := tx.Bucket([]byte("offers"))
+		vals := map[string][]byte{}
+		if err := bk.ForEach(func(k, v []byte) error {
+			n := 0
+			for range 11 {
+				_, m := binary.Uvarint(v[n:]) // a varint is as long as a uvarint of the same bytes
+				n += m
+			}
+			vals[string(k)] = bytes.Clone(v[:n])
+			return nil
+		}); err != nil {
+			return err
+		}
+		for k, v := range vals {
+			if err := bk.Put([]byte(k), v); err != nil {
+				return err
+			}
+		}
+		return tx.Bucket([]byte("meta")).Put([]byte("format"), binary.BigEndian.AppendUint32(nil, 10))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	refusedReadOnly(t, path, 10)
+	db, err := storage.Open(path, storage.Options{}) // no Upgrade: storage does it alone
+	if err != nil {
+		t.Fatalf("writable open of a version 10 file: %v", err)
+	}
+	db.Close()
+	got, _ := readDaily(t, path)
+	if diff := cmp.Diff(offers, got); diff != "" {
+		t.Errorf("ON offers after the upgrade (-built +upgraded):\n%s", diff)
+	}
+	checkWeeklyPrices(t, path)
+	s, err := Open(path, &Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	gotBench, err := s.CompetitiveBenchmark(ctx, BenchmarkInput{Banner: "loblaws", Province: "ON"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(wantBench, gotBench); diff != "" {
+		t.Errorf("benchmark after the upgrade (-built +upgraded):\n%s", diff)
+	}
+}

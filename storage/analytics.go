@@ -1001,17 +1001,25 @@ func cmpU32(a, b uint32) int {
 // returns (the SKU strings stay valid); it stops the scan by returning
 // ErrStop.
 func (t *Tx) CatDays(province, category, banner string, from, to int32, parts CatParts, fn func(k *CatDayKey, c *CatDay) error) error {
+	return t.CatDaysSplit(province, category, banner, from, from, to, parts, parts, fn)
+}
+
+// CatDaysSplit is CatDays over two periods that need different parts:
+// the days from 'from' to split-1 decoded as before names, those from
+// split to 'to' as after names, in one scan (each category and banner
+// sought once, rather than once a period).
+func (t *Tx) CatDaysSplit(province, category, banner string, from, split, to int32, before, after CatParts, fn func(k *CatDayKey, c *CatDay) error) error {
 	prefix := append([]byte(nil), province...)
 	if category != "" {
 		prefix = appendStr0(prefix, category)
 	}
 	var (
-		k          CatDayKey
-		c          CatDay
-		before     []SKUDay
-		beforeNums []SKUNum
-		seek       = make([]byte, 0, 64)
-		cur        []byte
+		k        CatDayKey
+		c        CatDay
+		prevSKUs []SKUDay
+		prevNums []SKUNum
+		seek     = make([]byte, 0, 64)
+		cur      []byte
 	)
 	cursor := t.catDays().Cursor()
 	for key, v := cursor.Seek(prefix); hasPrefix(key, prefix); {
@@ -1045,9 +1053,13 @@ func (t *Tx) CatDays(province, category, banner string, from, to int32, parts Ca
 		}
 		// The day read before keeps its SKU strings (and of a format 4
 		// day their numbers) for this one to reuse.
-		c.SKUs, before = before, c.SKUs
-		c.SKUNums, beforeNums = beforeNums, c.SKUNums
-		if err := t.decodeCatDay(gp, v, &c, parts, before, beforeNums); err != nil {
+		c.SKUs, prevSKUs = prevSKUs, c.SKUs
+		c.SKUNums, prevNums = prevNums, c.SKUNums
+		parts := after
+		if day < split {
+			parts = before
+		}
+		if err := t.decodeCatDay(gp, v, &c, parts, prevSKUs, prevNums); err != nil {
 			return err
 		}
 		k.Day = day

@@ -3,6 +3,8 @@ package storage
 import (
 	"bytes"
 	"encoding/binary"
+	"maps"
+	"math"
 	"slices"
 )
 
@@ -429,7 +431,25 @@ type Offer struct {
 	// daily regular price in force over the 60 days up to it (the
 	// writer's rule, package pricestat's verdict).
 	Low30, Typical uint32
+	// Daily is the banner SKU's daily price on ObservedAt, its newest day
+	// (as the category days keep it: SKUDay), and WeekBefore its daily
+	// price on its last day with one in the week before ObservedAt's
+	// (WeekOf), zero when it has none there: its weekly prices of the two
+	// latest weeks it has, which a comparison of one week reads with the
+	// offers instead of the category days. Daily.Day is ObservedAt.
+	Daily, WeekBefore DayPrice
 }
+
+// DayPrice is a banner SKU's daily price on one day, as SKUDay gives it.
+type DayPrice struct {
+	Day            int32
+	Price, Regular uint32 // half-cents; Regular >= Price
+}
+
+// WeekOf returns the first day of day's week, the weeks of the offers'
+// weekly prices (Offer.Daily, Offer.WeekBefore): Thursday to Wednesday,
+// the grocery flyer's week (day 0, 1970-01-01, was a Thursday).
+func WeekOf(day int32) int32 { return day - day%7 }
 
 func offerKey(province, gtin, banner, sku string) []byte {
 	b := make([]byte, 0, 2+len(gtin)+len(banner)+len(sku)+1)
@@ -438,10 +458,91 @@ func offerKey(province, gtin, banner, sku string) []byte {
 
 // PutOffer writes a province's offer of a GTIN.
 func (t *Tx) PutOffer(province, gtin string, o *Offer) error {
-	v := enc(nil).uvarint(uint64(o.Price)).uvarint(uint64(o.Regular)).uvarint(uint64(o.Min)).
+	return t.put(t.offers(), offerKey(province, gtin, o.Banner, o.SKU), encodeOffer(o))
+}
+
+func encodeOffer(o *Offer) []byte {
+	return enc(nil).uvarint(uint64(o.Price)).uvarint(uint64(o.Regular)).uvarint(uint64(o.Min)).
 		uvarint(uint64(o.Max)).varint(int64(o.PromoEnd)).uvarint(uint64(o.StoreCount)).varint(int64(o.ObservedAt)).
-		varint(int64(o.PromoEnded)).varint(int64(o.Expires)).uvarint(uint64(o.Low30)).uvarint(uint64(o.Typical))
-	return t.put(t.offers(), offerKey(province, gtin, o.Banner, o.SKU), v)
+		varint(int64(o.PromoEnded)).varint(int64(o.Expires)).uvarint(uint64(o.Low30)).uvarint(uint64(o.Typical)).
+		weekly(o)
+}
+
+// weekly appends an offer's weekly prices (version 11): Daily's price and
+// regular price less it, then the days from WeekBefore to ObservedAt (0:
+// none) and, when there is one, WeekBefore's prices likewise.
+func (e enc) weekly(o *Offer) enc {
+	e = e.uvarint(uint64(o.Daily.Price)).uvarint(uint64(o.Daily.Regular - o.Daily.Price))
+	if o.WeekBefore.Day == 0 {
+		return e.uvarint(0)
+	}
+	return e.uvarint(uint64(o.ObservedAt - o.WeekBefore.Day)).uvarint(uint64(o.WeekBefore.Price)).
+		uvarint(uint64(o.WeekBefore.Regular - o.WeekBefore.Price))
+}
+
+// upgradeOfferWeeks gives every offer of a version 9 or 10 file its
+// weekly prices (Offer.Daily, Offer.WeekBefore) from the daily prices the
+// category days keep: a banner SKU's on its newest day, the offer's
+// ObservedAt, and on its last day in the week before that day's.
+func (t *Tx) upgradeOfferWeeks() error {
+	type entry struct {
+		k []byte
+		o Offer
+	}
+	var offers []entry
+	weeks := map[string]*[2]DayPrice{} // province banner 0x00 sku -> Daily, WeekBefore
+	newest := map[string]int32{}       // the same keys -> ObservedAt
+	from := map[string]int32{}         // province -> the first day to read
+	c := t.offers().Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		if len(k) < 17 {
+			return errCorrupt
+		}
+		o, err := t.decodeOffer(k[16:], v)
+		if err != nil {
+			return err
+		}
+		offers = append(offers, entry{bytes.Clone(k), o})
+		key := string(k[:2]) + string(k[16:])
+		if weeks[key] == nil {
+			weeks[key], newest[key] = &[2]DayPrice{}, o.ObservedAt
+		}
+		p := string(k[:2])
+		if f, ok := from[p]; !ok || WeekOf(o.ObservedAt)-7 < f {
+			from[p] = WeekOf(o.ObservedAt) - 7
+		}
+	}
+	var key []byte
+	for _, province := range slices.Sorted(maps.Keys(from)) {
+		err := t.CatDays(province, "", "", from[province], math.MaxInt32, CatSKUs, func(k *CatDayKey, c *CatDay) error {
+			for _, sd := range c.SKUs {
+				key = append(appendStr0(append(key[:0], province...), k.Banner), sd.SKU...)
+				w := weeks[string(key)]
+				if w == nil {
+					continue
+				}
+				n, dp := newest[string(key)], DayPrice{k.Day, sd.Price, sd.Regular}
+				switch {
+				case k.Day == n:
+					w[0] = dp
+				case WeekOf(k.Day) == WeekOf(n)-7 && k.Day > w[1].Day:
+					w[1] = dp
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	for _, e := range offers {
+		w := weeks[string(e.k[:2])+string(e.k[16:])]
+		e.o.Daily, e.o.WeekBefore = w[0], w[1]
+		if err := t.put(t.offers(), e.k, encodeOffer(&e.o)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // DeleteOffer removes a province's offer of a GTIN under a banner SKU.
@@ -620,22 +721,51 @@ func (t *Tx) decodeOffer(bannerSKU, v []byte) (Offer, error) {
 	if !ok {
 		return Offer{}, errCorrupt
 	}
-	d := dec{b: v}
-	o := Offer{Banner: t.names.get(b), SKU: t.text(s), Price: d.u32(), Regular: d.u32(), Min: d.u32(), Max: d.u32(),
-		PromoEnd: int32(d.varint()), StoreCount: d.u32(), ObservedAt: int32(d.varint())}
-	if t.legacyOffers() {
-		d.u32() // version 4 and 5: the daily price and regular price on ObservedAt
-		d.u32()
-	} else {
-		o.PromoEnded, o.Expires = int32(d.varint()), int32(d.varint())
-		if len(d.b) != 0 { // version 7 offers end here
-			o.Low30, o.Typical = d.u32(), d.u32()
+	// Every field is a varint (every offer read goes through here: a
+	// tight loop rather than a dec), the int32 ones zigzag-encoded.
+	var f [16]uint64
+	n, i := 0, 0
+	for ; i < len(v) && n < len(f); n++ {
+		if f[n], i = uvarintAt(v, i); i < 0 {
+			return Offer{}, errCorrupt
 		}
 	}
-	if d.err == nil && len(d.b) != 0 {
-		d.err = errCorrupt
+	for _, x := range f[:n] {
+		if x > math.MaxUint32 {
+			return Offer{}, errCorrupt
+		}
 	}
-	return o, d.err
+	i32 := func(x uint64) int32 { return int32(int64(x>>1) ^ -int64(x&1)) }
+	o := Offer{Banner: t.names.get(b), SKU: t.text(s), Price: uint32(f[0]), Regular: uint32(f[1]), Min: uint32(f[2]), Max: uint32(f[3]),
+		PromoEnd: i32(f[4]), StoreCount: uint32(f[5]), ObservedAt: i32(f[6])}
+	switch {
+	case i != len(v):
+		return o, errCorrupt
+	case t.legacyOffers():
+		// Version 4 and 5: then the daily price and regular price on
+		// ObservedAt.
+		if n != 9 {
+			return o, errCorrupt
+		}
+		return o, nil
+	}
+	o.PromoEnded, o.Expires = i32(f[7]), i32(f[8])
+	switch n {
+	case 9: // version 6 and 7 offers end here
+	case 11: // version 8 to 10 offers end here
+		o.Low30, o.Typical = uint32(f[9]), uint32(f[10])
+	case 14, 16:
+		o.Low30, o.Typical = uint32(f[9]), uint32(f[10])
+		o.Daily = DayPrice{Day: o.ObservedAt, Price: uint32(f[11]), Regular: uint32(f[11] + f[12])}
+		if gap := f[13]; gap != 0 && n == 16 {
+			o.WeekBefore = DayPrice{Day: o.ObservedAt - int32(gap), Price: uint32(f[14]), Regular: uint32(f[14] + f[15])}
+		} else if gap != 0 || n == 16 {
+			return o, errCorrupt
+		}
+	default:
+		return o, errCorrupt
+	}
+	return o, nil
 }
 
 // Offer reads a province's offer of a GTIN under one banner SKU.

@@ -107,13 +107,16 @@ import (
 // Options.Upgrade, then the same way.
 //
 // Version 11 adds each store's source (Store.Source: the feed its prices
-// come from); a writable Open upgrades a version 9 or 10 file to it by
-// itself, naming each store's source by Options.StoreSource.
+// come from) and each offer's weekly prices (Offer.Daily and
+// Offer.WeekBefore); a writable Open upgrades a version 9 or 10 file to
+// it by itself, naming each store's source by Options.StoreSource and
+// taking the weekly prices from the category days' daily prices.
 const FormatVersion = 11
 
 // selfUpgrade is the oldest version a writable Open upgrades without
 // Options.Upgrade: from it on, the upgrade adds what only this package
-// writes (the write stamps of version 10, the stores' sources of 11).
+// writes (the write stamps of version 10, the stores' sources and the
+// offers' weekly prices of 11).
 const selfUpgrade = 9
 
 // Bucket names.
@@ -350,6 +353,14 @@ func openOnce(path string, opts Options) (*DB, error) {
 			}
 			if from < selfUpgrade {
 				if err := opts.Upgrade(tx, from); err != nil {
+					return err
+				}
+			}
+			// The weekly prices from the category days, whether
+			// Upgrade wrote the offers anew or not (offers of version 4
+			// or 5 that it left are not read).
+			if !tx.legacyOffers() {
+				if err := tx.upgradeOfferWeeks(); err != nil {
 					return err
 				}
 			}

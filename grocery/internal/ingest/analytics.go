@@ -112,9 +112,8 @@ func (r *inForceRun) day(sku string, day int32) storage.SKUDay {
 		}
 	}
 	r.stores, r.obs = r.stores[:n], r.obs[:n]
-	bp, _, buf := pricestat.InForceOn(r.obs, day, r.window, r.buf)
-	r.buf = buf
-	sd := storage.SKUDay{SKU: sku, Price: 2 * bp.Price, Regular: 2 * bp.Regular}
+	p := r.price(day)
+	sd := storage.SKUDay{SKU: sku, Price: p.Price, Regular: p.Regular}
 	k := 0
 	for k < len(r.hist) && r.hist[k].day < day-r.lookback {
 		k++
@@ -168,6 +167,15 @@ func (r *inForceRun) day(sku string, day int32) storage.SKUDay {
 	r.last, r.cur = r.cur, r.last
 	r.hist = append(r.hist, pastDay{day, sd.Price, sd.Regular})
 	return sd
+}
+
+// price returns the series' daily price on day, a day added last, in
+// half-cents: the price in force over the stores' latest observations
+// (what day gives, without what it looks back on).
+func (r *inForceRun) price(day int32) storage.DayPrice {
+	bp, _, buf := pricestat.InForceOn(r.obs, day, r.window, r.buf)
+	r.buf = buf
+	return storage.DayPrice{Day: day, Price: 2 * bp.Price, Regular: 2 * bp.Regular}
 }
 
 // dailyPrices sets, in the category days' changes, the daily price of a

@@ -902,6 +902,7 @@ type offerCalc struct {
 	fresh  int32 // Rules.FreshDays
 	follow pricestat.Follow
 	window pricestat.Window
+	run    inForceRun // the daily prices of the weekly prices, as the category days have them
 }
 
 // offer computes the series' offer on day asOf: its price in force over
@@ -938,10 +939,23 @@ func (c *offerCalc) offer(tx *storage.Tx, k SeriesKey, asOf int32) (storage.Offe
 			}
 		}
 	}
+	// The weekly prices: the daily prices (inForceRun's, as the category
+	// days keep them) of the newest day and of the last day of the week
+	// before its week.
+	var daily, weekBefore storage.DayPrice
+	weekStart := storage.WeekOf(newest)
+	c.run.reset(c.fresh, 0)
 	err = tx.Series(k.Banner, k.SKU, k.Province, storage.SeriesScan{From: first - c.fresh + 1, To: day}, func(d *storage.Day) error {
 		fill(d.Date - 1)
 		for _, e := range d.Entries {
 			c.follow.Observe(e.Store, pricestat.StoreObs{Date: d.Date, Price: e.Price, Regular: e.Regular, PromoEnd: e.PromoEnd})
+		}
+		c.run.add(d)
+		switch {
+		case d.Date == newest:
+			daily = c.run.price(d.Date)
+		case d.Date >= weekStart-7 && d.Date < weekStart:
+			weekBefore = c.run.price(d.Date)
 		}
 		return nil
 	})
@@ -951,7 +965,8 @@ func (c *offerCalc) offer(tx *storage.Tx, k SeriesKey, asOf int32) (storage.Offe
 	fill(day)
 	bp, _ := c.follow.On(day, c.fresh)
 	o := storage.Offer{Banner: k.Banner, SKU: k.SKU, Price: bp.Price, Regular: bp.Regular, Min: bp.Min, Max: bp.Max,
-		PromoEnd: bp.PromoEnd, PromoEnded: bp.PromoEnded, StoreCount: uint32(bp.Stores), ObservedAt: newest}
+		PromoEnd: bp.PromoEnd, PromoEnded: bp.PromoEnded, StoreCount: uint32(bp.Stores), ObservedAt: newest,
+		Daily: daily, WeekBefore: weekBefore}
 	o.Low30, o.Typical = c.window.Figures()
 	if day == asOf {
 		// The figures may move before the price does: the days before

@@ -12,6 +12,8 @@
 package market
 
 import (
+	"slices"
+
 	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/storage"
 )
@@ -28,28 +30,49 @@ type Price struct {
 // medians of the other banners' shelf and regular prices. prices holds
 // one entry per banner. buf is scratch space, kept grown for the next
 // call: a caller comparing barcode after barcode passes the same one.
+//
+// The prices are sorted once (shelf and regular apart) and each
+// banner's market read from them without its own price (othersMedian),
+// rather than sorting the others again for each banner: the same
+// medians, the same float arithmetic.
 func Compare(prices []Price, minOthers int, buf *[]float64, fn func(own *Price, market, marketRegular float64)) {
-	if len(prices) < minOthers+1 {
+	n := len(prices)
+	if n < minOthers+1 {
 		return
 	}
-	b := (*buf)[:0]
+	b := slices.Grow((*buf)[:0], 2*n)[:2*n]
+	shelf, regular := b[:n], b[n:]
 	for i := range prices {
-		b = b[:0]
-		for j := range prices {
-			if j != i {
-				b = append(b, prices[j].Price)
-			}
-		}
-		m := pricestat.Median(b)
-		b = b[:0]
-		for j := range prices {
-			if j != i {
-				b = append(b, prices[j].Regular)
-			}
-		}
-		fn(&prices[i], m, pricestat.Median(b))
+		shelf[i], regular[i] = prices[i].Price, prices[i].Regular
+	}
+	slices.Sort(shelf)
+	slices.Sort(regular)
+	for i := range prices {
+		fn(&prices[i], othersMedian(shelf, prices[i].Price), othersMedian(regular, prices[i].Regular))
 	}
 	*buf = b[:0]
+}
+
+// othersMedian returns the median of sorted without one value equal to
+// own (pricestat.Median of the others: the mean of the two middle values
+// for an even count). Which of equal values is left out does not change
+// the others.
+func othersMedian(sorted []float64, own float64) float64 {
+	k, _ := slices.BinarySearch(sorted, own) // own's place: the others are sorted[:k] and sorted[k+1:]
+	at := func(j int) float64 {              // the j-th of the others
+		if j >= k {
+			j++
+		}
+		return sorted[j]
+	}
+	m := len(sorted) - 1
+	switch {
+	case m == 0:
+		return 0 // pricestat.Median of nothing
+	case m%2 == 1:
+		return at(m / 2)
+	}
+	return (at(m/2-1) + at(m/2)) / 2
 }
 
 // Standing accumulates one banner's comparison with the market.

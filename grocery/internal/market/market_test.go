@@ -2,9 +2,11 @@ package market
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
+	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -84,5 +86,32 @@ func TestAdd(t *testing.T) {
 	want := []Price{{"b", 151, 190}, {"c", 250, 250}}
 	if !slices.Equal(prices, want) {
 		t.Errorf("got %v, want %v", prices, want)
+	}
+}
+
+// TestCompareAsMedianOfOthers: the market Compare reads from the prices
+// sorted once is, to the bit, pricestat.Median of the other banners'
+// prices, over random prices with many ties.
+func TestCompareAsMedianOfOthers(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(28, 1))
+	var buf []float64
+	for range 2000 {
+		prices := make([]Price, 1+rng.IntN(12))
+		for i := range prices {
+			p := float64(100+rng.IntN(8)) + float64(rng.IntN(2))/2 // a half cent now and then
+			prices[i] = Price{Banner: string(rune('a' + i)), Price: p, Regular: p + float64(rng.IntN(3))}
+		}
+		Compare(prices, 0, &buf, func(own *Price, m, mr float64) {
+			var others, othersR []float64
+			for j := range prices {
+				if &prices[j] != own {
+					others, othersR = append(others, prices[j].Price), append(othersR, prices[j].Regular)
+				}
+			}
+			if want, wantR := pricestat.Median(others), pricestat.Median(othersR); m != want || mr != wantR {
+				t.Fatalf("%v, banner %s: market %v, %v, want %v, %v", prices, own.Banner, m, mr, want, wantR)
+			}
+		})
 	}
 }

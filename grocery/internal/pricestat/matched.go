@@ -37,27 +37,50 @@ type periodSum struct {
 // chain is a banner SKU's index (I above) as its days are read in order:
 // the sums of its links since its first day read, and the index they give.
 type chain struct {
-	started    bool
-	lnP, lnR   int64   // sums of Link and RegularLink after the first day
-	idxP, idxR float64 // exp(lnP / LinkScale), exp(lnR / LinkScale)
+	started  bool
+	lnP, lnR linked // the sums of Link and RegularLink after the first day
+}
+
+// linked is a sum of links and its index, exp(ln / LinkScale), with the
+// sum and index it had before it last moved: when a promotion ends, the
+// stores' prices move back where they were, and the index they had is
+// taken again rather than computed (the same value: exp of the same sum).
+type linked struct {
+	ln, prevLn   int64
+	idx, prevIdx float64
+}
+
+// start sets l to the first day's: a sum of 0, index 1.
+func (l *linked) start() { *l = linked{idx: 1, prevIdx: 1} }
+
+// add moves l by link, not 0.
+func (l *linked) add(link int32) {
+	next := l.ln + int64(link)
+	if next == l.prevLn {
+		l.ln, l.prevLn = next, l.ln
+		l.idx, l.prevIdx = l.prevIdx, l.idx
+		return
+	}
+	l.prevLn, l.prevIdx = l.ln, l.idx
+	l.ln, l.idx = next, math.Exp(float64(next)/storage.LinkScale)
 }
 
 // next moves c to a day with lookback lb, and returns its index.
 func (c *chain) next(lb *storage.Lookback) (p, r float64) {
 	switch {
 	case !c.started:
-		c.started, c.idxP, c.idxR = true, 1, 1
+		c.started = true
+		c.lnP.start()
+		c.lnR.start()
 	default:
 		if lb.Link != 0 {
-			c.lnP += int64(lb.Link)
-			c.idxP = math.Exp(float64(c.lnP) / storage.LinkScale)
+			c.lnP.add(lb.Link)
 		}
 		if lb.RegularLink != 0 {
-			c.lnR += int64(lb.RegularLink)
-			c.idxR = math.Exp(float64(c.lnR) / storage.LinkScale)
+			c.lnR.add(lb.RegularLink)
 		}
 	}
-	return c.idxP, c.idxR
+	return c.lnP.idx, c.lnR.idx
 }
 
 // skuPeriods is one banner SKU's index in the two periods.

@@ -129,10 +129,10 @@ func (w *Weeks) Read(tx *storage.Tx, province string) error {
 			case week:
 				s.Day, s.P, s.R = k.Day, sd.Price, sd.Regular
 				if s.PrevDay != 0 {
-					s.RegMove = s.chain.lnR - s.prevLnR
+					s.RegMove = s.chain.lnR.ln - s.prevLnR
 				}
 			case per[0] == PerPrevWeek:
-				s.PrevDay, s.PrevP, s.PrevR, s.prevLnR = k.Day, sd.Price, sd.Regular, s.chain.lnR
+				s.PrevDay, s.PrevP, s.PrevR, s.prevLnR = k.Day, sd.Price, sd.Regular, s.chain.lnR.ln
 			}
 		}
 		return nil
