@@ -1237,8 +1237,11 @@ func (sc *signalScan) groupChanges(k *storage.CatDayKey, names []string, skus []
 			before, now := float64(mv.before), float64(mv.now)
 			cut := mv.now < mv.before && sc.a.banner.Slug != "" && k.Banner != sc.a.banner.Slug
 			big := pricestat.AtLeastAbove(before, now, SignalMovePct) || pricestat.AtLeastBelow(before, now, SignalMovePct)
-			sh := shelfOf(sku)
-			big = big && sh != nil
+			var sh *storage.Shelf
+			if big {
+				sh = shelfOf(sku)
+				big = sh != nil
+			}
 			if cut || big {
 				made, err := sc.regularMoved(k.Banner, sku, beforeDay, s.last, mv.now < mv.before)
 				if err != nil {
@@ -1419,6 +1422,20 @@ func (b *shrinkBufs) fold(s string) string {
 	return f
 }
 
+// ofBrands reports whether the product gtin is of a brand of b.brands,
+// reading only its brand.
+func (b *shrinkBufs) ofBrands(tx *storage.Tx, gtin string) (bool, error) {
+	brand, found, err := tx.ProductBrand(gtin)
+	if err != nil || !found {
+		return false, err
+	}
+	f, ok := b.folds[string(brand)]
+	if !ok {
+		f = b.fold(string(brand))
+	}
+	return b.brands[f], nil
+}
+
 // lineOf returns p's line.
 func (b *shrinkBufs) lineOf(p *Product) lineKey {
 	return lineKey{b.fold(p.Brand), b.fold(p.Name), b.fold(p.Type)}
@@ -1469,11 +1486,17 @@ func (sc *signalScan) shrinkflation() error {
 		}
 		v, ok := b.verdicts[sh.GTIN]
 		if !ok {
+			v = -1
+			if of, err := b.ofBrands(sc.tx, sh.GTIN); err != nil {
+				return err
+			} else if !of {
+				b.verdicts[sh.GTIN] = v
+				continue
+			}
 			p, err := sc.product(sh.GTIN)
 			if err != nil {
 				return err
 			}
-			v = -1
 			if b.brands[b.fold(p.Brand)] { // a line is its brand, name and type, folded
 				if l := b.lineOf(&p); b.lines[l] {
 					if q, u := unitprice.Of(p.Size); q > 0 {

@@ -1299,7 +1299,7 @@ func (t *Tx) DeletePromosFrom(banner, sku, province string, day int32) error {
 // or before day.
 func (t *Tx) LastPromoBefore(banner, sku, province string, day int32, p *Promo) (bool, error) {
 	prefix := seriesPrefix(banner, sku, province)
-	c := t.promos().Cursor()
+	c := t.seekCursor(idPromos)
 	k, _ := c.Seek(appendDay(prefix[:len(prefix):len(prefix)], day+1))
 	var v []byte
 	if k == nil {

@@ -271,6 +271,23 @@ func (t *Tx) Product(gtin string, p *Product) (bool, error) {
 	return true, decodeProduct(gtin, dec{b: v, tx: t}, p)
 }
 
+// ProductBrand returns the brand of the product with the given GTIN,
+// decoding nothing else of it: a view of the file, valid until the
+// transaction ends and never to be modified (nil, false when the
+// catalogue has no such product). A scan that looks for the products of
+// a few brands reads each product's brand this way, and only the
+// matches in full.
+func (t *Tx) ProductBrand(gtin string) (brand []byte, found bool, err error) {
+	v := t.getString(idProducts, gtin)
+	if v == nil {
+		return nil, false, nil
+	}
+	d := dec{b: v}
+	d.raw() // name
+	brand = d.raw()
+	return brand, true, d.err
+}
+
 // ProductNames reads the English and French names of the product with
 // the given GTIN (nameFr "" when it has none), and nothing else of it.
 func (t *Tx) ProductNames(gtin string) (name, nameFr string, found bool, err error) {

@@ -644,6 +644,18 @@ func (t *Tx) get(id int, key []byte) []byte {
 		t.got[id] = true
 		return t.b(id).Get(key)
 	}
+	k, v := t.keptCursor(id).Seek(key)
+	if !bytes.Equal(k, key) {
+		return nil
+	}
+	return v
+}
+
+// keptCursor returns the cursor a read-only transaction keeps for its
+// point reads of bucket id: a read that seeks it and is done with it
+// before any other read of the bucket's point reads, never a scan that
+// calls back.
+func (t *Tx) keptCursor(id int) *bolt.Cursor {
 	if t.curs == nil {
 		t.curs = new([len(bucketIDs)]*bolt.Cursor)
 	}
@@ -652,11 +664,17 @@ func (t *Tx) get(id int, key []byte) []byte {
 		c = t.b(id).Cursor()
 		t.curs[id] = c
 	}
-	k, v := c.Seek(key)
-	if !bytes.Equal(k, key) {
-		return nil
+	return c
+}
+
+// seekCursor returns a cursor of bucket id for one seek and the few
+// steps after it: the kept one of a read-only transaction (keptCursor),
+// a new one of a writable one.
+func (t *Tx) seekCursor(id int) *bolt.Cursor {
+	if t.tx.Writable() {
+		return t.b(id).Cursor()
 	}
-	return v
+	return t.keptCursor(id)
 }
 
 // getString is get of a string key.
