@@ -1,6 +1,9 @@
 package pricestat
 
-import "testing"
+import (
+	"math/rand/v2"
+	"testing"
+)
 
 func TestInForce(t *testing.T) {
 	const day, window = 100, 14
@@ -95,5 +98,44 @@ func TestInForceOn(t *testing.T) {
 				t.Errorf("got %+v, %v; want %+v, %v", got, ok, tt.want, tt.ok)
 			}
 		})
+	}
+}
+
+// TestFollowOnAsInForceOn follows random stores' observations day by day
+// and checks that Follow.On, which answers again between observations
+// until the price expires, gives InForceOn's answer on every day.
+func TestFollowOnAsInForceOn(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for run := 0; run < 200; run++ {
+		var f Follow
+		latest := map[uint32]StoreObs{}
+		for day := int32(100); day < 220; day++ {
+			// A few stores observed on some days, some on promotion
+			// with a stated end, some with none.
+			for store := uint32(1); store <= 4; store++ {
+				if r.IntN(9) != 0 {
+					continue
+				}
+				o := StoreObs{Date: day, Regular: 400 + uint32(r.IntN(3))*10}
+				o.Price = o.Regular
+				if r.IntN(3) == 0 {
+					o.Price = o.Regular - 50
+					if r.IntN(2) == 0 {
+						o.PromoEnd = day + int32(r.IntN(10))
+					}
+				}
+				f.Observe(store, o)
+				latest[store] = o
+			}
+			var obs []StoreObs
+			for _, o := range latest {
+				obs = append(obs, o)
+			}
+			want, wantOK, _ := InForceOn(obs, day, 14, nil)
+			got, ok := f.On(day, 14)
+			if ok != wantOK || got != want {
+				t.Fatalf("run %d, day %d: On = %+v, %v; InForceOn = %+v, %v", run, day, got, ok, want, wantOK)
+			}
+		}
 	}
 }

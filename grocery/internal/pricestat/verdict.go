@@ -115,18 +115,27 @@ func (w *Window) Changes(price, regular uint32, limit int) int {
 
 // Follow follows a banner SKU's observations day by day, oldest first,
 // keeping each store's latest, to give its price in force on each day.
+// Between observations the price in force changes only on its Expires
+// day, so a day before it gets the last answer again.
 type Follow struct {
 	stores []uint32
 	obs    []StoreObs
 	buf    []uint32
+	// On's last answer, for day to window, while no observation came
+	// since (valid).
+	last        BannerPrice
+	lastOK      bool
+	valid       bool
+	day, window int32
 }
 
 // Reset forgets every store.
-func (f *Follow) Reset() { f.stores, f.obs = f.stores[:0], f.obs[:0] }
+func (f *Follow) Reset() { f.stores, f.obs, f.valid = f.stores[:0], f.obs[:0], false }
 
 // Observe takes a store's observation, newer than any it took of the
 // store before.
 func (f *Follow) Observe(store uint32, o StoreObs) {
+	f.valid = false
 	for i, s := range f.stores {
 		if s == store {
 			f.obs[i] = o
@@ -140,7 +149,13 @@ func (f *Follow) Observe(store uint32, o StoreObs) {
 // On returns the price in force on day (InForceOn) over the observations
 // taken, none of which may be after day.
 func (f *Follow) On(day, window int32) (BannerPrice, bool) {
+	// No store in force stays so until an observation; a price in force
+	// holds until it expires.
+	if f.valid && window == f.window && day >= f.day && (!f.lastOK || day < f.last.Expires) {
+		return f.last, f.lastOK
+	}
 	bp, ok, buf := InForceOn(f.obs, day, window, f.buf)
 	f.buf = buf
+	f.last, f.lastOK, f.valid, f.day, f.window = bp, ok, true, day, window
 	return bp, ok
 }
