@@ -124,9 +124,15 @@ func (s *Service) BrandInsights(ctx context.Context, in BrandInput) (*BrandResul
 		res.From, res.To = Date(from), Date(asOf)
 		prods := map[string]*brandProduct{}
 		cats := map[string]bool{}
-		var own []string // the brand's barcodes
+		var own []string              // the brand's barcodes
+		folded := map[string]string{} // brand -> foldKey(brand): brands repeat
 		err := tx.ForEachProduct(func(p *storage.Product) error {
-			if foldKey(p.Brand) == key {
+			f, ok := folded[p.Brand]
+			if !ok {
+				f = foldKey(p.Brand)
+				folded[p.Brand] = f
+			}
+			if f == key {
 				res.Brand = p.Brand
 				res.Catalogue++
 				cats[p.Category] = true

@@ -316,7 +316,7 @@ func (t *Tx) productNamesOf(v []byte) (name, nameFr string, found bool, err erro
 func (t *Tx) ForEachProduct(fn func(p *Product) error) error {
 	var p Product
 	return t.products().ForEach(func(k, v []byte) error {
-		if err := decodeProduct(string(k), dec{b: v}, &p); err != nil {
+		if err := decodeProduct(t.text(k), dec{b: v, tx: t}, &p); err != nil {
 			return err
 		}
 		return fn(&p)
