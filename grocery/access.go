@@ -14,7 +14,7 @@ import (
 // a revocation through any server holds on the next request.
 //
 // It returns EUNAUTHENTICATED for a missing, malformed, unknown or revoked
-// key, EFORBIDDEN when the account's plan does not open iface (REST needs
+// key, EPLANREQUIRED when the account's plan does not open iface (REST needs
 // the integration plan), and EUNAVAILABLE when the key store (Redis) does
 // not answer.
 func (s *Service) Authenticate(ctx context.Context, key string, iface Interface) (*Principal, error) {
@@ -99,7 +99,7 @@ func (s *Service) AccountUsage(ctx context.Context, accountName string) (*Accoun
 // CreateKey creates an API key for an account, creating the account when
 // it is new. The returned NewKey.Key is shown once and never stored.
 //
-// It returns EINVALID for a malformed account name, an unknown plan
+// It returns EINVALIDARGUMENT for a malformed account name, an unknown plan
 // (naming the valid plans), a missing plan for a new account or a negative
 // quota, and EUNAVAILABLE when the key store (Redis) does not answer.
 func (s *Service) CreateKey(ctx context.Context, in KeyInput) (*NewKey, error) {

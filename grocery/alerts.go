@@ -84,7 +84,7 @@ var alertConditions = []string{AlertPriceBelow, AlertPriceAbove, AlertPriceDropP
 	AlertBackInStock, AlertListed, AlertDelisted, AlertCompetitorUndercut}
 
 // MaxAlertRules is the number of alert rules an account may hold. Creating
-// one more is ECONFLICT, not EINVALID: the request is well formed and
+// one more is ECONFLICT, not EINVALIDARGUMENT: the request is well formed and
 // succeeds once a rule is deleted.
 const MaxAlertRules = 1000
 
@@ -240,7 +240,7 @@ type AlertEvaluation struct {
 // away just after storing the rule), the rule is still returned, without
 // Standing, and the failure is logged.
 //
-// It returns EINVALID naming the field for a missing or overlong name, a
+// It returns EINVALIDARGUMENT naming the field for a missing or overlong name, a
 // malformed or unknown upc, both or neither of upc and sku, a sku without
 // a banner, a sku the banner does not have, an unknown banner or province,
 // a banner with no stores in the province, an unknown condition (listing
@@ -280,7 +280,7 @@ func (s *Service) CreateAlert(ctx context.Context, in AlertInput) (*AlertRule, e
 			if found, err := tx.Product(rec.GTIN, &p); err != nil {
 				return err
 			} else if !found {
-				return Errorf(EINVALID, "upc %s is a valid barcode but not in the catalogue: a rule watches a known product", GTIN(rec.GTIN).UPC())
+				return Errorf(EINVALIDARGUMENT, "upc %s is a valid barcode but not in the catalogue: a rule watches a known product", GTIN(rec.GTIN).UPC())
 			}
 			return nil
 		}
@@ -292,7 +292,7 @@ func (s *Service) CreateAlert(ctx context.Context, in AlertInput) (*AlertRule, e
 			if _, err := ParseGTIN(rec.SKU); err == nil {
 				msg = fmt.Sprintf("sku %q is a barcode, not an external_sku: give it as upc", rec.SKU)
 			}
-			return &Error{Code: EINVALID, Message: msg, Next: NextSKU}
+			return &Error{Code: EINVALIDARGUMENT, Message: msg, Next: NextSKU}
 		}
 		return nil
 	})
@@ -331,16 +331,16 @@ func parseAlertInput(in AlertInput) (storage.AlertRule, error) {
 	r.Name = strings.TrimSpace(in.Name)
 	switch {
 	case r.Name == "":
-		return r, Errorf(EINVALID, "name is required: a short label for the rule, e.g. \"Orange juice under $4\"")
+		return r, Errorf(EINVALIDARGUMENT, "name is required: a short label for the rule, e.g. \"Orange juice under $4\"")
 	case utf8.RuneCountInString(r.Name) > 100 || strings.ContainsFunc(r.Name, func(c rune) bool { return c < ' ' || c == 0x7f }):
-		return r, Errorf(EINVALID, "name: want 1 to 100 characters without control characters")
+		return r, Errorf(EINVALIDARGUMENT, "name: want 1 to 100 characters without control characters")
 	}
 	upc, sku := strings.TrimSpace(in.UPC), strings.TrimSpace(in.SKU)
 	switch {
 	case upc != "" && sku != "":
-		return r, Errorf(EINVALID, "upc and sku are both given: want a upc (optionally with a banner) or a banner and its sku")
+		return r, Errorf(EINVALIDARGUMENT, "upc and sku are both given: want a upc (optionally with a banner) or a banner and its sku")
 	case upc == "" && sku == "":
-		return r, Errorf(EINVALID, "upc or sku is required: want a upc (optionally with a banner) or a banner and its sku")
+		return r, Errorf(EINVALIDARGUMENT, "upc or sku is required: want a upc (optionally with a banner) or a banner and its sku")
 	}
 	prov, err := ParseProvince(in.Province)
 	if err != nil {
@@ -353,7 +353,7 @@ func parseAlertInput(in AlertInput) (storage.AlertRule, error) {
 			return r, err
 		}
 		if !b.OperatesIn(prov) {
-			return r, Errorf(EINVALID, "banner %s has no stores in province %s: want a banner of %s", b.Slug, prov, prov)
+			return r, Errorf(EINVALIDARGUMENT, "banner %s has no stores in province %s: want a banner of %s", b.Slug, prov, prov)
 		}
 		r.Banner = b.Slug
 	}
@@ -363,48 +363,48 @@ func parseAlertInput(in AlertInput) (storage.AlertRule, error) {
 			return r, err
 		}
 		if g.Restricted() {
-			return r, Errorf(EINVALID, "upc %s is a restricted-circulation (in-store) code: it names different items at different retailers; watch the banner's sku instead", upc)
+			return r, Errorf(EINVALIDARGUMENT, "upc %s is a restricted-circulation (in-store) code: it names different items at different retailers; watch the banner's sku instead", upc)
 		}
 		r.GTIN = string(g)
 	} else {
 		if r.Banner == "" {
-			return r, Errorf(EINVALID, "banner is required with sku: an external_sku belongs to one banner")
+			return r, Errorf(EINVALIDARGUMENT, "banner is required with sku: an external_sku belongs to one banner")
 		}
 		r.SKU = sku
 	}
 	r.Condition = strings.ToLower(strings.TrimSpace(in.Condition))
 	if !slices.Contains(alertConditions, r.Condition) {
 		if r.Condition == "" {
-			return r, Errorf(EINVALID, "condition is required: want one of %s", strings.Join(alertConditions, ", "))
+			return r, Errorf(EINVALIDARGUMENT, "condition is required: want one of %s", strings.Join(alertConditions, ", "))
 		}
-		return r, Errorf(EINVALID, "condition %q is unknown: want one of %s", in.Condition, strings.Join(alertConditions, ", "))
+		return r, Errorf(EINVALIDARGUMENT, "condition %q is unknown: want one of %s", in.Condition, strings.Join(alertConditions, ", "))
 	}
 	if r.Condition == AlertCompetitorUndercut && (r.GTIN == "" || r.Banner == "") {
-		return r, Errorf(EINVALID, "competitor_undercut watches a barcode at your banner against the other banners: give upc and banner")
+		return r, Errorf(EINVALIDARGUMENT, "competitor_undercut watches a barcode at your banner against the other banners: give upc and banner")
 	}
 	t := in.Threshold
 	switch r.Condition {
 	case AlertPriceBelow, AlertPriceAbove:
 		if t == nil {
-			return r, Errorf(EINVALID, "threshold is required for %s: a price in dollars, e.g. 3.99", r.Condition)
+			return r, Errorf(EINVALIDARGUMENT, "threshold is required for %s: a price in dollars, e.g. 3.99", r.Condition)
 		}
 		c, ok := hundredths(*t)
 		if !ok || c <= 0 || c > 100_000_00 {
-			return r, Errorf(EINVALID, "threshold %v for %s: want a price in dollars above 0 and at most 100000, with at most two decimals", *t, r.Condition)
+			return r, Errorf(EINVALIDARGUMENT, "threshold %v for %s: want a price in dollars above 0 and at most 100000, with at most two decimals", *t, r.Condition)
 		}
 		r.Threshold = c
 	case AlertPriceDropPct, AlertRisePct:
 		if t == nil {
-			return r, Errorf(EINVALID, "threshold is required for %s: a move in percent, e.g. 15", r.Condition)
+			return r, Errorf(EINVALIDARGUMENT, "threshold is required for %s: a move in percent, e.g. 15", r.Condition)
 		}
 		bp, ok := hundredths(*t)
 		if !ok || bp <= 0 || bp >= 100_00 {
-			return r, Errorf(EINVALID, "threshold %v for %s: want a percent above 0 and below 100, with at most two decimals", *t, r.Condition)
+			return r, Errorf(EINVALIDARGUMENT, "threshold %v for %s: want a percent above 0 and below 100, with at most two decimals", *t, r.Condition)
 		}
 		r.Threshold = bp
 	default:
 		if t != nil {
-			return r, Errorf(EINVALID, "threshold is not taken by %s: leave it out", r.Condition)
+			return r, Errorf(EINVALIDARGUMENT, "threshold is not taken by %s: leave it out", r.Condition)
 		}
 	}
 	return r, nil
@@ -440,7 +440,7 @@ func (s *Service) parseRuleID(ctx context.Context, id, what string) (uint64, err
 	}
 	n, ok := ids.ParseRule(strings.TrimSpace(id))
 	if !ok {
-		return 0, Errorf(EINVALID, "%s %q is not an alert rule id: want %s and 16 hexadecimal digits, as the rule's id field gives it", what, id, alertstore.RuleIDPrefix)
+		return 0, Errorf(EINVALIDARGUMENT, "%s %q is not an alert rule id: want %s and 16 hexadecimal digits, as the rule's id field gives it", what, id, alertstore.RuleIDPrefix)
 	}
 	return n, nil
 }
@@ -463,7 +463,7 @@ func alertRule(ids alertstore.IDs, r *storage.AlertRule) AlertRule {
 // ListAlerts returns a page of the rules of the account in ctx, oldest
 // first, with their total.
 //
-// It returns EINVALID for a limit outside 1..500 or a negative offset,
+// It returns EINVALIDARGUMENT for a limit outside 1..500 or a negative offset,
 // EUNAUTHENTICATED or ENOTFOUND for a missing or unknown account, and
 // EUNAVAILABLE when the rules are in Redis and it does not answer.
 func (s *Service) ListAlerts(ctx context.Context, in ListAlertsInput) (*AlertRules, error) {
@@ -499,7 +499,7 @@ func alertPage(limit, offset int) (int, int, error) {
 
 // Alert returns one rule of the account in ctx.
 //
-// It returns EINVALID for an id not of the form alr_ and 16 hexadecimal digits, ENOTFOUND
+// It returns EINVALIDARGUMENT for an id not of the form alr_ and 16 hexadecimal digits, ENOTFOUND
 // when the account has no such rule (another account's rule is not found
 // either), EUNAUTHENTICATED or ENOTFOUND for a missing or unknown
 // account, and EUNAVAILABLE when the rules are in Redis and it does not
@@ -548,7 +548,7 @@ func noRule(id string) error {
 // them); its record of the days it fired goes with it. Rule ids are never
 // reused, so no later rule inherits them.
 //
-// It returns EINVALID for an id not of the form alr_ and 16 hexadecimal digits, ENOTFOUND
+// It returns EINVALIDARGUMENT for an id not of the form alr_ and 16 hexadecimal digits, ENOTFOUND
 // when the account has no such rule (another account's rule is not found
 // either), EUNAUTHENTICATED or ENOTFOUND for a missing or unknown
 // account, and EUNAVAILABLE when the rules are in Redis and it does not
@@ -572,7 +572,7 @@ func (s *Service) DeleteAlert(ctx context.Context, id string) error {
 // AlertEvents returns a page of the events of the account in ctx, newest
 // first (in the order they were recorded), with the total that match.
 //
-// It returns EINVALID for a since that is neither an RFC 3339 time nor a
+// It returns EINVALIDARGUMENT for a since that is neither an RFC 3339 time nor a
 // YYYY-MM-DD date, a rule_id not of the form alr_ and 16 hexadecimal digits, a limit outside
 // 1..500 or a negative offset, EUNAUTHENTICATED or ENOTFOUND for a
 // missing or unknown account, and EUNAVAILABLE when the events are in
@@ -593,7 +593,7 @@ func (s *Service) AlertEvents(ctx context.Context, in AlertEventsInput) (*AlertE
 		} else if d, err := ParseDate(v); err == nil {
 			since = d.Time().Unix()
 		} else {
-			return nil, Errorf(EINVALID, "since %q: want an RFC 3339 time (2026-11-20T00:00:00Z) or a date (2026-11-20)", in.Since)
+			return nil, Errorf(EINVALIDARGUMENT, "since %q: want an RFC 3339 time (2026-11-20T00:00:00Z) or a date (2026-11-20)", in.Since)
 		}
 	}
 	ids, err := s.alerts.ids(ctx)

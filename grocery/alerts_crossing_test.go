@@ -229,7 +229,7 @@ func TestAlerts_CompetitorUndercut(t *testing.T) { alertStores(t, testAlertsComp
 
 func testAlertsCompetitorUndercut(t *testing.T, rs *redistest.Server) {
 	f := newAlertFixture(t, rs)
-	if _, err := f.svc.CreateAlert(f.acme, grocery.AlertInput{Name: "u", UPC: upcMilk, Province: "ON", Condition: "competitor_undercut"}); grocery.ErrorCode(err) != grocery.EINVALID ||
+	if _, err := f.svc.CreateAlert(f.acme, grocery.AlertInput{Name: "u", UPC: upcMilk, Province: "ON", Condition: "competitor_undercut"}); grocery.ErrorCode(err) != grocery.EINVALIDARGUMENT ||
 		!strings.Contains(grocery.ErrorMessage(err), "give upc and banner") {
 		t.Errorf("competitor_undercut without a banner: got %v, want invalid_argument asking for upc and banner", err)
 	}

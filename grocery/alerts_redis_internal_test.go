@@ -181,7 +181,7 @@ func TestRedisAlertsFormat(t *testing.T) {
 	if err == nil {
 		svc.Close()
 	}
-	if ErrorCode(err) != EINVALID || !strings.Contains(ErrorMessage(err), `format "3"`) {
+	if ErrorCode(err) != EINVALIDARGUMENT || !strings.Contains(ErrorMessage(err), `format "3"`) {
 		t.Errorf("Open with alert format 3 in Redis: got %v, want invalid naming the format", err)
 	}
 }

@@ -243,7 +243,7 @@ func (s *Service) standing(ctx context.Context, ids alertstore.IDs, r *storage.A
 // records nothing more and answers that day's event with Recorded false.
 // A paused rule is evaluated but records nothing.
 //
-// It returns EINVALID for an id not of the form alr_ and 16 hexadecimal
+// It returns EINVALIDARGUMENT for an id not of the form alr_ and 16 hexadecimal
 // digits, ENOTFOUND when the account has no such rule (another account's
 // rule is not found either), EUNAUTHENTICATED or ENOTFOUND for a missing
 // or unknown account, and EUNAVAILABLE when the rules are in Redis and it

@@ -405,7 +405,7 @@ func testCreateAlertInvalid(t *testing.T, rs *redistest.Server) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := f.svc.CreateAlert(f.acme, tc.in)
-			if grocery.ErrorCode(err) != grocery.EINVALID || !strings.Contains(err.Error(), tc.want) {
+			if grocery.ErrorCode(err) != grocery.EINVALIDARGUMENT || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("got %v, want invalid_argument containing %q", err, tc.want)
 			}
 		})
@@ -428,7 +428,7 @@ func testCreateAlertInvalid(t *testing.T, rs *redistest.Server) {
 		{"ErrID", func() error { _, err := f.svc.Alert(f.acme, "evt_1"); return err }, "alert rule id"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if err := tc.call(); grocery.ErrorCode(err) != grocery.EINVALID || !strings.Contains(err.Error(), tc.want) {
+			if err := tc.call(); grocery.ErrorCode(err) != grocery.EINVALIDARGUMENT || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("got %v, want invalid_argument containing %q", err, tc.want)
 			}
 		})

@@ -36,11 +36,11 @@ type AlertUpdate struct {
 // is recorded for the days it was paused, unless a later evaluation
 // (EvaluateAlerts, EvaluateAlert) finds them within its window.
 //
-// It returns EINVALID naming the field when nothing is to change, when a
+// It returns EINVALIDARGUMENT naming the field when nothing is to change, when a
 // watched field (upc, banner, sku, province) is given, or when the
 // changed rule would be invalid (as CreateAlert); nothing is then
 // stored. It returns ENOTFOUND when the account has no such rule
-// (another account's rule is not found either), EINVALID for an id not
+// (another account's rule is not found either), EINVALIDARGUMENT for an id not
 // of the form alr_ and 16 hexadecimal digits, EUNAUTHENTICATED or
 // ENOTFOUND for a missing or unknown account, and EUNAVAILABLE when the
 // rules are in Redis and it does not answer (the rule then stays as it
@@ -55,11 +55,11 @@ func (s *Service) UpdateAlert(ctx context.Context, id string, in AlertUpdate) (*
 		v    *string
 	}{{"upc", in.UPC}, {"banner", in.Banner}, {"sku", in.SKU}, {"province", in.Province}} {
 		if f.v != nil {
-			return nil, Errorf(EINVALID, "%s cannot change: a rule keeps what it watches; create another rule to watch another product, banner or province", f.name)
+			return nil, Errorf(EINVALIDARGUMENT, "%s cannot change: a rule keeps what it watches; create another rule to watch another product, banner or province", f.name)
 		}
 	}
 	if in.Name == nil && in.Condition == nil && in.Threshold == nil && in.Active == nil {
-		return nil, Errorf(EINVALID, "nothing to change: give name, condition, threshold or active")
+		return nil, Errorf(EINVALIDARGUMENT, "nothing to change: give name, condition, threshold or active")
 	}
 	n, err := s.parseRuleID(ctx, id, "alert rule id")
 	if err != nil {

@@ -115,7 +115,7 @@ func testUpdateAlert(t *testing.T, rs *redistest.Server) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := f.svc.UpdateAlert(f.acme, r.ID, tc.in)
-			if grocery.ErrorCode(err) != grocery.EINVALID || !strings.Contains(err.Error(), tc.want) {
+			if grocery.ErrorCode(err) != grocery.EINVALIDARGUMENT || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("got %v, want invalid_argument containing %q", err, tc.want)
 			}
 		})
@@ -129,7 +129,7 @@ func testUpdateAlert(t *testing.T, rs *redistest.Server) {
 	if _, err := f.svc.EvaluateAlert(f.beta, r.ID); grocery.ErrorCode(err) != grocery.ENOTFOUND {
 		t.Errorf("another account's evaluation: got %v, want not_found", err)
 	}
-	if _, err := f.svc.UpdateAlert(f.acme, "alr_x", grocery.AlertUpdate{Active: boolp(false)}); grocery.ErrorCode(err) != grocery.EINVALID {
+	if _, err := f.svc.UpdateAlert(f.acme, "alr_x", grocery.AlertUpdate{Active: boolp(false)}); grocery.ErrorCode(err) != grocery.EINVALIDARGUMENT {
 		t.Errorf("malformed id: got %v, want invalid_argument", err)
 	}
 }

@@ -258,7 +258,7 @@ func TestCompareBasket(t *testing.T) {
 			{grocery.BasketInput{Province: "ON", Items: []grocery.BasketItemInput{{Name: "!!", Quantity: 1}}}, "items[0].name"},
 		} {
 			_, err := svc.CompareBasket(ctx, tc.in)
-			wantCode(t, err, grocery.EINVALID, tc.text)
+			wantCode(t, err, grocery.EINVALIDARGUMENT, tc.text)
 		}
 	})
 }

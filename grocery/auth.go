@@ -154,7 +154,7 @@ func (s *Service) accessConfig(opts *Options) access.Config {
 
 // ParsePlanQuotas returns the default plans with the monthly calls that
 // spec sets, as in GROCERY_PLAN_QUOTAS: "starter=2000,integration=5_000_000".
-// It returns EINVALID naming the valid plans for an unknown plan, and for a
+// It returns EINVALIDARGUMENT naming the valid plans for an unknown plan, and for a
 // size that is not a positive whole number.
 func ParsePlanQuotas(spec string) ([]Plan, error) {
 	plans := DefaultPlans()
@@ -167,11 +167,11 @@ func ParsePlanQuotas(spec string) ([]Plan, error) {
 		name = strings.ToLower(strings.TrimSpace(name))
 		i := slices.IndexFunc(plans, func(p Plan) bool { return p.Name == name })
 		if i < 0 {
-			return nil, Errorf(EINVALID, "plan quotas: unknown plan %q: want PLAN=CALLS,... with PLAN one of %s", name, planNames(plans))
+			return nil, Errorf(EINVALIDARGUMENT, "plan quotas: unknown plan %q: want PLAN=CALLS,... with PLAN one of %s", name, planNames(plans))
 		}
 		n, err := strconv.ParseInt(strings.ReplaceAll(strings.TrimSpace(num), "_", ""), 10, 64)
 		if err != nil || n <= 0 {
-			return nil, Errorf(EINVALID, "plan quotas: %q: want a positive whole number of calls a month for %s", item, name)
+			return nil, Errorf(EINVALIDARGUMENT, "plan quotas: %q: want a positive whole number of calls a month for %s", item, name)
 		}
 		plans[i].Quota = n
 	}
@@ -203,10 +203,10 @@ func validPrefix(p string) bool {
 // faultCodes are the codes of the internal packages' fault kinds.
 var faultCodes = map[fault.Kind]string{
 	fault.Internal:        EINTERNAL,
-	fault.Invalid:         EINVALID,
+	fault.Invalid:         EINVALIDARGUMENT,
 	fault.NotFound:        ENOTFOUND,
 	fault.Unauthenticated: EUNAUTHENTICATED,
-	fault.Forbidden:       EFORBIDDEN,
+	fault.Forbidden:       EPLANREQUIRED,
 	fault.Quota:           EQUOTA,
 	fault.Conflict:        ECONFLICT,
 	fault.Unavailable:     EUNAVAILABLE,

@@ -84,7 +84,7 @@ func TestCreateKeyAndAuthenticate(t *testing.T) {
 	})
 	t.Run("ErrRESTNeedsIntegration", func(t *testing.T) {
 		_, err := s.Authenticate(ctx, starter.Key, grocery.InterfaceREST)
-		errCode(t, err, grocery.EFORBIDDEN)
+		errCode(t, err, grocery.EPLANREQUIRED)
 		if !strings.Contains(grocery.ErrorMessage(err), "integration plan") {
 			t.Fatalf("got %q, want it to name the integration plan", grocery.ErrorMessage(err))
 		}
@@ -137,7 +137,7 @@ func TestCreateKeyErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := s.CreateKey(context.Background(), tc.in)
-			errCode(t, err, grocery.EINVALID)
+			errCode(t, err, grocery.EINVALIDARGUMENT)
 			if !strings.Contains(grocery.ErrorMessage(err), tc.msg) {
 				t.Fatalf("got %q, want it to contain %q", grocery.ErrorMessage(err), tc.msg)
 			}

@@ -79,7 +79,7 @@ func Banners() []Banner {
 }
 
 // ParseBanner resolves a banner slug ("no-frills") or display name ("No
-// Frills", any case) to its banner. It returns EINVALID listing the known
+// Frills", any case) to its banner. It returns EINVALIDARGUMENT listing the known
 // slugs when the banner is unknown.
 func ParseBanner(s string) (Banner, error) {
 	if b, ok := bannerByKey[strings.TrimSpace(s)]; ok {
@@ -89,9 +89,9 @@ func ParseBanner(s string) (Banner, error) {
 		return *b, nil
 	}
 	if strings.TrimSpace(s) == "" {
-		return Banner{}, Errorf(EINVALID, "banner is required: one of %s", bannerSlugs())
+		return Banner{}, Errorf(EINVALIDARGUMENT, "banner is required: one of %s", bannerSlugs())
 	}
-	return Banner{}, Errorf(EINVALID, "banner %q is unknown: want one of %s", s, bannerSlugs())
+	return Banner{}, Errorf(EINVALIDARGUMENT, "banner %q is unknown: want one of %s", s, bannerSlugs())
 }
 
 func bannerSlugs() string {

@@ -168,7 +168,7 @@ type BasketResult struct {
 // figure, is the cheapest banner pricing every item exactly or by a
 // substitute.
 //
-// It returns EINVALID for an unknown province, no items or more than
+// It returns EINVALIDARGUMENT for an unknown province, no items or more than
 // 100, an item with neither or both of upc and name, a malformed barcode,
 // a name without words or of more than 8 words, or a quantity outside
 // 1..99, naming the item (items[2].quantity). An item without a quantity
@@ -180,9 +180,9 @@ func (s *Service) CompareBasket(ctx context.Context, in BasketInput) (*BasketRes
 	}
 	switch {
 	case len(in.Items) == 0:
-		return nil, Errorf(EINVALID, "items is required: 1 to %d items, each {upc or name, quantity}", MaxBasketItems)
+		return nil, Errorf(EINVALIDARGUMENT, "items is required: 1 to %d items, each {upc or name, quantity}", MaxBasketItems)
 	case len(in.Items) > MaxBasketItems:
-		return nil, Errorf(EINVALID, "items has %d items: want at most %d", len(in.Items), MaxBasketItems)
+		return nil, Errorf(EINVALIDARGUMENT, "items has %d items: want at most %d", len(in.Items), MaxBasketItems)
 	}
 	type parsed struct {
 		gtin  GTIN
@@ -197,21 +197,21 @@ func (s *Service) CompareBasket(ctx context.Context, in BasketInput) (*BasketRes
 		upc, name := strings.TrimSpace(it.UPC), strings.TrimSpace(it.Name)
 		switch {
 		case upc == "" && name == "":
-			return nil, Errorf(EINVALID, "items[%d]: upc or name is required", i)
+			return nil, Errorf(EINVALIDARGUMENT, "items[%d]: upc or name is required", i)
 		case upc != "" && name != "":
-			return nil, Errorf(EINVALID, "items[%d]: give upc or name, not both", i)
+			return nil, Errorf(EINVALIDARGUMENT, "items[%d]: give upc or name, not both", i)
 		case it.Quantity < 1 || it.Quantity > 99:
-			return nil, Errorf(EINVALID, "items[%d].quantity %d is out of range: want 1 to 99", i, it.Quantity)
+			return nil, Errorf(EINVALIDARGUMENT, "items[%d].quantity %d is out of range: want 1 to 99", i, it.Quantity)
 		case upc != "":
 			g, err := ParseGTIN(upc)
 			if err != nil {
-				return nil, Errorf(EINVALID, "items[%d].upc: %s", i, ErrorMessage(err))
+				return nil, Errorf(EINVALIDARGUMENT, "items[%d].upc: %s", i, ErrorMessage(err))
 			}
 			items[i].gtin = g
 		default:
 			w := tokens(name)
 			if len(w) == 0 || len(w) > 8 {
-				return nil, Errorf(EINVALID, "items[%d].name %q: want 1 to 8 words of a product name or brand", i, name)
+				return nil, Errorf(EINVALIDARGUMENT, "items[%d].name %q: want 1 to 8 words of a product name or brand", i, name)
 			}
 			items[i].words = w
 		}

@@ -42,7 +42,7 @@ func largeService(b *testing.B) *grocery.Service {
 		}
 	}
 	s, err := grocery.Open(path, &grocery.Options{ReadOnly: true})
-	if grocery.ErrorCode(err) == grocery.EINVALID {
+	if grocery.ErrorCode(err) == grocery.EINVALIDARGUMENT {
 		// A set built by an older format: build it anew.
 		b.Logf("rebuilding %s: %s", path, grocery.ErrorMessage(err))
 		if _, err := grocery.BuildDemo(context.Background(), path, &grocery.DemoOptions{Scale: "large", AsOf: benchAsOf, Force: true}); err != nil {

@@ -115,7 +115,7 @@ func rankBench(rows []benchRow) int {
 // rank 0. Categories give the banner's index within each category, with
 // its rank among the banners with at least BenchmarkMinItems items there.
 //
-// It returns EINVALID for an unknown banner or province, and ENOTFOUND
+// It returns EINVALIDARGUMENT for an unknown banner or province, and ENOTFOUND
 // when the banner is not in the province's panel (no reference store
 // there, or no price in the week), saying which. A banner in the panel that
 // prices no barcode MarketMinOthers other banners price has no item: its

@@ -117,9 +117,9 @@ func TestCompetitiveBenchmark(t *testing.T) {
 	})
 	t.Run("ErrBanner", func(t *testing.T) {
 		_, err := svc.CompetitiveBenchmark(ctx, grocery.BenchmarkInput{Banner: "nope", Province: "ON"})
-		wantCode(t, err, grocery.EINVALID, "nope")
+		wantCode(t, err, grocery.EINVALIDARGUMENT, "nope")
 		_, err = svc.CompetitiveBenchmark(ctx, grocery.BenchmarkInput{Banner: "metro"})
-		wantCode(t, err, grocery.EINVALID, "province")
+		wantCode(t, err, grocery.EINVALIDARGUMENT, "province")
 	})
 }
 

@@ -32,7 +32,7 @@ type GeoBenchmark struct {
 // how many points it holds now.
 func (s *Service) putBenchmarks(ctx context.Context, bs []publicdata.Benchmark) (int, error) {
 	if s.replica != nil {
-		return 0, Errorf(EINVALID, "this server is a read-only replica: import on the ingest node")
+		return 0, Errorf(EINVALIDARGUMENT, "this server is a read-only replica: import on the ingest node")
 	}
 	if err := ctx.Err(); err != nil {
 		return 0, err

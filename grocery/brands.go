@@ -93,16 +93,16 @@ func peerOf(g, h *brandProduct) bool {
 // the data set's latest day): the share of SKU-days on promotion and
 // their mean discount off the regular price.
 //
-// It returns EINVALID for a missing brand, a brand no product of the
+// It returns EINVALIDARGUMENT for a missing brand, a brand no product of the
 // catalogue carries, an unknown province or period. A brand with no
 // current price gives no rows and a Basis.Note saying so.
 func (s *Service) BrandInsights(ctx context.Context, in BrandInput) (*BrandResult, error) {
 	brand := strings.TrimSpace(in.Brand)
 	if brand == "" {
-		return nil, Errorf(EINVALID, "brand is required: a brand as the catalogue spells it, e.g. Natrel")
+		return nil, Errorf(EINVALIDARGUMENT, "brand is required: a brand as the catalogue spells it, e.g. Natrel")
 	}
 	if len(brand) > maxTextLen {
-		return nil, Errorf(EINVALID, "brand is %d bytes long: want at most %d", len(brand), maxTextLen)
+		return nil, Errorf(EINVALIDARGUMENT, "brand is %d bytes long: want at most %d", len(brand), maxTextLen)
 	}
 	var only string
 	if strings.TrimSpace(in.Province) != "" {
@@ -146,7 +146,7 @@ func (s *Service) BrandInsights(ctx context.Context, in BrandInput) (*BrandResul
 			return err
 		}
 		if res.Catalogue == 0 {
-			return Errorf(EINVALID, "brand %q matches no product of the catalogue: give a brand as search_products shows it", brand)
+			return Errorf(EINVALIDARGUMENT, "brand %q matches no product of the catalogue: give a brand as search_products shows it", brand)
 		}
 		// The other products of the brand's categories: the candidate
 		// peers, grouped by category and basis.

@@ -86,12 +86,12 @@ func TestBrandInsights(t *testing.T) {
 	})
 	t.Run("Errors", func(t *testing.T) {
 		_, err := svc.BrandInsights(ctx, grocery.BrandInput{})
-		wantCode(t, err, grocery.EINVALID, "brand is required")
+		wantCode(t, err, grocery.EINVALIDARGUMENT, "brand is required")
 		_, err = svc.BrandInsights(ctx, grocery.BrandInput{Brand: "Nobody"})
-		wantCode(t, err, grocery.EINVALID, `brand "Nobody" matches no product`)
+		wantCode(t, err, grocery.EINVALIDARGUMENT, `brand "Nobody" matches no product`)
 		_, err = svc.BrandInsights(ctx, grocery.BrandInput{Brand: "Lactantia", Province: "XX"})
-		wantCode(t, err, grocery.EINVALID, "XX")
+		wantCode(t, err, grocery.EINVALIDARGUMENT, "XX")
 		_, err = svc.BrandInsights(ctx, grocery.BrandInput{Brand: "Lactantia", Period: "2d"})
-		wantCode(t, err, grocery.EINVALID, "period")
+		wantCode(t, err, grocery.EINVALIDARGUMENT, "period")
 	})
 }

@@ -252,7 +252,7 @@ type BriefProduct struct {
 // and kept in the answer cache (see Cached) but for the caller's alert
 // events and the summary, which each call adds.
 //
-// It returns EINVALID for a missing or unknown province or an unknown
+// It returns EINVALIDARGUMENT for a missing or unknown province or an unknown
 // banner, and EUNAVAILABLE when ctx acts for an account and the keys or
 // alert events are in Redis and it does not answer (the brief is then
 // refused, never given without the events).

@@ -214,8 +214,8 @@ func TestExecutiveBrief(t *testing.T) {
 		}
 	})
 	for _, tc := range []struct{ in BriefInput }{{BriefInput{}}, {BriefInput{Province: "ZZ"}}, {BriefInput{Province: "ON", Banner: "nosuch"}}} {
-		if _, err := svc.ExecutiveBrief(ctx, tc.in); ErrorCode(err) != EINVALID {
-			t.Errorf("%+v: got %v, want EINVALID", tc.in, err)
+		if _, err := svc.ExecutiveBrief(ctx, tc.in); ErrorCode(err) != EINVALIDARGUMENT {
+			t.Errorf("%+v: got %v, want EINVALIDARGUMENT", tc.in, err)
 		}
 	}
 }

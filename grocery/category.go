@@ -126,7 +126,7 @@ type CategoryReport struct {
 // once. The definitions are in the OpenAPI document
 // (restserver/openapi.json, CategoryStats).
 //
-// It returns EINVALID for a missing or unknown province, an unknown banner
+// It returns EINVALIDARGUMENT for a missing or unknown province, an unknown banner
 // or a bad period. An unknown category, or a banner absent from the
 // province, gives an empty report whose Basis.Note says why.
 func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*CategoryReport, error) {

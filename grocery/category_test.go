@@ -139,8 +139,8 @@ func TestCategoryReport(t *testing.T) {
 	})
 	t.Run("Errors", func(t *testing.T) {
 		for _, in := range []CategoryReportInput{{}, {Province: "XX"}, {Province: "ON", Banner: "nope"}, {Province: "ON", Period: "2d"}} {
-			if _, err := svc.CategoryReport(ctx, in); ErrorCode(err) != EINVALID {
-				t.Errorf("%+v: got %v, want EINVALID", in, err)
+			if _, err := svc.CategoryReport(ctx, in); ErrorCode(err) != EINVALIDARGUMENT {
+				t.Errorf("%+v: got %v, want EINVALIDARGUMENT", in, err)
 			}
 		}
 	})

@@ -55,7 +55,7 @@ type DemoSummary struct {
 // seed always give the same data. The file is built beside path and moved
 // into place only when complete.
 //
-// It returns EINVALID for an unknown scale, or when path exists and
+// It returns EINVALIDARGUMENT for an unknown scale, or when path exists and
 // opts.Force is false, and ECONFLICT when another process (a server, a
 // reader) holds the file at path: it never replaces a file in use.
 func BuildDemo(ctx context.Context, path string, opts *DemoOptions) (*DemoSummary, error) {
@@ -78,12 +78,12 @@ func BuildDemo(ctx context.Context, path string, opts *DemoOptions) (*DemoSummar
 		return nil, err
 	}
 	if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
-		return nil, Errorf(EINVALID, "cannot build the demo data in %s: the directory %s does not exist", path, filepath.Dir(path))
+		return nil, Errorf(EINVALIDARGUMENT, "cannot build the demo data in %s: the directory %s does not exist", path, filepath.Dir(path))
 	}
 	if _, err := os.Stat(path); err == nil && !opts.Force {
-		return nil, Errorf(EINVALID, "data file %s already exists: pass --force to replace it", path)
+		return nil, Errorf(EINVALIDARGUMENT, "data file %s already exists: pass --force to replace it", path)
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, Errorf(EINVALID, "cannot use %s: %v", path, err)
+		return nil, Errorf(EINVALIDARGUMENT, "cannot use %s: %v", path, err)
 	}
 	// Replacing a file that a server holds would leave the server writing
 	// keys and counts to a deleted file: hold the file's lock until the new
@@ -95,11 +95,11 @@ func BuildDemo(ctx context.Context, path string, opts *DemoOptions) (*DemoSummar
 	case err == nil:
 		defer unlock()
 	case !errors.Is(err, fs.ErrNotExist):
-		return nil, Errorf(EINVALID, "cannot use %s: %v", path, err)
+		return nil, Errorf(EINVALIDARGUMENT, "cannot use %s: %v", path, err)
 	}
 	tmp := path + ".building"
 	if err := os.Remove(tmp); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, Errorf(EINVALID, "cannot remove %s: %v", tmp, err)
+		return nil, Errorf(EINVALIDARGUMENT, "cannot remove %s: %v", tmp, err)
 	}
 	sum, err := buildDemo(ctx, tmp, gen, opts.Progress)
 	if err != nil {
@@ -108,14 +108,14 @@ func BuildDemo(ctx context.Context, path string, opts *DemoOptions) (*DemoSummar
 	}
 	if err := os.Rename(tmp, path); err != nil {
 		os.Remove(tmp)
-		return nil, Errorf(EINVALID, "cannot move the demo file into place: %v", err)
+		return nil, Errorf(EINVALIDARGUMENT, "cannot move the demo file into place: %v", err)
 	}
 	sum.Path, sum.Scale, sum.AsOf, sum.Elapsed = path, scale, asOf, time.Since(start)
 	return sum, nil
 }
 
 // newDemoGen returns the demo generator for grocery's banners. It returns
-// EINVALID for an unknown scale or an as-of date too early for it.
+// EINVALIDARGUMENT for an unknown scale or an as-of date too early for it.
 func newDemoGen(scale string, asOf Date, seed int64) (*demo.Generator, error) {
 	bs := make([]demo.Banner, len(banners))
 	for i, b := range banners {
@@ -125,7 +125,7 @@ func newDemoGen(scale string, asOf Date, seed int64) (*demo.Generator, error) {
 	var invalid *demo.InvalidError
 	switch {
 	case errors.As(err, &invalid):
-		return nil, Errorf(EINVALID, "%s", invalid.Msg)
+		return nil, Errorf(EINVALIDARGUMENT, "%s", invalid.Msg)
 	case err != nil:
 		return nil, Errorf(EINTERNAL, "%v", err)
 	}

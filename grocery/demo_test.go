@@ -132,7 +132,7 @@ func TestOpenAfterReplace(t *testing.T) {
 }
 
 // TestBuildDemoInvalid checks the edge to the generator: its option errors
-// become grocery.EINVALID with the generator's message, and nothing is written.
+// become grocery.EINVALIDARGUMENT with the generator's message, and nothing is written.
 func TestBuildDemoInvalid(t *testing.T) {
 	for _, tt := range []struct {
 		name string
@@ -145,8 +145,8 @@ func TestBuildDemoInvalid(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "demo.db")
 			_, err := grocery.BuildDemo(context.Background(), path, &tt.opts)
-			if grocery.ErrorCode(err) != grocery.EINVALID || grocery.ErrorMessage(err) != tt.want {
-				t.Fatalf("got %q (%v), want %s %q", grocery.ErrorCode(err), err, grocery.EINVALID, tt.want)
+			if grocery.ErrorCode(err) != grocery.EINVALIDARGUMENT || grocery.ErrorMessage(err) != tt.want {
+				t.Fatalf("got %q (%v), want %s %q", grocery.ErrorCode(err), err, grocery.EINVALIDARGUMENT, tt.want)
 			}
 			if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
 				t.Errorf("got %v for %s, want no file", err, path)

@@ -287,7 +287,5 @@
 // and EQUOTA ("quota_exceeded"); and EUNAVAILABLE ("unavailable") when a
 // store the service needs (Redis) does not answer. Any other error is
 // internal (EINTERNAL): ErrorCode reads the code, and ErrorMessage (or
-// ErrorMessageIn) hides an internal error's text from clients. EINVALID and
-// EFORBIDDEN are the deprecated names of EINVALIDARGUMENT and
-// EPLANREQUIRED.
+// ErrorMessageIn) hides an internal error's text from clients.
 package grocery

@@ -20,15 +20,6 @@ const (
 	EINTERNAL        = "internal"         // anything else; its text is never shown
 )
 
-// Former names of error codes, kept so that code written against them
-// still builds; their values are the codes above.
-const (
-	// Deprecated: use EINVALIDARGUMENT, the same code.
-	EINVALID = EINVALIDARGUMENT
-	// Deprecated: use EPLANREQUIRED, the same code.
-	EFORBIDDEN = EPLANREQUIRED
-)
-
 // Error is the one error type of the package. Code is machine-readable,
 // Message is written for the caller and never carries internals. Next,
 // when set, names what the caller can do instead; each interface words it

@@ -126,7 +126,7 @@ func (s *Service) Export(ctx context.Context, in ExportInput, w io.Writer) (*Exp
 // name and default dates come from the snapshot the rows come from even
 // when a replica swaps in a newer one between the two calls.
 //
-// It returns EINVALID naming the argument for an unknown format or
+// It returns EINVALIDARGUMENT naming the argument for an unknown format or
 // dataset, province or banner, a malformed or wrong-check-digit upc, a
 // malformed date, from after to, a ChangedSince that is not a cursor, a category
 // the catalogue does not have (listing those it has), and a filter the
@@ -142,7 +142,7 @@ func (s *Service) PrepareExport(ctx context.Context, in ExportInput) (*PreparedE
 	}
 	f, ok := exportrows.Formats[p.format]
 	if !ok {
-		return nil, Errorf(EINVALID, "format %q is not supported: want json (default), jsonl, csv, xlsx or parquet", in.Format)
+		return nil, Errorf(EINVALIDARGUMENT, "format %q is not supported: want json (default), jsonl, csv, xlsx or parquet", in.Format)
 	}
 	p.dataset = strings.ToLower(strings.TrimSpace(in.Dataset))
 	switch p.dataset {
@@ -150,7 +150,7 @@ func (s *Service) PrepareExport(ctx context.Context, in ExportInput) (*PreparedE
 		p.dataset = "observations"
 	case "observations", "offers", "stores":
 	default:
-		return nil, Errorf(EINVALID, "dataset %q is not supported: want observations (default), offers or stores", in.Dataset)
+		return nil, Errorf(EINVALIDARGUMENT, "dataset %q is not supported: want observations (default), offers or stores", in.Dataset)
 	}
 	if strings.TrimSpace(in.Province) != "" {
 		v, err := ParseProvince(in.Province)
@@ -168,7 +168,7 @@ func (s *Service) PrepareExport(ctx context.Context, in ExportInput) (*PreparedE
 	}
 	p.category = strings.TrimSpace(in.Category)
 	if len(p.category) > maxTextLen {
-		return nil, Errorf(EINVALID, "category is %d bytes long: want at most %d", len(p.category), maxTextLen)
+		return nil, Errorf(EINVALIDARGUMENT, "category is %d bytes long: want at most %d", len(p.category), maxTextLen)
 	}
 	if strings.TrimSpace(in.UPC) != "" {
 		g, err := ParseGTIN(in.UPC)
@@ -187,7 +187,7 @@ func (s *Service) PrepareExport(ctx context.Context, in ExportInput) (*PreparedE
 		}
 		v, err := ParseDate(strings.TrimSpace(d.s))
 		if err != nil {
-			return nil, Errorf(EINVALID, "%s %q is not a date: want YYYY-MM-DD", d.name, d.s)
+			return nil, Errorf(EINVALIDARGUMENT, "%s %q is not a date: want YYYY-MM-DD", d.name, d.s)
 		}
 		*d.v = v
 	}
@@ -196,9 +196,9 @@ func (s *Service) PrepareExport(ctx context.Context, in ExportInput) (*PreparedE
 			return nil
 		}
 		if name == "changed_since" {
-			return Errorf(EINVALID, "changed_since does not apply to dataset %s: it comes whole, as it is now (only observations are exported as changes)", p.dataset)
+			return Errorf(EINVALIDARGUMENT, "changed_since does not apply to dataset %s: it comes whole, as it is now (only observations are exported as changes)", p.dataset)
 		}
-		return Errorf(EINVALID, "%s does not apply to dataset %s: it filters %s", name, p.dataset,
+		return Errorf(EINVALIDARGUMENT, "%s does not apply to dataset %s: it filters %s", name, p.dataset,
 			map[string]string{"category": "products (observations, offers)", "upc": "products (observations, offers)",
 				"from": "observation dates (observations)", "to": "observation dates (observations)"}[name])
 	}
@@ -280,7 +280,7 @@ func (s *Service) PrepareExport(ctx context.Context, in ExportInput) (*PreparedE
 			from = to - DefaultExportDays + 1
 		}
 		if from > to {
-			return nil, Errorf(EINVALID, "from %s is after to %s", from, to)
+			return nil, Errorf(EINVALIDARGUMENT, "from %s is after to %s", from, to)
 		}
 		p.from, p.to = from, to
 	}
@@ -293,7 +293,7 @@ func (s *Service) PrepareExport(ctx context.Context, in ExportInput) (*PreparedE
 
 // Close lets go of the data file a prepared export holds, for an export
 // that is not streamed; after Stream it does nothing, and so does a
-// second Close. Stream after Close returns EINVALID.
+// second Close. Stream after Close returns EINVALIDARGUMENT.
 func (p *PreparedExport) Close() {
 	if p.pin != nil {
 		p.pin.Release()
@@ -301,7 +301,7 @@ func (p *PreparedExport) Close() {
 	}
 }
 
-// checkCategory returns EINVALID listing the catalogue's categories when
+// checkCategory returns EINVALIDARGUMENT listing the catalogue's categories when
 // none is category (compared case-insensitively).
 func checkCategory(tx *storage.Tx, category string) error {
 	var known []string
@@ -319,7 +319,7 @@ func checkCategory(tx *storage.Tx, category string) error {
 		return err
 	}
 	slices.Sort(known)
-	return Errorf(EINVALID, "category %q is not in the catalogue: want one of %s", category, strings.Join(known, ", "))
+	return Errorf(EINVALIDARGUMENT, "category %q is not in the catalogue: want one of %s", category, strings.Join(known, ", "))
 }
 
 // writes returns the writes whose observations the export takes: those
@@ -382,13 +382,13 @@ func (p *PreparedExport) fileName(ext string) string {
 // export streams once.
 //
 // The summary is never nil. It returns ctx's error when ctx is cancelled,
-// the writer's error, and EINVALID, before anything is written, for an
+// the writer's error, and EINVALIDARGUMENT, before anything is written, for an
 // XLSX export over MaxXLSXRows rows, or streamed already or closed. When
 // it returns an error with Bytes 0, nothing was written to w.
 func (p *PreparedExport) Stream(ctx context.Context, w io.Writer) (*ExportSummary, error) {
 	sum := &ExportSummary{Cursor: p.Cursor}
 	if p.pin == nil {
-		return sum, Errorf(EINVALID, "the export was streamed or closed already: prepare it again")
+		return sum, Errorf(EINVALIDARGUMENT, "the export was streamed or closed already: prepare it again")
 	}
 	defer p.Close()
 	// The batches are transactions of their own; pinned, they all read
@@ -401,7 +401,7 @@ func (p *PreparedExport) Stream(ctx context.Context, w io.Writer) (*ExportSummar
 	}, &n)
 	sum.Rows, sum.Bytes = n.Rows, n.Bytes
 	if errors.Is(err, rowwrite.ErrTooManyRows) {
-		err = Errorf(EINVALID, "the export holds more than %d rows, the most an XLSX sheet holds: narrow it (from, to, province, banner, category, upc) or use format csv, parquet, jsonl or json", MaxXLSXRows)
+		err = Errorf(EINVALIDARGUMENT, "the export holds more than %d rows, the most an XLSX sheet holds: narrow it (from, to, province, banner, category, upc) or use format csv, parquet, jsonl or json", MaxXLSXRows)
 	}
 	return sum, err
 }

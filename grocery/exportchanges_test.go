@@ -135,7 +135,7 @@ func TestExportChangedSince(t *testing.T) {
 		p.Close()
 	}
 	_, err = s.PrepareExport(ctx, grocery.ExportInput{ChangedSince: c1[:len(c1)-2]})
-	errCode(t, err, grocery.EINVALID)
+	errCode(t, err, grocery.EINVALIDARGUMENT)
 }
 
 // TestExportLongSpan: a span of any length is taken (it streams).

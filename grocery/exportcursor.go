@@ -33,10 +33,10 @@ func (c exportCursor) String() string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
-// parseCursor reads a cursor's text. It returns EINVALID naming
+// parseCursor reads a cursor's text. It returns EINVALIDARGUMENT naming
 // changed_since for a text that is not a cursor.
 func parseCursor(s string) (exportCursor, error) {
-	bad := Errorf(EINVALID, "changed_since %q is not an export cursor: want the cursor of an earlier export, as it came", s)
+	bad := Errorf(EINVALIDARGUMENT, "changed_since %q is not an export cursor: want the cursor of an earlier export, as it came", s)
 	b, err := base64.RawURLEncoding.DecodeString(strings.TrimSpace(s))
 	if err != nil || len(b) < 10 || b[0] != cursorVersion {
 		return exportCursor{}, bad

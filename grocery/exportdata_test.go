@@ -329,7 +329,7 @@ func TestExportInvalid(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var buf bytes.Buffer
 			sum, err := s.Export(context.Background(), tc.in, &buf)
-			errCode(t, err, grocery.EINVALID)
+			errCode(t, err, grocery.EINVALIDARGUMENT)
 			if !strings.Contains(err.Error(), tc.msg) {
 				t.Errorf("error: got %q, want it to contain %q", err, tc.msg)
 			}

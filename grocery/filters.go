@@ -30,7 +30,7 @@ func parseAnalyticsArgs(province, banner, category string) (analyticsArgs, error
 	}
 	a.category = strings.TrimSpace(category)
 	if len(a.category) > 100 {
-		return a, Errorf(EINVALID, "category is %d characters long: want at most 100", len(a.category))
+		return a, Errorf(EINVALIDARGUMENT, "category is %d characters long: want at most 100", len(a.category))
 	}
 	return a, nil
 }
@@ -66,7 +66,7 @@ func parseRange(fromS, toS string, asOf Date, def int) (Date, Date, error) {
 	if strings.TrimSpace(toS) != "" {
 		d, err := ParseDate(strings.TrimSpace(toS))
 		if err != nil {
-			return 0, 0, Errorf(EINVALID, "to %q is not a date: want YYYY-MM-DD", toS)
+			return 0, 0, Errorf(EINVALIDARGUMENT, "to %q is not a date: want YYYY-MM-DD", toS)
 		}
 		to = d
 	}
@@ -74,15 +74,15 @@ func parseRange(fromS, toS string, asOf Date, def int) (Date, Date, error) {
 	if strings.TrimSpace(fromS) != "" {
 		d, err := ParseDate(strings.TrimSpace(fromS))
 		if err != nil {
-			return 0, 0, Errorf(EINVALID, "from %q is not a date: want YYYY-MM-DD", fromS)
+			return 0, 0, Errorf(EINVALIDARGUMENT, "from %q is not a date: want YYYY-MM-DD", fromS)
 		}
 		from = d
 	}
 	if from > to {
-		return 0, 0, Errorf(EINVALID, "from %s is after to %s", from, to)
+		return 0, 0, Errorf(EINVALIDARGUMENT, "from %s is after to %s", from, to)
 	}
 	if int(to-from) >= maxAnalyticsDays {
-		return 0, 0, Errorf(EINVALID, "from %s to %s spans %d days: want at most %d", from, to, to-from+1, maxAnalyticsDays)
+		return 0, 0, Errorf(EINVALIDARGUMENT, "from %s to %s spans %d days: want at most %d", from, to, to-from+1, maxAnalyticsDays)
 	}
 	return from, to, nil
 }

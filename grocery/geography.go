@@ -446,7 +446,7 @@ func (f *productFilter) minProducts() int {
 // prices) and the national ones; a category has none, its provinces
 // pricing different products.
 //
-// It returns EINVALID for neither or both of upc and category, a
+// It returns EINVALIDARGUMENT for neither or both of upc and category, a
 // malformed barcode or a category the catalogue does not have (listing
 // those it has), and ENOTFOUND for a barcode the catalogue does not know.
 // A product priced nowhere gives no provinces and a Basis.Note saying so.
@@ -547,7 +547,7 @@ func (geo *geography) nationalRow(minProducts int, gtin GTIN) *GeoProvince {
 // reference stores (Thin under ThinStores, LowSample under the
 // minimums) and store-level prices each province's figure rests on.
 //
-// It returns EINVALID for both upc and category, a malformed barcode or
+// It returns EINVALIDARGUMENT for both upc and category, a malformed barcode or
 // an unknown category, and ENOTFOUND for a barcode the catalogue does not
 // know.
 func (s *Service) RegionalComparison(ctx context.Context, in RegionalInput) (*RegionalResult, error) {
@@ -611,7 +611,7 @@ type productFilter struct {
 // is required.
 func requireProductFilter(upc, category string) (GTIN, string, error) {
 	if strings.TrimSpace(upc) == "" && strings.TrimSpace(category) == "" {
-		return "", "", Errorf(EINVALID, "upc or category is required: a barcode or a catalogue category such as \"Dairy & Eggs\"")
+		return "", "", Errorf(EINVALIDARGUMENT, "upc or category is required: a barcode or a catalogue category such as \"Dairy & Eggs\"")
 	}
 	return parseProductFilter(upc, category)
 }
@@ -621,9 +621,9 @@ func parseProductFilter(upc, category string) (GTIN, string, error) {
 	upc, category = strings.TrimSpace(upc), strings.TrimSpace(category)
 	switch {
 	case upc != "" && category != "":
-		return "", "", Errorf(EINVALID, "give upc or category, not both")
+		return "", "", Errorf(EINVALIDARGUMENT, "give upc or category, not both")
 	case len(category) > maxTextLen:
-		return "", "", Errorf(EINVALID, "category is %d bytes long: want at most %d", len(category), maxTextLen)
+		return "", "", Errorf(EINVALIDARGUMENT, "category is %d bytes long: want at most %d", len(category), maxTextLen)
 	case upc != "":
 		g, err := ParseGTIN(upc)
 		return g, "", err
@@ -632,7 +632,7 @@ func parseProductFilter(upc, category string) (GTIN, string, error) {
 }
 
 // resolve reads the product or the category's products. An unknown
-// barcode is ENOTFOUND; an unknown category EINVALID naming the known ones.
+// barcode is ENOTFOUND; an unknown category EINVALIDARGUMENT naming the known ones.
 func (f *productFilter) resolve(tx *storage.Tx, category string) error {
 	if f.gtin != "" {
 		found, err := tx.Product(string(f.gtin), &f.product)
@@ -661,7 +661,7 @@ func (f *productFilter) resolve(tx *storage.Tx, category string) error {
 		return err
 	}
 	if len(f.gtins) == 0 {
-		return Errorf(EINVALID, "category %q matches no product of the catalogue: want one of %s", category, strings.Join(sortedKeys(known), ", "))
+		return Errorf(EINVALIDARGUMENT, "category %q matches no product of the catalogue: want one of %s", category, strings.Join(sortedKeys(known), ", "))
 	}
 	return nil
 }

@@ -97,11 +97,11 @@ func TestGeographicPrices(t *testing.T) {
 			in         grocery.GeoPricesInput
 			code, text string
 		}{
-			{grocery.GeoPricesInput{}, grocery.EINVALID, "upc or category is required"},
-			{grocery.GeoPricesInput{UPC: snapMilk, Category: "Spreads"}, grocery.EINVALID, "not both"},
-			{grocery.GeoPricesInput{UPC: "068000000155"}, grocery.EINVALID, "check digit"},
+			{grocery.GeoPricesInput{}, grocery.EINVALIDARGUMENT, "upc or category is required"},
+			{grocery.GeoPricesInput{UPC: snapMilk, Category: "Spreads"}, grocery.EINVALIDARGUMENT, "not both"},
+			{grocery.GeoPricesInput{UPC: "068000000155"}, grocery.EINVALIDARGUMENT, "check digit"},
 			{grocery.GeoPricesInput{UPC: "064100000032"}, grocery.ENOTFOUND, "not in the catalogue"},
-			{grocery.GeoPricesInput{Category: "Caviar"}, grocery.EINVALID, "Dairy & Eggs, Spreads"},
+			{grocery.GeoPricesInput{Category: "Caviar"}, grocery.EINVALIDARGUMENT, "Dairy & Eggs, Spreads"},
 		} {
 			_, err := svc.GeographicPrices(ctx, tc.in)
 			wantCode(t, err, tc.code, tc.text)
@@ -178,6 +178,6 @@ func TestRegionalComparison(t *testing.T) {
 	})
 	t.Run("ErrCategory", func(t *testing.T) {
 		_, err := svc.RegionalComparison(ctx, grocery.RegionalInput{Category: "Nope"})
-		wantCode(t, err, grocery.EINVALID, `category "Nope"`)
+		wantCode(t, err, grocery.EINVALIDARGUMENT, `category "Nope"`)
 	})
 }

@@ -15,7 +15,7 @@ type GTIN string
 
 // ParseGTIN parses a barcode of 8, 12, 13 or 14 digits (spaces and hyphens
 // are ignored), verifies its GS1 check digit and returns it as a GTIN-14.
-// It returns EINVALID naming the expected check digit when it is wrong.
+// It returns EINVALIDARGUMENT naming the expected check digit when it is wrong.
 func ParseGTIN(s string) (GTIN, error) {
 	digits, err := barcodeDigits(s)
 	if err != nil {
@@ -24,11 +24,11 @@ func ParseGTIN(s string) (GTIN, error) {
 	switch len(digits) {
 	case 8, 12, 13, 14:
 	default:
-		return "", Errorf(EINVALID, "upc %q has %d %s: want a UPC/EAN/GTIN of 8, 12, 13 or 14 digits", s, len(digits), words.Plural(len(digits), "digit"))
+		return "", Errorf(EINVALIDARGUMENT, "upc %q has %d %s: want a UPC/EAN/GTIN of 8, 12, 13 or 14 digits", s, len(digits), words.Plural(len(digits), "digit"))
 	}
 	body, check := digits[:len(digits)-1], digits[len(digits)-1]
 	if want := checkDigit(body); check != want {
-		return "", Errorf(EINVALID, "upc %q has a wrong check digit: it ends in %c, the GS1 check digit should be %c", s, check, want)
+		return "", Errorf(EINVALIDARGUMENT, "upc %q has a wrong check digit: it ends in %c, the GS1 check digit should be %c", s, check, want)
 	}
 	return GTIN(strings.Repeat("0", 14-len(digits)) + digits), nil
 }
@@ -61,11 +61,11 @@ func barcodeDigits(s string) (string, error) {
 			if strings.TrimSpace(s) == "" {
 				break
 			}
-			return "", Errorf(EINVALID, "upc %q is not a barcode: want 8, 12, 13 or 14 digits (spaces and hyphens allowed)", s)
+			return "", Errorf(EINVALIDARGUMENT, "upc %q is not a barcode: want 8, 12, 13 or 14 digits (spaces and hyphens allowed)", s)
 		}
 	}
 	if b.Len() == 0 {
-		return "", Errorf(EINVALID, "upc is required: a UPC/EAN/GTIN barcode of 8, 12, 13 or 14 digits")
+		return "", Errorf(EINVALIDARGUMENT, "upc is required: a UPC/EAN/GTIN barcode of 8, 12, 13 or 14 digits")
 	}
 	return b.String(), nil
 }

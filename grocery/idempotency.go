@@ -55,7 +55,7 @@ type IdempotentRequest struct {
 // Records are kept where the alert rules are: in the data file, or in
 // Redis with Options.RedisURL, so every server on that Redis shares them.
 //
-// It returns EINVALID for a key that is empty, longer than 255
+// It returns EINVALIDARGUMENT for a key that is empty, longer than 255
 // characters or not visible ASCII, ECONFLICT as above, EUNAUTHENTICATED
 // or ENOTFOUND for a missing or unknown account, and EUNAVAILABLE when
 // Redis does not answer.
@@ -149,11 +149,11 @@ func claimedGone(c *storage.IdempotencyRecord, kind string) error {
 
 func checkIdempotencyKey(key string) error {
 	if key == "" || len(key) > MaxIdempotencyKey {
-		return Errorf(EINVALID, "Idempotency-Key: want 1 to %d visible ASCII characters, such as a UUID; got %d characters", MaxIdempotencyKey, len(key))
+		return Errorf(EINVALIDARGUMENT, "Idempotency-Key: want 1 to %d visible ASCII characters, such as a UUID; got %d characters", MaxIdempotencyKey, len(key))
 	}
 	for i := 0; i < len(key); i++ {
 		if c := key[i]; c <= ' ' || c > '~' {
-			return Errorf(EINVALID, "Idempotency-Key: want visible ASCII characters only (no spaces or control characters), such as a UUID")
+			return Errorf(EINVALIDARGUMENT, "Idempotency-Key: want visible ASCII characters only (no spaces or control characters), such as a UUID")
 		}
 	}
 	return nil

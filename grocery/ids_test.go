@@ -42,7 +42,7 @@ func TestParseGTIN(t *testing.T) {
 		"abc":           "not a barcode",
 	} {
 		_, err := grocery.ParseGTIN(in)
-		if grocery.ErrorCode(err) != grocery.EINVALID || !strings.Contains(grocery.ErrorMessage(err), msg) {
+		if grocery.ErrorCode(err) != grocery.EINVALIDARGUMENT || !strings.Contains(grocery.ErrorMessage(err), msg) {
 			t.Fatalf("ParseGTIN(%q): got %v, want invalid_argument containing %q", in, err, msg)
 		}
 	}
@@ -60,7 +60,7 @@ func TestParseProvince(t *testing.T) {
 		}
 	}
 	for _, in := range []string{"", "XX", "Canada", "Ont"} {
-		if _, err := grocery.ParseProvince(in); grocery.ErrorCode(err) != grocery.EINVALID {
+		if _, err := grocery.ParseProvince(in); grocery.ErrorCode(err) != grocery.EINVALIDARGUMENT {
 			t.Fatalf("ParseProvince(%q): got %v, want invalid_argument", in, err)
 		}
 	}
@@ -77,7 +77,7 @@ func TestParseBanner(t *testing.T) {
 		}
 	}
 	_, err := grocery.ParseBanner("Frills")
-	if grocery.ErrorCode(err) != grocery.EINVALID || !strings.Contains(grocery.ErrorMessage(err), "loblaws") {
+	if grocery.ErrorCode(err) != grocery.EINVALIDARGUMENT || !strings.Contains(grocery.ErrorMessage(err), "loblaws") {
 		t.Fatalf("got %v, want invalid_argument listing the slugs", err)
 	}
 	for _, b := range grocery.Banners() {
@@ -97,7 +97,7 @@ func TestParsePeriod(t *testing.T) {
 		}
 	}
 	for _, in := range []string{"1d", "30", "d", "1y", "-7d"} {
-		if _, err := grocery.ParsePeriod(in); grocery.ErrorCode(err) != grocery.EINVALID {
+		if _, err := grocery.ParsePeriod(in); grocery.ErrorCode(err) != grocery.EINVALIDARGUMENT {
 			t.Fatalf("ParsePeriod(%q): got %v, want invalid_argument", in, err)
 		}
 	}
@@ -111,7 +111,7 @@ func TestCents(t *testing.T) {
 		}
 	}
 	for _, in := range []string{"4.999", "-1", "4.", ".", "", "1e3", "4,99", "abc"} {
-		if _, err := grocery.ParseCents(in); grocery.ErrorCode(err) != grocery.EINVALID {
+		if _, err := grocery.ParseCents(in); grocery.ErrorCode(err) != grocery.EINVALIDARGUMENT {
 			t.Fatalf("ParseCents(%q): got %v, want invalid_argument", in, err)
 		}
 	}
@@ -130,7 +130,7 @@ func TestDate(t *testing.T) {
 		t.Fatalf("got %s (%s), want 2026-11-19 (Thursday)", d, d.Weekday())
 	}
 	for _, in := range []string{"2026-13-01", "2026-02-30", "19-11-2026", "2026/11/19", ""} {
-		if _, err := grocery.ParseDate(in); grocery.ErrorCode(err) != grocery.EINVALID {
+		if _, err := grocery.ParseDate(in); grocery.ErrorCode(err) != grocery.EINVALIDARGUMENT {
 			t.Fatalf("ParseDate(%q): got %v, want invalid_argument", in, err)
 		}
 	}

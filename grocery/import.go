@@ -71,7 +71,7 @@ type ImportReport struct {
 // row, its fields separated by ',', or by ';' or tab when that separator
 // gives a header with all the required columns (a ';' or tab file may
 // write decimal commas, 4,99). Other files (binary, legacy .xls, gzip,
-// UTF-16) are refused with EINVALID. The kind is recognised by the
+// UTF-16) are refused with EINVALIDARGUMENT. The kind is recognised by the
 // header or the first object's field names:
 //
 //	stores:       store_id, banner, province, name, city, postal_code, latitude, longitude[, active, banner_name, observations_30d, source]
@@ -107,9 +107,9 @@ type ImportReport struct {
 // missing or empty field never clears a fact: a row with only a name_fr
 // adds the French name and leaves the rest as it was.
 //
-// Import returns EINVALID naming the file, line (for XLSX, the sheet and
+// Import returns EINVALIDARGUMENT naming the file, line (for XLSX, the sheet and
 // row), field and reason of the first bad row (unless opts.SkipInvalid, which skips and reports bad rows
-// instead), EINVALID for a file without a recognisable header, the
+// instead), EINVALIDARGUMENT for a file without a recognisable header, the
 // context's error when ctx ends, and the reader's own errors. name is used
 // in messages only; r is read to its end. When the file is written but
 // its snapshot cannot be published (Options.SnapshotDir), the import
@@ -128,7 +128,7 @@ func (s *Service) importRuns(ctx context.Context, name string, r io.Reader, opts
 		opts = &ImportOptions{}
 	}
 	if s.replica != nil {
-		return nil, Errorf(EINVALID, "%s: this server is a read-only replica: import on the ingest node, whose snapshots reach the replicas", name)
+		return nil, Errorf(EINVALIDARGUMENT, "%s: this server is a read-only replica: import on the ingest node, whose snapshots reach the replicas", name)
 	}
 	imp := &importer{
 		s:           s,
@@ -152,7 +152,7 @@ func (s *Service) importRuns(ctx context.Context, name string, r io.Reader, opts
 		// A bad row stops the import; a conflict between earlier rows,
 		// found only once they are sorted, is on an earlier line.
 		var e *Error
-		if errors.As(err, &e) && e.Code == EINVALID && imp.obs.Len() > 0 {
+		if errors.As(err, &e) && e.Code == EINVALIDARGUMENT && imp.obs.Len() > 0 {
 			if cerr := imp.scan(ctx, nil); cerr != nil {
 				return nil, cerr
 			}
@@ -247,7 +247,7 @@ func badf(field, format string, args ...any) *rowError {
 	return importrow.Badf(field, format, args...)
 }
 
-// badErr turns an EINVALID from one of the package's parsers, whose message
+// badErr turns an EINVALIDARGUMENT from one of the package's parsers, whose message
 // starts with the name of what it parsed ("price \"x\" is not ..."), into
 // a row error for field.
 func badErr(field string, err error) *rowError {
@@ -355,12 +355,12 @@ func (imp *importer) prepare(ctx context.Context) error {
 	return nil
 }
 
-// bad handles a bad row: an EINVALID error that stops the import, or with
+// bad handles a bad row: an EINVALIDARGUMENT error that stops the import, or with
 // SkipInvalid a skipped row and a problem.
 func (imp *importer) bad(line int, e *rowError) error {
 	msg := imp.f.Message(line, e)
 	if !imp.skip {
-		return &Error{Code: EINVALID, Message: msg}
+		return &Error{Code: EINVALIDARGUMENT, Message: msg}
 	}
 	imp.report.Skipped++
 	imp.note(line, msg)

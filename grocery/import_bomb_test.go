@@ -81,7 +81,7 @@ func TestImportXLSXBomb(t *testing.T) {
 				t.Fatalf("the bomb is %d bytes, want a small file", len(file))
 			}
 			_, err := svc.Import(context.Background(), "bomb.xlsx", bytes.NewReader(file), nil)
-			if ErrorCode(err) != EINVALID || !strings.Contains(ErrorMessage(err), tc.want) {
+			if ErrorCode(err) != EINVALIDARGUMENT || !strings.Contains(ErrorMessage(err), tc.want) {
 				t.Fatalf("import of a %d-byte bomb: got %v, want invalid_argument: %s", len(file), err, tc.want)
 			}
 		})
@@ -94,7 +94,7 @@ func TestImportCSVLongField(t *testing.T) {
 	svc := openEmpty(t)
 	long := strings.NewReader(obsHeader + "\n2026-11-18,ON-LOB-001,loblaws,20001,4.99,,,," + strings.Repeat("x", 32<<20) + ",,,\n")
 	_, err := svc.Import(context.Background(), "long.csv", long, nil)
-	if ErrorCode(err) != EINVALID || !strings.Contains(ErrorMessage(err), "line 2: a row longer than 64 KiB") {
+	if ErrorCode(err) != EINVALIDARGUMENT || !strings.Contains(ErrorMessage(err), "line 2: a row longer than 64 KiB") {
 		t.Fatalf("import of a 32 MiB field: got %v, want invalid_argument naming line 2 and the limit", err)
 	}
 	if left := long.Len(); left < 30<<20 {

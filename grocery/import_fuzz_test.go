@@ -135,7 +135,7 @@ func importState(t *testing.T, svc *Service) string {
 // FuzzImport imports whole files built from the fuzz input (rows of valid
 // and invalid field variants, CSV or JSON Lines, stores or observations):
 // never a panic; an import succeeds, reading every row, or fails with
-// EINVALID naming the file and a line of it, and then stores nothing.
+// EINVALIDARGUMENT naming the file and a line of it, and then stores nothing.
 func FuzzImport(f *testing.F) {
 	svc := openImportService(f)
 	mustImport(f, svc, "stores.csv", testStoresCSV, nil)
@@ -159,8 +159,8 @@ func FuzzImport(f *testing.F) {
 			return
 		}
 		m := fuzzErrAt.FindStringSubmatch(ErrorMessage(err))
-		if ErrorCode(err) != EINVALID || m == nil {
-			t.Fatalf("%s:\n%s\ngot %v (%s), want EINVALID naming the file and a line", name, content, err, ErrorCode(err))
+		if ErrorCode(err) != EINVALIDARGUMENT || m == nil {
+			t.Fatalf("%s:\n%s\ngot %v (%s), want EINVALIDARGUMENT naming the file and a line", name, content, err, ErrorCode(err))
 		}
 		if n, _ := strconv.Atoi(m[2]); n < 1 || n > strings.Count(content, "\n") {
 			t.Fatalf("%s:\n%s\nthe error names line %d of %d: %v", name, content, n, strings.Count(content, "\n"), err)

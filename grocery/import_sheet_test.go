@@ -137,8 +137,8 @@ func TestImport_XLSXBadRow(t *testing.T) {
 		[]any{"2026-11-18", "ON-LOB-001", "loblaws", "20002", "4.999"},
 	)
 	_, err := importBytes(t, svc, "prices.xlsx", prices)
-	if want := `prices.xlsx, sheet Sheet1, row 4: price: "4.999" is not a dollar amount`; ErrorCode(err) != EINVALID || !strings.HasPrefix(ErrorMessage(err), want) {
-		t.Fatalf("got %v, want %s %q", err, EINVALID, want)
+	if want := `prices.xlsx, sheet Sheet1, row 4: price: "4.999" is not a dollar amount`; ErrorCode(err) != EINVALIDARGUMENT || !strings.HasPrefix(ErrorMessage(err), want) {
+		t.Fatalf("got %v, want %s %q", err, EINVALIDARGUMENT, want)
 	}
 	// All or nothing: the good row 2 is not stored either.
 	if _, err := svc.LookupProduct(ctx, LookupInput{UPC: "066800000152", Province: "ON"}); ErrorCode(err) != ENOTFOUND {
@@ -210,8 +210,8 @@ func TestImport_Separators(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := importString(t, svc, "prices.csv", lines(tc.header, "2026-11-18;ON-LOB-001;loblaws;20001;4.99"), nil)
-			if ErrorCode(err) != EINVALID || !strings.Contains(ErrorMessage(err), tc.want) {
-				t.Errorf("got %v, want %s with %q", err, EINVALID, tc.want)
+			if ErrorCode(err) != EINVALIDARGUMENT || !strings.Contains(ErrorMessage(err), tc.want) {
+				t.Errorf("got %v, want %s with %q", err, EINVALIDARGUMENT, tc.want)
 			}
 		})
 	}
@@ -242,8 +242,8 @@ func TestImport_NotATable(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := importBytes(t, svc, "data.csv", tc.in)
 			msg := ErrorMessage(err)
-			if ErrorCode(err) != EINVALID || !strings.HasPrefix(msg, tc.want) {
-				t.Errorf("got %v, want %s %q", err, EINVALID, tc.want)
+			if ErrorCode(err) != EINVALIDARGUMENT || !strings.HasPrefix(msg, tc.want) {
+				t.Errorf("got %v, want %s %q", err, EINVALIDARGUMENT, tc.want)
 			}
 			for _, r := range msg {
 				if !unicode.IsPrint(r) || r > unicode.MaxASCII {

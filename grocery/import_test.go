@@ -397,8 +397,8 @@ func TestImport_Invalid(t *testing.T) {
 			if err == nil {
 				t.Fatalf("got report %+v, want error %q", rep, tt.want)
 			}
-			if code := ErrorCode(err); code != EINVALID {
-				t.Errorf("code: got %s, want %s (%v)", code, EINVALID, err)
+			if code := ErrorCode(err); code != EINVALIDARGUMENT {
+				t.Errorf("code: got %s, want %s (%v)", code, EINVALIDARGUMENT, err)
 			}
 			if msg := ErrorMessage(err); !strings.HasPrefix(msg, tt.want) {
 				t.Errorf("message:\n got %q\nwant %q", msg, tt.want)
@@ -451,8 +451,8 @@ func TestImport_NothingWrittenAfterBadRow(t *testing.T) {
 		"2026-11-18,ON-LOB-001,loblaws,20001,4.99,,,06680000015,2% Milk,Natrel,2 L,Dairy & Eggs",
 		"2026-11-18,ON-LOB-001,loblaws,20002,4.999,,,,,,,",
 	), nil)
-	if ErrorCode(err) != EINVALID {
-		t.Fatalf("got %v, want %s", err, EINVALID)
+	if ErrorCode(err) != EINVALIDARGUMENT {
+		t.Fatalf("got %v, want %s", err, EINVALIDARGUMENT)
 	}
 	if _, err := svc.LookupProduct(ctx, LookupInput{UPC: "066800000152", Province: "ON"}); ErrorCode(err) != ENOTFOUND {
 		t.Errorf("LookupProduct after a failed import: got %v, want %s", err, ENOTFOUND)

@@ -44,7 +44,7 @@ var errConflict = errors.New("conflicting rows")
 // their repeats. A row that differs from an earlier one of the same date,
 // store and SKU is skipped and noted with SkipInvalid; otherwise scan
 // returns errConflict. With write nil it only looks for conflicts and
-// returns the EINVALID of the one on the earliest line, or nil.
+// returns the EINVALIDARGUMENT of the one on the earliest line, or nil.
 func (imp *importer) scan(ctx context.Context, write func([]obsRec) error) error {
 	var (
 		buf     []obsRec
@@ -88,7 +88,7 @@ func (imp *importer) scan(ctx context.Context, write func([]obsRec) error) error
 	}
 	if write == nil {
 		if worst != nil {
-			return &Error{Code: EINVALID, Message: imp.f.Message(int(worstAt), worst)}
+			return &Error{Code: EINVALIDARGUMENT, Message: imp.f.Message(int(worstAt), worst)}
 		}
 		return nil
 	}

@@ -86,8 +86,8 @@ func TestImport_SpilledRuns(t *testing.T) {
 			svc := openImportService(t)
 			mustImport(t, svc, "stores.csv", testStoresCSV, nil)
 			_, err := svc.importRuns(ctx, "prices.csv", strings.NewReader(tc.file), nil, 3)
-			if ErrorCode(err) != EINVALID || !strings.HasPrefix(ErrorMessage(err), tc.want) {
-				t.Fatalf("got %v, want EINVALID %q", err, tc.want)
+			if ErrorCode(err) != EINVALIDARGUMENT || !strings.HasPrefix(ErrorMessage(err), tc.want) {
+				t.Fatalf("got %v, want EINVALIDARGUMENT %q", err, tc.want)
 			}
 			// Nothing of the file is stored.
 			rep := mustImport(t, svc, "ok.csv", lines(oh, "2026-11-18,ON-LOB-001,loblaws,B,2.99"), nil)

@@ -42,7 +42,7 @@ func Sources() []string { return append([]string(nil), publicdata.Sources...) }
 // ConvertSource reads the files of a public source ("hammer",
 // "openprices" or "statcan") as published and converts them to the
 // import's stores and observations files (or StatCan's benchmark series).
-// It returns EINVALID for an unknown source, a file that cannot be read or
+// It returns EINVALIDARGUMENT for an unknown source, a file that cannot be read or
 // is not the source's format; bad rows are counted in the summary, never
 // fatal.
 func ConvertSource(source string, files []SourceFile) (*publicdata.Conversion, error) {
@@ -67,7 +67,7 @@ func ConvertSource(source string, files []SourceFile) (*publicdata.Conversion, e
 	if err != nil {
 		// A file that is not the source's, or that cannot be read, is
 		// invalid input, as in Import.
-		return nil, Errorf(EINVALID, "%s", err.Error())
+		return nil, Errorf(EINVALIDARGUMENT, "%s", err.Error())
 	}
 	return conv, nil
 }

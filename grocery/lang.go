@@ -10,7 +10,7 @@ const (
 )
 
 // ParseLang reads a lang argument: "en" (also when empty) or "fr", in any
-// case. It returns EINVALID for anything else.
+// case. It returns EINVALIDARGUMENT for anything else.
 func ParseLang(s string) (string, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "", LangEnglish:
@@ -18,7 +18,7 @@ func ParseLang(s string) (string, error) {
 	case LangFrench:
 		return LangFrench, nil
 	}
-	return "", Errorf(EINVALID, "lang %q is not supported: want en (English, the default) or fr (French)", s)
+	return "", Errorf(EINVALIDARGUMENT, "lang %q is not supported: want en (English, the default) or fr (French)", s)
 }
 
 // nameIn returns a product's name in lang: its French name for French

@@ -279,8 +279,8 @@ func TestLang(t *testing.T) {
 			return err
 		}()},
 	} {
-		if ErrorCode(call.err) != EINVALID || !strings.Contains(ErrorMessage(call.err), "want en (English, the default) or fr (French)") {
-			t.Errorf("%s with a bad lang: got %v, want %s naming en and fr", call.name, call.err, EINVALID)
+		if ErrorCode(call.err) != EINVALIDARGUMENT || !strings.Contains(ErrorMessage(call.err), "want en (English, the default) or fr (French)") {
+			t.Errorf("%s with a bad lang: got %v, want %s naming en and fr", call.name, call.err, EINVALIDARGUMENT)
 		}
 	}
 }

@@ -150,8 +150,8 @@ func TestListPaging(t *testing.T) {
 			}, "offset -1 is out of range: want 0 to "},
 		} {
 			err := tc.call()
-			if grocery.ErrorCode(err) != grocery.EINVALID || err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("%s: got %v, want EINVALID containing %q", tc.name, err, tc.want)
+			if grocery.ErrorCode(err) != grocery.EINVALIDARGUMENT || err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%s: got %v, want EINVALIDARGUMENT containing %q", tc.name, err, tc.want)
 			}
 		}
 	})

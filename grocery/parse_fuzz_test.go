@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// The parsers of user input never panic, refuse with EINVALID, and what
+// The parsers of user input never panic, refuse with EINVALIDARGUMENT, and what
 // they accept re-formats to a text they parse back to the same value.
 
 func FuzzParseGTIN(f *testing.F) {
@@ -16,7 +16,7 @@ func FuzzParseGTIN(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		g, err := ParseGTIN(s)
 		if err != nil {
-			errCodeIs(t, err, EINVALID)
+			errCodeIs(t, err, EINVALIDARGUMENT)
 			return
 		}
 		if len(g) != 14 || strings.Trim(string(g), "0123456789") != "" {
@@ -42,7 +42,7 @@ func FuzzParseProvince(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		code, err := ParseProvince(s)
 		if err != nil {
-			errCodeIs(t, err, EINVALID)
+			errCodeIs(t, err, EINVALIDARGUMENT)
 			return
 		}
 		p, ok := ProvinceByCode(code)
@@ -64,7 +64,7 @@ func FuzzParsePostalCode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		pc, err := ParsePostalCode(s)
 		if err != nil {
-			errCodeIs(t, err, EINVALID)
+			errCodeIs(t, err, EINVALIDARGUMENT)
 			return
 		}
 		if len(pc.Code) != 7 || pc.Code[3] != ' ' || pc.FSA != pc.Code[:3] {
@@ -88,7 +88,7 @@ func FuzzParsePeriod(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		p, err := ParsePeriod(s)
 		if err != nil {
-			errCodeIs(t, err, EINVALID)
+			errCodeIs(t, err, EINVALIDARGUMENT)
 			return
 		}
 		if again, err := ParsePeriod(p.String()); err != nil || again != p {
@@ -104,7 +104,7 @@ func FuzzParseDate(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		d, err := ParseDate(s)
 		if err != nil {
-			errCodeIs(t, err, EINVALID)
+			errCodeIs(t, err, EINVALIDARGUMENT)
 			return
 		}
 		if d.String() != s {
@@ -123,7 +123,7 @@ func FuzzParseCents(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		c, err := ParseCents(s)
 		if err != nil {
-			errCodeIs(t, err, EINVALID)
+			errCodeIs(t, err, EINVALIDARGUMENT)
 			return
 		}
 		if c < 0 {

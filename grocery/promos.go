@@ -83,7 +83,7 @@ const promoLookback = 56
 // The OpenAPI document (restserver/openapi.json, PromoEvent) defines
 // each figure.
 //
-// It returns EINVALID for a missing or unknown province, an unknown
+// It returns EINVALIDARGUMENT for a missing or unknown province, an unknown
 // banner, a bad date, from after to, a range over 366 days, a limit
 // outside 1..500 or a bad offset. An unknown category gives an empty
 // calendar whose Basis.Note says why.
@@ -256,7 +256,7 @@ type NewOnShelf struct {
 // and one category when given) first observed within the last days days
 // up to the data set's latest day, newest first, with their first price.
 //
-// It returns EINVALID for a missing or unknown province, an unknown
+// It returns EINVALIDARGUMENT for a missing or unknown province, an unknown
 // banner, days outside 1..365, a limit outside 1..500 or a bad offset. An
 // unknown category gives an empty list whose Basis.Note says why.
 func (s *Service) NewOnShelf(ctx context.Context, in NewOnShelfInput) (*NewOnShelf, error) {
@@ -269,7 +269,7 @@ func (s *Service) NewOnShelf(ctx context.Context, in NewOnShelfInput) (*NewOnShe
 		days = 14
 	}
 	if days < 1 || days > 365 {
-		return nil, Errorf(EINVALID, "days %d is out of range: want 1 to 365 (default 14)", in.Days)
+		return nil, Errorf(EINVALIDARGUMENT, "days %d is out of range: want 1 to 365 (default 14)", in.Days)
 	}
 	limit, offset, err := checkPage(in.Limit, in.Offset, DefaultRESTLimit, MaxRESTLimit)
 	if err != nil {

@@ -42,8 +42,8 @@ func TestPromoCalendar(t *testing.T) {
 	}
 	for _, in := range []PromoCalendarInput{{Province: "ON", From: "2026-11-20", To: "2026-11-01"}, {Province: "ON", From: "nov"},
 		{Province: "ON", From: "2025-01-01", To: "2026-11-01"}, {Province: "ON", Limit: 501}, {}} {
-		if _, err := svc.PromoCalendar(ctx, in); ErrorCode(err) != EINVALID {
-			t.Errorf("%+v: got %v, want EINVALID", in, err)
+		if _, err := svc.PromoCalendar(ctx, in); ErrorCode(err) != EINVALIDARGUMENT {
+			t.Errorf("%+v: got %v, want EINVALIDARGUMENT", in, err)
 		}
 	}
 	empty, err := svc.PromoCalendar(ctx, PromoCalendarInput{Province: "QC"})
@@ -80,8 +80,8 @@ func TestNewOnShelf(t *testing.T) {
 		t.Errorf("60 days: got %+v, %v; want 3 with a note on the panel's start", all, err)
 	}
 	for _, in := range []NewOnShelfInput{{Province: "ON", Days: -1}, {Province: "ON", Days: 366}, {Province: "ON", Banner: "nope"}, {Province: ""}} {
-		if _, err := svc.NewOnShelf(ctx, in); ErrorCode(err) != EINVALID {
-			t.Errorf("%+v: got %v, want EINVALID", in, err)
+		if _, err := svc.NewOnShelf(ctx, in); ErrorCode(err) != EINVALIDARGUMENT {
+			t.Errorf("%+v: got %v, want EINVALIDARGUMENT", in, err)
 		}
 	}
 	empty, err := svc.NewOnShelf(ctx, NewOnShelfInput{Province: "ON", Category: "Caviar"})

@@ -54,15 +54,15 @@ func Provinces() []Province {
 
 // ParseProvince normalises a province given as a code ("on"), an English
 // name ("Ontario") or a French name ("Québec") to its two-letter code.
-// It returns EINVALID, listing the valid codes, for anything else.
+// It returns EINVALIDARGUMENT, listing the valid codes, for anything else.
 func ParseProvince(s string) (string, error) {
 	if p, ok := provinceByKey[foldKey(s)]; ok {
 		return p.Code, nil
 	}
 	if strings.TrimSpace(s) == "" {
-		return "", Errorf(EINVALID, "province is required: one of %s", provinceCodes)
+		return "", Errorf(EINVALIDARGUMENT, "province is required: one of %s", provinceCodes)
 	}
-	return "", Errorf(EINVALID, "province %q is not a Canadian province or territory: want one of %s (or an English or French name)", s, provinceCodes)
+	return "", Errorf(EINVALIDARGUMENT, "province %q is not a Canadian province or territory: want one of %s (or an English or French name)", s, provinceCodes)
 }
 
 // ProvinceByCode returns the province with the given two-letter code.

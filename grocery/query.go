@@ -21,11 +21,11 @@ import (
 // the catalogue knows but no banner currently carries in the province
 // gives an empty Offers list and a Total of 0, not an error.
 //
-// It returns EINVALID for a malformed barcode (naming the expected check
+// It returns EINVALIDARGUMENT for a malformed barcode (naming the expected check
 // digit), a restricted-circulation barcode, an unknown province, a limit
 // outside 1..500 or an offset outside 0..1,000,000, and ENOTFOUND for a
 // valid barcode the catalogue does not know. The product's name is in
-// in.Lang (EINVALID for a lang other than en or fr).
+// in.Lang (EINVALIDARGUMENT for a lang other than en or fr).
 func (s *Service) LookupProduct(ctx context.Context, in LookupInput) (*LookupResult, error) {
 	gtin, err := ParseGTIN(in.UPC)
 	if err != nil {
@@ -44,7 +44,7 @@ func (s *Service) LookupProduct(ctx context.Context, in LookupInput) (*LookupRes
 		return nil, err
 	}
 	if gtin.Restricted() {
-		return nil, &Error{Code: EINVALID, Next: NextSearch, Message: fmt.Sprintf("upc %s is a restricted-circulation (in-store or random-weight) code: it names different items at different retailers, so it cannot be looked up across banners", in.UPC)}
+		return nil, &Error{Code: EINVALIDARGUMENT, Next: NextSearch, Message: fmt.Sprintf("upc %s is a restricted-circulation (in-store or random-weight) code: it names different items at different retailers, so it cannot be looked up across banners", in.UPC)}
 	}
 	res := &LookupResult{Province: province, Currency: Currency}
 	err = s.db.View(func(tx *storage.Tx) error {
@@ -172,7 +172,7 @@ func (v *offerValues) next() *offerValue {
 // are in in.Lang. It never returns a price history, and it never mixes
 // provinces.
 //
-// It returns EINVALID for an empty query (or one naming only a size), an
+// It returns EINVALIDARGUMENT for an empty query (or one naming only a size), an
 // unknown province, a limit
 // outside 1..500, an offset outside 0..1,000,000 or a lang other than en
 // or fr.
@@ -180,12 +180,12 @@ func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchRe
 	q := search.ParseQuery(in.Query)
 	if len(q.Words) == 0 {
 		if q.Size != "" {
-			return nil, Errorf(EINVALID, "query %q names a size only: add a word of a product name or brand", in.Query)
+			return nil, Errorf(EINVALIDARGUMENT, "query %q names a size only: add a word of a product name or brand", in.Query)
 		}
-		return nil, Errorf(EINVALID, "query is required: one or more words of a product name or brand")
+		return nil, Errorf(EINVALIDARGUMENT, "query is required: one or more words of a product name or brand")
 	}
 	if len(q.Words) > 8 {
-		return nil, Errorf(EINVALID, "query has %d words: want at most 8", len(q.Words))
+		return nil, Errorf(EINVALIDARGUMENT, "query has %d words: want at most 8", len(q.Words))
 	}
 	province, err := ParseProvince(in.Province)
 	if err != nil {
@@ -368,13 +368,13 @@ func searchHint(tx *storage.Tx, province string, q *search.Query, current int32)
 //
 // The product's name is in in.Lang.
 //
-// It returns EINVALID for a missing SKU, an unknown banner or province, an
+// It returns EINVALIDARGUMENT for a missing SKU, an unknown banner or province, an
 // unsupported period or a lang other than en or fr, and ENOTFOUND for a
 // SKU the banner does not have (saying so when it is a barcode).
 func (s *Service) PriceHistory(ctx context.Context, in HistoryInput) (*HistoryResult, error) {
 	sku := strings.TrimSpace(in.SKU)
 	if sku == "" {
-		return nil, &Error{Code: EINVALID, Next: NextSKU, Message: "sku is required"}
+		return nil, &Error{Code: EINVALIDARGUMENT, Next: NextSKU, Message: "sku is required"}
 	}
 	banner, err := ParseBanner(in.Banner)
 	if err != nil {
@@ -538,7 +538,7 @@ func historyStats(points []PricePoint, medians []uint32) *PriceStats {
 // With Near (a postal code) the stores are those of its province, in
 // SearchStores' order from it: its FSA's stores first, then nearest first.
 //
-// It returns EINVALID for an unknown province or banner, a malformed
+// It returns EINVALIDARGUMENT for an unknown province or banner, a malformed
 // postal code or one of another province than Province, a limit outside
 // 1..500 or an offset outside 0..1,000,000.
 func (s *Service) ListReferenceStores(ctx context.Context, in StoresInput) (*StoresResult, error) {
@@ -564,7 +564,7 @@ func (s *Service) ListReferenceStores(ctx context.Context, in StoresInput) (*Sto
 			return nil, err
 		}
 		if province != "" && province != pc.Province {
-			return nil, Errorf(EINVALID, "near %s is in %s, not %s: give one or the other", pc.Code, pc.Province, province)
+			return nil, Errorf(EINVALIDARGUMENT, "near %s is in %s, not %s: give one or the other", pc.Code, pc.Province, province)
 		}
 		near, province = pc, pc.Province
 	}

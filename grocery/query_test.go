@@ -110,15 +110,15 @@ func TestLookupProduct(t *testing.T) {
 		code, msg           string
 	}{
 		{"ErrNotFound", upcUnknown, "ON", 0, grocery.ENOTFOUND, "not in the catalogue"},
-		{"ErrCheckDigit", "068000000155", "ON", 0, grocery.EINVALID, "check digit should be 4"},
-		{"ErrLength", "12345", "ON", 0, grocery.EINVALID, "8, 12, 13 or 14 digits"},
-		{"ErrLetters", "06800000015A", "ON", 0, grocery.EINVALID, "not a barcode"},
-		{"ErrEmptyUPC", "", "ON", 0, grocery.EINVALID, "upc is required"},
-		{"ErrProvince", upcMilk, "Ontari", 0, grocery.EINVALID, "AB BC MB NB NL NS NT NU ON PE QC SK YT"},
-		{"ErrNoProvince", upcMilk, "", 0, grocery.EINVALID, "province is required"},
-		{"ErrLimitHigh", upcMilk, "ON", 501, grocery.EINVALID, "want 1 to 500"},
-		{"ErrLimitNegative", upcMilk, "ON", -1, grocery.EINVALID, "want 1 to 500"},
-		{"ErrRestricted", "212345678909", "ON", 0, grocery.EINVALID, "restricted-circulation"},
+		{"ErrCheckDigit", "068000000155", "ON", 0, grocery.EINVALIDARGUMENT, "check digit should be 4"},
+		{"ErrLength", "12345", "ON", 0, grocery.EINVALIDARGUMENT, "8, 12, 13 or 14 digits"},
+		{"ErrLetters", "06800000015A", "ON", 0, grocery.EINVALIDARGUMENT, "not a barcode"},
+		{"ErrEmptyUPC", "", "ON", 0, grocery.EINVALIDARGUMENT, "upc is required"},
+		{"ErrProvince", upcMilk, "Ontari", 0, grocery.EINVALIDARGUMENT, "AB BC MB NB NL NS NT NU ON PE QC SK YT"},
+		{"ErrNoProvince", upcMilk, "", 0, grocery.EINVALIDARGUMENT, "province is required"},
+		{"ErrLimitHigh", upcMilk, "ON", 501, grocery.EINVALIDARGUMENT, "want 1 to 500"},
+		{"ErrLimitNegative", upcMilk, "ON", -1, grocery.EINVALIDARGUMENT, "want 1 to 500"},
+		{"ErrRestricted", "212345678909", "ON", 0, grocery.EINVALIDARGUMENT, "restricted-circulation"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := s.LookupProduct(ctx, grocery.LookupInput{UPC: tc.upc, Province: tc.province, Limit: tc.limit})
@@ -223,7 +223,7 @@ func TestSearchProducts(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := s.SearchProducts(ctx, grocery.SearchInput{Query: tc.query, Province: tc.province})
-			errCode(t, err, grocery.EINVALID)
+			errCode(t, err, grocery.EINVALIDARGUMENT)
 			if !strings.Contains(grocery.ErrorMessage(err), tc.msg) {
 				t.Fatalf("message: got %q, want it to contain %q", grocery.ErrorMessage(err), tc.msg)
 			}
@@ -378,10 +378,10 @@ func TestPriceHistory(t *testing.T) {
 		{"ErrBarcodeAsSKU", grocery.HistoryInput{SKU: upcMilk, Banner: "loblaws", Province: "ON"}, grocery.ENOTFOUND, "is a barcode, not an external_sku"},
 		{"ErrUnknownSKU", grocery.HistoryInput{SKU: "nope", Banner: "loblaws", Province: "ON"}, grocery.ENOTFOUND, "; take the external_sku of an offer or a search hit from LookupProduct or SearchProducts"},
 		{"ErrOtherBannersSKU", grocery.HistoryInput{SKU: "MET0001", Banner: "loblaws", Province: "ON"}, grocery.ENOTFOUND, "no external_sku"},
-		{"ErrNoSKU", grocery.HistoryInput{Banner: "loblaws", Province: "ON"}, grocery.EINVALID, "sku is required"},
-		{"ErrBanner", grocery.HistoryInput{SKU: "x", Banner: "Loblaw's Great", Province: "ON"}, grocery.EINVALID, "no-frills"},
-		{"ErrPeriod", grocery.HistoryInput{SKU: "x", Banner: "loblaws", Province: "ON", Period: "31d"}, grocery.EINVALID, "7d, 14d, 30d, 90d, 180d, 365d"},
-		{"ErrProvince", grocery.HistoryInput{SKU: "x", Banner: "loblaws", Province: "XX"}, grocery.EINVALID, "want one of"},
+		{"ErrNoSKU", grocery.HistoryInput{Banner: "loblaws", Province: "ON"}, grocery.EINVALIDARGUMENT, "sku is required"},
+		{"ErrBanner", grocery.HistoryInput{SKU: "x", Banner: "Loblaw's Great", Province: "ON"}, grocery.EINVALIDARGUMENT, "no-frills"},
+		{"ErrPeriod", grocery.HistoryInput{SKU: "x", Banner: "loblaws", Province: "ON", Period: "31d"}, grocery.EINVALIDARGUMENT, "7d, 14d, 30d, 90d, 180d, 365d"},
+		{"ErrProvince", grocery.HistoryInput{SKU: "x", Banner: "loblaws", Province: "XX"}, grocery.EINVALIDARGUMENT, "want one of"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := s.PriceHistory(ctx, tc.in)
@@ -461,7 +461,7 @@ func TestListReferenceStores(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := s.ListReferenceStores(ctx, tc.in)
-			errCode(t, err, grocery.EINVALID)
+			errCode(t, err, grocery.EINVALIDARGUMENT)
 			if !strings.Contains(grocery.ErrorMessage(err), tc.msg) {
 				t.Fatalf("message: got %q, want it to contain %q", grocery.ErrorMessage(err), tc.msg)
 			}
@@ -514,7 +514,7 @@ func TestWriteBatch(t *testing.T) {
 			},
 		}
 		_, err := grocery.WriteBatch(ctx, s, bad)
-		errCode(t, err, grocery.EINVALID)
+		errCode(t, err, grocery.EINVALIDARGUMENT)
 		if !strings.Contains(err.Error(), `"nowhere"`) {
 			t.Fatalf("got %v, want it to name the store", err)
 		}
@@ -528,7 +528,7 @@ func TestWriteBatch(t *testing.T) {
 		s := MustFixture(t)
 		_, err := grocery.WriteBatch(ctx, s, &grocery.Batch{Observations: []grocery.Observation{
 			{Date: day(t, asOf), StoreID: "nf-on-1", Banner: "loblaws", ExternalSKU: "x", Price: 1, RegularPrice: 1}}})
-		errCode(t, err, grocery.EINVALID)
+		errCode(t, err, grocery.EINVALIDARGUMENT)
 	})
 	t.Run("OKRenameReindexes", func(t *testing.T) {
 		s := MustFixture(t)
@@ -562,7 +562,7 @@ func TestOpen(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err := grocery.Open(junk, nil)
-		errCode(t, err, grocery.EINVALID)
+		errCode(t, err, grocery.EINVALIDARGUMENT)
 	})
 	t.Run("ErrLocked", func(t *testing.T) {
 		s, err := grocery.Open(path, nil)

@@ -155,7 +155,7 @@ func TestRedisAuthenticatePlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = a.AuthenticateMetered(ctx, nk.Key, grocery.InterfaceREST)
-	errCode(t, err, grocery.EFORBIDDEN)
+	errCode(t, err, grocery.EPLANREQUIRED)
 	if u, _ := a.UsageOf(ctx, "small"); u.Used != 0 {
 		t.Errorf("a refused REST call on the starter plan was charged: used %d, want 0", u.Used)
 	}
@@ -166,7 +166,7 @@ func TestRedisAuthenticatePlan(t *testing.T) {
 	_, err = a.Authenticate(ctx, wrong, grocery.InterfaceMCP)
 	errCode(t, err, grocery.EUNAUTHENTICATED)
 	_, err = a.CreateKey(ctx, grocery.KeyInput{Account: "new"})
-	errCode(t, err, grocery.EINVALID)
+	errCode(t, err, grocery.EINVALIDARGUMENT)
 	_, err = a.UsageOf(ctx, "nobody")
 	errCode(t, err, grocery.ENOTFOUND)
 }
@@ -260,7 +260,7 @@ func TestRedisRefusesCredentials(t *testing.T) {
 	base := strings.TrimPrefix(rs.URL(), "redis://")
 	for _, url := range []string{"redis://:wrong@" + base, "redis://" + base} {
 		_, err := grocery.Open(filepath.Join(t.TempDir(), "grocery.db"), &grocery.Options{RedisURL: url})
-		if grocery.ErrorCode(err) != grocery.EINVALID || !strings.Contains(grocery.ErrorMessage(err), "refused the credentials of the Redis URL") {
+		if grocery.ErrorCode(err) != grocery.EINVALIDARGUMENT || !strings.Contains(grocery.ErrorMessage(err), "refused the credentials of the Redis URL") {
 			t.Errorf("%s: got %v, want invalid_argument saying Redis refused the credentials", url, err)
 		}
 		if err != nil && strings.Contains(err.Error(), "wrong") {
@@ -337,7 +337,7 @@ func TestRedisEvictingPolicy(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := grocery.Open(filepath.Join(t.TempDir(), "grocery.db"), &grocery.Options{RedisURL: rs.URL()})
-	if grocery.ErrorCode(err) != grocery.EINVALID || !strings.Contains(grocery.ErrorMessage(err), "maxmemory-policy allkeys-lru") {
+	if grocery.ErrorCode(err) != grocery.EINVALIDARGUMENT || !strings.Contains(grocery.ErrorMessage(err), "maxmemory-policy allkeys-lru") {
 		t.Fatalf("Open with allkeys-lru: %v, want invalid_argument naming the policy", err)
 	}
 }

@@ -66,12 +66,12 @@ func snapshotOf(m *snapfile.Manifest) PublishedSnapshot {
 // taken in one read transaction (bbolt's hot backup): queries go on
 // meanwhile. Import calls it after each file when a directory is set.
 //
-// Publish returns EINVALID when no snapshot directory is configured or
+// Publish returns EINVALIDARGUMENT when no snapshot directory is configured or
 // the Service is a replica, and EINTERNAL when the directory cannot be
 // written.
 func (s *Service) Publish(ctx context.Context) (*PublishedSnapshot, error) {
 	if s.replica != nil || s.snapDir == "" {
-		return nil, Errorf(EINVALID, "publishing a snapshot needs a writable data file and a snapshot directory (Options.SnapshotDir, --snapshots)")
+		return nil, Errorf(EINVALIDARGUMENT, "publishing a snapshot needs a writable data file and a snapshot directory (Options.SnapshotDir, --snapshots)")
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -107,13 +107,13 @@ func (s *Service) Publish(ctx context.Context) (*PublishedSnapshot, error) {
 // whose file is closed and removed after the last of them.
 //
 // A replica writes nothing to its file: Import and Publish return
-// EINVALID. Keys, accounts and quota counters are those of the Redis at
+// EINVALIDARGUMENT. Keys, accounts and quota counters are those of the Redis at
 // opts.RedisURL, which is required: a snapshot's keys would be stale (a
 // key revoked on the ingest node would pass until the next snapshot) and
 // its quota counters could not be written.
 //
-// OpenReplica returns EINVALID without opts.RedisURL, ENOTFOUND when dir
-// has no manifest, EINVALID when the snapshot it names is damaged or not
+// OpenReplica returns EINVALIDARGUMENT without opts.RedisURL, ENOTFOUND when dir
+// has no manifest, EINVALIDARGUMENT when the snapshot it names is damaged or not
 // a data file, and the errors of Open.
 func OpenReplica(dir string, opts *Options) (*Service, error) {
 	return openReplica(dir, opts, redisconn.DefaultPrefix)
@@ -126,7 +126,7 @@ func openReplica(dir string, opts *Options, redisPrefix string) (*Service, error
 		opts = &Options{}
 	}
 	if opts.RedisURL == "" {
-		return nil, Errorf(EINVALID, "a replica needs Redis (Options.RedisURL, --redis or GROCERY_REDIS_URL) for keys and quota counters: its snapshot is read-only and replaced")
+		return nil, Errorf(EINVALIDARGUMENT, "a replica needs Redis (Options.RedisURL, --redis or GROCERY_REDIS_URL) for keys and quota counters: its snapshot is read-only and replaced")
 	}
 	f, path, err := replica.Prepare(dir, opts.SnapshotCache, opts.Logger)
 	if err != nil {
@@ -164,7 +164,7 @@ func openReplica(dir string, opts *Options, redisPrefix string) (*Service, error
 // publisher's retention between the manifest's reading and the copy is
 // not refused: the newer one that the manifest now names is taken.
 //
-// Refresh returns the reason of a refusal as EINVALID (EINVALID too on a
+// Refresh returns the reason of a refusal as EINVALIDARGUMENT (EINVALIDARGUMENT too on a
 // Service that is not a replica), a reason that may pass as
 // EUNAVAILABLE, and nil when there is nothing new.
 func (s *Service) Refresh(ctx context.Context) error { return s.refresh(ctx, 0) }
@@ -172,7 +172,7 @@ func (s *Service) Refresh(ctx context.Context) error { return s.refresh(ctx, 0) 
 // refresh is Refresh with the poller's interval (see replica.Follower.Refresh).
 func (s *Service) refresh(ctx context.Context, every time.Duration) error {
 	if s.replica == nil {
-		return Errorf(EINVALID, "not a replica: only a Service from OpenReplica follows snapshots")
+		return Errorf(EINVALIDARGUMENT, "not a replica: only a Service from OpenReplica follows snapshots")
 	}
 	return fromFault(s.replica.Refresh(ctx, every))
 }

@@ -135,7 +135,7 @@ func TestPublish(t *testing.T) {
 	t.Run("ErrInvalidWithoutDir", func(t *testing.T) {
 		svc := openImportService(t)
 		_, err := svc.Publish(ctx)
-		errCode(t, err, EINVALID)
+		errCode(t, err, EINVALIDARGUMENT)
 	})
 }
 
@@ -147,7 +147,7 @@ func TestOpenReplica(t *testing.T) {
 		if err == nil {
 			r.Close()
 		}
-		errCode(t, err, EINVALID)
+		errCode(t, err, EINVALIDARGUMENT)
 		if err != nil && !strings.Contains(err.Error(), "Redis") {
 			t.Errorf("got %q, want it to say a replica needs Redis", err)
 		}
@@ -225,17 +225,17 @@ func TestReplicaRefresh(t *testing.T) {
 
 	t.Run("ErrInvalidImport", func(t *testing.T) {
 		_, err := importString(t, replica, "milk.csv", testObsCSV, nil)
-		errCode(t, err, EINVALID)
+		errCode(t, err, EINVALIDARGUMENT)
 		if err != nil && !strings.Contains(err.Error(), "replica") {
 			t.Errorf("got %q, want it to say the server is a replica", err)
 		}
 	})
 	t.Run("ErrInvalidPublish", func(t *testing.T) {
 		_, err := replica.Publish(ctx)
-		errCode(t, err, EINVALID)
+		errCode(t, err, EINVALIDARGUMENT)
 	})
 	t.Run("ErrInvalidNotReplica", func(t *testing.T) {
-		errCode(t, ingest.Refresh(ctx), EINVALID)
+		errCode(t, ingest.Refresh(ctx), EINVALIDARGUMENT)
 	})
 }
 
@@ -313,7 +313,7 @@ func TestReplicaRefuses(t *testing.T) {
 				t.Fatal(err)
 			}
 			damage(t, dir, m)
-			errCode(t, replica.Refresh(ctx), EINVALID)
+			errCode(t, replica.Refresh(ctx), EINVALIDARGUMENT)
 			if got, want := milk(t, replica), map[string]Cents{"loblaws": 499, "no-frills": 449}; !cmp.Equal(got, want) {
 				t.Errorf("after a refused snapshot: got %v, want the previous data %v", got, want)
 			}
@@ -354,7 +354,7 @@ func TestReplicaRefusedOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	first := replica.Refresh(ctx)
-	errCode(t, first, EINVALID)
+	errCode(t, first, EINVALIDARGUMENT)
 	// Fetched again, the file would now fail otherwise.
 	if err := os.Remove(filepath.Join(dir, m.File)); err != nil {
 		t.Fatal(err)
@@ -751,7 +751,7 @@ func TestReplicaExportPreparedSnapshot(t *testing.T) {
 		t.Errorf("an export prepared before the swap and streamed after it:\n%s\nwant the snapshot it was prepared on:\n%s", got.String(), want.String())
 	}
 	_, err = exp.Stream(ctx, &got)
-	errCode(t, err, EINVALID)
+	errCode(t, err, EINVALIDARGUMENT)
 
 	t.Run("Close", func(t *testing.T) {
 		milkPrices(t, ingest, "3.69") // seq 4
@@ -773,7 +773,7 @@ func TestReplicaExportPreparedSnapshot(t *testing.T) {
 		}
 		var b strings.Builder
 		sum, err := exp.Stream(ctx, &b)
-		errCode(t, err, EINVALID)
+		errCode(t, err, EINVALIDARGUMENT)
 		if sum.Bytes != 0 || b.Len() != 0 {
 			t.Errorf("Stream after Close wrote %d bytes", b.Len())
 		}
@@ -829,7 +829,7 @@ func TestReplicaBehind(t *testing.T) {
 	if err := os.Truncate(filepath.Join(dir, m.File), m.Size/2); err != nil {
 		t.Fatal(err)
 	}
-	errCode(t, replica.Refresh(ctx), EINVALID)
+	errCode(t, replica.Refresh(ctx), EINVALIDARGUMENT)
 	st, _ := replica.Replica()
 	if n, since := st.Behind(); n != 1 || !since.Equal(m.Created) {
 		t.Errorf("Behind after a refusal: %d since %v, want 1 since %v", n, since, m.Created)

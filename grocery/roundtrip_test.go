@@ -108,7 +108,7 @@ func TestImportOffersExport(t *testing.T) {
 		t.Run(format, func(t *testing.T) {
 			offers, _ := export(t, src, grocery.ExportInput{Format: format, Dataset: "offers", Province: "PE"})
 			_, err := dst.Import(context.Background(), "offers."+format, strings.NewReader(offers), nil)
-			errCode(t, err, grocery.EINVALID)
+			errCode(t, err, grocery.EINVALIDARGUMENT)
 			for _, want := range []string{"offers." + format, "dataset offers, which cannot be imported", "export and import datasets stores and observations instead"} {
 				if !strings.Contains(grocery.ErrorMessage(err), want) {
 					t.Errorf("got %q, want it to contain %q", grocery.ErrorMessage(err), want)

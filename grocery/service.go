@@ -59,8 +59,8 @@ type Service struct {
 // Open opens the data file at path, creating it unless opts.ReadOnly.
 // It returns ECONFLICT when another process holds the file for longer than
 // opts.LockTimeout, ENOTFOUND when a read-only open finds no file, and
-// EINVALID when the file is not a grocery data file of this version.
-// With opts.RedisURL it returns EINVALID for a malformed URL, alert data
+// EINVALIDARGUMENT when the file is not a grocery data file of this version.
+// With opts.RedisURL it returns EINVALIDARGUMENT for a malformed URL, alert data
 // in Redis of another format version, or alert rules in the file that
 // cannot be copied to Redis (see Options.RedisURL), and EUNAVAILABLE when
 // Redis does not answer.
@@ -89,18 +89,18 @@ func openPrefixed(path string, opts *Options, so storage.Options, now func() tim
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, Errorf(ENOTFOUND, "no data file at %s", path)
 	case errors.Is(err, storage.ErrNotDataFile):
-		return nil, Errorf(EINVALID, "%s is not a grocery data file", path)
+		return nil, Errorf(EINVALIDARGUMENT, "%s is not a grocery data file", path)
 	case errors.Is(err, storage.ErrFormat):
-		return nil, Errorf(EINVALID, "%s: %s", path, strings.TrimPrefix(err.Error(), "storage: "))
+		return nil, Errorf(EINVALIDARGUMENT, "%s: %s", path, strings.TrimPrefix(err.Error(), "storage: "))
 	case err != nil:
-		return nil, Errorf(EINVALID, "cannot open data file: %v", err)
+		return nil, Errorf(EINVALIDARGUMENT, "cannot open data file: %v", err)
 	}
 	if now == nil {
 		now = time.Now
 	}
 	if opts.KeyPrefix != "" && !validPrefix(opts.KeyPrefix) {
 		db.Close()
-		return nil, Errorf(EINVALID, "key prefix %q: want 1 to 16 lowercase letters or digits", opts.KeyPrefix)
+		return nil, Errorf(EINVALIDARGUMENT, "key prefix %q: want 1 to 16 lowercase letters or digits", opts.KeyPrefix)
 	}
 	s := &Service{db: db, now: now, log: opts.Logger}
 	answerBytes := opts.AnswerCacheBytes
@@ -119,7 +119,7 @@ func openPrefixed(path string, opts *Options, so storage.Options, now func() tim
 	if !so.ReadOnly {
 		if err := (alertstore.Bolt{DB: db}).EnsureIDKey(); err != nil {
 			db.Close()
-			return nil, Errorf(EINVALID, "cannot open data file: %v", err)
+			return nil, Errorf(EINVALIDARGUMENT, "cannot open data file: %v", err)
 		}
 	}
 	bolt, err := access.OpenBolt(db, s.accessConfig(opts), access.BoltConfig{ReadOnly: so.ReadOnly, FlushInterval: opts.FlushInterval, Cause: fault.SystemCause})

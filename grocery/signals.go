@@ -306,7 +306,7 @@ func offerPrice(o *storage.Offer) SignalPrice {
 // lists one kind only; Counts count every kind whatever Kind lists. The
 // OpenAPI document (restserver/openapi.json) defines every figure.
 //
-// It returns EINVALID for a missing or unknown province, an unknown
+// It returns EINVALIDARGUMENT for a missing or unknown province, an unknown
 // banner, a kind not one of the four, a since that is not a date or is
 // after the latest day or more than 366 days before it, a limit outside
 // 1..500 or a bad offset. Without a banner, threats and opportunities are
@@ -321,7 +321,7 @@ func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult,
 	}
 	kind := strings.ToLower(strings.TrimSpace(in.Kind))
 	if kind != "" && !slices.Contains(signalKinds, kind) {
-		return nil, Errorf(EINVALID, "kind %q is not a kind of signal: want one of %s", in.Kind, strings.Join(signalKinds, ", "))
+		return nil, Errorf(EINVALIDARGUMENT, "kind %q is not a kind of signal: want one of %s", in.Kind, strings.Join(signalKinds, ", "))
 	}
 	limit, offset, err := checkPage(in.Limit, in.Offset, DefaultRESTLimit, MaxRESTLimit)
 	if err != nil {
@@ -370,15 +370,15 @@ func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult,
 		if t := strings.TrimSpace(in.Since); t != "" {
 			d, err := ParseDate(t)
 			if err != nil {
-				return Errorf(EINVALID, "since %q is not a date: want YYYY-MM-DD", in.Since)
+				return Errorf(EINVALIDARGUMENT, "since %q is not a date: want YYYY-MM-DD", in.Since)
 			}
 			since = d
 		}
 		if since > asOf {
-			return Errorf(EINVALID, "since %s is after the latest observation day %s", since, asOf)
+			return Errorf(EINVALIDARGUMENT, "since %s is after the latest observation day %s", since, asOf)
 		}
 		if int(asOf-since) >= maxAnalyticsDays {
-			return Errorf(EINVALID, "since %s is %d days before the latest observation day %s: want at most %d", since, asOf-since, asOf, maxAnalyticsDays-1)
+			return Errorf(EINVALIDARGUMENT, "since %s is %d days before the latest observation day %s: want at most %d", since, asOf-since, asOf, maxAnalyticsDays-1)
 		}
 		res.Since, res.To = since, asOf
 		bufs, _ := s.signalBufs.Get().(*signalBufs)

@@ -261,8 +261,8 @@ func TestSignals(t *testing.T) {
 		"ErrLimit":           {Province: "ON", Limit: 501},
 	} {
 		t.Run(name, func(t *testing.T) {
-			if _, err := svc.Signals(acme, in); ErrorCode(err) != EINVALID {
-				t.Errorf("got %v, want %s", err, EINVALID)
+			if _, err := svc.Signals(acme, in); ErrorCode(err) != EINVALIDARGUMENT {
+				t.Errorf("got %v, want %s", err, EINVALIDARGUMENT)
 			}
 		})
 	}

@@ -119,7 +119,7 @@ func TestImportSourceColumn(t *testing.T) {
 
 	obs := "date,store_id,banner,external_sku,price,source\n2026-11-18,met-1,metro,M1,1.99,feed-7\n2026-11-18,met-2,metro,M1,2.19,hammer\n"
 	_, err := s.Import(ctx, "prices.csv", strings.NewReader(obs), nil)
-	errCode(t, err, grocery.EINVALID)
+	errCode(t, err, grocery.EINVALIDARGUMENT)
 	if want := `prices.csv:3: source: "hammer" is not the source of store "met-2": it is import`; !strings.Contains(grocery.ErrorMessage(err), want) {
 		t.Errorf("got %q, want it to contain %q", grocery.ErrorMessage(err), want)
 	}
@@ -129,7 +129,7 @@ func TestImportSourceColumn(t *testing.T) {
 	}
 
 	_, err = s.Import(ctx, "bad.csv", strings.NewReader(stores("met-4,metro,ON,Metro,Toronto,M5V 2T6,43.6,-79.4,Hammer!")), nil)
-	errCode(t, err, grocery.EINVALID)
+	errCode(t, err, grocery.EINVALIDARGUMENT)
 	if want := `bad.csv:2: source: "Hammer!" is not a source name`; !strings.Contains(grocery.ErrorMessage(err), want) {
 		t.Errorf("got %q, want it to contain %q", grocery.ErrorMessage(err), want)
 	}

@@ -68,7 +68,7 @@ const MaxOffset = 1_000_000
 
 // referenceStore reads the store id names and checks that it belongs to
 // banner. An unknown store is ENOTFOUND; a store of another banner is
-// EINVALID saying whose it is.
+// EINVALIDARGUMENT saying whose it is.
 func referenceStore(tx *storage.Tx, banner Banner, id string, st *storage.Store) error {
 	found, err := tx.Store(id, st)
 	if err != nil {
@@ -78,7 +78,7 @@ func referenceStore(tx *storage.Tx, banner Banner, id string, st *storage.Store)
 		return Errorf(ENOTFOUND, "no reference store %q: store takes the store_id of a reference store", id)
 	}
 	if st.Banner != banner.Slug {
-		return Errorf(EINVALID, "store %s belongs to banner %s, not %s", id, st.Banner, banner.Slug)
+		return Errorf(EINVALIDARGUMENT, "store %s belongs to banner %s, not %s", id, st.Banner, banner.Slug)
 	}
 	return nil
 }
@@ -92,7 +92,7 @@ func parseStoreArgs(banner, store string) (Banner, string, error) {
 	}
 	id := strings.TrimSpace(store)
 	if id == "" {
-		return Banner{}, "", Errorf(EINVALID, "store is required: a reference store's store_id")
+		return Banner{}, "", Errorf(EINVALIDARGUMENT, "store is required: a reference store's store_id")
 	}
 	return b, id, nil
 }
@@ -103,7 +103,7 @@ func parseStoreArgs(banner, store string) (Banner, string, error) {
 // first. Total counts every matching price before the page. Names are
 // in in.Lang.
 //
-// It returns EINVALID for an unknown banner, a missing store, a store of
+// It returns EINVALIDARGUMENT for an unknown banner, a missing store, a store of
 // another banner, a query of more than 8 words, a limit outside 1..500, a
 // negative offset or a lang other than en or fr, and ENOTFOUND for an
 // unknown store.
@@ -122,7 +122,7 @@ func (s *Service) StorePrices(ctx context.Context, in StorePricesInput) (*StoreP
 	}
 	words := tokens(in.Query)
 	if len(words) > 8 {
-		return nil, Errorf(EINVALID, "q has %d words: want at most 8", len(words))
+		return nil, Errorf(EINVALIDARGUMENT, "q has %d words: want at most 8", len(words))
 	}
 	res := &StorePricesResult{Results: []StorePrice{}, Limit: limit, Offset: offset}
 	err = s.db.View(func(tx *storage.Tx) error {
@@ -183,7 +183,7 @@ func (s *Service) StorePrices(ctx context.Context, in StorePricesInput) (*StoreP
 // of the banner carry the barcode, the most recently observed one wins.
 // The name is in in.Lang.
 //
-// It returns EINVALID for an unknown banner, a missing store, a store of
+// It returns EINVALIDARGUMENT for an unknown banner, a missing store, a store of
 // another banner, neither or both of SKU and UPC, a malformed barcode or
 // a lang other than en or fr, and ENOTFOUND for an unknown store or a
 // product the store has never observed.
@@ -200,9 +200,9 @@ func (s *Service) StorePrice(ctx context.Context, in StorePriceInput) (*StorePri
 	var gtin GTIN
 	switch {
 	case sku == "" && upc == "":
-		return nil, Errorf(EINVALID, "sku or upc is required: the banner's external_sku or a barcode")
+		return nil, Errorf(EINVALIDARGUMENT, "sku or upc is required: the banner's external_sku or a barcode")
 	case sku != "" && upc != "":
-		return nil, Errorf(EINVALID, "give sku or upc, not both")
+		return nil, Errorf(EINVALIDARGUMENT, "give sku or upc, not both")
 	case upc != "":
 		if gtin, err = ParseGTIN(upc); err != nil {
 			return nil, err

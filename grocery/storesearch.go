@@ -26,7 +26,7 @@ var postalProvince = map[byte]string{
 
 // ParsePostalCode validates a Canadian postal code of the form A1A 1A1
 // (the space optional, any case) and returns it with its FSA and province.
-// It returns EINVALID saying what is wrong: the form, a letter never used
+// It returns EINVALIDARGUMENT saying what is wrong: the form, a letter never used
 // in postal codes (D F I O Q U), or a first letter no province uses (W Z).
 func ParsePostalCode(s string) (PostalCode, error) {
 	return postalCodeArg("postal_code", s)
@@ -40,7 +40,7 @@ func postalCodeArg(arg, s string) (PostalCode, error) {
 		t = t[:3] + t[4:]
 	}
 	bad := func(format string, args ...any) (PostalCode, error) {
-		return PostalCode{}, Errorf(EINVALID, "%s %q: "+format, append([]any{arg, s}, args...)...)
+		return PostalCode{}, Errorf(EINVALIDARGUMENT, "%s %q: "+format, append([]any{arg, s}, args...)...)
 	}
 	if t == "" {
 		return bad("a postal code is required, of the form A1A 1A1")
@@ -149,7 +149,7 @@ type StoreSearchResult struct {
 // (8 to 14 digits, spaces and hyphens allowed) answers that product's
 // prices store by store.
 //
-// It returns EINVALID for an empty query or one of more than 8 words, a
+// It returns EINVALIDARGUMENT for an empty query or one of more than 8 words, a
 // barcode with a wrong check digit, neither or both of Province and
 // PostalCode, an unknown province, a malformed postal code, a limit
 // outside 1..500, a negative offset or a lang other than en or fr, and
@@ -165,14 +165,14 @@ func (s *Service) SearchStores(ctx context.Context, in StoreSearchInput) (*Store
 	}
 	words := tokens(in.Query)
 	if len(words) == 0 {
-		return nil, Errorf(EINVALID, "q is required: one or more words of a product name or brand")
+		return nil, Errorf(EINVALIDARGUMENT, "q is required: one or more words of a product name or brand")
 	}
 	if len(words) > 8 {
-		return nil, Errorf(EINVALID, "q has %d words: want at most 8", len(words))
+		return nil, Errorf(EINVALIDARGUMENT, "q has %d words: want at most 8", len(words))
 	}
 	hasProv, hasPostal := strings.TrimSpace(in.Province) != "", strings.TrimSpace(in.PostalCode) != ""
 	if hasProv == hasPostal {
-		return nil, Errorf(EINVALID, "give exactly one of province or postal_code")
+		return nil, Errorf(EINVALIDARGUMENT, "give exactly one of province or postal_code")
 	}
 	var province string
 	var pc PostalCode

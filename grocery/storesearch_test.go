@@ -105,7 +105,7 @@ func TestSearchStoresBarcode(t *testing.T) {
 		}
 	}
 	for _, c := range []struct{ q, code, want string }{
-		{"068000000155", grocery.EINVALID, "check digit"},
+		{"068000000155", grocery.EINVALIDARGUMENT, "check digit"},
 		{upcUnknown, grocery.ENOTFOUND, "not in the catalogue"},
 	} {
 		_, err := s.SearchStores(ctx, grocery.StoreSearchInput{Query: c.q, Province: "ON"})

@@ -51,7 +51,7 @@ func TestUpgradeFormat3(t *testing.T) {
 	}
 
 	_, err = Open(path, &Options{ReadOnly: true})
-	errCode(t, err, EINVALID)
+	errCode(t, err, EINVALIDARGUMENT)
 	if msg := ErrorMessage(err); !strings.Contains(msg, "version 3") || !strings.Contains(msg, "open it once for writing") {
 		t.Errorf("read-only open of a version 3 file: %q, want it to name version 3 and the upgrade", msg)
 	}
@@ -304,8 +304,8 @@ func refusedReadOnly(t *testing.T, path string, version int) {
 	t.Helper()
 	_, err := Open(path, &Options{ReadOnly: true})
 	want := fmt.Sprintf("version %d, this program reads version %d: open it once for writing", version, storage.FormatVersion)
-	if ErrorCode(err) != EINVALID || !strings.Contains(ErrorMessage(err), want) {
-		t.Fatalf("read-only open of a version %d file: got %v, want EINVALID saying %q", version, err, want)
+	if ErrorCode(err) != EINVALIDARGUMENT || !strings.Contains(ErrorMessage(err), want) {
+		t.Fatalf("read-only open of a version %d file: got %v, want EINVALIDARGUMENT saying %q", version, err, want)
 	}
 }
 

@@ -38,19 +38,19 @@ func (c *Cents) UnmarshalJSON(b []byte) error {
 }
 
 // ParseCents parses a dollar amount such as "4.99", "4.9", "12" or "$4.99"
-// into cents. It returns EINVALID for anything else, including more than
+// into cents. It returns EINVALIDARGUMENT for anything else, including more than
 // two decimals or a negative amount.
 func ParseCents(s string) (Cents, error) {
 	t := strings.TrimPrefix(strings.TrimSpace(s), "$")
 	whole, frac, hasDot := strings.Cut(t, ".")
 	if whole == "" && !hasDot || len(frac) > 2 || hasDot && frac == "" || len(whole) > 9 {
-		return 0, Errorf(EINVALID, "price %q is not a dollar amount: want digits with at most two decimals, e.g. 4.99", s)
+		return 0, Errorf(EINVALIDARGUMENT, "price %q is not a dollar amount: want digits with at most two decimals, e.g. 4.99", s)
 	}
 	var n int64
 	for _, part := range []string{whole, frac} {
 		for i := 0; i < len(part); i++ {
 			if part[i] < '0' || part[i] > '9' {
-				return 0, Errorf(EINVALID, "price %q is not a dollar amount: want digits with at most two decimals, e.g. 4.99", s)
+				return 0, Errorf(EINVALIDARGUMENT, "price %q is not a dollar amount: want digits with at most two decimals, e.g. 4.99", s)
 			}
 		}
 	}
@@ -77,14 +77,14 @@ func DateOf(t time.Time) Date {
 	// Unix seconds floor toward zero; dates before 1970 are not used.
 }
 
-// ParseDate parses "YYYY-MM-DD". It returns EINVALID for anything else.
+// ParseDate parses "YYYY-MM-DD". It returns EINVALIDARGUMENT for anything else.
 func ParseDate(s string) (Date, error) {
 	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
-		return 0, Errorf(EINVALID, "date %q is not a date: want YYYY-MM-DD", s)
+		return 0, Errorf(EINVALIDARGUMENT, "date %q is not a date: want YYYY-MM-DD", s)
 	}
 	t, err := time.Parse(time.DateOnly, s)
 	if err != nil || t.Year() < 1971 {
-		return 0, Errorf(EINVALID, "date %q is not a valid date: want YYYY-MM-DD", s)
+		return 0, Errorf(EINVALIDARGUMENT, "date %q is not a valid date: want YYYY-MM-DD", s)
 	}
 	return DateOf(t), nil
 }
@@ -107,7 +107,7 @@ func (d Date) MarshalJSON() ([]byte, error) {
 func (d *Date) UnmarshalJSON(b []byte) error {
 	s, err := strconv.Unquote(string(b))
 	if err != nil {
-		return Errorf(EINVALID, "date %s is not a string: want \"YYYY-MM-DD\"", b)
+		return Errorf(EINVALIDARGUMENT, "date %s is not a string: want \"YYYY-MM-DD\"", b)
 	}
 	v, err := ParseDate(s)
 	if err != nil {
@@ -127,7 +127,7 @@ var periods = []Period{7, 14, 30, 90, 180, 365}
 const DefaultPeriod Period = 30
 
 // ParsePeriod parses "7d", "14d", "30d", "90d", "180d" or "365d"; an empty
-// string gives DefaultPeriod. It returns EINVALID listing the valid values.
+// string gives DefaultPeriod. It returns EINVALIDARGUMENT listing the valid values.
 func ParsePeriod(s string) (Period, error) {
 	t := strings.ToLower(strings.TrimSpace(s))
 	if t == "" {
@@ -140,7 +140,7 @@ func ParsePeriod(s string) (Period, error) {
 			}
 		}
 	}
-	return 0, Errorf(EINVALID, "period %q is not supported: want one of 7d, 14d, 30d, 90d, 180d, 365d (default 30d)", s)
+	return 0, Errorf(EINVALIDARGUMENT, "period %q is not supported: want one of 7d, 14d, 30d, 90d, 180d, 365d (default 30d)", s)
 }
 
 // String formats p as "30d".
@@ -153,7 +153,7 @@ func (p Period) MarshalJSON() ([]byte, error) { return []byte(`"` + p.String() +
 func (p *Period) UnmarshalJSON(b []byte) error {
 	s, err := strconv.Unquote(string(b))
 	if err != nil {
-		return Errorf(EINVALID, "period %s is not a string: want one of 7d, 14d, 30d, 90d, 180d, 365d", b)
+		return Errorf(EINVALIDARGUMENT, "period %s is not a string: want one of 7d, 14d, 30d, 90d, 180d, 365d", b)
 	}
 	v, err := ParsePeriod(s)
 	if err != nil {
@@ -172,7 +172,7 @@ const (
 	MaxRESTLimit     = 500
 )
 
-// CheckLimit returns EINVALID stating the range when a limit a caller gave
+// CheckLimit returns EINVALIDARGUMENT stating the range when a limit a caller gave
 // explicitly is outside 1..max. The query inputs read 0 as "not given", so
 // a transport that sees an explicit limit checks it with CheckLimit first.
 func CheckLimit(n, max int) error {
@@ -181,32 +181,32 @@ func CheckLimit(n, max int) error {
 		def = DefaultRESTLimit
 	}
 	if n < 1 || n > max {
-		return Errorf(EINVALID, "limit %d is out of range: want 1 to %d (default %d)", n, max, def)
+		return Errorf(EINVALIDARGUMENT, "limit %d is out of range: want 1 to %d (default %d)", n, max, def)
 	}
 	return nil
 }
 
-// checkLimit returns n, or def when n is 0, and EINVALID stating the range
+// checkLimit returns n, or def when n is 0, and EINVALIDARGUMENT stating the range
 // when n is outside 1..max.
 func checkLimit(n, def, max int) (int, error) {
 	if n == 0 {
 		return def, nil
 	}
 	if n < 1 || n > max {
-		return 0, Errorf(EINVALID, "limit %d is out of range: want 1 to %d (default %d)", n, max, def)
+		return 0, Errorf(EINVALIDARGUMENT, "limit %d is out of range: want 1 to %d (default %d)", n, max, def)
 	}
 	return n, nil
 }
 
 // checkPage returns the limit (default def, at most max) and offset of a
-// page, with EINVALID naming the bad one.
+// page, with EINVALIDARGUMENT naming the bad one.
 func checkPage(limit, offset, def, max int) (int, int, error) {
 	l, err := checkLimit(limit, def, max)
 	if err != nil {
 		return 0, 0, err
 	}
 	if offset < 0 || offset > MaxOffset {
-		return 0, 0, Errorf(EINVALID, "offset %d is out of range: want 0 to %d", offset, MaxOffset)
+		return 0, 0, Errorf(EINVALIDARGUMENT, "offset %d is out of range: want 0 to %d", offset, MaxOffset)
 	}
 	return l, offset, nil
 }

@@ -28,11 +28,11 @@ var errVerified = errors.New("verified")
 //
 // Verify returns nil when the file is consistent, an *Error with
 // ECONFLICT naming the first disagreement (an index entry, or an
-// aggregate's bucket and key), EINVALID on a read-only Service, and
+// aggregate's bucket and key), EINVALIDARGUMENT on a read-only Service, and
 // EINTERNAL when the file cannot be read.
 func (s *Service) Verify(ctx context.Context) error {
 	if !s.bolt.Metering() {
-		return Errorf(EINVALID, "verify needs the data file open for writing")
+		return Errorf(EINVALIDARGUMENT, "verify needs the data file open for writing")
 	}
 	var mismatch error
 	err := s.db.Update(func(tx *storage.Tx) error {

@@ -78,7 +78,7 @@ func mergeFacts(given, earlier productFacts, update bool) (k keptName, ok bool) 
 
 // writeBatch writes b in one transaction: all of it or, on error, none of
 // it, with every derived structure kept in step (ingest.Write). It returns
-// EINVALID for a store whose banner or province is not known, and for an
+// EINVALIDARGUMENT for a store whose banner or province is not known, and for an
 // observation whose store is unknown or of another banner.
 func (s *Service) writeBatch(ctx context.Context, b *batch) (batchStats, error) {
 	return s.write(ctx, b, ingest.KeysAnywhere)
@@ -132,7 +132,7 @@ func (s *Service) commitWrite(ctx context.Context, run func(*storage.Tx, ingest.
 	return st, nil
 }
 
-// records converts b to ingest's records. It returns EINVALID for a
+// records converts b to ingest's records. It returns EINVALIDARGUMENT for a
 // store whose banner or province is not known.
 func (b *batch) records() (*ingest.Batch, error) {
 	out := &ingest.Batch{UpdateNames: b.UpdateNames, Stores: make([]storage.Store, len(b.Stores)),

@@ -14,10 +14,10 @@ type Kind int
 // The kinds; grocery maps each to the code of the same name.
 const (
 	Internal        Kind = iota // anything else
-	Invalid                     // EINVALID
+	Invalid                     // EINVALIDARGUMENT
 	NotFound                    // ENOTFOUND
 	Unauthenticated             // EUNAUTHENTICATED
-	Forbidden                   // EFORBIDDEN
+	Forbidden                   // EPLANREQUIRED
 	Quota                       // EQUOTA
 	Conflict                    // ECONFLICT
 	Unavailable                 // EUNAVAILABLE
