@@ -22,20 +22,20 @@ type GeoPricesInput struct {
 // national row. The OpenAPI document (GET /openapi.json, schema
 // GeoProvince) defines each figure in words and as a formula.
 type GeoProvince struct {
-	Province     string  `json:"province"`      // a province code, or "CA" for the national row
-	Price        *Cents  `json:"price"`         // with a UPC: the province price (median of the banner prices), or the national price; null for a category
-	Average      *Cents  `json:"average"`       // with a UPC: mean of the current banner prices (national row: the provinces' averages weighted by population); null for a category, whose provinces price different products
-	Min          Cents   `json:"min"`           // lowest current banner price
-	Max          Cents   `json:"max"`           // highest current banner price
-	BannerPrices int     `json:"banner_prices"` // current (banner, barcode) prices the levels rest on
-	Index        float64 `json:"index"`         // regular prices: 100 × geomean over the banner-product pairs of the province's price ÷ the pair's national price; 100 on the national row
-	ShelfIndex   float64 `json:"shelf_index"`   // Index with shelf prices (promotions included)
-	Pairs        int     `json:"pairs"`         // banner-product pairs the index compares (priced in this and at least one other province)
-	Banners      int     `json:"banners"`       // banners of those pairs
-	Products     int     `json:"products"`      // barcodes of those pairs
-	Stores       int     `json:"stores"`        // active reference stores of those banners in the province
-	Thin         bool    `json:"thin"`          // Stores < ThinStores
-	LowSample    bool    `json:"low_sample"`    // Products, Stores or Banners under the minimums (MinSampleProducts, MinSampleStores, MinSampleBanners)
+	Province     string   `json:"province"`      // a province code, or "CA" for the national row
+	Price        *Cents   `json:"price"`         // with a UPC: the province price (median of the banner prices), or the national price; null for a category
+	Average      *Cents   `json:"average"`       // with a UPC: mean of the current banner prices (national row: the provinces' averages weighted by population); null for a category, whose provinces price different products
+	Min          Cents    `json:"min"`           // lowest current banner price
+	Max          Cents    `json:"max"`           // highest current banner price
+	BannerPrices int      `json:"banner_prices"` // current (banner, barcode) prices the levels rest on
+	Index        *float64 `json:"index"`         // regular prices: 100 × geomean over the banner-product pairs of the province's price ÷ the pair's national price; 100 on the national row; null when no pair is compared (Pairs 0)
+	ShelfIndex   *float64 `json:"shelf_index"`   // Index with shelf prices (promotions included)
+	Pairs        int      `json:"pairs"`         // banner-product pairs the index compares (priced in this and at least one other province)
+	Banners      int      `json:"banners"`       // banners of those pairs
+	Products     int      `json:"products"`      // barcodes of those pairs
+	Stores       int      `json:"stores"`        // active reference stores of those banners in the province
+	Thin         bool     `json:"thin"`          // Stores < ThinStores
+	LowSample    bool     `json:"low_sample"`    // Products, Stores or Banners under the minimums (MinSampleProducts, MinSampleStores, MinSampleBanners)
 }
 
 // GeoPricesResult is the answer of GeographicPrices.
@@ -64,18 +64,18 @@ type RegionalInput struct {
 // RegionalProvince is one province's row of a RegionalResult. The
 // OpenAPI document (schema RegionalProvince) defines each figure.
 type RegionalProvince struct {
-	Province      string  `json:"province"`
-	DeltaPct      float64 `json:"delta_pct"`       // Index − 100 from the exact index, in percent (+3.5 = 3.5% dearer)
-	Index         float64 `json:"index"`           // as GeoProvince.Index: regular prices, banner for banner
-	ShelfDeltaPct float64 `json:"shelf_delta_pct"` // ShelfIndex − 100
-	ShelfIndex    float64 `json:"shelf_index"`     // as GeoProvince.ShelfIndex
-	Pairs         int     `json:"pairs"`           // banner-product pairs compared
-	Banners       int     `json:"banners"`         // banners of those pairs
-	Products      int     `json:"products"`        // barcodes of those pairs
-	Stores        int     `json:"stores"`          // active reference stores of those banners in the province
-	Thin          bool    `json:"thin"`            // Stores < ThinStores
-	LowSample     bool    `json:"low_sample"`      // as GeoProvince.LowSample
-	Observations  int     `json:"observations"`    // store-level prices behind the province's banner prices (the offers' stores on their latest day)
+	Province      string   `json:"province"`
+	DeltaPct      *float64 `json:"delta_pct"`       // Index − 100 from the exact index, in percent (+3.5 = 3.5% dearer); null as Index
+	Index         *float64 `json:"index"`           // as GeoProvince.Index: regular prices, banner for banner; null when no pair is compared (Pairs 0)
+	ShelfDeltaPct *float64 `json:"shelf_delta_pct"` // ShelfIndex − 100
+	ShelfIndex    *float64 `json:"shelf_index"`     // as GeoProvince.ShelfIndex
+	Pairs         int      `json:"pairs"`           // banner-product pairs compared
+	Banners       int      `json:"banners"`         // banners of those pairs
+	Products      int      `json:"products"`        // barcodes of those pairs
+	Stores        int      `json:"stores"`          // active reference stores of those banners in the province
+	Thin          bool     `json:"thin"`            // Stores < ThinStores
+	LowSample     bool     `json:"low_sample"`      // as GeoProvince.LowSample
+	Observations  int      `json:"observations"`    // store-level prices behind the province's banner prices (the offers' stores on their latest day)
 }
 
 // RegionalResult is the answer of RegionalComparison.
@@ -366,7 +366,6 @@ func (geo *geography) index(tx *storage.Tx, sn *snapshot, gp *geoProvince, seen,
 			gp.compared++
 		}
 	}
-	gp.index, gp.shelfIndex = 100, 100
 	if gp.compared > 0 {
 		gp.index, gp.shelfIndex = regular.Index(), shelf.Index()
 	}
@@ -390,19 +389,26 @@ func (geo *geography) index(tx *storage.Tx, sn *snapshot, gp *geoProvince, seen,
 
 // row writes a province's GeoProvince; minProducts as lowSample's.
 func (gp *geoProvince) row(minProducts int) GeoProvince {
-	return GeoProvince{Province: gp.code, Min: Cents(pricestat.Cents(gp.lo)), Max: Cents(pricestat.Cents(gp.hi)), BannerPrices: gp.n,
-		Index: pricestat.Round1(gp.index), ShelfIndex: pricestat.Round1(gp.shelfIndex), Pairs: gp.compared,
+	row := GeoProvince{Province: gp.code, Min: Cents(pricestat.Cents(gp.lo)), Max: Cents(pricestat.Cents(gp.hi)), BannerPrices: gp.n, Pairs: gp.compared,
 		Banners: gp.banners, Products: gp.products, Stores: gp.stores, Thin: gp.stores < ThinStores,
 		LowSample: lowSample(gp.products, gp.stores, gp.banners, minProducts)}
+	if gp.compared > 0 {
+		row.Index, row.ShelfIndex = ptrF(pricestat.Round1(gp.index)), ptrF(pricestat.Round1(gp.shelfIndex))
+	}
+	return row
 }
 
 // regional writes a province's RegionalProvince; minProducts as
 // lowSample's.
 func (gp *geoProvince) regional(minProducts int) RegionalProvince {
-	return RegionalProvince{Province: gp.code, Index: pricestat.Round1(gp.index), DeltaPct: pricestat.Round1(gp.index - 100),
-		ShelfIndex: pricestat.Round1(gp.shelfIndex), ShelfDeltaPct: pricestat.Round1(gp.shelfIndex - 100), Pairs: gp.compared,
+	row := RegionalProvince{Province: gp.code, Pairs: gp.compared,
 		Banners: gp.banners, Products: gp.products, Stores: gp.stores, Thin: gp.stores < ThinStores,
 		LowSample: lowSample(gp.products, gp.stores, gp.banners, minProducts), Observations: gp.obs}
+	if gp.compared > 0 {
+		row.Index, row.DeltaPct = ptrF(pricestat.Round1(gp.index)), ptrF(pricestat.Round1(gp.index-100))
+		row.ShelfIndex, row.ShelfDeltaPct = ptrF(pricestat.Round1(gp.shelfIndex)), ptrF(pricestat.Round1(gp.shelfIndex-100))
+	}
+	return row
 }
 
 // sampleNote names the provinces of a geography under the minimums, or
@@ -517,7 +523,7 @@ func (geo *geography) nationalRow(minProducts int, gtin GTIN) *GeoProvince {
 	if len(geo.provinces) == 0 {
 		return nil
 	}
-	nat := &GeoProvince{Province: "CA", Index: 100, ShelfIndex: 100, Pairs: len(geo.pairs), Products: len(geo.gtinNo), Banners: len(geo.banners)}
+	nat := &GeoProvince{Province: "CA", Index: ptrF(100), ShelfIndex: ptrF(100), Pairs: len(geo.pairs), Products: len(geo.gtinNo), Banners: len(geo.banners)}
 	var avg, weights float64
 	for i, gp := range geo.provinces {
 		if i == 0 || gp.lo < float64(nat.Min) {

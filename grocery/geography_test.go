@@ -32,14 +32,14 @@ func TestGeographicPrices(t *testing.T) {
 		want := &grocery.GeoPricesResult{
 			UPC: snapMilk, Name: "2% Milk",
 			National: &grocery.GeoProvince{Province: "CA", Price: centsPtr(596), Average: centsPtr(585), Min: 500, Max: 650, BannerPrices: 5,
-				Index: 100, ShelfIndex: 100, Pairs: 3, Banners: 3, Products: 1, Stores: 6},
+				Index: f64(100.0), ShelfIndex: f64(100.0), Pairs: 3, Banners: 3, Products: 1, Stores: 6},
 			Provinces: []grocery.GeoProvince{
 				{Province: "MB", Price: centsPtr(520), Average: centsPtr(520), Min: 520, Max: 520, BannerPrices: 1,
-					Index: 103.6, ShelfIndex: 103.6, Pairs: 1, Banners: 1, Products: 1, Stores: 1, Thin: true, LowSample: true},
+					Index: f64(103.6), ShelfIndex: f64(103.6), Pairs: 1, Banners: 1, Products: 1, Stores: 1, Thin: true, LowSample: true},
 				{Province: "ON", Price: centsPtr(600), Average: centsPtr(583), Min: 500, Max: 650, BannerPrices: 3,
-					Index: 101.2, ShelfIndex: 101.2, Pairs: 2, Banners: 2, Products: 1, Stores: 3},
+					Index: f64(101.2), ShelfIndex: f64(101.2), Pairs: 2, Banners: 2, Products: 1, Stores: 3},
 				{Province: "QC", Price: centsPtr(600), Average: centsPtr(600), Min: 600, Max: 600, BannerPrices: 1,
-					Index: 94.9, ShelfIndex: 94.9, Pairs: 1, Banners: 1, Products: 1, Stores: 1, Thin: true, LowSample: true},
+					Index: f64(94.9), ShelfIndex: f64(94.9), Pairs: 1, Banners: 1, Products: 1, Stores: 1, Thin: true, LowSample: true},
 			},
 			Currency: "CAD",
 			Basis: grocery.Basis{Provinces: []string{"MB", "ON", "QC"}, Banners: []string{"loblaws", "metro", "walmart"},
@@ -63,14 +63,14 @@ func TestGeographicPrices(t *testing.T) {
 			t.Errorf("category: got %q", got.Category)
 		}
 		want := []grocery.GeoProvince{
-			{Province: "MB", Min: 520, Max: 700, BannerPrices: 2, Index: 104.1, ShelfIndex: 95.7, Pairs: 2, Banners: 1, Products: 2, Stores: 1, Thin: true, LowSample: true},
-			{Province: "ON", Min: 500, Max: 1000, BannerPrices: 6, Index: 100.7, ShelfIndex: 101.2, Pairs: 3, Banners: 2, Products: 2, Stores: 3, LowSample: true},
-			{Province: "QC", Min: 600, Max: 600, BannerPrices: 1, Index: 94.9, ShelfIndex: 94.9, Pairs: 1, Banners: 1, Products: 1, Stores: 1, Thin: true, LowSample: true},
+			{Province: "MB", Min: 520, Max: 700, BannerPrices: 2, Index: f64(104.1), ShelfIndex: f64(95.7), Pairs: 2, Banners: 1, Products: 2, Stores: 1, Thin: true, LowSample: true},
+			{Province: "ON", Min: 500, Max: 1000, BannerPrices: 6, Index: f64(100.7), ShelfIndex: f64(101.2), Pairs: 3, Banners: 2, Products: 2, Stores: 3, LowSample: true},
+			{Province: "QC", Min: 600, Max: 600, BannerPrices: 1, Index: f64(94.9), ShelfIndex: f64(94.9), Pairs: 1, Banners: 1, Products: 1, Stores: 1, Thin: true, LowSample: true},
 		}
 		if d := cmp.Diff(want, got.Provinces); d != "" {
 			t.Errorf("(-want +got)\n%s", d)
 		}
-		wantNat := &grocery.GeoProvince{Province: "CA", Min: 500, Max: 1000, BannerPrices: 9, Index: 100, ShelfIndex: 100, Pairs: 6, Banners: 3, Products: 2, Stores: 6, LowSample: true}
+		wantNat := &grocery.GeoProvince{Province: "CA", Min: 500, Max: 1000, BannerPrices: 9, Index: f64(100.0), ShelfIndex: f64(100.0), Pairs: 6, Banners: 3, Products: 2, Stores: 6, LowSample: true}
 		if d := cmp.Diff(wantNat, got.National); d != "" {
 			t.Errorf("national (-want +got)\n%s", d)
 		}
@@ -124,9 +124,9 @@ func TestRegionalComparison(t *testing.T) {
 		}
 		want := &grocery.RegionalResult{Scope: "panel",
 			Provinces: []grocery.RegionalProvince{
-				{Province: "MB", DeltaPct: 4.1, Index: 104.1, ShelfDeltaPct: -4.3, ShelfIndex: 95.7, Pairs: 2, Banners: 1, Products: 2, Stores: 1, Thin: true, LowSample: true, Observations: 2},
-				{Province: "ON", DeltaPct: 0.7, Index: 100.7, ShelfDeltaPct: 1.2, ShelfIndex: 101.2, Pairs: 3, Banners: 2, Products: 2, Stores: 3, LowSample: true, Observations: 9},
-				{Province: "QC", DeltaPct: -5.1, Index: 94.9, ShelfDeltaPct: -5.1, ShelfIndex: 94.9, Pairs: 1, Banners: 1, Products: 1, Stores: 1, Thin: true, LowSample: true, Observations: 1},
+				{Province: "MB", DeltaPct: f64(4.1), Index: f64(104.1), ShelfDeltaPct: f64(-4.3), ShelfIndex: f64(95.7), Pairs: 2, Banners: 1, Products: 2, Stores: 1, Thin: true, LowSample: true, Observations: 2},
+				{Province: "ON", DeltaPct: f64(0.7), Index: f64(100.7), ShelfDeltaPct: f64(1.2), ShelfIndex: f64(101.2), Pairs: 3, Banners: 2, Products: 2, Stores: 3, LowSample: true, Observations: 9},
+				{Province: "QC", DeltaPct: f64(-5.1), Index: f64(94.9), ShelfDeltaPct: f64(-5.1), ShelfIndex: f64(94.9), Pairs: 1, Banners: 1, Products: 1, Stores: 1, Thin: true, LowSample: true, Observations: 1},
 			},
 			Basis: grocery.Basis{Provinces: []string{"MB", "ON", "QC"}, Banners: []string{"loblaws", "metro", "walmart"},
 				From: snapDay("2026-11-19"), To: snapDay("2026-11-19"), Stores: 6, Observations: 12, Comparison: grocery.CompareSameBarcode,
@@ -143,22 +143,22 @@ func TestRegionalComparison(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := []grocery.RegionalProvince{
-			{Province: "MB", DeltaPct: 3.6, Index: 103.6, ShelfDeltaPct: 3.6, ShelfIndex: 103.6, Pairs: 1, Banners: 1, Products: 1, Stores: 1, Thin: true, LowSample: true, Observations: 1},
-			{Province: "ON", DeltaPct: 1.2, Index: 101.2, ShelfDeltaPct: 1.2, ShelfIndex: 101.2, Pairs: 2, Banners: 2, Products: 1, Stores: 3, Observations: 4},
-			{Province: "QC", DeltaPct: -5.1, Index: 94.9, ShelfDeltaPct: -5.1, ShelfIndex: 94.9, Pairs: 1, Banners: 1, Products: 1, Stores: 1, Thin: true, LowSample: true, Observations: 1},
+			{Province: "MB", DeltaPct: f64(3.6), Index: f64(103.6), ShelfDeltaPct: f64(3.6), ShelfIndex: f64(103.6), Pairs: 1, Banners: 1, Products: 1, Stores: 1, Thin: true, LowSample: true, Observations: 1},
+			{Province: "ON", DeltaPct: f64(1.2), Index: f64(101.2), ShelfDeltaPct: f64(1.2), ShelfIndex: f64(101.2), Pairs: 2, Banners: 2, Products: 1, Stores: 3, Observations: 4},
+			{Province: "QC", DeltaPct: f64(-5.1), Index: f64(94.9), ShelfDeltaPct: f64(-5.1), ShelfIndex: f64(94.9), Pairs: 1, Banners: 1, Products: 1, Stores: 1, Thin: true, LowSample: true, Observations: 1},
 		}
 		if d := cmp.Diff(want, got.Provinces); d != "" || got.Scope != "upc" {
 			t.Errorf("scope %q (-want +got)\n%s", got.Scope, d)
 		}
 	})
 	t.Run("OKSingleProvince", func(t *testing.T) {
-		// Butter: loblaws in ON only, compared with nothing: index 100 on
-		// no pair, low_sample.
+		// Butter: loblaws in ON only, compared with nothing: no index
+		// (null) on no pair, low_sample.
 		got, err := svc.RegionalComparison(ctx, grocery.RegionalInput{UPC: snapButter})
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := []grocery.RegionalProvince{{Province: "ON", Index: 100, ShelfIndex: 100, Thin: true, LowSample: true, Observations: 1}}
+		want := []grocery.RegionalProvince{{Province: "ON", Thin: true, LowSample: true, Observations: 1}} // no pair compared: no index
 		if d := cmp.Diff(want, got.Provinces); d != "" || !strings.Contains(got.Basis.Note, "one province only") {
 			t.Errorf("(-want +got)\n%s\nnote %q", d, got.Basis.Note)
 		}

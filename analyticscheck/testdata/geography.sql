@@ -10,7 +10,7 @@
 -- PE 179 YT 47 NT 45 NU 41).
 -- Province index I_P = 100 * geomean over the pairs (X, g) of the selection
 -- priced in P and in at least one other province of r_X,P(g) / m_X(g);
--- shelf_index likewise with p and n; 100 on no such pair.
+-- shelf_index likewise with p and n; null on no such pair (nothing to compare).
 -- regional delta_pct = I_P - 100, shelf_delta_pct = shelf_index - 100
 -- (from the exact indexes, then rounded). National row: index 100.
 -- pairs, banners, products: the pairs compared, their banners and
@@ -57,7 +57,7 @@ FROM (
          pairs, banners, products, average, min, max, stores, stores < 3 AS thin,
          products < CASE WHEN :'upc' <> '' THEN 1 ELSE 5 END OR stores < 3 OR banners < 2 AS low_sample
   FROM (
-    SELECT lv.province, coalesce(i.index, 100) AS index, coalesce(i.shelf_index, 100) AS shelf_index,
+    SELECT lv.province, i.index AS index, i.shelf_index AS shelf_index,
            coalesce(i.pairs, 0) AS pairs, coalesce(i.banners, 0) AS banners, coalesce(i.products, 0) AS products,
            lv.average, lv.min, lv.max, coalesce(st.stores, 0) AS stores
     FROM lv LEFT JOIN idx i USING (province) LEFT JOIN st USING (province)

@@ -112,8 +112,8 @@ func printGeo(w io.Writer, r *grocery.GeoPricesResult) error {
 		rows = append(rows[:len(rows):len(rows)], *r.National)
 	}
 	for _, p := range rows {
-		fmt.Fprintf(t, "%s\t%s\t%s\t%s\t%s\t%.1f\t%.1f\t%d\t%d\t%d\t%s\n", p.Province, moneyOrDash(p.Price), moneyOrDash(p.Average), money(p.Min), money(p.Max),
-			p.Index, p.ShelfIndex, p.Pairs, p.Banners, p.Products, sampleText(p.Stores, p.Thin, p.LowSample))
+		fmt.Fprintf(t, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\n", p.Province, moneyOrDash(p.Price), moneyOrDash(p.Average), money(p.Min), money(p.Max),
+			figureOrDash(p.Index, "%.1f"), figureOrDash(p.ShelfIndex, "%.1f"), p.Pairs, p.Banners, p.Products, sampleText(p.Stores, p.Thin, p.LowSample))
 	}
 	t.Flush()
 	printBasisNote(w, r.Basis)
@@ -148,11 +148,20 @@ it rests on; rows under the minimums (5 products for a category or the panel,
 	return cmd
 }
 
+// figureOrDash formats f with format, or "-" when it is null: a figure
+// with nothing to compare.
+func figureOrDash(f *float64, format string) string {
+	if f == nil {
+		return "-"
+	}
+	return fmt.Sprintf(format, *f)
+}
+
 func printRegional(w io.Writer, r *grocery.RegionalResult) error {
 	t := newTable(w)
 	fmt.Fprintln(t, "PROVINCE\tVS NATIONAL\tINDEX\tSHELF\tPAIRS\tBANNERS\tPRODUCTS\tSTORES\tSTORE PRICES")
 	for _, p := range r.Provinces {
-		fmt.Fprintf(t, "%s\t%+.1f%%\t%.1f\t%+.1f%%\t%d\t%d\t%d\t%s\t%s\n", p.Province, p.DeltaPct, p.Index, p.ShelfDeltaPct, p.Pairs, p.Banners, p.Products,
+		fmt.Fprintf(t, "%s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\n", p.Province, figureOrDash(p.DeltaPct, "%+.1f%%"), figureOrDash(p.Index, "%.1f"), figureOrDash(p.ShelfDeltaPct, "%+.1f%%"), p.Pairs, p.Banners, p.Products,
 			sampleText(p.Stores, p.Thin, p.LowSample), count(p.Observations))
 	}
 	t.Flush()
