@@ -475,6 +475,7 @@ func (b *signalBufs) reset() {
 	clear(b.products)
 	clear(b.banners)
 	clear(b.moves)
+	clear(b.skus[:cap(b.skus)]) // a scan stopped by an error leaves a group's days behind
 	b.skus = b.skus[:0]
 	b.offers.Reset()
 	b.shelves.Reset()

@@ -273,10 +273,10 @@ func (t *Tx) Product(gtin string, p *Product) (bool, error) {
 
 // ProductBrand returns the brand of the product with the given GTIN,
 // decoding nothing else of it: a view of the file, valid until the
-// transaction ends and never to be modified (nil, false when the
-// catalogue has no such product). A scan that looks for the products of
-// a few brands reads each product's brand this way, and only the
-// matches in full.
+// transaction ends (a writable one's: until its next write) and never to
+// be modified; nil and false when the catalogue has no such product. A
+// scan that looks for the products of a few brands reads each product's
+// brand this way, and only the matches in full.
 func (t *Tx) ProductBrand(gtin string) (brand []byte, found bool, err error) {
 	v := t.getString(idProducts, gtin)
 	if v == nil {
