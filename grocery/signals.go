@@ -1203,13 +1203,6 @@ func (sc *signalScan) groupChanges(k *storage.CatDayKey, names []string, skus []
 		return nil
 	}
 	shelves := sc.shelves.Banner(k.Banner)
-	shelfOf := func(sku string) *storage.Shelf {
-		i, ok := slices.BinarySearchFunc(shelves, sku, func(sh storage.Shelf, sku string) int { return strings.Compare(sh.SKU, sku) })
-		if !ok {
-			return nil
-		}
-		return &shelves[i]
-	}
 	current := sc.asOf - freshDays
 	for num := range skus {
 		s := &skus[num]
@@ -1240,7 +1233,7 @@ func (sc *signalScan) groupChanges(k *storage.CatDayKey, names []string, skus []
 			big := pricestat.AtLeastAbove(before, now, SignalMovePct) || pricestat.AtLeastBelow(before, now, SignalMovePct)
 			var sh *storage.Shelf
 			if big {
-				sh = shelfOf(sku)
+				sh = market.FindSKU(shelves, sku)
 				big = sh != nil
 			}
 			if cut || big {
@@ -1259,7 +1252,7 @@ func (sc *signalScan) groupChanges(k *storage.CatDayKey, names []string, skus []
 		// The lowest day since since under every day of the 30 before it
 		// that a store made: the latest on a tie.
 		if s.low != 0 {
-			if sh := shelfOf(sku); sh != nil {
+			if sh := market.FindSKU(shelves, sku); sh != nil {
 				sc.low(sh, s.low, s.lowP, s.min30)
 			}
 		}
@@ -1430,7 +1423,7 @@ func (b *shrinkBufs) ofBrands(tx *storage.Tx, gtin string) (bool, error) {
 	if err != nil || !found {
 		return false, err
 	}
-	f, ok := b.folds[string(brand)]
+	f, ok := b.folds[string(brand)] // a lookup by the view: no string made
 	if !ok {
 		f = b.fold(string(brand))
 	}

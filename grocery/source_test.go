@@ -123,6 +123,7 @@ func TestImportSourceColumn(t *testing.T) {
 	if want := `prices.csv:3: source: "hammer" is not the source of store "met-2": it is import`; !strings.Contains(grocery.ErrorMessage(err), want) {
 		t.Errorf("got %q, want it to contain %q", grocery.ErrorMessage(err), want)
 	}
+	// The refused file wrote nothing: met-1's row is new again.
 	rep, err := s.Import(ctx, "prices.csv", strings.NewReader(obs), &grocery.ImportOptions{SkipInvalid: true})
 	if err != nil || rep.New != 1 || rep.Skipped != 1 {
 		t.Errorf("with SkipInvalid: got %+v, %v; want 1 new, 1 skipped", rep, err)
@@ -132,6 +133,9 @@ func TestImportSourceColumn(t *testing.T) {
 	errCode(t, err, grocery.EINVALIDARGUMENT)
 	if want := `bad.csv:2: source: "Hammer!" is not a source name`; !strings.Contains(grocery.ErrorMessage(err), want) {
 		t.Errorf("got %q, want it to contain %q", grocery.ErrorMessage(err), want)
+	}
+	if got, _ := export(t, s, grocery.ExportInput{Format: "csv", Dataset: "stores"}); strings.Contains(got, "met-4") {
+		t.Errorf("the refused stores file wrote met-4:\n%s", got)
 	}
 }
 

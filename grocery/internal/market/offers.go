@@ -179,8 +179,12 @@ func (s *Shelves) Banner(banner string) []storage.Shelf {
 }
 
 // Find returns a banner SKU's shelf record, nil when none.
-func (s *Shelves) Find(banner, sku string) *storage.Shelf {
-	shelves := s.Banner(banner)
+func (s *Shelves) Find(banner, sku string) *storage.Shelf { return FindSKU(s.Banner(banner), sku) }
+
+// FindSKU returns the record of sku among one banner's shelf records (as
+// Shelves.Banner gives them, by SKU), nil when none: a search of many
+// SKUs of one banner finds its records once.
+func FindSKU(shelves []storage.Shelf, sku string) *storage.Shelf {
 	i := sort.Search(len(shelves), func(i int) bool { return shelves[i].SKU >= sku })
 	if i < len(shelves) && shelves[i].SKU == sku {
 		return &shelves[i]
