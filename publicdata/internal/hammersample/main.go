@@ -30,6 +30,9 @@ func main() {
 	if *products <= 0 || *days <= 0 {
 		log.Fatal("hammersample: -products and -days must be more than 0")
 	}
+	if err := os.MkdirAll(*dir, 0o755); err != nil {
+		log.Fatal(err)
+	}
 	pf, err := os.Create(filepath.Join(*dir, "hammer-4-product.csv"))
 	if err != nil {
 		log.Fatal(err)
