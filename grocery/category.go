@@ -183,7 +183,7 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 		banners, lastBanner := map[string]bool{}, ""
 		lo, hi := int32(math.MaxInt32), int32(math.MinInt32)
 		err := tx.CatDaysSplit(a.province, "", a.banner.Slug, int32(res.PreviousFrom), int32(from), int32(to),
-			storage.CatSKUs|storage.CatNumbered, storage.CatRuns|storage.CatNumbered, func(k *storage.CatDayKey, c *storage.CatDay) error {
+			storage.CatSKUs|storage.CatNumbered|storage.CatLinks, storage.CatRuns|storage.CatNumbered|storage.CatLinks, func(k *storage.CatDayKey, c *storage.CatDay) error {
 				x, m := group(k)
 				if x == nil {
 					return nil

@@ -327,7 +327,8 @@ func TestCatDayNamesAfterWrite(t *testing.T) {
 }
 
 // TestSKUDayLookback: what a daily price looks back on comes back as
-// written, read by name and by number: with or without a previous day,
+// written, read by name and by number (its links alone with CatLinks):
+// with or without a previous day,
 // Fell, and links either way (a link with no day in the lookback too, as
 // a move since a day older than it).
 func TestSKUDayLookback(t *testing.T) {
@@ -346,7 +347,7 @@ func TestSKUDayLookback(t *testing.T) {
 			&storage.CatDayChange{Add: []storage.CatObs{{Store: 1, Price: 100}}, SKUs: skus})
 	})
 	var named []storage.SKUDay
-	var numbered []storage.SKUNum
+	var numbered, links []storage.SKUNum
 	err := db.View(func(tx *storage.Tx) error {
 		err := tx.CatDays("ON", "", "", 0, 1<<30, storage.CatSKUs, func(_ *storage.CatDayKey, c *storage.CatDay) error {
 			named = append(named, c.SKUs...)
@@ -355,8 +356,15 @@ func TestSKUDayLookback(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		return tx.CatDays("ON", "", "", 0, 1<<30, storage.CatSKUs|storage.CatNumbered, func(_ *storage.CatDayKey, c *storage.CatDay) error {
+		err = tx.CatDays("ON", "", "", 0, 1<<30, storage.CatSKUs|storage.CatNumbered, func(_ *storage.CatDayKey, c *storage.CatDay) error {
 			numbered = append(numbered, c.SKUNums...)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		return tx.CatDays("ON", "", "", 0, 1<<30, storage.CatRuns|storage.CatNumbered|storage.CatLinks, func(_ *storage.CatDayKey, c *storage.CatDay) error {
+			links = append(links, c.SKUNums...)
 			return nil
 		})
 	})
@@ -372,5 +380,11 @@ func TestSKUDayLookback(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, numbered); diff != "" {
 		t.Errorf("by number (-want +got):\n%s", diff)
+	}
+	for i := range want {
+		want[i] = storage.SKUNum{Num: want[i].Num, Lookback: storage.Lookback{Link: want[i].Link, RegularLink: want[i].RegularLink}}
+	}
+	if diff := cmp.Diff(want, links); diff != "" {
+		t.Errorf("with CatLinks (-want +got):\n%s", diff)
 	}
 }
