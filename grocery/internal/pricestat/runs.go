@@ -11,8 +11,8 @@ type Runs struct {
 	at     [][2]int // each run's start and end in the buffer
 	n      int      // values
 	lo, hi uint32
-	win    [][2]int // kth's window of each run
-	cut    []int    // where kth's guess splits each run's window
+	win    []window // kth's windows of the runs
+	cut    []int    // where kth's guess splits each window
 }
 
 // Buf holds the runs of a Runs side by side: a run's distinct values in
@@ -20,13 +20,13 @@ type Runs struct {
 // are at or under that one (so a run's last Cum is its size).
 type Buf struct{ Vals, Cum []uint32 }
 
-// below returns how many values of the run at are under its i-th
-// distinct value (from 0).
-func (b *Buf) below(at [2]int, i int) int {
+// cum returns how many values of the run starting at start are under its
+// i-th distinct value (from 0).
+func (b *Buf) cum(start, i int) int {
 	if i == 0 {
 		return 0
 	}
-	return int(b.Cum[at[0]+i-1])
+	return int(b.Cum[start+i-1])
 }
 
 // Reset empties r, keeping its room for runs.
@@ -84,22 +84,23 @@ func upper(run []uint32, x uint32) int {
 func (r *Runs) atMost(b *Buf, x uint32) int {
 	n := 0
 	for _, at := range r.at {
-		n += b.below(at, upper(b.Vals[at[0]:at[1]], x))
+		n += b.cum(at[0], upper(b.Vals[at[0]:at[1]], x))
 	}
 	return n
 }
 
 // kth returns the k-th smallest value (from 0): a binary search on the
 // value, each run searched only between the values already ruled out
-// (under lo, over hi), a window that narrows with the range.
+// (under lo, over hi), a window that narrows with the range; a run whose
+// window is empty is searched no more.
 func (r *Runs) kth(b *Buf, k int) uint32 {
 	lo, hi := r.lo, r.hi
-	// win[i] is run i's window: its distinct values from lo to hi are
-	// those from win[i][0] to win[i][1]; under is how many values are
-	// under lo.
+	// win holds the runs with values from lo to hi: run i's are its
+	// distinct values from w[0] to w[1], its start in the buffer at.
+	// under is how many values are under lo.
 	r.win = r.win[:0]
 	for _, at := range r.at {
-		r.win = append(r.win, [2]int{0, at[1] - at[0]})
+		r.win = append(r.win, window{at: at[0], lo: 0, hi: at[1] - at[0]})
 	}
 	under := 0
 	for lo < hi {
@@ -107,27 +108,37 @@ func (r *Runs) kth(b *Buf, k int) uint32 {
 		// n counts the values <= mid; cut holds where each run's
 		// window splits at mid until the side is known.
 		n := under
-		for i, at := range r.at {
-			w := r.win[i]
-			j := w[0] + upper(b.Vals[at[0]+w[0]:at[0]+w[1]], mid)
-			r.cut = append(r.cut[:i], j)
-			n += b.below(at, j) - b.below(at, w[0])
+		r.cut = r.cut[:0]
+		for _, w := range r.win {
+			j := w.lo + upper(b.Vals[w.at+w.lo:w.at+w.hi], mid)
+			r.cut = append(r.cut, j)
+			n += b.cum(w.at, j) - b.cum(w.at, w.lo)
 		}
+		keep := r.win[:0]
 		if n > k {
 			hi = mid
-			for i := range r.win {
-				r.win[i][1] = r.cut[i]
+			for i, w := range r.win {
+				if w.hi = r.cut[i]; w.lo < w.hi {
+					keep = append(keep, w)
+				}
 			}
 		} else {
 			lo = mid + 1
-			for i, at := range r.at {
-				under += b.below(at, r.cut[i]) - b.below(at, r.win[i][0])
-				r.win[i][0] = r.cut[i]
+			for i, w := range r.win {
+				under += b.cum(w.at, r.cut[i]) - b.cum(w.at, w.lo)
+				if w.lo = r.cut[i]; w.lo < w.hi {
+					keep = append(keep, w)
+				}
 			}
 		}
+		r.win = keep
 	}
 	return lo
 }
+
+// window is the part of a run kth still searches: its distinct values
+// from lo to hi (indexes from the run's start, at in the buffer).
+type window struct{ at, lo, hi int }
 
 // Median2 returns twice the median, exact, as Median2 of the sorted whole
 // (for an even count the sum of the two middle values), or 0 when empty.
