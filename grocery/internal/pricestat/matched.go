@@ -96,16 +96,22 @@ type skuPeriods struct {
 // (storage.CatDay.Names), which stays valid as long as the read
 // transaction.
 type Matched struct {
-	Banner string       // whose SKUs they are
-	names  []string     // the list, as the last day read gave it
-	skus   []skuPeriods // by SKU (names[num])
-	at     []int32      // by SKU number: 1 + its index in skus, 0 for none yet
+	Banner string   // whose SKUs they are
+	names  []string // the list, as the last day read gave it
+	// skus are in the order first read; those before sorted are in SKU
+	// order too (a day's SKUs come in SKU order, and most are read on
+	// the first day).
+	skus   []skuPeriods
+	sorted int
+	at     []int32 // by SKU number: 1 + its index in skus, 0 for none yet
+	// AddRatios' indexes of skus in SKU order, and of the unsorted ones.
+	order, rest []int32
 }
 
 // Reset empties m, keeping its room, and drops the SKU strings it held.
 func (m *Matched) Reset() {
 	clear(m.at)
-	m.Banner, m.names, m.skus, m.at = "", nil, m.skus[:0], m.at[:0]
+	m.Banner, m.names, m.skus, m.at, m.sorted = "", nil, m.skus[:0], m.at[:0], 0
 }
 
 // Period is one of the two periods a report compares.
@@ -142,19 +148,37 @@ func (m *Matched) AddDay(day []storage.SKUNum, names []string, p Period) {
 }
 
 // insert files the SKU numbered num, read for the first time, in m.skus
-// and returns 1 + its index. A day's SKUs come sorted: they are appended,
-// but for a SKU first read after others that sort after it.
+// and returns 1 + its index.
 func (m *Matched) insert(num uint32) int32 {
-	name := m.names[num]
 	k := len(m.skus)
-	if k > 0 && m.names[m.skus[k-1].num] > name {
-		k, _ = slices.BinarySearchFunc(m.skus, name, func(s skuPeriods, name string) int { return strings.Compare(m.names[s.num], name) })
+	if m.sorted == k && (k == 0 || m.names[m.skus[k-1].num] < m.names[num]) {
+		m.sorted++
 	}
-	m.skus = slices.Insert(m.skus, k, skuPeriods{num: num})
-	for j := k; j < len(m.skus); j++ {
-		m.at[m.skus[j].num] = int32(j + 1)
-	}
+	m.skus = append(m.skus, skuPeriods{num: num})
+	m.at[num] = int32(k + 1)
 	return int32(k + 1)
+}
+
+// inOrder returns the indexes of m.skus in SKU order: the sorted ones
+// merged with the others, sorted.
+func (m *Matched) inOrder() []int32 {
+	m.rest = m.rest[:0]
+	for i := m.sorted; i < len(m.skus); i++ {
+		m.rest = append(m.rest, int32(i))
+	}
+	name := func(i int32) string { return m.names[m.skus[i].num] }
+	slices.SortFunc(m.rest, func(i, j int32) int { return strings.Compare(name(i), name(j)) })
+	m.order = m.order[:0]
+	head, rest := int32(0), m.rest
+	for int(head) < m.sorted || len(rest) > 0 {
+		if len(rest) == 0 || int(head) < m.sorted && name(head) < name(rest[0]) {
+			m.order = append(m.order, head)
+			head++
+		} else {
+			m.order, rest = append(m.order, rest[0]), rest[1:]
+		}
+	}
+	return m.order
 }
 
 // AddRatios adds to shelf and regular the price relatives (current mean
@@ -163,7 +187,7 @@ func (m *Matched) insert(num uint32) int32 {
 // in order, the previous period's first.
 func (m *Matched) AddRatios(shelf, regular *Geomean) int {
 	n := 0
-	for i := range m.skus {
+	for _, i := range m.inOrder() {
 		s := &m.skus[i]
 		if s.prev.days == 0 || s.cur.days == 0 {
 			continue

@@ -1,15 +1,18 @@
 package pricestat
 
 import (
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/grocerydata/grocery/storage"
 )
 
 // TestMatchedOrder: SKUs first read on later days, sorting before
-// or between those read already, are filed by name, and the price
+// or between those read already, are taken in SKU order, and the price
 // relatives are those of each SKU's mean index (its stores' moves chained
 // from its first day), added in SKU order: a daily price that moves with
 // no store's move (m on day 2) moves no index.
@@ -26,11 +29,11 @@ func TestMatchedOrder(t *testing.T) {
 	m.AddDay([]storage.SKUNum{day(3, 50, 50, 1, 1), day(1, 300, 300, 3, 3), day(0, 240, 240, 1, 1), day(2, 9, 9, 1, 1)}, names[:4], Previous)
 	m.AddDay([]storage.SKUNum{day(3, 60, 50, 1.2, 1), day(1, 400, 400, 4.0/3, 4.0/3), day(4, 70, 70, 1, 1), day(0, 110, 220, 0.5, 0.9)}, names, Current)
 	var got []string
-	for _, s := range m.skus {
-		got = append(got, names[s.num])
+	for _, i := range m.inOrder() {
+		got = append(got, names[m.skus[i].num])
 	}
 	if want := []string{"a", "c", "e", "m", "x"}; !slices.Equal(got, want) {
-		t.Fatalf("SKUs filed: got %v, want %v", got, want)
+		t.Fatalf("SKUs in order: got %v, want %v", got, want)
 	}
 	var shelf, regular Geomean
 	if n := m.AddRatios(&shelf, &regular); n != 3 {
@@ -84,5 +87,40 @@ func TestDaySetAndSet(t *testing.T) {
 	s.Add(64)
 	if s.Len() != 1 {
 		t.Errorf("after Reset, Add(64): Len got %d, want 1", s.Len())
+	}
+}
+
+// TestMatchedInOrder: however the SKUs arrive (day by day, each day in
+// SKU order), AddRatios takes them in SKU order.
+func TestMatchedInOrder(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 300 {
+		names := make([]string, 1+r.IntN(40))
+		for i := range names {
+			names[i] = fmt.Sprintf("sku%03d", r.IntN(1000)) + fmt.Sprint(i) // unique
+		}
+		var m Matched
+		for day := 0; day < 5; day++ {
+			var nums []uint32
+			for i := range names {
+				if r.IntN(3) == 0 {
+					nums = append(nums, uint32(i))
+				}
+			}
+			slices.SortFunc(nums, func(a, b uint32) int { return strings.Compare(names[a], names[b]) })
+			var sd []storage.SKUNum
+			for _, n := range nums {
+				sd = append(sd, storage.SKUNum{Num: n})
+			}
+			m.AddDay(sd, names, Previous)
+		}
+		var got []string
+		for _, i := range m.inOrder() {
+			got = append(got, names[m.skus[i].num])
+		}
+		if len(got) != len(m.skus) || !slices.IsSorted(got) {
+			t.Fatalf("in order: got %v of %d SKUs", got, len(m.skus))
+		}
 	}
 }
