@@ -77,10 +77,12 @@ observed, the share of observations on promotion, and the like-for-like
 change of the shelf and the regular price against the previous period of
 the same length: the geometric mean of the price relatives of the banner
 SKUs with a daily price in both periods (MATCHED of them), each SKU's
-price in a period being the mean of its daily prices (the median of its
-stores' prices each day). A note says when the previous period has data
-on fewer days. The period ends on the data set's latest day; the REST
-API's OpenAPI document defines every figure.`,
+relative the ratio of its mean index in the two periods, an index chained
+from its stores' own moves (a store's price compared only with the same
+store's, so a change of which stores were visited moves nothing). A
+note says when the previous period has data on fewer days. The period
+ends on the data set's latest day; the REST API's OpenAPI document
+defines every figure.`,
 		Example: "  grocery report category --province ON\n" +
 			"  grocery report category --province QC --banner maxi --period 90d\n" +
 			"  grocery report category --province ON --category \"Dairy & Eggs\" --json",
