@@ -173,9 +173,10 @@ func (s *Service) BrandInsights(ctx context.Context, in BrandInput) (*BrandResul
 		sn := newSnapshot(asOf)
 		written := func(x float64) *float64 { return &x }
 		var (
-			buf     []float64
-			scratch = make([]market.Price, 0, 32)
-			prices  = map[string][]market.Price{} // gtin -> its current banner prices in the province
+			buf      []float64
+			brandSKU []uint8 // by SKU number in a category's list, below
+			scratch  = make([]market.Price, 0, 32)
+			prices   = map[string][]market.Price{} // gtin -> its current banner prices in the province
 		)
 		for _, pv := range provinces {
 			if only != "" && pv.Code != only {
@@ -256,9 +257,22 @@ func (s *Service) BrandInsights(ctx context.Context, in BrandInput) (*BrandResul
 			for _, b := range sortedKeys(rows) {
 				a := rows[b]
 				for _, c := range res.Categories {
-					err := tx.CatDays(pv.Code, c, b, from, asOf, storage.CatSKUs, func(_ *storage.CatDayKey, d *storage.CatDay) error {
-						for _, sd := range d.SKUs {
-							if !a.skus[sd.SKU] {
+					// Whether each SKU of the category's list is the
+					// brand's, looked up once: 0 not yet, 1 yes, 2 no.
+					brandSKU = brandSKU[:0]
+					err := tx.CatDays(pv.Code, c, b, from, asOf, storage.CatSKUs|storage.CatNumbered, func(_ *storage.CatDayKey, d *storage.CatDay) error {
+						if n := len(d.Names); n > len(brandSKU) {
+							brandSKU = append(brandSKU, make([]uint8, n-len(brandSKU))...)
+						}
+						for i := range d.SKUNums {
+							sd := &d.SKUNums[i]
+							if brandSKU[sd.Num] == 0 {
+								brandSKU[sd.Num] = 2
+								if a.skus[d.Names[sd.Num]] {
+									brandSKU[sd.Num] = 1
+								}
+							}
+							if brandSKU[sd.Num] != 1 {
 								continue
 							}
 							a.row.SKUDays++
