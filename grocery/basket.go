@@ -174,183 +174,29 @@ type BasketResult struct {
 // 1..99, naming the item (items[2].quantity). An item without a quantity
 // (0) counts once.
 func (s *Service) CompareBasket(ctx context.Context, in BasketInput) (*BasketResult, error) {
-	province, err := ParseProvince(in.Province)
+	province, args, err := parseBasket(&in)
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case len(in.Items) == 0:
-		return nil, Errorf(EINVALIDARGUMENT, "items is required: 1 to %d items, each {upc or name, quantity}", MaxBasketItems)
-	case len(in.Items) > MaxBasketItems:
-		return nil, Errorf(EINVALIDARGUMENT, "items has %d items: want at most %d", len(in.Items), MaxBasketItems)
-	}
-	type parsed struct {
-		gtin  GTIN
-		words []string
-	}
-	items := make([]parsed, len(in.Items))
-	in.Items = slices.Clone(in.Items) // the quantities defaulted below are this call's
-	for i, it := range in.Items {
-		if it.Quantity == 0 {
-			in.Items[i].Quantity, it.Quantity = 1, 1
-		}
-		upc, name := strings.TrimSpace(it.UPC), strings.TrimSpace(it.Name)
-		switch {
-		case upc == "" && name == "":
-			return nil, Errorf(EINVALIDARGUMENT, "items[%d]: upc or name is required", i)
-		case upc != "" && name != "":
-			return nil, Errorf(EINVALIDARGUMENT, "items[%d]: give upc or name, not both", i)
-		case it.Quantity < 1 || it.Quantity > 99:
-			return nil, Errorf(EINVALIDARGUMENT, "items[%d].quantity %d is out of range: want 1 to 99", i, it.Quantity)
-		case upc != "":
-			g, err := ParseGTIN(upc)
-			if err != nil {
-				return nil, Errorf(EINVALIDARGUMENT, "items[%d].upc: %s", i, ErrorMessage(err))
-			}
-			items[i].gtin = g
-		default:
-			w := tokens(name)
-			if len(w) == 0 || len(w) > 8 {
-				return nil, Errorf(EINVALIDARGUMENT, "items[%d].name %q: want 1 to 8 words of a product name or brand", i, name)
-			}
-			items[i].words = w
-		}
-	}
 	res := &BasketResult{Province: province, Items: make([]BasketItem, len(in.Items)), Banners: []BasketBanner{}, Currency: Currency}
 	err = s.db.View(func(tx *storage.Tx) error {
-		sn := newSnapshot(tx.AsOf())
-		prods := map[string]*storage.Product{}
-		product := func(g string) (*storage.Product, error) {
-			if p := prods[g]; p != nil {
-				return p, nil
-			}
-			p := &storage.Product{}
-			found, err := tx.Product(g, p)
-			if err != nil || !found {
-				return nil, err
-			}
-			prods[g] = p
-			return p, nil
-		}
-		// Each banner's cheapest current offer of each barcode.
-		type price struct {
-			o    storage.Offer
-			gtin string
-		}
-		offersOf := map[string]map[string]price{} // gtin -> banner -> cheapest
-		read := func(g string) (map[string]price, error) {
-			if m, ok := offersOf[g]; ok {
-				return m, nil
-			}
-			m := map[string]price{}
-			err := tx.Offers(province, g, func(o *storage.Offer) error {
-				if !sn.current(o) {
-					return nil
-				}
-				if cur, ok := m[o.Banner]; !ok || o.Price < cur.o.Price {
-					m[o.Banner] = price{*o, g}
-				}
-				return nil
-			})
-			offersOf[g] = m
-			return m, err
-		}
-		// carried returns how many banners have a current offer of g and
-		// the spread of their prices, (max - min) ÷ min.
-		carried := func(g string) (int, float64, error) {
-			m, err := read(g)
-			if err != nil || len(m) == 0 {
-				return 0, 0, err
-			}
-			lo, hi := uint32(math.MaxUint32), uint32(0)
-			for _, p := range m {
-				lo, hi = min(lo, p.o.Price), max(hi, p.o.Price)
-			}
-			if lo == 0 {
-				return len(m), 0, nil
-			}
-			return len(m), float64(hi-lo) / float64(lo), nil
-		}
+		r := &basketReader{tx: tx, sn: newSnapshot(tx.AsOf()), province: province,
+			prods: map[string]*storage.Product{}, offersOf: map[string]map[string]basketPrice{}}
 		// Resolve the items; gtins holds each found item's barcode.
-		gtins := make([]string, len(items))
-		for i, it := range items {
-			bi := &res.Items[i]
-			bi.Item, bi.Quantity = i, in.Items[i].Quantity
-			bi.Query = strings.TrimSpace(in.Items[i].UPC)
-			g := string(it.gtin)
-			if it.words != nil {
-				bi.Query = strings.TrimSpace(in.Items[i].Name)
-				hits, err := search.Match(tx, province, it.words)
-				if err != nil {
-					return err
-				}
-				if len(hits) == 0 {
-					continue
-				}
-				// The candidates sharing the best score tie: the most
-				// widely carried in the province first, then the
-				// narrowest spread of banner prices, then search's order.
-				tied := 1
-				for tied < len(hits) && hits[tied].Score() == hits[0].Score() {
-					tied++
-				}
-				type ranked struct {
-					carried int
-					spread  float64
-				}
-				ranks := make([]ranked, min(len(hits), max(tied, 2)))
-				for j := range ranks {
-					n, sp, err := carried(string(hits[j].GTIN[:]))
-					if err != nil {
-						return err
-					}
-					ranks[j] = ranked{n, sp}
-				}
-				if tied > 1 {
-					order := make([]int, tied)
-					for j := range order {
-						order[j] = j
-					}
-					slices.SortStableFunc(order, func(a, b int) int {
-						return cmp.Or(cmp.Compare(ranks[b].carried, ranks[a].carried), cmp.Compare(ranks[a].spread, ranks[b].spread))
-					})
-					h, r := slices.Clone(hits[:tied]), slices.Clone(ranks[:tied])
-					for j, o := range order {
-						hits[j], ranks[j] = h[o], r[o]
-					}
-				}
-				g = string(hits[0].GTIN[:])
-				m := &BasketMatch{Score: hits[0].Score(), MaxScore: 4 * len(it.words), Candidates: len(hits), Tied: tied, Carried: ranks[0].carried}
-				m.Confidence = math.Round(100*float64(m.Score)/float64(m.MaxScore)/float64(tied)) / 100
-				if len(hits) > 1 {
-					rg := string(hits[1].GTIN[:])
-					rp, err := product(rg)
-					if err != nil {
-						return err
-					}
-					m.RunnerUp = &BasketRunner{UPC: GTIN(rg).UPC(), Score: hits[1].Score(), Carried: ranks[1].carried}
-					if rp != nil {
-						m.RunnerUp.Name, m.RunnerUp.Brand, m.RunnerUp.Size = rp.Name, rp.Brand, rp.Size
-					}
-				}
-				bi.Match = m
-			}
-			p, err := product(g)
+		gtins := make([]string, len(args))
+		bannerSet := map[string]bool{}
+		found := 0
+		for i, arg := range args {
+			g, err := r.resolve(&res.Items[i], i, in.Items[i], arg)
 			if err != nil {
 				return err
 			}
-			if p == nil {
+			if g == "" {
 				continue
 			}
-			bi.Found, gtins[i] = true, g
-			bi.UPC, bi.Name, bi.Brand, bi.Size, bi.Category, bi.Type = GTIN(g).UPC(), p.Name, p.Brand, p.Size, p.Category, p.Type
-		}
-		bannerSet := map[string]bool{}
-		for i := range res.Items {
-			if !res.Items[i].Found {
-				continue
-			}
-			m, err := read(gtins[i])
+			gtins[i] = g
+			found++
+			m, err := r.offers(g)
 			if err != nil {
 				return err
 			}
@@ -358,178 +204,412 @@ func (s *Service) CompareBasket(ctx context.Context, in BasketInput) (*BasketRes
 				bannerSet[b] = true
 			}
 		}
-		// Substitutes come from the products of the items' product types
-		// (the same category too), each with its size in units of its
-		// price basis. An item without a type has no substitute.
-		type sized struct {
-			gtin  string
-			qty   float64
-			basis string
-		}
-		var byType map[string][]sized // category 0x00 folded type -> products
-		typeKey := func(category, typ string) string { return category + "\x00" + foldKey(typ) }
-		substitute := func(item *BasketItem, own, banner string) (*price, *storage.Product, int, error) {
-			qty, basis := unitprice.Of(item.Size)
-			if qty == 0 || strings.TrimSpace(item.Type) == "" {
-				return nil, nil, 0, nil
-			}
-			if byType == nil {
-				byType = map[string][]sized{}
-				types := map[string]bool{}
-				for _, it := range res.Items {
-					if it.Found && strings.TrimSpace(it.Type) != "" {
-						types[typeKey(it.Category, it.Type)] = true
-					}
-				}
-				err := tx.ForEachProduct(func(p *storage.Product) error {
-					if p.Type == "" {
-						return nil
-					}
-					if k := typeKey(p.Category, p.Type); types[k] {
-						q, b := unitprice.Of(p.Size)
-						byType[k] = append(byType[k], sized{p.GTIN, q, b})
-						cp := *p
-						prods[p.GTIN] = &cp
-					}
-					return nil
-				})
-				if err != nil {
-					return nil, nil, 0, err
-				}
-			}
-			var cands []substituteCandidate
-			var offers []price
-			for _, c := range byType[typeKey(item.Category, item.Type)] {
-				if c.gtin == own || c.basis != basis || !fitsSubstitute(qty, c.qty) {
-					continue
-				}
-				m, err := read(c.gtin)
-				if err != nil {
-					return nil, nil, 0, err
-				}
-				if pr, ok := m[banner]; ok {
-					cands = append(cands, substituteCandidate{Size: c.qty, Price: Cents(pr.o.Price)})
-					offers = append(offers, pr)
-				}
-			}
-			i, packs := chooseSubstitute(qty, item.Quantity, cands)
-			if i < 0 {
-				return nil, nil, 0, nil
-			}
-			return &offers[i], prods[offers[i].gtin], packs, nil
-		}
-		banners := sortedKeys(bannerSet)
-		found := 0
-		for _, it := range res.Items {
-			if it.Found {
-				found++
-			}
-		}
 		usedSub := false
-		for _, b := range banners {
-			bb := BasketBanner{Banner: b, BannerName: bannerName(b), Lacking: []int{}, Lines: []BasketLine{}}
-			for i := range res.Items {
-				it := &res.Items[i]
-				if !it.Found {
-					continue
-				}
-				pr, ok := offersOf[gtins[i]][b]
-				line := BasketLine{Item: i, Packs: it.Quantity}
-				size := it.Size
-				if ok {
-					line.UPC, line.Name, line.Size = it.UPC, it.Name, it.Size
-					bb.Exact++
-				} else {
-					sp, p, packs, err := substitute(it, gtins[i], b)
-					if err != nil {
-						return err
-					}
-					if sp == nil {
-						bb.Lacking = append(bb.Lacking, i)
-						continue
-					}
-					pr, size = *sp, p.Size
-					line.Substitute, line.Packs = true, packs
-					line.UPC, line.Name, line.Size = GTIN(sp.gtin).UPC(), p.Name, p.Size
-					itemQty, basis := unitprice.Of(it.Size)
-					subQty, _ := unitprice.Of(p.Size)
-					scale, unit := amountUnit(basis)
-					line.Wanted = float64(it.Quantity) * itemQty * scale
-					line.Covered = float64(packs) * subQty * scale
-					line.CoveredUnit = unit
-					bb.Substitutes++
-					usedSub = true
-				}
-				line.Price = Cents(pr.o.Price)
-				line.ExternalSKU, line.OnPromo, line.ShelfPrice = pr.o.SKU, pr.o.Price < pr.o.Regular, Cents(pr.o.Price)
-				if q, basis := unitprice.Of(size); q > 0 {
-					u := Cents(pricestat.Cents(float64(pr.o.Price) / q))
-					line.UnitPrice, line.UnitPriceBasis = &u, basis
-				}
-				line.StoreCount = int(pr.o.StoreCount)
-				line.LineTotal = line.Price * Cents(line.Packs)
-				bb.Total += line.LineTotal
-				bb.Priced++
-				bb.Lines = append(bb.Lines, line)
-				sn.add(province, pr.gtin, &pr.o)
+		for _, b := range sortedKeys(bannerSet) {
+			bb, err := r.bannerBasket(b, res.Items, gtins)
+			if err != nil {
+				return err
 			}
 			bb.Complete = found > 0 && bb.Exact == found
 			bb.CompleteWithSubstitutes = found > 0 && bb.Priced == found
-			bb.LackingCount = len(bb.Lacking)
+			usedSub = usedSub || bb.Substitutes > 0
 			res.Banners = append(res.Banners, bb)
 		}
-		slices.SortStableFunc(res.Banners, func(a, b BasketBanner) int {
-			return cmp.Or(compareFirst(a.Complete, b.Complete), compareFirst(a.CompleteWithSubstitutes, b.CompleteWithSubstitutes),
-				cmp.Compare(b.Priced, a.Priced), cmp.Compare(b.Exact, a.Exact), cmp.Compare(a.Total, b.Total), cmp.Compare(a.Banner, b.Banner))
-		})
-		for _, bb := range res.Banners {
-			if bb.CompleteWithSubstitutes && (res.CheapestWithSubstitutes == nil || bb.Total < res.CheapestWithSubstitutes.Total) {
-				res.CheapestWithSubstitutes = &BasketChoice{Banners: []string{bb.Banner}, Total: bb.Total, Basis: BasketWithSubstitutes, Substitutes: bb.Substitutes}
-			}
-			if !bb.Complete {
-				continue
-			}
-			if res.Cheapest == nil {
-				res.Cheapest = &BasketChoice{Banners: []string{bb.Banner}, Total: bb.Total, Basis: BasketExact}
-			}
-			res.Dearest = &BasketChoice{Banners: []string{bb.Banner}, Total: bb.Total, Basis: BasketExact}
-		}
-		res.CheapestSplit = cheapestSplit(res.Items, res.Banners)
-		if res.Dearest != nil && res.Dearest.Total > 0 {
-			res.Savings = res.Dearest.Total - res.Cheapest.Total
-			res.SavingsPct = pricestat.Round1(100 * float64(res.Savings) / float64(res.Dearest.Total))
-			if res.CheapestSplit != nil {
-				res.SplitSavings = res.Dearest.Total - res.CheapestSplit.Total
-			}
-		}
+		chooseBaskets(res)
 		comparison := CompareSameBarcode
 		if usedSub {
 			comparison = CompareUnitPrice
 		}
-		res.Basis, err = sn.basis(tx, comparison)
+		res.Basis, err = r.sn.basis(tx, comparison)
 		if err != nil {
 			return err
 		}
-		var notes []string
-		if n := len(res.Items) - found; n > 0 {
-			notes = append(notes, fmt.Sprintf("%d of %d items matched no product of the catalogue and are left out", n, len(res.Items)))
-		}
-		switch {
-		case found > 0 && len(res.Banners) == 0:
-			notes = append(notes, "no item was observed in the panel in "+province+" at any banner")
-		case found > 0 && res.Cheapest == nil:
-			notes = append(notes, "no banner has every item in the panel (lacking items are not observed in the panel there, which is no proof they are not sold)")
-		}
-		if usedSub {
-			notes = append(notes, "cheapest, dearest and cheapest_split compare banners pricing every item exactly; cheapest_with_substitutes lets a line be a product of the same type, bought in whole packs: as many as cover the amount asked for")
-		}
-		res.Basis.Note = strings.Join(notes, "; ")
+		res.Basis.Note = basketNote(res, found, usedSub)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
+}
+
+// basketArg is one item of a basket as parsed: a barcode, or the words
+// of a name.
+type basketArg struct {
+	gtin  GTIN
+	words []string
+}
+
+// parseBasket checks a basket's arguments, returning its province and
+// items; in's items become a copy, their quantities defaulted.
+func parseBasket(in *BasketInput) (string, []basketArg, error) {
+	province, err := ParseProvince(in.Province)
+	if err != nil {
+		return "", nil, err
+	}
+	switch {
+	case len(in.Items) == 0:
+		return "", nil, Errorf(EINVALIDARGUMENT, "items is required: 1 to %d items, each {upc or name, quantity}", MaxBasketItems)
+	case len(in.Items) > MaxBasketItems:
+		return "", nil, Errorf(EINVALIDARGUMENT, "items has %d items: want at most %d", len(in.Items), MaxBasketItems)
+	}
+	args := make([]basketArg, len(in.Items))
+	in.Items = slices.Clone(in.Items) // the quantities defaulted below are this call's
+	for i := range in.Items {
+		it := &in.Items[i]
+		if it.Quantity == 0 {
+			it.Quantity = 1
+		}
+		upc, name := strings.TrimSpace(it.UPC), strings.TrimSpace(it.Name)
+		switch {
+		case upc == "" && name == "":
+			return "", nil, Errorf(EINVALIDARGUMENT, "items[%d]: upc or name is required", i)
+		case upc != "" && name != "":
+			return "", nil, Errorf(EINVALIDARGUMENT, "items[%d]: give upc or name, not both", i)
+		case it.Quantity < 1 || it.Quantity > 99:
+			return "", nil, Errorf(EINVALIDARGUMENT, "items[%d].quantity %d is out of range: want 1 to 99", i, it.Quantity)
+		case upc != "":
+			g, err := ParseGTIN(upc)
+			if err != nil {
+				return "", nil, Errorf(EINVALIDARGUMENT, "items[%d].upc: %s", i, ErrorMessage(err))
+			}
+			args[i].gtin = g
+		default:
+			w := tokens(name)
+			if len(w) == 0 || len(w) > 8 {
+				return "", nil, Errorf(EINVALIDARGUMENT, "items[%d].name %q: want 1 to 8 words of a product name or brand", i, name)
+			}
+			args[i].words = w
+		}
+	}
+	return province, args, nil
+}
+
+// basketPrice is a banner's cheapest current offer of a barcode.
+type basketPrice struct {
+	o    storage.Offer
+	gtin string
+}
+
+// sizedProduct is a product that may be a substitute: its size in units
+// of its price basis.
+type sizedProduct struct {
+	gtin  string
+	qty   float64
+	basis string
+}
+
+// basketReader reads what a basket needs in one read transaction, each
+// product and each barcode's offers once.
+type basketReader struct {
+	tx       *storage.Tx
+	sn       *snapshot
+	province string
+	prods    map[string]*storage.Product
+	offersOf map[string]map[string]basketPrice // gtin -> banner -> cheapest
+	// byType holds the products of the items' product types (category
+	// 0x00 folded type), read when a first substitute is sought.
+	byType map[string][]sizedProduct
+}
+
+// product returns the product of barcode g, nil when the catalogue has
+// none.
+func (r *basketReader) product(g string) (*storage.Product, error) {
+	if p := r.prods[g]; p != nil {
+		return p, nil
+	}
+	p := &storage.Product{}
+	found, err := r.tx.Product(g, p)
+	if err != nil || !found {
+		return nil, err
+	}
+	r.prods[g] = p
+	return p, nil
+}
+
+// offers returns each banner's cheapest current offer of barcode g in
+// the province.
+func (r *basketReader) offers(g string) (map[string]basketPrice, error) {
+	if m, ok := r.offersOf[g]; ok {
+		return m, nil
+	}
+	m := map[string]basketPrice{}
+	err := r.tx.Offers(r.province, g, func(o *storage.Offer) error {
+		if !r.sn.current(o) {
+			return nil
+		}
+		if cur, ok := m[o.Banner]; !ok || o.Price < cur.o.Price {
+			m[o.Banner] = basketPrice{*o, g}
+		}
+		return nil
+	})
+	r.offersOf[g] = m
+	return m, err
+}
+
+// carried returns how many banners have a current offer of g and the
+// spread of their prices, (max - min) ÷ min.
+func (r *basketReader) carried(g string) (int, float64, error) {
+	m, err := r.offers(g)
+	if err != nil || len(m) == 0 {
+		return 0, 0, err
+	}
+	lo, hi := uint32(math.MaxUint32), uint32(0)
+	for _, p := range m {
+		lo, hi = min(lo, p.o.Price), max(hi, p.o.Price)
+	}
+	if lo == 0 {
+		return len(m), 0, nil
+	}
+	return len(m), float64(hi-lo) / float64(lo), nil
+}
+
+// resolve fills bi, item i of the request, from arg: its barcode's
+// product, or the best match of its name. It returns the barcode, "" when
+// no product matched.
+func (r *basketReader) resolve(bi *BasketItem, i int, in BasketItemInput, arg basketArg) (string, error) {
+	bi.Item, bi.Quantity = i, in.Quantity
+	bi.Query = strings.TrimSpace(in.UPC)
+	g := string(arg.gtin)
+	if arg.words != nil {
+		bi.Query = strings.TrimSpace(in.Name)
+		m, best, err := r.match(arg.words)
+		if err != nil || m == nil {
+			return "", err
+		}
+		g, bi.Match = best, m
+	}
+	p, err := r.product(g)
+	if err != nil || p == nil {
+		return "", err
+	}
+	bi.Found = true
+	bi.UPC, bi.Name, bi.Brand, bi.Size, bi.Category, bi.Type = GTIN(g).UPC(), p.Name, p.Brand, p.Size, p.Category, p.Type
+	return g, nil
+}
+
+// match resolves a name's words as SearchProducts scores them. The
+// candidates sharing the best score tie: the most widely carried in the
+// province first, then the narrowest spread of banner prices, then
+// search's order. It returns the match and its barcode, nil when no
+// product matches.
+func (r *basketReader) match(words []string) (*BasketMatch, string, error) {
+	hits, err := search.Match(r.tx, r.province, words)
+	if err != nil || len(hits) == 0 {
+		return nil, "", err
+	}
+	tied := 1
+	for tied < len(hits) && hits[tied].Score() == hits[0].Score() {
+		tied++
+	}
+	type ranked struct {
+		carried int
+		spread  float64
+	}
+	ranks := make([]ranked, min(len(hits), max(tied, 2)))
+	for j := range ranks {
+		n, sp, err := r.carried(string(hits[j].GTIN[:]))
+		if err != nil {
+			return nil, "", err
+		}
+		ranks[j] = ranked{n, sp}
+	}
+	if tied > 1 {
+		order := make([]int, tied)
+		for j := range order {
+			order[j] = j
+		}
+		slices.SortStableFunc(order, func(a, b int) int {
+			return cmp.Or(cmp.Compare(ranks[b].carried, ranks[a].carried), cmp.Compare(ranks[a].spread, ranks[b].spread))
+		})
+		h, rk := slices.Clone(hits[:tied]), slices.Clone(ranks[:tied])
+		for j, o := range order {
+			hits[j], ranks[j] = h[o], rk[o]
+		}
+	}
+	m := &BasketMatch{Score: hits[0].Score(), MaxScore: 4 * len(words), Candidates: len(hits), Tied: tied, Carried: ranks[0].carried}
+	m.Confidence = math.Round(100*float64(m.Score)/float64(m.MaxScore)/float64(tied)) / 100
+	if len(hits) > 1 {
+		rg := string(hits[1].GTIN[:])
+		rp, err := r.product(rg)
+		if err != nil {
+			return nil, "", err
+		}
+		m.RunnerUp = &BasketRunner{UPC: GTIN(rg).UPC(), Score: hits[1].Score(), Carried: ranks[1].carried}
+		if rp != nil {
+			m.RunnerUp.Name, m.RunnerUp.Brand, m.RunnerUp.Size = rp.Name, rp.Brand, rp.Size
+		}
+	}
+	return m, string(hits[0].GTIN[:]), nil
+}
+
+// typeKey is the key of a product type in byType.
+func typeKey(category, typ string) string { return category + "\x00" + foldKey(typ) }
+
+// readTypes reads the products of the found items' product types (the
+// same category too), each with its size in units of its price basis.
+func (r *basketReader) readTypes(items []BasketItem) error {
+	r.byType = map[string][]sizedProduct{}
+	types := map[string]bool{}
+	for _, it := range items {
+		if it.Found && strings.TrimSpace(it.Type) != "" {
+			types[typeKey(it.Category, it.Type)] = true
+		}
+	}
+	return r.tx.ForEachProduct(func(p *storage.Product) error {
+		if p.Type == "" {
+			return nil
+		}
+		if k := typeKey(p.Category, p.Type); types[k] {
+			q, b := unitprice.Of(p.Size)
+			r.byType[k] = append(r.byType[k], sizedProduct{p.GTIN, q, b})
+			cp := *p
+			r.prods[p.GTIN] = &cp
+		}
+		return nil
+	})
+}
+
+// substitute returns the substitute of item (barcode own) at banner: its
+// offer, its product and the packs that cover the amount asked for; nil
+// when it has none (an item without a type has none).
+func (r *basketReader) substitute(items []BasketItem, item *BasketItem, own, banner string) (*basketPrice, *storage.Product, int, error) {
+	qty, basis := unitprice.Of(item.Size)
+	if qty == 0 || strings.TrimSpace(item.Type) == "" {
+		return nil, nil, 0, nil
+	}
+	if r.byType == nil {
+		if err := r.readTypes(items); err != nil {
+			return nil, nil, 0, err
+		}
+	}
+	var cands []substituteCandidate
+	var offers []basketPrice
+	for _, c := range r.byType[typeKey(item.Category, item.Type)] {
+		if c.gtin == own || c.basis != basis || !fitsSubstitute(qty, c.qty) {
+			continue
+		}
+		m, err := r.offers(c.gtin)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		if pr, ok := m[banner]; ok {
+			cands = append(cands, substituteCandidate{Size: c.qty, Price: Cents(pr.o.Price)})
+			offers = append(offers, pr)
+		}
+	}
+	i, packs := chooseSubstitute(qty, item.Quantity, cands)
+	if i < 0 {
+		return nil, nil, 0, nil
+	}
+	return &offers[i], r.prods[offers[i].gtin], packs, nil
+}
+
+// bannerBasket prices the found items (gtins by item) at banner b: each
+// at the banner's cheapest current offer, or a substitute's, or lacking.
+func (r *basketReader) bannerBasket(b string, items []BasketItem, gtins []string) (BasketBanner, error) {
+	bb := BasketBanner{Banner: b, BannerName: bannerName(b), Lacking: []int{}, Lines: []BasketLine{}}
+	for i := range items {
+		it := &items[i]
+		if !it.Found {
+			continue
+		}
+		pr, ok := r.offersOf[gtins[i]][b]
+		line := BasketLine{Item: i, Packs: it.Quantity}
+		size := it.Size
+		if ok {
+			line.UPC, line.Name, line.Size = it.UPC, it.Name, it.Size
+			bb.Exact++
+		} else {
+			sp, p, packs, err := r.substitute(items, it, gtins[i], b)
+			if err != nil {
+				return bb, err
+			}
+			if sp == nil {
+				bb.Lacking = append(bb.Lacking, i)
+				continue
+			}
+			pr, size = *sp, p.Size
+			substituteLine(&line, it, sp, p, packs)
+			bb.Substitutes++
+		}
+		line.Price = Cents(pr.o.Price)
+		line.ExternalSKU, line.OnPromo, line.ShelfPrice = pr.o.SKU, pr.o.Price < pr.o.Regular, Cents(pr.o.Price)
+		if q, basis := unitprice.Of(size); q > 0 {
+			u := Cents(pricestat.Cents(float64(pr.o.Price) / q))
+			line.UnitPrice, line.UnitPriceBasis = &u, basis
+		}
+		line.StoreCount = int(pr.o.StoreCount)
+		line.LineTotal = line.Price * Cents(line.Packs)
+		bb.Total += line.LineTotal
+		bb.Priced++
+		bb.Lines = append(bb.Lines, line)
+		r.sn.add(r.province, pr.gtin, &pr.o)
+	}
+	bb.LackingCount = len(bb.Lacking)
+	return bb, nil
+}
+
+// substituteLine makes line item's substitute sp (product p, packs of
+// it): what it is, and the amounts asked for and covered.
+func substituteLine(line *BasketLine, it *BasketItem, sp *basketPrice, p *storage.Product, packs int) {
+	line.Substitute, line.Packs = true, packs
+	line.UPC, line.Name, line.Size = GTIN(sp.gtin).UPC(), p.Name, p.Size
+	itemQty, basis := unitprice.Of(it.Size)
+	subQty, _ := unitprice.Of(p.Size)
+	scale, unit := amountUnit(basis)
+	line.Wanted = float64(it.Quantity) * itemQty * scale
+	line.Covered = float64(packs) * subQty * scale
+	line.CoveredUnit = unit
+}
+
+// chooseBaskets orders res's banners (complete baskets first, then
+// complete with substitutes, cheapest first) and picks the cheapest,
+// dearest and split baskets and the savings.
+func chooseBaskets(res *BasketResult) {
+	slices.SortStableFunc(res.Banners, func(a, b BasketBanner) int {
+		return cmp.Or(compareFirst(a.Complete, b.Complete), compareFirst(a.CompleteWithSubstitutes, b.CompleteWithSubstitutes),
+			cmp.Compare(b.Priced, a.Priced), cmp.Compare(b.Exact, a.Exact), cmp.Compare(a.Total, b.Total), cmp.Compare(a.Banner, b.Banner))
+	})
+	for _, bb := range res.Banners {
+		if bb.CompleteWithSubstitutes && (res.CheapestWithSubstitutes == nil || bb.Total < res.CheapestWithSubstitutes.Total) {
+			res.CheapestWithSubstitutes = &BasketChoice{Banners: []string{bb.Banner}, Total: bb.Total, Basis: BasketWithSubstitutes, Substitutes: bb.Substitutes}
+		}
+		if !bb.Complete {
+			continue
+		}
+		if res.Cheapest == nil {
+			res.Cheapest = &BasketChoice{Banners: []string{bb.Banner}, Total: bb.Total, Basis: BasketExact}
+		}
+		res.Dearest = &BasketChoice{Banners: []string{bb.Banner}, Total: bb.Total, Basis: BasketExact}
+	}
+	res.CheapestSplit = cheapestSplit(res.Items, res.Banners)
+	if res.Dearest != nil && res.Dearest.Total > 0 {
+		res.Savings = res.Dearest.Total - res.Cheapest.Total
+		res.SavingsPct = pricestat.Round1(100 * float64(res.Savings) / float64(res.Dearest.Total))
+		if res.CheapestSplit != nil {
+			res.SplitSavings = res.Dearest.Total - res.CheapestSplit.Total
+		}
+	}
+}
+
+// basketNote says what a basket left out and how it compared, found of
+// its items matched and usedSub when a line is a substitute.
+func basketNote(res *BasketResult, found int, usedSub bool) string {
+	var notes []string
+	if n := len(res.Items) - found; n > 0 {
+		notes = append(notes, fmt.Sprintf("%d of %d items matched no product of the catalogue and are left out", n, len(res.Items)))
+	}
+	switch {
+	case found > 0 && len(res.Banners) == 0:
+		notes = append(notes, "no item was observed in the panel in "+res.Province+" at any banner")
+	case found > 0 && res.Cheapest == nil:
+		notes = append(notes, "no banner has every item in the panel (lacking items are not observed in the panel there, which is no proof they are not sold)")
+	}
+	if usedSub {
+		notes = append(notes, "cheapest, dearest and cheapest_split compare banners pricing every item exactly; cheapest_with_substitutes lets a line be a product of the same type, bought in whole packs: as many as cover the amount asked for")
+	}
+	return strings.Join(notes, "; ")
 }
 
 // substituteCandidate is a product that may stand in for a lacking item:
