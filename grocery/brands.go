@@ -97,233 +97,289 @@ func peerOf(g, h *brandProduct) bool {
 // catalogue carries, an unknown province or period. A brand with no
 // current price gives no rows and a Basis.Note saying so.
 func (s *Service) BrandInsights(ctx context.Context, in BrandInput) (*BrandResult, error) {
-	brand := strings.TrimSpace(in.Brand)
-	if brand == "" {
-		return nil, Errorf(EINVALIDARGUMENT, "brand is required: a brand as the catalogue spells it, e.g. Natrel")
-	}
-	if len(brand) > maxTextLen {
-		return nil, Errorf(EINVALIDARGUMENT, "brand is %d bytes long: want at most %d", len(brand), maxTextLen)
-	}
-	var only string
-	if strings.TrimSpace(in.Province) != "" {
-		p, err := ParseProvince(in.Province)
-		if err != nil {
-			return nil, err
-		}
-		only = p
-	}
-	period, err := ParsePeriod(in.Period)
+	brand, only, period, err := parseBrandArgs(in)
 	if err != nil {
 		return nil, err
 	}
-	key := foldKey(brand)
 	res := &BrandResult{Categories: []string{}, Rows: []BrandRow{}, Period: period}
 	err = s.db.View(func(tx *storage.Tx) error {
 		asOf := tx.AsOf()
 		from := asOf - int32(period) + 1
 		res.From, res.To = Date(from), Date(asOf)
-		prods := map[string]*brandProduct{}
-		cats := map[string]bool{}
-		var own []string              // the brand's barcodes
-		folded := map[string]string{} // brand -> foldKey(brand): brands repeat
-		err := tx.ForEachProduct(func(p *storage.Product) error {
-			f, ok := folded[p.Brand]
-			if !ok {
-				f = foldKey(p.Brand)
-				folded[p.Brand] = f
-			}
-			if f == key {
-				res.Brand = p.Brand
-				res.Catalogue++
-				cats[p.Category] = true
-				q, b := unitprice.Of(p.Size)
-				prods[p.GTIN] = &brandProduct{gtin: p.GTIN, category: p.Category, typ: foldKey(p.Type), basis: b, qty: q, brand: true}
-				own = append(own, p.GTIN)
-			}
-			return nil
-		})
+		r := &brandReader{tx: tx, sn: newSnapshot(asOf), from: from, asOf: asOf,
+			prods: map[string]*brandProduct{}, prices: map[string][]market.Price{}, scratch: make([]market.Price, 0, 32)}
+		cats, err := r.readCatalogue(foldKey(brand), res)
 		if err != nil {
 			return err
 		}
 		if res.Catalogue == 0 {
 			return Errorf(EINVALIDARGUMENT, "brand %q matches no product of the catalogue: give a brand as search_products shows it", brand)
 		}
-		// The other products of the brand's categories: the candidate
-		// peers, grouped by category and basis.
-		groups := map[[2]string][]*brandProduct{}
-		err = tx.ForEachProduct(func(p *storage.Product) error {
-			if cats[p.Category] && prods[p.GTIN] == nil {
-				q, b := unitprice.Of(p.Size)
-				bp := &brandProduct{gtin: p.GTIN, category: p.Category, typ: foldKey(p.Type), basis: b, qty: q}
-				prods[p.GTIN] = bp
-				if q > 0 {
-					groups[[2]string{p.Category, b}] = append(groups[[2]string{p.Category, b}], bp)
-				}
-			}
-			return nil
-		})
-		if err != nil {
+		if err := r.readPeers(cats); err != nil {
 			return err
 		}
-		// The barcodes to price: the brand's and its candidate peers', in
-		// key order (a few of the catalogue's: seeking each is cheaper
-		// than scanning every offer of a province).
-		gtins := sortedKeys(prods)
+		r.gtins = sortedKeys(r.prods)
 		res.Categories = sortedKeys(cats)
-		sn := newSnapshot(asOf)
-		written := func(x float64) *float64 { return &x }
-		var (
-			buf      []float64
-			brandSKU []uint8 // by SKU number in a category's list, below
-			scratch  = make([]market.Price, 0, 32)
-			prices   = map[string][]market.Price{} // gtin -> its current banner prices in the province
-		)
 		for _, pv := range provinces {
 			if only != "" && pv.Code != only {
 				continue
 			}
-			clear(prices)
-			for _, g := range gtins {
-				err := seekPrices(tx, sn, pv.Code, g, scratch, func(ps []market.Price, _ int) error {
-					prices[g] = slices.Clone(ps)
-					return nil
-				})
-				if err != nil {
-					return err
-				}
+			rows, err := r.provinceRows(pv.Code, res.Categories)
+			if err != nil {
+				return err
 			}
-			type rowAcc struct {
-				row   BrandRow
-				index pricestat.Geomean
-				skus  map[string]bool // the brand's SKUs at the banner
-				depth float64         // Σ percent off over the promotion days
-			}
-			rows := map[string]*rowAcc{}
-			for _, g := range own {
-				ps := prices[g]
-				if len(ps) == 0 {
-					continue
-				}
-				// The peers' median unit price, when g has enough peers.
-				bp := prods[g]
-				var median float64
-				if bp.qty > 0 {
-					buf = buf[:0]
-					peers := 0
-					for _, h := range groups[[2]string{bp.category, bp.basis}] {
-						hp := prices[h.gtin]
-						if len(hp) == 0 || !peerOf(bp, h) {
-							continue
-						}
-						peers++
-						for _, x := range hp {
-							buf = append(buf, x.Price/h.qty)
-						}
-					}
-					if peers >= PeersMin {
-						median = pricestat.Median(buf)
-					}
-				}
-				for _, p := range ps {
-					a := rows[p.Banner]
-					if a == nil {
-						a = &rowAcc{row: BrandRow{Province: pv.Code, Banner: p.Banner, BannerName: bannerName(p.Banner)}, skus: map[string]bool{}}
-						rows[p.Banner] = a
-					}
-					a.row.Products++
-					if median > 0 {
-						a.index.Add(p.Price / bp.qty / median)
-					} else {
-						a.row.ProductsWithoutPeers++
-					}
-				}
-			}
-			if len(rows) == 0 {
-				continue
-			}
-			// The brand's SKUs at each banner: those of its offers,
-			// current or not.
-			for _, g := range own {
-				err := tx.Offers(pv.Code, g, func(o *storage.Offer) error {
-					if a := rows[o.Banner]; a != nil {
-						a.skus[o.SKU] = true
-					}
-					return nil
-				})
-				if err != nil {
-					return err
-				}
-			}
-			for _, b := range sortedKeys(rows) {
-				a := rows[b]
-				for _, c := range res.Categories {
-					// Whether each SKU of the category's list is the
-					// brand's, looked up once: 0 not yet, 1 yes, 2 no.
-					brandSKU = brandSKU[:0]
-					err := tx.CatDays(pv.Code, c, b, from, asOf, storage.CatSKUs|storage.CatNumbered, func(_ *storage.CatDayKey, d *storage.CatDay) error {
-						if n := len(d.Names); n > len(brandSKU) {
-							brandSKU = append(brandSKU, make([]uint8, n-len(brandSKU))...)
-						}
-						for i := range d.SKUNums {
-							sd := &d.SKUNums[i]
-							if brandSKU[sd.Num] == 0 {
-								brandSKU[sd.Num] = 2
-								if a.skus[d.Names[sd.Num]] {
-									brandSKU[sd.Num] = 1
-								}
-							}
-							if brandSKU[sd.Num] != 1 {
-								continue
-							}
-							a.row.SKUDays++
-							if sd.Price < sd.Regular {
-								a.row.PromoDays++
-								a.depth += 100 * (1 - float64(sd.Price)/float64(sd.Regular))
-							}
-						}
-						return nil
-					})
-					if err != nil {
-						return err
-					}
-				}
-				if a.index.N() > 0 {
-					a.row.Index = written(pricestat.Round1(a.index.Index()))
-				}
-				if a.row.SKUDays > 0 {
-					a.row.PromoShare = written(pricestat.Round1(100 * float64(a.row.PromoDays) / float64(a.row.SKUDays)))
-				}
-				if a.row.PromoDays > 0 {
-					a.row.PromoDepth = written(pricestat.Round1(a.depth / float64(a.row.PromoDays)))
-				}
-				n, err := sn.activeStores(tx, pv.Code, b)
-				if err != nil {
-					return err
-				}
-				a.row.Stores = n
-				res.Rows = append(res.Rows, a.row)
-			}
+			res.Rows = append(res.Rows, rows...)
 		}
 		slices.SortFunc(res.Rows, func(a, b BrandRow) int {
 			return cmp.Or(cmp.Compare(a.Province, b.Province), cmp.Compare(a.Banner, b.Banner))
 		})
-		res.Basis, err = sn.basis(tx, CompareUnitPrice)
+		res.Basis, err = r.sn.basis(tx, CompareUnitPrice)
 		if err != nil {
 			return err
 		}
-		switch {
-		case len(res.Rows) == 0 && only != "":
-			res.Basis.Note = fmt.Sprintf("no current price of %s was observed in the panel in %s (an absence from the panel is not proof it is not sold)", res.Brand, only)
-		case len(res.Rows) == 0:
-			res.Basis.Note = fmt.Sprintf("no current price of %s was observed in the panel (an absence from the panel is not proof it is not sold)", res.Brand)
-		default:
-			res.Basis.Note = fmt.Sprintf("the index compares unit prices with products of other brands of the same category, product type and unit basis, %g times the size at most either way, over the products with at least %d such peers; promotions are the SKUs' daily prices from %s to %s; the basis covers the peers' prices too",
-				PeerSizeRatio, PeersMin, res.From, res.To)
-		}
+		res.Basis.Note = brandNote(res, only)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
+}
+
+// parseBrandArgs checks BrandInsights' arguments: the brand, the one
+// province asked for ("" for all) and the period.
+func parseBrandArgs(in BrandInput) (brand, only string, period Period, err error) {
+	brand = strings.TrimSpace(in.Brand)
+	if brand == "" {
+		return "", "", 0, Errorf(EINVALIDARGUMENT, "brand is required: a brand as the catalogue spells it, e.g. Natrel")
+	}
+	if len(brand) > maxTextLen {
+		return "", "", 0, Errorf(EINVALIDARGUMENT, "brand is %d bytes long: want at most %d", len(brand), maxTextLen)
+	}
+	if strings.TrimSpace(in.Province) != "" {
+		if only, err = ParseProvince(in.Province); err != nil {
+			return "", "", 0, err
+		}
+	}
+	if period, err = ParsePeriod(in.Period); err != nil {
+		return "", "", 0, err
+	}
+	return brand, only, period, nil
+}
+
+// brandReader reads what BrandInsights needs in one read transaction.
+type brandReader struct {
+	tx        *storage.Tx
+	sn        *snapshot
+	from      int32 // the promotion figures' days
+	asOf      int32
+	prods     map[string]*brandProduct // the brand's products and their candidate peers
+	gtins     []string                 // prods' barcodes, sorted
+	own       []string                 // the brand's barcodes
+	groups    map[[2]string][]*brandProduct
+	prices    map[string][]market.Price // gtin -> its current banner prices in the province read last
+	scratch   []market.Price
+	buf       []float64
+	brandSKUs []uint8 // by SKU number in a category's list: 0 not yet looked up, 1 the brand's, 2 not
+}
+
+// brandAcc accumulates one banner's row of a province.
+type brandAcc struct {
+	row   BrandRow
+	index pricestat.Geomean
+	skus  map[string]bool // the brand's SKUs at the banner
+	depth float64         // Σ percent off over the promotion days
+}
+
+// readCatalogue finds the brand's products (brand folded as key): res's
+// brand and catalogue count, and their categories.
+func (r *brandReader) readCatalogue(key string, res *BrandResult) (map[string]bool, error) {
+	cats := map[string]bool{}
+	folded := map[string]string{} // brand -> foldKey(brand): brands repeat
+	err := r.tx.ForEachProduct(func(p *storage.Product) error {
+		f, ok := folded[p.Brand]
+		if !ok {
+			f = foldKey(p.Brand)
+			folded[p.Brand] = f
+		}
+		if f == key {
+			res.Brand = p.Brand
+			res.Catalogue++
+			cats[p.Category] = true
+			q, b := unitprice.Of(p.Size)
+			r.prods[p.GTIN] = &brandProduct{gtin: p.GTIN, category: p.Category, typ: foldKey(p.Type), basis: b, qty: q, brand: true}
+			r.own = append(r.own, p.GTIN)
+		}
+		return nil
+	})
+	return cats, err
+}
+
+// readPeers reads the other products of the brand's categories: the
+// candidate peers, grouped by category and basis.
+func (r *brandReader) readPeers(cats map[string]bool) error {
+	r.groups = map[[2]string][]*brandProduct{}
+	return r.tx.ForEachProduct(func(p *storage.Product) error {
+		if cats[p.Category] && r.prods[p.GTIN] == nil {
+			q, b := unitprice.Of(p.Size)
+			bp := &brandProduct{gtin: p.GTIN, category: p.Category, typ: foldKey(p.Type), basis: b, qty: q}
+			r.prods[p.GTIN] = bp
+			if q > 0 {
+				r.groups[[2]string{p.Category, b}] = append(r.groups[[2]string{p.Category, b}], bp)
+			}
+		}
+		return nil
+	})
+}
+
+// provinceRows returns the brand's rows of a province, one per banner
+// with a current price of one of its products, by banner.
+func (r *brandReader) provinceRows(province string, categories []string) ([]BrandRow, error) {
+	// The barcodes to price: the brand's and its candidate peers', in key
+	// order (a few of the catalogue's: seeking each is cheaper than
+	// scanning every offer of a province).
+	clear(r.prices)
+	for _, g := range r.gtins {
+		err := seekPrices(r.tx, r.sn, province, g, r.scratch, func(ps []market.Price, _ int) error {
+			r.prices[g] = slices.Clone(ps)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	accs := map[string]*brandAcc{}
+	for _, g := range r.own {
+		r.addIndex(province, g, accs)
+	}
+	if len(accs) == 0 {
+		return nil, nil
+	}
+	// The brand's SKUs at each banner: those of its offers, current or
+	// not.
+	for _, g := range r.own {
+		err := r.tx.Offers(province, g, func(o *storage.Offer) error {
+			if a := accs[o.Banner]; a != nil {
+				a.skus[o.SKU] = true
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	var rows []BrandRow
+	for _, b := range sortedKeys(accs) {
+		a := accs[b]
+		for _, c := range categories {
+			if err := r.addPromoDays(a, province, c, b); err != nil {
+				return nil, err
+			}
+		}
+		a.finish()
+		n, err := r.sn.activeStores(r.tx, province, b)
+		if err != nil {
+			return nil, err
+		}
+		a.row.Stores = n
+		rows = append(rows, a.row)
+	}
+	return rows, nil
+}
+
+// addIndex adds the brand's product g to the rows of the banners that
+// price it: its unit price against its peers' median, when it has
+// PeersMin peers.
+func (r *brandReader) addIndex(province, g string, accs map[string]*brandAcc) {
+	ps := r.prices[g]
+	if len(ps) == 0 {
+		return
+	}
+	bp := r.prods[g]
+	var median float64
+	if bp.qty > 0 {
+		r.buf = r.buf[:0]
+		peers := 0
+		for _, h := range r.groups[[2]string{bp.category, bp.basis}] {
+			hp := r.prices[h.gtin]
+			if len(hp) == 0 || !peerOf(bp, h) {
+				continue
+			}
+			peers++
+			for _, x := range hp {
+				r.buf = append(r.buf, x.Price/h.qty)
+			}
+		}
+		if peers >= PeersMin {
+			median = pricestat.Median(r.buf)
+		}
+	}
+	for _, p := range ps {
+		a := accs[p.Banner]
+		if a == nil {
+			a = &brandAcc{row: BrandRow{Province: province, Banner: p.Banner, BannerName: bannerName(p.Banner)}, skus: map[string]bool{}}
+			accs[p.Banner] = a
+		}
+		a.row.Products++
+		if median > 0 {
+			a.index.Add(p.Price / bp.qty / median)
+		} else {
+			a.row.ProductsWithoutPeers++
+		}
+	}
+}
+
+// addPromoDays adds to a the daily prices of the brand's SKUs at banner
+// b in category c over the period, read by SKU number.
+func (r *brandReader) addPromoDays(a *brandAcc, province, c, b string) error {
+	r.brandSKUs = r.brandSKUs[:0]
+	return r.tx.CatDays(province, c, b, r.from, r.asOf, storage.CatSKUs|storage.CatNumbered, func(_ *storage.CatDayKey, d *storage.CatDay) error {
+		if n := len(d.Names); n > len(r.brandSKUs) {
+			r.brandSKUs = append(r.brandSKUs, make([]uint8, n-len(r.brandSKUs))...)
+		}
+		for i := range d.SKUNums {
+			sd := &d.SKUNums[i]
+			if r.brandSKUs[sd.Num] == 0 {
+				r.brandSKUs[sd.Num] = 2
+				if a.skus[d.Names[sd.Num]] {
+					r.brandSKUs[sd.Num] = 1
+				}
+			}
+			if r.brandSKUs[sd.Num] != 1 {
+				continue
+			}
+			a.row.SKUDays++
+			if sd.Price < sd.Regular {
+				a.row.PromoDays++
+				a.depth += 100 * (1 - float64(sd.Price)/float64(sd.Regular))
+			}
+		}
+		return nil
+	})
+}
+
+// finish sets a's figures from what it accumulated.
+func (a *brandAcc) finish() {
+	written := func(x float64) *float64 { return &x }
+	if a.index.N() > 0 {
+		a.row.Index = written(pricestat.Round1(a.index.Index()))
+	}
+	if a.row.SKUDays > 0 {
+		a.row.PromoShare = written(pricestat.Round1(100 * float64(a.row.PromoDays) / float64(a.row.SKUDays)))
+	}
+	if a.row.PromoDays > 0 {
+		a.row.PromoDepth = written(pricestat.Round1(a.depth / float64(a.row.PromoDays)))
+	}
+}
+
+// brandNote says what a brand's answer compares, or why it has no row.
+func brandNote(res *BrandResult, only string) string {
+	switch {
+	case len(res.Rows) == 0 && only != "":
+		return fmt.Sprintf("no current price of %s was observed in the panel in %s (an absence from the panel is not proof it is not sold)", res.Brand, only)
+	case len(res.Rows) == 0:
+		return fmt.Sprintf("no current price of %s was observed in the panel (an absence from the panel is not proof it is not sold)", res.Brand)
+	}
+	return fmt.Sprintf("the index compares unit prices with products of other brands of the same category, product type and unit basis, %g times the size at most either way, over the products with at least %d such peers; promotions are the SKUs' daily prices from %s to %s; the basis covers the peers' prices too",
+		PeerSizeRatio, PeersMin, res.From, res.To)
 }
