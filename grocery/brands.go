@@ -124,11 +124,9 @@ func (s *Service) BrandInsights(ctx context.Context, in BrandInput) (*BrandResul
 			if only != "" && pv.Code != only {
 				continue
 			}
-			rows, err := r.provinceRows(pv.Code, res.Categories)
-			if err != nil {
+			if res.Rows, err = r.provinceRows(res.Rows, pv.Code, res.Categories); err != nil {
 				return err
 			}
-			res.Rows = append(res.Rows, rows...)
 		}
 		slices.SortFunc(res.Rows, func(a, b BrandRow) int {
 			return cmp.Or(cmp.Compare(a.Province, b.Province), cmp.Compare(a.Banner, b.Banner))
@@ -232,9 +230,9 @@ func (r *brandReader) readPeers(cats map[string]bool) error {
 	})
 }
 
-// provinceRows returns the brand's rows of a province, one per banner
-// with a current price of one of its products, by banner.
-func (r *brandReader) provinceRows(province string, categories []string) ([]BrandRow, error) {
+// provinceRows appends to rows the brand's rows of a province, one per
+// banner with a current price of one of its products, by banner.
+func (r *brandReader) provinceRows(rows []BrandRow, province string, categories []string) ([]BrandRow, error) {
 	// The barcodes to price: the brand's and its candidate peers', in key
 	// order (a few of the catalogue's: seeking each is cheaper than
 	// scanning every offer of a province).
@@ -245,7 +243,7 @@ func (r *brandReader) provinceRows(province string, categories []string) ([]Bran
 			return nil
 		})
 		if err != nil {
-			return nil, err
+			return rows, err
 		}
 	}
 	accs := map[string]*brandAcc{}
@@ -253,7 +251,7 @@ func (r *brandReader) provinceRows(province string, categories []string) ([]Bran
 		r.addIndex(province, g, accs)
 	}
 	if len(accs) == 0 {
-		return nil, nil
+		return rows, nil
 	}
 	// The brand's SKUs at each banner: those of its offers, current or
 	// not.
@@ -265,21 +263,20 @@ func (r *brandReader) provinceRows(province string, categories []string) ([]Bran
 			return nil
 		})
 		if err != nil {
-			return nil, err
+			return rows, err
 		}
 	}
-	var rows []BrandRow
 	for _, b := range sortedKeys(accs) {
 		a := accs[b]
 		for _, c := range categories {
 			if err := r.addPromoDays(a, province, c, b); err != nil {
-				return nil, err
+				return rows, err
 			}
 		}
 		a.finish()
 		n, err := r.sn.activeStores(r.tx, province, b)
 		if err != nil {
-			return nil, err
+			return rows, err
 		}
 		a.row.Stores = n
 		rows = append(rows, a.row)
