@@ -141,206 +141,256 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 	res := &CategoryReport{Province: a.province, Banner: a.banner.Slug, Category: a.category, Period: period,
 		Categories: []CategoryStats{}, Currency: Currency, Basis: newBasis(a.province, CompareUnitPrice)}
 	err = s.db.View(func(tx *storage.Tx) error {
-		asOf := tx.AsOf()
-		to := Date(asOf)
+		to := Date(tx.AsOf())
 		from := to - Date(period) + 1
 		res.From, res.To, res.PreviousTo, res.PreviousFrom = from, to, from-1, from-Date(period)
-		byCat := map[string]*categoryAcc{}
-		defer func() {
-			for _, x := range byCat {
-				x.release()
-			}
-		}()
-		allDays := pricestat.DaySet{First: int32(res.PreviousFrom)}
-		// The category and banner SKUs of the aggregate read last: the
-		// scans read a category's banners one after the other, each
-		// banner's days in order.
-		var (
-			last    *categoryAcc
-			lastSKU *pricestat.Matched
-		)
-		group := func(k *storage.CatDayKey) (*categoryAcc, *pricestat.Matched) {
-			if last != nil && last.name == k.Category && lastSKU.Banner == k.Banner {
-				return last, lastSKU
-			}
-			if !matchCategory(k.Category, a.category) {
-				return nil, nil
-			}
-			x := byCat[k.Category]
-			if x == nil {
-				x = newCategoryAcc(k.Category, int32(res.PreviousFrom))
-				byCat[k.Category] = x
-			}
-			m := x.matched(k.Banner)
-			last, lastSKU = x, m
-			return x, m
-		}
+		sc := &categoryScan{a: a, byCat: map[string]*categoryAcc{}, allDays: pricestat.DaySet{First: int32(res.PreviousFrom)},
+			banners: map[string]bool{}, lo: math.MaxInt32, hi: math.MinInt32, from: int32(from)}
+		defer sc.release()
 		// Both periods in one scan (each category and banner sought
 		// once), a banner's days in order, the previous period's first:
 		// of the previous period its observations' count and sum, and
 		// each SKU's daily prices; of this one, everything.
-		var allStores pricestat.Set
-		banners, lastBanner := map[string]bool{}, ""
-		lo, hi := int32(math.MaxInt32), int32(math.MinInt32)
 		err := tx.CatDaysSplit(a.province, "", a.banner.Slug, int32(res.PreviousFrom), int32(from), int32(to),
-			storage.CatSKUs|storage.CatNumbered|storage.CatLinks, storage.CatRuns|storage.CatNumbered|storage.CatLinks, func(k *storage.CatDayKey, c *storage.CatDay) error {
-				x, m := group(k)
-				if x == nil {
-					return nil
-				}
-				if k.Day < int32(from) {
-					x.prevCount += int(c.Count)
-					x.prevSum += c.Sum
-					if len(c.SKUNums) > 0 {
-						x.days.Add(k.Day)
-						allDays.Add(k.Day)
-						m.AddDay(c.SKUNums, c.Names, pricestat.Previous)
-					}
-					return nil
-				}
-				if k.Banner != lastBanner { // a banner's days come one after the other
-					banners[k.Banner], lastBanner = true, k.Banner
-				}
-				lo, hi = min(lo, k.Day), max(hi, k.Day)
-				if x.count == 0 {
-					// The lists of a period hold at most as many distinct
-					// values a day as the previous period's observations
-					// (read so far: the category's first banner's): room
-					// for a quarter of that at once, not a doubling of a
-					// growing list.
-					n := (x.prevCount+int(c.Count))/4 + len(c.PriceRuns)
-					x.prices.Grow(n)
-					x.units.Grow(n)
-				}
-				x.count += int(c.Count)
-				x.promo += int(c.Promo)
-				x.sum += c.Sum
-				if len(c.SKUNums) > 0 {
-					x.days.Add(k.Day)
-					allDays.Add(k.Day)
-					m.AddDay(c.SKUNums, c.Names, pricestat.Current)
-				}
-				x.prices.AddPrices(c.PriceRuns)
-				x.units.AddUnits(c.UnitRuns)
-				for _, st := range c.Stores {
-					x.stores.Add(st.Store)
-					allStores.Add(st.Store)
-				}
-				return nil
-			})
+			storage.CatSKUs|storage.CatNumbered|storage.CatLinks, storage.CatRuns|storage.CatNumbered|storage.CatLinks, sc.add)
 		if err != nil {
 			return err
 		}
-		// Most shelf records are of a product already counted in its
-		// category (another banner's SKU of it): counted, by barcode, the
-		// category it was counted in last, finds those with one lookup.
-		counted := map[string]*categoryAcc{}
-		err = tx.ShelfSpans(a.province, a.banner.Slug, func(gtin, category []byte, first, last int32) error {
-			if len(gtin) == 0 || first > int32(to) || last < int32(from) {
-				return nil
-			}
-			if x := counted[string(gtin)]; x != nil && x.name == string(category) {
-				return nil
-			}
-			if x := byCat[string(category)]; x != nil && x.count > 0 {
-				g := string(gtin)
-				x.products[g] = true
-				counted[g] = x
-			}
-			return nil
-		})
-		if err != nil {
+		if err := sc.countProducts(tx, from, to); err != nil {
 			return err
 		}
 		obs, thinner := 0, 0
-		for _, x := range byCat {
+		for _, x := range sc.byCat {
 			if x.count == 0 {
 				continue
 			}
 			obs += x.count
-			prices := &x.prices.Runs[0]
-			st := CategoryStats{Category: x.name, AveragePrice: Cents(pricestat.Cents(float64(x.sum) / float64(x.count))),
-				MinPrice: Cents(prices.Min()), MaxPrice: Cents(prices.Max()), MedianPrice: Cents(pricestat.HalfCents(prices.Median2(&x.prices.Buf))),
-				Products: len(x.products), Stores: x.stores.Len(), Observations: x.count,
-				PromoSharePct: pricestat.Round1(float64(x.promo) * 100 / float64(x.count))}
-			best := 0
-			for b := 1; b < 4; b++ {
-				if x.units.Runs[b].Len() > x.units.Runs[best].Len() {
-					best = b
-				}
-			}
-			if u, buf := &x.units.Runs[best], &x.units.Buf; best > 0 && u.Len() > 0 {
-				// Unit prices are kept in hundredths of a cent.
-				st.UnitPrice = &UnitPriceStats{Basis: unitprice.Name(uint32(best)), Average: Cents(pricestat.Cents(float64(u.Sum(buf)) / float64(u.Len()) / 100)),
-					Min: Cents(pricestat.Cents(float64(u.Min()) / 100)), Max: Cents(pricestat.Cents(float64(u.Max()) / 100)),
-					Median: Cents(pricestat.Cents(float64(u.Median2(buf)) / 200)), Observations: u.Len()}
-			}
-			if x.prevCount > 0 {
-				prev := Cents(pricestat.Cents(float64(x.prevSum) / float64(x.prevCount)))
-				st.PreviousAveragePrice = &prev
-			}
-			var shelf, regular pricestat.Geomean
-			for _, m := range x.banners {
-				if n := m.AddRatios(&shelf, &regular); n > 0 {
-					st.Matched += n
-					st.MatchedBanners++
-				}
-			}
-			st.LowSample = lowSample(st.Matched, st.Stores, st.MatchedBanners, MinSampleProducts)
-			if st.Matched > 0 {
-				ch, rch := pricestat.Round1(shelf.ChangePct()), pricestat.Round1(regular.ChangePct())
-				st.ChangePct, st.RegularChangePct = &ch, &rch
-			}
-			st.DaysWithData = x.days.Count(int32(from), int32(to))
-			st.PreviousDaysWithData = x.days.Count(int32(res.PreviousFrom), int32(res.PreviousTo))
-			if st.PreviousDaysWithData < st.DaysWithData {
-				st.Note = fmt.Sprintf("the previous period has data on %d of its %d days (this period on %d)", st.PreviousDaysWithData, period, st.DaysWithData)
+			st := x.stats(res)
+			if st.Note != "" {
 				thinner++
 			}
 			res.Categories = append(res.Categories, st)
 		}
 		slices.SortFunc(res.Categories, func(x, y CategoryStats) int { return cmp.Compare(x.Category, y.Category) })
-		for _, c := range res.Categories {
-			bs, err := benchmarksFor(tx, c.Category)
-			if err != nil {
-				return err
-			}
-			for _, b := range bs {
-				if b.Province == a.province {
-					res.Benchmarks = append(res.Benchmarks, b)
-				}
-			}
+		if err := addCategoryBenchmarks(tx, res); err != nil {
+			return err
 		}
-		if len(res.Benchmarks) > 0 {
-			res.BenchmarkNote = BenchmarkCaveat
-		}
-		res.Basis.Banners = sortedKeys(banners)
-		res.Basis.setDates(lo, hi)
-		res.Basis.Stores, res.Basis.Observations = allStores.Len(), obs
-		res.DaysWithData = allDays.Count(int32(from), int32(to))
-		res.PreviousDaysWithData = allDays.Count(int32(res.PreviousFrom), int32(res.PreviousTo))
-		switch {
-		case len(res.Categories) == 0:
-			res.Basis.Note = a.emptyNote("observation", from, to)
-		default:
-			res.Basis.Note = "change_pct and regular_change_pct are like for like: the geometric mean of the matched banner SKUs' price relatives between the periods, each SKU's its stores' own moves; the price levels are over every observation; unit prices compare sizes like for like"
-			if res.PreviousDaysWithData < res.DaysWithData {
-				res.Basis.Note += fmt.Sprintf("; the previous period has data on %d of its %d days (this period on %d)", res.PreviousDaysWithData, period, res.DaysWithData)
-			}
-			if thinner > 0 {
-				what := "categories (see their note)"
-				if thinner == 1 {
-					what = "category (see its note)"
-				}
-				res.Basis.Note += fmt.Sprintf("; the previous period has data on fewer days than this one for %d %s", thinner, what)
-			}
-		}
+		res.Basis.Banners = sortedKeys(sc.banners)
+		res.Basis.setDates(sc.lo, sc.hi)
+		res.Basis.Stores, res.Basis.Observations = sc.allStores.Len(), obs
+		res.DaysWithData = sc.allDays.Count(int32(from), int32(to))
+		res.PreviousDaysWithData = sc.allDays.Count(int32(res.PreviousFrom), int32(res.PreviousTo))
+		res.Basis.Note = categoryNote(res, a, thinner)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
+}
+
+// categoryScan accumulates a CategoryReport's category days, by category.
+type categoryScan struct {
+	a         analyticsArgs
+	from      int32 // the period's first day: those before are the previous period's
+	byCat     map[string]*categoryAcc
+	allDays   pricestat.DaySet // days with a daily price, every category
+	allStores pricestat.Set
+	banners   map[string]bool // of the period's observations
+	lastBnr   string
+	lo, hi    int32 // the period's first and last days observed
+	// The category and banner SKUs of the aggregate read last: the scan
+	// reads a category's banners one after the other, each banner's days
+	// in order.
+	last    *categoryAcc
+	lastSKU *pricestat.Matched
+}
+
+// group returns the accumulators of k's category and banner SKUs, nil
+// for a category the report leaves out.
+func (sc *categoryScan) group(k *storage.CatDayKey) (*categoryAcc, *pricestat.Matched) {
+	if sc.last != nil && sc.last.name == k.Category && sc.lastSKU.Banner == k.Banner {
+		return sc.last, sc.lastSKU
+	}
+	if !matchCategory(k.Category, sc.a.category) {
+		return nil, nil
+	}
+	x := sc.byCat[k.Category]
+	if x == nil {
+		x = newCategoryAcc(k.Category, sc.allDays.First)
+		sc.byCat[k.Category] = x
+	}
+	m := x.matched(k.Banner)
+	sc.last, sc.lastSKU = x, m
+	return x, m
+}
+
+// add takes one category day: of the previous period its observations'
+// count and sum and its SKUs' daily prices; of this one, everything.
+func (sc *categoryScan) add(k *storage.CatDayKey, c *storage.CatDay) error {
+	x, m := sc.group(k)
+	if x == nil {
+		return nil
+	}
+	p := pricestat.Current
+	if k.Day < sc.from {
+		p = pricestat.Previous
+	}
+	if len(c.SKUNums) > 0 {
+		x.days.Add(k.Day)
+		sc.allDays.Add(k.Day)
+		m.AddDay(c.SKUNums, c.Names, p)
+	}
+	if p == pricestat.Previous {
+		x.prevCount += int(c.Count)
+		x.prevSum += c.Sum
+		return nil
+	}
+	if k.Banner != sc.lastBnr { // a banner's days come one after the other
+		sc.banners[k.Banner], sc.lastBnr = true, k.Banner
+	}
+	sc.lo, sc.hi = min(sc.lo, k.Day), max(sc.hi, k.Day)
+	if x.count == 0 {
+		// The lists of a period hold at most as many distinct values a
+		// day as the previous period's observations (read so far: the
+		// category's first banner's): room for a quarter of that at
+		// once, not a doubling of a growing list.
+		n := (x.prevCount+int(c.Count))/4 + len(c.PriceRuns)
+		x.prices.Grow(n)
+		x.units.Grow(n)
+	}
+	x.count += int(c.Count)
+	x.promo += int(c.Promo)
+	x.sum += c.Sum
+	x.prices.AddPrices(c.PriceRuns)
+	x.units.AddUnits(c.UnitRuns)
+	for _, st := range c.Stores {
+		x.stores.Add(st.Store)
+		sc.allStores.Add(st.Store)
+	}
+	return nil
+}
+
+// countProducts counts each category's distinct barcodes observed in the
+// period, from the banner SKUs' shelf records.
+func (sc *categoryScan) countProducts(tx *storage.Tx, from, to Date) error {
+	// Most shelf records are of a product already counted in its
+	// category (another banner's SKU of it): counted, by barcode, the
+	// category it was counted in last, finds those with one lookup.
+	counted := map[string]*categoryAcc{}
+	return tx.ShelfSpans(sc.a.province, sc.a.banner.Slug, func(gtin, category []byte, first, last int32) error {
+		if len(gtin) == 0 || first > int32(to) || last < int32(from) {
+			return nil
+		}
+		if x := counted[string(gtin)]; x != nil && x.name == string(category) {
+			return nil
+		}
+		if x := sc.byCat[string(category)]; x != nil && x.count > 0 {
+			g := string(gtin)
+			x.products[g] = true
+			counted[g] = x
+		}
+		return nil
+	})
+}
+
+// release puts the accumulators back.
+func (sc *categoryScan) release() {
+	for _, x := range sc.byCat {
+		x.release()
+	}
+}
+
+// stats returns the category's figures in res's periods; its Note says
+// when the previous period has data on fewer days.
+func (x *categoryAcc) stats(res *CategoryReport) CategoryStats {
+	prices := &x.prices.Runs[0]
+	st := CategoryStats{Category: x.name, AveragePrice: Cents(pricestat.Cents(float64(x.sum) / float64(x.count))),
+		MinPrice: Cents(prices.Min()), MaxPrice: Cents(prices.Max()), MedianPrice: Cents(pricestat.HalfCents(prices.Median2(&x.prices.Buf))),
+		Products: len(x.products), Stores: x.stores.Len(), Observations: x.count,
+		PromoSharePct: pricestat.Round1(float64(x.promo) * 100 / float64(x.count))}
+	st.UnitPrice = x.unitStats()
+	if x.prevCount > 0 {
+		prev := Cents(pricestat.Cents(float64(x.prevSum) / float64(x.prevCount)))
+		st.PreviousAveragePrice = &prev
+	}
+	var shelf, regular pricestat.Geomean
+	for _, m := range x.banners {
+		if n := m.AddRatios(&shelf, &regular); n > 0 {
+			st.Matched += n
+			st.MatchedBanners++
+		}
+	}
+	st.LowSample = lowSample(st.Matched, st.Stores, st.MatchedBanners, MinSampleProducts)
+	if st.Matched > 0 {
+		ch, rch := pricestat.Round1(shelf.ChangePct()), pricestat.Round1(regular.ChangePct())
+		st.ChangePct, st.RegularChangePct = &ch, &rch
+	}
+	st.DaysWithData = x.days.Count(int32(res.From), int32(res.To))
+	st.PreviousDaysWithData = x.days.Count(int32(res.PreviousFrom), int32(res.PreviousTo))
+	if st.PreviousDaysWithData < st.DaysWithData {
+		st.Note = fmt.Sprintf("the previous period has data on %d of its %d days (this period on %d)", st.PreviousDaysWithData, res.Period, st.DaysWithData)
+	}
+	return st
+}
+
+// unitStats returns the unit prices' figures in the category's most
+// observed basis, nil when it has none.
+func (x *categoryAcc) unitStats() *UnitPriceStats {
+	best := 0
+	for b := 1; b < 4; b++ {
+		if x.units.Runs[b].Len() > x.units.Runs[best].Len() {
+			best = b
+		}
+	}
+	u, buf := &x.units.Runs[best], &x.units.Buf
+	if best == 0 || u.Len() == 0 {
+		return nil
+	}
+	// Unit prices are kept in hundredths of a cent.
+	return &UnitPriceStats{Basis: unitprice.Name(uint32(best)), Average: Cents(pricestat.Cents(float64(u.Sum(buf)) / float64(u.Len()) / 100)),
+		Min: Cents(pricestat.Cents(float64(u.Min()) / 100)), Max: Cents(pricestat.Cents(float64(u.Max()) / 100)),
+		Median: Cents(pricestat.Cents(float64(u.Median2(buf)) / 200)), Observations: u.Len()}
+}
+
+// addCategoryBenchmarks adds Statistics Canada's averages of the
+// province matching the report's categories.
+func addCategoryBenchmarks(tx *storage.Tx, res *CategoryReport) error {
+	for _, c := range res.Categories {
+		bs, err := benchmarksFor(tx, c.Category)
+		if err != nil {
+			return err
+		}
+		for _, b := range bs {
+			if b.Province == res.Province {
+				res.Benchmarks = append(res.Benchmarks, b)
+			}
+		}
+	}
+	if len(res.Benchmarks) > 0 {
+		res.BenchmarkNote = BenchmarkCaveat
+	}
+	return nil
+}
+
+// categoryNote says how a category report compares, and where its
+// previous period is thinner (thinner categories).
+func categoryNote(res *CategoryReport, a analyticsArgs, thinner int) string {
+	if len(res.Categories) == 0 {
+		return a.emptyNote("observation", res.From, res.To)
+	}
+	note := "change_pct and regular_change_pct are like for like: the geometric mean of the matched banner SKUs' price relatives between the periods, each SKU's its stores' own moves; the price levels are over every observation; unit prices compare sizes like for like"
+	if res.PreviousDaysWithData < res.DaysWithData {
+		note += fmt.Sprintf("; the previous period has data on %d of its %d days (this period on %d)", res.PreviousDaysWithData, res.Period, res.DaysWithData)
+	}
+	if thinner > 0 {
+		what := "categories (see their note)"
+		if thinner == 1 {
+			what = "category (see its note)"
+		}
+		note += fmt.Sprintf("; the previous period has data on fewer days than this one for %d %s", thinner, what)
+	}
+	return note
 }
 
 // categoryAcc accumulates one category of a CategoryReport. The report
