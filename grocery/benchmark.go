@@ -141,77 +141,12 @@ func (s *Service) CompetitiveBenchmark(ctx context.Context, in BenchmarkInput) (
 		if week.to > 0 {
 			res.WeekFrom, res.WeekTo = Date(week.from), Date(week.to)
 		}
-		banners := map[string]*benchRow{}
-		cats := map[[2]string]*benchRow{} // (category, banner)
-		var (
-			buf = make([]float64, 0, 64) // market.Compare's scratch space
-			p   storage.Product
-		)
-		err = week.scan(tx, func(g string, prices []market.Price) error {
-			if len(prices) < MarketMinOthers+1 {
-				return nil
-			}
-			category := ""
-			if found, err := tx.Product(g, &p); err != nil {
-				return err
-			} else if found {
-				category = p.Category
-			}
-			market.Compare(prices, MarketMinOthers, &buf, func(own *market.Price, m, mr float64) {
-				r := banners[own.Banner]
-				if r == nil {
-					r = &benchRow{banner: own.Banner}
-					banners[own.Banner] = r
-				}
-				r.st.Add(own, m, mr)
-				k := [2]string{category, own.Banner}
-				c := cats[k]
-				if c == nil {
-					c = &benchRow{banner: own.Banner, category: category}
-					cats[k] = c
-				}
-				c.st.Add(own, m, mr)
-			})
-			return nil
-		})
+		banners, cats, err := benchStandings(tx, week)
 		if err != nil {
 			return err
 		}
-		rows := make([]benchRow, 0, len(banners))
-		for _, r := range banners {
-			rows = append(rows, *r)
-		}
-		res.Ranked = rankBench(rows)
-		unranked := 0
-		for i := range rows {
-			r := &rows[i]
-			res.Ranking = append(res.Ranking, r.row())
-			if r.rank == 0 {
-				unranked++
-			}
-			if r.banner == banner.Slug {
-				w := r.row()
-				res.Index, res.RegularIndex, res.Items, res.Rank = &w.Index, &w.RegularIndex, w.Items, w.Rank
-				res.Total, res.MarketCost = w.Total, w.MarketCost
-			}
-		}
-		// Per category: the banner's standing, ranked among the
-		// category's banners.
-		byCat := map[string][]benchRow{}
-		for k, c := range cats {
-			byCat[k[0]] = append(byCat[k[0]], *c)
-		}
-		for _, c := range sortedKeys(byCat) {
-			rows := byCat[c]
-			n := rankBench(rows)
-			for i := range rows {
-				if rows[i].banner == banner.Slug {
-					w := rows[i].row()
-					w.Ranked = n
-					res.Categories = append(res.Categories, w)
-				}
-			}
-		}
+		unranked := res.rank(banners, banner.Slug)
+		res.rankCategories(cats, banner.Slug)
 		// A banner not in the province's panel has nothing to index.
 		if res.Items == 0 {
 			if n, err := tx.CountActiveStores(province, banner.Slug); err != nil {
@@ -228,24 +163,112 @@ func (s *Service) CompetitiveBenchmark(ctx context.Context, in BenchmarkInput) (
 		if err != nil {
 			return err
 		}
-		var notes []string
-		switch {
-		case res.Items == 0:
-			notes = append(notes, fmt.Sprintf("%s prices no barcode that %d other banners price in %s: nothing to compare, no index", banner.Name, MarketMinOthers, province))
-		case res.Rank == 0:
-			notes = append(notes, fmt.Sprintf("%s is compared on %d items, fewer than %d: its index is given but not ranked", banner.Name, res.Items, BenchmarkMinItems))
-		}
-		if unranked > 0 {
-			notes = append(notes, fmt.Sprintf("%d of %d banners have fewer than %d items and are listed with rank 0 (not ranked)", unranked, len(res.Ranking), BenchmarkMinItems))
-		}
-		if len(res.Categories) > 0 {
-			notes = append(notes, fmt.Sprintf("a category's rank places the banner among the banners with at least %d items in that category (0: not ranked)", BenchmarkMinItems))
-		}
-		res.Basis.Note = strings.Join(notes, "; ")
+		res.Basis.Note = res.note(unranked)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
+}
+
+// benchStandings compares every banner's weekly prices with the market's
+// over the barcodes MarketMinOthers other banners price: overall, by
+// banner, and by category and banner.
+func benchStandings(tx *storage.Tx, week *weekPrices) (map[string]*benchRow, map[[2]string]*benchRow, error) {
+	banners := map[string]*benchRow{}
+	cats := map[[2]string]*benchRow{} // (category, banner)
+	var (
+		buf = make([]float64, 0, 64) // market.Compare's scratch space
+		p   storage.Product
+	)
+	err := week.scan(tx, func(g string, prices []market.Price) error {
+		if len(prices) < MarketMinOthers+1 {
+			return nil
+		}
+		category := ""
+		if found, err := tx.Product(g, &p); err != nil {
+			return err
+		} else if found {
+			category = p.Category
+		}
+		market.Compare(prices, MarketMinOthers, &buf, func(own *market.Price, m, mr float64) {
+			r := banners[own.Banner]
+			if r == nil {
+				r = &benchRow{banner: own.Banner}
+				banners[own.Banner] = r
+			}
+			r.st.Add(own, m, mr)
+			k := [2]string{category, own.Banner}
+			c := cats[k]
+			if c == nil {
+				c = &benchRow{banner: own.Banner, category: category}
+				cats[k] = c
+			}
+			c.st.Add(own, m, mr)
+		})
+		return nil
+	})
+	return banners, cats, err
+}
+
+// rank ranks the banners into res.Ranking and sets banner's figures,
+// returning how many banners are not ranked.
+func (res *BenchmarkResult) rank(banners map[string]*benchRow, banner string) (unranked int) {
+	rows := make([]benchRow, 0, len(banners))
+	for _, r := range banners {
+		rows = append(rows, *r)
+	}
+	res.Ranked = rankBench(rows)
+	for i := range rows {
+		r := &rows[i]
+		res.Ranking = append(res.Ranking, r.row())
+		if r.rank == 0 {
+			unranked++
+		}
+		if r.banner == banner {
+			w := r.row()
+			res.Index, res.RegularIndex, res.Items, res.Rank = &w.Index, &w.RegularIndex, w.Items, w.Rank
+			res.Total, res.MarketCost = w.Total, w.MarketCost
+		}
+	}
+	return unranked
+}
+
+// rankCategories sets banner's standing in each category, ranked among
+// the category's banners.
+func (res *BenchmarkResult) rankCategories(cats map[[2]string]*benchRow, banner string) {
+	byCat := map[string][]benchRow{}
+	for k, c := range cats {
+		byCat[k[0]] = append(byCat[k[0]], *c)
+	}
+	for _, c := range sortedKeys(byCat) {
+		rows := byCat[c]
+		n := rankBench(rows)
+		for i := range rows {
+			if rows[i].banner == banner {
+				w := rows[i].row()
+				w.Ranked = n
+				res.Categories = append(res.Categories, w)
+			}
+		}
+	}
+}
+
+// note says what the benchmark could not index or rank.
+func (res *BenchmarkResult) note(unranked int) string {
+	var notes []string
+	switch {
+	case res.Items == 0:
+		notes = append(notes, fmt.Sprintf("%s prices no barcode that %d other banners price in %s: nothing to compare, no index", res.BannerName, MarketMinOthers, res.Province))
+	case res.Rank == 0:
+		notes = append(notes, fmt.Sprintf("%s is compared on %d items, fewer than %d: its index is given but not ranked", res.BannerName, res.Items, BenchmarkMinItems))
+	}
+	if unranked > 0 {
+		notes = append(notes, fmt.Sprintf("%d of %d banners have fewer than %d items and are listed with rank 0 (not ranked)", unranked, len(res.Ranking), BenchmarkMinItems))
+	}
+	if len(res.Categories) > 0 {
+		notes = append(notes, fmt.Sprintf("a category's rank places the banner among the banners with at least %d items in that category (0: not ranked)", BenchmarkMinItems))
+	}
+	return strings.Join(notes, "; ")
 }
