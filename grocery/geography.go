@@ -196,6 +196,8 @@ type geography struct {
 	gtinNo    map[string]int32
 	slots     []int32       // by barcode number × len(banners) + banner number: the pair's number in pairs
 	pairs     []geoNational // the pairs' national prices
+	one       bool          // one barcode selected
+	buf       []float64     // add's scratch space
 }
 
 // banner returns the number of a banner, numbering it when new.
@@ -231,36 +233,13 @@ func (f *productFilter) geography(tx *storage.Tx, sn *snapshot) (*geography, err
 	if gtins == nil {
 		nGTINs = 2048
 	}
-	geo := &geography{bannerNo: make(map[string]int32, 64), gtinNo: make(map[string]int32, nGTINs)}
-	var (
-		buf    = make([]float64, 0, 32)
-		prices = make([]market.Price, 0, 32)
-	)
+	geo := &geography{bannerNo: make(map[string]int32, 64), gtinNo: make(map[string]int32, nGTINs),
+		one: f.gtin != "", buf: make([]float64, 0, 32)}
+	prices := make([]market.Price, 0, 32)
 	for _, pv := range provinces {
 		gp := &geoProvince{code: pv.Code, weight: float64(pv.Population)}
 		add := func(g string, ps []market.Price, obs int) error {
-			gi, ok := geo.gtinNo[g]
-			if !ok {
-				gi = int32(len(geo.gtinNo))
-				geo.gtinNo[g] = gi
-			}
-			for _, p := range ps {
-				if gp.n == 0 || p.Price < gp.lo {
-					gp.lo = p.Price
-				}
-				gp.hi = max(gp.hi, p.Price)
-				gp.sum += p.Price
-				gp.n++
-				gp.prices.add(geoPrice{gtin: gi, banner: geo.banner(p.Banner), price: p.Price, regular: p.Regular})
-			}
-			if f.gtin != "" {
-				buf = buf[:0]
-				for _, p := range ps {
-					buf = append(buf, p.Price)
-				}
-				gp.price = pricestat.Median(buf)
-			}
-			gp.obs += obs
+			geo.add(gp, g, ps, obs)
 			return nil
 		}
 		var err error
@@ -277,24 +256,67 @@ func (f *productFilter) geography(tx *storage.Tx, sn *snapshot) (*geography, err
 		if err != nil {
 			return nil, err
 		}
-		if gp.prices.n == 0 {
-			continue
-		}
-		geo.provinces = append(geo.provinces, gp)
-	}
-	// The national price of a selected barcode: the population-weighted
-	// mean of its province prices (a level); of a pair: of the banner's
-	// prices, over the provinces in order.
-	if f.gtin != "" {
-		var weights float64
-		for _, gp := range geo.provinces {
-			geo.price += gp.weight * gp.price
-			weights += gp.weight
-		}
-		if weights > 0 {
-			geo.price /= weights
+		if gp.prices.n > 0 {
+			geo.provinces = append(geo.provinces, gp)
 		}
 	}
+	if geo.one {
+		geo.nationalPrice()
+	}
+	geo.nationalPairs()
+	seen, priced := make([]bool, len(geo.banners)), make([]bool, len(geo.banners)) // index's scratch space
+	for _, gp := range geo.provinces {
+		if err := geo.index(tx, sn, gp, seen, priced); err != nil {
+			return nil, err
+		}
+	}
+	return geo, nil
+}
+
+// add adds to gp the current banner prices ps of barcode g, from obs
+// store-level prices.
+func (geo *geography) add(gp *geoProvince, g string, ps []market.Price, obs int) {
+	gi, ok := geo.gtinNo[g]
+	if !ok {
+		gi = int32(len(geo.gtinNo))
+		geo.gtinNo[g] = gi
+	}
+	for _, p := range ps {
+		if gp.n == 0 || p.Price < gp.lo {
+			gp.lo = p.Price
+		}
+		gp.hi = max(gp.hi, p.Price)
+		gp.sum += p.Price
+		gp.n++
+		gp.prices.add(geoPrice{gtin: gi, banner: geo.banner(p.Banner), price: p.Price, regular: p.Regular})
+	}
+	if geo.one {
+		geo.buf = geo.buf[:0]
+		for _, p := range ps {
+			geo.buf = append(geo.buf, p.Price)
+		}
+		gp.price = pricestat.Median(geo.buf)
+	}
+	gp.obs += obs
+}
+
+// nationalPrice sets the national price of the one barcode selected: the
+// population-weighted mean of its province prices (a level).
+func (geo *geography) nationalPrice() {
+	var weights float64
+	for _, gp := range geo.provinces {
+		geo.price += gp.weight * gp.price
+		weights += gp.weight
+	}
+	if weights > 0 {
+		geo.price /= weights
+	}
+}
+
+// nationalPairs numbers the (barcode, banner) pairs priced and sets each
+// pair's national prices: the population-weighted means of the banner's
+// prices over the provinces, in order.
+func (geo *geography) nationalPairs() {
 	nb := len(geo.banners)
 	geo.slots = make([]int32, len(geo.gtinNo)*nb)
 	for i := range geo.slots {
@@ -328,13 +350,6 @@ func (f *productFilter) geography(tx *storage.Tx, sn *snapshot) (*geography, err
 		nat.shelf /= nat.weight
 		nat.regular /= nat.weight
 	}
-	seen, priced := make([]bool, nb), make([]bool, nb) // index's scratch space
-	for _, gp := range geo.provinces {
-		if err := geo.index(tx, sn, gp, seen, priced); err != nil {
-			return nil, err
-		}
-	}
-	return geo, nil
 }
 
 // index computes gp's indexes over its pairs priced in another province
