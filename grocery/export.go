@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/grocerydata/grocery/grocery/internal/exportrows"
-	"github.com/grocerydata/grocery/grocery/internal/rowwrite"
 	"github.com/grocerydata/grocery/grocery/internal/unitprice"
+	"github.com/grocerydata/grocery/internal/rowwrite"
 	"github.com/grocerydata/grocery/storage"
 )
 

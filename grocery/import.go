@@ -12,9 +12,9 @@ import (
 	"strings"
 
 	"github.com/grocerydata/grocery/grocery/internal/exportrows"
-	"github.com/grocerydata/grocery/grocery/internal/extsort"
 	"github.com/grocerydata/grocery/grocery/internal/fault"
 	"github.com/grocerydata/grocery/grocery/internal/importrow"
+	"github.com/grocerydata/grocery/internal/extsort"
 	"github.com/grocerydata/grocery/storage"
 )
 

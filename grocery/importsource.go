@@ -9,7 +9,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/grocerydata/grocery/grocery/internal/rowfile"
+	"github.com/grocerydata/grocery/internal/rowfile"
 	"github.com/grocerydata/grocery/publicdata"
 )
 

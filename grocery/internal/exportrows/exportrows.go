@@ -21,8 +21,8 @@ import (
 	"strings"
 
 	"github.com/grocerydata/grocery/grocery/internal/pricestat"
-	"github.com/grocerydata/grocery/grocery/internal/rowwrite"
 	"github.com/grocerydata/grocery/grocery/internal/textfold"
+	"github.com/grocerydata/grocery/internal/rowwrite"
 	"github.com/grocerydata/grocery/storage"
 )
 

@@ -22,7 +22,7 @@ import (
 	"strings"
 
 	"github.com/grocerydata/grocery/grocery/internal/fault"
-	"github.com/grocerydata/grocery/grocery/internal/rowfile"
+	"github.com/grocerydata/grocery/internal/rowfile"
 )
 
 const (

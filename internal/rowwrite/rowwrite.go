@@ -18,7 +18,7 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/grocerydata/grocery/grocery/internal/jsontext"
+	"github.com/grocerydata/grocery/internal/jsontext"
 )
 
 // Kind is the type of a column's values.

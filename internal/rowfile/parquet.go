@@ -15,7 +15,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/grocerydata/grocery/grocery/internal/extsort"
+	"github.com/grocerydata/grocery/internal/extsort"
 	"github.com/klauspost/compress/snappy"
 	"github.com/klauspost/compress/zstd"
 	"github.com/parquet-go/parquet-go"
