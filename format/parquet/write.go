@@ -16,7 +16,7 @@ import (
 // rows come.
 const RowGroup = 64 << 10
 
-// The Parquet types of the column kinds (ParquetTypes names them for
+// The Parquet types of the column kinds (Types names them for
 // documents). Money is DECIMAL(18,2) on INT64: the data file keeps
 // prices of up to $42,949,672.95 and unit prices may be larger, past
 // DECIMAL(9,2)'s $9,999,999.99.
@@ -29,9 +29,9 @@ var parquetNodes = [...]parquet.Node{
 	rowwrite.Float: parquet.Leaf(parquet.DoubleType),
 }
 
-// ParquetTypes names the Parquet type of each kind of column, as a
+// Types names the Parquet type of each kind of column, as a
 // reader of the file (DuckDB, pandas) shows it.
-var ParquetTypes = [...]string{
+var Types = [...]string{
 	rowwrite.Text:  "STRING (UTF-8, dictionary-encoded)",
 	rowwrite.Int:   "INT64",
 	rowwrite.Money: "DECIMAL(18,2) (INT64 cents)",
@@ -76,7 +76,7 @@ const parquetBatch = 256
 
 // newWriter returns a writer of a Parquet file of one row group per
 // RowGroup rows: every column optional (Null is a null), typed by
-// kind (ParquetTypes), text dictionary-encoded, pages compressed with
+// kind (Types), text dictionary-encoded, pages compressed with
 // snappy (the codec every reader has; zstd's 8 MB window per encoder
 // would double the memory an export holds). The header (the PAR1 magic)
 // and each full row group are written to w as they are complete; Close
