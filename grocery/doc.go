@@ -56,9 +56,12 @@
 //   - importrow: an import file's kind by its header, its rows by column,
 //     the plain text checks of fields, the words of a bad row; extsort: the
 //     importer's sorted runs on disk, their merge and grouping;
-//   - rowfile and rowwrite: reading and writing CSV, JSON Lines, JSON, XLSX
-//     and Parquet tables; exportrows: the rows of the export data sets,
-//     read from the data file in batches and written to a rowwrite table;
+//   - the module's internal/rowfile and internal/rowwrite: reading and
+//     writing CSV, JSON Lines and JSON tables, and the rows the XLSX and
+//     Parquet formats (packages format/xlsx and format/parquet, which
+//     register themselves: see Format) hand out and take; exportrows: the
+//     rows of the export data sets, read from the data file in batches
+//     and written to a rowwrite table;
 //   - pricestat: the shared arithmetic (medians, rounding, geometric means,
 //     price levels kept as runs, matched models, the brief's weekly SKU
 //     prices, ranks, exact percent tests); market: the banners' prices of
@@ -169,6 +172,15 @@
 // set. Export writes a data set (observations, offers or stores) as JSON,
 // JSON Lines, CSV, XLSX (MaxXLSXRows) or Parquet; PrepareExport validates and names
 // one before its first byte, and PreparedExport.Stream writes it.
+//
+// CSV, JSON and JSON Lines are built in. XLSX and Parquet are formats that
+// register themselves (RegisterFormat, Format): a program gets them by
+// importing github.com/grocerydata/grocery/format/xlsx and
+// github.com/grocerydata/grocery/format/parquet, usually for their side
+// effect alone, and links their libraries only then. Without them an
+// import of such a file or an export in such a format is an
+// EINVALIDARGUMENT error naming the package to import; Formats lists the
+// formats a program writes.
 //
 // ImportSource imports public Canadian price data as published (Project
 // Hammer, Open Prices, Statistics Canada 18-10-0245-01): ConvertSource

@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/grocerydata/grocery/grocery/internal/exportrows"
-	"github.com/grocerydata/grocery/grocery/internal/rowwrite"
 	"github.com/grocerydata/grocery/grocery/internal/unitprice"
+	"github.com/grocerydata/grocery/internal/rowwrite"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -55,6 +55,8 @@ type ExportInput struct {
 const DefaultExportDays = 30
 
 // MaxXLSXRows is the most rows an XLSX export holds: one sheet's worth.
+// The XLSX writer (package github.com/grocerydata/grocery/format/xlsx)
+// refuses an export past it before it writes anything.
 const MaxXLSXRows = rowwrite.MaxXLSXRows
 
 // ExportSummary says what an export wrote.
@@ -83,6 +85,7 @@ type PreparedExport struct {
 
 	s        *Service
 	format   string
+	create   func(io.Writer, string, []Column) (RowWriter, error) // a registered format's writer
 	dataset  string
 	province string
 	banner   string
@@ -142,7 +145,11 @@ func (s *Service) PrepareExport(ctx context.Context, in ExportInput) (*PreparedE
 	}
 	f, ok := exportrows.Formats[p.format]
 	if !ok {
-		return nil, Errorf(EINVALIDARGUMENT, "format %q is not supported: want json (default), jsonl, csv, xlsx or parquet", in.Format)
+		reg, err := exportWriter(p.format, in.Format)
+		if err != nil {
+			return nil, err
+		}
+		f.Ext, f.ContentType, p.create = reg.Ext, reg.ContentType, reg.Create
 	}
 	p.dataset = strings.ToLower(strings.TrimSpace(in.Dataset))
 	switch p.dataset {
@@ -395,7 +402,7 @@ func (p *PreparedExport) Stream(ctx context.Context, w io.Writer) (*ExportSummar
 	// one file even when a replica swaps in a newer snapshot meanwhile.
 	var n exportrows.Counts
 	err := exportrows.Stream(ctx, w, &exportrows.Query{
-		Format: p.format, Dataset: p.dataset, Province: p.province, Banner: p.banner, Category: p.category, GTIN: string(p.gtin),
+		Format: p.format, Create: p.create, Dataset: p.dataset, Province: p.province, Banner: p.banner, Category: p.category, GTIN: string(p.gtin),
 		From: int32(p.from), To: int32(p.to), Batch: p.batch, View: p.pin.View, Progress: p.progress, Writes: p.writes(),
 		UPC: func(g string) string { return GTIN(g).UPC() }, BannerName: bannerName, Unit: unitprice.Of, FreshDays: freshDays, Currency: Currency,
 	}, &n)

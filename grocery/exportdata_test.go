@@ -341,8 +341,9 @@ func TestExportInvalid(t *testing.T) {
 }
 
 // TestExportFormatsNamed: the refusal of an unknown format names exactly
-// the formats the export writes (exportrows.Formats), so that the message
-// and the table cannot drift apart.
+// the formats the export writes (the built-in exportrows.Formats and the
+// registered xlsx and parquet: grocery.Formats), so that the message and
+// the tables cannot drift apart.
 func TestExportFormatsNamed(t *testing.T) {
 	s := MustFixture(t)
 	_, err := s.Export(context.Background(), grocery.ExportInput{Format: "xml"}, io.Discard)
@@ -353,9 +354,12 @@ func TestExportFormatsNamed(t *testing.T) {
 	list = strings.ReplaceAll(strings.ReplaceAll(list, " (default)", ""), " or ", ", ")
 	got := strings.Split(list, ", ")
 	slices.Sort(got)
-	want := slices.Sorted(maps.Keys(exportrows.Formats))
+	want := slices.Sorted(slices.Values(grocery.Formats()))
 	if !slices.Equal(got, want) {
-		t.Errorf("formats named: got %v, want %v (exportrows.Formats)", got, want)
+		t.Errorf("formats named: got %v, want %v (grocery.Formats)", got, want)
+	}
+	if all := append(slices.Sorted(maps.Keys(exportrows.Formats)), "parquet", "xlsx"); !slices.Equal(want, slices.Sorted(slices.Values(all))) {
+		t.Errorf("grocery.Formats() = %v, want the built-in %v and the registered parquet and xlsx", grocery.Formats(), slices.Sorted(maps.Keys(exportrows.Formats)))
 	}
 }
 

@@ -12,9 +12,9 @@ import (
 	"strings"
 
 	"github.com/grocerydata/grocery/grocery/internal/exportrows"
-	"github.com/grocerydata/grocery/grocery/internal/extsort"
 	"github.com/grocerydata/grocery/grocery/internal/fault"
 	"github.com/grocerydata/grocery/grocery/internal/importrow"
+	"github.com/grocerydata/grocery/internal/extsort"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -141,7 +141,7 @@ func (s *Service) importRuns(ctx context.Context, name string, r io.Reader, opts
 	}
 	imp.obs = extsort.New(runRows, imp.order)
 
-	f, err := importrow.Open(name, r, opts.Progress, derivedDatasets)
+	f, err := importrow.Open(name, r, opts.Progress, derivedDatasets, openRegistered)
 	if err != nil {
 		return nil, fromFault(err)
 	}

@@ -17,7 +17,7 @@ import (
 
 	"github.com/grocerydata/grocery/grocery/internal/exportrows"
 	"github.com/grocerydata/grocery/grocery/internal/importrow"
-	"github.com/grocerydata/grocery/grocery/internal/rowwrite"
+	"github.com/grocerydata/grocery/internal/rowwrite"
 )
 
 // importClock is the fixed clock of the import tests: observations may be

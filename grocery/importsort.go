@@ -6,8 +6,8 @@ import (
 	"errors"
 	"slices"
 
-	"github.com/grocerydata/grocery/grocery/internal/extsort"
 	"github.com/grocerydata/grocery/grocery/internal/ingest"
+	"github.com/grocerydata/grocery/internal/extsort"
 )
 
 // An observations file's rows go to an extsort.Runs, sorted in the order

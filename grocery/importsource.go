@@ -9,7 +9,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/grocerydata/grocery/grocery/internal/rowfile"
+	"github.com/grocerydata/grocery/internal/rowfile"
 	"github.com/grocerydata/grocery/publicdata"
 )
 
@@ -57,7 +57,7 @@ func ConvertSource(source string, files []SourceFile) (*publicdata.Conversion, e
 			return pc.Province, err == nil
 		},
 		OpenParquet: func(r io.Reader) (publicdata.Rows, error) {
-			rows, err := rowfile.OpenParquet(r, rowfile.MaxParquet)
+			rows, err := openRegistered(rowfile.Parquet, r)
 			if err != nil {
 				return nil, err
 			}

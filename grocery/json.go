@@ -3,7 +3,7 @@ package grocery
 import (
 	"strconv"
 
-	"github.com/grocerydata/grocery/grocery/internal/jsontext"
+	"github.com/grocerydata/grocery/internal/jsontext"
 )
 
 // The query results are encoded on every MCP and REST call, so they encode

@@ -14,13 +14,13 @@ import (
 	"github.com/grocerydata/grocery/grocery/internal/access"
 	"github.com/grocerydata/grocery/grocery/internal/alertstore"
 	"github.com/grocerydata/grocery/grocery/internal/answercache"
-	"github.com/grocerydata/grocery/grocery/internal/extsort"
 	"github.com/grocerydata/grocery/grocery/internal/fault"
 	"github.com/grocerydata/grocery/grocery/internal/idemstore"
 	"github.com/grocerydata/grocery/grocery/internal/redisconn"
 	"github.com/grocerydata/grocery/grocery/internal/replica"
 	"github.com/grocerydata/grocery/grocery/internal/search"
 	snapfile "github.com/grocerydata/grocery/grocery/internal/snapshot"
+	"github.com/grocerydata/grocery/internal/extsort"
 	"github.com/grocerydata/grocery/storage"
 )
 

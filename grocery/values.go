@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/grocerydata/grocery/grocery/internal/importrow"
-	"github.com/grocerydata/grocery/grocery/internal/jsontext"
+	"github.com/grocerydata/grocery/internal/jsontext"
 )
 
 // Cents is an amount of Canadian dollars in integer cents. It encodes in

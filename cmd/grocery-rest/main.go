@@ -18,6 +18,12 @@
 // the quota counts are written before it exits.
 package main
 
-import "github.com/grocerydata/grocery/cmd/internal/server"
+import (
+	"github.com/grocerydata/grocery/cmd/internal/server"
+
+	// XLSX and Parquet import and export: the formats register themselves.
+	_ "github.com/grocerydata/grocery/format/parquet"
+	_ "github.com/grocerydata/grocery/format/xlsx"
+)
 
 func main() { server.Main("grocery-rest", server.ServeREST) }

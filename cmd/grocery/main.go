@@ -10,6 +10,10 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	// XLSX and Parquet import and export: the formats register themselves.
+	_ "github.com/grocerydata/grocery/format/parquet"
+	_ "github.com/grocerydata/grocery/format/xlsx"
 )
 
 func main() {

@@ -21,8 +21,8 @@ import (
 	"strings"
 
 	"github.com/grocerydata/grocery/grocery/internal/pricestat"
-	"github.com/grocerydata/grocery/grocery/internal/rowwrite"
 	"github.com/grocerydata/grocery/grocery/internal/textfold"
+	"github.com/grocerydata/grocery/internal/rowwrite"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -32,14 +32,12 @@ import (
 // storage.ScanSeries.
 const Batch = 8192
 
-// Formats are the formats Stream writes, by name: each one's file name
-// extension and MIME type.
+// Formats are the formats Stream writes itself, by name: each one's file
+// name extension and MIME type. Others come with Query.Create.
 var Formats = map[string]struct{ Ext, ContentType string }{
-	"json":    {"json", "application/json"},
-	"jsonl":   {"jsonl", "application/x-ndjson"},
-	"csv":     {"csv", "text/csv; charset=utf-8; header=present"},
-	"xlsx":    {"xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"},
-	"parquet": {"parquet", "application/vnd.apache.parquet"},
+	"json":  {"json", "application/json"},
+	"jsonl": {"jsonl", "application/x-ndjson"},
+	"csv":   {"csv", "text/csv; charset=utf-8; header=present"},
 }
 
 // Slug lowercases s and keeps its ASCII letters and digits, other runs
@@ -63,8 +61,12 @@ func Slug(s string) string {
 // Query is one export: the rows it selects, its format, where it reads
 // them and the words its rows carry.
 type Query struct {
-	// Format is json, jsonl, csv, xlsx or parquet; anything else is json.
+	// Format is json, jsonl or csv, which Stream writes itself, or the
+	// name of another format, which Create writes.
 	Format string
+	// Create returns the writer of a format other than json, jsonl and
+	// csv: table is the dataset's name, cols its columns.
+	Create func(w io.Writer, table string, cols []rowwrite.Column) (rowwrite.Writer, error)
 	// Dataset is observations, offers or stores; anything else is stores.
 	Dataset string
 	// Province and Banner ("": any) keep the rows of one province and
@@ -115,8 +117,8 @@ type Counts struct {
 // province, banner and store id, every store with its active flag.
 //
 // It returns ctx's error when ctx is cancelled, the writer's error, and
-// rowwrite.ErrTooManyRows, before anything is written, for an XLSX
-// export over rowwrite.MaxXLSXRows rows.
+// Create's writer's errors (an XLSX writer's rowwrite.ErrTooManyRows,
+// before anything is written, past rowwrite.MaxXLSXRows rows).
 func Stream(ctx context.Context, w io.Writer, q *Query, n *Counts) error {
 	cw := &rowwrite.ByteCounter{Ctx: ctx, W: w, N: &n.Bytes}
 	var cols []rowwrite.Column
@@ -133,12 +135,10 @@ func Stream(ctx context.Context, w io.Writer, q *Query, n *Counts) error {
 	switch q.Format {
 	case "csv":
 		rw, err = rowwrite.NewCSV(cw, cols)
-	case "xlsx":
-		rw, err = rowwrite.NewXLSX(cw, q.Dataset, cols)
-	case "parquet":
-		rw, err = rowwrite.NewParquet(cw, cols)
-	default:
+	case "json", "jsonl":
 		rw = rowwrite.NewJSON(cw, cols, q.Format == "jsonl")
+	default:
+		rw, err = q.Create(cw, q.Dataset, cols)
 	}
 	if err != nil {
 		return err

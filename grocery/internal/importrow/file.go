@@ -22,7 +22,7 @@ import (
 	"strings"
 
 	"github.com/grocerydata/grocery/grocery/internal/fault"
-	"github.com/grocerydata/grocery/grocery/internal/rowfile"
+	"github.com/grocerydata/grocery/internal/rowfile"
 )
 
 const (
@@ -30,6 +30,11 @@ const (
 	ctxEvery      = 4096     // rows between context checks
 	progressEvery = 64 << 10 // bytes between progress calls
 )
+
+// Opener reads the header of a file of a format other than CSV and JSON
+// (XLSX, Parquet), r just past its signature's Sniff; errors about the
+// file's form are *rowfile.FormatError values.
+type Opener func(f rowfile.Format, r io.Reader) (*rowfile.Rows, error)
 
 // File is an import file being read, past its header.
 type File struct {
@@ -49,11 +54,12 @@ type File struct {
 // Open reads the format and the header of the file name from r and
 // recognises its kind; a file with the columns of a derived dataset's
 // export is refused. progress, when not nil, is called with the bytes
-// read every 64 KiB. It returns an Invalid *fault.Error naming the file
+// read every 64 KiB; other opens a file of a format other than CSV and
+// JSON. It returns an Invalid *fault.Error naming the file
 // for an empty file, one of another format, and a header that gives no
 // kind (saying what is wrong with its names), and the reader's own
 // errors. name is used in messages only.
-func Open(name string, r io.Reader, progress func(bytesRead int64), derived []Derived) (*File, error) {
+func Open(name string, r io.Reader, progress func(bytesRead int64), derived []Derived, other Opener) (*File, error) {
 	counter := &rowfile.Counter{R: r, Progress: progress, Every: progressEvery}
 	br := bufio.NewReaderSize(counter, 64<<10)
 	format, empty, err := rowfile.Sniff(br)
@@ -67,16 +73,13 @@ func Open(name string, r io.Reader, progress func(bytesRead int64), derived []De
 	if format == rowfile.JSONL || format == rowfile.JSON {
 		return f, f.openJSONL(br, derived)
 	}
-	switch format {
-	case rowfile.XLSX:
-		f.rows, err = rowfile.OpenXLSX(br, rowfile.MaxXLSX)
-	case rowfile.Parquet:
-		f.rows, err = rowfile.OpenParquet(br, rowfile.MaxParquet)
-	default:
+	if format == rowfile.CSV {
 		f.rows, err = rowfile.OpenCSV(br, func(names []string) bool {
 			_, _, problem := detect(normalNames(names), derived)
 			return problem == ""
 		})
+	} else {
+		f.rows, err = other(format, br)
 	}
 	if err == io.EOF {
 		return nil, fault.New(fault.Invalid, "%s: the file is empty: want a header row of %s", name, describeKinds())

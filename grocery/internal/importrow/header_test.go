@@ -20,7 +20,7 @@ func TestLongHeaderMessage(t *testing.T) {
 		{"ErrNotRecognised", `{`, `columns unknown_key_0000, unknown_key_0001, unknown_key_0002, unknown_key_0003, unknown_key_0004 and 2995 more are not recognised`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Open("big.jsonl", strings.NewReader(tc.first+strings.Join(keys, ",")+"}\n"), nil, nil)
+			_, err := Open("big.jsonl", strings.NewReader(tc.first+strings.Join(keys, ",")+"}\n"), nil, nil, nil)
 			if err == nil || !strings.Contains(err.Error(), tc.want) || len(err.Error()) > 1000 {
 				t.Fatalf("got %d bytes: %.400v, want under 1000 bytes saying %q", len(fmt.Sprint(err)), err, tc.want)
 			}

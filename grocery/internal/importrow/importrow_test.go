@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/grocerydata/grocery/grocery/internal/fault"
-	"github.com/grocerydata/grocery/grocery/internal/rowwrite"
+	"github.com/grocerydata/grocery/internal/rowwrite"
 )
 
 // derived is an offers-like export: its own column is offer_id.
@@ -37,7 +37,7 @@ func TestOpen(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			f, err := Open("f.csv", strings.NewReader(tc.in), nil, derived)
+			f, err := Open("f.csv", strings.NewReader(tc.in), nil, derived, nil)
 			if tc.err != "" {
 				var fe *fault.Error
 				if !errors.As(err, &fe) || fe.Kind != fault.Invalid || !strings.HasPrefix(fe.Message, tc.err) {
@@ -60,7 +60,7 @@ func TestOpen(t *testing.T) {
 // fields (or its message when bad) as text.
 func read(t *testing.T, in string, cols ...int) []string {
 	t.Helper()
-	f, err := Open("f.csv", strings.NewReader(in), nil, derived)
+	f, err := Open("f.csv", strings.NewReader(in), nil, derived, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func TestReadStops(t *testing.T) {
 	t.Parallel()
 	in := "date,store_id,banner,external_sku,price\n" + strings.Repeat("2026-01-02,st,b,s,1\n", 2*ctxEvery)
 	open := func() *File {
-		f, err := Open("f.csv", strings.NewReader(in), nil, nil)
+		f, err := Open("f.csv", strings.NewReader(in), nil, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -173,7 +173,7 @@ func TestDecimal(t *testing.T) {
 		{"date;store_id;banner;external_sku;price", "1,000.5", "1,000.5"},
 		{"date,store_id,banner,external_sku,price", "4,99", "4,99"},
 	} {
-		f, err := Open("f.csv", strings.NewReader(tc.header+"\n"), nil, nil)
+		f, err := Open("f.csv", strings.NewReader(tc.header+"\n"), nil, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/grocerydata/grocery/grocery/internal/rowwrite"
+	"github.com/grocerydata/grocery/internal/rowwrite"
 	"github.com/grocerydata/grocery/internal/words"
 )
 

@@ -1,4 +1,4 @@
-package rowfile
+package parquet
 
 import (
 	"bytes"
@@ -15,7 +15,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/grocerydata/grocery/grocery/internal/extsort"
+	"github.com/grocerydata/grocery/internal/extsort"
+	"github.com/grocerydata/grocery/internal/rowfile"
 	"github.com/klauspost/compress/snappy"
 	"github.com/klauspost/compress/zstd"
 	"github.com/parquet-go/parquet-go"
@@ -25,31 +26,28 @@ import (
 	"github.com/pierrec/lz4/v4"
 )
 
-// Parquet is an Apache Parquet file: Sniff recognises it by its PAR1 magic.
-const Parquet Format = "parquet"
-
-// MaxParquet is the largest Parquet file OpenParquet reads, in bytes. A
+// MaxSize is the largest Parquet file an import reads, in bytes. A
 // Parquet file is read from its end (its footer says where the columns
 // are), so one of more than parquetInMemory bytes is copied to a
-// temporary file first, removed by Rows.Close.
-const MaxParquet = 1 << 30
+// temporary file first, removed when its rows are closed.
+const MaxSize = 1 << 30
 
 // The limits on what a Parquet file declares, checked before the Parquet
 // library reads it (a few bytes can declare gigabytes: a list of two
 // billion row groups, a page that unpacks to 2 GiB):
 //
-//   - MaxParquetFooter: the footer (the file's metadata);
-//   - MaxParquetColumns: the columns, none nested;
-//   - MaxParquetPage: what one page unpacks to, as declared and as
+//   - MaxFooter: the footer (the file's metadata);
+//   - MaxColumns: the columns, none nested;
+//   - MaxPage: what one page unpacks to, as declared and as
 //     unpacked (the reader holds one page of each column at a time);
-//   - MaxParquetPageValues: the values of one page;
-//   - MaxParquetUnpacked: all the pages together.
+//   - MaxPageValues: the values of one page;
+//   - MaxUnpacked: all the pages together.
 const (
-	MaxParquetFooter     = 16 << 20
-	MaxParquetColumns    = 64
-	MaxParquetPage       = 64 << 20
-	MaxParquetPageValues = 4 << 20
-	MaxParquetUnpacked   = 4 << 30
+	MaxFooter     = 16 << 20
+	MaxColumns    = 64
+	MaxPage       = 64 << 20
+	MaxPageValues = 4 << 20
+	MaxUnpacked   = 4 << 30
 )
 
 // parquetInMemory is the largest Parquet file read in memory.
@@ -61,7 +59,7 @@ const parquetMetaBudget = 256 << 20
 
 const notParquet = "not a readable Parquet file: "
 
-// OpenParquet reads a Parquet file from r (to its end, at most limit
+// open reads a Parquet file from r (to its end, at most limit
 // bytes) and returns its rows, a row per record and a column per field of
 // the file's flat schema, the header being the columns' names (a pandas
 // index column, __index_level_0__, is left out). Values are read as text,
@@ -76,7 +74,7 @@ const notParquet = "not a readable Parquet file: "
 // with nested, repeated or other columns it does not read (TIME, INTERVAL,
 // binary), and io.EOF for a file without a column. Next returns a
 // *FormatError for a page that cannot be read.
-func OpenParquet(r io.Reader, limit int64) (rows *Rows, err error) {
+func open(r io.Reader, limit int64) (rows *rowfile.Rows, err error) {
 	data, file, size, err := spool(r, limit)
 	if err != nil {
 		return nil, err
@@ -97,7 +95,7 @@ func OpenParquet(r io.Reader, limit int64) (rows *Rows, err error) {
 	// The library may panic on malformed input the checks below miss.
 	defer func() {
 		if v := recover(); v != nil {
-			rows, err = nil, &FormatError{notParquet + "its structure is damaged"}
+			rows, err = nil, &rowfile.FormatError{Reason: notParquet + "its structure is damaged"}
 		}
 	}()
 	meta, err := checkParquet(ra, size)
@@ -106,7 +104,7 @@ func OpenParquet(r io.Reader, limit int64) (rows *Rows, err error) {
 	}
 	f, err := parquet.OpenFile(ra, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true), parquet.ReadBufferSize(64<<10))
 	if err != nil {
-		return nil, &FormatError{notParquet + "its footer cannot be read"}
+		return nil, &rowfile.FormatError{Reason: notParquet + "its footer cannot be read"}
 	}
 	cols, err := parquetColumns(meta)
 	if err != nil {
@@ -115,19 +113,19 @@ func OpenParquet(r io.Reader, limit int64) (rows *Rows, err error) {
 	if len(cols) == 0 {
 		return nil, io.EOF
 	}
-	rows = &Rows{Format: Parquet, close: func() error { cleanup(); return nil }}
-	var keep []int // the file's column index of each header column
+	var (
+		header []string
+		ints   []string
+		keep   []int // the file's column index of each header column
+	)
 	for i, c := range cols {
 		if pandasIndex.MatchString(c.name) {
 			continue
 		}
-		rows.header = append(rows.header, c.name)
+		header = append(header, c.name)
 		keep = append(keep, i)
 		if c.integer {
-			if rows.ints == nil {
-				rows.ints = map[string]bool{}
-			}
-			rows.ints[strings.ToLower(strings.TrimSpace(c.name))] = true
+			ints = append(ints, c.name)
 		}
 	}
 	var (
@@ -140,12 +138,12 @@ func OpenParquet(r io.Reader, limit int64) (rows *Rows, err error) {
 		n      = 0
 		text   []byte
 		// The most rows read, whatever the footer and pages declared.
-		maxRows = int(min(MaxRows, size*MaxRowsPerByte))
+		maxRows = int(min(rowfile.MaxRows, size*rowfile.MaxRowsPerByte))
 	)
-	rows.next = func() (_ []string, _ int, err error) {
+	next := func() (_ []string, _ int, err error) {
 		defer func() {
 			if v := recover(); v != nil {
-				err = &FormatError{fmt.Sprintf("row %d of the Parquet file cannot be read: its structure is damaged", n+1)}
+				err = &rowfile.FormatError{Reason: fmt.Sprintf("row %d of the Parquet file cannot be read: its structure is damaged", n+1)}
 			}
 		}()
 		for {
@@ -161,13 +159,13 @@ func OpenParquet(r io.Reader, limit int64) (rows *Rows, err error) {
 				cur.Close()
 				cur = nil
 				if err != nil && err != io.EOF {
-					return nil, n, &FormatError{fmt.Sprintf("row %d of the Parquet file cannot be read: %s", n+1, readError(err))}
+					return nil, n, &rowfile.FormatError{Reason: fmt.Sprintf("row %d of the Parquet file cannot be read: %s", n+1, readError(err))}
 				}
 				continue
 			}
 			n++
 			if n > maxRows {
-				return nil, n, checkRows(Parquet, int64(n), size)
+				return nil, n, rowfile.CheckRows(rowfile.Parquet, int64(n), size)
 			}
 			for i := range cells {
 				cells[i] = ""
@@ -179,8 +177,8 @@ func OpenParquet(r io.Reader, limit int64) (rows *Rows, err error) {
 					continue
 				}
 				text = cols[c].text(text[:0], v)
-				if total += len(text); total > MaxRecord {
-					return nil, n, &FormatError{fmt.Sprintf("row %d: a row longer than %d KiB, where no field is longer than a few hundred characters: the file is not a data file of this kind (the import stops here)", n, MaxRecord>>10)}
+				if total += len(text); total > rowfile.MaxRecord {
+					return nil, n, &rowfile.FormatError{Reason: fmt.Sprintf("row %d: a row longer than %d KiB, where no field is longer than a few hundred characters: the file is not a data file of this kind (the import stops here)", n, rowfile.MaxRecord>>10)}
 				}
 				cells[c] = string(text)
 			}
@@ -189,6 +187,11 @@ func OpenParquet(r io.Reader, limit int64) (rows *Rows, err error) {
 			}
 			return rec, n, nil
 		}
+	}
+	rows = rowfile.NewRows(rowfile.Parquet, next, func() error { cleanup(); return nil })
+	rows.SetHeader(header, 0)
+	for _, name := range ints {
+		rows.SetIntegerColumn(name)
 	}
 	return rows, nil
 }
@@ -209,13 +212,13 @@ var pandasIndex = regexp.MustCompile(`^__index_level_\d+__$`)
 // spool reads r whole: in memory up to parquetInMemory bytes, else into a
 // temporary file.
 func spool(r io.Reader, limit int64) (data []byte, file *os.File, size int64, err error) {
-	tooLarge := &FormatError{fmt.Sprintf("the Parquet file is larger than %d MiB: split it", limit>>20)}
-	lr := &limitReader{r: r, left: limit}
+	tooLarge := &rowfile.FormatError{Reason: fmt.Sprintf("the Parquet file is larger than %d MiB: split it", limit>>20)}
+	lr := &rowfile.LimitReader{R: r, Left: limit}
 	data, err = io.ReadAll(io.LimitReader(lr, parquetInMemory+1))
 	switch {
-	case lr.err != nil:
-		return nil, nil, 0, lr.err
-	case lr.over:
+	case lr.Err != nil:
+		return nil, nil, 0, lr.Err
+	case lr.Over:
 		return nil, nil, 0, tooLarge
 	case err != nil:
 		return nil, nil, 0, err
@@ -237,9 +240,9 @@ func spool(r io.Reader, limit int64) (data []byte, file *os.File, size int64, er
 	}
 	n, err := io.Copy(file, lr)
 	switch {
-	case lr.err != nil:
-		return fail(lr.err)
-	case lr.over:
+	case lr.Err != nil:
+		return fail(lr.Err)
+	case lr.Over:
 		return fail(tooLarge)
 	case err != nil:
 		return fail(err)
@@ -252,7 +255,7 @@ func spool(r io.Reader, limit int64) (data []byte, file *os.File, size int64, er
 func checkParquet(ra io.ReaderAt, size int64) (*format.FileMetaData, error) {
 	var head, tail [8]byte
 	if size < 12 {
-		return nil, &FormatError{notParquet + "it is too short"}
+		return nil, &rowfile.FormatError{Reason: notParquet + "it is too short"}
 	}
 	if _, err := ra.ReadAt(head[:4], 0); err != nil {
 		return nil, err
@@ -261,17 +264,17 @@ func checkParquet(ra io.ReaderAt, size int64) (*format.FileMetaData, error) {
 		return nil, err
 	}
 	if string(head[:4]) == "PARE" || string(tail[4:]) == "PARE" {
-		return nil, &FormatError{"the Parquet file is encrypted: write it without encryption"}
+		return nil, &rowfile.FormatError{Reason: "the Parquet file is encrypted: write it without encryption"}
 	}
 	if string(head[:4]) != "PAR1" || string(tail[4:]) != "PAR1" {
-		return nil, &FormatError{notParquet + "it does not start and end with PAR1 (the file may be cut short)"}
+		return nil, &rowfile.FormatError{Reason: notParquet + "it does not start and end with PAR1 (the file may be cut short)"}
 	}
 	footer := int64(bin.LittleEndian.Uint32(tail[:4]))
-	if footer > MaxParquetFooter {
-		return nil, &FormatError{fmt.Sprintf("the Parquet file's footer is larger than %d MiB (the most read): split the file", MaxParquetFooter>>20)}
+	if footer > MaxFooter {
+		return nil, &rowfile.FormatError{Reason: fmt.Sprintf("the Parquet file's footer is larger than %d MiB (the most read): split the file", MaxFooter>>20)}
 	}
 	if footer > size-12 {
-		return nil, &FormatError{notParquet + "its footer is longer than the file"}
+		return nil, &rowfile.FormatError{Reason: notParquet + "its footer is longer than the file"}
 	}
 	fb := make([]byte, footer)
 	if _, err := ra.ReadAt(fb, size-8-footer); err != nil {
@@ -280,14 +283,14 @@ func checkParquet(ra io.ReaderAt, size int64) (*format.FileMetaData, error) {
 	budget := parquetMetaBudget
 	end, err := skipThrift(fb, 0, 0, &budget)
 	if err != nil || end > len(fb) {
-		return nil, &FormatError{notParquet + "its footer is damaged"}
+		return nil, &rowfile.FormatError{Reason: notParquet + "its footer is damaged"}
 	}
 	meta := new(format.FileMetaData)
 	if err := thrift.Unmarshal(new(thrift.CompactProtocol), fb[:end], meta); err != nil {
-		return nil, &FormatError{notParquet + "its footer is damaged"}
+		return nil, &rowfile.FormatError{Reason: notParquet + "its footer is damaged"}
 	}
-	if len(meta.Schema) > MaxParquetColumns+1 {
-		return nil, &FormatError{fmt.Sprintf("the Parquet file has more than %d columns (the most read)", MaxParquetColumns)}
+	if len(meta.Schema) > MaxColumns+1 {
+		return nil, &rowfile.FormatError{Reason: fmt.Sprintf("the Parquet file has more than %d columns (the most read)", MaxColumns)}
 	}
 	// The rows the footer declares, in all and by row group, then (as
 	// the pages are walked) those the pages of each column hold.
@@ -295,12 +298,12 @@ func checkParquet(ra io.ReaderAt, size int64) (*format.FileMetaData, error) {
 	var sum int64
 	for _, rg := range meta.RowGroups {
 		if rg.NumRows < 0 {
-			return nil, &FormatError{notParquet + "its footer is damaged"}
+			return nil, &rowfile.FormatError{Reason: notParquet + "its footer is damaged"}
 		}
 		sum += rg.NumRows
 		declared = max(declared, sum)
 	}
-	if err := checkRows(Parquet, declared, size); err != nil {
+	if err := rowfile.CheckRows(rowfile.Parquet, declared, size); err != nil {
 		return nil, err
 	}
 	var unpacked int64
@@ -314,7 +317,7 @@ func checkParquet(ra io.ReaderAt, size int64) (*format.FileMetaData, error) {
 			}
 			if i < len(values) {
 				values[i] += n
-				if err := checkRows(Parquet, values[i], size); err != nil {
+				if err := rowfile.CheckRows(rowfile.Parquet, values[i], size); err != nil {
 					return nil, err
 				}
 			}
@@ -341,10 +344,10 @@ var errPageTooLarge = errors.New("page too large")
 func (pc *pageCheck) chunk(ch *format.ColumnChunk) (int64, error) {
 	md := &ch.MetaData
 	if ch.FilePath != "" {
-		return 0, &FormatError{"the Parquet file's columns are in other files: write them into one file"}
+		return 0, &rowfile.FormatError{Reason: "the Parquet file's columns are in other files: write them into one file"}
 	}
 	if len(ch.EncryptedColumnMetadata) > 0 || ch.CryptoMetadata.Value != nil {
-		return 0, &FormatError{"the Parquet file is encrypted: write it without encryption"}
+		return 0, &rowfile.FormatError{Reason: "the Parquet file is encrypted: write it without encryption"}
 	}
 	switch md.Codec {
 	case format.Uncompressed, format.Snappy, format.Gzip, format.Zstd, format.Lz4Raw:
@@ -353,7 +356,7 @@ func (pc *pageCheck) chunk(ch *format.ColumnChunk) (int64, error) {
 		if p := strings.Join(md.PathInSchema, "."); safeName(p) {
 			name = "column " + p
 		}
-		return 0, &FormatError{fmt.Sprintf("the Parquet file's %s is compressed with %s: write it with snappy, zstd, gzip, lz4_raw or no compression", name, md.Codec)}
+		return 0, &rowfile.FormatError{Reason: fmt.Sprintf("the Parquet file's %s is compressed with %s: write it with snappy, zstd, gzip, lz4_raw or no compression", name, md.Codec)}
 	}
 	start := md.DataPageOffset
 	if md.DictionaryPageOffset != 0 {
@@ -361,13 +364,13 @@ func (pc *pageCheck) chunk(ch *format.ColumnChunk) (int64, error) {
 	}
 	end := start + md.TotalCompressedSize
 	if start < 4 || md.TotalCompressedSize < 0 || end > pc.dataEnd || end < start {
-		return 0, &FormatError{notParquet + "a column's pages lie outside the file"}
+		return 0, &rowfile.FormatError{Reason: notParquet + "a column's pages lie outside the file"}
 	}
 	if pc.seen[start] {
-		return 0, &FormatError{notParquet + "a column's pages are listed more than once (the footer repeats a row group)"}
+		return 0, &rowfile.FormatError{Reason: notParquet + "a column's pages are listed more than once (the footer repeats a row group)"}
 	}
 	pc.seen[start] = true
-	damaged := &FormatError{notParquet + "a page header is damaged"}
+	damaged := &rowfile.FormatError{Reason: notParquet + "a page header is damaged"}
 	var total int64
 	for pos := start; pos < end; {
 		// A page header is a few dozen bytes, more with statistics.
@@ -390,13 +393,13 @@ func (pc *pageCheck) chunk(ch *format.ColumnChunk) (int64, error) {
 		}
 		pos += int64(n)
 		if h.CompressedPageSize < 0 || h.UncompressedPageSize < 0 || int64(h.CompressedPageSize) > end-pos {
-			return 0, &FormatError{notParquet + "a page is larger than its column"}
+			return 0, &rowfile.FormatError{Reason: notParquet + "a page is larger than its column"}
 		}
-		if h.UncompressedPageSize > MaxParquetPage {
-			return 0, &FormatError{fmt.Sprintf("a page of the Parquet file unpacks to more than %d MiB (the most read): write it with smaller pages", MaxParquetPage>>20)}
+		if h.UncompressedPageSize > MaxPage {
+			return 0, &rowfile.FormatError{Reason: fmt.Sprintf("a page of the Parquet file unpacks to more than %d MiB (the most read): write it with smaller pages", MaxPage>>20)}
 		}
-		if *pc.unpacked += int64(h.UncompressedPageSize); *pc.unpacked > MaxParquetUnpacked {
-			return 0, &FormatError{fmt.Sprintf("the Parquet file unpacks to more than %d GiB (the most read): split it", MaxParquetUnpacked>>30)}
+		if *pc.unpacked += int64(h.UncompressedPageSize); *pc.unpacked > MaxUnpacked {
+			return 0, &rowfile.FormatError{Reason: fmt.Sprintf("the Parquet file unpacks to more than %d GiB (the most read): split it", MaxUnpacked>>30)}
 		}
 		var values int32
 		skip, compressed := int32(0), true
@@ -416,8 +419,8 @@ func (pc *pageCheck) chunk(ch *format.ColumnChunk) (int64, error) {
 		case h.DictionaryPageHeader.Valid:
 			values = h.DictionaryPageHeader.V.NumValues
 		}
-		if values < 0 || values > MaxParquetPageValues {
-			return 0, &FormatError{fmt.Sprintf("a page of the Parquet file holds more than %d values (the most read): write it with smaller pages", MaxParquetPageValues)}
+		if values < 0 || values > MaxPageValues {
+			return 0, &rowfile.FormatError{Reason: fmt.Sprintf("a page of the Parquet file holds more than %d values (the most read): write it with smaller pages", MaxPageValues)}
 		}
 		if compressed && md.Codec != format.Uncompressed && (h.DataPageHeader.Valid || h.DataPageHeaderV2.Valid || h.DictionaryPageHeader.Valid) {
 			if int(h.CompressedPageSize) > cap(pc.page) {
@@ -430,10 +433,10 @@ func (pc *pageCheck) chunk(ch *format.ColumnChunk) (int64, error) {
 			want := int(h.UncompressedPageSize - skip)
 			err := pc.unpack(md.Codec, pb[skip:], want)
 			if err == errPageTooLarge {
-				return 0, &FormatError{notParquet + "a page unpacks to more than its header says"}
+				return 0, &rowfile.FormatError{Reason: notParquet + "a page unpacks to more than its header says"}
 			}
 			if err != nil {
-				return 0, &FormatError{notParquet + "a page cannot be unpacked"}
+				return 0, &rowfile.FormatError{Reason: notParquet + "a page cannot be unpacked"}
 			}
 		}
 		if h.DataPageHeader.Valid || h.DataPageHeaderV2.Valid {
@@ -478,10 +481,10 @@ func (pc *pageCheck) unpack(codec format.CompressionCodec, src []byte, want int)
 		r = zr
 	case format.Zstd:
 		// The output is bounded by the limit below; the decoder's own
-		// window by MaxParquetPage (a page's frame declares at most its
+		// window by MaxPage (a page's frame declares at most its
 		// size, but a streaming writer may declare a larger window).
 		zr, err := zstd.NewReader(bytes.NewReader(src), zstd.WithDecoderConcurrency(1),
-			zstd.WithDecoderMaxMemory(MaxParquetPage+1<<20), zstd.WithDecoderMaxWindow(MaxParquetPage))
+			zstd.WithDecoderMaxMemory(MaxPage+1<<20), zstd.WithDecoderMaxWindow(MaxPage))
 		if err != nil {
 			return err
 		}
@@ -678,23 +681,23 @@ type parquetColumn struct {
 // leaves, none repeated.
 func parquetColumns(meta *format.FileMetaData) ([]parquetColumn, error) {
 	if len(meta.Schema) == 0 {
-		return nil, &FormatError{notParquet + "it has no schema"}
+		return nil, &rowfile.FormatError{Reason: notParquet + "it has no schema"}
 	}
 	root := meta.Schema[0]
 	if n, _ := root.NumChildren.Get(); int(n) != len(meta.Schema)-1 {
-		return nil, &FormatError{"the Parquet file has nested columns (groups, lists or maps): want a flat table of text, numbers, dates and booleans"}
+		return nil, &rowfile.FormatError{Reason: "the Parquet file has nested columns (groups, lists or maps): want a flat table of text, numbers, dates and booleans"}
 	}
 	var cols []parquetColumn
 	for _, el := range meta.Schema[1:] {
 		name := el.Name
 		if !safeName(name) {
-			return nil, &FormatError{"the Parquet file has a column whose name is not printable text"}
+			return nil, &rowfile.FormatError{Reason: "the Parquet file has a column whose name is not printable text"}
 		}
 		if n, ok := el.NumChildren.Get(); ok && n > 0 || !el.Type.Valid {
-			return nil, &FormatError{fmt.Sprintf("the Parquet file's column %s is nested (a group, list or map): want a flat table of text, numbers, dates and booleans", name)}
+			return nil, &rowfile.FormatError{Reason: fmt.Sprintf("the Parquet file's column %s is nested (a group, list or map): want a flat table of text, numbers, dates and booleans", name)}
 		}
 		if rt, _ := el.RepetitionType.Get(); rt == format.Repeated {
-			return nil, &FormatError{fmt.Sprintf("the Parquet file's column %s is repeated (a list): want one value per row", name)}
+			return nil, &rowfile.FormatError{Reason: fmt.Sprintf("the Parquet file's column %s is repeated (a list): want one value per row", name)}
 		}
 		fn, err := textOf(&el)
 		if err != nil {
@@ -732,7 +735,7 @@ func textOf(el *format.SchemaElement) (func([]byte, parquet.Value) []byte, error
 	lt := el.LogicalType.Value
 	ct, hasCT := el.ConvertedType.Get()
 	unsupported := func(what string) error {
-		return &FormatError{fmt.Sprintf("the Parquet file's column %s is %s: want text, numbers, dates, timestamps or booleans", name, what)}
+		return &rowfile.FormatError{Reason: fmt.Sprintf("the Parquet file's column %s is %s: want text, numbers, dates, timestamps or booleans", name, what)}
 	}
 	// DECIMAL, on any physical type.
 	scale := -1

@@ -1,4 +1,4 @@
-package rowfile
+package xlsx
 
 import (
 	"archive/zip"
@@ -9,55 +9,57 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/grocerydata/grocery/internal/rowfile"
 	"github.com/xuri/excelize/v2"
 )
 
-// MaxXLSX is the largest XLSX file OpenXLSX reads, in bytes. A workbook is
+// MaxSize is the largest XLSX file an import reads, in bytes. A workbook is
 // a ZIP archive, read whole into memory: the file's bytes, its shared
 // strings and its small parts stay in memory while the sheet is read; a
 // worksheet of more than 16 MiB uncompressed is unpacked to a temporary
 // file and read row by row.
-const MaxXLSX = 256 << 20
+const MaxSize = 256 << 20
 
 // The limits on what an XLSX workbook unpacks to (a few MB of ZIP can
 // hold gigabytes of repeated bytes). excelize keeps every part but the
 // worksheets in memory, and a worksheet past 16 MiB in a temporary file:
 //
-//   - MaxXLSXUnzipped: all the parts together, as the archive declares
+//   - MaxUnzipped: all the parts together, as the archive declares
 //     them (archive/zip refuses a part longer than declared);
-//   - MaxXLSXPart: each part other than a worksheet (shared strings,
+//   - MaxPart: each part other than a worksheet (shared strings,
 //     styles), held in memory;
-//   - MaxXLSXRun: the longest run of a worksheet without markup: the XML
+//   - MaxRun: the longest run of a worksheet without markup: the XML
 //     decoder holds a run whole, and a cell holds at most 32,767
 //     characters (escaped: up to six bytes each).
 const (
-	MaxXLSXUnzipped = 1 << 30
-	MaxXLSXPart     = 64 << 20
-	MaxXLSXRun      = 256 << 10
+	MaxUnzipped = 1 << 30
+	MaxPart     = 64 << 20
+	MaxRun      = 256 << 10
 )
 
-// MaxXLSXRows is the most rows a sheet holds (Excel's own limit): a
-// sheet whose dimension declares more is refused before it is read, and
-// the rows read stop there. The rows read are bounded by MaxRows and
-// MaxRowsPerByte too.
-const MaxXLSXRows = 1 << 20
+// MaxSheetRows is the most rows a sheet holds (Excel's own limit): an
+// imported sheet whose dimension declares more is refused before it is
+// read, and the rows read stop there. The rows read are bounded by
+// rowfile.MaxRows and rowfile.MaxRowsPerByte too. An export holds one row
+// fewer than this, the header taking one (grocery.MaxSheetRows).
+const MaxSheetRows = 1 << 20
 
 // checkParts refuses a workbook whose parts unpack to more than the
 // limits above, reading each worksheet once, as a stream.
 func checkParts(data []byte) error {
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
-		return &FormatError{notOurs + "it starts as a ZIP archive but is not a readable one"}
+		return &rowfile.FormatError{Reason: rowfile.NotOurs + "it starts as a ZIP archive but is not a readable one"}
 	}
 	var total uint64
 	for _, f := range zr.File {
 		total += f.UncompressedSize64
 		sheet := strings.HasPrefix(f.Name, "xl/worksheets/") && strings.HasSuffix(f.Name, ".xml")
 		switch {
-		case total > MaxXLSXUnzipped:
-			return &FormatError{fmt.Sprintf("the XLSX workbook unpacks to more than %d MiB (the most read): save it as CSV, or split it", MaxXLSXUnzipped>>20)}
-		case !sheet && f.UncompressedSize64 > MaxXLSXPart:
-			return &FormatError{fmt.Sprintf("the XLSX workbook's part %s unpacks to more than %d MiB (the most read for a part other than a sheet): save it as CSV", f.Name, MaxXLSXPart>>20)}
+		case total > MaxUnzipped:
+			return &rowfile.FormatError{Reason: fmt.Sprintf("the XLSX workbook unpacks to more than %d MiB (the most read): save it as CSV, or split it", MaxUnzipped>>20)}
+		case !sheet && f.UncompressedSize64 > MaxPart:
+			return &rowfile.FormatError{Reason: fmt.Sprintf("the XLSX workbook's part %s unpacks to more than %d MiB (the most read for a part other than a sheet): save it as CSV", f.Name, MaxPart>>20)}
 		case sheet:
 			if err := checkRuns(f); err != nil {
 				return err
@@ -67,12 +69,12 @@ func checkParts(data []byte) error {
 	return nil
 }
 
-// checkRuns refuses a worksheet with a run of more than MaxXLSXRun bytes
+// checkRuns refuses a worksheet with a run of more than MaxRun bytes
 // without markup.
 func checkRuns(f *zip.File) error {
 	rc, err := f.Open()
 	if err != nil {
-		return &FormatError{notOurs + "it starts as a ZIP archive but is not a readable one"}
+		return &rowfile.FormatError{Reason: rowfile.NotOurs + "it starts as a ZIP archive but is not a readable one"}
 	}
 	defer rc.Close()
 	buf := make([]byte, 64<<10)
@@ -80,22 +82,22 @@ func checkRuns(f *zip.File) error {
 	for first := true; ; first = false {
 		n, err := rc.Read(buf)
 		if first {
-			if rows, ok := dimensionRows(buf[:n]); ok && rows > MaxXLSXRows {
-				return &FormatError{fmt.Sprintf("the XLSX workbook's sheet %s declares %d rows, more than %d rows (the most a sheet holds): it is not a sheet this program reads", f.Name, rows, MaxXLSXRows)}
+			if rows, ok := dimensionRows(buf[:n]); ok && rows > MaxSheetRows {
+				return &rowfile.FormatError{Reason: fmt.Sprintf("the XLSX workbook's sheet %s declares %d rows, more than %d rows (the most a sheet holds): it is not a sheet this program reads", f.Name, rows, MaxSheetRows)}
 			}
 		}
 		for _, c := range buf[:n] {
 			if c == '<' || c == '>' {
 				run = 0
-			} else if run++; run > MaxXLSXRun {
-				return &FormatError{fmt.Sprintf("the XLSX workbook's sheet %s holds a run of more than %d KiB without markup (a cell holds at most 32,767 characters): it is not a sheet this program reads", f.Name, MaxXLSXRun>>10)}
+			} else if run++; run > MaxRun {
+				return &rowfile.FormatError{Reason: fmt.Sprintf("the XLSX workbook's sheet %s holds a run of more than %d KiB without markup (a cell holds at most 32,767 characters): it is not a sheet this program reads", f.Name, MaxRun>>10)}
 			}
 		}
 		if err == io.EOF {
 			return nil
 		}
 		if err != nil {
-			return &FormatError{notOurs + "it starts as a ZIP archive but is not a readable one"}
+			return &rowfile.FormatError{Reason: rowfile.NotOurs + "it starts as a ZIP archive but is not a readable one"}
 		}
 	}
 }
@@ -119,7 +121,7 @@ func dimensionRows(head []byte) (int64, bool) {
 	return n, err == nil
 }
 
-// OpenXLSX reads an XLSX workbook from r (to its end) and the header of
+// open reads an XLSX workbook from r (to its end) and the header of
 // its first sheet: its first row that is not empty. Cells are read as
 // text: numbers as their digits ("4.99", "67000378089", never in
 // exponent form up to 15 digits), dates and date-times formatted as dates
@@ -128,52 +130,52 @@ func dimensionRows(head []byte) (int64, bool) {
 // It returns a *FormatError for input that is not an XLSX workbook, one of
 // more than limit bytes, or a workbook without a sheet, and io.EOF for a
 // first sheet without a row.
-func OpenXLSX(r io.Reader, limit int64) (*Rows, error) {
-	lr := &limitReader{r: r, left: limit}
+func open(r io.Reader, limit int64) (*rowfile.Rows, error) {
+	lr := &rowfile.LimitReader{R: r, Left: limit}
 	data, err := io.ReadAll(lr)
 	switch {
-	case lr.err != nil:
-		return nil, lr.err
-	case lr.over:
-		return nil, &FormatError{fmt.Sprintf("the XLSX file is larger than %d MiB: save it as CSV, or split it", limit>>20)}
+	case lr.Err != nil:
+		return nil, lr.Err
+	case lr.Over:
+		return nil, &rowfile.FormatError{Reason: fmt.Sprintf("the XLSX file is larger than %d MiB: save it as CSV, or split it", limit>>20)}
 	case err != nil:
 		return nil, err
 	}
 	if odsSpreadsheet(data) {
-		return nil, &FormatError{notOurs + "it is an OpenDocument spreadsheet (ODS): save it as XLSX or CSV and import that"}
+		return nil, &rowfile.FormatError{Reason: rowfile.NotOurs + "it is an OpenDocument spreadsheet (ODS): save it as XLSX or CSV and import that"}
 	}
 	size := int64(len(data))
 	// A decompression bomb is refused before excelize unpacks anything.
 	if err := checkParts(data); err != nil {
 		return nil, err
 	}
-	f, err := excelize.OpenReader(bytes.NewReader(data), excelize.Options{UnzipSizeLimit: MaxXLSXUnzipped, UnzipXMLSizeLimit: 16 << 20})
+	f, err := excelize.OpenReader(bytes.NewReader(data), excelize.Options{UnzipSizeLimit: MaxUnzipped, UnzipXMLSizeLimit: 16 << 20})
 	data = nil
 	if err != nil {
 		if f != nil {
 			f.Close()
 		}
 		switch {
-		case lr.err != nil:
-			return nil, lr.err
-		case lr.over:
-			return nil, &FormatError{fmt.Sprintf("the XLSX file is larger than %d MiB: save it as CSV, or split it", limit>>20)}
+		case lr.Err != nil:
+			return nil, lr.Err
+		case lr.Over:
+			return nil, &rowfile.FormatError{Reason: fmt.Sprintf("the XLSX file is larger than %d MiB: save it as CSV, or split it", limit>>20)}
 		case errors.Is(err, zip.ErrFormat) || errors.Is(err, zip.ErrAlgorithm) || errors.Is(err, zip.ErrChecksum) || errors.Is(err, io.ErrUnexpectedEOF):
-			return nil, &FormatError{notOurs + "it starts as a ZIP archive but is not a readable one"}
+			return nil, &rowfile.FormatError{Reason: rowfile.NotOurs + "it starts as a ZIP archive but is not a readable one"}
 		}
 		// The message of excelize's error may quote the archive's content.
-		return nil, &FormatError{notOurs + "it is a ZIP archive but not a readable XLSX workbook"}
+		return nil, &rowfile.FormatError{Reason: rowfile.NotOurs + "it is a ZIP archive but not a readable XLSX workbook"}
 	}
 	_, types := f.Pkg.Load("[Content_Types].xml")
 	_, book := f.Pkg.Load("xl/workbook.xml")
 	if !types || !book {
 		f.Close()
-		return nil, &FormatError{notOurs + "it is a ZIP archive but not a readable XLSX workbook"}
+		return nil, &rowfile.FormatError{Reason: rowfile.NotOurs + "it is a ZIP archive but not a readable XLSX workbook"}
 	}
 	sheets := f.GetSheetList()
 	if len(sheets) == 0 {
 		f.Close()
-		return nil, &FormatError{"the XLSX workbook has no sheet"}
+		return nil, &rowfile.FormatError{Reason: "the XLSX workbook has no sheet"}
 	}
 	if err := plainFormats(f); err != nil {
 		f.Close()
@@ -182,43 +184,44 @@ func OpenXLSX(r io.Reader, limit int64) (*Rows, error) {
 	xr, err := f.Rows(sheets[0])
 	if err != nil {
 		f.Close()
-		return nil, &FormatError{fmt.Sprintf("sheet %s cannot be read: %v", sheets[0], err)}
+		return nil, &rowfile.FormatError{Reason: fmt.Sprintf("sheet %s cannot be read: %v", sheets[0], err)}
 	}
-	rows := &Rows{Format: XLSX, Sheet: sheets[0]}
-	rows.close = func() error {
-		err := xr.Close()
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		return err
-	}
+	sheet := sheets[0]
 	n, held := 0, 0
-	rows.next = func() ([]string, int, error) {
+	next := func() ([]string, int, error) {
 		for xr.Next() {
 			n++
 			rec, err := xr.Columns()
-			if errors.Is(err, excelize.ErrMaxRows) || n > MaxXLSXRows {
-				return nil, n, &FormatError{fmt.Sprintf("sheet %s holds more than %d rows (the most a sheet holds): it is not a sheet this program reads", rows.Sheet, MaxXLSXRows)}
+			if errors.Is(err, excelize.ErrMaxRows) || n > MaxSheetRows {
+				return nil, n, &rowfile.FormatError{Reason: fmt.Sprintf("sheet %s holds more than %d rows (the most a sheet holds): it is not a sheet this program reads", sheet, MaxSheetRows)}
 			}
 			if err != nil {
-				return nil, n, &FormatError{fmt.Sprintf("sheet %s, row %d cannot be read: %v", rows.Sheet, n, err)}
+				return nil, n, &rowfile.FormatError{Reason: fmt.Sprintf("sheet %s, row %d cannot be read: %v", sheet, n, err)}
 			}
 			if !blank(rec) {
-				if held++; held > MaxRows || int64(held) > size*MaxRowsPerByte {
-					return nil, n, checkRows(XLSX, int64(held), size)
+				if held++; held > rowfile.MaxRows || int64(held) > size*rowfile.MaxRowsPerByte {
+					return nil, n, rowfile.CheckRows(rowfile.XLSX, int64(held), size)
 				}
 				return rec, n, nil
 			}
 		}
 		if err := xr.Error(); errors.Is(err, excelize.ErrMaxRows) {
-			return nil, n, &FormatError{fmt.Sprintf("sheet %s holds more than %d rows (the most a sheet holds): it is not a sheet this program reads", rows.Sheet, MaxXLSXRows)}
+			return nil, n, &rowfile.FormatError{Reason: fmt.Sprintf("sheet %s holds more than %d rows (the most a sheet holds): it is not a sheet this program reads", sheet, MaxSheetRows)}
 		}
 		if err := xr.Error(); err != nil {
-			return nil, n, &FormatError{fmt.Sprintf("sheet %s after row %d cannot be read: %v", rows.Sheet, n, err)}
+			return nil, n, &rowfile.FormatError{Reason: fmt.Sprintf("sheet %s after row %d cannot be read: %v", sheet, n, err)}
 		}
 		return nil, n, io.EOF
 	}
-	header, pos, err := rows.next()
+	rows := rowfile.NewRows(rowfile.XLSX, next, func() error {
+		err := xr.Close()
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	})
+	rows.Sheet = sheet
+	header, pos, err := rows.Next()
 	if err != nil {
 		rows.Close()
 		return nil, err
@@ -227,7 +230,7 @@ func OpenXLSX(r io.Reader, limit int64) (*Rows, error) {
 	for len(header) > 0 && strings.TrimSpace(header[len(header)-1]) == "" {
 		header = header[:len(header)-1]
 	}
-	rows.header, rows.hpos = header, pos
+	rows.SetHeader(header, pos)
 	return rows, nil
 }
 
@@ -273,7 +276,7 @@ func plainFormats(f *excelize.File) error {
 				code := "yyyy-mm-dd"
 				sid, err := f.NewStyle(&excelize.Style{CustomNumFmt: &code})
 				if err != nil {
-					return &FormatError{"the XLSX workbook's styles cannot be read: " + err.Error()}
+					return &rowfile.FormatError{Reason: "the XLSX workbook's styles cannot be read: " + err.Error()}
 				}
 				xf = &ss.CellXfs.Xf[i] // NewStyle may have grown the slice
 				dateFmt = ss.CellXfs.Xf[sid].NumFmtID
@@ -316,42 +319,6 @@ func isDateCode(code string) bool {
 	}
 	return false
 }
-
-// limitReader reads at most left bytes and notes whether there was more,
-// and keeps the reader's own error apart from the ZIP reader's.
-type limitReader struct {
-	r    io.Reader
-	left int64
-	over bool
-	err  error
-}
-
-func (l *limitReader) Read(p []byte) (int, error) {
-	if l.left <= 0 {
-		// One more byte tells a file of exactly the limit from a larger one.
-		var b [1]byte
-		n, err := l.r.Read(b[:])
-		if n > 0 {
-			l.over = true
-			return 0, errTooLarge
-		}
-		if err != nil && err != io.EOF {
-			l.err = err
-		}
-		return 0, err
-	}
-	if int64(len(p)) > l.left {
-		p = p[:l.left]
-	}
-	n, err := l.r.Read(p)
-	l.left -= int64(n)
-	if err != nil && err != io.EOF {
-		l.err = err
-	}
-	return n, err
-}
-
-var errTooLarge = errors.New("too large")
 
 // odsSpreadsheet reports whether data is an OpenDocument spreadsheet: a
 // ZIP archive whose first entry is "mimetype", stored, holding the ODS

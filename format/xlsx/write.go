@@ -1,4 +1,4 @@
-package rowwrite
+package xlsx
 
 import (
 	"archive/zip"
@@ -8,12 +8,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/grocerydata/grocery/internal/rowwrite"
 	"github.com/xuri/excelize/v2"
 )
-
-// MaxXLSXRows is the most data rows an XLSX sheet holds: a sheet has
-// 1,048,576 rows, one of them the header.
-const MaxXLSXRows = 1<<20 - 1
 
 // Formats of the typed XLSX cells.
 const (
@@ -34,28 +31,29 @@ type xlsxWriter struct {
 	f     *excelize.File
 	sw    *excelize.StreamWriter
 	sheet string
-	cols  []Column
+	cols  []rowwrite.Column
 	style [6]int // per Kind: the cell style
 	head  int    // the header's style
 
-	held    [][]Value // the first rows, until the widths are set
+	held    [][]rowwrite.Value // the first rows, until the widths are set
 	started bool
-	n       int             // data rows written
-	row     []any           // the cells of a row, each a *excelize.Cell into cells
-	cells   []excelize.Cell // the cells of the row being written, styles set once
-	last    []Value         // per column, the value last boxed in cells
-	ref     []byte          // the row's first cell name, "A" and its number
+	n       int              // data rows written
+	row     []any            // the cells of a row, each a *excelize.Cell into cells
+	cells   []excelize.Cell  // the cells of the row being written, styles set once
+	last    []rowwrite.Value // per column, the value last boxed in cells
+	ref     []byte           // the row's first cell name, "A" and its number
 }
 
-// NewXLSX returns a writer of an XLSX workbook of one sheet named sheet:
+// newWriter returns a writer of an XLSX workbook of one sheet named sheet:
 // a bold header row frozen above the rows, column widths that fit the
 // header and the first rows, typed cells (text, numbers, money as numbers
 // with MoneyFormat, dates as dates with DateFormat, booleans) and an
 // autofilter over the whole table. Close writes the workbook to w.
 //
-// Row returns ErrTooManyRows past MaxXLSXRows rows, before anything was
+// Row returns rowwrite.ErrTooManyRows past rowwrite.MaxXLSXRows rows,
+// before anything was
 // written to w.
-func NewXLSX(w io.Writer, sheet string, cols []Column) (Writer, error) {
+func newWriter(w io.Writer, sheet string, cols []rowwrite.Column) (rowwrite.Writer, error) {
 	f := excelize.NewFile()
 	x := &xlsxWriter{w: w, f: f, sheet: sheet, cols: cols}
 	if err := x.init(); err != nil {
@@ -79,16 +77,16 @@ func (x *xlsxWriter) init() error {
 		return err
 	}
 	money, date := MoneyFormat, DateFormat
-	if x.style[Money], err = x.f.NewStyle(&excelize.Style{CustomNumFmt: &money}); err != nil {
+	if x.style[rowwrite.Money], err = x.f.NewStyle(&excelize.Style{CustomNumFmt: &money}); err != nil {
 		return err
 	}
-	if x.style[Date], err = x.f.NewStyle(&excelize.Style{CustomNumFmt: &date}); err != nil {
+	if x.style[rowwrite.Date], err = x.f.NewStyle(&excelize.Style{CustomNumFmt: &date}); err != nil {
 		return err
 	}
 	x.sw, err = x.f.NewStreamWriter(x.sheet)
 	x.row = make([]any, len(x.cols))
 	x.cells = make([]excelize.Cell, len(x.cols))
-	x.last = make([]Value, len(x.cols))
+	x.last = make([]rowwrite.Value, len(x.cols))
 	for i, col := range x.cols {
 		x.cells[i].StyleID = x.style[col.Kind]
 		x.last[i].Null = true // cells[i].Value is nil
@@ -96,13 +94,13 @@ func (x *xlsxWriter) init() error {
 	return err
 }
 
-func (x *xlsxWriter) Row(vals []Value) error {
-	if x.n >= MaxXLSXRows {
-		return ErrTooManyRows
+func (x *xlsxWriter) Row(vals []rowwrite.Value) error {
+	if x.n >= rowwrite.MaxXLSXRows {
+		return rowwrite.ErrTooManyRows
 	}
 	x.n++
 	if !x.started {
-		x.held = append(x.held, append([]Value(nil), vals...))
+		x.held = append(x.held, append([]rowwrite.Value(nil), vals...))
 		if len(x.held) < widthRows {
 			return nil
 		}
@@ -119,9 +117,9 @@ func (x *xlsxWriter) start() error {
 	for i, col := range x.cols {
 		width := utf8.RuneCountInString(col.Name) + 3 // room for the filter button
 		for _, vals := range x.held {
-			buf = text(buf[:0], col.Kind, &vals[i])
+			buf = rowwrite.AppendCell(buf[:0], col.Kind, &vals[i])
 			n := utf8.RuneCount(buf)
-			if col.Kind == Money {
+			if col.Kind == rowwrite.Money {
 				n += 2 // "$" and a thousands separator
 			}
 			width = max(width, n)
@@ -154,7 +152,7 @@ func (x *xlsxWriter) start() error {
 // the column's previous one: rows come sorted, so most columns (product,
 // banner, province, date, currency) repeat from row to row, and boxing
 // every cell allocated 170 MB per million rows.
-func (x *xlsxWriter) put(r int, vals []Value) error {
+func (x *xlsxWriter) put(r int, vals []rowwrite.Value) error {
 	for i, col := range x.cols {
 		v := &vals[i]
 		last := &x.last[i]
@@ -167,17 +165,17 @@ func (x *xlsxWriter) put(r int, vals []Value) error {
 		switch {
 		case v.Null:
 			c.Value = nil
-		case col.Kind == Text:
+		case col.Kind == rowwrite.Text:
 			c.Value = v.S
-		case col.Kind == Int:
+		case col.Kind == rowwrite.Int:
 			c.Value = v.N
-		case col.Kind == Money:
+		case col.Kind == rowwrite.Money:
 			c.Value = float64(v.N) / 100
-		case col.Kind == Date:
+		case col.Kind == rowwrite.Date:
 			c.Value = v.N + excelEpoch
-		case col.Kind == Bool:
+		case col.Kind == rowwrite.Bool:
 			c.Value = v.N != 0
-		case col.Kind == Float:
+		case col.Kind == rowwrite.Float:
 			c.Value = v.F
 		}
 		x.row[i] = c

@@ -1,4 +1,4 @@
-package rowfile
+package parquet
 
 import (
 	"bufio"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/grocerydata/grocery/internal/rowfile"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
@@ -51,7 +52,7 @@ func writeParquet[T any](t testing.TB, rows []T, opts ...parquet.WriterOption) [
 	return buf.Bytes()
 }
 
-func readAll(t *testing.T, rows *Rows) [][]string {
+func readAll(t *testing.T, rows *rowfile.Rows) [][]string {
 	t.Helper()
 	var got [][]string
 	for {
@@ -84,11 +85,11 @@ func TestOpenParquetTyped(t *testing.T) {
 	}
 	data := writeParquet(t, in, parquet.Compression(&zstd.Codec{}))
 	br := bufio.NewReader(bytes.NewReader(data))
-	f, empty, err := Sniff(br)
-	if err != nil || empty || f != Parquet {
+	f, empty, err := rowfile.Sniff(br)
+	if err != nil || empty || f != rowfile.Parquet {
 		t.Fatalf("Sniff: %v %v %v, want parquet", f, empty, err)
 	}
-	rows, err := OpenParquet(br, MaxParquet)
+	rows, err := open(br, MaxSize)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +127,7 @@ func TestOpenParquetLarge(t *testing.T) {
 		t.Fatalf("the file is %d bytes: want more than %d", len(data), parquetInMemory)
 	}
 	t.Setenv("TMPDIR", t.TempDir())
-	rows, err := OpenParquet(bytes.NewReader(data), MaxParquet)
+	rows, err := open(bytes.NewReader(data), MaxSize)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,13 +141,13 @@ func TestOpenParquetLarge(t *testing.T) {
 	if left, _ := filepath.Glob(filepath.Join(os.TempDir(), "grocery-import-*")); len(left) != 0 {
 		t.Errorf("temporary files left: %v", left)
 	}
-	if _, err := OpenParquet(bytes.NewReader(data), parquetInMemory+1000); !isFormat(err, "larger than 16 MiB") {
+	if _, err := open(bytes.NewReader(data), parquetInMemory+1000); !isFormat(err, "larger than 16 MiB") {
 		t.Errorf("over the limit: %v", err)
 	}
 }
 
 func isFormat(err error, has string) bool {
-	var fe *FormatError
+	var fe *rowfile.FormatError
 	return errors.As(err, &fe) && strings.Contains(fe.Reason, has)
 }
 
@@ -224,14 +225,14 @@ func TestOpenParquetBad(t *testing.T) {
 		{"ListBomb", footer([]byte{0x15, 0x02, 0x19, 0x1c, 0x19, 0xfc, 0x80, 0x80, 0x80, 0x80, 0x04, 0x00}), "footer is damaged"},
 		// A struct nested 100 deep.
 		{"DeepFooter", footer(append(bytes.Repeat([]byte{0x1c}, 100), bytes.Repeat([]byte{0x00}, 101)...)), "footer is damaged"},
-		{"PageDeclaresTooMuch", patchPage(t, good, func(h *format.PageHeader) { h.UncompressedPageSize = MaxParquetPage + 1 }), "unpacks to more than 64 MiB"},
+		{"PageDeclaresTooMuch", patchPage(t, good, func(h *format.PageHeader) { h.UncompressedPageSize = MaxPage + 1 }), "unpacks to more than 64 MiB"},
 		{"PageUnpacksToMore", patchPage(t, good, func(h *format.PageHeader) { h.UncompressedPageSize /= 4 }), "unpacks to more than its header says"},
 		{"PagePastColumn", patchPage(t, good, func(h *format.PageHeader) { h.CompressedPageSize = 1 << 30 }), "larger than its column"},
 		{"TooManyValues", patchPage(t, good, func(h *format.PageHeader) {
 			if h.DataPageHeaderV2.Valid {
-				h.DataPageHeaderV2.V.NumValues = MaxParquetPageValues + 1
+				h.DataPageHeaderV2.V.NumValues = MaxPageValues + 1
 			} else {
-				h.DictionaryPageHeader.V.NumValues = MaxParquetPageValues + 1
+				h.DictionaryPageHeader.V.NumValues = MaxPageValues + 1
 			}
 		}), "more than 4194304 values"},
 		{"Nested", writeParquet(t, []nested{{[]string{"a"}}}), "nested"},
@@ -242,7 +243,7 @@ func TestOpenParquetBad(t *testing.T) {
 		{"BinaryNameBrotli", binaryNamed(t, parquet.Compression(&parquet.Brotli)), "file's a column is compressed with BROTLI"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rows, err := OpenParquet(bytes.NewReader(tc.data), MaxParquet)
+			rows, err := open(bytes.NewReader(tc.data), MaxSize)
 			if err == nil {
 				_, _, err = rows.Next()
 				rows.Close()
@@ -281,7 +282,7 @@ func TestOpenParquetStrings(t *testing.T) {
 	}
 	p := "4,99"
 	data := writeParquet(t, []row{{"2026-11-19", &p}, {"2026-11-18", nil}})
-	rows, err := OpenParquet(bytes.NewReader(data), MaxParquet)
+	rows, err := open(bytes.NewReader(data), MaxSize)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,9 @@
 // Package rowfile reads tabular input files: it recognises CSV, JSON Lines,
 // JSON arrays (one object per line), XLSX and Parquet by their content,
 // finds a CSV file's separator from its header line, and reads the header
-// and records of a CSV file or of an XLSX workbook's first sheet. It knows nothing of what the columns mean: a
-// caller says which headers it accepts.
+// and records of a CSV file. The XLSX and Parquet readers are in the
+// module's format packages and make their Rows with NewRows. It knows
+// nothing of what the columns mean: a caller says which headers it accepts.
 //
 // Errors about the input's form are *FormatError values; their messages
 // never quote the input's bytes, so binary input cannot leak into them.
@@ -28,7 +29,10 @@ const (
 	CSV   Format = "csv"
 	JSONL Format = "jsonl"
 	JSON  Format = "json" // a JSON array of objects, one object per line
-	XLSX  Format = "xlsx"
+	// XLSX and Parquet are recognised by their signatures; their readers
+	// are in the packages of the module's format directory.
+	XLSX    Format = "xlsx"
+	Parquet Format = "parquet" // by its PAR1 magic
 )
 
 // FormatError says the input is not a file this package reads, or not a
@@ -39,8 +43,8 @@ type FormatError struct {
 
 func (e *FormatError) Error() string { return e.Reason }
 
-// notOurs is the start of every message about a file of another kind.
-const notOurs = "not a CSV, JSON Lines, XLSX or Parquet file: "
+// NotOurs is the start of every message about a file of another kind.
+const NotOurs = "not a CSV, JSON Lines, XLSX or Parquet file: "
 
 // sniffLen is how many bytes Sniff examines for binary content.
 const sniffLen = 4096
@@ -62,13 +66,13 @@ func Sniff(br *bufio.Reader) (f Format, empty bool, err error) {
 	case bytes.HasPrefix(head, []byte("PAR1")):
 		return Parquet, false, nil
 	case bytes.HasPrefix(head, []byte("PK\x05\x06")):
-		return "", false, &FormatError{notOurs + "it is an empty ZIP archive"}
+		return "", false, &FormatError{NotOurs + "it is an empty ZIP archive"}
 	case bytes.HasPrefix(head, []byte("\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1")):
-		return "", false, &FormatError{notOurs + "it is an OLE2 file, such as an Excel 97-2003 .xls or a password-protected workbook: save it as .xlsx (without a password) or as CSV UTF-8"}
+		return "", false, &FormatError{NotOurs + "it is an OLE2 file, such as an Excel 97-2003 .xls or a password-protected workbook: save it as .xlsx (without a password) or as CSV UTF-8"}
 	case bytes.HasPrefix(head, []byte("\x1f\x8b")):
-		return "", false, &FormatError{notOurs + "it is gzip-compressed: decompress it first"}
+		return "", false, &FormatError{NotOurs + "it is gzip-compressed: decompress it first"}
 	case bytes.HasPrefix(head, []byte("\xff\xfe")) || bytes.HasPrefix(head, []byte("\xfe\xff")):
-		return "", false, &FormatError{notOurs + "it is UTF-16 text (as Excel's \"Unicode text\"): save it as CSV UTF-8"}
+		return "", false, &FormatError{NotOurs + "it is UTF-16 text (as Excel's \"Unicode text\"): save it as CSV UTF-8"}
 	case bytes.HasPrefix(head, []byte("\xef\xbb\xbf")):
 		br.Discard(3)
 	}
@@ -91,7 +95,7 @@ func Sniff(br *bufio.Reader) (f Format, empty bool, err error) {
 		return "", false, err
 	}
 	if binary(buf) {
-		return "", false, &FormatError{notOurs + "it holds binary data"}
+		return "", false, &FormatError{NotOurs + "it holds binary data"}
 	}
 	switch buf[0] {
 	case '{':
@@ -125,6 +129,25 @@ type Rows struct {
 	note   string          // about the header's separators, when it has a problem
 	next   func() ([]string, int, error)
 	close  func() error
+}
+
+// NewRows returns the Rows of a reader that another package implements
+// (the XLSX and Parquet readers): next reads the records as Next does,
+// close (when not nil) releases what it holds. SetHeader gives its header.
+func NewRows(f Format, next func() ([]string, int, error), close func() error) *Rows {
+	return &Rows{Format: f, next: next, close: close}
+}
+
+// SetHeader sets the column names of the header and its line or row.
+func (r *Rows) SetHeader(names []string, pos int) { r.header, r.hpos = names, pos }
+
+// SetIntegerColumn marks the column of that name as one holding integers
+// (see IntegerColumn).
+func (r *Rows) SetIntegerColumn(name string) {
+	if r.ints == nil {
+		r.ints = map[string]bool{}
+	}
+	r.ints[strings.ToLower(strings.TrimSpace(name))] = true
 }
 
 // Header returns the column names of the header row, as written.
@@ -396,9 +419,9 @@ const (
 	MaxRowsPerByte = 64
 )
 
-// checkRows refuses n rows in a file of format f and size bytes past
+// CheckRows refuses n rows in a file of format f and size bytes past
 // MaxRows or MaxRowsPerByte.
-func checkRows(f Format, n, size int64) error {
+func CheckRows(f Format, n, size int64) error {
 	name := "the " + formatName(f) + " file"
 	switch {
 	case n > MaxRows:

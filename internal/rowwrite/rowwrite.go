@@ -1,14 +1,10 @@
 // Package rowwrite writes tables of typed rows as CSV (RFC 4180, with a
-// header row), JSON (an array of objects written incrementally, or JSON
-// Lines) and XLSX (excelize's stream writer, with typed cells). It knows
-// nothing of what the columns mean: a caller gives the columns and then
-// the rows, one at a time, and memory stays flat however many rows come.
-//
-// The CSV and JSON writers write through a buffer as rows come. An XLSX
-// workbook is a ZIP archive whose sheet must be complete before it is
-// packed: its rows go to excelize's stream writer (which keeps them in a
-// temporary file past 16 MiB) and the archive is written to w by Close,
-// so nothing reaches w before Close.
+// header row) and JSON (an array of objects written incrementally, or JSON
+// Lines), and declares the Writer that the XLSX and Parquet writers of the
+// module's format packages implement. It knows nothing of what the
+// columns mean: a caller gives the columns and then the rows, one at a
+// time, and memory stays flat however many rows come. The CSV and JSON
+// writers write through a buffer as rows come.
 package rowwrite
 
 import (
@@ -18,7 +14,7 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/grocerydata/grocery/grocery/internal/jsontext"
+	"github.com/grocerydata/grocery/internal/jsontext"
 )
 
 // Kind is the type of a column's values.
@@ -63,15 +59,20 @@ type Writer interface {
 	Abort()
 }
 
-// ErrTooManyRows is returned by an XLSX writer's Row past MaxXLSXRows.
+// MaxXLSXRows is the most data rows an XLSX sheet holds: a sheet has
+// 1,048,576 rows (Excel's limit), the first of them the header.
+const MaxXLSXRows = 1<<20 - 1
+
+// ErrTooManyRows is returned by an XLSX writer's Row past MaxXLSXRows,
+// before anything is written.
 var ErrTooManyRows = errors.New("rowwrite: too many rows for one XLSX sheet")
 
-// bufSize is the buffer between the writers and the underlying writer.
-const bufSize = 64 << 10
+// BufSize is the buffer between the writers and the underlying writer.
+const BufSize = 64 << 10
 
-// text appends v as text in a column of kind k: the form CSV fields
+// AppendCell appends v as text in a column of kind k: the form CSV fields
 // take. Null appends nothing.
-func text(b []byte, k Kind, v *Value) []byte {
+func AppendCell(b []byte, k Kind, v *Value) []byte {
 	if v.Null {
 		return b
 	}
@@ -105,7 +106,7 @@ type csvWriter struct {
 // NewCSV writes the header row of cols to w and returns a writer of the
 // rows.
 func NewCSV(w io.Writer, cols []Column) (Writer, error) {
-	bw := bufio.NewWriterSize(w, bufSize)
+	bw := bufio.NewWriterSize(w, BufSize)
 	cw := csv.NewWriter(bw)
 	cw.UseCRLF = true
 	c := &csvWriter{bw: bw, cw: cw, cols: cols, fields: make([]string, len(cols))}
@@ -162,7 +163,7 @@ func (c *csvWriter) Row(vals []Value) error {
 		if col.Kind == Text {
 			continue
 		}
-		b = text(b, col.Kind, &vals[i])
+		b = AppendCell(b, col.Kind, &vals[i])
 		if i < len(ends) {
 			ends[i] = len(b)
 		}
@@ -212,7 +213,7 @@ type jsonWriter struct {
 // Lines. Money is a number with two decimals, a date a "YYYY-MM-DD"
 // string, Null null.
 func NewJSON(w io.Writer, cols []Column, lines bool) Writer {
-	j := &jsonWriter{bw: bufio.NewWriterSize(w, bufSize), cols: cols, lines: lines}
+	j := &jsonWriter{bw: bufio.NewWriterSize(w, BufSize), cols: cols, lines: lines}
 	for i, col := range cols {
 		sep := byte(',')
 		if i == 0 {
@@ -244,7 +245,7 @@ func (j *jsonWriter) Row(vals []Value) error {
 		case col.Kind == Date:
 			b = append(jsontext.AppendISODate(append(b, '"'), v.N), '"')
 		default:
-			b = text(b, col.Kind, v)
+			b = AppendCell(b, col.Kind, v)
 		}
 	}
 	b = append(b, '}')

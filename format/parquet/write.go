@@ -1,4 +1,4 @@
-package rowwrite
+package parquet
 
 import (
 	"errors"
@@ -6,37 +6,38 @@ import (
 	"io"
 	"reflect"
 
+	"github.com/grocerydata/grocery/internal/rowwrite"
 	"github.com/parquet-go/parquet-go"
 )
 
-// ParquetRowGroup is how many rows a Parquet row group holds: the writer
+// RowGroup is how many rows a Parquet row group holds: the writer
 // keeps one row group in memory (encoded and compressed, a few MB) and
 // writes it to w when it is full, so memory stays flat however many
 // rows come.
-const ParquetRowGroup = 64 << 10
+const RowGroup = 64 << 10
 
-// The Parquet types of the column kinds (ParquetTypes names them for
+// The Parquet types of the column kinds (Types names them for
 // documents). Money is DECIMAL(18,2) on INT64: the data file keeps
 // prices of up to $42,949,672.95 and unit prices may be larger, past
 // DECIMAL(9,2)'s $9,999,999.99.
 var parquetNodes = [...]parquet.Node{
-	Text:  parquet.Encoded(parquet.String(), &parquet.RLEDictionary),
-	Int:   parquet.Int(64),
-	Money: parquet.Decimal(2, 18, parquet.Int64Type),
-	Date:  parquet.Date(),
-	Bool:  parquet.Leaf(parquet.BooleanType),
-	Float: parquet.Leaf(parquet.DoubleType),
+	rowwrite.Text:  parquet.Encoded(parquet.String(), &parquet.RLEDictionary),
+	rowwrite.Int:   parquet.Int(64),
+	rowwrite.Money: parquet.Decimal(2, 18, parquet.Int64Type),
+	rowwrite.Date:  parquet.Date(),
+	rowwrite.Bool:  parquet.Leaf(parquet.BooleanType),
+	rowwrite.Float: parquet.Leaf(parquet.DoubleType),
 }
 
-// ParquetTypes names the Parquet type of each kind of column, as a
+// Types names the Parquet type of each kind of column, as a
 // reader of the file (DuckDB, pandas) shows it.
-var ParquetTypes = [...]string{
-	Text:  "STRING (UTF-8, dictionary-encoded)",
-	Int:   "INT64",
-	Money: "DECIMAL(18,2) (INT64 cents)",
-	Date:  "DATE (INT32 days since 1970-01-01)",
-	Bool:  "BOOLEAN",
-	Float: "DOUBLE",
+var Types = [...]string{
+	rowwrite.Text:  "STRING (UTF-8, dictionary-encoded)",
+	rowwrite.Int:   "INT64",
+	rowwrite.Money: "DECIMAL(18,2) (INT64 cents)",
+	rowwrite.Date:  "DATE (INT32 days since 1970-01-01)",
+	rowwrite.Bool:  "BOOLEAN",
+	rowwrite.Float: "DOUBLE",
 }
 
 // errMoneyRange is a Money value past DECIMAL(18,2); it cannot happen
@@ -65,7 +66,7 @@ func (f *field) Value(reflect.Value) reflect.Value { return reflect.Value{} }
 
 type parquetWriter struct {
 	w    *parquet.GenericWriter[any]
-	cols []Column
+	cols []rowwrite.Column
 	rows []parquet.Row // rows not yet handed to w, their values reused
 	n    int
 }
@@ -73,14 +74,14 @@ type parquetWriter struct {
 // parquetBatch is how many rows go to the Parquet writer at once.
 const parquetBatch = 256
 
-// NewParquet returns a writer of a Parquet file of one row group per
-// ParquetRowGroup rows: every column optional (Null is a null), typed by
-// kind (ParquetTypes), text dictionary-encoded, pages compressed with
+// newWriter returns a writer of a Parquet file of one row group per
+// RowGroup rows: every column optional (Null is a null), typed by
+// kind (Types), text dictionary-encoded, pages compressed with
 // snappy (the codec every reader has; zstd's 8 MB window per encoder
 // would double the memory an export holds). The header (the PAR1 magic)
 // and each full row group are written to w as they are complete; Close
 // writes the last row group and the footer.
-func NewParquet(w io.Writer, cols []Column) (Writer, error) {
+func newWriter(w io.Writer, cols []rowwrite.Column) (rowwrite.Writer, error) {
 	g := orderedGroup{Group: parquet.Group{}}
 	for _, c := range cols {
 		if int(c.Kind) >= len(parquetNodes) {
@@ -94,9 +95,9 @@ func NewParquet(w io.Writer, cols []Column) (Writer, error) {
 	cfg, err := parquet.NewWriterConfig(
 		schema,
 		parquet.Compression(&parquet.Snappy),
-		parquet.MaxRowsPerRowGroup(ParquetRowGroup),
+		parquet.MaxRowsPerRowGroup(RowGroup),
 		parquet.CreatedBy("grocery", "", ""),
-		parquet.WriteBufferSize(bufSize),
+		parquet.WriteBufferSize(rowwrite.BufSize),
 	)
 	if err != nil {
 		return nil, err
@@ -108,7 +109,7 @@ func NewParquet(w io.Writer, cols []Column) (Writer, error) {
 	return p, nil
 }
 
-func (p *parquetWriter) Row(vals []Value) error {
+func (p *parquetWriter) Row(vals []rowwrite.Value) error {
 	row := p.rows[p.n]
 	for i, c := range p.cols {
 		v := &vals[i]
@@ -118,18 +119,18 @@ func (p *parquetWriter) Row(vals []Value) error {
 		}
 		var pv parquet.Value
 		switch c.Kind {
-		case Int:
+		case rowwrite.Int:
 			pv = parquet.Int64Value(v.N)
-		case Money:
+		case rowwrite.Money:
 			if v.N > 999_999_999_999_999_999 || v.N < -999_999_999_999_999_999 {
 				return errMoneyRange
 			}
 			pv = parquet.Int64Value(v.N)
-		case Date:
+		case rowwrite.Date:
 			pv = parquet.Int32Value(int32(v.N))
-		case Bool:
+		case rowwrite.Bool:
 			pv = parquet.BooleanValue(v.N != 0)
-		case Float:
+		case rowwrite.Float:
 			pv = parquet.DoubleValue(v.F)
 		default:
 			// The bytes are copied: the caller's strings stay its own and

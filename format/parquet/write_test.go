@@ -1,4 +1,4 @@
-package rowwrite
+package parquet
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/grocerydata/grocery/internal/rowwrite"
 	"github.com/parquet-go/parquet-go"
 )
 
@@ -13,28 +14,28 @@ import (
 // first row groups reach the writer before Close, the file reads back
 // with every value, in the columns' order and types, nulls as nulls.
 func TestParquetRowGroups(t *testing.T) {
-	cols := []Column{
-		{Name: "date", Kind: Date}, {Name: "store_id"}, {Name: "price", Kind: Money},
-		{Name: "on_promo", Kind: Bool}, {Name: "count", Kind: Int}, {Name: "lat", Kind: Float},
+	cols := []rowwrite.Column{
+		{Name: "date", Kind: rowwrite.Date}, {Name: "store_id"}, {Name: "price", Kind: rowwrite.Money},
+		{Name: "on_promo", Kind: rowwrite.Bool}, {Name: "count", Kind: rowwrite.Int}, {Name: "lat", Kind: rowwrite.Float},
 	}
 	var buf bytes.Buffer
-	w, err := NewParquet(&buf, cols)
+	w, err := newWriter(&buf, cols)
 	if err != nil {
 		t.Fatal(err)
 	}
-	const n = 2*ParquetRowGroup + 100
-	vals := make([]Value, len(cols))
+	const n = 2*RowGroup + 100
+	vals := make([]rowwrite.Value, len(cols))
 	for i := range n {
-		vals[0] = Value{N: 20776 - int64(i%30)}
-		vals[1] = Value{S: []string{"s1", "s2", "s3"}[i%3]}
-		vals[2] = Value{N: int64(i), Null: i%7 == 0}
-		vals[3] = Value{N: int64(i % 2)}
-		vals[4] = Value{N: int64(i) << 33}
-		vals[5] = Value{F: float64(i) / 8}
+		vals[0] = rowwrite.Value{N: 20776 - int64(i%30)}
+		vals[1] = rowwrite.Value{S: []string{"s1", "s2", "s3"}[i%3]}
+		vals[2] = rowwrite.Value{N: int64(i), Null: i%7 == 0}
+		vals[3] = rowwrite.Value{N: int64(i % 2)}
+		vals[4] = rowwrite.Value{N: int64(i) << 33}
+		vals[5] = rowwrite.Value{F: float64(i) / 8}
 		if err := w.Row(vals); err != nil {
 			t.Fatal(err)
 		}
-		if i == ParquetRowGroup+parquetBatch && buf.Len() < 1000 {
+		if i == RowGroup+parquetBatch && buf.Len() < 1000 {
 			t.Fatalf("%d bytes written after a full row group: want it written before Close", buf.Len())
 		}
 	}
