@@ -21,8 +21,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/grocerydata/grocery/grocery/internal/fault"
 	"github.com/grocerydata/grocery/grocery/internal/rowfile"
+	"github.com/grocerydata/grocery/internal/fault"
 )
 
 const (
