@@ -46,7 +46,7 @@ type Conn struct {
 func Dial(url, prefix string, log *slog.Logger) (*Conn, error) {
 	o, err := redis.ParseURL(url)
 	if err != nil {
-		return nil, fault.New(fault.Invalid, "Redis URL %q: %v: want redis://[user:password@]host:port/db", Redact(url), err)
+		return nil, fault.New(fault.Invalid, "Redis URL %q: %s: want redis://[user:password@]host:port/db", Redact(url), strings.ReplaceAll(err.Error(), url, Redact(url)))
 	}
 	o.MaxRetries = -1
 	o.DialerRetries = 1
