@@ -3,26 +3,26 @@ package grocery
 import (
 	"context"
 
-	"github.com/grocerydata/grocery/grocery/internal/access"
+	"github.com/grocerydata/grocery/internal/access"
 )
 
 // Authenticate checks an API key and returns who is calling. A key of the
 // wrong form is refused before any lookup; a well-formed one is found by
-// its keyed hash, compared in constant time (or, with Redis, looked up by
+// its keyed hash, compared in constant time (or, with a shared store, looked up by
 // the hash itself), so the time taken does not depend on how much of a
-// wrong key matched. With Redis the key is checked there on every call:
+// wrong key matched. With a shared store the key is checked there on every call:
 // a revocation through any server holds on the next request.
 //
 // It returns EUNAUTHENTICATED for a missing, malformed, unknown or revoked
 // key, EPLANREQUIRED when the account's plan does not open iface (REST needs
-// the integration plan), and EUNAVAILABLE when the key store (Redis) does
+// the integration plan), and EUNAVAILABLE when the shared key store does
 // not answer.
 func (s *Service) Authenticate(ctx context.Context, key string, iface Interface) (*Principal, error) {
 	return s.authenticate(ctx, key, access.Call{REST: iface == InterfaceREST})
 }
 
 // AuthenticateMetered is Authenticate for a request that is charged one
-// call: the next Consume of the returned principal charges it. With Redis
+// call: the next Consume of the returned principal charges it. With a shared store
 // the check and the charge are one round trip (one script), done here,
 // and that Consume returns its outcome without a second one. A server
 // calls it instead of Authenticate when it knows the request is metered.
@@ -49,8 +49,8 @@ func (s *Service) authenticate(ctx context.Context, key string, call access.Call
 //
 // It returns EQUOTA, with the Usage (Remaining 0, Reset) beside it, when
 // the call is over the account's monthly quota, EUNAUTHENTICATED when the
-// key was revoked since (Redis) or p is nil, and EUNAVAILABLE when the key
-// store (Redis) does not answer: the call is then refused, never free.
+// key was revoked since (the shared store) or p is nil, and EUNAVAILABLE when the key
+// store (the shared store) does not answer: the call is then refused, never free.
 func (s *Service) Consume(ctx context.Context, p *Principal) (Usage, error) {
 	var in *access.Principal
 	if p != nil {
@@ -64,7 +64,7 @@ func (s *Service) Consume(ctx context.Context, p *Principal) (Usage, error) {
 // charging a call.
 //
 // It returns ENOTFOUND for an unknown account and EUNAVAILABLE when the
-// key store (Redis) does not answer.
+// shared key store does not answer.
 func (s *Service) UsageOf(ctx context.Context, accountName string) (Usage, error) {
 	u, err := s.access.UsageOf(ctx, accountName)
 	return Usage(u), fromFault(err)
@@ -79,7 +79,7 @@ const UsageDays = 30
 // the data file; a call is counted on the day (UTC) it was made.
 //
 // It returns ENOTFOUND for an unknown account and EUNAVAILABLE when the
-// key store (Redis) does not answer.
+// shared key store does not answer.
 func (s *Service) AccountUsage(ctx context.Context, accountName string) (*AccountUsage, error) {
 	u, err := s.access.UsageOf(ctx, accountName)
 	if err != nil {
@@ -101,7 +101,7 @@ func (s *Service) AccountUsage(ctx context.Context, accountName string) (*Accoun
 //
 // It returns EINVALIDARGUMENT for a malformed account name, an unknown plan
 // (naming the valid plans), a missing plan for a new account or a negative
-// quota, and EUNAVAILABLE when the key store (Redis) does not answer.
+// quota, and EUNAVAILABLE when the shared key store does not answer.
 func (s *Service) CreateKey(ctx context.Context, in KeyInput) (*NewKey, error) {
 	k, err := s.access.CreateKey(ctx, access.KeyInput(in))
 	if err != nil {
@@ -116,7 +116,7 @@ func (s *Service) CreateKey(ctx context.Context, in KeyInput) (*NewKey, error) {
 // key changes nothing.
 //
 // It returns ENOTFOUND when no key matches and EUNAVAILABLE when the key
-// store (Redis) does not answer.
+// store (the shared store) does not answer.
 func (s *Service) RevokeKey(ctx context.Context, keyOrID string) (*KeyInfo, error) {
 	k, err := s.access.RevokeKey(ctx, keyOrID)
 	if err != nil {
@@ -128,7 +128,7 @@ func (s *Service) RevokeKey(ctx context.Context, keyOrID string) (*KeyInfo, erro
 // ListKeys returns every key, by account and creation time. It never
 // returns a key's secret.
 //
-// It returns EUNAVAILABLE when the key store (Redis) does not answer.
+// It returns EUNAVAILABLE when the shared key store does not answer.
 func (s *Service) ListKeys(ctx context.Context) ([]KeyInfo, error) {
 	keys, err := s.access.ListKeys(ctx)
 	if err != nil {

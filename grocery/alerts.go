@@ -11,8 +11,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/grocerydata/grocery/grocery/internal/alertstore"
-	"github.com/grocerydata/grocery/grocery/internal/redisconn"
+	"github.com/grocerydata/grocery/internal/alertstore"
+	"github.com/grocerydata/grocery/internal/fault"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -191,7 +191,7 @@ type AlertEvent struct {
 // one; only an event written by a build that kept none omits it.
 const (
 	// AlertReasonImport: an import wrote the observation day (with rules
-	// in Redis, also the evaluation an import owed, run after it).
+	// in the shared store, also the evaluation an import owed, run after it).
 	AlertReasonImport = "import"
 	// AlertReasonEvaluate: EvaluateAlerts (the CLI's 'alerts evaluate')
 	// or EvaluateAlert (POST /b2b/alerts/{id}/evaluate).
@@ -236,7 +236,7 @@ type AlertEvaluation struct {
 // back_in_stock) record nothing at creation: they fire on a move from one
 // observation day to the next, and the moves before the rule existed are
 // not news to it. From then on every import evaluates the rule (see the
-// Alert* conditions). Should the evaluation at creation fail (Redis went
+// Alert* conditions). Should the evaluation at creation fail (the shared store went
 // away just after storing the rule), the rule is still returned, without
 // Standing, and the failure is logged.
 //
@@ -247,10 +247,10 @@ type AlertEvaluation struct {
 // the valid ones), a threshold missing or given where the condition needs
 // none, or out of range; ECONFLICT when the account holds MaxAlertRules
 // rules; EUNAUTHENTICATED or ENOTFOUND for a missing or unknown account;
-// EUNAVAILABLE when the rules are in Redis and it does not answer (no rule
+// EUNAVAILABLE when the rules are in a shared store that does not answer (no rule
 // is then stored). The limit holds however many servers create rules at
 // once: the count and the write are one transaction (bbolt) or one script
-// (Redis).
+// (the shared store).
 func (s *Service) CreateAlert(ctx context.Context, in AlertInput) (*AlertRule, error) {
 	account, err := s.accountOf(ctx)
 	if err != nil {
@@ -465,7 +465,7 @@ func alertRule(ids alertstore.IDs, r *storage.AlertRule) AlertRule {
 //
 // It returns EINVALIDARGUMENT for a limit outside 1..500 or a negative offset,
 // EUNAUTHENTICATED or ENOTFOUND for a missing or unknown account, and
-// EUNAVAILABLE when the rules are in Redis and it does not answer.
+// EUNAVAILABLE when the rules are in a shared store that does not answer.
 func (s *Service) ListAlerts(ctx context.Context, in ListAlertsInput) (*AlertRules, error) {
 	account, err := s.accountOf(ctx)
 	if err != nil {
@@ -502,7 +502,7 @@ func alertPage(limit, offset int) (int, int, error) {
 // It returns EINVALIDARGUMENT for an id not of the form alr_ and 16 hexadecimal digits, ENOTFOUND
 // when the account has no such rule (another account's rule is not found
 // either), EUNAUTHENTICATED or ENOTFOUND for a missing or unknown
-// account, and EUNAVAILABLE when the rules are in Redis and it does not
+// account, and EUNAVAILABLE when the rules are in a shared store that does not
 // answer.
 func (s *Service) Alert(ctx context.Context, id string) (*AlertRule, error) {
 	r, ids, err := s.ownRule(ctx, id)
@@ -551,7 +551,7 @@ func noRule(id string) error {
 // It returns EINVALIDARGUMENT for an id not of the form alr_ and 16 hexadecimal digits, ENOTFOUND
 // when the account has no such rule (another account's rule is not found
 // either), EUNAUTHENTICATED or ENOTFOUND for a missing or unknown
-// account, and EUNAVAILABLE when the rules are in Redis and it does not
+// account, and EUNAVAILABLE when the rules are in a shared store that does not
 // answer (the rule then stays whole).
 func (s *Service) DeleteAlert(ctx context.Context, id string) error {
 	account, err := s.accountOf(ctx)
@@ -576,7 +576,7 @@ func (s *Service) DeleteAlert(ctx context.Context, id string) error {
 // YYYY-MM-DD date, a rule_id not of the form alr_ and 16 hexadecimal digits, a limit outside
 // 1..500 or a negative offset, EUNAUTHENTICATED or ENOTFOUND for a
 // missing or unknown account, and EUNAVAILABLE when the events are in
-// Redis and it does not answer.
+// the shared store and it does not answer.
 func (s *Service) AlertEvents(ctx context.Context, in AlertEventsInput) (*AlertEventList, error) {
 	account, err := s.accountOf(ctx)
 	if err != nil {
@@ -651,20 +651,20 @@ func alertEvent(ids alertstore.IDs, e *storage.AlertEvent) AlertEvent {
 // data set's latest day, of every series they watch. It records the
 // events not recorded yet, so running it again records nothing new. An
 // import does the same for the series it writes, from the first day it
-// writes. With Redis it is also how events an import could not write
+// writes. With a shared store it is also how events an import could not write
 // (ImportReport.AlertsError) are recovered, while their day is within
 // those 14 days: run for every account on a writable file, it clears the
 // file's mark that an evaluation is owed. That mark is set in each
-// import's transaction when the rules are in Redis and cleared once the
+// import's transaction when the rules are in a shared store and cleared once the
 // evaluation after its commit recorded the events; while it is set, the
-// next import, and the open of a writable Service with Redis (in the
+// next import, and the open of a writable Service with a shared store (in the
 // background: Open does not wait for it, Close cancels it), run the owed
-// evaluation, so events are not lost when Redis is down at an import or
+// evaluation, so events are not lost when the shared store is down at an import or
 // the process dies between its commit and its evaluation.
 //
 // It returns ENOTFOUND for an unknown account in ctx and EUNAVAILABLE when
-// the rules are in Redis and it does not answer; events recorded before
-// Redis went away stay recorded, and running it again records the rest.
+// the rules are in a shared store that does not answer; events recorded before
+// the shared store went away stay recorded, and running it again records the rest.
 func (s *Service) EvaluateAlerts(ctx context.Context) (*AlertEvaluation, error) {
 	account := ""
 	if p := PrincipalFromContext(ctx); p != nil {
@@ -676,7 +676,7 @@ func (s *Service) EvaluateAlerts(ctx context.Context) (*AlertEvaluation, error) 
 	if account != "" || s.alerts.local() || !s.bolt.Metering() { // read-only
 		return s.evaluateRules(ctx, account, 0, AlertReasonEvaluate)
 	}
-	// Every account's rules in Redis: what the file owes is evaluated too
+	// Every account's rules in the shared store: what the file owes is evaluated too
 	// (the 14 days cover it), so the mark is cleared.
 	defer s.lockAlerts()()
 	res, err := s.evaluateRules(ctx, "", 0, AlertReasonEvaluate)
@@ -715,7 +715,7 @@ func (s *Service) evaluateRules(ctx context.Context, account string, from int32,
 	now := s.now()
 	run := s.db.Update
 	if !s.alerts.local() {
-		run = s.db.View // the events go to Redis: the data file is only read
+		run = s.db.View // the events go to the shared store: the data file is only read
 	}
 	err = run(func(tx *storage.Tx) error {
 		asOf := tx.AsOf()
@@ -756,15 +756,15 @@ func (s *Service) evaluateRules(ctx context.Context, account string, from int32,
 // alertHook is the ingest.Hook of the alert rules: it records the series a
 // write transaction wrote and evaluates the rules watching them, before
 // the commit when the rules are in the data file (the events commit with
-// the data), after it when they are in Redis (see pendingAlerts).
+// the data), after it when they are in the shared store (see pendingAlerts).
 type alertHook struct {
 	s     *Service
-	later bool                // the rules are in Redis: evaluate them after the commit
+	later bool                // the rules are in a shared store: evaluate them after the commit
 	now   time.Time           // the clock, read once per write, in its transaction (BeforeCommit)
-	state int8                // 0: not looked yet; 1: no rule to evaluate; 2: rules (or, with Redis, maybe)
+	state int8                // 0: not looked yet; 1: no rule to evaluate; 2: rules (or, with a shared store, maybe)
 	from  map[seriesKey]int32 // first day written, per series
 
-	// With Redis: the evaluation left for after the commit, and whether
+	// With a shared store: the evaluation left for after the commit, and whether
 	// the file owed one before this write (storage.Tx.AlertsOwed): an
 	// earlier one failed, or its process died.
 	pending    *pendingAlerts
@@ -772,7 +772,7 @@ type alertHook struct {
 }
 
 // alertHook returns the hook of one write, and the function that ends it.
-// With rules in Redis it holds s.alertsMu until then: a write, from its
+// With rules in the shared store it holds s.alertsMu until then: a write, from its
 // transaction to the evaluation after its commit, runs alone with the
 // other writes and the evaluations that clear the file's alerts owed
 // mark, so that one clears only a mark whose evaluation it ran.
@@ -781,7 +781,7 @@ func (s *Service) alertHook() (h *alertHook, release func()) {
 	return h, s.lockAlerts()
 }
 
-// lockAlerts, with rules in Redis, holds s.alertsMu until the function it
+// lockAlerts, with rules in a shared store, holds s.alertsMu until the function it
 // returns is called (see alertHook).
 func (s *Service) lockAlerts() (unlock func()) {
 	if s.alerts.local() {
@@ -793,8 +793,8 @@ func (s *Service) lockAlerts() (unlock func()) {
 
 // SeriesWritten records that the write wrote days of a series from first
 // on. With no rule in the file it costs one seek per transaction; with
-// Redis it records every series, and evaluation after the commit asks
-// Redis once whether any rule exists.
+// a shared store it records every series, and evaluation after the commit asks
+// the shared store once whether any rule exists.
 func (h *alertHook) SeriesWritten(tx *storage.Tx, key seriesKey, first int32) {
 	if h.state == 0 {
 		h.state = 1
@@ -812,7 +812,7 @@ func (h *alertHook) SeriesWritten(tx *storage.Tx, key seriesKey, first int32) {
 
 // BeforeCommit evaluates the rules watching the series the transaction
 // wrote, on the days it wrote and after, within the 14 days ending at
-// asOf. With rules in Redis it only marks them owed (oweAlerts).
+// asOf. With rules in the shared store it only marks them owed (oweAlerts).
 func (h *alertHook) BeforeCommit(ctx context.Context, tx *storage.Tx, asOf int32) error {
 	// Read inside the transaction, not when the write began: a write that
 	// waited behind a long one triggers its events when it commits.
@@ -828,7 +828,7 @@ func (h *alertHook) BeforeCommit(ctx context.Context, tx *storage.Tx, asOf int32
 	return err
 }
 
-// oweAlerts, with rules in Redis, marks in the write transaction that the
+// oweAlerts, with rules in a shared store, marks in the write transaction that the
 // series it wrote are owed an evaluation from their first day written
 // (storage.Tx.OweAlerts), and leaves that evaluation for afterCommit. It
 // notes whether the file owed one already.
@@ -850,7 +850,7 @@ func (h *alertHook) oweAlerts(tx *storage.Tx, asOf int32) error {
 }
 
 // afterCommit evaluates, once a write committed, the alert rules kept in
-// Redis (the data file's own were evaluated inside the write), logging a
+// the shared store (the data file's own were evaluated inside the write), logging a
 // failure and returning it: the data stays written either way, and the
 // mark the write left in the file (storage.Tx.OweAlerts) has the next
 // write, open or EvaluateAlerts run the evaluation.
@@ -870,7 +870,7 @@ func (h *alertHook) afterCommit(ctx context.Context) error {
 	return err
 }
 
-// settleAlerts runs, with rules in Redis and s.alertsMu held, the
+// settleAlerts runs, with rules in a shared store and s.alertsMu held, the
 // evaluation the file owes (storage.Tx.AlertsOwed) and clears the mark
 // once its events are recorded: pending's, the series a write just wrote
 // (when the file owed nothing before it); with pending nil, every rule's,
@@ -898,7 +898,7 @@ func (s *Service) settleAlerts(ctx context.Context, pending *pendingAlerts) erro
 }
 
 // settleOwedAlerts runs in the background, when a writable Service opens
-// with Redis, the evaluation the file owes, if it owes one: what an
+// with a shared store, the evaluation the file owes, if it owes one: what an
 // import whose process died after its commit, or whose evaluation failed,
 // did not record. Close cancels and waits for it. A failure is logged; the
 // mark stays for the next import or EvaluateAlerts.
@@ -929,17 +929,17 @@ func (s *Service) logAlerts(when string, err error) {
 }
 
 // pendingAlerts is the evaluation a committed write leaves to do when the
-// rules are in Redis.
+// rules are in the shared store.
 type pendingAlerts struct {
 	from map[seriesKey]int32
 	asOf int32
 	now  time.Time
 }
 
-// evaluateCommitted evaluates the rules in Redis watching the series a
+// evaluateCommitted evaluates the rules in the shared store watching the series a
 // committed write wrote, reading the committed data, and records the new
-// events in Redis. The data is durable whatever happens here: an error
-// (Redis unreachable) leaves events unrecorded, which EvaluateAlerts
+// events in the shared store. The data is durable whatever happens here: an error
+// (the shared store unreachable) leaves events unrecorded, which EvaluateAlerts
 // records later. It returns the number of events recorded.
 func (s *Service) evaluateCommitted(ctx context.Context, p *pendingAlerts) (int, error) {
 	if has, err := s.alerts.hasRules(ctx, nil); err != nil || !has {
@@ -958,7 +958,7 @@ func (s *Service) evaluateCommitted(ctx context.Context, p *pendingAlerts) (int,
 // alertsNotRecorded is ImportReport.AlertsError for an evaluation after
 // the commit that failed with err.
 func alertsNotRecorded(err error) string {
-	return "data imported; alert events not yet recorded (" + strings.TrimSuffix(ErrorMessage(err), redisconn.Refused) +
+	return "data imported; alert events not yet recorded (" + strings.TrimSuffix(ErrorMessage(err), fault.Refused) +
 		"): they will be recorded by the next import or 'grocery alerts evaluate'"
 }
 
@@ -1039,7 +1039,7 @@ func trigger(r *storage.AlertRule, k seriesKey, gtin string, prev *alertDay, cur
 // ending at asOf, and records the new events. It returns their number.
 // The rules come from the store's watch index, looked up for all the
 // series at once (one pass over the file's index, or a few pipelined
-// round trips to Redis), never by scanning every rule.
+// round trips to the shared store), never by scanning every rule.
 func (ev *alertEval) run(ctx context.Context, from map[seriesKey]int32, asOf int32) (int, error) {
 	keys := make([]seriesKey, 0, len(from))
 	for k := range from {

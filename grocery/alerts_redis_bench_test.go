@@ -17,7 +17,7 @@ import (
 func alertBenchService(b *testing.B, path, redisURL string) *Service {
 	b.Helper()
 	now := func() time.Time { return time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC) }
-	svc, err := Open(path, &Options{Now: now, RedisURL: redisURL})
+	svc, err := Open(path, &Options{Now: now, Shared: RedisStore(redisURL, "")})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func BenchmarkEvaluateAlertsStores(b *testing.B) {
 func BenchmarkRedisAlertCalls(b *testing.B) {
 	rs := redistest.Start(b)
 	now := func() time.Time { return time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC) }
-	svc, err := Open(filepath.Join(b.TempDir(), "g.db"), &Options{Now: now, RedisURL: rs.URL()})
+	svc, err := Open(filepath.Join(b.TempDir(), "g.db"), &Options{Now: now, Shared: RedisStore(rs.URL(), "")})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -7,7 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/grocerydata/grocery/grocery/internal/alertstore"
+	"github.com/grocerydata/grocery/internal/alertredis"
+	"github.com/grocerydata/grocery/internal/alertstore"
 	"github.com/grocerydata/grocery/internal/redistest"
 	"github.com/grocerydata/grocery/storage"
 )
@@ -18,7 +19,7 @@ import (
 func TestRedisAnalyticsUnavailable(t *testing.T) {
 	t.Parallel()
 	rs := redistest.Start(t)
-	svc, err := Open(filepath.Join(t.TempDir(), "b.db"), &Options{RedisURL: rs.URL()})
+	svc, err := Open(filepath.Join(t.TempDir(), "b.db"), &Options{Shared: RedisStore(rs.URL(), "")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,30 +155,30 @@ func TestRedisAlertsFormat(t *testing.T) {
 	t.Parallel()
 	rs := redistest.Shared(t)
 	path := filepath.Join(t.TempDir(), "f.db")
-	svc, err := OpenPrefixed(path, &Options{RedisURL: rs.URL()}, rs.Prefix())
+	svc, err := Open(path, &Options{Shared: RedisStore(rs.URL(), rs.Prefix())})
 	if err != nil {
 		t.Fatal(err)
 	}
 	svc.Close()
 	ctx := context.Background()
-	if v, err := rs.Client().Get(ctx, rs.Prefix()+"alerts:format").Result(); err != nil || v != alertstore.Format {
-		t.Fatalf("format key: got %q, %v, want %q", v, err, alertstore.Format)
+	if v, err := rs.Client().Get(ctx, rs.Prefix()+"alerts:format").Result(); err != nil || v != alertredis.Format {
+		t.Fatalf("format key: got %q, %v, want %q", v, err, alertredis.Format)
 	}
 	// Format 1 (before webhooks) is raised at open.
 	if err := rs.Client().Set(ctx, rs.Prefix()+"alerts:format", "1", 0).Err(); err != nil {
 		t.Fatal(err)
 	}
-	if svc, err = OpenPrefixed(path, &Options{RedisURL: rs.URL()}, rs.Prefix()); err != nil {
+	if svc, err = Open(path, &Options{Shared: RedisStore(rs.URL(), rs.Prefix())}); err != nil {
 		t.Fatalf("Open with alert format 1 in Redis: %v", err)
 	}
 	svc.Close()
-	if v, err := rs.Client().Get(ctx, rs.Prefix()+"alerts:format").Result(); err != nil || v != alertstore.Format {
-		t.Fatalf("format key after a format 1 open: got %q, %v, want %q", v, err, alertstore.Format)
+	if v, err := rs.Client().Get(ctx, rs.Prefix()+"alerts:format").Result(); err != nil || v != alertredis.Format {
+		t.Fatalf("format key after a format 1 open: got %q, %v, want %q", v, err, alertredis.Format)
 	}
 	if err := rs.Client().Set(ctx, rs.Prefix()+"alerts:format", "3", 0).Err(); err != nil {
 		t.Fatal(err)
 	}
-	svc, err = OpenPrefixed(path, &Options{RedisURL: rs.URL()}, rs.Prefix())
+	svc, err = Open(path, &Options{Shared: RedisStore(rs.URL(), rs.Prefix())})
 	if err == nil {
 		svc.Close()
 	}

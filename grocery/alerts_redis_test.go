@@ -182,8 +182,8 @@ func (f *alertFixture) reopen(t *testing.T, rs *redistest.Server, opts grocery.O
 	if err := f.svc.Close(); err != nil {
 		t.Fatal(err)
 	}
-	opts.Now, opts.RedisURL = f.clock, rs.URL()
-	svc, err := grocery.OpenPrefixed(f.path, &opts, rs.Prefix())
+	opts.Now, opts.Shared = f.clock, grocery.RedisStore(rs.URL(), rs.Prefix())
+	svc, err := grocery.Open(f.path, &opts)
 	if err != nil {
 		t.Fatal(err)
 	}

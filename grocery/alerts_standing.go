@@ -5,7 +5,7 @@ import (
 	"context"
 	"slices"
 
-	"github.com/grocerydata/grocery/grocery/internal/alertstore"
+	"github.com/grocerydata/grocery/internal/alertstore"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -102,7 +102,7 @@ func statesNow(r *storage.AlertRule) bool {
 // standing evaluates rule r on the latest data (see AlertStanding) and
 // records its event, with the reason of mode, through alertEval.record:
 // inside a write transaction of the data file when the rules are there,
-// else in a read transaction, the event going to Redis.
+// else in a read transaction, the event going to the shared store.
 func (s *Service) standing(ctx context.Context, ids alertstore.IDs, r *storage.AlertRule, mode standingMode) (*AlertStanding, error) {
 	res := &AlertStanding{Series: []AlertSeriesStanding{}, Currency: Currency}
 	reason := AlertReasonAtCreation
@@ -246,7 +246,7 @@ func (s *Service) standing(ctx context.Context, ids alertstore.IDs, r *storage.A
 // It returns EINVALIDARGUMENT for an id not of the form alr_ and 16 hexadecimal
 // digits, ENOTFOUND when the account has no such rule (another account's
 // rule is not found either), EUNAUTHENTICATED or ENOTFOUND for a missing
-// or unknown account, and EUNAVAILABLE when the rules are in Redis and it
+// or unknown account, and EUNAVAILABLE when the rules are in a shared store that
 // does not answer.
 func (s *Service) EvaluateAlert(ctx context.Context, id string) (*AlertRule, error) {
 	rec, ids, err := s.ownRule(ctx, id)

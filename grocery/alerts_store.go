@@ -3,7 +3,7 @@ package grocery
 import (
 	"context"
 
-	"github.com/grocerydata/grocery/grocery/internal/alertstore"
+	"github.com/grocerydata/grocery/internal/alertstore"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -12,19 +12,19 @@ import (
 const _ = uint(MaxAlertRules-alertstore.MaxRules) + uint(alertstore.MaxRules-MaxAlertRules)
 
 // alertStore is the store of alert rules and events (alertstore.Store:
-// the data file's own, or Redis's when Options.RedisURL is set) with its
+// the data file's own, or the shared store's of Options.Shared) with its
 // faults converted to *Error.
 //
 // Evaluation reads the price series from the data file either way. With
 // bbolt it runs inside the import's write transaction (the events commit
-// with the data); with Redis it runs after the import commits, in a read
-// transaction of the committed data, and writes the events to Redis
+// with the data); with a shared store it runs after the import commits, in a read
+// transaction of the committed data, and writes the events to the shared store
 // (local reports false).
 //
 // hooks is the Service's webhook state. With the data file's store,
 // record queues a delivery of each new event to its account's endpoints
-// in the transaction that records it (alertstore.EnqueueEventsTx); with Redis's,
-// the events wait on Redis's fanout list (alertstore.HookStore's FanOut)
+// in the transaction that records it (alertstore.EnqueueEventsTx); with a shared store's,
+// the events wait on the shared store's fanout list (alertstore.HookStore's FanOut)
 // and record queues them (fanOut) then wakes the delivery worker.
 type alertStore struct {
 	st    alertstore.Store
@@ -114,7 +114,7 @@ func (a alertStore) record(ctx context.Context, tx *storage.Tx, events []storage
 	return n, err
 }
 
-// fanOut queues the alert events kept in Redis that wait for their
+// fanOut queues the alert events kept in the shared store that wait for their
 // endpoints (alertstore.HookStore's FanOut: any server may, none queues
 // one twice); with the data file's, they are queued as they are
 // recorded, and it does nothing. It queues at most max events (0: all

@@ -85,11 +85,11 @@ func alertStores(t *testing.T, test func(t *testing.T, rs *redistest.Server)) {
 func newAlertFixture(t *testing.T, rs *redistest.Server) *alertFixture {
 	t.Helper()
 	f := &alertFixture{now: time.Date(2026, 11, 20, 18, 0, 0, 0, time.UTC), path: filepath.Join(t.TempDir(), "grocery.db")}
-	opts, prefix := &grocery.Options{Now: f.clock}, ""
+	opts := &grocery.Options{Now: f.clock}
 	if rs != nil {
-		opts.RedisURL, prefix = rs.URL(), rs.Prefix()
+		opts.Shared = grocery.RedisStore(rs.URL(), rs.Prefix())
 	}
-	svc, err := grocery.OpenPrefixed(f.path, opts, prefix)
+	svc, err := grocery.Open(f.path, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,7 +43,7 @@ type AlertUpdate struct {
 // (another account's rule is not found either), EINVALIDARGUMENT for an id not
 // of the form alr_ and 16 hexadecimal digits, EUNAUTHENTICATED or
 // ENOTFOUND for a missing or unknown account, and EUNAVAILABLE when the
-// rules are in Redis and it does not answer (the rule then stays as it
+// rules are in the shared store and it does not answer (the rule then stays as it
 // was).
 func (s *Service) UpdateAlert(ctx context.Context, id string, in AlertUpdate) (*AlertRule, error) {
 	account, err := s.accountOf(ctx)

@@ -36,23 +36,26 @@ type Options struct {
 	// FlushInterval is how often quota counts are written to the data
 	// file: at most this much of counting is lost in a crash. Default 1s.
 	FlushInterval time.Duration
-	// RedisURL, when set (redis://[user:password@]host:port/db), keeps API
-	// keys, accounts, quota counters, alert rules and alert events in that
-	// Redis server instead of the data file, so that several servers share
-	// them: one exact quota per account, a revocation effective on every
-	// server's next request, one set of rules and events. The data file
-	// keeps the price data; an import evaluates the rules after it commits
-	// and records the events in Redis. When Redis does not answer, calls
-	// that need it fail with EUNAVAILABLE.
+	// Shared, when not nil, keeps API keys, accounts, quota counters,
+	// alert rules and events, webhook endpoints and idempotency records
+	// in that store instead of the data file, so that several servers
+	// share them: one exact quota per account, a revocation effective on
+	// every server's next request, one set of rules and events. The data
+	// file keeps the price data; an import evaluates the rules after it
+	// commits and records the events in the shared store. When the store
+	// does not answer, calls that need it fail with EUNAVAILABLE. The
+	// Redis one is redisstore.Dial (import
+	// "github.com/grocerydata/grocery/redisstore"); the Service closes it.
 	//
 	// The first time a data file holding alert rules (created while it was
-	// used without Redis) is opened writable with RedisURL, its rules and
-	// events are copied to Redis, all or nothing, and Redis's ids continue
-	// after them; the file keeps its copies, unused while it is opened
-	// with Redis. They keep their ids unless Redis gave out some of those
-	// ids already (to rules of other servers, live or deleted): then they
-	// are numbered after Redis's, and the Logger names each rule's new id.
-	RedisURL string
+	// used without a shared store) is opened writable with one, its rules
+	// and events are copied to it, all or nothing, and the store's ids
+	// continue after them; the file keeps its copies, unused while it is
+	// opened with the store. They keep their ids unless the store gave out
+	// some of those ids already (to rules of other servers, live or
+	// deleted): then they are numbered after the store's, and the Logger
+	// names each rule's new id.
+	Shared SharedStore
 
 	// SnapshotDir, for a writable file (an ingest node), is where Import
 	// publishes a snapshot of the data file after each file (see
@@ -67,7 +70,7 @@ type Options struct {
 	// copies of the snapshots it serves. Default os.TempDir().
 	SnapshotCache string
 	// Logger receives a replica's snapshot events (taken, refused) and,
-	// with RedisURL, alert evaluations that could not record their events
+	// with Shared, alert evaluations that could not record their events
 	// (ImportReport.AlertsError, and those run when the file is opened).
 	// Default: none.
 	Logger *slog.Logger

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/grocerydata/grocery/grocery/internal/access"
-	"github.com/grocerydata/grocery/grocery/internal/fault"
+	"github.com/grocerydata/grocery/internal/access"
+	"github.com/grocerydata/grocery/internal/fault"
 )
 
 // Plan is a subscription plan: the interfaces it opens and its quota.

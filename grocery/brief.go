@@ -254,7 +254,7 @@ type BriefProduct struct {
 //
 // It returns EINVALIDARGUMENT for a missing or unknown province or an unknown
 // banner, and EUNAVAILABLE when ctx acts for an account and the keys or
-// alert events are in Redis and it does not answer (the brief is then
+// alert events are in the shared store and it does not answer (the brief is then
 // refused, never given without the events).
 func (s *Service) ExecutiveBrief(ctx context.Context, in BriefInput) (*Brief, error) {
 	args, err := parseAnalyticsArgs(in.Province, in.Banner, "")
@@ -287,7 +287,7 @@ func (s *Service) ExecutiveBrief(ctx context.Context, in BriefInput) (*Brief, er
 	case EUNAUTHENTICATED, ENOTFOUND:
 		// No account, or not one that exists: a brief without events.
 	default:
-		return nil, err // Redis does not answer: say so, never leave the events out silently
+		return nil, err // the shared store does not answer: say so, never leave the events out silently
 	}
 	out.Summary = out.summary()
 	return &out, nil
@@ -842,7 +842,7 @@ func (b *briefBuilder) newProducts() error {
 // recorded no earlier than the day before its observation day (an import
 // takes dates up to tomorrow), so the scan stops at the first event
 // recorded before weekFrom - 2 (a day more for the clocks of servers
-// sharing Redis) instead of reading the account's whole history. A week
+// sharing a store) instead of reading the account's whole history. A week
 // after tomorrow (demo data dated ahead) holds no such promise: its
 // events may have been recorded at any time, and the scan reads them all.
 func (s *Service) briefEvents(ctx context.Context, account string, out *Brief) error {

@@ -17,8 +17,9 @@ var forbiddenDeps = []string{
 	"github.com/parquet-go",
 	"google.golang.org/protobuf",
 	"github.com/twpayne/go-geom",
-	// Redis: to be added ("github.com/redis/go-redis") once the Redis
-	// stores leave package grocery.
+	// Redis: github.com/grocerydata/grocery/redisstore, given to
+	// Options.Shared.
+	"github.com/redis/go-redis",
 }
 
 // TestDeps lists what package grocery links (go list -deps, as

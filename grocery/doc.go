@@ -44,8 +44,8 @@
 //   - redisconn: dialling Redis without retries, the mapping of its
 //     failures to EUNAVAILABLE, URL redaction, the key prefix;
 //   - alertstore: the alert store interface, its bbolt and Redis stores,
-//     the copy of a file's rules to Redis; idemstore: the idempotency
-//     records, in the data file or in Redis, and a request's hash;
+//     the copy of a file's rules to the shared store; idemstore: the idempotency
+//     records, in the data file or in the shared store, and a request's hash;
 //   - webhook: a delivery's signature, the address policy that keeps
 //     deliveries off private networks, the retry schedule, the worker that
 //     sends the due deliveries and records each attempt;
@@ -99,11 +99,13 @@
 //     to date goes in the write (grocery/internal/ingest). Then a path in
 //     restserver (and in openapi.json), a report in cmd/grocery, and its
 //     recomputation in SQL in analyticscheck.
-//   - A new key store: an implementation of the key store interface in
-//     grocery/internal/access, beside the bbolt and Redis ones, chosen by
-//     Open from Options; its connection code in an internal package of its
-//     own, as redisconn is for Redis. A new alert store likewise goes in
-//     grocery/internal/alertstore.
+//   - A new shared store: an implementation of SharedStore (its
+//     AccessStore, AlertStore and IdempotencyStore) in a package outside
+//     grocery, as redisstore is for Redis (over internal/accessredis,
+//     internal/alertredis and internal/redisconn), handed to Open in
+//     Options.Shared by the program (cmd/internal/server for the
+//     binaries). The data file's stores (internal/access,
+//     internal/alertstore, internal/idemstore) are the default.
 //   - A new transport: a package beside mcpserver and restserver that
 //     translates to Service methods and maps error codes from one table of
 //     its own, mounted by cmd/internal/server or served by a binary of its
@@ -208,7 +210,7 @@
 // Both interfaces share one API key and one quota per account. CreateKey
 // makes a key (<prefix>_pk_ and 40 base62 characters, the first 8 a public
 // id) that is shown once: only an HMAC-SHA256 of it, keyed with a secret
-// kept in the data file (or in Redis, with Options.RedisURL), is stored.
+// kept in the data file (or in the shared store, Options.Shared), is stored.
 // ListKeys lists keys by their public id and RevokeKey revokes one.
 // Authenticate checks a key's form before any lookup and compares hashes
 // in constant time; it returns a Principal that Consume charges one call
@@ -224,9 +226,9 @@
 // restart keeps every count; a crash loses at most the last interval's
 // counts and never counts a call twice, because counts, not increments,
 // are written. RevokeKey takes effect on the next Authenticate. With
-// Options.RedisURL, keys, accounts and counters live in one Redis shared by
-// every server instead, and a call that needs Redis while it does not
-// answer fails with EUNAVAILABLE.
+// Options.Shared (redisstore.Dial for Redis), keys, accounts and counters
+// live in one store shared by every server instead, and a call that needs
+// it while it does not answer fails with EUNAVAILABLE.
 //
 // A server holds the data file for writing, so the CLI reaches these
 // methods through the server's admin socket (mode 0600) beside the file;
@@ -273,7 +275,7 @@
 // WebhookDeliveries lists what was sent and RedeliverWebhook sends one
 // again. The HTTP client is a transport, outside this package
 // (WebhookSender); WebhookPolicy says which addresses it may dial. With
-// alert rules and events in Redis (Options.RedisURL), endpoints and
+// alert rules and events in the shared store (Options.Shared), endpoints and
 // deliveries are there too: any server (a replica too) manages them, the
 // one that evaluates the rules sends them, and an event recorded there
 // waits on a list until that server queues it to its endpoints (so that
@@ -297,7 +299,7 @@
 // ("conflict") when the current state forbids the call; the access-control
 // codes EUNAUTHENTICATED ("unauthenticated"), EPLANREQUIRED ("plan_required")
 // and EQUOTA ("quota_exceeded"); and EUNAVAILABLE ("unavailable") when a
-// store the service needs (Redis) does not answer. Any other error is
+// store the service needs (the shared store) does not answer. Any other error is
 // internal (EINTERNAL): ErrorCode reads the code, and ErrorMessage (or
 // ErrorMessageIn) hides an internal error's text from clients.
 package grocery

@@ -15,7 +15,7 @@ const (
 	EPLANREQUIRED    = "plan_required"    // the account's plan does not allow this
 	EQUOTA           = "quota_exceeded"   // the plan quota of the window is spent
 	ECONFLICT        = "conflict"         // the current state forbids it: the data file is held by another process, an account holds its most alert rules
-	EUNAVAILABLE     = "unavailable"      // a store the service needs (Redis) does not answer: the call is refused; try again shortly
+	EUNAVAILABLE     = "unavailable"      // a store the service needs (a shared store such as Redis) does not answer: the call is refused; try again shortly
 	EGONE            = "gone"             // what an argument refers to is no longer there to answer from (an export cursor of a replaced data file): start over
 	EINTERNAL        = "internal"         // anything else; its text is never shown
 )

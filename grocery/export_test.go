@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/grocerydata/grocery/grocery/internal/ingest"
+	"github.com/grocerydata/grocery/redisstore"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -73,18 +74,16 @@ func HoldWrite(s *Service) (release func()) {
 // FlushNow writes the quota counts as the once-a-second flush does.
 func FlushNow(s *Service) error { return s.bolt.Flush() }
 
-// OpenPrefixed is Open with the prefix of the keys in Redis: the tests
-// share one redis-server, each under a prefix of its own.
-func OpenPrefixed(path string, opts *Options, redisPrefix string) (*Service, error) {
-	if opts == nil {
-		opts = &Options{}
+// RedisStore returns the shared store of the Redis at url under prefix
+// ("" for redisstore's default): the tests share one redis-server, each
+// under a prefix of its own. A Service takes the store it is opened with:
+// each Open needs one of its own.
+func RedisStore(url, prefix string) SharedStore {
+	st, err := redisstore.Dial(url, &redisstore.Options{Prefix: prefix})
+	if err != nil {
+		panic(err) // a test's own URL
 	}
-	return openPrefixed(path, opts, storage.Options{ReadOnly: opts.ReadOnly, LockTimeout: opts.LockTimeout}, opts.Now, redisPrefix)
-}
-
-// OpenReplicaPrefixed is OpenReplica with the prefix of the keys in Redis.
-func OpenReplicaPrefixed(dir string, opts *Options, redisPrefix string) (*Service, error) {
-	return openReplica(dir, opts, redisPrefix)
+	return st
 }
 
 // CPUTime exposes the process's CPU time to the external benchmarks, which

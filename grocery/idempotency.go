@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/grocerydata/grocery/grocery/internal/idemstore"
+	"github.com/grocerydata/grocery/internal/idemstore"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -53,12 +53,12 @@ type IdempotentRequest struct {
 // An error of do is returned as it is and not kept: the request may be
 // retried with the same key. After the window, a key is new again.
 // Records are kept where the alert rules are: in the data file, or in
-// Redis with Options.RedisURL, so every server on that Redis shares them.
+// shared store of Options.Shared, so every server on it shares them.
 //
 // It returns EINVALIDARGUMENT for a key that is empty, longer than 255
 // characters or not visible ASCII, ECONFLICT as above, EUNAUTHENTICATED
 // or ENOTFOUND for a missing or unknown account, and EUNAVAILABLE when
-// Redis does not answer.
+// the shared store does not answer.
 func (s *Service) Idempotent(ctx context.Context, req IdempotentRequest, do func(ctx context.Context) ([]byte, error)) (answer []byte, replayed bool, err error) {
 	account, err := s.accountOf(ctx)
 	if err != nil {

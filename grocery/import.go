@@ -12,9 +12,9 @@ import (
 	"strings"
 
 	"github.com/grocerydata/grocery/grocery/internal/exportrows"
-	"github.com/grocerydata/grocery/grocery/internal/fault"
 	"github.com/grocerydata/grocery/grocery/internal/importrow"
 	"github.com/grocerydata/grocery/internal/extsort"
+	"github.com/grocerydata/grocery/internal/fault"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -45,8 +45,8 @@ type ImportReport struct {
 	// file's first (always 0 with ImportOptions.UpdateNames).
 	NamesKept int      `json:"names_kept"`
 	Problems  []string `json:"problems,omitempty"` // "file:line: field: reason" of skipped rows and notes (first 20)
-	// AlertsError says why the alert rules kept in Redis could not be
-	// evaluated after the import committed (Redis unreachable): the data
+	// AlertsError says why the alert rules kept in the shared store could not be
+	// evaluated after the import committed (the shared store unreachable): the data
 	// is imported; 'grocery alerts evaluate' records the missing events.
 	AlertsError string `json:"alerts_error,omitempty"`
 	// PublishError says why the snapshot of the data file could not be

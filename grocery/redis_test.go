@@ -28,7 +28,7 @@ func (c *testClock) set(t time.Time)      { c.ns.Store(t.UnixNano()) }
 // url: under the prefix of rs, so that tests can share one redis-server.
 func openRedisReplica(tb testing.TB, rs *redistest.Server, now func() time.Time) *grocery.Service {
 	tb.Helper()
-	s, err := grocery.OpenPrefixed(filepath.Join(tb.TempDir(), "g.db"), &grocery.Options{RedisURL: rs.URL(), Now: now}, rs.Prefix())
+	s, err := grocery.Open(filepath.Join(tb.TempDir(), "g.db"), &grocery.Options{Shared: grocery.RedisStore(rs.URL(), rs.Prefix()), Now: now})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -259,7 +259,7 @@ func TestRedisRefusesCredentials(t *testing.T) {
 	}
 	base := strings.TrimPrefix(rs.URL(), "redis://")
 	for _, url := range []string{"redis://:wrong@" + base, "redis://" + base} {
-		_, err := grocery.Open(filepath.Join(t.TempDir(), "grocery.db"), &grocery.Options{RedisURL: url})
+		_, err := grocery.Open(filepath.Join(t.TempDir(), "grocery.db"), &grocery.Options{Shared: grocery.RedisStore(url, "")})
 		if grocery.ErrorCode(err) != grocery.EINVALIDARGUMENT || !strings.Contains(grocery.ErrorMessage(err), "refused the credentials of the Redis URL") {
 			t.Errorf("%s: got %v, want invalid_argument saying Redis refused the credentials", url, err)
 		}
@@ -280,7 +280,7 @@ func TestRedisSecretLost(t *testing.T) {
 	rs := redistest.Start(t)
 	var log bytes.Buffer
 	var logMu sync.Mutex
-	running, err := grocery.Open(filepath.Join(t.TempDir(), "a.db"), &grocery.Options{RedisURL: rs.URL(),
+	running, err := grocery.Open(filepath.Join(t.TempDir(), "a.db"), &grocery.Options{Shared: grocery.RedisStore(rs.URL(), ""),
 		Logger: slog.New(slog.NewTextHandler(&lockedWriter{w: &log, mu: &logMu}, nil))})
 	if err != nil {
 		t.Fatal(err)
@@ -304,7 +304,7 @@ func TestRedisSecretLost(t *testing.T) {
 	}
 	// A server started now (or the CLI) makes the new secret; a key made
 	// through it is accepted by the server that was running.
-	started, err := grocery.Open(filepath.Join(t.TempDir(), "b.db"), &grocery.Options{RedisURL: rs.URL()})
+	started, err := grocery.Open(filepath.Join(t.TempDir(), "b.db"), &grocery.Options{Shared: grocery.RedisStore(rs.URL(), "")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -336,7 +336,7 @@ func TestRedisEvictingPolicy(t *testing.T) {
 	if err := rs.Client().ConfigSet(context.Background(), "maxmemory-policy", "allkeys-lru").Err(); err != nil {
 		t.Fatal(err)
 	}
-	_, err := grocery.Open(filepath.Join(t.TempDir(), "grocery.db"), &grocery.Options{RedisURL: rs.URL()})
+	_, err := grocery.Open(filepath.Join(t.TempDir(), "grocery.db"), &grocery.Options{Shared: grocery.RedisStore(rs.URL(), "")})
 	if grocery.ErrorCode(err) != grocery.EINVALIDARGUMENT || !strings.Contains(grocery.ErrorMessage(err), "maxmemory-policy allkeys-lru") {
 		t.Fatalf("Open with allkeys-lru: %v, want invalid_argument naming the policy", err)
 	}

@@ -6,10 +6,9 @@ import (
 	"os"
 	"time"
 
-	"github.com/grocerydata/grocery/grocery/internal/fault"
-	"github.com/grocerydata/grocery/grocery/internal/redisconn"
 	"github.com/grocerydata/grocery/grocery/internal/replica"
 	snapfile "github.com/grocerydata/grocery/grocery/internal/snapshot"
+	"github.com/grocerydata/grocery/internal/fault"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -107,34 +106,29 @@ func (s *Service) Publish(ctx context.Context) (*PublishedSnapshot, error) {
 // whose file is closed and removed after the last of them.
 //
 // A replica writes nothing to its file: Import and Publish return
-// EINVALIDARGUMENT. Keys, accounts and quota counters are those of the Redis at
-// opts.RedisURL, which is required: a snapshot's keys would be stale (a
+// EINVALIDARGUMENT. Keys, accounts and quota counters are those of
+// opts.Shared (such as redisstore's Redis), which is required: a snapshot's keys would be stale (a
 // key revoked on the ingest node would pass until the next snapshot) and
 // its quota counters could not be written.
 //
-// OpenReplica returns EINVALIDARGUMENT without opts.RedisURL, ENOTFOUND when dir
+// OpenReplica returns EINVALIDARGUMENT without opts.Shared, ENOTFOUND when dir
 // has no manifest, EINVALIDARGUMENT when the snapshot it names is damaged or not
 // a data file, and the errors of Open.
 func OpenReplica(dir string, opts *Options) (*Service, error) {
-	return openReplica(dir, opts, redisconn.DefaultPrefix)
-}
-
-// openReplica is OpenReplica with the prefix of the keys in Redis (see
-// openPrefixed).
-func openReplica(dir string, opts *Options, redisPrefix string) (*Service, error) {
 	if opts == nil {
 		opts = &Options{}
 	}
-	if opts.RedisURL == "" {
-		return nil, Errorf(EINVALIDARGUMENT, "a replica needs Redis (Options.RedisURL, --redis or GROCERY_REDIS_URL) for keys and quota counters: its snapshot is read-only and replaced")
+	if opts.Shared == nil {
+		return nil, Errorf(EINVALIDARGUMENT, "a replica needs a shared store such as Redis (Options.Shared, --redis or GROCERY_REDIS_URL) for keys and quota counters: its snapshot is read-only and replaced")
 	}
 	f, path, err := replica.Prepare(dir, opts.SnapshotCache, opts.Logger)
 	if err != nil {
+		opts.Shared.Close()
 		return nil, fromFault(err)
 	}
 	ro := *opts
 	ro.ReadOnly = true
-	s, err := openPrefixed(path, &ro, storage.Options{ReadOnly: true, LockTimeout: opts.LockTimeout}, opts.Now, redisPrefix)
+	s, err := open(path, &ro, storage.Options{ReadOnly: true, LockTimeout: opts.LockTimeout}, opts.Now)
 	if err != nil {
 		f.RemoveCache()
 		return nil, err

@@ -92,7 +92,7 @@ func BenchmarkReplicaSwap(b *testing.B) {
 	}
 	rs := redistest.Start(b)
 	times := &swapTimes{}
-	replica, err := OpenReplica(dir, &Options{SnapshotPoll: -1, SnapshotCache: b.TempDir(), RedisURL: rs.URL(), Logger: slog.New(times)})
+	replica, err := OpenReplica(dir, &Options{SnapshotPoll: -1, SnapshotCache: b.TempDir(), Shared: RedisStore(rs.URL(), ""), Logger: slog.New(times)})
 	if err != nil {
 		b.Fatal(err)
 	}

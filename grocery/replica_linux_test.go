@@ -72,7 +72,7 @@ func TestReplicaRemovesStaleCaches(t *testing.T) {
 	open := func() *Service {
 		t.Helper()
 		rs := redistest.Shared(t)
-		r, err := openReplica(dir, &Options{Now: importClock, SnapshotPoll: -1, SnapshotCache: parent, RedisURL: rs.URL()}, rs.Prefix())
+		r, err := OpenReplica(dir, &Options{Now: importClock, SnapshotPoll: -1, SnapshotCache: parent, Shared: RedisStore(rs.URL(), rs.Prefix())})
 		if err != nil {
 			t.Fatal(err)
 		}

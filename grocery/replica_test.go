@@ -40,7 +40,7 @@ func openIngest(tb testing.TB) (*Service, string) {
 func openTestReplica(tb testing.TB, dir string) *Service {
 	tb.Helper()
 	rs := redistest.Shared(tb)
-	r, err := openReplica(dir, &Options{Now: importClock, SnapshotPoll: -1, SnapshotCache: tb.TempDir(), RedisURL: rs.URL()}, rs.Prefix())
+	r, err := OpenReplica(dir, &Options{Now: importClock, SnapshotPoll: -1, SnapshotCache: tb.TempDir(), Shared: RedisStore(rs.URL(), rs.Prefix())})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -620,8 +620,8 @@ func TestReplicaRetries(t *testing.T) {
 		dir := follow(t, src)
 		clk := newReplicaClock()
 		rs := redistest.Shared(t)
-		replica, err := openReplica(dir, &Options{Now: clk.now, SnapshotPoll: 5 * time.Millisecond,
-			SnapshotCache: t.TempDir(), RedisURL: rs.URL()}, rs.Prefix())
+		replica, err := OpenReplica(dir, &Options{Now: clk.now, SnapshotPoll: 5 * time.Millisecond,
+			SnapshotCache: t.TempDir(), Shared: RedisStore(rs.URL(), rs.Prefix())})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -659,8 +659,8 @@ func TestReplicaRetries(t *testing.T) {
 		dir := follow(t, src)
 		clk := newReplicaClock()
 		rs := redistest.Shared(t)
-		replica, err := openReplica(dir, &Options{Now: clk.now, SnapshotPoll: -1,
-			SnapshotCache: t.TempDir(), RedisURL: rs.URL()}, rs.Prefix())
+		replica, err := OpenReplica(dir, &Options{Now: clk.now, SnapshotPoll: -1,
+			SnapshotCache: t.TempDir(), Shared: RedisStore(rs.URL(), rs.Prefix())})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,16 +11,15 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/grocerydata/grocery/grocery/internal/access"
-	"github.com/grocerydata/grocery/grocery/internal/alertstore"
 	"github.com/grocerydata/grocery/grocery/internal/answercache"
-	"github.com/grocerydata/grocery/grocery/internal/fault"
-	"github.com/grocerydata/grocery/grocery/internal/idemstore"
-	"github.com/grocerydata/grocery/grocery/internal/redisconn"
 	"github.com/grocerydata/grocery/grocery/internal/replica"
 	"github.com/grocerydata/grocery/grocery/internal/search"
 	snapfile "github.com/grocerydata/grocery/grocery/internal/snapshot"
+	"github.com/grocerydata/grocery/internal/access"
+	"github.com/grocerydata/grocery/internal/alertstore"
 	"github.com/grocerydata/grocery/internal/extsort"
+	"github.com/grocerydata/grocery/internal/fault"
+	"github.com/grocerydata/grocery/internal/idemstore"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -30,10 +29,11 @@ import (
 type Service struct {
 	db     *storage.DB
 	now    func() time.Time
-	bolt   *access.Bolt // the data file's keys and meter, even with Redis
-	access access.Store // bolt, or the keys in Redis
+	bolt   *access.Bolt // the data file's keys and meter, even with a shared store
+	access access.Store // bolt, or the shared store's keys
 	alerts alertStore
 	idem   idemstore.Store // idempotency records, where the alert rules are
+	shared SharedStore     // Options.Shared; nil with the data file's stores
 
 	signalBufs sync.Pool // of *signalBufs, reused by Signals
 
@@ -43,7 +43,7 @@ type Service struct {
 	replica   *replica.Follower // nil unless OpenReplica
 
 	log *slog.Logger // Options.Logger; may be nil
-	// alertsMu, with rules in Redis, serializes writes (with the
+	// alertsMu, with rules in a shared store, serializes writes (with the
 	// evaluation after their commit) and the evaluations that clear the
 	// file's alerts owed mark (lockAlerts).
 	alertsMu   sync.Mutex
@@ -60,10 +60,10 @@ type Service struct {
 // It returns ECONFLICT when another process holds the file for longer than
 // opts.LockTimeout, ENOTFOUND when a read-only open finds no file, and
 // EINVALIDARGUMENT when the file is not a grocery data file of this version.
-// With opts.RedisURL it returns EINVALIDARGUMENT for a malformed URL, alert data
-// in Redis of another format version, or alert rules in the file that
-// cannot be copied to Redis (see Options.RedisURL), and EUNAVAILABLE when
-// Redis does not answer.
+// With opts.Shared it returns EINVALIDARGUMENT for alert data in the shared
+// store of another format version, or alert rules in the file that cannot
+// be copied to it (see Options.Shared), and EUNAVAILABLE when the shared
+// store does not answer.
 func Open(path string, opts *Options) (*Service, error) {
 	if opts == nil {
 		opts = &Options{}
@@ -72,17 +72,14 @@ func Open(path string, opts *Options) (*Service, error) {
 }
 
 func open(path string, opts *Options, so storage.Options, now func() time.Time) (*Service, error) {
-	return openPrefixed(path, opts, so, now, redisconn.DefaultPrefix)
-}
-
-// openPrefixed is open with the prefix of every key the service keeps in
-// Redis: redisconn.DefaultPrefix but in tests, which share one Redis.
-func openPrefixed(path string, opts *Options, so storage.Options, now func() time.Time, redisPrefix string) (*Service, error) {
 	if !so.ReadOnly {
 		so.Upgrade = upgradeFormat(context.Background())
 		so.StoreSource = StoreSource
 	}
 	db, err := storage.Open(path, so)
+	if err != nil && opts.Shared != nil {
+		opts.Shared.Close()
+	}
 	switch {
 	case errors.Is(err, storage.ErrLocked):
 		return nil, Errorf(ECONFLICT, "data file %s is in use by another process (a running server?): stop it, or open another file (a copy, or a demo data file of your own); a program can also ask the running server over REST or MCP", path)
@@ -100,9 +97,10 @@ func openPrefixed(path string, opts *Options, so storage.Options, now func() tim
 	}
 	if opts.KeyPrefix != "" && !validPrefix(opts.KeyPrefix) {
 		db.Close()
+		closeShared(opts)
 		return nil, Errorf(EINVALIDARGUMENT, "key prefix %q: want 1 to 16 lowercase letters or digits", opts.KeyPrefix)
 	}
-	s := &Service{db: db, now: now, log: opts.Logger}
+	s := &Service{db: db, now: now, log: opts.Logger, shared: opts.Shared}
 	answerBytes := opts.AnswerCacheBytes
 	if answerBytes <= 0 {
 		answerBytes = DefaultAnswerCacheBytes
@@ -119,42 +117,21 @@ func openPrefixed(path string, opts *Options, so storage.Options, now func() tim
 	if !so.ReadOnly {
 		if err := (alertstore.Bolt{DB: db}).EnsureIDKey(); err != nil {
 			db.Close()
+			closeShared(opts)
 			return nil, Errorf(EINVALIDARGUMENT, "cannot open data file: %v", err)
 		}
 	}
 	bolt, err := access.OpenBolt(db, s.accessConfig(opts), access.BoltConfig{ReadOnly: so.ReadOnly, FlushInterval: opts.FlushInterval, Cause: fault.SystemCause})
 	if err != nil {
 		db.Close()
+		closeShared(opts)
 		return nil, fromFault(err)
 	}
 	s.bolt, s.access = bolt, bolt
-	if opts.RedisURL != "" {
-		conn, err := redisconn.Dial(opts.RedisURL, redisPrefix, s.log)
-		if err != nil {
+	if opts.Shared != nil {
+		if err := s.openShared(db, opts, so.ReadOnly); err != nil {
 			s.Close()
-			return nil, fromFault(err)
-		}
-		ra, err := access.OpenRedis(conn, s.accessConfig(opts))
-		if err != nil {
-			s.Close()
-			return nil, fromFault(err)
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		alerts, err := alertstore.OpenRedis(ctx, conn)
-		cancel()
-		if err != nil {
-			ra.Close()
-			s.Close()
-			return nil, fromFault(err)
-		}
-		s.access, s.alerts, s.idem = ra, alertStore{st: alerts, hooks: s.hooks}, idemstore.Redis{C: conn}
-		if !so.ReadOnly {
-			if err := alertstore.CopyFile(db, alerts, s.log); err != nil {
-				s.Close()
-				return nil, fromFault(err)
-			}
-			s.warnFileWebhooks()
-			s.settleOwedAlerts()
+			return nil, err
 		}
 	}
 	if !so.ReadOnly {
@@ -165,6 +142,42 @@ func openPrefixed(path string, opts *Options, so storage.Options, now func() tim
 		s.warmAnswers()
 	}
 	return s, nil
+}
+
+// openShared opens the stores of opts.Shared in place of the data file's:
+// keys and quota, alerts and webhooks, idempotency records. A writable
+// file's rules and events are copied to it the first time, and the alert
+// evaluations a crash left owed are settled.
+func (s *Service) openShared(db *storage.DB, opts *Options, readOnly bool) error {
+	sh := opts.Shared
+	acc, err := sh.OpenAccess(s.accessConfig(opts))
+	if err != nil {
+		return fromFault(err)
+	}
+	s.access = acc // Close closes it, and with it the shared store
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	alerts, err := sh.OpenAlerts(ctx)
+	cancel()
+	if err != nil {
+		return fromFault(err)
+	}
+	s.alerts, s.idem = alertStore{st: alerts, hooks: s.hooks}, sh.Idempotency()
+	if readOnly {
+		return nil
+	}
+	if err := sh.CopyFile(db, s.log); err != nil {
+		return fromFault(err)
+	}
+	s.warnFileWebhooks()
+	s.settleOwedAlerts()
+	return nil
+}
+
+// closeShared closes the shared store of a failed Open.
+func closeShared(opts *Options) {
+	if opts.Shared != nil {
+		opts.Shared.Close()
+	}
 }
 
 // Health is what a Service reports of its work in the background, for a
@@ -235,6 +248,9 @@ func (s *Service) Close() error {
 	if s.access != s.bolt {
 		err = s.access.Close()
 	}
+	if s.shared != nil {
+		err = errors.Join(err, s.shared.Close())
+	}
 	return errors.Join(err, s.bolt.Close(), s.db.Close())
 }
 
@@ -245,7 +261,7 @@ func (s *Service) Path() string { return s.db.Path() }
 func (s *Service) today() Date { return DateOf(s.now()) }
 
 // warnFileWebhooks logs, when a data file holding webhook endpoints opens
-// with Redis, that they are not served: the endpoints in Redis are.
+// with a shared store, that they are not served: the endpoints in the shared store are.
 func (s *Service) warnFileWebhooks() {
 	n := 0
 	s.db.View(func(tx *storage.Tx) error { n = tx.WebhookCount(); return nil })

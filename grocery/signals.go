@@ -8,10 +8,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/grocerydata/grocery/grocery/internal/alertstore"
 	"github.com/grocerydata/grocery/grocery/internal/market"
 	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/grocery/internal/unitprice"
+	"github.com/grocerydata/grocery/internal/alertstore"
 	"github.com/grocerydata/grocery/internal/words"
 	"github.com/grocerydata/grocery/storage"
 )
@@ -312,7 +312,7 @@ func offerPrice(o *storage.Offer) SignalPrice {
 // 1..500 or a bad offset. Without a banner, threats and opportunities are
 // left out and Basis.Note says so; without an account (or with one that
 // does not exist), so is the watchlist. It returns EUNAVAILABLE when the
-// watchlist is asked for with an account, the keys or rules are in Redis,
+// watchlist is asked for with an account, the keys or rules are in the shared store,
 // and it does not answer.
 func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult, error) {
 	a, err := parseAnalyticsArgs(in.Province, in.Banner, in.Category)
@@ -334,7 +334,7 @@ func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult,
 	account, err := s.accountOf(ctx)
 	if err != nil {
 		if c := ErrorCode(err); c != ENOTFOUND && c != EUNAUTHENTICATED {
-			return nil, err // Redis does not answer: not "no account"
+			return nil, err // the shared store does not answer: not "no account"
 		}
 		account = ""
 		if p := PrincipalFromContext(ctx); ErrorCode(err) == ENOTFOUND && p != nil {
@@ -344,7 +344,7 @@ func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult,
 		}
 	}
 	// The account's rules, read before the data file's transaction: they
-	// may be in Redis.
+	// may be in the shared store.
 	var rules []storage.AlertRule
 	var ruleIDs alertstore.IDs
 	if account != "" {

@@ -13,8 +13,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/grocerydata/grocery/grocery/internal/alertstore"
 	"github.com/grocerydata/grocery/grocery/internal/webhook"
+	"github.com/grocerydata/grocery/internal/alertstore"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -73,7 +73,7 @@ type WebhookOptions struct {
 	// file for writing (a server, or an ingest node; never a replica),
 	// it starts a worker that delivers each event once it is recorded,
 	// and retries on schedule. Without it deliveries wait (in the data
-	// file, or in Redis with Options.RedisURL) for a Service that has
+	// file, or in the shared store of Options.Shared) for a Service that has
 	// one.
 	Sender WebhookSender
 	// Manual starts no worker: deliveries are sent only when
@@ -326,7 +326,7 @@ func webhookOf(w *storage.Webhook) Webhook {
 // or refused url, an overlong description or an unknown event type;
 // ECONFLICT when the account holds MaxWebhooks endpoints;
 // EUNAUTHENTICATED or ENOTFOUND for a missing or unknown account;
-// EUNAVAILABLE when Redis (Options.RedisURL) does not answer.
+// EUNAVAILABLE when the shared store (Options.Shared) does not answer.
 func (s *Service) CreateWebhook(ctx context.Context, in WebhookInput) (*Webhook, error) {
 	account, err := s.accountOf(ctx)
 	if err != nil {
@@ -398,7 +398,7 @@ func (s *Service) ListWebhooks(ctx context.Context) (*WebhookList, error) {
 // It returns EINVALIDARGUMENT for an id not of the form whk_ and 16
 // hexadecimal digits, ENOTFOUND when the account has no such endpoint
 // (another account's is not found either), EUNAUTHENTICATED or ENOTFOUND
-// for a missing or unknown account, and EUNAVAILABLE when Redis does not
+// for a missing or unknown account, and EUNAVAILABLE when the shared store does not
 // answer.
 func (s *Service) Webhook(ctx context.Context, id string) (*Webhook, error) {
 	account, n, err := s.webhookArgs(ctx, id)
@@ -465,7 +465,7 @@ func (s *Service) editWebhook(ctx context.Context, account string, n uint64, id 
 // It returns EINVALIDARGUMENT for a malformed id or a field CreateWebhook
 // refuses, ENOTFOUND when the account has no such endpoint,
 // EUNAUTHENTICATED or ENOTFOUND for a missing or unknown account, and
-// EUNAVAILABLE when Redis does not answer.
+// EUNAVAILABLE when the shared store does not answer.
 func (s *Service) UpdateWebhook(ctx context.Context, id string, in WebhookUpdate) (*Webhook, error) {
 	account, n, err := s.webhookArgs(ctx, id)
 	if err != nil {
@@ -530,7 +530,7 @@ func (s *Service) UpdateWebhook(ctx context.Context, id string, in WebhookUpdate
 //
 // It returns EINVALIDARGUMENT for a malformed id, ENOTFOUND when the
 // account has no such endpoint, EUNAUTHENTICATED or ENOTFOUND for a
-// missing or unknown account, and EUNAVAILABLE when Redis does not
+// missing or unknown account, and EUNAVAILABLE when the shared store does not
 // answer.
 func (s *Service) DeleteWebhook(ctx context.Context, id string) error {
 	account, n, err := s.webhookArgs(ctx, id)
@@ -547,7 +547,7 @@ func (s *Service) DeleteWebhook(ctx context.Context, id string) error {
 // TestWebhook queues a ping event for an endpoint of the account in ctx
 // (after the deliveries already queued to it: deliveries go in order)
 // and returns its delivery, which WebhookDeliveries then follows. With
-// Redis, an alert event recorded before the ping but not yet queued to
+// a shared store, an alert event recorded before the ping but not yet queued to
 // the endpoint (its recording server could not queue it, and the sending
 // server's worker queues it before its next round) is queued, and sent,
 // after the ping.
@@ -555,7 +555,7 @@ func (s *Service) DeleteWebhook(ctx context.Context, id string) error {
 // It returns EINVALIDARGUMENT for a malformed id, ENOTFOUND when the
 // account has no such endpoint, ECONFLICT when it is disabled,
 // EUNAUTHENTICATED or ENOTFOUND for a missing or unknown account, and
-// EUNAVAILABLE when Redis does not answer.
+// EUNAVAILABLE when the shared store does not answer.
 func (s *Service) TestWebhook(ctx context.Context, id string) (*WebhookDelivery, error) {
 	var d storage.WebhookDelivery
 	err := s.changeEnabledWebhook(ctx, id, func(e *alertstore.Edit, now time.Time) error {
@@ -650,7 +650,7 @@ func deliveryOf(d *storage.WebhookDelivery) WebhookDelivery {
 // It returns EINVALIDARGUMENT for a malformed id, a limit outside 1..500
 // or a negative offset, ENOTFOUND when the account has no such endpoint,
 // EUNAUTHENTICATED or ENOTFOUND for a missing or unknown account, and
-// EUNAVAILABLE when Redis does not answer.
+// EUNAVAILABLE when the shared store does not answer.
 func (s *Service) WebhookDeliveries(ctx context.Context, id string, in WebhookDeliveriesInput) (*WebhookDeliveryList, error) {
 	account, n, err := s.webhookArgs(ctx, id)
 	if err != nil {
@@ -682,7 +682,7 @@ func (s *Service) WebhookDeliveries(ctx context.Context, id string, in WebhookDe
 // It returns EINVALIDARGUMENT for a malformed id, ENOTFOUND when the
 // account has no such endpoint or delivery, ECONFLICT when the endpoint
 // is disabled, EUNAUTHENTICATED or ENOTFOUND for a missing or unknown
-// account, and EUNAVAILABLE when Redis does not answer.
+// account, and EUNAVAILABLE when the shared store does not answer.
 func (s *Service) RedeliverWebhook(ctx context.Context, id, delivery string) (*WebhookDelivery, error) {
 	seq, err := parseHexID(delivery, deliveryIDPrefix, "delivery id")
 	if err != nil {

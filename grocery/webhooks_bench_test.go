@@ -24,12 +24,11 @@ func openWorker(b *testing.B, withRedis bool) (*grocery.Service, context.Context
 	b.Helper()
 	opts := &grocery.Options{Webhooks: grocery.WebhookOptions{
 		Sender: webhookclient.New(grocery.WebhookPolicy{Loopback: true}), AllowLoopback: true}}
-	prefix := ""
 	if withRedis {
 		rs := redistest.Shared(b)
-		opts.RedisURL, prefix = rs.URL(), rs.Prefix()
+		opts.Shared = grocery.RedisStore(rs.URL(), rs.Prefix())
 	}
-	svc, err := grocery.OpenPrefixed(filepath.Join(b.TempDir(), "grocery.db"), opts, prefix)
+	svc, err := grocery.Open(filepath.Join(b.TempDir(), "grocery.db"), opts)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -81,8 +81,8 @@ func (s *Service) stopWebhooks() {
 // tools and tests that drive the clock.
 //
 // It returns ECONFLICT when no WebhookOptions.Sender is configured, the
-// file is opened read-only or, with Redis, another server holds the
-// sender's lease (only one server sends), and EUNAVAILABLE when Redis does
+// file is opened read-only or, with a shared store, another server holds the
+// sender's lease (only one server sends), and EUNAVAILABLE when the shared store does
 // not answer.
 func (s *Service) DeliverWebhooks(ctx context.Context) (*WebhookRun, error) {
 	if s.hooks.opts.Sender == nil || !s.bolt.Metering() {

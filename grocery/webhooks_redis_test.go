@@ -59,8 +59,8 @@ func TestWebhooksRedis_OncePerEndpoint(t *testing.T) {
 	var replicas []*grocery.Service
 	for range 2 {
 		opts := hookOptions(f)
-		opts.RedisURL, opts.SnapshotPoll, opts.SnapshotCache = rs.URL(), -1, t.TempDir()
-		r, err := grocery.OpenReplicaPrefixed(snaps, opts, rs.Prefix())
+		opts.Shared, opts.SnapshotPoll, opts.SnapshotCache = grocery.RedisStore(rs.URL(), rs.Prefix()), -1, t.TempDir()
+		r, err := grocery.OpenReplica(snaps, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -181,8 +181,8 @@ func TestWebhooksRedis_SurviveRestart(t *testing.T) {
 	}
 
 	opts := hookOptions(f)
-	opts.RedisURL, opts.SnapshotPoll, opts.SnapshotCache = rs.URL(), -1, t.TempDir()
-	replica, err := grocery.OpenReplicaPrefixed(snaps, opts, rs.Prefix())
+	opts.Shared, opts.SnapshotPoll, opts.SnapshotCache = grocery.RedisStore(rs.URL(), rs.Prefix()), -1, t.TempDir()
+	replica, err := grocery.OpenReplica(snaps, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ import (
 func TestKeyStoreFailure(t *testing.T) {
 	t.Parallel()
 	rs := redistest.Start(t)
-	s := servetest.Open(t, &grocery.Options{RedisURL: rs.URL()})
+	s := servetest.Open(t, &grocery.Options{Shared: servetest.Redis(t, rs.URL())})
 	h := httptest.NewServer(mcpserver.New(s, nil))
 	t.Cleanup(h.Close)
 	ctx := context.Background()

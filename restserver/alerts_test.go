@@ -23,7 +23,11 @@ import (
 // Keys, rules and events are in the Redis at redisURL when it is not "".
 func alertServer(t *testing.T, redisURL string) (*grocery.Service, string) {
 	t.Helper()
-	s := servetest.Open(t, &grocery.Options{RedisURL: redisURL}, servetest.File{Name: "stores.csv", Data: storesCSV},
+	opts := &grocery.Options{}
+	if redisURL != "" {
+		opts.Shared = servetest.Redis(t, redisURL)
+	}
+	s := servetest.Open(t, opts, servetest.File{Name: "stores.csv", Data: storesCSV},
 		servetest.File{Name: "data.csv", Data: "date,store_id,banner,external_sku,price\n2026-11-18,lob-c,loblaws,L7,3.00\n"})
 	ts := httptest.NewServer(restserver.New(s, nil))
 	t.Cleanup(ts.Close)
@@ -236,7 +240,7 @@ func ojServer(t *testing.T, rs *redistest.Server) (*grocery.Service, string, str
 	t.Helper()
 	opts := &grocery.Options{}
 	if rs != nil {
-		opts.RedisURL = rs.URL()
+		opts.Shared = servetest.Redis(t, rs.URL())
 	}
 	s := servetest.Open(t, opts, servetest.File{Name: "stores.csv", Data: ojStoresCSV}, servetest.File{Name: "oj.csv", Data: ojDays})
 	ts := httptest.NewServer(restserver.New(s, nil))
@@ -424,7 +428,7 @@ func testAlertsIdempotencyKey(t *testing.T, rs *redistest.Server) {
 	now := servetest.Now()
 	opts := &grocery.Options{Now: func() time.Time { mu.Lock(); defer mu.Unlock(); return now }}
 	if rs != nil {
-		opts.RedisURL = rs.URL()
+		opts.Shared = servetest.Redis(t, rs.URL())
 	}
 	s := servetest.Open(t, opts, servetest.File{Name: "stores.csv", Data: ojStoresCSV}, servetest.File{Name: "oj.csv", Data: ojDays})
 	ts := httptest.NewServer(restserver.New(s, nil))

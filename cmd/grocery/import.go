@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/grocerydata/grocery/cmd/internal/admin"
+	"github.com/grocerydata/grocery/cmd/internal/server"
 	"github.com/grocerydata/grocery/grocery"
 	"github.com/grocerydata/grocery/internal/words"
 	"github.com/spf13/cobra"
@@ -218,11 +219,11 @@ func (a *app) openForImport(cmd *cobra.Command, snapshots string) (*grocery.Serv
 		return nil, &usageError{errors.New("--snapshots needs --redis (or GROCERY_REDIS_URL): the replicas' alert rules live there, and an import that publishes for them evaluates those rules")}
 	}
 	opts.LockTimeout, opts.SnapshotDir = 0, snapshots
-	svc, err := grocery.Open(a.dbPath(cmd), opts)
+	svc, err := server.Open(a.dbPath(cmd), *opts)
 	if grocery.ErrorCode(err) == grocery.EUNAVAILABLE {
 		fmt.Fprintf(cmd.ErrOrStderr(), "grocery: %s\ngrocery: importing without it: the alert rules in Redis are not evaluated; run 'grocery alerts evaluate' once it answers\n", grocery.ErrorMessage(err))
 		opts.RedisURL = ""
-		svc, err = grocery.Open(a.dbPath(cmd), opts)
+		svc, err = server.Open(a.dbPath(cmd), *opts)
 	}
 	return svc, err
 }

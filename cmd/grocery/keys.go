@@ -55,7 +55,7 @@ const lockTimeout = 2 * time.Second
 // keyOptions returns the options to open the data file with for the key
 // commands: the key prefix (--key-prefix, else GROCERY_KEY_PREFIX) and
 // the plans (the defaults, with the sizes of GROCERY_PLAN_QUOTAS).
-func (a *app) keyOptions(cmd *cobra.Command) (*grocery.Options, error) {
+func (a *app) keyOptions(cmd *cobra.Command) (*server.Options, error) {
 	opts, err := server.OptionsFromEnv(a.getenv)
 	if err != nil {
 		return nil, &usageError{err}
@@ -77,7 +77,7 @@ func (a *app) keyOptions(cmd *cobra.Command) (*grocery.Options, error) {
 //
 // f makes one call of the store before it prints anything: a call that
 // finds no server sent nothing, and f runs again on the file.
-func (a *app) withStore(cmd *cobra.Command, opts *grocery.Options, need storeNeed, f func(context.Context, keyStore) error) error {
+func (a *app) withStore(cmd *cobra.Command, opts *server.Options, need storeNeed, f func(context.Context, keyStore) error) error {
 	ctx := cmd.Context()
 	path := a.dbPath(cmd)
 	sock := admin.SocketPath(path)
@@ -100,7 +100,7 @@ func (a *app) withStore(cmd *cobra.Command, opts *grocery.Options, need storeNee
 	} else if isNew && need != fileCreated {
 		return noKeyFile(path)
 	}
-	svc, err := grocery.Open(path, opts)
+	svc, err := server.Open(path, *opts)
 	switch grocery.ErrorCode(err) {
 	case "":
 	case grocery.ECONFLICT:

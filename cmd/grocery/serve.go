@@ -149,7 +149,7 @@ func checkRole(role, snaps, redisURL string, demo bool) error {
 
 // prepareDemo builds the demo data set when the file is missing and
 // returns the demo key, creating it once.
-func prepareDemo(ctx context.Context, db string, opts grocery.Options, errOut io.Writer) (string, error) {
+func prepareDemo(ctx context.Context, db string, opts server.Options, errOut io.Writer) (string, error) {
 	if _, err := os.Stat(db); errors.Is(err, fs.ErrNotExist) {
 		fmt.Fprintf(errOut, "Building the demo data set in %s ...\n", db)
 		sum, err := grocery.BuildDemo(ctx, db, nil)
@@ -158,7 +158,7 @@ func prepareDemo(ctx context.Context, db string, opts grocery.Options, errOut io
 		}
 		fmt.Fprintf(errOut, "Built %d stores, %d products, %d observations in %s.\n", sum.Stores, sum.Products, sum.Observations, sum.Elapsed.Round(1e8))
 	}
-	svc, err := grocery.Open(db, &opts)
+	svc, err := server.Open(db, opts)
 	if err != nil {
 		return "", err
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/cmd/internal/server"
 )
 
 // TestDemoKeyPrivate: the demo key is a secret, so its file is mode 0600
@@ -20,7 +20,7 @@ func TestDemoKeyPrivate(t *testing.T) {
 	if err := copyFile(demoDB, db); err != nil {
 		t.Fatal(err)
 	}
-	opts := grocery.Options{}
+	opts := server.Options{}
 	key, err := prepareDemo(ctx, db, opts, new(strings.Builder))
 	if err != nil {
 		t.Fatal(err)

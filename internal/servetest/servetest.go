@@ -22,6 +22,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/redisstore"
 )
 
 // AsOf is the date the demo data ends on: 2026-11-19.
@@ -179,4 +180,16 @@ func Golden(tb testing.TB, name string, got []byte) {
 		tb.Errorf("%s differs from its golden file (-want +got); if the change is meant, rerun with -update and review git diff:\n%s",
 			path, cmp.Diff(string(want), string(got)))
 	}
+}
+
+// Redis returns, for Options.Shared, the store of the Redis at url under
+// redisstore's default prefix. A Service takes the store it is opened
+// with: each Open needs one of its own.
+func Redis(tb testing.TB, url string) grocery.SharedStore {
+	tb.Helper()
+	st, err := redisstore.Dial(url, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return st
 }

@@ -13,8 +13,8 @@ import (
 // Redis that keeps keys and quota when several servers share them
 // (redis://127.0.0.1:6379/0; a --redis flag overrides it). Options.Plans
 // is always set.
-func OptionsFromEnv(getenv func(string) string) (grocery.Options, error) {
-	opts := grocery.Options{KeyPrefix: getenv("GROCERY_KEY_PREFIX"), RedisURL: getenv("GROCERY_REDIS_URL")}
+func OptionsFromEnv(getenv func(string) string) (Options, error) {
+	opts := Options{Options: grocery.Options{KeyPrefix: getenv("GROCERY_KEY_PREFIX")}, RedisURL: getenv("GROCERY_REDIS_URL")}
 	plans, err := grocery.ParsePlanQuotas(getenv("GROCERY_PLAN_QUOTAS"))
 	if err != nil {
 		return opts, grocery.Errorf(grocery.EINVALIDARGUMENT, "GROCERY_PLAN_QUOTAS: %s", strings.TrimPrefix(grocery.ErrorMessage(err), "plan quotas: "))

@@ -118,14 +118,14 @@ func TestRoles(t *testing.T) {
 	// its clock is the real one plus what the test adds: a snapshot whose
 	// file was missing is fetched again a second later by that clock.
 	clock := &skipClock{}
-	ingest := start(t, server.Config{DB: db, Role: server.RoleIngest, Snapshots: snaps, Options: grocery.Options{RedisURL: rs.URL()}})
+	ingest := start(t, server.Config{DB: db, Role: server.RoleIngest, Snapshots: snaps, Options: server.Options{RedisURL: rs.URL()}})
 	if h := getHealth(t, ingest); h.Status != "ok" || h.Snapshot.Seq != 0 {
 		t.Errorf("ingest /healthz: got %+v, want a plain ok", h)
 	}
 	var replicaLog lockedBuffer
 	replica := start(t, server.Config{Role: server.RoleReplica, Snapshots: snaps, DB: "./grocery.db",
 		Logger:  slog.New(slog.NewTextHandler(&replicaLog, nil)),
-		Options: grocery.Options{SnapshotCache: t.TempDir(), RedisURL: rs.URL(), SnapshotPoll: 10 * time.Millisecond, Now: clock.now}})
+		Options: server.Options{RedisURL: rs.URL(), Options: grocery.Options{SnapshotCache: t.TempDir(), SnapshotPoll: 10 * time.Millisecond, Now: clock.now}}})
 	if h := getHealth(t, replica); h.Snapshot.Seq != 1 || h.Snapshot.AsOf != "2026-11-19" || h.Refused != "" {
 		t.Errorf("replica /healthz: got %+v, want seq 1 as of 2026-11-19", h)
 	}

@@ -36,7 +36,7 @@ type Config struct {
 	Logger  *slog.Logger
 
 	// Options opens the data file (plans, key prefix, clock).
-	Options grocery.Options
+	Options Options
 	// AllowedOrigins are the browser origins allowed to call MCP
 	// (--allowed-origin); on a loopback address, loopback origins are
 	// allowed too.
@@ -170,10 +170,10 @@ func open(ctx context.Context, cfg Config, log *slog.Logger) (*grocery.Service, 
 	}
 	switch cfg.Role {
 	case "":
-		return grocery.Open(cfg.DB, &opts)
+		return Open(cfg.DB, opts)
 	case RoleIngest:
 		opts.SnapshotDir = cfg.Snapshots
-		svc, err := grocery.Open(cfg.DB, &opts)
+		svc, err := Open(cfg.DB, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -185,7 +185,7 @@ func open(ctx context.Context, cfg Config, log *slog.Logger) (*grocery.Service, 
 		log.Info("snapshot published", "seq", snap.Seq, "as_of", snap.AsOf, "size", snap.Size, "dir", cfg.Snapshots)
 		return svc, nil
 	case RoleReplica:
-		svc, err := grocery.OpenReplica(cfg.Snapshots, &opts)
+		svc, err := OpenReplica(cfg.Snapshots, opts)
 		if err != nil {
 			return nil, err
 		}

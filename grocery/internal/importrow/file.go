@@ -21,7 +21,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/grocerydata/grocery/grocery/internal/fault"
+	"github.com/grocerydata/grocery/internal/fault"
 	"github.com/grocerydata/grocery/internal/rowfile"
 )
 

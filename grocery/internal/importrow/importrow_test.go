@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/grocerydata/grocery/grocery/internal/fault"
+	"github.com/grocerydata/grocery/internal/fault"
 	"github.com/grocerydata/grocery/internal/rowwrite"
 )
 

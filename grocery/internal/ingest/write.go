@@ -21,9 +21,9 @@ import (
 	"context"
 	"slices"
 
-	"github.com/grocerydata/grocery/grocery/internal/fault"
 	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/grocery/internal/textfold"
+	"github.com/grocerydata/grocery/internal/fault"
 	"github.com/grocerydata/grocery/storage"
 )
 

@@ -20,8 +20,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/grocerydata/grocery/grocery/internal/fault"
 	"github.com/grocerydata/grocery/grocery/internal/snapshot"
+	"github.com/grocerydata/grocery/internal/fault"
 	"github.com/grocerydata/grocery/storage"
 )
 

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/grocerydata/grocery/grocery/internal/fault"
 	"github.com/grocerydata/grocery/grocery/internal/snapshot"
+	"github.com/grocerydata/grocery/internal/fault"
 )
 
 // A manifest naming a snapshot whose file is not there yet is a reason

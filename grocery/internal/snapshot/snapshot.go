@@ -25,7 +25,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/grocerydata/grocery/grocery/internal/atomicfile"
+	"github.com/grocerydata/grocery/internal/atomicfile"
 )
 
 // ManifestName is the manifest's file name in a snapshot directory.

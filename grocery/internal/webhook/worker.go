@@ -11,7 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/grocerydata/grocery/grocery/internal/alertstore"
+	"github.com/grocerydata/grocery/internal/alertstore"
 	"github.com/grocerydata/grocery/storage"
 )
 

@@ -9,8 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/grocerydata/grocery/grocery/internal/alertstore"
-	"github.com/grocerydata/grocery/grocery/internal/redisconn"
+	"github.com/grocerydata/grocery/internal/alertredis"
+	"github.com/grocerydata/grocery/internal/alertstore"
+	"github.com/grocerydata/grocery/internal/redisconn"
 	"github.com/grocerydata/grocery/internal/redistest"
 	"github.com/grocerydata/grocery/storage"
 )
@@ -30,7 +31,7 @@ func testStores(t *testing.T) map[string]alertstore.Store {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	r, err := alertstore.OpenRedis(context.Background(), c)
+	r, err := alertredis.OpenRedis(context.Background(), c)
 	if err != nil {
 		t.Fatal(err)
 	}

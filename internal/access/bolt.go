@@ -6,16 +6,16 @@ import (
 	"slices"
 	"time"
 
-	"github.com/grocerydata/grocery/grocery/internal/fault"
+	"github.com/grocerydata/grocery/internal/fault"
 	"github.com/grocerydata/grocery/storage"
 )
 
-// Bolt is the Store of the data file: the keyring in memory, the meter
+// Bolt is the Store of the data file: the Keyring in memory, the meter
 // flushing counts to the file (meter.go, journal.go).
 type Bolt struct {
 	db    *storage.DB
 	now   func() time.Time
-	ring  *keyring
+	ring  *Keyring
 	meter *meter // nil when read-only
 
 	stopFlush chan struct{}
@@ -29,7 +29,7 @@ type BoltConfig struct {
 	Cause         func(error) string // names a file system error in an operator's words, or ""
 }
 
-// OpenBolt loads the keyring of db (making its key secret when the file
+// OpenBolt loads the Keyring of db (making its key secret when the file
 // has none and is writable) and, for a writable file, applies the usage
 // journal a crash left and starts the meter's flusher. It returns a
 // fault.Invalid when the journal cannot be read.
@@ -44,7 +44,7 @@ func OpenBolt(db *storage.DB, c Config, bc BoltConfig) (*Bolt, error) {
 			return nil, err
 		}
 	}
-	b := &Bolt{db: db, now: c.Now, ring: newKeyring(c.KeyPrefix, c.Plans, secret)}
+	b := &Bolt{db: db, now: c.Now, ring: NewKeyring(c.KeyPrefix, c.Plans, secret)}
 	// Counts a crash left in the usage journal: written to the data file
 	// (then the journal is removed), or for a read-only open, only read.
 	jpath, jid := journalPath(db.Path()), journalID(secret)
@@ -61,7 +61,7 @@ func OpenBolt(db *storage.DB, c Config, bc BoltConfig) (*Bolt, error) {
 		}
 		j = nil
 	}
-	window := monthOf(b.now())
+	window := MonthOf(b.now())
 	if err := db.View(func(tx *storage.Tx) error { return b.ring.load(tx, window, j) }); err != nil {
 		return nil, err
 	}
@@ -115,7 +115,7 @@ func (b *Bolt) Tick() {
 	}
 }
 
-// AccountExists reports whether the keyring holds the account.
+// AccountExists reports whether the Keyring holds the account.
 func (b *Bolt) AccountExists(ctx context.Context, account string) (bool, error) {
 	b.ring.mu.RLock()
 	_, ok := b.ring.accounts[account]

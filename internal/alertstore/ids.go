@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/grocerydata/grocery/grocery/internal/opaqueid"
+	"github.com/grocerydata/grocery/internal/opaqueid"
 )
 
 // Id prefixes: a rule's id as clients see it is RuleIDPrefix and 16

@@ -1,5 +1,5 @@
 // Package access keeps grocery's API keys, accounts and quota counters: the
-// keyring (keys found by their keyed hash), the quota meter with its usage
+// Keyring (keys found by their keyed hash), the quota meter with its usage
 // journal, and the two stores they live in, the data file's (Bolt) and a
 // shared Redis (Redis), with the Lua scripts that make each metered call
 // one round trip. It imports nothing from grocery: grocery converts its
@@ -82,15 +82,15 @@ type DayUsage struct {
 	Calls int64
 }
 
-// lastDays returns the n days up to now's (UTC), oldest first, each
+// LastDays returns the n days up to now's (UTC), oldest first, each
 // with its yyyymmdd.
-func lastDays(now time.Time, n int) ([]DayUsage, []uint32) {
+func LastDays(now time.Time, n int) ([]DayUsage, []uint32) {
 	now = now.UTC()
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 	days, ids := make([]DayUsage, n), make([]uint32, n)
 	for i := range days {
 		days[i].Day = today.AddDate(0, 0, i-n+1)
-		ids[i] = dayOf(days[i].Day)
+		ids[i] = DayOf(days[i].Day)
 	}
 	return days, ids
 }
@@ -130,7 +130,7 @@ type Principal struct {
 	Account string
 	Plan    Plan
 	acct    *account
-	keyHash string   // Redis: the key's keyed hash, hex, to check it again at Consume
+	KeyHash string   // Redis: the key's keyed hash, hex, to check it again at Consume
 	charged *charged // set by Authenticate when it charged the call
 }
 
@@ -141,8 +141,12 @@ type charged struct {
 	err   error
 }
 
-// takeCharged returns, once, the outcome of the call Authenticate charged.
-func (p *Principal) takeCharged() (Usage, error, bool) {
+// SetCharged records in p the outcome of the call a store's Authenticate
+// charged, for the next Consume of p to return (TakeCharged).
+func (p *Principal) SetCharged(u Usage, err error) { p.charged = &charged{usage: u, err: err} }
+
+// TakeCharged returns, once, the outcome of the call Authenticate charged.
+func (p *Principal) TakeCharged() (Usage, error, bool) {
 	if p == nil || p.charged == nil {
 		return Usage{}, nil, false
 	}
@@ -151,8 +155,8 @@ func (p *Principal) takeCharged() (Usage, error, bool) {
 	return c.usage, c.err, true
 }
 
-// byAccountCreated orders the keys of ListKeys, for either store: by
+// ByAccountCreated orders the keys of ListKeys, for either store: by
 // account, then oldest first, then by id.
-func byAccountCreated(a, b KeyInfo) int {
+func ByAccountCreated(a, b KeyInfo) int {
 	return cmp.Or(strings.Compare(a.Account, b.Account), a.Created.Compare(b.Created), strings.Compare(a.ID, b.ID))
 }

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/grocerydata/grocery/grocery/internal/fault"
+	"github.com/grocerydata/grocery/internal/fault"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -66,20 +66,20 @@ func (a *account) limitLocked() int64 {
 	return a.plan.Quota
 }
 
-// monthOf returns the window t falls in, as yyyymm.
-func monthOf(t time.Time) uint32 {
+// MonthOf returns the window t falls in, as yyyymm.
+func MonthOf(t time.Time) uint32 {
 	t = t.UTC()
 	return uint32(t.Year())*100 + uint32(t.Month())
 }
 
-// dayOf returns the day t falls in (UTC), as yyyymmdd.
-func dayOf(t time.Time) uint32 {
+// DayOf returns the day t falls in (UTC), as yyyymmdd.
+func DayOf(t time.Time) uint32 {
 	t = t.UTC()
 	return uint32(t.Year())*10000 + uint32(t.Month())*100 + uint32(t.Day())
 }
 
-// resetOf returns the first instant after the window of t.
-func resetOf(t time.Time) time.Time {
+// ResetOf returns the first instant after the window of t.
+func ResetOf(t time.Time) time.Time {
 	t = t.UTC()
 	return time.Date(t.Year(), t.Month()+1, 1, 0, 0, 0, 0, time.UTC)
 }
@@ -94,7 +94,7 @@ func resetOf(t time.Time) time.Time {
 // several servers share one quota, a shared store replaces this type.
 type meter struct {
 	db        *storage.DB
-	ring      *keyring
+	ring      *Keyring
 	journal   string // the usage journal's path
 	journalID string // the data file's id in the journal
 
@@ -164,7 +164,7 @@ func (m *meter) read(a *account, now time.Time) (used, limit int64, err error) {
 func (m *meter) add(a *account, now time.Time, n int64) (used, limit int64, err error) {
 	y, mo, d := now.UTC().Date()
 	w := uint32(y)*100 + uint32(mo)
-	day := w*100 + uint32(d) // dayOf(now), from the same reading
+	day := w*100 + uint32(d) // DayOf(now), from the same reading
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.window != w {
@@ -394,7 +394,7 @@ var errReadOnly = errors.New("metering needs a data file opened for writing")
 // meter and returns its quota after the call, with a fault.Quota beside it
 // when the call is over the quota.
 func (b *Bolt) Consume(ctx context.Context, p *Principal) (Usage, error) {
-	if u, err, ok := p.takeCharged(); ok {
+	if u, err, ok := p.TakeCharged(); ok {
 		return u, err
 	}
 	if b.meter == nil {
@@ -408,7 +408,7 @@ func (b *Bolt) Consume(ctx context.Context, p *Principal) (Usage, error) {
 	if err != nil {
 		return Usage{}, err
 	}
-	u := Usage{Account: p.Account, Plan: p.Plan.Name, Limit: limit, Used: used, Remaining: max(limit-used, 0), Reset: resetOf(now)}
+	u := Usage{Account: p.Account, Plan: p.Plan.Name, Limit: limit, Used: used, Remaining: max(limit-used, 0), Reset: ResetOf(now)}
 	if used > limit {
 		u.RetryAfter = u.Reset.Sub(now)
 		return u, fault.New(fault.Quota, "the monthly quota of %d calls is spent; it resets at %s: wait until then, retrying does not restore it", limit, u.Reset.Format(time.RFC3339))
@@ -435,13 +435,13 @@ func (b *Bolt) UsageOf(ctx context.Context, accountName string) (Usage, error) {
 		}
 	} else {
 		a.mu.Lock()
-		if a.window == monthOf(now) {
+		if a.window == MonthOf(now) {
 			used = a.used
 		}
 		limit = a.limitLocked()
 		a.mu.Unlock()
 	}
-	return Usage{Account: a.name, Plan: a.currentPlan().Name, Limit: limit, Used: used, Remaining: max(limit-used, 0), Reset: resetOf(now)}, nil
+	return Usage{Account: a.name, Plan: a.currentPlan().Name, Limit: limit, Used: used, Remaining: max(limit-used, 0), Reset: ResetOf(now)}, nil
 }
 
 // UsageDays returns an account's calls on each of the n days up to today
@@ -454,7 +454,7 @@ func (b *Bolt) UsageDays(ctx context.Context, accountName string, n int) ([]DayU
 	if a == nil {
 		return nil, fault.New(fault.NotFound, "no account %q", accountName)
 	}
-	days, ids := lastDays(b.now(), n)
+	days, ids := LastDays(b.now(), n)
 	if n == 0 {
 		return days, nil
 	}

@@ -48,19 +48,19 @@ func TestJournal(t *testing.T) {
 // base62 characters.
 func TestKeyringParse(t *testing.T) {
 	t.Parallel()
-	r := newKeyring("gro", []Plan{{Name: "starter", Quota: 1}}, []byte("s"))
-	id, text, sum, err := r.newKeyText()
+	r := NewKeyring("gro", []Plan{{Name: "starter", Quota: 1}}, []byte("s"))
+	id, text, sum, err := r.NewKeyText()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, ok := r.parse(text); !ok || got != id {
+	if got, ok := r.Parse(text); !ok || got != id {
 		t.Errorf("parse(%q) = %q, %v, want %q", text, got, ok, id)
 	}
-	if r.mac(text) != sum {
+	if r.MAC(text) != sum {
 		t.Error("the keyed hash of a new key differs from the one newKeyText gave")
 	}
 	for _, bad := range []string{"", text[:len(text)-1], "xyz" + text[3:], text[:len(text)-1] + "-", strings.Replace(text, "_pk_", "_sk_", 1)} {
-		if _, ok := r.parse(bad); ok {
+		if _, ok := r.Parse(bad); ok {
 			t.Errorf("parse(%q) accepted a malformed key", bad)
 		}
 	}
@@ -77,13 +77,13 @@ func TestKeyringMAC(t *testing.T) {
 		h.Write([]byte(text))
 		return [sha256.Size]byte(h.Sum(nil))
 	}
-	r1 := newKeyring("gro", nil, []byte("s1"))
-	r2 := newKeyring("gro", nil, []byte("s2"))
+	r1 := NewKeyring("gro", nil, []byte("s1"))
+	r2 := NewKeyring("gro", nil, []byte("s2"))
 	for _, text := range []string{"gro_pk_a", "gro_pk_b", "gro_pk_a", ""} {
-		if got := r1.mac(text); got != want("s1", text) {
+		if got := r1.MAC(text); got != want("s1", text) {
 			t.Errorf("mac(%q) under s1: got %x, want %x", text, got, want("s1", text))
 		}
-		if got := r2.mac(text); got != want("s2", text) {
+		if got := r2.MAC(text); got != want("s2", text) {
 			t.Errorf("mac(%q) under s2: got %x, want %x", text, got, want("s2", text))
 		}
 	}

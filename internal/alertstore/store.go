@@ -1,17 +1,16 @@
 // Package alertstore keeps grocery's alert rules and events, in
 // storage's vocabulary (storage.AlertRule, storage.AlertEvent): the Store
-// interface and its two stores, the data file's (Bolt) and a shared Redis
-// (Redis) with its Lua scripts, and the one-time copy of a data file's
-// rules and events to Redis (CopyFile). It imports nothing from grocery:
-// grocery converts its fault kinds at the edge.
+// interface and the data file's store (Bolt); package alertredis keeps
+// them in a shared Redis. It imports nothing from grocery: grocery
+// converts its fault kinds at the edge.
 package alertstore
 
 import (
 	"context"
 	"strconv"
 
-	"github.com/grocerydata/grocery/grocery/internal/fault"
-	"github.com/grocerydata/grocery/grocery/internal/idemstore"
+	"github.com/grocerydata/grocery/internal/fault"
+	"github.com/grocerydata/grocery/internal/idemstore"
 	"github.com/grocerydata/grocery/storage"
 )
 

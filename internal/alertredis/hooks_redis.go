@@ -1,4 +1,4 @@
-package alertstore
+package alertredis
 
 import (
 	"context"
@@ -10,17 +10,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/grocerydata/grocery/grocery/internal/fault"
-	"github.com/grocerydata/grocery/grocery/internal/idemstore"
+	"github.com/grocerydata/grocery/internal/alertstore"
+	"github.com/grocerydata/grocery/internal/fault"
+	"github.com/grocerydata/grocery/internal/idemstore"
 	"github.com/grocerydata/grocery/storage"
 	"github.com/redis/go-redis/v9"
 )
-
-// SenderLease is how long a server holds the sender's lease without
-// renewing it (HookStore.HoldSender): longer than an attempt may take
-// (10 s), so that a server that stops renewing has finished its attempts
-// before another takes over.
-const SenderLease = 15 * time.Second
 
 // Webhook endpoints and their outboxes in Redis, beside the rules and
 // events (see Redis for the prefix and what the scripts assume):
@@ -62,7 +57,7 @@ func hookField(id uint64) string { return fmt.Sprintf("%016x", id) }
 //
 // It returns {'ok', n}, {'limit', n}, {'taken', n} or {'claim', n}: n the
 // endpoints the account held.
-var createHookScript = redis.NewScript(idemstore.ClaimLua + `
+var createHookScript = redis.NewScript(claimLua + `
 local claim = KEYS[2] or false
 local n = redis.call('HLEN', KEYS[1])
 if not claimHeld(claim, ARGV[5], ARGV[6]) then return {'claim', n} end
@@ -251,11 +246,11 @@ func (a Redis) CreateHook(ctx context.Context, w *storage.Webhook, max int, clai
 		return err
 	}
 	for range 10 {
-		w.ID = newHookID()
+		w.ID = alertstore.NewHookID()
 		keys := []string{a.hookKey("endpoints", w.Account)}
-		args := []any{max, hookField(w.ID), body, HookObject(w.ID)}
+		args := []any{max, hookField(w.ID), body, alertstore.HookObject(w.ID)}
 		if claim != nil {
-			keys = append(keys, idemstore.RedisKey(a.c.Prefix, claim.Account, claim.Key))
+			keys = append(keys, idemKey(a.c.Prefix, claim.Account, claim.Key))
 			args = append(args, claim.Hash, claim.Created)
 		}
 		res, err := createHookScript.Run(ctx, a.c.Client, keys, args...).Slice()
@@ -265,7 +260,7 @@ func (a Redis) CreateHook(ctx context.Context, w *storage.Webhook, max int, clai
 		n, _ := res[1].(int64)
 		switch res[0] {
 		case "limit":
-			return HookLimit(w.Account, int(n))
+			return alertstore.HookLimit(w.Account, int(n))
 		case "claim":
 			return idemstore.ClaimLost(claim.Key)
 		case "ok":
@@ -313,11 +308,11 @@ func (a Redis) Hooks(ctx context.Context, account string, fn func(w *storage.Web
 	return nil
 }
 
-// redisEdit is an Edit of an endpoint in Redis with what it read: the
+// redisEdit is an alertstore.Edit of an endpoint in Redis with what it read: the
 // endpoint's JSON and each delivery's, by number, for editScript's
 // checks.
 type redisEdit struct {
-	Edit
+	alertstore.Edit
 	hook string
 	read map[uint64]string
 }
@@ -328,7 +323,7 @@ func (a Redis) newEdit(ctx context.Context, account, field, body string) (*redis
 		return nil, err
 	}
 	dk := a.hookKey("deliveries", account, field)
-	e.get = func(seq uint64, d *storage.WebhookDelivery) (bool, error) {
+	get := func(seq uint64, d *storage.WebhookDelivery) (bool, error) {
 		f := strconv.FormatUint(seq, 10)
 		body, err := a.c.Client.HGet(ctx, dk, f).Result()
 		if errors.Is(err, redis.Nil) {
@@ -340,7 +335,7 @@ func (a Redis) newEdit(ctx context.Context, account, field, body string) (*redis
 		e.read[seq] = body
 		return true, decodeDelivery(account, e.W.ID, f, body, d)
 	}
-	e.pending = func(fn func(d *storage.WebhookDelivery)) error {
+	pending := func(fn func(d *storage.WebhookDelivery)) error {
 		seqs, err := a.c.Client.ZRange(ctx, a.hookKey("pending", account, field), 0, -1).Result()
 		if err != nil {
 			return a.fail(err)
@@ -366,6 +361,7 @@ func (a Redis) newEdit(ctx context.Context, account, field, body string) (*redis
 		}
 		return nil
 	}
+	e.SetReader(get, pending)
 	return e, nil
 }
 
@@ -375,9 +371,9 @@ func (e *redisEdit) args(args []any) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	args = append(args, e.W.Account, hookField(e.W.ID), e.hook, hook, len(e.puts))
-	for i := range e.puts {
-		d := &e.puts[i]
+	args = append(args, e.W.Account, hookField(e.W.ID), e.hook, hook, len(e.Puts()))
+	for i := range e.Puts() {
+		d := &e.Puts()[i]
 		body, err := encodeDelivery(d)
 		if err != nil {
 			return nil, err
@@ -394,7 +390,7 @@ func (e *redisEdit) args(args []any) ([]any, error) {
 // EditHook changes an endpoint and its deliveries: it reads, lets edit
 // change, and writes with editScript, doing it again on what is there
 // when another server changed them meanwhile.
-func (a Redis) EditHook(ctx context.Context, account string, id uint64, edit func(e *Edit) error) (bool, error) {
+func (a Redis) EditHook(ctx context.Context, account string, id uint64, edit func(e *alertstore.Edit) error) (bool, error) {
 	field := hookField(id)
 	for range 10 {
 		body, err := a.c.Client.HGet(ctx, a.hookKey("endpoints", account), field).Result()
@@ -431,11 +427,11 @@ func (a Redis) EditHook(ctx context.Context, account string, id uint64, edit fun
 }
 
 // prune deletes the delivered and failed deliveries the edits call for
-// (Edit.pruneBefore), among the oldest 1,000 of each endpoint. It is best
+// (alertstore.Edit.pruneBefore), among the oldest 1,000 of each endpoint. It is best
 // effort: what it leaves, a later prune takes.
 func (a Redis) prune(ctx context.Context, edits []*redisEdit) {
 	for _, e := range edits {
-		if e.pruneBefore == 0 {
+		if e.PruneBefore() == 0 {
 			continue
 		}
 		field := hookField(e.W.ID)
@@ -452,7 +448,7 @@ func (a Redis) prune(ctx context.Context, edits []*redisEdit) {
 		var d storage.WebhookDelivery
 		for i, f := range seqs {
 			body, ok := bodies[i].(string)
-			if ok && decodeDelivery(e.W.Account, e.W.ID, f, body, &d) == nil && d.Status != storage.DeliveryPending && d.Created < e.pruneBefore {
+			if ok && decodeDelivery(e.W.Account, e.W.ID, f, body, &d) == nil && d.Status != storage.DeliveryPending && d.Created < e.PruneBefore() {
 				args = append(args, f, body)
 			}
 		}

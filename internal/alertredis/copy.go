@@ -1,4 +1,4 @@
-package alertstore
+package alertredis
 
 import (
 	"context"
@@ -13,7 +13,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/grocerydata/grocery/grocery/internal/fault"
+	"github.com/grocerydata/grocery/internal/alertstore"
+	"github.com/grocerydata/grocery/internal/fault"
 	"github.com/grocerydata/grocery/storage"
 	"github.com/redis/go-redis/v9"
 )
@@ -228,7 +229,7 @@ func copyArgs(a Redis, fingerprint string, seq []any, rules []storage.AlertRule,
 // and has in Redis where they differ: when the copy renumbers it, or Redis
 // had an id secret of its own before the copy.
 func copiedIDs(ctx context.Context, a Redis, fileKey []byte, rules []storage.AlertRule, ruleIDs map[uint64]uint64) string {
-	from, err := NewIDs(fileKey)
+	from, err := alertstore.NewIDs(fileKey)
 	if err != nil {
 		return "unknown: " + err.Error()
 	}
@@ -236,7 +237,7 @@ func copiedIDs(ctx context.Context, a Redis, fileKey []byte, rules []storage.Ale
 	if err != nil {
 		return "unknown: " + err.Error()
 	}
-	to, err := NewIDs(redisKey)
+	to, err := alertstore.NewIDs(redisKey)
 	if err != nil {
 		return "unknown: " + err.Error()
 	}

@@ -45,3 +45,7 @@ func KindOf(err error) (Kind, bool) {
 	}
 	return Internal, false
 }
+
+// Refused ends the message of a fault.Unavailable of a shared store that
+// does not answer (Redis).
+const Refused = ": the call is refused; try again shortly"

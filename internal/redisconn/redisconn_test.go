@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/grocerydata/grocery/grocery/internal/fault"
+	"github.com/grocerydata/grocery/internal/fault"
 	"github.com/grocerydata/grocery/internal/redistest"
 )
 

@@ -6,8 +6,8 @@ import (
 	"encoding/binary"
 	"time"
 
-	"github.com/grocerydata/grocery/grocery/internal/fault"
-	"github.com/grocerydata/grocery/grocery/internal/idemstore"
+	"github.com/grocerydata/grocery/internal/fault"
+	"github.com/grocerydata/grocery/internal/idemstore"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -15,9 +15,15 @@ import (
 // listed: an endpoint's older ones are pruned as new ones are queued.
 const DeliveryKeep = 30 * 24 * time.Hour
 
-// pruneEvery: an endpoint's outbox is pruned at every pruneEvery-th
+// SenderLease is how long a server holds the sender's lease without
+// renewing it (HookStore.HoldSender): longer than an attempt may take
+// (10 s), so that a server that stops renewing has finished its attempts
+// before another takes over.
+const SenderLease = 15 * time.Second
+
+// PruneEvery: an endpoint's outbox is pruned at every PruneEvery-th
 // delivery queued to it.
-const pruneEvery = 64
+const PruneEvery = 64
 
 // HookStore keeps webhook endpoints and their outboxes (the deliveries
 // queued to each, in event order), where the alert events are: Bolt in
@@ -108,14 +114,32 @@ func (e *Edit) Put(d *storage.WebhookDelivery) {
 func (e *Edit) Enqueue(d *storage.WebhookDelivery) {
 	e.W.Seq++
 	d.Seq = e.W.Seq
-	if d.Seq%pruneEvery == 0 {
+	if d.Seq%PruneEvery == 0 {
 		e.pruneBefore = d.Created - DeliveryKeep.Milliseconds()
 	}
 	e.Put(d)
 }
 
-// newHookID returns a random endpoint id, never 0.
-func newHookID() uint64 {
+// SetReader sets how the edit reads its endpoint's deliveries: get one
+// by number (Delivery), and list the pending ones (Pending). A store other
+// than Bolt calls it when it makes an edit.
+func (e *Edit) SetReader(get func(seq uint64, d *storage.WebhookDelivery) (bool, error), pending func(fn func(d *storage.WebhookDelivery)) error) {
+	e.get, e.pending = get, pending
+}
+
+// Puts returns the deliveries the edit writes (Put, Enqueue).
+func (e *Edit) Puts() []storage.WebhookDelivery { return e.puts }
+
+// PruneOlder makes the edit remove, with its writes, the outbox's
+// delivered and failed deliveries created before before (Unix ms).
+func (e *Edit) PruneOlder(before int64) { e.pruneBefore = before }
+
+// PruneBefore returns, when not 0, the time (Unix ms) before which the
+// outbox's delivered and failed deliveries go with the edit.
+func (e *Edit) PruneBefore() int64 { return e.pruneBefore }
+
+// NewHookID returns a random endpoint id, never 0.
+func NewHookID() uint64 {
 	for {
 		var b [8]byte
 		rand.Read(b[:])
@@ -143,7 +167,7 @@ func (b Bolt) CreateHook(ctx context.Context, w *storage.Webhook, max int, claim
 			return HookLimit(w.Account, n)
 		}
 		for {
-			w.ID = newHookID()
+			w.ID = NewHookID()
 			var old storage.Webhook
 			if found, err := tx.Webhook(w.Account, w.ID, &old); err != nil {
 				return err

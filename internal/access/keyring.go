@@ -12,7 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/grocerydata/grocery/grocery/internal/fault"
+	"github.com/grocerydata/grocery/internal/fault"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -20,14 +20,14 @@ import (
 // find the key and shown by ListKeys, then 32 secret characters, all base62
 // from crypto/rand.
 const (
-	keyIDLen     = 8
-	keySecretLen = 32
-	keyMarker    = "_pk_"
+	KeyIDLen     = 8
+	KeySecretLen = 32
+	KeyMarker    = "_pk_"
 )
 
-// keyring is the in-memory copy of accounts and keys that authentication
+// Keyring is the in-memory copy of accounts and keys that authentication
 // reads: a request never touches the data file to authenticate.
-type keyring struct {
+type Keyring struct {
 	prefix string
 	plans  []Plan
 	macs   sync.Pool // *macState: HMAC-SHA256 keyed with the data file's key secret
@@ -48,13 +48,15 @@ type keyEntry struct {
 	id, account string
 	hash        [sha256.Size]byte
 	created     int64
-	revoked     int64 // guarded by keyring.mu
+	revoked     int64 // guarded by Keyring.mu
 	lastUsed    atomic.Int64
 	flushedUsed int64 // lastUsed as last written; only the flusher touches it
 }
 
-func newKeyring(prefix string, plans []Plan, secret []byte) *keyring {
-	r := &keyring{prefix: prefix, plans: slices.Clone(plans), keys: map[string]*keyEntry{}, accounts: map[string]*account{}}
+// NewKeyring returns the keyring of keys starting with prefix, on plans,
+// whose hashes are keyed with secret.
+func NewKeyring(prefix string, plans []Plan, secret []byte) *Keyring {
+	r := &Keyring{prefix: prefix, plans: slices.Clone(plans), keys: map[string]*keyEntry{}, accounts: map[string]*account{}}
 	r.macs.New = func() any { return &macState{h: hmac.New(sha256.New, secret)} }
 	return r
 }
@@ -62,9 +64,9 @@ func newKeyring(prefix string, plans []Plan, secret []byte) *keyring {
 // load reads every account and key into the ring, with each account's
 // count for the current window; j, when not nil, is a usage journal whose
 // larger counts and last-used times win.
-func (r *keyring) load(tx *storage.Tx, window uint32, j *journal) error {
+func (r *Keyring) load(tx *storage.Tx, window uint32, j *journal) error {
 	err := tx.ForEachAccount(func(a *storage.Account) error {
-		plan, _ := r.plan(a.Plan)
+		plan, _ := r.Plan(a.Plan)
 		stored, err := tx.Usage(a.Name, window)
 		if err != nil {
 			return err
@@ -92,9 +94,15 @@ func (r *keyring) load(tx *storage.Tx, window uint32, j *journal) error {
 	})
 }
 
-// plan returns the named plan. An account whose plan was removed from the
+// Plan returns the named plan. An account whose plan was removed from the
 // configuration keeps its name with no quota and no REST access.
-func (r *keyring) plan(name string) (Plan, bool) {
+// Plans returns the keyring's plans; the caller must not change them.
+func (r *Keyring) Plans() []Plan { return r.plans }
+
+// Prefix returns the text that starts every key of the keyring.
+func (r *Keyring) Prefix() string { return r.prefix }
+
+func (r *Keyring) Plan(name string) (Plan, bool) {
 	for _, p := range r.plans {
 		if p.Name == name {
 			return p, true
@@ -103,7 +111,7 @@ func (r *keyring) plan(name string) (Plan, bool) {
 	return Plan{Name: name}, false
 }
 
-func (r *keyring) planNames() string {
+func (r *Keyring) PlanNames() string {
 	names := make([]string, len(r.plans))
 	for i, p := range r.plans {
 		names[i] = p.Name
@@ -111,18 +119,18 @@ func (r *keyring) planNames() string {
 	return strings.Join(names, ", ")
 }
 
-// newKeyText draws a new key: its public id, its whole text, and the
+// NewKeyText draws a new key: its public id, its whole text, and the
 // keyed hash that is all the store keeps of it.
-func (r *keyring) newKeyText() (id, text string, sum [sha256.Size]byte, err error) {
-	if id, err = randomBase62(keyIDLen); err != nil {
+func (r *Keyring) NewKeyText() (id, text string, sum [sha256.Size]byte, err error) {
+	if id, err = RandomBase62(KeyIDLen); err != nil {
 		return "", "", sum, err
 	}
-	secret, err := randomBase62(keySecretLen)
+	secret, err := RandomBase62(KeySecretLen)
 	if err != nil {
 		return "", "", sum, err
 	}
-	text = r.prefix + keyMarker + id + secret
-	return id, text, r.mac(text), nil
+	text = r.prefix + KeyMarker + id + secret
+	return id, text, r.MAC(text), nil
 }
 
 // macState is a keyed hash with buffers for the text it hashes and for
@@ -134,8 +142,8 @@ type macState struct {
 	text, to []byte
 }
 
-// mac returns the keyed hash of a key's text.
-func (r *keyring) mac(key string) (sum [sha256.Size]byte) {
+// MAC returns the keyed hash of a key's text.
+func (r *Keyring) MAC(key string) (sum [sha256.Size]byte) {
 	m := r.macs.Get().(*macState)
 	m.text = append(m.text[:0], key...)
 	m.h.Reset()
@@ -146,11 +154,11 @@ func (r *keyring) mac(key string) (sum [sha256.Size]byte) {
 	return sum
 }
 
-// parse checks a key's form and returns its public id, without touching
+// Parse checks a key's form and returns its public id, without touching
 // any stored state.
-func (r *keyring) parse(key string) (id string, ok bool) {
-	rest, found := strings.CutPrefix(key, r.prefix+keyMarker)
-	if !found || len(rest) != keyIDLen+keySecretLen {
+func (r *Keyring) Parse(key string) (id string, ok bool) {
+	rest, found := strings.CutPrefix(key, r.prefix+KeyMarker)
+	if !found || len(rest) != KeyIDLen+KeySecretLen {
 		return "", false
 	}
 	for i := 0; i < len(rest); i++ {
@@ -158,7 +166,7 @@ func (r *keyring) parse(key string) (id string, ok bool) {
 			return "", false
 		}
 	}
-	return rest[:keyIDLen], true
+	return rest[:KeyIDLen], true
 }
 
 func isBase62(c byte) bool {
@@ -167,9 +175,9 @@ func isBase62(c byte) bool {
 
 const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
-// randomBase62 returns n characters drawn uniformly from base62 with
+// RandomBase62 returns n characters drawn uniformly from base62 with
 // crypto/rand (bytes of 248 or more are rejected to avoid a bias).
-func randomBase62(n int) (string, error) {
+func RandomBase62(n int) (string, error) {
 	out := make([]byte, 0, n)
 	buf := make([]byte, n+n/4+8)
 	for len(out) < n {
@@ -185,17 +193,17 @@ func randomBase62(n int) (string, error) {
 	return string(out), nil
 }
 
-var errBadKey = fault.New(fault.Unauthenticated, "API key is missing or malformed: want the key you were given, of the form PREFIX_pk_...")
+var ErrBadKey = fault.New(fault.Unauthenticated, "API key is missing or malformed: want the key you were given, of the form PREFIX_pk_...")
 
-// Authenticate checks a key against the data file's keyring; call.Charge
+// Authenticate checks a key against the data file's Keyring; call.Charge
 // is ignored: the call is charged by Consume.
 func (b *Bolt) Authenticate(ctx context.Context, key string, call Call) (*Principal, error) {
 	r := b.ring
-	id, ok := r.parse(key)
+	id, ok := r.Parse(key)
 	if !ok {
-		return nil, errBadKey
+		return nil, ErrBadKey
 	}
-	sum := r.mac(key)
+	sum := r.MAC(key)
 	r.mu.RLock()
 	e := r.keys[id]
 	var acct *account
@@ -231,7 +239,7 @@ var unknownKeyHash [sha256.Size]byte
 func (b *Bolt) CreateKey(ctx context.Context, in KeyInput) (*NewKey, error) {
 	r := b.ring
 	name := strings.TrimSpace(in.Account)
-	if err := checkAccountName(name); err != nil {
+	if err := CheckAccountName(name); err != nil {
 		return nil, err
 	}
 	if in.Quota < 0 {
@@ -239,13 +247,13 @@ func (b *Bolt) CreateKey(ctx context.Context, in KeyInput) (*NewKey, error) {
 	}
 	var plan Plan
 	if in.Plan != "" {
-		p, ok := r.plan(strings.ToLower(strings.TrimSpace(in.Plan)))
+		p, ok := r.Plan(strings.ToLower(strings.TrimSpace(in.Plan)))
 		if !ok {
-			return nil, fault.New(fault.Invalid, "plan %q is unknown: want one of %s", in.Plan, r.planNames())
+			return nil, fault.New(fault.Invalid, "plan %q is unknown: want one of %s", in.Plan, r.PlanNames())
 		}
 		plan = p
 	}
-	id, text, sum, err := r.newKeyText()
+	id, text, sum, err := r.NewKeyText()
 	if err != nil {
 		return nil, err
 	}
@@ -265,7 +273,7 @@ func (b *Bolt) CreateKey(ctx context.Context, in KeyInput) (*NewKey, error) {
 		return nil, fault.New(fault.Internal, "key id collision; try again")
 	}
 	if acct == nil && plan.Name == "" {
-		return nil, fault.New(fault.Invalid, "account %q is new: a plan is required, one of %s", name, r.planNames())
+		return nil, fault.New(fault.Invalid, "account %q is new: a plan is required, one of %s", name, r.PlanNames())
 	}
 	rec := storage.Account{Name: name, Created: now.Unix()}
 	if acct != nil {
@@ -288,9 +296,9 @@ func (b *Bolt) CreateKey(ctx context.Context, in KeyInput) (*NewKey, error) {
 	if err != nil {
 		return nil, err
 	}
-	recPlan, _ := r.plan(rec.Plan)
+	recPlan, _ := r.Plan(rec.Plan)
 	if acct == nil {
-		acct = &account{name: name, created: rec.Created, window: monthOf(now)}
+		acct = &account{name: name, created: rec.Created, window: MonthOf(now)}
 	}
 	acct.setPlan(recPlan, rec.Quota)
 	e := &keyEntry{id: id, account: name, hash: sum, created: key.Created}
@@ -301,7 +309,7 @@ func (b *Bolt) CreateKey(ctx context.Context, in KeyInput) (*NewKey, error) {
 	return &NewKey{Key: text, ID: id, Account: name, Plan: rec.Plan, Limit: acct.limit(), Created: now}, nil
 }
 
-func checkAccountName(name string) error {
+func CheckAccountName(name string) error {
 	if name == "" || len(name) > 64 {
 		return fault.New(fault.Invalid, "account %q: want a name of 1 to 64 letters, digits, '.', '_', '-' or '@'", name)
 	}
@@ -318,9 +326,9 @@ func (b *Bolt) RevokeKey(ctx context.Context, keyOrID string) (*KeyInfo, error) 
 	r := b.ring
 	id := strings.TrimSpace(keyOrID)
 	full := false
-	if kid, ok := r.parse(id); ok {
+	if kid, ok := r.Parse(id); ok {
 		id, full = kid, true
-	} else if listed, ok := strings.CutPrefix(id, r.prefix+keyMarker); ok && len(listed) == keyIDLen {
+	} else if listed, ok := strings.CutPrefix(id, r.prefix+KeyMarker); ok && len(listed) == KeyIDLen {
 		id = listed // the form ListKeys shows: gro_pk_<id>
 	}
 	// As in CreateKey: r.admin across the commit, r.mu only to read and
@@ -332,12 +340,12 @@ func (b *Bolt) RevokeKey(ctx context.Context, keyOrID string) (*KeyInfo, error) 
 	revoked := e != nil && e.revoked != 0
 	r.mu.RUnlock()
 	if e != nil && full {
-		if sum := r.mac(strings.TrimSpace(keyOrID)); !hmac.Equal(sum[:], e.hash[:]) {
+		if sum := r.MAC(strings.TrimSpace(keyOrID)); !hmac.Equal(sum[:], e.hash[:]) {
 			e = nil
 		}
 	}
 	if e == nil {
-		return nil, fault.New(fault.NotFound, "no key matches %q: give a key id from 'keys list' or the whole key", redact(keyOrID, r.prefix))
+		return nil, fault.New(fault.NotFound, "no key matches %q: give a key id from 'keys list' or the whole key", Redact(keyOrID, r.prefix))
 	}
 	if !revoked {
 		now := b.now().Unix()
@@ -363,11 +371,11 @@ func (b *Bolt) RevokeKey(ctx context.Context, keyOrID string) (*KeyInfo, error) 
 	return &info, nil
 }
 
-// redact shortens what might be a key's text so that an error never
+// Redact shortens what might be a key's text so that an error never
 // repeats a secret.
-func redact(s, prefix string) string {
-	if strings.HasPrefix(s, prefix+keyMarker) && len(s) > len(prefix)+len(keyMarker)+keyIDLen {
-		return s[:len(prefix)+len(keyMarker)+keyIDLen] + "..."
+func Redact(s, prefix string) string {
+	if strings.HasPrefix(s, prefix+KeyMarker) && len(s) > len(prefix)+len(KeyMarker)+KeyIDLen {
+		return s[:len(prefix)+len(KeyMarker)+KeyIDLen] + "..."
 	}
 	if len(s) > 16 {
 		return s[:8] + "..."
@@ -376,8 +384,8 @@ func redact(s, prefix string) string {
 }
 
 // info describes a key; the caller holds r.mu.
-func (r *keyring) info(e *keyEntry) KeyInfo {
-	k := KeyInfo{ID: e.id, Prefix: r.prefix + keyMarker + e.id, Account: e.account, Created: time.Unix(e.created, 0).UTC()}
+func (r *Keyring) info(e *keyEntry) KeyInfo {
+	k := KeyInfo{ID: e.id, Prefix: r.prefix + KeyMarker + e.id, Account: e.account, Created: time.Unix(e.created, 0).UTC()}
 	if a := r.accounts[e.account]; a != nil {
 		k.Plan = a.currentPlan().Name
 	}
@@ -401,6 +409,6 @@ func (b *Bolt) ListKeys(ctx context.Context) ([]KeyInfo, error) {
 		out = append(out, r.info(e))
 	}
 	r.mu.RUnlock()
-	slices.SortFunc(out, byAccountCreated)
+	slices.SortFunc(out, ByAccountCreated)
 	return out, nil
 }

@@ -1,4 +1,4 @@
-package alertstore
+package alertredis
 
 import (
 	"context"
@@ -7,35 +7,36 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grocerydata/grocery/internal/alertstore"
 	"github.com/grocerydata/grocery/storage"
 )
 
 // testBolt returns the alert store of a new data file in tb.TempDir().
-func testBolt(tb testing.TB) Bolt {
+func testBolt(tb testing.TB) alertstore.Bolt {
 	tb.Helper()
 	db, err := storage.Open(filepath.Join(tb.TempDir(), "a.db"), storage.Options{})
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { db.Close() })
-	return Bolt{db}
+	return alertstore.Bolt{DB: db}
 }
 
-// testHookStores returns an empty HookStore of each backend.
-func testHookStores(t *testing.T) map[string]HookStore {
-	return map[string]HookStore{"bolt": testBolt(t), "redis": testRedis(t)}
+// testHookStores returns an empty alertstore.HookStore of each backend.
+func testHookStores(t *testing.T) map[string]alertstore.HookStore {
+	return map[string]alertstore.HookStore{"bolt": testBolt(t), "redis": testRedis(t)}
 }
 
 // queueAged stores an endpoint of acme and queues to it, oldest first,
 // deliveries created at each of created (Unix ms) with status.
-func queueAged(t *testing.T, st HookStore, created []int64, status []uint8) storage.Webhook {
+func queueAged(t *testing.T, st alertstore.HookStore, created []int64, status []uint8) storage.Webhook {
 	t.Helper()
 	ctx := context.Background()
 	w := storage.Webhook{Account: "acme", URL: "https://example.com/h", Events: []string{"alert.triggered"}, Created: 1}
 	if err := st.CreateHook(ctx, &w, 100, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.EditHook(ctx, "acme", w.ID, func(e *Edit) error {
+	if _, err := st.EditHook(ctx, "acme", w.ID, func(e *alertstore.Edit) error {
 		for i := range created {
 			e.Enqueue(&storage.WebhookDelivery{EventID: "evt", Created: created[i], Status: status[i], Body: []byte(`{}`)})
 		}
@@ -47,7 +48,7 @@ func queueAged(t *testing.T, st HookStore, created []int64, status []uint8) stor
 }
 
 // seqsOf returns the numbers of the endpoint's deliveries, oldest first.
-func seqsOf(t *testing.T, st HookStore, w storage.Webhook) []uint64 {
+func seqsOf(t *testing.T, st alertstore.HookStore, w storage.Webhook) []uint64 {
 	t.Helper()
 	var seqs []uint64
 	if _, err := st.HookDeliveries(context.Background(), w.Account, w.ID, 0, 1000, func(d *storage.WebhookDelivery) {
@@ -59,20 +60,20 @@ func seqsOf(t *testing.T, st HookStore, w storage.Webhook) []uint64 {
 	return seqs
 }
 
-// Queueing an endpoint's pruneEvery-th delivery prunes its delivered and
-// failed deliveries created more than DeliveryKeep before it; pending
+// Queueing an endpoint's alertstore.PruneEvery-th delivery prunes its delivered and
+// failed deliveries created more than alertstore.DeliveryKeep before it; pending
 // ones, and recent ones, stay.
 func TestPruneDeliveries(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 11, 21, 18, 0, 0, 0, time.UTC).UnixMilli()
-	old, recent := now-DeliveryKeep.Milliseconds()-1, now-24*time.Hour.Milliseconds()
+	old, recent := now-alertstore.DeliveryKeep.Milliseconds()-1, now-24*time.Hour.Milliseconds()
 	created := []int64{old, old, old, old}
 	status := []uint8{storage.DeliveryDelivered, storage.DeliveryFailed, storage.DeliveryPending, storage.DeliveryDelivered}
-	for len(created) < pruneEvery-1 {
+	for len(created) < alertstore.PruneEvery-1 {
 		created, status = append(created, recent), append(status, storage.DeliveryDelivered)
 	}
 	var want []uint64 // 3 (old but pending), 5.. (recent) and the new one
-	for seq := uint64(3); seq <= pruneEvery; seq++ {
+	for seq := uint64(3); seq <= alertstore.PruneEvery; seq++ {
 		if seq != 4 {
 			want = append(want, seq)
 		}
@@ -81,17 +82,17 @@ func TestPruneDeliveries(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			w := queueAged(t, st, created, status)
-			if got := seqsOf(t, st, w); len(got) != pruneEvery-1 {
-				t.Fatalf("before the %dth delivery: got %d deliveries, want %d (no prune yet)", pruneEvery, len(got), pruneEvery-1)
+			if got := seqsOf(t, st, w); len(got) != alertstore.PruneEvery-1 {
+				t.Fatalf("before the %dth delivery: got %d deliveries, want %d (no prune yet)", alertstore.PruneEvery, len(got), alertstore.PruneEvery-1)
 			}
-			if _, err := st.EditHook(context.Background(), "acme", w.ID, func(e *Edit) error {
+			if _, err := st.EditHook(context.Background(), "acme", w.ID, func(e *alertstore.Edit) error {
 				e.Enqueue(&storage.WebhookDelivery{EventID: "evt_new", Created: now, Next: now, Body: []byte(`{}`)})
 				return nil
 			}); err != nil {
 				t.Fatal(err)
 			}
 			if got := seqsOf(t, st, w); !slices.Equal(got, want) {
-				t.Errorf("after the %dth delivery: got deliveries %v, want %v", pruneEvery, got, want)
+				t.Errorf("after the %dth delivery: got deliveries %v, want %v", alertstore.PruneEvery, got, want)
 			}
 		})
 	}
@@ -105,10 +106,12 @@ func TestRedisPruneSkipsGoneEndpoint(t *testing.T) {
 	a := testRedis(t)
 	ctx := context.Background()
 	now := time.Date(2026, 11, 21, 18, 0, 0, 0, time.UTC).UnixMilli()
-	old := now - DeliveryKeep.Milliseconds() - 1
+	old := now - alertstore.DeliveryKeep.Milliseconds() - 1
 	w := queueAged(t, a, []int64{old, now}, []uint8{storage.DeliveryDelivered, storage.DeliveryDelivered})
-	gone := &redisEdit{Edit: Edit{W: storage.Webhook{Account: "acme", ID: w.ID + 1}, pruneBefore: now - DeliveryKeep.Milliseconds()}}
-	this := &redisEdit{Edit: Edit{W: w, pruneBefore: now - DeliveryKeep.Milliseconds()}}
+	gone := &redisEdit{Edit: alertstore.Edit{W: storage.Webhook{Account: "acme", ID: w.ID + 1}}}
+	this := &redisEdit{Edit: alertstore.Edit{W: w}}
+	gone.PruneOlder(now - alertstore.DeliveryKeep.Milliseconds())
+	this.PruneOlder(now - alertstore.DeliveryKeep.Milliseconds())
 	a.prune(ctx, []*redisEdit{gone, this})
 	if got := seqsOf(t, a, w); !slices.Equal(got, []uint64{2}) {
 		t.Errorf("deliveries after a prune led by a deleted endpoint: got %v, want [2] (the old delivered one pruned)", got)

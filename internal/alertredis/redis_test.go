@@ -1,4 +1,4 @@
-package alertstore
+package alertredis
 
 import (
 	"context"
@@ -7,7 +7,8 @@ import (
 	"os"
 	"testing"
 
-	"github.com/grocerydata/grocery/grocery/internal/redisconn"
+	"github.com/grocerydata/grocery/internal/alertstore"
+	"github.com/grocerydata/grocery/internal/redisconn"
 	"github.com/grocerydata/grocery/internal/redistest"
 	"github.com/grocerydata/grocery/storage"
 	"github.com/redis/go-redis/v9"
@@ -94,7 +95,7 @@ func TestRedisUpdateRuleCompatible(t *testing.T) {
 		}
 	}
 	watched := func() int {
-		rules, err := a.Watching(ctx, nil, []WatchQuery{{Province: "ON", Banner: "loblaws", SKU: "L1"}})
+		rules, err := a.Watching(ctx, nil, []alertstore.WatchQuery{{Province: "ON", Banner: "loblaws", SKU: "L1"}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package alertstore
+package alertredis
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/grocerydata/grocery/internal/alertstore"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -19,7 +20,7 @@ func TestRedisEditHookAgainOnConflict(t *testing.T) {
 	ctx := context.Background()
 	w := createTestHook(t, a, []string{"alert.triggered"}, 1)
 	var seq uint64
-	if _, err := a.EditHook(ctx, "acme", w.ID, func(e *Edit) error {
+	if _, err := a.EditHook(ctx, "acme", w.ID, func(e *alertstore.Edit) error {
 		d := storage.WebhookDelivery{EventID: "evt_1", Type: "alert.triggered", Created: 1000, Body: []byte(`{}`), Next: 1000}
 		e.Enqueue(&d)
 		seq = d.Seq
@@ -29,10 +30,10 @@ func TestRedisEditHookAgainOnConflict(t *testing.T) {
 	}
 
 	calls := 0
-	found, err := a.EditHook(ctx, "acme", w.ID, func(e *Edit) error {
+	found, err := a.EditHook(ctx, "acme", w.ID, func(e *alertstore.Edit) error {
 		calls++
 		if calls == 1 { // another server pauses the endpoint meanwhile
-			if _, err := a.EditHook(ctx, "acme", w.ID, func(o *Edit) error { o.W.Disabled = 99; return nil }); err != nil {
+			if _, err := a.EditHook(ctx, "acme", w.ID, func(o *alertstore.Edit) error { o.W.Disabled = 99; return nil }); err != nil {
 				return err
 			}
 		}
@@ -156,20 +157,20 @@ func TestRedisSenderLease(t *testing.T) {
 		node string
 		want bool
 	}{{"a", true}, {"b", false}, {"a", true}, {"b", false}} {
-		if got, err := a.HoldSender(ctx, c.node, SenderLease); err != nil || got != c.want {
+		if got, err := a.HoldSender(ctx, c.node, alertstore.SenderLease); err != nil || got != c.want {
 			t.Fatalf("step %d: HoldSender(%s): got %v, %v, want %v", i+1, c.node, got, err, c.want)
 		}
 	}
 	if err := a.ReleaseSender(ctx, "b"); err != nil { // not b's: nothing happens
 		t.Fatal(err)
 	}
-	if got, _ := a.HoldSender(ctx, "b", SenderLease); got {
+	if got, _ := a.HoldSender(ctx, "b", alertstore.SenderLease); got {
 		t.Fatalf("b took the lease after releasing one it did not hold")
 	}
 	if err := a.ReleaseSender(ctx, "a"); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := a.HoldSender(ctx, "b", SenderLease); err != nil || !got {
+	if got, err := a.HoldSender(ctx, "b", alertstore.SenderLease); err != nil || !got {
 		t.Fatalf("b after a released: got %v, %v, want the lease", got, err)
 	}
 }
@@ -183,7 +184,7 @@ func TestRedisDeliveryPagesAndBadEntry(t *testing.T) {
 	ctx := context.Background()
 	w := createTestHook(t, a, []string{"alert.triggered"}, 1)
 	for i := range 5 {
-		if _, err := a.EditHook(ctx, "acme", w.ID, func(e *Edit) error {
+		if _, err := a.EditHook(ctx, "acme", w.ID, func(e *alertstore.Edit) error {
 			e.Enqueue(&storage.WebhookDelivery{EventID: fmt.Sprintf("evt_%d", i+1), Created: 1, Next: 1})
 			return nil
 		}); err != nil {

@@ -14,7 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/grocerydata/grocery/grocery/internal/fault"
+	"github.com/grocerydata/grocery/internal/fault"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -30,6 +30,8 @@ type Conn struct {
 	log    *slog.Logger
 	// authLogged: the log said once that Redis refuses the credentials.
 	authLogged atomic.Bool
+	closeOnce  sync.Once
+	closeErr   error
 }
 
 // Dial returns a client of the Redis at url whose keys start with prefix
@@ -44,7 +46,7 @@ type Conn struct {
 func Dial(url, prefix string, log *slog.Logger) (*Conn, error) {
 	o, err := redis.ParseURL(url)
 	if err != nil {
-		return nil, fault.New(fault.Invalid, "Redis URL %q: %v: want redis://[user:password@]host:port/db", Redact(url), err)
+		return nil, fault.New(fault.Invalid, "Redis URL %q: %s: want redis://[user:password@]host:port/db", Redact(url), strings.ReplaceAll(err.Error(), url, Redact(url)))
 	}
 	o.MaxRetries = -1
 	o.DialerRetries = 1
@@ -70,8 +72,12 @@ type discard struct{}
 
 func (discard) Printf(context.Context, string, ...any) {}
 
-// Close closes the client.
-func (c *Conn) Close() error { return c.Client.Close() }
+// Close closes the client; a second Close does nothing and returns the
+// first one's error, so that each store sharing the connection may close it.
+func (c *Conn) Close() error {
+	c.closeOnce.Do(func() { c.closeErr = c.Client.Close() })
+	return c.closeErr
+}
 
 // Redact drops a password from a Redis URL for an error message.
 func Redact(u string) string {
@@ -118,7 +124,7 @@ func (c *Conn) CheckPolicy(ctx context.Context) error {
 }
 
 // Refused ends the message of a fault.Unavailable of Redis.
-const Refused = ": the call is refused; try again shortly"
+const Refused = fault.Refused
 
 // CannotServe is the fault.Unavailable of the store named what ("key
 // store", "alert store") when it cannot serve now.

@@ -1,4 +1,4 @@
-package access
+package accessredis
 
 import (
 	"context"
@@ -11,8 +11,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/grocerydata/grocery/grocery/internal/fault"
-	"github.com/grocerydata/grocery/grocery/internal/redisconn"
+	"github.com/grocerydata/grocery/internal/access"
+	"github.com/grocerydata/grocery/internal/fault"
+	"github.com/grocerydata/grocery/internal/redisconn"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -40,12 +41,12 @@ type Redis struct {
 	log    *slog.Logger
 	plans  []any // ARGV tail of authScript: name, quota, rest (1/0) per plan
 	prefix string
-	// The keyring of Redis's current key secret (watchSecret replaces
+	// The access.Keyring of Redis's current key secret (watchSecret replaces
 	// it), what builds it, and whether Redis has no secret now.
-	ring       atomic.Pointer[keyring]
+	ring       atomic.Pointer[access.Keyring]
 	secret     atomic.Pointer[string]
 	prefixText string
-	planList   []Plan
+	planList   []access.Plan
 	secretGone atomic.Bool
 	stop, done chan struct{}
 }
@@ -62,11 +63,11 @@ const counterMargin = 24 * time.Hour
 // the scripts; the store closes conn when it closes. It returns a
 // fault.Invalid when Redis refuses the credentials or evicts any key when
 // full, and a fault.Unavailable when it does not answer.
-func OpenRedis(conn *redisconn.Conn, c Config) (*Redis, error) {
+func OpenRedis(conn *redisconn.Conn, c access.Config) (*Redis, error) {
 	ra := &Redis{conn: conn, rdb: conn.Client, addr: conn.Addr, now: c.Now, log: c.Log, prefix: conn.Prefix}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	candidate, err := randomBase62(keySecretLen)
+	candidate, err := access.RandomBase62(access.KeySecretLen)
 	if err != nil {
 		conn.Close()
 		return nil, err
@@ -88,9 +89,9 @@ func OpenRedis(conn *redisconn.Conn, c Config) (*Redis, error) {
 		return nil, err
 	}
 	ra.prefixText, ra.planList = c.KeyPrefix, c.Plans
-	ra.ring.Store(newKeyring(c.KeyPrefix, c.Plans, []byte(secret)))
+	ra.ring.Store(access.NewKeyring(c.KeyPrefix, c.Plans, []byte(secret)))
 	ra.secret.Store(&secret)
-	for _, p := range ra.curRing().plans {
+	for _, p := range ra.curRing().Plans() {
 		rest := 0
 		if p.REST {
 			rest = 1
@@ -108,7 +109,7 @@ func (ra *Redis) fail(err error) error { return ra.conn.Fail("key store", err) }
 // authScript checks a key and, when ARGV[1] is 1, charges one call to its
 // account's counter for the month: the whole metered check in one round
 // trip. Every call is counted, the refused ones too (as the data file's
-// meter does: Usage.Used includes them), and the caller admits the call
+// meter does: access.Usage.Used includes them), and the caller admits the call
 // when used <= limit.
 //
 //	KEYS[1] key:<hash>
@@ -199,12 +200,12 @@ func (ra *Redis) Close() error {
 }
 
 // Plans returns the plans keys can be created on.
-func (ra *Redis) Plans() []Plan { return slices.Clone(ra.curRing().plans) }
+func (ra *Redis) Plans() []access.Plan { return slices.Clone(ra.curRing().Plans()) }
 
-var _ Store = (*Redis)(nil)
+var _ access.Store = (*Redis)(nil)
 
-// curRing returns the keyring of the key secret Redis holds now.
-func (ra *Redis) curRing() *keyring { return ra.ring.Load() }
+// curRing returns the access.Keyring of the key secret Redis holds now.
+func (ra *Redis) curRing() *access.Keyring { return ra.ring.Load() }
 
 // secretCheckEvery is how often a server reads Redis's key secret.
 const secretCheckEvery = time.Second
@@ -244,7 +245,7 @@ func (ra *Redis) secretSeen(secret string, err error) {
 	case err != nil:
 		// Unreachable: the calls fail closed by themselves.
 	case secret != *ra.secret.Load():
-		ra.ring.Store(newKeyring(ra.prefixText, ra.planList, []byte(secret)))
+		ra.ring.Store(access.NewKeyring(ra.prefixText, ra.planList, []byte(secret)))
 		ra.secret.Store(&secret)
 		ra.secretGone.Store(false)
 		ra.logf(slog.LevelWarn, "Redis's key secret changed (Redis lost its data and a new secret was made): following it; keys made before are gone")
@@ -265,22 +266,22 @@ func (ra *Redis) errSecretGone() error { return ra.conn.CannotServe("key store")
 // Authenticate checks a key in Redis and, when call.Charge is set, charges the
 // call in the same round trip: the next Consume of the principal returns
 // that charge.
-func (ra *Redis) Authenticate(ctx context.Context, key string, call Call) (*Principal, error) {
+func (ra *Redis) Authenticate(ctx context.Context, key string, call access.Call) (*access.Principal, error) {
 	if ra.secretGone.Load() {
 		return nil, ra.errSecretGone()
 	}
-	if _, ok := ra.curRing().parse(key); !ok {
-		return nil, errBadKey
+	if _, ok := ra.curRing().Parse(key); !ok {
+		return nil, access.ErrBadKey
 	}
-	sum := ra.curRing().mac(key)
-	p := &Principal{keyHash: hex.EncodeToString(sum[:])}
+	sum := ra.curRing().MAC(key)
+	p := &access.Principal{KeyHash: hex.EncodeToString(sum[:])}
 	now := ra.now()
 	u, err := ra.run(ctx, p, call, now)
 	if kind, _ := fault.KindOf(err); err != nil && (!call.Charge || kind != fault.Quota) {
 		return nil, err
 	}
 	if call.Charge {
-		p.charged = &charged{usage: u, err: err}
+		p.SetCharged(u, err)
 	}
 	return p, nil
 }
@@ -288,28 +289,28 @@ func (ra *Redis) Authenticate(ctx context.Context, key string, call Call) (*Prin
 // Consume charges one call to the principal's account and returns its
 // quota after the call, with a fault.Quota beside it when the call is over
 // the quota.
-func (ra *Redis) Consume(ctx context.Context, p *Principal) (Usage, error) {
-	if u, err, ok := p.takeCharged(); ok {
+func (ra *Redis) Consume(ctx context.Context, p *access.Principal) (access.Usage, error) {
+	if u, err, ok := p.TakeCharged(); ok {
 		return u, err
 	}
-	if p == nil || p.keyHash == "" {
-		return Usage{}, fault.New(fault.Unauthenticated, "no authenticated caller: call Authenticate first")
+	if p == nil || p.KeyHash == "" {
+		return access.Usage{}, fault.New(fault.Unauthenticated, "no authenticated caller: call Authenticate first")
 	}
-	return ra.run(ctx, p, Call{Charge: true}, ra.now())
+	return ra.run(ctx, p, access.Call{Charge: true}, ra.now())
 }
 
 // run runs authScript for p's key and fills p from its answer. It returns
 // the usage after the call, and a fault.Quota beside it when the call is over
 // the quota.
-func (ra *Redis) run(ctx context.Context, p *Principal, call Call, now time.Time) (Usage, error) {
-	reset := resetOf(now)
+func (ra *Redis) run(ctx context.Context, p *access.Principal, call access.Call, now time.Time) (access.Usage, error) {
+	reset := access.ResetOf(now)
 	ttl := int64((reset.Sub(now) + counterMargin + time.Second - 1) / time.Second)
 	args := make([]any, 0, 7+len(ra.plans))
-	args = append(args, b01(call.Charge), b01(call.REST), monthOf(now), ttl, now.Unix(), ra.prefix, dayOf(now))
+	args = append(args, b01(call.Charge), b01(call.REST), access.MonthOf(now), ttl, now.Unix(), ra.prefix, access.DayOf(now))
 	args = append(args, ra.plans...)
-	res, err := authScript.Run(ctx, ra.rdb, []string{ra.prefix + "key:" + p.keyHash}, args...).Slice()
+	res, err := authScript.Run(ctx, ra.rdb, []string{ra.prefix + "key:" + p.KeyHash}, args...).Slice()
 	if err != nil {
-		return Usage{}, ra.fail(err)
+		return access.Usage{}, ra.fail(err)
 	}
 	str := func(i int) string {
 		if i < len(res) {
@@ -321,17 +322,17 @@ func (ra *Redis) run(ctx context.Context, p *Principal, call Call, now time.Time
 	switch str(0) {
 	case "ok":
 	case "revoked":
-		return Usage{}, fault.New(fault.Unauthenticated, "API key %s was revoked: ask for a new one", str(1))
+		return access.Usage{}, fault.New(fault.Unauthenticated, "API key %s was revoked: ask for a new one", str(1))
 	case "forbidden":
-		return Usage{}, fault.New(fault.Forbidden, "the %s plan does not include the REST interface: it needs the integration plan", str(3))
+		return access.Usage{}, fault.New(fault.Forbidden, "the %s plan does not include the REST interface: it needs the integration plan", str(3))
 	default:
-		return Usage{}, fault.New(fault.Unauthenticated, "API key is not known: check it, or ask for a new one")
+		return access.Usage{}, fault.New(fault.Unauthenticated, "API key is not known: check it, or ask for a new one")
 	}
 	limit, _ := res[4].(int64)
 	used, _ := res[5].(int64)
-	plan, _ := ra.curRing().plan(str(3))
+	plan, _ := ra.curRing().Plan(str(3))
 	p.KeyID, p.Account, p.Plan = str(1), str(2), plan
-	u := Usage{Account: p.Account, Plan: plan.Name, Limit: limit, Used: used, Remaining: max(limit-used, 0), Reset: reset}
+	u := access.Usage{Account: p.Account, Plan: plan.Name, Limit: limit, Used: used, Remaining: max(limit-used, 0), Reset: reset}
 	if call.Charge && used > limit {
 		u.RetryAfter = reset.Sub(now)
 		return u, fault.New(fault.Quota, "the monthly quota of %d calls is spent; it resets at %s: wait until then, retrying does not restore it", limit, reset.Format(time.RFC3339))
@@ -348,42 +349,42 @@ func b01(b bool) int {
 
 // UsageOf returns an account's quota in the current window without
 // charging a call.
-func (ra *Redis) UsageOf(ctx context.Context, name string) (Usage, error) {
+func (ra *Redis) UsageOf(ctx context.Context, name string) (access.Usage, error) {
 	now := ra.now()
 	var acct *redis.SliceCmd
 	var used *redis.StringCmd
 	_, err := ra.rdb.Pipelined(ctx, func(pl redis.Pipeliner) error {
 		acct = pl.HMGet(ctx, ra.prefix+"acct:"+name, "plan", "quota")
-		used = pl.Get(ctx, ra.prefix+"use:"+name+":"+strconv.Itoa(int(monthOf(now))))
+		used = pl.Get(ctx, ra.prefix+"use:"+name+":"+strconv.Itoa(int(access.MonthOf(now))))
 		return nil
 	})
 	if err != nil && !errors.Is(err, redis.Nil) {
-		return Usage{}, ra.fail(err)
+		return access.Usage{}, ra.fail(err)
 	}
 	a := acct.Val()
 	planName, _ := a[0].(string)
 	if planName == "" {
-		return Usage{}, fault.New(fault.NotFound, "no account %q", name)
+		return access.Usage{}, fault.New(fault.NotFound, "no account %q", name)
 	}
 	quotaText, _ := a[1].(string)
 	n, _ := used.Int64()
-	plan, _ := ra.curRing().plan(planName)
+	plan, _ := ra.curRing().Plan(planName)
 	limit, _ := strconv.ParseInt(quotaText, 10, 64)
 	if limit <= 0 {
 		limit = plan.Quota
 	}
-	return Usage{Account: name, Plan: plan.Name, Limit: limit, Used: n, Remaining: max(limit-n, 0), Reset: resetOf(now)}, nil
+	return access.Usage{Account: name, Plan: plan.Name, Limit: limit, Used: n, Remaining: max(limit-n, 0), Reset: access.ResetOf(now)}, nil
 }
 
 // UsageDays returns an account's calls on each of the n days up to today
 // (UTC), oldest first, from its day counters.
-func (ra *Redis) UsageDays(ctx context.Context, name string, n int) ([]DayUsage, error) {
+func (ra *Redis) UsageDays(ctx context.Context, name string, n int) ([]access.DayUsage, error) {
 	if ok, err := ra.AccountExists(ctx, name); err != nil {
 		return nil, err
 	} else if !ok {
 		return nil, fault.New(fault.NotFound, "no account %q", name)
 	}
-	days, ids := lastDays(ra.now(), n)
+	days, ids := access.LastDays(ra.now(), n)
 	if n == 0 {
 		return days, nil
 	}
@@ -413,10 +414,10 @@ func (ra *Redis) AccountExists(ctx context.Context, name string) (bool, error) {
 }
 
 // CreateKey creates a key in Redis, creating its account when it is new.
-func (ra *Redis) CreateKey(ctx context.Context, in KeyInput) (*NewKey, error) {
+func (ra *Redis) CreateKey(ctx context.Context, in access.KeyInput) (*access.NewKey, error) {
 	r := ra.curRing()
 	name := strings.TrimSpace(in.Account)
-	if err := checkAccountName(name); err != nil {
+	if err := access.CheckAccountName(name); err != nil {
 		return nil, err
 	}
 	if in.Quota < 0 {
@@ -424,13 +425,13 @@ func (ra *Redis) CreateKey(ctx context.Context, in KeyInput) (*NewKey, error) {
 	}
 	planName := ""
 	if in.Plan != "" {
-		p, ok := r.plan(strings.ToLower(strings.TrimSpace(in.Plan)))
+		p, ok := r.Plan(strings.ToLower(strings.TrimSpace(in.Plan)))
 		if !ok {
-			return nil, fault.New(fault.Invalid, "plan %q is unknown: want one of %s", in.Plan, r.planNames())
+			return nil, fault.New(fault.Invalid, "plan %q is unknown: want one of %s", in.Plan, r.PlanNames())
 		}
 		planName = p.Name
 	}
-	id, text, sum, err := r.newKeyText()
+	id, text, sum, err := r.NewKeyText()
 	if err != nil {
 		return nil, err
 	}
@@ -443,29 +444,29 @@ func (ra *Redis) CreateKey(ctx context.Context, in KeyInput) (*NewKey, error) {
 	}
 	if len(res) == 1 {
 		if res[0] == "needplan" {
-			return nil, fault.New(fault.Invalid, "account %q is new: a plan is required, one of %s", name, r.planNames())
+			return nil, fault.New(fault.Invalid, "account %q is new: a plan is required, one of %s", name, r.PlanNames())
 		}
 		return nil, fault.New(fault.Internal, "key id collision; try again")
 	}
 	gotPlan, _ := res[0].(string)
 	quotaText, _ := res[1].(string)
-	plan, _ := r.plan(gotPlan)
+	plan, _ := r.Plan(gotPlan)
 	limit, _ := strconv.ParseInt(quotaText, 10, 64)
 	if limit <= 0 {
 		limit = plan.Quota
 	}
-	return &NewKey{Key: text, ID: id, Account: name, Plan: gotPlan, Limit: limit, Created: now}, nil
+	return &access.NewKey{Key: text, ID: id, Account: name, Plan: gotPlan, Limit: limit, Created: now}, nil
 }
 
 // RevokeKey revokes a key in Redis.
-func (ra *Redis) RevokeKey(ctx context.Context, keyOrID string) (*KeyInfo, error) {
+func (ra *Redis) RevokeKey(ctx context.Context, keyOrID string) (*access.KeyInfo, error) {
 	r := ra.curRing()
 	id := strings.TrimSpace(keyOrID)
 	h := ""
-	if kid, ok := r.parse(id); ok {
-		sum := r.mac(id)
+	if kid, ok := r.Parse(id); ok {
+		sum := r.MAC(id)
 		id, h = kid, hex.EncodeToString(sum[:])
-	} else if listed, ok := strings.CutPrefix(id, r.prefix+keyMarker); ok && len(listed) == keyIDLen {
+	} else if listed, ok := strings.CutPrefix(id, r.Prefix()+access.KeyMarker); ok && len(listed) == access.KeyIDLen {
 		id = listed
 	}
 	res, err := revokeScript.Run(ctx, ra.rdb, []string{ra.prefix + "keyid:" + id}, ra.now().Unix(), h, ra.prefix).StringSlice()
@@ -473,14 +474,14 @@ func (ra *Redis) RevokeKey(ctx context.Context, keyOrID string) (*KeyInfo, error
 		return nil, ra.fail(err)
 	}
 	if len(res) < 6 {
-		return nil, fault.New(fault.NotFound, "no key matches %q: give a key id from 'keys list' or the whole key", redact(keyOrID, r.prefix))
+		return nil, fault.New(fault.NotFound, "no key matches %q: give a key id from 'keys list' or the whole key", access.Redact(keyOrID, r.Prefix()))
 	}
 	info := ra.info(res[0], res[1], res[2], res[3], res[4], res[5])
 	return &info, nil
 }
 
 // info describes a key from its stored fields.
-func (ra *Redis) info(id, account, created, lastUsed, revoked, plan string) KeyInfo {
+func (ra *Redis) info(id, account, created, lastUsed, revoked, plan string) access.KeyInfo {
 	unix := func(s string) *time.Time {
 		n, _ := strconv.ParseInt(s, 10, 64)
 		if n == 0 {
@@ -489,7 +490,7 @@ func (ra *Redis) info(id, account, created, lastUsed, revoked, plan string) KeyI
 		t := time.Unix(n, 0).UTC()
 		return &t
 	}
-	k := KeyInfo{ID: id, Prefix: ra.curRing().prefix + keyMarker + id, Account: account, Plan: plan, LastUsed: unix(lastUsed), Revoked: unix(revoked)}
+	k := access.KeyInfo{ID: id, Prefix: ra.curRing().Prefix() + access.KeyMarker + id, Account: account, Plan: plan, LastUsed: unix(lastUsed), Revoked: unix(revoked)}
 	if c := unix(created); c != nil {
 		k.Created = *c
 	}
@@ -497,7 +498,7 @@ func (ra *Redis) info(id, account, created, lastUsed, revoked, plan string) KeyI
 }
 
 // ListKeys returns every key in Redis, by account and creation time.
-func (ra *Redis) ListKeys(ctx context.Context) ([]KeyInfo, error) {
+func (ra *Redis) ListKeys(ctx context.Context) ([]access.KeyInfo, error) {
 	ids, err := ra.rdb.SMembers(ctx, ra.prefix+"keys").Result()
 	if err != nil {
 		return nil, ra.fail(err)
@@ -521,7 +522,7 @@ func (ra *Redis) ListKeys(ctx context.Context) ([]KeyInfo, error) {
 		return nil, ra.fail(err)
 	}
 	plans := map[string]string{}
-	out := make([]KeyInfo, 0, len(ids))
+	out := make([]access.KeyInfo, 0, len(ids))
 	for _, c := range recs {
 		v := make([]string, 5)
 		for i, x := range c.Val() {
@@ -540,6 +541,6 @@ func (ra *Redis) ListKeys(ctx context.Context) ([]KeyInfo, error) {
 		}
 		out = append(out, ra.info(v[0], v[1], v[2], v[3], v[4], plan))
 	}
-	slices.SortFunc(out, byAccountCreated)
+	slices.SortFunc(out, access.ByAccountCreated)
 	return out, nil
 }

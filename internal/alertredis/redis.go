@@ -1,4 +1,4 @@
-package alertstore
+package alertredis
 
 import (
 	"cmp"
@@ -9,9 +9,10 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/grocerydata/grocery/grocery/internal/fault"
-	"github.com/grocerydata/grocery/grocery/internal/idemstore"
-	"github.com/grocerydata/grocery/grocery/internal/redisconn"
+	"github.com/grocerydata/grocery/internal/alertstore"
+	"github.com/grocerydata/grocery/internal/fault"
+	"github.com/grocerydata/grocery/internal/idemstore"
+	"github.com/grocerydata/grocery/internal/redisconn"
 	"github.com/grocerydata/grocery/storage"
 	"github.com/redis/go-redis/v9"
 )
@@ -34,7 +35,7 @@ import (
 //	alerts:events:<account>               sorted set of event ids, scored by id: newest first with ZREVRANGE
 //	alerts:event:<account>                hash: event id -> event (JSON)
 //	alerts:format                         the layout's version, Format (OpenRedis)
-//	alerts:idkey                          the secret rule and event ids are shown under (IDs), set by the first server to need it (IDKey)
+//	alerts:idkey                          the secret rule and event ids are shown under (alertstore.IDs), set by the first server to need it (IDKey)
 //	alerts:copied                         set: fingerprints of the data files' rules and events copied here (CopyFile)
 //	alerts:hooks:...                      webhook endpoints and their outboxes (see hooks_redis.go)
 //
@@ -58,7 +59,7 @@ import (
 // file; deleting a rule keeps its events and drops its fired hash.
 //
 // What is atomic: creating a rule (count, id, rule and watch entry: one
-// script, so servers creating at once never exceed MaxRules),
+// script, so servers creating at once never exceed alertstore.MaxRules),
 // deleting one (rule, watch entry, fired hash: one script), and recording
 // each event (the rule still exists, no event for its day yet, then the
 // id, the fired mark and the event: inside one script of up to
@@ -69,6 +70,10 @@ import (
 // of the series, or EvaluateAlerts), the fired hashes keeping it from
 // recording any twice.
 type Redis struct{ c *redisconn.Conn }
+
+// New returns the alert store in the Redis of c, without checking the
+// layout's version (OpenRedis does).
+func New(c *redisconn.Conn) Redis { return Redis{c} }
 
 // recordChunk is the number of events one recordScript call records; the
 // number of series one pipeline of watch lookups reads.
@@ -157,7 +162,7 @@ func (a Redis) watchKey(province, gtin, banner, sku string) string {
 //
 // It returns {'ok', id}, {'limit', count} or {'claim', 0} (the claim is
 // not held: nothing written).
-var createRuleScript = redis.NewScript(idemstore.ClaimLua + `
+var createRuleScript = redis.NewScript(claimLua + `
 local claim = KEYS[5] or false
 if not claimHeld(claim, ARGV[4], ARGV[5]) then return {'claim', 0} end
 local n = redis.call('HLEN', KEYS[1])
@@ -254,7 +259,7 @@ return out
 `)
 
 // CreateRule gives r a new id and stores it, unless its account holds
-// MaxRules rules, in one script; with claim, recording it there in the
+// alertstore.MaxRules rules, in one script; with claim, recording it there in the
 // same script.
 func (a Redis) CreateRule(ctx context.Context, r *storage.AlertRule, claim *storage.IdempotencyRecord) error {
 	body, err := json.Marshal(r) // ID 0: the hash field holds it
@@ -262,9 +267,9 @@ func (a Redis) CreateRule(ctx context.Context, r *storage.AlertRule, claim *stor
 		return err
 	}
 	keys := []string{a.key("rules", r.Account), a.watchKey(r.Province, r.GTIN, r.Banner, r.SKU), a.key("accounts"), a.key("seq", "rule")}
-	args := []any{r.Account, MaxRules, body}
+	args := []any{r.Account, alertstore.MaxRules, body}
 	if claim != nil {
-		keys = append(keys, idemstore.RedisKey(a.c.Prefix, claim.Account, claim.Key))
+		keys = append(keys, idemKey(a.c.Prefix, claim.Account, claim.Key))
 		args = append(args, claim.Hash, claim.Created)
 	}
 	res, err := createRuleScript.Run(ctx, a.c.Client, keys, args...).Slice()
@@ -274,7 +279,7 @@ func (a Redis) CreateRule(ctx context.Context, r *storage.AlertRule, claim *stor
 	n, _ := res[1].(int64)
 	switch res[0] {
 	case "limit":
-		return RuleLimit(r.Account, int(n))
+		return alertstore.RuleLimit(r.Account, int(n))
 	case "claim":
 		return idemstore.ClaimLost(claim.Key)
 	}
@@ -456,7 +461,7 @@ func (a Redis) HasRules(ctx context.Context, _ *storage.Tx) (bool, error) {
 }
 
 // Watching returns, for each query, the rules that watch its series.
-func (a Redis) Watching(ctx context.Context, _ *storage.Tx, qs []WatchQuery) ([][]*storage.AlertRule, error) {
+func (a Redis) Watching(ctx context.Context, _ *storage.Tx, qs []alertstore.WatchQuery) ([][]*storage.AlertRule, error) {
 	out := make([][]*storage.AlertRule, len(qs))
 	cache := map[uint64]*storage.AlertRule{} // rule ids are unique in Redis
 	type lookup struct {

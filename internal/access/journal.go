@@ -14,7 +14,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/grocerydata/grocery/grocery/internal/atomicfile"
+	"github.com/grocerydata/grocery/internal/atomicfile"
 	"github.com/grocerydata/grocery/storage"
 )
 
