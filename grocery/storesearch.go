@@ -220,6 +220,17 @@ func (s *Service) SearchStores(ctx context.Context, in StoreSearchInput) (*Store
 		}
 		byBanner := map[string][]skuRef{}
 		for i := range hits {
+			if banner, sku, ok := hits[i].BannerSKU(); ok {
+				n, err := unlinkedStores(tx, ix.Stores(), banner, sku, current)
+				if err != nil {
+					return err
+				}
+				if n > 0 {
+					res.Total += n
+					byBanner[banner] = append(byBanner[banner], skuRef{i, sku})
+				}
+				continue
+			}
 			for _, r := range ix.Refs(hits[i].GTIN) {
 				res.Total += int(r.Stores)
 				byBanner[r.Banner] = append(byBanner[r.Banner], skuRef{i, r.SKU})
@@ -258,7 +269,11 @@ func (s *Service) SearchStores(ctx context.Context, in StoreSearchInput) (*Store
 				p := products[ref.hit]
 				if p == nil {
 					p = new(storage.Product)
-					if _, err := tx.Product(string(hits[ref.hit].GTIN[:]), p); err != nil {
+					if banner, sku, ok := hits[ref.hit].BannerSKU(); ok {
+						if err := unlinkedProduct(tx, banner, sku, p); err != nil {
+							return err
+						}
+					} else if _, err := tx.Product(string(hits[ref.hit].GTIN[:]), p); err != nil {
 						return err
 					}
 					products[ref.hit] = p
@@ -291,7 +306,7 @@ func (s *Service) SearchStores(ctx context.Context, in StoreSearchInput) (*Store
 // know it), else those matching every word.
 func storeSearchHits(tx *storage.Tx, province string, words []string, barcode GTIN) ([]search.Hit, error) {
 	if barcode == "" {
-		return search.Match(tx, province, words)
+		return search.MatchAll(tx, province, words)
 	}
 	var p storage.Product
 	found, err := tx.Product(string(barcode), &p)
