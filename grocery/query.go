@@ -201,7 +201,7 @@ func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchRe
 	}
 	res := &SearchResult{Query: in.Query, Province: province, Results: []SearchProduct{}, Currency: Currency}
 	err = s.db.View(func(tx *storage.Tx) error {
-		hits, err := search.MatchAll(tx, province, q.Words)
+		hits, refs, err := search.MatchAll(tx, province, q.Words)
 		if err != nil {
 			return err
 		}
@@ -212,7 +212,7 @@ func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchRe
 		var un unlinked
 		for i := range hits {
 			h := &hits[i]
-			if banner, sku, ok := h.BannerSKU(); ok {
+			if banner, sku, ok := h.BannerSKU(refs); ok {
 				inPage := res.Total >= offset && res.Total < offset+limit
 				e, found, err := un.entry(tx, province, banner, sku, &q, asOf, inPage)
 				if err != nil {
@@ -336,7 +336,7 @@ func products(n int) string {
 // alone find products; otherwise how many products each word finds alone.
 func searchHint(tx *storage.Tx, province string, q *search.Query, current int32) (string, error) {
 	count := func(words []string) (int, error) {
-		hits, err := search.MatchAll(tx, province, words)
+		hits, refs, err := search.MatchAll(tx, province, words)
 		if err != nil {
 			return 0, err
 		}
@@ -345,7 +345,7 @@ func searchHint(tx *storage.Tx, province string, q *search.Query, current int32)
 		for i := range hits {
 			h := &hits[i]
 			ok, err := false, error(nil)
-			if banner, sku, isSKU := h.BannerSKU(); isSKU {
+			if banner, sku, isSKU := h.BannerSKU(refs); isSKU {
 				_, ok, err = un.entry(tx, province, banner, sku, nil, current+freshDays, false)
 			} else {
 				ok, err = hasCurrentOffer(tx, province, string(h.GTIN[:]), current)

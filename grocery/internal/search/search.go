@@ -7,6 +7,7 @@ package search
 
 import (
 	"cmp"
+	"encoding/binary"
 	"math"
 	"slices"
 	"strings"
@@ -17,22 +18,28 @@ import (
 
 // Hit is a product that matched every word of a query: a barcode's
 // product (GTIN), or a banner SKU sold under no barcode (MatchAll only;
-// BannerSKU tells, its GTIN is zero).
+// BannerSKU tells).
 type Hit struct {
+	// GTIN is the product's barcode; a banner SKU's hit has skuMark first,
+	// then its index in MatchAll's refs (big-endian), so that a hit stays
+	// this small and SKU hits sort after barcodes, by their references.
 	GTIN   [14]byte
-	ref    string  // a banner SKU's storage.SKURef, "" for a barcode
 	mask   uint8   // which query words matched
 	best   [8]int8 // per query word, the best match score
 	weight byte    // number of distinct words in name and brand
 }
 
-// BannerSKU returns the banner and SKU of a hit that is a banner SKU
-// sold under no barcode; ok is false for a barcode's product.
-func (h *Hit) BannerSKU() (banner, sku string, ok bool) {
-	if h.ref == "" {
+// skuMark begins the GTIN of a banner SKU's hit: never a digit.
+const skuMark = 0xff
+
+// BannerSKU returns the banner and SKU of a hit that is a banner SKU sold
+// under no barcode, refs being MatchAll's; ok is false for a barcode's
+// product.
+func (h *Hit) BannerSKU(refs []string) (banner, sku string, ok bool) {
+	if h.GTIN[0] != skuMark {
 		return "", "", false
 	}
-	return storage.ParseSKURef([]byte(h.ref))
+	return storage.ParseSKURef([]byte(refs[binary.BigEndian.Uint32(h.GTIN[1:5])]))
 }
 
 // Score is the sum over the query words of their best match: 3 for a
@@ -51,17 +58,19 @@ func (h *Hit) Score() int {
 // first. words are folded search tokens, at most 8 (the caller refuses
 // more): Match panics with more.
 func Match(tx *storage.Tx, province string, words []string) ([]Hit, error) {
-	return match(tx, province, words, false)
+	hits, _, err := match(tx, province, words, false)
+	return hits, err
 }
 
 // MatchAll is Match with the banner SKUs sold under no barcode among the
 // hits, ranked with the products by the same rule (a barcode's product
-// before a banner SKU on equal rank).
-func MatchAll(tx *storage.Tx, province string, words []string) ([]Hit, error) {
+// before a banner SKU on equal rank, banner SKUs by banner and SKU); refs
+// are their references, which Hit.BannerSKU reads.
+func MatchAll(tx *storage.Tx, province string, words []string) (hits []Hit, refs []string, err error) {
 	return match(tx, province, words, true)
 }
 
-func match(tx *storage.Tx, province string, words []string, withSKUs bool) ([]Hit, error) {
+func match(tx *storage.Tx, province string, words []string, withSKUs bool) ([]Hit, []string, error) {
 	var cands map[[14]byte]*Hit
 	var skuCands map[string]*Hit // the banner SKUs', made at the first
 	for wi, w := range words {
@@ -83,7 +92,7 @@ func match(tx *storage.Tx, province string, words []string, withSKUs bool) ([]Hi
 				var h *Hit
 				if wi == 0 {
 					if h = skuNext[string(ref)]; h == nil {
-						h = &Hit{ref: string(ref), weight: weight}
+						h = &Hit{weight: weight}
 					}
 				} else if h = skuCands[string(ref)]; h == nil {
 					return nil
@@ -93,7 +102,7 @@ func match(tx *storage.Tx, province string, words []string, withSKUs bool) ([]Hi
 				}
 				h.mask |= bit
 				h.best[wi] = max(h.best[wi], score)
-				skuNext[h.ref] = h
+				skuNext[string(ref)] = h
 				return nil
 			}
 			var g [14]byte
@@ -113,11 +122,11 @@ func match(tx *storage.Tx, province string, words []string, withSKUs bool) ([]Hi
 			return nil
 		})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		cands, skuCands = next, skuNext
 		if len(cands) == 0 && len(skuCands) == 0 {
-			return nil, nil
+			return nil, nil, nil
 		}
 	}
 	all := uint8(1)<<len(words) - 1
@@ -127,16 +136,23 @@ func match(tx *storage.Tx, province string, words []string, withSKUs bool) ([]Hi
 			hits = append(hits, *h)
 		}
 	}
-	for _, h := range skuCands {
+	var refs []string
+	for ref, h := range skuCands {
 		if h.mask == all {
-			hits = append(hits, *h)
+			refs = append(refs, ref)
 		}
 	}
+	slices.Sort(refs) // their hits' GTINs sort as their references
+	for i, ref := range refs {
+		h := skuCands[ref]
+		h.GTIN[0] = skuMark
+		binary.BigEndian.PutUint32(h.GTIN[1:5], uint32(i))
+		hits = append(hits, *h)
+	}
 	slices.SortFunc(hits, func(a, b Hit) int {
-		return cmp.Or(cmp.Compare(b.Score(), a.Score()), cmp.Compare(a.weight, b.weight), strings.Compare(a.ref, b.ref),
-			strings.Compare(string(a.GTIN[:]), string(b.GTIN[:])))
+		return cmp.Or(cmp.Compare(b.Score(), a.Score()), cmp.Compare(a.weight, b.weight), strings.Compare(string(a.GTIN[:]), string(b.GTIN[:])))
 	})
-	return hits, nil
+	return hits, refs, nil
 }
 
 // Store is a store taking part in a store search, with its place in the
