@@ -271,9 +271,9 @@ func TestImportSourceOpenPrices(t *testing.T) {
 		"a raw-category price without a barcode (en:apples)": 1,
 		"not in Canada":           1,
 		"not in Canadian dollars": 1,
-		"the store's brand is not a banner the service knows":               1,
-		"product_code is not a valid GTIN":                                  1,
-		"the store has no Canadian postal code (its province is not known)": 1,
+		"the store's brand is not a banner the service knows": 1,
+		"product_code is not a valid GTIN":                    1,
+		"the store has no Canadian postal code in location_osm_address_postcode (the province comes from it, not from the coordinates)": 1,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("not mapped (-want +got):\n%s", diff)
