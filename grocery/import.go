@@ -670,7 +670,7 @@ func (imp *importer) obsRow(r *importrow.Row) *rowError {
 	// A SKU sold under no barcode is a product of its own: its banner's
 	// name for it is kept on the SKU (the last row's).
 	var facts ingest.SKUFacts
-	if gs == nil || restricted {
+	if gs == nil {
 		if name := r.Get(importrow.ObsName); name != "" {
 			facts = ingest.SKUFacts{Banner: slug, SKU: imp.skus.Name(skuNum), Name: name, Brand: r.Get(importrow.ObsBrand),
 				Size: r.Get(importrow.ObsSize), Category: r.Get(importrow.ObsCategory)}
