@@ -145,6 +145,7 @@ type batch struct {
 	Stores       []Store
 	Products     []CatalogueItem
 	Links        []SKULink
+	SKUFacts     []ingest.SKUFacts // unlinked SKUs' names, brands, sizes and categories
 	Observations []Observation
 	// UpdateNames lets a product's names replace the stored ones; without
 	// it a stored name is kept and only a missing one is filled in.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/grocerydata/grocery/grocery/internal/exportrows"
 	"github.com/grocerydata/grocery/grocery/internal/importrow"
+	"github.com/grocerydata/grocery/grocery/internal/ingest"
 	"github.com/grocerydata/grocery/internal/extsort"
 	"github.com/grocerydata/grocery/internal/fault"
 	"github.com/grocerydata/grocery/storage"
@@ -165,7 +166,7 @@ func (s *Service) importRuns(ctx context.Context, name string, r io.Reader, opts
 
 	b := &imp.batch
 	b.UpdateNames = imp.updateNames
-	if len(b.Stores)+len(b.Products)+len(b.Links)+imp.obs.Len() > 0 {
+	if len(b.Stores)+len(b.Products)+len(b.Links)+len(b.SKUFacts)+imp.obs.Len() > 0 {
 		var (
 			stats batchStats
 			err   error
@@ -288,6 +289,7 @@ type importer struct {
 	series     map[uint64]int32    // (banner, sku, province numbers) -> index in seriesKeys
 	seriesKeys []seriesKey         // the file's series, as ingest keys them
 	links      map[uint64]linkSeen // (banner number, sku) -> link
+	skuFacts   map[uint64]int32    // (banner number, sku) -> index in batch.SKUFacts: an unlinked SKU's facts
 	repeats    int                 // rows repeated identically
 	obs        *extsort.Runs       // the observations, sorted in runs
 	notes      []lineNote          // the first maxProblems problems met while reading
@@ -352,6 +354,7 @@ func (imp *importer) prepare(ctx context.Context) error {
 	imp.gtinNums = map[GTIN]int32{}
 	imp.series = map[uint64]int32{}
 	imp.links = map[uint64]linkSeen{}
+	imp.skuFacts = map[uint64]int32{}
 	return nil
 }
 
@@ -664,6 +667,25 @@ func (imp *importer) obsRow(r *importrow.Row) *rowError {
 		}
 	}
 
+	// A SKU sold under no barcode is a product of its own: its banner's
+	// name for it is kept on the SKU (the last row's).
+	var facts ingest.SKUFacts
+	if gs == nil {
+		if name := r.Get(importrow.ObsName); name != "" {
+			facts = ingest.SKUFacts{Banner: slug, SKU: imp.skus.Name(skuNum), Name: name, Brand: r.Get(importrow.ObsBrand),
+				Size: r.Get(importrow.ObsSize), Category: r.Get(importrow.ObsCategory)}
+			if i, ok := imp.skuFacts[lk]; ok && imp.batch.SKUFacts[i] == facts {
+				facts.Name = "" // nothing new
+			} else {
+				for _, f := range [...]struct{ name, value string }{{"name", facts.Name}, {"brand", facts.Brand}, {"size", facts.Size}, {"category", facts.Category}} {
+					if e := importrow.CheckText(f.name, f.value); e != nil {
+						return e
+					}
+				}
+			}
+		}
+	}
+
 	sk := uint64(br.num)<<48 | uint64(st.prov)<<32 | uint64(skuNum)
 	si, ok := imp.series[sk]
 	if !ok {
@@ -678,6 +700,16 @@ func (imp *importer) obsRow(r *importrow.Row) *rowError {
 		return &rowError{Reason: err.Error(), Fatal: err}
 	}
 
+	if facts.Name != "" {
+		facts = ingest.SKUFacts{Banner: facts.Banner, SKU: facts.SKU, Name: strings.Clone(facts.Name), Brand: strings.Clone(facts.Brand),
+			Size: strings.Clone(facts.Size), Category: strings.Clone(facts.Category)}
+		if i, ok := imp.skuFacts[lk]; ok {
+			imp.batch.SKUFacts[i] = facts // the last row wins
+		} else {
+			imp.skuFacts[lk] = int32(len(imp.batch.SKUFacts))
+			imp.batch.SKUFacts = append(imp.batch.SKUFacts, facts)
+		}
+	}
 	switch {
 	case restricted:
 		imp.note(r.Line, fmt.Sprintf("%s: upc: %s is a restricted-circulation (in-store) code: the price is kept, the SKU is not linked to a product", imp.f.At(r.Line), gs.gtin.UPC()))

@@ -62,6 +62,43 @@ func TestImportSourceHammer(t *testing.T) {
 			t.Errorf("got %+v, want the T&T rice", res)
 		}
 	})
+	t.Run("SearchSKUOnly", func(t *testing.T) {
+		// Products without a valid barcode are found by their names, each
+		// under its banner SKU, with the price in force of its store.
+		res, err := s.SearchProducts(ctx, grocery.SearchInput{Query: "wonder bread", Province: "ON"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []grocery.SearchProduct{
+			{Name: "White Bread", Brand: "Wonder", Size: "675 g", Banner: "loblaws", BannerName: "Loblaws", ExternalSKU: "L3003",
+				Price: 299, RegularPrice: 349, OnPromo: true, ObservedAt: mustDate(t, "2025-08-21"), OfferCount: 1, Offers: []grocery.SearchOffer{}},
+			{Name: "White Bread", Brand: "Wonder", Size: "675 g", Banner: "no-frills", BannerName: "No Frills", ExternalSKU: "NF4004",
+				Price: 279, RegularPrice: 279, ObservedAt: mustDate(t, "2025-08-21"), OfferCount: 1, Offers: []grocery.SearchOffer{}},
+		}
+		if diff := cmp.Diff(want, res.Results); diff != "" || res.Total != 2 {
+			t.Errorf("total %d, want 2; results (-want +got):\n%s", res.Total, diff)
+		}
+		// A size keeps the products of that size; the French-speaking
+		// reader gets the banner's name, the only one there is.
+		res, err = s.SearchProducts(ctx, grocery.SearchInput{Query: "kimchi 1kg", Province: "ON", Lang: "fr"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Total != 1 || res.Results[0].ExternalSKU != "hammer-7" || res.Results[0].UPC != "" || res.Results[0].Name != `Kimchi, "Mat" cut` {
+			t.Errorf("got %+v, want Galleria's kimchi by its SKU hammer-7, without a upc", res)
+		}
+		res, err = s.SearchProducts(ctx, grocery.SearchInput{Query: "kimchi 2kg", Province: "ON"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Total != 0 || !strings.Contains(res.Hint, "none of them of size") {
+			t.Errorf("got %d results, hint %q, want none and a hint on the size", res.Total, res.Hint)
+		}
+		// Nothing in another province.
+		if res, err = s.SearchProducts(ctx, grocery.SearchInput{Query: "wonder bread", Province: "QC"}); err != nil || res.Total != 0 {
+			t.Errorf("QC: got %+v, %v, want nothing", res, err)
+		}
+	})
 	t.Run("HistorySKUOnly", func(t *testing.T) {
 		// A product without a valid barcode is found by its vendor SKU.
 		res, err := s.PriceHistory(ctx, grocery.HistoryInput{SKU: "L3003", Banner: "loblaws", Province: "ON", Period: "90d"})
@@ -234,9 +271,9 @@ func TestImportSourceOpenPrices(t *testing.T) {
 		"a raw-category price without a barcode (en:apples)": 1,
 		"not in Canada":           1,
 		"not in Canadian dollars": 1,
-		"the store's brand is not a banner the service knows":               1,
-		"product_code is not a valid GTIN":                                  1,
-		"the store has no Canadian postal code (its province is not known)": 1,
+		"the store's brand is not a banner the service knows": 1,
+		"product_code is not a valid GTIN":                    1,
+		"the store has no Canadian postal code in location_osm_address_postcode (the province comes from it, not from the coordinates)": 1,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("not mapped (-want +got):\n%s", diff)
@@ -258,4 +295,13 @@ func TestStoreSource(t *testing.T) {
 			t.Errorf("StoreSource(%q): got %q, want %q", tc.id, got, tc.want)
 		}
 	}
+}
+
+func mustDate(t *testing.T, s string) grocery.Date {
+	t.Helper()
+	d, err := grocery.ParseDate(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }

@@ -201,14 +201,31 @@ func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchRe
 	}
 	res := &SearchResult{Query: in.Query, Province: province, Results: []SearchProduct{}, Currency: Currency}
 	err = s.db.View(func(tx *storage.Tx) error {
-		hits, err := search.Match(tx, province, q.Words)
+		hits, refs, err := search.MatchAll(tx, province, q.Words)
 		if err != nil {
 			return err
 		}
-		current := tx.AsOf() - freshDays
+		asOf := tx.AsOf()
+		current := asOf - freshDays
 		var p storage.Product
 		var offers []searchOffer // one product's current offers, before the cut
-		for _, h := range hits {
+		var un unlinked
+		for i := range hits {
+			h := &hits[i]
+			if banner, sku, ok := h.BannerSKU(refs); ok {
+				inPage := res.Total >= offset && res.Total < offset+limit
+				e, found, err := un.entry(tx, province, banner, sku, &q, asOf, inPage)
+				if err != nil {
+					return err
+				}
+				if found {
+					if inPage {
+						res.Results = append(res.Results, e)
+					}
+					res.Total++
+				}
+				continue
+			}
 			gtin := string(h.GTIN[:])
 			if q.HasSize() {
 				if _, err := tx.Product(gtin, &p); err != nil {
@@ -319,13 +336,20 @@ func products(n int) string {
 // alone find products; otherwise how many products each word finds alone.
 func searchHint(tx *storage.Tx, province string, q *search.Query, current int32) (string, error) {
 	count := func(words []string) (int, error) {
-		hits, err := search.Match(tx, province, words)
+		hits, refs, err := search.MatchAll(tx, province, words)
 		if err != nil {
 			return 0, err
 		}
 		n := 0
-		for _, h := range hits {
-			ok, err := hasCurrentOffer(tx, province, string(h.GTIN[:]), current)
+		var un unlinked
+		for i := range hits {
+			h := &hits[i]
+			ok, err := false, error(nil)
+			if banner, sku, isSKU := h.BannerSKU(refs); isSKU {
+				_, ok, err = un.entry(tx, province, banner, sku, nil, current+freshDays, false)
+			} else {
+				ok, err = hasCurrentOffer(tx, province, string(h.GTIN[:]), current)
+			}
 			if err != nil {
 				return 0, err
 			}

@@ -198,7 +198,7 @@ func (s *Service) SearchStores(ctx context.Context, in StoreSearchInput) (*Store
 	res := &StoreSearchResult{Query: in.Query, Province: province, PostalCode: pc.Code, Results: []StoreHit{}, Limit: limit, Offset: offset, Currency: Currency}
 	version := s.DataVersion() // read before the transaction: never newer than its data
 	err = s.db.View(func(tx *storage.Tx) error {
-		hits, err := storeSearchHits(tx, province, words, barcode)
+		hits, refs, err := storeSearchHits(tx, province, words, barcode)
 		if err != nil || len(hits) == 0 {
 			return err
 		}
@@ -220,6 +220,17 @@ func (s *Service) SearchStores(ctx context.Context, in StoreSearchInput) (*Store
 		}
 		byBanner := map[string][]skuRef{}
 		for i := range hits {
+			if banner, sku, ok := hits[i].BannerSKU(refs); ok {
+				n, err := unlinkedStores(tx, ix.Stores(), banner, sku, current)
+				if err != nil {
+					return err
+				}
+				if n > 0 {
+					res.Total += n
+					byBanner[banner] = append(byBanner[banner], skuRef{i, sku})
+				}
+				continue
+			}
 			for _, r := range ix.Refs(hits[i].GTIN) {
 				res.Total += int(r.Stores)
 				byBanner[r.Banner] = append(byBanner[r.Banner], skuRef{i, r.SKU})
@@ -258,7 +269,11 @@ func (s *Service) SearchStores(ctx context.Context, in StoreSearchInput) (*Store
 				p := products[ref.hit]
 				if p == nil {
 					p = new(storage.Product)
-					if _, err := tx.Product(string(hits[ref.hit].GTIN[:]), p); err != nil {
+					if banner, sku, ok := hits[ref.hit].BannerSKU(refs); ok {
+						if err := unlinkedProduct(tx, banner, sku, p); err != nil {
+							return err
+						}
+					} else if _, err := tx.Product(string(hits[ref.hit].GTIN[:]), p); err != nil {
 						return err
 					}
 					products[ref.hit] = p
@@ -288,20 +303,21 @@ func (s *Service) SearchStores(ctx context.Context, in StoreSearchInput) (*Store
 
 // storeSearchHits are the products a store search answers: the product
 // of barcode when the query is one (ENOTFOUND when the catalogue does not
-// know it), else those matching every word.
-func storeSearchHits(tx *storage.Tx, province string, words []string, barcode GTIN) ([]search.Hit, error) {
+// know it), else those matching every word, with the references of the
+// banner SKUs among them (search.MatchAll).
+func storeSearchHits(tx *storage.Tx, province string, words []string, barcode GTIN) ([]search.Hit, []string, error) {
 	if barcode == "" {
-		return search.Match(tx, province, words)
+		return search.MatchAll(tx, province, words)
 	}
 	var p storage.Product
 	found, err := tx.Product(string(barcode), &p)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if !found {
-		return nil, Errorf(ENOTFOUND, "q %s is a valid barcode but not in the catalogue", barcode.UPC())
+		return nil, nil, Errorf(ENOTFOUND, "q %s is a valid barcode but not in the catalogue", barcode.UPC())
 	}
 	h := search.Hit{}
 	copy(h.GTIN[:], barcode)
-	return []search.Hit{h}, nil
+	return []search.Hit{h}, nil, nil
 }

@@ -137,7 +137,7 @@ func (s *Service) commitWrite(ctx context.Context, run func(*storage.Tx, ingest.
 func (b *batch) records() (*ingest.Batch, error) {
 	out := &ingest.Batch{UpdateNames: b.UpdateNames, Stores: make([]storage.Store, len(b.Stores)),
 		Products: make([]storage.Product, len(b.Products)), Links: make([]ingest.Link, len(b.Links)),
-		Observations: make([]ingest.Observation, len(b.Observations))}
+		SKUFacts: b.SKUFacts, Observations: make([]ingest.Observation, len(b.Observations))}
 	for i := range b.Stores {
 		in := &b.Stores[i]
 		banner, err := ParseBanner(in.Banner)

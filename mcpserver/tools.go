@@ -69,7 +69,7 @@ Empty offers: not observed in the province in 14 days, not proof of absence. Unk
 			Title: "Search products by name or brand",
 			Description: `Products whose name or brand words begin with the query's (case, accents ignored), in one province, best first; stop words (cheapest, the) ignored; a size (4L, 400 g, 12 x 355 mL, dozen) must match.
 
-Each result: a product at its cheapest banner SKU (external_sku for price_history), offer_count, and up to 4 next cheapest offers (regular_price, on_promo only on promotion); lookup_product lists all.
+Each result: a product at its cheapest banner SKU (external_sku for price_history), offer_count, and up to 4 next cheapest offers (regular_price, on_promo only on promotion); lookup_product lists all. An empty upc: sold under no barcode; price_history works, lookup_product cannot.
 
 limit and total count products; next_offset pages. Empty: nothing matching observed in 14 days (see hint), not proof of absence.`,
 			InputSchema:  json.RawMessage(searchInput),

@@ -403,9 +403,6 @@ func (h *hammerConv) readRaw(ctx context.Context, f File, pw *partWriter) error 
 func (h *hammerConv) record(out []string, o *obsRow, p *hammerProduct, date string, price, regular int64) []string {
 	*o = obsRow{Date: date, Store: p.store.ID, Banner: p.store.Banner, SKU: p.sku, Price: price, Regular: regular,
 		UPC: p.upc, Name: p.name, Brand: p.brand, Size: p.units}
-	if o.UPC == "" {
-		o.Name, o.Brand, o.Size = "", "", ""
-	}
 	return o.record(out)
 }
 

@@ -213,7 +213,7 @@ func (c *opConv) store(rec []string) (*refStore, string) {
 	postal := field(rec, c.idx[opPostcode])
 	prov, ok := c.opts.Province(postal)
 	if !ok {
-		return nil, "the store has no Canadian postal code (its province is not known)"
+		return nil, "the store has no Canadian postal code in location_osm_address_postcode (the province comes from it, not from the coordinates)"
 	}
 	lat, err1 := strconv.ParseFloat(field(rec, c.idx[opLat]), 64)
 	lon, err2 := strconv.ParseFloat(field(rec, c.idx[opLon]), 64)

@@ -59,11 +59,11 @@ func TestHammer(t *testing.T) {
 2025-08-21,hammer-voila,voila,V1001,6.79,6.79,066800000152,2% Milk,Neilson,4 L,,hammer
 2025-07-28,hammer-t-and-t,t-and-t,TT2002,21.99,21.99,7540123456788,Jasmine Rice,Three Ladies,8 kg,,hammer
 2025-08-21,hammer-t-and-t,t-and-t,TT2002,19.99,21.99,7540123456788,Jasmine Rice,Three Ladies,8 kg,,hammer
-2025-07-30,hammer-loblaws,loblaws,L3003,3.49,3.49,,,,,,hammer
-2025-08-21,hammer-loblaws,loblaws,L3003,2.99,3.49,,,,,,hammer
-2025-08-21,hammer-no-frills,no-frills,NF4004,2.79,2.79,,,,,,hammer
+2025-07-30,hammer-loblaws,loblaws,L3003,3.49,3.49,,White Bread,Wonder,675 g,,hammer
+2025-08-21,hammer-loblaws,loblaws,L3003,2.99,3.49,,White Bread,Wonder,675 g,,hammer
+2025-08-21,hammer-no-frills,no-frills,NF4004,2.79,2.79,,White Bread,Wonder,675 g,,hammer
 2025-08-21,hammer-save-on-foods,save-on-foods,SOF5005,1.69,1.69,6291041500213,Bananas,,1 kg,,hammer
-2025-08-21,hammer-galleria,galleria,hammer-7,8.99,8.99,,,,,,hammer
+2025-08-21,hammer-galleria,galleria,hammer-7,8.99,8.99,,"Kimchi, ""Mat"" cut",Jongga,1 kg,,hammer
 `
 	if diff := cmp.Diff(wantObs, obs.String()); diff != "" {
 		t.Errorf("observations (-want +got):\n%s", diff)

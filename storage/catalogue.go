@@ -334,6 +334,26 @@ type SKU struct {
 	GTIN        string // "" when not linked
 	FirstSeen   int32  // first observation day, 0 if never observed
 	LastSeen    int32  // latest observation day
+	// The facts of a SKU sold under no barcode, as its banner names it
+	// ("" when not known): such a SKU is a product of its own, found by
+	// search through tokens of its name and brand (SKURef), never by a
+	// barcode. A linked SKU's facts are its product's.
+	Name, Brand, Size, Category string
+}
+
+// SKURef is the reference a search token holds for a banner SKU sold
+// under no barcode (PutToken): banner and SKU joined by a 0 byte, which a
+// GTIN-14 (14 digits) never holds.
+func SKURef(banner, sku string) string { return banner + "\x00" + sku }
+
+// ParseSKURef splits a search token's reference into the banner and SKU
+// of SKURef; ok is false for a GTIN-14.
+func ParseSKURef(ref []byte) (banner, sku string, ok bool) {
+	b, s, ok := bytes.Cut(ref, []byte{0})
+	if !ok {
+		return "", "", false
+	}
+	return string(b), string(s), true
 }
 
 func skuKey(banner, sku string) []byte {
@@ -348,6 +368,9 @@ func (t *Tx) SKU(banner, sku string, s *SKU) (bool, error) {
 	}
 	d := dec{b: v}
 	*s = SKU{Banner: banner, SKU: sku, GTIN: d.str(), FirstSeen: int32(d.varint()), LastSeen: int32(d.varint())}
+	if len(d.b) > 0 && d.err == nil {
+		s.Name, s.Brand, s.Size, s.Category = d.str(), d.str(), d.str(), d.str()
+	}
 	return true, d.err
 }
 
@@ -370,6 +393,9 @@ func (t *Tx) PutSKU(s *SKU) error {
 		}
 	}
 	v := enc(nil).str(s.GTIN).varint(int64(s.FirstSeen)).varint(int64(s.LastSeen))
+	if s.Name != "" || s.Brand != "" || s.Size != "" || s.Category != "" {
+		v = v.str(s.Name).str(s.Brand).str(s.Size).str(s.Category)
+	}
 	return t.put(t.skus(), skuKey(s.Banner, s.SKU), v)
 }
 

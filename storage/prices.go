@@ -656,16 +656,25 @@ const (
 	TokenInBrand = 2 // its brand
 )
 
-// PutToken indexes gtin under a search token in a province. flags
-// (TokenInName, TokenInBrand) and weight are the caller's ranking data.
-func (t *Tx) PutToken(province, token, gtin string, flags, weight byte) error {
-	k := make([]byte, 0, 2+len(token)+1+len(gtin))
-	k = append(appendStr0(append(k, province...), token), gtin...)
+// PutToken indexes ref, a GTIN-14 or a banner SKU's SKURef, under a
+// search token in a province. flags (TokenInName, TokenInBrand) and
+// weight are the caller's ranking data.
+func (t *Tx) PutToken(province, token, ref string, flags, weight byte) error {
+	k := make([]byte, 0, 2+len(token)+1+len(ref))
+	k = append(appendStr0(append(k, province...), token), ref...)
 	return t.put(t.tokens(), k, []byte{flags, weight})
 }
 
-// Tokens calls fn for each indexed (token, gtin) in province whose token
-// starts with prefix, in token order, until fn returns ErrStop. The slices are valid only until fn
+// HasToken reports whether ref is indexed under token in a province.
+func (t *Tx) HasToken(province, token, ref string) bool {
+	k := make([]byte, 0, 2+len(token)+1+len(ref))
+	k = append(appendStr0(append(k, province...), token), ref...)
+	return t.tokens().Get(k) != nil
+}
+
+// Tokens calls fn for each indexed (token, ref) in province whose token
+// starts with prefix, ref being a GTIN-14 or a SKURef (ParseSKURef tells
+// them apart), in token order, until fn returns ErrStop. The slices are valid only until fn
 // returns.
 func (t *Tx) Tokens(province, prefix string, fn func(token, gtin []byte, flags, weight byte) error) error {
 	p := make([]byte, 0, 2+len(prefix))
@@ -683,7 +692,8 @@ func (t *Tx) Tokens(province, prefix string, fn func(token, gtin []byte, flags, 
 	return nil
 }
 
-// DeleteToken removes gtin from a token's entries in a province's index.
+// DeleteToken removes ref (a GTIN-14 or a SKURef) from a token's entries
+// in a province's index.
 func (t *Tx) DeleteToken(province, token, gtin string) error {
 	k := make([]byte, 0, 2+len(token)+1+len(gtin))
 	return t.tokens().Delete(append(appendStr0(append(k, province...), token), gtin...))

@@ -21,7 +21,7 @@ func inconsistent(format string, args ...any) error {
 // storeloc and latest their store, gtinskus its SKU and product (and the
 // SKU links back to the product), offers their product, SKU and at least
 // one stored block of the series (an offer is backed by observations),
-// tokens their product, shelf records a stored series, every promotion
+// tokens their product or banner SKU, shelf records a stored series, every promotion
 // its promodates copy and back, alertwatch entries their rule. It returns
 // an error wrapping ErrInconsistent naming the first entry that fails,
 // errCorrupt for a malformed key.
@@ -72,7 +72,15 @@ func (t *Tx) CheckIndexes() error {
 	}
 	c = t.tokens().Cursor()
 	for k, _ := c.First(); k != nil; k, _ = c.Next() {
-		if len(k) < 17 || products.Get(k[len(k)-14:]) == nil {
+		if len(k) < 4 {
+			return inconsistent("token %q names no product", k)
+		}
+		_, ref, _ := bytes.Cut(k[2:], []byte{0})
+		if _, _, isSKU := ParseSKURef(ref); isSKU {
+			if skus.Get(ref) == nil {
+				return inconsistent("token %q names no SKU", k)
+			}
+		} else if len(ref) != 14 || products.Get(ref) == nil {
 			return inconsistent("token %q names no product", k)
 		}
 	}

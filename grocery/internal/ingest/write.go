@@ -59,9 +59,12 @@ type Rules struct {
 // Batch holds the records of one write, in storage's vocabulary: grocery
 // has validated them.
 type Batch struct {
-	Stores       []storage.Store // Ord and Observations30d are the write's to keep
-	Products     []storage.Product
-	Links        []Link
+	Stores   []storage.Store // Ord and Observations30d are the write's to keep
+	Products []storage.Product
+	Links    []Link
+	// SKUFacts names banner SKUs sold under no barcode (storage.SKU's
+	// facts); those of a linked SKU are ignored (its product has them).
+	SKUFacts     []SKUFacts
 	Observations []Observation
 	// UpdateNames lets a product's names replace the stored ones; without
 	// it a stored name is kept and only a missing one is filled in.
@@ -70,6 +73,10 @@ type Batch struct {
 
 // Link records that a banner's SKU is sold under a barcode (a GTIN-14).
 type Link struct{ Banner, SKU, GTIN string }
+
+// SKUFacts are the name, brand, size and category a banner gives a SKU it
+// sells under no barcode.
+type SKUFacts struct{ Banner, SKU, Name, Brand, Size, Category string }
 
 // Observation is one observed shelf price of a banner SKU at a store on a
 // day, in cents and days. A regular price under the price is the price,
@@ -197,6 +204,9 @@ func (w *writer) writeCatalogue(ctx context.Context, b *Batch) error {
 	if err := w.writeLinks(b); err != nil {
 		return err
 	}
+	if err := w.writeSKUFacts(b); err != nil {
+		return err
+	}
 	return w.regroupDays(ctx)
 }
 
@@ -245,6 +255,7 @@ type writer struct {
 	storeList []*storeState
 	touched   map[SeriesKey]struct{}     // series whose offers must be rebuilt
 	retoken   map[string]storage.Product // products whose name or brand changed, by GTIN: old facts
+	reSKU     map[bannerSKU]storage.SKU  // unlinked banner SKUs whose name or brand changed: old facts
 	regroup   map[bannerSKU]seriesInfo   // banner SKUs whose category or unit changed: how their days are counted so far
 	latest    []latestPut                // store-latest candidates, written in key order
 	maxDate   int32
@@ -264,7 +275,7 @@ func (w *writer) numberWrite() (err error) {
 
 func newWriter(tx *storage.Tx, rules *Rules, hook Hook) *writer {
 	return &writer{tx: tx, rules: rules, hook: hook, stores: map[string]*storeState{}, touched: map[SeriesKey]struct{}{},
-		retoken: map[string]storage.Product{}}
+		retoken: map[string]storage.Product{}, reSKU: map[bannerSKU]storage.SKU{}}
 }
 
 // latestPut is a store's newest observation of a SKU in this batch.
@@ -404,6 +415,38 @@ func (w *writer) writeLinks(b *Batch) error {
 			for _, p := range w.rules.Provinces {
 				w.touched[SeriesKey{in.Banner, in.SKU, p}] = struct{}{}
 			}
+		}
+	}
+	return nil
+}
+
+// writeSKUFacts writes the facts of b's banner SKUs sold under no
+// barcode; a name or brand that changes is re-indexed (skuTokens).
+func (w *writer) writeSKUFacts(b *Batch) error {
+	for _, in := range b.SKUFacts {
+		var sku storage.SKU
+		found, err := w.tx.SKU(in.Banner, in.SKU, &sku)
+		if err != nil {
+			return err
+		}
+		if found && sku.GTIN != "" {
+			continue
+		}
+		if !found {
+			sku = storage.SKU{Banner: in.Banner, SKU: in.SKU}
+		}
+		old := sku
+		sku.Name, sku.Brand, sku.Size, sku.Category = in.Name, in.Brand, in.Size, in.Category
+		if sku == old {
+			continue
+		}
+		if k := (bannerSKU{in.Banner, in.SKU}); (old.Name != sku.Name || old.Brand != sku.Brand) && old.Name+old.Brand != "" {
+			if _, seen := w.reSKU[k]; !seen {
+				w.reSKU[k] = old
+			}
+		}
+		if err := w.tx.PutSKU(&sku); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -847,6 +890,7 @@ func (w *writer) rebuildOffers(ctx context.Context, asOf int32) error {
 	}
 	jobs := make([]job, 0, len(w.touched))
 	var sku storage.SKU
+	var unlinked tokenPuts
 	for k := range w.touched {
 		found, err := w.tx.SKU(k.Banner, k.SKU, &sku)
 		if err != nil {
@@ -854,7 +898,17 @@ func (w *writer) rebuildOffers(ctx context.Context, asOf int32) error {
 		}
 		if found && sku.GTIN != "" {
 			jobs = append(jobs, job{k, sku.GTIN})
+		} else if found && sku.Name+sku.Brand != "" {
+			if err := w.skuTokens(&unlinked, k.Province, &sku); err != nil {
+				return err
+			}
 		}
+	}
+	if err := w.retokenSKUs(&unlinked); err != nil {
+		return err
+	}
+	if err := unlinked.write(w.tx); err != nil {
+		return err
 	}
 	slices.SortFunc(jobs, func(x, y job) int {
 		return cmp.Or(cmp.Compare(x.Province, y.Province), cmp.Compare(x.gtin, y.gtin), cmp.Compare(x.Banner, y.Banner), cmp.Compare(x.SKU, y.SKU))
@@ -981,6 +1035,62 @@ func (c *offerCalc) offer(tx *storage.Tx, k SeriesKey, asOf int32) (storage.Offe
 		}
 	}
 	return o, true, nil
+}
+
+// skuTokens collects the search tokens of a banner SKU sold under no
+// barcode, named by its facts, for a province where it has prices, unless
+// they are indexed there already; a SKU whose name or brand changed has
+// its old tokens removed first.
+func (w *writer) skuTokens(tp *tokenPuts, province string, sku *storage.SKU) error {
+	ref := storage.SKURef(sku.Banner, sku.SKU)
+	if old, ok := w.reSKU[bannerSKU{sku.Banner, sku.SKU}]; ok {
+		for tok := range productTokens(&storage.Product{Name: old.Name, Brand: old.Brand}) {
+			if err := w.tx.DeleteToken(province, tok, ref); err != nil {
+				return err
+			}
+		}
+	}
+	toks := productTokens(&storage.Product{Name: sku.Name, Brand: sku.Brand})
+	for tok := range toks {
+		if w.tx.HasToken(province, tok, ref) {
+			return nil // indexed with these facts already
+		}
+		break
+	}
+	for tok, t := range toks {
+		*tp = append(*tp, tokenPut{province, tok, ref, t.flags, t.weight})
+	}
+	return nil
+}
+
+// retokenSKUs re-indexes, in the provinces where it is indexed and no
+// series of it was written, each banner SKU whose name or brand changed.
+func (w *writer) retokenSKUs(tp *tokenPuts) error {
+	for k, old := range w.reSKU {
+		var sku storage.SKU
+		if _, err := w.tx.SKU(k.banner, k.sku, &sku); err != nil {
+			return err
+		}
+		ref := storage.SKURef(k.banner, k.sku)
+		for _, p := range w.rules.Provinces {
+			if _, written := w.touched[SeriesKey{k.banner, k.sku, p}]; written {
+				continue // skuTokens did it
+			}
+			had := false
+			for tok := range productTokens(&storage.Product{Name: old.Name, Brand: old.Brand}) {
+				had = had || w.tx.HasToken(p, tok, ref)
+				if err := w.tx.DeleteToken(p, tok, ref); err != nil {
+					return err
+				}
+			}
+			if had {
+				for tok, t := range productTokens(&storage.Product{Name: sku.Name, Brand: sku.Brand}) {
+					*tp = append(*tp, tokenPut{p, tok, ref, t.flags, t.weight})
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // tokenPuts collects search-index entries to write in key order.

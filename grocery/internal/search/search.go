@@ -7,6 +7,7 @@ package search
 
 import (
 	"cmp"
+	"encoding/binary"
 	"math"
 	"slices"
 	"strings"
@@ -15,12 +16,30 @@ import (
 	"github.com/grocerydata/grocery/storage"
 )
 
-// Hit is a product that matched every word of a query.
+// Hit is a product that matched every word of a query: a barcode's
+// product (GTIN), or a banner SKU sold under no barcode (MatchAll only;
+// BannerSKU tells).
 type Hit struct {
+	// GTIN is the product's barcode; a banner SKU's hit has skuMark first,
+	// then its index in MatchAll's refs (big-endian), so that a hit stays
+	// this small and SKU hits sort after barcodes, by their references.
 	GTIN   [14]byte
 	mask   uint8   // which query words matched
 	best   [8]int8 // per query word, the best match score
 	weight byte    // number of distinct words in name and brand
+}
+
+// skuMark begins the GTIN of a banner SKU's hit: never a digit.
+const skuMark = 0xff
+
+// BannerSKU returns the banner and SKU of a hit that is a banner SKU sold
+// under no barcode, refs being MatchAll's; ok is false for a barcode's
+// product.
+func (h *Hit) BannerSKU(refs []string) (banner, sku string, ok bool) {
+	if h.GTIN[0] != skuMark {
+		return "", "", false
+	}
+	return storage.ParseSKURef([]byte(refs[binary.BigEndian.Uint32(h.GTIN[1:5])]))
 }
 
 // Score is the sum over the query words of their best match: 3 for a
@@ -33,22 +52,61 @@ func (h *Hit) Score() int {
 	return n
 }
 
-// Match ranks the products of a province's index that match every word:
-// an exact word beats a prefix, a name word beats a brand word, and among
-// equals fewer words in the product (a closer match) come first. words
-// are folded search tokens, at most 8 (the caller refuses more): Match
-// panics with more.
+// Match ranks the barcodes' products of a province's index that match
+// every word: an exact word beats a prefix, a name word beats a brand
+// word, and among equals fewer words in the product (a closer match) come
+// first. words are folded search tokens, at most 8 (the caller refuses
+// more): Match panics with more.
 func Match(tx *storage.Tx, province string, words []string) ([]Hit, error) {
+	hits, _, err := match(tx, province, words, false)
+	return hits, err
+}
+
+// MatchAll is Match with the banner SKUs sold under no barcode among the
+// hits, ranked with the products by the same rule (a barcode's product
+// before a banner SKU on equal rank, banner SKUs by banner and SKU); refs
+// are their references, which Hit.BannerSKU reads.
+func MatchAll(tx *storage.Tx, province string, words []string) (hits []Hit, refs []string, err error) {
+	return match(tx, province, words, true)
+}
+
+func match(tx *storage.Tx, province string, words []string, withSKUs bool) ([]Hit, []string, error) {
 	var cands map[[14]byte]*Hit
+	var skuCands map[string]*Hit // the banner SKUs', made at the first
 	for wi, w := range words {
 		bit := uint8(1) << wi
 		next := map[[14]byte]*Hit{}
-		err := tx.Tokens(province, w, func(token, gtin []byte, flags, weight byte) error {
-			if len(gtin) != 14 {
+		var skuNext map[string]*Hit
+		err := tx.Tokens(province, w, func(token, ref []byte, flags, weight byte) error {
+			score := int8(1)
+			if len(token) == len(w) {
+				score = 3
+			}
+			if flags&storage.TokenInName != 0 {
+				score++
+			}
+			if len(ref) != 14 || ref[0] > '9' {
+				if !withSKUs {
+					return nil
+				}
+				var h *Hit
+				if wi == 0 {
+					if h = skuNext[string(ref)]; h == nil {
+						h = &Hit{weight: weight}
+					}
+				} else if h = skuCands[string(ref)]; h == nil {
+					return nil
+				}
+				if skuNext == nil {
+					skuNext = map[string]*Hit{}
+				}
+				h.mask |= bit
+				h.best[wi] = max(h.best[wi], score)
+				skuNext[string(ref)] = h
 				return nil
 			}
 			var g [14]byte
-			copy(g[:], gtin)
+			copy(g[:], ref)
 			var h *Hit
 			if cands == nil {
 				if h = next[g]; h == nil {
@@ -58,37 +116,43 @@ func Match(tx *storage.Tx, province string, words []string) ([]Hit, error) {
 			} else if h = cands[g]; h == nil {
 				return nil
 			}
-			score := int8(1)
-			if len(token) == len(w) {
-				score = 3
-			}
-			if flags&storage.TokenInName != 0 {
-				score++
-			}
 			h.mask |= bit
 			h.best[wi] = max(h.best[wi], score)
 			next[g] = h
 			return nil
 		})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		cands = next
-		if len(cands) == 0 {
-			return nil, nil
+		cands, skuCands = next, skuNext
+		if len(cands) == 0 && len(skuCands) == 0 {
+			return nil, nil, nil
 		}
 	}
 	all := uint8(1)<<len(words) - 1
-	hits := make([]Hit, 0, len(cands))
+	hits := make([]Hit, 0, len(cands)+len(skuCands))
 	for _, h := range cands {
 		if h.mask == all {
 			hits = append(hits, *h)
 		}
 	}
+	var refs []string
+	for ref, h := range skuCands {
+		if h.mask == all {
+			refs = append(refs, ref)
+		}
+	}
+	slices.Sort(refs) // their hits' GTINs sort as their references
+	for i, ref := range refs {
+		h := skuCands[ref]
+		h.GTIN[0] = skuMark
+		binary.BigEndian.PutUint32(h.GTIN[1:5], uint32(i))
+		hits = append(hits, *h)
+	}
 	slices.SortFunc(hits, func(a, b Hit) int {
 		return cmp.Or(cmp.Compare(b.Score(), a.Score()), cmp.Compare(a.weight, b.weight), strings.Compare(string(a.GTIN[:]), string(b.GTIN[:])))
 	})
-	return hits, nil
+	return hits, refs, nil
 }
 
 // Store is a store taking part in a store search, with its place in the
