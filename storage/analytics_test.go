@@ -1,6 +1,8 @@
 package storage_test
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -386,5 +388,65 @@ func TestSKUDayLookback(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, links); diff != "" {
 		t.Errorf("with CatLinks (-want +got):\n%s", diff)
+	}
+}
+
+// TestSKULinksRandom: a read with CatLinks gives each SKU day's number
+// and links as the whole read does, whatever the sizes of the values
+// before them (a number, price or gap of one to five bytes, days with and
+// without a previous day or links), each day's SKUs numbered past 127 too.
+func TestSKULinksRandom(t *testing.T) {
+	t.Parallel()
+	db := MustOpen(t)
+	putStores(t, db, 1)
+	r := rand.New(rand.NewPCG(5, 6))
+	size := func() uint32 { return uint32(r.Uint64() >> (32 + r.IntN(32))) } // 0 to 2^32-1, small ones often
+	link := func() int32 {
+		if r.IntN(2) == 0 {
+			return 0
+		}
+		return int32(r.Uint64()>>(33+r.IntN(31))) * int32(1-2*r.IntN(2))
+	}
+	for day := int32(20000); day < 20004; day++ {
+		var skus []storage.SKUDay
+		for n := range 200 + r.IntN(100) {
+			p := size()
+			sd := storage.SKUDay{SKU: fmt.Sprintf("sku%05d", n*int(day-19990)), Price: p, Regular: p + size()%5000*uint32(r.IntN(2)),
+				Lookback: storage.Lookback{Low: size(), Fell: r.IntN(2) == 0, Link: link(), RegularLink: link()}}
+			if r.IntN(3) > 0 {
+				sd.PrevGap, sd.PrevRegular = 1+size()%40, size()
+			}
+			skus = append(skus, sd)
+		}
+		update(t, db, func(tx *storage.Tx) error {
+			return tx.UpdateCatDay(&storage.CatDayKey{Province: "ON", Category: "Dairy", Banner: "metro", Day: day},
+				&storage.CatDayChange{Add: []storage.CatObs{{Store: 1, Price: 100}}, SKUs: skus})
+		})
+	}
+	var whole, links []storage.SKUNum
+	err := db.View(func(tx *storage.Tx) error {
+		err := tx.CatDays("ON", "", "", 0, 1<<30, storage.CatSKUs|storage.CatNumbered, func(_ *storage.CatDayKey, c *storage.CatDay) error {
+			whole = append(whole, c.SKUNums...)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		return tx.CatDays("ON", "", "", 0, 1<<30, storage.CatSKUs|storage.CatNumbered|storage.CatLinks, func(_ *storage.CatDayKey, c *storage.CatDay) error {
+			links = append(links, c.SKUNums...)
+			return nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(whole) < 800 {
+		t.Fatalf("read %d SKU days: want the 4 days' 800 or more", len(whole))
+	}
+	for i := range whole {
+		whole[i] = storage.SKUNum{Num: whole[i].Num, Lookback: storage.Lookback{Link: whole[i].Link, RegularLink: whole[i].RegularLink}}
+	}
+	if diff := cmp.Diff(whole, links); diff != "" {
+		t.Errorf("with CatLinks (-whole +links):\n%s", diff)
 	}
 }
