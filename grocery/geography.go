@@ -671,7 +671,9 @@ func (f *productFilter) resolve(tx *storage.Tx, category string) error {
 	f.gtins = map[string]bool{}
 	known := map[string]bool{}
 	err := tx.ForEachProduct(func(p *storage.Product) error {
-		known[p.Category] = true
+		if p.Category != "" {
+			known[p.Category] = true
+		}
 		if strings.EqualFold(p.Category, category) {
 			f.category = p.Category
 			f.gtins[p.GTIN] = true
@@ -681,7 +683,11 @@ func (f *productFilter) resolve(tx *storage.Tx, category string) error {
 	if err != nil {
 		return err
 	}
-	if len(f.gtins) == 0 {
+	switch {
+	case len(f.gtins) > 0:
+	case len(known) == 0:
+		return Errorf(EINVALIDARGUMENT, "category %q matches no product: the catalogue's products have no category (their source gave none): give a upc instead", category)
+	default:
 		return Errorf(EINVALIDARGUMENT, "category %q matches no product of the catalogue: want one of %s", category, strings.Join(sortedKeys(known), ", "))
 	}
 	return nil

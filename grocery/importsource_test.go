@@ -53,6 +53,14 @@ func TestImportSourceHammer(t *testing.T) {
 			t.Errorf("got %+v, want 2%% Milk offered by voila", res)
 		}
 	})
+	// Project Hammer gives no category: asking for one says so, rather
+	// than listing none.
+	t.Run("NoCategories", func(t *testing.T) {
+		_, err := s.GeographicPrices(ctx, grocery.GeoPricesInput{Category: "Dairy & Eggs"})
+		if grocery.ErrorCode(err) != grocery.EINVALIDARGUMENT || !strings.Contains(grocery.ErrorMessage(err), "have no category") {
+			t.Errorf("got %v, want invalid_argument saying the catalogue's products have no category", err)
+		}
+	})
 	t.Run("Search", func(t *testing.T) {
 		res, err := s.SearchProducts(ctx, grocery.SearchInput{Query: "jasmine rice", Province: "ON"})
 		if err != nil {
