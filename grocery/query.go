@@ -205,92 +205,21 @@ func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchRe
 		if err != nil {
 			return err
 		}
-		asOf := tx.AsOf()
-		current := asOf - freshDays
-		var p storage.Product
-		var offers []searchOffer // one product's current offers, before the cut
-		var un unlinked
+		ps := &productSearch{tx: tx, province: province, q: &q, lang: lang, offset: offset, limit: limit, res: res,
+			asOf: tx.AsOf(), current: tx.AsOf() - freshDays}
 		for i := range hits {
 			h := &hits[i]
 			if banner, sku, ok := h.BannerSKU(refs); ok {
-				inPage := res.Total >= offset && res.Total < offset+limit
-				e, found, err := un.entry(tx, province, banner, sku, &q, asOf, inPage)
-				if err != nil {
-					return err
-				}
-				if found {
-					if inPage {
-						res.Results = append(res.Results, e)
-					}
-					res.Total++
-				}
-				continue
+				err = ps.addSKU(banner, sku)
+			} else {
+				err = ps.addProduct(string(h.GTIN[:]))
 			}
-			gtin := string(h.GTIN[:])
-			if q.HasSize() {
-				if _, err := tx.Product(gtin, &p); err != nil {
-					return err
-				}
-				if !q.SizeMatches(p.Size) {
-					continue
-				}
-			}
-			if res.Total < offset || res.Total >= offset+limit {
-				// Before or past the page: count the product if any banner has a
-				// current price for it, reading nothing else.
-				found, err := hasCurrentOffer(tx, province, gtin, current)
-				if err != nil {
-					return err
-				}
-				if found {
-					res.Total++
-				}
-				continue
-			}
-			offers = offers[:0]
-			err := tx.Offers(province, gtin, func(o *storage.Offer) error {
-				if o.ObservedAt > current {
-					so := searchOffer{SearchOffer{Banner: o.Banner, ExternalSKU: o.SKU, Price: Cents(o.Price)}, Date(o.ObservedAt)}
-					if o.Price < o.Regular {
-						so.RegularPrice, so.OnPromo = Cents(o.Regular), true
-					}
-					offers = append(offers, so)
-				}
-				return nil
-			})
 			if err != nil {
 				return err
 			}
-			if len(offers) == 0 {
-				continue // matched, but no current price in the province
-			}
-			if !q.HasSize() {
-				if _, err := tx.Product(gtin, &p); err != nil {
-					return err
-				}
-			}
-			slices.SortFunc(offers, func(a, b searchOffer) int {
-				return cmp.Or(cmp.Compare(a.Price, b.Price), cmp.Compare(a.Banner, b.Banner), cmp.Compare(a.ExternalSKU, b.ExternalSKU))
-			})
-			first := offers[0]
-			regular := first.Price
-			if first.OnPromo {
-				regular = first.RegularPrice
-			}
-			res.Results = append(res.Results, SearchProduct{
-				UPC: GTIN(gtin).UPC(), Name: nameIn(p.Name, p.NameFr, lang), Brand: p.Brand, Size: p.Size,
-				Banner: first.Banner, BannerName: bannerName(first.Banner), ExternalSKU: first.ExternalSKU,
-				Price: first.Price, RegularPrice: regular, OnPromo: first.OnPromo, ObservedAt: first.observed,
-				OfferCount: len(offers), Offers: make([]SearchOffer, 0, min(len(offers), MaxSearchOffers)-1),
-			})
-			for _, o := range offers[1:min(len(offers), MaxSearchOffers)] {
-				last := &res.Results[len(res.Results)-1]
-				last.Offers = append(last.Offers, o.SearchOffer)
-			}
-			res.Total++
 		}
 		if res.Total == 0 && (len(q.Words) > 1 || q.HasSize()) {
-			res.Hint, err = searchHint(tx, province, &q, current)
+			res.Hint, err = searchHint(tx, province, &q, ps.current)
 		}
 		return err
 	})
@@ -301,6 +230,110 @@ func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchRe
 		res.NextOffset = next
 	}
 	return res, nil
+}
+
+// productSearch counts and pages the products a search matched, in the
+// order matched.
+type productSearch struct {
+	tx            *storage.Tx
+	province      string
+	q             *search.Query
+	lang          string
+	offset, limit int
+	res           *SearchResult
+	asOf, current int32           // the data's latest day, and the day before the current window
+	p             storage.Product // the product read last
+	offers        []searchOffer   // one product's current offers, before the cut
+	un            unlinked
+}
+
+// inPage reports whether the next product counted is on the page.
+func (ps *productSearch) inPage() bool {
+	return ps.res.Total >= ps.offset && ps.res.Total < ps.offset+ps.limit
+}
+
+// addSKU counts a banner SKU sold under no barcode, with its current
+// price, and adds it to the page when it is on it.
+func (ps *productSearch) addSKU(banner, sku string) error {
+	inPage := ps.inPage()
+	e, found, err := ps.un.entry(ps.tx, ps.province, banner, sku, ps.q, ps.asOf, inPage)
+	if err != nil || !found {
+		return err
+	}
+	if inPage {
+		ps.res.Results = append(ps.res.Results, e)
+	}
+	ps.res.Total++
+	return nil
+}
+
+// addProduct counts the product of gtin when its size matches and a
+// banner has a current price of it, and adds it to the page, with its
+// cheapest offers, when it is on it.
+func (ps *productSearch) addProduct(gtin string) error {
+	if ps.q.HasSize() {
+		if _, err := ps.tx.Product(gtin, &ps.p); err != nil {
+			return err
+		}
+		if !ps.q.SizeMatches(ps.p.Size) {
+			return nil
+		}
+	}
+	if !ps.inPage() {
+		// Before or past the page: count the product if any banner has a
+		// current price for it, reading nothing else.
+		found, err := hasCurrentOffer(ps.tx, ps.province, gtin, ps.current)
+		if found {
+			ps.res.Total++
+		}
+		return err
+	}
+	ps.offers = ps.offers[:0]
+	err := ps.tx.Offers(ps.province, gtin, func(o *storage.Offer) error {
+		if o.ObservedAt > ps.current {
+			so := searchOffer{SearchOffer{Banner: o.Banner, ExternalSKU: o.SKU, Price: Cents(o.Price)}, Date(o.ObservedAt)}
+			if o.Price < o.Regular {
+				so.RegularPrice, so.OnPromo = Cents(o.Regular), true
+			}
+			ps.offers = append(ps.offers, so)
+		}
+		return nil
+	})
+	if err != nil || len(ps.offers) == 0 {
+		return err // matched, but no current price in the province
+	}
+	if !ps.q.HasSize() {
+		if _, err := ps.tx.Product(gtin, &ps.p); err != nil {
+			return err
+		}
+	}
+	ps.res.Results = append(ps.res.Results, ps.entry(gtin))
+	ps.res.Total++
+	return nil
+}
+
+// entry is the search result of product p (gtin) from its current
+// offers: the cheapest, and the next up to MaxSearchOffers.
+func (ps *productSearch) entry(gtin string) SearchProduct {
+	offers, p := ps.offers, &ps.p
+	slices.SortFunc(offers, func(a, b searchOffer) int {
+		return cmp.Or(cmp.Compare(a.Price, b.Price), cmp.Compare(a.Banner, b.Banner), cmp.Compare(a.ExternalSKU, b.ExternalSKU))
+	})
+	first := offers[0]
+	regular := first.Price
+	if first.OnPromo {
+		regular = first.RegularPrice
+	}
+	e := SearchProduct{
+		UPC: GTIN(gtin).UPC(), Name: nameIn(p.Name, p.NameFr, ps.lang), Brand: p.Brand, Size: p.Size,
+		Banner: first.Banner, BannerName: bannerName(first.Banner), ExternalSKU: first.ExternalSKU,
+		Price: first.Price, RegularPrice: regular, OnPromo: first.OnPromo, ObservedAt: first.observed,
+		OfferCount: len(offers), Offers: make([]SearchOffer, 0, min(len(offers), MaxSearchOffers)-1),
+	}
+	for _, o := range offers[1:min(len(offers), MaxSearchOffers)] {
+		e.Offers = append(e.Offers, o.SearchOffer)
+	}
+	return e
 }
 
 // searchOffer is an offer of a product a search found, with its latest
