@@ -155,150 +155,201 @@ type StoreSearchResult struct {
 // outside 1..500, a negative offset or a lang other than en or fr, and
 // ENOTFOUND for a barcode the catalogue does not know.
 func (s *Service) SearchStores(ctx context.Context, in StoreSearchInput) (*StoreSearchResult, error) {
-	var barcode GTIN // set when the query is a barcode: its product's hits
-	if looksLikeBarcode(in.Query) {
-		g, err := ParseGTIN(in.Query)
-		if err != nil {
-			return nil, err
-		}
-		barcode = g
-	}
-	words := tokens(in.Query)
-	if len(words) == 0 {
-		return nil, Errorf(EINVALIDARGUMENT, "q is required: one or more words of a product name or brand")
-	}
-	if len(words) > 8 {
-		return nil, Errorf(EINVALIDARGUMENT, "q has %d words: want at most 8", len(words))
-	}
-	hasProv, hasPostal := strings.TrimSpace(in.Province) != "", strings.TrimSpace(in.PostalCode) != ""
-	if hasProv == hasPostal {
-		return nil, Errorf(EINVALIDARGUMENT, "give exactly one of province or postal_code")
-	}
-	var province string
-	var pc PostalCode
-	var err error
-	if hasProv {
-		if province, err = ParseProvince(in.Province); err != nil {
-			return nil, err
-		}
-	} else {
-		if pc, err = ParsePostalCode(in.PostalCode); err != nil {
-			return nil, err
-		}
-		province = pc.Province
-	}
-	limit, offset, err := checkPage(in.Limit, in.Offset, DefaultRESTLimit, MaxRESTLimit)
+	a, err := parseStoreSearch(in)
 	if err != nil {
 		return nil, err
 	}
-	lang, err := ParseLang(in.Lang)
-	if err != nil {
-		return nil, err
-	}
-	res := &StoreSearchResult{Query: in.Query, Province: province, PostalCode: pc.Code, Results: []StoreHit{}, Limit: limit, Offset: offset, Currency: Currency}
+	res := &StoreSearchResult{Query: in.Query, Province: a.province, PostalCode: a.pc.Code, Results: []StoreHit{}, Limit: a.limit, Offset: a.offset, Currency: Currency}
 	version := s.DataVersion() // read before the transaction: never newer than its data
 	err = s.db.View(func(tx *storage.Tx) error {
-		hits, refs, err := storeSearchHits(tx, province, words, barcode)
+		hits, refs, err := storeSearchHits(tx, a.province, a.words, a.barcode)
 		if err != nil || len(hits) == 0 {
 			return err
 		}
-		asOf := tx.AsOf()
-		current := asOf - freshDays
+		ss := &storeSearch{tx: tx, a: a, res: res, hits: hits, refs: refs, asOf: tx.AsOf(), current: tx.AsOf() - freshDays,
+			products: make([]*storage.Product, len(hits))}
 		// The province's index of the data version gives the exact total
 		// and the current SKUs, so that only the page's stores and SKUs
 		// are read.
-		ix, err := s.searchIndex.Get(version, province, func() (*search.Index, error) {
-			return search.BuildIndex(tx, province, current)
+		ix, err := s.searchIndex.Get(version, a.province, func() (*search.Index, error) {
+			return search.BuildIndex(tx, a.province, ss.current)
 		})
 		if err != nil {
 			return err
 		}
-		// The matching SKUs of each banner, best match first.
-		type skuRef struct {
-			hit int
-			sku string
-		}
-		byBanner := map[string][]skuRef{}
-		for i := range hits {
-			if banner, sku, ok := hits[i].BannerSKU(refs); ok {
-				n, err := unlinkedStores(tx, ix.Stores(), banner, sku, current)
-				if err != nil {
-					return err
-				}
-				if n > 0 {
-					res.Total += n
-					byBanner[banner] = append(byBanner[banner], skuRef{i, sku})
-				}
-				continue
-			}
-			for _, r := range ix.Refs(hits[i].GTIN) {
-				res.Total += int(r.Stores)
-				byBanner[r.Banner] = append(byBanner[r.Banner], skuRef{i, r.SKU})
-			}
-		}
-		if len(byBanner) == 0 {
-			return nil
+		byBanner, err := ss.byBanner(ix)
+		if err != nil || len(byBanner) == 0 {
+			return err
 		}
 		stores, measured := ix.Stores(), false
-		if pc.Code != "" {
-			if stores, measured, err = search.Nearest(tx, province, pc.Code, pc.FSA, byBanner); err != nil {
+		if a.pc.Code != "" {
+			if stores, measured, err = search.Nearest(tx, a.province, a.pc.Code, a.pc.FSA, byBanner); err != nil {
 				return err
 			}
 		}
-		products := make([]*storage.Product, len(hits))
-		var l storage.Latest
-		seen := 0 // current store SKUs up to here
-	page:
-		for si := range stores {
-			st := &stores[si]
-			for _, ref := range byBanner[st.Banner] {
-				if len(res.Results) >= limit {
-					break page
-				}
-				found, err := tx.Latest(st.ID, ref.sku, &l)
-				if err != nil {
-					return err
-				}
-				if !found || l.Date <= current {
-					continue
-				}
-				seen++
-				if seen <= offset {
-					continue
-				}
-				p := products[ref.hit]
-				if p == nil {
-					p = new(storage.Product)
-					if banner, sku, ok := hits[ref.hit].BannerSKU(refs); ok {
-						if err := unlinkedProduct(tx, banner, sku, p); err != nil {
-							return err
-						}
-					} else if _, err := tx.Product(string(hits[ref.hit].GTIN[:]), p); err != nil {
-						return err
-					}
-					products[ref.hit] = p
-				}
-				price, regular, ended := pricestat.AtDay(l.Price, l.Regular, l.PromoEnd, asOf)
-				h := StoreHit{
-					StoreID: st.ID, Banner: st.Banner, BannerName: bannerName(st.Banner), Name: st.Name, City: st.City,
-					PostalCode: st.PostalCode, UPC: GTIN(p.GTIN).UPC(), ProductName: nameIn(p.Name, p.NameFr, lang), Brand: p.Brand, Size: p.Size,
-					ExternalSKU: ref.sku, Price: Cents(price), RegularPrice: Cents(regular), OnPromo: price < regular,
-					ObservedAt: Date(l.Date),
-				}
-				h.PromoEnds, h.PromoEnded = promoDates(price < regular, l.PromoEnd, ended)
-				if measured {
-					d := st.KM
-					h.DistanceKM = &d
-				}
-				res.Results = append(res.Results, h)
-			}
-		}
-		return nil
+		return ss.page(stores, measured, byBanner)
 	})
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
+}
+
+// storeSearchArgs are SearchStores' arguments, checked.
+type storeSearchArgs struct {
+	barcode       GTIN // set when the query is a barcode: its product's hits
+	words         []string
+	province      string
+	pc            PostalCode
+	limit, offset int
+	lang          string
+}
+
+// parseStoreSearch checks SearchStores' arguments.
+func parseStoreSearch(in StoreSearchInput) (storeSearchArgs, error) {
+	var a storeSearchArgs
+	if looksLikeBarcode(in.Query) {
+		g, err := ParseGTIN(in.Query)
+		if err != nil {
+			return a, err
+		}
+		a.barcode = g
+	}
+	a.words = tokens(in.Query)
+	if len(a.words) == 0 {
+		return a, Errorf(EINVALIDARGUMENT, "q is required: one or more words of a product name or brand")
+	}
+	if len(a.words) > 8 {
+		return a, Errorf(EINVALIDARGUMENT, "q has %d words: want at most 8", len(a.words))
+	}
+	hasProv, hasPostal := strings.TrimSpace(in.Province) != "", strings.TrimSpace(in.PostalCode) != ""
+	if hasProv == hasPostal {
+		return a, Errorf(EINVALIDARGUMENT, "give exactly one of province or postal_code")
+	}
+	var err error
+	if hasProv {
+		if a.province, err = ParseProvince(in.Province); err != nil {
+			return a, err
+		}
+	} else {
+		if a.pc, err = ParsePostalCode(in.PostalCode); err != nil {
+			return a, err
+		}
+		a.province = a.pc.Province
+	}
+	if a.limit, a.offset, err = checkPage(in.Limit, in.Offset, DefaultRESTLimit, MaxRESTLimit); err != nil {
+		return a, err
+	}
+	a.lang, err = ParseLang(in.Lang)
+	return a, err
+}
+
+// skuRef is a banner SKU a store search matched: the hit of its product.
+type skuRef struct {
+	hit int
+	sku string
+}
+
+// storeSearch pages the store SKUs a search matched.
+type storeSearch struct {
+	tx            *storage.Tx
+	a             storeSearchArgs
+	res           *StoreSearchResult
+	hits          []search.Hit
+	refs          []string
+	asOf, current int32              // the data's latest day, and the day before the current window
+	products      []*storage.Product // by hit, read when first shown
+}
+
+// byBanner returns the matching SKUs of each banner, best match first,
+// counting their current store SKUs in the result's total.
+func (ss *storeSearch) byBanner(ix *search.Index) (map[string][]skuRef, error) {
+	byBanner := map[string][]skuRef{}
+	for i := range ss.hits {
+		if banner, sku, ok := ss.hits[i].BannerSKU(ss.refs); ok {
+			n, err := unlinkedStores(ss.tx, ix.Stores(), banner, sku, ss.current)
+			if err != nil {
+				return nil, err
+			}
+			if n > 0 {
+				ss.res.Total += n
+				byBanner[banner] = append(byBanner[banner], skuRef{i, sku})
+			}
+			continue
+		}
+		for _, r := range ix.Refs(ss.hits[i].GTIN) {
+			ss.res.Total += int(r.Stores)
+			byBanner[r.Banner] = append(byBanner[r.Banner], skuRef{i, r.SKU})
+		}
+	}
+	return byBanner, nil
+}
+
+// page adds the page's store SKUs with a current price, store by store
+// (nearest first when measured).
+func (ss *storeSearch) page(stores []search.Store, measured bool, byBanner map[string][]skuRef) error {
+	var l storage.Latest
+	seen := 0 // current store SKUs up to here
+	for si := range stores {
+		st := &stores[si]
+		for _, ref := range byBanner[st.Banner] {
+			if len(ss.res.Results) >= ss.a.limit {
+				return nil
+			}
+			found, err := ss.tx.Latest(st.ID, ref.sku, &l)
+			if err != nil {
+				return err
+			}
+			if !found || l.Date <= ss.current {
+				continue
+			}
+			if seen++; seen <= ss.a.offset {
+				continue
+			}
+			p, err := ss.product(ref.hit)
+			if err != nil {
+				return err
+			}
+			ss.res.Results = append(ss.res.Results, ss.storeHit(st, measured, ref.sku, &l, p))
+		}
+	}
+	return nil
+}
+
+// product returns the product of a hit: its catalogue's, or a banner
+// SKU's own.
+func (ss *storeSearch) product(hit int) (*storage.Product, error) {
+	if p := ss.products[hit]; p != nil {
+		return p, nil
+	}
+	p := new(storage.Product)
+	if banner, sku, ok := ss.hits[hit].BannerSKU(ss.refs); ok {
+		if err := unlinkedProduct(ss.tx, banner, sku, p); err != nil {
+			return nil, err
+		}
+	} else if _, err := ss.tx.Product(string(ss.hits[hit].GTIN[:]), p); err != nil {
+		return nil, err
+	}
+	ss.products[hit] = p
+	return p, nil
+}
+
+// storeHit is one store's price of product p (its banner's sku) from its
+// latest observation l.
+func (ss *storeSearch) storeHit(st *search.Store, measured bool, sku string, l *storage.Latest, p *storage.Product) StoreHit {
+	price, regular, ended := pricestat.AtDay(l.Price, l.Regular, l.PromoEnd, ss.asOf)
+	h := StoreHit{
+		StoreID: st.ID, Banner: st.Banner, BannerName: bannerName(st.Banner), Name: st.Name, City: st.City,
+		PostalCode: st.PostalCode, UPC: GTIN(p.GTIN).UPC(), ProductName: nameIn(p.Name, p.NameFr, ss.a.lang), Brand: p.Brand, Size: p.Size,
+		ExternalSKU: sku, Price: Cents(price), RegularPrice: Cents(regular), OnPromo: price < regular,
+		ObservedAt: Date(l.Date),
+	}
+	h.PromoEnds, h.PromoEnded = promoDates(price < regular, l.PromoEnd, ended)
+	if measured {
+		d := st.KM
+		h.DistanceKM = &d
+	}
+	return h
 }
 
 // storeSearchHits are the products a store search answers: the product
