@@ -526,6 +526,19 @@ const (
 
 var errThrift = errors.New("malformed thrift")
 
+// skipElem skips one element of a list or map, of compact type et: a
+// collection's booleans take a byte each (not the type's nibble), and a
+// struct is read to its stop field.
+func skipElem(b []byte, pos, et, depth int, budget *int) (int, error) {
+	switch et {
+	case tTrue, tFalse:
+		return skipValue(b, pos, tByte, depth+1, budget)
+	case tStruct:
+		return skipThrift(b, pos, depth+1, budget)
+	}
+	return skipValue(b, pos, et, depth+1, budget)
+}
+
 // skipThrift walks the Thrift compact struct at b[pos:] and returns where
 // it ends. It refuses what would make a decoder allocate past budget
 // bytes or recurse deeper than 32 structs: a list or binary longer than
@@ -605,17 +618,9 @@ func skipValue(b []byte, pos, t, depth int, budget *int) (int, error) {
 		if *budget -= int(n) * 1024; *budget < 0 {
 			return 0, errThrift
 		}
-		if et == tTrue || et == tFalse {
-			et = tByte // a list's booleans take a byte each
-		}
 		for range n {
 			var err error
-			if et == tStruct {
-				pos, err = skipThrift(b, pos, depth+1, budget)
-			} else {
-				pos, err = skipValue(b, pos, et, depth+1, budget)
-			}
-			if err != nil {
+			if pos, err = skipElem(b, pos, et, depth, budget); err != nil {
 				return 0, err
 			}
 		}
@@ -638,15 +643,7 @@ func skipValue(b []byte, pos, t, depth int, budget *int) (int, error) {
 		}
 		for range n {
 			for _, et := range [2]int{kt, vt} {
-				if et == tTrue || et == tFalse {
-					et = tByte
-				}
-				if et == tStruct {
-					pos, err = skipThrift(b, pos, depth+1, budget)
-				} else {
-					pos, err = skipValue(b, pos, et, depth+1, budget)
-				}
-				if err != nil {
+				if pos, err = skipElem(b, pos, et, depth, budget); err != nil {
 					return 0, err
 				}
 			}
