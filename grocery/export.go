@@ -3,6 +3,7 @@ package grocery
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"slices"
@@ -55,8 +56,10 @@ type ExportInput struct {
 const DefaultExportDays = 30
 
 // MaxXLSXRows is the most rows an XLSX export holds: one sheet's worth.
-// The XLSX writer (package github.com/grocerydata/grocery/format/xlsx)
-// refuses an export past it before it writes anything.
+// PrepareExport refuses an observations export that the stored counts
+// show is over it; the XLSX writer (package
+// github.com/grocerydata/grocery/format/xlsx) refuses any other past it
+// before it writes anything.
 const MaxXLSXRows = rowwrite.MaxXLSXRows
 
 // ExportSummary says what an export wrote.
@@ -98,6 +101,7 @@ type PreparedExport struct {
 	progress func(int64)
 	pin      *storage.Pinned // the file PrepareExport read and Stream reads, across its batches
 	batch    int             // rows per read transaction: exportrows.Batch
+	maxRows  int             // the format's Format.MaxRows
 }
 
 // ContentDisposition returns the Content-Disposition of an HTTP answer
@@ -149,7 +153,7 @@ func (s *Service) PrepareExport(ctx context.Context, in ExportInput) (*PreparedE
 		if err != nil {
 			return nil, err
 		}
-		f.Ext, f.ContentType, p.create = reg.Ext, reg.ContentType, reg.Create
+		f.Ext, f.ContentType, p.create, p.maxRows = reg.Ext, reg.ContentType, reg.Create, reg.MaxRows
 	}
 	p.dataset = strings.ToLower(strings.TrimSpace(in.Dataset))
 	switch p.dataset {
@@ -290,12 +294,53 @@ func (s *Service) PrepareExport(ctx context.Context, in ExportInput) (*PreparedE
 			return nil, Errorf(EINVALIDARGUMENT, "from %s is after to %s", from, to)
 		}
 		p.from, p.to = from, to
+		if err := p.checkRows(pin); err != nil {
+			return nil, err
+		}
 	}
 	p.ContentType = f.ContentType
 	p.FileName = p.fileName(f.Ext)
 	p.Cursor = p.cursor.String()
 	p.pin, kept = pin, true
 	return p, nil
+}
+
+// checkRows returns EINVALIDARGUMENT when the observations export holds
+// more than its format's MaxRows rows (when not 0), counted from the category days:
+// each observation is counted in the one of its province, category,
+// banner and day, so their counts add up to the export's rows without a
+// row read. An export of one barcode or of changes, which they do not
+// count, is left to the writer's own limit.
+func (p *PreparedExport) checkRows(pin *storage.Pinned) error {
+	if p.maxRows == 0 || p.gtin != "" || p.since != nil {
+		return nil
+	}
+	var n int64
+	err := pin.View(func(tx *storage.Tx) error {
+		return tx.CatDays(p.province, "", p.banner, int32(p.from), int32(p.to), storage.CatCounts, func(k *storage.CatDayKey, c *storage.CatDay) error {
+			if p.category == "" || strings.EqualFold(k.Category, p.category) {
+				n += int64(c.Count)
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return err
+	}
+	if n > int64(p.maxRows) {
+		return tooManyRows(p.format, p.maxRows, n)
+	}
+	return nil
+}
+
+// tooManyRows is the error of an export over its format's row limit: of
+// n rows, or of more than the limit when n is 0 (the count unknown).
+func tooManyRows(format string, maxRows int, n int64) error {
+	held := fmt.Sprintf("%d rows, more than the %d", n, maxRows)
+	if n == 0 {
+		held = fmt.Sprintf("more than the %d rows", maxRows)
+	}
+	return Errorf(EINVALIDARGUMENT, "the export holds %s one %s file holds: narrow it (from, to, province, banner, category, upc) or use format csv, parquet, jsonl or json", held, strings.ToUpper(format))
 }
 
 // Close lets go of the data file a prepared export holds, for an export
@@ -390,7 +435,7 @@ func (p *PreparedExport) fileName(ext string) string {
 //
 // The summary is never nil. It returns ctx's error when ctx is cancelled,
 // the writer's error, and EINVALIDARGUMENT, before anything is written, for an
-// XLSX export over MaxXLSXRows rows, or streamed already or closed. When
+// export over its format's row limit (an XLSX one over MaxXLSXRows rows), or streamed already or closed. When
 // it returns an error with Bytes 0, nothing was written to w.
 func (p *PreparedExport) Stream(ctx context.Context, w io.Writer) (*ExportSummary, error) {
 	sum := &ExportSummary{Cursor: p.Cursor}
@@ -408,7 +453,7 @@ func (p *PreparedExport) Stream(ctx context.Context, w io.Writer) (*ExportSummar
 	}, &n)
 	sum.Rows, sum.Bytes = n.Rows, n.Bytes
 	if errors.Is(err, rowwrite.ErrTooManyRows) {
-		err = Errorf(EINVALIDARGUMENT, "the export holds more than %d rows, the most an XLSX sheet holds: narrow it (from, to, province, banner, category, upc) or use format csv, parquet, jsonl or json", MaxXLSXRows)
+		err = tooManyRows(p.format, p.maxRows, 0)
 	}
 	return sum, err
 }

@@ -40,6 +40,12 @@ type Format struct {
 	// set's name (observations, offers, stores), cols its columns. A nil
 	// Create writes nothing.
 	Create func(w io.Writer, table string, cols []Column) (RowWriter, error)
+	// MaxRows is the most data rows a file of the format holds, 0 for no
+	// limit. PrepareExport refuses an observations export that the
+	// stored counts show is over it, before anything is written; for the
+	// others, Create's writer returns ErrTooManyRows from the row past it,
+	// before it writes anything to w, and Stream refuses the export.
+	MaxRows int
 }
 
 // Rows is the header and records an import file's reader hands out.
@@ -50,6 +56,10 @@ type Column = rowwrite.Column
 
 // RowWriter writes the rows of an export, one value per column each.
 type RowWriter = rowwrite.Writer
+
+// ErrTooManyRows is what a Format's RowWriter returns from the row past
+// the format's MaxRows, having written nothing.
+var ErrTooManyRows = rowwrite.ErrTooManyRows
 
 // formats are the registered formats by name.
 var formats struct {

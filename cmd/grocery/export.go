@@ -46,7 +46,8 @@ that was replaced since, or of later data, is refused: export again in
 full.
 
 Rows are written as they are read, so an export of any size takes little
-memory; an XLSX file holds at most 1,048,575 rows. A Parquet file has the
+memory; an XLSX file holds at most 1,048,575 rows (an export over it is
+refused before anything is written). A Parquet file has the
 CSV's rows and columns, typed: dates DATE, prices DECIMAL(18,2), on_promo
 and active BOOLEAN, counts INT64, coordinates DOUBLE, text STRING (dictionary-encoded),
 an empty cell null; it is written in snappy-compressed row groups of 65,536

@@ -15,7 +15,8 @@
 // its data set, with a bold header row frozen above the rows, typed cells
 // (money with MoneyFormat, dates with DateFormat) and an autofilter; an
 // export of more than grocery.MaxXLSXRows rows is refused before anything
-// is written.
+// is written: an export of observations at once, from the stored counts;
+// any other when its writer reaches the limit, before it writes a byte.
 package xlsx
 
 import (
@@ -31,5 +32,6 @@ func init() {
 		ContentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
 		Open:        func(r io.Reader) (*rowfile.Rows, error) { return open(r, MaxSize) },
 		Create:      newWriter,
+		MaxRows:     grocery.MaxXLSXRows,
 	})
 }

@@ -1,0 +1,124 @@
+package grocery
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/grocerydata/grocery/internal/rowwrite"
+)
+
+// limitedFormat registers, for the test, a format named name that
+// writes CSV and holds at most maxRows rows; *created counts the writers
+// made. Registered in a test that is not parallel, it is gone before the
+// parallel tests (which list the formats) run.
+func limitedFormat(t *testing.T, name string, maxRows int, created *int) {
+	t.Helper()
+	RegisterFormat(name, Format{Ext: "txt", ContentType: "text/plain", MaxRows: maxRows,
+		Create: func(w io.Writer, table string, cols []Column) (RowWriter, error) {
+			*created++
+			return &limitedWriter{w: w, max: maxRows}, nil
+		}})
+	t.Cleanup(func() {
+		formats.Lock()
+		delete(formats.m, name)
+		formats.Unlock()
+	})
+}
+
+// limitedWriter writes a line per row and refuses the row past max
+// with ErrTooManyRows, as the XLSX writer does.
+type limitedWriter struct {
+	w    io.Writer
+	max  int
+	rows int
+	buf  bytes.Buffer
+}
+
+func (l *limitedWriter) Row(vals []rowwrite.Value) error {
+	if l.rows >= l.max {
+		return ErrTooManyRows
+	}
+	l.rows++
+	fmt.Fprintln(&l.buf, len(vals))
+	return nil
+}
+
+func (l *limitedWriter) Abort() {}
+
+func (l *limitedWriter) Close() error {
+	_, err := l.w.Write(l.buf.Bytes())
+	return err
+}
+
+// TestExportRowLimit: an observations export over its format's MaxRows
+// is refused by PrepareExport from the category days' counts, naming the
+// rows it holds, before a writer is made; the counts are the export's
+// rows exactly (one over the limit is refused, one at it is written), on
+// every filter the counts cover. An export of a barcode or of changes,
+// which they do not cover, is refused by the writer, with nothing written.
+func TestExportRowLimit(t *testing.T) {
+	svc, err := Open(DemoCopy(t), &Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	ctx := context.Background()
+	rows := func(in ExportInput) int64 {
+		in.Format = "csv"
+		sum, err := svc.Export(ctx, in, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sum.Rows
+	}
+	for _, in := range []ExportInput{
+		{},
+		{Province: "ON"},
+		{Province: "qc", Banner: "maxi"},
+		{Banner: "walmart", From: "2026-08-01", To: "2026-11-19"},
+		{Province: "BC", Category: "dairy & eggs", From: "2026-11-01"},
+		{Category: "Frozen", To: "2026-10-15"},
+		{From: "2025-01-01", To: "2026-11-19"},
+	} {
+		n := rows(in)
+		if n < 2 {
+			t.Fatalf("%+v: %d rows, want a few to count", in, n)
+		}
+		for _, limit := range []int64{n - 1, n} {
+			name := fmt.Sprintf("limited%d", limit)
+			created := 0
+			limitedFormat(t, name, int(limit), &created)
+			in := in
+			in.Format = name
+			p, err := svc.PrepareExport(ctx, in)
+			if limit < n {
+				want := fmt.Sprintf("the export holds %d rows, more than the %d one %s file holds", n, limit, strings.ToUpper(name))
+				if ErrorCode(err) != EINVALIDARGUMENT || !strings.Contains(err.Error(), want) || created != 0 {
+					t.Fatalf("%+v over the limit: %v (writers made: %d), want %s before any writer", in, err, created, want)
+				}
+				continue
+			}
+			if err != nil {
+				t.Fatalf("%+v at the limit: %v", in, err)
+			}
+			var out bytes.Buffer
+			sum, err := p.Stream(ctx, &out)
+			if err != nil || sum.Rows != n {
+				t.Fatalf("%+v at the limit: %d rows, %v; want %d", in, sum.Rows, err, n)
+			}
+		}
+	}
+
+	// A barcode's export is counted by the writer alone.
+	created := 0
+	limitedFormat(t, "limitedupc", 3, &created)
+	var out bytes.Buffer
+	sum, err := svc.Export(ctx, ExportInput{Format: "limitedupc", UPC: "067000378089"}, &out)
+	if want := "the export holds more than the 3 rows one LIMITEDUPC file holds"; ErrorCode(err) != EINVALIDARGUMENT || !strings.Contains(fmt.Sprint(err), want) || created != 1 || out.Len() != 0 || sum.Bytes != 0 {
+		t.Fatalf("a barcode's export over the limit: %v, %d bytes written; want %s and nothing written", err, out.Len(), want)
+	}
+}
