@@ -90,28 +90,28 @@ moves AS (
   JOIN LATERAL (SELECT d.r, d.d FROM dayprice d WHERE d.province = c.province AND d.banner = c.banner AND d.sku = c.sku
                   AND d.d < c.since AND d.d >= c.since - 30 ORDER BY d.d DESC LIMIT 1) b ON true
   -- A store's change: one in force on both days moved its regular price
-  -- the same way.
+  -- the same way. (OFFSET 0 keeps the test per SKU, on its two days:
+  -- pulled up into a join, it would pair every store's days.)
   WHERE EXISTS (SELECT 1 FROM storeprice x JOIN storeprice y USING (province, banner, sku, store_id)
                 WHERE x.province = c.province AND x.banner = c.banner AND x.sku = c.sku AND x.d = b.d AND y.d = c.d
-                  AND (c.r < b.r AND y.r < x.r OR c.r > b.r AND y.r > x.r))
+                  AND (c.r < b.r AND y.r < x.r OR c.r > b.r AND y.r > x.r) OFFSET 0)
 ),
--- Each day of the province's daily prices with the SKU's previous day.
-dprev AS (
-  SELECT province, banner, sku, d, lag(d) OVER (PARTITION BY banner, sku ORDER BY d) AS pd
-  FROM dayprice WHERE province = :'province'
-),
+-- Each day since since of a current SKU, with the SKU's previous day with
+-- a daily price (pd) and its lowest daily price of the 30 days before (m).
 lowdays AS (
-  SELECT d.banner, d.sku, d.upc, d.d, d.p,
-         (SELECT min(e.p) FROM dayprice e WHERE e.province = d.province AND e.banner = d.banner AND e.sku = d.sku
-            AND e.d BETWEEN d.d - 30 AND d.d - 1) AS m
-  FROM dayprice d JOIN cur_p c USING (province, banner, sku)
-  JOIN dprev pv ON pv.province = d.province AND pv.banner = d.banner AND pv.sku = d.sku AND pv.d = d.d
+  SELECT d.banner, d.sku, d.upc, d.d, d.p, lm.m
+  FROM cur_p c JOIN dayprice d USING (province, banner, sku)
+  JOIN LATERAL (SELECT max(e.d) AS pd FROM dayprice e
+                WHERE e.province = d.province AND e.banner = d.banner AND e.sku = d.sku AND e.d < d.d) pv ON true
+  JOIN LATERAL (SELECT min(e.p) AS m FROM dayprice e
+                WHERE e.province = d.province AND e.banner = d.banner AND e.sku = d.sku
+                  AND e.d BETWEEN d.d - 30 AND d.d - 1) lm ON true
   WHERE d.d >= c.since
     -- A store's low: one in force on d and on the SKU's previous day has a
     -- lower price in force on d.
     AND EXISTS (SELECT 1 FROM storeprice x JOIN storeprice y USING (province, banner, sku, store_id)
                 WHERE x.province = d.province AND x.banner = d.banner AND x.sku = d.sku AND x.d = pv.pd
-                  AND y.d = d.d AND y.fc < x.fc)
+                  AND y.d = d.d AND y.fc < x.fc OFFSET 0)
 ),
 lows AS (
   SELECT DISTINCT ON (banner, sku) * FROM lowdays WHERE m IS NOT NULL AND p < m ORDER BY banner, sku, p, d DESC
