@@ -154,12 +154,7 @@ type AlertRule struct {
 }
 
 // AlertRules is a page of an account's rules, oldest first.
-type AlertRules struct {
-	Results []AlertRule `json:"results"` // empty, never null
-	Total   int         `json:"total"`
-	Limit   int         `json:"limit"`
-	Offset  int         `json:"offset"`
-}
+type AlertRules = Page[AlertRule]
 
 // ListAlertsInput holds the arguments of ListAlerts.
 type ListAlertsInput struct {
@@ -202,12 +197,7 @@ const (
 )
 
 // AlertEventList is a page of an account's events, newest first.
-type AlertEventList struct {
-	Results []AlertEvent `json:"results"` // empty, never null
-	Total   int          `json:"total"`
-	Limit   int          `json:"limit"`
-	Offset  int          `json:"offset"`
-}
+type AlertEventList = Page[AlertEvent]
 
 // AlertEventsInput holds the arguments of AlertEvents.
 type AlertEventsInput struct {
@@ -479,7 +469,7 @@ func (s *Service) ListAlerts(ctx context.Context, in ListAlertsInput) (*AlertRul
 	if err != nil {
 		return nil, err
 	}
-	res := &AlertRules{Results: []AlertRule{}, Limit: limit, Offset: offset}
+	res := newPage[AlertRule](limit, offset)
 	err = s.alerts.rules(ctx, account, func(r *storage.AlertRule) error {
 		if res.Total >= offset && len(res.Results) < limit {
 			res.Results = append(res.Results, alertRule(ids, r))
@@ -490,7 +480,7 @@ func (s *Service) ListAlerts(ctx context.Context, in ListAlertsInput) (*AlertRul
 	if err != nil {
 		return nil, err
 	}
-	return res, nil
+	return &res, nil
 }
 
 func alertPage(limit, offset int) (int, int, error) {
@@ -607,7 +597,7 @@ func (s *Service) AlertEvents(ctx context.Context, in AlertEventsInput) (*AlertE
 			return nil, err
 		}
 	}
-	res := &AlertEventList{Results: []AlertEvent{}, Limit: limit, Offset: offset}
+	res := newPage[AlertEvent](limit, offset)
 	err = s.alerts.events(ctx, account, func(e *storage.AlertEvent) error {
 		if e.Triggered < since {
 			return storage.ErrStop // newest first: the rest are older
@@ -624,7 +614,7 @@ func (s *Service) AlertEvents(ctx context.Context, in AlertEventsInput) (*AlertE
 	if err != nil {
 		return nil, err
 	}
-	return res, nil
+	return &res, nil
 }
 
 func alertEvent(ids alertstore.IDs, e *storage.AlertEvent) AlertEvent {

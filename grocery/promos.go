@@ -58,15 +58,12 @@ type PromoEvent struct {
 
 // PromoCalendar is the answer of PromoCalendar: one page of events.
 type PromoCalendar struct {
-	Province string       `json:"province"`
-	From     Date         `json:"from"`
-	To       Date         `json:"to"`
-	Results  []PromoEvent `json:"results"` // by start, banner, SKU; empty, never null
-	Total    int          `json:"total"`
-	Limit    int          `json:"limit"`
-	Offset   int          `json:"offset"`
-	Currency string       `json:"currency"`
-	Basis    Basis        `json:"basis"`
+	Province         string `json:"province"`
+	From             Date   `json:"from"`
+	To               Date   `json:"to"`
+	Page[PromoEvent]        // by start, banner, SKU
+	Currency         string `json:"currency"`
+	Basis            Basis  `json:"basis"`
 }
 
 // promoLookback is how long before 'from' the calendar looks for events
@@ -96,7 +93,7 @@ func (s *Service) PromoCalendar(ctx context.Context, in PromoCalendarInput) (*Pr
 	if err != nil {
 		return nil, err
 	}
-	res := &PromoCalendar{Province: a.province, Results: []PromoEvent{}, Limit: limit, Offset: offset, Currency: Currency,
+	res := &PromoCalendar{Province: a.province, Page: newPage[PromoEvent](limit, offset), Currency: Currency,
 		Basis: newBasis(a.province, CompareSameBarcode)}
 	err = s.db.View(func(tx *storage.Tx) error {
 		asOf := Date(tx.AsOf())
@@ -240,16 +237,13 @@ type NewProduct struct {
 
 // NewOnShelf is the answer of NewOnShelf: one page of new products.
 type NewOnShelf struct {
-	Province string       `json:"province"`
-	Days     int          `json:"days"`
-	From     Date         `json:"from"`
-	To       Date         `json:"to"`
-	Results  []NewProduct `json:"results"` // newest first, then banner, SKU; empty, never null
-	Total    int          `json:"total"`
-	Limit    int          `json:"limit"`
-	Offset   int          `json:"offset"`
-	Currency string       `json:"currency"`
-	Basis    Basis        `json:"basis"`
+	Province         string `json:"province"`
+	Days             int    `json:"days"`
+	From             Date   `json:"from"`
+	To               Date   `json:"to"`
+	Page[NewProduct]        // newest first, then banner, SKU
+	Currency         string `json:"currency"`
+	Basis            Basis  `json:"basis"`
 }
 
 // NewOnShelf returns the banner SKUs of a province's panel (of one banner
@@ -275,7 +269,7 @@ func (s *Service) NewOnShelf(ctx context.Context, in NewOnShelfInput) (*NewOnShe
 	if err != nil {
 		return nil, err
 	}
-	res := &NewOnShelf{Province: a.province, Days: days, Results: []NewProduct{}, Limit: limit, Offset: offset,
+	res := &NewOnShelf{Province: a.province, Days: days, Page: newPage[NewProduct](limit, offset),
 		Currency: Currency, Basis: newBasis(a.province, CompareSameBarcode)}
 	err = s.db.View(func(tx *storage.Tx) error {
 		to := Date(tx.AsOf())

@@ -180,19 +180,16 @@ type SignalCounts struct {
 
 // SignalsResult is the answer of Signals: one page of signals.
 type SignalsResult struct {
-	Province string       `json:"province"`
-	Banner   string       `json:"banner,omitempty"`
-	Category string       `json:"category,omitempty"`
-	Kind     string       `json:"kind,omitempty"`
-	Since    Date         `json:"since"`
-	To       Date         `json:"to"`
-	Counts   SignalCounts `json:"counts"`
-	Results  []Signal     `json:"results"` // by kind, severity, magnitude; empty, never null
-	Total    int          `json:"total"`   // the signals listed (of Kind when given), before paging
-	Limit    int          `json:"limit"`
-	Offset   int          `json:"offset"`
-	Currency string       `json:"currency"`
-	Basis    Basis        `json:"basis"`
+	Province     string       `json:"province"`
+	Banner       string       `json:"banner,omitempty"`
+	Category     string       `json:"category,omitempty"`
+	Kind         string       `json:"kind,omitempty"`
+	Since        Date         `json:"since"`
+	To           Date         `json:"to"`
+	Counts       SignalCounts `json:"counts"`
+	Page[Signal]              // by kind, severity, magnitude; Total: the signals listed (of Kind when given), before paging
+	Currency     string       `json:"currency"`
+	Basis        Basis        `json:"basis"`
 }
 
 func ptrCents(c uint32) *Cents { v := Cents(c); return &v }
@@ -328,7 +325,7 @@ func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult,
 		return nil, err
 	}
 	res := &SignalsResult{Province: a.province, Banner: a.banner.Slug, Category: a.category, Kind: kind,
-		Results: []Signal{}, Limit: limit, Offset: offset, Currency: Currency, Basis: newBasis(a.province, CompareSameBarcode)}
+		Page: newPage[Signal](limit, offset), Currency: Currency, Basis: newBasis(a.province, CompareSameBarcode)}
 	var notes []string
 	// Every kind is found and counted; kind only filters the list.
 	account, err := s.accountOf(ctx)

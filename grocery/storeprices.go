@@ -57,10 +57,7 @@ type StorePrice struct {
 // StorePricesResult is the answer of StorePrices: one page of a store's
 // latest prices.
 type StorePricesResult struct {
-	Results []StorePrice `json:"results"` // empty, never null
-	Total   int          `json:"total"`   // prices matching before the page was cut
-	Limit   int          `json:"limit"`
-	Offset  int          `json:"offset"`
+	Page[StorePrice] // Total: the prices matching before the page was cut
 }
 
 // MaxOffset bounds the offset of a paginated list.
@@ -124,7 +121,7 @@ func (s *Service) StorePrices(ctx context.Context, in StorePricesInput) (*StoreP
 	if len(words) > 8 {
 		return nil, Errorf(EINVALIDARGUMENT, "q has %d words: want at most 8", len(words))
 	}
-	res := &StorePricesResult{Results: []StorePrice{}, Limit: limit, Offset: offset}
+	res := &StorePricesResult{newPage[StorePrice](limit, offset)}
 	err = s.db.View(func(tx *storage.Tx) error {
 		var st storage.Store
 		if err := referenceStore(tx, banner, id, &st); err != nil {

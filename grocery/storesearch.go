@@ -119,14 +119,11 @@ type StoreHit struct {
 
 // StoreSearchResult is the answer of SearchStores.
 type StoreSearchResult struct {
-	Query      string     `json:"q"`
-	Province   string     `json:"province"`
-	PostalCode string     `json:"postal_code,omitempty"`
-	Results    []StoreHit `json:"results"` // empty, never null
-	Total      int        `json:"total"`
-	Limit      int        `json:"limit"`
-	Offset     int        `json:"offset"`
-	Currency   string     `json:"currency"`
+	Query      string `json:"q"`
+	Province   string `json:"province"`
+	PostalCode string `json:"postal_code,omitempty"`
+	Page[StoreHit]
+	Currency string `json:"currency"`
 }
 
 // SearchStores finds products by name or brand (every word must match, as
@@ -159,7 +156,7 @@ func (s *Service) SearchStores(ctx context.Context, in StoreSearchInput) (*Store
 	if err != nil {
 		return nil, err
 	}
-	res := &StoreSearchResult{Query: in.Query, Province: a.province, PostalCode: a.pc.Code, Results: []StoreHit{}, Limit: a.limit, Offset: a.offset, Currency: Currency}
+	res := &StoreSearchResult{Query: in.Query, Province: a.province, PostalCode: a.pc.Code, Page: newPage[StoreHit](a.limit, a.offset), Currency: Currency}
 	version := s.DataVersion() // read before the transaction: never newer than its data
 	err = s.db.View(func(tx *storage.Tx) error {
 		hits, refs, err := storeSearchHits(tx, a.province, a.words, a.barcode)

@@ -198,6 +198,24 @@ func checkLimit(n, def, max int) (int, error) {
 	return n, nil
 }
 
+// Page is one page of a list: the items of the page, how many the list
+// holds before it was cut (Total) and the limit and offset it was cut
+// with. A list goes on after the page while Offset+len(Results) < Total.
+// Answers that are only a page are Page types (AlertRules is
+// Page[AlertRule]); the others embed one, so that their JSON carries
+// results, total, limit and offset at the same place.
+type Page[T any] struct {
+	Results []T `json:"results"` // empty, never null
+	Total   int `json:"total"`
+	Limit   int `json:"limit"`
+	Offset  int `json:"offset"`
+}
+
+// newPage returns an empty page cut with limit and offset.
+func newPage[T any](limit, offset int) Page[T] {
+	return Page[T]{Results: []T{}, Limit: limit, Offset: offset}
+}
+
 // checkPage returns the limit (default def, at most max) and offset of a
 // page, with EINVALIDARGUMENT naming the bad one.
 func checkPage(limit, offset, def, max int) (int, int, error) {

@@ -198,12 +198,7 @@ type WebhookDelivery struct {
 }
 
 // WebhookDeliveryList is a page of an endpoint's deliveries, newest first.
-type WebhookDeliveryList struct {
-	Results []WebhookDelivery `json:"results"` // empty, never null
-	Total   int               `json:"total"`
-	Limit   int               `json:"limit"`
-	Offset  int               `json:"offset"`
-}
+type WebhookDeliveryList = Page[WebhookDelivery]
 
 // WebhookDeliveriesInput holds the arguments of WebhookDeliveries.
 type WebhookDeliveriesInput struct {
@@ -660,7 +655,7 @@ func (s *Service) WebhookDeliveries(ctx context.Context, id string, in WebhookDe
 	if err != nil {
 		return nil, err
 	}
-	res := &WebhookDeliveryList{Results: []WebhookDelivery{}, Limit: limit, Offset: offset}
+	res := newPage[WebhookDelivery](limit, offset)
 	var w storage.Webhook
 	if err := s.readWebhook(ctx, account, n, id, &w); err != nil {
 		return nil, err
@@ -671,7 +666,7 @@ func (s *Service) WebhookDeliveries(ctx context.Context, id string, in WebhookDe
 	if err != nil {
 		return nil, fromFault(err)
 	}
-	return res, nil
+	return &res, nil
 }
 
 // RedeliverWebhook sends a delivery of an endpoint of the account in ctx
