@@ -116,13 +116,17 @@ CREATE INDEX ON daily (province, d);
 -- d' <= d and d' > d - 14, a promotion past its promo_ends at its regular
 -- price; fc the price, r the regular price, never below fc (rc as
 -- observed).
+-- Read as: an observation is the store's latest from its day until the
+-- store's next observation of the SKU (nd), within its 14 days.
 CREATE TABLE storeprice AS
-SELECT DISTINCT ON (dl.province, dl.banner, dl.sku, dl.d, o.store_id) dl.province, dl.banner, dl.sku, dl.d, o.store_id,
+WITH o AS (
+  SELECT *, lead(d) OVER (PARTITION BY province, banner, sku, store_id ORDER BY d) AS nd FROM obs
+)
+SELECT dl.province, dl.banner, dl.sku, dl.d, o.store_id,
        CASE WHEN o.pc < o.rc AND o.promo_ends IS NOT NULL AND o.promo_ends < dl.d THEN o.rc ELSE o.pc END AS fc, o.rc,
        greatest(o.rc, o.pc) AS r
-FROM daily dl JOIN obs o ON o.province = dl.province AND o.banner = dl.banner AND o.sku = dl.sku
-  AND o.d <= dl.d AND o.d > dl.d - 14
-ORDER BY dl.province, dl.banner, dl.sku, dl.d, o.store_id, o.d DESC;
+FROM o JOIN daily dl ON dl.province = o.province AND dl.banner = o.banner AND dl.sku = o.sku
+  AND dl.d >= o.d AND dl.d < o.d + 14 AND (o.nd IS NULL OR dl.d < o.nd);
 CREATE INDEX ON storeprice (province, banner, sku, d);
 
 -- M1': the daily price in force on each day of daily.
