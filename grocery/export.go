@@ -124,7 +124,8 @@ func (s *Service) Export(ctx context.Context, in ExportInput, w io.Writer) (*Exp
 }
 
 // PrepareExport validates an export and resolves its defaults, reading
-// only the data set's latest date; nothing is written. A transport calls
+// only the data set's latest date (and, in a format with a row limit,
+// the stored counts of the observations asked for); nothing is written. A transport calls
 // it first, so that a bad argument is answered as an error before any
 // byte of the export, then sets its headers from the result and calls
 // Stream, or Close when it does not stream it.
@@ -138,101 +139,15 @@ func (s *Service) Export(ctx context.Context, in ExportInput, w io.Writer) (*Exp
 // malformed date, from after to, a ChangedSince that is not a cursor, a category
 // the catalogue does not have (listing those it has), and a filter the
 // dataset does not take (category, upc, from and to for stores; from and
-// to for offers; changed_since for both); ENOTFOUND for a valid barcode
+// to for offers; changed_since for both), and an observations export
+// over its format's row limit (Format.MaxRows); ENOTFOUND for a valid barcode
 // not in the catalogue; EGONE for a ChangedSince of another data file
 // (the data was replaced) or of later data than the file holds.
 func (s *Service) PrepareExport(ctx context.Context, in ExportInput) (*PreparedExport, error) {
 	p := &PreparedExport{s: s, progress: in.Progress, batch: exportrows.Batch}
-	p.format = strings.ToLower(strings.TrimSpace(in.Format))
-	if p.format == "" {
-		p.format = "json"
-	}
-	f, ok := exportrows.Formats[p.format]
-	if !ok {
-		reg, err := exportWriter(p.format, in.Format)
-		if err != nil {
-			return nil, err
-		}
-		f.Ext, f.ContentType, p.create, p.maxRows = reg.Ext, reg.ContentType, reg.Create, reg.MaxRows
-	}
-	p.dataset = strings.ToLower(strings.TrimSpace(in.Dataset))
-	switch p.dataset {
-	case "":
-		p.dataset = "observations"
-	case "observations", "offers", "stores":
-	default:
-		return nil, Errorf(EINVALIDARGUMENT, "dataset %q is not supported: want observations (default), offers or stores", in.Dataset)
-	}
-	if strings.TrimSpace(in.Province) != "" {
-		v, err := ParseProvince(in.Province)
-		if err != nil {
-			return nil, err
-		}
-		p.province = v
-	}
-	if strings.TrimSpace(in.Banner) != "" {
-		b, err := ParseBanner(in.Banner)
-		if err != nil {
-			return nil, err
-		}
-		p.banner = b.Slug
-	}
-	p.category = strings.TrimSpace(in.Category)
-	if len(p.category) > maxTextLen {
-		return nil, Errorf(EINVALIDARGUMENT, "category is %d bytes long: want at most %d", len(p.category), maxTextLen)
-	}
-	if strings.TrimSpace(in.UPC) != "" {
-		g, err := ParseGTIN(in.UPC)
-		if err != nil {
-			return nil, err
-		}
-		p.gtin = g
-	}
-	var from, to Date
-	for _, d := range []struct {
-		name, s string
-		v       *Date
-	}{{"from", in.From, &from}, {"to", in.To, &to}} {
-		if strings.TrimSpace(d.s) == "" {
-			continue
-		}
-		v, err := ParseDate(strings.TrimSpace(d.s))
-		if err != nil {
-			return nil, Errorf(EINVALIDARGUMENT, "%s %q is not a date: want YYYY-MM-DD", d.name, d.s)
-		}
-		*d.v = v
-	}
-	notFor := func(name, value string) error {
-		if value == "" {
-			return nil
-		}
-		if name == "changed_since" {
-			return Errorf(EINVALIDARGUMENT, "changed_since does not apply to dataset %s: it comes whole, as it is now (only observations are exported as changes)", p.dataset)
-		}
-		return Errorf(EINVALIDARGUMENT, "%s does not apply to dataset %s: it filters %s", name, p.dataset,
-			map[string]string{"category": "products (observations, offers)", "upc": "products (observations, offers)",
-				"from": "observation dates (observations)", "to": "observation dates (observations)"}[name])
-	}
-	switch p.dataset {
-	case "stores":
-		for _, f := range [][2]string{{"category", p.category}, {"upc", string(p.gtin)}, {"from", in.From}, {"to", in.To}, {"changed_since", in.ChangedSince}} {
-			if err := notFor(f[0], strings.TrimSpace(f[1])); err != nil {
-				return nil, err
-			}
-		}
-	case "offers":
-		for _, f := range [][2]string{{"from", in.From}, {"to", in.To}, {"changed_since", in.ChangedSince}} {
-			if err := notFor(f[0], strings.TrimSpace(f[1])); err != nil {
-				return nil, err
-			}
-		}
-	}
-	if strings.TrimSpace(in.ChangedSince) != "" {
-		c, err := parseCursor(in.ChangedSince)
-		if err != nil {
-			return nil, err
-		}
-		p.since = &c
+	f, err := p.parse(in)
+	if err != nil {
+		return nil, err
 	}
 	// A filter that names nothing the data set has is a mistake to report,
 	// not an empty file to send.
@@ -246,54 +161,16 @@ func (s *Service) PrepareExport(ctx context.Context, in ExportInput) (*PreparedE
 			pin.Release()
 		}
 	}()
-	err = pin.View(func(tx *storage.Tx) error {
-		p.asOf = Date(tx.AsOf())
-		p.cursor = cursorOf(tx)
-		if p.since != nil {
-			if err := p.since.check(p.cursor); err != nil {
-				return err
-			}
-		}
-		if p.gtin != "" {
-			var prod storage.Product
-			found, err := tx.Product(string(p.gtin), &prod)
-			if err != nil {
-				return err
-			}
-			if !found {
-				return Errorf(ENOTFOUND, "upc %s is a valid barcode but not in the catalogue", p.gtin.UPC())
-			}
-		}
-		if p.category != "" {
-			return checkCategory(tx, p.category)
-		}
-		return nil
-	})
-	if err != nil {
+	if err := pin.View(p.check); err != nil {
 		return nil, err
 	}
 	if p.asOf == 0 {
 		p.asOf = s.today()
 	}
 	if p.dataset == "observations" {
-		switch {
-		case p.since != nil:
-			// The changes of any date, unless bounded.
-			if to == 0 {
-				to = math.MaxInt32
-			}
-		case from == 0 && to == 0:
-			to = p.asOf
-			from = to - DefaultExportDays + 1
-		case to == 0:
-			to = min(from+DefaultExportDays-1, max(p.asOf, from))
-		case from == 0:
-			from = to - DefaultExportDays + 1
+		if err := p.resolveDates(); err != nil {
+			return nil, err
 		}
-		if from > to {
-			return nil, Errorf(EINVALIDARGUMENT, "from %s is after to %s", from, to)
-		}
-		p.from, p.to = from, to
 		if err := p.checkRows(pin); err != nil {
 			return nil, err
 		}
@@ -303,6 +180,152 @@ func (s *Service) PrepareExport(ctx context.Context, in ExportInput) (*PreparedE
 	p.Cursor = p.cursor.String()
 	p.pin, kept = pin, true
 	return p, nil
+}
+
+// parse sets p's format, dataset and filters from in, and returns the
+// format's file name extension and MIME type; EINVALIDARGUMENT names a
+// bad one, or a filter the dataset does not take.
+func (p *PreparedExport) parse(in ExportInput) (f struct{ Ext, ContentType string }, err error) {
+	p.format = strings.ToLower(strings.TrimSpace(in.Format))
+	if p.format == "" {
+		p.format = "json"
+	}
+	f, ok := exportrows.Formats[p.format]
+	if !ok {
+		reg, err := exportWriter(p.format, in.Format)
+		if err != nil {
+			return f, err
+		}
+		f.Ext, f.ContentType, p.create, p.maxRows = reg.Ext, reg.ContentType, reg.Create, reg.MaxRows
+	}
+	p.dataset = strings.ToLower(strings.TrimSpace(in.Dataset))
+	switch p.dataset {
+	case "":
+		p.dataset = "observations"
+	case "observations", "offers", "stores":
+	default:
+		return f, Errorf(EINVALIDARGUMENT, "dataset %q is not supported: want observations (default), offers or stores", in.Dataset)
+	}
+	if strings.TrimSpace(in.Province) != "" {
+		if p.province, err = ParseProvince(in.Province); err != nil {
+			return f, err
+		}
+	}
+	if strings.TrimSpace(in.Banner) != "" {
+		b, err := ParseBanner(in.Banner)
+		if err != nil {
+			return f, err
+		}
+		p.banner = b.Slug
+	}
+	p.category = strings.TrimSpace(in.Category)
+	if len(p.category) > maxTextLen {
+		return f, Errorf(EINVALIDARGUMENT, "category is %d bytes long: want at most %d", len(p.category), maxTextLen)
+	}
+	if strings.TrimSpace(in.UPC) != "" {
+		if p.gtin, err = ParseGTIN(in.UPC); err != nil {
+			return f, err
+		}
+	}
+	for _, d := range []struct {
+		name, s string
+		v       *Date
+	}{{"from", in.From, &p.from}, {"to", in.To, &p.to}} {
+		if strings.TrimSpace(d.s) == "" {
+			continue
+		}
+		if *d.v, err = ParseDate(strings.TrimSpace(d.s)); err != nil {
+			return f, Errorf(EINVALIDARGUMENT, "%s %q is not a date: want YYYY-MM-DD", d.name, d.s)
+		}
+	}
+	if err := p.checkFilters(in); err != nil {
+		return f, err
+	}
+	if strings.TrimSpace(in.ChangedSince) != "" {
+		c, err := parseCursor(in.ChangedSince)
+		if err != nil {
+			return f, err
+		}
+		p.since = &c
+	}
+	return f, nil
+}
+
+// checkFilters returns EINVALIDARGUMENT for a filter of in that p's
+// dataset does not take.
+func (p *PreparedExport) checkFilters(in ExportInput) error {
+	var given [][2]string
+	switch p.dataset {
+	case "stores":
+		given = [][2]string{{"category", p.category}, {"upc", string(p.gtin)}, {"from", in.From}, {"to", in.To}, {"changed_since", in.ChangedSince}}
+	case "offers":
+		given = [][2]string{{"from", in.From}, {"to", in.To}, {"changed_since", in.ChangedSince}}
+	}
+	for _, f := range given {
+		name, value := f[0], strings.TrimSpace(f[1])
+		switch {
+		case value == "":
+		case name == "changed_since":
+			return Errorf(EINVALIDARGUMENT, "changed_since does not apply to dataset %s: it comes whole, as it is now (only observations are exported as changes)", p.dataset)
+		default:
+			return Errorf(EINVALIDARGUMENT, "%s does not apply to dataset %s: it filters %s", name, p.dataset,
+				map[string]string{"category": "products (observations, offers)", "upc": "products (observations, offers)",
+					"from": "observation dates (observations)", "to": "observation dates (observations)"}[name])
+		}
+	}
+	return nil
+}
+
+// check reads the data set's latest date and write in tx, and checks
+// ChangedSince, the barcode and the category against them.
+func (p *PreparedExport) check(tx *storage.Tx) error {
+	p.asOf = Date(tx.AsOf())
+	p.cursor = cursorOf(tx)
+	if p.since != nil {
+		if err := p.since.check(p.cursor); err != nil {
+			return err
+		}
+	}
+	if p.gtin != "" {
+		var prod storage.Product
+		found, err := tx.Product(string(p.gtin), &prod)
+		if err != nil {
+			return err
+		}
+		if !found {
+			return Errorf(ENOTFOUND, "upc %s is a valid barcode but not in the catalogue", p.gtin.UPC())
+		}
+	}
+	if p.category != "" {
+		return checkCategory(tx, p.category)
+	}
+	return nil
+}
+
+// resolveDates gives the observations' dates their defaults: the
+// DefaultExportDays up to the latest date when neither is given, from
+// any date when exporting changes.
+func (p *PreparedExport) resolveDates() error {
+	from, to := p.from, p.to
+	switch {
+	case p.since != nil:
+		// The changes of any date, unless bounded.
+		if to == 0 {
+			to = math.MaxInt32
+		}
+	case from == 0 && to == 0:
+		to = p.asOf
+		from = to - DefaultExportDays + 1
+	case to == 0:
+		to = min(from+DefaultExportDays-1, max(p.asOf, from))
+	case from == 0:
+		from = to - DefaultExportDays + 1
+	}
+	if from > to {
+		return Errorf(EINVALIDARGUMENT, "from %s is after to %s", from, to)
+	}
+	p.from, p.to = from, to
+	return nil
 }
 
 // checkRows returns EINVALIDARGUMENT when the observations export holds
