@@ -120,85 +120,9 @@ func (s *Service) standing(ctx context.Context, ids alertstore.IDs, r *storage.A
 		if asOf == 0 {
 			return nil
 		}
-		var keys []seriesKey
-		if r.GTIN == "" {
-			keys = append(keys, seriesKey{Banner: r.Banner, SKU: r.SKU, Province: r.Province})
-		} else if err := tx.SKUsOf(r.GTIN, func(banner, sku string) error {
-			if r.Banner == "" || r.Banner == banner {
-				keys = append(keys, seriesKey{Banner: banner, SKU: sku, Province: r.Province})
-			}
-			return nil
-		}); err != nil {
+		triggers, err := standings(tx, r, asOf, mode, res)
+		if err != nil || len(triggers) == 0 {
 			return err
-		}
-		var triggers []alertTrigger
-		var tl timeline
-		for i, k := range keys {
-			if err := tl.read(tx, k, asOf, asOf); err != nil {
-				return err
-			}
-			n := len(tl.days)
-			if n == 0 || tl.days[n-1].gone {
-				continue // no store's price in force on asOf
-			}
-			now := tl.days[n-1] // the price in force on asOf: no change after it
-			var prev *alertDay
-			if n > 1 {
-				prev = &tl.days[n-2]
-			}
-			st := AlertSeriesStanding{Banner: k.Banner, BannerName: bannerName(k.Banner), SKU: k.SKU, Price: Cents(now.price),
-				RegularPrice: Cents(now.regular), OnPromo: now.promo, ObservedAt: Date(tl.byDate[len(tl.byDate)-1].date)}
-			if prev != nil && !prev.gone {
-				pp := Cents(prev.price)
-				st.PreviousPrice = &pp
-			}
-			var t alertTrigger
-			switch {
-			case r.Condition == AlertCompetitorUndercut:
-				// Below, against the other banners.
-			case statesNow(r):
-				st.Holds = holdsNow(r, now)
-				t = trigger(r, k, "", prev, now, i)
-			case mode == onDemand:
-				// A move fires on the days since the latest observation day.
-				rs := newRuleState(r, tl.earlier)
-				var before *alertDay
-				for j := range tl.days {
-					cur := &tl.days[j]
-					if step(r, &rs, before, *cur, tl.earlier) && cur.date >= int32(st.ObservedAt) {
-						st.Holds, t = true, trigger(r, k, "", before, *cur, i)
-					}
-					before = cur
-				}
-			}
-			res.Series = append(res.Series, st)
-			if st.Holds {
-				res.Holds = true
-				var sku storage.SKU
-				if found, err := tx.SKU(k.Banner, k.SKU, &sku); err != nil {
-					return err
-				} else if found {
-					t.gtin = sku.GTIN
-				}
-				triggers = append(triggers, t)
-			}
-		}
-		if r.Condition == AlertCompetitorUndercut {
-			t, ok, err := undercutNow(tx, r, asOf)
-			if err != nil {
-				return err
-			}
-			if ok {
-				res.Holds = true
-				for j := range res.Series {
-					res.Series[j].Holds = uint32(res.Series[j].Price) > t.cur.price
-				}
-				triggers = append(triggers, t)
-			}
-		}
-		slices.SortStableFunc(res.Series, func(a, b AlertSeriesStanding) int { return cmp.Compare(a.Price, b.Price) })
-		if len(triggers) == 0 {
-			return nil
 		}
 		// One event: the cheapest series, then the latest day.
 		b := slices.MinFunc(triggers, func(a, b alertTrigger) int {
@@ -233,6 +157,111 @@ func (s *Service) standing(ctx context.Context, ids alertstore.IDs, r *storage.A
 		return nil, err
 	}
 	return res, nil
+}
+
+// standings sets res's series (by price) and Holds from rule r's series
+// on asOf, and returns the triggers of those where it holds.
+func standings(tx *storage.Tx, r *storage.AlertRule, asOf int32, mode standingMode, res *AlertStanding) ([]alertTrigger, error) {
+	keys, err := ruleSeries(tx, r)
+	if err != nil {
+		return nil, err
+	}
+	var triggers []alertTrigger
+	var tl timeline
+	for i, k := range keys {
+		if err := tl.read(tx, k, asOf, asOf); err != nil {
+			return nil, err
+		}
+		st, t, ok := seriesStanding(r, k, i, &tl, mode)
+		if !ok {
+			continue // no store's price in force on asOf
+		}
+		res.Series = append(res.Series, st)
+		if st.Holds {
+			res.Holds = true
+			var sku storage.SKU
+			if found, err := tx.SKU(k.Banner, k.SKU, &sku); err != nil {
+				return nil, err
+			} else if found {
+				t.gtin = sku.GTIN
+			}
+			triggers = append(triggers, t)
+		}
+	}
+	if r.Condition == AlertCompetitorUndercut {
+		t, ok, err := undercutNow(tx, r, asOf)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			res.Holds = true
+			for j := range res.Series {
+				res.Series[j].Holds = uint32(res.Series[j].Price) > t.cur.price
+			}
+			triggers = append(triggers, t)
+		}
+	}
+	slices.SortStableFunc(res.Series, func(a, b AlertSeriesStanding) int { return cmp.Compare(a.Price, b.Price) })
+	return triggers, nil
+}
+
+// ruleSeries returns the series rule r watches: its banner SKU's, or
+// those of its barcode (under its banner when it names one).
+func ruleSeries(tx *storage.Tx, r *storage.AlertRule) ([]seriesKey, error) {
+	if r.GTIN == "" {
+		return []seriesKey{{Banner: r.Banner, SKU: r.SKU, Province: r.Province}}, nil
+	}
+	var keys []seriesKey
+	err := tx.SKUsOf(r.GTIN, func(banner, sku string) error {
+		if r.Banner == "" || r.Banner == banner {
+			keys = append(keys, seriesKey{Banner: banner, SKU: sku, Province: r.Province})
+		}
+		return nil
+	})
+	return keys, err
+}
+
+// seriesStanding returns the standing of rule r on series k (the i-th it
+// watches), whose timeline tl reaches the latest day, and the trigger of
+// its event when it holds; false when no store's price is in force on
+// the latest day. An undercut is left to the caller, against the other
+// banners.
+func seriesStanding(r *storage.AlertRule, k seriesKey, i int, tl *timeline, mode standingMode) (AlertSeriesStanding, alertTrigger, bool) {
+	n := len(tl.days)
+	if n == 0 || tl.days[n-1].gone {
+		return AlertSeriesStanding{}, alertTrigger{}, false
+	}
+	now := tl.days[n-1] // the price in force on asOf: no change after it
+	var prev *alertDay
+	if n > 1 {
+		prev = &tl.days[n-2]
+	}
+	st := AlertSeriesStanding{Banner: k.Banner, BannerName: bannerName(k.Banner), SKU: k.SKU, Price: Cents(now.price),
+		RegularPrice: Cents(now.regular), OnPromo: now.promo, ObservedAt: Date(tl.byDate[len(tl.byDate)-1].date)}
+	if prev != nil && !prev.gone {
+		pp := Cents(prev.price)
+		st.PreviousPrice = &pp
+	}
+	var t alertTrigger
+	switch {
+	case r.Condition == AlertCompetitorUndercut:
+		// Against the other banners: the caller's.
+	case statesNow(r):
+		st.Holds = holdsNow(r, now)
+		t = trigger(r, k, "", prev, now, i)
+	case mode == onDemand:
+		// A move fires on the days since the latest observation day.
+		rs := newRuleState(r, tl.earlier)
+		var before *alertDay
+		for j := range tl.days {
+			cur := &tl.days[j]
+			if step(r, &rs, before, *cur, tl.earlier) && cur.date >= int32(st.ObservedAt) {
+				st.Holds, t = true, trigger(r, k, "", before, *cur, i)
+			}
+			before = cur
+		}
+	}
+	return st, t, true
 }
 
 // EvaluateAlert evaluates one rule of the account in ctx on the latest
