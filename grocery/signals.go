@@ -326,56 +326,22 @@ func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult,
 	}
 	res := &SignalsResult{Province: a.province, Banner: a.banner.Slug, Category: a.category, Kind: kind,
 		Page: newPage[Signal](limit, offset), Currency: Currency, Basis: newBasis(a.province, CompareSameBarcode)}
-	var notes []string
-	// Every kind is found and counted; kind only filters the list.
-	account, err := s.accountOf(ctx)
-	if err != nil {
-		if c := ErrorCode(err); c != ENOTFOUND && c != EUNAUTHENTICATED {
-			return nil, err // the shared store does not answer: not "no account"
-		}
-		account = ""
-		if p := PrincipalFromContext(ctx); ErrorCode(err) == ENOTFOUND && p != nil {
-			notes = append(notes, fmt.Sprintf("no watchlist: account %q does not exist", p.Account))
-		} else {
-			notes = append(notes, "no watchlist: it lists the products of an account's alert rules, and the call carries no account")
-		}
-	}
-	// The account's rules, read before the data file's transaction: they
+	// Every kind is found and counted; kind only filters the list. The
+	// account's rules are read before the data file's transaction: they
 	// may be in the shared store.
-	var rules []storage.AlertRule
-	var ruleIDs alertstore.IDs
-	if account != "" {
-		err := s.alerts.rules(ctx, account, func(r *storage.AlertRule) error {
-			if r.Province == a.province {
-				rules = append(rules, *r)
-			}
-			return nil
-		})
-		if err == nil && len(rules) > 0 {
-			ruleIDs, err = s.alerts.ids(ctx)
-		}
-		if err != nil {
-			return nil, err
-		}
+	w, err := s.watchlistRules(ctx, a.province)
+	if err != nil {
+		return nil, err
 	}
+	notes := w.notes
 	if a.banner.Slug == "" {
 		notes = append(notes, "no threats or opportunities: they compare a banner with its competitors; give banner (your own)")
 	}
 	err = s.db.View(func(tx *storage.Tx) error {
 		asOf := Date(tx.AsOf())
-		since := asOf - 6
-		if t := strings.TrimSpace(in.Since); t != "" {
-			d, err := ParseDate(t)
-			if err != nil {
-				return Errorf(EINVALIDARGUMENT, "since %q is not a date: want YYYY-MM-DD", in.Since)
-			}
-			since = d
-		}
-		if since > asOf {
-			return Errorf(EINVALIDARGUMENT, "since %s is after the latest observation day %s", since, asOf)
-		}
-		if int(asOf-since) >= maxAnalyticsDays {
-			return Errorf(EINVALIDARGUMENT, "since %s is %d days before the latest observation day %s: want at most %d", since, asOf-since, asOf, maxAnalyticsDays-1)
+		since, err := parseSince(in.Since, asOf)
+		if err != nil {
+			return err
 		}
 		res.Since, res.To = since, asOf
 		bufs, _ := s.signalBufs.Get().(*signalBufs)
@@ -385,7 +351,7 @@ func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult,
 		defer s.signalBufs.Put(bufs)
 		defer bufs.reset()
 		sc := signalScan{tx: tx, a: &a, asOf: int32(asOf), since: int32(since), signalBufs: bufs}
-		if err := sc.run(account, rules, ruleIDs); err != nil {
+		if err := sc.run(w.account, w.rules, w.ids); err != nil {
 			return err
 		}
 		res.Basis.Banners = sortedKeys(sc.banners)
@@ -396,32 +362,8 @@ func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult,
 			res.Basis.Stores = n
 		}
 		res.Basis.setDates(int32(since)-SignalLookbackDays, int32(asOf))
-		all := sc.out
-		order := sc.order[:0]
-		for i := range all {
-			switch all[i].kind {
-			case SignalThreats:
-				res.Counts.Threats++
-			case SignalOpportunities:
-				res.Counts.Opportunities++
-			case SignalChanges:
-				res.Counts.Changes++
-			case SignalWatchlist:
-				res.Counts.Watchlist++
-			}
-			if kind == "" || all[i].kind == kind {
-				order = append(order, int32(i))
-			}
-		}
-		sc.order = order
-		slices.SortFunc(order, func(i, j int32) int { return compareSigRecs(&all[i], &all[j]) })
-		res.Total = len(order)
-		for _, i := range order[min(offset, len(order)):min(len(order), offset+limit)] {
-			sg, err := all[i].signal()
-			if err != nil {
-				return err
-			}
-			res.Results = append(res.Results, sg)
+		if err := sc.page(res); err != nil {
+			return err
 		}
 		if a.banner.Slug != "" && !a.banner.OperatesIn(a.province) {
 			notes = append(notes, fmt.Sprintf("banner %s does not operate in %s: nothing of it was observed in the panel", a.banner.Slug, a.province))
@@ -437,6 +379,103 @@ func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult,
 		return nil, err
 	}
 	return res, nil
+}
+
+// watchlist is whose watchlist Signals lists: the account of the call and
+// its rules in the province, or no account and the notes that say why.
+type watchlist struct {
+	account string
+	rules   []storage.AlertRule
+	ids     alertstore.IDs
+	notes   []string
+}
+
+// watchlistRules returns the watchlist of the call in ctx in province.
+// A call without an account, or of one that does not exist, has none
+// (a note says why); a shared store that does not answer is an error.
+func (s *Service) watchlistRules(ctx context.Context, province string) (watchlist, error) {
+	var w watchlist
+	account, err := s.accountOf(ctx)
+	if err != nil {
+		if c := ErrorCode(err); c != ENOTFOUND && c != EUNAUTHENTICATED {
+			return w, err // the shared store does not answer: not "no account"
+		}
+		if p := PrincipalFromContext(ctx); ErrorCode(err) == ENOTFOUND && p != nil {
+			w.notes = append(w.notes, fmt.Sprintf("no watchlist: account %q does not exist", p.Account))
+		} else {
+			w.notes = append(w.notes, "no watchlist: it lists the products of an account's alert rules, and the call carries no account")
+		}
+		return w, nil
+	}
+	if account == "" {
+		return w, nil
+	}
+	w.account = account
+	err = s.alerts.rules(ctx, account, func(r *storage.AlertRule) error {
+		if r.Province == province {
+			w.rules = append(w.rules, *r)
+		}
+		return nil
+	})
+	if err == nil && len(w.rules) > 0 {
+		w.ids, err = s.alerts.ids(ctx)
+	}
+	return w, err
+}
+
+// parseSince returns Signals' since: the date given, or 6 days before
+// asOf; EINVALIDARGUMENT for one that is not a date, after asOf or more
+// than a year before it.
+func parseSince(text string, asOf Date) (Date, error) {
+	since := asOf - 6
+	if t := strings.TrimSpace(text); t != "" {
+		d, err := ParseDate(t)
+		if err != nil {
+			return 0, Errorf(EINVALIDARGUMENT, "since %q is not a date: want YYYY-MM-DD", text)
+		}
+		since = d
+	}
+	if since > asOf {
+		return 0, Errorf(EINVALIDARGUMENT, "since %s is after the latest observation day %s", since, asOf)
+	}
+	if int(asOf-since) >= maxAnalyticsDays {
+		return 0, Errorf(EINVALIDARGUMENT, "since %s is %d days before the latest observation day %s: want at most %d", since, asOf-since, asOf, maxAnalyticsDays-1)
+	}
+	return since, nil
+}
+
+// page counts the signals found by kind into res.Counts, and sets
+// res.Total and res.Results to those of res.Kind (every kind when ""),
+// ordered, the page of res.Limit and res.Offset built in full.
+func (sc *signalScan) page(res *SignalsResult) error {
+	all := sc.out
+	order := sc.order[:0]
+	for i := range all {
+		switch all[i].kind {
+		case SignalThreats:
+			res.Counts.Threats++
+		case SignalOpportunities:
+			res.Counts.Opportunities++
+		case SignalChanges:
+			res.Counts.Changes++
+		case SignalWatchlist:
+			res.Counts.Watchlist++
+		}
+		if res.Kind == "" || all[i].kind == res.Kind {
+			order = append(order, int32(i))
+		}
+	}
+	sc.order = order
+	slices.SortFunc(order, func(i, j int32) int { return compareSigRecs(&all[i], &all[j]) })
+	res.Total = len(order)
+	for _, i := range order[min(res.Offset, len(order)):min(len(order), res.Offset+res.Limit)] {
+		sg, err := all[i].signal()
+		if err != nil {
+			return err
+		}
+		res.Results = append(res.Results, sg)
+	}
+	return nil
 }
 
 // signalScan reads what Signals needs in one transaction. It finds the
