@@ -1482,23 +1482,42 @@ func (sc *signalScan) shrinkflation() error {
 		b.verdicts, b.byLine = map[string]int32{}, map[bannerLine][]shrinkItem{}
 	}
 	defer b.reset()
+	if err := sc.freshLines(recent, current); err != nil || len(b.fresh) == 0 {
+		return err
+	}
+	if err := sc.olderSizes(recent); err != nil {
+		return err
+	}
+	for i := range b.fresh {
+		f := &b.fresh[i]
+		if f.qty <= 0 || f.p.Brand == "" {
+			continue
+		}
+		if best, up := sc.largerSize(f); best != nil {
+			sc.addShrink(*f, best, up)
+		}
+	}
+	return nil
+}
+
+// freshLines puts in sc.shrink.fresh the shelf records first observed
+// since recent and still current, with their products and lines, and
+// notes the lines, banners and brands of those that have a size and a
+// brand.
+func (sc *signalScan) freshLines(recent, current int32) error {
+	b := &sc.shrink
 	for i := range sc.shelves.List {
 		sh := &sc.shelves.List[i]
 		if sh.First >= recent && sh.Last > current {
 			b.fresh = append(b.fresh, shrinkItem{sh: sh})
 		}
 	}
-	if len(b.fresh) == 0 {
-		return nil
-	}
-	// The lines of the recent products, then every product of them by banner.
-	fresh := b.fresh
-	for i := range fresh {
-		p, err := sc.product(fresh[i].sh.GTIN)
+	for i := range b.fresh {
+		f := &b.fresh[i]
+		p, err := sc.product(f.sh.GTIN)
 		if err != nil {
 			return err
 		}
-		f := &fresh[i]
 		f.p, f.line = p, b.lineOf(&p)
 		f.qty, f.unit = unitprice.Of(p.Size)
 		if f.qty > 0 && p.Brand != "" {
@@ -1507,8 +1526,15 @@ func (sc *signalScan) shrinkflation() error {
 			b.brands[f.line.brand] = true
 		}
 	}
-	// Each barcode's verdict once: the line of a recent product it is of
-	// and its size, or no line. Banners share barcodes.
+	return nil
+}
+
+// olderSizes files by banner and line (sc.shrink.byLine) the shelf
+// records older than recent, of the banners of the fresh ones, whose
+// product is of a fresh product's line and has a size. Each barcode's
+// verdict is found once: banners share barcodes.
+func (sc *signalScan) olderSizes(recent int32) error {
+	b := &sc.shrink
 	for i := range sc.shelves.List {
 		sh := &sc.shelves.List[i]
 		if sh.First >= recent || !b.banners[sh.Banner] {
@@ -1516,24 +1542,9 @@ func (sc *signalScan) shrinkflation() error {
 		}
 		v, ok := b.verdicts[sh.GTIN]
 		if !ok {
-			v = -1
-			if of, err := b.ofBrands(sc.tx, sh.GTIN); err != nil {
+			var err error
+			if v, err = sc.lineItem(sh.GTIN); err != nil {
 				return err
-			} else if !of {
-				b.verdicts[sh.GTIN] = v
-				continue
-			}
-			p, err := sc.product(sh.GTIN)
-			if err != nil {
-				return err
-			}
-			if b.brands[b.fold(p.Brand)] { // a line is its brand, name and type, folded
-				if l := b.lineOf(&p); b.lines[l] {
-					if q, u := unitprice.Of(p.Size); q > 0 {
-						v = int32(len(b.items))
-						b.items = append(b.items, shrinkItem{p: p, line: l, qty: q, unit: u})
-					}
-				}
 			}
 			b.verdicts[sh.GTIN] = v
 		}
@@ -1544,45 +1555,77 @@ func (sc *signalScan) shrinkflation() error {
 			b.byLine[k] = append(b.byLine[k], o)
 		}
 	}
-	for _, f := range fresh {
-		if f.qty <= 0 || f.p.Brand == "" {
-			continue
-		}
-		// Regular prices: a promotion on either size would make or hide
-		// a shrink. The older size must still be on the shelf (observed
-		// in the last 14 days), not a price from months ago.
-		newUnit := float64(f.sh.LastRegular) / f.qty
-		var best *shrinkItem
-		bestUp := 0.0
-		olds := b.byLine[bannerLine{f.sh.Banner, f.line}]
-		for i := range olds {
-			o := &olds[i]
-			if o.unit != f.unit || o.qty <= f.qty || o.p.GTIN == f.p.GTIN || o.sh.Last < sc.asOf-freshDays {
-				continue
-			}
-			oldUnit := float64(o.sh.LastRegular) / o.qty
-			up := pricestat.PctChange(oldUnit, newUnit)
-			if pricestat.AtLeastAbove(oldUnit, newUnit, SignalShrinkPct) && up > bestUp {
-				best, bestUp = o, up
-			}
-		}
-		if best == nil {
-			continue
-		}
-		sc.banners[f.sh.Banner] = true
-		sc.add(SignalChanges, "shrinkflation", severityAbove(100, 100+bestUp, 10, 5), bestUp, f.p.UPC, f.sh.Banner, f.sh.SKU, func(sg *Signal) error {
-			oldUnit := float64(best.sh.LastRegular) / best.qty
-			sg.Evidence = SignalEvidence{UPC: f.p.UPC, Name: f.p.Name, Brand: f.p.Brand, Size: f.p.Size, Category: f.p.Category,
-				Banner: f.sh.Banner, BannerName: bannerName(f.sh.Banner), ExternalSKU: f.sh.SKU, Price: ptrCents(f.sh.LastRegular),
-				Previous: ptrCents(best.sh.LastRegular), ChangePct: ptrF(pricestat.Round1(bestUp)), Date: ptrDate(f.sh.First),
-				UnitPrice: ptrF(math.Round(newUnit*100) / 100), PreviousUnitPrice: ptrF(math.Round(oldUnit*100) / 100), UnitBasis: f.unit,
-				PreviousUPC: best.p.UPC, PreviousSize: best.p.Size}
-			sg.Explanation = fmt.Sprintf("%s %s at %s shrank from %s to %s (first observed %s) while its unit price rose %.1f%%, from %.2f to %.2f cents %s",
-				f.p.Brand, f.p.Name, bannerName(f.sh.Banner), best.p.Size, f.p.Size, Date(f.sh.First), pricestat.Round1(bestUp), oldUnit, newUnit, f.unit)
-			return nil
-		})
-	}
 	return nil
+}
+
+// lineItem returns the index in sc.shrink.items of barcode gtin's item
+// (added), -1 when its product is of no fresh line or has no size.
+func (sc *signalScan) lineItem(gtin string) (int32, error) {
+	b := &sc.shrink
+	if of, err := b.ofBrands(sc.tx, gtin); err != nil || !of {
+		return -1, err
+	}
+	p, err := sc.product(gtin)
+	if err != nil {
+		return -1, err
+	}
+	if !b.brands[b.fold(p.Brand)] { // a line is its brand, name and type, folded
+		return -1, nil
+	}
+	l := b.lineOf(&p)
+	if !b.lines[l] {
+		return -1, nil
+	}
+	q, u := unitprice.Of(p.Size)
+	if q <= 0 {
+		return -1, nil
+	}
+	b.items = append(b.items, shrinkItem{p: p, line: l, qty: q, unit: u})
+	return int32(len(b.items) - 1), nil
+}
+
+// largerSize returns the larger size of fresh product f's line at its
+// banner whose unit price rose the most to f's, by at least
+// SignalShrinkPct, and the rise in percent; nil when none did. Regular
+// prices: a promotion on either size would make or hide a shrink. The
+// older size must still be on the shelf (observed in the last 14 days),
+// not a price from months ago.
+func (sc *signalScan) largerSize(f *shrinkItem) (*shrinkItem, float64) {
+	newUnit := float64(f.sh.LastRegular) / f.qty
+	var best *shrinkItem
+	bestUp := 0.0
+	olds := sc.shrink.byLine[bannerLine{f.sh.Banner, f.line}]
+	for i := range olds {
+		o := &olds[i]
+		if o.unit != f.unit || o.qty <= f.qty || o.p.GTIN == f.p.GTIN || o.sh.Last < sc.asOf-freshDays {
+			continue
+		}
+		oldUnit := float64(o.sh.LastRegular) / o.qty
+		up := pricestat.PctChange(oldUnit, newUnit)
+		if pricestat.AtLeastAbove(oldUnit, newUnit, SignalShrinkPct) && up > bestUp {
+			best, bestUp = o, up
+		}
+	}
+	return best, bestUp
+}
+
+// addShrink adds the shrinkflation signal of fresh product f (a copy:
+// the signal is built later, for the page) against the larger size best,
+// whose unit price rose bestUp percent to f's.
+func (sc *signalScan) addShrink(f shrinkItem, best *shrinkItem, bestUp float64) {
+	sc.banners[f.sh.Banner] = true
+	newUnit := float64(f.sh.LastRegular) / f.qty
+	sc.add(SignalChanges, "shrinkflation", severityAbove(100, 100+bestUp, 10, 5), bestUp, f.p.UPC, f.sh.Banner, f.sh.SKU, func(sg *Signal) error {
+		oldUnit := float64(best.sh.LastRegular) / best.qty
+		sg.Evidence = SignalEvidence{UPC: f.p.UPC, Name: f.p.Name, Brand: f.p.Brand, Size: f.p.Size, Category: f.p.Category,
+			Banner: f.sh.Banner, BannerName: bannerName(f.sh.Banner), ExternalSKU: f.sh.SKU, Price: ptrCents(f.sh.LastRegular),
+			Previous: ptrCents(best.sh.LastRegular), ChangePct: ptrF(pricestat.Round1(bestUp)), Date: ptrDate(f.sh.First),
+			UnitPrice: ptrF(math.Round(newUnit*100) / 100), PreviousUnitPrice: ptrF(math.Round(oldUnit*100) / 100), UnitBasis: f.unit,
+			PreviousUPC: best.p.UPC, PreviousSize: best.p.Size}
+		sg.Explanation = fmt.Sprintf("%s %s at %s shrank from %s to %s (first observed %s) while its unit price rose %.1f%%, from %.2f to %.2f cents %s",
+			f.p.Brand, f.p.Name, bannerName(f.sh.Banner), best.p.Size, f.p.Size, Date(f.sh.First), pricestat.Round1(bestUp), oldUnit, newUnit, f.unit)
+		return nil
+	})
 }
 
 // watchlist builds its few signals at once.
