@@ -966,47 +966,9 @@ func (sc *signalScan) opportunities() error {
 		gtin := sc.offers.Groups[g].GTIN
 		switch {
 		case own != nil && own.Current:
-			if len(others) < MarketMinOthers {
-				continue
-			}
-			// A shortcut with the same answer: the others' regular median
-			// (what market.Compare computes for the own banner, with the other
-			// figures) decides whether there is a 15% gap at all.
-			floats := sc.floats[:0]
-			for i := range others {
-				floats = append(floats, float64(others[i].R)/2)
-			}
-			sc.floats = floats
-			if mr, own := pricestat.Median(floats), float64(own.R)/2; !pricestat.AtLeastAbove(mr, own, SignalMarketGapPct) && !pricestat.AtLeastBelow(mr, own, SignalMarketGapPct) {
-				continue
-			}
-			prices := append(sc.prices[:0], own.Price())
-			for i := range others {
-				prices = append(prices, others[i].Price())
-			}
-			sc.prices = prices
-			var marketShelf, marketRegular float64
-			market.Compare(prices, MarketMinOthers, &sc.floats, func(b *market.Price, m, mr float64) {
-				if b == &prices[0] {
-					marketShelf, marketRegular = m, mr
-				}
-			})
-			ownRegular := prices[0].Regular
-			var side marketSide
-			switch {
-			case pricestat.AtLeastAbove(marketRegular, ownRegular, SignalMarketGapPct):
-				side = aboveMarket
-			case pricestat.AtLeastBelow(marketRegular, ownRegular, SignalMarketGapPct):
-				side = belowMarket
-			default:
-				continue
-			}
-			if ok, err := sc.match(gtin); err != nil {
+			if err := sc.marketPosition(g, own, others); err != nil {
 				return err
-			} else if !ok {
-				continue
 			}
-			sc.position(g, *own, len(others), marketShelf, marketRegular, side)
 		case own == nil || own.Last < lookback:
 			if len(others) < SignalGapMinBanners || !operates {
 				continue
@@ -1026,6 +988,53 @@ func (sc *signalScan) opportunities() error {
 			sc.delisted(g, *own, len(others))
 		}
 	}
+	return nil
+}
+
+// marketPosition adds the market position signal of barcode group g,
+// which the own banner prices now (own) beside others, when its regular
+// price is at least SignalMarketGapPct off the others' median and it has
+// at least MarketMinOthers others.
+func (sc *signalScan) marketPosition(g int, own *market.BannerOffer, others []market.BannerOffer) error {
+	if len(others) < MarketMinOthers {
+		return nil
+	}
+	// A shortcut with the same answer: the others' regular median
+	// (what market.Compare computes for the own banner, with the other
+	// figures) decides whether there is a 15% gap at all.
+	floats := sc.floats[:0]
+	for i := range others {
+		floats = append(floats, float64(others[i].R)/2)
+	}
+	sc.floats = floats
+	if mr, own := pricestat.Median(floats), float64(own.R)/2; !pricestat.AtLeastAbove(mr, own, SignalMarketGapPct) && !pricestat.AtLeastBelow(mr, own, SignalMarketGapPct) {
+		return nil
+	}
+	prices := append(sc.prices[:0], own.Price())
+	for i := range others {
+		prices = append(prices, others[i].Price())
+	}
+	sc.prices = prices
+	var marketShelf, marketRegular float64
+	market.Compare(prices, MarketMinOthers, &sc.floats, func(b *market.Price, m, mr float64) {
+		if b == &prices[0] {
+			marketShelf, marketRegular = m, mr
+		}
+	})
+	ownRegular := prices[0].Regular
+	var side marketSide
+	switch {
+	case pricestat.AtLeastAbove(marketRegular, ownRegular, SignalMarketGapPct):
+		side = aboveMarket
+	case pricestat.AtLeastBelow(marketRegular, ownRegular, SignalMarketGapPct):
+		side = belowMarket
+	default:
+		return nil
+	}
+	if ok, err := sc.match(sc.offers.Groups[g].GTIN); err != nil || !ok {
+		return err
+	}
+	sc.position(g, *own, len(others), marketShelf, marketRegular, side)
 	return nil
 }
 
