@@ -360,7 +360,10 @@ func (p *PreparedExport) checkRows(pin *storage.Pinned) error {
 // n rows, or of more than the limit when n is 0 (the count unknown).
 func tooManyRows(format string, maxRows int, n int64) error {
 	held := fmt.Sprintf("%d rows, more than the %d", n, maxRows)
-	if n == 0 {
+	switch {
+	case maxRows == 0: // a writer that did not declare its limit
+		held = "more rows than"
+	case n == 0:
 		held = fmt.Sprintf("more than the %d rows", maxRows)
 	}
 	return Errorf(EINVALIDARGUMENT, "the export holds %s one %s file holds: narrow it (from, to, province, banner, category, upc) or use format csv, parquet, jsonl or json", held, strings.ToUpper(format))
