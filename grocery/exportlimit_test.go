@@ -75,7 +75,7 @@ func TestExportRowLimit(t *testing.T) {
 		}
 		return sum.Rows
 	}
-	for _, in := range []ExportInput{
+	for i, in := range []ExportInput{
 		{},
 		{Province: "ON"},
 		{Province: "qc", Banner: "maxi"},
@@ -89,7 +89,7 @@ func TestExportRowLimit(t *testing.T) {
 			t.Fatalf("%+v: %d rows, want a few to count", in, n)
 		}
 		for _, limit := range []int64{n - 1, n} {
-			name := fmt.Sprintf("limited%d", limit)
+			name := fmt.Sprintf("limited%dx%d", i, limit) // one name a registration: two filters may hold as many rows
 			created := 0
 			limitedFormat(t, name, int(limit), &created)
 			in := in
