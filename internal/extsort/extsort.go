@@ -1,7 +1,7 @@
 // Package extsort sorts an import's observation rows in bounded memory:
 // rows are kept in memory up to a run's worth, then sorted and appended to
 // a temporary file as one sorted run; Merge reads the runs back merged
-// into one sorted stream. Memory holds one run (RunRows × RecSize bytes)
+// into one sorted stream. Memory holds one run at most (RunRows × RecSize bytes)
 // whatever the file's size, plus a read buffer per spilled run while
 // merging.
 //
@@ -28,6 +28,9 @@ import (
 
 // DefaultRunRows is the rows of a run an importer keeps in memory (7 MB).
 const DefaultRunRows = 1 << 18
+
+// firstRun is the rows of the memory a run starts with.
+const firstRun = 1 << 14
 
 // runBuffer is the read buffer of a spilled run while merging.
 const runBuffer = 16 << 10
@@ -103,8 +106,15 @@ func (o *Runs) Add(r Rec) error {
 			return err
 		}
 	}
-	if o.cur == nil {
-		o.cur = make([]Rec, 0, o.runRows)
+	if len(o.cur) == cap(o.cur) {
+		// Room for firstRun rows, then for a whole run: a file of a
+		// few rows takes a few rows' memory.
+		room := o.runRows
+		if len(o.cur) == 0 {
+			room = min(firstRun, o.runRows)
+		}
+		grown := make([]Rec, len(o.cur), room)
+		o.cur = grown[:copy(grown, o.cur)]
 	}
 	o.cur = append(o.cur, r)
 	o.n++

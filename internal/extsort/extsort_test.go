@@ -53,22 +53,7 @@ func TestMergeSpilledRuns(t *testing.T) {
 	order := byKey(&keys)()
 	slices.SortFunc(want, order)
 	for pass := range 2 {
-		m, err := o.Merge()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []Rec
-		for {
-			rec, ok, err := m.Next()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !ok {
-				break
-			}
-			got = append(got, rec)
-		}
-		if !slices.Equal(got, want) {
+		if got := merged(t, o); !slices.Equal(got, want) {
 			t.Errorf("pass %d: got %v, want %v", pass, got, want)
 		}
 	}
@@ -111,5 +96,58 @@ func TestTempFileNamedForRemoveStale(t *testing.T) {
 	}
 	if _, err := os.Stat(f.Name()); err != nil {
 		t.Fatalf("the running import's file: %v", err)
+	}
+}
+
+// TestRunMemory: a run's memory starts at firstRun rows, then holds
+// runRows, never more, and the rows all come back.
+func TestRunMemory(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	keys := []string{"a"}
+	const runRows, rows = 2 * firstRun, 5 * firstRun
+	o := New(runRows, byKey(&keys))
+	defer o.Close()
+	if err := o.Add(Rec{Date: rows}); err != nil {
+		t.Fatal(err)
+	}
+	if cap(o.cur) != firstRun {
+		t.Fatalf("after one row: room for %d rows, want %d", cap(o.cur), firstRun)
+	}
+	most := 0
+	for line := int32(1); line < rows; line++ {
+		if err := o.Add(Rec{Date: rows - line, Line: line}); err != nil {
+			t.Fatal(err)
+		}
+		most = max(most, cap(o.cur))
+	}
+	if most != runRows || o.Spilled() != 2 {
+		t.Errorf("room for %d rows at most, %d runs spilled; want %d rows, 2 runs", most, o.Spilled(), runRows)
+	}
+	got := merged(t, o)
+	if len(got) != rows {
+		t.Errorf("merged %d rows, want %d", len(got), rows)
+	}
+	if !slices.IsSortedFunc(got, func(a, b Rec) int { return cmp.Compare(a.Date, b.Date) }) {
+		t.Error("the merged rows are not in date order")
+	}
+}
+
+// merged returns the rows of o's Merge.
+func merged(t *testing.T, o *Runs) []Rec {
+	t.Helper()
+	m, err := o.Merge()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []Rec
+	for {
+		rec, ok, err := m.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			return got
+		}
+		got = append(got, rec)
 	}
 }
