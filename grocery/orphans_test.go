@@ -111,7 +111,8 @@ func TestImportDiskFull(t *testing.T) {
 	mustImport(t, svc, "stores.csv", testStoresCSV, nil)
 	var b strings.Builder
 	b.WriteString(obsHeader + "\n")
-	for i := range 60000 {
+	// 8,000 new products: about four times what fills the 1 MiB.
+	for i := range 8000 {
 		fmt.Fprintf(&b, "2026-11-18,ON-LOB-001,loblaws,FULL-%d,4.99,,,,Product number %d with a long name,Brand,1 L,Pantry\n", i, i)
 	}
 	_, err = svc.Import(context.Background(), "big.csv", strings.NewReader(b.String()), nil)

@@ -24,10 +24,8 @@ func TestVerify(t *testing.T) {
 	if err := s.Verify(ctx); err != nil {
 		t.Fatalf("Verify of a fresh demo file: %v", err)
 	}
-	for i := 0; i < 2; i++ { // twice: the first Verify must have changed nothing
-		if err := s.Verify(ctx); err != nil {
-			t.Fatalf("Verify again: %v", err)
-		}
+	if err := s.Verify(ctx); err != nil { // the first must have changed nothing
+		t.Fatalf("Verify again: %v", err)
 	}
 
 	// One observation too many in a category day.
