@@ -5,14 +5,16 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/grocerydata/grocery/grocery"
 )
 
 // queryParams maps "METHOD /path/template" to the query parameters that
 // the OpenAPI document (GET /openapi.json) gives the operation: the one
-// list of what each path takes, read once at start.
-var queryParams = func() map[string][]string {
+// list of what each path takes, read at the first request (not when a
+// program that never serves starts).
+var queryParams = sync.OnceValue(func() map[string][]string {
 	var doc struct {
 		Paths      map[string]map[string]json.RawMessage `json:"paths"`
 		Components struct {
@@ -52,7 +54,7 @@ var queryParams = func() map[string][]string {
 		}
 	}
 	return out
-}()
+})
 
 type openAPIParam struct {
 	Ref  string `json:"$ref"`
@@ -75,7 +77,7 @@ func checkQuery(r *http.Request) error {
 		method = http.MethodGet
 	}
 	op := method + " " + routeTemplate(r)
-	accepted, known := queryParams[op]
+	accepted, known := queryParams()[op]
 	if !known {
 		return nil // not documented: the document's own test names it
 	}

@@ -70,6 +70,7 @@ func New(svc *grocery.Service, opts *Options) http.Handler {
 	s := newServer(svc, opts)
 	s.routes()
 	s.indexStatic()
+	queryParams() // read now, not at the first request
 	return s
 }
 
