@@ -116,30 +116,26 @@ CREATE INDEX ON daily (province, d);
 -- d' <= d and d' > d - 14, a promotion past its promo_ends at its regular
 -- price; fc the price, r the regular price, never below fc (rc as
 -- observed).
--- Read as: an observation is the store's latest from its day until the
--- store's next observation of the SKU (nd), within its 14 days.
 CREATE TABLE storeprice AS
-WITH o AS (
-  SELECT *, lead(d) OVER (PARTITION BY province, banner, sku, store_id ORDER BY d) AS nd FROM obs
-)
 SELECT dl.province, dl.banner, dl.sku, dl.d, o.store_id,
        CASE WHEN o.pc < o.rc AND o.promo_ends IS NOT NULL AND o.promo_ends < dl.d THEN o.rc ELSE o.pc END AS fc, o.rc,
        greatest(o.rc, o.pc) AS r
-FROM o JOIN daily dl ON dl.province = o.province AND dl.banner = o.banner AND dl.sku = o.sku
-  AND dl.d >= o.d AND dl.d < o.d + 14 AND (o.nd IS NULL OR dl.d < o.nd);
+FROM daily dl CROSS JOIN LATERAL (
+  SELECT DISTINCT ON (store_id) * FROM obs o
+  WHERE o.province = dl.province AND o.banner = dl.banner AND o.sku = dl.sku AND o.d <= dl.d AND o.d > dl.d - 14
+  ORDER BY store_id, d DESC) o;
 CREATE INDEX ON storeprice (province, banner, sku, d);
 
 -- M1': the daily price in force on each day of daily.
 CREATE TABLE dayprice AS
-WITH latest AS (SELECT * FROM storeprice),
-pmode AS (
+WITH pmode AS (
   SELECT DISTINCT ON (province, banner, sku, d) province, banner, sku, d, fc
-  FROM (SELECT province, banner, sku, d, fc, count(*) AS n FROM latest GROUP BY 1, 2, 3, 4, 5) c
+  FROM (SELECT province, banner, sku, d, fc, count(*) AS n FROM storeprice GROUP BY 1, 2, 3, 4, 5) c
   ORDER BY province, banner, sku, d, n DESC, fc
 ),
 rmode AS (
   SELECT DISTINCT ON (province, banner, sku, d) province, banner, sku, d, rc
-  FROM (SELECT province, banner, sku, d, rc, count(*) AS n FROM latest GROUP BY 1, 2, 3, 4, 5) c
+  FROM (SELECT province, banner, sku, d, rc, count(*) AS n FROM storeprice GROUP BY 1, 2, 3, 4, 5) c
   ORDER BY province, banner, sku, d, n DESC, rc
 )
 SELECT dl.province, dl.banner, dl.sku, dl.d, dl.upc, dl.category, dl.brand, dl.size, dl.name,
@@ -153,18 +149,21 @@ CREATE INDEX ON dayprice (province, d);
 -- the stores t whose price is in force on both d' and d (storeprice),
 --   lp = mean of ln(fc(t, d) / fc(t, d')),  lr = mean of ln(r(t, d) / r(t, d'))
 -- (the log of the geometric mean of their price relatives); 0 when no
--- store is in force on both, or on the SKU's first day.
+-- store is in force on both, or on the SKU's first day. (storeprice has
+-- rows on dayprice's days only: a store is in force on d' and d when its
+-- own previous row before d is d'.)
 CREATE TABLE links AS
 WITH seq AS (
   SELECT province, banner, sku, d, lag(d) OVER (PARTITION BY province, banner, sku ORDER BY d) AS dprev FROM dayprice
 ),
 matched AS (
-  SELECT s.province, s.banner, s.sku, s.d,
-         avg(ln(y.fc::float8 / x.fc::float8)) AS lp, avg(ln(y.r::float8 / x.r::float8)) AS lr
-  FROM seq s
-  JOIN storeprice y ON y.province = s.province AND y.banner = s.banner AND y.sku = s.sku AND y.d = s.d
-  JOIN storeprice x ON x.province = s.province AND x.banner = s.banner AND x.sku = s.sku AND x.d = s.dprev AND x.store_id = y.store_id
-  GROUP BY s.province, s.banner, s.sku, s.d
+  SELECT y.province, y.banner, y.sku, y.d,
+         avg(ln(y.fc::float8 / y.prev_fc::float8)) AS lp, avg(ln(y.r::float8 / y.prev_r::float8)) AS lr
+  FROM (SELECT *, lag(d) OVER w AS prev_d, lag(fc) OVER w AS prev_fc, lag(r) OVER w AS prev_r FROM storeprice
+        WINDOW w AS (PARTITION BY province, banner, sku, store_id ORDER BY d)) y
+  JOIN seq s USING (province, banner, sku, d)
+  WHERE y.prev_d = s.dprev
+  GROUP BY 1, 2, 3, 4
 )
 SELECT s.province, s.banner, s.sku, s.d, coalesce(m.lp, 0) AS lp, coalesce(m.lr, 0) AS lr
 FROM seq s LEFT JOIN matched m USING (province, banner, sku, d);
