@@ -295,74 +295,98 @@ func (g *Generator) ObservationCount() int {
 // values (store IDs, banners, SKUs) instead of allocating them. Every call
 // emits the same stream.
 func (g *Generator) Observations(emit func([]Observation) error) error {
-	buf := make([]Observation, 0, demoChunk)
+	out := &chunker{buf: make([]Observation, 0, demoChunk), emit: emit}
 	var (
 		tl  demoTimeline
 		off []int64 // regular price of each store of the panel; 0 means the zone price
 	)
 	for si := range g.series {
-		s := &g.series[si]
-		p := &g.panels[s.panel]
-		lo, hi := g.dayRange(s)
-		if lo >= hi {
-			continue
-		}
-		g.timeline(s, &tl)
-		off = off[:0]
-		for range p.stores {
-			off = append(off, 0)
-		}
-		_, alt := p.info.endingSets()
-		lastRaw := int64(-1)
-		for i := lo; i < hi; i++ {
-			d := p.days[i]
-			raw, reg, price, ends := tl.at(d)
-			if raw != lastRaw {
-				lastRaw = raw
-				for j, st := range p.stores {
-					off[j] = 0
-					if f := g.storeOff[st]; f != 0 && demoMix(s.hash^(g.storeKey[st]+1)*0x9E3779B97F4A7C15)%10 < 6 {
-						if r := demoRetail(demoScale(raw, f), alt); r != reg {
-							off[j] = r
-						}
-					}
-				}
-			}
-			for j, st := range p.stores {
-				if !g.observed(s, d, st) {
-					continue
-				}
-				o := Observation{
-					Date:         d,
-					StoreID:      g.stores[st].ID,
-					Banner:       p.banner.Slug,
-					ExternalSKU:  s.sku,
-					Price:        price,
-					RegularPrice: reg,
-					PromoEnds:    ends,
-				}
-				if r := off[j]; r != 0 {
-					o.RegularPrice = r
-					if ends == 0 {
-						o.Price = r
-					} else if price >= r {
-						o.Price, o.PromoEnds = r, 0
-					}
-				}
-				buf = append(buf, o)
-				if len(buf) == demoChunk {
-					if err := emit(buf); err != nil {
-						return err
-					}
-					buf = buf[:0]
-				}
-			}
+		if err := g.seriesObservations(&g.series[si], &tl, &off, out); err != nil {
+			return err
 		}
 	}
-	if len(buf) > 0 {
-		return emit(buf)
+	if len(out.buf) > 0 {
+		return emit(out.buf)
 	}
 	return nil
+}
+
+// chunker passes observations to emit demoChunk at a time.
+type chunker struct {
+	buf  []Observation
+	emit func([]Observation) error
+}
+
+func (c *chunker) add(o Observation) error {
+	c.buf = append(c.buf, o)
+	if len(c.buf) < demoChunk {
+		return nil
+	}
+	err := c.emit(c.buf)
+	c.buf = c.buf[:0]
+	return err
+}
+
+// seriesObservations adds the observations of series s to out, its
+// timeline in tl and its stores' regular prices in off.
+func (g *Generator) seriesObservations(s *demoSeries, tl *demoTimeline, off *[]int64, out *chunker) error {
+	p := &g.panels[s.panel]
+	lo, hi := g.dayRange(s)
+	if lo >= hi {
+		return nil
+	}
+	g.timeline(s, tl)
+	*off = append((*off)[:0], make([]int64, len(p.stores))...)
+	_, alt := p.info.endingSets()
+	lastRaw := int64(-1)
+	for i := lo; i < hi; i++ {
+		d := p.days[i]
+		raw, reg, price, ends := tl.at(d)
+		if raw != lastRaw {
+			lastRaw = raw
+			g.offZone(s, p, raw, reg, alt, *off)
+		}
+		for j, st := range p.stores {
+			if !g.observed(s, d, st) {
+				continue
+			}
+			o := Observation{
+				Date:         d,
+				StoreID:      g.stores[st].ID,
+				Banner:       p.banner.Slug,
+				ExternalSKU:  s.sku,
+				Price:        price,
+				RegularPrice: reg,
+				PromoEnds:    ends,
+			}
+			if r := (*off)[j]; r != 0 {
+				o.RegularPrice = r
+				if ends == 0 {
+					o.Price = r
+				} else if price >= r {
+					o.Price, o.PromoEnds = r, 0
+				}
+			}
+			if err := out.add(o); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// offZone sets off[j] to the regular price of series s at store j of
+// panel p, when raw (the zone's regular price reg before its ending) is
+// priced off-zone there, else to 0.
+func (g *Generator) offZone(s *demoSeries, p *demoPanel, raw, reg int64, alt []int64, off []int64) {
+	for j, st := range p.stores {
+		off[j] = 0
+		if f := g.storeOff[st]; f != 0 && demoMix(s.hash^(g.storeKey[st]+1)*0x9E3779B97F4A7C15)%10 < 6 {
+			if r := demoRetail(demoScale(raw, f), alt); r != reg {
+				off[j] = r
+			}
+		}
+	}
 }
 
 // dayRange returns the indices [lo, hi) of the panel days within the
@@ -613,7 +637,36 @@ func (g *Generator) rng(parts ...string) *rand.Rand {
 
 // --- stores ---
 
+// buildStores seats the scale's stores in panels, places and numbers
+// them, retires a few and sets each panel's visit days.
 func (g *Generator) buildStores(spec demoScaleSpec, infos map[string]*demoBannerInfo) {
+	placed := g.placeStores(g.seatStores(spec, infos))
+	g.numberStores(placed)
+	g.indexStores(placed)
+	g.retireStores()
+	for i := range g.panels {
+		p := &g.panels[i]
+		for d := g.start; d <= g.asOf; d++ {
+			if wd := d.Weekday(); wd == p.info.days[0] || wd == p.info.days[1] {
+				p.days = append(p.days, d)
+			}
+		}
+	}
+}
+
+// seatCand is a banner's panel in a province, with the stores it gets.
+type seatCand struct {
+	panel  demoPanel
+	weight int64
+	seats  int
+	extra  bool // its one seat is there so that the province has a store
+}
+
+// seatStores returns every banner's panel in each of its provinces with
+// its seats: the scale's minima, then Sainte-Laguë over panels weighted by
+// the province's share and the banner's share in it; then one more in
+// each province or territory that has none.
+func (g *Generator) seatStores(spec demoScaleSpec, infos map[string]*demoBannerInfo) []seatCand {
 	provWeight := map[string]int64{}
 	bannerSum := map[string]int64{}
 	for _, p := range demoProvinceTable {
@@ -624,23 +677,14 @@ func (g *Generator) buildStores(spec demoScaleSpec, infos map[string]*demoBanner
 			bannerSum[p] += int64(infos[b.Slug].weight)
 		}
 	}
-
-	// Seat stores: the scale's minima, then Sainte-Laguë over panels
-	// weighted by the province's share and the banner's share in it.
-	type cand struct {
-		panel  demoPanel
-		weight int64
-		seats  int
-		extra  bool // its one seat is there so that the province has a store
-	}
-	var cands []cand
+	var cands []seatCand
 	for _, b := range g.banners {
 		for _, p := range b.Provinces {
 			w := int64(0)
 			if bannerSum[p] > 0 {
 				w = provWeight[p] * int64(infos[b.Slug].weight) * 1000 / bannerSum[p]
 			}
-			cands = append(cands, cand{panel: demoPanel{info: infos[b.Slug], banner: b, province: p}, weight: w})
+			cands = append(cands, seatCand{panel: demoPanel{info: infos[b.Slug], banner: b, province: p}, weight: w})
 		}
 	}
 	seated := 0
@@ -664,36 +708,45 @@ func (g *Generator) buildStores(spec demoScaleSpec, infos map[string]*demoBanner
 		}
 		cands[best].seats++
 	}
-	// Every province and territory has a store: one with none gets one
-	// more, in the panel of the banner with most stores there.
 	for _, p := range demoProvinceTable {
-		best := -1
-		for i, c := range cands {
-			if c.panel.province != p.code {
-				continue
-			}
-			if c.seats > 0 {
-				best = -1
-				break
-			}
-			if best < 0 || c.weight > cands[best].weight {
-				best = i
-			}
-		}
-		if best >= 0 {
+		if best := unseated(cands, p.code); best >= 0 {
 			cands[best].seats++
 			cands[best].extra = true
 		}
 	}
+	return cands
+}
 
-	// Place the stores of each panel in the province's cities.
-	type built struct {
-		store Store
-		panel int
-		off   int64
-		extra bool
+// unseated returns, when province has no store yet, the index of the
+// panel there of the banner with most weight, else -1.
+func unseated(cands []seatCand, province string) int {
+	best := -1
+	for i, c := range cands {
+		if c.panel.province != province {
+			continue
+		}
+		if c.seats > 0 {
+			return -1
+		}
+		if best < 0 || c.weight > cands[best].weight {
+			best = i
+		}
 	}
-	var all []built
+	return best
+}
+
+// placedStore is a store placed in its panel's province.
+type placedStore struct {
+	store Store
+	panel int
+	off   int64
+	extra bool
+}
+
+// placeStores adds the panels with seats to g.panels and places their
+// stores in the province's cities.
+func (g *Generator) placeStores(cands []seatCand) []placedStore {
+	var all []placedStore
 	for ci := range cands {
 		c := &cands[ci]
 		if c.seats == 0 {
@@ -707,7 +760,7 @@ func (g *Generator) buildStores(spec demoScaleSpec, infos map[string]*demoBanner
 		for n := 0; n < c.seats; n++ {
 			city, hood, fsas := g.pickSite(r, p, used)
 			fsa := fsas[r.IntN(len(fsas))]
-			all = append(all, built{
+			all = append(all, placedStore{
 				store: Store{
 					Banner:     p.banner.Slug,
 					BannerName: p.banner.Name,
@@ -725,8 +778,12 @@ func (g *Generator) buildStores(spec demoScaleSpec, infos map[string]*demoBanner
 			})
 		}
 	}
+	return all
+}
 
-	// Store numbers: four digits, unique per banner.
+// numberStores gives the stores their IDs (four digits, unique per
+// banner) and sorts them by ID.
+func (g *Generator) numberStores(all []placedStore) {
 	numbers := map[string]map[int]bool{}
 	for i := range all {
 		s := &all[i].store
@@ -742,7 +799,11 @@ func (g *Generator) buildStores(spec demoScaleSpec, infos map[string]*demoBanner
 		s.ID = fmt.Sprintf("%s-%s-%04d", g.panels[all[i].panel].info.idPrefix, strings.ToLower(s.Province), n)
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].store.ID < all[j].store.ID })
+}
 
+// indexStores sets g's stores, in ID order, and their panels; the stores
+// added so that a province has one are keyed after the others.
+func (g *Generator) indexStores(all []placedStore) {
 	g.stores = make([]Store, len(all))
 	g.storeLast = make([]Date, len(all))
 	g.storeOff = make([]int64, len(all))
@@ -764,19 +825,22 @@ func (g *Generator) buildStores(spec demoScaleSpec, infos map[string]*demoBanner
 			key++
 		}
 	}
+}
 
-	// A few stores left the panel: observed until 3-8 weeks before asOf.
-	var cand2 []int
+// retireStores takes a few stores out of the panel: observed until 3-8
+// weeks before asOf.
+func (g *Generator) retireStores() {
+	var cand []int
 	for _, p := range g.panels {
 		if len(p.stores) >= 2 && !demoTerritory(p.province) {
-			cand2 = append(cand2, p.stores...)
+			cand = append(cand, p.stores...)
 		}
 	}
-	sort.Ints(cand2)
+	sort.Ints(cand)
 	r := g.rng("inactive")
-	r.Shuffle(len(cand2), func(i, j int) { cand2[i], cand2[j] = cand2[j], cand2[i] })
+	r.Shuffle(len(cand), func(i, j int) { cand[i], cand[j] = cand[j], cand[i] })
 	want := max(2, (len(g.stores)*25+500)/1000)
-	for _, st := range cand2 {
+	for _, st := range cand {
 		if want == 0 {
 			break
 		}
@@ -786,15 +850,6 @@ func (g *Generator) buildStores(spec demoScaleSpec, infos map[string]*demoBanner
 		g.stores[st].Active = false
 		g.storeLast[st] = g.asOf - Date(21+r.IntN(36))
 		want--
-	}
-
-	for i := range g.panels {
-		p := &g.panels[i]
-		for d := g.start; d <= g.asOf; d++ {
-			if wd := d.Weekday(); wd == p.info.days[0] || wd == p.info.days[1] {
-				p.days = append(p.days, d)
-			}
-		}
 	}
 }
 
@@ -911,7 +966,28 @@ func demoOffZone(r *rand.Rand) int64 {
 
 // --- catalogue ---
 
+// buildCatalogue builds the scale's products from the brand and line
+// tables: their barcodes, base prices, supplier price changes, and the
+// new and discontinued ones.
 func (g *Generator) buildCatalogue(spec demoScaleSpec) error {
+	brands, err := parseBrands()
+	if err != nil {
+		return err
+	}
+	universe, err := g.productUniverse(brands)
+	if err != nil {
+		return err
+	}
+	if err := g.addProducts(universe, pickProducts(universe, spec.products)); err != nil {
+		return err
+	}
+	g.addSupplierChanges()
+	g.setLifecycles(spec)
+	return nil
+}
+
+// parseBrands reads demoBrandRows.
+func parseBrands() (map[string]*demoBrand, error) {
 	brands := map[string]*demoBrand{}
 	for _, row := range demoBrandRows {
 		f := strings.Split(row, "|")
@@ -921,46 +997,44 @@ func (g *Generator) buildCatalogue(spec demoScaleSpec) error {
 		}
 		level, err := strconv.ParseInt(f[4], 10, 64)
 		if err != nil || len(f[1]) != 6 && len(f[1]) != 7 {
-			return fmt.Errorf("demo: bad brand row %q", row)
+			return nil, fmt.Errorf("demo: bad brand row %q", row)
 		}
 		b.levelBP = level
 		brands[b.name] = b
 	}
+	return brands, nil
+}
 
-	// The universe of products: every brand of a line in every item.
-	type cand struct {
-		line  int
-		brand *demoBrand
-		name  string
-		fr    string // the French name, "" when the table gives none
-		size  string
-		cents int64
-		core  bool
-		u     uint64
-	}
-	var universe []cand
+// productCand is a product the catalogue may hold: an item of a line in
+// one of the line's brands.
+type productCand struct {
+	line  int
+	brand *demoBrand
+	name  string
+	fr    string // the French name, "" when the table gives none
+	size  string
+	cents int64
+	core  bool
+	u     uint64 // the draw that orders the picks
+}
+
+// productUniverse returns every brand of a line in every item of it,
+// once each.
+func (g *Generator) productUniverse(brands map[string]*demoBrand) ([]productCand, error) {
+	var universe []productCand
 	seen := map[string]bool{}
 	for li, line := range demoLineTable {
 		for _, bn := range strings.Split(line.brands, ";") {
 			b := brands[strings.TrimSpace(bn)]
 			if b == nil {
-				return fmt.Errorf("demo: line %d names unknown brand %q", li, bn)
+				return nil, fmt.Errorf("demo: line %d names unknown brand %q", li, bn)
 			}
 			for _, it := range line.items {
-				f := strings.Split(it, "|")
-				if len(f) != 3 && len(f) != 4 {
-					return fmt.Errorf("demo: bad item %q", it)
-				}
-				c := cand{line: li, brand: b, name: f[0], size: f[1]}
-				if len(f) == 4 {
-					c.fr = f[3]
-				}
-				c.core = strings.HasSuffix(f[2], "*")
-				cents, err := strconv.ParseInt(strings.TrimSuffix(f[2], "*"), 10, 64)
+				c, err := parseItem(it)
 				if err != nil {
-					return fmt.Errorf("demo: bad item %q", it)
+					return nil, err
 				}
-				c.cents = cents
+				c.line, c.brand = li, b
 				key := b.name + "|" + c.name + "|" + c.size
 				if seen[key] {
 					continue
@@ -971,10 +1045,33 @@ func (g *Generator) buildCatalogue(spec demoScaleSpec) error {
 			}
 		}
 	}
+	return universe, nil
+}
 
-	// Pick spec.products: one of each line, then the lowest draws.
+// parseItem reads a line's item, "name|size|cents[*]|[French name]".
+func parseItem(it string) (productCand, error) {
+	f := strings.Split(it, "|")
+	if len(f) != 3 && len(f) != 4 {
+		return productCand{}, fmt.Errorf("demo: bad item %q", it)
+	}
+	c := productCand{name: f[0], size: f[1]}
+	if len(f) == 4 {
+		c.fr = f[3]
+	}
+	c.core = strings.HasSuffix(f[2], "*")
+	cents, err := strconv.ParseInt(strings.TrimSuffix(f[2], "*"), 10, 64)
+	if err != nil {
+		return productCand{}, fmt.Errorf("demo: bad item %q", it)
+	}
+	c.cents = cents
+	return c, nil
+}
+
+// pickProducts picks n of universe: one of each line, then the lowest
+// draws.
+func pickProducts(universe []productCand, n int) []bool {
 	pick := make([]bool, len(universe))
-	n := 0
+	picked := 0
 	firstOfLine := map[int]int{}
 	for i, c := range universe {
 		if j, ok := firstOfLine[c.line]; !ok || c.u < universe[j].u {
@@ -983,7 +1080,7 @@ func (g *Generator) buildCatalogue(spec demoScaleSpec) error {
 	}
 	for _, i := range firstOfLine {
 		pick[i] = true
-		n++
+		picked++
 	}
 	order := make([]int, len(universe))
 	for i := range order {
@@ -991,16 +1088,20 @@ func (g *Generator) buildCatalogue(spec demoScaleSpec) error {
 	}
 	sort.Slice(order, func(a, b int) bool { return universe[order[a]].u < universe[order[b]].u })
 	for _, i := range order {
-		if n >= spec.products {
+		if picked >= n {
 			break
 		}
 		if !pick[i] {
 			pick[i] = true
-			n++
+			picked++
 		}
 	}
+	return pick
+}
 
-	// Barcodes: per company prefix, item numbers from a random start.
+// addProducts adds the picked products to g.products, with barcodes
+// numbered per company prefix from a random start.
+func (g *Generator) addProducts(universe []productCand, pick []bool) error {
 	next := map[string]int{}
 	for i, c := range universe {
 		if !pick[i] {
@@ -1040,8 +1141,12 @@ func (g *Generator) buildCatalogue(spec demoScaleSpec) error {
 			last:    g.asOf,
 		})
 	}
+	return nil
+}
 
-	// Supplier price changes: 1-2 a year, mostly increases of 2-8 %.
+// addSupplierChanges gives each product its supplier price changes: 1-2
+// a year, mostly increases of 2-8 %.
+func (g *Generator) addSupplierChanges() {
 	for i := range g.products {
 		x := &g.products[i]
 		r := g.rng("supply", x.item.GTIN)
@@ -1053,10 +1158,12 @@ func (g *Generator) buildCatalogue(spec demoScaleSpec) error {
 			x.events = append(x.events, demoEvent{t, bp})
 		}
 	}
+}
 
-	// New products, first seen 7-20 days before asOf, and discontinued
-	// ones, last seen 5 weeks to 5 months before: national brands sold
-	// everywhere, so that somebody carries them.
+// setLifecycles makes a few products new, first seen 7-20 days before
+// asOf, and a few discontinued, last seen 5 weeks to 5 months before:
+// national brands sold everywhere, so that somebody carries them.
+func (g *Generator) setLifecycles(spec demoScaleSpec) {
 	var pool []int
 	for i, x := range g.products {
 		if x.brand.owner == "" && x.brand.regions == nil && x.pop < demoStaple {
@@ -1076,7 +1183,6 @@ func (g *Generator) buildCatalogue(spec demoScaleSpec) error {
 			g.products[i].last = g.asOf - Date(35+r.IntN(span-35+1))
 		}
 	}
-	return nil
 }
 
 // --- assortment and series ---
@@ -1181,39 +1287,78 @@ func (g *Generator) carries(spec demoScaleSpec, p *demoPanel, x *demoProduct) bo
 
 // --- samples ---
 
+// buildSamples picks the values README's examples and the tests use:
+// in Ontario, a staple carried by several banners and one of its SKUs, a
+// product not carried, an unknown barcode and a query with hits.
 func (g *Generator) buildSamples() {
-	const prov = "ON"
-	s := Samples{Province: prov}
-	fresh := g.asOf - demoFresh + 1
+	on := g.scanSamples("ON")
+	s := Samples{Province: on.province}
+	best := g.mostCarried(on.current)
+	s.CarriedGTIN = g.products[best].item.GTIN
+	if !on.pickSKU(g, on.current[best], &s) {
+		all := make([]int, 0, len(on.spans))
+		for si := range on.spans {
+			all = append(all, si)
+		}
+		sort.Ints(all)
+		on.pickSKU(g, all, &s)
+	}
+	// A product known but not carried in ON now; preferably carried elsewhere.
+	for pass := 0; pass < 2 && s.NotCarriedGTIN == ""; pass++ {
+		for xi := range g.products {
+			if len(on.current[xi]) == 0 && (pass == 1 || on.elsewhere[xi]) {
+				s.NotCarriedGTIN = g.products[xi].item.GTIN
+				break
+			}
+		}
+	}
+	s.UnknownGTIN = g.unknownGTIN(g.products[best].brand.prefix)
+	s.Query = g.sampleQuery(on.current)
+	g.samples = s
+}
 
-	type span struct{ first, last Date }
-	spans := map[int]span{}     // ON series -> observed span
-	current := map[int][]int{}  // product -> ON series current now
-	elsewhere := map[int]bool{} // product -> current outside ON
+// sampleScan is where the series of a province and the products are
+// observed.
+type sampleScan struct {
+	province  string
+	fresh     Date                        // the first day an offer is current from
+	spans     map[int]struct{ f, l Date } // the province's series -> observed span
+	current   map[int][]int               // product -> the province's series current now
+	elsewhere map[int]bool                // product -> current outside the province
+}
+
+// scanSamples returns the series' spans in province and where the
+// products are current.
+func (g *Generator) scanSamples(province string) *sampleScan {
+	sc := &sampleScan{province: province, fresh: g.asOf - demoFresh + 1,
+		spans: map[int]struct{ f, l Date }{}, current: map[int][]int{}, elsewhere: map[int]bool{}}
 	for si := range g.series {
 		sr := &g.series[si]
 		p := &g.panels[sr.panel]
-		if p.province != prov && elsewhere[sr.product] {
+		if p.province != province && sc.elsewhere[sr.product] {
 			continue
 		}
 		first, last, ok := g.seriesSpan(si)
 		if !ok {
 			continue
 		}
-		if p.province != prov {
-			if last >= fresh {
-				elsewhere[sr.product] = true
+		if p.province != province {
+			if last >= sc.fresh {
+				sc.elsewhere[sr.product] = true
 			}
 			continue
 		}
-		spans[si] = span{first, last}
-		if last >= fresh {
-			current[sr.product] = append(current[sr.product], si)
+		sc.spans[si] = struct{ f, l Date }{first, last}
+		if last >= sc.fresh {
+			sc.current[sr.product] = append(sc.current[sr.product], si)
 		}
 	}
+	return sc
+}
 
-	// The staple with the most current ON banners (table order on ties),
-	// or any product if no staple has three.
+// mostCarried returns the staple with the most current banners in
+// current (table order on ties), or any product if no staple has three.
+func (g *Generator) mostCarried(current map[int][]int) int {
 	best := -1
 	for pass := 0; pass < 2 && (best < 0 || len(current[best]) < 3); pass++ {
 		for xi := range g.products {
@@ -1226,60 +1371,47 @@ func (g *Generator) buildSamples() {
 			}
 		}
 	}
-	s.CarriedGTIN = g.products[best].item.GTIN
+	return best
+}
 
-	// Its SKU at a banner with at least 90 days of history.
+// pickSKU sets s's SKU to one of cands current with at least 90 days of
+// history, at a preferred banner if one is, and reports whether there was
+// one.
+func (sc *sampleScan) pickSKU(g *Generator, cands []int, s *Samples) bool {
 	prefer := []string{"no-frills", "loblaws", "food-basics", "metro", "sobeys", "walmart"}
-	pickSKU := func(cands []int) bool {
-		for _, want := range append(prefer, "") {
-			for _, si := range cands {
-				sp, ok := spans[si]
-				slug := g.panels[g.series[si].panel].banner.Slug
-				if ok && sp.first <= g.asOf-90 && sp.last >= fresh && (want == "" || slug == want) {
-					s.SKU, s.Banner = g.series[si].sku, slug
-					return true
-				}
-			}
-		}
-		return false
-	}
-	if !pickSKU(current[best]) {
-		all := make([]int, 0, len(spans))
-		for si := range spans {
-			all = append(all, si)
-		}
-		sort.Ints(all)
-		pickSKU(all)
-	}
-
-	// A product known but not carried in ON now; preferably carried elsewhere.
-	for pass := 0; pass < 2 && s.NotCarriedGTIN == ""; pass++ {
-		for xi := range g.products {
-			if len(current[xi]) == 0 && (pass == 1 || elsewhere[xi]) {
-				s.NotCarriedGTIN = g.products[xi].item.GTIN
-				break
+	for _, want := range append(prefer, "") {
+		for _, si := range cands {
+			sp, ok := sc.spans[si]
+			slug := g.panels[g.series[si].panel].banner.Slug
+			if ok && sp.f <= g.asOf-90 && sp.l >= sc.fresh && (want == "" || slug == want) {
+				s.SKU, s.Banner = g.series[si].sku, slug
+				return true
 			}
 		}
 	}
+	return false
+}
 
-	// A valid barcode of the same manufacturer that the catalogue lacks.
+// unknownGTIN returns a valid barcode of the company prefix that the
+// catalogue lacks.
+func (g *Generator) unknownGTIN(prefix string) string {
 	known := map[string]bool{}
 	for _, x := range g.products {
 		known[x.item.GTIN] = true
 	}
-	prefix := g.products[best].brand.prefix
 	r := g.rng("unknown")
 	for {
 		body := fmt.Sprintf("%s%05d", prefix, 10000+r.IntN(90000))
 		code := body + string(gs1.CheckDigit(body))
-		gtin := strings.Repeat("0", 14-len(code)) + code
-		if !known[gtin] {
-			s.UnknownGTIN = gtin
-			break
+		if gtin := strings.Repeat("0", 14-len(code)) + code; !known[gtin] {
+			return gtin
 		}
 	}
+}
 
-	// A query with several current hits in ON.
+// sampleQuery returns a query with several current hits in current, ""
+// when none of the candidates has.
+func (g *Generator) sampleQuery(current map[int][]int) string {
 	for _, q := range []string{"milk", "cheese", "coffee", "chips", "bread", "juice"} {
 		hits, products := 0, map[int]bool{}
 		for xi, list := range current {
@@ -1290,11 +1422,10 @@ func (g *Generator) buildSamples() {
 			}
 		}
 		if hits >= 5 && len(products) >= 3 {
-			s.Query = q
-			break
+			return q
 		}
 	}
-	g.samples = s
+	return ""
 }
 
 // demoMatches reports whether a token of text starts with query.
