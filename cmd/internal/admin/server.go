@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"net"
 	"net/http"
 	"os"
@@ -195,9 +196,18 @@ func accountQuery[I, R any](status int, f func(context.Context, I) (R, error)) m
 	}}}
 }
 
-// handler is the protocol: its whole route table.
+// handler is the protocol: its whole route table, by group.
 func handler(svc *grocery.Service) http.Handler {
-	routes := map[string]map[string]route{
+	routes := map[string]map[string]route{}
+	for _, group := range []map[string]map[string]route{keyRoutes(svc), dataRoutes(svc), queryRoutes(svc), alertRoutes(svc), webhookRoutes(svc)} {
+		maps.Copy(routes, group)
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { serveRoute(routes, w, r) })
+}
+
+// keyRoutes are the API keys' and plans' routes.
+func keyRoutes(svc *grocery.Service) map[string]map[string]route {
+	return map[string]map[string]route{
 		"/v1/keys": {
 			http.MethodPost: {http.StatusCreated, func(w http.ResponseWriter, r *http.Request) (any, error) {
 				var in grocery.KeyInput
@@ -233,6 +243,12 @@ func handler(svc *grocery.Service) http.Handler {
 				return svc.Plans(), nil
 			}},
 		},
+	}
+}
+
+// dataRoutes import and export data.
+func dataRoutes(svc *grocery.Service) map[string]map[string]route {
+	return map[string]map[string]route{
 		"/v1/import": {
 			// The body is the file itself, of any size: the call may take
 			// as long as the import does.
@@ -251,6 +267,12 @@ func handler(svc *grocery.Service) http.Handler {
 		"/v1/export": {http.MethodPost: {http.StatusOK, func(w http.ResponseWriter, r *http.Request) (any, error) {
 			return exportTo(svc, w, r)
 		}}},
+	}
+}
+
+// queryRoutes are the queries and analytics.
+func queryRoutes(svc *grocery.Service) map[string]map[string]route {
+	return map[string]map[string]route{
 		// The queries, for the CLI while the server holds the file.
 		"/v1/lookup":  query(svc.LookupProduct),
 		"/v1/search":  query(svc.SearchProducts),
@@ -269,6 +291,12 @@ func handler(svc *grocery.Service) http.Handler {
 		// Analytics, for the account in the account parameter when given.
 		"/v1/brief":          accountQuery(http.StatusOK, svc.ExecutiveBrief),
 		"/v1/report/signals": accountQuery(http.StatusOK, svc.Signals),
+	}
+}
+
+// alertRoutes are an account's alert rules.
+func alertRoutes(svc *grocery.Service) map[string]map[string]route {
+	return map[string]map[string]route{
 		// Alert rules, for the account in the account parameter.
 		"/v1/alerts":        accountQuery(http.StatusCreated, svc.CreateAlert),
 		"/v1/alerts/list":   accountQuery(http.StatusOK, svc.ListAlerts),
@@ -284,6 +312,12 @@ func handler(svc *grocery.Service) http.Handler {
 		"/v1/alerts/evaluate": accountQuery(http.StatusOK, func(ctx context.Context, _ struct{}) (*grocery.AlertEvaluation, error) {
 			return svc.EvaluateAlerts(ctx)
 		}),
+	}
+}
+
+// webhookRoutes are an account's webhook endpoints.
+func webhookRoutes(svc *grocery.Service) map[string]map[string]route {
+	return map[string]map[string]route{
 		// Webhook endpoints, for the account in the account parameter.
 		"/v1/webhooks": accountQuery(http.StatusCreated, svc.CreateWebhook),
 		"/v1/webhooks/list": accountQuery(http.StatusOK, func(ctx context.Context, _ struct{}) (*grocery.WebhookList, error) {
@@ -299,34 +333,36 @@ func handler(svc *grocery.Service) http.Handler {
 			return svc.WebhookDeliveries(ctx, in.ID, in.WebhookDeliveriesInput)
 		}),
 	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		methods, ok := routes[r.URL.Path]
-		if !ok {
-			// A newer CLI than this server: the client says to restart it.
-			writeError(w, grocery.Errorf(grocery.ECONFLICT, "%s%s", unknownOperation, r.URL.Path))
-			return
+}
+
+// serveRoute answers r by its route in routes.
+func serveRoute(routes map[string]map[string]route, w http.ResponseWriter, r *http.Request) {
+	methods, ok := routes[r.URL.Path]
+	if !ok {
+		// A newer CLI than this server: the client says to restart it.
+		writeError(w, grocery.Errorf(grocery.ECONFLICT, "%s%s", unknownOperation, r.URL.Path))
+		return
+	}
+	rt, ok := methods[r.Method]
+	if !ok {
+		var allow []string
+		for m := range methods {
+			allow = append(allow, m)
 		}
-		rt, ok := methods[r.Method]
-		if !ok {
-			var allow []string
-			for m := range methods {
-				allow = append(allow, m)
-			}
-			slices.Sort(allow)
-			w.Header().Set("Allow", strings.Join(allow, ", "))
-			writeJSON(w, http.StatusMethodNotAllowed, errorBody{Code: grocery.EINVALIDARGUMENT, Message: fmt.Sprintf("method %s is not allowed on %s", r.Method, r.URL.Path)})
-			return
-		}
-		v, err := rt.call(w, r)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		if _, ok := v.(streamed); ok {
-			return
-		}
-		writeJSON(w, rt.status, v)
-	})
+		slices.Sort(allow)
+		w.Header().Set("Allow", strings.Join(allow, ", "))
+		writeJSON(w, http.StatusMethodNotAllowed, errorBody{Code: grocery.EINVALIDARGUMENT, Message: fmt.Sprintf("method %s is not allowed on %s", r.Method, r.URL.Path)})
+		return
+	}
+	v, err := rt.call(w, r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	if _, ok := v.(streamed); ok {
+		return
+	}
+	writeJSON(w, rt.status, v)
 }
 
 // streamed is the answer of a route that wrote its own body.
