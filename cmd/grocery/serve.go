@@ -20,19 +20,42 @@ import (
 // demoUPC is a barcode every demo data set carries in Ontario.
 const demoUPC = "067000378089"
 
+// serveFlags are serve's own flags (--redis and the webhook policy are
+// app's).
+type serveFlags struct {
+	addr     string
+	demo     bool
+	origins  []string
+	maxConns int
+	role     string
+	snaps    string
+}
+
 func (a *app) serveCmd() *cobra.Command {
-	var (
-		addr     string
-		demo     bool
-		origins  []string
-		maxConns int
-		role     string
-		snaps    string
-	)
+	var f serveFlags
 	cmd := &cobra.Command{
-		Use:   "serve",
-		Short: "Serve the MCP and REST interfaces on one listener",
-		Long: `serve serves the grocery interfaces on one listener: MCP at /mcp
+		Use:     "serve",
+		Short:   "Serve the MCP and REST interfaces on one listener",
+		Long:    serveLong,
+		Example: "  grocery serve --demo\n  grocery serve --addr 127.0.0.1:9000 --db prices.db",
+		Args:    usageArgs(cobra.NoArgs),
+		RunE: runE(func(cmd *cobra.Command, _ []string) error {
+			return a.serve(cmd, &f)
+		}),
+	}
+	cmd.Flags().StringVar(&f.addr, "addr", "127.0.0.1:8080", "listen address")
+	cmd.Flags().BoolVar(&f.demo, "demo", false, "build the demo data if missing and print a demo API key")
+	cmd.Flags().StringSliceVar(&f.origins, "allowed-origin", nil, "browser `origin`s allowed to call MCP, e.g. https://app.example.com (repeatable); on a loopback address, loopback origins are allowed too")
+	cmd.Flags().IntVar(&f.maxConns, "max-conns", server.DefaultMaxConns, "connections held open at once; when all are taken an idle keep-alive one is closed, else new ones wait")
+	cmd.Flags().StringVar(&a.redisURL, "redis", "", redisHelp)
+	cmd.Flags().StringVar(&f.role, "role", "", server.RoleHelp)
+	cmd.Flags().StringVar(&f.snaps, "snapshots", "", server.SnapshotsHelp)
+	webhookPolicyFlags(cmd.Flags(), &a.webhooks)
+	return cmd
+}
+
+// serveLong is serve's --help.
+const serveLong = `serve serves the grocery interfaces on one listener: MCP at /mcp
 (stateless Streamable HTTP: revision 2026-07-28, and 2025-11-25,
 2025-06-18 and 2025-03-26 after their handshake), REST at / for the
 integration plan's keys (X-API-Key), and GET /healthz. The REST paths:
@@ -78,62 +101,51 @@ reach it with --redis too.
 
 With --demo it first builds the demo data set if the data file is missing,
 creates a demo API key on the integration plan once (kept in <db>.demo-key,
-mode 0600), and prints the key and a ready curl call.`,
-		Example: "  grocery serve --demo\n  grocery serve --addr 127.0.0.1:9000 --db prices.db",
-		Args:    usageArgs(cobra.NoArgs),
-		RunE: runE(func(cmd *cobra.Command, _ []string) error {
-			db := a.dbPath(cmd)
-			opts, err := server.OptionsFromEnv(a.getenv)
-			if err != nil {
-				return &usageError{err}
-			}
-			if a.redisURL != "" {
-				opts.RedisURL = a.redisURL
-			}
-			opts.Webhooks.AllowLoopback, opts.Webhooks.AllowPrivate = a.webhooks.AllowLoopback, a.webhooks.AllowPrivate
-			if err := checkRole(role, snaps, opts.RedisURL, demo); err != nil {
-				return &usageError{err}
-			}
-			out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
-			var key string
-			if demo {
-				if key, err = prepareDemo(cmd.Context(), db, opts, errOut); err != nil {
-					return err
-				}
-			} else if _, err := os.Stat(db); errors.Is(err, fs.ErrNotExist) && role != server.RoleReplica {
-				return noDataFile(db)
-			}
-			logs := server.NewLogWriter(errOut, 200*time.Millisecond)
-			defer logs.Close()
-			return server.Run(cmd.Context(), server.Config{
-				Addr:    addr,
-				DB:      db,
-				Version: server.Version(),
-				Logger:  slog.New(server.NewLogHandler(logs, false)),
-				Options: opts,
+mode 0600), and prints the key and a ready curl call.`
 
-				AllowedOrigins: origins,
-				MaxConns:       maxConns,
-				Role:           role,
-				Snapshots:      snaps,
-				Ready: func(base string) {
-					fmt.Fprintf(out, "Serving %s (MCP at %s/mcp, REST at %s/). Stop with Ctrl-C.\n", base, base, base)
-					if key != "" {
-						printDemoHelp(out, base, db, key)
-					}
-				},
-			})
-		}),
+// serve runs the server as serve's flags f say.
+func (a *app) serve(cmd *cobra.Command, f *serveFlags) error {
+	db := a.dbPath(cmd)
+	opts, err := server.OptionsFromEnv(a.getenv)
+	if err != nil {
+		return &usageError{err}
 	}
-	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "listen address")
-	cmd.Flags().BoolVar(&demo, "demo", false, "build the demo data if missing and print a demo API key")
-	cmd.Flags().StringSliceVar(&origins, "allowed-origin", nil, "browser `origin`s allowed to call MCP, e.g. https://app.example.com (repeatable); on a loopback address, loopback origins are allowed too")
-	cmd.Flags().IntVar(&maxConns, "max-conns", server.DefaultMaxConns, "connections held open at once; when all are taken an idle keep-alive one is closed, else new ones wait")
-	cmd.Flags().StringVar(&a.redisURL, "redis", "", redisHelp)
-	cmd.Flags().StringVar(&role, "role", "", server.RoleHelp)
-	cmd.Flags().StringVar(&snaps, "snapshots", "", server.SnapshotsHelp)
-	webhookPolicyFlags(cmd.Flags(), &a.webhooks)
-	return cmd
+	if a.redisURL != "" {
+		opts.RedisURL = a.redisURL
+	}
+	opts.Webhooks.AllowLoopback, opts.Webhooks.AllowPrivate = a.webhooks.AllowLoopback, a.webhooks.AllowPrivate
+	if err := checkRole(f.role, f.snaps, opts.RedisURL, f.demo); err != nil {
+		return &usageError{err}
+	}
+	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	var key string
+	if f.demo {
+		if key, err = prepareDemo(cmd.Context(), db, opts, errOut); err != nil {
+			return err
+		}
+	} else if _, err := os.Stat(db); errors.Is(err, fs.ErrNotExist) && f.role != server.RoleReplica {
+		return noDataFile(db)
+	}
+	logs := server.NewLogWriter(errOut, 200*time.Millisecond)
+	defer logs.Close()
+	return server.Run(cmd.Context(), server.Config{
+		Addr:    f.addr,
+		DB:      db,
+		Version: server.Version(),
+		Logger:  slog.New(server.NewLogHandler(logs, false)),
+		Options: opts,
+
+		AllowedOrigins: f.origins,
+		MaxConns:       f.maxConns,
+		Role:           f.role,
+		Snapshots:      f.snaps,
+		Ready: func(base string) {
+			fmt.Fprintf(out, "Serving %s (MCP at %s/mcp, REST at %s/). Stop with Ctrl-C.\n", base, base, base)
+			if key != "" {
+				printDemoHelp(out, base, db, key)
+			}
+		},
+	})
 }
 
 // checkRole checks the flags of serve's --role.
