@@ -277,65 +277,11 @@ const (
 // transaction under way: it writes the usage journal instead, and the
 // counts stay pending for the next flush.
 func (m *meter) flush(how flushWait) error {
-	m.mu.Lock()
-	counts := m.pending
-	m.pending = nil
-	m.mu.Unlock()
-	if counts == nil {
-		counts = map[usageID]int64{}
-	}
-
-	m.ring.mu.RLock()
-	for _, a := range m.ring.accounts {
-		a.mu.Lock()
-		if a.dirty {
-			u := usageID{a.name, a.window}
-			counts[u] = max(counts[u], a.used)
-			a.dirty = false
-		}
-		if a.dayDirty {
-			u := usageID{a.name, a.day}
-			counts[u] = max(counts[u], a.dayUsed)
-			a.dayDirty = false
-		}
-		a.mu.Unlock()
-	}
-	type seen struct {
-		e    *keyEntry
-		used int64
-	}
-	var keys []seen
-	for _, e := range m.ring.keys {
-		if t := e.lastUsed.Load(); t > e.flushedUsed {
-			keys = append(keys, seen{e, t})
-		}
-	}
-	m.ring.mu.RUnlock()
+	counts, keys := m.changed()
 	if len(counts) == 0 && len(keys) == 0 {
 		return nil
 	}
-
-	write := func(tx *storage.Tx) error {
-		for c, used := range counts {
-			if err := tx.PutUsage(c.account, c.window, uint64(used)); err != nil {
-				return err
-			}
-		}
-		var k storage.Key
-		for _, s := range keys {
-			found, err := tx.Key(s.e.id, &k)
-			if err != nil {
-				return err
-			}
-			if found && k.LastUsed < s.used {
-				k.LastUsed = s.used
-				if err := tx.PutKey(&k); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	}
+	write := func(tx *storage.Tx) error { return writeUsage(tx, counts, keys) }
 	ran, err := true, error(nil)
 	if how == waitForWriter {
 		err = m.db.Update(write)
@@ -354,8 +300,77 @@ func (m *meter) flush(how flushWait) error {
 		}
 		return nil
 	}
-	// Counts are absolute: hand them back to the next flush, and until
-	// then keep them in the journal.
+	return m.keepPending(counts, keys, err)
+}
+
+// keyUse is a key's last use, not yet flushed.
+type keyUse struct {
+	e    *keyEntry
+	used int64
+}
+
+// changed returns the counts and the keys' last uses changed since the
+// last flush, marking the accounts' counts clean.
+func (m *meter) changed() (map[usageID]int64, []keyUse) {
+	m.mu.Lock()
+	counts := m.pending
+	m.pending = nil
+	m.mu.Unlock()
+	if counts == nil {
+		counts = map[usageID]int64{}
+	}
+	m.ring.mu.RLock()
+	defer m.ring.mu.RUnlock()
+	for _, a := range m.ring.accounts {
+		a.mu.Lock()
+		if a.dirty {
+			u := usageID{a.name, a.window}
+			counts[u] = max(counts[u], a.used)
+			a.dirty = false
+		}
+		if a.dayDirty {
+			u := usageID{a.name, a.day}
+			counts[u] = max(counts[u], a.dayUsed)
+			a.dayDirty = false
+		}
+		a.mu.Unlock()
+	}
+	var keys []keyUse
+	for _, e := range m.ring.keys {
+		if t := e.lastUsed.Load(); t > e.flushedUsed {
+			keys = append(keys, keyUse{e, t})
+		}
+	}
+	return counts, keys
+}
+
+// writeUsage writes counts and the keys' last uses in tx.
+func writeUsage(tx *storage.Tx, counts map[usageID]int64, keys []keyUse) error {
+	for c, used := range counts {
+		if err := tx.PutUsage(c.account, c.window, uint64(used)); err != nil {
+			return err
+		}
+	}
+	var k storage.Key
+	for _, s := range keys {
+		found, err := tx.Key(s.e.id, &k)
+		if err != nil {
+			return err
+		}
+		if found && k.LastUsed < s.used {
+			k.LastUsed = s.used
+			if err := tx.PutKey(&k); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// keepPending hands counts, absolute, back to the next flush, and until
+// then keeps them and the keys' last uses in the journal; it returns err,
+// the flush's, with the journal's.
+func (m *meter) keepPending(counts map[usageID]int64, keys []keyUse, err error) error {
 	m.mu.Lock()
 	for c, used := range counts {
 		m.keep(c, used)
