@@ -26,12 +26,25 @@ func inconsistent(format string, args ...any) error {
 // an error wrapping ErrInconsistent naming the first entry that fails,
 // errCorrupt for a malformed key.
 func (t *Tx) CheckIndexes() error {
-	stores, skus, products := t.stores(), t.skus(), t.products()
-	hasSeries := func(banner, sku, province []byte) bool {
-		p := append(appendStr0(appendStr0(nil, string(banner)), string(sku)), province...)
-		k, _ := t.series().Cursor().Seek(p)
-		return hasPrefix(k, p) && len(k) == len(p)+4
+	for _, check := range []func() error{t.checkStoreLoc, t.checkGTINSKUs, t.checkOffers, t.checkTokens,
+		t.checkLatest, t.checkShelf, t.checkPromoDates, t.checkAlertWatch} {
+		if err := check(); err != nil {
+			return err
+		}
 	}
+	return nil
+}
+
+// hasSeries reports whether the banner SKU has a stored series in province.
+func (t *Tx) hasSeries(banner, sku, province []byte) bool {
+	p := append(appendStr0(appendStr0(nil, string(banner)), string(sku)), province...)
+	k, _ := t.series().Cursor().Seek(p)
+	return hasPrefix(k, p) && len(k) == len(p)+4
+}
+
+// checkStoreLoc checks that storeloc entries name a store.
+func (t *Tx) checkStoreLoc() error {
+	stores := t.stores()
 	c := t.storeLoc().Cursor()
 	for k, _ := c.First(); k != nil; k, _ = c.Next() {
 		_, id, ok := bytes.Cut(k[min(2, len(k)):], []byte{0})
@@ -39,7 +52,14 @@ func (t *Tx) CheckIndexes() error {
 			return inconsistent("storeloc %q names no store", k)
 		}
 	}
-	c = t.gtinSKUs().Cursor()
+	return nil
+}
+
+// checkGTINSKUs checks that gtinskus entries name their product and a SKU
+// linked back to it.
+func (t *Tx) checkGTINSKUs() error {
+	products := t.products()
+	c := t.gtinSKUs().Cursor()
 	for k, _ := c.First(); k != nil; k, _ = c.Next() {
 		if len(k) < 15 {
 			return errCorrupt
@@ -56,7 +76,14 @@ func (t *Tx) CheckIndexes() error {
 			return inconsistent("gtinskus %q names no SKU linked to its product", k)
 		}
 	}
-	c = t.offers().Cursor()
+	return nil
+}
+
+// checkOffers checks that offers name their product and SKU, and have
+// a stored series.
+func (t *Tx) checkOffers() error {
+	skus, products := t.skus(), t.products()
+	c := t.offers().Cursor()
 	for k, _ := c.First(); k != nil; k, _ = c.Next() {
 		if len(k) < 17 {
 			return errCorrupt
@@ -66,11 +93,17 @@ func (t *Tx) CheckIndexes() error {
 		if products.Get(gtin) == nil || skus.Get(bs) == nil {
 			return inconsistent("offer %q names no product or SKU", k)
 		}
-		if !hasSeries(banner, sku, province) {
+		if !t.hasSeries(banner, sku, province) {
 			return inconsistent("offer %q has no observations", k)
 		}
 	}
-	c = t.tokens().Cursor()
+	return nil
+}
+
+// checkTokens checks that tokens name their product or banner SKU.
+func (t *Tx) checkTokens() error {
+	skus, products := t.skus(), t.products()
+	c := t.tokens().Cursor()
 	for k, _ := c.First(); k != nil; k, _ = c.Next() {
 		if len(k) < 4 {
 			return inconsistent("token %q names no product", k)
@@ -84,25 +117,42 @@ func (t *Tx) CheckIndexes() error {
 			return inconsistent("token %q names no product", k)
 		}
 	}
-	c = t.latest().Cursor()
+	return nil
+}
+
+// checkLatest checks that latest entries name a store.
+func (t *Tx) checkLatest() error {
+	stores := t.stores()
+	c := t.latest().Cursor()
 	for k, _ := c.First(); k != nil; k, _ = c.Next() {
 		id, _, ok := bytes.Cut(k, []byte{0})
 		if !ok || stores.Get(id) == nil {
 			return inconsistent("latest %q names no store", k)
 		}
 	}
-	c = t.shelf().Cursor()
+	return nil
+}
+
+// checkShelf checks that shelf records have a stored series.
+func (t *Tx) checkShelf() error {
+	c := t.shelf().Cursor()
 	for k, _ := c.First(); k != nil; k, _ = c.Next() {
 		if len(k) < 3 {
 			return errCorrupt
 		}
 		banner, sku, _ := bytes.Cut(k[2:], []byte{0})
-		if !hasSeries(banner, sku, k[:2]) {
+		if !t.hasSeries(banner, sku, k[:2]) {
 			return inconsistent("shelf %q has no observations", k)
 		}
 	}
+	return nil
+}
+
+// checkPromoDates checks that every promotion has its promodates copy
+// and promodates no other entry.
+func (t *Tx) checkPromoDates() error {
 	var p Promo
-	c = t.promos().Cursor()
+	c := t.promos().Cursor()
 	n := 0
 	for k, v := c.First(); k != nil; k, v = c.Next() {
 		if err := decodePromoKey(k, v, &p); err != nil {
@@ -116,7 +166,12 @@ func (t *Tx) CheckIndexes() error {
 	if m := t.promoDates().Stats().KeyN; m != n {
 		return inconsistent("%d promotions, %d promodates entries", n, m)
 	}
-	c = t.alertWatch().Cursor()
+	return nil
+}
+
+// checkAlertWatch checks that alertwatch entries name their rule.
+func (t *Tx) checkAlertWatch() error {
+	c := t.alertWatch().Cursor()
 	for k, _ := c.First(); k != nil; k, _ = c.Next() {
 		rest, ok := []byte(nil), false
 		switch {
