@@ -281,6 +281,39 @@ func Open(path string, opts Options) (*DB, error) {
 }
 
 func openOnce(path string, opts Options) (*DB, error) {
+	b, err := openBolt(path, opts)
+	if err != nil {
+		return nil, err
+	}
+	if opts.ReadOnly {
+		err = b.View(checkFormat)
+	} else {
+		err = b.Update(initBuckets)
+	}
+	var from int
+	var up errUpgrade
+	if errors.As(err, &up) && (opts.Upgrade != nil || up.from >= selfUpgrade) && !opts.ReadOnly {
+		from, err = up.from, nil
+	}
+	if err != nil {
+		b.Close()
+		return nil, unwrapUpgrade(err)
+	}
+	db := &DB{}
+	db.cur.Store(newHandle(b))
+	if from != 0 {
+		if err := db.upgrade(from, opts); err != nil {
+			db.Close()
+			return nil, err
+		}
+		db.cur.Load().legacyOffers.Store(false)
+	}
+	return db, nil
+}
+
+// openBolt opens the bbolt file at path as opts say, its errors turned
+// into this package's.
+func openBolt(path string, opts Options) (*bolt.DB, error) {
 	timeout := opts.LockTimeout
 	if timeout <= 0 {
 		timeout = 2 * time.Second
@@ -321,64 +354,45 @@ func openOnce(path string, opts Options) (*DB, error) {
 	// bbolt grows a file past 16 MB by 16 MB beyond what it needs; 1 MB
 	// keeps a small file small at the cost of more frequent growth.
 	b.AllocSize = 1 << 20
-	if opts.ReadOnly {
-		err = b.View(checkFormat)
-	} else {
-		err = b.Update(initBuckets)
-	}
-	var from int
-	var up errUpgrade
-	if errors.As(err, &up) && (opts.Upgrade != nil || up.from >= selfUpgrade) && !opts.ReadOnly {
-		from, err = up.from, nil
-	}
-	if err != nil {
-		b.Close()
-		return nil, unwrapUpgrade(err)
-	}
-	db := &DB{}
-	db.cur.Store(newHandle(b))
-	if from != 0 {
-		// One transaction: the buckets this version has and the file
-		// lacks, the data moved to this version's form, the version.
-		err := db.Update(func(tx *Tx) error {
-			for _, name := range allBuckets {
-				if _, err := tx.tx.CreateBucketIfNotExists(name); err != nil {
-					return err
-				}
-			}
-			if from == 4 {
-				if err := tx.upgradeCatDays(); err != nil {
-					return err
-				}
-			}
-			if from < selfUpgrade {
-				if err := opts.Upgrade(tx, from); err != nil {
-					return err
-				}
-			}
-			// The weekly prices from the category days, whether
-			// Upgrade wrote the offers anew or not (offers of version 4
-			// or 5 that it left are not read).
-			if !tx.legacyOffers() {
-				if err := tx.upgradeOfferWeeks(); err != nil {
-					return err
-				}
-			}
-			if err := initWrites(tx.meta()); err != nil {
+	return b, nil
+}
+
+// upgrade brings a file of version from to this version in one
+// transaction: the buckets this version has and the file lacks, the data
+// moved to this version's form, the version.
+func (db *DB) upgrade(from int, opts Options) error {
+	return db.Update(func(tx *Tx) error {
+		for _, name := range allBuckets {
+			if _, err := tx.tx.CreateBucketIfNotExists(name); err != nil {
 				return err
 			}
-			if err := tx.upgradeStoreSources(opts.StoreSource); err != nil {
-				return err
-			}
-			return tx.meta().Put(keyFormat, binary.BigEndian.AppendUint32(nil, FormatVersion))
-		})
-		if err != nil {
-			db.Close()
-			return nil, err
 		}
-		db.cur.Load().legacyOffers.Store(false)
-	}
-	return db, nil
+		if from == 4 {
+			if err := tx.upgradeCatDays(); err != nil {
+				return err
+			}
+		}
+		if from < selfUpgrade {
+			if err := opts.Upgrade(tx, from); err != nil {
+				return err
+			}
+		}
+		// The weekly prices from the category days, whether Upgrade
+		// wrote the offers anew or not (offers of version 4 or 5 that it
+		// left are not read).
+		if !tx.legacyOffers() {
+			if err := tx.upgradeOfferWeeks(); err != nil {
+				return err
+			}
+		}
+		if err := initWrites(tx.meta()); err != nil {
+			return err
+		}
+		if err := tx.upgradeStoreSources(opts.StoreSource); err != nil {
+			return err
+		}
+		return tx.meta().Put(keyFormat, binary.BigEndian.AppendUint32(nil, FormatVersion))
+	})
 }
 
 // errUpgrade marks a file of an older version (from) that a writable
