@@ -249,6 +249,49 @@ type obsRow struct {
 
 // observations streams the observations the export selects.
 func (q *Query) observations(ctx context.Context, out *rowwrite.Sink) error {
+	targets, stores, err := q.seriesTargets()
+	if err != nil {
+		return err
+	}
+	sc := &obsScan{q: q, ctx: ctx, stores: stores, rows: make([]obsRow, 0, q.Batch+1024), unrelated: &productInfo{}}
+	var pos []byte
+	for ti := 0; ti < len(targets); {
+		sc.rows = sc.rows[:0]
+		err := q.View(func(tx *storage.Tx) error {
+			sc.tx, sc.lastKey = tx, "" // a new transaction reads the product anew
+			var writes *storage.WriteRange
+			if q.Writes.From > 0 || tx.LastWrite() != q.Writes.Until {
+				writes = &q.Writes
+			}
+			for ti < len(targets) {
+				targets[ti].Writes = writes
+				var err error
+				if pos, err = tx.ScanSeries(pos, &targets[ti], sc.want, sc.add); err != nil || pos != nil {
+					return err
+				}
+				ti++
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if err := q.writeObservations(out, sc.rows); err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if out.Progress != nil {
+			out.Progress(*out.Rows)
+		}
+	}
+	return nil
+}
+
+// seriesTargets returns the series filters of the export (one per banner
+// SKU of its barcode, when it has one) and the stores by number.
+func (q *Query) seriesTargets() ([]storage.SeriesFilter, map[uint32]*storeInfo, error) {
 	var targets []storage.SeriesFilter
 	stores := map[uint32]*storeInfo{}
 	err := q.View(func(tx *storage.Tx) error {
@@ -268,99 +311,79 @@ func (q *Query) observations(ctx context.Context, out *rowwrite.Sink) error {
 			return nil
 		})
 	})
-	if err != nil {
+	return targets, stores, err
+}
+
+// obsScan reads one transaction's batch of observations into rows.
+type obsScan struct {
+	q         *Query
+	ctx       context.Context
+	tx        *storage.Tx
+	stores    map[uint32]*storeInfo
+	rows      []obsRow
+	lastKey   string // banner 0x00 sku of prod
+	prod      *productInfo
+	unrelated *productInfo // of a SKU without a stored product
+}
+
+// want reads the product of ref's banner SKU, and reports whether the
+// export's category is its.
+func (sc *obsScan) want(ref *storage.SeriesRef) (bool, error) {
+	if key := ref.Banner + "\x00" + ref.SKU; key != sc.lastKey {
+		sc.lastKey, sc.prod = key, sc.unrelated
+		var rec storage.SKU
+		var pr storage.Product
+		if ok, err := sc.tx.SKU(ref.Banner, ref.SKU, &rec); err != nil {
+			return false, err
+		} else if ok && rec.GTIN != "" {
+			if ok, err := sc.tx.Product(rec.GTIN, &pr); err != nil {
+				return false, err
+			} else if ok {
+				sc.prod = &productInfo{upc: sc.q.UPC(rec.GTIN), name: pr.Name, nameFr: pr.NameFr, brand: pr.Brand, size: pr.Size, category: pr.Category, typ: pr.Type}
+			} else {
+				sc.prod = &productInfo{upc: sc.q.UPC(rec.GTIN)}
+			}
+		}
+	}
+	return sc.q.Category == "" || strings.EqualFold(sc.prod.category, sc.q.Category), nil
+}
+
+// add adds block b's observations, stopping the scan once the batch is
+// full.
+func (sc *obsScan) add(ref *storage.SeriesRef, b *storage.Block) error {
+	if err := sc.ctx.Err(); err != nil {
 		return err
 	}
-	var (
-		rows      = make([]obsRow, 0, q.Batch+1024)
-		pos       []byte
-		ti        int
-		lastKey   string // banner 0x00 sku of prod
-		prod      *productInfo
-		unrelated = &productInfo{}
-	)
-	var tx *storage.Tx
-	want := func(ref *storage.SeriesRef) (bool, error) {
-		if key := ref.Banner + "\x00" + ref.SKU; key != lastKey {
-			lastKey, prod = key, unrelated
-			var rec storage.SKU
-			var pr storage.Product
-			if ok, err := tx.SKU(ref.Banner, ref.SKU, &rec); err != nil {
-				return false, err
-			} else if ok && rec.GTIN != "" {
-				if ok, err := tx.Product(rec.GTIN, &pr); err != nil {
-					return false, err
-				} else if ok {
-					prod = &productInfo{upc: q.UPC(rec.GTIN), name: pr.Name, nameFr: pr.NameFr, brand: pr.Brand, size: pr.Size, category: pr.Category, typ: pr.Type}
-				} else {
-					prod = &productInfo{upc: q.UPC(rec.GTIN)}
-				}
+	for i := range b.Days {
+		d := &b.Days[i]
+		for _, e := range d.Entries {
+			st, ok := sc.stores[e.Store]
+			if !ok {
+				return fmt.Errorf("grocery: store number %d of %s/%s is not stored", e.Store, ref.Banner, ref.SKU)
 			}
+			sc.rows = append(sc.rows, obsRow{date: d.Date, store: st, province: ref.Province, banner: ref.Banner, sku: ref.SKU,
+				prod: sc.prod, price: e.Price, regular: e.Regular, promoEnd: e.PromoEnd})
 		}
-		return q.Category == "" || strings.EqualFold(prod.category, q.Category), nil
 	}
-	var missing error
-	add := func(ref *storage.SeriesRef, b *storage.Block) error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		for i := range b.Days {
-			d := &b.Days[i]
-			for _, e := range d.Entries {
-				st, ok := stores[e.Store]
-				if !ok {
-					missing = fmt.Errorf("grocery: store number %d of %s/%s is not stored", e.Store, ref.Banner, ref.SKU)
-					return missing
-				}
-				rows = append(rows, obsRow{date: d.Date, store: st, province: ref.Province, banner: ref.Banner, sku: ref.SKU,
-					prod: prod, price: e.Price, regular: e.Regular, promoEnd: e.PromoEnd})
-			}
-		}
-		if len(rows) >= q.Batch {
-			return storage.ErrStop
-		}
-		return nil
+	if len(sc.rows) >= sc.q.Batch {
+		return storage.ErrStop
 	}
+	return nil
+}
+
+// writeObservations writes rows to out.
+func (q *Query) writeObservations(out *rowwrite.Sink, rows []obsRow) error {
 	v := out.Vals
-	for ti < len(targets) {
-		rows = rows[:0]
-		err := q.View(func(t *storage.Tx) error {
-			tx = t
-			lastKey = "" // a new transaction reads the product anew
-			var writes *storage.WriteRange
-			if q.Writes.From > 0 || tx.LastWrite() != q.Writes.Until {
-				writes = &q.Writes
-			}
-			for ti < len(targets) {
-				targets[ti].Writes = writes
-				var err error
-				if pos, err = tx.ScanSeries(pos, &targets[ti], want, add); err != nil || pos != nil {
-					return err
-				}
-				ti++
-			}
-			return nil
-		})
-		if err != nil {
+	for i := range rows {
+		r := &rows[i]
+		v[0], v[1], v[2], v[3], v[4] = rowwrite.Num(int64(r.date)), rowwrite.Str(r.store.id), rowwrite.Str(r.banner), rowwrite.Str(r.province), rowwrite.Str(r.sku)
+		v[5], v[6], v[7], v[8], v[9], v[10] = rowwrite.Str(r.prod.upc), rowwrite.Str(r.prod.name), frenchName(r.prod.nameFr), rowwrite.Str(r.prod.brand), rowwrite.Str(r.prod.size), rowwrite.Str(r.prod.category)
+		v[11] = optionalText(r.prod.typ)
+		v[12], v[13], v[14], v[15], v[16] = rowwrite.Num(int64(r.price)), rowwrite.Num(int64(r.regular)), rowwrite.Flag(r.price < r.regular),
+			promoEnd(r.price, r.regular, r.promoEnd), rowwrite.Str(q.Currency)
+		v[17] = rowwrite.Str(r.store.source)
+		if err := out.Row(); err != nil {
 			return err
-		}
-		for i := range rows {
-			r := &rows[i]
-			v[0], v[1], v[2], v[3], v[4] = rowwrite.Num(int64(r.date)), rowwrite.Str(r.store.id), rowwrite.Str(r.banner), rowwrite.Str(r.province), rowwrite.Str(r.sku)
-			v[5], v[6], v[7], v[8], v[9], v[10] = rowwrite.Str(r.prod.upc), rowwrite.Str(r.prod.name), frenchName(r.prod.nameFr), rowwrite.Str(r.prod.brand), rowwrite.Str(r.prod.size), rowwrite.Str(r.prod.category)
-			v[11] = optionalText(r.prod.typ)
-			v[12], v[13], v[14], v[15], v[16] = rowwrite.Num(int64(r.price)), rowwrite.Num(int64(r.regular)), rowwrite.Flag(r.price < r.regular),
-				promoEnd(r.price, r.regular, r.promoEnd), rowwrite.Str(q.Currency)
-			v[17] = rowwrite.Str(r.store.source)
-			if err := out.Row(); err != nil {
-				return err
-			}
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if out.Progress != nil {
-			out.Progress(*out.Rows)
 		}
 	}
 	return nil
@@ -378,69 +401,21 @@ type offerRow struct {
 
 // offers streams the current offers the export selects.
 func (q *Query) offers(ctx context.Context, out *rowwrite.Sink) error {
-	var (
-		rows     = make([]offerRow, 0, q.Batch)
-		pos      []byte
-		lastGTIN string
-		prod     *productInfo
-		qty      float64
-		basis    string
-		keep     bool
-	)
+	sc := &offerScan{q: q, rows: make([]offerRow, 0, q.Batch)}
+	var pos []byte
 	for {
-		rows = rows[:0]
+		sc.rows = sc.rows[:0]
 		err := q.View(func(tx *storage.Tx) error {
-			current := tx.AsOf() - q.FreshDays
-			lastGTIN = ""
+			sc.tx, sc.current, sc.lastGTIN = tx, tx.AsOf()-q.FreshDays, ""
 			var err error
-			pos, err = tx.ScanOffers(pos, q.Province, q.GTIN, func(province, gtin string, o *storage.Offer) error {
-				if o.ObservedAt <= current || q.Banner != "" && o.Banner != q.Banner {
-					return nil
-				}
-				if gtin != lastGTIN {
-					lastGTIN = gtin
-					var pr storage.Product
-					ok, err := tx.Product(gtin, &pr)
-					if err != nil {
-						return err
-					}
-					prod = &productInfo{upc: q.UPC(gtin), name: pr.Name, nameFr: pr.NameFr, brand: pr.Brand, size: pr.Size, category: pr.Category, typ: pr.Type}
-					keep = ok && (q.Category == "" || strings.EqualFold(pr.Category, q.Category))
-					qty, basis = q.Unit(pr.Size)
-				}
-				if !keep {
-					return nil
-				}
-				rows = append(rows, offerRow{province: province, prod: prod, qty: qty, basis: basis, o: *o})
-				if len(rows) >= q.Batch {
-					return storage.ErrStop
-				}
-				return nil
-			})
+			pos, err = tx.ScanOffers(pos, q.Province, q.GTIN, sc.add)
 			return err
 		})
 		if err != nil {
 			return err
 		}
-		v := out.Vals
-		for i := range rows {
-			r := &rows[i]
-			o := &r.o
-			v[0], v[1], v[2], v[3], v[4], v[5], v[6] = rowwrite.Str(r.province), rowwrite.Str(r.prod.upc), rowwrite.Str(r.prod.name), frenchName(r.prod.nameFr), rowwrite.Str(r.prod.brand), rowwrite.Str(r.prod.size), rowwrite.Str(r.prod.category)
-			v[7] = optionalText(r.prod.typ)
-			v[8], v[9], v[10] = rowwrite.Str(o.Banner), rowwrite.Str(q.BannerName(o.Banner)), rowwrite.Str(o.SKU)
-			v[11], v[12], v[13], v[14] = rowwrite.Num(int64(o.Price)), rowwrite.Num(int64(o.Regular)), rowwrite.Flag(o.Price < o.Regular), promoEnd(o.Price, o.Regular, o.PromoEnd)
-			v[15] = promoEnded(o.Price, o.Regular, o.PromoEnded)
-			v[16], v[17] = rowwrite.Num(int64(o.Min)), rowwrite.Num(int64(o.Max))
-			if r.qty > 0 {
-				v[18], v[19] = rowwrite.Num(pricestat.Cents(float64(o.Price)/r.qty)), rowwrite.Str(r.basis)
-			} else {
-				v[18], v[19] = rowwrite.Null(), rowwrite.Str("")
-			}
-			v[20], v[21], v[22] = rowwrite.Num(int64(o.StoreCount)), rowwrite.Num(int64(o.ObservedAt)), rowwrite.Str(q.Currency)
-			if err := out.Row(); err != nil {
-				return err
-			}
+		if err := q.writeOffers(out, sc.rows); err != nil {
+			return err
 		}
 		if err := ctx.Err(); err != nil {
 			return err
@@ -449,6 +424,72 @@ func (q *Query) offers(ctx context.Context, out *rowwrite.Sink) error {
 			return nil
 		}
 	}
+}
+
+// offerScan reads one transaction's batch of current offers into rows.
+type offerScan struct {
+	q        *Query
+	tx       *storage.Tx
+	current  int32 // offers observed after it are current
+	rows     []offerRow
+	lastGTIN string // the product read last, prod, with qty and basis
+	prod     *productInfo
+	qty      float64
+	basis    string
+	keep     bool // whether lastGTIN's offers are exported
+}
+
+// add adds offer o of the barcode in province when it is current and the
+// export selects it, stopping the scan once the batch is full.
+func (sc *offerScan) add(province, gtin string, o *storage.Offer) error {
+	q := sc.q
+	if o.ObservedAt <= sc.current || q.Banner != "" && o.Banner != q.Banner {
+		return nil
+	}
+	if gtin != sc.lastGTIN {
+		sc.lastGTIN = gtin
+		var pr storage.Product
+		ok, err := sc.tx.Product(gtin, &pr)
+		if err != nil {
+			return err
+		}
+		sc.prod = &productInfo{upc: q.UPC(gtin), name: pr.Name, nameFr: pr.NameFr, brand: pr.Brand, size: pr.Size, category: pr.Category, typ: pr.Type}
+		sc.keep = ok && (q.Category == "" || strings.EqualFold(pr.Category, q.Category))
+		sc.qty, sc.basis = q.Unit(pr.Size)
+	}
+	if !sc.keep {
+		return nil
+	}
+	sc.rows = append(sc.rows, offerRow{province: province, prod: sc.prod, qty: sc.qty, basis: sc.basis, o: *o})
+	if len(sc.rows) >= q.Batch {
+		return storage.ErrStop
+	}
+	return nil
+}
+
+// writeOffers writes rows to out.
+func (q *Query) writeOffers(out *rowwrite.Sink, rows []offerRow) error {
+	v := out.Vals
+	for i := range rows {
+		r := &rows[i]
+		o := &r.o
+		v[0], v[1], v[2], v[3], v[4], v[5], v[6] = rowwrite.Str(r.province), rowwrite.Str(r.prod.upc), rowwrite.Str(r.prod.name), frenchName(r.prod.nameFr), rowwrite.Str(r.prod.brand), rowwrite.Str(r.prod.size), rowwrite.Str(r.prod.category)
+		v[7] = optionalText(r.prod.typ)
+		v[8], v[9], v[10] = rowwrite.Str(o.Banner), rowwrite.Str(q.BannerName(o.Banner)), rowwrite.Str(o.SKU)
+		v[11], v[12], v[13], v[14] = rowwrite.Num(int64(o.Price)), rowwrite.Num(int64(o.Regular)), rowwrite.Flag(o.Price < o.Regular), promoEnd(o.Price, o.Regular, o.PromoEnd)
+		v[15] = promoEnded(o.Price, o.Regular, o.PromoEnded)
+		v[16], v[17] = rowwrite.Num(int64(o.Min)), rowwrite.Num(int64(o.Max))
+		if r.qty > 0 {
+			v[18], v[19] = rowwrite.Num(pricestat.Cents(float64(o.Price)/r.qty)), rowwrite.Str(r.basis)
+		} else {
+			v[18], v[19] = rowwrite.Null(), rowwrite.Str("")
+		}
+		v[20], v[21], v[22] = rowwrite.Num(int64(o.StoreCount)), rowwrite.Num(int64(o.ObservedAt)), rowwrite.Str(q.Currency)
+		if err := out.Row(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // stores writes the stores the export selects, those that left the panel
