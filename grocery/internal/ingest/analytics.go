@@ -453,6 +453,7 @@ type promoBuilder struct {
 	offDay   int32
 	offPrice uint32
 	meds     []dayMedian
+	dayRegs  []uint32 // a day's regular prices, for its shelf record
 
 	gap, lookback int32 // Rules.PromoGap and Rules.PriceLookback
 }
@@ -573,15 +574,7 @@ func (b *promoBuilder) derive(tx *storage.Tx, k SeriesKey, in seriesInfo, sp spa
 		b.stores, b.charged = map[uint32]bool{}, map[uint32]int32{}
 	}
 	if !sp.changed {
-		// The same days again: the events stand; only the shelf
-		// record's link may have moved.
-		var shelf storage.Shelf
-		found, err := tx.Shelf(k.Province, k.Banner, k.SKU, &shelf)
-		if err != nil || !found || (shelf.GTIN == in.gtin && shelf.Category == in.category) {
-			return err
-		}
-		shelf.GTIN, shelf.Category = in.gtin, in.category
-		return tx.PutShelf(k.Province, &shelf)
+		return relinkShelf(tx, k, in)
 	}
 	from := sp.first
 	var prev storage.Promo
@@ -590,28 +583,25 @@ func (b *promoBuilder) derive(tx *storage.Tx, k SeriesKey, in seriesInfo, sp spa
 	} else if found && prev.End+b.gap >= sp.first {
 		from = prev.Start
 	}
-	var shelf storage.Shelf
-	found, err := tx.Shelf(k.Province, k.Banner, k.SKU, &shelf)
+	sc := &shelfScan{b: b, k: k, from: from, first: sp.first}
+	found, err := tx.Shelf(k.Province, k.Banner, k.SKU, &sc.shelf)
 	if err != nil {
 		return err
 	}
-	old := shelf
-	first := sp.first
-	if found && shelf.First < first {
-		first = shelf.First
+	old := sc.shelf
+	if found && sc.shelf.First < sc.first {
+		sc.first = sc.shelf.First
 	} else {
-		shelf.First, shelf.FirstPrice, shelf.FirstStores = first, 0, 0
+		sc.shelf.First, sc.shelf.FirstPrice, sc.shelf.FirstStores = sc.first, 0, 0
 	}
 	if err := tx.DeletePromosFrom(k.Banner, k.SKU, k.Province, from); err != nil {
 		return err
 	}
 	readFrom := from - b.lookback
-	// The regular price of the observation day before readFrom, if any.
-	var prevReg uint32
-	haveReg := false
 	if found && old.First < readFrom {
+		// The regular price of the observation day before readFrom.
 		err := tx.Series(k.Banner, k.SKU, k.Province, storage.SeriesScan{From: math.MinInt32, To: readFrom - 1, NewestFirst: true}, func(d *storage.Day) error {
-			prevReg, haveReg = b.regularOf(d), true
+			sc.prevReg, sc.haveReg = b.regularOf(d), true
 			return storage.ErrStop
 		})
 		if err != nil {
@@ -621,64 +611,99 @@ func (b *promoBuilder) derive(tx *storage.Tx, k SeriesKey, in seriesInfo, sp spa
 	b.open = false
 	clear(b.charged)
 	b.offDay, b.offPrice, b.meds = 0, 0, b.meds[:0]
-	var changeDay, firstRead int32
-	var changePrev uint32
-	var prices []uint32
-	err = tx.Series(k.Banner, k.SKU, k.Province, storage.SeriesScan{From: readFrom, To: math.MaxInt32}, func(d *storage.Day) error {
-		if firstRead == 0 {
-			firstRead = d.Date
-		}
-		if d.Date == first {
-			shelf.FirstPrice, shelf.FirstStores = d.Median, d.Count
-		}
-		if d.Date >= from {
-			b.day(k, d)
-		} else if !isPromoDay(d) {
-			b.offPromo(d)
-		}
-		b.meds = append(b.meds, dayMedian{d.Date, d.Median})
-		shelf.Last, shelf.LastPrice = d.Date, d.Median
-		prices = prices[:0]
-		shelf.LastPromoStores = 0
-		for _, e := range d.Entries {
-			prices = append(prices, e.Regular)
-			if e.Price < e.Regular {
-				shelf.LastPromoStores++
-			}
-		}
-		shelf.LastRegular, _, _ = pricestat.Mode(prices)
-		if haveReg && shelf.LastRegular != prevReg {
-			changeDay, changePrev = d.Date, prevReg
-		}
-		prevReg, haveReg = shelf.LastRegular, true
-		return nil
-	})
-	if err != nil {
+	if err := tx.Series(k.Banner, k.SKU, k.Province, storage.SeriesScan{From: readFrom, To: math.MaxInt32}, sc.day); err != nil {
 		return err
 	}
 	b.close()
+	shelf := &sc.shelf
 	switch {
-	case changeDay != 0:
-		shelf.RegularSince, shelf.PrevRegular = changeDay, changePrev
-	case found && old.RegularSince != 0 && old.RegularSince < firstRead:
+	case sc.changeDay != 0:
+		shelf.RegularSince, shelf.PrevRegular = sc.changeDay, sc.changePrev
+	case found && old.RegularSince != 0 && old.RegularSince < sc.firstRead:
 		// The last change is before the days read, which did not change.
 		shelf.RegularSince, shelf.PrevRegular = old.RegularSince, old.PrevRegular
 	case found && old.RegularSince != 0:
 		// A correction took the stored change away: find the one before.
-		if shelf.RegularSince, shelf.PrevRegular, err = b.lastRegularChange(tx, k, firstRead); err != nil {
+		if shelf.RegularSince, shelf.PrevRegular, err = b.lastRegularChange(tx, k, sc.firstRead); err != nil {
 			return err
 		}
 	default:
 		shelf.RegularSince, shelf.PrevRegular = 0, 0
 	}
-	shelf.Min30 = 0
-	for _, m := range b.meds {
-		if m.day >= shelf.Last-b.lookback && m.day < shelf.Last && (shelf.Min30 == 0 || m.med < shelf.Min30) {
-			shelf.Min30 = m.med
+	shelf.Min30 = b.lowBefore(shelf.Last)
+	shelf.Banner, shelf.SKU, shelf.GTIN, shelf.Category = k.Banner, k.SKU, in.gtin, in.category
+	return tx.PutShelf(k.Province, shelf)
+}
+
+// relinkShelf sets the product and category of series k's shelf record
+// to in's, when it has one: the days are the same, the events stand.
+func relinkShelf(tx *storage.Tx, k SeriesKey, in seriesInfo) error {
+	var shelf storage.Shelf
+	found, err := tx.Shelf(k.Province, k.Banner, k.SKU, &shelf)
+	if err != nil || !found || (shelf.GTIN == in.gtin && shelf.Category == in.category) {
+		return err
+	}
+	shelf.GTIN, shelf.Category = in.gtin, in.category
+	return tx.PutShelf(k.Province, &shelf)
+}
+
+// shelfScan reads a series' days in order for derive: the promotion
+// events from 'from' on, and the shelf record.
+type shelfScan struct {
+	b           *promoBuilder
+	k           SeriesKey
+	from, first int32 // the first day of events rewritten, and of the shelf record
+	shelf       storage.Shelf
+	// The last regular price read (haveReg when there is one), and the
+	// last day it changed, from changePrev.
+	prevReg, changePrev uint32
+	haveReg             bool
+	changeDay           int32
+	firstRead           int32
+}
+
+func (sc *shelfScan) day(d *storage.Day) error {
+	b, shelf := sc.b, &sc.shelf
+	if sc.firstRead == 0 {
+		sc.firstRead = d.Date
+	}
+	if d.Date == sc.first {
+		shelf.FirstPrice, shelf.FirstStores = d.Median, d.Count
+	}
+	if d.Date >= sc.from {
+		b.day(sc.k, d)
+	} else if !isPromoDay(d) {
+		b.offPromo(d)
+	}
+	b.meds = append(b.meds, dayMedian{d.Date, d.Median})
+	shelf.Last, shelf.LastPrice = d.Date, d.Median
+	regs := b.dayRegs[:0]
+	shelf.LastPromoStores = 0
+	for _, e := range d.Entries {
+		regs = append(regs, e.Regular)
+		if e.Price < e.Regular {
+			shelf.LastPromoStores++
 		}
 	}
-	shelf.Banner, shelf.SKU, shelf.GTIN, shelf.Category = k.Banner, k.SKU, in.gtin, in.category
-	return tx.PutShelf(k.Province, &shelf)
+	shelf.LastRegular, _, _ = pricestat.Mode(regs)
+	b.dayRegs = regs
+	if sc.haveReg && shelf.LastRegular != sc.prevReg {
+		sc.changeDay, sc.changePrev = d.Date, sc.prevReg
+	}
+	sc.prevReg, sc.haveReg = shelf.LastRegular, true
+	return nil
+}
+
+// lowBefore returns the lowest daily median of b.meds in the lookback
+// days before last, 0 when there is none.
+func (b *promoBuilder) lowBefore(last int32) uint32 {
+	low := uint32(0)
+	for _, m := range b.meds {
+		if m.day >= last-b.lookback && m.day < last && (low == 0 || m.med < low) {
+			low = m.med
+		}
+	}
+	return low
 }
 
 // RederiveAnalytics clears the analytics aggregates in the transaction tx
