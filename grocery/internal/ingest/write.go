@@ -371,28 +371,10 @@ func (w *writer) writeLinks(b *Batch) error {
 			continue
 		}
 		if found {
-			// Every observation row of the SKU shows its barcode.
-			if err := w.tx.MarkSKUWritten(in.Banner, in.SKU, w.write); err != nil {
+			if err := w.unlink(in, &sku); err != nil {
 				return err
 			}
-			// Its days are counted under the category of the barcode it
-			// had (none: the empty category).
-			var old storage.Product
-			if sku.GTIN != "" {
-				if _, err := w.tx.Product(sku.GTIN, &old); err != nil {
-					return err
-				}
-			}
-			w.noteRegroup(bannerSKU{in.Banner, in.SKU}, w.infoOf(in.SKU, sku.GTIN, &old))
-		}
-		if found && sku.GTIN != "" {
-			for _, p := range w.rules.Provinces {
-				if err := w.tx.DeleteOffer(p, sku.GTIN, in.Banner, in.SKU); err != nil {
-					return err
-				}
-			}
-		}
-		if !found {
+		} else {
 			sku = storage.SKU{Banner: in.Banner, SKU: in.SKU}
 		}
 		sku.GTIN = in.GTIN
@@ -415,6 +397,34 @@ func (w *writer) writeLinks(b *Batch) error {
 			for _, p := range w.rules.Provinces {
 				w.touched[SeriesKey{in.Banner, in.SKU, p}] = struct{}{}
 			}
+		}
+	}
+	return nil
+}
+
+// unlink takes the stored SKU, about to be linked to in's barcode, from
+// the barcode it has: its rows are marked written, its days regrouped
+// from that barcode's category, its offers under that barcode deleted.
+func (w *writer) unlink(in Link, sku *storage.SKU) error {
+	// Every observation row of the SKU shows its barcode.
+	if err := w.tx.MarkSKUWritten(in.Banner, in.SKU, w.write); err != nil {
+		return err
+	}
+	// Its days are counted under the category of the barcode it had
+	// (none: the empty category).
+	var old storage.Product
+	if sku.GTIN != "" {
+		if _, err := w.tx.Product(sku.GTIN, &old); err != nil {
+			return err
+		}
+	}
+	w.noteRegroup(bannerSKU{in.Banner, in.SKU}, w.infoOf(in.SKU, sku.GTIN, &old))
+	if sku.GTIN == "" {
+		return nil
+	}
+	for _, p := range w.rules.Provinces {
+		if err := w.tx.DeleteOffer(p, sku.GTIN, in.Banner, in.SKU); err != nil {
+			return err
 		}
 	}
 	return nil
