@@ -568,95 +568,135 @@ func (w *writer) writeSorted(ctx context.Context, recs []Obs, series []SeriesKey
 		minDate, maxDate = min(minDate, r.Date), max(maxDate, r.Date)
 	}
 	days := int(maxDate-minDate) + 1
-	dayCounts := make([]int32, len(w.storeList)*days) // new observations per (store, day)
-	latest := make([]Obs, len(w.storeList))           // per store, latest observation in the current series
-	latestGen := make([]int32, len(w.storeList))
-	var storesInSeries []int32
-
-	var blk blockMerge
+	sc := &sortedWrite{
+		minDate:   minDate,
+		days:      days,
+		dayCounts: make([]int32, len(w.storeList)*days),
+		latest:    make([]Obs, len(w.storeList)),
+		latestGen: make([]int32, len(w.storeList)),
+	}
 	for i := 0; i < len(recs); {
-		sIdx := recs[i].Series
-		key := series[sIdx]
-		gen := sIdx + 1
-		storesInSeries = storesInSeries[:0]
-		firstDate := recs[i].Date
-		changedFirst, changedLast := int32(-1), int32(-1)
-		info, err := w.seriesInfo(key)
-		if err != nil {
+		var err error
+		if i, err = w.writeSeries(recs, i, series[recs[i].Series], sc); err != nil {
 			return err
 		}
-		for i < len(recs) && recs[i].Series == sIdx {
-			// One block of days: read it once, merge each day's rows,
-			// write it once.
-			start := storage.BlockStart(recs[i].Date)
-			if err := blk.begin(w.tx, key, start); err != nil {
-				return err
-			}
-			for i < len(recs) && recs[i].Series == sIdx && storage.BlockStart(recs[i].Date) == start {
-				date := recs[i].Date
-				j := i
-				for j < len(recs) && recs[j].Series == sIdx && recs[j].Date == date {
-					j++
-				}
-				group := recs[i:j]
-				old, merged := blk.day(date)
-				delta := w.catDelta(key, info, date)
-				changed := w.mergeDay(old, date, group, merged, dayCounts, days, minDate, delta, &info)
-				blk.changed = blk.changed || changed
-				if changed {
-					w.noteChanged(key, date)
-					if changedFirst < 0 {
-						changedFirst = date
-					}
-					changedLast = date
-				} else {
-					w.noteWritten(key)
-				}
-				for _, r := range group {
-					if latestGen[r.Store] != gen {
-						latestGen[r.Store] = gen
-						storesInSeries = append(storesInSeries, r.Store)
-					}
-					latest[r.Store] = r
-				}
-				i = j
-			}
-			if err := blk.end(w.tx, key, w.write); err != nil {
-				return err
-			}
-		}
-		lastDate := recs[i-1].Date
-		if changedFirst >= 0 {
-			if err := w.dailyPrices(key, info, changedFirst, changedLast); err != nil {
-				return err
-			}
-		}
-		if err := w.finishSeries(key, firstDate, lastDate, storesInSeries, latest); err != nil {
-			return err
-		}
-		w.touched[key] = struct{}{}
-		w.hook.SeriesWritten(w.tx, key, firstDate)
 		if len(w.touched)%1024 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
 	}
-	// bbolt grows a node in memory until commit, so writes in key order
-	// append where writes in any other order move the node's tail each time.
+	if err := w.addStoreDays(sc); err != nil {
+		return err
+	}
+	w.maxDate = max(w.maxDate, maxDate)
+	return nil
+}
+
+// sortedWrite is what writeSorted keeps across its series.
+type sortedWrite struct {
+	minDate   int32
+	days      int
+	dayCounts []int32 // new observations per (store, day from minDate)
+	latest    []Obs   // per store, latest observation in the current series
+	latestGen []int32 // per store, 1 + the series latest is of
+	stores    []int32 // the stores of the current series
+	blk       blockMerge
+	// The first and last days the current series' rows changed, -1 when
+	// none did.
+	changedFirst, changedLast int32
+}
+
+// writeSeries writes the rows of one series, key, from recs[i], and
+// returns the index of the next series' first row.
+func (w *writer) writeSeries(recs []Obs, i int, key SeriesKey, sc *sortedWrite) (int, error) {
+	sIdx := recs[i].Series
+	sc.stores = sc.stores[:0]
+	sc.changedFirst, sc.changedLast = -1, -1
+	firstDate := recs[i].Date
+	info, err := w.seriesInfo(key)
+	if err != nil {
+		return 0, err
+	}
+	for i < len(recs) && recs[i].Series == sIdx {
+		if i, err = w.writeBlock(recs, i, key, &info, sc); err != nil {
+			return 0, err
+		}
+	}
+	lastDate := recs[i-1].Date
+	if sc.changedFirst >= 0 {
+		if err := w.dailyPrices(key, info, sc.changedFirst, sc.changedLast); err != nil {
+			return 0, err
+		}
+	}
+	if err := w.finishSeries(key, firstDate, lastDate, sc.stores, sc.latest); err != nil {
+		return 0, err
+	}
+	w.touched[key] = struct{}{}
+	w.hook.SeriesWritten(w.tx, key, firstDate)
+	return i, nil
+}
+
+// writeBlock merges the rows from recs[i] of the series' stored block
+// that holds recs[i]'s date: the block is read once, each day's rows
+// merged, the block written once. It returns the index of the first row
+// after the block.
+func (w *writer) writeBlock(recs []Obs, i int, key SeriesKey, info *seriesInfo, sc *sortedWrite) (int, error) {
+	sIdx := recs[i].Series
+	gen := sIdx + 1
+	start := storage.BlockStart(recs[i].Date)
+	if err := sc.blk.begin(w.tx, key, start); err != nil {
+		return 0, err
+	}
+	for i < len(recs) && recs[i].Series == sIdx && storage.BlockStart(recs[i].Date) == start {
+		date := recs[i].Date
+		j := i
+		for j < len(recs) && recs[j].Series == sIdx && recs[j].Date == date {
+			j++
+		}
+		group := recs[i:j]
+		old, merged := sc.blk.day(date)
+		delta := w.catDelta(key, *info, date)
+		changed := w.mergeDay(old, date, group, merged, sc.dayCounts, sc.days, sc.minDate, delta, info)
+		sc.blk.changed = sc.blk.changed || changed
+		if changed {
+			w.noteChanged(key, date)
+			if sc.changedFirst < 0 {
+				sc.changedFirst = date
+			}
+			sc.changedLast = date
+		} else {
+			w.noteWritten(key)
+		}
+		for _, r := range group {
+			if sc.latestGen[r.Store] != gen {
+				sc.latestGen[r.Store] = gen
+				sc.stores = append(sc.stores, r.Store)
+			}
+			sc.latest[r.Store] = r
+		}
+		i = j
+	}
+	return i, sc.blk.end(w.tx, key, w.write)
+}
+
+// addStoreDays adds the new observations per store and day, in store ID
+// order: bbolt grows a node in memory until commit, so writes in key
+// order append where writes in any other order move the node's tail each
+// time.
+func (w *writer) addStoreDays(sc *sortedWrite) error {
 	byID := slices.Clone(w.storeList)
 	slices.SortFunc(byID, func(a, b *storeState) int { return cmp.Compare(a.rec.ID, b.rec.ID) })
 	for _, st := range byID {
-		for d := 0; d < days; d++ {
-			if n := dayCounts[st.idx*days+d]; n > 0 {
+		for d := 0; d < sc.days; d++ {
+			if n := sc.dayCounts[st.idx*sc.days+d]; n > 0 {
 				st.touched = true
-				if err := w.tx.AddStoreDay(st.rec.ID, minDate+int32(d), int(n)); err != nil {
+				if err := w.tx.AddStoreDay(st.rec.ID, sc.minDate+int32(d), int(n)); err != nil {
 					return err
 				}
 			}
 		}
 	}
-	w.maxDate = max(w.maxDate, maxDate)
 	return nil
 }
 
