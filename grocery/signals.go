@@ -1255,43 +1255,14 @@ func (sc *signalScan) groupChanges(k *storage.CatDayKey, names []string, skus []
 			continue
 		}
 		sku := names[num]
-		// The regular move: the regular price on the latest day before
-		// since, the day before the first since, in the 30 days before
-		// since, against now.
-		var mv regularMove
-		var beforeDay int32 // the day of mv.before
-		switch prev := s.first - int32(s.back.PrevGap); {
-		case s.back.PrevGap != 0:
-			if prev >= sc.since-SignalLookbackDays {
-				mv.before, beforeDay = s.back.PrevRegular, prev
-			}
-		case s.first > sc.since:
-			var err error
-			if mv.before, beforeDay, err = sc.priorRegular(k, sku, s.first-SignalLookbackDays-1); err != nil {
-				return err
-			}
+		mv, beforeDay, err := sc.moveStart(k, sku, s)
+		if err != nil {
+			return err
 		}
 		if mv.before != 0 && mv.before != s.r {
 			mv.now, mv.price, mv.from = s.r, s.p, s.from
-			before, now := float64(mv.before), float64(mv.now)
-			cut := mv.now < mv.before && sc.a.banner.Slug != "" && k.Banner != sc.a.banner.Slug
-			big := pricestat.AtLeastAbove(before, now, SignalMovePct) || pricestat.AtLeastBelow(before, now, SignalMovePct)
-			var sh *storage.Shelf
-			if big {
-				sh = market.FindSKU(shelves, sku)
-				big = sh != nil
-			}
-			if cut || big {
-				made, err := sc.regularMoved(k.Banner, sku, beforeDay, s.last, mv.now < mv.before)
-				if err != nil {
-					return err
-				}
-				if made && cut {
-					sc.moves[moveKey{k.Banner, sku}] = mv // a competitor's cut, for the threats (cutMove)
-				}
-				if made && big {
-					sc.move(sh, mv)
-				}
+			if err := sc.moved(k, sku, shelves, mv, beforeDay, s.last); err != nil {
+				return err
 			}
 		}
 		// The lowest day since since under every day of the 30 before it
@@ -1301,6 +1272,49 @@ func (sc *signalScan) groupChanges(k *storage.CatDayKey, names []string, skus []
 				sc.low(sh, s.low, s.lowP, s.min30)
 			}
 		}
+	}
+	return nil
+}
+
+// moveStart returns the start of sku's regular move (mv.before, 0 for
+// none): its regular price on the latest day before since, the day before
+// the first since, in the 30 days before since; and that day.
+func (sc *signalScan) moveStart(k *storage.CatDayKey, sku string, s *skuDays) (mv regularMove, beforeDay int32, err error) {
+	switch prev := s.first - int32(s.back.PrevGap); {
+	case s.back.PrevGap != 0:
+		if prev >= sc.since-SignalLookbackDays {
+			mv.before, beforeDay = s.back.PrevRegular, prev
+		}
+	case s.first > sc.since:
+		mv.before, beforeDay, err = sc.priorRegular(k, sku, s.first-SignalLookbackDays-1)
+	}
+	return mv, beforeDay, err
+}
+
+// moved records sku's regular move mv, from beforeDay to last, when a
+// store made it: as a competitor's cut for the threats, and as a
+// price_increase or price_decrease when it is big enough.
+func (sc *signalScan) moved(k *storage.CatDayKey, sku string, shelves []storage.Shelf, mv regularMove, beforeDay, last int32) error {
+	before, now := float64(mv.before), float64(mv.now)
+	cut := mv.now < mv.before && sc.a.banner.Slug != "" && k.Banner != sc.a.banner.Slug
+	big := pricestat.AtLeastAbove(before, now, SignalMovePct) || pricestat.AtLeastBelow(before, now, SignalMovePct)
+	var sh *storage.Shelf
+	if big {
+		sh = market.FindSKU(shelves, sku)
+		big = sh != nil
+	}
+	if !cut && !big {
+		return nil
+	}
+	made, err := sc.regularMoved(k.Banner, sku, beforeDay, last, mv.now < mv.before)
+	if err != nil {
+		return err
+	}
+	if made && cut {
+		sc.moves[moveKey{k.Banner, sku}] = mv // a competitor's cut, for the threats (cutMove)
+	}
+	if made && big {
+		sc.move(sh, mv)
 	}
 	return nil
 }
