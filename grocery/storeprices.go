@@ -127,40 +127,15 @@ func (s *Service) StorePrices(ctx context.Context, in StorePricesInput) (*StoreP
 		if err := referenceStore(tx, banner, id, &st); err != nil {
 			return err
 		}
-		var page []storage.Latest
-		keep := func(l *storage.Latest) {
-			if res.Total >= offset && len(page) < limit {
-				page = append(page, *l)
-			}
-			res.Total++
-		}
+		pg := &latestPage{total: &res.Total, limit: limit, offset: offset}
 		if len(words) == 0 {
-			err := tx.LatestAt(id, func(l *storage.Latest) error { keep(l); return nil })
-			if err != nil {
+			if err := tx.LatestAt(id, func(l *storage.Latest) error { pg.keep(l); return nil }); err != nil {
 				return err
 			}
-		} else {
-			hits, err := search.Match(tx, st.Province, words)
-			if err != nil {
-				return err
-			}
-			var l storage.Latest
-			for _, h := range hits {
-				err := tx.SKUsOf(string(h.GTIN[:]), func(b, sku string) error {
-					if b != banner.Slug {
-						return nil
-					}
-					found, err := tx.Latest(id, sku, &l)
-					if found && err == nil {
-						keep(&l)
-					}
-					return err
-				})
-				if err != nil {
-					return err
-				}
-			}
+		} else if err := matchLatest(tx, st.Province, banner.Slug, id, words, pg.keep); err != nil {
+			return err
 		}
+		page := pg.page
 		res.Results = make([]StorePrice, len(page))
 		for i := range page {
 			if err := storePrice(tx, banner.Slug, id, lang, &page[i], &res.Results[i]); err != nil {
@@ -173,6 +148,47 @@ func (s *Service) StorePrices(ctx context.Context, in StorePricesInput) (*StoreP
 		return nil, err
 	}
 	return res, nil
+}
+
+// latestPage keeps the page of a store's latest prices and counts them
+// all in total.
+type latestPage struct {
+	page          []storage.Latest
+	total         *int
+	limit, offset int
+}
+
+func (p *latestPage) keep(l *storage.Latest) {
+	if *p.total >= p.offset && len(p.page) < p.limit {
+		p.page = append(p.page, *l)
+	}
+	*p.total++
+}
+
+// matchLatest calls keep with store id's latest price of each SKU of
+// banner whose product matches every word in province, best match first.
+func matchLatest(tx *storage.Tx, province, banner, id string, words []string, keep func(*storage.Latest)) error {
+	hits, err := search.Match(tx, province, words)
+	if err != nil {
+		return err
+	}
+	var l storage.Latest
+	for _, h := range hits {
+		err := tx.SKUsOf(string(h.GTIN[:]), func(b, sku string) error {
+			if b != banner {
+				return nil
+			}
+			found, err := tx.Latest(id, sku, &l)
+			if found && err == nil {
+				keep(&l)
+			}
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // StorePrice returns one store's latest observed price of a product,
