@@ -1031,24 +1031,9 @@ func trigger(r *storage.AlertRule, k seriesKey, gtin string, prev *alertDay, cur
 // series at once (one pass over the file's index, or a few pipelined
 // round trips to the shared store), never by scanning every rule.
 func (ev *alertEval) run(ctx context.Context, from map[seriesKey]int32, asOf int32) (int, error) {
-	keys := make([]seriesKey, 0, len(from))
-	for k := range from {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b seriesKey) int {
-		return cmp.Or(cmp.Compare(a.Banner, b.Banner), cmp.Compare(a.SKU, b.SKU), cmp.Compare(a.Province, b.Province))
-	})
-	qs := make([]alertstore.WatchQuery, len(keys))
-	var sku storage.SKU
-	for i, k := range keys {
-		found, err := ev.tx.SKU(k.Banner, k.SKU, &sku)
-		if err != nil {
-			return 0, err
-		}
-		qs[i] = alertstore.WatchQuery{Province: k.Province, Banner: k.Banner, SKU: k.SKU}
-		if found {
-			qs[i].GTIN = sku.GTIN
-		}
+	keys, qs, err := ev.watchQueries(from)
+	if err != nil {
+		return 0, err
 	}
 	watch, err := ev.store.watching(ctx, ev.tx, qs)
 	if err != nil {
@@ -1064,43 +1049,13 @@ func (ev *alertEval) run(ctx context.Context, from map[seriesKey]int32, asOf int
 				return 0, err
 			}
 		}
-		watching = watching[:0]
-		for _, r := range watch[i] {
-			if ev.account != "" && r.Account != ev.account || r.Paused {
-				continue
-			}
-			if r.Condition == AlertCompetitorUndercut {
-				// Any banner's series of the barcode moves it: evaluated
-				// once, over all of them, below.
-				if d, ok := undercuts[r]; !ok || max(from[k], window) < d {
-					undercuts[r] = max(from[k], window)
-				}
-				continue
-			}
-			if r.GTIN != "" && r.Banner != "" && r.Banner != k.Banner {
-				continue // a barcode rule restricted to another banner
-			}
-			watching = append(watching, r)
-		}
-		if len(watching) == 0 {
+		start := max(from[k], window)
+		if watching = ev.seriesRules(watch[i], k, start, undercuts, watching[:0]); len(watching) == 0 {
 			continue
 		}
-		gtin := qs[i].GTIN
 		ev.series++
-		start := max(from[k], window)
-		if err := ev.tl.read(ev.tx, k, start, asOf); err != nil {
+		if triggers, err = ev.seriesTriggers(triggers, watching, k, qs[i].GTIN, i, start, asOf); err != nil {
 			return 0, err
-		}
-		for _, r := range watching {
-			st := newRuleState(r, ev.tl.earlier)
-			var prev *alertDay
-			for j := range ev.tl.days {
-				cur := &ev.tl.days[j]
-				if step(r, &st, prev, *cur, ev.tl.earlier) && cur.date >= start {
-					triggers = append(triggers, trigger(r, k, gtin, prev, *cur, i))
-				}
-				prev = cur
-			}
 		}
 	}
 	for _, r := range slices.SortedFunc(maps.Keys(undercuts), compareRules) {
@@ -1112,6 +1067,75 @@ func (ev *alertEval) run(ctx context.Context, from map[seriesKey]int32, asOf int
 		triggers = append(triggers, ts...)
 	}
 	return ev.record(ctx, triggers)
+}
+
+// watchQueries returns the series of from in key order, with the watch
+// index queries that find their rules (each with its SKU's barcode).
+func (ev *alertEval) watchQueries(from map[seriesKey]int32) ([]seriesKey, []alertstore.WatchQuery, error) {
+	keys := make([]seriesKey, 0, len(from))
+	for k := range from {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b seriesKey) int {
+		return cmp.Or(cmp.Compare(a.Banner, b.Banner), cmp.Compare(a.SKU, b.SKU), cmp.Compare(a.Province, b.Province))
+	})
+	qs := make([]alertstore.WatchQuery, len(keys))
+	var sku storage.SKU
+	for i, k := range keys {
+		found, err := ev.tx.SKU(k.Banner, k.SKU, &sku)
+		if err != nil {
+			return nil, nil, err
+		}
+		qs[i] = alertstore.WatchQuery{Province: k.Province, Banner: k.Banner, SKU: k.SKU}
+		if found {
+			qs[i].GTIN = sku.GTIN
+		}
+	}
+	return keys, qs, nil
+}
+
+// seriesRules appends to watching the rules of rules (those watching
+// series k) that ev evaluates on k from start. A competitor_undercut rule
+// goes to undercuts instead, from its earliest start: any banner's series
+// of the barcode moves it, and it is evaluated once over all of them.
+func (ev *alertEval) seriesRules(rules []*storage.AlertRule, k seriesKey, start int32, undercuts map[*storage.AlertRule]int32, watching []*storage.AlertRule) []*storage.AlertRule {
+	for _, r := range rules {
+		if ev.account != "" && r.Account != ev.account || r.Paused {
+			continue
+		}
+		if r.Condition == AlertCompetitorUndercut {
+			if d, ok := undercuts[r]; !ok || start < d {
+				undercuts[r] = start
+			}
+			continue
+		}
+		if r.GTIN != "" && r.Banner != "" && r.Banner != k.Banner {
+			continue // a barcode rule restricted to another banner
+		}
+		watching = append(watching, r)
+	}
+	return watching
+}
+
+// seriesTriggers appends to triggers those of the rules watching on
+// series k (of barcode gtin, the rank-th series evaluated) from start to
+// asOf.
+func (ev *alertEval) seriesTriggers(triggers []alertTrigger, watching []*storage.AlertRule, k seriesKey, gtin string, rank int, start, asOf int32) ([]alertTrigger, error) {
+	if err := ev.tl.read(ev.tx, k, start, asOf); err != nil {
+		return nil, err
+	}
+	for _, r := range watching {
+		st := newRuleState(r, ev.tl.earlier)
+		var prev *alertDay
+		for j := range ev.tl.days {
+			cur := &ev.tl.days[j]
+			if step(r, &st, prev, *cur, ev.tl.earlier) && cur.date >= start {
+				triggers = append(triggers, trigger(r, k, gtin, prev, *cur, rank))
+			}
+			prev = cur
+		}
+	}
+	return triggers, nil
 }
 
 // record writes one event per rule and observation day: of a rule's
