@@ -236,22 +236,7 @@ func (s *server) api(h handlerFunc) http.Handler {
 			writeProblem(w, err)
 			return
 		}
-		// A body declared too large is refused once the call is counted,
-		// like every other refusal; one that turns out too large is
-		// refused by the handler's read (http.MaxBytesReader).
-		if r.ContentLength > s.opts.MaxBodyBytes {
-			writeProblem(w, errTooLarge(s.opts.MaxBodyBytes))
-			return
-		}
-		if hasBody(r.Method) && r.ContentLength != 0 && !isJSON(r.Header.Get("Content-Type")) {
-			writeProblem(w, errMediaType)
-			return
-		}
-		if coding, ok := contentCoding(r.Header); ok && hasBody(r.Method) && r.ContentLength != 0 {
-			writeProblem(w, errContentEncoding(coding))
-			return
-		}
-		if err := checkQuery(r); err != nil {
+		if err := s.checkRequest(r); err != nil {
 			writeProblem(w, err)
 			return
 		}
@@ -262,38 +247,62 @@ func (s *server) api(h handlerFunc) http.Handler {
 			}
 			return
 		}
-		// A GET answer is validated by its ETag (etag.go).
-		tmpl := routeTemplate(r)
-		if tmpl == "/b2b/export" || tmpl == "/b2b/executive_brief" {
-			w.Header()["Vary"] = varyAcceptEncoding // Accept chooses the format
-		}
-		if dataTagged[tmpl] {
-			tag := s.dataTag(r)
-			w.Header()["Etag"] = tag
-			if notModified(r, tag[0], false) {
-				writeNotModified(w)
-				return
-			}
-			if anyTag(r) {
-				// If-None-Match: * is 304 when the answer would be a 200
-				// (a current representation exists), known once it is made.
-				aw := &anyTagWriter{w: w}
-				if err := h(aw, rp); err != nil {
-					s.fail(aw, r, err)
-				}
-				return
-			}
-			if err := h(w, rp); err != nil {
-				s.fail(w, r, err)
-			}
-			return
-		}
-		bt := &bodyTagger{w: w, r: r, account: p.Account}
+		s.serveGet(w, r, rp, h, p.Account)
+	})
+}
+
+// checkRequest refuses, once the call is counted like every other
+// refusal, a body declared too large (one that turns out too large is
+// refused by the handler's read, http.MaxBytesReader), a body not JSON
+// or sent with a content coding, and query parameters the operation does
+// not take.
+func (s *server) checkRequest(r *http.Request) error {
+	if r.ContentLength > s.opts.MaxBodyBytes {
+		return errTooLarge(s.opts.MaxBodyBytes)
+	}
+	if hasBody(r.Method) && r.ContentLength != 0 && !isJSON(r.Header.Get("Content-Type")) {
+		return errMediaType
+	}
+	if coding, ok := contentCoding(r.Header); ok && hasBody(r.Method) && r.ContentLength != 0 {
+		return errContentEncoding(coding)
+	}
+	return checkQuery(r)
+}
+
+// serveGet answers a GET (rp is r with the caller's principal) validated
+// by its ETag (etag.go): of the data file's state for the data-tagged
+// paths, else of the body, and 304 for a matching If-None-Match.
+func (s *server) serveGet(w http.ResponseWriter, r, rp *http.Request, h handlerFunc, account string) {
+	tmpl := routeTemplate(r)
+	if tmpl == "/b2b/export" || tmpl == "/b2b/executive_brief" {
+		w.Header()["Vary"] = varyAcceptEncoding // Accept chooses the format
+	}
+	if !dataTagged[tmpl] {
+		bt := &bodyTagger{w: w, r: r, account: account}
 		if err := h(bt, rp); err != nil {
 			s.fail(bt, r, err)
 		}
 		bt.finish()
-	})
+		return
+	}
+	tag := s.dataTag(r)
+	w.Header()["Etag"] = tag
+	if notModified(r, tag[0], false) {
+		writeNotModified(w)
+		return
+	}
+	if anyTag(r) {
+		// If-None-Match: * is 304 when the answer would be a 200 (a
+		// current representation exists), known once it is made.
+		aw := &anyTagWriter{w: w}
+		if err := h(aw, rp); err != nil {
+			s.fail(aw, r, err)
+		}
+		return
+	}
+	if err := h(w, rp); err != nil {
+		s.fail(w, r, err)
+	}
 }
 
 // unmetered wraps a handler that reads the caller's own account: the key
