@@ -71,80 +71,105 @@ func MatchAll(tx *storage.Tx, province string, words []string) (hits []Hit, refs
 }
 
 func match(tx *storage.Tx, province string, words []string, withSKUs bool) ([]Hit, []string, error) {
-	var cands map[[14]byte]*Hit
-	var skuCands map[string]*Hit // the banner SKUs', made at the first
+	m := &matcher{withSKUs: withSKUs}
 	for wi, w := range words {
-		bit := uint8(1) << wi
-		next := map[[14]byte]*Hit{}
-		var skuNext map[string]*Hit
-		err := tx.Tokens(province, w, func(token, ref []byte, flags, weight byte) error {
-			score := int8(1)
-			if len(token) == len(w) {
-				score = 3
-			}
-			if flags&storage.TokenInName != 0 {
-				score++
-			}
-			if len(ref) != 14 || ref[0] > '9' {
-				if !withSKUs {
-					return nil
-				}
-				var h *Hit
-				if wi == 0 {
-					if h = skuNext[string(ref)]; h == nil {
-						h = &Hit{weight: weight}
-					}
-				} else if h = skuCands[string(ref)]; h == nil {
-					return nil
-				}
-				if skuNext == nil {
-					skuNext = map[string]*Hit{}
-				}
-				h.mask |= bit
-				h.best[wi] = max(h.best[wi], score)
-				skuNext[string(ref)] = h
-				return nil
-			}
-			var g [14]byte
-			copy(g[:], ref)
-			var h *Hit
-			if cands == nil {
-				if h = next[g]; h == nil {
-					h = &Hit{GTIN: g, weight: weight}
-					next[g] = h
-				}
-			} else if h = cands[g]; h == nil {
-				return nil
-			}
-			h.mask |= bit
-			h.best[wi] = max(h.best[wi], score)
-			next[g] = h
-			return nil
-		})
-		if err != nil {
+		m.word, m.bit, m.next, m.skuNext = wi, uint8(1)<<wi, map[[14]byte]*Hit{}, nil
+		m.wordLen = len(w)
+		if err := tx.Tokens(province, w, m.token); err != nil {
 			return nil, nil, err
 		}
-		cands, skuCands = next, skuNext
-		if len(cands) == 0 && len(skuCands) == 0 {
+		m.cands, m.skuCands = m.next, m.skuNext
+		if len(m.cands) == 0 && len(m.skuCands) == 0 {
 			return nil, nil, nil
 		}
 	}
-	all := uint8(1)<<len(words) - 1
-	hits := make([]Hit, 0, len(cands)+len(skuCands))
-	for _, h := range cands {
+	hits, refs := m.hits(uint8(1)<<len(words) - 1)
+	return hits, refs, nil
+}
+
+// matcher keeps the candidates of a match, word by word: those that
+// matched every word so far.
+type matcher struct {
+	withSKUs bool
+	cands    map[[14]byte]*Hit
+	skuCands map[string]*Hit // the banner SKUs', made at the first
+	// The word being matched: its index, bit and length, and the
+	// candidates that match it too.
+	word    int
+	bit     uint8
+	wordLen int
+	next    map[[14]byte]*Hit
+	skuNext map[string]*Hit
+}
+
+// token takes one token of the index that the word prefixes.
+func (m *matcher) token(token, ref []byte, flags, weight byte) error {
+	score := int8(1)
+	if len(token) == m.wordLen {
+		score = 3
+	}
+	if flags&storage.TokenInName != 0 {
+		score++
+	}
+	if len(ref) != 14 || ref[0] > '9' {
+		if m.withSKUs {
+			m.skuToken(ref, weight, score)
+		}
+		return nil
+	}
+	var g [14]byte
+	copy(g[:], ref)
+	var h *Hit
+	if m.cands == nil {
+		if h = m.next[g]; h == nil {
+			h = &Hit{GTIN: g, weight: weight}
+			m.next[g] = h
+		}
+	} else if h = m.cands[g]; h == nil {
+		return nil
+	}
+	h.mask |= m.bit
+	h.best[m.word] = max(h.best[m.word], score)
+	m.next[g] = h
+	return nil
+}
+
+// skuToken takes a token of a banner SKU sold under no barcode.
+func (m *matcher) skuToken(ref []byte, weight byte, score int8) {
+	var h *Hit
+	if m.word == 0 {
+		if h = m.skuNext[string(ref)]; h == nil {
+			h = &Hit{weight: weight}
+		}
+	} else if h = m.skuCands[string(ref)]; h == nil {
+		return
+	}
+	if m.skuNext == nil {
+		m.skuNext = map[string]*Hit{}
+	}
+	h.mask |= m.bit
+	h.best[m.word] = max(h.best[m.word], score)
+	m.skuNext[string(ref)] = h
+}
+
+// hits returns the candidates that matched every word (mask all), ranked,
+// and the banner SKUs' references.
+func (m *matcher) hits(all uint8) ([]Hit, []string) {
+	hits := make([]Hit, 0, len(m.cands)+len(m.skuCands))
+	for _, h := range m.cands {
 		if h.mask == all {
 			hits = append(hits, *h)
 		}
 	}
 	var refs []string
-	for ref, h := range skuCands {
+	for ref, h := range m.skuCands {
 		if h.mask == all {
 			refs = append(refs, ref)
 		}
 	}
 	slices.Sort(refs) // their hits' GTINs sort as their references
 	for i, ref := range refs {
-		h := skuCands[ref]
+		h := m.skuCands[ref]
 		h.GTIN[0] = skuMark
 		binary.BigEndian.PutUint32(h.GTIN[1:5], uint32(i))
 		hits = append(hits, *h)
@@ -152,7 +177,7 @@ func match(tx *storage.Tx, province string, words []string, withSKUs bool) ([]Hi
 	slices.SortFunc(hits, func(a, b Hit) int {
 		return cmp.Or(cmp.Compare(b.Score(), a.Score()), cmp.Compare(a.weight, b.weight), strings.Compare(string(a.GTIN[:]), string(b.GTIN[:])))
 	})
-	return hits, refs, nil
+	return hits, refs
 }
 
 // Store is a store taking part in a store search, with its place in the
