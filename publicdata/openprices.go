@@ -47,6 +47,30 @@ func convertOpenPrices(files []File, opts Options) (*Conversion, error) {
 	sum := &Summary{Source: OpenPrices, Attribution: OpenPricesAttribution}
 	c := &opConv{sum: sum, opts: opts, stores: map[string]*refStore{}}
 	// The first pass finds the stores, which the import takes first.
+	stores, err := c.findStores(files)
+	if err != nil {
+		return nil, err
+	}
+	sum.Stores = len(stores)
+	conv := &Conversion{Source: OpenPrices, Stores: storesCSV(OpenPrices, stores), Summary: sum}
+	conv.WriteObservations = func(ctx context.Context, partRows int, next func() (io.Writer, error)) error {
+		pw := &partWriter{next: next, max: partRows, source: conv.Source}
+		products := map[string]bool{}
+		for _, f := range files {
+			if err := c.writeFile(ctx, f, pw, products); err != nil {
+				return err
+			}
+		}
+		sum.NotMapped = c.notMap.list()
+		return pw.close()
+	}
+	return conv, nil
+}
+
+// findStores returns the reference stores the rows of files name, each
+// once, in the order first named; c.stores maps each row's store, nil
+// for one that is not mapped.
+func (c *opConv) findStores(files []File) ([]refStore, error) {
 	var stores []refStore
 	for _, f := range files {
 		err := c.each(f, func(rec []string, at string) {
@@ -69,53 +93,47 @@ func convertOpenPrices(files []File, opts Options) (*Conversion, error) {
 			return nil, err
 		}
 	}
-	sum.Stores = len(stores)
-	conv := &Conversion{Source: OpenPrices, Stores: storesCSV(OpenPrices, stores), Summary: sum}
-	conv.WriteObservations = func(ctx context.Context, partRows int, next func() (io.Writer, error)) error {
-		pw := &partWriter{next: next, max: partRows, source: conv.Source}
-		var werr error
-		var out []string
-		products := map[string]bool{}
-		for _, f := range files {
-			err := c.each(f, func(rec []string, at string) {
-				sum.Rows++
-				o, reason := c.row(rec)
-				if reason != "" {
-					c.notMap.add(reason, at)
-					return
-				}
-				st := c.stores[c.storeKey(rec)]
-				if st == nil {
-					_, reason := c.store(rec)
-					c.notMap.add(reason, at+": "+field(rec, c.idx[opDisplay]))
-					return
-				}
-				o.Store, o.Banner = st.ID, st.Banner
-				if !products[o.UPC] {
-					products[o.UPC] = true
-					sum.Products++
-				}
-				out = o.record(out)
-				if werr == nil {
-					if werr = pw.write(out); werr == nil {
-						sum.Kept++
-					}
-				}
-			})
-			if err == nil {
-				err = werr
-			}
-			if err == nil {
-				err = ctx.Err()
-			}
-			if err != nil {
-				return err
+	return stores, nil
+}
+
+// writeFile writes the observation rows of f to pw, counting them in
+// c.sum (products: the barcodes counted so far) and tallying the rows
+// not mapped.
+func (c *opConv) writeFile(ctx context.Context, f File, pw *partWriter, products map[string]bool) error {
+	var werr error
+	var out []string
+	err := c.each(f, func(rec []string, at string) {
+		c.sum.Rows++
+		o, reason := c.row(rec)
+		if reason != "" {
+			c.notMap.add(reason, at)
+			return
+		}
+		st := c.stores[c.storeKey(rec)]
+		if st == nil {
+			_, reason := c.store(rec)
+			c.notMap.add(reason, at+": "+field(rec, c.idx[opDisplay]))
+			return
+		}
+		o.Store, o.Banner = st.ID, st.Banner
+		if !products[o.UPC] {
+			products[o.UPC] = true
+			c.sum.Products++
+		}
+		out = o.record(out)
+		if werr == nil {
+			if werr = pw.write(out); werr == nil {
+				c.sum.Kept++
 			}
 		}
-		sum.NotMapped = c.notMap.list()
-		return pw.close()
+	})
+	if err == nil {
+		err = werr
 	}
-	return conv, nil
+	if err == nil {
+		err = ctx.Err()
+	}
+	return err
 }
 
 // opConv holds the state of one Open Prices conversion.
