@@ -51,7 +51,9 @@ refused before anything is written). A Parquet file has the
 CSV's rows and columns, typed: dates DATE, prices DECIMAL(18,2), on_promo
 and active BOOLEAN, counts INT64, coordinates DOUBLE, text STRING (dictionary-encoded),
 an empty cell null; it is written in snappy-compressed row groups of 65,536
-rows. A file is written under a temporary name and renamed when complete.
+rows. A file is written under a temporary name and renamed when complete
+(over a symlink's target); a device or FIFO, such as /dev/null, is
+written in place.
 While a server holds the data file, the export goes through it.
 
 Exports of stores and observations, in every format, import back as they
@@ -109,20 +111,18 @@ func (a *app) runExport(cmd *cobra.Command, in grocery.ExportInput, out, cursorF
 	}
 	stderr := cmd.ErrOrStderr()
 	var w io.Writer = cmd.OutOrStdout()
-	var tmp *os.File
+	var file *output
 	if toFile {
 		var err error
-		tmp, err = os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*")
-		if err != nil {
+		if file, err = createOutput(out); err != nil {
 			return err
 		}
 		defer func() {
-			if tmp != nil {
-				tmp.Close()
-				os.Remove(tmp.Name())
+			if file != nil {
+				file.abort()
 			}
 		}()
-		w = tmp
+		w = file
 	}
 	var bar *progressBar
 	if isTerminal(stderr) && (toFile || !isTerminal(cmd.OutOrStdout())) {
@@ -145,18 +145,12 @@ func (a *app) runExport(cmd *cobra.Command, in grocery.ExportInput, out, cursorF
 	if err != nil {
 		return err
 	}
-	if tmp != nil {
-		// CreateTemp's file is private; an export is an ordinary file.
-		if err := tmp.Chmod(0o644); err != nil {
+	if file != nil {
+		err := file.commit()
+		file = nil
+		if err != nil {
 			return err
 		}
-		if err := tmp.Close(); err != nil {
-			return err
-		}
-		if err := os.Rename(tmp.Name(), out); err != nil {
-			return err
-		}
-		tmp = nil
 		fmt.Fprintf(stderr, "%s: %s %s\n", out, count(int(sum.Rows)), words.Plural(int(sum.Rows), "row"))
 	}
 	if cursorFile != "" {

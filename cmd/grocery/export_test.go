@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/grocerydata/grocery/grocery"
@@ -99,5 +100,59 @@ func TestExportCursor(t *testing.T) {
 	}
 	if r := cli(t, nil, "export", "--changed-since", "nope"); r.code != 3 || !strings.Contains(r.stderr, "changed_since \"nope\" is not an export cursor") {
 		t.Errorf("a bad cursor: exit %d, %q; want 3 naming it", r.code, r.stderr)
+	}
+}
+
+// TestOutputInPlace: -o naming a FIFO (as /dev/null or a pipe would be)
+// writes into it, and one naming a symlink replaces the file it links
+// to; neither is replaced by a regular file. Both export and brief.
+func TestOutputInPlace(t *testing.T) {
+	t.Parallel() // reads the demo file
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string // in what is written
+	}{
+		{"export", []string{"export", "--format", "csv", "--dataset", "stores", "--province", "ON"}, "store_id,banner"},
+		{"brief", []string{"report", "brief", "--province", "ON"}, "<html"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fifo := filepath.Join(dir, tc.name+".fifo")
+			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+				t.Skipf("mkfifo: %v", err)
+			}
+			read := make(chan string, 1)
+			go func() {
+				b, _ := os.ReadFile(fifo) // until the writer closes it
+				read <- string(b)
+			}()
+			if r := cli(t, nil, append(tc.args, "-o", fifo)...); r.code != 0 {
+				t.Fatalf("-o a FIFO: exit %d: %s", r.code, r.stderr)
+			}
+			if st, err := os.Lstat(fifo); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
+				// The reader waits for a writer that never came.
+				t.Errorf("after the export, %s is %v (%v), want still a FIFO", fifo, st.Mode(), err)
+			} else if got := <-read; !strings.Contains(got, tc.want) {
+				t.Errorf("read from the FIFO: %.80q, want %q in it", got, tc.want)
+			}
+
+			target, link := filepath.Join(dir, tc.name+".target"), filepath.Join(dir, tc.name+".link")
+			if err := os.WriteFile(target, []byte("old"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(target, link); err != nil {
+				t.Fatal(err)
+			}
+			if r := cli(t, nil, append(tc.args, "-o", link)...); r.code != 0 {
+				t.Fatalf("-o a symlink: exit %d: %s", r.code, r.stderr)
+			}
+			if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+				t.Errorf("after the export, %s is %v (%v), want still a symlink", link, st.Mode(), err)
+			}
+			if b, _ := os.ReadFile(target); !strings.Contains(string(b), tc.want) {
+				t.Errorf("the link's target holds %.80q, want %q in it", b, tc.want)
+			}
+		})
 	}
 }
