@@ -14,15 +14,15 @@ import (
 // checkNewOnShelf compares new_on_shelf's products with new_on_shelf.sql.
 func checkNewOnShelf(t *testing.T, fx *fixture) {
 	reqs := []grocery.NewOnShelfInput{
-		{Province: "ON", Days: 14},
-		{Province: "ON", Banner: "metro", Days: 30},
-		{Province: "QC", Category: "Dairy & Eggs", Days: 14},
-		{Province: "BC", Days: 7},
-		{Province: "MB", Days: 14},
-		{Province: "NT", Days: 30},
+		{Province: "ON", Days: grocery.Some(14)},
+		{Province: "ON", Banner: "metro", Days: grocery.Some(30)},
+		{Province: "QC", Category: "Dairy & Eggs", Days: grocery.Some(14)},
+		{Province: "BC", Days: grocery.Some(7)},
+		{Province: "MB", Days: grocery.Some(14)},
+		{Province: "NT", Days: grocery.Some(30)},
 	}
 	for _, in := range reqs {
-		name := fmt.Sprintf("province=%s banner=%s category=%s days=%d", in.Province, in.Banner, in.Category, in.Days)
+		name := fmt.Sprintf("province=%s banner=%s category=%s days=%d", in.Province, in.Banner, in.Category, in.Days.V)
 		t.Run(name, func(t *testing.T) {
 			in.Limit = 500
 			res, err := fx.svc.NewOnShelf(context.Background(), in)
@@ -31,7 +31,7 @@ func checkNewOnShelf(t *testing.T, fx *fixture) {
 			}
 			var want []map[string]any
 			fx.sql(t, "new_on_shelf.sql", map[string]string{"province": in.Province, "banner": in.Banner,
-				"category": in.Category, "days": strconv.Itoa(in.Days)}, &want)
+				"category": in.Category, "days": strconv.Itoa(in.Days.V)}, &want)
 			g := asJSON(t, res)
 			c := newChecker(t, "new_on_shelf "+name)
 			c.exact("total", g["total"], len(want))

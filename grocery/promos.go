@@ -208,12 +208,12 @@ func promoEnds(tx *storage.Tx, p *storage.Promo) (int32, error) {
 
 // NewOnShelfInput holds the arguments of NewOnShelf.
 type NewOnShelfInput struct {
-	Province string `json:"province"`           // required
-	Banner   string `json:"banner,omitempty"`   // optional
-	Category string `json:"category,omitempty"` // optional
-	Days     int    `json:"days,omitempty"`     // 1..365; 0 means 14
-	Limit    int    `json:"limit,omitempty"`    // 1..500; 0 means 50
-	Offset   int    `json:"offset,omitempty"`
+	Province string   `json:"province"`           // required
+	Banner   string   `json:"banner,omitempty"`   // optional
+	Category string   `json:"category,omitempty"` // optional
+	Days     Opt[int] `json:"days,omitzero"`      // 1..365; not given: 14
+	Limit    int      `json:"limit,omitempty"`    // 1..500; 0 means 50
+	Offset   int      `json:"offset,omitempty"`
 }
 
 // NewProduct is a banner SKU first observed in a province's panel within
@@ -258,12 +258,9 @@ func (s *Service) NewOnShelf(ctx context.Context, in NewOnShelfInput) (*NewOnShe
 	if err != nil {
 		return nil, err
 	}
-	days := in.Days
-	if days == 0 {
-		days = 14
-	}
+	days := in.Days.Or(14)
 	if days < 1 || days > 365 {
-		return nil, Errorf(EINVALIDARGUMENT, "days %d is out of range: want 1 to 365 (default 14)", in.Days)
+		return nil, Errorf(EINVALIDARGUMENT, "days %d is out of range: want 1 to 365 (default 14)", days)
 	}
 	limit, offset, err := checkPage(in.Limit, in.Offset, DefaultRESTLimit, MaxRESTLimit)
 	if err != nil {

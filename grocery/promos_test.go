@@ -2,6 +2,7 @@ package grocery
 
 import (
 	"context"
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -75,11 +76,11 @@ func TestNewOnShelf(t *testing.T) {
 		t.Errorf("no-frills: got %+v, %v", one, err)
 	}
 	// 60 days reach back to the panel's first day (10-15): the note says so.
-	all, err := svc.NewOnShelf(ctx, NewOnShelfInput{Province: "ON", Days: 60})
+	all, err := svc.NewOnShelf(ctx, NewOnShelfInput{Province: "ON", Days: Some(60)})
 	if err != nil || all.Total != 3 || !strings.Contains(all.Basis.Note, "begin on 2026-10-15") {
 		t.Errorf("60 days: got %+v, %v; want 3 with a note on the panel's start", all, err)
 	}
-	for _, in := range []NewOnShelfInput{{Province: "ON", Days: -1}, {Province: "ON", Days: 366}, {Province: "ON", Banner: "nope"}, {Province: ""}} {
+	for _, in := range []NewOnShelfInput{{Province: "ON", Days: Some(-1)}, {Province: "ON", Days: Some(0)}, {Province: "ON", Days: Some(366)}, {Province: "ON", Banner: "nope"}, {Province: ""}} {
 		if _, err := svc.NewOnShelf(ctx, in); ErrorCode(err) != EINVALIDARGUMENT {
 			t.Errorf("%+v: got %v, want EINVALIDARGUMENT", in, err)
 		}
@@ -132,5 +133,48 @@ func TestPromoCalendarOngoing(t *testing.T) {
 	want := []row{{"P3", nil, false}, {"P1", dp("2026-11-25"), true}, {"P5", dp("2026-11-15"), false}, {"P2", nil, true}, {"P4", dp("2026-11-19"), true}}
 	if diff := cmp.Diff(want, rows); diff != "" {
 		t.Errorf("events by start (-want +got):\n%s", diff)
+	}
+}
+
+// TestOptArgument: an optional argument given as 0 is 0 (refused for
+// days), not the default; in JSON it is the number, or absent when not
+// given; and inputs holding one key the answer cache by value.
+func TestOptArgument(t *testing.T) {
+	for _, tc := range []struct {
+		in   NewOnShelfInput
+		json string
+	}{
+		{NewOnShelfInput{Province: "ON"}, `{"province":"ON"}`},
+		{NewOnShelfInput{Province: "ON", Days: Some(0)}, `{"province":"ON","days":0}`},
+		{NewOnShelfInput{Province: "ON", Days: Some(30)}, `{"province":"ON","days":30}`},
+	} {
+		b, err := json.Marshal(tc.in)
+		if err != nil || string(b) != tc.json {
+			t.Errorf("%+v: JSON %s, %v; want %s", tc.in, b, err, tc.json)
+		}
+		var back NewOnShelfInput
+		if err := json.Unmarshal(b, &back); err != nil || back != tc.in {
+			t.Errorf("%s: decoded %+v, %v; want %+v", b, back, err, tc.in)
+		}
+	}
+	var null NewOnShelfInput
+	if err := json.Unmarshal([]byte(`{"province":"ON","days":null}`), &null); err != nil || null.Days.Set {
+		t.Errorf("days null: %+v, %v; want not given", null, err)
+	}
+
+	svc := periodService(t)
+	ctx := context.Background()
+	if _, err := svc.NewOnShelf(ctx, NewOnShelfInput{Province: "ON", Days: Some(0)}); ErrorCode(err) != EINVALIDARGUMENT || !strings.Contains(ErrorMessage(err), "days 0 is out of range") {
+		t.Errorf("days 0: got %v, want it out of range", err)
+	}
+	before := svc.AnswerCacheStats()
+	for range 2 {
+		// A new value each time, equal: the second is the first's answer.
+		if _, err := Cached(ctx, svc, "NewOnShelf", svc.NewOnShelf, NewOnShelfInput{Province: "ON", Days: Some(30)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if after := svc.AnswerCacheStats(); after.Misses-before.Misses != 1 || after.Hits-before.Hits != 1 {
+		t.Errorf("two equal requests: %d misses, %d hits; want 1 and 1", after.Misses-before.Misses, after.Hits-before.Hits)
 	}
 }

@@ -1,6 +1,7 @@
 package grocery
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 	"time"
@@ -232,3 +233,42 @@ func checkPage(limit, offset, def, max int) (int, int, error) {
 // maxTextLen bounds a text value in bytes: an imported name, city, brand,
 // size or category (importrow checks them), and a brand or category asked for.
 const maxTextLen = importrow.MaxTextLen
+
+// Opt is an optional argument of a query's input: Set false means not
+// given, and the query's default applies, so that 0 is a value like any
+// other (and refused where it is out of range). It compares by value, so
+// an input holding it keys the answer cache (Cached) as any other. In
+// JSON it is its value, or null when not given; tag it omitzero.
+type Opt[T any] struct {
+	V   T
+	Set bool
+}
+
+// Some returns the argument v, given.
+func Some[T any](v T) Opt[T] { return Opt[T]{V: v, Set: true} }
+
+// Or returns the argument, or def when it is not given.
+func (o Opt[T]) Or(def T) T {
+	if !o.Set {
+		return def
+	}
+	return o.V
+}
+
+// MarshalJSON encodes the value, or null when it is not given.
+func (o Opt[T]) MarshalJSON() ([]byte, error) {
+	if !o.Set {
+		return []byte("null"), nil
+	}
+	return json.Marshal(o.V)
+}
+
+// UnmarshalJSON decodes a value, given, or null, not given.
+func (o *Opt[T]) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*o = Opt[T]{}
+		return nil
+	}
+	*o = Opt[T]{Set: true}
+	return json.Unmarshal(b, &o.V)
+}

@@ -22,6 +22,7 @@ func TestPeriodAnalytics(t *testing.T) {
 		{"/b2b/category_report?province=ON", "/b2b/category_report?province=ON&period=2d", "period"},
 		{"/b2b/promo_calendar?province=ON&banner=loblaws", "/b2b/promo_calendar?province=ON&from=2026-12-01&to=2026-11-01", "from 2026-12-01 is after to"},
 		{"/b2b/new_on_shelf?province=ON&days=30", "/b2b/new_on_shelf?province=ON&days=400", "days"},
+		{"/b2b/new_on_shelf?province=ON", "/b2b/new_on_shelf?province=ON&days=0", "days 0 is out of range: want 1 to 365"},
 	} {
 		t.Run(strings.TrimPrefix(strings.SplitN(tc.path, "?", 2)[0], "/b2b/"), func(t *testing.T) {
 			r := send(t, key, "GET", tc.path, "", "")

@@ -44,13 +44,10 @@ func (s *server) newOnShelf(w http.ResponseWriter, r *http.Request) error {
 	var p params
 	p.parse(r.URL.RawQuery)
 	in := grocery.NewOnShelfInput{Province: p.str("province"), Banner: p.str("banner"), Category: p.str("category"),
-		Days: p.int("days", 14, "1 to 365")}
+		Days: p.optInt("days", "1 to 365")}
 	in.Limit, in.Offset = p.page()
 	if p.err != nil {
 		return p.err
-	}
-	if in.Days < 1 || in.Days > 365 {
-		return grocery.Errorf(grocery.EINVALIDARGUMENT, "days %d is out of range: want 1 to 365 (default 14)", in.Days)
 	}
 	res, err := grocery.Cached(r.Context(), s.svc, "NewOnShelf", s.svc.NewOnShelf, in)
 	if err != nil {

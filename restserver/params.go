@@ -70,6 +70,15 @@ func (p *params) int(name string, def int, want string) int {
 	return n
 }
 
+// optInt returns the whole number name, not given when it is absent, and
+// records an error when it is not a whole number.
+func (p *params) optInt(name, want string) grocery.Opt[int] {
+	if p.str(name) == "" {
+		return grocery.Opt[int]{}
+	}
+	return grocery.Some(p.int(name, 0, want))
+}
+
 // page reads limit (1..500, default 50) and offset (>= 0, default 0): the
 // shared pagination of every REST list.
 func (p *params) page() (limit, offset int) {

@@ -149,12 +149,13 @@ shelf elsewhere before.`,
 		Args:              usageArgs(cobra.NoArgs),
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
-			if cmd.Flags().Changed("days") && (days < 1 || days > 365) {
-				return grocery.Errorf(grocery.EINVALIDARGUMENT, "days %d is out of range: want 1 to 365 (default 14)", days)
+			var window grocery.Opt[int] // the library's default unless --days is given
+			if cmd.Flags().Changed("days") {
+				window = grocery.Some(days)
 			}
 			return runPeriodReport(a, cmd, &f, func(ctx context.Context, src querier, prov string) (*grocery.NewOnShelf, error) {
 				return src.NewOnShelf(ctx, grocery.NewOnShelfInput{Province: prov, Banner: f.banner, Category: f.category,
-					Days: days, Limit: f.limit, Offset: f.offset})
+					Days: window, Limit: f.limit, Offset: f.offset})
 			}, printNewOnShelf)
 		}),
 	}

@@ -61,7 +61,7 @@ func TestReportPeriod(t *testing.T) {
 	})
 
 	t.Run("NewJSON", func(t *testing.T) {
-		want, err := svc.NewOnShelf(ctx, grocery.NewOnShelfInput{Province: prov, Days: 30})
+		want, err := svc.NewOnShelf(ctx, grocery.NewOnShelfInput{Province: prov, Days: grocery.Some(30)})
 		if err != nil {
 			t.Fatal(err)
 		}
