@@ -2,6 +2,7 @@ package grocery_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log"
 	"os"
@@ -212,4 +213,20 @@ func ExampleParseProvince() {
 	// "Québec": QC
 	// "Nouvelle-Écosse": NS
 	// "Ontari": invalid_argument
+}
+
+// An optional argument: not given, the query's default applies; given,
+// even as 0, it is the value (NewOnShelf refuses days 0). In JSON it is
+// the number, or absent.
+func ExampleOpt() {
+	in := grocery.NewOnShelfInput{Province: "ON"}
+	fmt.Println(in.Days.Set, in.Days.Or(14))
+	in.Days = grocery.Some(30)
+	fmt.Println(in.Days.Set, in.Days.Or(14))
+	b, _ := json.Marshal(grocery.NewOnShelfInput{Province: "ON", Days: grocery.Some(0)})
+	fmt.Println(string(b))
+	// Output:
+	// false 14
+	// true 30
+	// {"province":"ON","days":0}
 }
