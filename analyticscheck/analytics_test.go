@@ -103,7 +103,7 @@ func buildFixture(t *testing.T, build func(ctx context.Context, path string, asO
 	fx.psqlFile(t, "schema.sql", nil)
 	for table, file := range map[string]string{"obs_csv": "observations.csv", "stores_csv": "stores.csv"} {
 		copyCmd := fmt.Sprintf(`\copy %s FROM '%s' WITH (FORMAT csv, HEADER true)`, table, filepath.Join(dir, file))
-		if _, err := pg.psql(ctx, nil, "-c", copyCmd); err != nil {
+		if _, err := pg.psql(nil, copyCmd); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -138,7 +138,7 @@ func (fx *fixture) export(t *testing.T, name string, in grocery.ExportInput) str
 // output.
 func (fx *fixture) psqlFile(t testing.TB, name string, vars map[string]string) []byte {
 	t.Helper()
-	out, err := fx.pg.psql(context.Background(), vars, "-f", filepath.Join("testdata", name))
+	out, err := fx.pg.psql(vars, `\i `+filepath.Join("testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func (fx *fixture) sql(t testing.TB, name string, vars map[string]string, v any)
 // query runs one SQL statement returning one JSON value.
 func (fx *fixture) query(t testing.TB, q string, v any) {
 	t.Helper()
-	out, err := fx.pg.psql(context.Background(), nil, "-c", q)
+	out, err := fx.pg.psql(nil, q)
 	if err != nil {
 		t.Fatal(err)
 	}

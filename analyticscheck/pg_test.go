@@ -3,10 +3,11 @@
 package analyticscheck
 
 import (
+	"bufio"
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/user"
@@ -28,6 +29,8 @@ type pgServer struct {
 	sock string // the socket directory
 	log  string // the server's log file
 	db   string // the database psql connects to
+
+	pool *psqlPool // idle sessions on db
 }
 
 // pgBinDir finds the directory of PostgreSQL's server binaries: $PGBIN,
@@ -111,7 +114,9 @@ func startPostgres(t testing.TB) *pgServer {
 	shared.n++
 	srv := *shared.srv
 	srv.db = fmt.Sprintf("fixture%d", shared.n)
-	if _, err := shared.srv.psql(context.Background(), nil, "-c", "CREATE DATABASE "+srv.db); err != nil {
+	srv.pool = &psqlPool{}
+	t.Cleanup(srv.pool.close)
+	if _, err := shared.srv.psql(nil, "CREATE DATABASE "+srv.db); err != nil {
 		t.Fatalf("%v\n%s", err, srv.logTail())
 	}
 	return &srv
@@ -176,7 +181,7 @@ func launchPostgres() (srv *pgServer, stop func(), skip string, err error) {
 	if out, err := initdb.CombinedOutput(); err != nil {
 		return fail(fmt.Errorf("initdb: %v\n%s", err, out))
 	}
-	srv = &pgServer{bin: bin, sock: sock, log: filepath.Join(base, "postgres.log"), db: "postgres"}
+	srv = &pgServer{bin: bin, sock: sock, log: filepath.Join(base, "postgres.log"), db: "postgres", pool: &psqlPool{}}
 	logf, err := os.Create(srv.log)
 	if err != nil {
 		return fail(err)
@@ -197,6 +202,7 @@ func launchPostgres() (srv *pgServer, stop func(), skip string, err error) {
 	exited := make(chan error, 1)
 	go func() { exited <- postgres.Wait() }()
 	stop = func() {
+		srv.pool.close()
 		// SIGINT is PostgreSQL's fast shutdown.
 		_ = postgres.Process.Signal(syscall.SIGINT)
 		select {
@@ -215,7 +221,7 @@ func launchPostgres() (srv *pgServer, stop func(), skip string, err error) {
 			return fail(fmt.Errorf("postgres exited: %v\n%s", err, srv.logTail()))
 		default:
 		}
-		if _, err := srv.psql(context.Background(), nil, "-c", "SELECT 1"); err == nil {
+		if _, err := srv.psql(nil, "SELECT 1"); err == nil {
 			return srv, stop, "", nil
 		}
 		if time.Now().After(deadline) {
@@ -250,26 +256,129 @@ func (s *pgServer) logTail() string {
 	return string(b)
 }
 
-// psql runs the server's psql with psql variables vars (name=value, read
-// in SQL as :'name') and args, and returns its standard output: unaligned,
-// tuples only, stopping at the first error.
-func (s *pgServer) psql(ctx context.Context, vars map[string]string, args ...string) ([]byte, error) {
-	full := []string{"-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", s.sock, "-U", "postgres", "-d", s.db}
+// psql runs line, one SQL statement (its semicolon optional) or one psql
+// backslash command such as \i FILE, with psql variables vars (read in SQL
+// as :'name'), and returns its standard output: unaligned, tuples only,
+// stopping at the first error. It runs in a psql session of the pool,
+// which starts one when none is idle: a check's hundreds of queries do
+// not each start a psql and a server backend.
+func (s *pgServer) psql(vars map[string]string, line string) ([]byte, error) {
+	ses, err := s.pool.get(s)
+	if err != nil {
+		return nil, err
+	}
+	out, err := ses.run(vars, line)
+	if err != nil {
+		return nil, fmt.Errorf("psql %s: %v", line, err)
+	}
+	s.pool.put(ses)
+	return out, nil
+}
+
+// psqlPool holds the idle psql sessions of one database.
+type psqlPool struct {
+	mu   sync.Mutex
+	idle []*psqlSession
+}
+
+func (p *psqlPool) get(s *pgServer) (*psqlSession, error) {
+	p.mu.Lock()
+	if n := len(p.idle); n > 0 {
+		ses := p.idle[n-1]
+		p.idle = p.idle[:n-1]
+		p.mu.Unlock()
+		return ses, nil
+	}
+	p.mu.Unlock()
+	return startSession(s)
+}
+
+func (p *psqlPool) put(ses *psqlSession) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.idle = append(p.idle, ses)
+}
+
+// close ends the idle sessions.
+func (p *psqlPool) close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, ses := range p.idle {
+		ses.stdin.Close()
+		ses.cmd.Wait()
+	}
+	p.idle = nil
+}
+
+// psqlSession is one psql reading its script from standard input. After
+// each line it unsets the line's variables, resets the session's settings
+// (a file's SET does not outlive it) and echoes sessionEnd, which ends the
+// line's output.
+type psqlSession struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout *bufio.Reader
+	stderr bytes.Buffer // read once cmd has exited
+}
+
+const sessionEnd = "== end of the output =="
+
+func startSession(s *pgServer) (*psqlSession, error) {
+	cmd := exec.Command(filepath.Join(s.bin, "psql"), "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", s.sock, "-U", "postgres", "-d", s.db)
+	cmd.Env = append(os.Environ(), "LC_ALL=C", "PGTZ=UTC", "PGCLIENTENCODING=UTF8")
+	ses := &psqlSession{cmd: cmd}
+	cmd.Stderr = &ses.stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	ses.stdin, ses.stdout = stdin, bufio.NewReader(stdout)
+	return ses, nil
+}
+
+// run runs line in the session. On an error psql has exited (ON_ERROR_STOP):
+// the error carries what it wrote to standard error.
+func (ses *psqlSession) run(vars map[string]string, line string) ([]byte, error) {
 	names := make([]string, 0, len(vars))
 	for k := range vars {
 		names = append(names, k)
 	}
 	sort.Strings(names)
+	var in strings.Builder
 	for _, k := range names {
-		full = append(full, "-v", k+"="+vars[k])
+		// In a quoted argument of \set, '' is a quote and \\ a backslash.
+		v := strings.NewReplacer(`\`, `\\`, "'", "''", "\n", `\n`).Replace(vars[k])
+		fmt.Fprintf(&in, "\\set %s '%s'\n", k, v)
 	}
-	full = append(full, args...)
-	cmd := exec.CommandContext(ctx, filepath.Join(s.bin, "psql"), full...)
-	cmd.Env = append(os.Environ(), "LC_ALL=C", "PGTZ=UTC", "PGCLIENTENCODING=UTF8")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("psql %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	in.WriteString(line)
+	if t := strings.TrimSpace(line); !strings.HasPrefix(t, `\`) && !strings.HasSuffix(t, ";") {
+		in.WriteString(";")
 	}
-	return stdout.Bytes(), nil
+	in.WriteString("\n")
+	for _, k := range names {
+		fmt.Fprintf(&in, "\\unset %s\n", k)
+	}
+	in.WriteString("RESET ALL;\n\\echo " + sessionEnd + "\n")
+	_, werr := io.WriteString(ses.stdin, in.String())
+	var out []byte
+	for werr == nil {
+		l, err := ses.stdout.ReadBytes('\n')
+		if err != nil {
+			break
+		}
+		if string(l) == sessionEnd+"\n" {
+			return out, nil
+		}
+		out = append(out, l...)
+	}
+	ses.stdin.Close()
+	err := ses.cmd.Wait()
+	return nil, fmt.Errorf("%v: %s", err, strings.TrimSpace(ses.stderr.String()))
 }
