@@ -251,7 +251,7 @@ func checkExport(t *testing.T, fx *fixture) {
 	}
 	t.Run("stores", func(t *testing.T) {
 		for _, p := range provinces {
-			res, err := fx.svc.ListReferenceStores(context.Background(), grocery.StoresInput{Province: p, Limit: 50})
+			res, err := fx.svc.ListReferenceStores(context.Background(), grocery.StoresInput{Province: p, Limit: grocery.Some(50)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -451,7 +451,7 @@ func checkLookup(t *testing.T, fx *fixture) {
 	for _, p := range provinces {
 		for _, upc := range upcs {
 			t.Run(p+" "+upc, func(t *testing.T) {
-				res, err := fx.svc.LookupProduct(context.Background(), grocery.LookupInput{UPC: upc, Province: p, Limit: 50})
+				res, err := fx.svc.LookupProduct(context.Background(), grocery.LookupInput{UPC: upc, Province: p, Limit: grocery.Some(50)})
 				if err != nil {
 					t.Fatal(err)
 				}

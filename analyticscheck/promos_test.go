@@ -24,7 +24,7 @@ var promoRequests = []grocery.PromoCalendarInput{
 
 // promoEvents reads every page of a promo_calendar answer.
 func promoEvents(t *testing.T, fx *fixture, in grocery.PromoCalendarInput) (total any, events []any) {
-	in.Limit = 500
+	in.Limit = grocery.Some(500)
 	for {
 		res, err := fx.svc.PromoCalendar(context.Background(), in)
 		if err != nil {
@@ -34,7 +34,7 @@ func promoEvents(t *testing.T, fx *fixture, in grocery.PromoCalendarInput) (tota
 		page, _ := g["results"].([]any)
 		events = append(events, page...)
 		total = g["total"]
-		if len(page) < in.Limit {
+		if len(page) < in.Limit.V {
 			return total, events
 		}
 		in.Offset += len(page)

@@ -24,7 +24,7 @@ func checkNewOnShelf(t *testing.T, fx *fixture) {
 	for _, in := range reqs {
 		name := fmt.Sprintf("province=%s banner=%s category=%s days=%d", in.Province, in.Banner, in.Category, in.Days.V)
 		t.Run(name, func(t *testing.T) {
-			in.Limit = 500
+			in.Limit = grocery.Some(500)
 			res, err := fx.svc.NewOnShelf(context.Background(), in)
 			if err != nil {
 				t.Fatal(err)

@@ -40,7 +40,7 @@ var changeTypes = map[string]bool{"price_increase": true, "price_decrease": true
 func checkSignals(t *testing.T, fx *fixture) {
 	for _, in := range signalRequests {
 		name := fmt.Sprintf("province=%s banner=%s", in.Province, in.Banner)
-		in.Limit = 500
+		in.Limit = grocery.Some(500)
 		got := map[string]map[string]map[string]any{} // type -> key -> evidence
 		for {
 			res, err := fx.svc.Signals(context.Background(), in)
@@ -71,7 +71,7 @@ func checkSignals(t *testing.T, fx *fixture) {
 				}
 				got[typ][key] = ev
 			}
-			if len(page) < in.Limit {
+			if len(page) < in.Limit.V {
 				break
 			}
 			in.Offset += len(page)

@@ -28,7 +28,7 @@ func checkVerdict(t *testing.T, fx *fixture) {
 	for _, p := range provinces {
 		for _, upc := range upcs {
 			t.Run("lookup "+p+" "+upc, func(t *testing.T) {
-				res, err := fx.svc.LookupProduct(context.Background(), grocery.LookupInput{UPC: upc, Province: p, Limit: 50})
+				res, err := fx.svc.LookupProduct(context.Background(), grocery.LookupInput{UPC: upc, Province: p, Limit: grocery.Some(50)})
 				if err != nil {
 					t.Fatal(err)
 				}

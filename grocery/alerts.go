@@ -88,12 +88,6 @@ var alertConditions = []string{AlertPriceBelow, AlertPriceAbove, AlertPriceDropP
 // succeeds once a rule is deleted.
 const MaxAlertRules = 1000
 
-// Pagination of the alert lists (the REST bounds).
-const (
-	alertsDefaultLimit = 50
-	alertsMaxLimit     = 500
-)
-
 // NewContextWithAccount returns a copy of ctx that acts as the named
 // account without an API key. It is for trusted local callers only (the
 // CLI, the admin socket), which name an account on the command line; a
@@ -158,8 +152,8 @@ type AlertRules = Page[AlertRule]
 
 // ListAlertsInput holds the arguments of ListAlerts.
 type ListAlertsInput struct {
-	Limit  int `json:"limit,omitempty"`  // 1..500; 0 means 50
-	Offset int `json:"offset,omitempty"` // >= 0
+	Limit  Opt[int] `json:"limit,omitzero"`   // 1..500; 50 when not given
+	Offset int      `json:"offset,omitempty"` // >= 0
 }
 
 // AlertEvent is a recorded trigger of a rule: the day of one series'
@@ -201,10 +195,10 @@ type AlertEventList = Page[AlertEvent]
 
 // AlertEventsInput holds the arguments of AlertEvents.
 type AlertEventsInput struct {
-	Since  string `json:"since,omitempty"`   // RFC 3339 time or YYYY-MM-DD (midnight UTC): events recorded then or later
-	RuleID string `json:"rule_id,omitempty"` // one rule's events (a deleted rule's too)
-	Limit  int    `json:"limit,omitempty"`   // 1..500; 0 means 50
-	Offset int    `json:"offset,omitempty"`  // >= 0
+	Since  string   `json:"since,omitempty"`   // RFC 3339 time or YYYY-MM-DD (midnight UTC): events recorded then or later
+	RuleID string   `json:"rule_id,omitempty"` // one rule's events (a deleted rule's too)
+	Limit  Opt[int] `json:"limit,omitzero"`    // 1..500; 50 when not given
+	Offset int      `json:"offset,omitempty"`  // >= 0
 }
 
 // AlertEvaluation is what EvaluateAlerts did.
@@ -461,7 +455,7 @@ func (s *Service) ListAlerts(ctx context.Context, in ListAlertsInput) (*AlertRul
 	if err != nil {
 		return nil, err
 	}
-	limit, offset, err := alertPage(in.Limit, in.Offset)
+	limit, offset, err := checkPage(in.Limit, in.Offset)
 	if err != nil {
 		return nil, err
 	}
@@ -481,10 +475,6 @@ func (s *Service) ListAlerts(ctx context.Context, in ListAlertsInput) (*AlertRul
 		return nil, err
 	}
 	return &res, nil
-}
-
-func alertPage(limit, offset int) (int, int, error) {
-	return checkPage(limit, offset, alertsDefaultLimit, alertsMaxLimit)
 }
 
 // Alert returns one rule of the account in ctx.
@@ -572,7 +562,7 @@ func (s *Service) AlertEvents(ctx context.Context, in AlertEventsInput) (*AlertE
 	if err != nil {
 		return nil, err
 	}
-	limit, offset, err := alertPage(in.Limit, in.Offset)
+	limit, offset, err := checkPage(in.Limit, in.Offset)
 	if err != nil {
 		return nil, err
 	}

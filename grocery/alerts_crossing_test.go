@@ -32,7 +32,7 @@ func hover(t *testing.T, rs *redistest.Server, in grocery.AlertInput, prices ...
 		day = day.AddDate(0, 0, 1)
 	}
 	got := []string{}
-	l := f.events(t, f.acme, grocery.AlertEventsInput{RuleID: r.ID, Limit: 500})
+	l := f.events(t, f.acme, grocery.AlertEventsInput{RuleID: r.ID, Limit: grocery.Some(500)})
 	for i := len(l.Results) - 1; i >= 0; i-- {
 		e := l.Results[i]
 		if e.Reason != grocery.AlertReasonImport {
@@ -196,7 +196,7 @@ func testAlertsNoVisit(t *testing.T, rs *redistest.Server) {
 	f.importCSV(t, "n1.csv", header+
 		"2026-12-06,nf-1,no-frills,N1,4.70,4.70,,\n"+
 		"2026-12-06,nf-1,no-frills,N9,1.00,1.00,,"+upcMilk+"\n")
-	got := f.events(t, f.acme, grocery.AlertEventsInput{Limit: 500})
+	got := f.events(t, f.acme, grocery.AlertEventsInput{Limit: grocery.Some(500)})
 	want := []eventKey{
 		// The barcode's SKUs at Loblaws and No Frills were listed before
 		// the rule: only N9 is new. (One day's events list the later rule

@@ -240,7 +240,7 @@ func testAlertsFireOnImport(t *testing.T, rs *redistest.Server) {
 	if all.Total != 5 || all.Results[0].ObservedAt.String() != "2026-11-22" || all.Results[4].ObservedAt.String() != "2026-11-21" {
 		t.Errorf("got %d events, newest %v, oldest %v: want 5, newest first", all.Total, all.Results[0].ObservedAt, all.Results[len(all.Results)-1].ObservedAt)
 	}
-	byRule := f.events(t, f.acme, grocery.AlertEventsInput{RuleID: drop.ID, Limit: 1, Offset: 1})
+	byRule := f.events(t, f.acme, grocery.AlertEventsInput{RuleID: drop.ID, Limit: grocery.Some(1), Offset: 1})
 	if byRule.Total != 2 || len(byRule.Results) != 1 || byRule.Results[0].ObservedAt.String() != "2026-11-21" {
 		t.Errorf("drop's events, second page of 1: got %+v, want total 2 and the day 2 event", byRule)
 	}
@@ -418,7 +418,10 @@ func testCreateAlertInvalid(t *testing.T, rs *redistest.Server) {
 		call func() error
 		want string
 	}{
-		{"ErrLimit", func() error { _, err := f.svc.ListAlerts(f.acme, grocery.ListAlertsInput{Limit: 501}); return err }, "limit 501 is out of range: want 1 to 500"},
+		{"ErrLimit", func() error {
+			_, err := f.svc.ListAlerts(f.acme, grocery.ListAlertsInput{Limit: grocery.Some(501)})
+			return err
+		}, "limit 501 is out of range: want 1 to 500"},
 		{"ErrOffset", func() error { _, err := f.svc.ListAlerts(f.acme, grocery.ListAlertsInput{Offset: -1}); return err }, "offset -1 is out of range: want 0 to 1000000"},
 		{"ErrSince", func() error {
 			_, err := f.svc.AlertEvents(f.acme, grocery.AlertEventsInput{Since: "yesterday"})
@@ -454,7 +457,7 @@ func testCreateAlertLimit(t *testing.T, rs *redistest.Server) {
 		t.Fatal(err)
 	}
 	f.create(t, f.acme, in)
-	l, err := f.svc.ListAlerts(f.acme, grocery.ListAlertsInput{Limit: 500, Offset: 900})
+	l, err := f.svc.ListAlerts(f.acme, grocery.ListAlertsInput{Limit: grocery.Some(500), Offset: 900})
 	if err != nil || l.Total != 1000 || len(l.Results) != 100 || l.Limit != 500 || l.Offset != 900 {
 		t.Errorf("ListAlerts offset 900: got total %d, %d results, %v; want 1000, 100", l.Total, len(l.Results), err)
 	}

@@ -73,7 +73,7 @@ func BenchmarkBrandInsights(b *testing.B) {
 	ctx := context.Background()
 	var brands []string
 	for _, o := range samples[:20] {
-		res, err := s.LookupProduct(ctx, grocery.LookupInput{UPC: o.UPC, Province: "ON"})
+		res, err := s.LookupProduct(ctx, grocery.LookupInput{UPC: o.UPC, Province: "ON", Limit: grocery.Some(10)})
 		if err != nil {
 			b.Fatal(err)
 		}

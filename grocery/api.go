@@ -83,9 +83,9 @@ type Options struct {
 type LookupInput struct {
 	UPC      string `json:"upc"`
 	Province string `json:"province"`
-	// Limit is the most offers returned, 1..500; 0 means 10. The MCP
-	// tool lookup_product allows 1..50.
-	Limit int `json:"limit,omitempty"`
+	// Limit is the most offers returned, 1..500; 50 when not given. The
+	// MCP tool lookup_product allows 1..50 and gives 10 when not given.
+	Limit Opt[int] `json:"limit,omitzero"`
 	// Offset is the number of offers, cheapest first, skipped before the
 	// page: 0..1,000,000, 0 (the first page) when omitted.
 	Offset int `json:"offset,omitempty"`
@@ -99,9 +99,10 @@ type LookupInput struct {
 type SearchInput struct {
 	Query    string `json:"query"`
 	Province string `json:"province"`
-	// Limit is the most products (not entries) returned, 1..500; 0
-	// means 10. The MCP tool search_products allows 1..50.
-	Limit int `json:"limit,omitempty"`
+	// Limit is the most products (not entries) returned, 1..500; 50
+	// when not given. The MCP tool search_products allows 1..50 and
+	// gives 10 when not given.
+	Limit Opt[int] `json:"limit,omitzero"`
 	// Offset is the number of matching products, best match first,
 	// skipped before the page: 0..1,000,000, 0 when omitted.
 	Offset int `json:"offset,omitempty"`
@@ -127,9 +128,10 @@ type HistoryInput struct {
 type StoresInput struct {
 	Province string `json:"province,omitempty"` // optional filter
 	Banner   string `json:"banner,omitempty"`   // optional filter
-	// Limit is the most stores returned, 1..500; 0 means 10. The MCP
-	// tool list_reference_stores allows 1..50.
-	Limit int `json:"limit,omitempty"`
+	// Limit is the most stores returned, 1..500; 50 when not given. The
+	// MCP tool list_reference_stores allows 1..50 and gives 10 when not
+	// given.
+	Limit Opt[int] `json:"limit,omitzero"`
 	// Offset is the number of matching stores, in the list's order,
 	// skipped before the page: 0..1,000,000, 0 when omitted.
 	Offset int `json:"offset,omitempty"`

@@ -94,7 +94,7 @@ func BenchmarkLookupProduct(b *testing.B) {
 	samples := sampleOffers(b, s)
 	ctx := context.Background()
 	timed(b, func(i int) error {
-		res, err := s.LookupProduct(ctx, grocery.LookupInput{UPC: samples[i%len(samples)].UPC, Province: "ON"})
+		res, err := s.LookupProduct(ctx, grocery.LookupInput{UPC: samples[i%len(samples)].UPC, Province: "ON", Limit: grocery.Some(10)})
 		if err == nil && len(res.Offers) == 0 {
 			err = errors.New("a sampled offer's product has no offers")
 		}
@@ -108,7 +108,7 @@ func BenchmarkSearchProducts(b *testing.B) {
 	queries := []string{"milk", "cheese", "chips", "bread", "coffee", "yogurt", "ice cream", "natrel", "pc", "chicken", "juice", "crème"}
 	hits := 0
 	timed(b, func(i int) error {
-		res, err := s.SearchProducts(ctx, grocery.SearchInput{Query: queries[i%len(queries)], Province: "ON", Limit: 10})
+		res, err := s.SearchProducts(ctx, grocery.SearchInput{Query: queries[i%len(queries)], Province: "ON", Limit: grocery.Some(10)})
 		if err == nil {
 			hits += len(res.Results)
 		}
@@ -143,7 +143,7 @@ func BenchmarkListReferenceStores(b *testing.B) {
 	ctx := context.Background()
 	total := 0
 	timed(b, func(i int) error {
-		res, err := s.ListReferenceStores(ctx, grocery.StoresInput{Province: "ON"})
+		res, err := s.ListReferenceStores(ctx, grocery.StoresInput{Province: "ON", Limit: grocery.Some(10)})
 		if err == nil {
 			total = res.Total
 		}
@@ -165,7 +165,7 @@ func BenchmarkOpenFirstLookup(b *testing.B) {
 			return err
 		}
 		defer s.Close()
-		_, err = s.LookupProduct(ctx, grocery.LookupInput{UPC: upc, Province: "ON"})
+		_, err = s.LookupProduct(ctx, grocery.LookupInput{UPC: upc, Province: "ON", Limit: grocery.Some(10)})
 		return err
 	})
 }
@@ -216,7 +216,7 @@ func benchSearchStores(b *testing.B, s *grocery.Service, in func(i int) grocery.
 // ordered by distance.
 func BenchmarkSearchStoresPostalCode(b *testing.B) {
 	s := largeService(b)
-	st, err := s.ListReferenceStores(context.Background(), grocery.StoresInput{Province: "ON", Limit: 50})
+	st, err := s.ListReferenceStores(context.Background(), grocery.StoresInput{Province: "ON", Limit: grocery.Some(50)})
 	if err != nil || len(st.Stores) == 0 {
 		b.Fatalf("no stores: %v", err)
 	}
@@ -230,7 +230,7 @@ func BenchmarkSearchStoresPostalCode(b *testing.B) {
 // and a page of ten.
 func BenchmarkSearchStores(b *testing.B) {
 	benchSearchStores(b, largeService(b), func(i int) grocery.StoreSearchInput {
-		return grocery.StoreSearchInput{Query: storeQueries[i%len(storeQueries)], Province: "ON", Limit: 10}
+		return grocery.StoreSearchInput{Query: storeQueries[i%len(storeQueries)], Province: "ON", Limit: grocery.Some(10)}
 	})
 }
 
@@ -239,13 +239,13 @@ func BenchmarkSearchStores(b *testing.B) {
 func BenchmarkStorePrice(b *testing.B) {
 	s := largeService(b)
 	ctx := context.Background()
-	st, err := s.ListReferenceStores(ctx, grocery.StoresInput{Province: "ON", Limit: 50})
+	st, err := s.ListReferenceStores(ctx, grocery.StoresInput{Province: "ON", Limit: grocery.Some(50)})
 	if err != nil {
 		b.Fatal(err)
 	}
 	var in []grocery.StorePriceInput
 	for _, store := range st.Stores {
-		p, err := s.StorePrices(ctx, grocery.StorePricesInput{Banner: store.Banner, Store: store.ID, Limit: 20})
+		p, err := s.StorePrices(ctx, grocery.StorePricesInput{Banner: store.Banner, Store: store.ID, Limit: grocery.Some(20)})
 		if err != nil {
 			b.Fatal(err)
 		}

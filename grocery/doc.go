@@ -202,8 +202,10 @@
 // barcodes are GTINs with a verified GS1 check digit (stored as GTIN-14),
 // banners are slugs such as "no-frills" (display names are accepted), and
 // money is integer Cents that encodes as dollars (4.99). See ParseProvince,
-// Provinces, ParseGTIN, ParseBanner, Banners, ParsePeriod, ParseDate,
-// ParseCents and CheckLimit.
+// Provinces, ParseGTIN, ParseBanner, Banners, ParsePeriod, ParseDate and
+// ParseCents. An argument a caller may leave out is an Opt, not given
+// unless Set: a list's Limit is DefaultLimit (50) when not given, and a
+// limit given is 1..MaxLimit (500), 0 included in what is refused.
 //
 // # Keys, plans and quota
 //

@@ -175,7 +175,7 @@ func ExampleService_ListReferenceStores() {
 	svc, cleanup := exampleService()
 	defer cleanup()
 
-	res, err := svc.ListReferenceStores(context.Background(), grocery.StoresInput{Province: "ON", Limit: 2})
+	res, err := svc.ListReferenceStores(context.Background(), grocery.StoresInput{Province: "ON", Limit: grocery.Some(2)})
 	if err != nil {
 		log.Fatal(err)
 	}

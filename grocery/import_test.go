@@ -424,7 +424,7 @@ func TestImport_NothingWrittenAfterBadRow(t *testing.T) {
 	ctx := context.Background()
 	svc := openImportService(t)
 	mustImport(t, svc, "stores.csv", testStoresCSV, nil)
-	before, err := svc.ListReferenceStores(ctx, StoresInput{Limit: MaxLimit})
+	before, err := svc.ListReferenceStores(ctx, StoresInput{Limit: Some(MaxLimit)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -438,7 +438,7 @@ func TestImport_NothingWrittenAfterBadRow(t *testing.T) {
 	if want := "stores.csv:4: longitude: 79.3760 is outside Canada"; !strings.HasPrefix(ErrorMessage(err), want) {
 		t.Fatalf("got %v, want %q", err, want)
 	}
-	after, err := svc.ListReferenceStores(ctx, StoresInput{Limit: MaxLimit})
+	after, err := svc.ListReferenceStores(ctx, StoresInput{Limit: Some(MaxLimit)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -83,7 +83,7 @@ func TestAppendJSONMatchesReflection(t *testing.T) {
 			}
 		}
 	}
-	r, err := s.ListReferenceStores(ctx, grocery.StoresInput{Limit: 50})
+	r, err := s.ListReferenceStores(ctx, grocery.StoresInput{Limit: grocery.Some(50)})
 	if err != nil {
 		t.Fatal(err)
 	}

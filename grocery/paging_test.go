@@ -31,16 +31,21 @@ func TestListPaging(t *testing.T) {
 	s := sum.Samples
 
 	t.Run("stores", func(t *testing.T) {
-		all, err := svc.ListReferenceStores(ctx, grocery.StoresInput{Limit: grocery.MaxRESTLimit})
+		all, err := svc.ListReferenceStores(ctx, grocery.StoresInput{Limit: grocery.Some(grocery.MaxLimit)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if all.Total <= grocery.MaxLimit || len(all.Stores) != all.Total {
-			t.Fatalf("limit 500 gave %d of %d stores; want all, more than %d", len(all.Stores), all.Total, grocery.MaxLimit)
+		if all.Total <= grocery.DefaultLimit || len(all.Stores) != all.Total {
+			t.Fatalf("limit 500 gave %d of %d stores; want all, more than %d", len(all.Stores), all.Total, grocery.DefaultLimit)
+		}
+		// Not given, the limit is 50.
+		def, err := svc.ListReferenceStores(ctx, grocery.StoresInput{})
+		if err != nil || len(def.Stores) != 50 || def.Total != all.Total {
+			t.Fatalf("no limit: %d of %d stores, %v; want 50 of %d", len(def.Stores), def.Total, err, all.Total)
 		}
 		var paged []grocery.Store
 		for off := 0; off < all.Total; off += 7 {
-			p, err := svc.ListReferenceStores(ctx, grocery.StoresInput{Limit: 7, Offset: off})
+			p, err := svc.ListReferenceStores(ctx, grocery.StoresInput{Limit: grocery.Some(7), Offset: off})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -59,7 +64,7 @@ func TestListPaging(t *testing.T) {
 	})
 
 	t.Run("search", func(t *testing.T) {
-		in := grocery.SearchInput{Query: s.Query, Province: s.Province, Limit: grocery.MaxRESTLimit}
+		in := grocery.SearchInput{Query: s.Query, Province: s.Province, Limit: grocery.Some(grocery.MaxLimit)}
 		all, err := svc.SearchProducts(ctx, in)
 		if err != nil {
 			t.Fatal(err)
@@ -69,7 +74,7 @@ func TestListPaging(t *testing.T) {
 		}
 		var paged []grocery.SearchProduct
 		for off := 0; off < all.Total; off += 2 {
-			in.Limit, in.Offset = 2, off
+			in.Limit, in.Offset = grocery.Some(2), off
 			p, err := svc.SearchProducts(ctx, in)
 			if err != nil {
 				t.Fatal(err)
@@ -96,7 +101,7 @@ func TestListPaging(t *testing.T) {
 	})
 
 	t.Run("lookup", func(t *testing.T) {
-		in := grocery.LookupInput{UPC: s.CarriedUPC, Province: s.Province, Limit: grocery.MaxRESTLimit}
+		in := grocery.LookupInput{UPC: s.CarriedUPC, Province: s.Province, Limit: grocery.Some(grocery.MaxLimit)}
 		all, err := svc.LookupProduct(ctx, in)
 		if err != nil {
 			t.Fatal(err)
@@ -106,7 +111,7 @@ func TestListPaging(t *testing.T) {
 		}
 		var paged []grocery.Offer
 		for off := 0; off < all.Total; off += 2 {
-			in.Limit, in.Offset = 2, off
+			in.Limit, in.Offset = grocery.Some(2), off
 			p, err := svc.LookupProduct(ctx, in)
 			if err != nil {
 				t.Fatal(err)
@@ -133,9 +138,17 @@ func TestListPaging(t *testing.T) {
 			want string
 		}{
 			{"StoresLimit", func() error {
-				_, err := svc.ListReferenceStores(ctx, grocery.StoresInput{Limit: 501})
+				_, err := svc.ListReferenceStores(ctx, grocery.StoresInput{Limit: grocery.Some(501)})
 				return err
-			}, "limit 501 is out of range: want 1 to 500 (default 10)"},
+			}, "limit 501 is out of range: want 1 to 500"},
+			{"StoresLimitZero", func() error { // given, 0 is a limit like any other, out of range
+				_, err := svc.ListReferenceStores(ctx, grocery.StoresInput{Limit: grocery.Some(0)})
+				return err
+			}, "limit 0 is out of range: want 1 to 500"},
+			{"SearchLimitZero", func() error {
+				_, err := svc.SearchProducts(ctx, grocery.SearchInput{Query: "milk", Province: "ON", Limit: grocery.Some(0)})
+				return err
+			}, "limit 0 is out of range: want 1 to 500"},
 			{"StoresOffset", func() error {
 				_, err := svc.ListReferenceStores(ctx, grocery.StoresInput{Offset: -1})
 				return err

@@ -39,7 +39,7 @@ func TestPostalCodeOneRule(t *testing.T) {
 				if rep.New != 1 {
 					t.Fatalf("got %+v, want one new store", countsOf(rep))
 				}
-				res, err := svc.ListReferenceStores(ctx, StoresInput{Province: prov, Limit: 50})
+				res, err := svc.ListReferenceStores(ctx, StoresInput{Province: prov, Limit: Some(50)})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -18,13 +18,13 @@ import (
 
 // PromoCalendarInput holds the arguments of PromoCalendar.
 type PromoCalendarInput struct {
-	Province string `json:"province"`           // required
-	Banner   string `json:"banner,omitempty"`   // optional
-	Category string `json:"category,omitempty"` // optional
-	From     string `json:"from,omitempty"`     // YYYY-MM-DD; default 29 days before To
-	To       string `json:"to,omitempty"`       // YYYY-MM-DD; default the data set's latest day
-	Limit    int    `json:"limit,omitempty"`    // 1..500; 0 means 50
-	Offset   int    `json:"offset,omitempty"`
+	Province string   `json:"province"`           // required
+	Banner   string   `json:"banner,omitempty"`   // optional
+	Category string   `json:"category,omitempty"` // optional
+	From     string   `json:"from,omitempty"`     // YYYY-MM-DD; default 29 days before To
+	To       string   `json:"to,omitempty"`       // YYYY-MM-DD; default the data set's latest day
+	Limit    Opt[int] `json:"limit,omitzero"`     // 1..500; 50 when not given
+	Offset   int      `json:"offset,omitempty"`
 }
 
 // PromoEvent is one promotion: a banner SKU observed on promotion in a
@@ -89,7 +89,7 @@ func (s *Service) PromoCalendar(ctx context.Context, in PromoCalendarInput) (*Pr
 	if err != nil {
 		return nil, err
 	}
-	limit, offset, err := checkPage(in.Limit, in.Offset, DefaultRESTLimit, MaxRESTLimit)
+	limit, offset, err := checkPage(in.Limit, in.Offset)
 	if err != nil {
 		return nil, err
 	}
@@ -212,7 +212,7 @@ type NewOnShelfInput struct {
 	Banner   string   `json:"banner,omitempty"`   // optional
 	Category string   `json:"category,omitempty"` // optional
 	Days     Opt[int] `json:"days,omitzero"`      // 1..365; not given: 14
-	Limit    int      `json:"limit,omitempty"`    // 1..500; 0 means 50
+	Limit    Opt[int] `json:"limit,omitzero"`     // 1..500; 50 when not given
 	Offset   int      `json:"offset,omitempty"`
 }
 
@@ -262,7 +262,7 @@ func (s *Service) NewOnShelf(ctx context.Context, in NewOnShelfInput) (*NewOnShe
 	if days < 1 || days > 365 {
 		return nil, Errorf(EINVALIDARGUMENT, "days %d is out of range: want 1 to 365 (default 14)", days)
 	}
-	limit, offset, err := checkPage(in.Limit, in.Offset, DefaultRESTLimit, MaxRESTLimit)
+	limit, offset, err := checkPage(in.Limit, in.Offset)
 	if err != nil {
 		return nil, err
 	}

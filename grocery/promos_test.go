@@ -42,7 +42,7 @@ func TestPromoCalendar(t *testing.T) {
 		t.Errorf("after lob-b's promotion: got %+v, want one event from 11-05 at 4.00 of 5.00 in 2 stores", got.Results)
 	}
 	for _, in := range []PromoCalendarInput{{Province: "ON", From: "2026-11-20", To: "2026-11-01"}, {Province: "ON", From: "nov"},
-		{Province: "ON", From: "2025-01-01", To: "2026-11-01"}, {Province: "ON", Limit: 501}, {}} {
+		{Province: "ON", From: "2025-01-01", To: "2026-11-01"}, {Province: "ON", Limit: Some(501)}, {}} {
 		if _, err := svc.PromoCalendar(ctx, in); ErrorCode(err) != EINVALIDARGUMENT {
 			t.Errorf("%+v: got %v, want EINVALIDARGUMENT", in, err)
 		}
@@ -71,7 +71,7 @@ func TestNewOnShelf(t *testing.T) {
 	if diff := cmp.Diff(want, got.Results); diff != "" || got.Total != 2 || got.From != day("2026-11-06") {
 		t.Errorf("total %d from %s, (-want +got):\n%s", got.Total, got.From, diff)
 	}
-	one, err := svc.NewOnShelf(ctx, NewOnShelfInput{Province: "ON", Banner: "no-frills", Limit: 1})
+	one, err := svc.NewOnShelf(ctx, NewOnShelfInput{Province: "ON", Banner: "no-frills", Limit: Some(1)})
 	if err != nil || one.Total != 1 || one.Results[0].ExternalSKU != "N1" {
 		t.Errorf("no-frills: got %+v, %v", one, err)
 	}

@@ -15,7 +15,7 @@ import (
 
 // LookupProduct resolves a barcode to its product and returns the current
 // offers for it across the banners of one province, cheapest first, at
-// most in.Limit of them (default 10) after the first in.Offset. Total
+// most in.Limit of them (DefaultLimit when not given) after the first in.Offset. Total
 // counts every current offer in the province, so len(Offers) < Total says
 // the list was cut. A product
 // the catalogue knows but no banner currently carries in the province
@@ -39,7 +39,7 @@ func (s *Service) LookupProduct(ctx context.Context, in LookupInput) (*LookupRes
 	if err != nil {
 		return nil, err
 	}
-	limit, offset, err := checkPage(in.Limit, in.Offset, DefaultLimit, MaxRESTLimit)
+	limit, offset, err := checkPage(in.Limit, in.Offset)
 	if err != nil {
 		return nil, err
 	}
@@ -158,7 +158,7 @@ func (v *offerValues) next() *offerValue {
 // SearchProducts finds products by name or brand in one province and
 // returns them with current prices: each product once, best match first,
 // with its cheapest banner SKUs (at most MaxSearchOffers, OfferCount
-// counting all). in.Limit (default 10) counts products and in.Offset
+// counting all). in.Limit (DefaultLimit when not given) counts products and in.Offset
 // skips that many matching products before the page; Total is the exact
 // number of matching products with a current price in the province, and
 // NextOffset, when set, is the offset of the next page. Words match
@@ -191,7 +191,7 @@ func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchRe
 	if err != nil {
 		return nil, err
 	}
-	limit, offset, err := checkPage(in.Limit, in.Offset, DefaultLimit, MaxRESTLimit)
+	limit, offset, err := checkPage(in.Limit, in.Offset)
 	if err != nil {
 		return nil, err
 	}
@@ -625,7 +625,7 @@ func (s *Service) ListReferenceStores(ctx context.Context, in StoresInput) (*Sto
 		}
 		near, province = pc, pc.Province
 	}
-	limit, offset, err := checkPage(in.Limit, in.Offset, DefaultLimit, MaxRESTLimit)
+	limit, offset, err := checkPage(in.Limit, in.Offset)
 	if err != nil {
 		return nil, err
 	}

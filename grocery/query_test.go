@@ -68,7 +68,7 @@ func TestLookupProduct(t *testing.T) {
 		}
 	})
 	t.Run("OKLimit", func(t *testing.T) {
-		got, err := s.LookupProduct(ctx, grocery.LookupInput{UPC: upcMilk, Province: "ON", Limit: 1})
+		got, err := s.LookupProduct(ctx, grocery.LookupInput{UPC: upcMilk, Province: "ON", Limit: grocery.Some(1)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -121,7 +121,7 @@ func TestLookupProduct(t *testing.T) {
 		{"ErrRestricted", "212345678909", "ON", 0, grocery.EINVALIDARGUMENT, "restricted-circulation"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := s.LookupProduct(ctx, grocery.LookupInput{UPC: tc.upc, Province: tc.province, Limit: tc.limit})
+			_, err := s.LookupProduct(ctx, grocery.LookupInput{UPC: tc.upc, Province: tc.province, Limit: given(tc.limit)})
 			errCode(t, err, tc.code)
 			if !strings.Contains(grocery.ErrorMessage(err), tc.msg) {
 				t.Fatalf("message: got %q, want it to contain %q", grocery.ErrorMessage(err), tc.msg)
@@ -136,7 +136,7 @@ func TestSearchProducts(t *testing.T) {
 	type entry struct{ UPC, Banner string }
 	search := func(t *testing.T, q, prov string, limit int) ([]entry, int) {
 		t.Helper()
-		res, err := s.SearchProducts(ctx, grocery.SearchInput{Query: q, Province: prov, Limit: limit})
+		res, err := s.SearchProducts(ctx, grocery.SearchInput{Query: q, Province: prov, Limit: given(limit)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -190,7 +190,7 @@ func TestSearchProducts(t *testing.T) {
 		})
 	}
 	t.Run("OKFields", func(t *testing.T) {
-		res, err := s.SearchProducts(ctx, grocery.SearchInput{Query: "partly", Province: "ON", Limit: 1})
+		res, err := s.SearchProducts(ctx, grocery.SearchInput{Query: "partly", Province: "ON", Limit: grocery.Some(1)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -274,7 +274,7 @@ func TestSearchProductsTotal(t *testing.T) {
 		{"OKAll", 10, []entry{{upcOikos, "no-frills"}, {upcOikos, "loblaws"}, {upcVanilla, "loblaws"}}, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := s.SearchProducts(ctx, grocery.SearchInput{Query: "oikos", Province: "ON", Limit: tc.limit})
+			res, err := s.SearchProducts(ctx, grocery.SearchInput{Query: "oikos", Province: "ON", Limit: grocery.Some(tc.limit)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -421,10 +421,10 @@ func TestListReferenceStores(t *testing.T) {
 		// Observations from 2026-10-21 to 2026-11-19; the 10-15 yogurt is
 		// older. The closed metro store is never listed.
 		{"OKProvince", grocery.StoresInput{Province: "ON"}, []row{{"lob-on-1", 5}, {"lob-on-2", 4}, {"lob-on-3", 2}, {"nf-on-1", 1}}, 4},
-		{"OKLimit", grocery.StoresInput{Province: "on", Limit: 2}, []row{{"lob-on-1", 5}, {"lob-on-2", 4}}, 4},
+		{"OKLimit", grocery.StoresInput{Province: "on", Limit: grocery.Some(2)}, []row{{"lob-on-1", 5}, {"lob-on-2", 4}}, 4},
 		{"OKBanner", grocery.StoresInput{Banner: "No Frills"}, []row{{"nf-on-1", 1}}, 1},
 		{"OKBoth", grocery.StoresInput{Province: "QC", Banner: "maxi"}, []row{{"maxi-qc-1", 2}, {"maxi-qc-2", 2}}, 2},
-		{"OKAll", grocery.StoresInput{Limit: 50}, []row{{"lob-on-1", 5}, {"lob-on-2", 4}, {"lob-on-3", 2}, {"nf-on-1", 1}, {"maxi-qc-1", 2}, {"maxi-qc-2", 2}}, 6},
+		{"OKAll", grocery.StoresInput{Limit: grocery.Some(50)}, []row{{"lob-on-1", 5}, {"lob-on-2", 4}, {"lob-on-3", 2}, {"nf-on-1", 1}, {"maxi-qc-1", 2}, {"maxi-qc-2", 2}}, 6},
 		{"OKNone", grocery.StoresInput{Province: "NU"}, []row{}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -438,7 +438,7 @@ func TestListReferenceStores(t *testing.T) {
 		})
 	}
 	t.Run("OKFields", func(t *testing.T) {
-		res, err := s.ListReferenceStores(ctx, grocery.StoresInput{Province: "QC", Limit: 1})
+		res, err := s.ListReferenceStores(ctx, grocery.StoresInput{Province: "QC", Limit: grocery.Some(1)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -455,7 +455,7 @@ func TestListReferenceStores(t *testing.T) {
 	}{
 		{"ErrProvince", grocery.StoresInput{Province: "Ontari"}, "want one of"},
 		{"ErrBanner", grocery.StoresInput{Banner: "costcoo"}, "banner \"costcoo\" is unknown"},
-		{"ErrLimit", grocery.StoresInput{Limit: 501}, "want 1 to 500"},
+		{"ErrLimit", grocery.StoresInput{Limit: grocery.Some(501)}, "want 1 to 500"},
 		{"ErrNear", grocery.StoresInput{Near: "XYZ"}, `near "XYZ": want the form A1A 1A1`},
 		{"ErrNearProvince", grocery.StoresInput{Near: "M5V 1A1", Province: "QC"}, "near M5V 1A1 is in ON, not QC: give one or the other"},
 	} {
@@ -616,4 +616,12 @@ func TestBarcodeBeforeFacts(t *testing.T) {
 	if len(found.Results) != 1 || found.Results[0].UPC != upc {
 		t.Fatalf("search after naming: got %+v, want the product", found.Results)
 	}
+}
+
+// given is the limit n of a table of cases, where 0 is "no limit given".
+func given(n int) grocery.Opt[int] {
+	if n == 0 {
+		return grocery.Opt[int]{}
+	}
+	return grocery.Some(n)
 }

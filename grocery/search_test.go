@@ -23,7 +23,7 @@ func TestShopperSearch(t *testing.T) {
 	defer svc.Close()
 	search := func(t *testing.T, q string) *grocery.SearchResult {
 		t.Helper()
-		res, err := svc.SearchProducts(ctx, grocery.SearchInput{Query: q, Province: "ON", Limit: 50})
+		res, err := svc.SearchProducts(ctx, grocery.SearchInput{Query: q, Province: "ON", Limit: grocery.Some(50)})
 		if err != nil {
 			t.Fatal(err)
 		}

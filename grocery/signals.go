@@ -80,13 +80,13 @@ const (
 
 // SignalsInput holds the arguments of Signals.
 type SignalsInput struct {
-	Province string `json:"province"`           // required
-	Banner   string `json:"banner,omitempty"`   // the caller's own banner; needed for threats and opportunities
-	Category string `json:"category,omitempty"` // optional: one category (exact, case-insensitive)
-	Kind     string `json:"kind,omitempty"`     // optional: list only threats, opportunities, changes or watchlist (Counts count every kind)
-	Since    string `json:"since,omitempty"`    // YYYY-MM-DD; default 6 days before the latest day (7 days)
-	Limit    int    `json:"limit,omitempty"`    // 1..500; 0 means 50
-	Offset   int    `json:"offset,omitempty"`
+	Province string   `json:"province"`           // required
+	Banner   string   `json:"banner,omitempty"`   // the caller's own banner; needed for threats and opportunities
+	Category string   `json:"category,omitempty"` // optional: one category (exact, case-insensitive)
+	Kind     string   `json:"kind,omitempty"`     // optional: list only threats, opportunities, changes or watchlist (Counts count every kind)
+	Since    string   `json:"since,omitempty"`    // YYYY-MM-DD; default 6 days before the latest day (7 days)
+	Limit    Opt[int] `json:"limit,omitzero"`     // 1..500; 50 when not given
+	Offset   int      `json:"offset,omitempty"`
 }
 
 // SignalPrice is one banner's current price of a product in the evidence
@@ -320,7 +320,7 @@ func (s *Service) Signals(ctx context.Context, in SignalsInput) (*SignalsResult,
 	if kind != "" && !slices.Contains(signalKinds, kind) {
 		return nil, Errorf(EINVALIDARGUMENT, "kind %q is not a kind of signal: want one of %s", in.Kind, strings.Join(signalKinds, ", "))
 	}
-	limit, offset, err := checkPage(in.Limit, in.Offset, DefaultRESTLimit, MaxRESTLimit)
+	limit, offset, err := checkPage(in.Limit, in.Offset)
 	if err != nil {
 		return nil, err
 	}

@@ -178,7 +178,7 @@ func TestSignalsAssortment(t *testing.T) {
 // them.
 func TestSignalsPositionEvidence(t *testing.T) {
 	svc := marketService(t)
-	got, err := svc.Signals(context.Background(), SignalsInput{Province: "ON", Banner: "loblaws", Kind: "opportunities", Category: "Pantry", Limit: 1})
+	got, err := svc.Signals(context.Background(), SignalsInput{Province: "ON", Banner: "loblaws", Kind: "opportunities", Category: "Pantry", Limit: Some(1)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,7 +41,7 @@ func TestSignalsReviewCases(t *testing.T) {
 		"2026-11-15,lob-a,loblaws,M1,4.50,5.00,2026-11-25,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs\n" +
 		"2026-11-19,lob-a,loblaws,M1,4.50,5.00,2026-11-25,068000000154,2% Milk,Natrel,2 L,Dairy & Eggs\n"
 	mustImport(t, svc, "obs.csv", rows, nil)
-	got, err := svc.Signals(context.Background(), SignalsInput{Province: "ON", Banner: "loblaws", Kind: "changes", Since: "2026-11-01", Limit: 500})
+	got, err := svc.Signals(context.Background(), SignalsInput{Province: "ON", Banner: "loblaws", Kind: "changes", Since: "2026-11-01", Limit: Some(500)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestSignalsShrinkWithinType(t *testing.T) {
 			"2026-11-10,lob-a,loblaws,K200,3.99,3.99,,068000000314,Sea Salt Chips,Kettle,200 g,Snacks," + tc.typ + "\n" +
 			"2026-11-19,lob-a,loblaws,K200,3.99,3.99,,068000000314,Sea Salt Chips,Kettle,200 g,Snacks," + tc.typ + "\n"
 		mustImport(t, svc, "obs.csv", rows, nil)
-		got, err := svc.Signals(context.Background(), SignalsInput{Province: "ON", Banner: "loblaws", Kind: "changes", Since: "2026-11-01", Limit: 500})
+		got, err := svc.Signals(context.Background(), SignalsInput{Province: "ON", Banner: "loblaws", Kind: "changes", Since: "2026-11-01", Limit: Some(500)})
 		svc.Close()
 		if err != nil {
 			t.Fatal(err)

@@ -180,7 +180,7 @@ func TestSignals(t *testing.T) {
 		}
 	})
 	t.Run("KindAndPage", func(t *testing.T) {
-		got, err := svc.Signals(acme, SignalsInput{Province: "ON", Banner: "loblaws", Kind: "Opportunities", Limit: 2, Offset: 1})
+		got, err := svc.Signals(acme, SignalsInput{Province: "ON", Banner: "loblaws", Kind: "Opportunities", Limit: Some(2), Offset: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -258,7 +258,7 @@ func TestSignals(t *testing.T) {
 		"ErrSince":           {Province: "ON", Since: "yesterday"},
 		"ErrSinceAfter":      {Province: "ON", Since: "2026-12-01"},
 		"ErrBanner":          {Province: "ON", Banner: "nope"},
-		"ErrLimit":           {Province: "ON", Limit: 501},
+		"ErrLimit":           {Province: "ON", Limit: Some(501)},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if _, err := svc.Signals(acme, in); ErrorCode(err) != EINVALIDARGUMENT {
@@ -277,7 +277,7 @@ func TestSignalsConcurrent(t *testing.T) {
 		{Province: "ON", Banner: "metro", Kind: "threats"},
 		{Province: "ON", Category: "pantry"},
 		{Province: "QC", Banner: "maxi"},
-		{Province: "ON", Banner: "sobeys", Limit: 3, Offset: 1},
+		{Province: "ON", Banner: "sobeys", Limit: Some(3), Offset: 1},
 	}
 	want := make([]*SignalsResult, len(ins))
 	for i, in := range ins {

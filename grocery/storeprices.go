@@ -11,11 +11,11 @@ import (
 
 // StorePricesInput holds the arguments of StorePrices.
 type StorePricesInput struct {
-	Banner string `json:"banner"`          // the store's banner
-	Store  string `json:"store"`           // a reference store's store_id
-	Query  string `json:"q,omitempty"`     // optional: words of a product name or brand
-	Limit  int    `json:"limit,omitempty"` // 1..500; 0 means 50
-	Offset int    `json:"offset,omitempty"`
+	Banner string   `json:"banner"`         // the store's banner
+	Store  string   `json:"store"`          // a reference store's store_id
+	Query  string   `json:"q,omitempty"`    // optional: words of a product name or brand
+	Limit  Opt[int] `json:"limit,omitzero"` // 1..500; 50 when not given
+	Offset int      `json:"offset,omitempty"`
 	// Lang is the language of the product names in the result: en (the
 	// default) or fr, the French name, or the English one for a product
 	// without a French name.
@@ -113,7 +113,7 @@ func (s *Service) StorePrices(ctx context.Context, in StorePricesInput) (*StoreP
 	if err != nil {
 		return nil, err
 	}
-	limit, offset, err := checkPage(in.Limit, in.Offset, DefaultRESTLimit, MaxRESTLimit)
+	limit, offset, err := checkPage(in.Limit, in.Offset)
 	if err != nil {
 		return nil, err
 	}

@@ -84,11 +84,11 @@ func position(i int) int {
 // StoreSearchInput holds the arguments of SearchStores: a query and
 // exactly one of Province or PostalCode.
 type StoreSearchInput struct {
-	Query      string `json:"q"`
-	Province   string `json:"province,omitempty"`
-	PostalCode string `json:"postal_code,omitempty"`
-	Limit      int    `json:"limit,omitempty"` // 1..500; 0 means 50
-	Offset     int    `json:"offset,omitempty"`
+	Query      string   `json:"q"`
+	Province   string   `json:"province,omitempty"`
+	PostalCode string   `json:"postal_code,omitempty"`
+	Limit      Opt[int] `json:"limit,omitzero"` // 1..500; 50 when not given
+	Offset     int      `json:"offset,omitempty"`
 	// Lang is the language of the product names in the result: en (the
 	// default) or fr, the French name, or the English one for a product
 	// without a French name.
@@ -234,7 +234,7 @@ func parseStoreSearch(in StoreSearchInput) (storeSearchArgs, error) {
 		}
 		a.province = a.pc.Province
 	}
-	if a.limit, a.offset, err = checkPage(in.Limit, in.Offset, DefaultRESTLimit, MaxRESTLimit); err != nil {
+	if a.limit, a.offset, err = checkPage(in.Limit, in.Offset); err != nil {
 		return a, err
 	}
 	a.lang, err = ParseLang(in.Lang)

@@ -19,7 +19,7 @@ func TestSearchStoresTotal(t *testing.T) {
 	ctx := context.Background()
 	search := func(limit, offset int) *grocery.StoreSearchResult {
 		t.Helper()
-		res, err := s.SearchStores(ctx, grocery.StoreSearchInput{Query: "milk", Province: "ON", Limit: limit, Offset: offset})
+		res, err := s.SearchStores(ctx, grocery.StoreSearchInput{Query: "milk", Province: "ON", Limit: grocery.Some(limit), Offset: offset})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -57,7 +57,7 @@ func TestSearchStoresTotal(t *testing.T) {
 		t.Errorf("after the write: got total %d and %d results, want 6 and 6", got.Total, len(got.Results))
 	}
 	// By postal code, the same count.
-	res, err := s.SearchStores(ctx, grocery.StoreSearchInput{Query: "milk", PostalCode: "M5V 2T6", Limit: 2})
+	res, err := s.SearchStores(ctx, grocery.StoreSearchInput{Query: "milk", PostalCode: "M5V 2T6", Limit: grocery.Some(2)})
 	if err != nil {
 		t.Fatal(err)
 	}

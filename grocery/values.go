@@ -164,40 +164,13 @@ func (p *Period) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Limits of the limit argument. The MCP tools use 1..50 (default 10); REST
-// lists use 1..500 (default 50).
+// Bounds of the limit argument of every list: 1..MaxLimit, DefaultLimit
+// when not given. REST has the same; the MCP tools allow 1..50 and give 10
+// when not given (mcpserver applies it).
 const (
-	DefaultLimit     = 10
-	MaxLimit         = 50
-	DefaultRESTLimit = 50
-	MaxRESTLimit     = 500
+	DefaultLimit = 50
+	MaxLimit     = 500
 )
-
-// CheckLimit returns EINVALIDARGUMENT stating the range when a limit a caller gave
-// explicitly is outside 1..max. The query inputs read 0 as "not given", so
-// a transport that sees an explicit limit checks it with CheckLimit first.
-func CheckLimit(n, max int) error {
-	def := DefaultLimit
-	if max == MaxRESTLimit {
-		def = DefaultRESTLimit
-	}
-	if n < 1 || n > max {
-		return Errorf(EINVALIDARGUMENT, "limit %d is out of range: want 1 to %d (default %d)", n, max, def)
-	}
-	return nil
-}
-
-// checkLimit returns n, or def when n is 0, and EINVALIDARGUMENT stating the range
-// when n is outside 1..max.
-func checkLimit(n, def, max int) (int, error) {
-	if n == 0 {
-		return def, nil
-	}
-	if n < 1 || n > max {
-		return 0, Errorf(EINVALIDARGUMENT, "limit %d is out of range: want 1 to %d (default %d)", n, max, def)
-	}
-	return n, nil
-}
 
 // Page is one page of a list: the items of the page, how many the list
 // holds before it was cut (Total) and the limit and offset it was cut
@@ -217,17 +190,19 @@ func newPage[T any](limit, offset int) Page[T] {
 	return Page[T]{Results: []T{}, Limit: limit, Offset: offset}
 }
 
-// checkPage returns the limit (default def, at most max) and offset of a
-// page, with EINVALIDARGUMENT naming the bad one.
-func checkPage(limit, offset, def, max int) (int, int, error) {
-	l, err := checkLimit(limit, def, max)
-	if err != nil {
-		return 0, 0, err
+// checkPage returns the limit (DefaultLimit when not given) and offset of
+// a page, with EINVALIDARGUMENT naming the one out of range: a limit given
+// is 1..MaxLimit, 0 included in what it refuses. The message leaves the
+// default out: a caller may have one of its own (the MCP tools', the
+// CLI's).
+func checkPage(limit Opt[int], offset int) (int, int, error) {
+	if limit.Set && (limit.V < 1 || limit.V > MaxLimit) {
+		return 0, 0, Errorf(EINVALIDARGUMENT, "limit %d is out of range: want 1 to %d", limit.V, MaxLimit)
 	}
 	if offset < 0 || offset > MaxOffset {
 		return 0, 0, Errorf(EINVALIDARGUMENT, "offset %d is out of range: want 0 to %d", offset, MaxOffset)
 	}
-	return l, offset, nil
+	return limit.Or(DefaultLimit), offset, nil
 }
 
 // maxTextLen bounds a text value in bytes: an imported name, city, brand,

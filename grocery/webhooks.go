@@ -202,8 +202,8 @@ type WebhookDeliveryList = Page[WebhookDelivery]
 
 // WebhookDeliveriesInput holds the arguments of WebhookDeliveries.
 type WebhookDeliveriesInput struct {
-	Limit  int `json:"limit,omitempty"`  // 1..500; 0 means 50
-	Offset int `json:"offset,omitempty"` // >= 0
+	Limit  Opt[int] `json:"limit,omitzero"`   // 1..500; 50 when not given
+	Offset int      `json:"offset,omitempty"` // >= 0
 }
 
 // WebhookRun is what DeliverWebhooks did.
@@ -651,7 +651,7 @@ func (s *Service) WebhookDeliveries(ctx context.Context, id string, in WebhookDe
 	if err != nil {
 		return nil, err
 	}
-	limit, offset, err := alertPage(in.Limit, in.Offset)
+	limit, offset, err := checkPage(in.Limit, in.Offset)
 	if err != nil {
 		return nil, err
 	}

@@ -135,7 +135,7 @@ func (f *alertFixture) createHook(t *testing.T, ctx context.Context, rcv *receiv
 
 func (f *alertFixture) deliveries(t *testing.T, ctx context.Context, id string) []grocery.WebhookDelivery {
 	t.Helper()
-	l, err := f.svc.WebhookDeliveries(ctx, id, grocery.WebhookDeliveriesInput{Limit: 500})
+	l, err := f.svc.WebhookDeliveries(ctx, id, grocery.WebhookDeliveriesInput{Limit: grocery.Some(500)})
 	if err != nil {
 		t.Fatalf("WebhookDeliveries: %v", err)
 	}

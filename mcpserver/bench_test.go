@@ -58,7 +58,7 @@ func benchToolsCall(b *testing.B, msg string, headers ...string) {
 }
 
 func BenchmarkLookupProductQuery(b *testing.B) {
-	in := grocery.LookupInput{UPC: samples.CarriedUPC, Province: "ON"}
+	in := grocery.LookupInput{UPC: samples.CarriedUPC, Province: "ON", Limit: grocery.Some(10)}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := svc.LookupProduct(b.Context(), in); err != nil {

@@ -19,7 +19,7 @@ func TestToolLang(t *testing.T) {
 	key := servetest.Key(t, svc, "professional", 0)
 	ctx := context.Background()
 	const oj = "067000378089"
-	lookup, err := svc.LookupProduct(ctx, grocery.LookupInput{UPC: oj, Province: "QC", Limit: 3, Lang: "fr"})
+	lookup, err := svc.LookupProduct(ctx, grocery.LookupInput{UPC: oj, Province: "QC", Limit: grocery.Some(3), Lang: "fr"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestLookupOffset(t *testing.T) {
 	t.Parallel()
 	key := servetest.Key(t, svc, "professional", 0)
 	const oj = "067000378089"
-	want, err := svc.LookupProduct(context.Background(), grocery.LookupInput{UPC: oj, Province: "ON", Limit: 1, Offset: 1})
+	want, err := svc.LookupProduct(context.Background(), grocery.LookupInput{UPC: oj, Province: "ON", Limit: grocery.Some(1), Offset: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

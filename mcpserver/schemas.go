@@ -6,6 +6,14 @@ package mcpserver
 // everything the tool accepts; the output schemas describe the JSON of
 // the grocery result types, with the top-level fields required.
 
+// The tools' limit argument: 1..toolMaxLimit, toolDefaultLimit when not
+// given (limitArg tells the model the same; grocery itself allows up to
+// grocery.MaxLimit).
+const (
+	toolDefaultLimit = 10
+	toolMaxLimit     = 50
+)
+
 // province accepts what grocery.ParseProvince accepts: codes in any case
 // and English or French names. No enum could list those forms, so the
 // codes are in the description.

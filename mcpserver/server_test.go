@@ -383,11 +383,12 @@ func TestToolResults(t *testing.T) {
 	t.Parallel()
 	key := servetest.Key(t, svc, "professional", 0)
 	ctx := context.Background()
-	lookup, _ := svc.LookupProduct(ctx, grocery.LookupInput{UPC: samples.CarriedUPC, Province: "ON", Limit: 3})
-	search, _ := svc.SearchProducts(ctx, grocery.SearchInput{Query: samples.Query, Province: "ON"})
+	lookup, _ := svc.LookupProduct(ctx, grocery.LookupInput{UPC: samples.CarriedUPC, Province: "ON", Limit: grocery.Some(3)})
+	// Without a limit, the tools give 10.
+	search, _ := svc.SearchProducts(ctx, grocery.SearchInput{Query: samples.Query, Province: "ON", Limit: grocery.Some(10)})
 	history, _ := svc.PriceHistory(ctx, grocery.HistoryInput{SKU: samples.SKU, Banner: samples.Banner, Province: "ON", Period: "90d"})
-	stores, _ := svc.ListReferenceStores(ctx, grocery.StoresInput{Province: "QC"})
-	notCarried, _ := svc.LookupProduct(ctx, grocery.LookupInput{UPC: samples.NotCarriedUPC, Province: "ON"})
+	stores, _ := svc.ListReferenceStores(ctx, grocery.StoresInput{Province: "QC", Limit: grocery.Some(10)})
+	notCarried, _ := svc.LookupProduct(ctx, grocery.LookupInput{UPC: samples.NotCarriedUPC, Province: "ON", Limit: grocery.Some(10)})
 	for _, tc := range []struct {
 		name, args string
 		want       any

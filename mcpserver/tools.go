@@ -377,27 +377,25 @@ func (a *arguments) str(name string) string {
 	return s
 }
 
-// limit returns the limit argument, 0 when absent. A limit that is given
-// must be a whole number in range: an explicit 0 is an error, not the
-// default.
-func (a *arguments) limit() int {
+// limit returns the limit argument, toolDefaultLimit when absent or
+// null. A limit that is given must be a whole number from 1 to
+// toolMaxLimit: an explicit 0 is an error, not the default.
+func (a *arguments) limit() grocery.Opt[int] {
 	v, ok := a.get("limit")
 	if !ok || bytes.Equal(v, []byte("null")) {
-		return 0
+		return grocery.Some(toolDefaultLimit)
 	}
 	// v is a value of a valid JSON document: Atoi takes exactly its
 	// whole numbers, and refuses 5.0, 1e2 and "5".
 	n, err := strconv.Atoi(string(v))
-	if err != nil {
-		if a.first == nil {
-			a.first = grocery.Errorf(grocery.EINVALIDARGUMENT, "limit must be a whole number from 1 to %d, got %s", grocery.MaxLimit, v)
-		}
-		return 0
+	switch {
+	case a.first != nil:
+	case err != nil:
+		a.first = grocery.Errorf(grocery.EINVALIDARGUMENT, "limit must be a whole number from 1 to %d, got %s", toolMaxLimit, v)
+	case n < 1 || n > toolMaxLimit:
+		a.first = grocery.Errorf(grocery.EINVALIDARGUMENT, "limit %d is out of range: want 1 to %d (default %d)", n, toolMaxLimit, toolDefaultLimit)
 	}
-	if err := grocery.CheckLimit(n, grocery.MaxLimit); err != nil && a.first == nil {
-		a.first = err
-	}
-	return n
+	return grocery.Some(n)
 }
 
 // offset returns the offset argument, 0 when absent: a whole number, its

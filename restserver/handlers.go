@@ -73,7 +73,7 @@ func (s *server) product(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	pageLinks(w, r, res.Total, in.Limit, in.Offset)
+	pageLinks(w, r, res.Total, in.Limit.Or(grocery.DefaultLimit), in.Offset)
 	return writeJSON(w, http.StatusOK, res)
 }
 
@@ -107,7 +107,7 @@ func (s *server) stores(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	pageLinks(w, r, res.Total, in.Limit, in.Offset)
+	pageLinks(w, r, res.Total, in.Limit.Or(grocery.DefaultLimit), in.Offset)
 	return writeJSON(w, http.StatusOK, res)
 }
 

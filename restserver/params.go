@@ -79,18 +79,15 @@ func (p *params) optInt(name, want string) grocery.Opt[int] {
 	return grocery.Some(p.int(name, 0, want))
 }
 
-// page reads limit (1..500, default 50) and offset (>= 0, default 0): the
-// shared pagination of every REST list.
-func (p *params) page() (limit, offset int) {
-	limit = p.int("limit", grocery.DefaultRESTLimit, "1 to 500")
-	offset = p.int("offset", 0, "0 to 1000000")
-	if p.err != nil {
-		return 0, 0
-	}
-	if err := grocery.CheckLimit(limit, grocery.MaxRESTLimit); err != nil {
-		p.err = err
-	} else if offset < 0 || offset > grocery.MaxOffset {
-		p.err = grocery.Errorf(grocery.EINVALIDARGUMENT, "offset %d is out of range: want 0 to %d", offset, grocery.MaxOffset)
-	}
-	return limit, offset
+var (
+	pageLimits  = "1 to " + strconv.Itoa(grocery.MaxLimit)
+	pageOffsets = "0 to " + strconv.Itoa(grocery.MaxOffset)
+)
+
+// page reads limit and offset, the shared pagination of every REST list,
+// as whole numbers: limit not given when absent, offset 0. Their ranges
+// and the default limit are the library's (grocery.MaxLimit,
+// grocery.DefaultLimit, grocery.MaxOffset).
+func (p *params) page() (limit grocery.Opt[int], offset int) {
+	return p.optInt("limit", pageLimits), p.int("offset", 0, pageOffsets)
 }

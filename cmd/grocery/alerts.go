@@ -216,7 +216,7 @@ one a line, for the commands that take one.`,
 		}),
 	}
 	accountFlag(cmd, &account, false)
-	cmd.Flags().IntVar(&in.Limit, "limit", 50, "at most this many rules, 1 to 500")
+	limitFlag(cmd, &in.Limit, "rules")
 	cmd.Flags().IntVar(&in.Offset, "offset", 0, "skip this many rules first")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the rules as JSON")
 	cmd.Flags().BoolVar(&idsOnly, "ids", false, "print only the rules' ids, one a line")
@@ -448,7 +448,7 @@ at or after a time (RFC 3339) or a date; --rule keeps one rule's.`,
 	accountFlag(cmd, &account, false)
 	cmd.Flags().StringVar(&in.Since, "since", "", "only events recorded at or after `TIME` (RFC 3339 or YYYY-MM-DD)")
 	cmd.Flags().StringVar(&in.RuleID, "rule", "", "only the events of the rule `ID`")
-	cmd.Flags().IntVar(&in.Limit, "limit", 50, "at most this many events, 1 to 500")
+	limitFlag(cmd, &in.Limit, "events")
 	cmd.Flags().IntVar(&in.Offset, "offset", 0, "skip this many events first")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the events as JSON")
 	return cmd

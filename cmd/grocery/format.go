@@ -129,7 +129,7 @@ func listLine(shown, offset, total int, items string) string {
 		return fmt.Sprintf("No %s past --offset %d: there are %s.", items, offset, count(total))
 	case offset == 0 && shown >= total:
 		return ""
-	case offset == 0 && total <= grocery.MaxRESTLimit:
+	case offset == 0 && total <= grocery.MaxLimit:
 		return fmt.Sprintf("%d of %s %s (--limit %d for all, or --offset %d for the next page)", shown, count(total), items, total, shown)
 	case offset+shown < total:
 		return fmt.Sprintf("%s to %s of %s %s (--offset %d for the next page)", count(offset+1), count(offset+shown), count(total), items, offset+shown)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/grocerydata/grocery/cmd/internal/admin"
@@ -15,11 +16,15 @@ import (
 // queryFlags are the flags the four lookup commands share.
 type queryFlags struct {
 	province string
-	limit    int
+	limit    grocery.Opt[int]
 	offset   int
 	json     bool
 	lang     string
 }
+
+// queryLimit is the lookup commands' limit when --limit is not given: a
+// screenful, as the MCP tools give.
+const queryLimit = 10
 
 // add registers --province (required says whether the command needs it),
 // --limit and --offset (when withLimit) and --json.
@@ -31,11 +36,41 @@ func (q *queryFlags) add(cmd *cobra.Command, required, withLimit bool) {
 	cmd.Flags().StringVar(&q.province, "province", "", help)
 	cmd.RegisterFlagCompletionFunc("province", completeProvince)
 	if withLimit {
-		cmd.Flags().IntVar(&q.limit, "limit", grocery.DefaultLimit, fmt.Sprintf("at most this many results, 1 to %d", grocery.MaxRESTLimit))
+		q.limit = grocery.Some(queryLimit)
+		limitFlag(cmd, &q.limit, "results")
 		cmd.Flags().IntVar(&q.offset, "offset", 0, "skip this many results first (the footer names the next page's)")
 	}
 	cmd.Flags().BoolVar(&q.json, "json", false, "print the result as JSON, as the library returns it")
 }
+
+// limitFlag registers --limit, the most items of what a list shows: a
+// limit given, checked by the library (1 to grocery.MaxLimit); not given,
+// the one *limit holds (a command's own default), else the library's
+// (grocery.DefaultLimit), which --help shows.
+func limitFlag(cmd *cobra.Command, limit *grocery.Opt[int], what string) {
+	cmd.Flags().Var(limitValue{limit}, "limit", fmt.Sprintf("at most this many %s, 1 to %d", what, grocery.MaxLimit))
+}
+
+// limitValue is the pflag.Value of --limit.
+type limitValue struct{ o *grocery.Opt[int] }
+
+func (v limitValue) String() string {
+	if v.o == nil { // pflag's zero value, for its help
+		return ""
+	}
+	return strconv.Itoa(v.o.Or(grocery.DefaultLimit))
+}
+
+func (v limitValue) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return errors.New("want a whole number")
+	}
+	*v.o = grocery.Some(n)
+	return nil
+}
+
+func (limitValue) Type() string { return "int" }
 
 // addLang registers --lang, for the commands whose results name products.
 func (q *queryFlags) addLang(cmd *cobra.Command) {
@@ -89,11 +124,6 @@ var (
 // runQuery runs one query and prints its result: as JSON with --json,
 // else with print.
 func runQuery[R any](a *app, cmd *cobra.Command, q *queryFlags, call func(context.Context, querier) (R, error), print func(io.Writer, R) error) error {
-	// The library reads a limit of 0 as "the default"; a --limit the user
-	// gave is checked as given, so --limit 0 is an error like --limit 501.
-	if cmd.Flags().Changed("limit") && (q.limit < 1 || q.limit > grocery.MaxRESTLimit) {
-		return grocery.Errorf(grocery.EINVALIDARGUMENT, "limit %d is out of range: want 1 to %d (default %d)", q.limit, grocery.MaxRESTLimit, grocery.DefaultLimit)
-	}
 	res, err := ask(a, cmd, call)
 	if err != nil {
 		return err

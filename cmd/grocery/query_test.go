@@ -34,7 +34,8 @@ func TestLookup(t *testing.T) {
 			ok(t, r)
 			var got grocery.LookupResult
 			decode(t, r.stdout, &got)
-			want, err := svc.LookupProduct(ctx, grocery.LookupInput{UPC: upc, Province: s.Province})
+			// Without --limit, the lookup commands show 10.
+			want, err := svc.LookupProduct(ctx, grocery.LookupInput{UPC: upc, Province: s.Province, Limit: grocery.Some(10)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -79,7 +80,7 @@ func TestSearch(t *testing.T) {
 	ok(t, r)
 	var got grocery.SearchResult
 	decode(t, r.stdout, &got)
-	want, err := svc.SearchProducts(ctx, grocery.SearchInput{Query: strings.Join(words, " "), Province: s.Province, Limit: 20})
+	want, err := svc.SearchProducts(ctx, grocery.SearchInput{Query: strings.Join(words, " "), Province: s.Province, Limit: grocery.Some(20)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,10 +134,10 @@ func TestStores(t *testing.T) {
 		args []string
 		in   grocery.StoresInput
 	}{
-		{"All", nil, grocery.StoresInput{}},
-		{"Province", []string{"--province", s.Province}, grocery.StoresInput{Province: s.Province}},
-		{"Banner", []string{"--banner", s.Banner, "--limit", "50"}, grocery.StoresInput{Banner: s.Banner, Limit: 50}},
-		{"BannerName", []string{"--banner", grocery.Banners()[0].Name}, grocery.StoresInput{Banner: grocery.Banners()[0].Slug}},
+		{"All", nil, grocery.StoresInput{Limit: grocery.Some(10)}},
+		{"Province", []string{"--province", s.Province}, grocery.StoresInput{Province: s.Province, Limit: grocery.Some(10)}},
+		{"Banner", []string{"--banner", s.Banner, "--limit", "50"}, grocery.StoresInput{Banner: s.Banner, Limit: grocery.Some(50)}},
+		{"BannerName", []string{"--banner", grocery.Banners()[0].Name}, grocery.StoresInput{Banner: grocery.Banners()[0].Slug, Limit: grocery.Some(10)}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -194,11 +195,11 @@ func TestErrors(t *testing.T) {
 		{"BadPeriod", nil, []string{"history", s.SKU, "--banner", s.Banner, "--province", s.Province, "--period", "2w"}, exitInvalid,
 			`grocery: period "2w" is not supported: want one of 7d, 14d, 30d, 90d, 180d, 365d (default 30d)`},
 		{"LimitOutOfRange", nil, []string{"stores", "--limit", "501"}, exitInvalid,
-			"grocery: limit 501 is out of range: want 1 to 500 (default 10)"},
+			"grocery: limit 501 is out of range: want 1 to 500"},
 		{"LimitZero", nil, []string{"lookup", s.CarriedUPC, "--province", "ON", "--limit", "0"}, exitInvalid,
-			"grocery: limit 0 is out of range: want 1 to 500 (default 10)"},
+			"grocery: limit 0 is out of range: want 1 to 500"},
 		{"LimitNegative", nil, []string{"search", "milk", "--province", "ON", "--limit", "-1"}, exitInvalid,
-			"grocery: limit -1 is out of range: want 1 to 500 (default 10)"},
+			"grocery: limit -1 is out of range: want 1 to 500"},
 		{"OffsetNegative", nil, []string{"stores", "--offset", "-1"}, exitInvalid,
 			"grocery: offset -1 is out of range: want 0 to 1000000"},
 		{"ThresholdNotNumber", nil, []string{"alerts", "create", "--account", "acme", "--name", "x", "--upc", s.CarriedUPC, "--province", "ON", "--condition", "price_below", "--threshold", "abc"}, exitUsage,

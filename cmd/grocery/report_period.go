@@ -20,7 +20,7 @@ type reportFlags struct {
 	q        queryFlags // --province, --json
 	banner   string
 	category string
-	limit    int
+	limit    grocery.Opt[int]
 	offset   int
 }
 
@@ -32,7 +32,7 @@ func (f *reportFlags) add(cmd *cobra.Command, paged bool) {
 	cmd.RegisterFlagCompletionFunc("banner", completeBanner)
 	cmd.Flags().StringVar(&f.category, "category", "", `only this category, e.g. "Dairy & Eggs"`)
 	if paged {
-		cmd.Flags().IntVar(&f.limit, "limit", grocery.DefaultRESTLimit, fmt.Sprintf("at most this many results, 1 to %d", grocery.MaxRESTLimit))
+		limitFlag(cmd, &f.limit, "results")
 		cmd.Flags().IntVar(&f.offset, "offset", 0, "skip this many results (the next page)")
 	}
 }
@@ -43,13 +43,6 @@ func runPeriodReport[R any](a *app, cmd *cobra.Command, f *reportFlags, call fun
 	prov, err := a.provinceOf(cmd, &f.q, true)
 	if err != nil {
 		return err
-	}
-	// A limit of 0 is the library's default: one the user gave is
-	// checked as given.
-	if cmd.Flags().Changed("limit") {
-		if err := grocery.CheckLimit(f.limit, grocery.MaxRESTLimit); err != nil {
-			return err
-		}
 	}
 	res, err := ask(a, cmd, func(ctx context.Context, src querier) (R, error) { return call(ctx, src, prov) })
 	if err != nil {

@@ -33,7 +33,7 @@ func TestReportPeriod(t *testing.T) {
 	})
 
 	t.Run("PromosJSONPage", func(t *testing.T) {
-		in := grocery.PromoCalendarInput{Province: prov, Category: "Dairy & Eggs", Limit: 3, Offset: 2}
+		in := grocery.PromoCalendarInput{Province: prov, Category: "Dairy & Eggs", Limit: grocery.Some(3), Offset: 2}
 		want, err := svc.PromoCalendar(ctx, in)
 		if err != nil {
 			t.Fatal(err)
@@ -87,7 +87,7 @@ func TestReportPeriod(t *testing.T) {
 		{"ErrFromAfterTo", []string{"report", "promos", "--province", prov, "--from", "2026-11-10", "--to", "2026-11-01"}, exitInvalid,
 			"grocery: from 2026-11-10 is after to 2026-11-01"},
 		{"ErrLimit", []string{"report", "promos", "--province", prov, "--limit", "0"}, exitInvalid,
-			"grocery: limit 0 is out of range: want 1 to 500 (default 50)"},
+			"grocery: limit 0 is out of range: want 1 to 500"},
 		{"ErrDays", []string{"report", "new", "--province", prov, "--days", "0"}, exitInvalid,
 			"grocery: days 0 is out of range: want 1 to 365 (default 14)"},
 	}

@@ -55,14 +55,6 @@ days before the latest observation day.`,
 				return err
 			}
 			in.Province = prov
-			// The library reads a limit of 0 as "the default"; a --limit
-			// given is checked as given.
-			if cmd.Flags().Changed("limit") {
-				if err := grocery.CheckLimit(q.limit, grocery.MaxRESTLimit); err != nil {
-					return err
-				}
-				in.Limit = q.limit
-			}
 			res, err := ask(a, cmd, func(ctx context.Context, src querier) (*grocery.SignalsResult, error) {
 				if account != "" {
 					ctx = grocery.NewContextWithAccount(ctx, account)
@@ -90,7 +82,7 @@ days before the latest observation day.`,
 	cmd.Flags().StringVar(&in.Since, "since", "", "changes and threats since `DATE` (YYYY-MM-DD); default six days before the latest day")
 	cmd.Flags().StringVar(&account, "account", "", "add the watchlist of the account `NAME` (its alert rules)")
 	cmd.RegisterFlagCompletionFunc("account", noFiles)
-	cmd.Flags().IntVar(&q.limit, "limit", grocery.DefaultRESTLimit, fmt.Sprintf("at most this many signals, 1 to %d", grocery.MaxRESTLimit))
+	limitFlag(cmd, &in.Limit, "signals")
 	cmd.Flags().IntVar(&in.Offset, "offset", 0, "skip this many signals (the next page)")
 	cmd.Flags().BoolVar(&q.json, "json", false, "print the REST answer's JSON")
 	return cmd

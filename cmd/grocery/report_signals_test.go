@@ -20,7 +20,7 @@ func TestReportSignals(t *testing.T) {
 	s := demoSummary.Samples
 	t.Run("OK", func(t *testing.T) {
 		svc := openDemo(t)
-		in := grocery.SignalsInput{Province: s.Province, Banner: s.Banner, Kind: "changes", Limit: 5}
+		in := grocery.SignalsInput{Province: s.Province, Banner: s.Banner, Kind: "changes", Limit: grocery.Some(5)}
 		want, err := svc.Signals(ctx, in)
 		if err != nil {
 			t.Fatal(err)

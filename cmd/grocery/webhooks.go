@@ -278,7 +278,7 @@ HTTP status, latency and error, and when a pending one is tried next.`,
 		}),
 	}
 	webhookAccountFlag(cmd, &account)
-	cmd.Flags().IntVar(&in.Limit, "limit", 50, "at most this many deliveries, 1 to 500")
+	limitFlag(cmd, &in.Limit, "deliveries")
 	cmd.Flags().IntVar(&in.Offset, "offset", 0, "skip this many deliveries first")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the deliveries as JSON")
 	return cmd

@@ -49,7 +49,7 @@ func run(ctx context.Context, db, query, province string) error {
 	defer svc.Close()
 
 	// 1. Search by name: products with their cheapest current prices.
-	found, err := svc.SearchProducts(ctx, grocery.SearchInput{Query: query, Province: province, Limit: 5})
+	found, err := svc.SearchProducts(ctx, grocery.SearchInput{Query: query, Province: province, Limit: grocery.Some(5)})
 	if err != nil {
 		return err
 	}
@@ -93,7 +93,7 @@ func run(ctx context.Context, db, query, province string) error {
 	}
 
 	// 4. The panel those prices come from.
-	stores, err := svc.ListReferenceStores(ctx, grocery.StoresInput{Province: province, Banner: o.Banner, Limit: 3})
+	stores, err := svc.ListReferenceStores(ctx, grocery.StoresInput{Province: province, Banner: o.Banner, Limit: grocery.Some(3)})
 	if err != nil {
 		return err
 	}

@@ -611,7 +611,7 @@ func TestAdminQueries(t *testing.T) {
 			return q.LookupProduct(ctx, grocery.LookupInput{UPC: "068000000154", Province: "on"})
 		}},
 		{"LookupLimit", "", func(q querier) (any, error) {
-			return q.LookupProduct(ctx, grocery.LookupInput{UPC: "068000000154", Province: "ON", Limit: 1})
+			return q.LookupProduct(ctx, grocery.LookupInput{UPC: "068000000154", Province: "ON", Limit: grocery.Some(1)})
 		}},
 		{"ErrLookupUnknown", grocery.ENOTFOUND, func(q querier) (any, error) {
 			return q.LookupProduct(ctx, grocery.LookupInput{UPC: "067000378089", Province: "ON"})
@@ -626,7 +626,7 @@ func TestAdminQueries(t *testing.T) {
 			return q.SearchProducts(ctx, grocery.SearchInput{Query: "caviar", Province: "ON"})
 		}},
 		{"ErrSearchLimit", grocery.EINVALIDARGUMENT, func(q querier) (any, error) {
-			return q.SearchProducts(ctx, grocery.SearchInput{Query: "milk", Province: "ON", Limit: 501})
+			return q.SearchProducts(ctx, grocery.SearchInput{Query: "milk", Province: "ON", Limit: grocery.Some(501)})
 		}},
 		{"History", "", func(q querier) (any, error) {
 			return q.PriceHistory(ctx, grocery.HistoryInput{SKU: "21000001_EA", Banner: "no-frills", Province: "ON", Period: "7d"})

@@ -38,8 +38,8 @@ func BenchmarkRoutes(b *testing.B) {
 		b.Fatal(err)
 	}
 	h := server.Routes(svc, server.Config{}, slog.New(server.NewLogHandler(io.Discard, false)))
-	lookup := grocery.LookupInput{UPC: sum.Samples.CarriedUPC, Province: "ON"}
-	hits, err := svc.SearchStores(ctx, grocery.StoreSearchInput{Query: "milk", Province: "ON", Limit: 1})
+	lookup := grocery.LookupInput{UPC: sum.Samples.CarriedUPC, Province: "ON", Limit: grocery.Some(10)}
+	hits, err := svc.SearchStores(ctx, grocery.StoreSearchInput{Query: "milk", Province: "ON", Limit: grocery.Some(1)})
 	if err != nil || len(hits.Results) == 0 {
 		b.Fatal("no store price to ask for", err)
 	}
