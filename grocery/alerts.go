@@ -631,16 +631,16 @@ func alertEvent(ids alertstore.IDs, e *storage.AlertEvent) AlertEvent {
 // data set's latest day, of every series they watch. It records the
 // events not recorded yet, so running it again records nothing new. An
 // import does the same for the series it writes, from the first day it
-// writes. With a shared store it is also how events an import could not write
+// writes. It is also how events an import could not record
 // (ImportReport.AlertsError) are recovered, while their day is within
 // those 14 days: run for every account on a writable file, it clears the
-// file's mark that an evaluation is owed. That mark is set in each
-// import's transaction when the rules are in a shared store and cleared once the
+// file's mark that an evaluation is owed. That mark is set in the
+// transaction of each import that may concern a rule and cleared once the
 // evaluation after its commit recorded the events; while it is set, the
-// next import, and the open of a writable Service with a shared store (in the
-// background: Open does not wait for it, Close cancels it), run the owed
-// evaluation, so events are not lost when the shared store is down at an import or
-// the process dies between its commit and its evaluation.
+// next import, and the open of a writable Service (in the background: Open
+// does not wait for it, Close cancels it), run the owed evaluation, so
+// events are not lost when a shared store is down at an import or the
+// process dies between its commit and its evaluation.
 //
 // It returns ENOTFOUND for an unknown account in ctx and EUNAVAILABLE when
 // the rules are in a shared store that does not answer; events recorded before
@@ -653,11 +653,11 @@ func (s *Service) EvaluateAlerts(ctx context.Context) (*AlertEvaluation, error) 
 			return nil, err
 		}
 	}
-	if account != "" || s.alerts.local() || !s.bolt.Metering() { // read-only
+	if account != "" || !s.bolt.Metering() { // one account's, or a read-only file
 		return s.evaluateRules(ctx, account, 0, AlertReasonEvaluate)
 	}
-	// Every account's rules in the shared store: what the file owes is evaluated too
-	// (the 14 days cover it), so the mark is cleared.
+	// Every account's rules: what the file owes is evaluated too (the 14
+	// days cover it), so the mark is cleared.
 	defer s.lockAlerts()()
 	res, err := s.evaluateRules(ctx, "", 0, AlertReasonEvaluate)
 	if err != nil {
@@ -693,11 +693,8 @@ func (s *Service) evaluateRules(ctx context.Context, account string, from int32,
 	}
 	res := &AlertEvaluation{}
 	now := s.now()
-	run := s.db.Update
-	if !s.alerts.local() {
-		run = s.db.View // the events go to the shared store: the data file is only read
-	}
-	err = run(func(tx *storage.Tx) error {
+	var batch alertBatch
+	err = s.db.View(func(tx *storage.Tx) error {
 		asOf := tx.AsOf()
 		from := max(from, asOf-freshDays+1)
 		res.From, res.To = Date(from), Date(asOf)
@@ -723,62 +720,61 @@ func (s *Service) evaluateRules(ctx context.Context, account string, from int32,
 			return nil
 		}
 		ev := alertEval{tx: tx, store: s.alerts, account: account, now: now, reason: reason}
-		n, err := ev.run(ctx, series, asOf)
-		res.Series, res.Events = ev.series, n
+		batch, err = ev.run(ctx, series, asOf)
+		res.Series = ev.series
 		return err
 	})
 	if err != nil {
+		return nil, err
+	}
+	if res.Events, err = s.alerts.record(ctx, batch); err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
 // alertHook is the ingest.Hook of the alert rules: it records the series a
-// write transaction wrote and evaluates the rules watching them, before
-// the commit when the rules are in the data file (the events commit with
-// the data), after it when they are in the shared store (see pendingAlerts).
+// write transaction wrote, marks them owed an evaluation in it, and
+// evaluates the rules watching them once it committed (afterCommit).
 type alertHook struct {
 	s     *Service
-	later bool                // the rules are in a shared store: evaluate them after the commit
 	now   time.Time           // the clock, read once per write, in its transaction (BeforeCommit)
-	state int8                // 0: not looked yet; 1: no rule to evaluate; 2: rules (or, with a shared store, maybe)
+	state int8                // 0: not looked yet; 1: no rule to evaluate; 2: rules, maybe
 	from  map[seriesKey]int32 // first day written, per series
 
-	// With a shared store: the evaluation left for after the commit, and whether
-	// the file owed one before this write (storage.Tx.AlertsOwed): an
-	// earlier one failed, or its process died.
+	// The evaluation left for after the commit, and whether the file owed
+	// one before this write (storage.Tx.AlertsOwed): an earlier one
+	// failed, or its process died.
 	pending    *pendingAlerts
 	owedBefore bool
 }
 
-// alertHook returns the hook of one write, and the function that ends it.
-// With rules in the shared store it holds s.alertsMu until then: a write, from its
-// transaction to the evaluation after its commit, runs alone with the
-// other writes and the evaluations that clear the file's alerts owed
-// mark, so that one clears only a mark whose evaluation it ran.
+// alertHook returns the hook of one write, and the function that ends it,
+// holding s.alertsMu until then: a write, from its transaction to the
+// evaluation after its commit, runs alone with the other writes and the
+// evaluations that clear the file's alerts owed mark, so that one clears
+// only a mark whose evaluation it ran.
 func (s *Service) alertHook() (h *alertHook, release func()) {
-	h = &alertHook{s: s, later: !s.alerts.local()}
+	h = &alertHook{s: s}
 	return h, s.lockAlerts()
 }
 
-// lockAlerts, with rules in a shared store, holds s.alertsMu until the function it
-// returns is called (see alertHook).
+// lockAlerts holds s.alertsMu until the function it returns is called
+// (see alertHook).
 func (s *Service) lockAlerts() (unlock func()) {
-	if s.alerts.local() {
-		return func() {}
-	}
 	s.alertsMu.Lock()
 	return s.alertsMu.Unlock
 }
 
 // SeriesWritten records that the write wrote days of a series from first
-// on. With no rule in the file it costs one seek per transaction; with
-// a shared store it records every series, and evaluation after the commit asks
-// the shared store once whether any rule exists.
+// on. When the store holds no rule (the data file's store tells in the
+// transaction: one seek) it records nothing; a shared store may hold rules
+// whatever the write, so every series is recorded, and the evaluation
+// after the commit asks it once whether any rule exists.
 func (h *alertHook) SeriesWritten(tx *storage.Tx, key seriesKey, first int32) {
 	if h.state == 0 {
 		h.state = 1
-		if h.later || tx.HasAlertRules() {
+		if h.s.alerts.st.MayHaveRules(tx) {
 			h.state, h.from = 2, map[seriesKey]int32{}
 		}
 	}
@@ -790,29 +786,14 @@ func (h *alertHook) SeriesWritten(tx *storage.Tx, key seriesKey, first int32) {
 	}
 }
 
-// BeforeCommit evaluates the rules watching the series the transaction
-// wrote, on the days it wrote and after, within the 14 days ending at
-// asOf. With rules in the shared store it only marks them owed (oweAlerts).
+// BeforeCommit marks, in the write transaction, that the series it wrote
+// are owed an evaluation from their first day written
+// (storage.Tx.OweAlerts), and leaves that evaluation for afterCommit. It
+// notes whether the file owed one already.
 func (h *alertHook) BeforeCommit(ctx context.Context, tx *storage.Tx, asOf int32) error {
 	// Read inside the transaction, not when the write began: a write that
 	// waited behind a long one triggers its events when it commits.
 	h.now = h.s.now()
-	if h.later {
-		return h.oweAlerts(tx, asOf)
-	}
-	if h.state != 2 || len(h.from) == 0 {
-		return nil
-	}
-	ev := alertEval{tx: tx, store: h.s.alerts, now: h.now, reason: AlertReasonImport}
-	_, err := ev.run(ctx, h.from, max(asOf, 1))
-	return err
-}
-
-// oweAlerts, with rules in a shared store, marks in the write transaction that the
-// series it wrote are owed an evaluation from their first day written
-// (storage.Tx.OweAlerts), and leaves that evaluation for afterCommit. It
-// notes whether the file owed one already.
-func (h *alertHook) oweAlerts(tx *storage.Tx, asOf int32) error {
 	_, h.owedBefore = tx.AlertsOwed()
 	h.pending = nil
 	if h.state != 2 || len(h.from) == 0 {
@@ -829,16 +810,17 @@ func (h *alertHook) oweAlerts(tx *storage.Tx, asOf int32) error {
 	return nil
 }
 
-// afterCommit evaluates, once a write committed, the alert rules kept in
-// the shared store (the data file's own were evaluated inside the write), logging a
-// failure and returning it: the data stays written either way, and the
-// mark the write left in the file (storage.Tx.OweAlerts) has the next
-// write, open or EvaluateAlerts run the evaluation.
+// afterCommit evaluates, once a write committed, what it owes (and what
+// the file owed before it), logging a failure and returning it: the data
+// stays written either way, and the mark the write left in the file
+// (storage.Tx.OweAlerts) has the next write, open or EvaluateAlerts run
+// the evaluation.
 func (h *alertHook) afterCommit(ctx context.Context) error {
-	if !h.later {
-		return nil
-	}
 	pending := h.pending
+	h.pending = nil
+	if pending == nil && !h.owedBefore {
+		return nil // nothing written that a rule may watch, nothing owed
+	}
 	if h.owedBefore {
 		pending = nil // the file owed an evaluation before this write: every rule's
 	}
@@ -846,11 +828,10 @@ func (h *alertHook) afterCommit(ctx context.Context) error {
 	if err != nil {
 		h.s.logAlerts("import", err)
 	}
-	h.pending = nil
 	return err
 }
 
-// settleAlerts runs, with rules in a shared store and s.alertsMu held, the
+// settleAlerts runs, with s.alertsMu held, the
 // evaluation the file owes (storage.Tx.AlertsOwed) and clears the mark
 // once its events are recorded: pending's, the series a write just wrote
 // (when the file owed nothing before it); with pending nil, every rule's,
@@ -877,8 +858,8 @@ func (s *Service) settleAlerts(ctx context.Context, pending *pendingAlerts) erro
 	return s.db.Update(func(tx *storage.Tx) error { return tx.ClearAlertsOwed() })
 }
 
-// settleOwedAlerts runs in the background, when a writable Service opens
-// with a shared store, the evaluation the file owes, if it owes one: what an
+// settleOwedAlerts runs in the background, when a writable Service opens,
+// the evaluation the file owes, if it owes one: what an
 // import whose process died after its commit, or whose evaluation failed,
 // did not record. Close cancels and waits for it. A failure is logged; the
 // mark stays for the next import or EvaluateAlerts.
@@ -908,31 +889,33 @@ func (s *Service) logAlerts(when string, err error) {
 	}
 }
 
-// pendingAlerts is the evaluation a committed write leaves to do when the
-// rules are in the shared store.
+// pendingAlerts is the evaluation a committed write leaves to do.
 type pendingAlerts struct {
 	from map[seriesKey]int32
 	asOf int32
 	now  time.Time
 }
 
-// evaluateCommitted evaluates the rules in the shared store watching the series a
-// committed write wrote, reading the committed data, and records the new
-// events in the shared store. The data is durable whatever happens here: an error
-// (the shared store unreachable) leaves events unrecorded, which EvaluateAlerts
-// records later. It returns the number of events recorded.
+// evaluateCommitted evaluates the rules watching the series a committed
+// write wrote, reading the committed data, and records the new events.
+// The data is durable whatever happens here: an error (a shared store
+// unreachable) leaves events unrecorded, which EvaluateAlerts records
+// later. It returns the number of events recorded.
 func (s *Service) evaluateCommitted(ctx context.Context, p *pendingAlerts) (int, error) {
-	if has, err := s.alerts.hasRules(ctx, nil); err != nil || !has {
-		return 0, err
-	}
-	n := 0
+	var batch alertBatch
 	err := s.db.View(func(tx *storage.Tx) error {
+		if has, err := s.alerts.hasRules(ctx, tx); err != nil || !has {
+			return err
+		}
 		ev := alertEval{tx: tx, store: s.alerts, now: p.now, reason: AlertReasonImport}
 		var err error
-		n, err = ev.run(ctx, p.from, p.asOf)
+		batch, err = ev.run(ctx, p.from, p.asOf)
 		return err
 	})
-	return n, err
+	if err != nil {
+		return 0, err
+	}
+	return s.alerts.record(ctx, batch)
 }
 
 // alertsNotRecorded is ImportReport.AlertsError for an evaluation after
@@ -1016,18 +999,19 @@ func trigger(r *storage.AlertRule, k seriesKey, gtin string, prev *alertDay, cur
 
 // run evaluates the rules watching each series of from (series -> first
 // day to evaluate) on its days up to asOf, no earlier than the 14 days
-// ending at asOf, and records the new events. It returns their number.
+// ending at asOf, and returns their events, for alertStore.record once
+// the transaction is over.
 // The rules come from the store's watch index, looked up for all the
 // series at once (one pass over the file's index, or a few pipelined
 // round trips to the shared store), never by scanning every rule.
-func (ev *alertEval) run(ctx context.Context, from map[seriesKey]int32, asOf int32) (int, error) {
+func (ev *alertEval) run(ctx context.Context, from map[seriesKey]int32, asOf int32) (alertBatch, error) {
 	keys, qs, err := ev.watchQueries(from)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	watch, err := ev.store.watching(ctx, ev.tx, qs)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	window := asOf - freshDays + 1
 	var triggers []alertTrigger
@@ -1036,7 +1020,7 @@ func (ev *alertEval) run(ctx context.Context, from map[seriesKey]int32, asOf int
 	for i, k := range keys {
 		if i%1024 == 0 {
 			if err := ctx.Err(); err != nil {
-				return 0, err
+				return nil, err
 			}
 		}
 		start := max(from[k], window)
@@ -1045,18 +1029,18 @@ func (ev *alertEval) run(ctx context.Context, from map[seriesKey]int32, asOf int
 		}
 		ev.series++
 		if triggers, err = ev.seriesTriggers(triggers, watching, k, qs[i].GTIN, i, start, asOf); err != nil {
-			return 0, err
+			return nil, err
 		}
 	}
 	for _, r := range slices.SortedFunc(maps.Keys(undercuts), compareRules) {
 		ts, err := undercutTriggers(ev.tx, r, undercuts[r], asOf)
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
 		ev.series++
 		triggers = append(triggers, ts...)
 	}
-	return ev.record(ctx, triggers)
+	return ev.events(triggers), nil
 }
 
 // watchQueries returns the series of from in key order, with the watch
@@ -1128,19 +1112,20 @@ func (ev *alertEval) seriesTriggers(triggers []alertTrigger, watching []*storage
 	return triggers, nil
 }
 
-// record writes one event per rule and observation day: of a rule's
-// triggers on one day (a barcode rule watches several banners), the lowest
-// price, then the first series; none when the rule fired that day before.
-// Events are numbered in observation-day order, so the newest day lists
-// first. It is the one place events are recorded, whatever records them
-// (imports, evaluations, a rule's creation): each carries ev.reason.
-func (ev *alertEval) record(ctx context.Context, triggers []alertTrigger) (int, error) {
+// events returns the events of triggers: one per rule and observation
+// day (of a rule's triggers on one day, as a barcode rule watches several
+// banners, the lowest price, then the first series), in observation-day
+// order, so that they are numbered in it and the newest day lists first.
+// Each carries ev.reason and its message (which reads the product's name
+// in ev.tx). It is the one place events are made, whatever records them
+// (imports, evaluations, a rule's creation); the store drops those of a
+// rule that fired that day before.
+func (ev *alertEval) events(triggers []alertTrigger) alertBatch {
 	slices.SortFunc(triggers, func(a, b alertTrigger) int {
 		return cmp.Or(cmp.Compare(a.cur.date, b.cur.date), cmp.Compare(a.rule.Account, b.rule.Account),
 			cmp.Compare(a.rule.ID, b.rule.ID), cmp.Compare(a.cur.price, b.cur.price), cmp.Compare(a.seriesRank, b.seriesRank))
 	})
-	events := make([]storage.AlertEvent, 0, len(triggers))
-	var kept []int // the trigger of each event
+	events := make(alertBatch, 0, len(triggers))
 	for i, t := range triggers {
 		if i > 0 {
 			p := triggers[i-1]
@@ -1151,19 +1136,18 @@ func (ev *alertEval) record(ctx context.Context, triggers []alertTrigger) (int, 
 		e := storage.AlertEvent{
 			Account: t.rule.Account, RuleID: t.rule.ID, Triggered: ev.now.Unix(), Day: t.cur.date,
 			Condition: t.rule.Condition, GTIN: t.gtin, Banner: t.key.Banner, SKU: t.key.SKU, Province: t.key.Province,
-			Price: t.cur.price, Reason: ev.reason,
+			Price: t.cur.price, Reason: ev.reason, Message: ev.message(&t),
 		}
 		if t.hasPrev {
 			e.Previous = t.prev.price
 		}
 		events = append(events, e)
-		kept = append(kept, i)
 	}
-	if len(events) == 0 {
-		return 0, nil
-	}
-	return ev.store.record(ctx, ev.tx, events, func(i int) string { return ev.message(&triggers[kept[i]]) })
+	return events
 }
+
+// alertBatch is the events of an evaluation, for alertStore.record.
+type alertBatch []storage.AlertEvent
 
 // message says in a sentence what fired: "OJ deal: Orange Juice No Pulp at
 // No Frills in ON is $3.49 on 2026-11-20, at or below $4.00 (was $4.29

@@ -11,7 +11,7 @@ import (
 // BenchmarkReimportAlerts times re-importing 400,000 observation rows (200
 // stores, 500 products, 4 days) into a file with no alert rule and with
 // 1,000 rules (a barcode rule and a banner SKU rule on each of 500 Ontario
-// offers): the cost of evaluating them inside the import's transaction.
+// offers): the cost of evaluating them once the import committed.
 func BenchmarkReimportAlerts(b *testing.B) {
 	if testing.Short() {
 		b.Skip("imports 400,000 rows")

@@ -262,12 +262,7 @@ func TestRedisAlerts_OwedAtOpen(t *testing.T) {
 	}
 	rs.Restart()
 	f.reopen(t, rs, grocery.Options{})
-	var got *grocery.AlertEventList
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if got = f.events(t, f.acme, grocery.AlertEventsInput{}); got.Total > 0 {
-			break
-		}
-	}
+	got := f.settledEvents(t, f.acme)
 	if diff := cmp.Diff([]eventKey{{"r", "no-frills", "2026-11-21", 399, cents(450)}}, keysOf(got, map[string]string{r.ID: "r"})); diff != "" {
 		t.Errorf("events after reopening (-want +got):\n%s", diff)
 	}

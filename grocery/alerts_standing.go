@@ -99,22 +99,18 @@ func statesNow(r *storage.AlertRule) bool {
 	return false
 }
 
-// standing evaluates rule r on the latest data (see AlertStanding) and
-// records its event, with the reason of mode, through alertEval.record:
-// inside a write transaction of the data file when the rules are there,
-// else in a read transaction, the event going to the shared store.
+// standing evaluates rule r on the latest data (see AlertStanding), in a
+// read transaction, and records its event, with the reason of mode, once
+// that is over (alertStore.record).
 func (s *Service) standing(ctx context.Context, ids alertstore.IDs, r *storage.AlertRule, mode standingMode) (*AlertStanding, error) {
 	res := &AlertStanding{Series: []AlertSeriesStanding{}, Currency: Currency}
 	reason := AlertReasonAtCreation
 	if mode == onDemand {
 		reason = AlertReasonEvaluate
 	}
-	run := s.db.Update
-	if !s.alerts.local() || r.Paused {
-		run = s.db.View
-	}
 	var best *alertTrigger
-	err := run(func(tx *storage.Tx) error {
+	var batch alertBatch
+	err := s.db.View(func(tx *storage.Tx) error {
 		asOf := tx.AsOf()
 		res.AsOf = Date(asOf)
 		if asOf == 0 {
@@ -133,13 +129,17 @@ func (s *Service) standing(ctx context.Context, ids alertstore.IDs, r *storage.A
 			return nil
 		}
 		ev := alertEval{tx: tx, store: s.alerts, account: r.Account, now: s.now(), reason: reason}
-		n, err := ev.record(ctx, []alertTrigger{b})
-		res.Recorded = n == 1
-		return err
+		batch = ev.events([]alertTrigger{b})
+		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	n, err := s.alerts.record(ctx, batch)
+	if err != nil {
+		return nil, err
+	}
+	res.Recorded = n == 1
 	if best == nil {
 		return res, nil
 	}

@@ -15,23 +15,20 @@ const _ = uint(MaxAlertRules-alertstore.MaxRules) + uint(alertstore.MaxRules-Max
 // the data file's own, or the shared store's of Options.Shared) with its
 // faults converted to *Error.
 //
-// Evaluation reads the price series from the data file either way. With
-// bbolt it runs inside the import's write transaction (the events commit
-// with the data); with a shared store it runs after the import commits, in a read
-// transaction of the committed data, and writes the events to the shared store
-// (local reports false).
+// Evaluation is one path whichever it is: a write marks in its
+// transaction the series it wrote as owed an evaluation (alertHook); once
+// it commits, the rules watching them are evaluated in a read transaction
+// of the committed data, their events recorded in the store, and the mark
+// cleared (settleAlerts). A process that dies between the commit and the
+// record leaves the mark, which the next write, open or EvaluateAlerts
+// settles.
 //
-// hooks is the Service's webhook state. With the data file's store,
-// record queues a delivery of each new event to its account's endpoints
-// in the transaction that records it (alertstore.EnqueueEventsTx); with a shared store's,
-// the events wait on the shared store's fanout list (alertstore.HookStore's FanOut)
-// and record queues them (fanOut) then wakes the delivery worker.
+// hooks is the Service's webhook state: record puts each new event in its
+// account's outbox (alertstore.Outbox) and wakes the delivery worker.
 type alertStore struct {
 	st    alertstore.Store
 	hooks *webhookHooks
 }
-
-func (a alertStore) local() bool { return a.st.Local() }
 
 // ids returns how the store's rules and events are shown (alertstore.IDs).
 // A store without an id secret has no rules: its IDs are of a zero
@@ -94,35 +91,31 @@ func (a alertStore) watching(ctx context.Context, tx *storage.Tx, qs []alertstor
 	return rules, fromFault(err)
 }
 
-func (a alertStore) record(ctx context.Context, tx *storage.Tx, events []storage.AlertEvent, message func(i int) string) (int, error) {
-	n, err := a.st.Record(ctx, tx, events, message)
+// record stores the events of a batch that are new and puts them in the
+// outbox: the data file's store queues their deliveries as it stores them;
+// a shared store's wait on its fanout list, queued here (fanOut) so that
+// an endpoint gets events in the order they were recorded, whichever
+// server recorded them (what fails here waits for the evaluating server's
+// worker).
+func (a alertStore) record(ctx context.Context, b alertBatch) (int, error) {
+	if len(b) == 0 {
+		return 0, nil
+	}
+	n, err := a.st.Record(ctx, b, alertstore.Outbox{Want: wantsAlerts, Build: alertDelivery})
 	if err != nil || n == 0 {
 		return n, fromFault(err)
 	}
-	if !a.local() {
-		// Queued now, so that an endpoint gets events in the order they
-		// were recorded, whichever server recorded them; what fails here
-		// waits on the fanout list for the evaluating server's worker.
-		a.fanOut(ctx, n)
-		a.hooks.kick()
-		return n, nil
-	}
-	queued, err := alertstore.EnqueueEventsTx(tx, events, wantsAlerts, alertDelivery)
-	if queued {
-		tx.OnCommit(a.hooks.kick)
-	}
-	return n, err
+	a.fanOut(ctx, n)
+	a.hooks.kick()
+	return n, nil
 }
 
 // fanOut queues the alert events kept in the shared store that wait for their
 // endpoints (alertstore.HookStore's FanOut: any server may, none queues
-// one twice); with the data file's, they are queued as they are
-// recorded, and it does nothing. It queues at most max events (0: all
+// one twice); the data file's store queues them as it records them, and
+// its FanOut has nothing to do. It queues at most max events (0: all
 // that wait).
 func (a alertStore) fanOut(ctx context.Context, max int) error {
-	if a.local() {
-		return nil
-	}
 	var ids *alertstore.IDs
 	_, err := a.st.FanOut(ctx, max, wantsAlerts, func(e *storage.AlertEvent) (storage.WebhookDelivery, error) {
 		if ids == nil {

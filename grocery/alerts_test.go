@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/grocerydata/grocery/grocery"
 	"github.com/grocerydata/grocery/internal/redistest"
+	"github.com/grocerydata/grocery/storage"
 )
 
 // alertFixture is a data file with four Ontario stores (three Loblaws, one
@@ -133,6 +134,20 @@ func (f *alertFixture) events(t *testing.T, ctx context.Context, in grocery.Aler
 		t.Fatalf("AlertEvents: %v", err)
 	}
 	return l
+}
+
+// settledEvents returns ctx's events once the evaluation an open runs in
+// the background recorded any, polling for up to 10 s (the open does not
+// say when it is done).
+func (f *alertFixture) settledEvents(t *testing.T, ctx context.Context) *grocery.AlertEventList {
+	t.Helper()
+	var got *grocery.AlertEventList
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if got = f.events(t, ctx, grocery.AlertEventsInput{}); got.Total > 0 {
+			break
+		}
+	}
+	return got
 }
 
 func num(v float64) *float64 { return &v }
@@ -522,5 +537,64 @@ func testAlertsIDsCarryNoCount(t *testing.T, rs *redistest.Server) {
 	}
 	if l := f.events(t, f.acme, grocery.AlertEventsInput{RuleID: "alr_1"}); l.Total != 1 || l.Results[0].RuleID != first.ID {
 		t.Errorf("events of alr_1: %+v, want the first rule's one", l.Results)
+	}
+}
+
+// TestAlertsOwedAtOpen: a write that committed but whose process died
+// before its alert evaluation recorded the events leaves the file's owed
+// mark; the next writable open evaluates what is owed, with the rules in
+// the data file as in a shared store (TestRedisAlerts_OwedAtOpen).
+func TestAlertsOwedAtOpen(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := newAlertFixture(t, nil)
+	r := f.create(t, f.acme, grocery.AlertInput{Name: "milk under 4", UPC: upcMilk, Province: "ON", Condition: "price_below", Threshold: num(4)})
+	// Day 2 puts No Frills' milk at 3.99 while the rule is paused, so that
+	// nothing records its event; the rule is then resumed.
+	for _, active := range []bool{false, true} {
+		if _, err := f.svc.UpdateAlert(f.acme, r.ID, grocery.AlertUpdate{Active: &active}); err != nil {
+			t.Fatal(err)
+		}
+		if !active {
+			f.setClock(time.Date(2026, 11, 21, 18, 0, 0, 0, time.UTC))
+			f.importCSV(t, "day2.csv", alertDay2)
+		}
+	}
+	if got := f.events(t, f.acme, grocery.AlertEventsInput{}); got.Total != 0 {
+		t.Fatalf("%d events before the crash's mark: want none", got.Total)
+	}
+	if err := f.svc.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// The mark day 2's import would have left had its process died
+	// between its commit and its evaluation, the rule active.
+	db, err := storage.Open(f.path, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	day2, _ := grocery.ParseDate("2026-11-21")
+	if err := db.Update(func(tx *storage.Tx) error { return tx.OweAlerts(int32(day2)) }); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	svc, err := grocery.Open(f.path, &grocery.Options{Now: f.clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { svc.Close() })
+	f.svc = svc
+	got := f.settledEvents(t, f.acme)
+	if diff := cmp.Diff([]eventKey{{"r", "no-frills", "2026-11-21", 399, cents(450)}}, keysOf(got, map[string]string{r.ID: "r"})); diff != "" {
+		t.Fatalf("events after reopening (-want +got):\n%s", diff)
+	}
+	if reason := got.Results[0].Reason; reason != grocery.AlertReasonImport {
+		t.Errorf("reason %q, want %q", reason, grocery.AlertReasonImport)
+	}
+	// Settled: evaluating again records nothing.
+	res, err := svc.EvaluateAlerts(ctx)
+	if err != nil || res.Events != 0 {
+		t.Errorf("EvaluateAlerts after the settle: %+v, %v; want no new event", res, err)
 	}
 }

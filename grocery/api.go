@@ -69,8 +69,8 @@ type Options struct {
 	// SnapshotCache is the directory under which a replica keeps its
 	// copies of the snapshots it serves. Default os.TempDir().
 	SnapshotCache string
-	// Logger receives a replica's snapshot events (taken, refused) and,
-	// with Shared, alert evaluations that could not record their events
+	// Logger receives a replica's snapshot events (taken, refused) and
+	// the alert evaluations that could not record their events
 	// (ImportReport.AlertsError, and those run when the file is opened).
 	// Default: none.
 	Logger *slog.Logger

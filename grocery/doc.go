@@ -169,8 +169,8 @@
 // Import loads one file of stores or observations (CSV, JSON Lines, JSON,
 // XLSX or Parquet, recognised by content) in one transaction: a bad row stops it with
 // the file, line, field and reason, unless ImportOptions skip invalid rows;
-// it keeps the analytics aggregates and evaluates the alert rules in the
-// same transaction. BuildDemo writes a realistic, deterministic demo data
+// it keeps the analytics aggregates in the same transaction, and evaluates
+// the alert rules once it committed. BuildDemo writes a realistic, deterministic demo data
 // set. Export writes a data set (observations, offers or stores) as JSON,
 // JSON Lines, CSV, XLSX (MaxXLSXRows) or Parquet; PrepareExport validates and names
 // one before its first byte, and PreparedExport.Stream writes it.
@@ -247,8 +247,12 @@
 // condition already holds (AlertStanding says what holds); EvaluateAlert
 // does so on demand. Every import evaluates the active rules watching the
 // series it writes, and those whose price in force changed with no
-// observation, inside its own transaction, on the series' timeline of
-// prices in force (see AlertPriceBelow and the other conditions); a rule
+// observation, once its transaction committed, on the series' timeline of
+// prices in force (see AlertPriceBelow and the other conditions): in the
+// same way whether the rules are in the data file or a shared store. The
+// transaction marks the evaluation owed, and the mark stays until the
+// events are recorded, so a process that dies in between, or a shared
+// store that does not answer, loses none (see EvaluateAlerts); a rule
 // fires once per crossing of its threshold. EvaluateAlerts does the same
 // over every watched series. Whatever records them, events are recorded
 // by one code path, at most one per rule and day, each with its reason

@@ -46,9 +46,9 @@ type ImportReport struct {
 	// file's first (always 0 with ImportOptions.UpdateNames).
 	NamesKept int      `json:"names_kept"`
 	Problems  []string `json:"problems,omitempty"` // "file:line: field: reason" of skipped rows and notes (first 20)
-	// AlertsError says why the alert rules kept in the shared store could not be
-	// evaluated after the import committed (the shared store unreachable): the data
-	// is imported; 'grocery alerts evaluate' records the missing events.
+	// AlertsError says why the alert rules could not be evaluated after
+	// the import committed (a shared store unreachable): the data is
+	// imported; 'grocery alerts evaluate' records the missing events.
 	AlertsError string `json:"alerts_error,omitempty"`
 	// PublishError says why the snapshot of the data file could not be
 	// published after the import committed (with Options.SnapshotDir: a

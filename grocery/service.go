@@ -43,7 +43,7 @@ type Service struct {
 	replica   *replica.Follower // nil unless OpenReplica
 
 	log *slog.Logger // Options.Logger; may be nil
-	// alertsMu, with rules in a shared store, serializes writes (with the
+	// alertsMu serializes writes (with the
 	// evaluation after their commit) and the evaluations that clear the
 	// file's alerts owed mark (lockAlerts).
 	alertsMu   sync.Mutex
@@ -136,6 +136,7 @@ func open(path string, opts *Options, so storage.Options, now func() time.Time) 
 	}
 	if !so.ReadOnly {
 		s.startWebhooks()
+		s.settleOwedAlerts()
 	}
 	if opts.WarmAnswers {
 		s.warm = &answerWarmer{stop: make(chan struct{})}
@@ -146,8 +147,7 @@ func open(path string, opts *Options, so storage.Options, now func() time.Time) 
 
 // openShared opens the stores of opts.Shared in place of the data file's:
 // keys and quota, alerts and webhooks, idempotency records. A writable
-// file's rules and events are copied to it the first time, and the alert
-// evaluations a crash left owed are settled.
+// file's rules and events are copied to it the first time.
 func (s *Service) openShared(db *storage.DB, opts *Options, readOnly bool) error {
 	sh := opts.Shared
 	acc, err := sh.OpenAccess(s.accessConfig(opts))
@@ -169,7 +169,6 @@ func (s *Service) openShared(db *storage.DB, opts *Options, readOnly bool) error
 		return fromFault(err)
 	}
 	s.warnFileWebhooks()
-	s.settleOwedAlerts()
 	return nil
 }
 

@@ -66,17 +66,18 @@ product already on promotion, records one event then (reason at_creation);
 either way 'create' shows where each watched banner stands. The moves
 (price_drop_pct, rise_pct, back_in_stock, listed, delisted) record nothing at
 creation. Every import evaluates the active rules watching what it
-writes, in its own transaction (reason import), and 'alerts evaluate' on
-demand (reason evaluate); each records at most one event per rule and
-observation day: a re-import records nothing new. 'alerts update' changes a
+writes once it committed (reason import), and 'alerts evaluate' on demand
+(reason evaluate); each records at most one event per rule and observation
+day: a re-import records nothing new. An evaluation that could not record
+its events (the process stopped, Redis did not answer) is run again by the
+next import, the next server start or 'alerts evaluate'. 'alerts update' changes a
 rule's name, condition or threshold, or pauses it (--active=false: it records
 nothing until resumed), keeping its id and events. An account holds at most
 1,000 rules.
 
 With --redis (or GROCERY_REDIS_URL) the rules and events are in Redis,
-shared by every server pointed at it; an import evaluates them after it
-commits, and when Redis does not answer then, it says so and 'alerts
-evaluate' records the missing events later.
+shared by every server pointed at it; when Redis does not answer at an
+import, the import says so.
 
 While a server holds the data file, these commands reach it through its
 admin socket.`,

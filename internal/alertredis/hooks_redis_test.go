@@ -96,7 +96,7 @@ func TestRedisFanOut(t *testing.T) {
 		{Account: "acme", RuleID: rules[0].ID, Day: 10, Triggered: 100}, {Account: "beta", RuleID: rules[2].ID, Day: 10, Triggered: 100},
 		{Account: "acme", RuleID: rules[1].ID, Day: 10, Triggered: 100}, {Account: "acme", RuleID: rules[0].ID, Day: 11, Triggered: 100},
 	}
-	if n, err := a.Record(ctx, nil, events, func(int) string { return "m" }); err != nil || n != 4 {
+	if n, err := a.Record(ctx, events, alertstore.Outbox{}); err != nil || n != 4 {
 		t.Fatalf("Record: %d, %v", n, err)
 	}
 	if n, err := a.c.Client.LLen(ctx, a.hookKey("fanout")).Result(); err != nil || n != 3 {
@@ -201,7 +201,7 @@ func TestRedisDeliveryPagesAndBadEntry(t *testing.T) {
 	if err := a.CreateRule(ctx, &r, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.Record(ctx, nil, []storage.AlertEvent{{Account: "acme", RuleID: r.ID, Day: 1, Triggered: 5}}, func(int) string { return "m" }); err != nil {
+	if _, err := a.Record(ctx, []storage.AlertEvent{{Account: "acme", RuleID: r.ID, Day: 1, Triggered: 5, Message: "m"}}, alertstore.Outbox{}); err != nil {
 		t.Fatal(err)
 	}
 	fanout := a.hookKey("fanout")

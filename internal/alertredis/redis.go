@@ -135,6 +135,10 @@ func (a Redis) IDKey(ctx context.Context) ([]byte, error) {
 // Local reports false: rules and events live in Redis.
 func (Redis) Local() bool { return false }
 
+// MayHaveRules reports true: whether Redis holds a rule is a round trip
+// (HasRules), not for a write transaction to wait on.
+func (Redis) MayHaveRules(*storage.Tx) bool { return true }
+
 // fail maps an error of the Redis client to a fault of the alert store.
 func (a Redis) fail(err error) error { return a.c.Fail("alert store", err) }
 
@@ -518,8 +522,9 @@ func (a Redis) Watching(ctx context.Context, _ *storage.Tx, qs []alertstore.Watc
 }
 
 // Record stores the events whose rule has not fired on their day yet,
-// in scripts of recordChunk events.
-func (a Redis) Record(ctx context.Context, _ *storage.Tx, events []storage.AlertEvent, message func(i int) string) (int, error) {
+// in scripts of recordChunk events, and puts them on the fanout list
+// (FanOut queues their deliveries).
+func (a Redis) Record(ctx context.Context, events []storage.AlertEvent, _ alertstore.Outbox) (int, error) {
 	n := 0
 	args := make([]any, 0, 1+4*min(len(events), recordChunk))
 	for lo := 0; lo < len(events); lo += recordChunk {
@@ -527,7 +532,7 @@ func (a Redis) Record(ctx context.Context, _ *storage.Tx, events []storage.Alert
 		args = append(args[:0], a.key()+":")
 		for i := lo; i < hi; i++ {
 			e := events[i]
-			e.Message = message(i)
+			e.ID = 0
 			body, err := json.Marshal(&e) // ID 0: the hash field holds it
 			if err != nil {
 				return n, err

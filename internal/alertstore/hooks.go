@@ -60,7 +60,7 @@ type HookStore interface {
 	// neither; storage.ErrStop ends the scan.
 	HookHeads(ctx context.Context, fn func(w *storage.Webhook, d *storage.WebhookDelivery) error) error
 	// FanOut queues the alert events recorded but not yet queued to
-	// their endpoints (Redis only: the data file's events are queued in
+	// their endpoints (a shared store's: the data file's events are queued in
 	// the transaction that records them, EnqueueEventsTx), in the order
 	// recorded, at most max of them (0: all): each to every endpoint of
 	// its account that existed when it was recorded and that want

@@ -23,16 +23,18 @@ const MaxRules = 1000
 // service's keys are in, so that every server pointed at it shares the
 // rules and events, and the node that imports records events there.
 //
-// Evaluation reads the price series from the data file either way. With
-// bbolt it runs inside the import's write transaction (the events commit
-// with the data); with Redis it runs after the import commits, in a read
-// transaction of the committed data, and writes the events to Redis
-// (local reports false).
+// Evaluation is the same whichever the store: it reads the price series
+// from the data file after a write commits, in a read transaction of the
+// committed data (HasRules and Watching are given it: the data file's
+// store reads its rules there), and records the events afterwards.
 type Store interface {
-	// Local reports whether rules and events live in the data file:
-	// evaluation then runs inside the write transaction that wrote the
-	// data, and watching and record use its tx.
+	// Local reports whether the store is the data file's own: no other
+	// server queues deliveries to its outbox.
 	Local() bool
+	// MayHaveRules reports, inside a write transaction of the data file,
+	// whether the store may hold a rule: the data file's store reads tx;
+	// a shared one cannot tell without a round trip and reports true.
+	MayHaveRules(tx *storage.Tx) bool
 	// IDKey returns the secret the store's ids are shown under (IDs), nil
 	// while the store has none: the data file makes its own with its
 	// first rule, Redis on first use.
@@ -62,21 +64,31 @@ type Store interface {
 	// Events calls fn for each event of account, newest first. fn may keep
 	// e only until it returns; storage.ErrStop ends the scan.
 	Events(ctx context.Context, account string, fn func(e *storage.AlertEvent) error) error
-	// HasRules reports whether any account has a rule (tx: the write
-	// transaction, for the local store).
+	// HasRules reports whether any account has a rule (tx: a transaction
+	// of the data file, where the data file's store reads).
 	HasRules(ctx context.Context, tx *storage.Tx) (bool, error)
 	// Watching returns, for each query, the rules that watch its series:
 	// those on its barcode (when it has one) and on its banner SKU, in
 	// that order. One rule has one pointer in the whole answer.
 	Watching(ctx context.Context, tx *storage.Tx, qs []WatchQuery) ([][]*storage.AlertRule, error)
 	// Record stores the events whose rule has not fired on their day yet
-	// (and still exists), in order, numbering them; it returns how many it
-	// stored. The events come sorted by day, without their Message, which
-	// message(i) writes for events[i] when it is needed.
-	Record(ctx context.Context, tx *storage.Tx, events []storage.AlertEvent, message func(i int) string) (int, error)
+	// (and still exists), in order, numbering them, and puts them in the
+	// outbox (out); it returns how many it stored. The events come sorted
+	// by day, with their Message. The data file's store queues their
+	// deliveries in the transaction that stores them; a shared store puts
+	// them on its fanout list, which FanOut empties.
+	Record(ctx context.Context, events []storage.AlertEvent, out Outbox) (int, error)
 
 	// The webhook endpoints of the accounts and their outboxes.
 	HookStore
+}
+
+// Outbox is how an event recorded goes to the webhook endpoints: to each
+// endpoint of its account that Want accepts, the delivery Build makes of
+// it, shown under the store's ids.
+type Outbox struct {
+	Want  func(w *storage.Webhook) bool
+	Build func(ids IDs, e *storage.AlertEvent) (storage.WebhookDelivery, error)
 }
 
 // WatchQuery names one series for Store.Watching: GTIN is "" when its SKU
@@ -86,12 +98,15 @@ type WatchQuery struct {
 }
 
 // Bolt is the Store of the data file (storage/alerts.go). Its zero value,
-// without a DB, serves the methods given a write transaction (HasRules,
-// Watching, Record).
+// without a DB, serves the methods given a transaction (MayHaveRules,
+// HasRules, Watching).
 type Bolt struct{ DB *storage.DB }
 
 // Local reports true: rules and events live in the data file.
 func (Bolt) Local() bool { return true }
+
+// MayHaveRules reports whether the file holds any rule.
+func (Bolt) MayHaveRules(tx *storage.Tx) bool { return tx.HasAlertRules() }
 
 // IDKey returns the data file's alert id secret, nil when it has none.
 func (b Bolt) IDKey(ctx context.Context) ([]byte, error) {
@@ -240,23 +255,36 @@ func (Bolt) Watching(ctx context.Context, tx *storage.Tx, qs []WatchQuery) ([][]
 	return out, nil
 }
 
-// Record stores the events whose rule has not fired on their day yet.
-func (Bolt) Record(ctx context.Context, tx *storage.Tx, events []storage.AlertEvent, message func(i int) string) (int, error) {
+// Record stores the events whose rule has not fired on their day yet
+// and queues their deliveries, in one write transaction.
+func (b Bolt) Record(ctx context.Context, events []storage.AlertEvent, out Outbox) (int, error) {
 	n := 0
-	for i := range events {
-		e := &events[i]
-		if tx.AlertFired(e.Account, e.RuleID, e.Day) {
-			continue
+	err := b.DB.Update(func(tx *storage.Tx) error {
+		n = 0
+		for i := range events {
+			e := &events[i]
+			e.ID = 0
+			if tx.AlertFired(e.Account, e.RuleID, e.Day) {
+				continue
+			}
+			id, err := tx.NewAlertEventID()
+			if err != nil {
+				return err
+			}
+			e.ID = id
+			if err := tx.PutAlertEvent(e); err != nil {
+				return err
+			}
+			n++
 		}
-		id, err := tx.NewAlertEventID()
-		if err != nil {
-			return n, err
+		if n == 0 {
+			return nil
 		}
-		e.ID, e.Message = id, message(i)
-		if err := tx.PutAlertEvent(e); err != nil {
-			return n, err
-		}
-		n++
+		_, err := EnqueueEventsTx(tx, events, out.Want, out.Build)
+		return err
+	})
+	if err != nil {
+		return 0, err
 	}
 	return n, nil
 }
