@@ -7,6 +7,7 @@ import (
 
 	"github.com/grocerydata/grocery/grocery/internal/market"
 	"github.com/grocerydata/grocery/grocery/internal/pricestat"
+	"github.com/grocerydata/grocery/grocery/internal/ranking"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -61,38 +62,15 @@ type BenchmarkResult struct {
 	Basis        Basis          `json:"basis"`
 }
 
-// benchRow is a BenchmarkRow before its figures are written.
-type benchRow struct {
-	banner, category string
-	st               market.Standing
-	rank             int
-}
-
-func (r *benchRow) ranked() bool { return r.st.Items >= BenchmarkMinItems }
-
-func (r *benchRow) row() BenchmarkRow {
-	out := BenchmarkRow{Category: r.category, Items: r.st.Items, Rank: r.rank,
-		Index: pricestat.Round1(r.st.Shelf.Index()), RegularIndex: pricestat.Round1(r.st.Regular.Index()),
-		Total: Cents(pricestat.Cents(r.st.Own)), MarketCost: Cents(pricestat.Cents(r.st.Market))}
-	if r.category == "" {
-		out.Banner, out.BannerName = r.banner, bannerName(r.banner)
+// benchmarkRow writes a ranking row's figures.
+func benchmarkRow(r *ranking.Row) BenchmarkRow {
+	out := BenchmarkRow{Category: r.Category, Items: r.Items, Rank: r.Rank,
+		Index: pricestat.Round1(r.Shelf.Index()), RegularIndex: pricestat.Round1(r.Regular.Index()),
+		Total: Cents(pricestat.Cents(r.Own)), MarketCost: Cents(pricestat.Cents(r.Market))}
+	if r.Category == "" {
+		out.Banner, out.BannerName = r.Banner, bannerName(r.Banner)
 	}
 	return out
-}
-
-// rankBench ranks rows (pricestat.Rank: by written shelf index, banners with
-// fewer than BenchmarkMinItems items unranked) and returns how many were
-// ranked.
-func rankBench(rows []benchRow) int {
-	pricestat.Rank(rows, (*benchRow).ranked, func(r *benchRow) float64 { return r.st.Shelf.Index() },
-		func(r *benchRow) string { return r.banner }, func(r *benchRow, k int) { r.rank = k })
-	n := 0
-	for i := range rows {
-		if rows[i].rank > 0 {
-			n++
-		}
-	}
-	return n
 }
 
 // CompetitiveBenchmark compares a banner's prices in a province with the
@@ -133,55 +111,52 @@ func (s *Service) CompetitiveBenchmark(ctx context.Context, in BenchmarkInput) (
 	}
 	res := &BenchmarkResult{Banner: banner.Slug, BannerName: banner.Name, Province: province, Basket: BasketOwnItems,
 		Categories: []BenchmarkRow{}, Ranking: []BenchmarkRow{}, Currency: Currency}
+	// One read transaction: the week's prices go through the ranking as
+	// they are read; then the answer is assembled from it.
+	var (
+		week   *weekPrices
+		rk     ranking.Ranking
+		stores int
+	)
 	err = s.db.View(func(tx *storage.Tx) error {
-		week, err := readFlyerWeek(tx, province, tx.AsOf())
-		if err != nil {
+		if week, err = readFlyerWeek(tx, province, tx.AsOf()); err != nil {
 			return err
 		}
-		if week.to > 0 {
-			res.WeekFrom, res.WeekTo = Date(week.from), Date(week.to)
-		}
-		banners, cats, err := benchStandings(tx, week)
-		if err != nil {
+		if rk, err = rankWeek(tx, week); err != nil {
 			return err
 		}
-		unranked := res.rank(banners, banner.Slug)
-		res.rankCategories(cats, banner.Slug)
-		// A banner not in the province's panel has nothing to index.
-		if res.Items == 0 {
-			if n, err := tx.CountActiveStores(province, banner.Slug); err != nil {
-				return err
-			} else if n == 0 {
-				return Errorf(ENOTFOUND, "%s has no reference stores in %s: nothing to benchmark", banner.Slug, province)
-			}
-			if !week.banners[banner.Slug] {
-				return Errorf(ENOTFOUND, "no price of %s was observed in the panel in %s in the flyer week %s to %s: nothing to benchmark",
-					banner.Name, province, res.WeekFrom, res.WeekTo)
-			}
+		if stores, err = tx.CountActiveStores(province, banner.Slug); err != nil {
+			return err
 		}
 		res.Basis, err = week.basis(tx, CompareSameBarcode)
-		if err != nil {
-			return err
-		}
-		res.Basis.Note = res.note(unranked)
-		return nil
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
+	if week.to > 0 {
+		res.WeekFrom, res.WeekTo = Date(week.from), Date(week.to)
+	}
+	unranked := res.rank(&rk, banner.Slug)
+	res.rankCategories(&rk, banner.Slug)
+	// A banner not in the province's panel has nothing to index.
+	if res.Items == 0 && stores == 0 {
+		return nil, Errorf(ENOTFOUND, "%s has no reference stores in %s: nothing to benchmark", banner.Slug, province)
+	}
+	if res.Items == 0 && !week.banners[banner.Slug] {
+		return nil, Errorf(ENOTFOUND, "no price of %s was observed in the panel in %s in the flyer week %s to %s: nothing to benchmark",
+			banner.Name, province, res.WeekFrom, res.WeekTo)
+	}
+	res.Basis.Note = res.note(unranked)
 	return res, nil
 }
 
-// benchStandings compares every banner's weekly prices with the market's
-// over the barcodes MarketMinOthers other banners price: overall, by
-// banner, and by category and banner.
-func benchStandings(tx *storage.Tx, week *weekPrices) (map[string]*benchRow, map[[2]string]*benchRow, error) {
-	banners := map[string]*benchRow{}
-	cats := map[[2]string]*benchRow{} // (category, banner)
-	var (
-		buf = make([]float64, 0, 64) // market.Compare's scratch space
-		p   storage.Product
-	)
+// rankWeek ranks the banners of week (ranking.Ranker) on the barcodes
+// that MarketMinOthers other banners price beside one, each with its
+// category.
+func rankWeek(tx *storage.Tx, week *weekPrices) (ranking.Ranking, error) {
+	rk := ranking.New(MarketMinOthers, BenchmarkMinItems)
+	var p storage.Product
 	err := week.scan(tx, func(g string, prices []market.Price) error {
 		if len(prices) < MarketMinOthers+1 {
 			return nil
@@ -192,42 +167,24 @@ func benchStandings(tx *storage.Tx, week *weekPrices) (map[string]*benchRow, map
 		} else if found {
 			category = p.Category
 		}
-		market.Compare(prices, MarketMinOthers, &buf, func(own *market.Price, m, mr float64) {
-			r := banners[own.Banner]
-			if r == nil {
-				r = &benchRow{banner: own.Banner}
-				banners[own.Banner] = r
-			}
-			r.st.Add(own, m, mr)
-			k := [2]string{category, own.Banner}
-			c := cats[k]
-			if c == nil {
-				c = &benchRow{banner: own.Banner, category: category}
-				cats[k] = c
-			}
-			c.st.Add(own, m, mr)
-		})
+		rk.Add(ranking.Item{Category: category, Prices: prices})
 		return nil
 	})
-	return banners, cats, err
+	return rk.Ranking(), err
 }
 
-// rank ranks the banners into res.Ranking and sets banner's figures,
-// returning how many banners are not ranked.
-func (res *BenchmarkResult) rank(banners map[string]*benchRow, banner string) (unranked int) {
-	rows := make([]benchRow, 0, len(banners))
-	for _, r := range banners {
-		rows = append(rows, *r)
-	}
-	res.Ranked = rankBench(rows)
-	for i := range rows {
-		r := &rows[i]
-		res.Ranking = append(res.Ranking, r.row())
-		if r.rank == 0 {
+// rank writes the ranking of the banners into res.Ranking and sets
+// banner's figures, returning how many banners are not ranked.
+func (res *BenchmarkResult) rank(rk *ranking.Ranking, banner string) (unranked int) {
+	res.Ranked = rk.Ranked
+	for i := range rk.Banners {
+		r := &rk.Banners[i]
+		w := benchmarkRow(r)
+		res.Ranking = append(res.Ranking, w)
+		if r.Rank == 0 {
 			unranked++
 		}
-		if r.banner == banner {
-			w := r.row()
+		if r.Banner == banner {
 			res.Index, res.RegularIndex, res.Items, res.Rank = &w.Index, &w.RegularIndex, w.Items, w.Rank
 			res.Total, res.MarketCost = w.Total, w.MarketCost
 		}
@@ -237,18 +194,12 @@ func (res *BenchmarkResult) rank(banners map[string]*benchRow, banner string) (u
 
 // rankCategories sets banner's standing in each category, ranked among
 // the category's banners.
-func (res *BenchmarkResult) rankCategories(cats map[[2]string]*benchRow, banner string) {
-	byCat := map[string][]benchRow{}
-	for k, c := range cats {
-		byCat[k[0]] = append(byCat[k[0]], *c)
-	}
-	for _, c := range sortedKeys(byCat) {
-		rows := byCat[c]
-		n := rankBench(rows)
-		for i := range rows {
-			if rows[i].banner == banner {
-				w := rows[i].row()
-				w.Ranked = n
+func (res *BenchmarkResult) rankCategories(rk *ranking.Ranking, banner string) {
+	for _, c := range rk.Categories {
+		for i := range c.Rows {
+			if c.Rows[i].Banner == banner {
+				w := benchmarkRow(&c.Rows[i])
+				w.Ranked = c.Ranked
 				res.Categories = append(res.Categories, w)
 			}
 		}

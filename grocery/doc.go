@@ -67,9 +67,14 @@
 //     prices, ranks, exact percent tests); market: the banners' prices of
 //     a barcode folded from a province's offers, a banner's market (the
 //     other banners' medians) and its standing against it, the signals'
-//     offers by barcode and banner and shelf records; unitprice: a size
-//     read as a quantity of its price basis (per 100 g, per 100 mL, per
-//     unit);
+//     offers by barcode and banner and shelf records; ranking: the
+//     competitive benchmark's ranking of a week's banners against the
+//     market, overall and per category, from the plain prices grocery
+//     reads (an analytic's shape: plain data read in one transaction into
+//     a computation with table tests, then the answer assembled from its
+//     result); unitprice: a
+//     size read as a quantity of its price basis (per 100 g, per 100 mL,
+//     per unit);
 //   - search: the products of the token index matching a query, the
 //     stores nearest a postal area; textfold: the folding and tokens of
 //     search words; gs1: barcode check digits; opaqueid: ids that carry no
