@@ -72,7 +72,9 @@
 //     market, overall and per category, from the plain prices grocery
 //     reads (an analytic's shape: plain data read in one transaction into
 //     a computation with table tests, then the answer assembled from its
-//     result); unitprice: a
+//     result); regional: the geographic prices' and regional
+//     comparison's levels, national prices and province indexes, in the
+//     same shape; unitprice: a
 //     size read as a quantity of its price basis (per 100 g, per 100 mL,
 //     per unit);
 //   - search: the products of the token index matching a query, the

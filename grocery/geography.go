@@ -8,6 +8,7 @@ import (
 
 	"github.com/grocerydata/grocery/grocery/internal/market"
 	"github.com/grocerydata/grocery/grocery/internal/pricestat"
+	"github.com/grocerydata/grocery/grocery/internal/regional"
 	"github.com/grocerydata/grocery/storage"
 )
 
@@ -129,96 +130,9 @@ func lowSample(products, stores, banners, minProducts int) bool {
 // banner prices in the province, its national price the provinces'
 // prices weighted by population.
 
-// geoNational is a (banner, barcode) pair's population-weighted national
-// prices.
-type geoNational struct {
-	shelf, regular, weight float64
-	provinces              int
-}
-
-// geoPrice is a banner's prices of a barcode in a province, the banner
-// and the barcode by their numbers in the geography.
-type geoPrice struct {
-	gtin, banner   int32
-	price, regular float64 // cents
-}
-
-// geoPrices is a list of prices in blocks that double in size up to
-// geoBlock, so that it grows without copying.
-type geoPrices struct {
-	blocks [][]geoPrice
-	n      int
-}
-
-const geoBlock = 8192
-
-func (l *geoPrices) add(p geoPrice) {
-	k := len(l.blocks)
-	if k == 0 || len(l.blocks[k-1]) == cap(l.blocks[k-1]) {
-		size := 8
-		if k > 0 {
-			size = min(2*cap(l.blocks[k-1]), geoBlock)
-		}
-		l.blocks = append(l.blocks, make([]geoPrice, 0, size))
-		k++
-	}
-	l.blocks[k-1] = append(l.blocks[k-1], p)
-	l.n++
-}
-
-// geoProvince gathers one province's prices of the selection.
-type geoProvince struct {
-	code   string
-	weight float64   // population, thousands
-	prices geoPrices // barcode by barcode
-	price  float64   // with one barcode selected: its province price (median of banner prices), cents
-	sum    float64   // Σ banner prices, cents
-	n      int       // banner prices
-	lo, hi float64
-	obs    int // store-level prices
-	// allStores are the active reference stores of the banners pricing
-	// the selection in the province.
-	allStores int
-
-	index, shelfIndex         float64 // over the pairs compared
-	compared                  int     // pairs compared
-	banners, products, stores int     // of the pairs compared
-}
-
-// geography is what GeographicPrices and RegionalComparison compute.
-// Banners and barcodes are numbered in the order first read, so that a
-// (banner, barcode) pair is a slot of a table, found without hashing.
-type geography struct {
-	provinces []*geoProvince // by code, those with a price
-	price     float64        // with one barcode selected: its national price (of the province prices), cents
-	banners   []string       // by number
-	bannerNo  map[string]int32
-	gtinNo    map[string]int32
-	slots     []int32       // by barcode number × len(banners) + banner number: the pair's number in pairs
-	pairs     []geoNational // the pairs' national prices
-	one       bool          // one barcode selected
-	buf       []float64     // add's scratch space
-}
-
-// banner returns the number of a banner, numbering it when new.
-func (geo *geography) banner(slug string) int32 {
-	if n, ok := geo.bannerNo[slug]; ok {
-		return n
-	}
-	n := int32(len(geo.banners))
-	geo.banners = append(geo.banners, slug)
-	geo.bannerNo[slug] = n
-	return n
-}
-
-// pair returns the national prices of a province price's pair.
-func (geo *geography) pair(p *geoPrice) *geoNational {
-	return &geo.pairs[geo.slots[int(p.gtin)*len(geo.banners)+int(p.banner)]]
-}
-
-// geography reads the selection's current prices in every province and
-// computes the province and national prices and the province indexes.
-func (f *productFilter) geography(tx *storage.Tx, sn *snapshot) (*geography, error) {
+// geography reads the selection's current prices in every province into
+// a regional.Geography, in one read transaction, and computes it.
+func (f *productFilter) geography(tx *storage.Tx, sn *snapshot) (*regional.Geography, error) {
 	var gtins []string
 	switch {
 	case f.gtin != "":
@@ -227,19 +141,17 @@ func (f *productFilter) geography(tx *storage.Tx, sn *snapshot) (*geography, err
 		gtins = sortedKeys(f.gtins)
 	}
 	// Sized at once (a map grown entry by entry rehashes at every
-	// doubling): the banners of every province; the barcodes selected,
-	// or of the whole panel.
+	// doubling): the barcodes selected, or of the whole panel.
 	nGTINs := len(gtins)
 	if gtins == nil {
 		nGTINs = 2048
 	}
-	geo := &geography{bannerNo: make(map[string]int32, 64), gtinNo: make(map[string]int32, nGTINs),
-		one: f.gtin != "", buf: make([]float64, 0, 32)}
+	geo := regional.New(f.gtin != "", nGTINs)
 	prices := make([]market.Price, 0, 32)
 	for _, pv := range provinces {
-		gp := &geoProvince{code: pv.Code, weight: float64(pv.Population)}
+		gp := geo.Start(pv.Code, float64(pv.Population))
 		add := func(g string, ps []market.Price, obs int) error {
-			geo.add(gp, g, ps, obs)
+			geo.Add(gp, g, ps, obs)
 			return nil
 		}
 		var err error
@@ -256,183 +168,42 @@ func (f *productFilter) geography(tx *storage.Tx, sn *snapshot) (*geography, err
 		if err != nil {
 			return nil, err
 		}
-		if gp.prices.n > 0 {
-			geo.provinces = append(geo.provinces, gp)
-		}
 	}
-	if geo.one {
-		geo.nationalPrice()
-	}
-	geo.nationalPairs()
-	seen, priced := make([]bool, len(geo.banners)), make([]bool, len(geo.banners)) // index's scratch space
-	for _, gp := range geo.provinces {
-		if err := geo.index(tx, sn, gp, seen, priced); err != nil {
-			return nil, err
-		}
-	}
-	return geo, nil
+	err := geo.Compute(func(province, banner string) (int, error) { return sn.activeStores(tx, province, banner) })
+	return geo, err
 }
 
-// add adds to gp the current banner prices ps of barcode g, from obs
-// store-level prices.
-func (geo *geography) add(gp *geoProvince, g string, ps []market.Price, obs int) {
-	gi, ok := geo.gtinNo[g]
-	if !ok {
-		gi = int32(len(geo.gtinNo))
-		geo.gtinNo[g] = gi
-	}
-	for _, p := range ps {
-		if gp.n == 0 || p.Price < gp.lo {
-			gp.lo = p.Price
-		}
-		gp.hi = max(gp.hi, p.Price)
-		gp.sum += p.Price
-		gp.n++
-		gp.prices.add(geoPrice{gtin: gi, banner: geo.banner(p.Banner), price: p.Price, regular: p.Regular})
-	}
-	if geo.one {
-		geo.buf = geo.buf[:0]
-		for _, p := range ps {
-			geo.buf = append(geo.buf, p.Price)
-		}
-		gp.price = pricestat.Median(geo.buf)
-	}
-	gp.obs += obs
-}
-
-// nationalPrice sets the national price of the one barcode selected: the
-// population-weighted mean of its province prices (a level).
-func (geo *geography) nationalPrice() {
-	var weights float64
-	for _, gp := range geo.provinces {
-		geo.price += gp.weight * gp.price
-		weights += gp.weight
-	}
-	if weights > 0 {
-		geo.price /= weights
-	}
-}
-
-// nationalPairs numbers the (barcode, banner) pairs priced and sets each
-// pair's national prices: the population-weighted means of the banner's
-// prices over the provinces, in order.
-func (geo *geography) nationalPairs() {
-	nb := len(geo.banners)
-	geo.slots = make([]int32, len(geo.gtinNo)*nb)
-	for i := range geo.slots {
-		geo.slots[i] = -1
-	}
-	n := int32(0)
-	for _, gp := range geo.provinces {
-		for _, b := range gp.prices.blocks {
-			for i := range b {
-				if slot := &geo.slots[int(b[i].gtin)*nb+int(b[i].banner)]; *slot < 0 {
-					*slot = n
-					n++
-				}
-			}
-		}
-	}
-	geo.pairs = make([]geoNational, n)
-	for _, gp := range geo.provinces {
-		for _, b := range gp.prices.blocks {
-			for i := range b {
-				nat := geo.pair(&b[i])
-				nat.shelf += gp.weight * b[i].price
-				nat.regular += gp.weight * b[i].regular
-				nat.weight += gp.weight
-				nat.provinces++
-			}
-		}
-	}
-	for i := range geo.pairs {
-		nat := &geo.pairs[i]
-		nat.shelf /= nat.weight
-		nat.regular /= nat.weight
-	}
-}
-
-// index computes gp's indexes over its pairs priced in another province
-// too, and the banners, products and stores they rest on. seen and
-// priced are scratch space, one per banner.
-func (geo *geography) index(tx *storage.Tx, sn *snapshot, gp *geoProvince, seen, priced []bool) error {
-	var regular, shelf pricestat.Geomean
-	clear(seen)
-	clear(priced)
-	last := int32(-1) // the barcode of the last pair compared: a province's prices come barcode by barcode
-	for _, b := range gp.prices.blocks {
-		for i := range b {
-			p := &b[i]
-			priced[p.banner] = true
-			nat := geo.pair(p)
-			if nat.provinces < 2 {
-				continue
-			}
-			regular.Add(p.regular / nat.regular)
-			shelf.Add(p.price / nat.shelf)
-			if !seen[p.banner] {
-				seen[p.banner] = true
-				gp.banners++
-			}
-			if p.gtin != last {
-				last = p.gtin
-				gp.products++
-			}
-			gp.compared++
-		}
-	}
-	if gp.compared > 0 {
-		gp.index, gp.shelfIndex = regular.Index(), shelf.Index()
-	}
-	// The stores of every banner pricing the selection, and of those
-	// compared.
-	for b, ok := range priced {
-		if !ok {
-			continue
-		}
-		n, err := sn.activeStores(tx, gp.code, geo.banners[b])
-		if err != nil {
-			return err
-		}
-		gp.allStores += n
-		if seen[b] {
-			gp.stores += n
-		}
-	}
-	return nil
-}
-
-// row writes a province's GeoProvince; minProducts as lowSample's.
-func (gp *geoProvince) row(minProducts int) GeoProvince {
-	row := GeoProvince{Province: gp.code, Min: Cents(pricestat.Cents(gp.lo)), Max: Cents(pricestat.Cents(gp.hi)), BannerPrices: gp.n, Pairs: gp.compared,
-		Banners: gp.banners, Products: gp.products, Stores: gp.stores, Thin: gp.stores < ThinStores,
-		LowSample: lowSample(gp.products, gp.stores, gp.banners, minProducts)}
-	if gp.compared > 0 {
-		row.Index, row.ShelfIndex = ptrF(pricestat.Round1(gp.index)), ptrF(pricestat.Round1(gp.shelfIndex))
+// geoRow writes a province's GeoProvince; minProducts as lowSample's.
+func geoRow(gp *regional.Province, minProducts int) GeoProvince {
+	row := GeoProvince{Province: gp.Code, Min: Cents(pricestat.Cents(gp.Lo)), Max: Cents(pricestat.Cents(gp.Hi)), BannerPrices: gp.N, Pairs: gp.Compared,
+		Banners: gp.Banners, Products: gp.Products, Stores: gp.Stores, Thin: gp.Stores < ThinStores,
+		LowSample: lowSample(gp.Products, gp.Stores, gp.Banners, minProducts)}
+	if gp.Compared > 0 {
+		row.Index, row.ShelfIndex = ptrF(pricestat.Round1(gp.Index)), ptrF(pricestat.Round1(gp.ShelfIndex))
 	}
 	return row
 }
 
-// regional writes a province's RegionalProvince; minProducts as
+// regionalRow writes a province's RegionalProvince; minProducts as
 // lowSample's.
-func (gp *geoProvince) regional(minProducts int) RegionalProvince {
-	row := RegionalProvince{Province: gp.code, Pairs: gp.compared,
-		Banners: gp.banners, Products: gp.products, Stores: gp.stores, Thin: gp.stores < ThinStores,
-		LowSample: lowSample(gp.products, gp.stores, gp.banners, minProducts), Observations: gp.obs}
-	if gp.compared > 0 {
-		row.Index, row.DeltaPct = ptrF(pricestat.Round1(gp.index)), ptrF(pricestat.Round1(gp.index-100))
-		row.ShelfIndex, row.ShelfDeltaPct = ptrF(pricestat.Round1(gp.shelfIndex)), ptrF(pricestat.Round1(gp.shelfIndex-100))
+func regionalRow(gp *regional.Province, minProducts int) RegionalProvince {
+	row := RegionalProvince{Province: gp.Code, Pairs: gp.Compared,
+		Banners: gp.Banners, Products: gp.Products, Stores: gp.Stores, Thin: gp.Stores < ThinStores,
+		LowSample: lowSample(gp.Products, gp.Stores, gp.Banners, minProducts), Observations: gp.Obs}
+	if gp.Compared > 0 {
+		row.Index, row.DeltaPct = ptrF(pricestat.Round1(gp.Index)), ptrF(pricestat.Round1(gp.Index-100))
+		row.ShelfIndex, row.ShelfDeltaPct = ptrF(pricestat.Round1(gp.ShelfIndex)), ptrF(pricestat.Round1(gp.ShelfIndex-100))
 	}
 	return row
 }
 
 // sampleNote names the provinces of a geography under the minimums, or
 // says nothing.
-func (geo *geography) sampleNote(minProducts int) string {
+func sampleNote(geo *regional.Geography, minProducts int) string {
 	var low []string
-	for _, gp := range geo.provinces {
-		if lowSample(gp.products, gp.stores, gp.banners, minProducts) {
-			low = append(low, gp.code)
+	for _, gp := range geo.Provinces {
+		if lowSample(gp.Products, gp.Stores, gp.Banners, minProducts) {
+			low = append(low, gp.Code)
 		}
 	}
 	if len(low) == 0 {
@@ -492,11 +263,11 @@ func (s *Service) GeographicPrices(ctx context.Context, in GeoPricesInput) (*Geo
 		if err != nil {
 			return err
 		}
-		res.National = geo.nationalRow(f.minProducts(), gtin)
-		for _, gp := range geo.provinces {
-			row := gp.row(f.minProducts())
+		res.National = nationalRow(geo, f.minProducts(), gtin)
+		for _, gp := range geo.Provinces {
+			row := geoRow(gp, f.minProducts())
 			if gtin != "" {
-				p, a := Cents(pricestat.Cents(gp.price)), Cents(pricestat.Cents(gp.sum/float64(gp.n)))
+				p, a := Cents(pricestat.Cents(gp.Price)), Cents(pricestat.Cents(gp.Sum/float64(gp.N)))
 				row.Price, row.Average = &p, &a
 			}
 			res.Provinces = append(res.Provinces, row)
@@ -520,7 +291,7 @@ func (s *Service) GeographicPrices(ctx context.Context, in GeoPricesInput) (*Geo
 		if len(res.Provinces) == 0 {
 			res.Basis.Note = "no current price of it was observed in the panel in any province (an absence from the panel is not proof it is not sold)"
 		} else {
-			res.Basis.Note = geo.sampleNote(f.minProducts())
+			res.Basis.Note = sampleNote(geo, f.minProducts())
 		}
 		return nil
 	})
@@ -534,26 +305,26 @@ func (s *Service) GeographicPrices(ctx context.Context, in GeoPricesInput) (*Geo
 // priced: the lowest and highest banner price, every pair, banner,
 // product and store priced, Index 100; with a barcode, its national
 // price and the provinces' averages weighted by population.
-func (geo *geography) nationalRow(minProducts int, gtin GTIN) *GeoProvince {
-	if len(geo.provinces) == 0 {
+func nationalRow(geo *regional.Geography, minProducts int, gtin GTIN) *GeoProvince {
+	if len(geo.Provinces) == 0 {
 		return nil
 	}
-	nat := &GeoProvince{Province: "CA", Index: ptrF(100), ShelfIndex: ptrF(100), Pairs: len(geo.pairs), Products: len(geo.gtinNo), Banners: len(geo.banners)}
+	nat := &GeoProvince{Province: "CA", Index: ptrF(100), ShelfIndex: ptrF(100), Pairs: geo.Pairs(), Products: geo.Barcodes(), Banners: geo.BannerCount()}
 	var avg, weights float64
-	for i, gp := range geo.provinces {
-		if i == 0 || gp.lo < float64(nat.Min) {
-			nat.Min = Cents(pricestat.Cents(gp.lo))
+	for i, gp := range geo.Provinces {
+		if i == 0 || gp.Lo < float64(nat.Min) {
+			nat.Min = Cents(pricestat.Cents(gp.Lo))
 		}
-		nat.Max = max(nat.Max, Cents(pricestat.Cents(gp.hi)))
-		nat.BannerPrices += gp.n
-		avg += gp.weight * gp.sum / float64(gp.n)
-		weights += gp.weight
-		nat.Stores += gp.allStores
+		nat.Max = max(nat.Max, Cents(pricestat.Cents(gp.Hi)))
+		nat.BannerPrices += gp.N
+		avg += gp.Weight * gp.Sum / float64(gp.N)
+		weights += gp.Weight
+		nat.Stores += gp.AllStores
 	}
 	nat.Thin = nat.Stores < ThinStores
 	nat.LowSample = lowSample(nat.Products, nat.Stores, nat.Banners, minProducts)
 	if gtin != "" {
-		p, a := Cents(pricestat.Cents(geo.price)), Cents(pricestat.Cents(avg/weights))
+		p, a := Cents(pricestat.Cents(geo.Price)), Cents(pricestat.Cents(avg/weights))
 		nat.Price, nat.Average = &p, &a
 	}
 	return nat
@@ -593,8 +364,8 @@ func (s *Service) RegionalComparison(ctx context.Context, in RegionalInput) (*Re
 		if err != nil {
 			return err
 		}
-		for _, gp := range geo.provinces {
-			res.Provinces = append(res.Provinces, gp.regional(f.minProducts()))
+		for _, gp := range geo.Provinces {
+			res.Provinces = append(res.Provinces, regionalRow(gp, f.minProducts()))
 		}
 		res.Basis, err = sn.basis(tx, CompareSameBarcode)
 		if err != nil {
@@ -607,7 +378,7 @@ func (s *Service) RegionalComparison(ctx context.Context, in RegionalInput) (*Re
 		case 1:
 			notes = append(notes, "priced in one province only: its prices are the national prices")
 		}
-		if n := geo.sampleNote(f.minProducts()); n != "" {
+		if n := sampleNote(geo, f.minProducts()); n != "" {
 			notes = append(notes, n)
 		}
 		res.Basis.Note = strings.Join(notes, "; ")
