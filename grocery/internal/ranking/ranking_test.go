@@ -29,10 +29,10 @@ import (
 // 100 × (8/9)^(1/2) = 94.28, ranked 1, 1, 3; in Bakery one item each,
 // fewer than minItems (2): nobody is ranked. No Frozen row.
 var week = []Item{
-	{"Dairy", []market.Price{{"a", 200, 200}, {"b", 400, 400}, {"c", 400, 400}}},
-	{"Dairy", []market.Price{{"a", 800, 800}, {"b", 400, 400}, {"c", 400, 400}}},
-	{"Bakery", []market.Price{{"a", 300, 300}, {"b", 300, 300}, {"c", 300, 300}}},
-	{"Frozen", []market.Price{{"a", 100, 100}, {"b", 900, 900}}},
+	{"Dairy", []market.Price{{Banner: "a", Price: 200, Regular: 200}, {Banner: "b", Price: 400, Regular: 400}, {Banner: "c", Price: 400, Regular: 400}}},
+	{"Dairy", []market.Price{{Banner: "a", Price: 800, Regular: 800}, {Banner: "b", Price: 400, Regular: 400}, {Banner: "c", Price: 400, Regular: 400}}},
+	{"Bakery", []market.Price{{Banner: "a", Price: 300, Regular: 300}, {Banner: "b", Price: 300, Regular: 300}, {Banner: "c", Price: 300, Regular: 300}}},
+	{"Frozen", []market.Price{{Banner: "a", Price: 100, Regular: 100}, {Banner: "b", Price: 900, Regular: 900}}},
 }
 
 // rankAll ranks items with two other banners and two items as the
