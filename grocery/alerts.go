@@ -179,8 +179,8 @@ type AlertEvent struct {
 // Reasons an event was recorded (AlertEvent.Reason). Every event carries
 // one; only an event written by a build that kept none omits it.
 const (
-	// AlertReasonImport: an import wrote the observation day (with rules
-	// in the shared store, also the evaluation an import owed, run after it).
+	// AlertReasonImport: an import wrote the observation day (also the
+	// evaluation an import owed, run by a later write or open).
 	AlertReasonImport = "import"
 	// AlertReasonEvaluate: EvaluateAlerts (the CLI's 'alerts evaluate')
 	// or EvaluateAlert (POST /b2b/alerts/{id}/evaluate).
@@ -925,8 +925,8 @@ func alertsNotRecorded(err error) string {
 		"): they will be recorded by the next import or 'grocery alerts evaluate'"
 }
 
-// alertEval evaluates rules over series in one transaction of the data
-// file (a write transaction when store is local).
+// alertEval evaluates rules over series in one read transaction of the
+// data file; alertStore.record stores its events once that is over.
 type alertEval struct {
 	tx      *storage.Tx
 	store   alertStore

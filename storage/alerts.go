@@ -305,8 +305,9 @@ func (t *Tx) AlertsOwed() (int32, bool) {
 }
 
 // OweAlerts marks, in the write transaction of the data it concerns, that
-// the alert rules kept outside the file are owed an evaluation of the
-// days from day on: the earliest day stays when one is owed already.
+// the alert rules (in the file or in a shared store) are owed an
+// evaluation of the days from day on, until ClearAlertsOwed: the earliest
+// day stays when one is owed already.
 func (t *Tx) OweAlerts(day int32) error {
 	if d, ok := t.AlertsOwed(); ok && d <= day {
 		return nil

@@ -117,3 +117,64 @@ func TestRedisPruneSkipsGoneEndpoint(t *testing.T) {
 		t.Errorf("deliveries after a prune led by a deleted endpoint: got %v, want [2] (the old delivered one pruned)", got)
 	}
 }
+
+// TestRecordOnlyActiveRules: Record stores an event only while its rule
+// exists and is not paused, in either store: an evaluation reads the rules
+// before it records, and a rule paused or deleted in between must record
+// nothing (nor queue a delivery).
+func TestRecordOnlyActiveRules(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	stores := map[string]alertstore.Store{"bolt": testBolt(t), "redis": testRedis(t)}
+	for name, st := range stores {
+		t.Run(name, func(t *testing.T) {
+			r := storage.AlertRule{Account: "acme", Province: "ON", Banner: "loblaws", SKU: "L1", Condition: "promo_start"}
+			if err := st.CreateRule(ctx, &r, nil); err != nil {
+				t.Fatal(err)
+			}
+			record := func(day int32) int {
+				t.Helper()
+				n, err := st.Record(ctx, []storage.AlertEvent{{Account: "acme", RuleID: r.ID, Day: day, Triggered: 5, Message: "m"}}, alertstore.Outbox{
+					Want: func(*storage.Webhook) bool { return true },
+					Build: func(alertstore.IDs, *storage.AlertEvent) (storage.WebhookDelivery, error) {
+						return storage.WebhookDelivery{}, nil
+					},
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return n
+			}
+			setPaused := func(paused bool) {
+				t.Helper()
+				if _, err := st.UpdateRule(ctx, "acme", r.ID, func(r *storage.AlertRule) error { r.Paused = paused; return nil }); err != nil {
+					t.Fatal(err)
+				}
+			}
+			setPaused(true)
+			if n := record(1); n != 0 {
+				t.Errorf("paused rule: recorded %d events, want 0", n)
+			}
+			setPaused(false)
+			if n := record(1); n != 1 {
+				t.Errorf("resumed rule: recorded %d events, want 1", n)
+			}
+			if n := record(1); n != 0 {
+				t.Errorf("the same day again: recorded %d events, want 0", n)
+			}
+			if _, err := st.DeleteRule(ctx, "acme", r.ID); err != nil {
+				t.Fatal(err)
+			}
+			if n := record(2); n != 0 {
+				t.Errorf("deleted rule: recorded %d events, want 0", n)
+			}
+			events := 0
+			if err := st.Events(ctx, "acme", func(*storage.AlertEvent) error { events++; return nil }); err != nil {
+				t.Fatal(err)
+			}
+			if events != 1 {
+				t.Errorf("%d events stored, want 1", events)
+			}
+		})
+	}
+}

@@ -61,7 +61,7 @@ import (
 // What is atomic: creating a rule (count, id, rule and watch entry: one
 // script, so servers creating at once never exceed alertstore.MaxRules),
 // deleting one (rule, watch entry, fired hash: one script), and recording
-// each event (the rule still exists, no event for its day yet, then the
+// each event (the rule still exists and is not paused, no event for its day yet, then the
 // id, the fired mark and the event: inside one script of up to
 // recordChunk events). What is not: an evaluation as a whole. It reads
 // the data file's committed data and the rules, then records its events
@@ -210,7 +210,7 @@ if redis.call('HLEN', KEYS[1]) == 0 then redis.call('SREM', KEYS[4], ARGV[1]) en
 return 1
 `)
 
-// recordScript records events, each unless its rule was deleted or fired
+// recordScript records events, each unless its rule was deleted, is paused or fired
 // on its day already, and puts each on the webhook fanout list when its
 // account has an endpoint (see FanOut).
 //
@@ -222,7 +222,8 @@ local p = ARGV[1]
 local n = 0
 for i = 2, #ARGV, 4 do
   local acct, rule, day = ARGV[i], ARGV[i+1], ARGV[i+2]
-  if redis.call('HEXISTS', p .. 'rules:' .. acct, rule) == 1 then
+  local body = redis.call('HGET', p .. 'rules:' .. acct, rule)
+  if body and not cjson.decode(body)['Paused'] then
     local fired = p .. 'fired:' .. acct .. ':' .. rule
     if redis.call('HSETNX', fired, day, 0) == 1 then
       local id = redis.call('INCR', p .. 'seq:event')

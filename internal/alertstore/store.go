@@ -71,8 +71,9 @@ type Store interface {
 	// those on its barcode (when it has one) and on its banner SKU, in
 	// that order. One rule has one pointer in the whole answer.
 	Watching(ctx context.Context, tx *storage.Tx, qs []WatchQuery) ([][]*storage.AlertRule, error)
-	// Record stores the events whose rule has not fired on their day yet
-	// (and still exists), in order, numbering them, and puts them in the
+	// Record stores the events whose rule still exists, is not paused and
+	// has not fired on their day yet, in order, numbering them, and puts
+	// them in the
 	// outbox (out); it returns how many it stored. The events come sorted
 	// by day, with their Message. The data file's store queues their
 	// deliveries in the transaction that stores them; a shared store puts
@@ -255,16 +256,24 @@ func (Bolt) Watching(ctx context.Context, tx *storage.Tx, qs []WatchQuery) ([][]
 	return out, nil
 }
 
-// Record stores the events whose rule has not fired on their day yet
-// and queues their deliveries, in one write transaction.
+// Record stores the events whose rule still exists, is not paused and has
+// not fired on their day yet, and queues their deliveries, in one write
+// transaction: a rule paused or deleted after the evaluation read it
+// records nothing.
 func (b Bolt) Record(ctx context.Context, events []storage.AlertEvent, out Outbox) (int, error) {
 	n := 0
 	err := b.DB.Update(func(tx *storage.Tx) error {
 		n = 0
+		var r storage.AlertRule
 		for i := range events {
 			e := &events[i]
 			e.ID = 0
 			if tx.AlertFired(e.Account, e.RuleID, e.Day) {
+				continue
+			}
+			if found, err := tx.AlertRule(e.Account, e.RuleID, &r); err != nil {
+				return err
+			} else if !found || r.Paused {
 				continue
 			}
 			id, err := tx.NewAlertEventID()
