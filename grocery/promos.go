@@ -206,6 +206,13 @@ func promoEnds(tx *storage.Tx, p *storage.Promo) (int32, error) {
 	return ends, err
 }
 
+// NewOnShelf's window (NewOnShelfInput.Days): 1..MaxNewDays days,
+// DefaultNewDays when not given.
+const (
+	DefaultNewDays = 14
+	MaxNewDays     = 365
+)
+
 // NewOnShelfInput holds the arguments of NewOnShelf.
 type NewOnShelfInput struct {
 	Province string   `json:"province"`           // required
@@ -258,9 +265,9 @@ func (s *Service) NewOnShelf(ctx context.Context, in NewOnShelfInput) (*NewOnShe
 	if err != nil {
 		return nil, err
 	}
-	days := in.Days.Or(14)
-	if days < 1 || days > 365 {
-		return nil, Errorf(EINVALIDARGUMENT, "days %d is out of range: want 1 to 365 (default 14)", days)
+	days := in.Days.Or(DefaultNewDays)
+	if days < 1 || days > MaxNewDays {
+		return nil, Errorf(EINVALIDARGUMENT, "days %d is out of range: want 1 to %d (default %d)", days, MaxNewDays, DefaultNewDays)
 	}
 	limit, offset, err := checkPage(in.Limit, in.Offset)
 	if err != nil {

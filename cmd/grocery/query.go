@@ -48,20 +48,25 @@ func (q *queryFlags) add(cmd *cobra.Command, required, withLimit bool) {
 // the one *limit holds (a command's own default), else the library's
 // (grocery.DefaultLimit), which --help shows.
 func limitFlag(cmd *cobra.Command, limit *grocery.Opt[int], what string) {
-	cmd.Flags().Var(limitValue{limit}, "limit", fmt.Sprintf("at most this many %s, 1 to %d", what, grocery.MaxLimit))
+	cmd.Flags().Var(optInt{limit, grocery.DefaultLimit}, "limit", fmt.Sprintf("at most this many %s, 1 to %d", what, grocery.MaxLimit))
 }
 
-// limitValue is the pflag.Value of --limit.
-type limitValue struct{ o *grocery.Opt[int] }
+// optInt is the pflag.Value of an optional whole number: given when the
+// flag is, its range the library's to check; not given, *o as it was,
+// and def (the library's default) shown in --help.
+type optInt struct {
+	o   *grocery.Opt[int]
+	def int
+}
 
-func (v limitValue) String() string {
+func (v optInt) String() string {
 	if v.o == nil { // pflag's zero value, for its help
 		return ""
 	}
-	return strconv.Itoa(v.o.Or(grocery.DefaultLimit))
+	return strconv.Itoa(v.o.Or(v.def))
 }
 
-func (v limitValue) Set(s string) error {
+func (v optInt) Set(s string) error {
 	n, err := strconv.Atoi(s)
 	if err != nil {
 		return errors.New("want a whole number")
@@ -70,7 +75,7 @@ func (v limitValue) Set(s string) error {
 	return nil
 }
 
-func (limitValue) Type() string { return "int" }
+func (optInt) Type() string { return "int" }
 
 // addLang registers --lang, for the commands whose results name products.
 func (q *queryFlags) addLang(cmd *cobra.Command) {

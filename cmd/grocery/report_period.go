@@ -127,7 +127,7 @@ price, discount, stores and observation days.`,
 func (a *app) reportNewCmd() *cobra.Command {
 	var (
 		f    reportFlags
-		days int
+		days grocery.Opt[int] // --days: the library's window unless given
 	)
 	cmd := &cobra.Command{
 		Use:   "new --province P",
@@ -142,18 +142,15 @@ shelf elsewhere before.`,
 		Args:              usageArgs(cobra.NoArgs),
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
-			var window grocery.Opt[int] // the library's default unless --days is given
-			if cmd.Flags().Changed("days") {
-				window = grocery.Some(days)
-			}
 			return runPeriodReport(a, cmd, &f, func(ctx context.Context, src querier, prov string) (*grocery.NewOnShelf, error) {
 				return src.NewOnShelf(ctx, grocery.NewOnShelfInput{Province: prov, Banner: f.banner, Category: f.category,
-					Days: window, Limit: f.limit, Offset: f.offset})
+					Days: days, Limit: f.limit, Offset: f.offset})
 			}, printNewOnShelf)
 		}),
 	}
 	f.add(cmd, true)
-	cmd.Flags().IntVar(&days, "days", 14, "the window: products first observed in the last this many days, 1 to 365")
+	cmd.Flags().Var(optInt{&days, grocery.DefaultNewDays}, "days",
+		fmt.Sprintf("the window: products first observed in the last this many days, 1 to %d", grocery.MaxNewDays))
 	return cmd
 }
 
