@@ -3,7 +3,12 @@
 // a module of its own that runs that go get builds and runs the lean
 // example of the release (Open, BuildDemo, LookupProduct) against it.
 //
-// The module is served from a file proxy made from the tag with git
+// A release is a tag, v0.1.0, and a line of the file releases beside
+// this one, which names the tag's commit: a clone that carries no tags
+// (a branch fetched on its own) still checks the release, and one that
+// does checks that the tag is the commit recorded.
+//
+// The module is served from a file proxy made from that commit with git
 // archive (as a module proxy serves a tag: the .info, .mod and .zip of
 // the version), in front of the machine's GOPROXY for the dependencies,
 // with a module cache of its own.
@@ -43,9 +48,13 @@ func check(root string) error {
 	if err != nil {
 		return err
 	}
-	commitTime, err := git(root, "log", "-1", "--format=%cI", version+"^{commit}")
+	rev, err := releaseCommit(root, version)
 	if err != nil {
-		return fmt.Errorf("README.md names %s@%s, which is not a tag of the repository: %v", module, version, err)
+		return fmt.Errorf("README.md names %s@%s: %v", module, version, err)
+	}
+	commitTime, err := git(root, "log", "-1", "--format=%cI", rev)
+	if err != nil {
+		return fmt.Errorf("README.md names %s@%s, commit %s, which this clone does not hold: %v", module, version, rev, err)
 	}
 	tmp, err := os.MkdirTemp("", "gogetcheck-")
 	if err != nil {
@@ -56,7 +65,7 @@ func check(root string) error {
 		os.RemoveAll(tmp)
 	}()
 	proxy := filepath.Join(tmp, "proxy")
-	if err := writeProxy(root, proxy, module, version, strings.TrimSpace(commitTime)); err != nil {
+	if err := writeProxy(root, proxy, module, version, rev, strings.TrimSpace(commitTime)); err != nil {
 		return err
 	}
 	// The embedder's module: the release's lean example as its main package.
@@ -64,7 +73,7 @@ func check(root string) error {
 	if err := os.MkdirAll(app, 0o755); err != nil {
 		return err
 	}
-	mainGo, err := git(root, "show", version+":examples/lean/main.go")
+	mainGo, err := git(root, "show", rev+":examples/lean/main.go")
 	if err != nil {
 		return err
 	}
@@ -137,9 +146,36 @@ func readmeLine(root string) (module, version string, err error) {
 	return string(m[1]), string(m[2]), nil
 }
 
-// writeProxy writes the file proxy of module at version, tag version of
-// the repository at root.
-func writeProxy(root, proxy, module, version, commitTime string) error {
+// releaseCommit returns the commit of release version: the one the file
+// releases records, which the tag of that name, where the clone has it,
+// must be.
+func releaseCommit(root, version string) (string, error) {
+	recorded, err := os.ReadFile(filepath.Join(root, ".ci", "gogetcheck", "releases"))
+	if err != nil {
+		return "", err
+	}
+	var rev string
+	for _, line := range strings.Split(string(recorded), "\n") {
+		if f := strings.Fields(line); len(f) == 2 && f[0] == version {
+			rev = f[1]
+		}
+	}
+	if rev == "" {
+		return "", fmt.Errorf(".ci/gogetcheck/releases has no line for %s (want %q)", version, version+" COMMIT")
+	}
+	tagged, err := git(root, "rev-parse", "-q", "--verify", "refs/tags/"+version+"^{commit}")
+	if err != nil {
+		return rev, nil // no tag in this clone: the record decides
+	}
+	if tagged = strings.TrimSpace(tagged); tagged != rev {
+		return "", fmt.Errorf("tag %s is commit %s, .ci/gogetcheck/releases says %s", version, tagged, rev)
+	}
+	return rev, nil
+}
+
+// writeProxy writes the file proxy of module at version, made from commit
+// rev of the repository at root.
+func writeProxy(root, proxy, module, version, rev, commitTime string) error {
 	dir := filepath.Join(proxy, filepath.FromSlash(module), "@v")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -148,7 +184,7 @@ func writeProxy(root, proxy, module, version, commitTime string) error {
 	if err != nil {
 		return err
 	}
-	gomod, err := git(root, "show", version+":go.mod")
+	gomod, err := git(root, "show", rev+":go.mod")
 	if err != nil {
 		return err
 	}
@@ -158,7 +194,7 @@ func writeProxy(root, proxy, module, version, commitTime string) error {
 		version + ".mod":  []byte(gomod),
 		version + ".zip":  nil,
 	}
-	if files[version+".zip"], err = moduleZip(root, module, version); err != nil {
+	if files[version+".zip"], err = moduleZip(root, module, version, rev); err != nil {
 		return err
 	}
 	for name, b := range files {
@@ -169,14 +205,14 @@ func writeProxy(root, proxy, module, version, commitTime string) error {
 	return nil
 }
 
-// moduleZip returns the module zip of the tag: its regular files under
-// module@version/, as git archive gives them. (The repository holds one
+// moduleZip returns the module zip of version, commit rev: its regular
+// files under module@version/, as git archive gives them. (The repository holds one
 // module and no vendor directory: nothing is left out.)
-func moduleZip(root, module, version string) ([]byte, error) {
-	cmd := exec.Command("git", "-C", root, "archive", "--format=tar", version)
+func moduleZip(root, module, version, rev string) ([]byte, error) {
+	cmd := exec.Command("git", "-C", root, "archive", "--format=tar", rev)
 	tarball, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("git archive %s: %v", version, err)
+		return nil, fmt.Errorf("git archive %s: %v", rev, err)
 	}
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
