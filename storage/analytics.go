@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -23,7 +22,9 @@ import (
 //	           observation can be taken out again and a median read; the
 //	           prices and unit prices as runs of equal values), and each
 //	           SKU's daily price that day, the SKU named by its number in
-//	           the catskus list of the same key prefix
+//	           the catskus list of the same key prefix (encodeSKUs: the
+//	           numbers, the links, then the rest, which a read of the
+//	           links passes over)
 //	catskus    province(2) category 0x00 banner 0x00 -> the SKUs the
 //	           category days of that prefix name, numbered from 0 in
 //	           the order first written; a list that only grows, so that
@@ -311,10 +312,18 @@ func decodeSorted(d *dec, dst []uint32) []uint32 {
 	return dst
 }
 
-// catDayNumbered starts a category day of this format version, whose
-// SKUs are numbers in the category's list (skuDict). A day of version 4,
-// whose SKUs are strings, starts with its Count, never 0.
-const catDayNumbered = 0
+// A category day's first byte says its encoding, but for a version 4
+// day, whose SKUs are strings and which starts with its Count: only the
+// upgrade of a version 4 file reads one (Tx.days4).
+const (
+	// catDayNumbered11 starts a day of version 9 to 11, its SKUs numbered
+	// in the category's list (skuDict), each with all its fields in turn
+	// (decodeSKUNums11): only an upgrade reads one.
+	catDayNumbered11 = 0
+	// catDayParts starts a day of this version, its SKUs numbered and in
+	// three parts (encodeSKUs).
+	catDayParts = 1
+)
 
 // encodeCatDay encodes c, its SKUs numbered in dict (numbering those
 // new to it); added reports whether dict grew.
@@ -323,16 +332,55 @@ const catDayNumbered = 0
 // values (encodeRuns): the stores of a banner mostly charge a SKU the
 // same, so a day's prices hold about one distinct value in six.
 func encodeCatDay(c *CatDay, dict *skuDict) (v []byte, added bool) {
-	e := enc(make([]byte, 0, 17+len(c.Prices)+2*len(c.Stores)+6*len(c.SKUs))).
-		uvarint(catDayNumbered).uvarint(uint64(c.Count)).uvarint(uint64(c.Promo)).uvarint(c.Sum)
-	// SKUs are sorted by SKU: each is its number, then its prices.
-	e = e.uvarint(uint64(len(c.SKUs)))
-	for _, sd := range c.SKUs {
-		n, isNew := dict.num(sd.SKU)
-		added = added || isNew
-		e = e.uvarint(uint64(n)).uvarint(uint64(sd.Price)).uvarint(uint64(sd.Regular - sd.Price)).lookback(sd.Lookback)
-	}
+	e := enc(make([]byte, 0, 20+len(c.Prices)+2*len(c.Stores)+8*len(c.SKUs))).
+		uvarint(catDayParts).uvarint(uint64(c.Count)).uvarint(uint64(c.Promo)).uvarint(c.Sum)
+	e, added = encodeSKUs(e, c.SKUs, dict)
 	return encodeStores(encodeRuns(encodeRuns(e, c.Prices), c.Units), c.Stores), added
+}
+
+// encodeSKUs appends a day's SKU days (sorted by SKU), numbering their
+// SKUs in dict, in three parts, so that a read of the links alone
+// (CatLinks) passes over the rest without decoding it:
+//
+//	count, then each SKU's number
+//	links: how many SKUs have one (Link or RegularLink not 0), then for
+//	  each its index less the one before's less one (the first: its
+//	  index), Link and RegularLink zigzag-encoded
+//	the rest's size in bytes, then for each SKU its price, the regular
+//	  price's excess, Low, PrevGap × 2 + 1 when Fell, and PrevRegular
+//	  when PrevGap is not 0
+func encodeSKUs(e enc, skus []SKUDay, dict *skuDict) (enc, bool) {
+	added, linked := false, 0
+	e = e.uvarint(uint64(len(skus)))
+	for i := range skus {
+		n, isNew := dict.num(skus[i].SKU)
+		added = added || isNew
+		e = e.uvarint(uint64(n))
+		if skus[i].Link != 0 || skus[i].RegularLink != 0 {
+			linked++
+		}
+	}
+	e, prev := e.uvarint(uint64(linked)), -1
+	for i := range skus {
+		if lb := &skus[i].Lookback; lb.Link != 0 || lb.RegularLink != 0 {
+			e = e.uvarint(uint64(i - prev - 1)).uvarint(zigzag(int64(lb.Link))).uvarint(zigzag(int64(lb.RegularLink)))
+			prev = i
+		}
+	}
+	var buf [1024]byte
+	rest := enc(buf[:0])
+	for i := range skus {
+		sd := &skus[i]
+		gap := uint64(sd.PrevGap) << 1
+		if sd.Fell {
+			gap |= 1
+		}
+		rest = rest.uvarint(uint64(sd.Price)).uvarint(uint64(sd.Regular - sd.Price)).uvarint(uint64(sd.Low)).uvarint(gap)
+		if sd.PrevGap != 0 {
+			rest = rest.uvarint(uint64(sd.PrevRegular))
+		}
+	}
+	return append(e.uvarint(uint64(len(rest))), rest...), added
 }
 
 // encodeCatDayNamed encodes c as version 4 did, each SKU named in full:
@@ -374,7 +422,10 @@ func encodeStores(e enc, stores []StoreCount) enc {
 // are the transaction's (Tx.text), or those of before (sorted by SKU, not
 // c.SKUs) when equal.
 func (t *Tx) decodeCatDay(gp, v []byte, c *CatDay, parts CatParts, before []SKUDay, beforeNums []SKUNum) error {
-	numbered := len(v) > 0 && v[0] == catDayNumbered
+	numbered := !t.days4
+	if numbered && (len(v) == 0 || v[0] > catDayParts) {
+		return errCorrupt
+	}
 	byNum, linksOnly := parts&CatNumbered != 0, parts&CatLinks != 0
 	parts &^= CatNumbered | CatLinks
 	d := dec{b: v}
@@ -396,18 +447,23 @@ func (t *Tx) decodeCatDay(gp, v []byte, c *CatDay, parts CatParts, before []SKUD
 		}
 	}
 	switch {
-	case numbered && byNum:
-		if err := decodeSKUNums(&d, c, dict, linksOnly); err != nil {
+	case numbered:
+		var err error
+		if v[0] == catDayNumbered11 {
+			err = decodeSKUNums11(&d, c, dict)
+		} else {
+			err = decodeSKUNums(&d, c, dict, byNum && linksOnly)
+		}
+		if err != nil {
 			return err
 		}
-	case numbered:
-		if err := decodeSKUNumbers(&d, c, dict); err != nil {
-			return err
+		if !byNum {
+			namedSKUs(c, dict)
 		}
 	default:
-		// A format 4 day (a read-only file's: a writable open upgrades
-		// it), read with CatNumbered: its SKUs numbered in a list made
-		// as it is read, never written.
+		// A version 4 day (the upgrade of such a file reads them), read
+		// with CatNumbered: its SKUs numbered in a list made as it is
+		// read, never written.
 		if err := t.decodeSKUDays(&d, c, before, beforeNums, dict); err != nil {
 			return err
 		}
@@ -461,110 +517,105 @@ func (t *Tx) decodeCatDay(gp, v []byte, c *CatDay, parts CatParts, before []SKUD
 	return nil
 }
 
-// decodeSKUNumbers appends the SKU days at d, their SKUs numbered in
-// dict, to c.SKUs, read through c.SKUNums.
-func decodeSKUNumbers(d *dec, c *CatDay, dict *skuDict) error {
-	if err := decodeSKUNums(d, c, dict, false); err != nil {
-		return err
-	}
+// namedSKUs moves c.SKUNums, numbered in dict, to c.SKUs.
+func namedSKUs(c *CatDay, dict *skuDict) {
 	c.SKUs = slices.Grow(c.SKUs, len(c.SKUNums))
 	for _, sn := range c.SKUNums {
 		c.SKUs = append(c.SKUs, SKUDay{dict.skus[sn.Num], sn.Lookback, sn.Price, sn.Regular})
 	}
 	c.SKUNums = c.SKUNums[:0]
-	return nil
 }
 
-// decodeSKUNums appends the SKU days at d, their SKUs numbered in dict,
-// to c.SKUNums: each whole, or with linksOnly (a read with CatLinks) its
-// number and links, the other values passed over.
+// decodeSKUNums appends the SKU days at d (encodeSKUs), their SKUs
+// numbered in dict, to c.SKUNums: each whole, or with linksOnly (a read
+// with CatLinks) its number and links, the rest passed over by its size.
 func decodeSKUNums(d *dec, c *CatDay, dict *skuDict, linksOnly bool) error {
-	var (
-		b      = d.b
-		i      int
-		n, num uint64
-		size   = uint64(len(dict.skus))
-	)
-	if n, i = uvarintAt(b, 0); i < 0 || n > uint64(len(b)) {
+	b := d.b
+	n, i := uvarintAt(b, 0)
+	if i < 0 || n > uint64(len(b)) {
 		return errCorrupt
 	}
 	// Each day is written in place, every field set: no SKUNum is
 	// built and copied.
 	start := len(c.SKUNums)
 	c.SKUNums = slices.Grow(c.SKUNums, int(n))[:start+int(n)]
-	for k := range c.SKUNums[start:] {
-		s := &c.SKUNums[start+k]
-		if num, i = uvarintAt(b, i); i < 0 || num >= size {
+	days, size := c.SKUNums[start:], uint64(len(dict.skus))
+	for k := range days {
+		var num uint64
+		if i < len(b) && b[i] < 0x80 { // most numbers take a byte
+			num = uint64(b[i])
+			i++
+		} else if num, i = uvarintAt(b, i); i < 0 {
 			return errCorrupt
 		}
-		s.Num = uint32(num)
-		if linksOnly {
-			i = skuLinksInto(b, i, s)
-		} else {
-			i = skuDayInto(b, i, s)
+		if num >= size {
+			return errCorrupt
 		}
-		if i < 0 {
+		days[k] = SKUNum{Num: uint32(num)}
+	}
+	var linked uint64
+	if linked, i = uvarintAt(b, i); i < 0 || linked > n {
+		return errCorrupt
+	}
+	for at := uint64(0); linked > 0; linked-- {
+		var skip, p, r uint64
+		if skip, i = uvarintAt(b, i); i < 0 || skip >= n-at {
+			return errCorrupt
+		}
+		at += skip
+		if p, i = uvarintAt(b, i); i < 0 || p > math.MaxUint32 {
+			return errCorrupt
+		}
+		if r, i = uvarintAt(b, i); i < 0 || r > math.MaxUint32 {
+			return errCorrupt
+		}
+		days[at].Link, days[at].RegularLink = int32(unzigzag(p)), int32(unzigzag(r))
+		at++
+	}
+	var restSize uint64
+	if restSize, i = uvarintAt(b, i); i < 0 || restSize > uint64(len(b)-i) {
+		return errCorrupt
+	}
+	rest := b[i : i+int(restSize)]
+	d.b = b[i+int(restSize):]
+	if linksOnly {
+		return nil
+	}
+	j := 0
+	for k := range days {
+		if j = skuRestInto(rest, j, &days[k]); j < 0 {
 			return errCorrupt
 		}
 	}
-	d.b = b[i:]
+	if j != len(rest) {
+		return errCorrupt
+	}
 	return nil
 }
 
-// skuDayInto decodes the SKU day at b[i:] after its number into s,
+// skuRestInto decodes a SKU day's rest at b[i:] (encodeSKUs) into s,
 // returning the index after it, or -1 when there is none.
-func skuDayInto(b []byte, i int, s *SKUNum) int {
-	var p, r uint64
-	if p, i = uvarintAt(b, i); i < 0 {
+func skuRestInto(b []byte, i int, s *SKUNum) int {
+	var p, r, low, gap, prevRegular uint64
+	if p, i = uvarintAt(b, i); i < 0 || p > math.MaxUint32 {
 		return -1
 	}
-	if r, i = uvarintAt(b, i); i < 0 {
+	if r, i = uvarintAt(b, i); i < 0 || p+r > math.MaxUint32 {
 		return -1
 	}
-	s.Price, s.Regular = uint32(p), uint32(p+r)
-	return lookbackInto(b, i, &s.Lookback)
-}
-
-// skuLinksInto is skuDayInto of the links alone, the rest of s zero.
-func skuLinksInto(b []byte, i int, s *SKUNum) int {
-	*s = SKUNum{Num: s.Num}
-	// The price, the regular price's excess and Lookback.Low, then the
-	// gap and flags (enc.lookback).
-	var x uint64
-	if x, i = uvarintAt(b, skipUvarints(b, i, 3)); i < 0 {
+	if low, i = uvarintAt(b, i); i < 0 || low > math.MaxUint32 {
 		return -1
 	}
-	if x>>2 != 0 { // PrevRegular
-		i = skipUvarints(b, i, 1)
+	if gap, i = uvarintAt(b, i); i < 0 || gap>>1 > math.MaxUint32 {
+		return -1
 	}
-	if x&2 == 0 {
-		return i
-	}
-	return linksInto(b, i, &s.Lookback)
-}
-
-// skipUvarints returns the index after the n (1 to 8) uvarints at b[i:],
-// or -1 when there are not that many (or i is -1).
-func skipUvarints(b []byte, i, n int) int {
-	if i >= 0 && i+8 <= len(b) {
-		// A byte under 0x80 ends a uvarint: the n-th such byte of the
-		// next eight, found at once.
-		m := ^binary.LittleEndian.Uint64(b[i:]) & 0x8080808080808080
-		for k := 1; k < n; k++ {
-			m &= m - 1
-		}
-		if m != 0 {
-			return i + bits.TrailingZeros64(m)/8 + 1
+	if gap>>1 != 0 {
+		if prevRegular, i = uvarintAt(b, i); i < 0 || prevRegular > math.MaxUint32 {
+			return -1
 		}
 	}
-	for ; i >= 0 && i < len(b) && n > 0; i++ {
-		if b[i] < 0x80 {
-			n--
-		}
-	}
-	if n > 0 {
-		return -1
-	}
+	s.Price, s.Regular, s.Low, s.Fell = uint32(p), uint32(p+r), uint32(low), gap&1 == 1
+	s.PrevGap, s.PrevRegular = uint32(gap>>1), uint32(prevRegular)
 	return i
 }
 
@@ -708,11 +759,14 @@ func (t *Tx) putCatDay(key []byte, c *CatDay) error {
 	return t.put(t.catDays(), key, v)
 }
 
-// upgradeCatDays rewrites every category day of a version 4 file, whose
-// SKUs are strings, in this version's encoding, numbering the SKUs. It
-// runs in the one transaction that sets the version, so every day it
-// reads is a version 4 one.
-func (t *Tx) upgradeCatDays() error {
+// upgradeCatDays rewrites every category day of a file of version from
+// in this version's encoding: a version 4 day, whose SKUs are strings,
+// with its SKUs numbered; a version 9 to 11 day with its SKUs in three
+// parts (encodeSKUs). It runs in the one transaction that sets the
+// version, so every day it reads is of version from.
+func (t *Tx) upgradeCatDays(from int) error {
+	t.days4 = from == 4
+	defer func() { t.days4 = false }()
 	type entry struct{ k, v []byte }
 	var (
 		c     CatDay
@@ -736,7 +790,7 @@ func (t *Tx) upgradeCatDays() error {
 		}
 		for _, e := range batch {
 			if err := t.decodeCatDay(e.k[:len(e.k)-4], e.v, &c, CatAll, nil, nil); err != nil {
-				return fmt.Errorf("upgrade to version %d: %s: %w; the file is left at version 4", FormatVersion, catDayName(e.k), err)
+				return fmt.Errorf("upgrade to version %d: %s: %w; the file is left at version %d", FormatVersion, catDayName(e.k), err, from)
 			}
 			if err := t.putCatDay(e.k, &c); err != nil {
 				return err
@@ -849,46 +903,6 @@ func (e enc) lookback(lb Lookback) enc {
 		e = e.uvarint(zigzag(int64(lb.Link))).uvarint(zigzag(int64(lb.RegularLink)))
 	}
 	return e
-}
-
-// lookbackInto decodes the Lookback at b[i:] (enc.lookback) into lb,
-// setting each of its fields, returning the index after it, or -1 when there is none.
-func lookbackInto(b []byte, i int, lb *Lookback) int {
-	var x uint64
-	if x, i = uvarintAt(b, i); i < 0 || x > math.MaxUint32 {
-		return -1
-	}
-	lb.Low = uint32(x)
-	if x, i = uvarintAt(b, i); i < 0 || x>>2 > math.MaxUint32 {
-		return -1
-	}
-	lb.Fell, lb.PrevGap = x&1 == 1, uint32(x>>2)
-	lb.PrevRegular, lb.Link, lb.RegularLink = 0, 0, 0
-	linked := x&2 == 2
-	if lb.PrevGap != 0 {
-		if x, i = uvarintAt(b, i); i < 0 || x > math.MaxUint32 {
-			return -1
-		}
-		lb.PrevRegular = uint32(x)
-	}
-	if linked {
-		return linksInto(b, i, lb)
-	}
-	return i
-}
-
-// linksInto decodes Link and RegularLink at b[i:] into lb (enc.lookback),
-// returning the index after them, or -1 when they are not there.
-func linksInto(b []byte, i int, lb *Lookback) int {
-	var p, r uint64
-	if p, i = uvarintAt(b, i); i < 0 || p > math.MaxUint32 {
-		return -1
-	}
-	if r, i = uvarintAt(b, i); i < 0 || r > math.MaxUint32 {
-		return -1
-	}
-	lb.Link, lb.RegularLink = int32(unzigzag(p)), int32(unzigzag(r))
-	return i
 }
 
 // uvarintAt decodes the uvarint at b[i:], returning it and the index

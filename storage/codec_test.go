@@ -2,7 +2,6 @@ package storage
 
 import (
 	"encoding/binary"
-	"math/rand/v2"
 	"testing"
 )
 
@@ -26,37 +25,6 @@ func TestUvarintAt(t *testing.T) {
 	}
 	if _, i := uvarintAt([]byte{1}, 1); i != -1 {
 		t.Errorf("uvarintAt past the end = index %d; want -1", i)
-	}
-}
-
-// skipUvarints lands where reading the same values with uvarintAt does,
-// whether the values end within the next eight bytes or not, and refuses
-// a buffer that ends first.
-func TestSkipUvarints(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 2))
-	for range 2000 {
-		var b []byte
-		for range r.IntN(12) {
-			b = append(b, byte(r.IntN(256)))
-		}
-		start := len(b)
-		n := 1 + r.IntN(8)
-		for range n + r.IntN(3) {
-			b = binary.AppendUvarint(b, r.Uint64()>>r.IntN(64))
-		}
-		if r.IntN(4) == 0 {
-			b = b[:start+r.IntN(len(b)-start+1)] // maybe short
-		}
-		want := start
-		for k := 0; k < n && want >= 0; k++ {
-			_, want = uvarintAt(b, want)
-		}
-		if got := skipUvarints(b, start, n); got != want {
-			t.Fatalf("skipUvarints(% x, %d, %d) = %d; want %d", b, start, n, got, want)
-		}
-	}
-	if got := skipUvarints([]byte{1, 2, 3}, -1, 1); got != -1 {
-		t.Errorf("skipUvarints from -1 = %d; want -1", got)
 	}
 }
 

@@ -111,7 +111,12 @@ import (
 // Offer.WeekBefore); a writable Open upgrades a version 9 or 10 file to
 // it by itself, naming each store's source by Options.StoreSource and
 // taking the weekly prices from the category days' daily prices.
-const FormatVersion = 11
+//
+// Version 12 keeps each category day's SKUs in three parts, their numbers,
+// their links and the rest (encodeSKUs), so that a chained index reads the
+// links without decoding the rest; a writable Open rewrites the days of a
+// version 9 to 11 file so, by itself.
+const FormatVersion = 12
 
 // selfUpgrade is the oldest version a writable Open upgrades without
 // Options.Upgrade: from it on, the upgrade adds what only this package
@@ -367,8 +372,11 @@ func (db *DB) upgrade(from int, opts Options) error {
 				return err
 			}
 		}
-		if from == 4 {
-			if err := tx.upgradeCatDays(); err != nil {
+		if from == 4 || from >= selfUpgrade {
+			// Version 4's days name their SKUs in full; those of 9 to 11
+			// number them in version 11's encoding. (An Upgrade of 5 to 8
+			// derives the days again.)
+			if err := tx.upgradeCatDays(from); err != nil {
 				return err
 			}
 		}
@@ -569,6 +577,9 @@ type Tx struct {
 	// or 5, which an upgrade reads before it writes them anew
 	// (handle.legacyOffers; its ClearOffers clears it).
 	legacy bool
+	// days4 reports whether the category days are version 4's, whose
+	// SKUs are strings (those of an upgrade of such a file).
+	days4 bool
 }
 
 // legacyOffers reports whether the file's offers are those of version 4
