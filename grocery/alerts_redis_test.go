@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/grocerydata/grocery/grocery"
 	"github.com/grocerydata/grocery/internal/redistest"
+	"github.com/grocerydata/grocery/internal/servetest"
 )
 
 // Two servers on one Redis, creating rules for one account at once, never
@@ -191,24 +192,6 @@ func (f *alertFixture) reopen(t *testing.T, rs *redistest.Server, opts grocery.O
 	f.svc = svc
 }
 
-// syncBuffer is a log destination safe for the service's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
-
 // An import whose events could not be recorded (Redis down) says so
 // plainly, logs it, and leaves a mark in the file: the next import records
 // them, even one that writes none of the series.
@@ -217,7 +200,7 @@ func TestRedisAlerts_OwedByNextImport(t *testing.T) {
 	rs := redistest.Start(t)
 	f := newAlertFixture(t, rs)
 	r := f.create(t, f.acme, grocery.AlertInput{Name: "milk under 4", UPC: upcMilk, Province: "ON", Condition: "price_below", Threshold: num(4)})
-	var log syncBuffer
+	var log servetest.LogBuffer
 	f.reopen(t, rs, grocery.Options{Logger: slog.New(slog.NewTextHandler(&log, nil))})
 	rs.Stop()
 	f.setClock(time.Date(2026, 11, 21, 18, 0, 0, 0, time.UTC))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -445,14 +446,15 @@ func TestConsumeCrash(t *testing.T) {
 }
 
 // TestConsumeCrashChild is TestConsumeCrash's child process: it counts
-// calls, lets a flush pass, counts more and waits to be killed.
+// calls, flushes them, counts more and waits to be killed.
 func TestConsumeCrashChild(t *testing.T) {
 	path := os.Getenv("GROCERY_CRASH_DB")
 	if path == "" {
 		t.Skip("run by TestConsumeCrash")
 	}
 	ctx := context.Background()
-	s, err := grocery.Open(path, &grocery.Options{Now: func() time.Time { return nov19 }, FlushInterval: 20 * time.Millisecond})
+	// No flush but the one it makes (an hour is past the parent's kill).
+	s, err := grocery.Open(path, &grocery.Options{Now: func() time.Time { return nov19 }, FlushInterval: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -463,13 +465,18 @@ func TestConsumeCrashChild(t *testing.T) {
 	for i := 0; i < 500; i++ {
 		s.Consume(ctx, p)
 	}
-	time.Sleep(500 * time.Millisecond) // many flush intervals
+	if err := grocery.FlushNow(s); err != nil {
+		t.Fatal(err)
+	}
 	fmt.Println("flushed 500")
 	for i := 0; i < 300; i++ {
 		s.Consume(ctx, p)
 	}
 	fmt.Println("made 800")
-	time.Sleep(time.Minute) // killed long before
+	// Killed (SIGKILL) once the parent reads that line.
+	wait := make(chan os.Signal, 1)
+	signal.Notify(wait, syscall.SIGTERM)
+	<-wait
 }
 
 // authBench opens a data file with one integration key whose quota will

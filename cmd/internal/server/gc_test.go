@@ -1,13 +1,13 @@
 package server
 
 import (
-	"bytes"
 	"log/slog"
 	"runtime/debug"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/grocerydata/grocery/internal/servetest"
 )
 
 // TestTuneGC: a server collects at ServeGOGC unless GOGC says otherwise.
@@ -25,32 +25,11 @@ func TestTuneGC(t *testing.T) {
 
 // TestLogRuntime: the runtime line names the goroutines, and stops.
 func TestLogRuntime(t *testing.T) {
-	var buf syncBuffer
+	var buf servetest.LogBuffer
 	stop := logRuntime(slog.New(slog.NewTextHandler(&buf, nil)), time.Millisecond)
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(buf.String(), "msg=runtime goroutines=") {
-		if time.Now().After(deadline) {
-			t.Fatalf("no runtime line in 10 s of a 1 ms interval: %q", buf.String())
-		}
-		time.Sleep(time.Millisecond)
-	}
+	buf.WaitFor(t, 10*time.Second, "runtime line of a 1 ms interval", func(s string) bool {
+		return strings.Contains(s, "msg=runtime goroutines=")
+	})
 	stop()
 	stop() // twice is fine
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

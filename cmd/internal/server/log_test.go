@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"log/slog"
@@ -9,37 +8,19 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/grocerydata/grocery/cmd/internal/server"
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/servetest"
 )
-
-// lockedBuffer is a log destination safe for the server's goroutines.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // TestAccessLog checks that the request log names the tool of a
 // tools/call, and never the arguments or the key.
 func TestAccessLog(t *testing.T) {
 	svc, sum, k := demoService(t)
-	var logs lockedBuffer
+	var logs servetest.LogBuffer
 	srv := httptest.NewServer(server.Routes(svc, server.Config{}, slog.New(slog.NewTextHandler(&logs, nil))))
 	upc := sum.Samples.CarriedUPC
 	cases := []struct {
@@ -94,7 +75,7 @@ func TestAccessLog(t *testing.T) {
 // off by the handler, and still has its log line, marked aborted.
 func TestAccessLogAborted(t *testing.T) {
 	svc, _, k := demoService(t)
-	var logs lockedBuffer
+	var logs servetest.LogBuffer
 	srv := httptest.NewServer(server.Routes(svc, server.Config{}, slog.New(slog.NewTextHandler(&logs, nil))))
 	defer srv.Close()
 
@@ -123,10 +104,7 @@ func TestAccessLogAborted(t *testing.T) {
 		}
 		return ""
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for accessLine() == "" && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
+	logs.WaitFor(t, 10*time.Second, "access log line of the export", func(string) bool { return accessLine() != "" })
 	line := accessLine()
 	if !strings.Contains(line, "aborted=true") || !strings.Contains(line, "status=200") {
 		t.Fatalf("got log line %q, want the export logged as aborted", line)

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -19,6 +20,7 @@ import (
 	"github.com/grocerydata/grocery/cmd/internal/server"
 	"github.com/grocerydata/grocery/grocery"
 	"github.com/grocerydata/grocery/internal/redistest"
+	"github.com/grocerydata/grocery/internal/servetest"
 )
 
 type health struct {
@@ -84,18 +86,20 @@ type skipClock struct{ skipped atomic.Int64 }
 func (c *skipClock) now() time.Time      { return time.Now().Add(time.Duration(c.skipped.Load())) }
 func (c *skipClock) add(d time.Duration) { c.skipped.Add(int64(d)) }
 
-// waitHealth polls base's /healthz until ok says it is what the test
-// waits for (the replica polls its manifest every SnapshotPoll).
-func waitHealth(t *testing.T, base string, ok func(health) bool) health {
+// logged waits for the replica's log line holding every one of parts
+// (the replica logs each snapshot it takes or does not take once its
+// /healthz says so) and returns its /healthz then.
+func logged(t *testing.T, log *servetest.LogBuffer, base string, parts ...string) health {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		h := getHealth(t, base)
-		if ok(h) || time.Now().After(deadline) {
-			return h
+	log.WaitFor(t, 15*time.Second, fmt.Sprintf("replica log line with %q", parts), func(text string) bool {
+		for _, line := range strings.Split(text, "\n") {
+			if !slices.ContainsFunc(parts, func(p string) bool { return !strings.Contains(line, p) }) {
+				return true
+			}
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return false
+	})
+	return getHealth(t, base)
 }
 
 // TestRoles runs an ingest node and a replica over one snapshot
@@ -122,7 +126,7 @@ func TestRoles(t *testing.T) {
 	if h := getHealth(t, ingest); h.Status != "ok" || h.Snapshot.Seq != 0 {
 		t.Errorf("ingest /healthz: got %+v, want a plain ok", h)
 	}
-	var replicaLog lockedBuffer
+	var replicaLog servetest.LogBuffer
 	replica := start(t, server.Config{Role: server.RoleReplica, Snapshots: snaps, DB: "./grocery.db",
 		Logger:  slog.New(slog.NewTextHandler(&replicaLog, nil)),
 		Options: server.Options{RedisURL: rs.URL(), Options: grocery.Options{SnapshotCache: t.TempDir(), SnapshotPoll: 10 * time.Millisecond, Now: clock.now}}})
@@ -147,7 +151,7 @@ func TestRoles(t *testing.T) {
 	if _, err := admin.Dial(admin.SocketPath(db)).Import(ctx, "stores.csv", strings.NewReader(stores), nil); err != nil {
 		t.Fatal(err)
 	}
-	if h := waitHealth(t, replica, func(h health) bool { return h.Snapshot.Seq == 2 }); h.Snapshot.Seq != 2 {
+	if h := logged(t, &replicaLog, replica, `msg="snapshot taken" seq=2 `); h.Snapshot.Seq != 2 {
 		t.Fatalf("replica /healthz after an import on the ingest node: got %+v, want seq 2", h)
 	}
 
@@ -174,13 +178,13 @@ func TestRoles(t *testing.T) {
 	// Snapshot 3's manifest seen before its file (a shared volume): not
 	// taken yet, said on /healthz, and taken once the file is there.
 	put("manifest.json", manifest(3, fmt.Sprintf("%x", sha256.Sum256(b))))
-	h := waitHealth(t, replica, func(h health) bool { return h.Refused != "" })
+	h := logged(t, &replicaLog, replica, `msg="snapshot not taken yet`, "snapshot 3 (snapshot-3.db)")
 	if h.Status != "ok" || h.Snapshot.Seq != 2 || !h.Retry || !strings.HasPrefix(h.Refused, "snapshot 3 (snapshot-3.db): ") {
 		t.Errorf("replica /healthz with snapshot 3's file missing: got %+v, want ok, seq 2, retry and a reason naming snapshot 3", h)
 	}
 	put("snapshot-3.db", b)
 	clock.add(time.Second) // the retry's wait has passed
-	if h := waitHealth(t, replica, func(h health) bool { return h.Snapshot.Seq == 3 }); h.Snapshot.Seq != 3 || h.Refused != "" || h.Retry || h.Behind != nil {
+	if h := logged(t, &replicaLog, replica, `msg="snapshot taken" seq=3 `); h.Snapshot.Seq != 3 || h.Refused != "" || h.Retry || h.Behind != nil {
 		t.Fatalf("replica /healthz once snapshot 3's file is there: got %+v, want seq 3, nothing refused", h)
 	}
 
@@ -188,7 +192,7 @@ func TestRoles(t *testing.T) {
 	// seq 3 still served.
 	put("snapshot-4.db", b)
 	put("manifest.json", manifest(4, strings.Repeat("0", 64)))
-	h = waitHealth(t, replica, func(h health) bool { return h.Refused != "" })
+	h = logged(t, &replicaLog, replica, `msg="snapshot refused`, "snapshot 4 (snapshot-4.db)")
 	if h.Status != "ok" || h.Snapshot.Seq != 3 || h.Retry || !strings.Contains(h.Refused, "snapshot 4") {
 		t.Errorf("replica /healthz after a damaged snapshot: got %+v, want ok, seq 3 and a reason naming snapshot 4, no retry", h)
 	}

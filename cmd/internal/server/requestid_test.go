@@ -10,6 +10,7 @@ import (
 
 	"github.com/grocerydata/grocery/cmd/internal/server"
 	"github.com/grocerydata/grocery/internal/requestid"
+	"github.com/grocerydata/grocery/internal/servetest"
 )
 
 // TestRequestID: every answer, MCP and REST, success or error, carries
@@ -18,7 +19,7 @@ import (
 // names it, and a REST problem holds it as request_id.
 func TestRequestID(t *testing.T) {
 	svc, _, k := demoService(t)
-	var logs lockedBuffer
+	var logs servetest.LogBuffer
 	srv := httptest.NewServer(server.Routes(svc, server.Config{}, slog.New(slog.NewTextHandler(&logs, nil))))
 	defer srv.Close()
 	mcpCall := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`

@@ -12,6 +12,7 @@ import (
 
 	"github.com/grocerydata/grocery/cmd/internal/server"
 	"github.com/grocerydata/grocery/grocery"
+	"github.com/grocerydata/grocery/internal/servetest"
 )
 
 // TestVersionReported: a server started as the binaries start it reports
@@ -37,7 +38,7 @@ func TestVersionReported(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var logs lockedBuffer
+	var logs servetest.LogBuffer
 	ctx, stop := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
 	done := make(chan error, 1)
