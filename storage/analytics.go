@@ -600,7 +600,8 @@ func skuRestInto(b []byte, i int, s *SKUNum) int {
 	if p, i = uvarintAt(b, i); i < 0 || p > math.MaxUint32 {
 		return -1
 	}
-	if r, i = uvarintAt(b, i); i < 0 || p+r > math.MaxUint32 {
+	// The regular price's excess is a uint32 difference, as written.
+	if r, i = uvarintAt(b, i); i < 0 || r > math.MaxUint32 {
 		return -1
 	}
 	if low, i = uvarintAt(b, i); i < 0 || low > math.MaxUint32 {
@@ -614,7 +615,7 @@ func skuRestInto(b []byte, i int, s *SKUNum) int {
 			return -1
 		}
 	}
-	s.Price, s.Regular, s.Low, s.Fell = uint32(p), uint32(p+r), uint32(low), gap&1 == 1
+	s.Price, s.Regular, s.Low, s.Fell = uint32(p), uint32(p)+uint32(r), uint32(low), gap&1 == 1
 	s.PrevGap, s.PrevRegular = uint32(gap>>1), uint32(prevRegular)
 	return i
 }

@@ -24,10 +24,10 @@ func decodeSKUNums11(d *dec, c *CatDay, dict *skuDict) error {
 		if p, i = uvarintAt(b, i); i < 0 || p > math.MaxUint32 {
 			return errCorrupt
 		}
-		if r, i = uvarintAt(b, i); i < 0 || p+r > math.MaxUint32 {
+		if r, i = uvarintAt(b, i); i < 0 || r > math.MaxUint32 {
 			return errCorrupt
 		}
-		s := SKUNum{Num: uint32(num), Price: uint32(p), Regular: uint32(p + r)}
+		s := SKUNum{Num: uint32(num), Price: uint32(p), Regular: uint32(p) + uint32(r)}
 		if i = lookbackInto(b, i, &s.Lookback); i < 0 {
 			return errCorrupt
 		}

@@ -60,6 +60,8 @@ func TestCorruptCatDay(t *testing.T) {
 		{"ErrRestPastEnd", list, dayOf(enc(nil).uvarint(1).uvarint(0).uvarint(0).uvarint(1000).uvarint(200), 3, 3, 1, 3), false},
 		{"ErrRestLongerThanItsSKUs", list, dayOf(sku(0, noLinks, []byte{7}), 3, 3, 1, 3), true},
 		{"ErrRestPriceAboveUint32", list, dayOf(restOnly(enc(nil).uvarint(1<<40).uvarint(0).uvarint(0).uvarint(0)), 3, 3, 1, 3), true},
+		{"ErrRestRegularAboveUint32", list, dayOf(restOnly(enc(nil).uvarint(5).uvarint(1<<64-3).uvarint(0).uvarint(0)), 3, 3, 1, 3), true},
+		{"ErrUnknownEncoding", list, append([]byte{2}, day(3, 3, 0, 1, 3)[1:]...), false},
 		// Count and its one run of 2^24 copies agree; its one store made
 		// 3 observations.
 		{"ErrHugeCount", list, day(1<<24, 1<<24, 0, 1, 3), false},

@@ -97,7 +97,7 @@ import (
 // Lookback.Link); a
 // read-only Open refuses them, saying to open the file once for writing.
 // An upgrade is one transaction: when a category aggregate of a version 4
-// file is corrupt, the writable Open fails with an error naming it
+// or 9 to 11 file is corrupt, the writable Open fails with an error naming it
 // (wrapping the decoder's) and the file is left as it was.
 //
 // Version 10 adds the file's identity and write number and the
@@ -450,7 +450,7 @@ func checkFormat(tx *bolt.Tx) error {
 }
 
 // checkVersion refuses a file of another format version, and marks a
-// version 4 to 10 file with errUpgrade.
+// version 4 to 11 file with errUpgrade.
 func checkVersion(tx *bolt.Tx) error {
 	if v := tx.Bucket(bucketMeta).Get(keyFormat); len(v) == 4 && binary.BigEndian.Uint32(v) != FormatVersion {
 		if n := binary.BigEndian.Uint32(v); n >= 4 && n < FormatVersion {
