@@ -1,13 +1,10 @@
 package grocery
 
 import (
-	"cmp"
 	"context"
 	"fmt"
-	"math"
-	"slices"
-	"sync"
 
+	"github.com/grocerydata/grocery/grocery/internal/catreport"
 	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/grocery/internal/unitprice"
 	"github.com/grocerydata/grocery/storage"
@@ -144,42 +141,41 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 		to := Date(tx.AsOf())
 		from := to - Date(period) + 1
 		res.From, res.To, res.PreviousTo, res.PreviousFrom = from, to, from-1, from-Date(period)
-		sc := &categoryScan{a: a, byCat: map[string]*categoryAcc{}, allDays: pricestat.DaySet{First: int32(res.PreviousFrom)},
-			banners: map[string]bool{}, lo: math.MaxInt32, hi: math.MinInt32, from: int32(from)}
-		defer sc.release()
+		sc := catreport.New(int32(res.PreviousFrom), int32(from), int32(to), func(c string) bool { return matchCategory(c, a.category) })
+		defer sc.Release()
 		// Both periods in one scan (each category and banner sought
 		// once), a banner's days in order, the previous period's first:
 		// of the previous period its observations' count and sum, and
 		// each SKU's daily prices; of this one, everything.
 		err := tx.CatDaysSplit(a.province, "", a.banner.Slug, int32(res.PreviousFrom), int32(from), int32(to),
-			storage.CatSKUs|storage.CatNumbered|storage.CatLinks, storage.CatRuns|storage.CatNumbered|storage.CatLinks, sc.add)
+			storage.CatSKUs|storage.CatNumbered|storage.CatLinks, storage.CatRuns|storage.CatNumbered|storage.CatLinks, sc.Add)
 		if err != nil {
 			return err
 		}
-		if err := sc.countProducts(tx, from, to); err != nil {
+		err = tx.ShelfSpans(a.province, a.banner.Slug, func(gtin, category []byte, first, last int32) error {
+			sc.AddShelf(gtin, category, first, last)
+			return nil
+		})
+		if err != nil {
 			return err
 		}
 		obs, thinner := 0, 0
-		for _, x := range sc.byCat {
-			if x.count == 0 {
-				continue
-			}
-			obs += x.count
-			st := x.stats(res)
+		for _, c := range sc.Categories() {
+			obs += c.Count
+			st := categoryStats(&c, res)
 			if st.Note != "" {
 				thinner++
 			}
 			res.Categories = append(res.Categories, st)
 		}
-		slices.SortFunc(res.Categories, func(x, y CategoryStats) int { return cmp.Compare(x.Category, y.Category) })
 		if err := addCategoryBenchmarks(tx, res); err != nil {
 			return err
 		}
-		res.Basis.Banners = sortedKeys(sc.banners)
-		res.Basis.setDates(sc.lo, sc.hi)
-		res.Basis.Stores, res.Basis.Observations = sc.allStores.Len(), obs
-		res.DaysWithData = sc.allDays.Count(int32(from), int32(to))
-		res.PreviousDaysWithData = sc.allDays.Count(int32(res.PreviousFrom), int32(res.PreviousTo))
+		res.Basis.Banners = sc.Banners()
+		res.Basis.setDates(sc.Dates())
+		res.Basis.Stores, res.Basis.Observations = sc.Stores(), obs
+		res.DaysWithData = sc.Days(int32(from), int32(to))
+		res.PreviousDaysWithData = sc.Days(int32(res.PreviousFrom), int32(res.PreviousTo))
 		res.Basis.Note = categoryNote(res, a, thinner)
 		return nil
 	})
@@ -189,168 +185,33 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 	return res, nil
 }
 
-// categoryScan accumulates a CategoryReport's category days, by category.
-type categoryScan struct {
-	a         analyticsArgs
-	from      int32 // the period's first day: those before are the previous period's
-	byCat     map[string]*categoryAcc
-	allDays   pricestat.DaySet // days with a daily price, every category
-	allStores pricestat.Set
-	banners   map[string]bool // of the period's observations
-	lastBnr   string
-	lo, hi    int32 // the period's first and last days observed
-	// The category and banner SKUs of the aggregate read last: the scan
-	// reads a category's banners one after the other, each banner's days
-	// in order.
-	last    *categoryAcc
-	lastSKU *pricestat.Matched
-}
-
-// group returns the accumulators of k's category and banner SKUs, nil
-// for a category the report leaves out.
-func (sc *categoryScan) group(k *storage.CatDayKey) (*categoryAcc, *pricestat.Matched) {
-	if sc.last != nil && sc.last.name == k.Category && sc.lastSKU.Banner == k.Banner {
-		return sc.last, sc.lastSKU
+// categoryStats writes a category's figures in res's periods; its Note
+// says when the previous period has data on fewer days.
+func categoryStats(c *catreport.Category, res *CategoryReport) CategoryStats {
+	st := CategoryStats{Category: c.Name, AveragePrice: Cents(pricestat.Cents(float64(c.Sum) / float64(c.Count))),
+		MinPrice: Cents(c.MinPrice), MaxPrice: Cents(c.MaxPrice), MedianPrice: Cents(pricestat.HalfCents(c.Median2)),
+		Products: c.Products, Stores: c.Stores, Observations: c.Count,
+		PromoSharePct: pricestat.Round1(float64(c.Promo) * 100 / float64(c.Count)),
+		Matched:       c.Matched, MatchedBanners: c.MatchedBanners, DaysWithData: c.Days, PreviousDaysWithData: c.PreviousDays}
+	if u := c.Units; u != nil {
+		// Unit prices are kept in hundredths of a cent.
+		st.UnitPrice = &UnitPriceStats{Basis: unitprice.Name(u.Basis), Average: Cents(pricestat.Cents(float64(u.Sum) / float64(u.N) / 100)),
+			Min: Cents(pricestat.Cents(float64(u.Min) / 100)), Max: Cents(pricestat.Cents(float64(u.Max) / 100)),
+			Median: Cents(pricestat.Cents(float64(u.Median2) / 200)), Observations: u.N}
 	}
-	if !matchCategory(k.Category, sc.a.category) {
-		return nil, nil
-	}
-	x := sc.byCat[k.Category]
-	if x == nil {
-		x = newCategoryAcc(k.Category, sc.allDays.First)
-		sc.byCat[k.Category] = x
-	}
-	m := x.matched(k.Banner)
-	sc.last, sc.lastSKU = x, m
-	return x, m
-}
-
-// add takes one category day: of the previous period its observations'
-// count and sum and its SKUs' daily prices; of this one, everything.
-func (sc *categoryScan) add(k *storage.CatDayKey, c *storage.CatDay) error {
-	x, m := sc.group(k)
-	if x == nil {
-		return nil
-	}
-	p := pricestat.Current
-	if k.Day < sc.from {
-		p = pricestat.Previous
-	}
-	if len(c.SKUNums) > 0 {
-		x.days.Add(k.Day)
-		sc.allDays.Add(k.Day)
-		m.AddDay(c.SKUNums, c.Names, p)
-	}
-	if p == pricestat.Previous {
-		x.prevCount += int(c.Count)
-		x.prevSum += c.Sum
-		return nil
-	}
-	if k.Banner != sc.lastBnr { // a banner's days come one after the other
-		sc.banners[k.Banner], sc.lastBnr = true, k.Banner
-	}
-	sc.lo, sc.hi = min(sc.lo, k.Day), max(sc.hi, k.Day)
-	if x.count == 0 {
-		// The lists of a period hold at most as many distinct values a
-		// day as the previous period's observations (read so far: the
-		// category's first banner's): room for a quarter of that at
-		// once, not a doubling of a growing list.
-		n := (x.prevCount+int(c.Count))/4 + len(c.PriceRuns)
-		x.prices.Grow(n)
-		x.units.Grow(n)
-	}
-	x.count += int(c.Count)
-	x.promo += int(c.Promo)
-	x.sum += c.Sum
-	x.prices.AddPrices(c.PriceRuns)
-	x.units.AddUnits(c.UnitRuns)
-	for _, st := range c.Stores {
-		x.stores.Add(st.Store)
-		sc.allStores.Add(st.Store)
-	}
-	return nil
-}
-
-// countProducts counts each category's distinct barcodes observed in the
-// period, from the banner SKUs' shelf records.
-func (sc *categoryScan) countProducts(tx *storage.Tx, from, to Date) error {
-	// Most shelf records are of a product already counted in its
-	// category (another banner's SKU of it): counted, by barcode, the
-	// category it was counted in last, finds those with one lookup.
-	counted := map[string]*categoryAcc{}
-	return tx.ShelfSpans(sc.a.province, sc.a.banner.Slug, func(gtin, category []byte, first, last int32) error {
-		if len(gtin) == 0 || first > int32(to) || last < int32(from) {
-			return nil
-		}
-		if x := counted[string(gtin)]; x != nil && x.name == string(category) {
-			return nil
-		}
-		if x := sc.byCat[string(category)]; x != nil && x.count > 0 {
-			g := string(gtin)
-			x.products[g] = true
-			counted[g] = x
-		}
-		return nil
-	})
-}
-
-// release puts the accumulators back.
-func (sc *categoryScan) release() {
-	for _, x := range sc.byCat {
-		x.release()
-	}
-}
-
-// stats returns the category's figures in res's periods; its Note says
-// when the previous period has data on fewer days.
-func (x *categoryAcc) stats(res *CategoryReport) CategoryStats {
-	prices := &x.prices.Runs[0]
-	st := CategoryStats{Category: x.name, AveragePrice: Cents(pricestat.Cents(float64(x.sum) / float64(x.count))),
-		MinPrice: Cents(prices.Min()), MaxPrice: Cents(prices.Max()), MedianPrice: Cents(pricestat.HalfCents(prices.Median2(&x.prices.Buf))),
-		Products: len(x.products), Stores: x.stores.Len(), Observations: x.count,
-		PromoSharePct: pricestat.Round1(float64(x.promo) * 100 / float64(x.count))}
-	st.UnitPrice = x.unitStats()
-	if x.prevCount > 0 {
-		prev := Cents(pricestat.Cents(float64(x.prevSum) / float64(x.prevCount)))
+	if c.PrevCount > 0 {
+		prev := Cents(pricestat.Cents(float64(c.PrevSum) / float64(c.PrevCount)))
 		st.PreviousAveragePrice = &prev
-	}
-	var shelf, regular pricestat.Geomean
-	for _, m := range x.banners {
-		if n := m.AddRatios(&shelf, &regular); n > 0 {
-			st.Matched += n
-			st.MatchedBanners++
-		}
 	}
 	st.LowSample = lowSample(st.Matched, st.Stores, st.MatchedBanners, MinSampleProducts)
 	if st.Matched > 0 {
-		ch, rch := pricestat.Round1(shelf.ChangePct()), pricestat.Round1(regular.ChangePct())
+		ch, rch := pricestat.Round1(c.ChangePct), pricestat.Round1(c.RegularChangePct)
 		st.ChangePct, st.RegularChangePct = &ch, &rch
 	}
-	st.DaysWithData = x.days.Count(int32(res.From), int32(res.To))
-	st.PreviousDaysWithData = x.days.Count(int32(res.PreviousFrom), int32(res.PreviousTo))
 	if st.PreviousDaysWithData < st.DaysWithData {
 		st.Note = fmt.Sprintf("the previous period has data on %d of its %d days (this period on %d)", st.PreviousDaysWithData, res.Period, st.DaysWithData)
 	}
 	return st
-}
-
-// unitStats returns the unit prices' figures in the category's most
-// observed basis, nil when it has none.
-func (x *categoryAcc) unitStats() *UnitPriceStats {
-	best := 0
-	for b := 1; b < 4; b++ {
-		if x.units.Runs[b].Len() > x.units.Runs[best].Len() {
-			best = b
-		}
-	}
-	u, buf := &x.units.Runs[best], &x.units.Buf
-	if best == 0 || u.Len() == 0 {
-		return nil
-	}
-	// Unit prices are kept in hundredths of a cent.
-	return &UnitPriceStats{Basis: unitprice.Name(uint32(best)), Average: Cents(pricestat.Cents(float64(u.Sum(buf)) / float64(u.Len()) / 100)),
-		Min: Cents(pricestat.Cents(float64(u.Min()) / 100)), Max: Cents(pricestat.Cents(float64(u.Max()) / 100)),
-		Median: Cents(pricestat.Cents(float64(u.Median2(buf)) / 200)), Observations: u.Len()}
 }
 
 // addCategoryBenchmarks adds Statistics Canada's averages of the
@@ -391,72 +252,4 @@ func categoryNote(res *CategoryReport, a analyticsArgs, thinner int) string {
 		note += fmt.Sprintf("; the previous period has data on fewer days than this one for %d %s", thinner, what)
 	}
 	return note
-}
-
-// categoryAcc accumulates one category of a CategoryReport. The report
-// takes them from categoryAccs and puts them back, so that its buffers
-// (values, runs, SKU lists: a megabyte for a province) are grown once,
-// not for every report.
-type categoryAcc struct {
-	name         string
-	count, promo int
-	sum          uint64
-	prices       pricestat.Levels
-	units        pricestat.Levels
-	stores       pricestat.Set
-	prevCount    int
-	prevSum      uint64
-	products     map[string]bool
-	banners      []*pricestat.Matched // in the order first read (by banner)
-	spare        []*pricestat.Matched // of an earlier report, for matched to reuse
-	days         pricestat.DaySet     // days with a daily price, both periods
-}
-
-var categoryAccs = sync.Pool{New: func() any { return &categoryAcc{products: map[string]bool{}} }}
-
-// newCategoryAcc returns an empty accumulator of category, its days
-// counted from first.
-func newCategoryAcc(category string, first int32) *categoryAcc {
-	x := categoryAccs.Get().(*categoryAcc)
-	x.name = category
-	x.days.Reset(first)
-	return x
-}
-
-// matched returns the category's SKU accumulator of banner.
-func (x *categoryAcc) matched(banner string) *pricestat.Matched {
-	for _, m := range x.banners {
-		if m.Banner == banner {
-			return m
-		}
-	}
-	var m *pricestat.Matched
-	if n := len(x.spare); n > 0 {
-		m, x.spare = x.spare[n-1], x.spare[:n-1]
-		m.Banner = banner
-	} else {
-		m = &pricestat.Matched{Banner: banner}
-	}
-	x.banners = append(x.banners, m)
-	return m
-}
-
-// release empties x, keeping its buffers, and puts it back in the pool.
-// The strings it held (the read transaction's) are dropped.
-func (x *categoryAcc) release() {
-	for _, m := range x.banners {
-		m.Reset()
-	}
-	x.spare = append(x.spare, x.banners...)
-	clear(x.banners)
-	clear(x.products)
-	x.prices.Reset()
-	x.units.Reset()
-	x.days.Reset(0)
-	x.stores.Reset()
-	*x = categoryAcc{
-		prices: x.prices, units: x.units,
-		stores: x.stores, products: x.products, banners: x.banners[:0], spare: x.spare, days: x.days,
-	}
-	categoryAccs.Put(x)
 }

@@ -276,7 +276,7 @@ func TestCategoryReportLikeForLike(t *testing.T) {
 	}
 }
 
-// Reports reuse their accumulators (categoryAccs): nothing of one report
+// Reports reuse their accumulators (catreport's pool): nothing of one report
 // may reach the next. A report of ON after reports of QC and of one
 // category equals the first report of ON.
 func TestCategoryReportReuse(t *testing.T) {
