@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/grocerydata/grocery/grocery/internal/brandindex"
 	"github.com/grocerydata/grocery/grocery/internal/market"
-	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/grocery/internal/unitprice"
 	"github.com/grocerydata/grocery/storage"
 )
@@ -60,22 +60,6 @@ const (
 	PeersMin      = 3
 )
 
-// brandProduct is what BrandInsights knows of a product of the brand's
-// categories.
-type brandProduct struct {
-	gtin, category, basis string
-	typ                   string  // the product type, folded; "" when it has none
-	qty                   float64 // in units of basis; 0 when the size gives none
-	brand                 bool    // the brand's own
-}
-
-// peerOf reports whether h is a peer of the brand product g.
-func peerOf(g, h *brandProduct) bool {
-	const eps = 1e-9 // sizes are parsed into float64: a ratio of exactly 1.5 stays in
-	return !h.brand && h.qty > 0 && h.category == g.category && g.typ != "" && h.typ == g.typ && h.basis == g.basis &&
-		h.qty*PeerSizeRatio >= g.qty*(1-eps) && h.qty <= g.qty*PeerSizeRatio*(1+eps)
-}
-
 // BrandInsights describes a brand's current position in the panel, per
 // banner and province, as the OpenAPI document defines (GET
 // /openapi.json, path /b2b/brand_insights): its assortment breadth
@@ -106,8 +90,8 @@ func (s *Service) BrandInsights(ctx context.Context, in BrandInput) (*BrandResul
 		asOf := tx.AsOf()
 		from := asOf - int32(period) + 1
 		res.From, res.To = Date(from), Date(asOf)
-		r := &brandReader{tx: tx, sn: newSnapshot(asOf), from: from, asOf: asOf,
-			prods: map[string]*brandProduct{}, prices: map[string][]market.Price{}, scratch: make([]market.Price, 0, 32)}
+		r := &brandReader{tx: tx, sn: newSnapshot(asOf), from: from, asOf: asOf, peers: brandindex.NewPeers(PeerSizeRatio, PeersMin),
+			prods: map[string]*brandindex.Product{}, prices: map[string][]market.Price{}, scratch: make([]market.Price, 0, 32)}
 		cats, err := r.readCatalogue(foldKey(brand), res)
 		if err != nil {
 			return err
@@ -171,22 +155,20 @@ type brandReader struct {
 	sn        *snapshot
 	from      int32 // the promotion figures' days
 	asOf      int32
-	prods     map[string]*brandProduct // the brand's products and their candidate peers
-	gtins     []string                 // prods' barcodes, sorted
-	own       []string                 // the brand's barcodes
-	groups    map[[2]string][]*brandProduct
+	prods     map[string]*brandindex.Product // the brand's products and their candidate peers
+	gtins     []string                       // prods' barcodes, sorted
+	own       []string                       // the brand's barcodes
+	peers     *brandindex.Peers
 	prices    map[string][]market.Price // gtin -> its current banner prices in the province read last
 	scratch   []market.Price
-	buf       []float64
 	brandSKUs []uint8 // by SKU number in a category's list: 0 not yet looked up, 1 the brand's, 2 not
 }
 
 // brandAcc accumulates one banner's row of a province.
 type brandAcc struct {
-	row   BrandRow
-	index pricestat.Geomean
-	skus  map[string]bool // the brand's SKUs at the banner
-	depth float64         // Σ percent off over the promotion days
+	row  BrandRow
+	acc  brandindex.Row
+	skus map[string]bool // the brand's SKUs at the banner
 }
 
 // readCatalogue finds the brand's products (brand folded as key): res's
@@ -205,7 +187,7 @@ func (r *brandReader) readCatalogue(key string, res *BrandResult) (map[string]bo
 			res.Catalogue++
 			cats[p.Category] = true
 			q, b := unitprice.Of(p.Size)
-			r.prods[p.GTIN] = &brandProduct{gtin: p.GTIN, category: p.Category, typ: foldKey(p.Type), basis: b, qty: q, brand: true}
+			r.prods[p.GTIN] = &brandindex.Product{GTIN: p.GTIN, Category: p.Category, Type: foldKey(p.Type), Basis: b, Qty: q, Own: true}
 			r.own = append(r.own, p.GTIN)
 		}
 		return nil
@@ -216,15 +198,12 @@ func (r *brandReader) readCatalogue(key string, res *BrandResult) (map[string]bo
 // readPeers reads the other products of the brand's categories: the
 // candidate peers, grouped by category and basis.
 func (r *brandReader) readPeers(cats map[string]bool) error {
-	r.groups = map[[2]string][]*brandProduct{}
 	return r.tx.ForEachProduct(func(p *storage.Product) error {
 		if cats[p.Category] && r.prods[p.GTIN] == nil {
 			q, b := unitprice.Of(p.Size)
-			bp := &brandProduct{gtin: p.GTIN, category: p.Category, typ: foldKey(p.Type), basis: b, qty: q}
+			bp := &brandindex.Product{GTIN: p.GTIN, Category: p.Category, Type: foldKey(p.Type), Basis: b, Qty: q}
 			r.prods[p.GTIN] = bp
-			if q > 0 {
-				r.groups[[2]string{p.Category, b}] = append(r.groups[[2]string{p.Category, b}], bp)
-			}
+			r.peers.Add(bp)
 		}
 		return nil
 	})
@@ -247,8 +226,9 @@ func (r *brandReader) provinceRows(rows []BrandRow, province string, categories 
 		}
 	}
 	accs := map[string]*brandAcc{}
+	prices := func(g string) []market.Price { return r.prices[g] }
 	for _, g := range r.own {
-		r.addIndex(province, g, accs)
+		r.addIndex(province, g, prices, accs)
 	}
 	if len(accs) == 0 {
 		return rows, nil
@@ -286,43 +266,21 @@ func (r *brandReader) provinceRows(rows []BrandRow, province string, categories 
 
 // addIndex adds the brand's product g to the rows of the banners that
 // price it: its unit price against its peers' median, when it has
-// PeersMin peers.
-func (r *brandReader) addIndex(province, g string, accs map[string]*brandAcc) {
+// PeersMin peers with a price.
+func (r *brandReader) addIndex(province, g string, prices func(string) []market.Price, accs map[string]*brandAcc) {
 	ps := r.prices[g]
 	if len(ps) == 0 {
 		return
 	}
 	bp := r.prods[g]
-	var median float64
-	if bp.qty > 0 {
-		r.buf = r.buf[:0]
-		peers := 0
-		for _, h := range r.groups[[2]string{bp.category, bp.basis}] {
-			hp := r.prices[h.gtin]
-			if len(hp) == 0 || !peerOf(bp, h) {
-				continue
-			}
-			peers++
-			for _, x := range hp {
-				r.buf = append(r.buf, x.Price/h.qty)
-			}
-		}
-		if peers >= PeersMin {
-			median = pricestat.Median(r.buf)
-		}
-	}
+	median := r.peers.Median(bp, prices)
 	for _, p := range ps {
 		a := accs[p.Banner]
 		if a == nil {
 			a = &brandAcc{row: BrandRow{Province: province, Banner: p.Banner, BannerName: bannerName(p.Banner)}, skus: map[string]bool{}}
 			accs[p.Banner] = a
 		}
-		a.row.Products++
-		if median > 0 {
-			a.index.Add(p.Price / bp.qty / median)
-		} else {
-			a.row.ProductsWithoutPeers++
-		}
+		a.acc.AddProduct(p.Price, bp.Qty, median)
 	}
 }
 
@@ -345,11 +303,7 @@ func (r *brandReader) addPromoDays(a *brandAcc, province, c, b string) error {
 			if r.brandSKUs[sd.Num] != 1 {
 				continue
 			}
-			a.row.SKUDays++
-			if sd.Price < sd.Regular {
-				a.row.PromoDays++
-				a.depth += 100 * (1 - float64(sd.Price)/float64(sd.Regular))
-			}
+			a.acc.AddDay(sd.Price, sd.Regular)
 		}
 		return nil
 	})
@@ -357,16 +311,9 @@ func (r *brandReader) addPromoDays(a *brandAcc, province, c, b string) error {
 
 // finish sets a's figures from what it accumulated.
 func (a *brandAcc) finish() {
-	written := func(x float64) *float64 { return &x }
-	if a.index.N() > 0 {
-		a.row.Index = written(pricestat.Round1(a.index.Index()))
-	}
-	if a.row.SKUDays > 0 {
-		a.row.PromoShare = written(pricestat.Round1(100 * float64(a.row.PromoDays) / float64(a.row.SKUDays)))
-	}
-	if a.row.PromoDays > 0 {
-		a.row.PromoDepth = written(pricestat.Round1(a.depth / float64(a.row.PromoDays)))
-	}
+	a.row.Products, a.row.ProductsWithoutPeers = a.acc.Products, a.acc.WithoutPeers
+	a.row.SKUDays, a.row.PromoDays = a.acc.SKUDays, a.acc.PromoDays
+	a.row.Index, a.row.PromoShare, a.row.PromoDepth = a.acc.Figures()
 }
 
 // brandNote says what a brand's answer compares, or why it has no row.
