@@ -10,6 +10,7 @@ import (
 
 	"github.com/grocerydata/grocery/grocery/internal/market"
 	"github.com/grocerydata/grocery/grocery/internal/pricestat"
+	"github.com/grocerydata/grocery/grocery/internal/threat"
 	"github.com/grocerydata/grocery/grocery/internal/unitprice"
 	"github.com/grocerydata/grocery/internal/alertstore"
 	"github.com/grocerydata/grocery/internal/words"
@@ -685,7 +686,7 @@ func (sc *signalScan) use(o *market.BannerOffer) {
 // the competitor's offer says so: offers are prices in force, so a
 // promotion past its stated end is no longer one.
 func (sc *signalScan) threats() error {
-	var cands []threatCand
+	var cands []threat.Candidate
 	for g := range sc.offers.Groups {
 		own, others := sc.ownAndOthers(g)
 		if own == nil || !own.Current {
@@ -694,17 +695,17 @@ func (sc *signalScan) threats() error {
 		cands = cands[:0]
 		for i := range others {
 			c := &others[i]
-			x := threatCand{c: c}
-			x.promo, x.hasPromo = promoMove(c, own)
-			x.cut, x.hasCut = sc.cutMove(c, own)
-			if x.hasPromo || x.hasCut {
+			x := threat.Candidate{Offer: c}
+			x.Promo, x.HasPromo = threat.Promotion(c, own, threatThresholds)
+			x.Cut, x.HasCut = sc.cutMove(c, own)
+			if x.HasPromo || x.HasCut {
 				cands = append(cands, x)
 			}
 		}
 		if len(cands) == 0 {
 			continue
 		}
-		lead, ok := leadMove(cands)
+		lead, ok := threat.Lead(cands)
 		if !ok {
 			continue
 		}
@@ -716,72 +717,28 @@ func (sc *signalScan) threats() error {
 		}
 		sc.use(own)
 		for i := range cands {
-			sc.use(cands[i].c)
+			sc.use(cands[i].Offer)
 		}
 		sc.threat(g, gtin, lead)
 	}
 	return nil
 }
 
-// threatCand is a competitor that may be behind a threat: its promotion
-// in force under the own banner's shelf price and its regular cut under
-// the own banner's regular price, where it has them.
-type threatCand struct {
-	c          *market.BannerOffer
-	promo, cut threatMove
-	hasPromo   bool
-	hasCut     bool
-}
-
-// best returns the move x stands for: its promotion, else its cut; ok
-// false when none.
-func (x *threatCand) best() (threatMove, bool) {
-	switch {
-	case x.hasPromo:
-		return x.promo, true
-	case x.hasCut:
-		return x.cut, true
-	}
-	return threatMove{}, false
-}
-
-// leads reports whether move x leads y: more severe, then further under
-// the own price, then by banner.
-func leads(x, y *threatMove) bool {
-	if a, b := severityOrder(x.severity), severityOrder(y.severity); a != b {
-		return a < b
-	}
-	if x.under != y.under {
-		return x.under > y.under
-	}
-	return x.c.Banner < y.c.Banner
-}
-
-// leadMove returns the leading move of cands; ok false when none.
-func leadMove(cands []threatCand) (lead threatMove, ok bool) {
-	for i := range cands {
-		if m, has := cands[i].best(); has && (!ok || leads(&m, &lead)) {
-			lead, ok = m, true
-		}
-	}
-	return lead, ok
-}
-
 // behind returns the moves behind the threat of group g, every promotion
 // checked, the leader first.
-func (sc *signalScan) behind(g int) ([]threatMove, *market.BannerOffer, error) {
+func (sc *signalScan) behind(g int) ([]threat.Move, *market.BannerOffer, error) {
 	own, others := sc.ownAndOthers(g)
 	others = slices.Clone(others)
-	var out []threatMove
+	var out []threat.Move
 	for i := range others {
 		c := &others[i]
-		m, ok := promoMove(c, own)
+		m, ok := threat.Promotion(c, own, threatThresholds)
 		if ok {
 			// The event, for its dates.
-			if _, err := sc.tx.LastPromoBefore(c.Banner, c.SKU, sc.a.province, c.Observed, &m.promo); err != nil {
+			if _, err := sc.tx.LastPromoBefore(c.Banner, c.SKU, sc.a.province, c.Observed, &m.Promo); err != nil {
 				return nil, nil, err
 			}
-			m.from = m.promo.Start
+			m.From = m.Promo.Start
 		}
 		if !ok {
 			m, ok = sc.cutMove(c, own)
@@ -790,15 +747,7 @@ func (sc *signalScan) behind(g int) ([]threatMove, *market.BannerOffer, error) {
 			out = append(out, m)
 		}
 	}
-	slices.SortFunc(out, func(x, y threatMove) int {
-		if leads(&x, &y) {
-			return -1
-		}
-		if leads(&y, &x) {
-			return 1
-		}
-		return 0
-	})
+	threat.Sort(out)
 	return out, own, nil
 }
 
@@ -819,82 +768,56 @@ const (
 	SignalThreatMediumMovePct = 5
 )
 
-// threatMove is a competitor's move under the own banner's price.
-type threatMove struct {
-	c             market.BannerOffer
-	promotion     bool    // a promotion in force; else a regular cut
-	before, now   float64 // its price before and after the move, cents
-	yours         float64 // the own price it is compared with: shelf for a promotion, regular for a cut
-	severity      string
-	from          int32 // the promotion's start or the first day at the cut price
-	promo         storage.Promo
-	under, movePc float64 // percent under yours now, and the move (negative), exact
-}
+// threatThresholds grade a threat's moves (threat.Thresholds).
+var threatThresholds = threat.Thresholds{HighMovePct: SignalThreatHighMovePct, HighGapPct: SignalThreatHighGapPct,
+	MediumMovePct: SignalThreatMediumMovePct}
 
-// promoMove returns competitor c's promotion as a move, when c is on
-// promotion (c.P < c.R: its offer's price in force) under own's shelf
-// price.
-func promoMove(c, own *market.BannerOffer) (threatMove, bool) {
-	if !c.OnPromo() || c.P >= own.P {
-		return threatMove{}, false
+// severityName is the name of a move's severity.
+func severityName(s threat.Severity) string {
+	switch s {
+	case threat.High:
+		return SeverityHigh
+	case threat.Medium:
+		return SeverityMedium
 	}
-	m := threatMove{c: *c, promotion: true, before: float64(c.R) / 2, now: float64(c.P) / 2, yours: float64(own.P) / 2}
-	m.grade()
-	return m, true
+	return SeverityLow
 }
 
 // cutMove returns competitor c's regular price cut since sc.since (its
 // SKU's move, sc.moves) as a move, when its regular price now is under
 // own's.
-func (sc *signalScan) cutMove(c, own *market.BannerOffer) (threatMove, bool) {
+func (sc *signalScan) cutMove(c, own *market.BannerOffer) (threat.Move, bool) {
 	mv, ok := sc.moves[moveKey{c.Banner, c.SKU}]
-	if !ok || mv.now >= mv.before || mv.now >= own.R {
-		return threatMove{}, false
+	if !ok {
+		return threat.Move{}, false
 	}
-	m := threatMove{c: *c, before: float64(mv.before) / 2, now: float64(mv.now) / 2, yours: float64(own.R) / 2, from: mv.from}
-	m.grade()
-	return m, true
+	return threat.Cut(c, own, mv.before, mv.now, mv.from, threatThresholds)
 }
 
-// grade sets m's undercut, move and severity.
-func (m *threatMove) grade() {
-	m.under = -pricestat.PctChange(m.yours, m.now)
-	m.movePc = pricestat.PctChange(m.before, m.now)
-	switch {
-	case pricestat.AtLeastBelow(m.before, m.now, SignalThreatHighMovePct) && m.before >= m.yours &&
-		pricestat.AtLeastBelow(m.yours, m.now, SignalThreatHighGapPct):
-		m.severity = SeverityHigh
-	case pricestat.AtLeastBelow(m.before, m.now, SignalThreatMediumMovePct):
-		m.severity = SeverityMedium
-	default:
-		m.severity = SeverityLow
-	}
-}
-
-// price is the competitor's price in the evidence of a threat, with its
-// move.
-func (m *threatMove) price() SignalPrice {
-	p := bannerOfferPrice(&m.c)
+// movePrice is the competitor's price in the evidence of a threat, with
+// its move.
+func movePrice(m *threat.Move) SignalPrice {
+	p := bannerOfferPrice(&m.Offer)
 	p.Move = "regular_cut"
-	if m.promotion {
+	if m.Promotion {
 		p.Move = "promotion"
 	}
-	p.Previous, p.Severity, p.Date = ptrExact(m.before), m.severity, ptrDate(m.from)
-	p.MovePct = ptrF(pricestat.Round1(m.movePc))
-	p.GapPct = ptrF(pricestat.Round1(-m.under))
-	p.PreviousGapPct = ptrF(pricestat.Round1(pricestat.PctChange(m.yours, m.before)))
+	p.Previous, p.Severity, p.Date = ptrExact(m.Before), severityName(m.Severity), ptrDate(m.From)
+	p.MovePct = ptrF(pricestat.Round1(m.MovePct))
+	p.GapPct = ptrF(pricestat.Round1(-m.Under))
+	p.PreviousGapPct = ptrF(pricestat.Round1(pricestat.PctChange(m.Yours, m.Before)))
 	return p
 }
 
 // threat records the threat of barcode group g, whose leading move is
 // lead; its evidence lists every move behind it, the leader (the most
 // severe, then the furthest under your price, then by banner) first.
-func (sc *signalScan) threat(g int, gtin string, lead threatMove) {
+func (sc *signalScan) threat(g int, gtin string, lead threat.Move) {
 	typ := "competitor_price_cut"
-	if lead.promotion {
+	if lead.Promotion {
 		typ = "competitor_promotion"
 	}
-	sc.add(SignalThreats, typ, lead.severity, lead.under, GTIN(gtin).UPC(), lead.c.Banner, lead.c.SKU, func(sg *Signal) error {
+	sc.add(SignalThreats, typ, severityName(lead.Severity), lead.Under, GTIN(gtin).UPC(), lead.Offer.Banner, lead.Offer.SKU, func(sg *Signal) error {
 		ev, err := sc.evidence(gtin)
 		if err != nil {
 			return err
@@ -907,33 +830,33 @@ func (sc *signalScan) threat(g int, gtin string, lead threatMove) {
 			return Errorf(EINTERNAL, "the threat of %s has no move behind it", GTIN(gtin).UPC())
 		}
 		own, lead := *ownp, &behind[0]
-		c := &lead.c
+		c := &lead.Offer
 		ev.Banner, ev.BannerName, ev.ExternalSKU = c.Banner, bannerName(c.Banner), c.SKU
 		ev.Price, ev.Regular, ev.OwnPrice, ev.OwnRegular, ev.Stores = ptrHalf(c.P), ptrHalf(c.R), ptrHalf(own.P), ptrHalf(own.R), int(c.Stores)
-		ev.Previous, ev.ChangePct, ev.Date = ptrExact(lead.before), ptrF(pricestat.Round1(-lead.under)), ptrDate(lead.from)
+		ev.Previous, ev.ChangePct, ev.Date = ptrExact(lead.Before), ptrF(pricestat.Round1(-lead.Under)), ptrDate(lead.From)
 		for i := range behind {
-			ev.Competitors = append(ev.Competitors, behind[i].price())
+			ev.Competitors = append(ev.Competitors, movePrice(&behind[i]))
 		}
 		var also []string
 		for i := range behind[1:] {
 			m := &behind[i+1]
 			kind := "regular cut"
-			if m.promotion {
+			if m.Promotion {
 				kind = "promotion"
 			}
-			also = append(also, fmt.Sprintf("%s at %s (%s %.1f%%, %s)", bannerName(m.c.Banner), *ptrExact(m.now), kind, pricestat.Round1(m.movePc), m.severity))
+			also = append(also, fmt.Sprintf("%s at %s (%s %.1f%%, %s)", bannerName(m.Offer.Banner), *ptrExact(m.Now), kind, pricestat.Round1(m.MovePct), severityName(m.Severity)))
 		}
 		others := ""
 		if len(also) > 0 {
 			others = "; also under you: " + strings.Join(also, ", ")
 		}
-		if lead.promotion {
-			ev.End = ptrDate(lead.promo.End)
+		if lead.Promotion {
+			ev.End = ptrDate(lead.Promo.End)
 			sg.Explanation = fmt.Sprintf("%s has %s %s on promotion at %s (regular %s, %.1f%%) since %s, %.1f%% under your %s%s: consider matching or countering in the next flyer",
-				bannerName(c.Banner), ev.Brand, ev.Name, *ev.Price, *ev.Regular, pricestat.Round1(lead.movePc), Date(lead.from), pricestat.Round1(lead.under), *ev.OwnPrice, others)
+				bannerName(c.Banner), ev.Brand, ev.Name, *ev.Price, *ev.Regular, pricestat.Round1(lead.MovePct), Date(lead.From), pricestat.Round1(lead.Under), *ev.OwnPrice, others)
 		} else {
 			sg.Explanation = fmt.Sprintf("%s cut the regular price of %s %s from %s to %s (%.1f%%) on %s, %.1f%% under your regular %s%s: review your shelf price",
-				bannerName(c.Banner), ev.Brand, ev.Name, *ev.Previous, *ptrExact(lead.now), pricestat.Round1(lead.movePc), Date(lead.from), pricestat.Round1(lead.under), *ev.OwnRegular, others)
+				bannerName(c.Banner), ev.Brand, ev.Name, *ev.Previous, *ptrExact(lead.Now), pricestat.Round1(lead.MovePct), Date(lead.From), pricestat.Round1(lead.Under), *ev.OwnRegular, others)
 		}
 		sg.Evidence = ev
 		return nil
