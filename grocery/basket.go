@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/grocerydata/grocery/grocery/internal/basketpick"
 	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/grocery/internal/search"
 	"github.com/grocerydata/grocery/grocery/internal/unitprice"
@@ -154,7 +155,7 @@ type BasketResult struct {
 // province: the offer's price, the most common price among its stores,
 // which is what a shopper pays at the till. A banner with no current
 // offer of an item gets a substitute when the panel has one of the same
-// product type (see chooseSubstitute; an item without a type has none):
+// product type (see basketpick.Substitute; an item without a type has none):
 // it is bought in whole packs at its shelf price, as many as cover the
 // amount asked for, and the line says the packs, the amount asked for and
 // covered, and the unit price; Basis.Comparison is then "unit_price".
@@ -483,10 +484,10 @@ func (r *basketReader) substitute(items []BasketItem, item *BasketItem, own, ban
 			return nil, nil, 0, err
 		}
 	}
-	var cands []substituteCandidate
+	var cands []basketpick.Candidate
 	var offers []basketPrice
 	for _, c := range r.byType[typeKey(item.Category, item.Type)] {
-		if c.gtin == own || c.basis != basis || !fitsSubstitute(qty, c.qty) {
+		if c.gtin == own || c.basis != basis || !basketpick.Fits(qty, c.qty) {
 			continue
 		}
 		m, err := r.offers(c.gtin)
@@ -494,11 +495,11 @@ func (r *basketReader) substitute(items []BasketItem, item *BasketItem, own, ban
 			return nil, nil, 0, err
 		}
 		if pr, ok := m[banner]; ok {
-			cands = append(cands, substituteCandidate{Size: c.qty, Price: Cents(pr.o.Price)})
+			cands = append(cands, basketpick.Candidate{Size: c.qty, Price: int64(pr.o.Price)})
 			offers = append(offers, pr)
 		}
 	}
-	i, packs := chooseSubstitute(qty, item.Quantity, cands)
+	i, packs := basketpick.Substitute(qty, item.Quantity, cands)
 	if i < 0 {
 		return nil, nil, 0, nil
 	}
@@ -612,41 +613,6 @@ func basketNote(res *BasketResult, found int, usedSub bool) string {
 	return strings.Join(notes, "; ")
 }
 
-// substituteCandidate is a product that may stand in for a lacking item:
-// its size in units of the item's price basis, and its shelf price.
-type substituteCandidate struct {
-	Size  float64 // units of the basis: 100 g, 100 mL or one unit
-	Price Cents
-}
-
-// chooseSubstitute picks the substitute of an item of size itemSize
-// (units of its price basis) wanted quantity times, among candidates of
-// the same product type, category and basis: those from half to twice the item's size,
-// the closest in size (by the ratio of sizes), then the cheapest by unit
-// price, then the first. It returns the candidate's index and how many
-// packs of it cover quantity × itemSize (rounded up), or -1 when none
-// fits.
-func chooseSubstitute(itemSize float64, quantity int, cands []substituteCandidate) (best, packs int) {
-	best = -1
-	var bestDist, bestUnit float64
-	for i, c := range cands {
-		if !fitsSubstitute(itemSize, c.Size) {
-			continue
-		}
-		dist := math.Abs(math.Log(c.Size / itemSize))
-		unit := float64(c.Price) / c.Size
-		if best < 0 || dist < bestDist-1e-9 || math.Abs(dist-bestDist) <= 1e-9 && unit < bestUnit {
-			best, bestDist, bestUnit = i, dist, unit
-		}
-	}
-	if best < 0 {
-		return -1, 0
-	}
-	// A small tolerance, so that 3 × 1.33 L covered by 4 L packs is one
-	// pack and not two because of the float.
-	return best, int(math.Ceil(float64(quantity)*itemSize/cands[best].Size - 1e-9))
-}
-
 // compareFirst orders true before false.
 func compareFirst(a, b bool) int {
 	switch {
@@ -657,10 +623,6 @@ func compareFirst(a, b bool) int {
 	}
 	return 1
 }
-
-// fitsSubstitute reports whether a product of size may stand in for an
-// item of itemSize: from half to twice its size.
-func fitsSubstitute(itemSize, size float64) bool { return size >= itemSize/2 && size <= itemSize*2 }
 
 // amountUnit returns the factor from units of a price basis to the
 // natural unit it counts (g, mL or unit), and that unit's name.
@@ -675,57 +637,27 @@ func amountUnit(basis string) (float64, string) {
 }
 
 // cheapestSplit returns the cheapest complete basket taking each found
-// item at the cheaper of two banners (ties to the first banner by slug),
-// or nil when no pair of banners covers every item.
+// item at the cheaper of two banners (basketpick.CheapestSplit), or nil
+// when no pair of banners covers every item.
 func cheapestSplit(items []BasketItem, banners []BasketBanner) *BasketChoice {
-	type lineOf = map[int]Cents
-	per := make([]lineOf, len(banners))
+	found := make([]int, 0, len(items))
+	for _, it := range items {
+		if it.Found {
+			found = append(found, it.Item)
+		}
+	}
+	exact := make([]basketpick.Banner, len(banners))
 	for i, bb := range banners {
-		per[i] = lineOf{}
+		exact[i] = basketpick.Banner{Name: bb.Banner, Lines: map[int]int64{}}
 		for _, l := range bb.Lines {
 			if !l.Substitute {
-				per[i][l.Item] = l.LineTotal
+				exact[i].Lines[l.Item] = int64(l.LineTotal)
 			}
 		}
 	}
-	var best *BasketChoice
-	for i := range banners {
-		for j := range banners {
-			if j <= i {
-				continue
-			}
-			a, b := i, j
-			if banners[b].Banner < banners[a].Banner {
-				a, b = b, a
-			}
-			var total Cents
-			who := make([]string, 0, len(items))
-			ok, any := true, false
-			for _, it := range items {
-				if !it.Found {
-					continue
-				}
-				any = true
-				pa, okA := per[a][it.Item]
-				pb, okB := per[b][it.Item]
-				switch {
-				case okA && (!okB || pa <= pb):
-					total += pa
-					who = append(who, banners[a].Banner)
-				case okB:
-					total += pb
-					who = append(who, banners[b].Banner)
-				default:
-					ok = false
-				}
-			}
-			if !ok || !any {
-				continue
-			}
-			if best == nil || total < best.Total || total == best.Total && banners[a].Banner+banners[b].Banner < best.Banners[0]+best.Banners[1] {
-				best = &BasketChoice{Banners: []string{banners[a].Banner, banners[b].Banner}, Total: total, Basis: BasketExact, Items: who}
-			}
-		}
+	best, ok := basketpick.CheapestSplit(found, exact)
+	if !ok {
+		return nil
 	}
-	return best
+	return &BasketChoice{Banners: best.Banners[:], Total: Cents(best.Total), Basis: BasketExact, Items: best.Items}
 }
