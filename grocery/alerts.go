@@ -870,7 +870,7 @@ func (s *Service) settleOwedAlerts() {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	s.settleStop = func() { cancel(); <-done }
+	s.settled, s.settleStop = done, func() { cancel(); <-done }
 	go func() {
 		defer close(done)
 		s.alertsMu.Lock()

@@ -137,17 +137,11 @@ func (f *alertFixture) events(t *testing.T, ctx context.Context, in grocery.Aler
 }
 
 // settledEvents returns ctx's events once the evaluation an open runs in
-// the background recorded any, polling for up to 10 s (the open does not
-// say when it is done).
+// the background has ended.
 func (f *alertFixture) settledEvents(t *testing.T, ctx context.Context) *grocery.AlertEventList {
 	t.Helper()
-	var got *grocery.AlertEventList
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if got = f.events(t, ctx, grocery.AlertEventsInput{}); got.Total > 0 {
-			break
-		}
-	}
-	return got
+	grocery.AlertsSettled(f.svc)
+	return f.events(t, ctx, grocery.AlertEventsInput{})
 }
 
 func num(v float64) *float64 { return &v }

@@ -89,3 +89,11 @@ func RedisStore(url, prefix string) SharedStore {
 // CPUTime exposes the process's CPU time to the external benchmarks, which
 // report it per call beside the wall time a shared machine's load skews.
 var CPUTime = cpuTime
+
+// AlertsSettled waits for the evaluation a writable open runs in the
+// background when the file owes one (settleOwedAlerts), if it runs.
+func AlertsSettled(s *Service) {
+	if s.settled != nil {
+		<-s.settled
+	}
+}

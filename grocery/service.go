@@ -47,7 +47,8 @@ type Service struct {
 	// evaluation after their commit) and the evaluations that clear the
 	// file's alerts owed mark (lockAlerts).
 	alertsMu   sync.Mutex
-	settleStop func() // cancels and waits for settleOwedAlerts; nil when none runs
+	settleStop func()        // cancels and waits for settleOwedAlerts; nil when none runs
+	settled    chan struct{} // closed when settleOwedAlerts ends; nil when none runs
 
 	hooks       *webhookHooks      // webhook options and delivery worker
 	dataVersion atomic.Uint64      // DataVersion
