@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -620,8 +621,11 @@ func TestReplicaRetries(t *testing.T) {
 		dir := follow(t, src)
 		clk := newReplicaClock()
 		rs := redistest.Shared(t)
+		// The follower logs each snapshot it takes or does not take once
+		// its status says so: the test checks the status at each record.
+		logged := logSignal(make(chan struct{}, 1))
 		replica, err := OpenReplica(dir, &Options{Now: clk.now, SnapshotPoll: 5 * time.Millisecond,
-			SnapshotCache: t.TempDir(), Shared: RedisStore(rs.URL(), rs.Prefix())})
+			SnapshotCache: t.TempDir(), Shared: RedisStore(rs.URL(), rs.Prefix()), Logger: slog.New(logged)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -629,16 +633,18 @@ func TestReplicaRetries(t *testing.T) {
 		restore := hide(t, ingest, src, dir)
 		waitReplica := func(what string, ok func(ReplicaStatus) bool) ReplicaStatus {
 			t.Helper()
-			deadline := time.Now().Add(20 * time.Second)
+			deadline := time.NewTimer(20 * time.Second)
+			defer deadline.Stop()
 			for {
 				st, _ := replica.Replica()
 				if ok(st) {
 					return st
 				}
-				if time.Now().After(deadline) {
+				select {
+				case <-logged:
+				case <-deadline.C:
 					t.Fatalf("Replica: got %+v, waited for %s", st, what)
 				}
-				time.Sleep(5 * time.Millisecond)
 			}
 		}
 		checkReported(t, waitReplica("a reason", func(st ReplicaStatus) bool { return st.Refused != "" }))
@@ -835,3 +841,21 @@ func TestReplicaBehind(t *testing.T) {
 		t.Errorf("Behind after a refusal: %d since %v, want 1 since %v", n, since, m.Created)
 	}
 }
+
+// logSignal is a slog.Handler that signals each record on its channel
+// (buffered: a record while nobody waits is not lost), for a test to wait
+// for what a component logs once its state has changed.
+type logSignal chan struct{}
+
+func (s logSignal) Enabled(context.Context, slog.Level) bool { return true }
+
+func (s logSignal) Handle(context.Context, slog.Record) error {
+	select {
+	case s <- struct{}{}:
+	default: // one already waits to be read
+	}
+	return nil
+}
+
+func (s logSignal) WithAttrs([]slog.Attr) slog.Handler { return s }
+func (s logSignal) WithGroup(string) slog.Handler      { return s }
