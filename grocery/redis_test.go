@@ -1,9 +1,7 @@
 package grocery_test
 
 import (
-	"bytes"
 	"context"
-	"io"
 	"log/slog"
 	"path/filepath"
 	"strings"
@@ -14,6 +12,7 @@ import (
 
 	"github.com/grocerydata/grocery/grocery"
 	"github.com/grocerydata/grocery/internal/redistest"
+	"github.com/grocerydata/grocery/internal/servetest"
 )
 
 // testClock is a clock tests move; safe for concurrent use.
@@ -278,10 +277,9 @@ func TestRedisSecretLost(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	rs := redistest.Start(t)
-	var log bytes.Buffer
-	var logMu sync.Mutex
+	var log servetest.LogBuffer
 	running, err := grocery.Open(filepath.Join(t.TempDir(), "a.db"), &grocery.Options{Shared: grocery.RedisStore(rs.URL(), ""),
-		Logger: slog.New(slog.NewTextHandler(&lockedWriter{w: &log, mu: &logMu}, nil))})
+		Logger: slog.New(slog.NewTextHandler(&log, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,14 +291,11 @@ func TestRedisSecretLost(t *testing.T) {
 	if err := rs.Client().FlushAll(ctx).Err(); err != nil {
 		t.Fatal(err)
 	}
-	var authErr error
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if _, authErr = running.Authenticate(ctx, before.Key, grocery.InterfaceMCP); grocery.ErrorCode(authErr) == grocery.EUNAVAILABLE {
-			break
-		}
-	}
-	if grocery.ErrorCode(authErr) != grocery.EUNAVAILABLE {
-		t.Fatalf("a key after Redis lost its secret: %v, want unavailable (fail closed)", authErr)
+	// The server logs the loss once it refuses keys for it (it reads the
+	// secret every second).
+	log.WaitFor(t, 5*time.Second, "log of the lost secret", func(text string) bool { return strings.Contains(text, "its key secret is gone") })
+	if _, err := running.Authenticate(ctx, before.Key, grocery.InterfaceMCP); grocery.ErrorCode(err) != grocery.EUNAVAILABLE {
+		t.Fatalf("a key after Redis lost its secret: %v, want unavailable (fail closed)", err)
 	}
 	// A server started now (or the CLI) makes the new secret; a key made
 	// through it is accepted by the server that was running.
@@ -313,16 +308,10 @@ func TestRedisSecretLost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if _, authErr = running.Authenticate(ctx, after.Key, grocery.InterfaceMCP); authErr == nil {
-			break
-		}
+	log.WaitFor(t, 5*time.Second, "log of the new secret followed", func(text string) bool { return strings.Contains(text, "following it") })
+	if _, err := running.Authenticate(ctx, after.Key, grocery.InterfaceMCP); err != nil {
+		t.Fatalf("the running server, on a key made after the new secret: %v, want it accepted", err)
 	}
-	if authErr != nil {
-		t.Fatalf("the running server, on a key made after the new secret: %v, want it accepted", authErr)
-	}
-	logMu.Lock()
-	defer logMu.Unlock()
 	if n := strings.Count(log.String(), "its key secret is gone"); n != 1 || !strings.Contains(log.String(), "following it") {
 		t.Errorf("log: %s\nwant the loss said once, and the new secret followed", log.String())
 	}
@@ -340,17 +329,6 @@ func TestRedisEvictingPolicy(t *testing.T) {
 	if grocery.ErrorCode(err) != grocery.EINVALIDARGUMENT || !strings.Contains(grocery.ErrorMessage(err), "maxmemory-policy allkeys-lru") {
 		t.Fatalf("Open with allkeys-lru: %v, want invalid_argument naming the policy", err)
 	}
-}
-
-type lockedWriter struct {
-	w  io.Writer
-	mu *sync.Mutex
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
 }
 
 // TestRedisPrefixesApart: services on one Redis under different key
