@@ -19,6 +19,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/grocerydata/grocery/internal/servetest"
 )
 
 // pgServer is the PostgreSQL server the tests started, and the database
@@ -186,7 +188,6 @@ func launchPostgres() (srv *pgServer, stop func(), skip string, err error) {
 	if err != nil {
 		return fail(err)
 	}
-	defer logf.Close()
 	// Only a Unix socket; durability is of no use to a throwaway server;
 	// no parallel workers on a shared machine; no JIT (compiling the
 	// queries' expressions cost twenty times their execution here).
@@ -195,12 +196,23 @@ func launchPostgres() (srv *pgServer, stop func(), skip string, err error) {
 		"-c", "full_page_writes=off", "-c", "dynamic_shared_memory_type=mmap",
 		"-c", "max_parallel_workers_per_gather=0", "-c", "jit=off", "-c", "work_mem=64MB",
 		"-c", "shared_buffers=32MB", "-c", "max_connections=20")
-	postgres.Stdout, postgres.Stderr = logf, logf
+	// Its log goes to the file and to out, which wakes the wait below at
+	// each line: it says when it is ready, or the process ends.
+	var out servetest.LogBuffer
+	w := io.MultiWriter(logf, &out)
+	postgres.Stdout, postgres.Stderr = w, w
 	if err := postgres.Start(); err != nil {
+		logf.Close()
 		return fail(fmt.Errorf("postgres: %v", err))
 	}
 	exited := make(chan error, 1)
-	go func() { exited <- postgres.Wait() }()
+	const exitMark = "\n(postgres exited)\n"
+	go func() {
+		err := postgres.Wait() // its output copied to the end
+		logf.Close()
+		out.Write([]byte(exitMark))
+		exited <- err
+	}()
 	stop = func() {
 		srv.pool.close()
 		// SIGINT is PostgreSQL's fast shutdown.
@@ -213,22 +225,21 @@ func launchPostgres() (srv *pgServer, stop func(), skip string, err error) {
 		}
 		os.RemoveAll(base)
 	}
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		select {
-		case err := <-exited:
-			exited <- err
-			return fail(fmt.Errorf("postgres exited: %v\n%s", err, srv.logTail()))
-		default:
-		}
-		if _, err := srv.psql(nil, "SELECT 1"); err == nil {
-			return srv, stop, "", nil
-		}
-		if time.Now().After(deadline) {
-			return fail(fmt.Errorf("postgres did not accept connections within 60 s\n%s", srv.logTail()))
-		}
-		time.Sleep(50 * time.Millisecond)
+	text, ready := out.Until(60*time.Second, func(text string) bool {
+		return strings.Contains(text, "ready to accept connections") || strings.Contains(text, exitMark)
+	})
+	switch {
+	case strings.Contains(text, exitMark):
+		err := <-exited
+		exited <- err
+		return fail(fmt.Errorf("postgres exited: %v\n%s", err, srv.logTail()))
+	case !ready:
+		return fail(fmt.Errorf("postgres did not say it accepts connections within 60 s\n%s", srv.logTail()))
 	}
+	if _, err := srv.psql(nil, "SELECT 1"); err != nil {
+		return fail(fmt.Errorf("postgres says it accepts connections, but: %v\n%s", err, srv.logTail()))
+	}
+	return srv, stop, "", nil
 }
 
 // unprivileged returns the credentials of the postgres user, or of nobody.

@@ -38,6 +38,16 @@ func (l *LogBuffer) String() string {
 // longer than timeout.
 func (l *LogBuffer) WaitFor(tb testing.TB, timeout time.Duration, what string, ok func(text string) bool) string {
 	tb.Helper()
+	text, done := l.Until(timeout, ok)
+	if !done {
+		tb.Fatalf("no %s within %v; the log: %q", what, timeout, text)
+	}
+	return text
+}
+
+// Until returns what was written once ok holds of it, checking after each
+// write, and true; or what was written after timeout, and false.
+func (l *LogBuffer) Until(timeout time.Duration, ok func(text string) bool) (string, bool) {
 	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
 	for {
@@ -49,12 +59,12 @@ func (l *LogBuffer) WaitFor(tb testing.TB, timeout time.Duration, what string, o
 		wrote := l.wrote
 		l.mu.Unlock()
 		if ok(text) {
-			return text
+			return text, true
 		}
 		select {
 		case <-wrote:
 		case <-deadline.C:
-			tb.Fatalf("no %s within %v; the log: %q", what, timeout, l.String())
+			return l.String(), false
 		}
 	}
 }
