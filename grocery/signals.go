@@ -493,12 +493,11 @@ type signalScan struct {
 // signalBufs are the slices of a signalScan, kept from one call to the
 // next (Service.signalBufs) so that a call does not grow them again.
 type signalBufs struct {
-	products map[string]Product // by GTIN
-	banners  map[string]bool    // of the signals, for Basis
-	offers   market.Offers      // the province's offers per barcode and banner
-	shelves  market.Shelves     // the province's shelf records with a barcode (of the category)
-	prices   []market.Price
-	floats   []float64
+	products map[string]Product      // by GTIN
+	banners  map[string]bool         // of the signals, for Basis
+	offers   market.Offers           // the province's offers per barcode and banner
+	shelves  market.Shelves          // the province's shelf records with a barcode (of the category)
+	position market.Scratch          // market.Position's
 	skus     []skuDays               // a category and banner's SKUs' days (dailyScan)
 	moves    map[moveKey]regularMove // the regular price cuts since since, by banner SKU, when a banner is asked for (its threats read them)
 	out      []sigRec
@@ -517,9 +516,8 @@ func (b *signalBufs) reset() {
 	b.offers.Reset()
 	b.shelves.Reset()
 	clear(b.out)
-	clear(b.prices)
+	b.position.Reset()
 	b.out, b.order = b.out[:0], b.order[:0]
-	b.prices, b.floats = b.prices[:0], b.floats[:0]
 }
 
 // sigRec is a signal found but not yet built: what orders and counts it,
@@ -919,60 +917,21 @@ func (sc *signalScan) opportunities() error {
 // price is at least SignalMarketGapPct off the others' median and it has
 // at least MarketMinOthers others.
 func (sc *signalScan) marketPosition(g int, own *market.BannerOffer, others []market.BannerOffer) error {
-	if len(others) < MarketMinOthers {
-		return nil
-	}
-	// A shortcut with the same answer: the others' regular median
-	// (what market.Compare computes for the own banner, with the other
-	// figures) decides whether there is a 15% gap at all.
-	floats := sc.floats[:0]
-	for i := range others {
-		floats = append(floats, float64(others[i].R)/2)
-	}
-	sc.floats = floats
-	if mr, own := pricestat.Median(floats), float64(own.R)/2; !pricestat.AtLeastAbove(mr, own, SignalMarketGapPct) && !pricestat.AtLeastBelow(mr, own, SignalMarketGapPct) {
-		return nil
-	}
-	prices := append(sc.prices[:0], own.Price())
-	for i := range others {
-		prices = append(prices, others[i].Price())
-	}
-	sc.prices = prices
-	var marketShelf, marketRegular float64
-	market.Compare(prices, MarketMinOthers, &sc.floats, func(b *market.Price, m, mr float64) {
-		if b == &prices[0] {
-			marketShelf, marketRegular = m, mr
-		}
-	})
-	ownRegular := prices[0].Regular
-	var side marketSide
-	switch {
-	case pricestat.AtLeastAbove(marketRegular, ownRegular, SignalMarketGapPct):
-		side = aboveMarket
-	case pricestat.AtLeastBelow(marketRegular, ownRegular, SignalMarketGapPct):
-		side = belowMarket
-	default:
+	side, marketShelf, marketRegular, ok := market.Position(own, others, MarketMinOthers, SignalMarketGapPct, &sc.position)
+	if !ok {
 		return nil
 	}
 	if ok, err := sc.match(sc.offers.Groups[g].GTIN); err != nil || !ok {
 		return err
 	}
-	sc.position(g, *own, len(others), marketShelf, marketRegular, side)
+	sc.positioned(g, *own, len(others), marketShelf, marketRegular, side)
 	return nil
 }
 
-// marketSide is where the own banner's regular price stands to the market's.
-type marketSide int
-
-const (
-	belowMarket marketSide = iota
-	aboveMarket
-)
-
-// position records priced_above_market or priced_below_market: the own
+// positioned records priced_above_market or priced_below_market: the own
 // banner's regular price against the market's regular price (the median
 // of the other n banners' regular prices), market the shelf median.
-func (sc *signalScan) position(g int, own market.BannerOffer, n int, marketPrice, marketRegular float64, side marketSide) {
+func (sc *signalScan) positioned(g int, own market.BannerOffer, n int, marketPrice, marketRegular float64, side market.Side) {
 	gtin := sc.offers.Groups[g].GTIN
 	gap := pricestat.PctChange(marketRegular, float64(own.R)/2)
 	sc.use(&own)
@@ -981,7 +940,7 @@ func (sc *signalScan) position(g int, own market.BannerOffer, n int, marketPrice
 		sc.use(&others[i])
 	}
 	typ, rank, sev := "priced_above_market", gap, severityAbove(marketRegular, float64(own.R)/2, 30, 20)
-	if side == belowMarket {
+	if side == market.Below {
 		typ, rank, sev = "priced_below_market", -gap, severityBelow(marketRegular, float64(own.R)/2, 30, 20)
 	}
 	sc.add(SignalOpportunities, typ, sev, rank, GTIN(gtin).UPC(), own.Banner, own.SKU, func(sg *Signal) error {
@@ -994,7 +953,7 @@ func (sc *signalScan) position(g int, own market.BannerOffer, n int, marketPrice
 		ev.OwnPrice, ev.Price, ev.Regular, ev.OwnRegular = ptrHalf(own.P), ptrHalf(own.P), ptrHalf(own.R), ptrHalf(own.R)
 		ev.MarketPrice, ev.MarketRegular, ev.ChangePct = ptrExact(marketPrice), ptrExact(marketRegular), ptrF(pricestat.Round1(gap))
 		sg.Evidence = ev
-		if side == aboveMarket {
+		if side == market.Above {
 			sg.Explanation = fmt.Sprintf("your regular %s for %s %s is %.1f%% above the market's regular median %s of %d other banners: a price cut would bring it in line",
 				*ev.OwnRegular, ev.Brand, ev.Name, pricestat.Round1(gap), *ev.MarketRegular, n)
 		} else {
