@@ -694,35 +694,16 @@ func (b *briefBuilder) movers() error {
 // ratio of their mean indexes (their stores' moves chained), shelf and
 // regular.
 func (b *briefBuilder) categories() error {
-	type acc struct {
-		shelf, regular [2]pricestat.Geomean // week, four weeks
-		days           uint64
-		banners        map[string]bool // of the SKUs compared week over week
-	}
-	by := map[string]*acc{}
-	all := &acc{banners: map[string]bool{}}
+	by := map[string]*pricestat.Inflation{}
+	all := pricestat.NewInflation(0)
 	for c, d := range b.w.Days {
-		by[c] = &acc{days: d, banners: map[string]bool{}}
-		all.days |= d
+		by[c] = pricestat.NewInflation(d)
+		all.Days |= d
 	}
 	for i := range b.w.SKUs {
 		s := &b.w.SKUs[i]
-		a := by[s.Category]
-		for j, pp := range [2][2]int{{pricestat.PerWeek, pricestat.PerPrevWeek}, {pricestat.PerFour, pricestat.PerPrevFour}} {
-			cur, prev := pp[0], pp[1]
-			if s.N[cur] == 0 || s.N[prev] == 0 {
-				continue
-			}
-			shelf := (s.IdxP[cur] / float64(s.N[cur])) / (s.IdxP[prev] / float64(s.N[prev]))
-			regular := (s.IdxR[cur] / float64(s.N[cur])) / (s.IdxR[prev] / float64(s.N[prev]))
-			for _, x := range []*acc{a, all} {
-				x.shelf[j].Add(shelf)
-				x.regular[j].Add(regular)
-				if j == 0 {
-					x.banners[s.Banner] = true
-				}
-			}
-		}
+		by[s.Category].Add(s)
+		all.Add(s)
 	}
 	pct := func(g *pricestat.Geomean) *float64 {
 		if g.N() == 0 {
@@ -732,23 +713,14 @@ func (b *briefBuilder) categories() error {
 		return &v
 	}
 	from := b.asOf - 2*briefFourWeeks + 1
-	count := func(days uint64, lo, hi int32) int { // days with data from lo to hi
-		n := 0
-		for d := lo; d <= hi; d++ {
-			if days&(1<<uint(d-from)) != 0 {
-				n++
-			}
-		}
-		return n
-	}
 	stores := map[string]int{} // banner -> active reference stores in the province
-	row := func(c string, a *acc) (CategoryInflation, error) {
+	row := func(c string, a *pricestat.Inflation) (CategoryInflation, error) {
 		r := CategoryInflation{Category: c,
-			WeekPct: pct(&a.shelf[0]), WeekRegularPct: pct(&a.regular[0]), WeekSeries: a.shelf[0].N(), WeekBanners: len(a.banners),
-			WeekDays: count(a.days, b.weekFrom, b.asOf), PreviousWeekDays: count(a.days, b.weekFrom-briefWeek, b.weekFrom-1),
-			FourWeekPct: pct(&a.shelf[1]), FourWeekRegularPct: pct(&a.regular[1]), FourWeekSeries: a.shelf[1].N(),
-			FourWeekDays: count(a.days, b.asOf-briefFourWeeks+1, b.asOf), PreviousFourWeekDays: count(a.days, from, b.asOf-briefFourWeeks)}
-		for banner := range a.banners {
+			WeekPct: pct(&a.Shelf[0]), WeekRegularPct: pct(&a.Regular[0]), WeekSeries: a.Shelf[0].N(), WeekBanners: len(a.Banners),
+			WeekDays: a.DaysIn(from, b.weekFrom, b.asOf), PreviousWeekDays: a.DaysIn(from, b.weekFrom-briefWeek, b.weekFrom-1),
+			FourWeekPct: pct(&a.Shelf[1]), FourWeekRegularPct: pct(&a.Regular[1]), FourWeekSeries: a.Shelf[1].N(),
+			FourWeekDays: a.DaysIn(from, b.asOf-briefFourWeeks+1, b.asOf), PreviousFourWeekDays: a.DaysIn(from, from, b.asOf-briefFourWeeks)}
+		for banner := range a.Banners {
 			n, ok := stores[banner]
 			if !ok {
 				var err error
