@@ -563,27 +563,17 @@ func (b *briefBuilder) promotions() {
 	})
 }
 
-// skuWeight is a candidate of one of the brief's lists: a SKU (an index
-// into briefBuilder.skus) and the exact figure the list orders by.
-type skuWeight struct {
-	i int
-	w float64
-}
-
 // topSKUs orders cands by weight, the largest first, ties by banner then
 // SKU, and calls add with each SKU and its product until n were added; a
 // SKU whose product the catalogue lacks is passed over.
-func (b *briefBuilder) topSKUs(cands []skuWeight, n int, add func(s *pricestat.WeekSKU, gtin string, p *storage.Product, w float64) error) error {
-	slices.SortFunc(cands, func(x, y skuWeight) int {
-		sx, sy := &b.w.SKUs[x.i], &b.w.SKUs[y.i]
-		return cmp.Or(cmp.Compare(y.w, x.w), cmp.Compare(sx.Banner, sy.Banner), cmp.Compare(sx.SKU, sy.SKU))
-	})
+func (b *briefBuilder) topSKUs(cands []pricestat.Weighted, n int, add func(s *pricestat.WeekSKU, gtin string, p *storage.Product, w float64) error) error {
+	pricestat.SortWeighted(b.w.SKUs, cands)
 	added := 0
 	for _, c := range cands {
 		if added == n {
 			break
 		}
-		s := &b.w.SKUs[c.i]
+		s := &b.w.SKUs[c.I]
 		gtin, p, err := b.skuProduct(s.Banner, s.SKU)
 		if err != nil {
 			return err
@@ -591,7 +581,7 @@ func (b *briefBuilder) topSKUs(cands []skuWeight, n int, add func(s *pricestat.W
 		if p == nil {
 			continue
 		}
-		if err := add(s, gtin, p, c.w); err != nil {
+		if err := add(s, gtin, p, c.W); err != nil {
 			return err
 		}
 		added++
@@ -602,22 +592,9 @@ func (b *briefBuilder) topSKUs(cands []skuWeight, n int, add func(s *pricestat.W
 // promoChanges lists the promotions started and ended this week, the
 // deepest discounts first (ties by banner, then SKU).
 func (b *briefBuilder) promoChanges() error {
-	var started, ended []skuWeight
-	for i := range b.w.SKUs {
-		s := &b.w.SKUs[i]
-		if s.Day == 0 || s.PrevDay == 0 {
-			continue
-		}
-		on, was := s.P < s.R, s.PrevP < s.PrevR
-		switch {
-		case on && !was:
-			started = append(started, skuWeight{i, 1 - float64(s.P)/float64(s.R)})
-		case was && !on:
-			ended = append(ended, skuWeight{i, 1 - float64(s.PrevP)/float64(s.PrevR)})
-		}
-	}
+	started, ended := pricestat.PromoMoves(b.w.SKUs)
 	for _, part := range []struct {
-		list  []skuWeight
+		list  []pricestat.Weighted
 		start bool
 		dst   *[]PromoChange
 	}{{started, true, &b.out.PromotionsStarted}, {ended, false, &b.out.PromotionsEnded}} {
@@ -646,21 +623,9 @@ func (b *briefBuilder) promoChanges() error {
 // matched-store index, WeekSKU.RegMove), not when it comes only from
 // which stores were in force.
 func (b *briefBuilder) movers() error {
-	var up, down []skuWeight
-	for i := range b.w.SKUs {
-		s := &b.w.SKUs[i]
-		if s.Day == 0 || s.PrevDay == 0 || s.R == s.PrevR || (s.R > s.PrevR) != (s.RegMove > 0) || s.RegMove == 0 {
-			continue
-		}
-		ch := pricestat.PctChange(float64(s.PrevR), float64(s.R))
-		if ch > 0 {
-			up = append(up, skuWeight{i, ch})
-		} else {
-			down = append(down, skuWeight{i, -ch})
-		}
-	}
+	up, down := pricestat.RegularMovers(b.w.SKUs)
 	for _, part := range []struct {
-		list []skuWeight
+		list []pricestat.Weighted
 		sign float64
 		dst  *[]Mover
 	}{{up, 1, &b.out.MoversUp}, {down, -1, &b.out.MoversDown}} {
