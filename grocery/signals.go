@@ -498,7 +498,7 @@ type signalBufs struct {
 	offers   market.Offers           // the province's offers per barcode and banner
 	shelves  market.Shelves          // the province's shelf records with a barcode (of the category)
 	position market.Scratch          // market.Position's
-	skus     []skuDays               // a category and banner's SKUs' days (dailyScan)
+	skus     []pricestat.SKUSince    // a category and banner's SKUs' days (dailyScan)
 	moves    map[moveKey]regularMove // the regular price cuts since since, by banner SKU, when a banner is asked for (its threats read them)
 	out      []sigRec
 	order    []int32        // indexes of out, sorted
@@ -1031,38 +1031,6 @@ func (sc *signalScan) changes() error {
 	return sc.shrinkflation()
 }
 
-// skuDays is what dailyScan keeps of one banner SKU's daily prices since
-// sc.since, read in day order: its first day (and what that day looks
-// back on, storage.Lookback), its latest day, the first day of the run of
-// days at its latest regular price, and its lowest day under the 30 days
-// before it that a store made. Prices are in half-cents, as
-// storage.SKUNum gives them.
-type skuDays struct {
-	seen        bool
-	first, last int32
-	back        storage.Lookback // of the first day
-	p, r        uint32           // on the last day
-	from        int32            // the first day of the run at r ending on last
-	low         int32            // the lowest day (0: none), the latest on a tie
-	lowP, min30 uint32           // its price and the lowest daily price of the 30 days before it
-}
-
-// add takes the SKU's next day.
-func (s *skuDays) add(day int32, d *storage.SKUNum) {
-	if !s.seen {
-		s.seen, s.first, s.back, s.from = true, day, d.Lookback, day
-	} else if d.Regular != s.r {
-		s.from = day
-	}
-	s.last, s.p, s.r = day, d.Price, d.Regular
-	// A day under every daily price of the 30 days before it, on which a
-	// store's own price in force fell from the SKU's previous day
-	// (storage.Lookback.Fell).
-	if m := d.Low; m > 0 && d.Price < m && d.Fell && (s.low == 0 || d.Price <= s.lowP) {
-		s.low, s.lowP, s.min30 = day, d.Price, m
-	}
-}
-
 // regularMove is a banner SKU's move of its regular price since `since`:
 // its daily regular price on its latest day before since (in the 30 days
 // before it) and on its latest day, the first day of the run of days at
@@ -1074,7 +1042,7 @@ type regularMove struct {
 
 // dailyScan reads the province's daily prices from sc.since to asOf, one
 // category and banner at a time (storage.CatDays), keeping each SKU's
-// days as skuDays, and finds for each current banner SKU its regular move
+// days as pricestat.SKUSince, and finds for each current banner SKU its regular move
 // since sc.since (a competitor's cut kept in sc.moves for the threats; a
 // change of 10% or more is a price_increase or price_decrease) and its
 // lowest 30-day low since sc.since (lowest_in_30_days). What a day looks
@@ -1112,7 +1080,7 @@ func (sc *signalScan) dailyScan() error {
 		}
 		for i := range c.SKUNums {
 			d := &c.SKUNums[i]
-			skus[d.Num].add(k.Day, d)
+			skus[d.Num].Add(k.Day, d)
 		}
 		return nil
 	})
@@ -1125,7 +1093,7 @@ func (sc *signalScan) dailyScan() error {
 
 // groupChanges finds the moves and lows of one category and banner's
 // SKUs, skus by their number in names.
-func (sc *signalScan) groupChanges(k *storage.CatDayKey, names []string, skus []skuDays) error {
+func (sc *signalScan) groupChanges(k *storage.CatDayKey, names []string, skus []pricestat.SKUSince) error {
 	if len(skus) == 0 {
 		return nil
 	}
@@ -1133,7 +1101,7 @@ func (sc *signalScan) groupChanges(k *storage.CatDayKey, names []string, skus []
 	current := sc.asOf - freshDays
 	for num := range skus {
 		s := &skus[num]
-		if !s.seen || s.last <= current {
+		if !s.Seen || s.Last <= current {
 			continue
 		}
 		sku := names[num]
@@ -1141,17 +1109,17 @@ func (sc *signalScan) groupChanges(k *storage.CatDayKey, names []string, skus []
 		if err != nil {
 			return err
 		}
-		if mv.before != 0 && mv.before != s.r {
-			mv.now, mv.price, mv.from = s.r, s.p, s.from
-			if err := sc.moved(k, sku, shelves, mv, beforeDay, s.last); err != nil {
+		if mv.before != 0 && mv.before != s.R {
+			mv.now, mv.price, mv.from = s.R, s.P, s.From
+			if err := sc.moved(k, sku, shelves, mv, beforeDay, s.Last); err != nil {
 				return err
 			}
 		}
 		// The lowest day since since under every day of the 30 before it
 		// that a store made: the latest on a tie.
-		if s.low != 0 {
+		if s.Low != 0 {
 			if sh := market.FindSKU(shelves, sku); sh != nil {
-				sc.low(sh, s.low, s.lowP, s.min30)
+				sc.low(sh, s.Low, s.LowP, s.Min30)
 			}
 		}
 	}
@@ -1161,14 +1129,14 @@ func (sc *signalScan) groupChanges(k *storage.CatDayKey, names []string, skus []
 // moveStart returns the start of sku's regular move (mv.before, 0 for
 // none): its regular price on the latest day before since, the day before
 // the first since, in the 30 days before since; and that day.
-func (sc *signalScan) moveStart(k *storage.CatDayKey, sku string, s *skuDays) (mv regularMove, beforeDay int32, err error) {
-	switch prev := s.first - int32(s.back.PrevGap); {
-	case s.back.PrevGap != 0:
+func (sc *signalScan) moveStart(k *storage.CatDayKey, sku string, s *pricestat.SKUSince) (mv regularMove, beforeDay int32, err error) {
+	switch prev := s.First - int32(s.Back.PrevGap); {
+	case s.Back.PrevGap != 0:
 		if prev >= sc.since-SignalLookbackDays {
-			mv.before, beforeDay = s.back.PrevRegular, prev
+			mv.before, beforeDay = s.Back.PrevRegular, prev
 		}
-	case s.first > sc.since:
-		mv.before, beforeDay, err = sc.priorRegular(k, sku, s.first-SignalLookbackDays-1)
+	case s.First > sc.since:
+		mv.before, beforeDay, err = sc.priorRegular(k, sku, s.First-SignalLookbackDays-1)
 	}
 	return mv, beforeDay, err
 }
