@@ -201,6 +201,9 @@ func launchPostgres() (srv *pgServer, stop func(), skip string, err error) {
 	var out servetest.LogBuffer
 	w := io.MultiWriter(logf, &out)
 	postgres.Stdout, postgres.Stderr = w, w
+	// Wait returns once the pipe closes, which a backend left behind by
+	// a kill may hold: not longer than this after the server exits.
+	postgres.WaitDelay = 5 * time.Second
 	if err := postgres.Start(); err != nil {
 		logf.Close()
 		return fail(fmt.Errorf("postgres: %v", err))
