@@ -16,6 +16,7 @@ type LogBuffer struct {
 	wrote chan struct{} // closed at the next write, for WaitFor
 }
 
+// Write appends p and wakes the waiters.
 func (l *LogBuffer) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()

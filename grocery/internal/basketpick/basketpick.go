@@ -60,9 +60,10 @@ type Split struct {
 }
 
 // CheapestSplit returns the cheapest basket of items (their indexes)
-// taking each at the cheaper of two banners (ties to the first by name),
-// the cheapest pair first, ties to the pair first by name; ok is false
-// when no pair prices every item, or there is no item.
+// taking each at the cheaper of two banners (ties to the first by name);
+// of pairs with the same total, the one whose names joined, the first
+// then the second, sort first. ok is false when no pair prices every
+// item, or there is no item.
 func CheapestSplit(items []int, banners []Banner) (best Split, ok bool) {
 	if len(items) == 0 {
 		return Split{}, false

@@ -35,6 +35,11 @@ func TestSubstitute(t *testing.T) {
 	if best != 0 || packs != 1 {
 		t.Errorf("tie in size: got %d × %d, want 0 × 1", best, packs)
 	}
+	// 3 × 1.1 units covered by packs of 1.65 are 2 packs, though
+	// 3 × 1.1 / 1.65 is 2.0000000000000004 in float64.
+	if best, packs = Substitute(1.1, 3, []Candidate{{Size: 1.65, Price: 100}}); best != 0 || packs != 2 {
+		t.Errorf("3 × 1.1 in packs of 1.65: got %d × %d, want 0 × 2", best, packs)
+	}
 	if best, _ := Substitute(40, 1, cands[:1]); best != -1 {
 		t.Errorf("no candidate in range: got %d, want -1", best)
 	}

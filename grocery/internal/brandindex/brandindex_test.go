@@ -9,8 +9,9 @@ import (
 
 // TestPeersMedian works a 1 L milk's peers by hand (ratio 1.5, at least 3
 // priced): 1 L, 1.5 L (the bound) and 0.7 L milks of other brands are
-// peers; 1.6 L (too big), a cream, a milk sold by weight, the brand's own
-// and a milk without a size are not; an unpriced peer does not count. The
+// peers; 1.6 L (too big), 0.66 L (too small), a cream, a milk sold by
+// weight, the brand's own, a milk without a size and products without a
+// type are not; an unpriced peer does not count. The
 // peers' unit prices, 200/1000, 220/1000, 240/1500 and 140/700 cents a
 // mL, have the median (0.2 + 0.2) / 2.
 func TestPeersMedian(t *testing.T) {
@@ -25,13 +26,20 @@ func TestPeersMedian(t *testing.T) {
 		{GTIN: "h7", Category: "Dairy", Basis: "mL", Type: "milk", Qty: 1000, Own: true},
 		{GTIN: "h8", Category: "Dairy", Basis: "mL", Type: "milk"},
 		{GTIN: "h9", Category: "Dairy", Basis: "mL", Type: "milk", Qty: 1000}, // no price
+		{GTIN: "h10", Category: "Dairy", Basis: "mL", Type: "milk", Qty: 660}, // under 1000 / 1.5
+		// Three priced products without a type: no product's peers,
+		// not even those of a product without one.
+		{GTIN: "n1", Category: "Dairy", Basis: "mL", Qty: 1000},
+		{GTIN: "n2", Category: "Dairy", Basis: "mL", Qty: 1000},
+		{GTIN: "n3", Category: "Dairy", Basis: "mL", Qty: 1000},
 	}
 	prices := map[string][]market.Price{
 		"h1": {{Banner: "a", Price: 200}, {Banner: "b", Price: 220}},
 		"h2": {{Banner: "a", Price: 240}},
 		"h3": {{Banner: "c", Price: 140}},
 		"h4": {{Banner: "a", Price: 1}}, "h5": {{Banner: "a", Price: 1}}, "h6": {{Banner: "a", Price: 1}},
-		"h7": {{Banner: "a", Price: 1}}, "h8": {{Banner: "a", Price: 1}},
+		"h7": {{Banner: "a", Price: 1}}, "h8": {{Banner: "a", Price: 1}}, "h10": {{Banner: "a", Price: 1}},
+		"n1": {{Banner: "a", Price: 1}}, "n2": {{Banner: "a", Price: 1}}, "n3": {{Banner: "a", Price: 1}},
 	}
 	priceOf := func(gtin string) []market.Price { return prices[gtin] }
 	p := NewPeers(1.5, 3)

@@ -202,6 +202,8 @@ func (s *Scan) Release() {
 		x.release()
 	}
 	clear(s.byCat)
+	clear(s.counted)
+	s.last, s.lastSKU = nil, nil
 }
 
 // acc accumulates one category. Scans take them from accs and put them

@@ -23,8 +23,8 @@ func unit(hundredths uint32) uint32 { return hundredths<<2 | 1 }
 // stores' move), y level; banner b's SKU z priced on days 11 and 13, down
 // 10% on the shelf and regular. Its period's observations: 200, 200, 300
 // (a, stores 1 and 2, one on promotion) and 450 (b, store 3); unit prices
-// 50, 50 and 70 cents per 100 g. Previous period: 3 observations, 900
-// cents.
+// 50, 50 and 70 cents per 100 g. Previous period: 4 observations, 1200
+// cents, one of them banner d's, whose SKU q has no day in the period.
 //
 // Bakery: banner a's SKU w on day 13 only (not matched), two observations
 // at 300 on promotion. Toys is not asked for.
@@ -48,6 +48,10 @@ func TestScan(t *testing.T) {
 		{storage.CatDayKey{Province: "ON", Category: "Dairy", Banner: "b", Day: 13}, storage.CatDay{Count: 1, Sum: 450,
 			PriceRuns: []storage.Run{{Value: 450, N: 1}}, Stores: []storage.StoreCount{{Store: 3, N: 1}},
 			SKUNums: []storage.SKUNum{{Num: 0, Lookback: storage.Lookback{Link: link(0.9), RegularLink: link(0.9)}}}, Names: []string{"z"}}},
+		// Banner d's SKU q on day 11 only: the previous period's count
+		// and sum, no match, and not a banner of the period.
+		{storage.CatDayKey{Province: "ON", Category: "Dairy", Banner: "d", Day: 11}, storage.CatDay{Count: 1, Sum: 300,
+			SKUNums: []storage.SKUNum{{Num: 0}}, Names: []string{"q"}}},
 		{storage.CatDayKey{Province: "ON", Category: "Toys", Banner: "c", Day: 12}, storage.CatDay{Count: 5, Sum: 5000,
 			PriceRuns: []storage.Run{{Value: 1000, N: 5}}, Stores: []storage.StoreCount{{Store: 9, N: 5}},
 			SKUNums: []storage.SKUNum{{Num: 0}}, Names: []string{"t"}}},
@@ -69,7 +73,7 @@ func TestScan(t *testing.T) {
 			Days: 1},
 		{Name: "Dairy", Count: 4, Promo: 1, Sum: 1150, MinPrice: 200, MaxPrice: 450, Median2: 200 + 300,
 			Units:    &Units{Basis: 1, N: 3, Sum: 17000, Min: 5000, Max: 7000, Median2: 10000},
-			Products: 1, Stores: 3, PrevCount: 3, PrevSum: 900, Matched: 3, MatchedBanners: 2,
+			Products: 1, Stores: 3, PrevCount: 4, PrevSum: 1200, Matched: 3, MatchedBanners: 2,
 			ChangePct: (math.Cbrt(1.1*1*0.9) - 1) * 100, RegularChangePct: (math.Cbrt(1*1*0.9) - 1) * 100,
 			Days: 2, PreviousDays: 2},
 	}
@@ -88,7 +92,7 @@ func TestScan(t *testing.T) {
 			t.Errorf("scan %d: categories (-want +got):\n%s", run, diff)
 		}
 		if got := s.Banners(); !cmp.Equal(got, []string{"a", "b"}) {
-			t.Errorf("scan %d: banners %q, want a and b (c's category is not asked for)", run, got)
+			t.Errorf("scan %d: banners %q, want a and b (c's category is not asked for, d has no day in the period)", run, got)
 		}
 		if first, last := s.Dates(); first != 12 || last != 13 {
 			t.Errorf("scan %d: dates %d..%d, want 12..13", run, first, last)

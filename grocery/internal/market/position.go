@@ -5,9 +5,10 @@ import "github.com/grocerydata/grocery/grocery/internal/pricestat"
 // Side is where a banner's regular price stands to the market's.
 type Side int
 
+// The sides of the market.
 const (
-	Below Side = iota
-	Above
+	Below Side = iota // at least the gap under the market
+	Above             // at least the gap over it
 )
 
 // Scratch is Position's scratch space, kept grown for the next call: a
@@ -28,7 +29,8 @@ func (s *Scratch) Reset() {
 // others' regular prices (as Compare gives it, with at least minOthers
 // others), and reports on which side it stands when it is at least gapPct
 // percent off, with the market's shelf and regular medians, in cents; ok
-// is false when it is nearer, or there are too few others.
+// is false (and the rest zero) when it is nearer, or there are too few
+// others.
 func Position(own *BannerOffer, others []BannerOffer, minOthers int, gapPct float64, s *Scratch) (side Side, marketShelf, marketRegular float64, ok bool) {
 	if len(others) < minOthers {
 		return 0, 0, 0, false

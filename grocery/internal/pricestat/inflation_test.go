@@ -16,6 +16,8 @@ func TestInflation(t *testing.T) {
 		{Banner: "a", IdxP: [Periods]float64{2.2, 1.0, 4.2, 4.0}, IdxR: [Periods]float64{2.0, 1.0, 4.0, 4.0}, N: [Periods]int32{2, 1, 4, 4}},
 		{Banner: "b", IdxP: [Periods]float64{0.9, 1.0, 0.9, 0}, IdxR: [Periods]float64{1.0, 1.0, 1.0, 0}, N: [Periods]int32{1, 1, 1, 0}},
 		{Banner: "c", IdxP: [Periods]float64{1.0, 0, 2.0, 2.0}, IdxR: [Periods]float64{1.0, 0, 2.0, 2.0}, N: [Periods]int32{1, 0, 2, 2}},
+		// d has no day this week nor in the last four weeks: in nothing.
+		{Banner: "d", IdxP: [Periods]float64{0, 1.0, 0, 1.0}, IdxR: [Periods]float64{0, 1.0, 0, 1.0}, N: [Periods]int32{0, 1, 0, 1}},
 	}
 	// Days with data: bits 0, 1 and 9 (first = 100): days 100, 101, 109.
 	x := NewInflation(1<<0 | 1<<1 | 1<<9)
@@ -38,7 +40,7 @@ func TestInflation(t *testing.T) {
 		}
 	}
 	if len(x.Banners) != 2 || !x.Banners["a"] || !x.Banners["b"] {
-		t.Errorf("banners %v, want a and b (c has no day last week)", x.Banners)
+		t.Errorf("banners %v, want a and b (c has no day last week, d none this week)", x.Banners)
 	}
 	if got := [3]int{x.DaysIn(100, 100, 106), x.DaysIn(100, 107, 113), x.DaysIn(100, 101, 101)}; got != [3]int{2, 1, 1} {
 		t.Errorf("days with data in 100..106, 107..113 and 101: %v, want 2, 1, 1", got)

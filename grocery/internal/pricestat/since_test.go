@@ -36,9 +36,11 @@ func TestSKUSince(t *testing.T) {
 	if diff := cmp.Diff(want, s); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	var none SKUSince
-	none.Add(20, &storage.SKUNum{Price: 500, Regular: 500, Lookback: storage.Lookback{Low: 0, Fell: true}})
-	if none.Low != 0 {
-		t.Errorf("a day with nothing in the 30 before it: got low day %d, want none", none.Low)
+	// A day at its 30 days' low, not under it, is no low, even when a
+	// store's price fell.
+	var at SKUSince
+	at.Add(20, &storage.SKUNum{Price: 480, Regular: 500, Lookback: storage.Lookback{Low: 480, Fell: true}})
+	if at.Low != 0 {
+		t.Errorf("a day at its 30-day low: got low day %d, want none", at.Low)
 	}
 }

@@ -22,6 +22,8 @@ func TestWeekMoves(t *testing.T) {
 		{Banner: "c", SKU: "t", Day: 10, PrevDay: 3, P: 550, R: 550, PrevP: 500, PrevR: 500, RegMove: -up}, // 7: the stores moved the other way
 		{Banner: "a", SKU: "s", Day: 10, PrevDay: 3, P: 600, R: 600, PrevP: 500, PrevR: 500, RegMove: up},  // 8: +20%
 		{Banner: "b", SKU: "r", Day: 10, PrevDay: 3, P: 550, R: 550, PrevP: 500, PrevR: 500, RegMove: up},  // 9: +10%, b before c
+		{Banner: "b", SKU: "q", Day: 10, PrevDay: 3, P: 550, R: 550, PrevP: 500, PrevR: 500, RegMove: up},  // 10: +10%, q before r
+		{Banner: "b", SKU: "p", Day: 10, PrevDay: 3, P: 500, R: 500, PrevP: 500, PrevR: 500, RegMove: -up}, // 11: no change, whatever the index says
 	}
 	approx := cmpopts.EquateApprox(0, 1e-9)
 	started, ended := PromoMoves(skus)
@@ -34,7 +36,7 @@ func TestWeekMoves(t *testing.T) {
 	rose, fell := RegularMovers(skus)
 	SortWeighted(skus, rose)
 	SortWeighted(skus, fell)
-	if diff := cmp.Diff([]Weighted{{8, 20}, {9, 10}, {4, 10}}, rose, approx); diff != "" {
+	if diff := cmp.Diff([]Weighted{{8, 20}, {10, 10}, {9, 10}, {4, 10}}, rose, approx); diff != "" {
 		t.Errorf("up, sorted (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff([]Weighted{{5, 10}}, fell, approx); diff != "" {

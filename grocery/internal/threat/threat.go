@@ -17,10 +17,11 @@ import (
 // Severity is how much a move weighs, the most severe first.
 type Severity int
 
+// The severities, the most severe first.
 const (
-	High Severity = iota
-	Medium
-	Low
+	High   Severity = iota // a big move that opens a big gap
+	Medium                 // a move of some size
+	Low                    // a small move
 )
 
 // Thresholds grade a move: High when it is at least HighMovePct of the

@@ -42,6 +42,8 @@ func TestGrade(t *testing.T) {
 		{"no promotion", func() (Move, bool) { return Promotion(offer("a", 250, 250), own, t10) }, false, 0, 0, 0},
 		{"a rise is no cut", func() (Move, bool) { return Cut(offer("b", 280, 280), own, 500, 560, 9, t10) }, false, 0, 0, 0},
 		{"a cut to your regular price", func() (Move, bool) { return Cut(offer("b", 300, 300), own, 700, 600, 9, t10) }, false, 0, 0, 0},
+		{"a promotion at your price", func() (Move, bool) { return Promotion(offer("a", 300, 350), own, t10) }, false, 0, 0, 0},
+		{"a regular price that did not move", func() (Move, bool) { return Cut(offer("b", 280, 280), own, 560, 560, 9, t10) }, false, 0, 0, 0},
 	} {
 		m, ok := tc.move()
 		if ok != tc.ok {
