@@ -493,17 +493,17 @@ type signalScan struct {
 // signalBufs are the slices of a signalScan, kept from one call to the
 // next (Service.signalBufs) so that a call does not grow them again.
 type signalBufs struct {
-	products map[string]Product      // by GTIN
-	banners  map[string]bool         // of the signals, for Basis
-	offers   market.Offers           // the province's offers per barcode and banner
-	shelves  market.Shelves          // the province's shelf records with a barcode (of the category)
-	position market.Scratch          // market.Position's
-	skus     []pricestat.SKUSince    // a category and banner's SKUs' days (dailyScan)
-	moves    map[moveKey]regularMove // the regular price cuts since since, by banner SKU, when a banner is asked for (its threats read them)
-	out      []sigRec
-	order    []int32        // indexes of out, sorted
-	storeBuf []storeRegular // regularMoved's
-	shrink   shrinkBufs
+	products  map[string]Product      // by GTIN
+	banners   map[string]bool         // of the signals, for Basis
+	offers    market.Offers           // the province's offers per barcode and banner
+	shelves   market.Shelves          // the province's shelf records with a barcode (of the category)
+	position  market.Scratch          // market.Position's
+	skus      []pricestat.SKUSince    // a category and banner's SKUs' days (dailyScan)
+	moves     map[moveKey]regularMove // the regular price cuts since since, by banner SKU, when a banner is asked for (its threats read them)
+	out       []sigRec
+	order     []int32             // indexes of out, sorted
+	storeMove pricestat.StoreMove // regularMoved's
+	shrink    shrinkBufs
 }
 
 // reset empties the buffers, letting go of what they point to.
