@@ -521,45 +521,17 @@ func (b *briefBuilder) basket() error {
 // promotions counts each banner's SKUs on promotion this week, and those
 // whose promotion started or ended, from their weekly prices.
 func (b *briefBuilder) promotions() {
-	by := map[string]*BannerPromotions{}
-	disc := map[string]float64{}
-	for i := range b.w.SKUs {
-		s := &b.w.SKUs[i]
-		if s.Day == 0 {
-			continue
-		}
-		p := by[s.Banner]
-		if p == nil {
-			p = &BannerPromotions{Banner: s.Banner, BannerName: bannerName(s.Banner), Own: s.Banner == b.own}
-			by[s.Banner] = p
-		}
-		p.Products++
-		on := s.P < s.R
-		if on {
-			p.OnPromotion++
-			disc[s.Banner] += 100 * (1 - float64(s.P)/float64(s.R))
-		}
-		if s.PrevDay != 0 {
-			was := s.PrevP < s.PrevR
-			switch {
-			case on && !was:
-				p.Started++
-			case was && !on:
-				p.Ended++
-			}
-		}
-	}
-	share := map[string]float64{}
-	for _, p := range by {
-		share[p.Banner] = 100 * float64(p.OnPromotion) / float64(p.Products)
-		p.SharePct = pricestat.Round1(share[p.Banner])
+	shares := pricestat.PromoShares(b.w.SKUs)
+	for banner, p := range shares {
+		bp := BannerPromotions{Banner: banner, BannerName: bannerName(banner), Own: banner == b.own,
+			Products: p.Products, OnPromotion: p.OnPromotion, Started: p.Started, Ended: p.Ended, SharePct: pricestat.Round1(p.SharePct())}
 		if p.OnPromotion > 0 {
-			p.AvgDiscountPct = pricestat.Round1(disc[p.Banner] / float64(p.OnPromotion))
+			bp.AvgDiscountPct = pricestat.Round1(p.AvgDiscountPct())
 		}
-		b.out.Promotions = append(b.out.Promotions, *p)
+		b.out.Promotions = append(b.out.Promotions, bp)
 	}
 	slices.SortFunc(b.out.Promotions, func(x, y BannerPromotions) int {
-		return cmp.Or(cmp.Compare(share[y.Banner], share[x.Banner]), cmp.Compare(x.Banner, y.Banner))
+		return cmp.Or(cmp.Compare(shares[y.Banner].SharePct(), shares[x.Banner].SharePct()), cmp.Compare(x.Banner, y.Banner))
 	})
 }
 
