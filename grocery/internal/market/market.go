@@ -3,7 +3,8 @@
 // price of a barcode folded from a province's offers (Price, Add, Scan,
 // Seek), the market of a banner on a barcode, the median of the other
 // banners' prices (Compare), and a banner's standing against the market
-// over many barcodes (Standing); and, for the signals, a province's
+// over many barcodes (Standing); and, for the signals, where a banner's
+// regular price stands to its market (Position), a province's
 // offers gathered per barcode and banner with the own banner's past
 // prices (Offers) and its shelf records by banner and SKU (Shelves). It
 // imports nothing from grocery; what counts as current, which barcodes

@@ -5,8 +5,11 @@
 // matched-model accumulation of a banner's SKUs over two periods
 // (Matched) with the day and store sets that count a report's basis,
 // every banner SKU's daily prices over two four-week periods and their
-// last weeks (Weeks), ranks with ties (Rank), exact percent tests, and
-// the rounding applied when a figure is written. It speaks storage's
+// last weeks (Weeks) with what the brief reads of them (Inflation,
+// PromoShares, PromoMoves, RegularMovers), a banner SKU's days since a
+// date (SKUSince), whether a store moved its own regular price
+// (StoreMove), ranks with ties (Rank), exact percent tests, and the
+// rounding applied when a figure is written. It speaks storage's
 // vocabulary (integer cents, SKU numbers); what a figure is for (which
 // prices go in, what a threshold means) is decided by grocery, which
 // calls it.

@@ -41,13 +41,11 @@ func PromoShares(skus []WeekSKU) map[string]*PromoShare {
 			p.OnPromotion++
 			p.discount += 100 * (1 - float64(s.P)/float64(s.R))
 		}
-		if s.PrevDay != 0 {
-			switch was := s.PrevP < s.PrevR; {
-			case on && !was:
-				p.Started++
-			case was && !on:
-				p.Ended++
-			}
+		switch s.promoTurn() {
+		case promoStarted:
+			p.Started++
+		case promoEnded:
+			p.Ended++
 		}
 	}
 	return by

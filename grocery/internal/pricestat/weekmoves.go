@@ -20,18 +20,36 @@ type Weighted struct {
 func PromoMoves(skus []WeekSKU) (started, ended []Weighted) {
 	for i := range skus {
 		s := &skus[i]
-		if s.Day == 0 || s.PrevDay == 0 {
-			continue
-		}
-		on, was := s.P < s.R, s.PrevP < s.PrevR
-		switch {
-		case on && !was:
+		switch s.promoTurn() {
+		case promoStarted:
 			started = append(started, Weighted{i, 1 - float64(s.P)/float64(s.R)})
-		case was && !on:
+		case promoEnded:
 			ended = append(ended, Weighted{i, 1 - float64(s.PrevP)/float64(s.PrevR)})
 		}
 	}
 	return started, ended
+}
+
+// A promotion's turn between the week before and this week.
+const (
+	promoSame    = iota // no turn, or not both weeks priced
+	promoStarted        // on promotion this week, not the week before
+	promoEnded          // on promotion the week before, not this week
+)
+
+// promoTurn returns s's promotion turn, when s has a weekly price in both
+// weeks.
+func (s *WeekSKU) promoTurn() int {
+	if s.Day == 0 || s.PrevDay == 0 {
+		return promoSame
+	}
+	switch on, was := s.P < s.R, s.PrevP < s.PrevR; {
+	case on && !was:
+		return promoStarted
+	case was && !on:
+		return promoEnded
+	}
+	return promoSame
 }
 
 // RegularMovers returns the SKUs whose weekly regular price rose and
