@@ -1233,9 +1233,8 @@ func (sc *signalScan) low(sh *storage.Shelf, day int32, p, min30 uint32) {
 func (sc *signalScan) honesty() error {
 	pc := productCache{tx: sc.tx, m: map[string]Product{}}
 	return sc.tx.PromosIn(sc.a.province, sc.since, sc.asOf, func(sp *storage.Promo) error {
-		// A reference below what was charged understates the saving:
-		// not dishonest.
-		if sp.Charged != 0 || sp.Before == 0 || sp.Regular <= sp.Before {
+		over, high, ok := pricestat.UnverifiedReference(sp.Charged, sp.Before, sp.Regular, 10)
+		if !ok {
 			return nil
 		}
 		prod, err := pc.get(sp.Banner, sp.SKU)
@@ -1248,9 +1247,8 @@ func (sc *signalScan) honesty() error {
 		p := *sp
 		sc.banners[p.Banner] = true
 		sc.obs += int(p.Days)
-		over := pricestat.PctChange(float64(p.Before), float64(p.Regular))
 		sev := SeverityMedium
-		if pricestat.AtLeastAbove(float64(p.Before), float64(p.Regular), 10) {
+		if high {
 			sev = SeverityHigh
 		}
 		sc.add(SignalChanges, "unverified_reference_price", sev, math.Abs(over), prod.UPC, p.Banner, p.SKU, func(sg *Signal) error {
@@ -1266,13 +1264,20 @@ func (sc *signalScan) honesty() error {
 }
 
 // shrinkItem is a banner SKU shrinkflation compares: its shelf record,
-// its product, its size as a quantity and unit, and its line.
+// its product, its pack (its size as a quantity and unit, its regular
+// price and last day) and its line.
 type shrinkItem struct {
 	sh   *storage.Shelf
 	p    Product
-	qty  float64
-	unit string
+	pack pricestat.Pack
 	line lineKey
+}
+
+// lineSizes are the older sizes of a line at a banner: their items and
+// their packs, in the same order.
+type lineSizes struct {
+	items []shrinkItem
+	packs []pricestat.Pack
 }
 
 // lineKey is a product line: its brand, name and product type, folded
@@ -1292,11 +1297,11 @@ type shrinkBufs struct {
 	fresh    []shrinkItem
 	folds    map[string]string
 	lines    map[lineKey]bool
-	brands   map[string]bool             // folded brands of the lines
-	banners  map[string]bool             // with a recent product of a line
-	verdicts map[string]int32            // GTIN -> index in items, -1 when of no line
-	items    []shrinkItem                // the older products' verdicts (sh nil)
-	byLine   map[bannerLine][]shrinkItem // the older products, by banner and line
+	brands   map[string]bool           // folded brands of the lines
+	banners  map[string]bool           // with a recent product of a line
+	verdicts map[string]int32          // GTIN -> index in items, -1 when of no line
+	items    []shrinkItem              // the older products' verdicts (sh nil)
+	byLine   map[bannerLine]*lineSizes // the older products, by banner and line
 }
 
 // reset empties b, keeping at most a catalogue's worth of folds.
@@ -1352,7 +1357,7 @@ func (sc *signalScan) shrinkflation() error {
 	b := &sc.shrink
 	if b.folds == nil {
 		b.folds, b.lines, b.brands, b.banners = map[string]string{}, map[lineKey]bool{}, map[string]bool{}, map[string]bool{}
-		b.verdicts, b.byLine = map[string]int32{}, map[bannerLine][]shrinkItem{}
+		b.verdicts, b.byLine = map[string]int32{}, map[bannerLine]*lineSizes{}
 	}
 	defer b.reset()
 	if err := sc.freshLines(recent, current); err != nil || len(b.fresh) == 0 {
@@ -1363,11 +1368,15 @@ func (sc *signalScan) shrinkflation() error {
 	}
 	for i := range b.fresh {
 		f := &b.fresh[i]
-		if f.qty <= 0 || f.p.Brand == "" {
+		if f.pack.Qty <= 0 || f.p.Brand == "" {
 			continue
 		}
-		if best, up := sc.largerSize(f); best != nil {
-			sc.addShrink(*f, best, up)
+		olds := b.byLine[bannerLine{f.sh.Banner, f.line}]
+		if olds == nil {
+			continue
+		}
+		if best, up := pricestat.Shrink(f.pack, olds.packs, sc.asOf-freshDays, SignalShrinkPct); best >= 0 {
+			sc.addShrink(*f, &olds.items[best], up)
 		}
 	}
 	return nil
@@ -1392,8 +1401,9 @@ func (sc *signalScan) freshLines(recent, current int32) error {
 			return err
 		}
 		f.p, f.line = p, b.lineOf(&p)
-		f.qty, f.unit = unitprice.Of(p.Size)
-		if f.qty > 0 && p.Brand != "" {
+		f.pack.Qty, f.pack.Unit = unitprice.Of(p.Size)
+		f.pack.Regular, f.pack.Last = f.sh.LastRegular, f.sh.Last
+		if f.pack.Qty > 0 && p.Brand != "" {
 			b.lines[f.line] = true
 			b.banners[f.sh.Banner] = true
 			b.brands[f.line.brand] = true
@@ -1424,8 +1434,14 @@ func (sc *signalScan) olderSizes(recent int32) error {
 		if v >= 0 {
 			o := b.items[v]
 			o.sh = sh
+			o.pack.Regular, o.pack.Last = sh.LastRegular, sh.Last
 			k := bannerLine{sh.Banner, o.line}
-			b.byLine[k] = append(b.byLine[k], o)
+			l := b.byLine[k]
+			if l == nil {
+				l = &lineSizes{}
+				b.byLine[k] = l
+			}
+			l.items, l.packs = append(l.items, o), append(l.packs, o.pack)
 		}
 	}
 	return nil
@@ -1453,33 +1469,8 @@ func (sc *signalScan) lineItem(gtin string) (int32, error) {
 	if q <= 0 {
 		return -1, nil
 	}
-	b.items = append(b.items, shrinkItem{p: p, line: l, qty: q, unit: u})
+	b.items = append(b.items, shrinkItem{p: p, line: l, pack: pricestat.Pack{Qty: q, Unit: u}})
 	return int32(len(b.items) - 1), nil
-}
-
-// largerSize returns the larger size of fresh product f's line at its
-// banner whose unit price rose the most to f's, by at least
-// SignalShrinkPct, and the rise in percent; nil when none did. Regular
-// prices: a promotion on either size would make or hide a shrink. The
-// older size must still be on the shelf (observed in the last 14 days),
-// not a price from months ago.
-func (sc *signalScan) largerSize(f *shrinkItem) (*shrinkItem, float64) {
-	newUnit := float64(f.sh.LastRegular) / f.qty
-	var best *shrinkItem
-	bestUp := 0.0
-	olds := sc.shrink.byLine[bannerLine{f.sh.Banner, f.line}]
-	for i := range olds {
-		o := &olds[i]
-		if o.unit != f.unit || o.qty <= f.qty || o.p.GTIN == f.p.GTIN || o.sh.Last < sc.asOf-freshDays {
-			continue
-		}
-		oldUnit := float64(o.sh.LastRegular) / o.qty
-		up := pricestat.PctChange(oldUnit, newUnit)
-		if pricestat.AtLeastAbove(oldUnit, newUnit, SignalShrinkPct) && up > bestUp {
-			best, bestUp = o, up
-		}
-	}
-	return best, bestUp
 }
 
 // addShrink adds the shrinkflation signal of fresh product f (a copy:
@@ -1487,16 +1478,16 @@ func (sc *signalScan) largerSize(f *shrinkItem) (*shrinkItem, float64) {
 // whose unit price rose bestUp percent to f's.
 func (sc *signalScan) addShrink(f shrinkItem, best *shrinkItem, bestUp float64) {
 	sc.banners[f.sh.Banner] = true
-	newUnit := float64(f.sh.LastRegular) / f.qty
+	newUnit := f.pack.UnitPrice()
 	sc.add(SignalChanges, "shrinkflation", severityAbove(100, 100+bestUp, 10, 5), bestUp, f.p.UPC, f.sh.Banner, f.sh.SKU, func(sg *Signal) error {
-		oldUnit := float64(best.sh.LastRegular) / best.qty
+		oldUnit := best.pack.UnitPrice()
 		sg.Evidence = SignalEvidence{UPC: f.p.UPC, Name: f.p.Name, Brand: f.p.Brand, Size: f.p.Size, Category: f.p.Category,
 			Banner: f.sh.Banner, BannerName: bannerName(f.sh.Banner), ExternalSKU: f.sh.SKU, Price: ptrCents(f.sh.LastRegular),
 			Previous: ptrCents(best.sh.LastRegular), ChangePct: ptrF(pricestat.Round1(bestUp)), Date: ptrDate(f.sh.First),
-			UnitPrice: ptrF(math.Round(newUnit*100) / 100), PreviousUnitPrice: ptrF(math.Round(oldUnit*100) / 100), UnitBasis: f.unit,
+			UnitPrice: ptrF(math.Round(newUnit*100) / 100), PreviousUnitPrice: ptrF(math.Round(oldUnit*100) / 100), UnitBasis: f.pack.Unit,
 			PreviousUPC: best.p.UPC, PreviousSize: best.p.Size}
 		sg.Explanation = fmt.Sprintf("%s %s at %s shrank from %s to %s (first observed %s) while its unit price rose %.1f%%, from %.2f to %.2f cents %s",
-			f.p.Brand, f.p.Name, bannerName(f.sh.Banner), best.p.Size, f.p.Size, Date(f.sh.First), pricestat.Round1(bestUp), oldUnit, newUnit, f.unit)
+			f.p.Brand, f.p.Name, bannerName(f.sh.Banner), best.p.Size, f.p.Size, Date(f.sh.First), pricestat.Round1(bestUp), oldUnit, newUnit, f.pack.Unit)
 		return nil
 	})
 }

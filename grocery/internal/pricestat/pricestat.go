@@ -8,7 +8,9 @@
 // last weeks (Weeks) with what the brief reads of them (Inflation,
 // PromoShares, PromoMoves, RegularMovers), a banner SKU's days since a
 // date (SKUSince), whether a store moved its own regular price
-// (StoreMove), ranks with ties (Rank), exact percent tests, and the
+// (StoreMove), a new pack's shrinkflation against its line's larger
+// packs (Shrink), a promotion's unverified reference price
+// (UnverifiedReference), ranks with ties (Rank), exact percent tests, and the
 // rounding applied when a figure is written. It speaks storage's
 // vocabulary (integer cents, SKU numbers); what a figure is for (which
 // prices go in, what a threshold means) is decided by grocery, which
