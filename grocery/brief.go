@@ -461,12 +461,11 @@ func (b *briefBuilder) skuProduct(banner, sku string) (string, *storage.Product,
 // by the most banners (M3), on their weekly prices of one flyer week
 // (compare.go), as the competitive benchmark does.
 func (b *briefBuilder) basket() error {
-	type entry struct {
-		gtin    string
-		lo, hi  int // in prices
-		banners int
+	type span struct {
+		gtin   string
+		lo, hi int // in prices
 	}
-	var entries []entry
+	var spans []span
 	var prices []market.Price
 	week, err := readFlyerWeek(b.tx, b.out.Province, b.asOf)
 	if err != nil {
@@ -474,42 +473,25 @@ func (b *briefBuilder) basket() error {
 	}
 	b.out.Basket.WeekFrom, b.out.Basket.WeekTo = Date(week.from), Date(week.to)
 	err = week.scan(b.tx, func(gtin string, ps []market.Price) error {
-		entries = append(entries, entry{gtin: gtin, lo: len(prices), hi: len(prices) + len(ps), banners: len(ps)})
+		spans = append(spans, span{gtin: gtin, lo: len(prices), hi: len(prices) + len(ps)})
 		prices = append(prices, ps...)
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	// Candidates: barcodes at least MarketMinOthers+1 banners price (the
-	// fewest a comparison needs); the most banners first, ties by barcode.
-	items := entries[:0]
-	for _, e := range entries {
-		if e.banners > MarketMinOthers {
-			items = append(items, e)
-		}
+	barcodes := make([]market.Barcode, len(spans))
+	for i, sp := range spans {
+		barcodes[i] = market.Barcode{GTIN: sp.gtin, Prices: prices[sp.lo:sp.hi]}
 	}
-	slices.SortFunc(items, func(x, y entry) int { return cmp.Or(cmp.Compare(y.banners, x.banners), cmp.Compare(x.gtin, y.gtin)) })
-	items = items[:min(len(items), briefBasketItems)]
-	b.out.Basket.Items = len(items)
-	stand := map[string]*market.Standing{}
-	var buf []float64
-	for _, e := range items {
-		market.Compare(prices[e.lo:e.hi], MarketMinOthers, &buf, func(own *market.Price, m, mr float64) {
-			s := stand[own.Banner]
-			if s == nil {
-				s = &market.Standing{}
-				stand[own.Banner] = s
-			}
-			s.Add(own, m, mr)
-		})
-	}
+	items, stand := market.Basket(barcodes, MarketMinOthers, briefBasketItems)
+	b.out.Basket.Items = items
 	rows := make([]BasketCost, 0, len(stand))
 	exact := map[string]float64{}
 	for banner, s := range stand {
 		rows = append(rows, BasketCost{Banner: banner, BannerName: bannerName(banner), Own: banner == b.own,
 			Total: Cents(pricestat.Cents(s.Own)), MarketCost: Cents(pricestat.Cents(s.Market)), Items: s.Items,
-			Missing: len(items) - s.Items, Index: pricestat.Round1(s.Shelf.Index()), RegularIndex: pricestat.Round1(s.Regular.Index())})
+			Missing: items - s.Items, Index: pricestat.Round1(s.Shelf.Index()), RegularIndex: pricestat.Round1(s.Regular.Index())})
 		exact[banner] = s.Shelf.Index()
 	}
 	pricestat.Rank(rows, func(r *BasketCost) bool { return r.Items >= BenchmarkMinItems }, func(r *BasketCost) float64 { return exact[r.Banner] },

@@ -2,9 +2,10 @@
 // banners, in storage's vocabulary (storage.Offer): each banner's current
 // price of a barcode folded from a province's offers (Price, Add, Scan,
 // Seek), the market of a banner on a barcode, the median of the other
-// banners' prices (Compare), and a banner's standing against the market
-// over many barcodes (Standing); and, for the signals, where a banner's
-// regular price stands to its market (Position), a province's
+// banners' prices (Compare), a banner's standing against the market over
+// many barcodes (Standing) and the brief's shared basket of the barcodes
+// the most banners price (Basket); and, for the signals, where a
+// banner's regular price stands to its market (Position), a province's
 // offers gathered per barcode and banner with the own banner's past
 // prices (Offers) and its shelf records by banner and SKU (Shelves). It
 // imports nothing from grocery; what counts as current, which barcodes
