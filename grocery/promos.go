@@ -124,21 +124,9 @@ func (s *Service) PromoCalendar(ctx context.Context, in PromoCalendarInput) (*Pr
 			if res.Total <= offset || len(res.Results) >= limit {
 				return nil
 			}
-			ev := PromoEvent{Banner: p.Banner, BannerName: bannerName(p.Banner), ExternalSKU: p.SKU, UPC: prod.UPC,
-				Name: prod.Name, Brand: prod.Brand, Category: prod.Category, Province: p.Province,
-				Start: Date(p.Start), End: Date(p.End), RegularPrice: Cents(p.Regular), PromoPrice: Cents(p.Price),
-				Stores: int(p.Stores), Days: int(p.Days)}
-			ends, err := promoEnds(tx, p)
+			ev, err := promoEvent(tx, p, &prod, int32(asOf))
 			if err != nil {
 				return err
-			}
-			if ends != 0 {
-				d := Date(ends)
-				ev.PromoEnds = &d
-			}
-			ev.Ongoing = promoOngoing(ends, p.End, int32(asOf))
-			if p.Regular > 0 {
-				ev.DiscountPct = pricestat.Round1(float64(p.Regular-min(p.Price, p.Regular)) * 100 / float64(p.Regular))
 			}
 			res.Results = append(res.Results, ev)
 			return nil
@@ -177,33 +165,30 @@ const promoGap = 7
 // (promoGap).
 const ongoingWithoutEnd = promoGap
 
-// promoOngoing reports whether a promotion whose stores gave the end
-// ends (0: none) and last observed on promotion on last still runs on
-// asOf: ends >= asOf, or, with no end known, last >= asOf - 7.
-func promoOngoing(ends, last, asOf int32) bool {
-	if ends != 0 {
-		return ends >= asOf
-	}
-	return last >= asOf-ongoingWithoutEnd
-}
-
-// promoEnds returns the end of a promotion event as the stores last gave
-// it: from the event's last day on which a store observing the SKU on
-// promotion gave a promo_ends, the latest of those; 0 when none did.
-func promoEnds(tx *storage.Tx, p *storage.Promo) (int32, error) {
+// promoEvent returns promotion event p of product prod as the calendar
+// lists it on asOf, with the end its stores last gave (the latest
+// promo_end of its last day on which a store gave one).
+func promoEvent(tx *storage.Tx, p *storage.Promo, prod *Product, asOf int32) (PromoEvent, error) {
+	ev := PromoEvent{Banner: p.Banner, BannerName: bannerName(p.Banner), ExternalSKU: p.SKU, UPC: prod.UPC,
+		Name: prod.Name, Brand: prod.Brand, Category: prod.Category, Province: p.Province,
+		Start: Date(p.Start), End: Date(p.End), RegularPrice: Cents(p.Regular), PromoPrice: Cents(p.Price),
+		Stores: int(p.Stores), Days: int(p.Days), DiscountPct: pricestat.Round1(pricestat.DiscountPct(p.Price, p.Regular))}
 	var ends int32
 	err := tx.Series(p.Banner, p.SKU, p.Province, storage.SeriesScan{From: p.Start, To: p.End, NewestFirst: true}, func(d *storage.Day) error {
-		for _, e := range d.Entries {
-			if e.Price < e.Regular {
-				ends = max(ends, e.PromoEnd)
-			}
-		}
-		if ends != 0 {
+		if ends = pricestat.PromoEnd(d.Entries); ends != 0 {
 			return storage.ErrStop
 		}
 		return nil
 	})
-	return ends, err
+	if err != nil {
+		return PromoEvent{}, err
+	}
+	if ends != 0 {
+		d := Date(ends)
+		ev.PromoEnds = &d
+	}
+	ev.Ongoing = pricestat.PromoOngoing(ends, p.End, asOf, ongoingWithoutEnd)
+	return ev, nil
 }
 
 // NewOnShelf's window (NewOnShelfInput.Days): 1..MaxNewDays days,
@@ -275,18 +260,16 @@ func (s *Service) NewOnShelf(ctx context.Context, in NewOnShelfInput) (*NewOnShe
 	}
 	res := &NewOnShelf{Province: a.province, Days: days, Page: newPage[NewProduct](limit, offset),
 		Currency: Currency, Basis: newBasis(a.province, CompareSameBarcode)}
+	var found []storage.Shelf
+	panelStart := int32(math.MaxInt32)
 	err = s.db.View(func(tx *storage.Tx) error {
-		to := Date(tx.AsOf())
-		from := to - Date(days) + 1
-		res.From, res.To = from, to
-		panelStart := int32(math.MaxInt32)
-		var found []storage.Shelf
+		res.To = Date(tx.AsOf())
+		res.From = res.To - Date(days) + 1
 		err := tx.ShelfIn(a.province, a.banner.Slug, func(sh *storage.Shelf) error {
 			panelStart = min(panelStart, sh.First)
-			if sh.First < int32(from) || sh.First > int32(to) || !matchCategory(sh.Category, a.category) {
-				return nil
+			if sh.First >= int32(res.From) && sh.First <= int32(res.To) && matchCategory(sh.Category, a.category) {
+				found = append(found, *sh)
 			}
-			found = append(found, *sh)
 			return nil
 		})
 		if err != nil {
@@ -296,13 +279,6 @@ func (s *Service) NewOnShelf(ctx context.Context, in NewOnShelfInput) (*NewOnShe
 			return cmp.Or(cmp.Compare(y.First, x.First), cmp.Compare(x.Banner, y.Banner), cmp.Compare(x.SKU, y.SKU))
 		})
 		res.Total = len(found)
-		banners := map[string]bool{}
-		lo, hi := int32(math.MaxInt32), int32(math.MinInt32)
-		for _, sh := range found {
-			banners[sh.Banner] = true
-			lo, hi = min(lo, sh.First), max(hi, sh.First)
-			res.Basis.Observations += int(sh.FirstStores)
-		}
 		pc := productCache{tx: tx, m: map[string]Product{}}
 		for i := offset; i < len(found) && len(res.Results) < limit; i++ {
 			sh := &found[i]
@@ -315,25 +291,36 @@ func (s *Service) NewOnShelf(ctx context.Context, in NewOnShelfInput) (*NewOnShe
 				FirstSeen: Date(sh.First), FirstPrice: Cents(sh.FirstPrice), FirstStores: int(sh.FirstStores),
 				LatestPrice: Cents(sh.LastPrice), LastSeen: Date(sh.Last)})
 		}
-		res.Basis.Banners = sortedKeys(banners)
-		res.Basis.setDates(lo, hi)
-		n, err := tx.CountActiveStores(a.province, a.banner.Slug)
-		if err != nil {
-			return err
-		}
-		res.Basis.Stores = n
-		switch {
-		case res.Total == 0:
-			res.Basis.Note = a.emptyNote("new product", from, to)
-		case panelStart >= int32(from):
-			res.Basis.Note = fmt.Sprintf("the panel's observations here begin on %s: a product first observed then may have been on shelf before", Date(panelStart))
-		default:
-			res.Basis.Note = "first observed in the panel: a product may have been on shelf elsewhere before; observations counts the first-day observations"
-		}
-		return nil
+		res.Basis.Stores, err = tx.CountActiveStores(a.province, a.banner.Slug)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
+	res.Basis.newOnShelf(found, panelStart, a, res.From, res.To)
 	return res, nil
+}
+
+// newOnShelf fills b from the shelf records found new in from..to and
+// the first day of the panel's observations (of the banner, when
+// given): the banners, the first days, the first-day observations and a
+// note on what "new" can mean here.
+func (b *Basis) newOnShelf(found []storage.Shelf, panelStart int32, a analyticsArgs, from, to Date) {
+	banners := map[string]bool{}
+	lo, hi := int32(math.MaxInt32), int32(math.MinInt32)
+	for _, sh := range found {
+		banners[sh.Banner] = true
+		lo, hi = min(lo, sh.First), max(hi, sh.First)
+		b.Observations += int(sh.FirstStores)
+	}
+	b.Banners = sortedKeys(banners)
+	b.setDates(lo, hi)
+	switch {
+	case len(found) == 0:
+		b.Note = a.emptyNote("new product", from, to)
+	case panelStart >= int32(from):
+		b.Note = fmt.Sprintf("the panel's observations here begin on %s: a product first observed then may have been on shelf before", Date(panelStart))
+	default:
+		b.Note = "first observed in the panel: a product may have been on shelf elsewhere before; observations counts the first-day observations"
+	}
 }

@@ -10,8 +10,10 @@
 // date (SKUSince), whether a store moved its own regular price
 // (StoreMove), a new pack's shrinkflation against its line's larger
 // packs (Shrink), a promotion's unverified reference price
-// (UnverifiedReference), ranks with ties (Rank), exact percent tests, and the
-// rounding applied when a figure is written. It speaks storage's
+// (UnverifiedReference), a promotion's end, discount and whether it
+// still runs (PromoEnd, DiscountPct, PromoOngoing), ranks with ties
+// (Rank), exact percent tests, and the rounding applied when a figure is
+// written. It speaks storage's
 // vocabulary (integer cents, SKU numbers); what a figure is for (which
 // prices go in, what a threshold means) is decided by grocery, which
 // calls it.
