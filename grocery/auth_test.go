@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -584,38 +585,47 @@ func TestKeyAdminDuringImport(t *testing.T) {
 	a := mustKey(t, s, "acme", "professional", 0)
 	b := mustKey(t, s, "other", "professional", 0)
 
-	release := sync.OnceFunc(grocery.HoldWrite(s))
-	defer release() // before Close, also when a watchdog fails the test
-	revoked, created := make(chan error, 1), make(chan error, 1)
-	go func() { _, err := s.RevokeKey(ctx, a.ID); revoked <- err }()
-	go func() {
-		_, err := s.CreateKey(ctx, grocery.KeyInput{Account: "third", Plan: "starter"})
-		created <- err
-	}()
-	const calls = 50
-	for i := 0; i < calls; i++ {
-		done := make(chan error, 1)
-		go func() {
-			p, err := s.Authenticate(ctx, b.Key, grocery.InterfaceMCP)
-			if err == nil {
-				_, err = s.Consume(ctx, p)
+	const calls = 25 // while each key change waits
+	// change runs a key change while an import holds the write
+	// transaction; once it waits for it (holding the key administration),
+	// the other account authenticates and is metered, calls times.
+	change := func(what string, fn func() error) {
+		release := sync.OnceFunc(grocery.HoldWrite(s))
+		defer release() // before Close, also when a watchdog fails the test
+		changed := make(chan error, 1)
+		go func() { changed <- fn() }()
+		for deadline := time.Now().Add(10 * time.Second); grocery.WritersWaiting(s) == 0; runtime.Gosched() {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s did not wait for the write transaction within 10 s", what)
 			}
-			done <- err
-		}()
-		within(t, "Authenticate and Consume during a key revocation", done)
-		time.Sleep(time.Millisecond) // let the key changes reach their transaction
+		}
+		for range calls {
+			done := make(chan error, 1)
+			go func() {
+				p, err := s.Authenticate(ctx, b.Key, grocery.InterfaceMCP)
+				if err == nil {
+					_, err = s.Consume(ctx, p)
+				}
+				done <- err
+			}()
+			within(t, "Authenticate and Consume while "+what+" waits", done)
+		}
+		release()
+		within(t, what, changed)
 	}
-	release()
-	within(t, "RevokeKey", revoked)
-	within(t, "CreateKey", created)
+	change("RevokeKey", func() error { _, err := s.RevokeKey(ctx, a.ID); return err })
+	change("CreateKey", func() error {
+		_, err := s.CreateKey(ctx, grocery.KeyInput{Account: "third", Plan: "starter"})
+		return err
+	})
 	_, err := s.Authenticate(ctx, a.Key, grocery.InterfaceMCP)
 	errCode(t, err, grocery.EUNAUTHENTICATED)
 	u, err := s.UsageOf(ctx, "other")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if u.Used != calls {
-		t.Fatalf("got %d calls counted, want %d", u.Used, calls)
+	if u.Used != 2*calls {
+		t.Fatalf("got %d calls counted, want %d", u.Used, 2*calls)
 	}
 	keys, _ := s.ListKeys(ctx)
 	if len(keys) != 3 {

@@ -71,6 +71,10 @@ func HoldWrite(s *Service) (release func()) {
 	return func() { close(done); <-finished }
 }
 
+// WritersWaiting returns how many write transactions wait for the one
+// under way: tests wait for a write to queue behind HoldWrite's.
+func WritersWaiting(s *Service) int { return s.db.WritersWaiting() }
+
 // FlushNow writes the quota counts as the once-a-second flush does.
 func FlushNow(s *Service) error { return s.bolt.Flush() }
 

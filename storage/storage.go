@@ -211,9 +211,10 @@ type Options struct {
 
 // DB is an open data file.
 type DB struct {
-	cur    atomic.Pointer[handle] // the open file; Reopen swaps it
-	names  interner
-	writer sync.Mutex // held by Update and TryUpdate: one writer at a time
+	cur     atomic.Pointer[handle] // the open file; Reopen swaps it
+	names   interner
+	writer  sync.Mutex   // held by Update and TryUpdate: one writer at a time
+	waiting atomic.Int32 // Updates waiting for writer
 }
 
 // interner shares one string among decoded values that repeat (banner
@@ -533,12 +534,18 @@ func (db *DB) View(fn func(*Tx) error) error {
 
 // Update runs fn in a read-write transaction; fn's error rolls it back.
 func (db *DB) Update(fn func(*Tx) error) error {
+	db.waiting.Add(1)
 	db.writer.Lock()
+	db.waiting.Add(-1)
 	defer db.writer.Unlock()
 	return db.with(func(h *handle) error {
 		return h.bolt.Update(func(tx *bolt.Tx) error { return fn(db.newTx(h, tx)) })
 	})
 }
+
+// WritersWaiting returns how many Updates wait for the write
+// transaction under way (an import holds one for a whole file).
+func (db *DB) WritersWaiting() int { return int(db.waiting.Load()) }
 
 // TryUpdate runs fn in a read-write transaction unless another write
 // transaction of this DB is under way (an import holds one for a whole

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -529,5 +530,34 @@ func TestAsOfPerState(t *testing.T) {
 	close(resume)
 	if got := <-old; got != 100 {
 		t.Errorf("reader open across the commit, after a later reader read 101: got %d, want 100", got)
+	}
+}
+
+// TestWritersWaiting: an Update waiting for the one under way is
+// counted until it runs; TryUpdate does not wait and is not counted.
+func TestWritersWaiting(t *testing.T) {
+	db := MustOpen(t)
+	held, release := make(chan struct{}), make(chan struct{})
+	first, second := make(chan error, 1), make(chan error, 1)
+	go func() { first <- db.Update(func(*storage.Tx) error { close(held); <-release; return nil }) }()
+	<-held
+	if n := db.WritersWaiting(); n != 0 {
+		t.Fatalf("with one Update under way and none waiting: WritersWaiting = %d, want 0", n)
+	}
+	if ran, err := db.TryUpdate(func(*storage.Tx) error { return nil }); ran || err != nil {
+		t.Fatalf("TryUpdate while an Update is under way: ran %v, %v; want not run", ran, err)
+	}
+	go func() { second <- db.Update(func(*storage.Tx) error { return nil }) }()
+	for db.WritersWaiting() != 1 {
+		runtime.Gosched() // the test's timeout ends a count that never comes
+	}
+	close(release)
+	for _, c := range []chan error{first, second} {
+		if err := <-c; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := db.WritersWaiting(); n != 0 {
+		t.Fatalf("after both ran: WritersWaiting = %d, want 0", n)
 	}
 }
