@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
@@ -116,7 +117,7 @@ func TestOpenAfterReplace(t *testing.T) {
 		}
 		opened <- s
 	}()
-	time.Sleep(200 * time.Millisecond) // let Open reach the lock
+	waitOpened(t, path, 2) // LockFile's descriptor and Open's, which waits for the lock
 	if err := os.Rename(next, path); err != nil {
 		t.Fatal(err)
 	}
@@ -128,6 +129,35 @@ func TestOpenAfterReplace(t *testing.T) {
 	defer s.Close()
 	if _, err := s.Authenticate(ctx, key.Key, grocery.InterfaceMCP); err != nil {
 		t.Errorf("Open waited on a replaced file and opened the old one: the new file's key fails: %v", err)
+	}
+}
+
+// waitOpened waits until n of this process's file descriptors
+// (/proc/self/fd) are open on the file at path, for at most 10 s. It
+// skips the test where the descriptors cannot be listed.
+func waitOpened(t *testing.T, path string, n int) {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; runtime.Gosched() {
+		fds, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Skipf("no /proc/self/fd to tell when Open has the file open: %v", err)
+		}
+		open := 0
+		for _, fd := range fds {
+			if f, err := os.Stat("/proc/self/fd/" + fd.Name()); err == nil && os.SameFile(f, fi) {
+				open++
+			}
+		}
+		if open >= n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d descriptors open on %s after 10 s, want %d", open, path, n)
+		}
 	}
 }
 
