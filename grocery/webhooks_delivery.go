@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/grocerydata/grocery/grocery/internal/webhook"
+	"github.com/grocerydata/grocery/storage"
 )
 
 // webhookHooks is a Service's webhook options and the worker that sends
@@ -60,6 +61,14 @@ func (s *Service) startWebhooks() {
 		cfg.Warn = func(msg string, err error) {
 			err = fromFault(err)
 			s.log.Warn(msg, "err", ErrorMessage(err), "code", ErrorCode(err))
+		}
+		cfg.Failed = func(d *storage.WebhookDelivery) {
+			next := "none: failed"
+			if d.Next != 0 {
+				next = time.UnixMilli(d.Next).UTC().Format(time.RFC3339)
+			}
+			s.log.Info("webhook attempt failed", "account", d.Account, "webhook", webhookID(d.Endpoint), "delivery", deliveryID(d.Seq),
+				"attempts", d.Attempts, "status", d.Code, "error", d.Error, "next_attempt", next)
 		}
 	}
 	h.w.Start(cfg)

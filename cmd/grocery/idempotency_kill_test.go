@@ -98,7 +98,7 @@ func TestIdempotentCreateSIGKILL(t *testing.T) {
 					return len(ids(base, path))
 				}
 				idemKey := fmt.Sprintf("kill-%d", i)
-				srv, base := serveProcess(t, db, extra...)
+				srv, base, _ := serveProcess(t, db, extra...)
 				before := count(base)
 				answered := make(chan error, 1)
 				go func() {
@@ -134,7 +134,7 @@ func TestIdempotentCreateSIGKILL(t *testing.T) {
 					t.Fatalf("round %d: the first request: %v", i, first)
 				}
 
-				srv, base = serveProcess(t, db, extra...)
+				srv, base, _ = serveProcess(t, db, extra...)
 				after := ids(base, path)
 				code, b, err := call("POST", base+path, idemKey, body)
 				if err != nil || code != http.StatusCreated {

@@ -72,7 +72,7 @@ func (c *Client) Close() { c.hc.CloseIdleConnections() }
 func (c *Client) SendWebhook(ctx context.Context, r *grocery.WebhookRequest) grocery.WebhookResponse {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.URL, bytes.NewReader(r.Body))
 	if err != nil {
-		return grocery.WebhookResponse{Err: fmt.Errorf("url %q cannot be requested", r.URL)}
+		return grocery.WebhookResponse{Err: errors.New("the endpoint's url cannot be requested: register it again")}
 	}
 	for k, v := range r.Header {
 		req.Header.Set(k, v)

@@ -71,6 +71,11 @@ type Config struct {
 	FanOut func(ctx context.Context) error
 	// Warn logs what the loop could not do (nil: nothing is logged).
 	Warn func(msg string, err error)
+	// Failed is told of each failed attempt once it is recorded, with
+	// the delivery as recorded: its attempts, the answer's code, the
+	// error, and its next attempt (Next), 0 when it was given up on.
+	// Nil: nobody is told.
+	Failed func(d *storage.WebhookDelivery)
 	// DeliveryID is a delivery's id in its header (DeliveryIDHeader).
 	DeliveryID func(seq uint64) string
 	// RetryFor is how long after its first attempt a delivery is retried
@@ -322,7 +327,8 @@ type job struct {
 	now     time.Time // when it was claimed: the clock of its record
 	res     Response
 	outcome Run
-	err     error // recording it failed
+	err     error                   // recording it failed
+	failed  storage.WebhookDelivery // as a failed attempt recorded it (Attempts 0: none did)
 }
 
 // claimDue claims, at most limit, the head deliveries of enabled
@@ -400,12 +406,15 @@ func (w *Worker) finish(ctx context.Context, j *job) {
 	if ctx.Err() == nil || j.res.Code != 0 {
 		// Not ctx: a stop must not cut short the record of an answer.
 		_, err := w.cfg.Store.EditHook(context.Background(), j.d.Account, j.d.Endpoint, func(e *alertstore.Edit) error {
-			j.outcome = Run{}
+			j.outcome, j.failed = Run{}, storage.WebhookDelivery{}
 			return w.record(e, j, j.now, &j.outcome)
 		})
 		j.err = err
 		if j.err != nil && w.cfg.Warn != nil {
 			w.cfg.Warn("webhook deliveries: recording an attempt failed; it is sent again", j.err)
+		}
+		if j.err == nil && j.failed.Attempts != 0 && w.cfg.Failed != nil {
+			w.cfg.Failed(&j.failed)
 		}
 	}
 	w.mu.Lock()
@@ -476,5 +485,9 @@ func (w *Worker) record(e *alertstore.Edit, j *job, now time.Time, run *Run) err
 		}
 	}
 	e.Put(&d)
+	if j.res.Err != nil {
+		j.failed = d
+		j.failed.Body = nil // the log's, not the receiver's
+	}
 	return nil
 }

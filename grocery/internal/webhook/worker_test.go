@@ -276,3 +276,38 @@ func TestClaimFairShare(t *testing.T) {
 		})
 	}
 }
+
+// Config.Failed is told of each failed attempt once it is recorded, with
+// the delivery as recorded (its next attempt scheduled, no body), and of
+// nothing else.
+func TestFailedTold(t *testing.T) {
+	t.Parallel()
+	st := testStores(t)["bolt"]
+	now := time.Date(2026, 11, 21, 18, 0, 0, 0, time.UTC)
+	w, h := testWorker(t, st, now, 2, 1, func(ctx context.Context, req *Request) Response {
+		if req.Header[EventIDHeader] == "evt_ok" {
+			return Response{Code: 204}
+		}
+		return Response{Code: 503, Err: errors.New("HTTP 503")}
+	})
+	addHook(t, st, now, "evt_ok")
+	var told []storage.WebhookDelivery
+	w.cfg.Failed = func(d *storage.WebhookDelivery) { told = append(told, *d) } // Manual: no loop runs yet
+	run, err := w.Deliver(context.Background())
+	if err != nil || run.Attempts != 2 || run.Delivered != 1 {
+		t.Fatalf("Deliver: %+v, %v; want 2 attempts, 1 delivered", run, err)
+	}
+	stored := storedDeliveries(t, st, h)
+	if len(told) != 1 || len(stored) != 1 {
+		t.Fatalf("told of %d failed attempts, %d deliveries stored; want 1 each (evt_1)", len(told), len(stored))
+	}
+	d := told[0]
+	want := stored[0]
+	want.Body = nil
+	if d.EventID != "evt_1" || d.Attempts != 1 || d.Code != 503 || d.Error != "HTTP 503" || d.Next <= now.UnixMilli() || d.Body != nil {
+		t.Errorf("told %+v, want evt_1 after 1 attempt, 503, HTTP 503, a next attempt after now, no body", d)
+	}
+	if d.Next != want.Next || d.Seq != want.Seq || d.Status != want.Status {
+		t.Errorf("told next %d, seq %d, status %d; recorded %d, %d, %d", d.Next, d.Seq, d.Status, want.Next, want.Seq, want.Status)
+	}
+}
