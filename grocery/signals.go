@@ -1297,11 +1297,12 @@ type shrinkBufs struct {
 	fresh    []shrinkItem
 	folds    map[string]string
 	lines    map[lineKey]bool
-	brands   map[string]bool           // folded brands of the lines
-	banners  map[string]bool           // with a recent product of a line
-	verdicts map[string]int32          // GTIN -> index in items, -1 when of no line
-	items    []shrinkItem              // the older products' verdicts (sh nil)
-	byLine   map[bannerLine]*lineSizes // the older products, by banner and line
+	brands   map[string]bool      // folded brands of the lines
+	banners  map[string]bool      // with a recent product of a line
+	verdicts map[string]int32     // GTIN -> index in items, -1 when of no line
+	items    []shrinkItem         // the older products' verdicts (sh nil)
+	byLine   map[bannerLine]int32 // the older products, by banner and line: an index in sizes
+	sizes    []lineSizes          // kept with their room from one call to the next
 }
 
 // reset empties b, keeping at most a catalogue's worth of folds.
@@ -1318,6 +1319,12 @@ func (b *shrinkBufs) reset() {
 	clear(b.items)
 	b.items = b.items[:0]
 	clear(b.byLine)
+	for i := range b.sizes {
+		l := &b.sizes[i]
+		clear(l.items)
+		l.items, l.packs = l.items[:0], l.packs[:0]
+	}
+	b.sizes = b.sizes[:0]
 }
 
 // fold returns foldKey(s), once per text.
@@ -1357,7 +1364,7 @@ func (sc *signalScan) shrinkflation() error {
 	b := &sc.shrink
 	if b.folds == nil {
 		b.folds, b.lines, b.brands, b.banners = map[string]string{}, map[lineKey]bool{}, map[string]bool{}, map[string]bool{}
-		b.verdicts, b.byLine = map[string]int32{}, map[bannerLine]*lineSizes{}
+		b.verdicts, b.byLine = map[string]int32{}, map[bannerLine]int32{}
 	}
 	defer b.reset()
 	if err := sc.freshLines(recent, current); err != nil || len(b.fresh) == 0 {
@@ -1371,12 +1378,13 @@ func (sc *signalScan) shrinkflation() error {
 		if f.pack.Qty <= 0 || f.p.Brand == "" {
 			continue
 		}
-		olds := b.byLine[bannerLine{f.sh.Banner, f.line}]
-		if olds == nil {
+		l, ok := b.byLine[bannerLine{f.sh.Banner, f.line}]
+		if !ok {
 			continue
 		}
+		olds := &b.sizes[l]
 		if best, up := pricestat.Shrink(f.pack, olds.packs, sc.asOf-freshDays, SignalShrinkPct); best >= 0 {
-			sc.addShrink(*f, &olds.items[best], up)
+			sc.addShrink(*f, olds.items[best], up)
 		}
 	}
 	return nil
@@ -1435,16 +1443,27 @@ func (sc *signalScan) olderSizes(recent int32) error {
 			o := b.items[v]
 			o.sh = sh
 			o.pack.Regular, o.pack.Last = sh.LastRegular, sh.Last
-			k := bannerLine{sh.Banner, o.line}
-			l := b.byLine[k]
-			if l == nil {
-				l = &lineSizes{}
-				b.byLine[k] = l
-			}
+			l := b.lineSizes(bannerLine{sh.Banner, o.line})
 			l.items, l.packs = append(l.items, o), append(l.packs, o.pack)
 		}
 	}
 	return nil
+}
+
+// lineSizes returns the older sizes of line k, added empty when it has
+// none yet (reusing the room of an earlier call's).
+func (b *shrinkBufs) lineSizes(k bannerLine) *lineSizes {
+	i, ok := b.byLine[k]
+	if !ok {
+		i = int32(len(b.sizes))
+		b.byLine[k] = i
+		if len(b.sizes) < cap(b.sizes) {
+			b.sizes = b.sizes[:i+1]
+		} else {
+			b.sizes = append(b.sizes, lineSizes{})
+		}
+	}
+	return &b.sizes[i]
 }
 
 // lineItem returns the index in sc.shrink.items of barcode gtin's item
@@ -1473,10 +1492,11 @@ func (sc *signalScan) lineItem(gtin string) (int32, error) {
 	return int32(len(b.items) - 1), nil
 }
 
-// addShrink adds the shrinkflation signal of fresh product f (a copy:
-// the signal is built later, for the page) against the larger size best,
-// whose unit price rose bestUp percent to f's.
-func (sc *signalScan) addShrink(f shrinkItem, best *shrinkItem, bestUp float64) {
+// addShrink adds the shrinkflation signal of fresh product f against
+// the larger size best, whose unit price rose bestUp percent to f's. Both
+// are copies: the signal is built later, for the page, once shrinkBufs
+// are reset.
+func (sc *signalScan) addShrink(f, best shrinkItem, bestUp float64) {
 	sc.banners[f.sh.Banner] = true
 	newUnit := f.pack.UnitPrice()
 	sc.add(SignalChanges, "shrinkflation", severityAbove(100, 100+bestUp, 10, 5), bestUp, f.p.UPC, f.sh.Banner, f.sh.SKU, func(sg *Signal) error {
