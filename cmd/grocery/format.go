@@ -204,7 +204,7 @@ func printHistory(w io.Writer, res *grocery.HistoryResult) error {
 		return err
 	}
 	if st := res.Stats; st != nil {
-		fmt.Fprintf(w, "\nLowest %s, highest %s, latest %s (median), %+.2f%% since %s\n", money(st.Min), money(st.Max), money(st.Latest), st.ChangePct, res.Points[0].Date)
+		fmt.Fprintf(w, "\nLowest %s, highest %s, latest %s (median), %+.1f%% since %s\n", money(st.Min), money(st.Max), money(st.Latest), st.ChangePct, res.Points[0].Date)
 	}
 	return nil
 }
