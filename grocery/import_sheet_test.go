@@ -234,10 +234,10 @@ func TestImport_NotATable(t *testing.T) {
 		in   []byte
 		want string
 	}{
-		{"Zip", zipFile.Bytes(), "data.csv: not a CSV, JSON Lines, XLSX or Parquet file: it is a ZIP archive but not a readable XLSX workbook"},
-		{"Random", random, "data.csv: not a CSV, JSON Lines, XLSX or Parquet file: it holds binary data"},
-		{"BinaryAfterText", append([]byte("date,price\n"), random...), "data.csv: not a CSV, JSON Lines, XLSX or Parquet file: it holds binary data"},
-		{"XLS", append([]byte("\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"), random...), "data.csv: not a CSV, JSON Lines, XLSX or Parquet file: it is an OLE2 file"},
+		{"Zip", zipFile.Bytes(), "data.csv: not a CSV, JSON Lines, JSON, XLSX or Parquet file: it is a ZIP archive but not a readable XLSX workbook"},
+		{"Random", random, "data.csv: not a CSV, JSON Lines, JSON, XLSX or Parquet file: it holds binary data"},
+		{"BinaryAfterText", append([]byte("date,price\n"), random...), "data.csv: not a CSV, JSON Lines, JSON, XLSX or Parquet file: it holds binary data"},
+		{"XLS", append([]byte("\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"), random...), "data.csv: not a CSV, JSON Lines, JSON, XLSX or Parquet file: it is an OLE2 file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := importBytes(t, svc, "data.csv", tc.in)

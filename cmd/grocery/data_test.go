@@ -97,7 +97,7 @@ func TestImport(t *testing.T) {
 
 	// A directory is not an input file.
 	r = cli(t, nil, "import", "--db", db, dir)
-	if want := "grocery: " + dir + " is a directory: want a CSV, JSON Lines, XLSX or Parquet file\n"; r.code != exitInvalid || r.stderr != want {
+	if want := "grocery: " + dir + " is a directory: want a CSV, JSON Lines, JSON, XLSX or Parquet file\n"; r.code != exitInvalid || r.stderr != want {
 		t.Errorf("import of a directory: got exit %d, stderr %q; want %d, %q", r.code, r.stderr, exitInvalid, want)
 	}
 

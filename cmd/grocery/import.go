@@ -24,7 +24,7 @@ func (a *app) importCmd() *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "import [--source hammer|openprices|statcan] FILE...",
-		Short: "Load stores or observations from CSV, JSON Lines, XLSX or Parquet files",
+		Short: "Load stores or observations from CSV, JSON Lines, JSON, XLSX or Parquet files",
 		Long: `import loads each FILE in order into the data file (created if needed).
 
 A file is CSV with a header row (RFC 4180; fields separated by ",", or by
@@ -130,7 +130,7 @@ func (a *app) runImport(cmd *cobra.Command, files []string, flags importFlags, s
 			return grocery.Errorf(grocery.EINVALIDARGUMENT, "%s", pathLine(name, err))
 		}
 		if fi.IsDir() {
-			return grocery.Errorf(grocery.EINVALIDARGUMENT, "%s is a directory: want a CSV, JSON Lines, XLSX or Parquet file", name)
+			return grocery.Errorf(grocery.EINVALIDARGUMENT, "%s is a directory: want a CSV, JSON Lines, JSON, XLSX or Parquet file", name)
 		}
 	}
 	// A server holding the data file imports for us through its admin

@@ -111,9 +111,9 @@ func TestOpenXLSXErrors(t *testing.T) {
 		limit int64
 		want  string
 	}{
-		{"ErrNotXLSX", zipBuf.Bytes(), MaxSize, "not a CSV, JSON Lines, XLSX or Parquet file: it is a ZIP archive but not a readable XLSX workbook"},
-		{"ErrODS", odsFile(t), MaxSize, "not a CSV, JSON Lines, XLSX or Parquet file: it is an OpenDocument spreadsheet (ODS): save it as XLSX or CSV and import that"},
-		{"ErrBrokenZIP", []byte("PK\x03\x04\x00\x01\x02garbage\xff\xfe"), MaxSize, "not a CSV, JSON Lines, XLSX or Parquet file: it starts as a ZIP archive but is not a readable one"},
+		{"ErrNotXLSX", zipBuf.Bytes(), MaxSize, "not a CSV, JSON Lines, JSON, XLSX or Parquet file: it is a ZIP archive but not a readable XLSX workbook"},
+		{"ErrODS", odsFile(t), MaxSize, "not a CSV, JSON Lines, JSON, XLSX or Parquet file: it is an OpenDocument spreadsheet (ODS): save it as XLSX or CSV and import that"},
+		{"ErrBrokenZIP", []byte("PK\x03\x04\x00\x01\x02garbage\xff\xfe"), MaxSize, "not a CSV, JSON Lines, JSON, XLSX or Parquet file: it starts as a ZIP archive but is not a readable one"},
 		{"ErrTooLarge", book, 1 << 10, "the XLSX file is larger than 0 MiB"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

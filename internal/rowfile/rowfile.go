@@ -44,7 +44,7 @@ type FormatError struct {
 func (e *FormatError) Error() string { return e.Reason }
 
 // NotOurs is the start of every message about a file of another kind.
-const NotOurs = "not a CSV, JSON Lines, XLSX or Parquet file: "
+const NotOurs = "not a CSV, JSON Lines, JSON, XLSX or Parquet file: "
 
 // sniffLen is how many bytes Sniff examines for binary content.
 const sniffLen = 4096

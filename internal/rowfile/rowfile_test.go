@@ -28,7 +28,7 @@ func TestSniff(t *testing.T) {
 		{"JSONL", "\n {\"a\":1}\n", JSONL, false, ""},
 		{"Empty", " \r\n\t", "", true, ""},
 		{"ZIP", zipBuf.String(), XLSX, false, ""},
-		{"ErrBinary", "date\x00\x01\x02\xff\xfe", "", false, "not a CSV, JSON Lines, XLSX or Parquet file: it holds binary data"},
+		{"ErrBinary", "date\x00\x01\x02\xff\xfe", "", false, "not a CSV, JSON Lines, JSON, XLSX or Parquet file: it holds binary data"},
 		{"ErrXLS", "\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1\x00\x00", "", false, "Excel 97-2003 .xls"},
 		{"ErrGzip", "\x1f\x8b\x08\x00", "", false, "gzip"},
 		{"ErrUTF16", "\xff\xfed\x00a\x00", "", false, "UTF-16"},

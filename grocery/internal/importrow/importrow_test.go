@@ -26,7 +26,7 @@ func TestOpen(t *testing.T) {
 		{"ObservationsSemicolon", "date;store_id;banner;external_sku;price\n", Observations, ""},
 		{"ObservationsJSONL", `{"date":"2026-01-02","store_id":"a","banner":"b","external_sku":"1","price":"2"}` + "\n", Observations, ""},
 		{"ErrEmpty", " \n", nil, "f.csv: the file is empty: want a header row of stores (store_id, banner, province, name, city, postal_code, latitude, longitude[, active, banner_name, observations_30d, source]) or observations (date, store_id, banner, external_sku, price[, regular_price, promo_ends, upc, name, brand, size, category, name_fr, product_type, province, on_promo, currency, source])"},
-		{"ErrBinary", "date\x00\x01", nil, "f.csv: not a CSV, JSON Lines, XLSX or Parquet file: it holds binary data"},
+		{"ErrBinary", "date\x00\x01", nil, "f.csv: not a CSV, JSON Lines, JSON, XLSX or Parquet file: it holds binary data"},
 		{"ErrDerived", "offer_id,date,price\n", nil, "f.csv:1: header: columns offer_id are those of an export of dataset offers, which cannot be imported: offers are computed from the stores and observations, so export and import datasets stores and observations instead"},
 		{"ErrUnrecognised", "store_id,banner\n", nil, "f.csv:1: header: columns store_id, banner are not recognised: want stores ("},
 		{"ErrTwice", "date,store_id,banner,external_sku,price,price\n", nil, `f.csv:1: header: column "price" appears twice (columns 5 and 6)`},
