@@ -593,8 +593,9 @@ func TestKeyAdminDuringImport(t *testing.T) {
 		release := sync.OnceFunc(grocery.HoldWrite(s))
 		defer release() // before Close, also when a watchdog fails the test
 		changed := make(chan error, 1)
+		waiting := grocery.WritersWaiting(s) // 0 today; a background write would count too
 		go func() { changed <- fn() }()
-		for deadline := time.Now().Add(10 * time.Second); grocery.WritersWaiting(s) == 0; runtime.Gosched() {
+		for deadline := time.Now().Add(10 * time.Second); grocery.WritersWaiting(s) == waiting; runtime.Gosched() {
 			if time.Now().After(deadline) {
 				t.Fatalf("%s did not wait for the write transaction within 10 s", what)
 			}

@@ -1383,7 +1383,7 @@ func (sc *signalScan) shrinkflation() error {
 			continue
 		}
 		olds := &b.sizes[l]
-		if best, up := pricestat.Shrink(f.pack, olds.packs, sc.asOf-freshDays, SignalShrinkPct); best >= 0 {
+		if best, up := pricestat.Shrink(f.pack, olds.packs, current, SignalShrinkPct); best >= 0 {
 			sc.addShrink(*f, olds.items[best], up)
 		}
 	}
@@ -1443,16 +1443,16 @@ func (sc *signalScan) olderSizes(recent int32) error {
 			o := b.items[v]
 			o.sh = sh
 			o.pack.Regular, o.pack.Last = sh.LastRegular, sh.Last
-			l := b.lineSizes(bannerLine{sh.Banner, o.line})
+			l := b.sizesOf(bannerLine{sh.Banner, o.line})
 			l.items, l.packs = append(l.items, o), append(l.packs, o.pack)
 		}
 	}
 	return nil
 }
 
-// lineSizes returns the older sizes of line k, added empty when it has
+// sizesOf returns the older sizes of line k, added empty when it has
 // none yet (reusing the room of an earlier call's).
-func (b *shrinkBufs) lineSizes(k bannerLine) *lineSizes {
+func (b *shrinkBufs) sizesOf(k bannerLine) *lineSizes {
 	i, ok := b.byLine[k]
 	if !ok {
 		i = int32(len(b.sizes))

@@ -67,8 +67,11 @@ func (s *Service) startWebhooks() {
 			if d.Next != 0 {
 				next = time.UnixMilli(d.Next).UTC().Format(time.RFC3339)
 			}
-			s.log.Info("webhook attempt failed", "account", d.Account, "webhook", webhookID(d.Endpoint), "delivery", deliveryID(d.Seq),
-				"attempts", d.Attempts, "status", d.Code, "error", d.Error, "next_attempt", next)
+			attrs := []any{"account", d.Account, "webhook", webhookID(d.Endpoint), "delivery", deliveryID(d.Seq), "attempts", d.Attempts}
+			if d.Code != 0 { // an answer came
+				attrs = append(attrs, "http_status", d.Code)
+			}
+			s.log.Info("webhook attempt failed", append(attrs, "error", d.Error, "next_attempt", next)...)
 		}
 	}
 	h.w.Start(cfg)

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/grocerydata/grocery/storage"
@@ -548,8 +549,10 @@ func TestWritersWaiting(t *testing.T) {
 		t.Fatalf("TryUpdate while an Update is under way: ran %v, %v; want not run", ran, err)
 	}
 	go func() { second <- db.Update(func(*storage.Tx) error { return nil }) }()
-	for db.WritersWaiting() != 1 {
-		runtime.Gosched() // the test's timeout ends a count that never comes
+	for deadline := time.Now().Add(10 * time.Second); db.WritersWaiting() != 1; runtime.Gosched() {
+		if time.Now().After(deadline) {
+			t.Fatalf("WritersWaiting = %d after 10 s of an Update waiting, want 1", db.WritersWaiting())
+		}
 	}
 	close(release)
 	for _, c := range []chan error{first, second} {

@@ -22,7 +22,7 @@ import (
 // serveProcess starts 'grocery serve' on db as a process of its own (this
 // test binary as the command), on a free loopback port, allowing loopback
 // webhooks, with extraEnv ("NAME=value") added to its environment, and
-// returns it with its base URL.
+// returns it with its base URL and its stderr (its log) as it grows.
 func serveProcess(t *testing.T, db string, extraEnv ...string) (*exec.Cmd, string, *servetest.LogBuffer) {
 	t.Helper()
 	self, err := os.Executable()

@@ -15,7 +15,8 @@ type Barcode struct {
 // most banners price, of those at least minOthers+1 banners price (the
 // fewest a comparison needs), ties by barcode. It returns how many
 // barcodes the basket holds and each banner's standing over them
-// against the market (Compare), by banner slug. It reorders barcodes.
+// against the market (Compare), by banner slug. It uses barcodes as
+// scratch: the caller's slice is overwritten.
 func Basket(barcodes []Barcode, minOthers, n int) (int, map[string]*Standing) {
 	items := barcodes[:0]
 	for _, b := range barcodes {

@@ -13,10 +13,9 @@
 // (UnverifiedReference), a promotion's end, discount and whether it
 // still runs (PromoEnd, DiscountPct, PromoOngoing), ranks with ties
 // (Rank), exact percent tests, and the rounding applied when a figure is
-// written. It speaks storage's
-// vocabulary (integer cents, SKU numbers); what a figure is for (which
-// prices go in, what a threshold means) is decided by grocery, which
-// calls it.
+// written. It speaks storage's vocabulary (integer cents, SKU numbers);
+// what a figure is for (which prices go in, what a threshold means) is
+// decided by grocery, which calls it.
 package pricestat
 
 import (

@@ -72,9 +72,11 @@ type Config struct {
 	// Warn logs what the loop could not do (nil: nothing is logged).
 	Warn func(msg string, err error)
 	// Failed is told of each failed attempt once it is recorded, with
-	// the delivery as recorded: its attempts, the answer's code, the
-	// error, and its next attempt (Next), 0 when it was given up on.
-	// Nil: nobody is told.
+	// the delivery as recorded (no Body): its attempts, the answer's code
+	// (0: no answer), the error, and its next attempt (Next), 0 when it
+	// was given up on. The senders call it at once, each before its
+	// endpoint's next delivery goes: it must be safe for concurrent use,
+	// and quick. Nil: nobody is told.
 	Failed func(d *storage.WebhookDelivery)
 	// DeliveryID is a delivery's id in its header (DeliveryIDHeader).
 	DeliveryID func(seq uint64) string

@@ -291,8 +291,13 @@ func TestFailedTold(t *testing.T) {
 		return Response{Code: 503, Err: errors.New("HTTP 503")}
 	})
 	addHook(t, st, now, "evt_ok")
+	var mu sync.Mutex
 	var told []storage.WebhookDelivery
-	w.cfg.Failed = func(d *storage.WebhookDelivery) { told = append(told, *d) } // Manual: no loop runs yet
+	w.cfg.Failed = func(d *storage.WebhookDelivery) { // Manual: no loop runs yet
+		mu.Lock()
+		defer mu.Unlock()
+		told = append(told, *d)
+	}
 	run, err := w.Deliver(context.Background())
 	if err != nil || run.Attempts != 2 || run.Delivered != 1 {
 		t.Fatalf("Deliver: %+v, %v; want 2 attempts, 1 delivered", run, err)
