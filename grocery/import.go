@@ -122,8 +122,9 @@ func (s *Service) Import(ctx context.Context, name string, r io.Reader, opts *Im
 	return s.importRuns(ctx, name, r, opts, extsort.DefaultRunRows)
 }
 
-// importRuns is Import sorting the observations in runs of runRows rows:
-// the tests make runs small to spill them.
+// importRuns is Import sorting the observations in runs of runRows rows
+// and writing them in chunks of at most as many: the tests make both
+// small, to spill runs and to write a file in many chunks.
 func (s *Service) importRuns(ctx context.Context, name string, r io.Reader, opts *ImportOptions, runRows int) (*ImportReport, error) {
 	if opts == nil {
 		opts = &ImportOptions{}
@@ -141,6 +142,7 @@ func (s *Service) importRuns(ctx context.Context, name string, r io.Reader, opts
 		maxDate:     s.today() + 1,
 	}
 	imp.obs = extsort.New(runRows, imp.order)
+	imp.chunk = min(writeChunk, runRows)
 
 	f, err := importrow.Open(name, r, opts.Progress, derivedDatasets, openRegistered)
 	if err != nil {
@@ -292,6 +294,7 @@ type importer struct {
 	skuFacts   map[uint64]int32    // (banner number, sku) -> index in batch.SKUFacts: an unlinked SKU's facts
 	repeats    int                 // rows repeated identically
 	obs        *extsort.Runs       // the observations, sorted in runs
+	chunk      int                 // rows written to the transaction at a time
 	notes      []lineNote          // the first maxProblems problems met while reading
 	conflicts  []lineNote          // the maxProblems earliest conflicts skipped
 

@@ -53,14 +53,14 @@ func (imp *importer) scan(ctx context.Context, write func([]obsRec) error) error
 		repeats int
 	)
 	if write != nil {
-		buf = make([]obsRec, 0, writeChunk)
+		buf = make([]obsRec, 0, imp.chunk)
 	}
 	err := imp.obs.Groups(ctx, func(r *extsort.Rec) error {
 		if write == nil {
 			return nil
 		}
 		buf = append(buf, obsRec{Series: r.Series, Store: r.Store, Date: r.Date, Price: r.Price, Regular: r.Regular, PromoEnd: r.PromoEnd})
-		if len(buf) < writeChunk {
+		if len(buf) < imp.chunk {
 			return nil
 		}
 		err := write(buf)

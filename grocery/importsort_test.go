@@ -2,10 +2,13 @@ package grocery
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/grocerydata/grocery/grocery/internal/gs1"
+	"github.com/grocerydata/grocery/storage"
 )
 
 // TestImport_SpilledRuns imports files larger than a run (three rows
@@ -122,4 +125,84 @@ func TestImport_SpilledRuns(t *testing.T) {
 			t.Errorf("problems (-want +got):\n%s", diff)
 		}
 	})
+}
+
+// TestImport_Chunks: an import written to its transaction in many
+// chunks, a series' days cut between two of them, leaves the aggregates
+// of the same file written in one, and they equal a recomputation from
+// the observations (Verify). A second file changes prices already stored
+// (the days' observations taken out and put back) and adds days, across
+// banners.
+func TestImport_Chunks(t *testing.T) {
+	ctx := context.Background()
+	type product struct{ sku, upc, name, size, category string }
+	products := []product{
+		{"A", "06038300001", "Corn Flakes", "340 g", "Pantry"},
+		{"B", "06680000015", "2% Milk", "2 L", "Dairy & Eggs"},
+		{"C", "06238000031", "Butter", "454 g", "Dairy & Eggs"},
+	}
+	stores := []struct{ id, banner string }{
+		{"ON-LOB-001", "loblaws"}, {"ON-LOB-002", "loblaws"}, {"ON-NOF-001", "no-frills"}, {"QC-IGA-001", "iga"},
+	}
+	// file has each store's price of each product on days first..last
+	// (days from 2026-11-01), some on promotion; shift moves the prices.
+	file := func(first, last, shift int) string {
+		rows := []string{obsHeader}
+		for d := first; d <= last; d++ {
+			for si, st := range stores {
+				for pi, p := range products {
+					regular := 300 + 50*pi + 10*si + shift*((d+pi)%3)
+					price, ends := regular, ""
+					if (d+pi+si)%5 == 0 { // a promotion to the week's end
+						price, ends = regular-40, fmt.Sprintf("2026-11-%02d", min(d+3, 30))
+					}
+					rows = append(rows, fmt.Sprintf("2026-11-%02d,%s,%s,%s-%s,%d.%02d,%d.%02d,%s,%s%c,%s,Brand,%s,%s",
+						d, st.id, st.banner, st.banner, p.sku, price/100, price%100, regular/100, regular%100, ends,
+						p.upc, gs1.CheckDigit(p.upc), p.name, p.size, p.category))
+				}
+			}
+		}
+		return lines(rows...)
+	}
+	dump := func(svc *Service) map[string]string {
+		t.Helper()
+		m := map[string]string{}
+		if err := svc.db.View(func(tx *storage.Tx) error {
+			return tx.ForEachAnalytics(func(bucket string, k, v []byte) error {
+				m[bucket+"\x00"+string(k)] = string(v)
+				return nil
+			})
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	chunked, whole := openImportService(t), openImportService(t)
+	for _, svc := range []*Service{chunked, whole} {
+		if _, err := importString(t, svc, "stores.csv", testStoresCSV, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []struct {
+		name string
+		csv  string
+	}{{"first.csv", file(1, 12, 0)}, {"second.csv", file(8, 18, 7)}} {
+		// 7 rows a chunk: a series' days are cut between chunks.
+		if _, err := chunked.importRuns(ctx, f.name, strings.NewReader(f.csv), nil, 7); err != nil {
+			t.Fatalf("%s in chunks: %v", f.name, err)
+		}
+		if _, err := importString(t, whole, f.name, f.csv, nil); err != nil {
+			t.Fatalf("%s whole: %v", f.name, err)
+		}
+		got, want := dump(chunked), dump(whole)
+		if len(want) == 0 {
+			t.Fatalf("%s: no aggregates written", f.name)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: the aggregates written in chunks differ from those written whole (-whole +chunks):\n%s", f.name, diff)
+		}
+		if err := chunked.Verify(ctx); err != nil {
+			t.Errorf("%s: Verify after the import in chunks: %v", f.name, err)
+		}
+	}
 }
