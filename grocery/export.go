@@ -125,7 +125,9 @@ func (s *Service) Export(ctx context.Context, in ExportInput, w io.Writer) (*Exp
 
 // PrepareExport validates an export and resolves its defaults, reading
 // only the data set's latest date (and, in a format with a row limit,
-// the stored counts of the observations asked for); nothing is written. A transport calls
+// the stored counts of the observations asked for, or, for a barcode's
+// export or changes, which they do not cover, the observations themselves
+// up to one past the limit); nothing is written. A transport calls
 // it first, so that a bad argument is answered as an error before any
 // byte of the export, then sets its headers from the result and calls
 // Stream, or Close when it does not stream it.
@@ -171,7 +173,7 @@ func (s *Service) PrepareExport(ctx context.Context, in ExportInput) (*PreparedE
 		if err := p.resolveDates(); err != nil {
 			return nil, err
 		}
-		if err := p.checkRows(pin); err != nil {
+		if err := p.checkRows(ctx, pin); err != nil {
 			return nil, err
 		}
 	}
@@ -329,13 +331,25 @@ func (p *PreparedExport) resolveDates() error {
 }
 
 // checkRows returns EINVALIDARGUMENT when the observations export holds
-// more than its format's MaxRows rows (when not 0), counted from the category days:
-// each observation is counted in the one of its province, category,
-// banner and day, so their counts add up to the export's rows without a
-// row read. An export of one barcode or of changes, which they do not
-// count, is left to the writer's own limit.
-func (p *PreparedExport) checkRows(pin *storage.Pinned) error {
-	if p.maxRows == 0 || p.gtin != "" || p.since != nil {
+// more than its format's MaxRows rows (when not 0). The rows are counted
+// from the category days: each observation is counted in the one of its
+// province, category, banner and day, so their counts add up to the
+// export's rows without a row read. An export of one barcode or of
+// changes, which the category days do not count, is counted by reading
+// its observations as the export would, until the count passes the
+// limit: its error says "more than" the limit.
+func (p *PreparedExport) checkRows(ctx context.Context, pin *storage.Pinned) error {
+	if p.maxRows == 0 {
+		return nil
+	}
+	if p.gtin != "" || p.since != nil {
+		n, err := p.query(pin.View).CountObservations(ctx, int64(p.maxRows))
+		if err != nil {
+			return fromFault(err)
+		}
+		if n > int64(p.maxRows) {
+			return tooManyRows(p.format, p.maxRows, 0)
+		}
 		return nil
 	}
 	var n int64
@@ -354,6 +368,15 @@ func (p *PreparedExport) checkRows(pin *storage.Pinned) error {
 		return tooManyRows(p.format, p.maxRows, n)
 	}
 	return nil
+}
+
+// query is the export's query of exportrows, reading through view.
+func (p *PreparedExport) query(view func(fn func(tx *storage.Tx) error) error) *exportrows.Query {
+	return &exportrows.Query{
+		Format: p.format, Create: p.create, Dataset: p.dataset, Province: p.province, Banner: p.banner, Category: p.category, GTIN: string(p.gtin),
+		From: int32(p.from), To: int32(p.to), Batch: p.batch, View: view, Progress: p.progress, Writes: p.writes(),
+		UPC: func(g string) string { return GTIN(g).UPC() }, BannerName: bannerName, Unit: unitprice.Of, FreshDays: freshDays, Currency: Currency,
+	}
 }
 
 // tooManyRows is the error of an export over its format's row limit: of
@@ -472,11 +495,7 @@ func (p *PreparedExport) Stream(ctx context.Context, w io.Writer) (*ExportSummar
 	// The batches are transactions of their own; pinned, they all read
 	// one file even when a replica swaps in a newer snapshot meanwhile.
 	var n exportrows.Counts
-	err := exportrows.Stream(ctx, w, &exportrows.Query{
-		Format: p.format, Create: p.create, Dataset: p.dataset, Province: p.province, Banner: p.banner, Category: p.category, GTIN: string(p.gtin),
-		From: int32(p.from), To: int32(p.to), Batch: p.batch, View: p.pin.View, Progress: p.progress, Writes: p.writes(),
-		UPC: func(g string) string { return GTIN(g).UPC() }, BannerName: bannerName, Unit: unitprice.Of, FreshDays: freshDays, Currency: Currency,
-	}, &n)
+	err := exportrows.Stream(ctx, w, p.query(p.pin.View), &n)
 	sum.Rows, sum.Bytes = n.Rows, n.Bytes
 	if errors.Is(err, rowwrite.ErrTooManyRows) {
 		err = tooManyRows(p.format, p.maxRows, 0)

@@ -59,7 +59,7 @@ func (l *limitedWriter) Close() error {
 // rows it holds, before a writer is made; the counts are the export's
 // rows exactly (one over the limit is refused, one at it is written), on
 // every filter the counts cover. An export of a barcode or of changes,
-// which they do not cover, is refused by the writer, with nothing written.
+// which they do not cover, is counted by reading its rows.
 func TestExportRowLimit(t *testing.T) {
 	svc, err := Open(DemoCopy(t), &Options{})
 	if err != nil {
@@ -95,6 +95,9 @@ func TestExportRowLimit(t *testing.T) {
 			in := in
 			in.Format = name
 			p, err := svc.PrepareExport(ctx, in)
+			if limit < n && err == nil {
+				p.Close() // else Close of the Service waits for it
+			}
 			if limit < n {
 				want := fmt.Sprintf("the export holds %d rows, more than the %d one %s file holds", n, limit, strings.ToUpper(name))
 				if ErrorCode(err) != EINVALIDARGUMENT || !strings.Contains(err.Error(), want) || created != 0 {
@@ -113,12 +116,66 @@ func TestExportRowLimit(t *testing.T) {
 		}
 	}
 
-	// A barcode's export is counted by the writer alone.
-	created := 0
-	limitedFormat(t, "limitedupc", 3, &created)
-	var out bytes.Buffer
-	sum, err := svc.Export(ctx, ExportInput{Format: "limitedupc", UPC: "067000378089"}, &out)
-	if want := "the export holds more than the 3 rows one LIMITEDUPC file holds"; ErrorCode(err) != EINVALIDARGUMENT || !strings.Contains(fmt.Sprint(err), want) || created != 1 || out.Len() != 0 || sum.Bytes != 0 {
-		t.Fatalf("a barcode's export over the limit: %v, %d bytes written; want %s and nothing written", err, out.Len(), want)
+	// A barcode's export and an export of changes, which the category
+	// days do not count, are counted by reading their rows, up to one
+	// past the limit: refused before a writer is made, as "more than" the
+	// limit; written at it.
+	c1, err := svc.PrepareExport(ctx, ExportInput{Format: "csv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c1.Close()
+	offers, err := SampleOffers(svc, "ON", 1)
+	if err != nil || len(offers) == 0 {
+		t.Fatalf("no offer to change: %v", err)
+	}
+	o := offers[0]
+	stores, err := svc.ListReferenceStores(ctx, StoresInput{Province: "ON", Banner: o.Banner, Limit: Some(1)})
+	if err != nil || len(stores.Stores) == 0 {
+		t.Fatalf("a store of %s: %v", o.Banner, err)
+	}
+	var changes strings.Builder // three observations, new or changed
+	changes.WriteString("date,store_id,banner,external_sku,price\n")
+	for _, day := range []string{"2026-11-17", "2026-11-18", "2026-11-19"} {
+		fmt.Fprintf(&changes, "%s,%s,%s,%s,0.97\n", day, stores.Stores[0].ID, o.Banner, o.SKU)
+	}
+	if _, err := importString(t, svc, "changes.csv", changes.String(), nil); err != nil {
+		t.Fatal(err)
+	}
+	for i, in := range []ExportInput{
+		{UPC: "067000378089"},
+		{UPC: "067000378089", Province: "ON", From: "2026-11-01"},
+		{ChangedSince: c1.Cursor},
+	} {
+		n := rows(in)
+		if n < 2 {
+			t.Fatalf("%+v: %d rows, want a few to count", in, n)
+		}
+		for _, limit := range []int64{n - 1, n} {
+			name := fmt.Sprintf("limitedread%dx%d", i, limit)
+			created := 0
+			limitedFormat(t, name, int(limit), &created)
+			in := in
+			in.Format = name
+			p, err := svc.PrepareExport(ctx, in)
+			if limit < n && err == nil {
+				p.Close() // else Close of the Service waits for it
+			}
+			if limit < n {
+				want := fmt.Sprintf("the export holds more than the %d rows one %s file holds", limit, strings.ToUpper(name))
+				if ErrorCode(err) != EINVALIDARGUMENT || !strings.Contains(err.Error(), want) || created != 0 {
+					t.Fatalf("%+v over the limit: %v (writers made: %d), want %s before any writer", in, err, created, want)
+				}
+				continue
+			}
+			if err != nil {
+				t.Fatalf("%+v at the limit: %v", in, err)
+			}
+			var out bytes.Buffer
+			sum, err := p.Stream(ctx, &out)
+			if err != nil || sum.Rows != n {
+				t.Fatalf("%+v at the limit: %d rows, %v; want %d", in, sum.Rows, err, n)
+			}
+		}
 	}
 }

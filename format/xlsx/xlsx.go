@@ -15,8 +15,9 @@
 // its data set, with a bold header row frozen above the rows, typed cells
 // (money with MoneyFormat, dates with DateFormat) and an autofilter; an
 // export of more than grocery.MaxXLSXRows rows is refused before anything
-// is written: an export of observations at once, from the stored counts;
-// any other when its writer reaches the limit, before it writes a byte.
+// is written: an export of observations by PrepareExport (from the stored
+// counts, or by reading a barcode's or changes' observations); any other
+// when its writer reaches the limit, before it writes a byte.
 package xlsx
 
 import (

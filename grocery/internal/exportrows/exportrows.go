@@ -247,6 +247,46 @@ type obsRow struct {
 	promoEnd int32
 }
 
+// CountObservations counts the rows the observations export selects, as
+// observations reads them (the same series, products and writes), in one
+// transaction, stopping once the count passes limit: a count over limit
+// is then not the export's whole count.
+func (q *Query) CountObservations(ctx context.Context, limit int64) (int64, error) {
+	targets, _, err := q.seriesTargets()
+	if err != nil {
+		return 0, err
+	}
+	sc := &obsScan{q: q, ctx: ctx, unrelated: &productInfo{}}
+	var n int64
+	count := func(_ *storage.SeriesRef, b *storage.Block) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		for i := range b.Days {
+			n += int64(len(b.Days[i].Entries))
+		}
+		if n > limit {
+			return storage.ErrStop
+		}
+		return nil
+	}
+	err = q.View(func(tx *storage.Tx) error {
+		sc.tx = tx
+		var writes *storage.WriteRange
+		if q.Writes.From > 0 || tx.LastWrite() != q.Writes.Until {
+			writes = &q.Writes
+		}
+		for ti := range targets {
+			targets[ti].Writes = writes
+			if _, err := tx.ScanSeries(nil, &targets[ti], sc.want, count); err != nil || n > limit {
+				return err
+			}
+		}
+		return nil
+	})
+	return n, err
+}
+
 // observations streams the observations the export selects.
 func (q *Query) observations(ctx context.Context, out *rowwrite.Sink) error {
 	targets, stores, err := q.seriesTargets()
