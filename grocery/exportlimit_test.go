@@ -75,33 +75,29 @@ func TestExportRowLimit(t *testing.T) {
 		}
 		return sum.Rows
 	}
-	for i, in := range []ExportInput{
-		{},
-		{Province: "ON"},
-		{Province: "qc", Banner: "maxi"},
-		{Banner: "walmart", From: "2026-08-01", To: "2026-11-19"},
-		{Province: "BC", Category: "dairy & eggs", From: "2026-11-01"},
-		{Category: "Frozen", To: "2026-10-15"},
-		{From: "2025-01-01", To: "2026-11-19"},
-	} {
+	// atLimits exports in (the i-th of its kind) in a format holding one
+	// row fewer than its n rows, which PrepareExport refuses with want(n,
+	// limit, FORMAT) before any writer is made, then in one holding n,
+	// which writes them all.
+	atLimits := func(kind string, i int, in ExportInput, want func(n, limit int64, format string) string) {
+		t.Helper()
 		n := rows(in)
 		if n < 2 {
 			t.Fatalf("%+v: %d rows, want a few to count", in, n)
 		}
 		for _, limit := range []int64{n - 1, n} {
-			name := fmt.Sprintf("limited%dx%d", i, limit) // one name a registration: two filters may hold as many rows
+			name := fmt.Sprintf("%s%dx%d", kind, i, limit) // one name a registration: two filters may hold as many rows
 			created := 0
 			limitedFormat(t, name, int(limit), &created)
 			in := in
 			in.Format = name
 			p, err := svc.PrepareExport(ctx, in)
-			if limit < n && err == nil {
-				p.Close() // else Close of the Service waits for it
-			}
 			if limit < n {
-				want := fmt.Sprintf("the export holds %d rows, more than the %d one %s file holds", n, limit, strings.ToUpper(name))
-				if ErrorCode(err) != EINVALIDARGUMENT || !strings.Contains(err.Error(), want) || created != 0 {
-					t.Fatalf("%+v over the limit: %v (writers made: %d), want %s before any writer", in, err, created, want)
+				if err == nil {
+					p.Close() // else the Service's Close waits for it
+				}
+				if w := want(n, limit, strings.ToUpper(name)); ErrorCode(err) != EINVALIDARGUMENT || !strings.Contains(err.Error(), w) || created != 0 {
+					t.Fatalf("%+v over the limit: %v (writers made: %d), want %s before any writer", in, err, created, w)
 				}
 				continue
 			}
@@ -115,11 +111,24 @@ func TestExportRowLimit(t *testing.T) {
 			}
 		}
 	}
+	counted := func(n, limit int64, format string) string {
+		return fmt.Sprintf("the export holds %d rows, more than the %d one %s file holds", n, limit, format)
+	}
+	for i, in := range []ExportInput{
+		{},
+		{Province: "ON"},
+		{Province: "qc", Banner: "maxi"},
+		{Banner: "walmart", From: "2026-08-01", To: "2026-11-19"},
+		{Province: "BC", Category: "dairy & eggs", From: "2026-11-01"},
+		{Category: "Frozen", To: "2026-10-15"},
+		{From: "2025-01-01", To: "2026-11-19"},
+	} {
+		atLimits("limited", i, in, counted)
+	}
 
 	// A barcode's export and an export of changes, which the category
 	// days do not count, are counted by reading their rows, up to one
-	// past the limit: refused before a writer is made, as "more than" the
-	// limit; written at it.
+	// past the limit: refused as "more than" the limit.
 	c1, err := svc.PrepareExport(ctx, ExportInput{Format: "csv"})
 	if err != nil {
 		t.Fatal(err)
@@ -142,40 +151,14 @@ func TestExportRowLimit(t *testing.T) {
 	if _, err := importString(t, svc, "changes.csv", changes.String(), nil); err != nil {
 		t.Fatal(err)
 	}
+	read := func(_, limit int64, format string) string {
+		return fmt.Sprintf("the export holds more than the %d rows one %s file holds", limit, format)
+	}
 	for i, in := range []ExportInput{
 		{UPC: "067000378089"},
 		{UPC: "067000378089", Province: "ON", From: "2026-11-01"},
 		{ChangedSince: c1.Cursor},
 	} {
-		n := rows(in)
-		if n < 2 {
-			t.Fatalf("%+v: %d rows, want a few to count", in, n)
-		}
-		for _, limit := range []int64{n - 1, n} {
-			name := fmt.Sprintf("limitedread%dx%d", i, limit)
-			created := 0
-			limitedFormat(t, name, int(limit), &created)
-			in := in
-			in.Format = name
-			p, err := svc.PrepareExport(ctx, in)
-			if limit < n && err == nil {
-				p.Close() // else Close of the Service waits for it
-			}
-			if limit < n {
-				want := fmt.Sprintf("the export holds more than the %d rows one %s file holds", limit, strings.ToUpper(name))
-				if ErrorCode(err) != EINVALIDARGUMENT || !strings.Contains(err.Error(), want) || created != 0 {
-					t.Fatalf("%+v over the limit: %v (writers made: %d), want %s before any writer", in, err, created, want)
-				}
-				continue
-			}
-			if err != nil {
-				t.Fatalf("%+v at the limit: %v", in, err)
-			}
-			var out bytes.Buffer
-			sum, err := p.Stream(ctx, &out)
-			if err != nil || sum.Rows != n {
-				t.Fatalf("%+v at the limit: %d rows, %v; want %d", in, sum.Rows, err, n)
-			}
-		}
+		atLimits("limitedread", i, in, read)
 	}
 }
