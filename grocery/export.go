@@ -56,10 +56,10 @@ type ExportInput struct {
 const DefaultExportDays = 30
 
 // MaxXLSXRows is the most rows an XLSX export holds: one sheet's worth.
-// PrepareExport refuses an observations export that the stored counts
-// show is over it; the XLSX writer (package
-// github.com/grocerydata/grocery/format/xlsx) refuses any other past it
-// before it writes anything.
+// PrepareExport refuses an observations export over it (from the stored
+// counts, or for a barcode's export or changes by reading their rows);
+// the XLSX writer (package github.com/grocerydata/grocery/format/xlsx)
+// refuses any other past it before it writes anything.
 const MaxXLSXRows = rowwrite.MaxXLSXRows
 
 // ExportSummary says what an export wrote.
@@ -142,7 +142,8 @@ func (s *Service) Export(ctx context.Context, in ExportInput, w io.Writer) (*Exp
 // the catalogue does not have (listing those it has), and a filter the
 // dataset does not take (category, upc, from and to for stores; from and
 // to for offers; changed_since for both), and an observations export
-// over its format's row limit (Format.MaxRows); ENOTFOUND for a valid barcode
+// over its format's row limit (Format.MaxRows); ctx's error when ctx is
+// cancelled while it counts an export's rows; ENOTFOUND for a valid barcode
 // not in the catalogue; EGONE for a ChangedSince of another data file
 // (the data was replaced) or of later data than the file holds.
 func (s *Service) PrepareExport(ctx context.Context, in ExportInput) (*PreparedExport, error) {
@@ -345,7 +346,7 @@ func (p *PreparedExport) checkRows(ctx context.Context, pin *storage.Pinned) err
 	if p.gtin != "" || p.since != nil {
 		n, err := p.query(pin.View).CountObservations(ctx, int64(p.maxRows))
 		if err != nil {
-			return fromFault(err)
+			return err
 		}
 		if n > int64(p.maxRows) {
 			return tooManyRows(p.format, p.maxRows, 0)

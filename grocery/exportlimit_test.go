@@ -154,11 +154,31 @@ func TestExportRowLimit(t *testing.T) {
 	read := func(_, limit int64, format string) string {
 		return fmt.Sprintf("the export holds more than the %d rows one %s file holds", limit, format)
 	}
+	look, err := svc.LookupProduct(ctx, LookupInput{UPC: o.UPC, Province: "ON"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	category := look.Product.Category
 	for i, in := range []ExportInput{
 		{UPC: "067000378089"},
-		{UPC: "067000378089", Province: "ON", From: "2026-11-01"},
+		{UPC: "067000378089", Province: "ON", Banner: "no-frills", From: "2026-11-01"},
 		{ChangedSince: c1.Cursor},
+		{ChangedSince: c1.Cursor, Province: "ON", Category: strings.ToLower(category)},
 	} {
 		atLimits("limitedread", i, in, read)
+	}
+	// Changes of another category: none to count, whatever the limit.
+	other := "Frozen"
+	if strings.EqualFold(category, other) {
+		other = "Pantry"
+	}
+	created := 0
+	limitedFormat(t, "limitedother", 1, &created)
+	p, err := svc.PrepareExport(ctx, ExportInput{Format: "limitedother", ChangedSince: c1.Cursor, Category: other})
+	if err != nil {
+		t.Fatalf("changes of %s, none of which changed, in a 1-row format: %v", other, err)
+	}
+	if sum, err := p.Stream(ctx, io.Discard); err != nil || sum.Rows != 0 {
+		t.Fatalf("changes of %s: %d rows, %v; want none", other, sum.Rows, err)
 	}
 }

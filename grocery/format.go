@@ -41,10 +41,11 @@ type Format struct {
 	// Create writes nothing.
 	Create func(w io.Writer, table string, cols []Column) (RowWriter, error)
 	// MaxRows is the most data rows a file of the format holds, 0 for no
-	// limit. PrepareExport refuses an observations export that the
-	// stored counts show is over it, before anything is written; for the
-	// others, Create's writer returns ErrTooManyRows from the row past it,
-	// before it writes anything to w, and Stream refuses the export.
+	// limit. PrepareExport refuses an observations export over it, before
+	// anything is written (from the stored counts, or for a barcode's
+	// export or changes by reading their rows); for the others, Create's
+	// writer returns ErrTooManyRows from the row past it, before it writes
+	// anything to w, and Stream refuses the export.
 	MaxRows int
 }
 

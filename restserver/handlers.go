@@ -157,7 +157,7 @@ func (s *server) export(w http.ResponseWriter, r *http.Request) error {
 	h.Set("Content-Disposition", exp.ContentDisposition())
 	h.Set("X-Export-Cursor", exp.Cursor)
 	if r.Method == http.MethodHead {
-		return nil // the headers a GET would send, without reading a row
+		return nil // the headers a GET would send (an XLSX export of a barcode or of changes read up to its limit to know them)
 	}
 	if strings.EqualFold(in.Format, "xlsx") {
 		account := ""
