@@ -272,10 +272,7 @@ func (q *Query) CountObservations(ctx context.Context, limit int64) (int64, erro
 	}
 	err = q.View(func(tx *storage.Tx) error {
 		sc.tx = tx
-		var writes *storage.WriteRange
-		if q.Writes.From > 0 || tx.LastWrite() != q.Writes.Until {
-			writes = &q.Writes
-		}
+		writes := q.writesIn(tx)
 		for ti := range targets {
 			targets[ti].Writes = writes
 			if _, err := tx.ScanSeries(nil, &targets[ti], sc.want, count); err != nil || n > limit {
@@ -285,6 +282,16 @@ func (q *Query) CountObservations(ctx context.Context, limit int64) (int64, erro
 		return nil
 	})
 	return n, err
+}
+
+// writesIn returns the write range a scan in tx filters by: q.Writes,
+// or nil when tx sees no write after Writes.Until and the export takes
+// every one (From 0), so that the scan reads the days unfiltered.
+func (q *Query) writesIn(tx *storage.Tx) *storage.WriteRange {
+	if q.Writes.From > 0 || tx.LastWrite() != q.Writes.Until {
+		return &q.Writes
+	}
+	return nil
 }
 
 // observations streams the observations the export selects.
@@ -299,10 +306,7 @@ func (q *Query) observations(ctx context.Context, out *rowwrite.Sink) error {
 		sc.rows = sc.rows[:0]
 		err := q.View(func(tx *storage.Tx) error {
 			sc.tx, sc.lastKey = tx, "" // a new transaction reads the product anew
-			var writes *storage.WriteRange
-			if q.Writes.From > 0 || tx.LastWrite() != q.Writes.Until {
-				writes = &q.Writes
-			}
+			writes := q.writesIn(tx)
 			for ti < len(targets) {
 				targets[ti].Writes = writes
 				var err error
