@@ -183,7 +183,7 @@ func sortRun(run []Rec, compare func(a, b Rec) int) {
 // Merger reads the runs merged into one sorted stream.
 type Merger struct {
 	compare func(a, b Rec) int
-	live    []*runSource
+	heap    []*runSource // the runs with rows left, a min-heap by their current row
 }
 
 // Merge sorts the current run and returns a Merger over every row added.
@@ -204,32 +204,52 @@ func (o *Runs) Merge() (*Merger, error) {
 			return nil, err
 		}
 		if ok {
-			m.live = append(m.live, s)
+			m.heap = append(m.heap, s)
 		}
+	}
+	for i := len(m.heap)/2 - 1; i >= 0; i-- {
+		m.down(i)
 	}
 	return m, nil
 }
 
 // Next returns the next row in order, or ok false after the last one.
 func (m *Merger) Next() (r Rec, ok bool, err error) {
-	if len(m.live) == 0 {
+	if len(m.heap) == 0 {
 		return Rec{}, false, nil
 	}
-	best := 0
-	for i := 1; i < len(m.live); i++ {
-		if m.compare(m.live[i].cur, m.live[best].cur) < 0 {
-			best = i
-		}
-	}
-	r = m.live[best].cur
-	more, err := m.live[best].next()
+	top := m.heap[0]
+	r = top.cur
+	more, err := top.next()
 	if err != nil {
 		return Rec{}, false, err
 	}
 	if !more {
-		m.live = slices.Delete(m.live, best, best+1)
+		last := len(m.heap) - 1
+		m.heap[0] = m.heap[last]
+		m.heap = m.heap[:last]
 	}
+	m.down(0)
 	return r, true, nil
+}
+
+// down moves the run at i down the heap to its place: log2(runs)
+// comparisons a row, where a scan of every run would take one a run.
+func (m *Merger) down(i int) {
+	h := m.heap
+	for {
+		least := i
+		for _, c := range [2]int{2*i + 1, 2*i + 2} {
+			if c < len(h) && m.compare(h[c].cur, h[least].cur) < 0 {
+				least = c
+			}
+		}
+		if least == i {
+			return
+		}
+		h[i], h[least] = h[least], h[i]
+		i = least
+	}
 }
 
 // runSource reads one sorted run.
