@@ -46,7 +46,7 @@ func (s *Service) putBenchmarks(ctx context.Context, bs []publicdata.Benchmark) 
 		return nil
 	})
 	if err != nil {
-		return 0, s.writeFailed("statcan", err)
+		return 0, s.writeFailed("statcan", err, -1)
 	}
 	s.dataWritten() // the analytics that show them answer anew
 	return len(bs), nil

@@ -174,7 +174,9 @@
 // # Import and export
 //
 // Import loads one file of stores or observations (CSV, JSON Lines, JSON,
-// XLSX or Parquet, recognised by content) in one transaction: a bad row stops it with
+// XLSX or Parquet, recognised by content) in one transaction (a file of
+// more than about a million observations in batches of whole days, each
+// its own): a bad row stops it, before anything is written, with
 // the file, line, field and reason, unless ImportOptions skip invalid rows;
 // it keeps the analytics aggregates in the same transaction, and evaluates
 // the alert rules once it committed. BuildDemo writes a realistic, deterministic demo data

@@ -118,6 +118,20 @@ type ImportReport struct {
 // When the transaction fails on the file system, the EINTERNAL error
 // names a cause the operator can act on (a full disk) and the log has the
 // system's error.
+//
+// A file is written in one transaction, all of it or nothing, unless it
+// holds more than about a million observations (1,048,576 rows, repeats
+// included): then it is written in batches of whole days, in date order,
+// each its own transaction of at least that many rows (a day is never
+// split), so that what an import holds until it commits does not grow with the file. Every
+// row is checked, and conflicts between rows are looked for, before the
+// first batch is written, so a bad row still writes nothing. A batch that
+// fails (a full disk, ctx ending, a crash) leaves the batches before it
+// written, whole days each, and nothing of the days after; the error says
+// through which day (PartlyImported), and importing the same file again
+// writes the rest, the rows already written counting as unchanged. Each
+// batch moves DataVersion and evaluates the alert rules, as an import of
+// its days would.
 func (s *Service) Import(ctx context.Context, name string, r io.Reader, opts *ImportOptions) (*ImportReport, error) {
 	return s.importRuns(ctx, name, r, opts, extsort.DefaultRunRows)
 }
@@ -143,6 +157,7 @@ func (s *Service) importRuns(ctx context.Context, name string, r io.Reader, opts
 	}
 	imp.obs = extsort.New(runRows, imp.order)
 	imp.chunk = min(writeChunk, runRows)
+	imp.batchRows = min(importBatchRows, 4*runRows)
 
 	f, err := importrow.Open(name, r, opts.Progress, derivedDatasets, openRegistered)
 	if err != nil {
@@ -170,22 +185,17 @@ func (s *Service) importRuns(ctx context.Context, name string, r io.Reader, opts
 	b.UpdateNames = imp.updateNames
 	if len(b.Stores)+len(b.Products)+len(b.Links)+len(b.SKUFacts)+imp.obs.Len() > 0 {
 		var (
-			stats batchStats
-			err   error
+			stats   batchStats
+			through = Date(-1)
+			err     error
 		)
 		if imp.f.Kind == importrow.Stores {
 			stats, err = s.writeBatch(ctx, b)
 		} else {
-			stats, err = s.writeImport(ctx, b, imp.storeIDs, imp.storeOrds, imp.seriesKeys, func(write func([]obsRec) error) error {
-				err := imp.scan(ctx, write)
-				if err == errConflict {
-					return imp.scan(ctx, nil)
-				}
-				return err
-			})
+			stats, through, err = imp.writeBatches(ctx, b)
 		}
 		if err != nil {
-			return nil, s.writeFailed(name, err)
+			return nil, s.writeFailed(name, err, through)
 		}
 		imp.storedNamesKept(stats.NamesKept)
 		rep := imp.report
@@ -215,22 +225,66 @@ func (s *Service) importRuns(ctx context.Context, name string, r io.Reader, opts
 }
 
 // writeFailed is the error of an import whose transaction failed with
-// err: nothing of the file is written. A cause the operator can act on (a
-// full disk, a read-only file system) is named, as EINTERNAL, whose text
-// the CLI and the admin socket show and the REST and MCP interfaces never
-// do; the log has the system's error.
-func (s *Service) writeFailed(name string, err error) error {
+// err: nothing of the file is written, or (through not -1) the
+// observations of its days up to through, written in earlier
+// transactions. A cause the operator can act on (a full disk, a
+// read-only file system) is named, as EINTERNAL, whose text the CLI and
+// the admin socket show and the REST and MCP interfaces never do; the log
+// has the system's error.
+func (s *Service) writeFailed(name string, err error, through Date) error {
+	written := "nothing of the file is written"
+	if through >= 0 {
+		written = fmt.Sprintf(partlyWritten, through)
+	}
 	var e *Error
-	if errors.As(err, &e) && e.Code != EINTERNAL || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+	switch {
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+		if through >= 0 {
+			return fmt.Errorf("%s: %w; %s", name, err, written)
+		}
+		return err
+	case errors.As(err, &e) && e.Code != EINTERNAL:
+		if through >= 0 {
+			return &Error{Code: e.Code, Next: e.Next, Message: e.Message + "; " + written}
+		}
 		return err
 	}
 	if s.log != nil {
-		s.log.Error("import failed: nothing of the file is written", "file", name, "err", err.Error())
+		s.log.Error("import failed: "+written, "file", name, "err", err.Error())
 	}
+	msg := name + ": the data file could not be written"
 	if cause := fault.SystemCause(err); cause != "" {
-		return Errorf(EINTERNAL, "%s: the data file could not be written: %s", name, cause)
+		msg += ": " + cause
+	} else if through < 0 {
+		return err
 	}
-	return err
+	if through >= 0 {
+		msg += "; " + written
+	}
+	return &Error{Code: EINTERNAL, Message: msg}
+}
+
+// partlyWritten ends the error of an import stopped after some of its
+// batches were written (PartlyImported reads it back).
+const partlyWritten = "the file's observations up to %s are written, the later ones are not: import the file again to write them (the rows written count as unchanged)"
+
+// PartlyImported reports whether err is the error of an import that
+// stopped after writing the observations of its first days (a file of
+// more than about a million rows is written in batches of whole days,
+// each its own transaction), and the last day written. It reads the
+// error's message, so it also tells of an import done by a server
+// through its admin socket.
+func PartlyImported(err error) (through Date, ok bool) {
+	if err == nil {
+		return 0, false
+	}
+	head, _, found := strings.Cut(partlyWritten, "%s")
+	_, rest, found2 := strings.Cut(err.Error(), head)
+	if !found || !found2 || len(rest) < 10 {
+		return 0, false
+	}
+	d, perr := ParseDate(rest[:10])
+	return d, perr == nil
 }
 
 // maxProblems is how many problems a report lists.
@@ -295,6 +349,7 @@ type importer struct {
 	repeats    int                 // rows repeated identically
 	obs        *extsort.Runs       // the observations, sorted in runs
 	chunk      int                 // rows written to the transaction at a time
+	batchRows  int                 // rows a batch holds before it closes at the next day
 	notes      []lineNote          // the first maxProblems problems met while reading
 	conflicts  []lineNote          // the maxProblems earliest conflicts skipped
 

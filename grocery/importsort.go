@@ -10,29 +10,40 @@ import (
 	"github.com/grocerydata/grocery/internal/extsort"
 )
 
-// An observations file's rows go to an extsort.Runs, sorted in the order
-// ingest.WriteImport needs (series in key order, date, store); once the file is
-// read, scan merges the runs, which brings the rows of one date, store and
-// SKU together: the first in the file is written, a later identical one
-// counts as unchanged, a different one is a conflict. So the importer's
-// memory holds one run whatever the file's size, plus what grows with the
-// distinct stores, SKUs and series, not with rows.
+// An observations file's rows go to an extsort.Runs, sorted by date, then
+// series in key order, store and line; once the file is read, scan merges
+// the runs, which brings the rows of one date, store and SKU together: the
+// first in the file is written, a later identical one counts as unchanged,
+// a different one is a conflict. So the importer's memory holds one run
+// whatever the file's size, plus what grows with the distinct stores, SKUs
+// and series, not with rows.
+//
+// The merged rows are written in batches of whole days, each in its own
+// transaction: a batch closes at the first day that starts once it holds
+// batchRows rows. Each batch is sorted again as ingest.WriteImport needs
+// (series in key order, date, store), so a series' block of days is
+// written once a batch, and what a transaction holds until it commits
+// grows with the batch, not with the file.
 
-// writeChunk is how many merged rows go to ingest.WriteImport at a time.
+// writeChunk is how many rows of a batch go to ingest.WriteImport at a
+// time.
 const writeChunk = 1 << 16
 
-// order returns how rows are sorted: as ingest.WriteImport needs them, and the
-// rows of one date, store and SKU in file order. The series' ranks are
-// taken now: a series met later may rank anywhere, but the series met
-// before keep their order, so spilled runs stay sorted, as extsort requires.
+// importBatchRows is how many rows a batch holds before it closes at the
+// next day: about 150 MB of a transaction's pages and aggregates for
+// demo-shaped rows.
+const importBatchRows = 1 << 20
+
+// order returns how rows are sorted: by date, then series in key order,
+// store's Ord, and line, so that the rows of one date, store and SKU come
+// in file order. The series' ranks are taken now: a series met later may
+// rank anywhere, but the series met before keep their order, so spilled
+// runs stay sorted, as extsort requires.
 func (imp *importer) order() func(a, b extsort.Rec) int {
 	rank := ingest.Ranks(imp.seriesKeys)
 	return func(a, b extsort.Rec) int {
-		if a.Series != b.Series {
-			return cmp.Compare(rank[a.Series], rank[b.Series])
-		}
-		return cmp.Or(cmp.Compare(a.Date, b.Date), cmp.Compare(imp.storeOrds[a.Store], imp.storeOrds[b.Store]),
-			cmp.Compare(a.Line, b.Line))
+		return cmp.Or(cmp.Compare(a.Date, b.Date), cmp.Compare(rank[a.Series], rank[b.Series]),
+			cmp.Compare(imp.storeOrds[a.Store], imp.storeOrds[b.Store]), cmp.Compare(a.Line, b.Line))
 	}
 }
 
@@ -40,11 +51,12 @@ func (imp *importer) order() func(a, b extsort.Rec) int {
 // no writer finds the first one in the file.
 var errConflict = errors.New("conflicting rows")
 
-// scan merges the runs and passes the rows to write, in chunks, without
-// their repeats. A row that differs from an earlier one of the same date,
-// store and SKU is skipped and noted with SkipInvalid; otherwise scan
-// returns errConflict. With write nil it only looks for conflicts and
-// returns the EINVALIDARGUMENT of the one on the earliest line, or nil.
+// scan merges the runs and passes the rows to write, in batches of whole
+// days in date order (see importBatchRows), without their repeats. A row
+// that differs from an earlier one of the same date, store and SKU is
+// skipped and noted with SkipInvalid; otherwise scan returns errConflict.
+// With write nil it only looks for conflicts and returns the
+// EINVALIDARGUMENT of the one on the earliest line, or nil.
 func (imp *importer) scan(ctx context.Context, write func([]obsRec) error) error {
 	var (
 		buf     []obsRec
@@ -52,20 +64,18 @@ func (imp *importer) scan(ctx context.Context, write func([]obsRec) error) error
 		worstAt int32
 		repeats int
 	)
-	if write != nil {
-		buf = make([]obsRec, 0, imp.chunk)
-	}
 	err := imp.obs.Groups(ctx, func(r *extsort.Rec) error {
 		if write == nil {
 			return nil
 		}
-		buf = append(buf, obsRec{Series: r.Series, Store: r.Store, Date: r.Date, Price: r.Price, Regular: r.Regular, PromoEnd: r.PromoEnd})
-		if len(buf) < imp.chunk {
-			return nil
+		if len(buf) >= imp.batchRows && r.Date != buf[len(buf)-1].Date {
+			if err := write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
 		}
-		err := write(buf)
-		buf = buf[:0]
-		return err
+		buf = append(buf, obsRec{Series: r.Series, Store: r.Store, Date: r.Date, Price: r.Price, Regular: r.Regular, PromoEnd: r.PromoEnd})
+		return nil
 	}, func(r, first *extsort.Rec) error {
 		e := imp.conflict(r, first)
 		switch {
@@ -121,4 +131,99 @@ func (imp *importer) noteConflict(line int, msg string) {
 	if len(imp.conflicts) > maxProblems {
 		imp.conflicts = imp.conflicts[:maxProblems]
 	}
+}
+
+// writeBatches writes the merged rows in batches of whole days (scan),
+// each in its own transaction (writeImport), the catalogue of b with the
+// first. A file of more than one batch is scanned for conflicts first
+// (without SkipInvalid), so that a bad row still writes nothing. When a
+// batch fails, the batches before it stay written, and the error says
+// through which day (through, -1 when none): importing the file again
+// writes the rest, the rows written counting as unchanged.
+func (imp *importer) writeBatches(ctx context.Context, b *batch) (_ batchStats, through Date, _ error) {
+	through = -1 // the last day written
+	if imp.obs.Len() > imp.batchRows && !imp.skip {
+		if err := imp.scan(ctx, nil); err != nil {
+			return batchStats{}, through, err
+		}
+	}
+	bySeries := seriesSort{rank: ingest.Ranks(imp.seriesKeys)}
+	var (
+		total batchStats
+		cat   = b
+	)
+	err := imp.scan(ctx, func(rows []obsRec) error {
+		last := Date(-1)
+		if len(rows) > 0 {
+			last = Date(rows[len(rows)-1].Date)
+		}
+		rows = bySeries.sort(rows)
+		st, err := imp.s.writeImport(ctx, cat, imp.storeIDs, imp.storeOrds, imp.seriesKeys, func(write func([]obsRec) error) error {
+			for i := 0; i < len(rows); i += imp.chunk {
+				if err := write(rows[i:min(i+imp.chunk, len(rows))]); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		cat = &batch{UpdateNames: b.UpdateNames}
+		total.add(st)
+		through = last
+		if imp.s.batchWritten != nil {
+			imp.s.batchWritten(through)
+		}
+		return nil
+	})
+	if err == errConflict {
+		// Only a file of one batch gets here, before its write.
+		return batchStats{}, through, imp.scan(ctx, nil)
+	}
+	return total, through, err
+}
+
+// add adds the counts of a batch's write to st.
+func (st *batchStats) add(b batchStats) {
+	st.StoresNew += b.StoresNew
+	st.StoresUpdated += b.StoresUpdated
+	st.StoresUnchanged += b.StoresUnchanged
+	st.ObsNew += b.ObsNew
+	st.ObsUpdated += b.ObsUpdated
+	st.ObsUnchanged += b.ObsUnchanged
+	st.NamesKept = append(st.NamesKept, b.NamesKept...)
+	if b.alertsErr != nil {
+		st.alertsErr = b.alertsErr
+	}
+}
+
+// seriesSort sorts a batch's rows, which come by date, then series in key
+// order, then store, by series, then date, then store: a stable counting
+// sort by series rank, in two passes, reusing its buffers.
+type seriesSort struct {
+	rank  []int32 // ingest.Ranks of the series
+	start []int   // per rank, where its rows go
+	out   []obsRec
+}
+
+// sort returns rows sorted, in a buffer of its own.
+func (s *seriesSort) sort(rows []obsRec) []obsRec {
+	if s.start == nil {
+		s.start = make([]int, len(s.rank)+1)
+	}
+	clear(s.start)
+	for i := range rows {
+		s.start[s.rank[rows[i].Series]+1]++
+	}
+	for r := 1; r < len(s.start); r++ {
+		s.start[r] += s.start[r-1]
+	}
+	s.out = slices.Grow(s.out[:0], len(rows))[:len(rows)]
+	for i := range rows {
+		r := s.rank[rows[i].Series]
+		s.out[s.start[r]] = rows[i]
+		s.start[r]++
+	}
+	return s.out
 }

@@ -2,7 +2,9 @@ package grocery
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -127,14 +129,10 @@ func TestImport_SpilledRuns(t *testing.T) {
 	})
 }
 
-// TestImport_Chunks: an import written to its transaction in many
-// chunks, a series' days cut between two of them, leaves the aggregates
-// of the same file written in one, and they equal a recomputation from
-// the observations (Verify). A second file changes prices already stored
-// (the days' observations taken out and put back) and adds days, across
-// banners.
-func TestImport_Chunks(t *testing.T) {
-	ctx := context.Background()
+// chunkFile is an observations file with each of four stores' prices of
+// each of three products on the days first..last of November 2026, some
+// on promotion: 12 rows a day, in date order. shift moves the prices.
+func chunkFile(first, last, shift int) string {
 	type product struct{ sku, upc, name, size, category string }
 	products := []product{
 		{"A", "06038300001", "Corn Flakes", "340 g", "Pantry"},
@@ -144,39 +142,48 @@ func TestImport_Chunks(t *testing.T) {
 	stores := []struct{ id, banner string }{
 		{"ON-LOB-001", "loblaws"}, {"ON-LOB-002", "loblaws"}, {"ON-NOF-001", "no-frills"}, {"QC-IGA-001", "iga"},
 	}
-	// file has each store's price of each product on days first..last
-	// (days from 2026-11-01), some on promotion; shift moves the prices.
-	file := func(first, last, shift int) string {
-		rows := []string{obsHeader}
-		for d := first; d <= last; d++ {
-			for si, st := range stores {
-				for pi, p := range products {
-					regular := 300 + 50*pi + 10*si + shift*((d+pi)%3)
-					price, ends := regular, ""
-					if (d+pi+si)%5 == 0 { // a promotion to the week's end
-						price, ends = regular-40, fmt.Sprintf("2026-11-%02d", min(d+3, 30))
-					}
-					rows = append(rows, fmt.Sprintf("2026-11-%02d,%s,%s,%s-%s,%d.%02d,%d.%02d,%s,%s%c,%s,Brand,%s,%s",
-						d, st.id, st.banner, st.banner, p.sku, price/100, price%100, regular/100, regular%100, ends,
-						p.upc, gs1.CheckDigit(p.upc), p.name, p.size, p.category))
+	rows := []string{obsHeader}
+	for d := first; d <= last; d++ {
+		for si, st := range stores {
+			for pi, p := range products {
+				regular := 300 + 50*pi + 10*si + shift*((d+pi)%3)
+				price, ends := regular, ""
+				if (d+pi+si)%5 == 0 { // a promotion to the week's end
+					price, ends = regular-40, fmt.Sprintf("2026-11-%02d", min(d+3, 30))
 				}
+				rows = append(rows, fmt.Sprintf("2026-11-%02d,%s,%s,%s-%s,%d.%02d,%d.%02d,%s,%s%c,%s,Brand,%s,%s",
+					d, st.id, st.banner, st.banner, p.sku, price/100, price%100, regular/100, regular%100, ends,
+					p.upc, gs1.CheckDigit(p.upc), p.name, p.size, p.category))
 			}
 		}
-		return lines(rows...)
 	}
-	dump := func(svc *Service) map[string]string {
-		t.Helper()
-		m := map[string]string{}
-		if err := svc.db.View(func(tx *storage.Tx) error {
-			return tx.ForEachAnalytics(func(bucket string, k, v []byte) error {
-				m[bucket+"\x00"+string(k)] = string(v)
-				return nil
-			})
-		}); err != nil {
-			t.Fatal(err)
-		}
-		return m
+	return lines(rows...)
+}
+
+// analyticsDump is every analytics record of svc's data file.
+func analyticsDump(t *testing.T, svc *Service) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	if err := svc.db.View(func(tx *storage.Tx) error {
+		return tx.ForEachAnalytics(func(bucket string, k, v []byte) error {
+			m[bucket+"\x00"+string(k)] = string(v)
+			return nil
+		})
+	}); err != nil {
+		t.Fatal(err)
 	}
+	return m
+}
+
+// TestImport_Chunks: an import written in batches of whole days, each
+// its own transaction, and each written in many chunks, a series' days cut
+// between two of them, leaves the observations and aggregates of the same
+// file written in one, and they equal a recomputation from the
+// observations (Verify). A second file changes prices already stored (the
+// days' observations taken out and put back) and adds days, across
+// banners.
+func TestImport_Chunks(t *testing.T) {
+	ctx := context.Background()
 	chunked, whole := openImportService(t), openImportService(t)
 	for _, svc := range []*Service{chunked, whole} {
 		if _, err := importString(t, svc, "stores.csv", testStoresCSV, nil); err != nil {
@@ -186,23 +193,167 @@ func TestImport_Chunks(t *testing.T) {
 	for _, f := range []struct {
 		name string
 		csv  string
-	}{{"first.csv", file(1, 12, 0)}, {"second.csv", file(8, 18, 7)}} {
-		// 7 rows a chunk: a series' days are cut between chunks.
+	}{{"first.csv", chunkFile(1, 12, 0)}, {"second.csv", chunkFile(8, 18, 7)}} {
+		// 7 rows a chunk: a series' days are cut between chunks; 28 a
+		// batch: three days of 12 rows each.
 		if _, err := chunked.importRuns(ctx, f.name, strings.NewReader(f.csv), nil, 7); err != nil {
 			t.Fatalf("%s in chunks: %v", f.name, err)
 		}
 		if _, err := importString(t, whole, f.name, f.csv, nil); err != nil {
 			t.Fatalf("%s whole: %v", f.name, err)
 		}
-		got, want := dump(chunked), dump(whole)
+		got, want := analyticsDump(t, chunked), analyticsDump(t, whole)
 		if len(want) == 0 {
 			t.Fatalf("%s: no aggregates written", f.name)
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("%s: the aggregates written in chunks differ from those written whole (-whole +chunks):\n%s", f.name, diff)
 		}
+		if diff := cmp.Diff(exportDays(t, whole), exportDays(t, chunked)); diff != "" {
+			t.Errorf("%s: the observations written in batches differ from those written whole (-whole +batches):\n%s", f.name, diff)
+		}
 		if err := chunked.Verify(ctx); err != nil {
 			t.Errorf("%s: Verify after the import in chunks: %v", f.name, err)
 		}
+	}
+}
+
+// exportDays is every observation of svc's data file, as CSV lines
+// (without the header) by date.
+func exportDays(t *testing.T, svc *Service) map[string][]string {
+	t.Helper()
+	var out strings.Builder
+	if _, err := svc.Export(context.Background(), ExportInput{Format: "csv", From: "2026-11-01", To: "2026-11-30"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	days := map[string][]string{}
+	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n")[1:] {
+		l = strings.TrimSuffix(l, "\r")
+		date, _, _ := strings.Cut(l, ",")
+		days[date] = append(days[date], l)
+	}
+	return days
+}
+
+// TestImport_BatchesWholeDays: an import stopped between two of its
+// batches (cancelled as its second commits) leaves whole days written, no
+// part of a later one, and says through which day; importing the file
+// again writes the rest, the rows written counting as unchanged, and
+// leaves what one import of the file does.
+func TestImport_BatchesWholeDays(t *testing.T) {
+	batched, whole := openImportService(t), openImportService(t)
+	for _, svc := range []*Service{batched, whole} {
+		mustImport(t, svc, "stores.csv", testStoresCSV, nil)
+	}
+	file := chunkFile(1, 12, 0)
+	mustImport(t, whole, "prices.csv", file, nil)
+
+	// 7 rows a run, 28 a batch: days 1-3, 4-6, 7-9, 10-12 (12 rows a day).
+	ctx, cancel := context.WithCancel(context.Background())
+	var batches []Date
+	batched.batchWritten = func(through Date) {
+		if batches = append(batches, through); len(batches) == 2 {
+			cancel()
+		}
+	}
+	_, err := batched.importRuns(ctx, "prices.csv", strings.NewReader(file), nil, 7)
+	cancel()
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "prices.csv: context canceled; the file's observations up to 2026-11-06 are written, the later ones are not") {
+		t.Fatalf("import cancelled after its second batch: got %v, want it cancelled with the days up to 2026-11-06 written", err)
+	}
+	if d, ok := PartlyImported(err); !ok || d != day("2026-11-06") {
+		t.Errorf("PartlyImported: got %s %v, want 2026-11-06 true", d, ok)
+	}
+	if want := []Date{day("2026-11-03"), day("2026-11-06")}; !slices.Equal(batches, want) {
+		t.Errorf("batches written through %v, want %v", batches, want)
+	}
+	got, all := exportDays(t, batched), exportDays(t, whole)
+	for d := 1; d <= 12; d++ {
+		date := fmt.Sprintf("2026-11-%02d", d)
+		want := 12
+		if d > 6 {
+			want = 0
+		}
+		if len(got[date]) != want {
+			t.Errorf("%s: %d observations written, want %d", date, len(got[date]), want)
+		}
+		if want > 0 && !slices.Equal(got[date], all[date]) {
+			t.Errorf("%s: got %q, want %q", date, got[date], all[date])
+		}
+	}
+
+	batched.batchWritten = nil
+	rep, err := batched.importRuns(context.Background(), "prices.csv", strings.NewReader(file), nil, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.New != 72 || rep.Unchanged != 72 {
+		t.Errorf("the import again: %d new, %d unchanged, want 72 and 72 (days 7-12 and 1-6)", rep.New, rep.Unchanged)
+	}
+	if diff := cmp.Diff(all, exportDays(t, batched)); diff != "" {
+		t.Errorf("observations after the import again (-one import +two):\n%s", diff)
+	}
+	if diff := cmp.Diff(analyticsDump(t, whole), analyticsDump(t, batched)); diff != "" {
+		t.Errorf("aggregates after the import again (-one import +two):\n%s", diff)
+	}
+	if err := batched.Verify(context.Background()); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestImport_BatchConflict: a file of several batches whose last day
+// conflicts with an earlier row is refused before any batch is written;
+// with SkipInvalid the conflicting row is skipped and the rest written.
+func TestImport_BatchConflict(t *testing.T) {
+	svc := openImportService(t)
+	mustImport(t, svc, "stores.csv", testStoresCSV, nil)
+	file := chunkFile(1, 12, 0)
+	// Line 146 repeats line 134 (the last day's first row) at another price.
+	first := strings.Split(file, "\n")[133]
+	bad := file + strings.Replace(first, ",3.00,3.00,", ",3.10,3.10,", 1) + "\n"
+	if !strings.Contains(bad, ",3.10,3.10,") {
+		t.Fatalf("the row changed is not the one meant: %q", first)
+	}
+	_, err := svc.importRuns(context.Background(), "prices.csv", strings.NewReader(bad), nil, 7)
+	if ErrorCode(err) != EINVALIDARGUMENT || !strings.Contains(err.Error(), "prices.csv:146: price: 3.10 conflicts with line 134") {
+		t.Fatalf("got %v, want line 146's conflict with line 134", err)
+	}
+	if _, ok := PartlyImported(err); ok {
+		t.Errorf("PartlyImported(%v) is true, want false", err)
+	}
+	if got := exportDays(t, svc); len(got) != 0 {
+		t.Errorf("the refused file wrote the observations of %d days", len(got))
+	}
+	rep, err := svc.importRuns(context.Background(), "prices.csv", strings.NewReader(bad), &ImportOptions{SkipInvalid: true}, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.New != 144 || rep.Skipped != 1 {
+		t.Errorf("with SkipInvalid: %d new, %d skipped, want 144 and 1", rep.New, rep.Skipped)
+	}
+}
+
+// TestSeriesSort: a batch's rows, by date, then series in key order, then
+// store, come out by series in key order, then date, then store.
+func TestSeriesSort(t *testing.T) {
+	// Series 0 ranks second, series 1 third, series 2 first.
+	s := seriesSort{rank: []int32{1, 2, 0}}
+	rows := []obsRec{
+		{Date: 1, Series: 2, Store: 0}, {Date: 1, Series: 0, Store: 0}, {Date: 1, Series: 0, Store: 1}, {Date: 1, Series: 1, Store: 0},
+		{Date: 2, Series: 2, Store: 1}, {Date: 2, Series: 0, Store: 0},
+		{Date: 3, Series: 1, Store: 0}, {Date: 3, Series: 1, Store: 1},
+	}
+	want := []obsRec{
+		{Date: 1, Series: 2, Store: 0}, {Date: 2, Series: 2, Store: 1},
+		{Date: 1, Series: 0, Store: 0}, {Date: 1, Series: 0, Store: 1}, {Date: 2, Series: 0, Store: 0},
+		{Date: 1, Series: 1, Store: 0}, {Date: 3, Series: 1, Store: 0}, {Date: 3, Series: 1, Store: 1},
+	}
+	for round := range 2 { // the second reuses the buffers
+		if diff := cmp.Diff(want, s.sort(slices.Clone(rows))); diff != "" {
+			t.Errorf("round %d (-want +got):\n%s", round, diff)
+		}
+	}
+	if got := s.sort(rows[:2]); !slices.Equal(got, []obsRec{rows[0], rows[1]}) {
+		t.Errorf("two rows: got %v", got)
 	}
 }

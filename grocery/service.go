@@ -55,6 +55,8 @@ type Service struct {
 	answers     *answercache.Cache // Cached
 	warm        *answerWarmer      // nil unless Options.WarmAnswers
 	searchIndex search.IndexCache  // SearchStores' totals and stores, per data version
+
+	batchWritten func(through Date) // called as each batch of an import commits; set by tests only
 }
 
 // Open opens the data file at path, creating it unless opts.ReadOnly.

@@ -66,7 +66,8 @@ file's names replace them. An empty field never clears a product's fact.
 Each file is all or nothing: a bad row stops the import with the file, line
 (sheet and row in XLSX, row in Parquet) and reason, and nothing of that file is written (files before it stay
 imported). With --skip-invalid, bad rows are skipped and reported instead.
-Importing the same rows again changes nothing.
+Importing the same rows again changes nothing. Over a million observations,
+a checked file is written by whole days: a stopped import keeps those done.
 
 With --snapshots DIR (when no server holds the file), a snapshot of the
 data file is published to DIR after each file, for replicas (grocery serve
@@ -150,20 +151,7 @@ func (a *app) runImport(cmd *cobra.Command, files []string, flags importFlags, s
 			rep, err = importFile(cmd, imp, name, flags, isTerminal(stderr))
 		}
 		if err != nil {
-			note := "nothing of " + name + " was imported"
-			if errors.Is(err, admin.ErrStopped) {
-				// It may have committed before it stopped.
-				note = "whether " + name + " was imported is not known: a file is imported whole or not at all, " +
-					"and running the same import again is safe (rows already imported count as unchanged) and reports what it finds"
-			}
-			switch len(done) {
-			case 0:
-			case 1:
-				note += "; " + done[0] + " stays imported"
-			default:
-				note += "; " + strings.Join(done, ", ") + " stay imported"
-			}
-			return &noted{err: err, note: note}
+			return &noted{err: err, note: importNote(err, name, done)}
 		}
 		for _, p := range rep.Problems {
 			fmt.Fprintln(stderr, p)
@@ -299,4 +287,29 @@ func (p *progressBar) clear() {
 
 func megabytes(n int64) string {
 	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+}
+
+// importNote is what the CLI adds to the error of name's import: what was
+// imported of it and of the files before it (done).
+func importNote(err error, name string, done []string) string {
+	var notes []string
+	switch through, partly := grocery.PartlyImported(err); {
+	case partly && errors.Is(err, context.Canceled):
+		// "interrupted" is all the error's line says.
+		notes = append(notes, fmt.Sprintf("%s's observations up to %s are imported, the later ones are not: run the same import again to write them (the rows imported count as unchanged)", name, through))
+	case errors.Is(err, admin.ErrStopped):
+		// It may have committed before it stopped.
+		notes = append(notes, "whether "+name+" was imported is not known: a file is imported whole or not at all (a file of more than about a million rows, by whole days), "+
+			"and running the same import again is safe (rows already imported count as unchanged) and reports what it finds")
+	case !partly: // else the error says which days are
+		notes = append(notes, "nothing of "+name+" was imported")
+	}
+	switch len(done) {
+	case 0:
+	case 1:
+		notes = append(notes, done[0]+" stays imported")
+	default:
+		notes = append(notes, strings.Join(done, ", ")+" stay imported")
+	}
+	return strings.Join(notes, "; ")
 }

@@ -297,7 +297,12 @@ type noted struct {
 	note string
 }
 
-func (e *noted) Error() string { return e.err.Error() + "; " + e.note }
+func (e *noted) Error() string {
+	if e.note == "" {
+		return e.err.Error()
+	}
+	return e.err.Error() + "; " + e.note
+}
 func (e *noted) Unwrap() error { return e.err }
 
 // errorLine is the one line shown for err: the message of a *grocery.Error,
@@ -307,7 +312,9 @@ func errorLine(err error, debug bool) string {
 	var note string
 	var n *noted
 	if errors.As(err, &n) {
-		note = "; " + n.note
+		if n.note != "" {
+			note = "; " + n.note
+		}
 		err = n.err
 	}
 	var (

@@ -280,8 +280,9 @@ func ask[R any](ctx context.Context, c *Client, path string, in any) (*R, error)
 
 // Import imports a file through the server that holds the data file, as
 // Service.Import does on a file this process holds: r is streamed to the
-// server, which writes it in one transaction. opts.Progress counts the
-// bytes sent.
+// server, which writes it in one transaction (a file of more than about a
+// million observations, in batches of whole days). opts.Progress counts
+// the bytes sent.
 //
 // It returns ErrNoAdmin (wrapped) when no server answers, having read
 // nothing of r, and the server's errors (EINVALIDARGUMENT for a bad row, ...) as
@@ -404,7 +405,8 @@ func (c *Client) send(ctx context.Context, client *http.Client, method, path, co
 // ErrStopped is wrapped by the error of a call whose server went away
 // after the request was sent and before its answer came (killed, or
 // stopped): whether it did what was asked is not known. A server does an
-// import whole or not at all, so the import may be run again.
+// import whole or not at all (a large one by whole days), so the import
+// may be run again.
 var ErrStopped = errors.New("the server stopped before answering")
 
 type stoppedError struct{ err error }
