@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -135,36 +136,14 @@ func openCSV(f File, want []string) (io.ReadCloser, *csv.Reader, []int, error) {
 	return rc, cr, headerIndex(header, want), nil
 }
 
-// sniffHeader reads the first line of f.
-func sniffHeader(f File) ([]string, error) {
-	rc, err := f.Open()
-	if err != nil {
-		return nil, err
-	}
-	defer rc.Close()
-	rec, err := csvReader(rc).Read()
-	if err != nil {
-		return nil, fmt.Errorf("%s: no header row: %w", f.Name, err)
-	}
-	return slices.Clone(rec), nil
-}
-
 func convertHammer(files []File, opts Options) (*Conversion, error) {
-	var products, raws []File
+	var products, raws []hammerInput
 	for _, f := range files {
-		h, err := sniffHeader(f)
+		p, r, err := sniffHammer(f)
 		if err != nil {
 			return nil, err
 		}
-		switch idx := headerIndex(h, hammerRawCols); {
-		case idx[0] >= 0 && idx[5] >= 0:
-			raws = append(raws, f)
-		case headerIndex(h, hammerProductCols)[2] >= 0 && headerIndex(h, hammerProductCols)[0] >= 0:
-			products = append(products, f)
-		default:
-			return nil, fmt.Errorf("%s is not a Project Hammer CSV file: want the columns of hammer-4-product.csv (%s) or hammer-4-raw.csv (%s)",
-				f.Name, strings.Join(hammerProductCols, ", "), strings.Join(hammerRawCols, ", "))
-		}
+		products, raws = append(products, p...), append(raws, r...)
 	}
 	if len(products) == 0 {
 		return nil, errors.New("no product file: Project Hammer's hammer-4-raw.csv needs hammer-4-product.csv beside it")
@@ -189,8 +168,8 @@ func convertHammer(files []File, opts Options) (*Conversion, error) {
 		if partRows > 0 {
 			h.chunk = make([]hammerObs, 0, partRows*hammerChunkParts)
 		}
-		for _, f := range raws {
-			if err := h.readRaw(ctx, f, pw); err != nil {
+		for _, in := range raws {
+			if err := h.readRaw(ctx, in, pw); err != nil {
 				return err
 			}
 		}
@@ -227,176 +206,210 @@ type hammerConv struct {
 	dates map[int32]string // a day's date, as written
 }
 
-func (h *hammerConv) readProducts(f File) error {
-	rc, cr, idx, err := openCSV(f, hammerProductCols)
+// readProducts reads a product table (hammer-4-product.csv or the SQLite
+// file's product table): each row a product of a known vendor, by id.
+func (h *hammerConv) readProducts(in hammerInput) error {
+	t, err := in.open()
 	if err != nil {
 		return err
 	}
-	defer rc.Close()
+	defer t.Close()
+	idx := headerIndex(t.Header(), hammerProductCols)
 	if h.vendors == nil {
 		h.vendors, h.stores = map[string]bool{}, map[string]*refStore{}
 	}
-	for line := 2; ; line++ {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		at := fmt.Sprintf("%s:%d", f.Name, line)
-		if err != nil {
-			var pe *csv.ParseError
-			if !errors.As(err, &pe) {
-				return fmt.Errorf("%s: %w", at, err)
-			}
-			h.notMap.add("product row not readable as CSV", at)
-			continue
-		}
-		id := field(rec, idx[0])
-		vendor := field(rec, idx[2])
-		key, ok := hammerVendor(vendor)
+	for {
+		rec, err := t.Next()
 		switch {
-		case id == "":
-			h.notMap.add("product row without an id", at)
-			continue
-		case !ok:
-			h.notMap.add("product of a vendor with no known banner", at+": "+vendor)
-			continue
+		case err == io.EOF:
+			return nil
+		case errors.Is(err, errNotCSV):
+			h.notMap.add("product row not readable as CSV", t.Where())
+		case err != nil:
+			return err
+		default:
+			h.product(rec, idx, t)
 		}
-		st := h.stores[key]
-		if st == nil {
-			s := hammerStores[key]
-			st = &s
-			h.stores[key] = st
-		}
-		// Copies of the fields kept, not of the row: a row's strings
-		// share one allocation, URL and all.
-		p := &hammerProduct{store: st, name: strings.Clone(field(rec, idx[3])), units: strings.Clone(field(rec, idx[4])),
-			brand: strings.Clone(field(rec, idx[5])), sku: strings.Clone(field(rec, idx[7])), lastDay: -1 << 30}
-		if p.sku == "" {
-			p.sku = "hammer-" + id
-		}
-		if upc := strings.TrimSuffix(field(rec, idx[8]), ".0"); upc != "" && h.opts.ValidBarcode(upc) {
-			p.upc = strings.Clone(upc)
-		} else {
-			h.sum.SKUOnly++
-		}
-		h.vendors[key] = true
-		if old := h.byID[id]; old != nil {
-			p.num = old.num // a repeated id: the last row wins
-			h.products[p.num] = p
-		} else {
-			p.num = int32(len(h.products))
-			h.products = append(h.products, p)
-		}
-		h.byID[strings.Clone(id)] = p
-		h.sum.Products++
 	}
-	return nil
+}
+
+// product maps a product row, rec, whose columns are idx.
+func (h *hammerConv) product(rec []string, idx []int, t hammerTable) {
+	id := field(rec, idx[0])
+	vendor := field(rec, idx[2])
+	key, ok := hammerVendor(vendor)
+	switch {
+	case id == "":
+		h.notMap.add("product row without an id", t.Where())
+		return
+	case !ok:
+		h.notMap.add("product of a vendor with no known banner", t.Where()+": "+vendor)
+		return
+	}
+	st := h.stores[key]
+	if st == nil {
+		s := hammerStores[key]
+		st = &s
+		h.stores[key] = st
+	}
+	// Copies of the fields kept, not of the row: a row's strings
+	// share one allocation, URL and all.
+	p := &hammerProduct{store: st, name: strings.Clone(field(rec, idx[3])), units: strings.Clone(field(rec, idx[4])),
+		brand: strings.Clone(field(rec, idx[5])), sku: strings.Clone(field(rec, idx[7])), lastDay: -1 << 30}
+	if p.sku == "" {
+		p.sku = "hammer-" + id
+	}
+	if upc := strings.TrimSuffix(field(rec, idx[8]), ".0"); upc != "" && h.opts.ValidBarcode(upc) {
+		p.upc = strings.Clone(upc)
+	} else {
+		h.sum.SKUOnly++
+	}
+	h.vendors[key] = true
+	if old := h.byID[id]; old != nil {
+		p.num = old.num // a repeated id: the last row wins
+		h.products[p.num] = p
+	} else {
+		p.num = int32(len(h.products))
+		h.products = append(h.products, p)
+	}
+	h.byID[strings.Clone(id)] = p
+	h.sum.Products++
 }
 
 // sentinelDate is the date some Hammer rows carry in place of one: the
 // first day of the Julian period, written by the database for a null.
 const sentinelDate = "-4713-11-24"
 
-func (h *hammerConv) readRaw(ctx context.Context, f File, pw *partWriter) error {
-	rc, cr, idx, err := openCSV(f, hammerRawCols)
+// readRaw reads a raw price table (hammer-4-raw.csv or the SQLite file's
+// raw table), keeping each price it maps: written as it comes, or held
+// in the chunk when the observations are written in parts.
+func (h *hammerConv) readRaw(ctx context.Context, in hammerInput, pw *partWriter) error {
+	t, err := in.open()
 	if err != nil {
 		return err
 	}
-	defer rc.Close()
+	defer t.Close()
+	idx := headerIndex(t.Header(), hammerRawCols)
 	var out []string
 	var o obsRow
-	for line := 2; ; line++ {
-		rec, err := cr.Read()
+	for n := 1; ; n++ {
+		rec, err := t.Next()
 		if err == io.EOF {
 			return nil
 		}
-		if line%65536 == 0 {
+		if n%65536 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
 		h.sum.Rows++
-		if err != nil {
-			var pe *csv.ParseError
-			if !errors.As(err, &pe) {
-				return fmt.Errorf("%s:%d: %w", f.Name, line, err)
-			}
-			h.notMap.add("row not readable as CSV", fmt.Sprintf("%s:%d", f.Name, line))
+		if errors.Is(err, errNotCSV) {
+			h.notMap.add("row not readable as CSV", t.Where())
 			continue
+		} else if err != nil {
+			return err
 		}
-		at := func(v string) string { return fmt.Sprintf("%s:%d: %q", f.Name, line, v) }
-		when := field(rec, idx[0])
-		if strings.HasPrefix(when, sentinelDate) {
-			h.notMap.add("sentinel date "+sentinelDate+" (no date recorded)", at(when))
-			continue
-		}
-		day, date, ok := parseDay(when)
+		r, ok := h.price(rec, idx, t)
 		if !ok {
-			h.notMap.add("nowtime is not a date", at(when))
-			continue
-		}
-		other := field(rec, idx[4])
-		if strings.Contains(strings.ToLower(other), "out of stock") {
-			h.notMap.add("out of stock: not a price observation", at(other))
-			continue
-		}
-		cur := field(rec, idx[1])
-		price, ok := parseCents(cur)
-		if !ok {
-			if cur == "" {
-				h.notMap.add("no current_price", at(strings.Join(rec, ",")))
-			} else {
-				h.notMap.add("current_price is not a number (shifted columns)", at(cur))
-			}
-			continue
-		}
-		regular := price
-		if old := field(rec, idx[2]); old != "" {
-			r, ok := parseCents(old)
-			if !ok {
-				h.notMap.add("old_price is not a number (shifted columns)", at(old))
-				continue
-			}
-			regular = max(r, price)
-		}
-		if price <= 0 {
-			h.notMap.add("current_price is not more than zero", at(cur))
-			continue
-		}
-		pid := field(rec, idx[5])
-		p := h.byID[pid]
-		if p == nil {
-			h.notMap.add("product_id not in the product file (or its vendor not mapped)", at(pid))
-			continue
-		}
-		h.days[day] = true
-		if p.lastDay == day {
-			h.notMap.add("a later price the same day (the day's first is kept)", at(when))
-			continue
-		}
-		p.lastDay = day
-		if strings.Contains(strings.ToUpper(other), "SALE") {
-			h.notes.add("kept, marked SALE", at(other))
-		}
-		if price > 1<<31-1 || regular > 1<<31-1 {
-			h.notMap.add("price over $21 million", at(cur))
 			continue
 		}
 		h.sum.Kept++
 		if h.chunk == nil {
-			out = h.record(out, &o, p, date, price, regular)
+			out = h.record(out, &o, r.p, r.date, r.price, r.regular)
 			if err := pw.write(out); err != nil {
 				return err
 			}
 			continue
 		}
-		h.chunk = append(h.chunk, hammerObs{product: p.num, day: day, price: int32(price), regular: int32(regular)})
+		h.chunk = append(h.chunk, hammerObs{product: r.p.num, day: r.day, price: int32(r.price), regular: int32(r.regular)})
 		if len(h.chunk) == cap(h.chunk) {
 			if err := h.flush(pw); err != nil {
 				return err
 			}
 		}
 	}
+}
+
+// hammerPrice is a raw row mapped: a product's price on a day.
+type hammerPrice struct {
+	p              *hammerProduct
+	day            int32
+	date           string
+	price, regular int64 // cents
+}
+
+// price maps a raw row, rec, whose columns are idx; false when it is not
+// kept, counted under its reason.
+func (h *hammerConv) price(rec []string, idx []int, t hammerTable) (hammerPrice, bool) {
+	at := func(v string) string { return t.Where() + ": " + strconv.Quote(v) }
+	when := field(rec, idx[0])
+	if strings.HasPrefix(when, sentinelDate) {
+		h.notMap.add("sentinel date "+sentinelDate+" (no date recorded)", at(when))
+		return hammerPrice{}, false
+	}
+	day, date, ok := parseDay(when)
+	if !ok {
+		h.notMap.add("nowtime is not a date", at(when))
+		return hammerPrice{}, false
+	}
+	other := field(rec, idx[4])
+	if strings.Contains(strings.ToLower(other), "out of stock") {
+		h.notMap.add("out of stock: not a price observation", at(other))
+		return hammerPrice{}, false
+	}
+	price, regular, ok := h.prices(rec, idx, at)
+	if !ok {
+		return hammerPrice{}, false
+	}
+	pid := field(rec, idx[5])
+	p := h.byID[pid]
+	if p == nil {
+		h.notMap.add("product_id not in the product file (or its vendor not mapped)", at(pid))
+		return hammerPrice{}, false
+	}
+	h.days[day] = true
+	if p.lastDay == day {
+		h.notMap.add("a later price the same day (the day's first is kept)", at(when))
+		return hammerPrice{}, false
+	}
+	p.lastDay = day
+	if strings.Contains(strings.ToUpper(other), "SALE") {
+		h.notes.add("kept, marked SALE", at(other))
+	}
+	if price > 1<<31-1 || regular > 1<<31-1 {
+		h.notMap.add("price over $21 million", at(field(rec, idx[1])))
+		return hammerPrice{}, false
+	}
+	return hammerPrice{p: p, day: day, date: date, price: price, regular: regular}, true
+}
+
+// prices reads a raw row's current_price and old_price: the price and
+// the regular price, in cents; false when it is not kept.
+func (h *hammerConv) prices(rec []string, idx []int, at func(string) string) (price, regular int64, ok bool) {
+	cur := field(rec, idx[1])
+	price, ok = parseCents(cur)
+	if !ok {
+		if cur == "" {
+			h.notMap.add("no current_price", at(strings.Join(rec, ",")))
+		} else {
+			h.notMap.add("current_price is not a number (shifted columns)", at(cur))
+		}
+		return 0, 0, false
+	}
+	regular = price
+	if old := field(rec, idx[2]); old != "" {
+		r, ok := parseCents(old)
+		if !ok {
+			h.notMap.add("old_price is not a number (shifted columns)", at(old))
+			return 0, 0, false
+		}
+		regular = max(r, price)
+	}
+	if price <= 0 {
+		h.notMap.add("current_price is not more than zero", at(cur))
+		return 0, 0, false
+	}
+	return price, regular, true
 }
 
 // record returns out holding the observation of p on date.

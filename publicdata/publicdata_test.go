@@ -3,10 +3,13 @@ package publicdata_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -91,6 +94,101 @@ func TestHammer(t *testing.T) {
 		t.Errorf("gaps (-want +got):\n%s", diff)
 	}
 }
+
+// convertAll converts files of Project Hammer and writes their
+// observations, in parts of partRows rows (0: one).
+func convertAll(t *testing.T, fs []publicdata.File, partRows int) (string, *publicdata.Summary) {
+	t.Helper()
+	conv, err := publicdata.Convert(publicdata.Hammer, fs, publicdata.Options{ValidBarcode: validBarcode})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var obs bytes.Buffer
+	if err := conv.WriteObservations(context.Background(), partRows, func() (io.Writer, error) { return &obs, nil }); err != nil {
+		t.Fatal(err)
+	}
+	return string(conv.Stores) + obs.String(), conv.Summary
+}
+
+// csvLine is a CSV example's location, "hammer-4-raw.csv:12".
+var csvLine = regexp.MustCompile(`hammer-4-(product|raw)\.csv:(\d+)`)
+
+// TestHammerSQLite converts Project Hammer's SQLite file holding the rows
+// of the CSV fixtures (testdata/make-hammer-sqlite.sh): the same stores,
+// observations and summary, in one part and in parts, but for the
+// examples' locations, the table and rowid ("hammer.sqlite raw rowid 9")
+// where the CSV files' are file:line (the rowid of a fixture's row being
+// its line less the header's).
+func TestHammerSQLite(t *testing.T) {
+	for _, partRows := range []int{0, 5} {
+		wantObs, wantSum := convertAll(t, files("hammer-4-product.csv", "hammer-4-raw.csv"), partRows)
+		gotObs, gotSum := convertAll(t, files("hammer.sqlite"), partRows)
+		if diff := cmp.Diff(wantObs, gotObs); diff != "" {
+			t.Errorf("parts of %d: stores and observations (-csv +sqlite):\n%s", partRows, diff)
+		}
+		for _, rs := range [][]publicdata.Reason{wantSum.NotMapped, wantSum.Notes} {
+			for i := range rs {
+				for j, ex := range rs[i].Examples {
+					rs[i].Examples[j] = csvLine.ReplaceAllStringFunc(ex, func(m string) string {
+						sub := csvLine.FindStringSubmatch(m)
+						line, _ := strconv.Atoi(sub[2])
+						return fmt.Sprintf("hammer.sqlite %s rowid %d", sub[1], line-1)
+					})
+				}
+			}
+		}
+		if diff := cmp.Diff(wantSum, gotSum); diff != "" {
+			t.Errorf("parts of %d: summary (-csv +sqlite):\n%s", partRows, diff)
+		}
+	}
+	_, sum := convertAll(t, files("hammer.sqlite"), 0)
+	if sum.Rows != 18 || sum.Kept != 12 || len(sum.NotMapped) != 6 {
+		t.Errorf("got %d rows, %d kept, %d reasons, want 18, 12, 6", sum.Rows, sum.Kept, len(sum.NotMapped))
+	}
+	want := []string{`hammer.sqlite raw rowid 16: "6"`, `hammer.sqlite raw rowid 18: "999"`}
+	if diff := cmp.Diff(want, sum.NotMapped[0].Examples); diff != "" {
+		t.Errorf("examples of %q (-want +got):\n%s", sum.NotMapped[0].Reason, diff)
+	}
+}
+
+// TestHammerSQLiteRefused: a SQLite file that is not Project Hammer's, one
+// that opens as a stream, and a corrupt one are refused, naming the file
+// and what was expected.
+func TestHammerSQLiteRefused(t *testing.T) {
+	hammer, err := os.ReadFile(filepath.Join("testdata", "hammer.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := os.ReadFile(filepath.Join("..", "internal", "sqlitefile", "testdata", "tiny.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	corrupt := bytes.Clone(hammer)
+	corrupt[16], corrupt[17] = 0x03, 0xe8 // a page size of 1000
+	for _, tc := range []struct {
+		name string
+		open func() (io.ReadCloser, error)
+		want string
+	}{
+		{"stream.sqlite", func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(hammer)), nil },
+			"stream.sqlite: a SQLite file is read at random, and this one opens as a stream (io.nopCloserWriterTo): give it as a file"},
+		{"tiny.sqlite", func() (io.ReadCloser, error) { return readerAt{bytes.NewReader(other)}, nil },
+			"tiny.sqlite is a SQLite file but not Project Hammer's (tables product and raw): no table product: the database has t"},
+		{"corrupt.sqlite", func() (io.ReadCloser, error) { return readerAt{bytes.NewReader(corrupt)}, nil },
+			"corrupt.sqlite: corrupt SQLite database: page size 1000: want a power of two from 512 to 65536"},
+	} {
+		_, err := publicdata.Convert(publicdata.Hammer, []publicdata.File{{Name: tc.name, Open: tc.open}}, publicdata.Options{ValidBarcode: validBarcode})
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%s: got %v, want %s", tc.name, err, tc.want)
+		}
+	}
+}
+
+// readerAt is a bytes.Reader as a File opens it: an io.ReaderAt with a
+// Size.
+type readerAt struct{ *bytes.Reader }
+
+func (readerAt) Close() error { return nil }
 
 func TestHammerNeedsProducts(t *testing.T) {
 	_, err := publicdata.Convert(publicdata.Hammer, files("hammer-4-raw.csv"), publicdata.Options{ValidBarcode: validBarcode})
