@@ -25,12 +25,19 @@ func sourceFiles(names ...string) []grocery.SourceFile {
 	return out
 }
 
-// TestImportSourceHammer imports the Project Hammer fixtures and asks every
-// query of them: the imported data answers as the demo's does.
+// TestImportSourceHammer imports the Project Hammer fixtures, the two CSV
+// files or the SQLite file holding the same rows, and asks every query of
+// them: the imported data answers as the demo's does.
 func TestImportSourceHammer(t *testing.T) {
+	for _, names := range [][]string{{"hammer-4-product.csv", "hammer-4-raw.csv"}, {"hammer.sqlite"}} {
+		t.Run(strings.Join(names, "+"), func(t *testing.T) { testImportSourceHammer(t, names) })
+	}
+}
+
+func testImportSourceHammer(t *testing.T, names []string) {
 	ctx := context.Background()
 	s := MustOpen(t)
-	rep, err := s.ImportSource(ctx, "hammer", sourceFiles("hammer-4-product.csv", "hammer-4-raw.csv"), nil)
+	rep, err := s.ImportSource(ctx, "hammer", sourceFiles(names...), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +135,7 @@ func TestImportSourceHammer(t *testing.T) {
 		}
 	})
 	t.Run("Again", func(t *testing.T) {
-		rep, err := s.ImportSource(ctx, "hammer", sourceFiles("hammer-4-product.csv", "hammer-4-raw.csv"), nil)
+		rep, err := s.ImportSource(ctx, "hammer", sourceFiles(names...), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,16 +6,27 @@ import (
 	"testing"
 )
 
-// TestImportSourceCLI imports the Project Hammer fixtures with one command
-// and reads them back with the query commands.
+// TestImportSourceCLI imports the Project Hammer fixtures with one command,
+// the two CSV files or the SQLite file, and reads them back with the
+// query commands.
 func TestImportSourceCLI(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "hammer.db")
 	fixture := func(n string) string { return filepath.Join("..", "..", "publicdata", "testdata", n) }
-	r := cli(t, nil, "import", "--db", db, "--source", "hammer", fixture("hammer-4-product.csv"), fixture("hammer-4-raw.csv"))
+	t.Run("CSV", func(t *testing.T) {
+		testImportSourceCLI(t, "hammer-4-raw.csv:10", fixture("hammer-4-product.csv"), fixture("hammer-4-raw.csv"))
+	})
+	t.Run("SQLite", func(t *testing.T) { testImportSourceCLI(t, "hammer.sqlite raw rowid 9", fixture("hammer.sqlite")) })
+}
+
+// testImportSourceCLI imports files, whose sentinel date's row is at
+// sentinelAt.
+func testImportSourceCLI(t *testing.T, sentinelAt string, files ...string) {
+	db := filepath.Join(t.TempDir(), "hammer.db")
+	r := cli(t, nil, append([]string{"import", "--db", db, "--source", "hammer"}, files...)...)
 	ok(t, r)
 	for _, want := range []string{
 		"hammer: 18 rows read, 12 kept (6 stores, 6 products, 3 of them by vendor SKU only",
-		"not mapped: sentinel date -4713-11-24 (no date recorded): 1",
+		"not mapped: sentinel date -4713-11-24 (no date recorded): 1 (e.g. ",
+		sentinelAt + `: "-4713-11-24 00:00:00")`,
 		"not mapped: out of stock: not a price observation: 1",
 		"not mapped: current_price is not a number (shifted columns): 1",
 		"gap: no data from 2025-07-31 to 2025-08-19 (20 days)",
