@@ -44,20 +44,10 @@ func BenchmarkImportSourceHammer(b *testing.B) {
 		partRows = v
 	}
 	dir := b.TempDir()
-	pf, err := os.Create(filepath.Join(dir, "hammer-4-product.csv"))
+	rows, err := publicdata.WriteHammerSampleFiles(dir, sample)
 	if err != nil {
 		b.Fatal(err)
 	}
-	rf, err := os.Create(filepath.Join(dir, "hammer-4-raw.csv"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	rows, err := publicdata.WriteHammerSample(pf, rf, sample)
-	if err != nil {
-		b.Fatal(err)
-	}
-	pf.Close()
-	rf.Close()
 	var files []SourceFile
 	for _, n := range []string{"hammer-4-product.csv", "hammer-4-raw.csv"} {
 		path := filepath.Join(dir, n)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"time"
 )
 
@@ -64,6 +66,30 @@ func WriteHammerSample(products, raw io.Writer, s HammerSample) (int, error) {
 		}
 	}
 	return n, rw.Flush()
+}
+
+// WriteHammerSampleFiles writes WriteHammerSample's files into dir, as
+// hammer-4-product.csv and hammer-4-raw.csv, and returns the raw rows
+// written.
+func WriteHammerSampleFiles(dir string, s HammerSample) (int, error) {
+	pf, err := os.Create(filepath.Join(dir, "hammer-4-product.csv"))
+	if err != nil {
+		return 0, err
+	}
+	defer pf.Close()
+	rf, err := os.Create(filepath.Join(dir, "hammer-4-raw.csv"))
+	if err != nil {
+		return 0, err
+	}
+	defer rf.Close()
+	rows, err := WriteHammerSample(pf, rf, s)
+	if err != nil {
+		return 0, err
+	}
+	if err := pf.Close(); err != nil {
+		return 0, err
+	}
+	return rows, rf.Close()
 }
 
 // gtin13 returns the 12 digits of n with their GS1 check digit.

@@ -6,6 +6,11 @@
 //	go run ./publicdata/internal/hammersample -dir /tmp/hammer -products 187000 -days 54
 //	/usr/bin/time -v grocery import --db /tmp/hammer.db --source hammer /tmp/hammer/hammer-4-product.csv /tmp/hammer/hammer-4-raw.csv
 //
+// The same rows as Project Hammer's SQLite file (Debian's sqlite3 CLI):
+//
+//	bash publicdata/testdata/make-hammer-sqlite.sh /tmp/hammer
+//	/usr/bin/time -v grocery import --db /tmp/hammer2.db --source hammer /tmp/hammer/hammer.sqlite
+//
 // It writes hammer-4-product.csv and hammer-4-raw.csv into -dir, one
 // price row per product and day (products × days rows), and prints the
 // rows and bytes written.
@@ -33,26 +38,14 @@ func main() {
 	if err := os.MkdirAll(*dir, 0o755); err != nil {
 		log.Fatal(err)
 	}
-	pf, err := os.Create(filepath.Join(*dir, "hammer-4-product.csv"))
+	rows, err := publicdata.WriteHammerSampleFiles(*dir, publicdata.HammerSample{Products: *products, Days: *days, Seed: *seed})
 	if err != nil {
 		log.Fatal(err)
 	}
-	rf, err := os.Create(filepath.Join(*dir, "hammer-4-raw.csv"))
+	raw := filepath.Join(*dir, "hammer-4-raw.csv")
+	st, err := os.Stat(raw)
 	if err != nil {
 		log.Fatal(err)
 	}
-	rows, err := publicdata.WriteHammerSample(pf, rf, publicdata.HammerSample{Products: *products, Days: *days, Seed: *seed})
-	if err != nil {
-		log.Fatal(err)
-	}
-	for _, f := range []*os.File{pf, rf} {
-		if err := f.Close(); err != nil {
-			log.Fatal(err)
-		}
-	}
-	st, err := os.Stat(rf.Name())
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Printf("%d rows of %d products over %d days; %s: %d bytes\n", rows, *products, *days, rf.Name(), st.Size())
+	fmt.Printf("%d rows of %d products over %d days; %s: %d bytes\n", rows, *products, *days, raw, st.Size())
 }
