@@ -14,7 +14,9 @@ import (
 )
 
 // SourceFile is one published file of a public source: its name and how
-// to open it (more than once for a source read in two passes).
+// to open it (more than once for a source read in two passes; for Project
+// Hammer's SQLite file, as an *os.File or another io.ReaderAt with a Size
+// method: see publicdata.File).
 type SourceFile = publicdata.File
 
 // SourceSummary says what an import of a public source kept and what it
@@ -42,6 +44,8 @@ func Sources() []string { return append([]string(nil), publicdata.Sources...) }
 // ConvertSource reads the files of a public source ("hammer",
 // "openprices" or "statcan") as published and converts them to the
 // import's stores and observations files (or StatCan's benchmark series).
+// Project Hammer's are its two CSV files or its SQLite file, recognised by
+// its content.
 // It returns EINVALIDARGUMENT for an unknown source, a file that cannot be read or
 // is not the source's format; bad rows are counted in the summary, never
 // fatal.

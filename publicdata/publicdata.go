@@ -6,7 +6,10 @@
 // Three sources are read:
 //
 //   - Project Hammer (https://jacobfilipp.com/hammer/): hammer-4-product.csv
-//     and hammer-4-raw.csv, daily web prices of eight grocers.
+//     and hammer-4-raw.csv, daily web prices of eight grocers, or the same
+//     data as one SQLite file, recognised by its content whatever its
+//     name: its tables product and raw are read as those two files, with
+//     the same mapping and summary (internal/sqlitefile reads it).
 //   - Open Food Facts' Open Prices (https://prices.openfoodfacts.org): the
 //     Parquet data dump, crowd-sourced prices by barcode and OpenStreetMap
 //     location.
@@ -43,7 +46,11 @@ var Sources = []string{Hammer, OpenPrices, StatCan}
 
 // File is one published file: its name (for messages) and how to open it.
 // Open may be called more than once: a source that needs two passes (Open
-// Prices: the stores, then the prices) reads the file twice.
+// Prices: the stores, then the prices) reads the file twice. A SQLite file
+// (Project Hammer's) is read at random, a page here and there: its Open
+// must return an io.ReaderAt with its size, an *os.File or a reader with
+// a Size method (*bytes.Reader, *io.SectionReader); one that returns a
+// stream is refused, not copied.
 type File struct {
 	Name string
 	Open func() (io.ReadCloser, error)

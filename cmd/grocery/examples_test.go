@@ -79,7 +79,7 @@ func TestExamples(t *testing.T) {
 	writeExampleParquet(t, filepath.Join(work, "extract.parquet"))
 	// The public sources' fixtures, under the names the examples give them.
 	for name, fixture := range map[string]string{"hammer-4-product.csv": "hammer-4-product.csv", "hammer-4-raw.csv": "hammer-4-raw.csv",
-		"prices.parquet": "openprices.parquet", "18100245.csv": "18100245.csv"} {
+		"hammer-4.sqlite": "hammer.sqlite", "prices.parquet": "openprices.parquet", "18100245.csv": "18100245.csv"} {
 		b, err := os.ReadFile(filepath.Join("..", "..", "publicdata", "testdata", fixture))
 		if err != nil {
 			t.Fatal(err)
