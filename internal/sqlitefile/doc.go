@@ -19,7 +19,10 @@
 // a blob); Value.AppendText renders one as a CSV file carries it.
 //
 // A column declared INTEGER PRIMARY KEY is the rowid: its value is the
-// row's rowid (the record holds NULL there). A record with fewer values
+// row's rowid (the record holds NULL there). A column of REAL affinity
+// (a declared type such as REAL, FLOAT or DOUBLE) reads an integer as a
+// real, as SQLite does: it stores a real without a fraction there as an
+// integer. A record with fewer values
 // than the table has columns (columns added by ALTER TABLE since it was
 // written) reads NULL for the missing ones: their DEFAULT is not applied.
 // A VIRTUAL generated column is not in the file and reads NULL; a STORED

@@ -138,7 +138,8 @@ func (r *Rows) readRow(p *btreePage, i int) error {
 
 // setValues sets the row's values from its record: the rowid for the
 // INTEGER PRIMARY KEY column, NULL for a virtual column and for those the
-// record is too short for.
+// record is too short for, and a real for an integer in a column of REAL
+// affinity, as SQLite reads it.
 func (r *Rows) setValues() {
 	r.vals = r.vals[:0]
 	stored := 0
