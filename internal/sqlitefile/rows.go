@@ -167,7 +167,10 @@ func (r *Rows) setValues() {
 // bounded by the pages the payload needs and the database has.
 func (r *Rows) spilled(c leafCell) ([]byte, error) {
 	per := uint64(r.db.usable - 4)
-	need := (c.size - uint64(len(c.local)) + per - 1) / per
+	// rest/per rounded up, without rest+per-1, which wraps for a size
+	// near 2^64 and would let the chain below run on.
+	rest := c.size - uint64(len(c.local))
+	need := rest/per + min(rest%per, 1)
 	if need > uint64(r.db.pages) {
 		return nil, fmt.Errorf("%w: a payload of %d bytes needs %d overflow pages, more than the database's %d", ErrCorrupt, c.size, need, r.db.pages)
 	}

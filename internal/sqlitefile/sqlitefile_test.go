@@ -452,3 +452,49 @@ func TestCorrupt(t *testing.T) {
 		})
 	}
 }
+
+// TestHugePayloadSize: a cell whose payload size is 2^64-1 (a varint of
+// nine 0xff bytes) and whose overflow page links to itself is refused,
+// not followed: the pages it needs are counted without wrapping.
+func TestHugePayloadSize(t *testing.T) {
+	const ps = 512
+	b := make([]byte, 3*ps)
+	copy(b, "SQLite format 3\x00")
+	be16(b[16:], ps)
+	b[18], b[19], b[21], b[22], b[23] = 1, 1, 64, 32, 32
+	be32(b[24:], 1) // change counter
+	be32(b[28:], 3) // pages, valid: version-valid-for equals the counter
+	be32(b[44:], 4) // schema format
+	be32(b[56:], 1) // UTF-8
+	be32(b[92:], 1)
+	// Page 1: sqlite_schema, one row: table t, root page 2.
+	sql := "CREATE TABLE t(x)"
+	rec := append([]byte{6, 23, 15, 15, 1, byte(13 + 2*len(sql))}, "table"+"t"+"t"+"\x02"+sql...)
+	cell := append([]byte{byte(len(rec)), 1}, rec...)
+	at := ps - len(cell)
+	copy(b[at:], cell)
+	b[100] = 0x0D
+	be16(b[103:], 1)
+	be16(b[105:], uint16(at))
+	be16(b[108:], uint16(at))
+	// Page 2: a leaf of one cell: size 2^64-1, rowid 1, the 255 bytes
+	// such a size keeps on a 512-byte page, then overflow page 3.
+	p2 := b[ps:]
+	p2[0] = 0x0D
+	be16(p2[3:], 1)
+	be16(p2[5:], 10)
+	be16(p2[8:], 10)
+	c := p2[10:]
+	for i := range 9 {
+		c[i] = 0xff
+	}
+	c[9] = 1
+	be32(c[10+255:], 3)
+	// Page 3 links to itself.
+	be32(b[2*ps:], 3)
+
+	_, err := readAll(t, open(t, b), "t")
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "overflow pages, more than the database's 3") {
+		t.Fatalf("got %v, want the payload's size refused", err)
+	}
+}
