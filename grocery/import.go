@@ -3,6 +3,7 @@ package grocery
 import (
 	"cmp"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -55,11 +56,18 @@ type ImportReport struct {
 	// full or unwritable snapshot directory): the data is imported, the
 	// replicas do not see it until a later publish succeeds.
 	PublishError string `json:"publish_error,omitempty"`
+	// Resumed is the last day whose observations an earlier import of the
+	// same file wrote before it stopped between its batches (a file of
+	// more than about a million rows is written in batches of whole
+	// days), nothing having been written since: this import took them as
+	// written, counted them as unchanged, and wrote the later days.
+	Resumed string `json:"resumed,omitempty"`
 }
 
 // Import reads one CSV, JSON Lines, JSON, XLSX or Parquet file of stores or observations
 // and writes it atomically: either every valid row of the file is stored
-// or, when it fails, nothing of it is.
+// or, when it fails, nothing of it is; a file of more than about a million
+// observations is written by whole days (see below).
 //
 // The format is recognised by content: a ZIP signature means an XLSX
 // workbook, whose first sheet is read (its first non-empty row is the
@@ -119,19 +127,26 @@ type ImportReport struct {
 // names a cause the operator can act on (a full disk) and the log has the
 // system's error.
 //
-// A file is written in one transaction, all of it or nothing, unless it
-// holds more than about a million observations (1,048,576 rows, repeats
-// included): then it is written in batches of whole days, in date order,
-// each its own transaction of at least that many rows (a day is never
-// split), so that what an import holds until it commits does not grow with the file. Every
-// row is checked, and conflicts between rows are looked for, before the
-// first batch is written, so a bad row still writes nothing. A batch that
-// fails (a full disk, ctx ending, a crash) leaves the batches before it
-// written, whole days each, and nothing of the days after; the error says
+// A file is written in one transaction, all of it or nothing, unless its
+// observations, repeats left out, are more than a batch: then they are
+// written in batches of whole days, in date order, each its own
+// transaction, a batch closing at the first day that begins once it holds
+// 1,048,576 rows (a day is never split; the last batch may hold fewer),
+// so that what an import holds until it commits does not grow with the
+// file. Every row is checked, and conflicts between rows are looked for
+// (without opts.SkipInvalid), before the first batch is written, so a
+// bad row still writes nothing. The file's products, barcode links and
+// SKU facts are written with the first batch. A batch that fails (a full
+// disk, ctx ending, a crash) leaves the batches before it written, whole
+// days each, and nothing of the days after; the error says
 // through which day (PartlyImported), and importing the same file again
-// writes the rest, the rows already written counting as unchanged. Each
+// writes the rest, the rows already written counting as unchanged: while
+// nothing else was written since, it resumes, taking the days written as
+// they are without merging them again (the report's Resumed). Each
 // batch moves DataVersion and evaluates the alert rules, as an import of
-// its days would.
+// its days would; the snapshot (Options.SnapshotDir) is published once,
+// after the last, so the batches of an import that failed reach the
+// replicas with the next publish.
 func (s *Service) Import(ctx context.Context, name string, r io.Reader, opts *ImportOptions) (*ImportReport, error) {
 	return s.importRuns(ctx, name, r, opts, extsort.DefaultRunRows)
 }
@@ -154,12 +169,14 @@ func (s *Service) importRuns(ctx context.Context, name string, r io.Reader, opts
 		report:      &ImportReport{File: name},
 		minDate:     minObservationDate,
 		maxDate:     s.today() + 1,
+		resumed:     -1,
 	}
 	imp.obs = extsort.New(runRows, imp.order)
 	imp.chunk = min(writeChunk, runRows)
 	imp.batchRows = min(importBatchRows, 4*runRows)
 
-	f, err := importrow.Open(name, r, opts.Progress, derivedDatasets, openRegistered)
+	digest := sha256.New()
+	f, err := importrow.Open(name, io.TeeReader(r, digest), opts.Progress, derivedDatasets, openRegistered)
 	if err != nil {
 		return nil, fromFault(err)
 	}
@@ -180,6 +197,7 @@ func (s *Service) importRuns(ctx context.Context, name string, r io.Reader, opts
 	if opts.Progress != nil {
 		opts.Progress(f.BytesRead())
 	}
+	digest.Sum(imp.digest[:0])
 
 	b := &imp.batch
 	b.UpdateNames = imp.updateNames
@@ -232,22 +250,16 @@ func (s *Service) importRuns(ctx context.Context, name string, r io.Reader, opts
 // the admin socket show and the REST and MCP interfaces never do; the log
 // has the system's error.
 func (s *Service) writeFailed(name string, err error, through Date) error {
-	written := "nothing of the file is written"
-	if through >= 0 {
-		written = fmt.Sprintf(partlyWritten, through)
+	if through < 0 {
+		return s.nothingWritten(name, err)
 	}
+	written := fmt.Sprintf(partlyWritten, through)
 	var e *Error
 	switch {
 	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
-		if through >= 0 {
-			return fmt.Errorf("%s: %w; %s", name, err, written)
-		}
-		return err
+		return fmt.Errorf("%s: %w; %s", name, err, written)
 	case errors.As(err, &e) && e.Code != EINTERNAL:
-		if through >= 0 {
-			return &Error{Code: e.Code, Next: e.Next, Message: e.Message + "; " + written}
-		}
-		return err
+		return &Error{Code: e.Code, Next: e.Next, Message: e.Message + "; " + written}
 	}
 	if s.log != nil {
 		s.log.Error("import failed: "+written, "file", name, "err", err.Error())
@@ -255,13 +267,26 @@ func (s *Service) writeFailed(name string, err error, through Date) error {
 	msg := name + ": the data file could not be written"
 	if cause := fault.SystemCause(err); cause != "" {
 		msg += ": " + cause
-	} else if through < 0 {
+	} else if e != nil {
+		msg += ": " + e.Message
+	}
+	return &Error{Code: EINTERNAL, Message: msg + "; " + written}
+}
+
+// nothingWritten is writeFailed's error when nothing of the file is
+// written.
+func (s *Service) nothingWritten(name string, err error) error {
+	var e *Error
+	if errors.As(err, &e) && e.Code != EINTERNAL || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
-	if through >= 0 {
-		msg += "; " + written
+	if s.log != nil {
+		s.log.Error("import failed: nothing of the file is written", "file", name, "err", err.Error())
 	}
-	return &Error{Code: EINTERNAL, Message: msg}
+	if cause := fault.SystemCause(err); cause != "" {
+		return Errorf(EINTERNAL, "%s: the data file could not be written: %s", name, cause)
+	}
+	return err
 }
 
 // partlyWritten ends the error of an import stopped after some of its
@@ -278,12 +303,18 @@ func PartlyImported(err error) (through Date, ok bool) {
 	if err == nil {
 		return 0, false
 	}
-	head, _, found := strings.Cut(partlyWritten, "%s")
-	_, rest, found2 := strings.Cut(err.Error(), head)
-	if !found || !found2 || len(rest) < 10 {
+	// The message ends with the sentence (a file's name, earlier in it,
+	// may hold anything).
+	head, tail, _ := strings.Cut(partlyWritten, "%s")
+	msg := err.Error()
+	if !strings.HasSuffix(msg, tail) {
 		return 0, false
 	}
-	d, perr := ParseDate(rest[:10])
+	date := strings.TrimSuffix(msg, tail)
+	if len(date) < len(head)+10 || !strings.HasSuffix(date[:len(date)-10], head) {
+		return 0, false
+	}
+	d, perr := ParseDate(date[len(date)-10:])
 	return d, perr == nil
 }
 
@@ -350,6 +381,8 @@ type importer struct {
 	obs        *extsort.Runs       // the observations, sorted in runs
 	chunk      int                 // rows written to the transaction at a time
 	batchRows  int                 // rows a batch holds before it closes at the next day
+	digest     [32]byte            // SHA-256 of the file's bytes
+	resumed    Date                // the last day an earlier, stopped import of the file wrote, or -1
 	notes      []lineNote          // the first maxProblems problems met while reading
 	conflicts  []lineNote          // the maxProblems earliest conflicts skipped
 

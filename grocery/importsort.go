@@ -8,6 +8,7 @@ import (
 
 	"github.com/grocerydata/grocery/grocery/internal/ingest"
 	"github.com/grocerydata/grocery/internal/extsort"
+	"github.com/grocerydata/grocery/storage"
 )
 
 // An observations file's rows go to an extsort.Runs, sorted by date, then
@@ -57,7 +58,7 @@ var errConflict = errors.New("conflicting rows")
 // skipped and noted with SkipInvalid; otherwise scan returns errConflict.
 // With write nil it only looks for conflicts and returns the
 // EINVALIDARGUMENT of the one on the earliest line, or nil.
-func (imp *importer) scan(ctx context.Context, write func([]obsRec) error) error {
+func (imp *importer) scan(ctx context.Context, write func(rows []obsRec, last bool) error) error {
 	var (
 		buf     []obsRec
 		worst   *rowError
@@ -68,8 +69,12 @@ func (imp *importer) scan(ctx context.Context, write func([]obsRec) error) error
 		if write == nil {
 			return nil
 		}
+		if Date(r.Date) <= imp.resumed {
+			repeats++ // written by the run of the import that stopped
+			return nil
+		}
 		if len(buf) >= imp.batchRows && r.Date != buf[len(buf)-1].Date {
-			if err := write(buf); err != nil {
+			if err := write(buf, false); err != nil {
 				return err
 			}
 			buf = buf[:0]
@@ -103,7 +108,7 @@ func (imp *importer) scan(ctx context.Context, write func([]obsRec) error) error
 		return nil
 	}
 	imp.repeats += repeats
-	return write(buf)
+	return write(buf, true)
 }
 
 // conflict compares a row with the earlier row of the same date, store and
@@ -138,8 +143,11 @@ func (imp *importer) noteConflict(line int, msg string) {
 // first. A file of more than one batch is scanned for conflicts first
 // (without SkipInvalid), so that a bad row still writes nothing. When a
 // batch fails, the batches before it stay written, and the error says
-// through which day (through, -1 when none): importing the file again
-// writes the rest, the rows written counting as unchanged.
+// through which day (through, -1 when none). Each batch but the last
+// records that in the data file (storage.ImportResume, with the digest of
+// the file's bytes), and the last clears it: importing the same file
+// again, while nothing else was written since, takes the rows of those
+// days as written (unchanged) and writes the rest.
 func (imp *importer) writeBatches(ctx context.Context, b *batch) (_ batchStats, through Date, _ error) {
 	through = -1 // the last day written
 	if imp.obs.Len() > imp.batchRows && !imp.skip {
@@ -147,15 +155,30 @@ func (imp *importer) writeBatches(ctx context.Context, b *batch) (_ batchStats, 
 			return batchStats{}, through, err
 		}
 	}
+	if err := imp.s.db.View(func(tx *storage.Tx) error {
+		if r, ok := tx.ImportResume(); ok && r.Digest == imp.digest && r.Write == tx.LastWrite() {
+			imp.resumed = Date(r.Through)
+			imp.report.Resumed = imp.resumed.String()
+		}
+		return nil
+	}); err != nil {
+		return batchStats{}, through, err
+	}
 	bySeries := seriesSort{rank: ingest.Ranks(imp.seriesKeys)}
 	var (
 		total batchStats
 		cat   = b
 	)
-	err := imp.scan(ctx, func(rows []obsRec) error {
+	err := imp.scan(ctx, func(rows []obsRec, final bool) error {
 		last := Date(-1)
 		if len(rows) > 0 {
 			last = Date(rows[len(rows)-1].Date)
+		}
+		record := func(tx *storage.Tx) error {
+			if final {
+				return tx.ClearImportResume()
+			}
+			return tx.PutImportResume(&storage.ImportResume{Digest: imp.digest, Through: int32(last), Write: tx.LastWrite()})
 		}
 		rows = bySeries.sort(rows)
 		st, err := imp.s.writeImport(ctx, cat, imp.storeIDs, imp.storeOrds, imp.seriesKeys, func(write func([]obsRec) error) error {
@@ -165,7 +188,7 @@ func (imp *importer) writeBatches(ctx context.Context, b *batch) (_ batchStats, 
 				}
 			}
 			return nil
-		})
+		}, record)
 		if err != nil {
 			return err
 		}
@@ -177,7 +200,7 @@ func (imp *importer) writeBatches(ctx context.Context, b *batch) (_ batchStats, 
 		}
 		return nil
 	})
-	if err == errConflict {
+	if errors.Is(err, errConflict) {
 		// Only a file of one batch gets here, before its write.
 		return batchStats{}, through, imp.scan(ctx, nil)
 	}

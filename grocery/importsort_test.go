@@ -282,13 +282,28 @@ func TestImport_BatchesWholeDays(t *testing.T) {
 		}
 	}
 
+	resume := func(svc *Service) (storage.ImportResume, bool) {
+		var r storage.ImportResume
+		var ok bool
+		if err := svc.db.View(func(tx *storage.Tx) error { r, ok = tx.ImportResume(); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		return r, ok
+	}
+	if r, ok := resume(batched); !ok || r.Through != int32(day("2026-11-06")) {
+		t.Errorf("the record of the stopped import: %+v %v, want it through 2026-11-06", r, ok)
+	}
+
 	batched.batchWritten = nil
 	rep, err := batched.importRuns(context.Background(), "prices.csv", strings.NewReader(file), nil, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.New != 72 || rep.Unchanged != 72 {
-		t.Errorf("the import again: %d new, %d unchanged, want 72 and 72 (days 7-12 and 1-6)", rep.New, rep.Unchanged)
+	if rep.New != 72 || rep.Unchanged != 72 || rep.Resumed != "2026-11-06" {
+		t.Errorf("the import again: %d new, %d unchanged, resumed after %q, want 72 and 72 (days 7-12 and 1-6), after 2026-11-06", rep.New, rep.Unchanged, rep.Resumed)
+	}
+	if r, ok := resume(batched); ok {
+		t.Errorf("the import done, its record stays: %+v", r)
 	}
 	if diff := cmp.Diff(all, exportDays(t, batched)); diff != "" {
 		t.Errorf("observations after the import again (-one import +two):\n%s", diff)
@@ -353,7 +368,105 @@ func TestSeriesSort(t *testing.T) {
 			t.Errorf("round %d (-want +got):\n%s", round, diff)
 		}
 	}
-	if got := s.sort(rows[:2]); !slices.Equal(got, []obsRec{rows[0], rows[1]}) {
-		t.Errorf("two rows: got %v", got)
+	if got := s.sort(rows[3:5]); !slices.Equal(got, []obsRec{rows[4], rows[3]}) {
+		t.Errorf("rows 3 and 4: got %v, want them swapped", got)
+	}
+}
+
+// TestImport_ResumeAfterOtherWrite: an import stopped between its
+// batches is not resumed once another write changed the data: importing
+// its file again writes every row, so a price another file corrected in
+// the days already written is set back to the file's, as one import of
+// the file after that correction would. A stores file written in between
+// stops the resume too.
+func TestImport_ResumeAfterOtherWrite(t *testing.T) {
+	svc, want := openImportService(t), openImportService(t)
+	file := chunkFile(1, 12, 0)
+	// Day 3's first row at another price.
+	third := strings.Split(file, "\n")[25]
+	fix := lines(obsHeader, strings.Replace(third, ",3.00,3.00,", ",2.50,2.50,", 1))
+	if !strings.HasPrefix(third, "2026-11-03,") || !strings.Contains(fix, ",2.50,2.50,") {
+		t.Fatalf("not the row meant: %q", third)
+	}
+	for _, s := range []*Service{svc, want} {
+		mustImport(t, s, "stores.csv", testStoresCSV, nil)
+	}
+	mustImport(t, want, "fix.csv", fix, nil)
+	mustImport(t, want, "prices.csv", file, nil)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	svc.batchWritten = func(Date) { cancel() }
+	if _, err := svc.importRuns(ctx, "prices.csv", strings.NewReader(file), nil, 7); !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want the import cancelled after its first batch", err)
+	}
+	svc.batchWritten = nil
+	mustImport(t, svc, "fix.csv", fix, nil)
+	rep, err := svc.importRuns(context.Background(), "prices.csv", strings.NewReader(file), nil, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Resumed != "" {
+		t.Errorf("resumed after %s, though fix.csv was written since", rep.Resumed)
+	}
+	if diff := cmp.Diff(exportDays(t, want), exportDays(t, svc)); diff != "" {
+		t.Errorf("observations (-fix.csv then prices.csv, +prices.csv stopped, fix.csv, prices.csv again):\n%s", diff)
+	}
+
+	// A stores file written in between (its write leaves the record) also
+	// stops the resume.
+	other := openImportService(t)
+	mustImport(t, other, "stores.csv", testStoresCSV, nil)
+	ctx, cancel = context.WithCancel(context.Background())
+	other.batchWritten = func(Date) { cancel() }
+	if _, err := other.importRuns(ctx, "prices.csv", strings.NewReader(file), nil, 7); !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want the import cancelled after its first batch", err)
+	}
+	other.batchWritten = nil
+	mustImport(t, other, "stores.csv", strings.Replace(testStoresCSV, "Loblaws Ottawa", "Loblaws Rideau", 1), nil)
+	if rep := mustImport(t, other, "prices.csv", file, nil); rep.Resumed != "" {
+		t.Errorf("resumed after %s, though a stores file was written since", rep.Resumed)
+	}
+}
+
+// TestPartlyImported: the error of an import stopped between its batches
+// keeps its cause (code, cancellation, an internal reason) and says
+// through which day, which PartlyImported reads back whatever the file's
+// name holds; other errors are not taken for it.
+func TestPartlyImported(t *testing.T) {
+	svc := openImportService(t)
+	d := day("2026-03-14")
+	changed := Errorf(EINTERNAL, "store ON-LOB-001 changed during the import: import the file again")
+	for _, tc := range []struct {
+		name     string
+		err      error
+		through  Date
+		ok       bool
+		code     string // of the error, "" for none checked
+		canceled bool
+		contains string
+	}{
+		{name: "nil"},
+		{name: "a bad row of a file named as the sentence", err: Errorf(EINVALIDARGUMENT, "the file's observations up to 2026-01-01 are written, the later ones are not.csv:3: price: not a number"), code: EINVALIDARGUMENT},
+		{name: "nothing written", err: svc.writeFailed("p.csv", Errorf(EINVALIDARGUMENT, "p.csv:3: price: not a number"), -1), code: EINVALIDARGUMENT},
+		{name: "cancelled, a name holding the sentence's start", err: svc.writeFailed("the file's observations up to now.csv", context.Canceled, d),
+			through: d, ok: true, canceled: true, contains: "the file's observations up to now.csv: context canceled; the file's observations up to 2026-03-14 are written"},
+		{name: "a caller's error", err: svc.writeFailed("p.csv", Errorf(EUNAVAILABLE, "the shared store does not answer"), d),
+			through: d, ok: true, code: EUNAVAILABLE, contains: "the shared store does not answer; the file's observations up to 2026-03-14 are written"},
+		{name: "internal", err: svc.writeFailed("p.csv", changed, d), through: d, ok: true, code: EINTERNAL,
+			contains: "p.csv: the data file could not be written: store ON-LOB-001 changed during the import: import the file again; the file's observations up to 2026-03-14 are written"},
+	} {
+		through, ok := PartlyImported(tc.err)
+		if through != tc.through || ok != tc.ok {
+			t.Errorf("%s: PartlyImported(%v) = %s %v, want %s %v", tc.name, tc.err, through, ok, tc.through, tc.ok)
+		}
+		if tc.code != "" && ErrorCode(tc.err) != tc.code {
+			t.Errorf("%s: code %q, want %q", tc.name, ErrorCode(tc.err), tc.code)
+		}
+		if errors.Is(tc.err, context.Canceled) != tc.canceled {
+			t.Errorf("%s: errors.Is(%v, context.Canceled) = %v", tc.name, tc.err, !tc.canceled)
+		}
+		if tc.contains != "" && !strings.Contains(tc.err.Error(), tc.contains) {
+			t.Errorf("%s: %q, want it to hold %q", tc.name, tc.err, tc.contains)
+		}
 	}
 }

@@ -95,20 +95,25 @@ func (s *Service) write(ctx context.Context, b *batch, order ingest.Order) (batc
 	})
 }
 
-// writeImport writes an observations file's import in one transaction: the
+// writeImport writes an observations file's import, or a batch of it, in one transaction: the
 // products and links of b, then the observations feed passes to its
 // callback in chunks, in ingest.WriteImport's order, then what derives from them
 // (ingest.WriteImport). stores lists the file's stores by the numbers its
-// obsRecs use, ords their Ord as the import sorted them. feed's error, or
+// obsRecs use, ords their Ord as the import sorted them. then, when not
+// nil, writes in the same transaction once the rows are. feed's error, or
 // the first write error, rolls everything back.
 func (s *Service) writeImport(ctx context.Context, b *batch, stores []string, ords []uint32, series []seriesKey,
-	feed func(write func([]obsRec) error) error) (batchStats, error) {
+	feed func(write func([]obsRec) error) error, then func(tx *storage.Tx) error) (batchStats, error) {
 	return s.commitWrite(ctx, func(tx *storage.Tx, hook ingest.Hook) (ingest.Stats, error) {
 		recs, err := b.records()
 		if err != nil {
 			return ingest.Stats{}, err
 		}
-		return ingest.WriteImport(ctx, tx, writeRules, hook, recs, stores, ords, series, feed)
+		st, err := ingest.WriteImport(ctx, tx, writeRules, hook, recs, stores, ords, series, feed)
+		if err == nil && then != nil {
+			err = then(tx)
+		}
+		return st, err
 	})
 }
 

@@ -14,7 +14,10 @@
 //	           outside the file (Redis), are owed an evaluation;
 //	           "alertscopied" -> 1 once the alert rules were copied to Redis
 //	           "fileid" -> the file's identity (8); "write" -> its last
-//	           write number (8): see writes.go
+//	           write number (8): see writes.go; "importresume" -> an
+//	           import stopped between its batches: its file's digest
+//	           (32), the last day written (4), the write number of its
+//	           last batch (8)
 //	stores     store_id -> Store
 //	storeloc   province(2) banner 0x00 store_id -> Store (a copy, for listing)
 //	products   gtin(14) -> Product

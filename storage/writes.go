@@ -35,7 +35,47 @@ import (
 var (
 	keyFileID = []byte("fileid")
 	keyWrite  = []byte("write")
+	keyResume = []byte("importresume")
 )
+
+// ImportResume is where an import written in batches stands after one
+// of its batches, not its last, committed: the digest of its file, the
+// last day its batches wrote and the write number of the last of them.
+// While no other write followed (LastWrite is still Write), an import of
+// the same file may take the rows up to Through as written.
+type ImportResume struct {
+	Digest  [32]byte
+	Through int32
+	Write   uint64
+}
+
+// PutImportResume records r, in place of any earlier record.
+func (t *Tx) PutImportResume(r *ImportResume) error {
+	v := append(r.Digest[:len(r.Digest):len(r.Digest)], 0, 0, 0, 0)
+	binary.BigEndian.PutUint32(v[32:], uint32(r.Through))
+	return t.put(t.meta(), keyResume, binary.BigEndian.AppendUint64(v, r.Write))
+}
+
+// ImportResume returns the record PutImportResume made, false when there
+// is none.
+func (t *Tx) ImportResume() (r ImportResume, ok bool) {
+	v := t.meta().Get(keyResume)
+	if len(v) != 44 {
+		return ImportResume{}, false
+	}
+	copy(r.Digest[:], v)
+	r.Through = int32(binary.BigEndian.Uint32(v[32:]))
+	r.Write = binary.BigEndian.Uint64(v[36:])
+	return r, true
+}
+
+// ClearImportResume removes the record, if any.
+func (t *Tx) ClearImportResume() error {
+	if t.meta().Get(keyResume) == nil {
+		return nil
+	}
+	return t.meta().Delete(keyResume)
+}
 
 // FileID returns the identity of the data file: a random number made
 // with the file (or at its upgrade to format 9), kept by its copies (a

@@ -63,7 +63,7 @@ its barcode differently does not rename it for any province; the import
 counts such names as kept and notes the first. With --update-names the
 file's names replace them. An empty field never clears a product's fact.
 
-Each file is all or nothing: a bad row stops the import with the file, line
+A bad row stops the import, before anything is written, with the file, line
 (sheet and row in XLSX, row in Parquet) and reason, and nothing of that file is written (files before it stay
 imported). With --skip-invalid, bad rows are skipped and reported instead.
 Importing the same rows again changes nothing. Over a million observations,
@@ -151,7 +151,8 @@ func (a *app) runImport(cmd *cobra.Command, files []string, flags importFlags, s
 			rep, err = importFile(cmd, imp, name, flags, isTerminal(stderr))
 		}
 		if err != nil {
-			return &noted{err: err, note: importNote(err, name, done)}
+			_, viaServer := imp.(*admin.Client)
+			return &noted{err: err, note: importNote(err, name, done, viaServer)}
 		}
 		for _, p := range rep.Problems {
 			fmt.Fprintln(stderr, p)
@@ -174,6 +175,9 @@ func (a *app) runImport(cmd *cobra.Command, files []string, flags importFlags, s
 		fmt.Fprintf(stdout, "%s: %s %s, %s %s read: %s new, %s updated, %s unchanged, %s skipped\n", name,
 			rep.Kind, rep.Format, count(rep.Rows), words.Plural(rep.Rows, "row"),
 			count(rep.New), count(rep.Updated), count(rep.Unchanged), count(rep.Skipped))
+		if rep.Resumed != "" {
+			fmt.Fprintf(stdout, "%s: resumed: the days up to %s were written by the import of this file that stopped; they count as unchanged\n", name, rep.Resumed)
+		}
 		if rep.NamesKept > 0 {
 			fmt.Fprintf(stdout, "%s: names kept for %s %s the file names otherwise (a French name goes in name_fr; --update-names replaces names)\n",
 				name, count(rep.NamesKept), words.Plural(rep.NamesKept, "product"))
@@ -290,13 +294,18 @@ func megabytes(n int64) string {
 }
 
 // importNote is what the CLI adds to the error of name's import: what was
-// imported of it and of the files before it (done).
-func importNote(err error, name string, done []string) string {
+// imported of it and of the files before it (done). viaServer says that
+// a server imported it through its admin socket.
+func importNote(err error, name string, done []string, viaServer bool) string {
 	var notes []string
 	switch through, partly := grocery.PartlyImported(err); {
 	case partly && errors.Is(err, context.Canceled):
 		// "interrupted" is all the error's line says.
 		notes = append(notes, fmt.Sprintf("%s's observations up to %s are imported, the later ones are not: run the same import again to write them (the rows imported count as unchanged)", name, through))
+	case viaServer && errors.Is(err, context.Canceled):
+		// The server's batches written before it saw the interruption stay.
+		notes = append(notes, "the server may have imported the first days of "+name+" (a file of more than about a million rows is written by whole days): "+
+			"running the same import again is safe (rows already imported count as unchanged) and reports what it finds")
 	case errors.Is(err, admin.ErrStopped):
 		// It may have committed before it stopped.
 		notes = append(notes, "whether "+name+" was imported is not known: a file is imported whole or not at all (a file of more than about a million rows, by whole days), "+

@@ -180,7 +180,9 @@ func sortRun(run []Rec, compare func(a, b Rec) int) {
 	slices.SortFunc(run, compare)
 }
 
-// Merger reads the runs merged into one sorted stream.
+// Merger reads the runs merged into one sorted stream. Rows the order
+// holds equal come in no set order: an order that must keep them in the
+// order they were added ends with a key of its own (the importer's line).
 type Merger struct {
 	compare func(a, b Rec) int
 	heap    []*runSource // the runs with rows left, a min-heap by their current row
