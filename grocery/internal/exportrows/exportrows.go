@@ -252,10 +252,6 @@ type obsRow struct {
 // transaction, stopping once the count passes limit: a count over limit
 // is then not the export's whole count.
 func (q *Query) CountObservations(ctx context.Context, limit int64) (int64, error) {
-	targets, _, err := q.seriesTargets()
-	if err != nil {
-		return 0, err
-	}
 	sc := &obsScan{q: q, ctx: ctx, unrelated: &productInfo{}}
 	var n int64
 	count := func(_ *storage.SeriesRef, b *storage.Block) error {
@@ -270,7 +266,11 @@ func (q *Query) CountObservations(ctx context.Context, limit int64) (int64, erro
 		}
 		return nil
 	}
-	err = q.View(func(tx *storage.Tx) error {
+	err := q.View(func(tx *storage.Tx) error {
+		targets, err := q.seriesTargets(tx)
+		if err != nil {
+			return err
+		}
 		sc.tx = tx
 		writes := q.writesIn(tx)
 		for ti := range targets {
@@ -296,7 +296,17 @@ func (q *Query) writesIn(tx *storage.Tx) *storage.WriteRange {
 
 // observations streams the observations the export selects.
 func (q *Query) observations(ctx context.Context, out *rowwrite.Sink) error {
-	targets, stores, err := q.seriesTargets()
+	var (
+		targets []storage.SeriesFilter
+		stores  = map[uint32]*storeInfo{}
+	)
+	err := q.View(func(tx *storage.Tx) error {
+		var err error
+		if targets, err = q.seriesTargets(tx); err != nil {
+			return err
+		}
+		return tx.ForEachStore(func(st *storage.Store) error { stores[st.Ord] = &storeInfo{st.ID, st.Source}; return nil })
+	})
 	if err != nil {
 		return err
 	}
@@ -333,29 +343,22 @@ func (q *Query) observations(ctx context.Context, out *rowwrite.Sink) error {
 	return nil
 }
 
-// seriesTargets returns the series filters of the export (one per banner
-// SKU of its barcode, when it has one) and the stores by number.
-func (q *Query) seriesTargets() ([]storage.SeriesFilter, map[uint32]*storeInfo, error) {
+// seriesTargets returns the series filters of the export in tx: one per
+// banner SKU of its barcode, when it has one.
+func (q *Query) seriesTargets(tx *storage.Tx) ([]storage.SeriesFilter, error) {
+	f := storage.SeriesFilter{Banner: q.Banner, Province: q.Province, From: q.From, To: q.To}
+	if q.GTIN == "" {
+		return []storage.SeriesFilter{f}, nil
+	}
 	var targets []storage.SeriesFilter
-	stores := map[uint32]*storeInfo{}
-	err := q.View(func(tx *storage.Tx) error {
-		if err := tx.ForEachStore(func(st *storage.Store) error { stores[st.Ord] = &storeInfo{st.ID, st.Source}; return nil }); err != nil {
-			return err
-		}
-		f := storage.SeriesFilter{Banner: q.Banner, Province: q.Province, From: q.From, To: q.To}
-		if q.GTIN == "" {
+	err := tx.SKUsOf(q.GTIN, func(banner, sku string) error {
+		if q.Banner == "" || banner == q.Banner {
+			f.Banner, f.SKU = banner, sku
 			targets = append(targets, f)
-			return nil
 		}
-		return tx.SKUsOf(q.GTIN, func(banner, sku string) error {
-			if q.Banner == "" || banner == q.Banner {
-				f.Banner, f.SKU = banner, sku
-				targets = append(targets, f)
-			}
-			return nil
-		})
+		return nil
 	})
-	return targets, stores, err
+	return targets, err
 }
 
 // obsScan reads one transaction's batch of observations into rows.
