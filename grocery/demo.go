@@ -15,7 +15,7 @@ import (
 
 // DemoOptions configures BuildDemo. A nil *DemoOptions means the defaults.
 type DemoOptions struct {
-	Scale    string                // "small" (default), "medium" or "large"
+	Scale    string                // "small" (default), "medium", "large" or "national"
 	AsOf     Date                  // last day of data; 0 means today (UTC)
 	Seed     int64                 // 0 means the default seed, 1
 	Force    bool                  // replace an existing file

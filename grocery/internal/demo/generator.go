@@ -74,7 +74,7 @@ func (e *InvalidError) Error() string { return e.Msg }
 
 // Config chooses the data set: the same config gives the same data.
 type Config struct {
-	Scale   string // "small", "medium" or "large"
+	Scale   string // "small", "medium", "large" or "national"
 	AsOf    Date   // last day of data
 	Seed    int64
 	Banners []Banner // grocery's banners, sorted by slug; each needs a row in the generator's banner table
@@ -199,8 +199,8 @@ const (
 	demoStaple = 30000   // popularity of a staple ("*" in the line table)
 )
 
-// New returns a generator for c.Scale "small", "medium" or "large" with
-// data dated up to c.AsOf inclusive. It returns an *InvalidError for an
+// New returns a generator for c.Scale "small", "medium", "large" or
+// "national" with data dated up to c.AsOf inclusive. It returns an *InvalidError for an
 // unknown scale or an as-of date too early to hold the history.
 func New(c Config) (*Generator, error) {
 	scale, asOf, seed := c.Scale, c.AsOf, c.Seed
@@ -638,7 +638,8 @@ func (g *Generator) rng(parts ...string) *rand.Rand {
 // --- stores ---
 
 // buildStores seats the scale's stores in panels, places and numbers
-// them, retires a few and sets each panel's visit days.
+// them, retires a few and sets each panel's visit days: the banner's two
+// days a week, or every day.
 func (g *Generator) buildStores(spec demoScaleSpec, infos map[string]*demoBannerInfo) {
 	placed := g.placeStores(g.seatStores(spec, infos))
 	g.numberStores(placed)
@@ -647,7 +648,7 @@ func (g *Generator) buildStores(spec demoScaleSpec, infos map[string]*demoBanner
 	for i := range g.panels {
 		p := &g.panels[i]
 		for d := g.start; d <= g.asOf; d++ {
-			if wd := d.Weekday(); wd == p.info.days[0] || wd == p.info.days[1] {
+			if wd := d.Weekday(); spec.daily || wd == p.info.days[0] || wd == p.info.days[1] {
 				p.days = append(p.days, d)
 			}
 		}
@@ -974,7 +975,7 @@ func (g *Generator) buildCatalogue(spec demoScaleSpec) error {
 	if err != nil {
 		return err
 	}
-	universe, err := g.productUniverse(brands)
+	universe, err := g.productUniverse(brands, spec.variants)
 	if err != nil {
 		return err
 	}
@@ -1011,6 +1012,7 @@ type productCand struct {
 	line  int
 	brand *demoBrand
 	name  string
+	base  string // the line item's name, which gives the product type
 	fr    string // the French name, "" when the table gives none
 	size  string
 	cents int64
@@ -1019,8 +1021,9 @@ type productCand struct {
 }
 
 // productUniverse returns every brand of a line in every item of it,
-// once each.
-func (g *Generator) productUniverse(brands map[string]*demoBrand) ([]productCand, error) {
+// once each, and with variants also their variants (variants.go), drawn
+// after every item.
+func (g *Generator) productUniverse(brands map[string]*demoBrand, variants bool) ([]productCand, error) {
 	var universe []productCand
 	seen := map[string]bool{}
 	for li, line := range demoLineTable {
@@ -1034,14 +1037,23 @@ func (g *Generator) productUniverse(brands map[string]*demoBrand) ([]productCand
 				if err != nil {
 					return nil, err
 				}
-				c.line, c.brand = li, b
-				key := b.name + "|" + c.name + "|" + c.size
-				if seen[key] {
-					continue
+				c.line, c.brand, c.base = li, b, c.name
+				cands := []productCand{c}
+				if variants {
+					cands = append(cands, productVariants(line.category, c)...)
 				}
-				seen[key] = true
-				c.u = demoHash(g.seed, "pick", key)
-				universe = append(universe, c)
+				for k, c := range cands {
+					key := b.name + "|" + c.name + "|" + c.size
+					if seen[key] {
+						continue
+					}
+					seen[key] = true
+					c.u = demoHash(g.seed, "pick", key)
+					if k > 0 {
+						c.u |= 1 << 63
+					}
+					universe = append(universe, c)
+				}
 			}
 		}
 	}
@@ -1132,7 +1144,7 @@ func (g *Generator) addProducts(universe []productCand, pick []bool) error {
 				Brand:    b.name,
 				Size:     c.size,
 				Category: demoLineTable[c.line].category,
-				Type:     demoType(c.name),
+				Type:     demoType(c.base),
 			},
 			brand:   b,
 			baseRaw: demoScale(c.cents*100*b.levelBP/10000, 9400+int64(h>>32%1201)),
@@ -1187,59 +1199,40 @@ func (g *Generator) setLifecycles(spec demoScaleSpec) {
 
 // --- assortment and series ---
 
+// buildSeries sets the series every panel prices, sorted by (banner, SKU,
+// province), and the links of their SKUs.
 func (g *Generator) buildSeries(spec demoScaleSpec) {
-	// SKU numbers: one per (SKU group, product), from a random start.
-	type key struct {
-		group   string
-		product int
-	}
-	numbers := map[key]int64{}
-	for _, info := range demoBannerTable {
-		if _, ok := numbers[key{info.skuGroup, 0}]; ok {
-			continue
+	numbers := g.skuNumbers()
+	skus := map[skuKey]string{} // by (banner, product): shared by the provinces
+	carried := make([]bool, len(g.products))
+	add := func(pi, xi int) {
+		p, x := &g.panels[pi], &g.products[xi]
+		k := skuKey{p.banner.Slug, xi}
+		sku, linked := skus[k]
+		if !linked {
+			sku = fmt.Sprintf(p.info.skuFormat, numbers[skuKey{p.info.skuGroup, xi}])
+			skus[k] = sku
+			g.links = append(g.links, Link{Banner: p.banner.Slug, ExternalSKU: sku, GTIN: x.item.GTIN})
 		}
-		r := g.rng("sku", info.skuGroup)
-		n := info.skuBase + r.Int64N(50000)
-		for i := range g.products {
-			numbers[key{info.skuGroup, i}] = n
-			n += 1 + r.Int64N(400)
-		}
+		carried[xi] = true
+		g.series = append(g.series, g.newSeries(pi, xi, sku))
 	}
-
-	skus := map[key]string{} // by (banner, product): shared by the provinces
-	linked := map[key]bool{}
 	for pi := range g.panels {
-		p := &g.panels[pi]
 		for xi := range g.products {
-			x := &g.products[xi]
-			if !g.carries(spec, p, x) {
+			if g.carries(spec, &g.panels[pi], &g.products[xi]) {
+				add(pi, xi)
+			}
+		}
+	}
+	if spec.variants {
+		// A national catalogue holds what the panel prices: a product
+		// no banner's sample drew goes to one panel that may sell it.
+		for xi, ok := range carried {
+			if ok {
 				continue
 			}
-			k := key{p.banner.Slug, xi}
-			sku, ok := skus[k]
-			if !ok {
-				sku = fmt.Sprintf(p.info.skuFormat, numbers[key{p.info.skuGroup, xi}])
-				skus[k] = sku
-			}
-			s := demoSeries{
-				sku:     sku,
-				panel:   pi,
-				product: xi,
-				first:   x.first,
-				last:    x.last,
-				hash:    demoHash(g.seed, "series", p.banner.Slug, sku, p.province),
-			}
-			// A few listings started or ended during the history.
-			switch h := demoMix(s.hash ^ 0xC2B2AE3D27D4EB4F); {
-			case h%100 < 3 && x.first == g.start:
-				s.first = g.start + 14 + Date(h>>8%uint64(max(1, int(g.asOf-g.start)-75)))
-			case h%100 < 5 && x.last == g.asOf && x.first == g.start:
-				s.last = g.start + 30 + Date(h>>8%uint64(max(1, int(g.asOf-g.start)-50)))
-			}
-			g.series = append(g.series, s)
-			if !linked[k] {
-				linked[k] = true
-				g.links = append(g.links, Link{Banner: p.banner.Slug, ExternalSKU: sku, GTIN: x.item.GTIN})
+			if pi := g.soloPanel(xi); pi >= 0 {
+				add(pi, xi)
 			}
 		}
 	}
@@ -1260,6 +1253,70 @@ func (g *Generator) buildSeries(spec demoScaleSpec) {
 		}
 		return g.links[i].ExternalSKU < g.links[j].ExternalSKU
 	})
+}
+
+// skuKey is a product in a SKU group, or at a banner.
+type skuKey struct {
+	group   string
+	product int
+}
+
+// skuNumbers returns the SKU number of every product in every SKU group:
+// one per (group, product), from a random start.
+func (g *Generator) skuNumbers() map[skuKey]int64 {
+	numbers := map[skuKey]int64{}
+	for _, info := range demoBannerTable {
+		if _, ok := numbers[skuKey{info.skuGroup, 0}]; ok {
+			continue
+		}
+		r := g.rng("sku", info.skuGroup)
+		n := info.skuBase + r.Int64N(50000)
+		for i := range g.products {
+			numbers[skuKey{info.skuGroup, i}] = n
+			n += 1 + r.Int64N(400)
+		}
+	}
+	return numbers
+}
+
+// newSeries returns the series of product xi as sku in panel pi, its
+// listing window the product's except for a few listings started or
+// ended during the history.
+func (g *Generator) newSeries(pi, xi int, sku string) demoSeries {
+	p, x := &g.panels[pi], &g.products[xi]
+	s := demoSeries{
+		sku:     sku,
+		panel:   pi,
+		product: xi,
+		first:   x.first,
+		last:    x.last,
+		hash:    demoHash(g.seed, "series", p.banner.Slug, sku, p.province),
+	}
+	switch h := demoMix(s.hash ^ 0xC2B2AE3D27D4EB4F); {
+	case h%100 < 3 && x.first == g.start:
+		s.first = g.start + 14 + Date(h>>8%uint64(max(1, int(g.asOf-g.start)-75)))
+	case h%100 < 5 && x.last == g.asOf && x.first == g.start:
+		s.last = g.start + 30 + Date(h>>8%uint64(max(1, int(g.asOf-g.start)-50)))
+	}
+	return s
+}
+
+// soloPanel returns a panel whose banner may sell product xi (its own
+// private label, its brand's provinces), drawn by the product's barcode,
+// or -1 if there is none.
+func (g *Generator) soloPanel(xi int) int {
+	x := &g.products[xi]
+	var cands []int
+	for pi := range g.panels {
+		p := &g.panels[pi]
+		if (x.brand.owner == "" || x.brand.owner == p.banner.Owner) && x.brand.soldIn(p.province) {
+			cands = append(cands, pi)
+		}
+	}
+	if len(cands) == 0 {
+		return -1
+	}
+	return cands[demoHash(g.seed, "solo", x.item.GTIN)%uint64(len(cands))]
 }
 
 // carries reports whether the panel's banner sells product x in the

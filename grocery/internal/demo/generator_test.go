@@ -313,7 +313,7 @@ func TestDemoGenStores(t *testing.T) {
 // banner that operates there.
 func TestDemoGenEveryProvince(t *testing.T) {
 	t.Parallel()
-	for _, scale := range []string{"small", "medium", "large"} {
+	for _, scale := range []string{"small", "medium", "large", "national"} {
 		t.Run(scale, func(t *testing.T) {
 			t.Parallel()
 			g, err := newDemoGen(scale, demoTestAsOf, 1)
@@ -882,5 +882,67 @@ func TestDemoGenPriceInForceCases(t *testing.T) {
 	if partial < 1000 || endedBetween < 1000 || left < 1 {
 		t.Errorf("got %d series days with a store not visited, %d promotions ended between visits, %d stores that left; want at least 1,000, 1,000 and 1",
 			partial, endedBetween, left)
+	}
+}
+
+// TestDemoGenNational checks the national scale's size and shape: at
+// least 20,000 products, each priced somewhere; at least 300 stores; over
+// a hundred million observations; every store read every day.
+func TestDemoGenNational(t *testing.T) {
+	g, err := newDemoGen("national", demoTestAsOf, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := g.Catalogue()
+	if len(cat) < 20000 {
+		t.Errorf("got %d products, want at least 20,000", len(cat))
+	}
+	linked := map[string]bool{}
+	for _, l := range g.Links() {
+		linked[l.GTIN] = true
+	}
+	types := map[string]bool{}
+	for _, p := range cat {
+		if !linked[p.GTIN] {
+			t.Errorf("product %s %s %s: no banner carries it, want every product priced somewhere", p.GTIN, p.Name, p.Size)
+		}
+		types[p.Type] = true
+	}
+	// Variants keep their item's type: "Organic 2% Partly Skimmed Milk"
+	// is milk like the plain one.
+	if len(types) > 1500 {
+		t.Errorf("got %d product types, want the line table's types (under 1,500), not one per variant", len(types))
+	}
+	if n := len(g.Stores()); n < 300 {
+		t.Errorf("got %d stores, want at least 300", n)
+	}
+	if n := g.ObservationCount(); n < 100_000_000 {
+		t.Errorf("got %d observations, want at least 100 million", n)
+	}
+
+	// The first chunk's reads: each (store, SKU) is read on consecutive
+	// days but for the missed reads (3 %).
+	last := map[string]demo.Date{}
+	gaps := map[int]int{} // days between reads: count
+	stop := errors.New("stop")
+	err = g.Observations(func(chunk []demo.Observation) error {
+		for _, o := range chunk {
+			k := o.StoreID + "|" + o.ExternalSKU
+			if d, ok := last[k]; ok {
+				gaps[int(o.Date-d)]++
+			}
+			last[k] = o.Date
+		}
+		return stop
+	})
+	if !errors.Is(err, stop) {
+		t.Fatal(err)
+	}
+	total := 0
+	for _, n := range gaps {
+		total += n
+	}
+	if total == 0 || gaps[1]*100 < total*95 {
+		t.Errorf("got gaps between reads %v, want at least 95 %% of them one day", gaps)
 	}
 }

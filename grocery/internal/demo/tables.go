@@ -16,6 +16,8 @@ type demoScaleSpec struct {
 	products int        // catalogue products
 	depthBP  int        // multiplier of every banner's assortment depth, per 10000
 	minima   []demoSeat // panels that always get stores (the territories)
+	daily    bool       // every store is read every day, not on its banner's two days a week
+	variants bool       // the catalogue holds the items' pack sizes and variants (variants.go)
 }
 
 // demoSeat is a number of stores for one (banner, province) panel.
@@ -36,10 +38,17 @@ var demoScales = map[string]demoScaleSpec{
 		{"walmart", "YT", 1}, {"walmart", "NT", 1}, {"save-on-foods", "YT", 1},
 		{"northern", "NU", 3}, {"northern", "NT", 2}, {"northern", "MB", 1},
 	}},
+	// A national panel: every store read every day, a catalogue of tens
+	// of thousands of products and a shallower sample of each banner's
+	// assortment; over a hundred million observations.
+	"national": {days: 365, stores: 320, products: 20000, depthBP: 2200, daily: true, variants: true, minima: []demoSeat{
+		{"walmart", "YT", 1}, {"walmart", "NT", 1}, {"save-on-foods", "YT", 1},
+		{"northern", "NU", 3}, {"northern", "NT", 2}, {"northern", "MB", 1},
+	}},
 }
 
 // demoScaleNames lists the scales for error messages, smallest first.
-const demoScaleNames = "small, medium, large"
+const demoScaleNames = "small, medium, large, national"
 
 // demoBannerInfo is how one banner behaves in the demo data.
 type demoBannerInfo struct {
