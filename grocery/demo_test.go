@@ -174,7 +174,7 @@ func TestBuildDemoInvalid(t *testing.T) {
 		opts grocery.DemoOptions
 		want string
 	}{
-		{"ErrUnknownScale", grocery.DemoOptions{Scale: "huge", AsOf: 20776}, `scale "huge" is unknown: want one of small, medium, large`},
+		{"ErrUnknownScale", grocery.DemoOptions{Scale: "huge", AsOf: 20776}, `scale "huge" is unknown: want one of small, medium, large, national`},
 		{"ErrTooEarly", grocery.DemoOptions{AsOf: 100}, "as-of date 1970-04-11 is too early: want 1971-05-02 or later"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
