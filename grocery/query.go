@@ -200,21 +200,29 @@ func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchRe
 		return nil, err
 	}
 	res := &SearchResult{Query: in.Query, Province: province, Results: []SearchProduct{}, Currency: Currency}
+	version := s.DataVersion() // read before the transaction: never newer than its data
 	err = s.db.View(func(tx *storage.Tx) error {
-		hits, refs, err := search.MatchAll(tx, province, q.Words)
+		hits, refs, err := search.Candidates(tx, province, q.Words)
 		if err != nil {
 			return err
 		}
 		ps := &productSearch{tx: tx, province: province, q: &q, lang: lang, offset: offset, limit: limit, res: res,
 			asOf: tx.AsOf(), current: tx.AsOf() - freshDays}
-		for i := range hits {
-			h := &hits[i]
-			if banner, sku, ok := h.BannerSKU(refs); ok {
-				err = ps.addSKU(banner, sku)
-			} else {
-				err = ps.addProduct(string(h.GTIN[:]))
-			}
-			if err != nil {
+		// The province's newest offer days of the data version tell which
+		// products have a current price, so that only the page's offers
+		// are read.
+		if ps.days, err = s.offerDays.Get(version, province, func() (*search.OfferDays, error) {
+			return search.BuildOfferDays(tx, province)
+		}); err != nil {
+			return err
+		}
+		if hits, err = ps.keep(hits, refs); err != nil {
+			return err
+		}
+		res.Total = len(hits)
+		search.Rank(hits, offset+limit)
+		for i := offset; i < min(len(hits), offset+limit); i++ {
+			if err := ps.add(&hits[i], refs); err != nil {
 				return err
 			}
 		}
@@ -241,53 +249,61 @@ type productSearch struct {
 	lang          string
 	offset, limit int
 	res           *SearchResult
-	asOf, current int32           // the data's latest day, and the day before the current window
+	asOf, current int32 // the data's latest day, and the day before the current window
+	days          *search.OfferDays // the province's newest offer day of each product
 	p             storage.Product // the product read last
 	offers        []searchOffer   // one product's current offers, before the cut
 	un            unlinked
 }
 
-// inPage reports whether the next product counted is on the page.
-func (ps *productSearch) inPage() bool {
-	return ps.res.Total >= ps.offset && ps.res.Total < ps.offset+ps.limit
+// keep returns, in place, the hits a search counts: those with a
+// current price in the province, of the size asked for.
+func (ps *productSearch) keep(hits []search.Hit, refs []string) ([]search.Hit, error) {
+	kept := hits[:0]
+	for i := range hits {
+		ok, err := ps.counts(&hits[i], refs)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			kept = append(kept, hits[i])
+		}
+	}
+	return kept, nil
 }
 
-// addSKU counts a banner SKU sold under no barcode, with its current
-// price, and adds it to the page when it is on it.
-func (ps *productSearch) addSKU(banner, sku string) error {
-	inPage := ps.inPage()
-	e, found, err := ps.un.entry(ps.tx, ps.province, banner, sku, ps.q, ps.asOf, inPage)
-	if err != nil || !found {
-		return err
+// counts reports whether a search counts hit h: a banner SKU sold under
+// no barcode with a current price, or a product a banner has a current
+// price of (the offer days tell, reading nothing), either of the size
+// asked for.
+func (ps *productSearch) counts(h *search.Hit, refs []string) (bool, error) {
+	if banner, sku, ok := h.BannerSKU(refs); ok {
+		_, found, err := ps.un.entry(ps.tx, ps.province, banner, sku, ps.q, ps.asOf, false)
+		return found, err
 	}
-	if inPage {
-		ps.res.Results = append(ps.res.Results, e)
+	if !ps.days.After(h.GTIN, ps.current) {
+		return false, nil
 	}
-	ps.res.Total++
-	return nil
+	if !ps.q.HasSize() {
+		return true, nil
+	}
+	if _, err := ps.tx.Product(string(h.GTIN[:]), &ps.p); err != nil {
+		return false, err
+	}
+	return ps.q.SizeMatches(ps.p.Size), nil
 }
 
-// addProduct counts the product of gtin when its size matches and a
-// banner has a current price of it, and adds it to the page, with its
-// cheapest offers, when it is on it.
-func (ps *productSearch) addProduct(gtin string) error {
-	if ps.q.HasSize() {
-		if _, err := ps.tx.Product(gtin, &ps.p); err != nil {
-			return err
-		}
-		if !ps.q.SizeMatches(ps.p.Size) {
-			return nil
-		}
-	}
-	if !ps.inPage() {
-		// Before or past the page: count the product if any banner has a
-		// current price for it, reading nothing else.
-		found, err := hasCurrentOffer(ps.tx, ps.province, gtin, ps.current)
-		if found {
-			ps.res.Total++
+// add adds counted hit h to the page: a product with its cheapest
+// current offers, or a banner SKU sold under no barcode.
+func (ps *productSearch) add(h *search.Hit, refs []string) error {
+	if banner, sku, ok := h.BannerSKU(refs); ok {
+		e, found, err := ps.un.entry(ps.tx, ps.province, banner, sku, ps.q, ps.asOf, true)
+		if err == nil && found {
+			ps.res.Results = append(ps.res.Results, e)
 		}
 		return err
 	}
+	gtin := string(h.GTIN[:])
 	ps.offers = ps.offers[:0]
 	err := ps.tx.Offers(ps.province, gtin, func(o *storage.Offer) error {
 		if o.ObservedAt > ps.current {
@@ -300,15 +316,15 @@ func (ps *productSearch) addProduct(gtin string) error {
 		return nil
 	})
 	if err != nil || len(ps.offers) == 0 {
-		return err // matched, but no current price in the province
+		// None: the offer days are of the data before an import that
+		// committed just after the version was read (it moves on once the
+		// write commits), so the total may count it once.
+		return err
 	}
-	if !ps.q.HasSize() {
-		if _, err := ps.tx.Product(gtin, &ps.p); err != nil {
-			return err
-		}
+	if _, err := ps.tx.Product(gtin, &ps.p); err != nil {
+		return err
 	}
 	ps.res.Results = append(ps.res.Results, ps.entry(gtin))
-	ps.res.Total++
 	return nil
 }
 

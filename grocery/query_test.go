@@ -257,6 +257,16 @@ func TestSearchProductsTotal(t *testing.T) {
 			{Date: day(t, asOf), StoreID: "lob-on-2", Banner: "loblaws", ExternalSKU: "21000012_EA", Price: 649, RegularPrice: 649},
 		},
 	}
+	// Before the write, only the fixture's Greek Yogurt Plain matches,
+	// last observed 35 days ago: nothing counts. This search also builds
+	// the province's offer days, which the write must not leave behind.
+	before, err := s.SearchProducts(ctx, grocery.SearchInput{Query: "oikos", Province: "ON", Limit: grocery.Some(10)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before.Total != 0 || len(before.Results) != 0 {
+		t.Fatalf("before the write: got total %d and %d results, want 0 and 0", before.Total, len(before.Results))
+	}
 	if _, err := grocery.WriteBatch(ctx, s, b); err != nil {
 		t.Fatal(err)
 	}

@@ -726,6 +726,34 @@ func (t *Tx) OffersIn(province string, fn func(gtin string, o *Offer) error) err
 	return nil
 }
 
+// OfferDaysIn calls fn with the GTIN and the ObservedAt of each offer in
+// province, ordered by GTIN, until fn returns ErrStop: OffersIn reading
+// one field and no strings. gtin is valid only until fn returns.
+func (t *Tx) OfferDaysIn(province string, fn func(gtin []byte, observed int32) error) error {
+	prefix := []byte(province)
+	c := t.offers().Cursor()
+	for k, v := c.Seek(prefix); hasPrefix(k, prefix); k, v = c.Next() {
+		if len(k) < 16 {
+			return errCorrupt
+		}
+		// ObservedAt is the seventh varint, zigzag-encoded (decodeOffer).
+		var x uint64
+		i := 0
+		for n := 0; n < 7; n++ {
+			if x, i = uvarintAt(v, i); i < 0 {
+				return errCorrupt
+			}
+		}
+		if x > math.MaxUint32 {
+			return errCorrupt
+		}
+		if err := fn(k[2:16], int32(int64(x>>1)^-int64(x&1))); err != nil {
+			return stopped(err)
+		}
+	}
+	return nil
+}
+
 func (t *Tx) decodeOffer(bannerSKU, v []byte) (Offer, error) {
 	b, s, ok := bytes.Cut(bannerSKU, []byte{0})
 	if !ok {

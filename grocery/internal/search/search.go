@@ -6,6 +6,7 @@
 package search
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/binary"
 	"math"
@@ -27,6 +28,7 @@ type Hit struct {
 	mask   uint8   // which query words matched
 	best   [8]int8 // per query word, the best match score
 	weight byte    // number of distinct words in name and brand
+	score  int8    // the sum of best, once every word is matched
 }
 
 // skuMark begins the GTIN of a banner SKU's hit: never a digit.
@@ -44,13 +46,7 @@ func (h *Hit) BannerSKU(refs []string) (banner, sku string, ok bool) {
 
 // Score is the sum over the query words of their best match: 3 for a
 // whole word, 1 for a prefix, one more in the name than in the brand.
-func (h *Hit) Score() int {
-	n := 0
-	for _, b := range h.best {
-		n += int(b)
-	}
-	return n
-}
+func (h *Hit) Score() int { return int(h.score) }
 
 // Match ranks the barcodes' products of a province's index that match
 // every word: an exact word beats a prefix, a name word beats a brand
@@ -59,6 +55,7 @@ func (h *Hit) Score() int {
 // more): Match panics with more.
 func Match(tx *storage.Tx, province string, words []string) ([]Hit, error) {
 	hits, _, err := match(tx, province, words, false)
+	Rank(hits, len(hits))
 	return hits, err
 }
 
@@ -67,13 +64,56 @@ func Match(tx *storage.Tx, province string, words []string) ([]Hit, error) {
 // before a banner SKU on equal rank, banner SKUs by banner and SKU); refs
 // are their references, which Hit.BannerSKU reads.
 func MatchAll(tx *storage.Tx, province string, words []string) (hits []Hit, refs []string, err error) {
+	hits, refs, err = match(tx, province, words, true)
+	Rank(hits, len(hits))
+	return hits, refs, err
+}
+
+// Candidates returns MatchAll's hits unranked, for a caller that keeps
+// some of them and ranks only those (Rank): a search that pages through
+// hundreds of products need not sort them all.
+func Candidates(tx *storage.Tx, province string, words []string) (hits []Hit, refs []string, err error) {
 	return match(tx, province, words, true)
+}
+
+// Rank orders hits so that the first n are the best n, in Match's rank
+// order; the order of the rest is unspecified. It sorts them all only
+// when n is a large part of them, else it keeps the best n sorted as it
+// passes over the rest.
+func Rank(hits []Hit, n int) {
+	n = min(n, len(hits))
+	if n <= 0 {
+		return
+	}
+	if n > len(hits)/8 {
+		slices.SortFunc(hits, compareHits)
+		return
+	}
+	best := hits[:n]
+	slices.SortFunc(best, compareHits)
+	for i := n; i < len(hits); i++ {
+		h := hits[i]
+		if compareHits(h, best[n-1]) >= 0 {
+			continue
+		}
+		j, _ := slices.BinarySearchFunc(best, h, compareHits)
+		hits[i] = best[n-1]
+		copy(best[j+1:], best[j:n-1])
+		best[j] = h
+	}
+}
+
+// compareHits orders hits by rank: the higher score first, then the
+// fewer words, then the barcode (a banner SKU's hit after the barcodes,
+// by its reference). No two hits are equal.
+func compareHits(a, b Hit) int {
+	return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.weight, b.weight), bytes.Compare(a.GTIN[:], b.GTIN[:]))
 }
 
 func match(tx *storage.Tx, province string, words []string, withSKUs bool) ([]Hit, []string, error) {
 	m := &matcher{withSKUs: withSKUs}
 	for wi, w := range words {
-		m.word, m.bit, m.next, m.skuNext = wi, uint8(1)<<wi, map[[14]byte]*Hit{}, nil
+		m.word, m.bit, m.next, m.skuNext = wi, uint8(1)<<wi, make(map[[14]byte]int32, max(64, len(m.cands))), nil
 		m.wordLen = len(w)
 		if err := tx.Tokens(province, w, m.token); err != nil {
 			return nil, nil, err
@@ -91,14 +131,15 @@ func match(tx *storage.Tx, province string, words []string, withSKUs bool) ([]Hi
 // matched every word so far.
 type matcher struct {
 	withSKUs bool
-	cands    map[[14]byte]*Hit
+	all      []Hit // the barcodes' candidates ever made; cands and next index them
+	cands    map[[14]byte]int32
 	skuCands map[string]*Hit // the banner SKUs', made at the first
 	// The word being matched: its index, bit and length, and the
 	// candidates that match it too.
 	word    int
 	bit     uint8
 	wordLen int
-	next    map[[14]byte]*Hit
+	next    map[[14]byte]int32
 	skuNext map[string]*Hit
 }
 
@@ -117,20 +158,20 @@ func (m *matcher) token(token, ref []byte, flags, weight byte) error {
 		}
 		return nil
 	}
-	var g [14]byte
-	copy(g[:], ref)
-	var h *Hit
-	if m.cands == nil {
-		if h = m.next[g]; h == nil {
-			h = &Hit{GTIN: g, weight: weight}
-			m.next[g] = h
+	g := [14]byte(ref)
+	i, ok := m.next[g]
+	if !ok {
+		if m.cands == nil {
+			i = int32(len(m.all))
+			m.all = append(m.all, Hit{GTIN: g, weight: weight})
+		} else if i, ok = m.cands[g]; !ok {
+			return nil
 		}
-	} else if h = m.cands[g]; h == nil {
-		return nil
+		m.next[g] = i
 	}
+	h := &m.all[i]
 	h.mask |= m.bit
 	h.best[m.word] = max(h.best[m.word], score)
-	m.next[g] = h
 	return nil
 }
 
@@ -152,13 +193,13 @@ func (m *matcher) skuToken(ref []byte, weight byte, score int8) {
 	m.skuNext[string(ref)] = h
 }
 
-// hits returns the candidates that matched every word (mask all), ranked,
-// and the banner SKUs' references.
+// hits returns the candidates that matched every word (mask all),
+// unranked, and the banner SKUs' references.
 func (m *matcher) hits(all uint8) ([]Hit, []string) {
-	hits := make([]Hit, 0, len(m.cands)+len(m.skuCands))
-	for _, h := range m.cands {
-		if h.mask == all {
-			hits = append(hits, *h)
+	hits := m.all[:0] // in place: a candidate that missed a word has not all of mask
+	for i := range m.all {
+		if m.all[i].mask == all {
+			hits = append(hits, m.all[i])
 		}
 	}
 	var refs []string
@@ -174,9 +215,12 @@ func (m *matcher) hits(all uint8) ([]Hit, []string) {
 		binary.BigEndian.PutUint32(h.GTIN[1:5], uint32(i))
 		hits = append(hits, *h)
 	}
-	slices.SortFunc(hits, func(a, b Hit) int {
-		return cmp.Or(cmp.Compare(b.Score(), a.Score()), cmp.Compare(a.weight, b.weight), strings.Compare(string(a.GTIN[:]), string(b.GTIN[:])))
-	})
+	for i := range hits {
+		h := &hits[i]
+		for _, b := range h.best {
+			h.score += b
+		}
+	}
 	return hits, refs
 }
 
