@@ -249,10 +249,10 @@ type productSearch struct {
 	lang          string
 	offset, limit int
 	res           *SearchResult
-	asOf, current int32 // the data's latest day, and the day before the current window
+	asOf, current int32             // the data's latest day, and the day before the current window
 	days          *search.OfferDays // the province's newest offer day of each product
-	p             storage.Product // the product read last
-	offers        []searchOffer   // one product's current offers, before the cut
+	p             storage.Product   // the product read last
+	offers        []searchOffer     // one product's current offers, before the cut
 	un            unlinked
 }
 
