@@ -448,25 +448,39 @@ func (r *basketReader) match(words []string) (*BasketMatch, string, error) {
 func typeKey(category, typ string) string { return category + "\x00" + foldKey(typ) }
 
 // readTypes reads the products of the found items' product types (the
-// same category too), each with its size in units of its price basis.
+// same category too), each with its size in units of its price basis. It
+// folds each distinct type of the catalogue once, and decodes only the
+// products of the wanted types.
 func (r *basketReader) readTypes(items []BasketItem) error {
 	r.byType = map[string][]sizedProduct{}
-	types := map[string]bool{}
+	wanted := map[string]map[string]bool{} // folded type -> categories
 	for _, it := range items {
 		if it.Found && strings.TrimSpace(it.Type) != "" {
-			types[typeKey(it.Category, it.Type)] = true
+			f := foldKey(it.Type)
+			if wanted[f] == nil {
+				wanted[f] = map[string]bool{}
+			}
+			wanted[f][it.Category] = true
 		}
 	}
-	return r.tx.ForEachProduct(func(p *storage.Product) error {
-		if p.Type == "" {
-			return nil
+	folded := map[string]string{} // a type as stored -> folded
+	keep := func(category, typ []byte) bool {
+		if len(typ) == 0 {
+			return false
 		}
-		if k := typeKey(p.Category, p.Type); types[k] {
-			q, b := unitprice.Of(p.Size)
-			r.byType[k] = append(r.byType[k], sizedProduct{p.GTIN, q, b})
-			cp := *p
-			r.prods[p.GTIN] = &cp
+		f, ok := folded[string(typ)]
+		if !ok {
+			f = foldKey(string(typ))
+			folded[string(typ)] = f
 		}
+		return wanted[f][string(category)]
+	}
+	return r.tx.ForEachProductKind(keep, func(p *storage.Product) error {
+		k := typeKey(p.Category, p.Type)
+		q, b := unitprice.Of(p.Size)
+		r.byType[k] = append(r.byType[k], sizedProduct{p.GTIN, q, b})
+		cp := *p
+		r.prods[p.GTIN] = &cp
 		return nil
 	})
 }

@@ -323,6 +323,44 @@ func (t *Tx) ForEachProduct(fn func(p *Product) error) error {
 	})
 }
 
+// ForEachProductKind calls fn with each product whose category and type
+// keep accepts, until fn returns ErrStop. It reads only the category and
+// type of the others (keep's views are valid during its call): a scan for
+// the products of a few types decodes those alone. fn may keep p only
+// until it returns.
+func (t *Tx) ForEachProductKind(keep func(category, typ []byte) bool, fn func(p *Product) error) error {
+	var p Product
+	c := t.products().Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		d := dec{b: v}
+		d.raw() // name
+		d.raw() // brand
+		d.raw() // size
+		category := d.raw()
+		d.varint() // first seen
+		var typ []byte
+		if len(d.b) > 0 {
+			d.raw() // French name
+		}
+		if len(d.b) > 0 && d.err == nil {
+			typ = d.raw()
+		}
+		if d.err != nil {
+			return d.err
+		}
+		if !keep(category, typ) {
+			continue
+		}
+		if err := decodeProduct(t.text(k), dec{b: v, tx: t}, &p); err != nil {
+			return err
+		}
+		if err := fn(&p); err != nil {
+			return stopped(err)
+		}
+	}
+	return nil
+}
+
 // PutProduct writes p.
 func (t *Tx) PutProduct(p *Product) error {
 	return t.put(t.products(), []byte(p.GTIN), p.encode(nil))

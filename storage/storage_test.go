@@ -564,3 +564,47 @@ func TestWritersWaiting(t *testing.T) {
 		t.Fatalf("after both ran: WritersWaiting = %d, want 0", n)
 	}
 }
+
+// TestForEachProductKind: keep sees every product's category and type
+// ("" for a product without one, whether or not it has a French name),
+// and fn gets the kept products whole, in GTIN order.
+func TestForEachProductKind(t *testing.T) {
+	db := MustOpen(t)
+	products := []storage.Product{
+		{GTIN: "00000000000017", Name: "Skim Milk", Brand: "Natrel", Size: "2 L", Category: "Dairy & Eggs", NameFr: "Lait écrémé", Type: "skim milk", FirstSeen: 20000},
+		{GTIN: "00000000000024", Name: "Organic Skim Milk", Brand: "Natrel", Size: "4 L", Category: "Dairy & Eggs", Type: "skim milk"},
+		{GTIN: "00000000000031", Name: "Skim Milk Powder", Brand: "Carnation", Size: "500 g", Category: "Pantry", Type: "skim milk"},
+		{GTIN: "00000000000048", Name: "Butter", Brand: "Gay Lea", Size: "454 g", Category: "Dairy & Eggs", NameFr: "Beurre"},
+		{GTIN: "00000000000055", Name: "Eggs", Brand: "Burnbrae", Size: "12 eggs", Category: "Dairy & Eggs"},
+	}
+	update(t, db, func(tx *storage.Tx) error {
+		for i := range products {
+			if err := tx.PutProduct(&products[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	var seen []string
+	var got []storage.Product
+	err := db.View(func(tx *storage.Tx) error {
+		keep := func(category, typ []byte) bool {
+			seen = append(seen, string(category)+"/"+string(typ))
+			return string(category) == "Dairy & Eggs" && string(typ) == "skim milk"
+		}
+		return tx.ForEachProductKind(keep, func(p *storage.Product) error {
+			got = append(got, *p)
+			return nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantSeen := []string{"Dairy & Eggs/skim milk", "Dairy & Eggs/skim milk", "Pantry/skim milk", "Dairy & Eggs/", "Dairy & Eggs/"}
+	if diff := cmp.Diff(wantSeen, seen); diff != "" {
+		t.Errorf("keep's arguments (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(products[:2], got); diff != "" {
+		t.Errorf("products kept (-want +got):\n%s", diff)
+	}
+}
