@@ -1386,21 +1386,28 @@ func (t *Tx) DeletePromosFrom(banner, sku, province string, day int32) error {
 
 // LastPromoBefore reads the series' last promotion event that starts on
 // or before day.
+//
+// It reads the series' events forward from its first, never backward
+// from day: an import deletes the events it rewrites series by series, in
+// key order, within one transaction, and bbolt keeps the leaves it
+// empties until the commit; a step back from the next series passed over
+// every leaf emptied before it (a 118-million-row import spent minutes a
+// batch there). A series holds a few dozen events a year.
 func (t *Tx) LastPromoBefore(banner, sku, province string, day int32, p *Promo) (bool, error) {
 	prefix := seriesPrefix(banner, sku, province)
+	hi := appendDay(prefix[:len(prefix):len(prefix)], day)
 	c := t.seekCursor(idPromos)
-	k, _ := c.Seek(appendDay(prefix[:len(prefix):len(prefix)], day+1))
-	var v []byte
-	if k == nil {
-		k, v = c.Last()
-	} else {
-		k, v = c.Prev()
+	var last, lastV []byte
+	for k, v := c.Seek(prefix); hasPrefix(k, prefix) && bytes.Compare(k, hi) <= 0; k, v = c.Next() {
+		if len(k) == len(prefix)+4 {
+			last, lastV = k, v
+		}
 	}
-	if !hasPrefix(k, prefix) || len(k) != len(prefix)+4 {
+	if last == nil {
 		return false, nil
 	}
-	*p = Promo{Banner: banner, SKU: sku, Province: province, Start: int32(binary.BigEndian.Uint32(k[len(prefix):]))}
-	return true, decodePromo(v, p)
+	*p = Promo{Banner: banner, SKU: sku, Province: province, Start: int32(binary.BigEndian.Uint32(last[len(prefix):]))}
+	return true, decodePromo(lastV, p)
 }
 
 // PromosOf calls fn for each promotion event of a series starting from

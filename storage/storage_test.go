@@ -608,3 +608,54 @@ func TestForEachProductKind(t *testing.T) {
 		t.Errorf("products kept (-want +got):\n%s", diff)
 	}
 }
+
+// TestLastPromoBeforeAfterDeletes reads each series' last promotion the
+// way an import's derive does: series by series in key order, in one
+// transaction that deletes each series' events once read. Every other
+// series has events; the last has none, so that its read starts past the
+// last key once every event before it is deleted. bbolt keeps the leaves
+// a delete empties until the commit, and its Cursor.Last never returns
+// on a bucket whose every leaf is empty: the read must not step back.
+func TestLastPromoBeforeAfterDeletes(t *testing.T) {
+	const series = 400 // several leaves of events
+	db := MustOpen(t)
+	name := func(i int) string { return fmt.Sprintf("%08d_EA", i) }
+	update(t, db, func(tx *storage.Tx) error {
+		var ps []storage.Promo
+		for i := 0; i < series; i += 2 {
+			for _, start := range []int32{20700, 20740, 20760} {
+				ps = append(ps, storage.Promo{Banner: "loblaws", SKU: name(i), Province: "ON", Start: start, End: start + 6, Regular: 599, Price: 499, Stores: 2, Days: 7})
+			}
+		}
+		return tx.PutPromos(ps)
+	})
+	done := make(chan error, 1)
+	go func() {
+		done <- db.Update(func(tx *storage.Tx) error {
+			var p storage.Promo
+			for i := range series {
+				// 20750: the event of 20740 is the last on or before it;
+				// 20760's is after.
+				found, err := tx.LastPromoBefore("loblaws", name(i), "ON", 20750, &p)
+				if err != nil {
+					return err
+				}
+				if want := i%2 == 0; found != want || found && (p.Start != 20740 || p.End != 20746 || p.Price != 499) {
+					return fmt.Errorf("series %d: got %v, %+v, want %v: the event of 2026-10-14 (day 20740)", i, found, p, want)
+				}
+				if err := tx.DeletePromosFrom("loblaws", name(i), "ON", 0); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(2 * time.Minute):
+		t.Fatal("the reads did not end in 2 minutes (they take about a millisecond): a cursor loops over emptied leaves")
+	}
+}
