@@ -431,6 +431,9 @@ func (w *writer) writeAnalytics(ctx context.Context) error {
 	if err := w.tx.PutPromos(pb.out); err != nil {
 		return err
 	}
+	if err := pb.putShelves(w.tx); err != nil {
+		return err
+	}
 	a.cats, a.spans = nil, nil
 	a.info = nil
 	return nil
@@ -446,6 +449,7 @@ type promoBuilder struct {
 	prices  []uint32
 	stores  map[uint32]bool
 	out     []storage.Promo // the events of every series derived, to write at the end
+	shelves []shelfPut      // the shelf records likewise (putShelves)
 	// charged is, per price, the last day before the current one on which
 	// the series was observed at it on a day off promotion; offDay and
 	// offPrice are the last such day and its most common price.
@@ -574,7 +578,7 @@ func (b *promoBuilder) derive(tx *storage.Tx, k SeriesKey, in seriesInfo, sp spa
 		b.stores, b.charged = map[uint32]bool{}, map[uint32]int32{}
 	}
 	if !sp.changed {
-		return relinkShelf(tx, k, in)
+		return b.relinkShelf(tx, k, in)
 	}
 	from := sp.first
 	var prev storage.Promo
@@ -632,19 +636,45 @@ func (b *promoBuilder) derive(tx *storage.Tx, k SeriesKey, in seriesInfo, sp spa
 	}
 	shelf.Min30 = b.lowBefore(shelf.Last)
 	shelf.Banner, shelf.SKU, shelf.GTIN, shelf.Category = k.Banner, k.SKU, in.gtin, in.category
-	return tx.PutShelf(k.Province, shelf)
+	b.shelves = append(b.shelves, shelfPut{k.Province, *shelf})
+	return nil
 }
 
 // relinkShelf sets the product and category of series k's shelf record
 // to in's, when it has one: the days are the same, the events stand.
-func relinkShelf(tx *storage.Tx, k SeriesKey, in seriesInfo) error {
+func (b *promoBuilder) relinkShelf(tx *storage.Tx, k SeriesKey, in seriesInfo) error {
 	var shelf storage.Shelf
 	found, err := tx.Shelf(k.Province, k.Banner, k.SKU, &shelf)
 	if err != nil || !found || (shelf.GTIN == in.gtin && shelf.Category == in.category) {
 		return err
 	}
 	shelf.GTIN, shelf.Category = in.gtin, in.category
-	return tx.PutShelf(k.Province, &shelf)
+	b.shelves = append(b.shelves, shelfPut{k.Province, shelf})
+	return nil
+}
+
+// shelfPut is a shelf record to write, and its province.
+type shelfPut struct {
+	province string
+	shelf    storage.Shelf
+}
+
+// putShelves writes the shelf records derive made, in key order
+// (province, banner, SKU). Series come in (banner, SKU, province) order:
+// written as they came, each record of a new province went into the
+// middle of a leaf that bbolt splits only at the commit, moving the rest
+// of it (27% of the CPU of a batch of 100,000 new series).
+func (b *promoBuilder) putShelves(tx *storage.Tx) error {
+	slices.SortFunc(b.shelves, func(x, y shelfPut) int {
+		return cmp.Or(cmp.Compare(x.province, y.province), cmp.Compare(x.shelf.Banner, y.shelf.Banner), cmp.Compare(x.shelf.SKU, y.shelf.SKU))
+	})
+	for i := range b.shelves {
+		if err := tx.PutShelf(b.shelves[i].province, &b.shelves[i].shelf); err != nil {
+			return err
+		}
+	}
+	b.shelves = b.shelves[:0]
+	return nil
 }
 
 // shelfScan reads a series' days in order for derive: the promotion
