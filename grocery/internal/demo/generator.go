@@ -160,6 +160,7 @@ type demoProduct struct {
 	first   Date  // first day it may be observed (new products: the last weeks)
 	last    Date  // last day it may be observed (discontinued products: months ago)
 	events  []demoEvent
+	of      int // the line item this product is a variant of (an index of g.products), -1 for an item
 }
 
 // demoEvent is a change of the regular price on a date, per 10000.
@@ -1013,6 +1014,7 @@ type productCand struct {
 	brand *demoBrand
 	name  string
 	base  string // the line item's name, which gives the product type
+	item  string // a variant's item, as the universe keys it (brand|name|size); "" for an item
 	fr    string // the French name, "" when the table gives none
 	size  string
 	cents int64
@@ -1042,8 +1044,12 @@ func (g *Generator) productUniverse(brands map[string]*demoBrand, variants bool)
 				if variants {
 					cands = append(cands, productVariants(line.category, c)...)
 				}
+				itemKey := b.name + "|" + c.name + "|" + c.size
 				for k, c := range cands {
 					key := b.name + "|" + c.name + "|" + c.size
+					if k > 0 {
+						c.item = itemKey
+					}
 					if seen[key] {
 						continue
 					}
@@ -1115,9 +1121,18 @@ func pickProducts(universe []productCand, n int) []bool {
 // numbered per company prefix from a random start.
 func (g *Generator) addProducts(universe []productCand, pick []bool) error {
 	next := map[string]int{}
+	items := map[string]int{} // a line item's universe key -> its index in g.products
 	for i, c := range universe {
 		if !pick[i] {
 			continue
+		}
+		of := -1
+		if c.item != "" {
+			if j, ok := items[c.item]; ok {
+				of = j
+			}
+		} else {
+			items[c.brand.name+"|"+c.name+"|"+c.size] = len(g.products)
 		}
 		b := c.brand
 		if _, ok := next[b.prefix]; !ok {
@@ -1151,6 +1166,7 @@ func (g *Generator) addProducts(universe []productCand, pick []bool) error {
 			pop:     pop,
 			first:   g.start,
 			last:    g.asOf,
+			of:      of,
 		})
 	}
 	return nil
@@ -1203,8 +1219,11 @@ func (g *Generator) setLifecycles(spec demoScaleSpec) {
 // province), and the links of their SKUs.
 func (g *Generator) buildSeries(spec demoScaleSpec) {
 	numbers := g.skuNumbers()
-	skus := map[skuKey]string{} // by (banner, product): shared by the provinces
-	carried := make([]bool, len(g.products))
+	skus := map[skuKey]string{}          // by (banner, product): shared by the provinces
+	home := make([]int, len(g.products)) // the first panel of each product, -1 while none
+	for i := range home {
+		home[i] = -1
+	}
 	add := func(pi, xi int) {
 		p, x := &g.panels[pi], &g.products[xi]
 		k := skuKey{p.banner.Slug, xi}
@@ -1214,7 +1233,9 @@ func (g *Generator) buildSeries(spec demoScaleSpec) {
 			skus[k] = sku
 			g.links = append(g.links, Link{Banner: p.banner.Slug, ExternalSKU: sku, GTIN: x.item.GTIN})
 		}
-		carried[xi] = true
+		if home[xi] < 0 {
+			home[xi] = pi
+		}
 		g.series = append(g.series, g.newSeries(pi, xi, sku))
 	}
 	for pi := range g.panels {
@@ -1226,12 +1247,20 @@ func (g *Generator) buildSeries(spec demoScaleSpec) {
 	}
 	if spec.variants {
 		// A national catalogue holds what the panel prices: a product
-		// no banner's sample drew goes to one panel that may sell it.
-		for xi, ok := range carried {
-			if ok {
+		// no banner's sample drew goes to one panel that may sell it, a
+		// variant to a panel of its item (items come first).
+		for xi := range g.products {
+			if home[xi] >= 0 {
 				continue
 			}
-			if pi := g.soloPanel(xi); pi >= 0 {
+			pi := -1
+			if of := g.products[xi].of; of >= 0 {
+				pi = home[of]
+			}
+			if pi < 0 {
+				pi = g.soloPanel(xi)
+			}
+			if pi >= 0 {
 				add(pi, xi)
 			}
 		}
@@ -1321,11 +1350,15 @@ func (g *Generator) soloPanel(xi int) int {
 
 // carries reports whether the panel's banner sells product x in the
 // panel's province: private labels only at their owner's banners, regional
-// brands only in their provinces, the rest by the banner's assortment depth
-// and the product's popularity, with a little variation by province.
+// brands only in their provinces, a variant only where its item sells, the
+// rest by the banner's assortment depth and the product's popularity,
+// with a little variation by province.
 func (g *Generator) carries(spec demoScaleSpec, p *demoPanel, x *demoProduct) bool {
 	if x.brand.owner != "" && x.brand.owner != p.banner.Owner {
 		return false
+	}
+	if x.of >= 0 && !g.carries(spec, p, &g.products[x.of]) {
+		return false // a shelf with organic milk has milk
 	}
 	if !x.brand.soldIn(p.province) {
 		return false

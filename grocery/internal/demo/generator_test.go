@@ -913,6 +913,26 @@ func TestDemoGenNational(t *testing.T) {
 	if len(types) > 1500 {
 		t.Errorf("got %d product types, want the line table's types (under 1,500), not one per variant", len(types))
 	}
+	// A panel that prices a variant (organic milk) prices its item
+	// (milk), and every product is priced by some panel.
+	panels, prods, of := g.SeriesProducts()
+	type panelProduct struct{ panel, product int }
+	priced := map[panelProduct]bool{}
+	for i := range panels {
+		priced[panelProduct{panels[i], prods[i]}] = true
+	}
+	variants := 0
+	for i := range panels {
+		if item := of[prods[i]]; item >= 0 {
+			variants++
+			if !priced[panelProduct{panels[i], item}] {
+				t.Fatalf("panel %d prices product %d but not its item, product %d", panels[i], prods[i], item)
+			}
+		}
+	}
+	if variants == 0 {
+		t.Error("no series of a variant: the check above checked nothing")
+	}
 	if n := len(g.Stores()); n < 300 {
 		t.Errorf("got %d stores, want at least 300", n)
 	}

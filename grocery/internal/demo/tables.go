@@ -41,7 +41,7 @@ var demoScales = map[string]demoScaleSpec{
 	// A national panel: every store read every day, a catalogue of tens
 	// of thousands of products and a shallower sample of each banner's
 	// assortment; over a hundred million observations.
-	"national": {days: 365, stores: 320, products: 20000, depthBP: 2200, daily: true, variants: true, minima: []demoSeat{
+	"national": {days: 365, stores: 320, products: 20000, depthBP: 5000, daily: true, variants: true, minima: []demoSeat{
 		{"walmart", "YT", 1}, {"walmart", "NT", 1}, {"save-on-foods", "YT", 1},
 		{"northern", "NU", 3}, {"northern", "NT", 2}, {"northern", "MB", 1},
 	}},
