@@ -12,3 +12,29 @@ func (g *Generator) SeriesProducts() (panels, products, of []int) {
 	}
 	return panels, products, of
 }
+
+// CatalogueShape returns the catalogue's line items and variants, the
+// variants whose item is not in it, and the line table's distinct items
+// (brand, name and size), for the tests of package demo_test.
+func (g *Generator) CatalogueShape() (items, variants, orphans, tableItems int) {
+	for _, x := range g.products {
+		switch {
+		case !x.variant:
+			items++
+		case x.of < 0:
+			orphans++
+			variants++
+		default:
+			variants++
+		}
+	}
+	brands, err := parseBrands()
+	if err != nil {
+		panic(err)
+	}
+	universe, err := g.productUniverse(brands, false)
+	if err != nil {
+		panic(err)
+	}
+	return items, variants, orphans, len(universe)
+}

@@ -160,7 +160,8 @@ type demoProduct struct {
 	first   Date  // first day it may be observed (new products: the last weeks)
 	last    Date  // last day it may be observed (discontinued products: months ago)
 	events  []demoEvent
-	of      int // the line item this product is a variant of (an index of g.products), -1 for an item
+	of      int  // the line item this product is a variant of (an index of g.products), -1 for an item
+	variant bool // a variant of a line item (the national catalogue's)
 }
 
 // demoEvent is a change of the regular price on a date, per 10000.
@@ -1023,11 +1024,29 @@ type productCand struct {
 }
 
 // productUniverse returns every brand of a line in every item of it,
-// once each, and with variants also their variants (variants.go), drawn
-// after every item.
+// once each, and with variants also their variants (variants.go): the
+// items first, so that a table item keeps its key from a variant of
+// another item that would have it ("Zero Sugar Cola" is both), and drawn
+// before every variant.
 func (g *Generator) productUniverse(brands map[string]*demoBrand, variants bool) ([]productCand, error) {
 	var universe []productCand
 	seen := map[string]bool{}
+	add := func(c productCand) bool {
+		key := c.brand.name + "|" + c.name + "|" + c.size
+		if seen[key] {
+			return false
+		}
+		seen[key] = true
+		c.u = demoHash(g.seed, "pick", key)
+		switch {
+		case variants && c.item != "":
+			c.u |= 1 << 63
+		case variants:
+			c.u &^= 1 << 63
+		}
+		universe = append(universe, c)
+		return true
+	}
 	for li, line := range demoLineTable {
 		for _, bn := range strings.Split(line.brands, ";") {
 			b := brands[strings.TrimSpace(bn)]
@@ -1040,27 +1059,19 @@ func (g *Generator) productUniverse(brands map[string]*demoBrand, variants bool)
 					return nil, err
 				}
 				c.line, c.brand, c.base = li, b, c.name
-				cands := []productCand{c}
-				if variants {
-					cands = append(cands, productVariants(line.category, c)...)
-				}
-				itemKey := b.name + "|" + c.name + "|" + c.size
-				for k, c := range cands {
-					key := b.name + "|" + c.name + "|" + c.size
-					if k > 0 {
-						c.item = itemKey
-					}
-					if seen[key] {
-						continue
-					}
-					seen[key] = true
-					c.u = demoHash(g.seed, "pick", key)
-					if k > 0 {
-						c.u |= 1 << 63
-					}
-					universe = append(universe, c)
-				}
+				add(c)
 			}
+		}
+	}
+	if !variants {
+		return universe, nil
+	}
+	items := len(universe)
+	for _, c := range universe[:items:items] {
+		itemKey := c.brand.name + "|" + c.name + "|" + c.size
+		for _, v := range productVariants(demoLineTable[c.line].category, c) {
+			v.item = itemKey
+			add(v)
 		}
 	}
 	return universe, nil
@@ -1167,6 +1178,7 @@ func (g *Generator) addProducts(universe []productCand, pick []bool) error {
 			first:   g.start,
 			last:    g.asOf,
 			of:      of,
+			variant: c.item != "",
 		})
 	}
 	return nil

@@ -913,6 +913,13 @@ func TestDemoGenNational(t *testing.T) {
 	if len(types) > 1500 {
 		t.Errorf("got %d product types, want the line table's types (under 1,500), not one per variant", len(types))
 	}
+	// Every item of the line table is in the catalogue, and every
+	// variant's item with it.
+	items, variants, orphans, tableItems := g.CatalogueShape()
+	if items != tableItems || orphans != 0 || variants == 0 {
+		t.Errorf("got %d items (of the table's %d), %d variants, %d of them without their item; want every item, variants, none without", items, tableItems, variants, orphans)
+	}
+
 	// A panel that prices a variant (organic milk) prices its item
 	// (milk), and every product is priced by some panel.
 	panels, prods, of := g.SeriesProducts()
@@ -921,16 +928,16 @@ func TestDemoGenNational(t *testing.T) {
 	for i := range panels {
 		priced[panelProduct{panels[i], prods[i]}] = true
 	}
-	variants := 0
+	variantSeries := 0
 	for i := range panels {
 		if item := of[prods[i]]; item >= 0 {
-			variants++
+			variantSeries++
 			if !priced[panelProduct{panels[i], item}] {
 				t.Fatalf("panel %d prices product %d but not its item, product %d", panels[i], prods[i], item)
 			}
 		}
 	}
-	if variants == 0 {
+	if variantSeries == 0 {
 		t.Error("no series of a variant: the check above checked nothing")
 	}
 	if n := len(g.Stores()); n < 300 {
