@@ -316,9 +316,12 @@ func (ps *productSearch) add(h *search.Hit, refs []string) error {
 		return nil
 	})
 	if err != nil || len(ps.offers) == 0 {
-		// None: the offer days are of the data before an import that
-		// committed just after the version was read (it moves on once the
-		// write commits), so the total may count it once.
+		// None: the offer days are of other data than the transaction's.
+		// The version moves on just after an import commits, so a search
+		// that reads it before that, and the data after, pairs offer days
+		// of one version with the data of the next: it may count a
+		// product that is no longer current (left off its page here) or
+		// miss one that became current, until the next search.
 		return err
 	}
 	if _, err := ps.tx.Product(gtin, &ps.p); err != nil {
