@@ -27,7 +27,7 @@ give the same data.
 
 Scales: small (the default) builds in seconds; medium; large holds about ten
 million observations and is the benchmark data set; national is a panel of
-20,000 products read every day in 320 stores, 116 million observations
+20,000 products read every day in 320 stores, 115 million observations
 (1.6 GB, about 4 minutes).
 
 It prints identifiers to try: a carried barcode, a known but not carried
@@ -68,7 +68,7 @@ one, and an external_sku with its banner.`,
 			cobra.CompletionWithDesc("small", "builds in seconds"),
 			cobra.CompletionWithDesc("medium", "a larger panel and catalogue"),
 			cobra.CompletionWithDesc("large", "about ten million observations"),
-			cobra.CompletionWithDesc("national", "20,000 products read daily: 116 million observations"),
+			cobra.CompletionWithDesc("national", "20,000 products read daily: 115 million observations"),
 		}, cobra.ShellCompDirectiveNoFileComp
 	})
 	cmd.Flags().StringVar(&asOf, "as-of", "", "last day of data, YYYY-MM-DD (default today, UTC)")
