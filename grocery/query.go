@@ -220,14 +220,16 @@ func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchRe
 			return err
 		}
 		res.Total = len(hits)
-		search.Rank(hits, offset+limit)
+		if offset < len(hits) {
+			search.Rank(hits, offset+limit)
+		}
 		for i := offset; i < min(len(hits), offset+limit); i++ {
 			if err := ps.add(&hits[i], refs); err != nil {
 				return err
 			}
 		}
 		if res.Total == 0 && (len(q.Words) > 1 || q.HasSize()) {
-			res.Hint, err = searchHint(tx, province, &q, ps.current)
+			res.Hint, err = ps.hint()
 		}
 		return err
 	})
@@ -272,25 +274,31 @@ func (ps *productSearch) keep(hits []search.Hit, refs []string) ([]search.Hit, e
 	return kept, nil
 }
 
-// counts reports whether a search counts hit h: a banner SKU sold under
-// no barcode with a current price, or a product a banner has a current
-// price of (the offer days tell, reading nothing), either of the size
-// asked for.
+// counts reports whether a search counts hit h: one with a current
+// price (priced) of the size asked for.
 func (ps *productSearch) counts(h *search.Hit, refs []string) (bool, error) {
-	if banner, sku, ok := h.BannerSKU(refs); ok {
-		_, found, err := ps.un.entry(ps.tx, ps.province, banner, sku, ps.q, ps.asOf, false)
-		return found, err
+	if _, _, isSKU := h.BannerSKU(refs); isSKU || !ps.q.HasSize() {
+		return ps.priced(h, refs, ps.q)
 	}
 	if !ps.days.After(h.GTIN, ps.current) {
 		return false, nil
-	}
-	if !ps.q.HasSize() {
-		return true, nil
 	}
 	if _, err := ps.tx.Product(string(h.GTIN[:]), &ps.p); err != nil {
 		return false, err
 	}
 	return ps.q.SizeMatches(ps.p.Size), nil
+}
+
+// priced reports whether hit h has a current price in the province: a
+// banner SKU sold under no barcode (of q's size, when q is not nil), or a
+// product a banner has a current price of (the offer days tell, reading
+// nothing).
+func (ps *productSearch) priced(h *search.Hit, refs []string, q *search.Query) (bool, error) {
+	if banner, sku, ok := h.BannerSKU(refs); ok {
+		_, found, err := ps.un.entry(ps.tx, ps.province, banner, sku, q, ps.asOf, false)
+		return found, err
+	}
+	return ps.days.After(h.GTIN, ps.current), nil
 }
 
 // add adds counted hit h to the page: a product with its cheapest
@@ -362,20 +370,6 @@ type searchOffer struct {
 	observed Date
 }
 
-// hasCurrentOffer reports whether a banner has a current price for a
-// product in the province.
-func hasCurrentOffer(tx *storage.Tx, province, gtin string, current int32) (bool, error) {
-	found := false
-	err := tx.Offers(province, gtin, func(o *storage.Offer) error {
-		if o.ObservedAt > current {
-			found = true
-			return storage.ErrStop
-		}
-		return nil
-	})
-	return found, err
-}
-
 // products writes a count of products ("1 product", "0 products").
 func products(n int) string {
 	if n == 1 {
@@ -384,24 +378,18 @@ func products(n int) string {
 	return fmt.Sprintf("%d products", n)
 }
 
-// searchHint says why a query found nothing: the size, when the words
+// hint says why the search found nothing: the size, when the words
 // alone find products; otherwise how many products each word finds alone.
-func searchHint(tx *storage.Tx, province string, q *search.Query, current int32) (string, error) {
+func (ps *productSearch) hint() (string, error) {
+	q := ps.q
 	count := func(words []string) (int, error) {
-		hits, refs, err := search.MatchAll(tx, province, words)
+		hits, refs, err := search.Candidates(ps.tx, ps.province, words)
 		if err != nil {
 			return 0, err
 		}
 		n := 0
-		var un unlinked
 		for i := range hits {
-			h := &hits[i]
-			ok, err := false, error(nil)
-			if banner, sku, isSKU := h.BannerSKU(refs); isSKU {
-				_, ok, err = un.entry(tx, province, banner, sku, nil, current+freshDays, false)
-			} else {
-				ok, err = hasCurrentOffer(tx, province, string(h.GTIN[:]), current)
-			}
+			ok, err := ps.priced(&hits[i], refs, nil)
 			if err != nil {
 				return 0, err
 			}
@@ -418,7 +406,7 @@ func searchHint(tx *storage.Tx, province string, q *search.Query, current int32)
 		}
 	}
 	if len(q.Words) == 1 {
-		return fmt.Sprintf("%q finds no product with a current price in %s", q.Words[0], province), nil
+		return fmt.Sprintf("%q finds no product with a current price in %s", q.Words[0], ps.province), nil
 	}
 	parts := make([]string, len(q.Words))
 	for i, w := range q.Words {

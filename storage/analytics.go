@@ -1390,9 +1390,10 @@ func (t *Tx) DeletePromosFrom(banner, sku, province string, day int32) error {
 // It reads the series' events forward from its first, never backward
 // from day: an import deletes the events it rewrites series by series, in
 // key order, within one transaction, and bbolt keeps the leaves it
-// empties until the commit; a step back from the next series passed over
-// every leaf emptied before it (a 118-million-row import spent minutes a
-// batch there). A series holds a few dozen events a year.
+// empties until the commit. A step back (Prev) passes over every emptied
+// leaf before it, and bbolt's Cursor.Last never returns on a bucket
+// whose every leaf is empty (an import of 118 million rows hung there).
+// A series holds a few dozen events a year.
 func (t *Tx) LastPromoBefore(banner, sku, province string, day int32, p *Promo) (bool, error) {
 	prefix := seriesPrefix(banner, sku, province)
 	hi := appendDay(prefix[:len(prefix):len(prefix)], day)

@@ -1,6 +1,7 @@
 package storage_test
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 
@@ -48,11 +49,11 @@ func BenchmarkLastPromoBeforeRewrite(b *testing.B) {
 			}
 			return errRollback
 		})
-		if err != errRollback {
+		if !errors.Is(err, errRollback) {
 			b.Fatal(err)
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(calls), "ns/series")
 }
 
-var errRollback = fmt.Errorf("rollback")
+var errRollback = errors.New("rollback")

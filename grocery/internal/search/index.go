@@ -103,12 +103,13 @@ type Cache[T any] struct {
 // keep.
 func (c *Cache[T]) Get(version uint64, province string, build func() (T, error)) (T, error) {
 	c.mu.Lock()
+	if c.byProv != nil && version < c.version {
+		c.mu.Unlock()
+		return build() // not under the lock: the cache's callers need not wait for it
+	}
 	defer c.mu.Unlock()
-	switch {
-	case c.byProv == nil || version > c.version:
+	if c.byProv == nil || version > c.version {
 		c.version, c.byProv = version, map[string]T{}
-	case version < c.version:
-		return build()
 	}
 	if v, ok := c.byProv[province]; ok {
 		return v, nil
