@@ -1016,6 +1016,7 @@ type productCand struct {
 	name  string
 	base  string // the line item's name, which gives the product type
 	item  string // a variant's item, as the universe keys it (brand|name|size); "" for an item
+	qual  string // a variant's qualifiers, "Organic Lactose Free"; "" for an item or another pack size
 	fr    string // the French name, "" when the table gives none
 	size  string
 	cents int64
@@ -1075,6 +1076,19 @@ func (g *Generator) productUniverse(brands map[string]*demoBrand, variants bool)
 		}
 	}
 	return universe, nil
+}
+
+// productType is the product type of c: its item's, with the qualifiers
+// of a qualified variant ("organic 2% milk"), unless the table names the
+// variant's type itself (Zero Sugar Cola, an item too, is diet cola).
+func (c *productCand) productType() string {
+	if c.qual == "" {
+		return demoType(c.base)
+	}
+	if t, ok := demoTypes[c.name]; ok {
+		return t
+	}
+	return strings.ToLower(c.qual) + " " + demoType(c.base)
 }
 
 // parseItem reads a line's item, "name|size|cents[*]|[French name]".
@@ -1170,7 +1184,7 @@ func (g *Generator) addProducts(universe []productCand, pick []bool) error {
 				Brand:    b.name,
 				Size:     c.size,
 				Category: demoLineTable[c.line].category,
-				Type:     demoType(c.base),
+				Type:     c.productType(),
 			},
 			brand:   b,
 			baseRaw: demoScale(c.cents*100*b.levelBP/10000, 9400+int64(h>>32%1201)),

@@ -9,9 +9,11 @@ import (
 // The national scale's catalogue: every item of the line table also in
 // its other pack sizes and its usual variants (organic, lactose free,
 // gluten free, ...), as a national catalogue of tens of thousands of
-// products is made. A variant keeps its item's product type and category;
-// its price follows from the item's: a larger pack costs less per unit, an
-// organic one more.
+// products is made. A variant keeps its item's category; another pack
+// size keeps its type too, while a qualified variant is a type of its own
+// ("organic lactose free 2% milk"), so that a like-for-like comparison
+// never takes organic milk for milk. Its price follows from the item's: a
+// larger pack costs less per unit, an organic one more.
 
 // demoQualifier is a variant of the items whose category is one of cats
 // and whose name holds one of names ("" means any name) and none of
@@ -75,6 +77,7 @@ func containsAny(s, words string) bool {
 // with returns c as its variant q.
 func (q *demoQualifier) with(c productCand) productCand {
 	c.name = q.word + " " + c.name
+	c.qual = strings.TrimSpace(q.word + " " + c.qual)
 	if c.fr != "" {
 		c.fr += " " + q.fr
 	}

@@ -60,9 +60,12 @@ func TestProductVariants(t *testing.T) {
 		}
 		if v.name == want.name && v.size == want.size {
 			found = true
-			if v.fr != want.fr || v.cents != want.cents {
-				t.Errorf("got %q at %d cents, want %q at %d", v.fr, v.cents, want.fr, want.cents)
+			if v.fr != want.fr || v.cents != want.cents || v.qual != "Organic Lactose Free" {
+				t.Errorf("got %q at %d cents, qualifiers %q; want %q at %d, qualifiers %q", v.fr, v.cents, v.qual, want.fr, want.cents, "Organic Lactose Free")
 			}
+		}
+		if v.name == milk.name && v.qual != "" {
+			t.Errorf("the plain milk in %s: got qualifiers %q, want none (another pack size is the same product type)", v.size, v.qual)
 		}
 	}
 	if !found {
