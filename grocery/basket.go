@@ -336,16 +336,39 @@ func (r *basketReader) offers(g string) (map[string]basketPrice, error) {
 	}
 	m := map[string]basketPrice{}
 	err := r.tx.Offers(r.province, g, func(o *storage.Offer) error {
-		if !r.sn.current(o) {
-			return nil
-		}
-		if cur, ok := m[o.Banner]; !ok || o.Price < cur.o.Price {
-			m[o.Banner] = basketPrice{*o, g}
-		}
+		r.addOffer(m, g, o)
 		return nil
 	})
 	r.offersOf[g] = m
 	return m, err
+}
+
+// addOffer keeps o in m when it is a current offer of g, and its banner's
+// cheapest.
+func (r *basketReader) addOffer(m map[string]basketPrice, g string, o *storage.Offer) {
+	if !r.sn.current(o) {
+		return
+	}
+	if cur, ok := m[o.Banner]; !ok || o.Price < cur.o.Price {
+		m[o.Banner] = basketPrice{*o, g}
+	}
+}
+
+// readOffers reads the offers of the barcodes gs not read yet, in one
+// pass over the province's offers (what offers then returns).
+func (r *basketReader) readOffers(gs []string) error {
+	var todo []string
+	for _, g := range gs {
+		if _, ok := r.offersOf[g]; !ok {
+			r.offersOf[g] = map[string]basketPrice{}
+			todo = append(todo, g)
+		}
+	}
+	slices.Sort(todo)
+	return r.tx.OffersOf(r.province, todo, func(g string, o *storage.Offer) error {
+		r.addOffer(r.offersOf[g], g, o)
+		return nil
+	})
 }
 
 // carried returns how many banners have a current offer of g and the
@@ -408,6 +431,13 @@ func (r *basketReader) match(words []string) (*BasketMatch, string, error) {
 		spread  float64
 	}
 	ranks := make([]ranked, min(len(hits), max(tied, 2)))
+	gs := make([]string, len(ranks))
+	for j := range ranks {
+		gs[j] = string(hits[j].GTIN[:])
+	}
+	if err := r.readOffers(gs); err != nil {
+		return nil, "", err
+	}
 	for j := range ranks {
 		n, sp, err := r.carried(string(hits[j].GTIN[:]))
 		if err != nil {
@@ -448,41 +478,44 @@ func (r *basketReader) match(words []string) (*BasketMatch, string, error) {
 func typeKey(category, typ string) string { return category + "\x00" + foldKey(typ) }
 
 // readTypes reads the products of the found items' product types (the
-// same category too), each with its size in units of its price basis. It
-// folds each distinct type of the catalogue once, and decodes only the
-// products of the wanted types.
+// same category too), each with its size in units of its price basis:
+// of the items' categories, the types (from the kinds index) that fold
+// to an item's, and their products.
 func (r *basketReader) readTypes(items []BasketItem) error {
 	r.byType = map[string][]sizedProduct{}
-	wanted := map[string]map[string]bool{} // folded type -> categories
+	wanted := map[string]map[string]bool{} // category -> folded types
 	for _, it := range items {
 		if it.Found && strings.TrimSpace(it.Type) != "" {
-			f := foldKey(it.Type)
-			if wanted[f] == nil {
-				wanted[f] = map[string]bool{}
+			if wanted[it.Category] == nil {
+				wanted[it.Category] = map[string]bool{}
 			}
-			wanted[f][it.Category] = true
+			wanted[it.Category][foldKey(it.Type)] = true
 		}
 	}
-	folded := map[string]string{} // a type as stored -> folded
-	keep := func(category, typ []byte) bool {
-		if len(typ) == 0 {
-			return false
+	var p storage.Product
+	for _, category := range sortedKeys(wanted) {
+		keep := func(typ []byte) bool { return len(typ) > 0 && wanted[category][foldKey(string(typ))] }
+		err := r.tx.ProductsOfCategory(category, keep, func(_, gtin []byte) error {
+			if found, err := r.tx.Product(string(gtin), &p); err != nil || !found {
+				return err
+			}
+			k := typeKey(p.Category, p.Type)
+			q, b := unitprice.Of(p.Size)
+			r.byType[k] = append(r.byType[k], sizedProduct{p.GTIN, q, b})
+			cp := p
+			r.prods[p.GTIN] = &cp
+			return nil
+		})
+		if err != nil {
+			return err
 		}
-		f, ok := folded[string(typ)]
-		if !ok {
-			f = foldKey(string(typ))
-			folded[string(typ)] = f
-		}
-		return wanted[f][string(category)]
 	}
-	return r.tx.ForEachProductKind(keep, func(p *storage.Product) error {
-		k := typeKey(p.Category, p.Type)
-		q, b := unitprice.Of(p.Size)
-		r.byType[k] = append(r.byType[k], sizedProduct{p.GTIN, q, b})
-		cp := *p
-		r.prods[p.GTIN] = &cp
-		return nil
-	})
+	// Types that fold alike were read one after the other: by GTIN, as
+	// one type.
+	for _, ps := range r.byType {
+		slices.SortFunc(ps, func(a, b sizedProduct) int { return strings.Compare(a.gtin, b.gtin) })
+	}
+	return nil
 }
 
 // substitute returns the substitute of item (barcode own) at banner: its

@@ -213,17 +213,15 @@ func (r *brandReader) readPeers(cats map[string]bool) error {
 // banner with a current price of one of its products, by banner.
 func (r *brandReader) provinceRows(rows []BrandRow, province string, categories []string) ([]BrandRow, error) {
 	// The barcodes to price: the brand's and its candidate peers', in key
-	// order (a few of the catalogue's: seeking each is cheaper than
-	// scanning every offer of a province).
+	// order, in one pass over the province's offers that seeks past the
+	// others (a few of the catalogue's).
 	clear(r.prices)
-	for _, g := range r.gtins {
-		err := seekPrices(r.tx, r.sn, province, g, r.scratch, func(ps []market.Price, _ int) error {
-			r.prices[g] = slices.Clone(ps)
-			return nil
-		})
-		if err != nil {
-			return rows, err
-		}
+	err := seekEachPrices(r.tx, r.sn, province, r.gtins, r.scratch, func(g string, ps []market.Price, _ int) error {
+		r.prices[g] = slices.Clone(ps)
+		return nil
+	})
+	if err != nil {
+		return rows, err
 	}
 	accs := map[string]*brandAcc{}
 	prices := func(g string) []market.Price { return r.prices[g] }

@@ -34,7 +34,7 @@ const BenchmarkMinItems = 20
 // a promotion past its stated end at its regular price). Restricted-circulation barcodes (GTIN.Restricted:
 // in-store codes) name different items at different banners and are
 // never priced across banners. market.Add folds the offers into it (for
-// the analytics, through scanPrices and seekPrices) and market.Offers.Read
+// the analytics, through scanPrices and seekEachPrices) and market.Offers.Read
 // for the signals. The competitive benchmark and the brief's basket
 // compare weekly prices of one flyer week instead (below).
 
@@ -46,13 +46,14 @@ func scanPrices(tx *storage.Tx, sn *snapshot, province string, fn func(gtin stri
 	return market.Scan(tx, province, func(g string) bool { return GTIN(g).Restricted() }, sn.use(province), fn)
 }
 
-// seekPrices is scanPrices for one barcode: it calls fn once when the
-// barcode has a current offer in province.
-func seekPrices(tx *storage.Tx, sn *snapshot, province, gtin string, prices []market.Price, fn func(prices []market.Price, storePrices int) error) error {
-	if GTIN(gtin).Restricted() {
-		return nil
-	}
-	return market.Seek(tx, province, gtin, prices, sn.use(province), fn)
+// seekEachPrices is scanPrices for the barcodes of gtins (ascending), in
+// one pass over the province's offers that seeks past the others: it
+// calls fn once for each barcode with a current offer in province.
+func seekEachPrices(tx *storage.Tx, sn *snapshot, province string, gtins []string, prices []market.Price, fn func(gtin string, prices []market.Price, storePrices int) error) error {
+	use := sn.use(province)
+	return market.SeekEach(tx, province, gtins, prices, func(g string, o *storage.Offer) bool {
+		return !GTIN(g).Restricted() && use(g, o)
+	}, fn)
 }
 
 // use returns what takes an offer of province into banner prices: a

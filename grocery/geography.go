@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/grocerydata/grocery/grocery/internal/market"
@@ -138,7 +139,7 @@ func (f *productFilter) geography(tx *storage.Tx, sn *snapshot) (*regional.Geogr
 	case f.gtin != "":
 		gtins = []string{string(f.gtin)}
 	case f.gtins != nil:
-		gtins = sortedKeys(f.gtins)
+		gtins = f.gtins
 	}
 	// Sized at once (a map grown entry by entry rehashes at every
 	// doubling): the barcodes selected, or of the whole panel.
@@ -156,12 +157,7 @@ func (f *productFilter) geography(tx *storage.Tx, sn *snapshot) (*regional.Geogr
 		}
 		var err error
 		if gtins != nil {
-			for _, g := range gtins {
-				err = seekPrices(tx, sn, pv.Code, g, prices, func(ps []market.Price, obs int) error { return add(g, ps, obs) })
-				if err != nil {
-					return nil, err
-				}
-			}
+			err = seekEachPrices(tx, sn, pv.Code, gtins, prices, add)
 		} else {
 			err = scanPrices(tx, sn, pv.Code, add)
 		}
@@ -394,8 +390,8 @@ func (s *Service) RegionalComparison(ctx context.Context, in RegionalInput) (*Re
 // regional analytics, checked against the catalogue.
 type productFilter struct {
 	gtin     GTIN
-	category string          // the catalogue's spelling
-	gtins    map[string]bool // the category's products
+	category string   // the catalogue's spelling
+	gtins    []string // the category's products, in order
 	product  storage.Product
 }
 
@@ -439,18 +435,22 @@ func (f *productFilter) resolve(tx *storage.Tx, category string) error {
 	if category == "" {
 		return nil
 	}
-	f.gtins = map[string]bool{}
-	known := map[string]bool{}
-	err := tx.ForEachProduct(func(p *storage.Product) error {
-		if p.Category != "" {
-			known[p.Category] = true
+	var known []string // in order
+	err := tx.ProductCategories(func(c []byte) error {
+		if len(c) == 0 {
+			return nil
 		}
-		if strings.EqualFold(p.Category, category) {
-			f.category = p.Category
-			f.gtins[p.GTIN] = true
+		known = append(known, string(c))
+		if !strings.EqualFold(string(c), category) {
+			return nil
 		}
-		return nil
+		f.category = string(c)
+		return tx.ProductsOfCategory(f.category, nil, func(_, gtin []byte) error {
+			f.gtins = append(f.gtins, string(gtin))
+			return nil
+		})
 	})
+	slices.Sort(f.gtins) // from by type and GTIN
 	if err != nil {
 		return err
 	}
@@ -459,7 +459,7 @@ func (f *productFilter) resolve(tx *storage.Tx, category string) error {
 	case len(known) == 0:
 		return Errorf(EINVALIDARGUMENT, "category %q matches no product: the catalogue's products have no category (their source gave none): give a upc instead", category)
 	default:
-		return Errorf(EINVALIDARGUMENT, "category %q matches no product of the catalogue: want one of %s", category, strings.Join(sortedKeys(known), ", "))
+		return Errorf(EINVALIDARGUMENT, "category %q matches no product of the catalogue: want one of %s", category, strings.Join(known, ", "))
 	}
 	return nil
 }

@@ -323,47 +323,131 @@ func (t *Tx) ForEachProduct(fn func(p *Product) error) error {
 	})
 }
 
-// ForEachProductKind calls fn with each product whose category and type
-// keep accepts, until fn returns ErrStop. It reads only the category and
-// type of the others (keep's views are valid during its call): a scan for
-// the products of a few types decodes those alone. fn may keep p only
-// until it returns.
-func (t *Tx) ForEachProductKind(keep func(category, typ []byte) bool, fn func(p *Product) error) error {
-	var p Product
-	c := t.products().Cursor()
-	for k, v := c.First(); k != nil; k, v = c.Next() {
-		d := dec{b: v}
-		d.raw() // name
-		d.raw() // brand
-		d.raw() // size
-		category := d.raw()
-		d.varint() // first seen
-		var typ []byte
-		if len(d.b) > 0 {
-			d.raw() // French name
+// The kinds index keeps every product under its category and type,
+//
+//	kinds  category 0x00 type 0x00 gtin(14) -> (empty)
+//
+// ("" for a product without one), written with the product (PutProduct):
+// the products of a category, or of a type, are one range scan of keys,
+// not a decoding of the catalogue.
+
+// kindKey is a product's key in the kinds index.
+func kindKey(category, typ, gtin string) []byte {
+	k := make([]byte, 0, len(category)+len(typ)+2+len(gtin))
+	return append(appendStr0(appendStr0(k, category), typ), gtin...)
+}
+
+// productKind reads the category and type of a product's value: views of
+// v.
+func productKind(v []byte) (category, typ []byte, err error) {
+	d := dec{b: v}
+	d.raw() // name
+	d.raw() // brand
+	d.raw() // size
+	category = d.raw()
+	d.varint() // first seen
+	if len(d.b) > 0 {
+		d.raw() // French name
+	}
+	if len(d.b) > 0 && d.err == nil {
+		typ = d.raw()
+	}
+	return category, typ, d.err
+}
+
+// ProductCategories calls fn with each category of the catalogue's
+// products once, in byte order ("" first, for the products without one),
+// until fn returns ErrStop: one seek a category. category is valid only
+// until fn returns.
+func (t *Tx) ProductCategories(fn func(category []byte) error) error {
+	c := t.kinds().Cursor()
+	var next []byte
+	for k, _ := c.First(); k != nil; k, _ = c.Seek(next) {
+		category, _, ok := bytes.Cut(k, []byte{0})
+		if !ok {
+			return errCorrupt
 		}
-		if len(d.b) > 0 && d.err == nil {
-			typ = d.raw()
-		}
-		if d.err != nil {
-			return d.err
-		}
-		if !keep(category, typ) {
-			continue
-		}
-		if err := decodeProduct(t.text(k), dec{b: v, tx: t}, &p); err != nil {
-			return err
-		}
-		if err := fn(&p); err != nil {
+		// Past every key of the category: the category, then 0x01.
+		next = append(append(next[:0], category...), 1)
+		if err := fn(category); err != nil {
 			return stopped(err)
 		}
 	}
 	return nil
 }
 
-// PutProduct writes p.
+// ProductsOfCategory calls fn with the type and GTIN of each product of
+// category (exactly as stored) whose type keep accepts (every type when
+// keep is nil), by type then GTIN, until fn returns ErrStop. keep is
+// asked once a type, and the products of a type it refuses are passed
+// over by one seek. The views are valid only until fn or keep returns.
+func (t *Tx) ProductsOfCategory(category string, keep func(typ []byte) bool, fn func(typ, gtin []byte) error) error {
+	p := appendStr0(make([]byte, 0, len(category)+1), category)
+	var next []byte
+	c := t.kinds().Cursor()
+	k, _ := c.Seek(p)
+	for hasPrefix(k, p) {
+		typ, gtin, ok := bytes.Cut(k[len(p):], []byte{0})
+		if !ok || len(gtin) != 14 {
+			return errCorrupt
+		}
+		if keep != nil && !keep(typ) {
+			// Past every key of the type: the type, then 0x01.
+			next = append(append(append(next[:0], p...), typ...), 1)
+			k, _ = c.Seek(next)
+			continue
+		}
+		at := len(p) + len(typ) + 1 // the type's keys start with k[:at]
+		for tp := k[:at]; hasPrefix(k, tp); k, _ = c.Next() {
+			if len(k) != at+14 {
+				return errCorrupt
+			}
+			if err := fn(typ, k[at:]); err != nil {
+				return stopped(err)
+			}
+		}
+	}
+	return nil
+}
+
+// PutProduct writes p, and moves it in the kinds index when its category
+// or type changed.
 func (t *Tx) PutProduct(p *Product) error {
+	indexed := false
+	if old := t.products().Get([]byte(p.GTIN)); old != nil {
+		category, typ, err := productKind(old)
+		if err != nil {
+			return err
+		}
+		indexed = string(category) == p.Category && string(typ) == p.Type
+		if !indexed {
+			if err := t.kinds().Delete(kindKey(string(category), string(typ), p.GTIN)); err != nil {
+				return err
+			}
+		}
+	}
+	if !indexed {
+		if err := t.put(t.kinds(), kindKey(p.Category, p.Type, p.GTIN), nil); err != nil {
+			return err
+		}
+	}
 	return t.put(t.products(), []byte(p.GTIN), p.encode(nil))
+}
+
+// fillKinds writes every product's entry of the kinds index (an upgrade
+// of a file older than version 13).
+func (t *Tx) fillKinds() error {
+	c := t.products().Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		category, typ, err := productKind(v)
+		if err != nil {
+			return err
+		}
+		if err := t.put(t.kinds(), kindKey(string(category), string(typ), string(k)), nil); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // SKU is a banner's SKU and the barcode it is sold under.

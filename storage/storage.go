@@ -21,6 +21,8 @@
 //	stores     store_id -> Store
 //	storeloc   province(2) banner 0x00 store_id -> Store (a copy, for listing)
 //	products   gtin(14) -> Product
+//	kinds      category 0x00 type 0x00 gtin(14) -> (empty): every product
+//	           under its category and type (catalogue.go)
 //	skus       banner 0x00 sku -> SKU
 //	gtinskus   gtin(14) banner 0x00 sku -> (empty)
 //	dayblocks  banner 0x00 sku 0x00 province(2) day(4) -> Block: the days,
@@ -119,7 +121,11 @@ import (
 // their links and the rest (encodeSKUs), so that a chained index reads the
 // links without decoding the rest; a writable Open rewrites the days of a
 // version 9 to 11 file so, by itself.
-const FormatVersion = 12
+//
+// Version 13 adds the kinds index (every product under its category and
+// type: ProductCategories, ProductsOfCategory); a writable Open of a
+// version 9 to 12 file writes it by itself.
+const FormatVersion = 13
 
 // selfUpgrade is the oldest version a writable Open upgrades without
 // Options.Upgrade: from it on, the upgrade adds what only this package
@@ -158,6 +164,7 @@ var (
 	// Analytics aggregates (see analytics.go).
 	bucketCatDays    = []byte("catdays")
 	bucketCatSKUs    = []byte("catskus")
+	bucketKinds      = []byte("kinds")
 	bucketShelf      = []byte("shelf")
 	bucketPromos     = []byte("promos")
 	bucketPromoDates = []byte("promodates")
@@ -172,7 +179,7 @@ var (
 		bucketGTINSKUs, bucketSeries, bucketOffers, bucketTokens, bucketLatest, bucketStoreDays,
 		bucketAccounts, bucketKeys, bucketUsage, bucketAlertRules, bucketAlertWatch, bucketAlertEvents,
 		bucketAlertFired, bucketCatDays, bucketShelf, bucketPromos, bucketPromoDates, bucketIdem, bucketIdemExpiry,
-		bucketWebhooks, bucketWebhookDeliveries, bucketWebhookPending, bucketCatSKUs, bucketBenchmarks}
+		bucketWebhooks, bucketWebhookDeliveries, bucketWebhookPending, bucketCatSKUs, bucketKinds, bucketBenchmarks}
 
 	keyFormat  = []byte("format")
 	keyAsOf    = []byte("asof")
@@ -376,7 +383,7 @@ func (db *DB) upgrade(from int, opts Options) error {
 				return err
 			}
 		}
-		if from == 4 || from >= selfUpgrade {
+		if from == 4 || from >= selfUpgrade && from < 12 {
 			// Version 4's days name their SKUs in full; those of 9 to 11
 			// number them in version 11's encoding. (An Upgrade of 5 to 8
 			// derives the days again.)
@@ -392,7 +399,7 @@ func (db *DB) upgrade(from int, opts Options) error {
 		// The weekly prices from the category days, whether Upgrade
 		// wrote the offers anew or not (offers of version 4 or 5 that it
 		// left are not read).
-		if !tx.legacyOffers() {
+		if !tx.legacyOffers() && from < 11 {
 			if err := tx.upgradeOfferWeeks(); err != nil {
 				return err
 			}
@@ -401,6 +408,9 @@ func (db *DB) upgrade(from int, opts Options) error {
 			return err
 		}
 		if err := tx.upgradeStoreSources(opts.StoreSource); err != nil {
+			return err
+		}
+		if err := tx.fillKinds(); err != nil {
 			return err
 		}
 		return tx.meta().Put(keyFormat, binary.BigEndian.AppendUint32(nil, FormatVersion))
@@ -651,11 +661,12 @@ const (
 	idWebhookDeliveries
 	idWebhookPending
 	idCatSKUs
+	idKinds
 )
 
 var bucketIDs = [...]int{idMeta, idStores, idStoreLoc, idProducts, idSKUs, idGTINSKUs, idSeries, idOffers,
 	idTokens, idLatest, idStoreDays, idAccounts, idKeys, idUsage, idAlertRules, idAlertWatch, idAlertEvents,
-	idAlertFired, idCatDays, idShelf, idPromos, idPromoDates, idIdem, idIdemExpiry, idWebhooks, idWebhookDeliveries, idWebhookPending, idCatSKUs}
+	idAlertFired, idCatDays, idShelf, idPromos, idPromoDates, idIdem, idIdemExpiry, idWebhooks, idWebhookDeliveries, idWebhookPending, idCatSKUs, idKinds}
 
 func (db *DB) newTx(h *handle, tx *bolt.Tx) *Tx {
 	return &Tx{tx: tx, names: &db.names, asOf: &h.asOf, legacy: h.legacyOffers.Load(), shared: &h.dicts}
@@ -735,6 +746,7 @@ func (t *Tx) alertEvents() *bolt.Bucket { return t.b(idAlertEvents) }
 func (t *Tx) alertFired() *bolt.Bucket  { return t.b(idAlertFired) }
 func (t *Tx) catDays() *bolt.Bucket     { return t.b(idCatDays) }
 func (t *Tx) catSKUs() *bolt.Bucket     { return t.b(idCatSKUs) }
+func (t *Tx) kinds() *bolt.Bucket       { return t.b(idKinds) }
 func (t *Tx) shelf() *bolt.Bucket       { return t.b(idShelf) }
 func (t *Tx) promos() *bolt.Bucket      { return t.b(idPromos) }
 func (t *Tx) promoDates() *bolt.Bucket  { return t.b(idPromoDates) }

@@ -565,10 +565,10 @@ func TestWritersWaiting(t *testing.T) {
 	}
 }
 
-// TestForEachProductKind: keep sees every product's category and type
-// ("" for a product without one, whether or not it has a French name),
-// and fn gets the kept products whole, in GTIN order.
-func TestForEachProductKind(t *testing.T) {
+// TestKinds: the kinds index lists each product under its category and
+// type as written, moves it when a rewrite changes either, and leaves it
+// when neither changed; ProductCategories gives each category once.
+func TestKinds(t *testing.T) {
 	db := MustOpen(t)
 	products := []storage.Product{
 		{GTIN: "00000000000017", Name: "Skim Milk", Brand: "Natrel", Size: "2 L", Category: "Dairy & Eggs", NameFr: "Lait écrémé", Type: "skim milk", FirstSeen: 20000},
@@ -576,6 +576,7 @@ func TestForEachProductKind(t *testing.T) {
 		{GTIN: "00000000000031", Name: "Skim Milk Powder", Brand: "Carnation", Size: "500 g", Category: "Pantry", Type: "skim milk"},
 		{GTIN: "00000000000048", Name: "Butter", Brand: "Gay Lea", Size: "454 g", Category: "Dairy & Eggs", NameFr: "Beurre"},
 		{GTIN: "00000000000055", Name: "Eggs", Brand: "Burnbrae", Size: "12 eggs", Category: "Dairy & Eggs"},
+		{GTIN: "00000000000062", Name: "Mystery", Size: "1 ea"},
 	}
 	update(t, db, func(tx *storage.Tx) error {
 		for i := range products {
@@ -585,27 +586,82 @@ func TestForEachProductKind(t *testing.T) {
 		}
 		return nil
 	})
-	var seen []string
-	var got []storage.Product
-	err := db.View(func(tx *storage.Tx) error {
-		keep := func(category, typ []byte) bool {
-			seen = append(seen, string(category)+"/"+string(typ))
-			return string(category) == "Dairy & Eggs" && string(typ) == "skim milk"
+	read := func() (categories []string, kinds map[string][]string) {
+		t.Helper()
+		kinds = map[string][]string{}
+		err := db.View(func(tx *storage.Tx) error {
+			return tx.ProductCategories(func(category []byte) error {
+				categories = append(categories, string(category))
+				return tx.ProductsOfCategory(string(category), nil, func(typ, gtin []byte) error {
+					kinds[string(category)] = append(kinds[string(category)], string(typ)+"/"+string(gtin))
+					return nil
+				})
+			})
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
-		return tx.ForEachProductKind(keep, func(p *storage.Product) error {
-			got = append(got, *p)
+		return categories, kinds
+	}
+	categories, kinds := read()
+	if diff := cmp.Diff([]string{"", "Dairy & Eggs", "Pantry"}, categories); diff != "" {
+		t.Errorf("categories (-want +got):\n%s", diff)
+	}
+	want := map[string][]string{
+		"":             {"/00000000000062"},
+		"Dairy & Eggs": {"/00000000000048", "/00000000000055", "skim milk/00000000000017", "skim milk/00000000000024"},
+		"Pantry":       {"skim milk/00000000000031"},
+	}
+	if diff := cmp.Diff(want, kinds); diff != "" {
+		t.Errorf("products by category (-want +got):\n%s", diff)
+	}
+
+	// keep is asked once a type; the products of the types it refuses
+	// are passed over.
+	var asked, kept []string
+	err := db.View(func(tx *storage.Tx) error {
+		keep := func(typ []byte) bool {
+			asked = append(asked, string(typ))
+			return string(typ) == "skim milk"
+		}
+		return tx.ProductsOfCategory("Dairy & Eggs", keep, func(typ, gtin []byte) error {
+			kept = append(kept, string(typ)+"/"+string(gtin))
 			return nil
 		})
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantSeen := []string{"Dairy & Eggs/skim milk", "Dairy & Eggs/skim milk", "Pantry/skim milk", "Dairy & Eggs/", "Dairy & Eggs/"}
-	if diff := cmp.Diff(wantSeen, seen); diff != "" {
-		t.Errorf("keep's arguments (-want +got):\n%s", diff)
+	if diff := cmp.Diff([]string{"", "skim milk"}, asked); diff != "" {
+		t.Errorf("types keep was asked about (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(products[:2], got); diff != "" {
-		t.Errorf("products kept (-want +got):\n%s", diff)
+	if diff := cmp.Diff([]string{"skim milk/00000000000017", "skim milk/00000000000024"}, kept); diff != "" {
+		t.Errorf("products of the kept type (-want +got):\n%s", diff)
+	}
+
+	// The powder moves to Dairy & Eggs as "milk powder"; the butter is
+	// renamed, its kind unchanged; the mystery gets a category.
+	products[2].Category, products[2].Type = "Dairy & Eggs", "milk powder"
+	products[3].Name = "Salted Butter"
+	products[5].Category = "Pantry"
+	update(t, db, func(tx *storage.Tx) error {
+		for _, i := range []int{2, 3, 5} {
+			if err := tx.PutProduct(&products[i]); err != nil {
+				return err
+			}
+		}
+		return tx.CheckIndexes()
+	})
+	categories, kinds = read()
+	if diff := cmp.Diff([]string{"Dairy & Eggs", "Pantry"}, categories); diff != "" {
+		t.Errorf("categories after the moves (-want +got):\n%s", diff)
+	}
+	want = map[string][]string{
+		"Dairy & Eggs": {"/00000000000048", "/00000000000055", "milk powder/00000000000031", "skim milk/00000000000017", "skim milk/00000000000024"},
+		"Pantry":       {"/00000000000062"},
+	}
+	if diff := cmp.Diff(want, kinds); diff != "" {
+		t.Errorf("products by category after the moves (-want +got):\n%s", diff)
 	}
 }
 
@@ -664,5 +720,72 @@ func TestLastPromoBeforeAfterDeletes(t *testing.T) {
 		}
 	case <-time.After(2 * time.Minute):
 		t.Fatal("the reads did not end in 2 minutes (they take about a millisecond): a cursor loops over emptied leaves")
+	}
+}
+
+// TestOffersOf: OffersOf gives, for every list of barcodes, the offers
+// Offers gives barcode by barcode, in order, whether the barcodes lie
+// next to each other (stepped to), far apart (sought), absent, or past
+// the province's last offer, and never another province's.
+func TestOffersOf(t *testing.T) {
+	db := MustOpen(t)
+	gtin := func(i int) string { return fmt.Sprintf("%014d", i) }
+	update(t, db, func(tx *storage.Tx) error {
+		for _, pv := range []string{"AB", "ON", "QC"} {
+			for i := 0; i < 600; i += 2 { // odd barcodes have no offer
+				for j, banner := range []string{"loblaws", "metro"} {
+					if i%6 == 0 && j == 1 {
+						continue
+					}
+					o := storage.Offer{Banner: banner, SKU: "s" + gtin(i), Price: uint32(100 + i + j), Regular: 900, StoreCount: 1, ObservedAt: 20000}
+					if err := tx.PutOffer(pv, gtin(i), &o); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		return nil
+	})
+	type got struct {
+		GTIN, Banner string
+		Price        uint32
+	}
+	lists := map[string][]string{}
+	for _, every := range []int{1, 3, 40, 97} {
+		var l []string
+		for i := 0; i < 620; i += every {
+			l = append(l, gtin(i))
+		}
+		lists[fmt.Sprint("every ", every)] = l
+	}
+	lists["one"] = []string{gtin(598)}
+	lists["past the last"] = []string{gtin(700), gtin(800)}
+	lists["none"] = nil
+	for name, l := range lists {
+		var want, have []got
+		err := db.View(func(tx *storage.Tx) error {
+			for _, g := range l {
+				err := tx.Offers("ON", g, func(o *storage.Offer) error {
+					want = append(want, got{g, o.Banner, o.Price})
+					return nil
+				})
+				if err != nil {
+					return err
+				}
+			}
+			return tx.OffersOf("ON", l, func(g string, o *storage.Offer) error {
+				have = append(have, got{g, o.Banner, o.Price})
+				return nil
+			})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name != "none" && name != "past the last" && len(want) == 0 {
+			t.Fatalf("%s: no offers to compare", name)
+		}
+		if diff := cmp.Diff(want, have); diff != "" {
+			t.Errorf("%s: OffersOf (-Offers +OffersOf):\n%s", name, diff)
+		}
 	}
 }

@@ -22,12 +22,14 @@ func inconsistent(format string, args ...any) error {
 // SKU links back to the product), offers their product, SKU and at least
 // one stored block of the series (an offer is backed by observations),
 // tokens their product or banner SKU, shelf records a stored series, every promotion
-// its promodates copy and back, alertwatch entries their rule. It returns
+// its promodates copy and back, alertwatch entries their rule, kinds
+// entries their product under its category and type, and every product
+// its kinds entry. It returns
 // an error wrapping ErrInconsistent naming the first entry that fails,
 // errCorrupt for a malformed key.
 func (t *Tx) CheckIndexes() error {
 	for _, check := range []func() error{t.checkStoreLoc, t.checkGTINSKUs, t.checkOffers, t.checkTokens,
-		t.checkLatest, t.checkShelf, t.checkPromoDates, t.checkAlertWatch} {
+		t.checkLatest, t.checkShelf, t.checkPromoDates, t.checkAlertWatch, t.checkKinds} {
 		if err := check(); err != nil {
 			return err
 		}
@@ -96,6 +98,41 @@ func (t *Tx) checkOffers() error {
 		if !t.hasSeries(banner, sku, province) {
 			return inconsistent("offer %q has no observations", k)
 		}
+	}
+	return nil
+}
+
+// checkKinds checks that each kinds entry names a product of its category
+// and type, and that there is one for every product.
+func (t *Tx) checkKinds() error {
+	products := t.products()
+	n := 0
+	c := t.kinds().Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		if len(k) < 16 {
+			return errCorrupt
+		}
+		gtin := k[len(k)-14:]
+		v := products.Get(gtin)
+		if v == nil {
+			return inconsistent("kinds %q names no product", k)
+		}
+		category, typ, err := productKind(v)
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(k, kindKey(string(category), string(typ), string(gtin))) {
+			return inconsistent("kinds %q: product %s is of category %q, type %q", k, gtin, category, typ)
+		}
+		n++
+	}
+	m := 0
+	pc := products.Cursor()
+	for k, _ := pc.First(); k != nil; k, _ = pc.Next() {
+		m++
+	}
+	if n != m {
+		return inconsistent("kinds holds %d products, the catalogue %d", n, m)
 	}
 	return nil
 }

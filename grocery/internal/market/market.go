@@ -139,60 +139,82 @@ func Scan(tx *storage.Tx, province string, skip func(gtin string) bool, use func
 // those prices (AddPrice), the store-level prices behind them are the
 // offers' StoreCount.
 func ScanPriced(tx *storage.Tx, province string, skip func(gtin string) bool, price func(gtin string, o *storage.Offer) (p, r float64, ok bool), fn func(gtin string, prices []Price, storePrices int) error) error {
-	var (
-		cur     string
-		skipped bool
-		prices  []Price
-		obs     int
-	)
-	flush := func() error {
-		if len(prices) == 0 {
-			return nil
-		}
-		err := fn(cur, prices, obs)
-		prices, obs = prices[:0], 0
-		return err
-	}
+	f := folder{fn: fn}
+	var skipped bool
 	err := tx.OffersIn(province, func(g string, o *storage.Offer) error {
-		if g != cur {
-			if err := flush(); err != nil {
-				return err
-			}
-			cur = g
+		if first, err := f.next(g); err != nil {
+			return err
+		} else if first {
 			skipped = skip(g)
 		}
 		if skipped {
 			return nil
 		}
-		p, r, ok := price(g, o)
-		if !ok {
-			return nil
+		if p, r, ok := price(g, o); ok {
+			f.add(o, p, r)
 		}
-		prices = AddPrice(prices, o.Banner, p, r)
-		obs += int(o.StoreCount)
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	return flush()
+	return f.flush()
 }
 
-// Seek is Scan for one barcode, not skipped: it calls fn once when the
-// barcode has an offer use takes. prices is scratch space. Seek
-// returns storage's error reading the offers, or else fn's error as it
-// is.
-func Seek(tx *storage.Tx, province, gtin string, prices []Price, use func(gtin string, o *storage.Offer) bool, fn func(prices []Price, storePrices int) error) error {
-	prices, obs := prices[:0], 0
-	err := tx.Offers(province, gtin, func(o *storage.Offer) error {
-		if use(gtin, o) {
-			prices = Add(prices, o)
-			obs += int(o.StoreCount)
+// SeekEach is Scan for the barcodes of gtins (ascending), none skipped,
+// in one pass over the province's offers that seeks past the others
+// (storage.Tx.OffersOf): it calls fn once for each barcode that has an
+// offer use takes. prices is scratch space. SeekEach returns storage's
+// error reading the offers, or else fn's error as it is.
+func SeekEach(tx *storage.Tx, province string, gtins []string, prices []Price, use func(gtin string, o *storage.Offer) bool, fn func(gtin string, prices []Price, storePrices int) error) error {
+	f := folder{fn: fn, prices: prices[:0]}
+	err := tx.OffersOf(province, gtins, func(g string, o *storage.Offer) error {
+		if _, err := f.next(g); err != nil {
+			return err
+		}
+		if use(g, o) {
+			f.add(o, float64(o.Price), float64(o.Regular))
 		}
 		return nil
 	})
-	if err != nil || len(prices) == 0 {
+	if err != nil {
 		return err
 	}
-	return fn(prices, obs)
+	return f.flush()
+}
+
+// folder folds the offers of one barcode after another into its banner
+// prices, and hands each barcode's to fn.
+type folder struct {
+	fn     func(gtin string, prices []Price, storePrices int) error
+	cur    string
+	prices []Price
+	obs    int
+}
+
+// next moves on to barcode g, handing the previous one's prices to fn
+// when g is another; first reports whether it is.
+func (f *folder) next(g string) (first bool, err error) {
+	if g == f.cur {
+		return false, nil
+	}
+	err = f.flush()
+	f.cur = g
+	return true, err
+}
+
+// add folds the prices p and r of offer o into the barcode's.
+func (f *folder) add(o *storage.Offer, p, r float64) {
+	f.prices = AddPrice(f.prices, o.Banner, p, r)
+	f.obs += int(o.StoreCount)
+}
+
+// flush hands the barcode's prices to fn, when it has any.
+func (f *folder) flush() error {
+	if len(f.prices) == 0 {
+		return nil
+	}
+	err := f.fn(f.cur, f.prices, f.obs)
+	f.prices, f.obs = f.prices[:0], 0
+	return err
 }

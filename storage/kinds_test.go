@@ -1,0 +1,107 @@
+package storage
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestUpgradeKinds: a version 12 file has no kinds index. A read-only
+// open refuses it, saying to open it once for writing; a writable open
+// lists every product under its category and type, and the file checks.
+func TestUpgradeKinds(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "v12.db")
+	db, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(tx *Tx) error {
+		for i, kind := range [][2]string{{"Dairy", "milk"}, {"Dairy", ""}, {"", ""}, {"Bakery", "bread"}} {
+			p := &Product{GTIN: fmt.Sprintf("%014d", i+1), Name: "p", Category: kind[0], Type: kind[1]}
+			if err := tx.PutProduct(p); err != nil {
+				return err
+			}
+		}
+		// As version 12 left it.
+		if err := tx.tx.DeleteBucket(bucketKinds); err != nil {
+			return err
+		}
+		return tx.meta().Put(keyFormat, binary.BigEndian.AppendUint32(nil, 12))
+	})
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(path, Options{ReadOnly: true}); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("version 12, this program reads version %d: open it once for writing", FormatVersion)) {
+		t.Fatalf("read-only open of a version 12 file: got %v, want it refused until a writable open", err)
+	}
+	db, err = Open(path, Options{})
+	if err != nil {
+		t.Fatalf("writable open of a version 12 file: %v", err)
+	}
+	defer db.Close()
+	var got []string
+	err = db.View(func(tx *Tx) error {
+		if err := tx.CheckIndexes(); err != nil {
+			return err
+		}
+		c := tx.kinds().Cursor()
+		for k, _ := c.First(); k != nil; k, _ = c.Next() {
+			got = append(got, strings.ReplaceAll(string(k), "\x00", "|"))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "||00000000000003 Bakery|bread|00000000000004 Dairy||00000000000002 Dairy|milk|00000000000001"
+	if g := strings.Join(got, " "); g != want {
+		t.Errorf("kinds after the upgrade:\n got %s\nwant %s", g, want)
+	}
+}
+
+// TestCheckKinds: a product missing from the kinds index, or listed
+// under another kind, or an entry naming no product, fails the check.
+func TestCheckKinds(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		break_ func(tx *Tx) error
+		want   string
+	}{
+		{"missing", func(tx *Tx) error { return tx.kinds().Delete(kindKey("Dairy", "milk", "00000000000001")) }, "kinds holds 1 products, the catalogue 2"},
+		{"stale", func(tx *Tx) error {
+			return tx.put(tx.products(), []byte("00000000000001"), (&Product{Name: "p", Category: "Dairy", Type: "cream"}).encode(nil))
+		}, `product 00000000000001 is of category "Dairy", type "cream"`},
+		{"orphan", func(tx *Tx) error { return tx.put(tx.kinds(), kindKey("Dairy", "milk", "00000000000009"), nil) }, "names no product"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			db, err := Open(filepath.Join(t.TempDir(), "k.db"), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			err = db.Update(func(tx *Tx) error {
+				for i, typ := range []string{"milk", "butter"} {
+					if err := tx.PutProduct(&Product{GTIN: fmt.Sprintf("%014d", i+1), Name: "p", Category: "Dairy", Type: typ}); err != nil {
+						return err
+					}
+				}
+				if err := tx.CheckIndexes(); err != nil {
+					return fmt.Errorf("before: %w", err)
+				}
+				if err := tc.break_(tx); err != nil {
+					return err
+				}
+				return tx.CheckIndexes()
+			})
+			if !errors.Is(err, ErrInconsistent) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("check: got %v, want ErrInconsistent saying %q", err, tc.want)
+			}
+		})
+	}
+}
