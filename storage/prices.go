@@ -498,8 +498,8 @@ func (t *Tx) upgradeOfferWeeks() error {
 		if len(k) < 17 {
 			return errCorrupt
 		}
-		o, err := t.decodeOffer(k[16:], v)
-		if err != nil {
+		var o Offer
+		if err := t.decodeOffer(k[16:], v, &o); err != nil {
 			return err
 		}
 		offers = append(offers, entry{bytes.Clone(k), o})
@@ -558,8 +558,7 @@ func (t *Tx) Offers(province, gtin string, fn func(o *Offer) error) error {
 	c := t.offers().Cursor()
 	var o Offer // one for every call of fn, which may keep it only until it returns
 	for k, v := c.Seek(prefix); hasPrefix(k, prefix); k, v = c.Next() {
-		var err error
-		if o, err = t.decodeOffer(k[len(prefix):], v); err != nil {
+		if err := t.decodeOffer(k[len(prefix):], v, &o); err != nil {
 			return err
 		}
 		if err := fn(&o); err != nil {
@@ -596,8 +595,7 @@ func (t *Tx) OffersOf(province string, gtins []string, fn func(gtin string, o *O
 			k, v = c.Seek(prefix)
 		}
 		for ; hasPrefix(k, prefix); k, v = c.Next() {
-			var err error
-			if o, err = t.decodeOffer(k[len(prefix):], v); err != nil {
+			if err := t.decodeOffer(k[len(prefix):], v, &o); err != nil {
 				return err
 			}
 			if err := fn(g, &o); err != nil {
@@ -752,7 +750,7 @@ func (t *Tx) OffersIn(province string, fn func(gtin string, o *Offer) error) err
 		if len(k) < 16 {
 			return errCorrupt
 		}
-		if o, err = t.decodeOffer(k[16:], v); err != nil {
+		if err = t.decodeOffer(k[16:], v, &o); err != nil {
 			return err
 		}
 		if gtin != string(k[2:16]) { // a barcode's offers come together: one string for them all
@@ -793,38 +791,48 @@ func (t *Tx) OfferDaysIn(province string, fn func(gtin []byte, observed int32) e
 	return nil
 }
 
-func (t *Tx) decodeOffer(bannerSKU, v []byte) (Offer, error) {
-	b, s, ok := bytes.Cut(bannerSKU, []byte{0})
-	if !ok {
-		return Offer{}, errCorrupt
+// bannerOf returns banner b as a shared string. A scan reads a barcode's
+// offers banner by banner, and often a banner's SKUs or barcodes one
+// after the other: the last banner found saves those lookups.
+func (t *Tx) bannerOf(b []byte) string {
+	if string(b) != t.banner {
+		t.banner = t.names.get(b)
 	}
+	return t.banner
+}
+
+// decodeOffer sets o to the offer of key tail bannerSKU (banner 0x00 sku)
+// and value v.
+func (t *Tx) decodeOffer(bannerSKU, v []byte, o *Offer) error {
+	j := bytes.IndexByte(bannerSKU, 0)
+	if j < 0 {
+		return errCorrupt
+	}
+	b, s := bannerSKU[:j], bannerSKU[j+1:]
 	// Every field is a varint (every offer read goes through here: a
 	// tight loop rather than a dec), the int32 ones zigzag-encoded.
 	var f [16]uint64
 	n, i := 0, 0
 	for ; i < len(v) && n < len(f); n++ {
-		if f[n], i = uvarintAt(v, i); i < 0 {
-			return Offer{}, errCorrupt
+		x, next := uvarintAt(v, i)
+		if next < 0 || x > math.MaxUint32 {
+			return errCorrupt
 		}
-	}
-	for _, x := range f[:n] {
-		if x > math.MaxUint32 {
-			return Offer{}, errCorrupt
-		}
+		f[n], i = x, next
 	}
 	i32 := func(x uint64) int32 { return int32(int64(x>>1) ^ -int64(x&1)) }
-	o := Offer{Banner: t.names.get(b), SKU: t.text(s), Price: uint32(f[0]), Regular: uint32(f[1]), Min: uint32(f[2]), Max: uint32(f[3]),
+	*o = Offer{Banner: t.bannerOf(b), SKU: t.text(s), Price: uint32(f[0]), Regular: uint32(f[1]), Min: uint32(f[2]), Max: uint32(f[3]),
 		PromoEnd: i32(f[4]), StoreCount: uint32(f[5]), ObservedAt: i32(f[6])}
 	switch {
 	case i != len(v):
-		return o, errCorrupt
+		return errCorrupt
 	case t.legacyOffers():
 		// Version 4 and 5: then the daily price and regular price on
 		// ObservedAt.
 		if n != 9 {
-			return o, errCorrupt
+			return errCorrupt
 		}
-		return o, nil
+		return nil
 	}
 	o.PromoEnded, o.Expires = i32(f[7]), i32(f[8])
 	switch n {
@@ -837,12 +845,12 @@ func (t *Tx) decodeOffer(bannerSKU, v []byte) (Offer, error) {
 		if gap := f[13]; gap != 0 && n == 16 {
 			o.WeekBefore = DayPrice{Day: o.ObservedAt - int32(gap), Price: uint32(f[14]), Regular: uint32(f[14] + f[15])}
 		} else if gap != 0 || n == 16 {
-			return o, errCorrupt
+			return errCorrupt
 		}
 	default:
-		return o, errCorrupt
+		return errCorrupt
 	}
-	return o, nil
+	return nil
 }
 
 // Offer reads a province's offer of a GTIN under one banner SKU.
@@ -852,7 +860,5 @@ func (t *Tx) Offer(province, gtin, banner, sku string, o *Offer) (bool, error) {
 	if v == nil {
 		return false, nil
 	}
-	var err error
-	*o, err = t.decodeOffer(k[16:], v)
-	return true, err
+	return true, t.decodeOffer(k[16:], v, o)
 }

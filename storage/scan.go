@@ -181,8 +181,8 @@ func (t *Tx) ScanOffers(pos []byte, province, gtin string, fn func(province, gti
 				continue
 			}
 		}
-		o, err := t.decodeOffer(k[16:], v)
-		if err != nil {
+		var o Offer
+		if err := t.decodeOffer(k[16:], v, &o); err != nil {
 			return nil, err
 		}
 		if err := fn(t.names.get(k[:2]), string(k[2:16]), &o); err != nil {

@@ -575,15 +575,16 @@ func (db *DB) TryUpdate(fn func(*Tx) error) (ran bool, err error) {
 
 // Tx is a transaction. Values it returns are copies, valid after it ends.
 type Tx struct {
-	tx    *bolt.Tx
-	names *interner
-	asOf  *atomic.Pointer[asOfAt]       // its file's (see AsOf)
-	bkts  [len(bucketIDs)]*bolt.Bucket  // resolved on first use
-	got   [len(bucketIDs)]bool          // get read the bucket
-	curs  *[len(bucketIDs)]*bolt.Cursor // get's, from its second read of a bucket
-	slab  []byte
-	texts []byte              // backs the short strings reads return (see text)
-	dicts map[string]*skuDict // the category SKU lists read or written (see dict)
+	tx     *bolt.Tx
+	names  *interner
+	asOf   *atomic.Pointer[asOfAt]       // its file's (see AsOf)
+	bkts   [len(bucketIDs)]*bolt.Bucket  // resolved on first use
+	got    [len(bucketIDs)]bool          // get read the bucket
+	curs   *[len(bucketIDs)]*bolt.Cursor // get's, from its second read of a bucket
+	slab   []byte
+	texts  []byte              // backs the short strings reads return (see text)
+	banner string              // the last banner found by bannerOf
+	dicts  map[string]*skuDict // the category SKU lists read or written (see dict)
 	// shared keeps the lists a read transaction decodes for the others
 	// that read the same committed state.
 	shared *sharedDicts
