@@ -444,8 +444,10 @@ func (f *productFilter) resolve(tx *storage.Tx, category string) error {
 		if !strings.EqualFold(string(c), category) {
 			return nil
 		}
-		f.category = string(c)
-		return tx.ProductsOfCategory(f.category, nil, func(_, gtin []byte) error {
+		if f.category == "" || string(c) == category {
+			f.category = string(c) // the spelling asked for, else the first in byte order
+		}
+		return tx.ProductsOfCategory(string(c), nil, func(_, gtin []byte) error {
 			f.gtins = append(f.gtins, string(gtin))
 			return nil
 		})

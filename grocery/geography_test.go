@@ -181,3 +181,27 @@ func TestRegionalComparison(t *testing.T) {
 		wantCode(t, err, grocery.EINVALIDARGUMENT, `category "Nope"`)
 	})
 }
+
+// TestGeographicPricesCategorySpelling: a category asked for matches the
+// catalogue's categories case-insensitively, all its spellings' products
+// together; the answer names the spelling asked for when the catalogue
+// has it, else the first in byte order ("SNACKS" before "Snacks").
+func TestGeographicPricesCategorySpelling(t *testing.T) {
+	svc := openSnap(t, bannerGeoStores, `date,store_id,banner,external_sku,price,regular_price,promo_ends,upc,name,brand,size,category
+2026-11-19,wm-on1,walmart,W1,3.00,3.00,,060383000028,Chips,Lays,200 g,Snacks
+2026-11-19,met-on,metro,M1,3.50,3.50,,060383000028,Chips,Lays,200 g,Snacks
+2026-11-19,wm-on1,walmart,W2,4.00,4.00,,064100000018,Pretzels,Rold Gold,300 g,SNACKS
+2026-11-19,met-on,metro,M2,4.50,4.50,,064100000018,Pretzels,Rold Gold,300 g,SNACKS
+`)
+	for _, tc := range []struct{ ask, want string }{{"snacks", "SNACKS"}, {"Snacks", "Snacks"}, {"SNACKS", "SNACKS"}} {
+		got, err := svc.GeographicPrices(context.Background(), grocery.GeoPricesInput{Category: tc.ask})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Both products, each at both banners: 4 banner prices in ON,
+		// from the chips' 3.00 to the pretzels' 4.50.
+		if got.Category != tc.want || len(got.Provinces) != 1 || got.Provinces[0].BannerPrices != 4 || got.Provinces[0].Min != 300 || got.Provinces[0].Max != 450 {
+			t.Errorf("category %q: got %q with %+v, want %q with 4 banner prices in ON, 3.00 to 4.50", tc.ask, got.Category, got.Provinces, tc.want)
+		}
+	}
+}

@@ -3,6 +3,9 @@ package storage
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
+	"fmt"
+	"strings"
 )
 
 // Store is a stored reference store.
@@ -328,8 +331,12 @@ func (t *Tx) ForEachProduct(fn func(p *Product) error) error {
 //	kinds  category 0x00 type 0x00 gtin(14) -> (empty)
 //
 // ("" for a product without one), written with the product (PutProduct):
-// the products of a category, or of a type, are one range scan of keys,
-// not a decoding of the catalogue.
+// the products of a category, or of a type within a category, are one
+// range scan of keys, not a decoding of the catalogue. A category or type
+// holds no 0x00 byte (PutProduct refuses one), so a key parses.
+
+// ErrNulKind means a product's category or type holds a 0x00 byte.
+var ErrNulKind = errors.New("storage: a product's category or type holds a NUL byte")
 
 // kindKey is a product's key in the kinds index.
 func kindKey(category, typ, gtin string) []byte {
@@ -380,7 +387,8 @@ func (t *Tx) ProductCategories(fn func(category []byte) error) error {
 // category (exactly as stored) whose type keep accepts (every type when
 // keep is nil), by type then GTIN, until fn returns ErrStop. keep is
 // asked once a type, and the products of a type it refuses are passed
-// over by one seek. The views are valid only until fn or keep returns.
+// over by one seek. The views are valid only until fn or keep returns;
+// fn may not write the catalogue.
 func (t *Tx) ProductsOfCategory(category string, keep func(typ []byte) bool, fn func(typ, gtin []byte) error) error {
 	p := appendStr0(make([]byte, 0, len(category)+1), category)
 	var next []byte
@@ -411,8 +419,12 @@ func (t *Tx) ProductsOfCategory(category string, keep func(typ []byte) bool, fn 
 }
 
 // PutProduct writes p, and moves it in the kinds index when its category
-// or type changed.
+// or type changed. A category or type holding a 0x00 byte is refused
+// (ErrNulKind): it would not parse back from the index's key.
 func (t *Tx) PutProduct(p *Product) error {
+	if strings.IndexByte(p.Category, 0) >= 0 || strings.IndexByte(p.Type, 0) >= 0 {
+		return fmt.Errorf("%w: product %s, category %q, type %q", ErrNulKind, p.GTIN, p.Category, p.Type)
+	}
 	indexed := false
 	if old := t.products().Get([]byte(p.GTIN)); old != nil {
 		category, typ, err := productKind(old)

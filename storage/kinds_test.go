@@ -11,10 +11,15 @@ import (
 
 // TestUpgradeKinds: a version 12 file has no kinds index. A read-only
 // open refuses it, saying to open it once for writing; a writable open
-// lists every product under its category and type, and the file checks.
+// lists every product under its category and type, and the index checks.
+// It leaves what version 12 has as it was: an offer's weekly prices (which
+// the upgrade of a version 9 or 10 file takes from the category days,
+// here none) and a store without a source (which that upgrade names).
 func TestUpgradeKinds(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "v12.db")
+	week := Offer{Banner: "metro", SKU: "m1", Price: 399, Regular: 499, Min: 399, Max: 499, StoreCount: 1, ObservedAt: 20700,
+		Expires: 20710, Low30: 399, Typical: 499, Daily: DayPrice{Day: 20700, Price: 798, Regular: 998}}
 	db, err := Open(path, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -25,6 +30,12 @@ func TestUpgradeKinds(t *testing.T) {
 			if err := tx.PutProduct(p); err != nil {
 				return err
 			}
+		}
+		if err := tx.PutStore(&Store{ID: "s1", Banner: "metro", Province: "ON", Active: true}); err != nil {
+			return err
+		}
+		if err := tx.PutOffer("ON", fmt.Sprintf("%014d", 1), &week); err != nil {
+			return err
 		}
 		// As version 12 left it.
 		if err := tx.tx.DeleteBucket(bucketKinds); err != nil {
@@ -39,19 +50,33 @@ func TestUpgradeKinds(t *testing.T) {
 	if _, err := Open(path, Options{ReadOnly: true}); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("version 12, this program reads version %d: open it once for writing", FormatVersion)) {
 		t.Fatalf("read-only open of a version 12 file: got %v, want it refused until a writable open", err)
 	}
-	db, err = Open(path, Options{})
+	db, err = Open(path, Options{StoreSource: func(string) string { return "import" }})
 	if err != nil {
 		t.Fatalf("writable open of a version 12 file: %v", err)
 	}
 	defer db.Close()
 	var got []string
 	err = db.View(func(tx *Tx) error {
-		if err := tx.CheckIndexes(); err != nil {
+		if err := tx.checkKinds(); err != nil {
 			return err
 		}
 		c := tx.kinds().Cursor()
 		for k, _ := c.First(); k != nil; k, _ = c.Next() {
 			got = append(got, strings.ReplaceAll(string(k), "\x00", "|"))
+		}
+		var o Offer
+		if found, err := tx.Offer("ON", fmt.Sprintf("%014d", 1), "metro", "m1", &o); err != nil || !found {
+			return fmt.Errorf("the offer after the upgrade: found %v, %v", found, err)
+		}
+		if o != week {
+			t.Errorf("the offer after the upgrade:\n got %+v\nwant %+v", o, week)
+		}
+		var st Store
+		if found, err := tx.Store("s1", &st); err != nil || !found {
+			return fmt.Errorf("the store after the upgrade: found %v, %v", found, err)
+		}
+		if st.Source != "" {
+			t.Errorf("the store's source after the upgrade: %q, want none (version 12 keeps sources)", st.Source)
 		}
 		return nil
 	})
@@ -103,5 +128,38 @@ func TestCheckKinds(t *testing.T) {
 				t.Errorf("check: got %v, want ErrInconsistent saying %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestPutProductNul: a category or type holding a 0x00 byte would not
+// parse back from the kinds index's key; PutProduct refuses it and writes
+// nothing.
+func TestPutProductNul(t *testing.T) {
+	t.Parallel()
+	db, err := Open(filepath.Join(t.TempDir(), "n.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, p := range []Product{
+		{GTIN: "00000000000017", Name: "p", Category: "Dairy\x00Eggs", Type: "milk"},
+		{GTIN: "00000000000017", Name: "p", Category: "Dairy", Type: "milk\x00cream"},
+	} {
+		err := db.Update(func(tx *Tx) error { return tx.PutProduct(&p) })
+		if !errors.Is(err, ErrNulKind) {
+			t.Errorf("PutProduct of category %q, type %q: got %v, want ErrNulKind", p.Category, p.Type, err)
+		}
+	}
+	err = db.View(func(tx *Tx) error {
+		if k, _ := tx.kinds().Cursor().First(); k != nil {
+			t.Errorf("kinds holds %q after the refusals", k)
+		}
+		if k, _ := tx.products().Cursor().First(); k != nil {
+			t.Errorf("products holds %q after the refusals", k)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -568,12 +568,13 @@ func (t *Tx) Offers(province, gtin string, fn func(o *Offer) error) error {
 	return nil
 }
 
-// OffersOf calls fn for each offer in province of each GTIN of gtins (in
-// ascending order), ordered by GTIN, banner and SKU, until fn returns
-// ErrStop: Offers for many barcodes. A barcode near the last one read is
-// reached by stepping on through the keys, a far one by a seek, so a scan
-// of barcodes that lie close together costs about a step an offer between
-// them rather than a seek a barcode. fn may keep o
+// OffersOf calls fn for each offer in province of each GTIN of gtins, in
+// that order, each GTIN's ordered by banner and SKU, until fn returns
+// ErrStop: Offers for many barcodes. It is made for ascending GTINs: one
+// after the last read and near it is reached by stepping on through the
+// keys, a far one by a seek, so a scan of barcodes that lie close together
+// costs about a step an offer between them rather than a seek a barcode
+// (one at or before the last is sought, as a repeat is). fn may keep o
 // only until it returns.
 func (t *Tx) OffersOf(province string, gtins []string, fn func(gtin string, o *Offer) error) error {
 	// A seek descends the tree from its root, a few binary searches: about
@@ -592,7 +593,7 @@ func (t *Tx) OffersOf(province string, gtins []string, fn func(gtin string, o *O
 		for ; i > 0 && k != nil && bytes.Compare(k, prefix) < 0 && n < steps; n++ {
 			k, v = c.Next()
 		}
-		if i == 0 || n == steps {
+		if i == 0 || n == steps || g <= gtins[i-1] {
 			k, v = c.Seek(prefix)
 		}
 		for ; hasPrefix(k, prefix); k, v = c.Next() {

@@ -130,7 +130,8 @@ const FormatVersion = 13
 // selfUpgrade is the oldest version a writable Open upgrades without
 // Options.Upgrade: from it on, the upgrade adds what only this package
 // writes (the write stamps of version 10, the stores' sources and the
-// offers' weekly prices of 11).
+// offers' weekly prices of 11, the category days' parts of 12, the kinds
+// index of 13).
 const selfUpgrade = 9
 
 // Bucket names.
@@ -407,8 +408,10 @@ func (db *DB) upgrade(from int, opts Options) error {
 		if err := initWrites(tx.meta()); err != nil {
 			return err
 		}
-		if err := tx.upgradeStoreSources(opts.StoreSource); err != nil {
-			return err
+		if from < 11 {
+			if err := tx.upgradeStoreSources(opts.StoreSource); err != nil {
+				return err
+			}
 		}
 		if err := tx.fillKinds(); err != nil {
 			return err
@@ -464,7 +467,7 @@ func checkFormat(tx *bolt.Tx) error {
 }
 
 // checkVersion refuses a file of another format version, and marks a
-// version 4 to 11 file with errUpgrade.
+// version 4 to 12 file with errUpgrade.
 func checkVersion(tx *bolt.Tx) error {
 	if v := tx.Bucket(bucketMeta).Get(keyFormat); len(v) == 4 && binary.BigEndian.Uint32(v) != FormatVersion {
 		if n := binary.BigEndian.Uint32(v); n >= 4 && n < FormatVersion {
@@ -827,7 +830,7 @@ func hasPrefix(k, prefix []byte) bool { return k != nil && bytes.HasPrefix(k, pr
 // leaves every page half empty; at 90% a page still takes some growth
 // before it splits again.
 func (t *Tx) Packed() {
-	for _, id := range []int{idStores, idStoreLoc, idProducts, idSKUs, idGTINSKUs, idSeries, idOffers, idTokens, idLatest, idStoreDays, idCatDays, idShelf, idPromos, idPromoDates} {
+	for _, id := range []int{idStores, idStoreLoc, idProducts, idSKUs, idGTINSKUs, idSeries, idOffers, idTokens, idLatest, idStoreDays, idCatDays, idShelf, idPromos, idPromoDates, idKinds} {
 		t.b(id).FillPercent = 0.9
 	}
 }

@@ -759,6 +759,7 @@ func TestOffersOf(t *testing.T) {
 		lists[fmt.Sprint("every ", every)] = l
 	}
 	lists["one"] = []string{gtin(598)}
+	lists["unsorted, with repeats"] = []string{gtin(300), gtin(4), gtin(4), gtin(598), gtin(2), gtin(300)}
 	lists["past the last"] = []string{gtin(700), gtin(800)}
 	lists["none"] = nil
 	for name, l := range lists {

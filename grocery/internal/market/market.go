@@ -164,8 +164,11 @@ func ScanPriced(tx *storage.Tx, province string, skip func(gtin string) bool, pr
 // SeekEach is Scan for the barcodes of gtins (ascending), none skipped,
 // in one pass over the province's offers that seeks past the others
 // (storage.Tx.OffersOf): it calls fn once for each barcode that has an
-// offer use takes. prices is scratch space. SeekEach returns storage's
-// error reading the offers, or else fn's error as it is.
+// offer use takes. prices is scratch space. fn's first error ends the
+// read and SeekEach returns it as it is; otherwise SeekEach returns
+// storage's error reading the offers, if any. fn is not to return
+// storage.ErrStop, which the read of the offers takes for an end without
+// error.
 func SeekEach(tx *storage.Tx, province string, gtins []string, prices []Price, use func(gtin string, o *storage.Offer) bool, fn func(gtin string, prices []Price, storePrices int) error) error {
 	f := folder{fn: fn, prices: prices[:0]}
 	err := tx.OffersOf(province, gtins, func(g string, o *storage.Offer) error {
