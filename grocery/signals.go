@@ -1423,16 +1423,29 @@ func (sc *signalScan) freshLines(recent, current int32) error {
 // olderSizes files by banner and line (sc.shrink.byLine) the shelf
 // records older than recent, of the banners of the fresh ones, whose
 // product is of a fresh product's line and has a size. Each barcode's
-// verdict is found once: banners share barcodes.
+// verdict is found once: banners share barcodes. When every fresh line
+// has a product type, only the products of those types can be of one
+// (lineCandidates), and the other barcodes are not read.
 func (sc *signalScan) olderSizes(recent int32) error {
 	b := &sc.shrink
+	typed := true
+	for l := range b.lines {
+		typed = typed && l.typ != ""
+	}
+	if typed {
+		if err := sc.lineCandidates(); err != nil {
+			return err
+		}
+	}
 	for i := range sc.shelves.List {
 		sh := &sc.shelves.List[i]
 		if sh.First >= recent || !b.banners[sh.Banner] {
 			continue
 		}
 		v, ok := b.verdicts[sh.GTIN]
-		if !ok {
+		if !ok && typed {
+			v = -1 // of no fresh line's type
+		} else if !ok {
 			var err error
 			if v, err = sc.lineItem(sh.GTIN); err != nil {
 				return err
@@ -1448,6 +1461,35 @@ func (sc *signalScan) olderSizes(recent int32) error {
 		}
 	}
 	return nil
+}
+
+// lineCandidates finds the verdict (lineItem) of every product whose type
+// folds to a fresh line's, from the kinds index: each category's types
+// asked about once, the others passed over.
+func (sc *signalScan) lineCandidates() error {
+	b := &sc.shrink
+	types := map[string]bool{}
+	for l := range b.lines {
+		types[l.typ] = true
+	}
+	keep := func(typ []byte) bool {
+		f, ok := b.folds[string(typ)] // a lookup by the view: no string made
+		if !ok {
+			f = b.fold(string(typ))
+		}
+		return types[f]
+	}
+	return sc.tx.ProductCategories(func(category []byte) error {
+		return sc.tx.ProductsOfCategory(string(category), keep, func(_, gtin []byte) error {
+			g := string(gtin)
+			if _, ok := b.verdicts[g]; ok {
+				return nil
+			}
+			v, err := sc.lineItem(g)
+			b.verdicts[g] = v
+			return err
+		})
+	})
 }
 
 // sizesOf returns the older sizes of line k, added empty when it has
