@@ -1428,6 +1428,9 @@ func (sc *signalScan) freshLines(recent, current int32) error {
 // (lineCandidates), and the other barcodes are not read.
 func (sc *signalScan) olderSizes(recent int32) error {
 	b := &sc.shrink
+	if len(b.lines) == 0 {
+		return nil // no fresh product with a brand and a size: none to compare
+	}
 	typed := true
 	for l := range b.lines {
 		typed = typed && l.typ != ""
