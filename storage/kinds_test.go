@@ -105,12 +105,8 @@ func TestCheckKinds(t *testing.T) {
 		{"orphan", func(tx *Tx) error { return tx.put(tx.kinds(), kindKey("Dairy", "milk", "00000000000009"), nil) }, "names no product"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			db, err := Open(filepath.Join(t.TempDir(), "k.db"), Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer db.Close()
-			err = db.Update(func(tx *Tx) error {
+			db := tempDB(t)
+			err := db.Update(func(tx *Tx) error {
 				for i, typ := range []string{"milk", "butter"} {
 					if err := tx.PutProduct(&Product{GTIN: fmt.Sprintf("%014d", i+1), Name: "p", Category: "Dairy", Type: typ}); err != nil {
 						return err
@@ -136,11 +132,7 @@ func TestCheckKinds(t *testing.T) {
 // nothing.
 func TestPutProductNul(t *testing.T) {
 	t.Parallel()
-	db, err := Open(filepath.Join(t.TempDir(), "n.db"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := tempDB(t)
 	for _, p := range []Product{
 		{GTIN: "00000000000017", Name: "p", Category: "Dairy\x00Eggs", Type: "milk"},
 		{GTIN: "00000000000017", Name: "p", Category: "Dairy", Type: "milk\x00cream"},
@@ -150,7 +142,7 @@ func TestPutProductNul(t *testing.T) {
 			t.Errorf("PutProduct of category %q, type %q: got %v, want ErrNulKind", p.Category, p.Type, err)
 		}
 	}
-	err = db.View(func(tx *Tx) error {
+	err := db.View(func(tx *Tx) error {
 		if k, _ := tx.kinds().Cursor().First(); k != nil {
 			t.Errorf("kinds holds %q after the refusals", k)
 		}
@@ -162,4 +154,16 @@ func TestPutProductNul(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// tempDB opens a new data file in the test's directory, closed when the
+// test ends.
+func tempDB(t *testing.T) *DB {
+	t.Helper()
+	db, err := Open(filepath.Join(t.TempDir(), "k.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
 }
