@@ -200,7 +200,6 @@ func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchRe
 		return nil, err
 	}
 	res := &SearchResult{Query: in.Query, Province: province, Results: []SearchProduct{}, Currency: Currency}
-	version := s.DataVersion() // read before the transaction: never newer than its data
 	err = s.db.View(func(tx *storage.Tx) error {
 		hits, refs, err := search.Candidates(tx, province, q.Words)
 		if err != nil {
@@ -208,12 +207,9 @@ func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchRe
 		}
 		ps := &productSearch{tx: tx, province: province, q: &q, lang: lang, offset: offset, limit: limit, res: res,
 			asOf: tx.AsOf(), current: tx.AsOf() - freshDays}
-		// The province's newest offer days of the data version tell which
-		// products have a current price, so that only the page's offers
-		// are read.
-		if ps.days, err = s.offerDays.Get(version, province, func() (*search.OfferDays, error) {
-			return search.BuildOfferDays(tx, province)
-		}); err != nil {
+		// The province's offer days tell which products have a current
+		// price, so that only the page's offers are read.
+		if ps.days, err = tx.OfferDays(province); err != nil {
 			return err
 		}
 		if hits, err = ps.keep(hits, refs); err != nil {
@@ -252,7 +248,7 @@ type productSearch struct {
 	offset, limit int
 	res           *SearchResult
 	asOf, current int32             // the data's latest day, and the day before the current window
-	days          *search.OfferDays // the province's newest offer day of each product
+	days          storage.OfferDays // the province's newest offer day of each product
 	p             storage.Product   // the product read last
 	offers        []searchOffer     // one product's current offers, before the cut
 	un            unlinked
@@ -280,7 +276,7 @@ func (ps *productSearch) counts(h *search.Hit, refs []string) (bool, error) {
 	if _, _, isSKU := h.BannerSKU(refs); isSKU || !ps.q.HasSize() {
 		return ps.priced(h, refs, ps.q)
 	}
-	if !ps.days.After(h.GTIN, ps.current) {
+	if !ps.hasCurrent(h.GTIN) {
 		return false, nil
 	}
 	if _, err := ps.tx.Product(string(h.GTIN[:]), &ps.p); err != nil {
@@ -298,7 +294,14 @@ func (ps *productSearch) priced(h *search.Hit, refs []string, q *search.Query) (
 		_, found, err := ps.un.entry(ps.tx, ps.province, banner, sku, q, ps.asOf, false)
 		return found, err
 	}
-	return ps.days.After(h.GTIN, ps.current), nil
+	return ps.hasCurrent(h.GTIN), nil
+}
+
+// hasCurrent reports whether a banner has a current price of gtin in
+// the province: an offer observed after the day before the current window.
+func (ps *productSearch) hasCurrent(gtin [14]byte) bool {
+	day, ok := ps.days.Newest(gtin[:])
+	return ok && day > ps.current
 }
 
 // add adds counted hit h to the page: a product with its cheapest
@@ -324,13 +327,7 @@ func (ps *productSearch) add(h *search.Hit, refs []string) error {
 		return nil
 	})
 	if err != nil || len(ps.offers) == 0 {
-		// None: the offer days are of other data than the transaction's.
-		// The version moves on just after an import commits, so a search
-		// that reads it before that, and the data after, pairs offer days
-		// of one version with the data of the next: it may count a
-		// product that is no longer current (left off its page here) or
-		// miss one that became current, until the next search.
-		return err
+		return err // none only in a corrupt file: the offer days are written with the offers
 	}
 	if _, err := ps.tx.Product(gtin, &ps.p); err != nil {
 		return err

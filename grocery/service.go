@@ -50,12 +50,11 @@ type Service struct {
 	settleStop func()        // cancels and waits for settleOwedAlerts; nil when none runs
 	settled    chan struct{} // closed when settleOwedAlerts ends; nil when none runs
 
-	hooks       *webhookHooks                   // webhook options and delivery worker
-	dataVersion atomic.Uint64                   // DataVersion
-	answers     *answercache.Cache              // Cached
-	warm        *answerWarmer                   // nil unless Options.WarmAnswers
-	searchIndex search.Cache[*search.Index]     // SearchStores' totals and stores, per data version
-	offerDays   search.Cache[*search.OfferDays] // SearchProducts' totals, per data version
+	hooks       *webhookHooks      // webhook options and delivery worker
+	dataVersion atomic.Uint64      // DataVersion
+	answers     *answercache.Cache // Cached
+	warm        *answerWarmer      // nil unless Options.WarmAnswers
+	searchIndex search.Cache       // SearchStores' totals and stores, per data version
 
 	batchWritten func(through Date) // called as each batch of an import commits; set by tests only
 }

@@ -34,22 +34,12 @@ func TestUpgradeKinds(t *testing.T) {
 		if err := tx.PutStore(&Store{ID: "s1", Banner: "metro", Province: "ON", Active: true}); err != nil {
 			return err
 		}
-		if err := tx.PutOffer("ON", fmt.Sprintf("%014d", 1), &week); err != nil {
-			return err
-		}
-		// As version 12 left it.
-		if err := tx.tx.DeleteBucket(bucketKinds); err != nil {
-			return err
-		}
-		return tx.meta().Put(keyFormat, binary.BigEndian.AppendUint32(nil, 12))
+		return tx.PutOffer("ON", fmt.Sprintf("%014d", 1), &week)
 	})
-	db.Close()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Open(path, Options{ReadOnly: true}); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("version 12, this program reads version %d: open it once for writing", FormatVersion)) {
-		t.Fatalf("read-only open of a version 12 file: got %v, want it refused until a writable open", err)
-	}
+	asVersion(t, db, path, 12, bucketKinds)
 	db, err = Open(path, Options{StoreSource: func(string) string { return "import" }})
 	if err != nil {
 		t.Fatalf("writable open of a version 12 file: %v", err)
@@ -158,6 +148,28 @@ func TestPutProductNul(t *testing.T) {
 
 // tempDB opens a new data file in the test's directory, closed when the
 // test ends.
+// asVersion makes the file at path, open as db, look as a file of an
+// older format version left it, without bucket, then closes db, and
+// checks that a read-only open refuses it, saying to open it once for
+// writing.
+func asVersion(t *testing.T, db *DB, path string, version int, bucket []byte) {
+	t.Helper()
+	err := db.Update(func(tx *Tx) error {
+		if err := tx.tx.DeleteBucket(bucket); err != nil {
+			return err
+		}
+		return tx.meta().Put(keyFormat, binary.BigEndian.AppendUint32(nil, uint32(version)))
+	})
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("version %d, this program reads version %d: open it once for writing", version, FormatVersion)
+	if _, err := Open(path, Options{ReadOnly: true}); err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("read-only open of a version %d file: got %v, want it refused until a writable open", version, err)
+	}
+}
+
 func tempDB(t *testing.T) *DB {
 	t.Helper()
 	db, err := Open(filepath.Join(t.TempDir(), "k.db"), Options{})

@@ -458,6 +458,7 @@ func offerKey(province, gtin, banner, sku string) []byte {
 
 // PutOffer writes a province's offer of a GTIN.
 func (t *Tx) PutOffer(province, gtin string, o *Offer) error {
+	t.offersPut(province)
 	return t.put(t.offers(), offerKey(province, gtin, o.Banner, o.SKU), encodeOffer(o))
 }
 
@@ -536,6 +537,7 @@ func (t *Tx) upgradeOfferWeeks() error {
 		}
 	}
 	for _, e := range offers {
+		t.offersPut(string(e.k[:2]))
 		w := weeks[string(e.k[:2])+string(e.k[16:])]
 		e.o.Daily, e.o.WeekBefore = w[0], w[1]
 		if err := t.put(t.offers(), e.k, encodeOffer(&e.o)); err != nil {
@@ -547,6 +549,7 @@ func (t *Tx) upgradeOfferWeeks() error {
 
 // DeleteOffer removes a province's offer of a GTIN under a banner SKU.
 func (t *Tx) DeleteOffer(province, gtin, banner, sku string) error {
+	t.offersPut(province)
 	return t.offers().Delete(offerKey(province, gtin, banner, sku))
 }
 
@@ -765,10 +768,10 @@ func (t *Tx) OffersIn(province string, fn func(gtin string, o *Offer) error) err
 	return nil
 }
 
-// OfferDaysIn calls fn with the GTIN and the ObservedAt of each offer in
+// offerDaysIn calls fn with the GTIN and the ObservedAt of each offer in
 // province, ordered by GTIN, until fn returns ErrStop: OffersIn reading
 // one field and no strings. gtin is valid only until fn returns.
-func (t *Tx) OfferDaysIn(province string, fn func(gtin []byte, observed int32) error) error {
+func (t *Tx) offerDaysIn(province string, fn func(gtin []byte, observed int32) error) error {
 	prefix := []byte(province)
 	c := t.offers().Cursor()
 	for k, v := c.Seek(prefix); hasPrefix(k, prefix); k, v = c.Next() {

@@ -30,6 +30,8 @@
 //	           observations across a province's stores, after the writes
 //	           that last changed them (writes.go)
 //	offers     province(2) gtin(14) banner 0x00 sku -> Offer
+//	offerdays  province(2) -> gtin(14) day(4) ...: the newest observation
+//	           day of each product's offers there (offerdays.go)
 //	tokens     province(2) token 0x00 gtin(14) -> token flags
 //	latest     store_id 0x00 sku -> Latest: a store's latest price of a SKU
 //	storedays  store_id 0x00 day(4) -> observations that day
@@ -125,13 +127,17 @@ import (
 // Version 13 adds the kinds index (every product under its category and
 // type: ProductCategories, ProductsOfCategory); a writable Open of a
 // version 9 to 12 file writes it by itself.
-const FormatVersion = 13
+//
+// Version 14 adds the offer days (the newest observation day of every
+// product's offers in each province: OfferDays); a writable Open of a
+// version 9 to 13 file writes them by itself.
+const FormatVersion = 14
 
 // selfUpgrade is the oldest version a writable Open upgrades without
 // Options.Upgrade: from it on, the upgrade adds what only this package
 // writes (the write stamps of version 10, the stores' sources and the
 // offers' weekly prices of 11, the category days' parts of 12, the kinds
-// index of 13).
+// index of 13, the offer days of 14).
 const selfUpgrade = 9
 
 // Bucket names.
@@ -166,6 +172,7 @@ var (
 	bucketCatDays    = []byte("catdays")
 	bucketCatSKUs    = []byte("catskus")
 	bucketKinds      = []byte("kinds")
+	bucketOfferDays  = []byte("offerdays")
 	bucketShelf      = []byte("shelf")
 	bucketPromos     = []byte("promos")
 	bucketPromoDates = []byte("promodates")
@@ -180,7 +187,7 @@ var (
 		bucketGTINSKUs, bucketSeries, bucketOffers, bucketTokens, bucketLatest, bucketStoreDays,
 		bucketAccounts, bucketKeys, bucketUsage, bucketAlertRules, bucketAlertWatch, bucketAlertEvents,
 		bucketAlertFired, bucketCatDays, bucketShelf, bucketPromos, bucketPromoDates, bucketIdem, bucketIdemExpiry,
-		bucketWebhooks, bucketWebhookDeliveries, bucketWebhookPending, bucketCatSKUs, bucketKinds, bucketBenchmarks}
+		bucketWebhooks, bucketWebhookDeliveries, bucketWebhookPending, bucketCatSKUs, bucketKinds, bucketOfferDays, bucketBenchmarks}
 
 	keyFormat  = []byte("format")
 	keyAsOf    = []byte("asof")
@@ -416,6 +423,9 @@ func (db *DB) upgrade(from int, opts Options) error {
 		if err := tx.fillKinds(); err != nil {
 			return err
 		}
+		if err := tx.fillOfferDays(); err != nil {
+			return err
+		}
 		return tx.meta().Put(keyFormat, binary.BigEndian.AppendUint32(nil, FormatVersion))
 	})
 }
@@ -554,9 +564,19 @@ func (db *DB) Update(fn func(*Tx) error) error {
 	db.writer.Lock()
 	db.waiting.Add(-1)
 	defer db.writer.Unlock()
-	return db.with(func(h *handle) error {
-		return h.bolt.Update(func(tx *bolt.Tx) error { return fn(db.newTx(h, tx)) })
-	})
+	return db.with(func(h *handle) error { return h.bolt.Update(db.update(h, fn)) })
+}
+
+// update returns a bbolt write transaction running fn, then what the
+// transaction keeps in step with its writes (the offer days).
+func (db *DB) update(h *handle, fn func(*Tx) error) func(*bolt.Tx) error {
+	return func(tx *bolt.Tx) error {
+		t := db.newTx(h, tx)
+		if err := fn(t); err != nil {
+			return err
+		}
+		return t.putOfferDays()
+	}
 }
 
 // WritersWaiting returns how many Updates wait for the write
@@ -571,9 +591,7 @@ func (db *DB) TryUpdate(fn func(*Tx) error) (ran bool, err error) {
 		return false, nil
 	}
 	defer db.writer.Unlock()
-	return true, db.with(func(h *handle) error {
-		return h.bolt.Update(func(tx *bolt.Tx) error { return fn(db.newTx(h, tx)) })
-	})
+	return true, db.with(func(h *handle) error { return h.bolt.Update(db.update(h, fn)) })
 }
 
 // Tx is a transaction. Values it returns are copies, valid after it ends.
@@ -597,6 +615,9 @@ type Tx struct {
 	// storeN is the store count (see storeCount), once storeNRead.
 	storeN     uint32
 	storeNRead bool
+	// offerProvinces are the provinces whose offers the transaction
+	// changed: their offer days are rebuilt before it commits.
+	offerProvinces []string
 	// legacy reports whether the file's offers are those of version 4
 	// or 5, which an upgrade reads before it writes them anew
 	// (handle.legacyOffers; its ClearOffers clears it).
@@ -666,11 +687,12 @@ const (
 	idWebhookPending
 	idCatSKUs
 	idKinds
+	idOfferDays
 )
 
 var bucketIDs = [...]int{idMeta, idStores, idStoreLoc, idProducts, idSKUs, idGTINSKUs, idSeries, idOffers,
 	idTokens, idLatest, idStoreDays, idAccounts, idKeys, idUsage, idAlertRules, idAlertWatch, idAlertEvents,
-	idAlertFired, idCatDays, idShelf, idPromos, idPromoDates, idIdem, idIdemExpiry, idWebhooks, idWebhookDeliveries, idWebhookPending, idCatSKUs, idKinds}
+	idAlertFired, idCatDays, idShelf, idPromos, idPromoDates, idIdem, idIdemExpiry, idWebhooks, idWebhookDeliveries, idWebhookPending, idCatSKUs, idKinds, idOfferDays}
 
 func (db *DB) newTx(h *handle, tx *bolt.Tx) *Tx {
 	return &Tx{tx: tx, names: &db.names, asOf: &h.asOf, legacy: h.legacyOffers.Load(), shared: &h.dicts}
@@ -751,6 +773,7 @@ func (t *Tx) alertFired() *bolt.Bucket  { return t.b(idAlertFired) }
 func (t *Tx) catDays() *bolt.Bucket     { return t.b(idCatDays) }
 func (t *Tx) catSKUs() *bolt.Bucket     { return t.b(idCatSKUs) }
 func (t *Tx) kinds() *bolt.Bucket       { return t.b(idKinds) }
+func (t *Tx) offerDays() *bolt.Bucket   { return t.b(idOfferDays) }
 func (t *Tx) shelf() *bolt.Bucket       { return t.b(idShelf) }
 func (t *Tx) promos() *bolt.Bucket      { return t.b(idPromos) }
 func (t *Tx) promoDates() *bolt.Bucket  { return t.b(idPromoDates) }

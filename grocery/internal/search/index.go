@@ -84,24 +84,23 @@ func BuildIndex(tx *storage.Tx, province string, after int32) (*Index, error) {
 	return ix, nil
 }
 
-// Cache keeps one value of each province (an Index, OfferDays) for one
-// version of the data: a newer version drops them all. Its zero value is
-// ready to use and it is safe for concurrent use. An Index holds one Ref
-// per current banner SKU of its province and one Store per active store:
-// about 100 bytes each, under a megabyte for a province of the large demo
-// set; OfferDays about 30 bytes a product with offers in the province.
-type Cache[T any] struct {
+// Cache keeps the Index of each province for one version of the data: a
+// newer version drops them all. Its zero value is ready to use and it is
+// safe for concurrent use. An Index holds one Ref per current banner SKU
+// of its province and one Store per active store: about 100 bytes each,
+// under a megabyte for a province of the large demo set.
+type Cache struct {
 	mu      sync.Mutex
 	version uint64
-	byProv  map[string]T
+	byProv  map[string]*Index
 }
 
-// Get returns the value of province at version, built by build when the
+// Get returns the Index of province at version, built by build when the
 // cache has none for that version. Callers asking at the same time wait
 // for one build. Versions only grow: a caller still at an older version
 // than the cache's gets a value of its own, which the cache does not
 // keep.
-func (c *Cache[T]) Get(version uint64, province string, build func() (T, error)) (T, error) {
+func (c *Cache) Get(version uint64, province string, build func() (*Index, error)) (*Index, error) {
 	c.mu.Lock()
 	if c.byProv != nil && version < c.version {
 		c.mu.Unlock()
@@ -109,7 +108,7 @@ func (c *Cache[T]) Get(version uint64, province string, build func() (T, error))
 	}
 	defer c.mu.Unlock()
 	if c.byProv == nil || version > c.version {
-		c.version, c.byProv = version, map[string]T{}
+		c.version, c.byProv = version, map[string]*Index{}
 	}
 	if v, ok := c.byProv[province]; ok {
 		return v, nil
@@ -120,35 +119,4 @@ func (c *Cache[T]) Get(version uint64, province string, build func() (T, error))
 	}
 	c.byProv[province] = v
 	return v, nil
-}
-
-// OfferDays is the newest observation day of every product with an offer
-// in one province, for one version of the data: whether a product has a
-// current price there without reading its offers. It is read-only once
-// built.
-type OfferDays struct {
-	newest map[[14]byte]int32
-}
-
-// BuildOfferDays reads every offer of province once.
-func BuildOfferDays(tx *storage.Tx, province string) (*OfferDays, error) {
-	d := &OfferDays{newest: map[[14]byte]int32{}}
-	err := tx.OfferDaysIn(province, func(gtin []byte, observed int32) error {
-		g := [14]byte(gtin)
-		if n, ok := d.newest[g]; !ok || observed > n {
-			d.newest[g] = observed
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return d, nil
-}
-
-// After reports whether a banner has an offer of gtin observed later than
-// day.
-func (d *OfferDays) After(gtin [14]byte, day int32) bool {
-	n, ok := d.newest[gtin]
-	return ok && n > day
 }
