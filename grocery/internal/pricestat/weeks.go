@@ -90,7 +90,7 @@ func (w *Weeks) Read(tx *storage.Tx, province string) error {
 			w.Days[cat] |= mask
 		}
 	}
-	err := tx.CatDays(province, "", "", w.AsOf-2*w.FourWeeks+1, w.AsOf, storage.CatSKUs|storage.CatNumbered, func(k *storage.CatDayKey, c *storage.CatDay) error {
+	day := func(k *storage.CatDayKey, c *storage.CatDay) error {
 		if !started || k.Category != cat || k.Banner != banner {
 			flush()
 			cat, banner, mask, started = k.Category, k.Banner, 0, true
@@ -136,7 +136,11 @@ func (w *Weeks) Read(tx *storage.Tx, province string) error {
 			}
 		}
 		return nil
-	})
+	}
+	// The days before the last two weeks move the SKUs' indexes only:
+	// their links are read, the rest of each SKU day passed over.
+	err := tx.CatDaysSplit(province, "", "", w.AsOf-2*w.FourWeeks+1, w.AsOf-2*w.Week+1, w.AsOf,
+		storage.CatSKUs|storage.CatNumbered|storage.CatLinks, storage.CatSKUs|storage.CatNumbered, day)
 	flush()
 	return err
 }

@@ -40,8 +40,10 @@ func TestWeeksPeriod(t *testing.T) {
 
 // TestWeeksRead: over 56 days ending on day 100 (this week 94-100, the
 // week before 87-93, the four weeks 73-100, the four before 45-72),
-// metro's SKUs s1 and s2 of Dairy and no-frills' s1 (another SKU: the
-// same code under another banner); days 44 and 101 are outside. Each
+// metro's SKUs s1, s2 and s3 of Dairy and no-frills' s1 (another SKU: the
+// same code under another banner); days 44 and 101 are outside. s3's
+// only day of the week before is that week's first, and its day before
+// that is read for its link only. Each
 // day carries its stores' move since the SKU's day before (the links): a
 // SKU's first day read starts its index at 1, whatever its link.
 func TestWeeksRead(t *testing.T) {
@@ -59,11 +61,13 @@ func TestWeeksRead(t *testing.T) {
 		{"metro", 44, []sd{link("s1", 999, 999, 3, 3)}},
 		{"metro", 60, []sd{link("s1", 220, 220, 2, 2)}}, // its first day: index 1
 		{"metro", 80, []sd{link("s1", 230, 230, 1.1, 1.1)}},
-		{"metro", 87, []sd{link("s2", 280, 290, 5, 5)}}, // its first day: index 1
+		{"metro", 86, []sd{link("s3", 777, 777, 3, 3)}},                               // its first day: index 1
+		{"metro", 87, []sd{link("s2", 280, 290, 5, 5), link("s3", 250, 260, 1.1, 1)}}, // s2's first day: index 1
 		{"metro", 90, []sd{{SKU: "s1", Price: 210, Regular: 210}}},
 		{"metro", 93, []sd{link("s2", 290, 300, 1, 1.05)}},
 		{"metro", 94, []sd{{SKU: "s2", Price: 300, Regular: 300}}},
 		{"metro", 95, []sd{{SKU: "s1", Price: 200, Regular: 200}}},
+		{"metro", 96, []sd{link("s3", 240, 260, 1, 1)}},
 		{"metro", 98, []sd{link("s1", 180, 200, 0.9, 1), link("s2", 310, 310, 1.05, 1)}},
 		{"metro", 100, []sd{link("s2", 320, 330, 1, 1.1)}},
 		{"metro", 101, []sd{{SKU: "s1", Price: 1, Regular: 1}}},
@@ -103,6 +107,9 @@ func TestWeeksRead(t *testing.T) {
 	// day-98 one, the week before's day 90's. Its index, shelf: 1 on
 	// 60, 1.1 on 80, 90 and 95, 0.99 on 98; regular: 1 on 60, then 1.1.
 	// No regular move from day 90 to 98.
+	// metro s3: 96 | 87 | 86+87+96 | none; weekly price the day-96
+	// one, the week before's day 87's. Its index, shelf: 1 on 86, 1.1 on
+	// 87 and 96; regular: 1. No regular move.
 	// metro s2: 94+98+100 | 87+93 | all five | none; weekly price
 	// the day-100 one, the week before's day 93's. Its index, shelf: 1
 	// on 87, 93 and 94, 1.05 on 98 and 100; regular: 1 on 87, 1.05 on 93,
@@ -112,6 +119,10 @@ func TestWeeksRead(t *testing.T) {
 			IdxP: [Periods]float64{1.1 + 0.99, 1.1, 1.1 + 1.1 + 1.1 + 0.99, 1},
 			IdxR: [Periods]float64{1.1 + 1.1, 1.1, 4 * 1.1, 1},
 			N:    [Periods]int32{2, 1, 4, 1}},
+		{Category: "Dairy", Banner: "metro", SKU: "s3", Day: 96, P: 240, R: 260, PrevDay: 87, PrevP: 250, PrevR: 260,
+			IdxP: [Periods]float64{1.1, 1.1, 1 + 1.1 + 1.1, 0},
+			IdxR: [Periods]float64{1, 1, 3, 0},
+			N:    [Periods]int32{1, 1, 3, 0}},
 		{Category: "Dairy", Banner: "metro", SKU: "s2", Day: 100, P: 320, R: 330, PrevDay: 93, PrevP: 290, PrevR: 300,
 			IdxP: [Periods]float64{1 + 1.05 + 1.05, 1 + 1, 1 + 1 + 1 + 1.05 + 1.05, 0},
 			IdxR: [Periods]float64{1.05 + 1.05 + 1.155, 1 + 1.05, 1 + 1.05 + 1.05 + 1.05 + 1.155, 0},
@@ -123,7 +134,7 @@ func TestWeeksRead(t *testing.T) {
 		t.Errorf("SKUs (-want +got):\n%s", diff)
 	}
 	var mask uint64 // bit day-45 of each day with data in 45..100
-	for _, d := range []int32{60, 80, 87, 90, 93, 94, 95, 98, 99, 100} {
+	for _, d := range []int32{60, 80, 86, 87, 90, 93, 94, 95, 96, 98, 99, 100} {
 		mask |= 1 << (d - 45)
 	}
 	if got := w.Days["Dairy"]; got != mask || len(w.Days) != 1 {
@@ -132,8 +143,8 @@ func TestWeeksRead(t *testing.T) {
 	if want := map[string]bool{"metro": true, "no-frills": true}; !cmp.Equal(w.Banners, want) {
 		t.Errorf("banners: got %v, want %v", w.Banners, want)
 	}
-	if w.Obs != 11 { // one per SKU of each day read: 9 days of metro, two SKUs on day 98, one day of no-frills
-		t.Errorf("store-level prices: got %d, want 11", w.Obs)
+	if w.Obs != 14 { // one per SKU of each day read: 11 days of metro, two SKUs on days 87 and 98, one day of no-frills
+		t.Errorf("store-level prices: got %d, want 14", w.Obs)
 	}
 	// 33 days a period would need bits past the 64 of a mask.
 	w = Weeks{AsOf: 100, Week: 7, FourWeeks: 33}
