@@ -682,24 +682,26 @@ func (b *briefBuilder) newProducts() error {
 	}
 	firsts := map[string]*first{}
 	old := map[string]bool{}
-	err := b.tx.ShelfIn(b.out.Province, "", func(sh *storage.Shelf) error {
-		if sh.GTIN == "" {
+	err := b.tx.ShelfFirsts(b.out.Province, func(banner, gtin []byte, day int32, price uint32) error {
+		switch {
+		case len(gtin) == 0:
+			return nil
+		case day < b.weekFrom:
+			if !old[string(gtin)] { // a lookup copies no key; a barcode comes once a banner
+				old[string(gtin)] = true
+			}
 			return nil
 		}
-		if sh.First < b.weekFrom {
-			old[sh.GTIN] = true
-			return nil
-		}
-		f := firsts[sh.GTIN]
+		f := firsts[string(gtin)]
 		if f == nil {
-			f = &first{day: sh.First, price: sh.FirstPrice}
-			firsts[sh.GTIN] = f
+			f = &first{day: day, price: price}
+			firsts[string(gtin)] = f
 		}
-		if sh.First < f.day || sh.First == f.day && sh.FirstPrice < f.price {
-			f.day, f.price = sh.First, sh.FirstPrice
+		if day < f.day || day == f.day && price < f.price {
+			f.day, f.price = day, price
 		}
-		if !slices.Contains(f.banners, sh.Banner) {
-			f.banners = append(f.banners, sh.Banner)
+		if !slices.Contains(f.banners, string(banner)) {
+			f.banners = append(f.banners, string(banner))
 		}
 		return nil
 	})

@@ -4,6 +4,8 @@ import (
 	"context"
 	"path/filepath"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 const briefStores = `store_id,banner,province,name,city,postal_code,latitude,longitude
@@ -96,5 +98,43 @@ func TestBriefReviewCases(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("No Frills is not in the basket: %+v", got.Basket)
+	}
+}
+
+// TestBriefNewProducts: a product is new when no banner of the province
+// priced it before the week. As of 2026-11-19 (the week 11-13..11-19):
+//   - 068000000307, at Loblaws since 10-20 and new at Metro on 11-15: not
+//     new;
+//   - 068000000314, first at No Frills on 11-14 at 2.50, then at Metro on
+//     11-16 at 3.00: new on 11-14 at 2.50, under both;
+//   - 068000000321, at No Frills from 11-18 at 1.99: new;
+//   - 068000000338, first on 11-17 at Metro (5.00) and Loblaws (4.50):
+//     the lower first price.
+func TestBriefNewProducts(t *testing.T) {
+	t.Parallel()
+	svc := csvService(t, briefStores, `date,store_id,banner,external_sku,price,regular_price,promo_ends,upc,name,brand,size,category
+2026-10-20,lob-a,loblaws,L7,3.49,3.49,,068000000307,Rye Bread,Dempster's,600 g,Bakery
+2026-11-15,met-c,metro,M7,3.69,3.69,,068000000307,Rye Bread,Dempster's,600 g,Bakery
+2026-11-14,nf-b,no-frills,N8,2.50,2.50,,068000000314,Apple Juice,Oasis,1.89 L,Beverages
+2026-11-16,met-c,metro,M8,3.00,3.00,,068000000314,Apple Juice,Oasis,1.89 L,Beverages
+2026-11-18,nf-b,no-frills,N9,1.99,1.99,,068000000321,Butter Tarts,Wholesome,6 x 45 g,Bakery
+2026-11-19,nf-b,no-frills,N9,1.99,1.99,,068000000321,Butter Tarts,Wholesome,6 x 45 g,Bakery
+2026-11-17,met-c,metro,M10,5.00,5.00,,068000000338,Cola,Coca-Cola,2 L,Beverages
+2026-11-17,lob-a,loblaws,L10,4.50,4.50,,068000000338,Cola,Coca-Cola,2 L,Beverages
+`)
+	got, err := svc.ExecutiveBrief(context.Background(), BriefInput{Province: "ON"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := BriefNewProducts{Count: 3, Products: []BriefProduct{
+		{UPC: "068000000314", Name: "Apple Juice", Brand: "Oasis", Size: "1.89 L", Category: "Beverages", FirstSeen: day("2026-11-14"),
+			Banners: []string{"metro", "no-frills"}, FirstPrice: 250},
+		{UPC: "068000000321", Name: "Butter Tarts", Brand: "Wholesome", Size: "6 x 45 g", Category: "Bakery", FirstSeen: day("2026-11-18"),
+			Banners: []string{"no-frills"}, FirstPrice: 199},
+		{UPC: "068000000338", Name: "Cola", Brand: "Coca-Cola", Size: "2 L", Category: "Beverages", FirstSeen: day("2026-11-17"),
+			Banners: []string{"loblaws", "metro"}, FirstPrice: 450},
+	}}
+	if diff := cmp.Diff(want, got.NewProducts); diff != "" {
+		t.Errorf("new products (-want +got):\n%s", diff)
 	}
 }

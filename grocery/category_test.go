@@ -35,14 +35,7 @@ const periodObs = `date,store_id,banner,external_sku,price,regular_price,promo_e
 
 func periodService(t *testing.T) *Service {
 	t.Helper()
-	svc, err := Open(filepath.Join(t.TempDir(), "p.db"), &Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { svc.Close() })
-	mustImport(t, svc, "stores.csv", periodStores, nil)
-	mustImport(t, svc, "obs.csv", periodObs, nil)
-	return svc
+	return csvService(t, periodStores, periodObs)
 }
 
 func cp(c Cents) *Cents     { return &c }
@@ -197,13 +190,7 @@ const likeObs = `date,store_id,banner,external_sku,price,regular_price,promo_end
 // the average of whatever was observed (which moves with the mix and was
 // computed from averages already rounded to the cent).
 func TestCategoryReportLikeForLike(t *testing.T) {
-	svc, err := Open(filepath.Join(t.TempDir(), "like.db"), &Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { svc.Close() })
-	mustImport(t, svc, "stores.csv", likeStores, nil)
-	mustImport(t, svc, "obs.csv", likeObs, nil)
+	svc := csvService(t, likeStores, likeObs)
 	got, err := svc.CategoryReport(context.Background(), CategoryReportInput{Province: "ON", Period: "7d", Category: "Produce"})
 	if err != nil {
 		t.Fatal(err)

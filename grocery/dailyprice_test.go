@@ -108,14 +108,8 @@ func TestDailyPriceLaterImportLookback(t *testing.T) {
 // a recomputation from the observations (Verify).
 func laterImport(t *testing.T, late, early string) *Service {
 	t.Helper()
-	svc, err := Open(filepath.Join(t.TempDir(), "l.db"), &Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { svc.Close() })
 	const header = "date,store_id,banner,external_sku,price,regular_price,promo_ends,upc,name,brand,size,category\n"
-	mustImport(t, svc, "stores.csv", visitStores, nil)
-	mustImport(t, svc, "late.csv", header+late, nil)
+	svc := csvService(t, visitStores, header+late)
 	mustImport(t, svc, "early.csv", header+early, nil)
 	if err := svc.Verify(context.Background()); err != nil {
 		t.Fatalf("verify after an import of earlier days: %v", err)

@@ -76,6 +76,20 @@ func mustImport(tb testing.TB, svc *Service, name, content string, opts *ImportO
 	return rep
 }
 
+// csvService opens a Service on a new file holding the stores and the
+// observations of two CSV files, closed when the test ends.
+func csvService(t *testing.T, stores, obs string) *Service {
+	t.Helper()
+	svc, err := Open(filepath.Join(t.TempDir(), "data.db"), &Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { svc.Close() })
+	mustImport(t, svc, "stores.csv", stores, nil)
+	mustImport(t, svc, "obs.csv", obs, nil)
+	return svc
+}
+
 // counts is the part of a report the tests compare.
 type counts struct {
 	Kind, Format                                  string

@@ -2,7 +2,6 @@ package grocery
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -81,14 +80,7 @@ const marketObs = `date,store_id,banner,external_sku,price,regular_price,promo_e
 
 func marketService(t *testing.T) *Service {
 	t.Helper()
-	svc, err := Open(filepath.Join(t.TempDir(), "m.db"), &Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { svc.Close() })
-	mustImport(t, svc, "stores.csv", marketStores, nil)
-	mustImport(t, svc, "obs.csv", marketObs, nil)
-	return svc
+	return csvService(t, marketStores, marketObs)
 }
 
 // TestSignalsMarketPosition: the market positions compare regular prices

@@ -2,7 +2,6 @@ package grocery
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -61,14 +60,7 @@ const signalObs = `date,store_id,banner,external_sku,price,regular_price,promo_e
 
 func signalService(t *testing.T) *Service {
 	t.Helper()
-	svc, err := Open(filepath.Join(t.TempDir(), "s.db"), &Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { svc.Close() })
-	mustImport(t, svc, "stores.csv", signalStores, nil)
-	mustImport(t, svc, "obs.csv", signalObs, nil)
-	return svc
+	return csvService(t, signalStores, signalObs)
 }
 
 // sig is what the tests compare of a signal.

@@ -1290,6 +1290,33 @@ func (t *Tx) ShelfSpans(province, banner string, fn func(gtin, category []byte, 
 	return nil
 }
 
+// ShelfFirsts calls fn for each banner SKU observed in province, by
+// banner and SKU, with its banner, its barcode ("" when none), its first
+// observation day and its median price that day, decoding nothing more.
+// banner and gtin are valid only until fn returns; it stops the scan by
+// returning ErrStop.
+func (t *Tx) ShelfFirsts(province string, fn func(banner, gtin []byte, first int32, firstPrice uint32) error) error {
+	prefix := shelfPrefix(province, "")
+	c := t.shelf().Cursor()
+	var first, last int32
+	for k, v := c.Seek(prefix); hasPrefix(k, prefix); k, v = c.Next() {
+		banner, _, ok := bytes.Cut(k[len(prefix):], []byte{0})
+		if !ok {
+			return errCorrupt
+		}
+		d := dec{b: v}
+		gtin, _ := decodeShelfHead(&d, &first, &last)
+		price := d.u32()
+		if d.err != nil {
+			return d.err
+		}
+		if err := fn(banner, gtin, first, price); err != nil {
+			return stopped(err)
+		}
+	}
+	return nil
+}
+
 // Promo is one promotion event: a banner SKU observed on promotion in a
 // province on consecutive observation days.
 type Promo struct {

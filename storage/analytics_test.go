@@ -146,7 +146,7 @@ func TestCatDaysSKUsDayToDay(t *testing.T) {
 
 // TestShelfSpans: the spans of a province's banner SKUs, of all its
 // banners and of one, in key order (banner, SKU), as written; ShelfIn
-// reads the same shelves.
+// reads the same shelves, and ShelfFirsts their first days and prices.
 func TestShelfSpans(t *testing.T) {
 	t.Parallel()
 	db := MustOpen(t)
@@ -197,6 +197,26 @@ func TestShelfSpans(t *testing.T) {
 		if diff := cmp.Diff(want, shelves); diff != "" {
 			t.Errorf("banner %q: ShelfIn (-want +got):\n%s", banner, diff)
 		}
+	}
+	// ShelfFirsts: each banner SKU's banner, barcode, first day and price.
+	type firstDay struct {
+		Banner, GTIN string
+		First        int32
+		Price        uint32
+	}
+	var got []firstDay
+	err := db.View(func(tx *storage.Tx) error {
+		return tx.ShelfFirsts("ON", func(banner, gtin []byte, first int32, price uint32) error {
+			got = append(got, firstDay{string(banner), string(gtin), first, price})
+			return nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []firstDay{{"metro", "00012345678905", 20000, 399}, {"metro", "", 20005, 0}, {"sobeys", "00012345678912", 19990, 0}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ShelfFirsts (-want +got):\n%s", diff)
 	}
 }
 
