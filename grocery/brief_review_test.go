@@ -109,7 +109,10 @@ func TestBriefReviewCases(t *testing.T) {
 //     11-16 at 3.00: new on 11-14 at 2.50, under both;
 //   - 068000000321, at No Frills from 11-18 at 1.99: new;
 //   - 068000000338, first on 11-17 at Metro (5.00) and Loblaws (4.50):
-//     the lower first price.
+//     the lower first price;
+//   - 068000000345, first on 11-13, the week's first day: new;
+//   - No Frills' N11, new on 11-15 but sold under no barcode: not a
+//     product the brief lists.
 func TestBriefNewProducts(t *testing.T) {
 	t.Parallel()
 	svc := csvService(t, briefStores, `date,store_id,banner,external_sku,price,regular_price,promo_ends,upc,name,brand,size,category
@@ -121,14 +124,18 @@ func TestBriefNewProducts(t *testing.T) {
 2026-11-19,nf-b,no-frills,N9,1.99,1.99,,068000000321,Butter Tarts,Wholesome,6 x 45 g,Bakery
 2026-11-17,met-c,metro,M10,5.00,5.00,,068000000338,Cola,Coca-Cola,2 L,Beverages
 2026-11-17,lob-a,loblaws,L10,4.50,4.50,,068000000338,Cola,Coca-Cola,2 L,Beverages
+2026-11-13,met-c,metro,M12,1.49,1.49,,068000000345,Bananas,Dole,1 kg,Produce
+2026-11-15,nf-b,no-frills,N11,2.99,2.99,,,Store Cookies,No Name,300 g,Snacks
 `)
 	got, err := svc.ExecutiveBrief(context.Background(), BriefInput{Province: "ON"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := BriefNewProducts{Count: 3, Products: []BriefProduct{
+	want := BriefNewProducts{Count: 4, Products: []BriefProduct{
 		{UPC: "068000000314", Name: "Apple Juice", Brand: "Oasis", Size: "1.89 L", Category: "Beverages", FirstSeen: day("2026-11-14"),
 			Banners: []string{"metro", "no-frills"}, FirstPrice: 250},
+		{UPC: "068000000345", Name: "Bananas", Brand: "Dole", Size: "1 kg", Category: "Produce", FirstSeen: day("2026-11-13"),
+			Banners: []string{"metro"}, FirstPrice: 149},
 		{UPC: "068000000321", Name: "Butter Tarts", Brand: "Wholesome", Size: "6 x 45 g", Category: "Bakery", FirstSeen: day("2026-11-18"),
 			Banners: []string{"no-frills"}, FirstPrice: 199},
 		{UPC: "068000000338", Name: "Cola", Brand: "Coca-Cola", Size: "2 L", Category: "Beverages", FirstSeen: day("2026-11-17"),

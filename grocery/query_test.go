@@ -258,8 +258,8 @@ func TestSearchProductsTotal(t *testing.T) {
 		},
 	}
 	// Before the write, only the fixture's Greek Yogurt Plain matches,
-	// last observed 35 days ago: nothing counts. This search also builds
-	// the province's offer days, which the write must not leave behind.
+	// last observed 35 days ago: nothing counts. The write's new offer
+	// days must reach the next search.
 	before, err := s.SearchProducts(ctx, grocery.SearchInput{Query: "oikos", Province: "ON", Limit: grocery.Some(10)})
 	if err != nil {
 		t.Fatal(err)

@@ -146,8 +146,6 @@ func TestPutProductNul(t *testing.T) {
 	}
 }
 
-// tempDB opens a new data file in the test's directory, closed when the
-// test ends.
 // asVersion makes the file at path, open as db, look as a file of an
 // older format version left it, without bucket, then closes db, and
 // checks that a read-only open refuses it, saying to open it once for
@@ -170,6 +168,8 @@ func asVersion(t *testing.T, db *DB, path string, version int, bucket []byte) {
 	}
 }
 
+// tempDB opens a new data file in the test's directory, closed when the
+// test ends.
 func tempDB(t *testing.T) *DB {
 	t.Helper()
 	db, err := Open(filepath.Join(t.TempDir(), "k.db"), Options{})

@@ -29,8 +29,15 @@ type OfferDays struct {
 }
 
 // OfferDays returns the offer days of province: none when it has no
-// offer.
+// offer. In a write transaction they include its own writes of offers.
+// Unlike the values most reads return, they are a view of the file, valid
+// only until the transaction ends.
 func (t *Tx) OfferDays(province string) (OfferDays, error) {
+	if len(t.offerProvinces) > 0 {
+		if err := t.putOfferDays(); err != nil {
+			return OfferDays{}, err
+		}
+	}
 	v := t.offerDays().Get([]byte(province))
 	if len(v)%offerDayLen != 0 {
 		return OfferDays{}, errCorrupt
@@ -109,6 +116,9 @@ func (t *Tx) putOfferDays() error {
 		v, err := t.buildOfferDays(p)
 		if err != nil {
 			return err
+		}
+		if bytes.Equal(v, t.offerDays().Get([]byte(p))) {
+			continue // unchanged: leave its pages clean
 		}
 		if len(v) == 0 {
 			err = t.offerDays().Delete([]byte(p))

@@ -310,3 +310,62 @@ func BenchmarkOfferDaysNewest(b *testing.B) {
 		})
 	}
 }
+
+// TestOfferDaysWrites: the offer days follow every way offers are written:
+// TryUpdate; a write transaction reads its own writes; ClearOffers clears
+// every province's record, and offers put again after it make theirs
+// anew.
+func TestOfferDaysWrites(t *testing.T) {
+	t.Parallel()
+	db := tempDB(t)
+	ran, err := db.TryUpdate(func(tx *Tx) error {
+		if err := tx.PutOffer("ON", gtinN(1), &Offer{Banner: "metro", SKU: "a", ObservedAt: 100}); err != nil {
+			return err
+		}
+		return tx.PutOffer("QC", gtinN(2), &Offer{Banner: "metro", SKU: "b", ObservedAt: 50})
+	})
+	if err != nil || !ran {
+		t.Fatalf("TryUpdate: ran %v, %v", ran, err)
+	}
+	err = db.Update(func(tx *Tx) error {
+		on, err := tx.OfferDays("ON")
+		if err != nil {
+			return err
+		}
+		if got := newest(&on, []string{gtinN(1)}); got[0] != 100 {
+			t.Errorf("after TryUpdate: ON %v, want [100]", got)
+		}
+		if err := tx.PutOffer("ON", gtinN(1), &Offer{Banner: "loblaws", SKU: "c", ObservedAt: 200}); err != nil {
+			return err
+		}
+		if on, err = tx.OfferDays("ON"); err != nil {
+			return err
+		}
+		if got := newest(&on, []string{gtinN(1)}); got[0] != 200 {
+			t.Errorf("in the write that put day 200: ON %v, want [200]", got)
+		}
+		if err := tx.ClearOffers(); err != nil {
+			return err
+		}
+		return tx.PutOffer("QC", gtinN(3), &Offer{Banner: "metro", SKU: "d", ObservedAt: 70})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.View(func(tx *Tx) error {
+		if v := tx.offerDays().Get([]byte("ON")); v != nil {
+			t.Errorf("ON keeps a record of %d bytes after ClearOffers", len(v))
+		}
+		qc, err := tx.OfferDays("QC")
+		if err != nil {
+			return err
+		}
+		if got := newest(&qc, []string{gtinN(2), gtinN(3)}); fmt.Sprint(got) != "[-1 70]" {
+			t.Errorf("QC after ClearOffers and a put: %v, want [-1 70]", got)
+		}
+		return tx.checkOfferDays()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

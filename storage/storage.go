@@ -477,7 +477,7 @@ func checkFormat(tx *bolt.Tx) error {
 }
 
 // checkVersion refuses a file of another format version, and marks a
-// version 4 to 12 file with errUpgrade.
+// version 4 to 13 file with errUpgrade.
 func checkVersion(tx *bolt.Tx) error {
 	if v := tx.Bucket(bucketMeta).Get(keyFormat); len(v) == 4 && binary.BigEndian.Uint32(v) != FormatVersion {
 		if n := binary.BigEndian.Uint32(v); n >= 4 && n < FormatVersion {
