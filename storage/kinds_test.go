@@ -102,17 +102,12 @@ func TestCheckKinds(t *testing.T) {
 						return err
 					}
 				}
-				if err := tx.CheckIndexes(); err != nil {
-					return fmt.Errorf("before: %w", err)
-				}
-				if err := tc.break_(tx); err != nil {
-					return err
-				}
 				return tx.CheckIndexes()
 			})
-			if !errors.Is(err, ErrInconsistent) || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("check: got %v, want ErrInconsistent saying %q", err, tc.want)
+			if err != nil {
+				t.Fatalf("before: %v", err)
 			}
+			wantInconsistent(t, db, tc.break_, tc.want)
 		})
 	}
 }
@@ -165,6 +160,22 @@ func asVersion(t *testing.T, db *DB, path string, version int, bucket []byte) {
 	want := fmt.Sprintf("version %d, this program reads version %d: open it once for writing", version, FormatVersion)
 	if _, err := Open(path, Options{ReadOnly: true}); err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("read-only open of a version %d file: got %v, want it refused until a writable open", version, err)
+	}
+}
+
+// wantInconsistent breaks db's file with break_ and checks that
+// CheckIndexes then fails with ErrInconsistent saying want (the write is
+// rolled back).
+func wantInconsistent(t *testing.T, db *DB, break_ func(tx *Tx) error, want string) {
+	t.Helper()
+	err := db.Update(func(tx *Tx) error {
+		if err := break_(tx); err != nil {
+			return err
+		}
+		return tx.CheckIndexes()
+	})
+	if !errors.Is(err, ErrInconsistent) || !strings.Contains(err.Error(), want) {
+		t.Errorf("check: got %v, want ErrInconsistent saying %q", err, want)
 	}
 }
 

@@ -149,18 +149,22 @@ func (t *Tx) buildOfferDays(province string) ([]byte, error) {
 	return v, err
 }
 
-// fillOfferDays marks every province with an offer for putOfferDays (the
-// upgrade of a file older than version 14).
-func (t *Tx) fillOfferDays() error {
+// eachOfferProvince calls fn with each province that has an offer, one
+// seek a province.
+func (t *Tx) eachOfferProvince(fn func(province string)) error {
 	c := t.offers().Cursor()
 	for k, _ := c.First(); k != nil; k, _ = c.Seek(append(bytes.Clone(k[:2]), 0xff)) {
 		if len(k) < 2 {
 			return errCorrupt
 		}
-		t.offersPut(string(k[:2]))
+		fn(string(k[:2]))
 	}
 	return nil
 }
+
+// fillOfferDays marks every province with an offer for putOfferDays (the
+// upgrade of a file older than version 14).
+func (t *Tx) fillOfferDays() error { return t.eachOfferProvince(t.offersPut) }
 
 // checkOfferDays checks that each province's offer days are those its
 // offers give, and that no province without offers has a record. In a
@@ -176,12 +180,8 @@ func (t *Tx) checkOfferDays() error {
 	for k, _ := c.First(); k != nil; k, _ = c.Next() {
 		provinces[string(k)] = true
 	}
-	c = t.offers().Cursor()
-	for k, _ := c.First(); k != nil; k, _ = c.Seek(append(bytes.Clone(k[:2]), 0xff)) {
-		if len(k) < 2 {
-			return errCorrupt
-		}
-		provinces[string(k[:2])] = true
+	if err := t.eachOfferProvince(func(p string) { provinces[p] = true }); err != nil {
+		return err
 	}
 	for _, p := range slices.Sorted(maps.Keys(provinces)) {
 		want, err := t.buildOfferDays(p)

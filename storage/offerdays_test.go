@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -251,15 +250,7 @@ func TestCheckOfferDays(t *testing.T) {
 			if err != nil {
 				t.Fatalf("before: %v", err)
 			}
-			err = db.Update(func(tx *Tx) error {
-				if err := tc.break_(tx); err != nil {
-					return err
-				}
-				return tx.CheckIndexes()
-			})
-			if !errors.Is(err, ErrInconsistent) || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("check: got %v, want ErrInconsistent saying %q", err, tc.want)
-			}
+			wantInconsistent(t, db, tc.break_, tc.want)
 		})
 	}
 	db := tempDB(t)

@@ -594,7 +594,8 @@ func (db *DB) TryUpdate(fn func(*Tx) error) (ran bool, err error) {
 	return true, db.with(func(h *handle) error { return h.bolt.Update(db.update(h, fn)) })
 }
 
-// Tx is a transaction. Values it returns are copies, valid after it ends.
+// Tx is a transaction. Values it returns are copies, valid after it ends,
+// except the OfferDays view.
 type Tx struct {
 	tx     *bolt.Tx
 	names  *interner
