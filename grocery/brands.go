@@ -216,7 +216,7 @@ func (r *brandReader) provinceRows(rows []BrandRow, province string, categories 
 	// order, in one pass over the province's offers that seeks past the
 	// others (a few of the catalogue's).
 	clear(r.prices)
-	err := seekEachPrices(r.tx, r.sn, province, r.gtins, r.scratch, func(g string, ps []market.Price, _ int) error {
+	err := seekEachPrices(r.tx, r.sn, province, r.gtins, r.scratch, func(_ int, g string, ps []market.Price, _ int) error {
 		r.prices[g] = slices.Clone(ps)
 		return nil
 	})

@@ -46,10 +46,11 @@ func scanPrices(tx *storage.Tx, sn *snapshot, province string, fn func(gtin stri
 	return market.Scan(tx, province, func(g string) bool { return GTIN(g).Restricted() }, sn.use(province), fn)
 }
 
-// seekEachPrices is scanPrices for the barcodes of gtins (ascending), in
-// one pass over the province's offers that seeks past the others: it
-// calls fn once for each barcode with a current offer in province.
-func seekEachPrices(tx *storage.Tx, sn *snapshot, province string, gtins []string, prices []market.Price, fn func(gtin string, prices []market.Price, storePrices int) error) error {
+// seekEachPrices is scanPrices for the barcodes of gtins (ascending,
+// without repeats), each sought in the province's offer prices from the
+// one before: it calls fn once for each barcode with a current offer in
+// province, with its place in gtins.
+func seekEachPrices(tx *storage.Tx, sn *snapshot, province string, gtins []string, prices []market.Price, fn func(at int, gtin string, prices []market.Price, storePrices int) error) error {
 	use := sn.use(province)
 	return market.SeekEach(tx, province, gtins, prices, func(g string, o *storage.Offer) bool {
 		return !GTIN(g).Restricted() && use(g, o)

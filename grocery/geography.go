@@ -141,25 +141,21 @@ func (f *productFilter) geography(tx *storage.Tx, sn *snapshot) (*regional.Geogr
 	case f.gtins != nil:
 		gtins = f.gtins
 	}
-	// Sized at once (a map grown entry by entry rehashes at every
-	// doubling): the barcodes selected, or of the whole panel.
-	nGTINs := len(gtins)
-	if gtins == nil {
-		nGTINs = 2048
-	}
-	geo := regional.New(f.gtin != "", nGTINs)
+	geo := regional.New(f.gtin != "", len(gtins))
 	prices := make([]market.Price, 0, 32)
 	for _, pv := range provinces {
 		gp := geo.Start(pv.Code, float64(pv.Population))
-		add := func(g string, ps []market.Price, obs int) error {
-			geo.Add(gp, g, ps, obs)
-			return nil
-		}
 		var err error
 		if gtins != nil {
-			err = seekEachPrices(tx, sn, pv.Code, gtins, prices, add)
+			err = seekEachPrices(tx, sn, pv.Code, gtins, prices, func(at int, _ string, ps []market.Price, obs int) error {
+				geo.AddAt(gp, at, ps, obs)
+				return nil
+			})
 		} else {
-			err = scanPrices(tx, sn, pv.Code, add)
+			err = scanPrices(tx, sn, pv.Code, func(g string, ps []market.Price, obs int) error {
+				geo.Add(gp, g, ps, obs)
+				return nil
+			})
 		}
 		if err != nil {
 			return nil, err

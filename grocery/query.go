@@ -207,9 +207,9 @@ func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchRe
 		}
 		ps := &productSearch{tx: tx, province: province, q: &q, lang: lang, offset: offset, limit: limit, res: res,
 			asOf: tx.AsOf(), current: tx.AsOf() - freshDays}
-		// The province's offer days tell which products have a current
+		// The province's offer prices tell which products have a current
 		// price, so that only the page's offers are read.
-		if ps.days, err = tx.OfferDays(province); err != nil {
+		if ps.days, err = tx.OfferPrices(province); err != nil {
 			return err
 		}
 		if hits, err = ps.keep(hits, refs); err != nil {
@@ -247,10 +247,10 @@ type productSearch struct {
 	lang          string
 	offset, limit int
 	res           *SearchResult
-	asOf, current int32             // the data's latest day, and the day before the current window
-	days          storage.OfferDays // the province's newest offer day of each product
-	p             storage.Product   // the product read last
-	offers        []searchOffer     // one product's current offers, before the cut
+	asOf, current int32               // the data's latest day, and the day before the current window
+	days          storage.OfferPrices // the province's offer prices, for each product's newest day
+	p             storage.Product     // the product read last
+	offers        []searchOffer       // one product's current offers, before the cut
 	un            unlinked
 }
 
@@ -287,7 +287,7 @@ func (ps *productSearch) counts(h *search.Hit, refs []string) (bool, error) {
 
 // priced reports whether hit h has a current price in the province: a
 // banner SKU sold under no barcode (of q's size, when q is not nil), or a
-// product a banner has a current price of (the offer days tell, reading
+// product a banner has a current price of (the offer prices tell, reading
 // nothing).
 func (ps *productSearch) priced(h *search.Hit, refs []string, q *search.Query) (bool, error) {
 	if banner, sku, ok := h.BannerSKU(refs); ok {
@@ -327,7 +327,7 @@ func (ps *productSearch) add(h *search.Hit, refs []string) error {
 		return nil
 	})
 	if err != nil || len(ps.offers) == 0 {
-		return err // none only in a corrupt file: the offer days are written with the offers
+		return err // none only in a corrupt file: the offer prices are written with the offers
 	}
 	if _, err := ps.tx.Product(gtin, &ps.p); err != nil {
 		return err

@@ -768,28 +768,31 @@ func (t *Tx) OffersIn(province string, fn func(gtin string, o *Offer) error) err
 	return nil
 }
 
-// offerDaysIn calls fn with the GTIN and the ObservedAt of each offer in
-// province, ordered by GTIN, until fn returns ErrStop: OffersIn reading
-// one field and no strings. gtin is valid only until fn returns.
-func (t *Tx) offerDaysIn(province string, fn func(gtin []byte, observed int32) error) error {
+// offerPricesIn calls fn with the GTIN, the banner and the fields
+// OfferPrices keeps of each offer in province, ordered by GTIN, banner and
+// SKU, until fn returns ErrStop: OffersIn reading four fields and no
+// strings. gtin and banner are valid only until fn returns.
+func (t *Tx) offerPricesIn(province string, fn func(gtin, banner []byte, e *PriceEntry) error) error {
 	prefix := []byte(province)
 	c := t.offers().Cursor()
+	var e PriceEntry
 	for k, v := c.Seek(prefix); hasPrefix(k, prefix); k, v = c.Next() {
-		if len(k) < 16 {
+		j := bytes.IndexByte(k[min(len(k), 16):], 0)
+		if len(k) < 16 || j < 0 {
 			return errCorrupt
 		}
-		// ObservedAt is the seventh varint, zigzag-encoded (decodeOffer).
-		var x uint64
+		// Price, Regular, StoreCount and ObservedAt are the first, second,
+		// sixth and seventh varints, ObservedAt zigzag-encoded
+		// (decodeOffer).
+		var f [7]uint64
 		i := 0
-		for n := 0; n < 7; n++ {
-			if x, i = uvarintAt(v, i); i < 0 {
+		for n := range f {
+			if f[n], i = uvarintAt(v, i); i < 0 || f[n] > math.MaxUint32 {
 				return errCorrupt
 			}
 		}
-		if x > math.MaxUint32 {
-			return errCorrupt
-		}
-		if err := fn(k[2:16], int32(int64(x>>1)^-int64(x&1))); err != nil {
+		e = PriceEntry{Price: uint32(f[0]), Regular: uint32(f[1]), StoreCount: uint32(f[5]), ObservedAt: int32(int64(f[6]>>1) ^ -int64(f[6]&1))}
+		if err := fn(k[2:16], k[16:16+j], &e); err != nil {
 			return stopped(err)
 		}
 	}

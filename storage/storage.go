@@ -30,8 +30,9 @@
 //	           observations across a province's stores, after the writes
 //	           that last changed them (writes.go)
 //	offers     province(2) gtin(14) banner 0x00 sku -> Offer
-//	offerdays  province(2) -> gtin(14) day(4) ...: the newest observation
-//	           day of each product's offers there (offerdays.go)
+//	offerprices province(2) -> banners, then gtin(14) banner(2) price(4)
+//	           regular(4) stores(4) day(4) ...: of each offer there, what
+//	           the comparisons and the search read (offerprices.go)
 //	tokens     province(2) token 0x00 gtin(14) -> token flags
 //	latest     store_id 0x00 sku -> Latest: a store's latest price of a SKU
 //	storedays  store_id 0x00 day(4) -> observations that day
@@ -128,16 +129,17 @@ import (
 // type: ProductCategories, ProductsOfCategory); a writable Open of a
 // version 9 to 12 file writes it by itself.
 //
-// Version 14 adds the offer days (the newest observation day of every
-// product's offers in each province: OfferDays); a writable Open of a
-// version 9 to 13 file writes them by itself.
-const FormatVersion = 14
+// Version 15 adds the offer prices (of every offer in each province, its
+// barcode, banner, prices, store count and day: OfferPrices) in place of
+// version 14's offer days (the newest day of each product's offers); a
+// writable Open of a version 9 to 14 file writes them by itself.
+const FormatVersion = 15
 
 // selfUpgrade is the oldest version a writable Open upgrades without
 // Options.Upgrade: from it on, the upgrade adds what only this package
 // writes (the write stamps of version 10, the stores' sources and the
 // offers' weekly prices of 11, the category days' parts of 12, the kinds
-// index of 13, the offer days of 14).
+// index of 13, the offer prices of 15).
 const selfUpgrade = 9
 
 // Bucket names.
@@ -169,9 +171,11 @@ var (
 	bucketIdem       = []byte("idempotency")
 	bucketIdemExpiry = []byte("idemexpiry")
 	// Analytics aggregates (see analytics.go).
-	bucketCatDays    = []byte("catdays")
-	bucketCatSKUs    = []byte("catskus")
-	bucketKinds      = []byte("kinds")
+	bucketCatDays     = []byte("catdays")
+	bucketCatSKUs     = []byte("catskus")
+	bucketKinds       = []byte("kinds")
+	bucketOfferPrices = []byte("offerprices")
+	// Version 14's offer days, removed by the upgrade to 15.
 	bucketOfferDays  = []byte("offerdays")
 	bucketShelf      = []byte("shelf")
 	bucketPromos     = []byte("promos")
@@ -187,7 +191,7 @@ var (
 		bucketGTINSKUs, bucketSeries, bucketOffers, bucketTokens, bucketLatest, bucketStoreDays,
 		bucketAccounts, bucketKeys, bucketUsage, bucketAlertRules, bucketAlertWatch, bucketAlertEvents,
 		bucketAlertFired, bucketCatDays, bucketShelf, bucketPromos, bucketPromoDates, bucketIdem, bucketIdemExpiry,
-		bucketWebhooks, bucketWebhookDeliveries, bucketWebhookPending, bucketCatSKUs, bucketKinds, bucketOfferDays, bucketBenchmarks}
+		bucketWebhooks, bucketWebhookDeliveries, bucketWebhookPending, bucketCatSKUs, bucketKinds, bucketOfferPrices, bucketBenchmarks}
 
 	keyFormat  = []byte("format")
 	keyAsOf    = []byte("asof")
@@ -423,7 +427,12 @@ func (db *DB) upgrade(from int, opts Options) error {
 		if err := tx.fillKinds(); err != nil {
 			return err
 		}
-		if err := tx.fillOfferDays(); err != nil {
+		if tx.tx.Bucket(bucketOfferDays) != nil {
+			if err := tx.tx.DeleteBucket(bucketOfferDays); err != nil {
+				return err
+			}
+		}
+		if err := tx.fillOfferPrices(); err != nil {
 			return err
 		}
 		return tx.meta().Put(keyFormat, binary.BigEndian.AppendUint32(nil, FormatVersion))
@@ -568,14 +577,14 @@ func (db *DB) Update(fn func(*Tx) error) error {
 }
 
 // update returns a bbolt write transaction running fn, then what the
-// transaction keeps in step with its writes (the offer days).
+// transaction keeps in step with its writes (the offer prices).
 func (db *DB) update(h *handle, fn func(*Tx) error) func(*bolt.Tx) error {
 	return func(tx *bolt.Tx) error {
 		t := db.newTx(h, tx)
 		if err := fn(t); err != nil {
 			return err
 		}
-		return t.putOfferDays()
+		return t.putOfferPrices()
 	}
 }
 
@@ -595,7 +604,7 @@ func (db *DB) TryUpdate(fn func(*Tx) error) (ran bool, err error) {
 }
 
 // Tx is a transaction. Values it returns are copies, valid after it ends,
-// except the OfferDays view.
+// except the OfferPrices view.
 type Tx struct {
 	tx     *bolt.Tx
 	names  *interner
@@ -617,7 +626,7 @@ type Tx struct {
 	storeN     uint32
 	storeNRead bool
 	// offerProvinces are the provinces whose offers the transaction
-	// changed: their offer days are rebuilt before it commits.
+	// changed: their offer prices are rebuilt before it commits.
 	offerProvinces []string
 	// legacy reports whether the file's offers are those of version 4
 	// or 5, which an upgrade reads before it writes them anew
@@ -688,12 +697,12 @@ const (
 	idWebhookPending
 	idCatSKUs
 	idKinds
-	idOfferDays
+	idOfferPrices
 )
 
 var bucketIDs = [...]int{idMeta, idStores, idStoreLoc, idProducts, idSKUs, idGTINSKUs, idSeries, idOffers,
 	idTokens, idLatest, idStoreDays, idAccounts, idKeys, idUsage, idAlertRules, idAlertWatch, idAlertEvents,
-	idAlertFired, idCatDays, idShelf, idPromos, idPromoDates, idIdem, idIdemExpiry, idWebhooks, idWebhookDeliveries, idWebhookPending, idCatSKUs, idKinds, idOfferDays}
+	idAlertFired, idCatDays, idShelf, idPromos, idPromoDates, idIdem, idIdemExpiry, idWebhooks, idWebhookDeliveries, idWebhookPending, idCatSKUs, idKinds, idOfferPrices}
 
 func (db *DB) newTx(h *handle, tx *bolt.Tx) *Tx {
 	return &Tx{tx: tx, names: &db.names, asOf: &h.asOf, legacy: h.legacyOffers.Load(), shared: &h.dicts}
@@ -774,7 +783,7 @@ func (t *Tx) alertFired() *bolt.Bucket  { return t.b(idAlertFired) }
 func (t *Tx) catDays() *bolt.Bucket     { return t.b(idCatDays) }
 func (t *Tx) catSKUs() *bolt.Bucket     { return t.b(idCatSKUs) }
 func (t *Tx) kinds() *bolt.Bucket       { return t.b(idKinds) }
-func (t *Tx) offerDays() *bolt.Bucket   { return t.b(idOfferDays) }
+func (t *Tx) offerPrices() *bolt.Bucket { return t.b(idOfferPrices) }
 func (t *Tx) shelf() *bolt.Bucket       { return t.b(idShelf) }
 func (t *Tx) promos() *bolt.Bucket      { return t.b(idPromos) }
 func (t *Tx) promoDates() *bolt.Bucket  { return t.b(idPromoDates) }

@@ -29,7 +29,7 @@ func inconsistent(format string, args ...any) error {
 // errCorrupt for a malformed key.
 func (t *Tx) CheckIndexes() error {
 	for _, check := range []func() error{t.checkStoreLoc, t.checkGTINSKUs, t.checkOffers, t.checkTokens,
-		t.checkLatest, t.checkShelf, t.checkPromoDates, t.checkAlertWatch, t.checkKinds, t.checkOfferDays} {
+		t.checkLatest, t.checkShelf, t.checkPromoDates, t.checkAlertWatch, t.checkKinds, t.checkOfferPrices} {
 		if err := check(); err != nil {
 			return err
 		}
@@ -296,11 +296,11 @@ func (t *Tx) ClearAnalytics() error {
 	return t.clear(analyticsIDs[:]...)
 }
 
-// ClearOffers empties the offers bucket and their offer days, without
+// ClearOffers empties the offers bucket and their offer prices, without
 // reading them: the upgrade of a version 3 file rebuilds every offer.
 func (t *Tx) ClearOffers() error {
 	t.legacy = false // the offers written from here on are this version's
-	return t.clear(idOffers, idOfferDays)
+	return t.clear(idOffers, idOfferPrices)
 }
 
 func (t *Tx) clear(ids ...int) error {

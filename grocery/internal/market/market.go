@@ -119,25 +119,42 @@ func AddPrice(prices []Price, banner string, p, r float64) []Price {
 // and that has an offer use takes, with its banner prices, by banner
 // slug, and the store-level prices behind them (Σ StoreCount). use is
 // called once for each offer of a barcode not skipped and reports
-// whether the offer counts. prices is valid only until fn returns.
-// fn's first error ends the scan and Scan returns it as it is;
-// otherwise Scan returns storage's error reading the offers, if any. fn
-// is not to return storage.ErrStop, which the read of the offers takes
-// for an end without error.
+// whether the offer counts; it sees of the offer what the offer prices
+// keep (storage.OfferPrices: Banner, Price, Regular, StoreCount and
+// ObservedAt), the other fields zero. prices is valid only until fn
+// returns. fn's first error ends the scan and Scan returns it as it is.
 func Scan(tx *storage.Tx, province string, skip func(gtin string) bool, use func(gtin string, o *storage.Offer) bool, fn func(gtin string, prices []Price, storePrices int) error) error {
-	return ScanPriced(tx, province, skip, func(g string, o *storage.Offer) (float64, float64, bool) {
-		if !use(g, o) {
-			return 0, 0, false
+	op, err := tx.OfferPrices(province)
+	if err != nil {
+		return err
+	}
+	f := folder{fn: fn}
+	var (
+		o       storage.Offer
+		skipped bool
+	)
+	for i := range op.Len() {
+		g := op.Product(i)
+		if first, err := f.next(g); err != nil {
+			return err
+		} else if first {
+			skipped = skip(g)
 		}
-		return float64(o.Price), float64(o.Regular), true
-	}, fn)
+		if skipped {
+			continue
+		}
+		if err := f.offer(&op, i, &o, use); err != nil {
+			return err
+		}
+	}
+	return f.flush()
 }
 
-// ScanPriced is Scan with each offer's prices given by price, which
-// reports whether the offer counts (and is called once per offer of a
-// barcode not skipped): the banner prices of a barcode are folded from
-// those prices (AddPrice), the store-level prices behind them are the
-// offers' StoreCount.
+// ScanPriced is Scan reading the offers themselves, every field, with
+// each offer's prices given by price, which reports whether the offer
+// counts (and is called once per offer of a barcode not skipped): the
+// banner prices of a barcode are folded from those prices (AddPrice),
+// the store-level prices behind them are the offers' StoreCount.
 func ScanPriced(tx *storage.Tx, province string, skip func(gtin string) bool, price func(gtin string, o *storage.Offer) (p, r float64, ok bool), fn func(gtin string, prices []Price, storePrices int) error) error {
 	f := folder{fn: fn}
 	var skipped bool
@@ -161,33 +178,38 @@ func ScanPriced(tx *storage.Tx, province string, skip func(gtin string) bool, pr
 	return f.flush()
 }
 
-// SeekEach is Scan for the barcodes of gtins (ascending), none skipped,
-// in one pass over the province's offers that seeks past the others
-// (storage.Tx.OffersOf): it calls fn once for each barcode that has an
-// offer use takes. prices is scratch space. fn's first error ends the
-// read and SeekEach returns it as it is; otherwise SeekEach returns
-// storage's error reading the offers, if any. fn is not to return
-// storage.ErrStop, which the read of the offers takes for an end without
-// error.
-func SeekEach(tx *storage.Tx, province string, gtins []string, prices []Price, use func(gtin string, o *storage.Offer) bool, fn func(gtin string, prices []Price, storePrices int) error) error {
-	f := folder{fn: fn, prices: prices[:0]}
-	err := tx.OffersOf(province, gtins, func(g string, o *storage.Offer) error {
-		if _, err := f.next(g); err != nil {
-			return err
-		}
-		if use(g, o) {
-			f.add(o, float64(o.Price), float64(o.Regular))
-		}
-		return nil
-	})
+// SeekEach is Scan for the barcodes of gtins (ascending, without
+// repeats), none skipped, each sought in the province's offer prices from
+// the one before: it calls fn once for each barcode that has an offer use
+// takes, with its place in gtins. prices is scratch space. fn's first
+// error ends the read and SeekEach returns it as it is.
+func SeekEach(tx *storage.Tx, province string, gtins []string, prices []Price, use func(gtin string, o *storage.Offer) bool, fn func(at int, gtin string, prices []Price, storePrices int) error) error {
+	op, err := tx.OfferPrices(province)
 	if err != nil {
 		return err
 	}
-	return f.flush()
+	f := folder{prices: prices[:0]}
+	var o storage.Offer
+	for at, g := range gtins {
+		f.cur = g
+		for i := op.Seek([]byte(g)); i < op.Len() && string(op.GTIN(i)) == g; i++ {
+			if err := f.offer(&op, i, &o, use); err != nil {
+				return err
+			}
+		}
+		if len(f.prices) > 0 {
+			if err := fn(at, g, f.prices, f.obs); err != nil {
+				return err
+			}
+			f.prices, f.obs = f.prices[:0], 0
+		}
+	}
+	return nil
 }
 
 // folder folds the offers of one barcode after another into its banner
-// prices, and hands each barcode's to fn.
+// prices, and hands each barcode's to fn (Scan's; SeekEach hands them
+// itself).
 type folder struct {
 	fn     func(gtin string, prices []Price, storePrices int) error
 	cur    string
@@ -210,6 +232,21 @@ func (f *folder) next(g string) (first bool, err error) {
 func (f *folder) add(o *storage.Offer, p, r float64) {
 	f.prices = AddPrice(f.prices, o.Banner, p, r)
 	f.obs += int(o.StoreCount)
+}
+
+// offer folds offer i of op into the barcode's prices when use takes it;
+// o is scratch space.
+func (f *folder) offer(op *storage.OfferPrices, i int, o *storage.Offer, use func(gtin string, o *storage.Offer) bool) error {
+	var e storage.PriceEntry
+	banner, err := op.Entry(i, &e)
+	if err != nil {
+		return err
+	}
+	*o = storage.Offer{Banner: banner, Price: e.Price, Regular: e.Regular, StoreCount: e.StoreCount, ObservedAt: e.ObservedAt}
+	if use(f.cur, o) {
+		f.add(o, float64(o.Price), float64(o.Regular))
+	}
+	return nil
 }
 
 // flush hands the barcode's prices to fn, when it has any.

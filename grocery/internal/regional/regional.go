@@ -81,11 +81,13 @@ type Geography struct {
 	started   []*Province
 	banners   []string // by number
 	bannerNo  map[string]int32
-	gtinNo    map[string]int32
-	slots     []int32    // by barcode number × len(banners) + banner number: the pair's number in pairs
-	pairs     []national // the pairs' national prices
-	one       bool       // one barcode selected
-	buf       []float64  // add's scratch space
+	gtinNo    map[string]int32 // Add's barcodes' numbers
+	placeNo   []int32          // AddAt's: by place in the selection, -1 until added
+	barcodes  int32            // the barcodes numbered
+	slots     []int32          // by barcode number × len(banners) + banner number: the pair's number in pairs
+	pairs     []national       // the pairs' national prices
+	one       bool             // one barcode selected
+	buf       []float64        // add's scratch space
 }
 
 // banner returns the number of a banner, numbering it when new.
@@ -104,11 +106,22 @@ func (geo *Geography) pair(p *price) *national {
 	return &geo.pairs[geo.slots[int(p.gtin)*len(geo.banners)+int(p.banner)]]
 }
 
-// New returns the geography of one barcode (one) or of many, sized for
-// about barcodes of them.
-func New(one bool, barcodes int) *Geography {
-	return &Geography{bannerNo: make(map[string]int32, 64), gtinNo: make(map[string]int32, barcodes),
-		one: one, buf: make([]float64, 0, 32)}
+// New returns the geography of one barcode (one) or of many. selected is
+// the number of barcodes of a selection, whose prices AddAt adds by their
+// place in it; with none selected (0), Add adds a scan's by barcode.
+func New(one bool, selected int) *Geography {
+	geo := &Geography{bannerNo: make(map[string]int32, 64), one: one, buf: make([]float64, 0, 32)}
+	if selected > 0 {
+		geo.placeNo = make([]int32, selected)
+		for i := range geo.placeNo {
+			geo.placeNo[i] = -1
+		}
+	} else {
+		// Sized for a scan of a panel at once: a map grown entry by
+		// entry rehashes at every doubling.
+		geo.gtinNo = make(map[string]int32, 2048)
+	}
+	return geo
 }
 
 // Start returns a new province, of population weight (thousands).
@@ -122,7 +135,7 @@ func (geo *Geography) Start(code string, weight float64) *Province {
 func (geo *Geography) Pairs() int { return len(geo.pairs) }
 
 // Barcodes returns the barcodes priced.
-func (geo *Geography) Barcodes() int { return len(geo.gtinNo) }
+func (geo *Geography) Barcodes() int { return int(geo.barcodes) }
 
 // BannerCount returns the banners pricing one of them.
 func (geo *Geography) BannerCount() int { return len(geo.banners) }
@@ -149,13 +162,34 @@ func (geo *Geography) Compute(stores func(province, banner string) (int, error))
 }
 
 // Add adds to gp the current banner prices ps of barcode g, from obs
-// store-level prices.
+// store-level prices, in a geography of no selection.
 func (geo *Geography) Add(gp *Province, g string, ps []market.Price, obs int) {
+	if geo.gtinNo == nil {
+		geo.gtinNo = map[string]int32{}
+	}
 	gi, ok := geo.gtinNo[g]
 	if !ok {
-		gi = int32(len(geo.gtinNo))
+		gi = geo.barcodes
 		geo.gtinNo[g] = gi
+		geo.barcodes++
 	}
+	geo.add(gp, gi, ps, obs)
+}
+
+// AddAt is Add for the barcode at place at of a selection (New): a number
+// looked up rather than a barcode hashed.
+func (geo *Geography) AddAt(gp *Province, at int, ps []market.Price, obs int) {
+	gi := geo.placeNo[at]
+	if gi < 0 {
+		gi = geo.barcodes
+		geo.placeNo[at] = gi
+		geo.barcodes++
+	}
+	geo.add(gp, gi, ps, obs)
+}
+
+// add adds to gp the prices of barcode number gi.
+func (geo *Geography) add(gp *Province, gi int32, ps []market.Price, obs int) {
 	for _, p := range ps {
 		if gp.N == 0 || p.Price < gp.Lo {
 			gp.Lo = p.Price
@@ -193,7 +227,7 @@ func (geo *Geography) nationalPrice() {
 // prices over the provinces, in order.
 func (geo *Geography) nationalPairs() {
 	nb := len(geo.banners)
-	geo.slots = make([]int32, len(geo.gtinNo)*nb)
+	geo.slots = make([]int32, int(geo.barcodes)*nb)
 	for i := range geo.slots {
 		geo.slots[i] = -1
 	}

@@ -24,13 +24,27 @@ import (
 // in P1 and 1 in P2, B 5 in P1, so P1 rests on 2 of its 7. As one
 // barcode: P1's price is the median of 200 and 300, 250; P2's 400; the
 // national price (1·250 + 3·400)/4 = 362.5. P3, unpriced, is left out.
+//
+// The prices are added by barcode (Add), and again as the barcode at
+// place 1 of a selection of 3 (AddAt): the same figures.
 func TestCompute(t *testing.T) {
 	t.Parallel()
-	geo := New(true, 1)
+	for _, byPlace := range []bool{false, true} {
+		geo := New(true, 0)
+		add := func(gp *Province, ps []market.Price, obs int) { geo.Add(gp, "g1", ps, obs) }
+		if byPlace {
+			geo = New(true, 3)
+			add = func(gp *Province, ps []market.Price, obs int) { geo.AddAt(gp, 1, ps, obs) }
+		}
+		testCompute(t, geo, add)
+	}
+}
+
+func testCompute(t *testing.T, geo *Geography, add func(gp *Province, ps []market.Price, obs int)) {
 	p1, p2 := geo.Start("P1", 1), geo.Start("P2", 3)
 	geo.Start("P3", 2)
-	geo.Add(p1, "g1", []market.Price{{Banner: "A", Price: 200, Regular: 180}, {Banner: "B", Price: 300, Regular: 300}}, 4)
-	geo.Add(p2, "g1", []market.Price{{Banner: "A", Price: 400, Regular: 360}}, 1)
+	add(p1, []market.Price{{Banner: "A", Price: 200, Regular: 180}, {Banner: "B", Price: 300, Regular: 300}}, 4)
+	add(p2, []market.Price{{Banner: "A", Price: 400, Regular: 360}}, 1)
 	stores := map[[2]string]int{{"P1", "A"}: 2, {"P1", "B"}: 5, {"P2", "A"}: 1}
 	if err := geo.Compute(func(p, b string) (int, error) { return stores[[2]string{p, b}], nil }); err != nil {
 		t.Fatal(err)
@@ -62,12 +76,26 @@ func TestCompute(t *testing.T) {
 
 // TestComputeNoPairShared: a province whose pairs no other province
 // prices compares nothing: no index.
+// So too for a selection, whose barcodes at places 0 and 2 are two
+// barcodes.
 func TestComputeNoPairShared(t *testing.T) {
 	t.Parallel()
-	geo := New(false, 2)
+	geo := New(false, 0)
 	p1, p2 := geo.Start("P1", 1), geo.Start("P2", 1)
 	geo.Add(p1, "g1", []market.Price{{Banner: "A", Price: 100, Regular: 100}}, 1)
 	geo.Add(p2, "g2", []market.Price{{Banner: "A", Price: 100, Regular: 100}}, 1)
+	testNoPairShared(t, geo)
+	geo = New(false, 3)
+	p1, p2 = geo.Start("P1", 1), geo.Start("P2", 1)
+	geo.AddAt(p1, 0, []market.Price{{Banner: "A", Price: 100, Regular: 100}}, 1)
+	geo.AddAt(p2, 2, []market.Price{{Banner: "A", Price: 100, Regular: 100}}, 1)
+	testNoPairShared(t, geo)
+}
+
+func testNoPairShared(t *testing.T, geo *Geography) {
+	if geo.Barcodes() != 2 {
+		t.Errorf("%d barcodes, want 2", geo.Barcodes())
+	}
 	if err := geo.Compute(func(string, string) (int, error) { return 1, nil }); err != nil {
 		t.Fatal(err)
 	}
