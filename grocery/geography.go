@@ -431,7 +431,10 @@ func (f *productFilter) resolve(tx *storage.Tx, category string) error {
 	if category == "" {
 		return nil
 	}
-	var known []string // in order
+	var (
+		known []string // in order
+		all   []byte   // the category's barcodes, 14 bytes each
+	)
 	err := tx.ProductCategories(func(c []byte) error {
 		if len(c) == 0 {
 			return nil
@@ -444,14 +447,14 @@ func (f *productFilter) resolve(tx *storage.Tx, category string) error {
 			f.category = string(c) // the spelling asked for, else the first in byte order
 		}
 		return tx.ProductsOfCategory(string(c), nil, func(_, gtin []byte) error {
-			f.gtins = append(f.gtins, string(gtin))
+			all = append(all, gtin...)
 			return nil
 		})
 	})
-	slices.Sort(f.gtins) // from by type and GTIN
 	if err != nil {
 		return err
 	}
+	f.gtins = sortedGTINs(all) // from by type and GTIN
 	switch {
 	case len(f.gtins) > 0:
 	case len(known) == 0:
@@ -460,4 +463,47 @@ func (f *productFilter) resolve(tx *storage.Tx, category string) error {
 		return Errorf(EINVALIDARGUMENT, "category %q matches no product of the catalogue: want one of %s", category, strings.Join(known, ", "))
 	}
 	return nil
+}
+
+// sortedGTINs returns the barcodes of b, 14 bytes each, as strings in
+// ascending order, sharing one allocation. Barcodes of 14 digits (all a
+// catalogue holds) sort as the numbers they spell, which order as their
+// bytes do: each number (below 2^47) shifted above its place in b (below
+// 2^17), so that one sort of integers orders them.
+func sortedGTINs(b []byte) []string {
+	n := len(b) / 14
+	keys := make([]uint64, n)
+	for i := range keys {
+		var x uint64
+		for _, c := range b[i*14 : (i+1)*14] {
+			if c < '0' || c > '9' || n > 1<<17 {
+				return sortedStrings(b)
+			}
+			x = x*10 + uint64(c-'0')
+		}
+		keys[i] = x<<17 | uint64(i)
+	}
+	slices.Sort(keys)
+	sorted := make([]byte, 0, len(b))
+	for _, k := range keys {
+		i := int(k & (1<<17 - 1))
+		sorted = append(sorted, b[i*14:(i+1)*14]...)
+	}
+	all := string(sorted)
+	gtins := make([]string, n)
+	for i := range gtins {
+		gtins[i] = all[i*14 : (i+1)*14]
+	}
+	return gtins
+}
+
+// sortedStrings is sortedGTINs for barcodes that are not all digits.
+func sortedStrings(b []byte) []string {
+	all := string(b)
+	gtins := make([]string, len(all)/14)
+	for i := range gtins {
+		gtins[i] = all[i*14 : (i+1)*14]
+	}
+	slices.Sort(gtins)
+	return gtins
 }
