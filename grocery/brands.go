@@ -213,8 +213,8 @@ func (r *brandReader) readPeers(cats map[string]bool) error {
 // banner with a current price of one of its products, by banner.
 func (r *brandReader) provinceRows(rows []BrandRow, province string, categories []string) ([]BrandRow, error) {
 	// The barcodes to price: the brand's and its candidate peers', in key
-	// order, in one pass over the province's offers that seeks past the
-	// others (a few of the catalogue's).
+	// order, each sought in the province's offer prices from the one
+	// before (a few of the catalogue's).
 	clear(r.prices)
 	err := seekEachPrices(r.tx, r.sn, province, r.gtins, r.scratch, func(_ int, g string, ps []market.Price, _ int) error {
 		r.prices[g] = slices.Clone(ps)

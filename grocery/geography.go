@@ -472,11 +472,14 @@ func (f *productFilter) resolve(tx *storage.Tx, category string) error {
 // 2^17), so that one sort of integers orders them.
 func sortedGTINs(b []byte) []string {
 	n := len(b) / 14
+	if n > 1<<17 {
+		return sortedStrings(b)
+	}
 	keys := make([]uint64, n)
 	for i := range keys {
 		var x uint64
 		for _, c := range b[i*14 : (i+1)*14] {
-			if c < '0' || c > '9' || n > 1<<17 {
+			if c < '0' || c > '9' {
 				return sortedStrings(b)
 			}
 			x = x*10 + uint64(c-'0')

@@ -38,8 +38,9 @@ type PriceEntry struct {
 }
 
 // OfferPrices is one province's offer prices as its transaction reads
-// them (Tx.OfferPrices). It remembers where its last lookup ended, so it
-// is not safe for concurrent use; copy it for another goroutine.
+// them (Tx.OfferPrices). It remembers where its last lookup ended, and
+// Product makes its strings in the transaction's space, so it is not
+// safe for concurrent use, as the transaction is not.
 type OfferPrices struct {
 	b       []byte   // the entries: valid as long as the transaction
 	banners []string // the record's banners, by place
@@ -310,7 +311,7 @@ func priceDiff(got, want []byte) string {
 	case len(want) == 0:
 		return "a record, and no offers"
 	case !bytes.Equal(got[:hg], want[:hw]):
-		return fmt.Sprintf("banners %q, its offers give %q", got[2:hg], want[2:hw])
+		return fmt.Sprintf("banners %q, its offers give %q", got[min(2, hg):hg], want[2:hw])
 	}
 	i := hg
 	for i < min(len(got), len(want)) && got[i] == want[i] {

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -234,12 +235,18 @@ func TestOfferPricesLookups(t *testing.T) {
 }
 
 // TestUpgradeOfferPrices: a version 14 file has offer days and no offer
-// prices. A read-only open refuses it, saying to open it once for
-// writing; a writable open writes the offer prices, they check, and the
-// offer days are gone.
+// prices, a version 13 file neither. A read-only open refuses them,
+// saying to open them once for writing; a writable open writes the offer
+// prices, they check, and the offer days are gone.
 func TestUpgradeOfferPrices(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "v14.db")
+	for _, version := range []int{13, 14} {
+		t.Run(fmt.Sprint(version), func(t *testing.T) { testUpgradeOfferPrices(t, version) })
+	}
+}
+
+func testUpgradeOfferPrices(t *testing.T, version int) {
+	path := filepath.Join(t.TempDir(), "old.db")
 	db, err := Open(path, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -247,6 +254,9 @@ func TestUpgradeOfferPrices(t *testing.T) {
 	putOffers(t, db, "ON", []testOffer{{gtinN(1), "metro", 100, 0, 0}, {gtinN(1), "loblaws", 105, 0, 0}})
 	putOffers(t, db, "BC", []testOffer{{gtinN(7), "metro", 60, 0, 0}})
 	err = db.Update(func(tx *Tx) error {
+		if version == 13 {
+			return nil
+		}
 		b, err := tx.tx.CreateBucket(bucketOfferDays)
 		if err != nil {
 			return err
@@ -256,10 +266,10 @@ func TestUpgradeOfferPrices(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	asVersion(t, db, path, 14, bucketOfferPrices)
+	asVersion(t, db, path, version, bucketOfferPrices)
 	db, err = Open(path, Options{})
 	if err != nil {
-		t.Fatalf("writable open of a version 14 file: %v", err)
+		t.Fatalf("writable open of a version %d file: %v", version, err)
 	}
 	defer db.Close()
 	err = db.View(func(tx *Tx) error {
@@ -349,13 +359,16 @@ func TestCheckOfferPrices(t *testing.T) {
 			wantInconsistent(t, db, tc.break_, tc.want)
 		})
 	}
+	// Read, each is corrupt; checked against the province's offers, each
+	// differs from them.
+	db := tempDB(t)
+	putOffers(t, db, "ON", []testOffer{{gtinN(1), "metro", 100, 0, 0}, {gtinN(1), "loblaws", 105, 0, 0}})
 	for name, rec := range map[string][]byte{
 		"a record of 1 byte":        {0},
 		"an entry cut short":        ok[:len(ok)-1],
 		"banner 2 of a list of 2":   priceRecord([]string{"loblaws", "metro"}, priceEntry(gtinN(1), 2, 100, 120, 0, 105)),
 		"a banner's name cut short": ok[:5],
 	} {
-		db := tempDB(t)
 		err := db.Update(func(tx *Tx) error {
 			if err := tx.offerPrices().Put([]byte("ON"), rec); err != nil {
 				return err
@@ -366,6 +379,7 @@ func TestCheckOfferPrices(t *testing.T) {
 		if !errors.Is(err, errCorrupt) {
 			t.Errorf("%s: got %v, want errCorrupt", name, err)
 		}
+		wantInconsistent(t, db, func(tx *Tx) error { return tx.offerPrices().Put([]byte("ON"), rec) }, `offerprices of "ON" differ from its offers: `)
 	}
 }
 
@@ -461,6 +475,35 @@ func TestOfferPricesWrites(t *testing.T) {
 			t.Errorf("QC after ClearOffers and a put: %v, want [-1 70]", got)
 		}
 		return tx.checkOfferPrices()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestPutOfferLongBanner: an offer under a banner of more than 255 bytes,
+// which the offer prices could not name, is refused and writes nothing;
+// one of 255 is kept.
+func TestPutOfferLongBanner(t *testing.T) {
+	t.Parallel()
+	db := tempDB(t)
+	long := strings.Repeat("b", 256)
+	err := db.Update(func(tx *Tx) error { return tx.PutOffer("ON", gtinN(1), &Offer{Banner: long, SKU: "s", ObservedAt: 1}) })
+	if err == nil || !strings.Contains(err.Error(), "is 256 bytes, over 255") {
+		t.Errorf("a banner of 256 bytes: got %v, want it refused", err)
+	}
+	err = db.Update(func(tx *Tx) error {
+		return tx.PutOffer("ON", gtinN(2), &Offer{Banner: long[:255], SKU: "s", Price: 100, StoreCount: 1, ObservedAt: 1})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.View(func(tx *Tx) error {
+		got, err := entries(tx, "ON")
+		if want := "02 " + long[:255] + " 100/0 1@1"; len(got) != 1 || got[0] != want {
+			t.Errorf("offer prices: got %q, want [%q]", got, want)
+		}
+		return err
 	})
 	if err != nil {
 		t.Fatal(err)

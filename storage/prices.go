@@ -3,6 +3,7 @@ package storage
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"maps"
 	"math"
 	"slices"
@@ -456,8 +457,12 @@ func offerKey(province, gtin, banner, sku string) []byte {
 	return append(appendStr0(append(append(b, province...), gtin...), banner), sku...)
 }
 
-// PutOffer writes a province's offer of a GTIN.
+// PutOffer writes a province's offer of a GTIN. A banner of more than 255
+// bytes is refused: the offer prices name it by a length of one byte.
 func (t *Tx) PutOffer(province, gtin string, o *Offer) error {
+	if len(o.Banner) > 255 {
+		return fmt.Errorf("storage: offer of %s: banner %.20q... is %d bytes, over 255", gtin, o.Banner, len(o.Banner))
+	}
 	t.offersPut(province)
 	return t.put(t.offers(), offerKey(province, gtin, o.Banner, o.SKU), encodeOffer(o))
 }

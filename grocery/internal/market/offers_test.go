@@ -2,6 +2,7 @@ package market
 
 import (
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -154,5 +155,81 @@ func TestShelvesFind(t *testing.T) {
 		if (tc.want == 0) != (got == nil) || got != nil && got.LastPrice != tc.want {
 			t.Errorf("Find(%s, %s): got %+v, want last price %d", tc.banner, tc.sku, got, tc.want)
 		}
+	}
+}
+
+// TestScanAndSeekEach: with current meaning observed after day 10 by
+// some store, Scan and SeekEach fold a barcode's current offers into its
+// banner prices, each banner's the lowest price and, apart, the lowest
+// regular price of its SKUs, with the store-level prices behind them:
+//   - ...1: a1 (2.80, regular 3.30, 1 store) and a2 (3.00, 3.20, 2) give
+//     a 2.80 and 3.20; b1 (3.10, 3 stores) gives b 3.10; 6 stores;
+//   - ...2: only a stale offer (day 5): no call;
+//   - ...3: c 1.50, 1 store (Scan's skip refuses it);
+//   - ...4: a 0.90, regular 1.00, 4 stores; c4 has no store: not current.
+//
+// SeekEach, asked for ...1 to ...5, says each barcode's place in the
+// list. use sees only the fields the offer prices keep: no SKU, no
+// minimum, no daily price.
+func TestScanAndSeekEach(t *testing.T) {
+	t.Parallel()
+	const g1, g2, g3, g4, g5 = "00000000000001", "00000000000002", "00000000000003", "00000000000004", "00000000000005"
+	put := []struct {
+		gtin string
+		o    storage.Offer
+	}{
+		{g1, storage.Offer{Banner: "a", SKU: "a1", ObservedAt: 11, Price: 280, Regular: 330, StoreCount: 1, Min: 1}},
+		{g1, storage.Offer{Banner: "a", SKU: "a2", ObservedAt: 12, Price: 300, Regular: 320, StoreCount: 2, Min: 1}},
+		{g1, storage.Offer{Banner: "b", SKU: "b1", ObservedAt: 12, Price: 310, Regular: 310, StoreCount: 3, Min: 1}},
+		{g2, storage.Offer{Banner: "b", SKU: "b2", ObservedAt: 5, Price: 100, Regular: 100, StoreCount: 1, Min: 1}},
+		{g3, storage.Offer{Banner: "c", SKU: "c1", ObservedAt: 12, Price: 150, Regular: 150, StoreCount: 1, Min: 1}},
+		{g4, storage.Offer{Banner: "a", SKU: "a4", ObservedAt: 12, Price: 90, Regular: 100, StoreCount: 4, Min: 1,
+			Daily: storage.DayPrice{Day: 12, Price: 90, Regular: 100}}},
+		{g4, storage.Offer{Banner: "c", SKU: "c4", ObservedAt: 11, Price: 95, Regular: 95, Min: 1}},
+	}
+	db := openStore(t, func(tx *storage.Tx) error {
+		for _, p := range put {
+			if err := tx.PutOffer("ON", p.gtin, &p.o); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	use := func(g string, o *storage.Offer) bool {
+		if o.SKU != "" || o.Min != 0 || o.Daily != (storage.DayPrice{}) {
+			t.Errorf("%s: use sees %+v, more than the offer prices keep", g, *o)
+		}
+		return o.ObservedAt > 10 && o.StoreCount > 0
+	}
+	type call struct {
+		At     int
+		GTIN   string
+		Prices []Price
+		Stores int
+	}
+	p1 := []Price{{"a", 280, 320}, {"b", 310, 310}}
+	p3, p4 := []Price{{"c", 150, 150}}, []Price{{"a", 90, 100}}
+	var scanned, sought []call
+	err := db.View(func(tx *storage.Tx) error {
+		err := Scan(tx, "ON", func(g string) bool { return g == g3 }, use, func(g string, ps []Price, n int) error {
+			scanned = append(scanned, call{-1, g, slices.Clone(ps), n})
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		return SeekEach(tx, "ON", []string{g1, g2, g3, g4, g5}, nil, use, func(at int, g string, ps []Price, n int) error {
+			sought = append(sought, call{at, g, slices.Clone(ps), n})
+			return nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]call{{-1, g1, p1, 6}, {-1, g4, p4, 4}}, scanned); diff != "" {
+		t.Errorf("Scan (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]call{{0, g1, p1, 6}, {2, g3, p3, 1}, {3, g4, p4, 4}}, sought); diff != "" {
+		t.Errorf("SeekEach (-want +got):\n%s", diff)
 	}
 }
