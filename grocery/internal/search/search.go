@@ -113,13 +113,16 @@ func compareHits(a, b Hit) int {
 func match(tx *storage.Tx, province string, words []string, withSKUs bool) ([]Hit, []string, error) {
 	m := &matcher{withSKUs: withSKUs}
 	for wi, w := range words {
-		m.word, m.bit, m.next, m.skuNext = wi, uint8(1)<<wi, make(map[[14]byte]int32, max(64, len(m.cands))), nil
-		m.wordLen = len(w)
+		m.word, m.bit, m.wordLen, m.matched, m.skuNext = wi, uint8(1)<<wi, len(w), false, nil
 		if err := tx.Tokens(province, w, m.token); err != nil {
 			return nil, nil, err
 		}
-		m.cands, m.skuCands = m.next, m.skuNext
-		if len(m.cands) == 0 && len(m.skuCands) == 0 {
+		if wi == 0 {
+			m.all = byGTIN(m.all)
+			m.matched = len(m.all) > 0
+		}
+		m.skuCands = m.skuNext
+		if !m.matched && len(m.skuCands) == 0 {
 			return nil, nil, nil
 		}
 	}
@@ -127,19 +130,21 @@ func match(tx *storage.Tx, province string, words []string, withSKUs bool) ([]Hi
 	return hits, refs, nil
 }
 
-// matcher keeps the candidates of a match, word by word: those that
-// matched every word so far.
+// matcher keeps the candidates of a match, word by word. The first word
+// makes the barcodes' candidates, a hit for each of its tokens' rows,
+// then one a barcode in barcode order (byGTIN); a later word's rows find
+// theirs by binary search, and take only those that matched every word
+// before.
 type matcher struct {
 	withSKUs bool
-	all      []Hit // the barcodes' candidates ever made; cands and next index them
-	cands    map[[14]byte]int32
-	skuCands map[string]*Hit // the banner SKUs', made at the first
-	// The word being matched: its index, bit and length, and the
-	// candidates that match it too.
+	all      []Hit           // the barcodes' candidates
+	skuCands map[string]*Hit // the banner SKUs', made at the first word
+	// The word being matched: its index, bit and length, whether a
+	// barcode matched it and every word before, and the banner SKUs.
 	word    int
 	bit     uint8
 	wordLen int
-	next    map[[14]byte]int32
+	matched bool
 	skuNext map[string]*Hit
 }
 
@@ -158,21 +163,77 @@ func (m *matcher) token(token, ref []byte, flags, weight byte) error {
 		}
 		return nil
 	}
-	g := [14]byte(ref)
-	i, ok := m.next[g]
-	if !ok {
-		if m.cands == nil {
-			i = int32(len(m.all))
-			m.all = append(m.all, Hit{GTIN: g, weight: weight})
-		} else if i, ok = m.cands[g]; !ok {
-			return nil
-		}
-		m.next[g] = i
+	if m.word == 0 {
+		h := Hit{GTIN: [14]byte(ref), weight: weight, mask: m.bit}
+		h.best[0] = score
+		m.all = append(m.all, h)
+		return nil
+	}
+	i, found := slices.BinarySearchFunc(m.all, [14]byte(ref), func(h Hit, g [14]byte) int { return bytes.Compare(h.GTIN[:], g[:]) })
+	before := m.bit - 1 // the words before's bits
+	if !found || m.all[i].mask&before != before {
+		return nil
 	}
 	h := &m.all[i]
+	m.matched = true
 	h.mask |= m.bit
 	h.best[m.word] = max(h.best[m.word], score)
 	return nil
+}
+
+// byGTIN returns the first word's hits in barcode order, one a barcode.
+// They come in runs of ascending barcodes, one a token the word
+// prefixes, which it merges two by two: a barcode in several runs keeps
+// the first's weight and the best score of its rows.
+func byGTIN(hits []Hit) []Hit {
+	starts := []int{0} // where each run begins
+	for i := 1; i < len(hits); i++ {
+		if bytes.Compare(hits[i-1].GTIN[:], hits[i].GTIN[:]) >= 0 {
+			starts = append(starts, i)
+		}
+	}
+	if len(hits) == 0 || len(starts) == 1 {
+		return hits
+	}
+	buf := make([]Hit, 0, len(hits))
+	for len(starts) > 1 {
+		run := func(r int) []Hit {
+			if r+1 < len(starts) {
+				return hits[starts[r]:starts[r+1]]
+			}
+			return hits[starts[r]:]
+		}
+		merged, next := buf[:0], []int(nil)
+		for r := 0; r < len(starts); r += 2 {
+			next = append(next, len(merged))
+			if r+1 == len(starts) {
+				merged = append(merged, run(r)...)
+				continue
+			}
+			merged = mergeHits(merged, run(r), run(r+1))
+		}
+		hits, buf, starts = merged, hits, next
+	}
+	return hits
+}
+
+// mergeHits appends to dst the hits of a and b, each in ascending barcode
+// order, in that order, a barcode of both once: a's, with the better
+// score.
+func mergeHits(dst, a, b []Hit) []Hit {
+	for len(a) > 0 && len(b) > 0 {
+		switch c := bytes.Compare(a[0].GTIN[:], b[0].GTIN[:]); {
+		case c < 0:
+			dst, a = append(dst, a[0]), a[1:]
+		case c > 0:
+			dst, b = append(dst, b[0]), b[1:]
+		default:
+			h := a[0]
+			h.best[0] = max(h.best[0], b[0].best[0])
+			dst, a, b = append(dst, h), a[1:], b[1:]
+		}
+	}
+	return append(append(dst, a...), b...)
 }
 
 // skuToken takes a token of a banner SKU sold under no barcode.

@@ -4,9 +4,12 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"path/filepath"
 	"slices"
 	"sort"
 	"testing"
+
+	"github.com/grocerydata/grocery/storage"
 )
 
 // TestKMBetween: one degree along the equator or a meridian is 1/360 of a
@@ -74,6 +77,101 @@ func TestRank(t *testing.T) {
 		sort.Slice(byGTIN, func(i, j int) bool { return string(byGTIN[i].GTIN[:]) < string(byGTIN[j].GTIN[:]) })
 		if !slices.Equal(rest, byGTIN) {
 			t.Errorf("Rank(500 hits, %d): lost or duplicated hits", n)
+		}
+	}
+}
+
+// TestByGTIN: the first word's rows, three tokens' runs of ascending
+// barcodes, become one hit a barcode in barcode order; barcode 5, in all
+// three runs, keeps the first run's weight (1, not 9) and its best score
+// (4); barcode 9 takes the third run's better score (5).
+func TestByGTIN(t *testing.T) {
+	t.Parallel()
+	hit := func(n int, weight byte, score int8) Hit {
+		h := Hit{GTIN: [14]byte([]byte(fmt.Sprintf("%014d", n))), weight: weight, mask: 1}
+		h.best[0] = score
+		return h
+	}
+	rows := []Hit{
+		hit(3, 2, 4), hit(5, 1, 4), hit(9, 3, 4), // "milk"
+		hit(1, 1, 2), hit(5, 9, 2), // "milks"
+		hit(5, 1, 1), hit(7, 2, 2), hit(9, 3, 5), // "milkshake"
+	}
+	want := []Hit{hit(1, 1, 2), hit(3, 2, 4), hit(5, 1, 4), hit(7, 2, 2), hit(9, 3, 5)}
+	if got := byGTIN(rows); !slices.Equal(got, want) {
+		t.Errorf("got %v\nwant %v", got, want)
+	}
+	one := []Hit{hit(1, 1, 3), hit(2, 1, 3)}
+	if got := byGTIN(slices.Clone(one)); !slices.Equal(got, one) {
+		t.Errorf("one run: got %v, want it as it is", got)
+	}
+	if got := byGTIN(nil); len(got) != 0 {
+		t.Errorf("none: got %v", got)
+	}
+}
+
+// TestMatch: a word matches every token it prefixes, and a product under
+// several of them is one hit with its best score; a later word keeps only
+// the products every word before matched. Four products:
+//
+//	1  "chip", "chocolate" in its name (2 words)
+//	2  "cheddar" in its name (1 word)
+//	3  "chips" in its name (2 words)
+//	4  "chocolate" its brand, "milk" in its name (3 words)
+//
+// "ch" prefixes cheddar, chip, chips and chocolate: 1, 2 and 3 score 2
+// (a prefix, 1, in the name, +1), 4 scores 1 (a prefix in the brand);
+// ranked by score, then fewer words: 2, 1, 3, 4. "ch milk": only 4 has
+// milk, a whole word in its name (3 + 1), so 1 + 4 = 5. "ch zzz": none.
+func TestMatch(t *testing.T) {
+	t.Parallel()
+	db, err := storage.Open(filepath.Join(t.TempDir(), "s.db"), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	g := func(n int) string { return fmt.Sprintf("%014d", n) }
+	err = db.Update(func(tx *storage.Tx) error {
+		for _, r := range []struct {
+			token         string
+			n             int
+			flags, weight byte
+		}{
+			{"chip", 1, storage.TokenInName, 2}, {"chocolate", 1, storage.TokenInName, 2},
+			{"cheddar", 2, storage.TokenInName, 1}, {"chips", 3, storage.TokenInName, 2},
+			{"chocolate", 4, storage.TokenInBrand, 3}, {"milk", 4, storage.TokenInName, 3},
+		} {
+			if err := tx.PutToken("ON", r.token, g(r.n), r.flags, r.weight); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		words []string
+		want  []string // barcode:score
+	}{
+		{[]string{"ch"}, []string{g(2) + ":2", g(1) + ":2", g(3) + ":2", g(4) + ":1"}},
+		{[]string{"ch", "milk"}, []string{g(4) + ":5"}},
+		{[]string{"milk", "ch"}, []string{g(4) + ":5"}},
+		{[]string{"ch", "zzz"}, nil},
+	} {
+		err := db.View(func(tx *storage.Tx) error {
+			hits, err := Match(tx, "ON", c.words)
+			var got []string
+			for _, h := range hits {
+				got = append(got, fmt.Sprintf("%s:%d", h.GTIN[:], h.Score()))
+			}
+			if !slices.Equal(got, c.want) {
+				t.Errorf("%q: got %q, want %q", c.words, got, c.want)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
 	}
 }
