@@ -142,14 +142,16 @@ func TestPutProductNul(t *testing.T) {
 }
 
 // asVersion makes the file at path, open as db, look as a file of an
-// older format version left it, without bucket, then closes db, and
-// checks that a read-only open refuses it, saying to open it once for
-// writing.
+// older format version left it, without bucket (when not nil), then
+// closes db, and checks that a read-only open refuses it, saying to open
+// it once for writing.
 func asVersion(t *testing.T, db *DB, path string, version int, bucket []byte) {
 	t.Helper()
 	err := db.Update(func(tx *Tx) error {
-		if err := tx.tx.DeleteBucket(bucket); err != nil {
-			return err
+		if bucket != nil {
+			if err := tx.tx.DeleteBucket(bucket); err != nil {
+				return err
+			}
 		}
 		return tx.meta().Put(keyFormat, binary.BigEndian.AppendUint32(nil, uint32(version)))
 	})

@@ -11,26 +11,33 @@ import (
 
 // The offer prices: per province, of every offer there (a banner SKU's
 // offer of a product), the fields that the comparisons between banners
-// and the search read: its barcode, banner, price, regular price, store
-// count and observation day, in the offers' order (by GTIN, banner and
-// SKU). A comparison takes a province's current banner prices from one
-// record rather than decoding every offer, and a search tells which of
-// its matches have a current price without reading their offers. A
-// province's record is rebuilt from its offers when a write transaction
-// that put or deleted one of them commits (DB.Update), so it always
-// agrees with them.
+// and the search read: its banner, price, regular price, store count and
+// observation day, under its product's barcode, in the offers' order (by
+// GTIN, banner and SKU). Each product there comes once, with the newest
+// day of its offers (the greatest ObservedAt over its banner SKUs) and
+// the end of its offers. A comparison takes a province's current banner
+// prices from one record rather than decoding every offer, and a search
+// tells which of its matches have a current price from the products
+// alone. A province's record is rebuilt from its offers when a write
+// transaction that put or deleted one of them commits (DB.Update), so it
+// always agrees with them.
 //
-//	offerprices  province(2) -> banners(2) {len(1) banner}..., then
-//	             entries of 32 bytes, in the offers' order: gtin(14)
-//	             banner(2) price(4) regular(4) stores(4) day(4)
+//	offerprices  province(2) -> banners(2) {len(1) banner}..., products(4),
+//	             then 22 bytes a product, ascending by barcode: gtin(14)
+//	             newest day(4) end(4), then 18 bytes an offer, a product's
+//	             from the previous product's end to its own: banner(2)
+//	             price(4) regular(4) stores(4) day(4)
 //
-// An entry's banner is its place in the record's list of banners; every
+// An offer's banner is its place in the record's list of banners; every
 // number is big-endian.
 
-const priceEntryLen = 14 + 2 + 4 + 4 + 4 + 4
+const (
+	priceProductLen = 14 + 4 + 4
+	priceOfferLen   = 2 + 4 + 4 + 4 + 4
+)
 
 // PriceEntry is what the offer prices keep of an offer beside its
-// barcode and banner (Offer's fields of the same names).
+// product and banner (Offer's fields of the same names).
 type PriceEntry struct {
 	Price, Regular uint32
 	StoreCount     uint32
@@ -42,11 +49,11 @@ type PriceEntry struct {
 // Product makes its strings in the transaction's space, so it is not
 // safe for concurrent use, as the transaction is not.
 type OfferPrices struct {
-	b       []byte   // the entries: valid as long as the transaction
-	banners []string // the record's banners, by place
-	at      int      // the entry the last lookup ended at
-	tx      *Tx      // for Product's strings
-	gtin    string   // the string Product returned last
+	products []byte   // the products: valid as long as the transaction
+	offers   []byte   // the offers, likewise
+	banners  []string // the record's banners, by place
+	at       int      // the product the last lookup ended at
+	tx       *Tx      // for Product's strings
 }
 
 // OfferPrices returns the offer prices of province: none when it has no
@@ -76,33 +83,47 @@ func (t *Tx) OfferPrices(province string) (OfferPrices, error) {
 		p.banners[j] = t.names.get(v[i+1 : i+1+int(v[i])])
 		i += 1 + int(v[i])
 	}
-	p.b = v[i:]
-	if len(p.b)%priceEntryLen != 0 {
+	if i+4 > len(v) {
 		return OfferPrices{}, errCorrupt
 	}
+	products := uint64(binary.BigEndian.Uint32(v[i:])) * priceProductLen
+	if i += 4; products > uint64(len(v)-i) || (uint64(len(v)-i)-products)%priceOfferLen != 0 {
+		return OfferPrices{}, errCorrupt
+	}
+	p.products, p.offers = v[i:i+int(products)], v[i+int(products):]
 	return p, nil
 }
 
-// Len returns the number of offers in the province.
-func (p *OfferPrices) Len() int { return len(p.b) / priceEntryLen }
+// Products returns the number of products with an offer in the province.
+func (p *OfferPrices) Products() int { return len(p.products) / priceProductLen }
 
-// GTIN returns offer i's barcode (14 bytes), a view of the record.
-func (p *OfferPrices) GTIN(i int) []byte { return p.b[i*priceEntryLen : i*priceEntryLen+14] }
+// GTIN returns product i's barcode (14 bytes), a view of the record.
+func (p *OfferPrices) GTIN(i int) []byte { return p.products[i*priceProductLen : i*priceProductLen+14] }
 
-// Product returns offer i's barcode as a string: the one it returned last
-// when that is the same barcode (a product's offers come together), else
-// a new one.
-func (p *OfferPrices) Product(i int) string {
-	if g := p.GTIN(i); string(g) != p.gtin {
-		p.gtin = p.tx.text(g)
+// Product returns product i's barcode as a string.
+func (p *OfferPrices) Product(i int) string { return p.tx.text(p.GTIN(i)) }
+
+// end returns where product i's offers end.
+func (p *OfferPrices) end(i int) int {
+	return int(binary.BigEndian.Uint32(p.products[(i+1)*priceProductLen-4:]))
+}
+
+// Offers returns the offers of product i: from first to end.
+func (p *OfferPrices) Offers(i int) (first, end int, err error) {
+	if i > 0 {
+		first = p.end(i - 1)
 	}
-	return p.gtin
+	end = p.end(i)
+	if first >= end || end > len(p.offers)/priceOfferLen {
+		return 0, 0, errCorrupt // every product has an offer
+	}
+	return first, end, nil
 }
 
 // Entry returns offer i's banner and sets e to its prices, store count
 // and day.
 func (p *OfferPrices) Entry(i int, e *PriceEntry) (banner string, err error) {
-	b := p.b[i*priceEntryLen+14 : (i+1)*priceEntryLen]
+	b := p.offers[i*priceOfferLen : (i+1)*priceOfferLen]
 	j := int(binary.BigEndian.Uint16(b))
 	if j >= len(p.banners) {
 		return "", errCorrupt
@@ -118,34 +139,34 @@ func gtinKey(gtin []byte) (hi, lo uint64) {
 	return binary.BigEndian.Uint64(gtin[:8]), binary.BigEndian.Uint64(gtin[6:14])
 }
 
-// cmp compares entry i's GTIN with the one whose key is hi, lo.
+// cmp compares product i's GTIN with the one whose key is hi, lo.
 func (p *OfferPrices) cmp(i int, hi, lo uint64) int {
-	h, l := gtinKey(p.b[i*priceEntryLen:])
+	h, l := gtinKey(p.products[i*priceProductLen:])
 	if h != hi {
 		return cmp.Compare(h, hi)
 	}
 	return cmp.Compare(l, lo)
 }
 
-// Seek returns the first offer whose barcode is not below gtin (14
-// bytes), Len when there is none. Lookups in ascending GTIN order cost
-// about log2 of the distance from one to the next (the record is galloped
-// from the last one); any other order costs a binary search.
+// Seek returns the first product whose barcode is not below gtin (14
+// bytes), Products when there is none. Lookups in ascending GTIN order
+// cost about log2 of the distance from one to the next (the products are
+// galloped from the last one); any other order costs a binary search.
 func (p *OfferPrices) Seek(gtin []byte) int {
-	n := p.Len()
+	n := p.Products()
 	if len(gtin) != 14 {
 		return n
 	}
 	hi, lo := gtinKey(gtin)
-	first, end := 0, n // the entry sought is the first in [first, end) not below gtin, else end
+	first, end := 0, n // the product sought is the first in [first, end) not below gtin, else end
 	if p.at < n {
 		switch c := p.cmp(p.at, hi, lo); {
 		case c >= 0 && (p.at == 0 || p.cmp(p.at-1, hi, lo) < 0):
-			// The same product again, or one between the entry before
-			// and this one (in a province with few offers, most).
+			// The same product again, or one between the product before
+			// and this one (in a province with few products, most).
 			return p.at
 		case c < 0:
-			// Past the last one: gallop from it to an entry not below
+			// Past the last one: gallop from it to a product not below
 			// gtin, or the end.
 			below, step := p.at, 1
 			for below+step < n && p.cmp(below+step, hi, lo) < 0 {
@@ -166,17 +187,21 @@ func (p *OfferPrices) Seek(gtin []byte) int {
 	return first
 }
 
+// Find returns the product of gtin (14 bytes), false when the province
+// has none; a lookup as Seek's.
+func (p *OfferPrices) Find(gtin []byte) (int, bool) {
+	i := p.Seek(gtin)
+	return i, i < p.Products() && bytes.Equal(p.GTIN(i), gtin)
+}
+
 // Newest returns the newest observation day of the offers of gtin (14
 // bytes), false when the province has none; a lookup as Seek's.
 func (p *OfferPrices) Newest(gtin []byte) (int32, bool) {
-	newest, found := int32(0), false
-	for i := p.Seek(gtin); i < p.Len() && bytes.Equal(p.GTIN(i), gtin); i++ {
-		day := int32(binary.BigEndian.Uint32(p.b[(i+1)*priceEntryLen-4:]))
-		if !found || day > newest {
-			newest, found = day, true
-		}
+	i, ok := p.Find(gtin)
+	if !ok {
+		return 0, false
 	}
-	return newest, found
+	return int32(binary.BigEndian.Uint32(p.products[i*priceProductLen+14:])), true
 }
 
 // offersPut notes that a province's offers changed, for putOfferPrices.
@@ -218,9 +243,9 @@ func (t *Tx) putOfferPrices() error {
 // offers: nothing when it has none.
 func (t *Tx) buildOfferPrices(province string) ([]byte, error) {
 	var (
-		entries []byte
-		banners []string // by place
-		last    = -1     // the place of the banner of the offer before
+		products, offers []byte
+		banners          []string // by place
+		last             = -1     // the place of the banner of the offer before
 	)
 	err := t.offerPricesIn(province, func(gtin, banner []byte, e *PriceEntry) error {
 		if last < 0 || string(banner) != banners[last] {
@@ -231,21 +256,31 @@ func (t *Tx) buildOfferPrices(province string) ([]byte, error) {
 				last, banners = len(banners), append(banners, string(banner))
 			}
 		}
-		entries = binary.BigEndian.AppendUint16(append(entries, gtin...), uint16(last))
-		entries = binary.BigEndian.AppendUint32(entries, e.Price)
-		entries = binary.BigEndian.AppendUint32(entries, e.Regular)
-		entries = binary.BigEndian.AppendUint32(entries, e.StoreCount)
-		entries = binary.BigEndian.AppendUint32(entries, uint32(e.ObservedAt))
+		n := len(products)
+		if n == 0 || !bytes.Equal(products[n-priceProductLen:n-8], gtin) {
+			// A new product: its day this offer's, its end set below.
+			products = binary.BigEndian.AppendUint32(append(products, gtin...), uint32(e.ObservedAt))
+			products = append(products, 0, 0, 0, 0)
+			n = len(products)
+		} else if day := products[n-8 : n-4]; e.ObservedAt > int32(binary.BigEndian.Uint32(day)) {
+			binary.BigEndian.PutUint32(day, uint32(e.ObservedAt))
+		}
+		offers = binary.BigEndian.AppendUint16(offers, uint16(last))
+		for _, x := range [...]uint32{e.Price, e.Regular, e.StoreCount, uint32(e.ObservedAt)} {
+			offers = binary.BigEndian.AppendUint32(offers, x)
+		}
+		binary.BigEndian.PutUint32(products[n-4:], uint32(len(offers)/priceOfferLen))
 		return nil
 	})
-	if err != nil || len(entries) == 0 {
+	if err != nil || len(offers) == 0 {
 		return nil, err
 	}
 	v := binary.BigEndian.AppendUint16(nil, uint16(len(banners)))
 	for _, b := range banners {
 		v = append(append(v, byte(len(b))), b...)
 	}
-	return append(v, entries...), nil
+	v = binary.BigEndian.AppendUint32(v, uint32(len(products)/priceProductLen))
+	return append(append(v, products...), offers...), nil
 }
 
 // eachOfferProvince calls fn with each province that has an offer, one
@@ -307,7 +342,10 @@ func priceDiff(got, want []byte) string {
 	hg, hw := head(got), head(want)
 	switch {
 	case len(got) == 0:
-		return fmt.Sprintf("no record, its offers give %d offers", (len(want)-hw)/priceEntryLen)
+		if n := binary.BigEndian.Uint32(want[hw:]); n != 1 {
+			return fmt.Sprintf("no record, its offers give %d products", n)
+		}
+		return "no record, its offers give 1 product"
 	case len(want) == 0:
 		return "a record, and no offers"
 	case !bytes.Equal(got[:hg], want[:hw]):
@@ -317,5 +355,13 @@ func priceDiff(got, want []byte) string {
 	for i < min(len(got), len(want)) && got[i] == want[i] {
 		i++
 	}
-	return fmt.Sprintf("at offer %d (of %d, its offers give %d)", (i-hg)/priceEntryLen+1, (len(got)-hg)/priceEntryLen, (len(want)-hw)/priceEntryLen)
+	products := int(binary.BigEndian.Uint32(want[hw:]))
+	switch at := i - hw - 4; {
+	case at < 0:
+		return fmt.Sprintf("in the count of products (its offers give %d)", products)
+	case at < products*priceProductLen:
+		return fmt.Sprintf("at product %d of the %d its offers give", at/priceProductLen+1, products)
+	default:
+		return fmt.Sprintf("at offer %d of the %d its offers give", (at-products*priceProductLen)/priceOfferLen+1, (len(want)-hw-4-products*priceProductLen)/priceOfferLen)
+	}
 }

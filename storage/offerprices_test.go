@@ -72,13 +72,19 @@ func entries(tx *Tx, province string) ([]string, error) {
 		return nil, err
 	}
 	var out []string
-	for i := range op.Len() {
-		var e PriceEntry
-		banner, err := op.Entry(i, &e)
+	for p := range op.Products() {
+		first, end, err := op.Offers(p)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, fmt.Sprintf("%s %s %d/%d %d@%d", op.Product(i)[12:], banner, e.Price, e.Regular, e.StoreCount, e.ObservedAt))
+		for i := first; i < end; i++ {
+			var e PriceEntry
+			banner, err := op.Entry(i, &e)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, fmt.Sprintf("%s %s %d/%d %d@%d", op.Product(p)[12:], banner, e.Price, e.Regular, e.StoreCount, e.ObservedAt))
+		}
 	}
 	return out, nil
 }
@@ -156,10 +162,10 @@ func TestOfferPrices(t *testing.T) {
 	}
 }
 
-// TestOfferPricesLookups: Seek finds the first offer of every product,
-// and of none between them the next product's, and Newest the newest
-// day, whatever the order of the lookups: ascending with gaps
-// (galloped), descending, shuffled and repeated (searched).
+// TestOfferPricesLookups: Seek finds every product, and of none between
+// them the next one, and Newest the newest day, whatever the order of
+// the lookups: ascending with gaps (galloped), descending, shuffled and
+// repeated (searched).
 func TestOfferPricesLookups(t *testing.T) {
 	t.Parallel()
 	db := tempDB(t)
@@ -174,18 +180,9 @@ func TestOfferPricesLookups(t *testing.T) {
 		}
 		want[gtinN(i)] = day
 	}
-	// The first offer not below GTIN n: offers of 0, 6, 12, ... come
-	// two to a product, the other even ones one.
-	wantSeek := func(n int) int {
-		i := 0
-		for g := 0; g < min(n, 600); g += 2 {
-			i++
-			if g%6 == 0 {
-				i++
-			}
-		}
-		return i
-	}
+	// The first product not below GTIN n: the even ones below it, 300
+	// past the last.
+	wantSeek := func(n int) int { return min((n+1)/2, 300) }
 	putOffers(t, db, "ON", offers)
 	orders := map[string][]string{}
 	for i := 0; i < 601; i++ {
@@ -208,8 +205,8 @@ func TestOfferPricesLookups(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			if d.Len() != 400 {
-				t.Errorf("Len: %d, want 400", d.Len())
+			if d.Products() != 300 {
+				t.Errorf("Products: %d, want 300", d.Products())
 			}
 			for i, g := range gtins {
 				n, _ := strconv.Atoi(g)
@@ -235,12 +232,13 @@ func TestOfferPricesLookups(t *testing.T) {
 }
 
 // TestUpgradeOfferPrices: a version 14 file has offer days and no offer
-// prices, a version 13 file neither. A read-only open refuses them,
-// saying to open them once for writing; a writable open writes the offer
+// prices, a version 13 file neither, a version 15 file its offer prices
+// laid out with a barcode an offer. A read-only open refuses them, saying
+// to open them once for writing; a writable open writes the offer
 // prices, they check, and the offer days are gone.
 func TestUpgradeOfferPrices(t *testing.T) {
 	t.Parallel()
-	for _, version := range []int{13, 14} {
+	for _, version := range []int{13, 14, 15} {
 		t.Run(fmt.Sprint(version), func(t *testing.T) { testUpgradeOfferPrices(t, version) })
 	}
 }
@@ -253,20 +251,32 @@ func testUpgradeOfferPrices(t *testing.T, version int) {
 	}
 	putOffers(t, db, "ON", []testOffer{{gtinN(1), "metro", 100, 0, 0}, {gtinN(1), "loblaws", 105, 0, 0}})
 	putOffers(t, db, "BC", []testOffer{{gtinN(7), "metro", 60, 0, 0}})
+	gone := bucketOfferPrices // what the old version has not
 	err = db.Update(func(tx *Tx) error {
-		if version == 13 {
-			return nil
+		switch version {
+		case 14:
+			b, err := tx.tx.CreateBucket(bucketOfferDays)
+			if err != nil {
+				return err
+			}
+			return b.Put([]byte("ON"), binary.BigEndian.AppendUint32([]byte(gtinN(1)), 105))
+		case 15:
+			// Version 15's layout: 32 bytes an offer, its barcode in
+			// each.
+			gone = nil
+			v := append(binary.BigEndian.AppendUint16(nil, 1), "\x05metro"...)
+			v = append(append(v, gtinN(7)...), 0, 0)
+			for _, x := range []uint32{100, 120, 0, 60} {
+				v = binary.BigEndian.AppendUint32(v, x)
+			}
+			return tx.offerPrices().Put([]byte("BC"), v)
 		}
-		b, err := tx.tx.CreateBucket(bucketOfferDays)
-		if err != nil {
-			return err
-		}
-		return b.Put([]byte("ON"), binary.BigEndian.AppendUint32([]byte(gtinN(1)), 105))
+		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	asVersion(t, db, path, version, bucketOfferPrices)
+	asVersion(t, db, path, version, gone)
 	db, err = Open(path, Options{})
 	if err != nil {
 		t.Fatalf("writable open of a version %d file: %v", version, err)
@@ -294,21 +304,26 @@ func testUpgradeOfferPrices(t *testing.T, version int) {
 	}
 }
 
-// priceRecord returns an offer prices record of banners and entries made
-// with priceEntry.
-func priceRecord(banners []string, entries ...[]byte) []byte {
+// priceRecord returns an offer prices record of banners, products made
+// with priceProduct and offers made with priceOffer.
+func priceRecord(banners []string, products, offers [][]byte) []byte {
 	v := binary.BigEndian.AppendUint16(nil, uint16(len(banners)))
 	for _, b := range banners {
 		v = append(append(v, byte(len(b))), b...)
 	}
-	for _, e := range entries {
+	v = binary.BigEndian.AppendUint32(v, uint32(len(products)))
+	for _, e := range append(products, offers...) {
 		v = append(v, e...)
 	}
 	return v
 }
 
-func priceEntry(gtin string, banner uint16, price, regular, stores uint32, day int32) []byte {
-	e := binary.BigEndian.AppendUint16([]byte(gtin), banner)
+func priceProduct(gtin string, newest int32, end uint32) []byte {
+	return binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint32([]byte(gtin), uint32(newest)), end)
+}
+
+func priceOffer(banner uint16, price, regular, stores uint32, day int32) []byte {
+	e := binary.BigEndian.AppendUint16(nil, banner)
 	for _, x := range []uint32{price, regular, stores, uint32(day)} {
 		e = binary.BigEndian.AppendUint32(e, x)
 	}
@@ -316,27 +331,38 @@ func priceEntry(gtin string, banner uint16, price, regular, stores uint32, day i
 }
 
 // TestCheckOfferPrices: CheckIndexes finds offer prices that differ from
-// their offers (an entry, the banners), those of a province without
-// offers, and a province's missing record; a record of a length no
-// entries make, or naming a banner it does not list, is corrupt.
+// their offers (an offer, a product's newest day, the products, the
+// banners), those of a province without offers, and a province's missing
+// record. Read, a record of a length no products and offers make, naming
+// a banner it does not list, or whose products' ends do not rise within
+// its offers is corrupt.
 func TestCheckOfferPrices(t *testing.T) {
 	t.Parallel()
-	ok := priceRecord([]string{"loblaws", "metro"}, priceEntry(gtinN(1), 0, 100, 120, 0, 105), priceEntry(gtinN(1), 1, 100, 120, 0, 100))
+	banners := []string{"loblaws", "metro"}
+	product := [][]byte{priceProduct(gtinN(1), 105, 2)}
+	loblaws, metro := priceOffer(0, 100, 120, 0, 105), priceOffer(1, 100, 120, 0, 100)
+	ok := priceRecord(banners, product, [][]byte{loblaws, metro})
 	for _, tc := range []struct {
 		name   string
 		break_ func(tx *Tx) error
 		want   string
 	}{
 		{"stale price", func(tx *Tx) error {
-			return tx.offerPrices().Put([]byte("ON"), priceRecord([]string{"loblaws", "metro"},
-				priceEntry(gtinN(1), 0, 100, 120, 0, 105), priceEntry(gtinN(1), 1, 99, 120, 0, 100)))
-		}, `offerprices of "ON" differ from its offers: at offer 2 (of 2, its offers give 2)`},
+			return tx.offerPrices().Put([]byte("ON"), priceRecord(banners, product, [][]byte{loblaws, priceOffer(1, 99, 120, 0, 100)}))
+		}, `offerprices of "ON" differ from its offers: at offer 2 of the 2 its offers give`},
+		{"stale newest day", func(tx *Tx) error {
+			return tx.offerPrices().Put([]byte("ON"), priceRecord(banners, [][]byte{priceProduct(gtinN(1), 100, 2)}, [][]byte{loblaws, metro}))
+		}, `offerprices of "ON" differ from its offers: at product 1 of the 1 its offers give`},
+		{"a product too many", func(tx *Tx) error {
+			return tx.offerPrices().Put([]byte("ON"), priceRecord(banners, [][]byte{priceProduct(gtinN(0), 1, 1), priceProduct(gtinN(1), 105, 3)},
+				[][]byte{metro, loblaws, metro}))
+		}, `offerprices of "ON" differ from its offers: in the count of products (its offers give 1)`},
 		{"banners", func(tx *Tx) error {
-			return tx.offerPrices().Put([]byte("ON"), priceRecord([]string{"metro", "loblaws"},
-				priceEntry(gtinN(1), 1, 100, 120, 0, 105), priceEntry(gtinN(1), 0, 100, 120, 0, 100)))
+			return tx.offerPrices().Put([]byte("ON"), priceRecord([]string{"metro", "loblaws"}, product,
+				[][]byte{priceOffer(1, 100, 120, 0, 105), priceOffer(0, 100, 120, 0, 100)}))
 		}, `offerprices of "ON" differ from its offers: banners "\x05metro\aloblaws", its offers give "\aloblaws\x05metro"`},
 		{"orphan", func(tx *Tx) error { return tx.offerPrices().Put([]byte("QC"), ok) }, `offerprices of "QC" differ from its offers: a record, and no offers`},
-		{"missing", func(tx *Tx) error { return tx.offerPrices().Delete([]byte("ON")) }, `offerprices of "ON" differ from its offers: no record, its offers give 2 offers`},
+		{"missing", func(tx *Tx) error { return tx.offerPrices().Delete([]byte("ON")) }, `offerprices of "ON" differ from its offers: no record, its offers give 1 product`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			db := tempDB(t)
@@ -365,9 +391,16 @@ func TestCheckOfferPrices(t *testing.T) {
 	putOffers(t, db, "ON", []testOffer{{gtinN(1), "metro", 100, 0, 0}, {gtinN(1), "loblaws", 105, 0, 0}})
 	for name, rec := range map[string][]byte{
 		"a record of 1 byte":        {0},
-		"an entry cut short":        ok[:len(ok)-1],
-		"banner 2 of a list of 2":   priceRecord([]string{"loblaws", "metro"}, priceEntry(gtinN(1), 2, 100, 120, 0, 105)),
+		"an offer cut short":        ok[:len(ok)-1],
+		"banner 2 of a list of 2":   priceRecord(banners, product, [][]byte{loblaws, priceOffer(2, 100, 120, 0, 100)}),
 		"a banner's name cut short": ok[:5],
+		"2 products, 1 given":       priceRecord(banners, [][]byte{product[0], priceProduct(gtinN(2), 1, 2)}, nil),
+		// 44 bytes of products in 28: 16 bytes short, which a count of
+		// bytes wrapped around below 0 would take for a whole number of
+		// offers.
+		"2 products in 28 bytes":   append(priceRecord(banners, [][]byte{product[0], priceProduct(gtinN(2), 1, 2)}, nil)[:2+8+6+4+22], 1, 2, 3, 4, 5, 6),
+		"an end past the offers":   priceRecord(banners, [][]byte{priceProduct(gtinN(1), 105, 3)}, [][]byte{loblaws, metro}),
+		"a product without offers": priceRecord(banners, [][]byte{priceProduct(gtinN(0), 1, 0), priceProduct(gtinN(1), 105, 2)}, [][]byte{loblaws, metro}),
 	} {
 		err := db.Update(func(tx *Tx) error {
 			if err := tx.offerPrices().Put([]byte("ON"), rec); err != nil {
@@ -384,16 +417,18 @@ func TestCheckOfferPrices(t *testing.T) {
 }
 
 // BenchmarkOfferPricesNewest looks up 600 of 20,000 products of four
-// offers each (a search's matches against a province of the national set) in ascending order, as
-// a search's token runs mostly give them, and shuffled.
+// offers each (a search's matches against a province of the national
+// set, every product under four banners) in ascending order, as a
+// search's token runs mostly give them, and shuffled.
 func BenchmarkOfferPricesNewest(b *testing.B) {
-	var entries [][]byte
+	var products, offers [][]byte
 	for i := 0; i < 20000; i++ { // four banners' offers a product
+		products = append(products, priceProduct(gtinN(i*3), 20000, uint32(4*i+4)))
 		for banner := range uint16(4) {
-			entries = append(entries, priceEntry(gtinN(i*3), banner, 100, 120, 1, 20000))
+			offers = append(offers, priceOffer(banner, 100, 120, 1, 20000))
 		}
 	}
-	rec := priceRecord([]string{"a", "b", "c", "d"}, entries...)
+	rec := priceRecord([]string{"a", "b", "c", "d"}, products, offers)
 	var asc [][]byte
 	for i := 0; i < 600; i++ {
 		asc = append(asc, []byte(gtinN(i*100)))
@@ -407,7 +442,7 @@ func BenchmarkOfferPricesNewest(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			found := 0
 			for b.Loop() {
-				d := OfferPrices{b: rec[2+4*2:]}
+				d := OfferPrices{products: rec[2+4*2+4 : 2+4*2+4+20000*priceProductLen]}
 				for _, g := range c.gtins {
 					if _, ok := d.Newest(g); ok {
 						found++

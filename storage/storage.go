@@ -30,9 +30,10 @@
 //	           observations across a province's stores, after the writes
 //	           that last changed them (writes.go)
 //	offers     province(2) gtin(14) banner 0x00 sku -> Offer
-//	offerprices province(2) -> banners, then gtin(14) banner(2) price(4)
-//	           regular(4) stores(4) day(4) ...: of each offer there, what
-//	           the comparisons and the search read (offerprices.go)
+//	offerprices province(2) -> banners, products (gtin, newest day, end
+//	           of its offers), offers (banner, price, regular, stores,
+//	           day): what the comparisons and the search read of the
+//	           province's offers (offerprices.go)
 //	tokens     province(2) token 0x00 gtin(14) -> token flags
 //	latest     store_id 0x00 sku -> Latest: a store's latest price of a SKU
 //	storedays  store_id 0x00 day(4) -> observations that day
@@ -130,16 +131,18 @@ import (
 // version 9 to 12 file writes it by itself.
 //
 // Version 15 adds the offer prices (of every offer in each province, its
-// barcode, banner, prices, store count and day: OfferPrices) in place of
-// version 14's offer days (the newest day of each product's offers); a
-// writable Open of a version 9 to 14 file writes them by itself.
-const FormatVersion = 15
+// banner, prices, store count and day, by product, each product with the
+// newest day of its offers: OfferPrices) in place of version 14's offer
+// days (the newest day of each product's offers alone); version 16 lays
+// them out as OfferPrices reads them, each product once. A writable Open
+// of a version 9 to 15 file writes them by itself.
+const FormatVersion = 16
 
 // selfUpgrade is the oldest version a writable Open upgrades without
 // Options.Upgrade: from it on, the upgrade adds what only this package
 // writes (the write stamps of version 10, the stores' sources and the
 // offers' weekly prices of 11, the category days' parts of 12, the kinds
-// index of 13, the offer prices of 15).
+// index of 13, the offer prices of 16).
 const selfUpgrade = 9
 
 // Bucket names.
@@ -175,7 +178,7 @@ var (
 	bucketCatSKUs     = []byte("catskus")
 	bucketKinds       = []byte("kinds")
 	bucketOfferPrices = []byte("offerprices")
-	// Version 14's offer days, removed by the upgrade to 15.
+	// Version 14's offer days, which an upgrade removes.
 	bucketOfferDays  = []byte("offerdays")
 	bucketShelf      = []byte("shelf")
 	bucketPromos     = []byte("promos")

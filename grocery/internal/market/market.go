@@ -129,25 +129,19 @@ func Scan(tx *storage.Tx, province string, skip func(gtin string) bool, use func
 		return err
 	}
 	f := folder{fn: fn}
-	var (
-		o       storage.Offer
-		skipped bool
-	)
-	for i := range op.Len() {
-		g := op.Product(i)
-		if first, err := f.next(g); err != nil {
-			return err
-		} else if first {
-			skipped = skip(g)
-		}
-		if skipped {
+	var o storage.Offer
+	for p := range op.Products() {
+		if f.cur = op.Product(p); skip(f.cur) {
 			continue
 		}
-		if err := f.offer(&op, i, &o, use); err != nil {
+		if err := f.product(&op, p, &o, use); err != nil {
+			return err
+		}
+		if err := f.flush(); err != nil {
 			return err
 		}
 	}
-	return f.flush()
+	return nil
 }
 
 // ScanPriced is Scan reading the offers themselves, every field, with
@@ -191,11 +185,13 @@ func SeekEach(tx *storage.Tx, province string, gtins []string, prices []Price, u
 	f := folder{prices: prices[:0]}
 	var o storage.Offer
 	for at, g := range gtins {
+		p, ok := op.Find([]byte(g))
+		if !ok {
+			continue
+		}
 		f.cur = g
-		for i := op.Seek([]byte(g)); i < op.Len() && string(op.GTIN(i)) == g; i++ {
-			if err := f.offer(&op, i, &o, use); err != nil {
-				return err
-			}
+		if err := f.product(&op, p, &o, use); err != nil {
+			return err
 		}
 		if len(f.prices) > 0 {
 			if err := fn(at, g, f.prices, f.obs); err != nil {
@@ -234,17 +230,23 @@ func (f *folder) add(o *storage.Offer, p, r float64) {
 	f.obs += int(o.StoreCount)
 }
 
-// offer folds offer i of op into the barcode's prices when use takes it;
-// o is scratch space.
-func (f *folder) offer(op *storage.OfferPrices, i int, o *storage.Offer, use func(gtin string, o *storage.Offer) bool) error {
-	var e storage.PriceEntry
-	banner, err := op.Entry(i, &e)
+// product folds the offers of product p of op that use takes into the
+// barcode's prices; o is scratch space.
+func (f *folder) product(op *storage.OfferPrices, p int, o *storage.Offer, use func(gtin string, o *storage.Offer) bool) error {
+	first, end, err := op.Offers(p)
 	if err != nil {
 		return err
 	}
-	*o = storage.Offer{Banner: banner, Price: e.Price, Regular: e.Regular, StoreCount: e.StoreCount, ObservedAt: e.ObservedAt}
-	if use(f.cur, o) {
-		f.add(o, float64(o.Price), float64(o.Regular))
+	var e storage.PriceEntry
+	for i := first; i < end; i++ {
+		banner, err := op.Entry(i, &e)
+		if err != nil {
+			return err
+		}
+		*o = storage.Offer{Banner: banner, Price: e.Price, Regular: e.Regular, StoreCount: e.StoreCount, ObservedAt: e.ObservedAt}
+		if use(f.cur, o) {
+			f.add(o, float64(o.Price), float64(o.Regular))
+		}
 	}
 	return nil
 }
