@@ -104,20 +104,21 @@ func (p *OfferPrices) GTIN(i int) []byte { return p.products[i*priceProductLen :
 func (p *OfferPrices) Product(i int) string { return p.tx.text(p.GTIN(i)) }
 
 // end returns where product i's offers end.
-func (p *OfferPrices) end(i int) int {
-	return int(binary.BigEndian.Uint32(p.products[(i+1)*priceProductLen-4:]))
+func (p *OfferPrices) end(i int) uint64 {
+	return uint64(binary.BigEndian.Uint32(p.products[(i+1)*priceProductLen-4:]))
 }
 
 // Offers returns the offers of product i: from first to end.
 func (p *OfferPrices) Offers(i int) (first, end int, err error) {
+	var f uint64
 	if i > 0 {
-		first = p.end(i - 1)
+		f = p.end(i - 1)
 	}
-	end = p.end(i)
-	if first >= end || end > len(p.offers)/priceOfferLen {
+	e := p.end(i)
+	if f >= e || e > uint64(len(p.offers)/priceOfferLen) {
 		return 0, 0, errCorrupt // every product has an offer
 	}
-	return first, end, nil
+	return int(f), int(e), nil
 }
 
 // Entry returns offer i's banner and sets e to its prices, store count
@@ -250,7 +251,7 @@ func (t *Tx) buildOfferPrices(province string) ([]byte, error) {
 	err := t.offerPricesIn(province, func(gtin, banner []byte, e *PriceEntry) error {
 		if last < 0 || string(banner) != banners[last] {
 			if last = slices.Index(banners, string(banner)); last < 0 {
-				if len(banner) > 255 || len(banners) == 1<<16 {
+				if len(banner) > 255 || len(banners) >= 1<<16-1 {
 					return fmt.Errorf("storage: the offer prices of %s: banner %q is one too many or too long", province, banner)
 				}
 				last, banners = len(banners), append(banners, string(banner))
@@ -296,9 +297,16 @@ func (t *Tx) eachOfferProvince(fn func(province string)) error {
 	return nil
 }
 
-// fillOfferPrices marks every province with an offer for putOfferPrices
-// (the upgrade of a file older than version 15).
-func (t *Tx) fillOfferPrices() error { return t.eachOfferProvince(t.offersPut) }
+// fillOfferPrices writes the offer prices anew: it empties their bucket
+// and marks every province with an offer for putOfferPrices (the upgrade
+// of a file older than version 16, whose version 15 records are laid out
+// otherwise).
+func (t *Tx) fillOfferPrices() error {
+	if err := t.clear(idOfferPrices); err != nil {
+		return err
+	}
+	return t.eachOfferProvince(t.offersPut)
+}
 
 // checkOfferPrices checks that each province's offer prices are those its
 // offers give, and that no province without offers has a record. In a

@@ -233,7 +233,8 @@ func TestOfferPricesLookups(t *testing.T) {
 
 // TestUpgradeOfferPrices: a version 14 file has offer days and no offer
 // prices, a version 13 file neither, a version 15 file its offer prices
-// laid out with a barcode an offer. A read-only open refuses them, saying
+// laid out with a barcode an offer (one of them of a province without
+// offers). A read-only open refuses them, saying
 // to open them once for writing; a writable open writes the offer
 // prices, they check, and the offer days are gone.
 func TestUpgradeOfferPrices(t *testing.T) {
@@ -269,7 +270,11 @@ func testUpgradeOfferPrices(t *testing.T, version int) {
 			for _, x := range []uint32{100, 120, 0, 60} {
 				v = binary.BigEndian.AppendUint32(v, x)
 			}
-			return tx.offerPrices().Put([]byte("BC"), v)
+			if err := tx.offerPrices().Put([]byte("BC"), v); err != nil {
+				return err
+			}
+			// And one of a province without offers, left from before.
+			return tx.offerPrices().Put([]byte("QC"), v)
 		}
 		return nil
 	})

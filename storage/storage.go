@@ -142,7 +142,7 @@ const FormatVersion = 16
 // Options.Upgrade: from it on, the upgrade adds what only this package
 // writes (the write stamps of version 10, the stores' sources and the
 // offers' weekly prices of 11, the category days' parts of 12, the kinds
-// index of 13, the offer prices of 16).
+// index of 13, the offer prices as version 16 lays them out).
 const selfUpgrade = 9
 
 // Bucket names.
