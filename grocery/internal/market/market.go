@@ -182,30 +182,27 @@ func SeekEach(tx *storage.Tx, province string, gtins []string, prices []Price, u
 	if err != nil {
 		return err
 	}
-	f := folder{prices: prices[:0]}
+	var at int // the place of the barcode being folded
+	f := folder{fn: func(g string, ps []Price, n int) error { return fn(at, g, ps, n) }, prices: prices[:0]}
 	var o storage.Offer
-	for at, g := range gtins {
+	for i, g := range gtins {
 		p, ok := op.Find([]byte(g))
 		if !ok {
 			continue
 		}
-		f.cur = g
+		at, f.cur = i, g
 		if err := f.product(&op, p, &o, use); err != nil {
 			return err
 		}
-		if len(f.prices) > 0 {
-			if err := fn(at, g, f.prices, f.obs); err != nil {
-				return err
-			}
-			f.prices, f.obs = f.prices[:0], 0
+		if err := f.flush(); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
 // folder folds the offers of one barcode after another into its banner
-// prices, and hands each barcode's to fn (Scan's; SeekEach hands them
-// itself).
+// prices, and hands each barcode's to fn.
 type folder struct {
 	fn     func(gtin string, prices []Price, storePrices int) error
 	cur    string
