@@ -16,7 +16,8 @@ func benchPeriod(b *testing.B, fn func(svc *Service) error) {
 	if path == "" {
 		b.Skip("GROCERY_BENCH_DB names no large demo file")
 	}
-	svc, err := Open(path, &Options{ReadOnly: true})
+	// GROCERY_BENCH_PRELOAD=1 opens it as a server does (Options.Preload).
+	svc, err := Open(path, &Options{ReadOnly: true, Preload: os.Getenv("GROCERY_BENCH_PRELOAD") == "1"})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -128,7 +128,7 @@ func OpenReplica(dir string, opts *Options) (*Service, error) {
 	}
 	ro := *opts
 	ro.ReadOnly = true
-	s, err := open(path, &ro, storage.Options{ReadOnly: true, LockTimeout: opts.LockTimeout}, opts.Now)
+	s, err := open(path, &ro, storage.Options{ReadOnly: true, LockTimeout: opts.LockTimeout, Preload: opts.Preload}, opts.Now)
 	if err != nil {
 		f.RemoveCache()
 		return nil, err

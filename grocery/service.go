@@ -71,7 +71,7 @@ func Open(path string, opts *Options) (*Service, error) {
 	if opts == nil {
 		opts = &Options{}
 	}
-	return open(path, opts, storage.Options{ReadOnly: opts.ReadOnly, LockTimeout: opts.LockTimeout}, opts.Now)
+	return open(path, opts, storage.Options{ReadOnly: opts.ReadOnly, LockTimeout: opts.LockTimeout, Preload: opts.Preload}, opts.Now)
 }
 
 func open(path string, opts *Options, so storage.Options, now func() time.Time) (*Service, error) {

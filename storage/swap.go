@@ -97,7 +97,7 @@ func (db *DB) with(fn func(*handle) error) error {
 // Reopen is meant for read-only DBs (a replica following snapshots); a
 // DB opened for writing is read-only after it.
 func (db *DB) Reopen(path string) error {
-	next, err := openOnce(path, Options{ReadOnly: true})
+	next, err := openOnce(path, Options{ReadOnly: true, Preload: db.preload})
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,107 @@
+package storage
+
+import (
+	"encoding/binary"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// presentPages counts the pages of the file db maps that this process's
+// page table holds (/proc/self/pagemap), over the pages in use.
+func presentPages(t *testing.T, db *DB) (present, pages int) {
+	t.Helper()
+	f, err := os.Open("/proc/self/pagemap")
+	if err != nil {
+		t.Skip("no /proc/self/pagemap:", err)
+	}
+	defer f.Close()
+	b := db.cur.Load().bolt
+	var size int64
+	if err := b.View(func(tx *bolt.Tx) error { size = tx.Size(); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	step := int64(os.Getpagesize())
+	first := int64(b.Info().Data) / step
+	pages = int((size + step - 1) / step)
+	entries := make([]byte, 8*pages)
+	if _, err := f.ReadAt(entries, first*8); err != nil && err != io.EOF {
+		t.Skip("pagemap not readable:", err)
+	}
+	for i := range pages {
+		if binary.LittleEndian.Uint64(entries[8*i:])&(1<<63) != 0 {
+			present++
+		}
+	}
+	return present, pages
+}
+
+// fillFile writes a data file at path holding about 8 MB in pages that
+// no Open reads.
+func fillFile(t *testing.T, path string) {
+	t.Helper()
+	db, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	b, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	err = b.Update(func(tx *bolt.Tx) error {
+		bk, err := tx.CreateBucket([]byte("zz-preload-test"))
+		if err != nil {
+			return err
+		}
+		v := make([]byte, 8000)
+		for i := range 1000 {
+			v[0] = byte(i)
+			if err := bk.Put(binary.BigEndian.AppendUint32(nil, uint32(i)), v); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestPreload: a file opened with Preload has every page in use mapped
+// into the process before Open returns, and so does the file Reopen moves
+// to; without it, Open maps only the few pages it reads.
+func TestPreload(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.db"), filepath.Join(dir, "b.db")
+	fillFile(t, a)
+	fillFile(t, b)
+
+	plain, err := Open(a, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plain.Close()
+	if n, pages := presentPages(t, plain); pages < 2000 || n > pages/4 {
+		t.Fatalf("without Preload: %d of %d pages mapped, want a file of at least 2000 pages, at most a quarter mapped", n, pages)
+	}
+
+	db, err := Open(b, Options{ReadOnly: true, Preload: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if n, pages := presentPages(t, db); n != pages {
+		t.Errorf("Preload: %d of %d pages mapped, want all", n, pages)
+	}
+	if err := db.Reopen(a); err != nil {
+		t.Fatal(err)
+	}
+	if n, pages := presentPages(t, db); n != pages {
+		t.Errorf("Preload, after Reopen: %d of %d pages mapped, want all", n, pages)
+	}
+}
