@@ -311,6 +311,9 @@ type basketReader struct {
 	// byType holds the products of the items' product types (category
 	// 0x00 folded type), read when a first substitute is sought.
 	byType map[string][]sizedProduct
+	// prices are the province's offer prices, once pricesRead.
+	prices     storage.OfferPrices
+	pricesRead bool
 }
 
 // product returns the product of barcode g, nil when the catalogue has
@@ -354,38 +357,77 @@ func (r *basketReader) addOffer(m map[string]basketPrice, g string, o *storage.O
 	}
 }
 
-// readOffers reads the offers of the barcodes gs not read yet, in one
-// pass over the province's offers (what offers then returns).
-func (r *basketReader) readOffers(gs []string) error {
-	var todo []string
-	for _, g := range gs {
-		if _, ok := r.offersOf[g]; !ok {
-			r.offersOf[g] = map[string]basketPrice{}
-			todo = append(todo, g)
+// readPrices reads the province's offer prices, once.
+func (r *basketReader) readPrices() error {
+	if r.pricesRead {
+		return nil
+	}
+	p, err := r.tx.OfferPrices(r.province)
+	r.prices, r.pricesRead = p, err == nil
+	return err
+}
+
+// current calls fn with the banner and price of each current offer of
+// barcode g in the province, read from its offer prices (the fields of
+// every offer that a comparison reads, in one record a province), in the
+// offers' order.
+func (r *basketReader) current(g string, fn func(banner string, price uint32)) error {
+	if err := r.readPrices(); err != nil {
+		return err
+	}
+	i, ok := r.prices.Find([]byte(g))
+	if !ok {
+		return nil
+	}
+	first, end, err := r.prices.Offers(i)
+	if err != nil {
+		return err
+	}
+	var e storage.PriceEntry
+	for j := first; j < end; j++ {
+		b, err := r.prices.Entry(j, &e)
+		if err != nil {
+			return err
+		}
+		if r.sn.currentAt(e.ObservedAt, e.StoreCount) {
+			fn(b, e.Price)
 		}
 	}
-	slices.Sort(todo)
-	return r.tx.OffersOf(r.province, todo, func(g string, o *storage.Offer) error {
-		r.addOffer(r.offersOf[g], g, o)
-		return nil
-	})
+	return nil
 }
 
 // carried returns how many banners have a current offer of g and the
-// spread of their prices, (max - min) ÷ min.
+// spread of their cheapest prices, (max - min) ÷ min.
 func (r *basketReader) carried(g string) (int, float64, error) {
-	m, err := r.offers(g)
-	if err != nil || len(m) == 0 {
+	var banners []string
+	var cheapest []uint32
+	err := r.current(g, func(banner string, price uint32) {
+		if i := slices.Index(banners, banner); i >= 0 {
+			cheapest[i] = min(cheapest[i], price)
+			return
+		}
+		banners, cheapest = append(banners, banner), append(cheapest, price)
+	})
+	if err != nil || len(cheapest) == 0 {
 		return 0, 0, err
 	}
-	lo, hi := uint32(math.MaxUint32), uint32(0)
-	for _, p := range m {
-		lo, hi = min(lo, p.o.Price), max(hi, p.o.Price)
-	}
+	lo, hi := slices.Min(cheapest), slices.Max(cheapest)
 	if lo == 0 {
-		return len(m), 0, nil
+		return len(cheapest), 0, nil
 	}
-	return len(m), float64(hi-lo) / float64(lo), nil
+	return len(cheapest), float64(hi-lo) / float64(lo), nil
+}
+
+// cheapestAt returns the cheapest current price of g at banner, false
+// when banner has no current offer of it.
+func (r *basketReader) cheapestAt(g, banner string) (uint32, bool, error) {
+	lo, ok := uint32(0), false
+	err := r.current(g, func(b string, price uint32) {
+		if b == banner && (!ok || price < lo) {
+			lo, ok = price, true
+		}
+	})
+	return lo, ok, err
 }
 
 // resolve fills bi, item i of the request, from arg: its barcode's
@@ -431,13 +473,6 @@ func (r *basketReader) match(words []string) (*BasketMatch, string, error) {
 		spread  float64
 	}
 	ranks := make([]ranked, min(len(hits), max(tied, 2)))
-	gs := make([]string, len(ranks))
-	for j := range ranks {
-		gs[j] = string(hits[j].GTIN[:])
-	}
-	if err := r.readOffers(gs); err != nil {
-		return nil, "", err
-	}
 	for j := range ranks {
 		n, sp, err := r.carried(string(hits[j].GTIN[:]))
 		if err != nil {
@@ -492,16 +527,26 @@ func (r *basketReader) readTypes(items []BasketItem) error {
 			wanted[it.Category][foldKey(it.Type)] = true
 		}
 	}
+	if err := r.readPrices(); err != nil {
+		return err
+	}
 	var p storage.Product
 	for _, category := range sortedKeys(wanted) {
 		keep := func(typ []byte) bool { return len(typ) > 0 && wanted[category][foldKey(string(typ))] }
-		err := r.tx.ProductsOfCategory(category, keep, func(_, gtin []byte) error {
+		var typ, key string // the last type read, and its key
+		err := r.tx.ProductsOfCategory(category, keep, func(t, gtin []byte) error {
+			// A product the province has no offer of is no substitute.
+			if _, ok := r.prices.Find(gtin); !ok {
+				return nil
+			}
 			if found, err := r.tx.Product(string(gtin), &p); err != nil || !found {
 				return err
 			}
-			k := typeKey(p.Category, p.Type)
+			if string(t) != typ {
+				typ, key = string(t), typeKey(category, string(t))
+			}
 			q, b := unitprice.Of(p.Size)
-			r.byType[k] = append(r.byType[k], sizedProduct{p.GTIN, q, b})
+			r.byType[key] = append(r.byType[key], sizedProduct{p.GTIN, q, b})
 			cp := p
 			r.prods[p.GTIN] = &cp
 			return nil
@@ -532,25 +577,34 @@ func (r *basketReader) substitute(items []BasketItem, item *BasketItem, own, ban
 		}
 	}
 	var cands []basketpick.Candidate
-	var offers []basketPrice
+	var gtins []string
 	for _, c := range r.byType[typeKey(item.Category, item.Type)] {
 		if c.gtin == own || c.basis != basis || !basketpick.Fits(qty, c.qty) {
 			continue
 		}
-		m, err := r.offers(c.gtin)
+		price, ok, err := r.cheapestAt(c.gtin, banner)
 		if err != nil {
 			return nil, nil, 0, err
 		}
-		if pr, ok := m[banner]; ok {
-			cands = append(cands, basketpick.Candidate{Size: c.qty, Price: int64(pr.o.Price)})
-			offers = append(offers, pr)
+		if ok {
+			cands = append(cands, basketpick.Candidate{Size: c.qty, Price: int64(price)})
+			gtins = append(gtins, c.gtin)
 		}
 	}
 	i, packs := basketpick.Substitute(qty, item.Quantity, cands)
 	if i < 0 {
 		return nil, nil, 0, nil
 	}
-	return &offers[i], r.prods[offers[i].gtin], packs, nil
+	// The substitute's offer itself (its SKU, regular price, stores).
+	m, err := r.offers(gtins[i])
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	pr, ok := m[banner]
+	if !ok || int64(pr.o.Price) != cands[i].Price {
+		return nil, nil, 0, fmt.Errorf("the offer prices of %s at %s in %s differ from its offers", gtins[i], banner, r.province)
+	}
+	return &pr, r.prods[gtins[i]], packs, nil
 }
 
 // bannerBasket prices the found items (gtins by item) at banner b: each

@@ -160,3 +160,86 @@ func TestBasketNameTies(t *testing.T) {
 		t.Errorf("match (-want +got)\n%s", d)
 	}
 }
+
+// The current-offers data set: Ontario, every price observed on
+// 2026-11-19 unless said, all Pantry, type jam but the ketchup.
+//
+//	jamX 061000000087 Smucker's Raspberry Jam 500 g: nf 5.00
+//	jamA 061000000094 Kraft Strawberry Jam 500 g: lob 4.00 (L11 at
+//	     lob-1) and 6.00 (L12 at lob-2), nf 5.00
+//	jamB 061000000100 E.D. Smith Strawberry Jam 250 g: lob 4.00, nf 4.90
+//	jamC 061000000117 Double Fruit Strawberry Jam 375 g: lob 4.00; met
+//	     and nf 3.00 on 2026-09-01 only (not current: observed more than
+//	     14 days before the data set's latest day)
+//	sauce 061000000124 Heinz Ketchup 1 L, type ketchup: lob 4.00, nf
+//	     3.50, met 2.00
+const (
+	curJamX, curJamA, curJamB, curJamC, curSauce = "061000000087", "061000000094", "061000000100", "061000000117", "061000000124"
+)
+
+const curObs = `date,store_id,banner,external_sku,price,upc,name,brand,size,category,product_type
+2026-09-01,met-1,metro,M14,3.00,061000000117,Strawberry Jam,Double Fruit,375 g,Pantry,jam
+2026-09-01,nf-1,no-frills,N14,3.00,061000000117,Strawberry Jam,Double Fruit,375 g,Pantry,jam
+2026-11-19,nf-1,no-frills,N10,5.00,061000000087,Raspberry Jam,Smucker's,500 g,Pantry,jam
+2026-11-19,lob-1,loblaws,L11,4.00,061000000094,Strawberry Jam,Kraft,500 g,Pantry,jam
+2026-11-19,lob-2,loblaws,L12,6.00,061000000094,Strawberry Jam,Kraft,500 g,Pantry,jam
+2026-11-19,nf-1,no-frills,N11,5.00,061000000094,Strawberry Jam,Kraft,500 g,Pantry,jam
+2026-11-19,lob-1,loblaws,L13,4.00,061000000100,Strawberry Jam,E.D. Smith,250 g,Pantry,jam
+2026-11-19,nf-1,no-frills,N13,4.90,061000000100,Strawberry Jam,E.D. Smith,250 g,Pantry,jam
+2026-11-19,lob-1,loblaws,L14,4.00,061000000117,Strawberry Jam,Double Fruit,375 g,Pantry,jam
+2026-11-19,lob-1,loblaws,L15,4.00,061000000124,Ketchup,Heinz,1 L,Pantry,ketchup
+2026-11-19,nf-1,no-frills,N15,3.50,061000000124,Ketchup,Heinz,1 L,Pantry,ketchup
+2026-11-19,met-1,metro,M15,2.00,061000000124,Ketchup,Heinz,1 L,Pantry,ketchup
+`
+
+// TestBasketCurrentOffers: a basket weighs each banner's cheapest
+// current offer of a product, and only current ones, when it ranks tied
+// name matches and when it picks a substitute.
+func TestBasketCurrentOffers(t *testing.T) {
+	svc := openSnap(t, snapStores, curObs)
+	ctx := context.Background()
+	t.Run("Ties", func(t *testing.T) {
+		// "strawberry jam" ties the three strawberry jams (score 8 of 8).
+		// Carried, by each banner's cheapest current price: A by
+		// loblaws 4.00 (not its 6.00 SKU) and no-frills 5.00, spread
+		// (5.00 - 4.00) / 4.00 = 0.25; B by loblaws 4.00 and no-frills
+		// 4.90, spread 0.90 / 4.00 = 0.225; C by loblaws alone (its
+		// metro and no-frills offers are not current). B wins, A is
+		// the runner-up; confidence 8 / 8 / 3 = 0.33.
+		r, err := svc.CompareBasket(ctx, grocery.BasketInput{Province: "ON", Items: []grocery.BasketItemInput{{Name: "strawberry jam", Quantity: 1}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := &grocery.BasketMatch{Score: 8, MaxScore: 8, Confidence: 0.33, Candidates: 3, Tied: 3, Carried: 2,
+			RunnerUp: &grocery.BasketRunner{UPC: curJamA, Name: "Strawberry Jam", Brand: "Kraft", Size: "500 g", Score: 8, Carried: 2}}
+		if it := r.Items[0]; it.UPC != curJamB {
+			t.Errorf("item: got %s (%s), want %s (E.D. Smith)", it.UPC, it.Brand, curJamB)
+		}
+		if d := cmp.Diff(want, r.Items[0].Match); d != "" {
+			t.Errorf("match (-want +got)\n%s", d)
+		}
+	})
+	t.Run("Substitute", func(t *testing.T) {
+		// The raspberry jam (500 g) and the ketchup. no-frills: 5.00 +
+		// 3.50, exact. loblaws lacks the raspberry jam: of its current
+		// jams, A is the closest in size (500 g), at its cheapest SKU
+		// there, L11 4.00: 4.00 + 4.00 = 8.00. metro: the ketchup 2.00;
+		// its only jam offer (C) is not current, so it lacks the jam.
+		r, err := svc.CompareBasket(ctx, grocery.BasketInput{Province: "ON", Items: []grocery.BasketItemInput{
+			{UPC: curJamX, Quantity: 1}, {UPC: curSauce, Quantity: 1}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []basketRow{
+			{"no-frills", 850, true, true, 2, 0, 0, []int{}, nil},
+			{"loblaws", 800, false, true, 1, 1, 0, []int{}, []string{curJamA}},
+			{"metro", 200, false, false, 1, 0, 1, []int{0}, nil},
+		}
+		if d := cmp.Diff(want, basketRows(r)); d != "" {
+			t.Fatalf("banners (-want +got)\n%s", d)
+		}
+		if l := r.Banners[1].Lines[0]; l.ExternalSKU != "L11" || l.Price != 400 || l.Packs != 1 {
+			t.Errorf("loblaws' substitute line: SKU %s at %v, %d packs; want L11 at 4.00, 1 pack", l.ExternalSKU, l.Price, l.Packs)
+		}
+	})
+}

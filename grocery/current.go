@@ -48,8 +48,12 @@ func newSnapshot(asOf int32) *snapshot {
 }
 
 // current reports whether o is a current offer.
-func (sn *snapshot) current(o *storage.Offer) bool {
-	return o.ObservedAt > sn.asOf-freshDays && o.StoreCount > 0
+func (sn *snapshot) current(o *storage.Offer) bool { return sn.currentAt(o.ObservedAt, o.StoreCount) }
+
+// currentAt reports whether an offer observed on day observed, priced
+// by stores stores, is a current offer.
+func (sn *snapshot) currentAt(observed int32, stores uint32) bool {
+	return observed > sn.asOf-freshDays && stores > 0
 }
 
 // add records a current offer of gtin in province as used.

@@ -576,46 +576,6 @@ func (t *Tx) Offers(province, gtin string, fn func(o *Offer) error) error {
 	return nil
 }
 
-// OffersOf calls fn for each offer in province of each GTIN of gtins, in
-// that order, each GTIN's ordered by banner and SKU, until fn returns
-// ErrStop: Offers for many barcodes. It is made for ascending GTINs: one
-// after the last read and near it is reached by stepping on through the
-// keys, a far one by a seek, so a scan of barcodes that lie close together
-// costs about a step an offer between them rather than a seek a barcode
-// (one at or before the last is sought, as a repeat is). fn may keep o
-// only until it returns.
-func (t *Tx) OffersOf(province string, gtins []string, fn func(gtin string, o *Offer) error) error {
-	// A seek descends the tree from its root, a few binary searches: about
-	// the cost of this many steps (the national demo set's categories, whose
-	// barcodes lie among others', read fastest so, against 4, 32 and 128).
-	const steps = 8
-	var (
-		o      Offer
-		prefix = make([]byte, 0, 16)
-		c      = t.offers().Cursor()
-		k, v   []byte
-	)
-	for i, g := range gtins {
-		prefix = append(append(prefix[:0], province...), g...)
-		n := 0
-		for ; i > 0 && k != nil && bytes.Compare(k, prefix) < 0 && n < steps; n++ {
-			k, v = c.Next()
-		}
-		if i == 0 || n == steps || g <= gtins[i-1] {
-			k, v = c.Seek(prefix)
-		}
-		for ; hasPrefix(k, prefix); k, v = c.Next() {
-			if err := t.decodeOffer(k[len(prefix):], v, &o); err != nil {
-				return err
-			}
-			if err := fn(g, &o); err != nil {
-				return stopped(err)
-			}
-		}
-	}
-	return nil
-}
-
 // Latest is a store's latest observation of a SKU.
 type Latest struct {
 	SKU            string
