@@ -31,13 +31,15 @@ type Options struct {
 	// answered from it, or waits for the computation under way. A server
 	// sets it.
 	WarmAnswers bool
-	// Preload reads every page of the data file before Open returns (and
-	// of each snapshot a replica moves to before it serves it), so that
-	// no request pays the first touch of a page: a page fault, or a disk
-	// read when the operating system's cache does not hold the page (a
-	// first request still pays its first allocations). It costs one read
-	// of the file at Open, about 60 ms a GB when the cache holds it
-	// (BenchmarkOpenPreload). A server sets it; a command that answers
+	// Preload reads every page of the data file in use before Open
+	// returns (and of each snapshot a replica moves to before it serves
+	// it), so that no request pays the first touch of those pages: a page
+	// fault, or a disk read when the operating system's cache does not
+	// hold the page. A first request still pays its first allocations,
+	// and a page an import writes later is touched when first read. It
+	// costs one read of the file, in order, at Open: about 0.2 s a GB
+	// when the cache holds it (BenchmarkOpenPreload), the disk's
+	// sequential read when not. A server sets it; a command that answers
 	// one question reads less without it.
 	Preload bool
 	// Plans are the plans keys can be created on; default DefaultPlans().

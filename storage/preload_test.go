@@ -2,6 +2,7 @@ package storage
 
 import (
 	"encoding/binary"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -72,22 +73,24 @@ func fillFile(t *testing.T, path string) {
 	}
 }
 
-// TestPreload: a file opened with Preload has every page in use mapped
-// into the process before Open returns, and so does the file Reopen moves
-// to; without it, Open maps only the few pages it reads.
+// TestPreload: a file opened with Preload, read-only or writable (whose
+// mapping reaches far past the file), has every page in use mapped into
+// the process before Open returns, and so does the file Reopen moves to;
+// without it, Open maps only the few pages it reads.
 func TestPreload(t *testing.T) {
 	dir := t.TempDir()
-	a, b := filepath.Join(dir, "a.db"), filepath.Join(dir, "b.db")
-	fillFile(t, a)
-	fillFile(t, b)
+	a, b, c := filepath.Join(dir, "a.db"), filepath.Join(dir, "b.db"), filepath.Join(dir, "c.db")
+	for _, p := range []string{a, b, c} {
+		fillFile(t, p)
+	}
 
 	plain, err := Open(a, Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer plain.Close()
-	if n, pages := presentPages(t, plain); pages < 2000 || n > pages/4 {
-		t.Fatalf("without Preload: %d of %d pages mapped, want a file of at least 2000 pages, at most a quarter mapped", n, pages)
+	if n, pages := presentPages(t, plain); pages*os.Getpagesize() < 8e6 || n > pages/4 {
+		t.Fatalf("without Preload: %d of %d pages mapped, want a file of at least 8 MB, at most a quarter mapped", n, pages)
 	}
 
 	db, err := Open(b, Options{ReadOnly: true, Preload: true})
@@ -103,5 +106,54 @@ func TestPreload(t *testing.T) {
 	}
 	if n, pages := presentPages(t, db); n != pages {
 		t.Errorf("Preload, after Reopen: %d of %d pages mapped, want all", n, pages)
+	}
+
+	w, err := Open(c, Options{Preload: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if n, pages := presentPages(t, w); n != pages {
+		t.Errorf("Preload, writable: %d of %d pages mapped, want all", n, pages)
+	}
+}
+
+// TestPreloadShortFile: a file shorter than the pages its meta page
+// claims (a truncated copy) is refused with ErrInconsistent by an Open
+// with Preload, which would otherwise touch the pages that are not there
+// (a SIGBUS); an Open without it reads only what it needs.
+func TestPreloadShortFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "short.db")
+	fillFile(t, path)
+	// Emptied and written again, the file's live pages lie at its start
+	// and its second half is free pages: cut that half off.
+	b, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Update(func(tx *bolt.Tx) error { return tx.DeleteBucket([]byte("zz-preload-test")) }); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Update(func(tx *bolt.Tx) error { _, err := tx.CreateBucket([]byte("zz-after")); return err }); err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(path, fi.Size()/2); err != nil {
+		t.Fatal(err)
+	}
+	plain, err := Open(path, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatalf("without Preload: %v, want the short file opened", err)
+	}
+	plain.Close()
+	if db, err := Open(path, Options{ReadOnly: true, Preload: true}); !errors.Is(err, ErrInconsistent) {
+		if err == nil {
+			db.Close()
+		}
+		t.Fatalf("Preload: got %v, want ErrInconsistent", err)
 	}
 }

@@ -95,7 +95,8 @@ func (db *DB) with(fn func(*handle) error) error {
 // file system's) and the DB keeps its file.
 //
 // Reopen is meant for read-only DBs (a replica following snapshots); a
-// DB opened for writing is read-only after it.
+// DB opened for writing is read-only after it. A DB opened with
+// Options.Preload preloads the new file before it is used.
 func (db *DB) Reopen(path string) error {
 	next, err := openOnce(path, Options{ReadOnly: true, Preload: db.preload})
 	if err != nil {
