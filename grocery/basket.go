@@ -300,8 +300,10 @@ type sizedProduct struct {
 	basis string
 }
 
-// basketReader reads what a basket needs in one read transaction, each
-// product and each barcode's offers once.
+// basketReader reads what a basket needs in one read transaction: each
+// product and each item's offers once, and the banners' prices of the
+// other products it weighs (tied name matches, substitutes) from the
+// province's offer prices.
 type basketReader struct {
 	tx       *storage.Tx
 	sn       *snapshot
@@ -309,7 +311,8 @@ type basketReader struct {
 	prods    map[string]*storage.Product
 	offersOf map[string]map[string]basketPrice // gtin -> banner -> cheapest
 	// byType holds the products of the items' product types (category
-	// 0x00 folded type), read when a first substitute is sought.
+	// 0x00 folded type) that the province has an offer of, read when a
+	// first substitute is sought.
 	byType map[string][]sizedProduct
 	// prices are the province's offer prices, once pricesRead.
 	prices     storage.OfferPrices
@@ -515,7 +518,8 @@ func typeKey(category, typ string) string { return category + "\x00" + foldKey(t
 // readTypes reads the products of the found items' product types (the
 // same category too), each with its size in units of its price basis:
 // of the items' categories, the types (from the kinds index) that fold
-// to an item's, and their products.
+// to an item's, and their products that the province has an offer of
+// (the others are no substitute there).
 func (r *basketReader) readTypes(items []BasketItem) error {
 	r.byType = map[string][]sizedProduct{}
 	wanted := map[string]map[string]bool{} // category -> folded types
@@ -602,7 +606,7 @@ func (r *basketReader) substitute(items []BasketItem, item *BasketItem, own, ban
 	}
 	pr, ok := m[banner]
 	if !ok || int64(pr.o.Price) != cands[i].Price {
-		return nil, nil, 0, fmt.Errorf("the offer prices of %s at %s in %s differ from its offers", gtins[i], banner, r.province)
+		return nil, nil, 0, fmt.Errorf("%w: the offer prices of %s at %s in %s differ from its offers", storage.ErrInconsistent, gtins[i], banner, r.province)
 	}
 	return &pr, r.prods[gtins[i]], packs, nil
 }
