@@ -1468,12 +1468,18 @@ func (sc *signalScan) olderSizes(recent int32) error {
 
 // lineCandidates finds the verdict (lineItem) of every product whose type
 // folds to a fresh line's, from the kinds index: each category's types
-// asked about once, the others passed over.
+// asked about once, the others passed over; of those, a product the
+// province has no offer of (the offer prices tell) has no shelf record
+// there either, and is passed over before it is read.
 func (sc *signalScan) lineCandidates() error {
 	b := &sc.shrink
 	types := map[string]bool{}
 	for l := range b.lines {
 		types[l.typ] = true
+	}
+	offered, err := sc.tx.OfferPrices(sc.a.province)
+	if err != nil {
+		return err
 	}
 	keep := func(typ []byte) bool {
 		f, ok := b.folds[string(typ)] // a lookup by the view: no string made
@@ -1484,6 +1490,9 @@ func (sc *signalScan) lineCandidates() error {
 	}
 	return sc.tx.ProductCategories(func(category []byte) error {
 		return sc.tx.ProductsOfCategory(string(category), keep, func(_, gtin []byte) error {
+			if _, ok := offered.Find(gtin); !ok {
+				return nil
+			}
 			g := string(gtin)
 			if _, ok := b.verdicts[g]; ok {
 				return nil
