@@ -35,8 +35,10 @@ type Options struct {
 	// returns (and of each snapshot a replica moves to before it serves
 	// it), so that no request pays the first touch of those pages: a page
 	// fault, or a disk read when the operating system's cache does not
-	// hold the page. A first request still pays its first allocations,
-	// and a page an import writes later is touched when first read. It
+	// hold the page. A first request still pays its first allocations;
+	// a page an import writes later, and every page once a growing file
+	// outgrows its mapping (a writable file is mapped a GB at a time)
+	// and is mapped again, is touched when first read. It
 	// costs one read of the file, in order, at Open: about 0.2 s a GB
 	// when the cache holds it (BenchmarkOpenPreload), the disk's
 	// sequential read when not. A server sets it; a command that answers

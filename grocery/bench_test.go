@@ -269,7 +269,7 @@ func BenchmarkStorePrice(b *testing.B) {
 
 // BenchmarkOpenPreload measures Open with Options.Preload, as a server
 // opens the file, per GB of the file (Close not counted): the read of the
-// file and of every page of its mapping, and the rest of Open, which
+// file and of every page of it in use, and the rest of Open, which
 // takes under a millisecond without Preload.
 func BenchmarkOpenPreload(b *testing.B) {
 	path := largeService(b).Path()

@@ -235,8 +235,9 @@ type Options struct {
 	// Preload reads every page of the file in use at Open, and of each
 	// file Reopen opens, before they return, so that no read of those
 	// pages pays their first touch (a page fault, or a disk read when the
-	// page cache does not hold the page; the pages a later commit writes
-	// are touched when read). It costs one read of the file, in order:
+	// page cache does not hold the page; the pages a later commit writes,
+	// and every page once a growing file is mapped again, are touched when
+	// read). It costs one read of the file, in order:
 	// about 0.2 s a GB from the page cache, the disk's sequential read
 	// otherwise. For a long-running server; a command that answers one
 	// question reads less without it.
