@@ -301,9 +301,9 @@ type sizedProduct struct {
 }
 
 // basketReader reads what a basket needs in one read transaction: each
-// product and each item's offers once, and the banners' prices of the
-// other products it weighs (tied name matches, substitutes) from the
-// province's offer prices.
+// product and the offers of each item and picked substitute once, and the
+// banners' prices of the other products it weighs (tied name matches,
+// substitute candidates) from the province's offer prices.
 type basketReader struct {
 	tx       *storage.Tx
 	sn       *snapshot

@@ -8,9 +8,11 @@ import (
 	"slices"
 )
 
-// ErrInconsistent means a check found the file's records disagreeing with
-// each other: an index entry naming a missing record, an offer without
-// observations, analytics that differ from a recomputation.
+// ErrInconsistent means the file's records disagree with each other or
+// with the file: an index entry naming a missing record, an offer without
+// observations, analytics that differ from a recomputation (found by a
+// check), or a file shorter than the pages its meta page claims (found by
+// Options.Preload).
 var ErrInconsistent = errors.New("storage: inconsistent data file")
 
 func inconsistent(format string, args ...any) error {
@@ -170,16 +172,29 @@ func (t *Tx) checkLatest() error {
 	return nil
 }
 
-// checkShelf checks that shelf records have a stored series.
+// checkShelf checks that shelf records have a stored series and, those
+// with a barcode, the province's offer of the banner SKU under it (what
+// lets a reader of the offer prices pass over a barcode the province has
+// no offer of: it has no shelf record there either).
 func (t *Tx) checkShelf() error {
+	offers := t.offers()
 	c := t.shelf().Cursor()
-	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+	var first, last int32
+	for k, v := c.First(); k != nil; k, v = c.Next() {
 		if len(k) < 3 {
 			return errCorrupt
 		}
 		banner, sku, _ := bytes.Cut(k[2:], []byte{0})
 		if !t.hasSeries(banner, sku, k[:2]) {
 			return inconsistent("shelf %q has no observations", k)
+		}
+		d := dec{b: v, tx: t}
+		gtin, _ := decodeShelfHead(&d, &first, &last)
+		if d.err != nil {
+			return d.err
+		}
+		if len(gtin) > 0 && offers.Get(offerKey(string(k[:2]), string(gtin), string(banner), string(sku))) == nil {
+			return inconsistent("shelf %q names barcode %s, which has no offer of the banner SKU in the province", k, gtin)
 		}
 	}
 	return nil
