@@ -3,9 +3,11 @@ package storage
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	bolt "go.etcd.io/bbolt"
@@ -155,4 +157,55 @@ func TestPreloadShortFile(t *testing.T) {
 		}
 		t.Fatalf("Preload: got %v, want ErrInconsistent", err)
 	}
+}
+
+// TestWritableMapping: a writable Open maps 1 GB of address space past
+// the file, so that a write growing the file by less than that does not
+// remap it at commit (which copies every dirty node's keys and values to
+// the heap): with a fixed 1 GB mapping, a file near a gigabyte boundary
+// remapped on its next large write.
+func TestWritableMapping(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "map.db")
+	db, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(tx *Tx) error {
+		for i := range 600 {
+			if err := tx.meta().Put(fmt.Appendf(nil, "pad%d", i), make([]byte, 4096)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err = Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	maps, err := os.ReadFile("/proc/self/maps")
+	if err != nil {
+		t.Skip("no /proc/self/maps:", err)
+	}
+	start := db.cur.Load().bolt.Info().Data
+	for line := range strings.Lines(string(maps)) {
+		var lo, hi uintptr
+		if _, err := fmt.Sscanf(line, "%x-%x", &lo, &hi); err != nil || lo != start {
+			continue
+		}
+		if want := uintptr(fi.Size()) + 1<<30; hi-lo < want {
+			t.Errorf("the %d-byte file is mapped over %d bytes, want at least %d", fi.Size(), hi-lo, want)
+		}
+		return
+	}
+	t.Fatalf("no mapping starts at the data file's %#x", start)
 }

@@ -377,9 +377,12 @@ func openBolt(path string, opts Options) (*bolt.DB, error) {
 		// bbolt then copies every dirty node's keys and values to the heap
 		// (about the size of what the transaction writes, per remap) and
 		// waits for every reader to finish. Mapping 1 GB of address space
-		// up front (not memory, not file: on Windows it would be) avoids
-		// both until the file reaches it.
+		// past the file up front (not memory, not file: on Windows it
+		// would be) avoids both until the file has grown by that much.
 		mmap = 1 << 30
+		if fi, err := os.Stat(path); err == nil {
+			mmap += int(fi.Size())
+		}
 	}
 	b, err := bolt.Open(path, 0o600, &bolt.Options{
 		InitialMmapSize: mmap,
