@@ -744,8 +744,9 @@ func (t *Tx) putDict(gp []byte, d *skuDict) error {
 }
 
 // putCatDay writes c under key, numbering its new SKUs in its category's
-// list.
-func (t *Tx) putCatDay(key []byte, c *CatDay) error {
+// list, unless it is old, the day's bytes already stored: a day a write
+// leaves as it was is neither rewritten nor its blocks rebuilt.
+func (t *Tx) putCatDay(key []byte, c *CatDay, old []byte) error {
 	gp := key[:len(key)-4]
 	dict, err := t.dict(gp)
 	if err != nil {
@@ -757,6 +758,10 @@ func (t *Tx) putCatDay(key []byte, c *CatDay) error {
 			return err
 		}
 	}
+	if bytes.Equal(v, old) {
+		return nil
+	}
+	t.touchCatDay(gp, int32(binary.BigEndian.Uint32(key[len(gp):])))
 	return t.put(t.catDays(), key, v)
 }
 
@@ -793,7 +798,7 @@ func (t *Tx) upgradeCatDays(from int) error {
 			if err := t.decodeCatDay(e.k[:len(e.k)-4], e.v, &c, CatAll, nil, nil); err != nil {
 				return fmt.Errorf("upgrade to version %d: %s: %w; the file is left at version %d", FormatVersion, catDayName(e.k), err, from)
 			}
-			if err := t.putCatDay(e.k, &c); err != nil {
+			if err := t.putCatDay(e.k, &c, nil); err != nil {
 				return err
 			}
 		}
@@ -975,8 +980,9 @@ func (t *Tx) UpdateCatDay(k *CatDayKey, ch *CatDayChange) error {
 	}
 	key := catDayKey(k)
 	var c CatDay
-	if v := t.get(idCatDays, key); v != nil {
-		if err := t.decodeCatDay(key[:len(key)-4], v, &c, CatAll, nil, nil); err != nil {
+	old := t.get(idCatDays, key)
+	if old != nil {
+		if err := t.decodeCatDay(key[:len(key)-4], old, &c, CatAll, nil, nil); err != nil {
 			return err
 		}
 	}
@@ -1044,9 +1050,13 @@ func (t *Tx) UpdateCatDay(k *CatDayKey, ch *CatDayChange) error {
 		c.Units = mergeSorted(make([]uint32, 0, len(c.Units)+len(units)), c.Units, units)
 	}
 	if c.Count == 0 {
+		if old == nil {
+			return nil
+		}
+		t.touchCatDay(key[:len(key)-4], k.Day)
 		return t.catDays().Delete(key)
 	}
-	return t.putCatDay(key, &c)
+	return t.putCatDay(key, &c, old)
 }
 
 // mergeSKUDays returns the SKU days of sorted v with those of set, which

@@ -136,7 +136,11 @@ import (
 // days (the newest day of each product's offers alone); version 16 lays
 // them out as OfferPrices reads them, each product once. A writable Open
 // of a version 9 to 15 file writes them by itself.
-const FormatVersion = 16
+//
+// Version 17 adds the category blocks (each series of category days
+// merged over aligned blocks of 4 to 512 days: CatSpans); a writable Open
+// of a version 9 to 16 file writes them by itself.
+const FormatVersion = 17
 
 // selfUpgrade is the oldest version a writable Open upgrades without
 // Options.Upgrade: from it on, the upgrade adds what only this package
@@ -178,6 +182,7 @@ var (
 	bucketCatSKUs     = []byte("catskus")
 	bucketKinds       = []byte("kinds")
 	bucketOfferPrices = []byte("offerprices")
+	bucketCatBlocks   = []byte("catblocks")
 	// Version 14's offer days, which an upgrade removes.
 	bucketOfferDays  = []byte("offerdays")
 	bucketShelf      = []byte("shelf")
@@ -194,7 +199,7 @@ var (
 		bucketGTINSKUs, bucketSeries, bucketOffers, bucketTokens, bucketLatest, bucketStoreDays,
 		bucketAccounts, bucketKeys, bucketUsage, bucketAlertRules, bucketAlertWatch, bucketAlertEvents,
 		bucketAlertFired, bucketCatDays, bucketShelf, bucketPromos, bucketPromoDates, bucketIdem, bucketIdemExpiry,
-		bucketWebhooks, bucketWebhookDeliveries, bucketWebhookPending, bucketCatSKUs, bucketKinds, bucketOfferPrices, bucketBenchmarks}
+		bucketWebhooks, bucketWebhookDeliveries, bucketWebhookPending, bucketCatSKUs, bucketKinds, bucketOfferPrices, bucketCatBlocks, bucketBenchmarks}
 
 	keyFormat  = []byte("format")
 	keyAsOf    = []byte("asof")
@@ -458,6 +463,9 @@ func (db *DB) upgrade(from int, opts Options) error {
 		if err := tx.fillOfferPrices(); err != nil {
 			return err
 		}
+		if err := tx.fillCatBlocks(); err != nil {
+			return err
+		}
 		return tx.meta().Put(keyFormat, binary.BigEndian.AppendUint32(nil, FormatVersion))
 	})
 }
@@ -607,6 +615,9 @@ func (db *DB) update(h *handle, fn func(*Tx) error) func(*bolt.Tx) error {
 		if err := fn(t); err != nil {
 			return err
 		}
+		if err := t.putCatBlocks(); err != nil {
+			return err
+		}
 		return t.putOfferPrices()
 	}
 }
@@ -658,6 +669,10 @@ type Tx struct {
 	// days4 reports whether the category days are version 4's, whose
 	// SKUs are strings (those of an upgrade of such a file).
 	days4 bool
+	// catTouched are the series whose days the transaction changed: their
+	// blocks are rebuilt before it commits (putCatBlocks).
+	catTouched map[string]*catTouch
+	dayKey     []byte // readDay's key
 }
 
 // legacyOffers reports whether the file's offers are those of version 4
@@ -721,11 +736,12 @@ const (
 	idCatSKUs
 	idKinds
 	idOfferPrices
+	idCatBlocks
 )
 
 var bucketIDs = [...]int{idMeta, idStores, idStoreLoc, idProducts, idSKUs, idGTINSKUs, idSeries, idOffers,
 	idTokens, idLatest, idStoreDays, idAccounts, idKeys, idUsage, idAlertRules, idAlertWatch, idAlertEvents,
-	idAlertFired, idCatDays, idShelf, idPromos, idPromoDates, idIdem, idIdemExpiry, idWebhooks, idWebhookDeliveries, idWebhookPending, idCatSKUs, idKinds, idOfferPrices}
+	idAlertFired, idCatDays, idShelf, idPromos, idPromoDates, idIdem, idIdemExpiry, idWebhooks, idWebhookDeliveries, idWebhookPending, idCatSKUs, idKinds, idOfferPrices, idCatBlocks}
 
 func (db *DB) newTx(h *handle, tx *bolt.Tx) *Tx {
 	return &Tx{tx: tx, names: &db.names, asOf: &h.asOf, legacy: h.legacyOffers.Load(), shared: &h.dicts}
@@ -804,6 +820,7 @@ func (t *Tx) alertWatch() *bolt.Bucket  { return t.b(idAlertWatch) }
 func (t *Tx) alertEvents() *bolt.Bucket { return t.b(idAlertEvents) }
 func (t *Tx) alertFired() *bolt.Bucket  { return t.b(idAlertFired) }
 func (t *Tx) catDays() *bolt.Bucket     { return t.b(idCatDays) }
+func (t *Tx) catBlocks() *bolt.Bucket   { return t.b(idCatBlocks) }
 func (t *Tx) catSKUs() *bolt.Bucket     { return t.b(idCatSKUs) }
 func (t *Tx) kinds() *bolt.Bucket       { return t.b(idKinds) }
 func (t *Tx) offerPrices() *bolt.Bucket { return t.b(idOfferPrices) }
@@ -886,7 +903,7 @@ func hasPrefix(k, prefix []byte) bool { return k != nil && bytes.HasPrefix(k, pr
 // leaves every page half empty; at 90% a page still takes some growth
 // before it splits again.
 func (t *Tx) Packed() {
-	for _, id := range []int{idStores, idStoreLoc, idProducts, idSKUs, idGTINSKUs, idSeries, idOffers, idTokens, idLatest, idStoreDays, idCatDays, idShelf, idPromos, idPromoDates, idKinds} {
+	for _, id := range []int{idStores, idStoreLoc, idProducts, idSKUs, idGTINSKUs, idSeries, idOffers, idTokens, idLatest, idStoreDays, idCatDays, idCatBlocks, idShelf, idPromos, idPromoDates, idKinds} {
 		t.b(id).FillPercent = 0.9
 	}
 }

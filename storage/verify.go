@@ -25,13 +25,15 @@ func inconsistent(format string, args ...any) error {
 // one stored block of the series (an offer is backed by observations),
 // tokens their product or banner SKU, shelf records a stored series, every promotion
 // its promodates copy and back, alertwatch entries their rule, kinds
-// entries their product under its category and type, and every product
-// its kinds entry. It returns
+// entries their product under its category and type, every product
+// its kinds entry, each province's offer prices its offers', and the
+// category blocks their days' merges (each series' complete blocks that
+// hold a day, and no other). It returns
 // an error wrapping ErrInconsistent naming the first entry that fails,
 // errCorrupt for a malformed key.
 func (t *Tx) CheckIndexes() error {
 	for _, check := range []func() error{t.checkStoreLoc, t.checkGTINSKUs, t.checkOffers, t.checkTokens,
-		t.checkLatest, t.checkShelf, t.checkPromoDates, t.checkAlertWatch, t.checkKinds, t.checkOfferPrices} {
+		t.checkLatest, t.checkShelf, t.checkPromoDates, t.checkAlertWatch, t.checkKinds, t.checkOfferPrices, t.checkCatBlocks} {
 		if err := check(); err != nil {
 			return err
 		}
@@ -308,7 +310,8 @@ func (t *Tx) ForEachAnalytics(fn func(bucket string, k, v []byte) error) error {
 // to rebuild them).
 func (t *Tx) ClearAnalytics() error {
 	t.dicts, t.lastDict = nil, nil
-	return t.clear(analyticsIDs[:]...)
+	clear(t.catTouched) // the series are empty: their blocks are gone
+	return t.clear(append(analyticsIDs[:], idCatBlocks)...)
 }
 
 // ClearOffers empties the offers bucket and their offer prices, without
