@@ -144,11 +144,11 @@ func (s *Service) CategoryReport(ctx context.Context, in CategoryReportInput) (*
 		sc := catreport.New(int32(res.PreviousFrom), int32(from), int32(to), func(c string) bool { return matchCategory(c, a.category) })
 		defer sc.Release()
 		// Both periods in one scan (each category and banner sought
-		// once), a banner's days in order, the previous period's first:
-		// of the previous period its observations' count and sum, and
-		// each SKU's daily prices; of this one, everything.
-		err := tx.CatDaysSplit(a.province, "", a.banner.Slug, int32(res.PreviousFrom), int32(from), int32(to),
-			storage.CatSKUs|storage.CatNumbered|storage.CatLinks, storage.CatRuns|storage.CatNumbered|storage.CatLinks, sc.Add)
+		// once), a banner's spans of days in order, the previous
+		// period's first: of the previous period its observations' count
+		// and sum, and each SKU's daily prices; of this one, everything.
+		periods := []storage.CatPeriod{{From: int32(res.PreviousFrom), To: int32(res.PreviousTo)}, {From: int32(from), To: int32(to), Levels: true}}
+		err := tx.CatSpans(a.province, "", a.banner.Slug, periods, sc.Add)
 		if err != nil {
 			return err
 		}

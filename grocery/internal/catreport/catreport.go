@@ -1,7 +1,7 @@
 // Package catreport accumulates the figures of grocery's category report
 // over plain data: the category days of two periods of the same length
-// (storage.CatDay, as grocery reads them in one read transaction, the
-// previous period's first) and the banner SKUs' shelf spans, for the
+// (storage.CatSpan: a block of days or a day, as grocery reads them in one
+// read transaction, the previous period's first) and the banner SKUs' shelf spans, for the
 // products observed. It imports nothing from grocery; grocery rounds the
 // figures and writes the answer.
 package catreport
@@ -9,6 +9,7 @@ package catreport
 import (
 	"cmp"
 	"maps"
+	"math/bits"
 	"slices"
 	"sync"
 
@@ -97,11 +98,11 @@ func (s *Scan) group(k *storage.CatDayKey) (*acc, *pricestat.Matched) {
 	return x, m
 }
 
-// Add takes one category day, read with CatSKUs|CatNumbered|CatLinks in
-// the previous period (its count, sum and SKUs' links) and with
-// CatRuns|CatNumbered|CatLinks in the period; a banner's days in order,
-// the previous period's first.
-func (s *Scan) Add(k *storage.CatDayKey, c *storage.CatDay) error {
+// Add takes one span of category days (storage.Tx.CatSpans), read
+// without levels in the previous period (its count, sum and SKUs) and
+// with them in the period; a banner's spans in day order, the previous
+// period's first.
+func (s *Scan) Add(k *storage.CatDayKey, c *storage.CatSpan) error {
 	x, m := s.group(k)
 	if x == nil {
 		return nil
@@ -110,23 +111,28 @@ func (s *Scan) Add(k *storage.CatDayKey, c *storage.CatDay) error {
 	if k.Day < s.from {
 		p = pricestat.Previous
 	}
-	if len(c.SKUNums) > 0 {
-		x.days.Add(k.Day)
-		s.allDays.Add(k.Day)
-		m.AddDay(c.SKUNums, c.Names, p)
+	if len(c.SKUs) > 0 || len(c.Nums) > 0 {
+		x.days.AddMask(c.First, c.Days)
+		s.allDays.AddMask(c.First, c.Days)
+		m.AddSpan(c, p)
 	}
 	if p == pricestat.Previous {
 		x.prevCount += int(c.Count)
 		x.prevSum += c.Sum
 		return nil
 	}
-	if k.Banner != s.lastBnr { // a banner's days come one after the other
+	if k.Banner != s.lastBnr { // a banner's spans come one after the other
 		s.banners[k.Banner], s.lastBnr = true, k.Banner
 	}
-	s.lo, s.hi = min(s.lo, k.Day), max(s.hi, k.Day)
+	for i, w := range c.Observed {
+		if w != 0 {
+			s.lo = min(s.lo, c.First+int32(64*i+bits.TrailingZeros64(w)))
+			s.hi = max(s.hi, c.First+int32(64*i+63-bits.LeadingZeros64(w)))
+		}
+	}
 	if x.count == 0 {
 		// The lists of a period hold at most as many distinct values a
-		// day as the previous period's observations (read so far: the
+		// span as the previous period's observations (read so far: the
 		// category's first banner's): room for a quarter of that at
 		// once, not a doubling of a growing list.
 		n := (x.prevCount+int(c.Count))/4 + len(c.PriceRuns)

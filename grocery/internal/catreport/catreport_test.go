@@ -16,6 +16,17 @@ func link(r float64) int32 { return int32(math.Round(math.Log(r) * storage.LinkS
 // storage.CatObs.Unit holds it.
 func unit(hundredths uint32) uint32 { return hundredths<<2 | 1 }
 
+// span is category day c of day as CatSpans gives it: a span of one day.
+func span(day int32, c *storage.CatDay) *storage.CatSpan {
+	s := &storage.CatSpan{First: day, Last: day, Count: uint64(c.Count), Promo: uint64(c.Promo), Sum: c.Sum,
+		Observed: []uint64{1}, Names: c.Names, PriceRuns: c.PriceRuns, UnitRuns: c.UnitRuns, Stores: c.Stores}
+	s.Days = []uint64{0}
+	if len(c.SKUNums) > 0 {
+		s.Days, s.Nums = []uint64{1}, c.SKUNums
+	}
+	return s
+}
+
 // TestScan works two 2-day periods by hand: the previous one days 10-11,
 // this one days 12-13.
 //
@@ -81,7 +92,7 @@ func TestScan(t *testing.T) {
 	for run := range 2 {
 		s := New(10, 12, 13, func(c string) bool { return c != "Toys" })
 		for i := range days {
-			if err := s.Add(&days[i].k, &days[i].c); err != nil {
+			if err := s.Add(&days[i].k, span(days[i].k.Day, &days[i].c)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -107,7 +118,7 @@ func TestScan(t *testing.T) {
 	s := New(10, 12, 13, func(c string) bool { return c == "Dairy" })
 	defer s.Release()
 	for i := range days {
-		if err := s.Add(&days[i].k, &days[i].c); err != nil {
+		if err := s.Add(&days[i].k, span(days[i].k.Day, &days[i].c)); err != nil {
 			t.Fatal(err)
 		}
 	}

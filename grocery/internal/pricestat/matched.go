@@ -2,6 +2,7 @@ package pricestat
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 
@@ -54,8 +55,8 @@ type linked struct {
 func (l *linked) start() { *l = linked{idx: 1, prevIdx: 1} }
 
 // add moves l by link, not 0.
-func (l *linked) add(link int32) {
-	next := l.ln + int64(link)
+func (l *linked) add(link int64) {
+	next := l.ln + link
 	if next == l.prevLn {
 		l.ln, l.prevLn = next, l.ln
 		l.idx, l.prevIdx = l.prevIdx, l.idx
@@ -74,13 +75,29 @@ func (c *chain) next(lb *storage.Lookback) (p, r float64) {
 		c.lnR.start()
 	default:
 		if lb.Link != 0 {
-			c.lnP.add(lb.Link)
+			c.lnP.add(int64(lb.Link))
 		}
 		if lb.RegularLink != 0 {
-			c.lnR.add(lb.RegularLink)
+			c.lnR.add(int64(lb.RegularLink))
 		}
 	}
 	return c.lnP.idx, c.lnR.idx
+}
+
+// span moves c over a span of days (a block of them, or a day) and
+// returns the sums of its index over the span's days: the index on the
+// span's first day times the span's own sums (storage.SKUSpan.Index), and
+// the same of the regular price. For a day it is next's.
+func (c *chain) span(k *storage.SKUSpan) (p, r float64) {
+	c.next(&storage.Lookback{Link: k.Link, RegularLink: k.RegularLink})
+	p, r = c.lnP.idx*k.Index, c.lnR.idx*k.RegularIndex
+	if k.Inner != 0 {
+		c.lnP.add(k.Inner)
+	}
+	if k.RegularInner != 0 {
+		c.lnR.add(k.RegularInner)
+	}
+	return p, r
 }
 
 // skuPeriods is one banner SKU's index in the two periods.
@@ -91,16 +108,15 @@ type skuPeriods struct {
 }
 
 // Matched accumulates the daily prices of one banner's SKUs in a
-// category, day by day. Days come as storage.CatDay.SKUNums, each SKU a
+// category, span by span. Spans come as storage.CatSpan.SKUs, each SKU a
 // number in the list of the banner's SKUs in the category
-// (storage.CatDay.Names), which stays valid as long as the read
+// (storage.CatSpan.Names), which stays valid as long as the read
 // transaction.
 type Matched struct {
 	Banner string   // whose SKUs they are
-	names  []string // the list, as the last day read gave it
+	names  []string // the list, as the last span read gave it
 	// skus are in the order first read; those before sorted are in SKU
-	// order too (a day's SKUs come in SKU order, and most are read on
-	// the first day).
+	// order too (most are read in the first span).
 	skus   []skuPeriods
 	sorted int
 	at     []int32 // by SKU number: 1 + its index in skus, 0 for none yet
@@ -122,29 +138,61 @@ const (
 	Current
 )
 
+// AddSpan adds the daily prices of one span of days (storage.CatSpan) to
+// period p: a block's SKUs, or a day's. A SKU's spans must come in day
+// order.
+func (m *Matched) AddSpan(s *storage.CatSpan, p Period) {
+	if len(s.Nums) > 0 {
+		m.AddDay(s.Nums, s.Names, p)
+		return
+	}
+	m.grow(s.Names)
+	for j := range s.SKUs {
+		k := &s.SKUs[j]
+		e := m.sku(k.Num)
+		ip, ir := e.chain.span(k)
+		e.add(p, ip, ir, k.Days)
+	}
+}
+
 // AddDay adds one day's daily prices to period p; names is the list
 // their numbers index.
 func (m *Matched) AddDay(day []storage.SKUNum, names []string, p Period) {
+	m.grow(names)
+	for j := range day {
+		d := &day[j]
+		e := m.sku(d.Num)
+		ip, ir := e.chain.next(&d.Lookback)
+		e.add(p, ip, ir, 1)
+	}
+}
+
+// grow takes names as the list of SKU numbers.
+func (m *Matched) grow(names []string) {
 	m.names = names
 	if n := len(names) - len(m.at); n > 0 {
 		m.at = append(m.at, make([]int32, n)...)
 	}
-	for j := range day {
-		d := &day[j]
-		i := m.at[d.Num]
-		if i == 0 {
-			i = m.insert(d.Num)
-		}
-		e := &m.skus[i-1]
-		ip, ir := e.chain.next(&d.Lookback)
-		sum := &e.prev
-		if p == Current {
-			sum = &e.cur
-		}
-		sum.price += ip
-		sum.regular += ir
-		sum.days++
+}
+
+// sku returns the SKU numbered num, filed the first time.
+func (m *Matched) sku(num uint32) *skuPeriods {
+	i := m.at[num]
+	if i == 0 {
+		i = m.insert(num)
 	}
+	return &m.skus[i-1]
+}
+
+// add adds the index sums of days days to period p.
+func (e *skuPeriods) add(p Period, ip, ir float64, days uint32) {
+	sum := &e.prev
+	if p == Current {
+		sum = &e.cur
+	}
+	sum.price += ip
+	sum.regular += ir
+	sum.days += days
 }
 
 // insert files the SKU numbered num, read for the first time, in m.skus
@@ -204,6 +252,16 @@ func (m *Matched) AddRatios(shelf, regular *Geomean) int {
 type DaySet struct {
 	First int32 // the day of bit 0: earlier days are not kept
 	bits  []uint64
+}
+
+// AddMask puts in the set the days of mask, bit i of word w being day
+// first + 64w + i.
+func (b *DaySet) AddMask(first int32, mask []uint64) {
+	for w, word := range mask {
+		for ; word != 0; word &= word - 1 {
+			b.Add(first + int32(64*w+bits.TrailingZeros64(word)))
+		}
+	}
 }
 
 // Add puts day in the set; a day before First is left out.

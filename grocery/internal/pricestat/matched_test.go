@@ -124,3 +124,38 @@ func TestMatchedInOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchedSpans: blocks of days chain on from the SKU's index before
+// them. x's previous period is one block of 3 days, its price up by 10%
+// on the second (index 1, 1.1, 1.1: Index 3.2, Inner ln 1.1), and its
+// current period a day back down (index 1): ratio 1 / (3.2/3) = 0.9375.
+// y's previous period is 2 days, doubling on the second (index 1, 2), its
+// current a block of 2 days from no move, up 50% on its second (Index
+// 1 + 1.5), chained from 2: mean 2.5 against 1.5, ratio 5/3. The
+// geometric mean: √(0.9375 × 5/3) = 1.25; the regular prices did not
+// move.
+func TestMatchedSpans(t *testing.T) {
+	t.Parallel()
+	ln := func(x float64) int32 { return int32(math.Round(storage.LinkScale * math.Log(x))) }
+	names := []string{"y", "x"}
+	var m Matched
+	m.AddSpan(&storage.CatSpan{Names: names, SKUs: []storage.SKUSpan{
+		{Num: 1, Days: 3, Inner: int64(ln(1.1)), Index: 1 + 2*math.Exp(float64(ln(1.1))/storage.LinkScale), RegularIndex: 3},
+	}}, Previous)
+	m.AddSpan(&storage.CatSpan{Names: names, Nums: []storage.SKUNum{{Num: 0}}}, Previous)
+	m.AddSpan(&storage.CatSpan{Names: names, Nums: []storage.SKUNum{{Num: 0, Lookback: storage.Lookback{Link: ln(2)}}}}, Previous)
+	m.AddSpan(&storage.CatSpan{Names: names, Nums: []storage.SKUNum{{Num: 1, Lookback: storage.Lookback{Link: -ln(1.1)}}}}, Current)
+	m.AddSpan(&storage.CatSpan{Names: names, SKUs: []storage.SKUSpan{
+		{Num: 0, Days: 2, Inner: int64(ln(1.5)), Index: 1 + math.Exp(float64(ln(1.5))/storage.LinkScale), RegularIndex: 2},
+	}}, Current)
+	var shelf, regular Geomean
+	if n := m.AddRatios(&shelf, &regular); n != 2 {
+		t.Fatalf("matched: got %d, want 2", n)
+	}
+	if got := shelf.Mean(); math.Abs(got-1.25) > 1e-6 {
+		t.Errorf("shelf geomean: got %v, want 1.25", got)
+	}
+	if got := regular.Mean(); math.Abs(got-1) > 1e-9 {
+		t.Errorf("regular geomean: got %v, want 1", got)
+	}
+}
