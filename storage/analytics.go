@@ -761,7 +761,9 @@ func (t *Tx) putCatDay(key []byte, c *CatDay, old []byte) error {
 	if bytes.Equal(v, old) {
 		return nil
 	}
-	t.touchCatDay(gp, int32(binary.BigEndian.Uint32(key[len(gp):])))
+	if err := t.touchCatDay(gp, int32(binary.BigEndian.Uint32(key[len(gp):]))); err != nil {
+		return err
+	}
 	return t.put(t.catDays(), key, v)
 }
 
@@ -1053,7 +1055,9 @@ func (t *Tx) UpdateCatDay(k *CatDayKey, ch *CatDayChange) error {
 		if old == nil {
 			return nil
 		}
-		t.touchCatDay(key[:len(key)-4], k.Day)
+		if err := t.touchCatDay(key[:len(key)-4], k.Day); err != nil {
+			return err
+		}
 		return t.catDays().Delete(key)
 	}
 	return t.putCatDay(key, &c, old)

@@ -71,13 +71,15 @@ type SKUSpan struct {
 }
 
 // join returns a's span followed by b's, of the same SKU: b's index is
-// chained on from the end of a's.
+// chained on from the end of a's. The product is rounded before the sum
+// (no fused multiply-add), as the Go specification guarantees of an
+// explicit conversion.
 func join(a, b *SKUSpan) SKUSpan {
 	lnP, lnR := a.Inner+int64(b.Link), a.RegularInner+int64(b.RegularLink)
 	return SKUSpan{Num: a.Num, Days: a.Days + b.Days, Link: a.Link, RegularLink: a.RegularLink,
 		Inner: lnP + b.Inner, RegularInner: lnR + b.RegularInner,
-		Index:        a.Index + math.Exp(float64(lnP)/LinkScale)*b.Index,
-		RegularIndex: a.RegularIndex + math.Exp(float64(lnR)/LinkScale)*b.RegularIndex}
+		Index:        a.Index + float64(math.Exp(float64(lnP)/LinkScale)*b.Index),
+		RegularIndex: a.RegularIndex + float64(math.Exp(float64(lnR)/LinkScale)*b.RegularIndex)}
 }
 
 // CatPeriod is one period of a CatSpans read: the days From to To, and
@@ -94,7 +96,9 @@ type CatPeriod struct {
 // day order, each within one period; a span is a block of days or a
 // day. The periods must be in order and not overlap. k.Day is the span's
 // First. fn may keep k and s only until it returns; s.Names is valid for
-// the transaction.
+// the transaction. fn returning ErrStop ends the scan without an error.
+// In a write transaction the blocks are first brought up to date with its
+// writes.
 func (t *Tx) CatSpans(province, category, banner string, periods []CatPeriod, fn func(k *CatDayKey, s *CatSpan) error) error {
 	for i, p := range periods {
 		if p.From > p.To || i > 0 && p.From <= periods[i-1].To {
@@ -148,7 +152,7 @@ func (t *Tx) CatSpans(province, category, banner string, periods []CatPeriod, fn
 			const top = int32(1) << catBlockMax
 			for s := from &^ (top - 1); s <= to; s += top {
 				if err := r.cover(catBlockMax, s, from, to); err != nil {
-					return err
+					return stopped(err)
 				}
 			}
 		}
@@ -206,7 +210,7 @@ func (r *spanReader) cover(level int, s, from, to int32) error {
 
 func (r *spanReader) emit() error {
 	r.k.Day = r.span.First
-	return stopped(r.fn(&r.k, &r.span))
+	return r.fn(&r.k, &r.span)
 }
 
 // readDay reads the category day of series gp on day into s, through c
@@ -324,14 +328,25 @@ func (t *Tx) decodeCatBlock(gp []byte, level int, start int32, v []byte, s *CatS
 	if d.err != nil || len(d.b) < 16*words || s.Promo > s.Count {
 		return errCorrupt
 	}
+	// The masks hold no day past the block's, a day with a daily price
+	// is observed, and at least one day is, at most one an observation.
 	s.Days, s.Observed = s.Days[:0], s.Observed[:0]
 	for range words {
 		s.Days = append(s.Days, binary.LittleEndian.Uint64(d.b))
 		d.b = d.b[8:]
 	}
-	for range words {
-		s.Observed = append(s.Observed, binary.LittleEndian.Uint64(d.b))
+	observed, priced := 0, 0
+	for i := range words {
+		w := binary.LittleEndian.Uint64(d.b)
 		d.b = d.b[8:]
+		if size < 64 && (w>>size != 0 || s.Days[i]>>size != 0) || s.Days[i]&^w != 0 {
+			return errCorrupt
+		}
+		s.Observed = append(s.Observed, w)
+		observed, priced = observed+bits.OnesCount64(w), priced+bits.OnesCount64(s.Days[i])
+	}
+	if observed == 0 || uint64(observed) > s.Count {
+		return errCorrupt
 	}
 	n := d.uvarint()
 	if d.err != nil || n > uint64(len(d.b)) {
@@ -341,17 +356,24 @@ func (t *Tx) decodeCatBlock(gp []byte, level int, start int32, v []byte, s *CatS
 	num, names := uint64(0), uint64(len(dict.skus))
 	for i := uint64(0); i < n && d.err == nil; i++ {
 		delta, head := d.uvarint(), d.uvarint()
-		if num += delta; (i > 0 && delta == 0) || num >= names || head>>2 == 0 || head>>2 > uint64(size) {
+		if delta >= names || (i > 0 && delta == 0) || head>>2 == 0 || head>>2 > uint64(priced) {
+			return errCorrupt
+		}
+		if num += delta; num >= names {
 			return errCorrupt
 		}
 		k := SKUSpan{Num: uint32(num), Days: uint32(head >> 2)}
-		k.Link, k.RegularLink = int32(unzigzag(d.uvarint())), int32(unzigzag(d.uvarint()))
+		k.Link, k.RegularLink = d.link(), d.link()
 		k.Index, k.RegularIndex = float64(k.Days), float64(k.Days)
 		if head&1 != 0 {
 			k.Inner, k.Index = unzigzag(d.uvarint()), d.f64()
 		}
 		if head&2 != 0 {
 			k.RegularInner, k.RegularIndex = unzigzag(d.uvarint()), d.f64()
+		}
+		// A sum of Days indexes, each a positive number.
+		if !(k.Index > 0 && k.RegularIndex > 0) || math.IsInf(k.Index, 0) || math.IsInf(k.RegularIndex, 0) {
+			return errCorrupt
 		}
 		s.SKUs = append(s.SKUs, k)
 	}
@@ -376,6 +398,18 @@ func (t *Tx) decodeCatBlock(gp []byte, level int, start int32, v []byte, s *CatS
 		return errCorrupt
 	}
 	return d.err
+}
+
+// link reads a zigzag-encoded link, which must fit 32 bits.
+func (d *dec) link() int32 {
+	v := unzigzag(d.uvarint())
+	if v < math.MinInt32 || v > math.MaxInt32 {
+		if d.err == nil {
+			d.err = errCorrupt
+		}
+		return 0
+	}
+	return int32(v)
 }
 
 // mergeSpans sets dst to the span from first to last of a followed by b,
@@ -518,13 +552,16 @@ type catTouch struct {
 
 // touchCatDay notes that the transaction changes the day of series gp,
 // for putCatBlocks.
-func (t *Tx) touchCatDay(gp []byte, day int32) {
+func (t *Tx) touchCatDay(gp []byte, day int32) error {
 	tc := t.catTouched[string(gp)]
 	if tc == nil {
 		if t.catTouched == nil {
 			t.catTouched = map[string]*catTouch{}
 		}
-		_, last, ok := t.seriesDays(gp)
+		_, last, ok, err := t.seriesDays(gp)
+		if err != nil {
+			return err
+		}
 		if !ok {
 			last = -1
 		}
@@ -534,15 +571,19 @@ func (t *Tx) touchCatDay(gp []byte, day int32) {
 	if n := len(tc.days); n == 0 || tc.days[n-1] != day {
 		tc.days = append(tc.days, day)
 	}
+	return nil
 }
 
 // seriesDays returns the first and last day of series gp; ok is false
 // when it has none.
-func (t *Tx) seriesDays(gp []byte) (first, last int32, ok bool) {
+func (t *Tx) seriesDays(gp []byte) (first, last int32, ok bool, err error) {
 	c := t.catDays().Cursor()
 	k, _ := c.Seek(gp)
-	if !hasPrefix(k, gp) || len(k) != len(gp)+4 {
-		return 0, 0, false
+	if !hasPrefix(k, gp) {
+		return 0, 0, false, nil
+	}
+	if len(k) != len(gp)+4 {
+		return 0, 0, false, errCorrupt
 	}
 	first = int32(binary.BigEndian.Uint32(k[len(gp):]))
 	if k, _ = c.Seek(append(bytes.Clone(gp), 0xff, 0xff, 0xff, 0xff)); k == nil {
@@ -550,7 +591,10 @@ func (t *Tx) seriesDays(gp []byte) (first, last int32, ok bool) {
 	} else {
 		k, _ = c.Prev()
 	}
-	return first, int32(binary.BigEndian.Uint32(k[len(gp):])), true
+	if len(k) != len(gp)+4 || !bytes.HasPrefix(k, gp) {
+		return 0, 0, false, errCorrupt
+	}
+	return first, int32(binary.BigEndian.Uint32(k[len(gp):])), true, nil
 }
 
 // putCatBlocks brings the blocks of the series the transaction changed
@@ -569,48 +613,61 @@ func (t *Tx) putCatBlocks() error {
 		gps = append(gps, gp)
 	}
 	slices.Sort(gps)
-	var starts []int32
 	for _, g := range gps {
-		gp, tc := []byte(g), t.catTouched[g]
-		first, last, ok := t.seriesDays(gp)
-		if !ok {
-			if err := t.deleteBlocks(gp); err != nil {
-				return err
-			}
-			continue
-		}
-		for level := catBlockMin; level <= catBlockMax; level++ {
-			size := int32(1) << level
-			starts = starts[:0]
-			for _, d := range tc.days {
-				starts = append(starts, d&^(size-1))
-			}
-			if last > tc.last {
-				for s := max(tc.last+1, first) &^ (size - 1); s+size-1 <= last; s += size {
-					starts = append(starts, s)
-				}
-			}
-			for s := (last + 1) &^ (size - 1); s <= tc.last; s += size {
-				starts = append(starts, s)
-			}
-			slices.Sort(starts)
-			for _, s := range slices.Compact(starts) {
-				key := catBlockKey(nil, gp, level, s)
-				var b *CatSpan
-				if s+size-1 <= last {
-					var err error
-					if b, err = t.buildBlock(gp, level, s); err != nil {
-						return err
-					}
-				}
-				if err := t.setBlock(key, b); err != nil {
-					return err
-				}
-			}
+		if err := t.putSeriesBlocks([]byte(g), t.catTouched[g]); err != nil {
+			return err
 		}
 	}
 	clear(t.catTouched)
 	return nil
+}
+
+// putSeriesBlocks brings the blocks of series gp up to date with the
+// changes tc notes (putCatBlocks).
+func (t *Tx) putSeriesBlocks(gp []byte, tc *catTouch) error {
+	first, last, ok, err := t.seriesDays(gp)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return t.deleteBlocks(gp)
+	}
+	var starts []int32
+	for level := catBlockMin; level <= catBlockMax; level++ {
+		size := int32(1) << level
+		for _, s := range tc.blockStarts(starts[:0], size, first, last) {
+			var b *CatSpan
+			if s+size-1 <= last {
+				if b, err = t.buildBlock(gp, level, s); err != nil {
+					return err
+				}
+			}
+			if err := t.setBlock(catBlockKey(nil, gp, level, s), b); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// blockStarts appends to dst, sorted and once each, the first days of
+// the blocks of size days to build again or delete in a series now
+// from first to last: those holding a changed day, those whose last day
+// is after the series' earlier last day and at or before its new one,
+// and those holding a day after the new last day and at or before the
+// earlier one.
+func (tc *catTouch) blockStarts(dst []int32, size, first, last int32) []int32 {
+	for _, d := range tc.days {
+		dst = append(dst, d&^(size-1))
+	}
+	for s := max(tc.last+1, first) &^ (size - 1); s+size-1 <= last; s += size {
+		dst = append(dst, s)
+	}
+	for s := (last + 1) &^ (size - 1); s <= tc.last; s += size {
+		dst = append(dst, s)
+	}
+	slices.Sort(dst)
+	return slices.Compact(dst)
 }
 
 // setBlock writes block b under key, or deletes key when b is nil or
@@ -666,7 +723,7 @@ func (t *Tx) eachSeriesBlock(gp []byte, first, last int32, fn func(level int, st
 			}
 			cur[i] = &CatSpan{}
 			mergeSpans(cur[i], start, start+size-1, below[2*i], below[2*i+1])
-			if level >= catBlockMin {
+			if level >= catBlockMin && cur[i].Count > 0 { // setBlock's rule
 				if err := fn(level, start, cur[i]); err != nil {
 					return err
 				}
@@ -732,7 +789,10 @@ func (t *Tx) checkCatBlocks() error {
 		return t.eachSeriesBlock(gp, first, last, func(level int, start int32, b *CatSpan) error {
 			want++
 			key := catBlockKey(nil, gp, level, start)
-			if !bytes.Equal(t.catBlocks().Get(key), encodeCatBlock(b)) {
+			switch stored := t.catBlocks().Get(key); {
+			case stored == nil:
+				return inconsistent("the category block of %s is missing", catBlockName(key))
+			case !t.sameBlock(gp, level, start, stored, b):
 				return inconsistent("the category block of %s is not the merge of its days", catBlockName(key))
 			}
 			return nil
@@ -750,6 +810,30 @@ func (t *Tx) checkCatBlocks() error {
 		return inconsistent("%d category blocks stored, where %d complete blocks hold a day", n, want)
 	}
 	return nil
+}
+
+// sameBlock reports whether stored, a block's bytes, holds b: every
+// field exactly but the index sums, within a relative 1e-12 of b's. A
+// block built on another machine may differ from b in their last bits
+// (math.Exp takes a path of the processor's on some).
+func (t *Tx) sameBlock(gp []byte, level int, start int32, stored []byte, b *CatSpan) bool {
+	want := encodeCatBlock(b)
+	if bytes.Equal(stored, want) {
+		return true
+	}
+	var s CatSpan
+	if t.decodeCatBlock(gp, level, start, stored, &s, true) != nil || len(s.SKUs) != len(b.SKUs) {
+		return false
+	}
+	near := func(x, y float64) bool { return math.Abs(x-y) <= 1e-12*math.Abs(y) }
+	for i := range s.SKUs {
+		k, w := &s.SKUs[i], &b.SKUs[i]
+		if !near(k.Index, w.Index) || !near(k.RegularIndex, w.RegularIndex) {
+			return false
+		}
+		k.Index, k.RegularIndex = w.Index, w.RegularIndex
+	}
+	return bytes.Equal(encodeCatBlock(&s), want)
 }
 
 // catBlockName names a block's key for an error: its series, first day

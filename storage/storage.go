@@ -381,9 +381,11 @@ func openBolt(path string, opts Options) (*bolt.DB, error) {
 		// A writer that outgrows its mapping remaps it at commit, and
 		// bbolt then copies every dirty node's keys and values to the heap
 		// (about the size of what the transaction writes, per remap) and
-		// waits for every reader to finish. Mapping 1 GB of address space
-		// past the file up front (not memory, not file: on Windows it
-		// would be) avoids both until the file has grown by that much.
+		// waits for every reader to finish. Mapping the file's size and
+		// 1 GB of address space up front (not memory, not file: on
+		// Windows it would be; bbolt rounds a mapping over 1 GB up to a
+		// whole GB, so 1 to 2 GB past the file) avoids both until the file
+		// has grown by at least 1 GB.
 		mmap = 1 << 30
 		if fi, err := os.Stat(path); err == nil {
 			mmap += int(fi.Size())
@@ -452,22 +454,29 @@ func (db *DB) upgrade(from int, opts Options) error {
 				return err
 			}
 		}
-		if err := tx.fillKinds(); err != nil {
-			return err
-		}
-		if tx.tx.Bucket(bucketOfferDays) != nil {
-			if err := tx.tx.DeleteBucket(bucketOfferDays); err != nil {
-				return err
-			}
-		}
-		if err := tx.fillOfferPrices(); err != nil {
-			return err
-		}
-		if err := tx.fillCatBlocks(); err != nil {
+		if err := tx.fillIndexes(); err != nil {
 			return err
 		}
 		return tx.meta().Put(keyFormat, binary.BigEndian.AppendUint32(nil, FormatVersion))
 	})
+}
+
+// fillIndexes writes anew what this version derives from the file's
+// data as an upgrade leaves it: the kinds index, the offer prices (in
+// place of version 14's offer days) and the category blocks.
+func (t *Tx) fillIndexes() error {
+	if err := t.fillKinds(); err != nil {
+		return err
+	}
+	if t.tx.Bucket(bucketOfferDays) != nil {
+		if err := t.tx.DeleteBucket(bucketOfferDays); err != nil {
+			return err
+		}
+	}
+	if err := t.fillOfferPrices(); err != nil {
+		return err
+	}
+	return t.fillCatBlocks()
 }
 
 // errUpgrade marks a file of an older version (from) that a writable

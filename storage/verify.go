@@ -310,7 +310,6 @@ func (t *Tx) ForEachAnalytics(fn func(bucket string, k, v []byte) error) error {
 // to rebuild them).
 func (t *Tx) ClearAnalytics() error {
 	t.dicts, t.lastDict = nil, nil
-	clear(t.catTouched) // the series are empty: their blocks are gone
 	return t.clear(append(analyticsIDs[:], idCatBlocks)...)
 }
 

@@ -144,3 +144,34 @@ func TestScanEmpty(t *testing.T) {
 		t.Errorf("dates %d..%d, want none (first after last)", first, last)
 	}
 }
+
+// TestScanBlocks: each period one block of four days. The previous one,
+// days 8-11: observations on 8, 9 and 10 (3, 300 cents), x priced on 8
+// and 9 at an unmoved index. This one, days 12-15: observations on 13
+// and 15 (200 and 240 cents, store 1), x priced on 15 after its stores
+// moved it up 10%. So: dates 13 to 15, 1 day with a daily price (2
+// before), x's index 1.1 against a mean of 1: +10%.
+func TestScanBlocks(t *testing.T) {
+	k := storage.CatDayKey{Province: "ON", Category: "Dairy", Banner: "a"}
+	prev := &storage.CatSpan{First: 8, Last: 11, Count: 3, Sum: 300, Observed: []uint64{0b0111}, Days: []uint64{0b0011},
+		SKUs: []storage.SKUSpan{{Num: 0, Days: 2, Index: 2, RegularIndex: 2}}, Names: []string{"x"}}
+	cur := &storage.CatSpan{First: 12, Last: 15, Count: 2, Sum: 440, Observed: []uint64{0b1010}, Days: []uint64{0b1000},
+		SKUs:      []storage.SKUSpan{{Num: 0, Days: 1, Link: link(1.1), Index: 1, RegularIndex: 1}},
+		PriceRuns: []storage.Run{{Value: 200, N: 1}, {Value: 240, N: 1}}, Stores: []storage.StoreCount{{Store: 1, N: 2}}, Names: []string{"x"}}
+	s := New(8, 12, 15, func(string) bool { return true })
+	defer s.Release()
+	for _, span := range []*storage.CatSpan{prev, cur} {
+		k.Day = span.First
+		if err := s.Add(&k, span); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []Category{{Name: "Dairy", Count: 2, Sum: 440, MinPrice: 200, MaxPrice: 240, Median2: 440, Stores: 1,
+		PrevCount: 3, PrevSum: 300, Matched: 1, MatchedBanners: 1, ChangePct: 10, Days: 1, PreviousDays: 2}}
+	if diff := cmp.Diff(want, s.Categories(), cmpopts.EquateApprox(0, 1e-5)); diff != "" {
+		t.Errorf("categories (-want +got):\n%s", diff)
+	}
+	if first, last := s.Dates(); first != 13 || last != 15 {
+		t.Errorf("dates %d..%d, want 13..15", first, last)
+	}
+}

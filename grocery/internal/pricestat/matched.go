@@ -116,7 +116,8 @@ type Matched struct {
 	Banner string   // whose SKUs they are
 	names  []string // the list, as the last span read gave it
 	// skus are in the order first read; those before sorted are in SKU
-	// order too (most are read in the first span).
+	// order too (a day's SKUs come in SKU order, a block's by number,
+	// which is the order first written).
 	skus   []skuPeriods
 	sorted int
 	at     []int32 // by SKU number: 1 + its index in skus, 0 for none yet
