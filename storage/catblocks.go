@@ -22,11 +22,12 @@ import (
 //
 // A series has a block for each of its complete blocks (whose last day
 // is at or before the series' last day) that holds a day, and no other:
-// the transaction that changes a day rebuilds the blocks that hold it,
-// and those its new last day completes, before it commits (putCatBlocks).
-// A block is the merge of its two halves, down to the days, always in
-// that shape, so that a block's sums do not depend on the order in which
-// it was built.
+// before it commits, the transaction that changes a day rebuilds the
+// blocks that hold it and those its new last day completes, and deletes
+// those its new last day no longer completes (putCatBlocks). A block is
+// the merge of its two halves, down to the days, always in that shape,
+// so that a block's sums do not depend on the order in which it was
+// built (on one kind of processor: see sameBlock).
 const (
 	catBlockMin = 2 // blocks of 4 days
 	catBlockMax = 9 // to blocks of 512 days
