@@ -165,19 +165,11 @@ func encodeSorted(e enc, v []uint32) enc {
 	return append(e.uvarint(uint64(len(v))).uvarint(uint64(len(body))), body...)
 }
 
-// encodeRuns appends sorted v to e as its runs of equal values: the
-// number of runs and the size of their bytes, then each run's value, less
-// the one before, and its length less one.
+// encodeRuns appends sorted v to e as its runs of equal values
+// (encodeRunList).
 func encodeRuns(e enc, v []uint32) enc {
-	var buf [512]byte
 	var runBuf [64]Run
-	body, runs := enc(buf[:0]), appendRuns(runBuf[:0], v)
-	prev := uint32(0)
-	for _, r := range runs {
-		body = body.uvarint(uint64(r.Value - prev)).uvarint(uint64(r.N - 1))
-		prev = r.Value
-	}
-	return append(e.uvarint(uint64(len(runs))).uvarint(uint64(len(body))), body...)
+	return encodeRunList(e, appendRuns(runBuf[:0], v))
 }
 
 // decodeRuns appends the runs encodeRuns wrote at d to dst. Their values
@@ -490,19 +482,8 @@ func (t *Tx) decodeCatDay(gp, v []byte, c *CatDay, parts CatParts, before []SKUD
 	// The stores' numbers are at most the store count (see UpdateCatDay), and their
 	// observations add up to Count at least (a removal whose store is not
 	// there leaves them more).
-	n := d.uvarint()
-	stores := t.storeCount()
-	prev, total := uint64(0), uint64(0)
-	for i := uint64(0); i < n && d.err == nil; i++ {
-		prev += uint64(d.u32())
-		sn := d.u32()
-		if prev > uint64(stores) {
-			d.err = errCorrupt
-			break
-		}
-		total += uint64(sn)
-		c.Stores = append(c.Stores, StoreCount{uint32(prev), sn})
-	}
+	var total uint64
+	c.Stores, total = t.decodeStores(&d, c.Stores)
 	if d.err == nil && (len(d.b) != 0 || uint64(c.Count) > total) {
 		d.err = errCorrupt
 	}
@@ -515,6 +496,25 @@ func (t *Tx) decodeCatDay(gp, v []byte, c *CatDay, parts CatParts, before []SKUD
 		c.PriceRuns, c.UnitRuns = c.PriceRuns[:0], c.UnitRuns[:0]
 	}
 	return nil
+}
+
+// decodeStores appends the stores encodeStores wrote at d to dst, and
+// returns their observations' total. A store numbered past the store
+// count is errCorrupt.
+func (t *Tx) decodeStores(d *dec, dst []StoreCount) ([]StoreCount, uint64) {
+	n, stores := d.uvarint(), uint64(t.storeCount())
+	prev, total := uint64(0), uint64(0)
+	for i := uint64(0); i < n && d.err == nil; i++ {
+		prev += uint64(d.u32())
+		sn := d.u32()
+		if prev > stores {
+			d.err = errCorrupt
+			break
+		}
+		total += uint64(sn)
+		dst = append(dst, StoreCount{uint32(prev), sn})
+	}
+	return dst, total
 }
 
 // namedSKUs moves c.SKUNums, numbered in dict, to c.SKUs.

@@ -300,7 +300,9 @@ func encodeCatBlock(s *CatSpan) []byte {
 	return encodeStores(encodeRunList(encodeRunList(e, s.PriceRuns), s.UnitRuns), s.Stores)
 }
 
-// encodeRunList appends runs to e as encodeRuns does.
+// encodeRunList appends runs to e: their number and the size of their
+// bytes, then each run's value, less the one before, and its length less
+// one.
 func encodeRunList(e enc, runs []Run) enc {
 	var buf [512]byte
 	body, prev := enc(buf[:0]), uint32(0)
@@ -386,16 +388,9 @@ func (t *Tx) decodeCatBlock(gp []byte, level int, start int32, v []byte, s *CatS
 	max := uint32(min(s.Count, math.MaxUint32))
 	s.PriceRuns = decodeRuns(&d, s.PriceRuns, max)
 	s.UnitRuns = decodeRuns(&d, s.UnitRuns, max)
-	stores, prev := d.uvarint(), uint64(0)
-	for i := uint64(0); i < stores && d.err == nil; i++ {
-		prev += d.uvarint()
-		sn := d.u32()
-		if prev > uint64(t.storeCount()) {
-			return errCorrupt
-		}
-		s.Stores = append(s.Stores, StoreCount{uint32(prev), sn})
-	}
-	if d.err == nil && len(d.b) != 0 {
+	var total uint64
+	s.Stores, total = t.decodeStores(&d, s.Stores)
+	if d.err == nil && (len(d.b) != 0 || s.Count > total) {
 		return errCorrupt
 	}
 	return d.err

@@ -550,7 +550,8 @@ func TestCheckCatBlocks(t *testing.T) {
 // read of its spans and to a write that builds on it, never a panic or a
 // figure: masks with days past the block's, a priced day not observed, no
 // day observed, a SKU numbered past its list, a SKU priced on more days
-// than the block, an index that is not a positive number, a cut value.
+// than the block, an index that is not a positive number, stores whose
+// observations do not add up to the block's, a cut value.
 func TestCatBlockCorrupt(t *testing.T) {
 	t.Parallel()
 	gp := []byte("ON" + "Dairy\x00metro\x00")
@@ -565,6 +566,7 @@ func TestCatBlockCorrupt(t *testing.T) {
 		{"a SKU on more days than priced", func(b *CatSpan, _ []byte) []byte { b.Days[0] &^= 1; return nil }},
 		{"an index not a number", func(b *CatSpan, _ []byte) []byte { b.SKUs[0].Index = math.NaN(); return nil }},
 		{"a negative index", func(b *CatSpan, _ []byte) []byte { b.SKUs[0].RegularIndex = -1; return nil }},
+		{"stores short of the observations", func(b *CatSpan, _ []byte) []byte { b.Stores[0].N = 1; return nil }},
 		{"a cut value", func(_ *CatSpan, v []byte) []byte { return v[:len(v)-3] }},
 	} {
 		t.Run(c.name, func(t *testing.T) {

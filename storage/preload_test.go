@@ -159,35 +159,20 @@ func TestPreloadShortFile(t *testing.T) {
 	}
 }
 
-// TestWritableMapping: a writable Open maps 1 GB of address space past
-// the file, so that a write growing the file by less than that does not
+// TestWritableMapping: a writable Open of an 8 MB file maps 1 GB of
+// address space past the file, so that a write growing the file by less than that does not
 // remap it at commit (which copies every dirty node's keys and values to
 // the heap): with a fixed 1 GB mapping, a file near a gigabyte boundary
 // remapped on its next large write.
 func TestWritableMapping(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "map.db")
-	db, err := Open(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = db.Update(func(tx *Tx) error {
-		for i := range 600 {
-			if err := tx.meta().Put(fmt.Appendf(nil, "pad%d", i), make([]byte, 4096)); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	db.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	fillFile(t, path)
 	fi, err := os.Stat(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	db, err = Open(path, Options{})
+	db, err := Open(path, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
