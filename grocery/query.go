@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/grocerydata/grocery/grocery/internal/pricestat"
 	"github.com/grocerydata/grocery/grocery/internal/search"
@@ -200,8 +201,10 @@ func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchRe
 		return nil, err
 	}
 	res := &SearchResult{Query: in.Query, Province: province, Results: []SearchProduct{}, Currency: Currency}
+	buf := searchBuffers.Get().(*search.Buffer)
+	defer searchBuffers.Put(buf)
 	err = s.db.View(func(tx *storage.Tx) error {
-		hits, refs, err := search.Candidates(tx, province, q.Words)
+		hits, refs, err := search.Candidates(tx, province, q.Words, buf)
 		if err != nil {
 			return err
 		}
@@ -237,6 +240,10 @@ func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchRe
 	}
 	return res, nil
 }
+
+// searchBuffers hold the hits of the searches in progress, reused from
+// one search to the next.
+var searchBuffers = sync.Pool{New: func() any { return new(search.Buffer) }}
 
 // productSearch counts and pages the products a search matched, in the
 // order matched.
@@ -380,7 +387,7 @@ func products(n int) string {
 func (ps *productSearch) hint() (string, error) {
 	q := ps.q
 	count := func(words []string) (int, error) {
-		hits, refs, err := search.Candidates(ps.tx, ps.province, words)
+		hits, refs, err := search.Candidates(ps.tx, ps.province, words, nil)
 		if err != nil {
 			return 0, err
 		}

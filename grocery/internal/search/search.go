@@ -54,7 +54,7 @@ func (h *Hit) Score() int { return int(h.score) }
 // first. words are folded search tokens, at most 8 (the caller refuses
 // more): Match panics with more.
 func Match(tx *storage.Tx, province string, words []string) ([]Hit, error) {
-	hits, _, err := match(tx, province, words, false)
+	hits, _, err := match(tx, province, words, false, nil)
 	Rank(hits, len(hits))
 	return hits, err
 }
@@ -64,17 +64,29 @@ func Match(tx *storage.Tx, province string, words []string) ([]Hit, error) {
 // before a banner SKU on equal rank, banner SKUs by banner and SKU); refs
 // are their references, which Hit.BannerSKU reads.
 func MatchAll(tx *storage.Tx, province string, words []string) (hits []Hit, refs []string, err error) {
-	hits, refs, err = match(tx, province, words, true)
+	hits, refs, err = match(tx, province, words, true, nil)
 	Rank(hits, len(hits))
 	return hits, refs, err
 }
 
 // Candidates returns MatchAll's hits unranked, for a caller that keeps
 // some of them and ranks only those (Rank): a search that pages through
-// hundreds of products need not sort them all.
-func Candidates(tx *storage.Tx, province string, words []string) (hits []Hit, refs []string, err error) {
-	return match(tx, province, words, true)
+// hundreds of products need not sort them all. The hits are in buf's
+// memory, valid until its next use; a nil buf allocates theirs.
+func Candidates(tx *storage.Tx, province string, words []string, buf *Buffer) (hits []Hit, refs []string, err error) {
+	return match(tx, province, words, true, buf)
 }
+
+// Buffer is the memory of a match, for a caller that makes many to reuse
+// (a server, from a sync.Pool): a word such as "cheese" makes a thousand
+// hits, which would otherwise be allocated twice over at every search.
+type Buffer struct {
+	hits, merged []Hit
+}
+
+// maxBuffer is the most hits a Buffer keeps between matches: a query that
+// matched more leaves its memory to the collector.
+const maxBuffer = 1 << 14
 
 // Rank orders hits so that the first n are the best n, in Match's rank
 // order; the order of the rest is unspecified. It sorts them all only
@@ -110,15 +122,26 @@ func compareHits(a, b Hit) int {
 	return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.weight, b.weight), bytes.Compare(a.GTIN[:], b.GTIN[:]))
 }
 
-func match(tx *storage.Tx, province string, words []string, withSKUs bool) ([]Hit, []string, error) {
-	m := &matcher{withSKUs: withSKUs}
+func match(tx *storage.Tx, province string, words []string, withSKUs bool, buf *Buffer) ([]Hit, []string, error) {
+	if buf == nil {
+		buf = &Buffer{}
+	}
+	m := &matcher{withSKUs: withSKUs, all: buf.hits[:0], merged: buf.merged}
+	defer func() {
+		if cap(m.all) <= maxBuffer {
+			buf.hits = m.all
+		}
+		if cap(m.merged) <= maxBuffer {
+			buf.merged = m.merged
+		}
+	}()
 	for wi, w := range words {
 		m.word, m.bit, m.wordLen, m.matched, m.skuNext = wi, uint8(1)<<wi, len(w), false, nil
 		if err := tx.Tokens(province, w, m.token); err != nil {
 			return nil, nil, err
 		}
 		if wi == 0 {
-			m.all = byGTIN(m.all)
+			m.all, m.merged = byGTIN(m.all, m.merged)
 			m.matched = len(m.all) > 0
 		}
 		m.skuCands = m.skuNext
@@ -138,6 +161,7 @@ func match(tx *storage.Tx, province string, words []string, withSKUs bool) ([]Hi
 type matcher struct {
 	withSKUs bool
 	all      []Hit           // the barcodes' candidates
+	merged   []Hit           // spare memory for all
 	skuCands map[string]*Hit // the banner SKUs', made at the first word
 	// The word being matched: its index, bit and length, whether a
 	// barcode matched it and every word before, and the banner SKUs.
@@ -146,6 +170,10 @@ type matcher struct {
 	wordLen int
 	matched bool
 	skuNext map[string]*Hit
+	// The barcode find looked for last and the index of the first
+	// candidate not below it: every candidate before at is below prev.
+	prev [14]byte
+	at   int
 }
 
 // token takes one token of the index that the word prefixes.
@@ -169,9 +197,10 @@ func (m *matcher) token(token, ref []byte, flags, weight byte) error {
 		m.all = append(m.all, h)
 		return nil
 	}
-	i, found := slices.BinarySearchFunc(m.all, [14]byte(ref), func(h Hit, g [14]byte) int { return bytes.Compare(h.GTIN[:], g[:]) })
+	g := [14]byte(ref)
+	i := m.find(&g)
 	before := m.bit - 1 // the words before's bits
-	if !found || m.all[i].mask&before != before {
+	if i == len(m.all) || m.all[i].GTIN != g || m.all[i].mask&before != before {
 		return nil
 	}
 	h := &m.all[i]
@@ -181,21 +210,59 @@ func (m *matcher) token(token, ref []byte, flags, weight byte) error {
 	return nil
 }
 
+// find returns the index of the first candidate whose barcode is not
+// below g. A token's rows come in ascending barcode order, so while they
+// ascend it gallops forward from the row before's place: a word's rows
+// cost about one comparison each, not a binary search of the candidates.
+func (m *matcher) find(g *[14]byte) int {
+	lo := 0
+	if compareGTIN(g, &m.prev) > 0 {
+		lo = m.at
+	}
+	m.prev = *g
+	hi, step := lo, 1
+	for hi < len(m.all) && compareGTIN(&m.all[hi].GTIN, g) < 0 {
+		lo, hi = hi+1, hi+step
+		step *= 2
+	}
+	hi = min(hi, len(m.all))
+	for lo < hi { // the first in [lo, hi] not below g; hi is, or is the end
+		mid := int(uint(lo+hi) >> 1)
+		if compareGTIN(&m.all[mid].GTIN, g) < 0 {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	m.at = lo
+	return lo
+}
+
+// compareGTIN is bytes.Compare of two barcodes, as two 8-byte words: the
+// second overlaps the first by two bytes, which are equal when it counts.
+func compareGTIN(a, b *[14]byte) int {
+	if c := cmp.Compare(binary.BigEndian.Uint64(a[:8]), binary.BigEndian.Uint64(b[:8])); c != 0 {
+		return c
+	}
+	return cmp.Compare(binary.BigEndian.Uint64(a[6:]), binary.BigEndian.Uint64(b[6:]))
+}
+
 // byGTIN returns the first word's hits in barcode order, one a barcode.
 // They come in runs of ascending barcodes, one a token the word
 // prefixes, which it merges two by two: a barcode in several runs keeps
-// the first's weight and the best score of its rows.
-func byGTIN(hits []Hit) []Hit {
+// the first's weight and the best score of its rows. It merges into buf's
+// memory and the hits' own, and returns the other as spare.
+func byGTIN(hits, buf []Hit) (sorted, spare []Hit) {
 	starts := []int{0} // where each run begins
 	for i := 1; i < len(hits); i++ {
-		if bytes.Compare(hits[i-1].GTIN[:], hits[i].GTIN[:]) >= 0 {
+		if compareGTIN(&hits[i-1].GTIN, &hits[i].GTIN) >= 0 {
 			starts = append(starts, i)
 		}
 	}
 	if len(hits) == 0 || len(starts) == 1 {
-		return hits
+		return hits, buf
 	}
-	buf := make([]Hit, 0, len(hits))
+	buf = slices.Grow(buf[:0], len(hits))
 	for len(starts) > 1 {
 		run := func(r int) []Hit {
 			if r+1 < len(starts) {
@@ -214,7 +281,7 @@ func byGTIN(hits []Hit) []Hit {
 		}
 		hits, buf, starts = merged, hits, next
 	}
-	return hits
+	return hits, buf
 }
 
 // mergeHits appends to dst the hits of a and b, each in ascending barcode
@@ -222,7 +289,7 @@ func byGTIN(hits []Hit) []Hit {
 // score.
 func mergeHits(dst, a, b []Hit) []Hit {
 	for len(a) > 0 && len(b) > 0 {
-		switch c := bytes.Compare(a[0].GTIN[:], b[0].GTIN[:]); {
+		switch c := compareGTIN(&a[0].GTIN, &b[0].GTIN); {
 		case c < 0:
 			dst, a = append(dst, a[0]), a[1:]
 		case c > 0:

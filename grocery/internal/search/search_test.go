@@ -2,11 +2,13 @@ package search
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/grocerydata/grocery/storage"
@@ -98,14 +100,14 @@ func TestByGTIN(t *testing.T) {
 		hit(5, 1, 1), hit(7, 2, 2), hit(9, 3, 5), // "milkshake"
 	}
 	want := []Hit{hit(1, 1, 2), hit(3, 2, 4), hit(5, 1, 4), hit(7, 2, 2), hit(9, 3, 5)}
-	if got := byGTIN(rows); !slices.Equal(got, want) {
+	if got, _ := byGTIN(rows, nil); !slices.Equal(got, want) {
 		t.Errorf("got %v\nwant %v", got, want)
 	}
 	one := []Hit{hit(1, 1, 3), hit(2, 1, 3)}
-	if got := byGTIN(slices.Clone(one)); !slices.Equal(got, one) {
+	if got, _ := byGTIN(slices.Clone(one), nil); !slices.Equal(got, one) {
 		t.Errorf("one run: got %v, want it as it is", got)
 	}
-	if got := byGTIN(nil); len(got) != 0 {
+	if got, _ := byGTIN(nil, nil); len(got) != 0 {
 		t.Errorf("none: got %v", got)
 	}
 }
@@ -167,6 +169,93 @@ func TestMatch(t *testing.T) {
 			}
 			if !slices.Equal(got, c.want) {
 				t.Errorf("%q: got %q, want %q", c.words, got, c.want)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestMatchRandom: on 3,000 products, each under a few of twelve tokens
+// (some prefixes of others), every query of up to three word prefixes
+// matches exactly the products that have, for each word, a token it
+// prefixes, each scoring per word its best token: 3 for the whole word, 1
+// for a prefix, one more in the name.
+func TestMatchRandom(t *testing.T) {
+	t.Parallel()
+	db, err := storage.Open(filepath.Join(t.TempDir(), "s.db"), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	tokens := []string{"ice", "iced", "icing", "cream", "creamer", "creamy", "cheese", "chees", "milk", "milky", "m", "choc"}
+	type row struct {
+		token string
+		flags byte
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	products := map[string][]row{}
+	err = db.Update(func(tx *storage.Tx) error {
+		for n := range 3000 {
+			g := fmt.Sprintf("%014d", r.IntN(1_000_000_000))
+			if products[g] != nil {
+				continue
+			}
+			for _, i := range r.Perm(len(tokens))[:1+r.IntN(4)] {
+				rw := row{tokens[i], byte(1 + r.IntN(2))}
+				products[g] = append(products[g], rw)
+				if err := tx.PutToken("ON", rw.token, g, rw.flags, byte(n%7)); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range [][]string{{"ice", "cream"}, {"cream", "ice"}, {"c", "m"}, {"m", "c", "i"}, {"crea", "chees"}, {"i", "crea", "milk"}, {"c", "zz"}} {
+		want := map[string]int{}
+		for g, rows := range products {
+			total := 0
+			for _, w := range q {
+				best := 0
+				for _, rw := range rows {
+					if !strings.HasPrefix(rw.token, w) {
+						continue
+					}
+					s := 1
+					if rw.token == w {
+						s = 3
+					}
+					if rw.flags == storage.TokenInName {
+						s++
+					}
+					best = max(best, s)
+				}
+				if best == 0 {
+					total = -1
+					break
+				}
+				total += best
+			}
+			if total > 0 {
+				want[g] = total
+			}
+		}
+		err := db.View(func(tx *storage.Tx) error {
+			hits, err := Match(tx, "ON", q)
+			got := map[string]int{}
+			for _, h := range hits {
+				got[string(h.GTIN[:])] = h.Score()
+			}
+			if len(want) == 0 && !slices.Contains(q, "zz") || len(want) > 0 && slices.Contains(q, "zz") {
+				t.Errorf("%q: %d products expected: the test's data do not test it", q, len(want))
+			}
+			if !maps.Equal(got, want) {
+				t.Errorf("%q: got %d hits, want %d (or their scores differ)", q, len(got), len(want))
 			}
 			return err
 		})
