@@ -473,6 +473,14 @@ func (b *briefBuilder) basket() error {
 	}
 	b.out.Basket.WeekFrom, b.out.Basket.WeekTo = Date(week.from), Date(week.to)
 	err = week.scan(b.tx, func(gtin string, ps []market.Price) error {
+		// Doubled: thousands of barcodes, which append grows a quarter at
+		// a time, copying them about five times over.
+		if len(spans) == cap(spans) {
+			spans = slices.Grow(spans, len(spans)+64)
+		}
+		if cap(prices)-len(prices) < len(ps) {
+			prices = slices.Grow(prices, len(prices)+len(ps)+64)
+		}
 		spans = append(spans, span{gtin: gtin, lo: len(prices), hi: len(prices) + len(ps)})
 		prices = append(prices, ps...)
 		return nil

@@ -1,6 +1,7 @@
 package market
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/grocerydata/grocery/storage"
@@ -84,6 +85,9 @@ func (o *Offers) Read(tx *storage.Tx, province, own string, after int32, skip fu
 				skipped = gtin
 				return nil
 			}
+			if len(o.Groups) == cap(o.Groups) {
+				o.Groups = slices.Grow(o.Groups, len(o.Groups)+64) // doubled: see Shelves.Read
+			}
 			o.Groups = append(o.Groups, Group{GTIN: gtin, Lo: len(o.List), Hi: len(o.List)})
 			n++
 		}
@@ -92,6 +96,9 @@ func (o *Offers) Read(tx *storage.Tx, province, own string, after int32, skip fu
 		if g.Hi > g.Lo && o.List[g.Hi-1].Banner == of.Banner {
 			e = &o.List[g.Hi-1]
 		} else {
+			if len(o.List) == cap(o.List) {
+				o.List = slices.Grow(o.List, len(o.List)+64)
+			}
 			o.List = append(o.List, BannerOffer{Banner: of.Banner})
 			g.Hi = len(o.List)
 			e = &o.List[g.Hi-1]
@@ -160,6 +167,12 @@ func (s *Shelves) Read(tx *storage.Tx, province string, keep func(sh *storage.Sh
 		if keep(sh) {
 			if n := len(s.ranges); n == 0 || s.ranges[n-1].banner != sh.Banner {
 				s.ranges = append(s.ranges, bannerRange{banner: sh.Banner, lo: len(s.List)})
+			}
+			// A province's records are tens of thousands, which append
+			// grows a quarter at a time: about five times their size
+			// allocated and copied on a first read. Doubled, twice.
+			if len(s.List) == cap(s.List) {
+				s.List = slices.Grow(s.List, len(s.List)+64)
 			}
 			s.List = append(s.List, *sh)
 			s.ranges[len(s.ranges)-1].hi = len(s.List)

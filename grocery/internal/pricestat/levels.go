@@ -13,9 +13,14 @@ type Levels struct {
 	Runs [4]Runs // by basis (unit prices: 1..3), in Buf; prices in Runs[0]
 }
 
-// Grow makes room for n more distinct values.
+// Grow makes room for n more distinct values, at least doubling the room
+// when it grows it: a period's values come a day at a time, and growing
+// by a day's would copy them again and again.
 func (l *Levels) Grow(n int) {
-	l.Buf.Vals, l.Buf.Cum = slices.Grow(l.Buf.Vals, n), slices.Grow(l.Buf.Cum, n)
+	if cap(l.Buf.Vals)-len(l.Buf.Vals) < n || cap(l.Buf.Cum)-len(l.Buf.Cum) < n {
+		n = max(n, len(l.Buf.Vals))
+		l.Buf.Vals, l.Buf.Cum = slices.Grow(l.Buf.Vals, n), slices.Grow(l.Buf.Cum, n)
+	}
 }
 
 // AddPrices adds one day's runs of prices, sorted by price.

@@ -203,6 +203,9 @@ func (m *Matched) insert(num uint32) int32 {
 	if m.sorted == k && (k == 0 || m.names[m.skus[k-1].num] < m.names[num]) {
 		m.sorted++
 	}
+	if len(m.skus) == cap(m.skus) { // doubled: tens of thousands, which append grows a quarter at a time
+		m.skus = slices.Grow(m.skus, len(m.skus)+64)
+	}
 	m.skus = append(m.skus, skuPeriods{num: num})
 	m.at[num] = int32(k + 1)
 	return int32(k + 1)

@@ -2,6 +2,7 @@ package pricestat
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/grocerydata/grocery/storage"
 )
@@ -111,6 +112,9 @@ func (w *Weeks) Read(tx *storage.Tx, province string) error {
 			sd := &c.SKUNums[j]
 			i := at[sd.Num]
 			if i == 0 {
+				if len(w.SKUs) == cap(w.SKUs) { // doubled: tens of thousands, which append grows a quarter at a time
+					w.SKUs = slices.Grow(w.SKUs, len(w.SKUs)+64)
+				}
 				w.SKUs = append(w.SKUs, WeekSKU{Category: k.Category, Banner: k.Banner, SKU: c.Names[sd.Num]})
 				i = int32(len(w.SKUs))
 				at[sd.Num] = i
