@@ -241,8 +241,8 @@ func (s *Service) SearchProducts(ctx context.Context, in SearchInput) (*SearchRe
 	return res, nil
 }
 
-// searchBuffers hold the hits of the searches in progress, reused from
-// one search to the next.
+// searchBuffers are the memory of the searches' matches (search.Buffer),
+// reused from one search to the next.
 var searchBuffers = sync.Pool{New: func() any { return new(search.Buffer) }}
 
 // productSearch counts and pages the products a search matched, in the

@@ -170,7 +170,8 @@ func (s *Shelves) Read(tx *storage.Tx, province string, keep func(sh *storage.Sh
 			}
 			// A province's records are tens of thousands, which append
 			// grows a quarter at a time: about five times their size
-			// allocated and copied on a first read. Doubled, twice.
+			// allocated and copied on a first read. Doubling allocates
+			// about twice their size.
 			if len(s.List) == cap(s.List) {
 				s.List = slices.Grow(s.List, len(s.List)+64)
 			}

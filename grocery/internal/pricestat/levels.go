@@ -13,9 +13,10 @@ type Levels struct {
 	Runs [4]Runs // by basis (unit prices: 1..3), in Buf; prices in Runs[0]
 }
 
-// Grow makes room for n more distinct values, at least doubling the room
-// when it grows it: a period's values come a day at a time, and growing
-// by a day's would copy them again and again.
+// Grow makes room for n more distinct values. When it must grow them, it
+// grows their capacity to at least twice their length: a period's values
+// come a day at a time, and growing them a quarter at a time (append's
+// rule) would copy them about five times over.
 func (l *Levels) Grow(n int) {
 	if cap(l.Buf.Vals)-len(l.Buf.Vals) < n || cap(l.Buf.Cum)-len(l.Buf.Cum) < n {
 		n = max(n, len(l.Buf.Vals))

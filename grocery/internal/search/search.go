@@ -80,12 +80,15 @@ func Candidates(tx *storage.Tx, province string, words []string, buf *Buffer) (h
 // Buffer is the memory of a match, for a caller that makes many to reuse
 // (a server, from a sync.Pool): a word such as "cheese" makes a thousand
 // hits, which would otherwise be allocated twice over at every search.
+// Its two slices never share an array: byGTIN merges from one into the
+// other.
 type Buffer struct {
 	hits, merged []Hit
 }
 
-// maxBuffer is the most hits a Buffer keeps between matches: a query that
-// matched more leaves its memory to the collector.
+// maxBuffer is the most hits a Buffer's slice keeps room for between
+// matches: one that grew past it (a first word of more index rows) is
+// left to the collector.
 const maxBuffer = 1 << 14
 
 // Rank orders hits so that the first n are the best n, in Match's rank
@@ -128,6 +131,9 @@ func match(tx *storage.Tx, province string, words []string, withSKUs bool, buf *
 	}
 	m := &matcher{withSKUs: withSKUs, all: buf.hits[:0], merged: buf.merged}
 	defer func() {
+		// m.all and m.merged are the buffer's two arrays, or new ones grown
+		// from them: kept apart, each only while not too big.
+		buf.hits, buf.merged = nil, nil
 		if cap(m.all) <= maxBuffer {
 			buf.hits = m.all
 		}
@@ -156,8 +162,8 @@ func match(tx *storage.Tx, province string, words []string, withSKUs bool, buf *
 // matcher keeps the candidates of a match, word by word. The first word
 // makes the barcodes' candidates, a hit for each of its tokens' rows,
 // then one a barcode in barcode order (byGTIN); a later word's rows find
-// theirs by binary search, and take only those that matched every word
-// before.
+// theirs by galloping through them (find), and take only those that
+// matched every word before.
 type matcher struct {
 	withSKUs bool
 	all      []Hit           // the barcodes' candidates
@@ -212,8 +218,9 @@ func (m *matcher) token(token, ref []byte, flags, weight byte) error {
 
 // find returns the index of the first candidate whose barcode is not
 // below g. A token's rows come in ascending barcode order, so while they
-// ascend it gallops forward from the row before's place: a word's rows
-// cost about one comparison each, not a binary search of the candidates.
+// ascend it gallops forward from the row before's place: a row costs a
+// few comparisons (about log2 of how many candidates it passes), not a
+// binary search of them all.
 func (m *matcher) find(g *[14]byte) int {
 	lo := 0
 	if compareGTIN(g, &m.prev) > 0 {

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/grocerydata/grocery/storage"
 )
@@ -127,13 +128,9 @@ func TestByGTIN(t *testing.T) {
 // milk, a whole word in its name (3 + 1), so 1 + 4 = 5. "ch zzz": none.
 func TestMatch(t *testing.T) {
 	t.Parallel()
-	db, err := storage.Open(filepath.Join(t.TempDir(), "s.db"), storage.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openIndex(t)
 	g := func(n int) string { return fmt.Sprintf("%014d", n) }
-	err = db.Update(func(tx *storage.Tx) error {
+	err := db.Update(func(tx *storage.Tx) error {
 		for _, r := range []struct {
 			token         string
 			n             int
@@ -179,17 +176,15 @@ func TestMatch(t *testing.T) {
 }
 
 // TestMatchRandom: on 3,000 products, each under a few of twelve tokens
-// (some prefixes of others), every query of up to three word prefixes
-// matches exactly the products that have, for each word, a token it
-// prefixes, each scoring per word its best token: 3 for the whole word, 1
-// for a prefix, one more in the name.
+// (some prefixes of others) and one in fifty also under "zebra", every
+// query of up to three word prefixes matches exactly the products that
+// have, for each word, a token it prefixes, each once, scoring per word
+// its best token: 3 for the whole word, 1 for a prefix, one more in the
+// name. "c zebra" finds a rare word's rows among many candidates (long
+// gallops); "c zz" finds none.
 func TestMatchRandom(t *testing.T) {
 	t.Parallel()
-	db, err := storage.Open(filepath.Join(t.TempDir(), "s.db"), storage.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openIndex(t)
 	tokens := []string{"ice", "iced", "icing", "cream", "creamer", "creamy", "cheese", "chees", "milk", "milky", "m", "choc"}
 	type row struct {
 		token string
@@ -197,14 +192,21 @@ func TestMatchRandom(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(3, 4))
 	products := map[string][]row{}
-	err = db.Update(func(tx *storage.Tx) error {
+	err := db.Update(func(tx *storage.Tx) error {
 		for n := range 3000 {
 			g := fmt.Sprintf("%014d", r.IntN(1_000_000_000))
 			if products[g] != nil {
 				continue
 			}
-			for _, i := range r.Perm(len(tokens))[:1+r.IntN(4)] {
-				rw := row{tokens[i], byte(1 + r.IntN(2))}
+			picks := r.Perm(len(tokens))[:1+r.IntN(4)]
+			if r.IntN(50) == 0 {
+				picks = append(picks, -1)
+			}
+			for _, i := range picks {
+				rw := row{"zebra", byte(1 + r.IntN(2))}
+				if i >= 0 {
+					rw.token = tokens[i]
+				}
 				products[g] = append(products[g], rw)
 				if err := tx.PutToken("ON", rw.token, g, rw.flags, byte(n%7)); err != nil {
 					return err
@@ -216,7 +218,7 @@ func TestMatchRandom(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range [][]string{{"ice", "cream"}, {"cream", "ice"}, {"c", "m"}, {"m", "c", "i"}, {"crea", "chees"}, {"i", "crea", "milk"}, {"c", "zz"}} {
+	for _, q := range [][]string{{"ice", "cream"}, {"cream", "ice"}, {"c", "m"}, {"m", "c", "i"}, {"crea", "chees"}, {"i", "crea", "milk"}, {"c", "zebra"}, {"c", "zz"}} {
 		want := map[string]int{}
 		for g, rows := range products {
 			total := 0
@@ -247,20 +249,96 @@ func TestMatchRandom(t *testing.T) {
 		}
 		err := db.View(func(tx *storage.Tx) error {
 			hits, err := Match(tx, "ON", q)
+			if err != nil {
+				return err
+			}
 			got := map[string]int{}
 			for _, h := range hits {
 				got[string(h.GTIN[:])] = h.Score()
 			}
-			if len(want) == 0 && !slices.Contains(q, "zz") || len(want) > 0 && slices.Contains(q, "zz") {
-				t.Errorf("%q: %d products expected: the test's data do not test it", q, len(want))
+			if len(want) == 0 && !slices.Contains(q, "zz") {
+				t.Errorf("%q: no product expected: the test's data do not test it", q)
+			}
+			if len(got) != len(hits) {
+				t.Errorf("%q: %d hits of %d barcodes: a barcode twice", q, len(hits), len(got))
 			}
 			if !maps.Equal(got, want) {
 				t.Errorf("%q: got %d hits, want %d (or their scores differ)", q, len(got), len(want))
 			}
-			return err
+			return nil
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
+}
+
+// TestMatchBuffer: a Buffer reused across matches gives the answers a
+// fresh one does, and its two slices never share an array, whatever
+// their room. "a" prefixes two tokens of 7,000 barcodes each, interleaved,
+// so its 14,000 rows are merged from one slice into the other; with room
+// for 16,384 and 13,500 (either way round), the one too small grows past
+// maxBuffer and is let go, and the merge must not leave both slices on
+// the other's array (the next merge would read what it overwrites).
+func TestMatchBuffer(t *testing.T) {
+	t.Parallel()
+	db := openIndex(t)
+	err := db.Update(func(tx *storage.Tx) error {
+		for i := range 7000 {
+			if err := tx.PutToken("ON", "aa", fmt.Sprintf("%014d", 2*i), storage.TokenInName, 2); err != nil {
+				return err
+			}
+			if err := tx.PutToken("ON", "ab", fmt.Sprintf("%014d", 2*i+1), storage.TokenInBrand, 3); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	queries := [][]string{{"a"}, {"a"}, {"a", "ab"}, {"a"}}
+	err = db.View(func(tx *storage.Tx) error {
+		var want [][]Hit
+		for _, q := range queries {
+			hits, _, err := match(tx, "ON", q, true, nil)
+			if err != nil {
+				return err
+			}
+			want = append(want, slices.Clone(hits))
+		}
+		if len(want[0]) != 14000 || len(want[2]) != 7000 {
+			t.Fatalf("a fresh buffer: %d and %d hits, want 14000 and 7000", len(want[0]), len(want[2]))
+		}
+		for _, room := range [][2]int{{16384, 13500}, {13500, 16384}, {0, 0}} {
+			buf := &Buffer{hits: make([]Hit, 0, room[0]), merged: make([]Hit, 0, room[1])}
+			for i, q := range queries {
+				hits, _, err := match(tx, "ON", q, true, buf)
+				if err != nil {
+					return err
+				}
+				if !slices.Equal(hits, want[i]) {
+					t.Errorf("room %v, match %d (%q): the hits differ from a fresh buffer's", room, i, q)
+				}
+				if cap(buf.hits) > 0 && cap(buf.merged) > 0 && unsafe.SliceData(buf.hits) == unsafe.SliceData(buf.merged) {
+					t.Fatalf("room %v, after match %d: both slices on one array", room, i)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// openIndex opens a new data file for a test's token index.
+func openIndex(t *testing.T) *storage.DB {
+	t.Helper()
+	db, err := storage.Open(filepath.Join(t.TempDir(), "s.db"), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
 }
