@@ -223,19 +223,19 @@ func (m *matcher) token(token, ref []byte, flags, weight byte) error {
 // binary search of them all.
 func (m *matcher) find(g *[14]byte) int {
 	lo := 0
-	if compareGTIN(g, &m.prev) > 0 {
+	if bytes.Compare(g[:], m.prev[:]) > 0 {
 		lo = m.at
 	}
 	m.prev = *g
 	hi, step := lo, 1
-	for hi < len(m.all) && compareGTIN(&m.all[hi].GTIN, g) < 0 {
+	for hi < len(m.all) && bytes.Compare(m.all[hi].GTIN[:], g[:]) < 0 {
 		lo, hi = hi+1, hi+step
 		step *= 2
 	}
 	hi = min(hi, len(m.all))
 	for lo < hi { // the first in [lo, hi] not below g; hi is, or is the end
 		mid := int(uint(lo+hi) >> 1)
-		if compareGTIN(&m.all[mid].GTIN, g) < 0 {
+		if bytes.Compare(m.all[mid].GTIN[:], g[:]) < 0 {
 			lo = mid + 1
 		} else {
 			hi = mid
@@ -243,15 +243,6 @@ func (m *matcher) find(g *[14]byte) int {
 	}
 	m.at = lo
 	return lo
-}
-
-// compareGTIN is bytes.Compare of two barcodes, as two 8-byte words: the
-// second overlaps the first by two bytes, which are equal when it counts.
-func compareGTIN(a, b *[14]byte) int {
-	if c := cmp.Compare(binary.BigEndian.Uint64(a[:8]), binary.BigEndian.Uint64(b[:8])); c != 0 {
-		return c
-	}
-	return cmp.Compare(binary.BigEndian.Uint64(a[6:]), binary.BigEndian.Uint64(b[6:]))
 }
 
 // byGTIN returns the first word's hits in barcode order, one a barcode.
@@ -262,7 +253,7 @@ func compareGTIN(a, b *[14]byte) int {
 func byGTIN(hits, buf []Hit) (sorted, spare []Hit) {
 	starts := []int{0} // where each run begins
 	for i := 1; i < len(hits); i++ {
-		if compareGTIN(&hits[i-1].GTIN, &hits[i].GTIN) >= 0 {
+		if bytes.Compare(hits[i-1].GTIN[:], hits[i].GTIN[:]) >= 0 {
 			starts = append(starts, i)
 		}
 	}
@@ -296,7 +287,7 @@ func byGTIN(hits, buf []Hit) (sorted, spare []Hit) {
 // score.
 func mergeHits(dst, a, b []Hit) []Hit {
 	for len(a) > 0 && len(b) > 0 {
-		switch c := compareGTIN(&a[0].GTIN, &b[0].GTIN); {
+		switch c := bytes.Compare(a[0].GTIN[:], b[0].GTIN[:]); {
 		case c < 0:
 			dst, a = append(dst, a[0]), a[1:]
 		case c > 0:
