@@ -221,7 +221,7 @@ func BlockStart(day int32) int32 { return blockStart(day) }
 // day into b (none when the block is not stored).
 func (t *Tx) ReadBlock(banner, sku, province string, day int32, b *Block) error {
 	start := blockStart(day)
-	v := t.get(idSeries, appendDay(seriesPrefix(banner, sku, province), start))
+	v := t.readBlockValue(appendDay(seriesPrefix(banner, sku, province), start))
 	b.Start, b.stamps = start, b.stamps[:0]
 	if v == nil {
 		b.Days = b.Days[:0]
@@ -246,9 +246,10 @@ func (t *Tx) PutBlock(banner, sku, province string, b *Block) error {
 
 // putBlock writes b with the stamps record stamps (none when empty).
 func (t *Tx) putBlock(banner, sku, province string, b *Block, stamps []byte) error {
-	k := appendDay(seriesPrefix(banner, sku, province), b.Start)
+	p := seriesPrefix(banner, sku, province)
+	k := appendDay(p[:len(p):len(p)], b.Start)
 	if len(b.Days) == 0 {
-		return t.series().Delete(k)
+		return t.deleteBlock(k)
 	}
 	var buf [1024]byte
 	e := appendStamps(enc(buf[:0]), stamps)
@@ -259,7 +260,7 @@ func (t *Tx) putBlock(banner, sku, province string, b *Block, stamps []byte) err
 		}
 		e = encodeDay(e, b.Start, d)
 	}
-	return t.put(t.series(), k, e)
+	return t.writeBlock(p, k, e, b.Start, b.Days[len(b.Days)-1].Date)
 }
 
 // Day reads one day of a series into d (entries included).
@@ -320,15 +321,10 @@ func (t *Tx) Series(banner, sku, province string, scan SeriesScan, fn func(d *Da
 	hi := appendDay(prefix[:len(prefix):len(prefix)], blockStart(to))
 	var d Day
 	var offs [blockDays]int // reverse: where each day of a block starts
-	c := t.series().Cursor()
+	c := t.blockCursor()
 	var k, v []byte
 	if reverse {
-		switch k, v = c.Seek(hi); {
-		case k == nil:
-			k, v = c.Last()
-		case bytes.Compare(k, hi) > 0:
-			k, v = c.Prev()
-		}
+		k, v = c.SeekLast(hi)
 	} else {
 		k, v = c.Seek(lo)
 	}

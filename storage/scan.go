@@ -47,7 +47,7 @@ func (t *Tx) ScanSeries(pos []byte, f *SeriesFilter, want func(ref *SeriesRef) (
 		}
 	}
 	lo, hi := blockStart(f.From), blockStart(f.To)
-	c := t.series().Cursor()
+	c := t.blockCursor()
 	var bw *blockWrites
 	if f.Writes != nil {
 		bw = &blockWrites{}

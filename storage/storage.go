@@ -29,6 +29,9 @@
 //	           from day (a multiple of 16) to day+15, of one SKU's
 //	           observations across a province's stores, after the writes
 //	           that last changed them (writes.go)
+//	dayheads   as dayblocks: the series' newest blocks, until a write of
+//	           the series settles them (heads.go); a block is in one of
+//	           the two
 //	offers     province(2) gtin(14) banner 0x00 sku -> Offer
 //	offerprices province(2) -> banners, products (gtin, newest day, end
 //	           of its offers), offers (banner, price, regular, stores,
@@ -140,7 +143,12 @@ import (
 // Version 17 adds the category blocks (each series of category days
 // merged over aligned blocks of 4 to 512 days: CatSpans); a writable Open
 // of a version 9 to 16 file writes them by itself.
-const FormatVersion = 17
+//
+// Version 18 keeps each series' newest blocks apart from its older ones
+// (dayheads, heads.go); a writable Open of a version 9 to 17 file adds the
+// bucket, empty, by itself, and the writes that follow move the blocks they
+// rewrite.
+const FormatVersion = 18
 
 // selfUpgrade is the oldest version a writable Open upgrades without
 // Options.Upgrade: from it on, the upgrade adds what only this package
@@ -158,6 +166,7 @@ var (
 	bucketSKUs      = []byte("skus")
 	bucketGTINSKUs  = []byte("gtinskus")
 	bucketSeries    = []byte("dayblocks")
+	bucketHeads     = []byte("dayheads")
 	bucketOffers    = []byte("offers")
 	bucketTokens    = []byte("tokens")
 	bucketLatest    = []byte("latest")
@@ -199,7 +208,7 @@ var (
 		bucketGTINSKUs, bucketSeries, bucketOffers, bucketTokens, bucketLatest, bucketStoreDays,
 		bucketAccounts, bucketKeys, bucketUsage, bucketAlertRules, bucketAlertWatch, bucketAlertEvents,
 		bucketAlertFired, bucketCatDays, bucketShelf, bucketPromos, bucketPromoDates, bucketIdem, bucketIdemExpiry,
-		bucketWebhooks, bucketWebhookDeliveries, bucketWebhookPending, bucketCatSKUs, bucketKinds, bucketOfferPrices, bucketCatBlocks, bucketBenchmarks}
+		bucketWebhooks, bucketWebhookDeliveries, bucketWebhookPending, bucketCatSKUs, bucketKinds, bucketOfferPrices, bucketCatBlocks, bucketHeads, bucketBenchmarks}
 
 	keyFormat  = []byte("format")
 	keyAsOf    = []byte("asof")
@@ -454,8 +463,10 @@ func (db *DB) upgrade(from int, opts Options) error {
 				return err
 			}
 		}
-		if err := tx.fillIndexes(); err != nil {
-			return err
+		if from < 17 {
+			if err := tx.fillIndexes(); err != nil {
+				return err
+			}
 		}
 		return tx.meta().Put(keyFormat, binary.BigEndian.AppendUint32(nil, FormatVersion))
 	})
@@ -682,6 +693,13 @@ type Tx struct {
 	// blocks are rebuilt before it commits (putCatBlocks).
 	catTouched map[string]*catTouch
 	dayKey     []byte // readDay's key
+	// through is the newest day the transaction says it writes
+	// (WritesThrough); asOfSeen the data set's newest day as its first
+	// block write read it, once asOfRead: together they settle its
+	// blocks (heads.go).
+	through  int32
+	asOfSeen int32
+	asOfRead bool
 }
 
 // legacyOffers reports whether the file's offers are those of version 4
@@ -746,11 +764,12 @@ const (
 	idKinds
 	idOfferPrices
 	idCatBlocks
+	idHeads
 )
 
 var bucketIDs = [...]int{idMeta, idStores, idStoreLoc, idProducts, idSKUs, idGTINSKUs, idSeries, idOffers,
 	idTokens, idLatest, idStoreDays, idAccounts, idKeys, idUsage, idAlertRules, idAlertWatch, idAlertEvents,
-	idAlertFired, idCatDays, idShelf, idPromos, idPromoDates, idIdem, idIdemExpiry, idWebhooks, idWebhookDeliveries, idWebhookPending, idCatSKUs, idKinds, idOfferPrices, idCatBlocks}
+	idAlertFired, idCatDays, idShelf, idPromos, idPromoDates, idIdem, idIdemExpiry, idWebhooks, idWebhookDeliveries, idWebhookPending, idCatSKUs, idKinds, idOfferPrices, idCatBlocks, idHeads}
 
 func (db *DB) newTx(h *handle, tx *bolt.Tx) *Tx {
 	return &Tx{tx: tx, names: &db.names, asOf: &h.asOf, legacy: h.legacyOffers.Load(), shared: &h.dicts}
@@ -817,6 +836,7 @@ func (t *Tx) products() *bolt.Bucket    { return t.b(idProducts) }
 func (t *Tx) skus() *bolt.Bucket        { return t.b(idSKUs) }
 func (t *Tx) gtinSKUs() *bolt.Bucket    { return t.b(idGTINSKUs) }
 func (t *Tx) series() *bolt.Bucket      { return t.b(idSeries) }
+func (t *Tx) heads() *bolt.Bucket       { return t.b(idHeads) }
 func (t *Tx) offers() *bolt.Bucket      { return t.b(idOffers) }
 func (t *Tx) tokens() *bolt.Bucket      { return t.b(idTokens) }
 func (t *Tx) latest() *bolt.Bucket      { return t.b(idLatest) }

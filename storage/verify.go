@@ -28,12 +28,13 @@ func inconsistent(format string, args ...any) error {
 // entries their product under its category and type, every product
 // its kinds entry, each province's offer prices its offers', and the
 // category blocks their days' merges (each series' complete blocks that
-// hold a day, and no other). It returns
+// hold a day, and no other); and that no block of days is in both dayheads
+// and dayblocks. It returns
 // an error wrapping ErrInconsistent naming the first entry that fails,
 // errCorrupt for a malformed key.
 func (t *Tx) CheckIndexes() error {
 	for _, check := range []func() error{t.checkStoreLoc, t.checkGTINSKUs, t.checkOffers, t.checkTokens,
-		t.checkLatest, t.checkShelf, t.checkPromoDates, t.checkAlertWatch, t.checkKinds, t.checkOfferPrices, t.checkCatBlocks} {
+		t.checkLatest, t.checkShelf, t.checkPromoDates, t.checkAlertWatch, t.checkKinds, t.checkOfferPrices, t.checkCatBlocks, t.checkHeads} {
 		if err := check(); err != nil {
 			return err
 		}
@@ -44,7 +45,7 @@ func (t *Tx) CheckIndexes() error {
 // hasSeries reports whether the banner SKU has a stored series in province.
 func (t *Tx) hasSeries(banner, sku, province []byte) bool {
 	p := append(appendStr0(appendStr0(nil, string(banner)), string(sku)), province...)
-	k, _ := t.series().Cursor().Seek(p)
+	k, _ := t.blockCursor().Seek(p)
 	return hasPrefix(k, p) && len(k) == len(p)+4
 }
 

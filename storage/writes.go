@@ -322,9 +322,11 @@ func (t *Tx) MarkSKUWritten(banner, sku string, write uint64) error {
 	prefix := appendStr0(appendStr0(nil, banner), sku)
 	// Read first, then write: a Put moves a cursor's page under it.
 	var keys, vals [][]byte
-	c := t.series().Cursor()
+	var heads []bool // the key's block is in dayheads
+	c := t.blockCursor()
 	for k, v := c.Seek(prefix); hasPrefix(k, prefix); k, v = c.Next() {
 		keys, vals = append(keys, bytes.Clone(k)), append(vals, bytes.Clone(v))
+		heads = append(heads, c.InHeads())
 	}
 	var w blockWrites
 	for i, k := range keys {
@@ -337,7 +339,11 @@ func (t *Tx) MarkSKUWritten(banner, sku string, write uint64) error {
 		}
 		w.all, w.max = write, write
 		v := append(appendStamps(enc(nil), encodeBlockWrites(&w)), days...)
-		if err := t.put(t.series(), k, v); err != nil {
+		b := t.series()
+		if heads[i] {
+			b = t.heads()
+		}
+		if err := t.put(b, k, v); err != nil {
 			return err
 		}
 	}

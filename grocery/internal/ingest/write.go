@@ -568,6 +568,9 @@ func (w *writer) writeSorted(ctx context.Context, recs []Obs, series []SeriesKey
 		minDate, maxDate = min(minDate, r.Date), max(maxDate, r.Date)
 	}
 	days := int(maxDate-minDate) + 1
+	// A block settled by the chunk's last day goes straight to the
+	// series' older blocks (storage's heads.go).
+	w.tx.WritesThrough(maxDate)
 	sc := &sortedWrite{
 		minDate:   minDate,
 		days:      days,
