@@ -66,6 +66,22 @@ func TestVerify(t *testing.T) {
 	t.Logf("a dangling offer: %v", err)
 }
 
+// metroStores are two Metro stores in Toronto.
+const metroStores = "store_id,banner,province,name,city,postal_code,latitude,longitude\n" +
+	"met-a,metro,ON,Metro A,Toronto,M5V 1A1,43.60,-79.40\nmet-b,metro,ON,Metro B,Toronto,M5V 1A2,43.61,-79.40\n"
+
+// openStores opens a new data file holding the stores of a CSV file.
+func openStores(t *testing.T, stores string) *Service {
+	t.Helper()
+	s, err := Open(filepath.Join(t.TempDir(), "g.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	mustImport(t, s, "stores.csv", stores, nil)
+	return s
+}
+
 func errCode(tb testing.TB, err error, want string) {
 	tb.Helper()
 	if got := ErrorCode(err); got != want {
@@ -80,13 +96,7 @@ func errCode(tb testing.TB, err error, want string) {
 // sorted after every day: the change was lost (the crash check found it).
 func TestShelfAfterCorrection(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(filepath.Join(t.TempDir(), "g.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	mustImport(t, s, "stores.csv", "store_id,banner,province,name,city,postal_code,latitude,longitude\n"+
-		"met-a,metro,ON,Metro A,Toronto,M5V 1A1,43.60,-79.40\nmet-b,metro,ON,Metro B,Toronto,M5V 1A2,43.61,-79.40\n", nil)
+	s := openStores(t, metroStores)
 	const head = "date,store_id,banner,external_sku,price,regular_price,promo_ends,upc,name,brand,size,category\n"
 	row := func(date, store, price, regular, ends string) string {
 		return date + "," + store + ",metro,M1," + price + "," + regular + "," + ends + ",068000000154,2% Milk,Natrel,2 L,Dairy & Eggs\n"
@@ -185,4 +195,54 @@ func TestRegroupAfterProductChange(t *testing.T) {
 	if after := snacks(); after.Products != before.Products+1 {
 		t.Fatalf("Snacks at %s: %d products, want %d and the orange juice", o.Banner, after.Products, before.Products+1)
 	}
+}
+
+// TestShelfRegularChangeBeforeRead: a day appended to a series derives
+// its promotion events from the 30 days before it, and takes the regular
+// price they start from from the observation day just before them. Here
+// the regular price went from 5.00 to 6.00 on 06-12; the day appended,
+// 07-22, reads from 06-22, and the day before that is 06-20, at 6.00: no
+// change in the days read, so the change stays on 06-12 from 5.00. (The
+// days held before 06-22 go back to 05-11, for the offer's 73 days:
+// taking the first of them, 06-01 at 5.00, would put a change on 06-28.)
+// Then a day 80 days later, 10-10 at 6.50, when no day is held before
+// its 30 days (nor in the offer's 73): the day before them is read back,
+// 07-22 at 6.00, and the change is the new day's, from 6.00.
+func TestShelfRegularChangeBeforeRead(t *testing.T) {
+	s := openStores(t, metroStores)
+	const head = "date,store_id,banner,external_sku,price,regular_price,upc,name,brand,size,category\n"
+	row := func(date, price string) string {
+		return date + ",met-a,metro,M1," + price + "," + price + ",068000000154,2% Milk,Natrel,2 L,Dairy & Eggs\n"
+	}
+	first := head
+	for _, d := range []string{"2026-06-01", "2026-06-05", "2026-06-10"} {
+		first += row(d, "5.00")
+	}
+	for _, d := range []string{"2026-06-12", "2026-06-20", "2026-06-28", "2026-07-06", "2026-07-14", "2026-07-21"} {
+		first += row(d, "6.00")
+	}
+	mustImport(t, s, "first.csv", first, nil)
+	shelf := func() storage.Shelf {
+		t.Helper()
+		var shelf storage.Shelf
+		if err := s.db.View(func(tx *storage.Tx) error {
+			_, err := tx.Shelf("ON", "metro", "M1", &shelf)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return shelf
+	}
+	check := func(when, since string, from uint32) {
+		t.Helper()
+		got := shelf()
+		if day, _ := ParseDate(since); got.RegularSince != int32(day) || got.PrevRegular != from {
+			t.Errorf("%s: regular since %s from %d, want since %s from %d", when, Date(got.RegularSince), got.PrevRegular, since, from)
+		}
+	}
+	check("first file", "2026-06-12", 500)
+	mustImport(t, s, "next.csv", head+row("2026-07-22", "6.00"), nil)
+	check("a day appended", "2026-06-12", 500)
+	mustImport(t, s, "gap.csv", head+row("2026-10-10", "6.50"), nil)
+	check("a day after 80 days", "2026-10-10", 600)
 }

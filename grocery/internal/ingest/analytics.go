@@ -181,23 +181,29 @@ func (r *inForceRun) price(day int32) storage.DayPrice {
 // dailyPrices sets, in the category days' changes, the daily price of a
 // series on each stored day from first to the last day that the
 // observations of days first..last can hold in force or that looks back
-// on their daily prices (last + window - 1 + lookback). It reads the days
-// before first that those depend on: the lookback's, and the window
-// before it.
-func (w *writer) dailyPrices(key SeriesKey, in seriesInfo, first, last int32) error {
+// on their daily prices (last + window - 1 + lookback). s holds the days
+// from dailyFrom(first) on: the lookback's before first, and the window
+// before it, which those depend on.
+func (w *writer) dailyPrices(key SeriesKey, in seriesInfo, first, last int32, s *seriesDays) error {
 	win, back := w.rules.FreshDays, w.rules.PriceLookback
 	r := &w.run
 	r.reset(win, back)
-	scan := storage.SeriesScan{From: first - back - win + 1, To: last + win - 1 + back}
-	return w.tx.Series(key.Banner, key.SKU, key.Province, scan, func(d *storage.Day) error {
+	days := s.between(w.dailyFrom(first), last+win-1+back)
+	for i := range days {
+		d := &days[i]
 		r.add(d)
 		sd := r.day(in.sku, d.Date)
 		if d.Date >= first {
 			delta := w.catDelta(key, in, d.Date)
 			delta.skus = append(delta.skus, sd)
 		}
-		return nil
-	})
+	}
+	return nil
+}
+
+// dailyFrom is the first day the daily prices from first on read.
+func (w *writer) dailyFrom(first int32) int32 {
+	return first - w.rules.PriceLookback - w.rules.FreshDays + 1
 }
 
 // span is what a transaction wrote of a series: the first and last day
@@ -385,9 +391,8 @@ func catObs(e *storage.Entry, in *seriesInfo) storage.CatObs {
 }
 
 // writeAnalytics writes the transaction's category-day changes in key
-// order, then derives the shelf and promotion events of each series
-// written.
-func (w *writer) writeAnalytics(ctx context.Context) error {
+// order, then the promotion events and shelf records deriveSeries made.
+func (w *writer) writeAnalytics() error {
 	a := &w.analytics
 	keys := make([]storage.CatDayKey, 0, len(a.cats))
 	for k := range a.cats {
@@ -406,32 +411,11 @@ func (w *writer) writeAnalytics(ctx context.Context) error {
 			return err
 		}
 	}
-	series := make([]SeriesKey, 0, len(a.spans))
-	for k := range a.spans {
-		series = append(series, k)
-	}
-	slices.SortFunc(series, func(x, y SeriesKey) int {
-		return cmp.Or(cmp.Compare(x.Banner, y.Banner), cmp.Compare(x.SKU, y.SKU), cmp.Compare(x.Province, y.Province))
-	})
-	pb := promoBuilder{gap: w.rules.PromoGap, lookback: w.rules.PriceLookback}
-	for i, k := range series {
-		if i%1024 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		in, err := w.seriesInfo(k)
-		if err != nil {
-			return err
-		}
-		if err := pb.derive(w.tx, k, in, a.spans[k]); err != nil {
-			return err
-		}
-	}
-	if err := w.tx.PutPromos(pb.out); err != nil {
+	if err := w.tx.PutPromos(w.promos.out); err != nil {
 		return err
 	}
-	if err := pb.putShelves(w.tx); err != nil {
+	w.promos.out = w.promos.out[:0]
+	if err := w.promos.putShelves(w.tx); err != nil {
 		return err
 	}
 	a.cats, a.spans = nil, nil
@@ -566,19 +550,16 @@ func (b *promoBuilder) lastRegularChange(tx *storage.Tx, k SeriesKey, to int32) 
 	return day, before, err
 }
 
-// derive rewrites the promotion events of series k from the earliest one
-// its written days sp may change, and its shelf record. It reads the days
-// from Rules.PriceLookback days before the first event it rewrites (for the
+// start begins the derivation of series k's promotion events and shelf
+// record for its written days sp: it finds the earliest event they may
+// change, deletes the stored events from its start, and sets in sc what
+// derive needs, with sc.readFrom, the first day derive reads:
+// Rules.PriceLookback days before the first event it rewrites (for the
 // prices charged before each event and the lowest price before the last
-// day), and the observation day before those (for the day the regular
-// price last changed); a correction that takes away the stored change
-// reads the whole series.
-func (b *promoBuilder) derive(tx *storage.Tx, k SeriesKey, in seriesInfo, sp span) error {
+// day).
+func (b *promoBuilder) start(tx *storage.Tx, k SeriesKey, sp span, sc *shelfScan) error {
 	if b.stores == nil {
 		b.stores, b.charged = map[uint32]bool{}, map[uint32]int32{}
-	}
-	if !sp.changed {
-		return b.relinkShelf(tx, k, in)
 	}
 	from := sp.first
 	var prev storage.Promo
@@ -587,36 +568,47 @@ func (b *promoBuilder) derive(tx *storage.Tx, k SeriesKey, in seriesInfo, sp spa
 	} else if found && prev.End+b.gap >= sp.first {
 		from = prev.Start
 	}
-	sc := &shelfScan{b: b, k: k, from: from, first: sp.first}
+	*sc = shelfScan{b: b, k: k, from: from, first: sp.first, readFrom: from - b.lookback}
 	found, err := tx.Shelf(k.Province, k.Banner, k.SKU, &sc.shelf)
 	if err != nil {
 		return err
 	}
-	old := sc.shelf
+	sc.found, sc.old = found, sc.shelf
 	if found && sc.shelf.First < sc.first {
 		sc.first = sc.shelf.First
 	} else {
 		sc.shelf.First, sc.shelf.FirstPrice, sc.shelf.FirstStores = sc.first, 0, 0
 	}
-	if err := tx.DeletePromosFrom(k.Banner, k.SKU, k.Province, from); err != nil {
-		return err
-	}
-	readFrom := from - b.lookback
-	if found && old.First < readFrom {
+	return tx.DeletePromosFrom(k.Banner, k.SKU, k.Province, from)
+}
+
+// derive rewrites the promotion events of sc's series (start) from s, its
+// days from sc.readFrom or before, and its shelf record. It needs the
+// observation day before sc.readFrom too (for the day the regular price
+// last changed), and reads it when s does not hold it; a correction that
+// takes away the stored change reads the whole series.
+func (b *promoBuilder) derive(tx *storage.Tx, in seriesInfo, sc *shelfScan, s *seriesDays) error {
+	k, old, found := sc.k, sc.old, sc.found
+	if found && old.First < sc.readFrom {
 		// The regular price of the observation day before readFrom.
-		err := tx.Series(k.Banner, k.SKU, k.Province, storage.SeriesScan{From: math.MinInt32, To: readFrom - 1, NewestFirst: true}, func(d *storage.Day) error {
-			sc.prevReg, sc.haveReg = b.regularOf(d), true
-			return storage.ErrStop
-		})
-		if err != nil {
-			return err
+		if before := s.between(s.from, sc.readFrom-1); len(before) > 0 {
+			sc.prevReg, sc.haveReg = b.regularOf(&before[len(before)-1]), true
+		} else {
+			err := tx.Series(k.Banner, k.SKU, k.Province, storage.SeriesScan{From: math.MinInt32, To: sc.readFrom - 1, NewestFirst: true}, func(d *storage.Day) error {
+				sc.prevReg, sc.haveReg = b.regularOf(d), true
+				return storage.ErrStop
+			})
+			if err != nil {
+				return err
+			}
 		}
 	}
 	b.open = false
 	clear(b.charged)
 	b.offDay, b.offPrice, b.meds = 0, 0, b.meds[:0]
-	if err := tx.Series(k.Banner, k.SKU, k.Province, storage.SeriesScan{From: readFrom, To: math.MaxInt32}, sc.day); err != nil {
-		return err
+	days := s.between(sc.readFrom, math.MaxInt32)
+	for i := range days {
+		sc.day(&days[i])
 	}
 	b.close()
 	shelf := &sc.shelf
@@ -628,6 +620,7 @@ func (b *promoBuilder) derive(tx *storage.Tx, k SeriesKey, in seriesInfo, sp spa
 		shelf.RegularSince, shelf.PrevRegular = old.RegularSince, old.PrevRegular
 	case found && old.RegularSince != 0:
 		// A correction took the stored change away: find the one before.
+		var err error
 		if shelf.RegularSince, shelf.PrevRegular, err = b.lastRegularChange(tx, k, sc.firstRead); err != nil {
 			return err
 		}
@@ -683,7 +676,10 @@ type shelfScan struct {
 	b           *promoBuilder
 	k           SeriesKey
 	from, first int32 // the first day of events rewritten, and of the shelf record
+	readFrom    int32 // the first day read: the lookback before from
 	shelf       storage.Shelf
+	old         storage.Shelf // the stored shelf record, when found
+	found       bool
 	// The last regular price read (haveReg when there is one), and the
 	// last day it changed, from changePrev.
 	prevReg, changePrev uint32
@@ -692,7 +688,7 @@ type shelfScan struct {
 	firstRead           int32
 }
 
-func (sc *shelfScan) day(d *storage.Day) error {
+func (sc *shelfScan) day(d *storage.Day) {
 	b, shelf := sc.b, &sc.shelf
 	if sc.firstRead == 0 {
 		sc.firstRead = d.Date
@@ -721,7 +717,6 @@ func (sc *shelfScan) day(d *storage.Day) error {
 		sc.changeDay, sc.changePrev = d.Date, sc.prevReg
 	}
 	sc.prevReg, sc.haveReg = shelf.LastRegular, true
-	return nil
 }
 
 // lowBefore returns the lowest daily median of b.meds in the lookback
@@ -740,7 +735,11 @@ func (b *promoBuilder) lowBefore(last int32) uint32 {
 // and derives them again from every stored series, as a write derives
 // them from the days it writes.
 func RederiveAnalytics(ctx context.Context, tx *storage.Tx, rules *Rules) error {
-	return newWriter(tx, rules, nil).rederiveAnalytics(ctx, nil)
+	w := newWriter(tx, rules, nil)
+	if err := w.rederiveAnalytics(ctx, nil); err != nil {
+		return err
+	}
+	return w.writeAnalytics()
 }
 
 // RederiveAll derives again, in the transaction tx, the analytics
@@ -750,15 +749,21 @@ func RederiveAll(ctx context.Context, tx *storage.Tx, rules *Rules) error {
 	if err := w.rederiveAnalytics(ctx, func(k SeriesKey) { w.touched[k] = struct{}{} }); err != nil {
 		return err
 	}
+	if err := w.writeAnalytics(); err != nil {
+		return err
+	}
 	if err := tx.ClearOffers(); err != nil {
 		return err
 	}
-	return w.rebuildOffers(ctx, tx.AsOf())
+	return w.putOffers()
 }
 
 // rederiveAnalytics clears the analytics aggregates and derives them
 // again from every stored series, as the import derives them from the
-// days it writes. touch, when not nil, is called with each series.
+// days it writes, for writeAnalytics to write; with the offers of the
+// series touch is called with (when not nil) on the data set's latest
+// day, for putOffers. It sets each day's daily price as it reads the
+// days (deriveSeries does the rest).
 func (w *writer) rederiveAnalytics(ctx context.Context, touch func(k SeriesKey)) error {
 	if err := w.tx.ClearAnalytics(); err != nil {
 		return err
@@ -794,5 +799,6 @@ func (w *writer) rederiveAnalytics(ctx context.Context, touch func(k SeriesKey))
 	if err != nil {
 		return err
 	}
-	return w.writeAnalytics(ctx)
+	w.pricesSet = true
+	return w.deriveSeries(ctx, w.tx.AsOf())
 }

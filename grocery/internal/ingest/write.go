@@ -262,6 +262,9 @@ type writer struct {
 	hook      Hook // told of the series written: the alert rules watching them
 	analytics analyticsState
 	run       inForceRun // the daily prices of one series at a time
+	pricesSet bool       // the daily prices of the days written are set already (rederiveAnalytics)
+	promos    promoBuilder
+	offers    []offerPut // deriveSeries' offers, for putOffers
 	write     uint64     // the write's number, which stamps the observations it changes (storage.Tx.NextWrite)
 }
 
@@ -275,7 +278,8 @@ func (w *writer) numberWrite() (err error) {
 
 func newWriter(tx *storage.Tx, rules *Rules, hook Hook) *writer {
 	return &writer{tx: tx, rules: rules, hook: hook, stores: map[string]*storeState{}, touched: map[SeriesKey]struct{}{},
-		retoken: map[string]storage.Product{}, reSKU: map[bannerSKU]storage.SKU{}}
+		retoken: map[string]storage.Product{}, reSKU: map[bannerSKU]storage.SKU{},
+		promos: promoBuilder{gap: rules.PromoGap, lookback: rules.PriceLookback}}
 }
 
 // latestPut is a store's newest observation of a SKU in this batch.
@@ -627,11 +631,6 @@ func (w *writer) writeSeries(recs []Obs, i int, key SeriesKey, sc *sortedWrite) 
 		}
 	}
 	lastDate := recs[i-1].Date
-	if sc.changedFirst >= 0 {
-		if err := w.dailyPrices(key, info, sc.changedFirst, sc.changedLast); err != nil {
-			return 0, err
-		}
-	}
 	if err := w.finishSeries(key, firstDate, lastDate, sc.stores, sc.latest); err != nil {
 		return 0, err
 	}
@@ -898,7 +897,10 @@ func (w *writer) derive(ctx context.Context) error {
 			return err
 		}
 	}
-	if err := w.rebuildOffers(ctx, asOf); err != nil {
+	if err := w.deriveSeries(ctx, asOf); err != nil {
+		return err
+	}
+	if err := w.putOffers(); err != nil {
 		return err
 	}
 	if err := w.rebuildTokens(); err != nil {
@@ -911,7 +913,7 @@ func (w *writer) derive(ctx context.Context) error {
 	if err := rebuild(asOf); err != nil {
 		return err
 	}
-	if err := w.writeAnalytics(ctx); err != nil {
+	if err := w.writeAnalytics(); err != nil {
 		return err
 	}
 	return w.hook.BeforeCommit(ctx, w.tx, asOf)
@@ -931,163 +933,6 @@ func (w *writer) touchExpired(asOf int32) error {
 		return nil
 	})
 	return err
-}
-
-// rebuildOffers writes the offers of the touched series as of asOf.
-func (w *writer) rebuildOffers(ctx context.Context, asOf int32) error {
-	// Resolve each touched series' barcode, then rebuild in offer-key
-	// order (province, GTIN, banner, SKU) so the puts append.
-	type job struct {
-		SeriesKey
-		gtin string
-	}
-	jobs := make([]job, 0, len(w.touched))
-	var sku storage.SKU
-	var unlinked tokenPuts
-	for k := range w.touched {
-		found, err := w.tx.SKU(k.Banner, k.SKU, &sku)
-		if err != nil {
-			return err
-		}
-		if found && sku.GTIN != "" {
-			jobs = append(jobs, job{k, sku.GTIN})
-		} else if found && sku.Name+sku.Brand != "" {
-			if err := w.skuTokens(&unlinked, k.Province, &sku); err != nil {
-				return err
-			}
-		}
-	}
-	if err := w.retokenSKUs(&unlinked); err != nil {
-		return err
-	}
-	if err := unlinked.write(w.tx); err != nil {
-		return err
-	}
-	slices.SortFunc(jobs, func(x, y job) int {
-		return cmp.Or(cmp.Compare(x.Province, y.Province), cmp.Compare(x.gtin, y.gtin), cmp.Compare(x.Banner, y.Banner), cmp.Compare(x.SKU, y.SKU))
-	})
-	var toks tokenPuts
-	calc := offerCalc{fresh: w.rules.FreshDays}
-	var old storage.Offer
-	for i, j := range jobs {
-		if i%4096 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		o, ok, err := calc.offer(w.tx, j.SeriesKey, asOf)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			continue
-		}
-		found, err := w.tx.Offer(j.Province, j.gtin, j.Banner, j.SKU, &old)
-		if err != nil {
-			return err
-		}
-		if found && old == o {
-			continue // a re-import: leave the page clean
-		}
-		if err := w.tx.PutOffer(j.Province, j.gtin, &o); err != nil {
-			return err
-		}
-		// A new offer may be the product's first in the province: index
-		// its words there (an existing offer's product is indexed already;
-		// renames are handled by rebuildTokens).
-		if !found && (len(toks) == 0 || toks[len(toks)-1].province != j.Province || toks[len(toks)-1].gtin != j.gtin) {
-			if err := toks.add(w.tx, j.Province, j.gtin); err != nil {
-				return err
-			}
-		}
-	}
-	return toks.write(w.tx)
-}
-
-// offerCalc computes offers, reusing its buffers across calls.
-type offerCalc struct {
-	fresh  int32 // Rules.FreshDays
-	follow pricestat.Follow
-	window pricestat.Window
-	run    inForceRun // the daily prices of the weekly prices, as the category days have them
-}
-
-// offer computes the series' offer on day asOf: its price in force over
-// its stores' latest observations (pricestat.InForceOn), with the figures
-// of its verdict (pricestat.Window) from its prices in force on the days
-// before. A series none of whose stores is in force on asOf is
-// summarised on its newest day instead (for what a banner priced
-// before), and does not expire. A current offer expires on the first day
-// its price in force or its verdict's figures can change without a new
-// observation.
-func (c *offerCalc) offer(tx *storage.Tx, k SeriesKey, asOf int32) (storage.Offer, bool, error) {
-	newest := int32(-1)
-	err := tx.Series(k.Banner, k.SKU, k.Province, storage.SeriesScan{To: 1<<31 - 1, NewestFirst: true}, func(d *storage.Day) error {
-		newest = d.Date
-		return storage.ErrStop
-	})
-	if err != nil || newest < 0 {
-		return storage.Offer{}, false, err
-	}
-	day := asOf
-	if newest <= asOf-c.fresh {
-		day = newest
-	}
-	// Every day of the verdict's window, from the observations that can
-	// be in force on its first day.
-	first := day - pricestat.TypicalDays + 1
-	c.follow.Reset()
-	c.window.Clear()
-	next := first
-	fill := func(through int32) {
-		for ; next <= through; next++ {
-			if bp, ok := c.follow.On(next, c.fresh); ok {
-				c.window.Set(int(next-first), bp.Price, bp.Regular)
-			}
-		}
-	}
-	// The weekly prices: the daily prices (inForceRun's, as the category
-	// days keep them) of the newest day and of the last day of the week
-	// before its week.
-	var daily, weekBefore storage.DayPrice
-	weekStart := storage.WeekOf(newest)
-	c.run.reset(c.fresh, 0)
-	err = tx.Series(k.Banner, k.SKU, k.Province, storage.SeriesScan{From: first - c.fresh + 1, To: day}, func(d *storage.Day) error {
-		fill(d.Date - 1)
-		for _, e := range d.Entries {
-			c.follow.Observe(e.Store, pricestat.StoreObs{Date: d.Date, Price: e.Price, Regular: e.Regular, PromoEnd: e.PromoEnd})
-		}
-		c.run.add(d)
-		switch {
-		case d.Date == newest:
-			daily = c.run.price(d.Date)
-		case d.Date >= weekStart-7 && d.Date < weekStart:
-			weekBefore = c.run.price(d.Date)
-		}
-		return nil
-	})
-	if err != nil {
-		return storage.Offer{}, false, err
-	}
-	fill(day)
-	bp, _ := c.follow.On(day, c.fresh)
-	o := storage.Offer{Banner: k.Banner, SKU: k.SKU, Price: bp.Price, Regular: bp.Regular, Min: bp.Min, Max: bp.Max,
-		PromoEnd: bp.PromoEnd, PromoEnded: bp.PromoEnded, StoreCount: uint32(bp.Stores), ObservedAt: newest,
-		Daily: daily, WeekBefore: weekBefore}
-	o.Low30, o.Typical = c.window.Figures()
-	if day == asOf {
-		// The figures may move before the price does: the days before
-		// Expires all have this price in force.
-		limit := pricestat.TypicalDays
-		if bp.Expires != 0 {
-			limit = min(limit, int(bp.Expires-day-1))
-		}
-		o.Expires = bp.Expires
-		if k := c.window.Changes(bp.Price, bp.Regular, limit); k != 0 {
-			o.Expires = day + int32(k)
-		}
-	}
-	return o, true, nil
 }
 
 // skuTokens collects the search tokens of a banner SKU sold under no
