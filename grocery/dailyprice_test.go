@@ -4,6 +4,9 @@ import (
 	"context"
 	"path/filepath"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/grocerydata/grocery/storage"
 )
 
 const visitStores = `store_id,banner,province,name,city,postal_code,latitude,longitude
@@ -115,4 +118,51 @@ func laterImport(t *testing.T, late, early string) *Service {
 		t.Fatalf("verify after an import of earlier days: %v", err)
 	}
 	return svc
+}
+
+// TestDailyPriceLinkAfterGap: a daily price's link looks back to the
+// banner SKU's previous day with a daily price however far back, over
+// the stores in force on both days, and a day appended after a gap reads
+// the observations in force on that previous day, not only those of the
+// lookback and the visit window before it.
+//
+//	S1: store A 5.00 on 08-01; store B 5.00 on 08-11 (A's 08-01 is still
+//	  in force then: 14 days); then, in a second file, A 5.50 on 09-15.
+//	On 09-15 the stores in force on both 08-11 and 09-15 are A alone:
+//	  link = 10^7 × ln(5.50 / 5.00) = 953,101.8, rounded 953,102, the
+//	  regular link too (no regular price given: the price). No daily
+//	  price in the 30 days before: no low, no gap, not fell. The daily
+//	  price is A's 5.50: 1,100 half-cents.
+//
+// The write read from 43 days before 09-15 (08-03): it missed A's 08-01,
+// saw only B in force on 08-11, and linked nothing.
+func TestDailyPriceLinkAfterGap(t *testing.T) {
+	ctx := context.Background()
+	svc, err := Open(filepath.Join(t.TempDir(), "v.db"), &Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	const head = "date,store_id,banner,external_sku,price,upc,name,brand,size,category\n"
+	const bar = ",062000000015,Caramilk Multipack,Cadbury,4 x 50 g,Snacks\n"
+	mustImport(t, svc, "stores.csv", visitStores, nil)
+	mustImport(t, svc, "first.csv", head+"2026-08-01,sob-a,sobeys,S1,5.00"+bar+"2026-08-11,sob-b,sobeys,S1,5.00"+bar, nil)
+	mustImport(t, svc, "second.csv", head+"2026-09-15,sob-a,sobeys,S1,5.50"+bar, nil)
+	day, _ := ParseDate("2026-09-15")
+	var got []storage.SKUDay
+	if err := svc.db.View(func(tx *storage.Tx) error {
+		return tx.CatDays("ON", "Snacks", "sobeys", int32(day), int32(day), storage.CatSKUs, func(_ *storage.CatDayKey, c *storage.CatDay) error {
+			got = append(got, c.SKUs...)
+			return nil
+		})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	want := []storage.SKUDay{{SKU: "S1", Lookback: storage.Lookback{Link: 953102, RegularLink: 953102}, Price: 1100, Regular: 1100}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("S1 on 09-15 (-want +got):\n%s", d)
+	}
+	if err := svc.Verify(ctx); err != nil {
+		t.Errorf("Verify: %v", err)
+	}
 }

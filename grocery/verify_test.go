@@ -209,6 +209,7 @@ func TestRegroupAfterProductChange(t *testing.T) {
 // its 30 days (nor in the offer's 73): the day before them is read back,
 // 07-22 at 6.00, and the change is the new day's, from 6.00.
 func TestShelfRegularChangeBeforeRead(t *testing.T) {
+	ctx := context.Background()
 	s := openStores(t, metroStores)
 	const head = "date,store_id,banner,external_sku,price,regular_price,upc,name,brand,size,category\n"
 	row := func(date, price string) string {
@@ -245,4 +246,7 @@ func TestShelfRegularChangeBeforeRead(t *testing.T) {
 	check("a day appended", "2026-06-12", 500)
 	mustImport(t, s, "gap.csv", head+row("2026-10-10", "6.50"), nil)
 	check("a day after 80 days", "2026-10-10", 600)
+	if err := s.Verify(ctx); err != nil {
+		t.Errorf("Verify: %v", err)
+	}
 }

@@ -183,20 +183,46 @@ func (r *inForceRun) price(day int32) storage.DayPrice {
 // observations of days first..last can hold in force or that looks back
 // on their daily prices (last + window - 1 + lookback). s holds the days
 // from dailyFrom(first) on: the lookback's before first, and the window
-// before it, which those depend on.
+// before it, which those depend on. When the lookback holds no day, the
+// links (storage.Lookback.Link, Fell) still look back to the series'
+// previous day, however far back, over the stores in force on it: the
+// window before that day is read too.
 func (w *writer) dailyPrices(key SeriesKey, in seriesInfo, first, last int32, s *seriesDays) error {
 	win, back := w.rules.FreshDays, w.rules.PriceLookback
 	r := &w.run
 	r.reset(win, back)
-	days := s.between(w.dailyFrom(first), last+win-1+back)
-	for i := range days {
-		d := &days[i]
+	start := w.dailyFrom(first)
+	if len(s.between(first-back, first-1)) == 0 {
+		// The previous day is before the lookback: its stores in force
+		// are those observed in the visit window before it.
+		prev, err := s.dayBefore(w.tx, key, first-back)
+		if err != nil {
+			return err
+		}
+		if prev >= 0 {
+			start = min(start, prev-win+1)
+		}
+	}
+	add := func(d *storage.Day) {
 		r.add(d)
 		sd := r.day(in.sku, d.Date)
 		if d.Date >= first {
 			delta := w.catDelta(key, in, d.Date)
 			delta.skus = append(delta.skus, sd)
 		}
+	}
+	if start < s.from {
+		err := w.tx.Series(key.Banner, key.SKU, key.Province, storage.SeriesScan{From: start, To: s.from - 1}, func(d *storage.Day) error {
+			add(d)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	days := s.between(start, last+win-1+back)
+	for i := range days {
+		add(&days[i])
 	}
 	return nil
 }

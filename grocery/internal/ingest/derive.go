@@ -57,6 +57,20 @@ func (s *seriesDays) between(from, to int32) []storage.Day {
 	return s.days[i:max(i, j)]
 }
 
+// dayBefore returns the series' newest stored day before 'before', from
+// the days held or else read back; -1 when there is none.
+func (s *seriesDays) dayBefore(tx *storage.Tx, k SeriesKey, before int32) (int32, error) {
+	if held := s.between(s.from, before-1); len(held) > 0 {
+		return held[len(held)-1].Date, nil
+	}
+	prev := int32(-1)
+	err := tx.Series(k.Banner, k.SKU, k.Province, storage.SeriesScan{To: before - 1, NewestFirst: true}, func(d *storage.Day) error {
+		prev = d.Date
+		return storage.ErrStop
+	})
+	return prev, err
+}
+
 // offerPut is an offer to write, and where it is filed.
 type offerPut struct {
 	province, gtin string
