@@ -148,16 +148,7 @@ func TestDailyPriceLinkAfterGap(t *testing.T) {
 	mustImport(t, svc, "stores.csv", visitStores, nil)
 	mustImport(t, svc, "first.csv", head+"2026-08-01,sob-a,sobeys,S1,5.00"+bar+"2026-08-11,sob-b,sobeys,S1,5.00"+bar, nil)
 	mustImport(t, svc, "second.csv", head+"2026-09-15,sob-a,sobeys,S1,5.50"+bar, nil)
-	day, _ := ParseDate("2026-09-15")
-	var got []storage.SKUDay
-	if err := svc.db.View(func(tx *storage.Tx) error {
-		return tx.CatDays("ON", "Snacks", "sobeys", int32(day), int32(day), storage.CatSKUs, func(_ *storage.CatDayKey, c *storage.CatDay) error {
-			got = append(got, c.SKUs...)
-			return nil
-		})
-	}); err != nil {
-		t.Fatal(err)
-	}
+	got := skuDays(t, svc, "Snacks", "2026-09-15")
 	want := []storage.SKUDay{{SKU: "S1", Lookback: storage.Lookback{Link: 953102, RegularLink: 953102}, Price: 1100, Regular: 1100}}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("S1 on 09-15 (-want +got):\n%s", d)
@@ -165,4 +156,42 @@ func TestDailyPriceLinkAfterGap(t *testing.T) {
 	if err := svc.Verify(ctx); err != nil {
 		t.Errorf("Verify: %v", err)
 	}
+}
+
+// TestDailyPriceLaterImportGap: an import of an earlier day links the
+// next stored day to it, however far after. S5: store A 3.00 on 11-20
+// and 11-25, then, in a second file, 3.50 on 09-15, 66 days before: 11-20 now links
+// to 09-15 over store A, 10^7 × ln(3.00 / 3.50) = -1,541,506.8, rounded
+// -1,541,507 (the regular price too); 11-25 still links to 11-20, at 0.
+// The write recomputed the days to 43 days after 09-15 only, and 11-20
+// kept no link.
+func TestDailyPriceLaterImportGap(t *testing.T) {
+	svc := laterImport(t,
+		"2026-11-20,sob-a,sobeys,S5,3.00,3.00,,062000000022,Oat Flakes,Beta,1 kg,Pantry\n"+
+			"2026-11-25,sob-a,sobeys,S5,3.00,3.00,,062000000022,Oat Flakes,Beta,1 kg,Pantry\n",
+		"2026-09-15,sob-a,sobeys,S5,3.50,3.50,,062000000022,Oat Flakes,Beta,1 kg,Pantry\n")
+	want := []storage.SKUDay{{SKU: "S5", Lookback: storage.Lookback{Link: -1541507, RegularLink: -1541507}, Price: 600, Regular: 600}}
+	if d := cmp.Diff(want, skuDays(t, svc, "Pantry", "2026-11-20")); d != "" {
+		t.Errorf("S5 on 11-20 (-want +got):\n%s", d)
+	}
+}
+
+// skuDays returns the daily prices of the Sobeys SKUs of a category in
+// Ontario on a day (the category day's SKUs).
+func skuDays(t *testing.T, svc *Service, category, date string) []storage.SKUDay {
+	t.Helper()
+	day, err := ParseDate(date)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []storage.SKUDay
+	if err := svc.db.View(func(tx *storage.Tx) error {
+		return tx.CatDays("ON", category, "sobeys", int32(day), int32(day), storage.CatSKUs, func(_ *storage.CatDayKey, c *storage.CatDay) error {
+			got = append(got, c.SKUs...)
+			return nil
+		})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return got
 }

@@ -181,20 +181,22 @@ func (r *inForceRun) price(day int32) storage.DayPrice {
 // dailyPrices sets, in the category days' changes, the daily price of a
 // series on each stored day from first to the last day that the
 // observations of days first..last can hold in force or that looks back
-// on their daily prices (last + window - 1 + lookback). s holds the days
-// from dailyFrom(first) on: the lookback's before first, and the window
-// before it, which those depend on. When the lookback holds no day, the
-// links (storage.Lookback.Link, Fell) still look back to the series'
-// previous day, however far back, over the stores in force on it: the
-// window before that day is read too.
-func (w *writer) dailyPrices(key SeriesKey, in seriesInfo, first, last int32, s *seriesDays) error {
+// on their daily prices (last + window - 1 + lookback), and on the stored
+// day after that. s holds the days from dailyFrom(first) on: the
+// lookback's before first, and the window before it, which those depend
+// on. A daily price's links (storage.Lookback.Link, RegularLink) look
+// back to the series' previous day however far back, over the stores in
+// force on it: when the lookback before first holds no day, the window
+// before that previous day is read too (stored is the series' first day
+// before the write, -1 when it had none); and the day after the last
+// recomputed links to it.
+func (w *writer) dailyPrices(key SeriesKey, in seriesInfo, first, last, stored int32, s *seriesDays) error {
 	win, back := w.rules.FreshDays, w.rules.PriceLookback
 	r := &w.run
 	r.reset(win, back)
 	start := w.dailyFrom(first)
-	if len(s.between(first-back, first-1)) == 0 {
-		// The previous day is before the lookback: its stores in force
-		// are those observed in the visit window before it.
+	if stored >= 0 && stored < first-back && len(s.between(first-back, first-1)) == 0 {
+		// The previous day is before the lookback.
 		prev, err := s.dayBefore(w.tx, key, first-back)
 		if err != nil {
 			return err
@@ -220,9 +222,13 @@ func (w *writer) dailyPrices(key SeriesKey, in seriesInfo, first, last int32, s 
 			return err
 		}
 	}
-	days := s.between(start, last+win-1+back)
+	end := last + win - 1 + back
+	days := s.between(start, end)
 	for i := range days {
 		add(&days[i])
+	}
+	if after := s.between(end+1, math.MaxInt32); len(after) > 0 {
+		add(&after[0])
 	}
 	return nil
 }
@@ -322,7 +328,7 @@ func (w *writer) regroupDays(ctx context.Context) error {
 			}
 			if has {
 				// Its shelf record names the product it is linked to
-				// (promoBuilder.derive).
+				// (promoBuilder.relinkShelf).
 				w.noteWritten(SeriesKey{k.banner, k.sku, p})
 			}
 			for i := range moves {
@@ -696,7 +702,7 @@ func (b *promoBuilder) putShelves(tx *storage.Tx) error {
 	return nil
 }
 
-// shelfScan reads a series' days in order for derive: the promotion
+// shelfScan takes a series' days in order for derive: the promotion
 // events from 'from' on, and the shelf record.
 type shelfScan struct {
 	b           *promoBuilder
@@ -781,7 +787,7 @@ func RederiveAll(ctx context.Context, tx *storage.Tx, rules *Rules) error {
 	if err := tx.ClearOffers(); err != nil {
 		return err
 	}
-	return w.putOffers()
+	return w.putOffers(ctx)
 }
 
 // rederiveAnalytics clears the analytics aggregates and derives them

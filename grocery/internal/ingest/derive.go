@@ -127,9 +127,12 @@ type derivation struct {
 // filed under gtin when offer is true.
 func (w *writer) deriveOne(dv *derivation, k SeriesKey, gtin string, offer bool, asOf int32) error {
 	sp, written := w.analytics.spans[k]
-	in, err := w.seriesInfo(k)
-	if err != nil {
-		return err
+	var in seriesInfo
+	if written {
+		var err error
+		if in, err = w.seriesInfo(k); err != nil {
+			return err
+		}
 	}
 	if written && !sp.changed {
 		if err := w.promos.relinkShelf(w.tx, k, in); err != nil {
@@ -161,7 +164,11 @@ func (w *writer) deriveOne(dv *derivation, k SeriesKey, gtin string, offer bool,
 			return err
 		}
 		if !w.pricesSet {
-			if err := w.dailyPrices(k, in, sp.first, sp.last, &dv.days); err != nil {
+			stored := int32(-1)
+			if dv.sc.found {
+				stored = dv.sc.old.First
+			}
+			if err := w.dailyPrices(k, in, sp.first, sp.last, stored, &dv.days); err != nil {
 				return err
 			}
 		}
@@ -206,7 +213,7 @@ func (w *writer) offerBarcodes() (map[SeriesKey]string, error) {
 // putOffers writes the offers deriveSeries made, in offer-key order
 // (province, GTIN, banner, SKU) so that the puts append, leaving an offer
 // that did not change as it is.
-func (w *writer) putOffers() error {
+func (w *writer) putOffers(ctx context.Context) error {
 	slices.SortFunc(w.offers, func(x, y offerPut) int {
 		return cmp.Or(cmp.Compare(x.province, y.province), cmp.Compare(x.gtin, y.gtin),
 			cmp.Compare(x.offer.Banner, y.offer.Banner), cmp.Compare(x.offer.SKU, y.offer.SKU))
@@ -214,6 +221,11 @@ func (w *writer) putOffers() error {
 	var toks tokenPuts
 	var old storage.Offer
 	for i := range w.offers {
+		if i%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
 		p := &w.offers[i]
 		found, err := w.tx.Offer(p.province, p.gtin, p.offer.Banner, p.offer.SKU, &old)
 		if err != nil {

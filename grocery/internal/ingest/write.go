@@ -900,7 +900,7 @@ func (w *writer) derive(ctx context.Context) error {
 	if err := w.deriveSeries(ctx, asOf); err != nil {
 		return err
 	}
-	if err := w.putOffers(); err != nil {
+	if err := w.putOffers(ctx); err != nil {
 		return err
 	}
 	if err := w.rebuildTokens(); err != nil {
