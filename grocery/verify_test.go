@@ -82,6 +82,22 @@ func openStores(t *testing.T, stores string) *Service {
 	return s
 }
 
+// storedShelf reads a series' shelf record as stored.
+func storedShelf(t *testing.T, s *Service, province, banner, sku string) storage.Shelf {
+	t.Helper()
+	var shelf storage.Shelf
+	if err := s.db.View(func(tx *storage.Tx) error {
+		found, err := tx.Shelf(province, banner, sku, &shelf)
+		if err == nil && !found {
+			t.Errorf("no shelf record for %s %s in %s", banner, sku, province)
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return shelf
+}
+
 func errCode(tb testing.TB, err error, want string) {
 	tb.Helper()
 	if got := ErrorCode(err); got != want {
@@ -118,13 +134,7 @@ func TestShelfAfterCorrection(t *testing.T) {
 	// A correction inside the promotion: met-b's 09-24 price.
 	mustImport(t, s, "second.csv", head+row("2026-09-24", "met-b", "3.99", "4.97", "2026-09-30"), nil)
 
-	var shelf storage.Shelf
-	if err := s.db.View(func(tx *storage.Tx) error {
-		_, err := tx.Shelf("ON", "metro", "M1", &shelf)
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
+	shelf := storedShelf(t, s, "ON", "metro", "M1")
 	if since, _ := ParseDate("2026-08-20"); shelf.RegularSince != int32(since) || shelf.PrevRegular != 479 {
 		t.Errorf("regular since %s from %d, want since 2026-08-20 from 479", Date(shelf.RegularSince), shelf.PrevRegular)
 	}
@@ -223,20 +233,9 @@ func TestShelfRegularChangeBeforeRead(t *testing.T) {
 		first += row(d, "6.00")
 	}
 	mustImport(t, s, "first.csv", first, nil)
-	shelf := func() storage.Shelf {
-		t.Helper()
-		var shelf storage.Shelf
-		if err := s.db.View(func(tx *storage.Tx) error {
-			_, err := tx.Shelf("ON", "metro", "M1", &shelf)
-			return err
-		}); err != nil {
-			t.Fatal(err)
-		}
-		return shelf
-	}
 	check := func(when, since string, from uint32) {
 		t.Helper()
-		got := shelf()
+		got := storedShelf(t, s, "ON", "metro", "M1")
 		if day, _ := ParseDate(since); got.RegularSince != int32(day) || got.PrevRegular != from {
 			t.Errorf("%s: regular since %s from %d, want since %s from %d", when, Date(got.RegularSince), got.PrevRegular, since, from)
 		}

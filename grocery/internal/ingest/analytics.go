@@ -18,9 +18,10 @@ import (
 //     as multisets, and each SKU's daily price that day (inForceRun).
 //     writeSorted adds each new observation and, for a corrected one,
 //     takes the old out again, so they stay exact under re-imports and
-//     corrections; the days a write changes, and the stored days after
-//     them that its observations can hold in force, get their daily price
-//     anew (dailyPrices). A day is
+//     corrections; the days a write changes, the stored days after them
+//     that its observations can hold in force or that look back on them,
+//     and the stored day after those (its link looks back however far),
+//     get their daily price anew (dailyPrices). A day is
 //     counted under the category of the SKU's barcode: when a product's
 //     category or size, or a SKU's barcode, changes, regroupDays moves the
 //     SKU's stored days to the category days (and unit prices) they now
